@@ -1,0 +1,163 @@
+/** Records as the domain sees them. Times are Dates; ids are UUIDs. No transport or storage types here. */
+
+export type Role = 'admin' | 'member' | 'viewer';
+export const ROLES: readonly Role[] = ['admin', 'member', 'viewer'];
+
+export interface Workspace {
+  id: string;
+  subdomain: string;
+  name: string;
+  plan: string;
+  created_at: Date;
+}
+
+export interface User {
+  id: string;
+  workspace_id: string;
+  email: string;
+  role: Role;
+  /** scrypt hash `scrypt$<salt>$<hash>`, null for users who sign in some other way. */
+  password_hash: string | null;
+  created_at: Date;
+}
+
+export type ApiKeyKind = 'named' | 'legacy';
+
+export interface ApiKey {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  kind: ApiKeyKind;
+  name: string;
+  /** SHA-256 of the key value, hex. The value itself is never stored. */
+  key_hash: string;
+  last_four: string;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  /** Where the last use came from: client address and user agent. */
+  last_used_from: string | null;
+}
+
+export const MONITOR_TYPES = ['http', 'api', 'dns', 'tcp', 'domain'] as const;
+export type MonitorType = (typeof MONITOR_TYPES)[number];
+
+export type MonitorAuth = { type: 'basic'; username: string; password: string } | { type: 'bearer'; token: string };
+
+export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'] as const;
+export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
+
+export interface Monitor {
+  id: string;
+  workspace_id: string;
+  display_name: string;
+  monitor_type: MonitorType;
+  url: string;
+  http_method: string | null;
+  check_interval_seconds: number;
+  timeout_seconds: number;
+  expected_status_code: number;
+  required_keyword: string | null;
+  auth: MonitorAuth | null;
+  port: number | null;
+  request_headers: Record<string, string>;
+  request_body: string | null;
+  follow_redirects: boolean;
+  ssl_cert_monitoring: boolean;
+  ssl_cert_expiry_alert_days: number;
+  domain_expiry_alert_days: number;
+  response_time_threshold_ms: number | null;
+  failure_threshold: number;
+  escalation_policy_id: string;
+  check_locations: string[];
+  dns_record_type: DnsRecordType | null;
+  dns_expected_values: string[];
+  dns_resolver: string | null;
+  paused: boolean;
+  created_at: Date;
+  updated_at: Date;
+  /** Bumped on every change; updates are compare-and-set on it. Agents compare it too. */
+  version: number;
+}
+
+export type HeartbeatState = 'new' | 'up' | 'late' | 'down' | 'paused';
+
+export interface Heartbeat {
+  /** Also the secret part of the ping URL. */
+  id: string;
+  workspace_id: string;
+  display_name: string;
+  period_seconds: number;
+  grace_seconds: number;
+  state: HeartbeatState;
+  last_ping_at: Date | null;
+  escalation_policy_id: string;
+  paused: boolean;
+  created_at: Date;
+  updated_at: Date;
+  version: number;
+}
+
+export type PingKind = 'success' | 'start' | 'fail';
+
+export interface Ping {
+  id: string;
+  heartbeat_id: string;
+  workspace_id: string;
+  kind: PingKind;
+  /** When the job says it finished (client timestamp), else when the ping arrived. */
+  at: Date;
+  received_at: Date;
+  source: string | null;
+}
+
+export type AlertStatus = 'open' | 'acknowledged' | 'resolved';
+export type AlertSourceType = 'monitor' | 'heartbeat' | 'integration' | 'region';
+
+export type Actor =
+  | { type: 'user'; user_id: string; api_key_id: string | null }
+  | { type: 'system' }
+  | { type: 'integration'; integration_id: string };
+
+export interface Alert {
+  id: string;
+  workspace_id: string;
+  source_type: AlertSourceType;
+  source_id: string;
+  cause: string;
+  dedup_key: string;
+  title: string;
+  description: string | null;
+  severity: 'critical' | 'warning' | 'info';
+  status: AlertStatus;
+  escalation_policy_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  acknowledged_at: Date | null;
+  acknowledged_by: Actor | null;
+  resolved_at: Date | null;
+  resolved_by: Actor | null;
+}
+
+export interface EscalationStep {
+  wait_minutes: number;
+  notify_user_ids: string[];
+  notify_channel_ids: string[];
+}
+
+export interface EscalationPolicy {
+  id: string;
+  workspace_id: string;
+  name: string;
+  is_default: boolean;
+  steps: EscalationStep[];
+  repeat: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}

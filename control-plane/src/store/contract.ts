@@ -1,0 +1,427 @@
+/**
+ * The store contract: every scenario runs against every adapter (see sqlite-store.test.ts and
+ * mongo-store.test.ts). An adapter is correct when this passes; nothing else tests adapters.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Alert, ApiKey, EscalationPolicy, Heartbeat, Monitor, Ping, User, Workspace } from '../domain/types.js';
+import type { Store } from './port.js';
+
+const T0 = new Date('2026-03-01T10:00:00.000Z');
+const at = (s: number) => new Date(T0.getTime() + s * 1000);
+
+export const fixtures = {
+  workspace(sub = `ws-${randomUUID().slice(0, 8)}`): { workspace: Workspace; admin: User; defaultPolicy: EscalationPolicy } {
+    const id = randomUUID();
+    return {
+      workspace: { id, subdomain: sub, name: sub, plan: 'team', created_at: T0 },
+      admin: {
+        id: randomUUID(),
+        workspace_id: id,
+        email: `admin@${sub}.test`,
+        role: 'admin',
+        password_hash: null,
+        created_at: T0,
+      },
+      defaultPolicy: {
+        id: randomUUID(),
+        workspace_id: id,
+        name: 'Default',
+        is_default: true,
+        steps: [{ wait_minutes: 0, notify_user_ids: [], notify_channel_ids: [] }],
+        repeat: 0,
+        created_at: T0,
+        updated_at: T0,
+      },
+    };
+  },
+  apiKey(ws: string, user: string, over: Partial<ApiKey> = {}): ApiKey {
+    return {
+      id: randomUUID(),
+      workspace_id: ws,
+      user_id: user,
+      kind: 'named',
+      name: 'ci',
+      key_hash: randomUUID().replaceAll('-', '') + randomUUID().replaceAll('-', ''),
+      last_four: 'abcd',
+      created_at: T0,
+      expires_at: null,
+      revoked_at: null,
+      last_used_at: null,
+      last_used_from: null,
+      ...over,
+    };
+  },
+  monitor(ws: string, policy: string, over: Partial<Monitor> = {}): Monitor {
+    return {
+      id: randomUUID(),
+      workspace_id: ws,
+      display_name: 'Home page',
+      monitor_type: 'http',
+      url: 'https://example.com/',
+      http_method: 'GET',
+      check_interval_seconds: 60,
+      timeout_seconds: 10,
+      expected_status_code: 200,
+      required_keyword: null,
+      auth: { type: 'basic', username: 'u', password: 'p' },
+      port: null,
+      request_headers: { 'x-a': 'b' },
+      request_body: null,
+      follow_redirects: true,
+      ssl_cert_monitoring: true,
+      ssl_cert_expiry_alert_days: 14,
+      domain_expiry_alert_days: 30,
+      response_time_threshold_ms: null,
+      failure_threshold: 3,
+      escalation_policy_id: policy,
+      check_locations: ['eu-west', 'us-east'],
+      dns_record_type: null,
+      dns_expected_values: [],
+      dns_resolver: null,
+      paused: false,
+      created_at: T0,
+      updated_at: T0,
+      version: 1,
+      ...over,
+    };
+  },
+  heartbeat(ws: string, policy: string, over: Partial<Heartbeat> = {}): Heartbeat {
+    return {
+      id: randomUUID(),
+      workspace_id: ws,
+      display_name: 'nightly backup',
+      period_seconds: 86400,
+      grace_seconds: 3600,
+      state: 'new',
+      last_ping_at: null,
+      escalation_policy_id: policy,
+      paused: false,
+      created_at: T0,
+      updated_at: T0,
+      version: 1,
+      ...over,
+    };
+  },
+  alert(ws: string, over: Partial<Alert> = {}): Alert {
+    return {
+      id: randomUUID(),
+      workspace_id: ws,
+      source_type: 'integration',
+      source_id: 'webhook-1',
+      cause: 'webhook',
+      dedup_key: 'k1',
+      title: 'Disk full',
+      description: null,
+      severity: 'critical',
+      status: 'open',
+      escalation_policy_id: null,
+      created_at: T0,
+      updated_at: T0,
+      acknowledged_at: null,
+      acknowledged_by: null,
+      resolved_at: null,
+      resolved_by: null,
+      ...over,
+    };
+  },
+};
+
+export const storeContract = (name: string, open: () => Promise<Store>) => {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store;
+    let ws: ReturnType<typeof fixtures.workspace>;
+
+    beforeEach(async () => {
+      store = await open();
+      await store.init();
+      ws = fixtures.workspace();
+      await store.createWorkspace(ws);
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    describe('workspaces and users', () => {
+      it('creates a workspace with its admin and default policy, found by subdomain', async () => {
+        expect(await store.getWorkspaceBySubdomain(ws.workspace.subdomain)).toEqual(ws.workspace);
+        expect(await store.getWorkspace(ws.workspace.id)).toEqual(ws.workspace);
+        expect(await store.getUserByEmail(ws.workspace.id, ws.admin.email)).toEqual(ws.admin);
+        expect(await store.getDefaultEscalationPolicy(ws.workspace.id)).toEqual(ws.defaultPolicy);
+        expect(await store.getEscalationPolicy(ws.workspace.id, ws.defaultPolicy.id)).toEqual(ws.defaultPolicy);
+        expect((await store.listWorkspaces()).map((w) => w.id)).toContain(ws.workspace.id);
+      });
+
+      it('refuses a taken subdomain and writes nothing of the second workspace', async () => {
+        const dup = fixtures.workspace(ws.workspace.subdomain);
+        await expect(store.createWorkspace(dup)).rejects.toMatchObject({ code: 'conflict' });
+        expect(await store.getWorkspace(dup.workspace.id)).toBeNull();
+        expect(await store.getUser(dup.workspace.id, dup.admin.id)).toBeNull();
+        expect(await store.getDefaultEscalationPolicy(dup.workspace.id)).toBeNull();
+      });
+
+      it('refuses a second user with the same email in a workspace, allows it in another', async () => {
+        const u = { ...ws.admin, id: randomUUID(), role: 'viewer' as const };
+        await expect(store.createUser(u)).rejects.toMatchObject({ code: 'conflict' });
+        const other = fixtures.workspace();
+        await store.createWorkspace(other);
+        await store.createUser({ ...u, workspace_id: other.workspace.id });
+        expect((await store.listUsers(other.workspace.id)).length).toBe(2);
+        expect(await store.getUser(ws.workspace.id, u.id)).toBeNull();
+      });
+    });
+
+    describe('api keys', () => {
+      it('finds a key by hash and round-trips every field', async () => {
+        const k = fixtures.apiKey(ws.workspace.id, ws.admin.id, { expires_at: at(3600) });
+        expect(await store.insertApiKey(k, { maxActive: 25, now: T0 })).toBe('inserted');
+        expect(await store.findApiKeyByHash(k.key_hash)).toEqual(k);
+        expect(await store.getApiKey(ws.workspace.id, k.id)).toEqual(k);
+        expect(await store.findApiKeyByHash('0'.repeat(64))).toBeNull();
+      });
+
+      it('counts only active named keys against the cap: revoked and expired ones free a slot', async () => {
+        const mk = (over: Partial<ApiKey> = {}) => fixtures.apiKey(ws.workspace.id, ws.admin.id, over);
+        await store.insertApiKey(mk(), { maxActive: 3, now: T0 });
+        const revoked = mk();
+        await store.insertApiKey(revoked, { maxActive: 3, now: T0 });
+        await store.insertApiKey(mk({ expires_at: at(10) }), { maxActive: 3, now: T0 });
+        expect(await store.insertApiKey(mk(), { maxActive: 3, now: T0 })).toBe('limit_reached');
+        await store.revokeApiKey(ws.workspace.id, revoked.id, T0);
+        expect(await store.insertApiKey(mk(), { maxActive: 3, now: T0 })).toBe('inserted');
+        expect(await store.insertApiKey(mk(), { maxActive: 3, now: at(5) })).toBe('limit_reached');
+        expect(await store.insertApiKey(mk(), { maxActive: 3, now: at(10) })).toBe('inserted');
+        // legacy keys do not count
+        await store.replaceLegacyKey(mk({ kind: 'legacy' }), T0);
+        expect(await store.insertApiKey(mk(), { maxActive: 3, now: at(10) })).toBe('limit_reached');
+      });
+
+      it('enforces the cap under concurrent inserts', async () => {
+        const attempts = Array.from({ length: 10 }, () =>
+          store.insertApiKey(fixtures.apiKey(ws.workspace.id, ws.admin.id), { maxActive: 4, now: T0 }),
+        );
+        const outcomes = await Promise.all(attempts);
+        expect(outcomes.filter((o) => o === 'inserted').length).toBe(4);
+        expect((await store.listApiKeys(ws.workspace.id)).length).toBe(4);
+      });
+
+      it('revokes once: a second revoke keeps the first time', async () => {
+        const k = fixtures.apiKey(ws.workspace.id, ws.admin.id);
+        await store.insertApiKey(k, { maxActive: 25, now: T0 });
+        expect((await store.revokeApiKey(ws.workspace.id, k.id, at(1)))?.revoked_at).toEqual(at(1));
+        expect((await store.revokeApiKey(ws.workspace.id, k.id, at(2)))?.revoked_at).toEqual(at(1));
+        const other = fixtures.workspace();
+        await store.createWorkspace(other);
+        expect(await store.revokeApiKey(other.workspace.id, k.id, at(3))).toBeNull();
+      });
+
+      it('regenerating the legacy key revokes the old one', async () => {
+        const a = fixtures.apiKey(ws.workspace.id, ws.admin.id, { kind: 'legacy', name: 'Legacy key' });
+        const b = fixtures.apiKey(ws.workspace.id, ws.admin.id, { kind: 'legacy', name: 'Legacy key' });
+        await store.replaceLegacyKey(a, T0);
+        await store.replaceLegacyKey(b, at(5));
+        expect((await store.findApiKeyByHash(a.key_hash))?.revoked_at).toEqual(at(5));
+        expect((await store.findApiKeyByHash(b.key_hash))?.revoked_at).toBeNull();
+      });
+
+      it('lists a user’s keys or the workspace’s, newest first', async () => {
+        const u: User = { ...ws.admin, id: randomUUID(), email: 'm@x.test', role: 'member' };
+        await store.createUser(u);
+        const k1 = fixtures.apiKey(ws.workspace.id, ws.admin.id, { created_at: at(1) });
+        const k2 = fixtures.apiKey(ws.workspace.id, u.id, { created_at: at(2) });
+        await store.insertApiKey(k1, { maxActive: 25, now: T0 });
+        await store.insertApiKey(k2, { maxActive: 25, now: T0 });
+        expect((await store.listApiKeys(ws.workspace.id)).map((k) => k.id)).toEqual([k2.id, k1.id]);
+        expect((await store.listApiKeys(ws.workspace.id, { userId: u.id })).map((k) => k.id)).toEqual([k2.id]);
+      });
+
+      it('records last use, never moving it back', async () => {
+        const k = fixtures.apiKey(ws.workspace.id, ws.admin.id);
+        await store.insertApiKey(k, { maxActive: 25, now: T0 });
+        await store.recordApiKeyUse(k.id, at(10), '10.0.0.1 curl/8');
+        await store.recordApiKeyUse(k.id, at(5), 'older');
+        const got = await store.getApiKey(ws.workspace.id, k.id);
+        expect(got?.last_used_at).toEqual(at(10));
+        expect(got?.last_used_from).toBe('10.0.0.1 curl/8');
+      });
+    });
+
+    describe('monitors', () => {
+      it('round-trips every field and keeps other workspaces out', async () => {
+        const m = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id);
+        expect(await store.insertMonitor(m, { maxMonitors: 10 })).toBe('inserted');
+        expect(await store.getMonitor(ws.workspace.id, m.id)).toEqual(m);
+        const other = fixtures.workspace();
+        await store.createWorkspace(other);
+        expect(await store.getMonitor(other.workspace.id, m.id)).toBeNull();
+        expect(await store.deleteMonitor(other.workspace.id, m.id)).toBe(false);
+        expect(await store.countMonitors(ws.workspace.id)).toBe(1);
+      });
+
+      it('enforces the plan cap, also under concurrent inserts', async () => {
+        const outcomes = await Promise.all(
+          Array.from({ length: 8 }, () =>
+            store.insertMonitor(fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id), { maxMonitors: 5 }),
+          ),
+        );
+        expect(outcomes.filter((o) => o === 'inserted').length).toBe(5);
+        expect(await store.countMonitors(ws.workspace.id)).toBe(5);
+      });
+
+      it('updates by compare-and-set on version', async () => {
+        const m = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id);
+        await store.insertMonitor(m, { maxMonitors: 10 });
+        const next = { ...m, display_name: 'Renamed', version: 2, updated_at: at(1) };
+        expect(await store.updateMonitor(next, 1)).toBe('updated');
+        expect(await store.updateMonitor({ ...next, display_name: 'Lost update', version: 2 }, 1)).toBe('conflict');
+        expect(await store.getMonitor(ws.workspace.id, m.id)).toEqual(next);
+        expect(await store.updateMonitor({ ...next, id: randomUUID() }, 2)).toBe('not_found');
+        expect(await store.deleteMonitor(ws.workspace.id, m.id)).toBe(true);
+        expect(await store.getMonitor(ws.workspace.id, m.id)).toBeNull();
+      });
+
+      it('lists newest first with cursor pagination and filters', async () => {
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          const m = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, {
+            created_at: at(i),
+            monitor_type: i % 2 ? 'tcp' : 'http',
+            paused: i === 4,
+            display_name: `Monitor ${i}`,
+          });
+          await store.insertMonitor(m, { maxMonitors: 10 });
+          ids.unshift(m.id);
+        }
+        const p1 = await store.listMonitors(ws.workspace.id, { limit: 2 });
+        expect(p1.data.map((m) => m.id)).toEqual(ids.slice(0, 2));
+        const p2 = await store.listMonitors(ws.workspace.id, { limit: 2, cursor: p1.next_cursor! });
+        expect(p2.data.map((m) => m.id)).toEqual(ids.slice(2, 4));
+        const p3 = await store.listMonitors(ws.workspace.id, { limit: 2, cursor: p2.next_cursor! });
+        expect(p3.data.map((m) => m.id)).toEqual(ids.slice(4));
+        expect(p3.next_cursor).toBeNull();
+        expect((await store.listMonitors(ws.workspace.id, { limit: 10, monitor_type: 'tcp' })).data.length).toBe(2);
+        expect((await store.listMonitors(ws.workspace.id, { limit: 10, paused: true })).data.length).toBe(1);
+        expect((await store.listMonitors(ws.workspace.id, { limit: 10, search: 'monitor 3' })).data.length).toBe(1);
+        await expect(store.listMonitors(ws.workspace.id, { limit: 2, cursor: 'garbage' })).rejects.toMatchObject({
+          code: 'validation_failed',
+        });
+      });
+    });
+
+    describe('heartbeats and pings', () => {
+      it('stores a heartbeat, finds it by uuid alone, edits by version', async () => {
+        const h = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id);
+        await store.insertHeartbeat(h);
+        expect(await store.findHeartbeat(h.id)).toEqual(h);
+        const next = { ...h, display_name: 'hourly', period_seconds: 3600, version: 2, updated_at: at(1) };
+        expect(await store.updateHeartbeat(next, 1)).toBe('updated');
+        expect(await store.updateHeartbeat(next, 1)).toBe('conflict');
+        expect(await store.getHeartbeat(ws.workspace.id, h.id)).toEqual(next);
+        const page = await store.listHeartbeats(ws.workspace.id, { limit: 10 });
+        expect(page.data.map((x) => x.id)).toEqual([h.id]);
+      });
+
+      it('records a batch of pings durably and moves last_ping_at forward only', async () => {
+        const h = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id);
+        await store.insertHeartbeat(h);
+        const ping = (s: number, kind: Ping['kind'] = 'success'): Ping => ({
+          id: randomUUID(),
+          heartbeat_id: h.id,
+          workspace_id: ws.workspace.id,
+          kind,
+          at: at(s),
+          received_at: at(100),
+          source: '127.0.0.1',
+        });
+        await store.recordPings([ping(10), ping(30), ping(20), ping(40, 'start')]);
+        let got = await store.findHeartbeat(h.id);
+        expect(got?.last_ping_at).toEqual(at(30));
+        expect(got?.state).toBe('up');
+        await store.recordPings([ping(5)]);
+        got = await store.findHeartbeat(h.id);
+        expect(got?.last_ping_at).toEqual(at(30));
+        const pings = await store.listPings(ws.workspace.id, h.id, 10);
+        expect(pings.map((p) => p.at.getTime())).toEqual([40, 30, 20, 10, 5].map((s) => at(s).getTime()));
+        expect(await store.listPings(randomUUID(), h.id, 10)).toEqual([]);
+      });
+
+      it('moves state by compare-and-set', async () => {
+        const h = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id, { state: 'up' });
+        await store.insertHeartbeat(h);
+        expect(await store.transitionHeartbeat(ws.workspace.id, h.id, 'up', 'late', at(1))).toBe(true);
+        expect(await store.transitionHeartbeat(ws.workspace.id, h.id, 'up', 'late', at(1))).toBe(false);
+        expect((await store.findHeartbeat(h.id))?.state).toBe('late');
+      });
+
+      it('deletes a heartbeat with its pings', async () => {
+        const h = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id);
+        await store.insertHeartbeat(h);
+        await store.recordPings([
+          { id: randomUUID(), heartbeat_id: h.id, workspace_id: ws.workspace.id, kind: 'success', at: T0, received_at: T0, source: null },
+        ]);
+        expect(await store.deleteHeartbeat(ws.workspace.id, h.id)).toBe(true);
+        expect(await store.findHeartbeat(h.id)).toBeNull();
+        expect(await store.listPings(ws.workspace.id, h.id, 10)).toEqual([]);
+        expect(await store.deleteHeartbeat(ws.workspace.id, h.id)).toBe(false);
+      });
+    });
+
+    describe('alerts', () => {
+      it('raises at most one open alert per source, cause and dedup key, also concurrently', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 6 }, () => store.raiseAlert(fixtures.alert(ws.workspace.id))),
+        );
+        expect(results.filter((r) => r.created).length).toBe(1);
+        const ids = new Set(results.map((r) => r.alert.id));
+        expect(ids.size).toBe(1);
+        const other = await store.raiseAlert(fixtures.alert(ws.workspace.id, { dedup_key: 'k2' }));
+        expect(other.created).toBe(true);
+      });
+
+      it('resolves by compare-and-set, never reopens; the same key then opens a new alert', async () => {
+        const a = fixtures.alert(ws.workspace.id);
+        await store.raiseAlert(a);
+        const by = { type: 'user' as const, user_id: ws.admin.id, api_key_id: null };
+        const r1 = await store.resolveAlert(ws.workspace.id, a.id, by, at(60));
+        expect(r1.outcome).toBe('resolved');
+        expect(r1.alert).toMatchObject({ status: 'resolved', resolved_by: by, resolved_at: at(60) });
+        const r2 = await store.resolveAlert(ws.workspace.id, a.id, { type: 'system' }, at(90));
+        expect(r2.outcome).toBe('already_resolved');
+        expect(r2.alert?.resolved_by).toEqual(by);
+        expect(r2.alert?.resolved_at).toEqual(at(90 - 30));
+        const again = await store.raiseAlert(fixtures.alert(ws.workspace.id, { created_at: at(120) }));
+        expect(again.created).toBe(true);
+        expect(again.alert.id).not.toBe(a.id);
+        expect((await store.getAlert(ws.workspace.id, a.id))?.status).toBe('resolved');
+        const other = fixtures.workspace();
+        await store.createWorkspace(other);
+        expect((await store.resolveAlert(other.workspace.id, again.alert.id, by, at(130))).outcome).toBe('not_found');
+        expect((await store.getAlert(ws.workspace.id, again.alert.id))?.status).toBe('open');
+      });
+
+      it('lists with status, source and time filters and cursor pagination', async () => {
+        const made: Alert[] = [];
+        for (let i = 0; i < 5; i++) {
+          const a = fixtures.alert(ws.workspace.id, {
+            dedup_key: `k${i}`,
+            created_at: at(i * 60),
+            source_type: i < 3 ? 'integration' : 'heartbeat',
+          });
+          await store.raiseAlert(a);
+          made.unshift(a);
+        }
+        await store.resolveAlert(ws.workspace.id, made[0]!.id, { type: 'system' }, at(400));
+        const open = await store.listAlerts(ws.workspace.id, { limit: 10, status: ['open'] });
+        expect(open.data.map((a) => a.id)).toEqual(made.slice(1).map((a) => a.id));
+        const hb = await store.listAlerts(ws.workspace.id, { limit: 10, source_type: 'heartbeat' });
+        expect(hb.data.length).toBe(2);
+        const window = await store.listAlerts(ws.workspace.id, { limit: 10, since: at(60), until: at(180) });
+        expect(window.data.map((a) => a.created_at)).toEqual([at(120), at(60)]);
+        const p1 = await store.listAlerts(ws.workspace.id, { limit: 3 });
+        const p2 = await store.listAlerts(ws.workspace.id, { limit: 3, cursor: p1.next_cursor! });
+        expect([...p1.data, ...p2.data].map((a) => a.id)).toEqual(made.map((a) => a.id));
+        expect(p2.next_cursor).toBeNull();
+      });
+    });
+  });
+};

@@ -1,0 +1,130 @@
+import type {
+  Actor,
+  Alert,
+  AlertSourceType,
+  AlertStatus,
+  ApiKey,
+  EscalationPolicy,
+  Heartbeat,
+  HeartbeatState,
+  Monitor,
+  MonitorType,
+  Page,
+  Ping,
+  User,
+  Workspace,
+} from '../domain/types.js';
+
+/**
+ * The storage port. Domain-shaped: every method is one business operation, atomic on its own,
+ * so that several control-plane replicas on one store stay correct. Adapters: SQLite, MongoDB.
+ * Both pass `store/contract.ts`.
+ */
+export interface Store {
+  readonly kind: 'sqlite' | 'mongodb';
+  /** Creates tables/indexes and runs migrations. Idempotent. */
+  init(): Promise<void>;
+  /** Cheap round trip for readiness. Throws when the store is unreachable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  // Workspaces and users
+  /** Creates the workspace, its first admin and its default escalation policy together. Throws conflict on a taken subdomain. */
+  createWorkspace(input: { workspace: Workspace; admin: User; defaultPolicy: EscalationPolicy }): Promise<void>;
+  getWorkspace(id: string): Promise<Workspace | null>;
+  getWorkspaceBySubdomain(subdomain: string): Promise<Workspace | null>;
+  listWorkspaces(): Promise<Workspace[]>;
+  /** Throws conflict when the email is taken in the workspace. */
+  createUser(user: User): Promise<void>;
+  getUser(workspaceId: string, id: string): Promise<User | null>;
+  getUserByEmail(workspaceId: string, email: string): Promise<User | null>;
+  listUsers(workspaceId: string): Promise<User[]>;
+
+  // API keys
+  /** Inserts a named key unless the user already has `maxActive` active (unrevoked, unexpired at `now`) named keys. */
+  insertApiKey(key: ApiKey, limit: { maxActive: number; now: Date }): Promise<'inserted' | 'limit_reached'>;
+  /** Revokes the user's current legacy key (if any) and inserts `key` in its place, atomically. */
+  replaceLegacyKey(key: ApiKey, now: Date): Promise<void>;
+  findApiKeyByHash(keyHash: string): Promise<ApiKey | null>;
+  getApiKey(workspaceId: string, id: string): Promise<ApiKey | null>;
+  listApiKeys(workspaceId: string, filter?: { userId?: string }): Promise<ApiKey[]>;
+  /** Sets revoked_at if it is not set yet. Returns the key as it now is, or null if unknown. */
+  revokeApiKey(workspaceId: string, id: string, now: Date): Promise<ApiKey | null>;
+  recordApiKeyUse(id: string, at: Date, from: string | null): Promise<void>;
+
+  // Escalation policies
+  getEscalationPolicy(workspaceId: string, id: string): Promise<EscalationPolicy | null>;
+  getDefaultEscalationPolicy(workspaceId: string): Promise<EscalationPolicy | null>;
+
+  // Monitors
+  /** Inserts unless the workspace already has `maxMonitors` monitors. */
+  insertMonitor(monitor: Monitor, limit: { maxMonitors: number }): Promise<'inserted' | 'limit_reached'>;
+  getMonitor(workspaceId: string, id: string): Promise<Monitor | null>;
+  listMonitors(workspaceId: string, query: MonitorQuery): Promise<Page<Monitor>>;
+  countMonitors(workspaceId: string): Promise<number>;
+  /** Compare-and-set on `version`: stores `next` only if the stored version is `expectedVersion`. */
+  updateMonitor(next: Monitor, expectedVersion: number): Promise<'updated' | 'conflict' | 'not_found'>;
+  deleteMonitor(workspaceId: string, id: string): Promise<boolean>;
+
+  // Heartbeats
+  insertHeartbeat(heartbeat: Heartbeat): Promise<void>;
+  getHeartbeat(workspaceId: string, id: string): Promise<Heartbeat | null>;
+  /** Lookup by the ping URL's uuid alone (the ping carries no workspace). */
+  findHeartbeat(id: string): Promise<Heartbeat | null>;
+  listHeartbeats(workspaceId: string, query: PageQuery): Promise<Page<Heartbeat>>;
+  /** Compare-and-set on `version`. */
+  updateHeartbeat(next: Heartbeat, expectedVersion: number): Promise<'updated' | 'conflict' | 'not_found'>;
+  /** Compare-and-set on `state`: moves the heartbeat to `next` only if it is in `expected`. */
+  transitionHeartbeat(
+    workspaceId: string,
+    id: string,
+    expected: HeartbeatState,
+    next: HeartbeatState,
+    at: Date,
+  ): Promise<boolean>;
+  deleteHeartbeat(workspaceId: string, id: string): Promise<boolean>;
+  /**
+   * Stores a batch of pings in one durable write and moves each heartbeat's `last_ping_at` forward
+   * (never back) and its state to up. Returns when the batch is durable.
+   */
+  recordPings(pings: Ping[]): Promise<void>;
+  listPings(workspaceId: string, heartbeatId: string, limit: number): Promise<Ping[]>;
+
+  // Alerts
+  /**
+   * Inserts `alert` unless an unresolved alert with the same (workspace, source, cause, dedup key) exists,
+   * in which case that one is returned with created=false.
+   */
+  raiseAlert(alert: Alert): Promise<{ alert: Alert; created: boolean }>;
+  getAlert(workspaceId: string, id: string): Promise<Alert | null>;
+  listAlerts(workspaceId: string, query: AlertQuery): Promise<Page<Alert>>;
+  /** Compare-and-set: resolves the alert only if it is not resolved yet. */
+  resolveAlert(
+    workspaceId: string,
+    id: string,
+    by: Actor,
+    at: Date,
+  ): Promise<{ outcome: 'resolved' | 'already_resolved' | 'not_found'; alert: Alert | null }>;
+}
+
+export interface PageQuery {
+  cursor?: string | undefined;
+  limit: number;
+}
+
+export interface MonitorQuery extends PageQuery {
+  monitor_type?: MonitorType | undefined;
+  paused?: boolean | undefined;
+  /** Case-insensitive substring of display_name or url. */
+  search?: string | undefined;
+}
+
+export interface AlertQuery extends PageQuery {
+  status?: AlertStatus[] | undefined;
+  source_type?: AlertSourceType | undefined;
+  source_id?: string | undefined;
+  /** created_at >= since */
+  since?: Date | undefined;
+  /** created_at < until */
+  until?: Date | undefined;
+}

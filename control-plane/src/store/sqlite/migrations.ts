@@ -1,0 +1,30 @@
+import { alerts, apiKeys, createTableSql, heartbeats, monitors, pings, policies, users, workspaces } from './tables.js';
+
+/**
+ * Ordered, append-only. Each runs once, inside the same IMMEDIATE transaction that records it,
+ * so two processes starting on one file never run one twice. Never edit a shipped migration: add one.
+ */
+export const migrations: string[][] = [
+  [
+    createTableSql(workspaces),
+    'CREATE UNIQUE INDEX workspaces_subdomain ON workspaces (subdomain)',
+    createTableSql(users),
+    'CREATE UNIQUE INDEX users_email ON users (workspace_id, email)',
+    createTableSql(apiKeys),
+    'CREATE UNIQUE INDEX api_keys_hash ON api_keys (key_hash)',
+    'CREATE INDEX api_keys_user ON api_keys (workspace_id, user_id, kind)',
+    createTableSql(policies),
+    'CREATE INDEX escalation_policies_ws ON escalation_policies (workspace_id, is_default)',
+    createTableSql(monitors),
+    'CREATE INDEX monitors_ws ON monitors (workspace_id, created_at DESC, id DESC)',
+    createTableSql(heartbeats),
+    'CREATE INDEX heartbeats_ws ON heartbeats (workspace_id, created_at DESC, id DESC)',
+    createTableSql(pings),
+    'CREATE INDEX pings_heartbeat ON pings (heartbeat_id, at DESC)',
+    // open_key is set while the alert is unresolved: at most one open alert per source, cause and key.
+    createTableSql(alerts, ['open_key TEXT']),
+    'CREATE UNIQUE INDEX alerts_open_key ON alerts (open_key)',
+    'CREATE INDEX alerts_ws ON alerts (workspace_id, created_at DESC, id DESC)',
+    'CREATE INDEX alerts_ws_status ON alerts (workspace_id, status, created_at DESC)',
+  ],
+];

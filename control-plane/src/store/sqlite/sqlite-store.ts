@@ -1,0 +1,389 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { AppError } from '@lookout/shared';
+import Database from 'better-sqlite3';
+import type {
+  Actor,
+  Alert,
+  ApiKey,
+  EscalationPolicy,
+  Heartbeat,
+  HeartbeatState,
+  Monitor,
+  Page,
+  Ping,
+  User,
+  Workspace,
+} from '../../domain/types.js';
+import { decodeCursor, toPage } from '../cursor.js';
+import type { AlertQuery, MonitorQuery, PageQuery, Store } from '../port.js';
+import { migrations } from './migrations.js';
+import {
+  alerts,
+  apiKeys,
+  fromRow,
+  heartbeats,
+  insertSql,
+  monitors,
+  pings,
+  policies,
+  type Table,
+  toRow,
+  updateSql,
+  users,
+  workspaces,
+} from './tables.js';
+
+type Row = Record<string, unknown>;
+
+export interface SqliteOptions {
+  /** Path of the database file, or ':memory:'. */
+  path: string;
+  busyTimeoutMs?: number;
+}
+
+const openKey = (a: Pick<Alert, 'workspace_id' | 'source_type' | 'source_id' | 'cause' | 'dedup_key'>) =>
+  JSON.stringify([a.workspace_id, a.source_type, a.source_id, a.cause, a.dedup_key]);
+
+const isUniqueViolation = (e: unknown) =>
+  e instanceof Error && 'code' in e && (e as { code: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+
+/**
+ * The embedded store: one SQLite file in WAL mode with synchronous=FULL, so a committed write
+ * survives a crash or power loss. Every read-then-write runs in an IMMEDIATE transaction, which
+ * takes the file's write lock first: two processes on one file serialize instead of racing.
+ */
+export const createSqliteStore = (opts: SqliteOptions): Store => {
+  if (opts.path !== ':memory:') mkdirSync(dirname(opts.path), { recursive: true });
+  const db = new Database(opts.path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
+  db.pragma('foreign_keys = ON');
+
+  /** Prepared statements, cached by SQL text (prepared on first use, after migrations). */
+  const statements = new Map<string, Database.Statement>();
+  const st = (sql: string): Database.Statement => {
+    let s = statements.get(sql);
+    if (!s) {
+      s = db.prepare(sql);
+      statements.set(sql, s);
+    }
+    return s;
+  };
+  const one = <T>(t: Table, sql: string, ...params: unknown[]): T | null => {
+    const row = st(sql).get(...params) as Row | undefined;
+    return row ? fromRow<T>(t, row) : null;
+  };
+  const many = <T>(t: Table, sql: string, ...params: unknown[]): T[] =>
+    (st(sql).all(...params) as Row[]).map((r) => fromRow<T>(t, r));
+  const immediate = <T>(fn: () => T): T => db.transaction(fn).immediate();
+
+  /** newest-first keyset page over `t` with extra WHERE clauses. */
+  const page = <T extends { id: string; created_at: Date }>(
+    t: Table,
+    where: string[],
+    params: unknown[],
+    q: PageQuery,
+  ): Page<T> => {
+    const cur = decodeCursor(q.cursor);
+    const w = [...where];
+    const p = [...params];
+    if (cur) {
+      w.push('(created_at < ? OR (created_at = ? AND id < ?))');
+      p.push(cur.t, cur.t, cur.id);
+    }
+    const sql = `SELECT * FROM ${t.name} WHERE ${w.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`;
+    return toPage(many<T>(t, sql, ...p, q.limit + 1), q.limit);
+  };
+
+  const touchHeartbeatSql = `UPDATE heartbeats SET last_ping_at = max(coalesce(last_ping_at, 0), @at),
+       state = CASE WHEN paused = 1 THEN state ELSE 'up' END
+     WHERE id = @id`;
+  const recordPingsTx = db.transaction((batch: Ping[]) => {
+    const insertPing = st(insertSql(pings));
+    const latest = new Map<string, number>();
+    for (const p of batch) {
+      insertPing.run(toRow(pings, p));
+      if (p.kind === 'success') latest.set(p.heartbeat_id, Math.max(latest.get(p.heartbeat_id) ?? 0, p.at.getTime()));
+    }
+    const touch = st(touchHeartbeatSql);
+    for (const [id, at] of latest) touch.run({ id, at });
+  });
+
+  const store: Store = {
+    kind: 'sqlite',
+
+    async init() {
+      db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER)');
+      immediate(() => {
+        const done = (st('SELECT max(version) v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+        migrations.forEach((sqls, i) => {
+          const version = i + 1;
+          if (version <= done) return;
+          for (const sql of sqls) db.exec(sql);
+          st('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now());
+        });
+      });
+    },
+
+    async ping() {
+      st('SELECT 1').get();
+    },
+
+    async close() {
+      if (db.open) db.close();
+    },
+
+    async createWorkspace({ workspace, admin, defaultPolicy }) {
+      try {
+        immediate(() => {
+          st(insertSql(workspaces)).run(toRow(workspaces, workspace));
+          st(insertSql(users)).run(toRow(users, admin));
+          st(insertSql(policies)).run(toRow(policies, defaultPolicy));
+        });
+      } catch (e) {
+        if (isUniqueViolation(e)) throw new AppError('conflict', `Subdomain "${workspace.subdomain}" is taken.`);
+        throw e;
+      }
+    },
+    async getWorkspace(id) {
+      return one<Workspace>(workspaces, 'SELECT * FROM workspaces WHERE id = ?', id);
+    },
+    async getWorkspaceBySubdomain(subdomain) {
+      return one<Workspace>(workspaces, 'SELECT * FROM workspaces WHERE subdomain = ?', subdomain);
+    },
+    async listWorkspaces() {
+      return many<Workspace>(workspaces, 'SELECT * FROM workspaces ORDER BY created_at, id');
+    },
+
+    async createUser(user) {
+      try {
+        st(insertSql(users)).run(toRow(users, user));
+      } catch (e) {
+        if (isUniqueViolation(e)) throw new AppError('conflict', `A user with email ${user.email} exists.`);
+        throw e;
+      }
+    },
+    async getUser(workspaceId, id) {
+      return one<User>(users, 'SELECT * FROM users WHERE workspace_id = ? AND id = ?', workspaceId, id);
+    },
+    async getUserByEmail(workspaceId, email) {
+      return one<User>(users, 'SELECT * FROM users WHERE workspace_id = ? AND email = ?', workspaceId, email);
+    },
+    async listUsers(workspaceId) {
+      return many<User>(users, 'SELECT * FROM users WHERE workspace_id = ? ORDER BY created_at, id', workspaceId);
+    },
+
+    async insertApiKey(key, { maxActive, now }) {
+      return immediate(() => {
+        const { n } = db
+          .prepare(
+            `SELECT count(*) n FROM api_keys WHERE workspace_id = ? AND user_id = ? AND kind = 'named'
+               AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
+          )
+          .get(key.workspace_id, key.user_id, now.getTime()) as { n: number };
+        if (n >= maxActive) return 'limit_reached' as const;
+        st(insertSql(apiKeys)).run(toRow(apiKeys, key));
+        return 'inserted' as const;
+      });
+    },
+    async replaceLegacyKey(key, now) {
+      immediate(() => {
+        st(
+          `UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND user_id = ? AND kind = 'legacy' AND revoked_at IS NULL`,
+        ).run(now.getTime(), key.workspace_id, key.user_id);
+        st(insertSql(apiKeys)).run(toRow(apiKeys, key));
+      });
+    },
+    async findApiKeyByHash(keyHash) {
+      return one<ApiKey>(apiKeys, 'SELECT * FROM api_keys WHERE key_hash = ?', keyHash);
+    },
+    async getApiKey(workspaceId, id) {
+      return one<ApiKey>(apiKeys, 'SELECT * FROM api_keys WHERE workspace_id = ? AND id = ?', workspaceId, id);
+    },
+    async listApiKeys(workspaceId, filter = {}) {
+      const byUser = filter.userId !== undefined;
+      return many<ApiKey>(
+        apiKeys,
+        `SELECT * FROM api_keys WHERE workspace_id = ? ${byUser ? 'AND user_id = ?' : ''} ORDER BY created_at DESC, id DESC`,
+        ...(byUser ? [workspaceId, filter.userId] : [workspaceId]),
+      );
+    },
+    async revokeApiKey(workspaceId, id, now) {
+      st('UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND id = ? AND revoked_at IS NULL').run(
+        now.getTime(),
+        workspaceId,
+        id,
+      );
+      return store.getApiKey(workspaceId, id);
+    },
+    async recordApiKeyUse(id, at, from) {
+      st(
+        'UPDATE api_keys SET last_used_at = ?, last_used_from = ? WHERE id = ? AND coalesce(last_used_at, 0) < ?',
+      ).run(at.getTime(), from, id, at.getTime());
+    },
+
+    async getEscalationPolicy(workspaceId, id) {
+      return one<EscalationPolicy>(
+        policies,
+        'SELECT * FROM escalation_policies WHERE workspace_id = ? AND id = ?',
+        workspaceId,
+        id,
+      );
+    },
+    async getDefaultEscalationPolicy(workspaceId) {
+      return one<EscalationPolicy>(
+        policies,
+        'SELECT * FROM escalation_policies WHERE workspace_id = ? AND is_default = 1',
+        workspaceId,
+      );
+    },
+
+    async insertMonitor(monitor, { maxMonitors }) {
+      return immediate(() => {
+        const { n } = st('SELECT count(*) n FROM monitors WHERE workspace_id = ?').get(monitor.workspace_id) as {
+          n: number;
+        };
+        if (n >= maxMonitors) return 'limit_reached' as const;
+        st(insertSql(monitors)).run(toRow(monitors, monitor));
+        return 'inserted' as const;
+      });
+    },
+    async getMonitor(workspaceId, id) {
+      return one<Monitor>(monitors, 'SELECT * FROM monitors WHERE workspace_id = ? AND id = ?', workspaceId, id);
+    },
+    async listMonitors(workspaceId, q: MonitorQuery) {
+      const where = ['workspace_id = ?'];
+      const params: unknown[] = [workspaceId];
+      if (q.monitor_type) {
+        where.push('monitor_type = ?');
+        params.push(q.monitor_type);
+      }
+      if (q.paused !== undefined) {
+        where.push('paused = ?');
+        params.push(q.paused ? 1 : 0);
+      }
+      if (q.search) {
+        where.push("(instr(lower(display_name), ?) > 0 OR instr(lower(url), ?) > 0)");
+        params.push(q.search.toLowerCase(), q.search.toLowerCase());
+      }
+      return page<Monitor>(monitors, where, params, q);
+    },
+    async countMonitors(workspaceId) {
+      return (st('SELECT count(*) n FROM monitors WHERE workspace_id = ?').get(workspaceId) as { n: number }).n;
+    },
+    async updateMonitor(next, expectedVersion) {
+      const r = db
+        .prepare(updateSql(monitors, 'id = @id AND workspace_id = @workspace_id AND version = @expected'))
+        .run({ ...toRow(monitors, next), expected: expectedVersion });
+      if (r.changes === 1) return 'updated';
+      return (await store.getMonitor(next.workspace_id, next.id)) ? 'conflict' : 'not_found';
+    },
+    async deleteMonitor(workspaceId, id) {
+      return st('DELETE FROM monitors WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1;
+    },
+
+    async insertHeartbeat(heartbeat) {
+      st(insertSql(heartbeats)).run(toRow(heartbeats, heartbeat));
+    },
+    async getHeartbeat(workspaceId, id) {
+      return one<Heartbeat>(heartbeats, 'SELECT * FROM heartbeats WHERE workspace_id = ? AND id = ?', workspaceId, id);
+    },
+    async findHeartbeat(id) {
+      return one<Heartbeat>(heartbeats, 'SELECT * FROM heartbeats WHERE id = ?', id);
+    },
+    async listHeartbeats(workspaceId, q) {
+      return page<Heartbeat>(heartbeats, ['workspace_id = ?'], [workspaceId], q);
+    },
+    async updateHeartbeat(next, expectedVersion) {
+      // last_ping_at and state belong to pings and the deadline checker, not to edits.
+      const { last_ping_at: _l, state: _s, ...rest } = toRow(heartbeats, next);
+      const cols = Object.keys(rest).filter((c) => c !== 'id' && c !== 'workspace_id');
+      const r = db
+        .prepare(
+          `UPDATE heartbeats SET ${cols.map((c) => `${c} = @${c}`).join(', ')}
+           WHERE id = @id AND workspace_id = @workspace_id AND version = @expected`,
+        )
+        .run({ ...rest, expected: expectedVersion });
+      if (r.changes === 1) return 'updated';
+      return (await store.getHeartbeat(next.workspace_id, next.id)) ? 'conflict' : 'not_found';
+    },
+    async transitionHeartbeat(workspaceId, id, expected: HeartbeatState, next: HeartbeatState, at) {
+      return (
+        db
+          .prepare('UPDATE heartbeats SET state = ?, updated_at = ? WHERE workspace_id = ? AND id = ? AND state = ?')
+          .run(next, at.getTime(), workspaceId, id, expected).changes === 1
+      );
+    },
+    async deleteHeartbeat(workspaceId, id) {
+      return immediate(() => {
+        const gone = st('DELETE FROM heartbeats WHERE workspace_id = ? AND id = ?').run(workspaceId, id);
+        if (gone.changes === 1) st('DELETE FROM pings WHERE heartbeat_id = ?').run(id);
+        return gone.changes === 1;
+      });
+    },
+    async recordPings(batch) {
+      if (batch.length > 0) recordPingsTx.immediate(batch);
+    },
+    async listPings(workspaceId, heartbeatId, limit) {
+      return many<Ping>(
+        pings,
+        'SELECT * FROM pings WHERE workspace_id = ? AND heartbeat_id = ? ORDER BY at DESC, id DESC LIMIT ?',
+        workspaceId,
+        heartbeatId,
+        limit,
+      );
+    },
+
+    async raiseAlert(alert) {
+      const key = openKey(alert);
+      return immediate(() => {
+        const existing = one<Alert>(alerts, 'SELECT * FROM alerts WHERE open_key = ?', key);
+        if (existing) return { alert: existing, created: false };
+        st(insertSql(alerts, ['open_key'])).run({ ...toRow(alerts, alert), open_key: alert.status === 'resolved' ? null : key });
+        return { alert, created: true };
+      });
+    },
+    async getAlert(workspaceId, id) {
+      return one<Alert>(alerts, 'SELECT * FROM alerts WHERE workspace_id = ? AND id = ?', workspaceId, id);
+    },
+    async listAlerts(workspaceId, q: AlertQuery) {
+      const where = ['workspace_id = ?'];
+      const params: unknown[] = [workspaceId];
+      if (q.status?.length) {
+        where.push(`status IN (${q.status.map(() => '?').join(', ')})`);
+        params.push(...q.status);
+      }
+      if (q.source_type) {
+        where.push('source_type = ?');
+        params.push(q.source_type);
+      }
+      if (q.source_id) {
+        where.push('source_id = ?');
+        params.push(q.source_id);
+      }
+      if (q.since) {
+        where.push('created_at >= ?');
+        params.push(q.since.getTime());
+      }
+      if (q.until) {
+        where.push('created_at < ?');
+        params.push(q.until.getTime());
+      }
+      return page<Alert>(alerts, where, params, q);
+    },
+    async resolveAlert(workspaceId, id, by: Actor, at) {
+      const r = db
+        .prepare(
+          `UPDATE alerts SET status = 'resolved', resolved_at = ?, resolved_by = ?, updated_at = ?, open_key = NULL
+           WHERE workspace_id = ? AND id = ? AND status != 'resolved'`,
+        )
+        .run(at.getTime(), JSON.stringify(by), at.getTime(), workspaceId, id);
+      const alert = await store.getAlert(workspaceId, id);
+      if (!alert) return { outcome: 'not_found', alert: null };
+      return { outcome: r.changes === 1 ? 'resolved' : 'already_resolved', alert };
+    },
+  };
+  return store;
+};

@@ -1,0 +1,181 @@
+/**
+ * Table layouts for the SQLite adapter, declared once: each column's kind drives both the DDL in
+ * migrations and the row <-> record conversion. Extra columns (not in the record) are computed.
+ */
+export type ColumnKind = 'text' | 'int' | 'bool' | 'json' | 'date';
+
+export interface Table {
+  name: string;
+  columns: Record<string, ColumnKind>;
+}
+
+const table = (name: string, columns: Record<string, ColumnKind>): Table => ({ name, columns });
+
+export const workspaces = table('workspaces', {
+  id: 'text',
+  subdomain: 'text',
+  name: 'text',
+  plan: 'text',
+  created_at: 'date',
+});
+
+export const users = table('users', {
+  id: 'text',
+  workspace_id: 'text',
+  email: 'text',
+  role: 'text',
+  password_hash: 'text',
+  created_at: 'date',
+});
+
+export const apiKeys = table('api_keys', {
+  id: 'text',
+  workspace_id: 'text',
+  user_id: 'text',
+  kind: 'text',
+  name: 'text',
+  key_hash: 'text',
+  last_four: 'text',
+  created_at: 'date',
+  expires_at: 'date',
+  revoked_at: 'date',
+  last_used_at: 'date',
+  last_used_from: 'text',
+});
+
+export const policies = table('escalation_policies', {
+  id: 'text',
+  workspace_id: 'text',
+  name: 'text',
+  is_default: 'bool',
+  steps: 'json',
+  repeat: 'int',
+  created_at: 'date',
+  updated_at: 'date',
+});
+
+export const monitors = table('monitors', {
+  id: 'text',
+  workspace_id: 'text',
+  display_name: 'text',
+  monitor_type: 'text',
+  url: 'text',
+  http_method: 'text',
+  check_interval_seconds: 'int',
+  timeout_seconds: 'int',
+  expected_status_code: 'int',
+  required_keyword: 'text',
+  auth: 'json',
+  port: 'int',
+  request_headers: 'json',
+  request_body: 'text',
+  follow_redirects: 'bool',
+  ssl_cert_monitoring: 'bool',
+  ssl_cert_expiry_alert_days: 'int',
+  domain_expiry_alert_days: 'int',
+  response_time_threshold_ms: 'int',
+  failure_threshold: 'int',
+  escalation_policy_id: 'text',
+  check_locations: 'json',
+  dns_record_type: 'text',
+  dns_expected_values: 'json',
+  dns_resolver: 'text',
+  paused: 'bool',
+  created_at: 'date',
+  updated_at: 'date',
+  version: 'int',
+});
+
+export const heartbeats = table('heartbeats', {
+  id: 'text',
+  workspace_id: 'text',
+  display_name: 'text',
+  period_seconds: 'int',
+  grace_seconds: 'int',
+  state: 'text',
+  last_ping_at: 'date',
+  escalation_policy_id: 'text',
+  paused: 'bool',
+  created_at: 'date',
+  updated_at: 'date',
+  version: 'int',
+});
+
+export const pings = table('pings', {
+  id: 'text',
+  heartbeat_id: 'text',
+  workspace_id: 'text',
+  kind: 'text',
+  at: 'date',
+  received_at: 'date',
+  source: 'text',
+});
+
+export const alerts = table('alerts', {
+  id: 'text',
+  workspace_id: 'text',
+  source_type: 'text',
+  source_id: 'text',
+  cause: 'text',
+  dedup_key: 'text',
+  title: 'text',
+  description: 'text',
+  severity: 'text',
+  status: 'text',
+  escalation_policy_id: 'text',
+  created_at: 'date',
+  updated_at: 'date',
+  acknowledged_at: 'date',
+  acknowledged_by: 'json',
+  resolved_at: 'date',
+  resolved_by: 'json',
+});
+
+type Row = Record<string, unknown>;
+
+/** Record -> bind parameters (dates as epoch ms, booleans as 0/1, objects as JSON). */
+export const toRow = (t: Table, record: object): Row => {
+  const src = record as Row;
+  const row: Row = {};
+  for (const [col, kind] of Object.entries(t.columns)) {
+    const v = src[col];
+    if (v === null || v === undefined) row[col] = null;
+    else if (kind === 'date') row[col] = (v as Date).getTime();
+    else if (kind === 'bool') row[col] = v ? 1 : 0;
+    else if (kind === 'json') row[col] = JSON.stringify(v);
+    else row[col] = v;
+  }
+  return row;
+};
+
+/** Row -> record, the inverse of toRow. Computed columns are dropped. */
+export const fromRow = <T>(t: Table, row: Row): T => {
+  const out: Row = {};
+  for (const [col, kind] of Object.entries(t.columns)) {
+    const v = row[col];
+    if (v === null || v === undefined) out[col] = null;
+    else if (kind === 'date') out[col] = new Date(v as number);
+    else if (kind === 'bool') out[col] = v === 1;
+    else if (kind === 'json') out[col] = JSON.parse(v as string);
+    else out[col] = v;
+  }
+  return out as T;
+};
+
+const sqlType: Record<ColumnKind, string> = { text: 'TEXT', int: 'INTEGER', bool: 'INTEGER', json: 'TEXT', date: 'INTEGER' };
+
+/** CREATE TABLE for a layout; `extra` adds computed columns and constraints. */
+export const createTableSql = (t: Table, extra: string[] = []): string => {
+  const cols = Object.entries(t.columns).map(([c, k]) => (c === 'id' ? `id TEXT PRIMARY KEY` : `${c} ${sqlType[k]}`));
+  return `CREATE TABLE ${t.name} (${[...cols, ...extra].join(', ')}) STRICT`;
+};
+
+export const insertSql = (t: Table, extra: string[] = []): string => {
+  const cols = [...Object.keys(t.columns), ...extra];
+  return `INSERT INTO ${t.name} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`;
+};
+
+export const updateSql = (t: Table, where: string, extra: string[] = []): string => {
+  const cols = [...Object.keys(t.columns).filter((c) => c !== 'id'), ...extra];
+  return `UPDATE ${t.name} SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE ${where}`;
+};

@@ -1,0 +1,4 @@
+export * from './clock.js';
+export * from './errors.js';
+export * from './logger.js';
+export * from './secrets.js';
