@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'limit_reached'
   | 'validation_failed'
@@ -28,6 +29,7 @@ export const errorStatus: Record<ErrorCode, { http: number; connect: string }> =
   unauthorized: { http: 401, connect: 'unauthenticated' },
   forbidden: { http: 403, connect: 'permission_denied' },
   not_found: { http: 404, connect: 'not_found' },
+  method_not_allowed: { http: 405, connect: 'unimplemented' },
   conflict: { http: 409, connect: 'already_exists' },
   limit_reached: { http: 409, connect: 'resource_exhausted' },
   validation_failed: { http: 422, connect: 'invalid_argument' },

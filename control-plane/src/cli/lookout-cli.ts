@@ -1,0 +1,162 @@
+import { parseArgs } from 'node:util';
+import { AppError, isAppError, systemClock } from '@lookout/shared';
+import { createNamedKey, keyStatus, regenerateLegacyKey } from '../domain/api-keys.js';
+import type { User, Workspace } from '../domain/types.js';
+import { createUser, createWorkspace } from '../domain/workspaces.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { apiKeyJson } from '../http/serialize.js';
+import { openStore } from '../store/open-store.js';
+import type { Store } from '../store/port.js';
+
+/**
+ * `npx lookout …`: the admin CLI. Same config as the server, so the same store. Human output by
+ * default, JSON with --json; a non-zero exit and one line on stderr on failure.
+ */
+const USAGE = `Usage: npx lookout <command> [options] [--json]
+
+  workspace create   --subdomain S --admin-email E [--plan P]
+  user create        --workspace S --email E --role admin|member|viewer
+  api-key create     --workspace S --email E --name N --expiry none|1d|7d|30d|90d|<YYYY-MM-DD or ISO date-time>
+  api-key list       --workspace S [--email E]
+  api-key revoke     --workspace S --id ID
+  legacy-key regenerate --workspace S --email E
+
+Configuration comes from LOOKOUT_* environment variables, as for the server.`;
+
+const options = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  subdomain: { type: 'string' },
+  'admin-email': { type: 'string' },
+  plan: { type: 'string' },
+  workspace: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
+  name: { type: 'string' },
+  expiry: { type: 'string' },
+  id: { type: 'string' },
+} as const;
+
+type Flags = Partial<Record<keyof typeof options, string | boolean>>;
+type Out = { json: unknown; text: string };
+
+const need = (flags: Flags, ...names: (keyof typeof options)[]) => {
+  const missing = names.filter((n) => typeof flags[n] !== 'string' || flags[n] === '');
+  if (missing.length) throw new AppError('bad_request', `missing ${missing.map((m) => `--${m}`).join(', ')}`);
+  return names.map((n) => flags[n] as string);
+};
+
+const workspaceOf = async (store: Store, sub: string): Promise<Workspace> => {
+  const ws = await store.getWorkspaceBySubdomain(sub);
+  if (!ws) throw new AppError('not_found', `no workspace with subdomain "${sub}"`);
+  return ws;
+};
+const userOf = async (store: Store, ws: Workspace, email: string): Promise<User> => {
+  const u = await store.getUserByEmail(ws.id, email.toLowerCase());
+  if (!u) throw new AppError('not_found', `no user ${email} in workspace "${ws.subdomain}"`);
+  return u;
+};
+
+const commands: Record<string, (store: Store, flags: Flags, plans: Record<string, { max_monitors: number; min_interval_seconds: number }>) => Promise<Out>> = {
+  async 'workspace create'(store, flags, plans) {
+    const [subdomain, email] = need(flags, 'subdomain', 'admin-email');
+    const plan = (flags.plan as string | undefined) ?? 'free';
+    const r = await createWorkspace(store, plans, { subdomain, admin_email: email, plan }, systemClock.now());
+    return {
+      json: { workspace: { id: r.workspace.id, subdomain, plan }, admin: { id: r.admin.id, email: r.admin.email, password: r.password } },
+      text: `Created workspace "${subdomain}" (${plan} plan). Admin ${r.admin.email}, password (shown once): ${r.password}`,
+    };
+  },
+  async 'user create'(store, flags) {
+    const [sub, email, role] = need(flags, 'workspace', 'email', 'role');
+    const ws = await workspaceOf(store, sub!);
+    const r = await createUser(store, ws, { email: email!, role: role as User['role'] }, systemClock.now());
+    return {
+      json: { user: { id: r.user.id, email: r.user.email, role: r.user.role, password: r.password } },
+      text: `Created ${r.user.role} ${r.user.email} in "${sub}". Password (shown once): ${r.password}`,
+    };
+  },
+  async 'api-key create'(store, flags) {
+    const [sub, email, name, expiry] = need(flags, 'workspace', 'email', 'name', 'expiry');
+    const ws = await workspaceOf(store, sub!);
+    const user = await userOf(store, ws, email!);
+    const now = systemClock.now();
+    const { record, value } = await createNamedKey(store, ws, user, { name, expiry }, now);
+    return {
+      json: { ...apiKeyJson(record, now, user), key: value },
+      text: `Created API key "${record.name}" for ${user.email}${record.expires_at ? `, expires ${record.expires_at.toISOString()}` : ', no expiry'}.\nKey (shown once, store it now): ${value}`,
+    };
+  },
+  async 'api-key list'(store, flags) {
+    const [sub] = need(flags, 'workspace');
+    const ws = await workspaceOf(store, sub!);
+    const user = typeof flags.email === 'string' ? await userOf(store, ws, flags.email) : null;
+    const users = new Map((await store.listUsers(ws.id)).map((u) => [u.id, u]));
+    const keys = await store.listApiKeys(ws.id, user ? { userId: user.id } : {});
+    const now = systemClock.now();
+    const rows = keys.map((k) => apiKeyJson(k, now, users.get(k.user_id)));
+    const text = rows.length
+      ? rows
+          .map(
+            (k) =>
+              `${k.id}  ${k.kind === 'legacy' ? '[legacy] ' : ''}${k.name}  …${k.last_four}  ${k.user_email}  ${k.status}  created ${k.created_at}  expires ${k.expires_at ?? 'never'}  last used ${k.last_used_at ?? 'never'}${k.last_used_from ? ` from ${k.last_used_from}` : ''}`,
+          )
+          .join('\n')
+      : 'No API keys.';
+    return { json: { data: rows }, text };
+  },
+  async 'api-key revoke'(store, flags) {
+    const [sub, id] = need(flags, 'workspace', 'id');
+    const ws = await workspaceOf(store, sub!);
+    const now = systemClock.now();
+    const k = await store.revokeApiKey(ws.id, id!, now);
+    if (!k) throw new AppError('not_found', `no API key ${id} in workspace "${sub}"`);
+    return { json: apiKeyJson(k, now), text: `Revoked API key "${k.name}" (…${k.last_four}); status ${keyStatus(k, now)}.` };
+  },
+  async 'legacy-key regenerate'(store, flags) {
+    const [sub, email] = need(flags, 'workspace', 'email');
+    const ws = await workspaceOf(store, sub!);
+    const user = await userOf(store, ws, email!);
+    const now = systemClock.now();
+    const { record, value } = await regenerateLegacyKey(store, ws, user, now);
+    return {
+      json: { ...apiKeyJson(record, now, user), key: value },
+      text: `New legacy key for ${user.email}; the previous one no longer works.\nKey (shown once): ${value}`,
+    };
+  },
+};
+
+const run = async (argv: string[]): Promise<number> => {
+  const { values: flags, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  const name = positionals.slice(0, 2).join(' ');
+  if (flags.help || positionals.length === 0) {
+    process.stdout.write(`${USAGE}\n`);
+    return flags.help ? 0 : 2;
+  }
+  const command = commands[name];
+  if (!command) throw new AppError('bad_request', `unknown command "${positionals.join(' ')}"; see npx lookout --help`);
+  const config = loadConfig();
+  const store = await openStore(config);
+  try {
+    const out = await command(store, flags as Flags, config.plans);
+    process.stdout.write(`${flags.json ? JSON.stringify(out.json, null, 2) : out.text}\n`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+};
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    const msg = isAppError(e)
+      ? e.details.length
+        ? `${e.message} ${e.details.map((d) => `${d.field} ${d.message}`).join('; ')}`
+        : e.message
+      : e instanceof ConfigError
+        ? e.message
+        : (e as Error).message;
+    process.stderr.write(`lookout: ${msg}\n`);
+    process.exit(1);
+  },
+);

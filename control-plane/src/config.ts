@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { type Plan, defaultPlans } from './domain/plans.js';
+
+/**
+ * The control plane's one config loader. Every key has an env name (LOOKOUT_*), a default and a doc;
+ * the same keys may come from a JSON file (LOOKOUT_CONFIG_FILE; key = env name without the prefix, lower
+ * case, e.g. {"http_port": 8080}); the environment wins. Nothing else reads process.env.
+ */
+
+const port = z.coerce.number().int().min(0).max(65535);
+const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')]);
+const regionName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'region names are lower-case letters, digits and dashes');
+const planSchema = z.strictObject({
+  max_monitors: z.number().int().min(0),
+  min_interval_seconds: z.number().int().min(1).max(86400),
+});
+
+export const configKeys = {
+  http_host: { schema: z.string().min(1), default: '127.0.0.1', doc: 'Address the HTTP API listens on (0.0.0.0 in containers).' },
+  http_port: { schema: port, default: 8080, doc: 'Port of the HTTP API (0 picks a free port).' },
+  rpc_port: { schema: port, default: 8081, doc: 'Port of the agents’ gRPC/Connect listener.' },
+  service_domain: {
+    schema: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a host name such as lookout.example.com'),
+    default: 'localhost',
+    doc: 'Workspaces live at <subdomain>.<service domain>.',
+  },
+  public_url_scheme: { schema: z.enum(['http', 'https']), default: 'http', doc: 'Scheme of the URLs the API hands out (ping URLs).' },
+  public_port: {
+    schema: port.optional(),
+    default: undefined,
+    doc: 'Port in the URLs the API hands out; defaults to the HTTP port (omitted when 80/443).',
+  },
+  trust_proxy: { schema: bool, default: false, doc: 'Honour X-Forwarded-Host/-For from a reverse proxy.' },
+  data_dir: { schema: z.string().min(1), default: './data', doc: 'Directory of the embedded SQLite store.' },
+  mongodb_uri: {
+    schema: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+    default: undefined,
+    doc: 'When set, the MongoDB store is used instead of SQLite.',
+  },
+  mongodb_db: { schema: z.string().min(1), default: 'lookout', doc: 'MongoDB database name.' },
+  log_level: {
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    default: 'info',
+    doc: 'pino log level.',
+  },
+  regions: {
+    schema: z.preprocess(
+      (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v),
+      z.array(regionName).min(1),
+    ),
+    default: ['eu-west', 'us-east'],
+    doc: 'Comma-separated region names that monitors may run from.',
+  },
+  plans: {
+    schema: z.preprocess(
+      (v) => (typeof v === 'string' ? JSON.parse(v) : v),
+      z.record(z.string().regex(/^[a-z0-9-]+$/), planSchema),
+    ),
+    default: defaultPlans,
+    doc: 'JSON object of plans: {"name": {"max_monitors": N, "min_interval_seconds": S}}.',
+  },
+  max_body_bytes: { schema: z.coerce.number().int().min(1024), default: 65536, doc: 'Largest accepted request body.' },
+  ping_batch_max: {
+    schema: z.coerce.number().int().min(1).max(10000),
+    default: 512,
+    doc: 'Most pings written in one group commit.',
+  },
+  ping_queue_max: {
+    schema: z.coerce.number().int().min(1),
+    default: 20000,
+    doc: 'Pings waiting for a commit before new ones get 503.',
+  },
+  shutdown_grace_ms: { schema: z.coerce.number().int().min(0), default: 10000, doc: 'How long SIGTERM waits for in-flight work.' },
+} satisfies Record<string, { schema: z.ZodType; default: unknown; doc: string }>;
+
+type Keys = typeof configKeys;
+export type Config = { [K in keyof Keys]: z.output<Keys[K]['schema']> } & { plans: Record<string, Plan> };
+
+export const envName = (key: string) => `LOOKOUT_${key.toUpperCase()}`;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Reads env (and the optional file), validates every key, and reports every bad one at once. */
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config => {
+  const problems: string[] = [];
+  let file: Record<string, unknown> = {};
+  const filePath = env.LOOKOUT_CONFIG_FILE;
+  if (filePath) {
+    try {
+      file = JSON.parse(readFileSync(resolve(filePath), 'utf8')) as Record<string, unknown>;
+    } catch (e) {
+      problems.push(`LOOKOUT_CONFIG_FILE (${filePath}): ${(e as Error).message}`);
+    }
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(configKeys)) {
+    if (key in overrides) {
+      out[key] = (overrides as Record<string, unknown>)[key];
+      continue;
+    }
+    const name = envName(key);
+    const raw = env[name] !== undefined && env[name] !== '' ? env[name] : file[key];
+    if (raw === undefined) {
+      out[key] = spec.default;
+      continue;
+    }
+    let parsed: { success: true; data: unknown } | { success: false; error: z.ZodError };
+    try {
+      parsed = spec.schema.safeParse(raw);
+    } catch (e) {
+      problems.push(`${name}: ${(e as Error).message}`);
+      continue;
+    }
+    if (parsed.success) out[key] = parsed.data;
+    else
+      problems.push(
+        `${name}=${JSON.stringify(raw)}: ${parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ` : '') + i.message).join('; ')}`,
+      );
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return out as Config;
+};

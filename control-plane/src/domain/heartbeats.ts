@@ -1,0 +1,83 @@
+import { AppError, newId } from '@lookout/shared';
+import { z } from 'zod';
+import type { Store } from '../store/port.js';
+import type { Heartbeat, Workspace } from './types.js';
+import { parseOrThrow, throwIfProblems, uuid } from './validation.js';
+
+const fields = {
+  display_name: z.string().trim().min(1).max(200),
+  period_seconds: z.int().min(60).max(31_536_000),
+  grace_seconds: z.int().min(0).max(31_536_000),
+  escalation_policy_id: uuid(),
+  paused: z.boolean(),
+};
+
+export const createHeartbeatBody = z.strictObject({
+  display_name: fields.display_name,
+  period_seconds: fields.period_seconds.optional(),
+  grace_seconds: fields.grace_seconds.optional(),
+  escalation_policy_id: fields.escalation_policy_id.optional(),
+  paused: fields.paused.optional(),
+});
+export const updateHeartbeatBody = createHeartbeatBody.partial();
+
+const policyProblems = async (store: Store, workspaceId: string, id: string | undefined) =>
+  id === undefined || (await store.getEscalationPolicy(workspaceId, id))
+    ? []
+    : [{ field: 'escalation_policy_id', message: 'no escalation policy with this id in the workspace' }];
+
+export const createHeartbeat = async (store: Store, workspace: Workspace, body: unknown, now: Date): Promise<Heartbeat> => {
+  const input = parseOrThrow(createHeartbeatBody, body);
+  throwIfProblems(await policyProblems(store, workspace.id, input.escalation_policy_id));
+  const policyId = input.escalation_policy_id ?? (await store.getDefaultEscalationPolicy(workspace.id))?.id ?? '';
+  const heartbeat: Heartbeat = {
+    id: newId(),
+    workspace_id: workspace.id,
+    display_name: input.display_name,
+    period_seconds: input.period_seconds ?? 86_400,
+    grace_seconds: input.grace_seconds ?? 3_600,
+    state: input.paused ? 'paused' : 'new',
+    last_ping_at: null,
+    escalation_policy_id: policyId,
+    paused: input.paused ?? false,
+    created_at: now,
+    updated_at: now,
+    version: 1,
+  };
+  await store.insertHeartbeat(heartbeat);
+  return heartbeat;
+};
+
+export const updateHeartbeat = async (store: Store, existing: Heartbeat, body: unknown, now: Date): Promise<Heartbeat> => {
+  const patch = parseOrThrow(updateHeartbeatBody, body);
+  throwIfProblems(await policyProblems(store, existing.workspace_id, patch.escalation_policy_id));
+  const next: Heartbeat = { ...existing, ...patch, updated_at: now, version: existing.version + 1 };
+  const outcome = await store.updateHeartbeat(next, existing.version);
+  if (outcome === 'not_found') throw new AppError('not_found', 'Heartbeat not found.');
+  if (outcome === 'conflict') throw new AppError('conflict', 'The heartbeat was changed by someone else meanwhile; try again.');
+  return (await store.getHeartbeat(existing.workspace_id, existing.id)) ?? next;
+};
+
+/** How far ahead of our clock a job's finish time may be (clock skew), before it is refused. */
+export const MAX_FUTURE_SKEW_SECONDS = 300;
+
+export const pingBody = z.strictObject({ timestamp: z.int().min(0).optional() });
+
+/**
+ * The time a ping counts for: the job's own finish time when it sends one (Unix seconds), else arrival.
+ * Refuses non-integers, negatives and times further ahead than the allowed skew.
+ */
+export const pingTime = (body: unknown, receivedAt: Date): Date => {
+  if (body === undefined || body === null) return receivedAt;
+  const { timestamp } = parseOrThrow(pingBody, body);
+  if (timestamp === undefined) return receivedAt;
+  if (timestamp > receivedAt.getTime() / 1000 + MAX_FUTURE_SKEW_SECONDS) {
+    throwIfProblems([
+      {
+        field: 'timestamp',
+        message: `is in the future (${new Date(timestamp * 1000).toISOString()}); send the Unix time in seconds when the job finished`,
+      },
+    ]);
+  }
+  return new Date(timestamp * 1000);
+};

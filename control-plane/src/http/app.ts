@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, isAppError } from '@lookout/shared';
+import { Router } from '@koa/router';
+import Koa from 'koa';
+import { z } from 'zod';
+import { authenticateKey, shouldRecordUse } from '../domain/api-keys.js';
+import { hasRole } from '../domain/roles.js';
+import { parseOrThrow } from '../domain/validation.js';
+import { readJson } from './body.js';
+import { buildOpenApi } from './openapi.js';
+import type { AnyRoute, ApiContext, ApiState, AppDeps, Authed } from './route.js';
+import { alertRoutes } from './routes/alerts.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
+import { heartbeatRoutes, pingRoutes } from './routes/heartbeats.js';
+import { monitorRoutes } from './routes/monitors.js';
+import { createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
+
+export const API_PREFIX = '/api/v1';
+
+/** Routes without a query schema take no query parameters; without a body schema, no body (or `{}`). */
+const noQuery = z.strictObject({});
+const noBody = z.strictObject({}, { error: 'this endpoint takes no body' });
+
+export const allRoutes = (deps: AppDeps): AnyRoute[] => [
+  ...apiKeyRoutes(deps),
+  ...monitorRoutes(deps),
+  ...heartbeatRoutes(deps),
+  ...alertRoutes(deps),
+  ...pingRoutes(deps),
+];
+
+const errorJson = (e: AppError) => ({ error: { code: e.code, message: e.message, details: e.details } });
+
+/** Builds the HTTP API; listening is the caller's business (see server.ts). */
+export const createApp = (deps: AppDeps) => {
+  const { store, config, clock, logger } = deps;
+  const app = new Koa<ApiState>({ proxy: config.trust_proxy });
+  const resolveWorkspace = createWorkspaceResolver(store);
+  const routes = allRoutes(deps);
+
+  // Request id, access log, and the one place errors become responses.
+  app.use(async (ctx, next) => {
+    const incoming = ctx.get('x-request-id');
+    const requestId = /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.log = logger.child({ req_id: requestId });
+    ctx.set('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new AppError('not_found', `No endpoint ${ctx.method} ${ctx.path}.`);
+      }
+    } catch (err) {
+      const e = isAppError(err) ? err : new AppError('internal', 'Something went wrong on our side; it has been logged.');
+      if (!isAppError(err)) ctx.state.log.error({ err }, 'unhandled error');
+      ctx.status = e.status;
+      ctx.body = errorJson(e);
+      if (e.code === 'unauthorized') ctx.set('WWW-Authenticate', 'X-API-Key');
+    }
+    ctx.state.log.info(
+      {
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+        workspace: ctx.state.workspace?.subdomain,
+        user: ctx.state.auth?.user.id,
+      },
+      'request',
+    );
+  });
+
+  app.use(async (ctx, next) => {
+    const sub = subdomainOf(requestHost(ctx.req.headers, config.trust_proxy), config.service_domain);
+    ctx.state.workspace = await resolveWorkspace(sub, clock.now().getTime());
+    await next();
+  });
+
+  const router = new Router<ApiState>();
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/readyz', async (ctx) => {
+    if (deps.isDraining?.()) throw new AppError('unavailable', 'Shutting down.');
+    try {
+      await store.ping();
+    } catch (err) {
+      ctx.state.log.warn({ err }, 'store unreachable');
+      throw new AppError('unavailable', 'The store is unreachable.');
+    }
+    ctx.body = { status: 'ready', store: store.kind };
+  });
+  router.get(`${API_PREFIX}/openapi.json`, (ctx) => {
+    ctx.body = buildOpenApi(routes, `${ctx.protocol}://${ctx.host}${API_PREFIX}`);
+  });
+
+  for (const r of routes) {
+    const koaPath = r.path.replace(/\{(\w+)\}/g, ':$1');
+    const paths = r.path.startsWith('/hb/') ? [`${API_PREFIX}${koaPath}`, koaPath] : [`${API_PREFIX}${koaPath}`];
+    for (const p of paths) {
+      router[r.method](p, async (ctx) => {
+        const c = ctx as unknown as ApiContext;
+        let auth: Authed | undefined;
+        if ((r.auth ?? 'api_key') === 'api_key') auth = await authorize(c, r);
+        const query = parseOrThrow(r.query ?? noQuery, { ...ctx.query }, 'query');
+        const body =
+          ctx.method === 'GET' || ctx.method === 'DELETE' || ctx.method === 'HEAD'
+            ? undefined
+            : await readJson(ctx.req, config.max_body_bytes, { lenientType: r.lenientBody ?? false });
+        if (!r.body && body !== undefined) parseOrThrow(noBody, body, 'body');
+        const params = (ctx as unknown as { params: Record<string, string> }).params;
+        const result = await r.handler({ ctx: c, params, query, body, auth: auth as Authed });
+        ctx.status = r.status ?? 200;
+        if (result !== undefined) ctx.body = result;
+      });
+    }
+  }
+
+  const authorize = async (ctx: ApiContext, r: AnyRoute): Promise<Authed> => {
+    const now = clock.now();
+    const ws = ctx.state.workspace;
+    const { key, user } = await authenticateKey(store, ctx.get('x-api-key') || undefined, ws, now);
+    ctx.state.auth = { key, user };
+    if (shouldRecordUse(key, now)) {
+      const from = `${ctx.ip} ${ctx.get('user-agent')}`.trim().slice(0, 200);
+      store.recordApiKeyUse(key.id, now, from).catch((err) => ctx.state.log.warn({ err }, 'could not record key use'));
+    }
+    const needed = r.role ?? 'viewer';
+    if (!hasRole(user.role, needed)) {
+      throw new AppError('forbidden', `This needs the ${needed} role; the key's user is a ${user.role}.`);
+    }
+    return { workspace: ws!, user, key };
+  };
+
+  app.use(router.routes());
+  app.use(async (ctx) => {
+    // A known path with another method: say which methods exist.
+    const allowed = router.match(ctx.path, ctx.method).path.flatMap((l) => l.methods);
+    if (allowed.length > 0) {
+      ctx.set('Allow', [...new Set(allowed)].join(', '));
+      throw new AppError('method_not_allowed', `${ctx.method} is not allowed here; use ${[...new Set(allowed)].join(' or ')}.`);
+    }
+  });
+  return app;
+};

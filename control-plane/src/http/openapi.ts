@@ -1,0 +1,83 @@
+import { errorStatus } from '@lookout/shared';
+import { z } from 'zod';
+import type { AnyRoute } from './route.js';
+
+const schemaOf = (s: z.ZodType) => {
+  const { $schema: _s, ...rest } = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+};
+
+const errorBody = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'details'],
+      properties: {
+        code: { type: 'string', enum: Object.keys(errorStatus) },
+        message: { type: 'string' },
+        details: {
+          type: 'array',
+          items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
+        },
+      },
+    },
+  },
+};
+
+/** OpenAPI 3.1 built from the route table and the very schemas that validate requests. */
+export const buildOpenApi = (routes: AnyRoute[], serverUrl: string) => {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const params: unknown[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
+    if (r.query) {
+      const q = schemaOf(r.query) as { properties?: Record<string, unknown>; required?: string[] };
+      for (const [name, schema] of Object.entries(q.properties ?? {})) {
+        params.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
+      }
+    }
+    const responses: Record<string, unknown> = {
+      [String(r.status ?? 200)]: { description: r.responses?.[r.status ?? 200] ?? 'Success' },
+    };
+    for (const [code, text] of Object.entries(r.responses ?? {})) {
+      if (Number(code) >= 400) {
+        responses[code] = { description: text, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      }
+    }
+    if ((r.auth ?? 'api_key') === 'api_key') {
+      responses['401'] ??= { description: 'Missing, invalid, revoked or expired key, or a key of another workspace', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      responses['403'] ??= { description: 'Your role does not allow this', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    }
+    if (r.body) responses['422'] ??= { description: 'Invalid fields, each listed in details', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    paths[r.path] ??= {};
+    paths[r.path]![r.method] = {
+      summary: r.summary,
+      tags: [r.tag],
+      operationId: `${r.method}${r.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+      security: (r.auth ?? 'api_key') === 'api_key' ? [{ apiKey: [] }] : [],
+      ...(params.length ? { parameters: params } : {}),
+      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body) } } } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Lookout API',
+      version: '1.0.0',
+      description: 'Monitoring and alerting. Each workspace has its own subdomain; send a key in X-API-Key.',
+    },
+    servers: [{ url: serverUrl }],
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      schemas: { Error: errorBody },
+    },
+    paths,
+  };
+};

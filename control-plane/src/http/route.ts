@@ -1,0 +1,70 @@
+import type { Clock, Logger } from '@lookout/shared';
+import type { ParameterizedContext } from 'koa';
+import type { z } from 'zod';
+import type { Config } from '../config.js';
+import type { PingBatcher } from '../domain/ping-batcher.js';
+import type { ApiKey, Role, User, Workspace } from '../domain/types.js';
+import type { Store } from '../store/port.js';
+
+export interface AppDeps {
+  store: Store;
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  pings: PingBatcher;
+  /** True once shutdown began: readiness fails so balancers stop sending traffic. */
+  isDraining?: () => boolean;
+}
+
+export interface ApiState {
+  requestId: string;
+  log: Logger;
+  workspace: Workspace | null;
+  auth?: { user: User; key: ApiKey };
+}
+
+export type ApiContext = ParameterizedContext<ApiState>;
+
+export interface Authed {
+  workspace: Workspace;
+  user: User;
+  key: ApiKey;
+}
+
+export interface RouteInput<Q> {
+  ctx: ApiContext;
+  params: Record<string, string>;
+  query: Q;
+  body: unknown;
+  /** Present on routes with auth 'api_key'. */
+  auth: Authed;
+}
+
+/**
+ * One declaration per endpoint: the router serves it and the OpenAPI document describes it from the
+ * same schemas, so the two cannot drift.
+ */
+export interface RouteDef<Q = Record<string, never>> {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** OpenAPI-style path under /api/v1, e.g. `/monitors/{id}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** 'api_key' (default) or 'none' for heartbeat pings. */
+  auth?: 'api_key' | 'none';
+  /** Least role allowed; default viewer. */
+  role?: Role;
+  query?: z.ZodType<Q>;
+  /** The schema the domain validates the body with (documented as the request body). */
+  body?: z.ZodType;
+  /** Body media types other than JSON are accepted and ignored (pings). */
+  lenientBody?: boolean;
+  status?: number;
+  responses?: Record<number, string>;
+  handler(input: RouteInput<Q>): Promise<unknown>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a heterogeneous list of routes
+export type AnyRoute = RouteDef<any>;
+
+export const route = <Q = Record<string, never>>(def: RouteDef<Q>): AnyRoute => def as AnyRoute;

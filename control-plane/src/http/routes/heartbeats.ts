@@ -1,0 +1,149 @@
+import { AppError, newId } from '@lookout/shared';
+import { z } from 'zod';
+import {
+  createHeartbeat,
+  createHeartbeatBody,
+  pingBody,
+  pingTime,
+  updateHeartbeat,
+  updateHeartbeatBody,
+} from '../../domain/heartbeats.js';
+import type { Heartbeat } from '../../domain/types.js';
+import { type ApiContext, type AppDeps, type Authed, route } from '../route.js';
+import { heartbeatJson } from '../serialize.js';
+import { pageQuery } from './query.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const pingUrl = (ctx: ApiContext, id: string) => `${ctx.protocol}://${ctx.host}/hb/ping/${id}`;
+
+export const heartbeatRoutes = ({ store, clock }: AppDeps) => {
+  const load = async (auth: Authed, id: string): Promise<Heartbeat> => {
+    const h = UUID.test(id) ? await store.getHeartbeat(auth.workspace.id, id.toLowerCase()) : null;
+    if (!h) throw new AppError('not_found', 'Heartbeat not found.');
+    return h;
+  };
+  return [
+    route({
+      method: 'post',
+      path: '/heartbeats',
+      tag: 'Heartbeats',
+      summary: 'Create a heartbeat; the response carries its ping URL.',
+      role: 'member',
+      body: createHeartbeatBody,
+      status: 201,
+      async handler({ ctx, auth, body }) {
+        const h = await createHeartbeat(store, auth.workspace, body, clock.now());
+        return heartbeatJson(h, pingUrl(ctx, h.id));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/heartbeats',
+      tag: 'Heartbeats',
+      summary: 'List heartbeats, newest first, with their state and last ping.',
+      query: z.strictObject(pageQuery),
+      async handler({ ctx, auth, query }) {
+        const page = await store.listHeartbeats(auth.workspace.id, query);
+        return { data: page.data.map((h) => heartbeatJson(h, pingUrl(ctx, h.id))), next_cursor: page.next_cursor };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/heartbeats/{uuid}',
+      tag: 'Heartbeats',
+      summary: 'Get a heartbeat.',
+      responses: { 404: 'No such heartbeat in this workspace' },
+      async handler({ ctx, auth, params }) {
+        return heartbeatJson(await load(auth, params.uuid!), pingUrl(ctx, params.uuid!.toLowerCase()));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/heartbeats/{uuid}/pings',
+      tag: 'Heartbeats',
+      summary: 'The most recent pings of a heartbeat, newest first.',
+      query: z.strictObject({ limit: pageQuery.limit }),
+      async handler({ auth, params, query }) {
+        const h = await load(auth, params.uuid!);
+        const pings = await store.listPings(auth.workspace.id, h.id, query.limit);
+        return {
+          data: pings.map((p) => ({
+            id: p.id,
+            kind: p.kind,
+            at: p.at.toISOString(),
+            received_at: p.received_at.toISOString(),
+            source: p.source,
+          })),
+        };
+      },
+    }),
+    route({
+      method: 'patch',
+      path: '/heartbeats/{uuid}',
+      tag: 'Heartbeats',
+      summary: 'Change a heartbeat’s name, period, grace or policy, or pause it.',
+      role: 'member',
+      body: updateHeartbeatBody,
+      async handler({ ctx, auth, params, body }) {
+        const h = await updateHeartbeat(store, await load(auth, params.uuid!), body, clock.now());
+        return heartbeatJson(h, pingUrl(ctx, h.id));
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/heartbeats/{uuid}',
+      tag: 'Heartbeats',
+      summary: 'Delete a heartbeat and its pings.',
+      role: 'member',
+      status: 204,
+      async handler({ auth, params }) {
+        const h = await load(auth, params.uuid!);
+        await store.deleteHeartbeat(auth.workspace.id, h.id);
+        return undefined;
+      },
+    }),
+  ];
+};
+
+/** `POST|GET /hb/ping/{uuid}`, served under /api/v1 and at the root. No API key: the uuid is the secret. */
+export const pingRoutes = ({ store, clock, pings }: AppDeps) => {
+  const ping = async (ctx: ApiContext, id: string, body: unknown) => {
+    const receivedAt = clock.now();
+    const at = pingTime(body, receivedAt);
+    const h = UUID.test(id) ? await store.findHeartbeat(id.toLowerCase()) : null;
+    if (!h) throw new AppError('not_found', 'No heartbeat has this ping URL. Check the uuid in the URL.');
+    await pings.record({
+      id: newId(),
+      heartbeat_id: h.id,
+      workspace_id: h.workspace_id,
+      kind: 'success',
+      at,
+      received_at: receivedAt,
+      source: ctx.ip || null,
+    });
+    return { message: 'Ping recorded.', status: 'ok' };
+  };
+  return [
+    route({
+      method: 'post',
+      path: '/hb/ping/{uuid}',
+      tag: 'Heartbeats',
+      auth: 'none',
+      lenientBody: true,
+      summary:
+        'Record a ping. Optional JSON body {"timestamp": <unix seconds>} records the job’s finish time instead of arrival. Also served at /hb/ping/{uuid}.',
+      body: pingBody,
+      responses: { 200: '{"message": "...", "status": "ok"}', 404: 'Unknown uuid' },
+      handler: ({ ctx, params, body }) => ping(ctx, params.uuid!, body),
+    }),
+    route({
+      method: 'get',
+      path: '/hb/ping/{uuid}',
+      tag: 'Heartbeats',
+      auth: 'none',
+      summary: 'Record a ping at arrival time. Also served at /hb/ping/{uuid}.',
+      responses: { 200: '{"message": "...", "status": "ok"}', 404: 'Unknown uuid' },
+      handler: ({ ctx, params }) => ping(ctx, params.uuid!, undefined),
+    }),
+  ];
+};

@@ -1,0 +1,9 @@
+import { z } from 'zod';
+
+/** Query parameters common to every list. */
+export const pageQuery = {
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(500).optional(),
+};
+
+export const boolParam = z.enum(['true', 'false']).transform((v) => v === 'true');

@@ -1,0 +1,36 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Workspace } from '../domain/types.js';
+import type { Store } from '../store/port.js';
+
+/** `acme.lookout.example.com:443` → `acme` when the service domain is lookout.example.com; else null. */
+export const subdomainOf = (host: string | undefined, serviceDomain: string): string | null => {
+  if (!host) return null;
+  const name = host.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+  const suffix = `.${serviceDomain.toLowerCase()}`;
+  if (!name.endsWith(suffix)) return null;
+  const sub = name.slice(0, -suffix.length);
+  return /^[a-z0-9-]{1,63}$/.test(sub) ? sub : null;
+};
+
+export const requestHost = (headers: IncomingHttpHeaders, trustProxy: boolean): string | undefined => {
+  const forwarded = trustProxy ? headers['x-forwarded-host'] : undefined;
+  const h = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+  return h || headers.host;
+};
+
+/**
+ * Workspace lookups by subdomain, cached briefly: the host of every API request names its workspace,
+ * and workspaces change rarely. Bounded; misses are cached too, so unknown hosts cannot hammer the store.
+ */
+export const createWorkspaceResolver = (store: Store, ttlMs = 10_000, max = 10_000) => {
+  const cache = new Map<string, { at: number; ws: Workspace | null }>();
+  return async (subdomain: string | null, nowMs: number): Promise<Workspace | null> => {
+    if (!subdomain) return null;
+    const hit = cache.get(subdomain);
+    if (hit && nowMs - hit.at < ttlMs) return hit.ws;
+    const ws = await store.getWorkspaceBySubdomain(subdomain);
+    if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+    cache.set(subdomain, { at: nowMs, ws });
+    return ws;
+  };
+};

@@ -1,0 +1,65 @@
+import { createLogger, systemClock } from '@lookout/shared';
+import { ensureDemoWorkspace } from './bootstrap.js';
+import { ConfigError, type Config, loadConfig } from './config.js';
+import { startControlPlane } from './server.js';
+import { describeStore, openStore } from './store/open-store.js';
+
+/** `npm start`: the control plane on the configured store, with the demo workspace on first start. */
+const main = async () => {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const logger = createLogger({ level: config.log_level, name: 'control-plane' });
+  const store = await openStore(config);
+  logger.info({ store: describeStore(config) }, 'store ready');
+  const demo = await ensureDemoWorkspace(store, config.plans, systemClock);
+  const cp = await startControlPlane({ config, store, logger });
+
+  const publicPort = config.public_port ?? cp.port;
+  const base = `${config.public_url_scheme}://demo.${config.service_domain}${[80, 443].includes(publicPort) ? '' : `:${publicPort}`}`;
+  if (demo) {
+    process.stdout.write(
+      [
+        '',
+        'Lookout is running. Created workspace "demo" (shown once; keep these):',
+        `  API:            ${base}/api/v1`,
+        `  admin email:    ${demo.admin.email}`,
+        `  admin password: ${demo.password}`,
+        `  API key:        ${demo.apiKey}`,
+        '',
+        `Try: curl -s -H 'X-API-Key: ${demo.apiKey}' ${base}/api/v1/monitors`,
+        '',
+      ].join('\n'),
+    );
+  } else {
+    process.stdout.write(`\nLookout is running: ${base}/api/v1 (workspace "demo" exists; create more keys with npx lookout api-key create)\n`);
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'draining');
+    await cp.stop();
+    await store.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+};
+
+main().catch((err) => {
+  process.stderr.write(`Lookout failed to start: ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

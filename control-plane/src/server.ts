@@ -1,0 +1,57 @@
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { type Clock, type Logger, systemClock } from '@lookout/shared';
+import type { Config } from './config.js';
+import { createPingBatcher } from './domain/ping-batcher.js';
+import { createApp } from './http/app.js';
+import type { Store } from './store/port.js';
+
+export interface ControlPlane {
+  url: string;
+  port: number;
+  server: Server;
+  /** Stops accepting, lets in-flight requests finish, writes queued pings. Does not close the store. */
+  stop(): Promise<void>;
+}
+
+/** Starts the HTTP API on the configured address. The store is the caller's (opened and closed there). */
+export const startControlPlane = async (deps: {
+  config: Config;
+  store: Store;
+  logger: Logger;
+  clock?: Clock;
+}): Promise<ControlPlane> => {
+  const { config, store, logger } = deps;
+  const clock = deps.clock ?? systemClock;
+  const pings = createPingBatcher((batch) => store.recordPings(batch), {
+    maxBatch: config.ping_batch_max,
+    maxQueued: config.ping_queue_max,
+  });
+  let draining = false;
+  const app = createApp({ store, config, clock, logger: logger.child({ component: 'http' }), pings, isDraining: () => draining });
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.http_port, config.http_host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.http_host.includes(':') ? `[${config.http_host}]` : config.http_host}:${port}`;
+  logger.info({ url }, 'HTTP API listening');
+  return {
+    url,
+    port,
+    server,
+    async stop() {
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), config.shutdown_grace_ms);
+      await closed;
+      clearTimeout(timer);
+      await pings.flush();
+    },
+  };
+};
