@@ -1,8 +1,8 @@
 import type { Clock } from '@lookout/shared';
 import { createNamedKey } from './domain/api-keys.js';
+import type { Plan } from './domain/plans.js';
 import { createWorkspace } from './domain/workspaces.js';
 import type { Store } from './store/port.js';
-import type { Plan } from './domain/plans.js';
 
 export const DEMO = { subdomain: 'demo', email: 'admin@demo.localhost', plan: 'business' };
 
@@ -16,11 +16,22 @@ export const ensureDemoWorkspace = async (store: Store, plans: Record<string, Pl
   const plan = plans[DEMO.plan] ? DEMO.plan : Object.keys(plans)[0]!;
   let created: Awaited<ReturnType<typeof createWorkspace>>;
   try {
-    created = await createWorkspace(store, plans, { subdomain: DEMO.subdomain, admin_email: DEMO.email, plan }, clock.now());
+    created = await createWorkspace(
+      store,
+      plans,
+      { subdomain: DEMO.subdomain, admin_email: DEMO.email, plan },
+      clock.now(),
+    );
   } catch (e) {
     if ((e as { code?: string }).code === 'conflict') return null;
     throw e;
   }
-  const key = await createNamedKey(store, created.workspace, created.admin, { name: 'Quick start', expiry: 'none' }, clock.now());
+  const key = await createNamedKey(
+    store,
+    created.workspace,
+    created.admin,
+    { name: 'Quick start', expiry: 'none' },
+    clock.now(),
+  );
   return { ...created, apiKey: key.value };
 };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { type Plan, defaultPlans } from './domain/plans.js';
+import { defaultPlans, type Plan } from './domain/plans.js';
 
 /**
  * The control plane's one config loader. Every key has an env name (LOOKOUT_*), a default and a doc;
@@ -10,15 +10,24 @@ import { type Plan, defaultPlans } from './domain/plans.js';
  */
 
 const port = z.coerce.number().int().min(0).max(65535);
-const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')]);
-const regionName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'region names are lower-case letters, digits and dashes');
+const bool = z.union([
+  z.boolean(),
+  z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
+]);
+const regionName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'region names are lower-case letters, digits and dashes');
 const planSchema = z.strictObject({
   max_monitors: z.number().int().min(0),
   min_interval_seconds: z.number().int().min(1).max(86400),
 });
 
 export const configKeys = {
-  http_host: { schema: z.string().min(1), default: '127.0.0.1', doc: 'Address the HTTP API listens on (0.0.0.0 in containers).' },
+  http_host: {
+    schema: z.string().min(1),
+    default: '127.0.0.1',
+    doc: 'Address the HTTP API listens on (0.0.0.0 in containers).',
+  },
   http_port: { schema: port, default: 8080, doc: 'Port of the HTTP API (0 picks a free port).' },
   rpc_port: { schema: port, default: 8081, doc: 'Port of the agents’ gRPC/Connect listener.' },
   service_domain: {
@@ -26,7 +35,11 @@ export const configKeys = {
     default: 'localhost',
     doc: 'Workspaces live at <subdomain>.<service domain>.',
   },
-  public_url_scheme: { schema: z.enum(['http', 'https']), default: 'http', doc: 'Scheme of the URLs the API hands out (ping URLs).' },
+  public_url_scheme: {
+    schema: z.enum(['http', 'https']),
+    default: 'http',
+    doc: 'Scheme of the URLs the API hands out (ping URLs).',
+  },
   public_port: {
     schema: port.optional(),
     default: undefined,
@@ -35,7 +48,10 @@ export const configKeys = {
   trust_proxy: { schema: bool, default: false, doc: 'Honour X-Forwarded-Host/-For from a reverse proxy.' },
   data_dir: { schema: z.string().min(1), default: './data', doc: 'Directory of the embedded SQLite store.' },
   mongodb_uri: {
-    schema: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+    schema: z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+      .optional(),
     default: undefined,
     doc: 'When set, the MongoDB store is used instead of SQLite.',
   },
@@ -47,7 +63,13 @@ export const configKeys = {
   },
   regions: {
     schema: z.preprocess(
-      (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v),
+      (v) =>
+        typeof v === 'string'
+          ? v
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : v,
       z.array(regionName).min(1),
     ),
     default: ['eu-west', 'us-east'],
@@ -61,7 +83,11 @@ export const configKeys = {
     default: defaultPlans,
     doc: 'JSON object of plans: {"name": {"max_monitors": N, "min_interval_seconds": S}}.',
   },
-  max_body_bytes: { schema: z.coerce.number().int().min(1024), default: 65536, doc: 'Largest accepted request body.' },
+  max_body_bytes: {
+    schema: z.coerce.number().int().min(1024),
+    default: 65536,
+    doc: 'Largest accepted request body.',
+  },
   ping_batch_max: {
     schema: z.coerce.number().int().min(1).max(10000),
     default: 512,
@@ -72,7 +98,11 @@ export const configKeys = {
     default: 20000,
     doc: 'Pings waiting for a commit before new ones get 503.',
   },
-  shutdown_grace_ms: { schema: z.coerce.number().int().min(0), default: 10000, doc: 'How long SIGTERM waits for in-flight work.' },
+  shutdown_grace_ms: {
+    schema: z.coerce.number().int().min(0),
+    default: 10000,
+    doc: 'How long SIGTERM waits for in-flight work.',
+  },
 } satisfies Record<string, { schema: z.ZodType; default: unknown; doc: string }>;
 
 type Keys = typeof configKeys;

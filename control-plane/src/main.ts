@@ -1,6 +1,6 @@
 import { createLogger, systemClock } from '@lookout/shared';
 import { ensureDemoWorkspace } from './bootstrap.js';
-import { ConfigError, type Config, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import { startControlPlane } from './server.js';
 import { describeStore, openStore } from './store/open-store.js';
 
@@ -39,7 +39,9 @@ const main = async () => {
       ].join('\n'),
     );
   } else {
-    process.stdout.write(`\nLookout is running: ${base}/api/v1 (workspace "demo" exists; create more keys with npx lookout api-key create)\n`);
+    process.stdout.write(
+      `\nLookout is running: ${base}/api/v1 (workspace "demo" exists; create more keys with npx lookout api-key create)\n`,
+    );
   }
 
   let stopping = false;

@@ -1,5 +1,5 @@
-import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type Clock, type Logger, systemClock } from '@lookout/shared';
 import type { Config } from './config.js';
 import { createPingBatcher } from './domain/ping-batcher.js';
@@ -28,7 +28,14 @@ export const startControlPlane = async (deps: {
     maxQueued: config.ping_queue_max,
   });
   let draining = false;
-  const app = createApp({ store, config, clock, logger: logger.child({ component: 'http' }), pings, isDraining: () => draining });
+  const app = createApp({
+    store,
+    config,
+    clock,
+    logger: logger.child({ component: 'http' }),
+    pings,
+    isDraining: () => draining,
+  });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

@@ -1,4 +1,4 @@
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { type Logger, type LoggerOptions, pino } from 'pino';
 
 export type { Logger };
 
@@ -14,7 +14,9 @@ const redact = [
 ];
 
 /** The one root logger of a process; components take `child({ component })`. */
-export const createLogger = (opts: { level?: string; name?: string; destination?: pino.DestinationStream } = {}) => {
+export const createLogger = (
+  opts: { level?: string; name?: string; destination?: pino.DestinationStream } = {},
+) => {
   const options: LoggerOptions = {
     level: opts.level ?? 'info',
     base: opts.name ? { service: opts.name } : {},

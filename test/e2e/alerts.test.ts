@@ -8,8 +8,23 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const raise = (workspace_id: string, dedup_key: string, source_type: 'integration' | 'heartbeat' = 'integration') =>
-  raiseAlert(h.store, { workspace_id, source_type, source_id: 'src-1', cause: 'webhook', dedup_key, title: `alert ${dedup_key}` }, h.clock.now());
+const raise = (
+  workspace_id: string,
+  dedup_key: string,
+  source_type: 'integration' | 'heartbeat' = 'integration',
+) =>
+  raiseAlert(
+    h.store,
+    {
+      workspace_id,
+      source_type,
+      source_id: 'src-1',
+      cause: 'webhook',
+      dedup_key,
+      title: `alert ${dedup_key}`,
+    },
+    h.clock.now(),
+  );
 
 describe('alerts (spec 3.2, 4.3, 4.4)', () => {
   it('at most one open alert per source, cause and key', async () => {
@@ -39,7 +54,9 @@ describe('alerts (spec 3.2, 4.3, 4.4)', () => {
       resolved_by: { type: 'user', user_id: member.user.id, api_key_id: member.keyId },
     });
     h.clock.advance(60_000);
-    const r2 = await w.api('POST', '/alerts/resolve', { json: { UUIDs: [a1.id, a2.id, foreign.id, unknown, a2.id.toUpperCase()] } });
+    const r2 = await w.api('POST', '/alerts/resolve', {
+      json: { UUIDs: [a1.id, a2.id, foreign.id, unknown, a2.id.toUpperCase()] },
+    });
     expect(r2.status).toBe(200);
     expect(r2.body.resolved.map((x: { id: string }) => x.id)).toEqual([a2.id]);
     expect(r2.body.already_resolved.map((x: { id: string }) => x.id)).toEqual([a1.id]);
@@ -74,15 +91,26 @@ describe('alerts (spec 3.2, 4.3, 4.4)', () => {
     expect((await w.api('GET', '/alerts?source_type=heartbeat')).body.data).toHaveLength(2);
     const since = new Date(t0.getTime() + 2 * 60_000).toISOString();
     const until = new Date(t0.getTime() + 4 * 60_000).toISOString();
-    expect((await w.api('GET', `/alerts?since=${since}&until=${until}`)).body.data.map((a: { id: string }) => a.id)).toEqual(made.slice(2, 4));
+    expect(
+      (await w.api('GET', `/alerts?since=${since}&until=${until}`)).body.data.map(
+        (a: { id: string }) => a.id,
+      ),
+    ).toEqual(made.slice(2, 4));
     const p1 = await w.api('GET', '/alerts?limit=2');
     const p2 = await w.api('GET', `/alerts?limit=2&cursor=${p1.body.next_cursor}`);
     const p3 = await w.api('GET', `/alerts?limit=2&cursor=${p2.body.next_cursor}`);
-    expect([...p1.body.data, ...p2.body.data, ...p3.body.data].map((a: { id: string }) => a.id)).toEqual(made);
+    expect([...p1.body.data, ...p2.body.data, ...p3.body.data].map((a: { id: string }) => a.id)).toEqual(
+      made,
+    );
     expect(p3.body.next_cursor).toBeNull();
     const bad = await w.api('GET', '/alerts?status=closed&since=yesterday&limit=1000&sort=asc');
     expect(bad.status).toBe(422);
-    expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['limit', 'since', 'sort', 'status[0]']);
+    expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'limit',
+      'since',
+      'sort',
+      'status[0]',
+    ]);
   });
 
   it('resolve validates its body: UUIDs required, a non-empty array of UUIDs', async () => {

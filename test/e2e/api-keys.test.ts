@@ -17,8 +17,14 @@ describe('API keys (spec 2.1, 3.1, 5, 7, 8)', () => {
     expect((await a.api('GET', '/monitors')).status).toBe(200);
     const r = await h.request('GET', '/api/v1/monitors', { key: a.adminKey, host: b.host });
     expect(r.status).toBe(401);
-    expect(r.body.error).toMatchObject({ code: 'unauthorized', message: 'API Key is not valid for this subdomain' });
-    const unknownHost = await h.request('GET', '/api/v1/monitors', { key: a.adminKey, host: 'nosuch.localhost' });
+    expect(r.body.error).toMatchObject({
+      code: 'unauthorized',
+      message: 'API Key is not valid for this subdomain',
+    });
+    const unknownHost = await h.request('GET', '/api/v1/monitors', {
+      key: a.adminKey,
+      host: 'nosuch.localhost',
+    });
     expect(unknownHost.status).toBe(401);
     expect(unknownHost.body.error.message).toBe('API Key is not valid for this subdomain');
   });
@@ -36,7 +42,13 @@ describe('API keys (spec 2.1, 3.1, 5, 7, 8)', () => {
 
   it('an expired key is refused with 401 "API key has expired" (clock moved past expiry)', async () => {
     const a = await h.workspace('keys-exp');
-    const k = await createNamedKey(h.store, a.workspace, a.admin, { name: 'short', expiry: '1d' }, h.clock.now());
+    const k = await createNamedKey(
+      h.store,
+      a.workspace,
+      a.admin,
+      { name: 'short', expiry: '1d' },
+      h.clock.now(),
+    );
     expect((await a.as(k.value)('GET', '/monitors')).status).toBe(200);
     h.clock.advance(DAY - 1000);
     expect((await a.as(k.value)('GET', '/monitors')).status).toBe(200);
@@ -50,22 +62,36 @@ describe('API keys (spec 2.1, 3.1, 5, 7, 8)', () => {
     const a = await h.workspace('keys-choices');
     const now = h.clock.now();
     const exp = async (expiry: string) =>
-      (await createNamedKey(h.store, a.workspace, a.admin, { name: `k-${expiry}`, expiry }, now)).record.expires_at;
+      (await createNamedKey(h.store, a.workspace, a.admin, { name: `k-${expiry}`, expiry }, now)).record
+        .expires_at;
     expect(await exp('none')).toBeNull();
-    for (const [choice, days] of [['1d', 1], ['7d', 7], ['30d', 30], ['90d', 90]] as const) {
+    for (const [choice, days] of [
+      ['1d', 1],
+      ['7d', 7],
+      ['30d', 30],
+      ['90d', 90],
+    ] as const) {
       expect((await exp(choice))?.getTime()).toBe(now.getTime() + days * DAY);
     }
     expect((await exp('2026-12-31'))?.toISOString()).toBe('2027-01-01T00:00:00.000Z');
     expect((await exp('2026-07-01T09:30:00+02:00'))?.toISOString()).toBe('2026-07-01T07:30:00.000Z');
-    await expect(exp('2020-01-01')).rejects.toMatchObject({ code: 'validation_failed', details: [{ field: 'expiry', message: 'must be in the future' }] });
+    await expect(exp('2020-01-01')).rejects.toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'expiry', message: 'must be in the future' }],
+    });
     await expect(exp('soon')).rejects.toMatchObject({ code: 'validation_failed' });
     await expect(
       createNamedKey(h.store, a.workspace, a.admin, { name: 'x'.repeat(101), expiry: 'none' }, now),
     ).rejects.toMatchObject({ details: [{ field: 'name', message: 'must be at most 100 characters' }] });
-    await expect(createNamedKey(h.store, a.workspace, a.admin, { name: '', expiry: 'none' }, now)).rejects.toMatchObject({
+    await expect(
+      createNamedKey(h.store, a.workspace, a.admin, { name: '', expiry: 'none' }, now),
+    ).rejects.toMatchObject({
       details: [{ field: 'name' }],
     });
-    expect((await createNamedKey(h.store, a.workspace, a.admin, { name: 'y'.repeat(100), expiry: 'none' }, now)).value).toMatch(/^ak\./);
+    expect(
+      (await createNamedKey(h.store, a.workspace, a.admin, { name: 'y'.repeat(100), expiry: 'none' }, now))
+        .value,
+    ).toMatch(/^ak\./);
   });
 
   it('a user has at most 25 active keys; the 26th is refused until one is revoked', async () => {
@@ -76,20 +102,41 @@ describe('API keys (spec 2.1, 3.1, 5, 7, 8)', () => {
     }
     await expect(
       createNamedKey(h.store, a.workspace, m.user, { name: 'k26', expiry: 'none' }, h.clock.now()),
-    ).rejects.toMatchObject({ code: 'limit_reached', message: expect.stringContaining('25 active API keys') });
+    ).rejects.toMatchObject({
+      code: 'limit_reached',
+      message: expect.stringContaining('25 active API keys'),
+    });
     // another user is unaffected
     const other = await a.userWithKey('member');
     expect(other.key).toMatch(/^ak\./);
     const revoke = await a.as(m.key)('POST', `/api-keys/${m.keyId}/revoke`);
     expect(revoke.status).toBe(200);
-    const k26 = await createNamedKey(h.store, a.workspace, m.user, { name: 'k26', expiry: 'none' }, h.clock.now());
+    const k26 = await createNamedKey(
+      h.store,
+      a.workspace,
+      m.user,
+      { name: 'k26', expiry: 'none' },
+      h.clock.now(),
+    );
     expect(k26.record.name).toBe('k26');
   });
 
   it('values are random, ak.-prefixed, at least 128 bits, and stored only as a hash', async () => {
     const a = await h.workspace('keys-hash');
-    const k1 = await createNamedKey(h.store, a.workspace, a.admin, { name: 'one', expiry: 'none' }, h.clock.now());
-    const k2 = await createNamedKey(h.store, a.workspace, a.admin, { name: 'two', expiry: 'none' }, h.clock.now());
+    const k1 = await createNamedKey(
+      h.store,
+      a.workspace,
+      a.admin,
+      { name: 'one', expiry: 'none' },
+      h.clock.now(),
+    );
+    const k2 = await createNamedKey(
+      h.store,
+      a.workspace,
+      a.admin,
+      { name: 'two', expiry: 'none' },
+      h.clock.now(),
+    );
     expect(k1.value).toMatch(/^ak\.[A-Za-z0-9_-]{43}$/);
     expect(k1.value).not.toBe(k2.value);
     const stored = await h.store.getApiKey(a.workspace.id, k1.record.id);
@@ -125,7 +172,9 @@ describe('API keys (spec 2.1, 3.1, 5, 7, 8)', () => {
     expect((await a.as(m1.key)('GET', `/api-keys?user_id=${m2.user.id}`)).status).toBe(403);
     expect((await a.as(m1.key)('POST', `/api-keys/${m2.keyId}/revoke`)).status).toBe(404);
     const all = await a.api('GET', '/api-keys');
-    expect(all.body.data.map((k: { id: string }) => k.id)).toEqual(expect.arrayContaining([m1.keyId, m2.keyId, a.adminKeyId]));
+    expect(all.body.data.map((k: { id: string }) => k.id)).toEqual(
+      expect.arrayContaining([m1.keyId, m2.keyId, a.adminKeyId]),
+    );
     const rv = await a.api('POST', `/api-keys/${m2.keyId}/revoke`);
     expect(rv.body).toMatchObject({ id: m2.keyId, status: 'revoked' });
     const after = await a.as(m2.key)('GET', '/monitors');
@@ -149,7 +198,9 @@ describe('API keys (spec 2.1, 3.1, 5, 7, 8)', () => {
     expect(v.body.error.code).toBe('forbidden');
     expect((await a.as(viewer.key)('GET', '/monitors')).status).toBe(200);
     expect((await a.as(member.key)('POST', '/monitors/create', { json: body })).status).toBe(201);
-    expect((await a.as(viewer.key)('POST', '/alerts/resolve', { json: { UUIDs: [crypto.randomUUID()] } })).status).toBe(403);
+    expect(
+      (await a.as(viewer.key)('POST', '/alerts/resolve', { json: { UUIDs: [crypto.randomUUID()] } })).status,
+    ).toBe(403);
   });
 
   it('the legacy key is listed separately, keeps working, and regenerating it kills the old value', async () => {
@@ -164,6 +215,8 @@ describe('API keys (spec 2.1, 3.1, 5, 7, 8)', () => {
     expect((await a.as(first.value)('GET', '/monitors')).status).toBe(401);
     expect((await a.as(second.value)('GET', '/monitors')).status).toBe(200);
     const list2 = await a.api('GET', '/api-keys');
-    expect(list2.body.legacy_keys.map((k: { last_four: string }) => k.last_four)).toEqual([second.value.slice(-4)]);
+    expect(list2.body.legacy_keys.map((k: { last_four: string }) => k.last_four)).toEqual([
+      second.value.slice(-4),
+    ]);
   });
 });

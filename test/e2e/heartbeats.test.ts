@@ -12,16 +12,29 @@ afterAll(() => h.close());
 describe('heartbeats and pings (spec 4.2, 5.8)', () => {
   it('create, list, get, update, delete; the record carries its ping URL', async () => {
     const w = await h.workspace('hb-crud');
-    const c = await w.api('POST', '/heartbeats', { json: { display_name: 'nightly backup', period_seconds: 86400, grace_seconds: 1800 } });
+    const c = await w.api('POST', '/heartbeats', {
+      json: { display_name: 'nightly backup', period_seconds: 86400, grace_seconds: 1800 },
+    });
     expect(c.status).toBe(201);
-    expect(c.body).toMatchObject({ display_name: 'nightly backup', period_seconds: 86400, grace_seconds: 1800, state: 'new', last_ping_at: null });
+    expect(c.body).toMatchObject({
+      display_name: 'nightly backup',
+      period_seconds: 86400,
+      grace_seconds: 1800,
+      state: 'new',
+      last_ping_at: null,
+    });
     expect(c.body.ping_url).toBe(`http://${w.host}/hb/ping/${c.body.id}`);
-    expect((await w.api('GET', '/heartbeats')).body.data.map((x: { id: string }) => x.id)).toEqual([c.body.id]);
+    expect((await w.api('GET', '/heartbeats')).body.data.map((x: { id: string }) => x.id)).toEqual([
+      c.body.id,
+    ]);
     const u = await w.api('PATCH', `/heartbeats/${c.body.id}`, { json: { period_seconds: 3600 } });
     expect(u.body).toMatchObject({ period_seconds: 3600, grace_seconds: 1800, version: 2 });
     const bad = await w.api('PATCH', `/heartbeats/${c.body.id}`, { json: { period_seconds: 5, grace: 1 } });
     expect(bad.status).toBe(422);
-    expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['grace', 'period_seconds']);
+    expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'grace',
+      'period_seconds',
+    ]);
     const other = await h.workspace('hb-crud-other');
     expect((await other.api('GET', `/heartbeats/${c.body.id}`)).status).toBe(404);
     expect((await other.api('DELETE', `/heartbeats/${c.body.id}`)).status).toBe(404);
@@ -57,7 +70,10 @@ describe('heartbeats and pings (spec 4.2, 5.8)', () => {
     const got = (await w.api('GET', `/heartbeats/${hb.id}`)).body;
     expect(got.last_ping_at).toBe(new Date(finished * 1000).toISOString());
     const pings = (await w.api('GET', `/heartbeats/${hb.id}/pings`)).body.data;
-    expect(pings[0]).toMatchObject({ at: new Date(finished * 1000).toISOString(), received_at: h.clock.now().toISOString() });
+    expect(pings[0]).toMatchObject({
+      at: new Date(finished * 1000).toISOString(),
+      received_at: h.clock.now().toISOString(),
+    });
   });
 
   it('refuses non-integer, negative, far-future and mistyped timestamps, and records nothing', async () => {
@@ -71,13 +87,25 @@ describe('heartbeats and pings (spec 4.2, 5.8)', () => {
     }
     const extra = await h.request('POST', `/hb/ping/${hb.id}`, { json: { timestamp: now, exit: 0 } });
     expect(extra.status).toBe(422);
-    const broken = await h.request('POST', `/hb/ping/${hb.id}`, { raw: '{"timestamp":', headers: { 'content-type': 'application/json' } });
+    const broken = await h.request('POST', `/hb/ping/${hb.id}`, {
+      raw: '{"timestamp":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(broken.status).toBe(400);
     expect((await w.api('GET', `/heartbeats/${hb.id}/pings`)).body.data).toEqual([]);
     // a small clock skew ahead is accepted
-    expect((await h.request('POST', `/hb/ping/${hb.id}`, { json: { timestamp: now + 60 } })).status).toBe(200);
+    expect((await h.request('POST', `/hb/ping/${hb.id}`, { json: { timestamp: now + 60 } })).status).toBe(
+      200,
+    );
     // a non-JSON body (job output) is ignored, not refused
-    expect((await h.request('POST', `/hb/ping/${hb.id}`, { raw: 'backup ok', headers: { 'content-type': 'text/plain' } })).status).toBe(200);
+    expect(
+      (
+        await h.request('POST', `/hb/ping/${hb.id}`, {
+          raw: 'backup ok',
+          headers: { 'content-type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('an unknown uuid gets a 404 JSON error', async () => {
@@ -91,7 +119,9 @@ describe('heartbeats and pings (spec 4.2, 5.8)', () => {
   it('many concurrent pings are all acknowledged and all stored (group commit)', async () => {
     const w = await h.workspace('hb-burst');
     const hb = (await w.api('POST', '/heartbeats', { json: { display_name: 'busy' } })).body;
-    const replies = await Promise.all(Array.from({ length: 200 }, () => h.request('GET', `/hb/ping/${hb.id}`)));
+    const replies = await Promise.all(
+      Array.from({ length: 200 }, () => h.request('GET', `/hb/ping/${hb.id}`)),
+    );
     expect(replies.every((r) => r.status === 200)).toBe(true);
     expect((await h.store.listPings(w.workspace.id, hb.id, 1000)).length).toBe(200);
   });

@@ -30,7 +30,10 @@ export interface RequestOptions {
 /** A real control plane on a loopback port with a fresh SQLite file and a manual clock. */
 export const startHarness = async (overrides: Partial<Config> = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'lookout-e2e-'));
-  const config = loadConfig({}, { http_port: 0, http_host: '127.0.0.1', data_dir: dir, log_level: 'silent', ...overrides });
+  const config = loadConfig(
+    {},
+    { http_port: 0, http_host: '127.0.0.1', data_dir: dir, log_level: 'silent', ...overrides },
+  );
   const store: Store = createSqliteStore({ path: join(dir, 'lookout.db') });
   await store.init();
   const clock = new ManualClock('2026-06-01T12:00:00Z');
@@ -67,19 +70,47 @@ export const startHarness = async (overrides: Partial<Config> = {}) => {
 
   /** A workspace with an admin and a named key for each role asked for. */
   const workspace = async (subdomain: string, plan = 'team') => {
-    const created = await createWorkspace(store, config.plans, { subdomain, admin_email: `admin@${subdomain}.test`, plan }, clock.now());
-    const adminKey = await createNamedKey(store, created.workspace, created.admin, { name: 'admin key', expiry: 'none' }, clock.now());
+    const created = await createWorkspace(
+      store,
+      config.plans,
+      { subdomain, admin_email: `admin@${subdomain}.test`, plan },
+      clock.now(),
+    );
+    const adminKey = await createNamedKey(
+      store,
+      created.workspace,
+      created.admin,
+      { name: 'admin key', expiry: 'none' },
+      clock.now(),
+    );
     const host = `${subdomain}.localhost`;
-    const userWithKey = async (role: Role, email = `${role}-${Math.random().toString(36).slice(2, 8)}@${subdomain}.test`) => {
+    const userWithKey = async (
+      role: Role,
+      email = `${role}-${Math.random().toString(36).slice(2, 8)}@${subdomain}.test`,
+    ) => {
       const { user } = await createUser(store, created.workspace, { email, role }, clock.now());
-      const k = await createNamedKey(store, created.workspace, user, { name: `${role} key`, expiry: 'none' }, clock.now());
+      const k = await createNamedKey(
+        store,
+        created.workspace,
+        user,
+        { name: `${role} key`, expiry: 'none' },
+        clock.now(),
+      );
       return { user, key: k.value, keyId: k.record.id };
     };
     const as =
       (key: string) =>
       (method: string, path: string, opts: Omit<RequestOptions, 'key' | 'host'> = {}) =>
         request(method, `/api/v1${path}`, { ...opts, key, host });
-    return { ...created, host, adminKey: adminKey.value, adminKeyId: adminKey.record.id, userWithKey, as, api: as(adminKey.value) };
+    return {
+      ...created,
+      host,
+      adminKey: adminKey.value,
+      adminKeyId: adminKey.record.id,
+      userWithKey,
+      as,
+      api: as(adminKey.value),
+    };
   };
 
   return {

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { AppError, isAppError, systemClock } from '@lookout/shared';
+import { ConfigError, loadConfig } from '../config.js';
 import { createNamedKey, keyStatus, regenerateLegacyKey } from '../domain/api-keys.js';
 import type { User, Workspace } from '../domain/types.js';
 import { createUser, createWorkspace } from '../domain/workspaces.js';
-import { ConfigError, loadConfig } from '../config.js';
 import { apiKeyJson } from '../http/serialize.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/port.js';
@@ -57,13 +57,23 @@ const userOf = async (store: Store, ws: Workspace, email: string): Promise<User>
   return u;
 };
 
-const commands: Record<string, (store: Store, flags: Flags, plans: Record<string, { max_monitors: number; min_interval_seconds: number }>) => Promise<Out>> = {
+const commands: Record<
+  string,
+  (
+    store: Store,
+    flags: Flags,
+    plans: Record<string, { max_monitors: number; min_interval_seconds: number }>,
+  ) => Promise<Out>
+> = {
   async 'workspace create'(store, flags, plans) {
     const [subdomain, email] = need(flags, 'subdomain', 'admin-email');
     const plan = (flags.plan as string | undefined) ?? 'free';
     const r = await createWorkspace(store, plans, { subdomain, admin_email: email, plan }, systemClock.now());
     return {
-      json: { workspace: { id: r.workspace.id, subdomain, plan }, admin: { id: r.admin.id, email: r.admin.email, password: r.password } },
+      json: {
+        workspace: { id: r.workspace.id, subdomain, plan },
+        admin: { id: r.admin.id, email: r.admin.email, password: r.password },
+      },
       text: `Created workspace "${subdomain}" (${plan} plan). Admin ${r.admin.email}, password (shown once): ${r.password}`,
     };
   },
@@ -111,7 +121,10 @@ const commands: Record<string, (store: Store, flags: Flags, plans: Record<string
     const now = systemClock.now();
     const k = await store.revokeApiKey(ws.id, id!, now);
     if (!k) throw new AppError('not_found', `no API key ${id} in workspace "${sub}"`);
-    return { json: apiKeyJson(k, now), text: `Revoked API key "${k.name}" (…${k.last_four}); status ${keyStatus(k, now)}.` };
+    return {
+      json: apiKeyJson(k, now),
+      text: `Revoked API key "${k.name}" (…${k.last_four}); status ${keyStatus(k, now)}.`,
+    };
   },
   async 'legacy-key regenerate'(store, flags) {
     const [sub, email] = need(flags, 'workspace', 'email');
@@ -127,14 +140,20 @@ const commands: Record<string, (store: Store, flags: Flags, plans: Record<string
 };
 
 const run = async (argv: string[]): Promise<number> => {
-  const { values: flags, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  const { values: flags, positionals } = parseArgs({
+    args: argv,
+    options,
+    allowPositionals: true,
+    strict: true,
+  });
   const name = positionals.slice(0, 2).join(' ');
   if (flags.help || positionals.length === 0) {
     process.stdout.write(`${USAGE}\n`);
     return flags.help ? 0 : 2;
   }
   const command = commands[name];
-  if (!command) throw new AppError('bad_request', `unknown command "${positionals.join(' ')}"; see npx lookout --help`);
+  if (!command)
+    throw new AppError('bad_request', `unknown command "${positionals.join(' ')}"; see npx lookout --help`);
   const config = loadConfig();
   const store = await openStore(config);
   try {

@@ -20,10 +20,17 @@ export const parseExpiry = (expiry: string, now: Date): Date | null => {
   if (days !== undefined) return new Date(now.getTime() + days * DAY_MS);
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(expiry);
   const dateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(expiry);
-  const at = dateOnly ? new Date(`${expiry}T00:00:00Z`).getTime() + DAY_MS : dateTime ? Date.parse(expiry) : Number.NaN;
+  const at = dateOnly
+    ? new Date(`${expiry}T00:00:00Z`).getTime() + DAY_MS
+    : dateTime
+      ? Date.parse(expiry)
+      : Number.NaN;
   if (Number.isNaN(at)) {
     throw new AppError('validation_failed', 'The request has invalid fields.', [
-      { field: 'expiry', message: 'must be none, 1d, 7d, 30d, 90d, or a date (YYYY-MM-DD) or date-time with a time zone' },
+      {
+        field: 'expiry',
+        message: 'must be none, 1d, 7d, 30d, 90d, or a date (YYYY-MM-DD) or date-time with a time zone',
+      },
     ]);
   }
   if (at <= now.getTime()) {
@@ -40,7 +47,14 @@ export const newKeyInput = z.strictObject({
 });
 
 /** A fresh key value: `ak.` + 256 random bits. Returned once; only its hash is kept. */
-const mintKey = (workspace: Workspace, user: User, kind: ApiKey['kind'], name: string, expiresAt: Date | null, now: Date) => {
+const mintKey = (
+  workspace: Workspace,
+  user: User,
+  kind: ApiKey['kind'],
+  name: string,
+  expiresAt: Date | null,
+  now: Date,
+) => {
   const value = randomToken('ak.');
   const record: ApiKey = {
     id: newId(),
@@ -115,7 +129,8 @@ export const authenticateKey = async (
   const key = await store.findApiKeyByHash(hash);
   // The lookup is by hash; compare again in constant time so no early-exit comparison touches the secret.
   if (!key || !digestsEqual(key.key_hash, hash)) throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
-  if (!workspace || key.workspace_id !== workspace.id) throw new AppError('unauthorized', AUTH_MESSAGES.otherSubdomain);
+  if (!workspace || key.workspace_id !== workspace.id)
+    throw new AppError('unauthorized', AUTH_MESSAGES.otherSubdomain);
   const status = keyStatus(key, now);
   if (status === 'revoked') throw new AppError('unauthorized', AUTH_MESSAGES.revoked);
   if (status === 'expired') throw new AppError('unauthorized', AUTH_MESSAGES.expired);

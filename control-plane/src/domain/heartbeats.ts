@@ -26,10 +26,16 @@ const policyProblems = async (store: Store, workspaceId: string, id: string | un
     ? []
     : [{ field: 'escalation_policy_id', message: 'no escalation policy with this id in the workspace' }];
 
-export const createHeartbeat = async (store: Store, workspace: Workspace, body: unknown, now: Date): Promise<Heartbeat> => {
+export const createHeartbeat = async (
+  store: Store,
+  workspace: Workspace,
+  body: unknown,
+  now: Date,
+): Promise<Heartbeat> => {
   const input = parseOrThrow(createHeartbeatBody, body);
   throwIfProblems(await policyProblems(store, workspace.id, input.escalation_policy_id));
-  const policyId = input.escalation_policy_id ?? (await store.getDefaultEscalationPolicy(workspace.id))?.id ?? '';
+  const policyId =
+    input.escalation_policy_id ?? (await store.getDefaultEscalationPolicy(workspace.id))?.id ?? '';
   const heartbeat: Heartbeat = {
     id: newId(),
     workspace_id: workspace.id,
@@ -48,13 +54,19 @@ export const createHeartbeat = async (store: Store, workspace: Workspace, body: 
   return heartbeat;
 };
 
-export const updateHeartbeat = async (store: Store, existing: Heartbeat, body: unknown, now: Date): Promise<Heartbeat> => {
+export const updateHeartbeat = async (
+  store: Store,
+  existing: Heartbeat,
+  body: unknown,
+  now: Date,
+): Promise<Heartbeat> => {
   const patch = parseOrThrow(updateHeartbeatBody, body);
   throwIfProblems(await policyProblems(store, existing.workspace_id, patch.escalation_policy_id));
   const next: Heartbeat = { ...existing, ...patch, updated_at: now, version: existing.version + 1 };
   const outcome = await store.updateHeartbeat(next, existing.version);
   if (outcome === 'not_found') throw new AppError('not_found', 'Heartbeat not found.');
-  if (outcome === 'conflict') throw new AppError('conflict', 'The heartbeat was changed by someone else meanwhile; try again.');
+  if (outcome === 'conflict')
+    throw new AppError('conflict', 'The heartbeat was changed by someone else meanwhile; try again.');
   return (await store.getHeartbeat(existing.workspace_id, existing.id)) ?? next;
 };
 

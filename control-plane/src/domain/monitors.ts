@@ -9,7 +9,11 @@ import { parseOrThrow, throwIfProblems, uuid } from './validation.js';
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 const auth = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('basic'), username: z.string().min(1).max(256), password: z.string().max(1024) }),
+  z.strictObject({
+    type: z.literal('basic'),
+    username: z.string().min(1).max(256),
+    password: z.string().max(1024),
+  }),
   z.strictObject({ type: z.literal('bearer'), token: z.string().min(1).max(4096) }),
 ]);
 
@@ -27,7 +31,9 @@ const fields = {
   required_keyword: z.string().min(1).max(1024).nullable(),
   auth: auth.nullable(),
   port: z.int().min(1).max(65535),
-  request_headers: z.record(headerName, z.string().max(4096)).refine((h) => Object.keys(h).length <= 50, 'must have at most 50 headers'),
+  request_headers: z
+    .record(headerName, z.string().max(4096))
+    .refine((h) => Object.keys(h).length <= 50, 'must have at most 50 headers'),
   request_body: z.string().max(65536).nullable(),
   follow_redirects: z.boolean(),
   ssl_cert_monitoring: z.boolean(),
@@ -75,7 +81,8 @@ const onlyFor: Partial<Record<keyof Fields, readonly MonitorType[]>> = {
   dns_resolver: ['dns'],
 };
 
-const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*\.?$/i;
+const HOSTNAME =
+  /^(?=.{1,253}$)(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*\.?$/i;
 
 const checkTarget = (type: MonitorType, url: string): string | null => {
   if (type === 'http' || type === 'api') {
@@ -89,9 +96,14 @@ const checkTarget = (type: MonitorType, url: string): string | null => {
     if (u.username || u.password) return 'must not carry credentials; use the auth field';
     return null;
   }
-  if (url.includes('/') || (url.includes(':') && isIP(url) === 0)) return `must be a host name for ${type} monitors, not a URL`;
-  if (type === 'domain') return HOSTNAME.test(url) && url.includes('.') && isIP(url) === 0 ? null : 'must be a domain name such as example.com';
-  if (type === 'tcp') return HOSTNAME.test(url) || isIP(url) !== 0 ? null : 'must be a host name or an IP address';
+  if (url.includes('/') || (url.includes(':') && isIP(url) === 0))
+    return `must be a host name for ${type} monitors, not a URL`;
+  if (type === 'domain')
+    return HOSTNAME.test(url) && url.includes('.') && isIP(url) === 0
+      ? null
+      : 'must be a domain name such as example.com';
+  if (type === 'tcp')
+    return HOSTNAME.test(url) || isIP(url) !== 0 ? null : 'must be a host name or an IP address';
   return HOSTNAME.test(url) ? null : 'must be a host name such as example.com';
 };
 
@@ -113,7 +125,12 @@ export interface Notice {
  * Applies the per-type rules to a whole monitor (new, or existing + patch) and returns every problem
  * together. `given` names the fields the client sent, so only those are blamed for type mismatches.
  */
-const ruleProblems = (m: Monitor, given: Set<string>, regions: readonly string[], isNew: boolean): FieldProblem[] => {
+const ruleProblems = (
+  m: Monitor,
+  given: Set<string>,
+  regions: readonly string[],
+  isNew: boolean,
+): FieldProblem[] => {
   const problems: FieldProblem[] = [];
   const type = m.monitor_type;
   const target = checkTarget(type, m.url);
@@ -123,10 +140,12 @@ const ruleProblems = (m: Monitor, given: Set<string>, regions: readonly string[]
       problems.push({ field, message: `applies only to ${types.join(' and ')} monitors, not ${type}` });
     }
   }
-  if ((type === 'http' || type === 'api') && !m.http_method) problems.push({ field: 'http_method', message: `is required for ${type} monitors` });
+  if ((type === 'http' || type === 'api') && !m.http_method)
+    problems.push({ field: 'http_method', message: `is required for ${type} monitors` });
   if ((type === 'http' || type === 'api') && isNew && !given.has('expected_status_code'))
     problems.push({ field: 'expected_status_code', message: `is required for ${type} monitors` });
-  if (type === 'tcp' && m.port === null) problems.push({ field: 'port', message: 'is required for tcp monitors' });
+  if (type === 'tcp' && m.port === null)
+    problems.push({ field: 'port', message: 'is required for tcp monitors' });
   if (type === 'http' && m.ssl_cert_monitoring && !m.url.toLowerCase().startsWith('https://'))
     problems.push({ field: 'ssl_cert_monitoring', message: 'needs an https:// URL' });
   if (m.timeout_seconds > m.check_interval_seconds)
@@ -135,7 +154,10 @@ const ruleProblems = (m: Monitor, given: Set<string>, regions: readonly string[]
     problems.push({ field: 'response_time_threshold_ms', message: 'must not be longer than the timeout' });
   const unknown = m.check_locations.filter((r) => !regions.includes(r));
   if (unknown.length > 0)
-    problems.push({ field: 'check_locations', message: `unknown region ${unknown.join(', ')}; known: ${regions.join(', ')}` });
+    problems.push({
+      field: 'check_locations',
+      message: `unknown region ${unknown.join(', ')}; known: ${regions.join(', ')}`,
+    });
   if (new Set(m.check_locations).size !== m.check_locations.length)
     problems.push({ field: 'check_locations', message: 'must not repeat a region' });
   if (m.dns_resolver !== null && isIP(m.dns_resolver) === 0)
@@ -161,12 +183,20 @@ const policyProblem = async (ctx: MonitorContext, id: string | undefined): Promi
     : [{ field: 'escalation_policy_id', message: 'no escalation policy with this id in the workspace' }];
 };
 
-export const createMonitor = async (ctx: MonitorContext, body: unknown): Promise<{ monitor: Monitor; notices: Notice[] }> => {
+export const createMonitor = async (
+  ctx: MonitorContext,
+  body: unknown,
+): Promise<{ monitor: Monitor; notices: Notice[] }> => {
   const input = parseOrThrow(createMonitorBody, body);
   const given = new Set(Object.keys(input));
   const type = input.monitor_type;
-  const defaultPolicy = input.escalation_policy_id ? null : await ctx.store.getDefaultEscalationPolicy(ctx.workspace.id);
-  const interval = Math.max(input.check_interval_seconds ?? Math.max(60, ctx.plan.min_interval_seconds), ctx.plan.min_interval_seconds);
+  const defaultPolicy = input.escalation_policy_id
+    ? null
+    : await ctx.store.getDefaultEscalationPolicy(ctx.workspace.id);
+  const interval = Math.max(
+    input.check_interval_seconds ?? Math.max(60, ctx.plan.min_interval_seconds),
+    ctx.plan.min_interval_seconds,
+  );
   const monitor: Monitor = {
     id: newId(),
     workspace_id: ctx.workspace.id,
@@ -198,7 +228,10 @@ export const createMonitor = async (ctx: MonitorContext, body: unknown): Promise
     updated_at: ctx.now,
     version: 1,
   };
-  throwIfProblems([...ruleProblems(monitor, given, ctx.regions, true), ...(await policyProblem(ctx, input.escalation_policy_id))]);
+  throwIfProblems([
+    ...ruleProblems(monitor, given, ctx.regions, true),
+    ...(await policyProblem(ctx, input.escalation_policy_id)),
+  ]);
   const outcome = await ctx.store.insertMonitor(monitor, { maxMonitors: ctx.plan.max_monitors });
   if (outcome === 'limit_reached') {
     throw new AppError(
@@ -225,26 +258,47 @@ export const updateMonitor = async (
     ...existing,
     ...(patch as Partial<Monitor>),
     response_time_threshold_ms:
-      patch.response_time_threshold_ms === undefined ? existing.response_time_threshold_ms : patch.response_time_threshold_ms || null,
-    check_interval_seconds: Math.max(requested ?? existing.check_interval_seconds, ctx.plan.min_interval_seconds),
+      patch.response_time_threshold_ms === undefined
+        ? existing.response_time_threshold_ms
+        : patch.response_time_threshold_ms || null,
+    check_interval_seconds: Math.max(
+      requested ?? existing.check_interval_seconds,
+      ctx.plan.min_interval_seconds,
+    ),
     updated_at: ctx.now,
     version: existing.version + 1,
   };
-  if ((next.monitor_type === 'http' || next.monitor_type === 'api') && patch.expected_status_code === undefined) {
+  if (
+    (next.monitor_type === 'http' || next.monitor_type === 'api') &&
+    patch.expected_status_code === undefined
+  ) {
     next.expected_status_code = existing.expected_status_code;
   }
-  throwIfProblems([...ruleProblems(next, given, ctx.regions, false), ...(await policyProblem(ctx, patch.escalation_policy_id))]);
+  throwIfProblems([
+    ...ruleProblems(next, given, ctx.regions, false),
+    ...(await policyProblem(ctx, patch.escalation_policy_id)),
+  ]);
   const outcome = await ctx.store.updateMonitor(next, existing.version);
   if (outcome === 'not_found') throw new AppError('not_found', 'Monitor not found.');
-  if (outcome === 'conflict') throw new AppError('conflict', 'The monitor was changed by someone else meanwhile; fetch it and try again.');
+  if (outcome === 'conflict')
+    throw new AppError(
+      'conflict',
+      'The monitor was changed by someone else meanwhile; fetch it and try again.',
+    );
   return { monitor: next, notices: clampInterval(next, requested, ctx) };
 };
 
-export const setPaused = async (store: Store, existing: Monitor, paused: boolean, now: Date): Promise<Monitor> => {
+export const setPaused = async (
+  store: Store,
+  existing: Monitor,
+  paused: boolean,
+  now: Date,
+): Promise<Monitor> => {
   if (existing.paused === paused) return existing;
   const next = { ...existing, paused, updated_at: now, version: existing.version + 1 };
   const outcome = await store.updateMonitor(next, existing.version);
   if (outcome === 'not_found') throw new AppError('not_found', 'Monitor not found.');
-  if (outcome === 'conflict') throw new AppError('conflict', 'The monitor was changed by someone else meanwhile; try again.');
+  if (outcome === 'conflict')
+    throw new AppError('conflict', 'The monitor was changed by someone else meanwhile; try again.');
   return next;
 };

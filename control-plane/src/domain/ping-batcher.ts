@@ -37,18 +37,18 @@ export const createPingBatcher = (
 
   const kick = () => {
     if (writing) return;
-    writing = new Promise<void>((r) => setImmediate(r))
-      .then(drain)
-      .finally(() => {
-        writing = null;
-        if (queue.length > 0) kick();
-      });
+    writing = new Promise<void>((r) => setImmediate(r)).then(drain).finally(() => {
+      writing = null;
+      if (queue.length > 0) kick();
+    });
   };
 
   return {
     record(ping) {
       if (queue.length >= opts.maxQueued) {
-        return Promise.reject(new AppError('unavailable', 'Too many pings are waiting to be written; retry shortly.'));
+        return Promise.reject(
+          new AppError('unavailable', 'Too many pings are waiting to be written; retry shortly.'),
+        );
       }
       return new Promise<void>((resolve, reject) => {
         queue.push({ ping, done: (e) => (e ? reject(e) : resolve()) });

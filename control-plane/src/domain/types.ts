@@ -43,7 +43,9 @@ export interface ApiKey {
 export const MONITOR_TYPES = ['http', 'api', 'dns', 'tcp', 'domain'] as const;
 export type MonitorType = (typeof MONITOR_TYPES)[number];
 
-export type MonitorAuth = { type: 'basic'; username: string; password: string } | { type: 'bearer'; token: string };
+export type MonitorAuth =
+  | { type: 'basic'; username: string; password: string }
+  | { type: 'bearer'; token: string };
 
 export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'] as const;
 export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];

@@ -3,7 +3,10 @@ import { z } from 'zod';
 
 /** A zod issue path as a field name: `auth.username`, `UUIDs[2]`. */
 export const fieldName = (path: PropertyKey[]): string =>
-  path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)), '');
+  path.reduce<string>(
+    (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)),
+    '',
+  );
 
 const describeType = (t: string) => (t === 'int' ? 'an integer' : /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
 
@@ -18,8 +21,10 @@ const messageFor = (iss: z.core.$ZodRawIssue): string | undefined => {
       if (iss.origin === 'array') return `must have at most ${iss.maximum} items`;
       return `must be at most ${iss.maximum}`;
     case 'too_small':
-      if (iss.origin === 'string') return Number(iss.minimum) === 1 ? 'must not be empty' : `must be at least ${iss.minimum} characters`;
-      if (iss.origin === 'array') return `must have at least ${iss.minimum} item${Number(iss.minimum) === 1 ? '' : 's'}`;
+      if (iss.origin === 'string')
+        return Number(iss.minimum) === 1 ? 'must not be empty' : `must be at least ${iss.minimum} characters`;
+      if (iss.origin === 'array')
+        return `must have at least ${iss.minimum} item${Number(iss.minimum) === 1 ? '' : 's'}`;
       return `must be at least ${iss.minimum}`;
     case 'invalid_value':
       return `must be one of: ${iss.values.map((v) => String(v)).join(', ')}`;
@@ -50,4 +55,5 @@ export const throwIfProblems = (problems: FieldProblem[]) => {
   if (problems.length > 0) throw validationError(problems);
 };
 
-export const uuid = () => z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');
+export const uuid = () =>
+  z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');

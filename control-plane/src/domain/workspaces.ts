@@ -1,9 +1,9 @@
 import { AppError, newId } from '@lookout/shared';
 import { z } from 'zod';
 import type { Store } from '../store/port.js';
-import type { Plan } from './plans.js';
 import { generatePassword, hashPassword } from './passwords.js';
-import { ROLES, type EscalationPolicy, type Role, type User, type Workspace } from './types.js';
+import type { Plan } from './plans.js';
+import { type EscalationPolicy, ROLES, type Role, type User, type Workspace } from './types.js';
 import { parseOrThrow } from './validation.js';
 
 const RESERVED = new Set(['www', 'api', 'app', 'admin', 'hb', 'status', 'mail']);
@@ -11,7 +11,10 @@ const RESERVED = new Set(['www', 'api', 'app', 'admin', 'hb', 'status', 'mail'])
 export const workspaceInput = z.strictObject({
   subdomain: z
     .string()
-    .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be 1-63 lower-case letters, digits or dashes, not starting or ending with a dash')
+    .regex(
+      /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
+      'must be 1-63 lower-case letters, digits or dashes, not starting or ending with a dash',
+    )
     .refine((s) => !RESERVED.has(s), 'is reserved'),
   admin_email: z.email(),
   plan: z.string().min(1),
@@ -33,7 +36,13 @@ export const createWorkspace = async (
       { field: 'plan', message: `must be one of: ${Object.keys(plans).join(', ')}` },
     ]);
   }
-  const workspace: Workspace = { id: newId(), subdomain: v.subdomain, name: v.name ?? v.subdomain, plan: v.plan, created_at: now };
+  const workspace: Workspace = {
+    id: newId(),
+    subdomain: v.subdomain,
+    name: v.name ?? v.subdomain,
+    plan: v.plan,
+    created_at: now,
+  };
   const password = generatePassword();
   const admin: User = {
     id: newId(),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, isAppError } from '@lookout/shared';
 import { Router } from '@koa/router';
+import { AppError, isAppError } from '@lookout/shared';
 import Koa from 'koa';
 import { z } from 'zod';
 import { authenticateKey, shouldRecordUse } from '../domain/api-keys.js';
@@ -43,7 +43,8 @@ export const createApp = (deps: AppDeps) => {
     const incoming = ctx.get('x-request-id');
     const requestId = /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = logger.child({ req_id: requestId });
+    let log: typeof logger | undefined;
+    Object.defineProperty(ctx.state, 'log', { get: () => (log ??= logger.child({ req_id: requestId })) });
     ctx.set('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     try {
@@ -52,23 +53,28 @@ export const createApp = (deps: AppDeps) => {
         throw new AppError('not_found', `No endpoint ${ctx.method} ${ctx.path}.`);
       }
     } catch (err) {
-      const e = isAppError(err) ? err : new AppError('internal', 'Something went wrong on our side; it has been logged.');
+      const e = isAppError(err)
+        ? err
+        : new AppError('internal', 'Something went wrong on our side; it has been logged.');
       if (!isAppError(err)) ctx.state.log.error({ err }, 'unhandled error');
       ctx.status = e.status;
       ctx.body = errorJson(e);
       if (e.code === 'unauthorized') ctx.set('WWW-Authenticate', 'X-API-Key');
     }
-    ctx.state.log.info(
-      {
-        method: ctx.method,
-        path: ctx.path,
-        status: ctx.status,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
-        workspace: ctx.state.workspace?.subdomain,
-        user: ctx.state.auth?.user.id,
-      },
-      'request',
-    );
+    // Pings are the hot path (thousands a second): their access lines are debug-level.
+    const level = ctx.status < 500 && ctx.path.includes('/hb/ping/') ? 'debug' : 'info';
+    if (logger.isLevelEnabled(level))
+      ctx.state.log[level](
+        {
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          workspace: ctx.state.workspace?.subdomain,
+          user: ctx.state.auth?.user.id,
+        },
+        'request',
+      );
   });
 
   app.use(async (ctx, next) => {
@@ -97,7 +103,9 @@ export const createApp = (deps: AppDeps) => {
 
   for (const r of routes) {
     const koaPath = r.path.replace(/\{(\w+)\}/g, ':$1');
-    const paths = r.path.startsWith('/hb/') ? [`${API_PREFIX}${koaPath}`, koaPath] : [`${API_PREFIX}${koaPath}`];
+    const paths = r.path.startsWith('/hb/')
+      ? [`${API_PREFIX}${koaPath}`, koaPath]
+      : [`${API_PREFIX}${koaPath}`];
     for (const p of paths) {
       router[r.method](p, async (ctx) => {
         const c = ctx as unknown as ApiContext;
@@ -124,7 +132,9 @@ export const createApp = (deps: AppDeps) => {
     ctx.state.auth = { key, user };
     if (shouldRecordUse(key, now)) {
       const from = `${ctx.ip} ${ctx.get('user-agent')}`.trim().slice(0, 200);
-      store.recordApiKeyUse(key.id, now, from).catch((err) => ctx.state.log.warn({ err }, 'could not record key use'));
+      store
+        .recordApiKeyUse(key.id, now, from)
+        .catch((err) => ctx.state.log.warn({ err }, 'could not record key use'));
     }
     const needed = r.role ?? 'viewer';
     if (!hasRole(user.role, needed)) {
@@ -139,7 +149,10 @@ export const createApp = (deps: AppDeps) => {
     const allowed = router.match(ctx.path, ctx.method).path.flatMap((l) => l.methods);
     if (allowed.length > 0) {
       ctx.set('Allow', [...new Set(allowed)].join(', '));
-      throw new AppError('method_not_allowed', `${ctx.method} is not allowed here; use ${[...new Set(allowed)].join(' or ')}.`);
+      throw new AppError(
+        'method_not_allowed',
+        `${ctx.method} is not allowed here; use ${[...new Set(allowed)].join(' or ')}.`,
+      );
     }
   });
   return app;

@@ -5,6 +5,11 @@ import { AppError } from '@lookout/shared';
 export const readRaw = async (req: IncomingMessage, limit: number): Promise<Buffer> => {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) throw tooLarge(limit);
+  // No body at all (the common ping): skip the stream machinery.
+  if (declared === 0 && req.headers['transfer-encoding'] === undefined) {
+    req.resume();
+    return Buffer.alloc(0);
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -15,7 +20,8 @@ export const readRaw = async (req: IncomingMessage, limit: number): Promise<Buff
   return Buffer.concat(chunks);
 };
 
-const tooLarge = (limit: number) => new AppError('payload_too_large', `The request body is larger than ${limit} bytes.`);
+const tooLarge = (limit: number) =>
+  new AppError('payload_too_large', `The request body is larger than ${limit} bytes.`);
 
 const isJsonType = (type: string | undefined) => {
   const t = (type ?? '').split(';')[0]!.trim().toLowerCase();
@@ -31,7 +37,10 @@ export const readJson = async (req: IncomingMessage, limit: number, opts: { leni
   if (raw.length === 0) return undefined;
   if (!isJsonType(req.headers['content-type'])) {
     if (opts.lenientType) return undefined;
-    throw new AppError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+    throw new AppError(
+      'unsupported_media_type',
+      'Send the body as JSON with Content-Type: application/json.',
+    );
   }
   try {
     return JSON.parse(raw.toString('utf8')) as unknown;

@@ -3,7 +3,10 @@ import { z } from 'zod';
 import type { AnyRoute } from './route.js';
 
 const schemaOf = (s: z.ZodType) => {
-  const { $schema: _s, ...rest } = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _s, ...rest } = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 };
 
@@ -47,14 +50,27 @@ export const buildOpenApi = (routes: AnyRoute[], serverUrl: string) => {
     };
     for (const [code, text] of Object.entries(r.responses ?? {})) {
       if (Number(code) >= 400) {
-        responses[code] = { description: text, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+        responses[code] = {
+          description: text,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        };
       }
     }
     if ((r.auth ?? 'api_key') === 'api_key') {
-      responses['401'] ??= { description: 'Missing, invalid, revoked or expired key, or a key of another workspace', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-      responses['403'] ??= { description: 'Your role does not allow this', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      responses['401'] ??= {
+        description: 'Missing, invalid, revoked or expired key, or a key of another workspace',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+      responses['403'] ??= {
+        description: 'Your role does not allow this',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
     }
-    if (r.body) responses['422'] ??= { description: 'Invalid fields, each listed in details', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    if (r.body)
+      responses['422'] ??= {
+        description: 'Invalid fields, each listed in details',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
     paths[r.path] ??= {};
     paths[r.path]![r.method] = {
       summary: r.summary,
@@ -62,7 +78,9 @@ export const buildOpenApi = (routes: AnyRoute[], serverUrl: string) => {
       operationId: `${r.method}${r.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       security: (r.auth ?? 'api_key') === 'api_key' ? [{ apiKey: [] }] : [],
       ...(params.length ? { parameters: params } : {}),
-      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body) } } } } : {}),
+      ...(r.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body) } } } }
+        : {}),
       responses,
     };
   }

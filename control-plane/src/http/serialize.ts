@@ -8,7 +8,11 @@ export const monitorJson = (m: Monitor) => {
   const { workspace_id: _w, auth, ...rest } = m;
   return {
     ...rest,
-    auth: auth ? (auth.type === 'basic' ? { type: 'basic', username: auth.username } : { type: 'bearer' }) : null,
+    auth: auth
+      ? auth.type === 'basic'
+        ? { type: 'basic', username: auth.username }
+        : { type: 'bearer' }
+      : null,
     created_at: iso(m.created_at),
     updated_at: iso(m.updated_at),
   };

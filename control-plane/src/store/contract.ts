@@ -4,14 +4,27 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Alert, ApiKey, EscalationPolicy, Heartbeat, Monitor, Ping, User, Workspace } from '../domain/types.js';
+import type {
+  Alert,
+  ApiKey,
+  EscalationPolicy,
+  Heartbeat,
+  Monitor,
+  Ping,
+  User,
+  Workspace,
+} from '../domain/types.js';
 import type { Store } from './port.js';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (s: number) => new Date(T0.getTime() + s * 1000);
 
 export const fixtures = {
-  workspace(sub = `ws-${randomUUID().slice(0, 8)}`): { workspace: Workspace; admin: User; defaultPolicy: EscalationPolicy } {
+  workspace(sub = `ws-${randomUUID().slice(0, 8)}`): {
+    workspace: Workspace;
+    admin: User;
+    defaultPolicy: EscalationPolicy;
+  } {
     const id = randomUUID();
     return {
       workspace: { id, subdomain: sub, name: sub, plan: 'team', created_at: T0 },
@@ -148,7 +161,9 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         expect(await store.getWorkspace(ws.workspace.id)).toEqual(ws.workspace);
         expect(await store.getUserByEmail(ws.workspace.id, ws.admin.email)).toEqual(ws.admin);
         expect(await store.getDefaultEscalationPolicy(ws.workspace.id)).toEqual(ws.defaultPolicy);
-        expect(await store.getEscalationPolicy(ws.workspace.id, ws.defaultPolicy.id)).toEqual(ws.defaultPolicy);
+        expect(await store.getEscalationPolicy(ws.workspace.id, ws.defaultPolicy.id)).toEqual(
+          ws.defaultPolicy,
+        );
         expect((await store.listWorkspaces()).map((w) => w.id)).toContain(ws.workspace.id);
       });
 
@@ -232,7 +247,9 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         await store.insertApiKey(k1, { maxActive: 25, now: T0 });
         await store.insertApiKey(k2, { maxActive: 25, now: T0 });
         expect((await store.listApiKeys(ws.workspace.id)).map((k) => k.id)).toEqual([k2.id, k1.id]);
-        expect((await store.listApiKeys(ws.workspace.id, { userId: u.id })).map((k) => k.id)).toEqual([k2.id]);
+        expect((await store.listApiKeys(ws.workspace.id, { userId: u.id })).map((k) => k.id)).toEqual([
+          k2.id,
+        ]);
       });
 
       it('records last use, never moving it back', async () => {
@@ -273,7 +290,9 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         await store.insertMonitor(m, { maxMonitors: 10 });
         const next = { ...m, display_name: 'Renamed', version: 2, updated_at: at(1) };
         expect(await store.updateMonitor(next, 1)).toBe('updated');
-        expect(await store.updateMonitor({ ...next, display_name: 'Lost update', version: 2 }, 1)).toBe('conflict');
+        expect(await store.updateMonitor({ ...next, display_name: 'Lost update', version: 2 }, 1)).toBe(
+          'conflict',
+        );
         expect(await store.getMonitor(ws.workspace.id, m.id)).toEqual(next);
         expect(await store.updateMonitor({ ...next, id: randomUUID() }, 2)).toBe('not_found');
         expect(await store.deleteMonitor(ws.workspace.id, m.id)).toBe(true);
@@ -299,10 +318,16 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         const p3 = await store.listMonitors(ws.workspace.id, { limit: 2, cursor: p2.next_cursor! });
         expect(p3.data.map((m) => m.id)).toEqual(ids.slice(4));
         expect(p3.next_cursor).toBeNull();
-        expect((await store.listMonitors(ws.workspace.id, { limit: 10, monitor_type: 'tcp' })).data.length).toBe(2);
+        expect(
+          (await store.listMonitors(ws.workspace.id, { limit: 10, monitor_type: 'tcp' })).data.length,
+        ).toBe(2);
         expect((await store.listMonitors(ws.workspace.id, { limit: 10, paused: true })).data.length).toBe(1);
-        expect((await store.listMonitors(ws.workspace.id, { limit: 10, search: 'monitor 3' })).data.length).toBe(1);
-        await expect(store.listMonitors(ws.workspace.id, { limit: 2, cursor: 'garbage' })).rejects.toMatchObject({
+        expect(
+          (await store.listMonitors(ws.workspace.id, { limit: 10, search: 'monitor 3' })).data.length,
+        ).toBe(1);
+        await expect(
+          store.listMonitors(ws.workspace.id, { limit: 2, cursor: 'garbage' }),
+        ).rejects.toMatchObject({
           code: 'validation_failed',
         });
       });
@@ -357,7 +382,15 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         const h = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id);
         await store.insertHeartbeat(h);
         await store.recordPings([
-          { id: randomUUID(), heartbeat_id: h.id, workspace_id: ws.workspace.id, kind: 'success', at: T0, received_at: T0, source: null },
+          {
+            id: randomUUID(),
+            heartbeat_id: h.id,
+            workspace_id: ws.workspace.id,
+            kind: 'success',
+            at: T0,
+            received_at: T0,
+            source: null,
+          },
         ]);
         expect(await store.deleteHeartbeat(ws.workspace.id, h.id)).toBe(true);
         expect(await store.findHeartbeat(h.id)).toBeNull();
@@ -395,7 +428,9 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         expect((await store.getAlert(ws.workspace.id, a.id))?.status).toBe('resolved');
         const other = fixtures.workspace();
         await store.createWorkspace(other);
-        expect((await store.resolveAlert(other.workspace.id, again.alert.id, by, at(130))).outcome).toBe('not_found');
+        expect((await store.resolveAlert(other.workspace.id, again.alert.id, by, at(130))).outcome).toBe(
+          'not_found',
+        );
         expect((await store.getAlert(ws.workspace.id, again.alert.id))?.status).toBe('open');
       });
 

@@ -13,7 +13,8 @@ export const decodeCursor = (cursor: string | undefined): Cursor | null => {
   if (cursor === undefined || cursor === '') return null;
   try {
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<Cursor>;
-    if (typeof v.t === 'number' && Number.isFinite(v.t) && typeof v.id === 'string') return { t: v.t, id: v.id };
+    if (typeof v.t === 'number' && Number.isFinite(v.t) && typeof v.id === 'string')
+      return { t: v.t, id: v.id };
   } catch {
     // fall through
   }

@@ -6,7 +6,10 @@ import { createSqliteStore } from './sqlite/sqlite-store.js';
 /** The store the configuration asks for: MongoDB when LOOKOUT_MONGODB_URI is set, else the SQLite file. */
 export const openStore = async (config: Config): Promise<Store> => {
   const store = config.mongodb_uri
-    ? (await import('./mongo/mongo-store.js')).createMongoStore({ uri: config.mongodb_uri, dbName: config.mongodb_db })
+    ? (await import('./mongo/mongo-store.js')).createMongoStore({
+        uri: config.mongodb_uri,
+        dbName: config.mongodb_db,
+      })
     : createSqliteStore({ path: join(config.data_dir, 'lookout.db') });
   await store.init();
   return store;

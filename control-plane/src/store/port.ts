@@ -30,7 +30,11 @@ export interface Store {
 
   // Workspaces and users
   /** Creates the workspace, its first admin and its default escalation policy together. Throws conflict on a taken subdomain. */
-  createWorkspace(input: { workspace: Workspace; admin: User; defaultPolicy: EscalationPolicy }): Promise<void>;
+  createWorkspace(input: {
+    workspace: Workspace;
+    admin: User;
+    defaultPolicy: EscalationPolicy;
+  }): Promise<void>;
   getWorkspace(id: string): Promise<Workspace | null>;
   getWorkspaceBySubdomain(subdomain: string): Promise<Workspace | null>;
   listWorkspaces(): Promise<Workspace[]>;

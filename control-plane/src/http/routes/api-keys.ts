@@ -35,7 +35,8 @@ export const apiKeyRoutes = ({ store, clock }: AppDeps) => [
     method: 'post',
     path: '/api-keys/{id}/revoke',
     tag: 'API keys',
-    summary: 'Revoke a key: access ends at once and for good. Your own keys; admins: any key of the workspace.',
+    summary:
+      'Revoke a key: access ends at once and for good. Your own keys; admins: any key of the workspace.',
     responses: { 200: 'The key, now revoked', 404: 'No such key visible to you' },
     async handler({ auth, params }) {
       const key = await store.getApiKey(auth.workspace.id, params.id!);
@@ -43,7 +44,11 @@ export const apiKeyRoutes = ({ store, clock }: AppDeps) => [
         throw new AppError('not_found', 'API key not found.');
       }
       const revoked = await store.revokeApiKey(auth.workspace.id, key.id, clock.now());
-      return apiKeyJson(revoked!, clock.now(), await store.getUser(auth.workspace.id, key.user_id) ?? undefined);
+      return apiKeyJson(
+        revoked!,
+        clock.now(),
+        (await store.getUser(auth.workspace.id, key.user_id)) ?? undefined,
+      );
     },
   }),
 ];

@@ -13,6 +13,26 @@ import { type ApiContext, type AppDeps, type Authed, route } from '../route.js';
 import { heartbeatJson } from '../serialize.js';
 import { pageQuery } from './query.js';
 
+/**
+ * Which heartbeat a ping uuid names, cached for a few seconds: the lookup is the one store read on the
+ * hot path. Bounded; unknown uuids are not cached (so a new heartbeat works at once). A heartbeat
+ * deleted meanwhile keeps taking pings for at most the TTL; the store drops those pings.
+ */
+const createHeartbeatCache = (store: AppDeps['store'], ttlMs = 5_000, max = 100_000) => {
+  const cache = new Map<string, { at: number; h: Pick<Heartbeat, 'id' | 'workspace_id'> }>();
+  return {
+    async find(id: string, nowMs: number) {
+      const hit = cache.get(id);
+      if (hit && nowMs - hit.at < ttlMs) return hit.h;
+      const h = await store.findHeartbeat(id);
+      if (!h) return null;
+      if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+      cache.set(id, { at: nowMs, h: { id: h.id, workspace_id: h.workspace_id } });
+      return h;
+    },
+  };
+};
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const pingUrl = (ctx: ApiContext, id: string) => `${ctx.protocol}://${ctx.host}/hb/ping/${id}`;
 
@@ -44,7 +64,10 @@ export const heartbeatRoutes = ({ store, clock }: AppDeps) => {
       query: z.strictObject(pageQuery),
       async handler({ ctx, auth, query }) {
         const page = await store.listHeartbeats(auth.workspace.id, query);
-        return { data: page.data.map((h) => heartbeatJson(h, pingUrl(ctx, h.id))), next_cursor: page.next_cursor };
+        return {
+          data: page.data.map((h) => heartbeatJson(h, pingUrl(ctx, h.id))),
+          next_cursor: page.next_cursor,
+        };
       },
     }),
     route({
@@ -107,10 +130,11 @@ export const heartbeatRoutes = ({ store, clock }: AppDeps) => {
 
 /** `POST|GET /hb/ping/{uuid}`, served under /api/v1 and at the root. No API key: the uuid is the secret. */
 export const pingRoutes = ({ store, clock, pings }: AppDeps) => {
+  const heartbeats = createHeartbeatCache(store);
   const ping = async (ctx: ApiContext, id: string, body: unknown) => {
     const receivedAt = clock.now();
     const at = pingTime(body, receivedAt);
-    const h = UUID.test(id) ? await store.findHeartbeat(id.toLowerCase()) : null;
+    const h = UUID.test(id) ? await heartbeats.find(id.toLowerCase(), receivedAt.getTime()) : null;
     if (!h) throw new AppError('not_found', 'No heartbeat has this ping URL. Check the uuid in the URL.');
     await pings.record({
       id: newId(),

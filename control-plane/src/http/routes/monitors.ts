@@ -1,8 +1,14 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import { createMonitor, createMonitorBody, setPaused, updateMonitor, updateMonitorBody } from '../../domain/monitors.js';
-import { MONITOR_TYPES } from '../../domain/types.js';
+import {
+  createMonitor,
+  createMonitorBody,
+  setPaused,
+  updateMonitor,
+  updateMonitorBody,
+} from '../../domain/monitors.js';
 import type { Monitor } from '../../domain/types.js';
+import { MONITOR_TYPES } from '../../domain/types.js';
 import { type AppDeps, type Authed, route } from '../route.js';
 import { monitorJson } from '../serialize.js';
 import { boolParam, pageQuery } from './query.js';
@@ -27,11 +33,15 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
       method: 'post',
       path: '/monitors/create',
       tag: 'Monitors',
-      summary: 'Create a monitor. An interval below the plan minimum is raised to it, and `warnings` says so.',
+      summary:
+        'Create a monitor. An interval below the plan minimum is raised to it, and `warnings` says so.',
       role: 'member',
       body: createMonitorBody,
       status: 201,
-      responses: { 201: 'The monitor, with `warnings`', 402: 'Plan monitor limit reached: upgrade to add more' },
+      responses: {
+        201: 'The monitor, with `warnings`',
+        402: 'Plan monitor limit reached: upgrade to add more',
+      },
       async handler({ auth, body }) {
         const { monitor, notices } = await createMonitor(context(auth), body);
         return { ...monitorJson(monitor), warnings: notices };
@@ -85,7 +95,8 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
       status: 204,
       responses: { 404: 'No such monitor in this workspace' },
       async handler({ auth, params }) {
-        if (!(await store.deleteMonitor(auth.workspace.id, params.id!))) throw new AppError('not_found', 'Monitor not found.');
+        if (!(await store.deleteMonitor(auth.workspace.id, params.id!)))
+          throw new AppError('not_found', 'Monitor not found.');
         return undefined;
       },
     }),
@@ -98,7 +109,9 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
         role: 'member',
         responses: { 404: 'No such monitor in this workspace' },
         async handler({ auth, params }) {
-          return monitorJson(await setPaused(store, await load(auth, params.id!), action === 'pause', clock.now()));
+          return monitorJson(
+            await setPaused(store, await load(auth, params.id!), action === 'pause', clock.now()),
+          );
         },
       }),
     ),

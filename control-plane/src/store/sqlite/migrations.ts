@@ -1,4 +1,14 @@
-import { alerts, apiKeys, createTableSql, heartbeats, monitors, pings, policies, users, workspaces } from './tables.js';
+import {
+  alerts,
+  apiKeys,
+  createTableSql,
+  heartbeats,
+  monitors,
+  pings,
+  policies,
+  users,
+  workspaces,
+} from './tables.js';
 
 /**
  * Ordered, append-only. Each runs once, inside the same IMMEDIATE transaction that records it,

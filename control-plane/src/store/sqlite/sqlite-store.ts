@@ -101,11 +101,15 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
        state = CASE WHEN paused = 1 THEN state ELSE 'up' END
      WHERE id = @id`;
   const recordPingsTx = db.transaction((batch: Ping[]) => {
-    const insertPing = st(insertSql(pings));
+    // A ping for a heartbeat deleted meanwhile is dropped, not stored as an orphan.
+    const insertPing = st(
+      `${insertSql(pings).replace(/ VALUES \((.*)\)$/, ' SELECT $1')} WHERE EXISTS (SELECT 1 FROM heartbeats WHERE id = @heartbeat_id)`,
+    );
     const latest = new Map<string, number>();
     for (const p of batch) {
       insertPing.run(toRow(pings, p));
-      if (p.kind === 'success') latest.set(p.heartbeat_id, Math.max(latest.get(p.heartbeat_id) ?? 0, p.at.getTime()));
+      if (p.kind === 'success')
+        latest.set(p.heartbeat_id, Math.max(latest.get(p.heartbeat_id) ?? 0, p.at.getTime()));
     }
     const touch = st(touchHeartbeatSql);
     for (const [id, at] of latest) touch.run({ id, at });
@@ -115,9 +119,12 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
     kind: 'sqlite',
 
     async init() {
-      db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER)');
+      db.exec(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER)',
+      );
       immediate(() => {
-        const done = (st('SELECT max(version) v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+        const done =
+          (st('SELECT max(version) v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
         migrations.forEach((sqls, i) => {
           const version = i + 1;
           if (version <= done) return;
@@ -143,7 +150,8 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
           st(insertSql(policies)).run(toRow(policies, defaultPolicy));
         });
       } catch (e) {
-        if (isUniqueViolation(e)) throw new AppError('conflict', `Subdomain "${workspace.subdomain}" is taken.`);
+        if (isUniqueViolation(e))
+          throw new AppError('conflict', `Subdomain "${workspace.subdomain}" is taken.`);
         throw e;
       }
     },
@@ -172,7 +180,11 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
       return one<User>(users, 'SELECT * FROM users WHERE workspace_id = ? AND email = ?', workspaceId, email);
     },
     async listUsers(workspaceId) {
-      return many<User>(users, 'SELECT * FROM users WHERE workspace_id = ? ORDER BY created_at, id', workspaceId);
+      return many<User>(
+        users,
+        'SELECT * FROM users WHERE workspace_id = ? ORDER BY created_at, id',
+        workspaceId,
+      );
     },
 
     async insertApiKey(key, { maxActive, now }) {
@@ -200,7 +212,12 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
       return one<ApiKey>(apiKeys, 'SELECT * FROM api_keys WHERE key_hash = ?', keyHash);
     },
     async getApiKey(workspaceId, id) {
-      return one<ApiKey>(apiKeys, 'SELECT * FROM api_keys WHERE workspace_id = ? AND id = ?', workspaceId, id);
+      return one<ApiKey>(
+        apiKeys,
+        'SELECT * FROM api_keys WHERE workspace_id = ? AND id = ?',
+        workspaceId,
+        id,
+      );
     },
     async listApiKeys(workspaceId, filter = {}) {
       const byUser = filter.userId !== undefined;
@@ -242,7 +259,9 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
 
     async insertMonitor(monitor, { maxMonitors }) {
       return immediate(() => {
-        const { n } = st('SELECT count(*) n FROM monitors WHERE workspace_id = ?').get(monitor.workspace_id) as {
+        const { n } = st('SELECT count(*) n FROM monitors WHERE workspace_id = ?').get(
+          monitor.workspace_id,
+        ) as {
           n: number;
         };
         if (n >= maxMonitors) return 'limit_reached' as const;
@@ -251,7 +270,12 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
       });
     },
     async getMonitor(workspaceId, id) {
-      return one<Monitor>(monitors, 'SELECT * FROM monitors WHERE workspace_id = ? AND id = ?', workspaceId, id);
+      return one<Monitor>(
+        monitors,
+        'SELECT * FROM monitors WHERE workspace_id = ? AND id = ?',
+        workspaceId,
+        id,
+      );
     },
     async listMonitors(workspaceId, q: MonitorQuery) {
       const where = ['workspace_id = ?'];
@@ -265,13 +289,14 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
         params.push(q.paused ? 1 : 0);
       }
       if (q.search) {
-        where.push("(instr(lower(display_name), ?) > 0 OR instr(lower(url), ?) > 0)");
+        where.push('(instr(lower(display_name), ?) > 0 OR instr(lower(url), ?) > 0)');
         params.push(q.search.toLowerCase(), q.search.toLowerCase());
       }
       return page<Monitor>(monitors, where, params, q);
     },
     async countMonitors(workspaceId) {
-      return (st('SELECT count(*) n FROM monitors WHERE workspace_id = ?').get(workspaceId) as { n: number }).n;
+      return (st('SELECT count(*) n FROM monitors WHERE workspace_id = ?').get(workspaceId) as { n: number })
+        .n;
     },
     async updateMonitor(next, expectedVersion) {
       const r = db
@@ -288,7 +313,12 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
       st(insertSql(heartbeats)).run(toRow(heartbeats, heartbeat));
     },
     async getHeartbeat(workspaceId, id) {
-      return one<Heartbeat>(heartbeats, 'SELECT * FROM heartbeats WHERE workspace_id = ? AND id = ?', workspaceId, id);
+      return one<Heartbeat>(
+        heartbeats,
+        'SELECT * FROM heartbeats WHERE workspace_id = ? AND id = ?',
+        workspaceId,
+        id,
+      );
     },
     async findHeartbeat(id) {
       return one<Heartbeat>(heartbeats, 'SELECT * FROM heartbeats WHERE id = ?', id);
@@ -312,7 +342,9 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
     async transitionHeartbeat(workspaceId, id, expected: HeartbeatState, next: HeartbeatState, at) {
       return (
         db
-          .prepare('UPDATE heartbeats SET state = ?, updated_at = ? WHERE workspace_id = ? AND id = ? AND state = ?')
+          .prepare(
+            'UPDATE heartbeats SET state = ?, updated_at = ? WHERE workspace_id = ? AND id = ? AND state = ?',
+          )
           .run(next, at.getTime(), workspaceId, id, expected).changes === 1
       );
     },
@@ -341,7 +373,10 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
       return immediate(() => {
         const existing = one<Alert>(alerts, 'SELECT * FROM alerts WHERE open_key = ?', key);
         if (existing) return { alert: existing, created: false };
-        st(insertSql(alerts, ['open_key'])).run({ ...toRow(alerts, alert), open_key: alert.status === 'resolved' ? null : key });
+        st(insertSql(alerts, ['open_key'])).run({
+          ...toRow(alerts, alert),
+          open_key: alert.status === 'resolved' ? null : key,
+        });
         return { alert, created: true };
       });
     },

@@ -162,11 +162,19 @@ export const fromRow = <T>(t: Table, row: Row): T => {
   return out as T;
 };
 
-const sqlType: Record<ColumnKind, string> = { text: 'TEXT', int: 'INTEGER', bool: 'INTEGER', json: 'TEXT', date: 'INTEGER' };
+const sqlType: Record<ColumnKind, string> = {
+  text: 'TEXT',
+  int: 'INTEGER',
+  bool: 'INTEGER',
+  json: 'TEXT',
+  date: 'INTEGER',
+};
 
 /** CREATE TABLE for a layout; `extra` adds computed columns and constraints. */
 export const createTableSql = (t: Table, extra: string[] = []): string => {
-  const cols = Object.entries(t.columns).map(([c, k]) => (c === 'id' ? `id TEXT PRIMARY KEY` : `${c} ${sqlType[k]}`));
+  const cols = Object.entries(t.columns).map(([c, k]) =>
+    c === 'id' ? `id TEXT PRIMARY KEY` : `${c} ${sqlType[k]}`,
+  );
   return `CREATE TABLE ${t.name} (${[...cols, ...extra].join(', ')}) STRICT`;
 };
 

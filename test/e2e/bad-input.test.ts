@@ -1,0 +1,230 @@
+import { silentLogger } from '@lookout/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPingBatcher } from '../../control-plane/src/domain/ping-batcher.js';
+import { allRoutes } from '../../control-plane/src/http/app.js';
+import { type Harness, startHarness } from '../support/harness.js';
+
+/**
+ * Every endpoint, taken from the route table itself (so a new endpoint is covered without editing
+ * this file), gets each kind of bad input; each must answer with a clear 4xx JSON error and change nothing.
+ */
+let h: Harness;
+let w: Awaited<ReturnType<Harness['workspace']>>;
+let ids: Record<string, string>;
+let before: string;
+
+const snapshot = async () =>
+  JSON.stringify([
+    await h.store.listMonitors(w.workspace.id, { limit: 100 }),
+    await h.store.listHeartbeats(w.workspace.id, { limit: 100 }),
+    await h.store.listAlerts(w.workspace.id, { limit: 100 }),
+    await h.store.listPings(w.workspace.id, ids.uuid!, 100),
+    (await h.store.listApiKeys(w.workspace.id)).map((k) => ({
+      ...k,
+      last_used_at: null,
+      last_used_from: null,
+    })),
+  ]);
+
+beforeAll(async () => {
+  h = await startHarness({ max_body_bytes: 4096 });
+  w = await h.workspace('bad-input');
+  const monitor = await w.api('POST', '/monitors/create', {
+    json: {
+      display_name: 'm',
+      monitor_type: 'http',
+      url: 'https://example.com/',
+      http_method: 'GET',
+      expected_status_code: 200,
+    },
+  });
+  const heartbeat = await w.api('POST', '/heartbeats', { json: { display_name: 'hb' } });
+  ids = { id: monitor.body.id, uuid: heartbeat.body.id };
+  before = await snapshot();
+});
+afterAll(() => h.close());
+
+const routes = () =>
+  allRoutes({
+    store: h.store,
+    config: h.config,
+    clock: h.clock,
+    logger: silentLogger(),
+    pings: createPingBatcher(async () => {}, { maxBatch: 1, maxQueued: 1 }),
+  });
+
+const pathOf = (path: string) => {
+  const filled = path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+    path.startsWith('/api-keys') ? w.adminKeyId : ids[name]!,
+  );
+  return `/api/v1${filled}`;
+};
+
+const expectError = (
+  r: {
+    status: number;
+    headers: Record<string, unknown>;
+    body: { error?: { code: string; message: string } };
+  },
+  status: number,
+  label: string,
+) => {
+  expect(r.status, label).toBe(status);
+  expect(String(r.headers['content-type']), label).toMatch(/application\/json/);
+  expect(r.body.error?.code, label).toMatch(/^[a-z_]+$/);
+  expect(r.body.error?.message.length, label).toBeGreaterThan(5);
+};
+
+describe('bad input on every endpoint', () => {
+  it('covers the whole route table', () => {
+    expect(routes().length).toBeGreaterThanOrEqual(15);
+  });
+
+  it('no key, or a garbage key: 401 on every keyed endpoint', async () => {
+    for (const r of routes().filter((x) => (x.auth ?? 'api_key') === 'api_key')) {
+      const label = `${r.method} ${r.path}`;
+      expectError(await h.request(r.method.toUpperCase(), pathOf(r.path), { host: w.host }), 401, label);
+      expectError(
+        await h.request(r.method.toUpperCase(), pathOf(r.path), { host: w.host, key: 'ak.garbage' }),
+        401,
+        label,
+      );
+    }
+  });
+
+  it('unknown query parameters: 422 naming them', async () => {
+    for (const r of routes()) {
+      const label = `${r.method} ${r.path}`;
+      const res = await h.request(r.method.toUpperCase(), `${pathOf(r.path)}?bogus=1`, {
+        host: w.host,
+        key: w.adminKey,
+      });
+      expectError(res, 422, label);
+      expect(res.body.error.details, label).toContainEqual({
+        field: 'bogus',
+        message: 'is not a known field',
+      });
+    }
+  });
+
+  it('bodies: malformed JSON 400, wrong content type 415, oversized 413, wrong shape 422, unknown field 422', async () => {
+    for (const r of routes().filter((x) => x.method === 'post' || x.method === 'patch')) {
+      const label = `${r.method} ${r.path}`;
+      const send = (opts: Parameters<Harness['request']>[2]) =>
+        h.request(r.method.toUpperCase(), pathOf(r.path), { host: w.host, key: w.adminKey, ...opts });
+      expectError(
+        await send({ raw: '{"display_name": ', headers: { 'content-type': 'application/json' } }),
+        400,
+        `${label} malformed`,
+      );
+      expectError(
+        await send({ raw: 'x'.repeat(5000), headers: { 'content-type': 'application/json' } }),
+        413,
+        `${label} oversized`,
+      );
+      if (!r.lenientBody) {
+        expectError(
+          await send({
+            raw: 'display_name=x',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          }),
+          415,
+          `${label} form`,
+        );
+      }
+      const arr = await send({ json: [1, 2] });
+      expectError(arr, 422, `${label} array body`);
+      const unknown = await send({ json: { no_such_field: true } });
+      expectError(unknown, 422, `${label} unknown field`);
+      expect(
+        unknown.body.error.details.map((d: { field: string }) => d.field),
+        label,
+      ).toContain('no_such_field');
+    }
+  });
+
+  it('wrong types and over-long strings name each field', async () => {
+    const cases: [string, string, unknown, string[]][] = [
+      [
+        'POST',
+        '/monitors/create',
+        {
+          display_name: 7,
+          monitor_type: 'http',
+          url: 'https://a.test/',
+          http_method: 'GET',
+          expected_status_code: '200',
+        },
+        ['display_name', 'expected_status_code'],
+      ],
+      [
+        'POST',
+        '/monitors/create',
+        { display_name: 'a'.repeat(201), monitor_type: 'tcp', url: 'a.test', port: 70000 },
+        ['display_name', 'port'],
+      ],
+      [
+        'POST',
+        '/monitors/create',
+        {
+          display_name: 'a',
+          monitor_type: 'http',
+          url: `https://a.test/${'p'.repeat(2100)}`,
+          http_method: 'FETCH',
+          expected_status_code: 200,
+        },
+        ['url', 'http_method'],
+      ],
+      [
+        'POST',
+        '/monitors/create',
+        {
+          display_name: 'a',
+          monitor_type: 'http',
+          url: 'https://a.test/',
+          http_method: 'GET',
+          expected_status_code: 200,
+          auth: { type: 'digest' },
+        },
+        ['auth.type'],
+      ],
+      [
+        'PATCH',
+        `/monitors/${'{id}'}`,
+        { failure_threshold: 0, paused: 'yes' },
+        ['failure_threshold', 'paused'],
+      ],
+      ['POST', '/heartbeats', { period_seconds: 'daily' }, ['display_name', 'period_seconds']],
+      [
+        'PATCH',
+        `/heartbeats/${'{uuid}'}`,
+        { display_name: 'x'.repeat(201), grace_seconds: -1 },
+        ['display_name', 'grace_seconds'],
+      ],
+      ['POST', '/alerts/resolve', { UUIDs: [1] }, ['UUIDs[0]']],
+    ];
+    for (const [method, path, json, fields] of cases) {
+      const r = await h.request(method, pathOf(path), { host: w.host, key: w.adminKey, json });
+      expectError(r, 422, `${method} ${path}`);
+      expect(
+        r.body.error.details.map((d: { field: string }) => d.field).sort(),
+        JSON.stringify(r.body),
+      ).toEqual([...fields].sort());
+    }
+  });
+
+  it('nothing was written by any of it', async () => {
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('unknown paths and methods are JSON errors too', async () => {
+    expectError(
+      await h.request('GET', '/api/v1/nope', { host: w.host, key: w.adminKey }),
+      404,
+      'unknown path',
+    );
+    const m = await h.request('PUT', '/api/v1/monitors', { host: w.host, key: w.adminKey });
+    expectError(m, 405, 'wrong method');
+    expect(m.headers.allow).toContain('GET');
+  });
+});

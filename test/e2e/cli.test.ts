@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNamedKey } from '../../control-plane/src/domain/api-keys.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { runCli } from '../support/processes.js';
+
+/** The admin CLI in its own process, on the same SQLite file as a running server. */
+let h: Harness;
+let env: Record<string, string>;
+beforeAll(async () => {
+  h = await startHarness();
+  env = { LOOKOUT_DATA_DIR: h.dir, LOOKOUT_LOG_LEVEL: 'silent' };
+});
+afterAll(() => h.close());
+
+const json = async (args: string[]) => {
+  const r = await runCli([...args, '--json'], env);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+};
+
+describe('npx lookout', () => {
+  it('creates a workspace, a user and a key that works against the running API', async () => {
+    const ws = await json([
+      'workspace',
+      'create',
+      '--subdomain',
+      'acme',
+      '--admin-email',
+      'ops@acme.test',
+      '--plan',
+      'team',
+    ]);
+    expect(ws).toMatchObject({
+      workspace: { subdomain: 'acme', plan: 'team' },
+      admin: { email: 'ops@acme.test' },
+    });
+    expect(ws.admin.password.length).toBeGreaterThanOrEqual(20);
+    const user = await json([
+      'user',
+      'create',
+      '--workspace',
+      'acme',
+      '--email',
+      'ci@acme.test',
+      '--role',
+      'member',
+    ]);
+    expect(user.user.role).toBe('member');
+    const key = await json([
+      'api-key',
+      'create',
+      '--workspace',
+      'acme',
+      '--email',
+      'ci@acme.test',
+      '--name',
+      'GitHub Actions',
+      '--expiry',
+      '90d',
+    ]);
+    expect(key.key).toMatch(/^ak\./);
+    expect(key).toMatchObject({ name: 'GitHub Actions', status: 'active', last_four: key.key.slice(-4) });
+    const r = await h.request('GET', '/api/v1/monitors', { host: 'acme.localhost', key: key.key });
+    expect(r.status).toBe(200);
+
+    const list = await runCli(['api-key', 'list', '--workspace', 'acme'], env);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain('GitHub Actions');
+    expect(list.stdout).toContain(`…${key.key.slice(-4)}`);
+    expect(list.stdout).not.toContain(key.key);
+
+    const revoked = await json(['api-key', 'revoke', '--workspace', 'acme', '--id', key.id]);
+    expect(revoked.status).toBe('revoked');
+    expect(
+      (await h.request('GET', '/api/v1/monitors', { host: 'acme.localhost', key: key.key })).status,
+    ).toBe(401);
+  });
+
+  it('refuses the 26th active key of a user with a clear message and exit code 1', async () => {
+    await json(['workspace', 'create', '--subdomain', 'capped', '--admin-email', 'a@capped.test']);
+    const ws = (await h.store.getWorkspaceBySubdomain('capped'))!;
+    const admin = (await h.store.getUserByEmail(ws.id, 'a@capped.test'))!;
+    for (let i = 0; i < 24; i++)
+      await createNamedKey(h.store, ws, admin, { name: `k${i}`, expiry: 'none' }, new Date());
+    const ok = await runCli(
+      [
+        'api-key',
+        'create',
+        '--workspace',
+        'capped',
+        '--email',
+        'a@capped.test',
+        '--name',
+        'k25',
+        '--expiry',
+        'none',
+      ],
+      env,
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    const refused = await runCli(
+      [
+        'api-key',
+        'create',
+        '--workspace',
+        'capped',
+        '--email',
+        'a@capped.test',
+        '--name',
+        'k26',
+        '--expiry',
+        'none',
+      ],
+      env,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^lookout: .*25 active API keys.*Revoke one/);
+  });
+
+  it('regenerates the legacy key: the old value stops working', async () => {
+    await json(['workspace', 'create', '--subdomain', 'legacy', '--admin-email', 'a@legacy.test']);
+    const k1 = await json(['legacy-key', 'regenerate', '--workspace', 'legacy', '--email', 'a@legacy.test']);
+    const k2 = await json(['legacy-key', 'regenerate', '--workspace', 'legacy', '--email', 'a@legacy.test']);
+    expect((await h.request('GET', '/api/v1/alerts', { host: 'legacy.localhost', key: k1.key })).status).toBe(
+      401,
+    );
+    expect((await h.request('GET', '/api/v1/alerts', { host: 'legacy.localhost', key: k2.key })).status).toBe(
+      200,
+    );
+  });
+
+  it('fails with one line and a non-zero exit on bad input', async () => {
+    const cases: [string[], RegExp][] = [
+      [['api-key', 'create', '--workspace', 'acme', '--email', 'ops@acme.test'], /missing --name, --expiry/],
+      [
+        [
+          'api-key',
+          'create',
+          '--workspace',
+          'acme',
+          '--email',
+          'ops@acme.test',
+          '--name',
+          'x',
+          '--expiry',
+          '2001-01-01',
+        ],
+        /expiry must be in the future/,
+      ],
+      [
+        [
+          'api-key',
+          'create',
+          '--workspace',
+          'nope',
+          '--email',
+          'x@y.test',
+          '--name',
+          'x',
+          '--expiry',
+          'none',
+        ],
+        /no workspace with subdomain "nope"/,
+      ],
+      [['workspace', 'create', '--subdomain', 'acme', '--admin-email', 'x@y.test'], /taken/],
+      [['workspace', 'create', '--subdomain', 'Bad_Name', '--admin-email', 'x@y.test'], /subdomain/],
+      [
+        ['workspace', 'create', '--subdomain', 'p', '--admin-email', 'x@y.test', '--plan', 'gold'],
+        /plan must be one of: free, team, business/,
+      ],
+      [['user', 'create', '--workspace', 'acme', '--email', 'x@acme.test', '--role', 'owner'], /role/],
+      [['frobnicate'], /unknown command/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(args, env);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+    }
+    const badEnv = await runCli(['api-key', 'list', '--workspace', 'acme'], {
+      ...env,
+      LOOKOUT_HTTP_PORT: 'eighty',
+    });
+    expect(badEnv.code).toBe(1);
+    expect(badEnv.stderr).toContain('LOOKOUT_HTTP_PORT');
+  });
+});
