@@ -29,7 +29,6 @@ export const configKeys = {
     doc: 'Address the HTTP API listens on (0.0.0.0 in containers).',
   },
   http_port: { schema: port, default: 8080, doc: 'Port of the HTTP API (0 picks a free port).' },
-  rpc_port: { schema: port, default: 8081, doc: 'Port of the agents’ gRPC/Connect listener.' },
   service_domain: {
     schema: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a host name such as lookout.example.com'),
     default: 'localhost',

@@ -4,6 +4,7 @@ import { type Clock, type Logger, systemClock } from '@lookout/shared';
 import type { Config } from './config.js';
 import { createPingBatcher } from './domain/ping-batcher.js';
 import { createApp } from './http/app.js';
+import { createPingEndpoint } from './http/ping-endpoint.js';
 import type { Store } from './store/port.js';
 
 export interface ControlPlane {
@@ -28,15 +29,19 @@ export const startControlPlane = async (deps: {
     maxQueued: config.ping_queue_max,
   });
   let draining = false;
-  const app = createApp({
+  const appDeps = {
     store,
     config,
     clock,
     logger: logger.child({ component: 'http' }),
     pings,
     isDraining: () => draining,
+  };
+  const api = createApp(appDeps).callback();
+  const ping = createPingEndpoint(appDeps);
+  const server = createServer((req, res) => {
+    if (!ping(req, res)) void api(req, res);
   });
-  const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;

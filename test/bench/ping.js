@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '@lookout/shared';
-import autocannon from 'autocannon';
 import { loadConfig } from '../../control-plane/dist/config.js';
 import { createHeartbeat } from '../../control-plane/dist/domain/heartbeats.js';
 import { createWorkspace } from '../../control-plane/dist/domain/workspaces.js';
@@ -35,20 +34,26 @@ const startServer = (env) =>
     child.on('exit', (code) => reject(new Error(`server exited ${code}`)));
   });
 
-const load = (port, ids, duration = DURATION) => {
-  let i = 0;
-  return autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
-    duration,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req) => ({ ...req, path: `/hb/ping/${ids[i++ % ids.length]}` }),
-      },
-    ],
+/** Runs the load generator as its own process, pinned to core 1. */
+const load = (port, ids, duration = DURATION) =>
+  new Promise((resolve, reject) => {
+    const args = [
+      process.execPath,
+      join(import.meta.dirname, 'load.js'),
+      port,
+      duration,
+      CONNECTIONS,
+      ids.join(','),
+    ];
+    const p = pin(1);
+    const child = p ? spawn(p[0], [...p[1], ...args]) : spawn(args[0], args.slice(1));
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => process.stderr.write(d));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load generator exited ${code}`)),
+    );
   });
-};
 
 const runOne = async (label, mode, dataDir, ids, extraEnv = {}) => {
   const env = { ...process.env, BENCH_MODE: mode, LOOKOUT_DATA_DIR: dataDir, ...extraEnv };

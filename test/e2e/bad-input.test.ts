@@ -122,7 +122,7 @@ describe('bad input on every endpoint', () => {
         413,
         `${label} oversized`,
       );
-      if (!r.lenientBody) {
+      if (!r.raw) {
         expectError(
           await send({
             raw: 'display_name=x',

@@ -129,6 +129,34 @@ describe('npx lookout', () => {
     );
   });
 
+  it('raises a test alert that the API lists and resolves', async () => {
+    const a = await json(['alert', 'test', '--workspace', 'acme', '--name', 'Smoke test']);
+    expect(a).toMatchObject({ title: 'Smoke test', status: 'open' });
+    const key = await json([
+      'api-key',
+      'create',
+      '--workspace',
+      'acme',
+      '--email',
+      'ops@acme.test',
+      '--name',
+      'k',
+      '--expiry',
+      '1d',
+    ]);
+    const list = await h.request('GET', '/api/v1/alerts?status=open', {
+      host: 'acme.localhost',
+      key: key.key,
+    });
+    expect(list.body.data.map((x: { id: string }) => x.id)).toContain(a.id);
+    const r = await h.request('POST', '/api/v1/alerts/resolve', {
+      host: 'acme.localhost',
+      key: key.key,
+      json: { UUIDs: [a.id] },
+    });
+    expect(r.body.resolved[0]).toMatchObject({ id: a.id, status: 'resolved' });
+  });
+
   it('fails with one line and a non-zero exit on bad input', async () => {
     const cases: [string[], RegExp][] = [
       [['api-key', 'create', '--workspace', 'acme', '--email', 'ops@acme.test'], /missing --name, --expiry/],

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
-import { AppError, isAppError, systemClock } from '@lookout/shared';
+import { AppError, isAppError, newId, systemClock } from '@lookout/shared';
 import { ConfigError, loadConfig } from '../config.js';
+import { raiseAlert } from '../domain/alerts.js';
 import { createNamedKey, keyStatus, regenerateLegacyKey } from '../domain/api-keys.js';
 import type { User, Workspace } from '../domain/types.js';
 import { createUser, createWorkspace } from '../domain/workspaces.js';
-import { apiKeyJson } from '../http/serialize.js';
+import { alertJson, apiKeyJson } from '../http/serialize.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/port.js';
 
@@ -20,6 +21,7 @@ const USAGE = `Usage: npx lookout <command> [options] [--json]
   api-key list       --workspace S [--email E]
   api-key revoke     --workspace S --id ID
   legacy-key regenerate --workspace S --email E
+  alert test         --workspace S [--name TITLE]   raise a test alert (to try alert handling end to end)
 
 Configuration comes from LOOKOUT_* environment variables, as for the server.`;
 
@@ -125,6 +127,25 @@ const commands: Record<
       json: apiKeyJson(k, now),
       text: `Revoked API key "${k.name}" (…${k.last_four}); status ${keyStatus(k, now)}.`,
     };
+  },
+  async 'alert test'(store, flags) {
+    const [sub] = need(flags, 'workspace');
+    const ws = await workspaceOf(store, sub!);
+    const now = systemClock.now();
+    const title = typeof flags.name === 'string' ? flags.name : 'Test alert from the Lookout CLI';
+    const { alert } = await raiseAlert(
+      store,
+      {
+        workspace_id: ws.id,
+        source_type: 'integration',
+        source_id: 'cli',
+        cause: 'test',
+        dedup_key: newId(),
+        title,
+      },
+      now,
+    );
+    return { json: alertJson(alert), text: `Raised test alert ${alert.id}: ${title}` };
   },
   async 'legacy-key regenerate'(store, flags) {
     const [sub, email] = need(flags, 'workspace', 'email');

@@ -11,8 +11,9 @@ import { buildOpenApi } from './openapi.js';
 import type { AnyRoute, ApiContext, ApiState, AppDeps, Authed } from './route.js';
 import { alertRoutes } from './routes/alerts.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
-import { heartbeatRoutes, pingRoutes } from './routes/heartbeats.js';
+import { heartbeatRoutes } from './routes/heartbeats.js';
 import { monitorRoutes } from './routes/monitors.js';
+import { pingRoutes } from './routes/pings.js';
 import { createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
 
 export const API_PREFIX = '/api/v1';
@@ -26,7 +27,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...monitorRoutes(deps),
   ...heartbeatRoutes(deps),
   ...alertRoutes(deps),
-  ...pingRoutes(deps),
+  ...pingRoutes(),
 ];
 
 const errorJson = (e: AppError) => ({ error: { code: e.code, message: e.message, details: e.details } });
@@ -102,27 +103,24 @@ export const createApp = (deps: AppDeps) => {
   });
 
   for (const r of routes) {
+    if (r.raw || !r.handler) continue;
+    const handler = r.handler;
     const koaPath = r.path.replace(/\{(\w+)\}/g, ':$1');
-    const paths = r.path.startsWith('/hb/')
-      ? [`${API_PREFIX}${koaPath}`, koaPath]
-      : [`${API_PREFIX}${koaPath}`];
-    for (const p of paths) {
-      router[r.method](p, async (ctx) => {
-        const c = ctx as unknown as ApiContext;
-        let auth: Authed | undefined;
-        if ((r.auth ?? 'api_key') === 'api_key') auth = await authorize(c, r);
-        const query = parseOrThrow(r.query ?? noQuery, { ...ctx.query }, 'query');
-        const body =
-          ctx.method === 'GET' || ctx.method === 'DELETE' || ctx.method === 'HEAD'
-            ? undefined
-            : await readJson(ctx.req, config.max_body_bytes, { lenientType: r.lenientBody ?? false });
-        if (!r.body && body !== undefined) parseOrThrow(noBody, body, 'body');
-        const params = (ctx as unknown as { params: Record<string, string> }).params;
-        const result = await r.handler({ ctx: c, params, query, body, auth: auth as Authed });
-        ctx.status = r.status ?? 200;
-        if (result !== undefined) ctx.body = result;
-      });
-    }
+    router[r.method](`${API_PREFIX}${koaPath}`, async (ctx) => {
+      const c = ctx as unknown as ApiContext;
+      let auth: Authed | undefined;
+      if ((r.auth ?? 'api_key') === 'api_key') auth = await authorize(c, r);
+      const query = parseOrThrow(r.query ?? noQuery, { ...ctx.query }, 'query');
+      const body =
+        ctx.method === 'GET' || ctx.method === 'DELETE' || ctx.method === 'HEAD'
+          ? undefined
+          : await readJson(ctx.req, config.max_body_bytes);
+      if (!r.body && body !== undefined) parseOrThrow(noBody, body, 'body');
+      const params = (ctx as unknown as { params: Record<string, string> }).params;
+      const result = await handler({ ctx: c, params, query, body, auth: auth as Authed });
+      ctx.status = r.status ?? 200;
+      if (result !== undefined) ctx.body = result;
+    });
   }
 
   const authorize = async (ctx: ApiContext, r: AnyRoute): Promise<Authed> => {

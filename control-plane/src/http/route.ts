@@ -57,11 +57,11 @@ export interface RouteDef<Q = Record<string, never>> {
   query?: z.ZodType<Q>;
   /** The schema the domain validates the body with (documented as the request body). */
   body?: z.ZodType;
-  /** Body media types other than JSON are accepted and ignored (pings). */
-  lenientBody?: boolean;
   status?: number;
   responses?: Record<number, string>;
-  handler(input: RouteInput<Q>): Promise<unknown>;
+  /** Served outside Koa (see ping-endpoint.ts); declared for the API document only. */
+  raw?: boolean;
+  handler?(input: RouteInput<Q>): Promise<unknown>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a heterogeneous list of routes

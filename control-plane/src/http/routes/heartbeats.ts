@@ -1,10 +1,8 @@
-import { AppError, newId } from '@lookout/shared';
+import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import {
   createHeartbeat,
   createHeartbeatBody,
-  pingBody,
-  pingTime,
   updateHeartbeat,
   updateHeartbeatBody,
 } from '../../domain/heartbeats.js';
@@ -13,27 +11,7 @@ import { type ApiContext, type AppDeps, type Authed, route } from '../route.js';
 import { heartbeatJson } from '../serialize.js';
 import { pageQuery } from './query.js';
 
-/**
- * Which heartbeat a ping uuid names, cached for a few seconds: the lookup is the one store read on the
- * hot path. Bounded; unknown uuids are not cached (so a new heartbeat works at once). A heartbeat
- * deleted meanwhile keeps taking pings for at most the TTL; the store drops those pings.
- */
-const createHeartbeatCache = (store: AppDeps['store'], ttlMs = 5_000, max = 100_000) => {
-  const cache = new Map<string, { at: number; h: Pick<Heartbeat, 'id' | 'workspace_id'> }>();
-  return {
-    async find(id: string, nowMs: number) {
-      const hit = cache.get(id);
-      if (hit && nowMs - hit.at < ttlMs) return hit.h;
-      const h = await store.findHeartbeat(id);
-      if (!h) return null;
-      if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-      cache.set(id, { at: nowMs, h: { id: h.id, workspace_id: h.workspace_id } });
-      return h;
-    },
-  };
-};
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const pingUrl = (ctx: ApiContext, id: string) => `${ctx.protocol}://${ctx.host}/hb/ping/${id}`;
 
 export const heartbeatRoutes = ({ store, clock }: AppDeps) => {
@@ -124,50 +102,6 @@ export const heartbeatRoutes = ({ store, clock }: AppDeps) => {
         await store.deleteHeartbeat(auth.workspace.id, h.id);
         return undefined;
       },
-    }),
-  ];
-};
-
-/** `POST|GET /hb/ping/{uuid}`, served under /api/v1 and at the root. No API key: the uuid is the secret. */
-export const pingRoutes = ({ store, clock, pings }: AppDeps) => {
-  const heartbeats = createHeartbeatCache(store);
-  const ping = async (ctx: ApiContext, id: string, body: unknown) => {
-    const receivedAt = clock.now();
-    const at = pingTime(body, receivedAt);
-    const h = UUID.test(id) ? await heartbeats.find(id.toLowerCase(), receivedAt.getTime()) : null;
-    if (!h) throw new AppError('not_found', 'No heartbeat has this ping URL. Check the uuid in the URL.');
-    await pings.record({
-      id: newId(),
-      heartbeat_id: h.id,
-      workspace_id: h.workspace_id,
-      kind: 'success',
-      at,
-      received_at: receivedAt,
-      source: ctx.ip || null,
-    });
-    return { message: 'Ping recorded.', status: 'ok' };
-  };
-  return [
-    route({
-      method: 'post',
-      path: '/hb/ping/{uuid}',
-      tag: 'Heartbeats',
-      auth: 'none',
-      lenientBody: true,
-      summary:
-        'Record a ping. Optional JSON body {"timestamp": <unix seconds>} records the job’s finish time instead of arrival. Also served at /hb/ping/{uuid}.',
-      body: pingBody,
-      responses: { 200: '{"message": "...", "status": "ok"}', 404: 'Unknown uuid' },
-      handler: ({ ctx, params, body }) => ping(ctx, params.uuid!, body),
-    }),
-    route({
-      method: 'get',
-      path: '/hb/ping/{uuid}',
-      tag: 'Heartbeats',
-      auth: 'none',
-      summary: 'Record a ping at arrival time. Also served at /hb/ping/{uuid}.',
-      responses: { 200: '{"message": "...", "status": "ok"}', 404: 'Unknown uuid' },
-      handler: ({ ctx, params }) => ping(ctx, params.uuid!, undefined),
     }),
   ];
 };

@@ -29,7 +29,7 @@ export const migrations: string[][] = [
     'CREATE INDEX monitors_ws ON monitors (workspace_id, created_at DESC, id DESC)',
     createTableSql(heartbeats),
     'CREATE INDEX heartbeats_ws ON heartbeats (workspace_id, created_at DESC, id DESC)',
-    createTableSql(pings),
+    createTableSql(pings, [], { rowidKey: true }),
     'CREATE INDEX pings_heartbeat ON pings (heartbeat_id, at DESC)',
     // open_key is set while the alert is unresolved: at most one open alert per source, cause and key.
     createTableSql(alerts, ['open_key TEXT']),

@@ -18,6 +18,7 @@ import type {
 import { decodeCursor, toPage } from '../cursor.js';
 import type { AlertQuery, MonitorQuery, PageQuery, Store } from '../port.js';
 import { migrations } from './migrations.js';
+import { createPingWriter, type PingWriter } from './ping-writer.js';
 import {
   alerts,
   apiKeys,
@@ -97,22 +98,25 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
     return toPage(many<T>(t, sql, ...p, q.limit + 1), q.limit);
   };
 
+  /** Positional, in `pings` column order; a ping for a heartbeat deleted meanwhile is dropped, not kept as an orphan. */
+  const pingColumns = Object.keys(pings.columns);
+  const insertPingSql = `INSERT INTO pings (${pingColumns.join(', ')}) SELECT ${pingColumns.map(() => '?').join(', ')}
+     WHERE EXISTS (SELECT 1 FROM heartbeats WHERE id = ?)`;
+  /** The insert's parameters: the columns, then the heartbeat id again for the EXISTS. */
+  const pingParams = (p: Ping) => [...Object.values(toRow(pings, p)), p.heartbeat_id];
+  const pingWidth = pingColumns.length + 1;
+  /** last_ping_at only moves forward; a ping marks the heartbeat up unless it is paused. */
   const touchHeartbeatSql = `UPDATE heartbeats SET last_ping_at = max(coalesce(last_ping_at, 0), @at),
        state = CASE WHEN paused = 1 THEN state ELSE 'up' END
      WHERE id = @id`;
-  const recordPingsTx = db.transaction((batch: Ping[]) => {
-    // A ping for a heartbeat deleted meanwhile is dropped, not stored as an orphan.
-    const insertPing = st(
-      `${insertSql(pings).replace(/ VALUES \((.*)\)$/, ' SELECT $1')} WHERE EXISTS (SELECT 1 FROM heartbeats WHERE id = @heartbeat_id)`,
-    );
-    const latest = new Map<string, number>();
-    for (const p of batch) {
-      insertPing.run(toRow(pings, p));
-      if (p.kind === 'success')
-        latest.set(p.heartbeat_id, Math.max(latest.get(p.heartbeat_id) ?? 0, p.at.getTime()));
-    }
+  const inMemory = opts.path === ':memory:';
+  let pingWriter: PingWriter | null = null;
+  /** For ':memory:' databases, which a worker cannot share. */
+  const recordPingsInThread = db.transaction((rows: unknown[], touches: [string, number][]) => {
+    const insert = st(insertPingSql);
     const touch = st(touchHeartbeatSql);
-    for (const [id, at] of latest) touch.run({ id, at });
+    for (let i = 0; i < rows.length; i += pingWidth) insert.run(rows.slice(i, i + pingWidth));
+    for (const [id, at] of touches) touch.run({ id, at });
   });
 
   const store: Store = {
@@ -139,6 +143,8 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
     },
 
     async close() {
+      await pingWriter?.close();
+      pingWriter = null;
       if (db.open) db.close();
     },
 
@@ -356,7 +362,22 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
       });
     },
     async recordPings(batch) {
-      if (batch.length > 0) recordPingsTx.immediate(batch);
+      if (batch.length === 0) return;
+      const latest = new Map<string, number>();
+      for (const p of batch) {
+        if (p.kind === 'success')
+          latest.set(p.heartbeat_id, Math.max(latest.get(p.heartbeat_id) ?? 0, p.at.getTime()));
+      }
+      const rows = batch.flatMap(pingParams);
+      if (inMemory) return recordPingsInThread.immediate(rows, [...latest]);
+      pingWriter ??= createPingWriter({
+        path: opts.path,
+        busyTimeoutMs: opts.busyTimeoutMs ?? 5000,
+        insertSql: insertPingSql,
+        width: pingWidth,
+        touchSql: touchHeartbeatSql,
+      });
+      await pingWriter.write(rows, [...latest]);
     },
     async listPings(workspaceId, heartbeatId, limit) {
       return many<Ping>(

@@ -170,10 +170,14 @@ const sqlType: Record<ColumnKind, string> = {
   date: 'INTEGER',
 };
 
-/** CREATE TABLE for a layout; `extra` adds computed columns and constraints. */
-export const createTableSql = (t: Table, extra: string[] = []): string => {
+/**
+ * CREATE TABLE for a layout; `extra` adds computed columns and constraints. `id` is the primary key,
+ * except with `rowidKey` (append-heavy tables such as pings): there the integer rowid is the key, so
+ * an insert appends to the B-tree instead of landing at a random place in a UUID index.
+ */
+export const createTableSql = (t: Table, extra: string[] = [], opts: { rowidKey?: boolean } = {}): string => {
   const cols = Object.entries(t.columns).map(([c, k]) =>
-    c === 'id' ? `id TEXT PRIMARY KEY` : `${c} ${sqlType[k]}`,
+    c === 'id' && !opts.rowidKey ? `id TEXT PRIMARY KEY` : `${c} ${sqlType[k]}`,
   );
   return `CREATE TABLE ${t.name} (${[...cols, ...extra].join(', ')}) STRICT`;
 };

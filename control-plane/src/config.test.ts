@@ -1,0 +1,70 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, configKeys, envName, loadConfig } from './config.js';
+
+describe('config', () => {
+  it('has a default for everything', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      http_port: 8080,
+      service_domain: 'localhost',
+      regions: ['eu-west', 'us-east'],
+      trust_proxy: false,
+    });
+    expect(c.plans.free).toEqual({ max_monitors: 10, min_interval_seconds: 180 });
+  });
+
+  it('reads env, then the file; env wins', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lookout-cfg-'));
+    const file = join(dir, 'c.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ http_port: 9000, service_domain: 'status.example.com', regions: ['ap-south'] }),
+    );
+    const c = loadConfig({
+      LOOKOUT_CONFIG_FILE: file,
+      LOOKOUT_HTTP_PORT: '9100',
+      LOOKOUT_TRUST_PROXY: 'true',
+    });
+    expect(c).toMatchObject({
+      http_port: 9100,
+      service_domain: 'status.example.com',
+      regions: ['ap-south'],
+      trust_proxy: true,
+    });
+    const plans = loadConfig({
+      LOOKOUT_PLANS: '{"solo": {"max_monitors": 3, "min_interval_seconds": 300}}',
+    }).plans;
+    expect(plans).toEqual({ solo: { max_monitors: 3, min_interval_seconds: 300 } });
+  });
+
+  it('reports every bad value at once, one line each, naming the variable', () => {
+    let err: ConfigError | undefined;
+    try {
+      loadConfig({
+        LOOKOUT_HTTP_PORT: '70000',
+        LOOKOUT_LOG_LEVEL: 'loud',
+        LOOKOUT_PLANS: '{nope',
+        LOOKOUT_MONGODB_URI: 'postgres://x',
+      });
+    } catch (e) {
+      err = e as ConfigError;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err!.problems.map((p) => p.split(/[=:]/)[0])).toEqual(
+      ['LOOKOUT_MONGODB_URI', 'LOOKOUT_LOG_LEVEL', 'LOOKOUT_PLANS', 'LOOKOUT_HTTP_PORT'].sort(
+        (a, b) =>
+          Object.keys(configKeys).indexOf(a.slice(8).toLowerCase()) -
+          Object.keys(configKeys).indexOf(b.slice(8).toLowerCase()),
+      ),
+    );
+  });
+
+  it('every setting is documented in the README configuration table', () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    for (const key of Object.keys(configKeys))
+      expect(readme, envName(key)).toContain(`| \`${envName(key)}\``);
+  });
+});
