@@ -76,6 +76,49 @@ describe('npx lookout', () => {
     ).toBe(401);
   });
 
+  it('a key acts with its user’s current role: demoting the user limits the key at once', async () => {
+    await json(['user', 'create', '--workspace', 'acme', '--email', 'dev@acme.test', '--role', 'member']);
+    const key = await json([
+      'api-key',
+      'create',
+      '--workspace',
+      'acme',
+      '--email',
+      'dev@acme.test',
+      '--name',
+      'dev',
+      '--expiry',
+      'none',
+    ]);
+    const create = () =>
+      h.request('POST', '/api/v1/monitors/create', {
+        host: 'acme.localhost',
+        key: key.key,
+        json: { display_name: 'db', monitor_type: 'tcp', url: 'db.acme.test', port: 5432 },
+      });
+    expect((await create()).status).toBe(201);
+    expect(
+      (
+        await json([
+          'user',
+          'set-role',
+          '--workspace',
+          'acme',
+          '--email',
+          'dev@acme.test',
+          '--role',
+          'viewer',
+        ])
+      ).user.role,
+    ).toBe('viewer');
+    const refused = await create();
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toContain('viewer');
+    expect(
+      (await h.request('GET', '/api/v1/monitors', { host: 'acme.localhost', key: key.key })).status,
+    ).toBe(200);
+  });
+
   it('refuses the 26th active key of a user with a clear message and exit code 1', async () => {
     await json(['workspace', 'create', '--subdomain', 'capped', '--admin-email', 'a@capped.test']);
     const ws = (await h.store.getWorkspaceBySubdomain('capped'))!;

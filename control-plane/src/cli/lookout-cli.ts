@@ -4,7 +4,8 @@ import { ConfigError, loadConfig } from '../config.js';
 import { raiseAlert } from '../domain/alerts.js';
 import { createNamedKey, keyStatus, regenerateLegacyKey } from '../domain/api-keys.js';
 import type { User, Workspace } from '../domain/types.js';
-import { createUser, createWorkspace } from '../domain/workspaces.js';
+import { parseOrThrow } from '../domain/validation.js';
+import { createUser, createWorkspace, userInput } from '../domain/workspaces.js';
 import { alertJson, apiKeyJson } from '../http/serialize.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/port.js';
@@ -17,6 +18,7 @@ const USAGE = `Usage: npx lookout <command> [options] [--json]
 
   workspace create   --subdomain S --admin-email E [--plan P]
   user create        --workspace S --email E --role admin|member|viewer
+  user set-role      --workspace S --email E --role admin|member|viewer
   api-key create     --workspace S --email E --name N --expiry none|1d|7d|30d|90d|<YYYY-MM-DD or ISO date-time>
   api-key list       --workspace S [--email E]
   api-key revoke     --workspace S --id ID
@@ -86,6 +88,17 @@ const commands: Record<
     return {
       json: { user: { id: r.user.id, email: r.user.email, role: r.user.role, password: r.password } },
       text: `Created ${r.user.role} ${r.user.email} in "${sub}". Password (shown once): ${r.password}`,
+    };
+  },
+  async 'user set-role'(store, flags) {
+    const [sub, email, role] = need(flags, 'workspace', 'email', 'role');
+    const ws = await workspaceOf(store, sub!);
+    const user = await userOf(store, ws, email!);
+    const { role: next } = parseOrThrow(userInput.pick({ role: true }), { role });
+    await store.setUserRole(ws.id, user.id, next);
+    return {
+      json: { user: { id: user.id, email: user.email, role: next } },
+      text: `${user.email} is now ${next} in "${sub}"; their keys act with this role from their next request.`,
     };
   },
   async 'api-key create'(store, flags) {

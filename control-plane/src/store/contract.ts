@@ -184,6 +184,14 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         expect((await store.listUsers(other.workspace.id)).length).toBe(2);
         expect(await store.getUser(ws.workspace.id, u.id)).toBeNull();
       });
+
+      it('changes a user’s role, only in its own workspace', async () => {
+        const other = fixtures.workspace();
+        await store.createWorkspace(other);
+        expect(await store.setUserRole(other.workspace.id, ws.admin.id, 'viewer')).toBe(false);
+        expect(await store.setUserRole(ws.workspace.id, ws.admin.id, 'member')).toBe(true);
+        expect((await store.getUser(ws.workspace.id, ws.admin.id))?.role).toBe('member');
+      });
     });
 
     describe('api keys', () => {

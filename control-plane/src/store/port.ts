@@ -43,6 +43,8 @@ export interface Store {
   getUser(workspaceId: string, id: string): Promise<User | null>;
   getUserByEmail(workspaceId: string, email: string): Promise<User | null>;
   listUsers(workspaceId: string): Promise<User[]>;
+  /** Returns false when no such user. Keys act with the new role from their next request. */
+  setUserRole(workspaceId: string, id: string, role: User['role']): Promise<boolean>;
 
   // API keys
   /** Inserts a named key unless the user already has `maxActive` active (unrevoked, unexpired at `now`) named keys. */

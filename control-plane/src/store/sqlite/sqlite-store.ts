@@ -193,6 +193,13 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
       );
     },
 
+    async setUserRole(workspaceId, id, role) {
+      return (
+        st('UPDATE users SET role = ? WHERE workspace_id = ? AND id = ?').run(role, workspaceId, id)
+          .changes === 1
+      );
+    },
+
     async insertApiKey(key, { maxActive, now }) {
       return immediate(() => {
         const { n } = db
