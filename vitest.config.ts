@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['shared/src/**/*.test.ts', 'control-plane/src/**/*.test.ts', 'agent/src/**/*.test.ts'],
+          include: ['proto/src/**/*.test.ts', 'shared/src/**/*.test.ts', 'control-plane/src/**/*.test.ts', 'agent/src/**/*.test.ts'],
         },
       },
       {

@@ -163,3 +163,79 @@ export interface Page<T> {
   data: T[];
   next_cursor: string | null;
 }
+
+/** A region-scoped credential for agents. Only its hash is stored. */
+export interface AgentToken {
+  id: string;
+  region: string;
+  name: string;
+  token_hash: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+export interface AgentHealth {
+  assigned: number;
+  in_flight: number;
+  queue_depth: number;
+  buffered_results: number;
+  dropped_results: number;
+  schedule_lag_p99_ms: number;
+}
+
+/** One agent instance's current session. The newest Register of an instance wins (epoch grows). */
+export interface AgentSession {
+  instance_id: string;
+  region: string;
+  session_id: string;
+  epoch: number;
+  hostname: string;
+  agent_version: string;
+  started_at: Date;
+  last_seen_at: Date;
+  /** When the agent last reported results: "healthy" means results flow, not merely connected. */
+  last_result_at: Date | null;
+  health: AgentHealth | null;
+}
+
+/** One run of one monitor in one location. `id` is deterministic, so replays are stored once. */
+export interface CheckResultRecord {
+  id: string;
+  workspace_id: string;
+  monitor_id: string;
+  monitor_version: number;
+  location: string;
+  instance_id: string;
+  scheduled_at: Date;
+  started_at: Date;
+  received_at: Date;
+  ok: boolean;
+  error_kind: string | null;
+  error_message: string | null;
+  response_time_ms: number;
+  status_code: number | null;
+  timings: {
+    dns_ms: number;
+    connect_ms: number;
+    tls_ms: number;
+    first_byte_ms: number;
+    total_ms: number;
+  } | null;
+  tls_valid_to: Date | null;
+  domain_expires_at: Date | null;
+  dns_records: string[];
+  run_now_request_id: string | null;
+}
+
+/** Per monitor and location: consecutive counters, changed only by compare-and-set on `version`. */
+export interface MonitorLocationState {
+  monitor_id: string;
+  location: string;
+  status: 'up' | 'down' | 'unknown';
+  consecutive_failures: number;
+  consecutive_successes: number;
+  consecutive_slow: number;
+  last_result_at: Date | null;
+  last_scheduled_at: Date | null;
+  version: number;
+}

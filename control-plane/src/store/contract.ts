@@ -140,6 +140,29 @@ export const fixtures = {
   },
 };
 
+const result = (ws: string, monitor: string, over: Partial<CheckResultRecord> = {}): CheckResultRecord => ({
+  id: randomUUID(),
+  workspace_id: ws,
+  monitor_id: monitor,
+  monitor_version: 1,
+  location: 'eu-west',
+  instance_id: 'agent-1',
+  scheduled_at: T0,
+  started_at: T0,
+  received_at: T0,
+  ok: true,
+  error_kind: null,
+  error_message: null,
+  response_time_ms: 120,
+  status_code: 200,
+  timings: { dns_ms: 1, connect_ms: 2, tls_ms: 3, first_byte_ms: 50, total_ms: 120 },
+  tls_valid_to: at(86400 * 30),
+  domain_expires_at: null,
+  dns_records: [],
+  run_now_request_id: null,
+  ...over,
+});
+
 export const storeContract = (name: string, open: () => Promise<Store>) => {
   describe(`Store contract: ${name}`, () => {
     let store: Store;
@@ -404,6 +427,163 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         expect(await store.findHeartbeat(h.id)).toBeNull();
         expect(await store.listPings(ws.workspace.id, h.id, 10)).toEqual([]);
         expect(await store.deleteHeartbeat(ws.workspace.id, h.id)).toBe(false);
+      });
+    });
+
+    describe('agents', () => {
+      it('stores agent tokens by hash and revokes them', async () => {
+        const t = {
+          id: randomUUID(),
+          region: 'eu-west',
+          name: 'eu-1',
+          token_hash: 'f'.repeat(64),
+          created_at: T0,
+          revoked_at: null,
+        };
+        await store.insertAgentToken(t);
+        expect(await store.findAgentTokenByHash(t.token_hash)).toEqual(t);
+        expect((await store.listAgentTokens()).map((x) => x.id)).toContain(t.id);
+        expect(await store.revokeAgentToken(t.id, at(1))).toBe(true);
+        expect(await store.revokeAgentToken(t.id, at(2))).toBe(false);
+        expect((await store.findAgentTokenByHash(t.token_hash))?.revoked_at).toEqual(at(1));
+      });
+
+      it('the newest session of an instance wins; the old one can no longer touch', async () => {
+        const base = {
+          instance_id: `i-${randomUUID()}`,
+          region: 'eu-west',
+          hostname: 'h',
+          agent_version: '1',
+          started_at: T0,
+          last_seen_at: T0,
+        };
+        const s1 = await store.registerAgent({ ...base, session_id: 's1' });
+        const s2 = await store.registerAgent({
+          ...base,
+          session_id: 's2',
+          started_at: at(5),
+          last_seen_at: at(5),
+        });
+        expect([s1.epoch, s2.epoch]).toEqual([1, 2]);
+        expect(await store.touchAgentSession(base.instance_id, 's1', at(6))).toBe(false);
+        const health = {
+          assigned: 3,
+          in_flight: 1,
+          queue_depth: 0,
+          buffered_results: 0,
+          dropped_results: 0,
+          schedule_lag_p99_ms: 4,
+        };
+        expect(
+          await store.touchAgentSession(base.instance_id, 's2', at(7), { health, resultsAt: at(7) }),
+        ).toBe(true);
+        expect(await store.getAgentSession(base.instance_id)).toMatchObject({
+          session_id: 's2',
+          epoch: 2,
+          last_seen_at: at(7),
+          last_result_at: at(7),
+          health,
+        });
+        expect(await store.touchAgentSession(base.instance_id, 's2', at(8))).toBe(true);
+        expect((await store.getAgentSession(base.instance_id))?.health).toEqual(health);
+        expect((await store.listAgentSessions('eu-west')).map((a) => a.instance_id)).toContain(
+          base.instance_id,
+        );
+        expect((await store.listAgentSessions('us-east')).map((a) => a.instance_id)).not.toContain(
+          base.instance_id,
+        );
+        await store.endAgentSession(base.instance_id, 's1');
+        expect(await store.getAgentSession(base.instance_id)).not.toBeNull();
+        await store.endAgentSession(base.instance_id, 's2');
+        expect(await store.getAgentSession(base.instance_id)).toBeNull();
+      });
+
+      it('lists the monitors of a region: unpaused, with the region among their locations', async () => {
+        const m1 = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, { check_locations: ['eu-west'] });
+        const m2 = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, {
+          check_locations: ['eu-west', 'us-east'],
+        });
+        const m3 = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, {
+          check_locations: ['eu-west'],
+          paused: true,
+        });
+        for (const m of [m1, m2, m3]) await store.insertMonitor(m, { maxMonitors: 10 });
+        expect((await store.listRegionMonitors('eu-west')).map((m) => m.id).sort()).toEqual(
+          [m1.id, m2.id].sort(),
+        );
+        expect((await store.listRegionMonitors('us-east')).map((m) => m.id)).toEqual([m2.id]);
+        expect((await store.getMonitorsByIds([m3.id, randomUUID()])).map((m) => m.id)).toEqual([m3.id]);
+      });
+    });
+
+    describe('check results and monitor state', () => {
+      it('stores each result id once, however often it is replayed', async () => {
+        const r1 = result(ws.workspace.id, 'm1');
+        const r2 = result(ws.workspace.id, 'm1', {
+          scheduled_at: at(60),
+          ok: false,
+          error_kind: 'timeout',
+          error_message: 'x',
+          status_code: null,
+          timings: null,
+          tls_valid_to: null,
+        });
+        expect(await store.insertResults([r1, r2])).toEqual([r1.id, r2.id]);
+        expect(await store.insertResults([r2, r1, { ...r1, id: 'new' }])).toEqual(['new']);
+        const page = await store.listResults(ws.workspace.id, 'm1', { limit: 10 });
+        expect(page.data.map((r) => r.id)).toEqual(
+          [r2.id, r1.id, 'new'].slice(0, 1).concat([r1.id, 'new'].sort().reverse()),
+        );
+        expect(page.data[0]).toEqual(r2);
+      });
+
+      it('pages results newest first, filters by location and window, counts uptime, prunes', async () => {
+        for (let i = 0; i < 6; i++) {
+          await store.insertResults([
+            result(ws.workspace.id, 'm2', {
+              scheduled_at: at(i * 60),
+              received_at: at(i * 60),
+              ok: i % 3 !== 0,
+              location: i % 2 ? 'us-east' : 'eu-west',
+            }),
+          ]);
+        }
+        const p1 = await store.listResults(ws.workspace.id, 'm2', { limit: 4 });
+        const p2 = await store.listResults(ws.workspace.id, 'm2', { limit: 4, cursor: p1.next_cursor! });
+        expect([...p1.data, ...p2.data].map((r) => r.scheduled_at.getTime())).toEqual(
+          [5, 4, 3, 2, 1, 0].map((i) => at(i * 60).getTime()),
+        );
+        expect(
+          (await store.listResults(ws.workspace.id, 'm2', { limit: 10, location: 'us-east' })).data,
+        ).toHaveLength(3);
+        expect(
+          (await store.listResults(ws.workspace.id, 'm2', { limit: 10, since: at(60), until: at(180) })).data,
+        ).toHaveLength(2);
+        expect(await store.countResults(ws.workspace.id, 'm2', T0, at(360))).toEqual({ total: 6, ok: 4 });
+        expect(await store.countResults('other', 'm2', T0, at(360))).toEqual({ total: 0, ok: 0 });
+        expect(await store.pruneResults(at(120), 1)).toBe(1);
+        expect(await store.pruneResults(at(120), 100)).toBe(1);
+        expect(await store.countResults(ws.workspace.id, 'm2', T0, at(360))).toEqual({ total: 4, ok: 3 });
+      });
+
+      it('changes per-location state only by compare-and-set', async () => {
+        const s: MonitorLocationState = {
+          monitor_id: 'm3',
+          location: 'eu-west',
+          status: 'unknown',
+          consecutive_failures: 1,
+          consecutive_successes: 0,
+          consecutive_slow: 0,
+          last_result_at: T0,
+          last_scheduled_at: T0,
+          version: 1,
+        };
+        expect(await store.putMonitorState(s, 0)).toBe(true);
+        expect(await store.putMonitorState({ ...s, consecutive_failures: 9 }, 0)).toBe(false);
+        const next = { ...s, consecutive_failures: 2, version: 2 };
+        expect(await store.putMonitorState(next, 1)).toBe(true);
+        expect(await store.putMonitorState({ ...s, consecutive_failures: 7, version: 2 }, 1)).toBe(false);
+        expect(await store.listMonitorStates('m3')).toEqual([next]);
       });
     });
 

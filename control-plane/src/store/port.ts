@@ -1,13 +1,18 @@
 import type {
   Actor,
+  AgentHealth,
+  AgentSession,
+  AgentToken,
   Alert,
   AlertSourceType,
   AlertStatus,
   ApiKey,
+  CheckResultRecord,
   EscalationPolicy,
   Heartbeat,
   HeartbeatState,
   Monitor,
+  MonitorLocationState,
   MonitorType,
   Page,
   Ping,
@@ -96,6 +101,52 @@ export interface Store {
   recordPings(pings: Ping[]): Promise<void>;
   listPings(workspaceId: string, heartbeatId: string, limit: number): Promise<Ping[]>;
 
+  // Agents
+  insertAgentToken(token: AgentToken): Promise<void>;
+  findAgentTokenByHash(tokenHash: string): Promise<AgentToken | null>;
+  listAgentTokens(): Promise<AgentToken[]>;
+  revokeAgentToken(id: string, at: Date): Promise<boolean>;
+  /**
+   * Opens a new session for an instance, replacing any older one (its epoch grows by one). The older
+   * session's stream notices through `getAgentSession` and ends as superseded.
+   */
+  registerAgent(input: Omit<AgentSession, 'epoch' | 'last_result_at' | 'health'>): Promise<AgentSession>;
+  getAgentSession(instanceId: string): Promise<AgentSession | null>;
+  /** Marks the session seen (and its health, and whether results arrived); false when the session is no longer current. */
+  touchAgentSession(
+    instanceId: string,
+    sessionId: string,
+    at: Date,
+    update?: { health?: AgentHealth; resultsAt?: Date },
+  ): Promise<boolean>;
+  /** Ends a session (graceful disconnect) if it is still the current one. */
+  endAgentSession(instanceId: string, sessionId: string): Promise<void>;
+  listAgentSessions(region?: string): Promise<AgentSession[]>;
+
+  /** Every monitor that runs in `region`: not paused, `region` in check_locations. Across workspaces. */
+  listRegionMonitors(region: string): Promise<Monitor[]>;
+  /** Monitors by id across workspaces (the agent service resolves results to monitors). */
+  getMonitorsByIds(ids: string[]): Promise<Monitor[]>;
+
+  // Check results
+  /** Stores results whose id is new; returns the ids stored now (the rest were stored before). */
+  insertResults(results: CheckResultRecord[]): Promise<string[]>;
+  listResults(workspaceId: string, monitorId: string, query: ResultQuery): Promise<Page<CheckResultRecord>>;
+  /** Count of results and of successful ones in [since, until). */
+  countResults(
+    workspaceId: string,
+    monitorId: string,
+    since: Date,
+    until: Date,
+  ): Promise<{ total: number; ok: number }>;
+  /** Deletes up to `limit` results older than `before`; returns how many. */
+  pruneResults(before: Date, limit: number): Promise<number>;
+
+  // Monitor state per location
+  listMonitorStates(monitorId: string): Promise<MonitorLocationState[]>;
+  /** Compare-and-set: writes `next` only if the stored version is `expectedVersion` (0: no row yet). */
+  putMonitorState(next: MonitorLocationState, expectedVersion: number): Promise<boolean>;
+
   // Alerts
   /**
    * Inserts `alert` unless an unresolved alert with the same (workspace, source, cause, dedup key) exists,
@@ -123,6 +174,12 @@ export interface MonitorQuery extends PageQuery {
   paused?: boolean | undefined;
   /** Case-insensitive substring of display_name or url. */
   search?: string | undefined;
+}
+
+export interface ResultQuery extends PageQuery {
+  location?: string | undefined;
+  since?: Date | undefined;
+  until?: Date | undefined;
 }
 
 export interface AlertQuery extends PageQuery {

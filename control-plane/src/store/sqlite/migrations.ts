@@ -1,11 +1,15 @@
 import {
+  agentSessions,
+  agentTokens,
   alerts,
   apiKeys,
   createTableSql,
   heartbeats,
+  monitorStates,
   monitors,
   pings,
   policies,
+  results,
   users,
   workspaces,
 } from './tables.js';
@@ -36,5 +40,17 @@ export const migrations: string[][] = [
     'CREATE UNIQUE INDEX alerts_open_key ON alerts (open_key)',
     'CREATE INDEX alerts_ws ON alerts (workspace_id, created_at DESC, id DESC)',
     'CREATE INDEX alerts_ws_status ON alerts (workspace_id, status, created_at DESC)',
+  ],
+  [
+    createTableSql(agentTokens),
+    'CREATE UNIQUE INDEX agent_tokens_hash ON agent_tokens (token_hash)',
+    createTableSql(agentSessions, ['PRIMARY KEY (instance_id)']),
+    'CREATE INDEX agent_sessions_region ON agent_sessions (region)',
+    // Check results are append-heavy: rowid-keyed, the deterministic result id unique on the side.
+    createTableSql(results, [], { rowidKey: true }),
+    'CREATE UNIQUE INDEX check_results_id ON check_results (id)',
+    'CREATE INDEX check_results_monitor ON check_results (monitor_id, scheduled_at DESC)',
+    'CREATE INDEX check_results_received ON check_results (received_at)',
+    createTableSql(monitorStates, ['PRIMARY KEY (monitor_id, location)']),
   ],
 ];

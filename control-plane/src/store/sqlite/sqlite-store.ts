@@ -4,30 +4,38 @@ import { AppError } from '@lookout/shared';
 import Database from 'better-sqlite3';
 import type {
   Actor,
+  AgentSession,
+  AgentToken,
   Alert,
   ApiKey,
+  CheckResultRecord,
   EscalationPolicy,
   Heartbeat,
   HeartbeatState,
   Monitor,
+  MonitorLocationState,
   Page,
   Ping,
   User,
   Workspace,
 } from '../../domain/types.js';
-import { decodeCursor, toPage } from '../cursor.js';
+import { decodeCursor, encodeCursor, toPage } from '../cursor.js';
 import type { AlertQuery, MonitorQuery, PageQuery, Store } from '../port.js';
 import { migrations } from './migrations.js';
 import { createPingWriter, type PingWriter } from './ping-writer.js';
 import {
+  agentSessions,
+  agentTokens,
   alerts,
   apiKeys,
   fromRow,
   heartbeats,
   insertSql,
+  monitorStates,
   monitors,
   pings,
   policies,
+  results,
   type Table,
   toRow,
   updateSql,
@@ -393,6 +401,174 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
         workspaceId,
         heartbeatId,
         limit,
+      );
+    },
+
+    async insertAgentToken(token) {
+      st(insertSql(agentTokens)).run(toRow(agentTokens, token));
+    },
+    async findAgentTokenByHash(tokenHash) {
+      return one<AgentToken>(agentTokens, 'SELECT * FROM agent_tokens WHERE token_hash = ?', tokenHash);
+    },
+    async listAgentTokens() {
+      return many<AgentToken>(agentTokens, 'SELECT * FROM agent_tokens ORDER BY created_at, id');
+    },
+    async revokeAgentToken(id, at) {
+      return (
+        st('UPDATE agent_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at.getTime(), id)
+          .changes === 1
+      );
+    },
+    async registerAgent(input) {
+      return immediate(() => {
+        const prev = one<AgentSession>(
+          agentSessions,
+          'SELECT * FROM agent_sessions WHERE instance_id = ?',
+          input.instance_id,
+        );
+        const session: AgentSession = {
+          ...input,
+          epoch: (prev?.epoch ?? 0) + 1,
+          last_result_at: null,
+          health: null,
+        };
+        st(
+          `${insertSql(agentSessions)} ON CONFLICT (instance_id) DO UPDATE SET ${Object.keys(
+            agentSessions.columns,
+          )
+            .filter((c) => c !== 'instance_id')
+            .map((c) => `${c} = excluded.${c}`)
+            .join(', ')}`,
+        ).run(toRow(agentSessions, session));
+        return session;
+      });
+    },
+    async getAgentSession(instanceId) {
+      return one<AgentSession>(
+        agentSessions,
+        'SELECT * FROM agent_sessions WHERE instance_id = ?',
+        instanceId,
+      );
+    },
+    async touchAgentSession(instanceId, sessionId, at, update = {}) {
+      const r = st(
+        `UPDATE agent_sessions SET last_seen_at = @at,
+           health = coalesce(@health, health),
+           last_result_at = coalesce(@results_at, last_result_at)
+         WHERE instance_id = @instance_id AND session_id = @session_id`,
+      ).run({
+        at: at.getTime(),
+        health: update.health ? JSON.stringify(update.health) : null,
+        results_at: update.resultsAt ? update.resultsAt.getTime() : null,
+        instance_id: instanceId,
+        session_id: sessionId,
+      });
+      return r.changes === 1;
+    },
+    async endAgentSession(instanceId, sessionId) {
+      st('DELETE FROM agent_sessions WHERE instance_id = ? AND session_id = ?').run(instanceId, sessionId);
+    },
+    async listAgentSessions(region) {
+      return region === undefined
+        ? many<AgentSession>(agentSessions, 'SELECT * FROM agent_sessions ORDER BY region, instance_id')
+        : many<AgentSession>(
+            agentSessions,
+            'SELECT * FROM agent_sessions WHERE region = ? ORDER BY instance_id',
+            region,
+          );
+    },
+
+    async listRegionMonitors(region) {
+      return many<Monitor>(
+        monitors,
+        `SELECT * FROM monitors WHERE paused = 0
+           AND EXISTS (SELECT 1 FROM json_each(monitors.check_locations) WHERE value = ?)`,
+        region,
+      );
+    },
+    async getMonitorsByIds(ids) {
+      if (ids.length === 0) return [];
+      return many<Monitor>(
+        monitors,
+        `SELECT * FROM monitors WHERE id IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(ids),
+      );
+    },
+
+    async insertResults(batch) {
+      if (batch.length === 0) return [];
+      return immediate(() => {
+        const insert = st(`${insertSql(results)} ON CONFLICT (id) DO NOTHING`);
+        return batch.filter((r) => insert.run(toRow(results, r)).changes === 1).map((r) => r.id);
+      });
+    },
+    async listResults(workspaceId, monitorId, q) {
+      const where = ['workspace_id = ?', 'monitor_id = ?'];
+      const params: unknown[] = [workspaceId, monitorId];
+      if (q.location) {
+        where.push('location = ?');
+        params.push(q.location);
+      }
+      if (q.since) {
+        where.push('scheduled_at >= ?');
+        params.push(q.since.getTime());
+      }
+      if (q.until) {
+        where.push('scheduled_at < ?');
+        params.push(q.until.getTime());
+      }
+      const cur = decodeCursor(q.cursor);
+      if (cur) {
+        where.push('(scheduled_at < ? OR (scheduled_at = ? AND id < ?))');
+        params.push(cur.t, cur.t, cur.id);
+      }
+      const rows = many<CheckResultRecord>(
+        results,
+        `SELECT * FROM check_results WHERE ${where.join(' AND ')} ORDER BY scheduled_at DESC, id DESC LIMIT ?`,
+        ...params,
+        q.limit + 1,
+      );
+      const data = rows.slice(0, q.limit);
+      const last = data[data.length - 1];
+      return {
+        data,
+        next_cursor: rows.length > q.limit && last ? encodeCursor(last.scheduled_at, last.id) : null,
+      };
+    },
+    async countResults(workspaceId, monitorId, since, until) {
+      const r = st(
+        `SELECT count(*) total, coalesce(sum(ok), 0) ok FROM check_results
+         WHERE workspace_id = ? AND monitor_id = ? AND scheduled_at >= ? AND scheduled_at < ?`,
+      ).get(workspaceId, monitorId, since.getTime(), until.getTime()) as { total: number; ok: number };
+      return r;
+    },
+    async pruneResults(before, limit) {
+      return st(
+        'DELETE FROM check_results WHERE rowid IN (SELECT rowid FROM check_results WHERE received_at < ? LIMIT ?)',
+      ).run(before.getTime(), limit).changes;
+    },
+
+    async listMonitorStates(monitorId) {
+      return many<MonitorLocationState>(
+        monitorStates,
+        'SELECT * FROM monitor_states WHERE monitor_id = ? ORDER BY location',
+        monitorId,
+      );
+    },
+    async putMonitorState(next, expectedVersion) {
+      if (expectedVersion === 0) {
+        return (
+          st(`${insertSql(monitorStates)} ON CONFLICT (monitor_id, location) DO NOTHING`).run(
+            toRow(monitorStates, next),
+          ).changes === 1
+        );
+      }
+      const cols = Object.keys(monitorStates.columns).filter((c) => c !== 'monitor_id' && c !== 'location');
+      return (
+        st(
+          `UPDATE monitor_states SET ${cols.map((c) => `${c} = @${c}`).join(', ')}
+           WHERE monitor_id = @monitor_id AND location = @location AND version = @expected`,
+        ).run({ ...toRow(monitorStates, next), expected: expectedVersion }).changes === 1
       );
     },
 

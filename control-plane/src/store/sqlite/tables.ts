@@ -131,6 +131,62 @@ export const alerts = table('alerts', {
   resolved_by: 'json',
 });
 
+export const agentTokens = table('agent_tokens', {
+  id: 'text',
+  region: 'text',
+  name: 'text',
+  token_hash: 'text',
+  created_at: 'date',
+  revoked_at: 'date',
+});
+
+export const agentSessions = table('agent_sessions', {
+  instance_id: 'text',
+  region: 'text',
+  session_id: 'text',
+  epoch: 'int',
+  hostname: 'text',
+  agent_version: 'text',
+  started_at: 'date',
+  last_seen_at: 'date',
+  last_result_at: 'date',
+  health: 'json',
+});
+
+export const results = table('check_results', {
+  id: 'text',
+  workspace_id: 'text',
+  monitor_id: 'text',
+  monitor_version: 'int',
+  location: 'text',
+  instance_id: 'text',
+  scheduled_at: 'date',
+  started_at: 'date',
+  received_at: 'date',
+  ok: 'bool',
+  error_kind: 'text',
+  error_message: 'text',
+  response_time_ms: 'int',
+  status_code: 'int',
+  timings: 'json',
+  tls_valid_to: 'date',
+  domain_expires_at: 'date',
+  dns_records: 'json',
+  run_now_request_id: 'text',
+});
+
+export const monitorStates = table('monitor_states', {
+  monitor_id: 'text',
+  location: 'text',
+  status: 'text',
+  consecutive_failures: 'int',
+  consecutive_successes: 'int',
+  consecutive_slow: 'int',
+  last_result_at: 'date',
+  last_scheduled_at: 'date',
+  version: 'int',
+});
+
 type Row = Record<string, unknown>;
 
 /** Record -> bind parameters (dates as epoch ms, booleans as 0/1, objects as JSON). */

@@ -1,0 +1,1 @@
+export * from './gen/lookout/agent/v1/agent_pb.js';
