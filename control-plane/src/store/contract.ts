@@ -531,9 +531,8 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         expect(await store.insertResults([r1, r2])).toEqual([r1.id, r2.id]);
         expect(await store.insertResults([r2, r1, { ...r1, id: 'new' }])).toEqual(['new']);
         const page = await store.listResults(ws.workspace.id, 'm1', { limit: 10 });
-        expect(page.data.map((r) => r.id)).toEqual(
-          [r2.id, r1.id, 'new'].slice(0, 1).concat([r1.id, 'new'].sort().reverse()),
-        );
+        expect(page.data).toHaveLength(3);
+        expect(page.data.map((r) => r.id).slice(1).sort()).toEqual([r1.id, 'new'].sort());
         expect(page.data[0]).toEqual(r2);
       });
 
