@@ -28,7 +28,7 @@ describe('GET /api/v1/openapi.json', () => {
       ['/alerts/resolve', 'post'],
       ['/api-keys', 'get'],
       ['/api-keys/{id}/revoke', 'post'],
-    ]) {
+    ] as const) {
       expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
     }
     const create = doc.paths['/monitors/create'].post.requestBody.content['application/json'].schema;

@@ -7,9 +7,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type {
   Alert,
   ApiKey,
+  CheckResultRecord,
   EscalationPolicy,
   Heartbeat,
   Monitor,
+  MonitorLocationState,
   Ping,
   User,
   Workspace,
@@ -532,7 +534,12 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         expect(await store.insertResults([r2, r1, { ...r1, id: 'new' }])).toEqual(['new']);
         const page = await store.listResults(ws.workspace.id, 'm1', { limit: 10 });
         expect(page.data).toHaveLength(3);
-        expect(page.data.map((r) => r.id).slice(1).sort()).toEqual([r1.id, 'new'].sort());
+        expect(
+          page.data
+            .map((r) => r.id)
+            .slice(1)
+            .sort(),
+        ).toEqual([r1.id, 'new'].sort());
         expect(page.data[0]).toEqual(r2);
       });
 
@@ -596,6 +603,16 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         expect(ids.size).toBe(1);
         const other = await store.raiseAlert(fixtures.alert(ws.workspace.id, { dedup_key: 'k2' }));
         expect(other.created).toBe(true);
+        const key = {
+          workspace_id: ws.workspace.id,
+          source_type: 'integration' as const,
+          source_id: 'webhook-1',
+          cause: 'webhook',
+          dedup_key: 'k2',
+        };
+        expect((await store.findOpenAlert(key))?.id).toBe(other.alert.id);
+        await store.resolveAlert(ws.workspace.id, other.alert.id, { type: 'system' }, T0);
+        expect(await store.findOpenAlert(key)).toBeNull();
       });
 
       it('resolves by compare-and-set, never reopens; the same key then opens a new alert', async () => {

@@ -154,6 +154,10 @@ export interface Store {
    */
   raiseAlert(alert: Alert): Promise<{ alert: Alert; created: boolean }>;
   getAlert(workspaceId: string, id: string): Promise<Alert | null>;
+  /** The unresolved alert for this source, cause and dedup key, if any. */
+  findOpenAlert(
+    key: Pick<Alert, 'workspace_id' | 'source_type' | 'source_id' | 'cause' | 'dedup_key'>,
+  ): Promise<Alert | null>;
   listAlerts(workspaceId: string, query: AlertQuery): Promise<Page<Alert>>;
   /** Compare-and-set: resolves the alert only if it is not resolved yet. */
   resolveAlert(

@@ -584,6 +584,9 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
         return { alert, created: true };
       });
     },
+    async findOpenAlert(key) {
+      return one<Alert>(alerts, 'SELECT * FROM alerts WHERE open_key = ?', openKey(key));
+    },
     async getAlert(workspaceId, id) {
       return one<Alert>(alerts, 'SELECT * FROM alerts WHERE workspace_id = ? AND id = ?', workspaceId, id);
     },
