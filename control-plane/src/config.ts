@@ -29,6 +29,27 @@ export const configKeys = {
     doc: 'Address the HTTP API listens on (0.0.0.0 in containers).',
   },
   http_port: { schema: port, default: 8080, doc: 'Port of the HTTP API (0 picks a free port).' },
+  rpc_port: { schema: port, default: 8081, doc: 'Port of the agents’ gRPC/Connect listener (HTTP/2).' },
+  agent_live_seconds: {
+    schema: z.coerce.number().int().min(5).max(3600),
+    default: 45,
+    doc: 'An agent not heard from for this long is gone: its monitors move to the others of its region.',
+  },
+  assignment_poll_ms: {
+    schema: z.coerce.number().int().min(50).max(60000),
+    default: 2000,
+    doc: 'How often each agent stream re-reads its region’s monitors and agents.',
+  },
+  stream_max_seconds: {
+    schema: z.coerce.number().int().min(10).max(86400),
+    default: 1800,
+    doc: 'Assignment streams are closed after about this long (±10% jitter) so agents spread over replicas.',
+  },
+  result_retention_days: {
+    schema: z.coerce.number().int().min(1).max(3650),
+    default: 30,
+    doc: 'Check results older than this are pruned.',
+  },
   service_domain: {
     schema: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a host name such as lookout.example.com'),
     default: 'localhost',

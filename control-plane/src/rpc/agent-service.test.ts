@@ -1,0 +1,239 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { create } from '@bufbuild/protobuf';
+import { createClient } from '@connectrpc/connect';
+import { createGrpcTransport } from '@connectrpc/connect-node';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { AgentService, CheckResultSchema, type WatchAssignmentsResponse } from '@lookout/proto';
+import { ManualClock, silentLogger } from '@lookout/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import { createAgentToken } from '../domain/agent-tokens.js';
+import { createMonitor } from '../domain/monitors.js';
+import type { Workspace } from '../domain/types.js';
+import { createWorkspace } from '../domain/workspaces.js';
+import type { Store } from '../store/port.js';
+import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { type RpcServer, startRpcServer } from './rpc-server.js';
+import { createRunNowHub } from './run-now-hub.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'lookout-rpc-'));
+const clock = new ManualClock('2026-06-01T00:00:00Z');
+const config = loadConfig({}, { assignment_poll_ms: 50, data_dir: dir });
+let store: Store;
+let rpc: RpcServer;
+let token: string;
+let workspace: Workspace;
+
+beforeAll(async () => {
+  store = createSqliteStore({ path: join(dir, 'lookout.db') });
+  await store.init();
+  rpc = await startRpcServer({
+    store,
+    clock,
+    config,
+    logger: silentLogger(),
+    runNow: createRunNowHub(),
+    host: '127.0.0.1',
+    port: 0,
+  });
+  token = (await createAgentToken(store, config.regions, { region: 'eu-west' }, clock.now())).value;
+  workspace = (
+    await createWorkspace(
+      store,
+      config.plans,
+      { subdomain: 'rpc', admin_email: 'a@rpc.test', plan: 'business' },
+      clock.now(),
+    )
+  ).workspace;
+  for (let i = 0; i < 20; i++) {
+    await createMonitor(
+      {
+        workspace,
+        plan: config.plans.business!,
+        planName: 'business',
+        regions: config.regions,
+        store,
+        now: clock.now(),
+      },
+      {
+        display_name: `m${i}`,
+        monitor_type: 'tcp',
+        url: 'db.example.com',
+        port: 5432,
+        check_locations: i < 15 ? ['eu-west'] : ['us-east'],
+      },
+    );
+  }
+});
+afterAll(async () => {
+  await rpc.stop(100);
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const client = (bearer = token) =>
+  createClient(
+    AgentService,
+    createGrpcTransport({
+      baseUrl: rpc.url,
+      interceptors: [
+        (next) => (req) => {
+          req.header.set('authorization', `Bearer ${bearer}`);
+          return next(req);
+        },
+      ],
+    }),
+  );
+
+/** Reads stream messages until `done` says enough. */
+const collect = async (
+  stream: AsyncIterable<WatchAssignmentsResponse>,
+  done: (all: WatchAssignmentsResponse[]) => boolean,
+) => {
+  const all: WatchAssignmentsResponse[] = [];
+  for await (const m of stream) {
+    all.push(m);
+    if (done(all)) break;
+  }
+  return all;
+};
+
+describe('AgentService over real gRPC (Connect server, HTTP/2 on loopback)', () => {
+  it('refuses a missing or wrong token', async () => {
+    await expect(client('lat.nope').register({ instanceId: 'x' })).rejects.toMatchObject({ code: 16 });
+  });
+
+  it('registers, then streams the region’s monitors as the first Sync', async () => {
+    const c = client();
+    const reg = await c.register({ instanceId: 'eu-1', hostname: 'h1', agentVersion: 'test' });
+    expect(reg.region).toBe('eu-west');
+    expect(reg.epoch).toBe(1n);
+    const ac = new AbortController();
+    const msgs = await collect(
+      c.watchAssignments({ instanceId: 'eu-1', sessionId: reg.sessionId }, { signal: ac.signal }),
+      (a) => a.length >= 1,
+    );
+    ac.abort();
+    expect(msgs[0]!.event.case).toBe('sync');
+    const sync = msgs[0]!.event.value as {
+      upserts: { monitorId: string; spec?: { port: number } }[];
+      full: boolean;
+    };
+    expect(sync.full).toBe(true);
+    expect(sync.upserts).toHaveLength(15);
+    expect(sync.upserts[0]!.spec?.port).toBe(5432);
+  });
+
+  it('spreads monitors over two live agents by rendezvous hashing, and diffs against what an agent runs', async () => {
+    const c = client();
+    const a = await c.register({ instanceId: 'eu-1' });
+    const b = await c.register({ instanceId: 'eu-2' });
+    const ac = new AbortController();
+    const first = (id: string, sessionId: string, running: { monitorId: string; version: bigint }[] = []) =>
+      collect(
+        c.watchAssignments({ instanceId: id, sessionId, running }, { signal: ac.signal }),
+        (x) => x.length >= 1,
+      ).then((x) => x[0]!.event.value as { upserts: { monitorId: string }[]; removes: string[] });
+    const sa = await first('eu-1', a.sessionId);
+    const sb = await first('eu-2', b.sessionId);
+    const ids = [...sa.upserts, ...sb.upserts].map((u) => u.monitorId);
+    expect(new Set(ids).size).toBe(15);
+    expect(sa.upserts.length).toBeGreaterThan(0);
+    expect(sb.upserts.length).toBeGreaterThan(0);
+    // reconnect saying what it runs: only the difference comes back
+    const running = sa.upserts.slice(1).map((u) => ({ monitorId: u.monitorId, version: 1n }));
+    const again = await first('eu-1', (await c.register({ instanceId: 'eu-1' })).sessionId, [
+      ...running,
+      { monitorId: 'gone', version: 1n },
+    ]);
+    expect(again.upserts.map((u) => u.monitorId)).toEqual([sa.upserts[0]!.monitorId]);
+    expect(again.removes).toEqual(['gone']);
+    ac.abort();
+  });
+
+  it('the newest session of an instance wins: the old stream ends as superseded', async () => {
+    const c = client();
+    const old = await c.register({ instanceId: 'eu-9' });
+    const stream = c.watchAssignments({ instanceId: 'eu-9', sessionId: old.sessionId });
+    const it = stream[Symbol.asyncIterator]();
+    expect((await it.next()).value.event.case).toBe('sync');
+    await c.register({ instanceId: 'eu-9' });
+    await expect(
+      (async () => {
+        for (;;) if ((await it.next()).done) return;
+      })(),
+    ).rejects.toMatchObject({ code: 10, rawMessage: expect.stringContaining('superseded') });
+    await expect(c.heartbeat({ instanceId: 'eu-9', sessionId: old.sessionId })).rejects.toMatchObject({
+      code: 9,
+    });
+  });
+
+  it('stores reported results once, however often they are replayed', async () => {
+    const c = client();
+    const reg = await c.register({ instanceId: 'eu-r' });
+    const [m] = (await store.listRegionMonitors('eu-west')).slice(0, 1);
+    const result = create(CheckResultSchema, {
+      resultId: `${m!.id}:eu-west:1`,
+      monitorId: m!.id,
+      monitorVersion: 1n,
+      scheduledAtMs: BigInt(clock.now().getTime()),
+      startedAtMs: BigInt(clock.now().getTime()),
+      ok: true,
+      responseTimeMs: 12,
+    });
+    const r1 = await c.reportResults({ instanceId: 'eu-r', sessionId: reg.sessionId, results: [result] });
+    const r2 = await c.reportResults({
+      instanceId: 'eu-r',
+      sessionId: reg.sessionId,
+      results: [result, result],
+    });
+    expect([r1.accepted, r1.duplicates, r2.accepted, r2.duplicates]).toEqual([1, 0, 2, 2]);
+    const page = await store.listResults(m!.workspace_id, m!.id, { limit: 10 });
+    expect(page.data).toHaveLength(1);
+    expect(page.data[0]).toMatchObject({
+      location: 'eu-west',
+      instance_id: 'eu-r',
+      ok: true,
+      response_time_ms: 12,
+    });
+  });
+
+  it('a different gRPC implementation (@grpc/grpc-js) registers and watches assignments', async () => {
+    const def = protoLoader.loadSync(
+      join(import.meta.dirname, '..', '..', '..', 'proto', 'lookout', 'agent', 'v1', 'agent.proto'),
+      {
+        longs: String,
+        defaults: true,
+        oneofs: true,
+      },
+    );
+    // biome-ignore lint/suspicious/noExplicitAny: grpc-js builds its client types at run time
+    const pkg = grpc.loadPackageDefinition(def) as any;
+    const Client = pkg.lookout.agent.v1.AgentService;
+    const g = new Client(rpc.url.replace('http://', ''), grpc.credentials.createInsecure());
+    const md = new grpc.Metadata();
+    md.set('authorization', `Bearer ${token}`);
+    const reg = await new Promise<{ sessionId: string; region: string }>((resolve, reject) =>
+      g.register(
+        { instanceId: 'grpcjs-1' },
+        md,
+        (err: Error | null, res: { sessionId: string; region: string }) => (err ? reject(err) : resolve(res)),
+      ),
+    );
+    expect(reg.region).toBe('eu-west');
+    const first = await new Promise<{ event: string; sync: { upserts: unknown[] } }>((resolve, reject) => {
+      const call = g.watchAssignments({ instanceId: 'grpcjs-1', sessionId: reg.sessionId }, md);
+      call.on('data', (d: { event: string; sync: { upserts: unknown[] } }) => {
+        resolve(d);
+        call.cancel();
+      });
+      call.on('error', (e: { code: number }) => (e.code === grpc.status.CANCELLED ? undefined : reject(e)));
+    });
+    expect(first.event).toBe('sync');
+    expect(first.sync.upserts.length).toBeGreaterThan(0);
+    g.close();
+  });
+});

@@ -1,0 +1,236 @@
+import { create } from '@bufbuild/protobuf';
+import { Code, ConnectError, type HandlerContext, type ServiceImpl } from '@connectrpc/connect';
+import {
+  type AgentService,
+  HeartbeatResponseSchema,
+  RegisterResponseSchema,
+  ReportResultsResponseSchema,
+  type WatchAssignmentsResponse,
+  WatchAssignmentsResponseSchema,
+} from '@lookout/proto';
+import { AppError, type Clock, type Logger, newId } from '@lookout/shared';
+import type { Config } from '../config.js';
+import { authenticateAgent } from '../domain/agent-tokens.js';
+import { ingestResults } from '../domain/check-results.js';
+import { ownerOf } from '../domain/rendezvous.js';
+import type { AgentToken, Monitor } from '../domain/types.js';
+import type { Store } from '../store/port.js';
+import { toConnectError } from './errors.js';
+import type { RunNowHub } from './run-now-hub.js';
+import { assignmentOf, resultFromWire } from './wire.js';
+
+export interface AgentServiceDeps {
+  store: Store;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+  runNow: RunNowHub;
+  /** Randomness for stream-recycle jitter (tests pass a fixed one). */
+  random?: () => number;
+  /** Aborted when the server drains: streams end cleanly so agents reconnect elsewhere. */
+  shutdown?: AbortSignal;
+}
+
+const MAX_RESULTS_PER_BATCH = 1000;
+const KEEPALIVE_MS = 15_000;
+
+/** The agent API: thin translation between the wire and the domain; all rules live in domain/. */
+export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof AgentService> => {
+  const { store, clock, config, logger, runNow } = deps;
+  const random = deps.random ?? Math.random;
+  const log = logger.child({ component: 'agent-service' });
+
+  const authed = async (ctx: HandlerContext): Promise<AgentToken> => {
+    try {
+      return await authenticateAgent(store, ctx.requestHeader.get('authorization'));
+    } catch (e) {
+      throw toConnectError(e);
+    }
+  };
+  const requireInstance = (instanceId: string) => {
+    if (!/^[\w.:-]{1,200}$/.test(instanceId)) {
+      throw new ConnectError(
+        'instance_id must be 1-200 letters, digits, dots, colons, dashes or underscores',
+        Code.InvalidArgument,
+      );
+    }
+  };
+  const liveAgents = async (region: string) => {
+    const cutoff = clock.now().getTime() - config.agent_live_seconds * 1000;
+    return (await store.listAgentSessions(region))
+      .filter((a) => a.last_seen_at.getTime() >= cutoff)
+      .map((a) => a.instance_id);
+  };
+
+  return {
+    async register(req, ctx) {
+      const token = await authed(ctx);
+      requireInstance(req.instanceId);
+      const now = clock.now();
+      const session = await store.registerAgent({
+        instance_id: req.instanceId,
+        region: token.region,
+        session_id: newId(),
+        hostname: req.hostname.slice(0, 200),
+        agent_version: req.agentVersion.slice(0, 50),
+        started_at: now,
+        last_seen_at: now,
+      });
+      log.info({ agent: req.instanceId, region: token.region, epoch: session.epoch }, 'agent registered');
+      return create(RegisterResponseSchema, {
+        sessionId: session.session_id,
+        epoch: BigInt(session.epoch),
+        region: token.region,
+        serverTimeMs: BigInt(now.getTime()),
+        limits: {
+          maxResultsPerBatch: MAX_RESULTS_PER_BATCH,
+          reportIntervalMs: 1000,
+          heartbeatIntervalMs: KEEPALIVE_MS,
+        },
+      });
+    },
+
+    async *watchAssignments(req, ctx) {
+      const token = await authed(ctx);
+      requireInstance(req.instanceId);
+      const region = token.region;
+      const me = req.instanceId;
+      const sent = new Map<string, bigint>(req.running.map((r) => [r.monitorId, r.version]));
+      let owned = new Set<string>();
+      let wake: () => void = () => {};
+      const sub = runNow.subscribe(
+        region,
+        (id) => owned.has(id),
+        () => wake(),
+      );
+      const stopAt = clock.now().getTime() + config.stream_max_seconds * 1000 * (0.9 + 0.2 * random());
+      let lastSent = 0;
+      let first = true;
+      const onAbort = () => wake();
+      ctx.signal.addEventListener('abort', onAbort);
+      deps.shutdown?.addEventListener('abort', onAbort);
+      try {
+        while (!ctx.signal.aborted && !deps.shutdown?.aborted && clock.now().getTime() < stopAt) {
+          const session = await store.getAgentSession(me);
+          if (!session || session.session_id !== req.sessionId) {
+            throw new ConnectError('superseded: a newer session of this agent instance exists', Code.Aborted);
+          }
+          await store.touchAgentSession(me, req.sessionId, clock.now());
+          const agents = await liveAgents(region);
+          if (!agents.includes(me)) agents.push(me);
+          const mine = new Map<string, Monitor>();
+          for (const m of await store.listRegionMonitors(region))
+            if (ownerOf(m.id, agents) === me) mine.set(m.id, m);
+          owned = new Set(mine.keys());
+          const upserts = [...mine.values()].filter((m) => sent.get(m.id) !== BigInt(m.version));
+          const removes = [...sent.keys()].filter((id) => !mine.has(id));
+          for (const m of upserts) sent.set(m.id, BigInt(m.version));
+          for (const id of removes) sent.delete(id);
+          const out: WatchAssignmentsResponse[] = [];
+          if (first) {
+            out.push(
+              create(WatchAssignmentsResponseSchema, {
+                event: {
+                  case: 'sync',
+                  value: { upserts: upserts.map(assignmentOf), removes, full: req.running.length === 0 },
+                },
+              }),
+            );
+            first = false;
+          } else {
+            for (const m of upserts)
+              out.push(
+                create(WatchAssignmentsResponseSchema, { event: { case: 'upsert', value: assignmentOf(m) } }),
+              );
+            for (const id of removes)
+              out.push(
+                create(WatchAssignmentsResponseSchema, {
+                  event: { case: 'remove', value: { monitorId: id } },
+                }),
+              );
+          }
+          for (const r of sub.take()) {
+            if (!owned.has(r.monitorId)) continue;
+            out.push(
+              create(WatchAssignmentsResponseSchema, {
+                event: {
+                  case: 'runNow',
+                  value: { monitorId: r.monitorId, reason: r.reason, requestId: r.requestId },
+                },
+              }),
+            );
+          }
+          const now = clock.now().getTime();
+          if (out.length === 0 && now - lastSent >= KEEPALIVE_MS) {
+            out.push(
+              create(WatchAssignmentsResponseSchema, {
+                event: { case: 'keepAlive', value: { serverTimeMs: BigInt(now) } },
+              }),
+            );
+          }
+          if (out.length > 0) lastSent = now;
+          yield* out;
+          await new Promise<void>((resolve) => {
+            const t = setTimeout(resolve, config.assignment_poll_ms);
+            wake = () => {
+              clearTimeout(t);
+              resolve();
+            };
+          });
+        }
+      } finally {
+        sub.close();
+        ctx.signal.removeEventListener('abort', onAbort);
+        deps.shutdown?.removeEventListener('abort', onAbort);
+      }
+    },
+
+    async reportResults(req, ctx) {
+      const token = await authed(ctx);
+      requireInstance(req.instanceId);
+      if (req.results.length > MAX_RESULTS_PER_BATCH) {
+        throw new ConnectError(`at most ${MAX_RESULTS_PER_BATCH} results per batch`, Code.InvalidArgument);
+      }
+      const now = clock.now();
+      try {
+        const outcome = await ingestResults(
+          store,
+          { region: token.region, instanceId: req.instanceId, results: req.results.map(resultFromWire) },
+          now,
+        );
+        await store.touchAgentSession(req.instanceId, req.sessionId, now, { resultsAt: now });
+        for (const c of outcome.confirmations) {
+          for (const location of c.locations) {
+            runNow.publish({ monitorId: c.monitor.id, location, reason: 'confirm', requestId: newId() });
+          }
+        }
+        return create(ReportResultsResponseSchema, {
+          accepted: outcome.accepted,
+          duplicates: outcome.duplicates,
+          slowDownMs: 0,
+        });
+      } catch (e) {
+        if (!(e instanceof AppError)) log.error({ err: e, agent: req.instanceId }, 'result ingestion failed');
+        throw toConnectError(e);
+      }
+    },
+
+    async heartbeat(req, ctx) {
+      await authed(ctx);
+      requireInstance(req.instanceId);
+      const now = clock.now();
+      const current = await store.touchAgentSession(req.instanceId, req.sessionId, now, {
+        health: {
+          assigned: req.assigned,
+          in_flight: req.inFlight,
+          queue_depth: req.queueDepth,
+          buffered_results: req.bufferedResults,
+          dropped_results: Number(req.droppedResults),
+          schedule_lag_p99_ms: req.scheduleLagP99Ms,
+        },
+      });
+      if (!current) throw new ConnectError('superseded: register again', Code.FailedPrecondition);
+      return create(HeartbeatResponseSchema, { serverTimeMs: BigInt(now.getTime()) });
+    },
+  };
+};
