@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { nextRunAt } from './phase.js';
+import { createScheduler, type Timers } from './scheduler.js';
+
+/** Timers driven by the test: time moves only when told, due callbacks fire in order. */
+const manualTimers = (start: number) => {
+  let now = start;
+  const pending = new Map<number, { at: number; fn: () => void }>();
+  let seq = 0;
+  const timers: Timers = {
+    now: () => now,
+    set: (fn, ms) => {
+      pending.set(++seq, { at: now + ms, fn });
+      return seq;
+    },
+    clear: (h) => pending.delete(h as number),
+  };
+  const advanceTo = async (t: number) => {
+    for (;;) {
+      const due = [...pending.entries()].filter(([, p]) => p.at <= t).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      pending.delete(due[0]);
+      now = due[1].at;
+      due[1].fn();
+      await Promise.resolve();
+    }
+    now = t;
+  };
+  return { timers, advanceTo, pendingCount: () => pending.size };
+};
+
+const T0 = 1_800_000_000_000;
+
+describe('scheduler', () => {
+  it('runs each monitor on its phase, once per interval, with one timer', async () => {
+    const t = manualTimers(T0);
+    const runs: [string, number][] = [];
+    const s = createScheduler({ region: 'eu-west', timers: t.timers, dispatch: async (id, at) => void runs.push([id, at]) });
+    for (let i = 0; i < 50; i++) s.upsert(`m${i}`, 60_000);
+    expect(t.pendingCount()).toBe(1);
+    await t.advanceTo(T0 + 180_000);
+    expect(runs.length).toBe(150);
+    for (let i = 0; i < 50; i++) {
+      const mine = runs.filter(([id]) => id === `m${i}`).map(([, at]) => at);
+      expect(mine).toEqual([1, 2, 3].map((k) => nextRunAt(`m${i}`, 'eu-west', 60_000, T0) + (k - 1) * 60_000));
+    }
+  });
+
+  it('skips a slot while the previous run of the monitor is still going', async () => {
+    const t = manualTimers(T0);
+    let release: () => void = () => {};
+    const runs: number[] = [];
+    const s = createScheduler({
+      region: 'eu-west',
+      timers: t.timers,
+      dispatch: (_id, at) => {
+        runs.push(at);
+        return new Promise<void>((r) => (release = r));
+      },
+    });
+    s.upsert('slow', 10_000);
+    await t.advanceTo(T0 + 35_000);
+    expect(runs).toHaveLength(1);
+    expect(s.skipped).toBe(2);
+    release();
+    await Promise.resolve();
+    await t.advanceTo(T0 + 45_000);
+    expect(runs).toHaveLength(2);
+  });
+
+  it('a restarted scheduler keeps the same slots; removal stops runs', async () => {
+    const t = manualTimers(T0);
+    const a: number[] = [];
+    const s1 = createScheduler({ region: 'r', timers: t.timers, dispatch: async (_i, at) => void a.push(at) });
+    s1.upsert('m', 30_000);
+    await t.advanceTo(T0 + 61_000);
+    s1.stop();
+    const b: number[] = [];
+    const s2 = createScheduler({ region: 'r', timers: t.timers, dispatch: async (_i, at) => void b.push(at) });
+    s2.upsert('m', 30_000);
+    await t.advanceTo(T0 + 125_000);
+    expect(b[0]! - a[a.length - 1]!).toBe(30_000);
+    s2.remove('m');
+    const before = b.length;
+    await t.advanceTo(T0 + 300_000);
+    expect(b.length).toBe(before);
+  });
+});
