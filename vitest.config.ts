@@ -6,7 +6,12 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['proto/src/**/*.test.ts', 'shared/src/**/*.test.ts', 'control-plane/src/**/*.test.ts', 'agent/src/**/*.test.ts'],
+          include: [
+            'proto/src/**/*.test.ts',
+            'shared/src/**/*.test.ts',
+            'control-plane/src/**/*.test.ts',
+            'agent/src/**/*.test.ts',
+          ],
         },
       },
       {

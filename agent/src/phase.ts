@@ -6,11 +6,14 @@ import { createHash } from 'node:crypto';
  * hand-over to another agent causes neither a burst nor a double run, and monitors spread evenly.
  */
 export const phaseOf = (monitorId: string, region: string, intervalMs: number): number =>
-  Number(createHash('sha256').update(monitorId).update('\0').update(region).digest().readBigUInt64BE(0) % BigInt(intervalMs));
+  Number(
+    createHash('sha256').update(monitorId).update('\0').update(region).digest().readBigUInt64BE(0) %
+      BigInt(intervalMs),
+  );
 
 /** The first run time strictly after `afterMs`. */
 export const nextRunAt = (monitorId: string, region: string, intervalMs: number, afterMs: number): number => {
   const phase = phaseOf(monitorId, region, intervalMs);
-  const base = afterMs - (((afterMs - phase) % intervalMs) + intervalMs) % intervalMs;
+  const base = afterMs - ((((afterMs - phase) % intervalMs) + intervalMs) % intervalMs);
   return base + intervalMs;
 };

@@ -35,14 +35,20 @@ describe('scheduler', () => {
   it('runs each monitor on its phase, once per interval, with one timer', async () => {
     const t = manualTimers(T0);
     const runs: [string, number][] = [];
-    const s = createScheduler({ region: 'eu-west', timers: t.timers, dispatch: async (id, at) => void runs.push([id, at]) });
+    const s = createScheduler({
+      region: 'eu-west',
+      timers: t.timers,
+      dispatch: async (id, at) => void runs.push([id, at]),
+    });
     for (let i = 0; i < 50; i++) s.upsert(`m${i}`, 60_000);
     expect(t.pendingCount()).toBe(1);
     await t.advanceTo(T0 + 180_000);
     expect(runs.length).toBe(150);
     for (let i = 0; i < 50; i++) {
       const mine = runs.filter(([id]) => id === `m${i}`).map(([, at]) => at);
-      expect(mine).toEqual([1, 2, 3].map((k) => nextRunAt(`m${i}`, 'eu-west', 60_000, T0) + (k - 1) * 60_000));
+      expect(mine).toEqual(
+        [1, 2, 3].map((k) => nextRunAt(`m${i}`, 'eu-west', 60_000, T0) + (k - 1) * 60_000),
+      );
     }
   });
 
@@ -71,12 +77,20 @@ describe('scheduler', () => {
   it('a restarted scheduler keeps the same slots; removal stops runs', async () => {
     const t = manualTimers(T0);
     const a: number[] = [];
-    const s1 = createScheduler({ region: 'r', timers: t.timers, dispatch: async (_i, at) => void a.push(at) });
+    const s1 = createScheduler({
+      region: 'r',
+      timers: t.timers,
+      dispatch: async (_i, at) => void a.push(at),
+    });
     s1.upsert('m', 30_000);
     await t.advanceTo(T0 + 61_000);
     s1.stop();
     const b: number[] = [];
-    const s2 = createScheduler({ region: 'r', timers: t.timers, dispatch: async (_i, at) => void b.push(at) });
+    const s2 = createScheduler({
+      region: 'r',
+      timers: t.timers,
+      dispatch: async (_i, at) => void b.push(at),
+    });
     s2.upsert('m', 30_000);
     await t.advanceTo(T0 + 125_000);
     expect(b[0]! - a[a.length - 1]!).toBe(30_000);

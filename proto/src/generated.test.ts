@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,10 @@ describe('proto/', () => {
     execFileSync('buf', ['generate', '-o', out], { cwd: PROTO, env, stdio: 'pipe' });
     const fresh = join(out, 'src', 'gen');
     const committed = join(PROTO, 'src', 'gen');
-    const list = (d: string) => files(d).map((f) => relative(d, f)).sort();
+    const list = (d: string) =>
+      files(d)
+        .map((f) => relative(d, f))
+        .sort();
     expect(list(committed)).toEqual(list(fresh));
     for (const f of list(fresh)) {
       expect(readFileSync(join(committed, f), 'utf8'), f).toBe(readFileSync(join(fresh, f), 'utf8'));
