@@ -1,0 +1,89 @@
+import { hostname } from 'node:os';
+import { z } from 'zod';
+
+/** The agent's one config loader: LOOKOUT_AGENT_* variables, validated at boot, every problem at once. */
+export const agentConfigKeys = {
+  control_plane_url: {
+    schema: z.url({ protocol: /^https?$/ }),
+    default: 'http://127.0.0.1:8081',
+    doc: 'The control plane’s agent (gRPC) listener.',
+  },
+  token: {
+    schema: z.string().regex(/^lat\.[\w-]{20,}$/, 'must be an agent token (lat.…)'),
+    default: undefined,
+    doc: 'Agent token from `npx lookout agent-token create --region R`. Required.',
+  },
+  region: {
+    schema: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,62}$/)
+      .optional(),
+    default: undefined,
+    doc: 'Expected region; the agent refuses to run if its token is for another one.',
+  },
+  instance_id: {
+    schema: z.string().regex(/^[\w.:-]{1,200}$/),
+    default: hostname(),
+    doc: 'Stable name of this agent instance (unique per region); defaults to the host name.',
+  },
+  concurrency: {
+    schema: z.coerce.number().int().min(1).max(10_000),
+    default: 64,
+    doc: 'Checks running at once.',
+  },
+  queue_max: {
+    schema: z.coerce.number().int().min(1),
+    default: 100_000,
+    doc: 'Checks waiting for a slot before new runs are skipped (counted as dropped runs).',
+  },
+  buffer_max_results: {
+    schema: z.coerce.number().int().min(1),
+    default: 100_000,
+    doc: 'Unacknowledged results kept while the control plane is unreachable; beyond, the oldest are dropped.',
+  },
+  buffer_max_age_seconds: {
+    schema: z.coerce.number().int().min(1),
+    default: 3600,
+    doc: 'Unacknowledged results older than this are dropped.',
+  },
+  log_level: {
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    default: 'info',
+    doc: 'pino log level.',
+  },
+  shutdown_grace_ms: {
+    schema: z.coerce.number().int().min(0),
+    default: 10_000,
+    doc: 'On SIGTERM, how long to let running checks finish and results flush.',
+  },
+} satisfies Record<string, { schema: z.ZodType; default: unknown; doc: string }>;
+
+type Keys = typeof agentConfigKeys;
+export type AgentConfig = { [K in keyof Keys]: z.output<Keys[K]['schema']> } & { token: string };
+
+export const agentEnvName = (key: string) => `LOOKOUT_AGENT_${key.toUpperCase()}`;
+
+export class AgentConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid agent configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+export const loadAgentConfig = (env: NodeJS.ProcessEnv = process.env): AgentConfig => {
+  const problems: string[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(agentConfigKeys)) {
+    const name = agentEnvName(key);
+    const raw = env[name];
+    if (raw === undefined || raw === '') {
+      if (spec.default === undefined && key === 'token') problems.push(`${name} is required`);
+      out[key] = spec.default;
+      continue;
+    }
+    const r = spec.schema.safeParse(raw);
+    if (r.success) out[key] = r.data;
+    else problems.push(`${name}: ${r.error.issues.map((i) => i.message).join('; ')}`);
+  }
+  if (problems.length > 0) throw new AgentConfigError(problems);
+  return out as AgentConfig;
+};

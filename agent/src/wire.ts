@@ -1,0 +1,72 @@
+import { create } from '@bufbuild/protobuf';
+import { type Assignment, type CheckResult, CheckResultSchema } from '@lookout/proto';
+import type { ProbeOutcome, ProbeSpec } from './probe-port.js';
+
+const TYPES = new Set(['http', 'api', 'dns', 'tcp', 'domain']);
+
+/** An assignment from the control plane → what the prober runs. Unknown types are refused. */
+export const specOf = (a: Assignment): ProbeSpec => {
+  const s = a.spec;
+  if (!s || !TYPES.has(s.monitorType)) throw new Error(`unsupported monitor type "${s?.monitorType}"`);
+  return {
+    monitor_id: a.monitorId,
+    monitor_type: s.monitorType as ProbeSpec['monitor_type'],
+    url: s.url,
+    port: s.port || null,
+    http_method: s.httpMethod || null,
+    request_headers: { ...s.requestHeaders },
+    request_body: s.requestBody || null,
+    auth:
+      s.auth.case === 'basic'
+        ? { type: 'basic', username: s.auth.value.username, password: s.auth.value.password }
+        : s.auth.case === 'bearerToken'
+          ? { type: 'bearer', token: s.auth.value }
+          : null,
+    expected_status_code: s.expectedStatusCode || 200,
+    required_keyword: s.requiredKeyword || null,
+    follow_redirects: s.followRedirects,
+    timeout_ms: s.timeoutMs || 30_000,
+    ssl_cert_monitoring: s.sslCertMonitoring,
+    dns_record_type: s.dnsRecordType || null,
+    dns_expected_values: [...s.dnsExpectedValues],
+    dns_resolver: s.dnsResolver || null,
+  };
+};
+
+/** A run's outcome → the wire result, with its deterministic id. */
+export const resultOf = (input: {
+  id: string;
+  assignment: Assignment;
+  scheduledAt: number;
+  startedAt: number;
+  outcome: ProbeOutcome;
+  runNowRequestId?: string;
+}): CheckResult => {
+  const o = input.outcome;
+  const ms = (iso: string | undefined) => (iso ? BigInt(Date.parse(iso)) : 0n);
+  return create(CheckResultSchema, {
+    resultId: input.id,
+    monitorId: input.assignment.monitorId,
+    monitorVersion: input.assignment.version,
+    scheduledAtMs: BigInt(input.scheduledAt),
+    startedAtMs: BigInt(input.startedAt),
+    ok: o.ok,
+    errorKind: o.error?.kind ?? '',
+    errorMessage: o.error?.message ?? '',
+    responseTimeMs: Math.max(0, Math.round(o.response_time_ms)),
+    statusCode: o.status_code ?? 0,
+    timings: o.timings
+      ? {
+          dnsMs: Math.round(o.timings.dns_ms),
+          connectMs: Math.round(o.timings.connect_ms),
+          tlsMs: Math.round(o.timings.tls_ms),
+          firstByteMs: Math.round(o.timings.first_byte_ms),
+          totalMs: Math.round(o.timings.total_ms),
+        }
+      : undefined,
+    tls: o.tls ? { validToMs: ms(o.tls.valid_to), subject: o.tls.subject, issuer: o.tls.issuer } : undefined,
+    domain: o.domain ? { expiresAtMs: ms(o.domain.expires_at) } : undefined,
+    dnsRecords: o.dns?.records ?? [],
+    runNowRequestId: input.runNowRequestId ?? '',
+  });
+};
