@@ -5,17 +5,26 @@ import type { Config } from './config.js';
 import { createPingBatcher } from './domain/ping-batcher.js';
 import { createApp } from './http/app.js';
 import { createPingEndpoint } from './http/ping-endpoint.js';
+import { startJobs } from './jobs.js';
+import { startRpcServer } from './rpc/rpc-server.js';
+import { createRunNowHub } from './rpc/run-now-hub.js';
 import type { Store } from './store/port.js';
 
 export interface ControlPlane {
   url: string;
   port: number;
+  /** Where agents connect (gRPC/Connect over HTTP/2). */
+  rpcUrl: string;
+  rpcPort: number;
   server: Server;
   /** Stops accepting, lets in-flight requests finish, writes queued pings. Does not close the store. */
   stop(): Promise<void>;
 }
 
-/** Starts the HTTP API on the configured address. The store is the caller's (opened and closed there). */
+/**
+ * Starts the HTTP API and the agents' RPC listener on the configured addresses, and the background
+ * jobs. The store is the caller's (opened and closed there).
+ */
 export const startControlPlane = async (deps: {
   config: Config;
   store: Store;
@@ -52,12 +61,27 @@ export const startControlPlane = async (deps: {
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.http_host.includes(':') ? `[${config.http_host}]` : config.http_host}:${port}`;
   logger.info({ url }, 'HTTP API listening');
+  const rpc = await startRpcServer({
+    store,
+    clock,
+    config,
+    logger,
+    runNow: createRunNowHub(),
+    host: config.http_host,
+    port: config.rpc_port,
+  });
+  logger.info({ url: rpc.url }, 'agent RPC listening');
+  const jobs = startJobs({ store, clock, config, logger });
   return {
     url,
     port,
+    rpcUrl: rpc.url,
+    rpcPort: rpc.port,
     server,
     async stop() {
       draining = true;
+      jobs.stop();
+      await rpc.stop(config.shutdown_grace_ms);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), config.shutdown_grace_ms);

@@ -32,7 +32,7 @@ export const startHarness = async (overrides: Partial<Config> = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'lookout-e2e-'));
   const config = loadConfig(
     {},
-    { http_port: 0, http_host: '127.0.0.1', data_dir: dir, log_level: 'silent', ...overrides },
+    { http_port: 0, rpc_port: 0, http_host: '127.0.0.1', data_dir: dir, log_level: 'silent', ...overrides },
   );
   const store: Store = createSqliteStore({ path: join(dir, 'lookout.db') });
   await store.init();

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { AppError, isAppError, newId, systemClock } from '@lookout/shared';
-import { ConfigError, loadConfig } from '../config.js';
+import { type Config, ConfigError, loadConfig } from '../config.js';
+import { createAgentToken } from '../domain/agent-tokens.js';
 import { raiseAlert } from '../domain/alerts.js';
 import { createNamedKey, keyStatus, regenerateLegacyKey } from '../domain/api-keys.js';
 import type { User, Workspace } from '../domain/types.js';
@@ -24,6 +25,9 @@ const USAGE = `Usage: npx lookout <command> [options] [--json]
   api-key revoke     --workspace S --id ID
   legacy-key regenerate --workspace S --email E
   alert test         --workspace S [--name TITLE]   raise a test alert (to try alert handling end to end)
+  agent-token create --region R [--name N]          token for the agents of a region (shown once)
+  agent-token list
+  agent-token revoke --id ID
 
 Configuration comes from LOOKOUT_* environment variables, as for the server.`;
 
@@ -39,6 +43,7 @@ const options = {
   name: { type: 'string' },
   expiry: { type: 'string' },
   id: { type: 'string' },
+  region: { type: 'string' },
 } as const;
 
 type Flags = Partial<Record<keyof typeof options, string | boolean>>;
@@ -61,15 +66,8 @@ const userOf = async (store: Store, ws: Workspace, email: string): Promise<User>
   return u;
 };
 
-const commands: Record<
-  string,
-  (
-    store: Store,
-    flags: Flags,
-    plans: Record<string, { max_monitors: number; min_interval_seconds: number }>,
-  ) => Promise<Out>
-> = {
-  async 'workspace create'(store, flags, plans) {
+const commands: Record<string, (store: Store, flags: Flags, config: Config) => Promise<Out>> = {
+  async 'workspace create'(store, flags, { plans }) {
     const [subdomain, email] = need(flags, 'subdomain', 'admin-email');
     const plan = (flags.plan as string | undefined) ?? 'free';
     const r = await createWorkspace(store, plans, { subdomain, admin_email: email, plan }, systemClock.now());
@@ -160,6 +158,49 @@ const commands: Record<
     );
     return { json: alertJson(alert), text: `Raised test alert ${alert.id}: ${title}` };
   },
+  async 'agent-token create'(store, flags, { regions }) {
+    const [region] = need(flags, 'region');
+    const { record, value } = await createAgentToken(
+      store,
+      regions,
+      { region: region!, ...(typeof flags.name === 'string' ? { name: flags.name } : {}) },
+      systemClock.now(),
+    );
+    return {
+      json: { id: record.id, region: record.region, name: record.name, token: value },
+      text: `Agent token for ${record.region} (shown once; set it as LOOKOUT_AGENT_TOKEN): ${value}`,
+    };
+  },
+  async 'agent-token list'(store) {
+    const tokens = await store.listAgentTokens();
+    const rows = tokens.map((t) => ({
+      id: t.id,
+      region: t.region,
+      name: t.name,
+      created_at: t.created_at.toISOString(),
+      revoked_at: t.revoked_at?.toISOString() ?? null,
+    }));
+    return {
+      json: { data: rows },
+      text: rows.length
+        ? rows
+            .map(
+              (t) =>
+                `${t.id}  ${t.region}  ${t.name}  created ${t.created_at}${t.revoked_at ? `  revoked ${t.revoked_at}` : ''}`,
+            )
+            .join('\n')
+        : 'No agent tokens.',
+    };
+  },
+  async 'agent-token revoke'(store, flags) {
+    const [id] = need(flags, 'id');
+    if (!(await store.revokeAgentToken(id!, systemClock.now())))
+      throw new AppError('not_found', `no active agent token ${id}`);
+    return {
+      json: { id, revoked: true },
+      text: `Revoked agent token ${id}; agents using it are refused from their next call.`,
+    };
+  },
   async 'legacy-key regenerate'(store, flags) {
     const [sub, email] = need(flags, 'workspace', 'email');
     const ws = await workspaceOf(store, sub!);
@@ -191,7 +232,7 @@ const run = async (argv: string[]): Promise<number> => {
   const config = loadConfig();
   const store = await openStore(config);
   try {
-    const out = await command(store, flags as Flags, config.plans);
+    const out = await command(store, flags as Flags, config);
     process.stdout.write(`${flags.json ? JSON.stringify(out.json, null, 2) : out.text}\n`);
     return 0;
   } finally {

@@ -14,6 +14,7 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { heartbeatRoutes } from './routes/heartbeats.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { pingRoutes } from './routes/pings.js';
+import { agentRoutes, resultRoutes } from './routes/results.js';
 import { createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
 
 export const API_PREFIX = '/api/v1';
@@ -25,6 +26,8 @@ const noBody = z.strictObject({}, { error: 'this endpoint takes no body' });
 export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...apiKeyRoutes(deps),
   ...monitorRoutes(deps),
+  ...resultRoutes(deps),
+  ...agentRoutes(deps),
   ...heartbeatRoutes(deps),
   ...alertRoutes(deps),
   ...pingRoutes(),

@@ -1,5 +1,5 @@
 import { keyStatus } from '../domain/api-keys.js';
-import type { Alert, ApiKey, Heartbeat, Monitor, User } from '../domain/types.js';
+import type { Alert, ApiKey, CheckResultRecord, Heartbeat, Monitor, User } from '../domain/types.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -55,3 +55,15 @@ export const apiKeyJson = (k: ApiKey, now: Date, owner?: User) => ({
   last_used_at: iso(k.last_used_at),
   last_used_from: k.last_used_from,
 });
+
+export const resultJson = (r: CheckResultRecord) => {
+  const { workspace_id: _w, ...rest } = r;
+  return {
+    ...rest,
+    scheduled_at: r.scheduled_at.toISOString(),
+    started_at: r.started_at.toISOString(),
+    received_at: r.received_at.toISOString(),
+    tls_valid_to: iso(r.tls_valid_to),
+    domain_expires_at: iso(r.domain_expires_at),
+  };
+};

@@ -1,0 +1,278 @@
+import { type Client, Code, ConnectError, createClient, type Interceptor } from '@connectrpc/connect';
+import { createGrpcTransport } from '@connectrpc/connect-node';
+import { AgentService, type Assignment, type CheckResult } from '@lookout/proto';
+import type { Logger } from '@lookout/shared';
+import PQueue from 'p-queue';
+import { fullJitter } from './backoff.js';
+import type { AgentConfig } from './config.js';
+import { createLagWindow } from './lag-window.js';
+import type { Prober } from './probe-port.js';
+import { createResultBuffer } from './result-buffer.js';
+import { createScheduler, realTimers, type Timers } from './scheduler.js';
+import { resultOf, specOf } from './wire.js';
+
+export interface AgentDeps {
+  config: AgentConfig;
+  logger: Logger;
+  prober: Prober;
+  timers?: Timers;
+  random?: () => number;
+  agentVersion?: string;
+}
+
+const REPORT_INTERVAL_MS = 1000;
+const REPORT_BATCH = 200;
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * A region agent: holds the assignment stream (reconnecting with full-jitter backoff), runs each
+ * assigned monitor on its own timer through a bounded queue, and reports results in batches. Results
+ * wait in a bounded buffer until acknowledged, so nothing is lost across control-plane restarts; the
+ * last assignments keep running while the control plane is unreachable.
+ */
+export const createAgent = (deps: AgentDeps) => {
+  const { config, logger, prober } = deps;
+  const timers = deps.timers ?? realTimers;
+  const random = deps.random ?? Math.random;
+  const log = logger.child({ component: 'agent', instance: config.instance_id });
+
+  const auth: Interceptor = (next) => (req) => {
+    req.header.set('authorization', `Bearer ${config.token}`);
+    return next(req);
+  };
+  const client: Client<typeof AgentService> = createClient(
+    AgentService,
+    createGrpcTransport({ baseUrl: config.control_plane_url, interceptors: [auth] }),
+  );
+
+  const assignments = new Map<string, Assignment>();
+  const queue = new PQueue({ concurrency: config.concurrency });
+  const buffer = createResultBuffer<CheckResult>({
+    maxItems: config.buffer_max_results,
+    maxAgeMs: config.buffer_max_age_seconds * 1000,
+  });
+  const lags = createLagWindow();
+  let region = config.region ?? '';
+  let session: { id: string; epoch: bigint } | null = null;
+  let stopping = false;
+  let stream: AbortController | null = null;
+  let skippedRuns = 0;
+  let checksRun = 0;
+  let connected = false;
+  let reporting: Promise<void> = Promise.resolve();
+
+  /** One run of one monitor; a failed check is a result too. */
+  const run = async (id: string, scheduledAt: number, runNowRequestId?: string) => {
+    const assignment = assignments.get(id);
+    if (!assignment) return;
+    const startedAt = timers.now();
+    if (!runNowRequestId) lags.add(Math.max(0, startedAt - scheduledAt));
+    const spec = specOf(assignment);
+    const deadline = AbortSignal.timeout(spec.timeout_ms + 1000);
+    let outcome: Awaited<ReturnType<Prober['run']>>;
+    try {
+      outcome = await prober.run(spec, deadline);
+    } catch (e) {
+      outcome = {
+        ok: false,
+        error: { kind: 'agent_error', message: (e as Error).message },
+        response_time_ms: 0,
+      };
+    }
+    checksRun++;
+    const resultId = runNowRequestId
+      ? `${id}:${region}:run:${runNowRequestId}`
+      : `${id}:${region}:${scheduledAt}`;
+    buffer.push(
+      resultId,
+      startedAt,
+      resultOf({
+        id: resultId,
+        assignment,
+        scheduledAt,
+        startedAt,
+        outcome,
+        ...(runNowRequestId ? { runNowRequestId } : {}),
+      }),
+      timers.now(),
+    );
+    if (buffer.size >= REPORT_BATCH) void report();
+  };
+
+  const dispatch = (id: string, scheduledAt: number): Promise<void> => {
+    if (queue.size >= config.queue_max) {
+      skippedRuns++;
+      return Promise.resolve();
+    }
+    return queue.add(() => run(id, scheduledAt));
+  };
+  // Phases depend on the region, which the first Register tells; until then nothing is scheduled.
+  let sched = createScheduler({ region, timers, dispatch });
+
+  const apply = (a: Assignment) => {
+    assignments.set(a.monitorId, a);
+    sched.upsert(a.monitorId, (a.spec?.intervalSeconds ?? 60) * 1000);
+  };
+  const drop = (id: string) => {
+    assignments.delete(id);
+    sched.remove(id);
+  };
+
+  /** Sends buffered results oldest first until the buffer is empty or a call fails. */
+  const report = (): Promise<void> => {
+    reporting = reporting.then(async () => {
+      while (session && buffer.size > 0) {
+        const batch = buffer.peek(REPORT_BATCH, timers.now());
+        if (batch.length === 0) return;
+        try {
+          await client.reportResults({
+            instanceId: config.instance_id,
+            sessionId: session.id,
+            results: batch.map((b) => b.value),
+          });
+          buffer.ack(batch.map((b) => b.id));
+        } catch (e) {
+          log.warn(
+            { err: (e as Error).message, buffered: buffer.size },
+            'reporting failed; results stay buffered',
+          );
+          return;
+        }
+      }
+    });
+    return reporting;
+  };
+
+  const health = () => ({
+    assigned: assignments.size,
+    inFlight: queue.pending,
+    queueDepth: queue.size,
+    bufferedResults: buffer.size,
+    droppedResults: BigInt(buffer.dropped + skippedRuns),
+    scheduleLagP99Ms: Math.round(lags.p99()),
+  });
+
+  /** One connection: register, then follow the stream until it ends. */
+  const connectOnce = async () => {
+    const reg = await client.register({
+      instanceId: config.instance_id,
+      hostname: config.instance_id,
+      agentVersion: deps.agentVersion ?? 'dev',
+      concurrency: config.concurrency,
+    });
+    if (config.region && reg.region !== config.region) {
+      throw new Error(`the token is for region ${reg.region}, not ${config.region} (LOOKOUT_AGENT_REGION)`);
+    }
+    if (region !== reg.region) {
+      region = reg.region;
+      const old = sched;
+      sched = createScheduler({ region, timers, dispatch });
+      old.stop();
+      for (const a of assignments.values()) sched.upsert(a.monitorId, (a.spec?.intervalSeconds ?? 60) * 1000);
+    }
+    session = { id: reg.sessionId, epoch: reg.epoch };
+    connected = true;
+    log.info({ region, epoch: Number(reg.epoch) }, 'registered');
+    void report();
+    stream = new AbortController();
+    const running = [...assignments.values()].map((a) => ({ monitorId: a.monitorId, version: a.version }));
+    for await (const msg of client.watchAssignments(
+      { instanceId: config.instance_id, sessionId: reg.sessionId, running },
+      { signal: stream.signal },
+    )) {
+      const ev = msg.event;
+      if (ev.case === 'sync') {
+        if (ev.value.full)
+          for (const id of [...assignments.keys()])
+            if (!ev.value.upserts.some((u) => u.monitorId === id)) drop(id);
+        for (const id of ev.value.removes) drop(id);
+        for (const a of ev.value.upserts) apply(a);
+        log.info({ assigned: assignments.size }, 'assignments synced');
+      } else if (ev.case === 'upsert') apply(ev.value);
+      else if (ev.case === 'remove') drop(ev.value.monitorId);
+      else if (ev.case === 'runNow') {
+        const { monitorId, requestId } = ev.value;
+        if (assignments.has(monitorId) && queue.size < config.queue_max)
+          void queue.add(() => run(monitorId, timers.now(), requestId));
+      }
+    }
+  };
+
+  const loop = async () => {
+    let attempt = 0;
+    while (!stopping) {
+      try {
+        await connectOnce();
+        attempt = 0; // a stream that ended normally (recycled): reconnect at once
+      } catch (e) {
+        if (stopping) break;
+        const err = e instanceof ConnectError ? `${Code[e.code]}: ${e.rawMessage}` : (e as Error).message;
+        if (e instanceof Error && /not .* \(LOOKOUT_AGENT_REGION\)/.test(e.message)) {
+          log.fatal({ err }, 'wrong region');
+          throw e;
+        }
+        log.warn({ err, attempt }, 'control plane unreachable; checks keep running on the last assignments');
+        attempt++;
+      } finally {
+        connected = false;
+      }
+      if (stopping) break;
+      await new Promise((r) =>
+        timers.set(() => r(undefined), attempt === 0 ? 0 : fullJitter(attempt, random)),
+      );
+    }
+  };
+
+  let reportTimer: unknown = null;
+  let heartbeatTimer: unknown = null;
+  const every = (ms: number, fn: () => void) => {
+    const tick = () => {
+      fn();
+      if (!stopping) handle = timers.set(tick, ms);
+    };
+    let handle = timers.set(tick, ms);
+    return () => timers.clear(handle);
+  };
+
+  let loopDone: Promise<void> = Promise.resolve();
+  return {
+    start() {
+      loopDone = loop();
+      reportTimer = every(REPORT_INTERVAL_MS, () => void report());
+      heartbeatTimer = every(HEARTBEAT_MS, () => {
+        if (!session) return;
+        client
+          .heartbeat({ instanceId: config.instance_id, sessionId: session.id, ...health() })
+          .catch((e: unknown) => {
+            if (e instanceof ConnectError && e.code === Code.FailedPrecondition) stream?.abort();
+          });
+      });
+      return loopDone;
+    },
+    /** Graceful: stop scheduling, let running checks finish (bounded), flush results, close the stream. */
+    async stop(graceMs = config.shutdown_grace_ms) {
+      stopping = true;
+      sched.stop();
+      (reportTimer as () => void)?.();
+      (heartbeatTimer as () => void)?.();
+      queue.clear();
+      await Promise.race([queue.onIdle(), new Promise((r) => setTimeout(r, graceMs))]);
+      await report();
+      stream?.abort();
+      await loopDone.catch(() => {});
+    },
+    health,
+    get connected() {
+      return connected;
+    },
+    get region() {
+      return region;
+    },
+    get checksRun() {
+      return checksRun;
+    },
+    assigned: () => [...assignments.keys()],
+  };
+};
+
+export type Agent = ReturnType<typeof createAgent>;

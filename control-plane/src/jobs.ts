@@ -1,0 +1,45 @@
+import type { Clock, Logger } from '@lookout/shared';
+import type { Config } from './config.js';
+import type { Store } from './store/port.js';
+
+/**
+ * Background work of a control-plane replica. Each job is safe to run on every replica at once
+ * (idempotent deletes; compare-and-set where a decision is made).
+ */
+export const startJobs = (deps: { store: Store; clock: Clock; config: Config; logger: Logger }) => {
+  const { store, clock, config } = deps;
+  const log = deps.logger.child({ component: 'jobs' });
+  const timers: NodeJS.Timeout[] = [];
+  const every = (ms: number, name: string, fn: () => Promise<unknown>) => {
+    let running = false;
+    const t = setInterval(() => {
+      if (running) return;
+      running = true;
+      fn()
+        .catch((err) => log.error({ err, job: name }, 'job failed'))
+        .finally(() => {
+          running = false;
+        });
+    }, ms);
+    t.unref();
+    timers.push(t);
+  };
+
+  // Retention: delete old results in small slices so the store is never blocked for long.
+  every(60_000, 'prune-results', async () => {
+    const before = new Date(clock.now().getTime() - config.result_retention_days * 86_400_000);
+    let total = 0;
+    for (let i = 0; i < 100; i++) {
+      const n = await store.pruneResults(before, 1000);
+      total += n;
+      if (n < 1000) break;
+    }
+    if (total > 0) log.info({ pruned: total }, 'old check results pruned');
+  });
+
+  return {
+    stop() {
+      for (const t of timers) clearInterval(t);
+    },
+  };
+};
