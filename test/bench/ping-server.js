@@ -15,7 +15,12 @@ if (mode === 'bare') {
   });
   server.listen(0, '127.0.0.1', () => process.stdout.write(`READY ${server.address().port}\n`));
 } else {
-  const config = loadConfig({ ...process.env, LOOKOUT_HTTP_PORT: '0', LOOKOUT_RPC_PORT: '0', LOOKOUT_LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    ...process.env,
+    LOOKOUT_HTTP_PORT: '0',
+    LOOKOUT_RPC_PORT: '0',
+    LOOKOUT_LOG_LEVEL: 'silent',
+  });
   const store = await openStore(config);
   const cp = await startControlPlane({ config, store, logger: silentLogger() });
   process.stdout.write(`READY ${cp.port}\n`);

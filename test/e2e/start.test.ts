@@ -7,7 +7,12 @@ import { exited, MAIN, startProcess } from '../support/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lookout-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const env = { LOOKOUT_DATA_DIR: dir, LOOKOUT_HTTP_PORT: '0', LOOKOUT_RPC_PORT: '0', LOOKOUT_LOG_LEVEL: 'warn' };
+const env = {
+  LOOKOUT_DATA_DIR: dir,
+  LOOKOUT_HTTP_PORT: '0',
+  LOOKOUT_RPC_PORT: '0',
+  LOOKOUT_LOG_LEVEL: 'warn',
+};
 
 const get = (port: number, path: string, key: string) =>
   new Promise<{ status: number; body: string }>((resolve, reject) => {

@@ -1,0 +1,60 @@
+import { Resolver } from 'node:dns/promises';
+import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
+import { classifyError } from './classify-error.js';
+
+const norm = (s: string) => s.toLowerCase().replace(/\.$/, '');
+
+/** dns checks through c-ares (a Resolver, never dns.lookup), optionally against a given resolver. */
+export const createDnsProber = () => ({
+  async run(spec: ProbeSpec, signal: AbortSignal): Promise<ProbeOutcome> {
+    const started = performance.now();
+    const resolver = new Resolver({ timeout: spec.timeout_ms, tries: 1 });
+    if (spec.dns_resolver) resolver.setServers([spec.dns_resolver]);
+    const onAbort = () => resolver.cancel();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const type = spec.dns_record_type ?? 'A';
+      let records: string[];
+      if (type === 'A') records = await resolver.resolve4(spec.url);
+      else if (type === 'AAAA') records = await resolver.resolve6(spec.url);
+      else if (type === 'CNAME') records = await resolver.resolveCname(spec.url);
+      else if (type === 'NS') records = await resolver.resolveNs(spec.url);
+      else if (type === 'MX')
+        records = (await resolver.resolveMx(spec.url)).map((r) => `${r.priority} ${r.exchange}`);
+      else if (type === 'TXT')
+        records = (await resolver.resolveTxt(spec.url)).map((chunks) => chunks.join(''));
+      else
+        return {
+          ok: false,
+          error: { kind: 'bad_record_type', message: `unsupported record type ${type}` },
+          response_time_ms: 0,
+        };
+      const ms = performance.now() - started;
+      const have = new Set(records.map(norm));
+      const missing = spec.dns_expected_values.filter((v) => !have.has(norm(v)));
+      if (missing.length > 0) {
+        return {
+          ok: false,
+          error: {
+            kind: 'dns_mismatch',
+            message: `missing ${missing.join(', ')}; got ${records.join(', ') || 'nothing'}`,
+          },
+          response_time_ms: ms,
+          dns: { records },
+        };
+      }
+      return { ok: true, error: null, response_time_ms: ms, dns: { records } };
+    } catch (e) {
+      const err = classifyError(e);
+      return {
+        ok: false,
+        error: signal.aborted
+          ? { kind: 'timeout', message: 'timed out' }
+          : { ...err, kind: err.kind === 'error' ? 'dns_failure' : err.kind },
+        response_time_ms: performance.now() - started,
+      };
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  },
+});

@@ -1,0 +1,182 @@
+import {
+  createServer as createHttp,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttps } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeCa, selfSigned } from '../../../test/support/certs.js';
+import type { ProbeSpec } from '../probe-port.js';
+import { createHttpProber } from './http-prober.js';
+
+const NOW = new Date();
+const ca = makeCa(NOW);
+const servers: Server[] = [];
+const seen: { method?: string; auth?: string; body?: string; header?: string }[] = [];
+
+const handler = (req: IncomingMessage, res: ServerResponse) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    seen.push({
+      method: req.method,
+      auth: req.headers.authorization,
+      body: Buffer.concat(chunks).toString(),
+      header: req.headers['x-probe'] as string,
+    });
+    const path = req.url ?? '/';
+    if (path === '/ok') return res.end('all systems operational');
+    if (path === '/500') return res.writeHead(500).end('boom');
+    if (path === '/rel') return res.writeHead(302, { location: '/ok' }).end();
+    if (path === '/loop') return res.writeHead(302, { location: '/loop' }).end();
+    if (path === '/hang') return; // never answers
+    if (path === '/auth') return res.writeHead(req.headers.authorization === 'Basic dTpw' ? 200 : 401).end();
+    if (path === '/bearer')
+      return res.writeHead(req.headers.authorization === 'Bearer t0k' ? 200 : 401).end();
+    if (path === '/created') return res.writeHead(201).end('{"id":1}');
+    res.writeHead(404).end();
+  });
+};
+
+const listen = async (s: Server) => {
+  servers.push(s);
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  return (s.address() as AddressInfo).port;
+};
+
+let plain: number;
+let good: number;
+let nearExpiry: number;
+let wrongHost: number;
+let untrusted: number;
+
+beforeAll(async () => {
+  plain = await listen(createHttp(handler));
+  good = await listen(createHttps({ ...ca.leaf(['127.0.0.1', 'localhost']) }, handler));
+  nearExpiry = await listen(createHttps({ ...ca.leaf(['127.0.0.1'], 5) }, handler));
+  wrongHost = await listen(createHttps({ ...ca.leaf(['other.example']) }, handler));
+  untrusted = await listen(createHttps({ ...selfSigned(['127.0.0.1']) }, handler));
+});
+afterAll(() => {
+  for (const s of servers) s.closeAllConnections?.();
+  for (const s of servers) s.close();
+});
+
+const spec = (url: string, over: Partial<ProbeSpec> = {}): ProbeSpec => ({
+  monitor_id: 'm',
+  monitor_type: 'http',
+  url,
+  port: null,
+  http_method: 'GET',
+  request_headers: {},
+  request_body: null,
+  auth: null,
+  expected_status_code: 200,
+  required_keyword: null,
+  follow_redirects: true,
+  timeout_ms: 2000,
+  ssl_cert_monitoring: false,
+  dns_record_type: null,
+  dns_expected_values: [],
+  dns_resolver: null,
+  ...over,
+});
+
+const prober = createHttpProber({ ca: ca.pem.cert, now: () => NOW });
+const run = (s: ProbeSpec) => prober.run(s, new AbortController().signal);
+
+describe('http prober against real HTTP and HTTPS servers', () => {
+  it('passes on the expected status and reports timing phases', async () => {
+    const r = await run(spec(`http://127.0.0.1:${plain}/ok`));
+    expect(r).toMatchObject({ ok: true, error: null, status_code: 200 });
+    expect(r.timings!.total_ms).toBeGreaterThanOrEqual(r.timings!.first_byte_ms);
+    expect(r.timings!.connect_ms).toBeGreaterThan(0);
+  });
+
+  it('fails on another status, and on a missing keyword', async () => {
+    expect(await run(spec(`http://127.0.0.1:${plain}/500`))).toMatchObject({
+      ok: false,
+      status_code: 500,
+      error: { kind: 'status_mismatch' },
+    });
+    expect(
+      await run(spec(`http://127.0.0.1:${plain}/ok`, { required_keyword: 'operational' })),
+    ).toMatchObject({ ok: true });
+    expect(await run(spec(`http://127.0.0.1:${plain}/ok`, { required_keyword: 'degraded' }))).toMatchObject({
+      ok: false,
+      error: { kind: 'keyword_missing' },
+    });
+  });
+
+  it('follows relative redirects, stops a loop, and can leave redirects alone', async () => {
+    expect(await run(spec(`http://127.0.0.1:${plain}/rel`))).toMatchObject({ ok: true, status_code: 200 });
+    expect(await run(spec(`http://127.0.0.1:${plain}/loop`))).toMatchObject({
+      ok: false,
+      error: { kind: 'too_many_redirects' },
+    });
+    expect(
+      await run(
+        spec(`http://127.0.0.1:${plain}/rel`, { follow_redirects: false, expected_status_code: 302 }),
+      ),
+    ).toMatchObject({ ok: true, status_code: 302 });
+  });
+
+  it('sends basic and bearer auth, and api bodies and headers', async () => {
+    expect(
+      await run(
+        spec(`http://127.0.0.1:${plain}/auth`, { auth: { type: 'basic', username: 'u', password: 'p' } }),
+      ),
+    ).toMatchObject({ ok: true });
+    expect(await run(spec(`http://127.0.0.1:${plain}/auth`))).toMatchObject({ ok: false, status_code: 401 });
+    expect(
+      await run(spec(`http://127.0.0.1:${plain}/bearer`, { auth: { type: 'bearer', token: 't0k' } })),
+    ).toMatchObject({ ok: true });
+    const r = await run(
+      spec(`http://127.0.0.1:${plain}/created`, {
+        monitor_type: 'api',
+        http_method: 'POST',
+        request_body: '{"ping":true}',
+        request_headers: { 'x-probe': 'yes', 'content-type': 'application/json' },
+        expected_status_code: 201,
+      }),
+    );
+    expect(r).toMatchObject({ ok: true, status_code: 201 });
+    expect(seen.at(-1)).toMatchObject({ method: 'POST', body: '{"ping":true}', header: 'yes' });
+  });
+
+  it('times out on a server that never answers, and reports a refused connection', async () => {
+    expect(await run(spec(`http://127.0.0.1:${plain}/hang`, { timeout_ms: 200 }))).toMatchObject({
+      ok: false,
+      error: { kind: 'timeout' },
+    });
+    const closed = await listen(createHttp(handler));
+    await new Promise<void>((r) => servers.at(-1)!.close(() => r()));
+    expect(await run(spec(`http://127.0.0.1:${closed}/ok`))).toMatchObject({
+      ok: false,
+      error: { kind: 'connection_refused' },
+    });
+  });
+
+  it('HTTPS: reports certificate expiry; a cert near expiry counts its days', async () => {
+    const r = await run(spec(`https://127.0.0.1:${good}/ok`, { ssl_cert_monitoring: true }));
+    expect(r).toMatchObject({
+      ok: true,
+      tls: { days_remaining: 364, subject: '127.0.0.1', issuer: 'Lookout Test CA' },
+    });
+    const soon = await run(spec(`https://127.0.0.1:${nearExpiry}/ok`, { ssl_cert_monitoring: true }));
+    expect(soon.tls?.days_remaining).toBe(4);
+  });
+
+  it('HTTPS: a wrong host name and an untrusted chain are failures', async () => {
+    expect(await run(spec(`https://127.0.0.1:${wrongHost}/ok`))).toMatchObject({
+      ok: false,
+      error: { kind: 'tls_hostname_mismatch' },
+    });
+    expect(await run(spec(`https://127.0.0.1:${untrusted}/ok`))).toMatchObject({
+      ok: false,
+      error: { kind: 'tls_invalid' },
+    });
+  });
+});

@@ -1,0 +1,38 @@
+import { connect } from 'node:net';
+import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
+import { classifyError } from './classify-error.js';
+
+/** tcp checks: connect to host:port within the timeout, then close. */
+export const createTcpProber = () => ({
+  run(spec: ProbeSpec, signal: AbortSignal): Promise<ProbeOutcome> {
+    const started = performance.now();
+    return new Promise((resolve) => {
+      const socket = connect({ host: spec.url, port: spec.port ?? 0, timeout: spec.timeout_ms });
+      const done = (o: ProbeOutcome) => {
+        socket.destroy();
+        signal.removeEventListener('abort', onAbort);
+        resolve(o);
+      };
+      const onAbort = () =>
+        done({
+          ok: false,
+          error: { kind: 'timeout', message: 'timed out' },
+          response_time_ms: performance.now() - started,
+        });
+      signal.addEventListener('abort', onAbort, { once: true });
+      socket.once('connect', () => {
+        const ms = performance.now() - started;
+        done({
+          ok: true,
+          error: null,
+          response_time_ms: ms,
+          timings: { dns_ms: 0, connect_ms: ms, tls_ms: 0, first_byte_ms: 0, total_ms: ms },
+        });
+      });
+      socket.once('timeout', onAbort);
+      socket.once('error', (e) =>
+        done({ ok: false, error: classifyError(e), response_time_ms: performance.now() - started }),
+      );
+    });
+  },
+});
