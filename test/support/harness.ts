@@ -28,7 +28,7 @@ export interface RequestOptions {
 }
 
 /** A real control plane on a loopback port with a fresh SQLite file and a manual clock. */
-export const startHarness = async (overrides: Partial<Config> = {}) => {
+export const startHarness = async (overrides: Partial<Config> = {}, opts: { clock?: Clock } = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'lookout-e2e-'));
   const config = loadConfig(
     {},
@@ -37,7 +37,7 @@ export const startHarness = async (overrides: Partial<Config> = {}) => {
   const store: Store = createSqliteStore({ path: join(dir, 'lookout.db') });
   await store.init();
   const clock = new ManualClock('2026-06-01T12:00:00Z');
-  const cp = await startControlPlane({ config, store, logger: silentLogger(), clock: clock as Clock });
+  const cp = await startControlPlane({ config, store, logger: silentLogger(), clock: opts.clock ?? clock });
 
   const request = (method: string, path: string, opts: RequestOptions = {}): Promise<Reply> =>
     new Promise((resolve, reject) => {

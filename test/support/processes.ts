@@ -4,6 +4,7 @@ import { join } from 'node:path';
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const CLI = join(ROOT, 'control-plane', 'bin', 'lookout.js');
 export const MAIN = join(ROOT, 'control-plane', 'dist', 'main.js');
+export const AGENT = join(ROOT, 'agent', 'dist', 'main.js');
 
 /** Runs the admin CLI as a user would, with its own environment. */
 export const runCli = (args: string[], env: Record<string, string>) =>

@@ -1,0 +1,129 @@
+import type { ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { systemClock } from '@lookout/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgentToken } from '../../control-plane/src/domain/agent-tokens.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { AGENT, exited, startProcess } from '../support/processes.js';
+import { waitFor } from '../support/wait.js';
+
+/**
+ * The whole loop with real processes: a control plane, one agent process in each of two regions,
+ * and an HTTP target on loopback that goes down and comes back.
+ */
+let h: Harness;
+let target: Server;
+let targetPort: number;
+let healthy = true;
+const agents: ChildProcess[] = [];
+
+const startAgent = async (region: string, instance: string) => {
+  const token = (await createAgentToken(h.store, h.config.regions, { region }, new Date())).value;
+  const p = await startProcess(
+    AGENT,
+    {
+      LOOKOUT_AGENT_CONTROL_PLANE_URL: h.cp.rpcUrl,
+      LOOKOUT_AGENT_TOKEN: token,
+      LOOKOUT_AGENT_REGION: region,
+      LOOKOUT_AGENT_INSTANCE_ID: instance,
+      LOOKOUT_AGENT_LOG_LEVEL: 'info',
+    },
+    /assignments synced/,
+  );
+  agents.push(p.child);
+  return p;
+};
+
+beforeAll(async () => {
+  h = await startHarness(
+    { plans: { e2e: { max_monitors: 10, min_interval_seconds: 1 } }, assignment_poll_ms: 100 },
+    { clock: systemClock },
+  );
+  target = createServer((_req, res) => res.writeHead(healthy ? 200 : 503).end(healthy ? 'ok' : 'down'));
+  await new Promise<void>((r) => target.listen(0, '127.0.0.1', () => r()));
+  targetPort = (target.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  for (const a of agents) a.kill('SIGTERM');
+  await Promise.all(agents.map(exited));
+  target.close();
+  await h.close();
+});
+
+describe('monitors run by agents in two regions', () => {
+  it('down → one alert after the threshold in both regions → recovery resolves it → a new failure opens a new alert', async () => {
+    const w = await h.workspace('agents-e2e', 'e2e');
+    const m = (
+      await w.api('POST', '/monitors/create', {
+        json: {
+          display_name: 'target',
+          monitor_type: 'http',
+          url: `http://127.0.0.1:${targetPort}/`,
+          http_method: 'GET',
+          expected_status_code: 200,
+          check_interval_seconds: 1,
+          timeout_seconds: 1,
+          failure_threshold: 2,
+          check_locations: ['eu-west', 'us-east'],
+        },
+      })
+    ).body;
+    await startAgent('eu-west', 'eu-1');
+    await startAgent('us-east', 'us-1');
+
+    const results = () =>
+      w
+        .api('GET', `/monitors/${m.id}/results?limit=100`)
+        .then((r) => r.body.data as { location: string; ok: boolean }[]);
+    await waitFor(
+      results,
+      (rs) => ['eu-west', 'us-east'].every((l) => rs.some((r) => r.location === l && r.ok)),
+      { what: 'ok results from both regions' },
+    );
+
+    const openAlerts = () =>
+      w
+        .api('GET', `/alerts?source_id=${m.id}`)
+        .then((r) => r.body.data as { id: string; status: string; resolved_by: unknown }[]);
+    healthy = false;
+    const raised = await waitFor(openAlerts, (as) => as.some((a) => a.status === 'open'), {
+      what: 'an alert',
+    });
+    expect(raised).toHaveLength(1);
+    const failing = (await results()).filter((r) => !r.ok);
+    expect(new Set(failing.map((r) => r.location))).toEqual(new Set(['eu-west', 'us-east']));
+
+    // still down: more failures, still exactly one alert
+    await waitFor(results, (rs) => rs.filter((r) => !r.ok).length >= failing.length + 4, {
+      what: 'more failures',
+    });
+    expect((await openAlerts()).length).toBe(1);
+
+    healthy = true;
+    const resolved = await waitFor(openAlerts, (as) => as.every((a) => a.status === 'resolved'), {
+      what: 'resolution',
+    });
+    expect(resolved[0]!.resolved_by).toEqual({ type: 'system' });
+
+    healthy = false;
+    const again = await waitFor(openAlerts, (as) => as.length === 2 && as.some((a) => a.status === 'open'), {
+      what: 'a second alert',
+    });
+    const old = again.find((a) => a.id === raised[0]!.id)!;
+    expect(old.status).toBe('resolved');
+    expect(again.find((a) => a.id !== old.id)!.status).toBe('open');
+    healthy = true;
+
+    const uptime = await w.api('GET', `/monitors/${m.id}/uptime`);
+    expect(uptime.body.total_checks).toBeGreaterThan(0);
+    expect(uptime.body.uptime_percentage).toBeGreaterThan(0);
+    expect(uptime.body.uptime_percentage).toBeLessThan(100);
+
+    const listed = await w.api('GET', '/agents');
+    expect(listed.body.data.map((a: { instance_id: string }) => a.instance_id).sort()).toEqual([
+      'eu-1',
+      'us-1',
+    ]);
+  });
+});
