@@ -30,6 +30,20 @@ export const configKeys = {
   },
   http_port: { schema: port, default: 8080, doc: 'Port of the HTTP API (0 picks a free port).' },
   rpc_port: { schema: port, default: 8081, doc: 'Port of the agents’ gRPC/Connect listener (HTTP/2).' },
+  local_agents: {
+    schema: z.preprocess(
+      (v) =>
+        typeof v === 'string'
+          ? v
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : v,
+      z.array(regionName),
+    ),
+    default: [] as string[],
+    doc: 'Regions to run a local agent process for, next to the control plane (`npm start` sets eu-west,us-east).',
+  },
   agent_live_seconds: {
     schema: z.coerce.number().int().min(5).max(3600),
     default: 45,

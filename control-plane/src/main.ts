@@ -1,6 +1,7 @@
 import { createLogger, systemClock } from '@lookout/shared';
 import { ensureDemoWorkspace } from './bootstrap.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { startLocalAgents } from './local-agents.js';
 import { startControlPlane } from './server.js';
 import { describeStore, openStore } from './store/open-store.js';
 
@@ -21,6 +22,17 @@ const main = async () => {
   logger.info({ store: describeStore(config) }, 'store ready');
   const demo = await ensureDemoWorkspace(store, config.plans, systemClock);
   const cp = await startControlPlane({ config, store, logger });
+  const agents =
+    config.local_agents.length > 0
+      ? await startLocalAgents({
+          regions: config.local_agents,
+          rpcUrl: cp.rpcUrl,
+          store,
+          clock: systemClock,
+          logger,
+          allRegions: config.regions,
+        })
+      : null;
 
   const publicPort = config.public_port ?? cp.port;
   const base = `${config.public_url_scheme}://demo.${config.service_domain}${[80, 443].includes(publicPort) ? '' : `:${publicPort}`}`;
@@ -52,6 +64,7 @@ const main = async () => {
     }
     stopping = true;
     logger.info({ signal }, 'draining');
+    await agents?.stop();
     await cp.stop();
     await store.close();
     logger.info('stopped');
