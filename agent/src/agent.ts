@@ -23,6 +23,8 @@ export interface AgentDeps {
 const REPORT_INTERVAL_MS = 1000;
 const REPORT_BATCH = 200;
 const HEARTBEAT_MS = 15_000;
+/** Every unary call has a deadline, so a hung connection cannot stall reporting or reconnecting. */
+const CALL_TIMEOUT_MS = 10_000;
 
 /**
  * A region agent: holds the assignment stream (reconnecting with full-jitter backoff), runs each
@@ -42,7 +44,13 @@ export const createAgent = (deps: AgentDeps) => {
   };
   const client: Client<typeof AgentService> = createClient(
     AgentService,
-    createGrpcTransport({ baseUrl: config.control_plane_url, interceptors: [auth] }),
+    createGrpcTransport({
+      baseUrl: config.control_plane_url,
+      interceptors: [auth],
+      // Notice a dead connection (control plane killed, network gone) within seconds, not never.
+      pingIntervalMs: 5_000,
+      pingTimeoutMs: 5_000,
+    }),
   );
 
   const assignments = new Map<string, Assignment>();
@@ -125,11 +133,14 @@ export const createAgent = (deps: AgentDeps) => {
         const batch = buffer.peek(REPORT_BATCH, timers.now());
         if (batch.length === 0) return;
         try {
-          await client.reportResults({
-            instanceId: config.instance_id,
-            sessionId: session.id,
-            results: batch.map((b) => b.value),
-          });
+          await client.reportResults(
+            {
+              instanceId: config.instance_id,
+              sessionId: session.id,
+              results: batch.map((b) => b.value),
+            },
+            { timeoutMs: CALL_TIMEOUT_MS },
+          );
           buffer.ack(batch.map((b) => b.id));
         } catch (e) {
           log.warn(
@@ -154,12 +165,15 @@ export const createAgent = (deps: AgentDeps) => {
 
   /** One connection: register, then follow the stream until it ends. */
   const connectOnce = async () => {
-    const reg = await client.register({
-      instanceId: config.instance_id,
-      hostname: config.instance_id,
-      agentVersion: deps.agentVersion ?? 'dev',
-      concurrency: config.concurrency,
-    });
+    const reg = await client.register(
+      {
+        instanceId: config.instance_id,
+        hostname: config.instance_id,
+        agentVersion: deps.agentVersion ?? 'dev',
+        concurrency: config.concurrency,
+      },
+      { timeoutMs: CALL_TIMEOUT_MS },
+    );
     if (config.region && reg.region !== config.region) {
       throw new Error(`the token is for region ${reg.region}, not ${config.region} (LOOKOUT_AGENT_REGION)`);
     }
@@ -242,7 +256,10 @@ export const createAgent = (deps: AgentDeps) => {
       heartbeatTimer = every(HEARTBEAT_MS, () => {
         if (!session) return;
         client
-          .heartbeat({ instanceId: config.instance_id, sessionId: session.id, ...health() })
+          .heartbeat(
+            { instanceId: config.instance_id, sessionId: session.id, ...health() },
+            { timeoutMs: CALL_TIMEOUT_MS },
+          )
           .catch((e: unknown) => {
             if (e instanceof ConnectError && e.code === Code.FailedPrecondition) stream?.abort();
           });

@@ -13,11 +13,8 @@ export interface Timers {
 
 export const realTimers: Timers = {
   now: () => Date.now(),
-  set: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    t.unref?.();
-    return t;
-  },
+  // Referenced on purpose: these timers are what keeps an agent alive while the control plane is away.
+  set: (fn, ms) => setTimeout(fn, ms),
   clear: (h) => clearTimeout(h as NodeJS.Timeout),
 };
 

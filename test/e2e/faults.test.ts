@@ -1,0 +1,237 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { AGENT, CLI, exited, MAIN, runCli, startProcess } from '../support/processes.js';
+import { waitFor } from '../support/wait.js';
+
+/** Faults with real processes: control planes and agents are separate OS processes on one SQLite file. */
+const dir = mkdtempSync(join(tmpdir(), 'lookout-faults-'));
+const children: ChildProcess[] = [];
+let target: Server;
+let healthy = true;
+
+afterEach(async () => {
+  for (const c of children.splice(0)) {
+    if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await exited(c);
+  }
+});
+afterAll(() => {
+  target?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createNetServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+const http = (port: number, method: string, path: string, key: string, body?: unknown) =>
+  new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: `/api/v1${path}`,
+        headers: {
+          host: 'demo.localhost',
+          'x-api-key': key,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+
+const baseEnv = (data: string) => ({
+  LOOKOUT_DATA_DIR: data,
+  LOOKOUT_LOG_LEVEL: 'warn',
+  LOOKOUT_PLANS: '{"business": {"max_monitors": 100, "min_interval_seconds": 1}}',
+  LOOKOUT_ASSIGNMENT_POLL_MS: '100',
+  LOOKOUT_AGENT_LIVE_SECONDS: '5',
+});
+
+const startControlPlane = async (data: string, httpPort: number, rpcPort: number) => {
+  const p = await startProcess(
+    MAIN,
+    { ...baseEnv(data), LOOKOUT_HTTP_PORT: String(httpPort), LOOKOUT_RPC_PORT: String(rpcPort) },
+    /Lookout is running/,
+  );
+  children.push(p.child);
+  return { child: p.child, key: p.output().match(/API key:\s+(ak\.\S+)/)?.[1] };
+};
+
+const agentToken = async (data: string, region: string) => {
+  const r = await runCli(['agent-token', 'create', '--region', region, '--json'], baseEnv(data));
+  return JSON.parse(r.stdout).token as string;
+};
+
+const startAgent = async (rpcPort: number, token: string, region: string, instance: string) => {
+  const p = await startProcess(
+    AGENT,
+    {
+      LOOKOUT_AGENT_CONTROL_PLANE_URL: `http://127.0.0.1:${rpcPort}`,
+      LOOKOUT_AGENT_TOKEN: token,
+      LOOKOUT_AGENT_REGION: region,
+      LOOKOUT_AGENT_INSTANCE_ID: instance,
+      LOOKOUT_AGENT_LOG_LEVEL: 'info',
+    },
+    /registered/,
+  );
+  children.push(p.child);
+  return p.child;
+};
+
+const monitorBody = (port: number, name: string, locations = ['eu-west']) => ({
+  display_name: name,
+  monitor_type: 'http',
+  url: `http://127.0.0.1:${port}/`,
+  http_method: 'GET',
+  expected_status_code: 200,
+  check_interval_seconds: 1,
+  timeout_seconds: 1,
+  failure_threshold: 2,
+  check_locations: locations,
+});
+
+const startTarget = async () => {
+  target = createServer((_q, res) => res.writeHead(healthy ? 200 : 500).end());
+  await new Promise<void>((r) => target.listen(0, '127.0.0.1', () => r()));
+  return (target.address() as AddressInfo).port;
+};
+
+type Result = { id: string; location: string; instance_id: string; scheduled_at: string; ok: boolean };
+const allResults = async (port: number, key: string, monitor: string) => {
+  const out: Result[] = [];
+  let cursor = '';
+  for (;;) {
+    const r = await http(
+      port,
+      'GET',
+      `/monitors/${monitor}/results?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+      key,
+    );
+    out.push(...r.body.data);
+    if (!r.body.next_cursor) return out;
+    cursor = r.body.next_cursor;
+  }
+};
+
+describe('faults', () => {
+  it('control plane restarted mid-stream: the agent keeps checking, buffers, replays; nothing lost or stored twice', async () => {
+    const data = join(dir, 'restart');
+    const targetPort = await startTarget();
+    const [httpPort, rpcPort] = [await freePort(), await freePort()];
+    let cp = await startControlPlane(data, httpPort, rpcPort);
+    const key = cp.key!;
+    const m = (await http(httpPort, 'POST', '/monitors/create', key, monitorBody(targetPort, 'restart')))
+      .body;
+    await startAgent(rpcPort, await agentToken(data, 'eu-west'), 'eu-west', 'eu-1');
+    await waitFor(
+      () => allResults(httpPort, key, m.id),
+      (rs) => rs.length >= 3,
+      { what: 'first results' },
+    );
+
+    cp.child.kill('SIGKILL');
+    await exited(cp.child);
+    const down = Date.now();
+    await new Promise((r) => setTimeout(r, 4000)); // the agent keeps running its checks meanwhile
+    cp = await startControlPlane(data, httpPort, rpcPort);
+    const up = Date.now();
+
+    const results = await waitFor(
+      () => allResults(httpPort, key, m.id),
+      (rs) => rs.some((r) => Date.parse(r.scheduled_at) > up + 2000),
+      { what: 'results after the restart', timeoutMs: 30_000 },
+    );
+    const slots = results.map((r) => Date.parse(r.scheduled_at)).sort((a, b) => a - b);
+    expect(new Set(results.map((r) => r.id)).size).toBe(results.length);
+    // results scheduled while the control plane was down arrived later, replayed from the buffer
+    expect(slots.filter((t) => t > down && t < up).length).toBeGreaterThanOrEqual(3);
+    // and no slot is missing: consecutive runs are exactly one interval apart
+    for (let i = 1; i < slots.length; i++) expect(slots[i]! - slots[i - 1]!).toBe(1000);
+  });
+
+  it('an agent killed: its monitors move to the other agent of its region', async () => {
+    const data = join(dir, 'move');
+    const targetPort = await startTarget();
+    const [httpPort, rpcPort] = [await freePort(), await freePort()];
+    const cp = await startControlPlane(data, httpPort, rpcPort);
+    const key = cp.key!;
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++)
+      ids.push(
+        (await http(httpPort, 'POST', '/monitors/create', key, monitorBody(targetPort, `m${i}`))).body.id,
+      );
+    const token = await agentToken(data, 'eu-west');
+    const a = await startAgent(rpcPort, token, 'eu-west', 'eu-a');
+    await startAgent(rpcPort, token, 'eu-west', 'eu-b');
+    const byAgent = async () => {
+      const latest = new Map<string, string>();
+      for (const id of ids) {
+        const rs = await allResults(httpPort, key, id);
+        const newest = rs.sort((x, y) => Date.parse(y.scheduled_at) - Date.parse(x.scheduled_at))[0];
+        if (newest) latest.set(id, newest.instance_id);
+      }
+      return latest;
+    };
+    const split = await waitFor(byAgent, (l) => l.size === ids.length && new Set(l.values()).size === 2, {
+      what: 'both agents running a share',
+    });
+    expect(new Set(split.values())).toEqual(new Set(['eu-a', 'eu-b']));
+    a.kill('SIGKILL');
+    await waitFor(byAgent, (l) => [...l.values()].every((v) => v === 'eu-b'), {
+      what: 'eu-b running everything',
+      timeoutMs: 30_000,
+    });
+  });
+
+  it('two control-plane processes on one SQLite file raise one alert, not two', async () => {
+    const data = join(dir, 'two');
+    healthy = true;
+    const targetPort = await startTarget();
+    const [h1, r1, h2, r2] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const cp1 = await startControlPlane(data, h1, r1);
+    const key = cp1.key!;
+    await startControlPlane(data, h2, r2);
+    const m = (
+      await http(h1, 'POST', '/monitors/create', key, monitorBody(targetPort, 'both', ['eu-west', 'us-east']))
+    ).body;
+    await startAgent(r1, await agentToken(data, 'eu-west'), 'eu-west', 'eu-x');
+    await startAgent(r2, await agentToken(data, 'us-east'), 'us-east', 'us-x');
+    await waitFor(
+      () => allResults(h2, key, m.id),
+      (rs) => new Set(rs.map((r) => r.location)).size === 2,
+      { what: 'results from both regions' },
+    );
+    healthy = false;
+    const alerts = () =>
+      http(h2, 'GET', `/alerts?source_id=${m.id}`, key).then((r) => r.body.data as { status: string }[]);
+    await waitFor(alerts, (as) => as.length > 0, { what: 'an alert' });
+    await new Promise((r) => setTimeout(r, 3000)); // more failures from both regions, through both processes
+    expect((await alerts()).length).toBe(1);
+    healthy = true;
+  });
+});
+
+void CLI;
