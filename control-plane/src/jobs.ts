@@ -1,5 +1,6 @@
 import type { Clock, Logger } from '@lookout/shared';
 import type { Config } from './config.js';
+import { checkRegions } from './domain/region-health.js';
 import type { Store } from './store/port.js';
 
 /**
@@ -36,6 +37,11 @@ export const startJobs = (deps: { store: Store; clock: Clock; config: Config; lo
     }
     if (total > 0) log.info({ pruned: total }, 'old check results pruned');
   });
+
+  // A region whose monitors nobody checks raises one alert per workspace, not one per monitor.
+  every(15_000, 'region-health', () =>
+    checkRegions(store, config.regions, clock.now(), config.agent_live_seconds * 1000),
+  );
 
   return {
     stop() {

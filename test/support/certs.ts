@@ -26,7 +26,7 @@ const build = (opts: {
   notBefore: Date;
   notAfter: Date;
   isCa?: boolean;
-  issuer?: { cert: forge.pki.Certificate; key: forge.pki.PrivateKey };
+  issuer?: { cert: forge.pki.Certificate; key: forge.pki.rsa.PrivateKey };
 }) => {
   const kp = keyPair();
   const cert = forge.pki.createCertificate();

@@ -8,6 +8,7 @@ import {
   verdict,
   wantsConfirmation,
 } from './evaluation.js';
+import { runningLocations } from './monitors.js';
 import type { CheckResultRecord, Monitor, MonitorLocationState } from './types.js';
 
 /** Pseudo-location of the monitor-level status row: flips of it decide alerts, by compare-and-set. */
@@ -86,7 +87,7 @@ export const evaluate = async (
     if (!next) return [];
     if (await store.putMonitorState(next, prev.version)) {
       states = [...states.filter((s) => s.location !== r.location), next];
-      if (wantsConfirmation(prev, next)) confirm = m.check_locations.filter((l) => l !== r.location);
+      if (wantsConfirmation(prev, next)) confirm = runningLocations(m).filter((l) => l !== r.location);
       break;
     }
   }

@@ -144,3 +144,19 @@ describe('expiry', () => {
     expect(domainExpiry(m, result(0, true, { domain_expires_at: at(400 * 86400) }), T0).expiring).toBe(false);
   });
 });
+
+describe('domain monitors', () => {
+  it('run from one region, every 6 hours at least, and only that region votes', async () => {
+    const { effectiveIntervalSeconds, runningLocations } = await import('./monitors.js');
+    const m = monitor({
+      monitor_type: 'domain',
+      check_interval_seconds: 60,
+      check_locations: ['us-east', 'eu-west'],
+    });
+    expect(runningLocations(m)).toEqual(['eu-west']);
+    expect(effectiveIntervalSeconds(m)).toBe(21600);
+    const down = (loc: string) => run(m, [false, false, false], loc, 0);
+    const v = verdict(m, [down('us-east'), down('eu-west')], at(3600));
+    expect(v).toMatchObject({ down: true, voting: ['eu-west'], quorum: 1 });
+  });
+});

@@ -1,3 +1,4 @@
+import { effectiveIntervalSeconds, runningLocations } from './monitors.js';
 import type { CheckResultRecord, Monitor, MonitorLocationState } from './types.js';
 
 /**
@@ -54,7 +55,7 @@ export const applyResult = (
 export const isFresh = (m: Monitor, s: MonitorLocationState, now: Date) =>
   s.last_result_at !== null &&
   now.getTime() - s.last_result_at.getTime() <=
-    3 * m.check_interval_seconds * 1000 + m.timeout_seconds * 1000;
+    3 * effectiveIntervalSeconds(m) * 1000 + m.timeout_seconds * 1000;
 
 export interface Verdict {
   down: boolean;
@@ -71,7 +72,8 @@ export interface Verdict {
  * any voting location saw `failure_threshold` consecutive slow successes.
  */
 export const verdict = (m: Monitor, states: MonitorLocationState[], now: Date): Verdict => {
-  const voting = states.filter((s) => m.check_locations.includes(s.location) && isFresh(m, s, now));
+  const locations = runningLocations(m);
+  const voting = states.filter((s) => locations.includes(s.location) && isFresh(m, s, now));
   const failing = voting.filter((s) => s.status === 'down');
   const quorum = Math.max(1, Math.min(2, voting.length));
   return {

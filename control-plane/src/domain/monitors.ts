@@ -302,3 +302,16 @@ export const setPaused = async (
     throw new AppError('conflict', 'The monitor was changed by someone else meanwhile; try again.');
   return next;
 };
+
+/** Domain registrations change slowly: checked at most every 6 hours, from one region. */
+export const DOMAIN_MIN_INTERVAL_SECONDS = 6 * 3600;
+
+/** How often a monitor actually runs (domain checks are spaced out whatever the setting). */
+export const effectiveIntervalSeconds = (m: Pick<Monitor, 'monitor_type' | 'check_interval_seconds'>) =>
+  m.monitor_type === 'domain'
+    ? Math.max(m.check_interval_seconds, DOMAIN_MIN_INTERVAL_SECONDS)
+    : m.check_interval_seconds;
+
+/** The locations that run a monitor: all of check_locations, except domain checks, which run from the first. */
+export const runningLocations = (m: Pick<Monitor, 'monitor_type' | 'check_locations'>): string[] =>
+  m.monitor_type === 'domain' ? [...m.check_locations].sort().slice(0, 1) : m.check_locations;

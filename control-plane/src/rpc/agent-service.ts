@@ -12,6 +12,7 @@ import { AppError, type Clock, type Logger, newId } from '@lookout/shared';
 import type { Config } from '../config.js';
 import { authenticateAgent } from '../domain/agent-tokens.js';
 import { ingestResults } from '../domain/check-results.js';
+import { runningLocations } from '../domain/monitors.js';
 import { ownerOf } from '../domain/rendezvous.js';
 import type { AgentToken, Monitor } from '../domain/types.js';
 import type { Store } from '../store/port.js';
@@ -120,7 +121,7 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
           if (!agents.includes(me)) agents.push(me);
           const mine = new Map<string, Monitor>();
           for (const m of await store.listRegionMonitors(region))
-            if (ownerOf(m.id, agents) === me) mine.set(m.id, m);
+            if (runningLocations(m).includes(region) && ownerOf(m.id, agents) === me) mine.set(m.id, m);
           owned = new Set(mine.keys());
           const upserts = [...mine.values()].filter((m) => sent.get(m.id) !== BigInt(m.version));
           const removes = [...sent.keys()].filter((id) => !mine.has(id));

@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { type Assignment, AssignmentSchema, type CheckResult, CheckSpecSchema } from '@lookout/proto';
 import type { IncomingResult } from '../domain/check-results.js';
+import { effectiveIntervalSeconds } from '../domain/monitors.js';
 import type { Monitor } from '../domain/types.js';
 
 /** Monitor → what an agent needs to run it. */
@@ -24,7 +25,7 @@ export const assignmentOf = (m: Monitor): Assignment =>
       requiredKeyword: m.required_keyword ?? '',
       followRedirects: m.follow_redirects,
       timeoutMs: m.timeout_seconds * 1000,
-      intervalSeconds: m.check_interval_seconds,
+      intervalSeconds: effectiveIntervalSeconds(m),
       sslCertMonitoring: m.ssl_cert_monitoring,
       dnsRecordType: m.dns_record_type ?? '',
       dnsExpectedValues: m.dns_expected_values,

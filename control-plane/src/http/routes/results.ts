@@ -1,5 +1,6 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
+import { isHealthy } from '../../domain/region-health.js';
 import { type AppDeps, type Authed, route } from '../route.js';
 import { resultJson } from '../serialize.js';
 import { pageQuery } from './query.js';
@@ -75,9 +76,6 @@ export const agentRoutes = ({ store, clock, config }: AppDeps) => [
       const sessions = await store.listAgentSessions();
       return {
         data: sessions.map((s) => {
-          const seen = now - s.last_seen_at.getTime() <= live;
-          const flowing =
-            !s.health?.assigned || (s.last_result_at !== null && now - s.last_result_at.getTime() <= live);
           return {
             instance_id: s.instance_id,
             region: s.region,
@@ -87,7 +85,7 @@ export const agentRoutes = ({ store, clock, config }: AppDeps) => [
             connected_at: s.started_at.toISOString(),
             last_seen_at: s.last_seen_at.toISOString(),
             last_result_at: s.last_result_at?.toISOString() ?? null,
-            healthy: seen && flowing,
+            healthy: isHealthy(s, now, live),
             health: s.health,
           };
         }),

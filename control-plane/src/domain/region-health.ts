@@ -1,0 +1,45 @@
+import type { Store } from '../store/port.js';
+import { raiseAlert } from './alerts.js';
+import type { AgentSession } from './types.js';
+
+/** Healthy: heard from within `liveMs` and, when it has monitors, reporting results (not merely connected). */
+export const isHealthy = (s: AgentSession, nowMs: number, liveMs: number) =>
+  nowMs - s.last_seen_at.getTime() <= liveMs &&
+  (!s.health?.assigned || (s.last_result_at !== null && nowMs - s.last_result_at.getTime() <= liveMs));
+
+/**
+ * One alert per workspace and region while a region that has monitors has no healthy agent — never
+ * one per monitor; resolved by the system when an agent is healthy again. Safe on every replica:
+ * raising is deduplicated by the store, resolving is compare-and-set.
+ */
+export const checkRegions = async (store: Store, regions: readonly string[], now: Date, liveMs: number) => {
+  for (const region of regions) {
+    const monitors = await store.listRegionMonitors(region);
+    const workspaces = new Map<string, number>();
+    for (const m of monitors) workspaces.set(m.workspace_id, (workspaces.get(m.workspace_id) ?? 0) + 1);
+    const healthy = (await store.listAgentSessions(region)).some((s) => isHealthy(s, now.getTime(), liveMs));
+    for (const [workspaceId, count] of workspaces) {
+      const key = {
+        workspace_id: workspaceId,
+        source_type: 'region' as const,
+        source_id: region,
+        cause: 'no_healthy_agent',
+        dedup_key: '',
+      };
+      if (!healthy) {
+        await raiseAlert(
+          store,
+          {
+            ...key,
+            title: `No healthy agent in ${region}`,
+            description: `${count} monitor(s) run from ${region}; none of them is being checked there until an agent reports again.`,
+          },
+          now,
+        );
+      } else {
+        const open = await store.findOpenAlert(key);
+        if (open) await store.resolveAlert(workspaceId, open.id, { type: 'system' }, now);
+      }
+    }
+  }
+};
