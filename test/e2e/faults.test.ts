@@ -36,6 +36,7 @@ const freePort = () =>
   });
 
 const http = (port: number, method: string, path: string, key: string, body?: unknown) =>
+  // biome-ignore lint/suspicious/noExplicitAny: test convenience
   new Promise<{ status: number; body: any }>((resolve, reject) => {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const req = request(
@@ -233,5 +234,3 @@ describe('faults', () => {
     healthy = true;
   });
 });
-
-void CLI;
