@@ -6,7 +6,7 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { AGENT, CLI, exited, MAIN, runCli, startProcess } from '../support/processes.js';
+import { AGENT, exited, MAIN, runCli, startProcess } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 /** Faults with real processes: control planes and agents are separate OS processes on one SQLite file. */
