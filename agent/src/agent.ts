@@ -1,6 +1,11 @@
 import { type Client, Code, ConnectError, createClient, type Interceptor } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
-import { AgentService, type Assignment, type CheckResult } from '@lookout/proto';
+import {
+  AgentService,
+  type Assignment,
+  type CheckResult,
+  type WatchAssignmentsResponse,
+} from '@lookout/proto';
 import type { Logger } from '@lookout/shared';
 import PQueue from 'p-queue';
 import { fullJitter } from './backoff.js';
@@ -25,6 +30,11 @@ const REPORT_BATCH = 200;
 const HEARTBEAT_MS = 15_000;
 /** Every unary call has a deadline, so a hung connection cannot stall reporting or reconnecting. */
 const CALL_TIMEOUT_MS = 10_000;
+/**
+ * The server sends a keep-alive at least every 15 s; a stream silent for longer than this is dead
+ * (control plane killed, network gone) and is dropped so the agent reconnects.
+ */
+const STREAM_SILENCE_MS = 45_000;
 
 /**
  * A region agent: holds the assignment stream (reconnecting with full-jitter backoff), runs each
@@ -47,9 +57,6 @@ export const createAgent = (deps: AgentDeps) => {
     createGrpcTransport({
       baseUrl: config.control_plane_url,
       interceptors: [auth],
-      // Notice a dead connection (control plane killed, network gone) within seconds, not never.
-      pingIntervalMs: 5_000,
-      pingTimeoutMs: 5_000,
     }),
   );
 
@@ -190,24 +197,43 @@ export const createAgent = (deps: AgentDeps) => {
     void report();
     stream = new AbortController();
     const running = [...assignments.values()].map((a) => ({ monitorId: a.monitorId, version: a.version }));
-    for await (const msg of client.watchAssignments(
-      { instanceId: config.instance_id, sessionId: reg.sessionId, running },
-      { signal: stream.signal },
-    )) {
-      const ev = msg.event;
-      if (ev.case === 'sync') {
-        if (ev.value.full)
-          for (const id of [...assignments.keys()])
-            if (!ev.value.upserts.some((u) => u.monitorId === id)) drop(id);
-        for (const id of ev.value.removes) drop(id);
-        for (const a of ev.value.upserts) apply(a);
-        log.info({ assigned: assignments.size }, 'assignments synced');
-      } else if (ev.case === 'upsert') apply(ev.value);
-      else if (ev.case === 'remove') drop(ev.value.monitorId);
-      else if (ev.case === 'runNow') {
-        const { monitorId, requestId } = ev.value;
-        if (assignments.has(monitorId) && queue.size < config.queue_max)
-          void queue.add(() => run(monitorId, timers.now(), requestId));
+    let lastMessageAt = timers.now();
+    const current = stream;
+    const watchdog = every(5_000, () => {
+      if (timers.now() - lastMessageAt > STREAM_SILENCE_MS) {
+        log.warn('assignment stream silent too long; reconnecting');
+        current.abort();
+      }
+    });
+    try {
+      for await (const msg of client.watchAssignments(
+        { instanceId: config.instance_id, sessionId: reg.sessionId, running },
+        { signal: stream.signal },
+      )) {
+        lastMessageAt = timers.now();
+        handle(msg);
+      }
+    } finally {
+      watchdog();
+    }
+  };
+
+  const handle = (msg: WatchAssignmentsResponse) => {
+    const ev = msg.event;
+    if (ev.case === 'sync') {
+      if (ev.value.full) {
+        const keep = new Set(ev.value.upserts.map((u) => u.monitorId));
+        for (const id of [...assignments.keys()]) if (!keep.has(id)) drop(id);
+      }
+      for (const id of ev.value.removes) drop(id);
+      for (const a of ev.value.upserts) apply(a);
+      log.info({ assigned: assignments.size }, 'assignments synced');
+    } else if (ev.case === 'upsert') apply(ev.value);
+    else if (ev.case === 'remove') drop(ev.value.monitorId);
+    else if (ev.case === 'runNow') {
+      const { monitorId, requestId } = ev.value;
+      if (assignments.has(monitorId) && queue.size < config.queue_max) {
+        void queue.add(() => run(monitorId, timers.now(), requestId));
       }
     }
   };
@@ -240,12 +266,17 @@ export const createAgent = (deps: AgentDeps) => {
   let reportTimer: unknown = null;
   let heartbeatTimer: unknown = null;
   const every = (ms: number, fn: () => void) => {
+    let cancelled = false;
     const tick = () => {
+      if (cancelled) return;
       fn();
-      if (!stopping) handle = timers.set(tick, ms);
+      if (!stopping && !cancelled) timer = timers.set(tick, ms);
     };
-    let handle = timers.set(tick, ms);
-    return () => timers.clear(handle);
+    let timer = timers.set(tick, ms);
+    return () => {
+      cancelled = true;
+      timers.clear(timer);
+    };
   };
 
   let loopDone: Promise<void> = Promise.resolve();

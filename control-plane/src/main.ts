@@ -45,6 +45,7 @@ const main = async () => {
         `  admin email:    ${demo.admin.email}`,
         `  admin password: ${demo.password}`,
         `  API key:        ${demo.apiKey}`,
+        `  agents connect: ${cp.rpcUrl}`,
         '',
         `Try: curl -s -H 'X-API-Key: ${demo.apiKey}' ${base}/api/v1/monitors`,
         '',
@@ -52,7 +53,7 @@ const main = async () => {
     );
   } else {
     process.stdout.write(
-      `\nLookout is running: ${base}/api/v1 (workspace "demo" exists; create more keys with npx lookout api-key create)\n`,
+      `\nLookout is running: ${base}/api/v1 (workspace "demo" exists; create more keys with npx lookout api-key create)\n  agents connect: ${cp.rpcUrl}\n`,
     );
   }
 

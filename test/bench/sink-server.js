@@ -1,0 +1,76 @@
+// A minimal AgentService for the agent benchmark: hands out N http monitors (N read from stdin lines
+// "monitors <N> <interval s>"), acknowledges results without storing them. It isolates the agent's
+// own cost from the control plane's ingestion, which `agent.js` measures separately.
+import { createServer } from 'node:http2';
+import { create } from '@bufbuild/protobuf';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
+import { AgentService, AssignmentSchema, CheckSpecSchema } from '@lookout/proto';
+
+const ports = process.argv[2].split(',');
+let monitors = [];
+let changed = () => {};
+let received = 0;
+
+const assignment = (i, interval) =>
+  create(AssignmentSchema, {
+    monitorId: `m${i}`,
+    version: 1n,
+    spec: create(CheckSpecSchema, {
+      monitorType: 'http',
+      url: `http://127.0.0.1:${ports[i % ports.length]}/`,
+      httpMethod: 'GET',
+      expectedStatusCode: 200,
+      timeoutMs: 5000,
+      intervalSeconds: interval,
+    }),
+  });
+
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (line) => {
+  const m = /monitors (\d+) (\d+)/.exec(line);
+  if (!m) return;
+  monitors = Array.from({ length: Number(m[1]) }, (_, i) => assignment(i, Number(m[2])));
+  changed();
+});
+
+const handler = connectNodeAdapter({
+  routes: (router) =>
+    router.service(AgentService, {
+      register: async () => ({
+        sessionId: 's',
+        epoch: 1n,
+        region: 'eu-west',
+        serverTimeMs: BigInt(Date.now()),
+      }),
+      async *watchAssignments(_req, ctx) {
+        let sent = new Set();
+        for (;;) {
+          const now = new Set(monitors.map((a) => a.monitorId));
+          yield {
+            event: {
+              case: 'sync',
+              value: {
+                upserts: monitors.filter((a) => !sent.has(a.monitorId)),
+                removes: [...sent].filter((id) => !now.has(id)),
+                full: false,
+              },
+            },
+          };
+          sent = now;
+          await new Promise((resolve) => {
+            changed = resolve;
+            ctx.signal.addEventListener('abort', resolve, { once: true });
+          });
+          if (ctx.signal.aborted) return;
+        }
+      },
+      reportResults: async (req) => {
+        received += req.results.length;
+        return { accepted: req.results.length, duplicates: 0, slowDownMs: 0 };
+      },
+      heartbeat: async () => ({ serverTimeMs: BigInt(Date.now()) }),
+    }),
+});
+const server = createServer(handler);
+server.listen(0, '127.0.0.1', () => process.stdout.write(`READY ${server.address().port}\n`));
+setInterval(() => process.stdout.write(`RECEIVED ${received}\n`), 1000).unref();
