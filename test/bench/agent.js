@@ -54,7 +54,13 @@ const bareLoop = async (ports, seconds, concurrency = 64) => {
   const one = () =>
     new Promise((resolve) => {
       const req = request(
-        { host: '127.0.0.1', port: ports[next++ % ports.length], path: '/', agent: false, headers: { connection: 'close' } },
+        {
+          host: '127.0.0.1',
+          port: ports[next++ % ports.length],
+          path: '/',
+          agent: false,
+          headers: { connection: 'close' },
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode === 200));
