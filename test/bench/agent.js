@@ -230,7 +230,7 @@ export const run = async () => {
     process.stdout.write(`${label}: ${Math.round(rate)} checks/s, p99 lag ${lag} ms\n`);
     return rate;
   };
-  const saturated = await stage('Lookout agent, saturated', Math.round(ceiling * 1.3));
+  const saturated = await stage('Lookout agent, offered 1.3 × the bare loop', Math.round(ceiling * 1.3));
   await stage('Lookout agent, half of its saturated rate', Math.round(saturated / 2));
   await agent.stop(2000);
   sink.kill('SIGTERM');
