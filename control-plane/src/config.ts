@@ -17,6 +17,18 @@ const bool = z.union([
 const regionName = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'region names are lower-case letters, digits and dashes');
+/** A comma-separated list of region names (or an array, from the config file). */
+const regionList = (min = 0) =>
+  z.preprocess(
+    (v) =>
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : v,
+    z.array(regionName).min(min),
+  );
 const planSchema = z.strictObject({
   max_monitors: z.number().int().min(0),
   min_interval_seconds: z.number().int().min(1).max(86400),
@@ -31,16 +43,7 @@ export const configKeys = {
   http_port: { schema: port, default: 8080, doc: 'Port of the HTTP API (0 picks a free port).' },
   rpc_port: { schema: port, default: 8081, doc: 'Port of the agents’ gRPC/Connect listener (HTTP/2).' },
   local_agents: {
-    schema: z.preprocess(
-      (v) =>
-        typeof v === 'string'
-          ? v
-              .split(',')
-              .map((s) => s.trim())
-              .filter(Boolean)
-          : v,
-      z.array(regionName),
-    ),
+    schema: regionList(),
     default: [] as string[],
     doc: 'Regions to run a local agent process for, next to the control plane (`npm start` sets eu-west,us-east).',
   },
@@ -96,16 +99,7 @@ export const configKeys = {
     doc: 'pino log level.',
   },
   regions: {
-    schema: z.preprocess(
-      (v) =>
-        typeof v === 'string'
-          ? v
-              .split(',')
-              .map((s) => s.trim())
-              .filter(Boolean)
-          : v,
-      z.array(regionName).min(1),
-    ),
+    schema: regionList(1),
     default: ['eu-west', 'us-east'],
     doc: 'Comma-separated region names that monitors may run from.',
   },

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCa, selfSigned } from '../../../test/support/certs.js';
 import type { ProbeSpec } from '../probe-port.js';
 import { createHttpProber } from './http-prober.js';
+import { probeSpec } from './spec-fixture.js';
 
 const NOW = new Date();
 const ca = makeCa(NOW);
@@ -64,25 +65,7 @@ afterAll(() => {
   for (const s of servers) s.close();
 });
 
-const spec = (url: string, over: Partial<ProbeSpec> = {}): ProbeSpec => ({
-  monitor_id: 'm',
-  monitor_type: 'http',
-  url,
-  port: null,
-  http_method: 'GET',
-  request_headers: {},
-  request_body: null,
-  auth: null,
-  expected_status_code: 200,
-  required_keyword: null,
-  follow_redirects: true,
-  timeout_ms: 2000,
-  ssl_cert_monitoring: false,
-  dns_record_type: null,
-  dns_expected_values: [],
-  dns_resolver: null,
-  ...over,
-});
+const spec = (url: string, over: Partial<ProbeSpec> = {}): ProbeSpec => probeSpec({ url, ...over });
 
 const prober = createHttpProber({ ca: ca.pem.cert, now: () => NOW });
 const run = (s: ProbeSpec) => prober.run(s, new AbortController().signal);

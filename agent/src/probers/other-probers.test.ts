@@ -6,28 +6,12 @@ import { startDnsServer } from '../../../test/support/dns-server.js';
 import type { ProbeSpec } from '../probe-port.js';
 import { createDnsProber } from './dns-prober.js';
 import { createDomainProber, rdapBaseFor } from './domain-prober.js';
+import { probeSpec } from './spec-fixture.js';
 import { createTcpProber } from './tcp-prober.js';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
-const spec = (over: Partial<ProbeSpec>): ProbeSpec => ({
-  monitor_id: 'm',
-  monitor_type: 'tcp',
-  url: '127.0.0.1',
-  port: null,
-  http_method: null,
-  request_headers: {},
-  request_body: null,
-  auth: null,
-  expected_status_code: 200,
-  required_keyword: null,
-  follow_redirects: true,
-  timeout_ms: 2000,
-  ssl_cert_monitoring: false,
-  dns_record_type: null,
-  dns_expected_values: [],
-  dns_resolver: null,
-  ...over,
-});
+const spec = (over: Partial<ProbeSpec>): ProbeSpec =>
+  probeSpec({ monitor_type: 'tcp', http_method: null, ...over });
 const signal = () => new AbortController().signal;
 
 let dns: Awaited<ReturnType<typeof startDnsServer>>;

@@ -4,14 +4,13 @@ import { resolveAlerts, uuidsBody } from '../../domain/alerts.js';
 import { uuid } from '../../domain/validation.js';
 import { type AppDeps, route } from '../route.js';
 import { alertJson } from '../serialize.js';
-import { pageQuery } from './query.js';
+import { isoTime, pageQuery } from './query.js';
 
 const STATUSES = ['open', 'acknowledged', 'resolved'] as const;
 const statusList = z
   .string()
   .transform((s) => s.split(',').map((x) => x.trim()))
   .pipe(z.array(z.enum(STATUSES)).min(1));
-const isoTime = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 
 export const alertRoutes = ({ store, clock }: AppDeps) => [
   route({

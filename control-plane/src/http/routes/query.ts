@@ -7,3 +7,6 @@ export const pageQuery = {
 };
 
 export const boolParam = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+/** An ISO-8601 date-time with a zone, as a Date. */
+export const isoTime = z.iso.datetime({ offset: true }).transform((s) => new Date(s));

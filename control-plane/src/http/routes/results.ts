@@ -3,9 +3,8 @@ import { z } from 'zod';
 import { isHealthy } from '../../domain/region-health.js';
 import { type AppDeps, type Authed, route } from '../route.js';
 import { resultJson } from '../serialize.js';
-import { pageQuery } from './query.js';
+import { isoTime, pageQuery } from './query.js';
 
-const isoTime = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 const DAY_MS = 86_400_000;
 
 export const resultRoutes = ({ store, clock }: AppDeps) => {
