@@ -13,7 +13,6 @@ import type { CheckResultRecord, Monitor, MonitorLocationState } from './types.j
 
 /** Pseudo-location of the monitor-level status row: flips of it decide alerts, by compare-and-set. */
 const MONITOR_ROW = '*';
-const MAX_CAS_ATTEMPTS = 8;
 
 export type IncomingResult = Omit<
   CheckResultRecord,
@@ -59,38 +58,41 @@ export const ingestResults = async (
       : [];
   });
   const stored = new Set(await store.insertResults(records));
-  const confirmations: IngestOutcome['confirmations'] = [];
   const fresh = records
     .filter((r) => stored.has(r.id))
     .sort((a, b) => a.scheduled_at.getTime() - b.scheduled_at.getTime());
-  for (const r of fresh) {
+
+  // Every location's counters move in one store step (one transaction on SQLite), results in order.
+  const confirm = new Array<boolean>(fresh.length).fill(false);
+  await store.applyMonitorStates(
+    fresh.map((r) => ({ monitor_id: r.monitor_id, location: r.location })),
+    (prev, i) => {
+      const r = fresh[i]!;
+      const before = prev ?? initialState(r.monitor_id, r.location);
+      const next = applyResult(monitors.get(r.monitor_id)!, before, r);
+      confirm[i] = next !== null && wantsConfirmation(before, next);
+      return next;
+    },
+  );
+
+  // Then each monitor touched decides its alerts once, from all its locations and its newest result.
+  const latest = new Map<string, CheckResultRecord>();
+  for (const r of fresh) latest.set(r.monitor_id, r);
+  for (const [id, r] of latest) await decideAlerts(store, monitors.get(id)!, r, now);
+
+  const confirmations: IngestOutcome['confirmations'] = [];
+  fresh.forEach((r, i) => {
+    if (!confirm[i]) return;
     const m = monitors.get(r.monitor_id)!;
-    const confirm = await evaluate(store, m, r, now);
-    if (confirm.length > 0) confirmations.push({ monitor: m, locations: confirm });
-  }
+    const locations = runningLocations(m).filter((l) => l !== r.location);
+    if (locations.length > 0) confirmations.push({ monitor: m, locations });
+  });
   return { accepted: input.results.length, duplicates: input.results.length - stored.size, confirmations };
 };
 
-/** Applies one stored result; returns the locations to ask for a confirmation run. */
-export const evaluate = async (
-  store: Store,
-  m: Monitor,
-  r: CheckResultRecord,
-  now: Date,
-): Promise<string[]> => {
-  let confirm: string[] = [];
-  let states: MonitorLocationState[] = [];
-  for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-    states = await store.listMonitorStates(m.id);
-    const prev = states.find((s) => s.location === r.location) ?? initialState(m.id, r.location);
-    const next = applyResult(m, prev, r);
-    if (!next) return [];
-    if (await store.putMonitorState(next, prev.version)) {
-      states = [...states.filter((s) => s.location !== r.location), next];
-      if (wantsConfirmation(prev, next)) confirm = runningLocations(m).filter((l) => l !== r.location);
-      break;
-    }
-  }
+/** Opens or resolves the monitor's alerts from the state of all its locations and its newest result. */
+export const decideAlerts = async (store: Store, m: Monitor, r: CheckResultRecord, now: Date) => {
+  const states = await store.listMonitorStates(m.id);
   const v = verdict(
     m,
     states.filter((s) => s.location !== MONITOR_ROW),
@@ -123,7 +125,6 @@ export const evaluate = async (
       severity: 'warning',
     });
   }
-  return confirm;
 };
 
 interface AlertText {

@@ -591,6 +591,40 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         expect(await store.putMonitorState({ ...s, consecutive_failures: 7, version: 2 }, 1)).toBe(false);
         expect(await store.listMonitorStates('m3')).toEqual([next]);
       });
+
+      it('applies a batch of state steps in order, each seeing the one before', async () => {
+        const base = (location: string): MonitorLocationState => ({
+          monitor_id: 'm4',
+          location,
+          status: 'unknown',
+          consecutive_failures: 0,
+          consecutive_successes: 0,
+          consecutive_slow: 0,
+          last_result_at: null,
+          last_scheduled_at: null,
+          version: 0,
+        });
+        const items = [
+          { monitor_id: 'm4', location: 'eu-west' },
+          { monitor_id: 'm4', location: 'us-east' },
+          { monitor_id: 'm4', location: 'eu-west' },
+          { monitor_id: 'm4', location: 'eu-west' },
+        ];
+        const seen: (number | null)[] = [];
+        const out = await store.applyMonitorStates(items, (prev, i) => {
+          seen[i] = prev ? prev.consecutive_failures : null;
+          if (i === 3) return null;
+          const p = prev ?? base(items[i]!.location);
+          return { ...p, consecutive_failures: p.consecutive_failures + 1, version: p.version + 1 };
+        });
+        expect(seen).toEqual([null, null, 1, 2]);
+        expect(out.map((s) => s?.consecutive_failures ?? null)).toEqual([1, 1, 2, null]);
+        const stored = await store.listMonitorStates('m4');
+        expect(stored.map((s) => [s.location, s.consecutive_failures, s.version])).toEqual([
+          ['eu-west', 2, 2],
+          ['us-east', 1, 1],
+        ]);
+      });
     });
 
     describe('alerts', () => {

@@ -146,6 +146,16 @@ export interface Store {
   listMonitorStates(monitorId: string): Promise<MonitorLocationState[]>;
   /** Compare-and-set: writes `next` only if the stored version is `expectedVersion` (0: no row yet). */
   putMonitorState(next: MonitorLocationState, expectedVersion: number): Promise<boolean>;
+  /**
+   * Runs `step` over `items` in order, each on the current state of its (monitor, location) — null when
+   * there is none — and stores what it returns (null: no change). Atomic as a whole in SQLite (one
+   * transaction, one fsync for a whole batch of results); per item by compare-and-set in MongoDB, where
+   * `step` may run again for an item that lost a race. Returns, per item, the state stored (or null).
+   */
+  applyMonitorStates(
+    items: { monitor_id: string; location: string }[],
+    step: (prev: MonitorLocationState | null, index: number) => MonitorLocationState | null,
+  ): Promise<(MonitorLocationState | null)[]>;
 
   // Alerts
   /**

@@ -517,6 +517,24 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         },
       );
     },
+    async applyMonitorStates(items, step) {
+      const out: (MonitorLocationState | null)[] = [];
+      for (const [i, item] of items.entries()) {
+        let stored: MonitorLocationState | null = null;
+        for (let attempt = 0; attempt < 8; attempt++) {
+          const doc = await monitorStates.findOne({ _id: `${item.monitor_id}|${item.location}` });
+          const prev = doc ? (({ _id, ...rest }) => rest as unknown as MonitorLocationState)(doc) : null;
+          const next = step(prev, i);
+          if (!next) break;
+          if (await store.putMonitorState(next, prev?.version ?? 0)) {
+            stored = next;
+            break;
+          }
+        }
+        out.push(stored);
+      }
+      return out;
+    },
     async putMonitorState(next, expectedVersion) {
       const _id = `${next.monitor_id}|${next.location}`;
       if (expectedVersion === 0) {

@@ -555,6 +555,25 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
         monitorId,
       );
     },
+    async applyMonitorStates(items, step) {
+      return immediate(() => {
+        const get = st('SELECT * FROM monitor_states WHERE monitor_id = ? AND location = ?');
+        const put = st(
+          `${insertSql(monitorStates)} ON CONFLICT (monitor_id, location) DO UPDATE SET ${Object.keys(
+            monitorStates.columns,
+          )
+            .filter((c) => c !== 'monitor_id' && c !== 'location')
+            .map((c) => `${c} = excluded.${c}`)
+            .join(', ')}`,
+        );
+        return items.map((item, i) => {
+          const row = get.get(item.monitor_id, item.location) as Record<string, unknown> | undefined;
+          const next = step(row ? fromRow<MonitorLocationState>(monitorStates, row) : null, i);
+          if (next) put.run(toRow(monitorStates, next));
+          return next;
+        });
+      });
+    },
     async putMonitorState(next, expectedVersion) {
       if (expectedVersion === 0) {
         return (
