@@ -255,6 +255,8 @@ export const run = async () => {
     );
   }
 
+  // The memory agent's stream makes the control plane re-read 50,000 monitors every poll: stop it first.
+  mem?.kill('SIGTERM');
   // 5. Control-plane ingestion: ReportResults, 1,000 results a batch, 4 calls in flight
   let ingest = null;
   if (!SKIP.has('ingest')) {
