@@ -22,6 +22,15 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        // Real peer programs (Alertmanager, …), installed outside npm: `npm run test:peers`, not `npm test`.
+        test: {
+          name: 'peers',
+          include: ['test/peers/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -27,6 +27,8 @@ export interface AgentDeps {
 
 const REPORT_INTERVAL_MS = 1000;
 const REPORT_BATCH = 200;
+/** The longest pause a control plane's slow-down request can impose between two batches. */
+const MAX_SLOW_DOWN_MS = 10_000;
 const HEARTBEAT_MS = 15_000;
 /** Every unary call has a deadline, so a hung connection cannot stall reporting or reconnecting. */
 const CALL_TIMEOUT_MS = 10_000;
@@ -75,6 +77,10 @@ export const createAgent = (deps: AgentDeps) => {
   let checksRun = 0;
   let connected = false;
   let reporting: Promise<void> = Promise.resolve();
+  /** How often the control plane asked this agent to slow down. */
+  let slowDowns = 0;
+  /** Ends a slow-down pause early (shutdown flushes at once). */
+  let endPause = () => {};
 
   /** One run of one monitor; a failed check is a result too. */
   const run = async (id: string, scheduledAt: number, runNowRequestId?: string) => {
@@ -140,7 +146,7 @@ export const createAgent = (deps: AgentDeps) => {
         const batch = buffer.peek(REPORT_BATCH, timers.now());
         if (batch.length === 0) return;
         try {
-          await client.reportResults(
+          const reply = await client.reportResults(
             {
               instanceId: config.instance_id,
               sessionId: session.id,
@@ -149,6 +155,18 @@ export const createAgent = (deps: AgentDeps) => {
             { timeoutMs: CALL_TIMEOUT_MS },
           );
           buffer.ack(batch.map((b) => b.id));
+          // Back-pressure: the control plane is behind; results wait in the buffer meanwhile.
+          if (reply.slowDownMs > 0 && !stopping) {
+            slowDowns++;
+            await new Promise<void>((resolve) => {
+              const t = timers.set(() => resolve(), Math.min(reply.slowDownMs, MAX_SLOW_DOWN_MS));
+              endPause = () => {
+                timers.clear(t);
+                resolve();
+              };
+            });
+            endPause = () => {};
+          }
         } catch (e) {
           log.warn(
             { err: (e as Error).message, buffered: buffer.size },
@@ -195,6 +213,7 @@ export const createAgent = (deps: AgentDeps) => {
     connected = true;
     log.info({ region, epoch: Number(reg.epoch) }, 'registered');
     void report();
+    syncKeep.clear(); // a sync cut off by a broken stream starts over
     stream = new AbortController();
     const running = [...assignments.values()].map((a) => ({ monitorId: a.monitorId, version: a.version }));
     let lastMessageAt = timers.now();
@@ -218,15 +237,20 @@ export const createAgent = (deps: AgentDeps) => {
     }
   };
 
+  /** Monitors named by the parts of a full sync so far. */
+  const syncKeep = new Set<string>();
   const handle = (msg: WatchAssignmentsResponse) => {
     const ev = msg.event;
     if (ev.case === 'sync') {
-      if (ev.value.full) {
-        const keep = new Set(ev.value.upserts.map((u) => u.monitorId));
-        for (const id of [...assignments.keys()]) if (!keep.has(id)) drop(id);
-      }
+      // A sync may come in parts; a full one replaces the whole set once its last part is in.
       for (const id of ev.value.removes) drop(id);
-      for (const a of ev.value.upserts) apply(a);
+      for (const a of ev.value.upserts) {
+        apply(a);
+        if (ev.value.full) syncKeep.add(a.monitorId);
+      }
+      if (ev.value.more) return;
+      if (ev.value.full) for (const id of [...assignments.keys()]) if (!syncKeep.has(id)) drop(id);
+      syncKeep.clear();
       log.info({ assigned: assignments.size }, 'assignments synced');
     } else if (ev.case === 'upsert') apply(ev.value);
     else if (ev.case === 'remove') drop(ev.value.monitorId);
@@ -300,6 +324,7 @@ export const createAgent = (deps: AgentDeps) => {
     /** Graceful: stop scheduling, let running checks finish (bounded), flush results, close the stream. */
     async stop(graceMs = config.shutdown_grace_ms) {
       stopping = true;
+      endPause();
       sched.stop();
       (reportTimer as () => void)?.();
       (heartbeatTimer as () => void)?.();
@@ -318,6 +343,10 @@ export const createAgent = (deps: AgentDeps) => {
     },
     get checksRun() {
       return checksRun;
+    },
+    /** How often the control plane asked this agent to slow down its reporting. */
+    get slowDowns() {
+      return slowDowns;
     },
     assigned: () => [...assignments.keys()],
   };

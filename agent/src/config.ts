@@ -51,6 +51,19 @@ export const agentConfigKeys = {
     default: 'info',
     doc: 'pino log level.',
   },
+  rdap_bootstrap_url: {
+    schema: z.union([z.literal('off'), z.url({ protocol: /^https?$/ })]),
+    default: 'https://data.iana.org/rdap/dns.json',
+    doc: 'Where domain checks refresh their RDAP bootstrap data (IANA’s dns.json); `off`: only the shipped subset.',
+  },
+  rdap_refresh_hours: {
+    schema: z.coerce
+      .number()
+      .min(0)
+      .max(24 * 30),
+    default: 24,
+    doc: 'How often the RDAP bootstrap data is refreshed (the first time 10 minutes after start); 0: never.',
+  },
   shutdown_grace_ms: {
     schema: z.coerce.number().int().min(0),
     default: 10_000,

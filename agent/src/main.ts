@@ -2,6 +2,7 @@ import { createLogger } from '@lookout/shared';
 import { createAgent } from './agent.js';
 import { type AgentConfig, AgentConfigError, loadAgentConfig } from './config.js';
 import { createProbers } from './probers/index.js';
+import { createRdapBootstrap } from './probers/rdap-refresh.js';
 
 /** The agent process: `node agent/dist/main.js` with LOOKOUT_AGENT_* set. */
 const main = async () => {
@@ -16,12 +17,20 @@ const main = async () => {
     throw e;
   }
   const logger = createLogger({ level: config.log_level, name: 'agent' });
-  const agent = createAgent({ config, logger, prober: createProbers() });
+  const rdap = createRdapBootstrap({
+    url: config.rdap_bootstrap_url === 'off' ? null : config.rdap_bootstrap_url,
+    onRefreshed: (services) => logger.info({ services }, 'RDAP bootstrap data refreshed'),
+    onError: (err) =>
+      logger.warn({ err: (err as Error).message }, 'RDAP bootstrap refresh failed; keeping the data we have'),
+  });
+  rdap.start(10 * 60_000, config.rdap_refresh_hours * 3_600_000);
+  const agent = createAgent({ config, logger, prober: createProbers({ rdapBootstrap: rdap.current }) });
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) process.exit(1);
     stopping = true;
     logger.info({ signal }, 'draining: finishing running checks and flushing results');
+    rdap.stop();
     await agent.stop();
     logger.info({ buffered: agent.health().bufferedResults }, 'stopped');
     process.exit(0);

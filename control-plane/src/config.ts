@@ -54,8 +54,8 @@ export const configKeys = {
   },
   assignment_poll_ms: {
     schema: z.coerce.number().int().min(50).max(60000),
-    default: 2000,
-    doc: 'How often each agent stream re-reads its region’s monitors and agents.',
+    default: 500,
+    doc: 'How often a replica reads the monitor feed (monitor changes, confirmation runs) and each agent stream checks its region’s live agents.',
   },
   stream_max_seconds: {
     schema: z.coerce.number().int().min(10).max(86400),
@@ -130,6 +130,63 @@ export const configKeys = {
     schema: z.coerce.number().int().min(0),
     default: 10000,
     doc: 'How long SIGTERM waits for in-flight work.',
+  },
+  heartbeat_check_ms: {
+    schema: z.coerce.number().int().min(10).max(1000),
+    default: 500,
+    doc: 'How often each replica looks for heartbeats whose deadline has come (at most 1000, so a missed deadline alerts within a second).',
+  },
+  integration_max_body_bytes: {
+    schema: z.coerce.number().int().min(1024),
+    default: 1_048_576,
+    doc: 'Largest accepted body on the inbound integration endpoints (Alertmanager and Grafana send whole alert groups).',
+  },
+  smtp_host: { schema: z.string().min(1), default: 'localhost', doc: 'SMTP server for email notifications.' },
+  smtp_port: {
+    schema: port,
+    default: 25,
+    doc: 'SMTP server port (465 with smtp_secure, 587 or 25 otherwise).',
+  },
+  smtp_secure: {
+    schema: bool,
+    default: false,
+    doc: 'Connect with TLS from the start (port 465); otherwise STARTTLS is used when offered.',
+  },
+  smtp_user: {
+    schema: z.string().min(1).optional(),
+    default: undefined,
+    doc: 'SMTP user name, if the server wants one.',
+  },
+  smtp_password: { schema: z.string().optional(), default: undefined, doc: 'SMTP password.' },
+  smtp_from: {
+    schema: z.string().min(3),
+    default: 'Lookout <lookout@localhost>',
+    doc: 'From address of notification emails.',
+  },
+  escalation_poll_ms: {
+    schema: z.coerce.number().int().min(10).max(600000),
+    default: 5000,
+    doc: 'How often each replica looks for due escalation steps.',
+  },
+  escalation_lease_seconds: {
+    schema: z.coerce.number().int().min(5).max(3600),
+    default: 120,
+    doc: 'A claimed escalation step not finished within this long (its replica died) is run again.',
+  },
+  notify_max_attempts: {
+    schema: z.coerce.number().int().min(1).max(10),
+    default: 4,
+    doc: 'Attempts per notification (the first included) on network errors, 429 and 5xx.',
+  },
+  notify_retry_base_ms: {
+    schema: z.coerce.number().int().min(0).max(60000),
+    default: 1000,
+    doc: 'Wait before the first retry of a notification; doubled for each further one.',
+  },
+  notify_timeout_ms: {
+    schema: z.coerce.number().int().min(100).max(60000),
+    default: 10000,
+    doc: 'Timeout of one notification attempt (HTTP request or SMTP conversation step).',
   },
 } satisfies Record<string, { schema: z.ZodType; default: unknown; doc: string }>;
 

@@ -1,6 +1,9 @@
 import type { Clock, Logger } from '@lookout/shared';
 import type { Config } from './config.js';
+import { createEscalationRunner } from './domain/escalation-runner.js';
+import { checkHeartbeatDeadlines } from './domain/heartbeat-deadlines.js';
 import { checkRegions } from './domain/region-health.js';
+import { dispatcherFromConfig } from './notify/from-config.js';
 import type { Store } from './store/port.js';
 
 /**
@@ -38,13 +41,38 @@ export const startJobs = (deps: { store: Store; clock: Clock; config: Config; lo
     if (total > 0) log.info({ pruned: total }, 'old check results pruned');
   });
 
+  // The monitor feed needs only what a stalled replica could still be missing; older entries go.
+  every(60_000, 'prune-monitor-feed', () =>
+    store.pruneMonitorChanges(new Date(clock.now().getTime() - 86_400_000), 10_000),
+  );
+
+  // Heartbeat deadlines: only heartbeats whose stored due_at has come (an index), each stepped by
+  // compare-and-set with the alert it raises or resolves, so every replica can run this at once.
+  every(config.heartbeat_check_ms, 'heartbeat-deadlines', async () => {
+    const r = await checkHeartbeatDeadlines(store, clock.now());
+    if (r.raised + r.resolved > 0) log.info(r, 'heartbeat deadlines');
+  });
+
   // A region whose monitors nobody checks raises one alert per workspace, not one per monitor.
   every(15_000, 'region-health', () =>
     checkRegions(store, config.regions, clock.now(), config.agent_live_seconds * 1000),
   );
 
+  // Escalation: due steps, each claimed by compare-and-set, so every replica can run this at once.
+  const dispatcher = dispatcherFromConfig(config, clock);
+  const escalations = createEscalationRunner({
+    store,
+    clock,
+    dispatcher,
+    leaseMs: config.escalation_lease_seconds * 1000,
+    onError: (err, alertId) => log.error({ err, alert: alertId }, 'escalation step failed'),
+  });
+  every(config.escalation_poll_ms, 'escalations', () => escalations.tick());
+
   return {
     stop() {
+      escalations.stop();
+      dispatcher.close();
       for (const t of timers) clearInterval(t);
     },
   };

@@ -7,7 +7,6 @@ import { createApp } from './http/app.js';
 import { createPingEndpoint } from './http/ping-endpoint.js';
 import { startJobs } from './jobs.js';
 import { startRpcServer } from './rpc/rpc-server.js';
-import { createRunNowHub } from './rpc/run-now-hub.js';
 import type { Store } from './store/port.js';
 
 export interface ControlPlane {
@@ -66,7 +65,6 @@ export const startControlPlane = async (deps: {
     clock,
     config,
     logger,
-    runNow: createRunNowHub(),
     host: config.http_host,
     port: config.rpc_port,
   });

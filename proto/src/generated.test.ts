@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,23 @@ const files = (dir: string): string[] =>
 describe('proto/', () => {
   it('passes buf lint', () => {
     expect(() => execFileSync('buf', ['lint'], { cwd: PROTO, env, stdio: 'pipe' })).not.toThrow();
+  });
+
+  it('makes no breaking change against the released protocol (baseline/agent-v1.binpb)', () => {
+    const breaking = (cwd: string, against: string) =>
+      execFileSync('buf', ['breaking', '--against', against], { cwd, env, stdio: 'pipe' });
+    const baseline = join(PROTO, 'baseline', 'agent-v1.binpb');
+    expect(() => breaking(PROTO, baseline)).not.toThrow();
+    // The check itself works: renumbering a field of a copy is reported as breaking.
+    const copy = join(out, 'breaking-copy');
+    cpSync(join(PROTO, 'lookout'), join(copy, 'lookout'), { recursive: true });
+    cpSync(join(PROTO, 'buf.yaml'), join(copy, 'buf.yaml'));
+    const file = join(copy, 'lookout', 'agent', 'v1', 'agent.proto');
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace('uint32 slow_down_ms = 3;', 'uint32 slow_down_ms = 30;'),
+    );
+    expect(() => breaking(copy, baseline)).toThrow();
   });
 
   it('checked-in generated code is what buf generate makes now (run `npm run generate -w proto` if this fails)', () => {

@@ -1,6 +1,10 @@
 // npm run bench -- <name>: runs a benchmark and writes its figures into docs/benchmarks.md.
 const name = process.argv[2];
-const benches = { ping: () => import('./ping.js'), agent: () => import('./agent.js') };
+const benches = {
+  ping: () => import('./ping.js'),
+  agent: () => import('./agent.js'),
+  ingest: () => import('./ingest.js'),
+};
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);
   process.exit(2);

@@ -120,7 +120,15 @@ const startTarget = async () => {
   return (target.address() as AddressInfo).port;
 };
 
-type Result = { id: string; location: string; instance_id: string; scheduled_at: string; ok: boolean };
+type Result = {
+  id: string;
+  location: string;
+  instance_id: string;
+  scheduled_at: string;
+  received_at: string;
+  ok: boolean;
+  run_now_request_id: string | null;
+};
 const allResults = async (port: number, key: string, monitor: string) => {
   const out: Result[] = [];
   let cursor = '';
@@ -231,6 +239,37 @@ describe('faults', () => {
     await waitFor(alerts, (as) => as.length > 0, { what: 'an alert' });
     await new Promise((r) => setTimeout(r, 3000)); // more failures from both regions, through both processes
     expect((await alerts()).length).toBe(1);
+    healthy = true;
+  });
+
+  it('a first failure asks the other region to check now, through the other control plane', async () => {
+    const data = join(dir, 'confirm');
+    healthy = false;
+    const targetPort = await startTarget();
+    const [h1, r1, h2, r2] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const cp1 = await startControlPlane(data, h1, r1);
+    const key = cp1.key!;
+    await startControlPlane(data, h2, r2);
+    await startAgent(r1, await agentToken(data, 'eu-west'), 'eu-west', 'eu-c');
+    await startAgent(r2, await agentToken(data, 'us-east'), 'us-east', 'us-c');
+    // A 10 s interval: each region's first scheduled run comes at its own phase, so whichever fails
+    // first asks the other (whose agent is connected to the other process) for a run now.
+    const m = (
+      await http(h1, 'POST', '/monitors/create', key, {
+        ...monitorBody(targetPort, 'confirm', ['eu-west', 'us-east']),
+        check_interval_seconds: 10,
+      })
+    ).body;
+    const rs = await waitFor(
+      () => allResults(h1, key, m.id),
+      (list) => list.some((r) => r.run_now_request_id),
+      { what: 'a confirmation run', timeoutMs: 25_000 },
+    );
+    const first = [...rs].sort((a, b) => a.received_at.localeCompare(b.received_at))[0]!;
+    const confirmation = rs.find((r) => r.run_now_request_id)!;
+    expect(first.run_now_request_id).toBeNull();
+    expect(confirmation.location).not.toBe(first.location);
+    expect(confirmation.ok).toBe(false);
     healthy = true;
   });
 });

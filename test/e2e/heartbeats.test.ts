@@ -97,7 +97,7 @@ describe('heartbeats and pings (spec 4.2, 5.8)', () => {
     expect((await h.request('POST', `/hb/ping/${hb.id}`, { json: { timestamp: now + 60 } })).status).toBe(
       200,
     );
-    // a non-JSON body (job output) is ignored, not refused
+    // a non-JSON body (job output) is kept with the ping, not refused
     expect(
       (
         await h.request('POST', `/hb/ping/${hb.id}`, {
@@ -106,6 +106,8 @@ describe('heartbeats and pings (spec 4.2, 5.8)', () => {
         })
       ).status,
     ).toBe(200);
+    const kept = (await w.api('GET', `/heartbeats/${hb.id}/pings`)).body.data;
+    expect(kept.map((p: { body: string | null }) => p.body)).toContain('backup ok');
   });
 
   it('an unknown uuid gets a 404 JSON error', async () => {

@@ -26,6 +26,12 @@ describe('GET /api/v1/openapi.json', () => {
       ['/alerts', 'get'],
       ['/alerts/{uuid}', 'get'],
       ['/alerts/resolve', 'post'],
+      ['/alerts/acknowledge', 'post'],
+      ['/escalation-policies', 'post'],
+      ['/escalation-policies/{id}', 'patch'],
+      ['/channels', 'post'],
+      ['/channels/{id}/test', 'post'],
+      ['/maintenance-windows', 'post'],
       ['/api-keys', 'get'],
       ['/api-keys/{id}/revoke', 'post'],
     ] as const) {
@@ -38,6 +44,10 @@ describe('GET /api/v1/openapi.json', () => {
     expect(create.properties.display_name.maxLength).toBe(200);
     const resolve = doc.paths['/alerts/resolve'].post.requestBody.content['application/json'].schema;
     expect(resolve.required).toEqual(['UUIDs']);
+    const channel = doc.paths['/channels'].post.requestBody.content['application/json'].schema;
+    expect(
+      channel.oneOf.map((b: { properties: { type: { const: string } } }) => b.properties.type.const),
+    ).toEqual(['email', 'webhook', 'slack']);
     expect(doc.paths['/hb/ping/{uuid}'].post.security).toEqual([]);
     expect(doc.paths['/alerts'].get.security).toEqual([{ apiKey: [] }]);
     const statusParam = doc.paths['/alerts'].get.parameters.find(

@@ -5,7 +5,7 @@ import { classifyError } from './classify-error.js';
 import { RDAP_BOOTSTRAP } from './rdap-bootstrap.js';
 
 const DAY_MS = 86_400_000;
-type Bootstrap = { services: [string[], string[]][] };
+export type Bootstrap = { services: [string[], string[]][] };
 
 /** The RDAP base URL for a domain's TLD from bootstrap data, or null. */
 export const rdapBaseFor = (domain: string, bootstrap: Bootstrap = RDAP_BOOTSTRAP): string | null => {
@@ -57,13 +57,13 @@ export const loadBootstrap = async (
  * the control plane schedules these rarely and from one region.
  */
 export const createDomainProber = (
-  opts: { now?: () => Date; rdapBaseUrl?: string; bootstrap?: Bootstrap } = {},
+  opts: { now?: () => Date; rdapBaseUrl?: string; bootstrap?: () => Bootstrap } = {},
 ) => {
   const now = opts.now ?? (() => new Date());
   return {
     async run(spec: ProbeSpec, signal: AbortSignal): Promise<ProbeOutcome> {
       const started = performance.now();
-      const base = opts.rdapBaseUrl ?? rdapBaseFor(spec.url, opts.bootstrap);
+      const base = opts.rdapBaseUrl ?? rdapBaseFor(spec.url, opts.bootstrap?.());
       if (!base) {
         return {
           ok: false,

@@ -1,11 +1,13 @@
 import type { ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
 import { createDnsProber } from './dns-prober.js';
-import { createDomainProber } from './domain-prober.js';
+import { type Bootstrap, createDomainProber } from './domain-prober.js';
 import { createHttpProber, type HttpProberOptions } from './http-prober.js';
 import { createTcpProber } from './tcp-prober.js';
 
 export interface ProbersOptions extends HttpProberOptions {
   rdapBaseUrl?: string;
+  /** The current RDAP bootstrap data (see rdap-refresh.ts); the shipped subset when not given. */
+  rdapBootstrap?: () => Bootstrap;
 }
 
 /** One prober per check type; a new type is one prober and one case here. */
@@ -16,6 +18,7 @@ export const createProbers = (opts: ProbersOptions = {}): Prober => {
   const domain = createDomainProber({
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.rdapBaseUrl ? { rdapBaseUrl: opts.rdapBaseUrl } : {}),
+    ...(opts.rdapBootstrap ? { bootstrap: opts.rdapBootstrap } : {}),
   });
   return {
     run(spec: ProbeSpec, signal: AbortSignal): Promise<ProbeOutcome> {

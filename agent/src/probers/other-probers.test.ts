@@ -6,6 +6,7 @@ import { startDnsServer } from '../../../test/support/dns-server.js';
 import type { ProbeSpec } from '../probe-port.js';
 import { createDnsProber } from './dns-prober.js';
 import { createDomainProber, rdapBaseFor } from './domain-prober.js';
+import { createRdapBootstrap } from './rdap-refresh.js';
 import { probeSpec } from './spec-fixture.js';
 import { createTcpProber } from './tcp-prober.js';
 
@@ -46,6 +47,15 @@ beforeAll(async () => {
       );
     }
     if (req.url === '/domain/noexpiry.com') return res.end(JSON.stringify({ events: [] }));
+    if (req.url === '/domain/example.test') {
+      return res.end(
+        JSON.stringify({ events: [{ eventAction: 'expiration', eventDate: '2027-06-01T00:00:00Z' }] }),
+      );
+    }
+    if (req.url === '/bootstrap/dns.json') {
+      const base = `http://127.0.0.1:${rdapPort}/`;
+      return res.end(JSON.stringify({ version: '1.0', services: [[['test'], [base]]] }));
+    }
     res.writeHead(404).end('{}');
   });
   await new Promise<void>((r) => rdap.listen(0, '127.0.0.1', () => r()));
@@ -126,6 +136,31 @@ describe('domain prober against an RDAP server on loopback', () => {
       ok: false,
       error: { kind: 'rdap_failure' },
     });
+  });
+
+  it('refreshes its bootstrap data: a TLD the shipped subset lacks becomes checkable; a failed refresh keeps the data', async () => {
+    const errors: unknown[] = [];
+    const boot = createRdapBootstrap({
+      url: `http://127.0.0.1:${rdapPort}/bootstrap/dns.json`,
+      onError: (e) => errors.push(e),
+    });
+    const p = createDomainProber({ now: () => NOW, bootstrap: boot.current });
+    const check = () => p.run(spec({ monitor_type: 'domain', url: 'example.test' }), signal());
+    expect(await check()).toMatchObject({
+      ok: false,
+      error: { message: 'no RDAP service known for example.test' },
+    });
+    expect(await boot.refresh()).toBe(true);
+    expect(await check()).toMatchObject({ ok: true, domain: { expires_at: '2027-06-01T00:00:00.000Z' } });
+
+    const broken = createRdapBootstrap({
+      url: `http://127.0.0.1:${rdapPort}/missing.json`,
+      onError: (e) => errors.push(e),
+    });
+    expect(await broken.refresh()).toBe(false);
+    expect(errors).toHaveLength(1);
+    expect(rdapBaseFor('example.com', broken.current())).toBe('https://rdap.verisign.com/com/v1/');
+    expect(await createRdapBootstrap({ url: null }).refresh()).toBe(false);
   });
 
   it('finds the RDAP base from the bootstrap data', () => {

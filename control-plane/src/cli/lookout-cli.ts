@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { AppError, isAppError, newId, systemClock } from '@lookout/shared';
 import { type Config, ConfigError, loadConfig } from '../config.js';
@@ -8,6 +9,7 @@ import type { User, Workspace } from '../domain/types.js';
 import { parseOrThrow } from '../domain/validation.js';
 import { createUser, createWorkspace, userInput } from '../domain/workspaces.js';
 import { alertJson, apiKeyJson } from '../http/serialize.js';
+import { loadMcpSettings } from '../mcp/settings.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/port.js';
 
@@ -28,8 +30,11 @@ const USAGE = `Usage: npx lookout <command> [options] [--json]
   agent-token create --region R [--name N]          token for the agents of a region (shown once)
   agent-token list
   agent-token revoke --id ID
+  mcp                [--config FILE]               MCP server on stdio for AI assistants (see README)
 
-Configuration comes from LOOKOUT_* environment variables, as for the server.`;
+Configuration comes from LOOKOUT_* environment variables, as for the server. \`mcp\` instead talks to
+the API: SERVICE_API_KEY and SERVICE_API_URL, or "api_key" and "api_url" in FILE
+(default ~/.config/lookout/mcp.json).`;
 
 const options = {
   json: { type: 'boolean' },
@@ -44,6 +49,7 @@ const options = {
   expiry: { type: 'string' },
   id: { type: 'string' },
   region: { type: 'string' },
+  config: { type: 'string' },
 } as const;
 
 type Flags = Partial<Record<keyof typeof options, string | boolean>>;
@@ -225,6 +231,17 @@ const run = async (argv: string[]): Promise<number> => {
   if (flags.help || positionals.length === 0) {
     process.stdout.write(`${USAGE}\n`);
     return flags.help ? 0 : 2;
+  }
+  if (positionals[0] === 'mcp' && positionals.length === 1) {
+    // An HTTP client of the public API with the user's key: no server config, no store.
+    const settings = loadMcpSettings({
+      env: process.env,
+      home: homedir(),
+      ...(typeof flags.config === 'string' ? { configPath: flags.config } : {}),
+    });
+    const { runStdioMcpServer } = await import('../mcp/server.js');
+    await runStdioMcpServer(settings);
+    return 0;
   }
   const command = commands[name];
   if (!command)

@@ -1,4 +1,5 @@
-import type { Store } from '../store/port.js';
+import { newId } from '@lookout/shared';
+import type { AlertKey, Store } from '../store/port.js';
 import { raiseAlert } from './alerts.js';
 import {
   applyResult,
@@ -8,7 +9,9 @@ import {
   verdict,
   wantsConfirmation,
 } from './evaluation.js';
+import type { MonitorCatalog } from './monitor-catalog.js';
 import { runningLocations } from './monitors.js';
+import type { RecordResults } from './result-writer.js';
 import type { CheckResultRecord, Monitor, MonitorLocationState } from './types.js';
 
 /** Pseudo-location of the monitor-level status row: flips of it decide alerts, by compare-and-set. */
@@ -23,87 +26,155 @@ export interface IngestOutcome {
   /** Stored now, or stored before (a replay): the agent may forget all of these. */
   accepted: number;
   duplicates: number;
-  /** Monitors whose other locations should check right away (a first failure somewhere). */
-  confirmations: { monitor: Monitor; locations: string[] }[];
+  /** Confirmation runs asked of other locations (a first failure somewhere). */
+  confirmations: number;
 }
 
 /**
  * Stores a batch of results from one agent and evaluates each new one. Results of monitors deleted
  * meanwhile are accepted and dropped. Safe with several control-plane replicas: every state change
- * is a compare-and-set, and alerts follow only the replica that won the monitor's flip.
+ * is a compare-and-set, and alerts follow only the replica that won the monitor's flip. A first
+ * failure at a location asks the monitor's other locations for a run now, through the monitor feed,
+ * so the agents that run them are reached whichever replica they are connected to.
  */
 export const ingestResults = async (
-  store: Store,
+  deps: {
+    store: Store;
+    catalog: Pick<MonitorCatalog, 'resolve'>;
+    /** `store.recordResults`, or a group-committing writer over it (`result-writer.ts`). */
+    record?: RecordResults;
+  },
   input: { region: string; instanceId: string; results: IncomingResult[] },
   now: Date,
 ): Promise<IngestOutcome> => {
-  const monitors = new Map(
-    (await store.getMonitorsByIds([...new Set(input.results.map((r) => r.monitor_id))])).map((m) => [
-      m.id,
-      m,
-    ]),
-  );
-  const records: CheckResultRecord[] = input.results.flatMap((r) => {
+  const { store, catalog } = deps;
+  const record = deps.record ?? ((rs, step) => store.recordResults(rs, step));
+  const monitors = await catalog.resolve(new Set(input.results.map((r) => r.monitor_id)));
+  const records: CheckResultRecord[] = [];
+  for (const r of input.results) {
     const m = monitors.get(r.monitor_id);
-    return m
-      ? [
-          {
-            ...r,
-            workspace_id: m.workspace_id,
-            location: input.region,
-            instance_id: input.instanceId,
-            received_at: now,
-          },
-        ]
-      : [];
-  });
-  const stored = new Set(await store.insertResults(records));
-  const fresh = records
-    .filter((r) => stored.has(r.id))
-    .sort((a, b) => a.scheduled_at.getTime() - b.scheduled_at.getTime());
+    if (m) {
+      records.push({
+        ...r,
+        id: resultId(r.monitor_id, input.region, r.scheduled_at, r.run_now_request_id),
+        workspace_id: m.workspace_id,
+        location: input.region,
+        instance_id: input.instanceId,
+        received_at: now,
+      });
+    }
+  }
+  records.sort((a, b) => a.scheduled_at.getTime() - b.scheduled_at.getTime());
 
-  // Every location's counters move in one store step (one transaction on SQLite), results in order.
-  const confirm = new Array<boolean>(fresh.length).fill(false);
-  await store.applyMonitorStates(
-    fresh.map((r) => ({ monitor_id: r.monitor_id, location: r.location })),
-    (prev, i) => {
-      const r = fresh[i]!;
-      const before = prev ?? initialState(r.monitor_id, r.location);
-      const next = applyResult(monitors.get(r.monitor_id)!, before, r);
-      confirm[i] = next !== null && wantsConfirmation(before, next);
-      return next;
-    },
-  );
+  // Store and move every location's counters in one step (one transaction on SQLite), in time order.
+  const firstFailures = new Map<string, CheckResultRecord>();
+  const { stored, states } = await record(records, (prev, r) => {
+    const before = prev ?? initialState(r.monitor_id, r.location);
+    const next = applyResult(monitors.get(r.monitor_id)!, before, r);
+    if (next && wantsConfirmation(before, next)) firstFailures.set(r.id, r);
+    else firstFailures.delete(r.id);
+    return next;
+  });
 
   // Then each monitor touched decides its alerts once, from all its locations and its newest result.
+  const storedIds = new Set(stored);
   const latest = new Map<string, CheckResultRecord>();
-  for (const r of fresh) latest.set(r.monitor_id, r);
-  for (const [id, r] of latest) await decideAlerts(store, monitors.get(id)!, r, now);
+  for (const r of records) if (storedIds.has(r.id)) latest.set(r.monitor_id, r);
+  const statesOf = new Map<string, MonitorLocationState[]>();
+  for (const s of states) {
+    const list = statesOf.get(s.monitor_id);
+    if (list) list.push(s);
+    else statesOf.set(s.monitor_id, [s]);
+  }
+  const open = await openAlertsOf(
+    store,
+    [...latest.keys()].map((id) => monitors.get(id)!),
+  );
+  for (const [id, r] of latest) {
+    await decideAlerts(store, monitors.get(id)!, r, statesOf.get(id) ?? [], open, now);
+  }
 
-  const confirmations: IngestOutcome['confirmations'] = [];
-  fresh.forEach((r, i) => {
-    if (!confirm[i]) return;
-    const m = monitors.get(r.monitor_id)!;
-    const locations = runningLocations(m).filter((l) => l !== r.location);
-    if (locations.length > 0) confirmations.push({ monitor: m, locations });
-  });
-  return { accepted: input.results.length, duplicates: input.results.length - stored.size, confirmations };
+  const runs = [...firstFailures.values()].flatMap((r) =>
+    runningLocations(monitors.get(r.monitor_id)!)
+      .filter((l) => l !== r.location)
+      .map((location) => ({
+        monitor_id: r.monitor_id,
+        location,
+        reason: 'confirm',
+        request_id: newId(),
+        at: now,
+      })),
+  );
+  await store.requestRuns(runs);
+  return {
+    accepted: input.results.length,
+    duplicates: input.results.length - stored.length,
+    confirmations: runs.length,
+  };
 };
 
-/** Opens or resolves the monitor's alerts from the state of all its locations and its newest result. */
-export const decideAlerts = async (store: Store, m: Monitor, r: CheckResultRecord, now: Date) => {
-  const states = await store.listMonitorStates(m.id);
+/**
+ * A result's id, derived rather than trusted: one per (monitor, location, scheduled time) or per run
+ * request, so a replayed or retried result is stored once (the agent computes the same id).
+ */
+export const resultId = (
+  monitorId: string,
+  location: string,
+  scheduledAt: Date,
+  runRequestId: string | null,
+) => `${monitorId}:${location}:${runRequestId ? `run:${runRequestId}` : scheduledAt.getTime()}`;
+
+/** Causes that a single result can start or end; 'down' follows the monitor's flip instead. */
+const CONDITION_CAUSES = ['slow', 'tls_expiry', 'domain_expiry'] as const;
+
+const keyOf = (m: Monitor, cause: string): AlertKey => ({
+  workspace_id: m.workspace_id,
+  source_type: 'monitor',
+  source_id: m.id,
+  cause,
+  dedup_key: '',
+});
+const keyString = (k: AlertKey) => `${k.source_id}|${k.cause}`;
+
+/** The open condition alerts of these monitors, in one read: most results change none of them. */
+const openAlertsOf = async (store: Store, monitors: Monitor[]) => {
+  const keys = monitors.flatMap((m) => {
+    const causes: string[] = [];
+    if (m.response_time_threshold_ms !== null) causes.push('slow');
+    if (m.ssl_cert_monitoring) causes.push('tls_expiry');
+    if (m.monitor_type === 'domain') causes.push('domain_expiry');
+    return causes.map((c) => keyOf(m, c));
+  });
+  return new Set((await store.findOpenAlerts(keys)).map(keyString));
+};
+
+/**
+ * Opens or resolves the monitor's alerts from the state of all its locations and its newest result.
+ * `open` names the condition alerts known to be open (see `openAlertsOf`).
+ */
+export const decideAlerts = async (
+  store: Store,
+  m: Monitor,
+  r: CheckResultRecord,
+  states: MonitorLocationState[],
+  open: Set<string>,
+  now: Date,
+) => {
   const v = verdict(
     m,
     states.filter((s) => s.location !== MONITOR_ROW),
     now,
   );
-  await flip(store, m, states, 'down', v.down, now, {
+  await flip(store, m, states, v.down, now, {
     title: `${m.display_name} is down`,
     description: `Failing from ${v.failing.join(', ')} (${v.failing.length} of ${v.voting.length} reporting locations). Last error: ${r.error_message ?? 'none'}.`,
   });
+  const condition = async (cause: (typeof CONDITION_CAUSES)[number], active: boolean, text: AlertText) => {
+    if (active === open.has(keyString(keyOf(m, cause)))) return;
+    await alertWhile(store, m, cause, active, now, text);
+  };
   if (m.response_time_threshold_ms !== null) {
-    await alertWhile(store, m, 'slow', v.slow, now, {
+    await condition('slow', v.slow, {
       title: `${m.display_name} is slow`,
       description: `Responses slower than ${m.response_time_threshold_ms} ms for ${m.failure_threshold} checks in a row.`,
       severity: 'warning',
@@ -111,7 +182,7 @@ export const decideAlerts = async (store: Store, m: Monitor, r: CheckResultRecor
   }
   const tls = tlsExpiry(m, r, now);
   if (tls.days !== null) {
-    await alertWhile(store, m, 'tls_expiry', tls.expiring, now, {
+    await condition('tls_expiry', tls.expiring, {
       title: `TLS certificate of ${m.display_name} expires in ${tls.days} days`,
       description: `The certificate is valid until ${tls.at!.toISOString()}.`,
       severity: 'warning',
@@ -119,7 +190,7 @@ export const decideAlerts = async (store: Store, m: Monitor, r: CheckResultRecor
   }
   const domain = domainExpiry(m, r, now);
   if (domain.days !== null) {
-    await alertWhile(store, m, 'domain_expiry', domain.expiring, now, {
+    await condition('domain_expiry', domain.expiring, {
       title: `Domain ${m.url} expires in ${domain.days} days`,
       description: `The registration expires on ${domain.at!.toISOString()}.`,
       severity: 'warning',
@@ -141,7 +212,6 @@ const flip = async (
   store: Store,
   m: Monitor,
   states: MonitorLocationState[],
-  cause: string,
   down: boolean,
   now: Date,
   text: AlertText,
@@ -156,7 +226,7 @@ const flip = async (
     version: row.version + 1,
   };
   if (!(await store.putMonitorState(next, row.version))) return;
-  await alertWhile(store, m, cause, down, now, text);
+  await alertWhile(store, m, 'down', down, now, text);
 };
 
 /** Keeps an alert open exactly while `active`: raises it (once) or resolves it as the system. */
@@ -168,13 +238,7 @@ const alertWhile = async (
   now: Date,
   text: AlertText,
 ) => {
-  const key = {
-    workspace_id: m.workspace_id,
-    source_type: 'monitor' as const,
-    source_id: m.id,
-    cause,
-    dedup_key: '',
-  };
+  const key = keyOf(m, cause);
   if (active) {
     await raiseAlert(
       store,

@@ -1,7 +1,7 @@
 import { AppError, newId } from '@lookout/shared';
 import { z } from 'zod';
 import type { Store } from '../store/port.js';
-import type { Heartbeat, Workspace } from './types.js';
+import type { Heartbeat, PingKind, Workspace } from './types.js';
 import { parseOrThrow, throwIfProblems, uuid } from './validation.js';
 
 const fields = {
@@ -49,6 +49,11 @@ export const createHeartbeat = async (
     created_at: now,
     updated_at: now,
     version: 1,
+    due_at: null,
+    started_at: null,
+    start_rid: null,
+    alert_id: null,
+    state_version: 0,
   };
   await store.insertHeartbeat(heartbeat);
   return heartbeat;
@@ -92,4 +97,55 @@ export const pingTime = (body: unknown, receivedAt: Date): Date => {
     ]);
   }
   return new Date(timestamp * 1000);
+};
+
+/** The most of a ping's body kept (UTF-8 bytes), as Healthchecks does; the rest is cut off. */
+export const PING_BODY_MAX_BYTES = 10_000;
+
+/** A request body as the text kept with its ping: at most PING_BODY_MAX_BYTES, cut at a character boundary. */
+export const pingBodyText = (raw: Buffer): string | null => {
+  if (raw.length === 0) return null;
+  let end = Math.min(raw.length, PING_BODY_MAX_BYTES);
+  // Do not split a multi-byte character: back up over continuation bytes (10xxxxxx).
+  if (end < raw.length) while (end > 0 && (raw[end]! & 0xc0) === 0x80) end--;
+  return raw.subarray(0, end).toString('utf8');
+};
+
+export interface PingSignal {
+  kind: PingKind;
+  exit_status: number | null;
+  rid: string | null;
+}
+
+const RID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * What a ping URL says, as Healthchecks has it: `/hb/ping/{uuid}` success, `/start` a run began,
+ * `/fail` a failure, `/{0-255}` an exit status (0 success, else failure); `?rid=` a run id pairing a
+ * start with its finish. Returns null for an action that is none of these (a 404).
+ */
+export const pingSignal = (action: string | undefined, query: URLSearchParams): PingSignal | null => {
+  const problems: { field: string; message: string }[] = [];
+  for (const key of new Set(query.keys())) {
+    if (key !== 'rid') problems.push({ field: key, message: 'is not a known field' });
+  }
+  const ridValues = query.getAll('rid');
+  const rid = ridValues[0] ?? null;
+  if (ridValues.length > 1) problems.push({ field: 'rid', message: 'must be given once' });
+  else if (rid !== null && !RID.test(rid))
+    problems.push({
+      field: 'rid',
+      message: 'must be 1–64 letters, digits, dots, dashes, colons or underscores (a UUID is best)',
+    });
+  let signal: PingSignal | null;
+  if (action === undefined) signal = { kind: 'success', exit_status: null, rid };
+  else if (action === 'start') signal = { kind: 'start', exit_status: null, rid };
+  else if (action === 'fail') signal = { kind: 'fail', exit_status: null, rid };
+  else if (/^\d{1,10}$/.test(action)) {
+    const code = Number(action);
+    if (code > 255) problems.push({ field: 'exit_status', message: 'must be at most 255' });
+    signal = { kind: code === 0 ? 'success' : 'fail', exit_status: code, rid };
+  } else signal = null;
+  throwIfProblems(problems);
+  return signal;
 };

@@ -83,6 +83,22 @@ export interface Monitor {
   version: number;
 }
 
+/**
+ * One entry of the monitor feed: every insert, update or delete of a monitor appends a 'changed'
+ * entry in the same transaction; confirmation and "test now" runs append 'run' entries. Sequence
+ * numbers grow by one with no gaps, so a reader that finds a gap knows entries were pruned.
+ */
+export interface MonitorChange {
+  seq: number;
+  monitor_id: string;
+  kind: 'changed' | 'run';
+  /** For runs: the location asked to run, why, and the id its result will carry. */
+  location: string | null;
+  reason: string | null;
+  request_id: string | null;
+  at: Date;
+}
+
 export type HeartbeatState = 'new' | 'up' | 'late' | 'down' | 'paused';
 
 export interface Heartbeat {
@@ -99,6 +115,19 @@ export interface Heartbeat {
   created_at: Date;
   updated_at: Date;
   version: number;
+  /**
+   * When the deadline job must next look at this heartbeat (going late, going down, a run overrunning
+   * its grace, an alert to raise or resolve); null when nothing is pending. Indexed: the job reads only
+   * due heartbeats. Written by pings and by the job, never by edits (an edit sets it to now).
+   */
+  due_at: Date | null;
+  /** When the current run began (`/start`) and has not finished yet; its run id, if it gave one. */
+  started_at: Date | null;
+  start_rid: string | null;
+  /** The open alert this heartbeat raised (missed deadline or failure), until a success resolves it. */
+  alert_id: string | null;
+  /** Bumped by every ping and every job step: the job's compare-and-set is on it. */
+  state_version: number;
 }
 
 export type PingKind = 'success' | 'start' | 'fail';
@@ -112,6 +141,28 @@ export interface Ping {
   at: Date;
   received_at: Date;
   source: string | null;
+  /** Run id (`?rid=`), pairing a start with its finish. */
+  rid: string | null;
+  /** The job's exit status when sent as `/{0-255}`. */
+  exit_status: number | null;
+  /** The request body (e.g. the job's output), UTF-8, at most PING_BODY_MAX_BYTES. */
+  body: string | null;
+}
+
+export const INTEGRATION_KINDS = ['webhook', 'alertmanager', 'grafana', 'pagerduty'] as const;
+export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
+
+/** An inbound alert source. Its service key is shown once; only the SHA-256 is kept. */
+export interface Integration {
+  id: string;
+  workspace_id: string;
+  name: string;
+  kind: IntegrationKind;
+  key_hash: string;
+  key_last_four: string;
+  escalation_policy_id: string | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export type AlertStatus = 'open' | 'acknowledged' | 'resolved';
@@ -140,6 +191,28 @@ export interface Alert {
   acknowledged_by: Actor | null;
   resolved_at: Date | null;
   resolved_by: Actor | null;
+  /** Where the escalation stands; null when the alert has no policy. */
+  escalation: EscalationProgress | null;
+  /**
+   * When the scheduler should next look at this alert (the next step, or the end of a claim's lease);
+   * null when nothing more will be sent. Kept only while the alert is open.
+   */
+  escalation_due_at: Date | null;
+}
+
+/** An alert's position in its escalation policy. Changed only by compare-and-set (see store port). */
+export interface EscalationProgress {
+  policy_id: string;
+  /** Index of the next step to run. */
+  step: number;
+  /** How many times the policy has been run through already (0 on the first pass). */
+  round: number;
+  /** Token of the replica holding the due step; the lease ends at `escalation_due_at`. */
+  claim: string | null;
+  /** Set when the alert was raised inside a maintenance window: recorded, never escalated. */
+  suppressed_by: { window_id: string; name: string } | null;
+  /** True once every step of every round has been sent. */
+  finished: boolean;
 }
 
 export interface EscalationStep {
@@ -157,6 +230,71 @@ export interface EscalationPolicy {
   repeat: number;
   created_at: Date;
   updated_at: Date;
+}
+
+export const CHANNEL_TYPES = ['email', 'webhook', 'slack'] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+export type ChannelConfig =
+  | { type: 'email'; addresses: string[] }
+  | { type: 'webhook'; url: string; headers: Record<string, string> }
+  | { type: 'slack'; url: string };
+
+/** Where notifications go besides users' email addresses. */
+export interface NotificationChannel {
+  id: string;
+  workspace_id: string;
+  name: string;
+  type: ChannelType;
+  config: ChannelConfig;
+  /** Webhooks: the HMAC signing secret (needed to sign, so kept; shown once at creation). */
+  secret: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type DeliveryOutcome = 'sent' | 'retrying' | 'failed';
+
+/** One attempt to deliver one notification: the delivery log. */
+export interface Delivery {
+  id: string;
+  workspace_id: string;
+  /** Null for test notifications. */
+  alert_id: string | null;
+  channel_id: string | null;
+  /** Set when a user was notified (by email). */
+  user_id: string | null;
+  kind: ChannelType;
+  /** The address or the URL's origin, never a secret. */
+  target: string;
+  step: number | null;
+  round: number | null;
+  attempt: number;
+  outcome: DeliveryOutcome;
+  /** True when retrying cannot help (a 4xx, a refused address). */
+  permanent: boolean;
+  status_code: number | null;
+  error: string | null;
+  /** alert:policy:round:step:target — a step re-run after a crash skips targets already sent. */
+  idempotency_key: string | null;
+  test: boolean;
+  at: Date;
+}
+
+export const MAINTENANCE_SCOPES = ['workspace', 'monitor', 'heartbeat'] as const;
+export type MaintenanceScope = (typeof MAINTENANCE_SCOPES)[number];
+
+/** Alerts raised inside a window are recorded but not escalated. */
+export interface MaintenanceWindow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  scope_type: MaintenanceScope;
+  /** The monitor or heartbeat; null for the whole workspace. */
+  scope_id: string | null;
+  starts_at: Date;
+  ends_at: Date;
+  created_at: Date;
 }
 
 export interface Page<T> {

@@ -11,7 +11,11 @@ import { buildOpenApi } from './openapi.js';
 import type { AnyRoute, ApiContext, ApiState, AppDeps, Authed } from './route.js';
 import { alertRoutes } from './routes/alerts.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { channelRoutes } from './routes/channels.js';
+import { escalationPolicyRoutes } from './routes/escalation-policies.js';
 import { heartbeatRoutes } from './routes/heartbeats.js';
+import { integrationRoutes } from './routes/integrations.js';
+import { maintenanceWindowRoutes } from './routes/maintenance-windows.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { pingRoutes } from './routes/pings.js';
 import { agentRoutes, resultRoutes } from './routes/results.js';
@@ -30,6 +34,10 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...agentRoutes(deps),
   ...heartbeatRoutes(deps),
   ...alertRoutes(deps),
+  ...escalationPolicyRoutes(deps),
+  ...channelRoutes(deps),
+  ...maintenanceWindowRoutes(deps),
+  ...integrationRoutes(deps),
   ...pingRoutes(),
 ];
 
@@ -109,7 +117,7 @@ export const createApp = (deps: AppDeps) => {
     if (r.raw || !r.handler) continue;
     const handler = r.handler;
     const koaPath = r.path.replace(/\{(\w+)\}/g, ':$1');
-    router[r.method](`${API_PREFIX}${koaPath}`, async (ctx) => {
+    router[r.method]([`${API_PREFIX}${koaPath}`, ...(r.aliases ?? [])], async (ctx) => {
       const c = ctx as unknown as ApiContext;
       let auth: Authed | undefined;
       if ((r.auth ?? 'api_key') === 'api_key') auth = await authorize(c, r);
@@ -117,7 +125,7 @@ export const createApp = (deps: AppDeps) => {
       const body =
         ctx.method === 'GET' || ctx.method === 'DELETE' || ctx.method === 'HEAD'
           ? undefined
-          : await readJson(ctx.req, config.max_body_bytes);
+          : await readJson(ctx.req, r.maxBodyBytes ?? config.max_body_bytes);
       if (!r.body && body !== undefined) parseOrThrow(noBody, body, 'body');
       const params = (ctx as unknown as { params: Record<string, string> }).params;
       const result = await handler({ ctx: c, params, query, body, auth: auth as Authed });

@@ -23,7 +23,7 @@ export const readRaw = async (req: IncomingMessage, limit: number): Promise<Buff
 const tooLarge = (limit: number) =>
   new AppError('payload_too_large', `The request body is larger than ${limit} bytes.`);
 
-const isJsonType = (type: string | undefined) => {
+export const isJsonType = (type: string | undefined) => {
   const t = (type ?? '').split(';')[0]!.trim().toLowerCase();
   return t === 'application/json' || (t.startsWith('application/') && t.endsWith('+json'));
 };
@@ -42,6 +42,11 @@ export const readJson = async (req: IncomingMessage, limit: number, opts: { leni
       'Send the body as JSON with Content-Type: application/json.',
     );
   }
+  return parseJson(raw);
+};
+
+/** Parses a JSON body; broken JSON is a 400 that says where. */
+export const parseJson = (raw: Buffer): unknown => {
   try {
     return JSON.parse(raw.toString('utf8')) as unknown;
   } catch (e) {

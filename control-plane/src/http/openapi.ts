@@ -76,7 +76,12 @@ export const buildOpenApi = (routes: AnyRoute[], serverUrl: string) => {
       summary: r.summary,
       tags: [r.tag],
       operationId: `${r.method}${r.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-      security: (r.auth ?? 'api_key') === 'api_key' ? [{ apiKey: [] }] : [],
+      security:
+        (r.auth ?? 'api_key') === 'api_key'
+          ? [{ apiKey: [] }]
+          : r.auth === 'service_key'
+            ? [{ serviceKey: [] }, { serviceKeyHeader: [] }]
+            : [],
       ...(params.length ? { parameters: params } : {}),
       ...(r.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body) } } } }
@@ -93,7 +98,16 @@ export const buildOpenApi = (routes: AnyRoute[], serverUrl: string) => {
     },
     servers: [{ url: serverUrl }],
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        serviceKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An integration’s service key (inbound endpoints; PagerDuty events carry it as routing_key).',
+        },
+        serviceKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Lookout-Service-Key' },
+      },
       schemas: { Error: errorBody },
     },
     paths,

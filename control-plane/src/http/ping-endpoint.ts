@@ -1,11 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, isAppError } from '@lookout/shared';
-import { readJson } from './body.js';
+import { PING_BODY_MAX_BYTES, pingBodyText, pingSignal } from '../domain/heartbeats.js';
+import { isJsonType, parseJson, readRaw } from './body.js';
 import type { AppDeps } from './route.js';
 import { createPingService } from './routes/pings.js';
 
-const PING_PATH = /^(?:\/api\/v1)?\/hb\/ping\/([^/?#]+)(\?.*)?$/;
+const PING_PATH = /^(?:\/api\/v1)?\/hb\/ping\/([^/?#]+)(?:\/([^/?#]+))?(\?.*)?$/;
+
+/**
+ * A ping's body: JSON (the spec's {"timestamp"}) is parsed and validated; anything else, such as a
+ * job's output in text/plain, is kept as text (the first PING_BODY_MAX_BYTES of it).
+ */
+const readPingBody = async (req: IncomingMessage, limit: number) => {
+  const raw = await readRaw(req, limit);
+  if (raw.length === 0) return { json: undefined, text: null };
+  if (isJsonType(req.headers['content-type'])) return { json: parseJson(raw), text: null };
+  return { json: undefined, text: pingBodyText(raw.subarray(0, PING_BODY_MAX_BYTES + 4)) };
+};
 
 export const errorBody = (e: AppError) =>
   JSON.stringify({ error: { code: e.code, message: e.message, details: e.details } });
@@ -34,22 +46,24 @@ export const createPingEndpoint = (deps: AppDeps) => {
       }
     };
     (async () => {
-      if (m[2] && m[2].length > 1) {
-        const fields = [...new URLSearchParams(m[2].slice(1)).keys()];
+      const signal = pingSignal(m[2], new URLSearchParams(m[3]?.slice(1) ?? ''));
+      if (!signal) {
         throw new AppError(
-          'validation_failed',
-          'The request has invalid fields.',
-          fields.map((field) => ({ field, message: 'is not a known field' })),
+          'not_found',
+          `No ping action "${m[2]}": use /hb/ping/{uuid}, /start, /fail or /{exit status 0-255}.`,
         );
       }
       const body =
-        req.method === 'POST' ? await readJson(req, config.max_body_bytes, { lenientType: true }) : undefined;
+        req.method === 'POST'
+          ? await readPingBody(req, config.max_body_bytes)
+          : { json: undefined, text: null };
       const forwarded = config.trust_proxy
         ? String(req.headers['x-forwarded-for'] ?? '')
             .split(',')[0]!
             .trim()
         : '';
-      return ping(decodeURIComponent(m[1]!), body, forwarded || req.socket.remoteAddress || null);
+      // A uuid is plain hex and dashes: anything percent-encoded is not one (and must not throw).
+      return ping(m[1]!, signal, body, forwarded || req.socket.remoteAddress || null);
     })().then(
       (ok) => reply(200, JSON.stringify(ok)),
       (err: unknown) => {

@@ -50,8 +50,17 @@ export interface RouteDef<Q = Record<string, never>> {
   path: string;
   summary: string;
   tag: string;
-  /** 'api_key' (default) or 'none' for heartbeat pings. */
-  auth?: 'api_key' | 'none';
+  /**
+   * 'api_key' (default); 'none' for heartbeat pings; 'service_key' for inbound integration endpoints,
+   * whose handler authenticates the integration's service key itself (PagerDuty's is in the body).
+   */
+  auth?: 'api_key' | 'none' | 'service_key';
+  /** Body size limit when not the API's default (config max_body_bytes). */
+  maxBodyBytes?: number;
+  /** The body schema accepts fields it does not know (other tools' payloads, which grow over time). */
+  extraFields?: boolean;
+  /** Further absolute paths served by the same handler (e.g. PagerDuty's /v2/enqueue). */
+  aliases?: string[];
   /** Least role allowed; default viewer. */
   role?: Role;
   query?: z.ZodType<Q>;

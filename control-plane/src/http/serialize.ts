@@ -1,5 +1,18 @@
+import type { TimelineEntry } from '../domain/alerts.js';
 import { keyStatus } from '../domain/api-keys.js';
-import type { Alert, ApiKey, CheckResultRecord, Heartbeat, Monitor, User } from '../domain/types.js';
+import type {
+  Alert,
+  ApiKey,
+  ChannelConfig,
+  CheckResultRecord,
+  Delivery,
+  EscalationPolicy,
+  Heartbeat,
+  MaintenanceWindow,
+  Monitor,
+  NotificationChannel,
+  User,
+} from '../domain/types.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -19,24 +32,87 @@ export const monitorJson = (m: Monitor) => {
 };
 
 export const heartbeatJson = (h: Heartbeat, pingUrl: string) => {
-  const { workspace_id: _w, ...rest } = h;
+  // due_at and state_version are the deadline job's bookkeeping, not part of the API.
+  const { workspace_id: _w, due_at: _d, state_version: _v, ...rest } = h;
   return {
     ...rest,
     ping_url: pingUrl,
     last_ping_at: iso(h.last_ping_at),
+    started_at: iso(h.started_at),
     created_at: iso(h.created_at),
     updated_at: iso(h.updated_at),
   };
 };
 
 export const alertJson = (a: Alert) => {
-  const { workspace_id: _w, ...rest } = a;
+  const { workspace_id: _w, escalation, escalation_due_at, ...rest } = a;
   return {
     ...rest,
     created_at: iso(a.created_at),
     updated_at: iso(a.updated_at),
     acknowledged_at: iso(a.acknowledged_at),
     resolved_at: iso(a.resolved_at),
+    escalation: escalation
+      ? {
+          policy_id: escalation.policy_id,
+          next_step: escalation.finished ? null : escalation.step,
+          round: escalation.round,
+          // While a replica runs the step this is the end of its lease (when another would take over).
+          next_step_at: a.status === 'open' ? iso(escalation_due_at) : null,
+          finished: escalation.finished,
+          suppressed_by: escalation.suppressed_by,
+        }
+      : null,
+  };
+};
+
+/** GET /alerts/{uuid}: the alert and what happened to it. */
+export const alertDetailJson = (a: Alert, timeline: TimelineEntry[]) => ({
+  ...alertJson(a),
+  timeline: timeline.map((e) => ({ ...e, at: e.at.toISOString() })),
+});
+
+export const policyJson = (p: EscalationPolicy) => {
+  const { workspace_id: _w, ...rest } = p;
+  return { ...rest, created_at: iso(p.created_at), updated_at: iso(p.updated_at) };
+};
+
+/** Channels never show their signing secret (only at creation), nor a Slack webhook's secret path. */
+export const channelJson = (c: NotificationChannel) => {
+  const { type: _t, ...config } = c.config as ChannelConfig & Record<string, unknown>;
+  if (c.config.type === 'slack') config.url = maskUrl(c.config.url);
+  return {
+    id: c.id,
+    name: c.name,
+    type: c.type,
+    config,
+    created_at: iso(c.created_at),
+    updated_at: iso(c.updated_at),
+  };
+};
+
+const maskUrl = (url: string) => {
+  try {
+    const u = new URL(url);
+    return `${u.origin}/…${url.slice(-4)}`;
+  } catch {
+    return '…';
+  }
+};
+
+export const deliveryJson = (d: Delivery) => {
+  const { workspace_id: _w, ...rest } = d;
+  return { ...rest, at: d.at.toISOString() };
+};
+
+export const maintenanceWindowJson = (w: MaintenanceWindow, now: Date) => {
+  const { workspace_id: _w, ...rest } = w;
+  return {
+    ...rest,
+    active: w.starts_at <= now && now < w.ends_at,
+    starts_at: w.starts_at.toISOString(),
+    ends_at: w.ends_at.toISOString(),
+    created_at: w.created_at.toISOString(),
   };
 };
 

@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create } from '@bufbuild/protobuf';
 import { createClient } from '@connectrpc/connect';
-import { createGrpcTransport } from '@connectrpc/connect-node';
+import {
+  createConnectTransport,
+  createGrpcTransport,
+  createGrpcWebTransport,
+} from '@connectrpc/connect-node';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { AgentService, CheckResultSchema, type WatchAssignmentsResponse } from '@lookout/proto';
@@ -17,7 +21,6 @@ import { createWorkspace } from '../domain/workspaces.js';
 import type { Store } from '../store/port.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { type RpcServer, startRpcServer } from './rpc-server.js';
-import { createRunNowHub } from './run-now-hub.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lookout-rpc-'));
 const clock = new ManualClock('2026-06-01T00:00:00Z');
@@ -35,7 +38,6 @@ beforeAll(async () => {
     clock,
     config,
     logger: silentLogger(),
-    runNow: createRunNowHub(),
     host: '127.0.0.1',
     port: 0,
   });
@@ -235,5 +237,35 @@ describe('AgentService over real gRPC (Connect server, HTTP/2 on loopback)', () 
     expect(first.event).toBe('sync');
     expect(first.sync.upserts.length).toBeGreaterThan(0);
     g.close();
+  });
+  it('speaks the Connect and gRPC-Web protocols too (unary and the server stream)', async () => {
+    // A us-east token: these sessions must not take a share of the eu-west monitors other tests count.
+    const usToken = (await createAgentToken(store, config.regions, { region: 'us-east' }, clock.now())).value;
+    for (const transport of [createConnectTransport, createGrpcWebTransport]) {
+      const c = createClient(
+        AgentService,
+        transport({
+          baseUrl: rpc.url,
+          httpVersion: '2',
+          interceptors: [
+            (next) => (req) => {
+              req.header.set('authorization', `Bearer ${usToken}`);
+              return next(req);
+            },
+          ],
+        }),
+      );
+      const reg = await c.register({ instanceId: 'proto-us' });
+      expect(reg.region).toBe('us-east');
+      const ac = new AbortController();
+      const [first] = await collect(
+        c.watchAssignments({ instanceId: 'proto-us', sessionId: reg.sessionId }, { signal: ac.signal }),
+        (a) => a.length >= 1,
+      );
+      ac.abort();
+      expect(first!.event.case).toBe('sync');
+      expect((first!.event.value as { upserts: unknown[] }).upserts).toHaveLength(5);
+      await expect(c.register({ instanceId: 'bad id with spaces' })).rejects.toMatchObject({ code: 3 });
+    }
   });
 });

@@ -12,8 +12,9 @@ import { AppError, type Clock, type Logger, newId } from '@lookout/shared';
 import type { Config } from '../config.js';
 import { authenticateAgent } from '../domain/agent-tokens.js';
 import { ingestResults } from '../domain/check-results.js';
-import { runningLocations } from '../domain/monitors.js';
+import type { MonitorCatalog } from '../domain/monitor-catalog.js';
 import { ownerOf } from '../domain/rendezvous.js';
+import { createResultWriter, slowDownMs } from '../domain/result-writer.js';
 import type { AgentToken, Monitor } from '../domain/types.js';
 import type { Store } from '../store/port.js';
 import { toConnectError } from './errors.js';
@@ -25,6 +26,8 @@ export interface AgentServiceDeps {
   clock: Clock;
   config: Config;
   logger: Logger;
+  /** This replica's monitors, kept current from the monitor feed (also the source of run requests). */
+  catalog: MonitorCatalog;
   runNow: RunNowHub;
   /** Randomness for stream-recycle jitter (tests pass a fixed one). */
   random?: () => number;
@@ -34,12 +37,19 @@ export interface AgentServiceDeps {
 
 const MAX_RESULTS_PER_BATCH = 1000;
 const KEEPALIVE_MS = 15_000;
+/** Upserts per part of the first sync. */
+const SYNC_PART = 1000;
+/** How often a session's last-results time is written (health needs seconds, not milliseconds). */
+const RESULTS_NOTE_MS = 5_000;
 
 /** The agent API: thin translation between the wire and the domain; all rules live in domain/. */
 export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof AgentService> => {
-  const { store, clock, config, logger, runNow } = deps;
+  const { store, clock, config, logger, runNow, catalog } = deps;
   const random = deps.random ?? Math.random;
   const log = logger.child({ component: 'agent-service' });
+  const writer = createResultWriter((rs, step) => store.recordResults(rs, step));
+  /** When each session last had its results-at time written: at most every few seconds, not per batch. */
+  const resultsNoted = new Map<string, number>();
 
   const authed = async (ctx: HandlerContext): Promise<AgentToken> => {
     try {
@@ -104,13 +114,17 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
         (id) => owned.has(id),
         () => wake(),
       );
+      const offChange = catalog.onChange(() => wake());
       const stopAt = clock.now().getTime() + config.stream_max_seconds * 1000 * (0.9 + 0.2 * random());
       let lastSent = 0;
       let first = true;
+      /** What the share was computed from: recomputed only when the monitors or the live agents change. */
+      let basis = '';
       const onAbort = () => wake();
       ctx.signal.addEventListener('abort', onAbort);
       deps.shutdown?.addEventListener('abort', onAbort);
       try {
+        await catalog.ready();
         while (!ctx.signal.aborted && !deps.shutdown?.aborted && clock.now().getTime() < stopAt) {
           const session = await store.getAgentSession(me);
           if (!session || session.session_id !== req.sessionId) {
@@ -119,36 +133,52 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
           await store.touchAgentSession(me, req.sessionId, clock.now());
           const agents = await liveAgents(region);
           if (!agents.includes(me)) agents.push(me);
-          const mine = new Map<string, Monitor>();
-          for (const m of await store.listRegionMonitors(region))
-            if (runningLocations(m).includes(region) && ownerOf(m.id, agents) === me) mine.set(m.id, m);
-          owned = new Set(mine.keys());
-          const upserts = [...mine.values()].filter((m) => sent.get(m.id) !== BigInt(m.version));
-          const removes = [...sent.keys()].filter((id) => !mine.has(id));
-          for (const m of upserts) sent.set(m.id, BigInt(m.version));
-          for (const id of removes) sent.delete(id);
           const out: WatchAssignmentsResponse[] = [];
-          if (first) {
-            out.push(
-              create(WatchAssignmentsResponseSchema, {
-                event: {
-                  case: 'sync',
-                  value: { upserts: upserts.map(assignmentOf), removes, full: req.running.length === 0 },
-                },
-              }),
-            );
-            first = false;
-          } else {
-            for (const m of upserts)
-              out.push(
-                create(WatchAssignmentsResponseSchema, { event: { case: 'upsert', value: assignmentOf(m) } }),
-              );
-            for (const id of removes)
-              out.push(
-                create(WatchAssignmentsResponseSchema, {
-                  event: { case: 'remove', value: { monitorId: id } },
-                }),
-              );
+          const nextBasis = `${catalog.revision}|${agents.sort().join(',')}`;
+          if (first || nextBasis !== basis) {
+            basis = nextBasis;
+            const mine = new Map<string, Monitor>();
+            for (const m of catalog.region(region).values())
+              if (ownerOf(m.id, agents) === me) mine.set(m.id, m);
+            owned = new Set(mine.keys());
+            const upserts = [...mine.values()].filter((m) => sent.get(m.id) !== BigInt(m.version));
+            const removes = [...sent.keys()].filter((id) => !mine.has(id));
+            for (const m of upserts) sent.set(m.id, BigInt(m.version));
+            for (const id of removes) sent.delete(id);
+            if (first) {
+              // In parts of SYNC_PART upserts: neither side ever holds one huge message.
+              const full = req.running.length === 0;
+              const parts = Math.max(1, Math.ceil(upserts.length / SYNC_PART));
+              for (let i = 0; i < parts; i++) {
+                out.push(
+                  create(WatchAssignmentsResponseSchema, {
+                    event: {
+                      case: 'sync',
+                      value: {
+                        upserts: upserts.slice(i * SYNC_PART, (i + 1) * SYNC_PART).map(assignmentOf),
+                        removes: i === 0 ? removes : [],
+                        full,
+                        more: i < parts - 1,
+                      },
+                    },
+                  }),
+                );
+              }
+              first = false;
+            } else {
+              for (const m of upserts)
+                out.push(
+                  create(WatchAssignmentsResponseSchema, {
+                    event: { case: 'upsert', value: assignmentOf(m) },
+                  }),
+                );
+              for (const id of removes)
+                out.push(
+                  create(WatchAssignmentsResponseSchema, {
+                    event: { case: 'remove', value: { monitorId: id } },
+                  }),
+                );
+            }
           }
           for (const r of sub.take()) {
             if (!owned.has(r.monitorId)) continue;
@@ -181,6 +211,7 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
         }
       } finally {
         sub.close();
+        offChange();
         ctx.signal.removeEventListener('abort', onAbort);
         deps.shutdown?.removeEventListener('abort', onAbort);
       }
@@ -195,20 +226,20 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
       const now = clock.now();
       try {
         const outcome = await ingestResults(
-          store,
+          { store, catalog, record: writer.write },
           { region: token.region, instanceId: req.instanceId, results: req.results.map(resultFromWire) },
           now,
         );
-        await store.touchAgentSession(req.instanceId, req.sessionId, now, { resultsAt: now });
-        for (const c of outcome.confirmations) {
-          for (const location of c.locations) {
-            runNow.publish({ monitorId: c.monitor.id, location, reason: 'confirm', requestId: newId() });
-          }
+        const noted = resultsNoted.get(req.sessionId) ?? 0;
+        if (now.getTime() - noted >= RESULTS_NOTE_MS || now.getTime() < noted) {
+          resultsNoted.set(req.sessionId, now.getTime());
+          if (resultsNoted.size > 10_000) resultsNoted.clear();
+          await store.touchAgentSession(req.instanceId, req.sessionId, now, { resultsAt: now });
         }
         return create(ReportResultsResponseSchema, {
           accepted: outcome.accepted,
           duplicates: outcome.duplicates,
-          slowDownMs: 0,
+          slowDownMs: slowDownMs(writer.backlog()),
         });
       } catch (e) {
         if (!(e instanceof AppError)) log.error({ err: e, agent: req.instanceId }, 'result ingestion failed');

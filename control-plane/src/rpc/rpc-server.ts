@@ -2,19 +2,41 @@ import { createServer, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { AgentService } from '@lookout/proto';
+import { createMonitorCatalog } from '../domain/monitor-catalog.js';
 import { type AgentServiceDeps, createAgentService } from './agent-service.js';
+import { createRunNowHub } from './run-now-hub.js';
 
 /**
  * The agents' listener: HTTP/2 cleartext (put TLS in front, or terminate it at the balancer), speaking
- * gRPC, gRPC-Web and Connect for the one AgentService.
+ * gRPC, gRPC-Web and Connect for the one AgentService. It keeps this replica's monitor catalog current
+ * from the monitor feed and hands the feed's run requests to the streams here.
  */
 export const startRpcServer = async (
-  deps: Omit<AgentServiceDeps, 'shutdown'> & { host: string; port: number },
+  deps: Omit<AgentServiceDeps, 'shutdown' | 'catalog' | 'runNow'> & { host: string; port: number },
 ) => {
   const shutdown = new AbortController();
+  const catalog = createMonitorCatalog(deps.store);
+  const runNow = createRunNowHub();
+  catalog.onRun((r) => {
+    if (r.location) {
+      runNow.publish({
+        monitorId: r.monitor_id,
+        location: r.location,
+        reason: r.reason === 'test' ? 'test' : 'confirm',
+        requestId: r.request_id ?? r.monitor_id,
+      });
+    }
+  });
+  const log = deps.logger.child({ component: 'monitor-catalog' });
+  catalog.start(deps.config.assignment_poll_ms, (err) =>
+    log.error({ err }, 'reading the monitor feed failed'),
+  );
   const handler = connectNodeAdapter({
     routes: (router) =>
-      router.service(AgentService, createAgentService({ ...deps, shutdown: shutdown.signal })),
+      router.service(
+        AgentService,
+        createAgentService({ ...deps, catalog, runNow, shutdown: shutdown.signal }),
+      ),
   });
   const server = createServer(handler);
   const sessions = new Set<Http2Session>();
@@ -33,6 +55,7 @@ export const startRpcServer = async (
     /** Stops accepting, ends assignment streams cleanly (agents reconnect elsewhere), then closes sessions. */
     async stop(graceMs = 5000) {
       shutdown.abort();
+      catalog.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sessions) s.close();
       const timer = setTimeout(() => {

@@ -1,7 +1,7 @@
 /**
- * Ad-hoc run requests (confirmation re-checks) handed to the assignment streams of this process.
- * Bounded per stream; a request for a monitor no local stream owns is dropped (the location's next
- * scheduled run still comes within one interval).
+ * Hands run requests read from the monitor feed (confirmation re-checks, asked by any replica) to the
+ * assignment streams of this process. Bounded per stream; a request for a monitor no stream here owns
+ * is left to the replica whose stream does.
  */
 export interface RunNowRequest {
   monitorId: string;

@@ -16,6 +16,8 @@ import type {
   User,
   Workspace,
 } from '../domain/types.js';
+import { inboundScenarios } from './contract-inbound.js';
+import { routingScenarios } from './contract-routing.js';
 import type { Store } from './port.js';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
@@ -115,6 +117,11 @@ export const fixtures = {
       created_at: T0,
       updated_at: T0,
       version: 1,
+      due_at: null,
+      started_at: null,
+      start_rid: null,
+      alert_id: null,
+      state_version: 0,
       ...over,
     };
   },
@@ -137,6 +144,8 @@ export const fixtures = {
       acknowledged_by: null,
       resolved_at: null,
       resolved_by: null,
+      escalation: null,
+      escalation_due_at: null,
       ...over,
     };
   },
@@ -374,7 +383,12 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         const next = { ...h, display_name: 'hourly', period_seconds: 3600, version: 2, updated_at: at(1) };
         expect(await store.updateHeartbeat(next, 1)).toBe('updated');
         expect(await store.updateHeartbeat(next, 1)).toBe('conflict');
-        expect(await store.getHeartbeat(ws.workspace.id, h.id)).toEqual(next);
+        // An edit leaves state and deadline to pings and the job, and makes the heartbeat due now.
+        expect(await store.getHeartbeat(ws.workspace.id, h.id)).toEqual({
+          ...next,
+          due_at: at(1),
+          state_version: 1,
+        });
         const page = await store.listHeartbeats(ws.workspace.id, { limit: 10 });
         expect(page.data.map((x) => x.id)).toEqual([h.id]);
       });
@@ -390,6 +404,9 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
           at: at(s),
           received_at: at(100),
           source: '127.0.0.1',
+          rid: null,
+          exit_status: null,
+          body: null,
         });
         await store.recordPings([ping(10), ping(30), ping(20), ping(40, 'start')]);
         let got = await store.findHeartbeat(h.id);
@@ -411,6 +428,8 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         expect((await store.findHeartbeat(h.id))?.state).toBe('late');
       });
 
+      inboundScenarios(() => ({ store, ws }));
+
       it('deletes a heartbeat with its pings', async () => {
         const h = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id);
         await store.insertHeartbeat(h);
@@ -423,6 +442,9 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
             at: T0,
             received_at: T0,
             source: null,
+            rid: null,
+            exit_status: null,
+            body: null,
           },
         ]);
         expect(await store.deleteHeartbeat(ws.workspace.id, h.id)).toBe(true);
@@ -515,6 +537,45 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         );
         expect((await store.listRegionMonitors('us-east')).map((m) => m.id)).toEqual([m2.id]);
         expect((await store.getMonitorsByIds([m3.id, randomUUID()])).map((m) => m.id)).toEqual([m3.id]);
+        const all = [m1, m2, m3].map((m) => m.id).sort();
+        const first = await store.scanMonitors(null, 2);
+        const rest = await store.scanMonitors(first[1]!.id, 2);
+        expect([...first, ...rest].map((m) => m.id)).toEqual(all);
+      });
+
+      it('appends every monitor change to the feed, in commit order and without gaps', async () => {
+        expect(await store.latestMonitorChange()).toBe(0);
+        const m = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id);
+        await store.insertMonitor(m, { maxMonitors: 10 });
+        expect(await store.updateMonitor({ ...m, display_name: 'x', version: 2 }, 1)).toBe('updated');
+        expect(await store.updateMonitor({ ...m, display_name: 'y', version: 2 }, 1)).toBe('conflict');
+        await store.requestRuns([
+          { monitor_id: m.id, location: 'us-east', reason: 'confirm', request_id: 'r1', at: at(5) },
+        ]);
+        expect(await store.deleteMonitor(ws.workspace.id, m.id)).toBe(true);
+        expect(await store.deleteMonitor(ws.workspace.id, m.id)).toBe(false);
+        const feed = await store.listMonitorChanges(0, 100);
+        expect(feed.map((e) => [e.seq, e.kind, e.monitor_id])).toEqual([
+          [1, 'changed', m.id],
+          [2, 'changed', m.id],
+          [3, 'run', m.id],
+          [4, 'changed', m.id],
+        ]);
+        expect(feed[2]).toMatchObject({
+          location: 'us-east',
+          reason: 'confirm',
+          request_id: 'r1',
+          at: at(5),
+        });
+        expect((await store.listMonitorChanges(2, 1)).map((e) => e.seq)).toEqual([3]);
+        expect(await store.latestMonitorChange()).toBe(4);
+        // Concurrent writers still get consecutive numbers.
+        const many = Array.from({ length: 5 }, () => fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id));
+        await Promise.all(many.map((x) => store.insertMonitor(x, { maxMonitors: 10 })));
+        expect((await store.listMonitorChanges(4, 100)).map((e) => e.seq)).toEqual([5, 6, 7, 8, 9]);
+        // Pruning keeps the newest entry, so the sequence never restarts.
+        expect(await store.pruneMonitorChanges(new Date(Date.now() + 60_000), 100)).toBe(8);
+        expect((await store.listMonitorChanges(0, 100)).map((e) => e.seq)).toEqual([9]);
       });
     });
 
@@ -592,7 +653,7 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         expect(await store.listMonitorStates('m3')).toEqual([next]);
       });
 
-      it('applies a batch of state steps in order, each seeing the one before', async () => {
+      it('records results and moves their location states in one step, each seeing the one before', async () => {
         const base = (location: string): MonitorLocationState => ({
           monitor_id: 'm4',
           location,
@@ -604,26 +665,34 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
           last_scheduled_at: null,
           version: 0,
         });
-        const items = [
-          { monitor_id: 'm4', location: 'eu-west' },
-          { monitor_id: 'm4', location: 'us-east' },
-          { monitor_id: 'm4', location: 'eu-west' },
-          { monitor_id: 'm4', location: 'eu-west' },
+        const other: MonitorLocationState = { ...base('eu-west'), monitor_id: 'm5', version: 1 };
+        expect(await store.putMonitorState(other, 0)).toBe(true);
+        const rs = [
+          result(ws.workspace.id, 'm4', { id: 'a', location: 'eu-west', scheduled_at: at(0) }),
+          result(ws.workspace.id, 'm4', { id: 'b', location: 'us-east', scheduled_at: at(1) }),
+          result(ws.workspace.id, 'm4', { id: 'c', location: 'eu-west', scheduled_at: at(2) }),
+          result(ws.workspace.id, 'm4', { id: 'd', location: 'eu-west', scheduled_at: at(3) }),
         ];
-        const seen: (number | null)[] = [];
-        const out = await store.applyMonitorStates(items, (prev, i) => {
-          seen[i] = prev ? prev.consecutive_failures : null;
-          if (i === 3) return null;
-          const p = prev ?? base(items[i]!.location);
+        const seen: Record<string, number | null> = {};
+        const step = (prev: MonitorLocationState | null, r: CheckResultRecord) => {
+          seen[r.id] = prev ? prev.consecutive_failures : null;
+          if (r.id === 'd') return null;
+          const p = prev ?? base(r.location);
           return { ...p, consecutive_failures: p.consecutive_failures + 1, version: p.version + 1 };
-        });
-        expect(seen).toEqual([null, null, 1, 2]);
-        expect(out.map((s) => s?.consecutive_failures ?? null)).toEqual([1, 1, 2, null]);
-        const stored = await store.listMonitorStates('m4');
-        expect(stored.map((s) => [s.location, s.consecutive_failures, s.version])).toEqual([
-          ['eu-west', 2, 2],
-          ['us-east', 1, 1],
+        };
+        const out = await store.recordResults(rs, step);
+        expect(out.stored).toEqual(['a', 'b', 'c', 'd']);
+        expect(seen).toEqual({ a: null, b: null, c: 1, d: 2 });
+        expect(out.states.map((s) => [s.monitor_id, s.location, s.consecutive_failures, s.version])).toEqual([
+          ['m4', 'eu-west', 2, 2],
+          ['m4', 'us-east', 1, 1],
         ]);
+        expect(await store.listMonitorStates('m4')).toEqual(out.states);
+        // A replay stores nothing and steps nothing, but still reports the monitor's states.
+        const again = await store.recordResults([rs[1]!, { ...rs[0]!, id: 'e', scheduled_at: at(4) }], step);
+        expect(again.stored).toEqual(['e']);
+        expect(again.states.find((s) => s.location === 'eu-west')?.consecutive_failures).toBe(3);
+        expect((await store.listResults(ws.workspace.id, 'm4', { limit: 10 })).data).toHaveLength(5);
       });
     });
 
@@ -645,8 +714,14 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
           dedup_key: 'k2',
         };
         expect((await store.findOpenAlert(key))?.id).toBe(other.alert.id);
+        const first = { ...key, dedup_key: results[0]!.alert.dedup_key };
+        expect(
+          (await store.findOpenAlerts([key, first, { ...key, dedup_key: 'none' }])).map((a) => a.id).sort(),
+        ).toEqual([other.alert.id, results[0]!.alert.id].sort());
+        expect(await store.findOpenAlerts([])).toEqual([]);
         await store.resolveAlert(ws.workspace.id, other.alert.id, { type: 'system' }, T0);
         expect(await store.findOpenAlert(key)).toBeNull();
+        expect((await store.findOpenAlerts([key, first])).map((a) => a.id)).toEqual([results[0]!.alert.id]);
       });
 
       it('resolves by compare-and-set, never reopens; the same key then opens a new alert', async () => {
@@ -696,5 +771,7 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         expect(p2.next_cursor).toBeNull();
       });
     });
+
+    routingScenarios(() => ({ store, ws, alert: fixtures.alert, monitor: fixtures.monitor }));
   });
 };

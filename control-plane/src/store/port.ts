@@ -8,12 +8,18 @@ import type {
   AlertStatus,
   ApiKey,
   CheckResultRecord,
+  Delivery,
   EscalationPolicy,
   Heartbeat,
   HeartbeatState,
+  Integration,
+  MaintenanceScope,
+  MaintenanceWindow,
   Monitor,
+  MonitorChange,
   MonitorLocationState,
   MonitorType,
+  NotificationChannel,
   Page,
   Ping,
   User,
@@ -83,7 +89,10 @@ export interface Store {
   /** Lookup by the ping URL's uuid alone (the ping carries no workspace). */
   findHeartbeat(id: string): Promise<Heartbeat | null>;
   listHeartbeats(workspaceId: string, query: PageQuery): Promise<Page<Heartbeat>>;
-  /** Compare-and-set on `version`. */
+  /**
+   * Compare-and-set on `version`. Leaves what pings and the deadline job own (state, last ping, run,
+   * alert) as stored, and makes the heartbeat due at `next.updated_at` so the job re-evaluates it.
+   */
   updateHeartbeat(next: Heartbeat, expectedVersion: number): Promise<'updated' | 'conflict' | 'not_found'>;
   /** Compare-and-set on `state`: moves the heartbeat to `next` only if it is in `expected`. */
   transitionHeartbeat(
@@ -95,8 +104,11 @@ export interface Store {
   ): Promise<boolean>;
   deleteHeartbeat(workspaceId: string, id: string): Promise<boolean>;
   /**
-   * Stores a batch of pings in one durable write and moves each heartbeat's `last_ping_at` forward
-   * (never back) and its state to up. Returns when the batch is durable.
+   * Stores a batch of pings in one durable write and applies each, in order, to its heartbeat:
+   * success moves `last_ping_at` forward (never back), the state to up and `due_at` to the next
+   * deadline; fail moves the state to down; start records the run; with an open alert or a failure,
+   * `due_at` becomes now so the deadline job resolves or raises it (see sqlite/inbound.ts
+   * touchHeartbeatSql for the exact rules). Returns when the batch is durable.
    */
   recordPings(pings: Ping[]): Promise<void>;
   listPings(workspaceId: string, heartbeatId: string, limit: number): Promise<Ping[]>;
@@ -127,6 +139,18 @@ export interface Store {
   listRegionMonitors(region: string): Promise<Monitor[]>;
   /** Monitors by id across workspaces (the agent service resolves results to monitors). */
   getMonitorsByIds(ids: string[]): Promise<Monitor[]>;
+  /** All monitors of all workspaces in id order, `limit` after `afterId` (loading the monitor catalog). */
+  scanMonitors(afterId: string | null, limit: number): Promise<Monitor[]>;
+
+  // The monitor feed (see MonitorChange): how every replica learns of monitor changes and run requests.
+  /** Entries with seq > `afterSeq`, oldest first, at most `limit`. */
+  listMonitorChanges(afterSeq: number, limit: number): Promise<MonitorChange[]>;
+  /** The newest seq (0 while the feed is empty). */
+  latestMonitorChange(): Promise<number>;
+  /** Appends 'run' entries: each asks the agent running the monitor in `location` to check it now. */
+  requestRuns(runs: Omit<MonitorChange, 'seq' | 'kind'>[]): Promise<void>;
+  /** Deletes up to `limit` entries older than `before`; the newest entry is always kept. */
+  pruneMonitorChanges(before: Date, limit: number): Promise<number>;
 
   // Check results
   /** Stores results whose id is new; returns the ids stored now (the rest were stored before). */
@@ -142,20 +166,22 @@ export interface Store {
   /** Deletes up to `limit` results older than `before`; returns how many. */
   pruneResults(before: Date, limit: number): Promise<number>;
 
+  /**
+   * Ingestion in one step: stores the results whose id is new and, for each one stored, in order, runs
+   * `step` on the current state of its (monitor, location) — null when there is none — and stores what
+   * it returns (null: no change). One transaction (one fsync) on SQLite; on MongoDB the states change by
+   * compare-and-set, so `step` may run again for an item that lost a race. Returns the ids stored now
+   * and every location state (the '*' row included) of the monitors those results belong to, after.
+   */
+  recordResults(
+    results: CheckResultRecord[],
+    step: (prev: MonitorLocationState | null, result: CheckResultRecord) => MonitorLocationState | null,
+  ): Promise<{ stored: string[]; states: MonitorLocationState[] }>;
+
   // Monitor state per location
   listMonitorStates(monitorId: string): Promise<MonitorLocationState[]>;
   /** Compare-and-set: writes `next` only if the stored version is `expectedVersion` (0: no row yet). */
   putMonitorState(next: MonitorLocationState, expectedVersion: number): Promise<boolean>;
-  /**
-   * Runs `step` over `items` in order, each on the current state of its (monitor, location) — null when
-   * there is none — and stores what it returns (null: no change). Atomic as a whole in SQLite (one
-   * transaction, one fsync for a whole batch of results); per item by compare-and-set in MongoDB, where
-   * `step` may run again for an item that lost a race. Returns, per item, the state stored (or null).
-   */
-  applyMonitorStates(
-    items: { monitor_id: string; location: string }[],
-    step: (prev: MonitorLocationState | null, index: number) => MonitorLocationState | null,
-  ): Promise<(MonitorLocationState | null)[]>;
 
   // Alerts
   /**
@@ -165,9 +191,9 @@ export interface Store {
   raiseAlert(alert: Alert): Promise<{ alert: Alert; created: boolean }>;
   getAlert(workspaceId: string, id: string): Promise<Alert | null>;
   /** The unresolved alert for this source, cause and dedup key, if any. */
-  findOpenAlert(
-    key: Pick<Alert, 'workspace_id' | 'source_type' | 'source_id' | 'cause' | 'dedup_key'>,
-  ): Promise<Alert | null>;
+  findOpenAlert(key: AlertKey): Promise<Alert | null>;
+  /** The unresolved alerts for any of these keys, in one read. */
+  findOpenAlerts(keys: AlertKey[]): Promise<Alert[]>;
   listAlerts(workspaceId: string, query: AlertQuery): Promise<Page<Alert>>;
   /** Compare-and-set: resolves the alert only if it is not resolved yet. */
   resolveAlert(
@@ -176,7 +202,124 @@ export interface Store {
     by: Actor,
     at: Date,
   ): Promise<{ outcome: 'resolved' | 'already_resolved' | 'not_found'; alert: Alert | null }>;
+
+  // Alert routing: acknowledgement, escalation, channels, deliveries, maintenance (store/routing docs)
+  /** Compare-and-set: open → acknowledged (stops the escalation). */
+  acknowledgeAlert(
+    workspaceId: string,
+    id: string,
+    by: Actor,
+    at: Date,
+  ): Promise<{
+    outcome: 'acknowledged' | 'already_acknowledged' | 'already_resolved' | 'not_found';
+    alert: Alert | null;
+  }>;
+  /** Open alerts whose `escalation_due_at` is at or before `at`, soonest first (indexed, no scan). */
+  listDueEscalations(at: Date, limit: number): Promise<Alert[]>;
+  /**
+   * Compare-and-set claim of a due step: succeeds only if the alert is open and its `escalation_due_at`
+   * is still `expectedDueAt`; then sets the claim token and moves `escalation_due_at` to `leaseUntil`
+   * (so a replica that dies holding it is replaced after the lease). Returns the claimed alert or null.
+   */
+  claimEscalation(
+    workspaceId: string,
+    id: string,
+    expectedDueAt: Date,
+    claim: string,
+    leaseUntil: Date,
+  ): Promise<Alert | null>;
+  /** Compare-and-set on the claim token (and the alert still open): stores the next position. */
+  advanceEscalation(
+    workspaceId: string,
+    id: string,
+    claim: string,
+    next: { escalation: Alert['escalation']; escalation_due_at: Date | null },
+  ): Promise<boolean>;
+
+  listEscalationPolicies(workspaceId: string): Promise<EscalationPolicy[]>;
+  /** When `policy.is_default`, the workspace's previous default stops being one, atomically. */
+  insertEscalationPolicy(policy: EscalationPolicy): Promise<void>;
+  /** Replaces the policy; false when it does not exist. Same default rule as insert. */
+  updateEscalationPolicy(policy: EscalationPolicy): Promise<boolean>;
+  /** Refuses the default policy and one that monitors or heartbeats still use. */
+  deleteEscalationPolicy(
+    workspaceId: string,
+    id: string,
+  ): Promise<'deleted' | 'not_found' | 'is_default' | 'in_use'>;
+
+  insertChannel(channel: NotificationChannel): Promise<void>;
+  getChannel(workspaceId: string, id: string): Promise<NotificationChannel | null>;
+  listChannels(workspaceId: string): Promise<NotificationChannel[]>;
+  /** Replaces the channel; false when it does not exist. */
+  updateChannel(channel: NotificationChannel): Promise<boolean>;
+  /** Refuses a channel that an escalation policy still notifies. */
+  deleteChannel(workspaceId: string, id: string): Promise<'deleted' | 'not_found' | 'in_use'>;
+
+  insertDelivery(delivery: Delivery): Promise<void>;
+  /** Oldest first. */
+  listDeliveries(
+    workspaceId: string,
+    filter: { alert_id?: string; channel_id?: string; limit: number },
+  ): Promise<Delivery[]>;
+  /** Whether an attempt with this idempotency key succeeded. */
+  hasSentDelivery(idempotencyKey: string): Promise<boolean>;
+
+  insertMaintenanceWindow(window: MaintenanceWindow): Promise<void>;
+  getMaintenanceWindow(workspaceId: string, id: string): Promise<MaintenanceWindow | null>;
+  /** Latest start first. */
+  listMaintenanceWindows(workspaceId: string): Promise<MaintenanceWindow[]>;
+  deleteMaintenanceWindow(workspaceId: string, id: string): Promise<boolean>;
+  /** A window covering `at` for the whole workspace or for this monitor/heartbeat, if any. */
+  findActiveMaintenanceWindow(
+    workspaceId: string,
+    source: { type: MaintenanceScope | string; id: string },
+    at: Date,
+  ): Promise<MaintenanceWindow | null>;
+
+  // Heartbeat deadlines and inbound integrations (store/sqlite/inbound.ts, store/mongo/inbound.ts)
+  /** Heartbeats whose `due_at` is at or before `at`, soonest first (indexed, no scan). */
+  listDueHeartbeats(at: Date, limit: number): Promise<Heartbeat[]>;
+  /**
+   * One step of the deadline job, atomic as a whole: compare-and-set on `state_version` (any ping or
+   * other step since the read makes it fail), then the new state and `due_at`, and with it either
+   * `raise` (deduplicated like raiseAlert; the heartbeat's `alert_id` becomes the open alert's id) or
+   * `resolve` (its `alert_id` alert is resolved if still unresolved, and `alert_id` cleared).
+   * Only the replica whose step wins raises or resolves.
+   */
+  stepHeartbeat(input: HeartbeatStep): Promise<{ stepped: boolean; alert: Alert | null; created: boolean }>;
+  /**
+   * A repeated trigger: updates title, description and severity of the alert if it is still unresolved.
+   * Returns the alert as it now is, or null when it is resolved or unknown.
+   */
+  refreshOpenAlert(
+    workspaceId: string,
+    id: string,
+    patch: Pick<Alert, 'title' | 'description' | 'severity'>,
+    at: Date,
+  ): Promise<Alert | null>;
+
+  /** Throws conflict when the key hash is taken (never in practice: keys are random). */
+  insertIntegration(integration: Integration): Promise<void>;
+  getIntegration(workspaceId: string, id: string): Promise<Integration | null>;
+  findIntegrationByKeyHash(keyHash: string): Promise<Integration | null>;
+  listIntegrations(workspaceId: string, query: PageQuery): Promise<Page<Integration>>;
+  /** Replaces name, policy, key hash and updated_at; false when it does not exist. */
+  updateIntegration(integration: Integration): Promise<boolean>;
+  deleteIntegration(workspaceId: string, id: string): Promise<boolean>;
 }
+
+export interface HeartbeatStep {
+  workspace_id: string;
+  id: string;
+  expected_state_version: number;
+  next: { state: HeartbeatState; due_at: Date | null };
+  at: Date;
+  raise?: Alert;
+  resolve?: Actor;
+}
+
+/** What makes alerts the same: at most one is unresolved per key. */
+export type AlertKey = Pick<Alert, 'workspace_id' | 'source_type' | 'source_id' | 'cause' | 'dedup_key'>;
 
 export interface PageQuery {
   cursor?: string | undefined;

@@ -1,9 +1,9 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import { resolveAlerts, uuidsBody } from '../../domain/alerts.js';
-import { uuid } from '../../domain/validation.js';
+import { acknowledgeAlerts, alertTimeline, resolveAlerts, uuidsBody } from '../../domain/alerts.js';
+import { parseOrThrow, uuid } from '../../domain/validation.js';
 import { type AppDeps, route } from '../route.js';
-import { alertJson } from '../serialize.js';
+import { alertDetailJson, alertJson } from '../serialize.js';
 import { isoTime, pageQuery } from './query.js';
 
 const STATUSES = ['open', 'acknowledged', 'resolved'] as const;
@@ -35,13 +35,38 @@ export const alertRoutes = ({ store, clock }: AppDeps) => [
     method: 'get',
     path: '/alerts/{uuid}',
     tag: 'Alerts',
-    summary: 'Get an alert.',
+    summary:
+      'Get an alert with its timeline: raised, each notification attempt (to whom, how, outcome), acknowledged, resolved.',
     responses: { 404: 'No such alert in this workspace' },
     async handler({ auth, params }) {
       const ok = uuid().safeParse(params.uuid).success;
       const a = ok ? await store.getAlert(auth.workspace.id, params.uuid!.toLowerCase()) : null;
       if (!a) throw new AppError('not_found', 'Alert not found.');
-      return alertJson(a);
+      const deliveries = await store.listDeliveries(auth.workspace.id, { alert_id: a.id, limit: 500 });
+      return alertDetailJson(a, alertTimeline(a, deliveries));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/alerts/acknowledge',
+    tag: 'Alerts',
+    summary:
+      'Acknowledge open alerts by UUID, recording you (and your key): their escalation stops. Alerts already acknowledged or resolved stay as they were; unknown UUIDs are reported as not found.',
+    role: 'member',
+    body: uuidsBody,
+    responses: {
+      200: '{"acknowledged": [...], "already_acknowledged": [...], "already_resolved": [...], "not_found": [...]}',
+    },
+    async handler({ auth, body }) {
+      const { UUIDs } = parseOrThrow(uuidsBody, body);
+      const by = { type: 'user' as const, user_id: auth.user.id, api_key_id: auth.key.id };
+      const r = await acknowledgeAlerts(store, auth.workspace.id, UUIDs, by, clock.now());
+      return {
+        acknowledged: r.acknowledged.map(alertJson),
+        already_acknowledged: r.already_acknowledged.map(alertJson),
+        already_resolved: r.already_resolved.map(alertJson),
+        not_found: r.not_found,
+      };
     },
   }),
   route({

@@ -62,19 +62,30 @@ export const heartbeatRoutes = ({ store, clock }: AppDeps) => {
       method: 'get',
       path: '/heartbeats/{uuid}/pings',
       tag: 'Heartbeats',
-      summary: 'The most recent pings of a heartbeat, newest first.',
+      summary:
+        'The most recent pings of a heartbeat, newest first: kind (success, start, fail), exit status, run id, body, and for a finish whose run id matches a start, the run’s duration.',
       query: z.strictObject({ limit: pageQuery.limit }),
       async handler({ auth, params, query }) {
         const h = await load(auth, params.uuid!);
         const pings = await store.listPings(auth.workspace.id, h.id, query.limit);
+        // A finish carrying a run id is paired with the start of that run (within the page).
+        const starts = new Map(pings.filter((p) => p.kind === 'start' && p.rid).map((p) => [p.rid, p]));
         return {
-          data: pings.map((p) => ({
-            id: p.id,
-            kind: p.kind,
-            at: p.at.toISOString(),
-            received_at: p.received_at.toISOString(),
-            source: p.source,
-          })),
+          data: pings.map((p) => {
+            const start = p.kind !== 'start' && p.rid ? starts.get(p.rid) : undefined;
+            return {
+              id: p.id,
+              kind: p.kind,
+              at: p.at.toISOString(),
+              received_at: p.received_at.toISOString(),
+              source: p.source,
+              // (?? null: pings stored before these fields existed have none)
+              rid: p.rid ?? null,
+              exit_status: p.exit_status ?? null,
+              body: p.body ?? null,
+              duration_ms: start && start.at <= p.at ? p.at.getTime() - start.at.getTime() : null,
+            };
+          }),
         };
       },
     }),

@@ -1,5 +1,6 @@
 import { AppError, newId } from '@lookout/shared';
-import { pingBody, pingTime } from '../../domain/heartbeats.js';
+import { z } from 'zod';
+import { type PingSignal, pingBody, pingTime } from '../../domain/heartbeats.js';
 import type { Heartbeat } from '../../domain/types.js';
 import { type AppDeps, route } from '../route.js';
 import { UUID } from './heartbeats.js';
@@ -24,50 +25,85 @@ const createHeartbeatCache = (store: AppDeps['store'], ttlMs = 5_000, max = 100_
 
 export const PING_OK = { message: 'Ping recorded.', status: 'ok' } as const;
 
-/** Records one ping; resolves once it is durable. `body` is the parsed JSON body, if any. */
+/** Records one ping; resolves once it is durable. `json` is the parsed JSON body, `text` any other body. */
 export const createPingService = ({ store, clock, pings }: Pick<AppDeps, 'store' | 'clock' | 'pings'>) => {
   const findHeartbeat = createHeartbeatCache(store);
-  return async (id: string, body: unknown, source: string | null) => {
+  return async (
+    id: string,
+    signal: PingSignal,
+    body: { json: unknown; text: string | null },
+    source: string | null,
+  ) => {
     const receivedAt = clock.now();
-    const at = pingTime(body, receivedAt);
+    const at = pingTime(body.json, receivedAt);
     const h = UUID.test(id) ? await findHeartbeat(id.toLowerCase(), receivedAt.getTime()) : null;
     if (!h) throw new AppError('not_found', 'No heartbeat has this ping URL. Check the uuid in the URL.');
     await pings.record({
       id: newId(),
       heartbeat_id: h.id,
       workspace_id: h.workspace_id,
-      kind: 'success',
+      kind: signal.kind,
       at,
       received_at: receivedAt,
       source,
+      rid: signal.rid,
+      exit_status: signal.exit_status,
+      body: body.text,
     });
     return PING_OK;
   };
 };
 
-/**
- * `POST|GET /hb/ping/{uuid}`, at the root and under /api/v1. No API key: the uuid is the secret.
- * Served by the raw ping endpoint (ping-endpoint.ts) ahead of Koa; declared here for the API document.
- */
-export const pingRoutes = (): ReturnType<typeof route>[] => [
-  route({
-    method: 'post',
-    path: '/hb/ping/{uuid}',
-    tag: 'Heartbeats',
-    auth: 'none',
-    raw: true,
-    summary:
-      'Record a ping. Optional JSON body {"timestamp": <unix seconds>} records the job’s finish time instead of arrival. Also served at /hb/ping/{uuid}.',
-    body: pingBody,
-    responses: { 200: '{"message": "Ping recorded.", "status": "ok"}', 404: 'Unknown uuid' },
-  }),
-  route({
-    method: 'get',
-    path: '/hb/ping/{uuid}',
-    tag: 'Heartbeats',
-    auth: 'none',
-    raw: true,
-    summary: 'Record a ping at arrival time. Also served at /hb/ping/{uuid}.',
-    responses: { 200: '{"message": "Ping recorded.", "status": "ok"}', 404: 'Unknown uuid' },
-  }),
+const ridQuery = z.strictObject({
+  rid: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,64}$/)
+    .optional()
+    .describe('Run id (a UUID is best): pairs a /start with the finish that carries the same rid.'),
+});
+
+const BODY_NOTE =
+  'A JSON body is {"timestamp": <unix seconds>} (the job’s finish time); any other body (text/plain, e.g. the job’s output) is kept with the ping, up to 10,000 bytes, and shown on the alert it raises.';
+
+const SIGNALS: { suffix: string; what: string }[] = [
+  { suffix: '', what: 'Record a success ping: the job ran.' },
+  {
+    suffix: '/start',
+    what: 'A run began: it must finish (success, fail or exit status) within the grace time.',
+  },
+  { suffix: '/fail', what: 'The job failed: the heartbeat goes down and an alert is raised at once.' },
+  {
+    suffix: '/{exit_status}',
+    what: 'The job’s exit status, 0–255: 0 is a success, anything else a failure.',
+  },
 ];
+
+/**
+ * `POST|GET /hb/ping/{uuid}[/start|/fail|/{0-255}][?rid=]`, at the root and under /api/v1. No API key:
+ * the uuid is the secret. Served by the raw ping endpoint (ping-endpoint.ts) ahead of Koa; declared
+ * here for the API document.
+ */
+export const pingRoutes = (): ReturnType<typeof route>[] =>
+  SIGNALS.flatMap(({ suffix, what }) => [
+    route({
+      method: 'post',
+      path: `/hb/ping/{uuid}${suffix}`,
+      tag: 'Heartbeats',
+      auth: 'none',
+      raw: true,
+      summary: `${what} ${BODY_NOTE} Also served at /hb/ping/{uuid}${suffix}.`,
+      query: ridQuery,
+      body: pingBody,
+      responses: { 200: '{"message": "Ping recorded.", "status": "ok"}', 404: 'Unknown uuid' },
+    }),
+    route({
+      method: 'get',
+      path: `/hb/ping/{uuid}${suffix}`,
+      tag: 'Heartbeats',
+      auth: 'none',
+      raw: true,
+      summary: `${what} Recorded at arrival time. Also served at /hb/ping/{uuid}${suffix}.`,
+      query: ridQuery,
+      responses: { 200: '{"message": "Ping recorded.", "status": "ok"}', 404: 'Unknown uuid' },
+    }),
+  ]);

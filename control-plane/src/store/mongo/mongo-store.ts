@@ -16,6 +16,7 @@ import type {
   EscalationPolicy,
   Heartbeat,
   Monitor,
+  MonitorChange,
   MonitorLocationState,
   Page,
   Ping,
@@ -23,7 +24,10 @@ import type {
   Workspace,
 } from '../../domain/types.js';
 import { decodeCursor, encodeCursor, toPage } from '../cursor.js';
-import type { AlertQuery, MonitorQuery, PageQuery, ResultQuery, Store } from '../port.js';
+import { pingTouches } from '../ping-touches.js';
+import type { AlertKey, AlertQuery, MonitorQuery, PageQuery, ResultQuery, Store } from '../port.js';
+import { mongoInbound, mongoInboundIndexes, mongoPingTouch } from './inbound.js';
+import { mongoRouting, mongoRoutingIndexes } from './routing.js';
 
 /**
  * The production store: MongoDB through the official driver. Majority writes and reads, retryable
@@ -83,9 +87,36 @@ export const createMongoStore = (opts: MongoOptions): Store => {
   const agentSessions = col('agent_sessions');
   const results = col('check_results');
   const monitorStates = col('monitor_states');
+  const monitorChanges = db.collection<Document & { _id: number }>('monitor_changes');
+  const counters = col('counters');
 
   const inTransaction = <T>(fn: (session: ClientSession) => Promise<T>): Promise<T> =>
     client.withSession((session) => session.withTransaction(() => fn(session)));
+
+  /**
+   * Appends entries to the monitor feed inside `session`'s transaction. Every writer bumps the one
+   * counter document, so feed transactions conflict and serialize: seq order is commit order, no gaps.
+   */
+  const appendChanges = async (session: ClientSession, entries: Omit<MonitorChange, 'seq'>[]) => {
+    const c = await counters.findOneAndUpdate(
+      { _id: 'monitor_changes' },
+      { $inc: { seq: entries.length } },
+      { upsert: true, returnDocument: 'after', session },
+    );
+    const last = (c?.seq as number) ?? entries.length;
+    await monitorChanges.insertMany(
+      entries.map((e, i) => ({ _id: last - entries.length + 1 + i, ...e })),
+      { session },
+    );
+  };
+  const changedEntry = (monitorId: string): Omit<MonitorChange, 'seq'> => ({
+    monitor_id: monitorId,
+    kind: 'changed',
+    location: null,
+    reason: null,
+    request_id: null,
+    at: new Date(),
+  });
 
   /** Newest-first keyset page on (created_at, _id). */
   const page = async <T extends { id: string; created_at: Date }>(
@@ -128,6 +159,8 @@ export const createMongoStore = (opts: MongoOptions): Store => {
 
   const store: Store = {
     kind: 'mongodb',
+    ...mongoRouting({ col, inTransaction, toDoc, fromDoc }),
+    ...mongoInbound({ col, inTransaction, toDoc, fromDoc }),
 
     async init() {
       await client.connect();
@@ -152,6 +185,9 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         results.createIndex({ monitor_id: 1, scheduled_at: -1 }),
         results.createIndex({ received_at: 1 }),
         monitorStates.createIndex({ monitor_id: 1 }),
+        monitorChanges.createIndex({ at: 1 }),
+        ...mongoRoutingIndexes({ col }),
+        ...mongoInboundIndexes({ col }),
       ]);
     },
     async ping() {
@@ -280,6 +316,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         const n = await monitors.countDocuments({ workspace_id: monitor.workspace_id }, { session });
         if (n >= maxMonitors) return 'limit_reached' as const;
         await monitors.insertOne(toDoc(monitor), { session });
+        await appendChanges(session, [changedEntry(monitor.id)]);
         return 'inserted' as const;
       });
     },
@@ -300,15 +337,25 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       return monitors.countDocuments({ workspace_id: workspaceId });
     },
     async updateMonitor(next, expectedVersion) {
-      const r = await monitors.replaceOne(
-        { _id: next.id, workspace_id: next.workspace_id, version: expectedVersion },
-        toDoc(next),
-      );
-      if (r.matchedCount === 1) return 'updated';
+      const updated = await inTransaction(async (session) => {
+        const r = await monitors.replaceOne(
+          { _id: next.id, workspace_id: next.workspace_id, version: expectedVersion },
+          toDoc(next),
+          { session },
+        );
+        if (r.matchedCount === 1) await appendChanges(session, [changedEntry(next.id)]);
+        return r.matchedCount === 1;
+      });
+      if (updated) return 'updated';
       return (await store.getMonitor(next.workspace_id, next.id)) ? 'conflict' : 'not_found';
     },
     async deleteMonitor(workspaceId, id) {
-      return (await monitors.deleteOne({ workspace_id: workspaceId, _id: id })).deletedCount === 1;
+      return inTransaction(async (session) => {
+        const gone =
+          (await monitors.deleteOne({ workspace_id: workspaceId, _id: id }, { session })).deletedCount === 1;
+        if (gone) await appendChanges(session, [changedEntry(id)]);
+        return gone;
+      });
     },
 
     async insertHeartbeat(heartbeat) {
@@ -324,11 +371,22 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       return page<Heartbeat>(heartbeats, { workspace_id: workspaceId }, q);
     },
     async updateHeartbeat(next, expectedVersion) {
-      // last_ping_at and state belong to pings and the deadline checker, not to edits.
-      const { _id, last_ping_at: _l, state: _s, ...fields } = toDoc(next);
+      // State, last ping, deadline, run and alert belong to pings and the deadline job, not to edits;
+      // an edit makes the heartbeat due now, so the job re-evaluates it with the new period and grace.
+      const {
+        _id,
+        last_ping_at: _l,
+        state: _s,
+        due_at: _d,
+        started_at: _st,
+        start_rid: _r,
+        alert_id: _a,
+        state_version: _v,
+        ...fields
+      } = toDoc(next);
       const r = await heartbeats.updateOne(
         { _id: next.id, workspace_id: next.workspace_id, version: expectedVersion },
-        { $set: fields },
+        { $set: { ...fields, due_at: next.updated_at }, $inc: { state_version: 1 } },
       );
       if (r.matchedCount === 1) return 'updated';
       return (await store.getHeartbeat(next.workspace_id, next.id)) ? 'conflict' : 'not_found';
@@ -336,7 +394,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     async transitionHeartbeat(workspaceId, id, expected, next, at) {
       const r = await heartbeats.updateOne(
         { workspace_id: workspaceId, _id: id, state: expected },
-        { $set: { state: next, updated_at: at } },
+        { $set: { state: next, updated_at: at }, $inc: { state_version: 1 } },
       );
       return r.modifiedCount === 1;
     },
@@ -348,19 +406,10 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     async recordPings(batch) {
       if (batch.length === 0) return;
       await pings.insertMany(batch.map(toDoc), { ordered: false });
-      const latest = new Map<string, Date>();
-      for (const p of batch) {
-        if (p.kind !== 'success') continue;
-        const cur = latest.get(p.heartbeat_id);
-        if (!cur || cur < p.at) latest.set(p.heartbeat_id, p.at);
-      }
-      if (latest.size === 0) return;
+      // In arrival order: a start and its finish in one batch must apply in that order.
       await heartbeats.bulkWrite(
-        [...latest].flatMap(([id, at]) => [
-          { updateOne: { filter: { _id: id }, update: { $max: { last_ping_at: at } } } },
-          { updateOne: { filter: { _id: id, paused: false }, update: { $set: { state: 'up' } } } },
-        ]),
-        { ordered: false },
+        pingTouches(batch).map((t) => ({ updateOne: { filter: { _id: t.id }, update: mongoPingTouch(t) } })),
+        { ordered: true },
       );
     },
     async listPings(workspaceId, heartbeatId, limit) {
@@ -428,6 +477,50 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     async getMonitorsByIds(ids) {
       if (ids.length === 0) return [];
       return (await monitors.find({ _id: { $in: ids } }).toArray()).map((d) => fromDoc<Monitor>(d)!);
+    },
+    async scanMonitors(afterId, limit) {
+      return (
+        await monitors
+          .find({ _id: { $gt: afterId ?? '' } })
+          .sort({ _id: 1 })
+          .limit(limit)
+          .toArray()
+      ).map((d) => fromDoc<Monitor>(d)!);
+    },
+
+    async listMonitorChanges(afterSeq, limit) {
+      const docs = await monitorChanges
+        .find({ _id: { $gt: afterSeq } })
+        .sort({ _id: 1 })
+        .limit(limit)
+        .toArray();
+      return docs.map(({ _id, ...rest }) => ({ ...(rest as Omit<MonitorChange, 'seq'>), seq: _id }));
+    },
+    async latestMonitorChange() {
+      const [last] = await monitorChanges.find({}).sort({ _id: -1 }).limit(1).toArray();
+      return last?._id ?? 0;
+    },
+    async requestRuns(runs) {
+      if (runs.length === 0) return;
+      await inTransaction((session) =>
+        appendChanges(
+          session,
+          runs.map((r) => ({ ...r, kind: 'run' as const })),
+        ),
+      );
+    },
+    async pruneMonitorChanges(before, limit) {
+      const [last] = await monitorChanges.find({}).sort({ _id: -1 }).limit(1).toArray();
+      if (!last) return 0;
+      const seqs = (
+        await monitorChanges
+          .find({ at: { $lt: before }, _id: { $lt: last._id } }, { projection: { _id: 1 } })
+          .sort({ _id: 1 })
+          .limit(limit)
+          .toArray()
+      ).map((d) => d._id);
+      if (seqs.length === 0) return 0;
+      return (await monitorChanges.deleteMany({ _id: { $in: seqs } })).deletedCount;
     },
 
     async insertResults(batch) {
@@ -517,23 +610,26 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         },
       );
     },
-    async applyMonitorStates(items, step) {
-      const out: (MonitorLocationState | null)[] = [];
-      for (const [i, item] of items.entries()) {
-        let stored: MonitorLocationState | null = null;
+    async recordResults(batch, step) {
+      if (batch.length === 0) return { stored: [], states: [] };
+      const stored = new Set(await store.insertResults(batch));
+      for (const r of batch) {
+        if (!stored.has(r.id)) continue;
         for (let attempt = 0; attempt < 8; attempt++) {
-          const doc = await monitorStates.findOne({ _id: `${item.monitor_id}|${item.location}` });
+          const doc = await monitorStates.findOne({ _id: `${r.monitor_id}|${r.location}` });
           const prev = doc ? (({ _id, ...rest }) => rest as unknown as MonitorLocationState)(doc) : null;
-          const next = step(prev, i);
-          if (!next) break;
-          if (await store.putMonitorState(next, prev?.version ?? 0)) {
-            stored = next;
-            break;
-          }
+          const next = step(prev, r);
+          if (!next || (await store.putMonitorState(next, prev?.version ?? 0))) break;
         }
-        out.push(stored);
       }
-      return out;
+      const touched = [...new Set(batch.map((r) => r.monitor_id))];
+      const states = (
+        await monitorStates
+          .find({ monitor_id: { $in: touched } })
+          .sort({ monitor_id: 1, location: 1 })
+          .toArray()
+      ).map(({ _id, ...rest }) => rest as unknown as MonitorLocationState);
+      return { stored: batch.filter((r) => stored.has(r.id)).map((r) => r.id), states };
     },
     async putMonitorState(next, expectedVersion) {
       const _id = `${next.monitor_id}|${next.location}`;
@@ -575,6 +671,12 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     async findOpenAlert(key) {
       return fromDoc<Alert>(await alerts.findOne({ open_key: openKey(key) }));
     },
+    async findOpenAlerts(keys: AlertKey[]) {
+      if (keys.length === 0) return [];
+      return (await alerts.find({ open_key: { $in: keys.map(openKey) } }).toArray()).map(
+        (d) => fromDoc<Alert>(d)!,
+      );
+    },
     async listAlerts(workspaceId, q: AlertQuery) {
       const f: Filter<Doc> = { workspace_id: workspaceId };
       if (q.status?.length) f.status = { $in: q.status };
@@ -589,7 +691,13 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       const updated = await alerts.findOneAndUpdate(
         { workspace_id: workspaceId, _id: id, status: { $ne: 'resolved' } },
         {
-          $set: { status: 'resolved', resolved_at: at, resolved_by: by, updated_at: at },
+          $set: {
+            status: 'resolved',
+            resolved_at: at,
+            resolved_by: by,
+            updated_at: at,
+            escalation_due_at: null,
+          },
           $unset: { open_key: '' },
         },
         { returnDocument: 'after' },

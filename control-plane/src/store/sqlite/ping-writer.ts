@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import type { PingTouch } from '../ping-touches.js';
 
 /**
  * Writes ping batches from a worker thread with its own connection to the same SQLite file, so the
@@ -8,7 +9,7 @@ import { Worker } from 'node:worker_threads';
  */
 export interface PingWriter {
   /** `rows`: the values of each row in `columns` order, all rows end to end. */
-  write(rows: unknown[], touches: [string, number][]): Promise<void>;
+  write(rows: unknown[], touches: PingTouch[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,7 +26,7 @@ const touch = db.prepare(workerData.touchSql);
 const width = workerData.width;
 const tx = db.transaction((rows, touches) => {
   for (let i = 0; i < rows.length; i += width) insert.run(rows.slice(i, i + width));
-  for (const [id, at] of touches) touch.run({ id, at });
+  for (const t of touches) touch.run(t);
 });
 parentPort.on('message', (m) => {
   if (m.close) { db.close(); parentPort.postMessage({ closed: true }); return; }

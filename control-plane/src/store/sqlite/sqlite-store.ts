@@ -13,6 +13,7 @@ import type {
   Heartbeat,
   HeartbeatState,
   Monitor,
+  MonitorChange,
   MonitorLocationState,
   Page,
   Ping,
@@ -20,9 +21,12 @@ import type {
   Workspace,
 } from '../../domain/types.js';
 import { decodeCursor, encodeCursor, toPage } from '../cursor.js';
-import type { AlertQuery, MonitorQuery, PageQuery, Store } from '../port.js';
+import { type PingTouch, pingTouches } from '../ping-touches.js';
+import type { AlertKey, AlertQuery, MonitorQuery, PageQuery, Store } from '../port.js';
+import { sqliteInbound, touchHeartbeatSql } from './inbound.js';
 import { migrations } from './migrations.js';
 import { createPingWriter, type PingWriter } from './ping-writer.js';
+import { sqliteRouting } from './routing.js';
 import {
   agentSessions,
   agentTokens,
@@ -69,6 +73,9 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
   db.pragma('synchronous = FULL');
   db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
   db.pragma('foreign_keys = ON');
+  // 64 MiB of page cache (the default is 2 MiB): the result indexes take random inserts, and once they
+  // outgrow the cache every insert pays for page reads. Memory is only used as pages are touched.
+  db.pragma('cache_size = -65536');
 
   /** Prepared statements, cached by SQL text (prepared on first use, after migrations). */
   const statements = new Map<string, Database.Statement>();
@@ -87,6 +94,12 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
   const many = <T>(t: Table, sql: string, ...params: unknown[]): T[] =>
     (st(sql).all(...params) as Row[]).map((r) => fromRow<T>(t, r));
   const immediate = <T>(fn: () => T): T => db.transaction(fn).immediate();
+  /** Appends a 'changed' entry to the monitor feed; call inside the transaction that changed it. */
+  const monitorChanged = (monitorId: string) =>
+    st(`INSERT INTO monitor_changes (monitor_id, kind, at) VALUES (?, 'changed', ?)`).run(
+      monitorId,
+      Date.now(),
+    );
 
   /** newest-first keyset page over `t` with extra WHERE clauses. */
   const page = <T extends { id: string; created_at: Date }>(
@@ -113,22 +126,21 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
   /** The insert's parameters: the columns, then the heartbeat id again for the EXISTS. */
   const pingParams = (p: Ping) => [...Object.values(toRow(pings, p)), p.heartbeat_id];
   const pingWidth = pingColumns.length + 1;
-  /** last_ping_at only moves forward; a ping marks the heartbeat up unless it is paused. */
-  const touchHeartbeatSql = `UPDATE heartbeats SET last_ping_at = max(coalesce(last_ping_at, 0), @at),
-       state = CASE WHEN paused = 1 THEN state ELSE 'up' END
-     WHERE id = @id`;
+  /** What a ping does to its heartbeat: see touchHeartbeatSql (inbound.ts). */
   const inMemory = opts.path === ':memory:';
   let pingWriter: PingWriter | null = null;
   /** For ':memory:' databases, which a worker cannot share. */
-  const recordPingsInThread = db.transaction((rows: unknown[], touches: [string, number][]) => {
+  const recordPingsInThread = db.transaction((rows: unknown[], touches: PingTouch[]) => {
     const insert = st(insertPingSql);
     const touch = st(touchHeartbeatSql);
     for (let i = 0; i < rows.length; i += pingWidth) insert.run(rows.slice(i, i + pingWidth));
-    for (const [id, at] of touches) touch.run({ id, at });
+    for (const t of touches) touch.run(t);
   });
 
   const store: Store = {
     kind: 'sqlite',
+    ...sqliteRouting({ st, one, many, immediate }),
+    ...sqliteInbound({ st, one, many, immediate }),
 
     async init() {
       db.exec(
@@ -287,6 +299,7 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
         };
         if (n >= maxMonitors) return 'limit_reached' as const;
         st(insertSql(monitors)).run(toRow(monitors, monitor));
+        monitorChanged(monitor.id);
         return 'inserted' as const;
       });
     },
@@ -320,14 +333,23 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
         .n;
     },
     async updateMonitor(next, expectedVersion) {
-      const r = db
-        .prepare(updateSql(monitors, 'id = @id AND workspace_id = @workspace_id AND version = @expected'))
-        .run({ ...toRow(monitors, next), expected: expectedVersion });
-      if (r.changes === 1) return 'updated';
+      const changed = immediate(() => {
+        const r = st(
+          updateSql(monitors, 'id = @id AND workspace_id = @workspace_id AND version = @expected'),
+        ).run({ ...toRow(monitors, next), expected: expectedVersion });
+        if (r.changes === 1) monitorChanged(next.id);
+        return r.changes === 1;
+      });
+      if (changed) return 'updated';
       return (await store.getMonitor(next.workspace_id, next.id)) ? 'conflict' : 'not_found';
     },
     async deleteMonitor(workspaceId, id) {
-      return st('DELETE FROM monitors WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1;
+      return immediate(() => {
+        const gone =
+          st('DELETE FROM monitors WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1;
+        if (gone) monitorChanged(id);
+        return gone;
+      });
     },
 
     async insertHeartbeat(heartbeat) {
@@ -348,12 +370,23 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
       return page<Heartbeat>(heartbeats, ['workspace_id = ?'], [workspaceId], q);
     },
     async updateHeartbeat(next, expectedVersion) {
-      // last_ping_at and state belong to pings and the deadline checker, not to edits.
-      const { last_ping_at: _l, state: _s, ...rest } = toRow(heartbeats, next);
+      // State, last ping, deadline, run and alert belong to pings and the deadline job, not to edits;
+      // an edit makes the heartbeat due now, so the job re-evaluates it with the new period and grace.
+      const {
+        last_ping_at: _l,
+        state: _s,
+        due_at: _d,
+        started_at: _st,
+        start_rid: _r,
+        alert_id: _a,
+        state_version: _v,
+        ...rest
+      } = toRow(heartbeats, next);
       const cols = Object.keys(rest).filter((c) => c !== 'id' && c !== 'workspace_id');
       const r = db
         .prepare(
-          `UPDATE heartbeats SET ${cols.map((c) => `${c} = @${c}`).join(', ')}
+          `UPDATE heartbeats SET ${cols.map((c) => `${c} = @${c}`).join(', ')},
+             due_at = @updated_at, state_version = state_version + 1
            WHERE id = @id AND workspace_id = @workspace_id AND version = @expected`,
         )
         .run({ ...rest, expected: expectedVersion });
@@ -364,7 +397,8 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
       return (
         db
           .prepare(
-            'UPDATE heartbeats SET state = ?, updated_at = ? WHERE workspace_id = ? AND id = ? AND state = ?',
+            `UPDATE heartbeats SET state = ?, updated_at = ?, state_version = state_version + 1
+             WHERE workspace_id = ? AND id = ? AND state = ?`,
           )
           .run(next, at.getTime(), workspaceId, id, expected).changes === 1
       );
@@ -378,13 +412,9 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
     },
     async recordPings(batch) {
       if (batch.length === 0) return;
-      const latest = new Map<string, number>();
-      for (const p of batch) {
-        if (p.kind === 'success')
-          latest.set(p.heartbeat_id, Math.max(latest.get(p.heartbeat_id) ?? 0, p.at.getTime()));
-      }
+      const touches = pingTouches(batch);
       const rows = batch.flatMap(pingParams);
-      if (inMemory) return recordPingsInThread.immediate(rows, [...latest]);
+      if (inMemory) return recordPingsInThread.immediate(rows, touches);
       pingWriter ??= createPingWriter({
         path: opts.path,
         busyTimeoutMs: opts.busyTimeoutMs ?? 5000,
@@ -392,7 +422,7 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
         width: pingWidth,
         touchSql: touchHeartbeatSql,
       });
-      await pingWriter.write(rows, [...latest]);
+      await pingWriter.write(rows, touches);
     },
     async listPings(workspaceId, heartbeatId, limit) {
       return many<Ping>(
@@ -494,11 +524,45 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
         JSON.stringify(ids),
       );
     },
+    async scanMonitors(afterId, limit) {
+      return many<Monitor>(
+        monitors,
+        'SELECT * FROM monitors WHERE id > ? ORDER BY id LIMIT ?',
+        afterId ?? '',
+        limit,
+      );
+    },
+
+    async listMonitorChanges(afterSeq, limit) {
+      return (
+        st('SELECT * FROM monitor_changes WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit) as Row[]
+      ).map((r) => ({ ...(r as unknown as MonitorChange), at: new Date(r.at as number) }));
+    },
+    async latestMonitorChange() {
+      return (st('SELECT max(seq) seq FROM monitor_changes').get() as { seq: number | null }).seq ?? 0;
+    },
+    async requestRuns(runs) {
+      if (runs.length === 0) return;
+      immediate(() => {
+        for (const r of runs) {
+          st(
+            `INSERT INTO monitor_changes (monitor_id, kind, location, reason, request_id, at)
+             VALUES (?, 'run', ?, ?, ?, ?)`,
+          ).run(r.monitor_id, r.location, r.reason, r.request_id, r.at.getTime());
+        }
+      });
+    },
+    async pruneMonitorChanges(before, limit) {
+      return st(
+        `DELETE FROM monitor_changes WHERE seq IN (SELECT seq FROM monitor_changes WHERE at < ?
+           AND seq < (SELECT max(seq) FROM monitor_changes) ORDER BY seq LIMIT ?)`,
+      ).run(before.getTime(), limit).changes;
+    },
 
     async insertResults(batch) {
       if (batch.length === 0) return [];
       return immediate(() => {
-        const insert = st(`${insertSql(results)} ON CONFLICT (id) DO NOTHING`);
+        const insert = st(`${insertSql(results)} ON CONFLICT DO NOTHING`);
         return batch.filter((r) => insert.run(toRow(results, r)).changes === 1).map((r) => r.id);
       });
     },
@@ -555,9 +619,11 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
         monitorId,
       );
     },
-    async applyMonitorStates(items, step) {
+    async recordResults(batch, step) {
+      if (batch.length === 0) return { stored: [], states: [] };
+      const touched = JSON.stringify([...new Set(batch.map((r) => r.monitor_id))]);
       return immediate(() => {
-        const get = st('SELECT * FROM monitor_states WHERE monitor_id = ? AND location = ?');
+        const insert = st(`${insertSql(results)} ON CONFLICT DO NOTHING`);
         const put = st(
           `${insertSql(monitorStates)} ON CONFLICT (monitor_id, location) DO UPDATE SET ${Object.keys(
             monitorStates.columns,
@@ -566,12 +632,28 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
             .map((c) => `${c} = excluded.${c}`)
             .join(', ')}`,
         );
-        return items.map((item, i) => {
-          const row = get.get(item.monitor_id, item.location) as Record<string, unknown> | undefined;
-          const next = step(row ? fromRow<MonitorLocationState>(monitorStates, row) : null, i);
-          if (next) put.run(toRow(monitorStates, next));
-          return next;
-        });
+        // Every state of the monitors concerned in one read; steps then work on this map.
+        const states = new Map<string, MonitorLocationState>();
+        for (const s of many<MonitorLocationState>(
+          monitorStates,
+          'SELECT * FROM monitor_states WHERE monitor_id IN (SELECT value FROM json_each(?))',
+          touched,
+        ))
+          states.set(`${s.monitor_id}|${s.location}`, s);
+        const stored: string[] = [];
+        for (const r of batch) {
+          if (insert.run(toRow(results, r)).changes !== 1) continue;
+          stored.push(r.id);
+          const key = `${r.monitor_id}|${r.location}`;
+          const next = step(states.get(key) ?? null, r);
+          if (!next) continue;
+          put.run(toRow(monitorStates, next));
+          states.set(key, next);
+        }
+        const after = [...states.values()].sort(
+          (a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location),
+        );
+        return { stored, states: after };
       });
     },
     async putMonitorState(next, expectedVersion) {
@@ -606,6 +688,14 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
     async findOpenAlert(key) {
       return one<Alert>(alerts, 'SELECT * FROM alerts WHERE open_key = ?', openKey(key));
     },
+    async findOpenAlerts(keys: AlertKey[]) {
+      if (keys.length === 0) return [];
+      return many<Alert>(
+        alerts,
+        'SELECT * FROM alerts WHERE open_key IN (SELECT value FROM json_each(?))',
+        JSON.stringify(keys.map(openKey)),
+      );
+    },
     async getAlert(workspaceId, id) {
       return one<Alert>(alerts, 'SELECT * FROM alerts WHERE workspace_id = ? AND id = ?', workspaceId, id);
     },
@@ -637,7 +727,8 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
     async resolveAlert(workspaceId, id, by: Actor, at) {
       const r = db
         .prepare(
-          `UPDATE alerts SET status = 'resolved', resolved_at = ?, resolved_by = ?, updated_at = ?, open_key = NULL
+          `UPDATE alerts SET status = 'resolved', resolved_at = ?, resolved_by = ?, updated_at = ?, open_key = NULL,
+             escalation_due_at = NULL
            WHERE workspace_id = ? AND id = ? AND status != 'resolved'`,
         )
         .run(at.getTime(), JSON.stringify(by), at.getTime(), workspaceId, id);

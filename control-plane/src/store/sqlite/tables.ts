@@ -86,7 +86,8 @@ export const monitors = table('monitors', {
   version: 'int',
 });
 
-export const heartbeats = table('heartbeats', {
+/** The heartbeats table as migration 1 created it; later columns are added by their own migrations. */
+export const heartbeatsV1 = table('heartbeats', {
   id: 'text',
   workspace_id: 'text',
   display_name: 'text',
@@ -101,7 +102,17 @@ export const heartbeats = table('heartbeats', {
   version: 'int',
 });
 
-export const pings = table('pings', {
+export const heartbeats = table('heartbeats', {
+  ...heartbeatsV1.columns,
+  due_at: 'date',
+  started_at: 'date',
+  start_rid: 'text',
+  alert_id: 'text',
+  state_version: 'int',
+});
+
+/** The pings table as migration 1 created it. */
+export const pingsV1 = table('pings', {
   id: 'text',
   heartbeat_id: 'text',
   workspace_id: 'text',
@@ -111,7 +122,27 @@ export const pings = table('pings', {
   source: 'text',
 });
 
-export const alerts = table('alerts', {
+export const pings = table('pings', {
+  ...pingsV1.columns,
+  rid: 'text',
+  exit_status: 'int',
+  body: 'text',
+});
+
+export const integrations = table('integrations', {
+  id: 'text',
+  workspace_id: 'text',
+  name: 'text',
+  kind: 'text',
+  key_hash: 'text',
+  key_last_four: 'text',
+  escalation_policy_id: 'text',
+  created_at: 'date',
+  updated_at: 'date',
+});
+
+/** The alerts table as migration 1 created it; later columns are added by their own migrations. */
+export const alertsV1 = table('alerts', {
   id: 'text',
   workspace_id: 'text',
   source_type: 'text',
@@ -129,6 +160,54 @@ export const alerts = table('alerts', {
   acknowledged_by: 'json',
   resolved_at: 'date',
   resolved_by: 'json',
+});
+
+export const alerts = table('alerts', {
+  ...alertsV1.columns,
+  escalation: 'json',
+  escalation_due_at: 'date',
+});
+
+export const channels = table('notification_channels', {
+  id: 'text',
+  workspace_id: 'text',
+  name: 'text',
+  type: 'text',
+  config: 'json',
+  secret: 'text',
+  created_at: 'date',
+  updated_at: 'date',
+});
+
+export const deliveries = table('deliveries', {
+  id: 'text',
+  workspace_id: 'text',
+  alert_id: 'text',
+  channel_id: 'text',
+  user_id: 'text',
+  kind: 'text',
+  target: 'text',
+  step: 'int',
+  round: 'int',
+  attempt: 'int',
+  outcome: 'text',
+  permanent: 'bool',
+  status_code: 'int',
+  error: 'text',
+  idempotency_key: 'text',
+  test: 'bool',
+  at: 'date',
+});
+
+export const maintenanceWindows = table('maintenance_windows', {
+  id: 'text',
+  workspace_id: 'text',
+  name: 'text',
+  scope_type: 'text',
+  scope_id: 'text',
+  starts_at: 'date',
+  ends_at: 'date',
+  created_at: 'date',
 });
 
 export const agentTokens = table('agent_tokens', {

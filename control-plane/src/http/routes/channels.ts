@@ -1,0 +1,149 @@
+import { AppError, newId } from '@lookout/shared';
+import { z } from 'zod';
+import {
+  channelBodyDoc,
+  createChannel,
+  deleteChannel,
+  updateChannel,
+  updateChannelBody,
+} from '../../domain/channels.js';
+import { channelTarget, targetLabel, testMessage } from '../../domain/notifications.js';
+import type { Delivery } from '../../domain/types.js';
+import { uuid } from '../../domain/validation.js';
+import { dispatcherFromConfig } from '../../notify/from-config.js';
+import { type AppDeps, type Authed, route } from '../route.js';
+import { channelJson, deliveryJson } from '../serialize.js';
+
+const idOf = (raw: string | undefined) => (uuid().safeParse(raw).success ? raw!.toLowerCase() : '');
+
+export const channelRoutes = ({ store, clock, config }: AppDeps) => {
+  const dispatcher = dispatcherFromConfig(config, clock);
+  const load = async (auth: Authed, id: string | undefined) => {
+    const c = await store.getChannel(auth.workspace.id, idOf(id));
+    if (!c) throw new AppError('not_found', 'Notification channel not found.');
+    return c;
+  };
+  return [
+    route({
+      method: 'get',
+      path: '/channels',
+      tag: 'Notification channels',
+      summary: 'List notification channels.',
+      role: 'admin',
+      async handler({ auth }) {
+        return { data: (await store.listChannels(auth.workspace.id)).map(channelJson) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/channels',
+      tag: 'Notification channels',
+      summary:
+        'Create a channel. `type` email: config {"addresses": [...]}; webhook: {"url", "headers"?} — the response carries `signing_secret` once (HMAC-SHA256 signature in X-Lookout-Signature); slack: {"url"} of an incoming webhook.',
+      role: 'admin',
+      body: channelBodyDoc,
+      status: 201,
+      async handler({ auth, body }) {
+        const c = await createChannel(store, auth.workspace.id, body, clock.now());
+        return { ...channelJson(c), ...(c.secret ? { signing_secret: c.secret } : {}) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/channels/{id}',
+      tag: 'Notification channels',
+      summary: 'Get a notification channel.',
+      role: 'admin',
+      responses: { 404: 'No such channel in this workspace' },
+      async handler({ auth, params }) {
+        return channelJson(await load(auth, params.id));
+      },
+    }),
+    route({
+      method: 'patch',
+      path: '/channels/{id}',
+      tag: 'Notification channels',
+      summary: 'Rename a channel or replace its config (the whole config of its type).',
+      role: 'admin',
+      body: updateChannelBody,
+      responses: { 404: 'No such channel in this workspace' },
+      async handler({ auth, params, body }) {
+        return channelJson(await updateChannel(store, auth.workspace.id, idOf(params.id), body, clock.now()));
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/channels/{id}',
+      tag: 'Notification channels',
+      summary: 'Delete a channel that no escalation policy notifies.',
+      role: 'admin',
+      status: 204,
+      responses: { 404: 'No such channel in this workspace', 409: 'Still used by a policy' },
+      async handler({ auth, params }) {
+        await deleteChannel(store, auth.workspace.id, idOf(params.id));
+        return undefined;
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/channels/{id}/test',
+      tag: 'Notification channels',
+      summary:
+        'Send a test notification through the channel now (with retries) and report each attempt; attempts are logged like any delivery.',
+      role: 'admin',
+      responses: { 404: 'No such channel in this workspace' },
+      async handler({ auth, params }) {
+        const channel = await load(auth, params.id);
+        const target = channelTarget(channel);
+        const deliveryId = `test:${newId()}`;
+        const attempts: Delivery[] = [];
+        const result = await dispatcher.send(
+          target,
+          testMessage(auth.workspace, channel, auth.user, deliveryId, clock.now()),
+          deliveryId,
+          async (n, r, willRetry) => {
+            const d: Delivery = {
+              id: newId(),
+              workspace_id: auth.workspace.id,
+              alert_id: null,
+              channel_id: channel.id,
+              user_id: null,
+              kind: target.kind,
+              target: targetLabel(target),
+              step: null,
+              round: null,
+              attempt: n,
+              outcome: r.ok ? 'sent' : willRetry ? 'retrying' : 'failed',
+              permanent: r.permanent,
+              status_code: r.status_code,
+              error: r.error,
+              idempotency_key: deliveryId,
+              test: true,
+              at: clock.now(),
+            };
+            attempts.push(d);
+            await store.insertDelivery(d);
+          },
+        );
+        return { ok: result.ok, attempts: attempts.map(deliveryJson) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/channels/{id}/deliveries',
+      tag: 'Notification channels',
+      summary: 'The channel’s delivery log: every attempt, oldest first.',
+      role: 'admin',
+      query: z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
+      responses: { 404: 'No such channel in this workspace' },
+      async handler({ auth, params, query }) {
+        const channel = await load(auth, params.id);
+        const list = await store.listDeliveries(auth.workspace.id, {
+          channel_id: channel.id,
+          limit: query.limit,
+        });
+        return { data: list.map(deliveryJson) };
+      },
+    }),
+  ];
+};

@@ -1,0 +1,76 @@
+import { AppError } from '@lookout/shared';
+import {
+  createPolicy,
+  createPolicyBody,
+  deletePolicy,
+  updatePolicy,
+  updatePolicyBody,
+} from '../../domain/escalation-policies.js';
+import { uuid } from '../../domain/validation.js';
+import { type AppDeps, route } from '../route.js';
+import { policyJson } from '../serialize.js';
+
+/** A path id that is not a UUID cannot name anything: 404 without a lookup. */
+const idOf = (raw: string | undefined) => (uuid().safeParse(raw).success ? raw!.toLowerCase() : '');
+
+export const escalationPolicyRoutes = ({ store, clock }: AppDeps) => [
+  route({
+    method: 'get',
+    path: '/escalation-policies',
+    tag: 'Escalation policies',
+    summary: 'List the workspace’s escalation policies (oldest first; one is the default).',
+    async handler({ auth }) {
+      return { data: (await store.listEscalationPolicies(auth.workspace.id)).map(policyJson) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/escalation-policies',
+    tag: 'Escalation policies',
+    summary:
+      'Create a policy: ordered steps (wait N minutes after the previous step, then notify users by email and/or channels), repeated `repeat` more times until acknowledged. `is_default: true` makes it the workspace default.',
+    role: 'admin',
+    body: createPolicyBody,
+    status: 201,
+    async handler({ auth, body }) {
+      return policyJson(await createPolicy(store, auth.workspace.id, body, clock.now()));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/escalation-policies/{id}',
+    tag: 'Escalation policies',
+    summary: 'Get an escalation policy.',
+    responses: { 404: 'No such policy in this workspace' },
+    async handler({ auth, params }) {
+      const p = await store.getEscalationPolicy(auth.workspace.id, idOf(params.id));
+      if (!p) throw new AppError('not_found', 'Escalation policy not found.');
+      return policyJson(p);
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/escalation-policies/{id}',
+    tag: 'Escalation policies',
+    summary: 'Change a policy. Alerts already escalating follow the new steps from their current position.',
+    role: 'admin',
+    body: updatePolicyBody,
+    responses: { 404: 'No such policy in this workspace' },
+    async handler({ auth, params, body }) {
+      return policyJson(await updatePolicy(store, auth.workspace.id, idOf(params.id), body, clock.now()));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/escalation-policies/{id}',
+    tag: 'Escalation policies',
+    summary: 'Delete a policy that is not the default and that no monitor or heartbeat uses.',
+    role: 'admin',
+    status: 204,
+    responses: { 404: 'No such policy in this workspace', 409: 'The default, or still in use' },
+    async handler({ auth, params }) {
+      await deletePolicy(store, auth.workspace.id, idOf(params.id));
+      return undefined;
+    },
+  }),
+];

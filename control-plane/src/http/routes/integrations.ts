@@ -1,0 +1,219 @@
+import { AppError, newId } from '@lookout/shared';
+import { z } from 'zod';
+import {
+  alertmanagerBody,
+  grafanaBody,
+  type InboundEvent,
+  pagerDutyBody,
+  parseAlertmanager,
+  parseGrafana,
+  parsePagerDuty,
+  parseWebhook,
+  webhookBody,
+} from '../../domain/inbound-events.js';
+import {
+  applyInboundEvents,
+  authenticateServiceKey,
+  createIntegration,
+  createIntegrationBody,
+  inboundPath,
+  rotateServiceKey,
+  updateIntegration,
+  updateIntegrationBody,
+} from '../../domain/integrations.js';
+import type { Integration, IntegrationKind } from '../../domain/types.js';
+import { parseOrThrow } from '../../domain/validation.js';
+import { type ApiContext, type AppDeps, type Authed, route } from '../route.js';
+import { UUID } from './heartbeats.js';
+import { pageQuery } from './query.js';
+
+const iso = (d: Date) => d.toISOString();
+
+/** An integration as the API shows it: never the key or its hash; the last four characters only. */
+const integrationJson = (i: Integration, ctx: ApiContext) => ({
+  id: i.id,
+  name: i.name,
+  kind: i.kind,
+  escalation_policy_id: i.escalation_policy_id,
+  key_last_four: i.key_last_four,
+  endpoint: `${ctx.protocol}://${ctx.host}${inboundPath(i.kind)}`,
+  created_at: iso(i.created_at),
+  updated_at: iso(i.updated_at),
+});
+
+/**
+ * The service key of an inbound request: `X-Lookout-Service-Key: <key>`, `Authorization: Bearer
+ * <key>` (Alertmanager's http_config.authorization, Grafana's authorization header) or the password
+ * of HTTP Basic auth (Grafana's and most tools' basic auth settings; any user name).
+ */
+const serviceKeyOf = (ctx: ApiContext): string | undefined => {
+  const header = ctx.get('x-lookout-service-key');
+  if (header) return header.trim();
+  const [scheme, value] = ctx.get('authorization').trim().split(/\s+/, 2);
+  if (!value) return undefined;
+  if (/^bearer$/i.test(scheme!)) return value;
+  if (/^basic$/i.test(scheme!)) {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    return colon >= 0 ? decoded.slice(colon + 1) : undefined;
+  }
+  return undefined;
+};
+
+export const integrationRoutes = ({ store, clock, config }: AppDeps) => {
+  const load = async (auth: Authed, id: string): Promise<Integration> => {
+    const i = UUID.test(id) ? await store.getIntegration(auth.workspace.id, id.toLowerCase()) : null;
+    if (!i) throw new AppError('not_found', 'Integration not found.');
+    return i;
+  };
+
+  /** One inbound endpoint per kind; our webhook format is strict, the tools' formats accept extra fields. */
+  const inbound = (
+    kind: Exclude<IntegrationKind, 'pagerduty'>,
+    body: z.ZodType,
+    parse: (body: unknown) => InboundEvent[],
+    summary: string,
+  ) =>
+    route({
+      method: 'post',
+      path: `/integrations/${kind}/events`,
+      tag: 'Integrations',
+      auth: 'service_key',
+      maxBodyBytes: config.integration_max_body_bytes,
+      extraFields: kind !== 'webhook',
+      body,
+      status: 202,
+      summary,
+      responses: {
+        202: '{"status": "ok", "events": [{"action", "dedup_key", "outcome", "alert_id"}]}',
+        401: 'No service key, an unknown one, or one of another kind of integration',
+      },
+      async handler({ ctx, body: payload }) {
+        const integration = await authenticateServiceKey(store, serviceKeyOf(ctx), kind, ctx.state.workspace);
+        const events = parse(payload);
+        return { status: 'ok', events: await applyInboundEvents(store, integration, events, clock.now()) };
+      },
+    });
+
+  return [
+    route({
+      method: 'post',
+      path: '/integrations',
+      tag: 'Integrations',
+      summary:
+        'Create an integration (an inbound alert source: webhook, alertmanager, grafana or pagerduty). The response carries its service key, shown this once, and the endpoint to send events to.',
+      role: 'admin',
+      body: createIntegrationBody,
+      status: 201,
+      async handler({ ctx, auth, body }) {
+        const r = await createIntegration(store, auth.workspace, body, clock.now());
+        return { ...integrationJson(r.integration, ctx), service_key: r.service_key };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/integrations',
+      tag: 'Integrations',
+      summary: 'List integrations, newest first (service keys are never shown again).',
+      query: z.strictObject(pageQuery),
+      async handler({ ctx, auth, query }) {
+        const page = await store.listIntegrations(auth.workspace.id, query);
+        return { data: page.data.map((i) => integrationJson(i, ctx)), next_cursor: page.next_cursor };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/integrations/{integration_id}',
+      tag: 'Integrations',
+      summary: 'Get an integration.',
+      responses: { 404: 'No such integration in this workspace' },
+      async handler({ ctx, auth, params }) {
+        return integrationJson(await load(auth, params.integration_id!), ctx);
+      },
+    }),
+    route({
+      method: 'patch',
+      path: '/integrations/{integration_id}',
+      tag: 'Integrations',
+      summary: 'Rename an integration or change the escalation policy of its alerts.',
+      role: 'admin',
+      body: updateIntegrationBody,
+      async handler({ ctx, auth, params, body }) {
+        parseOrThrow(updateIntegrationBody, body);
+        const i = await updateIntegration(store, await load(auth, params.integration_id!), body, clock.now());
+        return integrationJson(i, ctx);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/integrations/{integration_id}/rotate-key',
+      tag: 'Integrations',
+      summary:
+        'Replace the integration’s service key; the new one is in the response, shown this once, and the old one stops working at once.',
+      role: 'admin',
+      async handler({ ctx, auth, params }) {
+        const r = await rotateServiceKey(store, await load(auth, params.integration_id!), clock.now());
+        return { ...integrationJson(r.integration, ctx), service_key: r.service_key };
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/integrations/{integration_id}',
+      tag: 'Integrations',
+      summary: 'Delete an integration; its key stops working. Its alerts stay.',
+      role: 'admin',
+      status: 204,
+      async handler({ auth, params }) {
+        const i = await load(auth, params.integration_id!);
+        await store.deleteIntegration(auth.workspace.id, i.id);
+        return undefined;
+      },
+    }),
+    inbound(
+      'webhook',
+      webhookBody,
+      (b) => parseWebhook(b, newId),
+      'Generic webhook: {"title", "description"?, "severity"? (critical, warning, info), "dedup_key"?}. A repeated dedup key updates the unresolved alert; without one, each call opens an alert. There is no recovery signal: resolve with POST /alerts/resolve.',
+    ),
+    inbound(
+      'alertmanager',
+      alertmanagerBody,
+      parseAlertmanager,
+      'Prometheus Alertmanager webhook (webhook_configs, payload version 4). Each alert’s fingerprint is its dedup key: firing opens or updates, resolved resolves.',
+    ),
+    inbound(
+      'grafana',
+      grafanaBody,
+      parseGrafana,
+      'Grafana alerting webhook contact point. Each alert’s fingerprint is its dedup key: firing opens or updates, resolved resolves.',
+    ),
+    route({
+      method: 'post',
+      path: '/integrations/pagerduty/v2/enqueue',
+      aliases: ['/v2/enqueue'],
+      tag: 'Integrations',
+      auth: 'service_key',
+      maxBodyBytes: config.integration_max_body_bytes,
+      extraFields: true,
+      body: pagerDutyBody,
+      status: 202,
+      summary:
+        'PagerDuty Events API v2: the integration’s service key is the routing_key; trigger, acknowledge and resolve by dedup_key. Also served at /v2/enqueue, so a tool’s PagerDuty URL can simply point at Lookout.',
+      responses: {
+        202: '{"status": "success", "message": "Event processed", "dedup_key": "..."}',
+        401: 'Unknown routing_key',
+      },
+      async handler({ ctx, body }) {
+        const { routing_key, event } = parsePagerDuty(body, () => newId().replaceAll('-', ''));
+        const integration = await authenticateServiceKey(
+          store,
+          routing_key,
+          'pagerduty',
+          ctx.state.workspace,
+        );
+        await applyInboundEvents(store, integration, [event], clock.now());
+        return { status: 'success', message: 'Event processed', dedup_key: event.dedup_key };
+      },
+    }),
+  ];
+};

@@ -1,0 +1,63 @@
+import { AppError } from '@lookout/shared';
+import { createWindow, createWindowBody, deleteWindow } from '../../domain/maintenance.js';
+import { uuid } from '../../domain/validation.js';
+import { type AppDeps, route } from '../route.js';
+import { maintenanceWindowJson } from '../serialize.js';
+
+const idOf = (raw: string | undefined) => (uuid().safeParse(raw).success ? raw!.toLowerCase() : '');
+
+export const maintenanceWindowRoutes = ({ store, clock }: AppDeps) => [
+  route({
+    method: 'get',
+    path: '/maintenance-windows',
+    tag: 'Maintenance windows',
+    summary: 'List maintenance windows, latest start first.',
+    async handler({ auth }) {
+      const now = clock.now();
+      return {
+        data: (await store.listMaintenanceWindows(auth.workspace.id)).map((w) =>
+          maintenanceWindowJson(w, now),
+        ),
+      };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/maintenance-windows',
+    tag: 'Maintenance windows',
+    summary:
+      'Plan a window for a monitor, a heartbeat or the whole workspace (`scope_type`, `scope_id`). Alerts raised inside it are recorded but not escalated.',
+    role: 'admin',
+    body: createWindowBody,
+    status: 201,
+    async handler({ auth, body }) {
+      const now = clock.now();
+      return maintenanceWindowJson(await createWindow(store, auth.workspace.id, body, now), now);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/maintenance-windows/{id}',
+    tag: 'Maintenance windows',
+    summary: 'Get a maintenance window.',
+    responses: { 404: 'No such window in this workspace' },
+    async handler({ auth, params }) {
+      const w = await store.getMaintenanceWindow(auth.workspace.id, idOf(params.id));
+      if (!w) throw new AppError('not_found', 'Maintenance window not found.');
+      return maintenanceWindowJson(w, clock.now());
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/maintenance-windows/{id}',
+    tag: 'Maintenance windows',
+    summary: 'Delete (or end early) a maintenance window.',
+    role: 'admin',
+    status: 204,
+    responses: { 404: 'No such window in this workspace' },
+    async handler({ auth, params }) {
+      await deleteWindow(store, auth.workspace.id, idOf(params.id));
+      return undefined;
+    },
+  }),
+];

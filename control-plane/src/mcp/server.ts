@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type ApiClient, ApiError, ApiUnreachableError, createApiClient } from './api-client.js';
+import { triageMessages, triagePrompt } from './prompts.js';
+import type { McpSettings } from './settings.js';
+import { tools } from './tools.js';
+
+/**
+ * `npx lookout mcp`: an MCP server on stdio whose tools are calls of Lookout's public API with the
+ * user's key. stdout carries the protocol; anything for people goes to stderr.
+ */
+
+const version = (() => {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+})();
+
+const INSTRUCTIONS = `Lookout monitors services (uptime monitors checked from several regions, heartbeats pinged by jobs) and raises alerts.
+Start on-call work with list_alerts (status ["open", "acknowledged"]) or the triage_open_alerts prompt.
+Every tool acts as the user who owns the API key, with that user's role. Ask before acknowledging, resolving or pausing anything.`;
+
+/** The API's own message, then each bad field on its line; a 401 also says which setting to fix. */
+export const describeApiError = (e: ApiError, settings: Pick<McpSettings, 'apiUrl' | 'configPath'>) => {
+  const lines = [`${e.message} (HTTP ${e.status}, ${e.code})`];
+  for (const d of e.details) lines.push(`- ${d.field}: ${d.message}`);
+  if (e.status === 401)
+    lines.push(
+      `The API key (SERVICE_API_KEY, or "api_key" in ${settings.configPath}) was refused by ${settings.apiUrl}. Use an active key created in this workspace.`,
+    );
+  return lines.join('\n');
+};
+
+const toolError = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
+
+export const createLookoutMcpServer = (
+  api: ApiClient,
+  settings: Pick<McpSettings, 'apiUrl' | 'configPath'>,
+) => {
+  const server = new McpServer(
+    { name: 'lookout', title: 'Lookout', version },
+    { instructions: INSTRUCTIONS },
+  );
+  const failure = (e: unknown): string => {
+    if (e instanceof ApiError) return describeApiError(e, settings);
+    if (e instanceof ApiUnreachableError) return `Lookout API unreachable: ${e.message}`;
+    return `Lookout MCP server error: ${(e as Error).message}`;
+  };
+
+  for (const t of tools) {
+    server.registerTool(
+      t.name,
+      { title: t.title, description: t.description, inputSchema: t.input, annotations: t.annotations },
+      async (args: unknown): Promise<CallToolResult> => {
+        try {
+          const result = await t.run(api, args as Record<string, unknown>);
+          return { content: [{ type: 'text', text: JSON.stringify(result) }] };
+        } catch (e) {
+          return toolError(failure(e));
+        }
+      },
+    );
+  }
+
+  server.registerPrompt(
+    triagePrompt.name,
+    { title: triagePrompt.title, description: triagePrompt.description, argsSchema: triagePrompt.args },
+    async ({ focus }) => {
+      try {
+        return await triageMessages(api, focus);
+      } catch (e) {
+        throw new McpError(ErrorCode.InternalError, failure(e));
+      }
+    },
+  );
+  return server;
+};
+
+/** Serves on this process's stdin/stdout until stdin ends. */
+export const runStdioMcpServer = async (settings: McpSettings): Promise<void> => {
+  const api = createApiClient({
+    baseUrl: settings.apiUrl,
+    apiKey: settings.apiKey,
+    userAgent: `lookout-mcp/${version}`,
+  });
+  const server = createLookoutMcpServer(api, settings);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  process.stdin.once('end', () => void server.close());
+  process.stderr.write(`lookout mcp: serving ${settings.apiUrl} on stdio\n`);
+  await closed;
+};

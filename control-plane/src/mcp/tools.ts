@@ -1,0 +1,222 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { HTTP_METHODS } from '../domain/monitors.js';
+import { MONITOR_TYPES } from '../domain/types.js';
+import type { ApiClient } from './api-client.js';
+
+/**
+ * The tools an on-call assistant gets. Each one is a single call of the public API; the API stays the
+ * one validator (fields are described here for the assistant, and anything it sends is passed on, so
+ * the API's field-by-field messages reach it). Results are the API's JSON, unchanged.
+ */
+export interface ToolDef {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodObject;
+  annotations: ToolAnnotations;
+  run(api: ApiClient, args: Record<string, unknown>): Promise<unknown>;
+}
+
+const tool = <S extends z.ZodObject>(def: {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  annotations: ToolAnnotations;
+  run(api: ApiClient, args: z.output<S>): Promise<unknown>;
+}): ToolDef => def as unknown as ToolDef;
+
+const READ: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+const id = (what: string) => z.string().min(1).describe(`The ${what}'s id (a UUID).`);
+const path = (s: string) => encodeURIComponent(s);
+const page = {
+  limit: z.number().int().min(1).max(100).optional().describe('At most this many items (1-100, default 50).'),
+  cursor: z
+    .string()
+    .optional()
+    .describe('Pass the next_cursor of the previous page to get the next one; omit for the first page.'),
+};
+const time = (what: string) =>
+  z.string().optional().describe(`${what}, as an ISO-8601 date-time with a zone, e.g. 2026-06-01T12:00:00Z.`);
+const alertIds = z
+  .array(z.string())
+  .min(1)
+  .max(100)
+  .describe('Alert UUIDs (1-100), as listed by list_alerts.');
+
+export const tools: ToolDef[] = [
+  tool({
+    name: 'list_alerts',
+    title: 'List alerts',
+    description:
+      'List alerts of the workspace, newest first, with their status (open, acknowledged, resolved), severity, source (monitor, heartbeat, integration or region and its id), cause and times. Filter by status, source and creation time. Returns {"data": [...], "next_cursor"}; pass next_cursor as cursor for more.',
+    input: z.object({
+      status: z
+        .array(z.enum(['open', 'acknowledged', 'resolved']))
+        .min(1)
+        .optional()
+        .describe('Only alerts in these states, e.g. ["open", "acknowledged"] for everything unresolved.'),
+      source_type: z
+        .enum(['monitor', 'heartbeat', 'integration', 'region'])
+        .optional()
+        .describe('Only alerts raised by this kind of source.'),
+      source_id: z
+        .string()
+        .optional()
+        .describe('Only alerts of this source (a monitor id, a heartbeat id, …); use with source_type.'),
+      since: time('Only alerts created at or after this time'),
+      until: time('Only alerts created before this time'),
+      ...page,
+    }),
+    annotations: READ,
+    run: (api, a) => api.get('/alerts', a),
+  }),
+  tool({
+    name: 'get_alert',
+    title: 'Get an alert',
+    description:
+      'One alert with all its fields (status, severity, source, cause, title, description, who acknowledged or resolved it and when) and its timeline: raised, each notification attempt, acknowledged, resolved.',
+    input: z.object({ alert_id: id('alert') }),
+    annotations: READ,
+    run: (api, a) => api.get(`/alerts/${path(a.alert_id)}`),
+  }),
+  tool({
+    name: 'acknowledge_alerts',
+    title: 'Acknowledge alerts',
+    description:
+      'Acknowledge open alerts: tell the team someone is working on them (their escalation stops; they stay unresolved). Records the key’s user. Returns what happened to every UUID: {"acknowledged", "already_acknowledged", "already_resolved", "not_found"}.',
+    input: z.object({ alert_ids: alertIds }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: (api, a) => api.post('/alerts/acknowledge', { UUIDs: a.alert_ids }),
+  }),
+  tool({
+    name: 'resolve_alerts',
+    title: 'Resolve alerts',
+    description:
+      'Resolve alerts, recording the key’s user as the resolver. This cannot be undone: a resolved alert is never reopened (a new failure raises a new alert). Monitor and heartbeat alerts resolve themselves on recovery; use this mainly for integration alerts, which have no recovery signal, and confirm with the user first. Returns {"resolved", "already_resolved", "not_found"}.',
+    input: z.object({ alert_ids: alertIds }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: (api, a) => api.post('/alerts/resolve', { UUIDs: a.alert_ids }),
+  }),
+  tool({
+    name: 'list_monitors',
+    title: 'List monitors',
+    description:
+      'List uptime monitors, newest first: name, type (http, api, dns, tcp, domain), target, interval, locations, paused or not. Returns {"data": [...], "next_cursor"}.',
+    input: z.object({
+      monitor_type: z.enum(MONITOR_TYPES).optional().describe('Only monitors of this type.'),
+      paused: z.boolean().optional().describe('true: only paused monitors; false: only running ones.'),
+      search: z.string().optional().describe('Only monitors whose name or target contains this text.'),
+      ...page,
+    }),
+    annotations: READ,
+    run: (api, a) => api.get('/monitors', a),
+  }),
+  tool({
+    name: 'get_monitor',
+    title: 'Get a monitor',
+    description: 'One monitor with its whole configuration (endpoint secrets are never shown).',
+    input: z.object({ monitor_id: id('monitor') }),
+    annotations: READ,
+    run: (api, a) => api.get(`/monitors/${path(a.monitor_id)}`),
+  }),
+  tool({
+    name: 'create_monitor',
+    title: 'Create a monitor',
+    description:
+      'Create an uptime monitor. Required: display_name, monitor_type, url; http and api monitors also need http_method and expected_status_code, tcp monitors a port. An interval below the plan minimum is raised to it and the response says so in "warnings". Invalid input is refused with every bad field named; fix those fields and try again.',
+    input: z.looseObject({
+      display_name: z.string().optional().describe('Human-readable name.'),
+      monitor_type: z
+        .enum(MONITOR_TYPES)
+        .optional()
+        .describe('http/api check a URL, dns a record, tcp a port, domain the registration expiry.'),
+      url: z.string().optional().describe('Full URL for http and api; a host name for dns, tcp and domain.'),
+      http_method: z.enum(HTTP_METHODS).optional().describe('Required for http and api.'),
+      expected_status_code: z.number().int().optional().describe('Required for http and api, e.g. 200.'),
+      port: z.number().int().optional().describe('Required for tcp.'),
+      check_interval_seconds: z.number().int().optional().describe('Seconds between checks.'),
+      timeout_seconds: z.number().int().optional().describe('Seconds, at most 60 and at most the interval.'),
+      required_keyword: z.string().optional().describe('http/api: alert unless the body contains this text.'),
+      check_locations: z.array(z.string()).optional().describe('Region names to check from.'),
+      failure_threshold: z
+        .number()
+        .int()
+        .optional()
+        .describe('Consecutive failures before alerting (default 3).'),
+      response_time_threshold_ms: z
+        .number()
+        .int()
+        .optional()
+        .describe('Alert when successful checks are slower than this (0 = off).'),
+      ssl_cert_monitoring: z
+        .boolean()
+        .optional()
+        .describe('http with an https URL: watch certificate expiry.'),
+      domain_expiry_alert_days: z.number().int().optional().describe('domain: days before expiry to alert.'),
+      paused: z.boolean().optional().describe('Create it paused.'),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: (api, a) => api.post('/monitors/create', a),
+  }),
+  tool({
+    name: 'pause_monitor',
+    title: 'Pause a monitor',
+    description:
+      'Stop running checks of a monitor until it is resumed (during maintenance, say). While paused it raises no alerts. Returns the monitor.',
+    input: z.object({ monitor_id: id('monitor') }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: (api, a) => api.post(`/monitors/${path(a.monitor_id)}/pause`),
+  }),
+  tool({
+    name: 'resume_monitor',
+    title: 'Resume a monitor',
+    description: 'Run the checks of a paused monitor again. Returns the monitor.',
+    input: z.object({ monitor_id: id('monitor') }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: (api, a) => api.post(`/monitors/${path(a.monitor_id)}/resume`),
+  }),
+  tool({
+    name: 'list_heartbeats',
+    title: 'List heartbeats',
+    description:
+      'List heartbeats (jobs that ping Lookout), newest first, with their state (new, up, late, down, paused), last ping time, period and grace. A heartbeat is late or down when no ping came within its period plus grace. Returns {"data": [...], "next_cursor"}.',
+    input: z.object(page),
+    annotations: READ,
+    run: (api, a) => api.get('/heartbeats', a),
+  }),
+  tool({
+    name: 'get_monitor_results',
+    title: 'Recent check results of a monitor',
+    description:
+      'The most recent check results of a monitor, newest first, from every location (or one): ok or not, error kind and message, status code, response time, scheduled time. Use it to see whether a failure is everywhere or in one region, and since when.',
+    input: z.object({
+      monitor_id: id('monitor'),
+      location: z.string().optional().describe('Only results from this region.'),
+      since: time('Only results scheduled at or after this time'),
+      until: time('Only results scheduled before this time'),
+      ...page,
+    }),
+    annotations: READ,
+    run: (api, { monitor_id, ...q }) => api.get(`/monitors/${path(monitor_id)}/results`, q),
+  }),
+  tool({
+    name: 'get_monitor_uptime',
+    title: 'Uptime of a monitor',
+    description:
+      'Share of successful checks of a monitor in a window (default: the last 24 hours), across locations: total_checks, successful_checks, uptime_percentage (null when there were no checks).',
+    input: z.object({
+      monitor_id: id('monitor'),
+      since: time('Start of the window'),
+      until: time('End of the window (default: now)'),
+    }),
+    annotations: READ,
+    run: (api, { monitor_id, ...q }) => api.get(`/monitors/${path(monitor_id)}/uptime`, q),
+  }),
+];

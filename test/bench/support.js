@@ -1,0 +1,72 @@
+// Helpers shared by the benchmarks: pinned child processes, waiting for a line, bulk monitors.
+import { spawn } from 'node:child_process';
+import { newId } from '@lookout/shared';
+
+export const linux = process.platform === 'linux';
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs `args` pinned to one core (`taskset`) where that exists. */
+export const spawnPinned = (core, args, env = {}) => {
+  const child = linux
+    ? spawn('taskset', ['-c', String(core), ...args], { env: { ...process.env, ...env } })
+    : spawn(args[0], args.slice(1), { env: { ...process.env, ...env } });
+  child.stderr.on('data', (d) => process.stderr.write(d));
+  return child;
+};
+
+/** Resolves with the match once the child's stdout matches `re`; rejects if it exits first. */
+export const waitLine = (child, re) =>
+  new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(re);
+      if (m) resolve(m);
+    });
+    child.on('exit', (c) => reject(new Error(`exited ${c}: ${out}`)));
+  });
+
+/** Inserts `n` plain-HTTP monitors in eu-west; returns their ids. */
+export const insertMonitors = async (store, ws, policyId, n, intervalSeconds, targetPort, from = 0) => {
+  const now = new Date();
+  const ids = [];
+  for (let i = from; i < from + n; i++) {
+    const id = newId();
+    ids.push(id);
+    await store.insertMonitor(
+      {
+        id,
+        workspace_id: ws,
+        display_name: `m${i}`,
+        monitor_type: 'http',
+        url: `http://127.0.0.1:${targetPort}/`,
+        http_method: 'GET',
+        check_interval_seconds: intervalSeconds,
+        timeout_seconds: Math.min(5, intervalSeconds),
+        expected_status_code: 200,
+        required_keyword: null,
+        auth: null,
+        port: null,
+        request_headers: {},
+        request_body: null,
+        follow_redirects: false,
+        ssl_cert_monitoring: false,
+        ssl_cert_expiry_alert_days: 14,
+        domain_expiry_alert_days: 30,
+        response_time_threshold_ms: null,
+        failure_threshold: 3,
+        escalation_policy_id: policyId,
+        check_locations: ['eu-west'],
+        dns_record_type: null,
+        dns_expected_values: [],
+        dns_resolver: null,
+        paused: false,
+        created_at: now,
+        updated_at: now,
+        version: 1,
+      },
+      { maxMonitors: 1_000_000 },
+    );
+  }
+  return ids;
+};

@@ -1,0 +1,301 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../control-plane/src/config.js';
+import { raiseAlert } from '../../control-plane/src/domain/alerts.js';
+import { createChannel } from '../../control-plane/src/domain/channels.js';
+import { createPolicy } from '../../control-plane/src/domain/escalation-policies.js';
+import type { Alert, NotificationChannel } from '../../control-plane/src/domain/types.js';
+import { createWorkspace } from '../../control-plane/src/domain/workspaces.js';
+import type { Store } from '../../control-plane/src/store/port.js';
+import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
+import { exited, ROOT } from '../support/processes.js';
+import { type Receiver, startReceiver } from '../support/receivers.js';
+import { waitFor } from '../support/wait.js';
+
+/**
+ * The escalation scheduler across real OS processes on one SQLite file, with a clock the test moves
+ * (test/support/control-plane-child.js): two control planes never send a step twice; a control plane
+ * killed mid-escalation and replaced loses no step and repeats none.
+ */
+const CHILD = join(ROOT, 'test', 'support', 'control-plane-child.js');
+const T0 = Date.parse('2026-06-01T12:00:00Z');
+const MIN = 60_000;
+const dir = mkdtempSync(join(tmpdir(), 'lookout-escalation-'));
+const children: ChildProcess[] = [];
+const open: { close(): Promise<unknown> }[] = [];
+let now = T0;
+
+afterEach(async () => {
+  for (const c of children.splice(0)) {
+    if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await exited(c);
+  }
+  for (const o of open.splice(0)) await o.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Child {
+  child: ChildProcess;
+  setClock(ms: number): Promise<void>;
+}
+
+const startChild = (data: string) =>
+  new Promise<Child>((resolve, reject) => {
+    const child = fork(CHILD, [], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        LOOKOUT_DATA_DIR: data,
+        LOOKOUT_HTTP_PORT: '0',
+        LOOKOUT_RPC_PORT: '0',
+        LOOKOUT_LOG_LEVEL: 'warn',
+        LOOKOUT_ESCALATION_POLL_MS: '20',
+        LOOKOUT_ESCALATION_LEASE_SECONDS: '30',
+        LOOKOUT_NOTIFY_RETRY_BASE_MS: '10',
+        TEST_CLOCK_START: String(now),
+      },
+    });
+    children.push(child);
+    let err = '';
+    child.stderr!.on('data', (d) => (err += d));
+    child.once('exit', (code) => reject(new Error(`child exited ${code}: ${err}`)));
+    let seq = 0;
+    const acks = new Map<number, () => void>();
+    child.on('message', (m: { ready?: unknown; ack?: number }) => {
+      if (m.ready) resolve({ child, setClock });
+      if (typeof m.ack === 'number') acks.get(m.ack)?.();
+    });
+    const setClock = (ms: number) =>
+      new Promise<void>((ok) => {
+        const id = ++seq;
+        acks.set(id, ok);
+        child.send({ set: ms, id });
+      });
+  });
+
+/** A store on the shared file, a workspace, webhook channels on the receiver, and a policy. */
+const setup = async (
+  data: string,
+  rx: Receiver,
+  paths: string[],
+  steps: { wait: number; hooks: number[] }[],
+  repeat = 0,
+) => {
+  const store: Store = createSqliteStore({ path: join(data, 'lookout.db') });
+  await store.init();
+  open.push(store);
+  const config = loadConfig({}, {});
+  const { workspace } = await createWorkspace(
+    store,
+    config.plans,
+    { subdomain: `esc-${Math.random().toString(36).slice(2, 8)}`, admin_email: 'a@x.test', plan: 'team' },
+    new Date(now),
+  );
+  const channels: NotificationChannel[] = [];
+  for (const path of paths) {
+    const c = await createChannel(
+      store,
+      workspace.id,
+      { name: path, type: 'webhook', config: { url: rx.url(path) } },
+      new Date(now),
+    );
+    rx.secret(path, c.secret!);
+    channels.push(c);
+  }
+  const policy = await createPolicy(
+    store,
+    workspace.id,
+    {
+      name: 'durable',
+      steps: steps.map((s) => ({
+        wait_minutes: s.wait,
+        notify_channel_ids: s.hooks.map((i) => channels[i]!.id),
+      })),
+      repeat,
+    },
+    new Date(now),
+  );
+  const raise = async (key: string) =>
+    (
+      await raiseAlert(
+        store,
+        {
+          workspace_id: workspace.id,
+          source_type: 'integration',
+          source_id: 'src',
+          cause: 'webhook',
+          dedup_key: key,
+          title: key,
+          escalation_policy_id: policy.id,
+        },
+        new Date(now),
+      )
+    ).alert;
+  return { store, workspace, channels, policy, raise };
+};
+
+const deliveryIds = (rx: Receiver) => rx.hits.map((h) => h.headers['x-lookout-delivery'] as string);
+const settle = () => new Promise((r) => setTimeout(r, 500)); // many scheduler ticks in each process
+
+describe('durable escalation', () => {
+  it('two control-plane processes on one SQLite file send every step of every alert exactly once', async () => {
+    now = T0;
+    const data = join(dir, 'two');
+    const rx = await startReceiver({ nowSeconds: () => Math.floor(now / 1000) });
+    open.push(rx);
+    const s = await setup(
+      data,
+      rx,
+      ['/two'],
+      [
+        { wait: 0, hooks: [0] },
+        { wait: 1, hooks: [0] },
+        { wait: 1, hooks: [0] },
+      ],
+      1,
+    );
+    const alerts: Alert[] = [];
+    for (let i = 0; i < 6; i++) alerts.push(await s.raise(`a${i}`));
+    const [a, b] = await Promise.all([startChild(data), startChild(data)]);
+    // schedule per alert: minutes 0, 1, 2 (round 0), 3, 4, 5 (the repeat waits as long as the last step)
+    for (let m = 0; m <= 5; m++) {
+      now = T0 + m * MIN;
+      await Promise.all([a.setClock(now), b.setClock(now)]);
+      await waitFor(
+        async () => rx.hits.length,
+        (n) => n >= alerts.length * (m + 1),
+        {
+          what: `deliveries up to minute ${m}`,
+        },
+      );
+      // Move the clock on only once every step of this minute is logged and released: jumping past a
+      // running step's lease would (rightly) let the other process take it over and run it again.
+      await waitFor(
+        () => Promise.all(alerts.map((al) => s.store.getAlert(s.workspace.id, al.id))),
+        (as) => as.every((x) => x?.escalation?.claim === null && x.escalation_due_at?.getTime() !== now),
+        { what: `steps of minute ${m} released` },
+      );
+    }
+    await settle();
+    const ids = deliveryIds(rx);
+    expect(ids).toHaveLength(alerts.length * 6);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(rx.hits.every((h) => h.verified)).toBe(true);
+    for (const al of alerts) {
+      const steps = rx.hits
+        .filter((h) => h.json.alert.id === al.id)
+        .map((h) => `${h.json.round}:${h.json.step}`)
+        .sort();
+      expect(steps).toEqual(['0:0', '0:1', '0:2', '1:0', '1:1', '1:2']);
+    }
+    const stored = await s.store.getAlert(s.workspace.id, alerts[0]!.id);
+    expect(stored?.escalation).toMatchObject({ finished: true, claim: null });
+    expect(stored?.escalation_due_at).toBeNull();
+  });
+
+  it('a control plane killed between steps and replaced: the next step is sent once, none is repeated', async () => {
+    now = T0;
+    const data = join(dir, 'restart');
+    const rx = await startReceiver({ nowSeconds: () => Math.floor(now / 1000) });
+    open.push(rx);
+    const s = await setup(
+      data,
+      rx,
+      ['/restart'],
+      [
+        { wait: 0, hooks: [0] },
+        { wait: 2, hooks: [0] },
+      ],
+    );
+    const alert = await s.raise('r');
+    const first = await startChild(data);
+    await waitFor(
+      async () => rx.hits.length,
+      (n) => n === 1,
+      { what: 'step 1' },
+    );
+    await waitFor(
+      async () => (await s.store.getAlert(s.workspace.id, alert.id))?.escalation?.step,
+      (step) => step === 1,
+      { what: 'step 1 recorded as done' },
+    );
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    // down while step 2 falls due; the replacement starts late and sends it then
+    now = T0 + 3 * MIN;
+    const second = await startChild(data);
+    await waitFor(
+      async () => rx.hits.length,
+      (n) => n === 2,
+      { what: 'step 2 after the restart' },
+    );
+    await settle();
+    expect(rx.hits.map((h) => h.json.step)).toEqual([0, 1]);
+    expect(new Set(deliveryIds(rx)).size).toBe(2);
+    expect((await s.store.getAlert(s.workspace.id, alert.id))?.escalation?.finished).toBe(true);
+    second.child.kill('SIGKILL');
+  });
+
+  it('killed in the middle of a step: after the lease the step is finished, skipping targets already sent', async () => {
+    now = T0;
+    const data = join(dir, 'mid');
+    const rx = await startReceiver({ nowSeconds: () => Math.floor(now / 1000) });
+    open.push(rx);
+    const s = await setup(
+      data,
+      rx,
+      ['/mid-a', '/mid-b'],
+      [
+        { wait: 0, hooks: [0, 1] },
+        { wait: 5, hooks: [0] },
+      ],
+    );
+    rx.hold('/mid-b'); // B's request arrives and is never answered
+    const alert = await s.raise('m');
+    const first = await startChild(data);
+    await waitFor(
+      async () => (await s.store.listDeliveries(s.workspace.id, { alert_id: alert.id, limit: 10 })).length,
+      (n) => n === 1,
+      { what: 'A sent and logged while B hangs' },
+    );
+    await waitFor(
+      async () => rx.pending.length,
+      (n) => n === 1,
+      { what: 'B in flight' },
+    );
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    rx.hold('/mid-b', false);
+
+    const second = await startChild(data);
+    // the claim is still held until its lease ends: nothing happens before
+    await settle();
+    expect(rx.on('/mid-b')).toHaveLength(0);
+    now = T0 + 31_000;
+    await second.setClock(now);
+    await waitFor(
+      async () => rx.on('/mid-b').length,
+      (n) => n === 1,
+      { what: 'B after the lease' },
+    );
+    await settle();
+    expect(rx.on('/mid-a')).toHaveLength(1);
+    // at least once: B's delivery id reached the receiver twice (the unanswered request, then this one)
+    expect(rx.on('/mid-b')[0]!.headers['x-lookout-delivery']).toBe(
+      rx.pending[0]!.headers['x-lookout-delivery'],
+    );
+    // and the escalation goes on from there
+    now = T0 + 31_000 + 5 * MIN;
+    await second.setClock(now);
+    await waitFor(
+      async () => rx.on('/mid-a').length,
+      (n) => n === 2,
+      { what: 'step 2' },
+    );
+    expect(rx.on('/mid-a')[1]!.json.step).toBe(1);
+  });
+});

@@ -1,0 +1,472 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { raiseAlert } from '../../control-plane/src/domain/alerts.js';
+import { createNamedKey } from '../../control-plane/src/domain/api-keys.js';
+import type { CheckResultRecord } from '../../control-plane/src/domain/types.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { CLI, ROOT, runCli } from '../support/processes.js';
+
+/**
+ * `npx lookout mcp` as an assistant runs it: the real process on stdio, driven by the SDK's own
+ * client, against a real control plane. Every tool's effect is checked through the HTTP API.
+ */
+
+type Workspace = Awaited<ReturnType<Harness['workspace']>>;
+let h: Harness;
+let w: Workspace;
+let other: Workspace;
+let member: Awaited<ReturnType<Workspace['userWithKey']>>;
+let home: string;
+let url: string;
+let mcp: Client;
+const clients: Client[] = [];
+
+const connect = async (env: Record<string, string>, args: string[] = []) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', ...args],
+    env: { HOME: home, ...env },
+    cwd: ROOT,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'lookout-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+};
+
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => {
+  const r = await client.callTool({ name, arguments: args });
+  const content = r.content as { type: string; text: string }[];
+  expect(content).toHaveLength(1);
+  const text = content[0]!.text;
+  return { isError: r.isError === true, text };
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON from the API
+const ok = async (name: string, args: Record<string, unknown> = {}, client = mcp): Promise<any> => {
+  const r = await call(client, name, args);
+  expect(r.isError, r.text).toBe(false);
+  return JSON.parse(r.text);
+};
+
+const fails = async (name: string, args: Record<string, unknown> = {}, client = mcp) => {
+  const r = await call(client, name, args);
+  expect(r.isError, r.text).toBe(true);
+  return r.text;
+};
+
+const raise = async (
+  dedup: string,
+  source_type: 'integration' | 'monitor' = 'integration',
+  source_id = 'webhook',
+) =>
+  (
+    await raiseAlert(
+      h.store,
+      {
+        workspace_id: w.workspace.id,
+        source_type,
+        source_id,
+        cause: 'test',
+        dedup_key: dedup,
+        title: `alert ${dedup}`,
+      },
+      h.clock.now(),
+    )
+  ).alert;
+
+beforeAll(async () => {
+  h = await startHarness();
+  w = await h.workspace('acme');
+  other = await h.workspace('globex');
+  member = await w.userWithKey('member');
+  home = mkdtempSync(join(tmpdir(), 'lookout-mcp-home-'));
+  url = `http://acme.localhost:${h.cp.port}`;
+  mcp = await connect({ SERVICE_API_KEY: member.key, SERVICE_API_URL: url });
+});
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await h.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('npx lookout mcp: tools', () => {
+  it('lists every tool with a description, an input schema and hints', async () => {
+    const { tools } = await mcp.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect([...byName.keys()].sort()).toEqual(
+      [
+        'acknowledge_alerts',
+        'create_monitor',
+        'get_alert',
+        'get_monitor',
+        'get_monitor_results',
+        'get_monitor_uptime',
+        'list_alerts',
+        'list_heartbeats',
+        'list_monitors',
+        'pause_monitor',
+        'resolve_alerts',
+        'resume_monitor',
+      ].sort(),
+    );
+    for (const t of tools) {
+      expect(t.description!.length, t.name).toBeGreaterThan(40);
+      expect(t.inputSchema.type).toBe('object');
+      expect(typeof t.annotations?.readOnlyHint, t.name).toBe('boolean');
+      expect(typeof t.annotations?.destructiveHint, t.name).toBe('boolean');
+      expect(typeof t.annotations?.idempotentHint, t.name).toBe('boolean');
+    }
+    const readOnly = tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name);
+    expect(readOnly.sort()).toEqual(
+      [
+        'get_alert',
+        'get_monitor',
+        'get_monitor_results',
+        'get_monitor_uptime',
+        'list_alerts',
+        'list_heartbeats',
+        'list_monitors',
+      ].sort(),
+    );
+    const destructive = tools.filter((t) => t.annotations?.destructiveHint).map((t) => t.name);
+    expect(destructive.sort()).toEqual(['pause_monitor', 'resolve_alerts']);
+    expect(byName.get('create_monitor')!.annotations?.idempotentHint).toBe(false);
+    expect(byName.get('get_alert')!.inputSchema.required).toEqual(['alert_id']);
+    expect(Object.keys(byName.get('list_alerts')!.inputSchema.properties!)).toEqual(
+      expect.arrayContaining(['status', 'source_type', 'source_id', 'since', 'until', 'cursor', 'limit']),
+    );
+  });
+
+  it('list_alerts filters as the API does; get_alert returns the API’s record', async () => {
+    const a = await raise('list-a');
+    const b = await raise('list-b', 'monitor', '2b6f0a4e-0000-4000-8000-000000000001');
+    h.clock.advance(60_000);
+    const c = await raise('list-c');
+    await w.api('POST', '/alerts/resolve', { json: { UUIDs: [c.id] } });
+
+    const all = await ok('list_alerts');
+    const api = await w.api('GET', '/alerts');
+    expect(all).toEqual(api.body);
+    expect(all.data.map((x: { id: string }) => x.id)).toEqual(expect.arrayContaining([a.id, b.id, c.id]));
+
+    const open = await ok('list_alerts', { status: ['open'], source_type: 'integration' });
+    const ids = open.data.map((x: { id: string }) => x.id);
+    expect(ids).toContain(a.id);
+    expect(ids).not.toContain(b.id);
+    expect(ids).not.toContain(c.id);
+    expect(open).toEqual((await w.api('GET', '/alerts?status=open&source_type=integration')).body);
+
+    const bySource = await ok('list_alerts', { source_type: 'monitor', source_id: b.source_id });
+    expect(bySource.data.map((x: { id: string }) => x.id)).toEqual([b.id]);
+
+    const since = await ok('list_alerts', { since: h.clock.now().toISOString() });
+    expect(since.data.map((x: { id: string }) => x.id)).toEqual([c.id]);
+
+    const first = await ok('list_alerts', { limit: 1 });
+    expect(first.data).toHaveLength(1);
+    expect(first.next_cursor).toEqual(expect.any(String));
+    const second = await ok('list_alerts', { limit: 1, cursor: first.next_cursor });
+    expect(second.data[0].id).not.toBe(first.data[0].id);
+
+    expect(await ok('get_alert', { alert_id: a.id })).toEqual((await w.api('GET', `/alerts/${a.id}`)).body);
+    expect(await fails('get_alert', { alert_id: crypto.randomUUID() })).toContain('Alert not found.');
+  });
+
+  it('acknowledge_alerts acknowledges as the key’s user', async () => {
+    const a = await raise('ack-a');
+    const r = await ok('acknowledge_alerts', { alert_ids: [a.id] });
+    expect(r.acknowledged.map((x: { id: string }) => x.id)).toEqual([a.id]);
+    const after = (await w.api('GET', `/alerts/${a.id}`)).body;
+    expect(after.status).toBe('acknowledged');
+    expect(after.acknowledged_by).toMatchObject({ user_id: member.user.id, api_key_id: member.keyId });
+    const unknown = crypto.randomUUID();
+    const again = await ok('acknowledge_alerts', { alert_ids: [a.id, unknown] });
+    expect(again.acknowledged).toEqual([]);
+    expect(again.already_acknowledged.map((x: { id: string }) => x.id)).toEqual([a.id]);
+    expect(again.not_found).toEqual([unknown]);
+  });
+
+  it('resolve_alerts resolves as the key’s user and reports every UUID', async () => {
+    const a = await raise('resolve-a');
+    const unknown = crypto.randomUUID();
+    const r = await ok('resolve_alerts', { alert_ids: [a.id, unknown] });
+    expect(r.resolved.map((x: { id: string }) => x.id)).toEqual([a.id]);
+    expect(r.not_found).toEqual([unknown]);
+    const after = (await w.api('GET', `/alerts/${a.id}`)).body;
+    expect(after).toMatchObject({
+      status: 'resolved',
+      resolved_by: { type: 'user', user_id: member.user.id, api_key_id: member.keyId },
+    });
+    expect((await ok('resolve_alerts', { alert_ids: [a.id] })).already_resolved).toHaveLength(1);
+  });
+
+  it('create_monitor creates what the API then shows; list and get monitors; pause and resume', async () => {
+    const created = await ok('create_monitor', {
+      display_name: 'Checkout API',
+      monitor_type: 'http',
+      url: 'https://checkout.example.com/health',
+      http_method: 'GET',
+      expected_status_code: 200,
+      check_interval_seconds: 5,
+      check_locations: ['eu-west'],
+    });
+    expect(created.warnings).toEqual([expect.objectContaining({ field: 'check_interval_seconds' })]);
+    const stored = (await w.api('GET', `/monitors/${created.id}`)).body;
+    expect(stored).toMatchObject({
+      id: created.id,
+      display_name: 'Checkout API',
+      url: 'https://checkout.example.com/health',
+      check_interval_seconds: h.config.plans.team!.min_interval_seconds,
+      check_locations: ['eu-west'],
+      paused: false,
+    });
+    expect(await ok('get_monitor', { monitor_id: created.id })).toEqual(stored);
+
+    await ok('create_monitor', {
+      display_name: 'DB port',
+      monitor_type: 'tcp',
+      url: 'db.internal',
+      port: 5432,
+    });
+    const listed = await ok('list_monitors', { search: 'checkout' });
+    expect(listed.data.map((m: { id: string }) => m.id)).toEqual([created.id]);
+    expect(await ok('list_monitors')).toEqual((await w.api('GET', '/monitors')).body);
+    const tcp = await ok('list_monitors', { monitor_type: 'tcp' });
+    expect(tcp.data.map((m: { display_name: string }) => m.display_name)).toEqual(['DB port']);
+
+    const paused = await ok('pause_monitor', { monitor_id: created.id });
+    expect(paused.paused).toBe(true);
+    expect((await w.api('GET', `/monitors/${created.id}`)).body.paused).toBe(true);
+    expect((await ok('list_monitors', { paused: true })).data.map((m: { id: string }) => m.id)).toEqual([
+      created.id,
+    ]);
+    await ok('resume_monitor', { monitor_id: created.id });
+    expect((await w.api('GET', `/monitors/${created.id}`)).body.paused).toBe(false);
+    expect(await fails('pause_monitor', { monitor_id: crypto.randomUUID() })).toContain('Monitor not found.');
+  });
+
+  it('get_monitor_results and get_monitor_uptime return the monitor’s recent checks', async () => {
+    const m = (
+      await w.api('POST', '/monitors/create', {
+        json: {
+          display_name: 'Status page',
+          monitor_type: 'http',
+          url: 'https://status.example.com',
+          http_method: 'GET',
+          expected_status_code: 200,
+          check_locations: ['eu-west', 'us-east'],
+        },
+      })
+    ).body;
+    const now = h.clock.now().getTime();
+    const result = (i: number, location: string, ok: boolean): CheckResultRecord => ({
+      id: `${m.id}:${location}:${now - i * 60_000}`,
+      workspace_id: w.workspace.id,
+      monitor_id: m.id,
+      monitor_version: 1,
+      location,
+      instance_id: `agent-${location}`,
+      scheduled_at: new Date(now - i * 60_000),
+      started_at: new Date(now - i * 60_000),
+      received_at: new Date(now - i * 60_000 + 500),
+      ok,
+      error_kind: ok ? null : 'http_status',
+      error_message: ok ? null : 'expected 200, got 503',
+      response_time_ms: 120,
+      status_code: ok ? 200 : 503,
+      timings: null,
+      tls_valid_to: null,
+      domain_expires_at: null,
+      dns_records: [],
+      run_now_request_id: null,
+    });
+    await h.store.insertResults([
+      result(1, 'eu-west', false),
+      result(2, 'eu-west', true),
+      result(3, 'eu-west', true),
+      result(1, 'us-east', true),
+    ]);
+
+    const results = await ok('get_monitor_results', { monitor_id: m.id });
+    expect(results).toEqual((await w.api('GET', `/monitors/${m.id}/results`)).body);
+    expect(results.data).toHaveLength(4);
+    const eu = await ok('get_monitor_results', { monitor_id: m.id, location: 'eu-west', limit: 1 });
+    expect(eu.data).toEqual([expect.objectContaining({ location: 'eu-west', ok: false, status_code: 503 })]);
+
+    const uptime = await ok('get_monitor_uptime', { monitor_id: m.id });
+    expect(uptime).toMatchObject({
+      monitor_id: m.id,
+      total_checks: 4,
+      successful_checks: 3,
+      uptime_percentage: 75,
+    });
+    expect(uptime).toEqual((await w.api('GET', `/monitors/${m.id}/uptime`)).body);
+    const since = new Date(now - 90_000).toISOString();
+    const window = await ok('get_monitor_uptime', { monitor_id: m.id, since });
+    expect(window).toMatchObject({ total_checks: 2, successful_checks: 1, uptime_percentage: 50 });
+  });
+
+  it('list_heartbeats shows each heartbeat with its state', async () => {
+    const pinged = (await w.api('POST', '/heartbeats', { json: { display_name: 'nightly backup' } })).body;
+    const silent = (await w.api('POST', '/heartbeats', { json: { display_name: 'report job' } })).body;
+    expect((await h.request('POST', `/hb/ping/${pinged.id}`)).status).toBe(200);
+    const listed = await ok('list_heartbeats');
+    // The ping URL is built from the Host the request came with (here with the port, as sent).
+    const withoutUrl = ({ data }: { data: { ping_url: string }[] }) =>
+      data.map(({ ping_url: _u, ...rest }) => rest);
+    expect(withoutUrl(listed)).toEqual(withoutUrl((await w.api('GET', '/heartbeats')).body));
+    expect(listed.data.find((x: { id: string }) => x.id === pinged.id).ping_url).toBe(
+      `${url}/hb/ping/${pinged.id}`,
+    );
+    const state = new Map(listed.data.map((x: { id: string; state: string }) => [x.id, x.state]));
+    expect(state.get(pinged.id)).toBe('up');
+    expect(state.get(silent.id)).toBe('new');
+  });
+
+  it('the triage prompt carries the unresolved alerts and how to work through them', async () => {
+    const { prompts } = await mcp.listPrompts();
+    expect(prompts.map((p) => p.name)).toContain('triage_open_alerts');
+    const open = await raise('triage-open');
+    const gone = await raise('triage-gone');
+    await w.api('POST', '/alerts/resolve', { json: { UUIDs: [gone.id] } });
+    const p = await mcp.getPrompt({ name: 'triage_open_alerts', arguments: { focus: 'checkout' } });
+    const text = (p.messages[0]!.content as { text: string }).text;
+    expect(text).toContain(open.id);
+    expect(text).toContain('alert triage-open');
+    expect(text).not.toContain(gone.id);
+    expect(text).toContain('Look first at: checkout');
+    expect(text).toContain('get_monitor_results');
+  });
+});
+
+describe('npx lookout mcp: errors', () => {
+  it('create_monitor passes the API’s validation errors on, field by field', async () => {
+    const shapes = {
+      display_name: 'Broken',
+      monitor_type: 'http',
+      url: 'https://x.example',
+      timeout_seconds: 90,
+      expected_status_code: 42,
+      prot: 443,
+    };
+    const rules = { display_name: 'Broken', monitor_type: 'http', url: 'not a url' };
+    for (const [body, fields] of [
+      [shapes, ['timeout_seconds', 'expected_status_code', 'prot']],
+      [rules, ['url', 'http_method', 'expected_status_code']],
+    ] as const) {
+      const api = await w.api('POST', '/monitors/create', { json: body });
+      expect(api.status).toBe(422);
+      expect(api.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(
+        [...fields].sort(),
+      );
+      const text = await fails('create_monitor', body);
+      expect(text).toContain(api.body.error.message);
+      expect(text).toContain('HTTP 422');
+      for (const d of api.body.error.details) expect(text).toContain(`- ${d.field}: ${d.message}`);
+    }
+    expect((await w.api('GET', '/monitors?search=Broken')).body.data).toEqual([]);
+  });
+
+  it('a role that may not act gets the API’s 403 message', async () => {
+    const viewer = await w.userWithKey('viewer');
+    const client = await connect({ SERVICE_API_KEY: viewer.key, SERVICE_API_URL: url });
+    const a = await raise('viewer-tries');
+    const text = await fails('resolve_alerts', { alert_ids: [a.id] }, client);
+    expect(text).toContain('HTTP 403');
+    expect((await w.api('GET', `/alerts/${a.id}`)).body.status).toBe('open');
+  });
+
+  it('an expired key reaches the assistant as the API’s 401 message', async () => {
+    const twoDaysAgo = new Date(h.clock.now().getTime() - 2 * 86_400_000);
+    const expired = await createNamedKey(
+      h.store,
+      w.workspace,
+      member.user,
+      { name: 'old laptop', expiry: '1d' },
+      twoDaysAgo,
+    );
+    const client = await connect({ SERVICE_API_KEY: expired.value, SERVICE_API_URL: url });
+    const text = await fails('list_alerts', {}, client);
+    expect(text).toContain('API key has expired');
+    expect(text).toContain('HTTP 401');
+    expect(text).toContain('SERVICE_API_KEY');
+  });
+
+  it('a key of another workspace is refused with the API’s message', async () => {
+    const client = await connect({ SERVICE_API_KEY: other.adminKey, SERVICE_API_URL: url });
+    expect(await fails('list_monitors', {}, client)).toContain('API Key is not valid for this subdomain');
+    await expect(client.getPrompt({ name: 'triage_open_alerts', arguments: {} })).rejects.toThrow(
+      'API Key is not valid for this subdomain',
+    );
+  });
+
+  it('a revoked key is refused with the API’s message', async () => {
+    const k = await w.userWithKey('member');
+    const client = await connect({ SERVICE_API_KEY: k.key, SERVICE_API_URL: url });
+    await ok('list_monitors', {}, client);
+    expect((await w.api('POST', `/api-keys/${k.keyId}/revoke`)).status).toBe(200);
+    expect(await fails('list_monitors', {}, client)).toContain('API key has been revoked.');
+  });
+
+  it('without a key or an address it does not start, and says what to set', async () => {
+    const noKey = await runCli(['mcp'], { HOME: home, SERVICE_API_URL: url });
+    expect(noKey.code).not.toBe(0);
+    expect(noKey.stdout).toBe('');
+    expect(noKey.stderr).toContain('set SERVICE_API_KEY');
+    expect(noKey.stderr).toContain(`"api_key" in ${join(home, '.config', 'lookout', 'mcp.json')}`);
+    expect(noKey.stderr).not.toContain('SERVICE_API_URL');
+
+    const noUrl = await runCli(['mcp'], { HOME: home, SERVICE_API_KEY: member.key });
+    expect(noUrl.code).not.toBe(0);
+    expect(noUrl.stdout).toBe('');
+    expect(noUrl.stderr).toContain('set SERVICE_API_URL');
+    expect(noUrl.stderr).not.toContain('SERVICE_API_KEY');
+
+    const badUrl = await runCli(['mcp'], {
+      HOME: home,
+      SERVICE_API_KEY: member.key,
+      SERVICE_API_URL: 'acme',
+    });
+    expect(badUrl.code).not.toBe(0);
+    expect(badUrl.stderr).toContain('SERVICE_API_URL "acme" is not');
+
+    const missingFile = await runCli(['mcp', '--config', join(home, 'nope.json')], {
+      HOME: home,
+      SERVICE_API_URL: url,
+    });
+    expect(missingFile.code).not.toBe(0);
+    expect(missingFile.stderr).toContain(join(home, 'nope.json'));
+  });
+
+  it('reads api_key (and api_url) from the config file: the default path or --config', async () => {
+    const dir = join(home, '.config', 'lookout');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'mcp.json'), JSON.stringify({ api_key: member.key, api_url: url }));
+    try {
+      const fromDefault = await connect({});
+      expect(await ok('list_monitors', {}, fromDefault)).toEqual((await w.api('GET', '/monitors')).body);
+    } finally {
+      rmSync(join(dir, 'mcp.json'));
+    }
+    const custom = join(home, 'globex.json');
+    writeFileSync(custom, JSON.stringify({ api_key: other.adminKey }));
+    const otherWs = await connect({ SERVICE_API_URL: `http://globex.localhost:${h.cp.port}` }, [
+      '--config',
+      custom,
+    ]);
+    const created = await ok(
+      'create_monitor',
+      { display_name: 'Globex home', monitor_type: 'dns', url: 'globex.example.com' },
+      otherWs,
+    );
+    expect((await other.api('GET', `/monitors/${created.id}`)).body.display_name).toBe('Globex home');
+    expect((await w.api('GET', `/monitors/${created.id}`)).status).toBe(404);
+  });
+});
