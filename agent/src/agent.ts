@@ -10,6 +10,7 @@ import type { Logger } from '@lookout/shared';
 import PQueue from 'p-queue';
 import { fullJitter } from './backoff.js';
 import type { AgentConfig } from './config.js';
+import { deadline } from './deadline.js';
 import { createLagWindow } from './lag-window.js';
 import type { Prober } from './probe-port.js';
 import { createResultBuffer } from './result-buffer.js';
@@ -23,6 +24,10 @@ export interface AgentDeps {
   timers?: Timers;
   random?: () => number;
   agentVersion?: string;
+  /** Told the schedule lag of every scheduled run (ms from its slot to its start): metrics, benchmarks. */
+  onLag?: (ms: number) => void;
+  /** Told the outcome of every check (metrics). */
+  onCheck?: (check: { type: string; ok: boolean; ms: number }) => void;
 }
 
 const REPORT_INTERVAL_MS = 1000;
@@ -87,20 +92,34 @@ export const createAgent = (deps: AgentDeps) => {
     const assignment = assignments.get(id);
     if (!assignment) return;
     const startedAt = timers.now();
-    if (!runNowRequestId) lags.add(Math.max(0, startedAt - scheduledAt));
+    const t0 = performance.now();
+    if (!runNowRequestId) {
+      const lag = Math.max(0, startedAt - scheduledAt);
+      lags.add(lag);
+      deps.onLag?.(lag);
+    }
     const spec = specOf(assignment);
-    const deadline = AbortSignal.timeout(spec.timeout_ms + 1000);
+    // The hard deadline: a prober that ignores its signal still cannot hold a slot past it.
+    const limit = deadline(spec.timeout_ms + 1000);
     let outcome: Awaited<ReturnType<Prober['run']>>;
     try {
-      outcome = await prober.run(spec, deadline);
+      outcome = await Promise.race([
+        prober.run(spec, limit.signal),
+        new Promise<never>((_, reject) =>
+          limit.signal.addEventListener('abort', () => reject(limit.signal.reason), { once: true }),
+        ),
+      ]);
     } catch (e) {
       outcome = {
         ok: false,
         error: { kind: 'agent_error', message: (e as Error).message },
-        response_time_ms: 0,
+        response_time_ms: performance.now() - t0,
       };
+    } finally {
+      limit.done();
     }
     checksRun++;
+    deps.onCheck?.({ type: spec.monitor_type, ok: outcome.ok, ms: performance.now() - t0 });
     const resultId = runNowRequestId
       ? `${id}:${region}:run:${runNowRequestId}`
       : `${id}:${region}:${scheduledAt}`;
@@ -343,6 +362,12 @@ export const createAgent = (deps: AgentDeps) => {
     },
     get checksRun() {
       return checksRun;
+    },
+    get skippedRuns() {
+      return skippedRuns + sched.skipped;
+    },
+    get droppedResults() {
+      return buffer.dropped;
     },
     /** How often the control plane asked this agent to slow down its reporting. */
     get slowDowns() {

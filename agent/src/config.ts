@@ -51,6 +51,16 @@ export const agentConfigKeys = {
     default: 'info',
     doc: 'pino log level.',
   },
+  metrics_port: {
+    schema: z.coerce.number().int().min(0).max(65535),
+    default: 9464,
+    doc: 'Port of the agent’s own HTTP listener: `/metrics` (Prometheus) and `/healthz`; 0 picks a free one.',
+  },
+  metrics_host: {
+    schema: z.string().min(1),
+    default: '0.0.0.0',
+    doc: 'Address that listener binds (0.0.0.0: reachable by Prometheus and Kubernetes probes).',
+  },
   rdap_bootstrap_url: {
     schema: z.union([z.literal('off'), z.url({ protocol: /^https?$/ })]),
     default: 'https://data.iana.org/rdap/dns.json',

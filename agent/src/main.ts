@@ -1,6 +1,7 @@
 import { createLogger } from '@lookout/shared';
 import { createAgent } from './agent.js';
 import { type AgentConfig, AgentConfigError, loadAgentConfig } from './config.js';
+import { createAgentMetrics, startMetricsServer } from './metrics.js';
 import { createProbers } from './probers/index.js';
 import { createRdapBootstrap } from './probers/rdap-refresh.js';
 
@@ -24,7 +25,37 @@ const main = async () => {
       logger.warn({ err: (err as Error).message }, 'RDAP bootstrap refresh failed; keeping the data we have'),
   });
   rdap.start(10 * 60_000, config.rdap_refresh_hours * 3_600_000);
-  const agent = createAgent({ config, logger, prober: createProbers({ rdapBootstrap: rdap.current }) });
+  const metrics = createAgentMetrics({
+    agent: config.instance_id,
+    ...(config.region ? { region: config.region } : {}),
+  });
+  const agent = createAgent({
+    config,
+    logger,
+    prober: createProbers({ rdapBootstrap: rdap.current }),
+    onCheck: metrics.onCheck,
+    onLag: metrics.onLag,
+  });
+  metrics.attach(agent);
+  const listener = await startMetricsServer({
+    host: config.metrics_host,
+    port: config.metrics_port,
+    registry: metrics.registry,
+    health: () => {
+      const h = agent.health();
+      return {
+        status: 'ok',
+        connected: agent.connected,
+        region: agent.region || null,
+        assigned: h.assigned,
+        in_flight: h.inFlight,
+        queue_depth: h.queueDepth,
+        buffered_results: h.bufferedResults,
+        schedule_lag_p99_ms: h.scheduleLagP99Ms,
+      };
+    },
+  });
+  logger.info({ port: listener.port }, 'metrics and health listening');
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) process.exit(1);
@@ -32,6 +63,7 @@ const main = async () => {
     logger.info({ signal }, 'draining: finishing running checks and flushing results');
     rdap.stop();
     await agent.stop();
+    await listener.close();
     logger.info({ buffered: agent.health().bufferedResults }, 'stopped');
     process.exit(0);
   };

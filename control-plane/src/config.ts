@@ -158,6 +158,11 @@ export const configKeys = {
     doc: 'SMTP user name, if the server wants one.',
   },
   smtp_password: { schema: z.string().optional(), default: undefined, doc: 'SMTP password.' },
+  metrics_token: {
+    schema: z.string().min(16).optional(),
+    default: undefined,
+    doc: 'When set, `GET /metrics` needs `Authorization: Bearer <token>` (for a port reachable from outside).',
+  },
   smtp_from: {
     schema: z.string().min(3),
     default: 'Lookout <lookout@localhost>',

@@ -36,6 +36,9 @@ export const startLocalAgents = async (deps: {
         LOOKOUT_AGENT_REGION: region,
         LOOKOUT_AGENT_INSTANCE_ID: `local-${region}`,
         LOOKOUT_AGENT_LOG_LEVEL: process.env.LOOKOUT_AGENT_LOG_LEVEL ?? 'warn',
+        // Free ports for the local agents' metrics listeners (two run side by side).
+        LOOKOUT_AGENT_METRICS_PORT: process.env.LOOKOUT_AGENT_METRICS_PORT ?? '0',
+        LOOKOUT_AGENT_METRICS_HOST: process.env.LOOKOUT_AGENT_METRICS_HOST ?? '127.0.0.1',
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     });

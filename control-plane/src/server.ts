@@ -6,6 +6,7 @@ import { createPingBatcher } from './domain/ping-batcher.js';
 import { createApp } from './http/app.js';
 import { createPingEndpoint } from './http/ping-endpoint.js';
 import { startJobs } from './jobs.js';
+import { createMetrics, instrumentStore } from './metrics.js';
 import { startRpcServer } from './rpc/rpc-server.js';
 import type { Store } from './store/port.js';
 
@@ -30,8 +31,10 @@ export const startControlPlane = async (deps: {
   logger: Logger;
   clock?: Clock;
 }): Promise<ControlPlane> => {
-  const { config, store, logger } = deps;
+  const { config, logger } = deps;
   const clock = deps.clock ?? systemClock;
+  const metrics = createMetrics();
+  const store = instrumentStore(deps.store, metrics);
   const pings = createPingBatcher((batch) => store.recordPings(batch), {
     maxBatch: config.ping_batch_max,
     maxQueued: config.ping_queue_max,
@@ -43,6 +46,7 @@ export const startControlPlane = async (deps: {
     clock,
     logger: logger.child({ component: 'http' }),
     pings,
+    metrics,
     isDraining: () => draining,
   };
   const api = createApp(appDeps).callback();
@@ -65,6 +69,7 @@ export const startControlPlane = async (deps: {
     clock,
     config,
     logger,
+    metrics,
     host: config.http_host,
     port: config.rpc_port,
   });

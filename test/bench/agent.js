@@ -135,8 +135,15 @@ export const run = async () => {
   const sink = spawnPinned(1, [
     process.execPath,
     join(import.meta.dirname, 'sink-server.js'),
-    `http://127.0.0.1:${targetPort}/`,
+    targetPorts.join(','),
   ]);
+  /** The sink's running counts of results received and of successful checks among them. */
+  const sinkCounts = { received: 0, ok: 0 };
+  sink.stdout.on('data', (d) => {
+    const all = [...String(d).matchAll(/RECEIVED (\d+) OK (\d+)/g)];
+    const m = all[all.length - 1];
+    if (m) Object.assign(sinkCounts, { received: Number(m[1]), ok: Number(m[2]) });
+  });
   const sinkPort = Number((await waitLine(sink, /READY (\d+)/))[1]);
   const agentConfig = {
     control_plane_url: `http://127.0.0.1:${sinkPort}`,
@@ -150,23 +157,45 @@ export const run = async () => {
     log_level: 'silent',
     shutdown_grace_ms: 2000,
   };
-  const agent = createAgent({ config: agentConfig, logger: silentLogger(), prober: createProbers() });
+  /** Every run's schedule lag, so a stage's p99 is over all of its runs. */
+  let lags = [];
+  const agent = createAgent({
+    config: agentConfig,
+    logger: silentLogger(),
+    prober: createProbers(),
+    onLag: (ms) => lags.push(ms),
+  });
+  const p99 = (xs) => {
+    const s = Float64Array.from(xs).sort();
+    return s.length === 0 ? 0 : s[Math.min(s.length - 1, Math.floor(s.length * 0.99))];
+  };
   void agent.start();
   const stage = async (label, total) => {
+    // Rest between stages: the previous stage's sockets finish closing before this one is measured.
+    sink.stdin.write('monitors 0 1\n');
+    while (agent.assigned().length > 0) await sleep(200);
+    await sleep(3000);
     sink.stdin.write(`monitors ${total} 1\n`);
     while (agent.assigned().length < total) await sleep(200);
     await sleep(3000); // settle: every monitor has reached its first slot
     const c0 = agent.checksRun;
+    const s0 = { ...sinkCounts };
     const t0 = performance.now();
+    lags = [];
     await sleep(SECONDS * 1000);
     const rate = (agent.checksRun - c0) / ((performance.now() - t0) / 1000);
-    const lag = agent.health().scheduleLagP99Ms;
-    out.push([`${label} (${total.toLocaleString('en')}/s offered)`, rate, lag]);
-    process.stdout.write(`${label}: ${Math.round(rate)} checks/s, p99 lag ${lag} ms\n`);
+    const lag = Math.round(p99(lags) * 10) / 10;
+    // Every check must have succeeded: a failing check is cheap, and would flatter the figure.
+    const okShare = (sinkCounts.ok - s0.ok) / Math.max(1, sinkCounts.received - s0.received);
+    out.push([`${label} (${total.toLocaleString('en')}/s offered)`, rate, lag, okShare]);
+    process.stdout.write(
+      `${label}: ${Math.round(rate)} checks/s, ${(okShare * 100).toFixed(1)} % successful, p99 lag ${lag} ms\n`,
+    );
     return rate;
   };
   const saturated = await stage('Lookout agent, offered 1.3 × the bare loop', Math.round(ceiling * 1.3));
   await stage('Lookout agent, half of its saturated rate', Math.round(saturated / 2));
+  await stage('Lookout agent, half the 4,000/s design target', 2000);
   await agent.stop(2000);
   sink.kill('SIGTERM');
 
@@ -198,8 +227,8 @@ export const run = async () => {
 
   const rows = out
     .map(
-      ([label, rate, lag]) =>
-        `| ${label} | ${Math.round(rate).toLocaleString('en')} | ${(rate / ceiling).toFixed(2)} | ${lag === null ? '—' : lag} |`,
+      ([label, rate, lag, okShare]) =>
+        `| ${label} | ${Math.round(rate).toLocaleString('en')} | ${(rate / ceiling).toFixed(2)} | ${okShare === undefined ? '—' : `${(okShare * 100).toFixed(1)} %`} | ${lag === null ? '—' : lag} |`,
     )
     .join('\n');
   writeSection(
@@ -212,11 +241,12 @@ process pinned to core 0 (\`taskset\`); the HTTP target and a minimal AgentServi
 monitors and acknowledges results without storing them run pinned to core 1, so the figure is the
 agent's own. Plain-HTTP checks, a fresh connection per check, every monitor on a 1 s interval, so the
 offered rate is the monitor count.
-Each stage settles 3 s, then counts completed checks for ${SECONDS} s; p99 schedule lag is over the
-agent's last 2,048 runs. Ratio is against the bare Node loop in the same run.
+Each stage starts after a 3 s rest with no monitors, settles 3 s, then counts completed checks for
+${SECONDS} s; p99 schedule lag (slot to start of the check, queue wait included) is over every run of the
+stage. Ratio is against the bare Node loop in the same run.
 
-| runner | checks/s | ratio | p99 schedule lag ms |
-|---|---:|---:|---:|
+| runner | checks/s | ratio | successful | p99 schedule lag ms |
+|---|---:|---:|---:|---:|
 ${rows}
 
 ${memory ? `Agent memory with ${memory.assigned.toLocaleString('en')} monitors assigned (a separate agent process, after GC): RSS ${memory.rssMb.toFixed(0)} MB, heap ${memory.heapMb.toFixed(0)} MB.` : 'Memory: not measured in this run.'}

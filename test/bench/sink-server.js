@@ -1,5 +1,6 @@
-// A minimal AgentService for the agent benchmark: hands out N http monitors (N read from stdin lines
-// "monitors <N> <interval s>"), acknowledges results without storing them. It isolates the agent's
+// A minimal AgentService for the agent benchmark: hands out N http monitors spread over the target's
+// ports (argv[2], comma-separated; N read from stdin lines "monitors <N> <interval s>"), acknowledges
+// results without storing them and prints how many it received and how many were successful checks. It isolates the agent's
 // own cost from the control plane's ingestion, which `agent.js` measures separately.
 import { createServer } from 'node:http2';
 import { create } from '@bufbuild/protobuf';
@@ -10,6 +11,7 @@ const ports = process.argv[2].split(',');
 let monitors = [];
 let changed = () => {};
 let received = 0;
+let ok = 0;
 
 const assignment = (i, interval) =>
   create(AssignmentSchema, {
@@ -66,6 +68,7 @@ const handler = connectNodeAdapter({
       },
       reportResults: async (req) => {
         received += req.results.length;
+        for (const r of req.results) if (r.ok) ok++;
         return { accepted: req.results.length, duplicates: 0, slowDownMs: 0 };
       },
       heartbeat: async () => ({ serverTimeMs: BigInt(Date.now()) }),
@@ -73,4 +76,4 @@ const handler = connectNodeAdapter({
 });
 const server = createServer(handler);
 server.listen(0, '127.0.0.1', () => process.stdout.write(`READY ${server.address().port}\n`));
-setInterval(() => process.stdout.write(`RECEIVED ${received}\n`), 1000).unref();
+setInterval(() => process.stdout.write(`RECEIVED ${received} OK ${ok}\n`), 250).unref();

@@ -25,7 +25,8 @@ export const runCli = (args: string[], env: Record<string, string>) =>
 export const startProcess = (file: string, env: Record<string, string>, ready: RegExp) =>
   new Promise<{ child: ChildProcess; output: () => string; match: RegExpMatchArray }>((resolve, reject) => {
     const child = spawn(process.execPath, [file], {
-      env: { PATH: process.env.PATH ?? '', ...env },
+      // Agents' metrics listeners on free ports, so that several agents can run side by side.
+      env: { PATH: process.env.PATH ?? '', LOOKOUT_AGENT_METRICS_PORT: '0', ...env },
       cwd: ROOT,
     });
     let out = '';

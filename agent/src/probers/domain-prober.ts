@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { deadline } from '../deadline.js';
 import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 import { RDAP_BOOTSTRAP } from './rdap-bootstrap.js';
@@ -76,7 +77,8 @@ export const createDomainProber = (
           `domain/${encodeURIComponent(spec.url.toLowerCase())}`,
           base.endsWith('/') ? base : `${base}/`,
         );
-        const r = await getJson(url, AbortSignal.any([signal, AbortSignal.timeout(spec.timeout_ms)]));
+        const limit = deadline(spec.timeout_ms, signal);
+        const r = await getJson(url, limit.signal).finally(limit.done);
         const ms = performance.now() - started;
         if (r.status !== 200) {
           return {

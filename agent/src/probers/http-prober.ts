@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { createSecureContext, type SecureContext } from 'node:tls';
+import { deadline } from '../deadline.js';
 import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 
@@ -96,7 +97,6 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
   return {
     async run(spec: ProbeSpec, signal: AbortSignal): Promise<ProbeOutcome> {
       const started = performance.now();
-      const deadline = AbortSignal.any([signal, AbortSignal.timeout(spec.timeout_ms)]);
       let url: URL;
       try {
         url = new URL(spec.url);
@@ -107,9 +107,10 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
           response_time_ms: 0,
         };
       }
+      const limit = deadline(spec.timeout_ms, signal);
       try {
         for (let hop = 0; ; hop++) {
-          const r = await once(spec, url, deadline);
+          const r = await once(spec, url, limit.signal);
           const status = r.res.statusCode ?? 0;
           const location = r.res.headers.location;
           if (spec.follow_redirects && status >= 300 && status < 400 && location) {
@@ -161,6 +162,8 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
         }
       } catch (e) {
         return { ok: false, error: classifyError(e), response_time_ms: performance.now() - started };
+      } finally {
+        limit.done();
       }
     },
   };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from '@koa/router';
-import { AppError, isAppError } from '@lookout/shared';
+import { AppError, digestsEqual, hashSecret, isAppError } from '@lookout/shared';
 import Koa from 'koa';
 import { z } from 'zod';
 import { authenticateKey, shouldRecordUse } from '../domain/api-keys.js';
@@ -73,6 +73,8 @@ export const createApp = (deps: AppDeps) => {
       ctx.body = errorJson(e);
       if (e.code === 'unauthorized') ctx.set('WWW-Authenticate', 'X-API-Key');
     }
+    const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+    deps.metrics?.request(ctx.method, route, ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
     // Pings are the hot path (thousands a second): their access lines are debug-level.
     const level = ctx.status < 500 && ctx.path.includes('/hb/ping/') ? 'debug' : 'info';
     if (logger.isLevelEnabled(level))
@@ -108,6 +110,16 @@ export const createApp = (deps: AppDeps) => {
       throw new AppError('unavailable', 'The store is unreachable.');
     }
     ctx.body = { status: 'ready', store: store.kind };
+  });
+  router.get('/metrics', async (ctx) => {
+    const token = config.metrics_token;
+    const given = /^Bearer (.+)$/i.exec(ctx.get('authorization'))?.[1];
+    if (!deps.metrics) throw new AppError('not_found', 'No metrics here.');
+    if (token && (!given || !digestsEqual(hashSecret(given), hashSecret(token)))) {
+      throw new AppError('unauthorized', 'GET /metrics needs the metrics token (Authorization: Bearer).');
+    }
+    ctx.type = deps.metrics.registry.contentType;
+    ctx.body = await deps.metrics.registry.metrics();
   });
   router.get(`${API_PREFIX}/openapi.json`, (ctx) => {
     ctx.body = buildOpenApi(routes, `${ctx.protocol}://${ctx.host}${API_PREFIX}`);

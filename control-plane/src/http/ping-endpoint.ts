@@ -35,9 +35,15 @@ export const createPingEndpoint = (deps: AppDeps) => {
     const m = PING_PATH.exec(req.url ?? '');
     if (!m) return false;
     const requestId = randomUUID();
+    const started = process.hrtime.bigint();
     const reply = (status: number, body: string) => {
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
       res.end(body);
+      if (deps.metrics) {
+        if (status === 200) deps.metrics.pingAccepted();
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        deps.metrics.request(req.method ?? 'GET', '/hb/ping/{uuid}', status, seconds);
+      }
       if (logger.isLevelEnabled('debug') || status >= 500) {
         logger[status >= 500 ? 'error' : 'debug'](
           { req_id: requestId, method: req.method, path: req.url, status },

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { PingBatcher } from '../domain/ping-batcher.js';
 import type { ApiKey, Role, User, Workspace } from '../domain/types.js';
+import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/port.js';
 
 export interface AppDeps {
@@ -12,6 +13,7 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   pings: PingBatcher;
+  metrics?: Metrics;
   /** True once shutdown began: readiness fails so balancers stop sending traffic. */
   isDraining?: () => boolean;
 }

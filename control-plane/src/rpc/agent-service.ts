@@ -16,6 +16,7 @@ import type { MonitorCatalog } from '../domain/monitor-catalog.js';
 import { ownerOf } from '../domain/rendezvous.js';
 import { createResultWriter, slowDownMs } from '../domain/result-writer.js';
 import type { AgentToken, Monitor } from '../domain/types.js';
+import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/port.js';
 import { toConnectError } from './errors.js';
 import type { RunNowHub } from './run-now-hub.js';
@@ -31,6 +32,7 @@ export interface AgentServiceDeps {
   runNow: RunNowHub;
   /** Randomness for stream-recycle jitter (tests pass a fixed one). */
   random?: () => number;
+  metrics?: Metrics;
   /** Aborted when the server drains: streams end cleanly so agents reconnect elsewhere. */
   shutdown?: AbortSignal;
 }
@@ -48,6 +50,10 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
   const random = deps.random ?? Math.random;
   const log = logger.child({ component: 'agent-service' });
   const writer = createResultWriter((rs, step) => store.recordResults(rs, step));
+  /** Assignment streams open on this replica, by region (the agents-connected gauge). */
+  const streams = new Map<string, number>();
+  deps.metrics?.readAgentStreams(() => streams);
+  deps.metrics?.readResultBacklog(writer.backlog);
   /** When each session last had its results-at time written: at most every few seconds, not per batch. */
   const resultsNoted = new Map<string, number>();
 
@@ -115,6 +121,7 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
         () => wake(),
       );
       const offChange = catalog.onChange(() => wake());
+      streams.set(region, (streams.get(region) ?? 0) + 1);
       const stopAt = clock.now().getTime() + config.stream_max_seconds * 1000 * (0.9 + 0.2 * random());
       let lastSent = 0;
       let first = true;
@@ -210,6 +217,7 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
           });
         }
       } finally {
+        streams.set(region, (streams.get(region) ?? 1) - 1);
         sub.close();
         offChange();
         ctx.signal.removeEventListener('abort', onAbort);
@@ -229,6 +237,11 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
           { store, catalog, record: writer.write },
           { region: token.region, instanceId: req.instanceId, results: req.results.map(resultFromWire) },
           now,
+        );
+        deps.metrics?.resultsIngested(
+          token.region,
+          outcome.accepted - outcome.duplicates,
+          outcome.duplicates,
         );
         const noted = resultsNoted.get(req.sessionId) ?? 0;
         if (now.getTime() - noted >= RESULTS_NOTE_MS || now.getTime() < noted) {
