@@ -18,28 +18,11 @@ export interface RaiseInput {
 }
 
 /**
- * Raises an alert unless the same source already has an unresolved one for this cause and key;
- * then that one is returned (created=false). A resolved alert is never reopened.
- *
- * A new alert starts its escalation in the same write: the policy given (or the workspace default),
- * first step due after its wait — unless a maintenance window covers the source, in which case the
- * alert is recorded with `suppressed_by` and never escalated.
+ * A new open alert for `input`, its escalation started in the same record: the policy given (or the
+ * workspace default), first step due after its wait — unless a maintenance window covers the source,
+ * in which case it is recorded with `suppressed_by` and never escalated.
  */
-export const raiseAlert = async (
-  store: Store,
-  input: RaiseInput,
-  now: Date,
-): Promise<{ alert: Alert; created: boolean }> => {
-  const key = {
-    workspace_id: input.workspace_id,
-    source_type: input.source_type,
-    source_id: input.source_id,
-    cause: input.cause,
-    dedup_key: input.dedup_key ?? '',
-  };
-  // The common case on a failing source: the alert exists. One indexed read, nothing else.
-  const open = await store.findOpenAlert(key);
-  if (open) return { alert: open, created: false };
+export const newAlert = async (store: Store, input: RaiseInput, now: Date): Promise<Alert> => {
   const policy =
     (input.escalation_policy_id
       ? await store.getEscalationPolicy(input.workspace_id, input.escalation_policy_id)
@@ -49,9 +32,13 @@ export const raiseAlert = async (
     { type: input.source_type, id: input.source_id },
     now,
   );
-  return store.raiseAlert({
+  return {
     id: newId(),
-    ...key,
+    workspace_id: input.workspace_id,
+    source_type: input.source_type,
+    source_id: input.source_id,
+    cause: input.cause,
+    dedup_key: input.dedup_key ?? '',
     title: input.title,
     description: input.description ?? null,
     severity: input.severity ?? 'critical',
@@ -64,7 +51,28 @@ export const raiseAlert = async (
     resolved_at: null,
     resolved_by: null,
     ...startEscalation(policy, window, now),
+  };
+};
+
+/**
+ * Raises an alert unless the same source already has an unresolved one for this cause and key;
+ * then that one is returned (created=false). A resolved alert is never reopened.
+ */
+export const raiseAlert = async (
+  store: Store,
+  input: RaiseInput,
+  now: Date,
+): Promise<{ alert: Alert; created: boolean }> => {
+  // The common case on a failing source: the alert exists. One indexed read, nothing else.
+  const open = await store.findOpenAlert({
+    workspace_id: input.workspace_id,
+    source_type: input.source_type,
+    source_id: input.source_id,
+    cause: input.cause,
+    dedup_key: input.dedup_key ?? '',
   });
+  if (open) return { alert: open, created: false };
+  return store.raiseAlert(await newAlert(store, input, now));
 };
 
 export const MAX_UUIDS_PER_REQUEST = 100;

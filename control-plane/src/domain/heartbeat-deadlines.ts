@@ -1,6 +1,5 @@
-import { newId } from '@lookout/shared';
 import type { Store } from '../store/port.js';
-import { startEscalation } from './escalation.js';
+import { newAlert } from './alerts.js';
 import type { Alert, Heartbeat, HeartbeatState, Ping } from './types.js';
 
 /**
@@ -103,34 +102,19 @@ const heartbeatAlert = async (store: Store, h: Heartbeat, reason: DownReason, no
   // The ping that tells the story: for a failure, the latest fail (pings in one instant have no order).
   const recent = await store.listPings(h.workspace_id, h.id, 10);
   const last = (reason === 'failed' ? recent.find((p) => p.kind === 'fail') : undefined) ?? recent[0];
-  const policy =
-    (h.escalation_policy_id
-      ? await store.getEscalationPolicy(h.workspace_id, h.escalation_policy_id)
-      : null) ?? (await store.getDefaultEscalationPolicy(h.workspace_id));
-  const window = await store.findActiveMaintenanceWindow(
-    h.workspace_id,
-    { type: 'heartbeat', id: h.id },
+  return newAlert(
+    store,
+    {
+      workspace_id: h.workspace_id,
+      source_type: 'heartbeat',
+      source_id: h.id,
+      cause: reason === 'failed' ? 'fail' : 'down',
+      ...heartbeatAlertText(h, reason, last ?? null),
+      severity: 'critical',
+      escalation_policy_id: h.escalation_policy_id,
+    },
     now,
   );
-  return {
-    id: newId(),
-    workspace_id: h.workspace_id,
-    source_type: 'heartbeat',
-    source_id: h.id,
-    cause: reason === 'failed' ? 'fail' : 'down',
-    dedup_key: '',
-    ...heartbeatAlertText(h, reason, last ?? null),
-    severity: 'critical',
-    status: 'open',
-    escalation_policy_id: policy?.id ?? null,
-    created_at: now,
-    updated_at: now,
-    acknowledged_at: null,
-    acknowledged_by: null,
-    resolved_at: null,
-    resolved_by: null,
-    ...startEscalation(policy, window, now),
-  };
 };
 
 /**

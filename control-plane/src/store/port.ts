@@ -348,3 +348,43 @@ export interface AlertQuery extends PageQuery {
   /** created_at < until */
   until?: Date | undefined;
 }
+
+/** The alert-routing part of the port (acknowledge, escalation, channels, deliveries, maintenance). */
+export type RoutingMethods = Pick<
+  Store,
+  | 'acknowledgeAlert'
+  | 'listDueEscalations'
+  | 'claimEscalation'
+  | 'advanceEscalation'
+  | 'listEscalationPolicies'
+  | 'insertEscalationPolicy'
+  | 'updateEscalationPolicy'
+  | 'deleteEscalationPolicy'
+  | 'insertChannel'
+  | 'getChannel'
+  | 'listChannels'
+  | 'updateChannel'
+  | 'deleteChannel'
+  | 'insertDelivery'
+  | 'listDeliveries'
+  | 'hasSentDelivery'
+  | 'insertMaintenanceWindow'
+  | 'getMaintenanceWindow'
+  | 'listMaintenanceWindows'
+  | 'deleteMaintenanceWindow'
+  | 'findActiveMaintenanceWindow'
+>;
+
+/** The inbound part of the port (heartbeat deadlines, integrations). */
+export type InboundMethods = Pick<
+  Store,
+  | 'listDueHeartbeats'
+  | 'stepHeartbeat'
+  | 'refreshOpenAlert'
+  | 'insertIntegration'
+  | 'getIntegration'
+  | 'findIntegrationByKeyHash'
+  | 'listIntegrations'
+  | 'updateIntegration'
+  | 'deleteIntegration'
+>;

@@ -2,28 +2,12 @@ import { AppError } from '@lookout/shared';
 import { type Document, type Filter, MongoServerError } from 'mongodb';
 import type { Alert, Heartbeat, Integration } from '../../domain/types.js';
 import { decodeCursor, toPage } from '../cursor.js';
+import { openKey } from '../open-key.js';
 import type { PingTouch } from '../ping-touches.js';
-import type { Store } from '../port.js';
+import type { InboundMethods } from '../port.js';
 import type { MongoHelpers } from './routing.js';
 
 type Doc = Document & { _id: string };
-
-type InboundMethods = Pick<
-  Store,
-  | 'listDueHeartbeats'
-  | 'stepHeartbeat'
-  | 'refreshOpenAlert'
-  | 'insertIntegration'
-  | 'getIntegration'
-  | 'findIntegrationByKeyHash'
-  | 'listIntegrations'
-  | 'updateIntegration'
-  | 'deleteIntegration'
->;
-
-/** The same unique key mongo-store.ts gives unresolved alerts. */
-const openKey = (a: Pick<Alert, 'workspace_id' | 'source_type' | 'source_id' | 'cause' | 'dedup_key'>) =>
-  JSON.stringify([a.workspace_id, a.source_type, a.source_id, a.cause, a.dedup_key]);
 
 class LostStep extends Error {}
 

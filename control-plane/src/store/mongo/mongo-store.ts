@@ -24,6 +24,7 @@ import type {
   Workspace,
 } from '../../domain/types.js';
 import { decodeCursor, encodeCursor, toPage } from '../cursor.js';
+import { openKey } from '../open-key.js';
 import { pingTouches } from '../ping-touches.js';
 import type { AlertKey, AlertQuery, MonitorQuery, PageQuery, ResultQuery, Store } from '../port.js';
 import { mongoInbound, mongoInboundIndexes, mongoPingTouch } from './inbound.js';
@@ -62,9 +63,6 @@ const fromDoc = <T>(doc: Document | null): T | null => {
 
 const isDuplicate = (e: unknown) => e instanceof MongoServerError && e.code === 11000;
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-const openKey = (a: Pick<Alert, 'workspace_id' | 'source_type' | 'source_id' | 'cause' | 'dedup_key'>) =>
-  JSON.stringify([a.workspace_id, a.source_type, a.source_id, a.cause, a.dedup_key]);
 
 export const createMongoStore = (opts: MongoOptions): Store => {
   const client = new MongoClient(opts.uri, {

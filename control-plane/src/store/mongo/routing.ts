@@ -6,7 +6,7 @@ import type {
   MaintenanceWindow,
   NotificationChannel,
 } from '../../domain/types.js';
-import type { Store } from '../port.js';
+import type { RoutingMethods } from '../port.js';
 
 type Doc = Document & { _id: string };
 
@@ -17,31 +17,6 @@ export interface MongoHelpers {
   toDoc(record: { id: string } & object): Doc;
   fromDoc<T>(doc: Document | null): T | null;
 }
-
-type RoutingMethods = Pick<
-  Store,
-  | 'acknowledgeAlert'
-  | 'listDueEscalations'
-  | 'claimEscalation'
-  | 'advanceEscalation'
-  | 'listEscalationPolicies'
-  | 'insertEscalationPolicy'
-  | 'updateEscalationPolicy'
-  | 'deleteEscalationPolicy'
-  | 'insertChannel'
-  | 'getChannel'
-  | 'listChannels'
-  | 'updateChannel'
-  | 'deleteChannel'
-  | 'insertDelivery'
-  | 'listDeliveries'
-  | 'hasSentDelivery'
-  | 'insertMaintenanceWindow'
-  | 'getMaintenanceWindow'
-  | 'listMaintenanceWindows'
-  | 'deleteMaintenanceWindow'
-  | 'findActiveMaintenanceWindow'
->;
 
 /** Indexes for alert routing, created at start with the others. */
 export const mongoRoutingIndexes = ({ col }: Pick<MongoHelpers, 'col'>) => [

@@ -1,26 +1,10 @@
 import { AppError } from '@lookout/shared';
 import type { Alert, Heartbeat, Integration } from '../../domain/types.js';
 import { decodeCursor, toPage } from '../cursor.js';
-import type { Store } from '../port.js';
+import { openKey } from '../open-key.js';
+import type { InboundMethods } from '../port.js';
 import type { SqliteHelpers } from './routing.js';
 import { alerts, heartbeats, insertSql, integrations, toRow } from './tables.js';
-
-type InboundMethods = Pick<
-  Store,
-  | 'listDueHeartbeats'
-  | 'stepHeartbeat'
-  | 'refreshOpenAlert'
-  | 'insertIntegration'
-  | 'getIntegration'
-  | 'findIntegrationByKeyHash'
-  | 'listIntegrations'
-  | 'updateIntegration'
-  | 'deleteIntegration'
->;
-
-/** The same unique key sqlite-store.ts gives unresolved alerts (at most one per source, cause, key). */
-const openKey = (a: Pick<Alert, 'workspace_id' | 'source_type' | 'source_id' | 'cause' | 'dedup_key'>) =>
-  JSON.stringify([a.workspace_id, a.source_type, a.source_id, a.cause, a.dedup_key]);
 
 const isUniqueViolation = (e: unknown) =>
   e instanceof Error && 'code' in e && (e as { code: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';

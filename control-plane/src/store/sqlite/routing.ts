@@ -6,7 +6,7 @@ import type {
   MaintenanceWindow,
   NotificationChannel,
 } from '../../domain/types.js';
-import type { Store } from '../port.js';
+import type { RoutingMethods } from '../port.js';
 import {
   alerts,
   channels,
@@ -26,31 +26,6 @@ export interface SqliteHelpers {
   many<T>(t: Table, sql: string, ...params: unknown[]): T[];
   immediate<T>(fn: () => T): T;
 }
-
-type RoutingMethods = Pick<
-  Store,
-  | 'acknowledgeAlert'
-  | 'listDueEscalations'
-  | 'claimEscalation'
-  | 'advanceEscalation'
-  | 'listEscalationPolicies'
-  | 'insertEscalationPolicy'
-  | 'updateEscalationPolicy'
-  | 'deleteEscalationPolicy'
-  | 'insertChannel'
-  | 'getChannel'
-  | 'listChannels'
-  | 'updateChannel'
-  | 'deleteChannel'
-  | 'insertDelivery'
-  | 'listDeliveries'
-  | 'hasSentDelivery'
-  | 'insertMaintenanceWindow'
-  | 'getMaintenanceWindow'
-  | 'listMaintenanceWindows'
-  | 'deleteMaintenanceWindow'
-  | 'findActiveMaintenanceWindow'
->;
 
 /**
  * Alert routing in SQLite. Every decision two replicas could race on (acknowledge, claim a due step,

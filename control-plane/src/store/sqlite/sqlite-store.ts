@@ -21,6 +21,7 @@ import type {
   Workspace,
 } from '../../domain/types.js';
 import { decodeCursor, encodeCursor, toPage } from '../cursor.js';
+import { openKey } from '../open-key.js';
 import { type PingTouch, pingTouches } from '../ping-touches.js';
 import type { AlertKey, AlertQuery, MonitorQuery, PageQuery, Store } from '../port.js';
 import { sqliteInbound, touchHeartbeatSql } from './inbound.js';
@@ -54,9 +55,6 @@ export interface SqliteOptions {
   path: string;
   busyTimeoutMs?: number;
 }
-
-const openKey = (a: Pick<Alert, 'workspace_id' | 'source_type' | 'source_id' | 'cause' | 'dedup_key'>) =>
-  JSON.stringify([a.workspace_id, a.source_type, a.source_id, a.cause, a.dedup_key]);
 
 const isUniqueViolation = (e: unknown) =>
   e instanceof Error && 'code' in e && (e as { code: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
