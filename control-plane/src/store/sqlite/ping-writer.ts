@@ -21,6 +21,7 @@ const db = new Database(workerData.path);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
 db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
+db.pragma('wal_autocheckpoint = 10000'); // as the main connection (sqlite-store.ts)
 const insert = db.prepare(workerData.insertSql);
 const touch = db.prepare(workerData.touchSql);
 const width = workerData.width;
