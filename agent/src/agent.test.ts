@@ -83,6 +83,8 @@ describe('agent reporting', () => {
         buffer_max_age_seconds: 3600,
         log_level: 'silent',
         shutdown_grace_ms: 100,
+        metrics_port: 0,
+        metrics_host: '127.0.0.1',
         rdap_bootstrap_url: 'off',
         rdap_refresh_hours: 0,
       },
