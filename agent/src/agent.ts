@@ -68,6 +68,8 @@ export const createAgent = (deps: AgentDeps) => {
   );
 
   const assignments = new Map<string, Assignment>();
+  /** Each assignment as its prober takes it, converted once per upsert rather than per run. */
+  const specs = new Map<string, ReturnType<typeof specOf>>();
   const queue = new PQueue({ concurrency: config.concurrency });
   const buffer = createResultBuffer<CheckResult>({
     maxItems: config.buffer_max_results,
@@ -98,7 +100,7 @@ export const createAgent = (deps: AgentDeps) => {
       lags.add(lag);
       deps.onLag?.(lag);
     }
-    const spec = specOf(assignment);
+    const spec = specs.get(id) ?? specOf(assignment);
     // The hard deadline: a prober that ignores its signal still cannot hold a slot past it.
     const limit = deadline(spec.timeout_ms + 1000);
     let outcome: Awaited<ReturnType<Prober['run']>>;
@@ -151,10 +153,12 @@ export const createAgent = (deps: AgentDeps) => {
 
   const apply = (a: Assignment) => {
     assignments.set(a.monitorId, a);
+    specs.set(a.monitorId, specOf(a));
     sched.upsert(a.monitorId, (a.spec?.intervalSeconds ?? 60) * 1000);
   };
   const drop = (id: string) => {
     assignments.delete(id);
+    specs.delete(id);
     sched.remove(id);
   };
 

@@ -11,9 +11,10 @@ export const phaseOf = (monitorId: string, region: string, intervalMs: number): 
       BigInt(intervalMs),
   );
 
+/** The first time strictly after `afterMs` that is `phase` into an interval. */
+export const nextSlot = (phase: number, intervalMs: number, afterMs: number): number =>
+  afterMs - ((((afterMs - phase) % intervalMs) + intervalMs) % intervalMs) + intervalMs;
+
 /** The first run time strictly after `afterMs`. */
-export const nextRunAt = (monitorId: string, region: string, intervalMs: number, afterMs: number): number => {
-  const phase = phaseOf(monitorId, region, intervalMs);
-  const base = afterMs - ((((afterMs - phase) % intervalMs) + intervalMs) % intervalMs);
-  return base + intervalMs;
-};
+export const nextRunAt = (monitorId: string, region: string, intervalMs: number, afterMs: number): number =>
+  nextSlot(phaseOf(monitorId, region, intervalMs), intervalMs, afterMs);

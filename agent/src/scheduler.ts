@@ -1,4 +1,4 @@
-import { nextRunAt } from './phase.js';
+import { nextSlot, phaseOf } from './phase.js';
 
 /**
  * Runs each assigned monitor on its own wall-clock phase. One timer for the earliest due run (a
@@ -21,6 +21,8 @@ export const realTimers: Timers = {
 interface Entry {
   id: string;
   intervalMs: number;
+  /** Where in its interval it runs (computed once: a hash). */
+  phase: number;
   nextAt: number;
   gen: number;
   running: boolean;
@@ -93,7 +95,7 @@ export const createScheduler = (opts: SchedulerOptions) => {
       const e = entries.get(n.id);
       if (!e || e.gen !== n.gen) continue;
       const slot = n.at;
-      e.nextAt = nextRunAt(e.id, region, e.intervalMs, Math.max(slot, now - e.intervalMs));
+      e.nextAt = nextSlot(e.phase, e.intervalMs, Math.max(slot, now - e.intervalMs));
       push({ at: e.nextAt, id: e.id, gen: e.gen });
       if (e.running) {
         skipped++;
@@ -114,8 +116,9 @@ export const createScheduler = (opts: SchedulerOptions) => {
     upsert(id: string, intervalMs: number) {
       const prev = entries.get(id);
       const gen = (prev?.gen ?? 0) + 1;
-      const nextAt = nextRunAt(id, region, intervalMs, timers.now());
-      entries.set(id, { id, intervalMs, nextAt, gen, running: prev?.running ?? false });
+      const phase = phaseOf(id, region, intervalMs);
+      const nextAt = nextSlot(phase, intervalMs, timers.now());
+      entries.set(id, { id, intervalMs, phase, nextAt, gen, running: prev?.running ?? false });
       push({ at: nextAt, id, gen });
       arm();
     },
