@@ -2,7 +2,7 @@ import { createServer, type Http2Server, type ServerHttp2Session } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { create } from '@bufbuild/protobuf';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
-import { AgentService, AssignmentSchema, CheckSpecSchema } from '@lookout/proto';
+import { AgentService, AssignmentSchema, type CheckResult, CheckSpecSchema } from '@lookout/proto';
 import { silentLogger } from '@lookout/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent } from './agent.js';
@@ -23,9 +23,10 @@ const until = async (what: string, ok: () => boolean) => {
   if (!ok()) throw new Error(`timed out waiting for ${what}`);
 };
 
-/** A real AgentService on loopback: one assigned monitor; every ReportResults reply asks for a pause. */
-const startControlPlane = async (slowDownMs: number, now: () => number) => {
+/** A real AgentService on loopback: assigned monitors (tcp by default); every ReportResults reply asks for a pause. */
+const startControlPlane = async (slowDownMs: number, now: () => number, types = ['tcp']) => {
   const reports: number[] = [];
+  const results: CheckResult[] = [];
   const at: number[] = [];
   server = createServer(
     connectNodeAdapter({
@@ -39,13 +40,13 @@ const startControlPlane = async (slowDownMs: number, now: () => number) => {
                 value: {
                   full: true,
                   removes: [],
-                  upserts: [
+                  upserts: types.map((monitorType, i) =>
                     create(AssignmentSchema, {
-                      monitorId: 'm1',
+                      monitorId: `m${i + 1}`,
                       version: 1n,
-                      spec: create(CheckSpecSchema, { monitorType: 'tcp', url: 'x', intervalSeconds: 1 }),
+                      spec: create(CheckSpecSchema, { monitorType, url: 'x', intervalSeconds: 1 }),
                     }),
-                  ],
+                  ),
                 },
               },
             };
@@ -53,6 +54,7 @@ const startControlPlane = async (slowDownMs: number, now: () => number) => {
           },
           reportResults: async (req) => {
             reports.push(req.results.length);
+            results.push(...req.results);
             at.push(now());
             return { accepted: req.results.length, duplicates: 0, slowDownMs };
           },
@@ -62,7 +64,7 @@ const startControlPlane = async (slowDownMs: number, now: () => number) => {
   );
   server.on('session', (s) => sessions.add(s));
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, reports, at };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, reports, at, results };
 };
 
 describe('agent reporting', () => {
@@ -123,5 +125,44 @@ describe('agent reporting', () => {
     await agent.stop(100);
     expect(cp.reports).toHaveLength(3);
     expect(agent.health().bufferedResults).toBe(0);
+  });
+
+  it('a monitor of a type it does not know is reported as failing, and the others run on', async () => {
+    const t = manualTimers(T0);
+    const cp = await startControlPlane(0, () => t.timers.now(), ['tcp', 'gopher']);
+    const agent = createAgent({
+      config: {
+        control_plane_url: cp.url,
+        token: 'lat.test-test-test-test-test',
+        region: 'eu-west',
+        instance_id: 'a2',
+        concurrency: 4,
+        queue_max: 100,
+        buffer_max_results: 1000,
+        buffer_max_age_seconds: 3600,
+        log_level: 'silent',
+        shutdown_grace_ms: 100,
+        metrics_port: 0,
+        metrics_host: '127.0.0.1',
+        rdap_bootstrap_url: 'off',
+        rdap_refresh_hours: 0,
+      },
+      logger: silentLogger(),
+      prober: { run: async () => ({ ok: true, error: null, response_time_ms: 1 }) },
+      timers: t.timers,
+    });
+    void agent.start();
+    await until('assignments', () => agent.assigned().length === 2);
+    for (let i = 0; i < 3; i++) {
+      await t.advanceTo(t.timers.now() + 1000);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await agent.stop(100);
+    const byMonitor = (id: string) => cp.results.filter((r) => r.monitorId === id);
+    expect(byMonitor('m1').length).toBeGreaterThan(0);
+    expect(byMonitor('m1').every((r) => r.ok)).toBe(true);
+    expect(byMonitor('m2').length).toBeGreaterThan(0);
+    expect(byMonitor('m2')[0]).toMatchObject({ ok: false, errorKind: 'agent_error' });
+    expect(byMonitor('m2')[0]!.errorMessage).toContain('unsupported monitor type "gopher"');
   });
 });

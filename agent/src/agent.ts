@@ -12,7 +12,7 @@ import { fullJitter } from './backoff.js';
 import type { AgentConfig } from './config.js';
 import { deadline } from './deadline.js';
 import { createLagWindow } from './lag-window.js';
-import type { Prober } from './probe-port.js';
+import type { Prober, ProbeSpec } from './probe-port.js';
 import { createResultBuffer } from './result-buffer.js';
 import { createScheduler, realTimers, type Timers } from './scheduler.js';
 import { resultOf, specOf } from './wire.js';
@@ -67,9 +67,14 @@ export const createAgent = (deps: AgentDeps) => {
     }),
   );
 
-  const assignments = new Map<string, Assignment>();
-  /** Each assignment as its prober takes it, converted once per upsert rather than per run. */
-  const specs = new Map<string, ReturnType<typeof specOf>>();
+  /**
+   * What this agent runs, kept compact (not the wire messages): 50,000 of these must fit in little
+   * memory. `spec` is what the prober takes, converted once per upsert; `problem` is why it cannot run.
+   */
+  const assignments = new Map<
+    string,
+    { version: bigint; intervalMs: number; spec: ProbeSpec | null; problem: string | null }
+  >();
   const queue = new PQueue({ concurrency: config.concurrency });
   const buffer = createResultBuffer<CheckResult>({
     maxItems: config.buffer_max_results,
@@ -93,6 +98,7 @@ export const createAgent = (deps: AgentDeps) => {
   const run = async (id: string, scheduledAt: number, runNowRequestId?: string) => {
     const assignment = assignments.get(id);
     if (!assignment) return;
+    const { spec } = assignment;
     const startedAt = timers.now();
     const t0 = performance.now();
     if (!runNowRequestId) {
@@ -100,11 +106,11 @@ export const createAgent = (deps: AgentDeps) => {
       lags.add(lag);
       deps.onLag?.(lag);
     }
-    const spec = specs.get(id) ?? specOf(assignment);
     // The hard deadline: a prober that ignores its signal still cannot hold a slot past it.
-    const limit = deadline(spec.timeout_ms + 1000);
+    const limit = deadline((spec?.timeout_ms ?? 0) + 1000);
     let outcome: Awaited<ReturnType<Prober['run']>>;
     try {
+      if (!spec) throw new Error(assignment.problem ?? 'this agent cannot run this monitor');
       outcome = await Promise.race([
         prober.run(spec, limit.signal),
         new Promise<never>((_, reject) =>
@@ -121,7 +127,7 @@ export const createAgent = (deps: AgentDeps) => {
       limit.done();
     }
     checksRun++;
-    deps.onCheck?.({ type: spec.monitor_type, ok: outcome.ok, ms: performance.now() - t0 });
+    deps.onCheck?.({ type: spec?.monitor_type ?? 'unknown', ok: outcome.ok, ms: performance.now() - t0 });
     const resultId = runNowRequestId
       ? `${id}:${region}:run:${runNowRequestId}`
       : `${id}:${region}:${scheduledAt}`;
@@ -130,7 +136,8 @@ export const createAgent = (deps: AgentDeps) => {
       startedAt,
       resultOf({
         id: resultId,
-        assignment,
+        monitorId: id,
+        version: assignment.version,
         scheduledAt,
         startedAt,
         outcome,
@@ -152,13 +159,19 @@ export const createAgent = (deps: AgentDeps) => {
   let sched = createScheduler({ region, timers, dispatch });
 
   const apply = (a: Assignment) => {
-    assignments.set(a.monitorId, a);
-    specs.set(a.monitorId, specOf(a));
-    sched.upsert(a.monitorId, (a.spec?.intervalSeconds ?? 60) * 1000);
+    let spec: ProbeSpec | null = null;
+    let problem: string | null = null;
+    try {
+      spec = specOf(a);
+    } catch (e) {
+      problem = (e as Error).message; // e.g. a check type newer than this agent: its runs report this
+    }
+    const intervalMs = (a.spec?.intervalSeconds || 60) * 1000;
+    assignments.set(a.monitorId, { version: a.version, intervalMs, spec, problem });
+    sched.upsert(a.monitorId, intervalMs);
   };
   const drop = (id: string) => {
     assignments.delete(id);
-    specs.delete(id);
     sched.remove(id);
   };
 
@@ -230,7 +243,7 @@ export const createAgent = (deps: AgentDeps) => {
       const old = sched;
       sched = createScheduler({ region, timers, dispatch });
       old.stop();
-      for (const a of assignments.values()) sched.upsert(a.monitorId, (a.spec?.intervalSeconds ?? 60) * 1000);
+      for (const [id, a] of assignments) sched.upsert(id, a.intervalMs);
     }
     session = { id: reg.sessionId, epoch: reg.epoch };
     connected = true;
@@ -238,7 +251,7 @@ export const createAgent = (deps: AgentDeps) => {
     void report();
     syncKeep.clear(); // a sync cut off by a broken stream starts over
     stream = new AbortController();
-    const running = [...assignments.values()].map((a) => ({ monitorId: a.monitorId, version: a.version }));
+    const running = [...assignments].map(([monitorId, a]) => ({ monitorId, version: a.version }));
     let lastMessageAt = timers.now();
     const current = stream;
     const watchdog = every(5_000, () => {

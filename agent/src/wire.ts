@@ -36,7 +36,8 @@ export const specOf = (a: Assignment): ProbeSpec => {
 /** A run's outcome → the wire result, with its deterministic id. */
 export const resultOf = (input: {
   id: string;
-  assignment: Assignment;
+  monitorId: string;
+  version: bigint;
   scheduledAt: number;
   startedAt: number;
   outcome: ProbeOutcome;
@@ -46,8 +47,8 @@ export const resultOf = (input: {
   const ms = (iso: string | undefined) => (iso ? BigInt(Date.parse(iso)) : 0n);
   return create(CheckResultSchema, {
     resultId: input.id,
-    monitorId: input.assignment.monitorId,
-    monitorVersion: input.assignment.version,
+    monitorId: input.monitorId,
+    monitorVersion: input.version,
     scheduledAtMs: BigInt(input.scheduledAt),
     startedAtMs: BigInt(input.startedAt),
     ok: o.ok,
