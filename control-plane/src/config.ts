@@ -42,6 +42,11 @@ export const configKeys = {
   },
   http_port: { schema: port, default: 8080, doc: 'Port of the HTTP API (0 picks a free port).' },
   rpc_port: { schema: port, default: 8081, doc: 'Port of the agents’ gRPC/Connect listener (HTTP/2).' },
+  demo_workspace: {
+    schema: bool,
+    default: true,
+    doc: 'Create the `demo` workspace on first start and print its admin password and a key (for `npm start`); set false in production and create workspaces with the CLI.',
+  },
   local_agents: {
     schema: regionList(),
     default: [] as string[],

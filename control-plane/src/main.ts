@@ -20,7 +20,7 @@ const main = async () => {
   const logger = createLogger({ level: config.log_level, name: 'control-plane' });
   const store = await openStore(config);
   logger.info({ store: describeStore(config) }, 'store ready');
-  const demo = await ensureDemoWorkspace(store, config.plans, systemClock);
+  const demo = config.demo_workspace ? await ensureDemoWorkspace(store, config.plans, systemClock) : null;
   const cp = await startControlPlane({ config, store, logger });
   const agents =
     config.local_agents.length > 0
@@ -51,9 +51,13 @@ const main = async () => {
         '',
       ].join('\n'),
     );
-  } else {
+  } else if (config.demo_workspace) {
     process.stdout.write(
       `\nLookout is running: ${base}/api/v1 (workspace "demo" exists; create more keys with npx lookout api-key create)\n  agents connect: ${cp.rpcUrl}\n`,
+    );
+  } else {
+    process.stdout.write(
+      `\nLookout is running: HTTP API on port ${cp.port} (https://<workspace>.${config.service_domain}/api/v1; create workspaces with npx lookout workspace create)\n  agents connect: ${cp.rpcUrl}\n`,
     );
   }
 

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exited, MAIN, startProcess } from '../support/processes.js';
 
@@ -49,6 +50,23 @@ describe('npm start (the control plane process)', () => {
     expect((await get(port2, '/api/v1/alerts', key)).status).toBe(200);
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
+  });
+
+  it('with LOOKOUT_DEMO_WORKSPACE=false (production) makes no workspace and prints no secret', async () => {
+    const data = mkdtempSync(join(dir, 'no-demo-'));
+    const p = await startProcess(
+      MAIN,
+      { ...env, LOOKOUT_DATA_DIR: data, LOOKOUT_DEMO_WORKSPACE: 'false' },
+      /Lookout is running: HTTP API on port (\d+)/,
+    );
+    expect(p.output()).not.toMatch(/ak\.|password/);
+    const ready = await get(Number(p.match[1]), '/readyz', '');
+    expect(ready.status).toBe(200);
+    p.child.kill('SIGTERM');
+    expect(await exited(p.child)).toBe(0);
+    const db = new Database(join(data, 'lookout.db'), { readonly: true });
+    expect(db.prepare('SELECT count(*) n FROM workspaces').get()).toEqual({ n: 0 });
+    db.close();
   });
 
   it('refuses bad configuration at boot with one line per bad value', async () => {

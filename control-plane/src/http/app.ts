@@ -22,6 +22,7 @@ import { agentRoutes, resultRoutes } from './routes/results.js';
 import { createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
 
 export const API_PREFIX = '/api/v1';
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** Routes without a query schema take no query parameters; without a body schema, no body (or `{}`). */
 const noQuery = z.strictObject({});
@@ -75,8 +76,9 @@ export const createApp = (deps: AppDeps) => {
     }
     const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
     deps.metrics?.request(ctx.method, route, ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
-    // Pings are the hot path (thousands a second): their access lines are debug-level.
-    const level = ctx.status < 500 && ctx.path.includes('/hb/ping/') ? 'debug' : 'info';
+    // Pings (thousands a second) and probes and scrapes (every few seconds) log at debug level.
+    const quiet = ctx.path.includes('/hb/ping/') || PROBE_PATHS.has(ctx.path);
+    const level = ctx.status < 500 && quiet ? 'debug' : 'info';
     if (logger.isLevelEnabled(level))
       ctx.state.log[level](
         {
