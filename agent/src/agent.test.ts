@@ -6,6 +6,7 @@ import { AgentService, AssignmentSchema, type CheckResult, CheckSpecSchema } fro
 import { silentLogger } from '@lookout/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent } from './agent.js';
+import type { AgentConfig } from './config.js';
 import { manualTimers } from './manual-timers.js';
 
 const T0 = 1_800_000_000_000;
@@ -15,6 +16,24 @@ afterEach(async () => {
   for (const s of sessions) s.destroy();
   sessions.clear();
   await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+});
+
+const testConfig = (url: string, instance: string): AgentConfig => ({
+  control_plane_url: url,
+  token: 'lat.test-test-test-test-test',
+  region: 'eu-west',
+  instance_id: instance,
+  concurrency: 4,
+  queue_max: 100,
+  buffer_max_results: 1000,
+  buffer_max_age_seconds: 3600,
+  log_level: 'silent',
+  shutdown_grace_ms: 100,
+  metrics_port: 0,
+  metrics_host: '127.0.0.1',
+  block_private_targets: false,
+  rdap_bootstrap_url: 'off',
+  rdap_refresh_hours: 0,
 });
 
 /** Polls a condition that a real network call makes true (the agent's time is manual, the network is not). */
@@ -74,22 +93,7 @@ describe('agent reporting', () => {
     const t = manualTimers(T0);
     const cp = await startControlPlane(5000, () => t.timers.now());
     const agent = createAgent({
-      config: {
-        control_plane_url: cp.url,
-        token: 'lat.test-test-test-test-test',
-        region: 'eu-west',
-        instance_id: 'a1',
-        concurrency: 4,
-        queue_max: 100,
-        buffer_max_results: 1000,
-        buffer_max_age_seconds: 3600,
-        log_level: 'silent',
-        shutdown_grace_ms: 100,
-        metrics_port: 0,
-        metrics_host: '127.0.0.1',
-        rdap_bootstrap_url: 'off',
-        rdap_refresh_hours: 0,
-      },
+      config: testConfig(cp.url, 'a1'),
       logger: silentLogger(),
       prober: { run: async () => ({ ok: true, error: null, response_time_ms: 1 }) },
       timers: t.timers,
@@ -131,22 +135,7 @@ describe('agent reporting', () => {
     const t = manualTimers(T0);
     const cp = await startControlPlane(0, () => t.timers.now(), ['tcp', 'gopher']);
     const agent = createAgent({
-      config: {
-        control_plane_url: cp.url,
-        token: 'lat.test-test-test-test-test',
-        region: 'eu-west',
-        instance_id: 'a2',
-        concurrency: 4,
-        queue_max: 100,
-        buffer_max_results: 1000,
-        buffer_max_age_seconds: 3600,
-        log_level: 'silent',
-        shutdown_grace_ms: 100,
-        metrics_port: 0,
-        metrics_host: '127.0.0.1',
-        rdap_bootstrap_url: 'off',
-        rdap_refresh_hours: 0,
-      },
+      config: testConfig(cp.url, 'a2'),
       logger: silentLogger(),
       prober: { run: async () => ({ ok: true, error: null, response_time_ms: 1 }) },
       timers: t.timers,

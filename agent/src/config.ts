@@ -61,6 +61,11 @@ export const agentConfigKeys = {
     default: '0.0.0.0',
     doc: 'Address that listener binds (0.0.0.0: reachable by Prometheus and Kubernetes probes).',
   },
+  block_private_targets: {
+    schema: z.enum(['true', 'false']).transform((v) => v === 'true'),
+    default: false,
+    doc: 'Refuse checks of private, loopback and link-local addresses (after DNS, on every redirect): the SSRF guard for hosted use.',
+  },
   rdap_bootstrap_url: {
     schema: z.union([z.literal('off'), z.url({ protocol: /^https?$/ })]),
     default: 'https://data.iana.org/rdap/dns.json',

@@ -32,7 +32,7 @@ const main = async () => {
   const agent = createAgent({
     config,
     logger,
-    prober: createProbers({ rdapBootstrap: rdap.current }),
+    prober: createProbers({ rdapBootstrap: rdap.current, blockPrivate: config.block_private_targets }),
     onCheck: metrics.onCheck,
     onLag: metrics.onLag,
   });

@@ -163,6 +163,11 @@ export const configKeys = {
     doc: 'SMTP user name, if the server wants one.',
   },
   smtp_password: { schema: z.string().optional(), default: undefined, doc: 'SMTP password.' },
+  block_private_destinations: {
+    schema: bool,
+    default: false,
+    doc: 'Refuse webhook and Slack notifications to private, loopback and link-local addresses (the SSRF guard for hosted use); agents have LOOKOUT_AGENT_BLOCK_PRIVATE_TARGETS for checks.',
+  },
   metrics_token: {
     schema: z.string().min(16).optional(),
     default: undefined,

@@ -1,3 +1,4 @@
+export * from './address-guard.js';
 export * from './clock.js';
 export * from './errors.js';
 export * from './logger.js';

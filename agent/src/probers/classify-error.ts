@@ -1,5 +1,6 @@
 /** The one place that names failures: Node error codes → a stable kind and a readable message. */
 const kinds: Record<string, string> = {
+  EBLOCKED: 'blocked_target',
   ENOTFOUND: 'dns_failure',
   EAI_AGAIN: 'dns_failure',
   ENODATA: 'dns_failure',

@@ -1,18 +1,26 @@
 import { Resolver } from 'node:dns/promises';
+import { assertPublicLiteral } from '@lookout/shared';
 import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 
 const norm = (s: string) => s.toLowerCase().replace(/\.$/, '');
+/** `1.2.3.4`, `1.2.3.4:53`, `[::1]:53` or `::1` → the address alone. */
+const resolverHost = (s: string) =>
+  s.replace(/^\[([^\]]+)\](?::\d+)?$/, '$1').replace(/^(\d+\.\d+\.\d+\.\d+):\d+$/, '$1');
 
 /** dns checks through c-ares (a Resolver, never dns.lookup), optionally against a given resolver. */
-export const createDnsProber = () => ({
+export const createDnsProber = (opts: { blockPrivate?: boolean } = {}) => ({
   async run(spec: ProbeSpec, signal: AbortSignal): Promise<ProbeOutcome> {
     const started = performance.now();
     const resolver = new Resolver({ timeout: spec.timeout_ms, tries: 1 });
-    if (spec.dns_resolver) resolver.setServers([spec.dns_resolver]);
     const onAbort = () => resolver.cancel();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
+      if (spec.dns_resolver) {
+        // The resolver is an address the check sends packets to: the SSRF guard applies to it.
+        if (opts.blockPrivate) assertPublicLiteral(resolverHost(spec.dns_resolver));
+        resolver.setServers([spec.dns_resolver]);
+      }
       const type = spec.dns_record_type ?? 'A';
       let records: string[];
       if (type === 'A') records = await resolver.resolve4(spec.url);

@@ -163,3 +163,24 @@ describe('http prober against real HTTP and HTTPS servers', () => {
     });
   });
 });
+
+describe('the SSRF guard (blockPrivate, for hosted use)', () => {
+  const guarded = createHttpProber({ ca: ca.pem.cert, now: () => NOW, blockPrivate: true });
+  const check = (url: string) => guarded.run(spec(url), new AbortController().signal);
+
+  it('refuses loopback targets, by address and by a name that resolves there; nothing is sent', async () => {
+    const before = seen.length;
+    for (const url of [
+      `http://127.0.0.1:${plain}/ok`,
+      `http://localhost:${plain}/ok`,
+      `https://[::1]:${good}/ok`,
+    ]) {
+      const r = await check(url);
+      expect(r, url).toMatchObject({ ok: false, error: { kind: 'blocked_target' } });
+    }
+    expect((await check(`http://localhost:${plain}/ok`)).error?.message).toMatch(/localhost resolves to/);
+    expect(seen.length).toBe(before);
+    // Unguarded (the default, and self-hosted use), the same target is checked.
+    expect(await run(spec(`http://localhost:${plain}/ok`))).toMatchObject({ ok: true });
+  });
+});

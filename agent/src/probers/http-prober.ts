@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { createSecureContext, type SecureContext } from 'node:tls';
+import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
 import { deadline } from '../deadline.js';
 import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
@@ -14,6 +15,8 @@ export interface HttpProberOptions {
   now?: () => Date;
   /** Extra trusted CAs (tests); the system store otherwise. */
   ca?: string | Buffer | (string | Buffer)[];
+  /** Refuse targets that are or resolve to private or loopback addresses (SSRF guard, hosted use). */
+  blockPrivate?: boolean;
 }
 
 /**
@@ -40,7 +43,9 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
         const body = spec.monitor_type === 'api' && spec.request_body ? Buffer.from(spec.request_body) : null;
         if (body) headers['content-length'] = String(body.length);
         const isHttps = url.protocol === 'https:';
+        if (opts.blockPrivate) assertPublicLiteral(url.hostname);
         const req = (isHttps ? httpsRequest : httpRequest)(url, {
+          ...(opts.blockPrivate ? { lookup: publicOnlyLookup } : {}),
           method: spec.http_method ?? 'GET',
           headers: { ...headers, connection: 'close' },
           agent: false,

@@ -13,8 +13,8 @@ export interface ProbersOptions extends HttpProberOptions {
 /** One prober per check type; a new type is one prober and one case here. */
 export const createProbers = (opts: ProbersOptions = {}): Prober => {
   const http = createHttpProber(opts);
-  const tcp = createTcpProber();
-  const dns = createDnsProber();
+  const tcp = createTcpProber({ blockPrivate: opts.blockPrivate ?? false });
+  const dns = createDnsProber({ blockPrivate: opts.blockPrivate ?? false });
   const domain = createDomainProber({
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.rdapBaseUrl ? { rdapBaseUrl: opts.rdapBaseUrl } : {}),

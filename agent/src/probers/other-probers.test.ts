@@ -84,6 +84,26 @@ describe('tcp prober', () => {
   });
 });
 
+describe('the SSRF guard on tcp and dns checks', () => {
+  it('refuses a private target or resolver', async () => {
+    const tcp = createTcpProber({ blockPrivate: true });
+    expect(await tcp.run(spec({ port: tcpPort }), signal())).toMatchObject({
+      ok: false,
+      error: { kind: 'blocked_target' },
+    });
+    expect(await tcp.run(spec({ url: 'localhost', port: tcpPort }), signal())).toMatchObject({
+      ok: false,
+      error: { kind: 'blocked_target' },
+    });
+    const dnsGuarded = createDnsProber({ blockPrivate: true });
+    const r = await dnsGuarded.run(
+      spec({ monitor_type: 'dns', url: 'example.test', dns_resolver: `${dns.address}` }),
+      signal(),
+    );
+    expect(r).toMatchObject({ ok: false, error: { kind: 'blocked_target' } });
+  });
+});
+
 describe('dns prober against a real DNS server on loopback', () => {
   const p = createDnsProber();
   const q = (over: Partial<ProbeSpec>) =>

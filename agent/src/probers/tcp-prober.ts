@@ -1,13 +1,26 @@
 import { connect } from 'node:net';
+import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
 import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 
 /** tcp checks: connect to host:port within the timeout, then close. */
-export const createTcpProber = () => ({
+export const createTcpProber = (opts: { blockPrivate?: boolean } = {}) => ({
   run(spec: ProbeSpec, signal: AbortSignal): Promise<ProbeOutcome> {
     const started = performance.now();
+    if (opts.blockPrivate) {
+      try {
+        assertPublicLiteral(spec.url);
+      } catch (e) {
+        return Promise.resolve({ ok: false, error: classifyError(e), response_time_ms: 0 });
+      }
+    }
     return new Promise((resolve) => {
-      const socket = connect({ host: spec.url, port: spec.port ?? 0, timeout: spec.timeout_ms });
+      const socket = connect({
+        host: spec.url,
+        port: spec.port ?? 0,
+        timeout: spec.timeout_ms,
+        ...(opts.blockPrivate ? { lookup: publicOnlyLookup } : {}),
+      });
       const done = (o: ProbeOutcome) => {
         socket.destroy();
         signal.removeEventListener('abort', onAbort);

@@ -7,6 +7,8 @@ export interface DispatcherOptions {
   smtp: SmtpSettings;
   retry: RetryOptions;
   timeoutMs: number;
+  /** Refuse webhook and Slack destinations on private or loopback addresses (SSRF guard). */
+  blockPrivate?: boolean;
   /** Unix time for webhook signatures. */
   now: () => Date;
 }
@@ -32,6 +34,7 @@ export const createDispatcher = (opts: DispatcherOptions): Dispatcher & { close(
           deliveryId,
           timeoutMs: opts.timeoutMs,
           nowSeconds: Math.floor(opts.now().getTime() / 1000),
+          blockPrivate: opts.blockPrivate ?? false,
         });
       case 'slack':
         return postJson({
@@ -42,6 +45,7 @@ export const createDispatcher = (opts: DispatcherOptions): Dispatcher & { close(
           deliveryId: null,
           timeoutMs: opts.timeoutMs,
           nowSeconds: 0,
+          blockPrivate: opts.blockPrivate ?? false,
         });
     }
   };

@@ -187,6 +187,36 @@ describe('webhook and Slack transports against a real receiver', () => {
     expect(JSON.parse(received[0]!.body)).toEqual({ text: '*DOWN: Home page*\nIt is down.' });
     expect(received[0]!.headers['x-lookout-signature']).toBeUndefined();
   });
+
+  it('with the SSRF guard, a private destination is refused permanently and nothing is sent', async () => {
+    const guarded = createDispatcher({
+      smtp: {
+        host: '127.0.0.1',
+        port: 1,
+        secure: false,
+        user: undefined,
+        password: undefined,
+        from: 'l@test',
+        timeoutMs: 100,
+      },
+      retry: { maxAttempts: 4, baseDelayMs: 100, sleep: async () => {} },
+      timeoutMs: 5000,
+      now: () => NOW,
+      blockPrivate: true,
+    });
+    for (const url of [`http://127.0.0.1:${port}/hook`, `http://localhost:${port}/hook`]) {
+      const attempts: Attempt[] = [];
+      const target: Target = { kind: 'webhook', url, headers: {}, secret: SECRET };
+      const r = await guarded.send(target, message, 'k', async (_n, a) => void attempts.push(a));
+      expect(r).toMatchObject({
+        ok: false,
+        permanent: true,
+        error: expect.stringMatching(/private or loopback/),
+      });
+      expect(attempts).toHaveLength(1);
+    }
+    expect(received).toHaveLength(0);
+  });
 });
 
 describe('email against a real SMTP server', () => {

@@ -1,4 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
 import { type AttemptResult, httpResult, networkResult } from './attempt.js';
 
 /**
@@ -53,7 +56,36 @@ export interface WebhookRequest {
   timeoutMs: number;
   /** Unix seconds for the signature. */
   nowSeconds: number;
+  /** Refuse destinations that are or resolve to private or loopback addresses (SSRF guard). */
+  blockPrivate?: boolean;
 }
+
+/** One HTTP(S) POST on node's own client, so the SSRF guard sees the address actually connected to. */
+const post = (url: URL, headers: Record<string, string>, body: string, timeoutMs: number, guard: boolean) =>
+  new Promise<{ status: number; text: string }>((resolve, reject) => {
+    if (guard) assertPublicLiteral(url.hostname);
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      agent: false,
+      signal: AbortSignal.timeout(timeoutMs),
+      ...(guard ? { lookup: publicOnlyLookup } : {}),
+    });
+    req.once('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        if (size < 4096) chunks.push(c);
+        size += c.length;
+      });
+      res.once('end', () =>
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+      );
+      res.once('error', reject);
+    });
+    req.once('error', reject);
+    req.end(body);
+  });
 
 /** One POST. Redirects are not followed (a 3xx is a permanent failure: fix the URL). */
 export const postJson = async (req: WebhookRequest): Promise<AttemptResult> => {
@@ -66,18 +98,12 @@ export const postJson = async (req: WebhookRequest): Promise<AttemptResult> => {
   if (req.secret) headers[SIGNATURE_HEADER] = signatureHeader(req.secret, req.nowSeconds, body);
   if (req.deliveryId) headers[DELIVERY_HEADER] = req.deliveryId;
   try {
-    const res = await fetch(req.url, {
-      method: 'POST',
-      headers,
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(req.timeoutMs),
-    });
-    const text = res.ok ? '' : await res.text().catch(() => '');
-    if (!res.ok) return httpResult(res.status, text);
-    await res.body?.cancel().catch(() => {});
-    return httpResult(res.status);
+    const res = await post(new URL(req.url), headers, body, req.timeoutMs, req.blockPrivate ?? false);
+    return res.status >= 200 && res.status < 300 ? httpResult(res.status) : httpResult(res.status, res.text);
   } catch (e) {
+    if ((e as { code?: string }).code === 'EBLOCKED') {
+      return { ok: false, permanent: true, status_code: null, error: (e as Error).message };
+    }
     return networkResult(e);
   }
 };
