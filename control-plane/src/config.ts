@@ -168,6 +168,16 @@ export const configKeys = {
     default: false,
     doc: 'Refuse webhook and Slack notifications to private, loopback and link-local addresses (the SSRF guard for hosted use); agents have LOOKOUT_AGENT_BLOCK_PRIVATE_TARGETS for checks.',
   },
+  auth_failures_per_minute: {
+    schema: z.coerce.number().min(0).max(100_000),
+    default: 30,
+    doc: 'Failed API key attempts allowed per client address per minute (burst of the same size); beyond, 429 with Retry-After. 0: no limit.',
+  },
+  pings_per_heartbeat_per_second: {
+    schema: z.coerce.number().min(0).max(100_000),
+    default: 10,
+    doc: 'Pings accepted per heartbeat per second (burst of ten times that); beyond, 429 with Retry-After. 0: no limit.',
+  },
   metrics_token: {
     schema: z.string().min(16).optional(),
     default: undefined,

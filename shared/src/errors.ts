@@ -42,12 +42,20 @@ export const errorStatus: Record<ErrorCode, { http: number; connect: string }> =
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: FieldProblem[];
+  /** For `rate_limited`: when to try again (sent as `Retry-After`). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, details: FieldProblem[] = []) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details: FieldProblem[] = [],
+    opts: { retryAfterSeconds?: number } = {},
+  ) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.details = details;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
   }
 
   get status(): number {

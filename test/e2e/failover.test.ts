@@ -103,6 +103,8 @@ const baseEnv = (data: string) => ({
   LOOKOUT_AGENT_LIVE_SECONDS: '5',
   // A drain held open by the test must not be cut short by the grace timer.
   LOOKOUT_SHUTDOWN_GRACE_MS: '30000',
+  // The test pings one heartbeat thousands of times a second on purpose.
+  LOOKOUT_PINGS_PER_HEARTBEAT_PER_SECOND: '0',
 });
 
 const startControlPlane = async (data: string) => {

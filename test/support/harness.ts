@@ -32,7 +32,18 @@ export const startHarness = async (overrides: Partial<Config> = {}, opts: { cloc
   const dir = mkdtempSync(join(tmpdir(), 'lookout-e2e-'));
   const config = loadConfig(
     {},
-    { http_port: 0, rpc_port: 0, http_host: '127.0.0.1', data_dir: dir, log_level: 'silent', ...overrides },
+    {
+      http_port: 0,
+      rpc_port: 0,
+      http_host: '127.0.0.1',
+      data_dir: dir,
+      log_level: 'silent',
+      // Tests send bad keys and bursts of pings from one address on purpose; rate-limits.test.ts
+      // sets the limits it tests.
+      auth_failures_per_minute: 0,
+      pings_per_heartbeat_per_second: 0,
+      ...overrides,
+    },
   );
   const store: Store = createSqliteStore({ path: join(dir, 'lookout.db') });
   await store.init();

@@ -4,6 +4,7 @@ import { AppError, digestsEqual, hashSecret, isAppError } from '@lookout/shared'
 import Koa from 'koa';
 import { z } from 'zod';
 import { authenticateKey, shouldRecordUse } from '../domain/api-keys.js';
+import { createRateLimiter } from '../domain/rate-limiter.js';
 import { hasRole } from '../domain/roles.js';
 import { parseOrThrow } from '../domain/validation.js';
 import { readJson } from './body.js';
@@ -73,6 +74,7 @@ export const createApp = (deps: AppDeps) => {
       ctx.status = e.status;
       ctx.body = errorJson(e);
       if (e.code === 'unauthorized') ctx.set('WWW-Authenticate', 'X-API-Key');
+      if (e.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(e.retryAfterSeconds));
     }
     const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
     deps.metrics?.request(ctx.method, route, ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
@@ -148,10 +150,32 @@ export const createApp = (deps: AppDeps) => {
     });
   }
 
+  // Failed key attempts per client address (keys are 256-bit random: this is defence in depth).
+  const authFailures =
+    config.auth_failures_per_minute > 0
+      ? createRateLimiter({
+          capacity: config.auth_failures_per_minute,
+          perSecond: config.auth_failures_per_minute / 60,
+        })
+      : null;
   const authorize = async (ctx: ApiContext, r: AnyRoute): Promise<Authed> => {
     const now = clock.now();
     const ws = ctx.state.workspace;
-    const { key, user } = await authenticateKey(store, ctx.get('x-api-key') || undefined, ws, now);
+    const wait = authFailures?.retryAfter(ctx.ip, now.getTime()) ?? 0;
+    if (wait > 0) {
+      throw new AppError(
+        'rate_limited',
+        `Too many failed API key attempts from your address; try again in ${wait} s.`,
+        [],
+        { retryAfterSeconds: wait },
+      );
+    }
+    const { key, user } = await authenticateKey(store, ctx.get('x-api-key') || undefined, ws, now).catch(
+      (e: unknown) => {
+        if (isAppError(e) && e.code === 'unauthorized') authFailures?.take(ctx.ip, now.getTime());
+        throw e;
+      },
+    );
     ctx.state.auth = { key, user };
     if (shouldRecordUse(key, now)) {
       const from = `${ctx.ip} ${ctx.get('user-agent')}`.trim().slice(0, 200);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, isAppError } from '@lookout/shared';
 import { PING_BODY_MAX_BYTES, pingBodyText, pingSignal } from '../domain/heartbeats.js';
+import { createRateLimiter } from '../domain/rate-limiter.js';
 import { isJsonType, parseJson, readRaw } from './body.js';
 import type { AppDeps } from './route.js';
 import { createPingService } from './routes/pings.js';
@@ -30,14 +31,25 @@ export const errorBody = (e: AppError) =>
 export const createPingEndpoint = (deps: AppDeps) => {
   const ping = createPingService(deps);
   const { config, logger } = deps;
+  const perHeartbeat =
+    config.pings_per_heartbeat_per_second > 0
+      ? createRateLimiter({
+          capacity: config.pings_per_heartbeat_per_second * 10,
+          perSecond: config.pings_per_heartbeat_per_second,
+        })
+      : null;
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'POST' && req.method !== 'GET') return false;
     const m = PING_PATH.exec(req.url ?? '');
     if (!m) return false;
     const requestId = randomUUID();
     const started = process.hrtime.bigint();
-    const reply = (status: number, body: string) => {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
+    const reply = (status: number, body: string, retryAfter?: number) => {
+      res.writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        'x-request-id': requestId,
+        ...(retryAfter !== undefined ? { 'retry-after': String(retryAfter) } : {}),
+      });
       res.end(body);
       if (deps.metrics) {
         if (status === 200) deps.metrics.pingAccepted();
@@ -52,6 +64,15 @@ export const createPingEndpoint = (deps: AppDeps) => {
       }
     };
     (async () => {
+      const limited = perHeartbeat?.take(m[1]!.toLowerCase(), deps.clock.now().getTime());
+      if (limited && !limited.ok) {
+        throw new AppError(
+          'rate_limited',
+          `Too many pings for this heartbeat; try again in ${limited.retryAfterSeconds} s.`,
+          [],
+          { retryAfterSeconds: limited.retryAfterSeconds },
+        );
+      }
       const signal = pingSignal(m[2], new URLSearchParams(m[3]?.slice(1) ?? ''));
       if (!signal) {
         throw new AppError(
@@ -73,7 +94,7 @@ export const createPingEndpoint = (deps: AppDeps) => {
     })().then(
       (ok) => reply(200, JSON.stringify(ok)),
       (err: unknown) => {
-        if (isAppError(err)) return reply(err.status, errorBody(err));
+        if (isAppError(err)) return reply(err.status, errorBody(err), err.retryAfterSeconds);
         logger.error({ err, req_id: requestId }, 'ping failed');
         reply(
           500,
