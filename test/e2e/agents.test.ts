@@ -5,7 +5,7 @@ import { systemClock } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentToken } from '../../control-plane/src/domain/agent-tokens.js';
 import { type Harness, startHarness } from '../support/harness.js';
-import { AGENT, exited, startProcess } from '../support/processes.js';
+import { exited, startAgentProcess } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -20,17 +20,13 @@ const agents: ChildProcess[] = [];
 
 const startAgent = async (region: string, instance: string) => {
   const token = (await createAgentToken(h.store, h.config.regions, { region }, new Date())).value;
-  const p = await startProcess(
-    AGENT,
-    {
-      LOOKOUT_AGENT_CONTROL_PLANE_URL: h.cp.rpcUrl,
-      LOOKOUT_AGENT_TOKEN: token,
-      LOOKOUT_AGENT_REGION: region,
-      LOOKOUT_AGENT_INSTANCE_ID: instance,
-      LOOKOUT_AGENT_LOG_LEVEL: 'info',
-    },
-    /assignments synced/,
-  );
+  const p = await startAgentProcess({
+    rpcUrl: h.cp.rpcUrl,
+    token,
+    region,
+    instance,
+    ready: /assignments synced/,
+  });
   agents.push(p.child);
   return p;
 };

@@ -3,13 +3,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { connect as connectHttp2 } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type Balancer, startBalancer } from '../support/balancer.js';
-import { AGENT, exited, MAIN, runCli, startProcess } from '../support/processes.js';
+import {
+  agentTokenFromCli,
+  exited,
+  freePort,
+  MAIN,
+  startAgentProcess,
+  startProcess,
+} from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -38,15 +44,6 @@ afterAll(() => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createNetServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 /** One HTTP request on a fresh connection (so each one goes through the balancer's choice). */
 const call = (port: number, method: string, path: string, headers: Record<string, string>, body?: unknown) =>
@@ -118,26 +115,10 @@ const startControlPlane = async (data: string) => {
   return { child: p.child, httpPort, rpcPort, key: p.output().match(/API key:\s+(ak\.\S+)/)?.[1] };
 };
 
-const agentToken = async (data: string, region: string) => {
-  const r = await runCli(['agent-token', 'create', '--region', region, '--json'], baseEnv(data));
-  return JSON.parse(r.stdout).token as string;
-};
+const agentToken = (data: string, region: string) => agentTokenFromCli(baseEnv(data), region);
 
 const startAgent = async (rpcPort: number, token: string, region: string, instance: string) => {
-  const p = await startProcess(
-    AGENT,
-    {
-      LOOKOUT_AGENT_CONTROL_PLANE_URL: `http://127.0.0.1:${rpcPort}`,
-      LOOKOUT_AGENT_TOKEN: token,
-      LOOKOUT_AGENT_REGION: region,
-      LOOKOUT_AGENT_INSTANCE_ID: instance,
-      LOOKOUT_AGENT_LOG_LEVEL: 'info',
-      LOOKOUT_AGENT_METRICS_PORT: '0',
-      LOOKOUT_AGENT_METRICS_HOST: '127.0.0.1',
-      LOOKOUT_AGENT_RDAP_BOOTSTRAP_URL: 'off',
-    },
-    /registered/,
-  );
+  const p = await startAgentProcess({ rpcUrl: `http://127.0.0.1:${rpcPort}`, token, region, instance });
   children.push(p.child);
   return { child: p.child, registrations: () => p.output().match(/"msg":"registered"/g)?.length ?? 0 };
 };

@@ -2,11 +2,17 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { AGENT, exited, MAIN, runCli, startProcess } from '../support/processes.js';
+import {
+  agentTokenFromCli,
+  exited,
+  freePort,
+  MAIN,
+  startAgentProcess,
+  startProcess,
+} from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 /** Faults with real processes: control planes and agents are separate OS processes on one SQLite file. */
@@ -25,15 +31,6 @@ afterAll(() => {
   target?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createNetServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 const http = (port: number, method: string, path: string, key: string, body?: unknown) =>
   // biome-ignore lint/suspicious/noExplicitAny: test convenience
@@ -81,23 +78,10 @@ const startControlPlane = async (data: string, httpPort: number, rpcPort: number
   return { child: p.child, key: p.output().match(/API key:\s+(ak\.\S+)/)?.[1] };
 };
 
-const agentToken = async (data: string, region: string) => {
-  const r = await runCli(['agent-token', 'create', '--region', region, '--json'], baseEnv(data));
-  return JSON.parse(r.stdout).token as string;
-};
+const agentToken = (data: string, region: string) => agentTokenFromCli(baseEnv(data), region);
 
 const startAgent = async (rpcPort: number, token: string, region: string, instance: string) => {
-  const p = await startProcess(
-    AGENT,
-    {
-      LOOKOUT_AGENT_CONTROL_PLANE_URL: `http://127.0.0.1:${rpcPort}`,
-      LOOKOUT_AGENT_TOKEN: token,
-      LOOKOUT_AGENT_REGION: region,
-      LOOKOUT_AGENT_INSTANCE_ID: instance,
-      LOOKOUT_AGENT_LOG_LEVEL: 'info',
-    },
-    /registered/,
-  );
+  const p = await startAgentProcess({ rpcUrl: `http://127.0.0.1:${rpcPort}`, token, region, instance });
   children.push(p.child);
   return p.child;
 };

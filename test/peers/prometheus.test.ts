@@ -5,9 +5,8 @@ import { systemClock } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentToken } from '../../control-plane/src/domain/agent-tokens.js';
 import { type Harness, startHarness } from '../support/harness.js';
-import { AGENT, exited, startProcess } from '../support/processes.js';
+import { exited, freePort, startAgentProcess } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
-import { freePort } from './support/binaries.js';
 import { type Prometheus, startPrometheus } from './support/prometheus.js';
 
 /**
@@ -32,19 +31,14 @@ beforeAll(async () => {
   for (const region of ['eu-west', 'us-east']) {
     agentPorts[region] = await freePort();
     const token = (await createAgentToken(h.store, h.config.regions, { region }, new Date())).value;
-    const p = await startProcess(
-      AGENT,
-      {
-        LOOKOUT_AGENT_CONTROL_PLANE_URL: h.cp.rpcUrl,
-        LOOKOUT_AGENT_TOKEN: token,
-        LOOKOUT_AGENT_REGION: region,
-        LOOKOUT_AGENT_INSTANCE_ID: `${region}-prom`,
-        LOOKOUT_AGENT_METRICS_HOST: '127.0.0.1',
-        LOOKOUT_AGENT_METRICS_PORT: String(agentPorts[region]),
-        LOOKOUT_AGENT_LOG_LEVEL: 'info',
-      },
-      /assignments synced/,
-    );
+    const p = await startAgentProcess({
+      rpcUrl: h.cp.rpcUrl,
+      token,
+      region,
+      instance: `${region}-prom`,
+      env: { LOOKOUT_AGENT_METRICS_PORT: String(agentPorts[region]) },
+      ready: /assignments synced/,
+    });
     agents.push(p.child);
   }
   const w = await h.workspace('peers-prom', 'e2e');

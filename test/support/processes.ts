@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -52,3 +53,44 @@ export const exited = (child: ChildProcess) =>
     if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
     else child.once('exit', (code) => resolve(code));
   });
+
+/** A port that was free a moment ago, for processes that must be told their port in advance. */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createNetServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+/** A region token made by the real admin CLI against the store `env` names. */
+export const agentTokenFromCli = async (env: Record<string, string>, region: string) => {
+  const r = await runCli(['agent-token', 'create', '--region', region, '--json'], env);
+  return JSON.parse(r.stdout).token as string;
+};
+
+/** A real agent process, resolved once its output matches `ready` (default: registered). */
+export const startAgentProcess = (opts: {
+  rpcUrl: string;
+  token: string;
+  region: string;
+  instance: string;
+  env?: Record<string, string>;
+  ready?: RegExp;
+}) =>
+  startProcess(
+    AGENT,
+    {
+      LOOKOUT_AGENT_CONTROL_PLANE_URL: opts.rpcUrl,
+      LOOKOUT_AGENT_TOKEN: opts.token,
+      LOOKOUT_AGENT_REGION: opts.region,
+      LOOKOUT_AGENT_INSTANCE_ID: opts.instance,
+      LOOKOUT_AGENT_LOG_LEVEL: 'info',
+      LOOKOUT_AGENT_METRICS_HOST: '127.0.0.1',
+      LOOKOUT_AGENT_RDAP_BOOTSTRAP_URL: 'off',
+      ...opts.env,
+    },
+    opts.ready ?? /registered/,
+  );

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
 
 /**
@@ -26,16 +25,7 @@ export const findBinary = (names: string[], install: string): string => {
   throw new Error(`None of ${names.join(', ')} is installed (looked on PATH). Install it: ${install}`);
 };
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
+export { freePort } from '../../support/processes.js';
 
 export interface RunningBinary {
   child: ChildProcess;
