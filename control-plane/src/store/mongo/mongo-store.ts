@@ -187,6 +187,9 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...mongoRoutingIndexes({ col }),
         ...mongoInboundIndexes({ col }),
       ]);
+      // The feed's counter exists before any transaction bumps it (an upsert racing inside two
+      // transactions would fail one of them with a duplicate key instead of a retryable conflict).
+      await counters.updateOne({ _id: 'monitor_changes' }, { $setOnInsert: { seq: 0 } }, { upsert: true });
     },
     async ping() {
       await client.db('admin').command({ ping: 1 });
