@@ -41,7 +41,7 @@ const MAX_RESULTS_PER_BATCH = 1000;
 const KEEPALIVE_MS = 15_000;
 /** Upserts per part of the first sync. */
 const SYNC_PART = 1000;
-/** How often a session's last-results time is written (health needs seconds, not milliseconds). */
+/** How often a session's last-seen and last-results times are written (health needs seconds, not milliseconds). */
 const RESULTS_NOTE_MS = 5_000;
 
 /** The agent API: thin translation between the wire and the domain; all rules live in domain/. */
@@ -49,6 +49,8 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
   const { store, clock, config, logger, runNow, catalog } = deps;
   const random = deps.random ?? Math.random;
   const log = logger.child({ component: 'agent-service' });
+  /** Well inside the liveness window, so a live agent is never judged gone between two writes. */
+  const touchEveryMs = Math.min(RESULTS_NOTE_MS, (config.agent_live_seconds * 1000) / 3);
   const writer = createResultWriter((rs, step) => store.recordResults(rs, step));
   /** Assignment streams open on this replica, by region (the agents-connected gauge). */
   const streams = new Map<string, number>();
@@ -124,6 +126,7 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
       streams.set(region, (streams.get(region) ?? 0) + 1);
       const stopAt = clock.now().getTime() + config.stream_max_seconds * 1000 * (0.9 + 0.2 * random());
       let lastSent = 0;
+      let lastTouched = Number.NEGATIVE_INFINITY;
       let first = true;
       /** What the share was computed from: recomputed only when the monitors or the live agents change. */
       let basis = '';
@@ -137,7 +140,12 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
           if (!session || session.session_id !== req.sessionId) {
             throw new ConnectError('superseded: a newer session of this agent instance exists', Code.Aborted);
           }
-          await store.touchAgentSession(me, req.sessionId, clock.now());
+          // Seen: written every few seconds, not every poll (liveness is judged in tens of seconds).
+          const seenAt = clock.now().getTime();
+          if (seenAt - lastTouched >= touchEveryMs || seenAt < lastTouched) {
+            lastTouched = seenAt;
+            await store.touchAgentSession(me, req.sessionId, clock.now());
+          }
           const agents = await liveAgents(region);
           if (!agents.includes(me)) agents.push(me);
           const out: WatchAssignmentsResponse[] = [];
@@ -244,7 +252,7 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
           outcome.duplicates,
         );
         const noted = resultsNoted.get(req.sessionId) ?? 0;
-        if (now.getTime() - noted >= RESULTS_NOTE_MS || now.getTime() < noted) {
+        if (now.getTime() - noted >= touchEveryMs || now.getTime() < noted) {
           resultsNoted.set(req.sessionId, now.getTime());
           if (resultsNoted.size > 10_000) resultsNoted.clear();
           await store.touchAgentSession(req.instanceId, req.sessionId, now, { resultsAt: now });
