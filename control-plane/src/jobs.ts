@@ -2,6 +2,7 @@ import type { Clock, Logger } from '@lookout/shared';
 import type { Config } from './config.js';
 import { createEscalationRunner } from './domain/escalation-runner.js';
 import { checkHeartbeatDeadlines } from './domain/heartbeat-deadlines.js';
+import type { MonitorCatalog } from './domain/monitor-catalog.js';
 import { checkRegions } from './domain/region-health.js';
 import { dispatcherFromConfig } from './notify/from-config.js';
 import type { Store } from './store/port.js';
@@ -10,7 +11,14 @@ import type { Store } from './store/port.js';
  * Background work of a control-plane replica. Each job is safe to run on every replica at once
  * (idempotent deletes; compare-and-set where a decision is made).
  */
-export const startJobs = (deps: { store: Store; clock: Clock; config: Config; logger: Logger }) => {
+export const startJobs = (deps: {
+  store: Store;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+  /** The replica's monitor catalog: region health reads monitors from memory, not the store. */
+  catalog?: MonitorCatalog;
+}) => {
   const { store, clock, config } = deps;
   const log = deps.logger.child({ component: 'jobs' });
   const timers: NodeJS.Timeout[] = [];
@@ -54,8 +62,20 @@ export const startJobs = (deps: { store: Store; clock: Clock; config: Config; lo
   });
 
   // A region whose monitors nobody checks raises one alert per workspace, not one per monitor.
+  const { catalog } = deps;
   every(15_000, 'region-health', () =>
-    checkRegions(store, config.regions, clock.now(), config.agent_live_seconds * 1000),
+    checkRegions(
+      store,
+      config.regions,
+      clock.now(),
+      config.agent_live_seconds * 1000,
+      catalog
+        ? async (region) => {
+            await catalog.ready();
+            return catalog.region(region).values();
+          }
+        : undefined,
+    ),
   );
 
   // Escalation: due steps, each claimed by compare-and-set, so every replica can run this at once.

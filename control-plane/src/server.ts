@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, type Logger, systemClock } from '@lookout/shared';
 import type { Config } from './config.js';
+import { createMonitorCatalog } from './domain/monitor-catalog.js';
 import { createPingBatcher } from './domain/ping-batcher.js';
 import { createApp } from './http/app.js';
 import { createPingEndpoint } from './http/ping-endpoint.js';
@@ -64,17 +65,24 @@ export const startControlPlane = async (deps: {
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.http_host.includes(':') ? `[${config.http_host}]` : config.http_host}:${port}`;
   logger.info({ url }, 'HTTP API listening');
+  // This replica's monitors, kept current from the monitor feed: agent streams, ingestion, region health.
+  const catalog = createMonitorCatalog(store);
+  const catalogLog = logger.child({ component: 'monitor-catalog' });
+  catalog.start(config.assignment_poll_ms, (err) =>
+    catalogLog.error({ err }, 'reading the monitor feed failed'),
+  );
   const rpc = await startRpcServer({
     store,
     clock,
     config,
     logger,
     metrics,
+    catalog,
     host: config.http_host,
     port: config.rpc_port,
   });
   logger.info({ url: rpc.url }, 'agent RPC listening');
-  const jobs = startJobs({ store, clock, config, logger });
+  const jobs = startJobs({ store, clock, config, logger, catalog });
   return {
     url,
     port,
@@ -84,6 +92,7 @@ export const startControlPlane = async (deps: {
     async stop() {
       draining = true;
       jobs.stop();
+      catalog.stop();
       await rpc.stop(config.shutdown_grace_ms);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

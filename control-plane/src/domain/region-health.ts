@@ -1,6 +1,6 @@
 import type { Store } from '../store/port.js';
 import { raiseAlert } from './alerts.js';
-import type { AgentSession } from './types.js';
+import type { AgentSession, Monitor } from './types.js';
 
 /** Healthy: heard from within `liveMs` and, when it has monitors, reporting results (not merely connected). */
 export const isHealthy = (s: AgentSession, nowMs: number, liveMs: number) =>
@@ -12,34 +12,44 @@ export const isHealthy = (s: AgentSession, nowMs: number, liveMs: number) =>
  * one per monitor; resolved by the system when an agent is healthy again. Safe on every replica:
  * raising is deduplicated by the store, resolving is compare-and-set.
  */
-export const checkRegions = async (store: Store, regions: readonly string[], now: Date, liveMs: number) => {
+export const checkRegions = async (
+  store: Store,
+  regions: readonly string[],
+  now: Date,
+  liveMs: number,
+  /** The monitors that run in a region: the replica's catalog, or the store. */
+  monitorsIn: (region: string) => Promise<Iterable<Monitor>> = (r) => store.listRegionMonitors(r),
+) => {
   for (const region of regions) {
-    const monitors = await store.listRegionMonitors(region);
     const workspaces = new Map<string, number>();
-    for (const m of monitors) workspaces.set(m.workspace_id, (workspaces.get(m.workspace_id) ?? 0) + 1);
+    for (const m of await monitorsIn(region))
+      workspaces.set(m.workspace_id, (workspaces.get(m.workspace_id) ?? 0) + 1);
+    if (workspaces.size === 0) continue;
     const healthy = (await store.listAgentSessions(region)).some((s) => isHealthy(s, now.getTime(), liveMs));
+    const keyOf = (workspaceId: string) => ({
+      workspace_id: workspaceId,
+      source_type: 'region' as const,
+      source_id: region,
+      cause: 'no_healthy_agent',
+      dedup_key: '',
+    });
+    if (healthy) {
+      // One read for every workspace's open alert of this region; most of the time there is none.
+      const open = await store.findOpenAlerts([...workspaces.keys()].map(keyOf));
+      for (const a of open) await store.resolveAlert(a.workspace_id, a.id, { type: 'system' }, now);
+      continue;
+    }
     for (const [workspaceId, count] of workspaces) {
-      const key = {
-        workspace_id: workspaceId,
-        source_type: 'region' as const,
-        source_id: region,
-        cause: 'no_healthy_agent',
-        dedup_key: '',
-      };
-      if (!healthy) {
-        await raiseAlert(
-          store,
-          {
-            ...key,
-            title: `No healthy agent in ${region}`,
-            description: `${count} monitor(s) run from ${region}; none of them is being checked there until an agent reports again.`,
-          },
-          now,
-        );
-      } else {
-        const open = await store.findOpenAlert(key);
-        if (open) await store.resolveAlert(workspaceId, open.id, { type: 'system' }, now);
-      }
+      const key = keyOf(workspaceId);
+      await raiseAlert(
+        store,
+        {
+          ...key,
+          title: `No healthy agent in ${region}`,
+          description: `${count} monitor(s) run from ${region}; none of them is being checked there until an agent reports again.`,
+        },
+        now,
+      );
     }
   }
 };

@@ -2,7 +2,7 @@ import { createServer, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { AgentService } from '@lookout/proto';
-import { createMonitorCatalog } from '../domain/monitor-catalog.js';
+import { createMonitorCatalog, type MonitorCatalog } from '../domain/monitor-catalog.js';
 import { type AgentServiceDeps, createAgentService } from './agent-service.js';
 import { createRunNowHub } from './run-now-hub.js';
 
@@ -12,10 +12,16 @@ import { createRunNowHub } from './run-now-hub.js';
  * from the monitor feed and hands the feed's run requests to the streams here.
  */
 export const startRpcServer = async (
-  deps: Omit<AgentServiceDeps, 'shutdown' | 'catalog' | 'runNow'> & { host: string; port: number },
+  deps: Omit<AgentServiceDeps, 'shutdown' | 'catalog' | 'runNow'> & {
+    host: string;
+    port: number;
+    /** The replica's catalog when others share it (server.ts); otherwise one of its own. */
+    catalog?: MonitorCatalog;
+  },
 ) => {
   const shutdown = new AbortController();
-  const catalog = createMonitorCatalog(deps.store);
+  const ownCatalog = !deps.catalog;
+  const catalog = deps.catalog ?? createMonitorCatalog(deps.store);
   const runNow = createRunNowHub();
   catalog.onRun((r) => {
     if (r.location) {
@@ -27,10 +33,12 @@ export const startRpcServer = async (
       });
     }
   });
-  const log = deps.logger.child({ component: 'monitor-catalog' });
-  catalog.start(deps.config.assignment_poll_ms, (err) =>
-    log.error({ err }, 'reading the monitor feed failed'),
-  );
+  if (ownCatalog) {
+    const log = deps.logger.child({ component: 'monitor-catalog' });
+    catalog.start(deps.config.assignment_poll_ms, (err) =>
+      log.error({ err }, 'reading the monitor feed failed'),
+    );
+  }
   const handler = connectNodeAdapter({
     routes: (router) =>
       router.service(
@@ -55,7 +63,7 @@ export const startRpcServer = async (
     /** Stops accepting, ends assignment streams cleanly (agents reconnect elsewhere), then closes sessions. */
     async stop(graceMs = 5000) {
       shutdown.abort();
-      catalog.stop();
+      if (ownCatalog) catalog.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sessions) s.close();
       const timer = setTimeout(() => {
