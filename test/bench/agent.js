@@ -4,19 +4,14 @@
 // (fresh connection per request, as fast as it goes: the ceiling) and, when installed, Prometheus
 // blackbox exporter probing the same target. Also: agent memory with 50,000 monitors assigned.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentLogger, systemClock } from '@lookout/shared';
+import { silentLogger } from '@lookout/shared';
 import { createAgent } from '../../agent/dist/agent.js';
 import { createProbers } from '../../agent/dist/probers/index.js';
-import { loadConfig } from '../../control-plane/dist/config.js';
-import { createAgentToken } from '../../control-plane/dist/domain/agent-tokens.js';
-import { createWorkspace } from '../../control-plane/dist/domain/workspaces.js';
-import { openStore } from '../../control-plane/dist/store/open-store.js';
 import { machine, writeSection } from './report.js';
-import { insertMonitors, linux, sleep, spawnPinned, waitLine } from './support.js';
+import { benchStore, insertMonitors, linux, sleep, spawnPinned, waitLine } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** Comma-separated parts to leave out (blackbox, memory), e.g. while profiling. */
@@ -54,25 +49,9 @@ const bareLoop = async (ports, seconds, concurrency = 64) => {
 
 export const run = async () => {
   if (linux) spawnSync('taskset', ['-p', '-c', '0', String(process.pid)]);
-  const dir = mkdtempSync(join(tmpdir(), 'lookout-agent-bench-'));
-  const env = {
-    LOOKOUT_DATA_DIR: dir,
-    LOOKOUT_LOG_LEVEL: 'silent',
-    LOOKOUT_HTTP_PORT: '0',
-    LOOKOUT_RPC_PORT: '0',
+  const { dir, env, store, workspace, policy, token } = await benchStore('agent', {
     LOOKOUT_ASSIGNMENT_POLL_MS: '500',
-  };
-  const config = loadConfig(env);
-  const store = await openStore(config);
-  const { workspace } = await createWorkspace(
-    store,
-    config.plans,
-    { subdomain: 'bench', admin_email: 'b@bench.test', plan: 'business' },
-    systemClock.now(),
-  );
-  const policy = await store.getDefaultEscalationPolicy(workspace.id);
-  const token = (await createAgentToken(store, config.regions, { region: 'eu-west' }, systemClock.now()))
-    .value;
+  });
 
   const target = spawnPinned(1, [process.execPath, join(import.meta.dirname, 'target-server.js')]);
   const targetPorts = (await waitLine(target, /READY ([\d,]+)/))[1].split(',').map(Number);

@@ -5,21 +5,15 @@
 // result and evaluates it (location counters, monitor verdict, alerts). Afterwards the database is
 // opened again and the stored results are counted: stored must equal accepted.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { create } from '@bufbuild/protobuf';
 import { createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { AgentService, CheckResultSchema } from '@lookout/proto';
-import { systemClock } from '@lookout/shared';
 import Database from 'better-sqlite3';
-import { loadConfig } from '../../control-plane/dist/config.js';
-import { createAgentToken } from '../../control-plane/dist/domain/agent-tokens.js';
-import { createWorkspace } from '../../control-plane/dist/domain/workspaces.js';
-import { openStore } from '../../control-plane/dist/store/open-store.js';
 import { machine, writeSection } from './report.js';
-import { insertMonitors, linux, spawnPinned, waitLine } from './support.js';
+import { benchStore, insertMonitors, linux, spawnPinned, waitLine } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const BATCH = 1000;
@@ -75,24 +69,7 @@ const drive = async (rpcUrl, token, ids, seconds) => {
 
 export const run = async () => {
   if (linux) spawnSync('taskset', ['-p', '-c', '0', String(process.pid)]);
-  const dir = mkdtempSync(join(tmpdir(), 'lookout-ingest-bench-'));
-  const env = {
-    LOOKOUT_DATA_DIR: dir,
-    LOOKOUT_LOG_LEVEL: 'silent',
-    LOOKOUT_HTTP_PORT: '0',
-    LOOKOUT_RPC_PORT: '0',
-  };
-  const config = loadConfig(env);
-  const store = await openStore(config);
-  const { workspace } = await createWorkspace(
-    store,
-    config.plans,
-    { subdomain: 'bench', admin_email: 'b@bench.test', plan: 'business' },
-    systemClock.now(),
-  );
-  const policy = await store.getDefaultEscalationPolicy(workspace.id);
-  const token = (await createAgentToken(store, config.regions, { region: 'eu-west' }, systemClock.now()))
-    .value;
+  const { dir, env, store, workspace, policy, token } = await benchStore('ingest');
   const ids = await insertMonitors(store, workspace.id, policy.id, BATCH, 60, 9);
   await store.close();
 

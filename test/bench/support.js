@@ -1,6 +1,13 @@
 // Helpers shared by the benchmarks: pinned child processes, waiting for a line, bulk monitors.
 import { spawn } from 'node:child_process';
-import { newId } from '@lookout/shared';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { newId, systemClock } from '@lookout/shared';
+import { loadConfig } from '../../control-plane/dist/config.js';
+import { createAgentToken } from '../../control-plane/dist/domain/agent-tokens.js';
+import { createWorkspace } from '../../control-plane/dist/domain/workspaces.js';
+import { openStore } from '../../control-plane/dist/store/open-store.js';
 
 export const linux = process.platform === 'linux';
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -69,4 +76,31 @@ export const insertMonitors = async (store, ws, policyId, n, intervalSeconds, ta
     );
   }
   return ids;
+};
+
+/**
+ * A fresh data directory with a store, a `bench` workspace (business plan), its default policy and an
+ * eu-west agent token; `env` runs a control plane on the same store.
+ */
+export const benchStore = async (name, extraEnv = {}) => {
+  const dir = mkdtempSync(join(tmpdir(), `lookout-${name}-bench-`));
+  const env = {
+    LOOKOUT_DATA_DIR: dir,
+    LOOKOUT_LOG_LEVEL: 'silent',
+    LOOKOUT_HTTP_PORT: '0',
+    LOOKOUT_RPC_PORT: '0',
+    ...extraEnv,
+  };
+  const config = loadConfig(env);
+  const store = await openStore(config);
+  const { workspace } = await createWorkspace(
+    store,
+    config.plans,
+    { subdomain: 'bench', admin_email: 'b@bench.test', plan: 'business' },
+    systemClock.now(),
+  );
+  const policy = await store.getDefaultEscalationPolicy(workspace.id);
+  const token = (await createAgentToken(store, config.regions, { region: 'eu-west' }, systemClock.now()))
+    .value;
+  return { dir, env, config, store, workspace, policy, token };
 };
