@@ -1,4 +1,4 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,8 @@ import type { Alert, NotificationChannel } from '../../control-plane/src/domain/
 import { createWorkspace } from '../../control-plane/src/domain/workspaces.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
-import { exited, ROOT } from '../support/processes.js';
+import { startClockedControlPlane } from '../support/clocked-control-plane.js';
+import { exited } from '../support/processes.js';
 import { type Receiver, startReceiver } from '../support/receivers.js';
 import { waitFor } from '../support/wait.js';
 
@@ -20,7 +21,6 @@ import { waitFor } from '../support/wait.js';
  * (test/support/control-plane-child.js): two control planes never send a step twice; a control plane
  * killed mid-escalation and replaced loses no step and repeats none.
  */
-const CHILD = join(ROOT, 'test', 'support', 'control-plane-child.js');
 const T0 = Date.parse('2026-06-01T12:00:00Z');
 const MIN = 60_000;
 const dir = mkdtempSync(join(tmpdir(), 'lookout-escalation-'));
@@ -37,44 +37,16 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Child {
-  child: ChildProcess;
-  setClock(ms: number): Promise<void>;
-}
-
 const startChild = (data: string) =>
-  new Promise<Child>((resolve, reject) => {
-    const child = fork(CHILD, [], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      env: {
-        PATH: process.env.PATH ?? '',
-        LOOKOUT_DATA_DIR: data,
-        LOOKOUT_HTTP_PORT: '0',
-        LOOKOUT_RPC_PORT: '0',
-        LOOKOUT_LOG_LEVEL: 'warn',
-        LOOKOUT_ESCALATION_POLL_MS: '20',
-        LOOKOUT_ESCALATION_LEASE_SECONDS: '30',
-        LOOKOUT_NOTIFY_RETRY_BASE_MS: '10',
-        TEST_CLOCK_START: String(now),
-      },
-    });
-    children.push(child);
-    let err = '';
-    child.stderr!.on('data', (d) => (err += d));
-    child.once('exit', (code) => reject(new Error(`child exited ${code}: ${err}`)));
-    let seq = 0;
-    const acks = new Map<number, () => void>();
-    child.on('message', (m: { ready?: unknown; ack?: number }) => {
-      if (m.ready) resolve({ child, setClock });
-      if (typeof m.ack === 'number') acks.get(m.ack)?.();
-    });
-    const setClock = (ms: number) =>
-      new Promise<void>((ok) => {
-        const id = ++seq;
-        acks.set(id, ok);
-        child.send({ set: ms, id });
-      });
+  startClockedControlPlane({
+    data,
+    clockStart: now,
+    children,
+    env: {
+      LOOKOUT_ESCALATION_POLL_MS: '20',
+      LOOKOUT_ESCALATION_LEASE_SECONDS: '30',
+      LOOKOUT_NOTIFY_RETRY_BASE_MS: '10',
+    },
   });
 
 /** A store on the shared file, a workspace, webhook channels on the receiver, and a policy. */

@@ -1,4 +1,4 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,8 +8,9 @@ import { createHeartbeat } from '../../control-plane/src/domain/heartbeats.js';
 import { createWorkspace } from '../../control-plane/src/domain/workspaces.js';
 import type { alertJson } from '../../control-plane/src/http/serialize.js';
 import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
+import { startClockedControlPlane } from '../support/clocked-control-plane.js';
 import { type Harness, startHarness } from '../support/harness.js';
-import { exited, ROOT } from '../support/processes.js';
+import { exited } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 /** An alert as the API returns it. */
@@ -304,36 +305,6 @@ describe('deadlines with two control-plane processes on one SQLite file', () => 
   });
 });
 
-/** A control-plane OS process whose clock the test moves (test/support/control-plane-child.js). */
+/** A control-plane OS process whose clock the test moves. */
 const startChild = (data: string, clockStart: number, children: ChildProcess[]) =>
-  new Promise<{ port: number; setClock(ms: number): Promise<void> }>((resolve, reject) => {
-    const child = fork(join(ROOT, 'test', 'support', 'control-plane-child.js'), [], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      env: {
-        PATH: process.env.PATH ?? '',
-        LOOKOUT_DATA_DIR: data,
-        LOOKOUT_HTTP_PORT: '0',
-        LOOKOUT_RPC_PORT: '0',
-        LOOKOUT_LOG_LEVEL: 'warn',
-        LOOKOUT_HEARTBEAT_CHECK_MS: '10',
-        TEST_CLOCK_START: String(clockStart),
-      },
-    });
-    children.push(child);
-    let err = '';
-    child.stderr!.on('data', (d) => (err += d));
-    child.once('exit', (code) => reject(new Error(`child exited ${code}: ${err}`)));
-    let seq = 0;
-    const acks = new Map<number, () => void>();
-    const setClock = (ms: number) =>
-      new Promise<void>((ok) => {
-        const id = ++seq;
-        acks.set(id, ok);
-        child.send({ set: ms, id });
-      });
-    child.on('message', (m: { ready?: { port: number }; ack?: number }) => {
-      if (m.ready) resolve({ port: m.ready.port, setClock });
-      if (typeof m.ack === 'number') acks.get(m.ack)?.();
-    });
-  });
+  startClockedControlPlane({ data, clockStart, children, env: { LOOKOUT_HEARTBEAT_CHECK_MS: '10' } });
