@@ -5,48 +5,16 @@
 // blackbox exporter probing the same target. Also: agent memory with 50,000 monitors assigned.
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { silentLogger } from '@lookout/shared';
 import { createAgent } from '../../agent/dist/agent.js';
 import { createProbers } from '../../agent/dist/probers/index.js';
 import { machine, writeSection } from './report.js';
-import { benchStore, insertMonitors, linux, sleep, spawnPinned, waitLine } from './support.js';
+import { bareProbeLoop, benchStore, insertMonitors, linux, sleep, spawnPinned, waitLine } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** Comma-separated parts to leave out (blackbox, memory), e.g. while profiling. */
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(','));
-/** The ceiling: a bare loop of http.get with a fresh connection each, `concurrency` at a time. */
-const bareLoop = async (ports, seconds, concurrency = 64) => {
-  let next = 0;
-  let done = 0;
-  const until = Date.now() + seconds * 1000;
-  const one = () =>
-    new Promise((resolve) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: ports[next++ % ports.length],
-          path: '/',
-          agent: false,
-          headers: { connection: 'close' },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode === 200));
-        },
-      );
-      req.on('error', () => resolve(false));
-      req.end();
-    });
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (Date.now() < until) if (await one()) done++;
-    }),
-  );
-  return done / seconds;
-};
-
 export const run = async () => {
   if (linux) spawnSync('taskset', ['-p', '-c', '0', String(process.pid)]);
   const { dir, env, store, workspace, policy, token } = await benchStore('agent', {
@@ -65,7 +33,7 @@ export const run = async () => {
   const out = [];
 
   // 1. Ceiling
-  const ceiling = await bareLoop(targetPorts, SECONDS);
+  const ceiling = (await bareProbeLoop(targetPorts, SECONDS)).rate;
   out.push(['bare Node probe loop (ceiling), 64 in flight', ceiling, null]);
   process.stdout.write(`bare loop: ${Math.round(ceiling)} checks/s\n`);
 

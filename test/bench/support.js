@@ -1,6 +1,7 @@
 // Helpers shared by the benchmarks: pinned child processes, waiting for a line, bulk monitors.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newId, systemClock } from '@lookout/shared';
@@ -32,6 +33,46 @@ export const waitLine = (child, re) =>
     });
     child.on('exit', (c) => reject(new Error(`exited ${c}: ${out}`)));
   });
+
+/**
+ * The ceiling for checks: a bare loop of http.get with a fresh connection each, `concurrency` at a time,
+ * round-robin over `ports`, as fast as it goes for `seconds`. Returns successful checks per second, their
+ * count, and this process's CPU time over the loop in ms (nothing else of the bench runs meanwhile, so
+ * `cpuMs / checks` is the loop's CPU per check).
+ */
+export const bareProbeLoop = async (ports, seconds, concurrency = 64) => {
+  let next = 0;
+  let done = 0;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const until = Date.now() + seconds * 1000;
+  const one = () =>
+    new Promise((resolve) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: ports[next++ % ports.length],
+          path: '/',
+          agent: false,
+          headers: { connection: 'close' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode === 200));
+        },
+      );
+      req.on('error', () => resolve(false));
+      req.end();
+    });
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < until) if (await one()) done++;
+    }),
+  );
+  const cpu = process.cpuUsage(cpu0);
+  const elapsed = (performance.now() - t0) / 1000;
+  return { rate: done / seconds, checks: done, seconds: elapsed, cpuMs: (cpu.user + cpu.system) / 1000 };
+};
 
 /** Inserts `n` plain-HTTP monitors in eu-west; returns their ids. */
 export const insertMonitors = async (store, ws, policyId, n, intervalSeconds, targetPort, from = 0) => {
