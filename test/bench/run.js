@@ -4,6 +4,7 @@ const benches = {
   ping: () => import('./ping.js'),
   agent: () => import('./agent.js'),
   ingest: () => import('./ingest.js'),
+  system: () => import('./system.js'),
 };
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);
