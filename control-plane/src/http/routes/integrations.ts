@@ -183,7 +183,7 @@ export const integrationRoutes = ({ store, clock, config }: AppDeps) => {
         'PagerDuty Events API v2: the integration’s service key is the routing_key; trigger, acknowledge and resolve by dedup_key. Also served at /v2/enqueue, so a tool’s PagerDuty URL can simply point at Lookout.',
       responses: {
         202: '{"status": "success", "message": "Event processed", "dedup_key": "..."}',
-        401: 'Unknown routing_key',
+        401: 'No routing_key, or an unknown one (checked before the rest of the event)',
       },
       async handler({ integration, body }) {
         const { event } = parsePagerDuty(body, () => newId().replaceAll('-', ''));
