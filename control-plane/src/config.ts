@@ -171,7 +171,7 @@ export const configKeys = {
   auth_failures_per_minute: {
     schema: z.coerce.number().min(0).max(100_000),
     default: 30,
-    doc: 'Failed API key attempts allowed per client address per minute (burst of the same size); beyond, 429 with Retry-After. 0: no limit.',
+    doc: 'Failed key attempts (API keys and integration service keys) allowed per client address per minute (burst of the same size); beyond, failed attempts get 429 with Retry-After, while a valid key always works. 0: no limit.',
   },
   pings_per_heartbeat_per_second: {
     schema: z.coerce.number().min(0).max(100_000),

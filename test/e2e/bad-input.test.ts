@@ -139,6 +139,7 @@ describe('bad input on every endpoint', () => {
       const res = await h.request(r.method.toUpperCase(), `${pathOf(r.path)}?bogus=1`, {
         host: w.host,
         key: w.adminKey,
+        headers: r.auth === 'service_key' ? serviceHeaders(r.path) : {},
       });
       expectError(res, 422, label);
       expect(res.body.error.details, label).toContainEqual({
@@ -179,9 +180,13 @@ describe('bad input on every endpoint', () => {
           `${label} form`,
         );
       }
+      // PagerDuty's key is in the body: one without it is refused before anything else is looked at.
+      const pd = inbound && kindOf(r.path) === 'pagerduty';
       const arr = await send({ json: [1, 2] });
-      expectError(arr, 422, `${label} array body`);
-      const unknown = await send({ json: { no_such_field: true } });
+      expectError(arr, pd ? 401 : 422, `${label} array body`);
+      const unknown = await send({
+        json: pd ? { routing_key: serviceKeys.pagerduty, no_such_field: true } : { no_such_field: true },
+      });
       expectError(unknown, 422, `${label} unknown field`);
       // Other tools' payloads may carry fields we do not use; there, the missing ones are named.
       if (!r.extraFields) {
@@ -318,7 +323,11 @@ describe('bad input on every endpoint', () => {
         { routing_key: serviceKeys.pagerduty, event_action: 'resolve' },
         ['dedup_key'],
       ],
-      ['/integrations/pagerduty/v2/enqueue', { event_action: 'snooze' }, ['routing_key', 'event_action']],
+      [
+        '/integrations/pagerduty/v2/enqueue',
+        { routing_key: serviceKeys.pagerduty, event_action: 'snooze' },
+        ['event_action'],
+      ],
     ];
     for (const [path, json, fields] of cases) {
       const r = await h.request('POST', `/api/v1${path}`, {
@@ -336,6 +345,101 @@ describe('bad input on every endpoint', () => {
       json: { routing_key: 'nope', event_action: 'resolve', dedup_key: 'x' },
     });
     expectError(pd, 401, 'root /v2/enqueue');
+    // The routing key is checked before the rest of the event: without one, nothing else is looked at.
+    const noKey = await h.request('POST', '/v2/enqueue', { json: { event_action: 'snooze' } });
+    expectError(noKey, 401, 'no routing_key');
+    expect(noKey.body.error.message).toMatch(/routing_key/);
+  });
+
+  it('bodies: nesting past the limit 400, bytes that are not UTF-8 400, lone surrogates and __proto__ keys 422 naming each field', async () => {
+    for (const r of routes().filter((x) => x.method === 'post' || x.method === 'patch')) {
+      const label = `${r.method} ${r.path}`;
+      const inbound = r.auth === 'service_key';
+      const send = (raw: string | Buffer) =>
+        h.request(r.method.toUpperCase(), pathOf(r.path), {
+          host: w.host,
+          ...(inbound ? {} : { key: w.adminKey }),
+          raw,
+          headers: { ...(inbound ? serviceHeaders(r.path) : {}), 'content-type': 'application/json' },
+        });
+      const deep = await send(`{"display_name":${'['.repeat(65)}${']'.repeat(65)}}`);
+      expectError(deep, 400, `${label} deep`);
+      expect(deep.body.error.message, label).toMatch(/nested more than 64 levels deep/);
+      const notUtf8 = await send(
+        Buffer.concat([Buffer.from('{"display_name":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]),
+      );
+      expectError(notUtf8, 400, `${label} not UTF-8`);
+      expect(notUtf8.body.error.message, label).toMatch(/not valid UTF-8/);
+      const malformed = await send(
+        '{"display_name":"a\\ud800b","__proto__":{"x":1},"request_headers":{"__proto__":"v","\\udc00":"w"},"config":{"__proto__":{}},"tags":["\\udfff"]}',
+      );
+      expectError(malformed, 422, `${label} malformed text`);
+      expect(
+        malformed.body.error.details.map((d: { field: string }) => d.field).sort(),
+        `${label} ${JSON.stringify(malformed.body)}`,
+      ).toEqual(
+        [
+          'display_name',
+          '__proto__',
+          'request_headers.__proto__',
+          'request_headers.\udc00',
+          'config.__proto__',
+          'tags[0]',
+        ].sort(),
+      );
+    }
+  });
+
+  it('map fields: a __proto__ header or config key, or a lone surrogate, is refused by name, not dropped or altered', async () => {
+    const monitor = {
+      display_name: 'm',
+      monitor_type: 'http',
+      url: 'https://example.com/',
+      http_method: 'GET',
+      expected_status_code: 200,
+    };
+    const cases: [string, string, string, string[]][] = [
+      [
+        'POST',
+        '/monitors/create',
+        JSON.stringify({ ...monitor, request_headers: { 'X-A': 'b' } }).replace('"X-A"', '"__proto__"'),
+        ['request_headers.__proto__'],
+      ],
+      [
+        'PATCH',
+        '/monitors/{id}',
+        '{"request_headers":{"X-Ok":"1","__proto__":{"X-B":"c"}}}',
+        ['request_headers.__proto__'],
+      ],
+      ['POST', '/monitors/create', JSON.stringify({ ...monitor, display_name: 'x\ud800' }), ['display_name']],
+      ['PATCH', '/monitors/{id}', '{"request_headers":{"X-Token":"a\\udbff"}}', ['request_headers.X-Token']],
+      [
+        'POST',
+        '/channels',
+        '{"name":"n","type":"webhook","config":{"url":"https://h.test/","__proto__":{"url":"https://evil.test/"}}}',
+        ['config.__proto__'],
+      ],
+      [
+        'POST',
+        '/channels',
+        '{"name":"n","type":"webhook","config":{"url":"https://h.test/","headers":{"__proto__":"x"}}}',
+        ['config.headers.__proto__'],
+      ],
+      ['POST', '/heartbeats', '{"display_name":"\\udc00 nightly"}', ['display_name']],
+    ];
+    for (const [method, path, raw, fields] of cases) {
+      const r = await h.request(method, pathOf(path), {
+        host: w.host,
+        key: w.adminKey,
+        raw,
+        headers: { 'content-type': 'application/json' },
+      });
+      expectError(r, 422, `${method} ${path} ${raw}`);
+      expect(
+        r.body.error.details.map((d: { field: string }) => d.field),
+        raw,
+      ).toEqual(fields);
+    }
   });
 
   it('nothing was written by any of it', async () => {

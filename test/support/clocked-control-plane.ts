@@ -18,11 +18,14 @@ export const startClockedControlPlane = (opts: {
   data: string;
   clockStart: number;
   env?: Record<string, string>;
+  /** Node options for the child, e.g. the production heap limit (`--max-old-space-size=384`). */
+  execArgv?: string[];
   children: ChildProcess[];
 }) =>
   new Promise<ClockedControlPlane>((resolve, reject) => {
     const child = fork(join(ROOT, 'test', 'support', 'control-plane-child.js'), [], {
       cwd: ROOT,
+      ...(opts.execArgv ? { execArgv: opts.execArgv } : {}),
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       env: {
         PATH: process.env.PATH ?? '',

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseAlertmanager, parseGrafana, parsePagerDuty, parseWebhook } from './inbound-events.js';
+import {
+  DESCRIPTION_MAX,
+  pagerDutyRoutingKey,
+  parseAlertmanager,
+  parseGrafana,
+  parsePagerDuty,
+  parseWebhook,
+  renderJson,
+} from './inbound-events.js';
 
 const fields = (fn: () => unknown) => {
   try {
@@ -162,5 +170,67 @@ describe('PagerDuty Events API v2', () => {
         parsePagerDuty({ event_action: 'trigger', payload: { summary: '', severity: 'fatal' } }, () => 'g'),
       ),
     ).toEqual(['payload.severity', 'payload.source', 'payload.summary', 'routing_key']);
+  });
+});
+
+describe('rendering outside payloads (renderJson)', () => {
+  it('is JSON.stringify(value, null, 2) when it fits', () => {
+    const samples: unknown[] = [
+      null,
+      'a "quoted" \\ string',
+      -1.5e-7,
+      true,
+      [],
+      {},
+      [1, [2, [3, []]], {}],
+      { a: 1, 'b c': [true, null, { d: 'e' }], f: {}, g: [] },
+      { '': [[[]]] },
+    ];
+    for (const v of samples) expect(renderJson(v, 10_000)).toBe(JSON.stringify(v, null, 2));
+  });
+
+  it('stops at the cap while rendering: bounded output, and most of a huge value is never read', () => {
+    let reads = 0;
+    const wide = new Proxy(
+      Array.from({ length: 100_000 }, (_, i) => i),
+      {
+        get(target, prop, receiver) {
+          if (typeof prop === 'string' && /^\d+$/.test(prop)) reads++;
+          return Reflect.get(target, prop, receiver);
+        },
+      },
+    );
+    const out = renderJson(wide, 1000);
+    expect(out.length).toBe(1000);
+    expect(out.endsWith('…')).toBe(true);
+    expect(reads).toBeLessThan(200);
+    // Deep: JSON.stringify's indentation alone would be quadratic in the depth.
+    let deep: unknown = [];
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    expect(renderJson(deep, DESCRIPTION_MAX).length).toBe(DESCRIPTION_MAX);
+  });
+
+  it('PagerDuty custom details stay within the description cap', () => {
+    const custom_details = Array.from({ length: 16 }, () => {
+      let v: unknown = [];
+      for (let i = 0; i < 60; i++) v = [v];
+      return v;
+    });
+    const e = parsePagerDuty(
+      {
+        routing_key: 'rk',
+        event_action: 'trigger',
+        payload: { summary: 's', source: 'x', severity: 'info', custom_details },
+      },
+      () => 'g',
+    ).event;
+    expect(e.description!.length).toBeLessThanOrEqual(DESCRIPTION_MAX);
+    expect(e.description).toMatch(/^Source: x\nDetails: \[\n {2}\[/);
+  });
+
+  it('the routing key is read from the parsed body before validation', () => {
+    expect(pagerDutyRoutingKey({ routing_key: 'lsk.x', event_action: 'nope' })).toBe('lsk.x');
+    for (const b of [null, [], 'x', { routing_key: 7 }, { routing_key: '' }, {}])
+      expect(pagerDutyRoutingKey(b)).toBeUndefined();
   });
 });

@@ -20,8 +20,67 @@ export interface InboundEvent {
 export const TITLE_MAX = 500;
 export const DESCRIPTION_MAX = 20_000;
 export const DEDUP_KEY_MAX = 255;
+/**
+ * Most alerts one Alertmanager or Grafana request may carry (a 422 naming `alerts` beyond). Each alert
+ * is a few store operations; a bound keeps one request's work bounded. Alertmanager's `max_alerts`
+ * (webhook_configs) keeps its groups under it.
+ */
+export const MAX_ALERTS_PER_REQUEST = 1000;
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+/**
+ * `JSON.stringify(value, null, 2)` cut at `max` characters (then `…`): rendered piece by piece with an
+ * explicit stack, stopping once `max` is reached, so neither the work nor the output grows with the
+ * square of the depth (indentation) or past the cap, however wide or deep an outside payload is.
+ */
+export const renderJson = (value: unknown, max: number): string => {
+  interface Frame {
+    items: unknown[] | Record<string, unknown>;
+    keys: string[] | null;
+    i: number;
+    depth: number;
+  }
+  const stack: Frame[] = [];
+  const parts: string[] = [];
+  let size = 0;
+  const emit = (s: string) => {
+    parts.push(s);
+    size += s.length;
+    return size <= max;
+  };
+  /** A scalar, or the opening of a container (which is then walked from the stack). */
+  const open = (v: unknown, depth: number): boolean => {
+    if (Array.isArray(v)) {
+      if (v.length === 0) return emit('[]');
+      stack.push({ items: v, keys: null, i: 0, depth });
+      return emit('[');
+    }
+    if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v);
+      if (keys.length === 0) return emit('{}');
+      stack.push({ items: v as Record<string, unknown>, keys, i: 0, depth });
+      return emit('{');
+    }
+    return emit(JSON.stringify(v) ?? 'null');
+  };
+  let going = open(value, 0);
+  while (going && stack.length > 0) {
+    const f = stack[stack.length - 1]!;
+    const length = f.keys ? f.keys.length : (f.items as unknown[]).length;
+    if (f.i === length) {
+      stack.pop();
+      going = emit(`\n${'  '.repeat(f.depth)}${f.keys ? '}' : ']'}`);
+      continue;
+    }
+    const key = f.keys?.[f.i];
+    const child = key !== undefined ? (f.items as Record<string, unknown>)[key] : (f.items as unknown[])[f.i];
+    const lead = `${f.i === 0 ? '\n' : ',\n'}${'  '.repeat(f.depth + 1)}${key !== undefined ? `${JSON.stringify(key)}: ` : ''}`;
+    f.i++;
+    going = emit(lead) && open(child, f.depth + 1);
+  }
+  return clip(parts.join(''), max);
+};
 
 const severityOf = (raw: string | undefined, fallback: Alert['severity'] = 'critical'): Alert['severity'] => {
   switch ((raw ?? '').toLowerCase()) {
@@ -96,7 +155,7 @@ export const alertmanagerBody = z.looseObject({
   status: z.enum(['firing', 'resolved']),
   receiver: z.string().optional(),
   externalURL: z.string().optional(),
-  alerts: z.array(amAlert).min(1).max(10_000),
+  alerts: z.array(amAlert).min(1).max(MAX_ALERTS_PER_REQUEST),
 });
 
 const grafanaAlert = amAlert.extend({
@@ -110,7 +169,7 @@ export const grafanaBody = z.looseObject({
   status: z.enum(['firing', 'resolved']),
   receiver: z.string().optional(),
   externalURL: z.string().optional(),
-  alerts: z.array(grafanaAlert).min(1).max(10_000),
+  alerts: z.array(grafanaAlert).min(1).max(MAX_ALERTS_PER_REQUEST),
 });
 
 type AmAlert = z.infer<typeof grafanaAlert>;
@@ -183,9 +242,18 @@ export const pagerDutyBody = z
       ctx.addIssue({ code: 'custom', path: ['dedup_key'], message: `is required to ${b.event_action}` });
   });
 
+/** The routing key of a parsed PagerDuty body, read before anything else so it can be checked first. */
+export const pagerDutyRoutingKey = (body: unknown): string | undefined => {
+  const key =
+    body !== null && typeof body === 'object' ? (body as { routing_key?: unknown }).routing_key : undefined;
+  return typeof key === 'string' && key.length > 0 ? key : undefined;
+};
+
 /**
  * A PagerDuty Events API v2 event (`POST /v2/enqueue`). A trigger without a dedup key gets one (as
- * PagerDuty does: returned in the response). Returns the routing key, which names the integration.
+ * PagerDuty does: returned in the response). Returns the routing key, which names the integration
+ * (checked before this runs: see pagerDutyRoutingKey). Custom details are rendered within the
+ * description's cap.
  */
 export const parsePagerDuty = (
   body: unknown,
@@ -205,7 +273,7 @@ export const parsePagerDuty = (
     }
     if (p.custom_details !== undefined)
       details.push(
-        `Details: ${typeof p.custom_details === 'string' ? p.custom_details : JSON.stringify(p.custom_details, null, 2)}`,
+        `Details: ${typeof p.custom_details === 'string' ? p.custom_details : renderJson(p.custom_details, DESCRIPTION_MAX)}`,
       );
     if (b.client_url) details.push(`${b.client ?? 'Client'}: ${b.client_url}`);
   }

@@ -139,8 +139,17 @@ export interface EventOutcome {
   alert_id: string | null;
 }
 
+/** Events applied between two yields to the event loop (see applyInboundEvents). */
+export const APPLY_SLICE = 25;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * Applies an integration's events in order. A trigger raises an alert keyed by (integration, dedup
+ * Applies an integration's events in order, APPLY_SLICE at a time with a yield to the event loop
+ * between slices: a large Alertmanager group (up to MAX_ALERTS_PER_REQUEST) would otherwise hold the
+ * process — health probes, pings, every other request — until its last alert is stored.
+ *
+ * A trigger raises an alert keyed by (integration, dedup
  * key) or, when one is unresolved, updates its title, description and severity; resolve and
  * acknowledge act on the unresolved alert with that key (none: `not_open`). After a resolve the
  * same key opens a new alert. The resolver/acknowledger is the integration.
@@ -153,7 +162,8 @@ export const applyInboundEvents = async (
 ): Promise<EventOutcome[]> => {
   const by: Actor = { type: 'integration', integration_id: integration.id };
   const out: EventOutcome[] = [];
-  for (const e of events) {
+  for (const [i, e] of events.entries()) {
+    if (i > 0 && i % APPLY_SLICE === 0) await yieldToEventLoop();
     const key = {
       workspace_id: integration.workspace_id,
       source_type: 'integration' as const,

@@ -1,3 +1,5 @@
+import { AppError, isAppError } from '@lookout/shared';
+
 /**
  * Token buckets by key (a client address, a heartbeat), in this replica's memory: `capacity` tokens,
  * refilled at `perSecond`. Bounded: past `maxKeys` the least recently used key is forgotten (which
@@ -41,3 +43,37 @@ export const createRateLimiter = (opts: { capacity: number; perSecond: number; m
 };
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/**
+ * The one limit on failed credentials per client address, for every kind of key (API keys, integration
+ * service keys in any header or PagerDuty's routing_key): `perMinute` failures, then 429.
+ *
+ * The credential is always checked first. A valid one always works, whatever its address did before,
+ * so nobody behind the same NAT can lock real users out; only a failed attempt (an `unauthorized`
+ * error) takes a token from its address, and a failed attempt finding none left is answered 429 with
+ * Retry-After instead of 401. 0 turns the limit off.
+ */
+export const createCredentialGuard = (perMinute: number) => {
+  const failures =
+    perMinute > 0 ? createRateLimiter({ capacity: perMinute, perSecond: perMinute / 60 }) : null;
+  return {
+    /** Runs `attempt` (a credential check) for a client at `address`; see above for what a failure costs. */
+    async check<T>(address: string, nowMs: number, attempt: () => Promise<T>): Promise<T> {
+      try {
+        return await attempt();
+      } catch (e) {
+        if (!failures || !isAppError(e) || e.code !== 'unauthorized') throw e;
+        const taken = failures.take(address, nowMs);
+        if (taken.ok) throw e;
+        throw new AppError(
+          'rate_limited',
+          `Too many failed key attempts from your address; try again in ${taken.retryAfterSeconds} s.`,
+          [],
+          { retryAfterSeconds: taken.retryAfterSeconds },
+        );
+      }
+    },
+  };
+};
+
+export type CredentialGuard = ReturnType<typeof createCredentialGuard>;

@@ -57,3 +57,59 @@ export const throwIfProblems = (problems: FieldProblem[]) => {
 
 export const uuid = () =>
   z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');
+
+/** At most this many malformed strings or keys are named in one answer. */
+const MALFORMED_MAX = 100;
+
+/** `String.prototype.isWellFormed` (ES2024; Node 20 has it): false when a lone UTF-16 surrogate is in it. */
+const wellFormed = (s: string) => (s as string & { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * Strings and keys a parsed JSON body must not carry, since they would be stored altered or dropped
+ * rather than as sent: lone UTF-16 surrogates (`"\ud800"`; a store re-encodes them as U+FFFD) and
+ * `__proto__` keys (JSON.parse makes them own properties, every later copy of the object drops them).
+ * One problem per field (`request_headers.__proto__`, `display_name`), at most MALFORMED_MAX. An
+ * explicit stack, so no depth of input can exhaust the call stack.
+ */
+export const malformedTextProblems = (value: unknown): FieldProblem[] => {
+  interface Node {
+    value: unknown;
+    parent: Node | null;
+    key: string | number | null;
+  }
+  const pathOf = (n: Node): string => {
+    const path: (string | number)[] = [];
+    for (let at: Node | null = n; at && at.key !== null; at = at.parent) path.push(at.key);
+    return fieldName(path.reverse()) || 'body';
+  };
+  const problems: FieldProblem[] = [];
+  const stack: Node[] = [{ value, parent: null, key: null }];
+  while (stack.length > 0 && problems.length < MALFORMED_MAX) {
+    const n = stack.pop()!;
+    const v = n.value;
+    if (typeof v === 'string') {
+      if (!wellFormed(v))
+        problems.push({
+          field: pathOf(n),
+          message: 'contains a lone UTF-16 surrogate; send valid Unicode text',
+        });
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], parent: n, key: i });
+    } else if (v !== null && typeof v === 'object') {
+      const children: Node[] = [];
+      for (const key of Object.keys(v)) {
+        const child: Node = { value: (v as Record<string, unknown>)[key], parent: n, key };
+        if (key === '__proto__')
+          problems.push({ field: pathOf(child), message: 'is a reserved name; use another key' });
+        else if (!wellFormed(key))
+          problems.push({
+            field: pathOf(child),
+            message: 'is a key with a lone UTF-16 surrogate; send valid Unicode text',
+          });
+        else children.push(child);
+      }
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    }
+  }
+  return problems.slice(0, MALFORMED_MAX);
+};

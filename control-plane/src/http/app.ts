@@ -4,8 +4,10 @@ import { AppError, digestsEqual, hashSecret, isAppError } from '@lookout/shared'
 import Koa from 'koa';
 import { z } from 'zod';
 import { authenticateKey, shouldRecordUse } from '../domain/api-keys.js';
-import { createRateLimiter } from '../domain/rate-limiter.js';
+import { authenticateServiceKey } from '../domain/integrations.js';
+import { createCredentialGuard } from '../domain/rate-limiter.js';
 import { hasRole } from '../domain/roles.js';
+import type { Integration } from '../domain/types.js';
 import { parseOrThrow } from '../domain/validation.js';
 import { readJson } from './body.js';
 import { buildOpenApi } from './openapi.js';
@@ -44,6 +46,25 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
 ];
 
 const errorJson = (e: AppError) => ({ error: { code: e.code, message: e.message, details: e.details } });
+
+/**
+ * The service key of an inbound request: `X-Lookout-Service-Key: <key>`, `Authorization: Bearer
+ * <key>` (Alertmanager's http_config.authorization, Grafana's authorization header) or the password
+ * of HTTP Basic auth (Grafana's and most tools' basic auth settings; any user name).
+ */
+const serviceKeyOf = (ctx: ApiContext): string | undefined => {
+  const header = ctx.get('x-lookout-service-key');
+  if (header) return header.trim();
+  const [scheme, value] = ctx.get('authorization').trim().split(/\s+/, 2);
+  if (!value) return undefined;
+  if (/^bearer$/i.test(scheme!)) return value;
+  if (/^basic$/i.test(scheme!)) {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    return colon >= 0 ? decoded.slice(colon + 1) : undefined;
+  }
+  return undefined;
+};
 
 /** Builds the HTTP API; listening is the caller's business (see server.ts). */
 export const createApp = (deps: AppDeps) => {
@@ -136,45 +157,40 @@ export const createApp = (deps: AppDeps) => {
     router[r.method]([`${API_PREFIX}${koaPath}`, ...(r.aliases ?? [])], async (ctx) => {
       const c = ctx as unknown as ApiContext;
       let auth: Authed | undefined;
+      let integration: Integration | undefined;
       if ((r.auth ?? 'api_key') === 'api_key') auth = await authorize(c, r);
+      // A service key in the headers is checked before the body is even read.
+      if (r.serviceKey && !r.serviceKey.inBody) integration = await authorizeService(c, r, serviceKeyOf(c));
       const query = parseOrThrow(r.query ?? noQuery, { ...ctx.query }, 'query');
       const body =
         ctx.method === 'GET' || ctx.method === 'DELETE' || ctx.method === 'HEAD'
           ? undefined
           : await readJson(ctx.req, r.maxBodyBytes ?? config.max_body_bytes);
+      // One in the body (PagerDuty's routing_key) right after parsing, before validation or rendering.
+      if (r.serviceKey?.inBody) integration = await authorizeService(c, r, r.serviceKey.inBody(body));
       if (!r.body && body !== undefined) parseOrThrow(noBody, body, 'body');
       const params = (ctx as unknown as { params: Record<string, string> }).params;
-      const result = await handler({ ctx: c, params, query, body, auth: auth as Authed });
+      const result = await handler({
+        ctx: c,
+        params,
+        query,
+        body,
+        auth: auth as Authed,
+        integration: integration as Integration,
+      });
       ctx.status = r.status ?? 200;
       if (result !== undefined) ctx.body = result;
     });
   }
 
-  // Failed key attempts per client address (keys are 256-bit random: this is defence in depth).
-  const authFailures =
-    config.auth_failures_per_minute > 0
-      ? createRateLimiter({
-          capacity: config.auth_failures_per_minute,
-          perSecond: config.auth_failures_per_minute / 60,
-        })
-      : null;
+  // Failed key attempts per client address, API keys and service keys alike (keys are 256-bit random:
+  // this is defence in depth). A valid key always works; see createCredentialGuard.
+  const credentials = createCredentialGuard(config.auth_failures_per_minute);
   const authorize = async (ctx: ApiContext, r: AnyRoute): Promise<Authed> => {
     const now = clock.now();
     const ws = ctx.state.workspace;
-    const wait = authFailures?.retryAfter(ctx.ip, now.getTime()) ?? 0;
-    if (wait > 0) {
-      throw new AppError(
-        'rate_limited',
-        `Too many failed API key attempts from your address; try again in ${wait} s.`,
-        [],
-        { retryAfterSeconds: wait },
-      );
-    }
-    const { key, user } = await authenticateKey(store, ctx.get('x-api-key') || undefined, ws, now).catch(
-      (e: unknown) => {
-        if (isAppError(e) && e.code === 'unauthorized') authFailures?.take(ctx.ip, now.getTime());
-        throw e;
-      },
+    const { key, user } = await credentials.check(ctx.ip, now.getTime(), () =>
+      authenticateKey(store, ctx.get('x-api-key') || undefined, ws, now),
     );
     ctx.state.auth = { key, user };
     if (shouldRecordUse(key, now)) {
@@ -189,6 +205,11 @@ export const createApp = (deps: AppDeps) => {
     }
     return { workspace: ws!, user, key };
   };
+
+  const authorizeService = (ctx: ApiContext, r: AnyRoute, value: string | undefined) =>
+    credentials.check(ctx.ip, clock.now().getTime(), () =>
+      authenticateServiceKey(store, value, r.serviceKey!.kind, ctx.state.workspace),
+    );
 
   app.use(router.routes());
   app.use(async (ctx) => {

@@ -3,7 +3,7 @@ import type { ParameterizedContext } from 'koa';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { PingBatcher } from '../domain/ping-batcher.js';
-import type { ApiKey, Role, User, Workspace } from '../domain/types.js';
+import type { ApiKey, Integration, IntegrationKind, Role, User, Workspace } from '../domain/types.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/port.js';
 
@@ -40,6 +40,8 @@ export interface RouteInput<Q> {
   body: unknown;
   /** Present on routes with auth 'api_key'. */
   auth: Authed;
+  /** Present on routes with auth 'service_key': the integration the service key names. */
+  integration: Integration;
 }
 
 /**
@@ -53,10 +55,16 @@ export interface RouteDef<Q = Record<string, never>> {
   summary: string;
   tag: string;
   /**
-   * 'api_key' (default); 'none' for heartbeat pings; 'service_key' for inbound integration endpoints,
-   * whose handler authenticates the integration's service key itself (PagerDuty's is in the body).
+   * 'api_key' (default); 'none' for heartbeat pings; 'service_key' for inbound integration endpoints
+   * (see `serviceKey`). Keys of both kinds are checked by the app, through one failed-credential limit,
+   * before the handler runs.
    */
   auth?: 'api_key' | 'none' | 'service_key';
+  /**
+   * For auth 'service_key': the integration kind served, and where its key is when not in the headers
+   * (PagerDuty's routing_key: read from the parsed body, checked before the body is validated).
+   */
+  serviceKey?: { kind: IntegrationKind; inBody?: (body: unknown) => string | undefined };
   /** Body size limit when not the API's default (config max_body_bytes). */
   maxBodyBytes?: number;
   /** The body schema accepts fields it does not know (other tools' payloads, which grow over time). */

@@ -20,7 +20,7 @@ import type { Workspace } from '../domain/types.js';
 import { createWorkspace } from '../domain/workspaces.js';
 import type { Store } from '../store/port.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
-import { type RpcServer, startRpcServer } from './rpc-server.js';
+import { RPC_READ_MAX_BYTES, type RpcServer, startRpcServer } from './rpc-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lookout-rpc-'));
 const clock = new ManualClock('2026-06-01T00:00:00Z');
@@ -267,5 +267,32 @@ describe('AgentService over real gRPC (Connect server, HTTP/2 on loopback)', () 
       expect((first!.event.value as { upserts: unknown[] }).upserts).toHaveLength(5);
       await expect(c.register({ instanceId: 'bad id with spaces' })).rejects.toMatchObject({ code: 3 });
     }
+  });
+  it('a request message over the read limit is refused (resource_exhausted) instead of being read whole, key or no key', async () => {
+    const c = createClient(
+      AgentService,
+      createConnectTransport({
+        baseUrl: rpc.url,
+        httpVersion: '2',
+        useBinaryFormat: false,
+        interceptors: [
+          (next) => (req) => {
+            req.header.set('authorization', 'Bearer lat.not-a-token');
+            return next(req);
+          },
+        ],
+      }),
+    );
+    const big = 'x'.repeat(1 << 20);
+    const count = 20; // 20 MiB
+    await expect(
+      c.reportResults({
+        sessionId: 's',
+        results: Array.from({ length: count }, (_, i) =>
+          create(CheckResultSchema, { monitorId: `m${i}`, errorMessage: big }),
+        ),
+      }),
+    ).rejects.toMatchObject({ code: 8 });
+    expect(RPC_READ_MAX_BYTES).toBeLessThan(count * big.length);
   });
 });

@@ -7,6 +7,14 @@ import { type AgentServiceDeps, createAgentService } from './agent-service.js';
 import { createRunNowHub } from './run-now-hub.js';
 
 /**
+ * Largest request message read from an agent (a ReportResults batch of 200 results is well under 1 MiB;
+ * a WatchAssignments request listing 100,000 running monitors about 5 MiB). Connect's default is 4 GiB,
+ * which lets anyone who can reach the port — before any token is checked — make the process buffer a
+ * body far beyond its heap. Beyond this: resource_exhausted.
+ */
+export const RPC_READ_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
  * The agents' listener: HTTP/2 cleartext (put TLS in front, or terminate it at the balancer), speaking
  * gRPC, gRPC-Web and Connect for the one AgentService. It keeps this replica's monitor catalog current
  * from the monitor feed and hands the feed's run requests to the streams here.
@@ -40,6 +48,7 @@ export const startRpcServer = async (
     );
   }
   const handler = connectNodeAdapter({
+    readMaxBytes: RPC_READ_MAX_BYTES,
     routes: (router) =>
       router.service(
         AgentService,

@@ -5,6 +5,7 @@ import {
   grafanaBody,
   type InboundEvent,
   pagerDutyBody,
+  pagerDutyRoutingKey,
   parseAlertmanager,
   parseGrafana,
   parsePagerDuty,
@@ -13,7 +14,6 @@ import {
 } from '../../domain/inbound-events.js';
 import {
   applyInboundEvents,
-  authenticateServiceKey,
   createIntegration,
   createIntegrationBody,
   inboundPath,
@@ -41,25 +41,6 @@ const integrationJson = (i: Integration, ctx: ApiContext) => ({
   updated_at: iso(i.updated_at),
 });
 
-/**
- * The service key of an inbound request: `X-Lookout-Service-Key: <key>`, `Authorization: Bearer
- * <key>` (Alertmanager's http_config.authorization, Grafana's authorization header) or the password
- * of HTTP Basic auth (Grafana's and most tools' basic auth settings; any user name).
- */
-const serviceKeyOf = (ctx: ApiContext): string | undefined => {
-  const header = ctx.get('x-lookout-service-key');
-  if (header) return header.trim();
-  const [scheme, value] = ctx.get('authorization').trim().split(/\s+/, 2);
-  if (!value) return undefined;
-  if (/^bearer$/i.test(scheme!)) return value;
-  if (/^basic$/i.test(scheme!)) {
-    const decoded = Buffer.from(value, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    return colon >= 0 ? decoded.slice(colon + 1) : undefined;
-  }
-  return undefined;
-};
-
 export const integrationRoutes = ({ store, clock, config }: AppDeps) => {
   const load = async (auth: Authed, id: string): Promise<Integration> => {
     const i = UUID.test(id) ? await store.getIntegration(auth.workspace.id, id.toLowerCase()) : null;
@@ -79,6 +60,7 @@ export const integrationRoutes = ({ store, clock, config }: AppDeps) => {
       path: `/integrations/${kind}/events`,
       tag: 'Integrations',
       auth: 'service_key',
+      serviceKey: { kind },
       maxBodyBytes: config.integration_max_body_bytes,
       extraFields: kind !== 'webhook',
       body,
@@ -88,8 +70,7 @@ export const integrationRoutes = ({ store, clock, config }: AppDeps) => {
         202: '{"status": "ok", "events": [{"action", "dedup_key", "outcome", "alert_id"}]}',
         401: 'No service key, an unknown one, or one of another kind of integration',
       },
-      async handler({ ctx, body: payload }) {
-        const integration = await authenticateServiceKey(store, serviceKeyOf(ctx), kind, ctx.state.workspace);
+      async handler({ integration, body: payload }) {
         const events = parse(payload);
         return { status: 'ok', events: await applyInboundEvents(store, integration, events, clock.now()) };
       },
@@ -193,6 +174,7 @@ export const integrationRoutes = ({ store, clock, config }: AppDeps) => {
       aliases: ['/v2/enqueue'],
       tag: 'Integrations',
       auth: 'service_key',
+      serviceKey: { kind: 'pagerduty', inBody: pagerDutyRoutingKey },
       maxBodyBytes: config.integration_max_body_bytes,
       extraFields: true,
       body: pagerDutyBody,
@@ -201,16 +183,10 @@ export const integrationRoutes = ({ store, clock, config }: AppDeps) => {
         'PagerDuty Events API v2: the integration’s service key is the routing_key; trigger, acknowledge and resolve by dedup_key. Also served at /v2/enqueue, so a tool’s PagerDuty URL can simply point at Lookout.',
       responses: {
         202: '{"status": "success", "message": "Event processed", "dedup_key": "..."}',
-        401: 'Unknown routing_key',
+        401: 'No routing_key, or an unknown one (checked before the rest of the event)',
       },
-      async handler({ ctx, body }) {
-        const { routing_key, event } = parsePagerDuty(body, () => newId().replaceAll('-', ''));
-        const integration = await authenticateServiceKey(
-          store,
-          routing_key,
-          'pagerduty',
-          ctx.state.workspace,
-        );
+      async handler({ integration, body }) {
+        const { event } = parsePagerDuty(body, () => newId().replaceAll('-', ''));
         await applyInboundEvents(store, integration, [event], clock.now());
         return { status: 'success', message: 'Event processed', dedup_key: event.dedup_key };
       },
