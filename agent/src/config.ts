@@ -79,6 +79,15 @@ export const agentConfigKeys = {
     default: 24,
     doc: 'How often the RDAP bootstrap data is refreshed (the first time 10 minutes after start); 0: never.',
   },
+  auth_retry_seconds: {
+    schema: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 3600),
+    default: 300,
+    doc: 'After the control plane rejects the token (revoked, expired, wrong): wait about this long before trying again (one error is logged, every rejection counted in `lookout_agent_rpc_errors_total{kind="credentials"}`).',
+  },
   shutdown_grace_ms: {
     schema: z.coerce.number().int().min(0),
     default: 10_000,

@@ -35,6 +35,7 @@ const main = async () => {
     prober: createProbers({ rdapBootstrap: rdap.current, blockPrivate: config.block_private_targets }),
     onCheck: metrics.onCheck,
     onLag: metrics.onLag,
+    onRpcError: metrics.onRpcError,
   });
   metrics.attach(agent);
   const listener = await startMetricsServer({

@@ -38,6 +38,13 @@ export const createAgentMetrics = (labels: { agent: string; region?: string }) =
     buckets: [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  const rpcErrors = new Counter({
+    name: 'lookout_agent_rpc_errors_total',
+    help: 'Failed calls to the control plane, by kind: credentials (the token is rejected; retried only every LOOKOUT_AGENT_AUTH_RETRY_SECONDS), transient (retried soon), fatal (the agent stops).',
+    labelNames: ['kind'],
+    registers: [registry],
+  });
+  for (const kind of ['credentials', 'transient', 'fatal']) rpcErrors.inc({ kind }, 0);
   let agent: AgentState | null = null;
   const gauge = (name: string, help: string, read: (a: AgentState) => number) =>
     new Gauge({
@@ -85,6 +92,9 @@ export const createAgentMetrics = (labels: { agent: string; region?: string }) =
     },
     onLag(ms: number) {
       lag.observe(ms / 1000);
+    },
+    onRpcError(kind: 'credentials' | 'transient' | 'fatal') {
+      rpcErrors.inc({ kind });
     },
   };
 };

@@ -1,10 +1,12 @@
+import type { MonitorType } from '@lookout/shared';
+
 /**
  * What the agent asks of a prober, and what it gets back. The probers (probers/) implement it and
  * know nothing of the transport; wire.ts translates to and from the agent protocol.
  */
 export interface ProbeSpec {
   monitor_id: string;
-  monitor_type: 'http' | 'api' | 'dns' | 'tcp' | 'domain';
+  monitor_type: MonitorType;
   url: string;
   port: number | null;
   http_method: string | null;

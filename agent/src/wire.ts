@@ -1,16 +1,16 @@
 import { create } from '@bufbuild/protobuf';
 import { type Assignment, type CheckResult, CheckResultSchema } from '@lookout/proto';
+import { isMonitorType } from '@lookout/shared';
 import type { ProbeOutcome, ProbeSpec } from './probe-port.js';
-
-const TYPES = new Set(['http', 'api', 'dns', 'tcp', 'domain']);
 
 /** An assignment from the control plane → what the prober runs. Unknown types are refused. */
 export const specOf = (a: Assignment): ProbeSpec => {
   const s = a.spec;
-  if (!s || !TYPES.has(s.monitorType)) throw new Error(`unsupported monitor type "${s?.monitorType}"`);
+  const type = s?.monitorType ?? '';
+  if (!s || !isMonitorType(type)) throw new Error(`unsupported monitor type "${s?.monitorType}"`);
   return {
     monitor_id: a.monitorId,
-    monitor_type: s.monitorType as ProbeSpec['monitor_type'],
+    monitor_type: type,
     url: s.url,
     port: s.port || null,
     http_method: s.httpMethod || null,

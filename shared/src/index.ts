@@ -2,4 +2,5 @@ export * from './address-guard.js';
 export * from './clock.js';
 export * from './errors.js';
 export * from './logger.js';
+export * from './monitor-types.js';
 export * from './secrets.js';

@@ -16,6 +16,7 @@ const agent = createAgent({
     buffer_max_age_seconds: 3600,
     log_level: 'silent',
     shutdown_grace_ms: 1000,
+    auth_retry_seconds: 300,
   },
   logger: silentLogger(),
   prober: createProbers(),

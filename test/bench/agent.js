@@ -103,6 +103,7 @@ export const run = async () => {
     buffer_max_age_seconds: 3600,
     log_level: 'silent',
     shutdown_grace_ms: 2000,
+    auth_retry_seconds: 300,
   };
   /** Every run's schedule lag, so a stage's p99 is over all of its runs. */
   let lags = [];

@@ -32,6 +32,11 @@ export const createProbers = (opts: ProbersOptions = {}): Prober => {
           return dns.run(spec, signal);
         case 'domain':
           return domain.run(spec, signal);
+        default: {
+          // Every type of the shared list has a case: a new one fails to compile here.
+          const missing: never = spec.monitor_type;
+          throw new Error(`no prober for monitor type "${missing}"`);
+        }
       }
     },
   };

@@ -1,5 +1,7 @@
 /** Records as the domain sees them. Times are Dates; ids are UUIDs. No transport or storage types here. */
 
+import type { MonitorType } from '@lookout/shared';
+
 export type Role = 'admin' | 'member' | 'viewer';
 export const ROLES: readonly Role[] = ['admin', 'member', 'viewer'];
 
@@ -40,8 +42,8 @@ export interface ApiKey {
   last_used_from: string | null;
 }
 
-export const MONITOR_TYPES = ['http', 'api', 'dns', 'tcp', 'domain'] as const;
-export type MonitorType = (typeof MONITOR_TYPES)[number];
+// Declared once in shared/ (the agent uses the same list); re-exported for the domain's readers.
+export { MONITOR_TYPES, type MonitorType } from '@lookout/shared';
 
 export type MonitorAuth =
   | { type: 'basic'; username: string; password: string }

@@ -346,6 +346,9 @@ export const KeepAliveSchema: GenMessage<KeepAlive> = /*@__PURE__*/
  */
 export type CheckSpec = Message<"lookout.agent.v1.CheckSpec"> & {
   /**
+   * One of MONITOR_TYPES (shared/src/monitor-types.ts): http, api, dns, tcp, domain. A string, not an
+   * enum, so an older agent can name a type it does not know: it reports that monitor's runs as failed.
+   *
    * @generated from field: string monitor_type = 1;
    */
   monitorType: string;

@@ -1,0 +1,164 @@
+import type { Assignment, CheckResult } from '@lookout/proto';
+import PQueue from 'p-queue';
+import { deadline } from './deadline.js';
+import { createLagWindow } from './lag-window.js';
+import type { Prober, ProbeSpec } from './probe-port.js';
+import { createScheduler, type Timers } from './scheduler.js';
+import { resultOf, specOf } from './wire.js';
+
+export interface CheckRunnerDeps {
+  prober: Prober;
+  timers: Timers;
+  concurrency: number;
+  /** Checks waiting for a slot before new runs are skipped. */
+  queueMax: number;
+  /** Every finished run, with its deterministic result id. */
+  onResult(id: string, startedAt: number, result: CheckResult): void;
+  /** Told the schedule lag of every scheduled run (ms from its slot to its start). */
+  onLag?: ((ms: number) => void) | undefined;
+  /** Told the outcome of every check. */
+  onCheck?: ((check: { type: string; ok: boolean; ms: number }) => void) | undefined;
+}
+
+/**
+ * What the agent runs and how: the assignments (kept compact, not the wire messages: 50,000 of these
+ * must fit in little memory), the scheduler that puts each on its wall-clock phase, and the bounded
+ * queue every run goes through with a hard deadline. Knows nothing of the stream or of reporting.
+ */
+export const createCheckRunner = (deps: CheckRunnerDeps) => {
+  const { prober, timers } = deps;
+  /** `spec` is what the prober takes, converted once per upsert; `problem` is why it cannot run. */
+  const assignments = new Map<
+    string,
+    { version: bigint; intervalMs: number; spec: ProbeSpec | null; problem: string | null }
+  >();
+  const queue = new PQueue({ concurrency: deps.concurrency });
+  const lags = createLagWindow();
+  let region = '';
+  let skippedRuns = 0;
+  let checksRun = 0;
+
+  /** One run of one monitor; a failed check is a result too. */
+  const run = async (id: string, scheduledAt: number, runNowRequestId?: string) => {
+    const assignment = assignments.get(id);
+    if (!assignment) return;
+    const { spec } = assignment;
+    const startedAt = timers.now();
+    const t0 = performance.now();
+    if (!runNowRequestId) {
+      const lag = Math.max(0, startedAt - scheduledAt);
+      lags.add(lag);
+      deps.onLag?.(lag);
+    }
+    // The hard deadline: a prober that ignores its signal still cannot hold a slot past it.
+    const limit = deadline((spec?.timeout_ms ?? 0) + 1000);
+    let outcome: Awaited<ReturnType<Prober['run']>>;
+    try {
+      if (!spec) throw new Error(assignment.problem ?? 'this agent cannot run this monitor');
+      outcome = await Promise.race([
+        prober.run(spec, limit.signal),
+        new Promise<never>((_, reject) =>
+          limit.signal.addEventListener('abort', () => reject(limit.signal.reason), { once: true }),
+        ),
+      ]);
+    } catch (e) {
+      outcome = {
+        ok: false,
+        error: { kind: 'agent_error', message: (e as Error).message },
+        response_time_ms: performance.now() - t0,
+      };
+    } finally {
+      limit.done();
+    }
+    checksRun++;
+    deps.onCheck?.({ type: spec?.monitor_type ?? 'unknown', ok: outcome.ok, ms: performance.now() - t0 });
+    const resultId = runNowRequestId
+      ? `${id}:${region}:run:${runNowRequestId}`
+      : `${id}:${region}:${scheduledAt}`;
+    deps.onResult(
+      resultId,
+      startedAt,
+      resultOf({
+        id: resultId,
+        monitorId: id,
+        version: assignment.version,
+        scheduledAt,
+        startedAt,
+        outcome,
+        ...(runNowRequestId ? { runNowRequestId } : {}),
+      }),
+    );
+  };
+
+  const dispatch = (id: string, scheduledAt: number): Promise<void> => {
+    if (queue.size >= deps.queueMax) {
+      skippedRuns++;
+      return Promise.resolve();
+    }
+    return queue.add(() => run(id, scheduledAt));
+  };
+  // Phases depend on the region, which the first Register tells; until then nothing is scheduled.
+  let sched = createScheduler({ region, timers, dispatch });
+
+  return {
+    /** Adds or replaces a monitor. A spec this agent cannot run (a newer check type) reports why on each run. */
+    apply(a: Assignment) {
+      let spec: ProbeSpec | null = null;
+      let problem: string | null = null;
+      try {
+        spec = specOf(a);
+      } catch (e) {
+        problem = (e as Error).message; // e.g. a check type newer than this agent: its runs report this
+      }
+      const intervalMs = (a.spec?.intervalSeconds || 60) * 1000;
+      assignments.set(a.monitorId, { version: a.version, intervalMs, spec, problem });
+      sched.upsert(a.monitorId, intervalMs);
+    },
+    drop(id: string) {
+      assignments.delete(id);
+      sched.remove(id);
+    },
+    /** A run now (confirmation or test), outside the schedule; ignored for monitors not assigned here. */
+    runNow(monitorId: string, requestId: string) {
+      if (assignments.has(monitorId) && queue.size < deps.queueMax) {
+        void queue.add(() => run(monitorId, timers.now(), requestId));
+      }
+    },
+    /** The region from Register: phases depend on it, so a new one reschedules everything. */
+    setRegion(next: string) {
+      if (region === next) return;
+      region = next;
+      const old = sched;
+      sched = createScheduler({ region, timers, dispatch });
+      old.stop();
+      for (const [id, a] of assignments) sched.upsert(id, a.intervalMs);
+    },
+    get region() {
+      return region;
+    },
+    ids: () => [...assignments.keys()],
+    /** What runs now, so the first Sync of a new stream can be a diff. */
+    running: () => [...assignments].map(([monitorId, a]) => ({ monitorId, version: a.version })),
+    /** Stops scheduling and drops queued runs; resolves when the running ones are over. */
+    stop() {
+      sched.stop();
+      queue.clear();
+      return queue.onIdle();
+    },
+    health: () => ({
+      assigned: assignments.size,
+      inFlight: queue.pending,
+      queueDepth: queue.size,
+      scheduleLagP99Ms: Math.round(lags.p99()),
+    }),
+    get checksRun() {
+      return checksRun;
+    },
+    /** Runs skipped because the queue was full (queueFull) or the previous run still went (overlap). */
+    get skipped() {
+      return { queueFull: skippedRuns, overlap: sched.skipped };
+    },
+  };
+};
+
+export type CheckRunner = ReturnType<typeof createCheckRunner>;
