@@ -236,6 +236,8 @@ describe('heartbeat signals (as Healthchecks): /start, /fail, /{exit status}, ?r
   it('keeps at most 10,000 bytes of a body, cut at a character boundary; JSON bodies stay the timestamp form', async () => {
     const { w, create, ping } = await setup('hb-body');
     const hb = await create({});
+    // A client timestamp may not be from before the heartbeat existed.
+    h.clock.advance(60 * SECOND);
     const body = `${'é'.repeat(6_000)}tail`; // 12,004 bytes in UTF-8
     expect((await ping(hb.id, '', { raw: body, headers: { 'content-type': 'text/plain' } })).status).toBe(
       200,
@@ -249,6 +251,65 @@ describe('heartbeat signals (as Healthchecks): /start, /fail, /{exit status}, ?r
     expect(pings.find((p: { body: string | null }) => !p.body)).toMatchObject({
       at: new Date(ts * 1000).toISOString(),
     });
+  });
+});
+
+describe("a ping's time never moves a heartbeat backwards (issue 10, item 5)", () => {
+  it('refuses a timestamp from before the heartbeat existed with 422 naming timestamp, and records nothing', async () => {
+    const { w, create, get } = await setup('hb-ts-past');
+    const hb = await create({ period_seconds: 60, grace_seconds: 0 });
+    const created = Math.floor(h.clock.now().getTime() / 1000);
+    for (const timestamp of [0, 1, created - 1]) {
+      const r = await h.request('POST', `/hb/ping/${hb.id}`, { json: { timestamp } });
+      expect(r.status, String(timestamp)).toBe(422);
+      expect(r.body.error.code).toBe('validation_failed');
+      expect(r.body.error.details).toEqual([
+        { field: 'timestamp', message: expect.stringContaining('before the heartbeat was created') },
+      ]);
+    }
+    expect((await w.api('GET', `/heartbeats/${hb.id}/pings`)).body.data).toEqual([]);
+    expect(await get(hb.id)).toMatchObject({ state: 'new', last_ping_at: null });
+    // The second it was created in is fine (timestamps are whole seconds).
+    h.clock.advance(10 * SECOND);
+    expect((await h.request('POST', `/hb/ping/${hb.id}`, { json: { timestamp: created } })).status).toBe(200);
+    expect((await get(hb.id)).last_ping_at).toBe(new Date(created * 1000).toISOString());
+  });
+
+  it('an older success, fail or start is kept in the ping log but moves nothing: no state change, no alert', async () => {
+    const { w, create, get, alerts, ping, stateIs } = await setup('hb-ts-older');
+    const hb = await create({ period_seconds: 600, grace_seconds: 60 });
+    // A sentinel due at the older pings' would-be deadlines: once it is down, the job has run then.
+    const sentinel = await create({ period_seconds: 60, grace_seconds: 0 });
+    h.clock.advance(1_000 * SECOND);
+    const t1 = h.clock.now().getTime();
+    expect((await ping(hb.id)).status).toBe(200);
+    expect((await ping(sentinel.id)).status).toBe(200);
+    const older = Math.floor(t1 / 1000) - 500;
+    for (const suffix of ['', '/fail', '/start']) {
+      const r = await h.request('POST', `/hb/ping/${hb.id}${suffix}`, { json: { timestamp: older } });
+      expect(r.status, suffix).toBe(200);
+    }
+    const pings = (await w.api('GET', `/heartbeats/${hb.id}/pings`)).body.data as {
+      kind: string;
+      at: string;
+    }[];
+    expect(pings.map((p) => p.kind).sort()).toEqual(['fail', 'start', 'success', 'success']);
+    expect(pings.filter((p) => p.at === new Date(older * 1000).toISOString()).length).toBe(3);
+    expect(await get(hb.id)).toMatchObject({
+      state: 'up',
+      last_ping_at: new Date(t1).toISOString(),
+      started_at: null,
+      start_rid: null,
+    });
+    // Past the older start's grace and the older success's deadline: the job has run, nothing raised.
+    h.clock.set(t1 + 120 * SECOND);
+    await stateIs(sentinel.id, 'down');
+    expect((await get(hb.id)).state).toBe('up');
+    expect(await alerts(hb.id)).toEqual([]);
+    // Its own deadline (from the newest ping) still holds.
+    h.clock.set(t1 + 660 * SECOND);
+    await stateIs(hb.id, 'down');
+    expect((await alerts(hb.id)).map((a) => a.cause)).toEqual(['down']);
   });
 });
 

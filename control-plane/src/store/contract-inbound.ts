@@ -75,6 +75,27 @@ export const inboundScenarios = (ctx: () => { store: Store; ws: ReturnType<typeo
     expect(stored.find((p) => p.body === 'ok\n')).toMatchObject({ rid: 'r1', exit_status: 0 });
   });
 
+  it('a ping older than the last ping (or a start older than the pending run) is logged but moves nothing', async () => {
+    const { store, h, ping, get } = await setup();
+    await store.recordPings([ping(100)]);
+    const before = await get();
+    expect(before).toMatchObject({ state: 'up', last_ping_at: at(100), due_at: at(700) });
+    // Each older ping alone, then all three in one batch: last_ping_at, state, run and deadline stay.
+    for (const kind of ['success', 'fail', 'start'] as const) await store.recordPings([ping(50, kind)]);
+    await store.recordPings([ping(60), ping(61, 'fail'), ping(62, 'start')]);
+    expect(await get()).toEqual(before);
+    expect((await store.listPings(h.workspace_id, h.id, 10)).length).toBe(7);
+    // The same time is not older: a fail at the last ping's time counts.
+    await store.recordPings([ping(100, 'fail', { received_at: at(101) })]);
+    expect(await get()).toMatchObject({ state: 'down', last_ping_at: at(100), due_at: at(101) });
+    // A start older than the pending run's start does not replace it; a newer one does.
+    await store.recordPings([ping(200), ping(300, 'start', { rid: 'b' })]);
+    await store.recordPings([ping(250, 'start', { rid: 'a' })]);
+    expect(await get()).toMatchObject({ state: 'up', started_at: at(300), start_rid: 'b', due_at: at(360) });
+    await store.recordPings([ping(310, 'start', { rid: 'c' })]);
+    expect(await get()).toMatchObject({ started_at: at(310), start_rid: 'c', due_at: at(360) });
+  });
+
   it('a paused heartbeat records pings but keeps its state and has no deadline', async () => {
     const { store, ping, get } = await setup({ paused: true, state: 'paused' });
     await store.recordPings([ping(10), ping(20, 'fail')]);

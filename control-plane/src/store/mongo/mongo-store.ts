@@ -27,7 +27,7 @@ import { decodeCursor, encodeCursor, toPage } from '../cursor.js';
 import { openKey } from '../open-key.js';
 import { pingTouches } from '../ping-touches.js';
 import type { AlertKey, AlertQuery, MonitorQuery, PageQuery, ResultQuery, Store } from '../port.js';
-import { mongoInbound, mongoInboundIndexes, mongoPingTouch } from './inbound.js';
+import { mongoInbound, mongoInboundIndexes, mongoPingTouch, mongoPingTouchFilter } from './inbound.js';
 import { mongoRouting, mongoRoutingIndexes } from './routing.js';
 
 /**
@@ -409,7 +409,9 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       await pings.insertMany(batch.map(toDoc), { ordered: false });
       // In arrival order: a start and its finish in one batch must apply in that order.
       await heartbeats.bulkWrite(
-        pingTouches(batch).map((t) => ({ updateOne: { filter: { _id: t.id }, update: mongoPingTouch(t) } })),
+        pingTouches(batch).map((t) => ({
+          updateOne: { filter: mongoPingTouchFilter(t), update: mongoPingTouch(t) },
+        })),
         { ordered: true },
       );
     },
