@@ -80,7 +80,7 @@ const SIGNALS: { suffix: string; what: string }[] = [
 ];
 
 /**
- * `POST|GET /hb/ping/{uuid}[/start|/fail|/{0-255}][?rid=]`, at the root and under /api/v1. No API key:
+ * `POST|GET|HEAD /hb/ping/{uuid}[/start|/fail|/{0-255}][?rid=]`, at the root and under /api/v1. No API key:
  * the uuid is the secret. Served by the raw ping endpoint (ping-endpoint.ts) ahead of Koa; declared
  * here for the API document.
  */
@@ -103,7 +103,7 @@ export const pingRoutes = (): ReturnType<typeof route>[] =>
       tag: 'Heartbeats',
       auth: 'none',
       raw: true,
-      summary: `${what} Recorded at arrival time. Also served at /hb/ping/{uuid}${suffix}.`,
+      summary: `${what} Recorded at arrival time. HEAD works the same (headers, no body). Also served at /hb/ping/{uuid}${suffix}.`,
       query: ridQuery,
       responses: { 200: '{"message": "Ping recorded.", "status": "ok"}', 404: 'Unknown uuid' },
     }),
