@@ -54,6 +54,7 @@ export const createHeartbeat = async (
     start_rid: null,
     alert_id: null,
     state_version: 0,
+    rearmed_at: null,
   };
   await store.insertHeartbeat(heartbeat);
   return heartbeat;

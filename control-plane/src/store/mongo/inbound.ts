@@ -87,7 +87,7 @@ export const mongoPingTouch = (t: PingTouch): Document[] => {
               null,
               {
                 $cond: [
-                  { $eq: ['$state', 'down'] },
+                  { $and: [{ $eq: ['$state', 'down'] }, { $not: [noAlert] }] },
                   '$due_at',
                   // $min skips a null due_at
                   { $min: ['$due_at', { $add: [at, grace] }] },
@@ -117,6 +117,7 @@ export const mongoPingTouch = (t: PingTouch): Document[] => {
         started_at: { $cond: [ends, null, '$started_at'] },
         start_rid: { $cond: [ends, null, '$start_rid'] },
         state: { $cond: [{ $eq: ['$paused', true] }, '$state', t.kind === 'fail' ? 'down' : 'up'] },
+        rearmed_at: null,
         due_at: {
           $cond: [
             { $eq: ['$paused', true] },
@@ -199,6 +200,7 @@ export const mongoInbound = ({ col, inTransaction, toDoc, fromDoc }: MongoHelper
               due_at: input.next.due_at,
               alert_id: alertId,
               updated_at: input.at,
+              ...(input.raise ? { rearmed_at: null } : {}),
             },
             $inc: { state_version: 1 },
           },
