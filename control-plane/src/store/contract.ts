@@ -828,6 +828,26 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
           due_at: at(50),
           state_version: 5,
         });
+        // One that already recovered (a success, the job not yet run) only forgets it.
+        const upAlert = fixtures.alert(ws.workspace.id, {
+          source_type: 'heartbeat',
+          source_id: randomUUID(),
+        });
+        const up = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id, {
+          id: upAlert.source_id,
+          state: 'up',
+          alert_id: upAlert.id,
+          due_at: at(45),
+        });
+        await store.insertHeartbeat(up);
+        await store.raiseAlert(upAlert);
+        await store.resolveAlert(ws.workspace.id, upAlert.id, by, at(50));
+        expect(await store.findHeartbeat(up.id)).toEqual({
+          ...up,
+          alert_id: null,
+          due_at: at(50),
+          state_version: 1,
+        });
       });
 
       it('lists with status, source and time filters and cursor pagination', async () => {

@@ -719,7 +719,18 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         if (alert?.source_type === 'heartbeat') {
           await heartbeats.updateOne(
             { _id: alert.source_id, workspace_id: workspaceId, alert_id: id },
-            { $set: { alert_id: null, rearmed_at: at, due_at: at }, $inc: { state_version: 1 } },
+            [
+              {
+                $set: {
+                  alert_id: null,
+                  rearmed_at: {
+                    $cond: [{ $eq: ['$state', 'down'] }, at, { $ifNull: ['$rearmed_at', null] }],
+                  },
+                  due_at: at,
+                  state_version: { $add: [{ $ifNull: ['$state_version', 0] }, 1] },
+                },
+              },
+            ],
             { session },
           );
         }

@@ -749,7 +749,8 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
         }
         if (changed === 1 && alert?.source_type === 'heartbeat') {
           st(
-            `UPDATE heartbeats SET alert_id = NULL, rearmed_at = ?, due_at = ?, state_version = state_version + 1
+            `UPDATE heartbeats SET alert_id = NULL, rearmed_at = CASE WHEN state = 'down' THEN ? ELSE rearmed_at END,
+               due_at = ?, state_version = state_version + 1
              WHERE workspace_id = ? AND id = ? AND alert_id = ?`,
           ).run(at.getTime(), at.getTime(), workspaceId, alert.source_id, id);
         }
