@@ -31,6 +31,13 @@ const startAgent = async (region: string, instance: string) => {
   return p;
 };
 
+/** One agent in each region, started by whichever test needs them first. */
+const ensureAgents = async () => {
+  if (agents.length > 0) return;
+  await startAgent('eu-west', 'eu-1');
+  await startAgent('us-east', 'us-1');
+};
+
 beforeAll(async () => {
   h = await startHarness(
     { plans: { e2e: { max_monitors: 10, min_interval_seconds: 1 } }, assignment_poll_ms: 100 },
@@ -65,8 +72,7 @@ describe('monitors run by agents in two regions', () => {
         },
       })
     ).body;
-    await startAgent('eu-west', 'eu-1');
-    await startAgent('us-east', 'us-1');
+    await ensureAgents();
 
     const results = () =>
       w
@@ -121,5 +127,73 @@ describe('monitors run by agents in two regions', () => {
       'eu-1',
       'us-1',
     ]);
+  });
+
+  it('spec 3.2: a monitor that stays down after a manual resolve raises a new alert on its next failing check', async () => {
+    const broken = createServer((_req, res) => res.writeHead(500).end('broken'));
+    await new Promise<void>((r) => broken.listen(0, '127.0.0.1', () => r()));
+    try {
+      const w = await h.workspace('agents-resolve', 'e2e');
+      const m = (
+        await w.api('POST', '/monitors/create', {
+          json: {
+            display_name: 'always 500',
+            monitor_type: 'http',
+            url: `http://127.0.0.1:${(broken.address() as AddressInfo).port}/`,
+            http_method: 'GET',
+            expected_status_code: 200,
+            check_interval_seconds: 1,
+            timeout_seconds: 1,
+            failure_threshold: 2,
+            check_locations: ['eu-west', 'us-east'],
+          },
+        })
+      ).body;
+      await ensureAgents();
+      type AlertJson = {
+        id: string;
+        status: string;
+        cause: string;
+        created_at: string;
+        resolved_by: unknown;
+      };
+      const alerts = () => w.api('GET', `/alerts?source_id=${m.id}`).then((r) => r.body.data as AlertJson[]);
+      const failures = () =>
+        w
+          .api('GET', `/monitors/${m.id}/results?limit=100`)
+          .then((r) => (r.body.data as { ok: boolean }[]).filter((x) => !x.ok).length);
+      const resolve = async (id: string) => {
+        const r = await w.api('POST', '/alerts/resolve', { json: { UUIDs: [id] } });
+        expect(r.status).toBe(200);
+        expect(r.body.resolved.map((a: AlertJson) => a.id)).toEqual([id]);
+      };
+
+      const [first] = await waitFor(alerts, (as) => as.some((a) => a.status === 'open'), {
+        what: 'an alert',
+      });
+      await resolve(first!.id);
+      // The target never recovers: the next failing check raises a new alert (new UUID); the old stays resolved.
+      const second = await waitFor(alerts, (as) => as.length === 2 && as.some((a) => a.status === 'open'), {
+        what: 'a new alert after the manual resolve',
+      });
+      const fresh = second.find((a) => a.id !== first!.id)!;
+      expect(fresh).toMatchObject({ status: 'open', cause: 'down' });
+      expect(second.find((a) => a.id === first!.id)).toMatchObject({
+        status: 'resolved',
+        resolved_by: { type: 'user', user_id: w.admin.id },
+      });
+      // While it is open, more failing checks raise nothing more.
+      const seen = await failures();
+      await waitFor(failures, (n) => n >= seen + 4, { what: 'more failing checks' });
+      expect((await alerts()).map((a) => a.status).sort()).toEqual(['open', 'resolved']);
+      // And again: every manual resolve of a still-failing monitor is followed by a new alert.
+      await resolve(fresh.id);
+      const third = await waitFor(alerts, (as) => as.length === 3 && as.some((a) => a.status === 'open'), {
+        what: 'a third alert',
+      });
+      expect(third.filter((a) => a.status === 'open').map((a) => a.id)).not.toContain(fresh.id);
+    } finally {
+      broken.close();
+    }
   });
 });

@@ -236,6 +236,8 @@ describe('heartbeat signals (as Healthchecks): /start, /fail, /{exit status}, ?r
   it('keeps at most 10,000 bytes of a body, cut at a character boundary; JSON bodies stay the timestamp form', async () => {
     const { w, create, ping } = await setup('hb-body');
     const hb = await create({});
+    // A client timestamp may not be from before the heartbeat existed.
+    h.clock.advance(60 * SECOND);
     const body = `${'é'.repeat(6_000)}tail`; // 12,004 bytes in UTF-8
     expect((await ping(hb.id, '', { raw: body, headers: { 'content-type': 'text/plain' } })).status).toBe(
       200,
@@ -249,6 +251,184 @@ describe('heartbeat signals (as Healthchecks): /start, /fail, /{exit status}, ?r
     expect(pings.find((p: { body: string | null }) => !p.body)).toMatchObject({
       at: new Date(ts * 1000).toISOString(),
     });
+  });
+});
+
+describe("spec 3.2: after a manual resolve, the heartbeat's next failure raises a new alert", () => {
+  const resolveByHand = async (w: Awaited<ReturnType<typeof setup>>['w'], id: string) => {
+    const r = await w.api('POST', '/alerts/resolve', { json: { UUIDs: [id] } });
+    expect(r.status).toBe(200);
+    expect(r.body.resolved.map((a: AlertJson) => a.id)).toEqual([id]);
+  };
+
+  it('the next /fail raises a new alert (an edit or a passing job pass does not)', async () => {
+    const { w, create, get, alerts, ping, stateIs } = await setup('hb-resolve-fail');
+    const hb = await create({ period_seconds: 3600, grace_seconds: 600 });
+    const sentinel = await create({ period_seconds: 60, grace_seconds: 0 });
+    await ping(hb.id);
+    await ping(hb.id, '/fail');
+    const [first] = await waitFor(
+      () => alerts(hb.id),
+      (x) => x.length === 1,
+      { what: 'fail alert', everyMs: 10 },
+    );
+    await resolveByHand(w, first!.id);
+    expect(await get(hb.id)).toMatchObject({ state: 'down', alert_id: null });
+    // An edit and further job passes raise nothing: no new failure has been reported.
+    const edit = await w.api('PATCH', `/heartbeats/${hb.id}`, { json: { display_name: 'job (renamed)' } });
+    expect(edit.status).toBe(200);
+    await ping(sentinel.id);
+    h.clock.advance(60 * SECOND);
+    await stateIs(sentinel.id, 'down');
+    expect((await alerts(hb.id)).map((a) => a.status)).toEqual(['resolved']);
+    // The next /fail: a new alert with a new UUID; the resolved one stays resolved.
+    await ping(hb.id, '/fail');
+    const after = await waitFor(
+      () => alerts(hb.id),
+      (x) => x.length === 2,
+      { what: 'a new fail alert', everyMs: 10 },
+    );
+    expect(after[0]).toMatchObject({
+      cause: 'fail',
+      status: 'open',
+      created_at: h.clock.now().toISOString(),
+    });
+    expect(after[0]!.id).not.toBe(first!.id);
+    expect(after[1]).toMatchObject({ id: first!.id, status: 'resolved', resolved_by: { type: 'user' } });
+    expect((await get(hb.id)).alert_id).toBe(after[0]!.id);
+    // While it is open, failing again adds nothing; a success resolves it.
+    await ping(hb.id, '/fail');
+    h.clock.advance(SECOND);
+    expect((await alerts(hb.id)).length).toBe(2);
+    await ping(hb.id);
+    await waitFor(
+      () => alerts(hb.id),
+      (x) => x[0]?.status === 'resolved',
+      { what: 'resolved by the system', everyMs: 10 },
+    );
+  });
+
+  it('a heartbeat still silent after its missed-deadline alert was resolved raises again one period + grace later', async () => {
+    const { w, create, get, alerts, ping, stateIs } = await setup('hb-resolve-missed');
+    const hb = await create({ period_seconds: 60, grace_seconds: 30 });
+    const sentinel = await create({ period_seconds: 60, grace_seconds: 29 });
+    await ping(hb.id);
+    const t0 = h.clock.now().getTime();
+    h.clock.set(t0 + 90 * SECOND);
+    await stateIs(hb.id, 'down');
+    const [first] = await alerts(hb.id);
+    expect(first).toMatchObject({ cause: 'down', status: 'open' });
+    h.clock.set(t0 + 100 * SECOND);
+    await resolveByHand(w, first!.id);
+    // Nothing until one period + grace after the resolve (the sentinel shows the job ran at 189 s).
+    await ping(sentinel.id);
+    h.clock.set(t0 + 189 * SECOND);
+    await stateIs(sentinel.id, 'down');
+    expect(await alerts(hb.id)).toHaveLength(1);
+    expect((await get(hb.id)).state).toBe('down');
+    h.clock.set(t0 + 190 * SECOND);
+    const after = await waitFor(
+      () => alerts(hb.id),
+      (x) => x.length === 2,
+      { what: 'a new missed-deadline alert', everyMs: 10 },
+    );
+    expect(after[0]).toMatchObject({
+      cause: 'down',
+      status: 'open',
+      created_at: new Date(t0 + 190 * SECOND).toISOString(),
+    });
+    expect(after[0]!.title).toContain('missed its deadline');
+    expect(after[0]!.id).not.toBe(first!.id);
+    // Staying silent with it open raises nothing more.
+    h.clock.set(t0 + 900 * SECOND);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await alerts(hb.id)).toHaveLength(2);
+  });
+
+  it('a run started after the resolve that overruns its grace raises a new alert', async () => {
+    const { w, create, alerts, ping } = await setup('hb-resolve-run');
+    const hb = await create({ period_seconds: 86_400, grace_seconds: 300 });
+    await ping(hb.id);
+    await ping(hb.id, '/fail');
+    const [first] = await waitFor(
+      () => alerts(hb.id),
+      (x) => x.length === 1,
+      { what: 'fail alert', everyMs: 10 },
+    );
+    await resolveByHand(w, first!.id);
+    h.clock.advance(60 * SECOND);
+    const started = h.clock.now().getTime();
+    await ping(hb.id, '/start?rid=r9');
+    h.clock.set(started + 300 * SECOND);
+    const after = await waitFor(
+      () => alerts(hb.id),
+      (x) => x.length === 2,
+      { what: 'an overrun alert', everyMs: 10 },
+    );
+    expect(after[0]).toMatchObject({
+      cause: 'down',
+      created_at: new Date(started + 300 * SECOND).toISOString(),
+    });
+    expect(after[0]!.title).toContain('did not finish within 5 min');
+  });
+});
+
+describe("a ping's time never moves a heartbeat backwards (issue 10, item 5)", () => {
+  it('refuses a timestamp from before the heartbeat existed with 422 naming timestamp, and records nothing', async () => {
+    const { w, create, get } = await setup('hb-ts-past');
+    const hb = await create({ period_seconds: 60, grace_seconds: 0 });
+    const created = Math.floor(h.clock.now().getTime() / 1000);
+    for (const timestamp of [0, 1, created - 1]) {
+      const r = await h.request('POST', `/hb/ping/${hb.id}`, { json: { timestamp } });
+      expect(r.status, String(timestamp)).toBe(422);
+      expect(r.body.error.code).toBe('validation_failed');
+      expect(r.body.error.details).toEqual([
+        { field: 'timestamp', message: expect.stringContaining('before the heartbeat was created') },
+      ]);
+    }
+    expect((await w.api('GET', `/heartbeats/${hb.id}/pings`)).body.data).toEqual([]);
+    expect(await get(hb.id)).toMatchObject({ state: 'new', last_ping_at: null });
+    // The second it was created in is fine (timestamps are whole seconds).
+    h.clock.advance(10 * SECOND);
+    expect((await h.request('POST', `/hb/ping/${hb.id}`, { json: { timestamp: created } })).status).toBe(200);
+    expect((await get(hb.id)).last_ping_at).toBe(new Date(created * 1000).toISOString());
+  });
+
+  it('an older success, fail or start is kept in the ping log but moves nothing: no state change, no alert', async () => {
+    const { w, create, get, alerts, ping, stateIs } = await setup('hb-ts-older');
+    const hb = await create({ period_seconds: 600, grace_seconds: 60 });
+    // A sentinel due at the older pings' would-be deadlines: once it is down, the job has run then.
+    const sentinel = await create({ period_seconds: 60, grace_seconds: 0 });
+    h.clock.advance(1_000 * SECOND);
+    const t1 = h.clock.now().getTime();
+    expect((await ping(hb.id)).status).toBe(200);
+    expect((await ping(sentinel.id)).status).toBe(200);
+    const older = Math.floor(t1 / 1000) - 500;
+    for (const suffix of ['', '/fail', '/start']) {
+      const r = await h.request('POST', `/hb/ping/${hb.id}${suffix}`, { json: { timestamp: older } });
+      expect(r.status, suffix).toBe(200);
+    }
+    const pings = (await w.api('GET', `/heartbeats/${hb.id}/pings`)).body.data as {
+      kind: string;
+      at: string;
+    }[];
+    expect(pings.map((p) => p.kind).sort()).toEqual(['fail', 'start', 'success', 'success']);
+    expect(pings.filter((p) => p.at === new Date(older * 1000).toISOString()).length).toBe(3);
+    expect(await get(hb.id)).toMatchObject({
+      state: 'up',
+      last_ping_at: new Date(t1).toISOString(),
+      started_at: null,
+      start_rid: null,
+    });
+    // Past the older start's grace and the older success's deadline: the job has run, nothing raised.
+    h.clock.set(t1 + 120 * SECOND);
+    await stateIs(sentinel.id, 'down');
+    expect((await get(hb.id)).state).toBe('up');
+    expect(await alerts(hb.id)).toEqual([]);
+    // Its own deadline (from the newest ping) still holds.
+    h.clock.set(t1 + 660 * SECOND);
+    await stateIs(hb.id, 'down');
+    expect((await alerts(hb.id)).map((a) => a.cause)).toEqual(['down']);
   });
 });
 

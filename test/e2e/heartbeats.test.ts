@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PING_OK } from '../../control-plane/src/http/routes/pings.js';
 import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
@@ -61,9 +62,30 @@ describe('heartbeats and pings (spec 4.2, 5.8)', () => {
     await reader.close();
   });
 
+  it('HEAD pings like GET (as Healthchecks): recorded, 200 with headers and no body; errors too', async () => {
+    const w = await h.workspace('hb-head');
+    const hb = (await w.api('POST', '/heartbeats', { json: { display_name: 'job' } })).body;
+    for (const path of [`/hb/ping/${hb.id}`, `/api/v1/hb/ping/${hb.id}/start`, `/hb/ping/${hb.id}/0`]) {
+      const r = await h.request('HEAD', path);
+      expect(r.status, path).toBe(200);
+      expect(r.text).toBe('');
+      expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(r.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify(PING_OK))));
+    }
+    const pings = (await w.api('GET', `/heartbeats/${hb.id}/pings`)).body.data as { kind: string }[];
+    expect(pings.map((p) => p.kind).sort()).toEqual(['start', 'success', 'success']);
+    expect((await w.api('GET', `/heartbeats/${hb.id}`)).body.state).toBe('up');
+    const unknown = await h.request('HEAD', `/hb/ping/${crypto.randomUUID()}`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toBe('');
+    expect((await h.request('HEAD', `/hb/ping/${hb.id}/256`)).status).toBe(422);
+  });
+
   it('a client timestamp becomes the recorded ping time', async () => {
     const w = await h.workspace('hb-ts');
     const hb = (await w.api('POST', '/heartbeats', { json: { display_name: 'job' } })).body;
+    // The job finished two minutes ago, after the heartbeat was created (an earlier time is refused).
+    h.clock.advance(300_000);
     const finished = Math.floor(h.clock.now().getTime() / 1000) - 120;
     const r = await h.request('POST', `/hb/ping/${hb.id}`, { json: { timestamp: finished } });
     expect(r.status).toBe(200);

@@ -23,6 +23,7 @@ const hb = (over: Partial<Heartbeat> = {}): Heartbeat => ({
   start_rid: null,
   alert_id: null,
   state_version: 3,
+  rearmed_at: null,
   ...over,
 });
 
@@ -58,6 +59,28 @@ describe('evaluateHeartbeat', () => {
     });
     // Down without an alert: the ping said fail.
     expect(evaluateHeartbeat(hb({ state: 'down', last_ping_at: at(10) }), at(11)).raise).toBe('failed');
+  });
+  it('down after a manual resolve (spec 3.2): owes a ping within period + grace of it, or a run end within grace', () => {
+    const rearmed = hb({ state: 'down', last_ping_at: at(10), rearmed_at: at(1000) });
+    // Nothing to raise yet (an edit or another pass evaluates it early): due at resolve + period + grace.
+    expect(evaluateHeartbeat(rearmed, at(1000))).toEqual({
+      state: 'down',
+      due_at: at(1660),
+      raise: null,
+      resolve: false,
+    });
+    expect(evaluateHeartbeat(rearmed, at(1660))).toEqual({
+      state: 'down',
+      due_at: null,
+      raise: 'missed',
+      resolve: false,
+    });
+    // A run started since must end within the grace, sooner than the deadline.
+    const running = { ...rearmed, started_at: at(1100) };
+    expect(evaluateHeartbeat(running, at(1100))).toMatchObject({ due_at: at(1160), raise: null });
+    expect(evaluateHeartbeat(running, at(1160))).toMatchObject({ state: 'down', raise: 'run_overdue' });
+    // With an alert open again, nothing more.
+    expect(evaluateHeartbeat({ ...rearmed, alert_id: 'b' }, at(99999)).raise).toBeNull();
   });
   it('up with an alert resolves it', () => {
     expect(evaluateHeartbeat(hb({ alert_id: 'a', last_ping_at: at(100) }), at(101))).toEqual({

@@ -9,6 +9,8 @@ import type { Alert, Heartbeat, HeartbeatState, Ping } from './types.js';
  * the job reads only heartbeats whose stored `due_at` has come (an index, no scan), decides with the
  * pure `evaluateHeartbeat`, and stores the step by compare-and-set together with the alert it raises
  * or resolves. Two replicas may read the same heartbeat; one step wins, so one alert is raised.
+ * A person resolving the alert of a heartbeat still down re-arms it (the store sets `rearmed_at`,
+ * clears `alert_id` and makes it due): its next failure raises a new alert (see afterManualResolve).
  */
 
 export type DownReason = 'missed' | 'run_overdue' | 'failed';
@@ -35,6 +37,7 @@ export const evaluateHeartbeat = (h: Heartbeat, now: Date): HeartbeatVerdict => 
   const lateAt = h.last_ping_at && h.state !== 'new' ? h.last_ping_at.getTime() + period : null;
   const downAt = lateAt === null ? null : lateAt + grace;
   const runDownAt = h.started_at ? h.started_at.getTime() + grace : null;
+  if (h.state === 'down' && !h.alert_id && h.rearmed_at) return afterManualResolve(h, t, grace, runDownAt);
   let state: HeartbeatState = h.state;
   let reason: DownReason = 'failed';
   // Down is left only by a success ping (in the ping write), never by the clock.
@@ -57,6 +60,31 @@ export const evaluateHeartbeat = (h: Heartbeat, now: Date): HeartbeatVerdict => 
     due_at: next.length > 0 ? new Date(Math.min(...next)) : null,
     raise: null,
     resolve: Boolean(h.alert_id),
+  };
+};
+
+/**
+ * A heartbeat still down whose alert someone resolved (spec 3.2: it stays resolved, and the source's
+ * next failure raises a new alert). The next failure is a /fail (the ping clears `rearmed_at`, so the
+ * usual rule raises), no ping within one period + grace of the resolve, or a run started since that
+ * overruns its grace. Until then it stays down with nothing to raise; an edit changes nothing.
+ */
+const afterManualResolve = (
+  h: Heartbeat,
+  t: number,
+  grace: number,
+  runDownAt: number | null,
+): HeartbeatVerdict => {
+  const downAt = h.rearmed_at!.getTime() + h.period_seconds * 1000 + grace;
+  const reason: DownReason | null =
+    t >= downAt ? 'missed' : runDownAt !== null && t >= runDownAt ? 'run_overdue' : null;
+  if (reason) return { state: 'down', due_at: null, raise: reason, resolve: false };
+  const next = [downAt, runDownAt].filter((x): x is number => x !== null && x > t);
+  return {
+    state: 'down',
+    due_at: next.length > 0 ? new Date(Math.min(...next)) : null,
+    raise: null,
+    resolve: false,
   };
 };
 

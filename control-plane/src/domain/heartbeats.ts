@@ -54,6 +54,7 @@ export const createHeartbeat = async (
     start_rid: null,
     alert_id: null,
     state_version: 0,
+    rearmed_at: null,
   };
   await store.insertHeartbeat(heartbeat);
   return heartbeat;
@@ -82,9 +83,12 @@ export const pingBody = z.strictObject({ timestamp: z.int().min(0).optional() })
 
 /**
  * The time a ping counts for: the job's own finish time when it sends one (Unix seconds), else arrival.
- * Refuses non-integers, negatives and times further ahead than the allowed skew.
+ * Refuses non-integers, negatives, times further ahead than the allowed skew, and times from before
+ * the heartbeat existed (`createdAt`, compared by the whole second, as timestamps are in seconds): a
+ * job cannot have finished for a heartbeat that did not exist yet, and such a time would only put the
+ * heartbeat's deadline in the past. A time within the skew ahead is kept as sent.
  */
-export const pingTime = (body: unknown, receivedAt: Date): Date => {
+export const pingTime = (body: unknown, receivedAt: Date, createdAt: Date): Date => {
   if (body === undefined || body === null) return receivedAt;
   const { timestamp } = parseOrThrow(pingBody, body);
   if (timestamp === undefined) return receivedAt;
@@ -93,6 +97,14 @@ export const pingTime = (body: unknown, receivedAt: Date): Date => {
       {
         field: 'timestamp',
         message: `is in the future (${new Date(timestamp * 1000).toISOString()}); send the Unix time in seconds when the job finished`,
+      },
+    ]);
+  }
+  if (timestamp < Math.floor(createdAt.getTime() / 1000)) {
+    throwIfProblems([
+      {
+        field: 'timestamp',
+        message: `is before the heartbeat was created (${new Date(timestamp * 1000).toISOString()} < ${createdAt.toISOString()}); send the Unix time in seconds when the job finished`,
       },
     ]);
   }

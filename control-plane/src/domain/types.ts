@@ -130,6 +130,13 @@ export interface Heartbeat {
   alert_id: string | null;
   /** Bumped by every ping and every job step: the job's compare-and-set is on it. */
   state_version: number;
+  /**
+   * When someone resolved this heartbeat's alert while it was still down (POST /alerts/resolve); null
+   * otherwise. Until the next success or fail, the heartbeat owes a ping within one period + grace of
+   * it, and a run it starts must end within the grace: missing either raises a new alert (spec 3.2).
+   * Cleared by a success or fail ping and by the alert the job raises.
+   */
+  rearmed_at: Date | null;
 }
 
 export type PingKind = 'success' | 'start' | 'fail';

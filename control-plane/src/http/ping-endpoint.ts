@@ -39,7 +39,8 @@ export const createPingEndpoint = (deps: AppDeps) => {
         })
       : null;
   return (req: IncomingMessage, res: ServerResponse): boolean => {
-    if (req.method !== 'POST' && req.method !== 'GET') return false;
+    // HEAD pings like GET (Healthchecks and many senders use it); node:http sends no body for HEAD.
+    if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'HEAD') return false;
     const m = PING_PATH.exec(req.url ?? '');
     if (!m) return false;
     const requestId = randomUUID();
@@ -47,6 +48,8 @@ export const createPingEndpoint = (deps: AppDeps) => {
     const reply = (status: number, body: string, retryAfter?: number) => {
       res.writeHead(status, {
         'content-type': 'application/json; charset=utf-8',
+        // The length a GET would get: a HEAD reply carries it without the body.
+        'content-length': String(Buffer.byteLength(body)),
         'x-request-id': requestId,
         ...(retryAfter !== undefined ? { 'retry-after': String(retryAfter) } : {}),
       });

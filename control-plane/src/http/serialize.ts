@@ -32,8 +32,8 @@ export const monitorJson = (m: Monitor) => {
 };
 
 export const heartbeatJson = (h: Heartbeat, pingUrl: string) => {
-  // due_at and state_version are the deadline job's bookkeeping, not part of the API.
-  const { workspace_id: _w, due_at: _d, state_version: _v, ...rest } = h;
+  // due_at, state_version and rearmed_at are the deadline job's bookkeeping, not part of the API.
+  const { workspace_id: _w, due_at: _d, state_version: _v, rearmed_at: _ra, ...rest } = h;
   return {
     ...rest,
     ping_url: pingUrl,

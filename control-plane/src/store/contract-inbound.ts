@@ -75,6 +75,90 @@ export const inboundScenarios = (ctx: () => { store: Store; ws: ReturnType<typeo
     expect(stored.find((p) => p.body === 'ok\n')).toMatchObject({ rid: 'r1', exit_status: 0 });
   });
 
+  it('a ping older than the last ping (or a start older than the pending run) is logged but moves nothing', async () => {
+    const { store, h, ping, get } = await setup();
+    await store.recordPings([ping(100)]);
+    const before = await get();
+    expect(before).toMatchObject({ state: 'up', last_ping_at: at(100), due_at: at(700) });
+    // Each older ping alone, then all three in one batch: last_ping_at, state, run and deadline stay.
+    for (const kind of ['success', 'fail', 'start'] as const) await store.recordPings([ping(50, kind)]);
+    await store.recordPings([ping(60), ping(61, 'fail'), ping(62, 'start')]);
+    expect(await get()).toEqual(before);
+    expect((await store.listPings(h.workspace_id, h.id, 10)).length).toBe(7);
+    // The same time is not older: a fail at the last ping's time counts.
+    await store.recordPings([ping(100, 'fail', { received_at: at(101) })]);
+    expect(await get()).toMatchObject({ state: 'down', last_ping_at: at(100), due_at: at(101) });
+    // A start older than the pending run's start does not replace it; a newer one does.
+    await store.recordPings([ping(200), ping(300, 'start', { rid: 'b' })]);
+    await store.recordPings([ping(250, 'start', { rid: 'a' })]);
+    expect(await get()).toMatchObject({ state: 'up', started_at: at(300), start_rid: 'b', due_at: at(360) });
+    await store.recordPings([ping(310, 'start', { rid: 'c' })]);
+    expect(await get()).toMatchObject({ started_at: at(310), start_rid: 'c', due_at: at(360) });
+  });
+
+  it('after a manual resolve (rearmed_at): a start gets a run deadline, a fail or success clears it, a raise too', async () => {
+    // Down with its alert open: a start adds no deadline (the outage is already alerted).
+    const open = await setup({ state: 'down', last_ping_at: at(0), alert_id: 'a-open', due_at: null });
+    await open.store.recordPings([open.ping(600, 'start')]);
+    expect(await open.get()).toMatchObject({ started_at: at(600), due_at: null });
+    // Down, its alert resolved by hand: a start must end within the grace.
+    const { store, h, ping, get } = await setup({
+      state: 'down',
+      last_ping_at: at(0),
+      rearmed_at: at(500),
+      due_at: at(1160),
+    });
+    await store.recordPings([ping(600, 'start', { rid: 'r' })]);
+    expect(await get()).toMatchObject({
+      state: 'down',
+      started_at: at(600),
+      due_at: at(660),
+      rearmed_at: at(500),
+    });
+    await store.recordPings([ping(700, 'fail', { received_at: at(701) })]);
+    expect(await get()).toMatchObject({ state: 'down', due_at: at(701), rearmed_at: null, alert_id: null });
+    const succeeded = await setup({
+      state: 'down',
+      last_ping_at: at(0),
+      rearmed_at: at(500),
+      due_at: at(1160),
+    });
+    await succeeded.store.recordPings([succeeded.ping(800)]);
+    expect(await succeeded.get()).toMatchObject({ state: 'up', due_at: at(1400), rearmed_at: null });
+    // The job's raise clears it.
+    const read = await get();
+    const stepped = await store.stepHeartbeat({
+      workspace_id: h.workspace_id,
+      id: h.id,
+      expected_state_version: read.state_version,
+      next: { state: 'down', due_at: null },
+      at: at(702),
+      raise: heartbeatAlert(h, { cause: 'fail' }),
+    });
+    expect(stepped.created).toBe(true);
+    const timed = await setup({ state: 'down', last_ping_at: at(0), rearmed_at: at(500), due_at: at(1160) });
+    const r = await timed.store.stepHeartbeat({
+      workspace_id: timed.h.workspace_id,
+      id: timed.h.id,
+      expected_state_version: (await timed.get()).state_version,
+      next: { state: 'down', due_at: null },
+      at: at(1160),
+      raise: heartbeatAlert(timed.h),
+    });
+    expect(r.stepped).toBe(true);
+    expect(await timed.get()).toMatchObject({ alert_id: r.alert!.id, rearmed_at: null, due_at: null });
+    // A step without a raise (an edit made it due early) keeps it.
+    const kept = await setup({ state: 'down', last_ping_at: at(0), rearmed_at: at(500), due_at: at(510) });
+    await kept.store.stepHeartbeat({
+      workspace_id: kept.h.workspace_id,
+      id: kept.h.id,
+      expected_state_version: (await kept.get()).state_version,
+      next: { state: 'down', due_at: at(1160) },
+      at: at(510),
+    });
+    expect(await kept.get()).toMatchObject({ rearmed_at: at(500), due_at: at(1160) });
+  });
+
   it('a paused heartbeat records pings but keeps its state and has no deadline', async () => {
     const { store, ping, get } = await setup({ paused: true, state: 'paused' });
     await store.recordPings([ping(10), ping(20, 'fail')]);

@@ -120,6 +120,7 @@ export const fixtures = {
       due_at: null,
       started_at: null,
       start_rid: null,
+      rearmed_at: null,
       alert_id: null,
       state_version: 0,
       ...over,
@@ -745,6 +746,108 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
           'not_found',
         );
         expect((await store.getAlert(ws.workspace.id, again.alert.id))?.status).toBe('open');
+      });
+
+      it('resolving re-arms the source in the same step: a monitor leaves down, a heartbeat forgets the alert', async () => {
+        const by = { type: 'user' as const, user_id: ws.admin.id, api_key_id: null };
+        // A monitor whose monitor-level ('*') state is down with its 'down' alert open.
+        const star: MonitorLocationState = {
+          monitor_id: 'm-rearm',
+          location: '*',
+          status: 'down',
+          consecutive_failures: 0,
+          consecutive_successes: 0,
+          consecutive_slow: 0,
+          last_result_at: T0,
+          last_scheduled_at: null,
+          version: 1,
+        };
+        const eu = { ...star, location: 'eu-west', consecutive_failures: 3 };
+        expect(await store.putMonitorState(star, 0)).toBe(true);
+        expect(await store.putMonitorState(eu, 0)).toBe(true);
+        const down = fixtures.alert(ws.workspace.id, {
+          source_type: 'monitor',
+          source_id: 'm-rearm',
+          cause: 'down',
+        });
+        const slow = fixtures.alert(ws.workspace.id, {
+          source_type: 'monitor',
+          source_id: 'm-rearm',
+          cause: 'slow',
+        });
+        await store.raiseAlert(down);
+        await store.raiseAlert(slow);
+        // A condition alert leaves the monitor-level state alone.
+        await store.resolveAlert(ws.workspace.id, slow.id, by, at(10));
+        expect(await store.listMonitorStates('m-rearm')).toEqual([star, eu]);
+        expect((await store.resolveAlert(ws.workspace.id, down.id, by, at(20))).outcome).toBe('resolved');
+        // Down → unknown with the version bumped (a flip racing it loses its compare-and-set);
+        // location states are untouched.
+        expect(await store.listMonitorStates('m-rearm')).toEqual([
+          { ...star, status: 'unknown', version: 2 },
+          eu,
+        ]);
+        expect(await store.putMonitorState({ ...star, status: 'up', version: 2 }, 1)).toBe(false);
+        // Already resolved: nothing moves.
+        await store.putMonitorState({ ...star, version: 3 }, 2);
+        expect((await store.resolveAlert(ws.workspace.id, down.id, by, at(30))).outcome).toBe(
+          'already_resolved',
+        );
+        expect((await store.listMonitorStates('m-rearm'))[0]).toMatchObject({ status: 'down', version: 3 });
+
+        // A heartbeat down with its alert: resolving forgets the alert, records when, and makes it due.
+        const hbId = randomUUID();
+        const hbAlert = fixtures.alert(ws.workspace.id, {
+          source_type: 'heartbeat',
+          source_id: hbId,
+          cause: 'fail',
+        });
+        const hb = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id, {
+          id: hbId,
+          state: 'down',
+          last_ping_at: T0,
+          alert_id: hbAlert.id,
+          state_version: 4,
+        });
+        await store.insertHeartbeat(hb);
+        await store.raiseAlert(hbAlert);
+        // Another heartbeat's alert (or one the heartbeat no longer holds) changes nothing.
+        const stray = fixtures.alert(ws.workspace.id, {
+          source_type: 'heartbeat',
+          source_id: hb.id,
+          cause: 'down',
+        });
+        await store.raiseAlert(stray);
+        await store.resolveAlert(ws.workspace.id, stray.id, by, at(40));
+        expect(await store.findHeartbeat(hb.id)).toEqual(hb);
+        await store.resolveAlert(ws.workspace.id, hbAlert.id, by, at(50));
+        expect(await store.findHeartbeat(hb.id)).toEqual({
+          ...hb,
+          alert_id: null,
+          rearmed_at: at(50),
+          due_at: at(50),
+          state_version: 5,
+        });
+        // One that already recovered (a success, the job not yet run) only forgets it.
+        const upAlert = fixtures.alert(ws.workspace.id, {
+          source_type: 'heartbeat',
+          source_id: randomUUID(),
+        });
+        const up = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id, {
+          id: upAlert.source_id,
+          state: 'up',
+          alert_id: upAlert.id,
+          due_at: at(45),
+        });
+        await store.insertHeartbeat(up);
+        await store.raiseAlert(upAlert);
+        await store.resolveAlert(ws.workspace.id, upAlert.id, by, at(50));
+        expect(await store.findHeartbeat(up.id)).toEqual({
+          ...up,
+          alert_id: null,
+          due_at: at(50),
+          state_version: 1,
+        });
       });
 
       it('lists with status, source and time filters and cursor pagination', async () => {

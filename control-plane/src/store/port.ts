@@ -195,7 +195,14 @@ export interface Store {
   /** The unresolved alerts for any of these keys, in one read. */
   findOpenAlerts(keys: AlertKey[]): Promise<Alert[]>;
   listAlerts(workspaceId: string, query: AlertQuery): Promise<Page<Alert>>;
-  /** Compare-and-set: resolves the alert only if it is not resolved yet. */
+  /**
+   * Compare-and-set: resolves the alert only if it is not resolved yet, and in the same transaction
+   * re-arms its source, so that the source's next failure verdict raises a new alert (spec 3.2):
+   * a monitor's `down` alert sets the monitor-level ('*') state from down to unknown (the next failing
+   * result flips it down again, by compare-and-set, and raises); a heartbeat's alert is forgotten by
+   * the heartbeat (`alert_id` null, `rearmed_at` = `at`, due now; see evaluateHeartbeat). Condition
+   * alerts need nothing: they are raised whenever the condition holds and none is open.
+   */
   resolveAlert(
     workspaceId: string,
     id: string,

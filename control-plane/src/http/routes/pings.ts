@@ -11,14 +11,14 @@ import { UUID } from './heartbeats.js';
  * deleted meanwhile keeps taking pings for at most the TTL; the store drops those pings.
  */
 const createHeartbeatCache = (store: AppDeps['store'], ttlMs = 5_000, max = 100_000) => {
-  const cache = new Map<string, { at: number; h: Pick<Heartbeat, 'id' | 'workspace_id'> }>();
+  const cache = new Map<string, { at: number; h: Pick<Heartbeat, 'id' | 'workspace_id' | 'created_at'> }>();
   return async (id: string, nowMs: number) => {
     const hit = cache.get(id);
     if (hit && nowMs - hit.at < ttlMs) return hit.h;
     const h = await store.findHeartbeat(id);
     if (!h) return null;
     if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-    cache.set(id, { at: nowMs, h: { id: h.id, workspace_id: h.workspace_id } });
+    cache.set(id, { at: nowMs, h: { id: h.id, workspace_id: h.workspace_id, created_at: h.created_at } });
     return h;
   };
 };
@@ -35,9 +35,10 @@ export const createPingService = ({ store, clock, pings }: Pick<AppDeps, 'store'
     source: string | null,
   ) => {
     const receivedAt = clock.now();
-    const at = pingTime(body.json, receivedAt);
     const h = UUID.test(id) ? await findHeartbeat(id.toLowerCase(), receivedAt.getTime()) : null;
     if (!h) throw new AppError('not_found', 'No heartbeat has this ping URL. Check the uuid in the URL.');
+    // The heartbeat's creation time (cached with it: no extra read) bounds a client timestamp.
+    const at = pingTime(body.json, receivedAt, h.created_at);
     await pings.record({
       id: newId(),
       heartbeat_id: h.id,
@@ -63,7 +64,7 @@ const ridQuery = z.strictObject({
 });
 
 const BODY_NOTE =
-  'A JSON body is {"timestamp": <unix seconds>} (the job’s finish time); any other body (text/plain, e.g. the job’s output) is kept with the ping, up to 10,000 bytes, and shown on the alert it raises.';
+  'A JSON body is {"timestamp": <unix seconds>} (the job’s finish time: not before the heartbeat was created, at most 5 minutes ahead; a time older than the last ping is logged but moves nothing); any other body (text/plain, e.g. the job’s output) is kept with the ping, up to 10,000 bytes, and shown on the alert it raises.';
 
 const SIGNALS: { suffix: string; what: string }[] = [
   { suffix: '', what: 'Record a success ping: the job ran.' },
@@ -79,7 +80,7 @@ const SIGNALS: { suffix: string; what: string }[] = [
 ];
 
 /**
- * `POST|GET /hb/ping/{uuid}[/start|/fail|/{0-255}][?rid=]`, at the root and under /api/v1. No API key:
+ * `POST|GET|HEAD /hb/ping/{uuid}[/start|/fail|/{0-255}][?rid=]`, at the root and under /api/v1. No API key:
  * the uuid is the secret. Served by the raw ping endpoint (ping-endpoint.ts) ahead of Koa; declared
  * here for the API document.
  */
@@ -102,7 +103,7 @@ export const pingRoutes = (): ReturnType<typeof route>[] =>
       tag: 'Heartbeats',
       auth: 'none',
       raw: true,
-      summary: `${what} Recorded at arrival time. Also served at /hb/ping/{uuid}${suffix}.`,
+      summary: `${what} Recorded at arrival time. HEAD works the same (headers, no body). Also served at /hb/ping/{uuid}${suffix}.`,
       query: ridQuery,
       responses: { 200: '{"message": "Ping recorded.", "status": "ok"}', 404: 'Unknown uuid' },
     }),

@@ -48,8 +48,25 @@ export const mongoInboundIndexes = ({ col }: Pick<MongoHelpers, 'col'>) => [
 ];
 
 /**
- * A ping's effect on its heartbeat as an update pipeline: the same rules as touchHeartbeatSql in
- * sqlite/inbound.ts. Every expression in one $set stage sees the document as it was.
+ * Which heartbeat a ping touches, and only when the ping's time does not move it backwards: a success
+ * or fail older than last_ping_at, or a start older than last_ping_at or the pending run's start,
+ * matches nothing (the ping is still kept in the log). As the WHERE of touchHeartbeatSql; `null`
+ * matches a missing field too.
+ */
+export const mongoPingTouchFilter = (t: PingTouch): Filter<Doc> => {
+  const at = new Date(t.at);
+  const notOlder = (field: string) => ({ $or: [{ [field]: null }, { [field]: { $lte: at } }] });
+  return {
+    _id: t.id,
+    $and:
+      t.kind === 'start' ? [notOlder('last_ping_at'), notOlder('started_at')] : [notOlder('last_ping_at')],
+  };
+};
+
+/**
+ * A ping's effect on its heartbeat as an update pipeline (applied under mongoPingTouchFilter): the
+ * same rules as touchHeartbeatSql in sqlite/inbound.ts. Every expression in one $set stage sees the
+ * document as it was.
  */
 export const mongoPingTouch = (t: PingTouch): Document[] => {
   const at = new Date(t.at);
@@ -70,7 +87,7 @@ export const mongoPingTouch = (t: PingTouch): Document[] => {
               null,
               {
                 $cond: [
-                  { $eq: ['$state', 'down'] },
+                  { $and: [{ $eq: ['$state', 'down'] }, { $not: [noAlert] }] },
                   '$due_at',
                   // $min skips a null due_at
                   { $min: ['$due_at', { $add: [at, grace] }] },
@@ -88,18 +105,19 @@ export const mongoPingTouch = (t: PingTouch): Document[] => {
     t.rid === null
       ? true
       : { $or: [{ $eq: [{ $ifNull: ['$start_rid', null] }, null] }, { $eq: ['$start_rid', rid] }] };
-  const lastPing = { $max: ['$last_ping_at', at] };
-  const nextDue = { $add: [lastPing, { $multiply: ['$period_seconds', 1000] }] };
+  // The filter let through only a ping no older than last_ping_at: it is the new last ping.
+  const nextDue = { $add: [at, { $multiply: ['$period_seconds', 1000] }] };
   const runDue = {
     $cond: [ends, nextDue, { $min: [nextDue, { $add: ['$started_at', grace] }] }],
   };
   return [
     {
       $set: {
-        last_ping_at: lastPing,
+        last_ping_at: at,
         started_at: { $cond: [ends, null, '$started_at'] },
         start_rid: { $cond: [ends, null, '$start_rid'] },
         state: { $cond: [{ $eq: ['$paused', true] }, '$state', t.kind === 'fail' ? 'down' : 'up'] },
+        rearmed_at: null,
         due_at: {
           $cond: [
             { $eq: ['$paused', true] },
@@ -182,6 +200,7 @@ export const mongoInbound = ({ col, inTransaction, toDoc, fromDoc }: MongoHelper
               due_at: input.next.due_at,
               alert_id: alertId,
               updated_at: input.at,
+              ...(input.raise ? { rearmed_at: null } : {}),
             },
             $inc: { state_version: 1 },
           },

@@ -27,7 +27,7 @@ import { decodeCursor, encodeCursor, toPage } from '../cursor.js';
 import { openKey } from '../open-key.js';
 import { pingTouches } from '../ping-touches.js';
 import type { AlertKey, AlertQuery, MonitorQuery, PageQuery, ResultQuery, Store } from '../port.js';
-import { mongoInbound, mongoInboundIndexes, mongoPingTouch } from './inbound.js';
+import { mongoInbound, mongoInboundIndexes, mongoPingTouch, mongoPingTouchFilter } from './inbound.js';
 import { mongoRouting, mongoRoutingIndexes } from './routing.js';
 
 /**
@@ -383,6 +383,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         start_rid: _r,
         alert_id: _a,
         state_version: _v,
+        rearmed_at: _ra,
         ...fields
       } = toDoc(next);
       const r = await heartbeats.updateOne(
@@ -409,7 +410,9 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       await pings.insertMany(batch.map(toDoc), { ordered: false });
       // In arrival order: a start and its finish in one batch must apply in that order.
       await heartbeats.bulkWrite(
-        pingTouches(batch).map((t) => ({ updateOne: { filter: { _id: t.id }, update: mongoPingTouch(t) } })),
+        pingTouches(batch).map((t) => ({
+          updateOne: { filter: mongoPingTouchFilter(t), update: mongoPingTouch(t) },
+        })),
         { ordered: true },
       );
     },
@@ -689,21 +692,51 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       return page<Alert>(alerts, f, q);
     },
     async resolveAlert(workspaceId, id, by, at) {
-      const updated = await alerts.findOneAndUpdate(
-        { workspace_id: workspaceId, _id: id, status: { $ne: 'resolved' } },
-        {
-          $set: {
-            status: 'resolved',
-            resolved_at: at,
-            resolved_by: by,
-            updated_at: at,
-            escalation_due_at: null,
+      // One transaction: the resolve and the re-arming of its source (see port.ts) commit together.
+      const updated = await inTransaction(async (session) => {
+        const doc = await alerts.findOneAndUpdate(
+          { workspace_id: workspaceId, _id: id, status: { $ne: 'resolved' } },
+          {
+            $set: {
+              status: 'resolved',
+              resolved_at: at,
+              resolved_by: by,
+              updated_at: at,
+              escalation_due_at: null,
+            },
+            $unset: { open_key: '' },
           },
-          $unset: { open_key: '' },
-        },
-        { returnDocument: 'after' },
-      );
-      if (updated) return { outcome: 'resolved', alert: fromDoc<Alert>(updated) };
+          { returnDocument: 'after', session },
+        );
+        const alert = fromDoc<Alert>(doc);
+        if (alert?.source_type === 'monitor' && alert.cause === 'down') {
+          await monitorStates.updateOne(
+            { _id: `${alert.source_id}|*`, status: 'down' },
+            { $set: { status: 'unknown' }, $inc: { version: 1 } },
+            { session },
+          );
+        }
+        if (alert?.source_type === 'heartbeat') {
+          await heartbeats.updateOne(
+            { _id: alert.source_id, workspace_id: workspaceId, alert_id: id },
+            [
+              {
+                $set: {
+                  alert_id: null,
+                  rearmed_at: {
+                    $cond: [{ $eq: ['$state', 'down'] }, at, { $ifNull: ['$rearmed_at', null] }],
+                  },
+                  due_at: at,
+                  state_version: { $add: [{ $ifNull: ['$state_version', 0] }, 1] },
+                },
+              },
+            ],
+            { session },
+          );
+        }
+        return alert;
+      });
+      if (updated) return { outcome: 'resolved', alert: updated };
       const alert = await store.getAlert(workspaceId, id);
       return alert ? { outcome: 'already_resolved', alert } : { outcome: 'not_found', alert: null };
     },

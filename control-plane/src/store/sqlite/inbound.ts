@@ -64,13 +64,14 @@ export const sqliteInbound = ({ st, one, many, immediate }: SqliteHelpers): Inbo
       }
       st(
         `UPDATE heartbeats SET state = ?, due_at = ?, alert_id = ?, updated_at = ?,
-           state_version = state_version + 1
+           rearmed_at = CASE WHEN ? THEN NULL ELSE rearmed_at END, state_version = state_version + 1
          WHERE id = ?`,
       ).run(
         input.next.state,
         input.next.due_at ? input.next.due_at.getTime() : null,
         alertId,
         input.at.getTime(),
+        input.raise ? 1 : 0,
         input.id,
       );
       return { stepped: true, alert, created };
@@ -144,31 +145,40 @@ export const sqliteInbound = ({ st, one, many, immediate }: SqliteHelpers): Inbo
 
 /**
  * A ping's effect on its heartbeat, in one UPDATE (every right-hand side sees the row as it was):
- * - success: last_ping_at moves forward (never back); state up; a run it finishes (same run id, or
+ * - a ping's time never moves a heartbeat backwards: a success or fail older than last_ping_at, or a
+ *   start older than last_ping_at or the pending run's start, changes nothing (the WHERE below); the
+ *   ping itself is still kept in the log. So last_ping_at and every deadline derived from it only
+ *   move forward, and the heartbeat's state is that of its newest ping.
+ * - success: last_ping_at becomes the ping's time; state up; a run it finishes (same run id, or
  *   either side without one) ends; due_at becomes the next deadline (last ping + period, or an
  *   unfinished run's start + grace if sooner) — or now, when an alert is open, so the job resolves it.
  * - fail: like success, but state down and due now so the job raises the alert (unless one is open).
- * - start: a run begins; due_at becomes start + grace if that is sooner. State unchanged.
+ * - start: a run begins; due_at becomes start + grace if that is sooner (unless the heartbeat is down
+ *   with its alert open: an overrun adds nothing to that outage). State unchanged.
+ * - success and fail clear rearmed_at (set when a person resolved the alert of a heartbeat still
+ *   down; see evaluateHeartbeat): a fail then makes it due now and the job raises a new alert.
  * A paused heartbeat records pings but keeps its state and has no deadline.
  */
 export const touchHeartbeatSql = `UPDATE heartbeats SET
-  last_ping_at = CASE WHEN @kind = 'start' THEN last_ping_at ELSE max(coalesce(last_ping_at, 0), @at) END,
+  last_ping_at = CASE WHEN @kind = 'start' THEN last_ping_at ELSE @at END,
   started_at = CASE WHEN @kind = 'start' THEN @at
     WHEN @rid IS NULL OR start_rid IS NULL OR start_rid = @rid THEN NULL ELSE started_at END,
   start_rid = CASE WHEN @kind = 'start' THEN @rid
     WHEN @rid IS NULL OR start_rid IS NULL OR start_rid = @rid THEN NULL ELSE start_rid END,
   state = CASE WHEN paused = 1 OR @kind = 'start' THEN state WHEN @kind = 'fail' THEN 'down' ELSE 'up' END,
+  rearmed_at = CASE WHEN @kind = 'start' THEN rearmed_at ELSE NULL END,
   due_at = CASE
     WHEN paused = 1 THEN NULL
-    WHEN @kind = 'start' THEN CASE WHEN state = 'down' THEN due_at
+    WHEN @kind = 'start' THEN CASE WHEN state = 'down' AND alert_id IS NOT NULL THEN due_at
       ELSE min(coalesce(due_at, @at + grace_seconds * 1000), @at + grace_seconds * 1000) END
     WHEN @kind = 'fail' THEN CASE WHEN alert_id IS NULL THEN @received ELSE NULL END
     WHEN alert_id IS NOT NULL THEN @received
     ELSE min(
-      max(coalesce(last_ping_at, 0), @at) + period_seconds * 1000,
+      @at + period_seconds * 1000,
       CASE WHEN @rid IS NOT NULL AND start_rid IS NOT NULL AND start_rid != @rid
         THEN started_at + grace_seconds * 1000
-        ELSE max(coalesce(last_ping_at, 0), @at) + period_seconds * 1000 END)
+        ELSE @at + period_seconds * 1000 END)
     END,
   state_version = state_version + 1
-WHERE id = @id`;
+WHERE id = @id AND (last_ping_at IS NULL OR @at >= last_ping_at)
+  AND (@kind != 'start' OR started_at IS NULL OR @at >= started_at)`;

@@ -106,4 +106,6 @@ export const migrations: string[][] = [
     'CREATE UNIQUE INDEX integrations_key ON integrations (key_hash)',
     'CREATE INDEX integrations_ws ON integrations (workspace_id, created_at DESC, id DESC)',
   ],
+  // A heartbeat whose alert was resolved by hand while it was down owes a ping from then on (spec 3.2).
+  ['ALTER TABLE heartbeats ADD COLUMN rearmed_at INTEGER'],
 ];

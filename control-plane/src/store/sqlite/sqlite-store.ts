@@ -382,6 +382,7 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
         start_rid: _r,
         alert_id: _a,
         state_version: _v,
+        rearmed_at: _ra,
         ...rest
       } = toRow(heartbeats, next);
       const cols = Object.keys(rest).filter((c) => c !== 'id' && c !== 'workspace_id');
@@ -727,16 +728,36 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
       return page<Alert>(alerts, where, params, q);
     },
     async resolveAlert(workspaceId, id, by: Actor, at) {
-      const r = db
-        .prepare(
+      // One transaction: the resolve and the re-arming of its source (see port.ts) commit together.
+      const r = immediate(() => {
+        const changed = st(
           `UPDATE alerts SET status = 'resolved', resolved_at = ?, resolved_by = ?, updated_at = ?, open_key = NULL,
              escalation_due_at = NULL
            WHERE workspace_id = ? AND id = ? AND status != 'resolved'`,
-        )
-        .run(at.getTime(), JSON.stringify(by), at.getTime(), workspaceId, id);
-      const alert = await store.getAlert(workspaceId, id);
-      if (!alert) return { outcome: 'not_found', alert: null };
-      return { outcome: r.changes === 1 ? 'resolved' : 'already_resolved', alert };
+        ).run(at.getTime(), JSON.stringify(by), at.getTime(), workspaceId, id).changes;
+        const alert = one<Alert>(
+          alerts,
+          'SELECT * FROM alerts WHERE workspace_id = ? AND id = ?',
+          workspaceId,
+          id,
+        );
+        if (changed === 1 && alert?.source_type === 'monitor' && alert.cause === 'down') {
+          st(
+            `UPDATE monitor_states SET status = 'unknown', version = version + 1
+             WHERE monitor_id = ? AND location = '*' AND status = 'down'`,
+          ).run(alert.source_id);
+        }
+        if (changed === 1 && alert?.source_type === 'heartbeat') {
+          st(
+            `UPDATE heartbeats SET alert_id = NULL, rearmed_at = CASE WHEN state = 'down' THEN ? ELSE rearmed_at END,
+               due_at = ?, state_version = state_version + 1
+             WHERE workspace_id = ? AND id = ? AND alert_id = ?`,
+          ).run(at.getTime(), at.getTime(), workspaceId, alert.source_id, id);
+        }
+        return { changed, alert };
+      });
+      if (!r.alert) return { outcome: 'not_found', alert: null };
+      return { outcome: r.changed === 1 ? 'resolved' : 'already_resolved', alert: r.alert };
     },
   };
   return store;

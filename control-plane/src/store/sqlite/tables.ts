@@ -109,6 +109,7 @@ export const heartbeats = table('heartbeats', {
   start_rid: 'text',
   alert_id: 'text',
   state_version: 'int',
+  rearmed_at: 'date',
 });
 
 /** The pings table as migration 1 created it. */
