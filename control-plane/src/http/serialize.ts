@@ -1,5 +1,6 @@
 import type { TimelineEntry } from '../domain/alerts.js';
 import { keyStatus } from '../domain/api-keys.js';
+import { monitorAsSeenBy } from '../domain/monitors.js';
 import type {
   Alert,
   ApiKey,
@@ -11,13 +12,19 @@ import type {
   MaintenanceWindow,
   Monitor,
   NotificationChannel,
+  Role,
   User,
 } from '../domain/types.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** Monitor as the API shows it: secrets of the checked endpoint are never echoed back. */
-export const monitorJson = (m: Monitor) => {
+/**
+ * Monitor as the API shows it to a user of `role` (every response carrying a monitor goes through
+ * here): what the role may not see is masked (`monitorAsSeenBy`), and endpoint auth secrets are never
+ * echoed back to anyone.
+ */
+export const monitorJson = (monitor: Monitor, role: Role) => {
+  const m = monitorAsSeenBy(monitor, role);
   const { workspace_id: _w, auth, ...rest } = m;
   return {
     ...rest,
