@@ -1,7 +1,9 @@
 import type { TimelineEntry } from '../domain/alerts.js';
 import { keyStatus } from '../domain/api-keys.js';
 import { monitorAsSeenBy } from '../domain/monitors.js';
+import { isHealthy, type RegionHealth } from '../domain/region-health.js';
 import type {
+  AgentSession,
   Alert,
   ApiKey,
   ChannelConfig,
@@ -150,3 +152,25 @@ export const resultJson = (r: CheckResultRecord) => {
     domain_expires_at: iso(r.domain_expires_at),
   };
 };
+
+/** A region as a workspace sees it: health and its own monitor count, nothing identifying agents. */
+export const regionHealthJson = (r: RegionHealth) => ({
+  region: r.region,
+  healthy: r.healthy,
+  status: r.healthy ? 'healthy' : 'unhealthy',
+  monitors: r.monitors,
+});
+
+/** An agent as the operator sees it (`npx lookout agent list`); never served by the workspace API. */
+export const agentJson = (s: AgentSession, nowMs: number, liveMs: number) => ({
+  instance_id: s.instance_id,
+  region: s.region,
+  hostname: s.hostname,
+  agent_version: s.agent_version,
+  epoch: s.epoch,
+  connected_at: s.started_at.toISOString(),
+  last_seen_at: s.last_seen_at.toISOString(),
+  last_result_at: iso(s.last_result_at),
+  healthy: isHealthy(s, nowMs, liveMs),
+  health: s.health,
+});
