@@ -10,6 +10,7 @@ import { parseOrThrow } from '../domain/validation.js';
 import { createUser, createWorkspace, userInput } from '../domain/workspaces.js';
 import { agentJson, alertJson, apiKeyJson } from '../http/serialize.js';
 import { loadMcpSettings } from '../mcp/settings.js';
+import { allPages } from '../store/cursor.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/port.js';
 
@@ -121,10 +122,12 @@ const commands: Record<string, (store: Store, flags: Flags, config: Config) => P
     const [sub] = need(flags, 'workspace');
     const ws = await workspaceOf(store, sub!);
     const user = typeof flags.email === 'string' ? await userOf(store, ws, flags.email) : null;
-    const users = new Map((await store.listUsers(ws.id)).map((u) => [u.id, u]));
-    const keys = await store.listApiKeys(ws.id, user ? { userId: user.id } : {});
+    const keys = await allPages((q) => store.listApiKeys(ws.id, { ...q, userId: user?.id }));
+    const users = new Map<string, User | null>();
+    for (const k of keys)
+      if (!users.has(k.user_id)) users.set(k.user_id, await store.getUser(ws.id, k.user_id));
     const now = systemClock.now();
-    const rows = keys.map((k) => apiKeyJson(k, now, users.get(k.user_id)));
+    const rows = keys.map((k) => apiKeyJson(k, now, users.get(k.user_id) ?? undefined));
     const text = rows.length
       ? rows
           .map(

@@ -20,6 +20,7 @@ import { maintenanceWindowRoutes } from './routes/maintenance-windows.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { pingRoutes } from './routes/pings.js';
 import { regionRoutes, resultRoutes } from './routes/results.js';
+import { userRoutes } from './routes/users.js';
 import { createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
 
 export const API_PREFIX = '/api/v1';
@@ -31,6 +32,7 @@ const noBody = z.strictObject({}, { error: 'this endpoint takes no body' });
 
 export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...apiKeyRoutes(deps),
+  ...userRoutes(deps),
   ...monitorRoutes(deps),
   ...resultRoutes(deps),
   ...regionRoutes(deps),

@@ -174,3 +174,11 @@ export const agentJson = (s: AgentSession, nowMs: number, liveMs: number) => ({
   healthy: isHealthy(s, nowMs, liveMs),
   health: s.health,
 });
+
+/** A user as admins list them: never a password hash. */
+export const userJson = (u: User) => ({
+  id: u.id,
+  email: u.email,
+  role: u.role,
+  created_at: u.created_at.toISOString(),
+});

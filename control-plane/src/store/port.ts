@@ -53,7 +53,8 @@ export interface Store {
   createUser(user: User): Promise<void>;
   getUser(workspaceId: string, id: string): Promise<User | null>;
   getUserByEmail(workspaceId: string, email: string): Promise<User | null>;
-  listUsers(workspaceId: string): Promise<User[]>;
+  /** Newest first, paged. */
+  listUsers(workspaceId: string, query: PageQuery): Promise<Page<User>>;
   /** Returns false when no such user. Keys act with the new role from their next request. */
   setUserRole(workspaceId: string, id: string, role: User['role']): Promise<boolean>;
 
@@ -64,7 +65,8 @@ export interface Store {
   replaceLegacyKey(key: ApiKey, now: Date): Promise<void>;
   findApiKeyByHash(keyHash: string): Promise<ApiKey | null>;
   getApiKey(workspaceId: string, id: string): Promise<ApiKey | null>;
-  listApiKeys(workspaceId: string, filter?: { userId?: string }): Promise<ApiKey[]>;
+  /** Newest first, paged; by user and by kind (legacy keys are listed apart). */
+  listApiKeys(workspaceId: string, query: ApiKeyQuery): Promise<Page<ApiKey>>;
   /** Sets revoked_at if it is not set yet. Returns the key as it now is, or null if unknown. */
   revokeApiKey(workspaceId: string, id: string, now: Date): Promise<ApiKey | null>;
   recordApiKeyUse(id: string, at: Date, from: string | null): Promise<void>;
@@ -111,7 +113,8 @@ export interface Store {
    * touchHeartbeatSql for the exact rules). Returns when the batch is durable.
    */
   recordPings(pings: Ping[]): Promise<void>;
-  listPings(workspaceId: string, heartbeatId: string, limit: number): Promise<Ping[]>;
+  /** Newest first by ping time (`at`), paged. */
+  listPings(workspaceId: string, heartbeatId: string, query: PageQuery): Promise<Page<Ping>>;
 
   // Agents
   insertAgentToken(token: AgentToken): Promise<void>;
@@ -324,6 +327,11 @@ export type AlertKey = Pick<Alert, 'workspace_id' | 'source_type' | 'source_id' 
 export interface PageQuery {
   cursor?: string | undefined;
   limit: number;
+}
+
+export interface ApiKeyQuery extends PageQuery {
+  userId?: string | undefined;
+  kind?: ApiKey['kind'] | undefined;
 }
 
 export interface MonitorQuery extends PageQuery {
