@@ -90,4 +90,31 @@ describe('lists page with limit and cursor', () => {
     expect(users[2].id).toBe(w.admin.id);
     expect((await w.as(member.key)('GET', '/users')).status).toBe(403);
   });
+
+  it('GET /escalation-policies, /channels, /maintenance-windows page too', async () => {
+    const w = await h.workspace('page-routing');
+    for (let i = 0; i < 3; i++) {
+      h.clock.advance(1000);
+      await w.api('POST', '/channels', {
+        json: { name: `mail ${i}`, type: 'email', config: { addresses: [`ops${i}@page.test`] } },
+      });
+      await w.api('POST', '/escalation-policies', {
+        json: { name: `policy ${i}`, steps: [{ wait_minutes: 0, notify_user_ids: [w.admin.id] }] },
+      });
+      const start = new Date(h.clock.now().getTime() + (i + 1) * 3_600_000);
+      await w.api('POST', '/maintenance-windows', {
+        json: {
+          name: `window ${i}`,
+          scope_type: 'workspace',
+          starts_at: start.toISOString(),
+          ends_at: new Date(start.getTime() + 600_000).toISOString(),
+        },
+      });
+    }
+    const names = async (path: string) =>
+      (await walk(w.api, path, 2)).flatMap((p) => p.data.map((x: { name: string }) => x.name));
+    expect(await names('/channels')).toEqual(['mail 2', 'mail 1', 'mail 0']);
+    expect(await names('/escalation-policies')).toEqual(['policy 2', 'policy 1', 'policy 0', 'Default']);
+    expect(await names('/maintenance-windows')).toEqual(['window 2', 'window 1', 'window 0']);
+  });
 });

@@ -1,5 +1,8 @@
 import { validationError } from '@lookout/shared';
 
+/** The date field a paged list is ordered by (newest first). */
+export type PageOrder = 'created_at' | 'at' | 'starts_at';
+
 /** Keyset pagination position: newest first, ties broken by id. Opaque to clients. */
 export interface Cursor {
   t: number;

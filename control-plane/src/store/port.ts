@@ -239,7 +239,8 @@ export interface Store {
     next: { escalation: Alert['escalation']; escalation_due_at: Date | null },
   ): Promise<boolean>;
 
-  listEscalationPolicies(workspaceId: string): Promise<EscalationPolicy[]>;
+  /** Newest first, paged. */
+  listEscalationPolicies(workspaceId: string, query: PageQuery): Promise<Page<EscalationPolicy>>;
   /** When `policy.is_default`, the workspace's previous default stops being one, atomically. */
   insertEscalationPolicy(policy: EscalationPolicy): Promise<void>;
   /** Replaces the policy; false when it does not exist. Same default rule as insert. */
@@ -252,7 +253,8 @@ export interface Store {
 
   insertChannel(channel: NotificationChannel): Promise<void>;
   getChannel(workspaceId: string, id: string): Promise<NotificationChannel | null>;
-  listChannels(workspaceId: string): Promise<NotificationChannel[]>;
+  /** Newest first, paged. */
+  listChannels(workspaceId: string, query: PageQuery): Promise<Page<NotificationChannel>>;
   /** Replaces the channel; false when it does not exist. */
   updateChannel(channel: NotificationChannel): Promise<boolean>;
   /** Refuses a channel that an escalation policy still notifies. */
@@ -270,7 +272,8 @@ export interface Store {
   insertMaintenanceWindow(window: MaintenanceWindow): Promise<void>;
   getMaintenanceWindow(workspaceId: string, id: string): Promise<MaintenanceWindow | null>;
   /** Latest start first. */
-  listMaintenanceWindows(workspaceId: string): Promise<MaintenanceWindow[]>;
+  /** Latest start first, paged (the cursor is on `starts_at`). */
+  listMaintenanceWindows(workspaceId: string, query: PageQuery): Promise<Page<MaintenanceWindow>>;
   deleteMaintenanceWindow(workspaceId: string, id: string): Promise<boolean>;
   /** A window covering `at` for the whole workspace or for this monitor/heartbeat, if any. */
   findActiveMaintenanceWindow(

@@ -13,6 +13,7 @@ import { uuid } from '../../domain/validation.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
 import { type AppDeps, type Authed, route } from '../route.js';
 import { channelJson, deliveryJson } from '../serialize.js';
+import { pageQuery } from './query.js';
 
 const idOf = (raw: string | undefined) => (uuid().safeParse(raw).success ? raw!.toLowerCase() : '');
 
@@ -28,10 +29,12 @@ export const channelRoutes = ({ store, clock, config }: AppDeps) => {
       method: 'get',
       path: '/channels',
       tag: 'Notification channels',
-      summary: 'List notification channels.',
+      summary: 'List notification channels, newest first.',
       role: 'admin',
-      async handler({ auth }) {
-        return { data: (await store.listChannels(auth.workspace.id)).map(channelJson) };
+      query: z.strictObject(pageQuery),
+      async handler({ auth, query }) {
+        const page = await store.listChannels(auth.workspace.id, query);
+        return { data: page.data.map(channelJson), next_cursor: page.next_cursor };
       },
     }),
     route({

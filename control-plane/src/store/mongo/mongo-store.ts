@@ -23,7 +23,7 @@ import type {
   User,
   Workspace,
 } from '../../domain/types.js';
-import { decodeCursor, encodeCursor, toPage } from '../cursor.js';
+import { decodeCursor, encodeCursor, type PageOrder, toPage } from '../cursor.js';
 import { openKey } from '../open-key.js';
 import { pingTouches } from '../ping-touches.js';
 import type { AlertKey, AlertQuery, MonitorQuery, PageQuery, ResultQuery, Store } from '../port.js';
@@ -122,7 +122,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     filter: Filter<Doc>,
     q: PageQuery,
     /** The date field the list is ordered by. */
-    by: 'created_at' | 'at' = 'created_at',
+    by: PageOrder = 'created_at',
   ): Promise<Page<T>> => {
     const cur = decodeCursor(q.cursor);
     const f: Filter<Doc> = cur
@@ -157,8 +157,8 @@ export const createMongoStore = (opts: MongoOptions): Store => {
 
   const store: Store = {
     kind: 'mongodb',
-    ...mongoRouting({ col, inTransaction, toDoc, fromDoc }),
-    ...mongoInbound({ col, inTransaction, toDoc, fromDoc }),
+    ...mongoRouting({ col, inTransaction, toDoc, fromDoc, page }),
+    ...mongoInbound({ col, inTransaction, toDoc, fromDoc, page }),
 
     async init() {
       await client.connect();

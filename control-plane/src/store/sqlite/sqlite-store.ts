@@ -20,7 +20,7 @@ import type {
   User,
   Workspace,
 } from '../../domain/types.js';
-import { decodeCursor, encodeCursor, toPage } from '../cursor.js';
+import { decodeCursor, encodeCursor, type PageOrder, toPage } from '../cursor.js';
 import { openKey } from '../open-key.js';
 import { type PingTouch, pingTouches } from '../ping-touches.js';
 import type { AlertKey, AlertQuery, MonitorQuery, PageQuery, Store } from '../port.js';
@@ -110,7 +110,7 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
     params: unknown[],
     q: PageQuery,
     /** The time column the list is ordered by (a date column). */
-    by: 'created_at' | 'at' = 'created_at',
+    by: PageOrder = 'created_at',
   ): Page<T> => {
     const cur = decodeCursor(q.cursor);
     const w = [...where];
@@ -147,8 +147,8 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
 
   const store: Store = {
     kind: 'sqlite',
-    ...sqliteRouting({ st, one, many, immediate }),
-    ...sqliteInbound({ st, one, many, immediate }),
+    ...sqliteRouting({ st, one, many, immediate, page }),
+    ...sqliteInbound({ st, one, many, immediate, page }),
 
     async init() {
       db.exec(
