@@ -5,7 +5,7 @@ import { systemClock } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentToken } from '../../control-plane/src/domain/agent-tokens.js';
 import { type Harness, startHarness } from '../support/harness.js';
-import { exited, startAgentProcess } from '../support/processes.js';
+import { exited, runCli, startAgentProcess } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -121,12 +121,46 @@ describe('monitors run by agents in two regions', () => {
     expect(uptime.body.total_checks).toBeGreaterThan(0);
     expect(uptime.body.uptime_percentage).toBeGreaterThan(0);
     expect(uptime.body.uptime_percentage).toBeLessThan(100);
+  });
 
-    const listed = await w.api('GET', '/agents');
-    expect(listed.body.data.map((a: { instance_id: string }) => a.instance_id).sort()).toEqual([
-      'eu-1',
-      'us-1',
+  it('agents are the operator’s: `npx lookout agent list` shows them; a workspace sees only the health of its regions', async () => {
+    // (runs after the loop above: agents eu-1 and us-1 are connected and reporting)
+    const env = { LOOKOUT_DATA_DIR: h.dir, LOOKOUT_LOG_LEVEL: 'silent' };
+    const cli = await runCli(['agent', 'list', '--json'], env);
+    expect(cli.code, cli.stderr).toBe(0);
+    const agents = JSON.parse(cli.stdout).data as { instance_id: string; region: string; healthy: boolean }[];
+    expect(agents.map((a) => [a.instance_id, a.region, a.healthy]).sort()).toEqual([
+      ['eu-1', 'eu-west', true],
+      ['us-1', 'us-east', true],
     ]);
+    expect(agents[0]).toHaveProperty('hostname');
+    const text = await runCli(['agent', 'list'], env);
+    expect(text.stdout).toMatch(/eu-1\s+eu-west\s+healthy/);
+
+    const w = await h.workspace('agents-regions', 'e2e');
+    const viewer = await w.userWithKey('viewer');
+    // no per-agent listing in the workspace API, whatever the role
+    expect((await w.api('GET', '/agents')).status).toBe(404);
+    expect((await w.api('GET', '/regions')).body).toEqual({ data: [], next_cursor: null });
+    await w.api('POST', '/monitors/create', {
+      json: {
+        display_name: 'eu only',
+        monitor_type: 'http',
+        url: `http://127.0.0.1:${targetPort}/`,
+        http_method: 'GET',
+        expected_status_code: 200,
+        check_interval_seconds: 60,
+        check_locations: ['eu-west'],
+      },
+    });
+    const regions = await w.as(viewer.key)('GET', '/regions');
+    expect(regions.status).toBe(200);
+    expect(regions.body).toEqual({
+      data: [{ region: 'eu-west', healthy: true, status: 'healthy', monitors: 1 }],
+      next_cursor: null,
+    });
+    for (const hidden of ['eu-1', 'us-1', 'instance', 'hostname', agents[0]!.instance_id])
+      expect(regions.text).not.toContain(hidden);
   });
 
   it('spec 3.2: a monitor that stays down after a manual resolve raises a new alert on its next failing check', async () => {

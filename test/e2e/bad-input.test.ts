@@ -20,11 +20,11 @@ const snapshot = async () =>
     await h.store.listMonitors(w.workspace.id, { limit: 100 }),
     await h.store.listHeartbeats(w.workspace.id, { limit: 100 }),
     await h.store.listAlerts(w.workspace.id, { limit: 100 }),
-    await h.store.listPings(w.workspace.id, ids.uuid!, 100),
-    await h.store.listEscalationPolicies(w.workspace.id),
-    await h.store.listChannels(w.workspace.id),
-    await h.store.listMaintenanceWindows(w.workspace.id),
-    (await h.store.listApiKeys(w.workspace.id)).map((k) => ({
+    await h.store.listPings(w.workspace.id, ids.uuid!, { limit: 100 }),
+    await h.store.listEscalationPolicies(w.workspace.id, { limit: 100 }),
+    await h.store.listChannels(w.workspace.id, { limit: 100 }),
+    await h.store.listMaintenanceWindows(w.workspace.id, { limit: 100 }),
+    (await h.store.listApiKeys(w.workspace.id, { limit: 100 })).data.map((k) => ({
       ...k,
       last_used_at: null,
       last_used_from: null,

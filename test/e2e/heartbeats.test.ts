@@ -57,7 +57,7 @@ describe('heartbeats and pings (spec 4.2, 5.8)', () => {
     // A second, independent connection to the same file sees every acknowledged ping.
     const reader = createSqliteStore({ path: join(h.dir, 'lookout.db') });
     await reader.init();
-    expect((await reader.listPings(w.workspace.id, hb.id, 10)).length).toBe(4);
+    expect((await reader.listPings(w.workspace.id, hb.id, { limit: 10 })).data.length).toBe(4);
     expect((await reader.findHeartbeat(hb.id))?.state).toBe('up');
     await reader.close();
   });
@@ -147,6 +147,6 @@ describe('heartbeats and pings (spec 4.2, 5.8)', () => {
       Array.from({ length: 200 }, () => h.request('GET', `/hb/ping/${hb.id}`)),
     );
     expect(replies.every((r) => r.status === 200)).toBe(true);
-    expect((await h.store.listPings(w.workspace.id, hb.id, 1000)).length).toBe(200);
+    expect((await h.store.listPings(w.workspace.id, hb.id, { limit: 1000 })).data.length).toBe(200);
   });
 });

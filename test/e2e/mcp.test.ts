@@ -108,6 +108,7 @@ describe('npx lookout mcp: tools', () => {
         'get_monitor',
         'get_monitor_results',
         'get_monitor_uptime',
+        'get_region_health',
         'list_alerts',
         'list_heartbeats',
         'list_monitors',
@@ -130,6 +131,7 @@ describe('npx lookout mcp: tools', () => {
         'get_monitor',
         'get_monitor_results',
         'get_monitor_uptime',
+        'get_region_health',
         'list_alerts',
         'list_heartbeats',
         'list_monitors',
@@ -328,6 +330,33 @@ describe('npx lookout mcp: tools', () => {
     const state = new Map(listed.data.map((x: { id: string; state: string }) => [x.id, x.state]));
     expect(state.get(pinged.id)).toBe('up');
     expect(state.get(silent.id)).toBe('new');
+  });
+
+  it('get_region_health is GET /regions (no agent identities); a viewer’s key gets monitors with secrets masked', async () => {
+    const created = (
+      await w.api('POST', '/monitors/create', {
+        json: {
+          display_name: 'with secrets',
+          monitor_type: 'api',
+          url: 'https://api.example.com/health',
+          http_method: 'POST',
+          expected_status_code: 200,
+          check_locations: ['us-east'],
+          request_headers: { Authorization: 'Bearer mcp-s3cret' },
+          request_body: 'mcp-body-s3cret',
+        },
+      })
+    ).body;
+    const regions = await ok('get_region_health');
+    expect(regions).toEqual((await w.api('GET', '/regions')).body);
+    expect(regions.data.map((r: { region: string }) => r.region)).toContain('us-east');
+
+    const viewer = await w.userWithKey('viewer');
+    const asViewer = await connect({ SERVICE_API_KEY: viewer.key, SERVICE_API_URL: url });
+    const got = await ok('get_monitor', { monitor_id: created.id }, asViewer);
+    expect(got).toMatchObject({ request_headers: { Authorization: '********' }, request_body: '********' });
+    const listed = await call(asViewer, 'list_monitors', {});
+    expect(listed.text).not.toContain('s3cret');
   });
 
   it('the triage prompt carries the unresolved alerts and how to work through them', async () => {

@@ -8,8 +8,9 @@ import { createNamedKey, keyStatus, regenerateLegacyKey } from '../domain/api-ke
 import type { User, Workspace } from '../domain/types.js';
 import { parseOrThrow } from '../domain/validation.js';
 import { createUser, createWorkspace, userInput } from '../domain/workspaces.js';
-import { alertJson, apiKeyJson } from '../http/serialize.js';
+import { agentJson, alertJson, apiKeyJson } from '../http/serialize.js';
 import { loadMcpSettings } from '../mcp/settings.js';
+import { allPages } from '../store/cursor.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/port.js';
 
@@ -30,6 +31,7 @@ const USAGE = `Usage: npx lookout <command> [options] [--json]
   agent-token create --region R [--name N]          token for the agents of a region (shown once)
   agent-token list
   agent-token revoke --id ID
+  agent list         [--region R]                   the agents of the deployment, with their health
   mcp                [--config FILE]               MCP server on stdio for AI assistants (see README)
 
 Configuration comes from LOOKOUT_* environment variables, as for the server. \`mcp\` instead talks to
@@ -120,10 +122,12 @@ const commands: Record<string, (store: Store, flags: Flags, config: Config) => P
     const [sub] = need(flags, 'workspace');
     const ws = await workspaceOf(store, sub!);
     const user = typeof flags.email === 'string' ? await userOf(store, ws, flags.email) : null;
-    const users = new Map((await store.listUsers(ws.id)).map((u) => [u.id, u]));
-    const keys = await store.listApiKeys(ws.id, user ? { userId: user.id } : {});
+    const keys = await allPages((q) => store.listApiKeys(ws.id, { ...q, userId: user?.id }));
+    const users = new Map<string, User | null>();
+    for (const k of keys)
+      if (!users.has(k.user_id)) users.set(k.user_id, await store.getUser(ws.id, k.user_id));
     const now = systemClock.now();
-    const rows = keys.map((k) => apiKeyJson(k, now, users.get(k.user_id)));
+    const rows = keys.map((k) => apiKeyJson(k, now, users.get(k.user_id) ?? undefined));
     const text = rows.length
       ? rows
           .map(
@@ -205,6 +209,26 @@ const commands: Record<string, (store: Store, flags: Flags, config: Config) => P
     return {
       json: { id, revoked: true },
       text: `Revoked agent token ${id}; agents using it are refused from their next call.`,
+    };
+  },
+  async 'agent list'(store, flags, { agent_live_seconds }) {
+    const now = systemClock.now().getTime();
+    const sessions = await store.listAgentSessions(
+      typeof flags.region === 'string' ? flags.region : undefined,
+    );
+    const rows = sessions
+      .map((s) => agentJson(s, now, agent_live_seconds * 1000))
+      .sort((a, b) => a.region.localeCompare(b.region) || a.instance_id.localeCompare(b.instance_id));
+    return {
+      json: { data: rows },
+      text: rows.length
+        ? rows
+            .map(
+              (a) =>
+                `${a.instance_id}  ${a.region}  ${a.healthy ? 'healthy' : 'unhealthy'}  ${a.hostname}  v${a.agent_version}  last seen ${a.last_seen_at}  last result ${a.last_result_at ?? 'never'}`,
+            )
+            .join('\n')
+        : 'No agents.',
     };
   },
   async 'legacy-key regenerate'(store, flags) {

@@ -128,7 +128,7 @@ export const heartbeatAlertText = (
 /** The alert a heartbeat raises, escalated by its policy like any other (see raiseAlert). */
 const heartbeatAlert = async (store: Store, h: Heartbeat, reason: DownReason, now: Date): Promise<Alert> => {
   // The ping that tells the story: for a failure, the latest fail (pings in one instant have no order).
-  const recent = await store.listPings(h.workspace_id, h.id, 10);
+  const recent = (await store.listPings(h.workspace_id, h.id, { limit: 10 })).data;
   const last = (reason === 'failed' ? recent.find((p) => p.kind === 'fail') : undefined) ?? recent[0];
   return newAlert(
     store,

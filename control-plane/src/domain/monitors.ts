@@ -3,7 +3,15 @@ import { AppError, type FieldProblem, newId } from '@lookout/shared';
 import { z } from 'zod';
 import type { Store } from '../store/port.js';
 import type { Plan } from './plans.js';
-import { DNS_RECORD_TYPES, MONITOR_TYPES, type Monitor, type MonitorType, type Workspace } from './types.js';
+import { hasRole } from './roles.js';
+import {
+  DNS_RECORD_TYPES,
+  MONITOR_TYPES,
+  type Monitor,
+  type MonitorType,
+  type Role,
+  type Workspace,
+} from './types.js';
 import { parseOrThrow, throwIfProblems, uuid } from './validation.js';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -315,3 +323,44 @@ export const effectiveIntervalSeconds = (m: Pick<Monitor, 'monitor_type' | 'chec
 /** The locations that run a monitor: all of check_locations, except domain checks, which run from the first. */
 export const runningLocations = (m: Pick<Monitor, 'monitor_type' | 'check_locations'>): string[] =>
   m.monitor_type === 'domain' ? [...m.check_locations].sort().slice(0, 1) : m.check_locations;
+
+/** What a role that may not see a monitor's secrets sees in their place. */
+export const SECRET_MASK = '********';
+
+const maskQueryValues = (url: string): string => {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const hash = url.indexOf('#', q);
+  const end = hash < 0 ? url.length : hash;
+  const query = url
+    .slice(q + 1, end)
+    .split('&')
+    .map((pair) => {
+      if (pair === '') return pair;
+      const eq = pair.indexOf('=');
+      return eq < 0 ? SECRET_MASK : `${pair.slice(0, eq)}=${SECRET_MASK}`;
+    })
+    .join('&');
+  return url.slice(0, q + 1) + query + url.slice(end);
+};
+
+/**
+ * The monitor as a user of `role` may see it: the one rule for monitor secrets, applied by the API
+ * serializer to every response that carries a monitor.
+ *
+ * - What the check sends to its target can be secret: header values (Authorization, API keys),
+ *   the request body, and the values of the URL's query (`?token=`). Members and admins edit
+ *   monitors, so they see them; viewers see header names and query names with each value replaced
+ *   by SECRET_MASK, and a non-empty body as SECRET_MASK.
+ * - Endpoint auth secrets (basic password, bearer token) are never returned to anyone (the
+ *   serializer drops them): nobody needs to read them back, and changing them means sending new ones.
+ */
+export const monitorAsSeenBy = (m: Monitor, role: Role): Monitor => {
+  if (hasRole(role, 'member')) return m;
+  return {
+    ...m,
+    url: maskQueryValues(m.url),
+    request_headers: Object.fromEntries(Object.keys(m.request_headers).map((k) => [k, SECRET_MASK])),
+    request_body: m.request_body === null || m.request_body === '' ? m.request_body : SECRET_MASK,
+  };
+};

@@ -20,15 +20,22 @@ export interface Attempt {
   error: string | null;
 }
 
-/** Sends one notification with retries; reports every attempt. Implemented in notify/dispatcher.ts. */
+/**
+ * Sends one notification with retries; reports every attempt. `maxAttempts` caps the configured
+ * attempts for this call (a channel test sends exactly one). Implemented in notify/dispatcher.ts.
+ */
 export interface Dispatcher {
   send(
     target: Target,
     message: OutgoingMessage,
     deliveryId: string | null,
     onAttempt: (n: number, result: Attempt, willRetry: boolean) => Promise<void>,
+    opts?: { maxAttempts?: number },
   ): Promise<Attempt>;
 }
+
+/** Whether a failed attempt is the kind a real notification retries (network errors, 429, 5xx, SMTP 4xx). */
+export const retryable = (a: Attempt) => !a.ok && !a.permanent;
 
 export const channelTarget = (c: NotificationChannel): Target => {
   switch (c.config.type) {

@@ -7,6 +7,42 @@ export const isHealthy = (s: AgentSession, nowMs: number, liveMs: number) =>
   nowMs - s.last_seen_at.getTime() <= liveMs &&
   (!s.health?.assigned || (s.last_result_at !== null && nowMs - s.last_result_at.getTime() <= liveMs));
 
+export interface RegionHealth {
+  region: string;
+  /** Some agent of the region is healthy (see isHealthy). */
+  healthy: boolean;
+  /** The workspace's monitors (not paused) checked from the region. */
+  monitors: number;
+}
+
+/**
+ * What a workspace may know of the agents: for each region its monitors use, whether it is being
+ * checked from (some agent healthy) and how many of its monitors run there. Nothing that identifies
+ * an agent (instance, host, version) — agents belong to the operator (`npx lookout agent list`).
+ */
+export const workspaceRegionHealth = async (
+  store: Store,
+  workspaceId: string,
+  now: Date,
+  liveMs: number,
+): Promise<RegionHealth[]> => {
+  const counts = new Map<string, number>();
+  let cursor: string | undefined;
+  do {
+    const page = await store.listMonitors(workspaceId, { limit: 100, cursor });
+    for (const m of page.data)
+      for (const region of m.check_locations)
+        counts.set(region, (counts.get(region) ?? 0) + (m.paused ? 0 : 1));
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  const out: RegionHealth[] = [];
+  for (const [region, monitors] of [...counts].sort(([a], [b]) => a.localeCompare(b))) {
+    const healthy = (await store.listAgentSessions(region)).some((s) => isHealthy(s, now.getTime(), liveMs));
+    out.push({ region, healthy, monitors });
+  }
+  return out;
+};
+
 /**
  * One alert per workspace and region while a region that has monitors has no healthy agent — never
  * one per monitor; resolved by the system when an agent is healthy again. Safe on every replica:

@@ -21,7 +21,8 @@ import { integrationRoutes } from './routes/integrations.js';
 import { maintenanceWindowRoutes } from './routes/maintenance-windows.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { pingRoutes } from './routes/pings.js';
-import { agentRoutes, resultRoutes } from './routes/results.js';
+import { regionRoutes, resultRoutes } from './routes/results.js';
+import { userRoutes } from './routes/users.js';
 import { createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
 
 export const API_PREFIX = '/api/v1';
@@ -33,9 +34,10 @@ const noBody = z.strictObject({}, { error: 'this endpoint takes no body' });
 
 export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...apiKeyRoutes(deps),
+  ...userRoutes(deps),
   ...monitorRoutes(deps),
   ...resultRoutes(deps),
-  ...agentRoutes(deps),
+  ...regionRoutes(deps),
   ...heartbeatRoutes(deps),
   ...alertRoutes(deps),
   ...escalationPolicyRoutes(deps),

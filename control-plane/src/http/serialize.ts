@@ -1,6 +1,9 @@
 import type { TimelineEntry } from '../domain/alerts.js';
 import { keyStatus } from '../domain/api-keys.js';
+import { monitorAsSeenBy } from '../domain/monitors.js';
+import { isHealthy, type RegionHealth } from '../domain/region-health.js';
 import type {
+  AgentSession,
   Alert,
   ApiKey,
   ChannelConfig,
@@ -11,13 +14,19 @@ import type {
   MaintenanceWindow,
   Monitor,
   NotificationChannel,
+  Role,
   User,
 } from '../domain/types.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** Monitor as the API shows it: secrets of the checked endpoint are never echoed back. */
-export const monitorJson = (m: Monitor) => {
+/**
+ * Monitor as the API shows it to a user of `role` (every response carrying a monitor goes through
+ * here): what the role may not see is masked (`monitorAsSeenBy`), and endpoint auth secrets are never
+ * echoed back to anyone.
+ */
+export const monitorJson = (monitor: Monitor, role: Role) => {
+  const m = monitorAsSeenBy(monitor, role);
   const { workspace_id: _w, auth, ...rest } = m;
   return {
     ...rest,
@@ -143,3 +152,33 @@ export const resultJson = (r: CheckResultRecord) => {
     domain_expires_at: iso(r.domain_expires_at),
   };
 };
+
+/** A region as a workspace sees it: health and its own monitor count, nothing identifying agents. */
+export const regionHealthJson = (r: RegionHealth) => ({
+  region: r.region,
+  healthy: r.healthy,
+  status: r.healthy ? 'healthy' : 'unhealthy',
+  monitors: r.monitors,
+});
+
+/** An agent as the operator sees it (`npx lookout agent list`); never served by the workspace API. */
+export const agentJson = (s: AgentSession, nowMs: number, liveMs: number) => ({
+  instance_id: s.instance_id,
+  region: s.region,
+  hostname: s.hostname,
+  agent_version: s.agent_version,
+  epoch: s.epoch,
+  connected_at: s.started_at.toISOString(),
+  last_seen_at: s.last_seen_at.toISOString(),
+  last_result_at: iso(s.last_result_at),
+  healthy: isHealthy(s, nowMs, liveMs),
+  health: s.health,
+});
+
+/** A user as admins list them: never a password hash. */
+export const userJson = (u: User) => ({
+  id: u.id,
+  email: u.email,
+  role: u.role,
+  created_at: u.created_at.toISOString(),
+});

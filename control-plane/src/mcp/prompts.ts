@@ -48,7 +48,7 @@ How to triage:
 1. Group alerts that share a source (source_type + source_id) or started within a few minutes of each other: one outage often raises several alerts.
 2. Monitor alerts: call get_monitor, then get_monitor_results (is it failing from every location or one region? which error_kind, status code, response time? since when?) and get_monitor_uptime.
 3. Heartbeat alerts: call list_heartbeats and compare last_ping_at with period_seconds + grace_seconds; the job itself is usually what failed.
-4. Region alerts (cause no_healthy_agent): the probes of that region are down, not the monitored services.
+4. Region alerts (cause no_healthy_agent): the probes of that region are down, not the monitored services; get_region_health shows which regions are unhealthy.
 5. Propose actions and ask before taking any: acknowledge_alerts for what someone is working on; resolve_alerts only for integration alerts whose problem is fixed (monitor and heartbeat alerts resolve themselves on recovery, and a resolved alert cannot be reopened); pause_monitor only for planned maintenance.
 ${focus ? `\nLook first at: ${focus}\n` : ''}
 Finish with a short table: alert, severity, since, likely cause, suggested next step.`;

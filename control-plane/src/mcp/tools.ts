@@ -219,4 +219,13 @@ export const tools: ToolDef[] = [
     annotations: READ,
     run: (api, { monitor_id, ...q }) => api.get(`/monitors/${path(monitor_id)}/uptime`, q),
   }),
+  tool({
+    name: 'get_region_health',
+    title: 'Health of the regions',
+    description:
+      'For each region this workspace’s monitors run from: healthy (an agent there is reporting results) or unhealthy (no check runs there until an agent is back), and how many of the workspace’s monitors it checks. Use it when failures or a no_healthy_agent alert come from one region: an unhealthy region means the probes are down, not the monitored services.',
+    input: z.object({}),
+    annotations: READ,
+    run: (api) => api.get('/regions'),
+  }),
 ];

@@ -50,8 +50,9 @@ export const createDispatcher = (opts: DispatcherOptions): Dispatcher & { close(
     }
   };
   return {
-    send(target, message, deliveryId, onAttempt) {
-      return withRetries(() => once(target, message, deliveryId), opts.retry, onAttempt);
+    send(target, message, deliveryId, onAttempt, call) {
+      const maxAttempts = Math.min(opts.retry.maxAttempts, call?.maxAttempts ?? Number.POSITIVE_INFINITY);
+      return withRetries(() => once(target, message, deliveryId), { ...opts.retry, maxAttempts }, onAttempt);
     },
     close() {
       smtp?.close();

@@ -69,9 +69,9 @@ export const inboundScenarios = (ctx: () => { store: Store; ws: ReturnType<typeo
     h = await get();
     expect(h).toMatchObject({ state: 'down', due_at: at(141), last_ping_at: at(140) });
     expect(h.state_version).toBe(5);
-    const [latest] = await store.listPings(h.workspace_id, h.id, 1);
+    const [latest] = (await store.listPings(h.workspace_id, h.id, { limit: 1 })).data;
     expect(latest).toMatchObject({ kind: 'fail', exit_status: 3, rid: null, body: null });
-    const stored = await store.listPings(h.workspace_id, h.id, 10);
+    const stored = (await store.listPings(h.workspace_id, h.id, { limit: 10 })).data;
     expect(stored.find((p) => p.body === 'ok\n')).toMatchObject({ rid: 'r1', exit_status: 0 });
   });
 

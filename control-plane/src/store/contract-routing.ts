@@ -152,14 +152,20 @@ export const routingScenarios = (ctx: () => Ctx) => {
       const p2 = mk({ is_default: true, created_at: at(2) });
       await store.insertEscalationPolicy(p2);
       expect((await store.getDefaultEscalationPolicy(w))?.id).toBe(p2.id);
-      expect((await store.listEscalationPolicies(w)).map((p) => [p.id, p.is_default])).toEqual([
-        [ws.defaultPolicy.id, false],
-        [p1.id, false],
+      // newest first, paged
+      const first = await store.listEscalationPolicies(w, { limit: 2 });
+      expect(first.data.map((p) => [p.id, p.is_default])).toEqual([
         [p2.id, true],
+        [p1.id, false],
       ]);
+      const rest = await store.listEscalationPolicies(w, { limit: 2, cursor: first.next_cursor! });
+      expect(rest.data.map((p) => [p.id, p.is_default])).toEqual([[ws.defaultPolicy.id, false]]);
+      expect(rest.next_cursor).toBeNull();
       expect(await store.updateEscalationPolicy({ ...p1, is_default: true, name: 'Renamed' })).toBe(true);
       expect((await store.getDefaultEscalationPolicy(w))?.name).toBe('Renamed');
-      expect((await store.listEscalationPolicies(w)).filter((p) => p.is_default)).toHaveLength(1);
+      expect(
+        (await store.listEscalationPolicies(w, { limit: 10 })).data.filter((p) => p.is_default),
+      ).toHaveLength(1);
       expect(await store.updateEscalationPolicy({ ...p1, id: randomUUID() })).toBe(false);
       expect(await store.deleteEscalationPolicy(w, p1.id)).toBe('is_default');
       await store.insertMonitor(monitor(w, p2.id), { maxMonitors: 10 });
@@ -187,7 +193,14 @@ export const routingScenarios = (ctx: () => Ctx) => {
       expect(await store.getChannel(randomUUID(), c.id)).toBeNull();
       const renamed = { ...c, name: 'renamed', updated_at: at(1) };
       expect(await store.updateChannel(renamed)).toBe(true);
-      expect(await store.listChannels(w)).toEqual([renamed]);
+      expect(await store.listChannels(w, { limit: 10 })).toEqual({ data: [renamed], next_cursor: null });
+      const later = { ...c, id: randomUUID(), name: 'later', created_at: at(5), updated_at: at(5) };
+      await store.insertChannel(later);
+      const page1 = await store.listChannels(w, { limit: 1 });
+      expect(page1.data.map((x) => x.id)).toEqual([later.id]);
+      const page2 = await store.listChannels(w, { limit: 1, cursor: page1.next_cursor! });
+      expect(page2).toEqual({ data: [renamed], next_cursor: null });
+      await store.deleteChannel(w, later.id);
       await store.insertEscalationPolicy({
         ...ws.defaultPolicy,
         id: randomUUID(),
@@ -275,10 +288,16 @@ export const routingScenarios = (ctx: () => Ctx) => {
         (await store.findActiveMaintenanceWindow(w, { type: 'integration', id: 'x' }, at(1500)))?.id,
       ).toBe(wholeLater.id);
       expect(await store.findActiveMaintenanceWindow(randomUUID(), src, at(5))).toBeNull();
-      expect((await store.listMaintenanceWindows(w)).map((x) => x.id)).toEqual([
+      expect((await store.listMaintenanceWindows(w, { limit: 10 })).data.map((x) => x.id)).toEqual([
         wholeLater.id,
         forMonitor.id,
       ]);
+      // paged on the start time
+      const mw1 = await store.listMaintenanceWindows(w, { limit: 1 });
+      expect(mw1.data.map((x) => x.id)).toEqual([wholeLater.id]);
+      const mw2 = await store.listMaintenanceWindows(w, { limit: 1, cursor: mw1.next_cursor! });
+      expect(mw2.data.map((x) => x.id)).toEqual([forMonitor.id]);
+      expect(mw2.next_cursor).toBeNull();
       expect(await store.getMaintenanceWindow(w, forMonitor.id)).toEqual(forMonitor);
       expect(await store.deleteMaintenanceWindow(w, forMonitor.id)).toBe(true);
       expect(await store.deleteMaintenanceWindow(w, forMonitor.id)).toBe(false);

@@ -216,8 +216,33 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         const other = fixtures.workspace();
         await store.createWorkspace(other);
         await store.createUser({ ...u, workspace_id: other.workspace.id });
-        expect((await store.listUsers(other.workspace.id)).length).toBe(2);
+        expect((await store.listUsers(other.workspace.id, { limit: 10 })).data.length).toBe(2);
         expect(await store.getUser(ws.workspace.id, u.id)).toBeNull();
+      });
+
+      it('pages users newest first, ties broken by id; every user once', async () => {
+        const more: User[] = [1, 2, 2, 3].map((s, i) => ({
+          ...ws.admin,
+          id: randomUUID(),
+          email: `u${i}@page.test`,
+          role: 'viewer',
+          created_at: at(s),
+        }));
+        for (const u of more) await store.createUser(u);
+        const seen: User[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await store.listUsers(ws.workspace.id, { limit: 2, cursor });
+          expect(page.data.length).toBeLessThanOrEqual(2);
+          seen.push(...page.data);
+          cursor = page.next_cursor ?? undefined;
+        } while (cursor);
+        expect(seen.map((u) => u.id)).toEqual(
+          [...more, ws.admin]
+            .sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : -1))
+            .map((u) => u.id),
+        );
+        expect((await store.listUsers(randomUUID(), { limit: 10 })).data).toEqual([]);
       });
 
       it('changes a user’s role, only in its own workspace', async () => {
@@ -260,7 +285,7 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         );
         const outcomes = await Promise.all(attempts);
         expect(outcomes.filter((o) => o === 'inserted').length).toBe(4);
-        expect((await store.listApiKeys(ws.workspace.id)).length).toBe(4);
+        expect((await store.listApiKeys(ws.workspace.id, { limit: 100 })).data.length).toBe(4);
       });
 
       it('revokes once: a second revoke keeps the first time', async () => {
@@ -289,10 +314,34 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         const k2 = fixtures.apiKey(ws.workspace.id, u.id, { created_at: at(2) });
         await store.insertApiKey(k1, { maxActive: 25, now: T0 });
         await store.insertApiKey(k2, { maxActive: 25, now: T0 });
-        expect((await store.listApiKeys(ws.workspace.id)).map((k) => k.id)).toEqual([k2.id, k1.id]);
-        expect((await store.listApiKeys(ws.workspace.id, { userId: u.id })).map((k) => k.id)).toEqual([
-          k2.id,
-        ]);
+        const ids = async (q: Omit<Parameters<Store['listApiKeys']>[1], 'limit'>) =>
+          (await store.listApiKeys(ws.workspace.id, { limit: 10, ...q })).data.map((k) => k.id);
+        expect(await ids({})).toEqual([k2.id, k1.id]);
+        expect(await ids({ userId: u.id })).toEqual([k2.id]);
+        // by kind: legacy keys are listed apart from named ones
+        const legacy = fixtures.apiKey(ws.workspace.id, u.id, { kind: 'legacy', created_at: at(3) });
+        await store.replaceLegacyKey(legacy, at(3));
+        expect(await ids({ kind: 'named' })).toEqual([k2.id, k1.id]);
+        expect(await ids({ kind: 'legacy' })).toEqual([legacy.id]);
+        expect(await ids({ kind: 'legacy', userId: ws.admin.id })).toEqual([]);
+      });
+
+      it('pages keys newest first with a cursor; every key once', async () => {
+        const keys = [1, 2, 2, 2, 3].map((s) =>
+          fixtures.apiKey(ws.workspace.id, ws.admin.id, { created_at: at(s) }),
+        );
+        for (const k of keys) await store.insertApiKey(k, { maxActive: 25, now: T0 });
+        const first = await store.listApiKeys(ws.workspace.id, { limit: 2, kind: 'named' });
+        expect(first.data.map((k) => k.id)[0]).toBe(keys[4]!.id);
+        const seen = [...first.data];
+        let cursor = first.next_cursor ?? undefined;
+        while (cursor) {
+          const page = await store.listApiKeys(ws.workspace.id, { limit: 2, cursor, kind: 'named' });
+          seen.push(...page.data);
+          cursor = page.next_cursor ?? undefined;
+        }
+        expect(seen.map((k) => k.id).sort()).toEqual(keys.map((k) => k.id).sort());
+        expect(seen.map((k) => k.created_at.getTime())).toEqual([3, 2, 2, 2, 1].map((s) => at(s).getTime()));
       });
 
       it('records last use, never moving it back', async () => {
@@ -416,9 +465,23 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         await store.recordPings([ping(5)]);
         got = await store.findHeartbeat(h.id);
         expect(got?.last_ping_at).toEqual(at(30));
-        const pings = await store.listPings(ws.workspace.id, h.id, 10);
+        const pings = (await store.listPings(ws.workspace.id, h.id, { limit: 10 })).data;
         expect(pings.map((p) => p.at.getTime())).toEqual([40, 30, 20, 10, 5].map((s) => at(s).getTime()));
-        expect(await store.listPings(randomUUID(), h.id, 10)).toEqual([]);
+        expect((await store.listPings(randomUUID(), h.id, { limit: 10 })).data).toEqual([]);
+        // paged by ping time (newest first), ties broken by id; every ping once
+        await store.recordPings([ping(20), ping(20)]);
+        const seen: Ping[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await store.listPings(ws.workspace.id, h.id, { limit: 2, cursor });
+          expect(page.data.length).toBeLessThanOrEqual(2);
+          seen.push(...page.data);
+          cursor = page.next_cursor ?? undefined;
+        } while (cursor);
+        expect(seen.map((p) => p.at.getTime())).toEqual(
+          [40, 30, 20, 20, 20, 10, 5].map((s) => at(s).getTime()),
+        );
+        expect(new Set(seen.map((p) => p.id)).size).toBe(7);
       });
 
       it('moves state by compare-and-set', async () => {
@@ -450,7 +513,7 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
         ]);
         expect(await store.deleteHeartbeat(ws.workspace.id, h.id)).toBe(true);
         expect(await store.findHeartbeat(h.id)).toBeNull();
-        expect(await store.listPings(ws.workspace.id, h.id, 10)).toEqual([]);
+        expect((await store.listPings(ws.workspace.id, h.id, { limit: 10 })).data).toEqual([]);
         expect(await store.deleteHeartbeat(ws.workspace.id, h.id)).toBe(false);
       });
     });

@@ -53,7 +53,8 @@ export interface Store {
   createUser(user: User): Promise<void>;
   getUser(workspaceId: string, id: string): Promise<User | null>;
   getUserByEmail(workspaceId: string, email: string): Promise<User | null>;
-  listUsers(workspaceId: string): Promise<User[]>;
+  /** Newest first, paged. */
+  listUsers(workspaceId: string, query: PageQuery): Promise<Page<User>>;
   /** Returns false when no such user. Keys act with the new role from their next request. */
   setUserRole(workspaceId: string, id: string, role: User['role']): Promise<boolean>;
 
@@ -64,7 +65,8 @@ export interface Store {
   replaceLegacyKey(key: ApiKey, now: Date): Promise<void>;
   findApiKeyByHash(keyHash: string): Promise<ApiKey | null>;
   getApiKey(workspaceId: string, id: string): Promise<ApiKey | null>;
-  listApiKeys(workspaceId: string, filter?: { userId?: string }): Promise<ApiKey[]>;
+  /** Newest first, paged; by user and by kind (legacy keys are listed apart). */
+  listApiKeys(workspaceId: string, query: ApiKeyQuery): Promise<Page<ApiKey>>;
   /** Sets revoked_at if it is not set yet. Returns the key as it now is, or null if unknown. */
   revokeApiKey(workspaceId: string, id: string, now: Date): Promise<ApiKey | null>;
   recordApiKeyUse(id: string, at: Date, from: string | null): Promise<void>;
@@ -111,7 +113,8 @@ export interface Store {
    * touchHeartbeatSql for the exact rules). Returns when the batch is durable.
    */
   recordPings(pings: Ping[]): Promise<void>;
-  listPings(workspaceId: string, heartbeatId: string, limit: number): Promise<Ping[]>;
+  /** Newest first by ping time (`at`), paged. */
+  listPings(workspaceId: string, heartbeatId: string, query: PageQuery): Promise<Page<Ping>>;
 
   // Agents
   insertAgentToken(token: AgentToken): Promise<void>;
@@ -243,7 +246,8 @@ export interface Store {
     next: { escalation: Alert['escalation']; escalation_due_at: Date | null },
   ): Promise<boolean>;
 
-  listEscalationPolicies(workspaceId: string): Promise<EscalationPolicy[]>;
+  /** Newest first, paged. */
+  listEscalationPolicies(workspaceId: string, query: PageQuery): Promise<Page<EscalationPolicy>>;
   /** When `policy.is_default`, the workspace's previous default stops being one, atomically. */
   insertEscalationPolicy(policy: EscalationPolicy): Promise<void>;
   /** Replaces the policy; false when it does not exist. Same default rule as insert. */
@@ -256,7 +260,8 @@ export interface Store {
 
   insertChannel(channel: NotificationChannel): Promise<void>;
   getChannel(workspaceId: string, id: string): Promise<NotificationChannel | null>;
-  listChannels(workspaceId: string): Promise<NotificationChannel[]>;
+  /** Newest first, paged. */
+  listChannels(workspaceId: string, query: PageQuery): Promise<Page<NotificationChannel>>;
   /** Replaces the channel; false when it does not exist. */
   updateChannel(channel: NotificationChannel): Promise<boolean>;
   /** Refuses a channel that an escalation policy still notifies. */
@@ -274,7 +279,8 @@ export interface Store {
   insertMaintenanceWindow(window: MaintenanceWindow): Promise<void>;
   getMaintenanceWindow(workspaceId: string, id: string): Promise<MaintenanceWindow | null>;
   /** Latest start first. */
-  listMaintenanceWindows(workspaceId: string): Promise<MaintenanceWindow[]>;
+  /** Latest start first, paged (the cursor is on `starts_at`). */
+  listMaintenanceWindows(workspaceId: string, query: PageQuery): Promise<Page<MaintenanceWindow>>;
   deleteMaintenanceWindow(workspaceId: string, id: string): Promise<boolean>;
   /** A window covering `at` for the whole workspace or for this monitor/heartbeat, if any. */
   findActiveMaintenanceWindow(
@@ -331,6 +337,11 @@ export type AlertKey = Pick<Alert, 'workspace_id' | 'source_type' | 'source_id' 
 export interface PageQuery {
   cursor?: string | undefined;
   limit: number;
+}
+
+export interface ApiKeyQuery extends PageQuery {
+  userId?: string | undefined;
+  kind?: ApiKey['kind'] | undefined;
 }
 
 export interface MonitorQuery extends PageQuery {

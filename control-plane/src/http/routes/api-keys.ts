@@ -1,10 +1,12 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import { hasRole } from '../../domain/roles.js';
-import type { User } from '../../domain/types.js';
+import type { ApiKey, User } from '../../domain/types.js';
 import { uuid } from '../../domain/validation.js';
+import { allPages } from '../../store/cursor.js';
 import { type AppDeps, route } from '../route.js';
 import { apiKeyJson } from '../serialize.js';
+import { pageQuery } from './query.js';
 
 export const apiKeyRoutes = ({ store, clock }: AppDeps) => [
   route({
@@ -12,23 +14,25 @@ export const apiKeyRoutes = ({ store, clock }: AppDeps) => [
     path: '/api-keys',
     tag: 'API keys',
     summary:
-      'Your API keys (admins: every key of the workspace), with the last four characters, expiry and last use. Legacy keys are listed separately.',
-    query: z.strictObject({ user_id: uuid().optional() }),
+      'Your named API keys (admins: every key of the workspace), newest first and paged, with the last four characters, expiry and last use. Active legacy keys are listed separately, whole, in `legacy_keys` (one per user at most).',
+    query: z.strictObject({ ...pageQuery, user_id: uuid().optional() }),
     async handler({ auth, query }) {
       const admin = hasRole(auth.user.role, 'admin');
       if (query.user_id && !admin && query.user_id !== auth.user.id) {
         throw new AppError('forbidden', "Only admins can list other users' keys.");
       }
-      const userId = admin ? query.user_id : auth.user.id;
-      const keys = await store.listApiKeys(auth.workspace.id, userId ? { userId } : {});
-      const users = new Map<string, User>((await store.listUsers(auth.workspace.id)).map((u) => [u.id, u]));
+      const { user_id, ...pageOf } = query;
+      const userId = admin ? user_id : auth.user.id;
+      const named = await store.listApiKeys(auth.workspace.id, { ...pageOf, userId, kind: 'named' });
+      const legacy = (
+        await allPages((q) => store.listApiKeys(auth.workspace.id, { ...q, userId, kind: 'legacy' }))
+      ).filter((k) => !k.revoked_at);
+      const owners = new Map<string, User | null>();
+      for (const k of [...named.data, ...legacy])
+        if (!owners.has(k.user_id)) owners.set(k.user_id, await store.getUser(auth.workspace.id, k.user_id));
       const now = clock.now();
-      return {
-        data: keys.filter((k) => k.kind === 'named').map((k) => apiKeyJson(k, now, users.get(k.user_id))),
-        legacy_keys: keys
-          .filter((k) => k.kind === 'legacy' && !k.revoked_at)
-          .map((k) => apiKeyJson(k, now, users.get(k.user_id))),
-      };
+      const json = (k: ApiKey) => apiKeyJson(k, now, owners.get(k.user_id) ?? undefined);
+      return { data: named.data.map(json), next_cursor: named.next_cursor, legacy_keys: legacy.map(json) };
     },
   }),
   route({

@@ -7,12 +7,13 @@ import {
   updateChannel,
   updateChannelBody,
 } from '../../domain/channels.js';
-import { channelTarget, targetLabel, testMessage } from '../../domain/notifications.js';
+import { channelTarget, retryable, targetLabel, testMessage } from '../../domain/notifications.js';
 import type { Delivery } from '../../domain/types.js';
 import { uuid } from '../../domain/validation.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
 import { type AppDeps, type Authed, route } from '../route.js';
 import { channelJson, deliveryJson } from '../serialize.js';
+import { pageQuery } from './query.js';
 
 const idOf = (raw: string | undefined) => (uuid().safeParse(raw).success ? raw!.toLowerCase() : '');
 
@@ -28,10 +29,12 @@ export const channelRoutes = ({ store, clock, config }: AppDeps) => {
       method: 'get',
       path: '/channels',
       tag: 'Notification channels',
-      summary: 'List notification channels.',
+      summary: 'List notification channels, newest first.',
       role: 'admin',
-      async handler({ auth }) {
-        return { data: (await store.listChannels(auth.workspace.id)).map(channelJson) };
+      query: z.strictObject(pageQuery),
+      async handler({ auth, query }) {
+        const page = await store.listChannels(auth.workspace.id, query);
+        return { data: page.data.map(channelJson), next_cursor: page.next_cursor };
       },
     }),
     route({
@@ -89,7 +92,7 @@ export const channelRoutes = ({ store, clock, config }: AppDeps) => {
       path: '/channels/{id}/test',
       tag: 'Notification channels',
       summary:
-        'Send a test notification through the channel now (with retries) and report each attempt; attempts are logged like any delivery.',
+        'Send one test notification through the channel now and report its outcome at once: `ok`, `outcome` (sent or failed), `status_code`, `error`, and `would_retry` (whether a real notification would try again after this failure). A test is never retried; the attempt is logged like any delivery.',
       role: 'admin',
       responses: { 404: 'No such channel in this workspace' },
       async handler({ auth, params }) {
@@ -101,7 +104,7 @@ export const channelRoutes = ({ store, clock, config }: AppDeps) => {
           target,
           testMessage(auth.workspace, channel, auth.user, deliveryId, clock.now()),
           deliveryId,
-          async (n, r, willRetry) => {
+          async (n, r) => {
             const d: Delivery = {
               id: newId(),
               workspace_id: auth.workspace.id,
@@ -113,7 +116,7 @@ export const channelRoutes = ({ store, clock, config }: AppDeps) => {
               step: null,
               round: null,
               attempt: n,
-              outcome: r.ok ? 'sent' : willRetry ? 'retrying' : 'failed',
+              outcome: r.ok ? 'sent' : 'failed',
               permanent: r.permanent,
               status_code: r.status_code,
               error: r.error,
@@ -124,8 +127,16 @@ export const channelRoutes = ({ store, clock, config }: AppDeps) => {
             attempts.push(d);
             await store.insertDelivery(d);
           },
+          { maxAttempts: 1 },
         );
-        return { ok: result.ok, attempts: attempts.map(deliveryJson) };
+        return {
+          ok: result.ok,
+          outcome: result.ok ? 'sent' : 'failed',
+          status_code: result.status_code,
+          error: result.error,
+          would_retry: retryable(result),
+          attempts: attempts.map(deliveryJson),
+        };
       },
     }),
     route({

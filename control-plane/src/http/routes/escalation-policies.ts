@@ -1,4 +1,5 @@
 import { AppError } from '@lookout/shared';
+import { z } from 'zod';
 import {
   createPolicy,
   createPolicyBody,
@@ -9,6 +10,7 @@ import {
 import { uuid } from '../../domain/validation.js';
 import { type AppDeps, route } from '../route.js';
 import { policyJson } from '../serialize.js';
+import { pageQuery } from './query.js';
 
 /** A path id that is not a UUID cannot name anything: 404 without a lookup. */
 const idOf = (raw: string | undefined) => (uuid().safeParse(raw).success ? raw!.toLowerCase() : '');
@@ -18,9 +20,11 @@ export const escalationPolicyRoutes = ({ store, clock }: AppDeps) => [
     method: 'get',
     path: '/escalation-policies',
     tag: 'Escalation policies',
-    summary: 'List the workspace’s escalation policies (oldest first; one is the default).',
-    async handler({ auth }) {
-      return { data: (await store.listEscalationPolicies(auth.workspace.id)).map(policyJson) };
+    summary: 'List the workspace’s escalation policies, newest first (one is the default).',
+    query: z.strictObject(pageQuery),
+    async handler({ auth, query }) {
+      const page = await store.listEscalationPolicies(auth.workspace.id, query);
+      return { data: page.data.map(policyJson), next_cursor: page.next_cursor };
     },
   }),
   route({

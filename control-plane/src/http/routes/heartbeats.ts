@@ -63,11 +63,12 @@ export const heartbeatRoutes = ({ store, clock }: AppDeps) => {
       path: '/heartbeats/{uuid}/pings',
       tag: 'Heartbeats',
       summary:
-        'The most recent pings of a heartbeat, newest first: kind (success, start, fail), exit status, run id, body, and for a finish whose run id matches a start, the run’s duration.',
-      query: z.strictObject({ limit: pageQuery.limit }),
+        'Pings of a heartbeat, newest first by ping time, paged: kind (success, start, fail), exit status, run id, body, and for a finish whose run id matches a start on the same page, the run’s duration.',
+      query: z.strictObject(pageQuery),
       async handler({ auth, params, query }) {
         const h = await load(auth, params.uuid!);
-        const pings = await store.listPings(auth.workspace.id, h.id, query.limit);
+        const page = await store.listPings(auth.workspace.id, h.id, query);
+        const pings = page.data;
         // A finish carrying a run id is paired with the start of that run (within the page).
         const starts = new Map(pings.filter((p) => p.kind === 'start' && p.rid).map((p) => [p.rid, p]));
         return {
@@ -86,6 +87,7 @@ export const heartbeatRoutes = ({ store, clock }: AppDeps) => {
               duration_ms: start && start.at <= p.at ? p.at.getTime() - start.at.getTime() : null,
             };
           }),
+          next_cursor: page.next_cursor,
         };
       },
     }),

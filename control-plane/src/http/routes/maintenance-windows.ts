@@ -1,8 +1,10 @@
 import { AppError } from '@lookout/shared';
+import { z } from 'zod';
 import { createWindow, createWindowBody, deleteWindow } from '../../domain/maintenance.js';
 import { uuid } from '../../domain/validation.js';
 import { type AppDeps, route } from '../route.js';
 import { maintenanceWindowJson } from '../serialize.js';
+import { pageQuery } from './query.js';
 
 const idOf = (raw: string | undefined) => (uuid().safeParse(raw).success ? raw!.toLowerCase() : '');
 
@@ -12,13 +14,11 @@ export const maintenanceWindowRoutes = ({ store, clock }: AppDeps) => [
     path: '/maintenance-windows',
     tag: 'Maintenance windows',
     summary: 'List maintenance windows, latest start first.',
-    async handler({ auth }) {
+    query: z.strictObject(pageQuery),
+    async handler({ auth, query }) {
       const now = clock.now();
-      return {
-        data: (await store.listMaintenanceWindows(auth.workspace.id)).map((w) =>
-          maintenanceWindowJson(w, now),
-        ),
-      };
+      const page = await store.listMaintenanceWindows(auth.workspace.id, query);
+      return { data: page.data.map((w) => maintenanceWindowJson(w, now)), next_cursor: page.next_cursor };
     },
   }),
   route({

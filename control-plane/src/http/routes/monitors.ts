@@ -44,7 +44,7 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
       },
       async handler({ auth, body }) {
         const { monitor, notices } = await createMonitor(context(auth), body);
-        return { ...monitorJson(monitor), warnings: notices };
+        return { ...monitorJson(monitor, auth.user.role), warnings: notices };
       },
     }),
     route({
@@ -60,7 +60,7 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
       }),
       async handler({ auth, query }) {
         const page = await store.listMonitors(auth.workspace.id, query);
-        return { data: page.data.map(monitorJson), next_cursor: page.next_cursor };
+        return { data: page.data.map((m) => monitorJson(m, auth.user.role)), next_cursor: page.next_cursor };
       },
     }),
     route({
@@ -70,7 +70,7 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
       summary: 'Get a monitor.',
       responses: { 404: 'No such monitor in this workspace' },
       async handler({ auth, params }) {
-        return monitorJson(await load(auth, params.id!));
+        return monitorJson(await load(auth, params.id!), auth.user.role);
       },
     }),
     route({
@@ -83,7 +83,7 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
       responses: { 404: 'No such monitor in this workspace', 409: 'Changed concurrently; retry' },
       async handler({ auth, params, body }) {
         const { monitor, notices } = await updateMonitor(context(auth), await load(auth, params.id!), body);
-        return { ...monitorJson(monitor), warnings: notices };
+        return { ...monitorJson(monitor, auth.user.role), warnings: notices };
       },
     }),
     route({
@@ -111,6 +111,7 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
         async handler({ auth, params }) {
           return monitorJson(
             await setPaused(store, await load(auth, params.id!), action === 'pause', clock.now()),
+            auth.user.role,
           );
         },
       }),

@@ -1,8 +1,8 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import { isHealthy } from '../../domain/region-health.js';
+import { workspaceRegionHealth } from '../../domain/region-health.js';
 import { type AppDeps, type Authed, route } from '../route.js';
-import { resultJson } from '../serialize.js';
+import { regionHealthJson, resultJson } from '../serialize.js';
 import { isoTime, pageQuery } from './query.js';
 
 const DAY_MS = 86_400_000;
@@ -61,34 +61,22 @@ export const resultRoutes = ({ store, clock }: AppDeps) => {
   ];
 };
 
-export const agentRoutes = ({ store, clock, config }: AppDeps) => [
+/** Agents belong to the operator (`npx lookout agent list`); a workspace sees the health of its regions. */
+export const regionRoutes = ({ store, clock, config }: AppDeps) => [
   route({
     method: 'get',
-    path: '/agents',
-    tag: 'Agents',
+    path: '/regions',
+    tag: 'Regions',
     summary:
-      'Region agents with their health (admins). Healthy: heard from recently and, when it has monitors, reporting results.',
-    role: 'admin',
-    async handler() {
-      const now = clock.now().getTime();
-      const live = config.agent_live_seconds * 1000;
-      const sessions = await store.listAgentSessions();
-      return {
-        data: sessions.map((s) => {
-          return {
-            instance_id: s.instance_id,
-            region: s.region,
-            hostname: s.hostname,
-            agent_version: s.agent_version,
-            epoch: s.epoch,
-            connected_at: s.started_at.toISOString(),
-            last_seen_at: s.last_seen_at.toISOString(),
-            last_result_at: s.last_result_at?.toISOString() ?? null,
-            healthy: isHealthy(s, now, live),
-            health: s.health,
-          };
-        }),
-      };
+      'Health of each region this workspace’s monitors run from: `healthy` when an agent there is reporting results, and how many of your monitors (not paused) it checks. The list is short (the regions configured), so it is one page.',
+    async handler({ auth }) {
+      const regions = await workspaceRegionHealth(
+        store,
+        auth.workspace.id,
+        clock.now(),
+        config.agent_live_seconds * 1000,
+      );
+      return { data: regions.map(regionHealthJson), next_cursor: null };
     },
   }),
 ];

@@ -23,7 +23,7 @@ import type {
   User,
   Workspace,
 } from '../../domain/types.js';
-import { decodeCursor, encodeCursor, toPage } from '../cursor.js';
+import { decodeCursor, encodeCursor, type PageOrder, toPage } from '../cursor.js';
 import { openKey } from '../open-key.js';
 import { pingTouches } from '../ping-touches.js';
 import type { AlertKey, AlertQuery, MonitorQuery, PageQuery, ResultQuery, Store } from '../port.js';
@@ -117,10 +117,12 @@ export const createMongoStore = (opts: MongoOptions): Store => {
   });
 
   /** Newest-first keyset page on (created_at, _id). */
-  const page = async <T extends { id: string; created_at: Date }>(
+  const page = async <T extends { id: string }>(
     c: Collection<Doc>,
     filter: Filter<Doc>,
     q: PageQuery,
+    /** The date field the list is ordered by. */
+    by: PageOrder = 'created_at',
   ): Promise<Page<T>> => {
     const cur = decodeCursor(q.cursor);
     const f: Filter<Doc> = cur
@@ -128,22 +130,20 @@ export const createMongoStore = (opts: MongoOptions): Store => {
           $and: [
             filter,
             {
-              $or: [
-                { created_at: { $lt: new Date(cur.t) } },
-                { created_at: new Date(cur.t), _id: { $lt: cur.id } },
-              ],
+              $or: [{ [by]: { $lt: new Date(cur.t) } }, { [by]: new Date(cur.t), _id: { $lt: cur.id } }],
             },
           ],
         }
       : filter;
     const docs = await c
       .find(f)
-      .sort({ created_at: -1, _id: -1 })
+      .sort({ [by]: -1, _id: -1 })
       .limit(q.limit + 1)
       .toArray();
     return toPage(
       docs.map((d) => fromDoc<T>(d)!),
       q.limit,
+      (r) => (r as unknown as Record<typeof by, Date>)[by],
     );
   };
 
@@ -157,8 +157,8 @@ export const createMongoStore = (opts: MongoOptions): Store => {
 
   const store: Store = {
     kind: 'mongodb',
-    ...mongoRouting({ col, inTransaction, toDoc, fromDoc }),
-    ...mongoInbound({ col, inTransaction, toDoc, fromDoc }),
+    ...mongoRouting({ col, inTransaction, toDoc, fromDoc, page }),
+    ...mongoInbound({ col, inTransaction, toDoc, fromDoc, page }),
 
     async init() {
       await client.connect();
@@ -236,10 +236,8 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     async getUserByEmail(workspaceId, email) {
       return fromDoc<User>(await users.findOne({ workspace_id: workspaceId, email }));
     },
-    async listUsers(workspaceId) {
-      return (await users.find({ workspace_id: workspaceId }).sort({ created_at: 1, _id: 1 }).toArray()).map(
-        (d) => fromDoc<User>(d)!,
-      );
+    async listUsers(workspaceId, q) {
+      return page<User>(users, { workspace_id: workspaceId }, q);
     },
     async setUserRole(workspaceId, id, role) {
       return (
@@ -275,14 +273,11 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     async getApiKey(workspaceId, id) {
       return fromDoc<ApiKey>(await apiKeys.findOne({ workspace_id: workspaceId, _id: id }));
     },
-    async listApiKeys(workspaceId, filter = {}) {
-      const f: Filter<Doc> =
-        filter.userId !== undefined
-          ? { workspace_id: workspaceId, user_id: filter.userId }
-          : { workspace_id: workspaceId };
-      return (await apiKeys.find(f).sort({ created_at: -1, _id: -1 }).toArray()).map(
-        (d) => fromDoc<ApiKey>(d)!,
-      );
+    async listApiKeys(workspaceId, q) {
+      const f: Filter<Doc> = { workspace_id: workspaceId };
+      if (q.userId !== undefined) f.user_id = q.userId;
+      if (q.kind !== undefined) f.kind = q.kind;
+      return page<ApiKey>(apiKeys, f, q);
     },
     async revokeApiKey(workspaceId, id, now) {
       await apiKeys.updateOne(
@@ -416,14 +411,8 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         { ordered: true },
       );
     },
-    async listPings(workspaceId, heartbeatId, limit) {
-      return (
-        await pings
-          .find({ workspace_id: workspaceId, heartbeat_id: heartbeatId })
-          .sort({ at: -1, _id: -1 })
-          .limit(limit)
-          .toArray()
-      ).map((d) => fromDoc<Ping>(d)!);
+    async listPings(workspaceId, heartbeatId, q) {
+      return page<Ping>(pings, { workspace_id: workspaceId, heartbeat_id: heartbeatId }, q, 'at');
     },
 
     async insertAgentToken(token) {

@@ -5,8 +5,10 @@ import type {
   EscalationPolicy,
   MaintenanceWindow,
   NotificationChannel,
+  Page,
 } from '../../domain/types.js';
-import type { RoutingMethods } from '../port.js';
+import type { PageOrder } from '../cursor.js';
+import type { PageQuery, RoutingMethods } from '../port.js';
 
 type Doc = Document & { _id: string };
 
@@ -16,6 +18,12 @@ export interface MongoHelpers {
   inTransaction<T>(fn: (session: ClientSession) => Promise<T>): Promise<T>;
   toDoc(record: { id: string } & object): Doc;
   fromDoc<T>(doc: Document | null): T | null;
+  page<T extends { id: string }>(
+    c: Collection<Doc>,
+    filter: Filter<Doc>,
+    q: PageQuery,
+    by?: PageOrder,
+  ): Promise<Page<T>>;
 }
 
 /** Indexes for alert routing, created at start with the others. */
@@ -36,7 +44,7 @@ export const mongoRoutingIndexes = ({ col }: Pick<MongoHelpers, 'col'>) => [
  * filter carries the expected state; switching the default policy and refusing to delete what is in
  * use run in transactions.
  */
-export const mongoRouting = ({ col, inTransaction, toDoc, fromDoc }: MongoHelpers): RoutingMethods => {
+export const mongoRouting = ({ col, inTransaction, toDoc, fromDoc, page }: MongoHelpers): RoutingMethods => {
   const alerts = col('alerts');
   const policies = col('escalation_policies');
   const monitors = col('monitors');
@@ -100,10 +108,8 @@ export const mongoRouting = ({ col, inTransaction, toDoc, fromDoc }: MongoHelper
       return r.matchedCount === 1;
     },
 
-    async listEscalationPolicies(workspaceId) {
-      return all<EscalationPolicy>(
-        await policies.find({ workspace_id: workspaceId }).sort({ created_at: 1, _id: 1 }).toArray(),
-      );
+    async listEscalationPolicies(workspaceId, q) {
+      return page<EscalationPolicy>(policies, { workspace_id: workspaceId }, q);
     },
     async insertEscalationPolicy(p) {
       await inTransaction(async (session) => {
@@ -155,10 +161,8 @@ export const mongoRouting = ({ col, inTransaction, toDoc, fromDoc }: MongoHelper
     async getChannel(workspaceId, id) {
       return fromDoc<NotificationChannel>(await channels.findOne({ workspace_id: workspaceId, _id: id }));
     },
-    async listChannels(workspaceId) {
-      return all<NotificationChannel>(
-        await channels.find({ workspace_id: workspaceId }).sort({ created_at: 1, _id: 1 }).toArray(),
-      );
+    async listChannels(workspaceId, q) {
+      return page<NotificationChannel>(channels, { workspace_id: workspaceId }, q);
     },
     async updateChannel(c) {
       return (
@@ -205,10 +209,8 @@ export const mongoRouting = ({ col, inTransaction, toDoc, fromDoc }: MongoHelper
     async getMaintenanceWindow(workspaceId, id) {
       return fromDoc<MaintenanceWindow>(await windows.findOne({ workspace_id: workspaceId, _id: id }));
     },
-    async listMaintenanceWindows(workspaceId) {
-      return all<MaintenanceWindow>(
-        await windows.find({ workspace_id: workspaceId }).sort({ starts_at: -1, _id: -1 }).toArray(),
-      );
+    async listMaintenanceWindows(workspaceId, q) {
+      return page<MaintenanceWindow>(windows, { workspace_id: workspaceId }, q, 'starts_at');
     },
     async deleteMaintenanceWindow(workspaceId, id) {
       return (await windows.deleteOne({ workspace_id: workspaceId, _id: id })).deletedCount === 1;

@@ -5,8 +5,10 @@ import type {
   EscalationPolicy,
   MaintenanceWindow,
   NotificationChannel,
+  Page,
 } from '../../domain/types.js';
-import type { RoutingMethods } from '../port.js';
+import type { PageOrder } from '../cursor.js';
+import type { PageQuery, RoutingMethods } from '../port.js';
 import {
   alerts,
   channels,
@@ -25,6 +27,13 @@ export interface SqliteHelpers {
   one<T>(t: Table, sql: string, ...params: unknown[]): T | null;
   many<T>(t: Table, sql: string, ...params: unknown[]): T[];
   immediate<T>(fn: () => T): T;
+  page<T extends { id: string }>(
+    t: Table,
+    where: string[],
+    params: unknown[],
+    q: PageQuery,
+    by?: PageOrder,
+  ): Page<T>;
 }
 
 /**
@@ -32,7 +41,7 @@ export interface SqliteHelpers {
  * advance it, switch the default policy, delete something in use) is one UPDATE with its condition
  * in the WHERE clause, or an IMMEDIATE transaction (the file's write lock is taken first).
  */
-export const sqliteRouting = ({ st, one, many, immediate }: SqliteHelpers): RoutingMethods => {
+export const sqliteRouting = ({ st, one, many, immediate, page }: SqliteHelpers): RoutingMethods => {
   const getAlert = (workspaceId: string, id: string) =>
     one<Alert>(alerts, 'SELECT * FROM alerts WHERE workspace_id = ? AND id = ?', workspaceId, id);
   const clearOtherDefaults = (p: EscalationPolicy) => {
@@ -96,12 +105,8 @@ export const sqliteRouting = ({ st, one, many, immediate }: SqliteHelpers): Rout
       );
     },
 
-    async listEscalationPolicies(workspaceId) {
-      return many<EscalationPolicy>(
-        policies,
-        'SELECT * FROM escalation_policies WHERE workspace_id = ? ORDER BY created_at, id',
-        workspaceId,
-      );
+    async listEscalationPolicies(workspaceId, q) {
+      return page<EscalationPolicy>(policies, ['workspace_id = ?'], [workspaceId], q);
     },
     async insertEscalationPolicy(p) {
       immediate(() => {
@@ -150,12 +155,8 @@ export const sqliteRouting = ({ st, one, many, immediate }: SqliteHelpers): Rout
         id,
       );
     },
-    async listChannels(workspaceId) {
-      return many<NotificationChannel>(
-        channels,
-        'SELECT * FROM notification_channels WHERE workspace_id = ? ORDER BY created_at, id',
-        workspaceId,
-      );
+    async listChannels(workspaceId, q) {
+      return page<NotificationChannel>(channels, ['workspace_id = ?'], [workspaceId], q);
     },
     async updateChannel(c) {
       return (
@@ -220,12 +221,8 @@ export const sqliteRouting = ({ st, one, many, immediate }: SqliteHelpers): Rout
         id,
       );
     },
-    async listMaintenanceWindows(workspaceId) {
-      return many<MaintenanceWindow>(
-        maintenanceWindows,
-        'SELECT * FROM maintenance_windows WHERE workspace_id = ? ORDER BY starts_at DESC, id DESC',
-        workspaceId,
-      );
+    async listMaintenanceWindows(workspaceId, q) {
+      return page<MaintenanceWindow>(maintenanceWindows, ['workspace_id = ?'], [workspaceId], q, 'starts_at');
     },
     async deleteMaintenanceWindow(workspaceId, id) {
       return (

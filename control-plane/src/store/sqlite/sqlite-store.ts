@@ -20,7 +20,7 @@ import type {
   User,
   Workspace,
 } from '../../domain/types.js';
-import { decodeCursor, encodeCursor, toPage } from '../cursor.js';
+import { decodeCursor, encodeCursor, type PageOrder, toPage } from '../cursor.js';
 import { openKey } from '../open-key.js';
 import { type PingTouch, pingTouches } from '../ping-touches.js';
 import type { AlertKey, AlertQuery, MonitorQuery, PageQuery, Store } from '../port.js';
@@ -104,21 +104,27 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
     );
 
   /** newest-first keyset page over `t` with extra WHERE clauses. */
-  const page = <T extends { id: string; created_at: Date }>(
+  const page = <T extends { id: string }>(
     t: Table,
     where: string[],
     params: unknown[],
     q: PageQuery,
+    /** The time column the list is ordered by (a date column). */
+    by: PageOrder = 'created_at',
   ): Page<T> => {
     const cur = decodeCursor(q.cursor);
     const w = [...where];
     const p = [...params];
     if (cur) {
-      w.push('(created_at < ? OR (created_at = ? AND id < ?))');
+      w.push(`(${by} < ? OR (${by} = ? AND id < ?))`);
       p.push(cur.t, cur.t, cur.id);
     }
-    const sql = `SELECT * FROM ${t.name} WHERE ${w.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`;
-    return toPage(many<T>(t, sql, ...p, q.limit + 1), q.limit);
+    const sql = `SELECT * FROM ${t.name} WHERE ${w.join(' AND ')} ORDER BY ${by} DESC, id DESC LIMIT ?`;
+    return toPage(
+      many<T>(t, sql, ...p, q.limit + 1),
+      q.limit,
+      (r) => (r as unknown as Record<typeof by, Date>)[by],
+    );
   };
 
   /** Positional, in `pings` column order; a ping for a heartbeat deleted meanwhile is dropped, not kept as an orphan. */
@@ -141,8 +147,8 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
 
   const store: Store = {
     kind: 'sqlite',
-    ...sqliteRouting({ st, one, many, immediate }),
-    ...sqliteInbound({ st, one, many, immediate }),
+    ...sqliteRouting({ st, one, many, immediate, page }),
+    ...sqliteInbound({ st, one, many, immediate, page }),
 
     async init() {
       db.exec(
@@ -207,12 +213,8 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
     async getUserByEmail(workspaceId, email) {
       return one<User>(users, 'SELECT * FROM users WHERE workspace_id = ? AND email = ?', workspaceId, email);
     },
-    async listUsers(workspaceId) {
-      return many<User>(
-        users,
-        'SELECT * FROM users WHERE workspace_id = ? ORDER BY created_at, id',
-        workspaceId,
-      );
+    async listUsers(workspaceId, q) {
+      return page<User>(users, ['workspace_id = ?'], [workspaceId], q);
     },
 
     async setUserRole(workspaceId, id, role) {
@@ -254,13 +256,18 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
         id,
       );
     },
-    async listApiKeys(workspaceId, filter = {}) {
-      const byUser = filter.userId !== undefined;
-      return many<ApiKey>(
-        apiKeys,
-        `SELECT * FROM api_keys WHERE workspace_id = ? ${byUser ? 'AND user_id = ?' : ''} ORDER BY created_at DESC, id DESC`,
-        ...(byUser ? [workspaceId, filter.userId] : [workspaceId]),
-      );
+    async listApiKeys(workspaceId, q) {
+      const where = ['workspace_id = ?'];
+      const params: unknown[] = [workspaceId];
+      if (q.userId !== undefined) {
+        where.push('user_id = ?');
+        params.push(q.userId);
+      }
+      if (q.kind !== undefined) {
+        where.push('kind = ?');
+        params.push(q.kind);
+      }
+      return page<ApiKey>(apiKeys, where, params, q);
     },
     async revokeApiKey(workspaceId, id, now) {
       st('UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND id = ? AND revoked_at IS NULL').run(
@@ -427,14 +434,8 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
       });
       await pingWriter.write(rows, touches);
     },
-    async listPings(workspaceId, heartbeatId, limit) {
-      return many<Ping>(
-        pings,
-        'SELECT * FROM pings WHERE workspace_id = ? AND heartbeat_id = ? ORDER BY at DESC, id DESC LIMIT ?',
-        workspaceId,
-        heartbeatId,
-        limit,
-      );
+    async listPings(workspaceId, heartbeatId, q) {
+      return page<Ping>(pings, ['workspace_id = ?', 'heartbeat_id = ?'], [workspaceId, heartbeatId], q, 'at');
     },
 
     async insertAgentToken(token) {
