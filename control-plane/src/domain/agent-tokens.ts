@@ -1,10 +1,10 @@
 import { AppError, digestsEqual, hashSecret, newId, randomToken } from '@lookout/shared';
-import type { Store } from '../store/port.js';
+import type { AgentStore } from './agent-store.js';
 import type { AgentToken } from './types.js';
 
 /** A new region-scoped agent token: `lat.` + 256 random bits, shown once, stored as a hash. */
 export const createAgentToken = async (
-  store: Store,
+  store: AgentStore,
   regions: readonly string[],
   input: { region: string; name?: string },
   now: Date,
@@ -28,7 +28,10 @@ export const createAgentToken = async (
 };
 
 /** The token behind `Authorization: Bearer …`, or an unauthorized error. Several tokens may be live (rotation with overlap). */
-export const authenticateAgent = async (store: Store, authorization: string | null): Promise<AgentToken> => {
+export const authenticateAgent = async (
+  store: AgentStore,
+  authorization: string | null,
+): Promise<AgentToken> => {
   const value = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
   if (!value) throw new AppError('unauthorized', 'Send the agent token as Authorization: Bearer <token>.');
   const hash = hashSecret(value);

@@ -1,7 +1,8 @@
 import { newId } from '@lookout/shared';
 import { z } from 'zod';
-import type { Store } from '../store/port.js';
+import type { AlertStore } from './alert-store.js';
 import { startEscalation } from './escalation.js';
+import type { RoutingStore } from './routing-store.js';
 import type { Actor, Alert, AlertSourceType, Delivery } from './types.js';
 import { parseOrThrow, uuid } from './validation.js';
 
@@ -22,7 +23,11 @@ export interface RaiseInput {
  * workspace default), first step due after its wait — unless a maintenance window covers the source,
  * in which case it is recorded with `suppressed_by` and never escalated.
  */
-export const newAlert = async (store: Store, input: RaiseInput, now: Date): Promise<Alert> => {
+export const newAlert = async (
+  store: AlertStore & RoutingStore,
+  input: RaiseInput,
+  now: Date,
+): Promise<Alert> => {
   const policy =
     (input.escalation_policy_id
       ? await store.getEscalationPolicy(input.workspace_id, input.escalation_policy_id)
@@ -59,7 +64,7 @@ export const newAlert = async (store: Store, input: RaiseInput, now: Date): Prom
  * then that one is returned (created=false). A resolved alert is never reopened.
  */
 export const raiseAlert = async (
-  store: Store,
+  store: AlertStore & RoutingStore,
   input: RaiseInput,
   now: Date,
 ): Promise<{ alert: Alert; created: boolean }> => {
@@ -86,7 +91,7 @@ export interface ResolveReport {
 
 /** Resolves each listed alert of the workspace once; reports what happened to every UUID. */
 export const resolveAlerts = async (
-  store: Store,
+  store: AlertStore & RoutingStore,
   workspaceId: string,
   body: unknown,
   by: Actor,
@@ -116,7 +121,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * escalation; reports what happened to every UUID. Strings that are not UUIDs are not found.
  */
 export const acknowledgeAlerts = async (
-  store: Store,
+  store: AlertStore & RoutingStore,
   workspaceId: string,
   uuids: string[],
   by: Actor,

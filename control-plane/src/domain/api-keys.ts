@@ -1,6 +1,6 @@
 import { AppError, digestsEqual, hashSecret, newId, randomToken } from '@lookout/shared';
 import { z } from 'zod';
-import type { Store } from '../store/port.js';
+import type { TenancyStore } from './tenancy-store.js';
 import type { ApiKey, User, Workspace } from './types.js';
 import { parseOrThrow } from './validation.js';
 
@@ -74,7 +74,7 @@ const mintKey = (
 };
 
 export const createNamedKey = async (
-  store: Store,
+  store: TenancyStore,
   workspace: Workspace,
   user: User,
   input: unknown,
@@ -92,7 +92,12 @@ export const createNamedKey = async (
   return minted;
 };
 
-export const regenerateLegacyKey = async (store: Store, workspace: Workspace, user: User, now: Date) => {
+export const regenerateLegacyKey = async (
+  store: TenancyStore,
+  workspace: Workspace,
+  user: User,
+  now: Date,
+) => {
   const minted = mintKey(workspace, user, 'legacy', 'Legacy API key', null, now);
   await store.replaceLegacyKey(minted.record, now);
   return minted;
@@ -119,7 +124,7 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
  * addressed to. Every refusal is a 401 with the spec's wording.
  */
 export const authenticateKey = async (
-  store: Store,
+  store: TenancyStore,
   value: string | undefined,
   workspace: Workspace | null,
   now: Date,

@@ -1,6 +1,6 @@
 import { AppError, newId, randomToken } from '@lookout/shared';
 import { z } from 'zod';
-import type { Store } from '../store/port.js';
+import type { RoutingStore } from './routing-store.js';
 import { CHANNEL_TYPES, type ChannelConfig, type NotificationChannel } from './types.js';
 import { parseOrThrow } from './validation.js';
 
@@ -82,7 +82,7 @@ const parseConfig = (type: NotificationChannel['type'], config: unknown): Channe
 
 /** Webhook channels get a signing secret, returned once (like an API key). */
 export const createChannel = async (
-  store: Store,
+  store: RoutingStore,
   workspaceId: string,
   body: unknown,
   now: Date,
@@ -104,7 +104,7 @@ export const createChannel = async (
 };
 
 export const updateChannel = async (
-  store: Store,
+  store: RoutingStore,
   workspaceId: string,
   id: string,
   body: unknown,
@@ -123,7 +123,7 @@ export const updateChannel = async (
   return next;
 };
 
-export const deleteChannel = async (store: Store, workspaceId: string, id: string) => {
+export const deleteChannel = async (store: RoutingStore, workspaceId: string, id: string) => {
   const r = await store.deleteChannel(workspaceId, id);
   if (r === 'not_found') throw new AppError('not_found', 'Notification channel not found.');
   if (r === 'in_use')

@@ -1,5 +1,5 @@
 import { newId } from '@lookout/shared';
-import type { AlertKey, Store } from '../store/port.js';
+import type { AlertKey, AlertStore } from './alert-store.js';
 import { raiseAlert } from './alerts.js';
 import {
   applyResult,
@@ -10,8 +10,11 @@ import {
   wantsConfirmation,
 } from './evaluation.js';
 import type { MonitorCatalog } from './monitor-catalog.js';
+import type { MonitorStore } from './monitor-store.js';
 import { runningLocations } from './monitors.js';
+import type { ResultStore } from './result-store.js';
 import type { RecordResults } from './result-writer.js';
+import type { RoutingStore } from './routing-store.js';
 import type { CheckResultRecord, Monitor, MonitorLocationState } from './types.js';
 
 /** Pseudo-location of the monitor-level status row: flips of it decide alerts, by compare-and-set. */
@@ -39,7 +42,7 @@ export interface IngestOutcome {
  */
 export const ingestResults = async (
   deps: {
-    store: Store;
+    store: AlertStore & MonitorStore & ResultStore & RoutingStore;
     catalog: Pick<MonitorCatalog, 'resolve'>;
     /** `store.recordResults`, or a group-committing writer over it (`result-writer.ts`). */
     record?: RecordResults;
@@ -137,7 +140,7 @@ const keyOf = (m: Monitor, cause: string): AlertKey => ({
 const keyString = (k: AlertKey) => `${k.source_id}|${k.cause}`;
 
 /** The open condition alerts of these monitors, in one read: most results change none of them. */
-const openAlertsOf = async (store: Store, monitors: Monitor[]) => {
+const openAlertsOf = async (store: AlertStore, monitors: Monitor[]) => {
   const keys = monitors.flatMap((m) => {
     const causes: string[] = [];
     if (m.response_time_threshold_ms !== null) causes.push('slow');
@@ -153,7 +156,7 @@ const openAlertsOf = async (store: Store, monitors: Monitor[]) => {
  * `open` names the condition alerts known to be open (see `openAlertsOf`).
  */
 export const decideAlerts = async (
-  store: Store,
+  store: AlertStore & MonitorStore & RoutingStore,
   m: Monitor,
   r: CheckResultRecord,
   states: MonitorLocationState[],
@@ -209,7 +212,7 @@ interface AlertText {
  * raises (or resolves) the alert, so two replicas never raise two.
  */
 const flip = async (
-  store: Store,
+  store: AlertStore & MonitorStore & RoutingStore,
   m: Monitor,
   states: MonitorLocationState[],
   down: boolean,
@@ -231,7 +234,7 @@ const flip = async (
 
 /** Keeps an alert open exactly while `active`: raises it (once) or resolves it as the system. */
 const alertWhile = async (
-  store: Store,
+  store: AlertStore & RoutingStore,
   m: Monitor,
   cause: string,
   active: boolean,

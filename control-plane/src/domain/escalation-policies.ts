@@ -1,6 +1,7 @@
 import { AppError, type FieldProblem, newId } from '@lookout/shared';
 import { z } from 'zod';
-import type { Store } from '../store/port.js';
+import type { RoutingStore } from './routing-store.js';
+import type { TenancyStore } from './tenancy-store.js';
 import type { EscalationPolicy } from './types.js';
 import { parseOrThrow, throwIfProblems, uuid } from './validation.js';
 
@@ -32,7 +33,10 @@ export const updatePolicyBody = z.strictObject({
 });
 
 /** Every id must name a user or channel of this workspace; a step must notify someone. */
-const policyProblems = async (store: Store, p: EscalationPolicy): Promise<FieldProblem[]> => {
+const policyProblems = async (
+  store: RoutingStore & TenancyStore,
+  p: EscalationPolicy,
+): Promise<FieldProblem[]> => {
   const problems: FieldProblem[] = [];
   for (const [i, s] of p.steps.entries()) {
     if (s.notify_user_ids.length + s.notify_channel_ids.length === 0)
@@ -66,7 +70,7 @@ const normalise = (steps: EscalationPolicy['steps']) =>
   }));
 
 export const createPolicy = async (
-  store: Store,
+  store: RoutingStore & TenancyStore,
   workspaceId: string,
   body: unknown,
   now: Date,
@@ -89,7 +93,7 @@ export const createPolicy = async (
 
 /** Validates the body before looking the policy up, so a bad body is a 422 whatever the id. */
 export const updatePolicy = async (
-  store: Store,
+  store: RoutingStore & TenancyStore,
   workspaceId: string,
   id: string,
   body: unknown,
@@ -119,7 +123,7 @@ export const updatePolicy = async (
   return next;
 };
 
-export const deletePolicy = async (store: Store, workspaceId: string, id: string) => {
+export const deletePolicy = async (store: RoutingStore & TenancyStore, workspaceId: string, id: string) => {
   const r = await store.deleteEscalationPolicy(workspaceId, id);
   if (r === 'not_found') throw new AppError('not_found', 'Escalation policy not found.');
   if (r === 'is_default')

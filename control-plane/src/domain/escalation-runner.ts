@@ -1,12 +1,14 @@
 import type { Clock } from '@lookout/shared';
 import { newId } from '@lookout/shared';
-import type { Store } from '../store/port.js';
+import type { AlertStore } from './alert-store.js';
 import { afterStep, idempotencyKey } from './escalation.js';
 import { alertMessage, channelTarget, type Dispatcher, type Target, targetLabel } from './notifications.js';
+import type { RoutingStore } from './routing-store.js';
+import type { TenancyStore } from './tenancy-store.js';
 import type { Alert, Delivery, EscalationProgress, EscalationStep } from './types.js';
 
 export interface EscalationRunnerDeps {
-  store: Store;
+  store: AlertStore & RoutingStore & TenancyStore;
   clock: Clock;
   dispatcher: Dispatcher;
   /** A claimed step not advanced within this long is claimed again by any replica. */

@@ -1,5 +1,7 @@
-import type { Store } from '../store/port.js';
+import type { AlertStore } from './alert-store.js';
 import { newAlert } from './alerts.js';
+import type { HeartbeatStore } from './heartbeat-store.js';
+import type { RoutingStore } from './routing-store.js';
 import type { Alert, Heartbeat, HeartbeatState, Ping } from './types.js';
 
 /**
@@ -126,7 +128,12 @@ export const heartbeatAlertText = (
 };
 
 /** The alert a heartbeat raises, escalated by its policy like any other (see raiseAlert). */
-const heartbeatAlert = async (store: Store, h: Heartbeat, reason: DownReason, now: Date): Promise<Alert> => {
+const heartbeatAlert = async (
+  store: HeartbeatStore & AlertStore & RoutingStore,
+  h: Heartbeat,
+  reason: DownReason,
+  now: Date,
+): Promise<Alert> => {
   // The ping that tells the story: for a failure, the latest fail (pings in one instant have no order).
   const recent = (await store.listPings(h.workspace_id, h.id, { limit: 10 })).data;
   const last = (reason === 'failed' ? recent.find((p) => p.kind === 'fail') : undefined) ?? recent[0];
@@ -150,7 +157,11 @@ const heartbeatAlert = async (store: Store, h: Heartbeat, reason: DownReason, no
  * lost to another replica (or to a ping) is simply not ours; the heartbeat is re-read next pass.
  * Returns how many alerts this replica raised and resolved.
  */
-export const checkHeartbeatDeadlines = async (store: Store, now: Date, { batch = 200, rounds = 10 } = {}) => {
+export const checkHeartbeatDeadlines = async (
+  store: HeartbeatStore & AlertStore & RoutingStore,
+  now: Date,
+  { batch = 200, rounds = 10 } = {},
+) => {
   const done = { stepped: 0, raised: 0, resolved: 0 };
   for (let round = 0; round < rounds; round++) {
     const due = await store.listDueHeartbeats(now, batch);

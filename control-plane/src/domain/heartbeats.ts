@@ -1,6 +1,7 @@
 import { AppError, newId } from '@lookout/shared';
 import { z } from 'zod';
-import type { Store } from '../store/port.js';
+import type { HeartbeatStore } from './heartbeat-store.js';
+import type { RoutingStore } from './routing-store.js';
 import type { Heartbeat, PingKind, Workspace } from './types.js';
 import { parseOrThrow, throwIfProblems, uuid } from './validation.js';
 
@@ -21,13 +22,17 @@ export const createHeartbeatBody = z.strictObject({
 });
 export const updateHeartbeatBody = createHeartbeatBody.partial();
 
-const policyProblems = async (store: Store, workspaceId: string, id: string | undefined) =>
+const policyProblems = async (
+  store: HeartbeatStore & RoutingStore,
+  workspaceId: string,
+  id: string | undefined,
+) =>
   id === undefined || (await store.getEscalationPolicy(workspaceId, id))
     ? []
     : [{ field: 'escalation_policy_id', message: 'no escalation policy with this id in the workspace' }];
 
 export const createHeartbeat = async (
-  store: Store,
+  store: HeartbeatStore & RoutingStore,
   workspace: Workspace,
   body: unknown,
   now: Date,
@@ -61,7 +66,7 @@ export const createHeartbeat = async (
 };
 
 export const updateHeartbeat = async (
-  store: Store,
+  store: HeartbeatStore & RoutingStore,
   existing: Heartbeat,
   body: unknown,
   now: Date,

@@ -1,8 +1,10 @@
 import { AppError, digestsEqual, hashSecret, newId, randomToken } from '@lookout/shared';
 import { z } from 'zod';
-import type { Store } from '../store/port.js';
+import type { AlertStore } from './alert-store.js';
 import { acknowledgeAlerts, raiseAlert } from './alerts.js';
 import type { InboundEvent } from './inbound-events.js';
+import type { IntegrationStore } from './integration-store.js';
+import type { RoutingStore } from './routing-store.js';
 import {
   type Actor,
   INTEGRATION_KINDS,
@@ -32,7 +34,11 @@ export const updateIntegrationBody = z.strictObject({
   escalation_policy_id: uuid().nullable().optional(),
 });
 
-const policyProblems = async (store: Store, workspaceId: string, id: string | null | undefined) =>
+const policyProblems = async (
+  store: AlertStore & IntegrationStore & RoutingStore,
+  workspaceId: string,
+  id: string | null | undefined,
+) =>
   !id || (await store.getEscalationPolicy(workspaceId, id.toLowerCase()))
     ? []
     : [{ field: 'escalation_policy_id', message: 'no escalation policy with this id in the workspace' }];
@@ -43,7 +49,7 @@ const mintServiceKey = () => {
 };
 
 export const createIntegration = async (
-  store: Store,
+  store: AlertStore & IntegrationStore & RoutingStore,
   workspace: Workspace,
   body: unknown,
   now: Date,
@@ -66,7 +72,7 @@ export const createIntegration = async (
 };
 
 export const updateIntegration = async (
-  store: Store,
+  store: AlertStore & IntegrationStore & RoutingStore,
   existing: Integration,
   body: unknown,
   now: Date,
@@ -86,7 +92,11 @@ export const updateIntegration = async (
 };
 
 /** A new service key; the old one stops working at once. */
-export const rotateServiceKey = async (store: Store, existing: Integration, now: Date) => {
+export const rotateServiceKey = async (
+  store: AlertStore & IntegrationStore & RoutingStore,
+  existing: Integration,
+  now: Date,
+) => {
   const { value, ...key } = mintServiceKey();
   const next: Integration = { ...existing, ...key, updated_at: now };
   if (!(await store.updateIntegration(next))) throw new AppError('not_found', 'Integration not found.');
@@ -105,7 +115,7 @@ export const SERVICE_KEY_MESSAGES = {
  * integration's; a bare host (or the PagerDuty-style /v2/enqueue) is fine, since the key names it.
  */
 export const authenticateServiceKey = async (
-  store: Store,
+  store: AlertStore & IntegrationStore & RoutingStore,
   value: string | undefined,
   kind: IntegrationKind,
   hostWorkspace: Workspace | null,
@@ -155,7 +165,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  * same key opens a new alert. The resolver/acknowledger is the integration.
  */
 export const applyInboundEvents = async (
-  store: Store,
+  store: AlertStore & IntegrationStore & RoutingStore,
   integration: Integration,
   events: InboundEvent[],
   now: Date,

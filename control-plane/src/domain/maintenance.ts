@@ -1,6 +1,8 @@
 import { AppError, newId } from '@lookout/shared';
 import { z } from 'zod';
-import type { Store } from '../store/port.js';
+import type { HeartbeatStore } from './heartbeat-store.js';
+import type { MonitorStore } from './monitor-store.js';
+import type { RoutingStore } from './routing-store.js';
 import { MAINTENANCE_SCOPES, type MaintenanceWindow } from './types.js';
 import { parseOrThrow, throwIfProblems, uuid } from './validation.js';
 
@@ -18,7 +20,7 @@ export const createWindowBody = z.strictObject({
 const MAX_DAYS = 31;
 
 export const createWindow = async (
-  store: Store,
+  store: HeartbeatStore & MonitorStore & RoutingStore,
   workspaceId: string,
   body: unknown,
   now: Date,
@@ -60,7 +62,11 @@ export const createWindow = async (
   return w;
 };
 
-export const deleteWindow = async (store: Store, workspaceId: string, id: string) => {
+export const deleteWindow = async (
+  store: HeartbeatStore & MonitorStore & RoutingStore,
+  workspaceId: string,
+  id: string,
+) => {
   if (!(await store.deleteMaintenanceWindow(workspaceId, id)))
     throw new AppError('not_found', 'Maintenance window not found.');
 };

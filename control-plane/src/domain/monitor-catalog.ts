@@ -1,4 +1,4 @@
-import type { Store } from '../store/port.js';
+import type { MonitorStore } from './monitor-store.js';
 import { runningLocations } from './monitors.js';
 import type { Monitor, MonitorChange } from './types.js';
 
@@ -34,7 +34,7 @@ export interface MonitorCatalog {
   stop(): void;
 }
 
-export const createMonitorCatalog = (store: Store): MonitorCatalog => {
+export const createMonitorCatalog = (store: MonitorStore): MonitorCatalog => {
   const byId = new Map<string, Monitor>();
   const byRegion = new Map<string, Map<string, Monitor>>();
   const runListeners = new Set<(run: MonitorChange) => void>();

@@ -1,9 +1,10 @@
 import { isIP } from 'node:net';
 import { AppError, type FieldProblem, newId } from '@lookout/shared';
 import { z } from 'zod';
-import type { Store } from '../store/port.js';
+import type { MonitorStore } from './monitor-store.js';
 import type { Plan } from './plans.js';
 import { hasRole } from './roles.js';
+import type { RoutingStore } from './routing-store.js';
 import {
   DNS_RECORD_TYPES,
   MONITOR_TYPES,
@@ -120,7 +121,7 @@ export interface MonitorContext {
   plan: Plan;
   planName: string;
   regions: readonly string[];
-  store: Store;
+  store: MonitorStore & RoutingStore;
   now: Date;
 }
 
@@ -297,7 +298,7 @@ export const updateMonitor = async (
 };
 
 export const setPaused = async (
-  store: Store,
+  store: MonitorStore & RoutingStore,
   existing: Monitor,
   paused: boolean,
   now: Date,

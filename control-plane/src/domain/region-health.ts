@@ -1,5 +1,8 @@
-import type { Store } from '../store/port.js';
+import type { AgentStore } from './agent-store.js';
+import type { AlertStore } from './alert-store.js';
 import { raiseAlert } from './alerts.js';
+import type { MonitorStore } from './monitor-store.js';
+import type { RoutingStore } from './routing-store.js';
 import type { AgentSession, Monitor } from './types.js';
 
 /** Healthy: heard from within `liveMs` and, when it has monitors, reporting results (not merely connected). */
@@ -21,7 +24,7 @@ export interface RegionHealth {
  * an agent (instance, host, version) — agents belong to the operator (`npx lookout agent list`).
  */
 export const workspaceRegionHealth = async (
-  store: Store,
+  store: AgentStore & AlertStore & MonitorStore,
   workspaceId: string,
   now: Date,
   liveMs: number,
@@ -49,7 +52,7 @@ export const workspaceRegionHealth = async (
  * raising is deduplicated by the store, resolving is compare-and-set.
  */
 export const checkRegions = async (
-  store: Store,
+  store: AgentStore & AlertStore & MonitorStore & RoutingStore,
   regions: readonly string[],
   now: Date,
   liveMs: number,

@@ -1,7 +1,7 @@
-import type { Store } from '../store/port.js';
+import type { ResultStore } from './result-store.js';
 import type { CheckResultRecord, MonitorLocationState } from './types.js';
 
-export type RecordResults = Store['recordResults'];
+export type RecordResults = ResultStore['recordResults'];
 
 interface Pending {
   results: CheckResultRecord[];

@@ -386,3 +386,9 @@ export interface MonitorLocationState {
   last_scheduled_at: Date | null;
   version: number;
 }
+
+/** A page request: `limit` items after the opaque `cursor` of the previous page. */
+export interface PageQuery {
+  cursor?: string | undefined;
+  limit: number;
+}

@@ -1,8 +1,8 @@
 import { AppError, newId } from '@lookout/shared';
 import { z } from 'zod';
-import type { Store } from '../store/port.js';
 import { generatePassword, hashPassword } from './passwords.js';
 import type { Plan } from './plans.js';
+import type { TenancyStore } from './tenancy-store.js';
 import { type EscalationPolicy, ROLES, type Role, type User, type Workspace } from './types.js';
 import { parseOrThrow } from './validation.js';
 
@@ -25,7 +25,7 @@ export const userInput = z.strictObject({ email: z.email(), role: z.enum(ROLES) 
 
 /** A workspace is born with its admin and its default escalation policy (notify the admins at once). */
 export const createWorkspace = async (
-  store: Store,
+  store: TenancyStore,
   plans: Record<string, Plan>,
   input: unknown,
   now: Date,
@@ -67,7 +67,7 @@ export const createWorkspace = async (
 };
 
 export const createUser = async (
-  store: Store,
+  store: TenancyStore,
   workspace: Workspace,
   input: { email: string; role: Role },
   now: Date,

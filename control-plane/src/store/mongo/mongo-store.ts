@@ -7,6 +7,9 @@ import {
   MongoClient,
   MongoServerError,
 } from 'mongodb';
+import type { AlertKey, AlertQuery } from '../../domain/alert-store.js';
+import type { MonitorQuery } from '../../domain/monitor-store.js';
+import type { ResultQuery } from '../../domain/result-store.js';
 import type {
   AgentSession,
   AgentToken,
@@ -19,6 +22,7 @@ import type {
   MonitorChange,
   MonitorLocationState,
   Page,
+  PageQuery,
   Ping,
   User,
   Workspace,
@@ -26,7 +30,7 @@ import type {
 import { decodeCursor, encodeCursor, type PageOrder, toPage } from '../cursor.js';
 import { openKey } from '../open-key.js';
 import { pingTouches } from '../ping-touches.js';
-import type { AlertKey, AlertQuery, MonitorQuery, PageQuery, ResultQuery, Store } from '../port.js';
+import type { Store } from '../port.js';
 import { mongoInbound, mongoInboundIndexes, mongoPingTouch, mongoPingTouchFilter } from './inbound.js';
 import { mongoRouting, mongoRoutingIndexes } from './routing.js';
 

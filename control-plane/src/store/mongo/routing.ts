@@ -6,9 +6,10 @@ import type {
   MaintenanceWindow,
   NotificationChannel,
   Page,
+  PageQuery,
 } from '../../domain/types.js';
 import type { PageOrder } from '../cursor.js';
-import type { PageQuery, RoutingMethods } from '../port.js';
+import type { RoutingMethods } from '../port.js';
 
 type Doc = Document & { _id: string };
 

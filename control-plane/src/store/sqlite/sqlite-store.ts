@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AppError } from '@lookout/shared';
 import Database from 'better-sqlite3';
+import type { AlertKey, AlertQuery } from '../../domain/alert-store.js';
+import type { MonitorQuery } from '../../domain/monitor-store.js';
 import type {
   Actor,
   AgentSession,
@@ -16,6 +18,7 @@ import type {
   MonitorChange,
   MonitorLocationState,
   Page,
+  PageQuery,
   Ping,
   User,
   Workspace,
@@ -23,7 +26,7 @@ import type {
 import { decodeCursor, encodeCursor, type PageOrder, toPage } from '../cursor.js';
 import { openKey } from '../open-key.js';
 import { type PingTouch, pingTouches } from '../ping-touches.js';
-import type { AlertKey, AlertQuery, MonitorQuery, PageQuery, Store } from '../port.js';
+import type { Store } from '../port.js';
 import { sqliteInbound, touchHeartbeatSql } from './inbound.js';
 import { migrations } from './migrations.js';
 import { createPingWriter, type PingWriter } from './ping-writer.js';

@@ -1,0 +1,38 @@
+import type { CheckResultRecord, MonitorLocationState, Page, PageQuery } from './types.js';
+
+export interface ResultQuery extends PageQuery {
+  location?: string | undefined;
+  since?: Date | undefined;
+  until?: Date | undefined;
+}
+
+/**
+ * Check results.
+ * Adapters: store/sqlite/results.ts, store/mongo/results.ts.
+ */
+export interface ResultStore {
+  /** Stores results whose id is new; returns the ids stored now (the rest were stored before). */
+  insertResults(results: CheckResultRecord[]): Promise<string[]>;
+  listResults(workspaceId: string, monitorId: string, query: ResultQuery): Promise<Page<CheckResultRecord>>;
+  /** Count of results and of successful ones in [since, until). */
+  countResults(
+    workspaceId: string,
+    monitorId: string,
+    since: Date,
+    until: Date,
+  ): Promise<{ total: number; ok: number }>;
+  /** Deletes up to `limit` results older than `before`; returns how many. */
+  pruneResults(before: Date, limit: number): Promise<number>;
+
+  /**
+   * Ingestion in one step: stores the results whose id is new and, for each one stored, in order, runs
+   * `step` on the current state of its (monitor, location) — null when there is none — and stores what
+   * it returns (null: no change). One transaction (one fsync) on SQLite; on MongoDB the states change by
+   * compare-and-set, so `step` may run again for an item that lost a race. Returns the ids stored now
+   * and every location state (the '*' row included) of the monitors those results belong to, after.
+   */
+  recordResults(
+    results: CheckResultRecord[],
+    step: (prev: MonitorLocationState | null, result: CheckResultRecord) => MonitorLocationState | null,
+  ): Promise<{ stored: string[]; states: MonitorLocationState[] }>;
+}
