@@ -84,7 +84,7 @@ export const inboundScenarios = (ctx: () => { store: Store; ws: ReturnType<typeo
     for (const kind of ['success', 'fail', 'start'] as const) await store.recordPings([ping(50, kind)]);
     await store.recordPings([ping(60), ping(61, 'fail'), ping(62, 'start')]);
     expect(await get()).toEqual(before);
-    expect((await store.listPings(h.workspace_id, h.id, 10)).length).toBe(7);
+    expect((await store.listPings(h.workspace_id, h.id, { limit: 10 })).data.length).toBe(7);
     // The same time is not older: a fail at the last ping's time counts.
     await store.recordPings([ping(100, 'fail', { received_at: at(101) })]);
     expect(await get()).toMatchObject({ state: 'down', last_ping_at: at(100), due_at: at(101) });
