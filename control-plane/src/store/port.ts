@@ -1,3 +1,4 @@
+import type { SessionStore } from '../domain/sessions.js';
 import type {
   Actor,
   AgentHealth,
@@ -29,9 +30,10 @@ import type {
 /**
  * The storage port. Domain-shaped: every method is one business operation, atomic on its own,
  * so that several control-plane replicas on one store stay correct. Adapters: SQLite, MongoDB.
- * Both pass `store/contract.ts`.
+ * Both pass `store/contract.ts`. Record types with a port of their own (declared in the domain that
+ * uses it) are composed in: sessions (`SessionStore`, domain/sessions.ts).
  */
-export interface Store {
+export interface Store extends SessionStore {
   readonly kind: 'sqlite' | 'mongodb';
   /** Creates tables/indexes and runs migrations. Idempotent. */
   init(): Promise<void>;

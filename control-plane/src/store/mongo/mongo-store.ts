@@ -29,6 +29,7 @@ import { pingTouches } from '../ping-touches.js';
 import type { AlertKey, AlertQuery, MonitorQuery, PageQuery, ResultQuery, Store } from '../port.js';
 import { mongoInbound, mongoInboundIndexes, mongoPingTouch } from './inbound.js';
 import { mongoRouting, mongoRoutingIndexes } from './routing.js';
+import { mongoSessionIndexes, mongoSessions } from './sessions.js';
 
 /**
  * The production store: MongoDB through the official driver. Majority writes and reads, retryable
@@ -159,6 +160,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     kind: 'mongodb',
     ...mongoRouting({ col, inTransaction, toDoc, fromDoc }),
     ...mongoInbound({ col, inTransaction, toDoc, fromDoc }),
+    ...mongoSessions({ col, inTransaction, toDoc, fromDoc }),
 
     async init() {
       await client.connect();
@@ -186,6 +188,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         monitorChanges.createIndex({ at: 1 }),
         ...mongoRoutingIndexes({ col }),
         ...mongoInboundIndexes({ col }),
+        ...mongoSessionIndexes({ col }),
       ]);
       // The feed's counter exists before any transaction bumps it (an upsert racing inside two
       // transactions would fail one of them with a duplicate key instead of a retryable conflict).

@@ -14,6 +14,7 @@ import {
   pingsV1,
   policies,
   results,
+  sessions,
   users,
   workspaces,
 } from './tables.js';
@@ -105,5 +106,13 @@ export const migrations: string[][] = [
     createTableSql(integrations),
     'CREATE UNIQUE INDEX integrations_key ON integrations (key_hash)',
     'CREATE INDEX integrations_ws ON integrations (workspace_id, created_at DESC, id DESC)',
+  ],
+  // Web app sessions (domain/sessions.ts): looked up by the token's hash; pruned by expiry.
+  [
+    createTableSql(sessions),
+    'CREATE UNIQUE INDEX sessions_token ON sessions (token_hash)',
+    'CREATE INDEX sessions_user ON sessions (workspace_id, user_id)',
+    'CREATE INDEX sessions_expires ON sessions (expires_at)',
+    'CREATE INDEX sessions_seen ON sessions (last_seen_at)',
   ],
 ];

@@ -28,6 +28,7 @@ import { sqliteInbound, touchHeartbeatSql } from './inbound.js';
 import { migrations } from './migrations.js';
 import { createPingWriter, type PingWriter } from './ping-writer.js';
 import { sqliteRouting } from './routing.js';
+import { sqliteSessions } from './sessions.js';
 import {
   agentSessions,
   agentTokens,
@@ -143,6 +144,7 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
     kind: 'sqlite',
     ...sqliteRouting({ st, one, many, immediate }),
     ...sqliteInbound({ st, one, many, immediate }),
+    ...sqliteSessions({ st, one, many, immediate }),
 
     async init() {
       db.exec(
