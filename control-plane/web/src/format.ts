@@ -9,7 +9,7 @@ export const formatDate = (iso: string) => dateOnly.format(new Date(iso));
 export const fromNow = (iso: string, now = Date.now()) => {
   const s = (new Date(iso).getTime() - now) / 1000;
   const abs = Math.abs(s);
-  if (abs < 45) return relative.format(0, 'second');
+  if (abs < 45) return s <= 0 ? 'just now' : 'in a moment';
   if (abs < 2700) return relative.format(Math.round(s / 60), 'minute');
   if (abs < 79200) return relative.format(Math.round(s / 3600), 'hour');
   if (abs < 26 * 86400) return relative.format(Math.round(s / 86400), 'day');

@@ -101,7 +101,7 @@ const NewKeyValue = (props: { name: string; value: string; onDone: () => void })
             ? 'The browser did not allow copying; select the value and copy it yourself.'
             : 'Send it in the X-API-Key header.'}
       </p>
-      <button type="button" class="button subtle" onClick={props.onDone}>
+      <button type="button" class="button" onClick={props.onDone}>
         Done
       </button>
     </section>
@@ -213,9 +213,10 @@ export const ApiKeysPage = (props: { me: Me }) => {
             </p>
           )}
           <form class="create-form" onSubmit={create} noValidate>
-            <label class="field grow">
-              <span>Name</span>
+            <div class="field grow">
+              <label for="key-name">Name</label>
               <input
+                id="key-name"
                 type="text"
                 maxLength={NAME_MAX}
                 placeholder="e.g. GitHub Actions deploy"
@@ -229,21 +230,22 @@ export const ApiKeysPage = (props: { me: Me }) => {
                   {problems.name}
                 </span>
               )}
-            </label>
-            <label class="field">
-              <span>Expiry</span>
-              <select value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)}>
+            </div>
+            <div class="field">
+              <label for="key-expiry">Expiry</label>
+              <select id="key-expiry" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)}>
                 {EXPIRY.map((o) => (
                   <option key={o.value} value={o.value}>
                     {o.label}
                   </option>
                 ))}
               </select>
-            </label>
+            </div>
             {expiry === 'custom' && (
-              <label class="field">
-                <span>Expiry date</span>
+              <div class="field">
+                <label for="key-expiry-date">Expiry date</label>
                 <input
+                  id="key-expiry-date"
                   type="date"
                   min={tomorrow()}
                   value={date}
@@ -251,7 +253,7 @@ export const ApiKeysPage = (props: { me: Me }) => {
                   aria-describedby={problems.expiry ? 'expiry-problem' : undefined}
                   onInput={(e) => setDate(e.currentTarget.value)}
                 />
-              </label>
+              </div>
             )}
             <button type="submit" class="button primary" disabled={busy || atLimit}>
               Create key
@@ -262,7 +264,9 @@ export const ApiKeysPage = (props: { me: Me }) => {
               {problems.expiry}
             </p>
           )}
-          <p class="hint">A key with a custom date works through the end of that day (UTC).</p>
+          {expiry === 'custom' && (
+            <p class="hint">A key with a custom date works through the end of that day (UTC).</p>
+          )}
         </section>
       )}
 
@@ -296,7 +300,7 @@ export const ApiKeysPage = (props: { me: Me }) => {
               </thead>
               <tbody>
                 {list.data.map((k) => (
-                  <tr key={k.id}>
+                  <tr key={k.id} class={k.status === 'revoked' ? 'revoked' : undefined}>
                     <th scope="row" class="key-name">
                       {k.name}
                     </th>

@@ -41,9 +41,10 @@ export const ChangePasswordPage = () => {
   };
 
   const field = (id: string, label: string, value: string, set: (v: string) => void, auto: string) => (
-    <label class="field">
-      <span>{label}</span>
+    <div class="field">
+      <label for={`pw-${id}`}>{label}</label>
       <input
+        id={`pw-${id}`}
         type="password"
         autocomplete={auto}
         value={value}
@@ -56,7 +57,7 @@ export const ChangePasswordPage = () => {
           {problems[id]}
         </span>
       )}
-    </label>
+    </div>
   );
 
   return (

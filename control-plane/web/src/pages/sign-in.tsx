@@ -45,9 +45,10 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
               {error}
             </p>
           )}
-          <label class="field">
-            <span>Email</span>
+          <div class="field">
+            <label for="email">Email</label>
             <input
+              id="email"
               type="email"
               name="email"
               autocomplete="username"
@@ -55,10 +56,11 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
               value={email}
               onInput={(e) => setEmail(e.currentTarget.value)}
             />
-          </label>
-          <label class="field">
-            <span>Password</span>
+          </div>
+          <div class="field">
+            <label for="password">Password</label>
             <input
+              id="password"
               type="password"
               name="password"
               autocomplete="current-password"
@@ -66,7 +68,7 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
               value={password}
               onInput={(e) => setPassword(e.currentTarget.value)}
             />
-          </label>
+          </div>
           <button type="submit" class="button primary wide" disabled={busy}>
             {busy ? 'Signing in…' : 'Sign in'}
           </button>
