@@ -31,6 +31,15 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        // The web app in Debian's chromium (playwright-core): `npm run test:browser`, not `npm test`.
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

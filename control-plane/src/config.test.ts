@@ -62,6 +62,16 @@ describe('config', () => {
     );
   });
 
+  it('refuses a session idle time longer than the session lifetime', () => {
+    expect(() => loadConfig({ LOOKOUT_SESSION_IDLE_MINUTES: '120', LOOKOUT_SESSION_MAX_HOURS: '1' })).toThrow(
+      /LOOKOUT_SESSION_IDLE_MINUTES=120: must not be longer than LOOKOUT_SESSION_MAX_HOURS/,
+    );
+    expect(loadConfig({ LOOKOUT_SESSION_IDLE_MINUTES: '60', LOOKOUT_SESSION_MAX_HOURS: '1' })).toMatchObject({
+      session_idle_minutes: 60,
+      session_max_hours: 1,
+    });
+  });
+
   it('every setting is documented in the README configuration table', () => {
     const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
     for (const key of Object.keys(configKeys))

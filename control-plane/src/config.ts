@@ -173,6 +173,26 @@ export const configKeys = {
     default: 30,
     doc: 'Failed key attempts (API keys and integration service keys) allowed per client address per minute (burst of the same size); beyond, failed attempts get 429 with Retry-After, while a valid key always works. 0: no limit.',
   },
+  sign_in_failures_per_minute: {
+    schema: z.coerce.number().min(0).max(100_000),
+    default: 10,
+    doc: 'Failed web sign-ins allowed per client address per minute (burst of the same size); beyond, 429 with Retry-After. 0: no limit.',
+  },
+  sign_in_failures_per_account_per_hour: {
+    schema: z.coerce.number().min(0).max(100_000),
+    default: 20,
+    doc: 'Failed web sign-ins allowed per account (workspace and email) per hour, from any address; beyond, 429 with Retry-After. 0: no limit.',
+  },
+  session_idle_minutes: {
+    schema: z.coerce.number().int().min(1).max(525_600),
+    default: 720,
+    doc: 'A web app session unused for this long ends (any request with it counts as use).',
+  },
+  session_max_hours: {
+    schema: z.coerce.number().int().min(1).max(8_760),
+    default: 168,
+    doc: 'A web app session ends this long after sign-in, however active (at least session_idle_minutes).',
+  },
   pings_per_heartbeat_per_second: {
     schema: z.coerce.number().min(0).max(100_000),
     default: 10,
@@ -263,6 +283,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
         `${name}=${JSON.stringify(raw)}: ${parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ` : '') + i.message).join('; ')}`,
       );
   }
+  if (problems.length === 0 && (out.session_idle_minutes as number) > (out.session_max_hours as number) * 60)
+    problems.push(
+      `${envName('session_idle_minutes')}=${out.session_idle_minutes}: must not be longer than ${envName('session_max_hours')} (${out.session_max_hours} h)`,
+    );
   if (problems.length > 0) throw new ConfigError(problems);
   return out as Config;
 };

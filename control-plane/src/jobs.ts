@@ -54,6 +54,12 @@ export const startJobs = (deps: {
     store.pruneMonitorChanges(new Date(clock.now().getTime() - 86_400_000), 10_000),
   );
 
+  // Web app sessions past their absolute or idle expiry (they are refused already; this frees the rows).
+  every(60_000, 'prune-sessions', () => {
+    const now = clock.now();
+    return store.pruneSessions(now, new Date(now.getTime() - config.session_idle_minutes * 60_000), 10_000);
+  });
+
   // Heartbeat deadlines: only heartbeats whose stored due_at has come (an index), each stepped by
   // compare-and-set with the alert it raises or resolves, so every replica can run this at once.
   every(config.heartbeat_check_ms, 'heartbeat-deadlines', async () => {

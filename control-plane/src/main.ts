@@ -41,6 +41,7 @@ const main = async () => {
       [
         '',
         'Lookout is running. Created workspace "demo" (shown once; keep these):',
+        `  web app:        ${base}/  (sign in with the admin email and password)`,
         `  API:            ${base}/api/v1`,
         `  admin email:    ${demo.admin.email}`,
         `  admin password: ${demo.password}`,
@@ -53,7 +54,7 @@ const main = async () => {
     );
   } else if (config.demo_workspace) {
     process.stdout.write(
-      `\nLookout is running: ${base}/api/v1 (workspace "demo" exists; create more keys with npx lookout api-key create)\n  agents connect: ${cp.rpcUrl}\n`,
+      `\nLookout is running: ${base}/ (web app) and ${base}/api/v1 (workspace "demo" exists; create more keys with npx lookout api-key create)\n  agents connect: ${cp.rpcUrl}\n`,
     );
   } else {
     process.stdout.write(

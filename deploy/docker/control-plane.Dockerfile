@@ -30,6 +30,9 @@ COPY shared/src shared/src
 COPY control-plane/tsconfig.json control-plane/
 COPY control-plane/src control-plane/src
 RUN npx tsc -b control-plane
+# The web app (Vite): static files, served by the control plane from control-plane/web/dist.
+COPY control-plane/web control-plane/web
+RUN npm run build:web
 
 FROM ${NODE_IMAGE} AS deps
 RUN apt-get update \
@@ -60,6 +63,7 @@ COPY --from=build /app/shared/package.json ./shared/package.json
 COPY --from=build /app/shared/dist ./shared/dist
 COPY --from=build /app/control-plane/package.json ./control-plane/package.json
 COPY --from=build /app/control-plane/dist ./control-plane/dist
+COPY --from=build /app/control-plane/web/dist ./control-plane/web/dist
 COPY control-plane/bin ./control-plane/bin
 # The SQLite store's directory (only used when LOOKOUT_MONGODB_URI is unset).
 RUN mkdir -p /var/lib/lookout && chown node:node /var/lib/lookout

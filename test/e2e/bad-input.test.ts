@@ -14,6 +14,8 @@ let ids: Record<string, string>;
 let before: string;
 /** Service keys of one integration of each kind, for the inbound endpoints. */
 let serviceKeys: Record<string, string>;
+/** The admin's web app session: its cookie and CSRF token (for the session-only endpoints). */
+let session: { cookie: string; csrf: string };
 
 const snapshot = async () =>
   JSON.stringify([
@@ -52,6 +54,14 @@ beforeAll(async () => {
     integrationId = i.body.id;
   }
   ids = { id: monitor.body.id, uuid: heartbeat.body.id, integration_id: integrationId, exit_status: '0' };
+  const signedIn = await h.request('POST', '/api/v1/session', {
+    host: w.host,
+    json: { email: w.admin.email, password: w.password },
+  });
+  session = {
+    cookie: String(signedIn.headers['set-cookie']).split(';')[0]!,
+    csrf: signedIn.body.csrf_token,
+  };
   before = await snapshot();
 });
 afterAll(() => h.close());
@@ -78,6 +88,14 @@ const kindOf = (path: string) => /^\/integrations\/(\w+)\//.exec(path)![1]!;
 /** Sends to an inbound endpoint as its integration would: the key in a header, or PagerDuty's in the body. */
 const serviceHeaders = (path: string): Record<string, string> =>
   kindOf(path) === 'pagerduty' ? {} : { authorization: `Bearer ${serviceKeys[kindOf(path)]}` };
+
+/** The credentials an endpoint takes: the admin's key, or for session-only ones the admin's session. */
+const credentials = (r: { auth?: string; path: string }) =>
+  r.auth === 'session'
+    ? { headers: { cookie: session.cookie, 'x-csrf-token': session.csrf } }
+    : r.auth === 'service_key'
+      ? { key: w.adminKey, headers: serviceHeaders(r.path) }
+      : { key: w.adminKey };
 
 const expectError = (
   r: {
@@ -111,6 +129,39 @@ describe('bad input on every endpoint', () => {
     }
   });
 
+  it('a garbage session cookie: 401 on every keyed and session endpoint; an API key on a session endpoint: 403', async () => {
+    for (const r of routes().filter((x) => (x.auth ?? 'api_key') === 'api_key' || x.auth === 'session')) {
+      const label = `${r.method} ${r.path}`;
+      const cookie = { cookie: 'lookout_session=ls.garbage', 'x-csrf-token': session.csrf };
+      expectError(
+        await h.request(r.method.toUpperCase(), pathOf(r.path), { host: w.host, headers: cookie }),
+        401,
+        `${label} garbage cookie`,
+      );
+      if (r.auth !== 'session') continue;
+      expectError(await h.request(r.method.toUpperCase(), pathOf(r.path), { host: w.host }), 401, label);
+      const byKey = await h.request(r.method.toUpperCase(), pathOf(r.path), {
+        host: w.host,
+        key: w.adminKey,
+      });
+      expectError(byKey, 403, `${label} with a key`);
+    }
+  });
+
+  it('a session write without its CSRF token: 403 on every endpoint that writes', async () => {
+    for (const r of routes().filter(
+      (x) => ((x.auth ?? 'api_key') === 'api_key' || x.auth === 'session') && x.method !== 'get',
+    )) {
+      const label = `${r.method} ${r.path}`;
+      const res = await h.request(r.method.toUpperCase(), pathOf(r.path), {
+        host: w.host,
+        headers: { cookie: session.cookie },
+      });
+      expectError(res, 403, label);
+      expect(res.body.error.message, label).toMatch(/X-CSRF-Token/);
+    }
+  });
+
   it('inbound endpoints: no service key, an unknown one, or one of another kind: 401', async () => {
     const inbound = routes().filter((x) => x.auth === 'service_key');
     expect(inbound.length).toBe(4);
@@ -138,8 +189,7 @@ describe('bad input on every endpoint', () => {
       const label = `${r.method} ${r.path}`;
       const res = await h.request(r.method.toUpperCase(), `${pathOf(r.path)}?bogus=1`, {
         host: w.host,
-        key: w.adminKey,
-        headers: r.auth === 'service_key' ? serviceHeaders(r.path) : {},
+        ...credentials(r),
       });
       expectError(res, 422, label);
       expect(res.body.error.details, label).toContainEqual({
@@ -156,9 +206,13 @@ describe('bad input on every endpoint', () => {
       const send = (opts: NonNullable<Parameters<Harness['request']>[2]>) =>
         h.request(r.method.toUpperCase(), pathOf(r.path), {
           host: w.host,
-          ...(inbound ? {} : { key: w.adminKey }),
+          ...(inbound ? {} : { key: credentials(r).key }),
           ...opts,
-          headers: { ...(inbound ? serviceHeaders(r.path) : {}), ...opts.headers },
+          headers: {
+            ...(inbound ? serviceHeaders(r.path) : {}),
+            ...credentials(r).headers,
+            ...opts.headers,
+          },
         });
       expectError(
         await send({ raw: '{"display_name": ', headers: { 'content-type': 'application/json' } }),

@@ -49,7 +49,8 @@ describe('GET /api/v1/openapi.json', () => {
       channel.oneOf.map((b: { properties: { type: { const: string } } }) => b.properties.type.const),
     ).toEqual(['email', 'webhook', 'slack']);
     expect(doc.paths['/hb/ping/{uuid}'].post.security).toEqual([]);
-    expect(doc.paths['/alerts'].get.security).toEqual([{ apiKey: [] }]);
+    expect(doc.paths['/alerts'].get.security).toEqual([{ apiKey: [] }, { session: [] }]);
+    expect(doc.paths['/api-keys'].post.security).toEqual([{ session: [] }]);
     const statusParam = doc.paths['/alerts'].get.parameters.find(
       (p: { name: string }) => p.name === 'status',
     );

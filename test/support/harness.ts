@@ -99,7 +99,7 @@ export const startHarness = async (overrides: Partial<Config> = {}, opts: { cloc
       role: Role,
       email = `${role}-${Math.random().toString(36).slice(2, 8)}@${subdomain}.test`,
     ) => {
-      const { user } = await createUser(store, created.workspace, { email, role }, clock.now());
+      const { user, password } = await createUser(store, created.workspace, { email, role }, clock.now());
       const k = await createNamedKey(
         store,
         created.workspace,
@@ -107,7 +107,7 @@ export const startHarness = async (overrides: Partial<Config> = {}, opts: { cloc
         { name: `${role} key`, expiry: 'none' },
         clock.now(),
       );
-      return { user, key: k.value, keyId: k.record.id };
+      return { user, password, key: k.value, keyId: k.record.id };
     };
     const as =
       (key: string) =>

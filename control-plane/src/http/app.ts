@@ -3,10 +3,11 @@ import { Router } from '@koa/router';
 import { AppError, digestsEqual, hashSecret, isAppError } from '@lookout/shared';
 import Koa from 'koa';
 import { z } from 'zod';
-import { authenticateKey, shouldRecordUse } from '../domain/api-keys.js';
+import { AUTH_MESSAGES, authenticateKey, shouldRecordUse } from '../domain/api-keys.js';
 import { authenticateServiceKey } from '../domain/integrations.js';
 import { createCredentialGuard } from '../domain/rate-limiter.js';
 import { hasRole } from '../domain/roles.js';
+import { authenticateSession, checkCsrf } from '../domain/sessions.js';
 import type { Integration } from '../domain/types.js';
 import { parseOrThrow } from '../domain/validation.js';
 import { readJson } from './body.js';
@@ -22,17 +23,24 @@ import { maintenanceWindowRoutes } from './routes/maintenance-windows.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { pingRoutes } from './routes/pings.js';
 import { regionRoutes, resultRoutes } from './routes/results.js';
+import { sessionRoutes } from './routes/session.js';
 import { userRoutes } from './routes/users.js';
+import { sessionCookieName, sessionLifetimes } from './session-cookie.js';
+import { serveWebApp } from './web-app.js';
 import { createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
 
 export const API_PREFIX = '/api/v1';
 const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const KEYS_CANNOT =
+  'API keys cannot create API keys: sign in to the web app (Settings → API keys) to create one.';
 
 /** Routes without a query schema take no query parameters; without a body schema, no body (or `{}`). */
 const noQuery = z.strictObject({});
 const noBody = z.strictObject({}, { error: 'this endpoint takes no body' });
 
 export const allRoutes = (deps: AppDeps): AnyRoute[] => [
+  ...sessionRoutes(deps),
   ...apiKeyRoutes(deps),
   ...userRoutes(deps),
   ...monitorRoutes(deps),
@@ -124,6 +132,9 @@ export const createApp = (deps: AppDeps) => {
     await next();
   });
 
+  // The web app (control-plane/web): its pages and hashed assets, before the API's router.
+  app.use(serveWebApp());
+
   const router = new Router<ApiState>();
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
@@ -160,7 +171,8 @@ export const createApp = (deps: AppDeps) => {
       const c = ctx as unknown as ApiContext;
       let auth: Authed | undefined;
       let integration: Integration | undefined;
-      if ((r.auth ?? 'api_key') === 'api_key') auth = await authorize(c, r);
+      const mode = r.auth ?? 'api_key';
+      if (mode === 'api_key' || mode === 'session') auth = await authorize(c, r);
       // A service key in the headers is checked before the body is even read.
       if (r.serviceKey && !r.serviceKey.inBody) integration = await authorizeService(c, r, serviceKeyOf(c));
       const query = parseOrThrow(r.query ?? noQuery, { ...ctx.query }, 'query');
@@ -185,12 +197,39 @@ export const createApp = (deps: AppDeps) => {
     });
   }
 
-  // Failed key attempts per client address, API keys and service keys alike (keys are 256-bit random:
-  // this is defence in depth). A valid key always works; see createCredentialGuard.
+  // Failed credentials per client address, API keys, session tokens and service keys alike (all are
+  // 256-bit random: this is defence in depth). A valid one always works; see createCredentialGuard.
   const credentials = createCredentialGuard(config.auth_failures_per_minute);
+  const cookieName = sessionCookieName(config);
+  const life = sessionLifetimes(config);
+  /**
+   * Two credentials, one set of role checks. A request carrying X-API-Key is a pure API call: the key
+   * alone decides and cookies are ignored. Otherwise the session cookie, and on every write the
+   * session's CSRF token in X-CSRF-Token. Routes with auth 'session' refuse API keys.
+   */
   const authorize = async (ctx: ApiContext, r: AnyRoute): Promise<Authed> => {
     const now = clock.now();
     const ws = ctx.state.workspace;
+    const needed = r.role ?? 'viewer';
+    if (!ctx.get('x-api-key')) {
+      const token = ctx.cookies.get(cookieName);
+      if (!token) throw new AppError('unauthorized', AUTH_MESSAGES.missing);
+      const { session, user } = await credentials.check(ctx.ip, now.getTime(), () =>
+        authenticateSession(store, token, ws, now, life),
+      );
+      if (!SAFE_METHODS.has(ctx.method)) checkCsrf(session, ctx.get('x-csrf-token') || undefined);
+      ctx.state.auth = { user, session };
+      if (!hasRole(user.role, needed))
+        throw new AppError('forbidden', `This needs the ${needed} role; you are a ${user.role}.`);
+      return { workspace: ws!, user, session };
+    }
+    if (r.auth === 'session')
+      throw new AppError(
+        'forbidden',
+        r.path.startsWith('/api-keys')
+          ? KEYS_CANNOT
+          : 'This is for the web app’s signed-in session; an API key cannot use it.',
+      );
     const { key, user } = await credentials.check(ctx.ip, now.getTime(), () =>
       authenticateKey(store, ctx.get('x-api-key') || undefined, ws, now),
     );
@@ -201,7 +240,6 @@ export const createApp = (deps: AppDeps) => {
         .recordApiKeyUse(key.id, now, from)
         .catch((err) => ctx.state.log.warn({ err }, 'could not record key use'));
     }
-    const needed = r.role ?? 'viewer';
     if (!hasRole(user.role, needed)) {
       throw new AppError('forbidden', `This needs the ${needed} role; the key's user is a ${user.role}.`);
     }

@@ -56,13 +56,20 @@ export const buildOpenApi = (routes: AnyRoute[], serverUrl: string) => {
         };
       }
     }
-    if ((r.auth ?? 'api_key') === 'api_key') {
+    const auth = r.auth ?? 'api_key';
+    if (auth === 'api_key' || auth === 'session') {
       responses['401'] ??= {
-        description: 'Missing, invalid, revoked or expired key, or a key of another workspace',
+        description:
+          auth === 'session'
+            ? 'Not signed in, or the session ended or belongs to another workspace'
+            : 'Missing, invalid, revoked or expired key or session, or one of another workspace',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
       responses['403'] ??= {
-        description: 'Your role does not allow this',
+        description:
+          auth === 'session'
+            ? 'Called with an API key (this needs a web app session), or without the CSRF token'
+            : 'Your role does not allow this, or a session write without the CSRF token',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
     }
@@ -77,11 +84,13 @@ export const buildOpenApi = (routes: AnyRoute[], serverUrl: string) => {
       tags: [r.tag],
       operationId: `${r.method}${r.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       security:
-        (r.auth ?? 'api_key') === 'api_key'
-          ? [{ apiKey: [] }]
-          : r.auth === 'service_key'
-            ? [{ serviceKey: [] }, { serviceKeyHeader: [] }]
-            : [],
+        auth === 'api_key'
+          ? [{ apiKey: [] }, { session: [] }]
+          : auth === 'session'
+            ? [{ session: [] }]
+            : auth === 'service_key'
+              ? [{ serviceKey: [] }, { serviceKeyHeader: [] }]
+              : [],
       ...(params.length ? { parameters: params } : {}),
       ...(r.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body) } } } }
@@ -107,6 +116,13 @@ export const buildOpenApi = (routes: AnyRoute[], serverUrl: string) => {
             'An integration’s service key (inbound endpoints; PagerDuty events carry it as routing_key).',
         },
         serviceKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Lookout-Service-Key' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'lookout_session',
+          description:
+            'The web app’s session (POST /session signs in; `__Host-lookout_session` over https). Every write with it also needs the session’s CSRF token in X-CSRF-Token.',
+        },
       },
       schemas: { Error: errorBody },
     },

@@ -3,6 +3,7 @@ import type { ParameterizedContext } from 'koa';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { PingBatcher } from '../domain/ping-batcher.js';
+import type { Session } from '../domain/sessions.js';
 import type { ApiKey, Integration, IntegrationKind, Role, User, Workspace } from '../domain/types.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/port.js';
@@ -22,15 +23,17 @@ export interface ApiState {
   requestId: string;
   log: Logger;
   workspace: Workspace | null;
-  auth?: { user: User; key: ApiKey };
+  auth?: { user: User; key?: ApiKey | undefined; session?: Session | undefined };
 }
 
 export type ApiContext = ParameterizedContext<ApiState>;
 
+/** Who is calling: a user, through either an API key or a web app session (never both). */
 export interface Authed {
   workspace: Workspace;
   user: User;
-  key: ApiKey;
+  key?: ApiKey | undefined;
+  session?: Session | undefined;
 }
 
 export interface RouteInput<Q> {
@@ -38,7 +41,7 @@ export interface RouteInput<Q> {
   params: Record<string, string>;
   query: Q;
   body: unknown;
-  /** Present on routes with auth 'api_key'. */
+  /** Present on routes with auth 'api_key' or 'session'. */
   auth: Authed;
   /** Present on routes with auth 'service_key': the integration the service key names. */
   integration: Integration;
@@ -55,11 +58,13 @@ export interface RouteDef<Q = Record<string, never>> {
   summary: string;
   tag: string;
   /**
-   * 'api_key' (default); 'none' for heartbeat pings; 'service_key' for inbound integration endpoints
-   * (see `serviceKey`). Keys of both kinds are checked by the app, through one failed-credential limit,
-   * before the handler runs.
+   * 'api_key' (default): an API key (X-API-Key) or a web app session (cookie, plus the CSRF header on
+   * writes), with the same role checks; 'session': a session only (minting keys, the password, sign-out:
+   * an API key gets 403); 'none' for heartbeat pings and sign-in; 'service_key' for inbound integration
+   * endpoints (see `serviceKey`). API keys and service keys are checked by the app, through one
+   * failed-credential limit, before the handler runs.
    */
-  auth?: 'api_key' | 'none' | 'service_key';
+  auth?: 'api_key' | 'session' | 'none' | 'service_key';
   /**
    * For auth 'service_key': the integration kind served, and where its key is when not in the headers
    * (PagerDuty's routing_key: read from the parsed body, checked before the body is validated).

@@ -18,6 +18,7 @@ import type {
 } from '../domain/types.js';
 import { inboundScenarios } from './contract-inbound.js';
 import { routingScenarios } from './contract-routing.js';
+import { sessionScenarios } from './contract-sessions.js';
 import type { Store } from './port.js';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
@@ -939,5 +940,6 @@ export const storeContract = (name: string, open: () => Promise<Store>) => {
     });
 
     routingScenarios(() => ({ store, ws, alert: fixtures.alert, monitor: fixtures.monitor }));
+    sessionScenarios(() => ({ store, ws }));
   });
 };

@@ -5,6 +5,7 @@ import type { IntegrationStore } from '../domain/integration-store.js';
 import type { MonitorStore } from '../domain/monitor-store.js';
 import type { ResultStore } from '../domain/result-store.js';
 import type { RoutingStore } from '../domain/routing-store.js';
+import type { SessionStore } from '../domain/sessions.js';
 import type { TenancyStore } from '../domain/tenancy-store.js';
 
 /** Opening, probing and closing a store, whatever its records. */
@@ -33,7 +34,8 @@ export type Store = StoreLifecycle &
   AlertStore &
   RoutingStore &
   IntegrationStore &
-  AgentStore;
+  AgentStore &
+  SessionStore;
 
 /** The alert-routing slice the adapters build in routing.ts (to be split per port). */
 export type RoutingMethods = Pick<

@@ -59,7 +59,7 @@ export const alertRoutes = ({ store, clock }: AppDeps) => [
     },
     async handler({ auth, body }) {
       const { UUIDs } = parseOrThrow(uuidsBody, body);
-      const by = { type: 'user' as const, user_id: auth.user.id, api_key_id: auth.key.id };
+      const by = { type: 'user' as const, user_id: auth.user.id, api_key_id: auth.key?.id ?? null };
       const r = await acknowledgeAlerts(store, auth.workspace.id, UUIDs, by, clock.now());
       return {
         acknowledged: r.acknowledged.map(alertJson),
@@ -79,7 +79,7 @@ export const alertRoutes = ({ store, clock }: AppDeps) => [
     body: uuidsBody,
     responses: { 200: '{"resolved": [...], "already_resolved": [...], "not_found": [...]}' },
     async handler({ auth, body }) {
-      const by = { type: 'user' as const, user_id: auth.user.id, api_key_id: auth.key.id };
+      const by = { type: 'user' as const, user_id: auth.user.id, api_key_id: auth.key?.id ?? null };
       const r = await resolveAlerts(store, auth.workspace.id, body, by, clock.now());
       return {
         resolved: r.resolved.map(alertJson),

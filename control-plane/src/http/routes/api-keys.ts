@@ -1,5 +1,6 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
+import { createNamedKey, newKeyInput, regenerateLegacyKey } from '../../domain/api-keys.js';
 import { hasRole } from '../../domain/roles.js';
 import type { ApiKey, User } from '../../domain/types.js';
 import { uuid } from '../../domain/validation.js';
@@ -33,6 +34,44 @@ export const apiKeyRoutes = ({ store, clock }: AppDeps) => [
       const now = clock.now();
       const json = (k: ApiKey) => apiKeyJson(k, now, owners.get(k.user_id) ?? undefined);
       return { data: named.data.map(json), next_cursor: named.next_cursor, legacy_keys: legacy.map(json) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api-keys',
+    tag: 'API keys',
+    auth: 'session',
+    summary:
+      'Create a named key for yourself (web app session only: an API key cannot mint keys). expiry: none, 1d, 7d, 30d, 90d, or a date (YYYY-MM-DD, valid through that UTC day) or date-time. The value is in `key`, shown this once.',
+    body: newKeyInput,
+    status: 201,
+    responses: {
+      201: 'The key, with its value in `key` (shown once)',
+      403: 'Called with an API key',
+      409: 'You already have 25 active keys',
+    },
+    async handler({ auth, body }) {
+      const now = clock.now();
+      const { record, value } = await createNamedKey(store, auth.workspace, auth.user, body, now);
+      return { ...apiKeyJson(record, now, auth.user), key: value };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api-keys/legacy/regenerate',
+    tag: 'API keys',
+    auth: 'session',
+    summary:
+      'Regenerate your legacy key (web app session only): the old value stops at once; the new one is in `key`, shown this once.',
+    status: 201,
+    responses: {
+      201: 'The new legacy key, with its value in `key` (shown once)',
+      403: 'Called with an API key',
+    },
+    async handler({ auth }) {
+      const now = clock.now();
+      const { record, value } = await regenerateLegacyKey(store, auth.workspace, auth.user, now);
+      return { ...apiKeyJson(record, now, auth.user), key: value };
     },
   }),
   route({

@@ -33,6 +33,7 @@ import { pingTouches } from '../ping-touches.js';
 import type { Store } from '../port.js';
 import { mongoInbound, mongoInboundIndexes, mongoPingTouch, mongoPingTouchFilter } from './inbound.js';
 import { mongoRouting, mongoRoutingIndexes } from './routing.js';
+import { mongoSessionIndexes, mongoSessions } from './sessions.js';
 
 /**
  * The production store: MongoDB through the official driver. Majority writes and reads, retryable
@@ -163,6 +164,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     kind: 'mongodb',
     ...mongoRouting({ col, inTransaction, toDoc, fromDoc, page }),
     ...mongoInbound({ col, inTransaction, toDoc, fromDoc, page }),
+    ...mongoSessions({ col, inTransaction, toDoc, fromDoc, page }),
 
     async init() {
       await client.connect();
@@ -190,6 +192,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         monitorChanges.createIndex({ at: 1 }),
         ...mongoRoutingIndexes({ col }),
         ...mongoInboundIndexes({ col }),
+        ...mongoSessionIndexes({ col }),
       ]);
       // The feed's counter exists before any transaction bumps it (an upsert racing inside two
       // transactions would fail one of them with a duplicate key instead of a retryable conflict).

@@ -31,6 +31,7 @@ import { sqliteInbound, touchHeartbeatSql } from './inbound.js';
 import { migrations } from './migrations.js';
 import { createPingWriter, type PingWriter } from './ping-writer.js';
 import { sqliteRouting } from './routing.js';
+import { sqliteSessions } from './sessions.js';
 import {
   agentSessions,
   agentTokens,
@@ -152,6 +153,7 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
     kind: 'sqlite',
     ...sqliteRouting({ st, one, many, immediate, page }),
     ...sqliteInbound({ st, one, many, immediate, page }),
+    ...sqliteSessions({ st, one, many, immediate, page }),
 
     async init() {
       db.exec(

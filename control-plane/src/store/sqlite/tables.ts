@@ -142,6 +142,17 @@ export const integrations = table('integrations', {
   updated_at: 'date',
 });
 
+export const sessions = table('sessions', {
+  id: 'text',
+  workspace_id: 'text',
+  user_id: 'text',
+  token_hash: 'text',
+  csrf_secret: 'text',
+  created_at: 'date',
+  last_seen_at: 'date',
+  expires_at: 'date',
+});
+
 /** The alerts table as migration 1 created it; later columns are added by their own migrations. */
 export const alertsV1 = table('alerts', {
   id: 'text',

@@ -1,0 +1,40 @@
+import type { Config } from '../config.js';
+import type { SessionLifetimes } from '../domain/sessions.js';
+import type { ApiContext } from './route.js';
+
+/**
+ * The session cookie: HttpOnly (no script reads it), SameSite=Lax (not sent on cross-site writes),
+ * Path=/ and no Domain attribute, so it is host-only: acme.<domain>'s cookie is never sent to another
+ * workspace's subdomain. Over https it is Secure and named with the `__Host-` prefix, which browsers
+ * accept only for Secure, host-only, Path=/ cookies.
+ */
+export const sessionCookieName = (config: Pick<Config, 'public_url_scheme'>) =>
+  config.public_url_scheme === 'https' ? '__Host-lookout_session' : 'lookout_session';
+
+export const sessionLifetimes = (
+  config: Pick<Config, 'session_idle_minutes' | 'session_max_hours'>,
+): SessionLifetimes => ({
+  idleMs: config.session_idle_minutes * 60_000,
+  absoluteMs: config.session_max_hours * 3_600_000,
+});
+
+const attributes = (config: Pick<Config, 'public_url_scheme'>, expires: Date) => ({
+  httpOnly: true,
+  sameSite: 'lax' as const,
+  secure: config.public_url_scheme === 'https',
+  path: '/',
+  expires,
+  overwrite: true,
+});
+
+/** Sets (token) or clears (null) the session cookie. */
+export const setSessionCookie = (
+  ctx: ApiContext,
+  config: Pick<Config, 'public_url_scheme'>,
+  token: string | null,
+  expires: Date = new Date(0),
+) => {
+  // Behind a TLS-terminating proxy the hop to us is plain http; the cookie is still for an https origin.
+  if (config.public_url_scheme === 'https') ctx.cookies.secure = true;
+  ctx.cookies.set(sessionCookieName(config), token, attributes(config, expires));
+};

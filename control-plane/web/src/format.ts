@@ -1,0 +1,17 @@
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+
+export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
+export const formatDate = (iso: string) => dateOnly.format(new Date(iso));
+
+/** "3 minutes ago", "in 6 days". */
+export const fromNow = (iso: string, now = Date.now()) => {
+  const s = (new Date(iso).getTime() - now) / 1000;
+  const abs = Math.abs(s);
+  if (abs < 45) return s <= 0 ? 'just now' : 'in a moment';
+  if (abs < 2700) return relative.format(Math.round(s / 60), 'minute');
+  if (abs < 79200) return relative.format(Math.round(s / 3600), 'hour');
+  if (abs < 26 * 86400) return relative.format(Math.round(s / 86400), 'day');
+  return formatDate(iso);
+};

@@ -1,0 +1,76 @@
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { api, type Me } from './api.js';
+import { followLink } from './router.js';
+
+const NAV = [
+  { href: '/settings/api-keys', label: 'API keys' },
+  { href: '/settings/password', label: 'Password' },
+];
+
+export const Logo = () => (
+  <svg class="logo-mark" viewBox="0 0 32 32" aria-hidden="true">
+    <rect width="32" height="32" rx="7" />
+    <circle cx="16" cy="16" r="8.5" fill="none" stroke="#fff" stroke-width="2.5" />
+    <circle cx="16" cy="16" r="3" fill="#fff" />
+  </svg>
+);
+
+/** The signed-in frame: brand and workspace, the Settings navigation, who is signed in, Sign out. */
+export const Shell = (props: {
+  me: Me;
+  path: string;
+  onSignedOut: () => void;
+  children: ComponentChildren;
+}) => {
+  const [busy, setBusy] = useState(false);
+  const signOut = async () => {
+    setBusy(true);
+    try {
+      await api.signOut();
+    } catch {
+      // Signed out already, or the server is away: either way this browser is done with the session.
+    }
+    props.onSignedOut();
+  };
+  return (
+    <div class="shell">
+      <header class="topbar">
+        <a class="brand" href="/settings/api-keys" onClick={followLink}>
+          <Logo />
+          <span>Lookout</span>
+        </a>
+        <span class="workspace" title="Workspace">
+          {props.me.workspace.name}
+        </span>
+        <div class="account">
+          <span class="who">
+            {props.me.user.email} <span class="role">{props.me.user.role}</span>
+          </span>
+          <button type="button" class="button subtle" onClick={signOut} disabled={busy}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <div class="body">
+        <nav class="sidenav" aria-label="Settings">
+          <p class="nav-heading">Settings</p>
+          <ul>
+            {NAV.map((n) => (
+              <li key={n.href}>
+                <a
+                  href={n.href}
+                  onClick={followLink}
+                  aria-current={props.path === n.href ? 'page' : undefined}
+                >
+                  {n.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main class="content">{props.children}</main>
+      </div>
+    </div>
+  );
+};

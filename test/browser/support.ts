@@ -1,0 +1,81 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { exited, MAIN, runCli, startProcess } from '../support/processes.js';
+
+/** Debian's chromium; never a downloaded browser. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * The control plane as `npm start` runs it (a real process, first start on a fresh data dir, a free
+ * port), with what it printed once: the demo admin's password and API key.
+ */
+export const startLookout = async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lookout-browser-'));
+  const env = {
+    LOOKOUT_DATA_DIR: dir,
+    LOOKOUT_HTTP_PORT: '0',
+    LOOKOUT_RPC_PORT: '0',
+    LOOKOUT_LOG_LEVEL: 'warn',
+  };
+  const { child, output } = await startProcess(MAIN, env, /Try: curl/);
+  const printed = output();
+  const port = Number(/API:\s+http:\/\/demo\.localhost:(\d+)\/api\/v1/.exec(printed)![1]);
+  const password = /admin password:\s+(\S+)/.exec(printed)![1]!;
+  const apiKey = /API key:\s+(ak\.\S+)/.exec(printed)![1]!;
+  const cli = async (args: string[]) => {
+    const r = await runCli([...args, '--json'], env);
+    if (r.code !== 0) throw new Error(`lookout ${args.join(' ')}: ${r.stderr}`);
+    return JSON.parse(r.stdout);
+  };
+  return {
+    port,
+    password,
+    apiKey,
+    adminEmail: 'admin@demo.localhost',
+    url: (subdomain: string, path = '/') => `http://${subdomain}.localhost:${port}${path}`,
+    cli,
+    /** A plain HTTP call to the API from outside the browser (a script with a key, or a stolen cookie). */
+    api: (subdomain: string, path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: `/api/v1${path}`,
+            headers: { host: `${subdomain}.localhost`, ...headers },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (c) => (body += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      }),
+    async stop() {
+      (child as ChildProcess).kill('SIGTERM');
+      await exited(child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+export type Lookout = Awaited<ReturnType<typeof startLookout>>;
+
+export const launchBrowser = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      // *.localhost is loopback; say so, so nothing asks a resolver.
+      '--host-resolver-rules=MAP *.localhost 127.0.0.1',
+    ],
+  });

@@ -1,0 +1,221 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Lookout, launchBrowser, startLookout } from './support.js';
+
+/**
+ * The web app in a real browser (Debian's chromium through playwright-core) against a real control
+ * plane started like `npm start`. Everything is found by role and accessible name.
+ */
+let lookout: Lookout;
+let browser: Browser;
+let member: { email: string; password: string };
+let viewer: { email: string; password: string };
+let acme: { email: string; password: string };
+
+beforeAll(async () => {
+  lookout = await startLookout();
+  const m = await lookout.cli([
+    'user',
+    'create',
+    '--workspace',
+    'demo',
+    '--email',
+    'mia@demo.localhost',
+    '--role',
+    'member',
+  ]);
+  member = { email: m.user.email, password: m.user.password };
+  const v = await lookout.cli([
+    'user',
+    'create',
+    '--workspace',
+    'demo',
+    '--email',
+    'vic@demo.localhost',
+    '--role',
+    'viewer',
+  ]);
+  viewer = { email: v.user.email, password: v.user.password };
+  const a = await lookout.cli([
+    'workspace',
+    'create',
+    '--subdomain',
+    'acme',
+    '--admin-email',
+    'admin@acme.test',
+  ]);
+  acme = { email: a.admin.email, password: a.admin.password };
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await lookout?.stop();
+});
+
+const contextFor = async (subdomain = 'demo') => {
+  const context = await browser.newContext();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: lookout.url(subdomain, ''),
+  });
+  return context;
+};
+
+const signIn = async (page: Page, email: string, password: string) => {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+};
+
+const sessionCookie = async (context: BrowserContext) =>
+  (await context.cookies()).find((c) => c.name === 'lookout_session');
+
+const signedIn = async (email: string, password: string, subdomain = 'demo') => {
+  const context = await contextFor(subdomain);
+  const page = await context.newPage();
+  await page.goto(lookout.url(subdomain, '/settings/api-keys'));
+  await signIn(page, email, password);
+  await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+  return { context, page };
+};
+
+describe('web app in chromium', () => {
+  it('signs in with the password the first start printed, from the keyboard alone', async () => {
+    const context = await contextFor();
+    const page = await context.newPage();
+    await page.goto(lookout.url('demo', '/'));
+    await page.waitForURL(/\/sign-in$/);
+    await page.getByLabel('Email').focus();
+    await page.keyboard.type(lookout.adminEmail);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(lookout.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+    expect(page.url()).toBe(lookout.url('demo', '/settings/api-keys'));
+    expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+    const cookie = await sessionCookie(context);
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', domain: 'demo.localhost', path: '/' });
+    await context.close();
+  });
+
+  it('a wrong password gets a clear message', async () => {
+    const context = await contextFor();
+    const page = await context.newPage();
+    await page.goto(lookout.url('demo', '/sign-in'));
+    await signIn(page, lookout.adminEmail, 'not-the-password');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('Email or password is incorrect.');
+    expect(await sessionCookie(context)).toBeUndefined();
+    await context.close();
+  });
+
+  it('creates a key, copies its value, uses it, and revokes it from the list', async () => {
+    const { context, page } = await signedIn(lookout.adminEmail, lookout.password);
+    await page.getByLabel('Name').fill('ci-deploy');
+    await page.getByLabel('Expiry', { exact: true }).selectOption({ label: '7 days' });
+    expect(await page.getByLabel('Expiry', { exact: true }).locator('option').allTextContents()).toEqual([
+      'No expiry',
+      '1 day',
+      '7 days',
+      '30 days',
+      '90 days',
+      'Custom date',
+    ]);
+    await page.getByRole('button', { name: 'Create key' }).click();
+
+    const value = page.getByRole('textbox', { name: 'New API key value' });
+    await value.waitFor();
+    const key = await value.inputValue();
+    expect(key).toMatch(/^ak\.[\w-]{43}$/);
+    expect(await page.getByText('this key will not be shown again').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
+
+    expect((await lookout.api('demo', '/monitors', { 'x-api-key': key })).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Done' }).click();
+    const row = page.getByRole('row', { name: /ci-deploy/ });
+    expect(await row.getByRole('cell').allTextContents()).toEqual(
+      expect.arrayContaining([`…${key.slice(-4)}`, 'Active', 'admin@demo.localhost']),
+    );
+    await row.getByRole('button', { name: 'Revoke ci-deploy' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke “ci-deploy”?' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toMatch(/Revocation is permanent and cannot be undone/);
+    await dialog.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByText('Revoked').waitFor();
+    expect(await row.getByRole('button', { name: /Revoke/ }).count()).toBe(0);
+
+    const after = await lookout.api('demo', '/monitors', { 'x-api-key': key });
+    expect(after.status).toBe(401);
+    expect(JSON.parse(after.body).error.message).toBe('API key has been revoked.');
+    await context.close();
+  });
+
+  it('a member sees only their own keys; the admin sees everyone’s', async () => {
+    const { context, page } = await signedIn(member.email, member.password);
+    await page.getByLabel('Name').fill('mia-laptop');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('heading', { name: 'Your keys' }).waitFor();
+    const names = await page.getByRole('table').getByRole('rowheader').allTextContents();
+    expect(names).toEqual(['mia-laptop']);
+    await context.close();
+
+    const admin = await signedIn(lookout.adminEmail, lookout.password);
+    await admin.page.getByRole('heading', { name: 'Keys in this workspace' }).waitFor();
+    const row = admin.page.getByRole('row', { name: /mia-laptop/ });
+    expect(await row.getByRole('cell', { name: 'mia@demo.localhost' }).count()).toBe(1);
+    await admin.context.close();
+  });
+
+  it('a viewer may hold a key but cannot create a monitor (the API with the viewer’s session)', async () => {
+    const { context, page } = await signedIn(viewer.email, viewer.password);
+    // In the page, as the app would call it: the session's cookie and its CSRF token.
+    const status: { status: number; body: { error: { message: string } } } =
+      await page.evaluate(`(async () => {
+      const { csrf_token } = await (await fetch('/api/v1/session')).json();
+      const r = await fetch('/api/v1/monitors/create', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf_token },
+        body: JSON.stringify({ display_name: 'x', monitor_type: 'tcp', url: 'example.com', port: 22 }),
+      });
+      return { status: r.status, body: await r.json() };
+    })()`);
+    expect(status.status).toBe(403);
+    expect(status.body.error.message).toBe('This needs the member role; you are a viewer.');
+    await context.close();
+  });
+
+  it('a session of one workspace is refused on another', async () => {
+    const { context, page } = await signedIn(lookout.adminEmail, lookout.password);
+    // The browser never sends demo's cookie to acme (host-only) …
+    await page.goto(lookout.url('acme', '/settings/api-keys'));
+    await page.waitForURL(/acme\.localhost:\d+\/sign-in$/);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    // … and the server refuses it there even when it is sent.
+    const cookie = (await sessionCookie(context))!;
+    const r = await lookout.api('acme', '/api-keys', { cookie: `lookout_session=${cookie.value}` });
+    expect(r.status).toBe(401);
+    expect(JSON.parse(r.body).error.message).toBe('This session belongs to another workspace; sign in here.');
+    // acme's own admin signs in there.
+    await signIn(page, acme.email, acme.password);
+    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+    await context.close();
+  });
+
+  it('signing out ends the session', async () => {
+    const { context, page } = await signedIn(lookout.adminEmail, lookout.password);
+    const cookie = (await sessionCookie(context))!;
+    const headers = { cookie: `lookout_session=${cookie.value}` };
+    expect((await lookout.api('demo', '/session', headers)).status).toBe(200);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/sign-in$/);
+    expect(await sessionCookie(context)).toBeUndefined();
+    expect((await lookout.api('demo', '/session', headers)).status).toBe(401);
+    await page.goto(lookout.url('demo', '/settings/api-keys'));
+    await page.waitForURL(/\/sign-in$/);
+    await context.close();
+  });
+});
