@@ -206,13 +206,9 @@ describe('bad input on every endpoint', () => {
       const send = (opts: NonNullable<Parameters<Harness['request']>[2]>) =>
         h.request(r.method.toUpperCase(), pathOf(r.path), {
           host: w.host,
-          ...(inbound ? {} : { key: credentials(r).key }),
+          ...credentials(r),
           ...opts,
-          headers: {
-            ...(inbound ? serviceHeaders(r.path) : {}),
-            ...credentials(r).headers,
-            ...opts.headers,
-          },
+          headers: { ...credentials(r).headers, ...opts.headers },
         });
       expectError(
         await send({ raw: '{"display_name": ', headers: { 'content-type': 'application/json' } }),
@@ -408,13 +404,13 @@ describe('bad input on every endpoint', () => {
   it('bodies: nesting past the limit 400, bytes that are not UTF-8 400, lone surrogates and __proto__ keys 422 naming each field', async () => {
     for (const r of routes().filter((x) => x.method === 'post' || x.method === 'patch')) {
       const label = `${r.method} ${r.path}`;
-      const inbound = r.auth === 'service_key';
+      const c = credentials(r);
       const send = (raw: string | Buffer) =>
         h.request(r.method.toUpperCase(), pathOf(r.path), {
           host: w.host,
-          ...(inbound ? {} : { key: w.adminKey }),
+          ...c,
           raw,
-          headers: { ...(inbound ? serviceHeaders(r.path) : {}), 'content-type': 'application/json' },
+          headers: { ...c.headers, 'content-type': 'application/json' },
         });
       const deep = await send(`{"display_name":${'['.repeat(65)}${']'.repeat(65)}}`);
       expectError(deep, 400, `${label} deep`);
