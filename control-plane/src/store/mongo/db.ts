@@ -99,6 +99,21 @@ export const fromDocs = <T>(docs: Document[]): T[] => docs.map((d) => fromDoc<T>
 export const isDuplicate = (e: unknown) => e instanceof MongoServerError && e.code === 11000;
 
 /**
+ * Runs a transaction whose inserts may race another writer's: a key inserted after the
+ * transaction's snapshot can surface as a duplicate key (not a retried write conflict). The
+ * transaction then aborted whole, so it runs again, and sees the other write; a few times at most.
+ */
+export const retryOnDuplicate = async <T>(fn: () => Promise<T>, attempts = 5): Promise<T> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!isDuplicate(e) || attempt >= attempts) throw e;
+    }
+  }
+};
+
+/**
  * Snapshot isolation lets two transactions that read each other's records but write different
  * documents both commit (write skew). Each such transaction bumps this counter on one document they
  * share first, so they conflict and one is retried, seeing the other's writes.
@@ -162,12 +177,16 @@ export interface Query {
   limit?: number;
 }
 
-export const runQuery = <D extends Document>(c: Collection<D>, q: Query, session?: ClientSession) => {
+/** The cursor for a query: what runQuery reads, and what the contract explains. */
+export const cursorOf = <D extends Document>(c: Collection<D>, q: Query, session?: ClientSession) => {
   let cursor = c.find(q.filter as Filter<D>, session ? { session } : {});
   if (q.sort) cursor = cursor.sort(q.sort);
   if (q.limit !== undefined) cursor = cursor.limit(q.limit);
-  return cursor.toArray();
+  return cursor;
 };
+
+export const runQuery = <D extends Document>(c: Collection<D>, q: Query, session?: ClientSession) =>
+  cursorOf(c, q, session).toArray();
 
 /**
  * A newest-first keyset page on (`by`, _id): `limit + 1` documents after the cursor. Each paged list

@@ -16,6 +16,7 @@ import {
   page,
   pageQuery,
   type Query,
+  retryOnDuplicate,
   runQuery,
   toDoc,
   type Unported,
@@ -255,56 +256,58 @@ export const mongoHeartbeats = (ctx: MongoContext): Omit<HeartbeatStore, Unporte
     },
     async stepHeartbeat(input) {
       const notStepped = { stepped: false, alert: null, created: false };
-      return inTransaction(async (session) => {
-        const filter: Filter<Doc> = {
-          _id: input.id,
-          workspace_id: input.workspace_id,
-          state_version: versionFilter(input.expected_state_version),
-        };
-        const h = fromDoc<Heartbeat>(await heartbeats.findOne(filter, { session }));
-        if (!h) return notStepped;
-        let alertId = h.alert_id ?? null;
-        let alert: Alert | null = null;
-        let created = false;
-        if (input.raise) {
-          alert = fromDoc<Alert>(await alerts.findOne(openAlertsQuery([input.raise]).filter, { session }));
-          if (!alert) {
-            await insertAlert(alerts, input.raise, session);
-            alert = input.raise;
-            created = true;
+      return retryOnDuplicate(() =>
+        inTransaction(async (session) => {
+          const filter: Filter<Doc> = {
+            _id: input.id,
+            workspace_id: input.workspace_id,
+            state_version: versionFilter(input.expected_state_version),
+          };
+          const h = fromDoc<Heartbeat>(await heartbeats.findOne(filter, { session }));
+          if (!h) return notStepped;
+          let alertId = h.alert_id ?? null;
+          let alert: Alert | null = null;
+          let created = false;
+          if (input.raise) {
+            alert = fromDoc<Alert>(await alerts.findOne(openAlertsQuery([input.raise]).filter, { session }));
+            if (!alert) {
+              await insertAlert(alerts, input.raise, session);
+              alert = input.raise;
+              created = true;
+            }
+            alertId = alert.id;
+          } else if (input.resolve && alertId) {
+            // As resolveAlert does: the open key is freed, so the next failure raises a new alert.
+            alert = fromDoc<Alert>(
+              await alerts.findOneAndUpdate(
+                { workspace_id: input.workspace_id, _id: alertId, status: { $ne: 'resolved' } },
+                resolveUpdate(input.resolve, input.at),
+                { session, returnDocument: 'after' },
+              ),
+            );
+            alert ??= fromDoc<Alert>(await alerts.findOne({ _id: alertId }, { session }));
+            alertId = null;
           }
-          alertId = alert.id;
-        } else if (input.resolve && alertId) {
-          // As resolveAlert does: the open key is freed, so the next failure raises a new alert.
-          alert = fromDoc<Alert>(
-            await alerts.findOneAndUpdate(
-              { workspace_id: input.workspace_id, _id: alertId, status: { $ne: 'resolved' } },
-              resolveUpdate(input.resolve, input.at),
-              { session, returnDocument: 'after' },
-            ),
-          );
-          alert ??= fromDoc<Alert>(await alerts.findOne({ _id: alertId }, { session }));
-          alertId = null;
-        }
-        const r = await heartbeats.updateOne(
-          filter,
-          {
-            $set: {
-              state: input.next.state,
-              due_at: input.next.due_at,
-              alert_id: alertId,
-              updated_at: input.at,
-              ...(input.raise ? { rearmed_at: null } : {}),
+          const r = await heartbeats.updateOne(
+            filter,
+            {
+              $set: {
+                state: input.next.state,
+                due_at: input.next.due_at,
+                alert_id: alertId,
+                updated_at: input.at,
+                ...(input.raise ? { rearmed_at: null } : {}),
+              },
+              $inc: { state_version: 1 },
             },
-            $inc: { state_version: 1 },
-          },
-          { session },
-        );
-        // Under snapshot isolation a concurrent write surfaces as a (retried) write conflict, so this is
-        // belt and braces: abort, so the alert written above is rolled back, and report the lost step.
-        if (r.matchedCount !== 1) throw new LostStep();
-        return { stepped: true, alert, created };
-      }).catch((e: unknown) => {
+            { session },
+          );
+          // Under snapshot isolation a concurrent write surfaces as a (retried) write conflict, so this is
+          // belt and braces: abort, so the alert written above is rolled back, and report the lost step.
+          if (r.matchedCount !== 1) throw new LostStep();
+          return { stepped: true, alert, created };
+        }),
+      ).catch((e: unknown) => {
         if (e instanceof LostStep) return notStepped;
         throw e;
       });

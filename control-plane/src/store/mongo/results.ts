@@ -8,6 +8,7 @@ import {
   page,
   pageQuery,
   type Query,
+  retryOnDuplicate,
   toDoc,
   type Unported,
 } from './db.js';
@@ -76,53 +77,55 @@ export const mongoResults = ({ col, inTransaction }: MongoContext): Omit<ResultS
     async recordResults(batch, step) {
       if (batch.length === 0) return { stored: [], states: [] };
       const touched = [...new Set(batch.map((r) => r.monitor_id))];
-      return inTransaction(async (session) => {
-        // Upserts with $setOnInsert: a replayed id matches and changes nothing; new ones are inserted.
-        const inserted = await results.bulkWrite(
-          batch.map((rec) => {
-            const { _id, ...fields } = toDoc(rec);
-            return { updateOne: { filter: { _id }, update: { $setOnInsert: fields }, upsert: true } };
-          }),
-          { ordered: true, session },
-        );
-        const fresh = inserted.upsertedIds as Record<number, string>;
-        // Every state of the monitors concerned in one read; the steps then work on this map.
-        const read = new Map<string, MonitorLocationState>();
-        for (const d of await monitorStates.find({ monitor_id: { $in: touched } }, { session }).toArray())
-          read.set(d._id, stateOf(d));
-        const states = new Map(read);
-        const changed = new Set<string>();
-        const stored: string[] = [];
-        batch.forEach((rec, i) => {
-          if (fresh[i] === undefined) return;
-          stored.push(rec.id);
-          const key = stateId(rec.monitor_id, rec.location);
-          const next = step(states.get(key) ?? null, rec);
-          if (!next) return;
-          states.set(key, next);
-          changed.add(key);
-        });
-        // Compare-and-set on the version read. Inside the transaction a concurrent write surfaces as
-        // a write conflict (and a retry) first, so a mismatch here is a bug: abort, loudly.
-        if (changed.size > 0) {
-          const w = await monitorStates.bulkWrite(
-            [...changed].map((key) => {
-              const next = { _id: key, ...states.get(key)! };
-              const before = read.get(key);
-              return before
-                ? { replaceOne: { filter: { _id: key, version: before.version }, replacement: next } }
-                : { insertOne: { document: next } };
+      return retryOnDuplicate(() =>
+        inTransaction(async (session) => {
+          // Upserts with $setOnInsert: a replayed id matches and changes nothing; new ones are inserted.
+          const inserted = await results.bulkWrite(
+            batch.map((rec) => {
+              const { _id, ...fields } = toDoc(rec);
+              return { updateOne: { filter: { _id }, update: { $setOnInsert: fields }, upsert: true } };
             }),
             { ordered: true, session },
           );
-          if (w.insertedCount + w.matchedCount !== changed.size)
-            throw new LostStateStep([...changed].join(', '));
-        }
-        const after = [...states.values()].sort(
-          (a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location),
-        );
-        return { stored, states: after };
-      });
+          const fresh = inserted.upsertedIds as Record<number, string>;
+          // Every state of the monitors concerned in one read; the steps then work on this map.
+          const read = new Map<string, MonitorLocationState>();
+          for (const d of await monitorStates.find({ monitor_id: { $in: touched } }, { session }).toArray())
+            read.set(d._id, stateOf(d));
+          const states = new Map(read);
+          const changed = new Set<string>();
+          const stored: string[] = [];
+          batch.forEach((rec, i) => {
+            if (fresh[i] === undefined) return;
+            stored.push(rec.id);
+            const key = stateId(rec.monitor_id, rec.location);
+            const next = step(states.get(key) ?? null, rec);
+            if (!next) return;
+            states.set(key, next);
+            changed.add(key);
+          });
+          // Compare-and-set on the version read. Inside the transaction a concurrent write surfaces as
+          // a write conflict (and a retry) first, so a mismatch here is a bug: abort, loudly.
+          if (changed.size > 0) {
+            const w = await monitorStates.bulkWrite(
+              [...changed].map((key) => {
+                const next = { _id: key, ...states.get(key)! };
+                const before = read.get(key);
+                return before
+                  ? { replaceOne: { filter: { _id: key, version: before.version }, replacement: next } }
+                  : { insertOne: { document: next } };
+              }),
+              { ordered: true, session },
+            );
+            if (w.insertedCount + w.matchedCount !== changed.size)
+              throw new LostStateStep([...changed].join(', '));
+          }
+          const after = [...states.values()].sort(
+            (a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location),
+          );
+          return { stored, states: after };
+        }),
+      );
     },
   };
 };
