@@ -35,7 +35,8 @@ export interface HeartbeatStore {
   ): Promise<boolean>;
   deleteHeartbeat(workspaceId: string, id: string): Promise<boolean>;
   /**
-   * Stores a batch of pings in one durable write and applies each, in order, to its heartbeat:
+   * Stores a batch of pings in one durable write (one transaction; pings of a heartbeat that no longer
+   * exists are dropped) and applies each, in order, to its heartbeat:
    * success moves `last_ping_at` forward (never back), the state to up and `due_at` to the next
    * deadline; fail moves the state to down; start records the run; with an open alert or a failure,
    * `due_at` becomes now so the deadline job resolves or raises it (see sqlite/inbound.ts

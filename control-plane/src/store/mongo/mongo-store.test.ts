@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { storeContract } from '../contract.js';
+import { requireReplicaSet } from './db.js';
 import { createMongoStore } from './mongo-store.js';
 
 /**
@@ -36,5 +37,17 @@ describe('MongoDB adapter without a server', () => {
     });
     await expect(store.init()).rejects.toThrow(/ECONNREFUSED|Server selection timed out|connect/i);
     await store.close();
+  });
+});
+
+describe('the replica-set check at init', () => {
+  it('refuses a standalone server (no setName in hello) with a message that says what to do', () => {
+    expect(() => requireReplicaSet({ isWritablePrimary: true, maxWireVersion: 21, ok: 1 })).toThrow(
+      /standalone server.*needs a replica set.*--replSet.*rs\.initiate\(\)/s,
+    );
+  });
+  it('accepts a replica-set member and a mongos', () => {
+    expect(() => requireReplicaSet({ isWritablePrimary: true, setName: 'rs0', ok: 1 })).not.toThrow();
+    expect(() => requireReplicaSet({ isWritablePrimary: true, msg: 'isdbgrid', ok: 1 })).not.toThrow();
   });
 });

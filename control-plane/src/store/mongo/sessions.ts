@@ -1,22 +1,21 @@
 import type { Session, SessionStore } from '../../domain/sessions.js';
-import type { MongoHelpers } from './routing.js';
+import { fromDoc, type IndexDecl, type MongoContext, toDoc } from './db.js';
 
 /**
  * Indexes for sessions. The TTL index (expireAfterSeconds 0 on a Date field) lets the server delete a
  * session at its absolute expiry; its monitor runs about once a minute, so readers still check expiry
  * (domain/sessions.ts), and pruneSessions removes idle ones.
  */
-export const mongoSessionIndexes = ({ col }: Pick<MongoHelpers, 'col'>) => [
-  col('sessions').createIndex({ token_hash: 1 }, { unique: true }),
-  col('sessions').createIndex({ workspace_id: 1, user_id: 1 }),
-  col('sessions').createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 }),
-  col('sessions').createIndex({ last_seen_at: 1 }),
+export const sessionIndexes: IndexDecl[] = [
+  { on: 'sessions', key: { token_hash: 1 }, options: { unique: true } },
+  { on: 'sessions', key: { workspace_id: 1, user_id: 1 } },
+  { on: 'sessions', key: { expires_at: 1 }, options: { expireAfterSeconds: 0 } },
+  { on: 'sessions', key: { last_seen_at: 1 } },
 ];
 
 /** Web app sessions in MongoDB; a password change and the end of the user's sessions commit together. */
-export const mongoSessions = ({ col, inTransaction, toDoc, fromDoc }: MongoHelpers): SessionStore => {
-  const sessions = col('sessions');
-  const users = col('users');
+export const mongoSessions = ({ col, inTransaction }: MongoContext): SessionStore => {
+  const { sessions, users } = col;
   return {
     async insertSession(session) {
       await sessions.insertOne(toDoc(session));

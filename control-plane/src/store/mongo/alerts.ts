@@ -1,0 +1,256 @@
+import { AppError } from '@lookout/shared';
+import type { ClientSession, Collection } from 'mongodb';
+import type { AlertKey, AlertQuery, AlertStore } from '../../domain/alert-store.js';
+import type { Actor, Alert, Delivery } from '../../domain/types.js';
+import { openKey } from '../open-key.js';
+import {
+  type Doc,
+  fromDoc,
+  fromDocs,
+  type IndexDecl,
+  isDuplicate,
+  type MongoContext,
+  page,
+  type Query,
+  runQuery,
+  toDoc,
+} from './db.js';
+import { stateId } from './monitors.js';
+
+export const alertIndexes: IndexDecl[] = [
+  { on: 'alerts', key: { workspace_id: 1, created_at: -1, _id: -1 } },
+  { on: 'alerts', key: { workspace_id: 1, status: 1, created_at: -1 } },
+  // At most one unresolved alert per key; resolving unsets the key. `$exists: true` (not `$type`)
+  // so that an equality or `$in` on open_key is a subset of the filter and the planner uses it.
+  {
+    on: 'alerts',
+    key: { open_key: 1 },
+    options: {
+      name: 'open_key_exists',
+      unique: true,
+      partialFilterExpression: { open_key: { $exists: true } },
+    },
+    replaces: ['open_key_1'],
+  },
+  // The escalation scheduler's query: open alerts with a due step, soonest first.
+  { on: 'alerts', key: { status: 1, escalation_due_at: 1 } },
+  // The delivery log in insertion order (SQLite: rowid) within one `at`.
+  { on: 'deliveries', key: { alert_id: 1, at: 1, delivery_seq: 1 }, replaces: ['alert_id_1_at_1'] },
+  { on: 'deliveries', key: { channel_id: 1, at: 1, delivery_seq: 1 }, replaces: ['channel_id_1_at_1'] },
+  // Only deliveries that have a key (a sparse index would hold every null); the query repeats the
+  // filter expression so the planner can use it.
+  {
+    on: 'deliveries',
+    key: { idempotency_key: 1 },
+    options: {
+      name: 'idempotency_key_set',
+      partialFilterExpression: { idempotency_key: { $type: 'string' } },
+    },
+    replaces: ['idempotency_key_1'],
+  },
+];
+
+/** The unresolved alerts for these keys (an equality or `$in` on the open key's partial index). */
+export const openAlertsQuery = (keys: AlertKey[]): Query => ({
+  filter: keys.length === 1 ? { open_key: openKey(keys[0]!) } : { open_key: { $in: keys.map(openKey) } },
+});
+
+export const dueEscalationsQuery = (at: Date, limit: number): Query => ({
+  filter: { status: 'open', escalation_due_at: { $lte: at } },
+  sort: { escalation_due_at: 1 },
+  limit,
+});
+
+export const deliveriesQuery = (
+  workspaceId: string,
+  filter: { alert_id?: string; channel_id?: string; limit: number },
+): Query => ({
+  filter: {
+    workspace_id: workspaceId,
+    ...(filter.alert_id !== undefined ? { alert_id: filter.alert_id } : {}),
+    ...(filter.channel_id !== undefined ? { channel_id: filter.channel_id } : {}),
+  },
+  sort: { at: 1, delivery_seq: 1 },
+  limit: filter.limit,
+});
+
+export const sentDeliveryQuery = (idempotencyKey: string): Query => ({
+  filter: { idempotency_key: { $type: 'string', $eq: idempotencyKey }, outcome: 'sent' },
+  limit: 1,
+});
+
+/** Inserts an alert holding its open key (unless it is born resolved): duplicate key if one is open. */
+export const insertAlert = (alerts: Collection<Doc>, alert: Alert, session?: ClientSession) =>
+  alerts.insertOne(
+    { ...toDoc(alert), ...(alert.status === 'resolved' ? {} : { open_key: openKey(alert) }) },
+    session ? { session } : {},
+  );
+
+/** The update that resolves an alert and frees its key, so the next failure raises a new one. */
+export const resolveUpdate = (by: Actor, at: Date) => ({
+  $set: { status: 'resolved', resolved_at: at, resolved_by: by, updated_at: at, escalation_due_at: null },
+  $unset: { open_key: '' as const },
+});
+
+/**
+ * Alerts, their escalation position and the delivery log. Acknowledge, claim and advance are
+ * single-document compare-and-set updates; resolving re-arms the source in the same transaction.
+ */
+export const mongoAlerts = ({ col, inTransaction }: MongoContext): AlertStore => {
+  const { alerts, deliveries, counters, monitorStates, heartbeats } = col;
+  const getAlert = async (workspaceId: string, id: string) =>
+    fromDoc<Alert>(await alerts.findOne({ workspace_id: workspaceId, _id: id }));
+  return {
+    async raiseAlert(alert) {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        // Local read concern: after a duplicate key the winner is in the primary's data, but maybe not
+        // yet majority-committed, and a majority read could miss it on every attempt.
+        const existing = await alerts.findOne(openAlertsQuery([alert]).filter, {
+          readConcern: { level: 'local' },
+        });
+        if (existing) return { alert: fromDoc<Alert>(existing)!, created: false };
+        try {
+          await insertAlert(alerts, alert);
+          return { alert, created: true };
+        } catch (e) {
+          if (!isDuplicate(e)) throw e;
+        }
+      }
+      throw new AppError('conflict', 'Could not raise the alert; try again.');
+    },
+    getAlert,
+    async findOpenAlert(key) {
+      return fromDoc<Alert>(await alerts.findOne(openAlertsQuery([key]).filter));
+    },
+    async findOpenAlerts(keys) {
+      if (keys.length === 0) return [];
+      return fromDocs<Alert>(await runQuery(alerts, openAlertsQuery(keys)));
+    },
+    async listAlerts(workspaceId, q: AlertQuery) {
+      const f: Doc | Record<string, unknown> = { workspace_id: workspaceId };
+      if (q.status?.length) f.status = { $in: q.status };
+      if (q.source_type) f.source_type = q.source_type;
+      if (q.source_id) f.source_id = q.source_id;
+      if (q.since || q.until)
+        f.created_at = { ...(q.since ? { $gte: q.since } : {}), ...(q.until ? { $lt: q.until } : {}) };
+      return page<Alert>(alerts, f, q);
+    },
+    async resolveAlert(workspaceId, id, by, at) {
+      // One transaction: the resolve and the re-arming of its source (see the port) commit together.
+      const updated = await inTransaction(async (session) => {
+        const alert = fromDoc<Alert>(
+          await alerts.findOneAndUpdate(
+            { workspace_id: workspaceId, _id: id, status: { $ne: 'resolved' } },
+            resolveUpdate(by, at),
+            { returnDocument: 'after', session },
+          ),
+        );
+        if (alert?.source_type === 'monitor' && alert.cause === 'down') {
+          await monitorStates.updateOne(
+            { _id: stateId(alert.source_id, '*'), status: 'down' },
+            { $set: { status: 'unknown' }, $inc: { version: 1 } },
+            { session },
+          );
+        }
+        if (alert?.source_type === 'heartbeat') {
+          await heartbeats.updateOne(
+            { _id: alert.source_id, workspace_id: workspaceId, alert_id: id },
+            [
+              {
+                $set: {
+                  alert_id: null,
+                  rearmed_at: {
+                    $cond: [{ $eq: ['$state', 'down'] }, at, { $ifNull: ['$rearmed_at', null] }],
+                  },
+                  due_at: at,
+                  state_version: { $add: [{ $ifNull: ['$state_version', 0] }, 1] },
+                },
+              },
+            ],
+            { session },
+          );
+        }
+        return alert;
+      });
+      if (updated) return { outcome: 'resolved', alert: updated };
+      const alert = await getAlert(workspaceId, id);
+      return alert ? { outcome: 'already_resolved', alert } : { outcome: 'not_found', alert: null };
+    },
+    async acknowledgeAlert(workspaceId, id, by, at) {
+      const updated = await alerts.findOneAndUpdate(
+        { workspace_id: workspaceId, _id: id, status: 'open' },
+        {
+          $set: {
+            status: 'acknowledged',
+            acknowledged_at: at,
+            acknowledged_by: by,
+            updated_at: at,
+            escalation_due_at: null,
+          },
+        },
+        { returnDocument: 'after' },
+      );
+      if (updated) return { outcome: 'acknowledged', alert: fromDoc<Alert>(updated) };
+      const alert = await getAlert(workspaceId, id);
+      if (!alert) return { outcome: 'not_found', alert: null };
+      return { outcome: alert.status === 'resolved' ? 'already_resolved' : 'already_acknowledged', alert };
+    },
+    async refreshOpenAlert(workspaceId, id, patch, at) {
+      return fromDoc<Alert>(
+        await alerts.findOneAndUpdate(
+          { workspace_id: workspaceId, _id: id, status: { $ne: 'resolved' } },
+          {
+            $set: {
+              title: patch.title,
+              description: patch.description,
+              severity: patch.severity,
+              updated_at: at,
+            },
+          },
+          { returnDocument: 'after' },
+        ),
+      );
+    },
+    async listDueEscalations(at, limit) {
+      return fromDocs<Alert>(await runQuery(alerts, dueEscalationsQuery(at, limit)));
+    },
+    async claimEscalation(workspaceId, id, expectedDueAt, claim, leaseUntil) {
+      return fromDoc<Alert>(
+        await alerts.findOneAndUpdate(
+          {
+            workspace_id: workspaceId,
+            _id: id,
+            status: 'open',
+            escalation: { $type: 'object' },
+            escalation_due_at: expectedDueAt,
+          },
+          { $set: { 'escalation.claim': claim, escalation_due_at: leaseUntil } },
+          { returnDocument: 'after' },
+        ),
+      );
+    },
+    async advanceEscalation(workspaceId, id, claim, next) {
+      const r = await alerts.updateOne(
+        { workspace_id: workspaceId, _id: id, status: 'open', 'escalation.claim': claim },
+        { $set: { escalation: next.escalation, escalation_due_at: next.escalation_due_at } },
+      );
+      return r.matchedCount === 1;
+    },
+
+    async insertDelivery(d) {
+      // Insertion order breaks ties within one `at`, as SQLite's rowid does.
+      const c = await counters.findOneAndUpdate(
+        { _id: 'deliveries' },
+        { $inc: { seq: 1 } },
+        { upsert: true, returnDocument: 'after' },
+      );
+      await deliveries.insertOne({ ...toDoc(d), delivery_seq: c?.seq as number });
+    },
+    async listDeliveries(workspaceId, filter) {
+      return fromDocs<Delivery>(await runQuery(deliveries, deliveriesQuery(workspaceId, filter)));
+    },
+    async hasSentDelivery(key) {
+      return (await runQuery(deliveries, sentDeliveryQuery(key))).length > 0;
+    },
+  };
+};

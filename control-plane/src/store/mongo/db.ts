@@ -1,0 +1,276 @@
+import {
+  type ClientSession,
+  type Collection,
+  type CreateIndexesOptions,
+  type Db,
+  type Document,
+  type Filter,
+  type IndexDirection,
+  MongoClient,
+  MongoServerError,
+  type Sort,
+} from 'mongodb';
+import type { Page, PageQuery } from '../../domain/types.js';
+import { decodeCursor, toPage } from '../cursor.js';
+
+/**
+ * What every MongoDB port module shares: the client, the collections, transactions, the record ↔
+ * document mapping, keyset paging, the duplicate-key test, the write-skew guard and index creation.
+ * Records keep their UUID as `_id`. Writes and reads are majority (set on the client), writes
+ * retryable; multi-document steps run in transactions, which need a replica set (init checks).
+ */
+export type Doc = Document & { _id: string };
+
+export interface MongoOptions {
+  uri: string;
+  dbName?: string;
+  serverSelectionTimeoutMs?: number;
+}
+
+export const collectionsOf = (db: Db) => {
+  const c = (name: string) => db.collection<Doc>(name);
+  return {
+    workspaces: c('workspaces'),
+    users: c('users'),
+    apiKeys: c('api_keys'),
+    policies: c('escalation_policies'),
+    channels: c('notification_channels'),
+    windows: c('maintenance_windows'),
+    monitors: c('monitors'),
+    monitorStates: c('monitor_states'),
+    /** The feed: `_id` is the entry's seq. */
+    monitorChanges: db.collection<Document & { _id: number }>('monitor_changes'),
+    counters: c('counters'),
+    results: c('check_results'),
+    heartbeats: c('heartbeats'),
+    pings: c('pings'),
+    alerts: c('alerts'),
+    deliveries: c('deliveries'),
+    integrations: c('integrations'),
+    agentTokens: c('agent_tokens'),
+    agentSessions: c('agent_sessions'),
+    sessions: c('sessions'),
+  };
+};
+export type Collections = ReturnType<typeof collectionsOf>;
+
+/** What a port module receives: the collections and a way to run a transaction. */
+export interface MongoContext {
+  col: Collections;
+  /** Runs `fn` in one transaction, retried whole on a transient error (a write conflict). */
+  inTransaction<T>(fn: (session: ClientSession) => Promise<T>): Promise<T>;
+}
+
+export const connect = (opts: MongoOptions) => {
+  const client = new MongoClient(opts.uri, {
+    retryWrites: true,
+    writeConcern: { w: 'majority' },
+    readConcern: { level: 'majority' },
+    serverSelectionTimeoutMS: opts.serverSelectionTimeoutMs ?? 10_000,
+  });
+  const db = client.db(opts.dbName ?? 'lookout');
+  const ctx: MongoContext = {
+    col: collectionsOf(db),
+    inTransaction: (fn) => client.withSession((session) => session.withTransaction(() => fn(session))),
+  };
+  return { client, db, ctx };
+};
+
+/**
+ * Fields the adapter keeps on documents for itself, never returned to the domain: the open alert
+ * key, the write-skew guard (`guard`; `key_writes` and `monitor_writes` are its former names) and
+ * the delivery insertion order.
+ */
+const INTERNAL = ['open_key', 'guard', 'key_writes', 'monitor_writes', 'delivery_seq'];
+
+export const toDoc = (record: { id: string } & object): Doc => {
+  const { id, ...rest } = record as { id: string } & Record<string, unknown>;
+  return { _id: id, ...rest };
+};
+
+export const fromDoc = <T>(doc: Document | null): T | null => {
+  if (!doc) return null;
+  const { _id, ...rest } = doc;
+  for (const k of INTERNAL) delete rest[k];
+  return { id: _id, ...rest } as T;
+};
+
+export const fromDocs = <T>(docs: Document[]): T[] => docs.map((d) => fromDoc<T>(d)!);
+
+export const isDuplicate = (e: unknown) => e instanceof MongoServerError && e.code === 11000;
+
+/**
+ * Runs a transaction whose inserts may race another writer's: a key inserted after the
+ * transaction's snapshot can surface as a duplicate key (not a retried write conflict). The
+ * transaction then aborted whole, so it runs again, and sees the other write; a few times at most.
+ */
+export const retryOnDuplicate = async <T>(fn: () => Promise<T>, attempts = 5): Promise<T> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!isDuplicate(e) || attempt >= attempts) throw e;
+    }
+  }
+};
+
+/**
+ * Snapshot isolation lets two transactions that read each other's records but write different
+ * documents both commit (write skew). Each such transaction bumps this counter on one document they
+ * share first, so they conflict and one is retried, seeing the other's writes.
+ */
+export const bumpGuard = (c: Collection<Doc>, id: string, session: ClientSession) =>
+  c.updateOne({ _id: id }, { $inc: { guard: 1 } }, { session });
+
+/**
+ * A compare-and-set edit of a workspace's record: in one transaction that bumps the workspace's guard
+ * first, `write` reports whether the expected version matched; otherwise the record either exists
+ * at another version (conflict) or not at all.
+ */
+export const editRecord = async (
+  { col, inTransaction }: MongoContext,
+  c: Collection<Doc>,
+  record: { id: string; workspace_id: string },
+  write: (session: ClientSession) => Promise<boolean>,
+): Promise<'updated' | 'conflict' | 'not_found'> => {
+  const updated = await inTransaction(async (session) => {
+    await bumpGuard(col.workspaces, record.workspace_id, session);
+    return write(session);
+  });
+  if (updated) return 'updated';
+  const found = await c.findOne(
+    { workspace_id: record.workspace_id, _id: record.id },
+    { projection: { _id: 1 } },
+  );
+  return found ? 'conflict' : 'not_found';
+};
+
+/** Deletes a workspace's record and, only if it was there, what goes with it, in one transaction. */
+export const deleteRecord = (
+  { inTransaction }: MongoContext,
+  c: Collection<Doc>,
+  workspaceId: string,
+  id: string,
+  withIt: (session: ClientSession) => Promise<unknown>,
+) =>
+  inTransaction(async (session) => {
+    const gone = (await c.deleteOne({ workspace_id: workspaceId, _id: id }, { session })).deletedCount === 1;
+    if (gone) await withIt(session);
+    return gone;
+  });
+
+/** Deletes up to `limit` documents matching `filter`, in `sort` order if given; returns how many. */
+export const deleteSome = async <D extends Document>(
+  c: Collection<D>,
+  filter: Document,
+  limit: number,
+  sort?: Sort,
+) => {
+  const ids = (await runQuery(c, { filter, limit, ...(sort ? { sort } : {}) })).map((d) => d._id);
+  if (ids.length === 0) return 0;
+  return (await c.deleteMany({ _id: { $in: ids } } as Filter<D>)).deletedCount;
+};
+
+/** A find with its sort and limit, as the adapter runs it and as the contract explains it. */
+export interface Query {
+  filter: Document;
+  sort?: Sort;
+  limit?: number;
+}
+
+/** The cursor for a query: what runQuery reads, and what the contract explains. */
+export const cursorOf = <D extends Document>(c: Collection<D>, q: Query, session?: ClientSession) => {
+  let cursor = c.find(q.filter as Filter<D>, session ? { session } : {});
+  if (q.sort) cursor = cursor.sort(q.sort);
+  if (q.limit !== undefined) cursor = cursor.limit(q.limit);
+  return cursor;
+};
+
+export const runQuery = <D extends Document>(c: Collection<D>, q: Query, session?: ClientSession) =>
+  cursorOf(c, q, session).toArray();
+
+/**
+ * A newest-first keyset page on (`by`, _id): `limit + 1` documents after the cursor. Each paged list
+ * has an index ending in (…, by: -1, _id: -1) after its equality fields, so the page is read in
+ * index order, never sorted in memory.
+ */
+export const pageQuery = (filter: Filter<Doc>, q: PageQuery, by = 'created_at'): Query => {
+  const cur = decodeCursor(q.cursor);
+  return {
+    filter: cur
+      ? {
+          $and: [
+            filter,
+            { $or: [{ [by]: { $lt: new Date(cur.t) } }, { [by]: new Date(cur.t), _id: { $lt: cur.id } }] },
+          ],
+        }
+      : filter,
+    sort: { [by]: -1, _id: -1 },
+    limit: q.limit + 1,
+  };
+};
+
+export const page = async <T extends { id: string }>(
+  c: Collection<Doc>,
+  filter: Filter<Doc>,
+  q: PageQuery,
+  by = 'created_at',
+): Promise<Page<T>> =>
+  toPage(
+    fromDocs<T>(await runQuery(c, pageQuery(filter, q, by))),
+    q.limit,
+    (r) => (r as unknown as Record<string, Date>)[by]!,
+  );
+
+/**
+ * An index the adapter needs. Unchanged indexes keep their default names (creating one that exists
+ * under another name fails); changed ones get a new name, and `replaces` names the ones they
+ * supersede, dropped once the new one exists.
+ */
+export interface IndexDecl {
+  on: keyof Collections;
+  key: Record<string, IndexDirection>;
+  options?: CreateIndexesOptions;
+  replaces?: string[];
+}
+
+/** MongoDB error codes for a missing index or collection: a superseded index already dropped. */
+const GONE = new Set([26, 27]);
+
+/** Creates every index (idempotent), then drops the superseded ones (safe while replicas race). */
+export const ensureIndexes = async (col: Collections, decls: IndexDecl[]) => {
+  const on = (d: IndexDecl) => col[d.on] as unknown as Collection<Document>;
+  await Promise.all(decls.map((d) => on(d).createIndex(d.key, d.options ?? {})));
+  for (const d of decls)
+    for (const name of d.replaces ?? [])
+      await on(d)
+        .dropIndex(name)
+        .catch((e: unknown) => {
+          if (!(e instanceof MongoServerError && GONE.has(Number(e.code)))) throw e;
+        });
+};
+
+/**
+ * Transactions need a replica set (or a sharded cluster); a standalone mongod accepts every other
+ * command and fails only at the first transaction. `hello` says which it is.
+ */
+export const requireReplicaSet = (hello: Document) => {
+  if (typeof hello.setName === 'string' && hello.setName !== '') return;
+  if (hello.msg === 'isdbgrid') return;
+  throw new Error(
+    'MongoDB is a standalone server, but Lookout needs a replica set (it uses transactions). ' +
+      'Start mongod with --replSet <name> and run rs.initiate() once (a single-node replica set is ' +
+      'enough), then point LOOKOUT_MONGODB_URI at it.',
+  );
+};
+
+/**
+ * Port members with no production caller, which the parallel port change removes: not implemented
+ * by this adapter. Until that change lands, mongo-store.ts lacks them (see the cast there).
+ */
+export type Unported =
+  | 'listWorkspaces'
+  | 'countMonitors'
+  | 'transitionHeartbeat'
+  | 'listMonitorStates'
+  | 'insertResults';

@@ -1,0 +1,183 @@
+import type { ClientSession, Document } from 'mongodb';
+import type { MonitorQuery, MonitorStore } from '../../domain/monitor-store.js';
+import type { Monitor, MonitorChange, MonitorLocationState } from '../../domain/types.js';
+import {
+  bumpGuard,
+  type Collections,
+  type Doc,
+  deleteRecord,
+  deleteSome,
+  editRecord,
+  fromDoc,
+  fromDocs,
+  type IndexDecl,
+  isDuplicate,
+  type MongoContext,
+  page,
+  type Query,
+  runQuery,
+  toDoc,
+  type Unported,
+} from './db.js';
+
+export const monitorIndexes: IndexDecl[] = [
+  { on: 'monitors', key: { workspace_id: 1, created_at: -1, _id: -1 } },
+  { on: 'monitors', key: { check_locations: 1, paused: 1 } },
+  { on: 'monitorStates', key: { monitor_id: 1 } },
+  { on: 'monitorChanges', key: { at: 1 } },
+];
+
+/** A location state's document id: one per (monitor, location); '*' is the monitor-level one. */
+export const stateId = (monitorId: string, location: string) => `${monitorId}|${location}`;
+export const stateOf = ({ _id, ...rest }: Document) => rest as MonitorLocationState;
+
+/** The feed after `afterSeq`, oldest first (a range on `_id`, the seq). */
+export const feedQuery = (afterSeq: number, limit: number): Query => ({
+  filter: { _id: { $gt: afterSeq } },
+  sort: { _id: 1 },
+  limit,
+});
+
+const FEED = 'monitor_changes';
+
+/**
+ * The feed's counter starts at the highest seq already stored (never below it; `$max` never lowers
+ * it), so a database whose counter is missing or behind (restored, or written by an older version)
+ * goes on after its last entry instead of colliding with it. It exists before any transaction
+ * bumps it: an upsert racing inside two transactions would fail one with a duplicate key.
+ */
+export const seedFeedCounter = async (col: Collections) => {
+  const [last] = await col.monitorChanges.find({}).sort({ _id: -1 }).limit(1).toArray();
+  await col.counters.updateOne({ _id: FEED }, { $max: { seq: last?._id ?? 0 } }, { upsert: true });
+};
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Monitors, the feed and location states. Every monitor write appends to the feed in its
+ * transaction; inserts and updates bump the workspace's guard (the plan cap counts, a policy
+ * delete checks references: see routing.ts).
+ */
+export const mongoMonitors = (ctx: MongoContext): Omit<MonitorStore, Unported> => {
+  const { col, inTransaction } = ctx;
+  const { workspaces, monitors, monitorChanges, monitorStates, counters } = col;
+
+  /**
+   * Appends entries to the feed inside `session`'s transaction. Every writer bumps the one counter
+   * document, so feed transactions conflict and serialize: seq order is commit order, no gaps.
+   */
+  const appendChanges = async (session: ClientSession, entries: Omit<MonitorChange, 'seq'>[]) => {
+    const c = await counters.findOneAndUpdate(
+      { _id: FEED },
+      { $inc: { seq: entries.length } },
+      { upsert: true, returnDocument: 'after', session },
+    );
+    const last = (c?.seq as number) ?? entries.length;
+    await monitorChanges.insertMany(
+      entries.map((e, i) => ({ _id: last - entries.length + 1 + i, ...e })),
+      { session },
+    );
+  };
+  const changed = (monitorId: string): Omit<MonitorChange, 'seq'> => ({
+    monitor_id: monitorId,
+    kind: 'changed',
+    location: null,
+    reason: null,
+    request_id: null,
+    at: new Date(),
+  });
+  const getMonitor = async (workspaceId: string, id: string) =>
+    fromDoc<Monitor>(await monitors.findOne({ workspace_id: workspaceId, _id: id }));
+  const latest = async () =>
+    (await monitorChanges.find({}).sort({ _id: -1 }).limit(1).toArray())[0]?._id ?? 0;
+
+  return {
+    async insertMonitor(monitor, { maxMonitors }) {
+      return inTransaction(async (session) => {
+        await bumpGuard(workspaces, monitor.workspace_id, session);
+        const n = await monitors.countDocuments({ workspace_id: monitor.workspace_id }, { session });
+        if (n >= maxMonitors) return 'limit_reached' as const;
+        await monitors.insertOne(toDoc(monitor), { session });
+        await appendChanges(session, [changed(monitor.id)]);
+        return 'inserted' as const;
+      });
+    },
+    getMonitor,
+    async listMonitors(workspaceId, q: MonitorQuery) {
+      const f: Document = { workspace_id: workspaceId };
+      if (q.monitor_type) f.monitor_type = q.monitor_type;
+      if (q.paused !== undefined) f.paused = q.paused;
+      if (q.search) {
+        const re = new RegExp(escapeRegex(q.search), 'i');
+        f.$or = [{ display_name: re }, { url: re }];
+      }
+      return page<Monitor>(monitors, f, q);
+    },
+    async updateMonitor(next, expectedVersion) {
+      return editRecord(ctx, monitors, next, async (session) => {
+        const r = await monitors.replaceOne(
+          { _id: next.id, workspace_id: next.workspace_id, version: expectedVersion },
+          toDoc(next),
+          { session },
+        );
+        if (r.matchedCount === 1) await appendChanges(session, [changed(next.id)]);
+        return r.matchedCount === 1;
+      });
+    },
+    async deleteMonitor(workspaceId, id) {
+      return deleteRecord(ctx, monitors, workspaceId, id, (session) => appendChanges(session, [changed(id)]));
+    },
+
+    async listRegionMonitors(region) {
+      return fromDocs<Monitor>(await monitors.find({ check_locations: region, paused: false }).toArray());
+    },
+    async getMonitorsByIds(ids) {
+      if (ids.length === 0) return [];
+      return fromDocs<Monitor>(await monitors.find({ _id: { $in: ids } }).toArray());
+    },
+    async scanMonitors(afterId, limit) {
+      return fromDocs<Monitor>(
+        await monitors
+          .find({ _id: { $gt: afterId ?? '' } })
+          .sort({ _id: 1 })
+          .limit(limit)
+          .toArray(),
+      );
+    },
+
+    async listMonitorChanges(afterSeq, limit) {
+      const docs = await runQuery(monitorChanges, feedQuery(afterSeq, limit));
+      return docs.map(({ _id, ...rest }) => ({ ...(rest as Omit<MonitorChange, 'seq'>), seq: _id }));
+    },
+    latestMonitorChange: latest,
+    async requestRuns(runs) {
+      if (runs.length === 0) return;
+      await inTransaction((session) =>
+        appendChanges(
+          session,
+          runs.map((r) => ({ ...r, kind: 'run' as const })),
+        ),
+      );
+    },
+    async pruneMonitorChanges(before, limit) {
+      const last = await latest();
+      if (!last) return 0;
+      return deleteSome(monitorChanges, { at: { $lt: before }, _id: { $lt: last } }, limit, { _id: 1 });
+    },
+
+    async putMonitorState(next, expectedVersion) {
+      const _id = stateId(next.monitor_id, next.location);
+      if (expectedVersion === 0) {
+        try {
+          await monitorStates.insertOne({ _id, ...next });
+          return true;
+        } catch (e) {
+          if (isDuplicate(e)) return false;
+          throw e;
+        }
+      }
+      const r = await monitorStates.replaceOne({ _id, version: expectedVersion } as Doc, { _id, ...next });
+      return r.matchedCount === 1;
+    },
+  };
+};
