@@ -80,12 +80,12 @@ export const configKeys = {
   public_url_scheme: {
     schema: z.enum(['http', 'https']),
     default: 'http',
-    doc: 'Scheme of the URLs the API hands out (ping URLs).',
+    doc: 'Scheme of the URLs the service prints (API URL, ping URLs, integration endpoints, OpenAPI servers); never taken from a request.',
   },
   public_port: {
     schema: port.optional(),
     default: undefined,
-    doc: 'Port in the URLs the API hands out; defaults to the HTTP port (omitted when 80/443).',
+    doc: 'Port in the URLs the service prints; defaults to the HTTP port (omitted when it is the scheme’s own, 80 or 443).',
   },
   trust_proxy: { schema: bool, default: false, doc: 'Honour X-Forwarded-Host/-For from a reverse proxy.' },
   data_dir: { schema: z.string().min(1), default: './data', doc: 'Directory of the embedded SQLite store.' },

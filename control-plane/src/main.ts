@@ -2,6 +2,7 @@ import { createLogger, systemClock } from '@lookout/shared';
 import { ensureDemoWorkspace } from './bootstrap.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { startLocalAgents } from './local-agents.js';
+import { workspaceBaseUrl } from './public-url.js';
 import { startControlPlane } from './server.js';
 import { describeStore, openStore } from './store/open-store.js';
 
@@ -34,8 +35,7 @@ const main = async () => {
         })
       : null;
 
-  const publicPort = config.public_port ?? cp.port;
-  const base = `${config.public_url_scheme}://demo.${config.service_domain}${[80, 443].includes(publicPort) ? '' : `:${publicPort}`}`;
+  const base = workspaceBaseUrl(config, 'demo', cp.port);
   if (demo) {
     process.stdout.write(
       [
@@ -57,7 +57,7 @@ const main = async () => {
     );
   } else {
     process.stdout.write(
-      `\nLookout is running: HTTP API on port ${cp.port} (https://<workspace>.${config.service_domain}/api/v1; create workspaces with npx lookout workspace create)\n  agents connect: ${cp.rpcUrl}\n`,
+      `\nLookout is running: HTTP API on port ${cp.port} (${workspaceBaseUrl(config, '<workspace>', cp.port)}/api/v1; create workspaces with npx lookout workspace create)\n  agents connect: ${cp.rpcUrl}\n`,
     );
   }
 

@@ -8,6 +8,7 @@ import { createApp } from './http/app.js';
 import { createPingEndpoint } from './http/ping-endpoint.js';
 import { startJobs } from './jobs.js';
 import { createMetrics, instrumentStore } from './metrics.js';
+import { workspaceBaseUrl } from './public-url.js';
 import { startRpcServer } from './rpc/rpc-server.js';
 import type { Store } from './store/port.js';
 
@@ -41,6 +42,8 @@ export const startControlPlane = async (deps: {
     maxQueued: config.ping_queue_max,
   });
   let draining = false;
+  // Printed URLs use the public port, else the port actually listened on (known once listening).
+  let listenPort = config.http_port;
   const appDeps = {
     store,
     config,
@@ -49,6 +52,7 @@ export const startControlPlane = async (deps: {
     pings,
     metrics,
     isDraining: () => draining,
+    workspaceUrl: (subdomain: string) => workspaceBaseUrl(config, subdomain, listenPort),
   };
   const api = createApp(appDeps).callback();
   const ping = createPingEndpoint(appDeps);
@@ -63,6 +67,7 @@ export const startControlPlane = async (deps: {
     server.listen(config.http_port, config.http_host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  listenPort = port;
   const url = `http://${config.http_host.includes(':') ? `[${config.http_host}]` : config.http_host}:${port}`;
   logger.info({ url }, 'HTTP API listening');
   // This replica's monitors, kept current from the monitor feed: agent streams, ingestion, region health.

@@ -31,7 +31,8 @@ describe('npx lookout', () => {
       'team',
     ]);
     expect(ws).toMatchObject({
-      workspace: { subdomain: 'acme', plan: 'team' },
+      // Printed from configuration: the default HTTP port, as no public port is set.
+      workspace: { subdomain: 'acme', plan: 'team', api_url: 'http://acme.localhost:8080/api/v1' },
       admin: { email: 'ops@acme.test' },
     });
     expect(ws.admin.password.length).toBeGreaterThanOrEqual(20);

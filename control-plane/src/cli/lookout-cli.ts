@@ -10,6 +10,7 @@ import { parseOrThrow } from '../domain/validation.js';
 import { createUser, createWorkspace, userInput } from '../domain/workspaces.js';
 import { alertJson, apiKeyJson } from '../http/serialize.js';
 import { loadMcpSettings } from '../mcp/settings.js';
+import { workspaceBaseUrl } from '../public-url.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/port.js';
 
@@ -73,16 +74,22 @@ const userOf = async (store: Store, ws: Workspace, email: string): Promise<User>
 };
 
 const commands: Record<string, (store: Store, flags: Flags, config: Config) => Promise<Out>> = {
-  async 'workspace create'(store, flags, { plans }) {
+  async 'workspace create'(store, flags, config) {
     const [subdomain, email] = need(flags, 'subdomain', 'admin-email');
     const plan = (flags.plan as string | undefined) ?? 'free';
-    const r = await createWorkspace(store, plans, { subdomain, admin_email: email, plan }, systemClock.now());
+    const r = await createWorkspace(
+      store,
+      config.plans,
+      { subdomain, admin_email: email, plan },
+      systemClock.now(),
+    );
+    const apiUrl = `${workspaceBaseUrl(config, r.workspace.subdomain, config.http_port)}/api/v1`;
     return {
       json: {
-        workspace: { id: r.workspace.id, subdomain, plan },
+        workspace: { id: r.workspace.id, subdomain, plan, api_url: apiUrl },
         admin: { id: r.admin.id, email: r.admin.email, password: r.password },
       },
-      text: `Created workspace "${subdomain}" (${plan} plan). Admin ${r.admin.email}, password (shown once): ${r.password}`,
+      text: `Created workspace "${subdomain}" (${plan} plan) at ${apiUrl}. Admin ${r.admin.email}, password (shown once): ${r.password}`,
     };
   },
   async 'user create'(store, flags) {

@@ -20,7 +20,7 @@ import { maintenanceWindowRoutes } from './routes/maintenance-windows.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { pingRoutes } from './routes/pings.js';
 import { agentRoutes, resultRoutes } from './routes/results.js';
-import { createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
+import { assertOneHost, createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
 
 export const API_PREFIX = '/api/v1';
 const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -96,6 +96,7 @@ export const createApp = (deps: AppDeps) => {
   });
 
   app.use(async (ctx, next) => {
+    assertOneHost(ctx.req);
     const sub = subdomainOf(requestHost(ctx.req.headers, config.trust_proxy), config.service_domain);
     ctx.state.workspace = await resolveWorkspace(sub, clock.now().getTime());
     await next();
@@ -126,7 +127,17 @@ export const createApp = (deps: AppDeps) => {
     ctx.body = await deps.metrics.registry.metrics();
   });
   router.get(`${API_PREFIX}/openapi.json`, (ctx) => {
-    ctx.body = buildOpenApi(routes, `${ctx.protocol}://${ctx.host}${API_PREFIX}`);
+    // The workspace's own URL; without one, a template with the workspace as a server variable.
+    const ws = ctx.state.workspace;
+    ctx.body = buildOpenApi(
+      routes,
+      ws
+        ? { url: `${deps.workspaceUrl(ws.subdomain)}${API_PREFIX}` }
+        : {
+            url: `${deps.workspaceUrl('{workspace}')}${API_PREFIX}`,
+            variables: { workspace: { default: 'demo', description: 'Your workspace’s subdomain.' } },
+          },
+    );
   });
 
   for (const r of routes) {

@@ -16,6 +16,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** True once shutdown began: readiness fails so balancers stop sending traffic. */
   isDraining?: () => boolean;
+  /** The base URL of a workspace for printed URLs, from configuration alone (see public-url.ts). */
+  workspaceUrl(subdomain: string): string;
 }
 
 export interface ApiState {
