@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, type Logger, systemClock } from '@lookout/shared';
 import type { Config } from './config.js';
+import { capConnections } from './connection-cap.js';
 import { createMonitorCatalog } from './domain/monitor-catalog.js';
 import { createPingBatcher } from './domain/ping-batcher.js';
 import { createApp } from './http/app.js';
@@ -56,12 +57,23 @@ export const startControlPlane = async (deps: {
   };
   const api = createApp(appDeps).callback();
   const ping = createPingEndpoint(appDeps);
-  const server = createServer((req, res) => {
-    if (!ping(req, res)) void api(req, res);
-  });
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 30_000;
+  const server = createServer(
+    {
+      // A connection that does not finish its headers (or sends nothing), or its whole request, in
+      // time gets 408 and is closed; node looks for such connections every connectionsCheckingInterval.
+      headersTimeout: config.http_headers_timeout_ms,
+      requestTimeout: config.http_request_timeout_ms,
+      connectionsCheckingInterval: Math.max(
+        100,
+        Math.min(5_000, Math.floor(config.http_headers_timeout_ms / 4)),
+      ),
+    },
+    (req, res) => {
+      if (!ping(req, res)) void api(req, res);
+    },
+  );
+  server.keepAliveTimeout = config.http_keep_alive_timeout_ms;
+  capConnections(server, config.http_max_connections, logger, 'http');
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.http_port, config.http_host, () => resolve());
