@@ -33,6 +33,8 @@ export const startControlPlane = async (deps: {
   store: Store;
   logger: Logger;
   clock?: Clock;
+  /** More for the /healthz body (e.g. the local agents of `npm start`). */
+  health?: () => Record<string, unknown>;
 }): Promise<ControlPlane> => {
   const { config, logger } = deps;
   const clock = deps.clock ?? systemClock;
@@ -53,6 +55,7 @@ export const startControlPlane = async (deps: {
     pings,
     metrics,
     isDraining: () => draining,
+    ...(deps.health ? { health: deps.health } : {}),
     workspaceUrl: (subdomain: string) => workspaceBaseUrl(config, subdomain, listenPort),
   };
   const api = createApp(appDeps).callback();

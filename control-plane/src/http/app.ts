@@ -104,7 +104,8 @@ export const createApp = (deps: AppDeps) => {
 
   const router = new Router<ApiState>();
   router.get('/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
+    // Liveness: 200 while the process serves; the detail (local agents) is for people reading it.
+    ctx.body = { status: 'ok', ...deps.health?.() };
   });
   router.get('/readyz', async (ctx) => {
     if (deps.isDraining?.()) throw new AppError('unavailable', 'Shutting down.');
