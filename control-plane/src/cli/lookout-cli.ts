@@ -12,7 +12,7 @@ import { alertJson, apiKeyJson } from '../http/serialize.js';
 import { loadMcpSettings } from '../mcp/settings.js';
 import { workspaceBaseUrl } from '../public-url.js';
 import { openStore } from '../store/open-store.js';
-import type { Store } from '../store/port.js';
+import { type Store, StoreMissingError } from '../store/port.js';
 
 /**
  * `npx lookout …`: the admin CLI. Same config as the server, so the same store. Human output by
@@ -254,7 +254,9 @@ const run = async (argv: string[]): Promise<number> => {
   if (!command)
     throw new AppError('bad_request', `unknown command "${positionals.join(' ')}"; see npx lookout --help`);
   const config = loadConfig();
-  const store = await openStore(config);
+  // Only `workspace create` may make a new store; anything else on a missing one would act on an
+  // empty database that the server never sees (a wrong LOOKOUT_DATA_DIR, say).
+  const store = await openStore(config, { mustExist: name !== 'workspace create' });
   try {
     const out = await command(store, flags as Flags, config);
     process.stdout.write(`${flags.json ? JSON.stringify(out.json, null, 2) : out.text}\n`);
@@ -273,7 +275,9 @@ run(process.argv.slice(2)).then(
         : e.message
       : e instanceof ConfigError
         ? e.message
-        : (e as Error).message;
+        : e instanceof StoreMissingError
+          ? `${e.message}; point LOOKOUT_DATA_DIR (or LOOKOUT_MONGODB_URI) at the server's store, or make a new one with "workspace create"`
+          : (e as Error).message;
     process.stderr.write(`lookout: ${msg}\n`);
     process.exit(1);
   },

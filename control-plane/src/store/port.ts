@@ -27,6 +27,18 @@ import type {
 } from '../domain/types.js';
 
 /**
+ * What an adapter opened with `mustExist` throws (from its factory or `init`) when no store has been
+ * made where it looked: `where` names the place (the SQLite file, or the MongoDB database and hosts,
+ * never credentials). Opened without it, an adapter creates its store.
+ */
+export class StoreMissingError extends Error {
+  readonly code = 'store_missing';
+  constructor(readonly where: string) {
+    super(`no Lookout store at ${where}`);
+  }
+}
+
+/**
  * The storage port. Domain-shaped: every method is one business operation, atomic on its own,
  * so that several control-plane replicas on one store stay correct. Adapters: SQLite, MongoDB.
  * Both pass `store/contract.ts`.

@@ -3,6 +3,7 @@ import { MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { storeContract } from '../contract.js';
 import { createMongoStore } from './mongo-store.js';
+import { describeMongoStore, mongoHosts } from './uri.js';
 
 /**
  * The MongoDB adapter runs the same contract as SQLite whenever LOOKOUT_MONGODB_URI points at a
@@ -12,19 +13,29 @@ import { createMongoStore } from './mongo-store.js';
 const uri = process.env.LOOKOUT_MONGODB_URI;
 
 if (uri) {
-  storeContract('mongodb', async () => {
-    const dbName = `lookout_test_${randomUUID().slice(0, 8)}`;
-    const store = createMongoStore({ uri, dbName });
-    return {
-      ...store,
-      async close() {
-        const c = new MongoClient(uri);
-        await c.db(dbName).dropDatabase();
-        await c.close();
-        await store.close();
-      },
-    };
-  });
+  const dropDatabase = async (dbName: string) => {
+    const c = new MongoClient(uri);
+    await c.db(dbName).dropDatabase();
+    await c.close();
+  };
+  storeContract(
+    'mongodb',
+    async () => {
+      const dbName = `lookout_test_${randomUUID().slice(0, 8)}`;
+      const store = createMongoStore({ uri, dbName });
+      return {
+        ...store,
+        async close() {
+          await dropDatabase(dbName);
+          await store.close();
+        },
+      };
+    },
+    {
+      at: (key, opts) => createMongoStore({ uri, dbName: `lookout_test_${key}`, ...opts }),
+      drop: (key) => dropDatabase(`lookout_test_${key}`),
+    },
+  );
 }
 
 describe('MongoDB adapter without a server', () => {
@@ -36,5 +47,19 @@ describe('MongoDB adapter without a server', () => {
     });
     await expect(store.init()).rejects.toThrow(/ECONNREFUSED|Server selection timed out|connect/i);
     await store.close();
+  });
+});
+
+describe('where a MongoDB store is, without credentials', () => {
+  it.each([
+    ['mongodb://ops:s3cret@db1:27017,db2:27017/?replicaSet=rs0', 'mongodb://db1:27017,db2:27017'],
+    [
+      'mongodb+srv://ops:p%40ss@cluster0.example.net/lookout?retryWrites=true',
+      'mongodb+srv://cluster0.example.net',
+    ],
+    ['mongodb://127.0.0.1:27017', 'mongodb://127.0.0.1:27017'],
+  ])('%s → %s', (uri, hosts) => {
+    expect(mongoHosts(uri)).toBe(hosts);
+    expect(describeMongoStore(uri, 'lookout')).toBe(`database "lookout" on ${hosts} (MongoDB)`);
   });
 });

@@ -26,9 +26,18 @@ import type {
 import { decodeCursor, encodeCursor, toPage } from '../cursor.js';
 import { openKey } from '../open-key.js';
 import { pingTouches } from '../ping-touches.js';
-import type { AlertKey, AlertQuery, MonitorQuery, PageQuery, ResultQuery, Store } from '../port.js';
+import {
+  type AlertKey,
+  type AlertQuery,
+  type MonitorQuery,
+  type PageQuery,
+  type ResultQuery,
+  type Store,
+  StoreMissingError,
+} from '../port.js';
 import { mongoInbound, mongoInboundIndexes, mongoPingTouch } from './inbound.js';
 import { mongoRouting, mongoRoutingIndexes } from './routing.js';
+import { describeMongoStore } from './uri.js';
 
 /**
  * The production store: MongoDB through the official driver. Majority writes and reads, retryable
@@ -42,6 +51,11 @@ export interface MongoOptions {
   uri: string;
   dbName?: string;
   serverSelectionTimeoutMs?: number;
+  /**
+   * Use only a database that already holds a Lookout store (its `workspaces` collection exists):
+   * `init` throws StoreMissingError otherwise, before creating anything. By default `init` creates it.
+   */
+  mustExist?: boolean;
 }
 
 type Doc = Document & { _id: string };
@@ -162,6 +176,13 @@ export const createMongoStore = (opts: MongoOptions): Store => {
 
     async init() {
       await client.connect();
+      if (opts.mustExist) {
+        // Before the indexes below, which would create the collections (and so the database).
+        const found = await db
+          .listCollections({ name: 'workspaces' }, { nameOnly: true, authorizedCollections: true })
+          .toArray();
+        if (found.length === 0) throw new StoreMissingError(describeMongoStore(opts.uri, db.databaseName));
+      }
       await Promise.all([
         workspaces.createIndex({ subdomain: 1 }, { unique: true }),
         users.createIndex({ workspace_id: 1, email: 1 }, { unique: true }),
