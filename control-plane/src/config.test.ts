@@ -72,6 +72,33 @@ describe('config', () => {
     });
   });
 
+  it('connection limits: defaults, validation, and headers within the request timeout', () => {
+    expect(loadConfig({})).toMatchObject({
+      http_headers_timeout_ms: 20_000,
+      http_request_timeout_ms: 30_000,
+      http_keep_alive_timeout_ms: 65_000,
+      http_max_connections: 10_000,
+      rpc_idle_timeout_ms: 60_000,
+      rpc_max_connections: 1_000,
+    });
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (e) {
+        return (e as ConfigError).problems;
+      }
+    };
+    expect(
+      problems({ LOOKOUT_RPC_IDLE_TIMEOUT_MS: '5000', LOOKOUT_HTTP_MAX_CONNECTIONS: '0' }).map(
+        (p) => p.split('=')[0],
+      ),
+    ).toEqual(['LOOKOUT_HTTP_MAX_CONNECTIONS', 'LOOKOUT_RPC_IDLE_TIMEOUT_MS']);
+    expect(problems({ LOOKOUT_HTTP_HEADERS_TIMEOUT_MS: '40000' })).toEqual([
+      'LOOKOUT_HTTP_HEADERS_TIMEOUT_MS=40000: must not exceed LOOKOUT_HTTP_REQUEST_TIMEOUT_MS (30000)',
+    ]);
+  });
+
   it('every setting is documented in the README configuration table', () => {
     const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
     for (const key of Object.keys(configKeys))

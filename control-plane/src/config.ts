@@ -42,6 +42,36 @@ export const configKeys = {
   },
   http_port: { schema: port, default: 8080, doc: 'Port of the HTTP API (0 picks a free port).' },
   rpc_port: { schema: port, default: 8081, doc: 'Port of the agents’ gRPC/Connect listener (HTTP/2).' },
+  http_headers_timeout_ms: {
+    schema: z.coerce.number().int().min(1000).max(600_000),
+    default: 20_000,
+    doc: 'HTTP API: a request’s headers must arrive within this long, or the connection gets 408 and is closed (a connection that sends nothing too). At most the request timeout.',
+  },
+  http_request_timeout_ms: {
+    schema: z.coerce.number().int().min(1000).max(600_000),
+    default: 30_000,
+    doc: 'HTTP API: a whole request (headers and body) must arrive within this long, or the connection gets 408 and is closed.',
+  },
+  http_keep_alive_timeout_ms: {
+    schema: z.coerce.number().int().min(1000).max(600_000),
+    default: 65_000,
+    doc: 'HTTP API: a kept-alive connection idle this long between requests is closed. Keep it above the idle timeout of a load balancer in front (often 60 s), so the balancer closes first.',
+  },
+  http_max_connections: {
+    schema: z.coerce.number().int().min(1).max(1_000_000),
+    default: 10_000,
+    doc: 'HTTP API: most open connections per process; beyond, new connections are closed at once.',
+  },
+  rpc_idle_timeout_ms: {
+    schema: z.coerce.number().int().min(20_000).max(3_600_000),
+    default: 60_000,
+    doc: 'Agent RPC: an HTTP/2 connection, or a stream on it, with no traffic for this long is closed. Above the 15 s keep-alive that streams and agents send.',
+  },
+  rpc_max_connections: {
+    schema: z.coerce.number().int().min(1).max(1_000_000),
+    default: 1_000,
+    doc: 'Agent RPC: most open connections per process (each agent holds one); beyond, new connections are closed at once.',
+  },
   demo_workspace: {
     schema: bool,
     default: true,
@@ -80,12 +110,12 @@ export const configKeys = {
   public_url_scheme: {
     schema: z.enum(['http', 'https']),
     default: 'http',
-    doc: 'Scheme of the URLs the API hands out (ping URLs).',
+    doc: 'Scheme of the URLs the service prints (API URL, ping URLs, integration endpoints, OpenAPI servers); never taken from a request.',
   },
   public_port: {
     schema: port.optional(),
     default: undefined,
-    doc: 'Port in the URLs the API hands out; defaults to the HTTP port (omitted when 80/443).',
+    doc: 'Port in the URLs the service prints; defaults to the HTTP port (omitted when it is the scheme’s own, 80 or 443).',
   },
   trust_proxy: { schema: bool, default: false, doc: 'Honour X-Forwarded-Host/-For from a reverse proxy.' },
   data_dir: { schema: z.string().min(1), default: './data', doc: 'Directory of the embedded SQLite store.' },
@@ -286,6 +316,12 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (problems.length === 0 && (out.session_idle_minutes as number) > (out.session_max_hours as number) * 60)
     problems.push(
       `${envName('session_idle_minutes')}=${out.session_idle_minutes}: must not be longer than ${envName('session_max_hours')} (${out.session_max_hours} h)`,
+    );
+  const headers = out.http_headers_timeout_ms as number | undefined;
+  const request = out.http_request_timeout_ms as number | undefined;
+  if (headers !== undefined && request !== undefined && headers > request)
+    problems.push(
+      `${envName('http_headers_timeout_ms')}=${headers}: must not exceed ${envName('http_request_timeout_ms')} (${request})`,
     );
   if (problems.length > 0) throw new ConfigError(problems);
   return out as Config;

@@ -1,7 +1,8 @@
 import { createLogger, systemClock } from '@lookout/shared';
 import { ensureDemoWorkspace } from './bootstrap.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { startLocalAgents } from './local-agents.js';
+import { type LocalAgents, startLocalAgents } from './local-agents.js';
+import { workspaceBaseUrl } from './public-url.js';
 import { startControlPlane } from './server.js';
 import { describeStore, openStore } from './store/open-store.js';
 
@@ -21,21 +22,27 @@ const main = async () => {
   const store = await openStore(config);
   logger.info({ store: describeStore(config) }, 'store ready');
   const demo = config.demo_workspace ? await ensureDemoWorkspace(store, config.plans, systemClock) : null;
-  const cp = await startControlPlane({ config, store, logger });
-  const agents =
-    config.local_agents.length > 0
-      ? await startLocalAgents({
-          regions: config.local_agents,
-          rpcUrl: cp.rpcUrl,
-          store,
-          clock: systemClock,
-          logger,
-          allRegions: config.regions,
-        })
-      : null;
+  let agents: LocalAgents | null = null;
+  const cp = await startControlPlane({
+    config,
+    store,
+    logger,
+    // /healthz lists the local agents (started below, once the RPC listener's address is known).
+    health: () => (agents ? { local_agents: agents.health() } : {}),
+  });
+  if (config.local_agents.length > 0) {
+    agents = await startLocalAgents({
+      regions: config.local_agents,
+      rpcUrl: cp.rpcUrl,
+      store,
+      clock: systemClock,
+      logger,
+      allRegions: config.regions,
+      env: process.env,
+    });
+  }
 
-  const publicPort = config.public_port ?? cp.port;
-  const base = `${config.public_url_scheme}://demo.${config.service_domain}${[80, 443].includes(publicPort) ? '' : `:${publicPort}`}`;
+  const base = workspaceBaseUrl(config, 'demo', cp.port);
   if (demo) {
     process.stdout.write(
       [
@@ -58,7 +65,7 @@ const main = async () => {
     );
   } else {
     process.stdout.write(
-      `\nLookout is running: HTTP API on port ${cp.port} (https://<workspace>.${config.service_domain}/api/v1; create workspaces with npx lookout workspace create)\n  agents connect: ${cp.rpcUrl}\n`,
+      `\nLookout is running: HTTP API on port ${cp.port} (${workspaceBaseUrl(config, '<workspace>', cp.port)}/api/v1; create workspaces with npx lookout workspace create)\n  agents connect: ${cp.rpcUrl}\n`,
     );
   }
 

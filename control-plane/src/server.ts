@@ -2,12 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, type Logger, systemClock } from '@lookout/shared';
 import type { Config } from './config.js';
+import { capConnections } from './connection-cap.js';
 import { createMonitorCatalog } from './domain/monitor-catalog.js';
 import { createPingBatcher } from './domain/ping-batcher.js';
 import { createApp } from './http/app.js';
 import { createPingEndpoint } from './http/ping-endpoint.js';
 import { startJobs } from './jobs.js';
 import { createMetrics, instrumentStore } from './metrics.js';
+import { workspaceBaseUrl } from './public-url.js';
 import { startRpcServer } from './rpc/rpc-server.js';
 import type { Store } from './store/port.js';
 
@@ -31,6 +33,8 @@ export const startControlPlane = async (deps: {
   store: Store;
   logger: Logger;
   clock?: Clock;
+  /** More for the /healthz body (e.g. the local agents of `npm start`). */
+  health?: () => Record<string, unknown>;
 }): Promise<ControlPlane> => {
   const { config, logger } = deps;
   const clock = deps.clock ?? systemClock;
@@ -41,6 +45,8 @@ export const startControlPlane = async (deps: {
     maxQueued: config.ping_queue_max,
   });
   let draining = false;
+  // Printed URLs use the public port, else the port actually listened on (known once listening).
+  let listenPort = config.http_port;
   const appDeps = {
     store,
     config,
@@ -49,20 +55,34 @@ export const startControlPlane = async (deps: {
     pings,
     metrics,
     isDraining: () => draining,
+    ...(deps.health ? { health: deps.health } : {}),
+    workspaceUrl: (subdomain: string) => workspaceBaseUrl(config, subdomain, listenPort),
   };
   const api = createApp(appDeps).callback();
   const ping = createPingEndpoint(appDeps);
-  const server = createServer((req, res) => {
-    if (!ping(req, res)) void api(req, res);
-  });
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 30_000;
+  const server = createServer(
+    {
+      // A connection that does not finish its headers (or sends nothing), or its whole request, in
+      // time gets 408 and is closed; node looks for such connections every connectionsCheckingInterval.
+      headersTimeout: config.http_headers_timeout_ms,
+      requestTimeout: config.http_request_timeout_ms,
+      connectionsCheckingInterval: Math.max(
+        100,
+        Math.min(5_000, Math.floor(config.http_headers_timeout_ms / 4)),
+      ),
+    },
+    (req, res) => {
+      if (!ping(req, res)) void api(req, res);
+    },
+  );
+  server.keepAliveTimeout = config.http_keep_alive_timeout_ms;
+  capConnections(server, config.http_max_connections, logger, 'http');
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.http_port, config.http_host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  listenPort = port;
   const url = `http://${config.http_host.includes(':') ? `[${config.http_host}]` : config.http_host}:${port}`;
   logger.info({ url }, 'HTTP API listening');
   // This replica's monitors, kept current from the monitor feed: agent streams, ingestion, region health.

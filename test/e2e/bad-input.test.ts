@@ -73,6 +73,7 @@ const routes = () =>
     clock: h.clock,
     logger: silentLogger(),
     pings: createPingBatcher(async () => {}, { maxBatch: 1, maxQueued: 1 }),
+    workspaceUrl: (subdomain) => `http://${subdomain}.localhost:${h.cp.port}`,
   });
 
 const pathOf = (path: string) => {

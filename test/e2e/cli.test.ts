@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNamedKey } from '../../control-plane/src/domain/api-keys.js';
 import { type Harness, startHarness } from '../support/harness.js';
@@ -31,7 +34,8 @@ describe('npx lookout', () => {
       'team',
     ]);
     expect(ws).toMatchObject({
-      workspace: { subdomain: 'acme', plan: 'team' },
+      // Printed from configuration: the default HTTP port, as no public port is set.
+      workspace: { subdomain: 'acme', plan: 'team', api_url: 'http://acme.localhost:8080/api/v1' },
       admin: { email: 'ops@acme.test' },
     });
     expect(ws.admin.password.length).toBeGreaterThanOrEqual(20);
@@ -254,5 +258,39 @@ describe('npx lookout', () => {
     });
     expect(badEnv.code).toBe(1);
     expect(badEnv.stderr).toContain('LOOKOUT_HTTP_PORT');
+  });
+
+  it('without the server’s store, only workspace create makes one; every other command names the path it looked at', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'lookout-cli-nostore-'));
+    try {
+      const data = join(elsewhere, 'data');
+      const file = join(data, 'lookout.db');
+      const other = { LOOKOUT_DATA_DIR: data, LOOKOUT_LOG_LEVEL: 'silent' };
+      for (const args of [
+        ['api-key', 'list', '--workspace', 'demo'],
+        ['user', 'create', '--workspace', 'demo', '--email', 'x@demo.test', '--role', 'member'],
+        ['legacy-key', 'regenerate', '--workspace', 'demo', '--email', 'x@demo.test'],
+        ['alert', 'test', '--workspace', 'demo'],
+        ['agent-token', 'create', '--region', 'eu-west'],
+        ['agent-token', 'list'],
+      ]) {
+        const r = await runCli(args, other);
+        expect(r.code, args.join(' ')).toBe(1);
+        expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+        expect(r.stderr, args.join(' ')).toContain(`no Lookout store at ${file}`);
+        expect(existsSync(file), args.join(' ')).toBe(false);
+      }
+      const created = await runCli(
+        ['workspace', 'create', '--subdomain', 'fresh', '--admin-email', 'ops@fresh.test', '--json'],
+        other,
+      );
+      expect(created.code, created.stderr).toBe(0);
+      expect(existsSync(file)).toBe(true);
+      const listed = await runCli(['api-key', 'list', '--workspace', 'fresh'], other);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout.trim()).toBe('No API keys.');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 });

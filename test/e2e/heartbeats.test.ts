@@ -24,7 +24,7 @@ describe('heartbeats and pings (spec 4.2, 5.8)', () => {
       state: 'new',
       last_ping_at: null,
     });
-    expect(c.body.ping_url).toBe(`http://${w.host}/hb/ping/${c.body.id}`);
+    expect(c.body.ping_url).toBe(`http://${w.host}:${h.cp.port}/hb/ping/${c.body.id}`);
     expect((await w.api('GET', '/heartbeats')).body.data.map((x: { id: string }) => x.id)).toEqual([
       c.body.id,
     ]);

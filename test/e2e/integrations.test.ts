@@ -59,7 +59,7 @@ describe('integrations: admin CRUD with a service key shown once', () => {
       kind: 'alertmanager',
       name: 'prod alertmanager',
       key_last_four: c.service_key.slice(-4),
-      endpoint: `http://${w.host}/api/v1/integrations/alertmanager/events`,
+      endpoint: `http://${w.host}:${h.cp.port}/api/v1/integrations/alertmanager/events`,
     });
     const list = (await w.api('GET', '/integrations')).body;
     expect(list.data.map((i: { id: string }) => i.id)).toEqual([c.id]);

@@ -320,7 +320,7 @@ describe('npx lookout mcp: tools', () => {
     const silent = (await w.api('POST', '/heartbeats', { json: { display_name: 'report job' } })).body;
     expect((await h.request('POST', `/hb/ping/${pinged.id}`)).status).toBe(200);
     const listed = await ok('list_heartbeats');
-    // The ping URL is built from the Host the request came with (here with the port, as sent).
+    // The ping URL is built from configuration (the service domain and the port listened on).
     const withoutUrl = ({ data }: { data: { ping_url: string }[] }) =>
       data.map(({ ping_url: _u, ...rest }) => rest);
     expect(withoutUrl(listed)).toEqual(withoutUrl((await w.api('GET', '/heartbeats')).body));

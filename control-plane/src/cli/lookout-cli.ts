@@ -10,9 +10,10 @@ import { parseOrThrow } from '../domain/validation.js';
 import { createUser, createWorkspace, userInput } from '../domain/workspaces.js';
 import { agentJson, alertJson, apiKeyJson } from '../http/serialize.js';
 import { loadMcpSettings } from '../mcp/settings.js';
+import { workspaceBaseUrl } from '../public-url.js';
 import { allPages } from '../store/cursor.js';
 import { openStore } from '../store/open-store.js';
-import type { Store } from '../store/port.js';
+import { type Store, StoreMissingError } from '../store/port.js';
 
 /**
  * `npx lookout …`: the admin CLI. Same config as the server, so the same store. Human output by
@@ -75,16 +76,22 @@ const userOf = async (store: Store, ws: Workspace, email: string): Promise<User>
 };
 
 const commands: Record<string, (store: Store, flags: Flags, config: Config) => Promise<Out>> = {
-  async 'workspace create'(store, flags, { plans }) {
+  async 'workspace create'(store, flags, config) {
     const [subdomain, email] = need(flags, 'subdomain', 'admin-email');
     const plan = (flags.plan as string | undefined) ?? 'free';
-    const r = await createWorkspace(store, plans, { subdomain, admin_email: email, plan }, systemClock.now());
+    const r = await createWorkspace(
+      store,
+      config.plans,
+      { subdomain, admin_email: email, plan },
+      systemClock.now(),
+    );
+    const apiUrl = `${workspaceBaseUrl(config, r.workspace.subdomain, config.http_port)}/api/v1`;
     return {
       json: {
-        workspace: { id: r.workspace.id, subdomain, plan },
+        workspace: { id: r.workspace.id, subdomain, plan, api_url: apiUrl },
         admin: { id: r.admin.id, email: r.admin.email, password: r.password },
       },
-      text: `Created workspace "${subdomain}" (${plan} plan). Admin ${r.admin.email}, password (shown once): ${r.password}`,
+      text: `Created workspace "${subdomain}" (${plan} plan) at ${apiUrl}. Admin ${r.admin.email}, password (shown once): ${r.password}`,
     };
   },
   async 'user create'(store, flags) {
@@ -271,7 +278,9 @@ const run = async (argv: string[]): Promise<number> => {
   if (!command)
     throw new AppError('bad_request', `unknown command "${positionals.join(' ')}"; see npx lookout --help`);
   const config = loadConfig();
-  const store = await openStore(config);
+  // Only `workspace create` may make a new store; anything else on a missing one would act on an
+  // empty database that the server never sees (a wrong LOOKOUT_DATA_DIR, say).
+  const store = await openStore(config, { mustExist: name !== 'workspace create' });
   try {
     const out = await command(store, flags as Flags, config);
     process.stdout.write(`${flags.json ? JSON.stringify(out.json, null, 2) : out.text}\n`);
@@ -290,7 +299,9 @@ run(process.argv.slice(2)).then(
         : e.message
       : e instanceof ConfigError
         ? e.message
-        : (e as Error).message;
+        : e instanceof StoreMissingError
+          ? `${e.message}; point LOOKOUT_DATA_DIR (or LOOKOUT_MONGODB_URI) at the server's store, or make a new one with "workspace create"`
+          : (e as Error).message;
     process.stderr.write(`lookout: ${msg}\n`);
     process.exit(1);
   },

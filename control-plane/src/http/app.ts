@@ -27,7 +27,7 @@ import { sessionRoutes } from './routes/session.js';
 import { userRoutes } from './routes/users.js';
 import { sessionCookieName, sessionLifetimes } from './session-cookie.js';
 import { serveWebApp } from './web-app.js';
-import { createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
+import { assertOneHost, createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
 
 export const API_PREFIX = '/api/v1';
 const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -127,6 +127,7 @@ export const createApp = (deps: AppDeps) => {
   });
 
   app.use(async (ctx, next) => {
+    assertOneHost(ctx.req);
     const sub = subdomainOf(requestHost(ctx.req.headers, config.trust_proxy), config.service_domain);
     ctx.state.workspace = await resolveWorkspace(sub, clock.now().getTime());
     await next();
@@ -137,7 +138,8 @@ export const createApp = (deps: AppDeps) => {
 
   const router = new Router<ApiState>();
   router.get('/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
+    // Liveness: 200 while the process serves; the detail (local agents) is for people reading it.
+    ctx.body = { status: 'ok', ...deps.health?.() };
   });
   router.get('/readyz', async (ctx) => {
     if (deps.isDraining?.()) throw new AppError('unavailable', 'Shutting down.');
@@ -160,7 +162,17 @@ export const createApp = (deps: AppDeps) => {
     ctx.body = await deps.metrics.registry.metrics();
   });
   router.get(`${API_PREFIX}/openapi.json`, (ctx) => {
-    ctx.body = buildOpenApi(routes, `${ctx.protocol}://${ctx.host}${API_PREFIX}`);
+    // The workspace's own URL; without one, a template with the workspace as a server variable.
+    const ws = ctx.state.workspace;
+    ctx.body = buildOpenApi(
+      routes,
+      ws
+        ? { url: `${deps.workspaceUrl(ws.subdomain)}${API_PREFIX}` }
+        : {
+            url: `${deps.workspaceUrl('{workspace}')}${API_PREFIX}`,
+            variables: { workspace: { default: 'demo', description: 'Your workspace’s subdomain.' } },
+          },
+    );
   });
 
   for (const r of routes) {

@@ -30,7 +30,13 @@ const errorBody = {
 };
 
 /** OpenAPI 3.1 built from the route table and the very schemas that validate requests. */
-export const buildOpenApi = (routes: AnyRoute[], serverUrl: string) => {
+/** An OpenAPI server object: a URL, optionally a template with variables. */
+export interface OpenApiServer {
+  url: string;
+  variables?: Record<string, { default: string; description?: string }>;
+}
+
+export const buildOpenApi = (routes: AnyRoute[], server: OpenApiServer) => {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const params: unknown[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
@@ -105,7 +111,7 @@ export const buildOpenApi = (routes: AnyRoute[], serverUrl: string) => {
       version: '1.0.0',
       description: 'Monitoring and alerting. Each workspace has its own subdomain; send a key in X-API-Key.',
     },
-    servers: [{ url: serverUrl }],
+    servers: [server],
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },

@@ -6,6 +6,7 @@ import { createRateLimiter } from '../domain/rate-limiter.js';
 import { isJsonType, parseJson, readRaw } from './body.js';
 import type { AppDeps } from './route.js';
 import { createPingService } from './routes/pings.js';
+import { assertOneHost } from './workspace-host.js';
 
 const PING_PATH = /^(?:\/api\/v1)?\/hb\/ping\/([^/?#]+)(?:\/([^/?#]+))?(\?.*)?$/;
 
@@ -67,6 +68,7 @@ export const createPingEndpoint = (deps: AppDeps) => {
       }
     };
     (async () => {
+      assertOneHost(req);
       const limited = perHeartbeat?.take(m[1]!.toLowerCase(), deps.clock.now().getTime());
       if (limited && !limited.ok) {
         throw new AppError(

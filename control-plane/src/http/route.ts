@@ -17,6 +17,10 @@ export interface AppDeps {
   metrics?: Metrics;
   /** True once shutdown began: readiness fails so balancers stop sending traffic. */
   isDraining?: () => boolean;
+  /** More for the /healthz body (the process stays live: /healthz answers 200 whatever it says). */
+  health?: () => Record<string, unknown>;
+  /** The base URL of a workspace for printed URLs, from configuration alone (see public-url.ts). */
+  workspaceUrl(subdomain: string): string;
 }
 
 export interface ApiState {

@@ -1,4 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { AppError } from '@lookout/shared';
 import type { Workspace } from '../domain/types.js';
 import type { Store } from '../store/port.js';
 
@@ -10,6 +11,22 @@ export const subdomainOf = (host: string | undefined, serviceDomain: string): st
   if (!name.endsWith(suffix)) return null;
   const sub = name.slice(0, -suffix.length);
   return /^[a-z0-9-]{1,63}$/.test(sub) ? sub : null;
+};
+
+/**
+ * Refuses a request with more than one Host header (400): node keeps only the first in `req.headers`,
+ * while a proxy in front may have routed by another, so the workspace it names would be ambiguous.
+ */
+export const assertOneHost = (req: IncomingMessage) => {
+  const raw = req.rawHeaders;
+  let seen = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host' && ++seen > 1) {
+      throw new AppError('bad_request', 'The request has more than one Host header; send exactly one.', [
+        { field: 'Host', message: 'appears more than once' },
+      ]);
+    }
+  }
 };
 
 export const requestHost = (headers: IncomingHttpHeaders, trustProxy: boolean): string | undefined => {

@@ -1,7 +1,8 @@
-import { createServer, type Http2Session } from 'node:http2';
+import { constants, createServer, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { AgentService } from '@lookout/proto';
+import { capConnections } from '../connection-cap.js';
 import { createMonitorCatalog, type MonitorCatalog } from '../domain/monitor-catalog.js';
 import { type AgentServiceDeps, createAgentService } from './agent-service.js';
 import { createRunNowHub } from './run-now-hub.js';
@@ -56,6 +57,16 @@ export const startRpcServer = async (
       ),
   });
   const server = createServer(handler);
+  // A session without traffic for the idle timeout is destroyed (node does so when no 'timeout'
+  // listener is set): a connection that sends nothing, or stops half-way through its preface. A stream
+  // idle as long is cancelled, so a session kept busy by pings cannot hold a request open forever.
+  // Assignment streams and agents send keep-alives every 15 s, well inside it.
+  const idleMs = deps.config.rpc_idle_timeout_ms;
+  server.setTimeout(idleMs);
+  server.on('stream', (stream) => {
+    stream.setTimeout(idleMs, () => stream.close(constants.NGHTTP2_CANCEL));
+  });
+  capConnections(server, deps.config.rpc_max_connections, deps.logger, 'rpc');
   const sessions = new Set<Http2Session>();
   server.on('session', (s) => {
     sessions.add(s);

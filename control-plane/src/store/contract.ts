@@ -19,7 +19,7 @@ import type {
 import { inboundScenarios } from './contract-inbound.js';
 import { routingScenarios } from './contract-routing.js';
 import { sessionScenarios } from './contract-sessions.js';
-import type { Store } from './port.js';
+import { type Store, StoreMissingError } from './port.js';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (s: number) => new Date(T0.getTime() + s * 1000);
@@ -176,8 +176,43 @@ const result = (ws: string, monitor: string, over: Partial<CheckResultRecord> = 
   ...over,
 });
 
-export const storeContract = (name: string, open: () => Promise<Store>) => {
+/** Opens one named store (a file, a database) more than once, for the scenarios about opening. */
+export interface NamedStores {
+  /** The store named `key`; `init` creates it unless `mustExist`. */
+  at(key: string, opts: { mustExist?: boolean }): Store;
+  /** Removes what `at(key)` made. */
+  drop(key: string): Promise<void>;
+}
+
+export const storeContract = (name: string, open: () => Promise<Store>, named?: NamedStores) => {
   describe(`Store contract: ${name}`, () => {
+    if (named) {
+      it('opened with mustExist, a store never made is refused and nothing is created; once made, it opens', async () => {
+        const key = `must_exist_${randomUUID().slice(0, 8)}`;
+        /** Opens (the factory or init may refuse) and closes again. */
+        const openAndClose = async (opts: { mustExist?: boolean }) => {
+          const s = named.at(key, opts);
+          try {
+            await s.init();
+            return s;
+          } finally {
+            await s.close();
+          }
+        };
+        try {
+          const refused = await openAndClose({ mustExist: true }).catch((e: unknown) => e);
+          expect(refused).toBeInstanceOf(StoreMissingError);
+          expect((refused as StoreMissingError).where).toContain(key);
+          // Refusing made nothing: asked again, it is still missing.
+          await expect(openAndClose({ mustExist: true })).rejects.toBeInstanceOf(StoreMissingError);
+          await openAndClose({});
+          await expect(openAndClose({ mustExist: true })).resolves.toBeDefined();
+        } finally {
+          await named.drop(key);
+        }
+      });
+    }
+
     let store: Store;
     let ws: ReturnType<typeof fixtures.workspace>;
 

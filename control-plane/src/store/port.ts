@@ -8,6 +8,18 @@ import type { RoutingStore } from '../domain/routing-store.js';
 import type { SessionStore } from '../domain/sessions.js';
 import type { TenancyStore } from '../domain/tenancy-store.js';
 
+/**
+ * What an adapter opened with `mustExist` throws (from its factory or `init`) when no store has been
+ * made where it looked: `where` names the place (the SQLite file, or the MongoDB database and hosts,
+ * never credentials). Opened without it, an adapter creates its store.
+ */
+export class StoreMissingError extends Error {
+  readonly code = 'store_missing';
+  constructor(readonly where: string) {
+    super(`no Lookout store at ${where}`);
+  }
+}
+
 /** Opening, probing and closing a store, whatever its records. */
 export interface StoreLifecycle {
   readonly kind: 'sqlite' | 'mongodb';

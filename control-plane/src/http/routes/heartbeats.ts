@@ -7,14 +7,13 @@ import {
   updateHeartbeatBody,
 } from '../../domain/heartbeats.js';
 import type { Heartbeat } from '../../domain/types.js';
-import { type ApiContext, type AppDeps, type Authed, route } from '../route.js';
+import { type AppDeps, type Authed, route } from '../route.js';
 import { heartbeatJson } from '../serialize.js';
 import { pageQuery } from './query.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const pingUrl = (ctx: ApiContext, id: string) => `${ctx.protocol}://${ctx.host}/hb/ping/${id}`;
-
-export const heartbeatRoutes = ({ store, clock }: AppDeps) => {
+export const heartbeatRoutes = ({ store, clock, workspaceUrl }: AppDeps) => {
+  const pingUrl = (auth: Authed, id: string) => `${workspaceUrl(auth.workspace.subdomain)}/hb/ping/${id}`;
   const load = async (auth: Authed, id: string): Promise<Heartbeat> => {
     const h = UUID.test(id) ? await store.getHeartbeat(auth.workspace.id, id.toLowerCase()) : null;
     if (!h) throw new AppError('not_found', 'Heartbeat not found.');
@@ -29,9 +28,9 @@ export const heartbeatRoutes = ({ store, clock }: AppDeps) => {
       role: 'member',
       body: createHeartbeatBody,
       status: 201,
-      async handler({ ctx, auth, body }) {
+      async handler({ auth, body }) {
         const h = await createHeartbeat(store, auth.workspace, body, clock.now());
-        return heartbeatJson(h, pingUrl(ctx, h.id));
+        return heartbeatJson(h, pingUrl(auth, h.id));
       },
     }),
     route({
@@ -40,10 +39,10 @@ export const heartbeatRoutes = ({ store, clock }: AppDeps) => {
       tag: 'Heartbeats',
       summary: 'List heartbeats, newest first, with their state and last ping.',
       query: z.strictObject(pageQuery),
-      async handler({ ctx, auth, query }) {
+      async handler({ auth, query }) {
         const page = await store.listHeartbeats(auth.workspace.id, query);
         return {
-          data: page.data.map((h) => heartbeatJson(h, pingUrl(ctx, h.id))),
+          data: page.data.map((h) => heartbeatJson(h, pingUrl(auth, h.id))),
           next_cursor: page.next_cursor,
         };
       },
@@ -54,8 +53,8 @@ export const heartbeatRoutes = ({ store, clock }: AppDeps) => {
       tag: 'Heartbeats',
       summary: 'Get a heartbeat.',
       responses: { 404: 'No such heartbeat in this workspace' },
-      async handler({ ctx, auth, params }) {
-        return heartbeatJson(await load(auth, params.uuid!), pingUrl(ctx, params.uuid!.toLowerCase()));
+      async handler({ auth, params }) {
+        return heartbeatJson(await load(auth, params.uuid!), pingUrl(auth, params.uuid!.toLowerCase()));
       },
     }),
     route({
@@ -98,9 +97,9 @@ export const heartbeatRoutes = ({ store, clock }: AppDeps) => {
       summary: 'Change a heartbeat’s name, period, grace or policy, or pause it.',
       role: 'member',
       body: updateHeartbeatBody,
-      async handler({ ctx, auth, params, body }) {
+      async handler({ auth, params, body }) {
         const h = await updateHeartbeat(store, await load(auth, params.uuid!), body, clock.now());
-        return heartbeatJson(h, pingUrl(ctx, h.id));
+        return heartbeatJson(h, pingUrl(auth, h.id));
       },
     }),
     route({

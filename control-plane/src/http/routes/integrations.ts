@@ -23,25 +23,26 @@ import {
 } from '../../domain/integrations.js';
 import type { Integration, IntegrationKind } from '../../domain/types.js';
 import { parseOrThrow } from '../../domain/validation.js';
-import { type ApiContext, type AppDeps, type Authed, route } from '../route.js';
+import { type AppDeps, type Authed, route } from '../route.js';
 import { UUID } from './heartbeats.js';
 import { pageQuery } from './query.js';
 
 const iso = (d: Date) => d.toISOString();
 
 /** An integration as the API shows it: never the key or its hash; the last four characters only. */
-const integrationJson = (i: Integration, ctx: ApiContext) => ({
+const integrationJson = (i: Integration, baseUrl: string) => ({
   id: i.id,
   name: i.name,
   kind: i.kind,
   escalation_policy_id: i.escalation_policy_id,
   key_last_four: i.key_last_four,
-  endpoint: `${ctx.protocol}://${ctx.host}${inboundPath(i.kind)}`,
+  endpoint: `${baseUrl}${inboundPath(i.kind)}`,
   created_at: iso(i.created_at),
   updated_at: iso(i.updated_at),
 });
 
-export const integrationRoutes = ({ store, clock, config }: AppDeps) => {
+export const integrationRoutes = ({ store, clock, config, workspaceUrl }: AppDeps) => {
+  const shown = (auth: Authed, i: Integration) => integrationJson(i, workspaceUrl(auth.workspace.subdomain));
   const load = async (auth: Authed, id: string): Promise<Integration> => {
     const i = UUID.test(id) ? await store.getIntegration(auth.workspace.id, id.toLowerCase()) : null;
     if (!i) throw new AppError('not_found', 'Integration not found.');
@@ -86,9 +87,9 @@ export const integrationRoutes = ({ store, clock, config }: AppDeps) => {
       role: 'admin',
       body: createIntegrationBody,
       status: 201,
-      async handler({ ctx, auth, body }) {
+      async handler({ auth, body }) {
         const r = await createIntegration(store, auth.workspace, body, clock.now());
-        return { ...integrationJson(r.integration, ctx), service_key: r.service_key };
+        return { ...shown(auth, r.integration), service_key: r.service_key };
       },
     }),
     route({
@@ -97,9 +98,9 @@ export const integrationRoutes = ({ store, clock, config }: AppDeps) => {
       tag: 'Integrations',
       summary: 'List integrations, newest first (service keys are never shown again).',
       query: z.strictObject(pageQuery),
-      async handler({ ctx, auth, query }) {
+      async handler({ auth, query }) {
         const page = await store.listIntegrations(auth.workspace.id, query);
-        return { data: page.data.map((i) => integrationJson(i, ctx)), next_cursor: page.next_cursor };
+        return { data: page.data.map((i) => shown(auth, i)), next_cursor: page.next_cursor };
       },
     }),
     route({
@@ -108,8 +109,8 @@ export const integrationRoutes = ({ store, clock, config }: AppDeps) => {
       tag: 'Integrations',
       summary: 'Get an integration.',
       responses: { 404: 'No such integration in this workspace' },
-      async handler({ ctx, auth, params }) {
-        return integrationJson(await load(auth, params.integration_id!), ctx);
+      async handler({ auth, params }) {
+        return shown(auth, await load(auth, params.integration_id!));
       },
     }),
     route({
@@ -119,10 +120,10 @@ export const integrationRoutes = ({ store, clock, config }: AppDeps) => {
       summary: 'Rename an integration or change the escalation policy of its alerts.',
       role: 'admin',
       body: updateIntegrationBody,
-      async handler({ ctx, auth, params, body }) {
+      async handler({ auth, params, body }) {
         parseOrThrow(updateIntegrationBody, body);
         const i = await updateIntegration(store, await load(auth, params.integration_id!), body, clock.now());
-        return integrationJson(i, ctx);
+        return shown(auth, i);
       },
     }),
     route({
@@ -132,9 +133,9 @@ export const integrationRoutes = ({ store, clock, config }: AppDeps) => {
       summary:
         'Replace the integration’s service key; the new one is in the response, shown this once, and the old one stops working at once.',
       role: 'admin',
-      async handler({ ctx, auth, params }) {
+      async handler({ auth, params }) {
         const r = await rotateServiceKey(store, await load(auth, params.integration_id!), clock.now());
-        return { ...integrationJson(r.integration, ctx), service_key: r.service_key };
+        return { ...shown(auth, r.integration), service_key: r.service_key };
       },
     }),
     route({

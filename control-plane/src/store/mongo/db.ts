@@ -25,6 +25,11 @@ export interface MongoOptions {
   uri: string;
   dbName?: string;
   serverSelectionTimeoutMs?: number;
+  /**
+   * Use only a database that already holds a Lookout store (its `workspaces` collection exists):
+   * `init` throws StoreMissingError otherwise, before creating anything. By default `init` creates it.
+   */
+  mustExist?: boolean;
 }
 
 export const collectionsOf = (db: Db) => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { storeContract } from '../contract.js';
 import { requireReplicaSet } from './db.js';
 import { createMongoStore } from './mongo-store.js';
+import { describeMongoStore, mongoHosts } from './uri.js';
 
 /**
  * The MongoDB adapter runs the same contract as SQLite whenever LOOKOUT_MONGODB_URI points at a
@@ -13,19 +14,29 @@ import { createMongoStore } from './mongo-store.js';
 const uri = process.env.LOOKOUT_MONGODB_URI;
 
 if (uri) {
-  storeContract('mongodb', async () => {
-    const dbName = `lookout_test_${randomUUID().slice(0, 8)}`;
-    const store = createMongoStore({ uri, dbName });
-    return {
-      ...store,
-      async close() {
-        const c = new MongoClient(uri);
-        await c.db(dbName).dropDatabase();
-        await c.close();
-        await store.close();
-      },
-    };
-  });
+  const dropDatabase = async (dbName: string) => {
+    const c = new MongoClient(uri);
+    await c.db(dbName).dropDatabase();
+    await c.close();
+  };
+  storeContract(
+    'mongodb',
+    async () => {
+      const dbName = `lookout_test_${randomUUID().slice(0, 8)}`;
+      const store = createMongoStore({ uri, dbName });
+      return {
+        ...store,
+        async close() {
+          await dropDatabase(dbName);
+          await store.close();
+        },
+      };
+    },
+    {
+      at: (key, opts) => createMongoStore({ uri, dbName: `lookout_test_${key}`, ...opts }),
+      drop: (key) => dropDatabase(`lookout_test_${key}`),
+    },
+  );
 }
 
 describe('MongoDB adapter without a server', () => {
@@ -49,5 +60,19 @@ describe('the replica-set check at init', () => {
   it('accepts a replica-set member and a mongos', () => {
     expect(() => requireReplicaSet({ isWritablePrimary: true, setName: 'rs0', ok: 1 })).not.toThrow();
     expect(() => requireReplicaSet({ isWritablePrimary: true, msg: 'isdbgrid', ok: 1 })).not.toThrow();
+  });
+});
+
+describe('where a MongoDB store is, without credentials', () => {
+  it.each([
+    ['mongodb://ops:s3cret@db1:27017,db2:27017/?replicaSet=rs0', 'mongodb://db1:27017,db2:27017'],
+    [
+      'mongodb+srv://ops:p%40ss@cluster0.example.net/lookout?retryWrites=true',
+      'mongodb+srv://cluster0.example.net',
+    ],
+    ['mongodb://127.0.0.1:27017', 'mongodb://127.0.0.1:27017'],
+  ])('%s → %s', (uri, hosts) => {
+    expect(mongoHosts(uri)).toBe(hosts);
+    expect(describeMongoStore(uri, 'lookout')).toBe(`database "lookout" on ${hosts} (MongoDB)`);
   });
 });

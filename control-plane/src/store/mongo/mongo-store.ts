@@ -1,4 +1,4 @@
-import type { Store } from '../port.js';
+import { type Store, StoreMissingError } from '../port.js';
 import { agentIndexes, mongoAgents } from './agents.js';
 import { alertIndexes, mongoAlerts } from './alerts.js';
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet, type Unported } from './db.js';
@@ -9,6 +9,7 @@ import { mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoTenancy, tenancyIndexes } from './tenancy.js';
+import { describeMongoStore } from './uri.js';
 
 export type { MongoOptions } from './db.js';
 
@@ -24,6 +25,14 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     async init() {
       await client.connect();
       requireReplicaSet(await client.db('admin').command({ hello: 1 }));
+      if (opts.mustExist) {
+        // Before the indexes below, which would create the collections (and so the database).
+        const db = client.db(opts.dbName ?? 'lookout');
+        const found = await db
+          .listCollections({ name: 'workspaces' }, { nameOnly: true, authorizedCollections: true })
+          .toArray();
+        if (found.length === 0) throw new StoreMissingError(describeMongoStore(opts.uri, db.databaseName));
+      }
       await ensureIndexes(ctx.col, [
         ...tenancyIndexes,
         ...monitorIndexes,

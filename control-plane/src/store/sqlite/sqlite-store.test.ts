@@ -9,7 +9,10 @@ const dir = mkdtempSync(join(tmpdir(), 'lookout-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
-storeContract('sqlite', async () => createSqliteStore({ path: join(dir, `store-${n++}.db`) }));
+storeContract('sqlite', async () => createSqliteStore({ path: join(dir, `store-${n++}.db`) }), {
+  at: (key, opts) => createSqliteStore({ path: join(dir, key, 'lookout.db'), ...opts }),
+  drop: async (key) => rmSync(join(dir, key), { recursive: true, force: true }),
+});
 
 describe('sqlite file shared by two processes', () => {
   it('runs migrations once and sees the other connection’s writes', async () => {

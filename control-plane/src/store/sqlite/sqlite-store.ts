@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { AppError } from '@lookout/shared';
 import Database from 'better-sqlite3';
 import type { AlertKey, AlertQuery } from '../../domain/alert-store.js';
@@ -26,7 +26,7 @@ import type {
 import { decodeCursor, encodeCursor, type PageOrder, toPage } from '../cursor.js';
 import { openKey } from '../open-key.js';
 import { type PingTouch, pingTouches } from '../ping-touches.js';
-import type { Store } from '../port.js';
+import { type Store, StoreMissingError } from '../port.js';
 import { sqliteInbound, touchHeartbeatSql } from './inbound.js';
 import { migrations } from './migrations.js';
 import { createPingWriter, type PingWriter } from './ping-writer.js';
@@ -58,6 +58,8 @@ export interface SqliteOptions {
   /** Path of the database file, or ':memory:'. */
   path: string;
   busyTimeoutMs?: number;
+  /** Open only an existing file (StoreMissingError otherwise); by default the file is created. */
+  mustExist?: boolean;
 }
 
 const isUniqueViolation = (e: unknown) =>
@@ -69,8 +71,16 @@ const isUniqueViolation = (e: unknown) =>
  * takes the file's write lock first: two processes on one file serialize instead of racing.
  */
 export const createSqliteStore = (opts: SqliteOptions): Store => {
-  if (opts.path !== ':memory:') mkdirSync(dirname(opts.path), { recursive: true });
-  const db = new Database(opts.path);
+  const mustExist = opts.mustExist === true && opts.path !== ':memory:';
+  if (!mustExist && opts.path !== ':memory:') mkdirSync(dirname(opts.path), { recursive: true });
+  let db: Database.Database;
+  try {
+    // better-sqlite3 creates a missing file unless told that it must exist.
+    db = new Database(opts.path, { fileMustExist: mustExist });
+  } catch (e) {
+    if (mustExist && !existsSync(opts.path)) throw new StoreMissingError(`${resolve(opts.path)} (SQLite)`);
+    throw e;
+  }
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
