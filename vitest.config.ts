@@ -15,6 +15,13 @@ export default defineConfig({
         },
       },
       {
+        // One suite per store port, against SQLite always and MongoDB when LOOKOUT_MONGODB_URI is set.
+        test: {
+          name: 'contract',
+          include: ['test/contract/**/*.test.ts'],
+        },
+      },
+      {
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],

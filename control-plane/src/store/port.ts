@@ -33,9 +33,31 @@ export type Store = StoreLifecycle &
   AlertStore &
   RoutingStore &
   IntegrationStore &
-  AgentStore;
+  AgentStore &
+  MongoCarryover;
 
-/** The alert-routing slice the adapters build in routing.ts (to be split per port). */
+/**
+ * TRANSITIONAL: delete with the MongoDB adapter's per-port split. Methods no production code calls,
+ * removed from the ports and the SQLite adapter; store/mongo/mongo-store.ts (one object typed `Store`)
+ * still defines them, and its recordResults calls its own insertResults, which the SQLite adapter
+ * serves here from recordResults. Nothing else may call these.
+ */
+interface MongoCarryover {
+  listWorkspaces?(): Promise<unknown[]>;
+  countMonitors?(workspaceId: string): Promise<number>;
+  listMonitorStates?(monitorId: string): Promise<unknown[]>;
+  transitionHeartbeat?(
+    workspaceId: string,
+    id: string,
+    expected: string,
+    next: string,
+    at: Date,
+  ): Promise<boolean>;
+  endAgentSession?(instanceId: string, sessionId: string): Promise<void>;
+  insertResults(results: Parameters<ResultStore['recordResults']>[0]): Promise<string[]>;
+}
+
+/** TRANSITIONAL: the slice store/mongo/routing.ts builds; delete with the MongoDB split (SQLite no longer uses it). */
 export type RoutingMethods = Pick<
   Store,
   | 'acknowledgeAlert'
@@ -61,7 +83,7 @@ export type RoutingMethods = Pick<
   | 'findActiveMaintenanceWindow'
 >;
 
-/** The inbound slice the adapters build in inbound.ts (to be split per port). */
+/** TRANSITIONAL: the slice store/mongo/inbound.ts builds; delete with the MongoDB split (SQLite no longer uses it). */
 export type InboundMethods = Pick<
   Store,
   | 'listDueHeartbeats'

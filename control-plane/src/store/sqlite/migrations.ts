@@ -1,3 +1,4 @@
+import type { SqliteContext } from './db.js';
 import {
   agentSessions,
   agentTokens,
@@ -109,3 +110,17 @@ export const migrations: string[][] = [
   // A heartbeat whose alert was resolved by hand while it was down owes a ping from then on (spec 3.2).
   ['ALTER TABLE heartbeats ADD COLUMN rearmed_at INTEGER'],
 ];
+
+/** Runs the migrations not yet recorded in `schema_migrations`, all in one IMMEDIATE transaction. */
+export const migrate = ({ db, st, immediate }: SqliteContext, upTo = migrations.length) => {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER)');
+  immediate(() => {
+    const done = (st('SELECT max(version) v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+    migrations.slice(0, upTo).forEach((sqls, i) => {
+      const version = i + 1;
+      if (version <= done) return;
+      for (const sql of sqls) db.exec(sql);
+      st('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now());
+    });
+  });
+};
