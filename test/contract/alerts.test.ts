@@ -11,8 +11,8 @@ import type {
   MonitorLocationState,
 } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
-import { at, fixtures, result, T0 } from './fixtures.js';
-import { contract } from './stores.js';
+import { at, fixtures, T0 } from './fixtures.js';
+import { contract, locationStates } from './stores.js';
 
 const escalating = (policyId: string, due: Date): Partial<Alert> => ({
   escalation: { policy_id: policyId, step: 0, round: 0, claim: null, suppressed_by: null, finished: false },
@@ -48,14 +48,8 @@ contract('AlertStore', (c) => {
     ({ store, ws } = c());
   });
   const ctx = () => ({ ...c(), alert: fixtures.alert, monitor: fixtures.monitor });
-  /** Every location state of a monitor, read through recordResults (a replay stores and steps nothing). */
-  const statesOf = async (monitorId: string, replay?: CheckResultRecord) =>
-    (
-      await store.recordResults(
-        [replay ?? result(ws.workspace.id, monitorId, { id: `probe-${monitorId}` })],
-        () => null,
-      )
-    ).states;
+  const statesOf = (monitorId: string, replay?: CheckResultRecord) =>
+    locationStates(store, ws.workspace.id, monitorId, replay);
 
   it('raises at most one open alert per source, cause and dedup key, also concurrently', async () => {
     const results = await Promise.all(

@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { beforeEach, expect, it } from 'vitest';
 import type { CheckResultRecord, MonitorLocationState } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
-import { at, fixtures, result, T0 } from './fixtures.js';
-import { contract } from './stores.js';
+import { at, fixtures, T0 } from './fixtures.js';
+import { contract, locationStates } from './stores.js';
 
 contract('MonitorStore', (c) => {
   let store: Store;
@@ -14,14 +14,8 @@ contract('MonitorStore', (c) => {
   beforeEach(() => {
     ({ store, ws } = c());
   });
-  /** Every location state of a monitor, read through recordResults (a replay stores and steps nothing). */
-  const statesOf = async (monitorId: string, replay?: CheckResultRecord) =>
-    (
-      await store.recordResults(
-        [replay ?? result(ws.workspace.id, monitorId, { id: `probe-${monitorId}` })],
-        () => null,
-      )
-    ).states;
+  const statesOf = (monitorId: string, replay?: CheckResultRecord) =>
+    locationStates(store, ws.workspace.id, monitorId, replay);
   const countMonitors = async (workspaceId: string) =>
     (await store.listMonitors(workspaceId, { limit: 100 })).data.length;
 

@@ -2,7 +2,7 @@ import { beforeEach, expect, it } from 'vitest';
 import type { CheckResultRecord, MonitorLocationState } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { at, type fixtures, result, T0 } from './fixtures.js';
-import { contract } from './stores.js';
+import { contract, locationStates } from './stores.js';
 
 contract('ResultStore', (c) => {
   let store: Store;
@@ -10,14 +10,8 @@ contract('ResultStore', (c) => {
   beforeEach(() => {
     ({ store, ws } = c());
   });
-  /** Every location state of a monitor, read through recordResults (a replay stores and steps nothing). */
-  const statesOf = async (monitorId: string, replay?: CheckResultRecord) =>
-    (
-      await store.recordResults(
-        [replay ?? result(ws.workspace.id, monitorId, { id: `probe-${monitorId}` })],
-        () => null,
-      )
-    ).states;
+  const statesOf = (monitorId: string, replay?: CheckResultRecord) =>
+    locationStates(store, ws.workspace.id, monitorId, replay);
   /** Stores the results whose id is new, moving no state; the ids stored now. */
   const insertResults = async (rs: CheckResultRecord[]) => (await store.recordResults(rs, () => null)).stored;
 

@@ -11,10 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterAll, afterEach, beforeEach, describe } from 'vitest';
+import type { CheckResultRecord } from '../../control-plane/src/domain/types.js';
 import { createMongoStore } from '../../control-plane/src/store/mongo/mongo-store.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
-import { fixtures } from './fixtures.js';
+import { fixtures, result } from './fixtures.js';
 
 export type StoreOpener = () => Promise<Store>;
 
@@ -77,3 +78,20 @@ export const contract = (port: string, scenarios: (ctx: () => ContractContext) =
     });
   }
 };
+
+/**
+ * Every location state of a monitor, read through recordResults: `replay` (a result already stored)
+ * stores and steps nothing; without it a probe result is stored once, stepping nothing.
+ */
+export const locationStates = async (
+  store: Store,
+  workspaceId: string,
+  monitorId: string,
+  replay?: CheckResultRecord,
+) =>
+  (
+    await store.recordResults(
+      [replay ?? result(workspaceId, monitorId, { id: `probe-${monitorId}` })],
+      () => null,
+    )
+  ).states;

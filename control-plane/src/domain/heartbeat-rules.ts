@@ -213,21 +213,25 @@ export const rearmHeartbeat = (h: Heartbeat, at: Date): Heartbeat => ({
   state_version: h.state_version + 1,
 });
 
+/** What pings and the deadline job own on a heartbeat: an edit leaves these as they are. */
+export const HEARTBEAT_RUNTIME_FIELDS = [
+  'state',
+  'last_ping_at',
+  'started_at',
+  'start_rid',
+  'alert_id',
+  'rearmed_at',
+  'due_at',
+  'state_version',
+] as const satisfies readonly (keyof Heartbeat)[];
+
 /**
  * An edit (updateHeartbeat, compare-and-set on `version`) replaces the settings but leaves what pings
  * and the deadline job own as they are, and makes the heartbeat due at `next.updated_at`, so the job
  * re-evaluates it with the new period, grace or pause.
  */
-export const afterEdit = (h: Heartbeat, next: Heartbeat): Heartbeat => ({
-  ...next,
-  id: h.id,
-  workspace_id: h.workspace_id,
-  state: h.state,
-  last_ping_at: h.last_ping_at,
-  started_at: h.started_at,
-  start_rid: h.start_rid,
-  alert_id: h.alert_id,
-  rearmed_at: h.rearmed_at,
-  due_at: next.updated_at,
-  state_version: h.state_version + 1,
-});
+export const afterEdit = (h: Heartbeat, next: Heartbeat): Heartbeat => {
+  const edited: Heartbeat = { ...next, id: h.id, workspace_id: h.workspace_id };
+  for (const f of HEARTBEAT_RUNTIME_FIELDS) (edited as unknown as Record<string, unknown>)[f] = h[f];
+  return { ...edited, due_at: next.updated_at, state_version: h.state_version + 1 };
+};

@@ -1,4 +1,4 @@
-import { type PingTouch, pingTouches } from '../../domain/heartbeat-rules.js';
+import { HEARTBEAT_RUNTIME_FIELDS, type PingTouch, pingTouches } from '../../domain/heartbeat-rules.js';
 import type { HeartbeatStore } from '../../domain/heartbeat-store.js';
 import type { Alert, Heartbeat, Ping } from '../../domain/types.js';
 import { raiseInTransaction, resolveInTransaction } from './alerts.js';
@@ -34,6 +34,11 @@ export const touchHeartbeatSql = `UPDATE heartbeats SET
   state_version = state_version + 1
 WHERE id = @id AND (last_ping_at IS NULL OR @at >= last_ping_at)
   AND (@kind != 'start' OR started_at IS NULL OR @at >= started_at)`;
+
+/** The columns an edit writes: all but the keys and what pings and the deadline job own. */
+const editable = Object.keys(heartbeats.columns).filter(
+  (c) => c !== 'id' && c !== 'workspace_id' && !(HEARTBEAT_RUNTIME_FIELDS as readonly string[]).includes(c),
+);
 
 /** Positional, in `pings` column order; a ping for a heartbeat deleted meanwhile is dropped, not kept as an orphan. */
 const pingColumns = Object.keys(pings.columns);
@@ -81,24 +86,16 @@ export const sqliteHeartbeats = (
     },
     async updateHeartbeat(next, expectedVersion) {
       // State, last ping, deadline, run and alert belong to pings and the deadline job, not to edits;
-      // an edit makes the heartbeat due now, so the job re-evaluates it (editHeartbeat in heartbeat-rules.ts).
-      const {
-        last_ping_at: _l,
-        state: _s,
-        due_at: _d,
-        started_at: _st,
-        start_rid: _r,
-        alert_id: _a,
-        state_version: _v,
-        rearmed_at: _ra,
-        ...rest
-      } = toRow(heartbeats, next);
-      const cols = Object.keys(rest).filter((c) => c !== 'id' && c !== 'workspace_id');
+      // an edit makes the heartbeat due now, so the job re-evaluates it (afterEdit in heartbeat-rules.ts).
+      const row = toRow(heartbeats, next);
       const r = st(
-        `UPDATE heartbeats SET ${cols.map((c) => `${c} = @${c}`).join(', ')},
+        `UPDATE heartbeats SET ${editable.map((c) => `${c} = @${c}`).join(', ')},
            due_at = @updated_at, state_version = state_version + 1
          WHERE id = @id AND workspace_id = @workspace_id AND version = @expected`,
-      ).run({ ...rest, expected: expectedVersion });
+      ).run({
+        ...Object.fromEntries(['id', 'workspace_id', ...editable].map((c) => [c, row[c]])),
+        expected: expectedVersion,
+      });
       if (r.changes === 1) return 'updated';
       return getHeartbeat(next.workspace_id, next.id) ? 'conflict' : 'not_found';
     },

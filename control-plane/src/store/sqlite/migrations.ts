@@ -4,6 +4,20 @@ import type { SqliteContext } from './db.js';
 const createTable = (name: string, columns: string[], options = 'STRICT') =>
   `CREATE TABLE ${name} (${columns.join(', ')}) ${options}`;
 
+/** monitor_states as migration 2 created it and migration 4 rebuilt it (clustered on its key). */
+const monitorStateColumns = [
+  'monitor_id TEXT',
+  'location TEXT',
+  'status TEXT',
+  'consecutive_failures INTEGER',
+  'consecutive_successes INTEGER',
+  'consecutive_slow INTEGER',
+  'last_result_at INTEGER',
+  'last_scheduled_at INTEGER',
+  'version INTEGER',
+  'PRIMARY KEY (monitor_id, location)',
+];
+
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
  * layouts in tables.ts (those describe the latest schema for reading and writing rows). To add a
@@ -190,19 +204,7 @@ export const migrations: string[][] = [
     'CREATE UNIQUE INDEX check_results_id ON check_results (id)',
     'CREATE INDEX check_results_monitor ON check_results (monitor_id, scheduled_at DESC)',
     'CREATE INDEX check_results_received ON check_results (received_at)',
-    createTable('monitor_states', [
-      'monitor_id TEXT',
-      'location TEXT',
-      'status TEXT',
-      'consecutive_failures INTEGER',
-      'consecutive_successes INTEGER',
-      'consecutive_slow INTEGER',
-      'last_result_at INTEGER',
-      'last_scheduled_at INTEGER',
-      'version INTEGER',
-      'PRIMARY KEY (monitor_id',
-      'location)',
-    ]),
+    createTable('monitor_states', monitorStateColumns),
   ],
   // Alert routing: escalation progress on the alert, channels, the delivery log, maintenance windows.
   [
@@ -267,23 +269,7 @@ export const migrations: string[][] = [
     'CREATE UNIQUE INDEX check_results_monitor_time ON check_results (monitor_id, scheduled_at DESC, id)',
     // Location states clustered on their key (WITHOUT ROWID): one B-tree page per update, not two.
     'ALTER TABLE monitor_states RENAME TO monitor_states_old',
-    createTable(
-      'monitor_states',
-      [
-        'monitor_id TEXT',
-        'location TEXT',
-        'status TEXT',
-        'consecutive_failures INTEGER',
-        'consecutive_successes INTEGER',
-        'consecutive_slow INTEGER',
-        'last_result_at INTEGER',
-        'last_scheduled_at INTEGER',
-        'version INTEGER',
-        'PRIMARY KEY (monitor_id',
-        'location)',
-      ],
-      'STRICT, WITHOUT ROWID',
-    ),
+    createTable('monitor_states', monitorStateColumns, 'STRICT, WITHOUT ROWID'),
     'INSERT INTO monitor_states SELECT * FROM monitor_states_old',
     'DROP TABLE monitor_states_old',
   ],
