@@ -11,8 +11,14 @@ export default defineConfig({
             'shared/src/**/*.test.ts',
             'control-plane/src/**/*.test.ts',
             'agent/src/**/*.test.ts',
-            'test/contract/**/*.test.ts',
           ],
+        },
+      },
+      {
+        // One suite per store port, against SQLite always and MongoDB when LOOKOUT_MONGODB_URI is set.
+        test: {
+          name: 'contract',
+          include: ['test/contract/**/*.test.ts'],
         },
       },
       {

@@ -15,7 +15,6 @@ import type {
   MonitorLocationState,
   Ping,
 } from '../../control-plane/src/domain/types.js';
-import { fixtures } from '../../control-plane/src/store/contract.js';
 import {
   deliveriesQuery,
   dueEscalationsQuery,
@@ -33,6 +32,7 @@ import { dueHeartbeatsQuery, pingsPageQuery } from '../../control-plane/src/stor
 import { feedQuery } from '../../control-plane/src/store/mongo/monitors.js';
 import { resultsPageQuery } from '../../control-plane/src/store/mongo/results.js';
 import type { Store } from '../../control-plane/src/store/port.js';
+import { fixtures } from './fixtures.js';
 
 /** One adapter under test: a store, more stores on the same data (other replicas), and for MongoDB the database. */
 export interface ScenarioTarget {

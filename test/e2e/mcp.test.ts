@@ -289,12 +289,15 @@ describe('npx lookout mcp: tools', () => {
       dns_records: [],
       run_now_request_id: null,
     });
-    await h.store.insertResults([
-      result(1, 'eu-west', false),
-      result(2, 'eu-west', true),
-      result(3, 'eu-west', true),
-      result(1, 'us-east', true),
-    ]);
+    await h.store.recordResults(
+      [
+        result(1, 'eu-west', false),
+        result(2, 'eu-west', true),
+        result(3, 'eu-west', true),
+        result(1, 'us-east', true),
+      ],
+      () => null,
+    );
 
     const results = await ok('get_monitor_results', { monitor_id: m.id });
     expect(results).toEqual((await w.api('GET', `/monitors/${m.id}/results`)).body);

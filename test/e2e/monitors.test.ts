@@ -171,7 +171,7 @@ describe('POST /monitors/create (spec 2.2, 4.1)', () => {
       code: 'plan_limit_reached',
       message: expect.stringMatching(/[Uu]pgrade/),
     });
-    expect(await h.store.countMonitors(w.workspace.id)).toBe(10);
+    expect((await h.store.listMonitors(w.workspace.id, { limit: 100 })).data).toHaveLength(10);
   });
 
   it('lists with filters and cursor pagination; get, patch, pause, resume, delete', async () => {

@@ -22,7 +22,5 @@ export interface AgentStore {
     at: Date,
     update?: { health?: AgentHealth; resultsAt?: Date },
   ): Promise<boolean>;
-  /** Ends a session (graceful disconnect) if it is still the current one. */
-  endAgentSession(instanceId: string, sessionId: string): Promise<void>;
   listAgentSessions(region?: string): Promise<AgentSession[]>;
 }

@@ -14,7 +14,11 @@ export interface AlertQuery extends PageQuery {
 }
 
 /**
- * Alerts, with their escalation position and notification deliveries.
+ * Alerts, with their escalation position and notification deliveries. Atomic across records, one
+ * store step each: an alert with its escalation position (raised with it, stopped by acknowledge and
+ * resolve), and a resolve with the re-arm of its source (`resolveAlert`: the monitor's '*' state or
+ * the heartbeat, `rearmHeartbeat` in heartbeat-rules.ts). A heartbeat's own raise and resolve are
+ * part of its deadline step (HeartbeatStore.stepHeartbeat).
  * Adapters: store/sqlite/alerts.ts, store/mongo/alerts.ts.
  */
 export interface AlertStore {
@@ -34,7 +38,7 @@ export interface AlertStore {
    * re-arms its source, so that the source's next failure verdict raises a new alert (spec 3.2):
    * a monitor's `down` alert sets the monitor-level ('*') state from down to unknown (the next failing
    * result flips it down again, by compare-and-set, and raises); a heartbeat's alert is forgotten by
-   * the heartbeat (`alert_id` null, `rearmed_at` = `at`, due now; see evaluateHeartbeat). Condition
+   * the heartbeat (`alert_id` null, `rearmed_at` = `at`, due now; see rearmHeartbeat and evaluateHeartbeat). Condition
    * alerts need nothing: they are raised whenever the condition holds and none is open.
    */
   resolveAlert(

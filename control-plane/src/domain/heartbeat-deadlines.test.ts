@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateHeartbeat, heartbeatAlertText } from './heartbeat-deadlines.js';
+import { heartbeatAlertText } from './heartbeat-deadlines.js';
+import { evaluateHeartbeat } from './heartbeat-rules.js';
 import type { Heartbeat } from './types.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');

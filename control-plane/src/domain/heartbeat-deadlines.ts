@@ -1,94 +1,16 @@
 import type { AlertStore } from './alert-store.js';
 import { newAlert } from './alerts.js';
+import { type DownReason, evaluateHeartbeat } from './heartbeat-rules.js';
 import type { HeartbeatStore } from './heartbeat-store.js';
 import type { RoutingStore } from './routing-store.js';
-import type { Alert, Heartbeat, HeartbeatState, Ping } from './types.js';
+import type { Alert, Heartbeat, Ping } from './types.js';
 
 /**
- * Heartbeat deadlines. States: new (no ping yet) → up → late (period passed, within grace) → down
- * (period + grace passed, or a run overran its grace, or the job reported a failure). Pings move a
- * heartbeat up (success) or down (fail) in the ping batch; everything time-driven is this module's:
- * the job reads only heartbeats whose stored `due_at` has come (an index, no scan), decides with the
- * pure `evaluateHeartbeat`, and stores the step by compare-and-set together with the alert it raises
- * or resolves. Two replicas may read the same heartbeat; one step wins, so one alert is raised.
- * A person resolving the alert of a heartbeat still down re-arms it (the store sets `rearmed_at`,
- * clears `alert_id` and makes it due): its next failure raises a new alert (see afterManualResolve).
+ * The heartbeat deadline job: it reads only heartbeats whose stored `due_at` has come (an index, no
+ * scan), decides with the pure `evaluateHeartbeat` (heartbeat-rules.ts, where every heartbeat rule
+ * lives), and stores the step by compare-and-set together with the alert it raises or resolves. Two
+ * replicas may read the same heartbeat; one step wins, so one alert is raised.
  */
-
-export type DownReason = 'missed' | 'run_overdue' | 'failed';
-
-export interface HeartbeatVerdict {
-  state: HeartbeatState;
-  /** When to look again; null when only a ping can change anything. */
-  due_at: Date | null;
-  /** Raise an alert for this reason (the heartbeat is down and has none open). */
-  raise: DownReason | null;
-  /** Resolve the heartbeat's alert (it recovered). */
-  resolve: boolean;
-}
-
-/** What the heartbeat is at `now`, and when it must be looked at next. Pure. */
-export const evaluateHeartbeat = (h: Heartbeat, now: Date): HeartbeatVerdict => {
-  // Pausing silences: no deadline, and an open alert is resolved. Resuming waits for a first ping.
-  if (h.paused) return { state: 'paused', due_at: null, raise: null, resolve: Boolean(h.alert_id) };
-  if (h.state === 'paused') return { state: 'new', due_at: null, raise: null, resolve: Boolean(h.alert_id) };
-  const t = now.getTime();
-  const period = h.period_seconds * 1000;
-  const grace = h.grace_seconds * 1000;
-  // A new heartbeat (or one resumed after a pause) waits for its first ping; only a run can overrun.
-  const lateAt = h.last_ping_at && h.state !== 'new' ? h.last_ping_at.getTime() + period : null;
-  const downAt = lateAt === null ? null : lateAt + grace;
-  const runDownAt = h.started_at ? h.started_at.getTime() + grace : null;
-  if (h.state === 'down' && !h.alert_id && h.rearmed_at) return afterManualResolve(h, t, grace, runDownAt);
-  let state: HeartbeatState = h.state;
-  let reason: DownReason = 'failed';
-  // Down is left only by a success ping (in the ping write), never by the clock.
-  if (state !== 'down') {
-    if (downAt !== null && t >= downAt) {
-      state = 'down';
-      reason = 'missed';
-    } else if (runDownAt !== null && t >= runDownAt) {
-      state = 'down';
-      reason = 'run_overdue';
-    } else if (lateAt !== null && t >= lateAt) state = 'late';
-    else if (lateAt !== null) state = 'up';
-  }
-  if (state === 'down') {
-    return { state, due_at: null, raise: h.alert_id ? null : reason, resolve: false };
-  }
-  const next = [lateAt, downAt, runDownAt].filter((x): x is number => x !== null && x > t);
-  return {
-    state,
-    due_at: next.length > 0 ? new Date(Math.min(...next)) : null,
-    raise: null,
-    resolve: Boolean(h.alert_id),
-  };
-};
-
-/**
- * A heartbeat still down whose alert someone resolved (spec 3.2: it stays resolved, and the source's
- * next failure raises a new alert). The next failure is a /fail (the ping clears `rearmed_at`, so the
- * usual rule raises), no ping within one period + grace of the resolve, or a run started since that
- * overruns its grace. Until then it stays down with nothing to raise; an edit changes nothing.
- */
-const afterManualResolve = (
-  h: Heartbeat,
-  t: number,
-  grace: number,
-  runDownAt: number | null,
-): HeartbeatVerdict => {
-  const downAt = h.rearmed_at!.getTime() + h.period_seconds * 1000 + grace;
-  const reason: DownReason | null =
-    t >= downAt ? 'missed' : runDownAt !== null && t >= runDownAt ? 'run_overdue' : null;
-  if (reason) return { state: 'down', due_at: null, raise: reason, resolve: false };
-  const next = [downAt, runDownAt].filter((x): x is number => x !== null && x > t);
-  return {
-    state: 'down',
-    due_at: next.length > 0 ? new Date(Math.min(...next)) : null,
-    raise: null,
-    resolve: false,
-  };
-};
 
 const duration = (seconds: number): string => {
   if (seconds === 0) return '0 s';

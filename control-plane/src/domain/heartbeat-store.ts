@@ -11,7 +11,13 @@ export interface HeartbeatStep {
 }
 
 /**
- * Heartbeats and their pings.
+ * Heartbeats and their pings. The rules for what pings, deadline steps, resolves and edits do to a
+ * heartbeat are in heartbeat-rules.ts; each adapter's fast path is held to them by
+ * test/contract/heartbeat-rules.test.ts.
+ *
+ * Atomic across records, one store step each: a ping batch with the heartbeats it touches
+ * (`recordPings`), and a deadline step with the alert it raises or resolves (`stepHeartbeat`). The
+ * re-arm of a heartbeat whose alert a person resolves is part of AlertStore.resolveAlert.
  * Adapters: store/sqlite/heartbeats.ts, store/mongo/heartbeats.ts.
  */
 export interface HeartbeatStore {
@@ -22,25 +28,17 @@ export interface HeartbeatStore {
   listHeartbeats(workspaceId: string, query: PageQuery): Promise<Page<Heartbeat>>;
   /**
    * Compare-and-set on `version`. Leaves what pings and the deadline job own (state, last ping, run,
-   * alert) as stored, and makes the heartbeat due at `next.updated_at` so the job re-evaluates it.
+   * alert) as stored, and makes the heartbeat due at `next.updated_at` so the job re-evaluates it
+   * (`afterEdit` in heartbeat-rules.ts).
    */
   updateHeartbeat(next: Heartbeat, expectedVersion: number): Promise<'updated' | 'conflict' | 'not_found'>;
-  /** Compare-and-set on `state`: moves the heartbeat to `next` only if it is in `expected`. */
-  transitionHeartbeat(
-    workspaceId: string,
-    id: string,
-    expected: HeartbeatState,
-    next: HeartbeatState,
-    at: Date,
-  ): Promise<boolean>;
   deleteHeartbeat(workspaceId: string, id: string): Promise<boolean>;
   /**
-   * Stores a batch of pings in one durable write (one transaction; pings of a heartbeat that no longer
-   * exists are dropped) and applies each, in order, to its heartbeat:
-   * success moves `last_ping_at` forward (never back), the state to up and `due_at` to the next
-   * deadline; fail moves the state to down; start records the run; with an open alert or a failure,
-   * `due_at` becomes now so the deadline job resolves or raises it (see sqlite/inbound.ts
-   * touchHeartbeatSql for the exact rules). Returns when the batch is durable.
+   * Stores a batch of pings and, in the same atomic write, applies each (`pingTouches`, in order) to
+   * its heartbeat by `touchPing` (heartbeat-rules.ts): success moves `last_ping_at` forward (never
+   * back), the state to up and `due_at` to the next deadline; fail moves the state to down; start
+   * records the run; with an open alert or a failure, `due_at` becomes now so the deadline job resolves
+   * or raises it. One transaction; a ping of a heartbeat deleted meanwhile is dropped. Returns when the batch is durable.
    */
   recordPings(pings: Ping[]): Promise<void>;
   /** Newest first by ping time (`at`), paged. */
@@ -52,8 +50,8 @@ export interface HeartbeatStore {
    * One step of the deadline job, atomic as a whole: compare-and-set on `state_version` (any ping or
    * other step since the read makes it fail), then the new state and `due_at`, and with it either
    * `raise` (deduplicated like raiseAlert; the heartbeat's `alert_id` becomes the open alert's id) or
-   * `resolve` (its `alert_id` alert is resolved if still unresolved, and `alert_id` cleared).
-   * Only the replica whose step wins raises or resolves.
+   * `resolve` (its `alert_id` alert is resolved if still unresolved, and `alert_id` cleared); the
+   * heartbeat after is `afterStep` (heartbeat-rules.ts). Only the replica whose step wins raises or resolves.
    */
   stepHeartbeat(input: HeartbeatStep): Promise<{ stepped: boolean; alert: Alert | null; created: boolean }>;
 }

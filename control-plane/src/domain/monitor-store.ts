@@ -16,7 +16,6 @@ export interface MonitorStore {
   insertMonitor(monitor: Monitor, limit: { maxMonitors: number }): Promise<'inserted' | 'limit_reached'>;
   getMonitor(workspaceId: string, id: string): Promise<Monitor | null>;
   listMonitors(workspaceId: string, query: MonitorQuery): Promise<Page<Monitor>>;
-  countMonitors(workspaceId: string): Promise<number>;
   /** Compare-and-set on `version`: stores `next` only if the stored version is `expectedVersion`. */
   updateMonitor(next: Monitor, expectedVersion: number): Promise<'updated' | 'conflict' | 'not_found'>;
   deleteMonitor(workspaceId: string, id: string): Promise<boolean>;
@@ -37,7 +36,6 @@ export interface MonitorStore {
   /** Deletes up to `limit` entries older than `before`; the newest entry is always kept. */
   pruneMonitorChanges(before: Date, limit: number): Promise<number>;
 
-  listMonitorStates(monitorId: string): Promise<MonitorLocationState[]>;
   /** Compare-and-set: writes `next` only if the stored version is `expectedVersion` (0: no row yet). */
   putMonitorState(next: MonitorLocationState, expectedVersion: number): Promise<boolean>;
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixtures } from '../store/contract.js';
+import { fixtures } from '../../../test/contract/fixtures.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { checkRegions } from './region-health.js';
 

@@ -7,12 +7,11 @@ export interface ResultQuery extends PageQuery {
 }
 
 /**
- * Check results.
+ * Check results. Atomic across records, one store step: a batch of results with the location states
+ * they move (`recordResults`).
  * Adapters: store/sqlite/results.ts, store/mongo/results.ts.
  */
 export interface ResultStore {
-  /** Stores results whose id is new; returns the ids stored now (the rest were stored before). */
-  insertResults(results: CheckResultRecord[]): Promise<string[]>;
   listResults(workspaceId: string, monitorId: string, query: ResultQuery): Promise<Page<CheckResultRecord>>;
   /** Count of results and of successful ones in [since, until). */
   countResults(

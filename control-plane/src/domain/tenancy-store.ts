@@ -18,7 +18,6 @@ export interface TenancyStore {
   }): Promise<void>;
   getWorkspace(id: string): Promise<Workspace | null>;
   getWorkspaceBySubdomain(subdomain: string): Promise<Workspace | null>;
-  listWorkspaces(): Promise<Workspace[]>;
   /** Throws conflict when the email is taken in the workspace. */
   createUser(user: User): Promise<void>;
   getUser(workspaceId: string, id: string): Promise<User | null>;

@@ -1,7 +1,7 @@
 import { validationError } from '@lookout/shared';
 
 /** The date field a paged list is ordered by (newest first). */
-export type PageOrder = 'created_at' | 'at' | 'starts_at';
+export type PageOrder = 'created_at' | 'at' | 'starts_at' | 'scheduled_at';
 
 /** Keyset pagination position: newest first, ties broken by id. Opaque to clients. */
 export interface Cursor {

@@ -55,9 +55,6 @@ export const mongoAgents = ({ col }: MongoContext): AgentStore => {
           .matchedCount === 1
       );
     },
-    async endAgentSession(instanceId, sessionId) {
-      await agentSessions.deleteOne({ _id: instanceId, session_id: sessionId });
-    },
     async listAgentSessions(region) {
       const f: Filter<Doc> = region === undefined ? {} : { region };
       return (await agentSessions.find(f).sort({ region: 1, _id: 1 }).toArray()).map(sessionOf);

@@ -268,14 +268,3 @@ export const requireReplicaSet = (hello: Document) => {
       'enough), then point LOOKOUT_MONGODB_URI at it.',
   );
 };
-
-/**
- * Port members with no production caller, which the parallel port change removes: not implemented
- * by this adapter. Until that change lands, mongo-store.ts lacks them (see the cast there).
- */
-export type Unported =
-  | 'listWorkspaces'
-  | 'countMonitors'
-  | 'transitionHeartbeat'
-  | 'listMonitorStates'
-  | 'insertResults';

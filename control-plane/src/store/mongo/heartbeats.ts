@@ -1,7 +1,7 @@
 import type { Document, Filter } from 'mongodb';
+import { type PingTouch, pingTouches } from '../../domain/heartbeat-rules.js';
 import type { HeartbeatStore } from '../../domain/heartbeat-store.js';
 import type { Alert, Heartbeat, PageQuery, Ping } from '../../domain/types.js';
-import { type PingTouch, pingTouches } from '../ping-touches.js';
 import { insertAlert, openAlertsQuery, resolveUpdate } from './alerts.js';
 import {
   bumpGuard,
@@ -19,7 +19,6 @@ import {
   retryOnDuplicate,
   runQuery,
   toDoc,
-  type Unported,
 } from './db.js';
 
 export const heartbeatIndexes: IndexDecl[] = [
@@ -92,7 +91,7 @@ export const mongoPingTouchFilter = (t: PingTouch): Filter<Doc> => {
 
 /**
  * A ping's effect on its heartbeat as an update pipeline (applied under mongoPingTouchFilter): the
- * same rules as touchHeartbeatSql in sqlite/inbound.ts. Every expression in one $set stage sees the
+ * same rules as touchHeartbeatSql in sqlite/heartbeats.ts (and touchPing in domain/heartbeat-rules.ts). Every expression in one $set stage sees the
  * document as it was.
  */
 export const mongoPingTouch = (t: PingTouch): Document[] => {
@@ -182,7 +181,7 @@ class LostStep extends Error {}
  * resolves commit together (a ping written meanwhile conflicts with it; the retry then fails the
  * version check). Creating or editing a heartbeat bumps the workspace's guard (see routing.ts).
  */
-export const mongoHeartbeats = (ctx: MongoContext): Omit<HeartbeatStore, Unported> => {
+export const mongoHeartbeats = (ctx: MongoContext): HeartbeatStore => {
   const { col, inTransaction } = ctx;
   const { workspaces, heartbeats, pings, alerts } = col;
   const getHeartbeat = async (workspaceId: string, id: string) =>

@@ -1,43 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { storeContract } from '../contract.js';
 import { requireReplicaSet } from './db.js';
 import { createMongoStore } from './mongo-store.js';
 import { describeMongoStore, mongoHosts } from './uri.js';
 
-/**
- * The MongoDB adapter runs the same contract as SQLite whenever LOOKOUT_MONGODB_URI points at a
- * replica set (transactions need one; a single-node set is fine). CI does that in
- * .github/workflows/mongodb-contract.yml. Each scenario gets a fresh database, dropped afterwards.
- */
-const uri = process.env.LOOKOUT_MONGODB_URI;
-
-if (uri) {
-  const dropDatabase = async (dbName: string) => {
-    const c = new MongoClient(uri);
-    await c.db(dbName).dropDatabase();
-    await c.close();
-  };
-  storeContract(
-    'mongodb',
-    async () => {
-      const dbName = `lookout_test_${randomUUID().slice(0, 8)}`;
-      const store = createMongoStore({ uri, dbName });
-      return {
-        ...store,
-        async close() {
-          await dropDatabase(dbName);
-          await store.close();
-        },
-      };
-    },
-    {
-      at: (key, opts) => createMongoStore({ uri, dbName: `lookout_test_${key}`, ...opts }),
-      drop: (key) => dropDatabase(`lookout_test_${key}`),
-    },
-  );
-}
+// The store contract runs against MongoDB from test/contract/ (one suite per port) whenever
+// LOOKOUT_MONGODB_URI points at a replica set; see test/contract/stores.ts (opening a store with
+// mustExist: test/contract/lifecycle.test.ts).
 
 describe('MongoDB adapter without a server', () => {
   it('fails init with a connection error instead of hanging', async () => {

@@ -1,7 +1,7 @@
 import { type Store, StoreMissingError } from '../port.js';
 import { agentIndexes, mongoAgents } from './agents.js';
 import { alertIndexes, mongoAlerts } from './alerts.js';
-import { connect, ensureIndexes, type MongoOptions, requireReplicaSet, type Unported } from './db.js';
+import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
 import { backfillHeartbeats, heartbeatIndexes, mongoHeartbeats } from './heartbeats.js';
 import { integrationIndexes, mongoIntegrations } from './integrations.js';
 import { mongoMonitors, monitorIndexes, seedFeedCounter } from './monitors.js';
@@ -20,7 +20,7 @@ export type { MongoOptions } from './db.js';
  */
 export const createMongoStore = (opts: MongoOptions): Store => {
   const { client, ctx } = connect(opts);
-  const store: Omit<Store, Unported> = {
+  return {
     kind: 'mongodb',
     async init() {
       await client.connect();
@@ -63,7 +63,4 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoAgents(ctx),
     ...mongoSessions(ctx),
   };
-  // The members no production code calls (Unported) are being removed from the ports in a parallel
-  // change; until it lands the type still lists them. This cast goes with it.
-  return store as Store;
 };

@@ -17,7 +17,6 @@ import {
   type Query,
   runQuery,
   toDoc,
-  type Unported,
 } from './db.js';
 
 export const monitorIndexes: IndexDecl[] = [
@@ -58,7 +57,7 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * transaction; inserts and updates bump the workspace's guard (the plan cap counts, a policy
  * delete checks references: see routing.ts).
  */
-export const mongoMonitors = (ctx: MongoContext): Omit<MonitorStore, Unported> => {
+export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
   const { col, inTransaction } = ctx;
   const { workspaces, monitors, monitorChanges, monitorStates, counters } = col;
 

@@ -10,7 +10,6 @@ import {
   type Query,
   retryOnDuplicate,
   toDoc,
-  type Unported,
 } from './db.js';
 import { stateId, stateOf } from './monitors.js';
 
@@ -49,7 +48,7 @@ export class LostStateStep extends Error {
  * the driver runs the whole callback again (so `step` may run again); a crash or a throwing `step`
  * leaves nothing, so the agent's resend replays the whole batch.
  */
-export const mongoResults = ({ col, inTransaction }: MongoContext): Omit<ResultStore, Unported> => {
+export const mongoResults = ({ col, inTransaction }: MongoContext): ResultStore => {
   const { results, monitorStates } = col;
   return {
     async listResults(workspaceId, monitorId, q) {

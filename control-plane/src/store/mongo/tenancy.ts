@@ -11,7 +11,6 @@ import {
   type MongoContext,
   page,
   toDoc,
-  type Unported,
 } from './db.js';
 
 export const tenancyIndexes: IndexDecl[] = [
@@ -34,7 +33,7 @@ const activeKeyFilter = (workspaceId: string, userId: string, now: Date): Filter
  * the legacy key swap bump the user's guard first, so two concurrent ones conflict and one retries
  * (without it both would pass the count, or both keep a legacy key).
  */
-export const mongoTenancy = ({ col, inTransaction }: MongoContext): Omit<TenancyStore, Unported> => {
+export const mongoTenancy = ({ col, inTransaction }: MongoContext): TenancyStore => {
   const { workspaces, users, apiKeys, policies } = col;
   const getApiKey = async (workspaceId: string, id: string) =>
     fromDoc<ApiKey>(await apiKeys.findOne({ workspace_id: workspaceId, _id: id }));

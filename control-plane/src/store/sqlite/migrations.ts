@@ -1,77 +1,262 @@
-import {
-  agentSessions,
-  agentTokens,
-  alertsV1,
-  apiKeys,
-  channels,
-  createTableSql,
-  deliveries,
-  heartbeatsV1,
-  integrations,
-  maintenanceWindows,
-  monitorStates,
-  monitors,
-  pingsV1,
-  policies,
-  results,
-  users,
-  workspaces,
-} from './tables.js';
+import type { SqliteContext } from './db.js';
+
+/** CREATE TABLE with its column definitions written out; the text is exactly what shipped. */
+const createTable = (name: string, columns: string[], options = 'STRICT') =>
+  `CREATE TABLE ${name} (${columns.join(', ')}) ${options}`;
+
+/** monitor_states as migration 2 created it and migration 4 rebuilt it (clustered on its key). */
+const monitorStateColumns = [
+  'monitor_id TEXT',
+  'location TEXT',
+  'status TEXT',
+  'consecutive_failures INTEGER',
+  'consecutive_successes INTEGER',
+  'consecutive_slow INTEGER',
+  'last_result_at INTEGER',
+  'last_scheduled_at INTEGER',
+  'version INTEGER',
+  'PRIMARY KEY (monitor_id, location)',
+];
 
 /**
- * Ordered, append-only. Each runs once, inside the same IMMEDIATE transaction that records it,
- * so two processes starting on one file never run one twice. Never edit a shipped migration: add one.
+ * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
+ * layouts in tables.ts (those describe the latest schema for reading and writing rows). To add a
+ * column: add it to the layout in tables.ts and append one migration here (`ALTER TABLE … ADD COLUMN`);
+ * migrations.test.ts builds a database at every earlier step, migrates it, and checks that its rows
+ * survive and that the schema has every layout column. Each runs once, inside the same IMMEDIATE
+ * transaction that records it, so two processes starting on one file never run one twice. Never edit a
+ * shipped migration: add one.
  */
 export const migrations: string[][] = [
   [
-    createTableSql(workspaces),
+    createTable('workspaces', [
+      'id TEXT PRIMARY KEY',
+      'subdomain TEXT',
+      'name TEXT',
+      'plan TEXT',
+      'created_at INTEGER',
+    ]),
     'CREATE UNIQUE INDEX workspaces_subdomain ON workspaces (subdomain)',
-    createTableSql(users),
+    createTable('users', [
+      'id TEXT PRIMARY KEY',
+      'workspace_id TEXT',
+      'email TEXT',
+      'role TEXT',
+      'password_hash TEXT',
+      'created_at INTEGER',
+    ]),
     'CREATE UNIQUE INDEX users_email ON users (workspace_id, email)',
-    createTableSql(apiKeys),
+    createTable('api_keys', [
+      'id TEXT PRIMARY KEY',
+      'workspace_id TEXT',
+      'user_id TEXT',
+      'kind TEXT',
+      'name TEXT',
+      'key_hash TEXT',
+      'last_four TEXT',
+      'created_at INTEGER',
+      'expires_at INTEGER',
+      'revoked_at INTEGER',
+      'last_used_at INTEGER',
+      'last_used_from TEXT',
+    ]),
     'CREATE UNIQUE INDEX api_keys_hash ON api_keys (key_hash)',
     'CREATE INDEX api_keys_user ON api_keys (workspace_id, user_id, kind)',
-    createTableSql(policies),
+    createTable('escalation_policies', [
+      'id TEXT PRIMARY KEY',
+      'workspace_id TEXT',
+      'name TEXT',
+      'is_default INTEGER',
+      'steps TEXT',
+      'repeat INTEGER',
+      'created_at INTEGER',
+      'updated_at INTEGER',
+    ]),
     'CREATE INDEX escalation_policies_ws ON escalation_policies (workspace_id, is_default)',
-    createTableSql(monitors),
+    createTable('monitors', [
+      'id TEXT PRIMARY KEY',
+      'workspace_id TEXT',
+      'display_name TEXT',
+      'monitor_type TEXT',
+      'url TEXT',
+      'http_method TEXT',
+      'check_interval_seconds INTEGER',
+      'timeout_seconds INTEGER',
+      'expected_status_code INTEGER',
+      'required_keyword TEXT',
+      'auth TEXT',
+      'port INTEGER',
+      'request_headers TEXT',
+      'request_body TEXT',
+      'follow_redirects INTEGER',
+      'ssl_cert_monitoring INTEGER',
+      'ssl_cert_expiry_alert_days INTEGER',
+      'domain_expiry_alert_days INTEGER',
+      'response_time_threshold_ms INTEGER',
+      'failure_threshold INTEGER',
+      'escalation_policy_id TEXT',
+      'check_locations TEXT',
+      'dns_record_type TEXT',
+      'dns_expected_values TEXT',
+      'dns_resolver TEXT',
+      'paused INTEGER',
+      'created_at INTEGER',
+      'updated_at INTEGER',
+      'version INTEGER',
+    ]),
     'CREATE INDEX monitors_ws ON monitors (workspace_id, created_at DESC, id DESC)',
-    createTableSql(heartbeatsV1),
+    createTable('heartbeats', [
+      'id TEXT PRIMARY KEY',
+      'workspace_id TEXT',
+      'display_name TEXT',
+      'period_seconds INTEGER',
+      'grace_seconds INTEGER',
+      'state TEXT',
+      'last_ping_at INTEGER',
+      'escalation_policy_id TEXT',
+      'paused INTEGER',
+      'created_at INTEGER',
+      'updated_at INTEGER',
+      'version INTEGER',
+    ]),
     'CREATE INDEX heartbeats_ws ON heartbeats (workspace_id, created_at DESC, id DESC)',
-    createTableSql(pingsV1, [], { rowidKey: true }),
+    createTable('pings', [
+      'id TEXT',
+      'heartbeat_id TEXT',
+      'workspace_id TEXT',
+      'kind TEXT',
+      'at INTEGER',
+      'received_at INTEGER',
+      'source TEXT',
+    ]),
     'CREATE INDEX pings_heartbeat ON pings (heartbeat_id, at DESC)',
     // open_key is set while the alert is unresolved: at most one open alert per source, cause and key.
-    createTableSql(alertsV1, ['open_key TEXT']),
+    createTable('alerts', [
+      'id TEXT PRIMARY KEY',
+      'workspace_id TEXT',
+      'source_type TEXT',
+      'source_id TEXT',
+      'cause TEXT',
+      'dedup_key TEXT',
+      'title TEXT',
+      'description TEXT',
+      'severity TEXT',
+      'status TEXT',
+      'escalation_policy_id TEXT',
+      'created_at INTEGER',
+      'updated_at INTEGER',
+      'acknowledged_at INTEGER',
+      'acknowledged_by TEXT',
+      'resolved_at INTEGER',
+      'resolved_by TEXT',
+      'open_key TEXT',
+    ]),
     'CREATE UNIQUE INDEX alerts_open_key ON alerts (open_key)',
     'CREATE INDEX alerts_ws ON alerts (workspace_id, created_at DESC, id DESC)',
     'CREATE INDEX alerts_ws_status ON alerts (workspace_id, status, created_at DESC)',
   ],
   [
-    createTableSql(agentTokens),
+    createTable('agent_tokens', [
+      'id TEXT PRIMARY KEY',
+      'region TEXT',
+      'name TEXT',
+      'token_hash TEXT',
+      'created_at INTEGER',
+      'revoked_at INTEGER',
+    ]),
     'CREATE UNIQUE INDEX agent_tokens_hash ON agent_tokens (token_hash)',
-    createTableSql(agentSessions, ['PRIMARY KEY (instance_id)']),
+    createTable('agent_sessions', [
+      'instance_id TEXT',
+      'region TEXT',
+      'session_id TEXT',
+      'epoch INTEGER',
+      'hostname TEXT',
+      'agent_version TEXT',
+      'started_at INTEGER',
+      'last_seen_at INTEGER',
+      'last_result_at INTEGER',
+      'health TEXT',
+      'PRIMARY KEY (instance_id)',
+    ]),
     'CREATE INDEX agent_sessions_region ON agent_sessions (region)',
     // Check results are append-heavy: rowid-keyed, the deterministic result id unique on the side.
-    createTableSql(results, [], { rowidKey: true }),
+    createTable('check_results', [
+      'id TEXT',
+      'workspace_id TEXT',
+      'monitor_id TEXT',
+      'monitor_version INTEGER',
+      'location TEXT',
+      'instance_id TEXT',
+      'scheduled_at INTEGER',
+      'started_at INTEGER',
+      'received_at INTEGER',
+      'ok INTEGER',
+      'error_kind TEXT',
+      'error_message TEXT',
+      'response_time_ms INTEGER',
+      'status_code INTEGER',
+      'timings TEXT',
+      'tls_valid_to INTEGER',
+      'domain_expires_at INTEGER',
+      'dns_records TEXT',
+      'run_now_request_id TEXT',
+    ]),
     'CREATE UNIQUE INDEX check_results_id ON check_results (id)',
     'CREATE INDEX check_results_monitor ON check_results (monitor_id, scheduled_at DESC)',
     'CREATE INDEX check_results_received ON check_results (received_at)',
-    createTableSql(monitorStates, ['PRIMARY KEY (monitor_id, location)']),
+    createTable('monitor_states', monitorStateColumns),
   ],
   // Alert routing: escalation progress on the alert, channels, the delivery log, maintenance windows.
   [
     'ALTER TABLE alerts ADD COLUMN escalation TEXT',
     'ALTER TABLE alerts ADD COLUMN escalation_due_at INTEGER',
     'CREATE INDEX alerts_escalation_due ON alerts (escalation_due_at) WHERE escalation_due_at IS NOT NULL',
-    createTableSql(channels),
+    createTable('notification_channels', [
+      'id TEXT PRIMARY KEY',
+      'workspace_id TEXT',
+      'name TEXT',
+      'type TEXT',
+      'config TEXT',
+      'secret TEXT',
+      'created_at INTEGER',
+      'updated_at INTEGER',
+    ]),
     'CREATE INDEX notification_channels_ws ON notification_channels (workspace_id, created_at)',
-    createTableSql(deliveries, [], { rowidKey: true }),
+    createTable('deliveries', [
+      'id TEXT',
+      'workspace_id TEXT',
+      'alert_id TEXT',
+      'channel_id TEXT',
+      'user_id TEXT',
+      'kind TEXT',
+      'target TEXT',
+      'step INTEGER',
+      'round INTEGER',
+      'attempt INTEGER',
+      'outcome TEXT',
+      'permanent INTEGER',
+      'status_code INTEGER',
+      'error TEXT',
+      'idempotency_key TEXT',
+      'test INTEGER',
+      'at INTEGER',
+    ]),
     'CREATE INDEX deliveries_alert ON deliveries (alert_id, at) WHERE alert_id IS NOT NULL',
     'CREATE INDEX deliveries_channel ON deliveries (channel_id, at) WHERE channel_id IS NOT NULL',
     'CREATE INDEX deliveries_key ON deliveries (idempotency_key) WHERE idempotency_key IS NOT NULL',
-    createTableSql(maintenanceWindows),
+    createTable('maintenance_windows', [
+      'id TEXT PRIMARY KEY',
+      'workspace_id TEXT',
+      'name TEXT',
+      'scope_type TEXT',
+      'scope_id TEXT',
+      'starts_at INTEGER',
+      'ends_at INTEGER',
+      'created_at INTEGER',
+    ]),
     'CREATE INDEX maintenance_windows_ws ON maintenance_windows (workspace_id, ends_at)',
   ],
-  // The monitor feed: every monitor change and run request, in order (store/port.ts MonitorChange).
+  // The monitor feed: every monitor change and run request, in order (MonitorChange in domain/types.ts).
   [
     `CREATE TABLE monitor_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, monitor_id TEXT NOT NULL,
        kind TEXT NOT NULL, location TEXT, reason TEXT, request_id TEXT, at INTEGER NOT NULL) STRICT`,
@@ -84,7 +269,7 @@ export const migrations: string[][] = [
     'CREATE UNIQUE INDEX check_results_monitor_time ON check_results (monitor_id, scheduled_at DESC, id)',
     // Location states clustered on their key (WITHOUT ROWID): one B-tree page per update, not two.
     'ALTER TABLE monitor_states RENAME TO monitor_states_old',
-    `${createTableSql(monitorStates, ['PRIMARY KEY (monitor_id, location)']).replace(/ STRICT$/, ' STRICT, WITHOUT ROWID')}`,
+    createTable('monitor_states', monitorStateColumns, 'STRICT, WITHOUT ROWID'),
     'INSERT INTO monitor_states SELECT * FROM monitor_states_old',
     'DROP TABLE monitor_states_old',
   ],
@@ -102,7 +287,17 @@ export const migrations: string[][] = [
     'ALTER TABLE pings ADD COLUMN rid TEXT',
     'ALTER TABLE pings ADD COLUMN exit_status INTEGER',
     'ALTER TABLE pings ADD COLUMN body TEXT',
-    createTableSql(integrations),
+    createTable('integrations', [
+      'id TEXT PRIMARY KEY',
+      'workspace_id TEXT',
+      'name TEXT',
+      'kind TEXT',
+      'key_hash TEXT',
+      'key_last_four TEXT',
+      'escalation_policy_id TEXT',
+      'created_at INTEGER',
+      'updated_at INTEGER',
+    ]),
     'CREATE UNIQUE INDEX integrations_key ON integrations (key_hash)',
     'CREATE INDEX integrations_ws ON integrations (workspace_id, created_at DESC, id DESC)',
   ],
@@ -118,3 +313,20 @@ export const migrations: string[][] = [
     'CREATE INDEX sessions_seen ON sessions (last_seen_at)',
   ],
 ];
+
+/**
+ * Runs the migrations of `list` not yet recorded in `schema_migrations`, all in one IMMEDIATE
+ * transaction. `list` is `migrations` except in tests (a database as an older release left it).
+ */
+export const migrate = ({ db, st, immediate }: SqliteContext, list: string[][] = migrations) => {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER)');
+  immediate(() => {
+    const done = (st('SELECT max(version) v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+    list.forEach((sqls, i) => {
+      const version = i + 1;
+      if (version <= done) return;
+      for (const sql of sqls) db.exec(sql);
+      st('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now());
+    });
+  });
+};

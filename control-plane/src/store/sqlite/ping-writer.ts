@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { PingTouch } from '../ping-touches.js';
+import type { PingTouch } from '../../domain/heartbeat-rules.js';
 
 /**
  * Writes ping batches from a worker thread with its own connection to the same SQLite file, so the

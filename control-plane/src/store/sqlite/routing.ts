@@ -1,50 +1,20 @@
-import type Database from 'better-sqlite3';
-import type {
-  Alert,
-  Delivery,
-  EscalationPolicy,
-  MaintenanceWindow,
-  NotificationChannel,
-  Page,
-  PageQuery,
-} from '../../domain/types.js';
-import type { PageOrder } from '../cursor.js';
-import type { RoutingMethods } from '../port.js';
-import {
-  alerts,
-  channels,
-  deliveries,
-  insertSql,
-  maintenanceWindows,
-  policies,
-  type Table,
-  toRow,
-  updateSql,
-} from './tables.js';
-
-/** What the SQLite adapter lends to this module: its statement cache and transaction helper. */
-export interface SqliteHelpers {
-  st(sql: string): Database.Statement;
-  one<T>(t: Table, sql: string, ...params: unknown[]): T | null;
-  many<T>(t: Table, sql: string, ...params: unknown[]): T[];
-  immediate<T>(fn: () => T): T;
-  page<T extends { id: string }>(
-    t: Table,
-    where: string[],
-    params: unknown[],
-    q: PageQuery,
-    by?: PageOrder,
-  ): Page<T>;
-}
+import type { RoutingStore } from '../../domain/routing-store.js';
+import type { EscalationPolicy, MaintenanceWindow, NotificationChannel } from '../../domain/types.js';
+import type { SqliteContext } from './db.js';
+import { channels, insertSql, maintenanceWindows, policies, toRow, updateSql } from './tables.js';
 
 /**
- * Alert routing in SQLite. Every decision two replicas could race on (acknowledge, claim a due step,
- * advance it, switch the default policy, delete something in use) is one UPDATE with its condition
- * in the WHERE clause, or an IMMEDIATE transaction (the file's write lock is taken first).
+ * Routing configuration in SQLite: escalation policies, channels, maintenance windows. Switching the
+ * default policy and refusing to delete something in use are each one IMMEDIATE transaction.
  */
-export const sqliteRouting = ({ st, one, many, immediate, page }: SqliteHelpers): RoutingMethods => {
-  const getAlert = (workspaceId: string, id: string) =>
-    one<Alert>(alerts, 'SELECT * FROM alerts WHERE workspace_id = ? AND id = ?', workspaceId, id);
+export const sqliteRouting = ({ st, one, immediate, page }: SqliteContext): RoutingStore => {
+  const getPolicy = (workspaceId: string, id: string) =>
+    one<EscalationPolicy>(
+      policies,
+      'SELECT * FROM escalation_policies WHERE workspace_id = ? AND id = ?',
+      workspaceId,
+      id,
+    );
   const clearOtherDefaults = (p: EscalationPolicy) => {
     if (p.is_default)
       st('UPDATE escalation_policies SET is_default = 0 WHERE workspace_id = ? AND id != ?').run(
@@ -54,58 +24,16 @@ export const sqliteRouting = ({ st, one, many, immediate, page }: SqliteHelpers)
   };
 
   return {
-    async acknowledgeAlert(workspaceId, id, by, at) {
-      return immediate(() => {
-        const r = st(
-          `UPDATE alerts SET status = 'acknowledged', acknowledged_at = ?, acknowledged_by = ?, updated_at = ?,
-             escalation_due_at = NULL
-           WHERE workspace_id = ? AND id = ? AND status = 'open'`,
-        ).run(at.getTime(), JSON.stringify(by), at.getTime(), workspaceId, id);
-        const alert = getAlert(workspaceId, id);
-        if (!alert) return { outcome: 'not_found' as const, alert: null };
-        if (r.changes === 1) return { outcome: 'acknowledged' as const, alert };
-        return {
-          outcome:
-            alert.status === 'resolved' ? ('already_resolved' as const) : ('already_acknowledged' as const),
-          alert,
-        };
-      });
+    async getEscalationPolicy(workspaceId, id) {
+      return getPolicy(workspaceId, id);
     },
-    async listDueEscalations(at, limit) {
-      return many<Alert>(
-        alerts,
-        `SELECT * FROM alerts WHERE escalation_due_at <= ? AND status = 'open'
-         ORDER BY escalation_due_at LIMIT ?`,
-        at.getTime(),
-        limit,
+    async getDefaultEscalationPolicy(workspaceId) {
+      return one<EscalationPolicy>(
+        policies,
+        'SELECT * FROM escalation_policies WHERE workspace_id = ? AND is_default = 1',
+        workspaceId,
       );
     },
-    async claimEscalation(workspaceId, id, expectedDueAt, claim, leaseUntil) {
-      return immediate(() => {
-        const r = st(
-          `UPDATE alerts SET escalation = json_set(escalation, '$.claim', ?), escalation_due_at = ?
-           WHERE workspace_id = ? AND id = ? AND status = 'open' AND escalation IS NOT NULL
-             AND escalation_due_at = ?`,
-        ).run(claim, leaseUntil.getTime(), workspaceId, id, expectedDueAt.getTime());
-        return r.changes === 1 ? getAlert(workspaceId, id) : null;
-      });
-    },
-    async advanceEscalation(workspaceId, id, claim, next) {
-      return (
-        st(
-          `UPDATE alerts SET escalation = ?, escalation_due_at = ?
-           WHERE workspace_id = ? AND id = ? AND status = 'open'
-             AND json_extract(escalation, '$.claim') = ?`,
-        ).run(
-          next.escalation ? JSON.stringify(next.escalation) : null,
-          next.escalation_due_at?.getTime() ?? null,
-          workspaceId,
-          id,
-          claim,
-        ).changes === 1
-      );
-    },
-
     async listEscalationPolicies(workspaceId, q) {
       return page<EscalationPolicy>(policies, ['workspace_id = ?'], [workspaceId], q);
     },
@@ -127,12 +55,7 @@ export const sqliteRouting = ({ st, one, many, immediate, page }: SqliteHelpers)
     },
     async deleteEscalationPolicy(workspaceId, id) {
       return immediate(() => {
-        const p = one<EscalationPolicy>(
-          policies,
-          'SELECT * FROM escalation_policies WHERE workspace_id = ? AND id = ?',
-          workspaceId,
-          id,
-        );
+        const p = getPolicy(workspaceId, id);
         if (!p) return 'not_found' as const;
         if (p.is_default) return 'is_default' as const;
         const used = st(
@@ -181,34 +104,6 @@ export const sqliteRouting = ({ st, one, many, immediate, page }: SqliteHelpers)
         st('DELETE FROM notification_channels WHERE workspace_id = ? AND id = ?').run(workspaceId, id);
         return 'deleted' as const;
       });
-    },
-
-    async insertDelivery(d) {
-      st(insertSql(deliveries)).run(toRow(deliveries, d));
-    },
-    async listDeliveries(workspaceId, filter) {
-      const where = ['workspace_id = ?'];
-      const params: unknown[] = [workspaceId];
-      if (filter.alert_id !== undefined) {
-        where.push('alert_id = ?');
-        params.push(filter.alert_id);
-      }
-      if (filter.channel_id !== undefined) {
-        where.push('channel_id = ?');
-        params.push(filter.channel_id);
-      }
-      return many<Delivery>(
-        deliveries,
-        `SELECT * FROM deliveries WHERE ${where.join(' AND ')} ORDER BY at, rowid LIMIT ?`,
-        ...params,
-        filter.limit,
-      );
-    },
-    async hasSentDelivery(key) {
-      return (
-        st("SELECT 1 FROM deliveries WHERE idempotency_key = ? AND outcome = 'sent' LIMIT 1").get(key) !==
-        undefined
-      );
     },
 
     async insertMaintenanceWindow(w) {

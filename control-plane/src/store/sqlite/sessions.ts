@@ -1,9 +1,9 @@
 import type { Session, SessionStore } from '../../domain/sessions.js';
-import type { SqliteHelpers } from './routing.js';
+import type { SqliteContext } from './db.js';
 import { insertSql, sessions, toRow } from './tables.js';
 
 /** Web app sessions in SQLite. Changing a password and ending the user's sessions is one IMMEDIATE transaction. */
-export const sqliteSessions = ({ st, one, immediate }: SqliteHelpers): SessionStore => ({
+export const sqliteSessions = ({ st, one, immediate }: SqliteContext): SessionStore => ({
   async insertSession(session) {
     st(insertSql(sessions)).run(toRow(sessions, session));
   },

@@ -2,17 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixtures, storeContract } from '../contract.js';
+import { fixtures } from '../../../../test/contract/fixtures.js';
 import { createSqliteStore } from './sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lookout-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-
-storeContract('sqlite', async () => createSqliteStore({ path: join(dir, `store-${n++}.db`) }), {
-  at: (key, opts) => createSqliteStore({ path: join(dir, key, 'lookout.db'), ...opts }),
-  drop: async (key) => rmSync(join(dir, key), { recursive: true, force: true }),
-});
+// The store contract runs against SQLite from test/contract/ (one suite per port).
 
 describe('sqlite file shared by two processes', () => {
   it('runs migrations once and sees the other connection’s writes', async () => {

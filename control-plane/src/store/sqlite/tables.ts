@@ -1,6 +1,8 @@
 /**
- * Table layouts for the SQLite adapter, declared once: each column's kind drives both the DDL in
- * migrations and the row <-> record conversion. Extra columns (not in the record) are computed.
+ * Table layouts of the latest schema, for the SQLite adapter's row <-> record conversion and its
+ * INSERT/UPDATE statements. The schema itself is built by the frozen SQL in migrations.ts: a new
+ * column goes here and into one new migration at the end (migrations.test.ts checks both agree).
+ * Extra columns (not in the record) are computed.
  */
 export type ColumnKind = 'text' | 'int' | 'bool' | 'json' | 'date';
 
@@ -86,8 +88,7 @@ export const monitors = table('monitors', {
   version: 'int',
 });
 
-/** The heartbeats table as migration 1 created it; later columns are added by their own migrations. */
-export const heartbeatsV1 = table('heartbeats', {
+export const heartbeats = table('heartbeats', {
   id: 'text',
   workspace_id: 'text',
   display_name: 'text',
@@ -100,10 +101,6 @@ export const heartbeatsV1 = table('heartbeats', {
   created_at: 'date',
   updated_at: 'date',
   version: 'int',
-});
-
-export const heartbeats = table('heartbeats', {
-  ...heartbeatsV1.columns,
   due_at: 'date',
   started_at: 'date',
   start_rid: 'text',
@@ -112,8 +109,7 @@ export const heartbeats = table('heartbeats', {
   rearmed_at: 'date',
 });
 
-/** The pings table as migration 1 created it. */
-export const pingsV1 = table('pings', {
+export const pings = table('pings', {
   id: 'text',
   heartbeat_id: 'text',
   workspace_id: 'text',
@@ -121,10 +117,6 @@ export const pingsV1 = table('pings', {
   at: 'date',
   received_at: 'date',
   source: 'text',
-});
-
-export const pings = table('pings', {
-  ...pingsV1.columns,
   rid: 'text',
   exit_status: 'int',
   body: 'text',
@@ -153,8 +145,7 @@ export const sessions = table('sessions', {
   expires_at: 'date',
 });
 
-/** The alerts table as migration 1 created it; later columns are added by their own migrations. */
-export const alertsV1 = table('alerts', {
+export const alerts = table('alerts', {
   id: 'text',
   workspace_id: 'text',
   source_type: 'text',
@@ -172,10 +163,6 @@ export const alertsV1 = table('alerts', {
   acknowledged_by: 'json',
   resolved_at: 'date',
   resolved_by: 'json',
-});
-
-export const alerts = table('alerts', {
-  ...alertsV1.columns,
   escalation: 'json',
   escalation_due_at: 'date',
 });
@@ -307,26 +294,6 @@ export const fromRow = <T>(t: Table, row: Row): T => {
     else out[col] = v;
   }
   return out as T;
-};
-
-const sqlType: Record<ColumnKind, string> = {
-  text: 'TEXT',
-  int: 'INTEGER',
-  bool: 'INTEGER',
-  json: 'TEXT',
-  date: 'INTEGER',
-};
-
-/**
- * CREATE TABLE for a layout; `extra` adds computed columns and constraints. `id` is the primary key,
- * except with `rowidKey` (append-heavy tables such as pings): there the integer rowid is the key, so
- * an insert appends to the B-tree instead of landing at a random place in a UUID index.
- */
-export const createTableSql = (t: Table, extra: string[] = [], opts: { rowidKey?: boolean } = {}): string => {
-  const cols = Object.entries(t.columns).map(([c, k]) =>
-    c === 'id' && !opts.rowidKey ? `id TEXT PRIMARY KEY` : `${c} ${sqlType[k]}`,
-  );
-  return `CREATE TABLE ${t.name} (${[...cols, ...extra].join(', ')}) STRICT`;
 };
 
 export const insertSql = (t: Table, extra: string[] = []): string => {

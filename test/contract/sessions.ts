@@ -1,12 +1,11 @@
 /**
- * Store contract, sessions part (the `SessionStore` port of domain/sessions.ts). Called from
- * `storeContract` (contract.ts), so it runs against every adapter.
+ * SessionStore contract (domain/sessions.ts): web app sessions.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Session } from '../domain/sessions.js';
-import type { User } from '../domain/types.js';
-import type { Store } from './port.js';
+import type { Session } from '../../control-plane/src/domain/sessions.js';
+import type { User } from '../../control-plane/src/domain/types.js';
+import type { Store } from '../../control-plane/src/store/port.js';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (s: number) => new Date(T0.getTime() + s * 1000);

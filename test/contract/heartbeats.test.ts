@@ -1,17 +1,21 @@
 /**
- * Store contract scenarios for heartbeat deadlines, ping signals and inbound integrations; part of
- * the one contract suite (called from contract.ts, so every adapter runs them).
+ * HeartbeatStore contract: heartbeats, pings and deadline steps. The rules themselves are
+ * held by generated sequences in heartbeat-rules.test.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { expect, it } from 'vitest';
-import type { Alert, Heartbeat, Integration, Ping } from '../domain/types.js';
-import { fixtures } from './contract.js';
-import type { Store } from './port.js';
+import { beforeEach, expect, it } from 'vitest';
+import type { Alert, Heartbeat, Ping } from '../../control-plane/src/domain/types.js';
+import type { Store } from '../../control-plane/src/store/port.js';
+import { at, fixtures, T0 } from './fixtures.js';
+import { contract } from './stores.js';
 
-const T0 = new Date('2026-03-01T10:00:00.000Z');
-const at = (s: number) => new Date(T0.getTime() + s * 1000);
-
-export const inboundScenarios = (ctx: () => { store: Store; ws: ReturnType<typeof fixtures.workspace> }) => {
+contract('HeartbeatStore', (c) => {
+  let store: Store;
+  let ws: ReturnType<typeof fixtures.workspace>;
+  beforeEach(() => {
+    ({ store, ws } = c());
+  });
+  const ctx = () => ({ ...c(), alert: fixtures.alert, monitor: fixtures.monitor });
   const setup = async (over: Partial<Heartbeat> = {}) => {
     const { store, ws } = ctx();
     const h = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id, {
@@ -45,6 +49,62 @@ export const inboundScenarios = (ctx: () => { store: Store; ws: ReturnType<typeo
       dedup_key: '',
       ...over,
     });
+
+  it('stores a heartbeat, finds it by uuid alone, edits by version', async () => {
+    const h = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id);
+    await store.insertHeartbeat(h);
+    expect(await store.findHeartbeat(h.id)).toEqual(h);
+    const next = { ...h, display_name: 'hourly', period_seconds: 3600, version: 2, updated_at: at(1) };
+    expect(await store.updateHeartbeat(next, 1)).toBe('updated');
+    expect(await store.updateHeartbeat(next, 1)).toBe('conflict');
+    // An edit leaves state and deadline to pings and the job, and makes the heartbeat due now.
+    expect(await store.getHeartbeat(ws.workspace.id, h.id)).toEqual({
+      ...next,
+      due_at: at(1),
+      state_version: 1,
+    });
+    const page = await store.listHeartbeats(ws.workspace.id, { limit: 10 });
+    expect(page.data.map((x) => x.id)).toEqual([h.id]);
+  });
+
+  it('records a batch of pings durably and moves last_ping_at forward only', async () => {
+    const h = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id);
+    await store.insertHeartbeat(h);
+    const ping = (s: number, kind: Ping['kind'] = 'success'): Ping => ({
+      id: randomUUID(),
+      heartbeat_id: h.id,
+      workspace_id: ws.workspace.id,
+      kind,
+      at: at(s),
+      received_at: at(100),
+      source: '127.0.0.1',
+      rid: null,
+      exit_status: null,
+      body: null,
+    });
+    await store.recordPings([ping(10), ping(30), ping(20), ping(40, 'start')]);
+    let got = await store.findHeartbeat(h.id);
+    expect(got?.last_ping_at).toEqual(at(30));
+    expect(got?.state).toBe('up');
+    await store.recordPings([ping(5)]);
+    got = await store.findHeartbeat(h.id);
+    expect(got?.last_ping_at).toEqual(at(30));
+    const pings = (await store.listPings(ws.workspace.id, h.id, { limit: 10 })).data;
+    expect(pings.map((p) => p.at.getTime())).toEqual([40, 30, 20, 10, 5].map((s) => at(s).getTime()));
+    expect((await store.listPings(randomUUID(), h.id, { limit: 10 })).data).toEqual([]);
+    // paged by ping time (newest first), ties broken by id; every ping once
+    await store.recordPings([ping(20), ping(20)]);
+    const seen: Ping[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await store.listPings(ws.workspace.id, h.id, { limit: 2, cursor });
+      expect(page.data.length).toBeLessThanOrEqual(2);
+      seen.push(...page.data);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(seen.map((p) => p.at.getTime())).toEqual([40, 30, 20, 20, 20, 10, 5].map((s) => at(s).getTime()));
+    expect(new Set(seen.map((p) => p.id)).size).toBe(7);
+  });
 
   it('pings set state and the next deadline: success, start (run must end within grace), fail', async () => {
     const { store, ping, get } = await setup();
@@ -84,7 +144,7 @@ export const inboundScenarios = (ctx: () => { store: Store; ws: ReturnType<typeo
     for (const kind of ['success', 'fail', 'start'] as const) await store.recordPings([ping(50, kind)]);
     await store.recordPings([ping(60), ping(61, 'fail'), ping(62, 'start')]);
     expect(await get()).toEqual(before);
-    expect((await store.listPings(h.workspace_id, h.id, { limit: 10 })).data.length).toBe(7);
+    expect((await store.listPings(h.workspace_id, h.id, { limit: 10 })).data).toHaveLength(7);
     // The same time is not older: a fail at the last ping's time counts.
     await store.recordPings([ping(100, 'fail', { received_at: at(101) })]);
     expect(await get()).toMatchObject({ state: 'down', last_ping_at: at(100), due_at: at(101) });
@@ -266,79 +326,26 @@ export const inboundScenarios = (ctx: () => { store: Store; ws: ReturnType<typeo
     expect(await get()).toMatchObject({ state: 'down', due_at: null, alert_id: again.alert!.id });
   });
 
-  it('refreshes an open alert on a repeated trigger, never a resolved one', async () => {
-    const { store, ws } = ctx();
-    const a = fixtures.alert(ws.workspace.id);
-    await store.raiseAlert(a);
-    const r = await store.refreshOpenAlert(
-      ws.workspace.id,
-      a.id,
-      { title: 'Disk 99% full', description: 'sda1', severity: 'warning' },
-      at(30),
-    );
-    expect(r).toMatchObject({
-      id: a.id,
-      title: 'Disk 99% full',
-      description: 'sda1',
-      severity: 'warning',
-      updated_at: at(30),
-      created_at: T0,
-      status: 'open',
-    });
-    expect(
-      await store.refreshOpenAlert(
-        randomUUID(),
-        a.id,
-        { title: 'x', description: null, severity: 'info' },
-        at(31),
-      ),
-    ).toBeNull();
-    await store.resolveAlert(ws.workspace.id, a.id, { type: 'system' }, at(40));
-    expect(
-      await store.refreshOpenAlert(
-        ws.workspace.id,
-        a.id,
-        { title: 'x', description: null, severity: 'info' },
-        at(41),
-      ),
-    ).toBeNull();
-    expect((await store.getAlert(ws.workspace.id, a.id))?.title).toBe('Disk 99% full');
+  it('deletes a heartbeat with its pings', async () => {
+    const h = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id);
+    await store.insertHeartbeat(h);
+    await store.recordPings([
+      {
+        id: randomUUID(),
+        heartbeat_id: h.id,
+        workspace_id: ws.workspace.id,
+        kind: 'success',
+        at: T0,
+        received_at: T0,
+        source: null,
+        rid: null,
+        exit_status: null,
+        body: null,
+      },
+    ]);
+    expect(await store.deleteHeartbeat(ws.workspace.id, h.id)).toBe(true);
+    expect(await store.findHeartbeat(h.id)).toBeNull();
+    expect((await store.listPings(ws.workspace.id, h.id, { limit: 10 })).data).toEqual([]);
+    expect(await store.deleteHeartbeat(ws.workspace.id, h.id)).toBe(false);
   });
-
-  it('stores integrations by key hash, pages them, updates and deletes within the workspace', async () => {
-    const { store, ws } = ctx();
-    const make = (i: number): Integration => ({
-      id: randomUUID(),
-      workspace_id: ws.workspace.id,
-      name: `source ${i}`,
-      kind: i % 2 ? 'alertmanager' : 'webhook',
-      key_hash: randomUUID().replaceAll('-', '') + randomUUID().replaceAll('-', ''),
-      key_last_four: 'wxyz',
-      escalation_policy_id: i === 0 ? ws.defaultPolicy.id : null,
-      created_at: at(i),
-      updated_at: at(i),
-    });
-    const made = [make(0), make(1), make(2)];
-    for (const m of made) await store.insertIntegration(m);
-    await expect(store.insertIntegration({ ...make(3), key_hash: made[0]!.key_hash })).rejects.toMatchObject({
-      code: 'conflict',
-    });
-    expect(await store.findIntegrationByKeyHash(made[1]!.key_hash)).toEqual(made[1]);
-    expect(await store.getIntegration(ws.workspace.id, made[0]!.id)).toEqual(made[0]);
-    const other = fixtures.workspace();
-    await store.createWorkspace(other);
-    expect(await store.getIntegration(other.workspace.id, made[0]!.id)).toBeNull();
-    const p1 = await store.listIntegrations(ws.workspace.id, { limit: 2 });
-    const p2 = await store.listIntegrations(ws.workspace.id, { limit: 2, cursor: p1.next_cursor! });
-    expect([...p1.data, ...p2.data].map((i) => i.id)).toEqual([made[2]!.id, made[1]!.id, made[0]!.id]);
-    expect(p2.next_cursor).toBeNull();
-    const renamed = { ...made[0]!, name: 'renamed', key_hash: 'a'.repeat(64), updated_at: at(9) };
-    expect(await store.updateIntegration(renamed)).toBe(true);
-    expect(await store.updateIntegration({ ...renamed, workspace_id: other.workspace.id })).toBe(false);
-    expect(await store.findIntegrationByKeyHash('a'.repeat(64))).toEqual(renamed);
-    expect(await store.findIntegrationByKeyHash(made[0]!.key_hash)).toBeNull();
-    expect(await store.deleteIntegration(other.workspace.id, made[0]!.id)).toBe(false);
-    expect(await store.deleteIntegration(ws.workspace.id, made[0]!.id)).toBe(true);
-    expect(await store.getIntegration(ws.workspace.id, made[0]!.id)).toBeNull();
-  });
-};
+});

@@ -1,0 +1,111 @@
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sqliteContext } from './db.js';
+import { migrate, migrations } from './migrations.js';
+import * as tables from './tables.js';
+
+type Row = Record<string, unknown>;
+
+const open = () => {
+  const db = new Database(':memory:');
+  return { db, ctx: sqliteContext(db) };
+};
+const userTables = (db: Database.Database) =>
+  (
+    db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('schema_migrations', 'sqlite_sequence') ORDER BY name",
+      )
+      .all() as { name: string }[]
+  ).map((t) => t.name);
+const columnsOf = (db: Database.Database, table: string) =>
+  (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string; type: string; notnull: number }[]).map(
+    (c) => ({ name: c.name, type: c.type, notnull: c.notnull }),
+  );
+const schema = (db: Database.Database) =>
+  db
+    .prepare(
+      "SELECT type, name, tbl_name FROM sqlite_master WHERE name NOT LIKE 'sqlite_autoindex%' ORDER BY type, name",
+    )
+    .all();
+
+/** One row per table, every column set, as a database at that step could hold it. */
+const fillEveryTable = (db: Database.Database, step: number) => {
+  const rows = new Map<string, Row>();
+  for (const table of userTables(db)) {
+    const row: Row = {};
+    for (const c of columnsOf(db, table))
+      row[c.name] = c.type === 'INTEGER' ? 1000 + step : `${table}-${c.name}-${step}`;
+    const cols = Object.keys(row);
+    db.prepare(
+      `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`,
+    ).run(row);
+    rows.set(table, row);
+  }
+  return rows;
+};
+
+afterEach(() => {
+  vi.doUnmock('./tables.js');
+  vi.resetModules();
+});
+
+describe('SQLite migrations', () => {
+  it('a database left at any earlier migration migrates to the latest schema, and its rows survive', () => {
+    const fresh = open();
+    migrate(fresh.ctx);
+    for (let step = 0; step < migrations.length; step++) {
+      const { db, ctx } = open();
+      migrate(ctx, migrations.slice(0, step));
+      const before = fillEveryTable(db, step);
+      migrate(ctx);
+      expect(schema(db), `from step ${step}`).toEqual(schema(fresh.db));
+      for (const table of userTables(db))
+        expect(columnsOf(db, table), `${table} from step ${step}`).toEqual(columnsOf(fresh.db, table));
+      for (const [table, row] of before) {
+        const cols = Object.keys(row);
+        expect(
+          db.prepare(`SELECT ${cols.join(', ')} FROM ${table}`).all(),
+          `${table} from step ${step}`,
+        ).toEqual([row]);
+      }
+      db.close();
+    }
+  });
+
+  it('the migrated schema has every column of the table layouts the adapter reads and writes', () => {
+    const { db, ctx } = open();
+    migrate(ctx);
+    const layouts = Object.values(tables).filter(
+      (t): t is tables.Table => typeof t === 'object' && t !== null && 'columns' in t,
+    );
+    expect(layouts.length).toBeGreaterThan(10);
+    for (const t of layouts) {
+      const have = new Set(columnsOf(db, t.name).map((c) => c.name));
+      expect(
+        Object.keys(t.columns).filter((c) => !have.has(c)),
+        `${t.name}: columns without a migration`,
+      ).toEqual([]);
+    }
+  });
+
+  it('adding a column is one new migration at the end: shipped migrations never follow the live layouts', async () => {
+    // A developer adds a monitor field: the layout gains a column, and one migration adds it.
+    vi.doMock('./tables.js', async (importOriginal) => {
+      const t = await importOriginal<typeof tables>();
+      return { ...t, monitors: { ...t.monitors, columns: { ...t.monitors.columns, added_later: 'text' } } };
+    });
+    const edited = await import('./migrations.js');
+    const next = [...edited.migrations, ['ALTER TABLE monitors ADD COLUMN added_later TEXT']];
+    for (let step = 0; step <= edited.migrations.length; step++) {
+      const { db, ctx } = open();
+      edited.migrate(ctx, next.slice(0, step));
+      edited.migrate(ctx, next);
+      expect(
+        columnsOf(db, 'monitors').filter((c) => c.name === 'added_later'),
+        `from step ${step}`,
+      ).toHaveLength(1);
+      db.close();
+    }
+  });
+});

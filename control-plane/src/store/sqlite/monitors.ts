@@ -1,0 +1,142 @@
+import type { MonitorStore } from '../../domain/monitor-store.js';
+import type { Monitor, MonitorChange } from '../../domain/types.js';
+import type { SqliteContext } from './db.js';
+import { insertSql, monitorStates, monitors, toRow, updateSql } from './tables.js';
+
+type Row = Record<string, unknown>;
+
+/**
+ * Monitors, the monitor feed and the location states in SQLite. Every change to a monitor appends to
+ * the feed in the same IMMEDIATE transaction, so the feed's sequence has no gaps and no lost entries.
+ */
+export const sqliteMonitors = ({ st, one, many, immediate, page }: SqliteContext): MonitorStore => {
+  /** Appends a 'changed' entry to the monitor feed; call inside the transaction that changed it. */
+  const monitorChanged = (monitorId: string) =>
+    st(`INSERT INTO monitor_changes (monitor_id, kind, at) VALUES (?, 'changed', ?)`).run(
+      monitorId,
+      Date.now(),
+    );
+  const getMonitor = (workspaceId: string, id: string) =>
+    one<Monitor>(monitors, 'SELECT * FROM monitors WHERE workspace_id = ? AND id = ?', workspaceId, id);
+
+  return {
+    async insertMonitor(monitor, { maxMonitors }) {
+      return immediate(() => {
+        const { n } = st('SELECT count(*) n FROM monitors WHERE workspace_id = ?').get(
+          monitor.workspace_id,
+        ) as { n: number };
+        if (n >= maxMonitors) return 'limit_reached' as const;
+        st(insertSql(monitors)).run(toRow(monitors, monitor));
+        monitorChanged(monitor.id);
+        return 'inserted' as const;
+      });
+    },
+    async getMonitor(workspaceId, id) {
+      return getMonitor(workspaceId, id);
+    },
+    async listMonitors(workspaceId, q) {
+      const where = ['workspace_id = ?'];
+      const params: unknown[] = [workspaceId];
+      if (q.monitor_type) {
+        where.push('monitor_type = ?');
+        params.push(q.monitor_type);
+      }
+      if (q.paused !== undefined) {
+        where.push('paused = ?');
+        params.push(q.paused ? 1 : 0);
+      }
+      if (q.search) {
+        where.push('(instr(lower(display_name), ?) > 0 OR instr(lower(url), ?) > 0)');
+        params.push(q.search.toLowerCase(), q.search.toLowerCase());
+      }
+      return page<Monitor>(monitors, where, params, q);
+    },
+    async updateMonitor(next, expectedVersion) {
+      const changed = immediate(() => {
+        const r = st(
+          updateSql(monitors, 'id = @id AND workspace_id = @workspace_id AND version = @expected'),
+        ).run({ ...toRow(monitors, next), expected: expectedVersion });
+        if (r.changes === 1) monitorChanged(next.id);
+        return r.changes === 1;
+      });
+      if (changed) return 'updated';
+      return getMonitor(next.workspace_id, next.id) ? 'conflict' : 'not_found';
+    },
+    async deleteMonitor(workspaceId, id) {
+      return immediate(() => {
+        const gone =
+          st('DELETE FROM monitors WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1;
+        if (gone) monitorChanged(id);
+        return gone;
+      });
+    },
+
+    async listRegionMonitors(region) {
+      return many<Monitor>(
+        monitors,
+        `SELECT * FROM monitors WHERE paused = 0
+           AND EXISTS (SELECT 1 FROM json_each(monitors.check_locations) WHERE value = ?)`,
+        region,
+      );
+    },
+    async getMonitorsByIds(ids) {
+      if (ids.length === 0) return [];
+      return many<Monitor>(
+        monitors,
+        `SELECT * FROM monitors WHERE id IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(ids),
+      );
+    },
+    async scanMonitors(afterId, limit) {
+      return many<Monitor>(
+        monitors,
+        'SELECT * FROM monitors WHERE id > ? ORDER BY id LIMIT ?',
+        afterId ?? '',
+        limit,
+      );
+    },
+
+    async listMonitorChanges(afterSeq, limit) {
+      return (
+        st('SELECT * FROM monitor_changes WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit) as Row[]
+      ).map((r) => ({ ...(r as unknown as MonitorChange), at: new Date(r.at as number) }));
+    },
+    async latestMonitorChange() {
+      return (st('SELECT max(seq) seq FROM monitor_changes').get() as { seq: number | null }).seq ?? 0;
+    },
+    async requestRuns(runs) {
+      if (runs.length === 0) return;
+      immediate(() => {
+        for (const r of runs) {
+          st(
+            `INSERT INTO monitor_changes (monitor_id, kind, location, reason, request_id, at)
+             VALUES (?, 'run', ?, ?, ?, ?)`,
+          ).run(r.monitor_id, r.location, r.reason, r.request_id, r.at.getTime());
+        }
+      });
+    },
+    async pruneMonitorChanges(before, limit) {
+      return st(
+        `DELETE FROM monitor_changes WHERE seq IN (SELECT seq FROM monitor_changes WHERE at < ?
+           AND seq < (SELECT max(seq) FROM monitor_changes) ORDER BY seq LIMIT ?)`,
+      ).run(before.getTime(), limit).changes;
+    },
+
+    async putMonitorState(next, expectedVersion) {
+      if (expectedVersion === 0) {
+        return (
+          st(`${insertSql(monitorStates)} ON CONFLICT (monitor_id, location) DO NOTHING`).run(
+            toRow(monitorStates, next),
+          ).changes === 1
+        );
+      }
+      const cols = Object.keys(monitorStates.columns).filter((c) => c !== 'monitor_id' && c !== 'location');
+      return (
+        st(
+          `UPDATE monitor_states SET ${cols.map((c) => `${c} = @${c}`).join(', ')}
+           WHERE monitor_id = @monitor_id AND location = @location AND version = @expected`,
+        ).run({ ...toRow(monitorStates, next), expected: expectedVersion }).changes === 1
+      );
+    },
+  };
+};

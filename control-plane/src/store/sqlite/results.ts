@@ -1,0 +1,77 @@
+import type { ResultStore } from '../../domain/result-store.js';
+import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
+import type { SqliteContext } from './db.js';
+import { insertSql, monitorStates, results, toRow } from './tables.js';
+
+/**
+ * Check results in SQLite. `recordResults` is the ingestion step: the new results and the location
+ * states they move commit in one IMMEDIATE transaction (one fsync per batch).
+ */
+export const sqliteResults = ({ st, many, immediate, page }: SqliteContext): ResultStore => ({
+  async listResults(workspaceId, monitorId, q) {
+    const where = ['workspace_id = ?', 'monitor_id = ?'];
+    const params: unknown[] = [workspaceId, monitorId];
+    if (q.location) {
+      where.push('location = ?');
+      params.push(q.location);
+    }
+    if (q.since) {
+      where.push('scheduled_at >= ?');
+      params.push(q.since.getTime());
+    }
+    if (q.until) {
+      where.push('scheduled_at < ?');
+      params.push(q.until.getTime());
+    }
+    return page<CheckResultRecord>(results, where, params, q, 'scheduled_at');
+  },
+  async countResults(workspaceId, monitorId, since, until) {
+    return st(
+      `SELECT count(*) total, coalesce(sum(ok), 0) ok FROM check_results
+       WHERE workspace_id = ? AND monitor_id = ? AND scheduled_at >= ? AND scheduled_at < ?`,
+    ).get(workspaceId, monitorId, since.getTime(), until.getTime()) as { total: number; ok: number };
+  },
+  async pruneResults(before, limit) {
+    return st(
+      'DELETE FROM check_results WHERE rowid IN (SELECT rowid FROM check_results WHERE received_at < ? LIMIT ?)',
+    ).run(before.getTime(), limit).changes;
+  },
+
+  async recordResults(batch, step) {
+    if (batch.length === 0) return { stored: [], states: [] };
+    const touched = JSON.stringify([...new Set(batch.map((r) => r.monitor_id))]);
+    return immediate(() => {
+      const insert = st(`${insertSql(results)} ON CONFLICT DO NOTHING`);
+      const put = st(
+        `${insertSql(monitorStates)} ON CONFLICT (monitor_id, location) DO UPDATE SET ${Object.keys(
+          monitorStates.columns,
+        )
+          .filter((c) => c !== 'monitor_id' && c !== 'location')
+          .map((c) => `${c} = excluded.${c}`)
+          .join(', ')}`,
+      );
+      // Every state of the monitors concerned in one read; steps then work on this map.
+      const states = new Map<string, MonitorLocationState>();
+      for (const s of many<MonitorLocationState>(
+        monitorStates,
+        'SELECT * FROM monitor_states WHERE monitor_id IN (SELECT value FROM json_each(?))',
+        touched,
+      ))
+        states.set(`${s.monitor_id}|${s.location}`, s);
+      const stored: string[] = [];
+      for (const r of batch) {
+        if (insert.run(toRow(results, r)).changes !== 1) continue;
+        stored.push(r.id);
+        const key = `${r.monitor_id}|${r.location}`;
+        const next = step(states.get(key) ?? null, r);
+        if (!next) continue;
+        put.run(toRow(monitorStates, next));
+        states.set(key, next);
+      }
+      const after = [...states.values()].sort(
+        (a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location),
+      );
+      return { stored, states: after };
+    });
+  },
+});

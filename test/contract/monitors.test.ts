@@ -1,0 +1,163 @@
+/**
+ * MonitorStore contract: monitors, the monitor feed, location states.
+ */
+import { randomUUID } from 'node:crypto';
+import { beforeEach, expect, it } from 'vitest';
+import type { CheckResultRecord, MonitorLocationState } from '../../control-plane/src/domain/types.js';
+import type { Store } from '../../control-plane/src/store/port.js';
+import { at, fixtures, T0 } from './fixtures.js';
+import { contract, locationStates } from './stores.js';
+
+contract('MonitorStore', (c) => {
+  let store: Store;
+  let ws: ReturnType<typeof fixtures.workspace>;
+  beforeEach(() => {
+    ({ store, ws } = c());
+  });
+  const statesOf = (monitorId: string, replay?: CheckResultRecord) =>
+    locationStates(store, ws.workspace.id, monitorId, replay);
+  const countMonitors = async (workspaceId: string) =>
+    (await store.listMonitors(workspaceId, { limit: 100 })).data.length;
+
+  it('round-trips every field and keeps other workspaces out', async () => {
+    const m = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id);
+    expect(await store.insertMonitor(m, { maxMonitors: 10 })).toBe('inserted');
+    expect(await store.getMonitor(ws.workspace.id, m.id)).toEqual(m);
+    const other = fixtures.workspace();
+    await store.createWorkspace(other);
+    expect(await store.getMonitor(other.workspace.id, m.id)).toBeNull();
+    expect(await store.deleteMonitor(other.workspace.id, m.id)).toBe(false);
+    expect(await countMonitors(ws.workspace.id)).toBe(1);
+  });
+
+  it('enforces the plan cap, also under concurrent inserts', async () => {
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        store.insertMonitor(fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id), { maxMonitors: 5 }),
+      ),
+    );
+    expect(outcomes.filter((o) => o === 'inserted').length).toBe(5);
+    expect(await countMonitors(ws.workspace.id)).toBe(5);
+  });
+
+  it('updates by compare-and-set on version', async () => {
+    const m = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id);
+    await store.insertMonitor(m, { maxMonitors: 10 });
+    const next = { ...m, display_name: 'Renamed', version: 2, updated_at: at(1) };
+    expect(await store.updateMonitor(next, 1)).toBe('updated');
+    expect(await store.updateMonitor({ ...next, display_name: 'Lost update', version: 2 }, 1)).toBe(
+      'conflict',
+    );
+    expect(await store.getMonitor(ws.workspace.id, m.id)).toEqual(next);
+    expect(await store.updateMonitor({ ...next, id: randomUUID() }, 2)).toBe('not_found');
+    expect(await store.deleteMonitor(ws.workspace.id, m.id)).toBe(true);
+    expect(await store.getMonitor(ws.workspace.id, m.id)).toBeNull();
+  });
+
+  it('lists newest first with cursor pagination and filters', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const m = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, {
+        created_at: at(i),
+        monitor_type: i % 2 ? 'tcp' : 'http',
+        paused: i === 4,
+        display_name: `Monitor ${i}`,
+      });
+      await store.insertMonitor(m, { maxMonitors: 10 });
+      ids.unshift(m.id);
+    }
+    const p1 = await store.listMonitors(ws.workspace.id, { limit: 2 });
+    expect(p1.data.map((m) => m.id)).toEqual(ids.slice(0, 2));
+    const p2 = await store.listMonitors(ws.workspace.id, { limit: 2, cursor: p1.next_cursor! });
+    expect(p2.data.map((m) => m.id)).toEqual(ids.slice(2, 4));
+    const p3 = await store.listMonitors(ws.workspace.id, { limit: 2, cursor: p2.next_cursor! });
+    expect(p3.data.map((m) => m.id)).toEqual(ids.slice(4));
+    expect(p3.next_cursor).toBeNull();
+    expect((await store.listMonitors(ws.workspace.id, { limit: 10, monitor_type: 'tcp' })).data.length).toBe(
+      2,
+    );
+    expect((await store.listMonitors(ws.workspace.id, { limit: 10, paused: true })).data.length).toBe(1);
+    expect((await store.listMonitors(ws.workspace.id, { limit: 10, search: 'monitor 3' })).data.length).toBe(
+      1,
+    );
+    await expect(store.listMonitors(ws.workspace.id, { limit: 2, cursor: 'garbage' })).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
+  });
+
+  it('lists the monitors of a region: unpaused, with the region among their locations', async () => {
+    const m1 = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, { check_locations: ['eu-west'] });
+    const m2 = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, {
+      check_locations: ['eu-west', 'us-east'],
+    });
+    const m3 = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, {
+      check_locations: ['eu-west'],
+      paused: true,
+    });
+    for (const m of [m1, m2, m3]) await store.insertMonitor(m, { maxMonitors: 10 });
+    expect((await store.listRegionMonitors('eu-west')).map((m) => m.id).sort()).toEqual(
+      [m1.id, m2.id].sort(),
+    );
+    expect((await store.listRegionMonitors('us-east')).map((m) => m.id)).toEqual([m2.id]);
+    expect((await store.getMonitorsByIds([m3.id, randomUUID()])).map((m) => m.id)).toEqual([m3.id]);
+    const all = [m1, m2, m3].map((m) => m.id).sort();
+    const first = await store.scanMonitors(null, 2);
+    const rest = await store.scanMonitors(first[1]!.id, 2);
+    expect([...first, ...rest].map((m) => m.id)).toEqual(all);
+  });
+
+  it('appends every monitor change to the feed, in commit order and without gaps', async () => {
+    expect(await store.latestMonitorChange()).toBe(0);
+    const m = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id);
+    await store.insertMonitor(m, { maxMonitors: 10 });
+    expect(await store.updateMonitor({ ...m, display_name: 'x', version: 2 }, 1)).toBe('updated');
+    expect(await store.updateMonitor({ ...m, display_name: 'y', version: 2 }, 1)).toBe('conflict');
+    await store.requestRuns([
+      { monitor_id: m.id, location: 'us-east', reason: 'confirm', request_id: 'r1', at: at(5) },
+    ]);
+    expect(await store.deleteMonitor(ws.workspace.id, m.id)).toBe(true);
+    expect(await store.deleteMonitor(ws.workspace.id, m.id)).toBe(false);
+    const feed = await store.listMonitorChanges(0, 100);
+    expect(feed.map((e) => [e.seq, e.kind, e.monitor_id])).toEqual([
+      [1, 'changed', m.id],
+      [2, 'changed', m.id],
+      [3, 'run', m.id],
+      [4, 'changed', m.id],
+    ]);
+    expect(feed[2]).toMatchObject({
+      location: 'us-east',
+      reason: 'confirm',
+      request_id: 'r1',
+      at: at(5),
+    });
+    expect((await store.listMonitorChanges(2, 1)).map((e) => e.seq)).toEqual([3]);
+    expect(await store.latestMonitorChange()).toBe(4);
+    // Concurrent writers still get consecutive numbers.
+    const many = Array.from({ length: 5 }, () => fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id));
+    await Promise.all(many.map((x) => store.insertMonitor(x, { maxMonitors: 10 })));
+    expect((await store.listMonitorChanges(4, 100)).map((e) => e.seq)).toEqual([5, 6, 7, 8, 9]);
+    // Pruning keeps the newest entry, so the sequence never restarts.
+    expect(await store.pruneMonitorChanges(new Date(Date.now() + 60_000), 100)).toBe(8);
+    expect((await store.listMonitorChanges(0, 100)).map((e) => e.seq)).toEqual([9]);
+  });
+
+  it('changes per-location state only by compare-and-set', async () => {
+    const s: MonitorLocationState = {
+      monitor_id: 'm3',
+      location: 'eu-west',
+      status: 'unknown',
+      consecutive_failures: 1,
+      consecutive_successes: 0,
+      consecutive_slow: 0,
+      last_result_at: T0,
+      last_scheduled_at: T0,
+      version: 1,
+    };
+    expect(await store.putMonitorState(s, 0)).toBe(true);
+    expect(await store.putMonitorState({ ...s, consecutive_failures: 9 }, 0)).toBe(false);
+    const next = { ...s, consecutive_failures: 2, version: 2 };
+    expect(await store.putMonitorState(next, 1)).toBe(true);
+    expect(await store.putMonitorState({ ...s, consecutive_failures: 7, version: 2 }, 1)).toBe(false);
+    expect(await statesOf('m3')).toEqual([next]);
+  });
+});

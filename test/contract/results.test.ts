@@ -1,0 +1,112 @@
+import { beforeEach, expect, it } from 'vitest';
+import type { CheckResultRecord, MonitorLocationState } from '../../control-plane/src/domain/types.js';
+import type { Store } from '../../control-plane/src/store/port.js';
+import { at, type fixtures, result, T0 } from './fixtures.js';
+import { contract, locationStates } from './stores.js';
+
+contract('ResultStore', (c) => {
+  let store: Store;
+  let ws: ReturnType<typeof fixtures.workspace>;
+  beforeEach(() => {
+    ({ store, ws } = c());
+  });
+  const statesOf = (monitorId: string, replay?: CheckResultRecord) =>
+    locationStates(store, ws.workspace.id, monitorId, replay);
+  /** Stores the results whose id is new, moving no state; the ids stored now. */
+  const insertResults = async (rs: CheckResultRecord[]) => (await store.recordResults(rs, () => null)).stored;
+
+  it('stores each result id once, however often it is replayed', async () => {
+    const r1 = result(ws.workspace.id, 'm1');
+    const r2 = result(ws.workspace.id, 'm1', {
+      scheduled_at: at(60),
+      ok: false,
+      error_kind: 'timeout',
+      error_message: 'x',
+      status_code: null,
+      timings: null,
+      tls_valid_to: null,
+    });
+    expect(await insertResults([r1, r2])).toEqual([r1.id, r2.id]);
+    expect(await insertResults([r2, r1, { ...r1, id: 'new' }])).toEqual(['new']);
+    const page = await store.listResults(ws.workspace.id, 'm1', { limit: 10 });
+    expect(page.data).toHaveLength(3);
+    expect(
+      page.data
+        .map((r) => r.id)
+        .slice(1)
+        .sort(),
+    ).toEqual([r1.id, 'new'].sort());
+    expect(page.data[0]).toEqual(r2);
+  });
+
+  it('pages results newest first, filters by location and window, counts uptime, prunes', async () => {
+    for (let i = 0; i < 6; i++) {
+      await insertResults([
+        result(ws.workspace.id, 'm2', {
+          scheduled_at: at(i * 60),
+          received_at: at(i * 60),
+          ok: i % 3 !== 0,
+          location: i % 2 ? 'us-east' : 'eu-west',
+        }),
+      ]);
+    }
+    const p1 = await store.listResults(ws.workspace.id, 'm2', { limit: 4 });
+    const p2 = await store.listResults(ws.workspace.id, 'm2', { limit: 4, cursor: p1.next_cursor! });
+    expect([...p1.data, ...p2.data].map((r) => r.scheduled_at.getTime())).toEqual(
+      [5, 4, 3, 2, 1, 0].map((i) => at(i * 60).getTime()),
+    );
+    expect(
+      (await store.listResults(ws.workspace.id, 'm2', { limit: 10, location: 'us-east' })).data,
+    ).toHaveLength(3);
+    expect(
+      (await store.listResults(ws.workspace.id, 'm2', { limit: 10, since: at(60), until: at(180) })).data,
+    ).toHaveLength(2);
+    expect(await store.countResults(ws.workspace.id, 'm2', T0, at(360))).toEqual({ total: 6, ok: 4 });
+    expect(await store.countResults('other', 'm2', T0, at(360))).toEqual({ total: 0, ok: 0 });
+    expect(await store.pruneResults(at(120), 1)).toBe(1);
+    expect(await store.pruneResults(at(120), 100)).toBe(1);
+    expect(await store.countResults(ws.workspace.id, 'm2', T0, at(360))).toEqual({ total: 4, ok: 3 });
+  });
+
+  it('records results and moves their location states in one step, each seeing the one before', async () => {
+    const base = (location: string): MonitorLocationState => ({
+      monitor_id: 'm4',
+      location,
+      status: 'unknown',
+      consecutive_failures: 0,
+      consecutive_successes: 0,
+      consecutive_slow: 0,
+      last_result_at: null,
+      last_scheduled_at: null,
+      version: 0,
+    });
+    const other: MonitorLocationState = { ...base('eu-west'), monitor_id: 'm5', version: 1 };
+    expect(await store.putMonitorState(other, 0)).toBe(true);
+    const rs = [
+      result(ws.workspace.id, 'm4', { id: 'a', location: 'eu-west', scheduled_at: at(0) }),
+      result(ws.workspace.id, 'm4', { id: 'b', location: 'us-east', scheduled_at: at(1) }),
+      result(ws.workspace.id, 'm4', { id: 'c', location: 'eu-west', scheduled_at: at(2) }),
+      result(ws.workspace.id, 'm4', { id: 'd', location: 'eu-west', scheduled_at: at(3) }),
+    ];
+    const seen: Record<string, number | null> = {};
+    const step = (prev: MonitorLocationState | null, r: CheckResultRecord) => {
+      seen[r.id] = prev ? prev.consecutive_failures : null;
+      if (r.id === 'd') return null;
+      const p = prev ?? base(r.location);
+      return { ...p, consecutive_failures: p.consecutive_failures + 1, version: p.version + 1 };
+    };
+    const out = await store.recordResults(rs, step);
+    expect(out.stored).toEqual(['a', 'b', 'c', 'd']);
+    expect(seen).toEqual({ a: null, b: null, c: 1, d: 2 });
+    expect(out.states.map((s) => [s.monitor_id, s.location, s.consecutive_failures, s.version])).toEqual([
+      ['m4', 'eu-west', 2, 2],
+      ['m4', 'us-east', 1, 1],
+    ]);
+    expect(await statesOf('m4', rs[0])).toEqual(out.states);
+    // A replay stores nothing and steps nothing, but still reports the monitor's states.
+    const again = await store.recordResults([rs[1]!, { ...rs[0]!, id: 'e', scheduled_at: at(4) }], step);
+    expect(again.stored).toEqual(['e']);
+    expect(again.states.find((s) => s.location === 'eu-west')?.consecutive_failures).toBe(3);
+    expect((await store.listResults(ws.workspace.id, 'm4', { limit: 10 })).data).toHaveLength(5);
+  });
+});
