@@ -32,6 +32,7 @@ import { openKey } from '../open-key.js';
 import { pingTouches } from '../ping-touches.js';
 import type { Store } from '../port.js';
 import { mongoInbound, mongoInboundIndexes, mongoPingTouch, mongoPingTouchFilter } from './inbound.js';
+import { mongoOAuth, mongoOAuthIndexes } from './oauth.js';
 import { mongoRouting, mongoRoutingIndexes } from './routing.js';
 import { mongoSessionIndexes, mongoSessions } from './sessions.js';
 
@@ -165,6 +166,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoRouting({ col, inTransaction, toDoc, fromDoc, page }),
     ...mongoInbound({ col, inTransaction, toDoc, fromDoc, page }),
     ...mongoSessions({ col, inTransaction, toDoc, fromDoc, page }),
+    ...mongoOAuth(col),
 
     async init() {
       await client.connect();
@@ -193,6 +195,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...mongoRoutingIndexes({ col }),
         ...mongoInboundIndexes({ col }),
         ...mongoSessionIndexes({ col }),
+        ...mongoOAuthIndexes(col),
       ]);
       // The feed's counter exists before any transaction bumps it (an upsert racing inside two
       // transactions would fail one of them with a duplicate key instead of a retryable conflict).

@@ -29,6 +29,7 @@ import { type PingTouch, pingTouches } from '../ping-touches.js';
 import type { Store } from '../port.js';
 import { sqliteInbound, touchHeartbeatSql } from './inbound.js';
 import { migrations } from './migrations.js';
+import { sqliteOAuth } from './oauth.js';
 import { createPingWriter, type PingWriter } from './ping-writer.js';
 import { sqliteRouting } from './routing.js';
 import { sqliteSessions } from './sessions.js';
@@ -154,6 +155,7 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
     ...sqliteRouting({ st, one, many, immediate, page }),
     ...sqliteInbound({ st, one, many, immediate, page }),
     ...sqliteSessions({ st, one, many, immediate, page }),
+    ...sqliteOAuth({ st }),
 
     async init() {
       db.exec(
