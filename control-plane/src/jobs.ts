@@ -60,6 +60,9 @@ export const startJobs = (deps: {
     return store.pruneSessions(now, new Date(now.getTime() - config.session_idle_minutes * 60_000), 10_000);
   });
 
+  // The hosted connector's OAuth records past their expiry (oidc-provider refuses them already).
+  every(60_000, 'prune-oauth', () => store.pruneOAuthRecords(clock.now(), 10_000));
+
   // Heartbeat deadlines: only heartbeats whose stored due_at has come (an index), each stepped by
   // compare-and-set with the alert it raises or resolves, so every replica can run this at once.
   every(config.heartbeat_check_ms, 'heartbeat-deadlines', async () => {

@@ -11,11 +11,14 @@ import { authenticateSession, checkCsrf } from '../domain/sessions.js';
 import type { Integration } from '../domain/types.js';
 import { parseOrThrow } from '../domain/validation.js';
 import { readJson } from './body.js';
+import { internalPrincipalOf } from './internal-principal.js';
+import { hostedMcp } from './oauth/hosted-mcp.js';
 import { buildOpenApi } from './openapi.js';
 import type { AnyRoute, ApiContext, ApiState, AppDeps, Authed } from './route.js';
 import { alertRoutes } from './routes/alerts.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { channelRoutes } from './routes/channels.js';
+import { connectedAppRoutes } from './routes/connected-apps.js';
 import { escalationPolicyRoutes } from './routes/escalation-policies.js';
 import { heartbeatRoutes } from './routes/heartbeats.js';
 import { integrationRoutes } from './routes/integrations.js';
@@ -42,6 +45,7 @@ const noBody = z.strictObject({}, { error: 'this endpoint takes no body' });
 export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...sessionRoutes(deps),
   ...apiKeyRoutes(deps),
+  ...connectedAppRoutes(deps),
   ...userRoutes(deps),
   ...monitorRoutes(deps),
   ...resultRoutes(deps),
@@ -133,6 +137,15 @@ export const createApp = (deps: AppDeps) => {
     await next();
   });
 
+  // The hosted MCP connector (/mcp, OAuth metadata, /oauth/*): its tools call this same app in-process.
+  let callback: ReturnType<typeof app.callback> | undefined;
+  app.use(
+    hostedMcp(deps, (req, res) => {
+      callback ??= app.callback();
+      return callback(req, res);
+    }),
+  );
+
   // The web app (control-plane/web): its pages and hashed assets, before the API's router.
   app.use(serveWebApp());
 
@@ -223,6 +236,22 @@ export const createApp = (deps: AppDeps) => {
     const now = clock.now();
     const ws = ctx.state.workspace;
     const needed = r.role ?? 'viewer';
+    const internal = internalPrincipalOf(ctx.req);
+    if (internal) {
+      // The hosted MCP connector's tools (mcp/in-process-client.ts): the user an OAuth grant acts for.
+      if (r.auth === 'session')
+        throw new AppError(
+          'forbidden',
+          'This is for the web app’s signed-in session; an AI connector cannot use it.',
+        );
+      const user =
+        ws && ws.id === internal.workspace_id ? await store.getUser(ws.id, internal.user_id) : null;
+      if (!user) throw new AppError('unauthorized', 'The connected user is no longer in this workspace.');
+      ctx.state.auth = { user };
+      if (!hasRole(user.role, needed))
+        throw new AppError('forbidden', `This needs the ${needed} role; you are a ${user.role}.`);
+      return { workspace: ws!, user };
+    }
     if (!ctx.get('x-api-key')) {
       const token = ctx.cookies.get(cookieName);
       if (!token) throw new AppError('unauthorized', AUTH_MESSAGES.missing);

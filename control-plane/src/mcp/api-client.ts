@@ -66,7 +66,7 @@ const lookup = ((hostname, options, callback) => {
   dnsLookup(hostname, options, callback);
 }) as LookupFunction;
 
-const queryString = (query: Query = {}) => {
+export const queryString = (query: Query = {}) => {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) {
     if (v === undefined) continue;
@@ -89,7 +89,7 @@ const readBody = (res: IncomingMessage) =>
     res.on('error', reject);
   });
 
-const toApiError = (status: number, body: unknown, text: string): ApiError => {
+export const toApiError = (status: number, body: unknown, text: string): ApiError => {
   const e = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)?.error;
   if (e && typeof e.message === 'string') {
     const details = Array.isArray(e.details)

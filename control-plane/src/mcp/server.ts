@@ -21,33 +21,45 @@ const version = (() => {
   }
 })();
 
-const INSTRUCTIONS = `Lookout monitors services (uptime monitors checked from several regions, heartbeats pinged by jobs) and raises alerts.
+const instructions = (
+  who: string,
+) => `Lookout monitors services (uptime monitors checked from several regions, heartbeats pinged by jobs) and raises alerts.
 Start on-call work with list_alerts (status ["open", "acknowledged"]) or the triage_open_alerts prompt.
-Every tool acts as the user who owns the API key, with that user's role. Ask before acknowledging, resolving or pausing anything.`;
+Every tool acts as ${who}, with that user's role. Ask before acknowledging, resolving or pausing anything.`;
 
-/** The API's own message, then each bad field on its line; a 401 also says which setting to fix. */
-export const describeApiError = (e: ApiError, settings: Pick<McpSettings, 'apiUrl' | 'configPath'>) => {
+/**
+ * What differs between the two transports: who the tools act as (for the instructions) and what to
+ * say when the API refuses the credential (401).
+ */
+export interface McpIdentity {
+  actsAs: string;
+  whenRefused: string;
+}
+
+/** stdio: the API key's user; a 401 says which setting to fix. */
+export const keyIdentity = (settings: Pick<McpSettings, 'apiUrl' | 'configPath'>): McpIdentity => ({
+  actsAs: 'the user who owns the API key',
+  whenRefused: `The API key (SERVICE_API_KEY, or "api_key" in ${settings.configPath}) was refused by ${settings.apiUrl}. Use an active key created in this workspace.`,
+});
+
+/** The API's own message, then each bad field on its line; a 401 also says what to fix. */
+export const describeApiError = (e: ApiError, identity: McpIdentity) => {
   const lines = [`${e.message} (HTTP ${e.status}, ${e.code})`];
   for (const d of e.details) lines.push(`- ${d.field}: ${d.message}`);
-  if (e.status === 401)
-    lines.push(
-      `The API key (SERVICE_API_KEY, or "api_key" in ${settings.configPath}) was refused by ${settings.apiUrl}. Use an active key created in this workspace.`,
-    );
+  if (e.status === 401) lines.push(identity.whenRefused);
   return lines.join('\n');
 };
 
 const toolError = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
 
-export const createLookoutMcpServer = (
-  api: ApiClient,
-  settings: Pick<McpSettings, 'apiUrl' | 'configPath'>,
-) => {
+/** The one MCP server definition (tools, prompt, instructions), served on stdio and on /mcp. */
+export const createLookoutMcpServer = (api: ApiClient, identity: McpIdentity) => {
   const server = new McpServer(
     { name: 'lookout', title: 'Lookout', version },
-    { instructions: INSTRUCTIONS },
+    { instructions: instructions(identity.actsAs) },
   );
   const failure = (e: unknown): string => {
-    if (e instanceof ApiError) return describeApiError(e, settings);
+    if (e instanceof ApiError) return describeApiError(e, identity);
     if (e instanceof ApiUnreachableError) return `Lookout API unreachable: ${e.message}`;
     return `Lookout MCP server error: ${(e as Error).message}`;
   };
@@ -88,7 +100,7 @@ export const runStdioMcpServer = async (settings: McpSettings): Promise<void> =>
     apiKey: settings.apiKey,
     userAgent: `lookout-mcp/${version}`,
   });
-  const server = createLookoutMcpServer(api, settings);
+  const server = createLookoutMcpServer(api, keyIdentity(settings));
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

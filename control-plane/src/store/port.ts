@@ -3,6 +3,7 @@ import type { AlertStore } from '../domain/alert-store.js';
 import type { HeartbeatStore } from '../domain/heartbeat-store.js';
 import type { IntegrationStore } from '../domain/integration-store.js';
 import type { MonitorStore } from '../domain/monitor-store.js';
+import type { OAuthStore } from '../domain/oauth-store.js';
 import type { ResultStore } from '../domain/result-store.js';
 import type { RoutingStore } from '../domain/routing-store.js';
 import type { SessionStore } from '../domain/sessions.js';
@@ -47,4 +48,5 @@ export type Store = StoreLifecycle &
   RoutingStore &
   IntegrationStore &
   AgentStore &
-  SessionStore;
+  SessionStore &
+  OAuthStore;

@@ -31,6 +31,17 @@ export interface KeyList {
   legacy_keys: ApiKey[];
 }
 
+export interface ConnectedApp {
+  id: string;
+  client_id: string;
+  client_name: string | null;
+  client_uri: string | null;
+  redirect_uris: string[];
+  scope: string;
+  granted_at: string;
+  expires_at: string | null;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -107,5 +118,8 @@ export const api = {
   createKey: (name: string, expiry: string) =>
     call<ApiKey & { key: string }>('POST', '/api-keys', { name, expiry }),
   revokeKey: (id: string) => call<ApiKey>('POST', `/api-keys/${encodeURIComponent(id)}/revoke`),
+  listConnectedApps: () => call<{ data: ConnectedApp[] }>('GET', '/connected-apps'),
+  revokeConnectedApp: (id: string) =>
+    call<ConnectedApp>('POST', `/connected-apps/${encodeURIComponent(id)}/revoke`),
   regenerateLegacyKey: () => call<ApiKey & { key: string }>('POST', '/api-keys/legacy/regenerate'),
 };

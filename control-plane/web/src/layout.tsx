@@ -5,6 +5,7 @@ import { followLink } from './router.js';
 
 const NAV = [
   { href: '/settings/api-keys', label: 'API keys' },
+  { href: '/settings/connected-apps', label: 'Connected apps' },
   { href: '/settings/password', label: 'Password' },
 ];
 

@@ -55,6 +55,7 @@ export const collectionsOf = (db: Db) => {
     agentTokens: c('agent_tokens'),
     agentSessions: c('agent_sessions'),
     sessions: c('sessions'),
+    oauthRecords: c('oauth_records'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

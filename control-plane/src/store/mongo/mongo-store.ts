@@ -5,6 +5,7 @@ import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './
 import { backfillHeartbeats, heartbeatIndexes, mongoHeartbeats } from './heartbeats.js';
 import { integrationIndexes, mongoIntegrations } from './integrations.js';
 import { mongoMonitors, monitorIndexes, seedFeedCounter } from './monitors.js';
+import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
@@ -43,6 +44,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...integrationIndexes,
         ...agentIndexes,
         ...sessionIndexes,
+        ...oauthIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await seedFeedCounter(ctx.col);
@@ -62,5 +64,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoIntegrations(ctx),
     ...mongoAgents(ctx),
     ...mongoSessions(ctx),
+    ...mongoOAuth(ctx),
   };
 };

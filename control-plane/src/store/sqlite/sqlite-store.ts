@@ -9,6 +9,7 @@ import { sqliteHeartbeats } from './heartbeats.js';
 import { sqliteIntegrations } from './integrations.js';
 import { migrate } from './migrations.js';
 import { sqliteMonitors } from './monitors.js';
+import { sqliteOAuth } from './oauth.js';
 import { sqliteResults } from './results.js';
 import { sqliteRouting } from './routing.js';
 import { sqliteSessions } from './sessions.js';
@@ -76,5 +77,6 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
     ...sqliteIntegrations(ctx),
     ...sqliteAgents(ctx),
     ...sqliteSessions(ctx),
+    ...sqliteOAuth(ctx),
   };
 };

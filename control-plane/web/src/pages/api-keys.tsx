@@ -16,7 +16,7 @@ const EXPIRY = [
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
 /** A confirmation in a modal <dialog> (focus stays inside; Escape cancels). */
-const Confirm = (props: {
+export const Confirm = (props: {
   title: string;
   body: string;
   action: string;

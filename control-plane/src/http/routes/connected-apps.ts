@@ -1,0 +1,36 @@
+import { type ConnectedApp, listConnectedApps, revokeConnectedApp } from '../../domain/connected-apps.js';
+import { type AppDeps, route } from '../route.js';
+
+const appJson = (a: ConnectedApp) => ({
+  ...a,
+  granted_at: a.granted_at.toISOString(),
+  expires_at: a.expires_at?.toISOString() ?? null,
+});
+
+/** Settings → Connected apps: the AI assistants you authorized (hosted MCP, OAuth), and revoking them. */
+export const connectedAppRoutes = ({ store, clock }: AppDeps) => [
+  route({
+    method: 'get',
+    path: '/connected-apps',
+    tag: 'Connected apps',
+    auth: 'session',
+    summary:
+      'The apps (AI assistants using the hosted MCP connector) you authorized with OAuth, newest first: the client, what it may do (scope "mcp": act as you, with your role), when granted and until when.',
+    async handler({ auth }) {
+      const apps = await listConnectedApps(store, auth.workspace, auth.user, clock.now());
+      return { data: apps.map(appJson), next_cursor: null };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/connected-apps/{id}/revoke',
+    tag: 'Connected apps',
+    auth: 'session',
+    summary:
+      'Revoke one of your connected apps: its grant and every access and refresh token issued under it stop working at once.',
+    responses: { 200: 'Revoked', 404: 'No such connected app of yours' },
+    async handler({ auth, params }) {
+      return appJson(await revokeConnectedApp(store, auth.workspace, auth.user, params.id!, clock.now()));
+    },
+  }),
+];

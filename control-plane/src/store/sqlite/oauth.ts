@@ -1,0 +1,93 @@
+import type Database from 'better-sqlite3';
+import type { OAuthRecord, OAuthStore } from '../../domain/oauth-store.js';
+
+interface Row {
+  workspace_id: string;
+  model: string;
+  key_hash: string;
+  payload: string;
+  grant_id: string | null;
+  account_id: string | null;
+  client_id: string | null;
+  uid: string | null;
+  created_at: number;
+  expires_at: number | null;
+  consumed_at: number | null;
+}
+
+const fromRow = (r: Row | undefined): OAuthRecord | null =>
+  r
+    ? {
+        ...r,
+        payload: JSON.parse(r.payload) as Record<string, unknown>,
+        created_at: new Date(r.created_at),
+        expires_at: r.expires_at === null ? null : new Date(r.expires_at),
+        consumed_at: r.consumed_at === null ? null : new Date(r.consumed_at),
+      }
+    : null;
+
+const KEY = 'workspace_id = ? AND model = ? AND key_hash = ?';
+
+/** The hosted connector's OAuth records in SQLite (table oauth_records, migration in migrations.ts). */
+export const sqliteOAuth = ({ st }: { st(sql: string): Database.Statement }): OAuthStore => ({
+  async upsertOAuthRecord(r) {
+    st(
+      `INSERT INTO oauth_records (workspace_id, model, key_hash, payload, grant_id, account_id, client_id, uid,
+         created_at, expires_at, consumed_at)
+       VALUES (@workspace_id, @model, @key_hash, @payload, @grant_id, @account_id, @client_id, @uid,
+         @created_at, @expires_at, @consumed_at)
+       ON CONFLICT (workspace_id, model, key_hash) DO UPDATE SET payload = excluded.payload,
+         grant_id = excluded.grant_id, account_id = excluded.account_id, client_id = excluded.client_id,
+         uid = excluded.uid, expires_at = excluded.expires_at, consumed_at = excluded.consumed_at`,
+    ).run({
+      ...r,
+      payload: JSON.stringify(r.payload),
+      created_at: r.created_at.getTime(),
+      expires_at: r.expires_at?.getTime() ?? null,
+      consumed_at: r.consumed_at?.getTime() ?? null,
+    });
+  },
+  async findOAuthRecord(workspaceId, model, keyHash) {
+    return fromRow(
+      st(`SELECT * FROM oauth_records WHERE ${KEY}`).get(workspaceId, model, keyHash) as Row | undefined,
+    );
+  },
+  async findOAuthRecordByUid(workspaceId, model, uid) {
+    return fromRow(
+      st('SELECT * FROM oauth_records WHERE workspace_id = ? AND model = ? AND uid = ?').get(
+        workspaceId,
+        model,
+        uid,
+      ) as Row | undefined,
+    );
+  },
+  async consumeOAuthRecord(workspaceId, model, keyHash, at) {
+    st(`UPDATE oauth_records SET consumed_at = ? WHERE ${KEY} AND consumed_at IS NULL`).run(
+      at.getTime(),
+      workspaceId,
+      model,
+      keyHash,
+    );
+  },
+  async deleteOAuthRecord(workspaceId, model, keyHash) {
+    st(`DELETE FROM oauth_records WHERE ${KEY}`).run(workspaceId, model, keyHash);
+  },
+  async revokeOAuthGrant(workspaceId, grantId) {
+    return st('DELETE FROM oauth_records WHERE workspace_id = ? AND grant_id = ?').run(workspaceId, grantId)
+      .changes;
+  },
+  async listOAuthGrants(workspaceId, accountId, now) {
+    return (
+      st(
+        `SELECT * FROM oauth_records WHERE workspace_id = ? AND account_id = ? AND model = 'Grant'
+           AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at DESC, key_hash DESC`,
+      ).all(workspaceId, accountId, now.getTime()) as Row[]
+    ).map((r) => fromRow(r)!);
+  },
+  async pruneOAuthRecords(now, limit) {
+    return st(
+      `DELETE FROM oauth_records WHERE rowid IN
+         (SELECT rowid FROM oauth_records WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?)`,
+    ).run(now.getTime(), limit).changes;
+  },
+});

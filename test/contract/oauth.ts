@@ -1,0 +1,114 @@
+/**
+ * Store contract, OAuth part (the `OAuthStore` port of domain/oauth-store.ts): run by oauth.test.ts
+ * against SQLite always and MongoDB when LOOKOUT_MONGODB_URI is set.
+ */
+import { randomUUID } from 'node:crypto';
+import { hashSecret } from '@lookout/shared';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OAuthRecord } from '../../control-plane/src/domain/oauth-store.js';
+import type { Store } from '../../control-plane/src/store/port.js';
+
+const T0 = new Date('2026-03-01T10:00:00.000Z');
+const at = (s: number) => new Date(T0.getTime() + s * 1000);
+
+const record = (workspaceId: string, over: Partial<OAuthRecord> = {}): OAuthRecord => ({
+  workspace_id: workspaceId,
+  model: 'AccessToken',
+  key_hash: hashSecret(randomUUID()),
+  payload: { iat: 1, exp: 2, accountId: 'u1', resources: { 'http://a.localhost:8080/mcp': 'mcp' } },
+  grant_id: null,
+  account_id: null,
+  client_id: null,
+  uid: null,
+  created_at: T0,
+  expires_at: at(3600),
+  consumed_at: null,
+  ...over,
+});
+
+export const oauthContract = (name: string, open: () => Promise<Store>) => {
+  describe(`OAuth records (${name})`, () => {
+    let store: Store;
+    const ws = randomUUID();
+    beforeEach(async () => {
+      store = await open();
+      await store.init();
+    });
+    afterEach(async () => store.close());
+
+    it('finds a record by workspace, model and key hash only', async () => {
+      const r = record(ws);
+      await store.upsertOAuthRecord(r);
+      expect(await store.findOAuthRecord(ws, 'AccessToken', r.key_hash)).toEqual(r);
+      expect(await store.findOAuthRecord(randomUUID(), 'AccessToken', r.key_hash)).toBeNull();
+      expect(await store.findOAuthRecord(ws, 'RefreshToken', r.key_hash)).toBeNull();
+      expect(await store.findOAuthRecord(ws, 'AccessToken', hashSecret('other'))).toBeNull();
+    });
+
+    it('an upsert replaces the payload and keeps the first created_at', async () => {
+      const r = record(ws, { model: 'Session', uid: 'uid-1' });
+      await store.upsertOAuthRecord(r);
+      const next = { ...r, payload: { changed: true }, created_at: at(99), expires_at: at(7200) };
+      await store.upsertOAuthRecord(next);
+      expect(await store.findOAuthRecord(ws, 'Session', r.key_hash)).toEqual({ ...next, created_at: T0 });
+      expect(await store.findOAuthRecordByUid(ws, 'Session', 'uid-1')).toEqual({ ...next, created_at: T0 });
+      expect(await store.findOAuthRecordByUid(randomUUID(), 'Session', 'uid-1')).toBeNull();
+    });
+
+    it('consume sets consumed_at once; delete removes one record', async () => {
+      const r = record(ws, { model: 'RefreshToken' });
+      await store.upsertOAuthRecord(r);
+      await store.consumeOAuthRecord(ws, 'RefreshToken', r.key_hash, at(10));
+      await store.consumeOAuthRecord(ws, 'RefreshToken', r.key_hash, at(20));
+      expect((await store.findOAuthRecord(ws, 'RefreshToken', r.key_hash))?.consumed_at).toEqual(at(10));
+      await store.deleteOAuthRecord(ws, 'RefreshToken', r.key_hash);
+      expect(await store.findOAuthRecord(ws, 'RefreshToken', r.key_hash)).toBeNull();
+    });
+
+    it('revoking a grant deletes the grant and every code and token of it, in its workspace only', async () => {
+      const grant = record(ws, { model: 'Grant', grant_id: 'g1', account_id: 'u1', client_id: 'c1' });
+      const access = record(ws, { grant_id: 'g1', account_id: 'u1' });
+      const refresh = record(ws, { model: 'RefreshToken', grant_id: 'g1', account_id: 'u1' });
+      const other = record(ws, { grant_id: 'g2', account_id: 'u1' });
+      const elsewhere = record(randomUUID(), { grant_id: 'g1', account_id: 'u1' });
+      for (const r of [grant, access, refresh, other, elsewhere]) await store.upsertOAuthRecord(r);
+      expect(await store.revokeOAuthGrant(ws, 'g1')).toBe(3);
+      expect(await store.findOAuthRecord(ws, 'Grant', grant.key_hash)).toBeNull();
+      expect(await store.findOAuthRecord(ws, 'AccessToken', access.key_hash)).toBeNull();
+      expect(await store.findOAuthRecord(ws, 'RefreshToken', refresh.key_hash)).toBeNull();
+      expect(await store.findOAuthRecord(ws, 'AccessToken', other.key_hash)).toEqual(other);
+      expect(await store.findOAuthRecord(elsewhere.workspace_id, 'AccessToken', elsewhere.key_hash)).toEqual(
+        elsewhere,
+      );
+    });
+
+    it('lists a user’s unexpired grants, newest first', async () => {
+      const old = record(ws, { model: 'Grant', grant_id: 'g1', account_id: 'u1', created_at: at(1) });
+      const recent = record(ws, { model: 'Grant', grant_id: 'g2', account_id: 'u1', created_at: at(2) });
+      const expired = record(ws, { model: 'Grant', grant_id: 'g3', account_id: 'u1', expires_at: at(5) });
+      const forever = record(ws, {
+        model: 'Grant',
+        grant_id: 'g4',
+        account_id: 'u1',
+        created_at: at(0),
+        expires_at: null,
+      });
+      const theirs = record(ws, { model: 'Grant', grant_id: 'g5', account_id: 'u2' });
+      const token = record(ws, { grant_id: 'g1', account_id: 'u1' });
+      for (const r of [old, recent, expired, forever, theirs, token]) await store.upsertOAuthRecord(r);
+      expect(await store.listOAuthGrants(ws, 'u1', at(10))).toEqual([recent, old, forever]);
+    });
+
+    it('prunes expired records up to the limit, never those without expiry', async () => {
+      const expired = [record(ws, { expires_at: at(1) }), record(ws, { expires_at: at(2) })];
+      const live = record(ws, { expires_at: at(100) });
+      const forever = record(ws, { model: 'Client', expires_at: null });
+      for (const r of [...expired, live, forever]) await store.upsertOAuthRecord(r);
+      expect(await store.pruneOAuthRecords(at(10), 1)).toBe(1);
+      expect(await store.pruneOAuthRecords(at(10), 100)).toBe(1);
+      expect(await store.pruneOAuthRecords(at(10), 100)).toBe(0);
+      expect(await store.findOAuthRecord(ws, 'AccessToken', live.key_hash)).toEqual(live);
+      expect(await store.findOAuthRecord(ws, 'Client', forever.key_hash)).toEqual(forever);
+    });
+  });
+};
