@@ -2,6 +2,8 @@ import type { AgentStore } from '../domain/agent-store.js';
 import type { AlertStore } from '../domain/alert-store.js';
 import type { HeartbeatStore } from '../domain/heartbeat-store.js';
 import type { IntegrationStore } from '../domain/integration-store.js';
+import type { MemberStore } from '../domain/member-store.js';
+import type { MonitorStatusStore } from '../domain/monitor-status.js';
 import type { MonitorStore } from '../domain/monitor-store.js';
 import type { ResultStore } from '../domain/result-store.js';
 import type { RoutingStore } from '../domain/routing-store.js';
@@ -35,7 +37,9 @@ export type Store = StoreLifecycle &
   RoutingStore &
   IntegrationStore &
   AgentStore &
-  SessionStore;
+  SessionStore &
+  MemberStore &
+  MonitorStatusStore;
 
 /** The alert-routing slice the adapters build in routing.ts (to be split per port). */
 export type RoutingMethods = Pick<

@@ -32,6 +32,8 @@ import { openKey } from '../open-key.js';
 import { pingTouches } from '../ping-touches.js';
 import type { Store } from '../port.js';
 import { mongoInbound, mongoInboundIndexes, mongoPingTouch, mongoPingTouchFilter } from './inbound.js';
+import { mongoMemberIndexes, mongoMembers } from './members.js';
+import { mongoMonitorStatus } from './monitor-status.js';
 import { mongoRouting, mongoRoutingIndexes } from './routing.js';
 import { mongoSessionIndexes, mongoSessions } from './sessions.js';
 
@@ -165,6 +167,8 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoRouting({ col, inTransaction, toDoc, fromDoc, page }),
     ...mongoInbound({ col, inTransaction, toDoc, fromDoc, page }),
     ...mongoSessions({ col, inTransaction, toDoc, fromDoc, page }),
+    ...mongoMembers({ col, inTransaction, toDoc, fromDoc, page }),
+    ...mongoMonitorStatus({ col, inTransaction, toDoc, fromDoc, page }),
 
     async init() {
       await client.connect();
@@ -191,6 +195,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         monitorStates.createIndex({ monitor_id: 1 }),
         monitorChanges.createIndex({ at: 1 }),
         ...mongoRoutingIndexes({ col }),
+        ...mongoMemberIndexes({ col }),
         ...mongoInboundIndexes({ col }),
         ...mongoSessionIndexes({ col }),
       ]);

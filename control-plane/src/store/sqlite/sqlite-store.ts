@@ -28,7 +28,9 @@ import { openKey } from '../open-key.js';
 import { type PingTouch, pingTouches } from '../ping-touches.js';
 import type { Store } from '../port.js';
 import { sqliteInbound, touchHeartbeatSql } from './inbound.js';
+import { sqliteMembers } from './members.js';
 import { migrations } from './migrations.js';
+import { sqliteMonitorStatus } from './monitor-status.js';
 import { createPingWriter, type PingWriter } from './ping-writer.js';
 import { sqliteRouting } from './routing.js';
 import { sqliteSessions } from './sessions.js';
@@ -154,6 +156,8 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
     ...sqliteRouting({ st, one, many, immediate, page }),
     ...sqliteInbound({ st, one, many, immediate, page }),
     ...sqliteSessions({ st, one, many, immediate, page }),
+    ...sqliteMembers({ st, one, many, immediate, page }),
+    ...sqliteMonitorStatus({ st, one, many, immediate, page }),
 
     async init() {
       db.exec(

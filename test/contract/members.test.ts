@@ -1,0 +1,4 @@
+import { eachAdapter } from './adapters.js';
+import { memberContract } from './members.js';
+
+eachAdapter(memberContract);
