@@ -2,20 +2,28 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Me, onUnauthorized } from './api.js';
 import { Shell } from './layout.js';
+import { AcceptInvitePage } from './pages/accept-invite.js';
 import { ApiKeysPage } from './pages/api-keys.js';
 import { ChangePasswordPage } from './pages/change-password.js';
+import { MonitorsPage } from './pages/monitors.js';
 import { NotYetPage } from './pages/not-yet.js';
 import { SignInPage } from './pages/sign-in.js';
+import { UsersPage } from './pages/users.js';
 import { navigate, usePath } from './router.js';
 import './styles.css';
 
-const HOME = '/settings/api-keys';
+/** Where signing in lands. */
+const HOME = '/monitors';
+/** Shown signed in or not: accepting an invitation signs in. */
+const ACCEPT = '/accept-invite';
 
-/** Which page a path shows, once signed in. */
+/** Which page a path shows, once signed in, and its title. */
 const pageFor = (path: string, me: Me) => {
-  if (path === '/settings/api-keys') return <ApiKeysPage me={me} />;
-  if (path === '/settings/password') return <ChangePasswordPage />;
-  return <NotYetPage path={path} />;
+  if (path === '/monitors') return { title: 'Monitors', page: <MonitorsPage /> };
+  if (path === '/settings/api-keys') return { title: 'API keys', page: <ApiKeysPage me={me} /> };
+  if (path === '/settings/users') return { title: 'Users', page: <UsersPage me={me} /> };
+  if (path === '/settings/password') return { title: 'Password', page: <ChangePasswordPage /> };
+  return { title: 'Not here yet', page: <NotYetPage path={path} /> };
 };
 
 const App = () => {
@@ -30,6 +38,7 @@ const App = () => {
   }, []);
 
   useEffect(() => {
+    if (path === ACCEPT) return;
     if (me === null && path !== '/sign-in') {
       if (path !== '/') setAfter(path);
       navigate('/sign-in', { replace: true });
@@ -39,10 +48,20 @@ const App = () => {
   }, [me, path]);
 
   useEffect(() => {
-    const title = me ? (path === '/settings/password' ? 'Password' : 'API keys') : 'Sign in';
+    const title =
+      path === ACCEPT ? 'Join' : me ? pageFor(path, me).title : me === null ? 'Sign in' : 'Lookout';
     document.title = `${title} · Lookout`;
   }, [me, path]);
 
+  if (path === ACCEPT)
+    return (
+      <AcceptInvitePage
+        onJoined={(m) => {
+          setMe(m);
+          navigate(HOME, { replace: true });
+        }}
+      />
+    );
   if (me === undefined) return <div class="loading" aria-busy="true" />;
   if (me === null)
     return (
@@ -56,7 +75,7 @@ const App = () => {
     );
   return (
     <Shell me={me} path={path} onSignedOut={() => setMe(null)}>
-      {pageFor(path, me)}
+      {pageFor(path, me).page}
     </Shell>
   );
 };
