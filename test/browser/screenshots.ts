@@ -67,7 +67,16 @@ try {
   });
   await tcp('Billing service', lookout.port, { check_interval_seconds: 3600 });
   // Users: a member who joined, a viewer, and an invitation not yet accepted.
-  await lookout.cli(['user', 'create', '--workspace', 'demo', '--email', 'vic@demo.localhost', '--role', 'viewer']);
+  await lookout.cli([
+    'user',
+    'create',
+    '--workspace',
+    'demo',
+    '--email',
+    'vic@demo.localhost',
+    '--role',
+    'viewer',
+  ]);
   await post('/users', { email: 'noor@demo.localhost', role: 'member' });
 
   for (const size of SIZES) {
@@ -131,7 +140,9 @@ try {
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     await page.getByRole('row', { name: /noor@demo\.localhost/ }).waitFor();
     await shot('users');
-    await page.getByLabel('Email').fill(size.name === 'desktop' ? 'sam@demo.localhost' : 'kai@demo.localhost');
+    await page
+      .getByLabel('Email')
+      .fill(size.name === 'desktop' ? 'sam@demo.localhost' : 'kai@demo.localhost');
     await page.getByRole('button', { name: 'Invite user' }).click();
     await page.getByRole('textbox', { name: 'Invitation link' }).waitFor();
     await shot('users-invited');
