@@ -1,6 +1,8 @@
 /**
- * `npm run screenshots`: the sign-in and API keys pages at desktop and phone widths, into docs/
- * (shown in the README). Runs the real control plane on a fresh data dir, like the browser tests.
+ * `npm run screenshots`: the sign-in, Monitors, API keys and Users pages at desktop and phone widths,
+ * into docs/ (shown in the README). Runs the real control plane on a fresh data dir, like the browser
+ * tests, with its two local agents, so the monitors (TCP checks of the control plane's own port, and
+ * of a closed one) show real statuses.
  */
 import { join } from 'node:path';
 import { ROOT } from '../support/processes.js';
@@ -11,8 +13,30 @@ const SIZES = [
   { name: 'phone', viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 },
 ];
 
-const lookout = await startLookout();
+const lookout = await startLookout({ LOOKOUT_LOCAL_AGENTS: 'eu-west,us-east' });
 const browser = await launchBrowser();
+const asAdmin = { 'x-api-key': lookout.apiKey };
+const post = (path: string, json?: unknown) =>
+  lookout.api('demo', path, asAdmin, { method: 'POST', ...(json === undefined ? {} : { json }) });
+const tcp = (display_name: string, port: number, over: Record<string, unknown> = {}) =>
+  post('/monitors/create', {
+    display_name,
+    monitor_type: 'tcp',
+    url: '127.0.0.1',
+    port,
+    check_interval_seconds: 10,
+    failure_threshold: 1,
+    ...over,
+  }).then((r) => JSON.parse(r.body) as { id: string });
+/** Until every monitor has its first verdict (or the wait is long enough to say something is wrong). */
+const settled = async () => {
+  for (let i = 0; i < 120; i++) {
+    const r = await lookout.api('demo', '/monitors?status=pending', asAdmin);
+    if (JSON.parse(r.body).data.length === 0) return;
+    await new Promise((done) => setTimeout(done, 500));
+  }
+  throw new Error('monitors stayed pending: are the local agents running?');
+};
 try {
   await lookout.cli([
     'user',
@@ -24,6 +48,37 @@ try {
     '--role',
     'member',
   ]);
+  // Monitors in every status: up (the control plane's port), down (a closed port), paused, in maintenance,
+  // and one created last that has no verdict yet.
+  await tcp('Status page', lookout.port, { check_locations: ['eu-west'] });
+  const maint = await tcp('Search cluster', lookout.port);
+  await tcp('Payments gateway', 1);
+  await tcp('Checkout API', lookout.port);
+  const paused = await tcp('Nightly export host', lookout.port);
+  await settled();
+  await post(`/monitors/${paused.id}/pause`);
+  const now = Date.now();
+  await post('/maintenance-windows', {
+    name: 'Reindexing',
+    scope_type: 'monitor',
+    scope_id: maint.id,
+    starts_at: new Date(now).toISOString(),
+    ends_at: new Date(now + 3_600_000).toISOString(),
+  });
+  await tcp('Billing service', lookout.port, { check_interval_seconds: 3600 });
+  // Users: a member who joined, a viewer, and an invitation not yet accepted.
+  await lookout.cli([
+    'user',
+    'create',
+    '--workspace',
+    'demo',
+    '--email',
+    'vic@demo.localhost',
+    '--role',
+    'viewer',
+  ]);
+  await post('/users', { email: 'noor@demo.localhost', role: 'member' });
+
   for (const size of SIZES) {
     const context = await browser.newContext({
       viewport: size.viewport,
@@ -43,6 +98,10 @@ try {
     await page.getByLabel('Email').fill(lookout.adminEmail);
     await page.getByLabel('Password').fill(lookout.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Monitors', level: 1 }).waitFor();
+    await page.getByRole('row', { name: /Billing service/ }).waitFor();
+    await shot('monitors');
+    await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     if (size.name === 'desktop') {
       // A few keys, one used, one revoked, so the list shows what it shows in real life.
@@ -76,6 +135,21 @@ try {
     await page.getByRole('button', { name: 'Revoke GitHub Actions deploy' }).click();
     await page.getByRole('dialog').waitFor();
     await shot('api-keys-revoke', false);
+    await page.keyboard.press('Escape');
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await page.getByRole('row', { name: /noor@demo\.localhost/ }).waitFor();
+    await shot('users');
+    await page
+      .getByLabel('Email')
+      .fill(size.name === 'desktop' ? 'sam@demo.localhost' : 'kai@demo.localhost');
+    await page.getByRole('button', { name: 'Invite user' }).click();
+    await page.getByRole('textbox', { name: 'Invitation link' }).waitFor();
+    await shot('users-invited');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Remove vic@demo.localhost' }).click();
+    await page.getByRole('dialog').waitFor();
+    await shot('users-remove', false);
     await context.close();
   }
   process.stdout.write('Screenshots written to docs/screenshots/\n');

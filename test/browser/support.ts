@@ -13,13 +13,14 @@ export const CHROMIUM = '/usr/bin/chromium';
  * The control plane as `npm start` runs it (a real process, first start on a fresh data dir, a free
  * port), with what it printed once: the demo admin's password and API key.
  */
-export const startLookout = async () => {
+export const startLookout = async (extraEnv: Record<string, string> = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'lookout-browser-'));
   const env = {
     LOOKOUT_DATA_DIR: dir,
     LOOKOUT_HTTP_PORT: '0',
     LOOKOUT_RPC_PORT: '0',
     LOOKOUT_LOG_LEVEL: 'warn',
+    ...extraEnv,
   };
   const { child, output } = await startProcess(MAIN, env, /Try: curl/);
   const printed = output();
@@ -39,14 +40,25 @@ export const startLookout = async () => {
     url: (subdomain: string, path = '/') => `http://${subdomain}.localhost:${port}${path}`,
     cli,
     /** A plain HTTP call to the API from outside the browser (a script with a key, or a stolen cookie). */
-    api: (subdomain: string, path: string, headers: Record<string, string>) =>
+    api: (
+      subdomain: string,
+      path: string,
+      headers: Record<string, string>,
+      send?: { method: string; json?: unknown },
+    ) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const payload = send?.json === undefined ? undefined : JSON.stringify(send.json);
         const req = request(
           {
             host: '127.0.0.1',
             port,
+            method: send?.method ?? 'GET',
             path: `/api/v1${path}`,
-            headers: { host: `${subdomain}.localhost`, ...headers },
+            headers: {
+              host: `${subdomain}.localhost`,
+              ...(payload ? { 'content-type': 'application/json' } : {}),
+              ...headers,
+            },
           },
           (res) => {
             let body = '';
@@ -55,7 +67,7 @@ export const startLookout = async () => {
           },
         );
         req.on('error', reject);
-        req.end();
+        req.end(payload);
       }),
     async stop() {
       (child as ChildProcess).kill('SIGTERM');

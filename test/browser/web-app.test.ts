@@ -89,8 +89,9 @@ describe('web app in chromium', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type(lookout.password);
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
-    expect(page.url()).toBe(lookout.url('demo', '/settings/api-keys'));
+    // Signing in lands on the Monitors page.
+    await page.getByRole('heading', { name: 'Monitors', level: 1 }).waitFor();
+    expect(page.url()).toBe(lookout.url('demo', '/monitors'));
     expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
     const cookie = await sessionCookie(context);
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', domain: 'demo.localhost', path: '/' });
@@ -166,6 +167,8 @@ describe('web app in chromium', () => {
     const admin = await signedIn(lookout.adminEmail, lookout.password);
     await admin.page.getByRole('heading', { name: 'Keys in this workspace' }).waitFor();
     const row = admin.page.getByRole('row', { name: /mia-laptop/ });
+    // The heading shows at once; the list arrives after it.
+    await row.waitFor();
     expect(await row.getByRole('cell', { name: 'mia@demo.localhost' }).count()).toBe(1);
     await admin.context.close();
   });
@@ -216,6 +219,160 @@ describe('web app in chromium', () => {
     expect((await lookout.api('demo', '/session', headers)).status).toBe(401);
     await page.goto(lookout.url('demo', '/settings/api-keys'));
     await page.waitForURL(/\/sign-in$/);
+    await context.close();
+  });
+
+  it('an admin invites a user; the invitee sets a password from the link, is signed in, and signs in again with it', async () => {
+    const admin = await signedIn(lookout.adminEmail, lookout.password);
+    await admin.page.getByRole('link', { name: 'Users' }).click();
+    await admin.page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await admin.page.getByLabel('Email').fill('ines@demo.localhost');
+    await admin.page.getByLabel('Role', { exact: true }).selectOption({ label: 'Member' });
+    await admin.page.getByRole('button', { name: 'Invite user' }).click();
+    const link = await admin.page.getByRole('textbox', { name: 'Invitation link' }).inputValue();
+    expect(link).toMatch(/^http:\/\/demo\.localhost:\d+\/accept-invite#token=li\./);
+    expect(await admin.page.getByText('it will not be shown again').isVisible()).toBe(true);
+    await admin.page.getByRole('button', { name: 'Copy' }).click();
+    await admin.page.getByText('Copied to the clipboard.').waitFor();
+    expect(await admin.page.evaluate('navigator.clipboard.readText()')).toBe(link);
+    await admin.page.getByRole('button', { name: 'Done' }).click();
+    const row = admin.page.getByRole('row', { name: /ines@demo\.localhost/ });
+    await row.getByText('Invited').waitFor();
+
+    const invitee = await contextFor();
+    const page = await invitee.newPage();
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Join demo' }).waitFor();
+    await page.getByLabel('New password').fill('correct horse battery staple');
+    await page.getByLabel('Repeat password').fill('correct horse battery staple');
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await page.getByRole('heading', { name: 'Monitors', level: 1 }).waitFor();
+    expect(page.url()).toBe(lookout.url('demo', '/monitors'));
+    expect(await page.getByText('ines@demo.localhost').isVisible()).toBe(true);
+    // A member sees no Users page in the navigation.
+    expect(await page.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/sign-in$/);
+    await signIn(page, 'ines@demo.localhost', 'correct horse battery staple');
+    await page.getByRole('heading', { name: 'Monitors', level: 1 }).waitFor();
+    // The link worked once.
+    await page.goto(link);
+    await page.getByLabel('New password').fill('another long password');
+    await page.getByLabel('Repeat password').fill('another long password');
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    expect(await page.getByRole('alert').textContent()).toMatch(/already been used/);
+    await invitee.close();
+
+    await admin.page.reload();
+    await row.getByText('Active').waitFor();
+    await admin.context.close();
+  });
+
+  it('an admin changes a user’s role', async () => {
+    const admin = await signedIn(lookout.adminEmail, lookout.password);
+    await admin.page.goto(lookout.url('demo', '/settings/users'));
+    const row = admin.page.getByRole('row', { name: /vic@demo\.localhost/ });
+    await row.getByRole('combobox', { name: 'Role of vic@demo.localhost' }).selectOption({ label: 'Member' });
+    await row.getByRole('button', { name: 'Save role of vic@demo.localhost' }).click();
+    await admin.page.getByRole('status').filter({ hasText: 'vic@demo.localhost is now member.' }).waitFor();
+    const users = await lookout.api('demo', '/users', { 'x-api-key': lookout.apiKey });
+    const vic = JSON.parse(users.body).data.find((u: { email: string }) => u.email === 'vic@demo.localhost');
+    expect(vic.role).toBe('member');
+    // And back, so the viewer test finds a viewer.
+    await row.getByRole('combobox', { name: 'Role of vic@demo.localhost' }).selectOption({ label: 'Viewer' });
+    await row.getByRole('button', { name: 'Save role of vic@demo.localhost' }).click();
+    await admin.page.getByRole('status').filter({ hasText: 'vic@demo.localhost is now viewer.' }).waitFor();
+    // Your own role is not a control: the last admin cannot demote themselves by accident.
+    const me = admin.page.getByRole('row', { name: /admin@demo\.localhost/ });
+    expect(await me.getByRole('combobox').count()).toBe(0);
+    expect(await me.getByRole('button').count()).toBe(0);
+    await admin.context.close();
+  });
+
+  it('an admin removes a user: their session ends and their next page action lands on sign-in', async () => {
+    const created = await lookout.cli([
+      'user',
+      'create',
+      '--workspace',
+      'demo',
+      '--email',
+      'leo@demo.localhost',
+      '--role',
+      'member',
+    ]);
+    const leo = await signedIn(created.user.email, created.user.password);
+    const admin = await signedIn(lookout.adminEmail, lookout.password);
+    await admin.page.goto(lookout.url('demo', '/settings/users'));
+    await admin.page.getByRole('button', { name: 'Remove leo@demo.localhost' }).click();
+    const dialog = admin.page.getByRole('dialog', { name: 'Remove leo@demo.localhost?' });
+    expect(await dialog.textContent()).toMatch(
+      /signed out everywhere and their API keys are revoked at once/,
+    );
+    await dialog.getByRole('button', { name: 'Remove' }).click();
+    await admin.page.getByRole('status').filter({ hasText: 'leo@demo.localhost was removed.' }).waitFor();
+    expect(await admin.page.getByRole('row', { name: /leo@demo\.localhost/ }).count()).toBe(0);
+
+    await leo.page.getByRole('link', { name: 'Monitors' }).click();
+    await leo.page.waitForURL(/\/sign-in$/);
+    await leo.page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await leo.context.close();
+    await admin.context.close();
+  });
+
+  it('the Monitors page shows each monitor’s status and filters on it', async () => {
+    const { context, page } = await signedIn(lookout.adminEmail, lookout.password);
+    const created: string[] = await page.evaluate(`(async () => {
+      const { csrf_token } = await (await fetch('/api/v1/session')).json();
+      const headers = { 'content-type': 'application/json', 'x-csrf-token': csrf_token };
+      const ids = [];
+      for (const name of ['Checkout API', 'Status page']) {
+        const r = await fetch('/api/v1/monitors/create', {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ display_name: name, monitor_type: 'tcp', url: 'example.com', port: 443 }),
+        });
+        ids.push((await r.json()).id);
+      }
+      await fetch('/api/v1/monitors/' + ids[1] + '/pause', { method: 'POST', headers });
+      return ids;
+    })()`);
+    expect(created).toHaveLength(2);
+    await page.getByRole('link', { name: 'Monitors' }).click();
+    await page.getByRole('heading', { name: 'Monitors', level: 1 }).waitFor();
+    const checkout = page.getByRole('row', { name: /Checkout API/ });
+    await checkout.waitFor();
+    expect(await checkout.getByRole('cell').allTextContents()).toEqual(
+      expect.arrayContaining(['Pending', 'Not yet', 'example.com:443']),
+    );
+    expect(
+      await page
+        .getByRole('row', { name: /Status page/ })
+        .getByRole('cell')
+        .allTextContents(),
+    ).toContain('Paused');
+    await page.getByLabel('Status').selectOption({ label: 'Paused' });
+    await page.getByRole('heading', { name: 'Paused monitors' }).waitFor();
+    await page.getByRole('row', { name: /Checkout API/ }).waitFor({ state: 'detached' });
+    expect(await page.getByRole('table').getByRole('rowheader').allTextContents()).toEqual([
+      expect.stringMatching(/^Status page/),
+    ]);
+    await page.getByLabel('Status').selectOption({ label: 'Down' });
+    await page.getByText('No monitor is down.').waitFor();
+    await context.close();
+  });
+
+  it('a viewer sees no Users page and no controls to invite, change or remove', async () => {
+    const { context, page } = await signedIn(viewer.email, viewer.password);
+    expect(await page.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    await page.goto(lookout.url('demo', '/settings/users'));
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await page.getByText('Only admins of the workspace manage its users.').waitFor();
+    expect(await page.getByRole('button', { name: 'Invite user' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
+    expect(await page.getByRole('combobox').count()).toBe(0);
+    await page.goto(lookout.url('demo', '/monitors'));
+    await page.getByRole('heading', { name: 'Monitors', level: 1 }).waitFor();
+    expect(await page.getByRole('button', { name: /create|edit|pause|delete/i }).count()).toBe(0);
     await context.close();
   });
 });

@@ -1,31 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
-import { afterAll } from 'vitest';
-import { createMongoStore } from '../../control-plane/src/store/mongo/mongo-store.js';
-import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
 import { oauthContract } from './oauth.js';
+import { adapters } from './stores.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'lookout-oauth-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-
-oauthContract('sqlite', async () => createSqliteStore({ path: join(dir, `store-${n++}.db`) }));
-
-const uri = process.env.LOOKOUT_MONGODB_URI;
-if (uri)
-  oauthContract('mongodb', async () => {
-    const dbName = `lookout_test_${randomUUID().slice(0, 8)}`;
-    const store = createMongoStore({ uri, dbName });
-    return {
-      ...store,
-      async close() {
-        const c = new MongoClient(uri);
-        await c.db(dbName).dropDatabase();
-        await c.close();
-        await store.close();
-      },
-    };
-  });
+for (const [name, open] of adapters) oauthContract(name, open);

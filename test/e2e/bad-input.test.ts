@@ -11,6 +11,8 @@ import { type Harness, startHarness } from '../support/harness.js';
 let h: Harness;
 let w: Awaited<ReturnType<Harness['workspace']>>;
 let ids: Record<string, string>;
+/** A member of the workspace, for /users/{id} (bad input must neither change nor remove them). */
+let userId: string;
 let before: string;
 /** Service keys of one integration of each kind, for the inbound endpoints. */
 let serviceKeys: Record<string, string>;
@@ -26,6 +28,7 @@ const snapshot = async () =>
     await h.store.listEscalationPolicies(w.workspace.id, { limit: 100 }),
     await h.store.listChannels(w.workspace.id, { limit: 100 }),
     await h.store.listMaintenanceWindows(w.workspace.id, { limit: 100 }),
+    await h.store.listUsers(w.workspace.id, { limit: 100 }),
     (await h.store.listApiKeys(w.workspace.id, { limit: 100 })).data.map((k) => ({
       ...k,
       last_used_at: null,
@@ -54,6 +57,7 @@ beforeAll(async () => {
     integrationId = i.body.id;
   }
   ids = { id: monitor.body.id, uuid: heartbeat.body.id, integration_id: integrationId, exit_status: '0' };
+  userId = (await w.userWithKey('member')).user.id;
   const signedIn = await h.request('POST', '/api/v1/session', {
     host: w.host,
     json: { email: w.admin.email, password: w.password },
@@ -78,7 +82,7 @@ const routes = () =>
 
 const pathOf = (path: string) => {
   const filled = path.replace(/\{(\w+)\}/g, (_m, name: string) =>
-    path.startsWith('/api-keys') ? w.adminKeyId : ids[name]!,
+    path.startsWith('/api-keys') ? w.adminKeyId : path.startsWith('/users') ? userId : ids[name]!,
   );
   return `/api/v1${filled}`;
 };
@@ -329,6 +333,11 @@ describe('bad input on every endpoint', () => {
         ['scope_type', 'starts_at', 'ends_at'],
       ],
       ['POST', '/integrations', { name: 7, kind: 'nagios' }, ['name', 'kind']],
+      ['POST', '/users', { email: 'nope', role: 'owner' }, ['email', 'role']],
+      ['POST', '/users', { email: `${'a'.repeat(320)}@b.test` }, ['email', 'role']],
+      ['PATCH', `/users/${'{id}'}`, { role: 7 }, ['role']],
+      ['POST', '/invitations/accept', { token: 5, password: 'short' }, ['token', 'password']],
+      ['POST', '/invitations/accept', { token: 'x'.repeat(201) }, ['token', 'password']],
       [
         'PATCH',
         `/integrations/${'{integration_id}'}`,

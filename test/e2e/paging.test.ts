@@ -73,7 +73,7 @@ describe('lists page with limit and cursor', () => {
     }
   });
 
-  it('GET /users (admins): id, email, role and created_at, paged; members get 403', async () => {
+  it('GET /users (admins): id, email, role, status, invitation_expires_at and created_at, paged; members get 403', async () => {
     const w = await h.workspace('page-users');
     h.clock.advance(1000);
     const member = await w.userWithKey('member', 'm@page-users.test');
@@ -86,7 +86,14 @@ describe('lists page with limit and cursor', () => {
       ['m@page-users.test', 'member'],
       ['admin@page-users.test', 'admin'],
     ]);
-    expect(Object.keys(users[0]).sort()).toEqual(['created_at', 'email', 'id', 'role']);
+    expect(Object.keys(users[0]).sort()).toEqual([
+      'created_at',
+      'email',
+      'id',
+      'invitation_expires_at',
+      'role',
+      'status',
+    ]);
     expect(users[2].id).toBe(w.admin.id);
     expect((await w.as(member.key)('GET', '/users')).status).toBe(403);
   });

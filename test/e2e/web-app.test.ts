@@ -19,6 +19,7 @@ describe('web app', () => {
     for (const path of [
       '/',
       '/sign-in',
+      '/accept-invite',
       '/settings/api-keys',
       '/settings/password',
       '/settings/users',

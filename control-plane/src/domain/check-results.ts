@@ -168,7 +168,7 @@ export const decideAlerts = async (
     states.filter((s) => s.location !== MONITOR_ROW),
     now,
   );
-  await flip(store, m, states, v.down, now, {
+  await flip(store, m, states, v, now, {
     title: `${m.display_name} is down`,
     description: `Failing from ${v.failing.join(', ')} (${v.failing.length} of ${v.voting.length} reporting locations). Last error: ${r.error_message ?? 'none'}.`,
   });
@@ -209,19 +209,23 @@ interface AlertText {
 
 /**
  * Monitor-level up/down flips by compare-and-set on the '*' row: only the replica that wins the flip
- * raises (or resolves) the alert, so two replicas never raise two.
+ * raises (or resolves) the alert, so two replicas never raise two. The row is also the monitor's
+ * `status` in the API (domain/monitor-status.ts), so the first verdict of a monitor with no verdict
+ * yet (no row, or 'unknown' after a manual resolve) is written even when it is up: once per monitor,
+ * and with no alert to resolve.
  */
 const flip = async (
   store: AlertStore & MonitorStore & RoutingStore,
   m: Monitor,
   states: MonitorLocationState[],
-  down: boolean,
+  v: { down: boolean; voting: string[] },
   now: Date,
   text: AlertText,
 ) => {
+  const { down } = v;
   const row = states.find((s) => s.location === MONITOR_ROW) ?? initialState(m.id, MONITOR_ROW);
-  const wasDown = row.status === 'down';
-  if (down === wasDown) return;
+  const firstUp = row.status === 'unknown' && !down && v.voting.length > 0;
+  if (down === (row.status === 'down') && !firstUp) return;
   const next: MonitorLocationState = {
     ...row,
     status: down ? 'down' : 'up',
@@ -229,7 +233,7 @@ const flip = async (
     version: row.version + 1,
   };
   if (!(await store.putMonitorState(next, row.version))) return;
-  await alertWhile(store, m, 'down', down, now, text);
+  if (!firstUp) await alertWhile(store, m, 'down', down, now, text);
 };
 
 /** Keeps an alert open exactly while `active`: raises it (once) or resolves it as the system. */

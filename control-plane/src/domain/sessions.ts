@@ -82,7 +82,7 @@ export const changePasswordInput = z.strictObject({
 });
 
 /** A fresh session and its token (256 random bits, `ls.` prefix); only the token's hash is stored. */
-const mintSession = (workspaceId: string, userId: string, now: Date, life: SessionLifetimes) => {
+export const mintSession = (workspaceId: string, userId: string, now: Date, life: SessionLifetimes) => {
   const token = randomToken('ls.');
   const session: Session = {
     id: newId(),

@@ -1,5 +1,6 @@
 import type { TimelineEntry } from '../domain/alerts.js';
 import { keyStatus } from '../domain/api-keys.js';
+import type { MonitorStatusInfo } from '../domain/monitor-status.js';
 import { monitorAsSeenBy } from '../domain/monitors.js';
 import { isHealthy, type RegionHealth } from '../domain/region-health.js';
 import type {
@@ -25,11 +26,20 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  * here): what the role may not see is masked (`monitorAsSeenBy`), and endpoint auth secrets are never
  * echoed back to anyone.
  */
-export const monitorJson = (monitor: Monitor, role: Role) => {
+export const monitorJson = (monitor: Monitor, role: Role, info: MonitorStatusInfo) => {
   const m = monitorAsSeenBy(monitor, role);
-  const { workspace_id: _w, auth, ...rest } = m;
+  // A record from listMonitorsWithStatus carries its status too: `info` is the one shown.
+  const {
+    workspace_id: _w,
+    auth,
+    status: _s,
+    last_checked_at: _l,
+    ...rest
+  } = m as Monitor & Partial<MonitorStatusInfo>;
   return {
     ...rest,
+    status: info.status,
+    last_checked_at: iso(info.last_checked_at),
     auth: auth
       ? auth.type === 'basic'
         ? { type: 'basic', username: auth.username }

@@ -14,7 +14,7 @@ export const WEB_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url)
  */
 const PAGE_PATHS = [
   /^\/$/,
-  /^\/sign-in$/,
+  /^\/(sign-in|accept-invite)$/,
   /^\/(monitors|heartbeats|alerts)(\/[\w-]{1,100})?$/,
   /^\/settings(\/(api-keys|password|users|connected-apps))?$/,
 ];

@@ -1,5 +1,6 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { MONITOR_STATUSES } from '../domain/monitor-status.js';
 import { HTTP_METHODS } from '../domain/monitors.js';
 import { MONITOR_TYPES } from '../domain/types.js';
 import type { ApiClient } from './api-client.js';
@@ -108,20 +109,26 @@ export const tools: ToolDef[] = [
     name: 'list_monitors',
     title: 'List monitors',
     description:
-      'List uptime monitors, newest first: name, type (http, api, dns, tcp, domain), target, interval, locations, paused or not. Returns {"data": [...], "next_cursor"}.',
+      'List uptime monitors, newest first: name, type (http, api, dns, tcp, domain), target, interval, locations, status (up, down, paused, pending: no verdict yet, maintenance: in a maintenance window) and last_checked_at. Returns {"data": [...], "next_cursor"}.',
     input: z.object({
+      status: z
+        .array(z.enum(MONITOR_STATUSES))
+        .min(1)
+        .optional()
+        .describe('Only monitors with one of these statuses, e.g. ["down"] to see what is failing now.'),
       monitor_type: z.enum(MONITOR_TYPES).optional().describe('Only monitors of this type.'),
       paused: z.boolean().optional().describe('true: only paused monitors; false: only running ones.'),
       search: z.string().optional().describe('Only monitors whose name or target contains this text.'),
       ...page,
     }),
     annotations: READ,
-    run: (api, a) => api.get('/monitors', a),
+    run: (api, { status, ...a }) => api.get('/monitors', status ? { ...a, status: status.join(',') } : a),
   }),
   tool({
     name: 'get_monitor',
     title: 'Get a monitor',
-    description: 'One monitor with its whole configuration (endpoint secrets are never shown).',
+    description:
+      'One monitor with its whole configuration (endpoint secrets are never shown), its status (up, down, paused, pending, maintenance) and last_checked_at.',
     input: z.object({ monitor_id: id('monitor') }),
     annotations: READ,
     run: (api, a) => api.get(`/monitors/${path(a.monitor_id)}`),

@@ -2,6 +2,8 @@ import type { AgentStore } from '../domain/agent-store.js';
 import type { AlertStore } from '../domain/alert-store.js';
 import type { HeartbeatStore } from '../domain/heartbeat-store.js';
 import type { IntegrationStore } from '../domain/integration-store.js';
+import type { MemberStore } from '../domain/member-store.js';
+import type { MonitorStatusStore } from '../domain/monitor-status.js';
 import type { MonitorStore } from '../domain/monitor-store.js';
 import type { OAuthStore } from '../domain/oauth-store.js';
 import type { ResultStore } from '../domain/result-store.js';
@@ -49,4 +51,6 @@ export type Store = StoreLifecycle &
   IntegrationStore &
   AgentStore &
   SessionStore &
-  OAuthStore;
+  OAuthStore &
+  MemberStore &
+  MonitorStatusStore;

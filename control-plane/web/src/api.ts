@@ -26,6 +26,36 @@ export interface ApiKey {
   last_used_from: string | null;
 }
 
+export type Role = 'admin' | 'member' | 'viewer';
+
+export interface Member {
+  id: string;
+  email: string;
+  role: Role;
+  status: 'active' | 'invited';
+  invitation_expires_at: string | null;
+  created_at: string;
+}
+
+export type MonitorStatus = 'up' | 'down' | 'paused' | 'pending' | 'maintenance';
+
+export interface Monitor {
+  id: string;
+  display_name: string;
+  monitor_type: string;
+  url: string;
+  port: number | null;
+  check_interval_seconds: number;
+  check_locations: string[];
+  status: MonitorStatus;
+  last_checked_at: string | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
 export interface KeyList {
   data: ApiKey[];
   legacy_keys: ApiKey[];
@@ -93,7 +123,8 @@ const call = async <T>(method: string, path: string, body?: unknown): Promise<T>
       e?.message ?? `The server answered ${res.status}.`,
       e?.details ?? [],
     );
-    if (res.status === 401 && path !== '/session') for (const fn of unauthorized) fn();
+    if (res.status === 401 && path !== '/session' && path !== '/invitations/accept')
+      for (const fn of unauthorized) fn();
     throw err;
   }
   return json as T;
@@ -122,4 +153,18 @@ export const api = {
   revokeConnectedApp: (id: string) =>
     call<ConnectedApp>('POST', `/connected-apps/${encodeURIComponent(id)}/revoke`),
   regenerateLegacyKey: () => call<ApiKey & { key: string }>('POST', '/api-keys/legacy/regenerate'),
+  listUsers: (cursor?: string) =>
+    call<Page<Member>>('GET', `/users?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+  inviteUser: (email: string, role: Role) =>
+    call<Member & { invitation_url: string }>('POST', '/users', { email, role }),
+  changeRole: (id: string, role: Role) => call<Member>('PATCH', `/users/${encodeURIComponent(id)}`, { role }),
+  removeUser: (id: string) => call<void>('DELETE', `/users/${encodeURIComponent(id)}`),
+  acceptInvitation: (token: string, password: string) =>
+    call<Me>('POST', '/invitations/accept', { token, password }).then(remember),
+  listMonitors: (status: MonitorStatus | '', cursor?: string) => {
+    const q = new URLSearchParams({ limit: '100' });
+    if (status) q.set('status', status);
+    if (cursor) q.set('cursor', cursor);
+    return call<Page<Monitor>>('GET', `/monitors?${q}`);
+  },
 };

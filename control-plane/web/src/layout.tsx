@@ -3,8 +3,9 @@ import { useState } from 'preact/hooks';
 import { api, type Me } from './api.js';
 import { followLink } from './router.js';
 
-const NAV = [
+const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/settings/api-keys', label: 'API keys' },
+  { href: '/settings/users', label: 'Users', admin: true },
   { href: '/settings/connected-apps', label: 'Connected apps' },
   { href: '/settings/password', label: 'Password' },
 ];
@@ -17,7 +18,7 @@ export const Logo = () => (
   </svg>
 );
 
-/** The signed-in frame: brand and workspace, the Settings navigation, who is signed in, Sign out. */
+/** The signed-in frame: brand and workspace, the navigation (Monitors, Settings), who is signed in, Sign out. */
 export const Shell = (props: {
   me: Me;
   path: string;
@@ -37,7 +38,7 @@ export const Shell = (props: {
   return (
     <div class="shell">
       <header class="topbar">
-        <a class="brand" href="/settings/api-keys" onClick={followLink}>
+        <a class="brand" href="/monitors" onClick={followLink}>
           <Logo />
           <span>Lookout</span>
         </a>
@@ -54,10 +55,23 @@ export const Shell = (props: {
         </div>
       </header>
       <div class="body">
-        <nav class="sidenav" aria-label="Settings">
-          <p class="nav-heading">Settings</p>
+        <nav class="sidenav" aria-label="Main">
           <ul>
-            {NAV.map((n) => (
+            <li>
+              <a
+                href="/monitors"
+                onClick={followLink}
+                aria-current={props.path === '/monitors' ? 'page' : undefined}
+              >
+                Monitors
+              </a>
+            </li>
+          </ul>
+          <p class="nav-heading" id="settings-heading">
+            Settings
+          </p>
+          <ul aria-labelledby="settings-heading">
+            {NAV.filter((n) => !n.admin || props.me.user.role === 'admin').map((n) => (
               <li key={n.href}>
                 <a
                   href={n.href}

@@ -2,15 +2,21 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Me, onUnauthorized } from './api.js';
 import { Shell } from './layout.js';
+import { AcceptInvitePage } from './pages/accept-invite.js';
 import { ApiKeysPage } from './pages/api-keys.js';
 import { ChangePasswordPage } from './pages/change-password.js';
 import { ConnectedAppsPage } from './pages/connected-apps.js';
+import { MonitorsPage } from './pages/monitors.js';
 import { NotYetPage } from './pages/not-yet.js';
 import { SignInPage } from './pages/sign-in.js';
+import { UsersPage } from './pages/users.js';
 import { navigate, usePath } from './router.js';
 import './styles.css';
 
-const HOME = '/settings/api-keys';
+/** Where signing in lands. */
+const HOME = '/monitors';
+/** Shown signed in or not: accepting an invitation signs in. */
+const ACCEPT = '/accept-invite';
 
 /**
  * Where to go after signing in when the server sent the user here (`/sign-in?next=…`): only the
@@ -21,12 +27,14 @@ const serverNext = () => {
   return next && /^\/oauth\/interaction\/[\w-]{1,100}$/.test(next) ? next : null;
 };
 
-/** Which page a path shows, once signed in. */
+/** Which page a path shows, once signed in, and its title. */
 const pageFor = (path: string, me: Me) => {
-  if (path === '/settings/api-keys') return <ApiKeysPage me={me} />;
-  if (path === '/settings/password') return <ChangePasswordPage />;
-  if (path === '/settings/connected-apps') return <ConnectedAppsPage />;
-  return <NotYetPage path={path} />;
+  if (path === '/monitors') return { title: 'Monitors', page: <MonitorsPage /> };
+  if (path === '/settings/api-keys') return { title: 'API keys', page: <ApiKeysPage me={me} /> };
+  if (path === '/settings/users') return { title: 'Users', page: <UsersPage me={me} /> };
+  if (path === '/settings/password') return { title: 'Password', page: <ChangePasswordPage /> };
+  if (path === '/settings/connected-apps') return { title: 'Connected apps', page: <ConnectedAppsPage /> };
+  return { title: 'Not here yet', page: <NotYetPage path={path} /> };
 };
 
 const App = () => {
@@ -41,6 +49,7 @@ const App = () => {
   }, []);
 
   useEffect(() => {
+    if (path === ACCEPT) return;
     if (me === null && path !== '/sign-in') {
       if (path !== '/') setAfter(path);
       navigate('/sign-in', { replace: true });
@@ -52,16 +61,20 @@ const App = () => {
   }, [me, path]);
 
   useEffect(() => {
-    const title = me
-      ? path === '/settings/password'
-        ? 'Password'
-        : path === '/settings/connected-apps'
-          ? 'Connected apps'
-          : 'API keys'
-      : 'Sign in';
+    const title =
+      path === ACCEPT ? 'Join' : me ? pageFor(path, me).title : me === null ? 'Sign in' : 'Lookout';
     document.title = `${title} · Lookout`;
   }, [me, path]);
 
+  if (path === ACCEPT)
+    return (
+      <AcceptInvitePage
+        onJoined={(m) => {
+          setMe(m);
+          navigate(HOME, { replace: true });
+        }}
+      />
+    );
   if (me === undefined) return <div class="loading" aria-busy="true" />;
   if (me === null)
     return (
@@ -80,7 +93,7 @@ const App = () => {
     );
   return (
     <Shell me={me} path={path} onSignedOut={() => setMe(null)}>
-      {pageFor(path, me)}
+      {pageFor(path, me).page}
     </Shell>
   );
 };

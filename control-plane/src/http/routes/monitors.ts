@@ -1,5 +1,6 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
+import { MONITOR_STATUSES, type MonitorStatus } from '../../domain/monitor-status.js';
 import {
   createMonitor,
   createMonitorBody,
@@ -12,6 +13,26 @@ import { MONITOR_TYPES } from '../../domain/types.js';
 import { type AppDeps, type Authed, route } from '../route.js';
 import { monitorJson } from '../serialize.js';
 import { boolParam, pageQuery } from './query.js';
+
+/**
+ * `?status=down` or `?status=up,pending` (or the parameter repeated): one or several statuses. The
+ * wire form is a string; a repeated parameter is joined first.
+ */
+const STATUS_PROBLEM = `must be one or more of ${MONITOR_STATUSES.join(', ')} (comma-separated)`;
+const statusParam = z.preprocess(
+  (v) => (Array.isArray(v) ? v.join(',') : v),
+  z
+    .string()
+    .max(100)
+    .transform((s, ctx) => {
+      const values = s.split(',').map((v) => v.trim());
+      if (values.some((v) => !(MONITOR_STATUSES as readonly string[]).includes(v))) {
+        ctx.addIssue({ code: 'custom', message: STATUS_PROBLEM });
+        return z.NEVER;
+      }
+      return [...new Set(values)] as MonitorStatus[];
+    }),
+);
 
 export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
   const context = (auth: Authed) => ({
@@ -26,6 +47,14 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
     const m = await store.getMonitor(auth.workspace.id, id);
     if (!m) throw new AppError('not_found', 'Monitor not found.');
     return m;
+  };
+  /** A monitor as the API shows it, with its status now (one store read). */
+  const shown = async (auth: Authed, m: Monitor) => {
+    const info = (await store.getMonitorStatuses(auth.workspace.id, [m.id], clock.now())).get(m.id) ?? {
+      status: 'pending' as const,
+      last_checked_at: null,
+    };
+    return monitorJson(m, auth.user.role, info);
   };
 
   return [
@@ -44,23 +73,28 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
       },
       async handler({ auth, body }) {
         const { monitor, notices } = await createMonitor(context(auth), body);
-        return { ...monitorJson(monitor, auth.user.role), warnings: notices };
+        return { ...(await shown(auth, monitor)), warnings: notices };
       },
     }),
     route({
       method: 'get',
       path: '/monitors',
       tag: 'Monitors',
-      summary: 'List monitors, newest first.',
+      summary:
+        'List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window) and `last_checked_at`. Filter with `status=down` or several at once, `status=up,pending`.',
       query: z.strictObject({
         ...pageQuery,
         monitor_type: z.enum(MONITOR_TYPES).optional(),
         paused: boolParam.optional(),
         search: z.string().min(1).max(200).optional(),
+        status: statusParam.optional(),
       }),
       async handler({ auth, query }) {
-        const page = await store.listMonitors(auth.workspace.id, query);
-        return { data: page.data.map((m) => monitorJson(m, auth.user.role)), next_cursor: page.next_cursor };
+        const page = await store.listMonitorsWithStatus(auth.workspace.id, query, clock.now());
+        return {
+          data: page.data.map((m) => monitorJson(m, auth.user.role, m)),
+          next_cursor: page.next_cursor,
+        };
       },
     }),
     route({
@@ -70,7 +104,7 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
       summary: 'Get a monitor.',
       responses: { 404: 'No such monitor in this workspace' },
       async handler({ auth, params }) {
-        return monitorJson(await load(auth, params.id!), auth.user.role);
+        return shown(auth, await load(auth, params.id!));
       },
     }),
     route({
@@ -83,7 +117,7 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
       responses: { 404: 'No such monitor in this workspace', 409: 'Changed concurrently; retry' },
       async handler({ auth, params, body }) {
         const { monitor, notices } = await updateMonitor(context(auth), await load(auth, params.id!), body);
-        return { ...monitorJson(monitor, auth.user.role), warnings: notices };
+        return { ...(await shown(auth, monitor)), warnings: notices };
       },
     }),
     route({
@@ -109,9 +143,9 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
         role: 'member',
         responses: { 404: 'No such monitor in this workspace' },
         async handler({ auth, params }) {
-          return monitorJson(
+          return shown(
+            auth,
             await setPaused(store, await load(auth, params.id!), action === 'pause', clock.now()),
-            auth.user.role,
           );
         },
       }),

@@ -1,20 +1,132 @@
+import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import { type AppDeps, route } from '../route.js';
+import type { Invitation } from '../../domain/member-store.js';
+import type { User, Workspace } from '../../domain/types.js';
+import {
+  acceptInvitation,
+  acceptInvitationInput,
+  changeRoleInput,
+  changeUserRole,
+  inviteUser,
+  inviteUserInput,
+  removeUser,
+} from '../../domain/users.js';
+import { type ApiContext, type AppDeps, route } from '../route.js';
 import { userJson } from '../serialize.js';
+import { sessionLifetimes, setSessionCookie } from '../session-cookie.js';
 import { pageQuery } from './query.js';
 
-export const userRoutes = ({ store }: AppDeps) => [
+/** A user as admins see them: `status` is `invited` until they have set a password. */
+const memberJson = (u: User, invitation?: Invitation) => ({
+  ...userJson(u),
+  status: u.password_hash ? ('active' as const) : ('invited' as const),
+  invitation_expires_at: !u.password_hash && invitation ? invitation.expires_at.toISOString() : null,
+});
+
+/**
+ * The link an invitee opens. The token rides in the fragment, which browsers never send to a server:
+ * it stays out of access logs, proxies and Referer headers; the page posts it to /invitations/accept.
+ */
+const invitationUrl = (ctx: ApiContext, scheme: string, token: string) =>
+  `${scheme}://${ctx.host}/accept-invite#token=${token}`;
+
+const workspaceJson = (w: Workspace) => ({ id: w.id, subdomain: w.subdomain, name: w.name, plan: w.plan });
+
+export const userRoutes = ({ store, clock, config }: AppDeps) => [
   route({
     method: 'get',
     path: '/users',
     tag: 'Users',
     summary:
-      'The users of this workspace (admins), newest first and paged: id (for escalation policy steps), email, role, created_at.',
+      'The users of this workspace (admins), newest first and paged: id (for escalation policy steps), email, role, status (`active`, or `invited` until they set a password, with invitation_expires_at), created_at.',
     role: 'admin',
     query: z.strictObject(pageQuery),
     async handler({ auth, query }) {
       const page = await store.listUsers(auth.workspace.id, query);
-      return { data: page.data.map(userJson), next_cursor: page.next_cursor };
+      const pending = page.data.filter((u) => !u.password_hash).map((u) => u.id);
+      const invitations = new Map(
+        (await store.listOpenInvitations(auth.workspace.id, pending)).map((i) => [i.user_id, i]),
+      );
+      return {
+        data: page.data.map((u) => memberJson(u, invitations.get(u.id))),
+        next_cursor: page.next_cursor,
+      };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/users',
+    tag: 'Users',
+    summary: `Invite a user by email with a role (admins). Returns the user and a one-time invitation_url, valid 7 days, for them to set a password; it is shown only in this response (no email is sent: pass it on). Inviting an email that has not joined yet gives a new link and replaces the old one.`,
+    role: 'admin',
+    body: inviteUserInput,
+    status: 201,
+    responses: {
+      201: 'Invited: the user, invitation_url and invitation_expires_at',
+      409: 'A user with this email has already joined',
+    },
+    async handler({ ctx, auth, body }) {
+      const r = await inviteUser(store, auth.workspace, auth.user, body, clock.now());
+      return {
+        ...memberJson(r.user, r.invitation),
+        invitation_url: invitationUrl(ctx, config.public_url_scheme, r.token),
+      };
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/users/{id}',
+    tag: 'Users',
+    summary:
+      'Change a user’s role (admins). Their sessions and keys act with the new role from their next request. The last admin of the workspace cannot be demoted.',
+    role: 'admin',
+    body: changeRoleInput,
+    responses: { 404: 'No such user in this workspace', 409: 'This is the last admin of the workspace' },
+    async handler({ auth, params, body }) {
+      return memberJson(await changeUserRole(store, auth.workspace.id, params.id!, body));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/users/{id}',
+    tag: 'Users',
+    summary:
+      'Remove a user (admins): in one step their sessions end, their API keys are revoked and any invitation is void. The last admin of the workspace cannot be removed.',
+    role: 'admin',
+    status: 204,
+    responses: { 404: 'No such user in this workspace', 409: 'This is the last admin of the workspace' },
+    async handler({ auth, params }) {
+      await removeUser(store, auth.workspace.id, params.id!, clock.now());
+      return undefined;
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/invitations/accept',
+    tag: 'Users',
+    auth: 'none',
+    summary:
+      'Accept an invitation: the token from the invitation link and a password of at least 12 characters. Sets the password and signs in (the session cookie, and the CSRF token as for POST /session). A link works once, for 7 days, on its own workspace only.',
+    body: acceptInvitationInput,
+    status: 201,
+    responses: {
+      201: 'Joined and signed in',
+      404: 'Unknown link, or one of another workspace',
+      409: 'The link was used already or has expired',
+      422: 'Password too short',
+    },
+    async handler({ ctx, body }) {
+      const ws = ctx.state.workspace;
+      if (!ws) throw new AppError('not_found', 'No workspace at this address.');
+      const r = await acceptInvitation(store, ws, body, clock.now(), sessionLifetimes(config));
+      setSessionCookie(ctx, config, r.token, r.session.expires_at);
+      ctx.state.auth = { user: r.user, session: r.session };
+      return {
+        user: { id: r.user.id, email: r.user.email, role: r.user.role },
+        workspace: workspaceJson(ws),
+        csrf_token: r.csrfToken,
+        expires_at: r.session.expires_at.toISOString(),
+      };
     },
   }),
 ];

@@ -56,6 +56,7 @@ export const collectionsOf = (db: Db) => {
     agentSessions: c('agent_sessions'),
     sessions: c('sessions'),
     oauthRecords: c('oauth_records'),
+    invitations: c('invitations'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

@@ -4,6 +4,8 @@ import { alertIndexes, mongoAlerts } from './alerts.js';
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
 import { backfillHeartbeats, heartbeatIndexes, mongoHeartbeats } from './heartbeats.js';
 import { integrationIndexes, mongoIntegrations } from './integrations.js';
+import { memberIndexes, mongoMembers } from './members.js';
+import { mongoMonitorStatus } from './monitor-status.js';
 import { mongoMonitors, monitorIndexes, seedFeedCounter } from './monitors.js';
 import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoResults, resultIndexes } from './results.js';
@@ -45,6 +47,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...agentIndexes,
         ...sessionIndexes,
         ...oauthIndexes,
+        ...memberIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await seedFeedCounter(ctx.col);
@@ -65,5 +68,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoAgents(ctx),
     ...mongoSessions(ctx),
     ...mongoOAuth(ctx),
+    ...mongoMembers(ctx),
+    ...mongoMonitorStatus(ctx),
   };
 };

@@ -7,7 +7,9 @@ import { sqliteAlerts } from './alerts.js';
 import { sqliteContext } from './db.js';
 import { sqliteHeartbeats } from './heartbeats.js';
 import { sqliteIntegrations } from './integrations.js';
+import { sqliteMembers } from './members.js';
 import { migrate } from './migrations.js';
+import { sqliteMonitorStatus } from './monitor-status.js';
 import { sqliteMonitors } from './monitors.js';
 import { sqliteOAuth } from './oauth.js';
 import { sqliteResults } from './results.js';
@@ -78,5 +80,7 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
     ...sqliteAgents(ctx),
     ...sqliteSessions(ctx),
     ...sqliteOAuth(ctx),
+    ...sqliteMembers(ctx),
+    ...sqliteMonitorStatus(ctx),
   };
 };

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type ApiKey, api, type KeyList, type Me } from '../api.js';
+import { Confirm } from '../confirm.js';
 import { formatDate, formatDateTime, fromNow } from '../format.js';
 
 const NAME_MAX = 100;
@@ -14,55 +15,6 @@ const EXPIRY = [
 ];
 
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-
-/** A confirmation in a modal <dialog> (focus stays inside; Escape cancels). */
-export const Confirm = (props: {
-  title: string;
-  body: string;
-  action: string;
-  onConfirm: () => Promise<void>;
-  onClose: () => void;
-}) => {
-  const ref = useRef<HTMLDialogElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    ref.current?.showModal();
-  }, []);
-  return (
-    <dialog ref={ref} class="dialog" aria-labelledby="confirm-title" onClose={props.onClose}>
-      <h2 id="confirm-title">{props.title}</h2>
-      <p>{props.body}</p>
-      {error && (
-        <p class="error-box" role="alert">
-          {error}
-        </p>
-      )}
-      <div class="dialog-actions">
-        <button type="button" class="button" onClick={() => ref.current?.close()} disabled={busy}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          class="button danger"
-          disabled={busy}
-          onClick={async () => {
-            setBusy(true);
-            try {
-              await props.onConfirm();
-              ref.current?.close();
-            } catch (e) {
-              setError(e instanceof Error ? e.message : 'That did not work.');
-              setBusy(false);
-            }
-          }}
-        >
-          {props.action}
-        </button>
-      </div>
-    </dialog>
-  );
-};
 
 /** The value of a new key, shown this once, with a copy button. */
 const NewKeyValue = (props: { name: string; value: string; onDone: () => void }) => {

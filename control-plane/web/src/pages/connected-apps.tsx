@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type ConnectedApp } from '../api.js';
+import { Confirm } from '../confirm.js';
 import { formatDate, formatDateTime } from '../format.js';
-import { Confirm } from './api-keys.js';
 
 const hostOf = (uri: string) => {
   try {

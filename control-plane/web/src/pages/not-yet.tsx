@@ -9,8 +9,8 @@ export const NotYetPage = (props: { path: string }) => (
       <code>/api/v1</code>.
     </p>
     <p>
-      <a href="/settings/api-keys" onClick={followLink}>
-        Go to API keys
+      <a href="/monitors" onClick={followLink}>
+        Go to Monitors
       </a>
     </p>
   </section>

@@ -1,0 +1,134 @@
+import { type ClientSession, MongoServerError } from 'mongodb';
+import type { Invitation, MemberStore } from '../../domain/member-store.js';
+import type { User } from '../../domain/types.js';
+import { fromDoc, type IndexDecl, type MongoContext, toDoc } from './db.js';
+
+/** Indexes for invitations, created at start with the others. */
+export const memberIndexes: IndexDecl[] = [
+  { on: 'invitations', key: { token_hash: 1 }, options: { unique: true } },
+  { on: 'invitations', key: { user_id: 1, created_at: -1 } },
+];
+
+/**
+ * Invitations, role changes and removal in MongoDB, each in one transaction. The last-admin rule reads
+ * other users and writes one, which snapshot isolation alone would let two concurrent transactions both
+ * pass (write skew: two admins demoting each other). So every transaction that checks the rule first
+ * bumps one per-workspace document in `counters`: concurrent ones conflict on it, and the driver's
+ * withTransaction retries the loser, which then sees the winner's change.
+ */
+export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore => {
+  const { users, sessions, apiKeys, invitations, counters } = col;
+
+  const serialize = (workspaceId: string, session: ClientSession) =>
+    counters.updateOne({ _id: `members:${workspaceId}` }, { $inc: { v: 1 } }, { upsert: true, session });
+  const isLastAdmin = async (user: User, session: ClientSession) =>
+    user.role === 'admin' &&
+    user.password_hash !== null &&
+    (await users.countDocuments(
+      {
+        workspace_id: user.workspace_id,
+        _id: { $ne: user.id },
+        role: 'admin',
+        password_hash: { $type: 'string' },
+      },
+      { session, limit: 1 },
+    )) === 0;
+  const getUser = async (workspaceId: string, id: string, session: ClientSession) =>
+    fromDoc<User>(await users.findOne({ workspace_id: workspaceId, _id: id }, { session }));
+
+  const invite = (user: User, invitation: Invitation) =>
+    inTransaction(async (session) => {
+      const existing = fromDoc<User>(
+        await users.findOne({ workspace_id: user.workspace_id, email: user.email }, { session }),
+      );
+      if (existing?.password_hash) return { outcome: 'email_taken' as const };
+      let invited = user;
+      if (existing) {
+        await users.updateOne({ _id: existing.id }, { $set: { role: user.role } }, { session });
+        await invitations.deleteMany({ user_id: existing.id }, { session });
+        invited = { ...existing, role: user.role };
+      } else await users.insertOne(toDoc(user), { session });
+      const inv = { ...invitation, user_id: invited.id };
+      await invitations.insertOne(toDoc(inv), { session });
+      return { outcome: 'invited' as const, user: invited, invitation: inv };
+    });
+
+  return {
+    async inviteUser(user, invitation) {
+      try {
+        return await invite(user, invitation);
+      } catch (e) {
+        // Two invitations of one new email at once: the unique (workspace_id, email) index decides.
+        if (e instanceof MongoServerError && e.code === 11000) return { outcome: 'email_taken' as const };
+        throw e;
+      }
+    },
+    async findInvitationByHash(tokenHash) {
+      return fromDoc<Invitation>(await invitations.findOne({ token_hash: tokenHash }));
+    },
+    async listOpenInvitations(workspaceId, userIds) {
+      if (userIds.length === 0) return [];
+      const open = await invitations
+        .find({ workspace_id: workspaceId, used_at: null, user_id: { $in: userIds } })
+        .sort({ created_at: -1, _id: -1 })
+        .toArray();
+      const newest = new Map<string, Invitation>();
+      for (const d of open) {
+        const i = fromDoc<Invitation>(d)!;
+        if (!newest.has(i.user_id)) newest.set(i.user_id, i);
+      }
+      return [...newest.values()];
+    },
+    async acceptInvitation({ invitation_id, password_hash, session: next, now }) {
+      return inTransaction(async (session) => {
+        const inv = fromDoc<Invitation>(await invitations.findOne({ _id: invitation_id }, { session }));
+        if (!inv) return 'unknown' as const;
+        if (inv.used_at) return 'used' as const;
+        if (inv.expires_at.getTime() <= now.getTime()) return 'expired' as const;
+        const set = await users.updateOne(
+          { workspace_id: inv.workspace_id, _id: inv.user_id },
+          { $set: { password_hash } },
+          { session },
+        );
+        if (set.matchedCount !== 1) return 'unknown' as const;
+        // The condition makes a concurrent accept of the same link conflict rather than both succeed.
+        const used = await invitations.updateOne(
+          { _id: inv.id, used_at: null },
+          { $set: { used_at: now } },
+          { session },
+        );
+        if (used.modifiedCount !== 1) return 'used' as const;
+        await invitations.deleteMany({ user_id: inv.user_id, _id: { $ne: inv.id } }, { session });
+        await sessions.insertOne(toDoc(next), { session });
+        return 'accepted' as const;
+      });
+    },
+    async changeUserRole(workspaceId, id, role) {
+      return inTransaction(async (session) => {
+        await serialize(workspaceId, session);
+        const user = await getUser(workspaceId, id, session);
+        if (!user) return 'not_found' as const;
+        if (role !== 'admin' && (await isLastAdmin(user, session))) return 'last_admin' as const;
+        await users.updateOne({ _id: id }, { $set: { role } }, { session });
+        return 'changed' as const;
+      });
+    },
+    async removeUser(workspaceId, id, now) {
+      return inTransaction(async (session) => {
+        await serialize(workspaceId, session);
+        const user = await getUser(workspaceId, id, session);
+        if (!user) return 'not_found' as const;
+        if (await isLastAdmin(user, session)) return 'last_admin' as const;
+        await sessions.deleteMany({ workspace_id: workspaceId, user_id: id }, { session });
+        await invitations.deleteMany({ user_id: id }, { session });
+        await apiKeys.updateMany(
+          { workspace_id: workspaceId, user_id: id, revoked_at: null },
+          { $set: { revoked_at: now } },
+          { session },
+        );
+        await users.deleteOne({ _id: id }, { session });
+        return 'removed' as const;
+      });
+    },
+  };
+};

@@ -1,0 +1,347 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, api, type Me, type Member, type Role } from '../api.js';
+import { Confirm } from '../confirm.js';
+import { formatDate, formatDateTime, fromNow } from '../format.js';
+
+const ROLES: { value: Role; label: string; what: string }[] = [
+  { value: 'viewer', label: 'Viewer', what: 'reads everything' },
+  { value: 'member', label: 'Member', what: 'also changes monitors, heartbeats and alerts' },
+  { value: 'admin', label: 'Admin', what: 'also manages users, keys and settings' },
+];
+const roleLabel = (r: Role) => ROLES.find((x) => x.value === r)?.label ?? r;
+
+/** The link of a new invitation, shown this once, with a copy button. */
+const InvitationLink = (props: { email: string; url: string; onDone: () => void }) => {
+  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.url);
+      setCopied('yes');
+    } catch {
+      setCopied('no');
+    }
+  };
+  return (
+    <section class="panel new-key" aria-labelledby="invite-link-title">
+      <h2 id="invite-link-title">Invitation for {props.email}</h2>
+      <p class="warning">
+        Send this link to them: <strong>it will not be shown again.</strong> It works once, for 7 days, to set
+        a password. Lookout does not email it.
+      </p>
+      <div class="key-value">
+        <input
+          type="text"
+          readOnly
+          value={props.url}
+          aria-label="Invitation link"
+          onFocus={(e) => e.currentTarget.select()}
+        />
+        <button type="button" class="button primary" onClick={copy}>
+          Copy
+        </button>
+      </div>
+      <p class="hint" role="status">
+        {copied === 'yes'
+          ? 'Copied to the clipboard.'
+          : copied === 'no'
+            ? 'The browser did not allow copying; select the link and copy it yourself.'
+            : 'Lost it? Invite the same email again for a new link.'}
+      </p>
+      <button type="button" class="button" onClick={props.onDone}>
+        Done
+      </button>
+    </section>
+  );
+};
+
+const Status = (props: { u: Member }) => {
+  if (props.u.status === 'active') return <span class="badge active">Active</span>;
+  const exp = props.u.invitation_expires_at;
+  const expired = !exp || new Date(exp).getTime() <= Date.now();
+  return (
+    <span>
+      <span class={`badge ${expired ? 'expired' : 'invited'}`}>{expired ? 'Link expired' : 'Invited'}</span>
+      {exp && !expired && (
+        <span class="muted block small" title={formatDateTime(exp)}>
+          link expires {fromNow(exp)}
+        </span>
+      )}
+    </span>
+  );
+};
+
+/** A user's role: a choice, saved by its own button (arrow keys on the choice change nothing yet). */
+const RoleCell = (props: { u: Member; onSaved: (u: Member) => void; onError: (m: string) => void }) => {
+  const [role, setRole] = useState<Role>(props.u.role);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setRole(props.u.role), [props.u.role]);
+  const save = async () => {
+    setBusy(true);
+    try {
+      props.onSaved(await api.changeRole(props.u.id, role));
+    } catch (e) {
+      props.onError(e instanceof Error ? e.message : 'The role was not changed.');
+      setRole(props.u.role);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="role-cell">
+      <select
+        aria-label={`Role of ${props.u.email}`}
+        value={role}
+        onChange={(e) => setRole(e.currentTarget.value as Role)}
+      >
+        {ROLES.map((r) => (
+          <option key={r.value} value={r.value}>
+            {r.label}
+          </option>
+        ))}
+      </select>
+      {role !== props.u.role && (
+        <button
+          type="button"
+          class="button primary small"
+          aria-label={`Save role of ${props.u.email}`}
+          disabled={busy}
+          onClick={save}
+        >
+          Save
+        </button>
+      )}
+    </div>
+  );
+};
+
+/** `/settings/users` (admins): invite by email and role (a one-time link), change roles, remove. */
+export const UsersPage = (props: { me: Me }) => {
+  const admin = props.me.user.role === 'admin';
+  const [users, setUsers] = useState<Member[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const [problems, setProblems] = useState<{ email?: string; role?: string; form?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const [invited, setInvited] = useState<{ email: string; url: string } | null>(null);
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
+
+  const load = async () => {
+    try {
+      const all: Member[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await api.listUsers(cursor);
+        all.push(...page.data);
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      setUsers(all);
+      setLoadError(null);
+    } catch (e) {
+      setLoadError(e instanceof Error ? e.message : 'The users could not be loaded.');
+    }
+  };
+  useEffect(() => {
+    if (admin) void load();
+  }, [admin]);
+
+  if (!admin)
+    return (
+      <section class="page">
+        <h1>Users</h1>
+        <p class="lead">Only admins of the workspace manage its users. Ask an admin to invite someone.</p>
+      </section>
+    );
+
+  const invite = async (e: Event) => {
+    e.preventDefault();
+    const p: typeof problems = {};
+    if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) p.email = 'Enter the email address of the person to invite.';
+    setProblems(p);
+    if (p.email) return;
+    setBusy(true);
+    setNotice(null);
+    try {
+      const r = await api.inviteUser(email.trim(), role);
+      setInvited({ email: r.email, url: r.invitation_url });
+      setEmail('');
+      await load();
+    } catch (err) {
+      if (err instanceof ApiError)
+        setProblems({
+          email: err.field('email'),
+          role: err.field('role'),
+          form: err.details.length ? undefined : err.message,
+        });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="page">
+      <h1>Users</h1>
+      <p class="lead">
+        Everyone who can sign in to this workspace. Viewers read; members also change monitors, heartbeats and
+        alerts; admins also manage users, everyone’s API keys and settings.
+      </p>
+
+      {invited ? (
+        <InvitationLink email={invited.email} url={invited.url} onDone={() => setInvited(null)} />
+      ) : (
+        <section class="panel" aria-labelledby="invite-title">
+          <h2 id="invite-title">Invite a user</h2>
+          {problems.form && (
+            <p class="error-box" role="alert">
+              {problems.form}
+            </p>
+          )}
+          <form class="create-form" onSubmit={invite} noValidate>
+            <div class="field grow">
+              <label for="invite-email">Email</label>
+              <input
+                id="invite-email"
+                type="email"
+                autocomplete="off"
+                placeholder="name@example.com"
+                value={email}
+                aria-invalid={problems.email ? true : undefined}
+                aria-describedby={problems.email ? 'invite-email-problem' : undefined}
+                onInput={(e) => setEmail(e.currentTarget.value)}
+              />
+              {problems.email && (
+                <span class="field-problem" id="invite-email-problem">
+                  {problems.email}
+                </span>
+              )}
+            </div>
+            <div class="field">
+              <label for="invite-role">Role</label>
+              <select
+                id="invite-role"
+                value={role}
+                aria-describedby={problems.role ? 'invite-role-problem' : undefined}
+                onChange={(e) => setRole(e.currentTarget.value as Role)}
+              >
+                {ROLES.map((r) => (
+                  <option key={r.value} value={r.value}>
+                    {r.label}
+                  </option>
+                ))}
+              </select>
+              {problems.role && (
+                <span class="field-problem" id="invite-role-problem">
+                  {problems.role}
+                </span>
+              )}
+            </div>
+            <button type="submit" class="button primary" disabled={busy}>
+              Invite user
+            </button>
+          </form>
+          <p class="hint">
+            {roleLabel(role)}: {ROLES.find((r) => r.value === role)?.what}. You get a link to pass on; it is
+            valid for 7 days.
+          </p>
+        </section>
+      )}
+
+      <section class="panel flush" aria-labelledby="users-title">
+        <div class="panel-head">
+          <h2 id="users-title">Users in this workspace</h2>
+          <span class="muted">{users ? `${users.length} ${users.length === 1 ? 'user' : 'users'}` : ''}</span>
+        </div>
+        {notice && (
+          <p class={notice.ok ? 'ok-box inset' : 'error-box inset'} role={notice.ok ? 'status' : 'alert'}>
+            {notice.text}
+          </p>
+        )}
+        {loadError && (
+          <p class="error-box inset" role="alert">
+            {loadError}
+          </p>
+        )}
+        {users && (
+          <div class="table-wrap">
+            <table class="keys users">
+              <thead>
+                <tr>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Added</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {users.map((u) => {
+                  const self = u.id === props.me.user.id;
+                  return (
+                    <tr key={u.id}>
+                      <th scope="row" class="key-name">
+                        {u.email}
+                        {self && <span class="muted"> (you)</span>}
+                      </th>
+                      <td data-label="Role">
+                        {self ? (
+                          roleLabel(u.role)
+                        ) : (
+                          <RoleCell
+                            u={u}
+                            onSaved={(next) => {
+                              setNotice({
+                                ok: true,
+                                text: `${next.email} is now ${roleLabel(next.role).toLowerCase()}.`,
+                              });
+                              void load();
+                            }}
+                            onError={(text) => setNotice({ ok: false, text })}
+                          />
+                        )}
+                      </td>
+                      <td data-label="Status">
+                        <Status u={u} />
+                      </td>
+                      <td data-label="Added" title={formatDateTime(u.created_at)}>
+                        {formatDate(u.created_at)}
+                      </td>
+                      <td class="actions">
+                        {!self && (
+                          <button
+                            type="button"
+                            class="button danger-outline small"
+                            aria-label={`Remove ${u.email}`}
+                            onClick={() => setRemoving(u)}
+                          >
+                            Remove
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      {removing && (
+        <Confirm
+          title={`Remove ${removing.email}?`}
+          body="They are signed out everywhere and their API keys are revoked at once. This cannot be undone: to let them back in, invite them again."
+          action="Remove"
+          onClose={() => setRemoving(null)}
+          onConfirm={async () => {
+            await api.removeUser(removing.id);
+            setNotice({ ok: true, text: `${removing.email} was removed.` });
+            await load();
+          }}
+        />
+      )}
+    </section>
+  );
+};

@@ -1,0 +1,231 @@
+/**
+ * Store contract, members part (the `MemberStore` port of domain/member-store.ts): invitations, role
+ * changes and removal, each one atomic step. Run against every adapter by members.test.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Invitation } from '../../control-plane/src/domain/member-store.js';
+import type { Session } from '../../control-plane/src/domain/sessions.js';
+import type { ApiKey, Role, User } from '../../control-plane/src/domain/types.js';
+import type { Store } from '../../control-plane/src/store/port.js';
+
+const T0 = new Date('2026-03-01T10:00:00.000Z');
+const at = (s: number) => new Date(T0.getTime() + s * 1000);
+const hash = () => randomUUID().replaceAll('-', '') + randomUUID().replaceAll('-', '');
+
+const user = (workspaceId: string, role: Role, over: Partial<User> = {}): User => ({
+  id: randomUUID(),
+  workspace_id: workspaceId,
+  email: `${randomUUID().slice(0, 8)}@members.test`,
+  role,
+  password_hash: 'scrypt$salt$hash',
+  created_at: T0,
+  ...over,
+});
+
+const invitation = (u: User, over: Partial<Invitation> = {}): Invitation => ({
+  id: randomUUID(),
+  workspace_id: u.workspace_id,
+  user_id: u.id,
+  token_hash: hash(),
+  created_by: randomUUID(),
+  created_at: T0,
+  expires_at: at(7 * 86400),
+  used_at: null,
+  ...over,
+});
+
+const session = (u: User): Session => ({
+  id: randomUUID(),
+  workspace_id: u.workspace_id,
+  user_id: u.id,
+  token_hash: hash(),
+  csrf_secret: randomUUID(),
+  created_at: T0,
+  last_seen_at: T0,
+  expires_at: at(3600),
+});
+
+const apiKey = (u: User): ApiKey => ({
+  id: randomUUID(),
+  workspace_id: u.workspace_id,
+  user_id: u.id,
+  kind: 'named',
+  name: 'ci',
+  key_hash: hash(),
+  last_four: 'abcd',
+  created_at: T0,
+  expires_at: null,
+  revoked_at: null,
+  last_used_at: null,
+  last_used_from: null,
+});
+
+export const memberContract = (name: string, open: () => Promise<Store>) => {
+  describe(`Store contract, members: ${name}`, () => {
+    let store: Store;
+    let ws: string;
+    let admin: User;
+
+    beforeEach(async () => {
+      store = await open();
+      await store.init();
+      ws = randomUUID();
+      const sub = `m-${ws.slice(0, 8)}`;
+      admin = user(ws, 'admin');
+      await store.createWorkspace({
+        workspace: { id: ws, subdomain: sub, name: sub, plan: 'team', created_at: T0 },
+        admin,
+        defaultPolicy: {
+          id: randomUUID(),
+          workspace_id: ws,
+          name: 'Default',
+          is_default: true,
+          steps: [{ wait_minutes: 0, notify_user_ids: [admin.id], notify_channel_ids: [] }],
+          repeat: 0,
+          created_at: T0,
+          updated_at: T0,
+        },
+      });
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('invites a new user without a password, found by the token hash only', async () => {
+      const u = user(ws, 'member', { password_hash: null });
+      const inv = invitation(u);
+      const r = await store.inviteUser(u, inv);
+      expect(r).toEqual({ outcome: 'invited', user: u, invitation: inv });
+      expect(await store.getUser(ws, u.id)).toEqual(u);
+      expect(await store.findInvitationByHash(inv.token_hash)).toEqual(inv);
+      expect(await store.findInvitationByHash(hash())).toBeNull();
+      expect(await store.listOpenInvitations(ws, [u.id, admin.id])).toEqual([inv]);
+    });
+
+    it('inviting a pending email again sets the role and replaces the invitation; a joined email is taken', async () => {
+      const u = user(ws, 'viewer', { password_hash: null });
+      const first = invitation(u);
+      await store.inviteUser(u, first);
+      const again = user(ws, 'member', { email: u.email, password_hash: null });
+      const second = invitation(again);
+      const r = await store.inviteUser(again, second);
+      expect(r).toEqual({
+        outcome: 'invited',
+        user: { ...u, role: 'member' },
+        invitation: { ...second, user_id: u.id },
+      });
+      expect(await store.findInvitationByHash(first.token_hash)).toBeNull();
+      expect((await store.getUser(ws, u.id))?.role).toBe('member');
+      expect(await store.getUser(ws, again.id)).toBeNull();
+      expect(await store.inviteUser(user(ws, 'viewer', { email: admin.email }), invitation(admin))).toEqual({
+        outcome: 'email_taken',
+      });
+      expect((await store.getUser(ws, admin.id))?.role).toBe('admin');
+    });
+
+    it('accepting sets the password, marks the link used, ends other links and inserts the session, once', async () => {
+      const u = user(ws, 'member', { password_hash: null });
+      const inv = invitation(u);
+      await store.inviteUser(u, inv);
+      const s = session(u);
+      expect(
+        await store.acceptInvitation({
+          invitation_id: inv.id,
+          password_hash: 'scrypt$x$y',
+          session: s,
+          now: at(60),
+        }),
+      ).toBe('accepted');
+      expect((await store.getUser(ws, u.id))?.password_hash).toBe('scrypt$x$y');
+      expect((await store.findInvitationByHash(inv.token_hash))?.used_at).toEqual(at(60));
+      expect(await store.findSessionByHash(s.token_hash)).toEqual(s);
+      expect(await store.listOpenInvitations(ws, [u.id])).toEqual([]);
+      const s2 = session(u);
+      expect(
+        await store.acceptInvitation({
+          invitation_id: inv.id,
+          password_hash: 'scrypt$z$z',
+          session: s2,
+          now: at(120),
+        }),
+      ).toBe('used');
+      expect(await store.findSessionByHash(s2.token_hash)).toBeNull();
+      expect((await store.getUser(ws, u.id))?.password_hash).toBe('scrypt$x$y');
+    });
+
+    it('an expired or unknown link changes nothing', async () => {
+      const u = user(ws, 'member', { password_hash: null });
+      const inv = invitation(u, { expires_at: at(100) });
+      await store.inviteUser(u, inv);
+      const s = session(u);
+      const accept = (id: string, now: Date) =>
+        store.acceptInvitation({ invitation_id: id, password_hash: 'scrypt$x$y', session: s, now });
+      expect(await accept(inv.id, at(100))).toBe('expired');
+      expect(await accept(randomUUID(), at(1))).toBe('unknown');
+      expect((await store.getUser(ws, u.id))?.password_hash).toBeNull();
+      expect(await store.findSessionByHash(s.token_hash)).toBeNull();
+    });
+
+    it('changes a role, but never demotes the last active admin (an invited admin does not count)', async () => {
+      expect(await store.changeUserRole(ws, admin.id, 'member')).toBe('last_admin');
+      const pending = user(ws, 'admin', { password_hash: null });
+      await store.inviteUser(pending, invitation(pending));
+      expect(await store.changeUserRole(ws, admin.id, 'viewer')).toBe('last_admin');
+      expect(await store.changeUserRole(ws, pending.id, 'viewer')).toBe('changed');
+      const second = user(ws, 'member');
+      await store.createUser(second);
+      expect(await store.changeUserRole(ws, second.id, 'admin')).toBe('changed');
+      expect(await store.changeUserRole(ws, admin.id, 'member')).toBe('changed');
+      expect((await store.getUser(ws, admin.id))?.role).toBe('member');
+      expect(await store.changeUserRole(ws, second.id, 'viewer')).toBe('last_admin');
+      expect(await store.changeUserRole(randomUUID(), second.id, 'viewer')).toBe('not_found');
+      expect(await store.changeUserRole(ws, randomUUID(), 'viewer')).toBe('not_found');
+    });
+
+    it('two admins demoting each other at once: one wins, one admin remains', async () => {
+      const other = user(ws, 'admin');
+      await store.createUser(other);
+      const outcomes = await Promise.all([
+        store.changeUserRole(ws, admin.id, 'member'),
+        store.changeUserRole(ws, other.id, 'member'),
+      ]);
+      expect(outcomes.sort()).toEqual(['changed', 'last_admin']);
+      const roles = [(await store.getUser(ws, admin.id))?.role, (await store.getUser(ws, other.id))?.role];
+      expect(roles.sort()).toEqual(['admin', 'member']);
+    });
+
+    it('removing a user deletes them, their sessions and invitations and revokes their keys, in one step', async () => {
+      const u = user(ws, 'member');
+      await store.createUser(u);
+      const s = session(u);
+      await store.insertSession(s);
+      const k = apiKey(u);
+      await store.insertApiKey(k, { maxActive: 25, now: T0 });
+      const keep = session(admin);
+      await store.insertSession(keep);
+      expect(await store.removeUser(ws, u.id, at(5))).toBe('removed');
+      expect(await store.getUser(ws, u.id)).toBeNull();
+      expect(await store.findSessionByHash(s.token_hash)).toBeNull();
+      expect(await store.getApiKey(ws, k.id)).toEqual({ ...k, revoked_at: at(5) });
+      expect(await store.findSessionByHash(keep.token_hash)).toEqual(keep);
+      expect(await store.removeUser(ws, u.id, at(6))).toBe('not_found');
+
+      const pending = user(ws, 'viewer', { password_hash: null });
+      const inv = invitation(pending);
+      await store.inviteUser(pending, inv);
+      expect(await store.removeUser(ws, pending.id, at(7))).toBe('removed');
+      expect(await store.findInvitationByHash(inv.token_hash)).toBeNull();
+    });
+
+    it('the last active admin cannot be removed; a user of another workspace is not found', async () => {
+      expect(await store.removeUser(ws, admin.id, at(1))).toBe('last_admin');
+      expect(await store.getUser(ws, admin.id)).toEqual(admin);
+      expect(await store.removeUser(randomUUID(), admin.id, at(1))).toBe('not_found');
+      const other = user(ws, 'admin');
+      await store.createUser(other);
+      expect(await store.removeUser(ws, admin.id, at(2))).toBe('removed');
+      expect(await store.removeUser(ws, other.id, at(3))).toBe('last_admin');
+    });
+  });
+};
