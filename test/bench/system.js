@@ -12,9 +12,18 @@
 //   npm run bench -- system --quick         a small smoke run (100-400 monitors, 5 s interval); no write
 //   npm run bench -- system --cpu-prof      every Lookout process is CPU-profiled (cpu-profile.js); no write
 // More: --start N --max N --interval S --window S --bare-seconds S --lag-bound-ms MS --kept-up RATIO
-//       --regions a,b --prof-dir DIR --write (write the docs anyway) --dry-run (never write).
+//       --regions a,b --prof-dir DIR --log FILE (the service's output) --write (write the docs anyway)
+//       --dry-run (never write).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +44,7 @@ const options = (argv) => {
       quick: { type: 'boolean', default: false },
       'cpu-prof': { type: 'boolean', default: false },
       'prof-dir': { type: 'string' },
+      log: { type: 'string' },
       start: { type: 'string' },
       max: { type: 'string' },
       interval: { type: 'string' },
@@ -73,6 +83,7 @@ const options = (argv) => {
     regions: (values.regions ?? 'eu-west,us-east').split(',').filter(Boolean),
     cpuProf,
     profDir: values['prof-dir'],
+    log: values.log,
     // Figures from a smoke or a profiled run are not the service's: those runs leave the docs alone.
     write: !values['dry-run'] && (values.write || (!q && !cpuProf)),
   };
@@ -290,6 +301,8 @@ export const run = async (argv = []) => {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     started.cp = cp;
+    // --log FILE: everything the service prints (its agents' logs too), for a run that goes wrong.
+    if (o.log) cp.stdout.pipe(createWriteStream(o.log));
     let cpExit = null;
     const seen = { key: null, api: null, metricsPorts: [] };
     lines(cp.stdout, (l) => {
@@ -426,12 +439,20 @@ export const run = async (argv = []) => {
       await sleep(o.interval * 1000 + 2000);
 
       const list = procs();
+      // Profiled: each process cuts its profile at the window's start and end (cpu-profile.js), so
+      // part 2k of a process's profile is step k's window alone.
+      const cut = () => {
+        if (!profDir) return;
+        for (const p of list) if (alive(p.pid)) process.kill(p.pid, 'SIGUSR2');
+      };
       const m0 = await agentMetrics();
+      cut();
       const t0 = Date.now();
       const cpu0 = list.map((p) => cpuMs(p.pid));
       await sleep(o.window * 1000);
       const t1 = Date.now();
       const cpu1 = list.map((p) => (alive(p.pid) ? cpuMs(p.pid) : Number.NaN));
+      cut();
       const rss = list.map((p) => (alive(p.pid) ? rssMb(p.pid) : Number.NaN));
       const m1 = await agentMetrics();
       const restarted = [...agentPids(cp.pid)].some(([r, pid]) => started.agents.get(r) !== pid);
@@ -514,7 +535,11 @@ export const run = async (argv = []) => {
       steps,
     };
     await cleanup();
-    if (profDir) say(`CPU profiles (whole run): ${readdirSync(profDir).join(', ')} in ${profDir}`);
+    if (profDir)
+      say(
+        `CPU profiles in ${profDir} (<process>.<pid>.part<2k>: step k's window; no part: the whole run ` +
+          `after the last cut): ${readdirSync(profDir).sort().join(', ')}`,
+      );
     const body = render(result);
     if (o.write) writeSection('system', body);
     else say(`\n(not written to docs/benchmarks.md: a quick, profiled or --dry-run run)\n\n${body}`);

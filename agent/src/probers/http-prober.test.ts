@@ -33,6 +33,7 @@ const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (path === '/rel') return res.writeHead(302, { location: '/ok' }).end();
     if (path === '/loop') return res.writeHead(302, { location: '/loop' }).end();
     if (path === '/hang') return; // never answers
+    if (path === '/stall') return res.writeHead(200).write('part of a body'); // never ends it
     if (path === '/auth') return res.writeHead(req.headers.authorization === 'Basic dTpw' ? 200 : 401).end();
     if (path === '/bearer')
       return res.writeHead(req.headers.authorization === 'Bearer t0k' ? 200 : 401).end();
@@ -140,6 +141,33 @@ describe('http prober against real HTTP and HTTPS servers', () => {
       ok: false,
       error: { kind: 'connection_refused' },
     });
+  });
+
+  it('times out on a body that never ends, and gives up when the caller aborts', async () => {
+    expect(
+      await run(spec(`http://127.0.0.1:${plain}/stall`, { timeout_ms: 200, required_keyword: 'body' })),
+    ).toMatchObject({ ok: false, error: { kind: 'timeout' } });
+    expect(await run(spec(`http://127.0.0.1:${plain}/stall`, { timeout_ms: 200 }))).toMatchObject({
+      ok: false,
+      error: { kind: 'timeout' },
+    });
+    // The caller's signal ends the check long before its own 60 s timeout.
+    const ac = new AbortController();
+    const pending = prober.run(spec(`http://127.0.0.1:${plain}/hang`, { timeout_ms: 60_000 }), ac.signal);
+    setTimeout(() => ac.abort(new DOMException('hard deadline', 'TimeoutError')), 50);
+    expect(await pending).toMatchObject({ ok: false, error: { kind: 'timeout' } });
+    const aborted = new AbortController();
+    aborted.abort();
+    expect(await prober.run(spec(`http://127.0.0.1:${plain}/ok`), aborted.signal)).toMatchObject({
+      ok: false,
+      error: { kind: 'timeout' },
+    });
+  });
+
+  it('runs the same spec again and again (its request is prepared once)', async () => {
+    const s = spec(`http://127.0.0.1:${plain}/ok`, { required_keyword: 'operational' });
+    for (let i = 0; i < 3; i++) expect(await run(s)).toMatchObject({ ok: true, status_code: 200 });
+    expect(await run(spec('not a url'))).toMatchObject({ ok: false, error: { kind: 'bad_url' } });
   });
 
   it('HTTPS: reports certificate expiry; a cert near expiry counts its days', async () => {

@@ -1,15 +1,36 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { createSecureContext, type SecureContext } from 'node:tls';
+import { urlToHttpOptions } from 'node:url';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
-import { deadline } from '../deadline.js';
 import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 
 const MAX_BODY = 1 << 20;
 const MAX_REDIRECTS = 5;
 const DAY_MS = 86_400_000;
+
+/** A spec's headers and body, and the request options of its first hop (see `prepare`). */
+interface Prepared {
+  headers: Record<string, string>;
+  body: Buffer | null;
+  /** null: the spec's URL does not parse. */
+  first: Hop | null;
+}
+interface Hop {
+  url: URL;
+  isHttps: boolean;
+  /** The host is a name (a DNS lookup phase), not an address. */
+  lookup: boolean;
+  options: RequestOptions;
+}
+/** Ends the request under way (set while one is), and the first reason a run was ended for. */
+interface Abort {
+  current: ((err: unknown) => void) | null;
+  reason: unknown;
+}
 
 export interface HttpProberOptions {
   now?: () => Date;
@@ -28,34 +49,84 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
   const now = opts.now ?? (() => new Date());
   const secureContext: SecureContext = createSecureContext(opts.ca ? { ca: opts.ca } : {});
 
-  const once = (spec: ProbeSpec, url: URL, signal: AbortSignal) =>
+  /**
+   * What a spec's requests share, built once per spec (the agent keeps one spec object per
+   * assignment): headers, body and the first hop's request options. A check then costs no URL parse.
+   */
+  const prepared = new WeakMap<ProbeSpec, Prepared>();
+  const prepare = (spec: ProbeSpec): Prepared => {
+    let p = prepared.get(spec);
+    if (p) return p;
+    const headers: Record<string, string> = {
+      'user-agent': 'Lookout/1 (+monitoring)',
+      ...spec.request_headers,
+    };
+    if (spec.auth?.type === 'basic') {
+      headers.authorization = `Basic ${Buffer.from(`${spec.auth.username}:${spec.auth.password}`).toString('base64')}`;
+    } else if (spec.auth?.type === 'bearer') headers.authorization = `Bearer ${spec.auth.token}`;
+    const body = spec.monitor_type === 'api' && spec.request_body ? Buffer.from(spec.request_body) : null;
+    if (body) headers['content-length'] = String(body.length);
+    headers.connection = 'close';
+    let first: Hop | null = null;
+    try {
+      first = hopOf(new URL(spec.url));
+    } catch {
+      // not a URL: every run says so
+    }
+    p = { headers, body, first };
+    prepared.set(spec, p);
+    return p;
+  };
+  const hopOf = (url: URL): Hop => {
+    const isHttps = url.protocol === 'https:';
+    const hostname = url.hostname.replace(/^\[|\]$/g, '');
+    return {
+      url,
+      isHttps,
+      // Only a name is looked up; an address literal has no lookup phase.
+      lookup: isIP(hostname) === 0,
+      options: {
+        ...urlToHttpOptions(url),
+        ...(opts.blockPrivate ? { lookup: publicOnlyLookup } : {}),
+        agent: false,
+        ...(isHttps ? { secureContext, servername: hostname } : {}),
+      },
+    };
+  };
+
+  /**
+   * One request. No AbortSignal goes to node:http (it would add listeners to every request):
+   * `abort.current` is how the run's one timer ends the request under way.
+   */
+  const once = (spec: ProbeSpec, p: Prepared, hop: Hop, abort: Abort) =>
     new Promise<{ res: IncomingMessage; body: string; t: Record<string, number>; tls?: ProbeOutcome['tls'] }>(
       (resolve, reject) => {
         const t0 = performance.now();
         const t: Record<string, number> = { dns: 0, connect: 0, tls: 0, firstByte: 0 };
-        const headers: Record<string, string> = {
-          'user-agent': 'Lookout/1 (+monitoring)',
-          ...spec.request_headers,
-        };
-        if (spec.auth?.type === 'basic') {
-          headers.authorization = `Basic ${Buffer.from(`${spec.auth.username}:${spec.auth.password}`).toString('base64')}`;
-        } else if (spec.auth?.type === 'bearer') headers.authorization = `Bearer ${spec.auth.token}`;
-        const body = spec.monitor_type === 'api' && spec.request_body ? Buffer.from(spec.request_body) : null;
-        if (body) headers['content-length'] = String(body.length);
-        const isHttps = url.protocol === 'https:';
-        if (opts.blockPrivate) assertPublicLiteral(url.hostname);
-        const req = (isHttps ? httpsRequest : httpRequest)(url, {
-          ...(opts.blockPrivate ? { lookup: publicOnlyLookup } : {}),
+        if (opts.blockPrivate) assertPublicLiteral(hop.url.hostname);
+        const req = (hop.isHttps ? httpsRequest : httpRequest)({
+          ...hop.options,
           method: spec.http_method ?? 'GET',
-          headers: { ...headers, connection: 'close' },
-          agent: false,
-          signal,
-          ...(isHttps ? { secureContext, servername: url.hostname.replace(/^\[|\]$/g, '') } : {}),
+          headers: p.headers,
         });
+        let res: IncomingMessage | null = null;
+        let settled = false;
+        const fail = (err: unknown) => {
+          if (settled) return;
+          settled = true;
+          abort.current = null;
+          reject(err);
+        };
+        abort.current = (err) => {
+          fail(err);
+          res?.destroy(err as Error);
+          req.destroy(err as Error);
+        };
         let tls: ProbeOutcome['tls'];
         req.once('socket', (socket) => {
-          socket.once('lookup', () => (t.dns = performance.now() - t0));
+          if (hop.lookup) socket.once('lookup', () => (t.dns = performance.now() - t0));
           socket.once('connect', () => (t.connect = performance.now() - t0));
+          if (!hop.isHttps) return;
           socket.once('secureConnect', () => {
             t.tls = performance.now() - t0;
             if (spec.ssl_cert_monitoring) {
@@ -72,54 +143,72 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
             }
           });
         });
-        req.once('response', (res) => {
+        req.once('response', (r) => {
+          res = r;
           t.firstByte = performance.now() - t0;
           const chunks: Buffer[] = [];
-          let size = 0;
-          const keep = spec.required_keyword !== null;
-          res.on('data', (c: Buffer) => {
-            if (keep && size < MAX_BODY) {
-              chunks.push(c);
-              size += c.length;
-            }
-          });
-          res.once('end', () => {
+          if (spec.required_keyword !== null) {
+            let size = 0;
+            r.on('data', (c: Buffer) => {
+              if (size < MAX_BODY) {
+                chunks.push(c);
+                size += c.length;
+              }
+            });
+          } else r.resume(); // the body is read to its end, and dropped
+          r.once('end', () => {
+            if (settled) return;
+            settled = true;
+            abort.current = null;
             t.total = performance.now() - t0;
             resolve({
-              res,
-              body: Buffer.concat(chunks).subarray(0, MAX_BODY).toString('utf8'),
+              res: r,
+              body: chunks.length === 0 ? '' : Buffer.concat(chunks).subarray(0, MAX_BODY).toString('utf8'),
               t,
               ...(tls ? { tls } : {}),
             });
           });
-          res.once('error', reject);
+          r.on('error', fail);
         });
-        req.once('error', reject);
-        req.end(body ?? undefined);
+        req.on('error', fail);
+        req.end(p.body ?? undefined);
       },
     );
 
   return {
     async run(spec: ProbeSpec, signal: AbortSignal): Promise<ProbeOutcome> {
       const started = performance.now();
-      let url: URL;
-      try {
-        url = new URL(spec.url);
-      } catch {
+      const p = prepare(spec);
+      if (!p.first) {
         return {
           ok: false,
           error: { kind: 'bad_url', message: `not a URL: ${spec.url}` },
           response_time_ms: 0,
         };
       }
-      const limit = deadline(spec.timeout_ms, signal);
+      // One timer for the whole run (every hop), and the caller's signal: either ends the request
+      // under way, and the run fails with the reason.
+      const abort: Abort = { current: null, reason: null };
+      const stop = (err: unknown) => {
+        abort.reason ??= err;
+        abort.current?.(err);
+      };
+      const timer = setTimeout(
+        () => stop(new DOMException(`timed out after ${spec.timeout_ms} ms`, 'TimeoutError')),
+        spec.timeout_ms,
+      );
+      const onParent = () => stop(signal.reason);
+      if (signal.aborted) onParent();
+      else signal.addEventListener('abort', onParent, { once: true });
       try {
-        for (let hop = 0; ; hop++) {
-          const r = await once(spec, url, limit.signal);
+        let hop = p.first;
+        for (let n = 0; ; n++) {
+          if (abort.reason !== null) throw abort.reason;
+          const r = await once(spec, p, hop, abort);
           const status = r.res.statusCode ?? 0;
           const location = r.res.headers.location;
           if (spec.follow_redirects && status >= 300 && status < 400 && location) {
-            if (hop >= MAX_REDIRECTS) {
+            if (n >= MAX_REDIRECTS) {
               return {
                 ok: false,
                 error: { kind: 'too_many_redirects', message: `more than ${MAX_REDIRECTS} redirects` },
@@ -127,7 +216,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
                 status_code: status,
               };
             }
-            url = new URL(location, url);
+            hop = hopOf(new URL(location, hop.url));
             continue;
           }
           const timings = {
@@ -168,7 +257,8 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
       } catch (e) {
         return { ok: false, error: classifyError(e), response_time_ms: performance.now() - started };
       } finally {
-        limit.done();
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onParent);
       }
     },
   };
