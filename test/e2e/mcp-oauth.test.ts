@@ -191,6 +191,27 @@ describe('discovery', () => {
   });
 });
 
+describe('registration', () => {
+  it('registers public clients only: no client secret is issued, and a confidential registration is refused', async () => {
+    const register = (body: object) =>
+      fetchFn(`${origin('acme')}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: [REDIRECT], ...body }),
+      });
+    const pub = await register({ token_endpoint_auth_method: 'none' });
+    expect(pub.status).toBe(201);
+    const client = (await pub.json()) as Record<string, unknown>;
+    expect(client.token_endpoint_auth_method).toBe('none');
+    expect(client.client_secret).toBeUndefined();
+    for (const method of ['client_secret_basic', 'client_secret_post']) {
+      const refused = await register({ token_endpoint_auth_method: method });
+      expect(refused.status, method).toBe(400);
+      expect(((await refused.json()) as { error: string }).error, method).toBe('invalid_client_metadata');
+    }
+  });
+});
+
 describe('the whole flow with the SDK client and its OAuth provider', () => {
   it('401 → discovery → registration → PKCE → sign-in and consent → token → tools/list → create_monitor', async () => {
     const provider = new MemoryOAuthProvider(REDIRECT);

@@ -136,7 +136,10 @@ const configuration = (deps: OAuthDeps, workspace: Workspace, issuer: string): C
     token_endpoint_auth_method: 'none',
     id_token_signed_response_alg: 'ES256',
   },
-  clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+  // Public clients only (PKCE is their proof): no client secret is ever issued, so none is stored
+  // (oidc-provider would keep one in clear to compare it). A registration asking for another
+  // token_endpoint_auth_method is refused with invalid_client_metadata.
+  clientAuthMethods: ['none'],
   responseTypes: ['code'],
   // 'mcp' is also listed here so that clients may register it as their scope (RFC 7591 `scope`).
   scopes: ['openid', 'offline_access', MCP_SCOPE],
