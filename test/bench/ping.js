@@ -103,7 +103,8 @@ export const run = async () => {
     if (mode !== 'bare') {
       const check = await openStore(config);
       let stored = 0;
-      for (const id of ids) stored += (await check.listPings(workspace.id, id, { limit: 10_000_000 })).data.length;
+      for (const id of ids)
+        stored += (await check.listPings(workspace.id, id, { limit: 10_000_000 })).data.length;
       await check.close();
       r.stored = stored;
     }
