@@ -107,7 +107,6 @@ const PolicyForm = (props: {
             const problem = stepProblem(problems, i);
             const id = `${prefix}-step-${i}`;
             return (
-              // biome-ignore lint/suspicious/noArrayIndexKey: steps have no identity but their place
               <li key={i}>
                 <fieldset class="step" aria-describedby={problem ? `${id}-problem` : undefined}>
                   <legend>Step {i + 1}</legend>
@@ -355,7 +354,6 @@ export const EscalationPoliciesPage = (props: { me: Me }) => {
                       </span>
                       <ol class="step-summary">
                         {p.steps.map((s, i) => (
-                          // biome-ignore lint/suspicious/noArrayIndexKey: a step's place is its identity
                           <li key={i}>
                             {s.wait_minutes ? `after ${s.wait_minutes} min: ` : 'at once: '}
                             {who(s)}

@@ -299,6 +299,7 @@ const ms = (n: number) =>
 /** A crontab schedule that fits the period, for the example. */
 const cronFor = (period: number) => {
   if (period % 86_400 === 0) return '0 3 * * *';
+  if (period === 3600) return '0 * * * *';
   if (period % 3600 === 0 && period < 86_400) return `0 */${period / 3600} * * *`;
   if (period < 3600 && period % 60 === 0) return `*/${period / 60} * * * *`;
   return '0 * * * *';
@@ -492,7 +493,6 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
         <h2 id="ping-url-title">Ping URL</h2>
         <CopyValue label="Ping URL" copyLabel="Copy ping URL" value={h.ping_url} />
       </section>
-      <PingSnippets h={h} />
 
       <section class="panel flush" aria-labelledby="ping-log-title">
         <div class="panel-head">
@@ -523,12 +523,16 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
                     <td data-label="Kind">
                       <span class={`kind kind-${p.kind}`}>{KIND[p.kind]}</span>
                     </td>
-                    <td data-label="Exit status">{p.exit_status ?? <span class="muted">–</span>}</td>
-                    <td data-label="Duration">
+                    <td data-label="Exit status" class={p.exit_status === null ? 'none' : undefined}>
+                      {p.exit_status ?? <span class="muted">–</span>}
+                    </td>
+                    <td data-label="Duration" class={p.duration_ms === null ? 'none' : undefined}>
                       {p.duration_ms === null ? <span class="muted">–</span> : ms(p.duration_ms)}
                     </td>
-                    <td data-label="Run id">{p.rid ? <code>{p.rid}</code> : <span class="muted">–</span>}</td>
-                    <td data-label="Body" class="ping-body">
+                    <td data-label="Run id" class={p.rid ? undefined : 'none'}>
+                      {p.rid ? <code>{p.rid}</code> : <span class="muted">–</span>}
+                    </td>
+                    <td data-label="Body" class={p.body ? 'ping-body' : 'ping-body none'}>
                       {p.body ? <code>{p.body}</code> : <span class="muted">–</span>}
                     </td>
                     <td data-label="From" class="muted">
@@ -548,6 +552,7 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
           </div>
         )}
       </section>
+      <PingSnippets h={h} />
 
       {confirming && (
         <Confirm

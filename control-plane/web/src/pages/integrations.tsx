@@ -112,7 +112,7 @@ const NewKey = (props: {
       {props.rotated ? ' The old key has stopped working.' : ''}
     </p>
     <CopyValue label="Service key" copyLabel="Copy service key" value={props.keyValue} />
-    <p>
+    <p class="endpoint">
       Endpoint: <code>{props.integration.endpoint}</code>
     </p>
     <section aria-labelledby="int-config-title" class="configuration">
@@ -267,11 +267,9 @@ export const IntegrationsPage = (props: { me: Me }) => {
               <thead>
                 <tr>
                   <th scope="col">Name</th>
-                  <th scope="col">Kind</th>
                   <th scope="col">Endpoint</th>
                   <th scope="col">Key</th>
                   <th scope="col">Policy</th>
-                  <th scope="col">Created</th>
                   <th scope="col">
                     <span class="visually-hidden">Actions</span>
                   </th>
@@ -282,16 +280,17 @@ export const IntegrationsPage = (props: { me: Me }) => {
                   <tr key={i.id}>
                     <th scope="row" class="key-name">
                       {i.name}
+                      <span class="muted block small">
+                        {kindLabel(i.kind)} · created {formatDate(i.created_at)}
+                      </span>
                     </th>
-                    <td data-label="Kind">{kindLabel(i.kind)}</td>
                     <td data-label="Endpoint" class="target">
-                      <code>{i.endpoint}</code>
+                      <code>{new URL(i.endpoint).pathname}</code>
                     </td>
                     <td data-label="Key">
                       <code>…{i.key_last_four}</code>
                     </td>
                     <td data-label="Policy">{policyName(i.escalation_policy_id)}</td>
-                    <td data-label="Created">{formatDate(i.created_at)}</td>
                     <td class="actions">
                       <button
                         type="button"

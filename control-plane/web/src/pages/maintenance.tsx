@@ -189,8 +189,8 @@ export const MaintenancePage = (props: { me: Me }) => {
     w.scope_type === 'workspace'
       ? 'Whole workspace'
       : w.scope_type === 'monitor'
-        ? `Monitor ${monitors.find((m) => m.id === w.scope_id)?.display_name ?? ''}`
-        : `Heartbeat ${heartbeats.find((h) => h.id === w.scope_id)?.display_name ?? ''}`;
+        ? `Monitor: ${monitors.find((m) => m.id === w.scope_id)?.display_name ?? ''}`
+        : `Heartbeat: ${heartbeats.find((h) => h.id === w.scope_id)?.display_name ?? ''}`;
 
   return (
     <section class="page">
