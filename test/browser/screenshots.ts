@@ -1,9 +1,12 @@
 /**
- * `npm run screenshots`: the sign-in, Monitors, API keys and Users pages at desktop and phone widths,
+ * `npm run screenshots`: the sign-in, Monitors, API keys, Users, Heartbeats and Routing pages at desktop
+ * and phone widths,
  * into docs/ (shown in the README). Runs the real control plane on a fresh data dir, like the browser
  * tests, with its two local agents, so the monitors (TCP checks of the control plane's own port, and
  * of a closed one) show real statuses.
  */
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from '../support/processes.js';
 import { launchBrowser, startLookout } from './support.js';
@@ -66,6 +69,104 @@ try {
     ends_at: new Date(now + 3_600_000).toISOString(),
   });
   await tcp('Billing service', lookout.port, { check_interval_seconds: 3600 });
+  // Heartbeats: one up (a measured run), one down (a failed run with its output), one paused, one new.
+  const hb = (display_name: string, period_seconds: number, grace_seconds: number, paused = false) =>
+    post('/heartbeats', { display_name, period_seconds, grace_seconds, paused }).then(
+      (r) => JSON.parse(r.body) as { id: string; ping_url: string },
+    );
+  const ping = (url: string, body?: string) =>
+    new Promise<void>((done, fail) => {
+      const u = new URL(url);
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: u.port,
+          method: body === undefined ? 'GET' : 'POST',
+          path: u.pathname + u.search,
+          headers: { host: u.host, ...(body === undefined ? {} : { 'content-type': 'text/plain' }) },
+        },
+        (res) => res.resume().on('end', done),
+      );
+      req.on('error', fail);
+      req.end(body);
+    });
+  const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
+  const backup = await hb('Nightly backup', 86_400, 3600);
+  for (const rid of ['r-0611', 'r-0612']) {
+    await ping(`${backup.ping_url}/start?rid=${rid}`);
+    await pause(350);
+    await ping(`${backup.ping_url}?rid=${rid}`, 'backup ok: 14.2 GB in 3 files');
+  }
+  const invoices = await hb('Hourly invoice export', 3600, 600);
+  await ping(`${invoices.ping_url}/start?rid=inv-41`);
+  await ping(`${invoices.ping_url}?rid=inv-41`);
+  await ping(`${invoices.ping_url}/start?rid=inv-42`);
+  await pause(800);
+  await ping(
+    `${invoices.ping_url}/1?rid=inv-42`,
+    'Error: connect ECONNREFUSED 10.0.4.12:5432\nexport aborted',
+  );
+  await hb('Weekly report mail', 7 * 86_400, 3600, true);
+  await hb('Log rotation', 86_400, 1800);
+  // Routing: channels (one webhook to a real receiver, so Send test succeeds), a two-step policy,
+  // integrations, maintenance windows (one planned, one ended early).
+  const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end('ok')));
+  await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+  const channel = (json: unknown) =>
+    post('/channels', json).then((r) => JSON.parse(r.body) as { id: string });
+  const email = await channel({
+    name: 'Ops mailing list',
+    type: 'email',
+    config: { addresses: ['ops@demo.localhost', 'dba@demo.localhost'] },
+  });
+  const hook = await channel({
+    name: 'Incident bot',
+    type: 'webhook',
+    config: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/lookout` },
+  });
+  await channel({
+    name: 'Slack #ops',
+    type: 'slack',
+    config: { url: 'https://hooks.slack.com/services/T0000/B0000/abcdefghijkl' },
+  });
+  const users = JSON.parse((await lookout.api('demo', '/users', asAdmin)).body).data as {
+    id: string;
+    email: string;
+  }[];
+  await post('/escalation-policies', {
+    name: 'Database on-call',
+    repeat: 2,
+    steps: [
+      { wait_minutes: 0, notify_user_ids: [users.find((u) => u.email === 'mia@demo.localhost')!.id] },
+      {
+        wait_minutes: 15,
+        notify_user_ids: [users.find((u) => u.email === lookout.adminEmail)!.id],
+        notify_channel_ids: [hook.id],
+      },
+      { wait_minutes: 30, notify_channel_ids: [email.id] },
+    ],
+  });
+  await post('/integrations', { name: 'Prod Alertmanager', kind: 'alertmanager' });
+  await post('/integrations', { name: 'Grafana Cloud', kind: 'grafana' });
+  const day = 86_400_000;
+  await post('/maintenance-windows', {
+    name: 'Database upgrade',
+    scope_type: 'workspace',
+    starts_at: new Date(now + 2 * day).toISOString(),
+    ends_at: new Date(now + 2 * day + 2 * 3_600_000).toISOString(),
+  });
+  const ended = JSON.parse(
+    (
+      await post('/maintenance-windows', {
+        name: 'Backup host reboot',
+        scope_type: 'heartbeat',
+        scope_id: backup.id,
+        starts_at: new Date(now).toISOString(),
+        ends_at: new Date(now + 3_600_000).toISOString(),
+      })
+    ).body,
+  ) as { id: string };
+  await post(`/maintenance-windows/${ended.id}/end`);
   // Users: a member who joined, a viewer, and an invitation not yet accepted.
   await lookout.cli([
     'user',
@@ -150,8 +251,40 @@ try {
     await page.getByRole('button', { name: 'Remove vic@demo.localhost' }).click();
     await page.getByRole('dialog').waitFor();
     await shot('users-remove', false);
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('link', { name: 'Heartbeats', exact: true }).click();
+    await page.getByRole('row', { name: /Log rotation/ }).waitFor();
+    await shot('heartbeats');
+    await page.getByRole('link', { name: 'Hourly invoice export' }).click();
+    await page.getByRole('table', { name: 'Ping log' }).waitFor();
+    await shot('heartbeat');
+    await page.getByRole('link', { name: 'Escalation policies' }).click();
+    await page.getByRole('row', { name: /Database on-call/ }).waitFor();
+    await shot('escalation-policies');
+    await page.getByRole('button', { name: 'Edit Database on-call' }).click();
+    await page.getByRole('group', { name: 'Step 3' }).waitFor();
+    await shot('escalation-policies-edit');
+    await page.getByRole('link', { name: 'Channels' }).click();
+    await page.getByRole('button', { name: 'Send test to Incident bot' }).click();
+    await page.getByRole('status').filter({ hasText: 'Test sent to Incident bot' }).waitFor();
+    await shot('channels');
+    await page.getByRole('link', { name: 'Integrations' }).click();
+    await page.getByRole('row', { name: /Grafana Cloud/ }).waitFor();
+    await page
+      .getByLabel('Name')
+      .fill(size.name === 'desktop' ? 'Staging Alertmanager' : 'Edge Alertmanager');
+    await page.getByRole('button', { name: 'Create integration' }).click();
+    await page.getByRole('textbox', { name: 'Service key' }).waitFor();
+    await shot('integrations-new-key');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await shot('integrations');
+    await page.getByRole('link', { name: 'Maintenance' }).click();
+    await page.getByRole('row', { name: /Backup host reboot/ }).waitFor();
+    await shot('maintenance');
     await context.close();
   }
+  receiver.close();
   process.stdout.write('Screenshots written to docs/screenshots/\n');
 } finally {
   await browser.close();

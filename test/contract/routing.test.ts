@@ -148,6 +148,15 @@ contract('RoutingStore', (c) => {
     expect(await store.getMaintenanceWindow(w, forMonitor.id)).toEqual(forMonitor);
     expect(await store.deleteMaintenanceWindow(w, forMonitor.id)).toBe(true);
     expect(await store.deleteMaintenanceWindow(w, forMonitor.id)).toBe(false);
+    // An edit replaces name and times, in this workspace only; the window then covers its new times.
+    const moved = { ...wholeLater, name: 'moved', starts_at: at(3000), ends_at: at(4000) };
+    expect(await store.updateMaintenanceWindow({ ...moved, workspace_id: randomUUID() })).toBe(false);
+    expect(await store.getMaintenanceWindow(w, wholeLater.id)).toEqual(wholeLater);
+    expect(await store.updateMaintenanceWindow(moved)).toBe(true);
+    expect(await store.getMaintenanceWindow(w, wholeLater.id)).toEqual(moved);
+    expect(await store.findActiveMaintenanceWindow(w, src, at(1500))).toBeNull();
+    expect((await store.findActiveMaintenanceWindow(w, src, at(3500)))?.id).toBe(wholeLater.id);
+    expect(await store.updateMaintenanceWindow({ ...moved, id: randomUUID() })).toBe(false);
     expect(await store.findActiveMaintenanceWindow(w, src, at(5))).toBeNull();
   });
 });

@@ -17,7 +17,23 @@ export const createWindowBody = z.strictObject({
   ends_at: time,
 });
 
+export const updateWindowBody = z.strictObject({
+  name: createWindowBody.shape.name.optional(),
+  starts_at: time.optional(),
+  ends_at: time.optional(),
+});
+
 const MAX_DAYS = 31;
+
+/** The rules on a window's times, for a new window and for an edited one alike. */
+const timeProblems = (starts: Date, ends: Date, now: Date) =>
+  ends <= starts
+    ? [{ field: 'ends_at', message: 'must be after starts_at' }]
+    : ends.getTime() - starts.getTime() > MAX_DAYS * 86_400_000
+      ? [{ field: 'ends_at', message: `must be at most ${MAX_DAYS} days after starts_at` }]
+      : ends <= now
+        ? [{ field: 'ends_at', message: 'must be in the future' }]
+        : [];
 
 export const createWindow = async (
   store: HeartbeatStore & MonitorStore & RoutingStore,
@@ -43,10 +59,7 @@ export const createWindow = async (
     !(await store.getHeartbeat(workspaceId, v.scope_id.toLowerCase()))
   )
     problems.push({ field: 'scope_id', message: 'no heartbeat with this id in the workspace' });
-  if (v.ends_at <= v.starts_at) problems.push({ field: 'ends_at', message: 'must be after starts_at' });
-  else if (v.ends_at.getTime() - v.starts_at.getTime() > MAX_DAYS * 86_400_000)
-    problems.push({ field: 'ends_at', message: `must be at most ${MAX_DAYS} days after starts_at` });
-  else if (v.ends_at <= now) problems.push({ field: 'ends_at', message: 'must be in the future' });
+  problems.push(...timeProblems(v.starts_at, v.ends_at, now));
   throwIfProblems(problems);
   const w: MaintenanceWindow = {
     id: newId(),
@@ -69,4 +82,55 @@ export const deleteWindow = async (
 ) => {
   if (!(await store.deleteMaintenanceWindow(workspaceId, id)))
     throw new AppError('not_found', 'Maintenance window not found.');
+};
+
+const loadWindow = async (store: RoutingStore, workspaceId: string, id: string) => {
+  const w = await store.getMaintenanceWindow(workspaceId, id);
+  if (!w) throw new AppError('not_found', 'Maintenance window not found.');
+  return w;
+};
+
+const saveWindow = async (store: RoutingStore, w: MaintenanceWindow) => {
+  if (!(await store.updateMaintenanceWindow(w)))
+    throw new AppError('not_found', 'Maintenance window not found.');
+  return w;
+};
+
+/**
+ * Renames a window or moves its times (its scope stays: plan another window for something else).
+ * An ended window is history and stays as it was; the edited times follow the rules of a new window.
+ */
+export const updateWindow = async (
+  store: RoutingStore,
+  workspaceId: string,
+  id: string,
+  body: unknown,
+  now: Date,
+): Promise<MaintenanceWindow> => {
+  const patch = parseOrThrow(updateWindowBody, body);
+  const existing = await loadWindow(store, workspaceId, id);
+  if (existing.ends_at <= now)
+    throw new AppError('conflict', 'This maintenance window has ended; plan a new one instead.');
+  const next: MaintenanceWindow = {
+    ...existing,
+    ...(patch.name !== undefined ? { name: patch.name } : {}),
+    ...(patch.starts_at ? { starts_at: patch.starts_at } : {}),
+    ...(patch.ends_at ? { ends_at: patch.ends_at } : {}),
+  };
+  throwIfProblems(timeProblems(next.starts_at, next.ends_at, now));
+  return saveWindow(store, next);
+};
+
+/** Ends an active window now (its record stays, with its real end); an upcoming one is deleted instead. */
+export const endWindow = async (
+  store: RoutingStore,
+  workspaceId: string,
+  id: string,
+  now: Date,
+): Promise<MaintenanceWindow> => {
+  const existing = await loadWindow(store, workspaceId, id);
+  if (existing.ends_at <= now) throw new AppError('conflict', 'This maintenance window has already ended.');
+  if (existing.starts_at > now)
+    throw new AppError('conflict', 'This maintenance window has not started; delete it instead.');
+  return saveWindow(store, { ...existing, ends_at: now });
 };

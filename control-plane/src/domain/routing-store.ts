@@ -41,6 +41,8 @@ export interface RoutingStore {
   /** Latest start first. */
   /** Latest start first, paged (the cursor is on `starts_at`). */
   listMaintenanceWindows(workspaceId: string, query: PageQuery): Promise<Page<MaintenanceWindow>>;
+  /** Replaces name and times of the window (by workspace and id); false when there is none. */
+  updateMaintenanceWindow(window: MaintenanceWindow): Promise<boolean>;
   deleteMaintenanceWindow(workspaceId: string, id: string): Promise<boolean>;
   /** A window covering `at` for the whole workspace or for this monitor/heartbeat, if any. */
   findActiveMaintenanceWindow(

@@ -17,6 +17,7 @@ const PAGE_PATHS = [
   /^\/(sign-in|accept-invite)$/,
   /^\/(monitors|heartbeats|alerts)(\/[\w-]{1,100})?$/,
   /^\/settings(\/(api-keys|password|users|connected-apps))?$/,
+  /^\/routing\/(escalation-policies|channels|integrations|maintenance)$/,
 ];
 const ROOT_FILES = new Set(['/favicon.svg']);
 /** Vite names every asset by its content hash, so a URL never changes meaning: cache it for a year. */

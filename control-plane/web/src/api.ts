@@ -96,7 +96,7 @@ export const onUnauthorized = (fn: () => void) => {
   return () => unauthorized.delete(fn);
 };
 
-const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+export const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrf) headers['x-csrf-token'] = csrf;

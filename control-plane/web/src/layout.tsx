@@ -3,6 +3,14 @@ import { useState } from 'preact/hooks';
 import { api, type Me } from './api.js';
 import { followLink } from './router.js';
 
+/** Routing (escalation, channels, integrations, maintenance): admins only. */
+const ROUTING_NAV = [
+  { href: '/routing/escalation-policies', label: 'Escalation policies' },
+  { href: '/routing/channels', label: 'Channels' },
+  { href: '/routing/integrations', label: 'Integrations' },
+  { href: '/routing/maintenance', label: 'Maintenance' },
+];
+
 const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/settings/api-keys', label: 'API keys' },
   { href: '/settings/users', label: 'Users', admin: true },
@@ -66,7 +74,36 @@ export const Shell = (props: {
                 Monitors
               </a>
             </li>
+            <li>
+              <a
+                href="/heartbeats"
+                onClick={followLink}
+                aria-current={props.path.startsWith('/heartbeats') ? 'page' : undefined}
+              >
+                Heartbeats
+              </a>
+            </li>
           </ul>
+          {props.me.user.role === 'admin' && (
+            <>
+              <p class="nav-heading" id="routing-heading">
+                Routing
+              </p>
+              <ul aria-labelledby="routing-heading">
+                {ROUTING_NAV.map((n) => (
+                  <li key={n.href}>
+                    <a
+                      href={n.href}
+                      onClick={followLink}
+                      aria-current={props.path === n.href ? 'page' : undefined}
+                    >
+                      {n.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
           <p class="nav-heading" id="settings-heading">
             Settings
           </p>

@@ -5,7 +5,12 @@ import { Shell } from './layout.js';
 import { AcceptInvitePage } from './pages/accept-invite.js';
 import { ApiKeysPage } from './pages/api-keys.js';
 import { ChangePasswordPage } from './pages/change-password.js';
+import { ChannelsPage } from './pages/channels.js';
 import { ConnectedAppsPage } from './pages/connected-apps.js';
+import { EscalationPoliciesPage } from './pages/escalation-policies.js';
+import { HeartbeatPage, HeartbeatsPage } from './pages/heartbeats.js';
+import { IntegrationsPage } from './pages/integrations.js';
+import { MaintenancePage } from './pages/maintenance.js';
 import { MonitorsPage } from './pages/monitors.js';
 import { NotYetPage } from './pages/not-yet.js';
 import { SignInPage } from './pages/sign-in.js';
@@ -30,6 +35,16 @@ const serverNext = () => {
 /** Which page a path shows, once signed in, and its title. */
 const pageFor = (path: string, me: Me) => {
   if (path === '/monitors') return { title: 'Monitors', page: <MonitorsPage /> };
+  if (path === '/heartbeats') return { title: 'Heartbeats', page: <HeartbeatsPage me={me} /> };
+  const heartbeat = /^\/heartbeats\/([\w-]{1,100})$/.exec(path)?.[1];
+  if (heartbeat)
+    return { title: 'Heartbeat', page: <HeartbeatPage key={heartbeat} me={me} id={heartbeat} /> };
+  if (path === '/routing/escalation-policies')
+    return { title: 'Escalation policies', page: <EscalationPoliciesPage me={me} /> };
+  if (path === '/routing/channels') return { title: 'Channels', page: <ChannelsPage me={me} /> };
+  if (path === '/routing/integrations') return { title: 'Integrations', page: <IntegrationsPage me={me} /> };
+  if (path === '/routing/maintenance')
+    return { title: 'Maintenance windows', page: <MaintenancePage me={me} /> };
   if (path === '/settings/api-keys') return { title: 'API keys', page: <ApiKeysPage me={me} /> };
   if (path === '/settings/users') return { title: 'Users', page: <UsersPage me={me} /> };
   if (path === '/settings/password') return { title: 'Password', page: <ChangePasswordPage /> };

@@ -1,6 +1,13 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import { createWindow, createWindowBody, deleteWindow } from '../../domain/maintenance.js';
+import {
+  createWindow,
+  createWindowBody,
+  deleteWindow,
+  endWindow,
+  updateWindow,
+  updateWindowBody,
+} from '../../domain/maintenance.js';
 import { uuid } from '../../domain/validation.js';
 import { type AppDeps, route } from '../route.js';
 import { maintenanceWindowJson } from '../serialize.js';
@@ -48,10 +55,40 @@ export const maintenanceWindowRoutes = ({ store, clock }: AppDeps) => [
     },
   }),
   route({
+    method: 'patch',
+    path: '/maintenance-windows/{id}',
+    tag: 'Maintenance windows',
+    summary:
+      'Rename a window or move its start or end (its scope stays). The times follow the rules of a new window; an ended window cannot change (409).',
+    role: 'admin',
+    body: updateWindowBody,
+    responses: { 404: 'No such window in this workspace', 409: 'The window has ended' },
+    async handler({ auth, params, body }) {
+      const now = clock.now();
+      return maintenanceWindowJson(
+        await updateWindow(store, auth.workspace.id, idOf(params.id), body, now),
+        now,
+      );
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/maintenance-windows/{id}/end',
+    tag: 'Maintenance windows',
+    summary:
+      'End an active window now: its end becomes the present, and it stays listed. 409 for one that has ended or not started (delete that one instead).',
+    role: 'admin',
+    responses: { 404: 'No such window in this workspace', 409: 'Not active' },
+    async handler({ auth, params }) {
+      const now = clock.now();
+      return maintenanceWindowJson(await endWindow(store, auth.workspace.id, idOf(params.id), now), now);
+    },
+  }),
+  route({
     method: 'delete',
     path: '/maintenance-windows/{id}',
     tag: 'Maintenance windows',
-    summary: 'Delete (or end early) a maintenance window.',
+    summary: 'Delete a maintenance window (to end an active one and keep its record: POST …/end).',
     role: 'admin',
     status: 204,
     responses: { 404: 'No such window in this workspace' },

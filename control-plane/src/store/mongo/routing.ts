@@ -117,6 +117,13 @@ export const mongoRouting = ({ col, inTransaction }: MongoContext): RoutingStore
     async listMaintenanceWindows(workspaceId, q) {
       return page<MaintenanceWindow>(windows, { workspace_id: workspaceId }, q, 'starts_at');
     },
+    async updateMaintenanceWindow(w) {
+      const r = await windows.updateOne(
+        { workspace_id: w.workspace_id, _id: w.id },
+        { $set: { name: w.name, starts_at: w.starts_at, ends_at: w.ends_at } },
+      );
+      return r.matchedCount === 1;
+    },
     async deleteMaintenanceWindow(workspaceId, id) {
       return (await windows.deleteOne({ workspace_id: workspaceId, _id: id })).deletedCount === 1;
     },

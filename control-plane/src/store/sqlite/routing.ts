@@ -120,6 +120,13 @@ export const sqliteRouting = ({ st, one, immediate, page }: SqliteContext): Rout
     async listMaintenanceWindows(workspaceId, q) {
       return page<MaintenanceWindow>(maintenanceWindows, ['workspace_id = ?'], [workspaceId], q, 'starts_at');
     },
+    async updateMaintenanceWindow(w) {
+      return (
+        st(
+          'UPDATE maintenance_windows SET name = @name, starts_at = @starts_at, ends_at = @ends_at WHERE workspace_id = @workspace_id AND id = @id',
+        ).run(toRow(maintenanceWindows, w)).changes === 1
+      );
+    },
     async deleteMaintenanceWindow(workspaceId, id) {
       return (
         st('DELETE FROM maintenance_windows WHERE workspace_id = ? AND id = ?').run(workspaceId, id)
