@@ -61,9 +61,18 @@ export const Shell = (props: {
               <a
                 href="/monitors"
                 onClick={followLink}
-                aria-current={props.path === '/monitors' ? 'page' : undefined}
+                aria-current={props.path.startsWith('/monitors') ? 'page' : undefined}
               >
                 Monitors
+              </a>
+            </li>
+            <li>
+              <a
+                href="/alerts"
+                onClick={followLink}
+                aria-current={props.path.startsWith('/alerts') ? 'page' : undefined}
+              >
+                Alerts
               </a>
             </li>
           </ul>
