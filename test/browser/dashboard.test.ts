@@ -172,7 +172,7 @@ describe('alerts pages', () => {
     const row = (title: string) => page.getByRole('row', { name: new RegExp(title) });
     await row('Cache cold').waitFor();
     expect(await row('Queue backed up').getByRole('cell').allTextContents()).toEqual(
-      expect.arrayContaining(['Open', 'Integration', 'just now']),
+      expect.arrayContaining(['Open', 'Integration · webhook', 'just now']),
     );
 
     await row('Queue backed up').getByRole('button', { name: 'Acknowledge', exact: true }).click();

@@ -72,13 +72,15 @@ export const AlertDetailPage = (props: { me: Me; id: string }) => {
     <section class="page">
       <div class="page-head">
         <div>
-          <h1>{a.title}</h1>
+          <div class="title-row">
+            <h1>{a.title}</h1>
+            <AlertStatusBadge status={a.status} />
+          </div>
           <p class="muted subtitle">
             <Source a={a} /> · {a.severity} · raised{' '}
             <span title={formatDateTime(a.created_at)}>{fromNow(a.created_at)}</span>
           </p>
         </div>
-        <AlertStatusBadge status={a.status} />
       </div>
       {canAct && a.status !== 'resolved' && (
         <div class="toolbar">

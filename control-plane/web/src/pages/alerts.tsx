@@ -48,7 +48,7 @@ export const Source = (props: { a: Alert }) => {
       </a>
     );
   if (t === 'region') return <span>Region {id}</span>;
-  return <span>Integration</span>;
+  return <span>Integration · {props.a.cause}</span>;
 };
 
 /** Who did something to an alert, as far as the alert says. */

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import { type Alert, ApiError, api, type CheckResult, type Me, type MonitorDetail } from '../api.js';
 import { Confirm } from '../confirm.js';
-import { formatDate, formatDateTime, fromNow } from '../format.js';
+import { formatDate, formatDateTime, formatWhen, fromNow } from '../format.js';
 import { takeFlash, usePoll } from '../poll.js';
 import { followLink, navigate } from '../router.js';
 import { AlertStatusBadge } from './alerts.js';
@@ -113,19 +113,38 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
   const tls = newest.find((r) => r.tls_valid_to)?.tls_valid_to ?? null;
   const domain = newest.find((r) => r.domain_expires_at)?.domain_expires_at ?? null;
   const chronological = [...newest].reverse();
+  // Until the API carries them (issue 13 pins), the newest response time and checks come from the results.
+  const lastResponse =
+    m.last_response_time_ms ??
+    (m.uptime_24h === undefined ? newest.find((r) => r.ok)?.response_time_ms : undefined);
+  const checks =
+    m.recent_checks ??
+    (results
+      ? newest
+          .slice(0, 30)
+          .reverse()
+          .map((r) => ({
+            at: r.scheduled_at,
+            ok: r.ok,
+            location: r.location,
+            response_time_ms: r.ok ? r.response_time_ms : null,
+          }))
+      : undefined);
   const unresolved = (alerts ?? []).filter((a) => a.status !== 'resolved').length;
 
   return (
     <section class="page">
       <div class="page-head">
         <div>
-          <h1>{m.display_name}</h1>
+          <div class="title-row">
+            <h1>{m.display_name}</h1>
+            <StatusBadge status={m.status} />
+          </div>
           <p class="muted subtitle">
             {m.monitor_type.toUpperCase()} · <code>{target(m)}</code> · every{' '}
             {every(m.check_interval_seconds)} from {m.check_locations.join(', ')}
           </p>
         </div>
-        <StatusBadge status={m.status} />
       </div>
       {canEdit && (
         <div class="toolbar">
@@ -165,7 +184,7 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
         </div>
         <div>
           <dt>Last response</dt>
-          <dd>{ms(m.last_response_time_ms)}</dd>
+          <dd>{ms(lastResponse)}</dd>
         </div>
         <div>
           <dt>Last checked</dt>
@@ -190,9 +209,9 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
           </div>
         )}
       </dl>
-      {m.recent_checks && (
+      {checks && checks.length > 0 && (
         <div class="beats-wide">
-          <CheckBar name={m.display_name} checks={m.recent_checks} />
+          <CheckBar name={m.display_name} checks={checks} />
         </div>
       )}
 
@@ -252,10 +271,10 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
                 </tr>
               </thead>
               <tbody>
-                {results.slice(0, 30).map((r) => (
+                {results.slice(0, 20).map((r) => (
                   <tr key={r.id}>
                     <td data-label="When" title={formatDateTime(r.scheduled_at)}>
-                      {fromNow(r.scheduled_at)}
+                      {formatWhen(r.scheduled_at)}
                     </td>
                     <td data-label="Region">{r.location}</td>
                     <td data-label="Result" class="wrap">

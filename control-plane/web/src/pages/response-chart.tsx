@@ -19,10 +19,12 @@ export default function ResponseChart(props: { results: CheckResult[]; label: st
     (a, b) => a - b,
   );
   const index = new Map(times.map((t, i) => [t, i]));
-  const series = regions.map(() => times.map((): number | null => null));
+  // uPlot: `undefined` is "no check from this region at this time" (the line goes on), `null` a gap
+  // (a failed check: there is no response time to draw).
+  const series = regions.map(() => times.map((): number | null | undefined => undefined));
   for (const r of props.results) {
     const i = index.get(Math.floor(Date.parse(r.scheduled_at) / 1000))!;
-    if (r.ok) series[regions.indexOf(r.location)]![i] = r.response_time_ms;
+    series[regions.indexOf(r.location)]![i] = r.ok ? r.response_time_ms : null;
   }
   const data = [times, ...series] as uPlot.AlignedData;
   const shape = regions.join(',');
@@ -52,14 +54,18 @@ export default function ResponseChart(props: { results: CheckResult[]; label: st
             stroke: COLOURS[i % COLOURS.length],
             width: 2,
             spanGaps: false,
-            value: (_u: uPlot, v: number | null) => (v === null ? '—' : `${Math.round(v)} ms`),
+            value: (_u: uPlot, v: number | null | undefined) => (v == null ? '—' : `${Math.round(v)} ms`),
           })),
         ],
       },
       data,
       el,
     );
-    const resize = new ResizeObserver(() => plot.current?.setSize({ width: width(), height: 220 }));
+    // Only a new width redraws (a resize to the same size would clear the canvas for nothing).
+    const resize = new ResizeObserver(() => {
+      const p = plot.current;
+      if (p && Math.abs(p.width - width()) > 1) p.setSize({ width: width(), height: 220 });
+    });
     resize.observe(el);
     return () => {
       resize.disconnect();
