@@ -1,6 +1,6 @@
 /**
- * `npm run screenshots`: the sign-in, Monitors, API keys, Users, Heartbeats and Routing pages at desktop
- * and phone widths,
+ * `npm run screenshots`: the sign-in, Monitors (list, detail, new), Alerts (list, detail), API keys, Users,
+ * Heartbeats and Routing pages at desktop and phone widths,
  * into docs/ (shown in the README). Runs the real control plane on a fresh data dir, like the browser
  * tests, with its two local agents, so the monitors (TCP checks of the control plane's own port, and
  * of a closed one) show real statuses.
@@ -16,7 +16,14 @@ const SIZES = [
   { name: 'phone', viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 },
 ];
 
-const lookout = await startLookout({ LOOKOUT_LOCAL_AGENTS: 'eu-west,us-east' });
+const lookout = await startLookout({
+  LOOKOUT_LOCAL_AGENTS: 'eu-west,us-east',
+  // A 2 s interval for one monitor, so its chart has points within seconds.
+  LOOKOUT_PLANS: JSON.stringify({
+    free: { max_monitors: 10, min_interval_seconds: 180 },
+    business: { max_monitors: 1000, min_interval_seconds: 2 },
+  }),
+});
 const browser = await launchBrowser();
 const asAdmin = { 'x-api-key': lookout.apiKey };
 const post = (path: string, json?: unknown) =>
@@ -56,7 +63,7 @@ try {
   await tcp('Status page', lookout.port, { check_locations: ['eu-west'] });
   const maint = await tcp('Search cluster', lookout.port);
   await tcp('Payments gateway', 1);
-  await tcp('Checkout API', lookout.port);
+  const checkout = await tcp('Checkout API', lookout.port, { check_interval_seconds: 2 });
   const paused = await tcp('Nightly export host', lookout.port);
   await settled();
   await post(`/monitors/${paused.id}/pause`);
@@ -179,6 +186,24 @@ try {
     'viewer',
   ]);
   await post('/users', { email: 'noor@demo.localhost', role: 'member' });
+  // Alerts: the down monitor raised one; a connected tool sends two more, one acknowledged.
+  const runner = JSON.parse((await post('/integrations', { name: 'Job runner', kind: 'webhook' })).body);
+  const event = (title: string, severity: string) =>
+    lookout.api(
+      'demo',
+      '/integrations/webhook/events',
+      { 'x-lookout-service-key': runner.service_key },
+      { method: 'POST', json: { title, severity, dedup_key: title } },
+    );
+  await event('Nightly export queue backed up', 'warning');
+  const disk = JSON.parse((await event('Disk 91% full on db-2', 'critical')).body);
+  await post('/alerts/acknowledge', { UUIDs: [disk.events[0].alert_id] });
+  // Enough checks of Checkout API for its chart.
+  for (let i = 0; i < 120; i++) {
+    const r = await lookout.api('demo', `/monitors/${checkout.id}/results?limit=20`, asAdmin);
+    if (JSON.parse(r.body).data.length >= 20) break;
+    await new Promise((done) => setTimeout(done, 500));
+  }
 
   for (const size of SIZES) {
     const context = await browser.newContext({
@@ -202,6 +227,28 @@ try {
     await page.getByRole('heading', { name: 'Monitors', level: 1 }).waitFor();
     await page.getByRole('row', { name: /Billing service/ }).waitFor();
     await shot('monitors');
+    await page.getByRole('link', { name: 'Checkout API' }).click();
+    await page.getByRole('heading', { name: 'Checkout API', level: 1 }).waitFor();
+    await page
+      .getByRole('img', { name: /Response time of the last/ })
+      .locator('canvas')
+      .waitFor();
+    await shot('monitor-detail');
+    await page.getByRole('link', { name: 'Monitors' }).click();
+    await page.getByRole('link', { name: 'New monitor' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Marketing site');
+    await page.getByLabel('URL', { exact: true }).fill('www.example.com');
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await page.getByText('Must be a full URL').waitFor();
+    await shot('monitor-new');
+    await page.getByRole('link', { name: 'Alerts' }).click();
+    await page.getByRole('row', { name: /Payments gateway is down/ }).waitFor();
+    await page.getByRole('row', { name: /Nightly export queue/ }).waitFor();
+    await page.getByRole('checkbox', { name: 'Select Nightly export queue backed up' }).check();
+    await shot('alerts');
+    await page.getByRole('link', { name: 'Disk 91% full on db-2' }).click();
+    await page.getByText(/^Acknowledged by/).waitFor();
+    await shot('alert-detail');
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     if (size.name === 'desktop') {

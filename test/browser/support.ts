@@ -91,3 +91,21 @@ export const launchBrowser = (): Promise<Browser> =>
       '--host-resolver-rules=MAP *.localhost 127.0.0.1',
     ],
   });
+
+/** A new browser context signed in as `who` on `subdomain`, on `path` (found by role and name). */
+export const signedInAt = async (
+  browser: Browser,
+  lookout: Lookout,
+  who: { email: string; password: string },
+  path = '/monitors',
+  subdomain = 'demo',
+) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(lookout.url(subdomain, path));
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(lookout.url(subdomain, path));
+  return { context, page };
+};

@@ -25,6 +25,9 @@ describe('web app', () => {
       '/settings/users',
       '/monitors',
       '/monitors/3f1c2a9e-0000-4000-8000-000000000000',
+      '/monitors/new',
+      '/monitors/3f1c2a9e-0000-4000-8000-000000000000/edit',
+      '/alerts',
       '/alerts/abc',
     ]) {
       const r = await h.request('GET', path, { host });

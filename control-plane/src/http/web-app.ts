@@ -16,6 +16,7 @@ const PAGE_PATHS = [
   /^\/$/,
   /^\/(sign-in|accept-invite)$/,
   /^\/(monitors|heartbeats|alerts)(\/[\w-]{1,100})?$/,
+  /^\/monitors\/[\w-]{1,100}\/edit$/,
   /^\/settings(\/(api-keys|password|users|connected-apps))?$/,
   /^\/routing\/(escalation-policies|channels|integrations|maintenance)$/,
 ];

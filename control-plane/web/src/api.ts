@@ -49,6 +49,120 @@ export interface Monitor {
   check_locations: string[];
   status: MonitorStatus;
   last_checked_at: string | null;
+  // Uptime fields (issue 13 pins): absent until the API returns them; then null when there were no checks.
+  uptime_24h?: number | null;
+  uptime_30d?: number | null;
+  last_response_time_ms?: number | null;
+  recent_checks?: RecentCheck[];
+}
+
+// Monitors and alerts
+
+export type MonitorType = 'http' | 'api' | 'dns' | 'tcp' | 'domain';
+
+/** One of a monitor's newest checks, oldest first in `recent_checks`. */
+export interface RecentCheck {
+  at: string;
+  ok: boolean;
+  location: string;
+  response_time_ms: number | null;
+}
+
+/** A monitor with every field GET /monitors/{id} returns (auth without its secret). */
+export interface MonitorDetail extends Monitor {
+  monitor_type: MonitorType;
+  http_method: string | null;
+  timeout_seconds: number;
+  expected_status_code: number;
+  required_keyword: string | null;
+  auth: { type: 'basic'; username: string } | { type: 'bearer' } | null;
+  request_headers: Record<string, string>;
+  request_body: string | null;
+  follow_redirects: boolean;
+  ssl_cert_monitoring: boolean;
+  ssl_cert_expiry_alert_days: number;
+  domain_expiry_alert_days: number;
+  response_time_threshold_ms: number | null;
+  failure_threshold: number;
+  escalation_policy_id: string;
+  dns_record_type: string | null;
+  dns_expected_values: string[];
+  dns_resolver: string | null;
+  paused: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a create or an edit says besides the record: an interval raised to the plan's floor. */
+export type Saved = MonitorDetail & { warnings: { field: string; message: string }[] };
+
+export interface CheckResult {
+  id: string;
+  monitor_id: string;
+  location: string;
+  scheduled_at: string;
+  started_at: string;
+  received_at: string;
+  ok: boolean;
+  error_kind: string | null;
+  error_message: string | null;
+  response_time_ms: number;
+  status_code: number | null;
+  timings: {
+    dns_ms: number;
+    connect_ms: number;
+    tls_ms: number;
+    first_byte_ms: number;
+    total_ms: number;
+  } | null;
+  tls_valid_to: string | null;
+  domain_expires_at: string | null;
+  dns_records: string[];
+}
+
+export type AlertStatus = 'open' | 'acknowledged' | 'resolved';
+export type AlertSourceType = 'monitor' | 'heartbeat' | 'integration' | 'region';
+export type Actor =
+  | { type: 'user'; user_id: string; api_key_id: string | null }
+  | { type: 'system' }
+  | { type: 'integration'; integration_id: string };
+
+export interface Alert {
+  id: string;
+  source_type: AlertSourceType;
+  source_id: string;
+  cause: string;
+  title: string;
+  description: string | null;
+  severity: 'critical' | 'warning' | 'info';
+  status: AlertStatus;
+  created_at: string;
+  updated_at: string;
+  acknowledged_at: string | null;
+  acknowledged_by: Actor | null;
+  resolved_at: string | null;
+  resolved_by: Actor | null;
+}
+
+export type TimelineEntry =
+  | { at: string; type: 'raised' }
+  | { at: string; type: 'suppressed'; window_name: string }
+  | {
+      at: string;
+      type: 'notification';
+      via: string;
+      to: string;
+      attempt: number;
+      outcome: string;
+      status_code: number | null;
+      error: string | null;
+    }
+  | { at: string; type: 'acknowledged'; by: Actor | null }
+  | { at: string; type: 'resolved'; by: Actor | null };
+
+export interface Region {
+  region: string;
+  healthy: boolean;
 }
 
 export interface Page<T> {
@@ -161,10 +275,43 @@ export const api = {
   removeUser: (id: string) => call<void>('DELETE', `/users/${encodeURIComponent(id)}`),
   acceptInvitation: (token: string, password: string) =>
     call<Me>('POST', '/invitations/accept', { token, password }).then(remember),
-  listMonitors: (status: MonitorStatus | '', cursor?: string) => {
+  // Monitors and alerts
+  listMonitors: (filter: { status: MonitorStatus | ''; search?: string }, cursor?: string) => {
     const q = new URLSearchParams({ limit: '100' });
-    if (status) q.set('status', status);
+    if (filter.status) q.set('status', filter.status);
+    if (filter.search) q.set('search', filter.search);
     if (cursor) q.set('cursor', cursor);
     return call<Page<Monitor>>('GET', `/monitors?${q}`);
   },
+  getMonitor: (id: string) => call<MonitorDetail>('GET', `/monitors/${encodeURIComponent(id)}`),
+  createMonitor: (body: Record<string, unknown>) => call<Saved>('POST', '/monitors/create', body),
+  updateMonitor: (id: string, body: Record<string, unknown>) =>
+    call<Saved>('PATCH', `/monitors/${encodeURIComponent(id)}`, body),
+  deleteMonitor: (id: string) => call<void>('DELETE', `/monitors/${encodeURIComponent(id)}`),
+  pauseMonitor: (id: string, pause: boolean) =>
+    call<MonitorDetail>('POST', `/monitors/${encodeURIComponent(id)}/${pause ? 'pause' : 'resume'}`),
+  checkNow: (id: string) =>
+    call<{ requested: string[] }>('POST', `/monitors/${encodeURIComponent(id)}/check`),
+  listResults: (id: string, limit = 100) =>
+    call<Page<CheckResult>>('GET', `/monitors/${encodeURIComponent(id)}/results?limit=${limit}`),
+  listRegions: () => call<Page<Region>>('GET', '/regions'),
+  listAlerts: (filter: { status?: string; source_type?: string; source_id?: string }, cursor?: string) => {
+    const q = new URLSearchParams({ limit: '100' });
+    for (const [k, v] of Object.entries(filter)) if (v) q.set(k, v);
+    if (cursor) q.set('cursor', cursor);
+    return call<Page<Alert>>('GET', `/alerts?${q}`);
+  },
+  getAlert: (uuid: string) =>
+    call<Alert & { timeline: TimelineEntry[] }>('GET', `/alerts/${encodeURIComponent(uuid)}`),
+  acknowledgeAlerts: (UUIDs: string[]) =>
+    call<{
+      acknowledged: Alert[];
+      already_acknowledged: Alert[];
+      already_resolved: Alert[];
+      not_found: string[];
+    }>('POST', '/alerts/acknowledge', { UUIDs }),
+  resolveAlerts: (UUIDs: string[]) =>
+    call<{ resolved: Alert[]; already_resolved: Alert[]; not_found: string[] }>('POST', '/alerts/resolve', {
+      UUIDs,
+    }),
 };

@@ -2,6 +2,13 @@ const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeS
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+
+/** The time of day (with seconds) for today's instants, the date and time otherwise. */
+export const formatWhen = (iso: string, now = new Date()) =>
+  new Date(iso).toDateString() === now.toDateString()
+    ? timeOnly.format(new Date(iso))
+    : dateTime.format(new Date(iso));
 export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
 export const formatDate = (iso: string) => dateOnly.format(new Date(iso));
 

@@ -69,7 +69,7 @@ export const Shell = (props: {
               <a
                 href="/monitors"
                 onClick={followLink}
-                aria-current={props.path === '/monitors' ? 'page' : undefined}
+                aria-current={props.path.startsWith('/monitors') ? 'page' : undefined}
               >
                 Monitors
               </a>
@@ -81,6 +81,15 @@ export const Shell = (props: {
                 aria-current={props.path.startsWith('/heartbeats') ? 'page' : undefined}
               >
                 Heartbeats
+              </a>
+            </li>
+            <li>
+              <a
+                href="/alerts"
+                onClick={followLink}
+                aria-current={props.path.startsWith('/alerts') ? 'page' : undefined}
+              >
+                Alerts
               </a>
             </li>
           </ul>

@@ -3,6 +3,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type Me, onUnauthorized } from './api.js';
 import { Shell } from './layout.js';
 import { AcceptInvitePage } from './pages/accept-invite.js';
+import { AlertDetailPage } from './pages/alert-detail.js';
+import { AlertsPage } from './pages/alerts.js';
 import { ApiKeysPage } from './pages/api-keys.js';
 import { ChangePasswordPage } from './pages/change-password.js';
 import { ChannelsPage } from './pages/channels.js';
@@ -11,6 +13,8 @@ import { EscalationPoliciesPage } from './pages/escalation-policies.js';
 import { HeartbeatPage, HeartbeatsPage } from './pages/heartbeats.js';
 import { IntegrationsPage } from './pages/integrations.js';
 import { MaintenancePage } from './pages/maintenance.js';
+import { MonitorDetailPage } from './pages/monitor-detail.js';
+import { MonitorFormPage } from './pages/monitor-form.js';
 import { MonitorsPage } from './pages/monitors.js';
 import { NotYetPage } from './pages/not-yet.js';
 import { SignInPage } from './pages/sign-in.js';
@@ -34,7 +38,15 @@ const serverNext = () => {
 
 /** Which page a path shows, once signed in, and its title. */
 const pageFor = (path: string, me: Me) => {
-  if (path === '/monitors') return { title: 'Monitors', page: <MonitorsPage /> };
+  if (path === '/monitors') return { title: 'Monitors', page: <MonitorsPage me={me} /> };
+  if (path === '/monitors/new') return { title: 'New monitor', page: <MonitorFormPage me={me} /> };
+  const monitor = /^\/monitors\/([\w-]+)(\/edit)?$/.exec(path);
+  if (monitor?.[2])
+    return { title: 'Edit monitor', page: <MonitorFormPage key={path} me={me} id={monitor[1]} /> };
+  if (monitor) return { title: 'Monitor', page: <MonitorDetailPage key={path} me={me} id={monitor[1]!} /> };
+  if (path === '/alerts') return { title: 'Alerts', page: <AlertsPage me={me} /> };
+  const alert = /^\/alerts\/([\w-]+)$/.exec(path);
+  if (alert) return { title: 'Alert', page: <AlertDetailPage key={path} me={me} id={alert[1]!} /> };
   if (path === '/heartbeats') return { title: 'Heartbeats', page: <HeartbeatsPage me={me} /> };
   const heartbeat = /^\/heartbeats\/([\w-]{1,100})$/.exec(path)?.[1];
   if (heartbeat)

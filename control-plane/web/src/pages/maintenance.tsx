@@ -174,7 +174,7 @@ export const MaintenancePage = (props: { me: Me }) => {
   useEffect(() => {
     if (!admin) return;
     void load();
-    api.listMonitors('').then(
+    api.listMonitors({ status: '' }).then(
       (p) => setMonitors(p.data),
       () => {},
     );

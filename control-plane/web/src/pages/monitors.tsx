@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Monitor, type MonitorStatus } from '../api.js';
+import { api, type Me, type Monitor, type MonitorStatus, type RecentCheck } from '../api.js';
 import { formatDateTime, fromNow } from '../format.js';
+import { usePoll } from '../poll.js';
+import { followLink } from '../router.js';
 
 const STATUSES: { value: MonitorStatus; label: string }[] = [
   { value: 'down', label: 'Down' },
@@ -12,10 +14,19 @@ const STATUSES: { value: MonitorStatus; label: string }[] = [
 const labelOf = (s: MonitorStatus) => STATUSES.find((x) => x.value === s)?.label ?? s;
 
 /** What a monitor checks, as people write it. */
-const target = (m: Monitor) => (m.port ? `${m.url}:${m.port}` : m.url);
+export const target = (m: Pick<Monitor, 'url' | 'port'>) => (m.port ? `${m.url}:${m.port}` : m.url);
 
-const every = (seconds: number) =>
+export const every = (seconds: number) =>
   seconds % 3600 === 0 ? `${seconds / 3600} h` : seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
+
+/** "99.95 %"; a dash while the API has no figure (no checks yet, or a server without uptime fields). */
+export const percent = (v: number | null | undefined) =>
+  v === null || v === undefined
+    ? '—'
+    : `${v >= 99.995 && v < 100 ? '99.99' : v.toFixed(v === 100 ? 0 : 2)} %`;
+
+export const ms = (v: number | null | undefined) =>
+  v === null || v === undefined ? '—' : `${Math.round(v).toLocaleString('en')} ms`;
 
 export const StatusBadge = (props: { status: MonitorStatus }) => (
   <span class={`badge status-${props.status}`}>
@@ -24,41 +35,73 @@ export const StatusBadge = (props: { status: MonitorStatus }) => (
   </span>
 );
 
-/** `/monitors`: every monitor with its status and last check, filtered by status. */
-export const MonitorsPage = () => {
+const checkLabel = (c: RecentCheck) =>
+  `${c.ok ? 'Up' : 'Down'} from ${c.location} at ${formatDateTime(c.at)}${c.response_time_ms === null ? '' : `, ${ms(c.response_time_ms)}`}`;
+
+/**
+ * The newest checks as a row of small bars, oldest on the left (Uptime Kuma's heartbeat bar): green
+ * up, red down, each with its own label (a tooltip on hover, a name for screen readers).
+ */
+export const CheckBar = (props: { name: string; checks: RecentCheck[] | undefined }) => {
+  if (!props.checks) return <span class="muted">—</span>;
+  if (props.checks.length === 0) return <span class="muted small">No checks yet</span>;
+  return (
+    <ol class="beats" aria-label={`Recent checks of ${props.name}`}>
+      {props.checks.map((c) => (
+        <li key={`${c.at}-${c.location}`} class={c.ok ? 'beat ok' : 'beat fail'} title={checkLabel(c)}>
+          <span class="visually-hidden">{checkLabel(c)}</span>
+        </li>
+      ))}
+    </ol>
+  );
+};
+
+/** `/monitors`: every monitor with its status, uptime, response time and newest checks; live. */
+export const MonitorsPage = (props: { me: Me }) => {
+  const canEdit = props.me.user.role !== 'viewer';
   const [status, setStatus] = useState<MonitorStatus | ''>('');
+  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState('');
   const [monitors, setMonitors] = useState<Monitor[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
+  const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // The search asks the server once typing pauses.
   useEffect(() => {
-    let current = true;
-    setBusy(true);
-    api.listMonitors(status).then(
-      (page) => {
-        if (!current) return;
-        setMonitors(page.data);
-        setNext(page.next_cursor);
-        setError(null);
-        setBusy(false);
-      },
-      (e: Error) => {
-        if (!current) return;
-        setError(e.message);
-        setBusy(false);
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [status]);
+    const t = setTimeout(() => setSearch(typed.trim()), 250);
+    return () => clearTimeout(t);
+  }, [typed]);
 
-  const more = async () => {
+  useEffect(() => {
+    setMonitors(null);
+    setMore(false);
+  }, [status, search]);
+
+  // Live: the first page is re-read every few seconds; records loaded by "Show more" are refreshed in place.
+  usePoll(async () => {
+    try {
+      const page = await api.listMonitors({ status, search });
+      setMonitors((old) => {
+        if (!old || !more) return page.data;
+        const fresh = new Map(page.data.map((m) => [m.id, m]));
+        const seen = new Set(page.data.map((m) => m.id));
+        return [...page.data, ...old.filter((m) => !seen.has(m.id)).map((m) => fresh.get(m.id) ?? m)];
+      });
+      if (!more) setNext(page.next_cursor);
+      setError(null);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'The monitors could not be loaded.');
+    }
+  }, [status, search, more]);
+
+  const showMore = async () => {
     if (!next) return;
     setBusy(true);
     try {
-      const page = await api.listMonitors(status, next);
+      const page = await api.listMonitors({ status, search }, next);
+      setMore(true);
       setMonitors((m) => [...(m ?? []), ...page.data]);
       setNext(page.next_cursor);
     } catch (e) {
@@ -72,35 +115,47 @@ export const MonitorsPage = () => {
     <section class="page">
       <div class="page-head">
         <h1>Monitors</h1>
-        <div class="field inline">
-          <label for="status-filter">Status</label>
-          <select
-            id="status-filter"
-            value={status}
-            onChange={(e) => setStatus(e.currentTarget.value as MonitorStatus | '')}
-          >
-            <option value="">All statuses</option>
-            {STATUSES.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        {canEdit && (
+          <a class="button primary" href="/monitors/new" onClick={followLink}>
+            New monitor
+          </a>
+        )}
       </div>
       <p class="lead">
-        Uptime checks from every region, with what their checks say now. Create and change monitors through
-        the API (<code>POST /api/v1/monitors/create</code>) for now.
+        Uptime checks from every region, with what their checks say now. This page updates itself every few
+        seconds.
       </p>
 
-      <section class="panel flush" aria-labelledby="monitors-title" aria-busy={busy}>
+      <section class="panel flush" aria-labelledby="monitors-title" aria-busy={monitors === null}>
         <div class="panel-head">
           <h2 id="monitors-title">{status ? `${labelOf(status)} monitors` : 'All monitors'}</h2>
-          <span class="muted">
-            {monitors
-              ? `${monitors.length}${next ? '+' : ''} ${monitors.length === 1 ? 'monitor' : 'monitors'}`
-              : ''}
-          </span>
+          <div class="filters">
+            <div class="field inline">
+              <label for="monitor-search">Search</label>
+              <input
+                id="monitor-search"
+                type="search"
+                placeholder="Name or address"
+                value={typed}
+                onInput={(e) => setTyped(e.currentTarget.value)}
+              />
+            </div>
+            <div class="field inline">
+              <label for="status-filter">Status</label>
+              <select
+                id="status-filter"
+                value={status}
+                onChange={(e) => setStatus(e.currentTarget.value as MonitorStatus | '')}
+              >
+                <option value="">All statuses</option>
+                {STATUSES.map((s) => (
+                  <option key={s.value} value={s.value}>
+                    {s.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
         </div>
         {error && (
           <p class="error-box inset" role="alert">
@@ -109,7 +164,13 @@ export const MonitorsPage = () => {
         )}
         {monitors && monitors.length === 0 && (
           <p class="empty">
-            {status ? `No monitor is ${labelOf(status).toLowerCase()}.` : 'No monitors yet.'}
+            {search
+              ? `No monitor matches “${search}”.`
+              : status
+                ? `No monitor is ${labelOf(status).toLowerCase()}.`
+                : canEdit
+                  ? 'No monitors yet. Create one with New monitor.'
+                  : 'No monitors yet.'}
           </p>
         )}
         {monitors && monitors.length > 0 && (
@@ -119,8 +180,10 @@ export const MonitorsPage = () => {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Status</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Every</th>
+                  <th scope="col">Uptime 24 h</th>
+                  <th scope="col">Uptime 30 d</th>
+                  <th scope="col">Response</th>
+                  <th scope="col">Recent checks</th>
                   <th scope="col">Last checked</th>
                 </tr>
               </thead>
@@ -128,18 +191,29 @@ export const MonitorsPage = () => {
                 {monitors.map((m) => (
                   <tr key={m.id}>
                     <th scope="row" class="key-name">
-                      {m.display_name}
-                      <span class="muted block small">
-                        {m.monitor_type.toUpperCase()} · {m.check_locations.join(', ')}
+                      <a href={`/monitors/${m.id}`} onClick={followLink}>
+                        {m.display_name}
+                      </a>
+                      <span class="muted block small target">
+                        {m.monitor_type.toUpperCase()} · <code>{target(m)}</code> · every{' '}
+                        {every(m.check_interval_seconds)}
                       </span>
                     </th>
                     <td data-label="Status">
                       <StatusBadge status={m.status} />
                     </td>
-                    <td data-label="Target" class="target">
-                      <code>{target(m)}</code>
+                    <td data-label="Uptime 24 h" class="num">
+                      {percent(m.uptime_24h)}
                     </td>
-                    <td data-label="Every">{every(m.check_interval_seconds)}</td>
+                    <td data-label="Uptime 30 d" class="num">
+                      {percent(m.uptime_30d)}
+                    </td>
+                    <td data-label="Response" class="num">
+                      {ms(m.last_response_time_ms)}
+                    </td>
+                    <td data-label="Recent checks">
+                      <CheckBar name={m.display_name} checks={m.recent_checks} />
+                    </td>
                     <td data-label="Last checked">
                       {m.last_checked_at ? (
                         <span title={formatDateTime(m.last_checked_at)}>{fromNow(m.last_checked_at)}</span>
@@ -155,7 +229,7 @@ export const MonitorsPage = () => {
         )}
         {next && (
           <div class="panel-foot">
-            <button type="button" class="button" onClick={more} disabled={busy}>
+            <button type="button" class="button" onClick={showMore} disabled={busy}>
               Show more
             </button>
           </div>

@@ -1,0 +1,546 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, api, type Me, type MonitorDetail, type MonitorType } from '../api.js';
+import { setFlash } from '../poll.js';
+import { followLink, navigate } from '../router.js';
+
+const TYPES: { value: MonitorType; label: string; what: string }[] = [
+  {
+    value: 'http',
+    label: 'HTTP(S) website',
+    what: 'requests a URL and checks the status code (and TLS expiry)',
+  },
+  {
+    value: 'api',
+    label: 'API endpoint',
+    what: 'sends a request with a body and headers and checks the answer',
+  },
+  { value: 'tcp', label: 'TCP port', what: 'opens a connection to a host and port' },
+  { value: 'dns', label: 'DNS record', what: 'resolves a record and compares the answer' },
+  {
+    value: 'domain',
+    label: 'Domain expiry',
+    what: 'watches a domain’s registration expiry (checked every 6 hours)',
+  },
+];
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'];
+
+/** The form's state: what the inputs hold, as typed. */
+interface Draft {
+  display_name: string;
+  monitor_type: MonitorType;
+  url: string;
+  port: string;
+  http_method: string;
+  expected_status_code: string;
+  required_keyword: string;
+  request_headers: string;
+  request_body: string;
+  follow_redirects: boolean;
+  auth_type: 'none' | 'basic' | 'bearer';
+  auth_username: string;
+  auth_secret: string;
+  ssl_cert_monitoring: boolean;
+  ssl_cert_expiry_alert_days: string;
+  domain_expiry_alert_days: string;
+  dns_record_type: string;
+  dns_expected_values: string;
+  dns_resolver: string;
+  check_interval_seconds: string;
+  timeout_seconds: string;
+  failure_threshold: string;
+  response_time_threshold_ms: string;
+  check_locations: string;
+}
+
+/** The API's defaults (domain/monitors.ts), so the form starts where the server would. */
+const blank: Draft = {
+  display_name: '',
+  monitor_type: 'http',
+  url: '',
+  port: '',
+  http_method: 'GET',
+  expected_status_code: '200',
+  required_keyword: '',
+  request_headers: '',
+  request_body: '',
+  follow_redirects: true,
+  auth_type: 'none',
+  auth_username: '',
+  auth_secret: '',
+  ssl_cert_monitoring: false,
+  ssl_cert_expiry_alert_days: '14',
+  domain_expiry_alert_days: '30',
+  dns_record_type: 'A',
+  dns_expected_values: '',
+  dns_resolver: '',
+  check_interval_seconds: '60',
+  // Empty: the API's default, 30 s or the interval when that is shorter.
+  timeout_seconds: '',
+  failure_threshold: '3',
+  response_time_threshold_ms: '',
+  check_locations: '',
+};
+
+const fromMonitor = (m: MonitorDetail): Draft => ({
+  display_name: m.display_name,
+  monitor_type: m.monitor_type,
+  url: m.url,
+  port: m.port === null ? '' : String(m.port),
+  http_method: m.http_method ?? 'GET',
+  expected_status_code: String(m.expected_status_code),
+  required_keyword: m.required_keyword ?? '',
+  request_headers: Object.entries(m.request_headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n'),
+  request_body: m.request_body ?? '',
+  follow_redirects: m.follow_redirects,
+  auth_type: m.auth?.type ?? 'none',
+  auth_username: m.auth?.type === 'basic' ? m.auth.username : '',
+  auth_secret: '',
+  ssl_cert_monitoring: m.ssl_cert_monitoring,
+  ssl_cert_expiry_alert_days: String(m.ssl_cert_expiry_alert_days),
+  domain_expiry_alert_days: String(m.domain_expiry_alert_days),
+  dns_record_type: m.dns_record_type ?? 'A',
+  dns_expected_values: m.dns_expected_values.join(', '),
+  dns_resolver: m.dns_resolver ?? '',
+  check_interval_seconds: String(m.check_interval_seconds),
+  timeout_seconds: String(m.timeout_seconds),
+  failure_threshold: String(m.failure_threshold),
+  response_time_threshold_ms:
+    m.response_time_threshold_ms === null ? '' : String(m.response_time_threshold_ms),
+  check_locations: m.check_locations.join(', '),
+});
+
+/** A number as typed: a number when it is one; otherwise the text, so the API names the field. */
+const num = (s: string) => (s.trim() === '' ? undefined : Number.isFinite(Number(s)) ? Number(s) : s);
+const list = (s: string) =>
+  s
+    .split(/[,\n]/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** The request body: only the fields that apply to the type (the API refuses the others, by name). */
+const bodyOf = (d: Draft, existing: MonitorDetail | null): Record<string, unknown> => {
+  const t = d.monitor_type;
+  const web = t === 'http' || t === 'api';
+  const b: Record<string, unknown> = {
+    display_name: d.display_name,
+    url: d.url.trim(),
+    check_interval_seconds: num(d.check_interval_seconds),
+    timeout_seconds: num(d.timeout_seconds),
+    failure_threshold: num(d.failure_threshold),
+  };
+  if (!existing) b.monitor_type = t;
+  const locations = list(d.check_locations);
+  if (locations.length > 0 || existing) b.check_locations = locations;
+  if (t !== 'domain') {
+    const slow = num(d.response_time_threshold_ms);
+    if (slow !== undefined || existing) b.response_time_threshold_ms = slow ?? null;
+  }
+  if (web) {
+    b.http_method = d.http_method;
+    b.expected_status_code = num(d.expected_status_code);
+    b.required_keyword = d.required_keyword === '' ? null : d.required_keyword;
+    b.follow_redirects = d.follow_redirects;
+    b.request_headers = Object.fromEntries(
+      d.request_headers
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => {
+          const i = l.indexOf(':');
+          return i < 0 ? [l.trim(), ''] : [l.slice(0, i).trim(), l.slice(i + 1).trim()];
+        }),
+    );
+    // Auth secrets are never read back: send auth only when it changes.
+    if (d.auth_type === 'none') {
+      if (!existing || existing.auth) b.auth = null;
+    } else if (d.auth_secret !== '' || existing?.auth?.type !== d.auth_type) {
+      b.auth =
+        d.auth_type === 'basic'
+          ? { type: 'basic', username: d.auth_username, password: d.auth_secret }
+          : { type: 'bearer', token: d.auth_secret };
+    } else if (
+      d.auth_type === 'basic' &&
+      existing?.auth?.type === 'basic' &&
+      d.auth_username !== existing.auth.username
+    ) {
+      b.auth = { type: 'basic', username: d.auth_username, password: d.auth_secret };
+    }
+  }
+  if (t === 'api') b.request_body = d.request_body === '' ? null : d.request_body;
+  if (t === 'http') {
+    b.ssl_cert_monitoring = d.ssl_cert_monitoring;
+    b.ssl_cert_expiry_alert_days = num(d.ssl_cert_expiry_alert_days);
+  }
+  if (t === 'tcp') b.port = num(d.port);
+  if (t === 'dns') {
+    b.dns_record_type = d.dns_record_type;
+    b.dns_expected_values = list(d.dns_expected_values);
+    b.dns_resolver = d.dns_resolver.trim() === '' ? null : d.dns_resolver.trim();
+  }
+  if (t === 'domain') b.domain_expiry_alert_days = num(d.domain_expiry_alert_days);
+  for (const k of Object.keys(b)) if (b[k] === undefined) delete b[k];
+  return b;
+};
+
+/** Which input a problem belongs to: `auth.username` → auth, `check_locations[1]` → check_locations. */
+const inputOf = (field: string) => field.split(/[.[]/)[0] ?? field;
+
+/** Label, control, the API's problem and a hint, tied together for assistive technology. */
+const Field = (f: {
+  name: string;
+  label: string;
+  problem: string | undefined;
+  hint?: string;
+  wide?: boolean;
+  children: (a: Record<string, unknown>) => ComponentChildren;
+}) => {
+  const id = `mf-${f.name}`;
+  const described = [f.problem ? `${id}-problem` : '', f.hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
+  return (
+    <div class={`field${f.wide ? ' wide' : ''}`}>
+      <label for={id}>{f.label}</label>
+      {f.children({
+        id,
+        'aria-invalid': f.problem ? true : undefined,
+        'aria-describedby': described || undefined,
+      })}
+      {f.problem && (
+        <span class="field-problem" id={`${id}-problem`}>
+          {f.problem}
+        </span>
+      )}
+      {f.hint && (
+        <span class="hint" id={`${id}-hint`}>
+          {f.hint}
+        </span>
+      )}
+    </div>
+  );
+};
+
+/** `/monitors/new` and `/monitors/{id}/edit`: every type's fields, the API's problems beside each. */
+export const MonitorFormPage = (props: { me: Me; id?: string }) => {
+  const editing = props.id !== undefined;
+  const [existing, setExisting] = useState<MonitorDetail | null>(null);
+  const [d, setD] = useState<Draft>(blank);
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!props.id) return;
+    api.getMonitor(props.id).then(
+      (m) => {
+        setExisting(m);
+        setD(fromMonitor(m));
+      },
+      (e: Error) => setFormError(e.message),
+    );
+  }, [props.id]);
+
+  if (props.me.user.role === 'viewer')
+    return (
+      <section class="page">
+        <h1>{editing ? 'Edit monitor' : 'New monitor'}</h1>
+        <p class="lead">Viewers read monitors; ask a member or an admin to create or change one.</p>
+      </section>
+    );
+  if (editing && !existing)
+    return (
+      <section class="page">
+        <h1>Edit monitor</h1>
+        {formError ? (
+          <p class="error-box" role="alert">
+            {formError}
+          </p>
+        ) : (
+          <p class="muted" aria-busy="true">
+            Loading…
+          </p>
+        )}
+      </section>
+    );
+
+  const set = <K extends keyof Draft>(k: K, v: Draft[K]) => setD((x) => ({ ...x, [k]: v }));
+  const t = d.monitor_type;
+  const web = t === 'http' || t === 'api';
+
+  const text = (
+    name: keyof Draft,
+    label: string,
+    extra: { hint?: string; placeholder?: string; type?: string; wide?: boolean } = {},
+  ) => (
+    <Field name={name} problem={problems[name]} label={label} hint={extra.hint} wide={extra.wide}>
+      {(a) => (
+        <input
+          {...a}
+          type={extra.type ?? 'text'}
+          inputMode={extra.type === 'number' ? 'numeric' : undefined}
+          placeholder={extra.placeholder}
+          value={d[name] as string}
+          onInput={(e) => set(name, e.currentTarget.value as never)}
+        />
+      )}
+    </Field>
+  );
+  const check = (name: keyof Draft, label: string) => (
+    <div class="field check">
+      <label>
+        <input
+          type="checkbox"
+          checked={d[name] as boolean}
+          aria-invalid={problems[name] ? true : undefined}
+          onChange={(e) => set(name, e.currentTarget.checked as never)}
+        />{' '}
+        {label}
+      </label>
+      {problems[name] && <span class="field-problem">{problems[name]}</span>}
+    </div>
+  );
+
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setFormError(null);
+    try {
+      const body = bodyOf(d, existing);
+      const saved = existing ? await api.updateMonitor(existing.id, body) : await api.createMonitor(body);
+      setFlash(
+        [
+          `${saved.display_name} was ${existing ? 'saved' : 'created'}.`,
+          ...saved.warnings.map((w) => w.message),
+        ].join(' '),
+      );
+      navigate(`/monitors/${saved.id}`);
+    } catch (err) {
+      if (err instanceof ApiError && err.details.length > 0) {
+        const p: Record<string, string> = {};
+        const known = new Set([...Object.keys(blank), 'auth']);
+        const other: string[] = [];
+        for (const x of err.details) {
+          const k = inputOf(x.field);
+          const key = k === 'auth' ? (x.field.endsWith('username') ? 'auth_username' : 'auth_secret') : k;
+          if (known.has(key))
+            p[key] = p[key]
+              ? `${p[key]}; ${x.message}`
+              : `${x.message.charAt(0).toUpperCase()}${x.message.slice(1)}.`;
+          else other.push(`${x.field} ${x.message}`);
+        }
+        setProblems(p);
+        setFormError(
+          `${err.message} ${other.length ? other.join('; ') : 'Fix the fields marked below and save again.'}`,
+        );
+      } else {
+        setProblems({});
+        setFormError(err instanceof Error ? err.message : 'The monitor was not saved.');
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="page">
+      <h1>{existing ? `Edit ${existing.display_name}` : 'New monitor'}</h1>
+      <p class="lead">
+        {existing
+          ? 'Change what this monitor checks and how often. The type cannot change: create a new monitor for that.'
+          : 'What to check, from where and how often. Alerts go to the workspace’s default escalation policy.'}
+      </p>
+      <form
+        class="panel monitor-form"
+        onSubmit={save}
+        noValidate
+        aria-label={existing ? 'Edit monitor' : 'New monitor'}
+      >
+        {formError && (
+          <p class="error-box" role="alert">
+            {formError}
+          </p>
+        )}
+        <fieldset>
+          <legend>What to check</legend>
+          <div class="grid">
+            {text('display_name', 'Name', { placeholder: 'Checkout API', wide: true })}
+            <Field
+              name="monitor_type"
+              problem={problems.monitor_type}
+              label="Type"
+              hint={TYPES.find((x) => x.value === t)?.what}
+            >
+              {(a) => (
+                <select
+                  {...a}
+                  value={t}
+                  disabled={editing}
+                  onChange={(e) => set('monitor_type', e.currentTarget.value as MonitorType)}
+                >
+                  {TYPES.map((x) => (
+                    <option key={x.value} value={x.value}>
+                      {x.label}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            {text('url', web ? 'URL' : t === 'domain' ? 'Domain' : 'Host', {
+              placeholder: web
+                ? 'https://example.com/health'
+                : t === 'tcp'
+                  ? 'db.example.com or 10.0.0.5'
+                  : 'example.com',
+              wide: true,
+            })}
+            {t === 'tcp' && text('port', 'Port', { type: 'number', placeholder: '5432' })}
+            {web && (
+              <Field name="http_method" problem={problems.http_method} label="Method">
+                {(a) => (
+                  <select
+                    {...a}
+                    value={d.http_method}
+                    onChange={(e) => set('http_method', e.currentTarget.value)}
+                  >
+                    {METHODS.map((m) => (
+                      <option key={m}>{m}</option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            )}
+            {web && text('expected_status_code', 'Expected status code', { type: 'number' })}
+            {web &&
+              text('required_keyword', 'Body must contain', {
+                hint: 'Optional: the check fails unless the response contains this text.',
+                wide: true,
+              })}
+            {t === 'dns' && (
+              <Field name="dns_record_type" problem={problems.dns_record_type} label="Record type">
+                {(a) => (
+                  <select
+                    {...a}
+                    value={d.dns_record_type}
+                    onChange={(e) => set('dns_record_type', e.currentTarget.value)}
+                  >
+                    {RECORD_TYPES.map((r) => (
+                      <option key={r}>{r}</option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            )}
+            {t === 'dns' &&
+              text('dns_expected_values', 'Expected values', {
+                hint: 'Optional, comma-separated: the check fails unless the answer contains each.',
+                wide: true,
+              })}
+            {t === 'dns' &&
+              text('dns_resolver', 'Resolver', { hint: 'Optional IP address; empty: the agent’s resolver.' })}
+            {t === 'domain' &&
+              text('domain_expiry_alert_days', 'Warn days before the domain expires', { type: 'number' })}
+          </div>
+          {t === 'http' && check('ssl_cert_monitoring', 'Watch the TLS certificate’s expiry')}
+          {t === 'http' &&
+            d.ssl_cert_monitoring &&
+            text('ssl_cert_expiry_alert_days', 'Warn days before the certificate expires', {
+              type: 'number',
+            })}
+        </fieldset>
+
+        {web && (
+          <fieldset>
+            <legend>Request</legend>
+            {check('follow_redirects', 'Follow redirects')}
+            <div class="grid">
+              <Field
+                name="request_headers"
+                problem={problems.request_headers}
+                label="Request headers"
+                hint="One per line: Name: value"
+                wide
+              >
+                {(a) => (
+                  <textarea
+                    {...a}
+                    rows={3}
+                    value={d.request_headers}
+                    onInput={(e) => set('request_headers', e.currentTarget.value)}
+                  />
+                )}
+              </Field>
+              {t === 'api' && (
+                <Field name="request_body" problem={problems.request_body} label="Request body" wide>
+                  {(a) => (
+                    <textarea
+                      {...a}
+                      rows={4}
+                      value={d.request_body}
+                      onInput={(e) => set('request_body', e.currentTarget.value)}
+                    />
+                  )}
+                </Field>
+              )}
+              <Field name="auth_type" problem={problems.auth_type} label="Authentication">
+                {(a) => (
+                  <select
+                    {...a}
+                    value={d.auth_type}
+                    onChange={(e) => set('auth_type', e.currentTarget.value as Draft['auth_type'])}
+                  >
+                    <option value="none">None</option>
+                    <option value="basic">Basic</option>
+                    <option value="bearer">Bearer token</option>
+                  </select>
+                )}
+              </Field>
+              {d.auth_type === 'basic' && text('auth_username', 'Username')}
+              {d.auth_type !== 'none' &&
+                text('auth_secret', d.auth_type === 'basic' ? 'Password' : 'Token', {
+                  type: 'password',
+                  hint:
+                    existing?.auth?.type === d.auth_type ? 'Leave empty to keep the current one.' : undefined,
+                })}
+            </div>
+          </fieldset>
+        )}
+
+        <fieldset>
+          <legend>How often and when to alert</legend>
+          <div class="grid">
+            {text('check_interval_seconds', 'Check interval (seconds)', {
+              type: 'number',
+              hint: `Your ${props.me.workspace.plan} plan may raise a shorter interval to its minimum.`,
+            })}
+            {text('timeout_seconds', 'Timeout (seconds)', {
+              type: 'number',
+              placeholder: '30',
+              hint: 'Empty: 30 s, or the interval if shorter.',
+            })}
+            {text('failure_threshold', 'Failures before alerting', { type: 'number' })}
+            {t !== 'domain' &&
+              text('response_time_threshold_ms', 'Slow above (ms)', {
+                type: 'number',
+                hint: 'Optional: alert on slow successful checks.',
+              })}
+            {text('check_locations', 'Check locations', {
+              placeholder: 'All regions',
+              hint: 'Comma-separated region names, such as eu-west, us-east. Empty: every region.',
+              wide: true,
+            })}
+          </div>
+        </fieldset>
+
+        <div class="form-actions">
+          <button type="submit" class="button primary" disabled={busy}>
+            {existing ? 'Save changes' : 'Create monitor'}
+          </button>
+          <a class="button" href={existing ? `/monitors/${existing.id}` : '/monitors'} onClick={followLink}>
+            Cancel
+          </a>
+        </div>
+      </form>
+    </section>
+  );
+};

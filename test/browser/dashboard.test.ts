@@ -1,0 +1,255 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Lookout, launchBrowser, signedInAt, startLookout } from './support.js';
+
+/**
+ * The monitors and alerts pages in chromium against a real control plane with its two local agents
+ * (as `npm start` runs them), checking real targets on loopback. Waits are on what the page shows.
+ */
+const SHOWS = { timeout: 45_000 };
+let lookout: Lookout;
+let browser: Browser;
+let member: { email: string; password: string };
+let viewer: { email: string; password: string };
+
+const user = async (email: string, role: string) => {
+  const r = await lookout.cli(['user', 'create', '--workspace', 'demo', '--email', email, '--role', role]);
+  return { email: r.user.email as string, password: r.user.password as string };
+};
+const asAdmin = () => ({ 'x-api-key': lookout.apiKey });
+const post = async (path: string, json: unknown) => {
+  const r = await lookout.api('demo', path, asAdmin(), { method: 'POST', json });
+  if (r.status >= 300) throw new Error(`${path}: ${r.status} ${r.body}`);
+  return JSON.parse(r.body);
+};
+
+/** A target we control: answers 200 while healthy, 503 while not. */
+const target = async () => {
+  const state = { healthy: true };
+  const server: Server = createServer((_req, res) => {
+    res.statusCode = state.healthy ? 200 : 503;
+    res.end(state.healthy ? 'ok' : 'down');
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return { state, server, port: (server.address() as AddressInfo).port };
+};
+
+beforeAll(async () => {
+  lookout = await startLookout({
+    LOOKOUT_LOCAL_AGENTS: 'eu-west,us-east',
+    // Checks every second are allowed on this plan, so an outage shows within seconds.
+    LOOKOUT_PLANS: JSON.stringify({
+      free: { max_monitors: 10, min_interval_seconds: 180 },
+      business: { max_monitors: 100, min_interval_seconds: 1 },
+    }),
+  });
+  member = await user('mia@demo.localhost', 'member');
+  viewer = await user('vic@demo.localhost', 'viewer');
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await lookout?.stop();
+});
+
+describe('monitors pages', () => {
+  it('creates a monitor of each kind of fields, showing the API’s problem next to the field until fixed', async () => {
+    const { context, page } = await signedInAt(browser, lookout, member);
+    await page.getByRole('link', { name: 'New monitor' }).click();
+    await page.getByRole('heading', { name: 'New monitor', level: 1 }).waitFor();
+    // HTTP (the default type): a URL without its scheme is refused by the API, field by field.
+    await page.getByLabel('Name', { exact: true }).fill('Shop front');
+    await page.getByLabel('URL', { exact: true }).fill('shop.example.com/health');
+    expect(await page.getByLabel('Expected status code').inputValue()).toBe('200');
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    const url = page.getByRole('textbox', { name: 'URL', exact: true });
+    await page.getByText('Must be a full URL such as https://example.com/health.').waitFor();
+    expect(await url.getAttribute('aria-invalid')).toBe('true');
+    expect(await url.getAttribute('aria-describedby')).toContain('mf-url-problem');
+    // TCP: the per-type field appears; leaving it empty is the API's next complaint.
+    await page.getByLabel('Type').selectOption({ label: 'TCP port' });
+    expect(await page.getByLabel('Expected status code').count()).toBe(0);
+    await url.waitFor({ state: 'detached' });
+    await page.getByLabel('Host', { exact: true }).fill('127.0.0.1');
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await page.getByText('Is required for tcp monitors.').waitFor();
+    expect(await page.getByLabel('Port').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Port').fill(String(lookout.port));
+    await page.getByLabel('Check interval (seconds)').fill('5');
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await page.getByRole('heading', { name: 'Shop front', level: 1 }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Shop front was created.' }).waitFor();
+    // Its own checks arrive without a reload, and the chart (loaded on this page only) draws them.
+    await page.getByText('Up', { exact: true }).waitFor(SHOWS);
+    await page.getByRole('img', { name: /Response time of the last \d+ checks by region/ }).waitFor(SHOWS);
+
+    // Edit, then pause and resume, then delete behind a confirmation.
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Shop front (db)');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { name: 'Shop front (db)', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByText('Paused', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.getByRole('button', { name: 'Pause' }).waitFor();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('heading', { name: 'Monitors', level: 1 }).waitFor();
+    await page.getByText('No monitors yet.').or(page.getByRole('table')).first().waitFor();
+    expect(await page.getByRole('link', { name: 'Shop front (db)' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('shows the plan’s warning when it raises a short interval', async () => {
+    const acme = await lookout.cli([
+      'workspace',
+      'create',
+      '--subdomain',
+      'acme',
+      '--admin-email',
+      'ops@acme.test',
+    ]);
+    const { context, page } = await signedInAt(
+      browser,
+      lookout,
+      { email: acme.admin.email, password: acme.admin.password },
+      '/monitors/new',
+      'acme',
+    );
+    await page.getByLabel('Name', { exact: true }).fill('Database');
+    await page.getByLabel('Type').selectOption({ label: 'TCP port' });
+    await page.getByLabel('Host', { exact: true }).fill('db.acme.test');
+    await page.getByLabel('Port').fill('5432');
+    await page.getByLabel('Check interval (seconds)').fill('30');
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: "30 s is below the free plan's minimum; the monitor checks every 180 s." })
+      .waitFor();
+    await page.getByText('every 3 min').waitFor();
+    await context.close();
+  });
+
+  it('a viewer sees monitors and alerts but no controls to change them', async () => {
+    const m = await post('/monitors/create', {
+      display_name: 'Read-only view',
+      monitor_type: 'tcp',
+      url: '127.0.0.1',
+      port: lookout.port,
+      check_interval_seconds: 60,
+    });
+    const { context, page } = await signedInAt(browser, lookout, viewer);
+    await page.getByRole('link', { name: 'Read-only view' }).click();
+    await page.getByRole('heading', { name: 'Read-only view', level: 1 }).waitFor();
+    expect(page.url()).toBe(lookout.url('demo', `/monitors/${m.id}`));
+    expect(
+      await page
+        .getByRole('button')
+        .filter({ hasText: /Check now|Pause|Delete/ })
+        .count(),
+    ).toBe(0);
+    expect(await page.getByRole('link', { name: 'Edit' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Monitors' }).click();
+    expect(await page.getByRole('link', { name: 'New monitor' }).count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe('alerts pages', () => {
+  it('acknowledges one, resolves one after the warning, and handles several at once', async () => {
+    const hook = await post('/integrations', { name: 'Jobs', kind: 'webhook' });
+    for (const title of ['Queue backed up', 'Disk nearly full', 'Backup missed', 'Cache cold'])
+      await lookout.api(
+        'demo',
+        '/integrations/webhook/events',
+        { 'x-lookout-service-key': hook.service_key },
+        { method: 'POST', json: { title, dedup_key: title } },
+      );
+    const { context, page } = await signedInAt(browser, lookout, member, '/alerts');
+    await page.getByRole('heading', { name: 'Alerts', level: 1 }).waitFor();
+    const row = (title: string) => page.getByRole('row', { name: new RegExp(title) });
+    await row('Cache cold').waitFor();
+    expect(await row('Queue backed up').getByRole('cell').allTextContents()).toEqual(
+      expect.arrayContaining(['Open', 'Integration · webhook', 'just now']),
+    );
+
+    await row('Queue backed up').getByRole('button', { name: 'Acknowledge', exact: true }).click();
+    await row('Queue backed up').getByText('Acknowledged', { exact: true }).waitFor();
+    expect(
+      await row('Queue backed up').getByRole('button', { name: 'Acknowledge', exact: true }).count(),
+    ).toBe(0);
+
+    await row('Disk nearly full').getByRole('button', { name: 'Resolve', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Resolve “Disk nearly full”?' });
+    expect(await dialog.textContent()).toMatch(/Resolving is final: a resolved alert is never reopened/);
+    await dialog.getByRole('button', { name: 'Resolve' }).click();
+    await row('Disk nearly full').waitFor({ state: 'detached' });
+
+    // Several at once: select two, acknowledge them, then resolve the rest together.
+    await page.getByRole('checkbox', { name: 'Select Backup missed' }).check();
+    await page.getByRole('checkbox', { name: 'Select Cache cold' }).check();
+    await page.getByText('2 selected').waitFor();
+    await page.getByRole('button', { name: 'Acknowledge selected' }).click();
+    await page.getByRole('status').filter({ hasText: '2 alerts were acknowledged' }).waitFor();
+    await row('Cache cold').getByText('Acknowledged', { exact: true }).waitFor();
+    await page.getByRole('checkbox', { name: 'Select all unresolved alerts' }).check();
+    await page.getByText('3 selected').waitFor();
+    await page.getByRole('button', { name: 'Resolve selected' }).click();
+    await page
+      .getByRole('dialog', { name: 'Resolve 3 alerts?' })
+      .getByRole('button', { name: 'Resolve' })
+      .click();
+    await page.getByText('Nothing unresolved. All quiet.').waitFor();
+
+    await page.getByLabel('Show').selectOption({ label: 'Resolved' });
+    await row('Disk nearly full').click();
+    await page.getByRole('link', { name: 'Disk nearly full' }).click();
+    await page.getByRole('heading', { name: 'Disk nearly full', level: 1 }).waitFor();
+    await page.getByText(`Resolved by you (${member.email})`).waitFor();
+    expect(await page.getByRole('button', { name: 'Resolve' }).count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe('an outage, end to end', () => {
+  it('the open page shows the target down and its alert without a reload; acknowledged; resolved on recovery', async () => {
+    const t = await target();
+    try {
+      await post('/monitors/create', {
+        display_name: 'Outage target',
+        monitor_type: 'http',
+        url: `http://127.0.0.1:${t.port}/`,
+        http_method: 'GET',
+        expected_status_code: 200,
+        check_interval_seconds: 1,
+        timeout_seconds: 1,
+        failure_threshold: 1,
+      });
+      const { context, page } = await signedInAt(browser, lookout, member);
+      await page.evaluate('window.stillTheSamePage = true');
+      const monitorRow = page.getByRole('row', { name: /Outage target/ });
+      await monitorRow.getByText('Up', { exact: true }).waitFor(SHOWS);
+
+      t.state.healthy = false;
+      await monitorRow.getByText('Down', { exact: true }).waitFor(SHOWS);
+      await page.getByRole('link', { name: 'Alerts' }).click();
+      const alertRow = page.getByRole('row', { name: /Outage target is down/ });
+      await alertRow.waitFor(SHOWS);
+      await alertRow.getByRole('button', { name: 'Acknowledge', exact: true }).click();
+      await alertRow.getByText('Acknowledged', { exact: true }).waitFor();
+      await alertRow.getByRole('link', { name: 'Outage target is down' }).click();
+      await page.getByRole('heading', { name: 'Outage target is down', level: 1 }).waitFor();
+      await page.getByText(`Acknowledged by you (${member.email})`).waitFor();
+
+      t.state.healthy = true;
+      await page.getByText('Resolved by Lookout (the check recovered)').waitFor(SHOWS);
+      await page.getByText('Resolved', { exact: true }).waitFor();
+      expect(await page.evaluate('window.stillTheSamePage')).toBe(true);
+      await context.close();
+    } finally {
+      t.server.close();
+    }
+  });
+});
