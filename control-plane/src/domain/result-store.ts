@@ -33,7 +33,10 @@ export interface ResultStore {
     fromHour: Date,
     toHour: Date,
   ): Promise<{ total: number; ok: number }>;
-  /** Deletes up to `limit` rollup buckets of hours before `before`; returns how many. */
+  /**
+   * Deletes up to `limit` hourly buckets of hours before `before`, and as many daily buckets of days
+   * wholly before it; returns how many in all.
+   */
   pruneRollups(before: Date, limit: number): Promise<number>;
 
   /**

@@ -4,8 +4,9 @@ import type { CheckResultRecord } from './types.js';
 /**
  * Uptime from hourly rollups. `recordResults` adds every newly stored result (never a replayed one)
  * to its bucket — (monitor, location, hour of `scheduled_at`): total, ok, the sum of response times
- * and the newest successful check — in the same transaction that stores it. Pruning results leaves
- * the buckets alone; they have their own retention (`rollupRetentionDays`).
+ * and the newest successful check — in the same transaction that stores it, and to its daily bucket
+ * (the same without the newest success; read by the dashboard's 30-day figure). Pruning results
+ * leaves the buckets alone; they have their own retention (`rollupRetentionDays`).
  *
  * A window [since, until) is answered exactly: its whole hours from the buckets, the partial hours at
  * its two edges from the results themselves (an indexed range of at most an hour of one monitor on
@@ -15,12 +16,15 @@ import type { CheckResultRecord } from './types.js';
  * including the current hour (domain/monitor-status.ts).
  */
 export const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
-export const hourOf = (t: Date | number): number => {
+const floorTo = (unit: number) => (t: Date | number): number => {
   const ms = typeof t === 'number' ? t : t.getTime();
-  return ms - (((ms % HOUR_MS) + HOUR_MS) % HOUR_MS);
+  return ms - (((ms % unit) + unit) % unit);
 };
+export const hourOf = floorTo(HOUR_MS);
+/** UTC day. */
+export const dayOf = floorTo(DAY_MS);
 
 /** The buckets are kept at least 31 days, and never less long than the results they summarise. */
 export const rollupRetentionDays = (resultRetentionDays: number) => Math.max(35, resultRetentionDays + 1);
@@ -29,10 +33,16 @@ export const rollupRetentionDays = (resultRetentionDays: number) => Math.max(35,
 export const percent = (ok: number, total: number): number | null =>
   total === 0 ? null : Math.round((ok / total) * 1_000_000) / 10_000;
 
-/** The first hour of the dashboard's 24 h and 30 d windows at `at` (the current hour included). */
+/**
+ * The dashboard's windows at `at`: 24 h and 30 d of hourly buckets, the current hour included. The
+ * 30 days are read as daily buckets for the whole UTC days inside [fullDaysFrom, fullDaysTo) and hourly
+ * buckets for the hours before and after them, so a page reads ~150 buckets per monitor, not 1,440.
+ */
 export const dashboardWindows = (at: Date) => {
   const current = hourOf(at);
-  return { from24h: current - 23 * HOUR_MS, from30d: current - 719 * HOUR_MS };
+  const from30d = current - 719 * HOUR_MS;
+  const fullDaysFrom = dayOf(from30d) === from30d ? from30d : dayOf(from30d) + DAY_MS;
+  return { from24h: current - 23 * HOUR_MS, from30d, fullDaysFrom, fullDaysTo: dayOf(current) };
 };
 
 /** One bucket's increment from newly stored results (what the adapters add in recordResults). */
@@ -48,6 +58,26 @@ export interface RollupDelta {
   last_ok_at: number | null;
   last_ok_ms: number | null;
 }
+
+/**
+ * The daily buckets' increments from hourly ones (hour = the UTC day's first ms; daily buckets keep
+ * no newest success).
+ */
+export const dailyDeltas = (hourly: RollupDelta[]): RollupDelta[] => {
+  const by = new Map<string, RollupDelta>();
+  for (const h of hourly) {
+    const day = dayOf(h.hour);
+    const key = `${h.monitor_id}|${h.location}|${day}`;
+    const d = by.get(key);
+    if (!d) by.set(key, { ...h, hour: day, last_ok_at: null, last_ok_ms: null });
+    else {
+      d.total += h.total;
+      d.ok += h.ok;
+      d.response_ms_sum += h.response_ms_sum;
+    }
+  }
+  return [...by.values()];
+};
 
 /** Groups newly stored results into bucket increments (one per monitor, location and hour). */
 export const rollupDeltas = (stored: CheckResultRecord[]): RollupDelta[] => {

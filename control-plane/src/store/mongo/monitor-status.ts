@@ -14,32 +14,58 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The checks summary, joined per monitor of a page (after its $limit, so only the page's monitors):
- * its 30 days of rollup buckets ($lookup on the indexed uptime_rollups.monitor_id, hour), its newest
+ * its rollup buckets of the two windows as domain/uptime.ts `dashboardWindows` splits them (hourly
+ * and daily, each a $lookup on an indexed { monitor_id, hour|day } range), its newest
  * bucket with a success, and its RECENT_CHECKS newest results (the results page index
  * { monitor_id, scheduled_at: -1, _id: -1 }, read in index order and cut by $limit).
  */
 const checksStages = (at: Date): Document[] => {
-  const { from24h, from30d } = dashboardWindows(at);
-  const since24h = new Date(from24h);
+  const w = dashboardWindows(at);
+  const from24h = new Date(w.from24h);
+  const from30d = new Date(w.from30d);
+  const fullDaysFrom = new Date(w.fullDaysFrom);
+  const fullDaysTo = new Date(w.fullDaysTo);
+  const when = (test: Document, field: string) => ({ $sum: { $cond: [test, field, 0] } });
   return [
     {
+      // Hourly buckets: the hours before the whole days, and from the whole days' end (or 24 h ago) on.
       $lookup: {
         from: 'uptime_rollups',
         localField: '_id',
         foreignField: 'monitor_id',
         pipeline: [
-          { $match: { hour: { $gte: new Date(from30d) } } },
+          {
+            $match: {
+              $or: [
+                { hour: { $gte: from30d, $lt: fullDaysFrom } },
+                { hour: { $gte: from24h < fullDaysTo ? from24h : fullDaysTo } },
+              ],
+            },
+          },
           {
             $group: {
               _id: null,
-              total_30d: { $sum: '$total' },
-              ok_30d: { $sum: '$ok' },
-              total_24h: { $sum: { $cond: [{ $gte: ['$hour', since24h] }, '$total', 0] } },
-              ok_24h: { $sum: { $cond: [{ $gte: ['$hour', since24h] }, '$ok', 0] } },
+              total_30d: when({ $or: [{ $lt: ['$hour', fullDaysFrom] }, { $gte: ['$hour', fullDaysTo] }] }, '$total'),
+              ok_30d: when({ $or: [{ $lt: ['$hour', fullDaysFrom] }, { $gte: ['$hour', fullDaysTo] }] }, '$ok'),
+              total_24h: when({ $gte: ['$hour', from24h] }, '$total'),
+              ok_24h: when({ $gte: ['$hour', from24h] }, '$ok'),
             },
           },
         ],
         as: '_uptime',
+      },
+    },
+    {
+      // Daily buckets of the whole days.
+      $lookup: {
+        from: 'uptime_daily',
+        localField: '_id',
+        foreignField: 'monitor_id',
+        pipeline: [
+          { $match: { day: { $gte: fullDaysFrom, $lt: fullDaysTo } } },
+          { $group: { _id: null, total: { $sum: '$total' }, ok: { $sum: '$ok' } } },
+        ],
+        as: '_daily',
       },
     },
     {
@@ -99,6 +125,9 @@ const newestOk = (buckets: Document[]): number | null => {
 /** The summary from the joined arrays (percentages rounded like everywhere, in domain/uptime.ts). */
 const summaryOf = (d: Document) => {
   const u = (d._uptime as Document[] | undefined)?.[0];
+  const days = (d._daily as Document[] | undefined)?.[0];
+  const total30 = (u?.total_30d ?? 0) + (days?.total ?? 0);
+  const ok30 = (u?.ok_30d ?? 0) + (days?.ok ?? 0);
   const recent = ((d._recent as Document[] | undefined) ?? []).map((c) => ({
     at: c.at as Date,
     ok: c.ok === true,
@@ -107,14 +136,14 @@ const summaryOf = (d: Document) => {
   }));
   return {
     uptime_24h: u ? percent(u.ok_24h, u.total_24h) : null,
-    uptime_30d: u ? percent(u.ok_30d, u.total_30d) : null,
+    uptime_30d: percent(ok30, total30),
     last_response_time_ms: newestOk((d._last_ok as Document[] | undefined) ?? []),
     recent_checks: recent.reverse(),
   };
 };
 
 const withSummary = (d: Document, checks: boolean): Document => {
-  const { _uptime, _last_ok, _recent, ...rest } = d;
+  const { _uptime, _daily, _last_ok, _recent, ...rest } = d;
   return { ...rest, ...(checks ? summaryOf(d) : NO_CHECKS) };
 };
 

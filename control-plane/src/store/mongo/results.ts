@@ -1,6 +1,6 @@
 import type { ResultQuery, ResultStore } from '../../domain/result-store.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
-import { type RollupDelta, rollupDeltas } from '../../domain/uptime.js';
+import { DAY_MS, dailyDeltas, type RollupDelta, rollupDeltas } from '../../domain/uptime.js';
 import {
   type Collections,
   type Doc,
@@ -26,7 +26,26 @@ export const resultIndexes: IndexDecl[] = [
   // A monitor's buckets of a window, newest first (uptime, the newest successful check); pruning.
   { on: 'rollups', key: { monitor_id: 1, hour: -1 } },
   { on: 'rollups', key: { hour: 1 } },
+  { on: 'daily', key: { monitor_id: 1, day: -1 } },
+  { on: 'daily', key: { day: 1 } },
 ];
+
+/** Adds a daily bucket increment (plain counters: $inc, upserted). */
+const addToDaily = (d: RollupDelta) => ({
+  updateOne: {
+    filter: { _id: `${d.monitor_id}|${d.location}|${d.hour}` },
+    update: {
+      $setOnInsert: {
+        workspace_id: d.workspace_id,
+        monitor_id: d.monitor_id,
+        location: d.location,
+        day: new Date(d.hour),
+      },
+      $inc: { total: d.total, ok: d.ok, response_ms_sum: d.response_ms_sum },
+    },
+    upsert: true,
+  },
+});
 
 /**
  * Adds a bucket increment in one upsert: an update pipeline, so the newest successful check's
@@ -85,7 +104,7 @@ export class LostStateStep extends Error {
  * leaves nothing, so the agent's resend replays the whole batch.
  */
 export const mongoResults = ({ col, inTransaction }: MongoContext): ResultStore => {
-  const { results, monitorStates, rollups } = col;
+  const { results, monitorStates, rollups, daily } = col;
   return {
     async listResults(workspaceId, monitorId, q) {
       return page<CheckResultRecord>(results, resultFilter(workspaceId, monitorId, q), q, 'scheduled_at');
@@ -124,7 +143,10 @@ export const mongoResults = ({ col, inTransaction }: MongoContext): ResultStore 
       return { total: r?.total ?? 0, ok: r?.ok ?? 0 };
     },
     async pruneRollups(before, limit) {
-      return deleteSome(rollups, { hour: { $lt: before } }, limit);
+      const hourly = await deleteSome(rollups, { hour: { $lt: before } }, limit);
+      // A day goes once all of it is before `before`.
+      const days = await deleteSome(daily, { day: { $lte: new Date(before.getTime() - DAY_MS) } }, limit);
+      return hourly + days;
     },
 
     async recordResults(batch, step) {
@@ -191,8 +213,9 @@ export const mongoResults = ({ col, inTransaction }: MongoContext): ResultStore 
 
 /**
  * Rollups for the results stored before rollups existed: on a store that has results but no bucket
- * yet, one aggregation groups them into buckets ($merge; a bucket that ingestion created meanwhile is
- * kept as it is). Idempotent: once any bucket exists it does nothing.
+ * yet, one aggregation groups them into hourly buckets, a second those into daily ones ($merge; a
+ * bucket that ingestion created meanwhile is kept as it is). Idempotent: once any hourly bucket
+ * exists it does nothing.
  */
 export const backfillRollups = async (col: Collections) => {
   if ((await col.rollups.findOne({}, { projection: { _id: 1 } })) !== null) return;
@@ -228,6 +251,24 @@ export const backfillRollups = async (col: Collections) => {
         },
       },
       { $merge: { into: 'uptime_rollups', whenMatched: 'keepExisting', whenNotMatched: 'insert' } },
+    ])
+    .toArray();
+  const day = { $dateTrunc: { date: '$hour', unit: 'day' } };
+  await col.rollups
+    .aggregate([
+      {
+        $group: {
+          _id: { $concat: ['$monitor_id', '|', '$location', '|', { $toString: { $toLong: day } }] },
+          workspace_id: { $first: '$workspace_id' },
+          monitor_id: { $first: '$monitor_id' },
+          location: { $first: '$location' },
+          day: { $first: day },
+          total: { $sum: '$total' },
+          ok: { $sum: '$ok' },
+          response_ms_sum: { $sum: '$response_ms_sum' },
+        },
+      },
+      { $merge: { into: 'uptime_daily', whenMatched: 'keepExisting', whenNotMatched: 'insert' } },
     ])
     .toArray();
 };

@@ -39,21 +39,33 @@ const statusOf = (row: Row) => ({
 });
 
 /**
- * The uptime of each monitor in `json_each(?)` over the dashboard's two windows, and its newest
- * successful response time: the monitor's buckets of 30 days are one range of the rollups' key;
- * the newest bucket with a success is found walking that key backwards.
+ * The uptime of each monitor in `json_each(?)` over the dashboard's two windows
+ * (domain/uptime.ts `dashboardWindows`), and its newest successful response time. Each part is a
+ * range of a bucket table's key per monitor: the hourly buckets of the last 24 h and of the hours
+ * before and after the whole days, the daily buckets of those whole days; the newest hourly bucket
+ * with a success is found walking its key backwards.
  */
-const ROLLUPS_SQL = `SELECT j.value AS id, coalesce(t.total_30d, 0) AS total_30d, coalesce(t.ok_30d, 0) AS ok_30d,
-    coalesce(t.total_24h, 0) AS total_24h, coalesce(t.ok_24h, 0) AS ok_24h,
-    (SELECT u.last_ok_ms FROM uptime_rollups u WHERE u.monitor_id = j.value AND u.hour =
-        (SELECT h.hour FROM uptime_rollups h WHERE h.monitor_id = j.value AND h.ok > 0 ORDER BY h.hour DESC LIMIT 1)
+const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)),
+  parts AS (
+    SELECT monitor_id, total AS t30, ok AS o30, 0 AS t24, 0 AS o24 FROM uptime_rollups
+      WHERE monitor_id IN (SELECT id FROM page) AND hour >= @from30d AND hour < @fullDaysFrom
+    UNION ALL
+    SELECT monitor_id, total, ok, 0, 0 FROM uptime_daily
+      WHERE monitor_id IN (SELECT id FROM page) AND day >= @fullDaysFrom AND day < @fullDaysTo
+    UNION ALL
+    SELECT monitor_id,
+        CASE WHEN hour >= @fullDaysTo THEN total ELSE 0 END, CASE WHEN hour >= @fullDaysTo THEN ok ELSE 0 END,
+        CASE WHEN hour >= @from24h THEN total ELSE 0 END, CASE WHEN hour >= @from24h THEN ok ELSE 0 END
+      FROM uptime_rollups WHERE monitor_id IN (SELECT id FROM page) AND hour >= min(@from24h, @fullDaysTo)),
+  sums AS (
+    SELECT monitor_id, sum(t30) AS total_30d, sum(o30) AS ok_30d, sum(t24) AS total_24h, sum(o24) AS ok_24h
+    FROM parts GROUP BY monitor_id)
+  SELECT p.id, coalesce(s.total_30d, 0) AS total_30d, coalesce(s.ok_30d, 0) AS ok_30d,
+    coalesce(s.total_24h, 0) AS total_24h, coalesce(s.ok_24h, 0) AS ok_24h,
+    (SELECT u.last_ok_ms FROM uptime_rollups u WHERE u.monitor_id = p.id AND u.hour =
+        (SELECT h.hour FROM uptime_rollups h WHERE h.monitor_id = p.id AND h.ok > 0 ORDER BY h.hour DESC LIMIT 1)
       ORDER BY u.last_ok_at DESC LIMIT 1) AS last_ok_ms
-  FROM json_each(?) j LEFT JOIN (
-    SELECT monitor_id, sum(total) AS total_30d, sum(ok) AS ok_30d,
-      sum(CASE WHEN hour >= ? THEN total ELSE 0 END) AS total_24h,
-      sum(CASE WHEN hour >= ? THEN ok ELSE 0 END) AS ok_24h
-    FROM uptime_rollups WHERE monitor_id IN (SELECT value FROM json_each(?)) AND hour >= ?
-    GROUP BY monitor_id) t ON t.monitor_id = j.value`;
+  FROM page p LEFT JOIN sums s ON s.monitor_id = p.id`;
 
 /**
  * The RECENT_CHECKS newest results of each monitor in `json_each(?)`: per monitor, a walk of the
@@ -76,8 +88,7 @@ export const sqliteMonitorStatus = ({ st }: SqliteContext): MonitorStatusStore =
     const out = new Map<string, MonitorChecksSummary>();
     if (ids.length === 0) return out;
     const json = JSON.stringify(ids);
-    const { from24h, from30d } = dashboardWindows(at);
-    for (const r of st(ROLLUPS_SQL).all(json, from24h, from24h, json, from30d) as Row[])
+    for (const r of st(ROLLUPS_SQL).all({ ids: json, ...dashboardWindows(at) }) as Row[])
       out.set(r.id as string, {
         uptime_24h: percent(r.ok_24h as number, r.total_24h as number),
         uptime_30d: percent(r.ok_30d as number, r.total_30d as number),

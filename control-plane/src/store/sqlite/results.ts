@@ -1,6 +1,6 @@
 import type { ResultStore } from '../../domain/result-store.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
-import { rollupDeltas } from '../../domain/uptime.js';
+import { DAY_MS, dailyDeltas, rollupDeltas } from '../../domain/uptime.js';
 import type { SqliteContext } from './db.js';
 import { insertSql, monitorStates, results, toRow } from './tables.js';
 
@@ -13,6 +13,11 @@ const ADD_TO_ROLLUP = `INSERT INTO uptime_rollups (monitor_id, hour, location, w
     response_ms_sum = response_ms_sum + excluded.response_ms_sum,
     last_ok_ms = CASE WHEN excluded.last_ok_at >= coalesce(last_ok_at, 0) THEN excluded.last_ok_ms ELSE last_ok_ms END,
     last_ok_at = max(coalesce(last_ok_at, 0), coalesce(excluded.last_ok_at, 0))`;
+const ADD_TO_DAILY = `INSERT INTO uptime_daily (monitor_id, day, location, workspace_id, total, ok, response_ms_sum)
+  VALUES (@monitor_id, @hour, @location, @workspace_id, @total, @ok, @response_ms_sum)
+  ON CONFLICT (monitor_id, day, location) DO UPDATE SET
+    total = total + excluded.total, ok = ok + excluded.ok,
+    response_ms_sum = response_ms_sum + excluded.response_ms_sum`;
 
 /**
  * Check results in SQLite. `recordResults` is the ingestion step: the new results, the location
@@ -55,10 +60,16 @@ export const sqliteResults = ({ st, many, immediate, page }: SqliteContext): Res
     ).get(monitorId, fromHour.getTime(), toHour.getTime(), workspaceId) as { total: number; ok: number };
   },
   async pruneRollups(before, limit) {
-    return st(
+    const hourly = st(
       `DELETE FROM uptime_rollups WHERE (monitor_id, hour, location) IN
          (SELECT monitor_id, hour, location FROM uptime_rollups WHERE hour < ? LIMIT ?)`,
     ).run(before.getTime(), limit).changes;
+    // A day goes once all of it is before `before`.
+    const daily = st(
+      `DELETE FROM uptime_daily WHERE (monitor_id, day, location) IN
+         (SELECT monitor_id, day, location FROM uptime_daily WHERE day <= ? LIMIT ?)`,
+    ).run(before.getTime() - DAY_MS, limit).changes;
+    return hourly + daily;
   },
 
   async recordResults(batch, step) {
@@ -96,7 +107,10 @@ export const sqliteResults = ({ st, many, immediate, page }: SqliteContext): Res
       }
       // Only the results stored now count, each once.
       const roll = st(ADD_TO_ROLLUP);
-      for (const d of rollupDeltas(fresh)) roll.run(d);
+      const daily = st(ADD_TO_DAILY);
+      const deltas = rollupDeltas(fresh);
+      for (const d of deltas) roll.run(d);
+      for (const { last_ok_at: _a, last_ok_ms: _m, ...d } of dailyDeltas(deltas)) daily.run(d);
       const after = [...states.values()].sort(
         (a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location),
       );

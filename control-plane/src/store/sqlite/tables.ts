@@ -278,6 +278,17 @@ export const uptimeRollups = table('uptime_rollups', {
   last_ok_ms: 'int',
 });
 
+/** Daily uptime buckets (UTC days): the dashboard's 30-day figure reads these for whole days. */
+export const uptimeDaily = table('uptime_daily', {
+  monitor_id: 'text',
+  day: 'int',
+  location: 'text',
+  workspace_id: 'text',
+  total: 'int',
+  ok: 'int',
+  response_ms_sum: 'int',
+});
+
 type Row = Record<string, unknown>;
 
 /**
