@@ -145,5 +145,9 @@ contract('ResultStore', (c) => {
     expect(await store.pruneRollups(at(H), 100)).toBe(2); // hour 0: eu-west and us-east
     expect(await sum(0, 4)).toEqual({ total: 4, ok: 2 });
     expect(await store.pruneRollups(at(H), 100)).toBe(0);
+    // Daily buckets go once their whole (UTC) day is before the bound: hours 1 and 3 (2 buckets)
+    // and the day's two (eu-west, us-east).
+    expect(await store.pruneRollups(at(24 * H), 100)).toBe(4);
+    expect(await sum(0, 4)).toEqual({ total: 0, ok: 0 });
   });
 });
