@@ -4,6 +4,7 @@ import { createEscalationRunner } from './domain/escalation-runner.js';
 import { checkHeartbeatDeadlines } from './domain/heartbeat-deadlines.js';
 import type { MonitorCatalog } from './domain/monitor-catalog.js';
 import { checkRegions } from './domain/region-health.js';
+import { rollupRetentionDays } from './domain/uptime.js';
 import { dispatcherFromConfig } from './notify/from-config.js';
 import type { Store } from './store/port.js';
 
@@ -47,6 +48,11 @@ export const startJobs = (deps: {
       if (n < 1000) break;
     }
     if (total > 0) log.info({ pruned: total }, 'old check results pruned');
+    // Uptime rollups outlive the results they summarise (domain/uptime.ts).
+    const rollupsBefore = new Date(
+      clock.now().getTime() - rollupRetentionDays(config.result_retention_days) * 86_400_000,
+    );
+    for (let i = 0; i < 100; i++) if ((await store.pruneRollups(rollupsBefore, 1000)) < 1000) break;
   });
 
   // The monitor feed needs only what a stalled replica could still be missing; older entries go.

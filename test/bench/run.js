@@ -5,6 +5,7 @@ const benches = {
   agent: () => import('./agent.js'),
   ingest: () => import('./ingest.js'),
   system: () => import('./system.js'),
+  dashboard: () => import('./dashboard.js'),
 };
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);

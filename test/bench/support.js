@@ -74,8 +74,17 @@ export const bareProbeLoop = async (ports, seconds, concurrency = 64) => {
   return { rate: done / seconds, checks: done, seconds: elapsed, cpuMs: (cpu.user + cpu.system) / 1000 };
 };
 
-/** Inserts `n` plain-HTTP monitors in eu-west; returns their ids. */
-export const insertMonitors = async (store, ws, policyId, n, intervalSeconds, targetPort, from = 0) => {
+/** Inserts `n` plain-HTTP monitors in `locations` (default eu-west); returns their ids. */
+export const insertMonitors = async (
+  store,
+  ws,
+  policyId,
+  n,
+  intervalSeconds,
+  targetPort,
+  from = 0,
+  locations = ['eu-west'],
+) => {
   const now = new Date();
   const ids = [];
   for (let i = from; i < from + n; i++) {
@@ -104,7 +113,7 @@ export const insertMonitors = async (store, ws, policyId, n, intervalSeconds, ta
         response_time_threshold_ms: null,
         failure_threshold: 3,
         escalation_policy_id: policyId,
-        check_locations: ['eu-west'],
+        check_locations: locations,
         dns_record_type: null,
         dns_expected_values: [],
         dns_resolver: null,
@@ -120,8 +129,8 @@ export const insertMonitors = async (store, ws, policyId, n, intervalSeconds, ta
 };
 
 /**
- * A fresh data directory with a store, a `bench` workspace (business plan), its default policy and an
- * eu-west agent token; `env` runs a control plane on the same store.
+ * A fresh data directory with a store, a `bench` workspace (business plan) with its admin, its default
+ * policy and an eu-west agent token; `env` runs a control plane on the same store.
  */
 export const benchStore = async (name, extraEnv = {}) => {
   const dir = mkdtempSync(join(tmpdir(), `lookout-${name}-bench-`));
@@ -134,7 +143,7 @@ export const benchStore = async (name, extraEnv = {}) => {
   };
   const config = loadConfig(env);
   const store = await openStore(config);
-  const { workspace } = await createWorkspace(
+  const { workspace, admin } = await createWorkspace(
     store,
     config.plans,
     { subdomain: 'bench', admin_email: 'b@bench.test', plan: 'business' },
@@ -143,5 +152,5 @@ export const benchStore = async (name, extraEnv = {}) => {
   const policy = await store.getDefaultEscalationPolicy(workspace.id);
   const token = (await createAgentToken(store, config.regions, { region: 'eu-west' }, systemClock.now()))
     .value;
-  return { dir, env, config, store, workspace, policy, token };
+  return { dir, env, config, store, workspace, admin, policy, token };
 };

@@ -34,6 +34,9 @@ import { resultsPageQuery } from '../../control-plane/src/store/mongo/results.js
 import type { Store } from '../../control-plane/src/store/port.js';
 import { fixtures } from './fixtures.js';
 
+/** Every rollup bucket there is. */
+const ALL_TIME = { from: new Date(0), to: new Date('2100-01-01T00:00:00Z') };
+
 /** One adapter under test: a store, more stores on the same data (other replicas), and for MongoDB the database. */
 export interface ScenarioTarget {
   store: Store;
@@ -145,6 +148,11 @@ export const mongoScenarios = (
       const { states } = await store.recordResults([checkResult(wsId, 'm-race', 'us-east', 0)], () => null);
       const eu = states.find((s) => s.location === 'eu-west');
       expect([eu?.consecutive_failures, eu?.version]).toEqual([n, n]);
+      // Every result counted once in the uptime rollups, whichever replica stored it.
+      expect(await store.sumRollups(wsId, 'm-race', ALL_TIME.from, ALL_TIME.to)).toEqual({
+        total: n + 1,
+        ok: 0,
+      });
     });
 
     it('records results and their state steps all or nothing: a failed step leaves the batch to replay whole', async () => {
@@ -155,12 +163,20 @@ export const mongoScenarios = (
         return countStep(prev, r);
       };
       await expect(store.recordResults(batch, failing)).rejects.toThrow('the process died here');
+      expect(await store.sumRollups(wsId, 'm-crash', ALL_TIME.from, ALL_TIME.to)).toEqual({
+        total: 0,
+        ok: 0,
+      });
       const replay = await store.recordResults(batch, countStep);
       expect(replay.stored).toEqual(batch.map((r) => r.id));
       expect(replay.states.map((s) => [s.location, s.consecutive_failures, s.version])).toEqual([
         ['eu-west', 3, 3],
       ]);
       expect((await store.listResults(wsId, 'm-crash', { limit: 10 })).data).toHaveLength(3);
+      expect(await store.sumRollups(wsId, 'm-crash', ALL_TIME.from, ALL_TIME.to)).toEqual({
+        total: 3,
+        ok: 0,
+      });
     });
 
     it('keeps no pings of a deleted or unknown heartbeat, and the rest of the batch whole', async () => {

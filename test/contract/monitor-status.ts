@@ -5,13 +5,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MonitorStatus } from '../../control-plane/src/domain/monitor-status.js';
+import {
+  type MonitorChecksSummary,
+  type MonitorStatus,
+  NO_CHECKS,
+} from '../../control-plane/src/domain/monitor-status.js';
 import type {
+  CheckResultRecord,
   MaintenanceWindow,
   Monitor,
   MonitorLocationState,
 } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
+import { result } from './fixtures.js';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (s: number) => new Date(T0.getTime() + s * 1000);
@@ -169,14 +175,14 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       expect(byName.up?.last_checked_at).toEqual(at(45));
       expect(byName.down?.last_checked_at).toEqual(at(55));
       expect(byName.fresh?.last_checked_at).toBeNull();
-      // The records are the monitors themselves, plus status.
-      const { status: _s, last_checked_at: _l, ...record } = byName.up!;
-      expect(record).toEqual(up);
+      // The records are the monitors themselves, plus status and the checks summary (none here).
+      const { status: _s, last_checked_at: _l, ...withChecks } = byName.up!;
+      expect(withChecks).toEqual({ ...up, ...NO_CHECKS });
       expect(await store.getMonitorStatuses(ws, [up.id, fresh.id, maint.id, randomUUID()], at(100))).toEqual(
         new Map([
-          [up.id, { status: 'up', last_checked_at: at(45) }],
-          [fresh.id, { status: 'pending', last_checked_at: null }],
-          [maint.id, { status: 'maintenance', last_checked_at: null }],
+          [up.id, { status: 'up', last_checked_at: at(45), ...NO_CHECKS }],
+          [fresh.id, { status: 'pending', last_checked_at: null, ...NO_CHECKS }],
+          [maint.id, { status: 'maintenance', last_checked_at: null, ...NO_CHECKS }],
         ]),
       );
       expect(await store.getMonitorStatuses(randomUUID(), [up.id], at(100))).toEqual(new Map());
@@ -217,6 +223,94 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
           await store.listMonitorsWithStatus(ws, { limit: 10, search: 'M4', status: ['down'] }, at(100))
         ).data.map((m) => m.display_name),
       ).toEqual(['m4']);
+    });
+
+    it('each record carries uptime over 24 h and 30 d from the rollups, the newest successful response time and its 30 newest checks, oldest first', async () => {
+      const H = 3600;
+      const a = await add('a', 1);
+      const b = await add('b', 2);
+      const c = await add('c', 3);
+      const now = at(744 * H + 1800); // 31 days and half an hour after T0: the current hour is 744.
+      const check = (m: Monitor, s: number, ok: boolean, over: Partial<CheckResultRecord> = {}) =>
+        result(ws, m.id, { id: `${m.id}:${s}`, scheduled_at: at(s), received_at: at(s), ok, ...over });
+      const rs: CheckResultRecord[] = [
+        check(a, 0, false), // older than 30 days (before hour 25): counts nowhere
+        check(a, 700 * H, true),
+        check(a, 700 * H + 60, true),
+        check(a, 700 * H + 120, false),
+        check(a, 700 * H + 180, false),
+        // From hour 743 on, every 2 minutes, alternating locations; the two newest fail.
+        ...Array.from({ length: 36 }, (_, i) =>
+          check(a, 743 * H + i * 120, i < 34, {
+            location: i % 2 ? 'us-east' : 'eu-west',
+            response_time_ms: 100 + i,
+            status_code: i === 35 ? null : i === 34 ? 503 : 200,
+          }),
+        ),
+        check(c, 744 * H, false, { status_code: 500, response_time_ms: 7 }),
+      ];
+      await store.recordResults(rs, () => null);
+
+      const page = await store.listMonitorsWithStatus(ws, { limit: 10 }, now);
+      const byName = Object.fromEntries(page.data.map((m) => [m.display_name, m]));
+      const recent = Array.from({ length: 30 }, (_, k) => {
+        const i = k + 6;
+        return {
+          at: at(743 * H + i * 120),
+          ok: i < 34,
+          location: i % 2 ? 'us-east' : 'eu-west',
+          response_time_ms: i === 35 ? null : 100 + i,
+        };
+      });
+      const summaryA = {
+        uptime_24h: 94.4444, // 34 of 36
+        uptime_30d: 90, // 36 of 40
+        last_response_time_ms: 133,
+        recent_checks: recent,
+      };
+      const summaryC = {
+        uptime_24h: 0,
+        uptime_30d: 0,
+        last_response_time_ms: null,
+        recent_checks: [{ at: at(744 * H), ok: false, location: 'eu-west', response_time_ms: 7 }],
+      };
+      const summary = ({
+        uptime_24h,
+        uptime_30d,
+        last_response_time_ms,
+        recent_checks,
+      }: MonitorChecksSummary) => ({
+        uptime_24h,
+        uptime_30d,
+        last_response_time_ms,
+        recent_checks,
+      });
+      expect(summary(byName.a!)).toEqual(summaryA);
+      expect(summary(byName.b!)).toEqual(NO_CHECKS);
+      expect(summary(byName.c!)).toEqual(summaryC);
+      const single = await store.getMonitorStatuses(ws, [a.id, b.id, c.id], now);
+      expect(summary(single.get(a.id)!)).toEqual(summaryA);
+      expect(summary(single.get(b.id)!)).toEqual(NO_CHECKS);
+      expect(summary(single.get(c.id)!)).toEqual(summaryC);
+
+      // Replays add nothing; the rollups outlive pruned results; 24 h later the old hours drop out.
+      await store.recordResults(rs, () => null);
+      await store.pruneResults(at(744 * H + 1), 1000);
+      const later = await store.listMonitorsWithStatus(ws, { limit: 10 }, now);
+      expect(summary(later.data.find((m) => m.id === a.id)!)).toEqual({
+        ...summaryA,
+        recent_checks: recent.slice(-5), // the results left: hour 744 on
+      });
+      const nextDay = await store.getMonitorStatuses(ws, [a.id], at(768 * H));
+      expect(nextDay.get(a.id)).toMatchObject({
+        uptime_24h: null,
+        uptime_30d: 90,
+        last_response_time_ms: 133,
+      });
+
+      // The list without its checks (internal: what the dashboard benchmark compares against).
+      const bare = await store.listMonitorsWithStatus(ws, { limit: 10, checks: false }, now);
+      expect(bare.data.map(summary)).toEqual([NO_CHECKS, NO_CHECKS, NO_CHECKS]);
     });
   });
 };

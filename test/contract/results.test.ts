@@ -109,4 +109,45 @@ contract('ResultStore', (c) => {
     expect(again.states.find((s) => s.location === 'eu-west')?.consecutive_failures).toBe(3);
     expect((await store.listResults(ws.workspace.id, 'm4', { limit: 10 })).data).toHaveLength(5);
   });
+
+  it('adds each newly stored result to its hourly rollup once; pruning results leaves the rollups', async () => {
+    const H = 3600;
+    const ws1 = ws.workspace.id;
+    const r = (id: string, s: number, ok: boolean, location = 'eu-west') =>
+      result(ws1, 'mr', { id, scheduled_at: at(s), received_at: at(s), ok, location });
+    // Hour 0: 3 checks in two locations (2 ok); hour 1: 2 checks (1 ok); hour 3: 1 check (ok).
+    const batch = [
+      r('a', 0, true),
+      r('b', 60, false, 'us-east'),
+      r('c', H - 1, true, 'us-east'),
+      r('d', H, false),
+      r('e', H + 30, true),
+      r('f', 3 * H + 5, true),
+    ];
+    expect(await insertResults(batch)).toHaveLength(6);
+    const sum = (from: number, to: number) => store.sumRollups(ws1, 'mr', at(from * H), at(to * H));
+    expect(await sum(0, 1)).toEqual({ total: 3, ok: 2 });
+    expect(await sum(0, 4)).toEqual({ total: 6, ok: 4 });
+    expect(await sum(1, 3)).toEqual({ total: 2, ok: 1 });
+    expect(await sum(4, 10)).toEqual({ total: 0, ok: 0 });
+    expect(await store.sumRollups('other', 'mr', at(0), at(10 * H))).toEqual({ total: 0, ok: 0 });
+
+    // A replay (alone, or mixed with a new result) adds only what is stored now.
+    expect(await insertResults([batch[0]!, batch[3]!, r('g', H + 40, false)])).toEqual(['g']);
+    expect(await insertResults(batch)).toEqual([]);
+    expect(await sum(0, 4)).toEqual({ total: 7, ok: 4 });
+    expect(await sum(1, 2)).toEqual({ total: 3, ok: 1 });
+
+    // Results go; the buckets stay, until their own retention.
+    expect(await store.pruneResults(at(10 * H), 100)).toBe(7);
+    expect(await store.countResults(ws1, 'mr', at(0), at(10 * H))).toEqual({ total: 0, ok: 0 });
+    expect(await sum(0, 4)).toEqual({ total: 7, ok: 4 });
+    expect(await store.pruneRollups(at(H), 100)).toBe(2); // hour 0: eu-west and us-east
+    expect(await sum(0, 4)).toEqual({ total: 4, ok: 2 });
+    expect(await store.pruneRollups(at(H), 100)).toBe(0);
+    // Daily buckets go once their whole (UTC) day is before the bound: hours 1 and 3 (2 buckets)
+    // and the day's two (eu-west, us-east).
+    expect(await store.pruneRollups(at(24 * H), 100)).toBe(4);
+    expect(await sum(0, 4)).toEqual({ total: 0, ok: 0 });
+  });
 });

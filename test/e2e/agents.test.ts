@@ -123,6 +123,55 @@ describe('monitors run by agents in two regions', () => {
     expect(uptime.body.uptime_percentage).toBeLessThan(100);
   });
 
+  it('check now: every location runs the monitor at once, and its results carry the run request ids', async () => {
+    const w = await h.workspace('check-now-e2e', 'e2e');
+    const m = (
+      await w.api('POST', '/monitors/create', {
+        json: {
+          display_name: 'hourly',
+          monitor_type: 'http',
+          url: `http://127.0.0.1:${targetPort}/`,
+          http_method: 'GET',
+          expected_status_code: 200,
+          check_interval_seconds: 3600,
+          timeout_seconds: 2,
+          check_locations: ['eu-west', 'us-east'],
+        },
+      })
+    ).body;
+    await ensureAgents();
+    const asked = await w.api('POST', `/monitors/${m.id}/check`);
+    expect(asked.status).toBe(202);
+    expect(asked.body).toEqual({ requested: ['eu-west', 'us-east'] });
+    // A run request reaches only an agent that already holds the monitor (a stream drops runs of
+    // monitors it does not own): right after creation, the first request can come too early, so
+    // the test asks again each second until results come back, as a person would press again.
+    let lastAsked = Date.now();
+    const runs = await waitFor(
+      async () => {
+        if (Date.now() - lastAsked > 1000) {
+          lastAsked = Date.now();
+          await w.api('POST', `/monitors/${m.id}/check`);
+        }
+        return w
+          .api('GET', `/monitors/${m.id}/results?limit=100`)
+          .then((r) =>
+            (r.body.data as { location: string; ok: boolean; run_now_request_id: string | null }[]).filter(
+              (x) => x.run_now_request_id !== null,
+            ),
+          );
+      },
+      (rs) => new Set(rs.map((r) => r.location)).size === 2,
+      { what: 'check-now results from both regions' },
+    );
+    expect(runs.every((r) => r.ok)).toBe(true);
+    expect(new Set(runs.map((r) => r.run_now_request_id)).size).toBe(runs.length);
+    // They count like any check: the record shows them.
+    const shown = (await w.api('GET', `/monitors/${m.id}`)).body;
+    expect(shown.recent_checks.length).toBeGreaterThanOrEqual(2);
+    expect(shown.uptime_24h).toBe(100);
+  });
+
   it('agents are the operator’s: `npx lookout agent list` shows them; a workspace sees only the health of its regions', async () => {
     // (runs after the loop above: agents eu-1 and us-1 are connected and reporting)
     const env = { LOOKOUT_DATA_DIR: h.dir, LOOKOUT_LOG_LEVEL: 'silent' };

@@ -32,7 +32,7 @@ const create = async (api: Api, name: string) => {
 };
 
 /** A result from eu-west, through the same ingestion the agent service uses. */
-const report = async (monitorId: string, ok: boolean) => {
+const report = async (monitorId: string, ok: boolean, responseTimeMs = 12) => {
   const now = h.clock.now();
   await ingestResults(
     {
@@ -55,7 +55,7 @@ const report = async (monitorId: string, ok: boolean) => {
           ok,
           error_kind: ok ? null : 'connect',
           error_message: ok ? null : 'connection refused',
-          response_time_ms: 12,
+          response_time_ms: responseTimeMs,
           status_code: null,
           timings: null,
           tls_valid_to: null,
@@ -163,5 +163,87 @@ describe('monitor status', () => {
         message: 'must be one or more of up, down, paused, pending, maintenance (comma-separated)',
       },
     ]);
+  });
+
+  it('each record carries uptime over 24 h and 30 d, the last response time and the recent checks, oldest first', async () => {
+    const w = await h.workspace('status-checks');
+    const m = await create(w.api, 'checked');
+    const fresh = await create(w.api, 'fresh');
+    expect(fresh).toMatchObject({
+      uptime_24h: null,
+      uptime_30d: null,
+      last_response_time_ms: null,
+      recent_checks: [],
+    });
+    const times: string[] = [];
+    for (const [i, ok] of [true, true, false, true].entries()) {
+      h.clock.advance(60_000);
+      times.push(h.clock.now().toISOString());
+      await report(m.id, ok, 20 + i);
+    }
+    // A replayed result (same monitor, location and scheduled time) counts once.
+    await report(m.id, true, 99);
+    const expected = {
+      uptime_24h: 75,
+      uptime_30d: 75,
+      last_response_time_ms: 23,
+      recent_checks: times.map((at, i) => ({
+        at,
+        ok: i !== 2,
+        location: 'eu-west',
+        // a failure without a response has no response time
+        response_time_ms: i === 2 ? null : 20 + i,
+      })),
+    };
+    expect(await statusOf(w.api, m.id)).toMatchObject(expected);
+    const listed = (await w.api('GET', '/monitors')).body.data;
+    expect(listed.find((x: { id: string }) => x.id === m.id)).toMatchObject(expected);
+    expect(listed.find((x: { id: string }) => x.id === fresh.id)).toMatchObject({
+      uptime_24h: null,
+      recent_checks: [],
+    });
+    // Viewers get the same fields (and secrets masked as ever).
+    const viewer = await w.userWithKey('viewer');
+    expect((await w.as(viewer.key)('GET', `/monitors/${m.id}`)).body).toMatchObject(expected);
+    // The uptime endpoint agrees, answered from the rollups (its window ends before `until`: now).
+    h.clock.advance(1000);
+    const uptime = await w.api('GET', `/monitors/${m.id}/uptime`);
+    expect(uptime.body).toMatchObject({ total_checks: 4, successful_checks: 3, uptime_percentage: 75 });
+  });
+
+  it('POST /monitors/{id}/check asks every location for a run now: 202, 409 when paused, 404 elsewhere', async () => {
+    const w = await h.workspace('check-now');
+    const r = await w.api('POST', '/monitors/create', {
+      json: {
+        display_name: 'two regions',
+        monitor_type: 'tcp',
+        url: 'db.example.test',
+        port: 5432,
+        check_locations: ['eu-west', 'us-east'],
+      },
+    });
+    const m = r.body as { id: string };
+    const seqBefore = await h.store.latestMonitorChange();
+    const asked = await w.api('POST', `/monitors/${m.id}/check`);
+    expect(asked.status).toBe(202);
+    expect(asked.body).toEqual({ requested: ['eu-west', 'us-east'] });
+    const runs = (await h.store.listMonitorChanges(seqBefore, 100)).filter((c) => c.kind === 'run');
+    expect(runs.map((c) => [c.monitor_id, c.location, c.reason])).toEqual([
+      [m.id, 'eu-west', 'test'],
+      [m.id, 'us-east', 'test'],
+    ]);
+    expect(new Set(runs.map((c) => c.request_id)).size).toBe(2);
+
+    const viewer = await w.userWithKey('viewer');
+    expect((await w.as(viewer.key)('POST', `/monitors/${m.id}/check`)).status).toBe(403);
+    const other = await h.workspace('check-now-other');
+    const elsewhere = await other.api('POST', `/monitors/${m.id}/check`);
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body.error.code).toBe('not_found');
+
+    await w.api('POST', `/monitors/${m.id}/pause`);
+    const paused = await w.api('POST', `/monitors/${m.id}/check`);
+    expect(paused.status).toBe(409);
+    expect(paused.body.error).toMatchObject({ code: 'conflict' });
   });
 });

@@ -13,7 +13,42 @@ import type { Monitor, Page } from './types.js';
 export const MONITOR_STATUSES = ['up', 'down', 'paused', 'pending', 'maintenance'] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 
-export interface MonitorStatusInfo {
+/** One check as the list's bar of recent checks shows it. */
+export interface RecentCheck {
+  /** When the check was scheduled. */
+  at: Date;
+  ok: boolean;
+  location: string;
+  /** Null when no response arrived (a failed check without a status code). */
+  response_time_ms: number | null;
+}
+
+/**
+ * What the dashboard shows of a monitor's checks, from the hourly rollups (domain/uptime.ts) and one
+ * bounded read of the newest results: never one read per monitor, never a scan of results.
+ */
+export interface MonitorChecksSummary {
+  /** Percent of successful checks (4 decimals) in the 24 hourly buckets up to `at`; null: no checks. */
+  uptime_24h: number | null;
+  /** The same over 30 days (720 buckets). */
+  uptime_30d: number | null;
+  /** The newest successful check's response time within the rollups' retention, or null. */
+  last_response_time_ms: number | null;
+  /** Up to RECENT_CHECKS newest checks across locations, oldest first. */
+  recent_checks: RecentCheck[];
+}
+
+export const RECENT_CHECKS = 30;
+
+/** No checks known (a new monitor, or a list read with `checks: false`). */
+export const NO_CHECKS: MonitorChecksSummary = {
+  uptime_24h: null,
+  uptime_30d: null,
+  last_response_time_ms: null,
+  recent_checks: [],
+};
+
+export interface MonitorStatusInfo extends MonitorChecksSummary {
   status: MonitorStatus;
   /** When the newest check result of the monitor, from any location, arrived; null before the first. */
   last_checked_at: Date | null;
@@ -24,12 +59,18 @@ export type MonitorWithStatus = Monitor & MonitorStatusInfo;
 export interface MonitorStatusQuery extends MonitorQuery {
   /** Only monitors with one of these statuses. */
   status?: MonitorStatus[] | undefined;
+  /**
+   * False: leave the checks summary blank (NO_CHECKS) and skip its reads. Internal (the dashboard
+   * benchmark compares the list with and without it); the API always asks for it.
+   */
+  checks?: boolean | undefined;
 }
 
 /**
  * Monitor status, derived in the store from the paused flag, the active maintenance windows and the
- * monitor-level ('*') state, so that listing and filtering a page costs a bounded number of store
- * reads (one on SQLite, two on MongoDB), never one per monitor.
+ * monitor-level ('*') state, with the checks summary (uptime from the hourly rollups, the newest
+ * successful response time, the recent checks), so that listing and filtering a page costs a bounded
+ * number of store reads (four on SQLite, two on MongoDB), never one per monitor.
  * Adapters: store/sqlite/monitor-status.ts, store/mongo/monitor-status.ts; contract
  * test/contract/monitor-status.ts.
  */
@@ -40,6 +81,6 @@ export interface MonitorStatusStore {
     query: MonitorStatusQuery,
     at: Date,
   ): Promise<Page<MonitorWithStatus>>;
-  /** The status at `at` of these monitors of the workspace (others are left out), in one read. */
+  /** The status and checks summary at `at` of these monitors of the workspace (others are left out). */
   getMonitorStatuses(workspaceId: string, ids: string[], at: Date): Promise<Map<string, MonitorStatusInfo>>;
 }

@@ -312,6 +312,31 @@ export const setPaused = async (
   return next;
 };
 
+/**
+ * "Check now": asks every location that runs the monitor for a run at once, through the monitor feed
+ * (run requests, like the confirmation runs of domain/check-results.ts; reason `test`, which the agent
+ * service hands to the agent running it there). Each result comes back with its run request id.
+ * A paused monitor runs nothing: conflict. Returns the locations asked.
+ */
+export const checkNow = async (
+  store: Pick<MonitorStore, 'requestRuns'>,
+  m: Monitor,
+  now: Date,
+): Promise<string[]> => {
+  if (m.paused) throw new AppError('conflict', 'The monitor is paused; resume it to run checks.');
+  const locations = runningLocations(m);
+  await store.requestRuns(
+    locations.map((location) => ({
+      monitor_id: m.id,
+      location,
+      reason: 'test',
+      request_id: newId(),
+      at: now,
+    })),
+  );
+  return locations;
+};
+
 /** Domain registrations change slowly: checked at most every 6 hours, from one region. */
 export const DOMAIN_MIN_INTERVAL_SECONDS = 6 * 3600;
 

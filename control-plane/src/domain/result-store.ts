@@ -7,8 +7,9 @@ export interface ResultQuery extends PageQuery {
 }
 
 /**
- * Check results. Atomic across records, one store step: a batch of results with the location states
- * they move (`recordResults`).
+ * Check results and their hourly uptime rollups (domain/uptime.ts). Atomic across records, one store
+ * step: a batch of results with the location states they move and the rollup buckets they add to
+ * (`recordResults`).
  * Adapters: store/sqlite/results.ts, store/mongo/results.ts.
  */
 export interface ResultStore {
@@ -20,13 +21,29 @@ export interface ResultStore {
     since: Date,
     until: Date,
   ): Promise<{ total: number; ok: number }>;
-  /** Deletes up to `limit` results older than `before`; returns how many. */
+  /** Deletes up to `limit` results older than `before`; returns how many. Rollups are left alone. */
   pruneResults(before: Date, limit: number): Promise<number>;
+  /**
+   * Totals of the monitor's rollup buckets (every location) whose hour is in [fromHour, toHour):
+   * both bounds whole hours.
+   */
+  sumRollups(
+    workspaceId: string,
+    monitorId: string,
+    fromHour: Date,
+    toHour: Date,
+  ): Promise<{ total: number; ok: number }>;
+  /**
+   * Deletes up to `limit` hourly buckets of hours before `before`, and as many daily buckets of days
+   * wholly before it; returns how many in all.
+   */
+  pruneRollups(before: Date, limit: number): Promise<number>;
 
   /**
    * Ingestion in one step: stores the results whose id is new and, for each one stored, in order, runs
    * `step` on the current state of its (monitor, location) — null when there is none — and stores what
-   * it returns (null: no change). One transaction in both adapters (one fsync on SQLite): all of it is
+   * it returns (null: no change); each result stored now (and only those: a replay adds nothing) is
+   * added to its hourly rollup bucket (domain/uptime.ts `rollupDeltas`). One transaction in both adapters (one fsync on SQLite): all of it is
    * stored or none, so a batch that failed is replayed whole. On MongoDB a transaction that loses a
    * write conflict runs again, so `step` (pure) may run again for an item. Returns the ids stored now
    * and every location state (the '*' row included) of the monitors those results belong to, after.

@@ -34,12 +34,25 @@ export const monitorJson = (monitor: Monitor, role: Role, info: MonitorStatusInf
     auth,
     status: _s,
     last_checked_at: _l,
+    uptime_24h: _u24,
+    uptime_30d: _u30,
+    last_response_time_ms: _lr,
+    recent_checks: _rc,
     ...rest
   } = m as Monitor & Partial<MonitorStatusInfo>;
   return {
     ...rest,
     status: info.status,
     last_checked_at: iso(info.last_checked_at),
+    uptime_24h: info.uptime_24h,
+    uptime_30d: info.uptime_30d,
+    last_response_time_ms: info.last_response_time_ms,
+    recent_checks: info.recent_checks.map((c) => ({
+      at: c.at.toISOString(),
+      ok: c.ok,
+      location: c.location,
+      response_time_ms: c.response_time_ms,
+    })),
     auth: auth
       ? auth.type === 'basic'
         ? { type: 'basic', username: auth.username }

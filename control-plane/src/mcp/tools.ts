@@ -109,7 +109,7 @@ export const tools: ToolDef[] = [
     name: 'list_monitors',
     title: 'List monitors',
     description:
-      'List uptime monitors, newest first: name, type (http, api, dns, tcp, domain), target, interval, locations, status (up, down, paused, pending: no verdict yet, maintenance: in a maintenance window) and last_checked_at. Returns {"data": [...], "next_cursor"}.',
+      'List uptime monitors, newest first: name, type (http, api, dns, tcp, domain), target, interval, locations, status (up, down, paused, pending: no verdict yet, maintenance: in a maintenance window), last_checked_at, uptime_24h and uptime_30d (percent of successful checks across locations, null without checks), last_response_time_ms (newest successful check) and recent_checks (the 30 newest checks, oldest first: at, ok, location, response_time_ms). Returns {"data": [...], "next_cursor"}.',
     input: z.object({
       status: z
         .array(z.enum(MONITOR_STATUSES))
@@ -128,7 +128,7 @@ export const tools: ToolDef[] = [
     name: 'get_monitor',
     title: 'Get a monitor',
     description:
-      'One monitor with its whole configuration (endpoint secrets are never shown), its status (up, down, paused, pending, maintenance) and last_checked_at.',
+      'One monitor with its whole configuration (endpoint secrets are never shown), its status (up, down, paused, pending, maintenance), last_checked_at, uptime_24h and uptime_30d (percent, null without checks), last_response_time_ms and recent_checks (the 30 newest checks, oldest first).',
     input: z.object({ monitor_id: id('monitor') }),
     annotations: READ,
     run: (api, a) => api.get(`/monitors/${path(a.monitor_id)}`),

@@ -1,7 +1,8 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import { MONITOR_STATUSES, type MonitorStatus } from '../../domain/monitor-status.js';
+import { MONITOR_STATUSES, type MonitorStatus, NO_CHECKS } from '../../domain/monitor-status.js';
 import {
+  checkNow,
   createMonitor,
   createMonitorBody,
   setPaused,
@@ -48,9 +49,10 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
     if (!m) throw new AppError('not_found', 'Monitor not found.');
     return m;
   };
-  /** A monitor as the API shows it, with its status now (one store read). */
+  /** A monitor as the API shows it, with its status and checks now (a bounded number of store reads). */
   const shown = async (auth: Authed, m: Monitor) => {
     const info = (await store.getMonitorStatuses(auth.workspace.id, [m.id], clock.now())).get(m.id) ?? {
+      ...NO_CHECKS,
       status: 'pending' as const,
       last_checked_at: null,
     };
@@ -81,7 +83,7 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
       path: '/monitors',
       tag: 'Monitors',
       summary:
-        'List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window) and `last_checked_at`. Filter with `status=down` or several at once, `status=up,pending`.',
+        'List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`.',
       query: z.strictObject({
         ...pageQuery,
         monitor_type: z.enum(MONITOR_TYPES).optional(),
@@ -101,7 +103,8 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
       method: 'get',
       path: '/monitors/{id}',
       tag: 'Monitors',
-      summary: 'Get a monitor.',
+      summary:
+        'Get a monitor, with its `status`, `last_checked_at`, `uptime_24h`, `uptime_30d`, `last_response_time_ms` and `recent_checks` (as in the list).',
       responses: { 404: 'No such monitor in this workspace' },
       async handler({ auth, params }) {
         return shown(auth, await load(auth, params.id!));
@@ -132,6 +135,23 @@ export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
         if (!(await store.deleteMonitor(auth.workspace.id, params.id!)))
           throw new AppError('not_found', 'Monitor not found.');
         return undefined;
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/monitors/{id}/check',
+      tag: 'Monitors',
+      summary:
+        'Check now: asks every location of the monitor to run it at once, outside its schedule. The results arrive like any other (`GET /monitors/{id}/results`, with `run_now_request_id`).',
+      role: 'member',
+      status: 202,
+      responses: {
+        202: 'Requested: `{"requested": [locations]}`',
+        404: 'No such monitor in this workspace',
+        409: 'The monitor is paused',
+      },
+      async handler({ auth, params }) {
+        return { requested: await checkNow(store, await load(auth, params.id!), clock.now()) };
       },
     }),
     ...(['pause', 'resume'] as const).map((action) =>

@@ -1,13 +1,14 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import { workspaceRegionHealth } from '../../domain/region-health.js';
+import { monitorUptime, percent, resultsKeptFrom } from '../../domain/uptime.js';
 import { type AppDeps, type Authed, route } from '../route.js';
 import { regionHealthJson, resultJson } from '../serialize.js';
 import { isoTime, pageQuery } from './query.js';
 
 const DAY_MS = 86_400_000;
 
-export const resultRoutes = ({ store, clock }: AppDeps) => {
+export const resultRoutes = ({ store, clock, config }: AppDeps) => {
   const load = async (auth: Authed, id: string) => {
     const m = await store.getMonitor(auth.workspace.id, id);
     if (!m) throw new AppError('not_found', 'Monitor not found.');
@@ -36,7 +37,7 @@ export const resultRoutes = ({ store, clock }: AppDeps) => {
       path: '/monitors/{id}/uptime',
       tag: 'Monitors',
       summary:
-        'Share of successful checks in a window (default: the last 24 hours), across locations. Null when there were no checks.',
+        'Share of successful checks in a window (default: the last 24 hours), across locations. Null when there were no checks. Answered from hourly rollups (kept at least 35 days, longer than results) and, for the partial hours at the window’s edges, from the results; an edge hour older than the results’ retention counts whole.',
       query: z.strictObject({ since: isoTime.optional(), until: isoTime.optional() }),
       async handler({ auth, params, query }) {
         const m = await load(auth, params.id!);
@@ -47,14 +48,21 @@ export const resultRoutes = ({ store, clock }: AppDeps) => {
             { field: 'since', message: 'must be before until' },
           ]);
         }
-        const { total, ok } = await store.countResults(auth.workspace.id, m.id, since, until);
+        const { total, ok } = await monitorUptime(
+          store,
+          auth.workspace.id,
+          m.id,
+          since,
+          until,
+          resultsKeptFrom(clock.now(), config.result_retention_days),
+        );
         return {
           monitor_id: m.id,
           since: since.toISOString(),
           until: until.toISOString(),
           total_checks: total,
           successful_checks: ok,
-          uptime_percentage: total === 0 ? null : Math.round((ok / total) * 1_000_000) / 10_000,
+          uptime_percentage: percent(ok, total),
         };
       },
     }),

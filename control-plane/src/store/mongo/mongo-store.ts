@@ -8,7 +8,7 @@ import { memberIndexes, mongoMembers } from './members.js';
 import { mongoMonitorStatus } from './monitor-status.js';
 import { mongoMonitors, monitorIndexes, seedFeedCounter } from './monitors.js';
 import { mongoOAuth, oauthIndexes } from './oauth.js';
-import { mongoResults, resultIndexes } from './results.js';
+import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoTenancy, tenancyIndexes } from './tenancy.js';
@@ -19,7 +19,8 @@ export type { MongoOptions } from './db.js';
 /**
  * The production store: MongoDB through the official driver, one module per port over one shared
  * context (db.ts). init connects, refuses a standalone server (transactions need a replica set),
- * creates the indexes (dropping superseded ones), backfills old heartbeats and seeds the feed counter.
+ * creates the indexes (dropping superseded ones), backfills old heartbeats and the uptime rollups of
+ * results stored before them, and seeds the feed counter.
  */
 export const createMongoStore = (opts: MongoOptions): Store => {
   const { client, ctx } = connect(opts);
@@ -50,6 +51,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...memberIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
+      await backfillRollups(ctx.col);
       await seedFeedCounter(ctx.col);
     },
     async ping() {

@@ -1,14 +1,151 @@
 import type { Document } from 'mongodb';
-import type {
-  MonitorStatus,
-  MonitorStatusInfo,
-  MonitorStatusStore,
-  MonitorWithStatus,
+import {
+  type MonitorStatusInfo,
+  type MonitorStatusStore,
+  type MonitorWithStatus,
+  NO_CHECKS,
+  RECENT_CHECKS,
 } from '../../domain/monitor-status.js';
+import { dashboardWindows, percent } from '../../domain/uptime.js';
 import { decodeCursor, toPage } from '../cursor.js';
 import { fromDoc, type MongoContext } from './db.js';
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The checks summary, joined per monitor of a page (after its $limit, so only the page's monitors):
+ * its rollup buckets of the two windows as domain/uptime.ts `dashboardWindows` splits them (hourly
+ * and daily, each a $lookup on an indexed { monitor_id, hour|day } range), its newest
+ * bucket with a success, and its RECENT_CHECKS newest results (the results page index
+ * { monitor_id, scheduled_at: -1, _id: -1 }, read in index order and cut by $limit).
+ */
+const checksStages = (at: Date): Document[] => {
+  const w = dashboardWindows(at);
+  const from24h = new Date(w.from24h);
+  const from30d = new Date(w.from30d);
+  const fullDaysFrom = new Date(w.fullDaysFrom);
+  const fullDaysTo = new Date(w.fullDaysTo);
+  const when = (test: Document, field: string) => ({ $sum: { $cond: [test, field, 0] } });
+  return [
+    {
+      // Hourly buckets: the hours before the whole days, and from the whole days' end (or 24 h ago) on.
+      $lookup: {
+        from: 'uptime_rollups',
+        localField: '_id',
+        foreignField: 'monitor_id',
+        pipeline: [
+          {
+            $match: {
+              $or: [
+                { hour: { $gte: from30d, $lt: fullDaysFrom } },
+                { hour: { $gte: from24h < fullDaysTo ? from24h : fullDaysTo } },
+              ],
+            },
+          },
+          {
+            $group: {
+              _id: null,
+              total_30d: when({ $or: [{ $lt: ['$hour', fullDaysFrom] }, { $gte: ['$hour', fullDaysTo] }] }, '$total'),
+              ok_30d: when({ $or: [{ $lt: ['$hour', fullDaysFrom] }, { $gte: ['$hour', fullDaysTo] }] }, '$ok'),
+              total_24h: when({ $gte: ['$hour', from24h] }, '$total'),
+              ok_24h: when({ $gte: ['$hour', from24h] }, '$ok'),
+            },
+          },
+        ],
+        as: '_uptime',
+      },
+    },
+    {
+      // Daily buckets of the whole days.
+      $lookup: {
+        from: 'uptime_daily',
+        localField: '_id',
+        foreignField: 'monitor_id',
+        pipeline: [
+          { $match: { day: { $gte: fullDaysFrom, $lt: fullDaysTo } } },
+          { $group: { _id: null, total: { $sum: '$total' }, ok: { $sum: '$ok' } } },
+        ],
+        as: '_daily',
+      },
+    },
+    {
+      $lookup: {
+        from: 'uptime_rollups',
+        localField: '_id',
+        foreignField: 'monitor_id',
+        pipeline: [
+          // The index gives buckets newest hour first; the newest hour's locations are compared below.
+          { $match: { ok: { $gt: 0 } } },
+          { $sort: { hour: -1 } },
+          { $limit: 16 },
+          { $project: { _id: 0, hour: 1, at: '$last_ok_at', ms: '$last_ok_ms' } },
+        ],
+        as: '_last_ok',
+      },
+    },
+    {
+      $lookup: {
+        from: 'check_results',
+        localField: '_id',
+        foreignField: 'monitor_id',
+        pipeline: [
+          { $sort: { scheduled_at: -1, _id: -1 } },
+          { $limit: RECENT_CHECKS },
+          {
+            $project: {
+              _id: 0,
+              at: '$scheduled_at',
+              ok: 1,
+              location: 1,
+              response_time_ms: {
+                $cond: [
+                  { $or: ['$ok', { $ne: [{ $ifNull: ['$status_code', null] }, null] }] },
+                  '$response_time_ms',
+                  null,
+                ],
+              },
+            },
+          },
+        ],
+        as: '_recent',
+      },
+    },
+  ];
+};
+
+/** The response time of the newest successful check among the newest hour's buckets. */
+const newestOk = (buckets: Document[]): number | null => {
+  const hour = (buckets[0]?.hour as Date | undefined)?.getTime();
+  let best: Document | undefined;
+  for (const b of buckets)
+    if ((b.hour as Date).getTime() === hour && (!best || (b.at as Date) > (best.at as Date))) best = b;
+  return (best?.ms as number | null | undefined) ?? null;
+};
+
+/** The summary from the joined arrays (percentages rounded like everywhere, in domain/uptime.ts). */
+const summaryOf = (d: Document) => {
+  const u = (d._uptime as Document[] | undefined)?.[0];
+  const days = (d._daily as Document[] | undefined)?.[0];
+  const total30 = (u?.total_30d ?? 0) + (days?.total ?? 0);
+  const ok30 = (u?.ok_30d ?? 0) + (days?.ok ?? 0);
+  const recent = ((d._recent as Document[] | undefined) ?? []).map((c) => ({
+    at: c.at as Date,
+    ok: c.ok === true,
+    location: c.location as string,
+    response_time_ms: (c.response_time_ms as number | null) ?? null,
+  }));
+  return {
+    uptime_24h: u ? percent(u.ok_24h, u.total_24h) : null,
+    uptime_30d: percent(ok30, total30),
+    last_response_time_ms: newestOk((d._last_ok as Document[] | undefined) ?? []),
+    recent_checks: recent.reverse(),
+  };
+};
+
+const withSummary = (d: Document, checks: boolean): Document => {
+  const { _uptime, _daily, _last_ok, _recent, ...rest } = d;
+  return { ...rest, ...(checks ? summaryOf(d) : NO_CHECKS) };
+};
 
 /**
  * Monitor status in MongoDB: two reads per page. First the workspace's active maintenance windows
@@ -99,10 +236,11 @@ export const mongoMonitorStatus = ({ col }: MongoContext): MonitorStatusStore =>
         ...(await withStatus(workspaceId, at, match)),
         ...(q.status?.length ? [{ $match: { status: { $in: q.status } } }] : []),
         { $limit: q.limit + 1 },
+        ...(q.checks !== false ? checksStages(at) : []),
       ];
       const docs = await monitors.aggregate(pipeline).toArray();
       return toPage(
-        docs.map((d) => fromDoc<MonitorWithStatus>(d)!),
+        docs.map((d) => fromDoc<MonitorWithStatus>(withSummary(d, q.checks !== false))!),
         q.limit,
       );
     },
@@ -112,13 +250,14 @@ export const mongoMonitorStatus = ({ col }: MongoContext): MonitorStatusStore =>
         .aggregate([
           ...(await withStatus(workspaceId, at, { workspace_id: workspaceId, _id: { $in: ids } })),
           { $project: { status: 1, last_checked_at: 1 } },
+          ...checksStages(at),
         ])
         .toArray();
       return new Map(
-        docs.map((d) => [
-          d._id as string,
-          { status: d.status as MonitorStatus, last_checked_at: (d.last_checked_at as Date | null) ?? null },
-        ]),
+        docs.map((d) => {
+          const { _id, ...info } = withSummary(d, true);
+          return [_id as string, { ...info, last_checked_at: (d.last_checked_at as Date | null) ?? null }];
+        }),
       ) as Map<string, MonitorStatusInfo>;
     },
   };

@@ -1,6 +1,8 @@
 import type { ResultQuery, ResultStore } from '../../domain/result-store.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
+import { DAY_MS, dailyDeltas, type RollupDelta, rollupDeltas } from '../../domain/uptime.js';
 import {
+  type Collections,
   type Doc,
   deleteSome,
   type IndexDecl,
@@ -21,7 +23,60 @@ export const resultIndexes: IndexDecl[] = [
     replaces: ['monitor_id_1_scheduled_at_-1'],
   },
   { on: 'results', key: { received_at: 1 } },
+  // A monitor's buckets of a window, newest first (uptime, the newest successful check); pruning.
+  { on: 'rollups', key: { monitor_id: 1, hour: -1 } },
+  { on: 'rollups', key: { hour: 1 } },
+  { on: 'daily', key: { monitor_id: 1, day: -1 } },
+  { on: 'daily', key: { day: 1 } },
 ];
+
+/** Adds a daily bucket increment (plain counters: $inc, upserted). */
+const addToDaily = (d: RollupDelta) => ({
+  updateOne: {
+    filter: { _id: `${d.monitor_id}|${d.location}|${d.hour}` },
+    update: {
+      $setOnInsert: {
+        workspace_id: d.workspace_id,
+        monitor_id: d.monitor_id,
+        location: d.location,
+        day: new Date(d.hour),
+      },
+      $inc: { total: d.total, ok: d.ok, response_ms_sum: d.response_ms_sum },
+    },
+    upsert: true,
+  },
+});
+
+/**
+ * Adds a bucket increment in one upsert: an update pipeline, so the newest successful check's
+ * response time moves together with its time (every expression of one $set reads the document as
+ * it was before the update).
+ */
+const addToRollup = (d: RollupDelta) => {
+  const lastOkAt = d.last_ok_at === null ? null : new Date(d.last_ok_at);
+  const newer = lastOkAt ? { $gte: [lastOkAt, { $ifNull: ['$last_ok_at', new Date(0)] }] } : false;
+  return {
+    updateOne: {
+      filter: { _id: `${d.monitor_id}|${d.location}|${d.hour}` },
+      update: [
+        {
+          $set: {
+            workspace_id: d.workspace_id,
+            monitor_id: d.monitor_id,
+            location: d.location,
+            hour: new Date(d.hour),
+            total: { $add: [{ $ifNull: ['$total', 0] }, d.total] },
+            ok: { $add: [{ $ifNull: ['$ok', 0] }, d.ok] },
+            response_ms_sum: { $add: [{ $ifNull: ['$response_ms_sum', 0] }, d.response_ms_sum] },
+            last_ok_at: { $cond: [newer, lastOkAt, { $ifNull: ['$last_ok_at', null] }] },
+            last_ok_ms: { $cond: [newer, d.last_ok_ms, { $ifNull: ['$last_ok_ms', null] }] },
+          },
+        },
+      ],
+      upsert: true,
+    },
+  };
+};
 
 const resultFilter = (workspaceId: string, monitorId: string, q: ResultQuery) => {
   const f: Doc | Record<string, unknown> = { workspace_id: workspaceId, monitor_id: monitorId };
@@ -49,7 +104,7 @@ export class LostStateStep extends Error {
  * leaves nothing, so the agent's resend replays the whole batch.
  */
 export const mongoResults = ({ col, inTransaction }: MongoContext): ResultStore => {
-  const { results, monitorStates } = col;
+  const { results, monitorStates, rollups, daily } = col;
   return {
     async listResults(workspaceId, monitorId, q) {
       return page<CheckResultRecord>(results, resultFilter(workspaceId, monitorId, q), q, 'scheduled_at');
@@ -71,6 +126,27 @@ export const mongoResults = ({ col, inTransaction }: MongoContext): ResultStore 
     },
     async pruneResults(before, limit) {
       return deleteSome(results, { received_at: { $lt: before } }, limit);
+    },
+    async sumRollups(workspaceId, monitorId, fromHour, toHour) {
+      const [r] = await rollups
+        .aggregate<{ total: number; ok: number }>([
+          {
+            $match: {
+              monitor_id: monitorId,
+              hour: { $gte: fromHour, $lt: toHour },
+              workspace_id: workspaceId,
+            },
+          },
+          { $group: { _id: null, total: { $sum: '$total' }, ok: { $sum: '$ok' } } },
+        ])
+        .toArray();
+      return { total: r?.total ?? 0, ok: r?.ok ?? 0 };
+    },
+    async pruneRollups(before, limit) {
+      const hourly = await deleteSome(rollups, { hour: { $lt: before } }, limit);
+      // A day goes once all of it is before `before`.
+      const days = await deleteSome(daily, { day: { $lte: new Date(before.getTime() - DAY_MS) } }, limit);
+      return hourly + days;
     },
 
     async recordResults(batch, step) {
@@ -94,9 +170,11 @@ export const mongoResults = ({ col, inTransaction }: MongoContext): ResultStore 
           const states = new Map(read);
           const changed = new Set<string>();
           const stored: string[] = [];
+          const storedNow: CheckResultRecord[] = [];
           batch.forEach((rec, i) => {
             if (fresh[i] === undefined) return;
             stored.push(rec.id);
+            storedNow.push(rec);
             const key = stateId(rec.monitor_id, rec.location);
             const next = step(states.get(key) ?? null, rec);
             if (!next) return;
@@ -119,6 +197,10 @@ export const mongoResults = ({ col, inTransaction }: MongoContext): ResultStore 
             if (w.insertedCount + w.matchedCount !== changed.size)
               throw new LostStateStep([...changed].join(', '));
           }
+          // Only the results stored now count, each once (a replay matched and upserted nothing).
+          const deltas = rollupDeltas(storedNow);
+          if (deltas.length > 0)
+            await rollups.bulkWrite(deltas.map(addToRollup), { ordered: false, session });
           const after = [...states.values()].sort(
             (a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location),
           );
@@ -127,4 +209,66 @@ export const mongoResults = ({ col, inTransaction }: MongoContext): ResultStore 
       );
     },
   };
+};
+
+/**
+ * Rollups for the results stored before rollups existed: on a store that has results but no bucket
+ * yet, one aggregation groups them into hourly buckets, a second those into daily ones ($merge; a
+ * bucket that ingestion created meanwhile is kept as it is). Idempotent: once any hourly bucket
+ * exists it does nothing.
+ */
+export const backfillRollups = async (col: Collections) => {
+  if ((await col.rollups.findOne({}, { projection: { _id: 1 } })) !== null) return;
+  if ((await col.results.findOne({}, { projection: { _id: 1 } })) === null) return;
+  const hour = { $dateTrunc: { date: '$scheduled_at', unit: 'hour' } };
+  await col.results
+    .aggregate([
+      {
+        $group: {
+          _id: {
+            $concat: ['$monitor_id', '|', '$location', '|', { $toString: { $toLong: hour } }],
+          },
+          workspace_id: { $first: '$workspace_id' },
+          monitor_id: { $first: '$monitor_id' },
+          location: { $first: '$location' },
+          hour: { $first: hour },
+          total: { $sum: 1 },
+          ok: { $sum: { $cond: ['$ok', 1, 0] } },
+          response_ms_sum: { $sum: '$response_time_ms' },
+          last_ok_at: { $max: { $cond: ['$ok', '$scheduled_at', null] } },
+          newest_ok: {
+            $top: {
+              sortBy: { ok: -1, scheduled_at: -1 },
+              output: { ok: '$ok', ms: '$response_time_ms' },
+            },
+          },
+        },
+      },
+      {
+        $set: {
+          last_ok_ms: { $cond: ['$newest_ok.ok', '$newest_ok.ms', null] },
+          newest_ok: '$$REMOVE',
+        },
+      },
+      { $merge: { into: 'uptime_rollups', whenMatched: 'keepExisting', whenNotMatched: 'insert' } },
+    ])
+    .toArray();
+  const day = { $dateTrunc: { date: '$hour', unit: 'day' } };
+  await col.rollups
+    .aggregate([
+      {
+        $group: {
+          _id: { $concat: ['$monitor_id', '|', '$location', '|', { $toString: { $toLong: day } }] },
+          workspace_id: { $first: '$workspace_id' },
+          monitor_id: { $first: '$monitor_id' },
+          location: { $first: '$location' },
+          day: { $first: day },
+          total: { $sum: '$total' },
+          ok: { $sum: '$ok' },
+          response_ms_sum: { $sum: '$response_ms_sum' },
+        },
+      },
+      { $merge: { into: 'uptime_daily', whenMatched: 'keepExisting', whenNotMatched: 'insert' } },
+    ])
+    .toArray();
 };

@@ -1,10 +1,15 @@
-import type {
-  MonitorStatus,
-  MonitorStatusInfo,
-  MonitorStatusStore,
-  MonitorWithStatus,
+import {
+  type MonitorChecksSummary,
+  type MonitorStatus,
+  type MonitorStatusInfo,
+  type MonitorStatusStore,
+  type MonitorWithStatus,
+  NO_CHECKS,
+  RECENT_CHECKS,
+  type RecentCheck,
 } from '../../domain/monitor-status.js';
 import type { Monitor } from '../../domain/types.js';
+import { dashboardWindows, percent } from '../../domain/uptime.js';
 import { decodeCursor, toPage } from '../cursor.js';
 import type { SqliteContext } from './db.js';
 import { fromRow, monitors } from './tables.js';
@@ -28,57 +33,149 @@ const STATUS_SQL = `CASE
 const LAST_CHECKED_SQL = `(SELECT max(s.last_result_at) FROM monitor_states s
   WHERE s.monitor_id = m.id AND s.location != '*')`;
 
-const infoOf = (row: Row): MonitorStatusInfo => ({
+const statusOf = (row: Row) => ({
   status: row.status as MonitorStatus,
   last_checked_at: row.last_checked_at === null ? null : new Date(row.last_checked_at as number),
 });
 
-/** Monitor status in SQLite: one query per page, whatever the filter. */
-export const sqliteMonitorStatus = ({ st }: SqliteContext): MonitorStatusStore => ({
-  async listMonitorsWithStatus(workspaceId, q, at) {
-    const where = ['m.workspace_id = ?'];
-    const params: unknown[] = [workspaceId];
-    if (q.monitor_type) {
-      where.push('m.monitor_type = ?');
-      params.push(q.monitor_type);
+/**
+ * The uptime of each monitor in `json_each(?)` over the dashboard's two windows
+ * (domain/uptime.ts `dashboardWindows`), and its newest successful response time. Each part is a
+ * range of a bucket table's key per monitor: the hourly buckets of the last 24 h and of the hours
+ * before and after the whole days, the daily buckets of those whole days; the newest hourly bucket
+ * with a success is found walking its key backwards.
+ */
+const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)),
+  parts AS (
+    SELECT monitor_id, total AS t30, ok AS o30, 0 AS t24, 0 AS o24 FROM uptime_rollups
+      WHERE monitor_id IN (SELECT id FROM page) AND hour >= @from30d AND hour < @fullDaysFrom
+    UNION ALL
+    SELECT monitor_id, total, ok, 0, 0 FROM uptime_daily
+      WHERE monitor_id IN (SELECT id FROM page) AND day >= @fullDaysFrom AND day < @fullDaysTo
+    UNION ALL
+    SELECT monitor_id,
+        CASE WHEN hour >= @fullDaysTo THEN total ELSE 0 END, CASE WHEN hour >= @fullDaysTo THEN ok ELSE 0 END,
+        CASE WHEN hour >= @from24h THEN total ELSE 0 END, CASE WHEN hour >= @from24h THEN ok ELSE 0 END
+      FROM uptime_rollups WHERE monitor_id IN (SELECT id FROM page) AND hour >= min(@from24h, @fullDaysTo)),
+  sums AS (
+    SELECT monitor_id, sum(t30) AS total_30d, sum(o30) AS ok_30d, sum(t24) AS total_24h, sum(o24) AS ok_24h
+    FROM parts GROUP BY monitor_id)
+  SELECT p.id, coalesce(s.total_30d, 0) AS total_30d, coalesce(s.ok_30d, 0) AS ok_30d,
+    coalesce(s.total_24h, 0) AS total_24h, coalesce(s.ok_24h, 0) AS ok_24h,
+    (SELECT u.last_ok_ms FROM uptime_rollups u WHERE u.monitor_id = p.id AND u.hour =
+        (SELECT h.hour FROM uptime_rollups h WHERE h.monitor_id = p.id AND h.ok > 0 ORDER BY h.hour DESC LIMIT 1)
+      ORDER BY u.last_ok_at DESC LIMIT 1) AS last_ok_ms
+  FROM page p LEFT JOIN sums s ON s.monitor_id = p.id`;
+
+/**
+ * The RECENT_CHECKS newest results of each monitor in `json_each(?)`: per monitor, a walk of the
+ * (monitor_id, scheduled_at) index that stops after RECENT_CHECKS rows. (A window function,
+ * row_number() OVER (PARTITION BY monitor_id), would read every result of the page's monitors first.)
+ */
+const RECENT_SQL = `SELECT r.monitor_id, r.scheduled_at, r.ok, r.location, r.response_time_ms, r.status_code
+  FROM json_each(?) j JOIN check_results r ON r.rowid IN
+    (SELECT rowid FROM check_results WHERE monitor_id = j.value ORDER BY scheduled_at DESC LIMIT ${RECENT_CHECKS})
+  ORDER BY r.monitor_id, r.scheduled_at, r.id`;
+
+/** What a check shows as its response time: none when no response arrived. */
+export const recentResponseTime = (ok: boolean, ms: number, statusCode: number | null) =>
+  ok || statusCode !== null ? ms : null;
+
+/** Monitor status in SQLite: one query per page, whatever the filter, then two for the checks. */
+export const sqliteMonitorStatus = ({ st }: SqliteContext): MonitorStatusStore => {
+  /** The checks summary of these monitors at `at`: two reads, whatever their number. */
+  const checksOf = (ids: string[], at: Date): Map<string, MonitorChecksSummary> => {
+    const out = new Map<string, MonitorChecksSummary>();
+    if (ids.length === 0) return out;
+    const json = JSON.stringify(ids);
+    for (const r of st(ROLLUPS_SQL).all({ ids: json, ...dashboardWindows(at) }) as Row[])
+      out.set(r.id as string, {
+        uptime_24h: percent(r.ok_24h as number, r.total_24h as number),
+        uptime_30d: percent(r.ok_30d as number, r.total_30d as number),
+        last_response_time_ms: (r.last_ok_ms as number | null) ?? null,
+        recent_checks: [],
+      });
+    for (const r of st(RECENT_SQL).all(json) as Row[]) {
+      const check: RecentCheck = {
+        at: new Date(r.scheduled_at as number),
+        ok: r.ok === 1,
+        location: r.location as string,
+        response_time_ms: recentResponseTime(
+          r.ok === 1,
+          r.response_time_ms as number,
+          r.status_code as number | null,
+        ),
+      };
+      out.get(r.monitor_id as string)?.recent_checks.push(check);
     }
-    if (q.paused !== undefined) {
-      where.push('m.paused = ?');
-      params.push(q.paused ? 1 : 0);
-    }
-    if (q.search) {
-      where.push('(instr(lower(m.display_name), ?) > 0 OR instr(lower(m.url), ?) > 0)');
-      params.push(q.search.toLowerCase(), q.search.toLowerCase());
-    }
-    const cur = decodeCursor(q.cursor);
-    if (cur) {
-      where.push('(m.created_at < ? OR (m.created_at = ? AND m.id < ?))');
-      params.push(cur.t, cur.t, cur.id);
-    }
-    const statuses = q.status?.length ? q.status : null;
-    const sql = `SELECT * FROM (
+    return out;
+  };
+  const withChecks = <T extends { id: string }>(
+    rows: T[],
+    at: Date,
+    checks: boolean,
+  ): (T & MonitorChecksSummary)[] => {
+    const summary = checks
+      ? checksOf(
+          rows.map((r) => r.id),
+          at,
+        )
+      : new Map<string, MonitorChecksSummary>();
+    return rows.map((r) => ({ ...r, ...(summary.get(r.id) ?? NO_CHECKS) }));
+  };
+
+  return {
+    async listMonitorsWithStatus(workspaceId, q, at) {
+      const where = ['m.workspace_id = ?'];
+      const params: unknown[] = [workspaceId];
+      if (q.monitor_type) {
+        where.push('m.monitor_type = ?');
+        params.push(q.monitor_type);
+      }
+      if (q.paused !== undefined) {
+        where.push('m.paused = ?');
+        params.push(q.paused ? 1 : 0);
+      }
+      if (q.search) {
+        where.push('(instr(lower(m.display_name), ?) > 0 OR instr(lower(m.url), ?) > 0)');
+        params.push(q.search.toLowerCase(), q.search.toLowerCase());
+      }
+      const cur = decodeCursor(q.cursor);
+      if (cur) {
+        where.push('(m.created_at < ? OR (m.created_at = ? AND m.id < ?))');
+        params.push(cur.t, cur.t, cur.id);
+      }
+      const statuses = q.status?.length ? q.status : null;
+      const sql = `SELECT * FROM (
         SELECT m.*, ${STATUS_SQL} AS status, ${LAST_CHECKED_SQL} AS last_checked_at
         FROM monitors m WHERE ${where.join(' AND ')}
       ) ${statuses ? `WHERE status IN (${statuses.map(() => '?').join(', ')})` : ''}
       ORDER BY created_at DESC, id DESC LIMIT ?`;
-    const rows = st(sql).all(
-      at.getTime(),
-      at.getTime(),
-      ...params,
-      ...(statuses ?? []),
-      q.limit + 1,
-    ) as Row[];
-    return toPage<MonitorWithStatus>(
-      rows.map((r) => ({ ...fromRow<Monitor>(monitors, r), ...infoOf(r) })),
-      q.limit,
-    );
-  },
-  async getMonitorStatuses(workspaceId, ids, at) {
-    if (ids.length === 0) return new Map();
-    const rows = st(
-      `SELECT m.id, ${STATUS_SQL} AS status, ${LAST_CHECKED_SQL} AS last_checked_at FROM monitors m
+      const rows = st(sql).all(
+        at.getTime(),
+        at.getTime(),
+        ...params,
+        ...(statuses ?? []),
+        q.limit + 1,
+      ) as Row[];
+      const page = toPage(
+        rows.map((r) => ({ ...fromRow<Monitor>(monitors, r), ...statusOf(r) })),
+        q.limit,
+      );
+      return { ...page, data: withChecks(page.data, at, q.checks !== false) as MonitorWithStatus[] };
+    },
+    async getMonitorStatuses(workspaceId, ids, at) {
+      if (ids.length === 0) return new Map();
+      const rows = st(
+        `SELECT m.id, ${STATUS_SQL} AS status, ${LAST_CHECKED_SQL} AS last_checked_at FROM monitors m
        WHERE m.workspace_id = ? AND m.id IN (SELECT value FROM json_each(?))`,
-    ).all(at.getTime(), at.getTime(), workspaceId, JSON.stringify(ids)) as Row[];
-    return new Map(rows.map((r) => [r.id as string, infoOf(r)]));
-  },
-});
+      ).all(at.getTime(), at.getTime(), workspaceId, JSON.stringify(ids)) as Row[];
+      const infos = withChecks(
+        rows.map((r) => ({ id: r.id as string, ...statusOf(r) })),
+        at,
+        true,
+      );
+      return new Map(infos.map(({ id, ...info }) => [id, info as MonitorStatusInfo]));
+    },
+  };
+};

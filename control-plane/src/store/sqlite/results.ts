@@ -1,11 +1,28 @@
 import type { ResultStore } from '../../domain/result-store.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
+import { DAY_MS, dailyDeltas, rollupDeltas } from '../../domain/uptime.js';
 import type { SqliteContext } from './db.js';
 import { insertSql, monitorStates, results, toRow } from './tables.js';
 
+/** Adds a bucket increment (domain/uptime.ts RollupDelta); the newest successful check wins. */
+const ADD_TO_ROLLUP = `INSERT INTO uptime_rollups (monitor_id, hour, location, workspace_id, total, ok,
+    response_ms_sum, last_ok_at, last_ok_ms)
+  VALUES (@monitor_id, @hour, @location, @workspace_id, @total, @ok, @response_ms_sum, @last_ok_at, @last_ok_ms)
+  ON CONFLICT (monitor_id, hour, location) DO UPDATE SET
+    total = total + excluded.total, ok = ok + excluded.ok,
+    response_ms_sum = response_ms_sum + excluded.response_ms_sum,
+    last_ok_ms = CASE WHEN excluded.last_ok_at >= coalesce(last_ok_at, 0) THEN excluded.last_ok_ms ELSE last_ok_ms END,
+    last_ok_at = max(coalesce(last_ok_at, 0), coalesce(excluded.last_ok_at, 0))`;
+const ADD_TO_DAILY = `INSERT INTO uptime_daily (monitor_id, day, location, workspace_id, total, ok, response_ms_sum)
+  VALUES (@monitor_id, @hour, @location, @workspace_id, @total, @ok, @response_ms_sum)
+  ON CONFLICT (monitor_id, day, location) DO UPDATE SET
+    total = total + excluded.total, ok = ok + excluded.ok,
+    response_ms_sum = response_ms_sum + excluded.response_ms_sum`;
+
 /**
- * Check results in SQLite. `recordResults` is the ingestion step: the new results and the location
- * states they move commit in one IMMEDIATE transaction (one fsync per batch).
+ * Check results in SQLite. `recordResults` is the ingestion step: the new results, the location
+ * states they move and the hourly rollup buckets they add to commit in one IMMEDIATE transaction (one
+ * fsync per batch).
  */
 export const sqliteResults = ({ st, many, immediate, page }: SqliteContext): ResultStore => ({
   async listResults(workspaceId, monitorId, q) {
@@ -36,6 +53,24 @@ export const sqliteResults = ({ st, many, immediate, page }: SqliteContext): Res
       'DELETE FROM check_results WHERE rowid IN (SELECT rowid FROM check_results WHERE received_at < ? LIMIT ?)',
     ).run(before.getTime(), limit).changes;
   },
+  async sumRollups(workspaceId, monitorId, fromHour, toHour) {
+    return st(
+      `SELECT coalesce(sum(total), 0) total, coalesce(sum(ok), 0) ok FROM uptime_rollups
+       WHERE monitor_id = ? AND hour >= ? AND hour < ? AND workspace_id = ?`,
+    ).get(monitorId, fromHour.getTime(), toHour.getTime(), workspaceId) as { total: number; ok: number };
+  },
+  async pruneRollups(before, limit) {
+    const hourly = st(
+      `DELETE FROM uptime_rollups WHERE (monitor_id, hour, location) IN
+         (SELECT monitor_id, hour, location FROM uptime_rollups WHERE hour < ? LIMIT ?)`,
+    ).run(before.getTime(), limit).changes;
+    // A day goes once all of it is before `before`.
+    const daily = st(
+      `DELETE FROM uptime_daily WHERE (monitor_id, day, location) IN
+         (SELECT monitor_id, day, location FROM uptime_daily WHERE day <= ? LIMIT ?)`,
+    ).run(before.getTime() - DAY_MS, limit).changes;
+    return hourly + daily;
+  },
 
   async recordResults(batch, step) {
     if (batch.length === 0) return { stored: [], states: [] };
@@ -59,15 +94,23 @@ export const sqliteResults = ({ st, many, immediate, page }: SqliteContext): Res
       ))
         states.set(`${s.monitor_id}|${s.location}`, s);
       const stored: string[] = [];
+      const fresh: CheckResultRecord[] = [];
       for (const r of batch) {
         if (insert.run(toRow(results, r)).changes !== 1) continue;
         stored.push(r.id);
+        fresh.push(r);
         const key = `${r.monitor_id}|${r.location}`;
         const next = step(states.get(key) ?? null, r);
         if (!next) continue;
         put.run(toRow(monitorStates, next));
         states.set(key, next);
       }
+      // Only the results stored now count, each once.
+      const roll = st(ADD_TO_ROLLUP);
+      const daily = st(ADD_TO_DAILY);
+      const deltas = rollupDeltas(fresh);
+      for (const d of deltas) roll.run(d);
+      for (const { last_ok_at: _a, last_ok_ms: _m, ...d } of dailyDeltas(deltas)) daily.run(d);
       const after = [...states.values()].sort(
         (a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location),
       );

@@ -265,6 +265,30 @@ export const monitorStates = table('monitor_states', {
   version: 'int',
 });
 
+/** Hourly uptime buckets (domain/uptime.ts); written by recordResults, read by sumRollups and the monitor list (monitor-status.ts). */
+export const uptimeRollups = table('uptime_rollups', {
+  monitor_id: 'text',
+  hour: 'int',
+  location: 'text',
+  workspace_id: 'text',
+  total: 'int',
+  ok: 'int',
+  response_ms_sum: 'int',
+  last_ok_at: 'int',
+  last_ok_ms: 'int',
+});
+
+/** Daily uptime buckets (UTC days): the dashboard's 30-day figure reads these for whole days. */
+export const uptimeDaily = table('uptime_daily', {
+  monitor_id: 'text',
+  day: 'int',
+  location: 'text',
+  workspace_id: 'text',
+  total: 'int',
+  ok: 'int',
+  response_ms_sum: 'int',
+});
+
 type Row = Record<string, unknown>;
 
 /**
