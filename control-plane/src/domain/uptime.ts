@@ -18,10 +18,12 @@ import type { CheckResultRecord } from './types.js';
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 
-const floorTo = (unit: number) => (t: Date | number): number => {
-  const ms = typeof t === 'number' ? t : t.getTime();
-  return ms - (((ms % unit) + unit) % unit);
-};
+const floorTo =
+  (unit: number) =>
+  (t: Date | number): number => {
+    const ms = typeof t === 'number' ? t : t.getTime();
+    return ms - (((ms % unit) + unit) % unit);
+  };
 export const hourOf = floorTo(HOUR_MS);
 /** UTC day. */
 export const dayOf = floorTo(DAY_MS);

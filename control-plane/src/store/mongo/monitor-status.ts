@@ -45,8 +45,14 @@ const checksStages = (at: Date): Document[] => {
           {
             $group: {
               _id: null,
-              total_30d: when({ $or: [{ $lt: ['$hour', fullDaysFrom] }, { $gte: ['$hour', fullDaysTo] }] }, '$total'),
-              ok_30d: when({ $or: [{ $lt: ['$hour', fullDaysFrom] }, { $gte: ['$hour', fullDaysTo] }] }, '$ok'),
+              total_30d: when(
+                { $or: [{ $lt: ['$hour', fullDaysFrom] }, { $gte: ['$hour', fullDaysTo] }] },
+                '$total',
+              ),
+              ok_30d: when(
+                { $or: [{ $lt: ['$hour', fullDaysFrom] }, { $gte: ['$hour', fullDaysTo] }] },
+                '$ok',
+              ),
               total_24h: when({ $gte: ['$hour', from24h] }, '$total'),
               ok_24h: when({ $gte: ['$hour', from24h] }, '$ok'),
             },

@@ -199,8 +199,10 @@ export const mongoResults = ({ col, inTransaction }: MongoContext): ResultStore 
           }
           // Only the results stored now count, each once (a replay matched and upserted nothing).
           const deltas = rollupDeltas(storedNow);
-          if (deltas.length > 0)
+          if (deltas.length > 0) {
             await rollups.bulkWrite(deltas.map(addToRollup), { ordered: false, session });
+            await daily.bulkWrite(dailyDeltas(deltas).map(addToDaily), { ordered: false, session });
+          }
           const after = [...states.values()].sort(
             (a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location),
           );
