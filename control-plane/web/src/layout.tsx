@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, type Me } from './api.js';
 import { followLink } from './router.js';
 
@@ -34,6 +34,12 @@ export const Shell = (props: {
   children: ComponentChildren;
 }) => {
   const [busy, setBusy] = useState(false);
+  // On a phone the navigation is one row that scrolls sideways: keep the current page's tab in view.
+  useEffect(() => {
+    document
+      .querySelector('.sidenav a[aria-current="page"]')
+      ?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [props.path]);
   const signOut = async () => {
     setBusy(true);
     try {
