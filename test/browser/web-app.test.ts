@@ -310,7 +310,8 @@ describe('web app in chromium', () => {
     );
     await dialog.getByRole('button', { name: 'Remove' }).click();
     await admin.page.getByRole('status').filter({ hasText: 'leo@demo.localhost was removed.' }).waitFor();
-    expect(await admin.page.getByRole('row', { name: /leo@demo\.localhost/ }).count()).toBe(0);
+    // The list reloads after the message: wait for the row to go rather than count once.
+    await expect.poll(() => admin.page.getByRole('row', { name: /leo@demo\.localhost/ }).count()).toBe(0);
 
     await leo.page.getByRole('link', { name: 'Monitors' }).click();
     await leo.page.waitForURL(/\/sign-in$/);
