@@ -215,9 +215,9 @@ with the checks summary switched off inside the store (\`checks: false\`, intern
 derived). A client pinned to core 0 pages through all ${MONITORS.toLocaleString('en')} monitors with
 \`GET /api/v1/monitors?limit=${PAGE}\` (one kept-alive connection, one request at a time), alternating between
 the two servers sweep by sweep; ${WARM_SWEEPS} warm-up sweeps each, then ${SWEEPS}. Times are per request, at the client.
-The machine was shared with other work during the run (load average ${loadavg()
+Load average at the end of the run: ${loadavg()
       .map((l) => l.toFixed(1))
-      .join(' / ')} at the end), which the tails show.
+      .join(' / ')} (1, 5 and 15 minutes).
 
 | list | requests | p50 ms | p90 ms | p99 ms | max ms | kB per page |
 |---|---:|---:|---:|---:|---:|---:|
