@@ -278,6 +278,10 @@ describe('web app in chromium', () => {
     const users = await lookout.api('demo', '/users', { 'x-api-key': lookout.apiKey });
     const vic = JSON.parse(users.body).data.find((u: { email: string }) => u.email === 'vic@demo.localhost');
     expect(vic.role).toBe('member');
+    // The list reloads after the message; until then the row still holds the old role.
+    await expect
+      .poll(() => row.getByRole('button', { name: 'Save role of vic@demo.localhost' }).count())
+      .toBe(0);
     // And back, so the viewer test finds a viewer.
     await row.getByRole('combobox', { name: 'Role of vic@demo.localhost' }).selectOption({ label: 'Viewer' });
     await row.getByRole('button', { name: 'Save role of vic@demo.localhost' }).click();

@@ -1,4 +1,4 @@
-/** Small pieces shared by the heartbeats and routing pages: a copyable value, a field with its problem. */
+/** Small pieces shared by the pages: a copyable value (secrets shown once), a snippet, a field with its problem. */
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError } from './api.js';
@@ -9,6 +9,8 @@ export const CopyValue = (props: {
   value: string;
   copyLabel?: string;
   multiline?: boolean;
+  /** Shown under the value until it is copied. */
+  hint?: string;
 }) => {
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   const copy = async () => {
@@ -38,7 +40,7 @@ export const CopyValue = (props: {
           ? 'Copied to the clipboard.'
           : copied === 'no'
             ? 'The browser did not allow copying; select the value and copy it yourself.'
-            : ''}
+            : (props.hint ?? '')}
       </p>
     </div>
   );

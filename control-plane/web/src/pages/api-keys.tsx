@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type ApiKey, api, type KeyList, type Me } from '../api.js';
 import { Confirm } from '../confirm.js';
 import { formatDate, formatDateTime, fromNow } from '../format.js';
+import { CopyValue } from '../routing-ui.js';
 
 const NAME_MAX = 100;
 const MAX_ACTIVE = 25;
@@ -18,15 +19,6 @@ const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 
 
 /** The value of a new key, shown this once, with a copy button. */
 const NewKeyValue = (props: { name: string; value: string; onDone: () => void }) => {
-  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(props.value);
-      setCopied('yes');
-    } catch {
-      setCopied('no');
-    }
-  };
   return (
     <section class="panel new-key" aria-labelledby="new-key-title">
       <h2 id="new-key-title">Your new key “{props.name}”</h2>
@@ -34,25 +26,7 @@ const NewKeyValue = (props: { name: string; value: string; onDone: () => void })
         Copy it now: <strong>this key will not be shown again.</strong> Only its last four characters are
         kept.
       </p>
-      <div class="key-value">
-        <input
-          type="text"
-          readOnly
-          value={props.value}
-          aria-label="New API key value"
-          onFocus={(e) => e.currentTarget.select()}
-        />
-        <button type="button" class="button primary" onClick={copy}>
-          Copy
-        </button>
-      </div>
-      <p class="hint" role="status">
-        {copied === 'yes'
-          ? 'Copied to the clipboard.'
-          : copied === 'no'
-            ? 'The browser did not allow copying; select the value and copy it yourself.'
-            : 'Send it in the X-API-Key header.'}
-      </p>
+      <CopyValue label="New API key value" value={props.value} hint="Send it in the X-API-Key header." />
       <button type="button" class="button" onClick={props.onDone}>
         Done
       </button>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Me, type Member, type Role } from '../api.js';
 import { Confirm } from '../confirm.js';
 import { formatDate, formatDateTime, fromNow } from '../format.js';
+import { CopyValue } from '../routing-ui.js';
 
 const ROLES: { value: Role; label: string; what: string }[] = [
   { value: 'viewer', label: 'Viewer', what: 'reads everything' },
@@ -12,15 +13,6 @@ const roleLabel = (r: Role) => ROLES.find((x) => x.value === r)?.label ?? r;
 
 /** The link of a new invitation, shown this once, with a copy button. */
 const InvitationLink = (props: { email: string; url: string; onDone: () => void }) => {
-  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(props.url);
-      setCopied('yes');
-    } catch {
-      setCopied('no');
-    }
-  };
   return (
     <section class="panel new-key" aria-labelledby="invite-link-title">
       <h2 id="invite-link-title">Invitation for {props.email}</h2>
@@ -28,25 +20,11 @@ const InvitationLink = (props: { email: string; url: string; onDone: () => void 
         Send this link to them: <strong>it will not be shown again.</strong> It works once, for 7 days, to set
         a password. Lookout does not email it.
       </p>
-      <div class="key-value">
-        <input
-          type="text"
-          readOnly
-          value={props.url}
-          aria-label="Invitation link"
-          onFocus={(e) => e.currentTarget.select()}
-        />
-        <button type="button" class="button primary" onClick={copy}>
-          Copy
-        </button>
-      </div>
-      <p class="hint" role="status">
-        {copied === 'yes'
-          ? 'Copied to the clipboard.'
-          : copied === 'no'
-            ? 'The browser did not allow copying; select the link and copy it yourself.'
-            : 'Lost it? Invite the same email again for a new link.'}
-      </p>
+      <CopyValue
+        label="Invitation link"
+        value={props.url}
+        hint="Lost it? Invite the same email again for a new link."
+      />
       <button type="button" class="button" onClick={props.onDone}>
         Done
       </button>
