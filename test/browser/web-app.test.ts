@@ -359,9 +359,10 @@ describe('web app in chromium', () => {
     await page.getByLabel('Status').selectOption({ label: 'Paused' });
     await page.getByRole('heading', { name: 'Paused monitors' }).waitFor();
     await page.getByRole('row', { name: /Checkout API/ }).waitFor({ state: 'detached' });
-    expect(await page.getByRole('table').getByRole('rowheader').allTextContents()).toEqual([
-      expect.stringMatching(/^Status page/),
-    ]);
+    // The filtered list replaces the table when it arrives: wait for it rather than read once.
+    await expect
+      .poll(() => page.getByRole('table').getByRole('rowheader').allTextContents())
+      .toEqual([expect.stringMatching(/^Status page/)]);
     await page.getByLabel('Status').selectOption({ label: 'Down' });
     await page.getByText('No monitor is down.').waitFor();
     await context.close();
