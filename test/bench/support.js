@@ -74,6 +74,60 @@ export const bareProbeLoop = async (ports, seconds, concurrency = 64) => {
   return { rate: done / seconds, checks: done, seconds: elapsed, cpuMs: (cpu.user + cpu.system) / 1000 };
 };
 
+/**
+ * The same request as `bareProbeLoop`, but paced: `rate` checks per second started on schedule (one
+ * timer for the next due start; every start that is due runs in that turn), like an agent that is not
+ * saturated. What a check costs depends on the load: at saturation one event-loop turn serves many
+ * sockets, at a few hundred checks per second most checks wake the process on their own. This is the
+ * floor for a process doing `rate` checks per second. Returns the same figures as `bareProbeLoop`.
+ */
+export const pacedProbeLoop = async (ports, seconds, rate) => {
+  let next = 0;
+  let done = 0;
+  let inFlight = 0;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const total = Math.round(rate * seconds);
+  let started = 0;
+  const one = () => {
+    inFlight++;
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: ports[next++ % ports.length],
+        path: '/',
+        agent: false,
+        headers: { connection: 'close' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode === 200) done++;
+          inFlight--;
+        });
+      },
+    );
+    req.on('error', () => inFlight--);
+    req.end();
+  };
+  await new Promise((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      while (started < total && t0 + (started * 1000) / rate <= now) {
+        started++;
+        one();
+      }
+      if (started >= total) return resolve();
+      setTimeout(tick, Math.max(0, t0 + (started * 1000) / rate - performance.now()));
+    };
+    tick();
+  });
+  while (inFlight > 0) await sleep(5);
+  const cpu = process.cpuUsage(cpu0);
+  const elapsed = (performance.now() - t0) / 1000;
+  return { rate: done / elapsed, checks: done, seconds: elapsed, cpuMs: (cpu.user + cpu.system) / 1000 };
+};
+
 /** Inserts `n` plain-HTTP monitors in `locations` (default eu-west); returns their ids. */
 export const insertMonitors = async (
   store,

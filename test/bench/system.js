@@ -31,7 +31,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { machine, writeSection } from './report.js';
-import { bareProbeLoop, linux, sleep } from './support.js';
+import { bareProbeLoop, linux, pacedProbeLoop, sleep } from './support.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const MAIN = join(ROOT, 'control-plane', 'dist', 'main.js');
@@ -357,6 +357,16 @@ export const run = async (argv = []) => {
     say(
       `bare Node probe loop: ${Math.round(bare.rate)} checks/s, ${barePerCheck.toFixed(3)} ms CPU per check`,
     );
+    // The same loop paced at each step's rate per agent (monitors / interval): the floor for one process
+    // doing that many checks per second, where most checks wake the process on their own.
+    const paced = new Map();
+    for (let n = o.start; n <= o.max; n *= 2) {
+      const rate = n / o.interval;
+      if (rate > 0.8 * bare.rate) break;
+      const r = await pacedProbeLoop(ports, o.bareSeconds, rate);
+      paced.set(n, { rate, perCheck: r.cpuMs / Math.max(1, r.checks) });
+      say(`paced loop at ${rate} checks/s: ${(r.cpuMs / Math.max(1, r.checks)).toFixed(3)} ms CPU per check`);
+    }
 
     db = new Database(join(dir, 'lookout.db'), { readonly: true, fileMustExist: true });
     const byLocation = db.prepare(
@@ -507,6 +517,9 @@ export const run = async (argv = []) => {
         restarted,
       };
       step.multiple = step.total.perCheck / barePerCheck;
+      step.paced = paced.get(n) ?? null;
+      step.pacedMultiple = step.paced ? step.total.perCheck / step.paced.perCheck : Number.NaN;
+      for (const r of rows) r.pacedMultiple = step.paced ? r.perCheck / step.paced.perCheck : Number.NaN;
       /** Why the step did not keep up (empty: it did). */
       step.behind = [
         ...(restarted || !Number.isFinite(totalUsed) ? ['an agent restarted'] : []),
@@ -520,7 +533,7 @@ export const run = async (argv = []) => {
         `${n} monitors: ${stored}/${due} stored (${(step.storedShare * 100).toFixed(1)} %), ` +
           `${(step.okShare * 100).toFixed(1)} % ok, p99 lag ${Math.round(lag)} ms, skipped ${step.skipped}, ` +
           `${step.total.cores.toFixed(2)} cores, ${step.total.perCheck.toFixed(3)} ms CPU/check ` +
-          `(${step.multiple.toFixed(2)} × bare) — ` +
+          `(${step.multiple.toFixed(2)} × bare, ${step.pacedMultiple.toFixed(2)} × paced) — ` +
           rows.map((r) => `${r.name} ${r.perCheck.toFixed(3)} ms/check ${Math.round(r.rss)} MB`).join(', ') +
           (step.keptUp ? '' : ` — FELL BEHIND (${step.behind.join(', ')})`),
       );
@@ -562,23 +575,23 @@ export const render = (result) => {
   const steps = result?.steps ?? [];
   const summary =
     steps.length === 0
-      ? '| — | — | — | — | — | — | — | — | — | — | — |'
+      ? '| — | — | — | — | — | — | — | — | — | — | — | — |'
       : steps
           .map(
             (s) =>
-              `| ${n0(s.monitors)} | ${n0(s.dueRate)} | ${pct(s.storedShare)} | ${pct(s.okShare)} | ${n0(s.lag)} | ${n0(s.skipped)} | ${f2(s.total.cores)} | ${f3(s.total.perCheck)} | ${f2(s.multiple)} | ${n0(s.rows[0].rss)} | ${s.keptUp ? 'yes' : `no: ${s.behind.join(', ')}`} |`,
+              `| ${n0(s.monitors)} | ${n0(s.dueRate)} | ${pct(s.storedShare)} | ${pct(s.okShare)} | ${n0(s.lag)} | ${n0(s.skipped)} | ${f2(s.total.cores)} | ${f3(s.total.perCheck)} | ${f2(s.multiple)} | ${f3(s.paced?.perCheck)} | ${f2(s.pacedMultiple)} | ${n0(s.rows[0].rss)} | ${s.keptUp ? 'yes' : `no: ${s.behind.join(', ')}`} |`,
           )
           .join('\n');
   const perProcess =
     steps.length === 0
-      ? '| — | — | — | — | — | — | — |'
+      ? '| — | — | — | — | — | — | — | — |'
       : steps
           .flatMap((s) => [
             ...s.rows.map(
               (r) =>
-                `| ${n0(s.monitors)} | ${r.name} | ${n0(r.checks)} | ${f2(r.cores)} | ${f3(r.perCheck)} | ${f2(r.multiple)} | ${n0(r.rss)} |`,
+                `| ${n0(s.monitors)} | ${r.name} | ${n0(r.checks)} | ${f2(r.cores)} | ${f3(r.perCheck)} | ${f2(r.multiple)} | ${f2(r.pacedMultiple)} | ${n0(r.rss)} |`,
             ),
-            `| ${n0(s.monitors)} | **all Lookout processes** | ${n0(s.stored)} | ${f2(s.total.cores)} | ${f3(s.total.perCheck)} | ${f2(s.multiple)} | ${n0(s.rows.reduce((a, r) => a + r.rss, 0))} |`,
+            `| ${n0(s.monitors)} | **all Lookout processes** | ${n0(s.stored)} | ${f2(s.total.cores)} | ${f3(s.total.perCheck)} | ${f2(s.multiple)} | ${f2(s.pacedMultiple)} | ${n0(s.rows.reduce((a, r) => a + r.rss, 0))} |`,
           ])
           .join('\n');
   const last = steps.filter((s) => s.keptUp).at(-1);
@@ -609,6 +622,10 @@ The bare Node probe loop (\`bareProbeLoop\` in \`test/bench/support.js\`, the \`
 requests in flight, a fresh connection each, as fast as it goes) runs in the bench process against the same
 target while the service idles, for ${o.bareSeconds} s; its CPU per check is the bench process's CPU over
 the loop divided by its successful checks. "× bare loop" is the service's total CPU per check over the loop's.
+The paced loop (\`pacedProbeLoop\`) is the same request started on schedule at each step's rate per agent
+(monitors / interval), for ${o.bareSeconds} s each before the ramp: what one process doing that many checks per
+second spends, the floor for an agent that is not saturated (most checks wake the process on their own).
+"× paced loop" is the service's (or the process's) CPU per check over the paced loop's at that step's rate.
 
 Bare Node probe loop in this run: ${
     result
@@ -620,15 +637,15 @@ Bare Node probe loop in this run: ${
       : ''
   }
 
-| Monitors | Checks due/s | Stored / due | Successful | p99 lag ms | Skipped runs | CPU (cores) | CPU ms/check | × bare loop | Control-plane RSS MB | Kept up |
-|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
+| Monitors | Checks due/s | Stored / due | Successful | p99 lag ms | Skipped runs | CPU (cores) | CPU ms/check | × bare loop | Paced loop ms/check | × paced loop | Control-plane RSS MB | Kept up |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
 ${summary}
 
 Per process. Checks: the results of the window's slots that the process handled (an agent its own
 region's, the control plane all of them); CPU per check is its CPU over the window divided by those.
 
-| Monitors | Process | Checks | CPU (cores) | CPU ms/check | × bare loop | RSS MB |
-|---:|---|---:|---:|---:|---:|---:|
+| Monitors | Process | Checks | CPU (cores) | CPU ms/check | × bare loop | × paced loop | RSS MB |
+|---:|---|---:|---:|---:|---:|---:|---:|
 ${perProcess}
 
 Targets (issue 15): whole-system CPU per check ≤ 1.5 × the bare loop; control-plane RSS ≤ 250 MB at
