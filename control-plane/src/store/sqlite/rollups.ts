@@ -1,24 +1,28 @@
-import { DAY_MS, HOUR_MS, type RollupDelta } from '../../domain/uptime.js';
+import { DAY_MS, HOUR_MS } from '../../domain/uptime.js';
 import type { SqliteContext } from './db.js';
 
-/** Adds a bucket increment (domain/uptime.ts RollupDelta); the newest successful check wins. */
-const ADD_TO_ROLLUP = `INSERT INTO uptime_rollups (monitor_id, hour, location, workspace_id, total, ok,
+/**
+ * Adds the results with row ids in (@from, @to] to their hourly buckets, grouped in SQL. The newest
+ * success's response time is a bare column beside the one max() (SQLite takes it from that row).
+ */
+const ADD_TO_HOURLY = `INSERT INTO uptime_rollups (monitor_id, hour, location, workspace_id, total, ok,
     response_ms_sum, last_ok_at, last_ok_ms)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+  SELECT monitor_id, scheduled_at - scheduled_at % ${HOUR_MS}, location, workspace_id, count(*), sum(ok != 0),
+    sum(response_time_ms), max(CASE WHEN ok != 0 THEN scheduled_at END),
+    CASE WHEN max(CASE WHEN ok != 0 THEN scheduled_at END) IS NULL THEN NULL ELSE response_time_ms END
+  FROM check_results WHERE rowid > @from AND rowid <= @to GROUP BY 1, 2, 3
   ON CONFLICT (monitor_id, hour, location) DO UPDATE SET
     total = total + excluded.total, ok = ok + excluded.ok,
     response_ms_sum = response_ms_sum + excluded.response_ms_sum,
     last_ok_ms = CASE WHEN excluded.last_ok_at >= coalesce(last_ok_at, 0) THEN excluded.last_ok_ms ELSE last_ok_ms END,
     last_ok_at = coalesce(max(last_ok_at, excluded.last_ok_at), last_ok_at, excluded.last_ok_at)`;
 const ADD_TO_DAILY = `INSERT INTO uptime_daily (monitor_id, day, location, workspace_id, total, ok, response_ms_sum)
-  VALUES (?, ?, ?, ?, ?, ?, ?)
+  SELECT monitor_id, scheduled_at - scheduled_at % ${DAY_MS}, location, min(workspace_id), count(*), sum(ok != 0),
+    sum(response_time_ms)
+  FROM check_results WHERE rowid > @from AND rowid <= @to GROUP BY 1, 2, 3
   ON CONFLICT (monitor_id, day, location) DO UPDATE SET
     total = total + excluded.total, ok = ok + excluded.ok,
     response_ms_sum = response_ms_sum + excluded.response_ms_sum`;
-/** What a bucket needs of a result, in row-id order: [rowid, workspace, monitor, location, scheduled, ok, ms]. */
-const ROWS = `SELECT rowid, workspace_id, monitor_id, location, scheduled_at, ok, response_time_ms
-  FROM check_results WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?`;
-type ResultRow = [number, string, string, string, number, number, number];
 
 export interface RollupFlushOptions {
   /** Between two flushes (default 60 s). */
@@ -79,76 +83,26 @@ export const sqliteRollups = ({ db, st, immediate }: SqliteContext, opts: Rollup
     }
   };
 
-  /** One transaction: the next results after the mark, up to `until`, into the buckets. */
+  /**
+   * One transaction: the results after the mark, up to `chunkRows` row ids and at most `until`, into
+   * the buckets (results after the mark are never deleted: pruning stops at the mark).
+   */
   const chunk = (until: number): boolean =>
     derived(() => {
-      const mark = markNow();
-      const rows = mark >= until ? [] : (st(ROWS).raw().all(mark, until, chunkRows) as ResultRow[]);
-      const last = rows.length > 0 ? rows[rows.length - 1]![0] : mark;
-      if (rows.length > 0) {
-        const hourly = new Map<string, RollupDelta>();
-        for (const [, ws, monitor, location, at, ok, ms] of rows) {
-          const hour = at - (((at % HOUR_MS) + HOUR_MS) % HOUR_MS);
-          const key = `${monitor}|${hour}|${location}`;
-          let d = hourly.get(key);
-          if (!d) {
-            d = {
-              workspace_id: ws,
-              monitor_id: monitor,
-              location,
-              hour,
-              total: 0,
-              ok: 0,
-              response_ms_sum: 0,
-              last_ok_at: null,
-              last_ok_ms: null,
-            };
-            hourly.set(key, d);
-          }
-          d.total++;
-          d.response_ms_sum += ms;
-          if (ok === 0) continue;
-          d.ok++;
-          if (d.last_ok_at === null || at >= d.last_ok_at) {
-            d.last_ok_at = at;
-            d.last_ok_ms = ms;
-          }
-        }
-        const daily = new Map<string, RollupDelta>();
-        const roll = st(ADD_TO_ROLLUP);
-        for (const d of [...hourly.values()].sort(byKey)) {
-          roll.run(
-            d.monitor_id,
-            d.hour,
-            d.location,
-            d.workspace_id,
-            d.total,
-            d.ok,
-            d.response_ms_sum,
-            d.last_ok_at,
-            d.last_ok_ms,
-          );
-          const day = d.hour - (d.hour % DAY_MS);
-          const key = `${d.monitor_id}|${day}|${d.location}`;
-          const e = daily.get(key);
-          if (e) {
-            e.total += d.total;
-            e.ok += d.ok;
-            e.response_ms_sum += d.response_ms_sum;
-          } else daily.set(key, { ...d, hour: day });
-        }
-        const add = st(ADD_TO_DAILY);
-        for (const d of [...daily.values()].sort(byKey))
-          add.run(d.monitor_id, d.hour, d.location, d.workspace_id, d.total, d.ok, d.response_ms_sum);
+      const from = markNow();
+      const to = Math.min(until, from + chunkRows);
+      if (to > from) {
+        st(ADD_TO_HOURLY).run({ from, to });
+        st(ADD_TO_DAILY).run({ from, to });
       }
-      const more = rows.length > 0 && last < until;
+      const more = to < until;
       // The flush's end: what waits now arrived during it; its earliest time, exactly.
-      if (more) st('UPDATE uptime_rollup_mark SET upto = ?').run(last);
+      if (more) st('UPDATE uptime_rollup_mark SET upto = ?').run(to);
       else
         st(
-          `UPDATE uptime_rollup_mark SET upto = @last,
-             waiting_from = (SELECT min(scheduled_at) FROM check_results WHERE rowid > @last)`,
-        ).run({ last });
+          `UPDATE uptime_rollup_mark SET upto = @to,
+             waiting_from = (SELECT min(scheduled_at) FROM check_results WHERE rowid > @to)`,
+        ).run({ to: Math.max(from, to) });
       return more;
     });
 
@@ -220,10 +174,3 @@ export type SqliteRollups = ReturnType<typeof sqliteRollups>;
  * scalar subqueries (`(SELECT since FROM w)`): constants to the planner, so they bound index ranges.
  */
 export const WAITING_CTE = `w AS (SELECT upto, coalesce(waiting_from, 9007199254740991) AS since FROM uptime_rollup_mark)`;
-
-const byKey = (a: RollupDelta, b: RollupDelta) =>
-  a.monitor_id < b.monitor_id
-    ? -1
-    : a.monitor_id > b.monitor_id
-      ? 1
-      : a.hour - b.hour || (a.location < b.location ? -1 : a.location > b.location ? 1 : 0);
