@@ -312,5 +312,44 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       const bare = await store.listMonitorsWithStatus(ws, { limit: 10, checks: false }, now);
       expect(bare.data.map(summary)).toEqual([NO_CHECKS, NO_CHECKS, NO_CHECKS]);
     });
+
+    it('the uptime and newest response time count results whose buckets are written and those still waiting alike', async () => {
+      const H = 3600;
+      const a = await add('a', 1);
+      const now = at(744 * H + 1800);
+      const check = (s: number, ok: boolean, ms: number, location = 'eu-west') =>
+        result(ws, a.id, {
+          id: `${location}:${s}`,
+          scheduled_at: at(s),
+          received_at: at(s),
+          ok,
+          location,
+          response_time_ms: ms,
+        });
+      const fields = async () => {
+        const m = (await store.getMonitorStatuses(ws, [a.id], now)).get(a.id)!;
+        return [m.uptime_24h, m.uptime_30d, m.last_response_time_ms];
+      };
+      // Hour 700 (30 d only) and hour 743 (both windows), then a prune (an adapter may write its
+      // waiting buckets then), then more results into the same buckets.
+      await store.recordResults([check(700 * H, true, 11), check(743 * H, true, 12)], () => null);
+      await store.recordResults([check(743 * H + 60, false, 13)], () => null);
+      expect(await fields()).toEqual([50, 66.6667, 12]);
+      expect(await store.pruneResults(at(0), 100)).toBe(0);
+      await store.recordResults([check(743 * H + 120, true, 14, 'us-east')], () => null);
+      await store.recordResults([check(700 * H + 60, false, 15)], () => null);
+      expect(await fields()).toEqual([66.6667, 60, 14]);
+      // A late success older than the newest one does not replace its response time.
+      await store.recordResults([check(743 * H + 30, true, 16, 'us-east')], () => null);
+      expect(await fields()).toEqual([75, 66.6667, 14]);
+      await store.pruneResults(at(0), 100);
+      expect(await fields()).toEqual([75, 66.6667, 14]);
+      await store.recordResults([check(744 * H, true, 17)], () => null);
+      expect(await fields()).toEqual([80, 71.4286, 17]);
+      const page = await store.listMonitorsWithStatus(ws, { limit: 10 }, now);
+      expect(page.data.map((m) => [m.uptime_24h, m.uptime_30d, m.last_response_time_ms])).toEqual([
+        [80, 71.4286, 17],
+      ]);
+    });
   });
 };

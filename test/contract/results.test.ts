@@ -150,4 +150,40 @@ contract('ResultStore', (c) => {
     expect(await store.pruneRollups(at(24 * H), 100)).toBe(4);
     expect(await sum(0, 4)).toEqual({ total: 0, ok: 0 });
   });
+
+  it('reads count every stored result once, whether its bucket is written or still waiting (prunes write them)', async () => {
+    const H = 3600;
+    const ws1 = ws.workspace.id;
+    const r = (id: string, monitor: string, s: number, ok: boolean, location = 'eu-west') =>
+      result(ws1, monitor, { id, scheduled_at: at(s), received_at: at(s), ok, location });
+    const sum = (monitor: string, from: number, to: number) =>
+      store.sumRollups(ws1, monitor, at(from * H), at(to * H));
+    // Hour 0 of two monitors, in two batches of distinct monitors (as agents send them).
+    await insertResults([r('a1', 'ma', 10, true), r('b1', 'mb', 10, false)]);
+    await insertResults([r('a2', 'ma', 70, false, 'us-east'), r('b2', 'mb', 70, true)]);
+    expect(await sum('ma', 0, 1)).toEqual({ total: 2, ok: 1 });
+    // A prune before the results' time deletes nothing; an adapter may write its waiting buckets then.
+    expect(await store.pruneResults(at(0), 100)).toBe(0);
+    expect(await sum('ma', 0, 1)).toEqual({ total: 2, ok: 1 });
+    expect(await sum('mb', 0, 1)).toEqual({ total: 2, ok: 1 });
+    // More results into the same buckets, a late one into hour 0 after hour 2, and replays.
+    await insertResults([r('a3', 'ma', 130, true), r('b3', 'mb', 2 * H, true)]);
+    await insertResults([r('a4', 'ma', 2 * H + 5, false), r('b4', 'mb', 200, false, 'us-east')]);
+    expect(await insertResults([r('a1', 'ma', 10, true), r('a5', 'ma', 300, true)])).toEqual(['a5']);
+    expect(await sum('ma', 0, 1)).toEqual({ total: 4, ok: 3 });
+    expect(await sum('ma', 0, 3)).toEqual({ total: 5, ok: 3 });
+    expect(await sum('ma', 1, 3)).toEqual({ total: 1, ok: 0 });
+    expect(await sum('mb', 0, 3)).toEqual({ total: 4, ok: 2 });
+    expect(await store.sumRollups('other', 'ma', at(0), at(3 * H))).toEqual({ total: 0, ok: 0 });
+    // Pruning every result leaves every bucket as it was, written or waiting.
+    expect(await store.pruneResults(at(10 * H), 100)).toBe(9);
+    expect(await sum('ma', 0, 3)).toEqual({ total: 5, ok: 3 });
+    expect(await sum('mb', 0, 3)).toEqual({ total: 4, ok: 2 });
+    // New results after everything was pruned (an adapter may hand out old row ids again).
+    await insertResults([r('a6', 'ma', 20, true), r('b6', 'mb', 3 * H, true)]);
+    expect(await sum('ma', 0, 3)).toEqual({ total: 6, ok: 4 });
+    expect(await store.pruneResults(at(0), 100)).toBe(0);
+    expect(await sum('ma', 0, 3)).toEqual({ total: 6, ok: 4 });
+    expect(await sum('mb', 0, 4)).toEqual({ total: 5, ok: 3 });
+  });
 });

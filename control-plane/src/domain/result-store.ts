@@ -43,7 +43,9 @@ export interface ResultStore {
    * Ingestion in one step: stores the results whose id is new and, for each one stored, in order, runs
    * `step` on the current state of its (monitor, location) — null when there is none — and stores what
    * it returns (null: no change); each result stored now (and only those: a replay adds nothing) is
-   * added to its hourly rollup bucket (domain/uptime.ts `rollupDeltas`). One transaction in both adapters (one fsync on SQLite): all of it is
+   * added to its hourly rollup bucket (domain/uptime.ts `rollupDeltas`): in the same transaction on
+   * MongoDB, behind it on SQLite (store/sqlite/rollups.ts; reads count it either way). One transaction
+   * in both adapters (one fsync on SQLite): all of it is
    * stored or none, so a batch that failed is replayed whole. On MongoDB a transaction that loses a
    * write conflict runs again, so `step` (pure) may run again for an item. Returns the ids stored now
    * and every location state (the '*' row included) of the monitors those results belong to, after.

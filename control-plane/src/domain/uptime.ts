@@ -4,7 +4,8 @@ import type { CheckResultRecord } from './types.js';
 /**
  * Uptime from hourly rollups. `recordResults` adds every newly stored result (never a replayed one)
  * to its bucket — (monitor, location, hour of `scheduled_at`): total, ok, the sum of response times
- * and the newest successful check — in the same transaction that stores it, and to its daily bucket
+ * and the newest successful check — in the transaction that stores it (MongoDB) or in a flush behind
+ * it that every read completes with the results not yet written (SQLite), and to its daily bucket
  * (the same without the newest success; read by the dashboard's 30-day figure). Pruning results
  * leaves the buckets alone; they have their own retention (`rollupRetentionDays`).
  *

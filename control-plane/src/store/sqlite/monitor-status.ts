@@ -12,6 +12,7 @@ import type { Monitor } from '../../domain/types.js';
 import { dashboardWindows, percent } from '../../domain/uptime.js';
 import { decodeCursor, toPage } from '../cursor.js';
 import type { SqliteContext } from './db.js';
+import { WAITING_CTE } from './rollups.js';
 import { fromRow, monitors } from './tables.js';
 
 type Row = Record<string, unknown>;
@@ -43,9 +44,10 @@ const statusOf = (row: Row) => ({
  * (domain/uptime.ts `dashboardWindows`), and its newest successful response time. Each part is a
  * range of a bucket table's key per monitor: the hourly buckets of the last 24 h and of the hours
  * before and after the whole days, the daily buckets of those whole days; the newest hourly bucket
- * with a success is found walking its key backwards.
+ * with a success is found walking its key backwards. The results still waiting for their buckets
+ * (rollups.ts) count too, read in the same statement: per monitor a walk of its recent index entries.
  */
-const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)),
+const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)), ${WAITING_CTE},
   parts AS (
     SELECT monitor_id, total AS t30, ok AS o30, 0 AS t24, 0 AS o24 FROM uptime_rollups
       WHERE monitor_id IN (SELECT id FROM page) AND hour >= @from30d AND hour < @fullDaysFrom
@@ -56,7 +58,11 @@ const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)),
     SELECT monitor_id,
         CASE WHEN hour >= @fullDaysTo THEN total ELSE 0 END, CASE WHEN hour >= @fullDaysTo THEN ok ELSE 0 END,
         CASE WHEN hour >= @from24h THEN total ELSE 0 END, CASE WHEN hour >= @from24h THEN ok ELSE 0 END
-      FROM uptime_rollups WHERE monitor_id IN (SELECT id FROM page) AND hour >= min(@from24h, @fullDaysTo)),
+      FROM uptime_rollups WHERE monitor_id IN (SELECT id FROM page) AND hour >= min(@from24h, @fullDaysTo)
+    UNION ALL
+    SELECT r.monitor_id, 1, r.ok != 0, r.scheduled_at >= @from24h, r.ok != 0 AND r.scheduled_at >= @from24h
+      FROM page q JOIN check_results r ON r.monitor_id = q.id
+      WHERE r.scheduled_at >= max(@from30d, (SELECT since FROM w)) AND r.rowid > (SELECT upto FROM w)),
   sums AS (
     SELECT monitor_id, sum(t30) AS total_30d, sum(o30) AS ok_30d, sum(t24) AS total_24h, sum(o24) AS ok_24h
     FROM parts GROUP BY monitor_id)
@@ -64,7 +70,13 @@ const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)),
     coalesce(s.total_24h, 0) AS total_24h, coalesce(s.ok_24h, 0) AS ok_24h,
     (SELECT u.last_ok_ms FROM uptime_rollups u WHERE u.monitor_id = p.id AND u.hour =
         (SELECT h.hour FROM uptime_rollups h WHERE h.monitor_id = p.id AND h.ok > 0 ORDER BY h.hour DESC LIMIT 1)
-      ORDER BY u.last_ok_at DESC LIMIT 1) AS last_ok_ms
+      ORDER BY u.last_ok_at DESC LIMIT 1) AS last_ok_ms,
+    (SELECT max(u.last_ok_at) FROM uptime_rollups u WHERE u.monitor_id = p.id AND u.hour =
+        (SELECT h.hour FROM uptime_rollups h WHERE h.monitor_id = p.id AND h.ok > 0 ORDER BY h.hour DESC LIMIT 1))
+      AS last_ok_at,
+    (SELECT r.scheduled_at || ' ' || r.response_time_ms FROM check_results r
+      WHERE r.monitor_id = p.id AND r.scheduled_at >= (SELECT since FROM w) AND r.rowid > (SELECT upto FROM w)
+        AND r.ok != 0 ORDER BY r.scheduled_at DESC LIMIT 1) AS waiting_ok
   FROM page p LEFT JOIN sums s ON s.monitor_id = p.id`;
 
 /**
@@ -88,13 +100,20 @@ export const sqliteMonitorStatus = ({ st }: SqliteContext): MonitorStatusStore =
     const out = new Map<string, MonitorChecksSummary>();
     if (ids.length === 0) return out;
     const json = JSON.stringify(ids);
-    for (const r of st(ROLLUPS_SQL).all({ ids: json, ...dashboardWindows(at) }) as Row[])
+    for (const r of st(ROLLUPS_SQL).all({ ids: json, ...dashboardWindows(at) }) as Row[]) {
+      // The newest success: from the buckets, or a result still waiting for them when newer.
+      let lastOkMs = (r.last_ok_ms as number | null) ?? null;
+      if (r.waiting_ok !== null) {
+        const [okAt, ms] = (r.waiting_ok as string).split(' ').map(Number) as [number, number];
+        if (okAt >= ((r.last_ok_at as number | null) ?? 0)) lastOkMs = ms;
+      }
       out.set(r.id as string, {
         uptime_24h: percent(r.ok_24h as number, r.total_24h as number),
         uptime_30d: percent(r.ok_30d as number, r.total_30d as number),
-        last_response_time_ms: (r.last_ok_ms as number | null) ?? null,
+        last_response_time_ms: lastOkMs,
         recent_checks: [],
       });
+    }
     for (const r of st(RECENT_SQL).all(json) as Row[]) {
       const check: RecentCheck = {
         at: new Date(r.scheduled_at as number),

@@ -1,30 +1,20 @@
 import type { ResultStore } from '../../domain/result-store.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
-import { DAY_MS, dailyDeltas, rollupDeltas } from '../../domain/uptime.js';
+import { DAY_MS } from '../../domain/uptime.js';
 import type { SqliteContext } from './db.js';
+import { type SqliteRollups, WAITING_CTE } from './rollups.js';
 import { insertSql, monitorStates, results, toRow } from './tables.js';
 
-/** Adds a bucket increment (domain/uptime.ts RollupDelta); the newest successful check wins. */
-const ADD_TO_ROLLUP = `INSERT INTO uptime_rollups (monitor_id, hour, location, workspace_id, total, ok,
-    response_ms_sum, last_ok_at, last_ok_ms)
-  VALUES (@monitor_id, @hour, @location, @workspace_id, @total, @ok, @response_ms_sum, @last_ok_at, @last_ok_ms)
-  ON CONFLICT (monitor_id, hour, location) DO UPDATE SET
-    total = total + excluded.total, ok = ok + excluded.ok,
-    response_ms_sum = response_ms_sum + excluded.response_ms_sum,
-    last_ok_ms = CASE WHEN excluded.last_ok_at >= coalesce(last_ok_at, 0) THEN excluded.last_ok_ms ELSE last_ok_ms END,
-    last_ok_at = max(coalesce(last_ok_at, 0), coalesce(excluded.last_ok_at, 0))`;
-const ADD_TO_DAILY = `INSERT INTO uptime_daily (monitor_id, day, location, workspace_id, total, ok, response_ms_sum)
-  VALUES (@monitor_id, @hour, @location, @workspace_id, @total, @ok, @response_ms_sum)
-  ON CONFLICT (monitor_id, day, location) DO UPDATE SET
-    total = total + excluded.total, ok = ok + excluded.ok,
-    response_ms_sum = response_ms_sum + excluded.response_ms_sum`;
-
 /**
- * Check results in SQLite. `recordResults` is the ingestion step: the new results, the location
- * states they move and the hourly rollup buckets they add to commit in one IMMEDIATE transaction (one
- * fsync per batch).
+ * Check results in SQLite. `recordResults` is the ingestion step: the new results and the location
+ * states they move commit in one IMMEDIATE transaction (one fsync per batch); the uptime buckets they
+ * add to are written behind it from the stored results (rollups.ts), and every read of the buckets
+ * adds what is still waiting.
  */
-export const sqliteResults = ({ st, many, immediate, page }: SqliteContext): ResultStore => ({
+export const sqliteResults = (
+  { st, many, immediate, page }: SqliteContext,
+  rollups: SqliteRollups,
+): ResultStore => ({
   async listResults(workspaceId, monitorId, q) {
     const where = ['workspace_id = ?', 'monitor_id = ?'];
     const params: unknown[] = [workspaceId, monitorId];
@@ -49,15 +39,28 @@ export const sqliteResults = ({ st, many, immediate, page }: SqliteContext): Res
     ).get(workspaceId, monitorId, since.getTime(), until.getTime()) as { total: number; ok: number };
   },
   async pruneResults(before, limit) {
+    // Only results already in the buckets go (another process's may still wait): write ours first.
+    await rollups.flush();
     return st(
-      'DELETE FROM check_results WHERE rowid IN (SELECT rowid FROM check_results WHERE received_at < ? LIMIT ?)',
+      `DELETE FROM check_results WHERE rowid IN (SELECT rowid FROM check_results
+         WHERE received_at < ? AND rowid <= (SELECT upto FROM uptime_rollup_mark) LIMIT ?)`,
     ).run(before.getTime(), limit).changes;
   },
   async sumRollups(workspaceId, monitorId, fromHour, toHour) {
+    // The buckets and the results still waiting for them (rollups.ts), in one snapshot.
     return st(
-      `SELECT coalesce(sum(total), 0) total, coalesce(sum(ok), 0) ok FROM uptime_rollups
-       WHERE monitor_id = ? AND hour >= ? AND hour < ? AND workspace_id = ?`,
-    ).get(monitorId, fromHour.getTime(), toHour.getTime(), workspaceId) as { total: number; ok: number };
+      `WITH ${WAITING_CTE}
+       SELECT coalesce(sum(total), 0) total, coalesce(sum(ok), 0) ok FROM (
+         SELECT total, ok FROM uptime_rollups
+           WHERE monitor_id = @m AND hour >= @from AND hour < @to AND workspace_id = @ws
+         UNION ALL
+         SELECT 1, ok != 0 FROM check_results
+           WHERE monitor_id = @m AND scheduled_at >= max(@from, (SELECT since FROM w)) AND scheduled_at < @to
+             AND rowid > (SELECT upto FROM w) AND workspace_id = @ws)`,
+    ).get({ m: monitorId, from: fromHour.getTime(), to: toHour.getTime(), ws: workspaceId }) as {
+      total: number;
+      ok: number;
+    };
   },
   async pruneRollups(before, limit) {
     const hourly = st(
@@ -76,6 +79,7 @@ export const sqliteResults = ({ st, many, immediate, page }: SqliteContext): Res
     if (batch.length === 0) return { stored: [], states: [] };
     const touched = JSON.stringify([...new Set(batch.map((r) => r.monitor_id))]);
     return immediate(() => {
+      rollups.beforeInsert();
       const insert = st(`${insertSql(results)} ON CONFLICT DO NOTHING`);
       const put = st(
         `${insertSql(monitorStates)} ON CONFLICT (monitor_id, location) DO UPDATE SET ${Object.keys(
@@ -94,26 +98,23 @@ export const sqliteResults = ({ st, many, immediate, page }: SqliteContext): Res
       ))
         states.set(`${s.monitor_id}|${s.location}`, s);
       const stored: string[] = [];
-      const fresh: CheckResultRecord[] = [];
+      let earliest = Number.POSITIVE_INFINITY;
       for (const r of batch) {
         if (insert.run(toRow(results, r)).changes !== 1) continue;
         stored.push(r.id);
-        fresh.push(r);
+        const t = r.scheduled_at.getTime();
+        if (t < earliest) earliest = t;
         const key = `${r.monitor_id}|${r.location}`;
         const next = step(states.get(key) ?? null, r);
         if (!next) continue;
         put.run(toRow(monitorStates, next));
         states.set(key, next);
       }
-      // Only the results stored now count, each once.
-      const roll = st(ADD_TO_ROLLUP);
-      const daily = st(ADD_TO_DAILY);
-      const deltas = rollupDeltas(fresh);
-      for (const d of deltas) roll.run(d);
-      for (const { last_ok_at: _a, last_ok_ms: _m, ...d } of dailyDeltas(deltas)) daily.run(d);
       const after = [...states.values()].sort(
         (a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location),
       );
+      // Only the results stored now count in the buckets, each once, from the next flush on.
+      if (stored.length > 0) rollups.stored(earliest);
       return { stored, states: after };
     });
   },

@@ -13,6 +13,7 @@ import { sqliteMonitorStatus } from './monitor-status.js';
 import { sqliteMonitors } from './monitors.js';
 import { sqliteOAuth } from './oauth.js';
 import { sqliteResults } from './results.js';
+import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
 import { sqliteRouting } from './routing.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteTenancy } from './tenancy.js';
@@ -23,6 +24,13 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
   /** Open only an existing file (StoreMissingError otherwise); by default the file is created. */
   mustExist?: boolean;
+  /** How the uptime buckets are written behind ingestion (rollups.ts); tests drive it. */
+  rollups?: RollupFlushOptions;
+}
+
+export interface SqliteStore extends Store {
+  /** Closes the file as a crash would leave it: nothing waiting is written (tests). */
+  closeAsIfCrashed(): Promise<void>;
 }
 
 /**
@@ -31,7 +39,7 @@ export interface SqliteOptions {
  * takes the file's write lock first: two processes on one file serialize instead of racing.
  * One file per port (tenancy.ts, monitors.ts, …) on one shared context (db.ts).
  */
-export const createSqliteStore = (opts: SqliteOptions): Store => {
+export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
   const mustExist = opts.mustExist === true && opts.path !== ':memory:';
   if (!mustExist && opts.path !== ':memory:') mkdirSync(dirname(opts.path), { recursive: true });
   const busyTimeoutMs = opts.busyTimeoutMs ?? 5000;
@@ -57,18 +65,29 @@ export const createSqliteStore = (opts: SqliteOptions): Store => {
 
   const ctx = sqliteContext(db);
   const heartbeats = sqliteHeartbeats(ctx, { path: opts.path, busyTimeoutMs });
-  const results = sqliteResults(ctx);
+  const rollups = sqliteRollups(ctx, opts.rollups);
+  const results = sqliteResults(ctx, rollups);
   return {
     kind: 'sqlite',
     async init() {
       migrate(ctx);
+      await rollups.start();
     },
     async ping() {
       ctx.st('SELECT 1').get();
     },
     async close() {
+      try {
+        if (db.open) await rollups.stop();
+      } finally {
+        await heartbeats.close();
+        if (db.open) db.close();
+      }
+    },
+    async closeAsIfCrashed() {
+      rollups.abandon();
       await heartbeats.close();
-      if (db.open) db.close();
+      db.close();
     },
     ...sqliteTenancy(ctx),
     ...sqliteMonitors(ctx),
