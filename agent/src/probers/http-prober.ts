@@ -96,7 +96,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
 
   /**
    * One request. No AbortSignal goes to node:http (it would add listeners to every request):
-   * `abort.current` is how the run's one timer ends the request under way.
+   * `abort.current` is how the check's deadline ends the request under way.
    */
   const once = (spec: ProbeSpec, p: Prepared, hop: Hop, abort: Abort) =>
     new Promise<{ res: IncomingMessage; body: string; t: Record<string, number>; tls?: ProbeOutcome['tls'] }>(
@@ -186,17 +186,13 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
           response_time_ms: 0,
         };
       }
-      // One timer for the whole run (every hop), and the caller's signal: either ends the request
-      // under way, and the run fails with the reason.
+      // The caller's signal is the check's one deadline (deadline.ts), for the whole run (every
+      // hop): it ends the request under way, and the run fails with its reason.
       const abort: Abort = { current: null, reason: null };
       const stop = (err: unknown) => {
         abort.reason ??= err;
         abort.current?.(err);
       };
-      const timer = setTimeout(
-        () => stop(new DOMException(`timed out after ${spec.timeout_ms} ms`, 'TimeoutError')),
-        spec.timeout_ms,
-      );
       const onParent = () => stop(signal.reason);
       if (signal.aborted) onParent();
       else signal.addEventListener('abort', onParent, { once: true });
@@ -257,7 +253,6 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
       } catch (e) {
         return { ok: false, error: classifyError(e), response_time_ms: performance.now() - started };
       } finally {
-        clearTimeout(timer);
         signal.removeEventListener('abort', onParent);
       }
     },
