@@ -1,6 +1,6 @@
 import type { Assignment, CheckResult } from '@lookout/proto';
 import PQueue from 'p-queue';
-import { deadline } from './deadline.js';
+import { probeWithDeadline } from './deadline.js';
 import { createLagWindow } from './lag-window.js';
 import type { Prober, ProbeSpec } from './probe-port.js';
 import { createScheduler, type Timers } from './scheduler.js';
@@ -50,25 +50,17 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
       lags.add(lag);
       deps.onLag?.(lag);
     }
-    // The hard deadline: a prober that ignores its signal still cannot hold a slot past it.
-    const limit = deadline((spec?.timeout_ms ?? 0) + 1000);
     let outcome: Awaited<ReturnType<Prober['run']>>;
     try {
       if (!spec) throw new Error(assignment.problem ?? 'this agent cannot run this monitor');
-      outcome = await Promise.race([
-        prober.run(spec, limit.signal),
-        new Promise<never>((_, reject) =>
-          limit.signal.addEventListener('abort', () => reject(limit.signal.reason), { once: true }),
-        ),
-      ]);
+      // One timer per check: the prober's signal aborts at the spec's timeout; a hard backstop 1 s later.
+      outcome = await probeWithDeadline(prober, spec, timers);
     } catch (e) {
       outcome = {
         ok: false,
         error: { kind: 'agent_error', message: (e as Error).message },
         response_time_ms: performance.now() - t0,
       };
-    } finally {
-      limit.done();
     }
     checksRun++;
     deps.onCheck?.({ type: spec?.monitor_type ?? 'unknown', ok: outcome.ok, ms: performance.now() - t0 });

@@ -8,6 +8,9 @@ import type { Timers } from './scheduler.js';
 export const REPORT_BATCH = 200;
 /** The longest pause a control plane's slow-down request can impose between two batches. */
 export const MAX_SLOW_DOWN_MS = 10_000;
+/** What a round sends: full batches only (a push filled one), or everything buffered. */
+const FULL = 1;
+const ALL = 2;
 
 export interface ReporterDeps {
   client: Client<typeof AgentService>;
@@ -26,13 +29,22 @@ export interface ReporterDeps {
 
 /**
  * Keeps results until the control plane acknowledges them and sends them in batches, oldest first:
- * on a timer, when a batch is full, after each Register and on shutdown. Calls never overlap. A
- * reply's slow-down request pauses the next batch (results keep buffering meanwhile).
+ * on a timer, when a batch is full, after each Register and on shutdown. At most one call is in
+ * flight: a trigger while one is only marks that another round is wanted, and the round under way
+ * picks it up when its call answers. A round started by a full batch sends full batches only (fewer
+ * waiting results wait for the timer); the timer, Register and shutdown send everything. A reply's
+ * slow-down request pauses the next batch (results keep buffering meanwhile); a failed call ends
+ * the round, and full batches wait for the timer until a call succeeds again.
  */
 export const createReporter = (deps: ReporterDeps) => {
   const { client, timers, log } = deps;
   const buffer = createResultBuffer<CheckResult>(deps.buffer);
-  let reporting: Promise<void> = Promise.resolve();
+  /** The rounds under way (null: none); resolves when no round is wanted any more. */
+  let running: Promise<void> | null = null;
+  /** The round wanted next: none, full batches only, or everything. */
+  let wanted: 0 | typeof FULL | typeof ALL = 0;
+  /** The last call failed: pushes do not start rounds until the timer's round gets through. */
+  let failing = false;
   /** How often the control plane asked this agent to slow down. */
   let slowDowns = 0;
   /** Ends a slow-down pause early (shutdown flushes at once). */
@@ -49,45 +61,67 @@ export const createReporter = (deps: ReporterDeps) => {
       endPause = () => {};
     });
 
-  /** Sends buffered results oldest first until the buffer is empty or a call fails. */
-  const report = (): Promise<void> => {
-    reporting = reporting.then(async () => {
-      for (let session = deps.session(); session && buffer.size > 0; session = deps.session()) {
-        const batch = buffer.peek(REPORT_BATCH, timers.now());
-        if (batch.length === 0) return;
-        try {
-          const reply = await client.reportResults(
-            { instanceId: deps.instanceId, sessionId: session.id, results: batch.map((b) => b.value) },
-            { timeoutMs: deps.callTimeoutMs },
-          );
-          buffer.ack(batch.map((b) => b.id));
-          // Back-pressure: the control plane is behind; results wait in the buffer meanwhile.
-          if (reply.slowDownMs > 0 && !deps.stopping()) {
-            slowDowns++;
-            await pause(reply.slowDownMs);
-          }
-        } catch (e) {
-          // A rejected token is logged (once) where it is decided; other failures are retried next tick.
-          if (deps.failed(e) === 'transient') {
-            log.warn(
-              { err: (e as Error).message, buffered: buffer.size },
-              'reporting failed; results stay buffered',
-            );
-          }
-          return;
+  /** One round: batches oldest first while at least `min` results wait. False when a call failed. */
+  const round = async (min: number): Promise<boolean> => {
+    for (let session = deps.session(); session && buffer.size >= min; session = deps.session()) {
+      const batch = buffer.peek(REPORT_BATCH, timers.now());
+      if (batch.length < min) return true;
+      try {
+        const reply = await client.reportResults(
+          { instanceId: deps.instanceId, sessionId: session.id, results: batch.map((b) => b.value) },
+          { timeoutMs: deps.callTimeoutMs },
+        );
+        failing = false;
+        buffer.ack(batch.map((b) => b.id));
+        // Back-pressure: the control plane is behind; results wait in the buffer meanwhile.
+        if (reply.slowDownMs > 0 && !deps.stopping()) {
+          slowDowns++;
+          await pause(reply.slowDownMs);
         }
+      } catch (e) {
+        failing = true;
+        // A rejected token is logged (once) where it is decided; other failures are retried next tick.
+        if (deps.failed(e) === 'transient') {
+          log.warn(
+            { err: (e as Error).message, buffered: buffer.size },
+            'reporting failed; results stay buffered',
+          );
+        }
+        return false;
       }
-    });
-    return reporting;
+    }
+    return true;
+  };
+
+  const drain = async () => {
+    try {
+      while (wanted !== 0) {
+        const min = wanted === ALL ? 1 : REPORT_BATCH;
+        wanted = 0;
+        // After a failed call, full batches wait for the timer; a flush asked for meanwhile (the
+        // timer, Register, shutdown) still gets its one attempt.
+        if (!(await round(min)) && (wanted as number) === FULL) wanted = 0;
+      }
+    } finally {
+      running = null;
+    }
+  };
+
+  /** Asks for a round (`ALL`: everything buffered); resolves when the rounds under way are over. */
+  const trigger = (what: typeof FULL | typeof ALL): Promise<void> => {
+    if (what > wanted) wanted = what;
+    running ??= drain();
+    return running;
   };
 
   return {
     /** A finished run's result; a full batch is sent at once. */
     push(id: string, startedAt: number, result: CheckResult) {
       buffer.push(id, startedAt, result, timers.now());
-      if (buffer.size >= REPORT_BATCH) void report();
+      if (buffer.size >= REPORT_BATCH && !failing && wanted === 0) void trigger(FULL);
     },
-    report,
+    /** Sends everything buffered (the timer, Register, shutdown). */
+    report: () => trigger(ALL),
     endPause: () => endPause(),
     get buffered() {
       return buffer.size;

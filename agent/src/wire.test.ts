@@ -1,8 +1,9 @@
-import { create } from '@bufbuild/protobuf';
-import { AssignmentSchema, CheckSpecSchema } from '@lookout/proto';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { AssignmentSchema, CheckResultSchema, CheckSpecSchema } from '@lookout/proto';
 import { MONITOR_TYPES } from '@lookout/shared';
 import { describe, expect, it } from 'vitest';
-import { specOf } from './wire.js';
+import type { ProbeOutcome } from './probe-port.js';
+import { resultOf, specOf } from './wire.js';
 
 const assignment = (monitorType: string) =>
   create(AssignmentSchema, {
@@ -17,5 +18,78 @@ describe('specOf', () => {
     for (const type of MONITOR_TYPES) expect(specOf(assignment(type)).monitor_type).toBe(type);
     expect(() => specOf(assignment('gopher'))).toThrow('unsupported monitor type "gopher"');
     expect(() => specOf(assignment(''))).toThrow('unsupported monitor type ""');
+  });
+});
+
+describe('resultOf', () => {
+  const input = (outcome: ProbeOutcome, runNowRequestId?: string) => ({
+    id: 'm1:eu-west:1800000000000',
+    monitorId: 'm1',
+    version: 7n,
+    scheduledAt: 1_800_000_000_000,
+    startedAt: 1_800_000_000_004,
+    outcome,
+    ...(runNowRequestId ? { runNowRequestId } : {}),
+  });
+  /** The message as protobuf-es builds it by reflection (what resultOf built before). */
+  const viaCreate = (i: ReturnType<typeof input>) => {
+    const o = i.outcome;
+    const ms = (iso: string | undefined) => (iso ? BigInt(Date.parse(iso)) : 0n);
+    return create(CheckResultSchema, {
+      resultId: i.id,
+      monitorId: i.monitorId,
+      monitorVersion: i.version,
+      scheduledAtMs: BigInt(i.scheduledAt),
+      startedAtMs: BigInt(i.startedAt),
+      ok: o.ok,
+      errorKind: o.error?.kind ?? '',
+      errorMessage: o.error?.message ?? '',
+      responseTimeMs: Math.max(0, Math.round(o.response_time_ms)),
+      statusCode: o.status_code ?? 0,
+      timings: o.timings
+        ? {
+            dnsMs: Math.round(o.timings.dns_ms),
+            connectMs: Math.round(o.timings.connect_ms),
+            tlsMs: Math.round(o.timings.tls_ms),
+            firstByteMs: Math.round(o.timings.first_byte_ms),
+            totalMs: Math.round(o.timings.total_ms),
+          }
+        : undefined,
+      tls: o.tls
+        ? { validToMs: ms(o.tls.valid_to), subject: o.tls.subject, issuer: o.tls.issuer }
+        : undefined,
+      domain: o.domain ? { expiresAtMs: ms(o.domain.expires_at) } : undefined,
+      dnsRecords: o.dns?.records ?? [],
+      runNowRequestId: i.runNowRequestId ?? '',
+    });
+  };
+  it('builds the same message as create() would, field for field and on the wire', () => {
+    const cases = [
+      input({
+        ok: true,
+        error: null,
+        response_time_ms: 12.6,
+        status_code: 200,
+        timings: { dns_ms: 1.2, connect_ms: 2.5, tls_ms: 4.4, first_byte_ms: 9.7, total_ms: 12.4 },
+        tls: { valid_to: '2027-01-02T03:04:05.000Z', days_remaining: 40, subject: 'a.test', issuer: 'CA' },
+      }),
+      input({ ok: false, error: { kind: 'timeout', message: 'timed out' }, response_time_ms: -1 }),
+      input({
+        ok: true,
+        error: null,
+        response_time_ms: 3,
+        domain: { expires_at: '2026-06-21T04:00:00.000Z', days_remaining: 20 },
+      }),
+      input(
+        { ok: true, error: null, response_time_ms: 3, dns: { records: ['192.0.2.1', '192.0.2.2'] } },
+        'rq1',
+      ),
+    ];
+    for (const c of cases) {
+      const mine = resultOf(c);
+      const ref = viaCreate(c);
+      expect(mine).toEqual(ref);
+      expect(toBinary(CheckResultSchema, mine)).toEqual(toBinary(CheckResultSchema, ref));
+    }
   });
 });

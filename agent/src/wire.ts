@@ -1,5 +1,4 @@
-import { create } from '@bufbuild/protobuf';
-import { type Assignment, type CheckResult, CheckResultSchema } from '@lookout/proto';
+import type { Assignment, CheckResult } from '@lookout/proto';
 import { isMonitorType } from '@lookout/shared';
 import type { ProbeOutcome, ProbeSpec } from './probe-port.js';
 
@@ -33,7 +32,14 @@ export const specOf = (a: Assignment): ProbeSpec => {
   };
 };
 
-/** A run's outcome → the wire result, with its deterministic id. */
+/** Epoch ms of an ISO time (0 when absent), for the wire's int64 fields. */
+const msOf = (iso: string | undefined) => (iso ? BigInt(Date.parse(iso)) : 0n);
+
+/**
+ * A run's outcome → the wire result, with its deterministic id. Built as the plain object that
+ * protobuf-es's `create()` would return (same fields, same order; unset messages left undefined),
+ * without its per-field reflection: this runs once per check.
+ */
 export const resultOf = (input: {
   id: string;
   monitorId: string;
@@ -44,8 +50,9 @@ export const resultOf = (input: {
   runNowRequestId?: string;
 }): CheckResult => {
   const o = input.outcome;
-  const ms = (iso: string | undefined) => (iso ? BigInt(Date.parse(iso)) : 0n);
-  return create(CheckResultSchema, {
+  const t = o.timings;
+  return {
+    $typeName: 'lookout.agent.v1.CheckResult',
     resultId: input.id,
     monitorId: input.monitorId,
     monitorVersion: input.version,
@@ -56,18 +63,28 @@ export const resultOf = (input: {
     errorMessage: o.error?.message ?? '',
     responseTimeMs: Math.max(0, Math.round(o.response_time_ms)),
     statusCode: o.status_code ?? 0,
-    timings: o.timings
-      ? {
-          dnsMs: Math.round(o.timings.dns_ms),
-          connectMs: Math.round(o.timings.connect_ms),
-          tlsMs: Math.round(o.timings.tls_ms),
-          firstByteMs: Math.round(o.timings.first_byte_ms),
-          totalMs: Math.round(o.timings.total_ms),
-        }
-      : undefined,
-    tls: o.tls ? { validToMs: ms(o.tls.valid_to), subject: o.tls.subject, issuer: o.tls.issuer } : undefined,
-    domain: o.domain ? { expiresAtMs: ms(o.domain.expires_at) } : undefined,
     dnsRecords: o.dns?.records ?? [],
     runNowRequestId: input.runNowRequestId ?? '',
-  });
+    timings: t
+      ? {
+          $typeName: 'lookout.agent.v1.Timings',
+          dnsMs: Math.round(t.dns_ms),
+          connectMs: Math.round(t.connect_ms),
+          tlsMs: Math.round(t.tls_ms),
+          firstByteMs: Math.round(t.first_byte_ms),
+          totalMs: Math.round(t.total_ms),
+        }
+      : undefined,
+    tls: o.tls
+      ? {
+          $typeName: 'lookout.agent.v1.TlsInfo',
+          validToMs: msOf(o.tls.valid_to),
+          subject: o.tls.subject,
+          issuer: o.tls.issuer,
+        }
+      : undefined,
+    domain: o.domain
+      ? { $typeName: 'lookout.agent.v1.DomainInfo', expiresAtMs: msOf(o.domain.expires_at) }
+      : undefined,
+  };
 };

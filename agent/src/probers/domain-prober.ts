@@ -1,6 +1,5 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { deadline } from '../deadline.js';
 import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 import { RDAP_BOOTSTRAP } from './rdap-bootstrap.js';
@@ -77,8 +76,8 @@ export const createDomainProber = (
           `domain/${encodeURIComponent(spec.url.toLowerCase())}`,
           base.endsWith('/') ? base : `${base}/`,
         );
-        const limit = deadline(spec.timeout_ms, signal);
-        const r = await getJson(url, limit.signal).finally(limit.done);
+        // The signal is the check's deadline (deadline.ts).
+        const r = await getJson(url, signal);
         const ms = performance.now() - started;
         if (r.status !== 200) {
           return {

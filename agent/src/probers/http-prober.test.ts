@@ -8,7 +8,9 @@ import { createServer as createHttps } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCa, selfSigned } from '../../../test/support/certs.js';
+import { probeWithDeadline } from '../deadline.js';
 import type { ProbeSpec } from '../probe-port.js';
+import { realTimers } from '../scheduler.js';
 import { createHttpProber } from './http-prober.js';
 import { probeSpec } from './spec-fixture.js';
 
@@ -69,7 +71,8 @@ afterAll(() => {
 const spec = (url: string, over: Partial<ProbeSpec> = {}): ProbeSpec => probeSpec({ url, ...over });
 
 const prober = createHttpProber({ ca: ca.pem.cert, now: () => NOW });
-const run = (s: ProbeSpec) => prober.run(s, new AbortController().signal);
+/** As the agent runs a check: under its one deadline (the prober arms no timer of its own). */
+const run = (s: ProbeSpec) => probeWithDeadline(prober, s, realTimers);
 
 describe('http prober against real HTTP and HTTPS servers', () => {
   it('passes on the expected status and reports timing phases', async () => {

@@ -1,8 +1,8 @@
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
-import type { TLSSocket } from 'node:tls';
-import { createSecureContext, type SecureContext } from 'node:tls';
+import { isIP, type NetConnectOpts, connect as netConnect } from 'node:net';
+import type { ConnectionOptions, TLSSocket } from 'node:tls';
+import { createSecureContext, type SecureContext, connect as tlsConnect } from 'node:tls';
 import { urlToHttpOptions } from 'node:url';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
 import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
@@ -77,6 +77,8 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
     prepared.set(spec, p);
     return p;
   };
+  const openTcp = (o: object) => netConnect(o as NetConnectOpts);
+  const openTls = (o: object) => tlsConnect(o as ConnectionOptions);
   const hopOf = (url: URL): Hop => {
     const isHttps = url.protocol === 'https:';
     const hostname = url.hostname.replace(/^\[|\]$/g, '');
@@ -88,7 +90,9 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
       options: {
         ...urlToHttpOptions(url),
         ...(opts.blockPrivate ? { lookup: publicOnlyLookup } : {}),
-        agent: false,
+        // No http.Agent at all (not even `agent: false`, which builds one per request): the request
+        // opens its own connection, closed after the response. Same sockets, less machinery.
+        createConnection: isHttps ? openTls : openTcp,
         ...(isHttps ? { secureContext, servername: hostname } : {}),
       },
     };
@@ -96,7 +100,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
 
   /**
    * One request. No AbortSignal goes to node:http (it would add listeners to every request):
-   * `abort.current` is how the run's one timer ends the request under way.
+   * `abort.current` is how the check's deadline ends the request under way.
    */
   const once = (spec: ProbeSpec, p: Prepared, hop: Hop, abort: Abort) =>
     new Promise<{ res: IncomingMessage; body: string; t: Record<string, number>; tls?: ProbeOutcome['tls'] }>(
@@ -186,17 +190,13 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
           response_time_ms: 0,
         };
       }
-      // One timer for the whole run (every hop), and the caller's signal: either ends the request
-      // under way, and the run fails with the reason.
+      // The caller's signal is the check's one deadline (deadline.ts), for the whole run (every
+      // hop): it ends the request under way, and the run fails with its reason.
       const abort: Abort = { current: null, reason: null };
       const stop = (err: unknown) => {
         abort.reason ??= err;
         abort.current?.(err);
       };
-      const timer = setTimeout(
-        () => stop(new DOMException(`timed out after ${spec.timeout_ms} ms`, 'TimeoutError')),
-        spec.timeout_ms,
-      );
       const onParent = () => stop(signal.reason);
       if (signal.aborted) onParent();
       else signal.addEventListener('abort', onParent, { once: true });
@@ -257,7 +257,6 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
       } catch (e) {
         return { ok: false, error: classifyError(e), response_time_ms: performance.now() - started };
       } finally {
-        clearTimeout(timer);
         signal.removeEventListener('abort', onParent);
       }
     },

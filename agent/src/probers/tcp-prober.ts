@@ -3,7 +3,7 @@ import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
 import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 
-/** tcp checks: connect to host:port within the timeout, then close. */
+/** tcp checks: connect to host:port before the signal (the check's deadline) aborts, then close. */
 export const createTcpProber = (opts: { blockPrivate?: boolean } = {}) => ({
   run(spec: ProbeSpec, signal: AbortSignal): Promise<ProbeOutcome> {
     const started = performance.now();
@@ -18,7 +18,6 @@ export const createTcpProber = (opts: { blockPrivate?: boolean } = {}) => ({
       const socket = connect({
         host: spec.url,
         port: spec.port ?? 0,
-        timeout: spec.timeout_ms,
         ...(opts.blockPrivate ? { lookup: publicOnlyLookup } : {}),
       });
       const done = (o: ProbeOutcome) => {
@@ -42,7 +41,6 @@ export const createTcpProber = (opts: { blockPrivate?: boolean } = {}) => ({
           timings: { dns_ms: 0, connect_ms: ms, tls_ms: 0, first_byte_ms: 0, total_ms: ms },
         });
       });
-      socket.once('timeout', onAbort);
       socket.once('error', (e) =>
         done({ ok: false, error: classifyError(e), response_time_ms: performance.now() - started }),
       );

@@ -1,0 +1,110 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { create } from '@bufbuild/protobuf';
+import { AssignmentSchema, type CheckResult, CheckSpecSchema } from '@lookout/proto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCheckRunner } from './check-runner.js';
+import { manualTimers } from './manual-timers.js';
+import { nextRunAt } from './phase.js';
+import type { Prober } from './probe-port.js';
+import { createHttpProber } from './probers/http-prober.js';
+
+const T0 = 1_800_000_000_000;
+let hang: Server;
+let hangPort: number;
+let requests = 0;
+beforeAll(async () => {
+  hang = createServer(() => void requests++); // accepts the request, never answers
+  await new Promise<void>((r) => hang.listen(0, '127.0.0.1', () => r()));
+  hangPort = (hang.address() as AddressInfo).port;
+});
+afterAll(() => {
+  hang.closeAllConnections();
+  hang.close();
+});
+
+/** Polls a condition that real I/O makes true (the runner's time is manual). */
+const until = async (what: string, ok: () => boolean) => {
+  for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!ok()) throw new Error(`timed out waiting for ${what}`);
+};
+
+const setup = (prober: Prober, url: string, timeoutMs: number) => {
+  const t = manualTimers(T0);
+  const results: CheckResult[] = [];
+  const runner = createCheckRunner({
+    prober,
+    timers: t.timers,
+    concurrency: 1,
+    queueMax: 10,
+    onResult: (_id, _at, r) => void results.push(r),
+  });
+  runner.setRegion('eu-west');
+  runner.apply(
+    create(AssignmentSchema, {
+      monitorId: 'm1',
+      version: 1n,
+      spec: create(CheckSpecSchema, { monitorType: 'http', url, timeoutMs, intervalSeconds: 3600 }),
+    }),
+  );
+  // Its scheduled slot is far beyond these tests: the runs here are the runNow ones alone, and the
+  // scheduler's one timer is the only timer pending between checks.
+  expect(nextRunAt('m1', 'eu-west', 3_600_000, T0) - T0).toBeGreaterThan(60_000);
+  return { t, results, runner, idle: t.pendingCount() };
+};
+
+describe('check runner: one deadline per check', () => {
+  it('at the spec timeout the prober signal aborts, and the check is a timeout like before', async () => {
+    const { t, results, runner, idle } = setup(createHttpProber(), `http://127.0.0.1:${hangPort}/`, 30_000);
+    const before = requests;
+    runner.runNow('m1', 'r1');
+    await until('the request', () => requests > before);
+    expect(runner.health().inFlight).toBe(1);
+    // Just before the timeout nothing happens; at it, the one timer ends the check.
+    await t.advanceTo(T0 + 29_999);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(results).toHaveLength(0);
+    await t.advanceTo(T0 + 30_000);
+    await until('the result', () => results.length === 1);
+    expect(results[0]).toMatchObject({ ok: false, errorKind: 'timeout', errorMessage: 'timed out' });
+    expect(runner.health().inFlight).toBe(0);
+    expect(t.pendingCount()).toBe(idle); // no backstop left armed
+  });
+
+  it('the hard backstop: a prober that ignores its signal frees its slot 1 s after the timeout', async () => {
+    let seen: AbortSignal | null = null;
+    const deaf: Prober = {
+      run: (_spec, signal) => {
+        seen = signal;
+        return new Promise(() => {}); // never settles, whatever the signal says
+      },
+    };
+    const { t, results, runner } = setup(deaf, 'http://example.test/', 5000);
+    runner.runNow('m1', 'r1');
+    await until('the run', () => seen !== null);
+    await t.advanceTo(T0 + 5000);
+    expect(seen!.aborted).toBe(true);
+    expect((seen!.reason as Error).name).toBe('TimeoutError');
+    expect((seen!.reason as Error).message).toBe('timed out after 5000 ms');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(results).toHaveLength(0);
+    expect(runner.health().inFlight).toBe(1);
+    await t.advanceTo(T0 + 6000);
+    await until('the result', () => results.length === 1);
+    expect(results[0]).toMatchObject({
+      ok: false,
+      errorKind: 'agent_error',
+      errorMessage: 'timed out after 6000 ms',
+    });
+    await until('the slot freed', () => runner.health().inFlight === 0);
+  });
+
+  it('a check that ends in time leaves no timer behind', async () => {
+    const quick: Prober = { run: async () => ({ ok: true, error: null, response_time_ms: 1 }) };
+    const { t, results, runner, idle } = setup(quick, 'http://example.test/', 5000);
+    runner.runNow('m1', 'r1');
+    await until('the result', () => results.length === 1);
+    expect(results[0]).toMatchObject({ ok: true });
+    expect(t.pendingCount()).toBe(idle);
+  });
+});

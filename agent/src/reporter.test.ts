@@ -1,0 +1,176 @@
+import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { create } from '@bufbuild/protobuf';
+import { Code, ConnectError, createClient } from '@connectrpc/connect';
+import { connectNodeAdapter, createGrpcTransport } from '@connectrpc/connect-node';
+import { AgentService, CheckResultSchema } from '@lookout/proto';
+import { silentLogger } from '@lookout/shared';
+import { afterEach, describe, expect, it } from 'vitest';
+import { every } from './every.js';
+import { manualTimers } from './manual-timers.js';
+import { createReporter, REPORT_BATCH } from './reporter.js';
+
+const T0 = 1_800_000_000_000;
+let server: Http2Server | null = null;
+const sessions = new Set<ServerHttp2Session>();
+afterEach(async () => {
+  for (const s of sessions) s.destroy();
+  sessions.clear();
+  await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+  server = null;
+});
+
+/** Polls a condition that a real network call makes true. */
+const until = async (what: string, ok: () => boolean) => {
+  for (let i = 0; i < 500 && !ok(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!ok()) throw new Error(`timed out waiting for ${what}`);
+};
+
+/**
+ * A real AgentService on loopback whose ReportResults answers only when the test releases it (a
+ * slow control plane, without durations). Records every call's batch, and how many were in flight.
+ */
+const startSlowControlPlane = async () => {
+  const calls: { ids: string[]; phase: string }[] = [];
+  const waiting: (() => void)[] = [];
+  const state = { phase: 'push', inFlight: 0, maxInFlight: 0, refuse: false };
+  server = createServer(
+    connectNodeAdapter({
+      routes: (router) =>
+        router.service(AgentService, {
+          register: async () => ({ sessionId: 's1', epoch: 1n, region: 'eu-west' }),
+          async *watchAssignments() {},
+          reportResults: async (req) => {
+            state.inFlight++;
+            state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+            calls.push({ ids: req.results.map((r) => r.resultId), phase: state.phase });
+            await new Promise<void>((r) => waiting.push(r));
+            state.inFlight--;
+            if (state.refuse) throw new ConnectError('down for maintenance', Code.Unavailable);
+            return { accepted: req.results.length, duplicates: 0, slowDownMs: 0 };
+          },
+          heartbeat: async () => ({}),
+        }),
+    }),
+  );
+  server.on('session', (s) => sessions.add(s));
+  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    state,
+    /** Answers the oldest call waiting, if any. */
+    release: () => waiting.shift()?.(),
+    get waiting() {
+      return waiting.length;
+    },
+  };
+};
+
+const reporterFor = (url: string, t: ReturnType<typeof manualTimers>) =>
+  createReporter({
+    client: createClient(AgentService, createGrpcTransport({ baseUrl: url })),
+    instanceId: 'a1',
+    timers: t.timers,
+    log: silentLogger(),
+    callTimeoutMs: 10_000,
+    buffer: { maxItems: 100_000, maxAgeMs: 3_600_000 },
+    session: () => ({ id: 's1' }),
+    failed: () => 'transient',
+    stopping: () => false,
+  });
+const result = (id: string) => create(CheckResultSchema, { resultId: id });
+
+describe('reporter', () => {
+  it('coalesces: one call in flight, full batches while checks finish, the rest on the tick; each result once', {
+    timeout: 20_000,
+  }, async () => {
+    const t = manualTimers(T0);
+    const cp = await startSlowControlPlane();
+    const reporter = reporterFor(cp.url, t);
+    // The agent's 1 s report tick (agent.ts), on the test's clock.
+    const stopTick = every(t.timers, 1000, () => void reporter.report());
+
+    // 1,010 checks finish 25 at a time; between groups the control plane answers the call it holds.
+    const N = 1010;
+    let pushed = 0;
+    while (pushed < N) {
+      for (let i = 0; i < 25 && pushed < N; i++, pushed++) {
+        reporter.push(`r${pushed}`, T0, result(`r${pushed}`));
+      }
+      if (cp.waiting > 0) {
+        const buffered = reporter.buffered;
+        cp.release();
+        await until('the acknowledgement', () => reporter.buffered < buffered);
+      }
+      // Let a call the reporter starts now reach the control plane.
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    while (cp.waiting > 0 || cp.state.inFlight > 0) {
+      cp.release();
+      await new Promise((r) => setTimeout(r, 5));
+    }
+
+    // While checks were finishing: only full batches, one call at a time, about N / 200 calls.
+    const pushCalls = cp.calls.filter((c) => c.phase === 'push');
+    expect(pushCalls.map((c) => c.ids.length)).toEqual(pushCalls.map(() => REPORT_BATCH));
+    expect(pushCalls.length).toBeLessThanOrEqual(Math.floor(N / REPORT_BATCH));
+    expect(cp.state.maxInFlight).toBe(1);
+    expect(reporter.buffered).toBeGreaterThan(0);
+
+    // The tick sends everything left, in batches of at most 200.
+    cp.state.phase = 'tick';
+    const rest = reporter.buffered;
+    await t.advanceTo(T0 + 1000);
+    while (reporter.buffered > 0) {
+      await until('a call', () => cp.waiting > 0);
+      const buffered = reporter.buffered;
+      cp.release();
+      await until('the acknowledgement', () => reporter.buffered < buffered);
+    }
+    const tickCalls = cp.calls.filter((c) => c.phase === 'tick');
+    expect(tickCalls.length).toBe(Math.ceil(rest / REPORT_BATCH));
+    expect(tickCalls.every((c) => c.ids.length <= REPORT_BATCH)).toBe(true);
+    expect(cp.state.maxInFlight).toBe(1);
+
+    // Every result arrived exactly once.
+    const ids = cp.calls.flatMap((c) => c.ids);
+    expect(ids).toHaveLength(N);
+    expect(new Set(ids).size).toBe(N);
+    stopTick();
+  });
+
+  it('after a failed call, full batches wait for the tick instead of a call per finished check', async () => {
+    const t = manualTimers(T0);
+    const cp = await startSlowControlPlane();
+    cp.state.refuse = true;
+    const reporter = reporterFor(cp.url, t);
+    const stopTick = every(t.timers, 1000, () => void reporter.report());
+    for (let i = 0; i < REPORT_BATCH; i++) reporter.push(`r${i}`, T0, result(`r${i}`));
+    await until('the first call', () => cp.waiting === 1);
+    cp.release();
+    // The call failed; more checks finish with a full batch and more buffered: no call until the tick.
+    for (let i = REPORT_BATCH; i < 3 * REPORT_BATCH; i++) {
+      reporter.push(`r${i}`, T0, result(`r${i}`));
+      await Promise.resolve();
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    expect(cp.calls).toHaveLength(1);
+    expect(reporter.buffered).toBe(3 * REPORT_BATCH);
+    // The tick retries; once the control plane answers, everything goes, and full batches flow again.
+    cp.state.refuse = false;
+    await t.advanceTo(T0 + 1000);
+    while (reporter.buffered > 0) {
+      await until('a call', () => cp.waiting > 0);
+      const buffered = reporter.buffered;
+      cp.release();
+      await until('the acknowledgement', () => reporter.buffered < buffered);
+    }
+    expect(cp.calls.map((c) => c.ids.length)).toEqual([200, 200, 200, 200]);
+    for (let i = 0; i < REPORT_BATCH; i++) reporter.push(`s${i}`, T0, result(`s${i}`));
+    await until('a full batch', () => cp.waiting === 1);
+    cp.release();
+    await until('acknowledged', () => reporter.buffered === 0);
+    stopTick();
+  });
+});
