@@ -25,8 +25,11 @@ export interface MonitorCatalog {
   resolve(ids: Iterable<string>): Promise<Map<string, Monitor>>;
   /** Called with each run request that appears in the feed after the catalog started. */
   onRun(fn: (run: MonitorChange) => void): () => void;
-  /** Called after each refresh that changed monitors. */
-  onChange(fn: () => void): () => void;
+  /**
+   * Called after each refresh that changed monitors, with the ids that changed (added, updated or
+   * deleted), or null when everything was loaded again (after a gap in the feed).
+   */
+  onChange(fn: (ids: ReadonlySet<string> | null) => void): () => void;
   /** Reads the feed once (coalesced: concurrent calls share one read). */
   refresh(): Promise<void>;
   /** Polls every `pollMs` until stopped; a failed read is reported to `onError` and tried again. */
@@ -38,7 +41,7 @@ export const createMonitorCatalog = (store: MonitorStore): MonitorCatalog => {
   const byId = new Map<string, Monitor>();
   const byRegion = new Map<string, Map<string, Monitor>>();
   const runListeners = new Set<(run: MonitorChange) => void>();
-  const changeListeners = new Set<() => void>();
+  const changeListeners = new Set<(ids: ReadonlySet<string> | null) => void>();
   let revision = 0;
   let loaded: Promise<void> | null = null;
   let inFlight: Promise<void> | null = null;
@@ -84,27 +87,30 @@ export const createMonitorCatalog = (store: MonitorStore): MonitorCatalog => {
   const readFeed = async () => {
     if (!loaded) loaded = loadAll();
     await loaded;
-    let changed = false;
+    /** The ids changed by this refresh; null once everything was loaded again. */
+    let changed: Set<string> | null = new Set<string>();
     for (;;) {
       const entries = await store.listMonitorChanges(revision, PAGE);
       if (entries.length === 0) break;
       if (entries[0]!.seq !== revision + 1) {
         // Entries we never saw were pruned (this replica stalled for longer than the feed keeps them).
         await loadAll();
-        changed = true;
+        changed = null;
         continue;
       }
       const ids = [...new Set(entries.filter((e) => e.kind === 'changed').map((e) => e.monitor_id))];
       if (ids.length > 0) {
         const found = new Map((await store.getMonitorsByIds(ids)).map((m) => [m.id, m]));
-        for (const id of ids) put(id, found.get(id));
-        changed = true;
+        for (const id of ids) {
+          put(id, found.get(id));
+          changed?.add(id);
+        }
       }
       revision = entries[entries.length - 1]!.seq;
       for (const e of entries) if (e.kind === 'run') for (const fn of runListeners) fn(e);
       if (entries.length < PAGE) break;
     }
-    if (changed) for (const fn of changeListeners) fn();
+    if (changed === null || changed.size > 0) for (const fn of changeListeners) fn(changed);
   };
 
   const catalog: MonitorCatalog = {
