@@ -99,4 +99,20 @@ describe('monitor catalog', () => {
     expect(catalog.region('eu-west').size).toBe(2);
     expect(catalog.revision).toBe(await store.latestMonitorChange());
   });
+
+  it('holds one copy of what many monitors share (locations, empty lists and headers), loaded or changed', async () => {
+    const a = await add(['eu-west', 'us-east']);
+    const catalog = createMonitorCatalog(store);
+    await catalog.ready();
+    const b = await add(['eu-west', 'us-east']);
+    await catalog.refresh();
+    const [ca, cb] = [catalog.get(a.id)!, catalog.get(b.id)!];
+    expect(ca.check_locations).toEqual(['eu-west', 'us-east']);
+    expect(ca.check_locations).toBe(cb.check_locations);
+    expect(ca.dns_expected_values).toBe(cb.dns_expected_values);
+    expect(ca.request_headers).toBe(cb.request_headers);
+    // Shared, so frozen: a caller cannot change another monitor's value through its own.
+    expect(Object.isFrozen(ca.check_locations)).toBe(true);
+    expect(catalog.get(a.id)).toEqual({ ...a });
+  });
 });
