@@ -58,9 +58,9 @@ describe('monitor catalog', () => {
     expect([...catalog.region('us-east').keys()]).toEqual([both.id]);
 
     const runs: MonitorChange[] = [];
-    let changes = 0;
+    const changes: (ReadonlySet<string> | null)[] = [];
     catalog.onRun((r) => runs.push(r));
-    catalog.onChange(() => changes++);
+    catalog.onChange((ids) => changes.push(ids));
     await store.updateMonitor({ ...eu, paused: true, version: eu.version + 1 }, eu.version);
     await store.deleteMonitor(workspace.id, both.id);
     const added = await add(['us-east']);
@@ -70,14 +70,15 @@ describe('monitor catalog', () => {
     const before = catalog.revision;
     await catalog.refresh();
     expect(catalog.revision).toBe(before + 4);
-    expect(changes).toBe(1);
+    // Listeners learn which monitors changed (assignment streams recompute those only).
+    expect(changes.map((ids) => (ids ? [...ids].sort() : ids))).toEqual([[eu.id, both.id, added.id].sort()]);
     expect([...catalog.region('eu-west').keys()]).toEqual([domain.id]);
     expect([...catalog.region('us-east').keys()]).toEqual([added.id]);
     expect(catalog.get(eu.id)?.paused).toBe(true);
     expect(catalog.get(both.id)).toBeUndefined();
     expect(runs.map((r) => [r.monitor_id, r.location, r.request_id])).toEqual([[domain.id, 'eu-west', 'r1']]);
     await catalog.refresh();
-    expect(changes).toBe(1);
+    expect(changes).toHaveLength(1);
     expect(runs).toHaveLength(1);
   });
 
@@ -90,8 +91,28 @@ describe('monitor catalog', () => {
     // Entries this catalog never read are pruned: the gap in sequence numbers makes it load everything.
     await add(['eu-west']);
     expect(await store.pruneMonitorChanges(new Date(Date.now() + 60_000), 100)).toBeGreaterThan(0);
+    const changes: (ReadonlySet<string> | null)[] = [];
+    catalog.onChange((ids) => changes.push(ids));
     await catalog.refresh();
+    // A reload changed everything: listeners are told so (null), not given a list.
+    expect(changes).toEqual([null]);
     expect(catalog.region('eu-west').size).toBe(2);
     expect(catalog.revision).toBe(await store.latestMonitorChange());
+  });
+
+  it('holds one copy of what many monitors share (locations, empty lists and headers), loaded or changed', async () => {
+    const a = await add(['eu-west', 'us-east']);
+    const catalog = createMonitorCatalog(store);
+    await catalog.ready();
+    const b = await add(['eu-west', 'us-east']);
+    await catalog.refresh();
+    const [ca, cb] = [catalog.get(a.id)!, catalog.get(b.id)!];
+    expect(ca.check_locations).toEqual(['eu-west', 'us-east']);
+    expect(ca.check_locations).toBe(cb.check_locations);
+    expect(ca.dns_expected_values).toBe(cb.dns_expected_values);
+    expect(ca.request_headers).toBe(cb.request_headers);
+    // Shared, so frozen: a caller cannot change another monitor's value through its own.
+    expect(Object.isFrozen(ca.check_locations)).toBe(true);
+    expect(catalog.get(a.id)).toEqual({ ...a });
   });
 });

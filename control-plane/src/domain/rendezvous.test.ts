@@ -23,3 +23,14 @@ describe('rendezvous hashing', () => {
     for (const k of keys) if (afterJoin.get(k) !== 'd') expect(afterJoin.get(k)).toBe(before.get(k));
   });
 });
+
+describe('rendezvous hashing without a choice', () => {
+  it('one node owns every key without hashing; no node owns nothing', () => {
+    const weight = () => {
+      throw new Error('hashed');
+    };
+    expect(ownerOf('monitor-1', ['a'], weight)).toBe('a');
+    expect(shareOf(keys, 'a', ['a'], weight)).toEqual(keys);
+    expect(ownerOf('monitor-1', [], weight)).toBeNull();
+  });
+});

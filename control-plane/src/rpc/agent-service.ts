@@ -13,9 +13,9 @@ import type { Config } from '../config.js';
 import { authenticateAgent } from '../domain/agent-tokens.js';
 import { ingestResults } from '../domain/check-results.js';
 import type { MonitorCatalog } from '../domain/monitor-catalog.js';
-import { ownerOf } from '../domain/rendezvous.js';
+import { ownerOf, sha256Weight, shareChanges, type Weight } from '../domain/rendezvous.js';
 import { createResultWriter, slowDownMs } from '../domain/result-writer.js';
-import type { AgentToken, Monitor } from '../domain/types.js';
+import type { AgentToken } from '../domain/types.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/port.js';
 import { toConnectError } from './errors.js';
@@ -33,6 +33,8 @@ export interface AgentServiceDeps {
   /** Randomness for stream-recycle jitter (tests pass a fixed one). */
   random?: () => number;
   metrics?: Metrics;
+  /** Rendezvous weight of a monitor for an agent (tests count its calls); SHA-256 by default. */
+  weight?: Weight;
   /** Aborted when the server drains: streams end cleanly so agents reconnect elsewhere. */
   shutdown?: AbortSignal;
 }
@@ -48,6 +50,7 @@ const RESULTS_NOTE_MS = 5_000;
 export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof AgentService> => {
   const { store, clock, config, logger, runNow, catalog } = deps;
   const random = deps.random ?? Math.random;
+  const weight = deps.weight ?? sha256Weight;
   const log = logger.child({ component: 'agent-service' });
   /** Well inside the liveness window, so a live agent is never judged gone between two writes. */
   const touchEveryMs = Math.min(RESULTS_NOTE_MS, (config.agent_live_seconds * 1000) / 3);
@@ -114,21 +117,31 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
       requireInstance(req.instanceId);
       const region = token.region;
       const me = req.instanceId;
-      const sent = new Map<string, bigint>(req.running.map((r) => [r.monitorId, r.version]));
-      let owned = new Set<string>();
+      /** What the agent runs, id → version: after the first sync, exactly the monitors it owns. */
+      const sent = new Map<string, number>(req.running.map((r) => [r.monitorId, Number(r.version)]));
+      let first = true;
       let wake: () => void = () => {};
       const sub = runNow.subscribe(
         region,
-        (id) => owned.has(id),
+        (id) => !first && sent.has(id),
         () => wake(),
       );
-      const offChange = catalog.onChange(() => wake());
+      /**
+       * Monitors changed since the share was last brought up to date: only their owners are computed
+       * again; 'all' (the first pass, a reload of the catalog, the live agents changed) computes the
+       * owner of every monitor of the region.
+       */
+      let dirty: Set<string> | 'all' = 'all';
+      const offChange = catalog.onChange((ids) => {
+        if (ids === null) dirty = 'all';
+        else if (dirty !== 'all') for (const id of ids) dirty.add(id);
+        wake();
+      });
       streams.set(region, (streams.get(region) ?? 0) + 1);
       const stopAt = clock.now().getTime() + config.stream_max_seconds * 1000 * (0.9 + 0.2 * random());
       let lastSent = 0;
       let lastTouched = Number.NEGATIVE_INFINITY;
-      let first = true;
-      /** What the share was computed from: recomputed only when the monitors or the live agents change. */
+      /** The live agents the share was computed among. */
       let basis = '';
       const onAbort = () => wake();
       ctx.signal.addEventListener('abort', onAbort);
@@ -149,16 +162,20 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
           const agents = await liveAgents(region);
           if (!agents.includes(me)) agents.push(me);
           const out: WatchAssignmentsResponse[] = [];
-          const nextBasis = `${catalog.revision}|${agents.sort().join(',')}`;
-          if (first || nextBasis !== basis) {
+          const nextBasis = agents.sort().join(',');
+          if (nextBasis !== basis) {
             basis = nextBasis;
-            const mine = new Map<string, Monitor>();
-            for (const m of catalog.region(region).values())
-              if (ownerOf(m.id, agents) === me) mine.set(m.id, m);
-            owned = new Set(mine.keys());
-            const upserts = [...mine.values()].filter((m) => sent.get(m.id) !== BigInt(m.version));
-            const removes = [...sent.keys()].filter((id) => !mine.has(id));
-            for (const m of upserts) sent.set(m.id, BigInt(m.version));
+            dirty = 'all';
+          }
+          if (dirty === 'all' || dirty.size > 0) {
+            const { upserts, removes } = shareChanges(
+              catalog.region(region),
+              dirty,
+              sent,
+              (id) => ownerOf(id, agents, weight) === me,
+            );
+            dirty = new Set();
+            for (const m of upserts) sent.set(m.id, m.version);
             for (const id of removes) sent.delete(id);
             if (first) {
               // In parts of SYNC_PART upserts: neither side ever holds one huge message.
@@ -196,7 +213,7 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
             }
           }
           for (const r of sub.take()) {
-            if (!owned.has(r.monitorId)) continue;
+            if (!sent.has(r.monitorId)) continue;
             out.push(
               create(WatchAssignmentsResponseSchema, {
                 event: {

@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../../../test/contract/fixtures.js';
+import { STATUSES_BY_ID_SQL } from './monitor-status.js';
 import { createSqliteStore } from './sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lookout-sqlite-'));
@@ -24,5 +26,23 @@ describe('sqlite file shared by two processes', () => {
     expect(second.alert.id).toBe(first.alert.id);
     await a.close();
     await b.close();
+  });
+});
+
+describe('sqlite query plans that must not grow with a workspace', () => {
+  it('the statuses of a few monitors are read by primary key, not by walking the workspace’s index', async () => {
+    const path = join(dir, 'plans.db');
+    const store = createSqliteStore({ path });
+    await store.init();
+    await store.close();
+    // No ANALYZE statistics, as in a real file: the plan is the one SQLite picks from the schema alone.
+    const db = new Database(path, { readonly: true });
+    const plan = db
+      .prepare(`EXPLAIN QUERY PLAN ${STATUSES_BY_ID_SQL}`)
+      .all(0, 0, '["a"]', 'ws')
+      .map((r) => (r as { detail: string }).detail);
+    db.close();
+    const outer = plan.find((d) => /\bm\b/.test(d) && /SEARCH|SCAN/.test(d));
+    expect(outer).toMatch(/SEARCH m USING INDEX sqlite_autoindex_monitors_1 \(id=\?\)/);
   });
 });
