@@ -73,4 +73,28 @@ describe('scheduler', () => {
     await t.advanceTo(T0 + 300_000);
     expect(b.length).toBe(before);
   });
+
+  it('a monitor updated while its run is going runs again once that run is over', async () => {
+    const t = manualTimers(T0);
+    let release: () => void = () => {};
+    const runs: number[] = [];
+    const s = createScheduler({
+      region: 'eu-west',
+      timers: t.timers,
+      dispatch: (_id, at) => {
+        runs.push(at);
+        // the first run is held until released; later ones end at once
+        return runs.length === 1 ? new Promise<void>((r) => (release = r)) : Promise.resolve();
+      },
+    });
+    s.upsert('m', 10_000);
+    await t.advanceTo(T0 + 10_000);
+    expect(runs).toHaveLength(1);
+    s.upsert('m', 10_000); // a new version of the monitor arrives during its run
+    release();
+    await Promise.resolve();
+    await t.advanceTo(T0 + 40_000);
+    expect(runs).toHaveLength(4);
+    expect(s.skipped).toBe(0);
+  });
 });

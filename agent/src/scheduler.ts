@@ -21,11 +21,21 @@ export const realTimers: Timers = {
 interface Entry {
   id: string;
   intervalMs: number;
-  /** Where in its interval it runs (computed once: a hash). */
+  /** Where in its interval it runs (computed once per upsert: a hash). */
   phase: number;
   nextAt: number;
+  /** Bumped by each upsert: heap nodes of an older generation are stale. */
   gen: number;
   running: boolean;
+  /** Ends a run (made once per entry, not per run). */
+  done: () => void;
+}
+
+/** A due time in the heap. One per entry is live; a run reuses its node for the next slot. */
+interface Node {
+  at: number;
+  e: Entry;
+  gen: number;
 }
 
 export interface SchedulerOptions {
@@ -38,38 +48,41 @@ export interface SchedulerOptions {
 export const createScheduler = (opts: SchedulerOptions) => {
   const { timers, region } = opts;
   const entries = new Map<string, Entry>();
-  let heap: { at: number; id: string; gen: number }[] = [];
+  let heap: Node[] = [];
   let timer: unknown = null;
   let timerAt = Number.POSITIVE_INFINITY;
   let stopped = false;
   let skipped = 0;
 
-  const push = (n: { at: number; id: string; gen: number }) => {
+  const live = (n: Node) => entries.get(n.e.id) === n.e && n.e.gen === n.gen;
+  const push = (n: Node) => {
     heap.push(n);
     let i = heap.length - 1;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (heap[p]!.at <= heap[i]!.at) break;
-      [heap[p], heap[i]] = [heap[i]!, heap[p]!];
+      const up = heap[p]!;
+      if (up.at <= n.at) break;
+      heap[i] = up;
       i = p;
     }
+    heap[i] = n;
   };
   const pop = () => {
     const top = heap[0]!;
     const last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
+    const size = heap.length;
+    if (size > 0) {
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
+        if (l >= size) break;
         const r = l + 1;
-        let m = i;
-        if (l < heap.length && heap[l]!.at < heap[m]!.at) m = l;
-        if (r < heap.length && heap[r]!.at < heap[m]!.at) m = r;
-        if (m === i) break;
-        [heap[m], heap[i]] = [heap[i]!, heap[m]!];
-        i = m;
+        const c = r < size && heap[r]!.at < heap[l]!.at ? r : l;
+        if (heap[c]!.at >= last.at) break;
+        heap[i] = heap[c]!;
+        i = c;
       }
+      heap[i] = last;
     }
     return top;
   };
@@ -77,7 +90,7 @@ export const createScheduler = (opts: SchedulerOptions) => {
   const arm = () => {
     if (stopped) return;
     // drop stale heap heads (removed or rescheduled entries)
-    while (heap.length > 0 && entries.get(heap[0]!.id)?.gen !== heap[0]!.gen) pop();
+    while (heap.length > 0 && !live(heap[0]!)) pop();
     const at = heap[0]?.at ?? Number.POSITIVE_INFINITY;
     if (at === timerAt) return;
     if (timer !== null) timers.clear(timer);
@@ -92,21 +105,18 @@ export const createScheduler = (opts: SchedulerOptions) => {
     const now = timers.now();
     while (heap.length > 0 && heap[0]!.at <= now) {
       const n = pop();
-      const e = entries.get(n.id);
-      if (!e || e.gen !== n.gen) continue;
+      if (!live(n)) continue;
+      const e = n.e;
       const slot = n.at;
       e.nextAt = nextSlot(e.phase, e.intervalMs, Math.max(slot, now - e.intervalMs));
-      push({ at: e.nextAt, id: e.id, gen: e.gen });
+      n.at = e.nextAt;
+      push(n);
       if (e.running) {
         skipped++;
         continue;
       }
       e.running = true;
-      const gen = e.gen;
-      opts.dispatch(e.id, slot).finally(() => {
-        const cur = entries.get(e.id);
-        if (cur && cur.gen === gen) cur.running = false;
-      });
+      opts.dispatch(e.id, slot).then(e.done, e.done);
     }
     arm();
   };
@@ -114,12 +124,21 @@ export const createScheduler = (opts: SchedulerOptions) => {
   return {
     /** Adds or replaces a monitor; its next run keeps to its phase (no run now). */
     upsert(id: string, intervalMs: number) {
-      const prev = entries.get(id);
-      const gen = (prev?.gen ?? 0) + 1;
       const phase = phaseOf(id, region, intervalMs);
       const nextAt = nextSlot(phase, intervalMs, timers.now());
-      entries.set(id, { id, intervalMs, phase, nextAt, gen, running: prev?.running ?? false });
-      push({ at: nextAt, id, gen });
+      // The same entry is updated in place: a run going on now ends on it (its `done`), so the
+      // monitor runs again from its next slot.
+      let e = entries.get(id);
+      if (e) Object.assign(e, { intervalMs, phase, nextAt, gen: e.gen + 1 });
+      else {
+        const fresh: Entry = { id, intervalMs, phase, nextAt, gen: 1, running: false, done: () => {} };
+        fresh.done = () => {
+          fresh.running = false;
+        };
+        entries.set(id, fresh);
+        e = fresh;
+      }
+      push({ at: nextAt, e, gen: e.gen });
       arm();
     },
     remove(id: string) {
@@ -141,7 +160,7 @@ export const createScheduler = (opts: SchedulerOptions) => {
     },
     /** Compacts the heap when removals left many dead nodes (call occasionally). */
     compact() {
-      heap = heap.filter((n) => entries.get(n.id)?.gen === n.gen);
+      heap = heap.filter(live);
       heap.sort((a, b) => a.at - b.at);
     },
   };

@@ -1,0 +1,148 @@
+// The production agent process at moderate load (issue 15): `node agent/dist/main.js` (metrics,
+// logging, health: what the control plane spawns) against a real control plane on a fresh SQLite data
+// directory, N http monitors on a loopback target (32 ports) so the agent runs ~N / interval checks/s.
+// Reads the agent's CPU from /proc over a window, its RSS and p99 schedule lag, and runs the paced
+// probe loop (the bare request started on schedule at the same rate: the floor) in the same run.
+//
+//   node test/bench/agent-paced.js [treeA treeB ...]
+// Each tree's agent/dist/main.js runs in turn against the same control plane (A B A B alternation);
+// without trees, this worktree's. Env: MONITORS (10000), INTERVAL (10 s), WINDOW (30 s), SETTLE (12 s),
+// AGENT_NODE_OPTIONS (e.g. --max-semi-space-size=16), PACED=0 to skip the floor, PIN=1 to pin the
+// agent to core 0; LOOKOUT_BENCH_PROF_DIR with AGENT_NODE_OPTIONS=--import=<abs>/cpu-profile.js profiles the
+// window (its .part2 file).
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  benchStore,
+  insertMonitors,
+  linux,
+  pacedProbeLoop,
+  sleep,
+  spawnPinned,
+  waitLine,
+} from './support.js';
+
+const MONITORS = Number(process.env.MONITORS ?? 10_000);
+const INTERVAL = Number(process.env.INTERVAL ?? 10);
+const WINDOW = Number(process.env.WINDOW ?? 30);
+const SETTLE = Number(process.env.SETTLE ?? 12);
+const here = resolve(import.meta.dirname, '..', '..');
+const trees = process.argv.length > 2 ? process.argv.slice(2) : [here];
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+const cpuTicks = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+  return Number(rest[11]) + Number(rest[12]); // utime + stime
+};
+const rssMb = (pid) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]) / 1024;
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+
+const { env, store, workspace, policy, token } = await benchStore('agent-paced', {
+  LOOKOUT_ASSIGNMENT_POLL_MS: '500',
+});
+const target = spawnPinned(1, [process.execPath, join(import.meta.dirname, 'target-server.js')]);
+const ports = (await waitLine(target, /READY ([\d,]+)/))[1].split(',').map(Number);
+const per = Math.ceil(MONITORS / ports.length);
+for (let i = 0; i < ports.length && i * per < MONITORS; i++) {
+  await insertMonitors(
+    store,
+    workspace.id,
+    policy.id,
+    Math.min(per, MONITORS - i * per),
+    INTERVAL,
+    ports[i],
+    i * per,
+  );
+}
+await store.close?.();
+const cp = spawnPinned(1, [process.execPath, join(here, 'control-plane', 'dist', 'main.js')], env);
+const rpcPort = Number((await waitLine(cp, /agents connect: http:\/\/[\d.]+:(\d+)/))[1]);
+process.stdout.write(`${MONITORS} monitors every ${INTERVAL} s; control plane rpc ${rpcPort}\n`);
+
+const runAgent = async (arg) => {
+  // `tree|node options`: that tree's agent with these NODE_OPTIONS (e.g. a young-generation size).
+  const [tree, opts] = arg.split('|');
+  const args = [join(tree, 'agent', 'dist', 'main.js')];
+  const pin = linux && process.env.PIN === '1';
+  const child = spawn(
+    pin ? 'taskset' : process.execPath,
+    pin ? ['-c', '0', process.execPath, ...args] : args,
+    {
+      env: {
+        ...process.env,
+        NODE_OPTIONS: `${process.env.AGENT_NODE_OPTIONS ?? ''} ${opts ?? ''}`,
+        LOOKOUT_AGENT_CONTROL_PLANE_URL: `http://127.0.0.1:${rpcPort}`,
+        LOOKOUT_AGENT_TOKEN: token,
+        LOOKOUT_AGENT_REGION: 'eu-west',
+        LOOKOUT_AGENT_INSTANCE_ID: 'paced',
+        LOOKOUT_AGENT_LOG_LEVEL: 'info',
+        LOOKOUT_AGENT_METRICS_PORT: '0',
+        LOOKOUT_AGENT_METRICS_HOST: '127.0.0.1',
+        LOOKOUT_AGENT_RDAP_BOOTSTRAP_URL: 'off',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const port = Number((await waitLine(child, /"port":(\d+),"msg":"metrics and health listening"/))[1]);
+  const pid = pin
+    ? Number(spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).stdout.trim()) || child.pid
+    : child.pid;
+  const health = async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).json();
+  const checks = async () => {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    let n = 0;
+    for (const m of text.matchAll(/^lookout_agent_checks_total\{[^}]*\} (\d+)/gm)) n += Number(m[1]);
+    return n;
+  };
+  while ((await health()).assigned < MONITORS) await sleep(500);
+  await sleep(SETTLE * 1000);
+  const l = load();
+  const c0 = await checks();
+  if (process.env.LOOKOUT_BENCH_PROF_DIR) process.kill(pid, 'SIGUSR2'); // profile: the window only
+  const t0 = cpuTicks(pid);
+  const w0 = performance.now();
+  await sleep(WINDOW * 1000);
+  const t1 = cpuTicks(pid);
+  if (process.env.LOOKOUT_BENCH_PROF_DIR) process.kill(pid, 'SIGUSR2');
+  const secs = (performance.now() - w0) / 1000;
+  const c1 = await checks();
+  const h = await health();
+  const rss = rssMb(pid);
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  const cpuMs = ((t1 - t0) * 1000) / CLK_TCK;
+  const n = c1 - c0;
+  return {
+    tree: arg,
+    load: l,
+    rate: n / secs,
+    msPerCheck: cpuMs / n,
+    cores: cpuMs / 1000 / secs,
+    rss,
+    p99: h.schedule_lag_p99_ms,
+    buffered: h.buffered_results,
+  };
+};
+
+const rows = [];
+for (const tree of trees) {
+  const r = await runAgent(tree);
+  rows.push(r);
+  process.stdout.write(
+    `${tree}: load ${r.load}, ${r.rate.toFixed(0)} checks/s, ${r.msPerCheck.toFixed(4)} ms CPU/check, ${r.cores.toFixed(3)} cores, RSS ${r.rss.toFixed(0)} MB, p99 lag ${r.p99} ms, buffered ${r.buffered}\n`,
+  );
+  await sleep(3000);
+}
+if (process.env.PACED !== '0') {
+  if (linux) spawnSync('taskset', ['-p', '-c', '0', String(process.pid)]);
+  const l = load();
+  const p = await pacedProbeLoop(ports, WINDOW, MONITORS / INTERVAL);
+  process.stdout.write(
+    `paced loop: load ${l}, ${p.rate.toFixed(0)} checks/s, ${(p.cpuMs / p.checks).toFixed(4)} ms CPU/check\n`,
+  );
+}
+cp.kill('SIGTERM');
+target.kill('SIGTERM');
+process.exit(0);
