@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the agent's gauges are read from at scrape time (see `createAgent`). */
 export interface AgentState {
@@ -11,123 +11,32 @@ export interface AgentState {
   health(): { assigned: number; inFlight: number; queueDepth: number; bufferedResults: number };
 }
 
-const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
-const LAG_BUCKETS = [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
-
-/** One histogram series as plain numbers: counts per bucket (not yet cumulative), sum and count. */
-interface Series {
-  buckets: Float64Array;
-  sum: number;
-  count: number;
-}
-const newSeries = (n: number): Series => ({ buckets: new Float64Array(n), sum: 0, count: 0 });
-const observe = (s: Series, bounds: readonly number[], v: number) => {
-  let i = 0;
-  while (i < bounds.length && v > bounds[i]!) i++;
-  if (i < bounds.length) s.buckets[i]!++;
-  s.sum += v;
-  s.count++;
-};
-
-/** A sample as prom-client's registry formats it (`labels` first, then `sharedLabels`). */
-interface Sample {
-  metricName?: string;
-  labels: Record<string, string | number>;
-  sharedLabels?: Record<string, string>;
-  value: number;
-}
-
 /**
- * A metric the registry reads at scrape time from numbers the agent keeps itself: what prom-client's
- * own Counter and Histogram return from `getForPromString`, so `/metrics` reads exactly as theirs did
- * (names, types, labels, buckets, `_bucket`/`_sum`/`_count`), without prom-client's per-observation
- * work (label validation, hashing, object copies) on every check.
- */
-const scrapedMetric = (
-  registry: Registry,
-  m: { name: string; help: string; type: 'counter' | 'histogram'; samples(): Sample[] },
-) => {
-  const metric = {
-    name: m.name,
-    help: m.help,
-    type: m.type,
-    aggregator: 'sum',
-    getForPromString: async () => ({
-      name: m.name,
-      help: m.help,
-      type: m.type,
-      values: m.samples(),
-      aggregator: 'sum',
-    }),
-    /** The JSON form: shared labels merged in, as prom-client's `get()` does. */
-    get: async () => ({
-      ...(await metric.getForPromString()),
-      values: m
-        .samples()
-        .map(({ sharedLabels, ...v }) => ({ ...v, labels: { ...v.labels, ...sharedLabels } })),
-    }),
-    reset() {},
-  };
-  registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0]);
-};
-
-const histogramSamples = (
-  name: string,
-  bounds: readonly number[],
-  s: Series,
-  labels: Record<string, string>,
-) => {
-  const out: Sample[] = [];
-  let acc = 0;
-  for (let i = 0; i < bounds.length; i++) {
-    acc += s.buckets[i]!;
-    out.push({ metricName: `${name}_bucket`, labels: { le: bounds[i]! }, sharedLabels: labels, value: acc });
-  }
-  out.push(
-    { metricName: `${name}_bucket`, labels: { le: '+Inf' }, sharedLabels: labels, value: s.count },
-    { metricName: `${name}_sum`, labels: {}, sharedLabels: labels, value: s.sum },
-    { metricName: `${name}_count`, labels: {}, sharedLabels: labels, value: s.count },
-  );
-  return out;
-};
-
-/**
- * The agent's Prometheus metrics. Every check and every run's lag is counted into plain numbers
- * (`onCheck`/`onLag`: a few additions, ~1,000 times a second under load); the registry turns them
- * into counters and histograms when scraped, and gauges read the agent then too, so nothing is
- * computed between scrapes.
+ * The agent's Prometheus metrics. Counters and histograms are fed by `onCheck`/`onLag`; gauges read
+ * the agent when scraped, so nothing is computed between scrapes.
  */
 export const createAgentMetrics = (labels: { agent: string; region?: string }) => {
   const registry = new Registry();
   registry.setDefaultLabels(labels);
   collectDefaultMetrics({ register: registry });
-  /** Per check type, in the order first seen: outcomes and durations. */
-  const byType = new Map<string, { ok: number; fail: number; duration: Series }>();
-  const lag = newSeries(LAG_BUCKETS.length);
-  scrapedMetric(registry, {
+  const checks = new Counter({
     name: 'lookout_agent_checks_total',
     help: 'Checks run, by monitor type and outcome.',
-    type: 'counter',
-    samples: () =>
-      [...byType].flatMap(([type, t]) => [
-        ...(t.ok > 0 ? [{ labels: { type, outcome: 'ok' }, value: t.ok }] : []),
-        ...(t.fail > 0 ? [{ labels: { type, outcome: 'fail' }, value: t.fail }] : []),
-      ]),
+    labelNames: ['type', 'outcome'],
+    registers: [registry],
   });
-  scrapedMetric(registry, {
+  const duration = new Histogram({
     name: 'lookout_agent_check_duration_seconds',
     help: 'How long checks took, by monitor type.',
-    type: 'histogram',
-    samples: () =>
-      [...byType].flatMap(([type, t]) =>
-        histogramSamples('lookout_agent_check_duration_seconds', DURATION_BUCKETS, t.duration, { type }),
-      ),
+    labelNames: ['type'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
   });
-  scrapedMetric(registry, {
+  const lag = new Histogram({
     name: 'lookout_agent_schedule_lag_seconds',
     help: 'From a check’s scheduled slot to its start (timer and queue wait).',
-    type: 'histogram',
-    samples: () => histogramSamples('lookout_agent_schedule_lag_seconds', LAG_BUCKETS, lag, {}),
+    buckets: [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
   });
   const rpcErrors = new Counter({
     name: 'lookout_agent_rpc_errors_total',
@@ -178,17 +87,11 @@ export const createAgentMetrics = (labels: { agent: string; region?: string }) =
       agent = a;
     },
     onCheck(c: { type: string; ok: boolean; ms: number }) {
-      let t = byType.get(c.type);
-      if (!t) {
-        t = { ok: 0, fail: 0, duration: newSeries(DURATION_BUCKETS.length) };
-        byType.set(c.type, t);
-      }
-      if (c.ok) t.ok++;
-      else t.fail++;
-      observe(t.duration, DURATION_BUCKETS, c.ms / 1000);
+      checks.inc({ type: c.type, outcome: c.ok ? 'ok' : 'fail' });
+      duration.observe({ type: c.type }, c.ms / 1000);
     },
     onLag(ms: number) {
-      observe(lag, LAG_BUCKETS, ms / 1000);
+      lag.observe(ms / 1000);
     },
     onRpcError(kind: 'credentials' | 'transient' | 'fatal') {
       rpcErrors.inc({ kind });
