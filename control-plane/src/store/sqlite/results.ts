@@ -98,6 +98,8 @@ export const sqliteResults = (
       ))
         states.set(`${s.monitor_id}|${s.location}`, s);
       const stored: string[] = [];
+      // Each state written once, as it is after the batch's last result of its location.
+      const changed = new Set<string>();
       let earliest = Number.POSITIVE_INFINITY;
       for (const r of batch) {
         if (insert.run(toRow(results, r)).changes !== 1) continue;
@@ -107,9 +109,10 @@ export const sqliteResults = (
         const key = `${r.monitor_id}|${r.location}`;
         const next = step(states.get(key) ?? null, r);
         if (!next) continue;
-        put.run(toRow(monitorStates, next));
         states.set(key, next);
+        changed.add(key);
       }
+      for (const key of changed) put.run(toRow(monitorStates, states.get(key)!));
       const after = [...states.values()].sort(
         (a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location),
       );
