@@ -57,13 +57,27 @@ export const ingestResults = async (
   for (const r of input.results) {
     const m = monitors.get(r.monitor_id);
     if (m) {
+      // One literal of fixed shape (a spread of `r` with keys added builds a slower, reshaped object).
       records.push({
-        ...r,
         id: resultId(r.monitor_id, input.region, r.scheduled_at, r.run_now_request_id),
         workspace_id: m.workspace_id,
+        monitor_id: r.monitor_id,
+        monitor_version: r.monitor_version,
         location: input.region,
         instance_id: input.instanceId,
+        scheduled_at: r.scheduled_at,
+        started_at: r.started_at,
         received_at: now,
+        ok: r.ok,
+        error_kind: r.error_kind,
+        error_message: r.error_message,
+        response_time_ms: r.response_time_ms,
+        status_code: r.status_code,
+        timings: r.timings,
+        tls_valid_to: r.tls_valid_to,
+        domain_expires_at: r.domain_expires_at,
+        dns_records: r.dns_records,
+        run_now_request_id: r.run_now_request_id,
       });
     }
   }
@@ -168,36 +182,41 @@ export const decideAlerts = async (
     states.filter((s) => s.location !== MONITOR_ROW),
     now,
   );
-  await flip(store, m, states, v, now, {
+  // Texts are built only for an alert actually raised: most results change none.
+  await flip(store, m, states, v, now, () => ({
     title: `${m.display_name} is down`,
     description: `Failing from ${v.failing.join(', ')} (${v.failing.length} of ${v.voting.length} reporting locations). Last error: ${r.error_message ?? 'none'}.`,
-  });
-  const condition = async (cause: (typeof CONDITION_CAUSES)[number], active: boolean, text: AlertText) => {
+  }));
+  const condition = async (
+    cause: (typeof CONDITION_CAUSES)[number],
+    active: boolean,
+    text: () => AlertText,
+  ) => {
     if (active === open.has(keyString(keyOf(m, cause)))) return;
     await alertWhile(store, m, cause, active, now, text);
   };
   if (m.response_time_threshold_ms !== null) {
-    await condition('slow', v.slow, {
+    await condition('slow', v.slow, () => ({
       title: `${m.display_name} is slow`,
       description: `Responses slower than ${m.response_time_threshold_ms} ms for ${m.failure_threshold} checks in a row.`,
       severity: 'warning',
-    });
+    }));
   }
   const tls = tlsExpiry(m, r, now);
   if (tls.days !== null) {
-    await condition('tls_expiry', tls.expiring, {
+    await condition('tls_expiry', tls.expiring, () => ({
       title: `TLS certificate of ${m.display_name} expires in ${tls.days} days`,
       description: `The certificate is valid until ${tls.at!.toISOString()}.`,
       severity: 'warning',
-    });
+    }));
   }
   const domain = domainExpiry(m, r, now);
   if (domain.days !== null) {
-    await condition('domain_expiry', domain.expiring, {
+    await condition('domain_expiry', domain.expiring, () => ({
       title: `Domain ${m.url} expires in ${domain.days} days`,
       description: `The registration expires on ${domain.at!.toISOString()}.`,
       severity: 'warning',
-    });
+    }));
   }
 };
 
@@ -220,7 +239,7 @@ const flip = async (
   states: MonitorLocationState[],
   v: { down: boolean; voting: string[] },
   now: Date,
-  text: AlertText,
+  text: () => AlertText,
 ) => {
   const { down } = v;
   const row = states.find((s) => s.location === MONITOR_ROW) ?? initialState(m.id, MONITOR_ROW);
@@ -243,10 +262,11 @@ const alertWhile = async (
   cause: string,
   active: boolean,
   now: Date,
-  text: AlertText,
+  lazyText: () => AlertText,
 ) => {
   const key = keyOf(m, cause);
   if (active) {
+    const text = lazyText();
     await raiseAlert(
       store,
       {

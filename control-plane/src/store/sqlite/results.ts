@@ -3,7 +3,7 @@ import type { CheckResultRecord, MonitorLocationState } from '../../domain/types
 import { DAY_MS } from '../../domain/uptime.js';
 import type { SqliteContext } from './db.js';
 import { type SqliteRollups, WAITING_CTE } from './rollups.js';
-import { insertSql, monitorStates, results, toRow } from './tables.js';
+import { insertSql, monitorStates, results, runWith } from './tables.js';
 
 /**
  * Check results in SQLite. `recordResults` is the ingestion step: the new results and the location
@@ -80,9 +80,9 @@ export const sqliteResults = (
     const touched = JSON.stringify([...new Set(batch.map((r) => r.monitor_id))]);
     return immediate(() => {
       rollups.beforeInsert();
-      const insert = st(`${insertSql(results)} ON CONFLICT DO NOTHING`);
+      const insert = st(`${insertSql(results, [], 'positional')} ON CONFLICT DO NOTHING`);
       const put = st(
-        `${insertSql(monitorStates)} ON CONFLICT (monitor_id, location) DO UPDATE SET ${Object.keys(
+        `${insertSql(monitorStates, [], 'positional')} ON CONFLICT (monitor_id, location) DO UPDATE SET ${Object.keys(
           monitorStates.columns,
         )
           .filter((c) => c !== 'monitor_id' && c !== 'location')
@@ -98,18 +98,21 @@ export const sqliteResults = (
       ))
         states.set(`${s.monitor_id}|${s.location}`, s);
       const stored: string[] = [];
+      // Each state written once, as it is after the batch's last result of its location.
+      const changed = new Set<string>();
       let earliest = Number.POSITIVE_INFINITY;
       for (const r of batch) {
-        if (insert.run(toRow(results, r)).changes !== 1) continue;
+        if (runWith(results, insert, r).changes !== 1) continue;
         stored.push(r.id);
         const t = r.scheduled_at.getTime();
         if (t < earliest) earliest = t;
         const key = `${r.monitor_id}|${r.location}`;
         const next = step(states.get(key) ?? null, r);
         if (!next) continue;
-        put.run(toRow(monitorStates, next));
         states.set(key, next);
+        changed.add(key);
       }
+      for (const key of changed) runWith(monitorStates, put, states.get(key)!);
       const after = [...states.values()].sort(
         (a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location),
       );

@@ -4,6 +4,8 @@
  * column goes here and into one new migration at the end (migrations.test.ts checks both agree).
  * Extra columns (not in the record) are computed.
  */
+import type { RunResult, Statement } from 'better-sqlite3';
+
 export type ColumnKind = 'text' | 'int' | 'bool' | 'json' | 'date';
 
 export interface Table {
@@ -299,6 +301,7 @@ type Row = Record<string, unknown>;
 interface Codec {
   toRow(record: object): Row;
   fromRow(row: Row): unknown;
+  run(statement: Statement, record: object): RunResult;
 }
 const codecs = new WeakMap<Table, Codec>();
 const codecOf = (t: Table): Codec => {
@@ -321,8 +324,13 @@ const codecOf = (t: Table): Codec => {
   };
   const body = (conv: Record<ColumnKind, (v: string) => string>) =>
     `return (s) => ({ ${cols.map(([col, kind]) => `${col}: ${conv[kind](`s[${col}]`)}`).join(', ')} });`;
+  const run = `return (st, s) => st.run(${cols.map(([col, kind]) => to[kind](`s[${col}]`)).join(', ')});`;
   // Column names and kinds come from the layouts above (code, not input); names are JSON-quoted.
-  c = { toRow: new Function(body(to))(), fromRow: new Function(body(from))() } as Codec;
+  c = {
+    toRow: new Function(body(to))(),
+    fromRow: new Function(body(from))(),
+    run: new Function(run)(),
+  } as Codec;
   codecs.set(t, c);
   return c;
 };
@@ -333,9 +341,17 @@ export const toRow = (t: Table, record: object): Row => codecOf(t).toRow(record)
 /** Row -> record, the inverse of toRow. Computed columns are dropped. */
 export const fromRow = <T>(t: Table, row: Row): T => codecOf(t).fromRow(row) as T;
 
-export const insertSql = (t: Table, extra: string[] = []): string => {
+/**
+ * Runs a statement of positional parameters (`insertSql(t, [], 'positional')`) with the record's
+ * columns in layout order, converted as by toRow: no object of named parameters to build and look up.
+ */
+export const runWith = (t: Table, statement: Statement, record: object): RunResult =>
+  codecOf(t).run(statement, record);
+
+export const insertSql = (t: Table, extra: string[] = [], bind: 'named' | 'positional' = 'named'): string => {
   const cols = [...Object.keys(t.columns), ...extra];
-  return `INSERT INTO ${t.name} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`;
+  const values = cols.map((c) => (bind === 'named' ? `@${c}` : '?'));
+  return `INSERT INTO ${t.name} (${cols.join(', ')}) VALUES (${values.join(', ')})`;
 };
 
 export const updateSql = (t: Table, where: string, extra: string[] = []): string => {
