@@ -34,6 +34,20 @@ export const waitLine = (child, re) =>
     child.on('exit', (c) => reject(new Error(`exited ${c}: ${out}`)));
   });
 
+/** One plain-HTTP GET on a fresh connection to 127.0.0.1:`port`: resolves true on a 200, read to its end. */
+const probe = (port) =>
+  new Promise((resolve) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: '/', agent: false, headers: { connection: 'close' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode === 200));
+      },
+    );
+    req.on('error', () => resolve(false));
+    req.end();
+  });
+
 /**
  * The ceiling for checks: a bare loop of http.get with a fresh connection each, `concurrency` at a time,
  * round-robin over `ports`, as fast as it goes for `seconds`. Returns successful checks per second, their
@@ -46,27 +60,9 @@ export const bareProbeLoop = async (ports, seconds, concurrency = 64) => {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const until = Date.now() + seconds * 1000;
-  const one = () =>
-    new Promise((resolve) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: ports[next++ % ports.length],
-          path: '/',
-          agent: false,
-          headers: { connection: 'close' },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode === 200));
-        },
-      );
-      req.on('error', () => resolve(false));
-      req.end();
-    });
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (Date.now() < until) if (await one()) done++;
+      while (Date.now() < until) if (await probe(ports[next++ % ports.length])) done++;
     }),
   );
   const cpu = process.cpuUsage(cpu0);
@@ -91,24 +87,10 @@ export const pacedProbeLoop = async (ports, seconds, rate) => {
   let started = 0;
   const one = () => {
     inFlight++;
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: ports[next++ % ports.length],
-        path: '/',
-        agent: false,
-        headers: { connection: 'close' },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => {
-          if (res.statusCode === 200) done++;
-          inFlight--;
-        });
-      },
-    );
-    req.on('error', () => inFlight--);
-    req.end();
+    probe(ports[next++ % ports.length]).then((ok) => {
+      if (ok) done++;
+      inFlight--;
+    });
   };
   await new Promise((resolve) => {
     const tick = () => {

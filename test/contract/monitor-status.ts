@@ -17,49 +17,29 @@ import type {
   MonitorLocationState,
 } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
-import { result } from './fixtures.js';
+import { at, fixtures, result, T0 } from './fixtures.js';
 
-const T0 = new Date('2026-03-01T10:00:00.000Z');
-const at = (s: number) => new Date(T0.getTime() + s * 1000);
-
+/** A plain tcp monitor named `name`, created `created` seconds after T0. */
 const monitor = (
   ws: string,
   policy: string,
   name: string,
   created: number,
   over: Partial<Monitor> = {},
-): Monitor => ({
-  id: randomUUID(),
-  workspace_id: ws,
-  display_name: name,
-  monitor_type: 'tcp',
-  url: `${name}.example.test`,
-  http_method: null,
-  check_interval_seconds: 60,
-  timeout_seconds: 10,
-  expected_status_code: 200,
-  required_keyword: null,
-  auth: null,
-  port: 443,
-  request_headers: {},
-  request_body: null,
-  follow_redirects: true,
-  ssl_cert_monitoring: false,
-  ssl_cert_expiry_alert_days: 14,
-  domain_expiry_alert_days: 30,
-  response_time_threshold_ms: null,
-  failure_threshold: 3,
-  escalation_policy_id: policy,
-  check_locations: ['eu-west', 'us-east'],
-  dns_record_type: null,
-  dns_expected_values: [],
-  dns_resolver: null,
-  paused: false,
-  created_at: at(created),
-  updated_at: at(created),
-  version: 1,
-  ...over,
-});
+): Monitor =>
+  fixtures.monitor(ws, policy, {
+    display_name: name,
+    monitor_type: 'tcp',
+    url: `${name}.example.test`,
+    http_method: null,
+    auth: null,
+    port: 443,
+    request_headers: {},
+    ssl_cert_monitoring: false,
+    created_at: at(created),
+    updated_at: at(created),
+    ...over,
+  });
 
 const state = (
   monitorId: string,

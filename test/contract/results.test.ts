@@ -1,4 +1,5 @@
 import { beforeEach, expect, it } from 'vitest';
+import { initialState } from '../../control-plane/src/domain/evaluation.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { at, type fixtures, result, T0 } from './fixtures.js';
@@ -69,17 +70,7 @@ contract('ResultStore', (c) => {
   });
 
   it('records results and moves their location states in one step, each seeing the one before', async () => {
-    const base = (location: string): MonitorLocationState => ({
-      monitor_id: 'm4',
-      location,
-      status: 'unknown',
-      consecutive_failures: 0,
-      consecutive_successes: 0,
-      consecutive_slow: 0,
-      last_result_at: null,
-      last_scheduled_at: null,
-      version: 0,
-    });
+    const base = (location: string): MonitorLocationState => initialState('m4', location);
     const other: MonitorLocationState = { ...base('eu-west'), monitor_id: 'm5', version: 1 };
     expect(await store.putMonitorState(other, 0)).toBe(true);
     const rs = [

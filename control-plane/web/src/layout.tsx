@@ -3,20 +3,55 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type Me } from './api.js';
 import { followLink } from './router.js';
 
+interface NavItem {
+  href: string;
+  label: string;
+  /** Current for every path below `href` (a list and its detail pages), not only `href` itself. */
+  prefix?: boolean;
+  admin?: boolean;
+}
+
+const MAIN_NAV: NavItem[] = [
+  { href: '/monitors', label: 'Monitors', prefix: true },
+  { href: '/heartbeats', label: 'Heartbeats', prefix: true },
+  { href: '/alerts', label: 'Alerts', prefix: true },
+];
+
 /** Routing (escalation, channels, integrations, maintenance): admins only. */
-const ROUTING_NAV = [
+const ROUTING_NAV: NavItem[] = [
   { href: '/routing/escalation-policies', label: 'Escalation policies' },
   { href: '/routing/channels', label: 'Channels' },
   { href: '/routing/integrations', label: 'Integrations' },
   { href: '/routing/maintenance', label: 'Maintenance' },
 ];
 
-const NAV: { href: string; label: string; admin?: boolean }[] = [
+const SETTINGS_NAV: NavItem[] = [
   { href: '/settings/api-keys', label: 'API keys' },
   { href: '/settings/users', label: 'Users', admin: true },
   { href: '/settings/connected-apps', label: 'Connected apps' },
   { href: '/settings/password', label: 'Password' },
 ];
+
+/** One list of the navigation: the items this role may open, the current page marked. */
+const NavList = (props: { items: NavItem[]; path: string; isAdmin: boolean; labelledBy?: string }) => (
+  <ul aria-labelledby={props.labelledBy}>
+    {props.items
+      .filter((n) => !n.admin || props.isAdmin)
+      .map((n) => (
+        <li key={n.href}>
+          <a
+            href={n.href}
+            onClick={followLink}
+            aria-current={
+              (n.prefix ? props.path.startsWith(n.href) : props.path === n.href) ? 'page' : undefined
+            }
+          >
+            {n.label}
+          </a>
+        </li>
+      ))}
+  </ul>
+);
 
 export const Logo = () => (
   <svg class="logo-mark" viewBox="0 0 32 32" aria-hidden="true">
@@ -34,6 +69,7 @@ export const Shell = (props: {
   children: ComponentChildren;
 }) => {
   const [busy, setBusy] = useState(false);
+  const isAdmin = props.me.user.role === 'admin';
   // On a phone the navigation is one row that scrolls sideways: keep the current page's tab in view.
   useEffect(() => {
     document
@@ -70,71 +106,19 @@ export const Shell = (props: {
       </header>
       <div class="body">
         <nav class="sidenav" aria-label="Main">
-          <ul>
-            <li>
-              <a
-                href="/monitors"
-                onClick={followLink}
-                aria-current={props.path.startsWith('/monitors') ? 'page' : undefined}
-              >
-                Monitors
-              </a>
-            </li>
-            <li>
-              <a
-                href="/heartbeats"
-                onClick={followLink}
-                aria-current={props.path.startsWith('/heartbeats') ? 'page' : undefined}
-              >
-                Heartbeats
-              </a>
-            </li>
-            <li>
-              <a
-                href="/alerts"
-                onClick={followLink}
-                aria-current={props.path.startsWith('/alerts') ? 'page' : undefined}
-              >
-                Alerts
-              </a>
-            </li>
-          </ul>
-          {props.me.user.role === 'admin' && (
+          <NavList items={MAIN_NAV} path={props.path} isAdmin={isAdmin} />
+          {isAdmin && (
             <>
               <p class="nav-heading" id="routing-heading">
                 Routing
               </p>
-              <ul aria-labelledby="routing-heading">
-                {ROUTING_NAV.map((n) => (
-                  <li key={n.href}>
-                    <a
-                      href={n.href}
-                      onClick={followLink}
-                      aria-current={props.path === n.href ? 'page' : undefined}
-                    >
-                      {n.label}
-                    </a>
-                  </li>
-                ))}
-              </ul>
+              <NavList items={ROUTING_NAV} path={props.path} isAdmin={isAdmin} labelledBy="routing-heading" />
             </>
           )}
           <p class="nav-heading" id="settings-heading">
             Settings
           </p>
-          <ul aria-labelledby="settings-heading">
-            {NAV.filter((n) => !n.admin || props.me.user.role === 'admin').map((n) => (
-              <li key={n.href}>
-                <a
-                  href={n.href}
-                  onClick={followLink}
-                  aria-current={props.path === n.href ? 'page' : undefined}
-                >
-                  {n.label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <NavList items={SETTINGS_NAV} path={props.path} isAdmin={isAdmin} labelledBy="settings-heading" />
         </nav>
         <main class="content">{props.children}</main>
       </div>
