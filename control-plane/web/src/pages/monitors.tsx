@@ -211,7 +211,7 @@ export const MonitorsPage = (props: { me: Me }) => {
                     <td data-label="Response" class="num">
                       {ms(m.last_response_time_ms)}
                     </td>
-                    <td data-label="Recent checks">
+                    <td data-label="Recent checks" class="recent">
                       <CheckBar name={m.display_name} checks={m.recent_checks} />
                     </td>
                     <td data-label="Last checked">

@@ -48,13 +48,20 @@ export default function ResponseChart(props: { results: CheckResult[]; label: st
           },
         ],
         series: [
-          {},
+          {
+            // The legend holds values only while the pointer is on the chart; until then it says so.
+            value: (u: uPlot, v: number | null | undefined) =>
+              u.cursor.idx == null || v == null
+                ? 'point at the chart'
+                : new Date(v * 1000).toLocaleTimeString(),
+          },
           ...regions.map((r, i) => ({
             label: r,
             stroke: COLOURS[i % COLOURS.length],
             width: 2,
             spanGaps: false,
-            value: (_u: uPlot, v: number | null | undefined) => (v == null ? '—' : `${Math.round(v)} ms`),
+            value: (u: uPlot, v: number | null | undefined) =>
+              u.cursor.idx == null ? '' : v == null ? '—' : `${Math.round(v)} ms`,
           })),
         ],
       },
