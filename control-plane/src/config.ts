@@ -213,6 +213,11 @@ export const configKeys = {
     default: 20,
     doc: 'Failed web sign-ins allowed per account (workspace and email) per hour, from any address; beyond, 429 with Retry-After. 0: no limit.',
   },
+  oauth_registrations_per_hour: {
+    schema: z.coerce.number().min(0).max(100_000),
+    default: 20,
+    doc: 'OAuth client registrations (POST /oauth/register, the hosted MCP connector) allowed per client address per hour (burst of the same size); beyond, 429 with Retry-After. 0: no limit.',
+  },
   session_idle_minutes: {
     schema: z.coerce.number().int().min(1).max(525_600),
     default: 720,

@@ -102,9 +102,11 @@ describe('hosted MCP connector in chromium', () => {
     // Settings → Connected apps: the grant is listed by the client's name; Revoke ends it.
     await page.goto(lookout.url('demo', '/settings/connected-apps'));
     await page.getByRole('heading', { name: 'Connected apps', level: 1 }).waitFor();
-    const row = page.getByRole('row', { name: /Test Assistant/ });
+    const row = page
+      .getByRole('region', { name: 'Your connected apps' })
+      .getByRole('row', { name: /Test Assistant/ });
     await row.waitFor();
-    await page.getByRole('button', { name: 'Revoke Test Assistant' }).click();
+    await page.getByRole('button', { name: 'Revoke Test Assistant', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await row.waitFor({ state: 'detached' });
     const after = await localhostFetch(mcpUrl(), {
@@ -118,6 +120,75 @@ describe('hosted MCP connector in chromium', () => {
     });
     expect(after.status).toBe(401);
     await client.close();
+    await context.close();
+  });
+
+  it('an admin sees every user’s connected apps under Connected apps and revokes a member’s', async () => {
+    const mia = (
+      await lookout.cli([
+        'user',
+        'create',
+        '--workspace',
+        'demo',
+        '--email',
+        'mia@demo.localhost',
+        '--role',
+        'member',
+      ])
+    ).user as { password: string };
+    const provider = new MemoryOAuthProvider(redirect);
+    const transport = new StreamableHTTPClientTransport(mcpUrl(), {
+      authProvider: provider,
+      fetch: localhostFetch,
+    });
+    await expect(
+      new Client({ name: 'assistant', version: '1.0.0' }).connect(transport),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+    // Mia connects the assistant in her browser.
+    const hers = await browser.newContext();
+    const herPage = await hers.newPage();
+    codes = [];
+    await herPage.goto(provider.authorizationUrl!.href);
+    await herPage.waitForURL(/\/sign-in\?next=/);
+    await herPage.getByLabel('Email').fill('mia@demo.localhost');
+    await herPage.getByLabel('Password').fill(mia.password);
+    await herPage.getByRole('button', { name: 'Sign in' }).click();
+    await herPage.getByRole('button', { name: 'Allow' }).click();
+    await herPage.waitForURL((u) => u.href.startsWith(redirect));
+    await transport.finishAuth(codes.find((c) => c.has('code'))!.get('code')!);
+    await hers.close();
+
+    // The admin: not among their own apps, listed with Mia in the workspace's.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(lookout.url('demo', '/sign-in'));
+    await page.getByLabel('Email').fill(lookout.adminEmail);
+    await page.getByLabel('Password').fill(lookout.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await page.goto(lookout.url('demo', '/settings/connected-apps'));
+    const everyone = page.getByRole('region', { name: 'Connected apps in this workspace' });
+    const row = everyone.getByRole('row', { name: /Test Assistant/ });
+    await row.waitFor();
+    expect(await row.getByRole('cell', { name: 'mia@demo.localhost', exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole('region', { name: 'Your connected apps' }).getByRole('row').count()).toBe(0);
+    await page.getByRole('button', { name: 'Revoke Test Assistant for mia@demo.localhost' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.getByRole('heading').textContent()).toBe(
+      'Revoke “Test Assistant for mia@demo.localhost”?',
+    );
+    await dialog.getByRole('button', { name: 'Revoke' }).click();
+    await row.waitFor({ state: 'detached' });
+    const after = await localhostFetch(mcpUrl(), {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${provider.saved!.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(after.status).toBe(401);
     await context.close();
   });
 });

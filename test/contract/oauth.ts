@@ -96,7 +96,75 @@ export const oauthContract = (name: string, open: () => Promise<Store>) => {
       const theirs = record(ws, { model: 'Grant', grant_id: 'g5', account_id: 'u2' });
       const token = record(ws, { grant_id: 'g1', account_id: 'u1' });
       for (const r of [old, recent, expired, forever, theirs, token]) await store.upsertOAuthRecord(r);
-      expect(await store.listOAuthGrants(ws, 'u1', at(10))).toEqual([recent, old, forever]);
+      expect(await store.listOAuthGrants(ws, { accountId: 'u1' }, at(10))).toEqual([recent, old, forever]);
+    });
+
+    it('lists grants of every user or one client, and only those in use (a live, unused-up token)', async () => {
+      const w = randomUUID();
+      const grant = (id: string, account: string, client: string, s: number) =>
+        record(w, {
+          model: 'Grant',
+          grant_id: id,
+          account_id: account,
+          client_id: client,
+          created_at: at(s),
+        });
+      const token = (model: string, grantId: string, over: Partial<OAuthRecord> = {}) =>
+        record(w, { model, grant_id: grantId, account_id: 'u1', ...over });
+      const exchanged = grant('g1', 'u1', 'c1', 1);
+      const pending = grant('g2', 'u1', 'c1', 2); // its code was never exchanged
+      const refreshOnly = grant('g3', 'u2', 'c2', 3);
+      const lapsed = grant('g4', 'u2', 'c3', 4);
+      const usedUp = grant('g5', 'u1', 'c4', 5);
+      const elsewhere = record(randomUUID(), {
+        model: 'Grant',
+        grant_id: 'g6',
+        account_id: 'u1',
+        client_id: 'c1',
+      });
+      for (const r of [
+        exchanged,
+        pending,
+        refreshOnly,
+        lapsed,
+        usedUp,
+        elsewhere,
+        token('AccessToken', 'g1'),
+        token('AuthorizationCode', 'g2'),
+        token('RefreshToken', 'g3', { expires_at: at(86_400) }),
+        token('AccessToken', 'g4', { expires_at: at(5) }),
+        token('RefreshToken', 'g5', { consumed_at: at(3) }),
+      ])
+        await store.upsertOAuthRecord(r);
+      expect(await store.listOAuthGrants(w, {}, at(10))).toEqual([
+        usedUp,
+        lapsed,
+        refreshOnly,
+        pending,
+        exchanged,
+      ]);
+      expect(await store.listOAuthGrants(w, { inUse: true }, at(10))).toEqual([refreshOnly, exchanged]);
+      expect(await store.listOAuthGrants(w, { accountId: 'u1', inUse: true }, at(10))).toEqual([exchanged]);
+      expect(await store.listOAuthGrants(w, { accountId: 'u1', clientId: 'c1' }, at(10))).toEqual([
+        pending,
+        exchanged,
+      ]);
+      expect(await store.listOAuthGrants(w, { clientId: 'c9' }, at(10))).toEqual([]);
+    });
+
+    it('a registered client expires unless kept: a day on, the sweep deletes the unused one only', async () => {
+      const DAY = 86_400;
+      const unused = record(ws, { model: 'Client', client_id: 'c-unused', expires_at: at(DAY) });
+      const used = record(ws, { model: 'Client', client_id: 'c-used', expires_at: at(DAY) });
+      for (const r of [unused, used]) await store.upsertOAuthRecord(r);
+      await store.keepOAuthClient(ws, used.key_hash);
+      await store.keepOAuthClient(randomUUID(), unused.key_hash); // another workspace's: no effect
+      expect(await store.pruneOAuthRecords(at(DAY - 1), 100)).toBe(0);
+      expect(await store.pruneOAuthRecords(at(DAY), 100)).toBe(1);
+      expect(await store.findOAuthRecord(ws, 'Client', unused.key_hash)).toBeNull();
+      expect(await store.findOAuthRecord(ws, 'Client', used.key_hash)).toEqual({ ...used, expires_at: null });
+      await store.keepOAuthClient(ws, used.key_hash); // again: nothing changes
+      expect(await store.findOAuthRecord(ws, 'Client', used.key_hash)).toEqual({ ...used, expires_at: null });
     });
 
     it('prunes expired records up to the limit, never those without expiry', async () => {

@@ -40,7 +40,8 @@ const fetchFn = localhostFetch;
 
 beforeAll(async () => {
   clock = new ManualClock(new Date());
-  h = await startHarness({}, { clock });
+  // Many registrations from one address: the limit is tested on its own harness below.
+  h = await startHarness({ oauth_registrations_per_hour: 0 }, { clock });
   acme = await h.workspace('acme');
   await h.workspace('beta');
   member = await acme.userWithKey('member', 'mia@acme.test');
@@ -104,23 +105,31 @@ const consent = async (
 };
 
 /** Registration, PKCE and the code, step by step with the SDK's functions. */
-const authorizeStepByStep = async (sub: string, who: { email: string; password: string }) => {
+const authorizeStepByStep = async (
+  sub: string,
+  who: { email: string; password: string },
+  redirect = REDIRECT,
+  registered?: OAuthClientInformationMixed,
+) => {
   const resource = await discoverOAuthProtectedResourceMetadata(mcpUrl(sub), undefined, fetchFn);
   const issuer = resource.authorization_servers![0]!;
   const metadata = (await discoverAuthorizationServerMetadata(issuer, { fetchFn }))!;
-  const info = await registerClient(issuer, {
-    metadata,
-    clientMetadata: new MemoryOAuthProvider(REDIRECT).clientMetadata,
-    fetchFn,
-  });
+  const info =
+    registered ??
+    (await registerClient(issuer, {
+      metadata,
+      clientMetadata: new MemoryOAuthProvider(redirect).clientMetadata,
+      fetchFn,
+    }));
   const { authorizationUrl, codeVerifier } = await startAuthorization(issuer, {
     metadata,
     clientInformation: info,
-    redirectUrl: REDIRECT,
+    redirectUrl: redirect,
     scope: 'mcp',
     resource: new URL(resource.resource),
   });
   const { callback } = await consent(authorizationUrl, who);
+  expect(callback.href.startsWith(redirect), callback.href).toBe(true);
   const code = callback.searchParams.get('code')!;
   if (!code) throw new Error(callback.href);
   expect(code).toBeTruthy();
@@ -130,7 +139,7 @@ const authorizeStepByStep = async (sub: string, who: { email: string; password: 
       clientInformation: info,
       authorizationCode: c,
       codeVerifier,
-      redirectUri: REDIRECT,
+      redirectUri: redirect,
       resource: resourceUrl,
       fetchFn,
     });
@@ -559,5 +568,306 @@ describe('Settings → Connected apps (API)', () => {
       data: { id: string }[];
     };
     expect(after.data.map((x) => x.id)).not.toContain(app.id);
+  });
+});
+
+/** POST /oauth/register on a workspace, as a client would (any JSON). */
+const register = (
+  body: unknown,
+  sub = 'acme',
+  path = '/oauth/register',
+  headers: Record<string, string> = {},
+) =>
+  fetchFn(`${origin(sub)}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+/** The clients stored for every workspace, straight from the SQLite file. */
+const storedClients = () => {
+  const db = new Database(join(h.dir, 'lookout.db'), { readonly: true });
+  const rows = db.prepare("SELECT client_id, expires_at FROM oauth_records WHERE model = 'Client'").all() as {
+    client_id: string;
+    expires_at: number | null;
+  }[];
+  db.close();
+  return rows;
+};
+
+const oauthError = async (r: Response) => {
+  expect(r.headers.get('content-type')).toMatch(/application\/json/);
+  return (await r.json()) as { error: string; error_description: string };
+};
+
+describe('client registration is bounded (RFC 7591 errors)', () => {
+  it('a registration bomb (1,900 redirect URIs, huge metadata, 11 URIs, one over-long URI) is refused and nothing is stored', async () => {
+    const before = storedClients().length;
+    const bomb = {
+      client_name: 'bomb',
+      redirect_uris: Array.from({ length: 1900 }, (_, i) => `https://a.example/cb/${i}`),
+    };
+    expect(JSON.stringify(bomb).length).toBeGreaterThan(45_000);
+    const cases: [unknown, number, string][] = [
+      [bomb, 400, 'invalid_client_metadata'],
+      [{ client_name: 'x'.repeat(17_000), redirect_uris: [REDIRECT] }, 400, 'invalid_client_metadata'],
+      [{ redirect_uris: [REDIRECT], 'urn:padding': 'x'.repeat(17_000) }, 400, 'invalid_client_metadata'],
+      [
+        { redirect_uris: Array.from({ length: 11 }, (_, i) => `https://a.example/${i}`) },
+        400,
+        'invalid_redirect_uri',
+      ],
+      [{ redirect_uris: [`https://a.example/${'x'.repeat(2000)}`] }, 400, 'invalid_redirect_uri'],
+    ];
+    for (const [body, status, error] of cases) {
+      const r = await register(body);
+      expect(r.status).toBe(status);
+      const e = await oauthError(r);
+      expect(e.error).toBe(error);
+      expect(e.error_description.length).toBeGreaterThan(10);
+    }
+    // Past what the authorization server reads at all (56 KB): refused unread.
+    const huge = await register({ redirect_uris: [REDIRECT], client_name: 'x'.repeat(60_000) });
+    expect(huge.status).toBe(400);
+    expect(storedClients().length).toBe(before);
+  });
+
+  it('http: redirect URIs only on loopback hosts (OAuth 2.1, the MCP spec)', async () => {
+    for (const uri of [
+      'http://example.com/cb',
+      'http://192.168.1.10:8080/cb',
+      'http://localhost.example/cb',
+    ]) {
+      const r = await register({ redirect_uris: [uri] });
+      expect(r.status, uri).toBe(400);
+      const e = await oauthError(r);
+      expect(e.error, uri).toBe('invalid_redirect_uri');
+      expect(e.error_description, uri).toMatch(
+        /use https:, or http: only on localhost, 127\.0\.0\.1 or \[::1\]/,
+      );
+    }
+  });
+
+  it('accepts https:, loopback http: (127.0.0.1 with a port, localhost, [::1]) and an app’s own scheme', async () => {
+    for (const uri of [
+      'https://assistant.example/oauth/callback',
+      'http://127.0.0.1:33418/callback',
+      'http://localhost/callback',
+      'http://[::1]:9000/cb',
+      'com.example.app:/cb',
+    ]) {
+      const r = await register({ client_name: 'Test Assistant', redirect_uris: [uri] });
+      expect(r.status, uri).toBe(201);
+      const client = (await r.json()) as Record<string, unknown>;
+      expect(client.redirect_uris, uri).toEqual([uri]);
+      expect(client.registration_access_token, uri).toBeUndefined();
+      expect(client.application_type, uri).toBe(uri.startsWith('com.') ? 'native' : 'web');
+    }
+  });
+
+  it('an app with its own scheme completes the whole flow: the code comes back on com.example.app:/cb', async () => {
+    const a = await authorizeStepByStep(
+      'acme',
+      { email: member.user.email, password: member.password },
+      'com.example.app:/cb',
+    );
+    expect(a.tokens.access_token).toBeTruthy();
+    expect((await postMcp('acme', a.tokens.access_token)).status).toBe(200);
+  });
+});
+
+describe('registrations per client address', () => {
+  it('the N+1-th registration from one address within the window gets 429 with Retry-After; another address, or a token back, may register', async () => {
+    const limitClock = new ManualClock(new Date());
+    const limited = await startHarness(
+      { oauth_registrations_per_hour: 3, trust_proxy: true },
+      { clock: limitClock },
+    );
+    try {
+      await limited.workspace('acme');
+      const url = (path: string) => `http://acme.localhost:${limited.cp.port}${path}`;
+      const send = (from: string, path = '/oauth/register', body: unknown = { redirect_uris: [REDIRECT] }) =>
+        fetchFn(url(path), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+          body: JSON.stringify(body),
+        });
+      expect((await send('203.0.113.7')).status).toBe(201);
+      // A refused registration counts too.
+      expect(
+        (await send('203.0.113.7', '/oauth/register', { redirect_uris: ['http://x.example/'] })).status,
+      ).toBe(400);
+      expect((await send('203.0.113.7')).status).toBe(201);
+      for (const path of ['/oauth/register', '/oauth/REGISTER/']) {
+        const r = await send('203.0.113.7', path);
+        expect(r.status, path).toBe(429);
+        expect(r.headers.get('retry-after'), path).toBe('1200');
+        const e = await oauthError(r);
+        expect(e.error).toBe('rate_limited');
+        expect(e.error_description).toMatch(/try again in 1200 s/);
+      }
+      expect((await send('198.51.100.2')).status).toBe(201);
+      limitClock.advance(1_200_000);
+      expect((await send('203.0.113.7')).status).toBe(201);
+      expect((await send('203.0.113.7')).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+/** Signs in to the web app over HTTP: the cookie jar and the session's CSRF token. */
+const signIn = async (who: { email: string; password: string }, sub = 'acme') => {
+  const jar = cookieJar();
+  const r = await go(jar, `${origin(sub)}/api/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(who),
+  });
+  expect(r.status).toBe(201);
+  const { csrf_token } = (await r.json()) as { csrf_token: string };
+  return { jar, csrf: csrf_token };
+};
+
+type AppJson = { id: string; client_id: string; client_name: string; user_id: string; user_email: string };
+const appsOf = async (s: Awaited<ReturnType<typeof signIn>>, path = '/api/v1/connected-apps') => {
+  const r = await go(s.jar, `${origin('acme')}${path}`);
+  return { status: r.status, data: r.status === 200 ? ((await r.json()) as { data: AppJson[] }).data : [] };
+};
+
+describe('Connected apps: each app once', () => {
+  it('a consent whose code was never exchanged, then a normal one: the app is listed once', async () => {
+    const who = await acme.userWithKey('member', 'twice@acme.test');
+    const credentials = { email: who.user.email, password: who.password };
+    const metadata = (await discoverAuthorizationServerMetadata(origin('acme'), { fetchFn }))!;
+    const info = await registerClient(origin('acme'), {
+      metadata,
+      clientMetadata: new MemoryOAuthProvider(REDIRECT).clientMetadata,
+      fetchFn,
+    });
+    const first = await startAuthorization(origin('acme'), {
+      metadata,
+      clientInformation: info,
+      redirectUrl: REDIRECT,
+      scope: 'mcp',
+      resource: new URL(mcpUrl('acme')),
+    });
+    const abandoned = await consent(first.authorizationUrl, credentials);
+    expect(abandoned.callback.searchParams.get('code'), abandoned.callback.href).toBeTruthy(); // and never exchanged
+    // Another registration of the same assistant whose code was never exchanged either.
+    const other = await registerClient(origin('acme'), {
+      metadata,
+      clientMetadata: new MemoryOAuthProvider(REDIRECT).clientMetadata,
+      fetchFn,
+    });
+    const otherStart = await startAuthorization(origin('acme'), {
+      metadata,
+      clientInformation: other,
+      redirectUrl: REDIRECT,
+      scope: 'mcp',
+      resource: new URL(mcpUrl('acme')),
+    });
+    await consent(otherStart.authorizationUrl, credentials);
+    const a = await authorizeStepByStep('acme', credentials, REDIRECT, info);
+    expect((await postMcp('acme', a.tokens.access_token)).status).toBe(200);
+    const apps = (await appsOf(await signIn(credentials))).data;
+    expect(apps.map((x) => x.client_id)).toEqual([info.client_id]);
+    expect(apps[0]).toMatchObject({ client_name: 'Test Assistant', user_email: 'twice@acme.test' });
+  });
+});
+
+describe('Connected apps of every user (admins)', () => {
+  it('an admin lists every user’s apps and revokes one; members and API keys get 403', async () => {
+    const who = await acme.userWithKey('member', 'listed@acme.test');
+    const credentials = { email: who.user.email, password: who.password };
+    const a = await authorizeStepByStep('acme', credentials);
+    const admin = await signIn({ email: acme.admin.email, password: acme.password });
+    const all = await appsOf(admin, '/api/v1/workspace/connected-apps');
+    expect(all.status).toBe(200);
+    const app = all.data.find((x) => x.client_id === a.info.client_id)!;
+    expect(app).toMatchObject({
+      client_name: 'Test Assistant',
+      user_id: who.user.id,
+      user_email: 'listed@acme.test',
+    });
+    // Not in the admin's own list: it acts as the member.
+    expect((await appsOf(admin)).data.map((x) => x.id)).not.toContain(app.id);
+
+    const memberSession = await signIn(credentials);
+    expect((await appsOf(memberSession, '/api/v1/workspace/connected-apps')).status).toBe(403);
+    const refused = await go(
+      memberSession.jar,
+      `${origin('acme')}/api/v1/workspace/connected-apps/${app.id}/revoke`,
+      {
+        method: 'POST',
+        headers: { 'x-csrf-token': memberSession.csrf },
+      },
+    );
+    expect(refused.status).toBe(403);
+    expect((await acme.api('GET', '/workspace/connected-apps')).status).toBe(403);
+    // Another workspace's admin does not find it.
+    const beta = await h.workspace('gamma');
+    const betaAdmin = await signIn({ email: beta.admin.email, password: beta.password }, 'gamma');
+    const elsewhere = await go(
+      betaAdmin.jar,
+      `${origin('gamma')}/api/v1/workspace/connected-apps/${app.id}/revoke`,
+      {
+        method: 'POST',
+        headers: { 'x-csrf-token': betaAdmin.csrf },
+      },
+    );
+    expect(elsewhere.status).toBe(404);
+
+    const revoke = await go(admin.jar, `${origin('acme')}/api/v1/workspace/connected-apps/${app.id}/revoke`, {
+      method: 'POST',
+      headers: { 'x-csrf-token': admin.csrf },
+    });
+    expect(revoke.status).toBe(200);
+    expect(((await revoke.json()) as AppJson).user_email).toBe('listed@acme.test');
+    expect((await postMcp('acme', a.tokens.access_token)).status).toBe(401);
+    expect((await appsOf(memberSession)).data.map((x) => x.id)).not.toContain(app.id);
+  });
+});
+
+describe('clients that are never used expire', () => {
+  it('a day after registering, the sweep removes a client that never got a token and keeps one that did', async () => {
+    const unused = (await (
+      await register({ client_name: 'never used', redirect_uris: [REDIRECT] })
+    ).json()) as {
+      client_id: string;
+    };
+    const used = await authorizeStepByStep('acme', { email: member.user.email, password: member.password });
+    const rows = () => new Map(storedClients().map((c) => [c.client_id, c.expires_at]));
+    expect(rows().get(unused.client_id)).toBe(clock.now().getTime() + 86_400_000);
+    expect(rows().get(used.info.client_id)).toBeNull();
+    try {
+      clock.advance(86_400_000 - 1000);
+      expect(await h.store.pruneOAuthRecords(clock.now(), 10_000)).toBeGreaterThanOrEqual(0);
+      expect(rows().has(unused.client_id)).toBe(true);
+      clock.advance(1000);
+      // The retention sweep, as the prune-oauth job runs it every minute.
+      expect(await h.store.pruneOAuthRecords(clock.now(), 10_000)).toBeGreaterThanOrEqual(1);
+      expect(rows().has(unused.client_id)).toBe(false);
+      expect(rows().has(used.info.client_id)).toBe(true);
+      const start = await startAuthorization(origin('acme'), {
+        metadata: used.metadata,
+        clientInformation: unused,
+        redirectUrl: REDIRECT,
+        resource: new URL(mcpUrl('acme')),
+      });
+      const r = await fetchFn(start.authorizationUrl, { redirect: 'manual' });
+      expect(r.status).toBe(400);
+      expect((await oauthError(r)).error).toBe('invalid_client');
+      const next = await refreshAuthorization(used.issuer, {
+        metadata: used.metadata,
+        clientInformation: used.info,
+        refreshToken: used.tokens.refresh_token!,
+        resource: new URL(used.resource.resource),
+        fetchFn,
+      });
+      expect(next.access_token).toBeTruthy();
+    } finally {
+      clock.set(new Date());
+    }
   });
 });

@@ -30,6 +30,12 @@ export interface OAuthRecord {
   consumed_at: Date | null;
 }
 
+export interface OAuthGrantFilter {
+  accountId?: string;
+  clientId?: string;
+  inUse?: boolean;
+}
+
 export interface OAuthStore {
   /** Inserts or replaces the record with this (workspace, model, key_hash). */
   upsertOAuthRecord(record: OAuthRecord): Promise<void>;
@@ -40,8 +46,14 @@ export interface OAuthStore {
   deleteOAuthRecord(workspaceId: string, model: string, keyHash: string): Promise<void>;
   /** Deletes every record of the grant (the grant, its codes and tokens); how many were deleted. */
   revokeOAuthGrant(workspaceId: string, grantId: string): Promise<number>;
-  /** The user's unexpired grants at `now`, newest first. */
-  listOAuthGrants(workspaceId: string, accountId: string, now: Date): Promise<OAuthRecord[]>;
+  /**
+   * Grants unexpired at `now`, newest first: of one user (`accountId`) or of every user, of one client
+   * (`clientId`) or any; with `inUse`, only grants with an access or refresh token unexpired at `now`
+   * and not used up (a grant whose code was never exchanged has none).
+   */
+  listOAuthGrants(workspaceId: string, filter: OAuthGrantFilter, now: Date): Promise<OAuthRecord[]>;
+  /** A client has been used (got a token): clears its expiry, so it is kept (domain/oauth-clients.ts). */
+  keepOAuthClient(workspaceId: string, keyHash: string): Promise<void>;
   /** Deletes up to `limit` records expired at `now`; how many. */
   pruneOAuthRecords(now: Date, limit: number): Promise<number>;
 }

@@ -182,6 +182,9 @@ export interface ConnectedApp {
   client_uri: string | null;
   redirect_uris: string[];
   scope: string;
+  /** The user the app acts as. */
+  user_id: string;
+  user_email: string | null;
   granted_at: string;
   expires_at: string | null;
 }
@@ -266,6 +269,10 @@ export const api = {
   listConnectedApps: () => call<{ data: ConnectedApp[] }>('GET', '/connected-apps'),
   revokeConnectedApp: (id: string) =>
     call<ConnectedApp>('POST', `/connected-apps/${encodeURIComponent(id)}/revoke`),
+  /** Admins: every user's connected apps, and revoking any of them. */
+  listWorkspaceConnectedApps: () => call<{ data: ConnectedApp[] }>('GET', '/workspace/connected-apps'),
+  revokeWorkspaceConnectedApp: (id: string) =>
+    call<ConnectedApp>('POST', `/workspace/connected-apps/${encodeURIComponent(id)}/revoke`),
   regenerateLegacyKey: () => call<ApiKey & { key: string }>('POST', '/api-keys/legacy/regenerate'),
   listUsers: (cursor?: string) =>
     call<Page<Member>>('GET', `/users?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),

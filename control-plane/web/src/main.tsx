@@ -60,7 +60,8 @@ const pageFor = (path: string, me: Me) => {
   if (path === '/settings/api-keys') return { title: 'API keys', page: <ApiKeysPage me={me} /> };
   if (path === '/settings/users') return { title: 'Users', page: <UsersPage me={me} /> };
   if (path === '/settings/password') return { title: 'Password', page: <ChangePasswordPage /> };
-  if (path === '/settings/connected-apps') return { title: 'Connected apps', page: <ConnectedAppsPage /> };
+  if (path === '/settings/connected-apps')
+    return { title: 'Connected apps', page: <ConnectedAppsPage me={me} /> };
   return { title: 'Not here yet', page: <NotYetPage path={path} /> };
 };
 

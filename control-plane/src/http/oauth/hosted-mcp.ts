@@ -3,6 +3,8 @@ import { AppError, isAppError } from '@lookout/shared';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
+import { existingGrantId } from '../../domain/connected-apps.js';
+import { createRateLimiter } from '../../domain/rate-limiter.js';
 import { authenticateSession, checkCsrf, csrfToken } from '../../domain/sessions.js';
 import type { User, Workspace } from '../../domain/types.js';
 import { createInProcessApiClient } from '../../mcp/in-process-client.js';
@@ -12,7 +14,14 @@ import type { ApiContext, ApiState, AppDeps } from '../route.js';
 import { sessionCookieName, sessionLifetimes } from '../session-cookie.js';
 import { requestHost } from '../workspace-host.js';
 import { consentPage, problemPage } from './consent-page.js';
-import { createOAuthServers, INTERACTION_PATH, MCP_PATH, MCP_SCOPE, mcpResource } from './provider.js';
+import {
+  createOAuthServers,
+  INTERACTION_PATH,
+  MCP_PATH,
+  MCP_SCOPE,
+  mcpResource,
+  REGISTRATION_PATH,
+} from './provider.js';
 
 /**
  * The hosted MCP connector on every workspace subdomain:
@@ -47,6 +56,10 @@ const html = (ctx: ApiContext, status: number, p: { csp: string; html: string })
   ctx.body = p.html;
 };
 
+/** The registration endpoint as oidc-provider's router matches it: any case, one trailing slash. */
+const isRegistration = (path: string) =>
+  path.replace(/\/$/, '').toLowerCase() === REGISTRATION_PATH.toLowerCase();
+
 export const hostedMcp = (
   deps: AppDeps,
   dispatch: (req: IncomingMessage, res: ServerResponse) => void,
@@ -56,6 +69,26 @@ export const hostedMcp = (
   const handlers = new WeakMap<Provider, ReturnType<Provider['callback']>>();
   const cookieName = sessionCookieName(config);
   const life = sessionLifetimes(config);
+  const perHour = config.oauth_registrations_per_hour;
+  const registrations =
+    perHour > 0 ? createRateLimiter({ capacity: perHour, perSecond: perHour / 3600 }) : null;
+
+  /**
+   * Anyone may register a client (RFC 7591), so registrations are limited per client address; past the
+   * limit, 429 with Retry-After and an error in the endpoint's own (OAuth) shape. Refused and bad
+   * registrations count too. Returns false when the request was answered here.
+   */
+  const mayRegister = (ctx: ApiContext) => {
+    const taken = registrations?.take(ctx.ip, clock.now().getTime()) ?? { ok: true };
+    if (taken.ok) return true;
+    ctx.set('Retry-After', String(taken.retryAfterSeconds));
+    ctx.set('Cache-Control', 'no-store');
+    json(ctx, 429, {
+      error: 'rate_limited',
+      error_description: `Too many client registrations from your address; try again in ${taken.retryAfterSeconds} s.`,
+    });
+    return false;
+  };
 
   /** Hands the request to the workspace's authorization server (its own Koa app). */
   const delegate = async (ctx: ApiContext, provider: Provider, url?: string) => {
@@ -169,7 +202,11 @@ export const hostedMcp = (
       );
       return;
     }
-    const grant = new provider.Grant({ accountId: user.id, clientId });
+    // One grant per user and client: consenting again adds to the grant already given (so an app
+    // is listed once, and revoking it ends everything it was given).
+    const reuse = await existingGrantId(store, ws, user, clientId, clock.now());
+    const grant =
+      (reuse && (await provider.Grant.find(reuse))) || new provider.Grant({ accountId: user.id, clientId });
     grant.addOIDCScope(MCP_SCOPE);
     grant.addResourceScope(resource, MCP_SCOPE);
     const grantId = await grant.save();
@@ -282,6 +319,7 @@ export const hostedMcp = (
         throw new AppError('method_not_allowed', `${ctx.method} is not allowed here.`);
       return interaction(c, ws, provider, m[1]!, m[2]);
     }
+    if (ctx.method === 'POST' && isRegistration(path) && !mayRegister(c)) return;
     return delegate(c, provider);
   };
 };

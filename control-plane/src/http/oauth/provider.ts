@@ -1,6 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { type Clock, hashSecret } from '@lookout/shared';
 import Provider, { type Configuration, errors, interactionPolicy } from 'oidc-provider';
+import {
+  hasOwnSchemeRedirect,
+  registrationProblem,
+  UNUSED_CLIENT_SECONDS,
+} from '../../domain/oauth-clients.js';
 import type { OAuthRecord, OAuthStore } from '../../domain/oauth-store.js';
 import type { TenancyStore } from '../../domain/tenancy-store.js';
 import type { Workspace } from '../../domain/types.js';
@@ -26,6 +31,7 @@ export const REFRESH_TOKEN_SECONDS = 30 * 86_400;
 export const MCP_SCOPE = 'mcp';
 export const MCP_PATH = '/mcp';
 export const INTERACTION_PATH = '/oauth/interaction';
+export const REGISTRATION_PATH = '/oauth/register';
 
 /** The resource (RFC 8707) a workspace's tokens are for: its /mcp endpoint. */
 export const mcpResource = (issuer: string) => `${issuer}${MCP_PATH}`;
@@ -36,6 +42,9 @@ type OAuthDeps = { store: OAuthStore & Pick<TenancyStore, 'getUser'>; clock: Clo
  * oidc-provider's storage Adapter over the OAuthStore port. A record's id (a token, a code, a client
  * id, a cookie value) is never stored: its SHA-256 is the key, and `jti` (the id again) is dropped
  * from the payload and restored from the id the caller looked up with.
+ *
+ * Registered clients (saved without an expiry by the library) expire UNUSED_CLIENT_SECONDS after
+ * registering; the first access token issued to a client keeps it for good (domain/oauth-clients.ts).
  */
 const adapterFor = ({ store, clock }: OAuthDeps, workspaceId: string) =>
   class OAuthAdapter {
@@ -44,24 +53,30 @@ const adapterFor = ({ store, clock }: OAuthDeps, workspaceId: string) =>
     async upsert(id: string, payload: Record<string, unknown>, expiresIn?: number) {
       const { jti: _jti, ...rest } = payload;
       const now = clock.now();
+      const client = this.model === 'Client';
+      const ttl = expiresIn ?? (client ? UNUSED_CLIENT_SECONDS : undefined);
       const record: OAuthRecord = {
         workspace_id: workspaceId,
         model: this.model,
         key_hash: hashSecret(id),
-        payload: this.model === 'Client' ? payload : rest,
+        payload: client ? payload : rest,
         grant_id: this.model === 'Grant' ? id : ((payload.grantId as string | undefined) ?? null),
         account_id: (payload.accountId as string | undefined) ?? null,
         client_id: ((payload.clientId ?? payload.client_id) as string | undefined) ?? null,
         uid: (payload.uid as string | undefined) ?? null,
         created_at: now,
-        expires_at: expiresIn ? new Date(now.getTime() + expiresIn * 1000) : null,
+        expires_at: ttl ? new Date(now.getTime() + ttl * 1000) : null,
         consumed_at: null,
       };
       await store.upsertOAuthRecord(record);
+      if (this.model === 'AccessToken' && record.client_id)
+        await store.keepOAuthClient(workspaceId, hashSecret(record.client_id));
     }
 
     private revive(id: string | undefined, r: OAuthRecord | null) {
       if (!r) return undefined;
+      // Clients carry no `exp` for the library to check: one past its expiry is gone, swept or not.
+      if (this.model === 'Client' && r.expires_at && r.expires_at <= clock.now()) return undefined;
       const payload: Record<string, unknown> = { ...r.payload };
       if (id !== undefined && this.model !== 'Client') payload.jti = id;
       if (r.consumed_at) payload.consumed = Math.floor(r.consumed_at.getTime() / 1000);
@@ -117,6 +132,26 @@ const policy = () => {
   return p;
 };
 
+/**
+ * The registration bounds and redirect URI policy (domain/oauth-clients.ts), through the library's
+ * client metadata validator. It runs once per listed property; listing the standard `redirect_uris`
+ * adds no property and makes it run once per client built. `ctx` is there only when the client is
+ * being registered: stored clients load as they were accepted. A client whose redirect URIs use an
+ * app's own scheme and that did not say what it is becomes `native`, the type the library accepts
+ * such URIs for (and for which it matches loopback redirects on any port, RFC 8252 §7.3).
+ */
+const registrationPolicy: Configuration['extraClientMetadata'] = {
+  properties: ['redirect_uris'],
+  validator(ctx, _key, _value, metadata) {
+    if (!ctx) return;
+    const body = ctx.oidc.body as Record<string, unknown> | undefined;
+    const problem = registrationProblem(body);
+    if (problem) throw new errors.CustomOIDCProviderError(problem.error, problem.description);
+    if (body?.application_type === undefined && hasOwnSchemeRedirect(metadata.redirect_uris))
+      metadata.application_type = 'native';
+  },
+};
+
 const configuration = (deps: OAuthDeps, workspace: Workspace, issuer: string): Configuration => ({
   adapter: adapterFor(deps, workspace.id),
   // Signs ID tokens only, which this server issues to nobody (access tokens are opaque and stored).
@@ -144,9 +179,12 @@ const configuration = (deps: OAuthDeps, workspace: Workspace, issuer: string): C
   // 'mcp' is also listed here so that clients may register it as their scope (RFC 7591 `scope`).
   scopes: ['openid', 'offline_access', MCP_SCOPE],
   pkce: { required: () => true },
+  extraClientMetadata: registrationPolicy,
   features: {
     devInteractions: { enabled: false },
-    registration: { enabled: true },
+    // Open registration (RFC 7591), bounded: see registrationPolicy and domain/oauth-clients.ts. No
+    // registration access token: management (RFC 7592) is off, so it would be a row nobody uses.
+    registration: { enabled: true, issueRegistrationAccessToken: false },
     revocation: { enabled: true },
     userinfo: { enabled: false },
     rpInitiatedLogout: { enabled: false },
@@ -188,7 +226,7 @@ const configuration = (deps: OAuthDeps, workspace: Workspace, issuer: string): C
   routes: {
     authorization: '/oauth/authorize',
     token: '/oauth/token',
-    registration: '/oauth/register',
+    registration: REGISTRATION_PATH,
     revocation: '/oauth/revoke',
     jwks: '/oauth/jwks',
     pushed_authorization_request: '/oauth/par',

@@ -7,7 +7,10 @@ const appJson = (a: ConnectedApp) => ({
   expires_at: a.expires_at?.toISOString() ?? null,
 });
 
-/** Settings → Connected apps: the AI assistants you authorized (hosted MCP, OAuth), and revoking them. */
+/**
+ * Settings → Connected apps: the AI assistants you authorized (hosted MCP, OAuth), and revoking them;
+ * for admins, every user's, under /workspace/connected-apps.
+ */
 export const connectedAppRoutes = ({ store, clock }: AppDeps) => [
   route({
     method: 'get',
@@ -31,6 +34,37 @@ export const connectedAppRoutes = ({ store, clock }: AppDeps) => [
     responses: { 200: 'Revoked', 404: 'No such connected app of yours' },
     async handler({ auth, params }) {
       return appJson(await revokeConnectedApp(store, auth.workspace, auth.user, params.id!, clock.now()));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/workspace/connected-apps',
+    tag: 'Connected apps',
+    auth: 'session',
+    role: 'admin',
+    summary:
+      "Every user's connected apps in this workspace (admins), newest first: as GET /connected-apps, each with the user it acts as (`user_id`, `user_email`).",
+    responses: { 403: 'Not an admin, or called with an API key' },
+    async handler({ auth }) {
+      const apps = await listConnectedApps(store, auth.workspace, null, clock.now());
+      return { data: apps.map(appJson), next_cursor: null };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/workspace/connected-apps/{id}/revoke',
+    tag: 'Connected apps',
+    auth: 'session',
+    role: 'admin',
+    summary:
+      "Revoke any user's connected app (admins): its grant and every access and refresh token issued under it stop working at once.",
+    responses: {
+      200: 'Revoked',
+      403: 'Not an admin, or called with an API key',
+      404: 'No such connected app',
+    },
+    async handler({ auth, params }) {
+      return appJson(await revokeConnectedApp(store, auth.workspace, null, params.id!, clock.now()));
     },
   }),
 ];

@@ -25,6 +25,7 @@ export const oauthIndexes: IndexDecl[] = [
     options: { partialFilterExpression: { uid: { $type: 'string' } } },
   },
   { on: 'oauthRecords', key: { workspace_id: 1, account_id: 1, model: 1, created_at: -1 } },
+  { on: 'oauthRecords', key: { workspace_id: 1, model: 1, created_at: -1 } },
   { on: 'oauthRecords', key: { expires_at: 1 }, options: { expireAfterSeconds: 0 } },
 ];
 
@@ -61,17 +62,38 @@ export const mongoOAuth = ({ col }: MongoContext): OAuthStore => {
     async revokeOAuthGrant(workspaceId, grantId) {
       return (await records.deleteMany({ workspace_id: workspaceId, grant_id: grantId })).deletedCount;
     },
-    async listOAuthGrants(workspaceId, accountId, now) {
-      const docs = await records
-        .find({
+    async listOAuthGrants(workspaceId, { accountId, clientId, inUse }, now) {
+      const unexpired = { $or: [{ expires_at: null }, { expires_at: { $gt: now } }] };
+      const grants = (
+        await records
+          .find({
+            workspace_id: workspaceId,
+            model: 'Grant',
+            ...(accountId !== undefined && { account_id: accountId }),
+            ...(clientId !== undefined && { client_id: clientId }),
+            ...unexpired,
+          })
+          .sort({ created_at: -1, key_hash: -1 })
+          .toArray()
+      ).map((d) => fromDoc(d)!);
+      if (!inUse || grants.length === 0) return grants;
+      // `consumed_at: null` matches null and absent alike.
+      const live = new Set(
+        await records.distinct('grant_id', {
           workspace_id: workspaceId,
-          account_id: accountId,
-          model: 'Grant',
-          $or: [{ expires_at: null }, { expires_at: { $gt: now } }],
-        })
-        .sort({ created_at: -1, key_hash: -1 })
-        .toArray();
-      return docs.map((d) => fromDoc(d)!);
+          grant_id: { $in: grants.map((g) => g.grant_id) },
+          model: { $in: ['AccessToken', 'RefreshToken'] },
+          consumed_at: null,
+          ...unexpired,
+        }),
+      );
+      return grants.filter((g) => live.has(g.grant_id));
+    },
+    async keepOAuthClient(workspaceId, keyHash) {
+      await records.updateOne(
+        { _id: idOf(workspaceId, 'Client', keyHash), expires_at: { $ne: null } },
+        { $set: { expires_at: null } },
+      );
     },
     async pruneOAuthRecords(now, limit) {
       const ids = (

@@ -29,14 +29,18 @@ const schema = (db: Database.Database) =>
     )
     .all();
 
-/** One row per table, every column set, as a database at that step could hold it. */
+/**
+ * One row per table, every column set, as a database at that step could hold it. It replaces a row a
+ * migration wrote (a singleton such as uptime_rollup_mark, whose CHECK admits only id 1).
+ */
 const fillEveryTable = (db: Database.Database, step: number) => {
   const rows = new Map<string, Row>();
   for (const table of userTables(db)) {
     const row: Row = {};
     for (const c of columnsOf(db, table))
-      row[c.name] = c.type === 'INTEGER' ? 1000 + step : `${table}-${c.name}-${step}`;
+      row[c.name] = c.type === 'INTEGER' ? (c.name === 'id' ? 1 : 1000 + step) : `${table}-${c.name}-${step}`;
     const cols = Object.keys(row);
+    db.prepare(`DELETE FROM ${table}`).run();
     db.prepare(
       `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`,
     ).run(row);

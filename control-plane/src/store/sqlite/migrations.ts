@@ -366,6 +366,8 @@ export const migrations: string[][] = [
        waiting_from INTEGER) STRICT`,
     'INSERT INTO uptime_rollup_mark SELECT 1, coalesce(max(rowid), 0), NULL FROM check_results',
   ],
+  // Every user's connected apps (admins, domain/connected-apps.ts): a workspace's grants by model.
+  ['CREATE INDEX oauth_records_model ON oauth_records (workspace_id, model, created_at)'],
 ];
 
 /**

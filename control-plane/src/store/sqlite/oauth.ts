@@ -76,13 +76,34 @@ export const sqliteOAuth = ({ st }: { st(sql: string): Database.Statement }): OA
     return st('DELETE FROM oauth_records WHERE workspace_id = ? AND grant_id = ?').run(workspaceId, grantId)
       .changes;
   },
-  async listOAuthGrants(workspaceId, accountId, now) {
+  async listOAuthGrants(workspaceId, { accountId, clientId, inUse }, now) {
+    const at = now.getTime();
+    const where = [
+      "g.workspace_id = @workspaceId AND g.model = 'Grant' AND (g.expires_at IS NULL OR g.expires_at > @at)",
+    ];
+    if (accountId !== undefined) where.push('g.account_id = @accountId');
+    if (clientId !== undefined) where.push('g.client_id = @clientId');
+    if (inUse)
+      where.push(`EXISTS (SELECT 1 FROM oauth_records t WHERE t.workspace_id = g.workspace_id
+        AND t.grant_id = g.grant_id AND t.model IN ('AccessToken', 'RefreshToken') AND t.consumed_at IS NULL
+        AND (t.expires_at IS NULL OR t.expires_at > @at))`);
     return (
       st(
-        `SELECT * FROM oauth_records WHERE workspace_id = ? AND account_id = ? AND model = 'Grant'
-           AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at DESC, key_hash DESC`,
-      ).all(workspaceId, accountId, now.getTime()) as Row[]
+        `SELECT g.* FROM oauth_records g WHERE ${where.join(' AND ')} ORDER BY g.created_at DESC, g.key_hash DESC`,
+      ).all({
+        workspaceId,
+        at,
+        ...(accountId !== undefined && { accountId }),
+        ...(clientId !== undefined && { clientId }),
+      }) as Row[]
     ).map((r) => fromRow(r)!);
+  },
+  async keepOAuthClient(workspaceId, keyHash) {
+    st(`UPDATE oauth_records SET expires_at = NULL WHERE ${KEY} AND expires_at IS NOT NULL`).run(
+      workspaceId,
+      'Client',
+      keyHash,
+    );
   },
   async pruneOAuthRecords(now, limit) {
     return st(
