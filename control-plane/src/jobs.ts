@@ -66,6 +66,9 @@ export const startJobs = (deps: {
     return store.pruneSessions(now, new Date(now.getTime() - config.session_idle_minutes * 60_000), 10_000);
   });
 
+  // Browsers' sign-in devices past their expiry (refused already; this frees the rows).
+  every(60_000, 'prune-sign-in-devices', () => store.pruneSignInDevices(clock.now(), 10_000));
+
   // The hosted connector's OAuth records past their expiry (oidc-provider refuses them already).
   every(60_000, 'prune-oauth', () => store.pruneOAuthRecords(clock.now(), 10_000));
 

@@ -2,6 +2,8 @@ import { AppError, digestsEqual, hashSecret, newId, randomToken } from '@lookout
 import Tokens from 'csrf';
 import { z } from 'zod';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { DEVICES_KEPT, knownDevice, mintDevice, type SignInGuard } from './sign-in-guard.js';
+import type { SignInStore } from './sign-in-store.js';
 import type { User, Workspace } from './types.js';
 import { parseOrThrow } from './validation.js';
 
@@ -104,25 +106,63 @@ const dummy = () => {
   return dummyHash;
 };
 
+/** What a sign-in needs from the store: sessions and users, and devices and sign-in activity. */
+export type SignInDeps = SessionDeps & SignInStore;
+
+/** Who is signing in, and the limits they are held to (domain/sign-in-guard.ts). */
+export interface SignInClient {
+  /** The client address (the forwarded one when a proxy is trusted). */
+  address: string;
+  /** The token of the browser's device cookie, if it sent one. */
+  deviceToken: string | undefined;
+  guard: SignInGuard;
+  /** Where an error in recording a failed sign-in goes: that write is not waited for (see below). */
+  onError(err: unknown): void;
+}
+
 /**
- * Email and password → a new session. Unknown email, no password set and a wrong password all get
- * the same 401 after the same scrypt work (no account enumeration).
+ * Email and password → a new session, and a new device token for the browser. Unknown email, no
+ * password set and a wrong password all get the same 401 after the same scrypt work (no account
+ * enumeration); the failure of a known account is recorded for its owner without waiting for the
+ * write, so the answer takes no longer for it. The guard is asked first and may refuse with 429.
  */
 export const signIn = async (
-  store: SessionDeps,
+  store: SignInDeps,
   workspace: Workspace,
   input: unknown,
   now: Date,
   life: SessionLifetimes,
+  client: SignInClient,
 ) => {
   const { email, password } = parseOrThrow(signInInput, input);
   const user = await store.getUserByEmail(workspace.id, email.toLowerCase());
+  const device = await knownDevice(store, client.deviceToken, workspace, user, now);
+  const attempt = {
+    account: `${workspace.id}:${email.toLowerCase()}`,
+    address: client.address,
+    device: device?.id ?? null,
+  };
+  client.guard.admit(attempt, now.getTime());
   const stored = user?.password_hash ?? (await dummy());
   const ok = await verifyPassword(password, stored);
-  if (!user?.password_hash || !ok) throw new AppError('unauthorized', SESSION_MESSAGES.badCredentials);
+  if (!user?.password_hash || !ok) {
+    client.guard.failed(attempt, now.getTime());
+    if (user) store.recordFailedSignIn(workspace.id, user.id, now, client.address).catch(client.onError);
+    throw new AppError('unauthorized', SESSION_MESSAGES.badCredentials);
+  }
+  client.guard.succeeded(attempt);
   const minted = mintSession(workspace.id, user.id, now, life);
   await store.insertSession(minted.session);
-  return { ...minted, user, csrfToken: csrfToken(minted.session) };
+  const next = mintDevice(workspace.id, user.id, now);
+  await store.recordSignIn({
+    workspace_id: workspace.id,
+    user_id: user.id,
+    at: now,
+    device: next.device,
+    replaces: device?.id ?? null,
+    keep: DEVICES_KEPT,
+  });
+  return { ...minted, user, csrfToken: csrfToken(minted.session), device: next };
 };
 
 export const sessionExpired = (s: Session, now: Date, life: SessionLifetimes) =>

@@ -3,6 +3,7 @@ import { keyStatus } from '../domain/api-keys.js';
 import type { MonitorStatusInfo } from '../domain/monitor-status.js';
 import { monitorAsSeenBy } from '../domain/monitors.js';
 import { isHealthy, type RegionHealth } from '../domain/region-health.js';
+import type { SignInActivity } from '../domain/sign-in-store.js';
 import type {
   AgentSession,
   Alert,
@@ -199,6 +200,20 @@ export const agentJson = (s: AgentSession, nowMs: number, liveMs: number) => ({
 });
 
 /** A user as admins list them: never a password hash. */
+/**
+ * A user's sign-ins (domain/sign-in-store.ts): when they last signed in, and the latest failed web
+ * sign-ins in a row (count, since the successful sign-in before them, when and from where the last).
+ */
+export const signInActivityJson = (a: SignInActivity | undefined) => ({
+  last_sign_in_at: iso(a?.last_sign_in_at ?? null),
+  failed_sign_ins: {
+    count: a?.failed_count ?? 0,
+    since: iso(a?.failed_since ?? null),
+    last_at: iso(a?.last_failed_at ?? null),
+    last_address: a?.last_failed_address ?? null,
+  },
+});
+
 export const userJson = (u: User) => ({
   id: u.id,
   email: u.email,

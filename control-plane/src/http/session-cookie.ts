@@ -38,3 +38,22 @@ export const setSessionCookie = (
   if (config.public_url_scheme === 'https') ctx.cookies.secure = true;
   ctx.cookies.set(sessionCookieName(config), token, attributes(config, expires));
 };
+
+/**
+ * The device cookie (domain/sign-in-guard.ts): set at every successful sign-in and kept at sign-out,
+ * with the session cookie's attributes (HttpOnly, SameSite=Lax, host-only, Path=/, Secure and `__Host-`
+ * over https), valid as long as its device record. It only gives this browser its own allowance of
+ * failed sign-ins for the account.
+ */
+export const deviceCookieName = (config: Pick<Config, 'public_url_scheme'>) =>
+  config.public_url_scheme === 'https' ? '__Host-lookout_device' : 'lookout_device';
+
+export const setDeviceCookie = (
+  ctx: ApiContext,
+  config: Pick<Config, 'public_url_scheme'>,
+  token: string,
+  expires: Date,
+) => {
+  if (config.public_url_scheme === 'https') ctx.cookies.secure = true;
+  ctx.cookies.set(deviceCookieName(config), token, attributes(config, expires));
+};

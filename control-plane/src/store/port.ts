@@ -9,6 +9,7 @@ import type { OAuthStore } from '../domain/oauth-store.js';
 import type { ResultStore } from '../domain/result-store.js';
 import type { RoutingStore } from '../domain/routing-store.js';
 import type { SessionStore } from '../domain/sessions.js';
+import type { SignInStore } from '../domain/sign-in-store.js';
 import type { TenancyStore } from '../domain/tenancy-store.js';
 
 /**
@@ -51,6 +52,7 @@ export type Store = StoreLifecycle &
   IntegrationStore &
   AgentStore &
   SessionStore &
+  SignInStore &
   OAuthStore &
   MemberStore &
   MonitorStatusStore;

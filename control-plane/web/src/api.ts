@@ -28,6 +28,14 @@ export interface ApiKey {
 
 export type Role = 'admin' | 'member' | 'viewer';
 
+/** The latest failed web sign-ins in a row: how many since `since` (the sign-in before them), the last one. */
+export interface FailedSignIns {
+  count: number;
+  since: string | null;
+  last_at: string | null;
+  last_address: string | null;
+}
+
 export interface Member {
   id: string;
   email: string;
@@ -35,6 +43,8 @@ export interface Member {
   status: 'active' | 'invited';
   invitation_expires_at: string | null;
   created_at: string;
+  last_sign_in_at: string | null;
+  failed_sign_ins: FailedSignIns;
 }
 
 export type MonitorStatus = 'up' | 'down' | 'paused' | 'pending' | 'maintenance';
@@ -262,6 +272,8 @@ export const api = {
   },
   changePassword: (current_password: string, new_password: string) =>
     call<Me>('POST', '/session/password', { current_password, new_password }).then(remember),
+  /** You as the users list shows you, with your sign-ins. */
+  myAccount: () => call<Member>('GET', '/users/me'),
   listKeys: () => call<KeyList>('GET', '/api-keys'),
   createKey: (name: string, expiry: string) =>
     call<ApiKey & { key: string }>('POST', '/api-keys', { name, expiry }),

@@ -1,5 +1,4 @@
 import { AppError } from '@lookout/shared';
-import { createRateLimiter, type RateLimiter } from '../../domain/rate-limiter.js';
 import {
   changePassword,
   changePasswordInput,
@@ -7,26 +6,24 @@ import {
   signIn,
   signInInput,
 } from '../../domain/sessions.js';
+import { createSignInGuard } from '../../domain/sign-in-guard.js';
 import type { User, Workspace } from '../../domain/types.js';
 import { type AppDeps, route } from '../route.js';
-import { sessionLifetimes, setSessionCookie } from '../session-cookie.js';
+import { deviceCookieName, sessionLifetimes, setDeviceCookie, setSessionCookie } from '../session-cookie.js';
 
 const userJson = (u: User) => ({ id: u.id, email: u.email, role: u.role });
 const workspaceJson = (w: Workspace) => ({ id: w.id, subdomain: w.subdomain, name: w.name, plan: w.plan });
 
-const limiter = (perWindow: number, windowSeconds: number): RateLimiter | null =>
-  perWindow > 0 ? createRateLimiter({ capacity: perWindow, perSecond: perWindow / windowSeconds }) : null;
-
 /** The web app's session: sign in, who am I (with the CSRF token), sign out, change password. */
 export const sessionRoutes = ({ store, clock, config }: AppDeps) => {
   const life = sessionLifetimes(config);
-  // Failed sign-ins, in this replica's memory: per client address, and per account from any address.
-  const perAddress = limiter(config.sign_in_failures_per_minute, 60);
-  const perAccount = limiter(config.sign_in_failures_per_account_per_hour, 3600);
-  const refuse = (who: string, seconds: number) =>
-    new AppError('rate_limited', `Too many failed sign-ins ${who}; try again in ${seconds} s.`, [], {
-      retryAfterSeconds: seconds,
-    });
+  // Failed sign-ins: per browser known to the account, or per address, (account, address) and account.
+  const guard = createSignInGuard({
+    perAddressPerMinute: config.sign_in_failures_per_minute,
+    perAccountPerHour: config.sign_in_failures_per_account_per_hour,
+    perDevicePerHour: config.sign_in_failures_per_device_per_hour,
+    backoffAfter: config.sign_in_backoff_after_failures,
+  });
 
   return [
     route({
@@ -35,43 +32,33 @@ export const sessionRoutes = ({ store, clock, config }: AppDeps) => {
       tag: 'Session',
       auth: 'none',
       summary:
-        'Sign in to the web app with email and password: sets the HttpOnly session cookie and returns the user and the CSRF token every write with the session must send in X-CSRF-Token.',
+        'Sign in to the web app with email and password: sets the HttpOnly session cookie and returns the user and the CSRF token every write with the session must send in X-CSRF-Token. Also sets the device cookie: a browser that has signed in to an account before is held only to its own failed sign-ins for it, never locked out by guesses from elsewhere.',
       body: signInInput,
       status: 201,
       responses: {
         201: 'Signed in',
         401: 'Email or password is incorrect',
         404: 'No workspace at this address',
-        429: 'Too many failed sign-ins from this address or for this account',
+        429: 'Too many failed sign-ins: from this browser (one that signed in to the account before), or, for other browsers, from this address, to this account from this address, or to this account',
       },
       async handler({ ctx, body }) {
         const ws = ctx.state.workspace;
         if (!ws) throw new AppError('not_found', 'No workspace at this address.');
-        const now = clock.now().getTime();
-        const email =
-          typeof (body as { email?: unknown })?.email === 'string' ? (body as { email: string }).email : '';
-        const account = `${ws.id}:${email.trim().toLowerCase()}`;
-        const waitAddress = perAddress?.retryAfter(ctx.ip, now) ?? 0;
-        if (waitAddress > 0) throw refuse('from your address', waitAddress);
-        const waitAccount = perAccount?.retryAfter(account, now) ?? 0;
-        if (waitAccount > 0) throw refuse('for this account', waitAccount);
-        try {
-          const r = await signIn(store, ws, body, clock.now(), life);
-          setSessionCookie(ctx, config, r.token, r.session.expires_at);
-          ctx.state.auth = { user: r.user, session: r.session };
-          return {
-            user: userJson(r.user),
-            workspace: workspaceJson(ws),
-            csrf_token: r.csrfToken,
-            expires_at: r.session.expires_at.toISOString(),
-          };
-        } catch (e) {
-          if (e instanceof AppError && e.code === 'unauthorized') {
-            perAddress?.take(ctx.ip, now);
-            perAccount?.take(account, now);
-          }
-          throw e;
-        }
+        const r = await signIn(store, ws, body, clock.now(), life, {
+          address: ctx.ip,
+          deviceToken: ctx.cookies.get(deviceCookieName(config)),
+          guard,
+          onError: (err) => ctx.state.log.warn({ err }, 'could not record a failed sign-in'),
+        });
+        setSessionCookie(ctx, config, r.token, r.session.expires_at);
+        setDeviceCookie(ctx, config, r.device.token, r.device.device.expires_at);
+        ctx.state.auth = { user: r.user, session: r.session };
+        return {
+          user: userJson(r.user),
+          workspace: workspaceJson(ws),
+          csrf_token: r.csrfToken,
+          expires_at: r.session.expires_at.toISOString(),
+        };
       },
     }),
     route({

@@ -1,6 +1,7 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import type { Invitation } from '../../domain/member-store.js';
+import type { SignInActivity, SignInStore } from '../../domain/sign-in-store.js';
 import type { User, Workspace } from '../../domain/types.js';
 import {
   acceptInvitation,
@@ -12,15 +13,19 @@ import {
   removeUser,
 } from '../../domain/users.js';
 import { type ApiContext, type AppDeps, route } from '../route.js';
-import { userJson } from '../serialize.js';
+import { signInActivityJson, userJson } from '../serialize.js';
 import { sessionLifetimes, setSessionCookie } from '../session-cookie.js';
 import { pageQuery } from './query.js';
 
-/** A user as admins see them: `status` is `invited` until they have set a password. */
-const memberJson = (u: User, invitation?: Invitation) => ({
+/**
+ * A user as admins (and, for themselves, users) see them: `status` is `invited` until they have set a
+ * password; `last_sign_in_at` and `failed_sign_ins` tell whether someone is guessing their password.
+ */
+const memberJson = (u: User, invitation?: Invitation, activity?: SignInActivity) => ({
   ...userJson(u),
   status: u.password_hash ? ('active' as const) : ('invited' as const),
   invitation_expires_at: !u.password_hash && invitation ? invitation.expires_at.toISOString() : null,
+  ...signInActivityJson(activity),
 });
 
 /**
@@ -30,15 +35,30 @@ const memberJson = (u: User, invitation?: Invitation) => ({
 const invitationUrl = (ctx: ApiContext, scheme: string, token: string) =>
   `${scheme}://${ctx.host}/accept-invite#token=${token}`;
 
+/** The sign-in activity of these users, by user id. */
+const activityOf = async (store: SignInStore, workspaceId: string, userIds: string[]) =>
+  new Map((await store.listSignInActivity(workspaceId, userIds)).map((a) => [a.user_id, a]));
+
 const workspaceJson = (w: Workspace) => ({ id: w.id, subdomain: w.subdomain, name: w.name, plan: w.plan });
 
 export const userRoutes = ({ store, clock, config }: AppDeps) => [
   route({
     method: 'get',
+    path: '/users/me',
+    tag: 'Users',
+    summary:
+      'You, as admins see you in the users list: id, email, role, status, created_at, last_sign_in_at, and failed_sign_ins (count of the latest failed web sign-ins in a row, since: the successful sign-in before them, last_at, last_address). Any role, with a session or an API key.',
+    async handler({ auth }) {
+      const activity = await activityOf(store, auth.workspace.id, [auth.user.id]);
+      return memberJson(auth.user, undefined, activity.get(auth.user.id));
+    },
+  }),
+  route({
+    method: 'get',
     path: '/users',
     tag: 'Users',
     summary:
-      'The users of this workspace (admins), newest first and paged: id (for escalation policy steps), email, role, status (`active`, or `invited` until they set a password, with invitation_expires_at), created_at.',
+      'The users of this workspace (admins), newest first and paged: id (for escalation policy steps), email, role, status (`active`, or `invited` until they set a password, with invitation_expires_at), created_at, last_sign_in_at, and failed_sign_ins (count of the latest failed web sign-ins in a row, since: the successful sign-in before them, last_at, last_address).',
     role: 'admin',
     query: z.strictObject(pageQuery),
     async handler({ auth, query }) {
@@ -47,8 +67,13 @@ export const userRoutes = ({ store, clock, config }: AppDeps) => [
       const invitations = new Map(
         (await store.listOpenInvitations(auth.workspace.id, pending)).map((i) => [i.user_id, i]),
       );
+      const activity = await activityOf(
+        store,
+        auth.workspace.id,
+        page.data.map((u) => u.id),
+      );
       return {
-        data: page.data.map((u) => memberJson(u, invitations.get(u.id))),
+        data: page.data.map((u) => memberJson(u, invitations.get(u.id), activity.get(u.id))),
         next_cursor: page.next_cursor,
       };
     },
@@ -83,7 +108,12 @@ export const userRoutes = ({ store, clock, config }: AppDeps) => [
     body: changeRoleInput,
     responses: { 404: 'No such user in this workspace', 409: 'This is the last admin of the workspace' },
     async handler({ auth, params, body }) {
-      return memberJson(await changeUserRole(store, auth.workspace.id, params.id!, body));
+      const user = await changeUserRole(store, auth.workspace.id, params.id!, body);
+      return memberJson(
+        user,
+        undefined,
+        (await activityOf(store, auth.workspace.id, [user.id])).get(user.id),
+      );
     },
   }),
   route({

@@ -61,6 +61,9 @@ export const collectionsOf = (db: Db) => {
     sessions: c('sessions'),
     oauthRecords: c('oauth_records'),
     invitations: c('invitations'),
+    signInDevices: c('sign_in_devices'),
+    /** One document per user who has signed in or failed to; `_id` is the user's id. */
+    signInActivity: c('sign_in_activity'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

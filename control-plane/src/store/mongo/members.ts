@@ -17,7 +17,7 @@ export const memberIndexes: IndexDecl[] = [
  * withTransaction retries the loser, which then sees the winner's change.
  */
 export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore => {
-  const { users, sessions, apiKeys, invitations, counters } = col;
+  const { users, sessions, apiKeys, invitations, counters, signInDevices, signInActivity } = col;
 
   const serialize = (workspaceId: string, session: ClientSession) =>
     counters.updateOne({ _id: `members:${workspaceId}` }, { $inc: { v: 1 } }, { upsert: true, session });
@@ -121,6 +121,8 @@ export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore 
         if (await isLastAdmin(user, session)) return 'last_admin' as const;
         await sessions.deleteMany({ workspace_id: workspaceId, user_id: id }, { session });
         await invitations.deleteMany({ user_id: id }, { session });
+        await signInDevices.deleteMany({ workspace_id: workspaceId, user_id: id }, { session });
+        await signInActivity.deleteOne({ _id: id, workspace_id: workspaceId }, { session });
         await apiKeys.updateMany(
           { workspace_id: workspaceId, user_id: id, revoked_at: null },
           { $set: { revoked_at: now } },

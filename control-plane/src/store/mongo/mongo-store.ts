@@ -11,6 +11,7 @@ import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
+import { mongoSignIns, signInIndexes } from './sign-ins.js';
 import { mongoTenancy, tenancyIndexes } from './tenancy.js';
 import { describeMongoStore } from './uri.js';
 
@@ -49,6 +50,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...sessionIndexes,
         ...oauthIndexes,
         ...memberIndexes,
+        ...signInIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -69,6 +71,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoIntegrations(ctx),
     ...mongoAgents(ctx),
     ...mongoSessions(ctx),
+    ...mongoSignIns(ctx),
     ...mongoOAuth(ctx),
     ...mongoMembers(ctx),
     ...mongoMonitorStatus(ctx),

@@ -16,6 +16,7 @@ import { sqliteResults } from './results.js';
 import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
 import { sqliteRouting } from './routing.js';
 import { sqliteSessions } from './sessions.js';
+import { sqliteSignIns } from './sign-ins.js';
 import { sqliteTenancy } from './tenancy.js';
 
 export interface SqliteOptions {
@@ -98,6 +99,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteIntegrations(ctx),
     ...sqliteAgents(ctx),
     ...sqliteSessions(ctx),
+    ...sqliteSignIns(ctx),
     ...sqliteOAuth(ctx),
     ...sqliteMembers(ctx),
     ...sqliteMonitorStatus(ctx),

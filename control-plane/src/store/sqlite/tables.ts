@@ -147,6 +147,27 @@ export const sessions = table('sessions', {
   expires_at: 'date',
 });
 
+/** Browsers that have signed in to an account (domain/sign-in-store.ts): looked up by the token's hash. */
+export const signInDevices = table('sign_in_devices', {
+  id: 'text',
+  workspace_id: 'text',
+  user_id: 'text',
+  token_hash: 'text',
+  created_at: 'date',
+  expires_at: 'date',
+});
+
+/** One row per user who has signed in or failed to: what the owner and admins see. */
+export const signInActivity = table('sign_in_activity', {
+  workspace_id: 'text',
+  user_id: 'text',
+  last_sign_in_at: 'date',
+  failed_count: 'int',
+  failed_since: 'date',
+  last_failed_at: 'date',
+  last_failed_address: 'text',
+});
+
 export const alerts = table('alerts', {
   id: 'text',
   workspace_id: 'text',

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api } from '../api.js';
+import { SignInActivity } from './sign-in-activity.js';
 
 const MIN = 12;
 
@@ -87,6 +88,7 @@ export const ChangePasswordPage = () => {
           </button>
         </form>
       </div>
+      <SignInActivity />
     </section>
   );
 };

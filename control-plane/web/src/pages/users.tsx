@@ -3,6 +3,7 @@ import { ApiError, api, type Me, type Member, type Role } from '../api.js';
 import { Confirm } from '../confirm.js';
 import { formatDate, formatDateTime, fromNow } from '../format.js';
 import { CopyValue } from '../routing-ui.js';
+import { SignInsCell } from './sign-in-activity.js';
 
 const ROLES: { value: Role; label: string; what: string }[] = [
   { value: 'viewer', label: 'Viewer', what: 'reads everything' },
@@ -249,6 +250,7 @@ export const UsersPage = (props: { me: Me }) => {
                   <th scope="col">Role</th>
                   <th scope="col">Status</th>
                   <th scope="col">Added</th>
+                  <th scope="col">Sign-ins</th>
                   <th scope="col">
                     <span class="visually-hidden">Actions</span>
                   </th>
@@ -285,6 +287,9 @@ export const UsersPage = (props: { me: Me }) => {
                       </td>
                       <td data-label="Added" title={formatDateTime(u.created_at)}>
                         {formatDate(u.created_at)}
+                      </td>
+                      <td data-label="Sign-ins">
+                        <SignInsCell m={u} />
                       </td>
                       <td class="actions">
                         {!self && (
