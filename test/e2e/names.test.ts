@@ -6,7 +6,7 @@ import { NAME_PATTERN } from '../../control-plane/src/domain/validation.js';
 import { createWorkspace } from '../../control-plane/src/domain/workspaces.js';
 import { allRoutes } from '../../control-plane/src/http/app.js';
 import type { AnyRoute } from '../../control-plane/src/http/route.js';
-import { type Harness, startHarness } from '../support/harness.js';
+import { type Harness, type RequestOptions, startHarness } from '../support/harness.js';
 import { runCli } from '../support/processes.js';
 
 /**
@@ -179,7 +179,7 @@ const send = (r: AnyRoute, json: unknown) => {
     return `/${collection}/${id}`;
   })}`;
   const kind = /^\/integrations\/(\w+)\//.exec(r.path)?.[1];
-  const credentials =
+  const credentials: RequestOptions =
     r.auth === 'session'
       ? { headers: { cookie: session.cookie, 'x-csrf-token': session.csrf } }
       : r.auth === 'service_key'
