@@ -6,6 +6,7 @@ import { capConnections } from './connection-cap.js';
 import { createMonitorCatalog } from './domain/monitor-catalog.js';
 import { createPingBatcher } from './domain/ping-batcher.js';
 import { createApp } from './http/app.js';
+import { ClosingResponse } from './http/closing-response.js';
 import { createPingEndpoint } from './http/ping-endpoint.js';
 import { startJobs } from './jobs.js';
 import { createMetrics, instrumentStore } from './metrics.js';
@@ -62,6 +63,7 @@ export const startControlPlane = async (deps: {
   const ping = createPingEndpoint(appDeps);
   const server = createServer(
     {
+      ServerResponse: ClosingResponse,
       // A connection that does not finish its headers (or sends nothing), or its whole request, in
       // time gets 408 and is closed; node looks for such connections every connectionsCheckingInterval.
       headersTimeout: config.http_headers_timeout_ms,
@@ -76,6 +78,12 @@ export const startControlPlane = async (deps: {
     },
   );
   server.keepAliveTimeout = config.http_keep_alive_timeout_ms;
+  // A client may half-close its side once its request is sent (curl with a closed stdin, some HTTP
+  // libraries). By default node then ends the connection at once, before an answer that takes a
+  // moment (a ping waits for its batch to be durable) is written. With its `httpAllowHalfOpen` switch
+  // (undocumented; test/e2e/raw-http.test.ts holds it to this) node answers the request it has, then
+  // closes the connection.
+  Object.assign(server, { httpAllowHalfOpen: true });
   capConnections(server, config.http_max_connections, logger, 'http');
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

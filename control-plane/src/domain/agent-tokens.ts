@@ -1,6 +1,9 @@
 import { AppError, digestsEqual, hashSecret, newId, randomToken } from '@lookout/shared';
 import type { AgentStore } from './agent-store.js';
 import type { AgentToken } from './types.js';
+import { nameText, parseOrThrow } from './validation.js';
+
+const agentTokenName = nameText(200);
 
 /** A new region-scoped agent token: `lat.` + 256 random bits, shown once, stored as a hash. */
 export const createAgentToken = async (
@@ -14,11 +17,13 @@ export const createAgentToken = async (
       { field: 'region', message: `must be one of: ${regions.join(', ')}` },
     ]);
   }
+  const name =
+    input.name === undefined ? `${input.region} agent` : parseOrThrow(agentTokenName, input.name, 'name');
   const value = randomToken('lat.');
   const record: AgentToken = {
     id: newId(),
     region: input.region,
-    name: input.name ?? `${input.region} agent`,
+    name,
     token_hash: hashSecret(value),
     created_at: now,
     revoked_at: null,

@@ -2,7 +2,7 @@ import { AppError, digestsEqual, hashSecret, newId, randomToken } from '@lookout
 import { z } from 'zod';
 import type { TenancyStore } from './tenancy-store.js';
 import type { ApiKey, User, Workspace } from './types.js';
-import { parseOrThrow } from './validation.js';
+import { nameText, parseOrThrow } from './validation.js';
 
 export const MAX_ACTIVE_KEYS_PER_USER = 25;
 export const KEY_NAME_MAX = 100;
@@ -42,7 +42,7 @@ export const parseExpiry = (expiry: string, now: Date): Date | null => {
 };
 
 export const newKeyInput = z.strictObject({
-  name: z.string().trim().min(1).max(KEY_NAME_MAX),
+  name: nameText(KEY_NAME_MAX),
   expiry: z.string().min(1),
 });
 

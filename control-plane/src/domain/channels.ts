@@ -2,7 +2,7 @@ import { AppError, newId, randomToken } from '@lookout/shared';
 import { z } from 'zod';
 import type { RoutingStore } from './routing-store.js';
 import { CHANNEL_TYPES, type ChannelConfig, type NotificationChannel } from './types.js';
-import { parseOrThrow } from './validation.js';
+import { nameText, parseOrThrow } from './validation.js';
 
 const httpUrl = z
   .string()
@@ -45,7 +45,7 @@ const configSchemas = {
 } as const;
 
 export const createChannelBody = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: nameText(200),
   type: z.enum(CHANNEL_TYPES),
   config: z.record(z.string(), z.unknown()),
 });
@@ -70,7 +70,7 @@ export const channelBodyDoc = z.discriminatedUnion('type', [
 ]);
 
 export const updateChannelBody = z.strictObject({
-  name: z.string().trim().min(1).max(200).optional(),
+  name: nameText(200).optional(),
   config: z.record(z.string(), z.unknown()).optional(),
 });
 

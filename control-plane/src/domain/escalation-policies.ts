@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RoutingStore } from './routing-store.js';
 import type { TenancyStore } from './tenancy-store.js';
 import type { EscalationPolicy } from './types.js';
-import { parseOrThrow, throwIfProblems, uuid } from './validation.js';
+import { nameText, parseOrThrow, throwIfProblems, uuid } from './validation.js';
 
 const step = z.strictObject({
   wait_minutes: z.int().min(0).max(1440),
@@ -12,7 +12,7 @@ const step = z.strictObject({
 });
 
 const fields = {
-  name: z.string().trim().min(1).max(200),
+  name: nameText(200),
   steps: z.array(step).min(1).max(10),
   repeat: z.int().min(0).max(10),
   is_default: z.boolean(),

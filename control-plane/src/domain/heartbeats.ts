@@ -3,10 +3,10 @@ import { z } from 'zod';
 import type { HeartbeatStore } from './heartbeat-store.js';
 import type { RoutingStore } from './routing-store.js';
 import type { Heartbeat, PingKind, Workspace } from './types.js';
-import { parseOrThrow, throwIfProblems, uuid } from './validation.js';
+import { nameText, parseOrThrow, throwIfProblems, uuid } from './validation.js';
 
 const fields = {
-  display_name: z.string().trim().min(1).max(200),
+  display_name: nameText(200),
   period_seconds: z.int().min(60).max(31_536_000),
   grace_seconds: z.int().min(0).max(31_536_000),
   escalation_policy_id: uuid(),

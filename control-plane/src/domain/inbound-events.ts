@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Alert } from './types.js';
-import { parseOrThrow } from './validation.js';
+import { nameText, oneLine, parseOrThrow } from './validation.js';
 
 /**
  * Inbound alert payloads → domain events. Pure: each parser validates one tool's payload (422 naming
@@ -112,7 +112,7 @@ const severityOf = (raw: string | undefined, fallback: Alert['severity'] = 'crit
 // ---- Generic webhook (ours) -------------------------------------------------------------------
 
 export const webhookBody = z.strictObject({
-  title: z.string().trim().min(1).max(TITLE_MAX),
+  title: nameText(TITLE_MAX),
   description: z.string().max(DESCRIPTION_MAX).nullable().optional(),
   severity: z.enum(['critical', 'warning', 'info']).optional(),
   dedup_key: z.string().min(1).max(DEDUP_KEY_MAX).optional(),
@@ -200,7 +200,10 @@ const fromAlertGroup = (alerts: AmAlert[]): InboundEvent[] =>
   alerts.map((a) => ({
     action: a.status === 'firing' ? 'trigger' : 'resolve',
     dedup_key: a.fingerprint,
-    title: clip(a.annotations?.summary ?? a.labels.alertname ?? `Alert ${a.fingerprint}`, TITLE_MAX),
+    title: clip(
+      oneLine(a.annotations?.summary ?? a.labels.alertname ?? '') || `Alert ${a.fingerprint}`,
+      TITLE_MAX,
+    ),
     description: describeAlert(a),
     severity: severityOf(a.labels.severity),
   }));
@@ -282,7 +285,7 @@ export const parsePagerDuty = (
     event: {
       action: b.event_action,
       dedup_key: b.dedup_key ?? newKey(),
-      title: p ? clip(p.summary, TITLE_MAX) : '',
+      title: p ? clip(oneLine(p.summary) || `Alert from ${oneLine(p.source) || 'PagerDuty'}`, TITLE_MAX) : '',
       description: p ? clip(details.join('\n'), DESCRIPTION_MAX) : null,
       severity: severityOf(p?.severity),
     },

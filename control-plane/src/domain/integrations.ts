@@ -12,7 +12,7 @@ import {
   type IntegrationKind,
   type Workspace,
 } from './types.js';
-import { parseOrThrow, throwIfProblems, uuid } from './validation.js';
+import { nameText, parseOrThrow, throwIfProblems, uuid } from './validation.js';
 
 /**
  * Integrations: inbound alert sources (a generic webhook, Prometheus Alertmanager, Grafana, anything
@@ -24,13 +24,13 @@ import { parseOrThrow, throwIfProblems, uuid } from './validation.js';
 export const SERVICE_KEY_PREFIX = 'lsk.';
 
 export const createIntegrationBody = z.strictObject({
-  name: z.string().trim().min(1).max(100),
+  name: nameText(100),
   kind: z.enum(INTEGRATION_KINDS),
   escalation_policy_id: uuid().nullable().optional(),
 });
 
 export const updateIntegrationBody = z.strictObject({
-  name: z.string().trim().min(1).max(100).optional(),
+  name: nameText(100).optional(),
   escalation_policy_id: uuid().nullable().optional(),
 });
 

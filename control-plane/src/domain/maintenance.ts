@@ -4,12 +4,12 @@ import type { HeartbeatStore } from './heartbeat-store.js';
 import type { MonitorStore } from './monitor-store.js';
 import type { RoutingStore } from './routing-store.js';
 import { MAINTENANCE_SCOPES, type MaintenanceWindow } from './types.js';
-import { parseOrThrow, throwIfProblems, uuid } from './validation.js';
+import { nameText, parseOrThrow, throwIfProblems, uuid } from './validation.js';
 
 const time = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 
 export const createWindowBody = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: nameText(200),
   scope_type: z.enum(MAINTENANCE_SCOPES),
   /** The monitor or heartbeat id; omitted for the whole workspace. */
   scope_id: uuid().optional(),

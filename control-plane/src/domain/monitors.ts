@@ -13,7 +13,7 @@ import {
   type Role,
   type Workspace,
 } from './types.js';
-import { parseOrThrow, throwIfProblems, uuid } from './validation.js';
+import { nameText, parseOrThrow, throwIfProblems, uuid } from './validation.js';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -30,7 +30,7 @@ const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must
 
 /** The fields a client may set. Used for create (some required) and update (all optional). */
 const fields = {
-  display_name: z.string().trim().min(1).max(200),
+  display_name: nameText(200),
   monitor_type: z.enum(MONITOR_TYPES),
   url: z.string().trim().min(1).max(2048),
   http_method: z.enum(HTTP_METHODS),

@@ -55,6 +55,49 @@ export const throwIfProblems = (problems: FieldProblem[]) => {
   if (problems.length > 0) throw validationError(problems);
 };
 
+/**
+ * What a name or title may not hold: C0 controls (tab and line breaks too: names are one line), DEL,
+ * C1 controls, the Unicode line and paragraph separators, and the bidirectional formatting characters
+ * (the marks ALM U+061C, LRM U+200E, RLM U+200F; the embeddings and overrides U+202A–U+202E; the
+ * isolates U+2066–U+2069), which make a name show as something other than what it is (U+202E turns
+ * the rest of the line around). Markup is allowed: every place that shows a name escapes it.
+ */
+const NOT_IN_NAMES =
+  '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+const forbiddenInName = new RegExp(`[${NOT_IN_NAMES}]`);
+/** The rule as a pattern; the OpenAPI document shows it on every name field (and a test checks it is on each). */
+export const NAME_PATTERN = new RegExp(`^[^${NOT_IN_NAMES}]*$`);
+
+const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/**
+ * A name, title or label: one line of at most `max` characters, not empty once trimmed, without the
+ * characters of NOT_IN_NAMES (checked before trimming, so a trailing line break is refused rather
+ * than dropped). Every name and title field of every schema is one of these.
+ */
+export const nameText = (max: number) =>
+  z
+    .string()
+    .regex(NAME_PATTERN, {
+      error: (iss) => {
+        const found = typeof iss.input === 'string' ? forbiddenInName.exec(iss.input)?.[0] : undefined;
+        return `must be one line without control or bidirectional formatting characters${found ? ` (found ${codePoint(found)})` : ''}`;
+      },
+    })
+    .trim()
+    .min(1)
+    .max(max);
+
+/**
+ * Outside text made fit for a title (other tools' alert summaries, which we take as sent rather than
+ * refuse): line breaks and tabs become spaces, the other characters nameText refuses are dropped.
+ */
+export const oneLine = (s: string) =>
+  s
+    .replace(/[\t\n\v\f\r\u0085\u2028\u2029]+/g, ' ')
+    .replace(new RegExp(`[${NOT_IN_NAMES}]`, 'g'), '')
+    .trim();
+
 export const uuid = () =>
   z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');
 

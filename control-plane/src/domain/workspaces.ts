@@ -4,7 +4,7 @@ import { generatePassword, hashPassword } from './passwords.js';
 import type { Plan } from './plans.js';
 import type { TenancyStore } from './tenancy-store.js';
 import { type EscalationPolicy, ROLES, type Role, type User, type Workspace } from './types.js';
-import { parseOrThrow } from './validation.js';
+import { nameText, parseOrThrow } from './validation.js';
 
 const RESERVED = new Set(['www', 'api', 'app', 'admin', 'hb', 'status', 'mail']);
 
@@ -18,7 +18,7 @@ export const workspaceInput = z.strictObject({
     .refine((s) => !RESERVED.has(s), 'is reserved'),
   admin_email: z.email(),
   plan: z.string().min(1),
-  name: z.string().min(1).max(200).optional(),
+  name: nameText(200).optional(),
 });
 
 export const userInput = z.strictObject({ email: z.email(), role: z.enum(ROLES) });

@@ -1,6 +1,7 @@
 import type { Attempt, Dispatcher, OutgoingMessage, Target } from '../domain/notifications.js';
 import { type RetryOptions, withRetries } from './attempt.js';
 import { createSmtpSender, type SmtpSettings } from './email.js';
+import { slackPayload } from './slack.js';
 import { postJson } from './webhook.js';
 
 export interface DispatcherOptions {
@@ -15,7 +16,7 @@ export interface DispatcherOptions {
 
 /**
  * The transports behind one interface: email (SMTP), webhook (signed JSON), Slack (incoming webhook
- * JSON `{"text"}`). Each attempt is classified (ok / worth retrying / permanent) and retried with
+ * JSON `{"text"}`, escaped as Slack asks: slack.ts). Each attempt is classified (ok / worth retrying / permanent) and retried with
  * exponential backoff.
  */
 export const createDispatcher = (opts: DispatcherOptions): Dispatcher & { close(): void } => {
@@ -41,7 +42,7 @@ export const createDispatcher = (opts: DispatcherOptions): Dispatcher & { close(
           url: target.url,
           headers: {},
           secret: null,
-          payload: { text: `*${message.subject}*\n${message.text}` },
+          payload: slackPayload(message),
           deliveryId: null,
           timeoutMs: opts.timeoutMs,
           nowSeconds: 0,

@@ -9,6 +9,7 @@ import {
 import type { OAuthRecord, OAuthStore } from '../../domain/oauth-store.js';
 import type { TenancyStore } from '../../domain/tenancy-store.js';
 import type { Workspace } from '../../domain/types.js';
+import { NAME_PATTERN } from '../../domain/validation.js';
 
 /**
  * The hosted MCP connector's authorization server: oidc-provider (a certified OAuth 2.0 / OpenID
@@ -175,6 +176,17 @@ const configuration = (deps: OAuthDeps, workspace: Workspace, issuer: string): C
   // (oidc-provider would keep one in clear to compare it). A registration asking for another
   // token_endpoint_auth_method is refused with invalid_client_metadata.
   clientAuthMethods: ['none'],
+  // A client's name is shown on the consent page and in Connected apps: it follows the rule of every
+  // name (nameText in domain/validation.ts). The library checks the rest of client_name (a string).
+  extraClientMetadata: {
+    properties: ['client_name'],
+    validator: (_ctx, key, value) => {
+      if (key === 'client_name' && typeof value === 'string' && !NAME_PATTERN.test(value))
+        throw new errors.InvalidClientMetadata(
+          'client_name must be one line without control or bidirectional formatting characters',
+        );
+    },
+  },
   responseTypes: ['code'],
   // 'mcp' is also listed here so that clients may register it as their scope (RFC 7591 `scope`).
   scopes: ['openid', 'offline_access', MCP_SCOPE],
