@@ -142,9 +142,16 @@ const policy = () => {
  * such URIs for (and for which it matches loopback redirects on any port, RFC 8252 §7.3).
  */
 const registrationPolicy: Configuration['extraClientMetadata'] = {
-  properties: ['redirect_uris'],
-  validator(ctx, _key, _value, metadata) {
-    if (!ctx) return;
+  properties: ['redirect_uris', 'client_name'],
+  validator(ctx, key, value, metadata) {
+    if (!ctx) return; // a stored client loading: judged when it registered
+    if (key === 'client_name') {
+      if (typeof value === 'string' && !NAME_PATTERN.test(value))
+        throw new errors.InvalidClientMetadata(
+          'client_name must be one line without control or bidirectional formatting characters',
+        );
+      return;
+    }
     const body = ctx.oidc.body as Record<string, unknown> | undefined;
     const problem = registrationProblem(body);
     if (problem) throw new errors.CustomOIDCProviderError(problem.error, problem.description);
@@ -178,15 +185,6 @@ const configuration = (deps: OAuthDeps, workspace: Workspace, issuer: string): C
   clientAuthMethods: ['none'],
   // A client's name is shown on the consent page and in Connected apps: it follows the rule of every
   // name (nameText in domain/validation.ts). The library checks the rest of client_name (a string).
-  extraClientMetadata: {
-    properties: ['client_name'],
-    validator: (_ctx, key, value) => {
-      if (key === 'client_name' && typeof value === 'string' && !NAME_PATTERN.test(value))
-        throw new errors.InvalidClientMetadata(
-          'client_name must be one line without control or bidirectional formatting characters',
-        );
-    },
-  },
   responseTypes: ['code'],
   // 'mcp' is also listed here so that clients may register it as their scope (RFC 7591 `scope`).
   scopes: ['openid', 'offline_access', MCP_SCOPE],
