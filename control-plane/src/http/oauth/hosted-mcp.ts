@@ -10,6 +10,7 @@ import type { User, Workspace } from '../../domain/types.js';
 import { createInProcessApiClient } from '../../mcp/in-process-client.js';
 import { createLookoutMcpServer, type McpIdentity } from '../../mcp/server.js';
 import { readRaw } from '../body.js';
+import { type InternalPrincipal, withInternalPrincipal } from '../internal-principal.js';
 import type { ApiContext, ApiState, AppDeps } from '../route.js';
 import { sessionCookieName, sessionLifetimes } from '../session-cookie.js';
 import { requestHost } from '../workspace-host.js';
@@ -251,15 +252,19 @@ export const hostedMcp = (
         },
       });
     }
+    const principal: InternalPrincipal = {
+      workspace_id: ws.id,
+      user_id: user.id,
+      via: { kind: 'oauth', client_id: token.clientId ?? '' },
+    };
     const api = createInProcessApiClient({
-      dispatch,
+      // Each tool call is an in-process request of the app, as this user (internal-principal.ts).
+      dispatch: (req, res) => {
+        withInternalPrincipal(req, principal);
+        dispatch(req, res);
+      },
       host: requestHost(ctx.req.headers, config.trust_proxy) ?? '',
       baseUrl: `${issuer}/api/v1`,
-      principal: {
-        workspace_id: ws.id,
-        user_id: user.id,
-        via: { kind: 'oauth', client_id: token.clientId ?? '' },
-      },
       userAgent: `lookout-hosted-mcp (${token.clientId})`,
     });
     const server = createLookoutMcpServer(api, HOSTED);
