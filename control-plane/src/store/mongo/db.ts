@@ -61,6 +61,8 @@ export const collectionsOf = (db: Db) => {
     sessions: c('sessions'),
     oauthRecords: c('oauth_records'),
     invitations: c('invitations'),
+    /** Workspace mail settings; `_id` is the workspace id. */
+    mailSettings: c('mail_settings'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

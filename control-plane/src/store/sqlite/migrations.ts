@@ -366,6 +366,13 @@ export const migrations: string[][] = [
        waiting_from INTEGER) STRICT`,
     'INSERT INTO uptime_rollup_mark SELECT 1, coalesce(max(rowid), 0), NULL FROM check_results',
   ],
+  // Workspace mail settings (domain/mail-settings-store.ts): a workspace's own SMTP server, one row each.
+  [
+    // Frozen SQL: a migration never follows the live table definition.
+    `CREATE TABLE mail_settings (workspace_id TEXT PRIMARY KEY, host TEXT NOT NULL, port INTEGER NOT NULL,
+       tls TEXT NOT NULL, username TEXT, password_sealed TEXT, from_address TEXT NOT NULL,
+       updated_at INTEGER NOT NULL, updated_by TEXT NOT NULL) STRICT`,
+  ],
 ];
 
 /**
