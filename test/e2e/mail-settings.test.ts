@@ -6,6 +6,8 @@ import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raiseAlert } from '../../control-plane/src/domain/alerts.js';
+import { passwordContext } from '../../control-plane/src/domain/mail-settings.js';
+import { createSecretBox } from '../../control-plane/src/secret-box.js';
 import { type Harness, startHarness } from '../support/harness.js';
 import { waitFor } from '../support/wait.js';
 
@@ -247,6 +249,24 @@ describe('a workspace’s own SMTP server', () => {
       json: ownSettings({ username: null, password: undefined }),
     });
     expect(noUser.body.settings).toMatchObject({ username: null, password_set: false });
+  });
+
+  it('a password sealed under another key does not open: email fails for good, saying to enter it again', async () => {
+    const w = await bare.workspace('mail-rekey');
+    await w.api('PUT', '/settings/mail', { json: ownSettings() });
+    const stored = (await bare.store.getMailSettings(w.workspace.id))!;
+    const otherKey = createSecretBox(randomBytes(32).toString('base64'));
+    await bare.store.putMailSettings({
+      ...stored,
+      password_sealed: otherKey.seal(PASSWORD, passwordContext(w.workspace.id)),
+    });
+    const r = await w.api('POST', '/settings/mail/test');
+    expect(r.body).toMatchObject({
+      ok: false,
+      would_retry: false,
+      error: expect.stringMatching(/password cannot be read: .*LOOKOUT_ENCRYPTION_KEY.*enters it again/),
+    });
+    expect(r.text).not.toContain(PASSWORD);
   });
 
   it('bad input: 422 naming every bad field; a password needs a username; unknown fields refused', async () => {

@@ -24,7 +24,7 @@ export const deploymentSmtp = (config: Config): SmtpSettings | null =>
 export const mailRouterFromConfig = (config: Config, store?: MailSettingsStore) =>
   createMailRouter({
     deployment: deploymentSmtp(config),
-    ...(store ? { store, box: createSecretBox(config.encryption_key) } : {}),
+    ...(store ? { workspaces: { store, box: createSecretBox(config.encryption_key) } } : {}),
     timeoutMs: config.notify_timeout_ms,
     blockPrivate: config.block_private_destinations,
   });

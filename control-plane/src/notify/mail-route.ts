@@ -37,19 +37,19 @@ const workspaceSmtp = (
 export const createMailRouter = (deps: {
   /** The deployment's server (LOOKOUT_SMTP_*), or null when none is configured. */
   deployment: SmtpSettings | null;
-  /** Where workspaces keep their own; without it, every email goes through the deployment's. */
-  store?: MailSettingsStore;
-  box?: SecretBox;
+  /** Where workspaces keep their own, and what opens their passwords; without, every email goes through the deployment's. */
+  workspaces?: { store: MailSettingsStore; box: SecretBox };
   timeoutMs: number;
   blockPrivate: boolean;
 }): MailRouter => ({
   async route(workspaceId) {
-    const own = workspaceId && deps.store ? await deps.store.getMailSettings(workspaceId) : null;
+    const ws = deps.workspaces;
+    const own = workspaceId && ws ? await ws.store.getMailSettings(workspaceId) : null;
     if (own) {
       let password: string | undefined;
       if (own.password_sealed !== null) {
         try {
-          password = deps.box!.open(own.password_sealed, passwordContext(own.workspace_id));
+          password = ws!.box.open(own.password_sealed, passwordContext(own.workspace_id));
         } catch (e) {
           return {
             smtp: null,
