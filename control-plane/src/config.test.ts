@@ -16,6 +16,23 @@ describe('config', () => {
     expect(c.plans.free).toEqual({ max_monitors: 10, min_interval_seconds: 180 });
   });
 
+  it('names no SMTP server unless told (no silent localhost:25); a user without a host and a bad encryption key are refused', () => {
+    expect(loadConfig({}).smtp_host).toBeUndefined();
+    expect(loadConfig({ LOOKOUT_SMTP_HOST: 'localhost' }).smtp_host).toBe('localhost');
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig({ LOOKOUT_ENCRYPTION_KEY: key }).encryption_key).toBe(key);
+    let err: ConfigError | undefined;
+    try {
+      loadConfig({ LOOKOUT_SMTP_USER: 'mailer', LOOKOUT_ENCRYPTION_KEY: 'c2hvcnQta2V5LW5vdC0zMg==' });
+    } catch (e) {
+      err = e as ConfigError;
+    }
+    expect(err?.problems).toEqual([
+      'LOOKOUT_ENCRYPTION_KEY=(hidden): must be 32 random bytes in base64 (openssl rand -base64 32)',
+      'LOOKOUT_SMTP_USER is set but LOOKOUT_SMTP_HOST is not: name the SMTP server too',
+    ]);
+  });
+
   it('reads env, then the file; env wins', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lookout-cfg-'));
     const file = join(dir, 'c.json');

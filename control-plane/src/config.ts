@@ -176,7 +176,11 @@ export const configKeys = {
     default: 1_048_576,
     doc: 'Largest accepted body on the inbound integration endpoints (Alertmanager and Grafana send whole alert groups).',
   },
-  smtp_host: { schema: z.string().min(1), default: 'localhost', doc: 'SMTP server for email notifications.' },
+  smtp_host: {
+    schema: z.string().min(1).optional(),
+    default: undefined,
+    doc: 'The deployment’s SMTP server: system mail, and the alert email of workspaces without their own (Settings → Mail). Unset: none, and email to a workspace without its own fails at once, saying so (a warning at start says it too). `localhost` for a relay on this host.',
+  },
   smtp_port: {
     schema: port,
     default: 25,
@@ -193,6 +197,17 @@ export const configKeys = {
     doc: 'SMTP user name, if the server wants one.',
   },
   smtp_password: { schema: z.string().optional(), default: undefined, doc: 'SMTP password.' },
+  encryption_key: {
+    schema: z
+      .string()
+      .refine(
+        (v) => /^[A-Za-z0-9+/]{43}=$/.test(v) && Buffer.from(v, 'base64').length === 32,
+        'must be 32 random bytes in base64 (openssl rand -base64 32)',
+      )
+      .optional(),
+    default: undefined,
+    doc: 'Key that encrypts workspace SMTP passwords in the store (AES-256-GCM): 32 random bytes in base64, e.g. `openssl rand -base64 32`; the same on every replica. Unset: they are stored as entered, like webhook signing secrets.',
+  },
   block_private_destinations: {
     schema: bool,
     default: false,
@@ -285,6 +300,9 @@ export type Config = { [K in keyof Keys]: z.output<Keys[K]['schema']> } & { plan
 
 export const envName = (key: string) => `LOOKOUT_${key.toUpperCase()}`;
 
+/** Keys whose values are secrets (or may carry one): a bad value is reported without its text. */
+const SECRET_KEYS = new Set(['encryption_key', 'smtp_password', 'metrics_token', 'mongodb_uri']);
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -325,9 +343,13 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, overrides: Part
     if (parsed.success) out[key] = parsed.data;
     else
       problems.push(
-        `${name}=${JSON.stringify(raw)}: ${parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ` : '') + i.message).join('; ')}`,
+        `${name}=${SECRET_KEYS.has(key) ? '(hidden)' : JSON.stringify(raw)}: ${parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ` : '') + i.message).join('; ')}`,
       );
   }
+  if (out.smtp_user !== undefined && out.smtp_host === undefined)
+    problems.push(
+      `${envName('smtp_user')} is set but ${envName('smtp_host')} is not: name the SMTP server too`,
+    );
   if (problems.length === 0 && (out.session_idle_minutes as number) > (out.session_max_hours as number) * 60)
     problems.push(
       `${envName('session_idle_minutes')}=${out.session_idle_minutes}: must not be longer than ${envName('session_max_hours')} (${out.session_max_hours} h)`,

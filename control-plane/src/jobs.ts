@@ -97,7 +97,7 @@ export const startJobs = (deps: {
   );
 
   // Escalation: due steps, each claimed by compare-and-set, so every replica can run this at once.
-  const dispatcher = dispatcherFromConfig(config, clock);
+  const dispatcher = dispatcherFromConfig(config, clock, store);
   const escalations = createEscalationRunner({
     store,
     clock,
@@ -110,7 +110,6 @@ export const startJobs = (deps: {
   return {
     stop() {
       escalations.stop();
-      dispatcher.close();
       for (const t of timers) clearInterval(t);
     },
   };

@@ -39,6 +39,10 @@ export const startControlPlane = async (deps: {
 }): Promise<ControlPlane> => {
   const { config, logger } = deps;
   const clock = deps.clock ?? systemClock;
+  if (config.smtp_host === undefined)
+    logger.warn(
+      'No mail transport configured (LOOKOUT_SMTP_HOST is not set): alert email fails at once for every workspace without its own SMTP server. Set LOOKOUT_SMTP_HOST, or have each workspace admin set one under Settings → Mail.',
+    );
   const metrics = createMetrics();
   const store = instrumentStore(deps.store, metrics);
   const pings = createPingBatcher((batch) => store.recordPings(batch), {

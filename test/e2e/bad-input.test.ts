@@ -205,7 +205,9 @@ describe('bad input on every endpoint', () => {
   });
 
   it('bodies: malformed JSON 400, wrong content type 415, oversized 413, wrong shape 422, unknown field 422', async () => {
-    for (const r of routes().filter((x) => x.method === 'post' || x.method === 'patch')) {
+    for (const r of routes().filter(
+      (x) => x.method === 'post' || x.method === 'put' || x.method === 'patch',
+    )) {
       const label = `${r.method} ${r.path}`;
       const inbound = r.auth === 'service_key';
       const send = (opts: NonNullable<Parameters<Harness['request']>[2]>) =>
@@ -412,7 +414,9 @@ describe('bad input on every endpoint', () => {
   });
 
   it('bodies: nesting past the limit 400, bytes that are not UTF-8 400, lone surrogates and __proto__ keys 422 naming each field', async () => {
-    for (const r of routes().filter((x) => x.method === 'post' || x.method === 'patch')) {
+    for (const r of routes().filter(
+      (x) => x.method === 'post' || x.method === 'put' || x.method === 'patch',
+    )) {
       const label = `${r.method} ${r.path}`;
       const c = credentials(r);
       const send = (raw: string | Buffer) =>

@@ -23,6 +23,7 @@ describe('web app', () => {
       '/settings/api-keys',
       '/settings/password',
       '/settings/users',
+      '/settings/mail',
       '/monitors',
       '/monitors/3f1c2a9e-0000-4000-8000-000000000000',
       '/monitors/new',

@@ -88,6 +88,7 @@ describe('escalation runner', () => {
     expect(sent.find((s) => s.target.kind === 'email')?.target).toEqual({
       kind: 'email',
       to: ['admin@run.test'],
+      workspace_id: workspace.id,
     });
     expect(await r.tick()).toBe(0);
     clock.advance(10 * MIN - 1);
@@ -166,6 +167,10 @@ describe('escalation runner', () => {
     expect(await store.deleteEscalationPolicy(workspace.id, p.id)).toBe('deleted');
     clock.advance(5 * MIN);
     await r.tick();
-    expect(sent.at(-1)?.target).toEqual({ kind: 'email', to: ['admin@run.test'] });
+    expect(sent.at(-1)?.target).toEqual({
+      kind: 'email',
+      to: ['admin@run.test'],
+      workspace_id: workspace.id,
+    });
   });
 });

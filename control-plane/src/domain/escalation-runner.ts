@@ -51,7 +51,7 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
           key: `user:${user.id}`,
           user_id: user.id,
           channel_id: null,
-          target: { kind: 'email', to: [user.email] },
+          target: { kind: 'email', to: [user.email], workspace_id: alert.workspace_id },
         });
     }
     for (const channelId of step.notify_channel_ids) {

@@ -1,8 +1,11 @@
 import type { Alert, EscalationProgress, NotificationChannel, User, Workspace } from './types.js';
 
-/** Where one notification goes, transport-shaped. Built from a user (email) or a channel. */
+/**
+ * Where one notification goes, transport-shaped. Built from a user (email) or a channel. An email
+ * names its workspace, whose own SMTP server it goes through when it has one (none: the deployment's).
+ */
 export type Target =
-  | { kind: 'email'; to: string[] }
+  | { kind: 'email'; to: string[]; workspace_id?: string }
   | { kind: 'webhook'; url: string; headers: Record<string, string>; secret: string | null }
   | { kind: 'slack'; url: string };
 
@@ -40,7 +43,7 @@ export const retryable = (a: Attempt) => !a.ok && !a.permanent;
 export const channelTarget = (c: NotificationChannel): Target => {
   switch (c.config.type) {
     case 'email':
-      return { kind: 'email', to: c.config.addresses };
+      return { kind: 'email', to: c.config.addresses, workspace_id: c.workspace_id };
     case 'webhook':
       return { kind: 'webhook', url: c.config.url, headers: c.config.headers, secret: c.secret };
     case 'slack':

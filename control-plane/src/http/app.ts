@@ -22,6 +22,7 @@ import { connectedAppRoutes } from './routes/connected-apps.js';
 import { escalationPolicyRoutes } from './routes/escalation-policies.js';
 import { heartbeatRoutes } from './routes/heartbeats.js';
 import { integrationRoutes } from './routes/integrations.js';
+import { mailSettingsRoutes } from './routes/mail-settings.js';
 import { maintenanceWindowRoutes } from './routes/maintenance-windows.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { pingRoutes } from './routes/pings.js';
@@ -54,6 +55,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...alertRoutes(deps),
   ...escalationPolicyRoutes(deps),
   ...channelRoutes(deps),
+  ...mailSettingsRoutes(deps),
   ...maintenanceWindowRoutes(deps),
   ...integrationRoutes(deps),
   ...pingRoutes(),

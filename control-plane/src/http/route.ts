@@ -56,7 +56,7 @@ export interface RouteInput<Q> {
  * same schemas, so the two cannot drift.
  */
 export interface RouteDef<Q = Record<string, never>> {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI-style path under /api/v1, e.g. `/monitors/{id}`. */
   path: string;
   summary: string;

@@ -1,11 +1,13 @@
 import type { Attempt, Dispatcher, OutgoingMessage, Target } from '../domain/notifications.js';
 import { type RetryOptions, withRetries } from './attempt.js';
-import { createSmtpSender, type SmtpSettings } from './email.js';
+import { sendEmail } from './email.js';
+import type { MailRouter } from './mail-route.js';
 import { slackPayload } from './slack.js';
 import { postJson } from './webhook.js';
 
 export interface DispatcherOptions {
-  smtp: SmtpSettings;
+  /** Which SMTP server an email goes through: its workspace's own, the deployment's, or none. */
+  mail: MailRouter;
   retry: RetryOptions;
   timeoutMs: number;
   /** Refuse webhook and Slack destinations on private or loopback addresses (SSRF guard). */
@@ -17,15 +19,26 @@ export interface DispatcherOptions {
 /**
  * The transports behind one interface: email (SMTP), webhook (signed JSON), Slack (incoming webhook
  * JSON `{"text"}`, escaped as Slack asks: slack.ts). Each attempt is classified (ok / worth retrying / permanent) and retried with
- * exponential backoff.
+ * exponential backoff. An email's server is looked up at each attempt (mail-route.ts); with none, the
+ * attempt fails permanently, saying so, instead of retrying a connection that cannot work.
  */
-export const createDispatcher = (opts: DispatcherOptions): Dispatcher & { close(): void } => {
-  let smtp: ReturnType<typeof createSmtpSender> | null = null;
-  const once = (target: Target, message: OutgoingMessage, deliveryId: string | null): Promise<Attempt> => {
+export const createDispatcher = (opts: DispatcherOptions): Dispatcher => {
+  const once = async (
+    target: Target,
+    message: OutgoingMessage,
+    deliveryId: string | null,
+  ): Promise<Attempt> => {
     switch (target.kind) {
-      case 'email':
-        smtp ??= createSmtpSender(opts.smtp);
-        return smtp.send({ to: target.to, subject: message.subject, text: message.text, deliveryId });
+      case 'email': {
+        const route = await opts.mail.route(target.workspace_id);
+        if (!route.smtp) return { ok: false, permanent: true, status_code: null, error: route.error };
+        return sendEmail(route.smtp, {
+          to: target.to,
+          subject: message.subject,
+          text: message.text,
+          deliveryId,
+        });
+      }
       case 'webhook':
         return postJson({
           url: target.url,
@@ -54,9 +67,6 @@ export const createDispatcher = (opts: DispatcherOptions): Dispatcher & { close(
     send(target, message, deliveryId, onAttempt, call) {
       const maxAttempts = Math.min(opts.retry.maxAttempts, call?.maxAttempts ?? Number.POSITIVE_INFINITY);
       return withRetries(() => once(target, message, deliveryId), { ...opts.retry, maxAttempts }, onAttempt);
-    },
-    close() {
-      smtp?.close();
     },
   };
 };

@@ -1,14 +1,28 @@
+import { isIP } from 'node:net';
+import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
 import nodemailer from 'nodemailer';
 import type { AttemptResult } from './attempt.js';
 
 export interface SmtpSettings {
   host: string;
   port: number;
+  /** TLS from the first byte (port 465). */
   secure: boolean;
+  /**
+   * Without `secure`: `opportunistic` (default) upgrades with STARTTLS when the server offers it;
+   * `required` refuses to go on without it; `never` stays in plain text.
+   */
+  starttls?: 'opportunistic' | 'required' | 'never';
   user: string | undefined;
   password: string | undefined;
   from: string;
   timeoutMs: number;
+  /**
+   * The SSRF guard: the host is resolved here and refused unless every address is public, and the
+   * checked address is the one connected to (TLS still verifies the host name), so a DNS answer that
+   * changes in between cannot point it elsewhere.
+   */
+  publicOnly?: boolean;
 }
 
 export interface EmailMessage {
@@ -19,39 +33,69 @@ export interface EmailMessage {
   deliveryId: string | null;
 }
 
+/** The address to connect to: an IP literal as is, a host name resolved; either refused unless public. */
+const publicAddressOf = (host: string) =>
+  new Promise<string>((resolve, reject) => {
+    const bare = host.replace(/^\[|\]$/g, '');
+    try {
+      assertPublicLiteral(bare);
+    } catch (e) {
+      reject(e);
+      return;
+    }
+    if (isIP(bare)) resolve(bare);
+    else publicOnlyLookup(bare, {}, (err, address) => (err ? reject(err) : resolve(address as string)));
+  });
+
 /**
- * Email over SMTP with nodemailer. A 5xx reply (mailbox unknown, refused) is permanent; 4xx replies
- * and connection problems are worth retrying.
+ * One email over SMTP with nodemailer, on a connection of its own (closed after). A 5xx reply
+ * (mailbox unknown, refused) is permanent; 4xx replies and connection problems are worth retrying; a
+ * destination the SSRF guard refuses is permanent.
  */
-export const createSmtpSender = (s: SmtpSettings) => {
+export const sendEmail = async (s: SmtpSettings, m: EmailMessage): Promise<AttemptResult> => {
+  let host = s.host;
+  let servername: string | undefined;
+  if (s.publicOnly) {
+    try {
+      host = await publicAddressOf(s.host);
+      if (!isIP(s.host)) servername = s.host;
+    } catch (e) {
+      const err = e as { code?: string; message?: string };
+      return {
+        ok: false,
+        permanent: err.code === 'EBLOCKED',
+        status_code: null,
+        error: String(err.message ?? err.code ?? 'DNS error').slice(0, 200),
+      };
+    }
+  }
   const transport = nodemailer.createTransport({
-    host: s.host,
+    host,
     port: s.port,
     secure: s.secure,
+    requireTLS: s.starttls === 'required',
+    ignoreTLS: s.starttls === 'never',
     auth: s.user ? { user: s.user, pass: s.password ?? '' } : undefined,
     connectionTimeout: s.timeoutMs,
     greetingTimeout: s.timeoutMs,
     socketTimeout: s.timeoutMs,
+    dnsTimeout: s.timeoutMs,
+    ...(servername ? { tls: { servername } } : {}),
   });
-  return {
-    async send(m: EmailMessage): Promise<AttemptResult> {
-      try {
-        await transport.sendMail({
-          from: s.from,
-          to: m.to,
-          subject: m.subject,
-          text: m.text,
-          headers: m.deliveryId ? { 'X-Lookout-Delivery': m.deliveryId } : {},
-        });
-        return { ok: true, permanent: false, status_code: null, error: null };
-      } catch (e) {
-        return smtpResult(e);
-      }
-    },
-    close() {
-      transport.close();
-    },
-  };
+  try {
+    await transport.sendMail({
+      from: s.from,
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      headers: m.deliveryId ? { 'X-Lookout-Delivery': m.deliveryId } : {},
+    });
+    return { ok: true, permanent: false, status_code: null, error: null };
+  } catch (e) {
+    return smtpResult(e);
+  } finally {
+    transport.close();
+  }
 };
 
 export const smtpResult = (e: unknown): AttemptResult => {

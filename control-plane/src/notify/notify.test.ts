@@ -3,9 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NO_MAIL_TRANSPORT } from '../domain/mail-settings.js';
 import type { Attempt, Target } from '../domain/notifications.js';
 import { withRetries } from './attempt.js';
 import { createDispatcher } from './dispatcher.js';
+import type { SmtpSettings } from './email.js';
+import { createMailRouter } from './mail-route.js';
 import { signatureHeader, verifySignature } from './webhook.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -108,15 +111,19 @@ afterEach(() => {
 
 const slept: number[] = [];
 const dispatcher = createDispatcher({
-  smtp: {
-    host: '127.0.0.1',
-    port: 1,
-    secure: false,
-    user: undefined,
-    password: undefined,
-    from: 'Lookout <l@test>',
+  mail: createMailRouter({
+    deployment: {
+      host: '127.0.0.1',
+      port: 1,
+      secure: false,
+      user: undefined,
+      password: undefined,
+      from: 'Lookout <l@test>',
+      timeoutMs: 5000,
+    },
     timeoutMs: 5000,
-  },
+    blockPrivate: false,
+  }),
   retry: { maxAttempts: 4, baseDelayMs: 100, sleep: async (ms) => void slept.push(ms) },
   timeoutMs: 5000,
   now: () => NOW,
@@ -190,15 +197,19 @@ describe('webhook and Slack transports against a real receiver', () => {
 
   it('with the SSRF guard, a private destination is refused permanently and nothing is sent', async () => {
     const guarded = createDispatcher({
-      smtp: {
-        host: '127.0.0.1',
-        port: 1,
-        secure: false,
-        user: undefined,
-        password: undefined,
-        from: 'l@test',
-        timeoutMs: 100,
-      },
+      mail: createMailRouter({
+        deployment: {
+          host: '127.0.0.1',
+          port: 1,
+          secure: false,
+          user: undefined,
+          password: undefined,
+          from: 'l@test',
+          timeoutMs: 100,
+        },
+        timeoutMs: 5000,
+        blockPrivate: false,
+      }),
       retry: { maxAttempts: 4, baseDelayMs: 100, sleep: async () => {} },
       timeoutMs: 5000,
       now: () => NOW,
@@ -258,15 +269,19 @@ describe('email against a real SMTP server', () => {
 
   const mailer = () =>
     createDispatcher({
-      smtp: {
-        host: '127.0.0.1',
-        port: smtpPort,
-        secure: false,
-        user: undefined,
-        password: undefined,
-        from: 'Lookout <lookout@test>',
+      mail: createMailRouter({
+        deployment: {
+          host: '127.0.0.1',
+          port: smtpPort,
+          secure: false,
+          user: undefined,
+          password: undefined,
+          from: 'Lookout <lookout@test>',
+          timeoutMs: 5000,
+        },
         timeoutMs: 5000,
-      },
+        blockPrivate: false,
+      }),
       retry: { maxAttempts: 3, baseDelayMs: 1, sleep: async () => {} },
       timeoutMs: 5000,
       now: () => NOW,
@@ -275,7 +290,6 @@ describe('email against a real SMTP server', () => {
   it('delivers a mail the server parses: from, to, subject, text, delivery id header', async () => {
     const d = mailer();
     const r = await d.send({ kind: 'email', to: ['oncall@example.test'] }, message, 'k-1', async () => {});
-    d.close();
     expect(r.ok).toBe(true);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.rcpt).toEqual(['oncall@example.test']);
@@ -284,6 +298,75 @@ describe('email against a real SMTP server', () => {
     expect(parsed.text?.trim()).toBe('It is down.');
     expect(parsed.from?.value[0]?.address).toBe('lookout@test');
     expect(parsed.headers.get('x-lookout-delivery')).toBe('k-1');
+  });
+
+  const through = (over: Partial<SmtpSettings>) =>
+    createDispatcher({
+      mail: {
+        route: async () => ({
+          source: 'workspace',
+          smtp: {
+            host: '127.0.0.1',
+            port: smtpPort,
+            secure: false,
+            user: undefined,
+            password: undefined,
+            from: 'l@test',
+            timeoutMs: 5000,
+            ...over,
+          },
+        }),
+      },
+      retry: { maxAttempts: 4, baseDelayMs: 1, sleep: async () => {} },
+      timeoutMs: 5000,
+      now: () => NOW,
+    });
+
+  it('no SMTP server at all: one attempt, failed for good, saying so', async () => {
+    const d = createDispatcher({
+      mail: createMailRouter({ deployment: null, timeoutMs: 5000, blockPrivate: false }),
+      retry: { maxAttempts: 4, baseDelayMs: 1, sleep: async () => {} },
+      timeoutMs: 5000,
+      now: () => NOW,
+    });
+    const attempts: Attempt[] = [];
+    const r = await d.send({ kind: 'email', to: ['a@example.test'] }, message, null, async (_n, a) => {
+      attempts.push(a);
+    });
+    expect(r).toEqual({ ok: false, permanent: true, status_code: null, error: NO_MAIL_TRANSPORT });
+    expect(attempts).toHaveLength(1);
+  });
+
+  it('with the SSRF guard, a server on a loopback address or name is refused for good and nothing is sent', async () => {
+    for (const host of ['127.0.0.1', 'localhost']) {
+      const attempts: Attempt[] = [];
+      const r = await through({ host, publicOnly: true }).send(
+        { kind: 'email', to: ['a@example.test'] },
+        message,
+        null,
+        async (_n, a) => void attempts.push(a),
+      );
+      expect(r, host).toMatchObject({
+        ok: false,
+        permanent: true,
+        error: expect.stringMatching(/private or loopback/),
+      });
+      expect(attempts).toHaveLength(1);
+    }
+    expect(mails).toHaveLength(0);
+  });
+
+  it('STARTTLS required: a server that does not offer it gets no mail', async () => {
+    const r = await through({ starttls: 'required' }).send(
+      { kind: 'email', to: ['a@example.test'] },
+      message,
+      null,
+      async () => {},
+      { maxAttempts: 1 },
+    );
+    expect(r.ok).toBe(false);
+    expect(r.error).toMatch(/STARTTLS/);
+    expect(mails).toHaveLength(0);
   });
 
   it('a 550 refusal is permanent (one attempt); a 451 is retried', async () => {
@@ -300,7 +383,6 @@ describe('email against a real SMTP server', () => {
     const r2 = await d.send({ kind: 'email', to: ['busy@example.test'] }, message, null, async (n) => {
       attempts.push(n);
     });
-    d.close();
     expect(r2).toMatchObject({ ok: false, permanent: false });
     expect(attempts).toEqual([1, 2, 3]);
     expect(mails).toHaveLength(0);

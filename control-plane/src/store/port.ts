@@ -2,6 +2,7 @@ import type { AgentStore } from '../domain/agent-store.js';
 import type { AlertStore } from '../domain/alert-store.js';
 import type { HeartbeatStore } from '../domain/heartbeat-store.js';
 import type { IntegrationStore } from '../domain/integration-store.js';
+import type { MailSettingsStore } from '../domain/mail-settings-store.js';
 import type { MemberStore } from '../domain/member-store.js';
 import type { MonitorStatusStore } from '../domain/monitor-status.js';
 import type { MonitorStore } from '../domain/monitor-store.js';
@@ -55,4 +56,5 @@ export type Store = StoreLifecycle &
   SignInStore &
   OAuthStore &
   MemberStore &
-  MonitorStatusStore;
+  MonitorStatusStore &
+  MailSettingsStore;

@@ -28,6 +28,7 @@ const ROUTING_NAV: NavItem[] = [
 const SETTINGS_NAV: NavItem[] = [
   { href: '/settings/api-keys', label: 'API keys' },
   { href: '/settings/users', label: 'Users', admin: true },
+  { href: '/settings/mail', label: 'Mail', admin: true },
   { href: '/settings/connected-apps', label: 'Connected apps' },
   { href: '/settings/password', label: 'Password' },
 ];

@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Me, onUnauthorized } from './api.js';
 import { Shell } from './layout.js';
+import { MAIL_SETTINGS_PATH, MailBanner } from './mail-banner.js';
 import { AcceptInvitePage } from './pages/accept-invite.js';
 import { AlertDetailPage } from './pages/alert-detail.js';
 import { AlertsPage } from './pages/alerts.js';
@@ -12,6 +13,7 @@ import { ConnectedAppsPage } from './pages/connected-apps.js';
 import { EscalationPoliciesPage } from './pages/escalation-policies.js';
 import { HeartbeatPage, HeartbeatsPage } from './pages/heartbeats.js';
 import { IntegrationsPage } from './pages/integrations.js';
+import { MailSettingsPage } from './pages/mail-settings.js';
 import { MaintenancePage } from './pages/maintenance.js';
 import { MonitorDetailPage } from './pages/monitor-detail.js';
 import { MonitorFormPage } from './pages/monitor-form.js';
@@ -60,6 +62,7 @@ const pageFor = (path: string, me: Me) => {
   if (path === '/settings/api-keys') return { title: 'API keys', page: <ApiKeysPage me={me} /> };
   if (path === '/settings/users') return { title: 'Users', page: <UsersPage me={me} /> };
   if (path === '/settings/password') return { title: 'Password', page: <ChangePasswordPage /> };
+  if (path === MAIL_SETTINGS_PATH) return { title: 'Mail settings', page: <MailSettingsPage me={me} /> };
   if (path === '/settings/connected-apps')
     return { title: 'Connected apps', page: <ConnectedAppsPage me={me} /> };
   return { title: 'Not here yet', page: <NotYetPage path={path} /> };
@@ -121,6 +124,7 @@ const App = () => {
     );
   return (
     <Shell me={me} path={path} onSignedOut={() => setMe(null)}>
+      <MailBanner me={me} path={path} />
       {pageFor(path, me).page}
     </Shell>
   );

@@ -18,7 +18,7 @@ import { pageQuery } from './query.js';
 const idOf = (raw: string | undefined) => (uuid().safeParse(raw).success ? raw!.toLowerCase() : '');
 
 export const channelRoutes = ({ store, clock, config }: AppDeps) => {
-  const dispatcher = dispatcherFromConfig(config, clock);
+  const dispatcher = dispatcherFromConfig(config, clock, store);
   const load = async (auth: Authed, id: string | undefined) => {
     const c = await store.getChannel(auth.workspace.id, idOf(id));
     if (!c) throw new AppError('not_found', 'Notification channel not found.');

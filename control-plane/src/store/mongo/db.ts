@@ -64,6 +64,8 @@ export const collectionsOf = (db: Db) => {
     signInDevices: c('sign_in_devices'),
     /** One document per user who has signed in or failed to; `_id` is the user's id. */
     signInActivity: c('sign_in_activity'),
+    /** Workspace mail settings; `_id` is the workspace id. */
+    mailSettings: c('mail_settings'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

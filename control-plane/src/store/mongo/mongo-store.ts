@@ -4,6 +4,7 @@ import { alertIndexes, mongoAlerts } from './alerts.js';
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
 import { backfillHeartbeats, heartbeatIndexes, mongoHeartbeats } from './heartbeats.js';
 import { integrationIndexes, mongoIntegrations } from './integrations.js';
+import { mongoMailSettings } from './mail-settings.js';
 import { memberIndexes, mongoMembers } from './members.js';
 import { mongoMonitorStatus } from './monitor-status.js';
 import { mongoMonitors, monitorIndexes, seedFeedCounter } from './monitors.js';
@@ -75,5 +76,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoOAuth(ctx),
     ...mongoMembers(ctx),
     ...mongoMonitorStatus(ctx),
+    ...mongoMailSettings(ctx),
   };
 };

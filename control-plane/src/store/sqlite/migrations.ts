@@ -380,6 +380,13 @@ export const migrations: string[][] = [
        failed_count INTEGER NOT NULL DEFAULT 0, failed_since INTEGER, last_failed_at INTEGER, last_failed_address TEXT,
        PRIMARY KEY (workspace_id, user_id)) STRICT`,
   ],
+  // Workspace mail settings (domain/mail-settings-store.ts): a workspace's own SMTP server, one row each.
+  [
+    // Frozen SQL: a migration never follows the live table definition.
+    `CREATE TABLE mail_settings (workspace_id TEXT PRIMARY KEY, host TEXT NOT NULL, port INTEGER NOT NULL,
+       tls TEXT NOT NULL, username TEXT, password_sealed TEXT, from_address TEXT NOT NULL,
+       updated_at INTEGER NOT NULL, updated_by TEXT NOT NULL) STRICT`,
+  ],
 ];
 
 /**

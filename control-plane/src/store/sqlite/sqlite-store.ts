@@ -7,6 +7,7 @@ import { sqliteAlerts } from './alerts.js';
 import { sqliteContext } from './db.js';
 import { sqliteHeartbeats } from './heartbeats.js';
 import { sqliteIntegrations } from './integrations.js';
+import { sqliteMailSettings } from './mail-settings.js';
 import { sqliteMembers } from './members.js';
 import { migrate } from './migrations.js';
 import { sqliteMonitorStatus } from './monitor-status.js';
@@ -103,5 +104,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteOAuth(ctx),
     ...sqliteMembers(ctx),
     ...sqliteMonitorStatus(ctx),
+    ...sqliteMailSettings(ctx),
   };
 };

@@ -1,0 +1,36 @@
+import type { MailSettingsStore, WorkspaceMailSettings } from '../../domain/mail-settings-store.js';
+import type { SqliteContext } from './db.js';
+import { insertSql, type Table, toRow } from './tables.js';
+
+/** Layout of the mail_settings table (created by the mail settings migration in migrations.ts, frozen SQL). */
+export const mailSettings: Table = {
+  name: 'mail_settings',
+  columns: {
+    workspace_id: 'text',
+    host: 'text',
+    port: 'int',
+    tls: 'text',
+    username: 'text',
+    password_sealed: 'text',
+    from_address: 'text',
+    updated_at: 'date',
+    updated_by: 'text',
+  },
+};
+
+/** Workspace mail settings in SQLite: one row per workspace, replaced whole. */
+export const sqliteMailSettings = ({ st, one }: SqliteContext): MailSettingsStore => ({
+  async getMailSettings(workspaceId) {
+    return one<WorkspaceMailSettings>(
+      mailSettings,
+      'SELECT * FROM mail_settings WHERE workspace_id = ?',
+      workspaceId,
+    );
+  },
+  async putMailSettings(settings) {
+    st(insertSql(mailSettings).replace(/^INSERT /, 'INSERT OR REPLACE ')).run(toRow(mailSettings, settings));
+  },
+  async deleteMailSettings(workspaceId) {
+    return st('DELETE FROM mail_settings WHERE workspace_id = ?').run(workspaceId).changes === 1;
+  },
+});
