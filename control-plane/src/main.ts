@@ -30,6 +30,24 @@ const main = async () => {
     // /healthz lists the local agents (started below, once the RPC listener's address is known).
     health: () => (agents ? { local_agents: agents.health() } : {}),
   });
+  // Drain on a signal from the moment the listeners are up (before the banner: a supervisor may stop
+  // the process as soon as it sees it).
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'draining');
+    await agents?.stop();
+    await cp.stop();
+    await store.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
   if (config.local_agents.length > 0) {
     agents = await startLocalAgents({
       regions: config.local_agents,
@@ -69,22 +87,6 @@ const main = async () => {
     );
   }
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'draining');
-    await agents?.stop();
-    await cp.stop();
-    await store.close();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
 };
 
 main().catch((err) => {
