@@ -8,11 +8,12 @@ import { createMongoStore } from '../../control-plane/src/store/mongo/mongo-stor
 import type { Store } from '../../control-plane/src/store/port.js';
 import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
 import { mongoScenarios } from './mongo-scenarios.js';
+import { mongoSkip, mongoUri, onAdapter } from './stores.js';
 
 /**
  * The scenarios of mongo-scenarios.ts against SQLite (always: a fresh file per scenario) and against
  * MongoDB when LOOKOUT_MONGODB_URI names a replica set (a fresh database per scenario, dropped
- * afterwards; CI: .github/workflows/mongodb-contract.yml).
+ * afterwards; CI: .github/workflows/mongodb-contract.yml); without it they are registered and skipped.
  */
 const dir = mkdtempSync(join(tmpdir(), 'lookout-scenarios-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,11 +35,11 @@ mongoScenarios('sqlite', async () => {
   return { store: stores.open(), peer: stores.open, dispose: async () => void (await stores.closeAll()) };
 });
 
-const uri = process.env.LOOKOUT_MONGODB_URI;
-if (uri) {
+onAdapter({ name: 'mongodb', skip: mongoSkip }, () =>
   mongoScenarios(
     'mongodb',
     async () => {
+      const uri = mongoUri!;
       const dbName = `lookout_scenarios_${randomUUID().slice(0, 8)}`;
       const stores = opened(() => createMongoStore({ uri, dbName }));
       const client = await new MongoClient(uri).connect();
@@ -54,5 +55,5 @@ if (uri) {
       };
     },
     { mongodb: true },
-  );
-}
+  ),
+);

@@ -259,6 +259,7 @@ export const mongoScenarios = (
       expect(await store.hasSentDelivery('k-other')).toBe(false);
     });
 
+    // The rest is MongoDB's own; its target registers it always (skipped where no replica set is set).
     if (!opts.mongodb) return;
 
     describe('MongoDB only', () => {
