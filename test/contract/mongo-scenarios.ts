@@ -320,17 +320,26 @@ export const mongoScenarios = (
         await expectIndexed(c.pings!, pingsPageQuery(wsId, hb.id, { limit: 2 }));
         await expectIndexed(c.deliveries!, deliveriesQuery(wsId, { alert_id: open[1]!.id, limit: 10 }));
         await expectIndexed(c.deliveries!, sentDeliveryQuery('k'), 'idempotency_key_set');
-        // A later page (keyset cursor) still reads an index.
-        const first = await store.listResults(wsId, 'm-x', { limit: 1 });
-        const { stages } = planParts(
-          (
-            await cursorOf(
-              c.results!,
-              resultsPageQuery(wsId, 'm-x', { limit: 1, cursor: first.next_cursor! }),
-            ).explain('queryPlanner')
-          ).queryPlanner?.winningPlan,
+        // A later page (keyset cursor) is read in index order too: an index scan, no in-memory sort.
+        const results = 'monitor_id_1_scheduled_at_-1__id_-1';
+        const cursor = (await store.listResults(wsId, 'm-x', { limit: 1 })).next_cursor!;
+        await expectIndexed(c.results!, resultsPageQuery(wsId, 'm-x', { limit: 1, cursor }), results);
+        await expectIndexed(
+          c.results!,
+          resultsPageQuery(wsId, 'm-x', { limit: 1, cursor, location: 'eu-west' }),
+          results,
         );
-        expect(stages).not.toContain('COLLSCAN');
+        await expectIndexed(
+          c.results!,
+          resultsPageQuery(wsId, 'm-x', { limit: 1, cursor, since: at(0), until: at(3) }),
+          results,
+        );
+        const pingCursor = (await store.listPings(wsId, hb.id, { limit: 1 })).next_cursor!;
+        await expectIndexed(
+          c.pings!,
+          pingsPageQuery(wsId, hb.id, { limit: 1, cursor: pingCursor }),
+          'heartbeat_id_1_at_-1__id_-1',
+        );
       });
 
       it('replaces the indexes of older versions at init, also when two replicas start at once', async () => {

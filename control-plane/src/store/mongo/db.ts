@@ -203,18 +203,17 @@ export const runQuery = <D extends Document>(c: Collection<D>, q: Query, session
 /**
  * A newest-first keyset page on (`by`, _id): `limit + 1` documents after the cursor. Each paged list
  * has an index ending in (…, by: -1, _id: -1) after its equality fields, so the page is read in
- * index order, never sorted in memory.
+ * index order, never sorted in memory. "After the cursor (t, id)" is written as one range on `by`
+ * (at or before t) that the index scan starts from, less the rows of instant t at or above id (a
+ * filter on the few rows of that instant): a `$or` of the two cases could be planned as two scans
+ * merged or sorted, or as a scan of the whole list from its newest row.
  */
 export const pageQuery = (filter: Filter<Doc>, q: PageQuery, by = 'created_at'): Query => {
   const cur = decodeCursor(q.cursor);
+  const t = cur ? new Date(cur.t) : null;
   return {
     filter: cur
-      ? {
-          $and: [
-            filter,
-            { $or: [{ [by]: { $lt: new Date(cur.t) } }, { [by]: new Date(cur.t), _id: { $lt: cur.id } }] },
-          ],
-        }
+      ? { $and: [filter, { [by]: { $lte: t } }, { $nor: [{ [by]: t, _id: { $gte: cur.id } }] }] }
       : filter,
     sort: { [by]: -1, _id: -1 },
     limit: q.limit + 1,
