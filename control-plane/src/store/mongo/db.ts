@@ -111,16 +111,32 @@ export const fromDocs = <T>(docs: Document[]): T[] => docs.map((d) => fromDoc<T>
 export const isDuplicate = (e: unknown) => e instanceof MongoServerError && e.code === 11000;
 
 /**
+ * A duplicate key on the index of exactly these fields: the server names the index's key in
+ * `keyPattern` (and the values in `keyValue`); older servers only in the message (`index: <name>`).
+ */
+export const isDuplicateOn = (e: unknown, fields: string[]) => {
+  if (!isDuplicate(e)) return false;
+  const pattern = (e as MongoServerError).keyPattern as Record<string, unknown> | undefined;
+  if (pattern) return Object.keys(pattern).join(',') === fields.join(',');
+  return (e as MongoServerError).message.includes(`index: ${fields.map((f) => `${f}_1`).join('_')} `);
+};
+
+/**
  * Runs a transaction whose inserts may race another writer's: a key inserted after the
  * transaction's snapshot can surface as a duplicate key (not a retried write conflict). The
  * transaction then aborted whole, so it runs again, and sees the other write; a few times at most.
+ * `retry` says which duplicates are such a race (by default every one).
  */
-export const retryOnDuplicate = async <T>(fn: () => Promise<T>, attempts = 5): Promise<T> => {
+export const retryOnDuplicate = async <T>(
+  fn: () => Promise<T>,
+  attempts = 5,
+  retry: (e: unknown) => boolean = isDuplicate,
+): Promise<T> => {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
     } catch (e) {
-      if (!isDuplicate(e) || attempt >= attempts) throw e;
+      if (!retry(e) || attempt >= attempts) throw e;
     }
   }
 };
