@@ -44,6 +44,13 @@ export interface ScenarioTarget {
   peer(): Store;
   /** MongoDB only: the database the stores use. */
   mongo?: Db;
+  /**
+   * Another database, as the versions before uptime rollups left it: `results` stored, in no bucket.
+   * The current version's first start on it died part-way through putting them in buckets (after
+   * `chunks` steps where its work has steps); returns a store on it as the next start opens it (not
+   * initialized), closed with the others.
+   */
+  beforeRollups(results: CheckResultRecord[], chunks: number): Promise<Store>;
   /** Closes the database's stores (peers included) and removes the database. */
   dispose(): Promise<void>;
 }
@@ -228,6 +235,32 @@ export const mongoScenarios = (
         last,
         last + 1,
       ]);
+    });
+
+    it('puts results stored before uptime rollups existed into buckets once, also when the first start died part-way', async () => {
+      const monitors = ['m-old-a', 'm-old-b', 'm-old-c'];
+      const rs = monitors.flatMap((m, i) =>
+        ['eu-west', 'us-east'].flatMap((location) =>
+          [0, 1800, 3600, 5400].map((s, j) => ({
+            ...checkResult(wsId, m, location, s),
+            ok: (i + j) % 3 !== 0,
+            response_time_ms: 100 + j,
+          })),
+        ),
+      );
+      const next = await t.beforeRollups(rs, 1);
+      const sums = () =>
+        Promise.all(monitors.map((m) => next.sumRollups(wsId, m, ALL_TIME.from, ALL_TIME.to)));
+      const expected = monitors.map((m) => {
+        const mine = rs.filter((r) => r.monitor_id === m);
+        return { total: mine.length, ok: mine.filter((r) => r.ok).length };
+      });
+      await next.init();
+      expect(await sums()).toEqual(expected);
+      // Done is done: another start, and new results, count each result once.
+      await next.init();
+      await next.recordResults([{ ...checkResult(wsId, 'm-old-a', 'eu-west', 7200), ok: true }], () => null);
+      expect(await sums()).toEqual([{ total: 9, ok: expected[0]!.ok + 1 }, expected[1], expected[2]]);
     });
 
     it('lists deliveries of the same instant in the order they were written', async () => {
