@@ -12,6 +12,7 @@ import type {
   Alert,
   CheckResultRecord,
   Delivery,
+  Integration,
   MonitorLocationState,
   Ping,
 } from '../../control-plane/src/domain/types.js';
@@ -466,7 +467,30 @@ export const mongoScenarios = (
           (session) => collectionsOf(db()).monitors.insertOne(toDoc(monitor), { session }),
           () => store.deleteEscalationPolicy(wsId, policy.id),
         );
-        expect(outcome).toBe('in_use');
+        expect(outcome).toEqual({ in_use: ['monitors'] });
+      });
+
+      it('refuses to delete a policy that an integration written concurrently starts to use; integration writes bump the guard', async () => {
+        const policy = { ...ws.defaultPolicy, id: randomUUID(), is_default: false };
+        await store.insertEscalationPolicy(policy);
+        const integration: Integration = {
+          ...{ id: randomUUID(), workspace_id: wsId, name: 'am', kind: 'alertmanager' },
+          ...{ key_hash: randomUUID(), key_last_four: 'abcd', escalation_policy_id: policy.id },
+          ...{ created_at: T0, updated_at: T0 },
+        };
+        const outcome = await whileInFlight(
+          (session) => collectionsOf(db()).integrations.insertOne(toDoc(integration), { session }),
+          () => store.deleteEscalationPolicy(wsId, policy.id),
+        );
+        expect(outcome).toEqual({ in_use: ['integrations'] });
+        // The adapter's own integration writes take part in that: each bumps the workspace's guard.
+        const guard = async () =>
+          (await collectionsOf(db()).workspaces.findOne({ _id: wsId }))?.guard as number;
+        const before = await guard();
+        await store.insertIntegration({ ...integration, id: randomUUID(), key_hash: randomUUID() });
+        expect(await guard()).toBe(before + 1);
+        await store.updateIntegration({ ...integration, escalation_policy_id: null });
+        expect(await guard()).toBe(before + 2);
       });
     });
   });
