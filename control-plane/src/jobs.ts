@@ -5,12 +5,15 @@ import { checkHeartbeatDeadlines } from './domain/heartbeat-deadlines.js';
 import type { MonitorCatalog } from './domain/monitor-catalog.js';
 import { checkRegions } from './domain/region-health.js';
 import { rollupRetentionDays } from './domain/uptime.js';
+import type { Metrics } from './metrics.js';
 import { dispatcherFromConfig } from './notify/from-config.js';
 import type { Store } from './store/port.js';
 
 /**
  * Background work of a control-plane replica. Each job is safe to run on every replica at once
- * (idempotent deletes; compare-and-set where a decision is made).
+ * (idempotent deletes; compare-and-set where a decision is made). A pass never overlaps the previous
+ * one of its job; each gets the clock's time when it starts, and is counted in the metrics with that
+ * time (`lookout_job_last_pass_timestamp_seconds`: when the last successful pass started).
  */
 export const startJobs = (deps: {
   store: Store;
@@ -19,17 +22,25 @@ export const startJobs = (deps: {
   logger: Logger;
   /** The replica's monitor catalog: region health reads monitors from memory, not the store. */
   catalog?: MonitorCatalog;
+  metrics?: Metrics;
 }) => {
   const { store, clock, config } = deps;
   const log = deps.logger.child({ component: 'jobs' });
   const timers: NodeJS.Timeout[] = [];
-  const every = (ms: number, name: string, fn: () => Promise<unknown>) => {
+  const every = (ms: number, name: string, fn: (now: Date) => Promise<unknown>) => {
     let running = false;
     const t = setInterval(() => {
       if (running) return;
       running = true;
-      fn()
-        .catch((err) => log.error({ err, job: name }, 'job failed'))
+      const now = clock.now();
+      fn(now)
+        .then(
+          () => deps.metrics?.jobPass(name, now, true),
+          (err) => {
+            log.error({ err, job: name }, 'job failed');
+            deps.metrics?.jobPass(name, now, false);
+          },
+        )
         .finally(() => {
           running = false;
         });
@@ -39,8 +50,8 @@ export const startJobs = (deps: {
   };
 
   // Retention: delete old results in small slices so the store is never blocked for long.
-  every(60_000, 'prune-results', async () => {
-    const before = new Date(clock.now().getTime() - config.result_retention_days * 86_400_000);
+  every(60_000, 'prune-results', async (now) => {
+    const before = new Date(now.getTime() - config.result_retention_days * 86_400_000);
     let total = 0;
     for (let i = 0; i < 100; i++) {
       const n = await store.pruneResults(before, 1000);
@@ -50,19 +61,18 @@ export const startJobs = (deps: {
     if (total > 0) log.info({ pruned: total }, 'old check results pruned');
     // Uptime rollups outlive the results they summarise (domain/uptime.ts).
     const rollupsBefore = new Date(
-      clock.now().getTime() - rollupRetentionDays(config.result_retention_days) * 86_400_000,
+      now.getTime() - rollupRetentionDays(config.result_retention_days) * 86_400_000,
     );
     for (let i = 0; i < 100; i++) if ((await store.pruneRollups(rollupsBefore, 1000)) < 1000) break;
   });
 
   // The monitor feed needs only what a stalled replica could still be missing; older entries go.
-  every(60_000, 'prune-monitor-feed', () =>
-    store.pruneMonitorChanges(new Date(clock.now().getTime() - 86_400_000), 10_000),
+  every(60_000, 'prune-monitor-feed', (now) =>
+    store.pruneMonitorChanges(new Date(now.getTime() - 86_400_000), 10_000),
   );
 
   // Web app sessions past their absolute or idle expiry (they are refused already; this frees the rows).
-  every(60_000, 'prune-sessions', () => {
-    const now = clock.now();
+  every(60_000, 'prune-sessions', (now) => {
     return store.pruneSessions(now, new Date(now.getTime() - config.session_idle_minutes * 60_000), 10_000);
   });
 
@@ -70,22 +80,22 @@ export const startJobs = (deps: {
   every(60_000, 'prune-sign-in-devices', () => store.pruneSignInDevices(clock.now(), 10_000));
 
   // The hosted connector's OAuth records past their expiry (oidc-provider refuses them already).
-  every(60_000, 'prune-oauth', () => store.pruneOAuthRecords(clock.now(), 10_000));
+  every(60_000, 'prune-oauth', (now) => store.pruneOAuthRecords(now, 10_000));
 
   // Heartbeat deadlines: only heartbeats whose stored due_at has come (an index), each stepped by
   // compare-and-set with the alert it raises or resolves, so every replica can run this at once.
-  every(config.heartbeat_check_ms, 'heartbeat-deadlines', async () => {
-    const r = await checkHeartbeatDeadlines(store, clock.now());
+  every(config.heartbeat_check_ms, 'heartbeat-deadlines', async (now) => {
+    const r = await checkHeartbeatDeadlines(store, now);
     if (r.raised + r.resolved > 0) log.info(r, 'heartbeat deadlines');
   });
 
   // A region whose monitors nobody checks raises one alert per workspace, not one per monitor.
   const { catalog } = deps;
-  every(15_000, 'region-health', () =>
+  every(15_000, 'region-health', (now) =>
     checkRegions(
       store,
       config.regions,
-      clock.now(),
+      now,
       config.agent_live_seconds * 1000,
       catalog
         ? async (region) => {

@@ -45,6 +45,18 @@ export const createMetrics = () => {
     labelNames: ['kind', 'outcome'],
     registers: [registry],
   });
+  const jobPasses = new Counter({
+    name: 'lookout_job_passes_total',
+    help: 'Passes of each background job of this replica (jobs.ts), by outcome (ok, failed).',
+    labelNames: ['job', 'outcome'],
+    registers: [registry],
+  });
+  const jobLastPass = new Gauge({
+    name: 'lookout_job_last_pass_timestamp_seconds',
+    help: "When the last successful pass of each background job started, on the service's clock (a job that stopped running falls behind time()).",
+    labelNames: ['job'],
+    registers: [registry],
+  });
   let agentStreams: () => Map<string, number> = () => new Map();
   new Gauge({
     name: 'lookout_agents_connected',
@@ -86,6 +98,11 @@ export const createMetrics = () => {
     },
     alertRaised: (sourceType: string, cause: string) => alerts.inc({ source_type: sourceType, cause }),
     notification: (kind: string, outcome: string) => notifications.inc({ kind, outcome }),
+    /** One pass of a background job, which started at `startedAt` (the time it worked with) and ended `ok` or not. */
+    jobPass(job: string, startedAt: Date, ok: boolean) {
+      jobPasses.inc({ job, outcome: ok ? 'ok' : 'failed' });
+      if (ok) jobLastPass.set({ job }, startedAt.getTime() / 1000);
+    },
   };
 };
 

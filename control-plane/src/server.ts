@@ -114,7 +114,7 @@ export const startControlPlane = async (deps: {
     port: config.rpc_port,
   });
   logger.info({ url: rpc.url }, 'agent RPC listening');
-  const jobs = startJobs({ store, clock, config, logger, catalog });
+  const jobs = startJobs({ store, clock, config, logger, catalog, metrics });
   return {
     url,
     port,

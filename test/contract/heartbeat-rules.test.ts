@@ -3,12 +3,12 @@
  * them: generated sequences of pings (success, start, fail, exit statuses, run ids, client times old,
  * equal, before the heartbeat existed), manual resolves, edits and deadline steps under a moving
  * ManualClock run through the TypeScript rules and through a real store (SQLite always, with its
- * worker-thread ping writer; MongoDB when LOOKOUT_MONGODB_URI is set), and the heartbeats are compared
+ * worker-thread ping writer; MongoDB when LOOKOUT_MONGODB_URI is set, skipped without it), and the heartbeats are compared
  * after every step. Seeded, so a failure names the seed and step that reproduce it.
  */
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '@lookout/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { checkHeartbeatDeadlines } from '../../control-plane/src/domain/heartbeat-deadlines.js';
 import {
   afterEdit,
@@ -21,7 +21,7 @@ import {
 import type { Heartbeat, Ping } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { fixtures } from './fixtures.js';
-import { adapters } from './stores.js';
+import { adapters, describeOn } from './stores.js';
 
 const SEQUENCES = 300;
 const STEPS = 14;
@@ -80,8 +80,9 @@ const makePing = (r: Rng, h: Heartbeat, now: number): Ping => {
   };
 };
 
-for (const [name, open] of adapters) {
-  describe(`heartbeat rules against the ${name} adapter`, () => {
+for (const a of adapters) {
+  const { name, open } = a;
+  describeOn(a, `heartbeat rules against the ${name} adapter`, () => {
     let store: Store;
     let ws: ReturnType<typeof fixtures.workspace>;
     beforeAll(async () => {

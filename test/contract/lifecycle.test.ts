@@ -1,17 +1,18 @@
 /**
  * Opening a store: with `mustExist` (what the CLI uses for every command but `workspace create`), a
  * store never made is refused with StoreMissingError naming where it looked, and nothing is created.
- * SQLite always; MongoDB when LOOKOUT_MONGODB_URI is set.
+ * SQLite always; MongoDB when LOOKOUT_MONGODB_URI is set (registered and skipped without it).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { createMongoStore } from '../../control-plane/src/store/mongo/mongo-store.js';
 import { type Store, StoreMissingError } from '../../control-plane/src/store/port.js';
 import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
+import { type Adapter, describeOn, mongoSkip, mongoUri } from './stores.js';
 
 /** Opens one named store (a file, a database) more than once. */
 interface NamedStores {
@@ -23,35 +24,32 @@ interface NamedStores {
 
 const dir = mkdtempSync(join(tmpdir(), 'lookout-lifecycle-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const uri = process.env.LOOKOUT_MONGODB_URI;
+/** MongoDB's URI, read where it is used: its variant is registered (and skipped) without one. */
+const uri = () => mongoUri ?? '';
 
-const adapters: [string, NamedStores][] = [
+const adapters: [Pick<Adapter, 'name' | 'skip'>, NamedStores][] = [
   [
-    'sqlite',
+    { name: 'sqlite', skip: null },
     {
       at: (key, opts) => createSqliteStore({ path: join(dir, key, 'lookout.db'), ...opts }),
       drop: async (key) => rmSync(join(dir, key), { recursive: true, force: true }),
     },
   ],
-  ...(uri
-    ? ([
-        [
-          'mongodb',
-          {
-            at: (key, opts) => createMongoStore({ uri, dbName: `lookout_test_${key}`, ...opts }),
-            drop: async (key) => {
-              const c = new MongoClient(uri);
-              await c.db(`lookout_test_${key}`).dropDatabase();
-              await c.close();
-            },
-          },
-        ],
-      ] as [string, NamedStores][])
-    : []),
+  [
+    { name: 'mongodb', skip: mongoSkip },
+    {
+      at: (key, opts) => createMongoStore({ uri: uri(), dbName: `lookout_test_${key}`, ...opts }),
+      drop: async (key) => {
+        const c = new MongoClient(uri());
+        await c.db(`lookout_test_${key}`).dropDatabase();
+        await c.close();
+      },
+    },
+  ],
 ];
 
-for (const [name, named] of adapters) {
-  describe(`store lifecycle: ${name}`, () => {
+for (const [adapter, named] of adapters) {
+  describeOn(adapter, `store lifecycle: ${adapter.name}`, () => {
     it('opened with mustExist, a store never made is refused and nothing is created; once made, it opens', async () => {
       const key = `must_exist_${randomUUID().slice(0, 8)}`;
       /** Opens (the factory or init may refuse) and closes again. */

@@ -1,4 +1,4 @@
 import { memberContract } from './members.js';
-import { adapters } from './stores.js';
+import { adapters, onAdapter } from './stores.js';
 
-for (const [name, open] of adapters) memberContract(name, open);
+for (const a of adapters) onAdapter(a, () => memberContract(a.name, a.open));

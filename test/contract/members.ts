@@ -218,6 +218,54 @@ export const memberContract = (name: string, open: () => Promise<Store>) => {
       expect(await store.findInvitationByHash(inv.token_hash)).toBeNull();
     });
 
+    it("a workspace's first role changes and removals, all at once, each succeed", async () => {
+      // No member change has happened in this workspace yet: nothing of it may need creating first.
+      const members = await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          const u = user(ws, 'member');
+          await store.createUser(u);
+          return u;
+        }),
+      );
+      const outcomes = await Promise.all(
+        members.map((u, i) =>
+          i % 2 ? store.changeUserRole(ws, u.id, 'viewer') : store.removeUser(ws, u.id, at(1)),
+        ),
+      );
+      expect(outcomes).toEqual(members.map((_, i) => (i % 2 ? 'changed' : 'removed')));
+      for (const [i, u] of members.entries())
+        expect((await store.getUser(ws, u.id))?.role ?? null).toBe(i % 2 ? 'viewer' : null);
+    });
+
+    it('two invitations of one new email at once both invite one user; the later link stands', async () => {
+      for (let round = 0; round < 5; round++) {
+        const email = `both-${round}@members.test`;
+        const [a, b] = [0, 1].map(() => user(ws, 'member', { email, password_hash: null }));
+        const [ia, ib] = [invitation(a!), invitation(b!)];
+        const [ra, rb] = await Promise.all([store.inviteUser(a!, ia), store.inviteUser(b!, ib)]);
+        expect([ra.outcome, rb.outcome]).toEqual(['invited', 'invited']);
+        if (ra.outcome !== 'invited' || rb.outcome !== 'invited') continue;
+        expect(ra.user.id).toBe(rb.user.id);
+        const open = await store.listOpenInvitations(ws, [ra.user.id]);
+        expect(open).toHaveLength(1);
+        expect([ia.id, ib.id]).toContain(open[0]!.id);
+        const found = await Promise.all([ia, ib].map((i) => store.findInvitationByHash(i.token_hash)));
+        expect(found.filter((f) => f !== null).map((f) => f!.id)).toEqual([open[0]!.id]);
+      }
+    });
+
+    it('an invitation whose link (token hash) is taken is refused, not reported as a taken email, and adds nobody', async () => {
+      const first = user(ws, 'member', { password_hash: null });
+      const inv = invitation(first);
+      await store.inviteUser(first, inv);
+      const second = user(ws, 'viewer', { password_hash: null });
+      await expect(
+        store.inviteUser(second, invitation(second, { token_hash: inv.token_hash })),
+      ).rejects.toThrow();
+      expect(await store.getUser(ws, second.id)).toBeNull();
+      expect(await store.findInvitationByHash(inv.token_hash)).toEqual(inv);
+    });
+
     it('the last active admin cannot be removed; a user of another workspace is not found', async () => {
       expect(await store.removeUser(ws, admin.id, at(1))).toBe('last_admin');
       expect(await store.getUser(ws, admin.id)).toEqual(admin);

@@ -1,4 +1,4 @@
 import { monitorStatusContract } from './monitor-status.js';
-import { adapters } from './stores.js';
+import { adapters, onAdapter } from './stores.js';
 
-for (const [name, open] of adapters) monitorStatusContract(name, open);
+for (const a of adapters) onAdapter(a, () => monitorStatusContract(a.name, a.open));

@@ -1,4 +1,4 @@
 import { oauthContract } from './oauth.js';
-import { adapters } from './stores.js';
+import { adapters, onAdapter } from './stores.js';
 
-for (const [name, open] of adapters) oauthContract(name, open);
+for (const a of adapters) onAdapter(a, () => oauthContract(a.name, a.open));

@@ -69,6 +69,34 @@ contract('ResultStore', (c) => {
     expect(await store.countResults(ws.workspace.id, 'm2', T0, at(360))).toEqual({ total: 4, ok: 3 });
   });
 
+  it('pages results a few at a time across instants shared by several results: each once, newest first, ties by id', async () => {
+    const rs = [0, 60, 120].flatMap((s) =>
+      ['eu-west', 'us-east', 'ap-south'].map((location) =>
+        result(ws.workspace.id, 'm-ties', { scheduled_at: at(s), received_at: at(s), location }),
+      ),
+    );
+    await insertResults(rs);
+    const order = (list: CheckResultRecord[]) =>
+      [...list]
+        .sort((a, b) => b.scheduled_at.getTime() - a.scheduled_at.getTime() || (a.id < b.id ? 1 : -1))
+        .map((r) => r.id);
+    const paged = async (q: { location?: string; since?: Date; until?: Date }) => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await store.listResults(ws.workspace.id, 'm-ties', { ...q, limit: 2, cursor });
+        seen.push(...page.data.map((r) => r.id));
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      return seen;
+    };
+    expect(await paged({})).toEqual(order(rs));
+    expect(await paged({ since: at(60), until: at(180) })).toEqual(
+      order(rs.filter((r) => r.scheduled_at >= at(60))),
+    );
+    expect(await paged({ location: 'us-east' })).toEqual(order(rs.filter((r) => r.location === 'us-east')));
+  });
+
   it('records results and moves their location states in one step, each seeing the one before', async () => {
     const base = (location: string): MonitorLocationState => initialState('m4', location);
     const other: MonitorLocationState = { ...base('eu-west'), monitor_id: 'm5', version: 1 };

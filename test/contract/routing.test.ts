@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import type {
   EscalationPolicy,
+  Integration,
   MaintenanceWindow,
   NotificationChannel,
 } from '../../control-plane/src/domain/types.js';
@@ -51,10 +52,42 @@ contract('RoutingStore', (c) => {
     expect(await store.updateEscalationPolicy({ ...p1, id: randomUUID() })).toBe(false);
     expect(await store.deleteEscalationPolicy(w, p1.id)).toBe('is_default');
     await store.insertMonitor(monitor(w, p2.id), { maxMonitors: 10 });
-    expect(await store.deleteEscalationPolicy(w, p2.id)).toBe('in_use');
+    expect(await store.deleteEscalationPolicy(w, p2.id)).toEqual({ in_use: ['monitors'] });
     expect(await store.deleteEscalationPolicy(w, ws.defaultPolicy.id)).toBe('deleted');
     expect(await store.deleteEscalationPolicy(w, ws.defaultPolicy.id)).toBe('not_found');
     expect(await store.deleteEscalationPolicy(randomUUID(), p2.id)).toBe('not_found');
+  });
+
+  it('refuses to delete a policy that an integration still uses, as one a monitor or heartbeat uses, naming each kind', async () => {
+    const { store, ws, monitor } = ctx();
+    const w = ws.workspace.id;
+    const policy = (): EscalationPolicy => ({ ...ws.defaultPolicy, id: randomUUID(), is_default: false });
+    const [p, q] = [policy(), policy()];
+    await store.insertEscalationPolicy(p);
+    await store.insertEscalationPolicy(q);
+    const integration: Integration = {
+      ...{ id: randomUUID(), workspace_id: w, name: 'alertmanager', kind: 'alertmanager' },
+      ...{ key_hash: randomUUID().replaceAll('-', ''), key_last_four: 'abcd', escalation_policy_id: p.id },
+      ...{ created_at: T0, updated_at: T0 },
+    };
+    await store.insertIntegration(integration);
+    expect(await store.deleteEscalationPolicy(w, p.id)).toEqual({ in_use: ['integrations'] });
+    const m = monitor(w, p.id);
+    await store.insertMonitor(m, { maxMonitors: 10 });
+    const h = fixtures.heartbeat(w, p.id);
+    await store.insertHeartbeat(h);
+    expect(await store.deleteEscalationPolicy(w, p.id)).toEqual({
+      in_use: ['monitors', 'heartbeats', 'integrations'],
+    });
+    await store.deleteMonitor(w, m.id);
+    await store.deleteHeartbeat(w, h.id);
+    // Moved to another policy, or to the workspace default (none named): the policy can go.
+    expect(await store.updateIntegration({ ...integration, escalation_policy_id: q.id })).toBe(true);
+    expect(await store.deleteEscalationPolicy(w, p.id)).toBe('deleted');
+    expect(await store.deleteEscalationPolicy(w, q.id)).toEqual({ in_use: ['integrations'] });
+    expect(await store.updateIntegration({ ...integration, escalation_policy_id: null })).toBe(true);
+    expect(await store.deleteEscalationPolicy(w, q.id)).toBe('deleted');
+    expect((await store.getIntegration(w, integration.id))?.escalation_policy_id).toBeNull();
   });
 
   it('stores channels per workspace and refuses to delete one a policy notifies', async () => {

@@ -1,8 +1,10 @@
 /**
  * The adapters every contract suite runs against: SQLite always (a fresh file per scenario), MongoDB
  * when LOOKOUT_MONGODB_URI points at a replica set (transactions need one; a single-node set is fine;
- * CI does that in .github/workflows/mongodb-contract.yml). Each MongoDB scenario gets a fresh
- * database, dropped afterwards. An adapter is correct when the suites pass; nothing else tests adapters.
+ * CI does that in .github/workflows/mongodb-contract.yml). Without it the MongoDB variants are still
+ * registered, and skipped with that reason (adapters.test.ts holds every suite to this). Each MongoDB
+ * scenario gets a fresh database, dropped afterwards. An adapter is correct when the suites pass;
+ * nothing else tests adapters.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -10,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { afterAll, afterEach, beforeEach, describe } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, type RunnerTask } from 'vitest';
 import type { CheckResultRecord } from '../../control-plane/src/domain/types.js';
 import { createMongoStore } from '../../control-plane/src/store/mongo/mongo-store.js';
 import type { Store } from '../../control-plane/src/store/port.js';
@@ -23,32 +25,86 @@ const dir = mkdtempSync(join(tmpdir(), 'lookout-contract-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
-const uri = process.env.LOOKOUT_MONGODB_URI;
+/** How many tests of a file's tasks sit under a describe naming each adapter. */
+export const testsPerAdapter = (tasks: readonly RunnerTask[], under: string | null = null) => {
+  const counts = { sqlite: 0, mongodb: 0 };
+  for (const t of tasks) {
+    const named = /\b(sqlite|mongodb)\b/.exec(t.name)?.[1] ?? under;
+    if (t.type === 'suite') {
+      const inner = testsPerAdapter(t.tasks, named);
+      counts.sqlite += inner.sqlite;
+      counts.mongodb += inner.mongodb;
+    } else if (named === 'sqlite' || named === 'mongodb') counts[named]++;
+  }
+  return counts;
+};
 
-/** Each adapter's name and how to open a fresh store on it. */
-export const adapters: [string, StoreOpener][] = [
-  ['sqlite', async () => createSqliteStore({ path: join(dir, `store-${n++}.db`) })],
-  ...(uri
-    ? ([
-        [
-          'mongodb',
-          async () => {
-            const dbName = `lookout_test_${randomUUID().slice(0, 8)}`;
-            const store = createMongoStore({ uri, dbName });
-            return {
-              ...store,
-              async close() {
-                const c = new MongoClient(uri);
-                await c.db(dbName).dropDatabase();
-                await c.close();
-                await store.close();
-              },
-            };
-          },
-        ],
-      ] as [string, StoreOpener][])
-    : []),
+// Every contract file imports this module, so each is checked once its tests are done: every
+// scenario it registers for SQLite is registered for MongoDB too (run, or skipped with its reason).
+// biome-ignore lint/correctness/noEmptyPattern: vitest reads which fixtures a hook uses from this pattern
+afterAll(({}, file) => {
+  const { sqlite, mongodb } = testsPerAdapter(file.tasks);
+  if (mongodb < sqlite)
+    throw new Error(
+      `${file.name} registers ${sqlite} tests for SQLite but ${mongodb} for MongoDB: register every ` +
+        'adapter from stores.ts (`adapters`, `contract`, `describeOn`, `onAdapter`), skipped where it cannot run',
+    );
+});
+
+/** The replica set the MongoDB variants run on; unset on machines without one. */
+export const mongoUri = process.env.LOOKOUT_MONGODB_URI;
+
+/** One adapter: its name, how to open a fresh store on it, and why it cannot run here (null: it can). */
+export interface Adapter {
+  name: 'sqlite' | 'mongodb';
+  open: StoreOpener;
+  skip: string | null;
+}
+
+/** Why the MongoDB variants cannot run here, or null when they can. */
+export const mongoSkip = mongoUri ? null : 'LOOKOUT_MONGODB_URI is not set';
+
+/**
+ * Every adapter, always both: the MongoDB variants are registered on machines without a replica set
+ * too, and reported as skipped (with the reason) instead of vanishing from the runner's count.
+ */
+export const adapters: Adapter[] = [
+  { name: 'sqlite', skip: null, open: async () => createSqliteStore({ path: join(dir, `store-${n++}.db`) }) },
+  {
+    name: 'mongodb',
+    skip: mongoSkip,
+    async open() {
+      const uri = mongoUri;
+      if (!uri) throw new Error(`MongoDB variants cannot run: ${mongoSkip}`);
+      const dbName = `lookout_test_${randomUUID().slice(0, 8)}`;
+      const store = createMongoStore({ uri, dbName });
+      return {
+        ...store,
+        async close() {
+          const c = new MongoClient(uri);
+          await c.db(dbName).dropDatabase();
+          await c.close();
+          await store.close();
+        },
+      };
+    },
+  },
 ];
+
+/** `describe(title)` for one adapter; where it cannot run, `describe.skip` with the reason in the name. */
+export const describeOn = (adapter: Pick<Adapter, 'name' | 'skip'>, title: string, fn: () => void) => {
+  if (adapter.skip === null) describe(title, fn);
+  else describe.skip(`${title} (skipped: ${adapter.skip})`, fn);
+};
+
+/**
+ * Registers `suites` for one adapter: as they are where it can run; elsewhere inside a skipped
+ * describe whose name says why, so each of its tests is counted as skipped.
+ */
+export const onAdapter = (adapter: Pick<Adapter, 'name' | 'skip'>, suites: () => void) => {
+  if (adapter.skip === null) suites();
+  else describe.skip(`${adapter.name} (skipped: ${adapter.skip})`, suites);
+};
 
 export interface ContractContext {
   store: Store;
@@ -61,21 +117,23 @@ export interface ContractContext {
  * holding one workspace.
  */
 export const contract = (port: string, scenarios: (ctx: () => ContractContext) => void) => {
-  for (const [name, open] of adapters) {
-    describe(`${port} contract: ${name}`, () => {
-      let c: ContractContext;
-      beforeEach(async () => {
-        const store = await open();
-        await store.init();
-        const ws = fixtures.workspace();
-        await store.createWorkspace(ws);
-        c = { store, ws };
-      });
-      afterEach(async () => {
-        await c.store.close();
-      });
-      scenarios(() => c);
-    });
+  for (const { name, open, skip } of adapters) {
+    onAdapter({ name, skip }, () =>
+      describe(`${port} contract: ${name}`, () => {
+        let c: ContractContext;
+        beforeEach(async () => {
+          const store = await open();
+          await store.init();
+          const ws = fixtures.workspace();
+          await store.createWorkspace(ws);
+          c = { store, ws };
+        });
+        afterEach(async () => {
+          await c.store.close();
+        });
+        scenarios(() => c);
+      }),
+    );
   }
 };
 

@@ -127,6 +127,32 @@ describe('escalation policies', () => {
     expect((await w.api('GET', `/escalation-policies/${def.id}`)).status).toBe(404);
   });
 
+  it('a policy an integration escalates by cannot be deleted either: 409 naming integrations, until it is moved', async () => {
+    const w = await h.workspace('ep-integration');
+    const p = await w.api('POST', '/escalation-policies', {
+      json: { name: 'Inbound', steps: [{ wait_minutes: 0, notify_user_ids: [w.admin.id] }] },
+    });
+    expect(p.status).toBe(201);
+    const i = await w.api('POST', '/integrations', {
+      json: { name: 'alertmanager', kind: 'alertmanager', escalation_policy_id: p.body.id },
+    });
+    expect(i.status).toBe(201);
+    const refused = await w.api('DELETE', `/escalation-policies/${p.body.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({
+      code: 'conflict',
+      message: 'Integrations still use this policy; move them to another policy first.',
+    });
+    expect((await w.api('GET', `/escalation-policies/${p.body.id}`)).status).toBe(200);
+    // Moved to the workspace default (no policy named), it goes.
+    const moved = await w.api('PATCH', `/integrations/${i.body.id}`, {
+      json: { escalation_policy_id: null },
+    });
+    expect(moved.status).toBe(200);
+    expect((await w.api('DELETE', `/escalation-policies/${p.body.id}`)).status).toBe(204);
+    expect((await w.api('GET', `/integrations/${i.body.id}`)).body.escalation_policy_id).toBeNull();
+  });
+
   it('refuses unknown users and channels, empty steps and instant repeats, listing every field; stores nothing', async () => {
     const w = await h.workspace('ep-bad');
     const other = await h.workspace('ep-bad-other');

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNamedKey, regenerateLegacyKey } from '../../control-plane/src/domain/api-keys.js';
-import { type Harness, startHarness } from '../support/harness.js';
+import { type Harness, type Reply, startHarness } from '../support/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -9,6 +8,30 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const DAY = 86_400_000;
+
+/**
+ * A user signed in on `host` as the web app is (session cookie + CSRF token): keys are minted only by
+ * a session, through `POST /api/v1/api-keys`.
+ */
+const signIn = async (host: string, email: string, password: string) => {
+  const r = await h.request('POST', '/api/v1/session', { host, json: { email, password } });
+  expect(r.status, r.text).toBe(201);
+  const set = r.headers['set-cookie'];
+  const cookie = (Array.isArray(set) ? set : [set ?? ''])
+    .find((c) => c.startsWith('lookout_session='))!
+    .split(';')[0]!;
+  const call = (method: string, path: string, json?: unknown): Promise<Reply> =>
+    h.request(method, `/api/v1${path}`, {
+      host,
+      ...(json !== undefined ? { json } : {}),
+      headers: { cookie, 'x-csrf-token': r.body.csrf_token as string },
+    });
+  return {
+    call,
+    /** POST /api-keys: the reply (201 with the record and its value in `key`, or the error). */
+    mint: (name: string, expiry: string) => call('POST', '/api-keys', { name, expiry }),
+  };
+};
 
 describe('API keys (spec 2.1, 3.1, 5, 7, 8)', () => {
   it('a key works only on its own workspace subdomain: 401 with the spec message elsewhere', async () => {
@@ -42,28 +65,27 @@ describe('API keys (spec 2.1, 3.1, 5, 7, 8)', () => {
 
   it('an expired key is refused with 401 "API key has expired" (clock moved past expiry)', async () => {
     const a = await h.workspace('keys-exp');
-    const k = await createNamedKey(
-      h.store,
-      a.workspace,
-      a.admin,
-      { name: 'short', expiry: '1d' },
-      h.clock.now(),
-    );
-    expect((await a.as(k.value)('GET', '/monitors')).status).toBe(200);
+    const minted = await (await signIn(a.host, a.admin.email, a.password)).mint('short', '1d');
+    expect(minted.status).toBe(201);
+    const key = minted.body.key as string;
+    expect((await a.as(key)('GET', '/monitors')).status).toBe(200);
     h.clock.advance(DAY - 1000);
-    expect((await a.as(k.value)('GET', '/monitors')).status).toBe(200);
+    expect((await a.as(key)('GET', '/monitors')).status).toBe(200);
     h.clock.advance(1000);
-    const r = await a.as(k.value)('GET', '/monitors');
+    const r = await a.as(key)('GET', '/monitors');
     expect(r.status).toBe(401);
     expect(r.body.error.message).toBe('API key has expired');
   });
 
   it('expiry choices: none, 1d, 7d, 30d, 90d, a future date or date-time; past and malformed are refused', async () => {
     const a = await h.workspace('keys-choices');
+    const s = await signIn(a.host, a.admin.email, a.password);
     const now = h.clock.now();
-    const exp = async (expiry: string) =>
-      (await createNamedKey(h.store, a.workspace, a.admin, { name: `k-${expiry}`, expiry }, now)).record
-        .expires_at;
+    const exp = async (expiry: string) => {
+      const r = await s.mint(`k-${expiry}`, expiry);
+      expect(r.status, `${expiry}: ${r.text}`).toBe(201);
+      return r.body.expires_at as string | null;
+    };
     expect(await exp('none')).toBeNull();
     for (const [choice, days] of [
       ['1d', 1],
@@ -71,76 +93,64 @@ describe('API keys (spec 2.1, 3.1, 5, 7, 8)', () => {
       ['30d', 30],
       ['90d', 90],
     ] as const) {
-      expect((await exp(choice))?.getTime()).toBe(now.getTime() + days * DAY);
+      expect(await exp(choice)).toBe(new Date(now.getTime() + days * DAY).toISOString());
     }
-    expect((await exp('2026-12-31'))?.toISOString()).toBe('2027-01-01T00:00:00.000Z');
-    expect((await exp('2026-07-01T09:30:00+02:00'))?.toISOString()).toBe('2026-07-01T07:30:00.000Z');
-    await expect(exp('2020-01-01')).rejects.toMatchObject({
-      code: 'validation_failed',
-      details: [{ field: 'expiry', message: 'must be in the future' }],
-    });
-    await expect(exp('soon')).rejects.toMatchObject({ code: 'validation_failed' });
-    await expect(
-      createNamedKey(h.store, a.workspace, a.admin, { name: 'x'.repeat(101), expiry: 'none' }, now),
-    ).rejects.toMatchObject({ details: [{ field: 'name', message: 'must be at most 100 characters' }] });
-    await expect(
-      createNamedKey(h.store, a.workspace, a.admin, { name: '', expiry: 'none' }, now),
-    ).rejects.toMatchObject({
-      details: [{ field: 'name' }],
-    });
-    expect(
-      (await createNamedKey(h.store, a.workspace, a.admin, { name: 'y'.repeat(100), expiry: 'none' }, now))
-        .value,
-    ).toMatch(/^ak\./);
+    expect(await exp('2026-12-31')).toBe('2027-01-01T00:00:00.000Z');
+    expect(await exp('2026-07-01T09:30:00+02:00')).toBe('2026-07-01T07:30:00.000Z');
+    const refused = async (name: string, expiry: string) => {
+      const r = await s.mint(name, expiry);
+      expect(r.status, r.text).toBe(422);
+      expect(r.body.error.code).toBe('validation_failed');
+      return r.body.error.details as { field: string; message: string }[];
+    };
+    expect(await refused('past', '2020-01-01')).toEqual([
+      { field: 'expiry', message: 'must be in the future' },
+    ]);
+    expect((await refused('soon', 'soon')).map((d) => d.field)).toEqual(['expiry']);
+    expect(await refused('x'.repeat(101), 'none')).toEqual([
+      { field: 'name', message: 'must be at most 100 characters' },
+    ]);
+    expect((await refused('', 'none')).map((d) => d.field)).toEqual(['name']);
+    // Every bad field at once.
+    expect((await refused('', 'soon')).map((d) => d.field).sort()).toEqual(['expiry', 'name']);
+    expect((await refused('', '2020-01-01')).map((d) => d.field).sort()).toEqual(['expiry', 'name']);
+    const longest = await s.mint('y'.repeat(100), 'none');
+    expect(longest.status).toBe(201);
+    expect(longest.body.key).toMatch(/^ak\./);
   });
 
   it('a user has at most 25 active keys; the 26th is refused until one is revoked', async () => {
     const a = await h.workspace('keys-cap');
     const m = await a.userWithKey('member'); // 1 key
-    for (let i = 2; i <= 25; i++) {
-      await createNamedKey(h.store, a.workspace, m.user, { name: `k${i}`, expiry: 'none' }, h.clock.now());
-    }
-    await expect(
-      createNamedKey(h.store, a.workspace, m.user, { name: 'k26', expiry: 'none' }, h.clock.now()),
-    ).rejects.toMatchObject({
+    const s = await signIn(a.host, m.user.email, m.password);
+    for (let i = 2; i <= 25; i++) expect((await s.mint(`k${i}`, 'none')).status).toBe(201);
+    const refused = await s.mint('k26', 'none');
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({
       code: 'limit_reached',
       message: expect.stringContaining('25 active API keys'),
     });
     // another user is unaffected
     const other = await a.userWithKey('member');
-    expect(other.key).toMatch(/^ak\./);
+    expect((await (await signIn(a.host, other.user.email, other.password)).mint('k', 'none')).status).toBe(
+      201,
+    );
     const revoke = await a.as(m.key)('POST', `/api-keys/${m.keyId}/revoke`);
     expect(revoke.status).toBe(200);
-    const k26 = await createNamedKey(
-      h.store,
-      a.workspace,
-      m.user,
-      { name: 'k26', expiry: 'none' },
-      h.clock.now(),
-    );
-    expect(k26.record.name).toBe('k26');
+    const k26 = await s.mint('k26', 'none');
+    expect(k26.status).toBe(201);
+    expect(k26.body.name).toBe('k26');
   });
 
   it('values are random, ak.-prefixed, at least 128 bits, and stored only as a hash', async () => {
     const a = await h.workspace('keys-hash');
-    const k1 = await createNamedKey(
-      h.store,
-      a.workspace,
-      a.admin,
-      { name: 'one', expiry: 'none' },
-      h.clock.now(),
-    );
-    const k2 = await createNamedKey(
-      h.store,
-      a.workspace,
-      a.admin,
-      { name: 'two', expiry: 'none' },
-      h.clock.now(),
-    );
-    expect(k1.value).toMatch(/^ak\.[A-Za-z0-9_-]{43}$/);
-    expect(k1.value).not.toBe(k2.value);
-    const stored = await h.store.getApiKey(a.workspace.id, k1.record.id);
-    expect(JSON.stringify(stored)).not.toContain(k1.value.slice(3));
+    const s = await signIn(a.host, a.admin.email, a.password);
+    const k1 = (await s.mint('one', 'none')).body as { id: string; key: string };
+    const k2 = (await s.mint('two', 'none')).body as { id: string; key: string };
+    expect(k1.key).toMatch(/^ak\.[A-Za-z0-9_-]{43}$/);
+    expect(k1.key).not.toBe(k2.key);
+    const stored = await h.store.getApiKey(a.workspace.id, k1.id);
+    expect(JSON.stringify(stored)).not.toContain(k1.key.slice(3));
     expect(stored?.key_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -205,13 +215,19 @@ describe('API keys (spec 2.1, 3.1, 5, 7, 8)', () => {
 
   it('the legacy key is listed separately, keeps working, and regenerating it kills the old value', async () => {
     const a = await h.workspace('keys-legacy');
-    const first = await regenerateLegacyKey(h.store, a.workspace, a.admin, h.clock.now());
+    const s = await signIn(a.host, a.admin.email, a.password);
+    const regenerate = async () => {
+      const r = await s.call('POST', '/api-keys/legacy/regenerate');
+      expect(r.status, r.text).toBe(201);
+      return { value: r.body.key as string };
+    };
+    const first = await regenerate();
     expect((await a.as(first.value)('GET', '/monitors')).status).toBe(200);
     const list = await a.api('GET', '/api-keys');
     expect(list.body.legacy_keys).toHaveLength(1);
     expect(list.body.legacy_keys[0]).toMatchObject({ kind: 'legacy', last_four: first.value.slice(-4) });
     expect(list.body.data.every((k: { kind: string }) => k.kind === 'named')).toBe(true);
-    const second = await regenerateLegacyKey(h.store, a.workspace, a.admin, h.clock.now());
+    const second = await regenerate();
     expect((await a.as(first.value)('GET', '/monitors')).status).toBe(401);
     expect((await a.as(second.value)('GET', '/monitors')).status).toBe(200);
     const list2 = await a.api('GET', '/api-keys');

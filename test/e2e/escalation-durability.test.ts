@@ -11,7 +11,8 @@ import type { Alert, NotificationChannel } from '../../control-plane/src/domain/
 import { createWorkspace } from '../../control-plane/src/domain/workspaces.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
-import { startClockedControlPlane } from '../support/clocked-control-plane.js';
+import { type ClockedControlPlane, startClockedControlPlane } from '../support/clocked-control-plane.js';
+import { jobPassed } from '../support/job-passes.js';
 import { exited } from '../support/processes.js';
 import { type Receiver, startReceiver } from '../support/receivers.js';
 import { waitFor } from '../support/wait.js';
@@ -111,7 +112,15 @@ const setup = async (
 };
 
 const deliveryIds = (rx: Receiver) => rx.hits.map((h) => h.headers['x-lookout-delivery'] as string);
-const settle = () => new Promise((r) => setTimeout(r, 500)); // many scheduler ticks in each process
+
+/**
+ * Moves a process's clock to `at` and resolves once its escalation job has finished a pass there: what
+ * was due by then has been sent, so nothing more can be asserted after it.
+ */
+const escalatedAt = async (cp: ClockedControlPlane, at: number) => {
+  await cp.setClock(at);
+  await jobPassed(`http://127.0.0.1:${cp.port}`, 'escalations', at);
+};
 
 describe('durable escalation', () => {
   it('two control-plane processes on one SQLite file send every step of every alert exactly once', async () => {
@@ -152,7 +161,9 @@ describe('durable escalation', () => {
         { what: `steps of minute ${m} released` },
       );
     }
-    await settle();
+    // Long after the last step, both processes have looked again: nothing more was sent.
+    now = T0 + 60 * MIN;
+    await Promise.all([escalatedAt(a, now), escalatedAt(b, now)]);
     const ids = deliveryIds(rx);
     expect(ids).toHaveLength(alerts.length * 6);
     expect(new Set(ids).size).toBe(ids.length);
@@ -205,10 +216,16 @@ describe('durable escalation', () => {
       (n) => n === 2,
       { what: 'step 2 after the restart' },
     );
-    await settle();
+    await waitFor(
+      async () => (await s.store.getAlert(s.workspace.id, alert.id))?.escalation,
+      (e) => e?.finished === true && e.claim === null,
+      { what: 'the escalation finished and released' },
+    );
+    // Long after, the replacement has looked again: nothing more was sent.
+    now = T0 + 60 * MIN;
+    await escalatedAt(second, now);
     expect(rx.hits.map((h) => h.json.step)).toEqual([0, 1]);
     expect(new Set(deliveryIds(rx)).size).toBe(2);
-    expect((await s.store.getAlert(s.workspace.id, alert.id))?.escalation?.finished).toBe(true);
     second.child.kill('SIGKILL');
   });
 
@@ -244,8 +261,9 @@ describe('durable escalation', () => {
     rx.hold('/mid-b', false);
 
     const second = await startChild(data);
-    // the claim is still held until its lease ends: nothing happens before
-    await settle();
+    // the claim is still held until its lease ends (T0 + 30 s): nothing happens before
+    now = T0 + 29_000;
+    await escalatedAt(second, now);
     expect(rx.on('/mid-b')).toHaveLength(0);
     now = T0 + 31_000;
     await second.setClock(now);
@@ -254,7 +272,13 @@ describe('durable escalation', () => {
       (n) => n === 1,
       { what: 'B after the lease' },
     );
-    await settle();
+    // That run of the step is over once it has moved the escalation on and released it; A, logged as
+    // sent before the kill, was skipped.
+    await waitFor(
+      async () => (await s.store.getAlert(s.workspace.id, alert.id))?.escalation,
+      (e) => e?.step === 1 && e.claim === null,
+      { what: 'the step finished and released' },
+    );
     expect(rx.on('/mid-a')).toHaveLength(1);
     // at least once: B's delivery id reached the receiver twice (the unanswered request, then this one)
     expect(rx.on('/mid-b')[0]!.headers['x-lookout-delivery']).toBe(

@@ -220,9 +220,25 @@ describe('faults', () => {
     );
     healthy = false;
     const alerts = () =>
-      http(h2, 'GET', `/alerts?source_id=${m.id}`, key).then((r) => r.body.data as { status: string }[]);
-    await waitFor(alerts, (as) => as.length > 0, { what: 'an alert' });
-    await new Promise((r) => setTimeout(r, 3000)); // more failures from both regions, through both processes
+      http(h2, 'GET', `/alerts?source_id=${m.id}`, key).then(
+        (r) => r.body.data as { status: string; created_at: string }[],
+      );
+    const [alert] = await waitFor(alerts, (as) => as.length > 0, { what: 'an alert' });
+    // More failures from both regions, through both processes: each agent reports to its own control
+    // plane and sends its next batch only once the last is answered, and a batch is answered after its
+    // alerts are decided. So three more report calls (received times) from each region mean that at
+    // least two of them were decided, by each process, after the alert existed.
+    const callsSince = (rs: Result[], location: string) =>
+      new Set(
+        rs
+          .filter((r) => r.location === location && !r.ok && r.received_at > alert!.created_at)
+          .map((r) => r.received_at),
+      ).size;
+    await waitFor(
+      () => allResults(h2, key, m.id),
+      (rs) => callsSince(rs, 'eu-west') >= 3 && callsSince(rs, 'us-east') >= 3,
+      { what: 'three more failing report calls from each region' },
+    );
     expect((await alerts()).length).toBe(1);
     healthy = true;
   });

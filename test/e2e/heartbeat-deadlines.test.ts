@@ -10,6 +10,7 @@ import type { alertJson } from '../../control-plane/src/http/serialize.js';
 import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
 import { startClockedControlPlane } from '../support/clocked-control-plane.js';
 import { type Harness, startHarness } from '../support/harness.js';
+import { jobPassed } from '../support/job-passes.js';
 import { exited } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
@@ -27,6 +28,9 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const SECOND = 1000;
+
+/** Resolves once the deadline job has finished a pass at the clock's time (or later). */
+const deadlinesChecked = () => jobPassed(h.cp.url, 'heartbeat-deadlines', h.clock.now().getTime());
 
 const setup = async (sub: string) => {
   const w = await h.workspace(sub);
@@ -86,9 +90,9 @@ describe('heartbeat deadlines: new → up → late → down, alert at period + g
     expect(alert!.title).toContain('missed its deadline');
     expect((await get(hb.id)).alert_id).toBe(alert!.id);
 
-    // Staying down raises nothing more.
+    // Staying down raises nothing more: the job has looked at 600 s.
     h.clock.set(t0 + 600 * SECOND);
-    await stateIs(early.id, 'down');
+    await deadlinesChecked();
     expect((await alerts(hb.id)).length).toBe(1);
 
     // The next ping resolves it, the system being the resolver.
@@ -151,10 +155,11 @@ describe('heartbeat signals (as Healthchecks): /start, /fail, /{exit status}, ?r
     expect(a).toMatchObject({ cause: 'fail', status: 'open', created_at: h.clock.now().toISOString() });
     expect(a!.title).toContain('reported a failure');
     expect(a!.description).toContain('backup failed: disk full');
-    // Failing again while the alert is open adds nothing.
+    // Failing again while the alert is open adds nothing (the job has looked since).
     await ping(hb.id, '/fail');
     await ping(hb.id, '/1');
     h.clock.advance(SECOND);
+    await deadlinesChecked();
     expect((await alerts(hb.id)).length).toBe(1);
     // Exit status 0 is a success: resolved by the system.
     await ping(hb.id, '/0');
@@ -222,8 +227,8 @@ describe('heartbeat signals (as Healthchecks): /start, /fail, /{exit status}, ?r
     const overrun = h.clock.now().getTime();
     await ping(hb.id, '/start?rid=r2');
     h.clock.set(overrun + 299 * SECOND);
-    // (Give the job a pass at 299 s: nothing yet.)
-    await new Promise((r) => setTimeout(r, 100));
+    // The job has looked at 299 s: nothing yet.
+    await deadlinesChecked();
     expect((await get(hb.id)).state).toBe('up');
     h.clock.set(overrun + 300 * SECOND);
     await stateIs(hb.id, 'down');
@@ -296,9 +301,10 @@ describe("spec 3.2: after a manual resolve, the heartbeat's next failure raises 
     expect(after[0]!.id).not.toBe(first!.id);
     expect(after[1]).toMatchObject({ id: first!.id, status: 'resolved', resolved_by: { type: 'user' } });
     expect((await get(hb.id)).alert_id).toBe(after[0]!.id);
-    // While it is open, failing again adds nothing; a success resolves it.
+    // While it is open, failing again adds nothing (the job has looked since); a success resolves it.
     await ping(hb.id, '/fail');
     h.clock.advance(SECOND);
+    await deadlinesChecked();
     expect((await alerts(hb.id)).length).toBe(2);
     await ping(hb.id);
     await waitFor(
@@ -339,9 +345,9 @@ describe("spec 3.2: after a manual resolve, the heartbeat's next failure raises 
     });
     expect(after[0]!.title).toContain('missed its deadline');
     expect(after[0]!.id).not.toBe(first!.id);
-    // Staying silent with it open raises nothing more.
+    // Staying silent with it open raises nothing more: the job has looked at 900 s.
     h.clock.set(t0 + 900 * SECOND);
-    await new Promise((r) => setTimeout(r, 100));
+    await deadlinesChecked();
     expect(await alerts(hb.id)).toHaveLength(2);
   });
 
@@ -467,9 +473,13 @@ describe('deadlines with two control-plane processes on one SQLite file', () => 
       const openAlerts = async () =>
         (await store.listAlerts(workspace.id, { limit: 100, source_type: 'heartbeat' })).data;
       await waitFor(openAlerts, (x) => x.length >= 30, { what: '30 alerts', everyMs: 20 });
-      // Both keep stepping a while longer (and past further deadlines): still one alert per heartbeat.
+      // Both step past further deadlines (each has finished a pass at 600 s): still one alert per heartbeat.
       await Promise.all([a.setClock(start + 600 * SECOND), b.setClock(start + 600 * SECOND)]);
-      await new Promise((r) => setTimeout(r, 300));
+      await Promise.all(
+        [a, b].map((cp) =>
+          jobPassed(`http://127.0.0.1:${cp.port}`, 'heartbeat-deadlines', start + 600 * SECOND),
+        ),
+      );
       const all = await openAlerts();
       expect(all.length).toBe(30);
       expect(new Set(all.map((x) => x.source_id))).toEqual(new Set(ids));

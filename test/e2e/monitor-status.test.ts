@@ -1,5 +1,8 @@
+import { type Client, createClient } from '@connectrpc/connect';
+import { createGrpcTransport } from '@connectrpc/connect-node';
+import { AgentService } from '@lookout/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestResults } from '../../control-plane/src/domain/check-results.js';
+import { createAgentToken } from '../../control-plane/src/domain/agent-tokens.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 /**
@@ -31,42 +34,53 @@ const create = async (api: Api, name: string) => {
   return r.body as { id: string; status: string; last_checked_at: string | null };
 };
 
-/** A result from eu-west, through the same ingestion the agent service uses. */
+/** An agent of eu-west, registered with the control plane's agent service (gRPC on its RPC port). */
+let agent: Promise<{ client: Client<typeof AgentService>; sessionId: string }> | undefined;
+const euAgent = () => {
+  agent ??= (async () => {
+    const token = (await createAgentToken(h.store, h.config.regions, { region: 'eu-west' }, h.clock.now()))
+      .value;
+    const client = createClient(
+      AgentService,
+      createGrpcTransport({
+        baseUrl: h.cp.rpcUrl,
+        interceptors: [
+          (next) => (req) => {
+            req.header.set('authorization', `Bearer ${token}`);
+            return next(req);
+          },
+        ],
+      }),
+    );
+    const { sessionId } = await client.register({ instanceId: 'test-agent' });
+    return { client, sessionId };
+  })();
+  return agent;
+};
+
+/** A result from eu-west, checked now, sent as an agent sends it: ReportResults. */
 const report = async (monitorId: string, ok: boolean, responseTimeMs = 12) => {
-  const now = h.clock.now();
-  await ingestResults(
-    {
-      store: h.store,
-      catalog: {
-        resolve: async (ids) => new Map((await h.store.getMonitorsByIds([...ids])).map((m) => [m.id, m])),
+  const now = BigInt(h.clock.now().getTime());
+  const { client, sessionId } = await euAgent();
+  const reply = await client.reportResults({
+    instanceId: 'test-agent',
+    sessionId,
+    results: [
+      {
+        // The id is derived again on ingestion (resultId); the agent's is not trusted.
+        resultId: '',
+        monitorId,
+        monitorVersion: 1n,
+        scheduledAtMs: now,
+        startedAtMs: now,
+        ok,
+        errorKind: ok ? '' : 'connect',
+        errorMessage: ok ? '' : 'connection refused',
+        responseTimeMs,
       },
-    },
-    {
-      region: 'eu-west',
-      instanceId: 'test-agent',
-      results: [
-        {
-          // The id is derived again on ingestion (resultId); the agent's is not trusted.
-          id: '',
-          monitor_id: monitorId,
-          monitor_version: 1,
-          scheduled_at: now,
-          started_at: now,
-          ok,
-          error_kind: ok ? null : 'connect',
-          error_message: ok ? null : 'connection refused',
-          response_time_ms: responseTimeMs,
-          status_code: null,
-          timings: null,
-          tls_valid_to: null,
-          domain_expires_at: null,
-          dns_records: [],
-          run_now_request_id: null,
-        },
-      ],
-    },
-    now,
-  );
+    ],
+  });
+  expect(reply.accepted).toBe(1);
 };
 
 const statusOf = async (api: Api, id: string) => (await api('GET', `/monitors/${id}`)).body;

@@ -1,4 +1,4 @@
-import { AppError, digestsEqual, hashSecret, newId, randomToken } from '@lookout/shared';
+import { AppError, digestsEqual, hashSecret, newId, randomToken, validationError } from '@lookout/shared';
 import { z } from 'zod';
 import type { TenancyStore } from './tenancy-store.js';
 import type { ApiKey, User, Workspace } from './types.js';
@@ -11,13 +11,13 @@ const DAY_MS = 86_400_000;
 const presetDays: Record<string, number> = { '1d': 1, '7d': 7, '30d': 30, '90d': 90 };
 
 /**
- * Expiry: a preset, or a custom future date (valid through that UTC day) or date-time.
- * Returns null for no expiry.
+ * Expiry: a preset, or a custom future date (valid through that UTC day) or date-time: when the key
+ * expires (null: never), or why `expiry` is not acceptable at `now`.
  */
-export const parseExpiry = (expiry: string, now: Date): Date | null => {
-  if (expiry === 'none') return null;
+const readExpiry = (expiry: string, now: Date): { at: Date | null } | { problem: string } => {
+  if (expiry === 'none') return { at: null };
   const days = presetDays[expiry];
-  if (days !== undefined) return new Date(now.getTime() + days * DAY_MS);
+  if (days !== undefined) return { at: new Date(now.getTime() + days * DAY_MS) };
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(expiry);
   const dateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(expiry);
   const at = dateOnly
@@ -25,20 +25,19 @@ export const parseExpiry = (expiry: string, now: Date): Date | null => {
     : dateTime
       ? Date.parse(expiry)
       : Number.NaN;
-  if (Number.isNaN(at)) {
-    throw new AppError('validation_failed', 'The request has invalid fields.', [
-      {
-        field: 'expiry',
-        message: 'must be none, 1d, 7d, 30d, 90d, or a date (YYYY-MM-DD) or date-time with a time zone',
-      },
-    ]);
-  }
-  if (at <= now.getTime()) {
-    throw new AppError('validation_failed', 'The request has invalid fields.', [
-      { field: 'expiry', message: 'must be in the future' },
-    ]);
-  }
-  return new Date(at);
+  if (Number.isNaN(at))
+    return {
+      problem: 'must be none, 1d, 7d, 30d, 90d, or a date (YYYY-MM-DD) or date-time with a time zone',
+    };
+  if (at <= now.getTime()) return { problem: 'must be in the future' };
+  return { at: new Date(at) };
+};
+
+/** When a key with this `expiry` expires (null: never); a 422 naming `expiry` when it is not acceptable. */
+export const parseExpiry = (expiry: string, now: Date): Date | null => {
+  const e = readExpiry(expiry, now);
+  if ('problem' in e) throw validationError([{ field: 'expiry', message: e.problem }]);
+  return e.at;
 };
 
 export const newKeyInput = z.strictObject({
@@ -80,7 +79,14 @@ export const createNamedKey = async (
   input: unknown,
   now: Date,
 ): Promise<{ record: ApiKey; value: string }> => {
-  const { name, expiry } = parseOrThrow(newKeyInput, input);
+  // The expiry is judged with the other fields, so one answer names every bad one.
+  const withExpiry = newKeyInput.extend({
+    expiry: newKeyInput.shape.expiry.superRefine((v, ctx) => {
+      const e = readExpiry(v, now);
+      if ('problem' in e) ctx.addIssue({ code: 'custom', message: e.problem });
+    }),
+  });
+  const { name, expiry } = parseOrThrow(withExpiry, input);
   const minted = mintKey(workspace, user, 'named', name, parseExpiry(expiry, now), now);
   const outcome = await store.insertApiKey(minted.record, { maxActive: MAX_ACTIVE_KEYS_PER_USER, now });
   if (outcome === 'limit_reached') {

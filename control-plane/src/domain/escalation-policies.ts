@@ -131,9 +131,11 @@ export const deletePolicy = async (store: RoutingStore & TenancyStore, workspace
       'conflict',
       'This is the workspace’s default policy; make another policy the default before deleting it.',
     );
-  if (r === 'in_use')
+  if (typeof r === 'object') {
+    const kinds = r.in_use.join(', ').replace(/, ([^,]*)$/, ' and $1');
     throw new AppError(
       'conflict',
-      'Monitors or heartbeats still use this policy; move them to another policy first.',
+      `${kinds[0]!.toUpperCase()}${kinds.slice(1)} still use this policy; move them to another policy first.`,
     );
+  }
 };

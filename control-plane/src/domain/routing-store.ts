@@ -7,6 +7,10 @@ import type {
   PageQuery,
 } from './types.js';
 
+/** What can name an escalation policy, so that it cannot be deleted: the record kinds, in this order. */
+export const POLICY_USERS = ['monitors', 'heartbeats', 'integrations'] as const;
+export type PolicyUser = (typeof POLICY_USERS)[number];
+
 /**
  * Routing configuration: escalation policies, notification channels, maintenance windows.
  * Adapters: store/sqlite/routing.ts, store/mongo/routing.ts.
@@ -21,11 +25,14 @@ export interface RoutingStore {
   insertEscalationPolicy(policy: EscalationPolicy): Promise<void>;
   /** Replaces the policy; false when it does not exist. Same default rule as insert. */
   updateEscalationPolicy(policy: EscalationPolicy): Promise<boolean>;
-  /** Refuses the default policy and one that monitors or heartbeats still use. */
+  /**
+   * Refuses the default policy, and one that monitors, heartbeats or integrations still use (saying
+   * which kinds), atomically with the check.
+   */
   deleteEscalationPolicy(
     workspaceId: string,
     id: string,
-  ): Promise<'deleted' | 'not_found' | 'is_default' | 'in_use'>;
+  ): Promise<'deleted' | 'not_found' | 'is_default' | { in_use: PolicyUser[] }>;
 
   insertChannel(channel: NotificationChannel): Promise<void>;
   getChannel(workspaceId: string, id: string): Promise<NotificationChannel | null>;

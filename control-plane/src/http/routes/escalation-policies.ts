@@ -68,7 +68,7 @@ export const escalationPolicyRoutes = ({ store, clock }: AppDeps) => [
     method: 'delete',
     path: '/escalation-policies/{id}',
     tag: 'Escalation policies',
-    summary: 'Delete a policy that is not the default and that no monitor or heartbeat uses.',
+    summary: 'Delete a policy that is not the default and that no monitor, heartbeat or integration uses.',
     role: 'admin',
     status: 204,
     responses: { 404: 'No such policy in this workspace', 409: 'The default, or still in use' },

@@ -116,16 +116,32 @@ export const fromDocs = <T>(docs: Document[]): T[] => docs.map((d) => fromDoc<T>
 export const isDuplicate = (e: unknown) => e instanceof MongoServerError && e.code === 11000;
 
 /**
+ * A duplicate key on the index of exactly these fields: the server names the index's key in
+ * `keyPattern` (and the values in `keyValue`); older servers only in the message (`index: <name>`).
+ */
+export const isDuplicateOn = (e: unknown, fields: string[]) => {
+  if (!isDuplicate(e)) return false;
+  const pattern = (e as MongoServerError).keyPattern as Record<string, unknown> | undefined;
+  if (pattern) return Object.keys(pattern).join(',') === fields.join(',');
+  return (e as MongoServerError).message.includes(`index: ${fields.map((f) => `${f}_1`).join('_')} `);
+};
+
+/**
  * Runs a transaction whose inserts may race another writer's: a key inserted after the
  * transaction's snapshot can surface as a duplicate key (not a retried write conflict). The
  * transaction then aborted whole, so it runs again, and sees the other write; a few times at most.
+ * `retry` says which duplicates are such a race (by default every one).
  */
-export const retryOnDuplicate = async <T>(fn: () => Promise<T>, attempts = 5): Promise<T> => {
+export const retryOnDuplicate = async <T>(
+  fn: () => Promise<T>,
+  attempts = 5,
+  retry: (e: unknown) => boolean = isDuplicate,
+): Promise<T> => {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
     } catch (e) {
-      if (!isDuplicate(e) || attempt >= attempts) throw e;
+      if (!retry(e) || attempt >= attempts) throw e;
     }
   }
 };
@@ -208,18 +224,17 @@ export const runQuery = <D extends Document>(c: Collection<D>, q: Query, session
 /**
  * A newest-first keyset page on (`by`, _id): `limit + 1` documents after the cursor. Each paged list
  * has an index ending in (…, by: -1, _id: -1) after its equality fields, so the page is read in
- * index order, never sorted in memory.
+ * index order, never sorted in memory. "After the cursor (t, id)" is written as one range on `by`
+ * (at or before t) that the index scan starts from, less the rows of instant t at or above id (a
+ * filter on the few rows of that instant): a `$or` of the two cases could be planned as two scans
+ * merged or sorted, or as a scan of the whole list from its newest row.
  */
 export const pageQuery = (filter: Filter<Doc>, q: PageQuery, by = 'created_at'): Query => {
   const cur = decodeCursor(q.cursor);
+  const t = cur ? new Date(cur.t) : null;
   return {
     filter: cur
-      ? {
-          $and: [
-            filter,
-            { $or: [{ [by]: { $lt: new Date(cur.t) } }, { [by]: new Date(cur.t), _id: { $lt: cur.id } }] },
-          ],
-        }
+      ? { $and: [filter, { [by]: { $lte: t } }, { $nor: [{ [by]: t, _id: { $gte: cur.id } }] }] }
       : filter,
     sort: { [by]: -1, _id: -1 },
     limit: q.limit + 1,

@@ -1,7 +1,15 @@
-import { type ClientSession, MongoServerError } from 'mongodb';
+import type { ClientSession } from 'mongodb';
 import type { Invitation, MemberStore } from '../../domain/member-store.js';
 import type { User } from '../../domain/types.js';
-import { fromDoc, type IndexDecl, type MongoContext, toDoc } from './db.js';
+import {
+  bumpGuard,
+  fromDoc,
+  type IndexDecl,
+  isDuplicateOn,
+  type MongoContext,
+  retryOnDuplicate,
+  toDoc,
+} from './db.js';
 
 /** Indexes for invitations, created at start with the others. */
 export const memberIndexes: IndexDecl[] = [
@@ -13,14 +21,17 @@ export const memberIndexes: IndexDecl[] = [
  * Invitations, role changes and removal in MongoDB, each in one transaction. The last-admin rule reads
  * other users and writes one, which snapshot isolation alone would let two concurrent transactions both
  * pass (write skew: two admins demoting each other). So every transaction that checks the rule first
- * bumps one per-workspace document in `counters`: concurrent ones conflict on it, and the driver's
- * withTransaction retries the loser, which then sees the winner's change.
+ * bumps the workspace's guard (db.ts): concurrent ones conflict on that document, and the driver's
+ * withTransaction retries the loser (a write conflict is a TransientTransactionError), which then sees
+ * the winner's change. The workspace document exists from the start, so nothing is upserted: an
+ * upserted counter could be inserted by two first transactions at once, and the loser's insert is a
+ * duplicate key, which withTransaction does not retry.
  */
 export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore => {
-  const { users, sessions, apiKeys, invitations, counters, signInDevices, signInActivity } = col;
+  const { workspaces, users, sessions, apiKeys, invitations, signInDevices, signInActivity } = col;
 
   const serialize = (workspaceId: string, session: ClientSession) =>
-    counters.updateOne({ _id: `members:${workspaceId}` }, { $inc: { v: 1 } }, { upsert: true, session });
+    bumpGuard(workspaces, workspaceId, session);
   const isLastAdmin = async (user: User, session: ClientSession) =>
     user.role === 'admin' &&
     user.password_hash !== null &&
@@ -55,13 +66,14 @@ export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore 
 
   return {
     async inviteUser(user, invitation) {
-      try {
-        return await invite(user, invitation);
-      } catch (e) {
-        // Two invitations of one new email at once: the unique (workspace_id, email) index decides.
-        if (e instanceof MongoServerError && e.code === 11000) return { outcome: 'email_taken' as const };
-        throw e;
-      }
+      // Two invitations of one new email at once: the second's insert of the user can meet the first's
+      // (committed after its snapshot) on the unique (workspace_id, email) index. Run again, it finds
+      // that user: invited again if still pending, taken if joined. Any other duplicate is an error.
+      return retryOnDuplicate(
+        () => invite(user, invitation),
+        5,
+        (e) => isDuplicateOn(e, ['workspace_id', 'email']),
+      );
     },
     async findInvitationByHash(tokenHash) {
       return fromDoc<Invitation>(await invitations.findOne({ token_hash: tokenHash }));

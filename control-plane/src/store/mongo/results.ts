@@ -1,3 +1,4 @@
+import type { Document } from 'mongodb';
 import type { ResultQuery, ResultStore } from '../../domain/result-store.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
 import { DAY_MS, dailyDeltas, type RollupDelta, rollupDeltas } from '../../domain/uptime.js';
@@ -213,18 +214,66 @@ export const mongoResults = ({ col, inTransaction }: MongoContext): ResultStore 
   };
 };
 
+/** Where the rollup backfill stands, in `counters`: `after` is the last monitor id done; `done` once all are. */
+const BACKFILL = 'uptime_rollups_backfill';
+
+export interface BackfillOptions {
+  /** Monitors whose results are grouped into buckets in one step (default 100). */
+  monitorsPerChunk?: number;
+  /** Called after each step, once its progress is recorded, with the number of steps done. */
+  afterChunk?: (chunks: number) => Promise<void> | void;
+}
+
+/** The next `n` monitor ids after `after` that have results, one index seek each (monitor_id leads an index). */
+const nextMonitors = async (col: Collections, after: string | null, n: number) => {
+  const ids: string[] = [];
+  let last = after;
+  while (ids.length < n) {
+    const doc = await col.results.findOne(last === null ? {} : { monitor_id: { $gt: last } }, {
+      sort: { monitor_id: 1 },
+      projection: { _id: 0, monitor_id: 1 },
+    });
+    if (!doc) break;
+    last = doc.monitor_id as string;
+    ids.push(last);
+  }
+  return ids;
+};
+
 /**
- * Rollups for the results stored before rollups existed: on a store that has results but no bucket
- * yet, one aggregation groups them into hourly buckets, a second those into daily ones ($merge; a
- * bucket that ingestion created meanwhile is kept as it is). Idempotent: once any hourly bucket
- * exists it does nothing.
+ * Rollups for the results stored before rollups existed. Monitor by monitor in id order, a chunk at
+ * a time: one aggregation groups a chunk's results into hourly buckets, a second those into daily
+ * ones ($merge; a bucket that exists, written by ingestion meanwhile or by an earlier run of this
+ * chunk, is kept as it is), then the marker records the chunk's last monitor. The marker's `done`
+ * is written last, so a start that dies part-way leaves no `done` and the next start goes on after
+ * the last chunk recorded (redoing at most the chunk it died in, which keeps what it had merged). A
+ * store with no results yet is done at once; one made by a version before the marker is backfilled
+ * once more (every bucket it has is kept). Replicas starting at once may run the same chunk: $merge
+ * is idempotent, and a duplicate key from their racing inserts runs the chunk again.
  */
-export const backfillRollups = async (col: Collections) => {
-  if ((await col.rollups.findOne({}, { projection: { _id: 1 } })) !== null) return;
-  if ((await col.results.findOne({}, { projection: { _id: 1 } })) === null) return;
+export const backfillRollups = async (col: Collections, opts: BackfillOptions = {}) => {
+  const marker = await col.counters.findOne({ _id: BACKFILL });
+  if (marker?.done === true) return;
+  const per = opts.monitorsPerChunk ?? 100;
+  let after = typeof marker?.after === 'string' ? marker.after : null;
+  for (let chunks = 1; ; chunks++) {
+    const ids = await nextMonitors(col, after, per);
+    if (ids.length === 0) break;
+    const range = { monitor_id: { $gte: ids[0]!, $lte: ids[ids.length - 1]! } };
+    await retryOnDuplicate(() => bucketResults(col, range));
+    after = ids[ids.length - 1]!;
+    await col.counters.updateOne({ _id: BACKFILL }, { $set: { after } }, { upsert: true });
+    await opts.afterChunk?.(chunks);
+  }
+  await col.counters.updateOne({ _id: BACKFILL }, { $set: { done: true } }, { upsert: true });
+};
+
+/** The results of the monitors in `range` into hourly buckets, then those into daily ones; existing buckets kept. */
+const bucketResults = async (col: Collections, range: Document) => {
   const hour = { $dateTrunc: { date: '$scheduled_at', unit: 'hour' } };
   await col.results
     .aggregate([
+      { $match: range },
       {
         $group: {
           _id: {
@@ -258,6 +307,7 @@ export const backfillRollups = async (col: Collections) => {
   const day = { $dateTrunc: { date: '$hour', unit: 'day' } };
   await col.rollups
     .aggregate([
+      { $match: range },
       {
         $group: {
           _id: { $concat: ['$monitor_id', '|', '$location', '|', { $toString: { $toLong: day } }] },

@@ -1,5 +1,5 @@
 import type { Filter } from 'mongodb';
-import type { RoutingStore } from '../../domain/routing-store.js';
+import { POLICY_USERS, type PolicyUser, type RoutingStore } from '../../domain/routing-store.js';
 import type { EscalationPolicy, MaintenanceWindow, NotificationChannel } from '../../domain/types.js';
 import { bumpGuard, type Doc, fromDoc, type IndexDecl, type MongoContext, page, toDoc } from './db.js';
 
@@ -13,13 +13,14 @@ export const routingIndexes: IndexDecl[] = [
 /**
  * Escalation policies, channels and maintenance windows. Switching the default policy and refusing
  * to delete what is in use run in transactions. Every transaction that writes a reference between
- * records of a workspace (a policy naming channels, a monitor or heartbeat naming a policy) or
- * deletes a referenced record bumps the workspace's guard first: under snapshot isolation a delete
- * that found no reference and a write adding one touch different documents and would both commit;
- * with the guard they conflict and one is retried, as SQLite serializes them.
+ * records of a workspace (a policy naming channels; a monitor, heartbeat or integration naming a
+ * policy: monitors.ts, heartbeats.ts, integrations.ts) or deletes a referenced record bumps the
+ * workspace's guard first: under snapshot isolation a delete that found no reference and a write
+ * adding one touch different documents and would both commit; with the guard they conflict and one
+ * is retried, as SQLite serializes them.
  */
 export const mongoRouting = ({ col, inTransaction }: MongoContext): RoutingStore => {
-  const { workspaces, policies, channels, windows, monitors, heartbeats } = col;
+  const { workspaces, policies, channels, windows, monitors, heartbeats, integrations } = col;
   const clearOtherDefaults = (p: EscalationPolicy, session: Parameters<typeof bumpGuard>[2]) =>
     p.is_default
       ? policies.updateMany(
@@ -67,11 +68,11 @@ export const mongoRouting = ({ col, inTransaction }: MongoContext): RoutingStore
         if (!p) return 'not_found' as const;
         if (p.is_default) return 'is_default' as const;
         const ref: Filter<Doc> = { workspace_id: workspaceId, escalation_policy_id: id };
-        if (
-          (await monitors.findOne(ref, { session, projection: { _id: 1 } })) ||
-          (await heartbeats.findOne(ref, { session, projection: { _id: 1 } }))
-        )
-          return 'in_use' as const;
+        const named = { monitors, heartbeats, integrations };
+        const users: PolicyUser[] = [];
+        for (const kind of POLICY_USERS)
+          if (await named[kind].findOne(ref, { session, projection: { _id: 1 } })) users.push(kind);
+        if (users.length > 0) return { in_use: users };
         await policies.deleteOne({ workspace_id: workspaceId, _id: id }, { session });
         return 'deleted' as const;
       });

@@ -1,4 +1,4 @@
-import type { RoutingStore } from '../../domain/routing-store.js';
+import { POLICY_USERS, type RoutingStore } from '../../domain/routing-store.js';
 import type { EscalationPolicy, MaintenanceWindow, NotificationChannel } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
 import { channels, insertSql, maintenanceWindows, policies, toRow, updateSql } from './tables.js';
@@ -58,11 +58,16 @@ export const sqliteRouting = ({ st, one, immediate, page }: SqliteContext): Rout
         const p = getPolicy(workspaceId, id);
         if (!p) return 'not_found' as const;
         if (p.is_default) return 'is_default' as const;
-        const used = st(
-          `SELECT EXISTS (SELECT 1 FROM monitors WHERE workspace_id = ? AND escalation_policy_id = ?)
-               OR EXISTS (SELECT 1 FROM heartbeats WHERE workspace_id = ? AND escalation_policy_id = ?) used`,
-        ).get(workspaceId, id, workspaceId, id) as { used: number };
-        if (used.used) return 'in_use' as const;
+        // Each kind of user is the table of that name.
+        const users = POLICY_USERS.filter(
+          (table) =>
+            (
+              st(
+                `SELECT EXISTS (SELECT 1 FROM ${table} WHERE workspace_id = ? AND escalation_policy_id = ?) used`,
+              ).get(workspaceId, id) as { used: number }
+            ).used === 1,
+        );
+        if (users.length > 0) return { in_use: users };
         st('DELETE FROM escalation_policies WHERE workspace_id = ? AND id = ?').run(workspaceId, id);
         return 'deleted' as const;
       });
