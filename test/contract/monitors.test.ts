@@ -6,7 +6,7 @@ import { beforeEach, expect, it } from 'vitest';
 import type { CheckResultRecord, MonitorLocationState } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { at, fixtures, T0 } from './fixtures.js';
-import { contract, locationStates } from './stores.js';
+import { contract, locationStates, putState } from './stores.js';
 
 contract('MonitorStore', (c) => {
   let store: Store;
@@ -153,11 +153,11 @@ contract('MonitorStore', (c) => {
       last_scheduled_at: T0,
       version: 1,
     };
-    expect(await store.putMonitorState(s, 0)).toBe(true);
-    expect(await store.putMonitorState({ ...s, consecutive_failures: 9 }, 0)).toBe(false);
+    expect(await putState(store, s, 0)).toBe(true);
+    expect(await putState(store, { ...s, consecutive_failures: 9 }, 0)).toBe(false);
     const next = { ...s, consecutive_failures: 2, version: 2 };
-    expect(await store.putMonitorState(next, 1)).toBe(true);
-    expect(await store.putMonitorState({ ...s, consecutive_failures: 7, version: 2 }, 1)).toBe(false);
+    expect(await putState(store, next, 1)).toBe(true);
+    expect(await putState(store, { ...s, consecutive_failures: 7, version: 2 }, 1)).toBe(false);
     expect(await statesOf('m3')).toEqual([next]);
   });
 });

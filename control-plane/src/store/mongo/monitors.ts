@@ -11,7 +11,6 @@ import {
   fromDoc,
   fromDocs,
   type IndexDecl,
-  isDuplicate,
   type MongoContext,
   page,
   type Query,
@@ -164,19 +163,32 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
       return deleteSome(monitorChanges, { at: { $lt: before }, _id: { $lt: last } }, limit, { _id: 1 });
     },
 
-    async putMonitorState(next, expectedVersion) {
-      const _id = stateId(next.monitor_id, next.location);
-      if (expectedVersion === 0) {
-        try {
-          await monitorStates.insertOne({ _id, ...next });
-          return true;
-        } catch (e) {
-          if (isDuplicate(e)) return false;
-          throw e;
+    async putMonitorStates(writes) {
+      if (writes.length === 0) return [];
+      return inTransaction(async (session) => {
+        const won: boolean[] = [];
+        for (const { next, expectedVersion } of writes) {
+          const _id = stateId(next.monitor_id, next.location);
+          if (expectedVersion === 0) {
+            // An insert that loses to a concurrent one is a write conflict (retried whole), or finds
+            // the row there and inserts nothing; a duplicate key would abort the transaction.
+            const r = await monitorStates.updateOne(
+              { _id },
+              { $setOnInsert: { ...next } },
+              { upsert: true, session },
+            );
+            won.push(r.upsertedCount === 1);
+          } else {
+            const r = await monitorStates.replaceOne(
+              { _id, version: expectedVersion } as Doc,
+              { _id, ...next },
+              { session },
+            );
+            won.push(r.matchedCount === 1);
+          }
         }
-      }
-      const r = await monitorStates.replaceOne({ _id, version: expectedVersion } as Doc, { _id, ...next });
-      return r.matchedCount === 1;
+        return won;
+      });
     },
   };
 };

@@ -122,20 +122,22 @@ export const sqliteMonitors = ({ st, one, many, immediate, page }: SqliteContext
       ).run(before.getTime(), limit).changes;
     },
 
-    async putMonitorState(next, expectedVersion) {
-      if (expectedVersion === 0) {
-        return (
-          st(`${insertSql(monitorStates)} ON CONFLICT (monitor_id, location) DO NOTHING`).run(
-            toRow(monitorStates, next),
-          ).changes === 1
-        );
-      }
+    async putMonitorStates(writes) {
+      if (writes.length === 0) return [];
       const cols = Object.keys(monitorStates.columns).filter((c) => c !== 'monitor_id' && c !== 'location');
-      return (
-        st(
-          `UPDATE monitor_states SET ${cols.map((c) => `${c} = @${c}`).join(', ')}
-           WHERE monitor_id = @monitor_id AND location = @location AND version = @expected`,
-        ).run({ ...toRow(monitorStates, next), expected: expectedVersion }).changes === 1
+      const insert = st(`${insertSql(monitorStates)} ON CONFLICT (monitor_id, location) DO NOTHING`);
+      const update = st(
+        `UPDATE monitor_states SET ${cols.map((c) => `${c} = @${c}`).join(', ')}
+         WHERE monitor_id = @monitor_id AND location = @location AND version = @expected`,
+      );
+      return immediate(() =>
+        writes.map(
+          ({ next, expectedVersion }) =>
+            (expectedVersion === 0
+              ? insert.run(toRow(monitorStates, next))
+              : update.run({ ...toRow(monitorStates, next), expected: expectedVersion })
+            ).changes === 1,
+        ),
       );
     },
   };
