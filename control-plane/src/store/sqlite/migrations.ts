@@ -366,6 +366,14 @@ export const migrations: string[][] = [
        waiting_from INTEGER) STRICT`,
     'INSERT INTO uptime_rollup_mark SELECT 1, coalesce(max(rowid), 0), NULL FROM check_results',
   ],
+  // The plan cap reads a per-workspace count of monitors, kept by every create and delete in their
+  // transaction (monitors.ts), instead of counting the workspace's monitors on every create; seeded
+  // from the monitors already stored.
+  [
+    'ALTER TABLE workspaces ADD COLUMN monitor_count INTEGER NOT NULL DEFAULT 0',
+    `UPDATE workspaces SET monitor_count =
+       (SELECT count(*) FROM monitors WHERE monitors.workspace_id = workspaces.id)`,
+  ],
 ];
 
 /**
