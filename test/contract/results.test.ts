@@ -40,6 +40,21 @@ contract('ResultStore', (c) => {
     expect(page.data[0]).toEqual(r2);
   });
 
+  it('stores a run-now result once, even when the run is done twice (each run starts at its own time)', async () => {
+    // A run request may reach two agents (its monitor moved between them while it waited): both
+    // results carry the id derived from the request, but each its own scheduled time.
+    const run = (s: number) =>
+      result(ws.workspace.id, 'm1', {
+        id: 'm1:eu-west:run:r1',
+        scheduled_at: at(s),
+        run_now_request_id: 'r1',
+      });
+    expect(await insertResults([run(10)])).toEqual(['m1:eu-west:run:r1']);
+    expect(await insertResults([run(12)])).toEqual([]);
+    const page = await store.listResults(ws.workspace.id, 'm1', { limit: 10 });
+    expect(page.data.map((r) => [r.id, r.scheduled_at])).toEqual([['m1:eu-west:run:r1', at(10)]]);
+  });
+
   it('pages results newest first, filters by location and window, counts uptime, prunes', async () => {
     for (let i = 0; i < 6; i++) {
       await insertResults([
