@@ -89,6 +89,11 @@ export const startControlPlane = async (deps: {
   // closes the connection.
   Object.assign(server, { httpAllowHalfOpen: true });
   capConnections(server, config.http_max_connections, logger, 'http');
+  // This replica's monitors, kept current from the monitor feed: agent streams, ingestion, region
+  // health. Loaded before the API answers, so that a run request asked through it (check now) is in
+  // the feed after the catalog's starting point and reaches the streams here.
+  const catalog = createMonitorCatalog(store);
+  await catalog.ready();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.http_port, config.http_host, () => resolve());
@@ -97,8 +102,6 @@ export const startControlPlane = async (deps: {
   listenPort = port;
   const url = `http://${config.http_host.includes(':') ? `[${config.http_host}]` : config.http_host}:${port}`;
   logger.info({ url }, 'HTTP API listening');
-  // This replica's monitors, kept current from the monitor feed: agent streams, ingestion, region health.
-  const catalog = createMonitorCatalog(store);
   const catalogLog = logger.child({ component: 'monitor-catalog' });
   catalog.start(config.assignment_poll_ms, (err) =>
     catalogLog.error({ err }, 'reading the monitor feed failed'),

@@ -118,9 +118,9 @@ export const run = async () => {
     const history = historyOf(workspace.id, id, i, from, now);
     stored += (await store.recordResults(history, () => null)).stored.length;
     const last = history.at(-1);
-    for (const location of ['*', ...REGIONS]) {
-      await store.putMonitorState(
-        {
+    await store.putMonitorStates(
+      ['*', ...REGIONS].map((location) => ({
+        next: {
           monitor_id: id,
           location,
           status: last.ok ? 'up' : 'down',
@@ -131,9 +131,9 @@ export const run = async () => {
           last_scheduled_at: location === '*' ? null : last.scheduled_at,
           version: 1,
         },
-        0,
-      );
-    }
+        expectedVersion: 0,
+      })),
+    );
     if (i % 100 === 99) process.stdout.write(`history: ${i + 1} monitors, ${stored} results\n`);
   }
   const key = (await createNamedKey(store, workspace, admin, { name: 'bench', expiry: 'none' }, new Date()))

@@ -1,7 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/processes.js';
+import { waitFor } from '../support/wait.js';
 import { type Lookout, launchBrowser, signedInAt, startLookout } from './support.js';
 
 /**
@@ -251,5 +255,78 @@ describe('an outage, end to end', () => {
     } finally {
       t.server.close();
     }
+  });
+});
+
+// Last: the monitor here ends down with an open alert, which the alerts pages above would list.
+describe('monitor status', () => {
+  it('a monitor against a closed port shows Pending while its checks fail, then Down: never Up, listed or on its page', async () => {
+    const NAME = 'Closed port';
+    const closed = await freePort();
+    // Two regions, a check every 2 s, down after 8 failures in both: the failures show for seconds
+    // before the threshold decides.
+    const m = await post('/monitors/create', {
+      display_name: NAME,
+      monitor_type: 'http',
+      url: `http://127.0.0.1:${closed}/`,
+      http_method: 'GET',
+      expected_status_code: 200,
+      check_interval_seconds: 2,
+      timeout_seconds: 1,
+      failure_threshold: 8,
+      check_locations: ['eu-west', 'us-east'],
+    });
+    expect(m.status).toBe('pending');
+    const { context, page } = await signedInAt(browser, lookout, member);
+    const detail = await context.newPage();
+    await detail.goto(lookout.url('demo', `/monitors/${m.id}`));
+    await detail.getByRole('heading', { name: NAME, level: 1 }).waitFor();
+    // Every status either page ever renders for this monitor (on the list: with the number of failed
+    // checks its row shows), recorded in the page on every change of the document.
+    const record = (p: typeof page) =>
+      p.evaluate(`(() => {
+        const name = ${JSON.stringify(NAME)};
+        window.shown = [];
+        const scan = () => {
+          let now = null;
+          for (const row of document.querySelectorAll('tr')) {
+            if (row.querySelector('th a')?.textContent !== name) continue;
+            const failed = [...row.querySelectorAll('li')].filter((li) => li.textContent.startsWith('Down from'));
+            now = row.cells[1].textContent.trim() + ' ' + failed.length;
+          }
+          const h1 = document.querySelector('h1');
+          if (h1?.textContent === name) now = h1.nextElementSibling.textContent.trim();
+          if (now !== null && window.shown.at(-1) !== now) window.shown.push(now);
+        };
+        scan();
+        new MutationObserver(scan).observe(document.body, { subtree: true, childList: true, characterData: true });
+      })()`);
+    await record(page);
+    await record(detail);
+    const shown = (p: typeof page) => p.evaluate('window.shown') as Promise<string[]>;
+
+    // The row shows failed checks, and the monitor is Pending: its checks have not decided yet.
+    await waitFor(
+      () => shown(page),
+      (seen) => seen.some((s) => /^Pending [1-9]/.test(s)),
+      { timeoutMs: SHOWS.timeout, what: 'Pending next to failed checks' },
+    );
+    await page.screenshot({ path: join(tmpdir(), 'lookout-closed-port-list.png'), fullPage: true });
+    await detail.screenshot({ path: join(tmpdir(), 'lookout-closed-port-detail.png'), fullPage: true });
+    const monitorRow = page.getByRole('row', { name: new RegExp(NAME) });
+    await monitorRow.getByText('Down', { exact: true }).waitFor(SHOWS);
+    await detail.getByText('Down', { exact: true }).waitFor(SHOWS);
+    const onList = await shown(page);
+    const onPage = await shown(detail);
+    expect(
+      onList.every((s) => /^(Pending|Down) /.test(s)),
+      onList.join(', '),
+    ).toBe(true);
+    expect(
+      onPage.every((s) => s === 'Pending' || s === 'Down'),
+      onPage.join(', '),
+    ).toBe(true);
+    expect(onPage).toContain('Pending');
+    await context.close();
   });
 });

@@ -12,7 +12,7 @@ import type {
 } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { at, fixtures, T0 } from './fixtures.js';
-import { contract, locationStates } from './stores.js';
+import { contract, locationStates, putState } from './stores.js';
 
 const escalating = (policyId: string, due: Date): Partial<Alert> => ({
   escalation: { policy_id: policyId, step: 0, round: 0, claim: null, suppressed_by: null, finished: false },
@@ -116,8 +116,8 @@ contract('AlertStore', (c) => {
       version: 1,
     };
     const eu = { ...star, location: 'eu-west', consecutive_failures: 3 };
-    expect(await store.putMonitorState(star, 0)).toBe(true);
-    expect(await store.putMonitorState(eu, 0)).toBe(true);
+    expect(await putState(store, star, 0)).toBe(true);
+    expect(await putState(store, eu, 0)).toBe(true);
     const down = fixtures.alert(ws.workspace.id, {
       source_type: 'monitor',
       source_id: 'm-rearm',
@@ -137,9 +137,9 @@ contract('AlertStore', (c) => {
     // Down → unknown with the version bumped (a flip racing it loses its compare-and-set);
     // location states are untouched.
     expect(await statesOf('m-rearm')).toEqual([{ ...star, status: 'unknown', version: 2 }, eu]);
-    expect(await store.putMonitorState({ ...star, status: 'up', version: 2 }, 1)).toBe(false);
+    expect(await putState(store, { ...star, status: 'up', version: 2 }, 1)).toBe(false);
     // Already resolved: nothing moves.
-    await store.putMonitorState({ ...star, version: 3 }, 2);
+    await putState(store, { ...star, version: 3 }, 2);
     expect((await store.resolveAlert(ws.workspace.id, down.id, by, at(30))).outcome).toBe('already_resolved');
     expect((await statesOf('m-rearm'))[0]).toMatchObject({ status: 'down', version: 3 });
 

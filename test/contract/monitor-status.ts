@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ingestResults } from '../../control-plane/src/domain/check-results.js';
 import {
   type MonitorChecksSummary,
   type MonitorStatus,
@@ -18,6 +19,7 @@ import type {
 } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { at, fixtures, result, T0 } from './fixtures.js';
+import { putState } from './stores.js';
 
 /** A plain tcp monitor named `name`, created `created` seconds after T0. */
 const monitor = (
@@ -126,14 +128,14 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       const paused = await add('paused', 5, { paused: true });
       const maint = await add('maint', 6);
       const pausedInMaint = await add('paused-in-maint', 7, { paused: true });
-      await store.putMonitorState(state(up.id, '*', 'up', at(50)), 0);
-      await store.putMonitorState(state(up.id, 'eu-west', 'up', at(40)), 0);
-      await store.putMonitorState(state(up.id, 'us-east', 'up', at(45)), 0);
-      await store.putMonitorState(state(down.id, '*', 'down', at(60)), 0);
-      await store.putMonitorState(state(down.id, 'eu-west', 'down', at(55)), 0);
-      await store.putMonitorState(state(unknown.id, '*', 'unknown', at(60)), 0);
-      await store.putMonitorState(state(paused.id, '*', 'down', at(60)), 0);
-      await store.putMonitorState(state(maint.id, '*', 'down', at(60)), 0);
+      await putState(store, state(up.id, '*', 'up', at(50)), 0);
+      await putState(store, state(up.id, 'eu-west', 'up', at(40)), 0);
+      await putState(store, state(up.id, 'us-east', 'up', at(45)), 0);
+      await putState(store, state(down.id, '*', 'down', at(60)), 0);
+      await putState(store, state(down.id, 'eu-west', 'down', at(55)), 0);
+      await putState(store, state(unknown.id, '*', 'unknown', at(60)), 0);
+      await putState(store, state(paused.id, '*', 'down', at(60)), 0);
+      await putState(store, state(maint.id, '*', 'down', at(60)), 0);
       await store.insertMaintenanceWindow(window(ws, maint.id, 90, 200));
       await store.insertMaintenanceWindow(window(ws, pausedInMaint.id, 90, 200));
       // Windows of the past, the future and another monitor's do not count.
@@ -179,12 +181,63 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       });
     });
 
+    it('a monitor whose checks never succeeded is pending until they decide, then down, never up; up after a success', async () => {
+      const m = await add('closed', 1, {
+        check_locations: ['eu-west', 'us-east'],
+        failure_threshold: 2,
+        check_interval_seconds: 60,
+      });
+      /** One check through ingestion (the adapter's recordResults and location-state writes). */
+      const check = (location: string, s: number, ok: boolean) =>
+        ingestResults(
+          {
+            store,
+            catalog: { resolve: async (ids) => new Map([...ids].map((id) => [id, m] as const)) },
+          },
+          {
+            region: location,
+            instanceId: `${location}-1`,
+            results: [
+              {
+                ...result(ws, m.id, { scheduled_at: at(s), started_at: at(s), ok }),
+                ...(ok
+                  ? {}
+                  : { error_kind: 'connect', error_message: 'connection refused', status_code: null }),
+              },
+            ],
+          },
+          at(s),
+        );
+      const seen = async (s: number) => {
+        const listed = (await statuses({}, at(s))).closed;
+        const one = (await store.getMonitorStatuses(ws, [m.id], at(s))).get(m.id)?.status;
+        expect(one).toBe(listed);
+        return listed;
+      };
+      // Failing below the threshold, then failing at one location of two (no quorum): pending.
+      const steps: [string, number, MonitorStatus][] = [
+        ['eu-west', 10, 'pending'],
+        ['us-east', 11, 'pending'],
+        ['eu-west', 70, 'pending'],
+        ['us-east', 71, 'down'],
+        ['eu-west', 130, 'down'],
+      ];
+      for (const [location, s, expected] of steps) {
+        await check(location, s, false);
+        expect([location, s, await seen(s)]).toEqual([location, s, expected]);
+      }
+      expect(await statuses({ status: ['up'] }, at(130))).toEqual({});
+      // A success at last: up.
+      await check('us-east', 131, true);
+      expect(await seen(131)).toBe('up');
+    });
+
     it('filters on one or several statuses and pages through the filtered list, newest first', async () => {
       const names: string[] = [];
       for (let i = 0; i < 7; i++) {
         const m = await add(`m${i}`, i + 1);
         names.push(m.display_name);
-        if (i % 2 === 0) await store.putMonitorState(state(m.id, '*', 'down', at(50)), 0);
+        if (i % 2 === 0) await putState(store, state(m.id, '*', 'down', at(50)), 0);
       }
       expect(Object.keys(await statuses({ status: ['down'] }))).toEqual(['m6', 'm4', 'm2', 'm0']);
       expect(Object.keys(await statuses({ status: ['pending', 'up'] }))).toEqual(['m5', 'm3', 'm1']);

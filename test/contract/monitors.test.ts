@@ -6,7 +6,7 @@ import { beforeEach, expect, it } from 'vitest';
 import type { CheckResultRecord, MonitorLocationState } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { at, fixtures, T0 } from './fixtures.js';
-import { contract, locationStates } from './stores.js';
+import { contract, locationStates, putState } from './stores.js';
 
 contract('MonitorStore', (c) => {
   let store: Store;
@@ -38,6 +38,40 @@ contract('MonitorStore', (c) => {
     );
     expect(outcomes.filter((o) => o === 'inserted').length).toBe(5);
     expect(await countMonitors(ws.workspace.id)).toBe(5);
+  });
+
+  it('counts creates and deletes against the cap: a delete makes room, a delete of nothing does not, concurrency never overshoots', async () => {
+    const cap = { maxMonitors: 4 };
+    const make = () => fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id);
+    const first = [make(), make(), make(), make()];
+    for (const m of first) expect(await store.insertMonitor(m, cap)).toBe('inserted');
+    expect(await store.insertMonitor(make(), cap)).toBe('limit_reached');
+    expect(await store.deleteMonitor(ws.workspace.id, first[0]!.id)).toBe(true);
+    // Deleting it again, or from another workspace, frees nothing.
+    expect(await store.deleteMonitor(ws.workspace.id, first[0]!.id)).toBe(false);
+    const other = fixtures.workspace();
+    await store.createWorkspace(other);
+    expect(await store.deleteMonitor(other.workspace.id, first[1]!.id)).toBe(false);
+    expect(await store.insertMonitor(make(), cap)).toBe('inserted');
+    expect(await store.insertMonitor(make(), cap)).toBe('limit_reached');
+    // Each workspace has its own count.
+    expect(await store.insertMonitor(fixtures.monitor(other.workspace.id, other.defaultPolicy.id), cap)).toBe(
+      'inserted',
+    );
+
+    // Two deletes and six creates at once: never more than the cap, whatever the order.
+    const outcomes = await Promise.all([
+      store.deleteMonitor(ws.workspace.id, first[1]!.id),
+      ...Array.from({ length: 6 }, () => store.insertMonitor(make(), cap)),
+      store.deleteMonitor(ws.workspace.id, first[2]!.id),
+    ]);
+    const inserted = outcomes.filter((o) => o === 'inserted').length;
+    expect(inserted).toBeLessThanOrEqual(2);
+    expect(await countMonitors(ws.workspace.id)).toBe(2 + inserted);
+    // The count agrees with the monitors there are: creates succeed exactly up to the cap again.
+    while ((await store.insertMonitor(make(), cap)) === 'inserted');
+    expect(await countMonitors(ws.workspace.id)).toBe(4);
+    expect(await countMonitors(other.workspace.id)).toBe(1);
   });
 
   it('updates by compare-and-set on version', async () => {
@@ -153,11 +187,23 @@ contract('MonitorStore', (c) => {
       last_scheduled_at: T0,
       version: 1,
     };
-    expect(await store.putMonitorState(s, 0)).toBe(true);
-    expect(await store.putMonitorState({ ...s, consecutive_failures: 9 }, 0)).toBe(false);
+    expect(await putState(store, s, 0)).toBe(true);
+    expect(await putState(store, { ...s, consecutive_failures: 9 }, 0)).toBe(false);
     const next = { ...s, consecutive_failures: 2, version: 2 };
-    expect(await store.putMonitorState(next, 1)).toBe(true);
-    expect(await store.putMonitorState({ ...s, consecutive_failures: 7, version: 2 }, 1)).toBe(false);
+    expect(await putState(store, next, 1)).toBe(true);
+    expect(await putState(store, { ...s, consecutive_failures: 7, version: 2 }, 1)).toBe(false);
     expect(await statesOf('m3')).toEqual([next]);
+    // Several in one step: each by its own compare-and-set, the answers in order.
+    const other = { ...s, location: 'us-east' };
+    expect(
+      await store.putMonitorStates([
+        { next: { ...next, consecutive_failures: 3, version: 3 }, expectedVersion: 2 },
+        { next: other, expectedVersion: 0 },
+        { next: { ...next, consecutive_failures: 8, version: 3 }, expectedVersion: 2 },
+        { next: { ...other, version: 5 }, expectedVersion: 0 },
+      ]),
+    ).toEqual([true, true, false, false]);
+    expect(await statesOf('m3')).toEqual([{ ...next, consecutive_failures: 3, version: 3 }, other]);
+    expect(await store.putMonitorStates([])).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { initialState } from '../../control-plane/src/domain/evaluation.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { at, type fixtures, result, T0 } from './fixtures.js';
-import { contract, locationStates } from './stores.js';
+import { contract, locationStates, putState } from './stores.js';
 
 contract('ResultStore', (c) => {
   let store: Store;
@@ -38,6 +38,21 @@ contract('ResultStore', (c) => {
         .sort(),
     ).toEqual([r1.id, 'new'].sort());
     expect(page.data[0]).toEqual(r2);
+  });
+
+  it('stores a run-now result once, even when the run is done twice (each run starts at its own time)', async () => {
+    // A run request may reach two agents (its monitor moved between them while it waited): both
+    // results carry the id derived from the request, but each its own scheduled time.
+    const run = (s: number) =>
+      result(ws.workspace.id, 'm1', {
+        id: 'm1:eu-west:run:r1',
+        scheduled_at: at(s),
+        run_now_request_id: 'r1',
+      });
+    expect(await insertResults([run(10)])).toEqual(['m1:eu-west:run:r1']);
+    expect(await insertResults([run(12)])).toEqual([]);
+    const page = await store.listResults(ws.workspace.id, 'm1', { limit: 10 });
+    expect(page.data.map((r) => [r.id, r.scheduled_at])).toEqual([['m1:eu-west:run:r1', at(10)]]);
   });
 
   it('pages results newest first, filters by location and window, counts uptime, prunes', async () => {
@@ -100,7 +115,7 @@ contract('ResultStore', (c) => {
   it('records results and moves their location states in one step, each seeing the one before', async () => {
     const base = (location: string): MonitorLocationState => initialState('m4', location);
     const other: MonitorLocationState = { ...base('eu-west'), monitor_id: 'm5', version: 1 };
-    expect(await store.putMonitorState(other, 0)).toBe(true);
+    expect(await putState(store, other, 0)).toBe(true);
     const rs = [
       result(ws.workspace.id, 'm4', { id: 'a', location: 'eu-west', scheduled_at: at(0) }),
       result(ws.workspace.id, 'm4', { id: 'b', location: 'us-east', scheduled_at: at(1) }),

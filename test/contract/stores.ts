@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterAll, afterEach, beforeEach, describe, type RunnerTask } from 'vitest';
-import type { CheckResultRecord } from '../../control-plane/src/domain/types.js';
+import type { CheckResultRecord, MonitorLocationState } from '../../control-plane/src/domain/types.js';
 import { createMongoStore } from '../../control-plane/src/store/mongo/mongo-store.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
@@ -153,3 +153,7 @@ export const locationStates = async (
       () => null,
     )
   ).states;
+
+/** One location state written by compare-and-set (`putMonitorStates` with one write): written or not. */
+export const putState = async (store: Store, next: MonitorLocationState, expectedVersion: number) =>
+  (await store.putMonitorStates([{ next, expectedVersion }]))[0]!;

@@ -3,6 +3,7 @@ import { createGrpcTransport } from '@connectrpc/connect-node';
 import { AgentService } from '@lookout/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentToken } from '../../control-plane/src/domain/agent-tokens.js';
+import { grpcAgent } from '../support/agent-client.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 /**
@@ -223,6 +224,79 @@ describe('monitor status', () => {
     h.clock.advance(1000);
     const uptime = await w.api('GET', `/monitors/${m.id}/uptime`);
     expect(uptime.body).toMatchObject({ total_checks: 4, successful_checks: 3, uptime_percentage: 75 });
+  });
+
+  it('a monitor that has never succeeded is pending until its checks decide, then down: never up (ReportResults over gRPC)', async () => {
+    const w = await h.workspace('status-never-up');
+    const agent = (region: string) =>
+      grpcAgent({ store: h.store, config: h.config, rpcUrl: h.cp.rpcUrl, region, instance: `${region}-1` });
+    const eu = await agent('eu-west');
+    const us = await agent('us-east');
+    const created = await w.api('POST', '/monitors/create', {
+      json: {
+        display_name: 'closed port',
+        monitor_type: 'http',
+        url: 'http://127.0.0.1:9/',
+        http_method: 'GET',
+        expected_status_code: 200,
+        check_interval_seconds: 60,
+        timeout_seconds: 5,
+        failure_threshold: 3,
+        check_locations: ['eu-west', 'us-east'],
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const m = created.body as { id: string; status: string };
+    expect(m.status).toBe('pending');
+    const seen = async () => {
+      const one = (await statusOf(w.api, m.id)) as { status: string; uptime_24h: number | null };
+      const listed = (await w.api('GET', '/monitors')).body.data.find((x: { id: string }) => x.id === m.id);
+      expect(listed.status).toBe(one.status);
+      return one;
+    };
+    // Two failures from each location, then a third from eu-west alone: eu-west is failing, us-east is
+    // not yet, and the quorum (two locations) is not met. No location has ever succeeded: pending.
+    for (const [i, a] of [eu, us, eu, us, eu].entries()) {
+      h.clock.advance(i % 2 === 0 ? 60_000 : 1000);
+      await a.report(m.id, h.clock.now(), false);
+      expect(await seen(), `after failure ${i + 1}`).toMatchObject({ status: 'pending', uptime_24h: 0 });
+    }
+    expect((await w.api('GET', '/monitors?status=up')).body.data).toEqual([]);
+    expect((await w.api('GET', `/alerts?source_id=${m.id}`)).body.data).toEqual([]);
+    // us-east reaches the threshold too: the quorum says down, and one alert opens.
+    h.clock.advance(1000);
+    await us.report(m.id, h.clock.now(), false);
+    expect((await seen()).status).toBe('down');
+    const alerts = (await w.api('GET', `/alerts?source_id=${m.id}`)).body.data as { status: string }[];
+    expect(alerts.map((a) => a.status)).toEqual(['open']);
+    // A success at last: up (eu-west alone is failing, below the quorum), and the alert resolves.
+    h.clock.advance(60_000);
+    await us.report(m.id, h.clock.now(), true);
+    expect((await seen()).status).toBe('up');
+    const after = (await w.api('GET', `/alerts?source_id=${m.id}`)).body.data as { status: string }[];
+    expect(after.map((a) => a.status)).toEqual(['resolved']);
+
+    // One location, threshold 2: the first failure leaves it pending, the second makes it down.
+    const single = (
+      await w.api('POST', '/monitors/create', {
+        json: {
+          display_name: 'closed port, eu only',
+          monitor_type: 'http',
+          url: 'http://127.0.0.1:9/',
+          http_method: 'GET',
+          expected_status_code: 200,
+          check_interval_seconds: 60,
+          failure_threshold: 2,
+          check_locations: ['eu-west'],
+        },
+      })
+    ).body as { id: string };
+    h.clock.advance(1000);
+    await eu.report(single.id, h.clock.now(), false);
+    expect((await statusOf(w.api, single.id)).status).toBe('pending');
+    h.clock.advance(60_000);
+    await eu.report(single.id, h.clock.now(), false);
+    expect((await statusOf(w.api, single.id)).status).toBe('down');
   });
 
   it('POST /monitors/{id}/check asks every location for a run now: 202, 409 when paused, 404 elsewhere', async () => {

@@ -5,7 +5,9 @@ import {
   applyResult,
   domainExpiry,
   initialState,
+  monitorRowStatus,
   tlsExpiry,
+  type Verdict,
   verdict,
   wantsConfirmation,
 } from './evaluation.js';
@@ -103,12 +105,18 @@ export const ingestResults = async (
     if (list) list.push(s);
     else statesOf.set(s.monitor_id, [s]);
   }
+  const verdicts = new Map<string, Verdict>();
+  for (const id of latest.keys()) {
+    const locations = (statesOf.get(id) ?? []).filter((s) => s.location !== MONITOR_ROW);
+    verdicts.set(id, verdict(monitors.get(id)!, locations, now));
+  }
+  await flipAll(store, monitors, latest, statesOf, verdicts, now);
   const open = await openAlertsOf(
     store,
     [...latest.keys()].map((id) => monitors.get(id)!),
   );
   for (const [id, r] of latest) {
-    await decideAlerts(store, monitors.get(id)!, r, statesOf.get(id) ?? [], open, now);
+    await decideConditions(store, monitors.get(id)!, r, verdicts.get(id)!, open, now);
   }
 
   const runs = [...firstFailures.values()].flatMap((r) =>
@@ -166,27 +174,60 @@ const openAlertsOf = async (store: AlertStore, monitors: Monitor[]) => {
 };
 
 /**
- * Opens or resolves the monitor's alerts from the state of all its locations and its newest result.
- * `open` names the condition alerts known to be open (see `openAlertsOf`).
+ * The monitor-level ('*') rows of the monitors of a batch, moved as their verdicts say
+ * (`monitorRowStatus` in evaluation.ts): every row that changes is written by compare-and-set, all of
+ * them in one store step (one transaction: a batch of new monitors costs one write, not one each).
+ * The row is also the monitor's `status` in the API (domain/monitor-status.ts). Only the replica
+ * that wins a row's flip into or out of `down` raises or resolves the alert, so two replicas never
+ * raise two; the first verdict `up`, or a return to pending, has no alert to raise or resolve.
  */
-export const decideAlerts = async (
+const flipAll = async (
   store: AlertStore & MonitorStore & RoutingStore,
+  monitors: Map<string, Monitor>,
+  latest: Map<string, CheckResultRecord>,
+  statesOf: Map<string, MonitorLocationState[]>,
+  verdicts: Map<string, Verdict>,
+  now: Date,
+) => {
+  const writes: { next: MonitorLocationState; expectedVersion: number }[] = [];
+  const before: MonitorLocationState[] = [];
+  for (const id of latest.keys()) {
+    const row = statesOf.get(id)?.find((s) => s.location === MONITOR_ROW) ?? initialState(id, MONITOR_ROW);
+    const status = monitorRowStatus(row.status, verdicts.get(id)!);
+    if (status === row.status) continue;
+    before.push(row);
+    writes.push({
+      next: { ...row, status, last_result_at: now, version: row.version + 1 },
+      expectedVersion: row.version,
+    });
+  }
+  const won = await store.putMonitorStates(writes);
+  for (const [i, row] of before.entries()) {
+    const next = writes[i]!.next.status;
+    if (!won[i] || (next !== 'down' && row.status !== 'down')) continue;
+    const m = monitors.get(row.monitor_id)!;
+    const r = latest.get(row.monitor_id)!;
+    const v = verdicts.get(row.monitor_id)!;
+    // Texts are built only for an alert actually raised: most results change none.
+    await alertWhile(store, m, 'down', next === 'down', now, () => ({
+      title: `${m.display_name} is down`,
+      description: `Failing from ${v.failing.join(', ')} (${v.failing.length} of ${v.voting.length} reporting locations). Last error: ${r.error_message ?? 'none'}.`,
+    }));
+  }
+};
+
+/**
+ * Opens or resolves the monitor's condition alerts (slow, TLS and domain expiry) from its verdict and
+ * its newest result. `open` names the condition alerts known to be open (see `openAlertsOf`).
+ */
+const decideConditions = async (
+  store: AlertStore & RoutingStore,
   m: Monitor,
   r: CheckResultRecord,
-  states: MonitorLocationState[],
+  v: Verdict,
   open: Set<string>,
   now: Date,
 ) => {
-  const v = verdict(
-    m,
-    states.filter((s) => s.location !== MONITOR_ROW),
-    now,
-  );
-  // Texts are built only for an alert actually raised: most results change none.
-  await flip(store, m, states, v, now, () => ({
-    title: `${m.display_name} is down`,
-    description: `Failing from ${v.failing.join(', ')} (${v.failing.length} of ${v.voting.length} reporting locations). Last error: ${r.error_message ?? 'none'}.`,
-  }));
   const condition = async (
     cause: (typeof CONDITION_CAUSES)[number],
     active: boolean,
@@ -225,35 +266,6 @@ interface AlertText {
   description: string;
   severity?: 'critical' | 'warning';
 }
-
-/**
- * Monitor-level up/down flips by compare-and-set on the '*' row: only the replica that wins the flip
- * raises (or resolves) the alert, so two replicas never raise two. The row is also the monitor's
- * `status` in the API (domain/monitor-status.ts), so the first verdict of a monitor with no verdict
- * yet (no row, or 'unknown' after a manual resolve) is written even when it is up: once per monitor,
- * and with no alert to resolve.
- */
-const flip = async (
-  store: AlertStore & MonitorStore & RoutingStore,
-  m: Monitor,
-  states: MonitorLocationState[],
-  v: { down: boolean; voting: string[] },
-  now: Date,
-  text: () => AlertText,
-) => {
-  const { down } = v;
-  const row = states.find((s) => s.location === MONITOR_ROW) ?? initialState(m.id, MONITOR_ROW);
-  const firstUp = row.status === 'unknown' && !down && v.voting.length > 0;
-  if (down === (row.status === 'down') && !firstUp) return;
-  const next: MonitorLocationState = {
-    ...row,
-    status: down ? 'down' : 'up',
-    last_result_at: now,
-    version: row.version + 1,
-  };
-  if (!(await store.putMonitorState(next, row.version))) return;
-  if (!firstUp) await alertWhile(store, m, 'down', down, now, text);
-};
 
 /** Keeps an alert open exactly while `active`: raises it (once) or resolves it as the system. */
 const alertWhile = async (

@@ -3,6 +3,7 @@ import {
   applyResult,
   domainExpiry,
   initialState,
+  monitorRowStatus,
   tlsExpiry,
   verdict,
   wantsConfirmation,
@@ -106,6 +107,43 @@ describe('verdict', () => {
     expect(verdict(m, [stale], now)).toMatchObject({ down: false, voting: [] });
     // a location no longer among check_locations does not vote either
     expect(verdict(monitor({ check_locations: ['us-east'] }), [fresh], now).voting).toEqual([]);
+  });
+
+  it('is up only with a success: pending while the failures decide nothing yet', () => {
+    const m = monitor();
+    const status = (...states: MonitorLocationState[]) => verdict(m, states, now).status;
+    // Every location's newest result at 240 s: all fresh, all vote.
+    const states = (outcomes: boolean[], loc: string) =>
+      run(m, outcomes, loc, 240 - (outcomes.length - 1) * 60);
+    // Failing below the threshold everywhere, or failing at one location only: nothing decided.
+    expect(status(states([false], 'eu-west'))).toBe('pending');
+    expect(status(states([false, false], 'eu-west'), states([false, false], 'us-east'))).toBe('pending');
+    expect(status(states([false, false, false], 'eu-west'), states([false], 'us-east'))).toBe('pending');
+    // The quorum failing: down. One location succeeding (and still under its threshold since): up.
+    expect(status(states([false, false, false], 'eu-west'), states([false, false, false], 'us-east'))).toBe(
+      'down',
+    );
+    expect(status(states([false, false, false], 'eu-west'), states([true, false], 'us-east'))).toBe('up');
+    expect(status(states([true], 'eu-west'))).toBe('up');
+    expect(status()).toBe('pending');
+  });
+
+  it('moves the monitor-level row: pending leaves down as it is and anything else unknown', () => {
+    const table: [
+      MonitorLocationState['status'],
+      'up' | 'down' | 'pending',
+      MonitorLocationState['status'],
+    ][] = [
+      ['unknown', 'pending', 'unknown'],
+      ['unknown', 'up', 'up'],
+      ['unknown', 'down', 'down'],
+      ['up', 'down', 'down'],
+      ['up', 'pending', 'unknown'],
+      ['down', 'pending', 'down'],
+      ['down', 'up', 'up'],
+    ];
+    for (const [row, v, next] of table)
+      expect([row, v, monitorRowStatus(row, { status: v })]).toEqual([row, v, next]);
   });
 
   it('is slow after failure_threshold consecutive slow successes at a location', () => {

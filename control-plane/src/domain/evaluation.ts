@@ -58,6 +58,14 @@ export const isFresh = (m: Monitor, s: MonitorLocationState, now: Date) =>
     3 * effectiveIntervalSeconds(m) * 1000 + m.timeout_seconds * 1000;
 
 export interface Verdict {
+  /**
+   * The monitor's verdict, the one rule behind its `status` (domain/monitor-status.ts): `down` when
+   * at least `quorum` voting locations are failing; else `up` when some voting location's own verdict
+   * is a success (it has succeeded, and not failed `failure_threshold` times since); else `pending`:
+   * nothing decided yet (no location has a success, and the failing ones are too few or below the
+   * threshold). A monitor is never up without a successful check.
+   */
+  status: 'up' | 'down' | 'pending';
   down: boolean;
   slow: boolean;
   /** Locations that vote (fresh results), and those of them that are failing. */
@@ -76,8 +84,10 @@ export const verdict = (m: Monitor, states: MonitorLocationState[], now: Date): 
   const voting = states.filter((s) => locations.includes(s.location) && isFresh(m, s, now));
   const failing = voting.filter((s) => s.status === 'down');
   const quorum = Math.max(1, Math.min(2, voting.length));
+  const down = voting.length > 0 && failing.length >= quorum;
   return {
-    down: voting.length > 0 && failing.length >= quorum,
+    status: down ? 'down' : voting.some((s) => s.status === 'up') ? 'up' : 'pending',
+    down,
     slow:
       m.response_time_threshold_ms !== null && voting.some((s) => s.consecutive_slow >= m.failure_threshold),
     voting: voting.map((s) => s.location),
@@ -85,6 +95,18 @@ export const verdict = (m: Monitor, states: MonitorLocationState[], now: Date): 
     quorum,
   };
 };
+
+/**
+ * What the monitor-level ('*') row becomes after a verdict: its status is what the API shows
+ * (domain/monitor-status.ts), and its flips into and out of `down` decide the monitor's alert.
+ * `pending` leaves a `down` row down (its alert stays open until a check succeeds) and makes any other
+ * row `unknown` (pending): a monitor is up only while a location's checks say so.
+ */
+export const monitorRowStatus = (
+  row: MonitorLocationState['status'],
+  v: Pick<Verdict, 'status'>,
+): MonitorLocationState['status'] =>
+  v.status === 'pending' ? (row === 'down' ? 'down' : 'unknown') : v.status;
 
 /** The first failure at a location after successes: time to ask the other locations to check now. */
 export const wantsConfirmation = (prev: MonitorLocationState, next: MonitorLocationState) =>

@@ -1,17 +1,30 @@
 import type { MonitorQuery } from './monitor-store.js';
-import type { Monitor, Page } from './types.js';
+import type { Monitor, MonitorLocationState, Page } from './types.js';
 
 /**
  * What a monitor record says about its state, in this order of precedence:
  * - `paused`: the monitor is paused (its checks do not run);
  * - `maintenance`: an active maintenance window covers it (its own, or the workspace's);
  * - `up` / `down`: the monitor-level verdict of its checks (the '*' location state, see
- *   domain/check-results.ts);
- * - `pending`: no verdict yet (a new monitor, or one whose alert was just resolved by hand while it
- *   was down: the next check decides).
+ *   `STATUS_OF_VERDICT`);
+ * - `pending`: no verdict yet (a new monitor, one whose checks have not decided — failing below the
+ *   threshold or short of the quorum, never successful — or one whose alert was just resolved by hand
+ *   while it was down: the next check decides).
  */
 export const MONITOR_STATUSES = ['up', 'down', 'paused', 'pending', 'maintenance'] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
+
+/**
+ * The status each monitor-level ('*') row stands for; no row is `pending` too. The row holds the
+ * verdict of the monitor's checks as `monitorRowStatus` (domain/evaluation.ts) moves it: `up` only
+ * after a successful check, `down` once the threshold and quorum say so, `unknown` until then. Both
+ * adapters build their status expression from this table.
+ */
+export const STATUS_OF_VERDICT = {
+  up: 'up',
+  down: 'down',
+  unknown: 'pending',
+} as const satisfies Record<MonitorLocationState['status'], MonitorStatus>;
 
 /** One check as the list's bar of recent checks shows it. */
 export interface RecentCheck {

@@ -36,6 +36,10 @@ export interface MonitorStore {
   /** Deletes up to `limit` entries older than `before`; the newest entry is always kept. */
   pruneMonitorChanges(before: Date, limit: number): Promise<number>;
 
-  /** Compare-and-set: writes `next` only if the stored version is `expectedVersion` (0: no row yet). */
-  putMonitorState(next: MonitorLocationState, expectedVersion: number): Promise<boolean>;
+  /**
+   * Compare-and-set of location states, all in one transaction (one fsync on SQLite, however many):
+   * each `next` is written only if its stored version is `expectedVersion` (0: no row yet). Answers,
+   * in order, which were written.
+   */
+  putMonitorStates(writes: { next: MonitorLocationState; expectedVersion: number }[]): Promise<boolean[]>;
 }

@@ -19,7 +19,7 @@ import type { AgentToken } from '../domain/types.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/port.js';
 import { toConnectError } from './errors.js';
-import type { RunNowHub } from './run-now-hub.js';
+import type { RunNowHub, RunNowRequest } from './run-now-hub.js';
 import { assignmentOf, resultFromWire } from './wire.js';
 
 export interface AgentServiceDeps {
@@ -123,7 +123,7 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
       let wake: () => void = () => {};
       const sub = runNow.subscribe(
         region,
-        (id) => !first && sent.has(id),
+        (id) => sent.has(id),
         () => wake(),
       );
       /**
@@ -167,6 +167,8 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
             basis = nextBasis;
             dirty = 'all';
           }
+          /** Run requests that waited for a monitor this stream has just been handed. */
+          let claimed: RunNowRequest[] = [];
           if (dirty === 'all' || dirty.size > 0) {
             const { upserts, removes } = shareChanges(
               catalog.region(region),
@@ -177,6 +179,8 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
             dirty = new Set();
             for (const m of upserts) sent.set(m.id, m.version);
             for (const id of removes) sent.delete(id);
+            // The first pass hands over the whole share (some of it the agent already runs).
+            claimed = sub.claim(first ? sent.keys() : upserts.map((m) => m.id));
             if (first) {
               // In parts of SYNC_PART upserts: neither side ever holds one huge message.
               const full = req.running.length === 0;
@@ -212,8 +216,12 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
                 );
             }
           }
-          for (const r of sub.take()) {
-            if (!sent.has(r.monitorId)) continue;
+          for (const r of [...sub.take(), ...claimed]) {
+            // Queued while this stream held the monitor, which has moved since: to its new holder.
+            if (!sent.has(r.monitorId)) {
+              runNow.publish(r);
+              continue;
+            }
             out.push(
               create(WatchAssignmentsResponseSchema, {
                 event: {

@@ -31,7 +31,7 @@ export const startRpcServer = async (
   const shutdown = new AbortController();
   const ownCatalog = !deps.catalog;
   const catalog = deps.catalog ?? createMonitorCatalog(deps.store);
-  const runNow = createRunNowHub();
+  const runNow = createRunNowHub({ now: () => deps.clock.now().getTime() });
   catalog.onRun((r) => {
     if (r.location) {
       runNow.publish({

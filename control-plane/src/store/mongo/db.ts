@@ -94,10 +94,10 @@ export const connect = (opts: MongoOptions) => {
 
 /**
  * Fields the adapter keeps on documents for itself, never returned to the domain: the open alert
- * key, the write-skew guard (`guard`; `key_writes` and `monitor_writes` are its former names) and
- * the delivery insertion order.
+ * key, the write-skew guard (`guard`; `key_writes` and `monitor_writes` are its former names), the
+ * delivery insertion order and a workspace's count of monitors (the plan cap, monitors.ts).
  */
-const INTERNAL = ['open_key', 'guard', 'key_writes', 'monitor_writes', 'delivery_seq'];
+const INTERNAL = ['open_key', 'guard', 'key_writes', 'monitor_writes', 'delivery_seq', 'monitor_count'];
 
 export const toDoc = (record: { id: string } & object): Doc => {
   const { id, ...rest } = record as { id: string } & Record<string, unknown>;

@@ -7,7 +7,7 @@ import { integrationIndexes, mongoIntegrations } from './integrations.js';
 import { mongoMailSettings } from './mail-settings.js';
 import { memberIndexes, mongoMembers } from './members.js';
 import { mongoMonitorStatus } from './monitor-status.js';
-import { mongoMonitors, monitorIndexes, seedFeedCounter } from './monitors.js';
+import { mongoMonitors, monitorIndexes, seedFeedCounter, seedMonitorCounts } from './monitors.js';
 import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
@@ -22,7 +22,7 @@ export type { MongoOptions } from './db.js';
  * The production store: MongoDB through the official driver, one module per port over one shared
  * context (db.ts). init connects, refuses a standalone server (transactions need a replica set),
  * creates the indexes (dropping superseded ones), backfills old heartbeats and the uptime rollups of
- * results stored before them, and seeds the feed counter.
+ * results stored before them, and seeds the feed counter and the workspaces' monitor counts.
  */
 export const createMongoStore = (opts: MongoOptions): Store => {
   const { client, ctx } = connect(opts);
@@ -56,6 +56,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
       await seedFeedCounter(ctx.col);
+      await seedMonitorCounts(ctx.col);
     },
     async ping() {
       await client.db('admin').command({ ping: 1 });

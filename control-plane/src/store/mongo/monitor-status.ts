@@ -5,6 +5,7 @@ import {
   type MonitorWithStatus,
   NO_CHECKS,
   RECENT_CHECKS,
+  STATUS_OF_VERDICT,
 } from '../../domain/monitor-status.js';
 import { dashboardWindows, percent } from '../../domain/uptime.js';
 import { decodeCursor, toPage } from '../cursor.js';
@@ -158,7 +159,8 @@ const withSummary = (d: Document, checks: boolean): Document => {
  * (few: only those not yet ended), then one aggregation over the workspace's monitors in list order
  * that joins each monitor's location states ($lookup on the indexed monitor_states.monitor_id),
  * derives status and last_checked_at, filters on status and stops at the page size. The same
- * precedence as domain/monitor-status.ts: paused, maintenance, the '*' state, pending.
+ * precedence as domain/monitor-status.ts: paused, maintenance, the '*' state (STATUS_OF_VERDICT),
+ * pending.
  */
 export const mongoMonitorStatus = ({ col }: MongoContext): MonitorStatusStore => {
   const { monitors, windows } = col;
@@ -188,8 +190,10 @@ export const mongoMonitorStatus = ({ col }: MongoContext): MonitorStatusStore =>
       [
         [{ $eq: ['$paused', true] }, 'paused'],
         [wholeWorkspace ? true : { $in: ['$_id', ids] }, 'maintenance'],
-        [{ $eq: [star, 'up'] }, 'up'],
-        [{ $eq: [star, 'down'] }, 'down'],
+        ...Object.entries(STATUS_OF_VERDICT).map(([row, status]): [unknown, string] => [
+          { $eq: [star, row] },
+          status,
+        ]),
       ],
       'pending',
     );

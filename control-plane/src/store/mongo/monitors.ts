@@ -2,7 +2,6 @@ import type { ClientSession, Document } from 'mongodb';
 import type { MonitorQuery, MonitorStore } from '../../domain/monitor-store.js';
 import type { Monitor, MonitorChange, MonitorLocationState } from '../../domain/types.js';
 import {
-  bumpGuard,
   type Collections,
   type Doc,
   deleteRecord,
@@ -11,7 +10,6 @@ import {
   fromDoc,
   fromDocs,
   type IndexDecl,
-  isDuplicate,
   type MongoContext,
   page,
   type Query,
@@ -50,12 +48,44 @@ export const seedFeedCounter = async (col: Collections) => {
   await col.counters.updateOne({ _id: FEED }, { $max: { seq: last?._id ?? 0 } }, { upsert: true });
 };
 
+/**
+ * Workspaces stored before the plan cap kept a counter get theirs from the monitors they hold, once:
+ * only where the field is missing, so a counter that a create has seeded or moved meanwhile is left
+ * as it is (a create that finds none seeds it in its own transaction).
+ */
+export const seedMonitorCounts = async (col: Collections) => {
+  const ids = (
+    await col.workspaces.find({ monitor_count: { $exists: false } }, { projection: { _id: 1 } }).toArray()
+  ).map((w) => w._id);
+  if (ids.length === 0) return;
+  const counts = new Map(
+    (
+      await col.monitors
+        .aggregate<{ _id: string; n: number }>([
+          { $match: { workspace_id: { $in: ids } } },
+          { $group: { _id: '$workspace_id', n: { $sum: 1 } } },
+        ])
+        .toArray()
+    ).map((c) => [c._id, c.n]),
+  );
+  await col.workspaces.bulkWrite(
+    ids.map((id) => ({
+      updateOne: {
+        filter: { _id: id, monitor_count: { $exists: false } },
+        update: { $set: { monitor_count: counts.get(id) ?? 0 } },
+      },
+    })),
+    { ordered: false },
+  );
+};
+
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Monitors, the feed and location states. Every monitor write appends to the feed in its
- * transaction; inserts and updates bump the workspace's guard (the plan cap counts, a policy
- * delete checks references: see routing.ts).
+ * transaction; inserts and deletes move the workspace's `monitor_count` (the plan cap) in it, and
+ * inserts and updates write the workspace document (the counter, or its guard), because a policy
+ * delete checks references (see routing.ts).
  */
 export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
   const { col, inTransaction } = ctx;
@@ -93,9 +123,28 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
   return {
     async insertMonitor(monitor, { maxMonitors }) {
       return inTransaction(async (session) => {
-        await bumpGuard(workspaces, monitor.workspace_id, session);
-        const n = await monitors.countDocuments({ workspace_id: monitor.workspace_id }, { session });
-        if (n >= maxMonitors) return 'limit_reached' as const;
+        const ws = monitor.workspace_id;
+        // The workspace's counter, moved only below the cap. Writing the workspace document is also
+        // its guard (a policy delete checks references, see routing.ts): concurrent creates conflict
+        // on it and are retried, so none goes past the cap.
+        const counted = await workspaces.updateOne(
+          { _id: ws, monitor_count: { $lt: maxMonitors } },
+          { $inc: { monitor_count: 1 } },
+          { session },
+        );
+        if (counted.matchedCount !== 1) {
+          const found = await workspaces.findOne({ _id: ws }, { session, projection: { monitor_count: 1 } });
+          if (!found || typeof found.monitor_count === 'number') return 'limit_reached' as const;
+          // A workspace whose counter init has not seeded yet (created by an older version meanwhile).
+          const n = await monitors.countDocuments({ workspace_id: ws }, { session });
+          const room = n < maxMonitors;
+          await workspaces.updateOne(
+            { _id: ws, monitor_count: { $exists: false } },
+            { $set: { monitor_count: room ? n + 1 : n } },
+            { session },
+          );
+          if (!room) return 'limit_reached' as const;
+        }
         await monitors.insertOne(toDoc(monitor), { session });
         await appendChanges(session, [changed(monitor.id)]);
         return 'inserted' as const;
@@ -124,7 +173,15 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
       });
     },
     async deleteMonitor(workspaceId, id) {
-      return deleteRecord(ctx, monitors, workspaceId, id, (session) => appendChanges(session, [changed(id)]));
+      return deleteRecord(ctx, monitors, workspaceId, id, async (session) => {
+        // An unseeded counter stays unseeded: seeding counts the monitors there are then.
+        await workspaces.updateOne(
+          { _id: workspaceId, monitor_count: { $exists: true } },
+          { $inc: { monitor_count: -1 } },
+          { session },
+        );
+        await appendChanges(session, [changed(id)]);
+      });
     },
 
     async listRegionMonitors(region) {
@@ -164,19 +221,32 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
       return deleteSome(monitorChanges, { at: { $lt: before }, _id: { $lt: last } }, limit, { _id: 1 });
     },
 
-    async putMonitorState(next, expectedVersion) {
-      const _id = stateId(next.monitor_id, next.location);
-      if (expectedVersion === 0) {
-        try {
-          await monitorStates.insertOne({ _id, ...next });
-          return true;
-        } catch (e) {
-          if (isDuplicate(e)) return false;
-          throw e;
+    async putMonitorStates(writes) {
+      if (writes.length === 0) return [];
+      return inTransaction(async (session) => {
+        const won: boolean[] = [];
+        for (const { next, expectedVersion } of writes) {
+          const _id = stateId(next.monitor_id, next.location);
+          if (expectedVersion === 0) {
+            // An insert that loses to a concurrent one is a write conflict (retried whole), or finds
+            // the row there and inserts nothing; a duplicate key would abort the transaction.
+            const r = await monitorStates.updateOne(
+              { _id },
+              { $setOnInsert: { ...next } },
+              { upsert: true, session },
+            );
+            won.push(r.upsertedCount === 1);
+          } else {
+            const r = await monitorStates.replaceOne(
+              { _id, version: expectedVersion } as Doc,
+              { _id, ...next },
+              { session },
+            );
+            won.push(r.matchedCount === 1);
+          }
         }
-      }
-      const r = await monitorStates.replaceOne({ _id, version: expectedVersion } as Doc, { _id, ...next });
-      return r.matchedCount === 1;
+        return won;
+      });
     },
   };
 };

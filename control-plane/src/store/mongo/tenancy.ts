@@ -41,7 +41,7 @@ export const mongoTenancy = ({ col, inTransaction }: MongoContext): TenancyStore
     async createWorkspace({ workspace, admin, defaultPolicy }) {
       try {
         await inTransaction(async (session) => {
-          await workspaces.insertOne(toDoc(workspace), { session });
+          await workspaces.insertOne({ ...toDoc(workspace), monitor_count: 0 }, { session });
           await users.insertOne(toDoc(admin), { session });
           await policies.insertOne(toDoc(defaultPolicy), { session });
         });

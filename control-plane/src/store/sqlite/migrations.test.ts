@@ -30,14 +30,13 @@ const schema = (db: Database.Database) =>
     .all();
 
 /**
- * One row per table, every column set, as a database at that step could hold it. It replaces a row a
- * migration wrote (a singleton such as uptime_rollup_mark, whose CHECK admits only id 1).
+ * One row per table, every column set, as a database at that step could hold it. A table its
+ * migration already filled (the one-row uptime_rollup_mark) keeps its row.
  */
 const fillEveryTable = (db: Database.Database, step: number) => {
   const rows = new Map<string, Row>();
   for (const table of userTables(db)) {
-    // A table its migration filled already (the one-row uptime_rollup_mark, CHECK id = 1) keeps its row.
-    if ((db.prepare(`SELECT count(*) n FROM ${table}`).get() as { n: number }).n > 0) continue;
+    if (db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() !== 0) continue;
     const row: Row = {};
     for (const c of columnsOf(db, table))
       row[c.name] = c.type === 'INTEGER' ? (c.name === 'id' ? 1 : 1000 + step) : `${table}-${c.name}-${step}`;
@@ -77,6 +76,30 @@ describe('SQLite migrations', () => {
       }
       db.close();
     }
+  });
+
+  it('a database from before the monitor counter gets each workspace’s count from its monitors', () => {
+    const { db, ctx } = open();
+    const step = migrations.findIndex((sqls) => sqls.some((sql) => sql.includes('ADD COLUMN monitor_count')));
+    expect(step).toBeGreaterThan(0);
+    migrate(ctx, migrations.slice(0, step));
+    const insertWorkspace = db.prepare('INSERT INTO workspaces (id, subdomain) VALUES (?, ?)');
+    for (const ws of ['a', 'b', 'c']) insertWorkspace.run(ws, ws);
+    const insertMonitor = db.prepare('INSERT INTO monitors (id, workspace_id) VALUES (?, ?)');
+    for (const [id, ws] of [
+      ['m1', 'a'],
+      ['m2', 'a'],
+      ['m3', 'a'],
+      ['m4', 'b'],
+    ])
+      insertMonitor.run(id, ws);
+    migrate(ctx);
+    expect(db.prepare('SELECT id, monitor_count FROM workspaces ORDER BY id').all()).toEqual([
+      { id: 'a', monitor_count: 3 },
+      { id: 'b', monitor_count: 1 },
+      { id: 'c', monitor_count: 0 },
+    ]);
+    db.close();
   });
 
   it('the migrated schema has every column of the table layouts the adapter reads and writes', () => {

@@ -387,6 +387,23 @@ export const migrations: string[][] = [
        tls TEXT NOT NULL, username TEXT, password_sealed TEXT, from_address TEXT NOT NULL,
        updated_at INTEGER NOT NULL, updated_by TEXT NOT NULL) STRICT`,
   ],
+  // The plan cap reads a per-workspace count of monitors, kept by every create and delete in their
+  // transaction (monitors.ts), instead of counting the workspace's monitors on every create; seeded
+  // from the monitors already stored.
+  [
+    'ALTER TABLE workspaces ADD COLUMN monitor_count INTEGER NOT NULL DEFAULT 0',
+    `UPDATE workspaces SET monitor_count =
+       (SELECT count(*) FROM monitors WHERE monitors.workspace_id = workspaces.id)`,
+  ],
+  // A run-now result's id derives from its request, not from its time: a request run twice (its
+  // monitor moved between agents while it waited) gives two results with one id and two times, which
+  // the (monitor_id, scheduled_at, id) index let in. Unique ids for those (a partial index: scheduled
+  // results, whose id holds their time, never enter it); a duplicate already stored goes first.
+  [
+    `DELETE FROM check_results WHERE run_now_request_id IS NOT NULL AND rowid NOT IN
+       (SELECT min(rowid) FROM check_results WHERE run_now_request_id IS NOT NULL GROUP BY id)`,
+    'CREATE UNIQUE INDEX check_results_run ON check_results (id) WHERE run_now_request_id IS NOT NULL',
+  ],
 ];
 
 /**

@@ -7,6 +7,7 @@ import {
   NO_CHECKS,
   RECENT_CHECKS,
   type RecentCheck,
+  STATUS_OF_VERDICT,
 } from '../../domain/monitor-status.js';
 import type { Monitor } from '../../domain/types.js';
 import { dashboardWindows, percent } from '../../domain/uptime.js';
@@ -20,15 +21,17 @@ type Row = Record<string, unknown>;
 /**
  * A monitor's status as SQL over `m` (a monitors row), at the time bound to the two `?` it holds:
  * paused, then an active maintenance window (workspace-wide or the monitor's), then the monitor-level
- * ('*') state, else pending. Each part is an indexed lookup (maintenance_windows_ws, the
- * monitor_states primary key).
+ * ('*') state as STATUS_OF_VERDICT says, else pending. Each part is an indexed lookup
+ * (maintenance_windows_ws, the monitor_states primary key).
  */
 const STATUS_SQL = `CASE
     WHEN m.paused = 1 THEN 'paused'
     WHEN EXISTS (SELECT 1 FROM maintenance_windows w
       WHERE w.workspace_id = m.workspace_id AND w.ends_at > ? AND w.starts_at <= ?
         AND (w.scope_type = 'workspace' OR (w.scope_type = 'monitor' AND w.scope_id = m.id))) THEN 'maintenance'
-    ELSE coalesce((SELECT CASE s.status WHEN 'up' THEN 'up' WHEN 'down' THEN 'down' END
+    ELSE coalesce((SELECT CASE s.status ${Object.entries(STATUS_OF_VERDICT)
+      .map(([row, status]) => `WHEN '${row}' THEN '${status}'`)
+      .join(' ')} END
       FROM monitor_states s WHERE s.monitor_id = m.id AND s.location = '*'), 'pending')
   END`;
 const LAST_CHECKED_SQL = `(SELECT max(s.last_result_at) FROM monitor_states s

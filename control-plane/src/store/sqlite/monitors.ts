@@ -7,7 +7,8 @@ type Row = Record<string, unknown>;
 
 /**
  * Monitors, the monitor feed and the location states in SQLite. Every change to a monitor appends to
- * the feed in the same IMMEDIATE transaction, so the feed's sequence has no gaps and no lost entries.
+ * the feed in the same IMMEDIATE transaction, so the feed's sequence has no gaps and no lost entries;
+ * creates and deletes move the workspace's `monitor_count` (the plan cap) in it too.
  */
 export const sqliteMonitors = ({ st, one, many, immediate, page }: SqliteContext): MonitorStore => {
   /** Appends a 'changed' entry to the monitor feed; call inside the transaction that changed it. */
@@ -22,10 +23,12 @@ export const sqliteMonitors = ({ st, one, many, immediate, page }: SqliteContext
   return {
     async insertMonitor(monitor, { maxMonitors }) {
       return immediate(() => {
-        const { n } = st('SELECT count(*) n FROM monitors WHERE workspace_id = ?').get(
-          monitor.workspace_id,
-        ) as { n: number };
-        if (n >= maxMonitors) return 'limit_reached' as const;
+        // The workspace's counter, moved only below the cap: one row by primary key, whatever the
+        // workspace's size (a missing workspace counts as full).
+        const counted = st(
+          'UPDATE workspaces SET monitor_count = monitor_count + 1 WHERE id = ? AND monitor_count < ?',
+        ).run(monitor.workspace_id, maxMonitors);
+        if (counted.changes !== 1) return 'limit_reached' as const;
         st(insertSql(monitors)).run(toRow(monitors, monitor));
         monitorChanged(monitor.id);
         return 'inserted' as const;
@@ -66,7 +69,10 @@ export const sqliteMonitors = ({ st, one, many, immediate, page }: SqliteContext
       return immediate(() => {
         const gone =
           st('DELETE FROM monitors WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1;
-        if (gone) monitorChanged(id);
+        if (gone) {
+          st('UPDATE workspaces SET monitor_count = monitor_count - 1 WHERE id = ?').run(workspaceId);
+          monitorChanged(id);
+        }
         return gone;
       });
     },
@@ -122,20 +128,22 @@ export const sqliteMonitors = ({ st, one, many, immediate, page }: SqliteContext
       ).run(before.getTime(), limit).changes;
     },
 
-    async putMonitorState(next, expectedVersion) {
-      if (expectedVersion === 0) {
-        return (
-          st(`${insertSql(monitorStates)} ON CONFLICT (monitor_id, location) DO NOTHING`).run(
-            toRow(monitorStates, next),
-          ).changes === 1
-        );
-      }
+    async putMonitorStates(writes) {
+      if (writes.length === 0) return [];
       const cols = Object.keys(monitorStates.columns).filter((c) => c !== 'monitor_id' && c !== 'location');
-      return (
-        st(
-          `UPDATE monitor_states SET ${cols.map((c) => `${c} = @${c}`).join(', ')}
-           WHERE monitor_id = @monitor_id AND location = @location AND version = @expected`,
-        ).run({ ...toRow(monitorStates, next), expected: expectedVersion }).changes === 1
+      const insert = st(`${insertSql(monitorStates)} ON CONFLICT (monitor_id, location) DO NOTHING`);
+      const update = st(
+        `UPDATE monitor_states SET ${cols.map((c) => `${c} = @${c}`).join(', ')}
+         WHERE monitor_id = @monitor_id AND location = @location AND version = @expected`,
+      );
+      return immediate(() =>
+        writes.map(
+          ({ next, expectedVersion }) =>
+            (expectedVersion === 0
+              ? insert.run(toRow(monitorStates, next))
+              : update.run({ ...toRow(monitorStates, next), expected: expectedVersion })
+            ).changes === 1,
+        ),
       );
     },
   };

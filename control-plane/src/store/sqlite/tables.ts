@@ -15,6 +15,7 @@ export interface Table {
 
 const table = (name: string, columns: Record<string, ColumnKind>): Table => ({ name, columns });
 
+/** Also `monitor_count`, the plan cap's counter: the adapter's own (monitors.ts), not in the record. */
 export const workspaces = table('workspaces', {
   id: 'text',
   subdomain: 'text',
