@@ -86,7 +86,6 @@ const main = async () => {
       `\nLookout is running: HTTP API on port ${cp.port} (${workspaceBaseUrl(config, '<workspace>', cp.port)}/api/v1; create workspaces with npx lookout workspace create)\n  agents connect: ${cp.rpcUrl}\n`,
     );
   }
-
 };
 
 main().catch((err) => {
