@@ -190,7 +190,10 @@ describe('monitors run by agents in two regions', () => {
     const viewer = await w.userWithKey('viewer');
     // no per-agent listing in the workspace API, whatever the role
     expect((await w.api('GET', '/agents')).status).toBe(404);
-    expect((await w.api('GET', '/regions')).body).toEqual({ data: [], next_cursor: null });
+    // Every region monitors may run from is listed, used or not (the monitor form offers them).
+    const fresh = (await w.as(viewer.key)('GET', '/regions')).body as { data: { region: string }[] };
+    expect(fresh.data.map((r) => r.region)).toEqual(['eu-west', 'us-east']);
+    expect(fresh.data.map((r) => (r as { monitors: number }).monitors)).toEqual([0, 0]);
     await w.api('POST', '/monitors/create', {
       json: {
         display_name: 'eu only',
@@ -205,7 +208,10 @@ describe('monitors run by agents in two regions', () => {
     const regions = await w.as(viewer.key)('GET', '/regions');
     expect(regions.status).toBe(200);
     expect(regions.body).toEqual({
-      data: [{ region: 'eu-west', healthy: true, status: 'healthy', monitors: 1 }],
+      data: [
+        { region: 'eu-west', healthy: true, status: 'healthy', monitors: 1 },
+        expect.objectContaining({ region: 'us-east', monitors: 0 }),
+      ],
       next_cursor: null,
     });
     for (const hidden of ['eu-1', 'us-1', 'instance', 'hostname', agents[0]!.instance_id])
