@@ -1,5 +1,5 @@
 /** Small pieces shared by the pages: a copyable value (secrets shown once), a snippet, a field with its problem. */
-import type { ComponentChildren } from 'preact';
+import { type ComponentChildren, Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError } from './api.js';
 
@@ -46,11 +46,26 @@ export const CopyValue = (props: {
   );
 };
 
+/**
+ * An address (URL, host:port, API path) in code type that wraps only after a slash, never inside a
+ * host name, a number or a word: "http://" "127.0.0.1:18939/" "health" are its unbreakable parts.
+ */
+export const Address = (props: { value: string }) => (
+  <code class="address">
+    {props.value.split(/(?<=\/)(?=[^/])/).map((part, i) => (
+      <Fragment key={i}>
+        {i > 0 && <wbr />}
+        <span>{part}</span>
+      </Fragment>
+    ))}
+  </code>
+);
+
 /** A code snippet with its own copy button. */
 export const Snippet = (props: { title: string; code: string }) => {
   const [copied, setCopied] = useState(false);
   return (
-    <div class="snippet">
+    <figure class="snippet" aria-label={props.title}>
       <div class="snippet-head">
         <span>{props.title}</span>
         <button
@@ -72,7 +87,7 @@ export const Snippet = (props: { title: string; code: string }) => {
       <pre>
         <code>{props.code}</code>
       </pre>
-    </div>
+    </figure>
   );
 };
 

@@ -464,6 +464,14 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
             <dt>State</dt>
             <dd role="status" aria-label="State">
               <StateBadge state={h.state} />
+              {h.state === 'down' && h.alert_id && (
+                <>
+                  {' '}
+                  <a class="small" href={`/alerts/${h.alert_id}`} onClick={followLink}>
+                    View alert
+                  </a>
+                </>
+              )}
             </dd>
           </div>
           <div>

@@ -3,6 +3,7 @@ import { api, type Me, type Monitor, type MonitorStatus, type RecentCheck } from
 import { formatDateTime, fromNow } from '../format.js';
 import { usePoll } from '../poll.js';
 import { followLink } from '../router.js';
+import { Address } from '../routing-ui.js';
 
 const STATUSES: { value: MonitorStatus; label: string }[] = [
   { value: 'down', label: 'Down' },
@@ -27,6 +28,13 @@ export const percent = (v: number | null | undefined) =>
 
 export const ms = (v: number | null | undefined) =>
   v === null || v === undefined ? '—' : `${Math.round(v).toLocaleString('en')} ms`;
+
+/**
+ * The newest response time, or "Failed" when the newest check failed: an older success's time would
+ * say the monitor answers when it does not.
+ */
+export const LastResponse = (props: { ms: number | null | undefined; checks: RecentCheck[] | undefined }) =>
+  props.checks?.at(-1)?.ok === false ? <span class="failed">Failed</span> : ms(props.ms);
 
 export const StatusBadge = (props: { status: MonitorStatus }) => (
   <span class={`badge status-${props.status}`}>
@@ -178,12 +186,16 @@ export const MonitorsPage = (props: { me: Me }) => {
             <table class="keys monitors">
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
+                  <th scope="col" class="name">
+                    Name
+                  </th>
                   <th scope="col">Status</th>
                   <th scope="col">Uptime 24 h</th>
                   <th scope="col">Uptime 30 d</th>
                   <th scope="col">Response</th>
-                  <th scope="col">Recent checks</th>
+                  <th scope="col" class="recent">
+                    Recent checks
+                  </th>
                   <th scope="col">Last checked</th>
                 </tr>
               </thead>
@@ -194,9 +206,11 @@ export const MonitorsPage = (props: { me: Me }) => {
                       <a href={`/monitors/${m.id}`} onClick={followLink}>
                         {m.display_name}
                       </a>
-                      <span class="muted block small target">
-                        {m.monitor_type.toUpperCase()} · <code>{target(m)}</code> · every{' '}
-                        {every(m.check_interval_seconds)}
+                      <span class="block small target">
+                        <Address value={target(m)} />
+                      </span>
+                      <span class="muted block small">
+                        {m.monitor_type.toUpperCase()} · every {every(m.check_interval_seconds)}
                       </span>
                     </th>
                     <td data-label="Status">
@@ -209,7 +223,7 @@ export const MonitorsPage = (props: { me: Me }) => {
                       {percent(m.uptime_30d)}
                     </td>
                     <td data-label="Response" class="num">
-                      {ms(m.last_response_time_ms)}
+                      <LastResponse ms={m.last_response_time_ms} checks={m.recent_checks} />
                     </td>
                     <td data-label="Recent checks" class="recent">
                       <CheckBar name={m.display_name} checks={m.recent_checks} />
