@@ -214,6 +214,9 @@ describe('monitors pages', () => {
     ).toBe(0);
     expect(await page.getByRole('link', { name: 'Edit' }).count()).toBe(0);
     await page.getByRole('link', { name: 'Monitors' }).click();
+    // The list page has loaded (its heading and this monitor's row) before its absent controls are counted.
+    await page.getByRole('heading', { name: 'Monitors', level: 1 }).waitFor();
+    await page.getByRole('row', { name: /Read-only view/ }).waitFor();
     expect(await page.getByRole('link', { name: 'New monitor' }).count()).toBe(0);
     await context.close();
   });

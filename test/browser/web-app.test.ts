@@ -364,8 +364,13 @@ describe('web app in chromium', () => {
     await row.getByRole('combobox', { name: 'Role of vic@demo.localhost' }).selectOption({ label: 'Viewer' });
     await row.getByRole('button', { name: 'Save role of vic@demo.localhost' }).click();
     await admin.page.getByRole('status').filter({ hasText: 'vic@demo.localhost is now viewer.' }).waitFor();
-    // Your own role is not a control: the last admin cannot demote themselves by accident.
+    // Your own role is not a control: the last admin cannot demote themselves by accident. (Counted once
+    // the list has reloaded after the change: vic's Save is gone and the own row is there.)
+    await expect
+      .poll(() => row.getByRole('button', { name: 'Save role of vic@demo.localhost' }).count())
+      .toBe(0);
     const me = admin.page.getByRole('row', { name: /admin@demo\.localhost/ });
+    await me.waitFor();
     expect(await me.getByRole('combobox').count()).toBe(0);
     expect(await me.getByRole('button').count()).toBe(0);
     await admin.context.close();
