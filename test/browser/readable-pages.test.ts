@@ -151,6 +151,13 @@ describe('the monitors list with full histories', () => {
       const cell = await box(row.getByRole('cell').filter({ has: page.getByRole('list') }));
       expect(bar.x).toBeGreaterThanOrEqual(cell.x);
       expect(bar.x + bar.width).toBeLessThanOrEqual(cell.x + cell.width + 0.5);
+      const newest = await box(
+        row
+          .getByRole('list', { name: `Recent checks of ${m.name}` })
+          .getByRole('listitem')
+          .first(),
+      );
+      expect(newest.x + newest.width).toBeLessThanOrEqual(bar.x + bar.width);
     }
     // Nothing runs past the table: no sideways scrolling at this width.
     expect(tableBox.x + tableBox.width).toBeLessThanOrEqual(DESKTOP.width);
@@ -172,14 +179,15 @@ describe('the monitors list with full histories', () => {
       const bar = await box(row.getByRole('list', { name: `Recent checks of ${m.name}` }));
       expect(bar.x).toBeGreaterThanOrEqual(card.x);
       expect(bar.x + bar.width, m.name).toBeLessThanOrEqual(card.x + card.width);
-      // The newest check (the bar's last) is the one in view.
+      // The newest check (first in the list, at the bar's right end) is in view.
       const newest = await box(
         row
           .getByRole('list', { name: `Recent checks of ${m.name}` })
           .getByRole('listitem')
-          .last(),
+          .first(),
       );
-      expect(newest.x + newest.width).toBeLessThanOrEqual(card.x + card.width);
+      expect(newest.x).toBeGreaterThanOrEqual(bar.x);
+      expect(newest.x + newest.width).toBeLessThanOrEqual(bar.x + bar.width);
       const address = await box(row.getByRole('rowheader').getByText(m.url, { exact: true }));
       expect(address.x + address.width).toBeLessThanOrEqual(card.x + card.width);
     }

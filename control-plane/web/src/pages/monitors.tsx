@@ -48,14 +48,16 @@ const checkLabel = (c: RecentCheck) =>
 
 /**
  * The newest checks as a row of small bars, oldest on the left (Uptime Kuma's heartbeat bar): green
- * up, red down, each with its own label (a tooltip on hover, a name for screen readers).
+ * up, red down, each with its own label (a tooltip on hover, a name for screen readers). The list is
+ * newest first (what a screen reader reads first, and what stays in view when the row is short: see
+ * `.beats` in styles.css); the row shows it right to left.
  */
 export const CheckBar = (props: { name: string; checks: RecentCheck[] | undefined }) => {
   if (!props.checks) return <span class="muted">—</span>;
   if (props.checks.length === 0) return <span class="muted small">No checks yet</span>;
   return (
     <ol class="beats" aria-label={`Recent checks of ${props.name}`}>
-      {props.checks.map((c) => (
+      {[...props.checks].reverse().map((c) => (
         <li key={`${c.at}-${c.location}`} class={c.ok ? 'beat ok' : 'beat fail'} title={checkLabel(c)}>
           <span class="visually-hidden">{checkLabel(c)}</span>
         </li>
