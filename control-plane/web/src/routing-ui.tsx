@@ -61,8 +61,11 @@ export const Address = (props: { value: string }) => (
   </code>
 );
 
-/** A code snippet with its own copy button. */
-export const Snippet = (props: { title: string; code: string }) => {
+/**
+ * A code snippet with its own copy button. Commands `wrap` (at spaces, in a URL anywhere) so nothing
+ * runs out of sight; files whose indentation means something (YAML) scroll sideways instead.
+ */
+export const Snippet = (props: { title: string; code: string; wrap?: boolean }) => {
   const [copied, setCopied] = useState(false);
   return (
     <figure class="snippet" aria-label={props.title}>
@@ -84,7 +87,7 @@ export const Snippet = (props: { title: string; code: string }) => {
           {copied ? 'Copied' : 'Copy'}
         </button>
       </div>
-      <pre>
+      <pre class={props.wrap ? 'wrap' : undefined}>
         <code>{props.code}</code>
       </pre>
     </figure>
