@@ -191,7 +191,7 @@ describe('the monitors list with full histories', () => {
       const address = await box(row.getByRole('rowheader').getByText(m.url, { exact: true }));
       expect(address.x + address.width).toBeLessThanOrEqual(card.x + card.width);
     }
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
     await context.close();
   });
 });

@@ -152,7 +152,7 @@ describe('web app in chromium', () => {
         (el.getAttribute('aria-describedby') ?? '')
           .split(' ')
           .filter(Boolean)
-          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .map((id: string) => el.ownerDocument.getElementById(id)?.textContent ?? '')
           .join(' '),
       );
     expect(await hint.count()).toBe(1);
