@@ -106,6 +106,68 @@ describe('monitors pages', () => {
     await context.close();
   });
 
+  it('offers the workspace’s escalation policies and the regions that exist as choices', async () => {
+    const users = JSON.parse((await lookout.api('demo', '/users', asAdmin())).body).data as {
+      id: string;
+      email: string;
+    }[];
+    const policy = await post('/escalation-policies', {
+      name: 'Database on-call',
+      steps: [{ wait_minutes: 0, notify_user_ids: [users.find((u) => u.email === member.email)!.id] }],
+    });
+    const { context, page } = await signedInAt(browser, lookout, member, '/monitors/new');
+    await page.getByRole('heading', { name: 'New monitor', level: 1 }).waitFor();
+    const locations = page.getByRole('group', { name: 'Check locations' });
+    const box = (region: string) => locations.getByRole('checkbox', { name: region });
+    await box('us-east').waitFor();
+    // Every region there is, ticked on a new monitor (the API's default: all of them).
+    expect(await locations.getByRole('checkbox').count()).toBe(2);
+    expect(await box('eu-west').isChecked()).toBe(true);
+    expect(await box('us-east').isChecked()).toBe(true);
+    const choice = page.getByLabel('Escalation policy');
+    await choice.getByRole('option', { name: 'Database on-call' }).waitFor({ state: 'attached' });
+    expect(await choice.getByRole('option').allTextContents()).toEqual([
+      'Workspace default',
+      'Database on-call',
+      'Default (default)',
+    ]);
+
+    await page.getByLabel('Name', { exact: true }).fill('Replica lag');
+    await page.getByLabel('Type').selectOption({ label: 'TCP port' });
+    await page.getByLabel('Host', { exact: true }).fill('127.0.0.1');
+    await page.getByLabel('Port').fill(String(lookout.port));
+    // No region at all is the API's problem, shown at the choices.
+    await box('eu-west').uncheck();
+    await box('us-east').uncheck();
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await locations.getByText('Must have at least 1 item.').waitFor();
+    expect(await locations.getAttribute('aria-invalid')).toBe('true');
+    await box('eu-west').check();
+    await choice.selectOption({ label: 'Database on-call' });
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await page.getByRole('heading', { name: 'Replica lag', level: 1 }).waitFor();
+    const id = page.url().split('/').pop()!;
+    const saved = JSON.parse((await lookout.api('demo', `/monitors/${id}`, asAdmin())).body);
+    expect(saved.check_locations).toEqual(['eu-west']);
+    expect(saved.escalation_policy_id).toBe(policy.id);
+
+    // Editing shows what it holds, and changes it.
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit Replica lag', level: 1 }).waitFor();
+    await box('us-east').waitFor();
+    expect(await box('eu-west').isChecked()).toBe(true);
+    expect(await box('us-east').isChecked()).toBe(false);
+    await expect.poll(() => choice.inputValue()).toBe(policy.id);
+    await box('us-east').check();
+    await choice.selectOption({ label: 'Default (default)' });
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('every 1 min from eu-west, us-east').waitFor();
+    const edited = JSON.parse((await lookout.api('demo', `/monitors/${id}`, asAdmin())).body);
+    expect(edited.check_locations).toEqual(['eu-west', 'us-east']);
+    expect(edited.escalation_policy_id).not.toBe(policy.id);
+    await context.close();
+  });
+
   it('shows the plan’s warning when it raises a short interval', async () => {
     const acme = await lookout.cli([
       'workspace',
@@ -156,6 +218,9 @@ describe('monitors pages', () => {
     ).toBe(0);
     expect(await page.getByRole('link', { name: 'Edit' }).count()).toBe(0);
     await page.getByRole('link', { name: 'Monitors' }).click();
+    // The list page has loaded (its heading and this monitor's row) before its absent controls are counted.
+    await page.getByRole('heading', { name: 'Monitors', level: 1 }).waitFor();
+    await page.getByRole('row', { name: /Read-only view/ }).waitFor();
     expect(await page.getByRole('link', { name: 'New monitor' }).count()).toBe(0);
     await context.close();
   });

@@ -3,6 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { create } from '@bufbuild/protobuf';
+import { createClient } from '@connectrpc/connect';
+import { createGrpcTransport } from '@connectrpc/connect-node';
+import { AgentService, CheckResultSchema } from '@lookout/proto';
 import { type Browser, chromium } from 'playwright-core';
 import { exited, MAIN, runCli, startProcess } from '../support/processes.js';
 
@@ -27,6 +31,7 @@ export const startLookout = async (extraEnv: Record<string, string> = {}) => {
   const port = Number(/API:\s+http:\/\/demo\.localhost:(\d+)\/api\/v1/.exec(printed)![1]);
   const password = /admin password:\s+(\S+)/.exec(printed)![1]!;
   const apiKey = /API key:\s+(ak\.\S+)/.exec(printed)![1]!;
+  const rpcUrl = /agents connect:\s+(\S+)/.exec(printed)![1]!;
   const cli = async (args: string[]) => {
     const r = await runCli([...args, '--json'], env);
     if (r.code !== 0) throw new Error(`lookout ${args.join(' ')}: ${r.stderr}`);
@@ -34,6 +39,7 @@ export const startLookout = async (extraEnv: Record<string, string> = {}) => {
   };
   return {
     port,
+    rpcUrl,
     password,
     apiKey,
     adminEmail: 'admin@demo.localhost',
@@ -78,6 +84,61 @@ export const startLookout = async (extraEnv: Record<string, string> = {}) => {
 };
 
 export type Lookout = Awaited<ReturnType<typeof startLookout>>;
+
+/** One check as a test agent reports it. */
+export interface TestResult {
+  monitorId: string;
+  at: Date;
+  ok: boolean;
+  responseTimeMs?: number;
+  statusCode?: number;
+  error?: string;
+}
+
+/**
+ * An agent of `region` that reports the results it is given, over the agent protocol the real agents
+ * speak (gRPC, a region token made with the CLI, Register then ReportResults): history of any length
+ * and shape through the real ingestion path, without waiting for real checks.
+ */
+export const testAgent = async (lookout: Lookout, region: string) => {
+  const { token } = (await lookout.cli(['agent-token', 'create', '--region', region])) as { token: string };
+  const client = createClient(
+    AgentService,
+    createGrpcTransport({
+      baseUrl: lookout.rpcUrl,
+      interceptors: [
+        (next) => (req) => {
+          req.header.set('authorization', `Bearer ${token}`);
+          return next(req);
+        },
+      ],
+    }),
+  );
+  const instanceId = `browser-test-${region}`;
+  const { sessionId } = await client.register({ instanceId, agentVersion: 'test', hostname: 'test' });
+  return {
+    async report(results: TestResult[]) {
+      for (let i = 0; i < results.length; i += 200) {
+        const batch = results.slice(i, i + 200).map((r) =>
+          create(CheckResultSchema, {
+            resultId: `${r.monitorId}:${region}:${r.at.getTime()}`,
+            monitorId: r.monitorId,
+            monitorVersion: 1n,
+            scheduledAtMs: BigInt(r.at.getTime()),
+            startedAtMs: BigInt(r.at.getTime()),
+            ok: r.ok,
+            responseTimeMs: r.responseTimeMs ?? 0,
+            statusCode: r.statusCode ?? 0,
+            errorKind: r.ok ? '' : 'http_status',
+            errorMessage: r.error ?? '',
+          }),
+        );
+        const reply = await client.reportResults({ instanceId, sessionId, results: batch });
+        if (reply.accepted !== batch.length) throw new Error(`${reply.accepted} of ${batch.length} accepted`);
+      }
+    },
+  };
+};
 
 export const launchBrowser = (): Promise<Browser> =>
   chromium.launch({

@@ -98,6 +98,84 @@ describe('web app in chromium', () => {
     await context.close();
   });
 
+  it('the sign-in page logs nothing to the console: a signed-out visit asks the server nothing that fails', async () => {
+    const context = await contextFor();
+    const page = await context.newPage();
+    const logged: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') logged.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => logged.push(`pageerror: ${e.message}`));
+    page.on('response', (r) => {
+      if (r.status() >= 400) logged.push(`${r.status()} ${r.url()}`);
+    });
+    await page.goto(lookout.url('demo', '/'));
+    await page.waitForURL(/\/sign-in$/);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(logged).toEqual([]);
+    // Signed in, a new page load knows the session; signed out again, the sign-in page is quiet again.
+    await signIn(page, lookout.adminEmail, lookout.password);
+    await page.getByRole('heading', { name: 'Monitors', level: 1 }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Monitors', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/sign-in$/);
+    await page.reload();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(logged).toEqual([]);
+    await context.close();
+  });
+
+  it('an unknown path shows the app’s not-found page (status 404), not the API’s JSON', async () => {
+    const { context, page } = await signedIn(lookout.adminEmail, lookout.password);
+    for (const path of ['/settings/billing', '/status']) {
+      const response = await page.goto(lookout.url('demo', path));
+      expect(response?.status(), path).toBe(404);
+      await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
+      await page.getByText(`There is no page at ${path}.`).waitFor();
+      expect(await page.title()).toBe('Page not found · Lookout');
+    }
+    await page.getByRole('link', { name: 'Go to Monitors' }).click();
+    await page.getByRole('heading', { name: 'Monitors', level: 1 }).waitFor();
+    await context.close();
+  });
+
+  it('the password page gives its hint once, under New password, and a problem replaces it there', async () => {
+    const { context, page } = await signedIn(member.email, member.password);
+    await page.getByRole('link', { name: 'Password' }).click();
+    await page.getByRole('heading', { name: 'Password', level: 1 }).waitFor();
+    const hint = page.getByText(/at least 12 characters/i);
+    const described = async (label: string) =>
+      page.getByLabel(label, { exact: true }).evaluate((el) =>
+        (el.getAttribute('aria-describedby') ?? '')
+          .split(' ')
+          .filter(Boolean)
+          .map((id: string) => el.ownerDocument.getElementById(id)?.textContent ?? '')
+          .join(' '),
+      );
+    expect(await hint.count()).toBe(1);
+    expect(await described('New password')).toBe(
+      'At least 12 characters. A passphrase of a few words works well.',
+    );
+    expect(await described('Repeat new password')).toBe('');
+    // Under New password: below its input and above the next field's label.
+    const hintBox = (await hint.boundingBox())!;
+    const next = (await page.getByLabel('New password', { exact: true }).boundingBox())!;
+    const repeat = (await page.getByText('Repeat new password', { exact: true }).boundingBox())!;
+    expect(hintBox.y).toBeGreaterThanOrEqual(next.y + next.height);
+    expect(hintBox.y + hintBox.height).toBeLessThanOrEqual(repeat.y);
+
+    await page.getByLabel('Current password').fill(member.password);
+    await page.getByLabel('New password', { exact: true }).fill('short');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Use at least 12 characters.').waitFor();
+    expect(await described('New password')).toBe('Use at least 12 characters.');
+    expect(await hint.count()).toBe(1);
+    await context.close();
+  });
+
   it('a wrong password gets a clear message', async () => {
     const context = await contextFor();
     const page = await context.newPage();
@@ -286,8 +364,13 @@ describe('web app in chromium', () => {
     await row.getByRole('combobox', { name: 'Role of vic@demo.localhost' }).selectOption({ label: 'Viewer' });
     await row.getByRole('button', { name: 'Save role of vic@demo.localhost' }).click();
     await admin.page.getByRole('status').filter({ hasText: 'vic@demo.localhost is now viewer.' }).waitFor();
-    // Your own role is not a control: the last admin cannot demote themselves by accident.
+    // Your own role is not a control: the last admin cannot demote themselves by accident. (Counted once
+    // the list has reloaded after the change: vic's Save is gone and the own row is there.)
+    await expect
+      .poll(() => row.getByRole('button', { name: 'Save role of vic@demo.localhost' }).count())
+      .toBe(0);
     const me = admin.page.getByRole('row', { name: /admin@demo\.localhost/ });
+    await me.waitFor();
     expect(await me.getByRole('combobox').count()).toBe(0);
     expect(await me.getByRole('button').count()).toBe(0);
     await admin.context.close();

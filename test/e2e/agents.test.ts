@@ -182,7 +182,14 @@ describe('monitors run by agents in two regions', () => {
     const viewer = await w.userWithKey('viewer');
     // no per-agent listing in the workspace API, whatever the role
     expect((await w.api('GET', '/agents')).status).toBe(404);
-    expect((await w.api('GET', '/regions')).body).toEqual({ data: [], next_cursor: null });
+    // Every region monitors may run from is listed, used or not (the monitor form offers them).
+    const fresh = (await w.as(viewer.key)('GET', '/regions')).body as {
+      data: { region: string; monitors: number }[];
+    };
+    expect(fresh.data.map((r) => [r.region, r.monitors])).toEqual([
+      ['eu-west', 0],
+      ['us-east', 0],
+    ]);
     await w.api('POST', '/monitors/create', {
       json: {
         display_name: 'eu only',
@@ -197,7 +204,10 @@ describe('monitors run by agents in two regions', () => {
     const regions = await w.as(viewer.key)('GET', '/regions');
     expect(regions.status).toBe(200);
     expect(regions.body).toEqual({
-      data: [{ region: 'eu-west', healthy: true, status: 'healthy', monitors: 1 }],
+      data: [
+        { region: 'eu-west', healthy: true, status: 'healthy', monitors: 1 },
+        expect.objectContaining({ region: 'us-east', monitors: 0 }),
+      ],
       next_cursor: null,
     });
     for (const hidden of ['eu-1', 'us-1', 'instance', 'hostname', agents[0]!.instance_id])

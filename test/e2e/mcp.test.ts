@@ -164,6 +164,13 @@ describe('npx lookout mcp: tools', () => {
     expect(ids).not.toContain(b.id);
     expect(ids).not.toContain(c.id);
     expect(open).toEqual((await w.api('GET', '/alerts?status=open&source_type=integration')).body);
+    // The status as the REST API takes it, one word or a comma-separated list, works too.
+    expect(await ok('list_alerts', { status: 'open', source_type: 'integration' })).toEqual(open);
+    expect(await ok('list_alerts', { status: 'open,resolved' })).toEqual(
+      (await w.api('GET', '/alerts?status=open,resolved')).body,
+    );
+    // A word the API does not know is the API's own message, naming the field.
+    expect(await fails('list_alerts', { status: 'closed' })).toMatch(/status/);
 
     const bySource = await ok('list_alerts', { source_type: 'monitor', source_id: b.source_id });
     expect(bySource.data.map((x: { id: string }) => x.id)).toEqual([b.id]);

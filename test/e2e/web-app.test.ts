@@ -77,6 +77,31 @@ describe('web app', () => {
     }
   });
 
+  it('a browser opening an unknown path gets the app (status 404) to show its not-found page; the API and files stay JSON', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    for (const path of ['/status', '/settings/billing', '/monitors/1/2/3', '/nothing/here']) {
+      const r = await h.request('GET', path, { host, headers: html });
+      expect(r.status, path).toBe(404);
+      expect(r.headers['content-type'], path).toMatch(/text\/html/);
+      expect(r.text, path).toContain(`/assets/${script}`);
+      expect(r.headers['cache-control'], path).toBe('no-cache');
+      expect(r.headers['content-security-policy'], path).toMatch(/frame-ancestors 'none'/);
+    }
+    // Not for the API, files, other methods, API keys, or clients that do not ask for HTML.
+    const json = [
+      await h.request('GET', '/api/v1/nothing', { host, headers: html }),
+      await h.request('GET', '/assets/nope.js', { host, headers: html }),
+      await h.request('POST', '/settings/billing', { host, headers: html, json: {} }),
+      await h.request('GET', '/settings/billing', { host, headers: html, key: 'ak.anything' }),
+      await h.request('GET', '/settings/billing', { host, headers: { accept: '*/*' } }),
+    ];
+    for (const r of json) {
+      expect(r.status).toBe(404);
+      expect(r.headers['content-type']).toMatch(/application\/json/);
+      expect(r.body.error.code).toBe('not_found');
+    }
+  });
+
   it('a request with X-API-Key is an API call even on a page path: JSON, never the app or a redirect', async () => {
     const r = await h.request('GET', '/settings/api-keys', { host, key: 'ak.anything' });
     expect(r.status).toBe(404);

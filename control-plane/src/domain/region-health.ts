@@ -19,17 +19,19 @@ export interface RegionHealth {
 }
 
 /**
- * What a workspace may know of the agents: for each region its monitors use, whether it is being
- * checked from (some agent healthy) and how many of its monitors run there. Nothing that identifies
- * an agent (instance, host, version) — agents belong to the operator (`npx lookout agent list`).
+ * What a workspace may know of the agents: for each region monitors may run from (the configured
+ * ones, and any its monitors still name), whether it is being checked from (some agent healthy) and
+ * how many of its monitors run there (0 for a region it does not use yet). Nothing that identifies an
+ * agent (instance, host, version) — agents belong to the operator (`npx lookout agent list`).
  */
 export const workspaceRegionHealth = async (
   store: AgentStore & AlertStore & MonitorStore,
   workspaceId: string,
+  regions: readonly string[],
   now: Date,
   liveMs: number,
 ): Promise<RegionHealth[]> => {
-  const counts = new Map<string, number>();
+  const counts = new Map<string, number>(regions.map((r) => [r, 0]));
   let cursor: string | undefined;
   do {
     const page = await store.listMonitors(workspaceId, { limit: 100, cursor });

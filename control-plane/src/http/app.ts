@@ -149,7 +149,12 @@ export const createApp = (deps: AppDeps) => {
   );
 
   // The web app (control-plane/web): its pages and hashed assets, before the API's router.
-  app.use(serveWebApp());
+  app.use(
+    serveWebApp({
+      sessionCookie: sessionCookieName(config),
+      secure: config.public_url_scheme === 'https',
+    }),
+  );
 
   const router = new Router<ApiState>();
   router.get('/healthz', (ctx) => {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { send } from '@koa/send';
 import { AppError } from '@lookout/shared';
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import type { ApiState } from './route.js';
 
 /** Where `npm run build` (vite) puts the web app: control-plane/web/dist, from src/ or dist/ alike. */
@@ -10,7 +10,8 @@ export const WEB_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url)
 
 /**
  * The app's pages (DESIGN.md "Web app"): each gets index.html, and the app routes on the client.
- * Only these: any other path stays the API's JSON 404.
+ * Any other path that nothing else answers is a 404: the app with its not-found page for a browser
+ * opening it (see `wantsPage`), the API's JSON error for everyone else.
  */
 const PAGE_PATHS = [
   /^\/$/,
@@ -40,17 +41,70 @@ const CSP = [
 ].join('; ');
 
 /**
+ * A readable cookie that says only "this browser holds a session cookie" (never which, never whether
+ * it is still valid): the app asks `GET /session` only when it is there, so a signed-out visit makes
+ * no request that must fail. Set or cleared on every page load, from the HttpOnly cookie's presence.
+ */
+export const SIGNED_IN_HINT = 'lookout_signed_in';
+
+/**
+ * A browser opening a page (a navigation asks for HTML), not an API call or a script: it gets the app
+ * for a path nothing answered, and the app shows its not-found page.
+ */
+const wantsPage = (ctx: ParameterizedContext<ApiState>) =>
+  ctx.path !== '/api' &&
+  !ctx.path.startsWith('/api/') &&
+  !ctx.get('x-api-key') &&
+  ctx.get('accept').includes('text/html');
+
+/**
  * Serves the built web app with @koa/send (path resolution that refuses to leave the root, and the
  * brotli/gzip files the build wrote next to each asset, chosen by Accept-Encoding). A request with
  * X-API-Key is an API call, never a page: it gets JSON.
  */
-export const serveWebApp = (dir = WEB_DIR): Middleware<ApiState> => {
+export const serveWebApp = (opts: {
+  /** The session cookie's name (session-cookie.ts), whose presence the signed-in hint mirrors. */
+  sessionCookie: string;
+  /** Cookies are Secure (the service is served over https). */
+  secure: boolean;
+  dir?: string;
+}): Middleware<ApiState> => {
+  const dir = opts.dir ?? WEB_DIR;
   const built = () => existsSync(`${dir}index.html`);
+  const sendPage = async (ctx: ParameterizedContext<ApiState>) => {
+    ctx.set('Content-Security-Policy', CSP);
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set('Cache-Control', 'no-cache');
+    const session = ctx.cookies.get(opts.sessionCookie) !== undefined;
+    if (session !== (ctx.cookies.get(SIGNED_IN_HINT) !== undefined)) {
+      if (opts.secure) ctx.cookies.secure = true;
+      ctx.cookies.set(SIGNED_IN_HINT, session ? '1' : null, {
+        httpOnly: false,
+        sameSite: 'lax',
+        secure: opts.secure,
+        path: '/',
+        overwrite: true,
+        ...(session ? {} : { expires: new Date(0) }),
+      });
+    }
+    await send(ctx, 'index.html', { root: dir });
+  };
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     const page = PAGE_PATHS.some((p) => p.test(ctx.path));
     const asset = ASSET.test(ctx.path) || ROOT_FILES.has(ctx.path);
-    if (!page && !asset) return next();
+    if (!page && !asset) {
+      await next();
+      if (ctx.status !== 404 || ctx.body !== undefined) return;
+      ctx.vary('Accept');
+      if (wantsPage(ctx) && built()) {
+        ctx.set('X-Content-Type-Options', 'nosniff');
+        ctx.set('Referrer-Policy', 'same-origin');
+        await sendPage(ctx);
+        ctx.status = 404;
+      }
+      return;
+    }
     if (ctx.get('x-api-key'))
       throw new AppError('not_found', `${ctx.path} is a page of the web app; the API is under /api/v1.`);
     if (!built()) throw new AppError('unavailable', 'The web app is not built; run npm run build.');
@@ -59,10 +113,7 @@ export const serveWebApp = (dir = WEB_DIR): Middleware<ApiState> => {
     ctx.set('Referrer-Policy', 'same-origin');
     try {
       if (page) {
-        ctx.set('Content-Security-Policy', CSP);
-        ctx.set('X-Frame-Options', 'DENY');
-        ctx.set('Cache-Control', 'no-cache');
-        await send(ctx, 'index.html', { root: dir });
+        await sendPage(ctx);
       } else {
         await send(ctx, ctx.path, {
           root: dir,

@@ -45,6 +45,17 @@ const page = {
 };
 const time = (what: string) =>
   z.string().optional().describe(`${what}, as an ISO-8601 date-time with a zone, e.g. 2026-06-01T12:00:00Z.`);
+/**
+ * A status filter as the assistant writes it: a list (["open", "acknowledged"]) or, as the REST API
+ * takes it, one word or a comma-separated list ("open" or "open,acknowledged"); the API checks the words.
+ */
+const statuses = <T extends readonly [string, ...string[]]>(values: T, example: string) =>
+  z
+    .union([z.array(z.enum(values)).min(1), z.string().min(1)])
+    .optional()
+    .describe(
+      `Only these statuses (${values.join(', ')}): a list or a comma-separated string, e.g. ${example}.`,
+    );
 const alertIds = z
   .array(z.string())
   .min(1)
@@ -58,11 +69,10 @@ export const tools: ToolDef[] = [
     description:
       'List alerts of the workspace, newest first, with their status (open, acknowledged, resolved), severity, source (monitor, heartbeat, integration or region and its id), cause and times. Filter by status, source and creation time. Returns {"data": [...], "next_cursor"}; pass next_cursor as cursor for more.',
     input: z.object({
-      status: z
-        .array(z.enum(['open', 'acknowledged', 'resolved']))
-        .min(1)
-        .optional()
-        .describe('Only alerts in these states, e.g. ["open", "acknowledged"] for everything unresolved.'),
+      status: statuses(
+        ['open', 'acknowledged', 'resolved'],
+        '["open", "acknowledged"] or "open,acknowledged" for everything unresolved',
+      ),
       source_type: z
         .enum(['monitor', 'heartbeat', 'integration', 'region'])
         .optional()
@@ -111,18 +121,14 @@ export const tools: ToolDef[] = [
     description:
       'List uptime monitors, newest first: name, type (http, api, dns, tcp, domain), target, interval, locations, status (up, down, paused, pending: no verdict yet, maintenance: in a maintenance window), last_checked_at, uptime_24h and uptime_30d (percent of successful checks across locations, null without checks), last_response_time_ms (newest successful check) and recent_checks (the 30 newest checks, oldest first: at, ok, location, response_time_ms). Returns {"data": [...], "next_cursor"}.',
     input: z.object({
-      status: z
-        .array(z.enum(MONITOR_STATUSES))
-        .min(1)
-        .optional()
-        .describe('Only monitors with one of these statuses, e.g. ["down"] to see what is failing now.'),
+      status: statuses(MONITOR_STATUSES, '["down"] or "down" to see what is failing now'),
       monitor_type: z.enum(MONITOR_TYPES).optional().describe('Only monitors of this type.'),
       paused: z.boolean().optional().describe('true: only paused monitors; false: only running ones.'),
       search: z.string().optional().describe('Only monitors whose name or target contains this text.'),
       ...page,
     }),
     annotations: READ,
-    run: (api, { status, ...a }) => api.get('/monitors', status ? { ...a, status: status.join(',') } : a),
+    run: (api, a) => api.get('/monitors', a),
   }),
   tool({
     name: 'get_monitor',
@@ -230,7 +236,7 @@ export const tools: ToolDef[] = [
     name: 'get_region_health',
     title: 'Health of the regions',
     description:
-      'For each region this workspace’s monitors run from: healthy (an agent there is reporting results) or unhealthy (no check runs there until an agent is back), and how many of the workspace’s monitors it checks. Use it when failures or a no_healthy_agent alert come from one region: an unhealthy region means the probes are down, not the monitored services.',
+      'For each region monitors may run from (the names check_locations takes): healthy (an agent there is reporting results) or unhealthy (no check runs there until an agent is back), and how many of the workspace’s monitors it checks (0 where none run). Use it when failures or a no_healthy_agent alert come from one region: an unhealthy region means the probes are down, not the monitored services.',
     input: z.object({}),
     annotations: READ,
     run: (api) => api.get('/regions'),

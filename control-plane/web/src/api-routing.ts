@@ -15,6 +15,8 @@ export interface Heartbeat {
   paused: boolean;
   last_ping_at: string | null;
   started_at: string | null;
+  /** The open alert of a heartbeat that is down (null once resolved, and while up). */
+  alert_id: string | null;
   escalation_policy_id: string;
   ping_url: string;
   created_at: string;

@@ -18,7 +18,7 @@ import { MaintenancePage } from './pages/maintenance.js';
 import { MonitorDetailPage } from './pages/monitor-detail.js';
 import { MonitorFormPage } from './pages/monitor-form.js';
 import { MonitorsPage } from './pages/monitors.js';
-import { NotYetPage } from './pages/not-yet.js';
+import { NotFoundPage } from './pages/not-found.js';
 import { SignInPage } from './pages/sign-in.js';
 import { UsersPage } from './pages/users.js';
 import { navigate, usePath } from './router.js';
@@ -65,7 +65,7 @@ const pageFor = (path: string, me: Me) => {
   if (path === MAIL_SETTINGS_PATH) return { title: 'Mail settings', page: <MailSettingsPage me={me} /> };
   if (path === '/settings/connected-apps')
     return { title: 'Connected apps', page: <ConnectedAppsPage me={me} /> };
-  return { title: 'Not here yet', page: <NotYetPage path={path} /> };
+  return { title: 'Page not found', page: <NotFoundPage path={path} /> };
 };
 
 const App = () => {
@@ -75,7 +75,10 @@ const App = () => {
   const [after, setAfter] = useState<string | null>(null);
 
   useEffect(() => {
-    api.session().then(setMe, () => setMe(null));
+    // Without the server's signed-in hint there is no session to ask about (and no 401 to log).
+    if (document.cookie.split('; ').some((c) => c.startsWith('lookout_signed_in=')))
+      api.session().then(setMe, () => setMe(null));
+    else setMe(null);
     return onUnauthorized(() => setMe(null));
   }, []);
 

@@ -1,5 +1,5 @@
 /** Small pieces shared by the pages: a copyable value (secrets shown once), a snippet, a field with its problem. */
-import type { ComponentChildren } from 'preact';
+import { type ComponentChildren, Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError } from './api.js';
 
@@ -46,11 +46,29 @@ export const CopyValue = (props: {
   );
 };
 
-/** A code snippet with its own copy button. */
-export const Snippet = (props: { title: string; code: string }) => {
+/**
+ * An address (URL, host:port, API path) in code type that wraps only after a slash, never inside a
+ * host name, a number or a word: "http://" "127.0.0.1:18939/" "health" are its unbreakable parts.
+ */
+export const Address = (props: { value: string }) => (
+  <code class="address">
+    {props.value.split(/(?<=\/)(?=[^/])/).map((part, i) => (
+      <Fragment key={i}>
+        {i > 0 && <wbr />}
+        <span>{part}</span>
+      </Fragment>
+    ))}
+  </code>
+);
+
+/**
+ * A code snippet with its own copy button. Commands `wrap` (at spaces, in a URL anywhere) so nothing
+ * runs out of sight; files whose indentation means something (YAML) scroll sideways instead.
+ */
+export const Snippet = (props: { title: string; code: string; wrap?: boolean }) => {
   const [copied, setCopied] = useState(false);
   return (
-    <div class="snippet">
+    <figure class="snippet" aria-label={props.title}>
       <div class="snippet-head">
         <span>{props.title}</span>
         <button
@@ -69,10 +87,10 @@ export const Snippet = (props: { title: string; code: string }) => {
           {copied ? 'Copied' : 'Copy'}
         </button>
       </div>
-      <pre>
+      <pre class={props.wrap ? 'wrap' : undefined}>
         <code>{props.code}</code>
       </pre>
-    </div>
+    </figure>
   );
 };
 

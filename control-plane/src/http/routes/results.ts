@@ -76,11 +76,12 @@ export const regionRoutes = ({ store, clock, config }: AppDeps) => [
     path: '/regions',
     tag: 'Regions',
     summary:
-      'Health of each region this workspace’s monitors run from: `healthy` when an agent there is reporting results, and how many of your monitors (not paused) it checks. The list is short (the regions configured), so it is one page.',
+      'The regions monitors may run from (the names `check_locations` takes), each with its health: `healthy` when an agent there is reporting results, and how many of your monitors (not paused) it checks (0 for a region you do not use). The list is short (the regions configured), so it is one page.',
     async handler({ auth }) {
       const regions = await workspaceRegionHealth(
         store,
         auth.workspace.id,
+        config.regions,
         clock.now(),
         config.agent_live_seconds * 1000,
       );

@@ -41,25 +41,36 @@ export const ChangePasswordPage = () => {
     }
   };
 
-  const field = (id: string, label: string, value: string, set: (v: string) => void, auto: string) => (
-    <div class="field">
-      <label for={`pw-${id}`}>{label}</label>
-      <input
-        id={`pw-${id}`}
-        type="password"
-        autocomplete={auto}
-        value={value}
-        aria-invalid={problems[id] ? true : undefined}
-        aria-describedby={problems[id] ? `${id}-problem` : undefined}
-        onInput={(e) => set(e.currentTarget.value)}
-      />
-      {problems[id] && (
-        <span class="field-problem" id={`${id}-problem`}>
-          {problems[id]}
-        </span>
-      )}
-    </div>
-  );
+  /** A password input with its problem, or else its hint (if any), under it. */
+  const field = (
+    id: string,
+    label: string,
+    value: string,
+    set: (v: string) => void,
+    auto: string,
+    hint?: string,
+  ) => {
+    const note = problems[id] || hint;
+    return (
+      <div class="field">
+        <label for={`pw-${id}`}>{label}</label>
+        <input
+          id={`pw-${id}`}
+          type="password"
+          autocomplete={auto}
+          value={value}
+          aria-invalid={problems[id] ? true : undefined}
+          aria-describedby={note ? `${id}-note` : undefined}
+          onInput={(e) => set(e.currentTarget.value)}
+        />
+        {note && (
+          <span class={problems[id] ? 'field-problem' : 'hint'} id={`${id}-note`}>
+            {note}
+          </span>
+        )}
+      </div>
+    );
+  };
 
   return (
     <section class="page">
@@ -80,9 +91,15 @@ export const ChangePasswordPage = () => {
             </p>
           )}
           {field('current', 'Current password', current, setCurrent, 'current-password')}
-          {field('next', 'New password', next, setNext, 'new-password')}
+          {field(
+            'next',
+            'New password',
+            next,
+            setNext,
+            'new-password',
+            `At least ${MIN} characters. A passphrase of a few words works well.`,
+          )}
           {field('again', 'Repeat new password', again, setAgain, 'new-password')}
-          <p class="hint">At least {MIN} characters. A passphrase of a few words works well.</p>
           <button type="submit" class="button primary" disabled={busy}>
             Change password
           </button>

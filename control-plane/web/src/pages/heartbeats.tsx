@@ -316,17 +316,20 @@ const PingSnippets = (props: { h: Heartbeat }) => {
         The URL is the secret: anyone who has it can ping. GET, HEAD and POST all work; a POST body (the job’s
         output, up to 10,000 bytes) is kept with the ping.
       </p>
-      <Snippet title="When the job succeeds" code={`${CURL} ${url}`} />
+      <Snippet wrap title="When the job succeeds" code={`${CURL} ${url}`} />
       <Snippet
+        wrap
         title="In cron"
         code={`${cronFor(props.h.period_seconds)} /usr/local/bin/job.sh && ${CURL} ${url}`}
       />
-      <Snippet title="With the exit status" code={`/usr/local/bin/job.sh\n${CURL} ${url}/$?`} />
+      <Snippet wrap title="With the exit status" code={`/usr/local/bin/job.sh\n${CURL} ${url}/$?`} />
       <Snippet
+        wrap
         title="Start, then success or failure (measures the run)"
         code={`RID=$(uuidgen)\n${CURL} "${url}/start?rid=$RID"\nif /usr/local/bin/job.sh; then\n  ${CURL} "${url}?rid=$RID"\nelse\n  ${CURL} "${url}/fail?rid=$RID"\nfi`}
       />
       <Snippet
+        wrap
         title="Failure with the job’s output"
         code={`/usr/local/bin/job.sh > /tmp/job.log 2>&1 || curl -fsS -m 10 --retry 5 --data-binary @/tmp/job.log ${url}/fail`}
       />
@@ -464,6 +467,14 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
             <dt>State</dt>
             <dd role="status" aria-label="State">
               <StateBadge state={h.state} />
+              {h.state === 'down' && h.alert_id && (
+                <>
+                  {' '}
+                  <a class="small" href={`/alerts/${h.alert_id}`} onClick={followLink}>
+                    View alert
+                  </a>
+                </>
+              )}
             </dd>
           </div>
           <div>

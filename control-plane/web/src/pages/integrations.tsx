@@ -4,6 +4,7 @@ import { type Integration, type IntegrationKind, type Policy, routingApi } from 
 import { Confirm } from '../confirm.js';
 import { formatDate } from '../format.js';
 import {
+  Address,
   AdminsOnly,
   CopyValue,
   Field,
@@ -113,7 +114,7 @@ const NewKey = (props: {
     </p>
     <CopyValue label="Service key" copyLabel="Copy service key" value={props.keyValue} />
     <p class="endpoint">
-      Endpoint: <code>{props.integration.endpoint}</code>
+      Endpoint: <Address value={props.integration.endpoint} />
     </p>
     <section aria-labelledby="int-config-title" class="configuration">
       <h3 id="int-config-title">Configuration</h3>
@@ -285,7 +286,7 @@ export const IntegrationsPage = (props: { me: Me }) => {
                       </span>
                     </th>
                     <td data-label="Endpoint" class="target">
-                      <code>{new URL(i.endpoint).pathname}</code>
+                      <Address value={new URL(i.endpoint).pathname} />
                     </td>
                     <td data-label="Key">
                       <code>…{i.key_last_four}</code>

@@ -5,8 +5,9 @@ import { Confirm } from '../confirm.js';
 import { formatDate, formatDateTime, formatWhen, fromNow } from '../format.js';
 import { takeFlash, usePoll } from '../poll.js';
 import { followLink, navigate } from '../router.js';
+import { Address } from '../routing-ui.js';
 import { AlertStatusBadge } from './alerts.js';
-import { CheckBar, every, ms, percent, StatusBadge, target } from './monitors.js';
+import { CheckBar, every, LastResponse, ms, percent, StatusBadge, target } from './monitors.js';
 
 /** uPlot and the chart: fetched when a detail page first shows, never on the first page load. */
 const ResponseChart = lazy(() => import('./response-chart.js'));
@@ -141,7 +142,7 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
             <StatusBadge status={m.status} />
           </div>
           <p class="muted subtitle">
-            {m.monitor_type.toUpperCase()} · <code>{target(m)}</code> · every{' '}
+            {m.monitor_type.toUpperCase()} · <Address value={target(m)} /> · every{' '}
             {every(m.check_interval_seconds)} from {m.check_locations.join(', ')}
           </p>
         </div>
@@ -184,7 +185,9 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
         </div>
         <div>
           <dt>Last response</dt>
-          <dd>{ms(lastResponse)}</dd>
+          <dd>
+            <LastResponse ms={lastResponse} checks={checks} />
+          </dd>
         </div>
         <div>
           <dt>Last checked</dt>

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, type Me, type MonitorDetail, type MonitorType } from '../api.js';
+import { ApiError, api, type Me, type MonitorDetail, type MonitorType, type Region } from '../api.js';
+import { type Policy, routingApi } from '../api-routing.js';
 import { setFlash } from '../poll.js';
 import { followLink, navigate } from '../router.js';
 
@@ -51,7 +52,10 @@ interface Draft {
   timeout_seconds: string;
   failure_threshold: string;
   response_time_threshold_ms: string;
-  check_locations: string;
+  /** The regions ticked; null: untouched on a new monitor, so every region (the API's default). */
+  check_locations: string[] | null;
+  /** A policy id; '' for the workspace default (a new monitor only). */
+  escalation_policy_id: string;
 }
 
 /** The API's defaults (domain/monitors.ts), so the form starts where the server would. */
@@ -80,7 +84,8 @@ const blank: Draft = {
   timeout_seconds: '',
   failure_threshold: '3',
   response_time_threshold_ms: '',
-  check_locations: '',
+  check_locations: null,
+  escalation_policy_id: '',
 };
 
 const fromMonitor = (m: MonitorDetail): Draft => ({
@@ -110,7 +115,8 @@ const fromMonitor = (m: MonitorDetail): Draft => ({
   failure_threshold: String(m.failure_threshold),
   response_time_threshold_ms:
     m.response_time_threshold_ms === null ? '' : String(m.response_time_threshold_ms),
-  check_locations: m.check_locations.join(', '),
+  check_locations: m.check_locations,
+  escalation_policy_id: m.escalation_policy_id,
 });
 
 /** A number as typed: a number when it is one; otherwise the text, so the API names the field. */
@@ -133,8 +139,9 @@ const bodyOf = (d: Draft, existing: MonitorDetail | null): Record<string, unknow
     failure_threshold: num(d.failure_threshold),
   };
   if (!existing) b.monitor_type = t;
-  const locations = list(d.check_locations);
-  if (locations.length > 0 || existing) b.check_locations = locations;
+  if (d.check_locations !== null) b.check_locations = d.check_locations;
+  if (d.escalation_policy_id !== (existing?.escalation_policy_id ?? ''))
+    b.escalation_policy_id = d.escalation_policy_id;
   if (t !== 'domain') {
     const slow = num(d.response_time_threshold_ms);
     if (slow !== undefined || existing) b.response_time_threshold_ms = slow ?? null;
@@ -221,6 +228,63 @@ const Field = (f: {
   );
 };
 
+/**
+ * Check locations: one box per region monitors may run from (GET /regions), each with its health; a
+ * region the monitor names that is no longer offered stays listed so it can be unticked.
+ */
+const Locations = (props: {
+  regions: Region[] | null;
+  chosen: string[] | null;
+  problem: string | undefined;
+  onChange: (v: string[]) => void;
+}) => {
+  const offered = props.regions?.map((r) => r.region) ?? [];
+  const names = [...offered, ...(props.chosen ?? []).filter((c) => !offered.includes(c))];
+  const ticked = props.chosen ?? offered;
+  const health = (name: string) => props.regions?.find((r) => r.region === name)?.healthy;
+  return (
+    <fieldset
+      class="field locations"
+      aria-invalid={props.problem ? true : undefined}
+      aria-describedby={props.problem ? 'mf-check_locations-problem' : 'mf-check_locations-hint'}
+    >
+      <legend>Check locations</legend>
+      {props.regions === null ? (
+        <span class="muted small">Loading the regions…</span>
+      ) : (
+        <div class="choices">
+          {names.map((name) => (
+            <label key={name}>
+              <input
+                type="checkbox"
+                checked={ticked.includes(name)}
+                onChange={(e) =>
+                  props.onChange(
+                    e.currentTarget.checked
+                      ? names.filter((n) => n === name || ticked.includes(n))
+                      : ticked.filter((n) => n !== name),
+                  )
+                }
+              />{' '}
+              {name}
+              {health(name) === false && <span class="muted small"> (no agent reporting)</span>}
+            </label>
+          ))}
+        </div>
+      )}
+      {props.problem ? (
+        <span class="field-problem" id="mf-check_locations-problem">
+          {props.problem}
+        </span>
+      ) : (
+        <span class="hint" id="mf-check_locations-hint">
+          The regions that check it. A monitor is down when enough of them fail.
+        </span>
+      )}
+    </fieldset>
+  );
+};
+
 /** `/monitors/new` and `/monitors/{id}/edit`: every type's fields, the API's problems beside each. */
 export const MonitorFormPage = (props: { me: Me; id?: string }) => {
   const editing = props.id !== undefined;
@@ -229,6 +293,20 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [regions, setRegions] = useState<Region[] | null>(null);
+  const [policies, setPolicies] = useState<Policy[] | null>(null);
+
+  // The choices: the regions monitors may run from, and the workspace's escalation policies.
+  useEffect(() => {
+    api.listRegions().then(
+      (r) => setRegions(r.data),
+      () => setRegions([]),
+    );
+    routingApi.listPolicies().then(
+      (p) => setPolicies(p.data),
+      () => setPolicies([]),
+    );
+  }, []);
 
   useEffect(() => {
     if (!props.id) return;
@@ -348,7 +426,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
       <p class="lead">
         {existing
           ? 'Change what this monitor checks and how often. The type cannot change: create a new monitor for that.'
-          : 'What to check, from where and how often. Alerts go to the workspace’s default escalation policy.'}
+          : 'What to check, from where and how often, and whom its alerts go to.'}
       </p>
       <form
         class="panel monitor-form"
@@ -524,12 +602,39 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
                 type: 'number',
                 hint: 'Optional: alert on slow successful checks.',
               })}
-            {text('check_locations', 'Check locations', {
-              placeholder: 'All regions',
-              hint: 'Comma-separated region names, such as eu-west, us-east. Empty: every region.',
-              wide: true,
-            })}
+            <Field
+              name="escalation_policy_id"
+              problem={problems.escalation_policy_id}
+              label="Escalation policy"
+              hint="Who is told when this monitor alerts, and when."
+            >
+              {(a) => (
+                <select
+                  {...a}
+                  value={d.escalation_policy_id}
+                  onChange={(e) => set('escalation_policy_id', e.currentTarget.value)}
+                >
+                  {(!existing || !policies?.some((p) => p.id === d.escalation_policy_id)) && (
+                    <option value={d.escalation_policy_id}>
+                      {existing ? 'Current policy' : 'Workspace default'}
+                    </option>
+                  )}
+                  {policies?.map((p) => (
+                    <option key={p.id} value={p.id}>
+                      {p.name}
+                      {p.is_default ? ' (default)' : ''}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
           </div>
+          <Locations
+            regions={regions}
+            chosen={d.check_locations}
+            problem={problems.check_locations}
+            onChange={(v) => set('check_locations', v)}
+          />
         </fieldset>
 
         <div class="form-actions">

@@ -3,6 +3,7 @@ import { api, type Me, type Monitor, type MonitorStatus, type RecentCheck } from
 import { formatDateTime, fromNow } from '../format.js';
 import { usePoll } from '../poll.js';
 import { followLink } from '../router.js';
+import { Address } from '../routing-ui.js';
 
 const STATUSES: { value: MonitorStatus; label: string }[] = [
   { value: 'down', label: 'Down' },
@@ -28,6 +29,13 @@ export const percent = (v: number | null | undefined) =>
 export const ms = (v: number | null | undefined) =>
   v === null || v === undefined ? '—' : `${Math.round(v).toLocaleString('en')} ms`;
 
+/**
+ * The newest response time, or "Failed" when the newest check failed: an older success's time would
+ * say the monitor answers when it does not.
+ */
+export const LastResponse = (props: { ms: number | null | undefined; checks: RecentCheck[] | undefined }) =>
+  props.checks?.at(-1)?.ok === false ? <span class="failed">Failed</span> : ms(props.ms);
+
 export const StatusBadge = (props: { status: MonitorStatus }) => (
   <span class={`badge status-${props.status}`}>
     <span class="dot" aria-hidden="true" />
@@ -40,14 +48,16 @@ const checkLabel = (c: RecentCheck) =>
 
 /**
  * The newest checks as a row of small bars, oldest on the left (Uptime Kuma's heartbeat bar): green
- * up, red down, each with its own label (a tooltip on hover, a name for screen readers).
+ * up, red down, each with its own label (a tooltip on hover, a name for screen readers). The list is
+ * newest first (what a screen reader reads first, and what stays in view when the row is short: see
+ * `.beats` in styles.css); the row shows it right to left.
  */
 export const CheckBar = (props: { name: string; checks: RecentCheck[] | undefined }) => {
   if (!props.checks) return <span class="muted">—</span>;
   if (props.checks.length === 0) return <span class="muted small">No checks yet</span>;
   return (
     <ol class="beats" aria-label={`Recent checks of ${props.name}`}>
-      {props.checks.map((c) => (
+      {[...props.checks].reverse().map((c) => (
         <li key={`${c.at}-${c.location}`} class={c.ok ? 'beat ok' : 'beat fail'} title={checkLabel(c)}>
           <span class="visually-hidden">{checkLabel(c)}</span>
         </li>
@@ -178,12 +188,16 @@ export const MonitorsPage = (props: { me: Me }) => {
             <table class="keys monitors">
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
+                  <th scope="col" class="name">
+                    Name
+                  </th>
                   <th scope="col">Status</th>
                   <th scope="col">Uptime 24 h</th>
                   <th scope="col">Uptime 30 d</th>
                   <th scope="col">Response</th>
-                  <th scope="col">Recent checks</th>
+                  <th scope="col" class="recent">
+                    Recent checks
+                  </th>
                   <th scope="col">Last checked</th>
                 </tr>
               </thead>
@@ -194,9 +208,11 @@ export const MonitorsPage = (props: { me: Me }) => {
                       <a href={`/monitors/${m.id}`} onClick={followLink}>
                         {m.display_name}
                       </a>
-                      <span class="muted block small target">
-                        {m.monitor_type.toUpperCase()} · <code>{target(m)}</code> · every{' '}
-                        {every(m.check_interval_seconds)}
+                      <span class="block small target">
+                        <Address value={target(m)} />
+                      </span>
+                      <span class="muted block small">
+                        {m.monitor_type.toUpperCase()} · every {every(m.check_interval_seconds)}
                       </span>
                     </th>
                     <td data-label="Status">
@@ -209,7 +225,7 @@ export const MonitorsPage = (props: { me: Me }) => {
                       {percent(m.uptime_30d)}
                     </td>
                     <td data-label="Response" class="num">
-                      {ms(m.last_response_time_ms)}
+                      <LastResponse ms={m.last_response_time_ms} checks={m.recent_checks} />
                     </td>
                     <td data-label="Recent checks" class="recent">
                       <CheckBar name={m.display_name} checks={m.recent_checks} />

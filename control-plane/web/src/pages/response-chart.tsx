@@ -6,6 +6,12 @@ import type { CheckResult } from '../api.js';
 /** One colour per region, in order (distinct for the usual colour-vision deficiencies). */
 const COLOURS = ['#1f5f4a', '#2563eb', '#c2410c', '#7c3aed', '#0e7490', '#a16207'];
 
+/** A series' newest check: its time, null when it failed, undefined when the region has none. */
+const newestOf = (values: ArrayLike<number | null | undefined>) => {
+  for (let i = values.length - 1; i >= 0; i--) if (values[i] !== undefined) return values[i];
+  return undefined;
+};
+
 /**
  * Response time per region over the loaded results (uPlot; this module is loaded only by the monitor
  * detail page, so the first page load stays small). Failed checks leave a gap.
@@ -49,19 +55,25 @@ export default function ResponseChart(props: { results: CheckResult[]; label: st
         ],
         series: [
           {
-            // The legend holds values only while the pointer is on the chart; until then it says so.
-            value: (u: uPlot, v: number | null | undefined) =>
-              u.cursor.idx == null || v == null
-                ? 'point at the chart'
-                : new Date(v * 1000).toLocaleTimeString(),
+            label: 'Time',
+            // Off the chart, the legend shows the newest check (so it is never empty); on it, the one pointed at.
+            value: (u: uPlot, v: number | null | undefined) => {
+              const t = u.cursor.idx == null ? u.data[0].at(-1) : v;
+              return t == null
+                ? ''
+                : `${u.cursor.idx == null ? 'newest ' : ''}${new Date(t * 1000).toLocaleTimeString()}`;
+            },
           },
           ...regions.map((r, i) => ({
             label: r,
             stroke: COLOURS[i % COLOURS.length],
             width: 2,
             spanGaps: false,
-            value: (u: uPlot, v: number | null | undefined) =>
-              u.cursor.idx == null ? '' : v == null ? '—' : `${Math.round(v)} ms`,
+            value: (u: uPlot, v: number | null | undefined, sidx: number) => {
+              if (u.cursor.idx != null) return v == null ? '—' : `${Math.round(v)} ms`;
+              const newest = newestOf(u.data[sidx]!);
+              return newest === undefined ? '—' : newest === null ? 'failed' : `${Math.round(newest)} ms`;
+            },
           })),
         ],
       },
