@@ -1,7 +1,8 @@
 import { type ClientSession, MongoServerError } from 'mongodb';
-import type { Invitation, MemberStore } from '../../domain/member-store.js';
-import type { User } from '../../domain/types.js';
-import { fromDoc, type IndexDecl, type MongoContext, toDoc } from './db.js';
+import { withoutUser } from '../../domain/escalation-policies.js';
+import type { Invitation, MemberStore, RemoveUserOutcome } from '../../domain/member-store.js';
+import type { EscalationPolicy, User } from '../../domain/types.js';
+import { bumpGuard, fromDoc, fromDocs, type IndexDecl, type MongoContext, toDoc } from './db.js';
 
 /** Indexes for invitations, created at start with the others. */
 export const memberIndexes: IndexDecl[] = [
@@ -17,7 +18,7 @@ export const memberIndexes: IndexDecl[] = [
  * withTransaction retries the loser, which then sees the winner's change.
  */
 export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore => {
-  const { users, sessions, apiKeys, invitations, counters } = col;
+  const { users, sessions, apiKeys, invitations, counters, policies, workspaces } = col;
 
   const serialize = (workspaceId: string, session: ClientSession) =>
     counters.updateOne({ _id: `members:${workspaceId}` }, { $inc: { v: 1 } }, { upsert: true, session });
@@ -114,11 +115,28 @@ export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore 
       });
     },
     async removeUser(workspaceId, id, now) {
-      return inTransaction(async (session) => {
+      return inTransaction(async (session): Promise<RemoveUserOutcome> => {
         await serialize(workspaceId, session);
+        // Deleting a record that policies refer to: the workspace's guard, as in routing.ts, so a
+        // policy edit naming this user and this removal conflict instead of both committing.
+        await bumpGuard(workspaces, workspaceId, session);
         const user = await getUser(workspaceId, id, session);
-        if (!user) return 'not_found' as const;
-        if (await isLastAdmin(user, session)) return 'last_admin' as const;
+        if (!user) return { outcome: 'not_found' };
+        if (await isLastAdmin(user, session)) return { outcome: 'last_admin' };
+        const naming = fromDocs<EscalationPolicy>(
+          await policies
+            .find({ workspace_id: workspaceId, 'steps.notify_user_ids': id }, { session })
+            .sort({ name: 1, _id: 1 })
+            .toArray(),
+        );
+        const { blocking, updated } = withoutUser(naming, id, now);
+        if (blocking.length > 0) return { outcome: 'only_target', policies: blocking };
+        for (const p of updated)
+          await policies.updateOne(
+            { _id: p.id, workspace_id: workspaceId },
+            { $set: { steps: p.steps, updated_at: p.updated_at } },
+            { session },
+          );
         await sessions.deleteMany({ workspace_id: workspaceId, user_id: id }, { session });
         await invitations.deleteMany({ user_id: id }, { session });
         await apiKeys.updateMany(
@@ -127,7 +145,7 @@ export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore 
           { session },
         );
         await users.deleteOne({ _id: id }, { session });
-        return 'removed' as const;
+        return { outcome: 'removed', policies: updated.map((p) => ({ id: p.id, name: p.name })) };
       });
     },
   };
