@@ -10,7 +10,8 @@
 # Stages: `build` compiles the TypeScript; `deps` installs only the agent's production dependencies
 # (no SQLite, no MongoDB driver, no native modules); the final stage runs as the `node` user.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node.js 22 LTS, the documented runtime (package.json engines; CI also tests 24).
+ARG NODE_IMAGE=node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app

@@ -12,7 +12,7 @@ import { mongoScenarios } from './mongo-scenarios.js';
 /**
  * The scenarios of mongo-scenarios.ts against SQLite (always: a fresh file per scenario) and against
  * MongoDB when LOOKOUT_MONGODB_URI names a replica set (a fresh database per scenario, dropped
- * afterwards; CI: .github/workflows/mongodb-contract.yml).
+ * afterwards; CI: .github/workflows/ci.yml).
  */
 const dir = mkdtempSync(join(tmpdir(), 'lookout-scenarios-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
