@@ -20,7 +20,8 @@ export const workflowProblems = (doc: unknown): string[] => {
     if (!setup) continue;
     const version = str(obj(setup.with)['node-version']);
     const matrix = arr(obj(obj(obj(job).strategy).matrix).node).map(Number);
-    if (!/^\$\{\{\s*matrix\.node\s*\}\}$/.test(version)) p.push(`${name}: node-version ${version} is not the matrix's`);
+    if (!/^\$\{\{\s*matrix\.node\s*\}\}$/.test(version))
+      p.push(`${name}: node-version ${version} is not the matrix's`);
     if (matrix.join() !== want.join())
       p.push(`${name}: tests Node ${matrix.join(', ') || 'nothing'}, not ${want.join(' and ')}`);
   }
