@@ -34,6 +34,7 @@ const testConfig = (url: string, instance: string): AgentConfig => ({
   metrics_port: 0,
   metrics_host: '127.0.0.1',
   block_private_targets: false,
+  data_dir: undefined,
   rdap_bootstrap_url: 'off',
   rdap_refresh_hours: 0,
   auth_retry_seconds: 300,

@@ -66,10 +66,15 @@ export const agentConfigKeys = {
     default: false,
     doc: 'Refuse checks of private, loopback and link-local addresses (after DNS, on every redirect): the SSRF guard for hosted use.',
   },
+  data_dir: {
+    schema: z.string().min(1).optional(),
+    default: undefined,
+    doc: 'Directory for what the agent caches across restarts (the RDAP bootstrap data, `rdap-dns.json`); unset: kept in memory only. `npm start` gives its agents `<LOOKOUT_DATA_DIR>/agent`.',
+  },
   rdap_bootstrap_url: {
     schema: z.union([z.literal('off'), z.url({ protocol: /^https?$/ })]),
     default: 'https://data.iana.org/rdap/dns.json',
-    doc: 'Where domain checks refresh their RDAP bootstrap data (IANA’s dns.json); `off`: only the shipped subset.',
+    doc: 'Where domain checks get their RDAP bootstrap data (IANA’s dns.json), fetched only when a domain check needs it; `off`: only the shipped subset.',
   },
   rdap_refresh_hours: {
     schema: z.coerce
@@ -77,7 +82,7 @@ export const agentConfigKeys = {
       .min(0)
       .max(24 * 30),
     default: 24,
-    doc: 'How often the RDAP bootstrap data is refreshed (the first time 10 minutes after start); 0: never.',
+    doc: 'Age after which the RDAP bootstrap data is fetched again, by the next domain check; 0: never fetched.',
   },
   auth_retry_seconds: {
     schema: z.coerce

@@ -1,9 +1,7 @@
 import { createLogger } from '@lookout/shared';
-import { createAgent } from './agent.js';
+import { assembleAgent } from './assemble.js';
 import { type AgentConfig, AgentConfigError, loadAgentConfig } from './config.js';
-import { createAgentMetrics, startMetricsServer } from './metrics.js';
-import { createProbers } from './probers/index.js';
-import { createRdapBootstrap } from './probers/rdap-refresh.js';
+import { startMetricsServer } from './metrics.js';
 
 /** The agent process: `node agent/dist/main.js` with LOOKOUT_AGENT_* set. */
 const main = async () => {
@@ -18,26 +16,7 @@ const main = async () => {
     throw e;
   }
   const logger = createLogger({ level: config.log_level, name: 'agent' });
-  const rdap = createRdapBootstrap({
-    url: config.rdap_bootstrap_url === 'off' ? null : config.rdap_bootstrap_url,
-    onRefreshed: (services) => logger.info({ services }, 'RDAP bootstrap data refreshed'),
-    onError: (err) =>
-      logger.warn({ err: (err as Error).message }, 'RDAP bootstrap refresh failed; keeping the data we have'),
-  });
-  rdap.start(10 * 60_000, config.rdap_refresh_hours * 3_600_000);
-  const metrics = createAgentMetrics({
-    agent: config.instance_id,
-    ...(config.region ? { region: config.region } : {}),
-  });
-  const agent = createAgent({
-    config,
-    logger,
-    prober: createProbers({ rdapBootstrap: rdap.current, blockPrivate: config.block_private_targets }),
-    onCheck: metrics.onCheck,
-    onLag: metrics.onLag,
-    onRpcError: metrics.onRpcError,
-  });
-  metrics.attach(agent);
+  const { agent, metrics } = assembleAgent(config, { logger });
   const listener = await startMetricsServer({
     host: config.metrics_host,
     port: config.metrics_port,
@@ -62,7 +41,6 @@ const main = async () => {
     if (stopping) process.exit(1);
     stopping = true;
     logger.info({ signal }, 'draining: finishing running checks and flushing results');
-    rdap.stop();
     await agent.stop();
     await listener.close();
     logger.info({ buffered: agent.health().bufferedResults }, 'stopped');

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Clock, Logger } from '@lookout/shared';
 import { createAgentToken } from './domain/agent-tokens.js';
@@ -63,6 +64,8 @@ export const startLocalAgents = async (deps: {
   allRegions: readonly string[];
   /** The environment the agents inherit (their own LOOKOUT_AGENT_* settings included). */
   env: NodeJS.ProcessEnv;
+  /** The control plane's data directory: the agents keep their cache in `agent/` below it. */
+  dataDir: string;
 }) => {
   const log = deps.logger.child({ component: 'local-agents' });
   for (const region of deps.regions) {
@@ -91,6 +94,8 @@ export const startLocalAgents = async (deps: {
         LOOKOUT_AGENT_LOG_LEVEL: deps.env.LOOKOUT_AGENT_LOG_LEVEL ?? 'warn',
         LOOKOUT_AGENT_METRICS_PORT: String(h.metrics_port),
         LOOKOUT_AGENT_METRICS_HOST: deps.env.LOOKOUT_AGENT_METRICS_HOST ?? '127.0.0.1',
+        // Their cache (RDAP bootstrap data) beside the store's file, shared by the local agents.
+        LOOKOUT_AGENT_DATA_DIR: deps.env.LOOKOUT_AGENT_DATA_DIR ?? resolve(deps.dataDir, 'agent'),
       },
       stdio: ['ignore', 'inherit', 'pipe'],
     });

@@ -57,6 +57,7 @@ const main = async () => {
       logger,
       allRegions: config.regions,
       env: process.env,
+      dataDir: config.data_dir,
     });
   }
 

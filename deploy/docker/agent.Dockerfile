@@ -10,7 +10,8 @@
 # Stages: `build` compiles the TypeScript; `deps` installs only the agent's production dependencies
 # (no SQLite, no MongoDB driver, no native modules); the final stage runs as the `node` user.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node.js 22 LTS, the documented runtime (package.json engines; CI also tests 24).
+ARG NODE_IMAGE=node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
@@ -40,7 +41,8 @@ RUN npm ci --omit=dev --ignore-scripts --workspace @lookout/agent --no-audit --n
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \
-    LOOKOUT_AGENT_METRICS_PORT=9464
+    LOOKOUT_AGENT_METRICS_PORT=9464 \
+    LOOKOUT_AGENT_DATA_DIR=/var/lib/lookout-agent
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json ./package.json
@@ -50,6 +52,9 @@ COPY --from=build /app/shared/package.json ./shared/package.json
 COPY --from=build /app/shared/dist ./shared/dist
 COPY --from=build /app/agent/package.json ./agent/package.json
 COPY --from=build /app/agent/dist ./agent/dist
+# The agent's cache (RDAP bootstrap data, fetched when a domain check first needs it): losing it costs
+# one fetch, so no VOLUME; Kubernetes mounts an emptyDir here (the root filesystem is read-only there).
+RUN mkdir -p /var/lib/lookout-agent && chown node:node /var/lib/lookout-agent
 # 1000 is the image's `node` user; numeric, so Kubernetes can verify runAsNonRoot.
 USER 1000:1000
 EXPOSE 9464

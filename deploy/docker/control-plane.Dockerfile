@@ -11,7 +11,8 @@
 # binary can be downloaded); the final stage holds node, those dependencies and the compiled
 # JavaScript, and runs as the unprivileged `node` user.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node.js 22 LTS, the documented runtime (package.json engines; CI also tests 24).
+ARG NODE_IMAGE=node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app

@@ -204,17 +204,17 @@ export const memberContract = (name: string, open: () => Promise<Store>) => {
       await store.insertApiKey(k, { maxActive: 25, now: T0 });
       const keep = session(admin);
       await store.insertSession(keep);
-      expect(await store.removeUser(ws, u.id, at(5))).toBe('removed');
+      expect(await store.removeUser(ws, u.id, at(5))).toEqual({ outcome: 'removed', policies: [] });
       expect(await store.getUser(ws, u.id)).toBeNull();
       expect(await store.findSessionByHash(s.token_hash)).toBeNull();
       expect(await store.getApiKey(ws, k.id)).toEqual({ ...k, revoked_at: at(5) });
       expect(await store.findSessionByHash(keep.token_hash)).toEqual(keep);
-      expect(await store.removeUser(ws, u.id, at(6))).toBe('not_found');
+      expect(await store.removeUser(ws, u.id, at(6))).toEqual({ outcome: 'not_found' });
 
       const pending = user(ws, 'viewer', { password_hash: null });
       const inv = invitation(pending);
       await store.inviteUser(pending, inv);
-      expect(await store.removeUser(ws, pending.id, at(7))).toBe('removed');
+      expect(await store.removeUser(ws, pending.id, at(7))).toEqual({ outcome: 'removed', policies: [] });
       expect(await store.findInvitationByHash(inv.token_hash)).toBeNull();
     });
 
@@ -267,13 +267,83 @@ export const memberContract = (name: string, open: () => Promise<Store>) => {
     });
 
     it('the last active admin cannot be removed; a user of another workspace is not found', async () => {
-      expect(await store.removeUser(ws, admin.id, at(1))).toBe('last_admin');
+      expect(await store.removeUser(ws, admin.id, at(1))).toEqual({ outcome: 'last_admin' });
       expect(await store.getUser(ws, admin.id)).toEqual(admin);
-      expect(await store.removeUser(randomUUID(), admin.id, at(1))).toBe('not_found');
+      expect(await store.removeUser(randomUUID(), admin.id, at(1))).toEqual({ outcome: 'not_found' });
       const other = user(ws, 'admin');
       await store.createUser(other);
-      expect(await store.removeUser(ws, admin.id, at(2))).toBe('removed');
-      expect(await store.removeUser(ws, other.id, at(3))).toBe('last_admin');
+      // The default policy's one step notifies the first admin; the second shares it.
+      const policy = (await store.getDefaultEscalationPolicy(ws))!;
+      const shared = { wait_minutes: 0, notify_user_ids: [admin.id, other.id], notify_channel_ids: [] };
+      await store.updateEscalationPolicy({ ...policy, steps: [shared] });
+      expect(await store.removeUser(ws, admin.id, at(2))).toEqual({
+        outcome: 'removed',
+        policies: [{ id: policy.id, name: 'Default' }],
+      });
+      expect(await store.removeUser(ws, other.id, at(3))).toEqual({ outcome: 'last_admin' });
+    });
+
+    it('a user whom some escalation step notifies alone is not removed (the policies are named); from shared steps they are taken out in the same step', async () => {
+      const [u, v] = [user(ws, 'member'), user(ws, 'member')];
+      await store.createUser(u);
+      await store.createUser(v);
+      const s = session(u);
+      await store.insertSession(s);
+      const channel = randomUUID();
+      await store.insertChannel({
+        ...{ id: channel, workspace_id: ws, name: 'ops', type: 'slack', secret: null },
+        ...{ config: { type: 'slack', url: 'https://hooks.example/x' }, created_at: T0, updated_at: T0 },
+      });
+      const step = (users: string[], channels: string[] = []) => ({
+        wait_minutes: 5,
+        notify_user_ids: users,
+        notify_channel_ids: channels,
+      });
+      const policy = (name: string, steps: ReturnType<typeof step>[]) => ({
+        ...{ id: randomUUID(), workspace_id: ws, name, is_default: false, steps, repeat: 0 },
+        ...{ created_at: T0, updated_at: T0 },
+      });
+      const gamma = policy('Gamma', [step([v.id]), step([u.id])]);
+      const alpha = policy('Alpha', [step([u.id]), step([u.id, v.id]), step([u.id])]);
+      const beta = policy('Beta', [step([u.id], [channel]), step([v.id, u.id])]);
+      const untouched = policy('Delta', [step([v.id])]);
+      for (const p of [gamma, alpha, beta, untouched]) await store.insertEscalationPolicy(p);
+
+      expect(await store.removeUser(ws, u.id, at(8))).toEqual({
+        outcome: 'only_target',
+        policies: [
+          { id: alpha.id, name: 'Alpha', steps: [1, 3] },
+          { id: gamma.id, name: 'Gamma', steps: [2] },
+        ],
+      });
+      // Refused whole: the user, their session and every policy are as they were.
+      expect(await store.getUser(ws, u.id)).toEqual(u);
+      expect(await store.findSessionByHash(s.token_hash)).toEqual(s);
+      for (const p of [gamma, alpha, beta]) expect(await store.getEscalationPolicy(ws, p.id)).toEqual(p);
+
+      expect(await store.deleteEscalationPolicy(ws, gamma.id)).toBe('deleted');
+      const alphaShared = { ...alpha, steps: [step([u.id, v.id]), step([u.id, v.id])] };
+      await store.updateEscalationPolicy(alphaShared);
+      expect(await store.removeUser(ws, u.id, at(9))).toEqual({
+        outcome: 'removed',
+        policies: [
+          { id: alpha.id, name: 'Alpha' },
+          { id: beta.id, name: 'Beta' },
+        ],
+      });
+      expect(await store.getUser(ws, u.id)).toBeNull();
+      expect(await store.findSessionByHash(s.token_hash)).toBeNull();
+      expect(await store.getEscalationPolicy(ws, alpha.id)).toEqual({
+        ...alphaShared,
+        steps: [step([v.id]), step([v.id])],
+        updated_at: at(9),
+      });
+      expect(await store.getEscalationPolicy(ws, beta.id)).toEqual({
+        ...beta,
+        steps: [step([], [channel]), step([v.id])],
+        updated_at: at(9),
+      });
+      expect(await store.getEscalationPolicy(ws, untouched.id)).toEqual(untouched);
     });
   });
 };

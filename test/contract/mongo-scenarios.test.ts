@@ -20,7 +20,7 @@ import { mongoSkip, mongoUri, onAdapter } from './stores.js';
 /**
  * The scenarios of mongo-scenarios.ts against SQLite (always: a fresh file per scenario) and against
  * MongoDB when LOOKOUT_MONGODB_URI names a replica set (a fresh database per scenario, dropped
- * afterwards; CI: .github/workflows/mongodb-contract.yml); without it they are registered and skipped.
+ * afterwards; CI: .github/workflows/ci.yml); without it they are registered and skipped.
  */
 const dir = mkdtempSync(join(tmpdir(), 'lookout-scenarios-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -459,6 +459,30 @@ export const mongoScenarios = (
         expect(outcome).toBe('in_use');
       });
 
+      it('refuses to remove a user whom a policy written concurrently starts to notify alone', async () => {
+        const member = {
+          ...ws.admin,
+          id: randomUUID(),
+          email: `m-${randomUUID()}@x.test`,
+          role: 'member' as const,
+        };
+        await store.createUser(member);
+        const policy = {
+          ...ws.defaultPolicy,
+          steps: [{ wait_minutes: 0, notify_user_ids: [member.id], notify_channel_ids: [] }],
+        };
+        const outcome = await whileInFlight(
+          (session) =>
+            collectionsOf(db()).policies.replaceOne({ _id: policy.id }, toDoc(policy), { session }),
+          () => store.removeUser(wsId, member.id, T0),
+        );
+        expect(outcome).toEqual({
+          outcome: 'only_target',
+          policies: [{ id: policy.id, name: policy.name, steps: [1] }],
+        });
+        expect(await store.getUser(wsId, member.id)).toEqual(member);
+      });
+
       it('refuses to delete a policy that a monitor written concurrently starts to use', async () => {
         const policy = { ...ws.defaultPolicy, id: randomUUID(), is_default: false };
         await store.insertEscalationPolicy(policy);

@@ -1,7 +1,7 @@
 /**
  * The adapters every contract suite runs against: SQLite always (a fresh file per scenario), MongoDB
  * when LOOKOUT_MONGODB_URI points at a replica set (transactions need one; a single-node set is fine;
- * CI does that in .github/workflows/mongodb-contract.yml). Without it the MongoDB variants are still
+ * CI does that in .github/workflows/ci.yml). Without it the MongoDB variants are still
  * registered, and skipped with that reason (adapters.test.ts holds every suite to this). Each MongoDB
  * scenario gets a fresh database, dropped afterwards. An adapter is correct when the suites pass;
  * nothing else tests adapters.

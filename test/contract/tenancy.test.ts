@@ -66,14 +66,6 @@ contract('TenancyStore', (c) => {
     expect((await store.listUsers(randomUUID(), { limit: 10 })).data).toEqual([]);
   });
 
-  it('changes a user’s role, only in its own workspace', async () => {
-    const other = fixtures.workspace();
-    await store.createWorkspace(other);
-    expect(await store.setUserRole(other.workspace.id, ws.admin.id, 'viewer')).toBe(false);
-    expect(await store.setUserRole(ws.workspace.id, ws.admin.id, 'member')).toBe(true);
-    expect((await store.getUser(ws.workspace.id, ws.admin.id))?.role).toBe('member');
-  });
-
   it('finds a key by hash and round-trips every field', async () => {
     const k = fixtures.apiKey(ws.workspace.id, ws.admin.id, { expires_at: at(3600) });
     expect(await store.insertApiKey(k, { maxActive: 25, now: T0 })).toBe('inserted');

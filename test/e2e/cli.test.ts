@@ -164,6 +164,29 @@ describe('npx lookout', () => {
     expect(refused.stderr).toMatch(/^lookout: .*25 active API keys.*Revoke one/);
   });
 
+  it('user set-role keeps at least one admin, by the same rule as the API', async () => {
+    await json(['workspace', 'create', '--subdomain', 'solo', '--admin-email', 'a@solo.test']);
+    const setRole = (email: string, role: string) =>
+      runCli(['user', 'set-role', '--workspace', 'solo', '--email', email, '--role', role, '--json'], env);
+    const refused = await setRole('a@solo.test', 'member');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(
+      'lookout: This is the last admin of the workspace: make another user an admin first (an invited admin counts once they have set a password).\n',
+    );
+    const ws = (await h.store.getWorkspaceBySubdomain('solo'))!;
+    expect((await h.store.getUserByEmail(ws.id, 'a@solo.test'))?.role).toBe('admin');
+    // With a second admin, the first may step down; then the second is the last one.
+    await json(['user', 'create', '--workspace', 'solo', '--email', 'b@solo.test', '--role', 'admin']);
+    const down = await setRole('a@solo.test', 'member');
+    expect(down.code, down.stderr).toBe(0);
+    expect(JSON.parse(down.stdout).user).toMatchObject({ email: 'a@solo.test', role: 'member' });
+    expect((await setRole('b@solo.test', 'viewer')).code).toBe(1);
+    const bad = await setRole('b@solo.test', 'owner');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^lookout: The request has invalid fields\. role /);
+  });
+
   it('regenerates the legacy key: the old value stops working', async () => {
     await json(['workspace', 'create', '--subdomain', 'legacy', '--admin-email', 'a@legacy.test']);
     const k1 = await json(['legacy-key', 'regenerate', '--workspace', 'legacy', '--email', 'a@legacy.test']);

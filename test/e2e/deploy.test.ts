@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadAll } from 'js-yaml';
+import { load, loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import {
   arr,
   deployFiles,
   isObj,
   lookoutNameProblems,
+  NODE_MAJOR,
   type Obj,
   obj,
   ROOT,
@@ -24,11 +25,12 @@ import {
 } from '../support/deploy/docker.js';
 import { k8sDocs, k8sFiles, k8sProblems } from '../support/deploy/k8s.js';
 import { SYSTEMD_ENV, SYSTEMD_UNIT, systemdProblems } from '../support/deploy/systemd.js';
+import { CI_WORKFLOW, workflowProblems } from '../support/deploy/workflow.js';
 
 /**
  * Offline checks of deploy/ (no Docker daemon, no cluster here): the Dockerfiles, the compose file,
- * its HAProxy config, the Kubernetes manifests and the systemd unit agree with each other and with
- * the code: env names exist in the config loaders, images are the ones the Dockerfiles build, ports
+ * its HAProxy config, the Kubernetes manifests, the systemd unit and the public CI workflow agree with
+ * each other and with the code (and the Node.js release that package.json's engines documents): env names exist in the config loaders, images are the ones the Dockerfiles build, ports
  * and probes match the configured ports, names referenced exist. The files are read with real
  * parsers (test/support/deploy/); whether HAProxy and systemd accept them is checked by those
  * programs themselves in test/peers/deploy-tools.test.ts. Each check returns a list of problems; the
@@ -65,7 +67,7 @@ describe('deploy/ (offline validation)', () => {
     expect(problems).toEqual([]);
   });
 
-  it('Dockerfiles: multi-stage from node:20-bookworm-slim, non-root, COPY sources and stages exist, CMD is built', () => {
+  it(`Dockerfiles: multi-stage from node:${NODE_MAJOR}-bookworm-slim (engines), non-root, COPY sources and stages exist, CMD is built`, () => {
     expect(dockerfiles.map((d) => d.kind).sort()).toEqual(['agent', 'control-plane']);
     expect(dockerfiles.flatMap(dockerfileProblems)).toEqual([]);
   });
@@ -107,6 +109,14 @@ describe('deploy/ (offline validation)', () => {
 
   it('Kubernetes: images, env, ports, probes, Services, PDB, resources and security contexts agree', () => {
     expect(k8sProblems(k8sDocs())).toEqual([]);
+  });
+
+  it(`Node.js ${NODE_MAJOR} LTS is the documented runtime: engines, images, README and the public CI, which tests ${NODE_MAJOR} and ${NODE_MAJOR + 2} and keeps the MongoDB job`, () => {
+    expect(NODE_MAJOR).toBe(22);
+    expect(workflowProblems(load(read(CI_WORKFLOW)))).toEqual([]);
+    expect(read('README.md')).toContain(`Node.js ${NODE_MAJOR} LTS`);
+    expect(read('docs/deploy.md')).toContain(`node:${NODE_MAJOR}-bookworm-slim`);
+    expect(read(SYSTEMD_UNIT)).toContain(`Node.js ${NODE_MAJOR} LTS at /usr/bin/node`);
   });
 
   it('systemd: the unit runs the built agent, drains on SIGTERM within TimeoutStopSec, and is sandboxed', () => {
@@ -169,6 +179,28 @@ describe('deploy/ (offline validation)', () => {
       expect(problems).toMatch(/no earlier stage named "dependencies"/);
       expect(problems).toMatch(/mian\.js is not compiled from a file in the repository/);
       expect(problems).toMatch(/runs as root/);
+    });
+
+    it('CI workflow and images: another Node.js, a job without the matrix, no MongoDB job', () => {
+      const doc = load(read(CI_WORKFLOW)) as { jobs: Record<string, Obj> };
+      const broken = structuredClone(doc);
+      obj(obj(broken.jobs.test!.strategy).matrix).node = [20, 22];
+      const setup = arr(broken.jobs.test!.steps)
+        .map(obj)
+        .find((s) => str(s.uses).startsWith('actions/setup-node'))!;
+      obj(setup.with)['node-version'] = 20;
+      delete broken.jobs['mongodb-contract'];
+      const problems = workflowProblems(broken).join('\n');
+      expect(problems).toMatch(/test: node-version 20 is not the matrix's/);
+      expect(problems).toMatch(/test: tests Node 20, 22, not 22 and 24/);
+      expect(problems).toMatch(/no job runs anything with LOOKOUT_MONGODB_URI set/);
+      const old = read('deploy/docker/agent.Dockerfile').replace(
+        /node:\d+-bookworm-slim/,
+        'node:20-bookworm-slim',
+      );
+      expect(dockerfileProblems(parseDockerfile('x.Dockerfile', old)).join('\n')).toMatch(
+        /stage build is FROM node:20-bookworm-slim, not node:22-bookworm-slim/,
+      );
     });
 
     it('systemd: no SIGTERM, a short stop timeout, an unknown setting', () => {

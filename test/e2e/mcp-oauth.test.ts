@@ -480,7 +480,7 @@ describe('the token acts as its user, as that user is now', () => {
     });
     expect(r.isError).toBe(true);
     expect((r.content as { text: string }[])[0]!.text).toMatch(/needs the member role; you are a viewer/);
-    expect(await h.store.setUserRole(acme.workspace.id, viewer.user.id, 'member')).toBe(true);
+    expect(await h.store.changeUserRole(acme.workspace.id, viewer.user.id, 'member')).toBe('changed');
     const again = await client.callTool({
       name: 'create_monitor',
       arguments: {

@@ -187,4 +187,58 @@ describe('users', () => {
     await w.api('DELETE', `/users/${inv.body.id}`);
     expect((await accept(w.host, tokenOf(inv.body.invitation_url), 'a long new password')).status).toBe(404);
   });
+
+  it('a user whom an escalation step notifies alone is not removed (409 naming the policies); from shared steps they are taken out', async () => {
+    const w = await h.workspace('users-steps');
+    const [ana, bob] = [await w.userWithKey('member'), await w.userWithKey('member')];
+    const policy = async (name: string, steps: string[][]) => {
+      const r = await w.api('POST', '/escalation-policies', {
+        json: { name, steps: steps.map((ids, i) => ({ wait_minutes: i * 10, notify_user_ids: ids })) },
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      return r.body as { id: string; updated_at: string };
+    };
+    const night = await policy('Night shift', [[ana.user.id], [ana.user.id, bob.user.id]]);
+    const db = await policy('Database', [[bob.user.id, ana.user.id]]);
+    const created = night.updated_at;
+    h.clock.advance(60_000);
+
+    const refused = await w.api('DELETE', `/users/${ana.user.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toEqual({
+      code: 'conflict',
+      message:
+        'This user is the only one notified by step 1 of “Night shift”. Add someone else to that step (or change the escalation policy) before removing them.',
+      details: [
+        {
+          field: 'escalation_policies',
+          message: `${night.id} (“Night shift”): step 1 notifies only this user`,
+        },
+      ],
+    });
+    // Nothing changed: the user and their key work, both policies still name them.
+    expect((await w.as(ana.key)('GET', '/monitors')).status).toBe(200);
+    expect((await w.api('GET', `/escalation-policies/${db.id}`)).body.steps[0].notify_user_ids).toContain(
+      ana.user.id,
+    );
+
+    const shared = await w.api('PATCH', `/escalation-policies/${night.id}`, {
+      json: {
+        steps: [
+          { wait_minutes: 0, notify_user_ids: [ana.user.id, bob.user.id] },
+          { wait_minutes: 10, notify_user_ids: [ana.user.id, bob.user.id] },
+        ],
+      },
+    });
+    expect(shared.status).toBe(200);
+    h.clock.advance(60_000);
+    expect((await w.api('DELETE', `/users/${ana.user.id}`)).status).toBe(204);
+    for (const id of [night.id, db.id]) {
+      const p = (await w.api('GET', `/escalation-policies/${id}`)).body;
+      for (const step of p.steps) expect(step.notify_user_ids).toEqual([bob.user.id]);
+      expect(p.updated_at).toBe(h.clock.now().toISOString());
+      expect(p.updated_at).not.toBe(created);
+    }
+    expect((await w.as(ana.key)('GET', '/monitors')).status).toBe(401);
+  });
 });

@@ -22,9 +22,14 @@ export const runCli = (args: string[], env: Record<string, string>) =>
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 
-/** Starts a process and resolves once its stdout matches `ready`. */
+/** Starts a process and resolves once its stdout matches `ready`; `errors` is its stderr so far. */
 export const startProcess = (file: string, env: Record<string, string>, ready: RegExp) =>
-  new Promise<{ child: ChildProcess; output: () => string; match: RegExpMatchArray }>((resolve, reject) => {
+  new Promise<{
+    child: ChildProcess;
+    output: () => string;
+    errors: () => string;
+    match: RegExpMatchArray;
+  }>((resolve, reject) => {
     const child = spawn(process.execPath, [file], {
       // Agents' metrics listeners on free ports, so that several agents can run side by side.
       env: { PATH: process.env.PATH ?? '', LOOKOUT_AGENT_METRICS_PORT: '0', ...env },
@@ -38,7 +43,7 @@ export const startProcess = (file: string, env: Record<string, string>, ready: R
       const m = out.match(ready);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, output: () => out, match: m });
+        resolve({ child, output: () => out, errors: () => err, match: m });
       }
     });
     child.stderr!.on('data', (d) => (err += d));

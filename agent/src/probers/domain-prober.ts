@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 import { RDAP_BOOTSTRAP } from './rdap-bootstrap.js';
+import type { BootstrapSource } from './rdap-refresh.js';
 
 const DAY_MS = 86_400_000;
 export type Bootstrap = { services: [string[], string[]][] };
@@ -41,6 +42,18 @@ const getJson = (url: URL, signal: AbortSignal) =>
     req.end();
   });
 
+/** True once `work` is done, false if `signal` aborts first. */
+const untilAborted = (work: Promise<unknown>, signal: AbortSignal) =>
+  new Promise<boolean>((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void work.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    });
+  });
+
 /** Fetches fresh bootstrap data (IANA's dns.json format). */
 export const loadBootstrap = async (
   url: string,
@@ -57,13 +70,22 @@ export const loadBootstrap = async (
  * the control plane schedules these rarely and from one region.
  */
 export const createDomainProber = (
-  opts: { now?: () => Date; rdapBaseUrl?: string; bootstrap?: () => Bootstrap } = {},
+  opts: { now?: () => Date; rdapBaseUrl?: string; bootstrap?: BootstrapSource } = {},
 ) => {
   const now = opts.now ?? (() => new Date());
   return {
     async run(spec: ProbeSpec, signal: AbortSignal): Promise<ProbeOutcome> {
+      // Bootstrap data is fetched (or read from the agent's cache) only here, when a domain check
+      // needs it; the check's deadline bounds the wait.
+      if (!opts.rdapBaseUrl && opts.bootstrap && !(await untilAborted(opts.bootstrap.ensure(), signal))) {
+        return {
+          ok: false,
+          error: { kind: 'timeout', message: 'timed out while loading the RDAP bootstrap data' },
+          response_time_ms: 0,
+        };
+      }
       const started = performance.now();
-      const base = opts.rdapBaseUrl ?? rdapBaseFor(spec.url, opts.bootstrap?.());
+      const base = opts.rdapBaseUrl ?? rdapBaseFor(spec.url, opts.bootstrap?.current());
       if (!base) {
         return {
           ok: false,

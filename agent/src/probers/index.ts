@@ -1,13 +1,14 @@
 import type { ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
 import { createDnsProber } from './dns-prober.js';
-import { type Bootstrap, createDomainProber } from './domain-prober.js';
+import { createDomainProber } from './domain-prober.js';
 import { createHttpProber, type HttpProberOptions } from './http-prober.js';
+import type { BootstrapSource } from './rdap-refresh.js';
 import { createTcpProber } from './tcp-prober.js';
 
 export interface ProbersOptions extends HttpProberOptions {
   rdapBaseUrl?: string;
-  /** The current RDAP bootstrap data (see rdap-refresh.ts); the shipped subset when not given. */
-  rdapBootstrap?: () => Bootstrap;
+  /** The RDAP bootstrap data, fetched and cached when domain checks need it (rdap-refresh.ts); the shipped subset when not given. */
+  rdapBootstrap?: BootstrapSource;
 }
 
 /** One prober per check type; a new type is one prober and one case here. */

@@ -158,29 +158,31 @@ describe('domain prober against an RDAP server on loopback', () => {
     });
   });
 
-  it('refreshes its bootstrap data: a TLD the shipped subset lacks becomes checkable; a failed refresh keeps the data', async () => {
+  it('loads bootstrap data when a domain check needs it: a TLD the shipped subset lacks becomes checkable; a failed load keeps the data', async () => {
     const errors: unknown[] = [];
-    const boot = createRdapBootstrap({
-      url: `http://127.0.0.1:${rdapPort}/bootstrap/dns.json`,
-      onError: (e) => errors.push(e),
+    const source = (path: string) =>
+      createRdapBootstrap({
+        url: `http://127.0.0.1:${rdapPort}${path}`,
+        maxAgeMs: 86_400_000,
+        cacheFile: null,
+        now: () => NOW.getTime(),
+        onError: (e) => errors.push(e),
+      });
+    const boot = source('/bootstrap/dns.json');
+    expect(rdapBaseFor('example.test', boot.current())).toBeNull();
+    const p = createDomainProber({ now: () => NOW, bootstrap: boot });
+    expect(await p.run(spec({ monitor_type: 'domain', url: 'example.test' }), signal())).toMatchObject({
+      ok: true,
+      domain: { expires_at: '2027-06-01T00:00:00.000Z' },
     });
-    const p = createDomainProber({ now: () => NOW, bootstrap: boot.current });
-    const check = () => p.run(spec({ monitor_type: 'domain', url: 'example.test' }), signal());
-    expect(await check()).toMatchObject({
-      ok: false,
-      error: { message: 'no RDAP service known for example.test' },
-    });
-    expect(await boot.refresh()).toBe(true);
-    expect(await check()).toMatchObject({ ok: true, domain: { expires_at: '2027-06-01T00:00:00.000Z' } });
+    expect(await boot.ensure()).toBe('fresh');
 
-    const broken = createRdapBootstrap({
-      url: `http://127.0.0.1:${rdapPort}/missing.json`,
-      onError: (e) => errors.push(e),
-    });
-    expect(await broken.refresh()).toBe(false);
+    const broken = source('/missing.json');
+    expect(await broken.ensure()).toBe('failed');
     expect(errors).toHaveLength(1);
     expect(rdapBaseFor('example.com', broken.current())).toBe('https://rdap.verisign.com/com/v1/');
-    expect(await createRdapBootstrap({ url: null }).refresh()).toBe(false);
+    const off = createRdapBootstrap({ url: null, maxAgeMs: 1, cacheFile: null, now: () => 0 });
+    expect(await off.ensure()).toBe('off');
   });
 
   it('finds the RDAP base from the bootstrap data', () => {

@@ -6,8 +6,8 @@ import { createAgentToken } from '../domain/agent-tokens.js';
 import { raiseAlert } from '../domain/alerts.js';
 import { createNamedKey, keyStatus, regenerateLegacyKey } from '../domain/api-keys.js';
 import type { User, Workspace } from '../domain/types.js';
-import { parseOrThrow } from '../domain/validation.js';
-import { createUser, createWorkspace, userInput } from '../domain/workspaces.js';
+import { changeUserRole } from '../domain/users.js';
+import { createUser, createWorkspace } from '../domain/workspaces.js';
 import { agentJson, alertJson, apiKeyJson } from '../http/serialize.js';
 import { loadMcpSettings } from '../mcp/settings.js';
 import { workspaceBaseUrl } from '../public-url.js';
@@ -107,11 +107,11 @@ const commands: Record<string, (store: Store, flags: Flags, config: Config) => P
     const [sub, email, role] = need(flags, 'workspace', 'email', 'role');
     const ws = await workspaceOf(store, sub!);
     const user = await userOf(store, ws, email!);
-    const { role: next } = parseOrThrow(userInput.pick({ role: true }), { role });
-    await store.setUserRole(ws.id, user.id, next);
+    // The API's rule too: the workspace keeps at least one active admin.
+    const changed = await changeUserRole(store, ws.id, user.id, { role });
     return {
-      json: { user: { id: user.id, email: user.email, role: next } },
-      text: `${user.email} is now ${next} in "${sub}"; their keys act with this role from their next request.`,
+      json: { user: { id: changed.id, email: changed.email, role: changed.role } },
+      text: `${changed.email} is now ${changed.role} in "${sub}"; their keys act with this role from their next request.`,
     };
   },
   async 'api-key create'(store, flags) {

@@ -139,3 +139,46 @@ export const deletePolicy = async (store: RoutingStore & TenancyStore, workspace
     );
   }
 };
+
+/** A policy that removing a user would leave with a step notifying no one: removal is refused. */
+export interface PolicyNeedingUser {
+  id: string;
+  name: string;
+  /** 1-based numbers of the steps that notify only this user. */
+  steps: number[];
+}
+
+/**
+ * What removing user `userId` does to the workspace's escalation policies (`policies`: those that name
+ * the user). A step that notifies only this user would notify no one, so any such step blocks the
+ * removal (`blocking`, and nothing changes). Otherwise the user leaves every step that names them
+ * (`updated`, with `updated_at` = now) and the others in those steps are notified as before. Both
+ * store adapters apply this inside the transaction that removes the user.
+ */
+export const withoutUser = (
+  policies: EscalationPolicy[],
+  userId: string,
+  now: Date,
+): { blocking: PolicyNeedingUser[]; updated: EscalationPolicy[] } => {
+  const blocking: PolicyNeedingUser[] = [];
+  const updated: EscalationPolicy[] = [];
+  for (const p of policies) {
+    const named = p.steps.some((s) => s.notify_user_ids.includes(userId));
+    if (!named) continue;
+    const alone = p.steps.flatMap((s, i) =>
+      s.notify_user_ids.includes(userId) &&
+      s.notify_user_ids.every((u) => u === userId) &&
+      s.notify_channel_ids.length === 0
+        ? [i + 1]
+        : [],
+    );
+    if (alone.length > 0) blocking.push({ id: p.id, name: p.name, steps: alone });
+    else
+      updated.push({
+        ...p,
+        steps: p.steps.map((s) => ({ ...s, notify_user_ids: s.notify_user_ids.filter((u) => u !== userId) })),
+        updated_at: now,
+      });
+  }
+  return { blocking, updated: blocking.length > 0 ? [] : updated };
+};

@@ -1,3 +1,4 @@
+import type { PolicyNeedingUser } from './escalation-policies.js';
 import type { Session } from './sessions.js';
 import type { Role, User } from './types.js';
 
@@ -54,8 +55,17 @@ export interface MemberStore {
     role: Role,
   ): Promise<'changed' | 'not_found' | 'last_admin'>;
   /**
-   * In one step: deletes the user, their sessions and invitations, and revokes their API keys at `now`
-   * (so both stop working at once), unless the user is the workspace's last active admin.
+   * In one step: deletes the user, their sessions and invitations, revokes their API keys at `now`
+   * (so both stop working at once) and takes them out of the escalation steps that name them
+   * (`withoutUser` in escalation-policies.ts: `updated_at` = now; `policies` lists those policies).
+   * Refused when the user is the workspace's last active admin, or when some step notifies only them
+   * (`only_target`, naming those policies; nothing changes).
    */
-  removeUser(workspaceId: string, id: string, now: Date): Promise<'removed' | 'not_found' | 'last_admin'>;
+  removeUser(workspaceId: string, id: string, now: Date): Promise<RemoveUserOutcome>;
 }
+
+export type RemoveUserOutcome =
+  | { outcome: 'removed'; policies: { id: string; name: string }[] }
+  | { outcome: 'not_found' }
+  | { outcome: 'last_admin' }
+  | { outcome: 'only_target'; policies: PolicyNeedingUser[] };

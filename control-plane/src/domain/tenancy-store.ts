@@ -24,8 +24,6 @@ export interface TenancyStore {
   getUserByEmail(workspaceId: string, email: string): Promise<User | null>;
   /** Newest first, paged. */
   listUsers(workspaceId: string, query: PageQuery): Promise<Page<User>>;
-  /** Returns false when no such user. Keys act with the new role from their next request. */
-  setUserRole(workspaceId: string, id: string, role: User['role']): Promise<boolean>;
 
   /** Inserts a named key unless the user already has `maxActive` active (unrevoked, unexpired at `now`) named keys. */
   insertApiKey(key: ApiKey, limit: { maxActive: number; now: Date }): Promise<'inserted' | 'limit_reached'>;

@@ -13,6 +13,10 @@ import {
 import { ROLES, type User, type Workspace } from './types.js';
 import { parseOrThrow } from './validation.js';
 
+/** "a", "a and b", "a, b and c". */
+const andList = (items: string[]) =>
+  items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+
 /** How long an invitation link works. */
 export const INVITATION_DAYS = 7;
 
@@ -21,6 +25,14 @@ export const USER_MESSAGES = {
   emailTaken: (email: string) => `${email} already has an account in this workspace.`,
   lastAdmin:
     'This is the last admin of the workspace: make another user an admin first (an invited admin counts once they have set a password).',
+  onlyTarget: (policies: { name: string; steps: number[] }[]) => {
+    const one = policies.length === 1 && policies[0]!.steps.length === 1;
+    return `This user is the only one notified by ${andList(
+      policies.map(
+        (p) => `${p.steps.length === 1 ? 'step' : 'steps'} ${andList(p.steps.map(String))} of “${p.name}”`,
+      ),
+    )}. Add someone else to ${one ? 'that step' : 'those steps'} (or change the escalation ${policies.length === 1 ? 'policy' : 'policies'}) before removing them.`;
+  },
   invitationUnknown:
     'This invitation link is not valid here. Check that you opened the whole link, or ask an admin of the workspace for a new one.',
   invitationUsed:
@@ -123,8 +135,24 @@ export const changeUserRole = async (store: UserDeps, workspaceId: string, id: s
   return user;
 };
 
+/**
+ * Removes a user (see MemberStore.removeUser): refused while they are the last active admin, or the
+ * only one some escalation step notifies (409 naming those policies: a step left notifying no one
+ * would be skipped without a word). From steps that notify others too they are taken out, in the same
+ * step. Returns the policies changed that way.
+ */
 export const removeUser = async (store: MemberStore, workspaceId: string, id: string, now: Date) => {
   const r = await store.removeUser(workspaceId, id, now);
-  if (r === 'not_found') throw new AppError('not_found', USER_MESSAGES.notFound);
-  if (r === 'last_admin') throw new AppError('conflict', USER_MESSAGES.lastAdmin);
+  if (r.outcome === 'not_found') throw new AppError('not_found', USER_MESSAGES.notFound);
+  if (r.outcome === 'last_admin') throw new AppError('conflict', USER_MESSAGES.lastAdmin);
+  if (r.outcome === 'only_target')
+    throw new AppError(
+      'conflict',
+      USER_MESSAGES.onlyTarget(r.policies),
+      r.policies.map((p) => ({
+        field: 'escalation_policies',
+        message: `${p.id} (“${p.name}”): ${p.steps.length === 1 ? 'step' : 'steps'} ${andList(p.steps.map(String))} ${p.steps.length === 1 ? 'notifies' : 'notify'} only this user`,
+      })),
+    );
+  return r.policies;
 };

@@ -8,6 +8,11 @@ import { configKeys, envName } from '../../../control-plane/src/config.js';
 export const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 export const read = (p: string) => readFileSync(join(ROOT, p), 'utf8');
 
+/** The documented runtime: the Node.js major that package.json's `engines` starts at (">=22.12" → 22). */
+export const NODE_MAJOR = Number(
+  /^>=\s*(\d+)\./.exec((JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node)?.[1],
+);
+
 export type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const obj = (v: unknown): Obj => (isObj(v) ? v : {});

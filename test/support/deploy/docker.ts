@@ -8,6 +8,7 @@ import {
   deployFiles,
   envProblems,
   type Kind,
+  NODE_MAJOR,
   ROOT,
   read,
   sourceOf,
@@ -150,7 +151,10 @@ export const dockerfileProblems = (d: Dockerfile): string[] => {
   const p = [...d.problems];
   if (d.stages.length < 2) p.push(`${d.path}: not a multi-stage build`);
   for (const s of d.stages)
-    if (s.base !== 'node:20-bookworm-slim') p.push(`${d.path}: stage ${s.name} is FROM ${s.base}`);
+    if (s.base !== `node:${NODE_MAJOR}-bookworm-slim`)
+      p.push(
+        `${d.path}: stage ${s.name} is FROM ${s.base}, not node:${NODE_MAJOR}-bookworm-slim (package.json engines)`,
+      );
   if (d.cmd[0] !== 'node' || d.cmd.length !== 2) p.push(`${d.path}: CMD should be ["node", "<entry>.js"]`);
   if (!d.kind) p.push(`${d.path}: CMD ${JSON.stringify(d.cmd)} runs neither the control plane nor the agent`);
   const entry = d.cmd[1] ?? '';

@@ -121,10 +121,13 @@ export const userRoutes = ({ store, clock, config }: AppDeps) => [
     path: '/users/{id}',
     tag: 'Users',
     summary:
-      'Remove a user (admins): in one step their sessions end, their API keys are revoked and any invitation is void. The last admin of the workspace cannot be removed.',
+      'Remove a user (admins): in one step their sessions end, their API keys are revoked, any invitation is void and they leave the escalation steps that notify others too (those policies’ updated_at changes). Refused (409) for the last admin of the workspace, and for a user who is the only one some escalation step notifies: the error names those policies and steps (`details`: one per policy, with its id), to change first.',
     role: 'admin',
     status: 204,
-    responses: { 404: 'No such user in this workspace', 409: 'This is the last admin of the workspace' },
+    responses: {
+      404: 'No such user in this workspace',
+      409: 'The last admin of the workspace, or the only one notified by a step of the escalation policies named',
+    },
     async handler({ auth, params }) {
       await removeUser(store, auth.workspace.id, params.id!, clock.now());
       return undefined;

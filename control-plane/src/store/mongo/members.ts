@@ -1,9 +1,11 @@
 import type { ClientSession } from 'mongodb';
-import type { Invitation, MemberStore } from '../../domain/member-store.js';
-import type { User } from '../../domain/types.js';
+import { withoutUser } from '../../domain/escalation-policies.js';
+import type { Invitation, MemberStore, RemoveUserOutcome } from '../../domain/member-store.js';
+import type { EscalationPolicy, User } from '../../domain/types.js';
 import {
   bumpGuard,
   fromDoc,
+  fromDocs,
   type IndexDecl,
   isDuplicateOn,
   type MongoContext,
@@ -28,7 +30,7 @@ export const memberIndexes: IndexDecl[] = [
  * duplicate key, which withTransaction does not retry.
  */
 export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore => {
-  const { workspaces, users, sessions, apiKeys, invitations, signInDevices, signInActivity } = col;
+  const { workspaces, users, sessions, apiKeys, invitations, policies, signInDevices, signInActivity } = col;
 
   const serialize = (workspaceId: string, session: ClientSession) =>
     bumpGuard(workspaces, workspaceId, session);
@@ -126,11 +128,27 @@ export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore 
       });
     },
     async removeUser(workspaceId, id, now) {
-      return inTransaction(async (session) => {
+      return inTransaction(async (session): Promise<RemoveUserOutcome> => {
+        // The workspace's guard also orders this against a policy edit naming the user (as in
+        // routing.ts): the two conflict instead of both committing.
         await serialize(workspaceId, session);
         const user = await getUser(workspaceId, id, session);
-        if (!user) return 'not_found' as const;
-        if (await isLastAdmin(user, session)) return 'last_admin' as const;
+        if (!user) return { outcome: 'not_found' };
+        if (await isLastAdmin(user, session)) return { outcome: 'last_admin' };
+        const naming = fromDocs<EscalationPolicy>(
+          await policies
+            .find({ workspace_id: workspaceId, 'steps.notify_user_ids': id }, { session })
+            .sort({ name: 1, _id: 1 })
+            .toArray(),
+        );
+        const { blocking, updated } = withoutUser(naming, id, now);
+        if (blocking.length > 0) return { outcome: 'only_target', policies: blocking };
+        for (const p of updated)
+          await policies.updateOne(
+            { _id: p.id, workspace_id: workspaceId },
+            { $set: { steps: p.steps, updated_at: p.updated_at } },
+            { session },
+          );
         await sessions.deleteMany({ workspace_id: workspaceId, user_id: id }, { session });
         await invitations.deleteMany({ user_id: id }, { session });
         await signInDevices.deleteMany({ workspace_id: workspaceId, user_id: id }, { session });
@@ -141,7 +159,7 @@ export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore 
           { session },
         );
         await users.deleteOne({ _id: id }, { session });
-        return 'removed' as const;
+        return { outcome: 'removed', policies: updated.map((p) => ({ id: p.id, name: p.name })) };
       });
     },
   };

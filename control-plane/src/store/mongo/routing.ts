@@ -6,6 +6,7 @@ import { bumpGuard, type Doc, fromDoc, type IndexDecl, type MongoContext, page, 
 export const routingIndexes: IndexDecl[] = [
   { on: 'policies', key: { workspace_id: 1, is_default: 1 } },
   { on: 'policies', key: { workspace_id: 1, 'steps.notify_channel_ids': 1 } },
+  { on: 'policies', key: { workspace_id: 1, 'steps.notify_user_ids': 1 } },
   { on: 'channels', key: { workspace_id: 1, created_at: 1 } },
   { on: 'windows', key: { workspace_id: 1, ends_at: 1 } },
 ];

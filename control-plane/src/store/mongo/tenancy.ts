@@ -74,11 +74,6 @@ export const mongoTenancy = ({ col, inTransaction }: MongoContext): TenancyStore
     async listUsers(workspaceId, q) {
       return page<User>(users, { workspace_id: workspaceId }, q);
     },
-    async setUserRole(workspaceId, id, role) {
-      return (
-        (await users.updateOne({ workspace_id: workspaceId, _id: id }, { $set: { role } })).matchedCount === 1
-      );
-    },
 
     async insertApiKey(key, { maxActive, now }) {
       return inTransaction(async (session) => {

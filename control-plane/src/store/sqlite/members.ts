@@ -1,7 +1,8 @@
-import type { Invitation, MemberStore } from '../../domain/member-store.js';
-import type { User } from '../../domain/types.js';
+import { withoutUser } from '../../domain/escalation-policies.js';
+import type { Invitation, MemberStore, RemoveUserOutcome } from '../../domain/member-store.js';
+import type { EscalationPolicy, User } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
-import { insertSql, sessions, type Table, toRow, users } from './tables.js';
+import { insertSql, policies, sessions, type Table, toRow, updateSql, users } from './tables.js';
 
 /** Layout of the invitations table (created by the invitations migration at the end of migrations.ts, frozen SQL). */
 export const invitations: Table = {
@@ -100,10 +101,22 @@ export const sqliteMembers = ({ st, one, many, immediate }: SqliteContext): Memb
       });
     },
     async removeUser(workspaceId, id, now) {
-      return immediate(() => {
+      return immediate((): RemoveUserOutcome => {
         const user = getUser(workspaceId, id);
-        if (!user) return 'not_found';
-        if (isLastAdmin(user)) return 'last_admin';
+        if (!user) return { outcome: 'not_found' };
+        if (isLastAdmin(user)) return { outcome: 'last_admin' };
+        const naming = many<EscalationPolicy>(
+          policies,
+          `SELECT * FROM escalation_policies p WHERE workspace_id = ? AND EXISTS (
+             SELECT 1 FROM json_each(p.steps) s, json_each(s.value, '$.notify_user_ids') u WHERE u.value = ?)
+           ORDER BY name, id`,
+          workspaceId,
+          id,
+        );
+        const { blocking, updated } = withoutUser(naming, id, now);
+        if (blocking.length > 0) return { outcome: 'only_target', policies: blocking };
+        const update = st(updateSql(policies, 'id = @id AND workspace_id = @workspace_id'));
+        for (const p of updated) update.run(toRow(policies, p));
         st('DELETE FROM sessions WHERE workspace_id = ? AND user_id = ?').run(workspaceId, id);
         st('DELETE FROM invitations WHERE user_id = ?').run(id);
         st('DELETE FROM sign_in_devices WHERE workspace_id = ? AND user_id = ?').run(workspaceId, id);
@@ -112,7 +125,7 @@ export const sqliteMembers = ({ st, one, many, immediate }: SqliteContext): Memb
           'UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND user_id = ? AND revoked_at IS NULL',
         ).run(now.getTime(), workspaceId, id);
         st('DELETE FROM users WHERE id = ?').run(id);
-        return 'removed';
+        return { outcome: 'removed', policies: updated.map((p) => ({ id: p.id, name: p.name })) };
       });
     },
   };

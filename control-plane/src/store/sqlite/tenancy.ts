@@ -38,12 +38,6 @@ export const sqliteTenancy = ({ st, one, immediate, page, unique }: SqliteContex
     async listUsers(workspaceId, q) {
       return page<User>(users, ['workspace_id = ?'], [workspaceId], q);
     },
-    async setUserRole(workspaceId, id, role) {
-      return (
-        st('UPDATE users SET role = ? WHERE workspace_id = ? AND id = ?').run(role, workspaceId, id)
-          .changes === 1
-      );
-    },
 
     async insertApiKey(key, { maxActive, now }) {
       return immediate(() => {

@@ -315,7 +315,7 @@ export const UsersPage = (props: { me: Me }) => {
       {removing && (
         <Confirm
           title={`Remove ${removing.email}?`}
-          body="They are signed out everywhere and their API keys are revoked at once. This cannot be undone: to let them back in, invite them again."
+          body="They are signed out everywhere and their API keys are revoked at once, and they leave the escalation steps they share with others. If a step notifies only them, the removal is refused: change that escalation policy first. This cannot be undone: to let them back in, invite them again."
           action="Remove"
           onClose={() => setRemoving(null)}
           onConfirm={async () => {
