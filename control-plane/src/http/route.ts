@@ -23,6 +23,12 @@ export interface AppDeps {
   workspaceUrl(subdomain: string): string;
 }
 
+/**
+ * What a route module is given: the app's dependencies with only the store ports it uses (its type
+ * says which), never the whole store.
+ */
+export type RouteDeps<Ports> = Omit<AppDeps, 'store'> & { store: Ports };
+
 export interface ApiState {
   requestId: string;
   log: Logger;

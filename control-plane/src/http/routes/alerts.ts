@@ -1,8 +1,10 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
+import type { AlertStore } from '../../domain/alert-store.js';
 import { acknowledgeAlerts, alertTimeline, resolveAlerts, uuidsBody } from '../../domain/alerts.js';
+import type { RoutingStore } from '../../domain/routing-store.js';
 import { parseOrThrow, uuid } from '../../domain/validation.js';
-import { type AppDeps, route } from '../route.js';
+import { type RouteDeps, route } from '../route.js';
 import { alertDetailJson, alertJson } from '../serialize.js';
 import { isoTime, pageQuery } from './query.js';
 
@@ -12,7 +14,7 @@ const statusList = z
   .transform((s) => s.split(',').map((x) => x.trim()))
   .pipe(z.array(z.enum(STATUSES)).min(1));
 
-export const alertRoutes = ({ store, clock }: AppDeps) => [
+export const alertRoutes = ({ store, clock }: RouteDeps<AlertStore & RoutingStore>) => [
   route({
     method: 'get',
     path: '/alerts',

@@ -2,14 +2,15 @@ import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import { createNamedKey, newKeyInput, regenerateLegacyKey } from '../../domain/api-keys.js';
 import { hasRole } from '../../domain/roles.js';
+import type { TenancyStore } from '../../domain/tenancy-store.js';
 import type { ApiKey, User } from '../../domain/types.js';
 import { uuid } from '../../domain/validation.js';
 import { allPages } from '../../store/cursor.js';
-import { type AppDeps, route } from '../route.js';
+import { type RouteDeps, route } from '../route.js';
 import { apiKeyJson } from '../serialize.js';
 import { pageQuery } from './query.js';
 
-export const apiKeyRoutes = ({ store, clock }: AppDeps) => [
+export const apiKeyRoutes = ({ store, clock }: RouteDeps<TenancyStore>) => [
   route({
     method: 'get',
     path: '/api-keys',

@@ -1,5 +1,6 @@
 import { AppError, newId } from '@lookout/shared';
 import { z } from 'zod';
+import type { AlertStore } from '../../domain/alert-store.js';
 import {
   channelBodyDoc,
   createChannel,
@@ -7,17 +8,23 @@ import {
   updateChannel,
   updateChannelBody,
 } from '../../domain/channels.js';
+import type { MailSettingsStore } from '../../domain/mail-settings-store.js';
 import { channelTarget, retryable, targetLabel, testMessage } from '../../domain/notifications.js';
+import type { RoutingStore } from '../../domain/routing-store.js';
 import type { Delivery } from '../../domain/types.js';
 import { uuid } from '../../domain/validation.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
-import { type AppDeps, type Authed, route } from '../route.js';
+import { type Authed, type RouteDeps, route } from '../route.js';
 import { channelJson, deliveryJson } from '../serialize.js';
 import { pageQuery } from './query.js';
 
 const idOf = (raw: string | undefined) => (uuid().safeParse(raw).success ? raw!.toLowerCase() : '');
 
-export const channelRoutes = ({ store, clock, config }: AppDeps) => {
+export const channelRoutes = ({
+  store,
+  clock,
+  config,
+}: RouteDeps<RoutingStore & AlertStore & MailSettingsStore>) => {
   const dispatcher = dispatcherFromConfig(config, clock, store);
   const load = async (auth: Authed, id: string | undefined) => {
     const c = await store.getChannel(auth.workspace.id, idOf(id));

@@ -1,5 +1,7 @@
 import { type ConnectedApp, listConnectedApps, revokeConnectedApp } from '../../domain/connected-apps.js';
-import { type AppDeps, route } from '../route.js';
+import type { OAuthStore } from '../../domain/oauth-store.js';
+import type { TenancyStore } from '../../domain/tenancy-store.js';
+import { type RouteDeps, route } from '../route.js';
 
 const appJson = (a: ConnectedApp) => ({
   ...a,
@@ -11,7 +13,7 @@ const appJson = (a: ConnectedApp) => ({
  * Settings → Connected apps: the AI assistants you authorized (hosted MCP, OAuth), and revoking them;
  * for admins, every user's, under /workspace/connected-apps.
  */
-export const connectedAppRoutes = ({ store, clock }: AppDeps) => [
+export const connectedAppRoutes = ({ store, clock }: RouteDeps<OAuthStore & TenancyStore>) => [
   route({
     method: 'get',
     path: '/connected-apps',

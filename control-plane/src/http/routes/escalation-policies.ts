@@ -7,15 +7,17 @@ import {
   updatePolicy,
   updatePolicyBody,
 } from '../../domain/escalation-policies.js';
+import type { RoutingStore } from '../../domain/routing-store.js';
+import type { TenancyStore } from '../../domain/tenancy-store.js';
 import { uuid } from '../../domain/validation.js';
-import { type AppDeps, route } from '../route.js';
+import { type RouteDeps, route } from '../route.js';
 import { policyJson } from '../serialize.js';
 import { pageQuery } from './query.js';
 
 /** A path id that is not a UUID cannot name anything: 404 without a lookup. */
 const idOf = (raw: string | undefined) => (uuid().safeParse(raw).success ? raw!.toLowerCase() : '');
 
-export const escalationPolicyRoutes = ({ store, clock }: AppDeps) => [
+export const escalationPolicyRoutes = ({ store, clock }: RouteDeps<RoutingStore & TenancyStore>) => [
   route({
     method: 'get',
     path: '/escalation-policies',

@@ -1,18 +1,20 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
+import type { HeartbeatStore } from '../../domain/heartbeat-store.js';
 import {
   createHeartbeat,
   createHeartbeatBody,
   updateHeartbeat,
   updateHeartbeatBody,
 } from '../../domain/heartbeats.js';
+import type { RoutingStore } from '../../domain/routing-store.js';
 import type { Heartbeat } from '../../domain/types.js';
-import { type AppDeps, type Authed, route } from '../route.js';
+import { type Authed, type RouteDeps, route } from '../route.js';
 import { heartbeatJson } from '../serialize.js';
 import { pageQuery } from './query.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const heartbeatRoutes = ({ store, clock, workspaceUrl }: AppDeps) => {
+export const heartbeatRoutes = ({ store, clock, workspaceUrl }: RouteDeps<HeartbeatStore & RoutingStore>) => {
   const pingUrl = (auth: Authed, id: string) => `${workspaceUrl(auth.workspace.subdomain)}/hb/ping/${id}`;
   const load = async (auth: Authed, id: string): Promise<Heartbeat> => {
     const h = UUID.test(id) ? await store.getHeartbeat(auth.workspace.id, id.toLowerCase()) : null;

@@ -1,5 +1,6 @@
 import { AppError, newId } from '@lookout/shared';
 import { z } from 'zod';
+import type { AlertStore } from '../../domain/alert-store.js';
 import {
   alertmanagerBody,
   grafanaBody,
@@ -12,6 +13,7 @@ import {
   parseWebhook,
   webhookBody,
 } from '../../domain/inbound-events.js';
+import type { IntegrationStore } from '../../domain/integration-store.js';
 import {
   applyInboundEvents,
   createIntegration,
@@ -21,9 +23,10 @@ import {
   updateIntegration,
   updateIntegrationBody,
 } from '../../domain/integrations.js';
+import type { RoutingStore } from '../../domain/routing-store.js';
 import type { Integration, IntegrationKind } from '../../domain/types.js';
 import { parseOrThrow } from '../../domain/validation.js';
-import { type AppDeps, type Authed, route } from '../route.js';
+import { type Authed, type RouteDeps, route } from '../route.js';
 import { UUID } from './heartbeats.js';
 import { pageQuery } from './query.js';
 
@@ -41,7 +44,12 @@ const integrationJson = (i: Integration, baseUrl: string) => ({
   updated_at: iso(i.updated_at),
 });
 
-export const integrationRoutes = ({ store, clock, config, workspaceUrl }: AppDeps) => {
+export const integrationRoutes = ({
+  store,
+  clock,
+  config,
+  workspaceUrl,
+}: RouteDeps<IntegrationStore & AlertStore & RoutingStore>) => {
   const shown = (auth: Authed, i: Integration) => integrationJson(i, workspaceUrl(auth.workspace.subdomain));
   const load = async (auth: Authed, id: string): Promise<Integration> => {
     const i = UUID.test(id) ? await store.getIntegration(auth.workspace.id, id.toLowerCase()) : null;

@@ -6,12 +6,12 @@ import {
   saveMailSettings,
   transportSource,
 } from '../../domain/mail-settings.js';
-import type { WorkspaceMailSettings } from '../../domain/mail-settings-store.js';
+import type { MailSettingsStore, WorkspaceMailSettings } from '../../domain/mail-settings-store.js';
 import { retryable } from '../../domain/notifications.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
 import { createSecretBox } from '../../secret-box.js';
-import { type AppDeps, route } from '../route.js';
+import { type RouteDeps, route } from '../route.js';
 
 const TAG = 'Mail settings';
 
@@ -19,7 +19,7 @@ const TAG = 'Mail settings';
  * Settings → Mail (admins only): the workspace's own SMTP server for its alert email. The password
  * is write-only: answers say only whether one is stored.
  */
-export const mailSettingsRoutes = ({ store, clock, config }: AppDeps) => {
+export const mailSettingsRoutes = ({ store, clock, config }: RouteDeps<MailSettingsStore>) => {
   const box = createSecretBox(config.encryption_key);
   const dispatcher = dispatcherFromConfig(config, clock, store);
   const deploymentTransport = config.smtp_host !== undefined;

@@ -1,5 +1,6 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
+import type { HeartbeatStore } from '../../domain/heartbeat-store.js';
 import {
   createWindow,
   createWindowBody,
@@ -8,14 +9,19 @@ import {
   updateWindow,
   updateWindowBody,
 } from '../../domain/maintenance.js';
+import type { MonitorStore } from '../../domain/monitor-store.js';
+import type { RoutingStore } from '../../domain/routing-store.js';
 import { uuid } from '../../domain/validation.js';
-import { type AppDeps, route } from '../route.js';
+import { type RouteDeps, route } from '../route.js';
 import { maintenanceWindowJson } from '../serialize.js';
 import { pageQuery } from './query.js';
 
 const idOf = (raw: string | undefined) => (uuid().safeParse(raw).success ? raw!.toLowerCase() : '');
 
-export const maintenanceWindowRoutes = ({ store, clock }: AppDeps) => [
+export const maintenanceWindowRoutes = ({
+  store,
+  clock,
+}: RouteDeps<RoutingStore & MonitorStore & HeartbeatStore>) => [
   route({
     method: 'get',
     path: '/maintenance-windows',

@@ -1,6 +1,8 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
+import type { MonitorStatusStore } from '../../domain/monitor-status.js';
 import { MONITOR_STATUSES, type MonitorStatus, NO_CHECKS } from '../../domain/monitor-status.js';
+import type { MonitorStore } from '../../domain/monitor-store.js';
 import {
   checkNow,
   createMonitor,
@@ -9,9 +11,11 @@ import {
   updateMonitor,
   updateMonitorBody,
 } from '../../domain/monitors.js';
+import type { RoutingStore } from '../../domain/routing-store.js';
+import type { TenancyStore } from '../../domain/tenancy-store.js';
 import type { Monitor } from '../../domain/types.js';
 import { MONITOR_TYPES } from '../../domain/types.js';
-import { type AppDeps, type Authed, route } from '../route.js';
+import { type Authed, type RouteDeps, route } from '../route.js';
 import { monitorJson } from '../serialize.js';
 import { boolParam, pageQuery } from './query.js';
 
@@ -35,7 +39,11 @@ const statusParam = z.preprocess(
     }),
 );
 
-export const monitorRoutes = ({ store, clock, config }: AppDeps) => {
+export const monitorRoutes = ({
+  store,
+  clock,
+  config,
+}: RouteDeps<MonitorStore & MonitorStatusStore & RoutingStore & TenancyStore>) => {
   const context = (auth: Authed) => ({
     workspace: auth.workspace,
     plan: config.plans[auth.workspace.plan] ?? { max_monitors: 0, min_interval_seconds: 86400 },

@@ -1,14 +1,23 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
+import type { AgentStore } from '../../domain/agent-store.js';
+import type { AlertStore } from '../../domain/alert-store.js';
+import type { MonitorStore } from '../../domain/monitor-store.js';
 import { workspaceRegionHealth } from '../../domain/region-health.js';
+import type { ResultStore } from '../../domain/result-store.js';
+import type { RoutingStore } from '../../domain/routing-store.js';
 import { monitorUptime, percent, resultsKeptFrom } from '../../domain/uptime.js';
-import { type AppDeps, type Authed, route } from '../route.js';
+import { type Authed, type RouteDeps, route } from '../route.js';
 import { regionHealthJson, resultJson } from '../serialize.js';
 import { isoTime, pageQuery } from './query.js';
 
 const DAY_MS = 86_400_000;
 
-export const resultRoutes = ({ store, clock, config }: AppDeps) => {
+export const resultRoutes = ({
+  store,
+  clock,
+  config,
+}: RouteDeps<ResultStore & MonitorStore & AgentStore & AlertStore & RoutingStore>) => {
   const load = async (auth: Authed, id: string) => {
     const m = await store.getMonitor(auth.workspace.id, id);
     if (!m) throw new AppError('not_found', 'Monitor not found.');
@@ -70,7 +79,11 @@ export const resultRoutes = ({ store, clock, config }: AppDeps) => {
 };
 
 /** Agents belong to the operator (`npx lookout agent list`); a workspace sees the health of its regions. */
-export const regionRoutes = ({ store, clock, config }: AppDeps) => [
+export const regionRoutes = ({
+  store,
+  clock,
+  config,
+}: RouteDeps<ResultStore & MonitorStore & AgentStore & AlertStore & RoutingStore>) => [
   route({
     method: 'get',
     path: '/regions',

@@ -1,4 +1,5 @@
 import { AppError } from '@lookout/shared';
+import type { SessionStore } from '../../domain/sessions.js';
 import {
   changePassword,
   changePasswordInput,
@@ -7,15 +8,21 @@ import {
   signInInput,
 } from '../../domain/sessions.js';
 import { createSignInGuard } from '../../domain/sign-in-guard.js';
+import type { SignInStore } from '../../domain/sign-in-store.js';
+import type { TenancyStore } from '../../domain/tenancy-store.js';
 import type { User, Workspace } from '../../domain/types.js';
-import { type AppDeps, route } from '../route.js';
+import { type RouteDeps, route } from '../route.js';
 import { deviceCookieName, sessionLifetimes, setDeviceCookie, setSessionCookie } from '../session-cookie.js';
 
 const userJson = (u: User) => ({ id: u.id, email: u.email, role: u.role });
 const workspaceJson = (w: Workspace) => ({ id: w.id, subdomain: w.subdomain, name: w.name, plan: w.plan });
 
 /** The web app's session: sign in, who am I (with the CSRF token), sign out, change password. */
-export const sessionRoutes = ({ store, clock, config }: AppDeps) => {
+export const sessionRoutes = ({
+  store,
+  clock,
+  config,
+}: RouteDeps<SessionStore & SignInStore & TenancyStore>) => {
   const life = sessionLifetimes(config);
   // Failed sign-ins: per browser known to the account, or per address, (account, address) and account.
   const guard = createSignInGuard({

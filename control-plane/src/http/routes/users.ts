@@ -1,7 +1,9 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import type { Invitation } from '../../domain/member-store.js';
+import type { Invitation, MemberStore } from '../../domain/member-store.js';
+import type { SessionStore } from '../../domain/sessions.js';
 import type { SignInActivity, SignInStore } from '../../domain/sign-in-store.js';
+import type { TenancyStore } from '../../domain/tenancy-store.js';
 import type { User, Workspace } from '../../domain/types.js';
 import {
   acceptInvitation,
@@ -12,7 +14,7 @@ import {
   inviteUserInput,
   removeUser,
 } from '../../domain/users.js';
-import { type ApiContext, type AppDeps, route } from '../route.js';
+import { type ApiContext, type RouteDeps, route } from '../route.js';
 import { signInActivityJson, userJson } from '../serialize.js';
 import { sessionLifetimes, setSessionCookie } from '../session-cookie.js';
 import { pageQuery } from './query.js';
@@ -41,7 +43,11 @@ const activityOf = async (store: SignInStore, workspaceId: string, userIds: stri
 
 const workspaceJson = (w: Workspace) => ({ id: w.id, subdomain: w.subdomain, name: w.name, plan: w.plan });
 
-export const userRoutes = ({ store, clock, config }: AppDeps) => [
+export const userRoutes = ({
+  store,
+  clock,
+  config,
+}: RouteDeps<MemberStore & SignInStore & SessionStore & TenancyStore>) => [
   route({
     method: 'get',
     path: '/users/me',
