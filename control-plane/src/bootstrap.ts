@@ -1,7 +1,7 @@
 import type { Clock } from '@lookout/shared';
-import { createNamedKey } from './domain/api-keys.js';
-import type { Plan } from './domain/plans.js';
-import { createWorkspace } from './domain/workspaces.js';
+import { createNamedKey } from './domain/access/api-keys.js';
+import type { Plan } from './domain/tenancy/plans.js';
+import { createWorkspace } from './domain/tenancy/workspaces.js';
 import type { Store } from './store/port.js';
 
 export const DEMO = { subdomain: 'demo', email: 'admin@demo.localhost', plan: 'business' };

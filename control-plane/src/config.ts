@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { defaultPlans, type Plan } from './domain/plans.js';
+import { defaultPlans, type Plan } from './domain/tenancy/plans.js';
 
 /**
  * The control plane's one config loader. Every key has an env name (LOOKOUT_*), a default and a doc;

@@ -1,10 +1,10 @@
 import type { Clock, Logger } from '@lookout/shared';
 import type { Config } from './config.js';
-import { createEscalationRunner } from './domain/escalation-runner.js';
-import { checkHeartbeatDeadlines } from './domain/heartbeat-deadlines.js';
-import type { MonitorCatalog } from './domain/monitor-catalog.js';
-import { checkRegions } from './domain/region-health.js';
-import { rollupRetentionDays } from './domain/uptime.js';
+import { checkRegions } from './domain/agents/region-health.js';
+import { checkHeartbeatDeadlines } from './domain/heartbeats/heartbeat-deadlines.js';
+import type { MonitorCatalog } from './domain/monitors/monitor-catalog.js';
+import { rollupRetentionDays } from './domain/results/uptime.js';
+import { createEscalationRunner } from './domain/routing/escalation-runner.js';
 import type { Metrics } from './metrics.js';
 import { dispatcherFromConfig } from './notify/from-config.js';
 import type { Store } from './store/port.js';
@@ -59,7 +59,7 @@ export const startJobs = (deps: {
       if (n < 1000) break;
     }
     if (total > 0) log.info({ pruned: total }, 'old check results pruned');
-    // Uptime rollups outlive the results they summarise (domain/uptime.ts).
+    // Uptime rollups outlive the results they summarise (domain/results/uptime.ts).
     const rollupsBefore = new Date(
       now.getTime() - rollupRetentionDays(config.result_retention_days) * 86_400_000,
     );

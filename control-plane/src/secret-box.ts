@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { SecretBox } from './domain/mail-settings.js';
+import type { SecretBox } from './domain/routing/mail-settings.js';
 
 const SEALED = 'aes256gcm:';
 const PLAIN = 'plain:';

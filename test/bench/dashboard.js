@@ -8,7 +8,7 @@ import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createNamedKey } from '../../control-plane/dist/domain/api-keys.js';
+import { createNamedKey } from '../../control-plane/dist/domain/access/api-keys.js';
 import { machine, writeSection } from './report.js';
 import { benchStore, insertMonitors, linux, spawnPinned, waitLine } from './support.js';
 

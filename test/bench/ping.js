@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '@lookout/shared';
 import { loadConfig } from '../../control-plane/dist/config.js';
-import { createHeartbeat } from '../../control-plane/dist/domain/heartbeats.js';
-import { createWorkspace } from '../../control-plane/dist/domain/workspaces.js';
+import { createHeartbeat } from '../../control-plane/dist/domain/heartbeats/heartbeats.js';
+import { createWorkspace } from '../../control-plane/dist/domain/tenancy/workspaces.js';
 import { openStore } from '../../control-plane/dist/store/open-store.js';
 import { machine, writeSection } from './report.js';
 

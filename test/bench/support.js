@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newId, systemClock } from '@lookout/shared';
 import { loadConfig } from '../../control-plane/dist/config.js';
-import { createAgentToken } from '../../control-plane/dist/domain/agent-tokens.js';
-import { createWorkspace } from '../../control-plane/dist/domain/workspaces.js';
+import { createAgentToken } from '../../control-plane/dist/domain/agents/agent-tokens.js';
+import { createWorkspace } from '../../control-plane/dist/domain/tenancy/workspaces.js';
 import { openStore } from '../../control-plane/dist/store/open-store.js';
 
 export const linux = process.platform === 'linux';

@@ -1,5 +1,5 @@
 /**
- * The heartbeat rules (control-plane/src/domain/heartbeat-rules.ts) hold each adapter's fast path to
+ * The heartbeat rules (control-plane/src/domain/heartbeats/heartbeat-rules.ts) hold each adapter's fast path to
  * them: generated sequences of pings (success, start, fail, exit statuses, run ids, client times old,
  * equal, before the heartbeat existed), manual resolves, edits and deadline steps under a moving
  * ManualClock run through the TypeScript rules and through a real store (SQLite always, with its
@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '@lookout/shared';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { checkHeartbeatDeadlines } from '../../control-plane/src/domain/heartbeat-deadlines.js';
+import { checkHeartbeatDeadlines } from '../../control-plane/src/domain/heartbeats/heartbeat-deadlines.js';
 import {
   afterEdit,
   afterStep,
@@ -17,7 +17,7 @@ import {
   pingTouches,
   rearmHeartbeat,
   touchPing,
-} from '../../control-plane/src/domain/heartbeat-rules.js';
+} from '../../control-plane/src/domain/heartbeats/heartbeat-rules.js';
 import type { Heartbeat, Ping } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { fixtures } from './fixtures.js';

@@ -1,16 +1,16 @@
 /**
- * Store contract, monitor status part (the `MonitorStatusStore` port of domain/monitor-status.ts):
+ * Store contract, monitor status part (the `MonitorStatusStore` port of domain/monitors/monitor-status.ts):
  * status derived from the paused flag, active maintenance windows and the '*' state, with the
  * precedence the port states; filtering and paging in the store. Run by monitor-status.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ingestResults } from '../../control-plane/src/domain/check-results.js';
 import {
   type MonitorChecksSummary,
   type MonitorStatus,
   NO_CHECKS,
-} from '../../control-plane/src/domain/monitor-status.js';
+} from '../../control-plane/src/domain/monitors/monitor-status.js';
+import { ingestResults } from '../../control-plane/src/domain/results/check-results.js';
 import type {
   CheckResultRecord,
   MaintenanceWindow,

@@ -1,11 +1,11 @@
 /**
- * Store contract, OAuth part (the `OAuthStore` port of domain/oauth-store.ts): run by oauth.test.ts
+ * Store contract, OAuth part (the `OAuthStore` port of domain/access/oauth-store.ts): run by oauth.test.ts
  * against SQLite always and MongoDB when LOOKOUT_MONGODB_URI is set.
  */
 import { randomUUID } from 'node:crypto';
 import { hashSecret } from '@lookout/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OAuthRecord } from '../../control-plane/src/domain/oauth-store.js';
+import type { OAuthRecord } from '../../control-plane/src/domain/access/oauth-store.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');

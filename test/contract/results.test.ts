@@ -1,5 +1,5 @@
 import { beforeEach, expect, it } from 'vitest';
-import { initialState } from '../../control-plane/src/domain/evaluation.js';
+import { initialState } from '../../control-plane/src/domain/results/evaluation.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { at, type fixtures, result, T0 } from './fixtures.js';

@@ -1,9 +1,9 @@
 /**
- * SessionStore contract (domain/sessions.ts): web app sessions.
+ * SessionStore contract (domain/access/sessions.ts): web app sessions.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Session } from '../../control-plane/src/domain/sessions.js';
+import type { Session } from '../../control-plane/src/domain/access/sessions.js';
 import type { User } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 

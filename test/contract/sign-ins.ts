@@ -1,10 +1,10 @@
 /**
- * SignInStore contract (domain/sign-in-store.ts): browsers known to an account (device tokens), and
+ * SignInStore contract (domain/access/sign-in-store.ts): browsers known to an account (device tokens), and
  * the account's sign-ins as its owner and admins see them.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { SignInDevice } from '../../control-plane/src/domain/sign-in-store.js';
+import type { SignInDevice } from '../../control-plane/src/domain/access/sign-in-store.js';
 import type { User } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raiseAlert } from '../../control-plane/src/domain/alerts.js';
+import { raiseAlert } from '../../control-plane/src/domain/alerts/alerts.js';
 import { type Harness, startHarness } from '../support/harness.js';
 import { type Receiver, startReceiver, startSmtp } from '../support/receivers.js';
 import { waitFor } from '../support/wait.js';

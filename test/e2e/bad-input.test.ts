@@ -1,6 +1,6 @@
 import { silentLogger } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPingBatcher } from '../../control-plane/src/domain/ping-batcher.js';
+import { createPingBatcher } from '../../control-plane/src/domain/heartbeats/ping-batcher.js';
 import { allRoutes } from '../../control-plane/src/http/app.js';
 import { type Harness, startHarness } from '../support/harness.js';
 

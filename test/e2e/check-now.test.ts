@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentToken } from '../../control-plane/src/domain/agent-tokens.js';
+import { createAgentToken } from '../../control-plane/src/domain/agents/agent-tokens.js';
 import { type Harness, startHarness } from '../support/harness.js';
 import { exited, startAgentProcess } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';

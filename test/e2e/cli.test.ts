@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNamedKey } from '../../control-plane/src/domain/api-keys.js';
+import { createNamedKey } from '../../control-plane/src/domain/access/api-keys.js';
 import { type Harness, startHarness } from '../support/harness.js';
 import { runCli } from '../support/processes.js';
 

@@ -1,6 +1,6 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ALERTS_PER_REQUEST } from '../../control-plane/src/domain/inbound-events.js';
+import { MAX_ALERTS_PER_REQUEST } from '../../control-plane/src/domain/integrations/inbound-events.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 /**

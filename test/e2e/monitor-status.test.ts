@@ -2,7 +2,7 @@ import { type Client, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { AgentService } from '@lookout/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentToken } from '../../control-plane/src/domain/agent-tokens.js';
+import { createAgentToken } from '../../control-plane/src/domain/agents/agent-tokens.js';
 import { grpcAgent } from '../support/agent-client.js';
 import { type Harness, startHarness } from '../support/harness.js';
 

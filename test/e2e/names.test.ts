@@ -1,9 +1,9 @@
 import { silentLogger } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createPingBatcher } from '../../control-plane/src/domain/ping-batcher.js';
+import { createPingBatcher } from '../../control-plane/src/domain/heartbeats/ping-batcher.js';
+import { createWorkspace } from '../../control-plane/src/domain/tenancy/workspaces.js';
 import { NAME_PATTERN } from '../../control-plane/src/domain/validation.js';
-import { createWorkspace } from '../../control-plane/src/domain/workspaces.js';
 import { allRoutes } from '../../control-plane/src/http/app.js';
 import type { AnyRoute } from '../../control-plane/src/http/route.js';
 import { type Harness, type RequestOptions, startHarness } from '../support/harness.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNamedKey, regenerateLegacyKey } from '../../control-plane/src/domain/api-keys.js';
+import { createNamedKey, regenerateLegacyKey } from '../../control-plane/src/domain/access/api-keys.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 /** Every list pages the same way: `limit`, `cursor`, `{"data", "next_cursor"}`. */

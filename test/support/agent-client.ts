@@ -3,7 +3,7 @@ import { createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { AgentService, CheckResultSchema } from '@lookout/proto';
 import type { Config } from '../../control-plane/src/config.js';
-import { createAgentToken } from '../../control-plane/src/domain/agent-tokens.js';
+import { createAgentToken } from '../../control-plane/src/domain/agents/agent-tokens.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 
 /**

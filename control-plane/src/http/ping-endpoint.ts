@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, isAppError } from '@lookout/shared';
-import { PING_BODY_MAX_BYTES, pingBodyText, pingSignal } from '../domain/heartbeats.js';
-import { createRateLimiter } from '../domain/rate-limiter.js';
+import { createRateLimiter } from '../domain/access/rate-limiter.js';
+import { PING_BODY_MAX_BYTES, pingBodyText, pingSignal } from '../domain/heartbeats/heartbeats.js';
 import { isJsonType, parseJson, readRaw } from './body.js';
 import type { AppDeps } from './route.js';
 import { createPingService } from './routes/pings.js';

@@ -1,9 +1,9 @@
-import type { TimelineEntry } from '../domain/alerts.js';
-import { keyStatus } from '../domain/api-keys.js';
-import type { MonitorStatusInfo } from '../domain/monitor-status.js';
-import { monitorAsSeenBy } from '../domain/monitors.js';
-import { isHealthy, type RegionHealth } from '../domain/region-health.js';
-import type { SignInActivity } from '../domain/sign-in-store.js';
+import { keyStatus } from '../domain/access/api-keys.js';
+import type { SignInActivity } from '../domain/access/sign-in-store.js';
+import { isHealthy, type RegionHealth } from '../domain/agents/region-health.js';
+import type { TimelineEntry } from '../domain/alerts/alerts.js';
+import type { MonitorStatusInfo } from '../domain/monitors/monitor-status.js';
+import { monitorAsSeenBy } from '../domain/monitors/monitors.js';
 import type {
   AgentSession,
   Alert,
@@ -201,7 +201,7 @@ export const agentJson = (s: AgentSession, nowMs: number, liveMs: number) => ({
 
 /** A user as admins list them: never a password hash. */
 /**
- * A user's sign-ins (domain/sign-in-store.ts): when they last signed in, and the latest failed web
+ * A user's sign-ins (domain/access/sign-in-store.ts): when they last signed in, and the latest failed web
  * sign-ins in a row (count, since the successful sign-in before them, when and from where the last).
  */
 export const signInActivityJson = (a: SignInActivity | undefined) => ({

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { SessionLifetimes } from '../domain/sessions.js';
+import type { SessionLifetimes } from '../domain/access/sessions.js';
 import type { ApiContext } from './route.js';
 
 /**
@@ -40,7 +40,7 @@ export const setSessionCookie = (
 };
 
 /**
- * The device cookie (domain/sign-in-guard.ts): set at every successful sign-in and kept at sign-out,
+ * The device cookie (domain/access/sign-in-guard.ts): set at every successful sign-in and kept at sign-out,
  * with the session cookie's attributes (HttpOnly, SameSite=Lax, host-only, Path=/, Secure and `__Host-`
  * over https), valid as long as its device record. It only gives this browser its own allowance of
  * failed sign-ins for the account.

@@ -1,7 +1,7 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MONITOR_STATUSES } from '../domain/monitor-status.js';
-import { HTTP_METHODS } from '../domain/monitors.js';
+import { MONITOR_STATUSES } from '../domain/monitors/monitor-status.js';
+import { HTTP_METHODS } from '../domain/monitors/monitors.js';
 import { MONITOR_TYPES } from '../domain/types.js';
 import type { ApiClient } from './api-client.js';
 

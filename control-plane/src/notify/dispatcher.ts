@@ -1,4 +1,4 @@
-import type { Attempt, Dispatcher, OutgoingMessage, Target } from '../domain/notifications.js';
+import type { Attempt, Dispatcher, OutgoingMessage, Target } from '../domain/routing/notifications.js';
 import { type RetryOptions, withRetries } from './attempt.js';
 import { sendEmail } from './email.js';
 import type { MailRouter } from './mail-route.js';

@@ -1,6 +1,6 @@
 import type { Clock } from '@lookout/shared';
 import type { Config } from '../config.js';
-import type { MailSettingsStore } from '../domain/mail-settings-store.js';
+import type { MailSettingsStore } from '../domain/routing/mail-settings-store.js';
 import { createSecretBox } from '../secret-box.js';
 import { createDispatcher } from './dispatcher.js';
 import type { SmtpSettings } from './email.js';

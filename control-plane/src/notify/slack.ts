@@ -1,4 +1,4 @@
-import type { OutgoingMessage } from '../domain/notifications.js';
+import type { OutgoingMessage } from '../domain/routing/notifications.js';
 
 /**
  * Text as Slack shows it as typed: `&`, `<` and `>` become `&amp;`, `&lt;` and `&gt;`, the escaping

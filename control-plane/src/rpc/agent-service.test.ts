@@ -14,10 +14,10 @@ import { AgentService, CheckResultSchema, type WatchAssignmentsResponse } from '
 import { ManualClock, silentLogger } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { createAgentToken } from '../domain/agent-tokens.js';
-import { createMonitor } from '../domain/monitors.js';
+import { createAgentToken } from '../domain/agents/agent-tokens.js';
+import { createMonitor } from '../domain/monitors/monitors.js';
+import { createWorkspace } from '../domain/tenancy/workspaces.js';
 import type { Workspace } from '../domain/types.js';
-import { createWorkspace } from '../domain/workspaces.js';
 import type { Store } from '../store/port.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { RPC_READ_MAX_BYTES, type RpcServer, startRpcServer } from './rpc-server.js';

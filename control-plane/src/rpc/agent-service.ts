@@ -10,11 +10,11 @@ import {
 } from '@lookout/proto';
 import { AppError, type Clock, type Logger, newId } from '@lookout/shared';
 import type { Config } from '../config.js';
-import { authenticateAgent } from '../domain/agent-tokens.js';
-import { ingestResults } from '../domain/check-results.js';
-import type { MonitorCatalog } from '../domain/monitor-catalog.js';
-import { ownerOf, sha256Weight, shareChanges, type Weight } from '../domain/rendezvous.js';
-import { createResultWriter, slowDownMs } from '../domain/result-writer.js';
+import { authenticateAgent } from '../domain/agents/agent-tokens.js';
+import { ownerOf, sha256Weight, shareChanges, type Weight } from '../domain/agents/rendezvous.js';
+import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
+import { ingestResults } from '../domain/results/check-results.js';
+import { createResultWriter, slowDownMs } from '../domain/results/result-writer.js';
 import type { AgentToken } from '../domain/types.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/port.js';

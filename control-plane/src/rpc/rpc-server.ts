@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { AgentService } from '@lookout/proto';
 import { capConnections } from '../connection-cap.js';
-import { createMonitorCatalog, type MonitorCatalog } from '../domain/monitor-catalog.js';
+import { createMonitorCatalog, type MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import { type AgentServiceDeps, createAgentService } from './agent-service.js';
 import { createRunNowHub } from './run-now-hub.js';
 

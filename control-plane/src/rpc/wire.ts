@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { type Assignment, AssignmentSchema, type CheckResult, CheckSpecSchema } from '@lookout/proto';
-import type { IncomingResult } from '../domain/check-results.js';
-import { effectiveIntervalSeconds } from '../domain/monitors.js';
+import { effectiveIntervalSeconds } from '../domain/monitors/monitors.js';
+import type { IncomingResult } from '../domain/results/check-results.js';
 import type { Monitor } from '../domain/types.js';
 
 /** Monitor → what an agent needs to run it. */

@@ -1,4 +1,4 @@
-import type { AlertKey } from '../domain/alert-store.js';
+import type { AlertKey } from '../domain/alerts/alert-store.js';
 
 /**
  * The unique key an unresolved alert holds in both adapters (cleared on resolve): at most one open

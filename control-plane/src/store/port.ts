@@ -1,17 +1,17 @@
-import type { AgentStore } from '../domain/agent-store.js';
-import type { AlertStore } from '../domain/alert-store.js';
-import type { HeartbeatStore } from '../domain/heartbeat-store.js';
-import type { IntegrationStore } from '../domain/integration-store.js';
-import type { MailSettingsStore } from '../domain/mail-settings-store.js';
-import type { MemberStore } from '../domain/member-store.js';
-import type { MonitorStatusStore } from '../domain/monitor-status.js';
-import type { MonitorStore } from '../domain/monitor-store.js';
-import type { OAuthStore } from '../domain/oauth-store.js';
-import type { ResultStore } from '../domain/result-store.js';
-import type { RoutingStore } from '../domain/routing-store.js';
-import type { SessionStore } from '../domain/sessions.js';
-import type { SignInStore } from '../domain/sign-in-store.js';
-import type { TenancyStore } from '../domain/tenancy-store.js';
+import type { OAuthStore } from '../domain/access/oauth-store.js';
+import type { SessionStore } from '../domain/access/sessions.js';
+import type { SignInStore } from '../domain/access/sign-in-store.js';
+import type { AgentStore } from '../domain/agents/agent-store.js';
+import type { AlertStore } from '../domain/alerts/alert-store.js';
+import type { HeartbeatStore } from '../domain/heartbeats/heartbeat-store.js';
+import type { IntegrationStore } from '../domain/integrations/integration-store.js';
+import type { MonitorStatusStore } from '../domain/monitors/monitor-status.js';
+import type { MonitorStore } from '../domain/monitors/monitor-store.js';
+import type { ResultStore } from '../domain/results/result-store.js';
+import type { MailSettingsStore } from '../domain/routing/mail-settings-store.js';
+import type { RoutingStore } from '../domain/routing/routing-store.js';
+import type { MemberStore } from '../domain/tenancy/member-store.js';
+import type { TenancyStore } from '../domain/tenancy/tenancy-store.js';
 
 /**
  * What an adapter opened with `mustExist` throws (from its factory or `init`) when no store has been

@@ -5,9 +5,9 @@ import {
   hasOwnSchemeRedirect,
   registrationProblem,
   UNUSED_CLIENT_SECONDS,
-} from '../../domain/oauth-clients.js';
-import type { OAuthRecord, OAuthStore } from '../../domain/oauth-store.js';
-import type { TenancyStore } from '../../domain/tenancy-store.js';
+} from '../../domain/access/oauth-clients.js';
+import type { OAuthRecord, OAuthStore } from '../../domain/access/oauth-store.js';
+import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Workspace } from '../../domain/types.js';
 import { NAME_PATTERN } from '../../domain/validation.js';
 
@@ -45,7 +45,7 @@ type OAuthDeps = { store: OAuthStore & Pick<TenancyStore, 'getUser'>; clock: Clo
  * from the payload and restored from the id the caller looked up with.
  *
  * Registered clients (saved without an expiry by the library) expire UNUSED_CLIENT_SECONDS after
- * registering; the first access token issued to a client keeps it for good (domain/oauth-clients.ts).
+ * registering; the first access token issued to a client keeps it for good (domain/access/oauth-clients.ts).
  */
 const adapterFor = ({ store, clock }: OAuthDeps, workspaceId: string) =>
   class OAuthAdapter {
@@ -134,7 +134,7 @@ const policy = () => {
 };
 
 /**
- * The registration bounds and redirect URI policy (domain/oauth-clients.ts), through the library's
+ * The registration bounds and redirect URI policy (domain/access/oauth-clients.ts), through the library's
  * client metadata validator. It runs once per listed property; listing the standard `redirect_uris`
  * adds no property and makes it run once per client built. `ctx` is there only when the client is
  * being registered: stored clients load as they were accepted. A client whose redirect URIs use an
@@ -192,7 +192,7 @@ const configuration = (deps: OAuthDeps, workspace: Workspace, issuer: string): C
   extraClientMetadata: registrationPolicy,
   features: {
     devInteractions: { enabled: false },
-    // Open registration (RFC 7591), bounded: see registrationPolicy and domain/oauth-clients.ts. No
+    // Open registration (RFC 7591), bounded: see registrationPolicy and domain/access/oauth-clients.ts. No
     // registration access token: management (RFC 7592) is off, so it would be a row nobody uses.
     registration: { enabled: true, issueRegistrationAccessToken: false },
     revocation: { enabled: true },

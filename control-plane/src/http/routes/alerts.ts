@@ -1,8 +1,8 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import type { AlertStore } from '../../domain/alert-store.js';
-import { acknowledgeAlerts, alertTimeline, resolveAlerts, uuidsBody } from '../../domain/alerts.js';
-import type { RoutingStore } from '../../domain/routing-store.js';
+import type { AlertStore } from '../../domain/alerts/alert-store.js';
+import { acknowledgeAlerts, alertTimeline, resolveAlerts, uuidsBody } from '../../domain/alerts/alerts.js';
+import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import { parseOrThrow, uuid } from '../../domain/validation.js';
 import { type RouteDeps, route } from '../route.js';
 import { alertDetailJson, alertJson } from '../serialize.js';

@@ -1,8 +1,8 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import { createNamedKey, newKeyInput, regenerateLegacyKey } from '../../domain/api-keys.js';
-import { hasRole } from '../../domain/roles.js';
-import type { TenancyStore } from '../../domain/tenancy-store.js';
+import { createNamedKey, newKeyInput, regenerateLegacyKey } from '../../domain/access/api-keys.js';
+import { hasRole } from '../../domain/tenancy/roles.js';
+import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { ApiKey, User } from '../../domain/types.js';
 import { uuid } from '../../domain/validation.js';
 import { allPages } from '../../store/cursor.js';

@@ -1,16 +1,16 @@
 import { AppError, newId } from '@lookout/shared';
 import { z } from 'zod';
-import type { AlertStore } from '../../domain/alert-store.js';
+import type { AlertStore } from '../../domain/alerts/alert-store.js';
 import {
   channelBodyDoc,
   createChannel,
   deleteChannel,
   updateChannel,
   updateChannelBody,
-} from '../../domain/channels.js';
-import type { MailSettingsStore } from '../../domain/mail-settings-store.js';
-import { channelTarget, retryable, targetLabel, testMessage } from '../../domain/notifications.js';
-import type { RoutingStore } from '../../domain/routing-store.js';
+} from '../../domain/routing/channels.js';
+import type { MailSettingsStore } from '../../domain/routing/mail-settings-store.js';
+import { channelTarget, retryable, targetLabel, testMessage } from '../../domain/routing/notifications.js';
+import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import type { Delivery } from '../../domain/types.js';
 import { uuid } from '../../domain/validation.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';

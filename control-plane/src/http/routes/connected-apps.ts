@@ -1,6 +1,10 @@
-import { type ConnectedApp, listConnectedApps, revokeConnectedApp } from '../../domain/connected-apps.js';
-import type { OAuthStore } from '../../domain/oauth-store.js';
-import type { TenancyStore } from '../../domain/tenancy-store.js';
+import {
+  type ConnectedApp,
+  listConnectedApps,
+  revokeConnectedApp,
+} from '../../domain/access/connected-apps.js';
+import type { OAuthStore } from '../../domain/access/oauth-store.js';
+import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import { type RouteDeps, route } from '../route.js';
 
 const appJson = (a: ConnectedApp) => ({

@@ -6,9 +6,9 @@ import {
   deletePolicy,
   updatePolicy,
   updatePolicyBody,
-} from '../../domain/escalation-policies.js';
-import type { RoutingStore } from '../../domain/routing-store.js';
-import type { TenancyStore } from '../../domain/tenancy-store.js';
+} from '../../domain/routing/escalation-policies.js';
+import type { RoutingStore } from '../../domain/routing/routing-store.js';
+import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import { uuid } from '../../domain/validation.js';
 import { type RouteDeps, route } from '../route.js';
 import { policyJson } from '../serialize.js';

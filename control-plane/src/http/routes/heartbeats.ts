@@ -1,13 +1,13 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import type { HeartbeatStore } from '../../domain/heartbeat-store.js';
+import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
 import {
   createHeartbeat,
   createHeartbeatBody,
   updateHeartbeat,
   updateHeartbeatBody,
-} from '../../domain/heartbeats.js';
-import type { RoutingStore } from '../../domain/routing-store.js';
+} from '../../domain/heartbeats/heartbeats.js';
+import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import type { Heartbeat } from '../../domain/types.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
 import { heartbeatJson } from '../serialize.js';

@@ -1,6 +1,6 @@
 import { AppError, newId } from '@lookout/shared';
 import { z } from 'zod';
-import type { AlertStore } from '../../domain/alert-store.js';
+import type { AlertStore } from '../../domain/alerts/alert-store.js';
 import {
   alertmanagerBody,
   grafanaBody,
@@ -12,8 +12,8 @@ import {
   parsePagerDuty,
   parseWebhook,
   webhookBody,
-} from '../../domain/inbound-events.js';
-import type { IntegrationStore } from '../../domain/integration-store.js';
+} from '../../domain/integrations/inbound-events.js';
+import type { IntegrationStore } from '../../domain/integrations/integration-store.js';
 import {
   applyInboundEvents,
   createIntegration,
@@ -22,8 +22,8 @@ import {
   rotateServiceKey,
   updateIntegration,
   updateIntegrationBody,
-} from '../../domain/integrations.js';
-import type { RoutingStore } from '../../domain/routing-store.js';
+} from '../../domain/integrations/integrations.js';
+import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import type { Integration, IntegrationKind } from '../../domain/types.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { type Authed, type RouteDeps, route } from '../route.js';

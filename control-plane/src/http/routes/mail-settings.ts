@@ -5,9 +5,9 @@ import {
   mailTestMessage,
   saveMailSettings,
   transportSource,
-} from '../../domain/mail-settings.js';
-import type { MailSettingsStore, WorkspaceMailSettings } from '../../domain/mail-settings-store.js';
-import { retryable } from '../../domain/notifications.js';
+} from '../../domain/routing/mail-settings.js';
+import type { MailSettingsStore, WorkspaceMailSettings } from '../../domain/routing/mail-settings-store.js';
+import { retryable } from '../../domain/routing/notifications.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
 import { createSecretBox } from '../../secret-box.js';

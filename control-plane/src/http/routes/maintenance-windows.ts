@@ -1,6 +1,7 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import type { HeartbeatStore } from '../../domain/heartbeat-store.js';
+import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
+import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import {
   createWindow,
   createWindowBody,
@@ -8,9 +9,8 @@ import {
   endWindow,
   updateWindow,
   updateWindowBody,
-} from '../../domain/maintenance.js';
-import type { MonitorStore } from '../../domain/monitor-store.js';
-import type { RoutingStore } from '../../domain/routing-store.js';
+} from '../../domain/routing/maintenance.js';
+import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import { uuid } from '../../domain/validation.js';
 import { type RouteDeps, route } from '../route.js';
 import { maintenanceWindowJson } from '../serialize.js';

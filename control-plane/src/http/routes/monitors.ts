@@ -1,8 +1,8 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import type { MonitorStatusStore } from '../../domain/monitor-status.js';
-import { MONITOR_STATUSES, type MonitorStatus, NO_CHECKS } from '../../domain/monitor-status.js';
-import type { MonitorStore } from '../../domain/monitor-store.js';
+import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
+import { MONITOR_STATUSES, type MonitorStatus, NO_CHECKS } from '../../domain/monitors/monitor-status.js';
+import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import {
   checkNow,
   createMonitor,
@@ -10,9 +10,9 @@ import {
   setPaused,
   updateMonitor,
   updateMonitorBody,
-} from '../../domain/monitors.js';
-import type { RoutingStore } from '../../domain/routing-store.js';
-import type { TenancyStore } from '../../domain/tenancy-store.js';
+} from '../../domain/monitors/monitors.js';
+import type { RoutingStore } from '../../domain/routing/routing-store.js';
+import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Monitor } from '../../domain/types.js';
 import { MONITOR_TYPES } from '../../domain/types.js';
 import { type Authed, type RouteDeps, route } from '../route.js';

@@ -1,6 +1,6 @@
 import { AppError, newId } from '@lookout/shared';
 import { z } from 'zod';
-import { type PingSignal, pingBody, pingTime } from '../../domain/heartbeats.js';
+import { type PingSignal, pingBody, pingTime } from '../../domain/heartbeats/heartbeats.js';
 import type { Heartbeat } from '../../domain/types.js';
 import { type AppDeps, route } from '../route.js';
 import { UUID } from './heartbeats.js';

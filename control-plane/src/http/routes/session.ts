@@ -1,15 +1,15 @@
 import { AppError } from '@lookout/shared';
-import type { SessionStore } from '../../domain/sessions.js';
+import type { SessionStore } from '../../domain/access/sessions.js';
 import {
   changePassword,
   changePasswordInput,
   csrfToken,
   signIn,
   signInInput,
-} from '../../domain/sessions.js';
-import { createSignInGuard } from '../../domain/sign-in-guard.js';
-import type { SignInStore } from '../../domain/sign-in-store.js';
-import type { TenancyStore } from '../../domain/tenancy-store.js';
+} from '../../domain/access/sessions.js';
+import { createSignInGuard } from '../../domain/access/sign-in-guard.js';
+import type { SignInStore } from '../../domain/access/sign-in-store.js';
+import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { User, Workspace } from '../../domain/types.js';
 import { type RouteDeps, route } from '../route.js';
 import { deviceCookieName, sessionLifetimes, setDeviceCookie, setSessionCookie } from '../session-cookie.js';

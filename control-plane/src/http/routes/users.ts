@@ -1,10 +1,9 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import type { Invitation, MemberStore } from '../../domain/member-store.js';
-import type { SessionStore } from '../../domain/sessions.js';
-import type { SignInActivity, SignInStore } from '../../domain/sign-in-store.js';
-import type { TenancyStore } from '../../domain/tenancy-store.js';
-import type { User, Workspace } from '../../domain/types.js';
+import type { SessionStore } from '../../domain/access/sessions.js';
+import type { SignInActivity, SignInStore } from '../../domain/access/sign-in-store.js';
+import type { Invitation, MemberStore } from '../../domain/tenancy/member-store.js';
+import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import {
   acceptInvitation,
   acceptInvitationInput,
@@ -13,7 +12,8 @@ import {
   inviteUser,
   inviteUserInput,
   removeUser,
-} from '../../domain/users.js';
+} from '../../domain/tenancy/users.js';
+import type { User, Workspace } from '../../domain/types.js';
 import { type ApiContext, type RouteDeps, route } from '../route.js';
 import { signInActivityJson, userJson } from '../serialize.js';
 import { sessionLifetimes, setSessionCookie } from '../session-cookie.js';

@@ -1,5 +1,5 @@
 import type { Document, Filter } from 'mongodb';
-import type { AgentStore } from '../../domain/agent-store.js';
+import type { AgentStore } from '../../domain/agents/agent-store.js';
 import type { AgentSession, AgentToken } from '../../domain/types.js';
 import { type Doc, fromDoc, fromDocs, type IndexDecl, type MongoContext, toDoc } from './db.js';
 

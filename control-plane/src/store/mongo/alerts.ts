@@ -1,6 +1,6 @@
 import { AppError } from '@lookout/shared';
 import type { ClientSession, Collection } from 'mongodb';
-import type { AlertKey, AlertQuery, AlertStore } from '../../domain/alert-store.js';
+import type { AlertKey, AlertQuery, AlertStore } from '../../domain/alerts/alert-store.js';
 import type { Actor, Alert, Delivery } from '../../domain/types.js';
 import { openKey } from '../open-key.js';
 import {

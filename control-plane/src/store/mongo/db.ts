@@ -47,7 +47,7 @@ export const collectionsOf = (db: Db) => {
     monitorChanges: db.collection<Document & { _id: number }>('monitor_changes'),
     counters: c('counters'),
     results: c('check_results'),
-    /** Hourly uptime buckets (domain/uptime.ts); `_id` is `monitor|location|hour ms`. */
+    /** Hourly uptime buckets (domain/results/uptime.ts); `_id` is `monitor|location|hour ms`. */
     rollups: c('uptime_rollups'),
     /** Daily uptime buckets (UTC days); `_id` is `monitor|location|day ms`. */
     daily: c('uptime_daily'),

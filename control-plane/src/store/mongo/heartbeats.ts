@@ -1,6 +1,6 @@
 import type { Document, Filter } from 'mongodb';
-import { type PingTouch, pingTouches } from '../../domain/heartbeat-rules.js';
-import type { HeartbeatStore } from '../../domain/heartbeat-store.js';
+import { type PingTouch, pingTouches } from '../../domain/heartbeats/heartbeat-rules.js';
+import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
 import type { Alert, Heartbeat, PageQuery, Ping } from '../../domain/types.js';
 import { insertAlert, openAlertsQuery, resolveUpdate } from './alerts.js';
 import {
@@ -91,7 +91,7 @@ export const mongoPingTouchFilter = (t: PingTouch): Filter<Doc> => {
 
 /**
  * A ping's effect on its heartbeat as an update pipeline (applied under mongoPingTouchFilter): the
- * same rules as touchHeartbeatSql in sqlite/heartbeats.ts (and touchPing in domain/heartbeat-rules.ts). Every expression in one $set stage sees the
+ * same rules as touchHeartbeatSql in sqlite/heartbeats.ts (and touchPing in domain/heartbeats/heartbeat-rules.ts). Every expression in one $set stage sees the
  * document as it was.
  */
 export const mongoPingTouch = (t: PingTouch): Document[] => {

@@ -1,5 +1,5 @@
 import { AppError } from '@lookout/shared';
-import type { IntegrationStore } from '../../domain/integration-store.js';
+import type { IntegrationStore } from '../../domain/integrations/integration-store.js';
 import type { Integration } from '../../domain/types.js';
 import { bumpGuard, fromDoc, type IndexDecl, isDuplicate, type MongoContext, page, toDoc } from './db.js';
 

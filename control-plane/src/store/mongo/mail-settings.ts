@@ -1,4 +1,4 @@
-import type { MailSettingsStore, WorkspaceMailSettings } from '../../domain/mail-settings-store.js';
+import type { MailSettingsStore, WorkspaceMailSettings } from '../../domain/routing/mail-settings-store.js';
 import type { MongoContext } from './db.js';
 
 /**

@@ -6,8 +6,8 @@ import {
   NO_CHECKS,
   RECENT_CHECKS,
   STATUS_OF_VERDICT,
-} from '../../domain/monitor-status.js';
-import { dashboardWindows, percent } from '../../domain/uptime.js';
+} from '../../domain/monitors/monitor-status.js';
+import { dashboardWindows, percent } from '../../domain/results/uptime.js';
 import { decodeCursor, toPage } from '../cursor.js';
 import { fromDoc, type MongoContext } from './db.js';
 
@@ -15,7 +15,7 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The checks summary, joined per monitor of a page (after its $limit, so only the page's monitors):
- * its rollup buckets of the two windows as domain/uptime.ts `dashboardWindows` splits them (hourly
+ * its rollup buckets of the two windows as domain/results/uptime.ts `dashboardWindows` splits them (hourly
  * and daily, each a $lookup on an indexed { monitor_id, hour|day } range), its newest
  * bucket with a success, and its RECENT_CHECKS newest results (the results page index
  * { monitor_id, scheduled_at: -1, _id: -1 }, read in index order and cut by $limit).
@@ -129,7 +129,7 @@ const newestOk = (buckets: Document[]): number | null => {
   return (best?.ms as number | null | undefined) ?? null;
 };
 
-/** The summary from the joined arrays (percentages rounded like everywhere, in domain/uptime.ts). */
+/** The summary from the joined arrays (percentages rounded like everywhere, in domain/results/uptime.ts). */
 const summaryOf = (d: Document) => {
   const u = (d._uptime as Document[] | undefined)?.[0];
   const days = (d._daily as Document[] | undefined)?.[0];
@@ -159,7 +159,7 @@ const withSummary = (d: Document, checks: boolean): Document => {
  * (few: only those not yet ended), then one aggregation over the workspace's monitors in list order
  * that joins each monitor's location states ($lookup on the indexed monitor_states.monitor_id),
  * derives status and last_checked_at, filters on status and stops at the page size. The same
- * precedence as domain/monitor-status.ts: paused, maintenance, the '*' state (STATUS_OF_VERDICT),
+ * precedence as domain/monitors/monitor-status.ts: paused, maintenance, the '*' state (STATUS_OF_VERDICT),
  * pending.
  */
 export const mongoMonitorStatus = ({ col }: MongoContext): MonitorStatusStore => {

@@ -1,5 +1,5 @@
 import type { ClientSession, Document } from 'mongodb';
-import type { MonitorQuery, MonitorStore } from '../../domain/monitor-store.js';
+import type { MonitorQuery, MonitorStore } from '../../domain/monitors/monitor-store.js';
 import type { Monitor, MonitorChange, MonitorLocationState } from '../../domain/types.js';
 import {
   type Collections,

@@ -1,5 +1,5 @@
 import type { Document } from 'mongodb';
-import type { OAuthRecord, OAuthStore } from '../../domain/oauth-store.js';
+import type { OAuthRecord, OAuthStore } from '../../domain/access/oauth-store.js';
 import type { IndexDecl, MongoContext } from './db.js';
 
 /** `_id` is the record's key: workspace, model and the id's hash (the id itself is never stored). */

@@ -1,7 +1,7 @@
 import type { Document } from 'mongodb';
-import type { ResultQuery, ResultStore } from '../../domain/result-store.js';
+import type { ResultQuery, ResultStore } from '../../domain/results/result-store.js';
+import { DAY_MS, dailyDeltas, type RollupDelta, rollupDeltas } from '../../domain/results/uptime.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
-import { DAY_MS, dailyDeltas, type RollupDelta, rollupDeltas } from '../../domain/uptime.js';
 import {
   type Collections,
   type Doc,

@@ -1,5 +1,5 @@
 import type { Filter } from 'mongodb';
-import { POLICY_USERS, type PolicyUser, type RoutingStore } from '../../domain/routing-store.js';
+import { POLICY_USERS, type PolicyUser, type RoutingStore } from '../../domain/routing/routing-store.js';
 import type { EscalationPolicy, MaintenanceWindow, NotificationChannel } from '../../domain/types.js';
 import { bumpGuard, type Doc, fromDoc, type IndexDecl, type MongoContext, page, toDoc } from './db.js';
 

@@ -1,10 +1,10 @@
-import type { Session, SessionStore } from '../../domain/sessions.js';
+import type { Session, SessionStore } from '../../domain/access/sessions.js';
 import { fromDoc, type IndexDecl, type MongoContext, toDoc } from './db.js';
 
 /**
  * Indexes for sessions. The TTL index (expireAfterSeconds 0 on a Date field) lets the server delete a
  * session at its absolute expiry; its monitor runs about once a minute, so readers still check expiry
- * (domain/sessions.ts), and pruneSessions removes idle ones.
+ * (domain/access/sessions.ts), and pruneSessions removes idle ones.
  */
 export const sessionIndexes: IndexDecl[] = [
   { on: 'sessions', key: { token_hash: 1 }, options: { unique: true } },

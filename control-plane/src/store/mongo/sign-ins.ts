@@ -1,5 +1,5 @@
 import type { Document } from 'mongodb';
-import type { SignInActivity, SignInDevice, SignInStore } from '../../domain/sign-in-store.js';
+import type { SignInActivity, SignInDevice, SignInStore } from '../../domain/access/sign-in-store.js';
 import { deleteSome, fromDoc, type IndexDecl, type MongoContext, retryOnDuplicate, toDoc } from './db.js';
 
 /**

@@ -1,6 +1,6 @@
 import { AppError } from '@lookout/shared';
 import type { Filter } from 'mongodb';
-import type { TenancyStore } from '../../domain/tenancy-store.js';
+import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { ApiKey, User, Workspace } from '../../domain/types.js';
 import {
   bumpGuard,

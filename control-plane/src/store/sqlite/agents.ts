@@ -1,4 +1,4 @@
-import type { AgentStore } from '../../domain/agent-store.js';
+import type { AgentStore } from '../../domain/agents/agent-store.js';
 import type { AgentSession, AgentToken } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
 import { agentSessions, agentTokens, insertSql, toRow } from './tables.js';

@@ -1,4 +1,4 @@
-import type { AlertStore } from '../../domain/alert-store.js';
+import type { AlertStore } from '../../domain/alerts/alert-store.js';
 import type { Actor, Alert, Delivery } from '../../domain/types.js';
 import { openKey } from '../open-key.js';
 import type { SqliteContext } from './db.js';
@@ -106,7 +106,7 @@ export const sqliteAlerts = (ctx: SqliteContext): AlertStore => {
           ).run(alert.source_id);
         }
         if (changed && alert?.source_type === 'heartbeat') {
-          // rearmHeartbeat in domain/heartbeat-rules.ts
+          // rearmHeartbeat in domain/heartbeats/heartbeat-rules.ts
           st(
             `UPDATE heartbeats SET alert_id = NULL, rearmed_at = CASE WHEN state = 'down' THEN ? ELSE rearmed_at END,
                due_at = ?, state_version = state_version + 1

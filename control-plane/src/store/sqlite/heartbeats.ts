@@ -1,5 +1,9 @@
-import { HEARTBEAT_RUNTIME_FIELDS, type PingTouch, pingTouches } from '../../domain/heartbeat-rules.js';
-import type { HeartbeatStore } from '../../domain/heartbeat-store.js';
+import {
+  HEARTBEAT_RUNTIME_FIELDS,
+  type PingTouch,
+  pingTouches,
+} from '../../domain/heartbeats/heartbeat-rules.js';
+import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
 import type { Alert, Heartbeat, Ping } from '../../domain/types.js';
 import { raiseInTransaction, resolveInTransaction } from './alerts.js';
 import type { SqliteContext } from './db.js';
@@ -7,7 +11,7 @@ import { createPingWriter, type PingWriter } from './ping-writer.js';
 import { heartbeats, insertSql, pings, toRow } from './tables.js';
 
 /**
- * touchPing (domain/heartbeat-rules.ts) as one UPDATE, the fast path of every ping: every right-hand
+ * touchPing (domain/heartbeats/heartbeat-rules.ts) as one UPDATE, the fast path of every ping: every right-hand
  * side sees the row as it was. The rules are the TypeScript module's; test/contract/heartbeat-rules.test.ts
  * holds this statement to them with generated sequences. Named parameters: a PingTouch.
  */
@@ -153,7 +157,7 @@ export const sqliteHeartbeats = (
           alert = resolveInTransaction(ctx, input.workspace_id, alertId, input.resolve, input.at).alert;
           alertId = null;
         }
-        // stepHeartbeat's effect in domain/heartbeat-rules.ts (applyStep)
+        // stepHeartbeat's effect in domain/heartbeats/heartbeat-rules.ts (applyStep)
         st(
           `UPDATE heartbeats SET state = ?, due_at = ?, alert_id = ?, updated_at = ?,
              rearmed_at = CASE WHEN ? THEN NULL ELSE rearmed_at END, state_version = state_version + 1

@@ -1,4 +1,4 @@
-import type { IntegrationStore } from '../../domain/integration-store.js';
+import type { IntegrationStore } from '../../domain/integrations/integration-store.js';
 import type { Integration } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
 import { insertSql, integrations, toRow } from './tables.js';

@@ -303,7 +303,7 @@ export const migrations: string[][] = [
   ],
   // A heartbeat whose alert was resolved by hand while it was down owes a ping from then on (spec 3.2).
   ['ALTER TABLE heartbeats ADD COLUMN rearmed_at INTEGER'],
-  // Web app sessions (domain/sessions.ts): looked up by the token's hash; pruned by expiry.
+  // Web app sessions (domain/access/sessions.ts): looked up by the token's hash; pruned by expiry.
   [
     // Frozen SQL: a migration never follows the live table definition.
     'CREATE TABLE sessions (id TEXT PRIMARY KEY, workspace_id TEXT, user_id TEXT, token_hash TEXT, csrf_secret TEXT, created_at INTEGER, last_seen_at INTEGER, expires_at INTEGER) STRICT',
@@ -312,7 +312,7 @@ export const migrations: string[][] = [
     'CREATE INDEX sessions_expires ON sessions (expires_at)',
     'CREATE INDEX sessions_seen ON sessions (last_seen_at)',
   ],
-  // The hosted MCP connector's OAuth records (domain/oauth-store.ts): keyed by the id's SHA-256.
+  // The hosted MCP connector's OAuth records (domain/access/oauth-store.ts): keyed by the id's SHA-256.
   [
     // Frozen SQL: a migration never follows the live table definition.
     `CREATE TABLE oauth_records (workspace_id TEXT NOT NULL, model TEXT NOT NULL, key_hash TEXT NOT NULL,
@@ -324,14 +324,14 @@ export const migrations: string[][] = [
     'CREATE INDEX oauth_records_account ON oauth_records (workspace_id, account_id, model, created_at)',
     'CREATE INDEX oauth_records_expires ON oauth_records (expires_at) WHERE expires_at IS NOT NULL',
   ],
-  // Invitations (domain/member-store.ts): one-time links to join a workspace, looked up by the token's hash.
+  // Invitations (domain/tenancy/member-store.ts): one-time links to join a workspace, looked up by the token's hash.
   [
     // Frozen SQL: a migration never follows the live table definition.
     'CREATE TABLE invitations (id TEXT PRIMARY KEY, workspace_id TEXT, user_id TEXT, token_hash TEXT, created_by TEXT, created_at INTEGER, expires_at INTEGER, used_at INTEGER) STRICT',
     'CREATE UNIQUE INDEX invitations_token ON invitations (token_hash)',
     'CREATE INDEX invitations_user ON invitations (user_id, created_at)',
   ],
-  // Uptime rollups (domain/uptime.ts): one bucket per (monitor, hour, location) and per (monitor, UTC
+  // Uptime rollups (domain/results/uptime.ts): one bucket per (monitor, hour, location) and per (monitor, UTC
   // day, location), clustered so that a monitor's buckets of a window are one range; filled from the
   // results already stored.
   [
@@ -366,9 +366,9 @@ export const migrations: string[][] = [
        waiting_from INTEGER) STRICT`,
     'INSERT INTO uptime_rollup_mark SELECT 1, coalesce(max(rowid), 0), NULL FROM check_results',
   ],
-  // Every user's connected apps (admins, domain/connected-apps.ts): a workspace's grants by model.
+  // Every user's connected apps (admins, domain/access/connected-apps.ts): a workspace's grants by model.
   ['CREATE INDEX oauth_records_model ON oauth_records (workspace_id, model, created_at)'],
-  // Sign-in devices and activity (domain/sign-in-store.ts): browsers known to an account, and the
+  // Sign-in devices and activity (domain/access/sign-in-store.ts): browsers known to an account, and the
   // account's failed sign-ins for its owner and admins.
   [
     // Frozen SQL: a migration never follows the live table definition.
@@ -380,7 +380,7 @@ export const migrations: string[][] = [
        failed_count INTEGER NOT NULL DEFAULT 0, failed_since INTEGER, last_failed_at INTEGER, last_failed_address TEXT,
        PRIMARY KEY (workspace_id, user_id)) STRICT`,
   ],
-  // Workspace mail settings (domain/mail-settings-store.ts): a workspace's own SMTP server, one row each.
+  // Workspace mail settings (domain/routing/mail-settings-store.ts): a workspace's own SMTP server, one row each.
   [
     // Frozen SQL: a migration never follows the live table definition.
     `CREATE TABLE mail_settings (workspace_id TEXT PRIMARY KEY, host TEXT NOT NULL, port INTEGER NOT NULL,

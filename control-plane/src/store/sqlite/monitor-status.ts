@@ -8,9 +8,9 @@ import {
   RECENT_CHECKS,
   type RecentCheck,
   STATUS_OF_VERDICT,
-} from '../../domain/monitor-status.js';
+} from '../../domain/monitors/monitor-status.js';
+import { dashboardWindows, percent } from '../../domain/results/uptime.js';
 import type { Monitor } from '../../domain/types.js';
-import { dashboardWindows, percent } from '../../domain/uptime.js';
 import { decodeCursor, toPage } from '../cursor.js';
 import type { SqliteContext } from './db.js';
 import { WAITING_CTE } from './rollups.js';
@@ -52,7 +52,7 @@ const statusOf = (row: Row) => ({
 
 /**
  * The uptime of each monitor in `json_each(?)` over the dashboard's two windows
- * (domain/uptime.ts `dashboardWindows`), and its newest successful response time. Each part is a
+ * (domain/results/uptime.ts `dashboardWindows`), and its newest successful response time. Each part is a
  * range of a bucket table's key per monitor: the hourly buckets of the last 24 h and of the hours
  * before and after the whole days, the daily buckets of those whole days; the newest hourly bucket
  * with a success is found walking its key backwards. The results still waiting for their buckets

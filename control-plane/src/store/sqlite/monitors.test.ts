@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtures, result } from '../../../../test/contract/fixtures.js';
-import { ingestResults } from '../../domain/check-results.js';
+import { ingestResults } from '../../domain/results/check-results.js';
 import type { Monitor } from '../../domain/types.js';
 import { createSqliteStore } from './sqlite-store.js';
 

@@ -1,4 +1,4 @@
-import type { MonitorStore } from '../../domain/monitor-store.js';
+import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import type { Monitor, MonitorChange } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
 import { insertSql, monitorStates, monitors, toRow, updateSql } from './tables.js';

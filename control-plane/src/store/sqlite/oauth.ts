@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { OAuthRecord, OAuthStore } from '../../domain/oauth-store.js';
+import type { OAuthRecord, OAuthStore } from '../../domain/access/oauth-store.js';
 
 interface Row {
   workspace_id: string;

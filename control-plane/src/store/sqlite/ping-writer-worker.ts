@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { PingTouch } from '../../domain/heartbeat-rules.js';
+import type { PingTouch } from '../../domain/heartbeats/heartbeat-rules.js';
 
 /**
  * The ping writer's thread (started by ping-writer.ts): its own connection to the store's SQLite file,

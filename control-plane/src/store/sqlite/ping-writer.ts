@@ -1,4 +1,4 @@
-import type { PingTouch } from '../../domain/heartbeat-rules.js';
+import type { PingTouch } from '../../domain/heartbeats/heartbeat-rules.js';
 import { startModuleWorker } from '../../module-worker.js';
 import type { PingWriterReply, PingWriterRequest, PingWriterSetup } from './ping-writer-worker.js';
 

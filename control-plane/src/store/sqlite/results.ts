@@ -1,6 +1,6 @@
-import type { ResultStore } from '../../domain/result-store.js';
+import type { ResultStore } from '../../domain/results/result-store.js';
+import { DAY_MS } from '../../domain/results/uptime.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
-import { DAY_MS } from '../../domain/uptime.js';
 import type { SqliteContext } from './db.js';
 import { type SqliteRollups, WAITING_CTE } from './rollups.js';
 import { insertSql, monitorStates, results, runWith } from './tables.js';

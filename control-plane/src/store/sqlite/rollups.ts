@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS } from '../../domain/uptime.js';
+import { DAY_MS, HOUR_MS } from '../../domain/results/uptime.js';
 import type { SqliteContext } from './db.js';
 
 /**

@@ -1,4 +1,4 @@
-import { POLICY_USERS, type RoutingStore } from '../../domain/routing-store.js';
+import { POLICY_USERS, type RoutingStore } from '../../domain/routing/routing-store.js';
 import type { EscalationPolicy, MaintenanceWindow, NotificationChannel } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
 import { channels, insertSql, maintenanceWindows, policies, toRow, updateSql } from './tables.js';

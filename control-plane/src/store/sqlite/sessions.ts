@@ -1,4 +1,4 @@
-import type { Session, SessionStore } from '../../domain/sessions.js';
+import type { Session, SessionStore } from '../../domain/access/sessions.js';
 import type { SqliteContext } from './db.js';
 import { insertSql, sessions, toRow } from './tables.js';
 

@@ -1,4 +1,4 @@
-import type { SignInActivity, SignInDevice, SignInStore } from '../../domain/sign-in-store.js';
+import type { SignInActivity, SignInDevice, SignInStore } from '../../domain/access/sign-in-store.js';
 import type { SqliteContext } from './db.js';
 import { insertSql, signInActivity, signInDevices, toRow } from './tables.js';
 

@@ -148,7 +148,7 @@ export const sessions = table('sessions', {
   expires_at: 'date',
 });
 
-/** Browsers that have signed in to an account (domain/sign-in-store.ts): looked up by the token's hash. */
+/** Browsers that have signed in to an account (domain/access/sign-in-store.ts): looked up by the token's hash. */
 export const signInDevices = table('sign_in_devices', {
   id: 'text',
   workspace_id: 'text',
@@ -289,7 +289,7 @@ export const monitorStates = table('monitor_states', {
   version: 'int',
 });
 
-/** Hourly uptime buckets (domain/uptime.ts); written by recordResults, read by sumRollups and the monitor list (monitor-status.ts). */
+/** Hourly uptime buckets (domain/results/uptime.ts); written by recordResults, read by sumRollups and the monitor list (monitor-status.ts). */
 export const uptimeRollups = table('uptime_rollups', {
   monitor_id: 'text',
   hour: 'int',

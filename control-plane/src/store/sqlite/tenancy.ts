@@ -1,4 +1,4 @@
-import type { TenancyStore } from '../../domain/tenancy-store.js';
+import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { ApiKey, User, Workspace } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
 import { apiKeys, insertSql, policies, toRow, users, workspaces } from './tables.js';

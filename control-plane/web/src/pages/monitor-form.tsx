@@ -58,7 +58,7 @@ interface Draft {
   escalation_policy_id: string;
 }
 
-/** The API's defaults (domain/monitors.ts), so the form starts where the server would. */
+/** The API's defaults (domain/monitors/monitors.ts), so the form starts where the server would. */
 const blank: Draft = {
   display_name: '',
   monitor_type: 'http',

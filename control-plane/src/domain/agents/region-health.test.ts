@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fixtures } from '../../../../test/contract/fixtures.js';
+import { createSqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { checkRegions } from './region-health.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'lookout-region-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('region health', () => {
+  it('one alert per workspace for a region with monitors and no healthy agent; resolved when one reports', async () => {
+    const store = createSqliteStore({ path: join(dir, 'r.db') });
+    await store.init();
+    const ws = fixtures.workspace();
+    await store.createWorkspace(ws);
+    for (let i = 0; i < 5; i++) {
+      await store.insertMonitor(
+        fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, { check_locations: ['eu-west'] }),
+        { maxMonitors: 10 },
+      );
+    }
+    const t0 = new Date('2026-06-01T00:00:00Z');
+    await checkRegions(store, ['eu-west', 'us-east'], t0, 45_000);
+    await checkRegions(store, ['eu-west', 'us-east'], t0, 45_000);
+    let alerts = (await store.listAlerts(ws.workspace.id, { limit: 10 })).data;
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ source_type: 'region', source_id: 'eu-west', status: 'open' });
+
+    // an agent that is connected but reports nothing while it has monitors is not healthy
+    await store.registerAgent({
+      instance_id: 'a',
+      region: 'eu-west',
+      session_id: 's',
+      hostname: 'h',
+      agent_version: '1',
+      started_at: t0,
+      last_seen_at: t0,
+    });
+    const health = {
+      assigned: 5,
+      in_flight: 0,
+      queue_depth: 0,
+      buffered_results: 0,
+      dropped_results: 0,
+      schedule_lag_p99_ms: 0,
+    };
+    await store.touchAgentSession('a', 's', t0, { health });
+    await checkRegions(store, ['eu-west'], t0, 45_000);
+    expect((await store.listAlerts(ws.workspace.id, { limit: 10, status: ['open'] })).data).toHaveLength(1);
+
+    await store.touchAgentSession('a', 's', t0, { resultsAt: t0 });
+    await checkRegions(store, ['eu-west'], t0, 45_000);
+    alerts = (await store.listAlerts(ws.workspace.id, { limit: 10 })).data;
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ status: 'resolved', resolved_by: { type: 'system' } });
+    await store.close();
+  });
+});

@@ -1,0 +1,96 @@
+import type { AlertStore } from '../alerts/alert-store.js';
+import { raiseAlert } from '../alerts/alerts.js';
+import type { MonitorStore } from '../monitors/monitor-store.js';
+import type { RoutingStore } from '../routing/routing-store.js';
+import type { AgentSession, Monitor } from '../types.js';
+import type { AgentStore } from './agent-store.js';
+
+/** Healthy: heard from within `liveMs` and, when it has monitors, reporting results (not merely connected). */
+export const isHealthy = (s: AgentSession, nowMs: number, liveMs: number) =>
+  nowMs - s.last_seen_at.getTime() <= liveMs &&
+  (!s.health?.assigned || (s.last_result_at !== null && nowMs - s.last_result_at.getTime() <= liveMs));
+
+export interface RegionHealth {
+  region: string;
+  /** Some agent of the region is healthy (see isHealthy). */
+  healthy: boolean;
+  /** The workspace's monitors (not paused) checked from the region. */
+  monitors: number;
+}
+
+/**
+ * What a workspace may know of the agents: for each region monitors may run from (the configured
+ * ones, and any its monitors still name), whether it is being checked from (some agent healthy) and
+ * how many of its monitors run there (0 for a region it does not use yet). Nothing that identifies an
+ * agent (instance, host, version) — agents belong to the operator (`npx lookout agent list`).
+ */
+export const workspaceRegionHealth = async (
+  store: AgentStore & AlertStore & MonitorStore,
+  workspaceId: string,
+  regions: readonly string[],
+  now: Date,
+  liveMs: number,
+): Promise<RegionHealth[]> => {
+  const counts = new Map<string, number>(regions.map((r) => [r, 0]));
+  let cursor: string | undefined;
+  do {
+    const page = await store.listMonitors(workspaceId, { limit: 100, cursor });
+    for (const m of page.data)
+      for (const region of m.check_locations)
+        counts.set(region, (counts.get(region) ?? 0) + (m.paused ? 0 : 1));
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  const out: RegionHealth[] = [];
+  for (const [region, monitors] of [...counts].sort(([a], [b]) => a.localeCompare(b))) {
+    const healthy = (await store.listAgentSessions(region)).some((s) => isHealthy(s, now.getTime(), liveMs));
+    out.push({ region, healthy, monitors });
+  }
+  return out;
+};
+
+/**
+ * One alert per workspace and region while a region that has monitors has no healthy agent — never
+ * one per monitor; resolved by the system when an agent is healthy again. Safe on every replica:
+ * raising is deduplicated by the store, resolving is compare-and-set.
+ */
+export const checkRegions = async (
+  store: AgentStore & AlertStore & MonitorStore & RoutingStore,
+  regions: readonly string[],
+  now: Date,
+  liveMs: number,
+  /** The monitors that run in a region: the replica's catalog, or the store. */
+  monitorsIn: (region: string) => Promise<Iterable<Monitor>> = (r) => store.listRegionMonitors(r),
+) => {
+  for (const region of regions) {
+    const workspaces = new Map<string, number>();
+    for (const m of await monitorsIn(region))
+      workspaces.set(m.workspace_id, (workspaces.get(m.workspace_id) ?? 0) + 1);
+    if (workspaces.size === 0) continue;
+    const healthy = (await store.listAgentSessions(region)).some((s) => isHealthy(s, now.getTime(), liveMs));
+    const keyOf = (workspaceId: string) => ({
+      workspace_id: workspaceId,
+      source_type: 'region' as const,
+      source_id: region,
+      cause: 'no_healthy_agent',
+      dedup_key: '',
+    });
+    if (healthy) {
+      // One read for every workspace's open alert of this region; most of the time there is none.
+      const open = await store.findOpenAlerts([...workspaces.keys()].map(keyOf));
+      for (const a of open) await store.resolveAlert(a.workspace_id, a.id, { type: 'system' }, now);
+      continue;
+    }
+    for (const [workspaceId, count] of workspaces) {
+      const key = keyOf(workspaceId);
+      await raiseAlert(
+        store,
+        {
+          ...key,
+          title: `No healthy agent in ${region}`,
+          description: `${count} monitor(s) run from ${region}; none of them is being checked there until an agent reports again.`,
+        },
+        now,
+      );
+    }
+  }
+};

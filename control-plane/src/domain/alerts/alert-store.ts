@@ -1,0 +1,101 @@
+import type { Actor, Alert, AlertSourceType, AlertStatus, Delivery, Page, PageQuery } from '../types.js';
+
+/** What makes alerts the same: at most one is unresolved per key. */
+export type AlertKey = Pick<Alert, 'workspace_id' | 'source_type' | 'source_id' | 'cause' | 'dedup_key'>;
+
+export interface AlertQuery extends PageQuery {
+  status?: AlertStatus[] | undefined;
+  source_type?: AlertSourceType | undefined;
+  source_id?: string | undefined;
+  /** created_at >= since */
+  since?: Date | undefined;
+  /** created_at < until */
+  until?: Date | undefined;
+}
+
+/**
+ * Alerts, with their escalation position and notification deliveries. Atomic across records, one
+ * store step each: an alert with its escalation position (raised with it, stopped by acknowledge and
+ * resolve), and a resolve with the re-arm of its source (`resolveAlert`: the monitor's '*' state or
+ * the heartbeat, `rearmHeartbeat` in heartbeat-rules.ts). A heartbeat's own raise and resolve are
+ * part of its deadline step (HeartbeatStore.stepHeartbeat).
+ * Adapters: store/sqlite/alerts.ts, store/mongo/alerts.ts.
+ */
+export interface AlertStore {
+  /**
+   * Inserts `alert` unless an unresolved alert with the same (workspace, source, cause, dedup key) exists,
+   * in which case that one is returned with created=false.
+   */
+  raiseAlert(alert: Alert): Promise<{ alert: Alert; created: boolean }>;
+  getAlert(workspaceId: string, id: string): Promise<Alert | null>;
+  /** The unresolved alert for this source, cause and dedup key, if any. */
+  findOpenAlert(key: AlertKey): Promise<Alert | null>;
+  /** The unresolved alerts for any of these keys, in one read. */
+  findOpenAlerts(keys: AlertKey[]): Promise<Alert[]>;
+  listAlerts(workspaceId: string, query: AlertQuery): Promise<Page<Alert>>;
+  /**
+   * Compare-and-set: resolves the alert only if it is not resolved yet, and in the same transaction
+   * re-arms its source, so that the source's next failure verdict raises a new alert (spec 3.2):
+   * a monitor's `down` alert sets the monitor-level ('*') state from down to unknown (the next failing
+   * result flips it down again, by compare-and-set, and raises); a heartbeat's alert is forgotten by
+   * the heartbeat (`alert_id` null, `rearmed_at` = `at`, due now; see rearmHeartbeat and evaluateHeartbeat). Condition
+   * alerts need nothing: they are raised whenever the condition holds and none is open.
+   */
+  resolveAlert(
+    workspaceId: string,
+    id: string,
+    by: Actor,
+    at: Date,
+  ): Promise<{ outcome: 'resolved' | 'already_resolved' | 'not_found'; alert: Alert | null }>;
+
+  /** Compare-and-set: open → acknowledged (stops the escalation). */
+  acknowledgeAlert(
+    workspaceId: string,
+    id: string,
+    by: Actor,
+    at: Date,
+  ): Promise<{
+    outcome: 'acknowledged' | 'already_acknowledged' | 'already_resolved' | 'not_found';
+    alert: Alert | null;
+  }>;
+  /**
+   * A repeated trigger: updates title, description and severity of the alert if it is still unresolved.
+   * Returns the alert as it now is, or null when it is resolved or unknown.
+   */
+  refreshOpenAlert(
+    workspaceId: string,
+    id: string,
+    patch: Pick<Alert, 'title' | 'description' | 'severity'>,
+    at: Date,
+  ): Promise<Alert | null>;
+  /** Open alerts whose `escalation_due_at` is at or before `at`, soonest first (indexed, no scan). */
+  listDueEscalations(at: Date, limit: number): Promise<Alert[]>;
+  /**
+   * Compare-and-set claim of a due step: succeeds only if the alert is open and its `escalation_due_at`
+   * is still `expectedDueAt`; then sets the claim token and moves `escalation_due_at` to `leaseUntil`
+   * (so a replica that dies holding it is replaced after the lease). Returns the claimed alert or null.
+   */
+  claimEscalation(
+    workspaceId: string,
+    id: string,
+    expectedDueAt: Date,
+    claim: string,
+    leaseUntil: Date,
+  ): Promise<Alert | null>;
+  /** Compare-and-set on the claim token (and the alert still open): stores the next position. */
+  advanceEscalation(
+    workspaceId: string,
+    id: string,
+    claim: string,
+    next: { escalation: Alert['escalation']; escalation_due_at: Date | null },
+  ): Promise<boolean>;
+
+  insertDelivery(delivery: Delivery): Promise<void>;
+  /** Oldest first. */
+  listDeliveries(
+    workspaceId: string,
+    filter: { alert_id?: string; channel_id?: string; limit: number },
+  ): Promise<Delivery[]>;
+  /** Whether an attempt with this idempotency key succeeded. */
+  hasSentDelivery(idempotencyKey: string): Promise<boolean>;
+}

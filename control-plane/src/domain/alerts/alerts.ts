@@ -1,0 +1,198 @@
+import { newId } from '@lookout/shared';
+import { z } from 'zod';
+import { startEscalation } from '../routing/escalation.js';
+import type { RoutingStore } from '../routing/routing-store.js';
+import type { Actor, Alert, AlertSourceType, Delivery } from '../types.js';
+import { parseOrThrow, uuid } from '../validation.js';
+import type { AlertStore } from './alert-store.js';
+
+export interface RaiseInput {
+  workspace_id: string;
+  source_type: AlertSourceType;
+  source_id: string;
+  cause: string;
+  dedup_key?: string;
+  title: string;
+  description?: string | null;
+  severity?: Alert['severity'];
+  escalation_policy_id?: string | null;
+}
+
+/**
+ * A new open alert for `input`, its escalation started in the same record: the policy given (or the
+ * workspace default), first step due after its wait — unless a maintenance window covers the source,
+ * in which case it is recorded with `suppressed_by` and never escalated.
+ */
+export const newAlert = async (
+  store: AlertStore & RoutingStore,
+  input: RaiseInput,
+  now: Date,
+): Promise<Alert> => {
+  const policy =
+    (input.escalation_policy_id
+      ? await store.getEscalationPolicy(input.workspace_id, input.escalation_policy_id)
+      : null) ?? (await store.getDefaultEscalationPolicy(input.workspace_id));
+  const window = await store.findActiveMaintenanceWindow(
+    input.workspace_id,
+    { type: input.source_type, id: input.source_id },
+    now,
+  );
+  return {
+    id: newId(),
+    workspace_id: input.workspace_id,
+    source_type: input.source_type,
+    source_id: input.source_id,
+    cause: input.cause,
+    dedup_key: input.dedup_key ?? '',
+    title: input.title,
+    description: input.description ?? null,
+    severity: input.severity ?? 'critical',
+    status: 'open',
+    escalation_policy_id: policy?.id ?? input.escalation_policy_id ?? null,
+    created_at: now,
+    updated_at: now,
+    acknowledged_at: null,
+    acknowledged_by: null,
+    resolved_at: null,
+    resolved_by: null,
+    ...startEscalation(policy, window, now),
+  };
+};
+
+/**
+ * Raises an alert unless the same source already has an unresolved one for this cause and key;
+ * then that one is returned (created=false). A resolved alert is never reopened.
+ */
+export const raiseAlert = async (
+  store: AlertStore & RoutingStore,
+  input: RaiseInput,
+  now: Date,
+): Promise<{ alert: Alert; created: boolean }> => {
+  // The common case on a failing source: the alert exists. One indexed read, nothing else.
+  const open = await store.findOpenAlert({
+    workspace_id: input.workspace_id,
+    source_type: input.source_type,
+    source_id: input.source_id,
+    cause: input.cause,
+    dedup_key: input.dedup_key ?? '',
+  });
+  if (open) return { alert: open, created: false };
+  return store.raiseAlert(await newAlert(store, input, now));
+};
+
+export const MAX_UUIDS_PER_REQUEST = 100;
+export const uuidsBody = z.strictObject({ UUIDs: z.array(uuid()).min(1).max(MAX_UUIDS_PER_REQUEST) });
+
+export interface ResolveReport {
+  resolved: Alert[];
+  already_resolved: Alert[];
+  not_found: string[];
+}
+
+/** Resolves each listed alert of the workspace once; reports what happened to every UUID. */
+export const resolveAlerts = async (
+  store: AlertStore & RoutingStore,
+  workspaceId: string,
+  body: unknown,
+  by: Actor,
+  now: Date,
+): Promise<ResolveReport> => {
+  const { UUIDs } = parseOrThrow(uuidsBody, body);
+  const report: ResolveReport = { resolved: [], already_resolved: [], not_found: [] };
+  for (const id of new Set(UUIDs.map((u) => u.toLowerCase()))) {
+    const r = await store.resolveAlert(workspaceId, id, by, now);
+    if (r.outcome === 'not_found' || !r.alert) report.not_found.push(id);
+    else report[r.outcome].push(r.alert);
+  }
+  return report;
+};
+
+export interface AcknowledgeReport {
+  acknowledged: Alert[];
+  already_acknowledged: Alert[];
+  already_resolved: Alert[];
+  not_found: string[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Acknowledges each listed open alert of the workspace once (compare-and-set), which stops its
+ * escalation; reports what happened to every UUID. Strings that are not UUIDs are not found.
+ */
+export const acknowledgeAlerts = async (
+  store: AlertStore & RoutingStore,
+  workspaceId: string,
+  uuids: string[],
+  by: Actor,
+  now: Date,
+): Promise<AcknowledgeReport> => {
+  const report: AcknowledgeReport = {
+    acknowledged: [],
+    already_acknowledged: [],
+    already_resolved: [],
+    not_found: [],
+  };
+  for (const id of new Set(uuids.map((u) => u.toLowerCase()))) {
+    const r = UUID.test(id) ? await store.acknowledgeAlert(workspaceId, id, by, now) : null;
+    if (!r || r.outcome === 'not_found' || !r.alert) report.not_found.push(id);
+    else report[r.outcome].push(r.alert);
+  }
+  return report;
+};
+
+export type TimelineEntry =
+  | { at: Date; type: 'raised' }
+  | { at: Date; type: 'suppressed'; window_id: string; window_name: string }
+  | {
+      at: Date;
+      type: 'notification';
+      via: Delivery['kind'];
+      to: string;
+      user_id: string | null;
+      channel_id: string | null;
+      step: number | null;
+      round: number | null;
+      attempt: number;
+      outcome: Delivery['outcome'];
+      status_code: number | null;
+      error: string | null;
+    }
+  | { at: Date; type: 'acknowledged'; by: Actor | null }
+  | { at: Date; type: 'resolved'; by: Actor | null };
+
+/** What happened to an alert, oldest first: raised, suppressed, every delivery attempt, ack, resolve. */
+export const alertTimeline = (alert: Alert, deliveries: Delivery[]): TimelineEntry[] => {
+  const entries: TimelineEntry[] = [{ at: alert.created_at, type: 'raised' }];
+  const sup = alert.escalation?.suppressed_by;
+  if (sup)
+    entries.push({
+      at: alert.created_at,
+      type: 'suppressed',
+      window_id: sup.window_id,
+      window_name: sup.name,
+    });
+  for (const d of deliveries)
+    entries.push({
+      at: d.at,
+      type: 'notification',
+      via: d.kind,
+      to: d.target,
+      user_id: d.user_id,
+      channel_id: d.channel_id,
+      step: d.step,
+      round: d.round,
+      attempt: d.attempt,
+      outcome: d.outcome,
+      status_code: d.status_code,
+      error: d.error,
+    });
+  if (alert.acknowledged_at)
+    entries.push({ at: alert.acknowledged_at, type: 'acknowledged', by: alert.acknowledged_by });
+  if (alert.resolved_at) entries.push({ at: alert.resolved_at, type: 'resolved', by: alert.resolved_by });
+  // Stable: entries at the same instant keep the order above.
+  return entries
+    .map((e, i) => [e, i] as const)
+    .sort(([a, i], [b, j]) => a.at.getTime() - b.at.getTime() || i - j)
+    .map(([e]) => e);
+};

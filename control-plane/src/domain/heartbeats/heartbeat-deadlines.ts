@@ -1,0 +1,110 @@
+import type { AlertStore } from '../alerts/alert-store.js';
+import { newAlert } from '../alerts/alerts.js';
+import type { RoutingStore } from '../routing/routing-store.js';
+import type { Alert, Heartbeat, Ping } from '../types.js';
+import { type DownReason, evaluateHeartbeat } from './heartbeat-rules.js';
+import type { HeartbeatStore } from './heartbeat-store.js';
+
+/**
+ * The heartbeat deadline job: it reads only heartbeats whose stored `due_at` has come (an index, no
+ * scan), decides with the pure `evaluateHeartbeat` (heartbeat-rules.ts, where every heartbeat rule
+ * lives), and stores the step by compare-and-set together with the alert it raises or resolves. Two
+ * replicas may read the same heartbeat; one step wins, so one alert is raised.
+ */
+
+const duration = (seconds: number): string => {
+  if (seconds === 0) return '0 s';
+  if (seconds % 86_400 === 0) return `${seconds / 86_400} d`;
+  if (seconds % 3_600 === 0) return `${seconds / 3_600} h`;
+  if (seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+};
+
+const describePing = (p: Ping): string =>
+  `${p.at.toISOString()} (${p.kind}${p.exit_status != null ? `, exit status ${p.exit_status}` : ''}${p.rid ? `, run ${p.rid}` : ''})`;
+
+/** Title and description of a heartbeat's alert; the last ping's body (the job's output) is shown. */
+export const heartbeatAlertText = (
+  h: Heartbeat,
+  reason: DownReason,
+  last: Ping | null,
+): { title: string; description: string } => {
+  const name = `"${h.display_name}"`;
+  const title =
+    reason === 'failed'
+      ? `${name} reported a failure${last?.exit_status ? ` (exit status ${last.exit_status})` : ''}`
+      : reason === 'run_overdue'
+        ? `${name} started a run that did not finish within ${duration(h.grace_seconds)}`
+        : `${name} missed its deadline`;
+  const lines = [
+    `Expected a ping every ${duration(h.period_seconds)} with ${duration(h.grace_seconds)} of grace.`,
+    h.last_ping_at
+      ? `Last ping: ${last ? describePing(last) : h.last_ping_at.toISOString()}.`
+      : 'No ping yet.',
+  ];
+  if (reason === 'run_overdue' && h.started_at) {
+    lines.push(`Run started at ${h.started_at.toISOString()}${h.start_rid ? ` (run ${h.start_rid})` : ''}.`);
+  }
+  if (last?.body) lines.push('', 'Body of the last ping:', last.body);
+  return { title: title.slice(0, 500), description: lines.join('\n') };
+};
+
+/** The alert a heartbeat raises, escalated by its policy like any other (see raiseAlert). */
+const heartbeatAlert = async (
+  store: HeartbeatStore & AlertStore & RoutingStore,
+  h: Heartbeat,
+  reason: DownReason,
+  now: Date,
+): Promise<Alert> => {
+  // The ping that tells the story: for a failure, the latest fail (pings in one instant have no order).
+  const recent = (await store.listPings(h.workspace_id, h.id, { limit: 10 })).data;
+  const last = (reason === 'failed' ? recent.find((p) => p.kind === 'fail') : undefined) ?? recent[0];
+  return newAlert(
+    store,
+    {
+      workspace_id: h.workspace_id,
+      source_type: 'heartbeat',
+      source_id: h.id,
+      cause: reason === 'failed' ? 'fail' : 'down',
+      ...heartbeatAlertText(h, reason, last ?? null),
+      severity: 'critical',
+      escalation_policy_id: h.escalation_policy_id,
+    },
+    now,
+  );
+};
+
+/**
+ * One pass of the deadline job: every heartbeat due at `now`, each stepped by compare-and-set. A step
+ * lost to another replica (or to a ping) is simply not ours; the heartbeat is re-read next pass.
+ * Returns how many alerts this replica raised and resolved.
+ */
+export const checkHeartbeatDeadlines = async (
+  store: HeartbeatStore & AlertStore & RoutingStore,
+  now: Date,
+  { batch = 200, rounds = 10 } = {},
+) => {
+  const done = { stepped: 0, raised: 0, resolved: 0 };
+  for (let round = 0; round < rounds; round++) {
+    const due = await store.listDueHeartbeats(now, batch);
+    for (const h of due) {
+      const v = evaluateHeartbeat(h, now);
+      const raise = v.raise ? await heartbeatAlert(store, h, v.raise, now) : undefined;
+      const r = await store.stepHeartbeat({
+        workspace_id: h.workspace_id,
+        id: h.id,
+        expected_state_version: h.state_version ?? 0,
+        next: { state: v.state, due_at: v.due_at },
+        at: now,
+        ...(raise ? { raise } : {}),
+        ...(v.resolve ? { resolve: { type: 'system' as const } } : {}),
+      });
+      if (!r.stepped) continue;
+      done.stepped++;
+      if (raise && r.created) done.raised++;
+      if (v.resolve && r.alert?.resolved_by?.type === 'system') done.resolved++;
+    }
+    if (due.length < batch) break;
+  }
+  return done;
+};

@@ -1,0 +1,168 @@
+import { AppError, newId } from '@lookout/shared';
+import { z } from 'zod';
+import type { RoutingStore } from '../routing/routing-store.js';
+import type { Heartbeat, PingKind, Workspace } from '../types.js';
+import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
+import type { HeartbeatStore } from './heartbeat-store.js';
+
+const fields = {
+  display_name: nameText(200),
+  period_seconds: z.int().min(60).max(31_536_000),
+  grace_seconds: z.int().min(0).max(31_536_000),
+  escalation_policy_id: uuid(),
+  paused: z.boolean(),
+};
+
+export const createHeartbeatBody = z.strictObject({
+  display_name: fields.display_name,
+  period_seconds: fields.period_seconds.optional(),
+  grace_seconds: fields.grace_seconds.optional(),
+  escalation_policy_id: fields.escalation_policy_id.optional(),
+  paused: fields.paused.optional(),
+});
+export const updateHeartbeatBody = createHeartbeatBody.partial();
+
+const policyProblems = async (
+  store: HeartbeatStore & RoutingStore,
+  workspaceId: string,
+  id: string | undefined,
+) =>
+  id === undefined || (await store.getEscalationPolicy(workspaceId, id))
+    ? []
+    : [{ field: 'escalation_policy_id', message: 'no escalation policy with this id in the workspace' }];
+
+export const createHeartbeat = async (
+  store: HeartbeatStore & RoutingStore,
+  workspace: Workspace,
+  body: unknown,
+  now: Date,
+): Promise<Heartbeat> => {
+  const input = parseOrThrow(createHeartbeatBody, body);
+  throwIfProblems(await policyProblems(store, workspace.id, input.escalation_policy_id));
+  const policyId =
+    input.escalation_policy_id ?? (await store.getDefaultEscalationPolicy(workspace.id))?.id ?? '';
+  const heartbeat: Heartbeat = {
+    id: newId(),
+    workspace_id: workspace.id,
+    display_name: input.display_name,
+    period_seconds: input.period_seconds ?? 86_400,
+    grace_seconds: input.grace_seconds ?? 3_600,
+    state: input.paused ? 'paused' : 'new',
+    last_ping_at: null,
+    escalation_policy_id: policyId,
+    paused: input.paused ?? false,
+    created_at: now,
+    updated_at: now,
+    version: 1,
+    due_at: null,
+    started_at: null,
+    start_rid: null,
+    alert_id: null,
+    state_version: 0,
+    rearmed_at: null,
+  };
+  await store.insertHeartbeat(heartbeat);
+  return heartbeat;
+};
+
+export const updateHeartbeat = async (
+  store: HeartbeatStore & RoutingStore,
+  existing: Heartbeat,
+  body: unknown,
+  now: Date,
+): Promise<Heartbeat> => {
+  const patch = parseOrThrow(updateHeartbeatBody, body);
+  throwIfProblems(await policyProblems(store, existing.workspace_id, patch.escalation_policy_id));
+  const next: Heartbeat = { ...existing, ...patch, updated_at: now, version: existing.version + 1 };
+  const outcome = await store.updateHeartbeat(next, existing.version);
+  if (outcome === 'not_found') throw new AppError('not_found', 'Heartbeat not found.');
+  if (outcome === 'conflict')
+    throw new AppError('conflict', 'The heartbeat was changed by someone else meanwhile; try again.');
+  return (await store.getHeartbeat(existing.workspace_id, existing.id)) ?? next;
+};
+
+/** How far ahead of our clock a job's finish time may be (clock skew), before it is refused. */
+export const MAX_FUTURE_SKEW_SECONDS = 300;
+
+export const pingBody = z.strictObject({ timestamp: z.int().min(0).optional() });
+
+/**
+ * The time a ping counts for: the job's own finish time when it sends one (Unix seconds), else arrival.
+ * Refuses non-integers, negatives, times further ahead than the allowed skew, and times from before
+ * the heartbeat existed (`createdAt`, compared by the whole second, as timestamps are in seconds): a
+ * job cannot have finished for a heartbeat that did not exist yet, and such a time would only put the
+ * heartbeat's deadline in the past. A time within the skew ahead is kept as sent.
+ */
+export const pingTime = (body: unknown, receivedAt: Date, createdAt: Date): Date => {
+  if (body === undefined || body === null) return receivedAt;
+  const { timestamp } = parseOrThrow(pingBody, body);
+  if (timestamp === undefined) return receivedAt;
+  if (timestamp > receivedAt.getTime() / 1000 + MAX_FUTURE_SKEW_SECONDS) {
+    throwIfProblems([
+      {
+        field: 'timestamp',
+        message: `is in the future (${new Date(timestamp * 1000).toISOString()}); send the Unix time in seconds when the job finished`,
+      },
+    ]);
+  }
+  if (timestamp < Math.floor(createdAt.getTime() / 1000)) {
+    throwIfProblems([
+      {
+        field: 'timestamp',
+        message: `is before the heartbeat was created (${new Date(timestamp * 1000).toISOString()} < ${createdAt.toISOString()}); send the Unix time in seconds when the job finished`,
+      },
+    ]);
+  }
+  return new Date(timestamp * 1000);
+};
+
+/** The most of a ping's body kept (UTF-8 bytes), as Healthchecks does; the rest is cut off. */
+export const PING_BODY_MAX_BYTES = 10_000;
+
+/** A request body as the text kept with its ping: at most PING_BODY_MAX_BYTES, cut at a character boundary. */
+export const pingBodyText = (raw: Buffer): string | null => {
+  if (raw.length === 0) return null;
+  let end = Math.min(raw.length, PING_BODY_MAX_BYTES);
+  // Do not split a multi-byte character: back up over continuation bytes (10xxxxxx).
+  if (end < raw.length) while (end > 0 && (raw[end]! & 0xc0) === 0x80) end--;
+  return raw.subarray(0, end).toString('utf8');
+};
+
+export interface PingSignal {
+  kind: PingKind;
+  exit_status: number | null;
+  rid: string | null;
+}
+
+const RID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * What a ping URL says, as Healthchecks has it: `/hb/ping/{uuid}` success, `/start` a run began,
+ * `/fail` a failure, `/{0-255}` an exit status (0 success, else failure); `?rid=` a run id pairing a
+ * start with its finish. Returns null for an action that is none of these (a 404).
+ */
+export const pingSignal = (action: string | undefined, query: URLSearchParams): PingSignal | null => {
+  const problems: { field: string; message: string }[] = [];
+  for (const key of new Set(query.keys())) {
+    if (key !== 'rid') problems.push({ field: key, message: 'is not a known field' });
+  }
+  const ridValues = query.getAll('rid');
+  const rid = ridValues[0] ?? null;
+  if (ridValues.length > 1) problems.push({ field: 'rid', message: 'must be given once' });
+  else if (rid !== null && !RID.test(rid))
+    problems.push({
+      field: 'rid',
+      message: 'must be 1–64 letters, digits, dots, dashes, colons or underscores (a UUID is best)',
+    });
+  let signal: PingSignal | null;
+  if (action === undefined) signal = { kind: 'success', exit_status: null, rid };
+  else if (action === 'start') signal = { kind: 'start', exit_status: null, rid };
+  else if (action === 'fail') signal = { kind: 'fail', exit_status: null, rid };
+  else if (/^\d{1,10}$/.test(action)) {
+    const code = Number(action);
+    if (code > 255) problems.push({ field: 'exit_status', message: 'must be at most 255' });
+    signal = { kind: code === 0 ? 'success' : 'fail', exit_status: code, rid };
+  } else signal = null;
+  throwIfProblems(problems);
+  return signal;
+};

@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.js';
+import type { Store } from '../../store/port.js';
+import { createSqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { createWorkspace } from '../tenancy/workspaces.js';
+import type { MonitorChange, Workspace } from '../types.js';
+import { createMonitorCatalog } from './monitor-catalog.js';
+import { createMonitor } from './monitors.js';
+
+const T = new Date('2026-06-01T00:00:00Z');
+let dir: string;
+let store: Store;
+let workspace: Workspace;
+const config = loadConfig({}, { data_dir: tmpdir() });
+
+const add = (locations: string[], type: 'tcp' | 'domain' = 'tcp') =>
+  createMonitor(
+    { workspace, plan: config.plans.business!, planName: 'business', regions: config.regions, store, now: T },
+    {
+      display_name: 'm',
+      monitor_type: type,
+      url: 'db.example.com',
+      ...(type === 'tcp' ? { port: 5432 } : {}),
+      check_locations: locations,
+    },
+  ).then((r) => r.monitor);
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lookout-catalog-'));
+  store = createSqliteStore({ path: join(dir, 'lookout.db') });
+  await store.init();
+  workspace = (
+    await createWorkspace(
+      store,
+      config.plans,
+      { subdomain: 'cat', admin_email: 'a@cat.test', plan: 'business' },
+      T,
+    )
+  ).workspace;
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('monitor catalog', () => {
+  it('loads every monitor, then follows the feed: changes, pauses, deletes, run requests', async () => {
+    const eu = await add(['eu-west']);
+    const both = await add(['eu-west', 'us-east']);
+    const domain = await add(['us-east', 'eu-west'], 'domain');
+    const catalog = createMonitorCatalog(store);
+    await catalog.ready();
+    expect([...catalog.region('eu-west').keys()].sort()).toEqual([eu.id, both.id, domain.id].sort());
+    // Domain checks run from one location only (the first alphabetically).
+    expect([...catalog.region('us-east').keys()]).toEqual([both.id]);
+
+    const runs: MonitorChange[] = [];
+    const changes: (ReadonlySet<string> | null)[] = [];
+    catalog.onRun((r) => runs.push(r));
+    catalog.onChange((ids) => changes.push(ids));
+    await store.updateMonitor({ ...eu, paused: true, version: eu.version + 1 }, eu.version);
+    await store.deleteMonitor(workspace.id, both.id);
+    const added = await add(['us-east']);
+    await store.requestRuns([
+      { monitor_id: domain.id, location: 'eu-west', reason: 'confirm', request_id: 'r1', at: T },
+    ]);
+    const before = catalog.revision;
+    await catalog.refresh();
+    expect(catalog.revision).toBe(before + 4);
+    // Listeners learn which monitors changed (assignment streams recompute those only).
+    expect(changes.map((ids) => (ids ? [...ids].sort() : ids))).toEqual([[eu.id, both.id, added.id].sort()]);
+    expect([...catalog.region('eu-west').keys()]).toEqual([domain.id]);
+    expect([...catalog.region('us-east').keys()]).toEqual([added.id]);
+    expect(catalog.get(eu.id)?.paused).toBe(true);
+    expect(catalog.get(both.id)).toBeUndefined();
+    expect(runs.map((r) => [r.monitor_id, r.location, r.request_id])).toEqual([[domain.id, 'eu-west', 'r1']]);
+    await catalog.refresh();
+    expect(changes).toHaveLength(1);
+    expect(runs).toHaveLength(1);
+  });
+
+  it('reads monitors it has not seen yet from the store, and reloads when the feed was pruned past it', async () => {
+    const catalog = createMonitorCatalog(store);
+    await catalog.ready();
+    const m = await add(['eu-west']);
+    expect(catalog.get(m.id)).toBeUndefined();
+    expect([...(await catalog.resolve([m.id, 'gone'])).keys()]).toEqual([m.id]);
+    // Entries this catalog never read are pruned: the gap in sequence numbers makes it load everything.
+    await add(['eu-west']);
+    expect(await store.pruneMonitorChanges(new Date(Date.now() + 60_000), 100)).toBeGreaterThan(0);
+    const changes: (ReadonlySet<string> | null)[] = [];
+    catalog.onChange((ids) => changes.push(ids));
+    await catalog.refresh();
+    // A reload changed everything: listeners are told so (null), not given a list.
+    expect(changes).toEqual([null]);
+    expect(catalog.region('eu-west').size).toBe(2);
+    expect(catalog.revision).toBe(await store.latestMonitorChange());
+  });
+
+  it('holds one copy of what many monitors share (locations, empty lists and headers), loaded or changed', async () => {
+    const a = await add(['eu-west', 'us-east']);
+    const catalog = createMonitorCatalog(store);
+    await catalog.ready();
+    const b = await add(['eu-west', 'us-east']);
+    await catalog.refresh();
+    const [ca, cb] = [catalog.get(a.id)!, catalog.get(b.id)!];
+    expect(ca.check_locations).toEqual(['eu-west', 'us-east']);
+    expect(ca.check_locations).toBe(cb.check_locations);
+    expect(ca.dns_expected_values).toBe(cb.dns_expected_values);
+    expect(ca.request_headers).toBe(cb.request_headers);
+    // Shared, so frozen: a caller cannot change another monitor's value through its own.
+    expect(Object.isFrozen(ca.check_locations)).toBe(true);
+    expect(catalog.get(a.id)).toEqual({ ...a });
+  });
+});

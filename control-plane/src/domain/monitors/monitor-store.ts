@@ -1,0 +1,45 @@
+import type { Monitor, MonitorChange, MonitorLocationState, MonitorType, Page, PageQuery } from '../types.js';
+
+export interface MonitorQuery extends PageQuery {
+  monitor_type?: MonitorType | undefined;
+  paused?: boolean | undefined;
+  /** Case-insensitive substring of display_name or url. */
+  search?: string | undefined;
+}
+
+/**
+ * Monitors, the monitor feed every replica follows, and the per-location states.
+ * Adapters: store/sqlite/monitors.ts, store/mongo/monitors.ts.
+ */
+export interface MonitorStore {
+  /** Inserts unless the workspace already has `maxMonitors` monitors. */
+  insertMonitor(monitor: Monitor, limit: { maxMonitors: number }): Promise<'inserted' | 'limit_reached'>;
+  getMonitor(workspaceId: string, id: string): Promise<Monitor | null>;
+  listMonitors(workspaceId: string, query: MonitorQuery): Promise<Page<Monitor>>;
+  /** Compare-and-set on `version`: stores `next` only if the stored version is `expectedVersion`. */
+  updateMonitor(next: Monitor, expectedVersion: number): Promise<'updated' | 'conflict' | 'not_found'>;
+  deleteMonitor(workspaceId: string, id: string): Promise<boolean>;
+
+  /** Every monitor that runs in `region`: not paused, `region` in check_locations. Across workspaces. */
+  listRegionMonitors(region: string): Promise<Monitor[]>;
+  /** Monitors by id across workspaces (the agent service resolves results to monitors). */
+  getMonitorsByIds(ids: string[]): Promise<Monitor[]>;
+  /** All monitors of all workspaces in id order, `limit` after `afterId` (loading the monitor catalog). */
+  scanMonitors(afterId: string | null, limit: number): Promise<Monitor[]>;
+
+  /** Entries with seq > `afterSeq`, oldest first, at most `limit`. */
+  listMonitorChanges(afterSeq: number, limit: number): Promise<MonitorChange[]>;
+  /** The newest seq (0 while the feed is empty). */
+  latestMonitorChange(): Promise<number>;
+  /** Appends 'run' entries: each asks the agent running the monitor in `location` to check it now. */
+  requestRuns(runs: Omit<MonitorChange, 'seq' | 'kind'>[]): Promise<void>;
+  /** Deletes up to `limit` entries older than `before`; the newest entry is always kept. */
+  pruneMonitorChanges(before: Date, limit: number): Promise<number>;
+
+  /**
+   * Compare-and-set of location states, all in one transaction (one fsync on SQLite, however many):
+   * each `next` is written only if its stored version is `expectedVersion` (0: no row yet). Answers,
+   * in order, which were written.
+   */
+  putMonitorStates(writes: { next: MonitorLocationState; expectedVersion: number }[]): Promise<boolean[]>;
+}

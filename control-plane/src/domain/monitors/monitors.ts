@@ -1,0 +1,392 @@
+import { isIP } from 'node:net';
+import { AppError, type FieldProblem, newId } from '@lookout/shared';
+import { z } from 'zod';
+import type { RoutingStore } from '../routing/routing-store.js';
+import type { Plan } from '../tenancy/plans.js';
+import { hasRole } from '../tenancy/roles.js';
+import {
+  DNS_RECORD_TYPES,
+  MONITOR_TYPES,
+  type Monitor,
+  type MonitorType,
+  type Role,
+  type Workspace,
+} from '../types.js';
+import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
+import type { MonitorStore } from './monitor-store.js';
+
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+const auth = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('basic'),
+    username: z.string().min(1).max(256),
+    password: z.string().max(1024),
+  }),
+  z.strictObject({ type: z.literal('bearer'), token: z.string().min(1).max(4096) }),
+]);
+
+const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be a valid header name');
+
+/** The fields a client may set. Used for create (some required) and update (all optional). */
+const fields = {
+  display_name: nameText(200),
+  monitor_type: z.enum(MONITOR_TYPES),
+  url: z.string().trim().min(1).max(2048),
+  http_method: z.enum(HTTP_METHODS),
+  check_interval_seconds: z.int().min(1).max(86400),
+  timeout_seconds: z.int().min(1).max(60),
+  expected_status_code: z.int().min(100).max(599),
+  required_keyword: z.string().min(1).max(1024).nullable(),
+  auth: auth.nullable(),
+  port: z.int().min(1).max(65535),
+  request_headers: z
+    .record(headerName, z.string().max(4096))
+    .refine((h) => Object.keys(h).length <= 50, 'must have at most 50 headers'),
+  request_body: z.string().max(65536).nullable(),
+  follow_redirects: z.boolean(),
+  ssl_cert_monitoring: z.boolean(),
+  ssl_cert_expiry_alert_days: z.int().min(1).max(365),
+  domain_expiry_alert_days: z.int().min(1).max(365),
+  response_time_threshold_ms: z.int().min(0).max(60000).nullable(),
+  failure_threshold: z.int().min(1).max(100),
+  escalation_policy_id: uuid(),
+  check_locations: z.array(z.string().min(1).max(64)).min(1).max(50),
+  dns_record_type: z.enum(DNS_RECORD_TYPES),
+  dns_expected_values: z.array(z.string().min(1).max(1024)).max(20),
+  dns_resolver: z.string().min(1).max(255).nullable(),
+  paused: z.boolean(),
+};
+
+export const createMonitorBody = z.strictObject({
+  ...Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, s.optional()])),
+  display_name: fields.display_name,
+  monitor_type: fields.monitor_type,
+  url: fields.url,
+}) as z.ZodType<MonitorInput>;
+
+export const updateMonitorBody = z.strictObject(
+  Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, s.optional()])),
+) as z.ZodType<Partial<MonitorInput>>;
+
+type Fields = { [K in keyof typeof fields]: z.output<(typeof fields)[K]> };
+export type MonitorInput = Partial<Fields> & Pick<Fields, 'display_name' | 'monitor_type' | 'url'>;
+
+/** Which optional fields make sense for which types. Anything else is refused, naming the field. */
+const onlyFor: Partial<Record<keyof Fields, readonly MonitorType[]>> = {
+  http_method: ['http', 'api'],
+  required_keyword: ['http', 'api'],
+  auth: ['http', 'api'],
+  request_headers: ['http', 'api'],
+  request_body: ['api'],
+  follow_redirects: ['http', 'api'],
+  port: ['tcp'],
+  ssl_cert_monitoring: ['http'],
+  ssl_cert_expiry_alert_days: ['http'],
+  domain_expiry_alert_days: ['domain'],
+  response_time_threshold_ms: ['http', 'api', 'tcp', 'dns'],
+  dns_record_type: ['dns'],
+  dns_expected_values: ['dns'],
+  dns_resolver: ['dns'],
+};
+
+const HOSTNAME =
+  /^(?=.{1,253}$)(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*\.?$/i;
+
+const checkTarget = (type: MonitorType, url: string): string | null => {
+  if (type === 'http' || type === 'api') {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return 'must be a full URL such as https://example.com/health';
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'must be an http:// or https:// URL';
+    if (u.username || u.password) return 'must not carry credentials; use the auth field';
+    return null;
+  }
+  if (url.includes('/') || (url.includes(':') && isIP(url) === 0))
+    return `must be a host name for ${type} monitors, not a URL`;
+  if (type === 'domain')
+    return HOSTNAME.test(url) && url.includes('.') && isIP(url) === 0
+      ? null
+      : 'must be a domain name such as example.com';
+  if (type === 'tcp')
+    return HOSTNAME.test(url) || isIP(url) !== 0 ? null : 'must be a host name or an IP address';
+  return HOSTNAME.test(url) ? null : 'must be a host name such as example.com';
+};
+
+export interface MonitorContext {
+  workspace: Workspace;
+  plan: Plan;
+  planName: string;
+  regions: readonly string[];
+  store: MonitorStore & RoutingStore;
+  now: Date;
+}
+
+export interface Notice {
+  field: string;
+  message: string;
+}
+
+/**
+ * Applies the per-type rules to a whole monitor (new, or existing + patch) and returns every problem
+ * together. `given` names the fields the client sent, so only those are blamed for type mismatches.
+ */
+const ruleProblems = (
+  m: Monitor,
+  given: Set<string>,
+  regions: readonly string[],
+  isNew: boolean,
+): FieldProblem[] => {
+  const problems: FieldProblem[] = [];
+  const type = m.monitor_type;
+  const target = checkTarget(type, m.url);
+  if (target) problems.push({ field: 'url', message: target });
+  for (const [field, types] of Object.entries(onlyFor)) {
+    if (given.has(field) && !types.includes(type)) {
+      problems.push({ field, message: `applies only to ${types.join(' and ')} monitors, not ${type}` });
+    }
+  }
+  if ((type === 'http' || type === 'api') && !m.http_method)
+    problems.push({ field: 'http_method', message: `is required for ${type} monitors` });
+  if ((type === 'http' || type === 'api') && isNew && !given.has('expected_status_code'))
+    problems.push({ field: 'expected_status_code', message: `is required for ${type} monitors` });
+  if (type === 'tcp' && m.port === null)
+    problems.push({ field: 'port', message: 'is required for tcp monitors' });
+  if (type === 'http' && m.ssl_cert_monitoring && !m.url.toLowerCase().startsWith('https://'))
+    problems.push({ field: 'ssl_cert_monitoring', message: 'needs an https:// URL' });
+  if (m.timeout_seconds > m.check_interval_seconds)
+    problems.push({ field: 'timeout_seconds', message: 'must not be longer than check_interval_seconds' });
+  if (m.response_time_threshold_ms !== null && m.response_time_threshold_ms > m.timeout_seconds * 1000)
+    problems.push({ field: 'response_time_threshold_ms', message: 'must not be longer than the timeout' });
+  const unknown = m.check_locations.filter((r) => !regions.includes(r));
+  if (unknown.length > 0)
+    problems.push({
+      field: 'check_locations',
+      message: `unknown region ${unknown.join(', ')}; known: ${regions.join(', ')}`,
+    });
+  if (new Set(m.check_locations).size !== m.check_locations.length)
+    problems.push({ field: 'check_locations', message: 'must not repeat a region' });
+  if (m.dns_resolver !== null && isIP(m.dns_resolver) === 0)
+    problems.push({ field: 'dns_resolver', message: 'must be an IP address' });
+  return problems;
+};
+
+/** Clamps the interval to the plan's floor; says so when it did. */
+const clampInterval = (m: Monitor, requested: number | undefined, ctx: MonitorContext): Notice[] => {
+  if (requested === undefined || requested >= ctx.plan.min_interval_seconds) return [];
+  return [
+    {
+      field: 'check_interval_seconds',
+      message: `${requested} s is below the ${ctx.planName} plan's minimum; the monitor checks every ${m.check_interval_seconds} s. Upgrade the plan for shorter intervals.`,
+    },
+  ];
+};
+
+const policyProblem = async (ctx: MonitorContext, id: string | undefined): Promise<FieldProblem[]> => {
+  if (id === undefined) return [];
+  return (await ctx.store.getEscalationPolicy(ctx.workspace.id, id))
+    ? []
+    : [{ field: 'escalation_policy_id', message: 'no escalation policy with this id in the workspace' }];
+};
+
+export const createMonitor = async (
+  ctx: MonitorContext,
+  body: unknown,
+): Promise<{ monitor: Monitor; notices: Notice[] }> => {
+  const input = parseOrThrow(createMonitorBody, body);
+  const given = new Set(Object.keys(input));
+  const type = input.monitor_type;
+  const defaultPolicy = input.escalation_policy_id
+    ? null
+    : await ctx.store.getDefaultEscalationPolicy(ctx.workspace.id);
+  const interval = Math.max(
+    input.check_interval_seconds ?? Math.max(60, ctx.plan.min_interval_seconds),
+    ctx.plan.min_interval_seconds,
+  );
+  const monitor: Monitor = {
+    id: newId(),
+    workspace_id: ctx.workspace.id,
+    display_name: input.display_name,
+    monitor_type: type,
+    url: input.url,
+    http_method: input.http_method ?? null,
+    check_interval_seconds: interval,
+    timeout_seconds: input.timeout_seconds ?? Math.min(30, interval),
+    expected_status_code: type === 'http' || type === 'api' ? (input.expected_status_code ?? 200) : 200,
+    required_keyword: input.required_keyword ?? null,
+    auth: input.auth ?? null,
+    port: input.port ?? null,
+    request_headers: input.request_headers ?? {},
+    request_body: input.request_body ?? null,
+    follow_redirects: input.follow_redirects ?? true,
+    ssl_cert_monitoring: input.ssl_cert_monitoring ?? false,
+    ssl_cert_expiry_alert_days: input.ssl_cert_expiry_alert_days ?? 14,
+    domain_expiry_alert_days: input.domain_expiry_alert_days ?? 30,
+    response_time_threshold_ms: input.response_time_threshold_ms || null,
+    failure_threshold: input.failure_threshold ?? 3,
+    escalation_policy_id: input.escalation_policy_id ?? defaultPolicy?.id ?? '',
+    check_locations: input.check_locations ?? [...ctx.regions],
+    dns_record_type: type === 'dns' ? (input.dns_record_type ?? 'A') : null,
+    dns_expected_values: input.dns_expected_values ?? [],
+    dns_resolver: input.dns_resolver ?? null,
+    paused: input.paused ?? false,
+    created_at: ctx.now,
+    updated_at: ctx.now,
+    version: 1,
+  };
+  throwIfProblems([
+    ...ruleProblems(monitor, given, ctx.regions, true),
+    ...(await policyProblem(ctx, input.escalation_policy_id)),
+  ]);
+  const outcome = await ctx.store.insertMonitor(monitor, { maxMonitors: ctx.plan.max_monitors });
+  if (outcome === 'limit_reached') {
+    throw new AppError(
+      'plan_limit_reached',
+      `The ${ctx.planName} plan allows ${ctx.plan.max_monitors} monitors and this workspace has reached that limit. Upgrade your plan to add more monitors.`,
+    );
+  }
+  return { monitor, notices: clampInterval(monitor, input.check_interval_seconds, ctx) };
+};
+
+/** A patch is applied to the stored monitor and the whole result re-checked; the write is compare-and-set. */
+export const updateMonitor = async (
+  ctx: MonitorContext,
+  existing: Monitor,
+  body: unknown,
+): Promise<{ monitor: Monitor; notices: Notice[] }> => {
+  const patch = parseOrThrow(updateMonitorBody, body);
+  const given = new Set(Object.keys(patch));
+  if (patch.monitor_type !== undefined && patch.monitor_type !== existing.monitor_type) {
+    throwIfProblems([{ field: 'monitor_type', message: 'cannot be changed; create a new monitor instead' }]);
+  }
+  const requested = patch.check_interval_seconds;
+  const next: Monitor = {
+    ...existing,
+    ...(patch as Partial<Monitor>),
+    response_time_threshold_ms:
+      patch.response_time_threshold_ms === undefined
+        ? existing.response_time_threshold_ms
+        : patch.response_time_threshold_ms || null,
+    check_interval_seconds: Math.max(
+      requested ?? existing.check_interval_seconds,
+      ctx.plan.min_interval_seconds,
+    ),
+    updated_at: ctx.now,
+    version: existing.version + 1,
+  };
+  if (
+    (next.monitor_type === 'http' || next.monitor_type === 'api') &&
+    patch.expected_status_code === undefined
+  ) {
+    next.expected_status_code = existing.expected_status_code;
+  }
+  throwIfProblems([
+    ...ruleProblems(next, given, ctx.regions, false),
+    ...(await policyProblem(ctx, patch.escalation_policy_id)),
+  ]);
+  const outcome = await ctx.store.updateMonitor(next, existing.version);
+  if (outcome === 'not_found') throw new AppError('not_found', 'Monitor not found.');
+  if (outcome === 'conflict')
+    throw new AppError(
+      'conflict',
+      'The monitor was changed by someone else meanwhile; fetch it and try again.',
+    );
+  return { monitor: next, notices: clampInterval(next, requested, ctx) };
+};
+
+export const setPaused = async (
+  store: MonitorStore & RoutingStore,
+  existing: Monitor,
+  paused: boolean,
+  now: Date,
+): Promise<Monitor> => {
+  if (existing.paused === paused) return existing;
+  const next = { ...existing, paused, updated_at: now, version: existing.version + 1 };
+  const outcome = await store.updateMonitor(next, existing.version);
+  if (outcome === 'not_found') throw new AppError('not_found', 'Monitor not found.');
+  if (outcome === 'conflict')
+    throw new AppError('conflict', 'The monitor was changed by someone else meanwhile; try again.');
+  return next;
+};
+
+/**
+ * "Check now": asks every location that runs the monitor for a run at once, through the monitor feed
+ * (run requests, like the confirmation runs of domain/results/check-results.ts; reason `test`, which the agent
+ * service hands to the agent running it there). Each result comes back with its run request id.
+ * A paused monitor runs nothing: conflict. Returns the locations asked.
+ */
+export const checkNow = async (
+  store: Pick<MonitorStore, 'requestRuns'>,
+  m: Monitor,
+  now: Date,
+): Promise<string[]> => {
+  if (m.paused) throw new AppError('conflict', 'The monitor is paused; resume it to run checks.');
+  const locations = runningLocations(m);
+  await store.requestRuns(
+    locations.map((location) => ({
+      monitor_id: m.id,
+      location,
+      reason: 'test',
+      request_id: newId(),
+      at: now,
+    })),
+  );
+  return locations;
+};
+
+/** Domain registrations change slowly: checked at most every 6 hours, from one region. */
+export const DOMAIN_MIN_INTERVAL_SECONDS = 6 * 3600;
+
+/** How often a monitor actually runs (domain checks are spaced out whatever the setting). */
+export const effectiveIntervalSeconds = (m: Pick<Monitor, 'monitor_type' | 'check_interval_seconds'>) =>
+  m.monitor_type === 'domain'
+    ? Math.max(m.check_interval_seconds, DOMAIN_MIN_INTERVAL_SECONDS)
+    : m.check_interval_seconds;
+
+/** The locations that run a monitor: all of check_locations, except domain checks, which run from the first. */
+export const runningLocations = (m: Pick<Monitor, 'monitor_type' | 'check_locations'>): string[] =>
+  m.monitor_type === 'domain' ? [...m.check_locations].sort().slice(0, 1) : m.check_locations;
+
+/** What a role that may not see a monitor's secrets sees in their place. */
+export const SECRET_MASK = '********';
+
+const maskQueryValues = (url: string): string => {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const hash = url.indexOf('#', q);
+  const end = hash < 0 ? url.length : hash;
+  const query = url
+    .slice(q + 1, end)
+    .split('&')
+    .map((pair) => {
+      if (pair === '') return pair;
+      const eq = pair.indexOf('=');
+      return eq < 0 ? SECRET_MASK : `${pair.slice(0, eq)}=${SECRET_MASK}`;
+    })
+    .join('&');
+  return url.slice(0, q + 1) + query + url.slice(end);
+};
+
+/**
+ * The monitor as a user of `role` may see it: the one rule for monitor secrets, applied by the API
+ * serializer to every response that carries a monitor.
+ *
+ * - What the check sends to its target can be secret: header values (Authorization, API keys),
+ *   the request body, and the values of the URL's query (`?token=`). Members and admins edit
+ *   monitors, so they see them; viewers see header names and query names with each value replaced
+ *   by SECRET_MASK, and a non-empty body as SECRET_MASK.
+ * - Endpoint auth secrets (basic password, bearer token) are never returned to anyone (the
+ *   serializer drops them): nobody needs to read them back, and changing them means sending new ones.
+ */
+export const monitorAsSeenBy = (m: Monitor, role: Role): Monitor => {
+  if (hasRole(role, 'member')) return m;
+  return {
+    ...m,
+    url: maskQueryValues(m.url),
+    request_headers: Object.fromEntries(Object.keys(m.request_headers).map((k) => [k, SECRET_MASK])),
+    request_body: m.request_body === null || m.request_body === '' ? m.request_body : SECRET_MASK,
+  };
+};

@@ -1,0 +1,57 @@
+import type { CheckResultRecord, MonitorLocationState, Page, PageQuery } from '../types.js';
+
+export interface ResultQuery extends PageQuery {
+  location?: string | undefined;
+  since?: Date | undefined;
+  until?: Date | undefined;
+}
+
+/**
+ * Check results and their hourly uptime rollups (domain/results/uptime.ts). Atomic across records, one store
+ * step: a batch of results with the location states they move and the rollup buckets they add to
+ * (`recordResults`).
+ * Adapters: store/sqlite/results.ts, store/mongo/results.ts.
+ */
+export interface ResultStore {
+  listResults(workspaceId: string, monitorId: string, query: ResultQuery): Promise<Page<CheckResultRecord>>;
+  /** Count of results and of successful ones in [since, until). */
+  countResults(
+    workspaceId: string,
+    monitorId: string,
+    since: Date,
+    until: Date,
+  ): Promise<{ total: number; ok: number }>;
+  /** Deletes up to `limit` results older than `before`; returns how many. Rollups are left alone. */
+  pruneResults(before: Date, limit: number): Promise<number>;
+  /**
+   * Totals of the monitor's rollup buckets (every location) whose hour is in [fromHour, toHour):
+   * both bounds whole hours.
+   */
+  sumRollups(
+    workspaceId: string,
+    monitorId: string,
+    fromHour: Date,
+    toHour: Date,
+  ): Promise<{ total: number; ok: number }>;
+  /**
+   * Deletes up to `limit` hourly buckets of hours before `before`, and as many daily buckets of days
+   * wholly before it; returns how many in all.
+   */
+  pruneRollups(before: Date, limit: number): Promise<number>;
+
+  /**
+   * Ingestion in one step: stores the results whose id is new and, for each one stored, in order, runs
+   * `step` on the current state of its (monitor, location) — null when there is none — and stores what
+   * it returns (null: no change); each result stored now (and only those: a replay adds nothing) is
+   * added to its hourly rollup bucket (domain/results/uptime.ts `rollupDeltas`): in the same transaction on
+   * MongoDB, behind it on SQLite (store/sqlite/rollups.ts; reads count it either way). One transaction
+   * in both adapters (one fsync on SQLite): all of it is
+   * stored or none, so a batch that failed is replayed whole. On MongoDB a transaction that loses a
+   * write conflict runs again, so `step` (pure) may run again for an item. Returns the ids stored now
+   * and every location state (the '*' row included) of the monitors those results belong to, after.
+   */
+  recordResults(
+    results: CheckResultRecord[],
+    step: (prev: MonitorLocationState | null, result: CheckResultRecord) => MonitorLocationState | null,
+  ): Promise<{ stored: string[]; states: MonitorLocationState[] }>;
+}

@@ -1,0 +1,176 @@
+import { ManualClock } from '@lookout/shared';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.js';
+import type { Store } from '../../store/port.js';
+import { createSqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { raiseAlert } from '../alerts/alerts.js';
+import { createWorkspace } from '../tenancy/workspaces.js';
+import type { Alert, Workspace } from '../types.js';
+import { createChannel } from './channels.js';
+import { idempotencyKey } from './escalation.js';
+import { createPolicy } from './escalation-policies.js';
+import { createEscalationRunner } from './escalation-runner.js';
+import type { Dispatcher, Target } from './notifications.js';
+
+const MIN = 60_000;
+let store: Store;
+let clock: ManualClock;
+let workspace: Workspace;
+let adminId: string;
+let channelId: string;
+let sent: { target: Target; key: string | null; step: number }[];
+
+/** Records sends; every one succeeds. */
+const dispatcher: Dispatcher = {
+  async send(target, message, deliveryId, onAttempt) {
+    sent.push({ target, key: deliveryId, step: (message.payload as { step: number }).step });
+    const ok = { ok: true, permanent: false, status_code: 200, error: null };
+    await onAttempt(1, ok, false);
+    return ok;
+  },
+};
+const runner = () => createEscalationRunner({ store, clock, dispatcher, leaseMs: 60_000 });
+
+beforeEach(async () => {
+  store = createSqliteStore({ path: ':memory:' });
+  await store.init();
+  clock = new ManualClock('2026-06-01T12:00:00Z');
+  sent = [];
+  const ws = await createWorkspace(
+    store,
+    loadConfig({}, {}).plans,
+    { subdomain: 'run', admin_email: 'admin@run.test', plan: 'team' },
+    clock.now(),
+  );
+  workspace = ws.workspace;
+  adminId = ws.admin.id;
+  channelId = (
+    await createChannel(
+      store,
+      workspace.id,
+      { name: 'hook', type: 'webhook', config: { url: 'http://127.0.0.1:9/' } },
+      clock.now(),
+    )
+  ).id;
+});
+
+const policy = (
+  steps: { wait_minutes: number; notify_user_ids?: string[]; notify_channel_ids?: string[] }[],
+) => createPolicy(store, workspace.id, { name: 'p', steps }, clock.now());
+
+const raise = async (policyId: string, key = 'k'): Promise<Alert> =>
+  (
+    await raiseAlert(
+      store,
+      {
+        workspace_id: workspace.id,
+        source_type: 'integration',
+        source_id: 's',
+        cause: 'c',
+        dedup_key: key,
+        title: 't',
+        escalation_policy_id: policyId,
+      },
+      clock.now(),
+    )
+  ).alert;
+
+describe('escalation runner', () => {
+  it('sends a step to its users (email) and channels once it is due, and only then', async () => {
+    const p = await policy([
+      { wait_minutes: 0, notify_user_ids: [adminId], notify_channel_ids: [channelId] },
+      { wait_minutes: 10, notify_channel_ids: [channelId] },
+    ]);
+    const a = await raise(p.id);
+    const r = runner();
+    expect(await r.tick()).toBe(1);
+    expect(sent.map((s) => s.target.kind).sort()).toEqual(['email', 'webhook']);
+    expect(sent.find((s) => s.target.kind === 'email')?.target).toEqual({
+      kind: 'email',
+      to: ['admin@run.test'],
+      workspace_id: workspace.id,
+    });
+    expect(await r.tick()).toBe(0);
+    clock.advance(10 * MIN - 1);
+    expect(await r.tick()).toBe(0);
+    clock.advance(1);
+    expect(await r.tick()).toBe(1);
+    expect(sent.map((s) => s.step)).toEqual([0, 0, 1]);
+    const done = await store.getAlert(workspace.id, a.id);
+    expect(done?.escalation).toMatchObject({ finished: true, claim: null });
+    expect(await store.listDeliveries(workspace.id, { alert_id: a.id, limit: 10 })).toHaveLength(3);
+  });
+
+  it('two runners ticking at once on one store send each step once', async () => {
+    const p = await policy([{ wait_minutes: 0, notify_channel_ids: [channelId] }]);
+    for (let i = 0; i < 5; i++) await raise(p.id, `k${i}`);
+    const [x, y] = [runner(), runner()];
+    const ran = await Promise.all([x.tick(), y.tick(), x.tick(), y.tick()]);
+    expect(ran.reduce((s, n) => s + n, 0)).toBe(5);
+    expect(sent).toHaveLength(5);
+    expect(new Set(sent.map((s) => s.key)).size).toBe(5);
+  });
+
+  it('a step whose runner died is run again after the lease, skipping targets already sent', async () => {
+    const p = await policy([
+      { wait_minutes: 0, notify_user_ids: [adminId], notify_channel_ids: [channelId] },
+    ]);
+    const a = await raise(p.id);
+    // a replica claimed the step, emailed the admin, logged it, and died
+    expect(
+      await store.claimEscalation(
+        workspace.id,
+        a.id,
+        a.escalation_due_at!,
+        'dead',
+        new Date(clock.now().getTime() + 60_000),
+      ),
+    ).not.toBeNull();
+    await store.insertDelivery({
+      id: crypto.randomUUID(),
+      workspace_id: workspace.id,
+      alert_id: a.id,
+      channel_id: null,
+      user_id: adminId,
+      kind: 'email',
+      target: 'admin@run.test',
+      step: 0,
+      round: 0,
+      attempt: 1,
+      outcome: 'sent',
+      permanent: false,
+      status_code: null,
+      error: null,
+      idempotency_key: idempotencyKey(a, { policy_id: p.id, round: 0, step: 0 }, `user:${adminId}`),
+      test: false,
+      at: clock.now(),
+    });
+    const r = runner();
+    expect(await r.tick()).toBe(0); // still leased
+    clock.advance(60_000);
+    expect(await r.tick()).toBe(1);
+    expect(sent.map((s) => s.target.kind)).toEqual(['webhook']);
+  });
+
+  it('an acknowledged alert is not notified; a deleted policy falls back to the workspace default', async () => {
+    const p = await policy([
+      { wait_minutes: 0, notify_channel_ids: [channelId] },
+      { wait_minutes: 5, notify_channel_ids: [channelId] },
+    ]);
+    const acked = await raise(p.id, 'acked');
+    await store.acknowledgeAlert(workspace.id, acked.id, { type: 'system' }, clock.now());
+    const orphan = await raise(p.id, 'orphan');
+    const r = runner();
+    await r.tick();
+    expect(sent.map((s) => s.key)).toEqual([`${orphan.id}:${p.id}:0:0:channel:${channelId}`]);
+    // the policy goes away mid-escalation (no monitor uses it): the default (email the admin) takes over
+    expect(await store.deleteEscalationPolicy(workspace.id, p.id)).toBe('deleted');
+    clock.advance(5 * MIN);
+    await r.tick();
+    expect(sent.at(-1)?.target).toEqual({
+      kind: 'email',
+      to: ['admin@run.test'],
+      workspace_id: workspace.id,
+    });
+  });
+});

@@ -1,0 +1,172 @@
+import type { Clock } from '@lookout/shared';
+import { newId } from '@lookout/shared';
+import type { AlertStore } from '../alerts/alert-store.js';
+import type { TenancyStore } from '../tenancy/tenancy-store.js';
+import type { Alert, Delivery, EscalationProgress, EscalationStep } from '../types.js';
+import { afterStep, idempotencyKey } from './escalation.js';
+import { alertMessage, channelTarget, type Dispatcher, type Target, targetLabel } from './notifications.js';
+import type { RoutingStore } from './routing-store.js';
+
+export interface EscalationRunnerDeps {
+  store: AlertStore & RoutingStore & TenancyStore;
+  clock: Clock;
+  dispatcher: Dispatcher;
+  /** A claimed step not advanced within this long is claimed again by any replica. */
+  leaseMs: number;
+  /** Due alerts handled per tick. */
+  batch?: number;
+  /** Steps run at once. */
+  concurrency?: number;
+  onError?: (err: unknown, alertId: string) => void;
+}
+
+interface Recipient {
+  /** For the idempotency key: `user:<id>` or `channel:<id>`. */
+  key: string;
+  user_id: string | null;
+  channel_id: string | null;
+  target: Target;
+}
+
+/**
+ * The durable escalation scheduler, run by every replica. Each tick reads the due alerts (an indexed
+ * query), claims each by compare-and-set (one replica wins; the claim moves the due time to the end
+ * of a lease), sends the step's notifications, then advances by compare-and-set on the claim.
+ *
+ * At least once: a replica that dies after claiming leaves the step due again when the lease ends,
+ * and whoever claims it next re-runs it — skipping every target whose delivery was already logged as
+ * sent (idempotency key alert:round:step:target). Only a send whose success was not yet logged can
+ * repeat; receivers can drop it by its `X-Lookout-Delivery` id.
+ */
+export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
+  const { store, clock, dispatcher } = deps;
+  let stopped = false;
+
+  const recipients = async (alert: Alert, step: EscalationStep): Promise<Recipient[]> => {
+    const out: Recipient[] = [];
+    for (const userId of step.notify_user_ids) {
+      const user = await store.getUser(alert.workspace_id, userId);
+      if (user)
+        out.push({
+          key: `user:${user.id}`,
+          user_id: user.id,
+          channel_id: null,
+          target: { kind: 'email', to: [user.email], workspace_id: alert.workspace_id },
+        });
+    }
+    for (const channelId of step.notify_channel_ids) {
+      const channel = await store.getChannel(alert.workspace_id, channelId);
+      if (channel)
+        out.push({
+          key: `channel:${channel.id}`,
+          user_id: null,
+          channel_id: channel.id,
+          target: channelTarget(channel),
+        });
+    }
+    return out;
+  };
+
+  const notify = async (alert: Alert, progress: EscalationProgress, claim: string, r: Recipient) => {
+    const key = idempotencyKey(alert, progress, r.key);
+    if (await store.hasSentDelivery(key)) return;
+    // Acknowledged or resolved meanwhile, or our lease ran out and another replica took the step over:
+    // stop here.
+    const current = await store.getAlert(alert.workspace_id, alert.id);
+    if (current?.status !== 'open' || current.escalation?.claim !== claim) return;
+    const workspace = await store.getWorkspace(alert.workspace_id);
+    const message = alertMessage(workspace ?? { subdomain: '?' }, current, progress, key, clock.now());
+    await dispatcher.send(r.target, message, key, async (n, result, willRetry) => {
+      // Shutting down: stop retrying; the claim's lease ends and a live replica finishes the step.
+      if (stopped && willRetry) throw new Error('escalation runner stopped');
+      const d: Delivery = {
+        id: newId(),
+        workspace_id: alert.workspace_id,
+        alert_id: alert.id,
+        channel_id: r.channel_id,
+        user_id: r.user_id,
+        kind: r.target.kind,
+        target: targetLabel(r.target),
+        step: progress.step,
+        round: progress.round,
+        attempt: n,
+        outcome: result.ok ? 'sent' : willRetry ? 'retrying' : 'failed',
+        permanent: result.permanent,
+        status_code: result.status_code,
+        error: result.error,
+        idempotency_key: key,
+        test: false,
+        at: clock.now(),
+      };
+      await store.insertDelivery(d);
+    });
+  };
+
+  /** Runs the claimed step of `alert` and moves it on. */
+  const runStep = async (alert: Alert, claim: string) => {
+    let progress = alert.escalation!;
+    let policy = await store.getEscalationPolicy(alert.workspace_id, progress.policy_id);
+    if (!policy) {
+      // Its policy was deleted meanwhile: the workspace default takes over, from its first step.
+      policy = await store.getDefaultEscalationPolicy(alert.workspace_id);
+      if (policy) progress = { ...progress, policy_id: policy.id, step: 0, round: 0 };
+    }
+    if (!policy) {
+      await store.advanceEscalation(alert.workspace_id, alert.id, claim, {
+        escalation: { ...progress, claim: null, finished: true },
+        escalation_due_at: null,
+      });
+      return;
+    }
+    const step = policy.steps[progress.step];
+    if (step) {
+      const targets = await recipients(alert, step);
+      await Promise.all(targets.map((r) => notify(alert, progress, claim, r)));
+    }
+    await store.advanceEscalation(
+      alert.workspace_id,
+      alert.id,
+      claim,
+      afterStep(policy, progress, clock.now()),
+    );
+  };
+
+  return {
+    /** One pass: every due step, each claimed by compare-and-set first. Returns how many this replica ran. */
+    async tick(): Promise<number> {
+      const now = clock.now();
+      const due = await store.listDueEscalations(now, deps.batch ?? 100);
+      let ran = 0;
+      let next = 0;
+      // A few steps at once, so one alert's slow retries do not hold up the others. Each is claimed
+      // just before it runs, so its lease starts when its work does.
+      const worker = async () => {
+        for (let a = due[next++]; a && !stopped; a = due[next++]) {
+          if (!a.escalation_due_at) continue;
+          const claim = newId();
+          const claimed = await store.claimEscalation(
+            a.workspace_id,
+            a.id,
+            a.escalation_due_at,
+            claim,
+            new Date(clock.now().getTime() + deps.leaseMs),
+          );
+          if (!claimed) continue;
+          try {
+            await runStep(claimed, claim);
+            ran++;
+          } catch (err) {
+            // The claim stays; the lease ends and the step is tried again.
+            deps.onError?.(err, a.id);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: deps.concurrency ?? 8 }, worker));
+      return ran;
+    },
+    /** No new claims, no further retries (a step cut short is finished by another replica after its lease). */
+    stop() {
+      stopped = true;
+    },
+  };
+};
