@@ -2,11 +2,9 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
-import { RDAP_BOOTSTRAP } from './rdap-bootstrap.js';
-import type { BootstrapSource } from './rdap-refresh.js';
+import { type Bootstrap, type BootstrapSource, RDAP_BOOTSTRAP } from './rdap-bootstrap.js';
 
 const DAY_MS = 86_400_000;
-export type Bootstrap = { services: [string[], string[]][] };
 
 /** The RDAP base URL for a domain's TLD from bootstrap data, or null. */
 export const rdapBaseFor = (domain: string, bootstrap: Bootstrap = RDAP_BOOTSTRAP): string | null => {

@@ -2,7 +2,7 @@ import type { ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
 import { createDnsProber } from './dns-prober.js';
 import { createDomainProber } from './domain-prober.js';
 import { createHttpProber, type HttpProberOptions } from './http-prober.js';
-import type { BootstrapSource } from './rdap-refresh.js';
+import type { BootstrapSource } from './rdap-bootstrap.js';
 import { createTcpProber } from './tcp-prober.js';
 
 export interface ProbersOptions extends HttpProberOptions {

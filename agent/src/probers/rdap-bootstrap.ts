@@ -1,6 +1,16 @@
+export type Bootstrap = { services: [string[], string[]][] };
+
+/** What a domain check asks of the bootstrap data (domain-prober.ts). */
+export interface BootstrapSource {
+  current(): Bootstrap;
+  /** Makes the data fresh enough for a check; never rejects (a failure keeps the data there is). */
+  ensure(): Promise<EnsureOutcome>;
+}
+export type EnsureOutcome = 'fresh' | 'cached' | 'fetched' | 'failed' | 'off';
+
 /**
  * A subset of IANA's RDAP bootstrap for domains (format of https://data.iana.org/rdap/dns.json),
- * shipped so the agent works offline. Refresh from IANA with `loadBootstrap(url)` in domain-prober.ts
+ * shipped so the agent works offline. Refresh from IANA with `loadBootstrap(url)` in domain-prober.ts (rdap-refresh.ts does, when a domain check needs it)
  * or override the base per agent with LOOKOUT_AGENT_RDAP_BASE_URL.
  */
 export const RDAP_BOOTSTRAP = {

@@ -2,8 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { type Bootstrap, loadBootstrap } from './domain-prober.js';
-import { RDAP_BOOTSTRAP } from './rdap-bootstrap.js';
+import { loadBootstrap } from './domain-prober.js';
+import {
+  type Bootstrap,
+  type BootstrapSource,
+  type EnsureOutcome,
+  RDAP_BOOTSTRAP,
+} from './rdap-bootstrap.js';
 
 /** The cache's file name in the agent's data directory. */
 export const RDAP_CACHE_FILE = 'rdap-dns.json';
@@ -16,14 +21,6 @@ const cacheSchema = z.object({
   fetched_at: z.iso.datetime(),
   bootstrap: z.looseObject({ services: z.array(z.tuple([z.array(z.string()), z.array(z.string())])) }),
 });
-
-/** What a domain check asks of the bootstrap data (domain-prober.ts). */
-export interface BootstrapSource {
-  current(): Bootstrap;
-  /** Makes the data fresh enough for a check; never rejects (a failure keeps the data there is). */
-  ensure(): Promise<EnsureOutcome>;
-}
-export type EnsureOutcome = 'fresh' | 'cached' | 'fetched' | 'failed' | 'off';
 
 /**
  * The RDAP bootstrap data domain checks use: the subset shipped with Lookout, replaced by IANA's
