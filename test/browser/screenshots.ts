@@ -205,6 +205,20 @@ try {
     await new Promise((done) => setTimeout(done, 500));
   }
 
+  // The workspace's own mail server (Settings → Mail), as a team that has set one up: no banner.
+  const mail = await lookout.api('demo', '/settings/mail', asAdmin, {
+    method: 'PUT',
+    json: {
+      host: 'smtp.mail.example',
+      port: 587,
+      tls: 'starttls',
+      username: 'alerts@demo.localhost',
+      password: 'an-smtp-password',
+      from_address: 'Lookout <alerts@demo.localhost>',
+    },
+  });
+  if (mail.status !== 200) throw new Error(`mail settings: ${mail.status} ${mail.body}`);
+
   for (const size of SIZES) {
     const context = await browser.newContext({
       viewport: size.viewport,
@@ -329,6 +343,9 @@ try {
     await page.getByRole('link', { name: 'Maintenance' }).click();
     await page.getByRole('row', { name: /Backup host reboot/ }).waitFor();
     await shot('maintenance');
+    await page.getByRole('link', { name: 'Mail' }).click();
+    await page.getByRole('button', { name: 'Send test' }).waitFor();
+    await shot('mail-settings');
     await context.close();
   }
   receiver.close();
