@@ -175,7 +175,10 @@ export const signInScenarios = (ctx: () => Ctx) => {
       await signIn(c, gone.id, at(1), d);
       await signIn(c, ws.admin.id, at(1), mine);
       await store.recordFailedSignIn(ws.workspace.id, gone.id, at(2), '192.0.2.1');
-      expect(await store.removeUser(ws.workspace.id, gone.id, at(3))).toBe('removed');
+      expect(await store.removeUser(ws.workspace.id, gone.id, at(3))).toEqual({
+        outcome: 'removed',
+        policies: [],
+      });
       expect(await store.findSignInDevice(d.token_hash)).toBeNull();
       expect(await store.listSignInActivity(ws.workspace.id, [gone.id])).toEqual([]);
       expect(await store.findSignInDevice(mine.token_hash)).toEqual(mine);

@@ -73,7 +73,7 @@ describe('lists page with limit and cursor', () => {
     }
   });
 
-  it('GET /users (admins): id, email, role, status, invitation_expires_at and created_at, paged; members get 403', async () => {
+  it('GET /users (admins): id, email, role, status, invitation_expires_at, created_at and sign-in activity, paged; members get 403', async () => {
     const w = await h.workspace('page-users');
     h.clock.advance(1000);
     const member = await w.userWithKey('member', 'm@page-users.test');
@@ -89,8 +89,10 @@ describe('lists page with limit and cursor', () => {
     expect(Object.keys(users[0]).sort()).toEqual([
       'created_at',
       'email',
+      'failed_sign_ins',
       'id',
       'invitation_expires_at',
+      'last_sign_in_at',
       'role',
       'status',
     ]);
