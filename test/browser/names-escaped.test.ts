@@ -182,6 +182,20 @@ describe('a name with markup in the web app', () => {
     await expectShownAsText(page, dialogs, 'consent page');
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL((u) => u.href.startsWith(redirect));
+    // The assistant exchanges its code (PKCE): only an app holding a token is listed as connected.
+    const token = await localhostFetch(lookout.url('demo', '/oauth/token'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: new URL(page.url()).searchParams.get('code') ?? '',
+        redirect_uri: redirect,
+        client_id: client.client_id,
+        code_verifier: verifier,
+        resource: lookout.url('demo', '/mcp'),
+      }).toString(),
+    });
+    expect(token.status, await token.clone().text()).toBe(200);
     await page.goto(lookout.url('demo', '/settings/connected-apps'));
     await expectShownAsText(page, dialogs, 'connected apps');
     await context.close();
