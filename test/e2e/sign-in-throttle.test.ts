@@ -306,4 +306,19 @@ describe('failed sign-ins shown to the owner and to admins', () => {
       for (const tried of ['secret-guess-one', 'secret-guess-two']) expect(bytes.includes(tried)).toBe(false);
     }
   });
+  it('guesses sent all at once are held to the same limits as guesses sent one by one', async () => {
+    const w = await h.workspace('throttle-burst');
+    // 30 at once from one address, to accounts that do not exist: its 10 a minute, and no more.
+    const fromOne = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => guess(w.host, `nobody-${i}@burst.test`, '198.51.100.70')),
+    );
+    expect(fromOne.filter((r) => r.status === 401)).toHaveLength(10);
+    expect(fromOne.filter((r) => r.status === 429)).toHaveLength(20);
+    // 30 at once for the admin, from 30 addresses: the account's 20 an hour, and no more.
+    const atOne = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => guess(w.host, w.admin.email, `198.51.101.${i + 1}`)),
+    );
+    expect(atOne.filter((r) => r.status === 401)).toHaveLength(20);
+    for (const r of atOne.filter((r) => r.status === 429)) expectRefused(r, /for this account/);
+  });
 });

@@ -32,6 +32,12 @@ export const createRateLimiter = (opts: { capacity: number; perSecond: number; m
       store(key, { tokens: b.tokens - 1, at: nowMs });
       return { ok: true };
     },
+    /** Puts back a token taken for an attempt that turned out not to count (never above capacity). */
+    give(key: string, nowMs: number) {
+      if (!buckets.has(key)) return;
+      const b = current(key, nowMs);
+      store(key, { tokens: Math.min(opts.capacity, b.tokens + 1), at: nowMs });
+    },
     /** Seconds until `key` has a token again, without taking one (0: it has one). */
     retryAfter(key: string, nowMs: number): number {
       return buckets.has(key) ? wait(current(key, nowMs).tokens) : 0;

@@ -146,11 +146,10 @@ export const signIn = async (
   const stored = user?.password_hash ?? (await dummy());
   const ok = await verifyPassword(password, stored);
   if (!user?.password_hash || !ok) {
-    client.guard.failed(attempt, now.getTime());
     if (user) store.recordFailedSignIn(workspace.id, user.id, now, client.address).catch(client.onError);
     throw new AppError('unauthorized', SESSION_MESSAGES.badCredentials);
   }
-  client.guard.succeeded(attempt);
+  client.guard.succeeded(attempt, now.getTime());
   const minted = mintSession(workspace.id, user.id, now, life);
   await store.insertSession(minted.session);
   const next = mintDevice(workspace.id, user.id, now);

@@ -2,14 +2,22 @@ import { isAppError } from '@lookout/shared';
 import { describe, expect, it } from 'vitest';
 import { createBackoff, createSignInGuard, type SignInAttempt } from './sign-in-guard.js';
 
-/** What admit says: 0 when the attempt may go ahead, else the seconds and the message's reason. */
-const verdict = (guard: ReturnType<typeof createSignInGuard>, a: SignInAttempt, now: number) => {
+type Guard = ReturnType<typeof createSignInGuard>;
+
+/** What an attempt would get now: 'ok', or the seconds and the message's reason (changes nothing). */
+const verdict = (guard: Guard, a: SignInAttempt, now: number) => {
+  const e = guard.refusal(a, now);
+  if (!e) return 'ok';
+  expect(isAppError(e) && e.code).toBe('rate_limited');
+  return `${e.retryAfterSeconds} s: ${/from this browser|to this account from|from your address|for this account/.exec(e.message)![0]}`;
+};
+
+/** A wrong password: admitted (which counts it), or refused (which counts nothing). */
+const fail = (guard: Guard, a: SignInAttempt, now: number) => {
   try {
     guard.admit(a, now);
-    return 'ok';
   } catch (e) {
     if (!isAppError(e) || e.code !== 'rate_limited') throw e;
-    return `${e.retryAfterSeconds} s: ${/from this browser|to this account from|from your address|for this account/.exec(e.message)![0]}`;
   }
 };
 
@@ -50,13 +58,13 @@ describe('sign-in guard', () => {
   it('untrusted clients: per address across accounts, per (account, address) backoff, per account from anywhere', () => {
     const g = createSignInGuard(limits);
     const a = (account: string, address: string): SignInAttempt => ({ account, address, device: null });
-    for (const acc of ['w:a', 'w:b', 'w:c', 'w:d']) g.failed(a(acc, '10.0.0.1'), t);
+    for (const acc of ['w:a', 'w:b', 'w:c', 'w:d']) fail(g, a(acc, '10.0.0.1'), t);
     expect(verdict(g, a('w:e', '10.0.0.1'), t)).toBe('15 s: from your address');
-    g.failed(a('w:x', '10.0.0.2'), t);
-    g.failed(a('w:x', '10.0.0.2'), t);
+    fail(g, a('w:x', '10.0.0.2'), t);
+    fail(g, a('w:x', '10.0.0.2'), t);
     expect(verdict(g, a('w:x', '10.0.0.2'), t)).toBe('1 s: to this account from');
     expect(verdict(g, a('w:x', '10.0.0.3'), t)).toBe('ok');
-    for (const ip of ['10.0.0.3', '10.0.0.4', '10.0.0.5', '10.0.0.6']) g.failed(a('w:x', ip), t);
+    for (const ip of ['10.0.0.3', '10.0.0.4', '10.0.0.5', '10.0.0.6']) fail(g, a('w:x', ip), t);
     expect(verdict(g, a('w:x', '10.0.0.7'), t)).toBe('600 s: for this account');
     expect(verdict(g, a('w:y', '10.0.0.7'), t)).toBe('ok');
   });
@@ -64,27 +72,47 @@ describe('sign-in guard', () => {
   it('a known device is judged by its own failures only, and never by the account’s, the address’s or the pair’s', () => {
     const g = createSignInGuard(limits);
     const guesser = (address: string): SignInAttempt => ({ account: 'w:a', address, device: null });
-    for (let i = 0; i < 10; i++) g.failed(guesser('10.0.0.1'), t);
+    for (let i = 0; i < 10; i++) fail(g, guesser(`10.0.0.${i}`), t);
     expect(verdict(g, guesser('10.0.0.9'), t)).toBe('600 s: for this account');
     const mine: SignInAttempt = { account: 'w:a', address: '10.0.0.1', device: 'd1' };
     expect(verdict(g, mine, t)).toBe('ok');
-    g.failed(mine, t);
-    g.failed(mine, t);
+    fail(g, mine, t);
+    fail(g, mine, t);
     expect(verdict(g, mine, t)).toBe('1800 s: from this browser');
     expect(verdict(g, { ...mine, device: 'd2' }, t)).toBe('ok');
     // Its failures cost the untrusted limits nothing.
     const fresh = createSignInGuard(limits);
-    for (let i = 0; i < 10; i++) fresh.failed({ ...mine, address: `10.1.0.${i}` }, t);
+    for (let i = 0; i < 10; i++) fail(fresh, { ...mine, address: `10.1.0.${i}` }, t);
     expect(verdict(fresh, guesser('10.1.0.1'), t)).toBe('ok');
   });
 
-  it('a success clears the pair’s backoff; 0 turns every limit off', () => {
+  it('attempts sent together: no more are admitted than the limits allow, before any outcome is known', () => {
+    const g = createSignInGuard(limits);
+    const admitted = (attempts: SignInAttempt[]) =>
+      attempts.filter((a) => {
+        try {
+          g.admit(a, t);
+          return true;
+        } catch {
+          return false;
+        }
+      }).length;
+    const one = (account: string, address: string): SignInAttempt => ({ account, address, device: null });
+    // 30 at once from one address (any accounts): its 4 a minute.
+    expect(admitted(Array.from({ length: 30 }, (_, i) => one(`w:u${i}`, '10.2.0.1')))).toBe(4);
+    // 12 at once for one account from 12 addresses: the account's 6 an hour.
+    expect(admitted(Array.from({ length: 12 }, (_, i) => one('w:v', `10.3.0.${i}`)))).toBe(6);
+    // 30 at once from one known browser: its own 2.
+    expect(admitted(Array.from({ length: 30 }, () => ({ ...one('w:z', '10.4.0.1'), device: 'd9' })))).toBe(2);
+  });
+
+  it('a success gives back what its attempt took and clears the pair’s backoff; 0 turns every limit off', () => {
     const g = createSignInGuard(limits);
     const a: SignInAttempt = { account: 'w:a', address: '10.0.0.1', device: null };
-    g.failed(a, t);
-    g.failed(a, t);
+    fail(g, a, t);
+    fail(g, a, t);
     expect(verdict(g, a, t)).toBe('1 s: to this account from');
-    g.succeeded(a);
+    g.succeeded(a, t);
     expect(verdict(g, a, t)).toBe('ok');
     const off = createSignInGuard({
       perAddressPerMinute: 0,
@@ -93,8 +121,8 @@ describe('sign-in guard', () => {
       backoffAfter: 0,
     });
     for (let i = 0; i < 100; i++) {
-      off.failed(a, t);
-      off.failed({ ...a, device: 'd' }, t);
+      fail(off, a, t);
+      fail(off, { ...a, device: 'd' }, t);
     }
     expect(verdict(off, a, t)).toBe('ok');
     expect(verdict(off, { ...a, device: 'd' }, t)).toBe('ok');

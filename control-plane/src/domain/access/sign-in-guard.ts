@@ -111,33 +111,49 @@ export const createSignInGuard = (limits: SignInLimits) => {
   const refuse = (message: string, seconds: number) =>
     new AppError('rate_limited', message, [], { retryAfterSeconds: seconds });
 
+  const refusal = (a: SignInAttempt, nowMs: number): AppError | null => {
+    if (a.device) {
+      const s = perDevice?.retryAfter(a.device, nowMs) ?? 0;
+      return s > 0 ? refuse(SIGN_IN_LIMIT_MESSAGES.device(s), s) : null;
+    }
+    const checks = [
+      [perAddress?.retryAfter(a.address, nowMs) ?? 0, SIGN_IN_LIMIT_MESSAGES.address],
+      [perPair?.retryAfter(pairOf(a), nowMs) ?? 0, SIGN_IN_LIMIT_MESSAGES.pair],
+      [perAccount?.retryAfter(a.account, nowMs) ?? 0, SIGN_IN_LIMIT_MESSAGES.account],
+    ] as const;
+    for (const [s, message] of checks) if (s > 0) return refuse(message(s), s);
+    return null;
+  };
+
   return {
-    /** Throws 429 (rate_limited, with Retry-After) when this attempt must wait; checked before the password. */
+    /**
+     * Throws 429 (rate_limited, with Retry-After) when this attempt must wait; checked before the
+     * password. An admitted attempt is counted as a failure at once (a token taken from each limit it
+     * is held to, a failure in its pair's backoff) and given back by `succeeded`, so attempts sent
+     * together cannot all pass before the first of them is known to have failed (a wrong password needs
+     * nothing more).
+     */
     admit(a: SignInAttempt, nowMs: number) {
-      if (a.device) {
-        const s = perDevice?.retryAfter(a.device, nowMs) ?? 0;
-        if (s > 0) throw refuse(SIGN_IN_LIMIT_MESSAGES.device(s), s);
-        return;
-      }
-      const checks = [
-        [perAddress?.retryAfter(a.address, nowMs) ?? 0, SIGN_IN_LIMIT_MESSAGES.address],
-        [perPair?.retryAfter(pairOf(a), nowMs) ?? 0, SIGN_IN_LIMIT_MESSAGES.pair],
-        [perAccount?.retryAfter(a.account, nowMs) ?? 0, SIGN_IN_LIMIT_MESSAGES.account],
-      ] as const;
-      for (const [s, message] of checks) if (s > 0) throw refuse(message(s), s);
-    },
-    /** A wrong password (or unknown email): counted against the device, or against the untrusted limits. */
-    failed(a: SignInAttempt, nowMs: number) {
+      const refused = refusal(a, nowMs);
+      if (refused) throw refused;
       if (a.device) {
         perDevice?.take(a.device, nowMs);
         return;
       }
       perAddress?.take(a.address, nowMs);
-      perPair?.failed(pairOf(a), nowMs);
       perAccount?.take(a.account, nowMs);
+      perPair?.failed(pairOf(a), nowMs);
     },
-    /** A successful sign-in: its (account, address) pair starts afresh. */
-    succeeded(a: SignInAttempt) {
+    /** The 429 this attempt would get now, or null; changes nothing. */
+    refusal,
+    /** A successful sign-in: what `admit` took is given back, and its (account, address) pair starts afresh. */
+    succeeded(a: SignInAttempt, nowMs: number) {
+      if (a.device) {
+        perDevice?.give(a.device, nowMs);
+        return;
+      }
+      perAddress?.give(a.address, nowMs);
+      perAccount?.give(a.account, nowMs);
       perPair?.succeeded(pairOf(a));
     },
   };
