@@ -4,6 +4,7 @@ export type ErrorCode =
   | 'bad_request'
   | 'unsupported_media_type'
   | 'payload_too_large'
+  | 'request_timeout'
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
@@ -26,6 +27,7 @@ export const errorStatus: Record<ErrorCode, { http: number; connect: string }> =
   bad_request: { http: 400, connect: 'invalid_argument' },
   unsupported_media_type: { http: 415, connect: 'invalid_argument' },
   payload_too_large: { http: 413, connect: 'resource_exhausted' },
+  request_timeout: { http: 408, connect: 'deadline_exceeded' },
   unauthorized: { http: 401, connect: 'unauthenticated' },
   forbidden: { http: 403, connect: 'permission_denied' },
   not_found: { http: 404, connect: 'not_found' },

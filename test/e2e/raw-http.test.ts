@@ -103,6 +103,13 @@ describe('a request whose body is still arriving gets one answer, then the conne
     s.write(`${api(`X-API-Key: ${w.adminKey}\r\nContent-Length: 1000\r\n`)}{"display_name":`);
     const got = await all;
     expectOneAnswer(got, 408);
+    // The client's failure is counted as its 408, never as a 500 of ours.
+    const metrics = (await h.request('GET', '/metrics')).text;
+    const create = metrics
+      .split('\n')
+      .filter((l) => l.startsWith('lookout_http_requests_total') && l.includes('/api/v1/monitors/create'));
+    expect(create.some((l) => l.includes('status="408"'))).toBe(true);
+    expect(create.filter((l) => l.includes('status="500"'))).toEqual([]);
   });
 
   it('a ping over the limit, sent slowly: one 413; the ping is not recorded', {

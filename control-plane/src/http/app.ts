@@ -86,6 +86,12 @@ const serviceKeyOf = (ctx: ApiContext): string | undefined => {
 export const createApp = (deps: AppDeps) => {
   const { store, config, clock, logger } = deps;
   const app = new Koa<ApiState>({ proxy: config.trust_proxy });
+  // What Koa reports after a response (a socket that failed or timed out mid-request): one JSON log
+  // line, never its default plain-text stack on stderr. Errors in handlers are logged where they are
+  // answered (below).
+  app.on('error', (err: Error & { code?: string }) => {
+    logger.info({ code: err.code, message: err.message }, 'request ended by the connection');
+  });
   const resolveWorkspace = createWorkspaceResolver(store);
   const routes = allRoutes(deps);
 

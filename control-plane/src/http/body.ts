@@ -14,10 +14,17 @@ export const readRaw = async (req: IncomingMessage, limit: number): Promise<Buff
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    // The body never finished: the server's request timeout ended it (node:http answers 408 itself),
+    // or the client went away. A client's failure, not ours: never a 500 in the logs or the metrics.
+    throw new AppError('request_timeout', 'The request body did not arrive in time.');
   }
   return Buffer.concat(chunks);
 };
