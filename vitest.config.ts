@@ -11,6 +11,7 @@ export default defineConfig({
             'shared/src/**/*.test.ts',
             'control-plane/src/**/*.test.ts',
             'agent/src/**/*.test.ts',
+            'test/docs/**/*.test.ts',
           ],
         },
       },

@@ -1,7 +1,7 @@
 /**
- * Scenarios written for the MongoDB adapter's desk-checked defects (docs/decisions.md, "MongoDB
- * adapter: per-port files and the desk-checked defects"). Those that hold for every adapter run on
- * each (SQLite always; MongoDB when LOOKOUT_MONGODB_URI names a replica set, see
+ * Scenarios written for the MongoDB adapter's desk-checked defects (docs/decisions.md, "MongoDB"
+ * under Storage; the defects themselves are in that file's history). Those that hold for every
+ * adapter run on each (SQLite always; MongoDB when LOOKOUT_MONGODB_URI names a replica set, see
  * mongo-scenarios.test.ts); those about MongoDB itself (query plans, index migrations, write skew
  * under snapshot isolation) run only there, and only there can they fail.
  */
