@@ -1,8 +1,9 @@
 import { AppError, newId } from '@lookout/shared';
 import { z } from 'zod';
+import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
 import { type PingSignal, pingBody, pingTime } from '../../domain/heartbeats/heartbeats.js';
 import type { Heartbeat } from '../../domain/types.js';
-import { type AppDeps, route } from '../route.js';
+import { type RouteDeps, route } from '../route.js';
 import { UUID } from './heartbeats.js';
 
 /**
@@ -10,7 +11,7 @@ import { UUID } from './heartbeats.js';
  * hot path. Bounded; unknown uuids are not cached (so a new heartbeat works at once). A heartbeat
  * deleted meanwhile keeps taking pings for at most the TTL; the store drops those pings.
  */
-const createHeartbeatCache = (store: AppDeps['store'], ttlMs = 5_000, max = 100_000) => {
+const createHeartbeatCache = (store: Pick<HeartbeatStore, 'findHeartbeat'>, ttlMs = 5_000, max = 100_000) => {
   const cache = new Map<string, { at: number; h: Pick<Heartbeat, 'id' | 'workspace_id' | 'created_at'> }>();
   return async (id: string, nowMs: number) => {
     const hit = cache.get(id);
@@ -26,7 +27,11 @@ const createHeartbeatCache = (store: AppDeps['store'], ttlMs = 5_000, max = 100_
 export const PING_OK = { message: 'Ping recorded.', status: 'ok' } as const;
 
 /** Records one ping; resolves once it is durable. `json` is the parsed JSON body, `text` any other body. */
-export const createPingService = ({ store, clock, pings }: Pick<AppDeps, 'store' | 'clock' | 'pings'>) => {
+export const createPingService = ({
+  store,
+  clock,
+  pings,
+}: Pick<RouteDeps<Pick<HeartbeatStore, 'findHeartbeat'>>, 'store' | 'clock' | 'pings'>) => {
   const findHeartbeat = createHeartbeatCache(store);
   return async (
     id: string,
