@@ -57,7 +57,7 @@ const html = (ctx: ApiContext, status: number, p: { csp: string; html: string })
   ctx.body = p.html;
 };
 
-/** The registration endpoint as oidc-provider's router matches it: any case, one trailing slash. */
+/** The registration endpoint, with or without one trailing slash as oidc-provider's router takes it (case is folded too: a path the router does not serve only costs its sender a token). */
 const isRegistration = (path: string) =>
   path.replace(/\/$/, '').toLowerCase() === REGISTRATION_PATH.toLowerCase();
 
