@@ -14,6 +14,7 @@ import { readJson } from './body.js';
 import { internalPrincipalOf } from './internal-principal.js';
 import { hostedMcp } from './oauth/hosted-mcp.js';
 import { buildOpenApi } from './openapi.js';
+import { checkResponse } from './response-check.js';
 import type { AnyRoute, ApiContext, ApiState, AppDeps, Authed } from './route.js';
 import { alertRoutes } from './routes/alerts.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
@@ -224,6 +225,7 @@ export const createApp = (deps: AppDeps) => {
         auth: auth as Authed,
         integration: integration as Integration,
       });
+      if (config.validate_responses) checkResponse(r, result);
       ctx.status = r.status ?? 200;
       if (result !== undefined) ctx.body = result;
     });

@@ -23,6 +23,9 @@ const createHeartbeatCache = (store: AppDeps['store'], ttlMs = 5_000, max = 100_
   };
 };
 
+/** What a recorded ping answers (the spec's shape). */
+export const pingResponse = z.strictObject({ message: z.string(), status: z.literal('ok') });
+
 export const PING_OK = { message: 'Ping recorded.', status: 'ok' } as const;
 
 /** Records one ping; resolves once it is durable. `json` is the parsed JSON body, `text` any other body. */
@@ -92,10 +95,15 @@ export const pingRoutes = (): ReturnType<typeof route>[] =>
       tag: 'Heartbeats',
       auth: 'none',
       raw: true,
+      response: pingResponse,
       summary: `${what} ${BODY_NOTE} Also served at /hb/ping/{uuid}${suffix}.`,
       query: ridQuery,
       body: pingBody,
-      responses: { 200: '{"message": "Ping recorded.", "status": "ok"}', 404: 'Unknown uuid' },
+      responses: {
+        200: '{"message": "Ping recorded.", "status": "ok"}',
+        404: 'Unknown uuid',
+        429: 'Pinged too often; retry after Retry-After',
+      },
     }),
     route({
       method: 'get',
@@ -103,8 +111,13 @@ export const pingRoutes = (): ReturnType<typeof route>[] =>
       tag: 'Heartbeats',
       auth: 'none',
       raw: true,
+      response: pingResponse,
       summary: `${what} Recorded at arrival time. HEAD works the same (headers, no body). Also served at /hb/ping/{uuid}${suffix}.`,
       query: ridQuery,
-      responses: { 200: '{"message": "Ping recorded.", "status": "ok"}', 404: 'Unknown uuid' },
+      responses: {
+        200: '{"message": "Ping recorded.", "status": "ok"}',
+        404: 'Unknown uuid',
+        429: 'Pinged too often; retry after Retry-After',
+      },
     }),
   ]);
