@@ -84,7 +84,12 @@ export const monitorResponse = z.strictObject({
   uptime_30d: z.number().nullable(),
   last_response_time_ms: z.number().nullable(),
   recent_checks: z.array(
-    z.strictObject({ at: time, ok: z.boolean(), location: z.string(), response_time_ms: z.number() }),
+    z.strictObject({
+      at: time,
+      ok: z.boolean(),
+      location: z.string(),
+      response_time_ms: z.number().nullable(),
+    }),
   ),
   /** Never the password or token. */
   auth: z
