@@ -50,7 +50,11 @@ export const actorResponse = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('integration'), integration_id: z.string() }),
 ]);
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+function iso(d: Date): string;
+function iso(d: Date | null): string | null;
+function iso(d: Date | null) {
+  return d ? d.toISOString() : null;
+}
 
 export const monitorResponse = z.strictObject({
   id: uuidString,
@@ -107,7 +111,11 @@ export const monitorResponse = z.strictObject({
  * here): what the role may not see is masked (`monitorAsSeenBy`), and endpoint auth secrets are never
  * echoed back to anyone.
  */
-export const monitorJson = (monitor: Monitor, role: Role, info: MonitorStatusInfo) => {
+export const monitorJson = (
+  monitor: Monitor,
+  role: Role,
+  info: MonitorStatusInfo,
+): z.output<typeof monitorResponse> => {
   const m = monitorAsSeenBy(monitor, role);
   // A record from listMonitorsWithStatus carries its status too: `info` is the one shown.
   const {
@@ -162,7 +170,7 @@ export const heartbeatResponse = z.strictObject({
   updated_at: time,
 });
 
-export const heartbeatJson = (h: Heartbeat, pingUrl: string) => {
+export const heartbeatJson = (h: Heartbeat, pingUrl: string): z.output<typeof heartbeatResponse> => {
   // due_at, state_version and rearmed_at are the deadline job's bookkeeping, not part of the API.
   const { workspace_id: _w, due_at: _d, state_version: _v, rearmed_at: _ra, ...rest } = h;
   return {
@@ -204,7 +212,7 @@ export const alertResponse = z.strictObject({
     .nullable(),
 });
 
-export const alertJson = (a: Alert) => {
+export const alertJson = (a: Alert): z.output<typeof alertResponse> => {
   const { workspace_id: _w, escalation, escalation_due_at, ...rest } = a;
   return {
     ...rest,
@@ -250,7 +258,10 @@ const timelineEntry = z.discriminatedUnion('type', [
 export const alertDetailResponse = alertResponse.extend({ timeline: z.array(timelineEntry) });
 
 /** GET /alerts/{uuid}: the alert and what happened to it. */
-export const alertDetailJson = (a: Alert, timeline: TimelineEntry[]) => ({
+export const alertDetailJson = (
+  a: Alert,
+  timeline: TimelineEntry[],
+): z.output<typeof alertDetailResponse> => ({
   ...alertJson(a),
   timeline: timeline.map((e) => ({ ...e, at: e.at.toISOString() })),
 });
@@ -271,7 +282,7 @@ export const policyResponse = z.strictObject({
   updated_at: time,
 });
 
-export const policyJson = (p: EscalationPolicy) => {
+export const policyJson = (p: EscalationPolicy): z.output<typeof policyResponse> => {
   const { workspace_id: _w, ...rest } = p;
   return { ...rest, created_at: iso(p.created_at), updated_at: iso(p.updated_at) };
 };
@@ -291,7 +302,7 @@ export const channelResponse = z.strictObject({
 });
 
 /** Channels never show their signing secret (only at creation), nor a Slack webhook's secret path. */
-export const channelJson = (c: NotificationChannel) => {
+export const channelJson = (c: NotificationChannel): z.output<typeof channelResponse> => {
   const { type: _t, ...config } = c.config as ChannelConfig & Record<string, unknown>;
   if (c.config.type === 'slack') config.url = maskUrl(c.config.url);
   return {
@@ -332,7 +343,7 @@ export const deliveryResponse = z.strictObject({
   at: time,
 });
 
-export const deliveryJson = (d: Delivery) => {
+export const deliveryJson = (d: Delivery): z.output<typeof deliveryResponse> => {
   const { workspace_id: _w, ...rest } = d;
   return { ...rest, at: d.at.toISOString() };
 };
@@ -348,7 +359,10 @@ export const maintenanceWindowResponse = z.strictObject({
   created_at: time,
 });
 
-export const maintenanceWindowJson = (w: MaintenanceWindow, now: Date) => {
+export const maintenanceWindowJson = (
+  w: MaintenanceWindow,
+  now: Date,
+): z.output<typeof maintenanceWindowResponse> => {
   const { workspace_id: _w, ...rest } = w;
   return {
     ...rest,
@@ -375,7 +389,7 @@ export const apiKeyResponse = z.strictObject({
 });
 
 /** Key as the list shows it: never the value or its hash; the last four characters only. */
-export const apiKeyJson = (k: ApiKey, now: Date, owner?: User) => ({
+export const apiKeyJson = (k: ApiKey, now: Date, owner?: User): z.output<typeof apiKeyResponse> => ({
   id: k.id,
   name: k.name,
   kind: k.kind,
@@ -419,7 +433,7 @@ export const resultResponse = z.strictObject({
   run_now_request_id: z.string().nullable(),
 });
 
-export const resultJson = (r: CheckResultRecord) => {
+export const resultJson = (r: CheckResultRecord): z.output<typeof resultResponse> => {
   const { workspace_id: _w, ...rest } = r;
   return {
     ...rest,
@@ -439,7 +453,7 @@ export const regionHealthResponse = z.strictObject({
 });
 
 /** A region as a workspace sees it: health and its own monitor count, nothing identifying agents. */
-export const regionHealthJson = (r: RegionHealth) => ({
+export const regionHealthJson = (r: RegionHealth): z.output<typeof regionHealthResponse> => ({
   region: r.region,
   healthy: r.healthy,
   status: r.healthy ? 'healthy' : 'unhealthy',
@@ -475,7 +489,9 @@ export const signInActivityResponse = z.strictObject({
  * A user's sign-ins (domain/access/sign-in-store.ts): when they last signed in, and the latest failed web
  * sign-ins in a row (count, since the successful sign-in before them, when and from where the last).
  */
-export const signInActivityJson = (a: SignInActivity | undefined) => ({
+export const signInActivityJson = (
+  a: SignInActivity | undefined,
+): z.output<typeof signInActivityResponse> => ({
   last_sign_in_at: iso(a?.last_sign_in_at ?? null),
   failed_sign_ins: {
     count: a?.failed_count ?? 0,
@@ -492,7 +508,7 @@ export const userResponse = z.strictObject({
   created_at: time,
 });
 
-export const userJson = (u: User) => ({
+export const userJson = (u: User): z.output<typeof userResponse> => ({
   id: u.id,
   email: u.email,
   role: u.role,
