@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pingResponse } from '../../control-plane/src/http/routes/pings.js';
+import { errorResponse } from '../../control-plane/src/http/serialize.js';
 import { type Harness, type Reply, type RequestOptions, startHarness } from '../support/harness.js';
 
 /*
@@ -332,6 +334,23 @@ describe('every route answers with the body it declares', () => {
       .map((o) => `${o.method} ${o.path}`)
       .filter((name) => !driven.has(name) && !(name in DRIVEN_ELSEWHERE));
     expect(notDriven).toEqual([]);
+  });
+
+  it('every operation refuses a request without credentials or with an unknown id in the declared error body', async () => {
+    const w = await h.workspace('errors');
+    const wrong: string[] = [];
+    for (const { method, path } of operations(doc)) {
+      const url = path.replace(/\{(\w+)\}/g, (_m, p: string) => (p === 'exit_status' ? '0' : randomUUID()));
+      const r = await h.request(method.toUpperCase(), `/api/v1${url}`, {
+        host: w.host,
+        ...(['post', 'put', 'patch'].includes(method) ? { json: {} } : {}),
+      });
+      const declared = Object.keys(doc.paths[path][method].responses);
+      const parsed = errorResponse.safeParse(r.body);
+      if (r.status < 400 || !declared.includes(String(r.status)) || !parsed.success)
+        wrong.push(`${method} ${path}: ${r.status} ${r.text}`);
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('a body its schema does not allow is refused with 500 naming the field (and served when the check is off)', async () => {

@@ -30,6 +30,7 @@ import { pingRoutes } from './routes/pings.js';
 import { regionRoutes, resultRoutes } from './routes/results.js';
 import { sessionRoutes } from './routes/session.js';
 import { userRoutes } from './routes/users.js';
+import { errorJson } from './serialize.js';
 import { sessionCookieName, sessionLifetimes } from './session-cookie.js';
 import { serveWebApp } from './web-app.js';
 import { assertOneHost, createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
@@ -61,8 +62,6 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...integrationRoutes(deps),
   ...pingRoutes(),
 ];
-
-const errorJson = (e: AppError) => ({ error: { code: e.code, message: e.message, details: e.details } });
 
 /**
  * The service key of an inbound request: `X-Lookout-Service-Key: <key>`, `Authorization: Bearer

@@ -1,6 +1,6 @@
-import { errorStatus } from '@lookout/shared';
 import { z } from 'zod';
 import type { AnyRoute } from './route.js';
+import { errorResponse } from './serialize.js';
 
 /** A request schema as clients send it (`input`), or a response schema as they receive it (`output`). */
 const schemaOf = (s: z.ZodType, io: 'input' | 'output' = 'input') => {
@@ -9,25 +9,6 @@ const schemaOf = (s: z.ZodType, io: 'input' | 'output' = 'input') => {
     unknown
   >;
   return rest;
-};
-
-const errorBody = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message', 'details'],
-      properties: {
-        code: { type: 'string', enum: Object.keys(errorStatus) },
-        message: { type: 'string' },
-        details: {
-          type: 'array',
-          items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
-        },
-      },
-    },
-  },
 };
 
 /** OpenAPI 3.1 built from the route table and the very schemas that validate requests. */
@@ -141,7 +122,7 @@ export const buildOpenApi = (routes: AnyRoute[], server: OpenApiServer) => {
             'The web app’s session (POST /session signs in; `__Host-lookout_session` over https). Every write with it also needs the session’s CSRF token in X-CSRF-Token.',
         },
       },
-      schemas: { Error: errorBody },
+      schemas: { Error: schemaOf(errorResponse, 'output') },
     },
     paths,
   };

@@ -1,3 +1,4 @@
+import { type AppError, type ErrorCode, errorStatus } from '@lookout/shared';
 import { z } from 'zod';
 import { keyStatus } from '../domain/access/api-keys.js';
 import type { SignInActivity } from '../domain/access/sign-in-store.js';
@@ -42,6 +43,19 @@ const headers = z.record(z.string(), z.string());
 /** A list: one page of items and the cursor of the next (null on the last page). */
 export const page = <T extends z.ZodType>(item: T) =>
   z.strictObject({ data: z.array(item), next_cursor: z.string().nullable() });
+
+/** The one error body of the API (and of the ping endpoint), for every 4xx and 5xx. */
+export const errorResponse = z.strictObject({
+  error: z.strictObject({
+    code: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    details: z.array(z.strictObject({ field: z.string(), message: z.string() })),
+  }),
+});
+
+export const errorJson = (e: AppError): z.output<typeof errorResponse> => ({
+  error: { code: e.code, message: e.message, details: e.details },
+});
 
 /** Who did something to an alert. */
 export const actorResponse = z.discriminatedUnion('type', [
