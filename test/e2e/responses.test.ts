@@ -63,14 +63,20 @@ describe('the OpenAPI document', () => {
     // Spec-pinned shapes.
     const ok = (path: string, method: string, code = '200') =>
       doc.paths[path][method].responses[code].content['application/json'].schema;
-    expect(ok('/hb/ping/{uuid}', 'post').required.sort()).toEqual(['message', 'status']);
+    const named = (schema: Doc) =>
+      schema.$ref ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema;
+    expect(named(ok('/hb/ping/{uuid}', 'post')).required.sort()).toEqual(['message', 'status']);
     expect(ok('/alerts/resolve', 'post').required.sort()).toEqual([
       'already_resolved',
       'not_found',
       'resolved',
     ]);
     expect(ok('/monitors', 'get').required.sort()).toEqual(['data', 'next_cursor']);
-    expect(ok('/monitors', 'get').properties.data.items.additionalProperties).toBe(false);
+    // Record shapes are named once and referred to.
+    expect(ok('/monitors', 'get').properties.data.items).toEqual({ $ref: '#/components/schemas/Monitor' });
+    expect(ok('/monitors/{id}', 'get')).toEqual({ $ref: '#/components/schemas/Monitor' });
+    expect(doc.components.schemas.Monitor.additionalProperties).toBe(false);
+    expect(doc.components.schemas.Monitor.properties.created_at.format).toBe('date-time');
   });
 });
 

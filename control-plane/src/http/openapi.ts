@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AnyRoute } from './route.js';
-import { errorResponse } from './serialize.js';
+import { errorResponse, responseSchemas } from './serialize.js';
 
 /** A request schema as clients send it (`input`), or a response schema as they receive it (`output`). */
 const schemaOf = (s: z.ZodType, io: 'input' | 'output' = 'input') => {
@@ -8,6 +8,25 @@ const schemaOf = (s: z.ZodType, io: 'input' | 'output' = 'input') => {
     string,
     unknown
   >;
+  return rest;
+};
+
+/**
+ * A response schema as clients receive it; the named shapes in it (responseSchemas: Monitor, Alert, …)
+ * are collected into `named` and referred to as `#/components/schemas/<id>`.
+ */
+const responseSchemaOf = (s: z.ZodType, named: Record<string, unknown>) => {
+  const json = JSON.stringify(
+    z.toJSONSchema(s, { io: 'output', unrepresentable: 'any', metadata: responseSchemas }),
+  );
+  const {
+    $schema: _s,
+    $defs,
+    ...rest
+  } = JSON.parse(json.replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<string, unknown> & {
+    $defs?: Record<string, unknown>;
+  };
+  for (const [id, def] of Object.entries($defs ?? {})) named[id] ??= def;
   return rest;
 };
 
@@ -19,6 +38,7 @@ export interface OpenApiServer {
 }
 
 export const buildOpenApi = (routes: AnyRoute[], server: OpenApiServer) => {
+  const named: Record<string, unknown> = {};
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const params: unknown[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
@@ -38,7 +58,7 @@ export const buildOpenApi = (routes: AnyRoute[], server: OpenApiServer) => {
       [String(ok)]: {
         description: r.responses?.[ok] ?? 'Success',
         ...(r.response
-          ? { content: { 'application/json': { schema: schemaOf(r.response, 'output') } } }
+          ? { content: { 'application/json': { schema: responseSchemaOf(r.response, named) } } }
           : {}),
       },
     };
@@ -122,7 +142,7 @@ export const buildOpenApi = (routes: AnyRoute[], server: OpenApiServer) => {
             'The web app’s session (POST /session signs in; `__Host-lookout_session` over https). Every write with it also needs the session’s CSRF token in X-CSRF-Token.',
         },
       },
-      schemas: { Error: schemaOf(errorResponse, 'output') },
+      schemas: { Error: schemaOf(errorResponse, 'output'), ...named },
     },
     paths,
   };

@@ -7,7 +7,7 @@ import {
 import type { OAuthStore } from '../../domain/access/oauth-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import { type RouteDeps, route } from '../route.js';
-import { page, time } from '../serialize.js';
+import { page, responseSchemas, time } from '../serialize.js';
 
 const appJson = (a: ConnectedApp) => ({
   ...a,
@@ -15,18 +15,20 @@ const appJson = (a: ConnectedApp) => ({
   expires_at: a.expires_at?.toISOString() ?? null,
 });
 
-export const connectedAppResponse = z.strictObject({
-  id: z.string(),
-  client_id: z.string(),
-  client_name: z.string().nullable(),
-  client_uri: z.string().nullable(),
-  redirect_uris: z.array(z.string()),
-  scope: z.string(),
-  user_id: z.string(),
-  user_email: z.string().nullable(),
-  granted_at: time,
-  expires_at: time.nullable(),
-});
+export const connectedAppResponse = z
+  .strictObject({
+    id: z.string(),
+    client_id: z.string(),
+    client_name: z.string().nullable(),
+    client_uri: z.string().nullable(),
+    redirect_uris: z.array(z.string()),
+    scope: z.string(),
+    user_id: z.string(),
+    user_email: z.string().nullable(),
+    granted_at: time,
+    expires_at: time.nullable(),
+  })
+  .register(responseSchemas, { id: 'ConnectedApp' });
 
 /**
  * Settings → Connected apps: the AI assistants you authorized (hosted MCP, OAuth), and revoking them;

@@ -27,7 +27,7 @@ import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import { INTEGRATION_KINDS, type Integration, type IntegrationKind } from '../../domain/types.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
-import { page, time } from '../serialize.js';
+import { page, responseSchemas, time } from '../serialize.js';
 import { UUID } from './heartbeats.js';
 import { pageQuery } from './query.js';
 
@@ -45,16 +45,18 @@ const integrationJson = (i: Integration, baseUrl: string) => ({
   updated_at: iso(i.updated_at),
 });
 
-export const integrationResponse = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  kind: z.enum(INTEGRATION_KINDS),
-  escalation_policy_id: z.string().nullable(),
-  key_last_four: z.string(),
-  endpoint: z.string(),
-  created_at: time,
-  updated_at: time,
-});
+export const integrationResponse = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    kind: z.enum(INTEGRATION_KINDS),
+    escalation_policy_id: z.string().nullable(),
+    key_last_four: z.string(),
+    endpoint: z.string(),
+    created_at: time,
+    updated_at: time,
+  })
+  .register(responseSchemas, { id: 'Integration' });
 
 /** An integration just created or re-keyed: its service key, shown this once. */
 const integrationWithKey = integrationResponse.extend({ service_key: z.string() });

@@ -17,26 +17,28 @@ import { parseOrThrow } from '../../domain/validation.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
 import { createSecretBox } from '../../secret-box.js';
 import { type RouteDeps, route } from '../route.js';
-import { time } from '../serialize.js';
+import { responseSchemas, time } from '../serialize.js';
 
 const TAG = 'Mail settings';
 
 /** The workspace's mail settings as admins see them: never the password, only whether one is set. */
-const mailSettingsResponse = z.strictObject({
-  transport: z.enum(['workspace', 'deployment', 'none']),
-  deployment_transport: z.boolean(),
-  settings: z
-    .strictObject({
-      host: z.string(),
-      port: z.number().int(),
-      tls: z.enum(MAIL_TLS),
-      username: z.string().nullable(),
-      password_set: z.boolean(),
-      from_address: z.string(),
-      updated_at: time,
-    })
-    .nullable(),
-});
+const mailSettingsResponse = z
+  .strictObject({
+    transport: z.enum(['workspace', 'deployment', 'none']),
+    deployment_transport: z.boolean(),
+    settings: z
+      .strictObject({
+        host: z.string(),
+        port: z.number().int(),
+        tls: z.enum(MAIL_TLS),
+        username: z.string().nullable(),
+        password_set: z.boolean(),
+        from_address: z.string(),
+        updated_at: time,
+      })
+      .nullable(),
+  })
+  .register(responseSchemas, { id: 'MailSettings' });
 
 /**
  * Settings → Mail (admins only): the workspace's own SMTP server for its alert email. The password

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type PingSignal, pingBody, pingTime } from '../../domain/heartbeats/heartbeats.js';
 import type { Heartbeat } from '../../domain/types.js';
 import { type AppDeps, route } from '../route.js';
+import { responseSchemas } from '../serialize.js';
 import { UUID } from './heartbeats.js';
 
 /**
@@ -24,7 +25,9 @@ const createHeartbeatCache = (store: AppDeps['store'], ttlMs = 5_000, max = 100_
 };
 
 /** What a recorded ping answers (the spec's shape). */
-export const pingResponse = z.strictObject({ message: z.string(), status: z.literal('ok') });
+export const pingResponse = z
+  .strictObject({ message: z.string(), status: z.literal('ok') })
+  .register(responseSchemas, { id: 'PingRecorded' });
 
 export const PING_OK = { message: 'Ping recorded.', status: 'ok' } as const;
 

@@ -17,6 +17,7 @@ import type { User, Workspace } from '../../domain/types.js';
 import { type ApiContext, type RouteDeps, route } from '../route.js';
 import {
   page,
+  responseSchemas,
   signInActivityJson,
   signInActivityResponse,
   time,
@@ -40,7 +41,8 @@ const memberJson = (u: User, invitation?: Invitation, activity?: SignInActivity)
 
 export const memberResponse = userResponse
   .extend({ status: z.enum(['active', 'invited']), invitation_expires_at: time.nullable() })
-  .extend(signInActivityResponse.shape);
+  .extend(signInActivityResponse.shape)
+  .register(responseSchemas, { id: 'Member' });
 
 /**
  * The link an invitee opens. The token rides in the fragment, which browsers never send to a server:
