@@ -118,6 +118,11 @@ export const configKeys = {
     doc: 'Port in the URLs the service prints; defaults to the HTTP port (omitted when it is the scheme’s own, 80 or 443).',
   },
   trust_proxy: { schema: bool, default: false, doc: 'Honour X-Forwarded-Host/-For from a reverse proxy.' },
+  validate_responses: {
+    schema: bool,
+    default: false,
+    doc: 'Check every API success response against the schema its route declares (the one in the OpenAPI document) and answer 500 naming the mismatch; for development and tests (the test suite turns it on), off in production.',
+  },
   data_dir: { schema: z.string().min(1), default: './data', doc: 'Directory of the embedded SQLite store.' },
   mongodb_uri: {
     schema: z

@@ -24,6 +24,8 @@ export const startLookout = async (extraEnv: Record<string, string> = {}) => {
     LOOKOUT_HTTP_PORT: '0',
     LOOKOUT_RPC_PORT: '0',
     LOOKOUT_LOG_LEVEL: 'warn',
+    // Every success response is checked against the schema its route declares (response-check.ts).
+    LOOKOUT_VALIDATE_RESPONSES: 'true',
     ...extraEnv,
   };
   const { child, output } = await startProcess(MAIN, env, /Try: curl/);

@@ -33,6 +33,7 @@ export const startClockedControlPlane = (opts: {
         LOOKOUT_HTTP_PORT: '0',
         LOOKOUT_RPC_PORT: '0',
         LOOKOUT_LOG_LEVEL: 'warn',
+        LOOKOUT_VALIDATE_RESPONSES: 'true',
         ...opts.env,
         TEST_CLOCK_START: String(opts.clockStart),
       },

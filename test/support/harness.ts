@@ -42,6 +42,8 @@ export const startHarness = async (overrides: Partial<Config> = {}, opts: { cloc
       // sets the limits it tests.
       auth_failures_per_minute: 0,
       pings_per_heartbeat_per_second: 0,
+      // Every success response is checked against the schema its route declares (see response-check.ts).
+      validate_responses: true,
       ...overrides,
     },
   );

@@ -14,6 +14,7 @@ import { readJson } from './body.js';
 import { internalPrincipalOf } from './internal-principal.js';
 import { hostedMcp } from './oauth/hosted-mcp.js';
 import { buildOpenApi } from './openapi.js';
+import { checkResponse } from './response-check.js';
 import type { AnyRoute, ApiContext, ApiState, AppDeps, Authed } from './route.js';
 import { alertRoutes } from './routes/alerts.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
@@ -29,6 +30,7 @@ import { pingRoutes } from './routes/pings.js';
 import { regionRoutes, resultRoutes } from './routes/results.js';
 import { sessionRoutes } from './routes/session.js';
 import { userRoutes } from './routes/users.js';
+import { errorJson } from './serialize.js';
 import { sessionCookieName, sessionLifetimes } from './session-cookie.js';
 import { serveWebApp } from './web-app.js';
 import { assertOneHost, createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
@@ -60,8 +62,6 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...integrationRoutes(deps),
   ...pingRoutes(),
 ];
-
-const errorJson = (e: AppError) => ({ error: { code: e.code, message: e.message, details: e.details } });
 
 /**
  * The service key of an inbound request: `X-Lookout-Service-Key: <key>`, `Authorization: Bearer
@@ -230,6 +230,7 @@ export const createApp = (deps: AppDeps) => {
         auth: auth as Authed,
         integration: integration as Integration,
       });
+      if (config.validate_responses) checkResponse(r, result);
       ctx.status = r.status ?? 200;
       if (result !== undefined) ctx.body = result;
     });

@@ -1,32 +1,33 @@
-import { errorStatus } from '@lookout/shared';
 import { z } from 'zod';
 import type { AnyRoute } from './route.js';
+import { errorResponse, responseSchemas } from './serialize.js';
 
-const schemaOf = (s: z.ZodType) => {
-  const { $schema: _s, ...rest } = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Record<
+/** A request schema as clients send it (`input`), or a response schema as they receive it (`output`). */
+const schemaOf = (s: z.ZodType, io: 'input' | 'output' = 'input') => {
+  const { $schema: _s, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Record<
     string,
     unknown
   >;
   return rest;
 };
 
-const errorBody = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message', 'details'],
-      properties: {
-        code: { type: 'string', enum: Object.keys(errorStatus) },
-        message: { type: 'string' },
-        details: {
-          type: 'array',
-          items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
-        },
-      },
-    },
-  },
+/**
+ * A response schema as clients receive it; the named shapes in it (responseSchemas: Monitor, Alert, …)
+ * are collected into `named` and referred to as `#/components/schemas/<id>`.
+ */
+const responseSchemaOf = (s: z.ZodType, named: Record<string, unknown>) => {
+  const json = JSON.stringify(
+    z.toJSONSchema(s, { io: 'output', unrepresentable: 'any', metadata: responseSchemas }),
+  );
+  const {
+    $schema: _s,
+    $defs,
+    ...rest
+  } = JSON.parse(json.replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<string, unknown> & {
+    $defs?: Record<string, unknown>;
+  };
+  for (const [id, def] of Object.entries($defs ?? {})) named[id] ??= def;
+  return rest;
 };
 
 /** OpenAPI 3.1 built from the route table and the very schemas that validate requests. */
@@ -37,6 +38,7 @@ export interface OpenApiServer {
 }
 
 export const buildOpenApi = (routes: AnyRoute[], server: OpenApiServer) => {
+  const named: Record<string, unknown> = {};
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const params: unknown[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
@@ -51,39 +53,49 @@ export const buildOpenApi = (routes: AnyRoute[], server: OpenApiServer) => {
         params.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
       }
     }
+    const ok = r.status ?? 200;
     const responses: Record<string, unknown> = {
-      [String(r.status ?? 200)]: { description: r.responses?.[r.status ?? 200] ?? 'Success' },
+      [String(ok)]: {
+        description: r.responses?.[ok] ?? 'Success',
+        ...(r.response
+          ? { content: { 'application/json': { schema: responseSchemaOf(r.response, named) } } }
+          : {}),
+      },
     };
+    const error = (description: string) => ({
+      description,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    });
     for (const [code, text] of Object.entries(r.responses ?? {})) {
-      if (Number(code) >= 400) {
-        responses[code] = {
-          description: text,
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-        };
-      }
+      if (Number(code) >= 400) responses[code] = error(text);
     }
     const auth = r.auth ?? 'api_key';
-    if (auth === 'api_key' || auth === 'session') {
-      responses['401'] ??= {
-        description:
-          auth === 'session'
-            ? 'Not signed in, or the session ended or belongs to another workspace'
-            : 'Missing, invalid, revoked or expired key or session, or one of another workspace',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      };
-      responses['403'] ??= {
-        description:
-          auth === 'session'
-            ? 'Called with an API key (this needs a web app session), or without the CSRF token'
-            : 'Your role does not allow this, or a session write without the CSRF token',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      };
+    const takesBody = r.method === 'post' || r.method === 'put' || r.method === 'patch';
+    if (takesBody) {
+      responses['400'] ??= error('Malformed JSON, or a body that is not application/json');
+      responses['413'] ??= error('The body is larger than this endpoint accepts');
     }
-    if (r.body)
-      responses['422'] ??= {
-        description: 'Invalid fields, each listed in details',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      };
+    if (auth === 'api_key' || auth === 'session') {
+      responses['401'] ??= error(
+        auth === 'session'
+          ? 'Not signed in, or the session ended or belongs to another workspace'
+          : 'Missing, invalid, revoked or expired key or session, or one of another workspace',
+      );
+      responses['403'] ??= error(
+        auth === 'session'
+          ? 'Called with an API key (this needs a web app session), or without the CSRF token'
+          : 'Your role does not allow this, or a session write without the CSRF token',
+      );
+    }
+    if (auth === 'service_key') responses['401'] ??= error('Missing or invalid service key');
+    if (r.path.includes('{')) responses['404'] ??= error('No such resource in this workspace');
+    if (r.body || r.query || takesBody)
+      responses['422'] ??= error('Invalid fields (body or query parameters), each listed in details');
+    if (auth !== 'none')
+      responses['429'] ??= error('Too many failed credentials from this address; retry after Retry-After');
+    responses['500'] ??= error(
+      'Something went wrong on our side (logged; the message never leaks internals)',
+    );
     paths[r.path] ??= {};
     paths[r.path]![r.method] = {
       summary: r.summary,
@@ -130,7 +142,7 @@ export const buildOpenApi = (routes: AnyRoute[], server: OpenApiServer) => {
             'The web app’s session (POST /session signs in; `__Host-lookout_session` over https). Every write with it also needs the session’s CSRF token in X-CSRF-Token.',
         },
       },
-      schemas: { Error: errorBody },
+      schemas: { Error: schemaOf(errorResponse, 'output'), ...named },
     },
     paths,
   };

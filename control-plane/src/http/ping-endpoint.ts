@@ -6,6 +6,7 @@ import { PING_BODY_MAX_BYTES, pingBodyText, pingSignal } from '../domain/heartbe
 import { isJsonType, parseJson, readRaw } from './body.js';
 import type { AppDeps } from './route.js';
 import { createPingService } from './routes/pings.js';
+import { errorJson } from './serialize.js';
 import { assertOneHost } from './workspace-host.js';
 
 const PING_PATH = /^(?:\/api\/v1)?\/hb\/ping\/([^/?#]+)(?:\/([^/?#]+))?(\?.*)?$/;
@@ -21,8 +22,7 @@ const readPingBody = async (req: IncomingMessage, limit: number) => {
   return { json: undefined, text: pingBodyText(raw.subarray(0, PING_BODY_MAX_BYTES + 4)) };
 };
 
-export const errorBody = (e: AppError) =>
-  JSON.stringify({ error: { code: e.code, message: e.message, details: e.details } });
+export const errorBody = (e: AppError) => JSON.stringify(errorJson(e));
 
 /**
  * The heartbeat ping endpoint on plain node:http, ahead of Koa: pings are the hottest path (thousands

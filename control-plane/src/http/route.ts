@@ -92,6 +92,12 @@ export interface RouteDef<Q = Record<string, never>> {
   /** The schema the domain validates the body with (documented as the request body). */
   body?: z.ZodType;
   status?: number;
+  /**
+   * The success body (status `status`, default 200) as clients receive it, in JSON; `null` for a
+   * route that answers with no body (204). Documented in the OpenAPI document and, with config
+   * `validate_responses` (on in tests), checked against every response the route gives.
+   */
+  response: z.ZodType | null;
   responses?: Record<number, string>;
   /** Served outside Koa (see ping-endpoint.ts); declared for the API document only. */
   raw?: boolean;

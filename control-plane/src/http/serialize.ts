@@ -1,8 +1,11 @@
+import { type AppError, type ErrorCode, errorStatus } from '@lookout/shared';
+import { z } from 'zod';
 import { keyStatus } from '../domain/access/api-keys.js';
 import type { SignInActivity } from '../domain/access/sign-in-store.js';
 import { isHealthy, type RegionHealth } from '../domain/agents/region-health.js';
 import type { TimelineEntry } from '../domain/alerts/alerts.js';
 import type { MonitorStatusInfo } from '../domain/monitors/monitor-status.js';
+import { MONITOR_STATUSES } from '../domain/monitors/monitor-status.js';
 import { monitorAsSeenBy } from '../domain/monitors/monitors.js';
 import type {
   AgentSession,
@@ -19,15 +22,121 @@ import type {
   Role,
   User,
 } from '../domain/types.js';
+import {
+  CHANNEL_TYPES,
+  DNS_RECORD_TYPES,
+  MAINTENANCE_SCOPES,
+  MONITOR_TYPES,
+  ROLES,
+} from '../domain/types.js';
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+/*
+ * Each serializer below has its response schema beside it: the shape clients receive (JSON, times as
+ * ISO strings), declared by every route returning that record (RouteDef.response), documented in the
+ * OpenAPI document and checked against real responses when config `validate_responses` is on. The
+ * objects are strict: a field the schema does not name fails the check.
+ */
+export const time = z.iso.datetime();
+
+/** Named response shapes: the OpenAPI document lists each once under components.schemas and refers to it. */
+export const responseSchemas = z.registry<{ id: string }>();
+const uuidString = z.string();
+const headers = z.record(z.string(), z.string());
+
+/** A list: one page of items and the cursor of the next (null on the last page). */
+export const page = <T extends z.ZodType>(item: T) =>
+  z.strictObject({ data: z.array(item), next_cursor: z.string().nullable() });
+
+/** The one error body of the API (and of the ping endpoint), for every 4xx and 5xx. */
+export const errorResponse = z.strictObject({
+  error: z.strictObject({
+    code: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    details: z.array(z.strictObject({ field: z.string(), message: z.string() })),
+  }),
+});
+
+export const errorJson = (e: AppError): z.output<typeof errorResponse> => ({
+  error: { code: e.code, message: e.message, details: e.details },
+});
+
+/** Who did something to an alert. */
+export const actorResponse = z
+  .discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('user'), user_id: z.string(), api_key_id: z.string().nullable() }),
+    z.strictObject({ type: z.literal('system') }),
+    z.strictObject({ type: z.literal('integration'), integration_id: z.string() }),
+  ])
+  .register(responseSchemas, { id: 'Actor' });
+
+function iso(d: Date): string;
+function iso(d: Date | null): string | null;
+function iso(d: Date | null) {
+  return d ? d.toISOString() : null;
+}
+
+export const monitorResponse = z
+  .strictObject({
+    id: uuidString,
+    display_name: z.string(),
+    monitor_type: z.enum(MONITOR_TYPES),
+    url: z.string(),
+    http_method: z.string().nullable(),
+    check_interval_seconds: z.number().int(),
+    timeout_seconds: z.number(),
+    expected_status_code: z.number().int(),
+    required_keyword: z.string().nullable(),
+    port: z.number().int().nullable(),
+    request_headers: headers,
+    request_body: z.string().nullable(),
+    follow_redirects: z.boolean(),
+    ssl_cert_monitoring: z.boolean(),
+    ssl_cert_expiry_alert_days: z.number().int(),
+    domain_expiry_alert_days: z.number().int(),
+    response_time_threshold_ms: z.number().int().nullable(),
+    failure_threshold: z.number().int(),
+    escalation_policy_id: z.string(),
+    check_locations: z.array(z.string()),
+    dns_record_type: z.enum(DNS_RECORD_TYPES).nullable(),
+    dns_expected_values: z.array(z.string()),
+    dns_resolver: z.string().nullable(),
+    paused: z.boolean(),
+    version: z.number().int(),
+    status: z.enum(MONITOR_STATUSES),
+    last_checked_at: time.nullable(),
+    uptime_24h: z.number().nullable(),
+    uptime_30d: z.number().nullable(),
+    last_response_time_ms: z.number().nullable(),
+    recent_checks: z.array(
+      z.strictObject({
+        at: time,
+        ok: z.boolean(),
+        location: z.string(),
+        response_time_ms: z.number().nullable(),
+      }),
+    ),
+    /** Never the password or token. */
+    auth: z
+      .discriminatedUnion('type', [
+        z.strictObject({ type: z.literal('basic'), username: z.string() }),
+        z.strictObject({ type: z.literal('bearer') }),
+      ])
+      .nullable(),
+    created_at: time,
+    updated_at: time,
+  })
+  .register(responseSchemas, { id: 'Monitor' });
 
 /**
  * Monitor as the API shows it to a user of `role` (every response carrying a monitor goes through
  * here): what the role may not see is masked (`monitorAsSeenBy`), and endpoint auth secrets are never
  * echoed back to anyone.
  */
-export const monitorJson = (monitor: Monitor, role: Role, info: MonitorStatusInfo) => {
+export const monitorJson = (
+  monitor: Monitor,
+  role: Role,
+  info: MonitorStatusInfo,
+): z.output<typeof monitorResponse> => {
   const m = monitorAsSeenBy(monitor, role);
   // A record from listMonitorsWithStatus carries its status too: `info` is the one shown.
   const {
@@ -64,7 +173,27 @@ export const monitorJson = (monitor: Monitor, role: Role, info: MonitorStatusInf
   };
 };
 
-export const heartbeatJson = (h: Heartbeat, pingUrl: string) => {
+export const heartbeatResponse = z
+  .strictObject({
+    id: uuidString,
+    display_name: z.string(),
+    period_seconds: z.number().int(),
+    grace_seconds: z.number().int(),
+    state: z.enum(['new', 'up', 'late', 'down', 'paused']),
+    last_ping_at: time.nullable(),
+    escalation_policy_id: z.string(),
+    paused: z.boolean(),
+    version: z.number().int(),
+    started_at: time.nullable(),
+    start_rid: z.string().nullable(),
+    alert_id: z.string().nullable(),
+    ping_url: z.string(),
+    created_at: time,
+    updated_at: time,
+  })
+  .register(responseSchemas, { id: 'Heartbeat' });
+
+export const heartbeatJson = (h: Heartbeat, pingUrl: string): z.output<typeof heartbeatResponse> => {
   // due_at, state_version and rearmed_at are the deadline job's bookkeeping, not part of the API.
   const { workspace_id: _w, due_at: _d, state_version: _v, rearmed_at: _ra, ...rest } = h;
   return {
@@ -77,7 +206,38 @@ export const heartbeatJson = (h: Heartbeat, pingUrl: string) => {
   };
 };
 
-export const alertJson = (a: Alert) => {
+export const alertResponse = z
+  .strictObject({
+    id: uuidString,
+    source_type: z.enum(['monitor', 'heartbeat', 'integration', 'region']),
+    source_id: z.string(),
+    cause: z.string(),
+    dedup_key: z.string(),
+    title: z.string(),
+    description: z.string().nullable(),
+    severity: z.enum(['critical', 'warning', 'info']),
+    status: z.enum(['open', 'acknowledged', 'resolved']),
+    escalation_policy_id: z.string().nullable(),
+    created_at: time,
+    updated_at: time,
+    acknowledged_at: time.nullable(),
+    acknowledged_by: actorResponse.nullable(),
+    resolved_at: time.nullable(),
+    resolved_by: actorResponse.nullable(),
+    escalation: z
+      .strictObject({
+        policy_id: z.string(),
+        next_step: z.number().int().nullable(),
+        round: z.number().int(),
+        next_step_at: time.nullable(),
+        finished: z.boolean(),
+        suppressed_by: z.strictObject({ window_id: z.string(), name: z.string() }).nullable(),
+      })
+      .nullable(),
+  })
+  .register(responseSchemas, { id: 'Alert' });
+
+export const alertJson = (a: Alert): z.output<typeof alertResponse> => {
   const { workspace_id: _w, escalation, escalation_due_at, ...rest } = a;
   return {
     ...rest,
@@ -99,19 +259,81 @@ export const alertJson = (a: Alert) => {
   };
 };
 
+const timelineEntry = z.discriminatedUnion('type', [
+  z.strictObject({ at: time, type: z.literal('raised') }),
+  z.strictObject({ at: time, type: z.literal('suppressed'), window_id: z.string(), window_name: z.string() }),
+  z.strictObject({
+    at: time,
+    type: z.literal('notification'),
+    via: z.enum(CHANNEL_TYPES),
+    to: z.string(),
+    user_id: z.string().nullable(),
+    channel_id: z.string().nullable(),
+    step: z.number().int().nullable(),
+    round: z.number().int().nullable(),
+    attempt: z.number().int(),
+    outcome: z.enum(['sent', 'retrying', 'failed']),
+    status_code: z.number().int().nullable(),
+    error: z.string().nullable(),
+  }),
+  z.strictObject({ at: time, type: z.literal('acknowledged'), by: actorResponse.nullable() }),
+  z.strictObject({ at: time, type: z.literal('resolved'), by: actorResponse.nullable() }),
+]);
+
+export const alertDetailResponse = alertResponse
+  .extend({ timeline: z.array(timelineEntry) })
+  .register(responseSchemas, { id: 'AlertDetail' });
+
 /** GET /alerts/{uuid}: the alert and what happened to it. */
-export const alertDetailJson = (a: Alert, timeline: TimelineEntry[]) => ({
+export const alertDetailJson = (
+  a: Alert,
+  timeline: TimelineEntry[],
+): z.output<typeof alertDetailResponse> => ({
   ...alertJson(a),
   timeline: timeline.map((e) => ({ ...e, at: e.at.toISOString() })),
 });
 
-export const policyJson = (p: EscalationPolicy) => {
+export const policyResponse = z
+  .strictObject({
+    id: uuidString,
+    name: z.string(),
+    is_default: z.boolean(),
+    steps: z.array(
+      z.strictObject({
+        wait_minutes: z.number(),
+        notify_user_ids: z.array(z.string()),
+        notify_channel_ids: z.array(z.string()),
+      }),
+    ),
+    repeat: z.number().int(),
+    created_at: time,
+    updated_at: time,
+  })
+  .register(responseSchemas, { id: 'EscalationPolicy' });
+
+export const policyJson = (p: EscalationPolicy): z.output<typeof policyResponse> => {
   const { workspace_id: _w, ...rest } = p;
   return { ...rest, created_at: iso(p.created_at), updated_at: iso(p.updated_at) };
 };
 
+export const channelResponse = z
+  .strictObject({
+    id: uuidString,
+    name: z.string(),
+    type: z.enum(CHANNEL_TYPES),
+    /** The type's settings: `addresses` (email); `url`, `headers` (webhook); `url` masked (slack). */
+    config: z.union([
+      z.strictObject({ addresses: z.array(z.string()) }),
+      z.strictObject({ url: z.string(), headers }),
+      z.strictObject({ url: z.string() }),
+    ]),
+    created_at: time,
+    updated_at: time,
+  })
+  .register(responseSchemas, { id: 'Channel' });
+
 /** Channels never show their signing secret (only at creation), nor a Slack webhook's secret path. */
-export const channelJson = (c: NotificationChannel) => {
+export const channelJson = (c: NotificationChannel): z.output<typeof channelResponse> => {
   const { type: _t, ...config } = c.config as ChannelConfig & Record<string, unknown>;
   if (c.config.type === 'slack') config.url = maskUrl(c.config.url);
   return {
@@ -133,12 +355,49 @@ const maskUrl = (url: string) => {
   }
 };
 
-export const deliveryJson = (d: Delivery) => {
+export const deliveryResponse = z
+  .strictObject({
+    id: uuidString,
+    alert_id: z.string().nullable(),
+    channel_id: z.string().nullable(),
+    user_id: z.string().nullable(),
+    kind: z.enum(CHANNEL_TYPES),
+    target: z.string(),
+    step: z.number().int().nullable(),
+    round: z.number().int().nullable(),
+    attempt: z.number().int(),
+    outcome: z.enum(['sent', 'retrying', 'failed']),
+    permanent: z.boolean(),
+    status_code: z.number().int().nullable(),
+    error: z.string().nullable(),
+    idempotency_key: z.string().nullable(),
+    test: z.boolean(),
+    at: time,
+  })
+  .register(responseSchemas, { id: 'Delivery' });
+
+export const deliveryJson = (d: Delivery): z.output<typeof deliveryResponse> => {
   const { workspace_id: _w, ...rest } = d;
   return { ...rest, at: d.at.toISOString() };
 };
 
-export const maintenanceWindowJson = (w: MaintenanceWindow, now: Date) => {
+export const maintenanceWindowResponse = z
+  .strictObject({
+    id: uuidString,
+    name: z.string(),
+    scope_type: z.enum(MAINTENANCE_SCOPES),
+    scope_id: z.string().nullable(),
+    active: z.boolean(),
+    starts_at: time,
+    ends_at: time,
+    created_at: time,
+  })
+  .register(responseSchemas, { id: 'MaintenanceWindow' });
+
+export const maintenanceWindowJson = (
+  w: MaintenanceWindow,
+  now: Date,
+): z.output<typeof maintenanceWindowResponse> => {
   const { workspace_id: _w, ...rest } = w;
   return {
     ...rest,
@@ -149,8 +408,25 @@ export const maintenanceWindowJson = (w: MaintenanceWindow, now: Date) => {
   };
 };
 
+export const apiKeyResponse = z
+  .strictObject({
+    id: uuidString,
+    name: z.string(),
+    kind: z.enum(['named', 'legacy']),
+    status: z.enum(['active', 'expired', 'revoked']),
+    last_four: z.string(),
+    user_id: z.string(),
+    user_email: z.string().nullable(),
+    created_at: time,
+    expires_at: time.nullable(),
+    revoked_at: time.nullable(),
+    last_used_at: time.nullable(),
+    last_used_from: z.string().nullable(),
+  })
+  .register(responseSchemas, { id: 'ApiKey' });
+
 /** Key as the list shows it: never the value or its hash; the last four characters only. */
-export const apiKeyJson = (k: ApiKey, now: Date, owner?: User) => ({
+export const apiKeyJson = (k: ApiKey, now: Date, owner?: User): z.output<typeof apiKeyResponse> => ({
   id: k.id,
   name: k.name,
   kind: k.kind,
@@ -165,7 +441,38 @@ export const apiKeyJson = (k: ApiKey, now: Date, owner?: User) => ({
   last_used_from: k.last_used_from,
 });
 
-export const resultJson = (r: CheckResultRecord) => {
+export const resultResponse = z
+  .strictObject({
+    id: z.string(),
+    monitor_id: z.string(),
+    monitor_version: z.number().int(),
+    location: z.string(),
+    instance_id: z.string(),
+    scheduled_at: time,
+    started_at: time,
+    received_at: time,
+    ok: z.boolean(),
+    error_kind: z.string().nullable(),
+    error_message: z.string().nullable(),
+    response_time_ms: z.number(),
+    status_code: z.number().int().nullable(),
+    timings: z
+      .strictObject({
+        dns_ms: z.number(),
+        connect_ms: z.number(),
+        tls_ms: z.number(),
+        first_byte_ms: z.number(),
+        total_ms: z.number(),
+      })
+      .nullable(),
+    tls_valid_to: time.nullable(),
+    domain_expires_at: time.nullable(),
+    dns_records: z.array(z.string()),
+    run_now_request_id: z.string().nullable(),
+  })
+  .register(responseSchemas, { id: 'CheckResult' });
+
+export const resultJson = (r: CheckResultRecord): z.output<typeof resultResponse> => {
   const { workspace_id: _w, ...rest } = r;
   return {
     ...rest,
@@ -177,8 +484,17 @@ export const resultJson = (r: CheckResultRecord) => {
   };
 };
 
+export const regionHealthResponse = z
+  .strictObject({
+    region: z.string(),
+    healthy: z.boolean(),
+    status: z.enum(['healthy', 'unhealthy']),
+    monitors: z.number().int(),
+  })
+  .register(responseSchemas, { id: 'RegionHealth' });
+
 /** A region as a workspace sees it: health and its own monitor count, nothing identifying agents. */
-export const regionHealthJson = (r: RegionHealth) => ({
+export const regionHealthJson = (r: RegionHealth): z.output<typeof regionHealthResponse> => ({
   region: r.region,
   healthy: r.healthy,
   status: r.healthy ? 'healthy' : 'unhealthy',
@@ -200,11 +516,25 @@ export const agentJson = (s: AgentSession, nowMs: number, liveMs: number) => ({
 });
 
 /** A user as admins list them: never a password hash. */
+export const signInActivityResponse = z
+  .strictObject({
+    last_sign_in_at: time.nullable(),
+    failed_sign_ins: z.strictObject({
+      count: z.number().int(),
+      since: time.nullable(),
+      last_at: time.nullable(),
+      last_address: z.string().nullable(),
+    }),
+  })
+  .register(responseSchemas, { id: 'SignInActivity' });
+
 /**
  * A user's sign-ins (domain/access/sign-in-store.ts): when they last signed in, and the latest failed web
  * sign-ins in a row (count, since the successful sign-in before them, when and from where the last).
  */
-export const signInActivityJson = (a: SignInActivity | undefined) => ({
+export const signInActivityJson = (
+  a: SignInActivity | undefined,
+): z.output<typeof signInActivityResponse> => ({
   last_sign_in_at: iso(a?.last_sign_in_at ?? null),
   failed_sign_ins: {
     count: a?.failed_count ?? 0,
@@ -214,7 +544,16 @@ export const signInActivityJson = (a: SignInActivity | undefined) => ({
   },
 });
 
-export const userJson = (u: User) => ({
+export const userResponse = z
+  .strictObject({
+    id: uuidString,
+    email: z.string(),
+    role: z.enum(ROLES as ['admin', 'member', 'viewer']),
+    created_at: time,
+  })
+  .register(responseSchemas, { id: 'User' });
+
+export const userJson = (u: User): z.output<typeof userResponse> => ({
   id: u.id,
   email: u.email,
   role: u.role,

@@ -5,7 +5,7 @@ import { acknowledgeAlerts, alertTimeline, resolveAlerts, uuidsBody } from '../.
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import { parseOrThrow, uuid } from '../../domain/validation.js';
 import { type RouteDeps, route } from '../route.js';
-import { alertDetailJson, alertJson } from '../serialize.js';
+import { alertDetailJson, alertDetailResponse, alertJson, alertResponse, page } from '../serialize.js';
 import { isoTime, pageQuery } from './query.js';
 
 const STATUSES = ['open', 'acknowledged', 'resolved'] as const;
@@ -19,6 +19,7 @@ export const alertRoutes = ({ store, clock }: RouteDeps<AlertStore & RoutingStor
     method: 'get',
     path: '/alerts',
     tag: 'Alerts',
+    response: page(alertResponse),
     summary: 'List alerts, newest first. Filter by status (comma-separated), source and creation time.',
     query: z.strictObject({
       ...pageQuery,
@@ -37,6 +38,7 @@ export const alertRoutes = ({ store, clock }: RouteDeps<AlertStore & RoutingStor
     method: 'get',
     path: '/alerts/{uuid}',
     tag: 'Alerts',
+    response: alertDetailResponse,
     summary:
       'Get an alert with its timeline: raised, each notification attempt (to whom, how, outcome), acknowledged, resolved.',
     responses: { 404: 'No such alert in this workspace' },
@@ -52,6 +54,12 @@ export const alertRoutes = ({ store, clock }: RouteDeps<AlertStore & RoutingStor
     method: 'post',
     path: '/alerts/acknowledge',
     tag: 'Alerts',
+    response: z.strictObject({
+      acknowledged: z.array(alertResponse),
+      already_acknowledged: z.array(alertResponse),
+      already_resolved: z.array(alertResponse),
+      not_found: z.array(z.string()),
+    }),
     summary:
       'Acknowledge open alerts by UUID, recording you (and your key): their escalation stops. Alerts already acknowledged or resolved stay as they were; unknown UUIDs are reported as not found.',
     role: 'member',
@@ -75,6 +83,11 @@ export const alertRoutes = ({ store, clock }: RouteDeps<AlertStore & RoutingStor
     method: 'post',
     path: '/alerts/resolve',
     tag: 'Alerts',
+    response: z.strictObject({
+      resolved: z.array(alertResponse),
+      already_resolved: z.array(alertResponse),
+      not_found: z.array(z.string()),
+    }),
     summary:
       'Resolve alerts by UUID, recording you (and your key) as the resolver. Alerts already resolved stay as they were; unknown UUIDs are reported as not found.',
     role: 'member',

@@ -7,7 +7,11 @@ import type { ApiKey, User } from '../../domain/types.js';
 import { uuid } from '../../domain/validation.js';
 import { allPages } from '../../store/cursor.js';
 import { type RouteDeps, route } from '../route.js';
-import { apiKeyJson } from '../serialize.js';
+import { apiKeyJson, apiKeyResponse, page } from '../serialize.js';
+
+/** A key just made: the value, shown this once. */
+const apiKeyWithValue = apiKeyResponse.extend({ key: z.string() });
+
 import { pageQuery } from './query.js';
 
 export const apiKeyRoutes = ({ store, clock }: RouteDeps<TenancyStore>) => [
@@ -15,6 +19,7 @@ export const apiKeyRoutes = ({ store, clock }: RouteDeps<TenancyStore>) => [
     method: 'get',
     path: '/api-keys',
     tag: 'API keys',
+    response: page(apiKeyResponse).extend({ legacy_keys: z.array(apiKeyResponse) }),
     summary:
       'Your named API keys (admins: every key of the workspace), newest first and paged, with the last four characters, expiry and last use. Active legacy keys are listed separately, whole, in `legacy_keys` (one per user at most).',
     query: z.strictObject({ ...pageQuery, user_id: uuid().optional() }),
@@ -41,6 +46,7 @@ export const apiKeyRoutes = ({ store, clock }: RouteDeps<TenancyStore>) => [
     method: 'post',
     path: '/api-keys',
     tag: 'API keys',
+    response: apiKeyWithValue,
     auth: 'session',
     summary:
       'Create a named key for yourself (web app session only: an API key cannot mint keys). expiry: none, 1d, 7d, 30d, 90d, or a date (YYYY-MM-DD, valid through that UTC day) or date-time. The value is in `key`, shown this once.',
@@ -61,6 +67,7 @@ export const apiKeyRoutes = ({ store, clock }: RouteDeps<TenancyStore>) => [
     method: 'post',
     path: '/api-keys/legacy/regenerate',
     tag: 'API keys',
+    response: apiKeyWithValue,
     auth: 'session',
     summary:
       'Regenerate your legacy key (web app session only): the old value stops at once; the new one is in `key`, shown this once.',
@@ -79,6 +86,7 @@ export const apiKeyRoutes = ({ store, clock }: RouteDeps<TenancyStore>) => [
     method: 'post',
     path: '/api-keys/{id}/revoke',
     tag: 'API keys',
+    response: apiKeyResponse,
     summary:
       'Revoke a key: access ends at once and for good. Your own keys; admins: any key of the workspace.',
     responses: { 200: 'The key, now revoked', 404: 'No such key visible to you' },

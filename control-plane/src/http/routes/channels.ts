@@ -15,7 +15,7 @@ import type { Delivery } from '../../domain/types.js';
 import { uuid } from '../../domain/validation.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
-import { channelJson, deliveryJson } from '../serialize.js';
+import { channelJson, channelResponse, deliveryJson, deliveryResponse, page } from '../serialize.js';
 import { pageQuery } from './query.js';
 
 const idOf = (raw: string | undefined) => (uuid().safeParse(raw).success ? raw!.toLowerCase() : '');
@@ -36,6 +36,7 @@ export const channelRoutes = ({
       method: 'get',
       path: '/channels',
       tag: 'Notification channels',
+      response: page(channelResponse),
       summary: 'List notification channels, newest first.',
       role: 'admin',
       query: z.strictObject(pageQuery),
@@ -48,6 +49,7 @@ export const channelRoutes = ({
       method: 'post',
       path: '/channels',
       tag: 'Notification channels',
+      response: channelResponse.extend({ signing_secret: z.string().optional() }),
       summary:
         'Create a channel. `type` email: config {"addresses": [...]}; webhook: {"url", "headers"?} — the response carries `signing_secret` once (HMAC-SHA256 signature in X-Lookout-Signature); slack: {"url"} of an incoming webhook.',
       role: 'admin',
@@ -62,6 +64,7 @@ export const channelRoutes = ({
       method: 'get',
       path: '/channels/{id}',
       tag: 'Notification channels',
+      response: channelResponse,
       summary: 'Get a notification channel.',
       role: 'admin',
       responses: { 404: 'No such channel in this workspace' },
@@ -73,6 +76,7 @@ export const channelRoutes = ({
       method: 'patch',
       path: '/channels/{id}',
       tag: 'Notification channels',
+      response: channelResponse,
       summary: 'Rename a channel or replace its config (the whole config of its type).',
       role: 'admin',
       body: updateChannelBody,
@@ -85,6 +89,7 @@ export const channelRoutes = ({
       method: 'delete',
       path: '/channels/{id}',
       tag: 'Notification channels',
+      response: null,
       summary: 'Delete a channel that no escalation policy notifies.',
       role: 'admin',
       status: 204,
@@ -98,6 +103,14 @@ export const channelRoutes = ({
       method: 'post',
       path: '/channels/{id}/test',
       tag: 'Notification channels',
+      response: z.strictObject({
+        ok: z.boolean(),
+        outcome: z.enum(['sent', 'failed']),
+        status_code: z.number().int().nullable(),
+        error: z.string().nullable(),
+        would_retry: z.boolean(),
+        attempts: z.array(deliveryResponse),
+      }),
       summary:
         'Send one test notification through the channel now and report its outcome at once: `ok`, `outcome` (sent or failed), `status_code`, `error`, and `would_retry` (whether a real notification would try again after this failure). A test is never retried; the attempt is logged like any delivery.',
       role: 'admin',
@@ -150,6 +163,7 @@ export const channelRoutes = ({
       method: 'get',
       path: '/channels/{id}/deliveries',
       tag: 'Notification channels',
+      response: z.strictObject({ data: z.array(deliveryResponse) }),
       summary: 'The channel’s delivery log: every attempt, oldest first.',
       role: 'admin',
       query: z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),

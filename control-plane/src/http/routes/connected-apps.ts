@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   type ConnectedApp,
   listConnectedApps,
@@ -6,12 +7,28 @@ import {
 import type { OAuthStore } from '../../domain/access/oauth-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import { type RouteDeps, route } from '../route.js';
+import { page, responseSchemas, time } from '../serialize.js';
 
 const appJson = (a: ConnectedApp) => ({
   ...a,
   granted_at: a.granted_at.toISOString(),
   expires_at: a.expires_at?.toISOString() ?? null,
 });
+
+export const connectedAppResponse = z
+  .strictObject({
+    id: z.string(),
+    client_id: z.string(),
+    client_name: z.string().nullable(),
+    client_uri: z.string().nullable(),
+    redirect_uris: z.array(z.string()),
+    scope: z.string(),
+    user_id: z.string(),
+    user_email: z.string().nullable(),
+    granted_at: time,
+    expires_at: time.nullable(),
+  })
+  .register(responseSchemas, { id: 'ConnectedApp' });
 
 /**
  * Settings → Connected apps: the AI assistants you authorized (hosted MCP, OAuth), and revoking them;
@@ -22,6 +39,7 @@ export const connectedAppRoutes = ({ store, clock }: RouteDeps<OAuthStore & Tena
     method: 'get',
     path: '/connected-apps',
     tag: 'Connected apps',
+    response: page(connectedAppResponse),
     auth: 'session',
     summary:
       'The apps (AI assistants using the hosted MCP connector) you authorized with OAuth, newest first: the client, what it may do (scope "mcp": act as you, with your role), when granted and until when.',
@@ -34,6 +52,7 @@ export const connectedAppRoutes = ({ store, clock }: RouteDeps<OAuthStore & Tena
     method: 'post',
     path: '/connected-apps/{id}/revoke',
     tag: 'Connected apps',
+    response: connectedAppResponse,
     auth: 'session',
     summary:
       'Revoke one of your connected apps: its grant and every access and refresh token issued under it stop working at once.',
@@ -46,6 +65,7 @@ export const connectedAppRoutes = ({ store, clock }: RouteDeps<OAuthStore & Tena
     method: 'get',
     path: '/workspace/connected-apps',
     tag: 'Connected apps',
+    response: page(connectedAppResponse),
     auth: 'session',
     role: 'admin',
     summary:
@@ -60,6 +80,7 @@ export const connectedAppRoutes = ({ store, clock }: RouteDeps<OAuthStore & Tena
     method: 'post',
     path: '/workspace/connected-apps/{id}/revoke',
     tag: 'Connected apps',
+    response: connectedAppResponse,
     auth: 'session',
     role: 'admin',
     summary:

@@ -11,7 +11,7 @@ import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import { uuid } from '../../domain/validation.js';
 import { type RouteDeps, route } from '../route.js';
-import { policyJson } from '../serialize.js';
+import { page, policyJson, policyResponse } from '../serialize.js';
 import { pageQuery } from './query.js';
 
 /** A path id that is not a UUID cannot name anything: 404 without a lookup. */
@@ -22,6 +22,7 @@ export const escalationPolicyRoutes = ({ store, clock }: RouteDeps<RoutingStore 
     method: 'get',
     path: '/escalation-policies',
     tag: 'Escalation policies',
+    response: page(policyResponse),
     summary: 'List the workspace’s escalation policies, newest first (one is the default).',
     query: z.strictObject(pageQuery),
     async handler({ auth, query }) {
@@ -33,6 +34,7 @@ export const escalationPolicyRoutes = ({ store, clock }: RouteDeps<RoutingStore 
     method: 'post',
     path: '/escalation-policies',
     tag: 'Escalation policies',
+    response: policyResponse,
     summary:
       'Create a policy: ordered steps (wait N minutes after the previous step, then notify users by email and/or channels), repeated `repeat` more times until acknowledged. `is_default: true` makes it the workspace default.',
     role: 'admin',
@@ -46,6 +48,7 @@ export const escalationPolicyRoutes = ({ store, clock }: RouteDeps<RoutingStore 
     method: 'get',
     path: '/escalation-policies/{id}',
     tag: 'Escalation policies',
+    response: policyResponse,
     summary: 'Get an escalation policy.',
     responses: { 404: 'No such policy in this workspace' },
     async handler({ auth, params }) {
@@ -58,6 +61,7 @@ export const escalationPolicyRoutes = ({ store, clock }: RouteDeps<RoutingStore 
     method: 'patch',
     path: '/escalation-policies/{id}',
     tag: 'Escalation policies',
+    response: policyResponse,
     summary: 'Change a policy. Alerts already escalating follow the new steps from their current position.',
     role: 'admin',
     body: updatePolicyBody,
@@ -70,6 +74,7 @@ export const escalationPolicyRoutes = ({ store, clock }: RouteDeps<RoutingStore 
     method: 'delete',
     path: '/escalation-policies/{id}',
     tag: 'Escalation policies',
+    response: null,
     summary: 'Delete a policy that is not the default and that no monitor, heartbeat or integration uses.',
     role: 'admin',
     status: 204,

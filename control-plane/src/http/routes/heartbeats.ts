@@ -10,7 +10,20 @@ import {
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import type { Heartbeat } from '../../domain/types.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
-import { heartbeatJson } from '../serialize.js';
+import { heartbeatJson, heartbeatResponse, page, time } from '../serialize.js';
+
+const pingResponse = z.strictObject({
+  id: z.string(),
+  kind: z.enum(['success', 'start', 'fail']),
+  at: time,
+  received_at: time,
+  source: z.string().nullable(),
+  rid: z.string().nullable(),
+  exit_status: z.number().int().nullable(),
+  body: z.string().nullable(),
+  duration_ms: z.number().nullable(),
+});
+
 import { pageQuery } from './query.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -26,6 +39,7 @@ export const heartbeatRoutes = ({ store, clock, workspaceUrl }: RouteDeps<Heartb
       method: 'post',
       path: '/heartbeats',
       tag: 'Heartbeats',
+      response: heartbeatResponse,
       summary: 'Create a heartbeat; the response carries its ping URL.',
       role: 'member',
       body: createHeartbeatBody,
@@ -39,6 +53,7 @@ export const heartbeatRoutes = ({ store, clock, workspaceUrl }: RouteDeps<Heartb
       method: 'get',
       path: '/heartbeats',
       tag: 'Heartbeats',
+      response: page(heartbeatResponse),
       summary: 'List heartbeats, newest first, with their state and last ping.',
       query: z.strictObject(pageQuery),
       async handler({ auth, query }) {
@@ -53,6 +68,7 @@ export const heartbeatRoutes = ({ store, clock, workspaceUrl }: RouteDeps<Heartb
       method: 'get',
       path: '/heartbeats/{uuid}',
       tag: 'Heartbeats',
+      response: heartbeatResponse,
       summary: 'Get a heartbeat.',
       responses: { 404: 'No such heartbeat in this workspace' },
       async handler({ auth, params }) {
@@ -63,6 +79,7 @@ export const heartbeatRoutes = ({ store, clock, workspaceUrl }: RouteDeps<Heartb
       method: 'get',
       path: '/heartbeats/{uuid}/pings',
       tag: 'Heartbeats',
+      response: page(pingResponse),
       summary:
         'Pings of a heartbeat, newest first by ping time, paged: kind (success, start, fail), exit status, run id, body, and for a finish whose run id matches a start on the same page, the run’s duration.',
       query: z.strictObject(pageQuery),
@@ -96,6 +113,7 @@ export const heartbeatRoutes = ({ store, clock, workspaceUrl }: RouteDeps<Heartb
       method: 'patch',
       path: '/heartbeats/{uuid}',
       tag: 'Heartbeats',
+      response: heartbeatResponse,
       summary: 'Change a heartbeat’s name, period, grace or policy, or pause it.',
       role: 'member',
       body: updateHeartbeatBody,
@@ -108,6 +126,7 @@ export const heartbeatRoutes = ({ store, clock, workspaceUrl }: RouteDeps<Heartb
       method: 'delete',
       path: '/heartbeats/{uuid}',
       tag: 'Heartbeats',
+      response: null,
       summary: 'Delete a heartbeat and its pings.',
       role: 'member',
       status: 204,

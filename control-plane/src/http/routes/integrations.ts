@@ -24,9 +24,10 @@ import {
   updateIntegrationBody,
 } from '../../domain/integrations/integrations.js';
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
-import type { Integration, IntegrationKind } from '../../domain/types.js';
+import { INTEGRATION_KINDS, type Integration, type IntegrationKind } from '../../domain/types.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
+import { page, responseSchemas, time } from '../serialize.js';
 import { UUID } from './heartbeats.js';
 import { pageQuery } from './query.js';
 
@@ -43,6 +44,22 @@ const integrationJson = (i: Integration, baseUrl: string) => ({
   created_at: iso(i.created_at),
   updated_at: iso(i.updated_at),
 });
+
+export const integrationResponse = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    kind: z.enum(INTEGRATION_KINDS),
+    escalation_policy_id: z.string().nullable(),
+    key_last_four: z.string(),
+    endpoint: z.string(),
+    created_at: time,
+    updated_at: time,
+  })
+  .register(responseSchemas, { id: 'Integration' });
+
+/** An integration just created or re-keyed: its service key, shown this once. */
+const integrationWithKey = integrationResponse.extend({ service_key: z.string() });
 
 export const integrationRoutes = ({
   store,
@@ -68,6 +85,24 @@ export const integrationRoutes = ({
       method: 'post',
       path: `/integrations/${kind}/events`,
       tag: 'Integrations',
+      response: z.strictObject({
+        status: z.literal('ok'),
+        events: z.array(
+          z.strictObject({
+            action: z.enum(['trigger', 'acknowledge', 'resolve']),
+            dedup_key: z.string(),
+            outcome: z.enum([
+              'created',
+              'updated',
+              'resolved',
+              'acknowledged',
+              'already_acknowledged',
+              'not_open',
+            ]),
+            alert_id: z.string().nullable(),
+          }),
+        ),
+      }),
       auth: 'service_key',
       serviceKey: { kind },
       maxBodyBytes: config.integration_max_body_bytes,
@@ -90,6 +125,7 @@ export const integrationRoutes = ({
       method: 'post',
       path: '/integrations',
       tag: 'Integrations',
+      response: integrationWithKey,
       summary:
         'Create an integration (an inbound alert source: webhook, alertmanager, grafana or pagerduty). The response carries its service key, shown this once, and the endpoint to send events to.',
       role: 'admin',
@@ -104,6 +140,7 @@ export const integrationRoutes = ({
       method: 'get',
       path: '/integrations',
       tag: 'Integrations',
+      response: page(integrationResponse),
       summary: 'List integrations, newest first (service keys are never shown again).',
       query: z.strictObject(pageQuery),
       async handler({ auth, query }) {
@@ -115,6 +152,7 @@ export const integrationRoutes = ({
       method: 'get',
       path: '/integrations/{integration_id}',
       tag: 'Integrations',
+      response: integrationResponse,
       summary: 'Get an integration.',
       responses: { 404: 'No such integration in this workspace' },
       async handler({ auth, params }) {
@@ -125,6 +163,7 @@ export const integrationRoutes = ({
       method: 'patch',
       path: '/integrations/{integration_id}',
       tag: 'Integrations',
+      response: integrationResponse,
       summary: 'Rename an integration or change the escalation policy of its alerts.',
       role: 'admin',
       body: updateIntegrationBody,
@@ -138,6 +177,7 @@ export const integrationRoutes = ({
       method: 'post',
       path: '/integrations/{integration_id}/rotate-key',
       tag: 'Integrations',
+      response: integrationWithKey,
       summary:
         'Replace the integration’s service key; the new one is in the response, shown this once, and the old one stops working at once.',
       role: 'admin',
@@ -150,6 +190,7 @@ export const integrationRoutes = ({
       method: 'delete',
       path: '/integrations/{integration_id}',
       tag: 'Integrations',
+      response: null,
       summary: 'Delete an integration; its key stops working. Its alerts stay.',
       role: 'admin',
       status: 204,
@@ -182,6 +223,7 @@ export const integrationRoutes = ({
       path: '/integrations/pagerduty/v2/enqueue',
       aliases: ['/v2/enqueue'],
       tag: 'Integrations',
+      response: z.strictObject({ status: z.literal('success'), message: z.string(), dedup_key: z.string() }),
       auth: 'service_key',
       serviceKey: { kind: 'pagerduty', inBody: pagerDutyRoutingKey },
       maxBodyBytes: config.integration_max_body_bytes,

@@ -1,4 +1,5 @@
 import { newId } from '@lookout/shared';
+import { z } from 'zod';
 import {
   mailSettingsBody,
   mailTestBody,
@@ -6,14 +7,38 @@ import {
   saveMailSettings,
   transportSource,
 } from '../../domain/routing/mail-settings.js';
-import type { MailSettingsStore, WorkspaceMailSettings } from '../../domain/routing/mail-settings-store.js';
+import {
+  MAIL_TLS,
+  type MailSettingsStore,
+  type WorkspaceMailSettings,
+} from '../../domain/routing/mail-settings-store.js';
 import { retryable } from '../../domain/routing/notifications.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
 import { createSecretBox } from '../../secret-box.js';
 import { type RouteDeps, route } from '../route.js';
+import { responseSchemas, time } from '../serialize.js';
 
 const TAG = 'Mail settings';
+
+/** The workspace's mail settings as admins see them: never the password, only whether one is set. */
+const mailSettingsResponse = z
+  .strictObject({
+    transport: z.enum(['workspace', 'deployment', 'none']),
+    deployment_transport: z.boolean(),
+    settings: z
+      .strictObject({
+        host: z.string(),
+        port: z.number().int(),
+        tls: z.enum(MAIL_TLS),
+        username: z.string().nullable(),
+        password_set: z.boolean(),
+        from_address: z.string(),
+        updated_at: time,
+      })
+      .nullable(),
+  })
+  .register(responseSchemas, { id: 'MailSettings' });
 
 /**
  * Settings → Mail (admins only): the workspace's own SMTP server for its alert email. The password
@@ -41,6 +66,7 @@ export const mailSettingsRoutes = ({ store, clock, config }: RouteDeps<MailSetti
       method: 'get',
       path: '/settings/mail',
       tag: TAG,
+      response: mailSettingsResponse,
       summary:
         'Where the workspace’s email goes: `transport` is `workspace` (its own SMTP server, in `settings`), `deployment` (the server the operator configured) or `none` (email fails at once, saying so). The password is never returned: `password_set` says whether one is stored.',
       role: 'admin',
@@ -52,6 +78,7 @@ export const mailSettingsRoutes = ({ store, clock, config }: RouteDeps<MailSetti
       method: 'put',
       path: '/settings/mail',
       tag: TAG,
+      response: mailSettingsResponse,
       summary:
         'Set the workspace’s own SMTP server, whole: `host`, `port`, `tls` (`starttls`, `tls` or `none`), `username`, `password` (write-only: omitted keeps the stored one, null removes it; the host or username cannot change without entering it again), `from_address`. Its alert email goes through it from then on.',
       role: 'admin',
@@ -66,6 +93,7 @@ export const mailSettingsRoutes = ({ store, clock, config }: RouteDeps<MailSetti
       method: 'delete',
       path: '/settings/mail',
       tag: TAG,
+      response: null,
       summary:
         'Remove the workspace’s own SMTP server (its password with it): its email goes through the deployment’s server again, if there is one.',
       role: 'admin',
@@ -79,6 +107,15 @@ export const mailSettingsRoutes = ({ store, clock, config }: RouteDeps<MailSetti
       method: 'post',
       path: '/settings/mail/test',
       tag: TAG,
+      response: z.strictObject({
+        ok: z.boolean(),
+        outcome: z.enum(['sent', 'failed']),
+        transport: z.enum(['workspace', 'deployment', 'none']),
+        to: z.string(),
+        status_code: z.number().int().nullable(),
+        error: z.string().nullable(),
+        would_retry: z.boolean(),
+      }),
       summary:
         'Send one test email now, through the server the workspace’s alert email uses, to `to` or else the calling admin, and answer with the outcome: `ok`, `outcome` (sent or failed), `transport`, `to`, `status_code` (the SMTP reply code, if any), `error` and `would_retry` (whether an alert email would try again after this failure). Never retried.',
       role: 'admin',

@@ -13,7 +13,7 @@ import {
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import { uuid } from '../../domain/validation.js';
 import { type RouteDeps, route } from '../route.js';
-import { maintenanceWindowJson } from '../serialize.js';
+import { maintenanceWindowJson, maintenanceWindowResponse, page } from '../serialize.js';
 import { pageQuery } from './query.js';
 
 const idOf = (raw: string | undefined) => (uuid().safeParse(raw).success ? raw!.toLowerCase() : '');
@@ -26,6 +26,7 @@ export const maintenanceWindowRoutes = ({
     method: 'get',
     path: '/maintenance-windows',
     tag: 'Maintenance windows',
+    response: page(maintenanceWindowResponse),
     summary: 'List maintenance windows, latest start first.',
     query: z.strictObject(pageQuery),
     async handler({ auth, query }) {
@@ -38,6 +39,7 @@ export const maintenanceWindowRoutes = ({
     method: 'post',
     path: '/maintenance-windows',
     tag: 'Maintenance windows',
+    response: maintenanceWindowResponse,
     summary:
       'Plan a window for a monitor, a heartbeat or the whole workspace (`scope_type`, `scope_id`). Alerts raised inside it are recorded but not escalated.',
     role: 'admin',
@@ -52,6 +54,7 @@ export const maintenanceWindowRoutes = ({
     method: 'get',
     path: '/maintenance-windows/{id}',
     tag: 'Maintenance windows',
+    response: maintenanceWindowResponse,
     summary: 'Get a maintenance window.',
     responses: { 404: 'No such window in this workspace' },
     async handler({ auth, params }) {
@@ -64,6 +67,7 @@ export const maintenanceWindowRoutes = ({
     method: 'patch',
     path: '/maintenance-windows/{id}',
     tag: 'Maintenance windows',
+    response: maintenanceWindowResponse,
     summary:
       'Rename a window or move its start or end (its scope stays). The times follow the rules of a new window; an ended window cannot change (409).',
     role: 'admin',
@@ -81,6 +85,7 @@ export const maintenanceWindowRoutes = ({
     method: 'post',
     path: '/maintenance-windows/{id}/end',
     tag: 'Maintenance windows',
+    response: maintenanceWindowResponse,
     summary:
       'End an active window now: its end becomes the present, and it stays listed. 409 for one that has ended or not started (delete that one instead).',
     role: 'admin',
@@ -94,6 +99,7 @@ export const maintenanceWindowRoutes = ({
     method: 'delete',
     path: '/maintenance-windows/{id}',
     tag: 'Maintenance windows',
+    response: null,
     summary: 'Delete a maintenance window (to end an active one and keep its record: POST …/end).',
     role: 'admin',
     status: 204,

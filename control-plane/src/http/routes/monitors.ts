@@ -16,7 +16,7 @@ import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Monitor } from '../../domain/types.js';
 import { MONITOR_TYPES } from '../../domain/types.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
-import { monitorJson } from '../serialize.js';
+import { monitorJson, monitorResponse, page } from '../serialize.js';
 import { boolParam, pageQuery } from './query.js';
 
 /**
@@ -38,6 +38,11 @@ const statusParam = z.preprocess(
       return [...new Set(values)] as MonitorStatus[];
     }),
 );
+
+/** A monitor just created or changed, with what was adjusted (an interval raised to the plan minimum). */
+const monitorWithWarnings = monitorResponse.extend({
+  warnings: z.array(z.strictObject({ field: z.string(), message: z.string() })),
+});
 
 export const monitorRoutes = ({
   store,
@@ -72,6 +77,7 @@ export const monitorRoutes = ({
       method: 'post',
       path: '/monitors/create',
       tag: 'Monitors',
+      response: monitorWithWarnings,
       summary:
         'Create a monitor. An interval below the plan minimum is raised to it, and `warnings` says so.',
       role: 'member',
@@ -90,6 +96,7 @@ export const monitorRoutes = ({
       method: 'get',
       path: '/monitors',
       tag: 'Monitors',
+      response: page(monitorResponse),
       summary:
         'List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`.',
       query: z.strictObject({
@@ -111,6 +118,7 @@ export const monitorRoutes = ({
       method: 'get',
       path: '/monitors/{id}',
       tag: 'Monitors',
+      response: monitorResponse,
       summary:
         'Get a monitor, with its `status`, `last_checked_at`, `uptime_24h`, `uptime_30d`, `last_response_time_ms` and `recent_checks` (as in the list).',
       responses: { 404: 'No such monitor in this workspace' },
@@ -122,6 +130,7 @@ export const monitorRoutes = ({
       method: 'patch',
       path: '/monitors/{id}',
       tag: 'Monitors',
+      response: monitorWithWarnings,
       summary: 'Change some fields of a monitor; the result is checked as a whole.',
       role: 'member',
       body: updateMonitorBody,
@@ -135,6 +144,7 @@ export const monitorRoutes = ({
       method: 'delete',
       path: '/monitors/{id}',
       tag: 'Monitors',
+      response: null,
       summary: 'Delete a monitor.',
       role: 'member',
       status: 204,
@@ -149,6 +159,7 @@ export const monitorRoutes = ({
       method: 'post',
       path: '/monitors/{id}/check',
       tag: 'Monitors',
+      response: z.strictObject({ requested: z.array(z.string()) }),
       summary:
         'Check now: asks every location of the monitor to run it at once, outside its schedule. The results arrive like any other (`GET /monitors/{id}/results`, with `run_now_request_id`).',
       role: 'member',
@@ -167,6 +178,7 @@ export const monitorRoutes = ({
         method: 'post',
         path: `/monitors/{id}/${action}`,
         tag: 'Monitors',
+        response: monitorResponse,
         summary: action === 'pause' ? 'Stop running checks until resumed.' : 'Run checks again.',
         role: 'member',
         responses: { 404: 'No such monitor in this workspace' },

@@ -4,6 +4,7 @@ import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js'
 import { type PingSignal, pingBody, pingTime } from '../../domain/heartbeats/heartbeats.js';
 import type { Heartbeat } from '../../domain/types.js';
 import { type RouteDeps, route } from '../route.js';
+import { responseSchemas } from '../serialize.js';
 import { UUID } from './heartbeats.js';
 
 /**
@@ -23,6 +24,11 @@ const createHeartbeatCache = (store: Pick<HeartbeatStore, 'findHeartbeat'>, ttlM
     return h;
   };
 };
+
+/** What a recorded ping answers (the spec's shape). */
+export const pingResponse = z
+  .strictObject({ message: z.string(), status: z.literal('ok') })
+  .register(responseSchemas, { id: 'PingRecorded' });
 
 export const PING_OK = { message: 'Ping recorded.', status: 'ok' } as const;
 
@@ -97,10 +103,15 @@ export const pingRoutes = (): ReturnType<typeof route>[] =>
       tag: 'Heartbeats',
       auth: 'none',
       raw: true,
+      response: pingResponse,
       summary: `${what} ${BODY_NOTE} Also served at /hb/ping/{uuid}${suffix}.`,
       query: ridQuery,
       body: pingBody,
-      responses: { 200: '{"message": "Ping recorded.", "status": "ok"}', 404: 'Unknown uuid' },
+      responses: {
+        200: '{"message": "Ping recorded.", "status": "ok"}',
+        404: 'Unknown uuid',
+        429: 'Pinged too often; retry after Retry-After',
+      },
     }),
     route({
       method: 'get',
@@ -108,8 +119,13 @@ export const pingRoutes = (): ReturnType<typeof route>[] =>
       tag: 'Heartbeats',
       auth: 'none',
       raw: true,
+      response: pingResponse,
       summary: `${what} Recorded at arrival time. HEAD works the same (headers, no body). Also served at /hb/ping/{uuid}${suffix}.`,
       query: ridQuery,
-      responses: { 200: '{"message": "Ping recorded.", "status": "ok"}', 404: 'Unknown uuid' },
+      responses: {
+        200: '{"message": "Ping recorded.", "status": "ok"}',
+        404: 'Unknown uuid',
+        429: 'Pinged too often; retry after Retry-After',
+      },
     }),
   ]);

@@ -8,7 +8,14 @@ import type { ResultStore } from '../../domain/results/result-store.js';
 import { monitorUptime, percent, resultsKeptFrom } from '../../domain/results/uptime.js';
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
-import { regionHealthJson, resultJson } from '../serialize.js';
+import {
+  page,
+  regionHealthJson,
+  regionHealthResponse,
+  resultJson,
+  resultResponse,
+  time,
+} from '../serialize.js';
 import { isoTime, pageQuery } from './query.js';
 
 const DAY_MS = 86_400_000;
@@ -28,6 +35,7 @@ export const resultRoutes = ({
       method: 'get',
       path: '/monitors/{id}/results',
       tag: 'Monitors',
+      response: page(resultResponse),
       summary: 'Check results of a monitor, newest first, from every location (or one).',
       query: z.strictObject({
         ...pageQuery,
@@ -45,6 +53,14 @@ export const resultRoutes = ({
       method: 'get',
       path: '/monitors/{id}/uptime',
       tag: 'Monitors',
+      response: z.strictObject({
+        monitor_id: z.string(),
+        since: time,
+        until: time,
+        total_checks: z.number().int(),
+        successful_checks: z.number().int(),
+        uptime_percentage: z.number().nullable(),
+      }),
       summary:
         'Share of successful checks in a window (default: the last 24 hours), across locations. Null when there were no checks. Answered from hourly rollups (kept at least 35 days, longer than results) and, for the partial hours at the window’s edges, from the results; an edge hour older than the results’ retention counts whole.',
       query: z.strictObject({ since: isoTime.optional(), until: isoTime.optional() }),
@@ -88,6 +104,7 @@ export const regionRoutes = ({
     method: 'get',
     path: '/regions',
     tag: 'Regions',
+    response: page(regionHealthResponse),
     summary:
       'The regions monitors may run from (the names `check_locations` takes), each with its health: `healthy` when an agent there is reporting results, and how many of your monitors (not paused) it checks (0 for a region you do not use). The list is short (the regions configured), so it is one page.',
     async handler({ auth }) {

@@ -1,4 +1,5 @@
 import { AppError } from '@lookout/shared';
+import { z } from 'zod';
 import type { SessionStore } from '../../domain/access/sessions.js';
 import {
   changePassword,
@@ -12,10 +13,21 @@ import type { SignInStore } from '../../domain/access/sign-in-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { User, Workspace } from '../../domain/types.js';
 import { type RouteDeps, route } from '../route.js';
+import { responseSchemas, time } from '../serialize.js';
 import { deviceCookieName, sessionLifetimes, setDeviceCookie, setSessionCookie } from '../session-cookie.js';
 
 const userJson = (u: User) => ({ id: u.id, email: u.email, role: u.role });
 const workspaceJson = (w: Workspace) => ({ id: w.id, subdomain: w.subdomain, name: w.name, plan: w.plan });
+
+/** A web app session: who, where, the CSRF token every write must send, and when it ends. */
+export const sessionResponse = z
+  .strictObject({
+    user: z.strictObject({ id: z.string(), email: z.string(), role: z.enum(['admin', 'member', 'viewer']) }),
+    workspace: z.strictObject({ id: z.string(), subdomain: z.string(), name: z.string(), plan: z.string() }),
+    csrf_token: z.string(),
+    expires_at: time,
+  })
+  .register(responseSchemas, { id: 'Session' });
 
 /** The web app's session: sign in, who am I (with the CSRF token), sign out, change password. */
 export const sessionRoutes = ({
@@ -37,6 +49,7 @@ export const sessionRoutes = ({
       method: 'post',
       path: '/session',
       tag: 'Session',
+      response: sessionResponse,
       auth: 'none',
       summary:
         'Sign in to the web app with email and password: sets the HttpOnly session cookie and returns the user and the CSRF token every write with the session must send in X-CSRF-Token. Also sets the device cookie: a browser that has signed in to an account before is held only to its own failed sign-ins for it, never locked out by guesses from elsewhere.',
@@ -72,6 +85,7 @@ export const sessionRoutes = ({
       method: 'get',
       path: '/session',
       tag: 'Session',
+      response: sessionResponse,
       auth: 'session',
       summary: 'The signed-in user and workspace, and a CSRF token for the session.',
       async handler({ auth }) {
@@ -87,6 +101,7 @@ export const sessionRoutes = ({
       method: 'delete',
       path: '/session',
       tag: 'Session',
+      response: null,
       auth: 'session',
       summary: 'Sign out: ends this session and clears its cookie.',
       status: 204,
@@ -100,6 +115,7 @@ export const sessionRoutes = ({
       method: 'post',
       path: '/session/password',
       tag: 'Session',
+      response: sessionResponse,
       auth: 'session',
       summary:
         'Change your password (the current one is needed). Ends every session of yours, other browsers included; this browser gets a new session cookie and CSRF token.',

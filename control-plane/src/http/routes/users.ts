@@ -15,9 +15,18 @@ import {
 } from '../../domain/tenancy/users.js';
 import type { User, Workspace } from '../../domain/types.js';
 import { type ApiContext, type RouteDeps, route } from '../route.js';
-import { signInActivityJson, userJson } from '../serialize.js';
+import {
+  page,
+  responseSchemas,
+  signInActivityJson,
+  signInActivityResponse,
+  time,
+  userJson,
+  userResponse,
+} from '../serialize.js';
 import { sessionLifetimes, setSessionCookie } from '../session-cookie.js';
 import { pageQuery } from './query.js';
+import { sessionResponse } from './session.js';
 
 /**
  * A user as admins (and, for themselves, users) see them: `status` is `invited` until they have set a
@@ -29,6 +38,11 @@ const memberJson = (u: User, invitation?: Invitation, activity?: SignInActivity)
   invitation_expires_at: !u.password_hash && invitation ? invitation.expires_at.toISOString() : null,
   ...signInActivityJson(activity),
 });
+
+export const memberResponse = userResponse
+  .extend({ status: z.enum(['active', 'invited']), invitation_expires_at: time.nullable() })
+  .extend(signInActivityResponse.shape)
+  .register(responseSchemas, { id: 'Member' });
 
 /**
  * The link an invitee opens. The token rides in the fragment, which browsers never send to a server:
@@ -52,6 +66,7 @@ export const userRoutes = ({
     method: 'get',
     path: '/users/me',
     tag: 'Users',
+    response: memberResponse,
     summary:
       'You, as admins see you in the users list: id, email, role, status, created_at, last_sign_in_at, and failed_sign_ins (count of the latest failed web sign-ins in a row, since: the successful sign-in before them, last_at, last_address). Any role, with a session or an API key.',
     async handler({ auth }) {
@@ -63,6 +78,7 @@ export const userRoutes = ({
     method: 'get',
     path: '/users',
     tag: 'Users',
+    response: page(memberResponse),
     summary:
       'The users of this workspace (admins), newest first and paged: id (for escalation policy steps), email, role, status (`active`, or `invited` until they set a password, with invitation_expires_at), created_at, last_sign_in_at, and failed_sign_ins (count of the latest failed web sign-ins in a row, since: the successful sign-in before them, last_at, last_address).',
     role: 'admin',
@@ -88,6 +104,7 @@ export const userRoutes = ({
     method: 'post',
     path: '/users',
     tag: 'Users',
+    response: memberResponse.extend({ invitation_url: z.string() }),
     summary: `Invite a user by email with a role (admins). Returns the user and a one-time invitation_url, valid 7 days, for them to set a password; it is shown only in this response (no email is sent: pass it on). Inviting an email that has not joined yet gives a new link and replaces the old one.`,
     role: 'admin',
     body: inviteUserInput,
@@ -108,6 +125,7 @@ export const userRoutes = ({
     method: 'patch',
     path: '/users/{id}',
     tag: 'Users',
+    response: memberResponse,
     summary:
       'Change a user’s role (admins). Their sessions and keys act with the new role from their next request. The last admin of the workspace cannot be demoted.',
     role: 'admin',
@@ -126,6 +144,7 @@ export const userRoutes = ({
     method: 'delete',
     path: '/users/{id}',
     tag: 'Users',
+    response: null,
     summary:
       'Remove a user (admins): in one step their sessions end, their API keys are revoked, any invitation is void and they leave the escalation steps that notify others too (those policies’ updated_at changes). Refused (409) for the last admin of the workspace, and for a user who is the only one some escalation step notifies: the error names those policies and steps (`details`: one per policy, with its id), to change first.',
     role: 'admin',
@@ -143,6 +162,7 @@ export const userRoutes = ({
     method: 'post',
     path: '/invitations/accept',
     tag: 'Users',
+    response: sessionResponse,
     auth: 'none',
     summary:
       'Accept an invitation: the token from the invitation link and a password of at least 12 characters. Sets the password and signs in (the session cookie, and the CSRF token as for POST /session). A link works once, for 7 days, on its own workspace only.',

@@ -1,0 +1,396 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pingResponse } from '../../control-plane/src/http/routes/pings.js';
+import { errorResponse } from '../../control-plane/src/http/serialize.js';
+import { type Harness, type Reply, type RequestOptions, startHarness } from '../support/harness.js';
+
+/*
+ * The API contract is honest: every operation of the OpenAPI document declares its success body and
+ * its error bodies, and every route, driven once with a request that succeeds, answers with a body its
+ * declared schema accepts. The harness turns on `validate_responses`, so the app itself checks each
+ * success body against the route's schema and answers 500 naming the mismatch; this file drives every
+ * route so none escapes that check (the whole e2e suite runs with it on as well).
+ */
+
+type Op = { method: string; path: string };
+// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document as JSON
+type Doc = any;
+
+/** Operations driven to success in another e2e file, which runs with the same check on. */
+const DRIVEN_ELSEWHERE: Record<string, string> = {
+  'post /connected-apps/{id}/revoke': 'mcp-oauth.test.ts (needs an OAuth grant)',
+  'post /workspace/connected-apps/{id}/revoke': 'mcp-oauth.test.ts (needs an OAuth grant)',
+};
+
+let h: Harness;
+let doc: Doc;
+beforeAll(async () => {
+  h = await startHarness();
+  doc = (await h.request('GET', '/api/v1/openapi.json', { host: 'demo.localhost' })).body;
+});
+afterAll(() => h.close());
+
+const operations = (d: Doc): Op[] =>
+  Object.entries(d.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
+    Object.keys(methods).map((method) => ({ method, path })),
+  );
+
+describe('the OpenAPI document', () => {
+  it('declares, for every operation, its success body and its error bodies', () => {
+    const ops = operations(doc);
+    expect(ops.length).toBeGreaterThan(70);
+    const missing: string[] = [];
+    for (const { method, path } of ops) {
+      const responses = doc.paths[path][method].responses as Record<string, Doc>;
+      const name = `${method} ${path}`;
+      const success = Object.keys(responses).filter((c) => c.startsWith('2'));
+      if (success.length !== 1) missing.push(`${name}: ${success.length} success statuses`);
+      for (const code of success) {
+        const schema = responses[code].content?.['application/json']?.schema;
+        if (code === '204' ? schema !== undefined : schema === undefined)
+          missing.push(`${name}: ${code} ${code === '204' ? 'has' : 'has no'} body schema`);
+      }
+      const errors = Object.keys(responses).filter((c) => Number(c) >= 400);
+      if (!errors.includes('500') || !errors.some((c) => c.startsWith('4')))
+        missing.push(`${name}: error statuses ${errors.join(',')}`);
+      for (const code of errors)
+        if (responses[code].content?.['application/json']?.schema?.$ref !== '#/components/schemas/Error')
+          missing.push(`${name}: ${code} is not the error body`);
+    }
+    expect(missing).toEqual([]);
+    // Spec-pinned shapes.
+    const ok = (path: string, method: string, code = '200') =>
+      doc.paths[path][method].responses[code].content['application/json'].schema;
+    const named = (schema: Doc) =>
+      schema.$ref ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema;
+    expect(named(ok('/hb/ping/{uuid}', 'post')).required.sort()).toEqual(['message', 'status']);
+    expect(ok('/alerts/resolve', 'post').required.sort()).toEqual([
+      'already_resolved',
+      'not_found',
+      'resolved',
+    ]);
+    expect(ok('/monitors', 'get').required.sort()).toEqual(['data', 'next_cursor']);
+    // Record shapes are named once and referred to.
+    expect(ok('/monitors', 'get').properties.data.items).toEqual({ $ref: '#/components/schemas/Monitor' });
+    expect(ok('/monitors/{id}', 'get')).toEqual({ $ref: '#/components/schemas/Monitor' });
+    expect(doc.components.schemas.Monitor.additionalProperties).toBe(false);
+    expect(doc.components.schemas.Monitor.properties.created_at.format).toBe('date-time');
+  });
+});
+
+describe('every route answers with the body it declares', () => {
+  it('drives each operation once to success; the app checks each body against its schema', async () => {
+    const w = await h.workspace('contract');
+    const driven = new Set<string>();
+    const { adminKey } = w;
+
+    /** Calls an operation by its template path and records it as driven; it must succeed. */
+    const call = async (
+      method: string,
+      template: string,
+      opts: RequestOptions & { params?: Record<string, string>; root?: boolean } = {},
+    ): Promise<Reply> => {
+      const path = template.replace(/\{(\w+)\}/g, (_m, p: string) => opts.params?.[p] ?? `{${p}}`);
+      const r = await h.request(method.toUpperCase(), `${opts.root ? '' : '/api/v1'}${path}`, {
+        host: w.host,
+        key: adminKey,
+        ...opts,
+      });
+      const name = `${method} ${template}`;
+      expect(r.status, `${name}: ${r.text}`).toBeGreaterThanOrEqual(200);
+      expect(r.status, `${name}: ${r.text}`).toBeLessThan(300);
+      const declared = Object.keys(doc.paths[template]?.[method]?.responses ?? {});
+      expect(declared, name).toContain(String(r.status));
+      driven.add(name);
+      return r;
+    };
+    /** The list answered with at least one item (a check on an empty list proves little). */
+    const list = async (template: string, opts: Parameters<typeof call>[2] = {}) => {
+      const r = await call('get', template, opts);
+      expect(r.body.data.length, template).toBeGreaterThan(0);
+      return r;
+    };
+
+    // The web app's session (cookie + CSRF token), for the session-only routes.
+    const signIn = await call('post', '/session', {
+      key: '',
+      json: { email: w.admin.email, password: w.password },
+    });
+    const cookie = () =>
+      [signIn.headers['set-cookie'] ?? []]
+        .flat()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+    let csrf = signIn.body.csrf_token as string;
+    const session = () => ({ key: '', headers: { cookie: cookie(), 'x-csrf-token': csrf } });
+    await call('get', '/session', session());
+    const newKey = await call('post', '/api-keys', { ...session(), json: { name: 'ci', expiry: 'none' } });
+    await call('post', '/api-keys/legacy/regenerate', session());
+    await list('/api-keys');
+    await call('post', '/api-keys/{id}/revoke', { params: { id: newKey.body.id } });
+    await call('get', '/connected-apps', session());
+    await call('get', '/workspace/connected-apps', session());
+
+    // Users and invitations.
+    await call('get', '/users/me');
+    const invited = await call('post', '/users', { json: { email: 'new@contract.test', role: 'viewer' } });
+    await list('/users');
+    await call('patch', '/users/{id}', { params: { id: invited.body.id }, json: { role: 'member' } });
+    const token = new URL(invited.body.invitation_url).hash.replace('#token=', '');
+    await call('post', '/invitations/accept', {
+      key: '',
+      json: { token, password: 'a long enough password' },
+    });
+    await call('delete', '/users/{id}', { params: { id: invited.body.id } });
+
+    // Monitors and their results.
+    const monitor = await call('post', '/monitors/create', {
+      json: {
+        display_name: 'Site',
+        monitor_type: 'http',
+        url: 'https://example.com/',
+        http_method: 'GET',
+        expected_status_code: 200,
+      },
+    });
+    const id = monitor.body.id as string;
+    await list('/monitors');
+    await call('get', '/monitors/{id}', { params: { id } });
+    await call('patch', '/monitors/{id}', { params: { id }, json: { display_name: 'Site 2' } });
+    await call('post', '/monitors/{id}/check', { params: { id } });
+    await call('post', '/monitors/{id}/pause', { params: { id } });
+    await call('post', '/monitors/{id}/resume', { params: { id } });
+    await call('get', '/monitors/{id}/results', { params: { id } });
+    await call('get', '/monitors/{id}/uptime', { params: { id } });
+    await list('/regions');
+
+    // Heartbeats and their pings (the ping endpoint is served outside Koa: checked here).
+    const hb = await call('post', '/heartbeats', { json: { display_name: 'Nightly', period_seconds: 3600 } });
+    const uuid = hb.body.id as string;
+    for (const suffix of ['', '/start', '/fail', '/{exit_status}'])
+      for (const method of ['post', 'get']) {
+        const r = await call(method, `/hb/ping/{uuid}${suffix}`, {
+          key: '',
+          params: { uuid, exit_status: '0' },
+          ...(method === 'post' ? { raw: 'output', headers: { 'content-type': 'text/plain' } } : {}),
+        });
+        expect(pingResponse.safeParse(r.body).success, r.text).toBe(true);
+      }
+    await list('/heartbeats');
+    await call('get', '/heartbeats/{uuid}', { params: { uuid } });
+    await list('/heartbeats/{uuid}/pings', { params: { uuid } });
+    await call('patch', '/heartbeats/{uuid}', { params: { uuid }, json: { display_name: 'Nightly 2' } });
+
+    // Channels, policies, maintenance, mail.
+    const channel = await call('post', '/channels', {
+      json: { name: 'Ops', type: 'email', config: { addresses: ['ops@contract.test'] } },
+    });
+    const channelId = channel.body.id as string;
+    await list('/channels');
+    await call('get', '/channels/{id}', { params: { id: channelId } });
+    await call('patch', '/channels/{id}', { params: { id: channelId }, json: { name: 'Ops 2' } });
+    await call('post', '/channels/{id}/test', { params: { id: channelId } });
+    await list('/channels/{id}/deliveries', { params: { id: channelId } });
+    const policy = await call('post', '/escalation-policies', {
+      json: {
+        name: 'Night',
+        steps: [{ wait_minutes: 0, notify_user_ids: [w.admin.id], notify_channel_ids: [channelId] }],
+      },
+    });
+    const policyId = policy.body.id as string;
+    await list('/escalation-policies');
+    await call('get', '/escalation-policies/{id}', { params: { id: policyId } });
+    await call('patch', '/escalation-policies/{id}', { params: { id: policyId }, json: { name: 'Night 2' } });
+    const now = h.clock.now().getTime();
+    const window = await call('post', '/maintenance-windows', {
+      json: {
+        name: 'Upgrade',
+        scope_type: 'workspace',
+        starts_at: new Date(now - 60_000).toISOString(),
+        ends_at: new Date(now + 3_600_000).toISOString(),
+      },
+    });
+    const windowId = window.body.id as string;
+    await list('/maintenance-windows');
+    await call('get', '/maintenance-windows/{id}', { params: { id: windowId } });
+    await call('patch', '/maintenance-windows/{id}', {
+      params: { id: windowId },
+      json: { name: 'Upgrade 2' },
+    });
+    await call('post', '/maintenance-windows/{id}/end', { params: { id: windowId } });
+    await call('delete', '/maintenance-windows/{id}', { params: { id: windowId } });
+    await call('put', '/settings/mail', {
+      json: { host: 'smtp.contract.test', port: 587, tls: 'starttls', from_address: 'lookout@contract.test' },
+    });
+    await call('get', '/settings/mail');
+    await call('post', '/settings/mail/test', { json: {} });
+    await call('delete', '/settings/mail');
+
+    // Integrations, their inbound endpoints, and the alerts they raise.
+    const integration = async (kind: string) =>
+      (await call('post', '/integrations', { json: { name: kind, kind } })).body as {
+        id: string;
+        service_key: string;
+      };
+    const webhook = await integration('webhook');
+    await list('/integrations');
+    await call('get', '/integrations/{integration_id}', { params: { integration_id: webhook.id } });
+    await call('patch', '/integrations/{integration_id}', {
+      params: { integration_id: webhook.id },
+      json: { name: 'hooks' },
+    });
+    const rotated = await call('post', '/integrations/{integration_id}/rotate-key', {
+      params: { integration_id: webhook.id },
+    });
+    const serviceKey = (k: string) => ({ key: '', headers: { 'x-lookout-service-key': k } });
+    await call('post', '/integrations/webhook/events', {
+      ...serviceKey(rotated.body.service_key),
+      json: { title: 'Disk full', dedup_key: 'disk' },
+    });
+    await call('post', '/integrations/alertmanager/events', {
+      ...serviceKey((await integration('alertmanager')).service_key),
+      json: {
+        version: '4',
+        groupKey: '{}:{alertname="DiskFull"}',
+        truncatedAlerts: 0,
+        status: 'firing',
+        receiver: 'lookout',
+        groupLabels: {},
+        commonLabels: {},
+        commonAnnotations: {},
+        externalURL: 'http://alertmanager:9093',
+        alerts: [
+          {
+            status: 'firing',
+            labels: { alertname: 'DiskFull' },
+            annotations: { summary: 'Disk full' },
+            startsAt: '2026-06-01T11:59:00Z',
+            endsAt: '0001-01-01T00:00:00Z',
+            generatorURL: 'http://prometheus:9090/graph',
+            fingerprint: 'f1',
+          },
+        ],
+      },
+    });
+    await call('post', '/integrations/grafana/events', {
+      ...serviceKey((await integration('grafana')).service_key),
+      json: {
+        receiver: 'lookout',
+        status: 'firing',
+        orgId: 1,
+        alerts: [
+          {
+            status: 'firing',
+            labels: { alertname: 'HighLatency' },
+            annotations: { summary: 'p99 latency above 2 s' },
+            startsAt: '2026-06-01T11:58:00Z',
+            endsAt: '0001-01-01T00:00:00Z',
+            generatorURL: 'http://grafana:3000/',
+            fingerprint: 'g1',
+          },
+        ],
+        groupLabels: {},
+        commonLabels: {},
+        commonAnnotations: {},
+        externalURL: 'http://grafana:3000/',
+        version: '1',
+        groupKey: '{}',
+        truncatedAlerts: 0,
+      },
+    });
+    await call('post', '/integrations/pagerduty/v2/enqueue', {
+      key: '',
+      json: {
+        routing_key: (await integration('pagerduty')).service_key,
+        event_action: 'trigger',
+        payload: { summary: 'API errors', source: 'gateway', severity: 'error' },
+      },
+    });
+    const alerts = await list('/alerts');
+    const [first, second] = alerts.body.data as { id: string }[];
+    await call('get', '/alerts/{uuid}', { params: { uuid: first!.id } });
+    await call('post', '/alerts/acknowledge', { json: { UUIDs: [first!.id] } });
+    await call('post', '/alerts/resolve', { json: { UUIDs: [first!.id, second!.id] } });
+
+    // Deletions last.
+    await call('delete', '/integrations/{integration_id}', { params: { integration_id: webhook.id } });
+    await call('delete', '/heartbeats/{uuid}', { params: { uuid } });
+    await call('delete', '/monitors/{id}', { params: { id } });
+    await call('delete', '/escalation-policies/{id}', { params: { id: policyId } });
+    await call('delete', '/channels/{id}', { params: { id: channelId } });
+    const changed = await call('post', '/session/password', {
+      ...session(),
+      json: { current_password: w.password, new_password: 'another long password' },
+    });
+    csrf = changed.body.csrf_token;
+    await call('delete', '/session', {
+      key: '',
+      headers: {
+        cookie: [changed.headers['set-cookie'] ?? []]
+          .flat()
+          .map((c) => c.split(';')[0])
+          .join('; '),
+        'x-csrf-token': csrf,
+      },
+    });
+
+    const notDriven = operations(doc)
+      .map((o) => `${o.method} ${o.path}`)
+      .filter((name) => !driven.has(name) && !(name in DRIVEN_ELSEWHERE));
+    expect(notDriven).toEqual([]);
+  });
+
+  it('every operation refuses a request without credentials or with an unknown id in the declared error body', async () => {
+    const w = await h.workspace('errors');
+    const wrong: string[] = [];
+    for (const { method, path } of operations(doc)) {
+      const url = path.replace(/\{(\w+)\}/g, (_m, p: string) => (p === 'exit_status' ? '0' : randomUUID()));
+      const r = await h.request(method.toUpperCase(), `/api/v1${url}`, {
+        host: w.host,
+        ...(['post', 'put', 'patch'].includes(method) ? { json: {} } : {}),
+      });
+      const declared = Object.keys(doc.paths[path][method].responses);
+      const parsed = errorResponse.safeParse(r.body);
+      if (r.status < 400 || !declared.includes(String(r.status)) || !parsed.success)
+        wrong.push(`${method} ${path}: ${r.status} ${r.text}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('a body its schema does not allow is refused with 500 naming the field (and served when the check is off)', async () => {
+    /** A maintenance window whose stored scope the declared shape does not allow (as drifted code would give). */
+    const lyingWindow = async (on: Harness) => {
+      const w = await on.workspace('lying');
+      const now = on.clock.now().getTime();
+      const created = await w.api('POST', '/maintenance-windows', {
+        json: {
+          name: 'Upgrade',
+          scope_type: 'workspace',
+          starts_at: new Date(now).toISOString(),
+          ends_at: new Date(now + 3_600_000).toISOString(),
+        },
+      });
+      expect(created.status).toBe(201);
+      const db = new Database(join(on.dir, 'lookout.db'));
+      db.prepare('UPDATE maintenance_windows SET scope_type = ? WHERE id = ?').run('galaxy', created.body.id);
+      db.close();
+      return w.api('GET', `/maintenance-windows/${created.body.id}`);
+    };
+    const r = await lyingWindow(h);
+    expect(r.status).toBe(500);
+    expect(r.body.error.code).toBe('internal');
+    expect(r.body.error.message).toMatch(/GET \/maintenance-windows\/\{id\} does not match the schema/);
+    expect(r.body.error.details.map((d: { field: string }) => d.field)).toEqual(['scope_type']);
+
+    const unchecked = await startHarness({ validate_responses: false });
+    try {
+      const served = await lyingWindow(unchecked);
+      expect(served.status).toBe(200);
+      expect(served.body.scope_type).toBe('galaxy');
+    } finally {
+      await unchecked.close();
+    }
+  });
+});
