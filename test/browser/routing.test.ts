@@ -91,7 +91,8 @@ describe('heartbeats and routing pages in chromium', () => {
     // (the API counts seconds, the form minutes: so does the message)
     const periodProblem = page.getByText('must be at least 1 minute');
     await periodProblem.waitFor();
-    expect(await page.getByLabel('Period (minutes)').getAttribute('aria-describedby')).toBe(
+    // The field names its problem (and its hint) as its description.
+    expect((await page.getByLabel('Period (minutes)').getAttribute('aria-describedby'))?.split(' ')).toContain(
       await periodProblem.getAttribute('id'),
     );
 

@@ -1,7 +1,6 @@
-/** Small pieces shared by the pages: a copyable value (secrets shown once), a snippet, a field with its problem. */
-import { type ComponentChildren, Fragment } from 'preact';
+/** Small pieces shared by the pages: a copyable value (secrets shown once), an address, a snippet. */
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { ApiError } from './api.js';
 
 /** A read-only value with a Copy button and what happened. */
 export const CopyValue = (props: {
@@ -94,59 +93,6 @@ export const Snippet = (props: { title: string; code: string; wrap?: boolean }) 
   );
 };
 
-/** Problems by field name, plus one for the form; from an API error or from checks in the page. */
-export type Problems = Record<string, string | undefined> & { form?: string };
-
-export const problemsOf = (e: unknown): Problems => {
-  if (e instanceof ApiError) {
-    const p: Problems = {};
-    for (const d of e.details) p[d.field] ??= d.message;
-    if (!e.details.length) p.form = e.message;
-    return p;
-  }
-  return { form: e instanceof Error ? e.message : 'That did not work.' };
-};
-
-/** A labelled control with its problem under it, tied together by aria-describedby. */
-export const Field = (props: {
-  id: string;
-  label: string;
-  problem?: string | undefined;
-  hint?: string;
-  class?: string;
-  children: (a: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ComponentChildren;
-}) => {
-  const describedBy = props.problem ? `${props.id}-problem` : props.hint ? `${props.id}-hint` : undefined;
-  return (
-    <div class={`field ${props.class ?? ''}`}>
-      <label for={props.id}>{props.label}</label>
-      {props.children({
-        id: props.id,
-        ...(props.problem ? { 'aria-invalid': true as const } : {}),
-        ...(describedBy ? { 'aria-describedby': describedBy } : {}),
-      })}
-      {props.problem ? (
-        <span class="field-problem" id={`${props.id}-problem`}>
-          {props.problem}
-        </span>
-      ) : (
-        props.hint && (
-          <span class="hint tight" id={`${props.id}-hint`}>
-            {props.hint}
-          </span>
-        )
-      )}
-    </div>
-  );
-};
-
-export const FormError = (props: { message?: string | undefined }) =>
-  props.message ? (
-    <p class="error-box" role="alert">
-      {props.message}
-    </p>
-  ) : null;
-
 /** Shown to members and viewers on a routing page: the nav hides these, a typed address lands here. */
 export const AdminsOnly = (props: { title: string }) => (
   <section class="page">
@@ -154,13 +100,3 @@ export const AdminsOnly = (props: { title: string }) => (
     <p class="notice">Only admins of the workspace manage routing.</p>
   </section>
 );
-
-/** "1 day", "30 min", "90 s". */
-export const duration = (seconds: number) =>
-  seconds % 86_400 === 0
-    ? `${seconds / 86_400} ${seconds === 86_400 ? 'day' : 'days'}`
-    : seconds % 3600 === 0
-      ? `${seconds / 3600} h`
-      : seconds % 60 === 0
-        ? `${seconds / 60} min`
-        : `${seconds} s`;

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { type Alert, api, type Me, type TimelineEntry } from '../api.js';
-import { Confirm } from '../confirm.js';
 import { formatDateTime, fromNow } from '../format.js';
+import { Confirm } from '../kit/confirm.js';
 import { usePoll } from '../poll.js';
 import { AlertStatusBadge, actorName, RESOLVE_WARNING, Source } from './alerts.js';
 

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { type Actor, type Alert, type AlertStatus, api, type Me } from '../api.js';
-import { Confirm } from '../confirm.js';
 import { formatDateTime, fromNow } from '../format.js';
+import { Confirm } from '../kit/confirm.js';
 import { usePoll } from '../poll.js';
 import { followLink } from '../router.js';
 

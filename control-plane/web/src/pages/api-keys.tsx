@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type ApiKey, api, type KeyList, type Me } from '../api.js';
-import { Confirm } from '../confirm.js';
 import { formatDate, formatDateTime, fromNow } from '../format.js';
+import { Confirm } from '../kit/confirm.js';
 import { CopyValue } from '../routing-ui.js';
 
 const NAME_MAX = 100;

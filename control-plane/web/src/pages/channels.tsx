@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Me } from '../api.js';
 import { type Channel, type ChannelType, routingApi } from '../api-routing.js';
-import { Confirm } from '../confirm.js';
-import { AdminsOnly, CopyValue, Field, FormError, type Problems, problemsOf } from '../routing-ui.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox } from '../kit/error-box.js';
+import { Field, type Problems, problemsOf } from '../kit/field.js';
+import { AdminsOnly, CopyValue } from '../routing-ui.js';
 
 const TYPES: { value: ChannelType; label: string }[] = [
   { value: 'email', label: 'Email' },
@@ -81,7 +83,7 @@ const ChannelForm = (props: {
   const headerProblem = Object.entries(problems).find(([k]) => k.startsWith('config.headers'))?.[1];
   return (
     <form class="create-form" onSubmit={submit} noValidate aria-label={i ? `Edit ${i.name}` : 'New channel'}>
-      <FormError message={problems.form ?? problems.config} />
+      <ErrorBox message={problems.form ?? problems.config} />
       <Field id={`${p}-name`} label="Name" problem={problems.name}>
         {(a) => (
           <input

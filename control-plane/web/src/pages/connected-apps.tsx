@@ -1,8 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, type ConnectedApp, type Me } from '../api.js';
-import { Confirm } from '../confirm.js';
 import { formatDate, formatDateTime } from '../format.js';
+import { Confirm } from '../kit/confirm.js';
 
 const hostOf = (uri: string) => {
   try {

@@ -7,8 +7,10 @@ import {
   type PolicyInput,
   routingApi,
 } from '../api-routing.js';
-import { Confirm } from '../confirm.js';
-import { AdminsOnly, Field, FormError, type Problems, problemsOf } from '../routing-ui.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox } from '../kit/error-box.js';
+import { Field, type Problems, problemsOf } from '../kit/field.js';
+import { AdminsOnly } from '../routing-ui.js';
 
 const MAX_STEPS = 10;
 const blankStep = (): EscalationStep => ({ wait_minutes: 0, notify_user_ids: [], notify_channel_ids: [] });
@@ -70,7 +72,7 @@ const PolicyForm = (props: {
     <section class="panel" aria-labelledby={`${prefix}-title`}>
       <h2 id={`${prefix}-title`}>{props.title}</h2>
       <form onSubmit={submit} noValidate aria-labelledby={`${prefix}-title`}>
-        <FormError message={problems.form} />
+        <ErrorBox message={problems.form} />
         <div class="form-row">
           <Field id={`${prefix}-name`} label="Name" problem={problems.name} class="grow">
             {(a) => (
@@ -101,7 +103,7 @@ const PolicyForm = (props: {
             )}
           </Field>
         </div>
-        <FormError message={problems.steps} />
+        <ErrorBox message={problems.steps} />
         <ol class="steps">
           {steps.map((s, i) => {
             const problem = stepProblem(problems, i);

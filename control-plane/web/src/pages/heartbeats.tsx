@@ -8,21 +8,13 @@ import {
   type Policy,
   routingApi,
 } from '../api-routing.js';
-import { Confirm } from '../confirm.js';
-import { formatDateTime, fromNow } from '../format.js';
+import { duration, formatDateTime, fromNow } from '../format.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox } from '../kit/error-box.js';
+import { Field, type Problems, problemsOf } from '../kit/field.js';
+import { usePoll } from '../poll.js';
 import { followLink, navigate } from '../router.js';
-import { CopyValue, duration, Field, FormError, type Problems, problemsOf, Snippet } from '../routing-ui.js';
-
-/** Lists and details re-read every few seconds while the tab is visible (no second API). */
-const POLL_MS = 5_000;
-export const usePoll = (fn: () => void, deps: unknown[]) => {
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') fn();
-    }, POLL_MS);
-    return () => clearInterval(timer);
-  }, deps);
-};
+import { CopyValue, Snippet } from '../routing-ui.js';
 
 const STATES: Record<HeartbeatState, { label: string; css: string }> = {
   new: { label: 'New', css: 'pending' },
@@ -90,7 +82,7 @@ const HeartbeatForm = (props: {
   const prefix = i ? 'edit-hb' : 'new-hb';
   return (
     <form class="create-form" onSubmit={submit} noValidate aria-label={props.submit}>
-      <FormError message={problems.form} />
+      <ErrorBox message={problems.form} />
       <Field id={`${prefix}-name`} label="Name" problem={problems.display_name} class="grow">
         {(a) => (
           <input
@@ -189,11 +181,9 @@ export const HeartbeatsPage = (props: { me: Me }) => {
       },
       (e: Error) => setError(e.message),
     );
-  useEffect(() => {
-    void load();
-  }, []);
-  usePoll(() => {
-    if (!expanded) void load();
+  // The first page is re-read while the tab is visible; once more pages are shown, the list is left alone.
+  usePoll(async () => {
+    if (!expanded) await load();
   }, [expanded]);
   const more = async () => {
     if (!next) return;
@@ -365,13 +355,10 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
       setError(e instanceof Error ? e.message : 'The heartbeat could not be loaded.');
     }
   };
-  useEffect(() => {
-    void load();
-  }, [props.id]);
   // Polling replaces the ping log's first page; once older pages are open, only the heartbeat is re-read.
-  usePoll(() => {
-    if (expanded) routingApi.getHeartbeat(props.id).then(setH, () => {});
-    else if (!editing) void load();
+  usePoll(async () => {
+    if (expanded) await routingApi.getHeartbeat(props.id).then(setH, () => {});
+    else if (!editing) await load();
   }, [props.id, expanded, editing]);
 
   const showOlder = async () => {

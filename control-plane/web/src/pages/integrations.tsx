@@ -1,18 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Me } from '../api.js';
 import { type Integration, type IntegrationKind, type Policy, routingApi } from '../api-routing.js';
-import { Confirm } from '../confirm.js';
 import { formatDate } from '../format.js';
-import {
-  Address,
-  AdminsOnly,
-  CopyValue,
-  Field,
-  FormError,
-  type Problems,
-  problemsOf,
-  Snippet,
-} from '../routing-ui.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox } from '../kit/error-box.js';
+import { Field, type Problems, problemsOf } from '../kit/field.js';
+import { Address, AdminsOnly, CopyValue, Snippet } from '../routing-ui.js';
 
 const KINDS: { value: IntegrationKind; label: string }[] = [
   { value: 'alertmanager', label: 'Prometheus Alertmanager' },
@@ -203,7 +196,7 @@ export const IntegrationsPage = (props: { me: Me }) => {
       ) : (
         <section class="panel" aria-labelledby="new-int-title">
           <h2 id="new-int-title">New integration</h2>
-          <FormError message={problems.form} />
+          <ErrorBox message={problems.form} />
           <form class="create-form" onSubmit={create} noValidate aria-labelledby="new-int-title">
             <Field id="int-name" label="Name" problem={problems.name} class="grow">
               {(a) => (

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Me } from '../api.js';
 import { type MailSettings, type MailTestResult, type MailTls, mailApi } from '../api-mail.js';
-import { Confirm } from '../confirm.js';
 import { formatDateTime } from '../format.js';
-import { Field, FormError, type Problems, problemsOf } from '../routing-ui.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox } from '../kit/error-box.js';
+import { Field, type Problems, problemsOf } from '../kit/field.js';
 
 const TLS: { value: MailTls; label: string; port: number }[] = [
   { value: 'starttls', label: 'STARTTLS (port 587)', port: 587 },
@@ -156,7 +157,7 @@ export const MailSettingsPage = (props: { me: Me }) => {
               {notice}
             </p>
           )}
-          <FormError message={problems.form} />
+          <ErrorBox message={problems.form} />
           <Field id="mail-host" label="SMTP host" problem={p('host')}>
             {(a) => (
               <input

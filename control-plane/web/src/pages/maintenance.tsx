@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Me, type Monitor } from '../api.js';
 import { type Heartbeat, type MaintenanceScope, type MaintenanceWindow, routingApi } from '../api-routing.js';
-import { Confirm } from '../confirm.js';
 import { formatDateTime } from '../format.js';
-import { AdminsOnly, Field, FormError, type Problems, problemsOf } from '../routing-ui.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox } from '../kit/error-box.js';
+import { Field, type Problems, problemsOf } from '../kit/field.js';
+import { AdminsOnly } from '../routing-ui.js';
 
 const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -77,7 +79,7 @@ const WindowForm = (props: {
   const targets = scope === 'monitor' ? props.monitors : props.heartbeats;
   return (
     <form class="create-form" onSubmit={submit} noValidate aria-label={i ? `Edit ${i.name}` : 'New window'}>
-      <FormError message={problems.form} />
+      <ErrorBox message={problems.form} />
       <Field id={`${p}-name`} label="Name" problem={problems.name} class="grow">
         {(a) => (
           <input

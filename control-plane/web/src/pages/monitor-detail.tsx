@@ -1,13 +1,13 @@
 import { lazy, Suspense } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import { type Alert, ApiError, api, type CheckResult, type Me, type MonitorDetail } from '../api.js';
-import { Confirm } from '../confirm.js';
-import { formatDate, formatDateTime, formatWhen, fromNow } from '../format.js';
+import { duration, formatDate, formatDateTime, formatWhen, fromNow } from '../format.js';
+import { Confirm } from '../kit/confirm.js';
 import { takeFlash, usePoll } from '../poll.js';
 import { followLink, navigate } from '../router.js';
 import { Address } from '../routing-ui.js';
 import { AlertStatusBadge } from './alerts.js';
-import { CheckBar, every, LastResponse, ms, percent, StatusBadge, target } from './monitors.js';
+import { CheckBar, LastResponse, ms, percent, StatusBadge, target } from './monitors.js';
 
 /** uPlot and the chart: fetched when a detail page first shows, never on the first page load. */
 const ResponseChart = lazy(() => import('./response-chart.js'));
@@ -143,7 +143,7 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
           </div>
           <p class="muted subtitle">
             {m.monitor_type.toUpperCase()} · <Address value={target(m)} /> · every{' '}
-            {every(m.check_interval_seconds)} from {m.check_locations.join(', ')}
+            {duration(m.check_interval_seconds)} from {m.check_locations.join(', ')}
           </p>
         </div>
       </div>

@@ -1,7 +1,7 @@
-import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Me, type MonitorDetail, type MonitorType, type Region } from '../api.js';
 import { type Policy, routingApi } from '../api-routing.js';
+import { describedBy, Field, FieldNotes } from '../kit/field.js';
 import { setFlash } from '../poll.js';
 import { followLink, navigate } from '../router.js';
 
@@ -195,38 +195,7 @@ const bodyOf = (d: Draft, existing: MonitorDetail | null): Record<string, unknow
 /** Which input a problem belongs to: `auth.username` → auth, `check_locations[1]` → check_locations. */
 const inputOf = (field: string) => field.split(/[.[]/)[0] ?? field;
 
-/** Label, control, the API's problem and a hint, tied together for assistive technology. */
-const Field = (f: {
-  name: string;
-  label: string;
-  problem: string | undefined;
-  hint?: string;
-  wide?: boolean;
-  children: (a: Record<string, unknown>) => ComponentChildren;
-}) => {
-  const id = `mf-${f.name}`;
-  const described = [f.problem ? `${id}-problem` : '', f.hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
-  return (
-    <div class={`field${f.wide ? ' wide' : ''}`}>
-      <label for={id}>{f.label}</label>
-      {f.children({
-        id,
-        'aria-invalid': f.problem ? true : undefined,
-        'aria-describedby': described || undefined,
-      })}
-      {f.problem && (
-        <span class="field-problem" id={`${id}-problem`}>
-          {f.problem}
-        </span>
-      )}
-      {f.hint && (
-        <span class="hint" id={`${id}-hint`}>
-          {f.hint}
-        </span>
-      )}
-    </div>
-  );
-};
+const LOCATIONS_HINT = 'The regions that check it. A monitor is down when enough of them fail.';
 
 /**
  * Check locations: one box per region monitors may run from (GET /regions), each with its health; a
@@ -243,11 +212,7 @@ const Locations = (props: {
   const ticked = props.chosen ?? offered;
   const health = (name: string) => props.regions?.find((r) => r.region === name)?.healthy;
   return (
-    <fieldset
-      class="field locations"
-      aria-invalid={props.problem ? true : undefined}
-      aria-describedby={props.problem ? 'mf-check_locations-problem' : 'mf-check_locations-hint'}
-    >
+    <fieldset class="field locations" {...describedBy('mf-check_locations', props.problem, LOCATIONS_HINT)}>
       <legend>Check locations</legend>
       {props.regions === null ? (
         <span class="muted small">Loading the regions…</span>
@@ -272,15 +237,7 @@ const Locations = (props: {
           ))}
         </div>
       )}
-      {props.problem ? (
-        <span class="field-problem" id="mf-check_locations-problem">
-          {props.problem}
-        </span>
-      ) : (
-        <span class="hint" id="mf-check_locations-hint">
-          The regions that check it. A monitor is down when enough of them fail.
-        </span>
-      )}
+      <FieldNotes id="mf-check_locations" problem={props.problem} hint={LOCATIONS_HINT} />
     </fieldset>
   );
 };
@@ -351,7 +308,13 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
     label: string,
     extra: { hint?: string; placeholder?: string; type?: string; wide?: boolean } = {},
   ) => (
-    <Field name={name} problem={problems[name]} label={label} hint={extra.hint} wide={extra.wide}>
+    <Field
+      id={`mf-${name}`}
+      problem={problems[name]}
+      label={label}
+      hint={extra.hint}
+      class={extra.wide ? 'wide' : undefined}
+    >
       {(a) => (
         <input
           {...a}
@@ -370,12 +333,12 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
         <input
           type="checkbox"
           checked={d[name] as boolean}
-          aria-invalid={problems[name] ? true : undefined}
+          {...describedBy(`mf-${name}`, problems[name], undefined)}
           onChange={(e) => set(name, e.currentTarget.checked as never)}
         />{' '}
         {label}
       </label>
-      {problems[name] && <span class="field-problem">{problems[name]}</span>}
+      <FieldNotes id={`mf-${name}`} problem={problems[name]} />
     </div>
   );
 
@@ -444,7 +407,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
           <div class="grid">
             {text('display_name', 'Name', { placeholder: 'Checkout API', wide: true })}
             <Field
-              name="monitor_type"
+              id="mf-monitor_type"
               problem={problems.monitor_type}
               label="Type"
               hint={TYPES.find((x) => x.value === t)?.what}
@@ -474,7 +437,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
             })}
             {t === 'tcp' && text('port', 'Port', { type: 'number', placeholder: '5432' })}
             {web && (
-              <Field name="http_method" problem={problems.http_method} label="Method">
+              <Field id="mf-http_method" problem={problems.http_method} label="Method">
                 {(a) => (
                   <select
                     {...a}
@@ -495,7 +458,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
                 wide: true,
               })}
             {t === 'dns' && (
-              <Field name="dns_record_type" problem={problems.dns_record_type} label="Record type">
+              <Field id="mf-dns_record_type" problem={problems.dns_record_type} label="Record type">
                 {(a) => (
                   <select
                     {...a}
@@ -533,11 +496,11 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
             {check('follow_redirects', 'Follow redirects')}
             <div class="grid">
               <Field
-                name="request_headers"
+                id="mf-request_headers"
                 problem={problems.request_headers}
                 label="Request headers"
                 hint="One per line: Name: value"
-                wide
+                class="wide"
               >
                 {(a) => (
                   <textarea
@@ -549,7 +512,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
                 )}
               </Field>
               {t === 'api' && (
-                <Field name="request_body" problem={problems.request_body} label="Request body" wide>
+                <Field id="mf-request_body" problem={problems.request_body} label="Request body" class="wide">
                   {(a) => (
                     <textarea
                       {...a}
@@ -560,7 +523,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
                   )}
                 </Field>
               )}
-              <Field name="auth_type" problem={problems.auth_type} label="Authentication">
+              <Field id="mf-auth_type" problem={problems.auth_type} label="Authentication">
                 {(a) => (
                   <select
                     {...a}
@@ -603,7 +566,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
                 hint: 'Optional: alert on slow successful checks.',
               })}
             <Field
-              name="escalation_policy_id"
+              id="mf-escalation_policy_id"
               problem={problems.escalation_policy_id}
               label="Escalation policy"
               hint="Who is told when this monitor alerts, and when."

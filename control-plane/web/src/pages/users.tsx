@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Me, type Member, type Role } from '../api.js';
-import { Confirm } from '../confirm.js';
 import { formatDate, formatDateTime, fromNow } from '../format.js';
+import { Confirm } from '../kit/confirm.js';
 import { CopyValue } from '../routing-ui.js';
 import { SignInsCell } from './sign-in-activity.js';
 
