@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Me } from '../api.js';
 import { type Channel, type ChannelType, routingApi } from '../api-routing.js';
 import { Confirm } from '../kit/confirm.js';
-import { ErrorBox } from '../kit/error-box.js';
+import { ErrorBox, Notice } from '../kit/error-box.js';
 import { Field, type Problems, problemsOf } from '../kit/field.js';
 import { AdminsOnly, CopyValue } from '../routing-ui.js';
 
@@ -286,21 +286,8 @@ export const ChannelsPage = (props: { me: Me }) => {
         <div class="panel-head">
           <h2 id="channels-title">Channels</h2>
         </div>
-        {error && (
-          <p class="error-box inset" role="alert">
-            {error}
-          </p>
-        )}
-        {outcome &&
-          (outcome.ok ? (
-            <p class="ok-box inset" role="status">
-              {outcome.text}
-            </p>
-          ) : (
-            <p class="error-box inset" role="alert">
-              {outcome.text}
-            </p>
-          ))}
+        <ErrorBox message={error} inset />
+        <Notice notice={outcome} inset />
         {channels?.length === 0 && <p class="empty">No channels yet.</p>}
         {channels && channels.length > 0 && (
           <div class="table-wrap">

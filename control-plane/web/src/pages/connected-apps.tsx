@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type ConnectedApp, type Me } from '../api.js';
 import { formatDate, formatDateTime } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
+import { ErrorBox } from '../kit/error-box.js';
 
 const hostOf = (uri: string) => {
   try {
@@ -50,11 +51,7 @@ const AppsPanel = (props: {
       <div class="panel-head">
         <h2 id={props.id}>{props.title}</h2>
       </div>
-      {error && (
-        <p class="error-box" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorBox message={error} />
       {apps && apps.length === 0 && <p class="empty">{props.empty}</p>}
       {apps && apps.length > 0 && (
         <div class="table-wrap">

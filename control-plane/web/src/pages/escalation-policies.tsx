@@ -304,11 +304,7 @@ export const EscalationPoliciesPage = (props: { me: Me }) => {
           {notice}
         </p>
       )}
-      {error && (
-        <p class="error-box" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorBox message={error} />
       {editing && (
         <PolicyForm
           key={editing === 'new' ? 'new' : editing.id}

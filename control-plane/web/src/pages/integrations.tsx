@@ -249,11 +249,7 @@ export const IntegrationsPage = (props: { me: Me }) => {
         <div class="panel-head">
           <h2 id="ints-title">Integrations</h2>
         </div>
-        {error && (
-          <p class="error-box inset" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorBox message={error} inset />
         {list?.length === 0 && <p class="empty">No integrations yet.</p>}
         {list && list.length > 0 && (
           <div class="table-wrap">

@@ -3,7 +3,7 @@ import type { Me } from '../api.js';
 import { type MailSettings, type MailTestResult, type MailTls, mailApi } from '../api-mail.js';
 import { formatDateTime } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
-import { ErrorBox } from '../kit/error-box.js';
+import { ErrorBox, Notice } from '../kit/error-box.js';
 import { Field, type Problems, problemsOf } from '../kit/field.js';
 
 const TLS: { value: MailTls; label: string; port: number }[] = [
@@ -255,16 +255,7 @@ export const MailSettingsPage = (props: { me: Me }) => {
               />
             )}
           </Field>
-          {test &&
-            (test.ok ? (
-              <p class="ok-box" role="status">
-                {test.text}
-              </p>
-            ) : (
-              <p class="error-box" role="alert">
-                {test.text}
-              </p>
-            ))}
+          <Notice notice={test} />
           <div class="form-actions spaced">
             <button type="button" class="button" disabled={testing} onClick={sendTest}>
               {testing ? 'Sending…' : 'Send test'}

@@ -226,11 +226,7 @@ export const MaintenancePage = (props: { me: Me }) => {
           <h2 id="mw-title">Windows</h2>
           <span class="muted">latest start first</span>
         </div>
-        {error && (
-          <p class="error-box inset" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorBox message={error} inset />
         {list?.length === 0 && <p class="empty">No maintenance windows yet.</p>}
         {list && list.length > 0 && (
           <div class="table-wrap">

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { type Alert, ApiError, api, type CheckResult, type Me, type MonitorDetail } from '../api.js';
 import { duration, formatDate, formatDateTime, formatWhen, fromNow } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
+import { ErrorBox, Loading, Notice } from '../kit/error-box.js';
 import { takeFlash, usePoll } from '../poll.js';
 import { followLink, navigate } from '../router.js';
 import { Address } from '../routing-ui.js';
@@ -67,15 +68,7 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
     return (
       <section class="page">
         <h1>Monitor</h1>
-        {error ? (
-          <p class="error-box" role="alert">
-            {error}
-          </p>
-        ) : (
-          <p class="muted" aria-busy="true">
-            Loading…
-          </p>
-        )}
+        <Loading error={error} />
       </section>
     );
 
@@ -163,16 +156,8 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
           </button>
         </div>
       )}
-      {notice && (
-        <p class={notice.ok ? 'ok-box' : 'error-box'} role={notice.ok ? 'status' : 'alert'}>
-          {notice.text}
-        </p>
-      )}
-      {error && (
-        <p class="error-box" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice notice={notice} />
+      <ErrorBox message={error} />
 
       <dl class="stats">
         <div>

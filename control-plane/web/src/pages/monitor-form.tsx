@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Me, type MonitorDetail, type MonitorType, type Region } from '../api.js';
 import { type Policy, routingApi } from '../api-routing.js';
+import { ErrorBox, Loading } from '../kit/error-box.js';
 import { describedBy, Field, FieldNotes } from '../kit/field.js';
 import { setFlash } from '../poll.js';
 import { followLink, navigate } from '../router.js';
@@ -287,15 +288,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
     return (
       <section class="page">
         <h1>Edit monitor</h1>
-        {formError ? (
-          <p class="error-box" role="alert">
-            {formError}
-          </p>
-        ) : (
-          <p class="muted" aria-busy="true">
-            Loading…
-          </p>
-        )}
+        <Loading error={formError} />
       </section>
     );
 
@@ -397,11 +390,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
         noValidate
         aria-label={existing ? 'Edit monitor' : 'New monitor'}
       >
-        {formError && (
-          <p class="error-box" role="alert">
-            {formError}
-          </p>
-        )}
+        <ErrorBox message={formError} />
         <fieldset>
           <legend>What to check</legend>
           <div class="grid">

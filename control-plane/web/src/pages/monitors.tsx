@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Me, type Monitor, type MonitorStatus, type RecentCheck } from '../api.js';
 import { duration, formatDateTime, fromNow } from '../format.js';
+import { ErrorBox } from '../kit/error-box.js';
 import { usePoll } from '../poll.js';
 import { followLink } from '../router.js';
 import { Address } from '../routing-ui.js';
@@ -164,11 +165,7 @@ export const MonitorsPage = (props: { me: Me }) => {
             </div>
           </div>
         </div>
-        {error && (
-          <p class="error-box inset" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorBox message={error} inset />
         {monitors && monitors.length === 0 && (
           <p class="empty">
             {search
