@@ -17,7 +17,7 @@ import { IntegrationsPage } from './pages/integrations.js';
 import { MailSettingsPage } from './pages/mail-settings.js';
 import { MaintenancePage } from './pages/maintenance.js';
 import { MonitorDetailPage } from './pages/monitor-detail.js';
-import { MonitorFormPage } from './pages/monitor-form.js';
+import { MonitorFormPage } from './pages/monitor-form/monitor-form-page.js';
 import { MonitorsPage } from './pages/monitors.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { SignInPage } from './pages/sign-in.js';

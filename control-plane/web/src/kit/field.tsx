@@ -1,5 +1,5 @@
 /** A form field: its label, its control, a hint and the API's problem, tied together for assistive technology. */
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { ApiError } from '../api.js';
 
 /** Problems by field name, plus one for the form; from an API error or from checks in the page. */
@@ -61,4 +61,30 @@ export const Field = (props: {
     {props.children({ id: props.id, ...describedBy(props.id, props.problem, props.hint) })}
     <FieldNotes id={props.id} problem={props.problem} hint={props.hint} />
   </div>
+);
+
+/** The common case: a Field holding one text-like input; `onValue` gets what was typed. */
+export const TextField = ({
+  id,
+  label,
+  problem,
+  hint,
+  class: cls,
+  value,
+  onValue,
+  ...input
+}: {
+  id: string;
+  label: string;
+  problem?: string | undefined;
+  hint?: string | undefined;
+  class?: string;
+  value: string;
+  onValue: (value: string) => void;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'class' | 'value' | 'onInput' | 'label'>) => (
+  <Field id={id} label={label} problem={problem} hint={hint} {...(cls ? { class: cls } : {})}>
+    {(a) => (
+      <input type="text" {...input} {...a} value={value} onInput={(e) => onValue(e.currentTarget.value)} />
+    )}
+  </Field>
 );

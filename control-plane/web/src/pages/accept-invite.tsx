@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type Me } from '../api.js';
 import { ErrorBox } from '../kit/error-box.js';
-import { Field } from '../kit/field.js';
+import { TextField } from '../kit/field.js';
 import { Logo } from '../layout.js';
 
 const MIN = 12;
@@ -71,17 +71,15 @@ export const AcceptInvitePage = (props: { onJoined: (me: Me) => void }) => {
                   {problems.password ?? `At least ${MIN} characters. A passphrase of a few words works well.`}
                 </span>
               </div>
-              <Field id="repeat-password" label="Repeat password" problem={problems.again}>
-                {(a) => (
-                  <input
-                    {...a}
-                    type="password"
-                    autocomplete="new-password"
-                    value={again}
-                    onInput={(e) => setAgain(e.currentTarget.value)}
-                  />
-                )}
-              </Field>
+              <TextField
+                id="repeat-password"
+                label="Repeat password"
+                problem={problems.again}
+                type="password"
+                autocomplete="new-password"
+                value={again}
+                onValue={setAgain}
+              />
               <button type="submit" class="button primary wide" disabled={busy}>
                 {busy ? 'Joining…' : 'Set password and sign in'}
               </button>

@@ -3,7 +3,8 @@ import { ApiError, type ApiKey, api, type KeyList, type Me } from '../api.js';
 import { formatDate, formatDateTime, fromNow } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox } from '../kit/error-box.js';
-import { Field } from '../kit/field.js';
+import { TextField } from '../kit/field.js';
+import { ListBody } from '../kit/paging.js';
 import { CopyValue } from '../routing-ui.js';
 
 const NAME_MAX = 100;
@@ -137,18 +138,16 @@ export const ApiKeysPage = (props: { me: Me }) => {
           )}
           <ErrorBox message={problems.form} />
           <form class="create-form" onSubmit={create} noValidate>
-            <Field id="key-name" label="Name" problem={problems.name} class="grow">
-              {(a) => (
-                <input
-                  {...a}
-                  type="text"
-                  maxLength={NAME_MAX}
-                  placeholder="e.g. GitHub Actions deploy"
-                  value={name}
-                  onInput={(e) => setName(e.currentTarget.value)}
-                />
-              )}
-            </Field>
+            <TextField
+              id="key-name"
+              label="Name"
+              problem={problems.name}
+              class="grow"
+              maxLength={NAME_MAX}
+              placeholder="e.g. GitHub Actions deploy"
+              value={name}
+              onValue={setName}
+            />
             <div class="field">
               <label for="key-expiry">Expiry</label>
               <select id="key-expiry" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)}>
@@ -194,9 +193,8 @@ export const ApiKeysPage = (props: { me: Me }) => {
           <span class="muted">{list ? `${mine.length} of ${MAX_ACTIVE} active keys are yours` : ''}</span>
         </div>
         <ErrorBox message={loadError} />
-        {list && list.data.length === 0 && <p class="empty">No keys yet. Create one above.</p>}
-        {list && list.data.length > 0 && (
-          <div class="table-wrap">
+        <ListBody items={list?.data} empty="No keys yet. Create one above.">
+          {(keys) => (
             <table class="keys">
               <thead>
                 <tr>
@@ -213,7 +211,7 @@ export const ApiKeysPage = (props: { me: Me }) => {
                 </tr>
               </thead>
               <tbody>
-                {list.data.map((k) => (
+                {keys.map((k) => (
                   <tr key={k.id} class={k.status === 'revoked' ? 'revoked' : undefined}>
                     <th scope="row" class="key-name">
                       {k.name}
@@ -250,8 +248,8 @@ export const ApiKeysPage = (props: { me: Me }) => {
                 ))}
               </tbody>
             </table>
-          </div>
-        )}
+          )}
+        </ListBody>
       </section>
 
       {legacy.length > 0 && (

@@ -3,7 +3,8 @@ import type { Me } from '../api.js';
 import { type Channel, type ChannelType, routingApi } from '../api-routing.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox, Notice } from '../kit/error-box.js';
-import { Field, type Problems, problemsOf } from '../kit/field.js';
+import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
+import { ListBody } from '../kit/paging.js';
 import { AdminsOnly, CopyValue } from '../routing-ui.js';
 
 const TYPES: { value: ChannelType; label: string }[] = [
@@ -84,18 +85,15 @@ const ChannelForm = (props: {
   return (
     <form class="create-form" onSubmit={submit} noValidate aria-label={i ? `Edit ${i.name}` : 'New channel'}>
       <ErrorBox message={problems.form ?? problems.config} />
-      <Field id={`${p}-name`} label="Name" problem={problems.name}>
-        {(a) => (
-          <input
-            {...a}
-            type="text"
-            maxLength={200}
-            placeholder="e.g. Ops on-call"
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      <TextField
+        id={`${p}-name`}
+        label="Name"
+        problem={problems.name}
+        maxLength={200}
+        placeholder="e.g. Ops on-call"
+        value={name}
+        onValue={setName}
+      />
       <Field id={`${p}-type`} label="Type" problem={problems.type}>
         {(a) => (
           <select
@@ -113,23 +111,16 @@ const ChannelForm = (props: {
         )}
       </Field>
       {type === 'email' && (
-        <Field
+        <TextField
           id={`${p}-addresses`}
           label="Addresses"
           problem={addressProblem}
           hint="Up to 10, separated by commas."
           class="grow"
-        >
-          {(a) => (
-            <input
-              {...a}
-              type="text"
-              placeholder="oncall@example.com, ops@example.com"
-              value={addresses}
-              onInput={(e) => setAddresses(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+          placeholder="oncall@example.com, ops@example.com"
+          value={addresses}
+          onValue={setAddresses}
+        />
       )}
       {type !== 'email' && (
         <Field
@@ -288,9 +279,8 @@ export const ChannelsPage = (props: { me: Me }) => {
         </div>
         <ErrorBox message={error} inset />
         <Notice notice={outcome} inset />
-        {channels?.length === 0 && <p class="empty">No channels yet.</p>}
-        {channels && channels.length > 0 && (
-          <div class="table-wrap">
+        <ListBody items={channels} empty="No channels yet.">
+          {(channels) => (
             <table class="keys">
               <thead>
                 <tr>
@@ -346,8 +336,8 @@ export const ChannelsPage = (props: { me: Me }) => {
                 ))}
               </tbody>
             </table>
-          </div>
-        )}
+          )}
+        </ListBody>
       </section>
       {deleting && (
         <Confirm

@@ -4,6 +4,7 @@ import { api, type ConnectedApp, type Me } from '../api.js';
 import { formatDate, formatDateTime } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox } from '../kit/error-box.js';
+import { ListBody } from '../kit/paging.js';
 
 const hostOf = (uri: string) => {
   try {
@@ -52,9 +53,8 @@ const AppsPanel = (props: {
         <h2 id={props.id}>{props.title}</h2>
       </div>
       <ErrorBox message={error} />
-      {apps && apps.length === 0 && <p class="empty">{props.empty}</p>}
-      {apps && apps.length > 0 && (
-        <div class="table-wrap">
+      <ListBody items={apps} empty={props.empty}>
+        {(apps) => (
           <table class="keys">
             <thead>
               <tr>
@@ -96,8 +96,8 @@ const AppsPanel = (props: {
               ))}
             </tbody>
           </table>
-        </div>
-      )}
+        )}
+      </ListBody>
       {confirm && (
         <Confirm
           title={`Revoke “${label(confirm)}”?`}

@@ -9,7 +9,7 @@ import {
 } from '../api-routing.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox } from '../kit/error-box.js';
-import { Field, type Problems, problemsOf } from '../kit/field.js';
+import { type Problems, problemsOf, TextField } from '../kit/field.js';
 import { AdminsOnly } from '../routing-ui.js';
 
 const MAX_STEPS = 10;
@@ -74,34 +74,26 @@ const PolicyForm = (props: {
       <form onSubmit={submit} noValidate aria-labelledby={`${prefix}-title`}>
         <ErrorBox message={problems.form} />
         <div class="form-row">
-          <Field id={`${prefix}-name`} label="Name" problem={problems.name} class="grow">
-            {(a) => (
-              <input
-                {...a}
-                type="text"
-                maxLength={200}
-                value={name}
-                onInput={(e) => setName(e.currentTarget.value)}
-              />
-            )}
-          </Field>
-          <Field
+          <TextField
+            id={`${prefix}-name`}
+            label="Name"
+            problem={problems.name}
+            class="grow"
+            maxLength={200}
+            value={name}
+            onValue={setName}
+          />
+          <TextField
             id={`${prefix}-repeat`}
             label="Repeat (times)"
             problem={problems.repeat}
             hint="Run the steps again until someone acknowledges."
-          >
-            {(a) => (
-              <input
-                {...a}
-                type="number"
-                min={0}
-                max={10}
-                value={repeat}
-                onInput={(e) => setRepeat(e.currentTarget.value)}
-              />
-            )}
-          </Field>
+            type="number"
+            min={0}
+            max={10}
+            value={repeat}
+            onValue={setRepeat}
+          />
         </div>
         <ErrorBox message={problems.steps} />
         <ol class="steps">

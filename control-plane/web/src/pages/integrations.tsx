@@ -4,7 +4,8 @@ import { type Integration, type IntegrationKind, type Policy, routingApi } from 
 import { formatDate } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox } from '../kit/error-box.js';
-import { Field, type Problems, problemsOf } from '../kit/field.js';
+import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
+import { ListBody } from '../kit/paging.js';
 import { Address, AdminsOnly, CopyValue, Snippet } from '../routing-ui.js';
 
 const KINDS: { value: IntegrationKind; label: string }[] = [
@@ -198,18 +199,16 @@ export const IntegrationsPage = (props: { me: Me }) => {
           <h2 id="new-int-title">New integration</h2>
           <ErrorBox message={problems.form} />
           <form class="create-form" onSubmit={create} noValidate aria-labelledby="new-int-title">
-            <Field id="int-name" label="Name" problem={problems.name} class="grow">
-              {(a) => (
-                <input
-                  {...a}
-                  type="text"
-                  maxLength={100}
-                  placeholder="e.g. Prod Alertmanager"
-                  value={name}
-                  onInput={(e) => setName(e.currentTarget.value)}
-                />
-              )}
-            </Field>
+            <TextField
+              id="int-name"
+              label="Name"
+              problem={problems.name}
+              class="grow"
+              maxLength={100}
+              placeholder="e.g. Prod Alertmanager"
+              value={name}
+              onValue={setName}
+            />
             <Field id="int-kind" label="Kind" problem={problems.kind}>
               {(a) => (
                 <select
@@ -250,9 +249,8 @@ export const IntegrationsPage = (props: { me: Me }) => {
           <h2 id="ints-title">Integrations</h2>
         </div>
         <ErrorBox message={error} inset />
-        {list?.length === 0 && <p class="empty">No integrations yet.</p>}
-        {list && list.length > 0 && (
-          <div class="table-wrap">
+        <ListBody items={list} empty="No integrations yet.">
+          {(list) => (
             <table class="keys">
               <thead>
                 <tr>
@@ -303,8 +301,8 @@ export const IntegrationsPage = (props: { me: Me }) => {
                 ))}
               </tbody>
             </table>
-          </div>
-        )}
+          )}
+        </ListBody>
       </section>
       {confirm?.kind === 'rotate' && (
         <Confirm

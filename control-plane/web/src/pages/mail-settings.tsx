@@ -4,7 +4,7 @@ import { type MailSettings, type MailTestResult, type MailTls, mailApi } from '.
 import { formatDateTime } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox, Notice } from '../kit/error-box.js';
-import { Field, type Problems, problemsOf } from '../kit/field.js';
+import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
 
 const TLS: { value: MailTls; label: string; port: number }[] = [
   { value: 'starttls', label: 'STARTTLS (port 587)', port: 587 },
@@ -244,17 +244,15 @@ export const MailSettingsPage = (props: { me: Me }) => {
       {mail && (
         <section class="panel narrow" aria-labelledby="mail-test-title">
           <h2 id="mail-test-title">Send a test</h2>
-          <Field id="mail-test-to" label="Send to" hint={`Empty: you (${props.me.user.email}).`}>
-            {(a) => (
-              <input
-                {...a}
-                type="email"
-                placeholder={props.me.user.email}
-                value={to}
-                onInput={(e) => setTo(e.currentTarget.value)}
-              />
-            )}
-          </Field>
+          <TextField
+            id="mail-test-to"
+            label="Send to"
+            hint={`Empty: you (${props.me.user.email}).`}
+            type="email"
+            placeholder={props.me.user.email}
+            value={to}
+            onValue={setTo}
+          />
           <Notice notice={test} />
           <div class="form-actions spaced">
             <button type="button" class="button" disabled={testing} onClick={sendTest}>

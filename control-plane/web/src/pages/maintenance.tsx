@@ -4,7 +4,8 @@ import { type Heartbeat, type MaintenanceScope, type MaintenanceWindow, routingA
 import { formatDateTime } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox } from '../kit/error-box.js';
-import { Field, type Problems, problemsOf } from '../kit/field.js';
+import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
+import { ListBody } from '../kit/paging.js';
 import { AdminsOnly } from '../routing-ui.js';
 
 const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -80,18 +81,16 @@ const WindowForm = (props: {
   return (
     <form class="create-form" onSubmit={submit} noValidate aria-label={i ? `Edit ${i.name}` : 'New window'}>
       <ErrorBox message={problems.form} />
-      <Field id={`${p}-name`} label="Name" problem={problems.name} class="grow">
-        {(a) => (
-          <input
-            {...a}
-            type="text"
-            maxLength={200}
-            placeholder="e.g. Database upgrade"
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      <TextField
+        id={`${p}-name`}
+        label="Name"
+        problem={problems.name}
+        class="grow"
+        maxLength={200}
+        placeholder="e.g. Database upgrade"
+        value={name}
+        onValue={setName}
+      />
       <Field id={`${p}-scope`} label="Applies to" problem={problems.scope_type}>
         {(a) => (
           <select
@@ -127,16 +126,15 @@ const WindowForm = (props: {
           )}
         </Field>
       )}
-      <Field id={`${p}-starts`} label="Starts" problem={problems.starts_at} hint={ZONE}>
-        {(a) => (
-          <input
-            {...a}
-            type="datetime-local"
-            value={starts}
-            onInput={(e) => setStarts(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      <TextField
+        id={`${p}-starts`}
+        label="Starts"
+        problem={problems.starts_at}
+        hint={ZONE}
+        type="datetime-local"
+        value={starts}
+        onValue={setStarts}
+      />
       <Field id={`${p}-ends`} label="Ends" problem={problems.ends_at} hint={ZONE}>
         {(a) => (
           <input {...a} type="datetime-local" value={ends} onInput={(e) => setEnds(e.currentTarget.value)} />
@@ -227,9 +225,8 @@ export const MaintenancePage = (props: { me: Me }) => {
           <span class="muted">latest start first</span>
         </div>
         <ErrorBox message={error} inset />
-        {list?.length === 0 && <p class="empty">No maintenance windows yet.</p>}
-        {list && list.length > 0 && (
-          <div class="table-wrap">
+        <ListBody items={list} empty="No maintenance windows yet.">
+          {(list) => (
             <table class="keys">
               <thead>
                 <tr>
@@ -294,8 +291,8 @@ export const MaintenancePage = (props: { me: Me }) => {
                 })}
               </tbody>
             </table>
-          </div>
-        )}
+          )}
+        </ListBody>
       </section>
       {confirm?.kind === 'end' && (
         <Confirm

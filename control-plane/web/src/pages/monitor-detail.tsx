@@ -4,6 +4,7 @@ import { type Alert, ApiError, api, type CheckResult, type Me, type MonitorDetai
 import { duration, formatDate, formatDateTime, formatWhen, fromNow } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox, Loading, Notice } from '../kit/error-box.js';
+import { ListBody } from '../kit/paging.js';
 import { takeFlash, usePoll } from '../poll.js';
 import { followLink, navigate } from '../router.js';
 import { Address } from '../routing-ui.js';
@@ -245,9 +246,8 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
           <h2 id="results-title">Recent results</h2>
           <span class="muted">{results ? `newest ${results.length}` : ''}</span>
         </div>
-        {results && results.length === 0 && <p class="empty">No checks yet.</p>}
-        {results && results.length > 0 && (
-          <div class="table-wrap">
+        <ListBody items={results} empty="No checks yet.">
+          {(results) => (
             <table class="keys results">
               <thead>
                 <tr>
@@ -289,8 +289,8 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
                 ))}
               </tbody>
             </table>
-          </div>
-        )}
+          )}
+        </ListBody>
       </section>
 
       {deleting && (

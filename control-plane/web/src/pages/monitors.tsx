@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type Me, type Monitor, type MonitorStatus, type RecentCheck } from '../api.js';
 import { duration, formatDateTime, fromNow } from '../format.js';
 import { ErrorBox } from '../kit/error-box.js';
+import { ShowMore } from '../kit/paging.js';
 import { usePoll } from '../poll.js';
 import { followLink } from '../router.js';
 import { Address } from '../routing-ui.js';
@@ -237,13 +238,7 @@ export const MonitorsPage = (props: { me: Me }) => {
             </table>
           </div>
         )}
-        {next && (
-          <div class="panel-foot">
-            <button type="button" class="button" onClick={showMore} disabled={busy}>
-              Show more
-            </button>
-          </div>
-        )}
+        <ShowMore next={next} onMore={showMore} busy={busy} />
       </section>
     </section>
   );

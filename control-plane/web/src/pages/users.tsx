@@ -3,7 +3,7 @@ import { ApiError, api, type Me, type Member, type Role } from '../api.js';
 import { formatDate, formatDateTime, fromNow } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox, Notice } from '../kit/error-box.js';
-import { Field } from '../kit/field.js';
+import { Field, TextField } from '../kit/field.js';
 import { CopyValue } from '../routing-ui.js';
 import { SignInsCell } from './sign-in-activity.js';
 
@@ -175,18 +175,17 @@ export const UsersPage = (props: { me: Me }) => {
           <h2 id="invite-title">Invite a user</h2>
           <ErrorBox message={problems.form} />
           <form class="create-form" onSubmit={invite} noValidate>
-            <Field id="invite-email" label="Email" problem={problems.email} class="grow">
-              {(a) => (
-                <input
-                  {...a}
-                  type="email"
-                  autocomplete="off"
-                  placeholder="name@example.com"
-                  value={email}
-                  onInput={(e) => setEmail(e.currentTarget.value)}
-                />
-              )}
-            </Field>
+            <TextField
+              id="invite-email"
+              label="Email"
+              problem={problems.email}
+              class="grow"
+              type="email"
+              autocomplete="off"
+              placeholder="name@example.com"
+              value={email}
+              onValue={setEmail}
+            />
             <Field id="invite-role" label="Role" problem={problems.role}>
               {(a) => (
                 <select {...a} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type Heartbeat, type HeartbeatInput, type Policy, routingApi } from '../../api-routing.js';
 import { ErrorBox } from '../../kit/error-box.js';
-import { Field, type Problems, problemsOf } from '../../kit/field.js';
+import { Field, type Problems, problemsOf, TextField } from '../../kit/field.js';
 
 /** The API counts seconds; the form counts minutes, and so do its messages. */
 const minutesMessage = (m: string | undefined) =>
@@ -55,52 +55,38 @@ export const HeartbeatForm = (props: {
   return (
     <form class="create-form" onSubmit={submit} noValidate aria-label={props.submit}>
       <ErrorBox message={problems.form} />
-      <Field id={`${prefix}-name`} label="Name" problem={problems.display_name} class="grow">
-        {(a) => (
-          <input
-            {...a}
-            type="text"
-            maxLength={200}
-            placeholder="e.g. Nightly backup"
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-        )}
-      </Field>
-      <Field
+      <TextField
+        id={`${prefix}-name`}
+        label="Name"
+        problem={problems.display_name}
+        class="grow"
+        maxLength={200}
+        placeholder="e.g. Nightly backup"
+        value={name}
+        onValue={setName}
+      />
+      <TextField
         id={`${prefix}-period`}
         label="Period (minutes)"
         problem={minutesMessage(problems.period_seconds)}
         hint="How often the job runs."
-      >
-        {(a) => (
-          <input
-            {...a}
-            type="number"
-            min={1}
-            inputMode="numeric"
-            value={period}
-            onInput={(e) => setPeriod(e.currentTarget.value)}
-          />
-        )}
-      </Field>
-      <Field
+        type="number"
+        min={1}
+        inputMode="numeric"
+        value={period}
+        onValue={setPeriod}
+      />
+      <TextField
         id={`${prefix}-grace`}
         label="Grace (minutes)"
         problem={minutesMessage(problems.grace_seconds)}
         hint="How late a ping may be."
-      >
-        {(a) => (
-          <input
-            {...a}
-            type="number"
-            min={0}
-            inputMode="numeric"
-            value={grace}
-            onInput={(e) => setGrace(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+        type="number"
+        min={0}
+        inputMode="numeric"
+        value={grace}
+        onValue={setGrace}
+      />
       <Field id={`${prefix}-policy`} label="Escalation policy" problem={problems.escalation_policy_id}>
         {(a) => (
           <select {...a} value={policy} onChange={(e) => setPolicy(e.currentTarget.value)}>
