@@ -92,9 +92,9 @@ describe('heartbeats and routing pages in chromium', () => {
     const periodProblem = page.getByText('must be at least 1 minute');
     await periodProblem.waitFor();
     // The field names its problem (and its hint) as its description.
-    expect((await page.getByLabel('Period (minutes)').getAttribute('aria-describedby'))?.split(' ')).toContain(
-      await periodProblem.getAttribute('id'),
-    );
+    expect(
+      (await page.getByLabel('Period (minutes)').getAttribute('aria-describedby'))?.split(' '),
+    ).toContain(await periodProblem.getAttribute('id'));
 
     await page.getByLabel('Period (minutes)').fill('1440');
     await page.getByLabel('Grace (minutes)').fill('30');
