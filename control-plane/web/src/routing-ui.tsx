@@ -1,6 +1,7 @@
 /** Small pieces shared by the pages: a copyable value (secrets shown once), an address, a snippet. */
 import { Fragment } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { type Policy, routingApi } from './api-routing.js';
 
 /** A read-only value with a Copy button and what happened. */
 export const CopyValue = (props: {
@@ -99,4 +100,28 @@ export const AdminsOnly = (props: { title: string }) => (
     <h1>{props.title}</h1>
     <p class="notice">Only admins of the workspace manage routing.</p>
   </section>
+);
+
+/** The workspace's escalation policies, for a choice in a form: null while loading, [] when they cannot be read. */
+export const usePolicies = () => {
+  const [policies, setPolicies] = useState<Policy[] | null>(null);
+  useEffect(() => {
+    routingApi.listPolicies().then(
+      (p) => setPolicies(p.data),
+      () => setPolicies([]),
+    );
+  }, []);
+  return policies;
+};
+
+/** One option per policy, the default marked. */
+export const PolicyOptions = (props: { policies: Policy[] | null }) => (
+  <>
+    {props.policies?.map((p) => (
+      <option key={p.id} value={p.id}>
+        {p.name}
+        {p.is_default ? ' (default)' : ''}
+      </option>
+    ))}
+  </>
 );

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
-import { type Heartbeat, type HeartbeatInput, type Policy, routingApi } from '../../api-routing.js';
+import { useState } from 'preact/hooks';
+import type { Heartbeat, HeartbeatInput } from '../../api-routing.js';
 import { ErrorBox } from '../../kit/error-box.js';
 import { Field, type Problems, problemsOf, TextField } from '../../kit/field.js';
+import { PolicyOptions, usePolicies } from '../../routing-ui.js';
 
 /** The API counts seconds; the form counts minutes, and so do its messages. */
 const minutesMessage = (m: string | undefined) =>
@@ -24,15 +25,9 @@ export const HeartbeatForm = (props: {
   const [period, setPeriod] = useState(i ? String(i.period_seconds / 60) : '1440');
   const [grace, setGrace] = useState(i ? String(i.grace_seconds / 60) : '60');
   const [policy, setPolicy] = useState(i?.escalation_policy_id ?? '');
-  const [policies, setPolicies] = useState<Policy[]>([]);
+  const policies = usePolicies();
   const [problems, setProblems] = useState<Problems>({});
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    routingApi.listPolicies().then(
-      (p) => setPolicies(p.data),
-      () => setPolicies([]),
-    );
-  }, []);
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
@@ -91,12 +86,7 @@ export const HeartbeatForm = (props: {
         {(a) => (
           <select {...a} value={policy} onChange={(e) => setPolicy(e.currentTarget.value)}>
             {!i && <option value="">Workspace default</option>}
-            {policies.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-                {p.is_default ? ' (default)' : ''}
-              </option>
-            ))}
+            <PolicyOptions policies={policies} />
           </select>
         )}
       </Field>

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Me, type MonitorDetail, type MonitorType, type Region } from '../../api.js';
-import { type Policy, routingApi } from '../../api-routing.js';
 import { ErrorBox, Loading } from '../../kit/error-box.js';
 import { describedBy, Field, FieldNotes, TextField } from '../../kit/field.js';
 import { setFlash } from '../../poll.js';
 import { followLink, navigate } from '../../router.js';
+import { PolicyOptions, usePolicies } from '../../routing-ui.js';
 import { Locations } from './locations.js';
 import {
   blank,
@@ -26,17 +26,13 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [regions, setRegions] = useState<Region[] | null>(null);
-  const [policies, setPolicies] = useState<Policy[] | null>(null);
+  const policies = usePolicies();
 
-  // The choices: the regions monitors may run from, and the workspace's escalation policies.
+  // The choices: the regions monitors may run from (the policies come from usePolicies).
   useEffect(() => {
     api.listRegions().then(
       (r) => setRegions(r.data),
       () => setRegions([]),
-    );
-    routingApi.listPolicies().then(
-      (p) => setPolicies(p.data),
-      () => setPolicies([]),
     );
   }, []);
 
@@ -321,12 +317,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
                       {existing ? 'Current policy' : 'Workspace default'}
                     </option>
                   )}
-                  {policies?.map((p) => (
-                    <option key={p.id} value={p.id}>
-                      {p.name}
-                      {p.is_default ? ' (default)' : ''}
-                    </option>
-                  ))}
+                  <PolicyOptions policies={policies} />
                 </select>
               )}
             </Field>
