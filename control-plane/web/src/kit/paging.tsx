@@ -1,5 +1,6 @@
 /** A list read page by page with the API's opaque cursor: what it says when empty, its table, "Show more". */
 import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 
 /** What a list says when it has nothing to show. */
 export const Empty = (props: { children: ComponentChildren }) => <p class="empty">{props.children}</p>;
@@ -30,3 +31,24 @@ export const ShowMore = (props: {
       </button>
     </div>
   ) : null;
+
+/**
+ * A list's first page: read once at first (when `enabled`), again by `reload`; the error for the page
+ * to show, cleared by the next good read.
+ */
+export const useList = <T,>(read: () => Promise<{ data: T[] }>, enabled = true) => {
+  const [items, setItems] = useState<T[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reload = () =>
+    read().then(
+      (p) => {
+        setItems(p.data);
+        setError(null);
+      },
+      (e: Error) => setError(e.message),
+    );
+  useEffect(() => {
+    if (enabled) void reload();
+  }, []);
+  return { items, error, setError, reload };
+};

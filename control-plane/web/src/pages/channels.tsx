@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Me } from '../api.js';
 import { type Channel, type ChannelType, routingApi } from '../api-routing.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox, Notice } from '../kit/error-box.js';
 import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
-import { ListBody } from '../kit/paging.js';
+import { ListBody, useList } from '../kit/paging.js';
 import { AdminsOnly, CopyValue } from '../routing-ui.js';
 
 const TYPES: { value: ChannelType; label: string }[] = [
@@ -182,24 +182,12 @@ type TestOutcome = { channel: string; ok: boolean; text: string };
 /** `/routing/channels` (admins): email, webhook and Slack channels; create, edit, Send test, delete. */
 export const ChannelsPage = (props: { me: Me }) => {
   const admin = props.me.user.role === 'admin';
-  const [channels, setChannels] = useState<Channel[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
   const [editing, setEditing] = useState<Channel | null>(null);
   const [deleting, setDeleting] = useState<Channel | null>(null);
   const [testing, setTesting] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<TestOutcome | null>(null);
-  const load = () =>
-    routingApi.listChannels().then(
-      (p) => {
-        setChannels(p.data);
-        setError(null);
-      },
-      (e: Error) => setError(e.message),
-    );
-  useEffect(() => {
-    if (admin) void load();
-  }, []);
+  const { items: channels, error, reload: load } = useList(() => routingApi.listChannels(), admin);
   if (!admin) return <AdminsOnly title="Channels" />;
 
   const sendTest = async (c: Channel) => {

@@ -10,6 +10,7 @@ import {
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox } from '../kit/error-box.js';
 import { type Problems, problemsOf, TextField } from '../kit/field.js';
+import { useList } from '../kit/paging.js';
 import { AdminsOnly } from '../routing-ui.js';
 
 const MAX_STEPS = 10;
@@ -230,26 +231,16 @@ const PolicyForm = (props: {
 
 /** `/routing/escalation-policies` (admins): policies with their steps; create, edit, default, delete. */
 export const EscalationPoliciesPage = (props: { me: Me }) => {
-  const [policies, setPolicies] = useState<Policy[] | null>(null);
   const [users, setUsers] = useState<Member[]>([]);
   const [channels, setChannels] = useState<Channel[]>([]);
-  const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [editing, setEditing] = useState<Policy | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Policy | null>(null);
   const admin = props.me.user.role === 'admin';
 
-  const load = () =>
-    routingApi.listPolicies().then(
-      (p) => {
-        setPolicies(p.data);
-        setError(null);
-      },
-      (e: Error) => setError(e.message),
-    );
+  const { items: policies, error, setError, reload: load } = useList(() => routingApi.listPolicies(), admin);
   useEffect(() => {
     if (!admin) return;
-    void load();
     api.listUsers().then(
       (p) => setUsers(p.data.filter((u) => u.status === 'active')),
       () => {},

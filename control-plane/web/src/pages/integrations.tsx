@@ -5,7 +5,7 @@ import { formatDate } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox } from '../kit/error-box.js';
 import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
-import { ListBody } from '../kit/paging.js';
+import { ListBody, useList } from '../kit/paging.js';
 import { Address, AdminsOnly, CopyValue, Snippet } from '../routing-ui.js';
 
 const KINDS: { value: IntegrationKind; label: string }[] = [
@@ -125,9 +125,7 @@ const NewKey = (props: {
 /** `/routing/integrations` (admins): inbound alert sources; create (key once), rotate, delete. */
 export const IntegrationsPage = (props: { me: Me }) => {
   const admin = props.me.user.role === 'admin';
-  const [list, setList] = useState<Integration[] | null>(null);
   const [policies, setPolicies] = useState<Policy[]>([]);
-  const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [kind, setKind] = useState<IntegrationKind>('alertmanager');
   const [policy, setPolicy] = useState('');
@@ -139,17 +137,9 @@ export const IntegrationsPage = (props: { me: Me }) => {
   const [confirm, setConfirm] = useState<{ kind: 'rotate' | 'delete'; integration: Integration } | null>(
     null,
   );
-  const load = () =>
-    routingApi.listIntegrations().then(
-      (p) => {
-        setList(p.data);
-        setError(null);
-      },
-      (e: Error) => setError(e.message),
-    );
+  const { items: list, error, reload: load } = useList(() => routingApi.listIntegrations(), admin);
   useEffect(() => {
     if (!admin) return;
-    void load();
     routingApi.listPolicies().then(
       (p) => setPolicies(p.data),
       () => {},

@@ -5,7 +5,7 @@ import { formatDateTime } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox } from '../kit/error-box.js';
 import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
-import { ListBody } from '../kit/paging.js';
+import { ListBody, useList } from '../kit/paging.js';
 import { AdminsOnly } from '../routing-ui.js';
 
 const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -157,23 +157,13 @@ const WindowForm = (props: {
 /** `/routing/maintenance` (admins): plan windows (times in the browser's zone), edit, end early. */
 export const MaintenancePage = (props: { me: Me }) => {
   const admin = props.me.user.role === 'admin';
-  const [list, setList] = useState<MaintenanceWindow[] | null>(null);
   const [monitors, setMonitors] = useState<Monitor[]>([]);
   const [heartbeats, setHeartbeats] = useState<Heartbeat[]>([]);
-  const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<MaintenanceWindow | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'end' | 'delete'; w: MaintenanceWindow } | null>(null);
-  const load = () =>
-    routingApi.listMaintenanceWindows().then(
-      (p) => {
-        setList(p.data);
-        setError(null);
-      },
-      (e: Error) => setError(e.message),
-    );
+  const { items: list, error, reload: load } = useList(() => routingApi.listMaintenanceWindows(), admin);
   useEffect(() => {
     if (!admin) return;
-    void load();
     api.listMonitors({ status: '' }).then(
       (p) => setMonitors(p.data),
       () => {},
