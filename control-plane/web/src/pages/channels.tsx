@@ -4,6 +4,7 @@ import { type Channel, type ChannelType, routingApi } from '../api-routing.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox, Notice } from '../kit/error-box.js';
 import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
+import { FormActions } from '../kit/form-actions.js';
 import { ListBody, useList } from '../kit/paging.js';
 import { AdminsOnly, CopyValue } from '../routing-ui.js';
 
@@ -163,16 +164,7 @@ const ChannelForm = (props: {
           )}
         </Field>
       )}
-      <div class="form-actions">
-        <button type="submit" class="button primary" disabled={busy}>
-          {i ? 'Save channel' : 'Create channel'}
-        </button>
-        {props.onCancel && (
-          <button type="button" class="button" onClick={props.onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions submit={i ? 'Save channel' : 'Create channel'} busy={busy} onCancel={props.onCancel} />
     </form>
   );
 };

@@ -5,6 +5,7 @@ import { formatDateTime } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox } from '../kit/error-box.js';
 import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
+import { FormActions } from '../kit/form-actions.js';
 import { ListBody, useList } from '../kit/paging.js';
 import { AdminsOnly } from '../routing-ui.js';
 
@@ -140,16 +141,7 @@ const WindowForm = (props: {
           <input {...a} type="datetime-local" value={ends} onInput={(e) => setEnds(e.currentTarget.value)} />
         )}
       </Field>
-      <div class="form-actions">
-        <button type="submit" class="button primary" disabled={busy}>
-          {i ? 'Save window' : 'Create window'}
-        </button>
-        {props.onCancel && (
-          <button type="button" class="button" onClick={props.onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions submit={i ? 'Save window' : 'Create window'} busy={busy} onCancel={props.onCancel} />
     </form>
   );
 };

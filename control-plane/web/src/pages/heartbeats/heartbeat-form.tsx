@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Heartbeat, HeartbeatInput } from '../../api-routing.js';
 import { ErrorBox } from '../../kit/error-box.js';
 import { Field, type Problems, problemsOf, TextField } from '../../kit/field.js';
+import { FormActions } from '../../kit/form-actions.js';
 import { PolicyOptions, usePolicies } from '../../routing-ui.js';
 
 /** The API counts seconds; the form counts minutes, and so do its messages. */
@@ -90,16 +91,7 @@ export const HeartbeatForm = (props: {
           </select>
         )}
       </Field>
-      <div class="form-actions">
-        <button type="submit" class="button primary" disabled={busy}>
-          {props.submit}
-        </button>
-        {props.onCancel && (
-          <button type="button" class="button" onClick={props.onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions submit={props.submit} busy={busy} onCancel={props.onCancel} />
     </form>
   );
 };
