@@ -98,7 +98,7 @@ describe('heartbeats and routing pages in chromium', () => {
       await period.evaluate((el) =>
         (el.getAttribute('aria-describedby') ?? '')
           .split(' ')
-          .map((id) => el.ownerDocument.getElementById(id)?.textContent)
+          .map((id: string) => el.ownerDocument.getElementById(id)?.textContent)
           .join(' | '),
       ),
     ).toBe('must be at least 1 minute | How often the job runs.');
