@@ -91,9 +91,17 @@ describe('heartbeats and routing pages in chromium', () => {
     // (the API counts seconds, the form minutes: so does the message)
     const periodProblem = page.getByText('must be at least 1 minute');
     await periodProblem.waitFor();
-    expect(await page.getByLabel('Period (minutes)').getAttribute('aria-describedby')).toBe(
-      await periodProblem.getAttribute('id'),
-    );
+    // The field is described by its problem and, still shown under it, its hint (one rule for every field).
+    const period = page.getByLabel('Period (minutes)');
+    expect(await period.getAttribute('aria-invalid')).toBe('true');
+    expect(
+      await period.evaluate((el) =>
+        (el.getAttribute('aria-describedby') ?? '')
+          .split(' ')
+          .map((id: string) => el.ownerDocument.getElementById(id)?.textContent)
+          .join(' | '),
+      ),
+    ).toBe('must be at least 1 minute | How often the job runs.');
 
     await page.getByLabel('Period (minutes)').fill('1440');
     await page.getByLabel('Grace (minutes)').fill('30');

@@ -22,3 +22,13 @@ export const fromNow = (iso: string, now = Date.now()) => {
   if (abs < 26 * 86400) return relative.format(Math.round(s / 86400), 'day');
   return formatDate(iso);
 };
+
+/** A span of seconds as people write it: "1 day", "30 min", "90 s". */
+export const duration = (seconds: number) =>
+  seconds % 86_400 === 0
+    ? `${seconds / 86_400} ${seconds === 86_400 ? 'day' : 'days'}`
+    : seconds % 3600 === 0
+      ? `${seconds / 3600} h`
+      : seconds % 60 === 0
+        ? `${seconds / 60} min`
+        : `${seconds} s`;

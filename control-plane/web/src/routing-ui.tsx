@@ -1,7 +1,7 @@
-/** Small pieces shared by the pages: a copyable value (secrets shown once), a snippet, a field with its problem. */
-import { type ComponentChildren, Fragment } from 'preact';
-import { useState } from 'preact/hooks';
-import { ApiError } from './api.js';
+/** Small pieces shared by the pages: a copyable value (secrets shown once), an address, a snippet. */
+import { Fragment } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { type Policy, routingApi } from './api-routing.js';
 
 /** A read-only value with a Copy button and what happened. */
 export const CopyValue = (props: {
@@ -94,59 +94,6 @@ export const Snippet = (props: { title: string; code: string; wrap?: boolean }) 
   );
 };
 
-/** Problems by field name, plus one for the form; from an API error or from checks in the page. */
-export type Problems = Record<string, string | undefined> & { form?: string };
-
-export const problemsOf = (e: unknown): Problems => {
-  if (e instanceof ApiError) {
-    const p: Problems = {};
-    for (const d of e.details) p[d.field] ??= d.message;
-    if (!e.details.length) p.form = e.message;
-    return p;
-  }
-  return { form: e instanceof Error ? e.message : 'That did not work.' };
-};
-
-/** A labelled control with its problem under it, tied together by aria-describedby. */
-export const Field = (props: {
-  id: string;
-  label: string;
-  problem?: string | undefined;
-  hint?: string;
-  class?: string;
-  children: (a: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ComponentChildren;
-}) => {
-  const describedBy = props.problem ? `${props.id}-problem` : props.hint ? `${props.id}-hint` : undefined;
-  return (
-    <div class={`field ${props.class ?? ''}`}>
-      <label for={props.id}>{props.label}</label>
-      {props.children({
-        id: props.id,
-        ...(props.problem ? { 'aria-invalid': true as const } : {}),
-        ...(describedBy ? { 'aria-describedby': describedBy } : {}),
-      })}
-      {props.problem ? (
-        <span class="field-problem" id={`${props.id}-problem`}>
-          {props.problem}
-        </span>
-      ) : (
-        props.hint && (
-          <span class="hint tight" id={`${props.id}-hint`}>
-            {props.hint}
-          </span>
-        )
-      )}
-    </div>
-  );
-};
-
-export const FormError = (props: { message?: string | undefined }) =>
-  props.message ? (
-    <p class="error-box" role="alert">
-      {props.message}
-    </p>
-  ) : null;
-
 /** Shown to members and viewers on a routing page: the nav hides these, a typed address lands here. */
 export const AdminsOnly = (props: { title: string }) => (
   <section class="page">
@@ -155,12 +102,26 @@ export const AdminsOnly = (props: { title: string }) => (
   </section>
 );
 
-/** "1 day", "30 min", "90 s". */
-export const duration = (seconds: number) =>
-  seconds % 86_400 === 0
-    ? `${seconds / 86_400} ${seconds === 86_400 ? 'day' : 'days'}`
-    : seconds % 3600 === 0
-      ? `${seconds / 3600} h`
-      : seconds % 60 === 0
-        ? `${seconds / 60} min`
-        : `${seconds} s`;
+/** The workspace's escalation policies, for a choice in a form: null while loading, [] when they cannot be read. */
+export const usePolicies = () => {
+  const [policies, setPolicies] = useState<Policy[] | null>(null);
+  useEffect(() => {
+    routingApi.listPolicies().then(
+      (p) => setPolicies(p.data),
+      () => setPolicies([]),
+    );
+  }, []);
+  return policies;
+};
+
+/** One option per policy, the default marked. */
+export const PolicyOptions = (props: { policies: Policy[] | null }) => (
+  <>
+    {props.policies?.map((p) => (
+      <option key={p.id} value={p.id}>
+        {p.name}
+        {p.is_default ? ' (default)' : ''}
+      </option>
+    ))}
+  </>
+);

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import type { AlertStore } from '../../domain/alerts/alert-store.js';
 import { acknowledgeAlerts, alertTimeline, resolveAlerts, uuidsBody } from '../../domain/alerts/alerts.js';
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
-import { parseOrThrow, uuid } from '../../domain/validation.js';
+import { parseOrThrow } from '../../domain/validation.js';
 import { type RouteDeps, route } from '../route.js';
 import { alertDetailJson, alertDetailResponse, alertJson, alertResponse, page } from '../serialize.js';
-import { isoTime, pageQuery } from './query.js';
+import { idOf, isoTime, pageQuery } from './query.js';
 
 const STATUSES = ['open', 'acknowledged', 'resolved'] as const;
 const statusList = z
@@ -43,8 +43,8 @@ export const alertRoutes = ({ store, clock }: RouteDeps<AlertStore & RoutingStor
       'Get an alert with its timeline: raised, each notification attempt (to whom, how, outcome), acknowledged, resolved.',
     responses: { 404: 'No such alert in this workspace' },
     async handler({ auth, params }) {
-      const ok = uuid().safeParse(params.uuid).success;
-      const a = ok ? await store.getAlert(auth.workspace.id, params.uuid!.toLowerCase()) : null;
+      const id = idOf(params.uuid);
+      const a = id ? await store.getAlert(auth.workspace.id, id) : null;
       if (!a) throw new AppError('not_found', 'Alert not found.');
       const deliveries = await store.listDeliveries(auth.workspace.id, { alert_id: a.id, limit: 500 });
       return alertDetailJson(a, alertTimeline(a, deliveries));

@@ -12,13 +12,10 @@ import type { MailSettingsStore } from '../../domain/routing/mail-settings-store
 import { channelTarget, retryable, targetLabel, testMessage } from '../../domain/routing/notifications.js';
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import type { Delivery } from '../../domain/types.js';
-import { uuid } from '../../domain/validation.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
 import { channelJson, channelResponse, deliveryJson, deliveryResponse, page } from '../serialize.js';
-import { pageQuery } from './query.js';
-
-const idOf = (raw: string | undefined) => (uuid().safeParse(raw).success ? raw!.toLowerCase() : '');
+import { idOf, pageQuery } from './query.js';
 
 export const channelRoutes = ({
   store,

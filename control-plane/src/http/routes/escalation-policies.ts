@@ -9,13 +9,11 @@ import {
 } from '../../domain/routing/escalation-policies.js';
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
-import { uuid } from '../../domain/validation.js';
 import { type RouteDeps, route } from '../route.js';
 import { page, policyJson, policyResponse } from '../serialize.js';
-import { pageQuery } from './query.js';
+import { idOf, pageQuery } from './query.js';
 
 /** A path id that is not a UUID cannot name anything: 404 without a lookup. */
-const idOf = (raw: string | undefined) => (uuid().safeParse(raw).success ? raw!.toLowerCase() : '');
 
 export const escalationPolicyRoutes = ({ store, clock }: RouteDeps<RoutingStore & TenancyStore>) => [
   route({

@@ -11,12 +11,9 @@ import {
   updateWindowBody,
 } from '../../domain/routing/maintenance.js';
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
-import { uuid } from '../../domain/validation.js';
 import { type RouteDeps, route } from '../route.js';
 import { maintenanceWindowJson, maintenanceWindowResponse, page } from '../serialize.js';
-import { pageQuery } from './query.js';
-
-const idOf = (raw: string | undefined) => (uuid().safeParse(raw).success ? raw!.toLowerCase() : '');
+import { idOf, pageQuery } from './query.js';
 
 export const maintenanceWindowRoutes = ({
   store,

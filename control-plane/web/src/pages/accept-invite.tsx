@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type Me } from '../api.js';
+import { ErrorBox } from '../kit/error-box.js';
+import { TextField } from '../kit/field.js';
 import { Logo } from '../layout.js';
 
 const MIN = 12;
@@ -48,19 +50,12 @@ export const AcceptInvitePage = (props: { onJoined: (me: Me) => void }) => {
         </div>
         <h1>Join {workspace}</h1>
         {!token ? (
-          <p class="error-box" role="alert">
-            This invitation link is incomplete. Open the whole link you were sent, or ask an admin for a new
-            one.
-          </p>
+          <ErrorBox message="This invitation link is incomplete. Open the whole link you were sent, or ask an admin for a new one." />
         ) : (
           <>
             <p class="muted">Choose a password to finish setting up your account.</p>
             <form onSubmit={submit} noValidate>
-              {problems.form && (
-                <p class="error-box" role="alert">
-                  {problems.form}
-                </p>
-              )}
+              <ErrorBox message={problems.form} />
               <div class="field">
                 <label for="new-password">New password</label>
                 <input
@@ -76,23 +71,15 @@ export const AcceptInvitePage = (props: { onJoined: (me: Me) => void }) => {
                   {problems.password ?? `At least ${MIN} characters. A passphrase of a few words works well.`}
                 </span>
               </div>
-              <div class="field">
-                <label for="repeat-password">Repeat password</label>
-                <input
-                  id="repeat-password"
-                  type="password"
-                  autocomplete="new-password"
-                  value={again}
-                  aria-invalid={problems.again ? true : undefined}
-                  aria-describedby={problems.again ? 'again-problem' : undefined}
-                  onInput={(e) => setAgain(e.currentTarget.value)}
-                />
-                {problems.again && (
-                  <span class="field-problem" id="again-problem">
-                    {problems.again}
-                  </span>
-                )}
-              </div>
+              <TextField
+                id="repeat-password"
+                label="Repeat password"
+                problem={problems.again}
+                type="password"
+                autocomplete="new-password"
+                value={again}
+                onValue={setAgain}
+              />
               <button type="submit" class="button primary wide" disabled={busy}>
                 {busy ? 'Joining…' : 'Set password and sign in'}
               </button>

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { type Alert, api, type Me, type TimelineEntry } from '../api.js';
-import { Confirm } from '../confirm.js';
 import { formatDateTime, fromNow } from '../format.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox, Loading, Notice } from '../kit/error-box.js';
 import { usePoll } from '../poll.js';
 import { AlertStatusBadge, actorName, RESOLVE_WARNING, Source } from './alerts.js';
 
@@ -43,15 +44,7 @@ export const AlertDetailPage = (props: { me: Me; id: string }) => {
     return (
       <section class="page">
         <h1>Alert</h1>
-        {error ? (
-          <p class="error-box" role="alert">
-            {error}
-          </p>
-        ) : (
-          <p class="muted" aria-busy="true">
-            Loading…
-          </p>
-        )}
+        <Loading error={error} />
       </section>
     );
 
@@ -99,16 +92,8 @@ export const AlertDetailPage = (props: { me: Me; id: string }) => {
           </button>
         </div>
       )}
-      {notice && (
-        <p class={notice.ok ? 'ok-box' : 'error-box'} role={notice.ok ? 'status' : 'alert'}>
-          {notice.text}
-        </p>
-      )}
-      {error && (
-        <p class="error-box" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice notice={notice} />
+      <ErrorBox message={error} />
       {a.description && <p class="lead">{a.description}</p>}
       <section class="panel" aria-labelledby="timeline-title">
         <h2 id="timeline-title">Timeline</h2>

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { type Actor, type Alert, type AlertStatus, api, type Me } from '../api.js';
-import { Confirm } from '../confirm.js';
 import { formatDateTime, fromNow } from '../format.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox, Notice } from '../kit/error-box.js';
 import { usePoll } from '../poll.js';
 import { followLink } from '../router.js';
 
@@ -125,11 +126,7 @@ export const AlertsPage = (props: { me: Me }) => {
         Raised by failing checks, missed heartbeats and connected tools. Acknowledge to stop the escalation;
         resolve when it is over. This page updates itself every few seconds.
       </p>
-      {notice && (
-        <p class={notice.ok ? 'ok-box' : 'error-box'} role={notice.ok ? 'status' : 'alert'}>
-          {notice.text}
-        </p>
-      )}
+      <Notice notice={notice} />
       <section class="panel flush" aria-labelledby="alerts-title" aria-busy={alerts === null}>
         <div class="panel-head">
           <h2 id="alerts-title">{FILTERS.find((f) => f.value === status)?.label} alerts</h2>
@@ -177,11 +174,7 @@ export const AlertsPage = (props: { me: Me }) => {
             </button>
           </div>
         )}
-        {error && (
-          <p class="error-box inset" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorBox message={error} inset />
         {alerts && alerts.length === 0 && (
           <p class="empty">
             {status === 'open,acknowledged' ? 'Nothing unresolved. All quiet.' : 'No alerts here.'}

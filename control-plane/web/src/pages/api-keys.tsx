@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type ApiKey, api, type KeyList, type Me } from '../api.js';
-import { Confirm } from '../confirm.js';
 import { formatDate, formatDateTime, fromNow } from '../format.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox } from '../kit/error-box.js';
+import { TextField } from '../kit/field.js';
+import { ListBody } from '../kit/paging.js';
 import { CopyValue } from '../routing-ui.js';
 
 const NAME_MAX = 100;
@@ -133,30 +136,18 @@ export const ApiKeysPage = (props: { me: Me }) => {
               then create the new one.
             </p>
           )}
-          {problems.form && (
-            <p class="error-box" role="alert">
-              {problems.form}
-            </p>
-          )}
+          <ErrorBox message={problems.form} />
           <form class="create-form" onSubmit={create} noValidate>
-            <div class="field grow">
-              <label for="key-name">Name</label>
-              <input
-                id="key-name"
-                type="text"
-                maxLength={NAME_MAX}
-                placeholder="e.g. GitHub Actions deploy"
-                value={name}
-                aria-invalid={problems.name ? true : undefined}
-                aria-describedby={problems.name ? 'name-problem' : undefined}
-                onInput={(e) => setName(e.currentTarget.value)}
-              />
-              {problems.name && (
-                <span class="field-problem" id="name-problem">
-                  {problems.name}
-                </span>
-              )}
-            </div>
+            <TextField
+              id="key-name"
+              label="Name"
+              problem={problems.name}
+              class="grow"
+              maxLength={NAME_MAX}
+              placeholder="e.g. GitHub Actions deploy"
+              value={name}
+              onValue={setName}
+            />
             <div class="field">
               <label for="key-expiry">Expiry</label>
               <select id="key-expiry" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)}>
@@ -201,14 +192,9 @@ export const ApiKeysPage = (props: { me: Me }) => {
           <h2 id="keys-title">{admin ? 'Keys in this workspace' : 'Your keys'}</h2>
           <span class="muted">{list ? `${mine.length} of ${MAX_ACTIVE} active keys are yours` : ''}</span>
         </div>
-        {loadError && (
-          <p class="error-box" role="alert">
-            {loadError}
-          </p>
-        )}
-        {list && list.data.length === 0 && <p class="empty">No keys yet. Create one above.</p>}
-        {list && list.data.length > 0 && (
-          <div class="table-wrap">
+        <ErrorBox message={loadError} />
+        <ListBody items={list?.data} empty="No keys yet. Create one above.">
+          {(keys) => (
             <table class="keys">
               <thead>
                 <tr>
@@ -225,7 +211,7 @@ export const ApiKeysPage = (props: { me: Me }) => {
                 </tr>
               </thead>
               <tbody>
-                {list.data.map((k) => (
+                {keys.map((k) => (
                   <tr key={k.id} class={k.status === 'revoked' ? 'revoked' : undefined}>
                     <th scope="row" class="key-name">
                       {k.name}
@@ -262,8 +248,8 @@ export const ApiKeysPage = (props: { me: Me }) => {
                 ))}
               </tbody>
             </table>
-          </div>
-        )}
+          )}
+        </ListBody>
       </section>
 
       {legacy.length > 0 && (

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api } from '../api.js';
+import { ErrorBox } from '../kit/error-box.js';
 import { SignInActivity } from './sign-in-activity.js';
 
 const MIN = 12;
@@ -85,11 +86,7 @@ export const ChangePasswordPage = () => {
               Password changed. Your other sessions have been signed out.
             </p>
           )}
-          {problems.form && (
-            <p class="error-box" role="alert">
-              {problems.form}
-            </p>
-          )}
+          <ErrorBox message={problems.form} />
           {field('current', 'Current password', current, setCurrent, 'current-password')}
           {field(
             'next',

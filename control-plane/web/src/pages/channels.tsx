@@ -1,8 +1,12 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Me } from '../api.js';
 import { type Channel, type ChannelType, routingApi } from '../api-routing.js';
-import { Confirm } from '../confirm.js';
-import { AdminsOnly, CopyValue, Field, FormError, type Problems, problemsOf } from '../routing-ui.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox, Notice } from '../kit/error-box.js';
+import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
+import { FormActions } from '../kit/form-actions.js';
+import { ListBody, useList } from '../kit/paging.js';
+import { AdminsOnly, CopyValue } from '../routing-ui.js';
 
 const TYPES: { value: ChannelType; label: string }[] = [
   { value: 'email', label: 'Email' },
@@ -81,19 +85,16 @@ const ChannelForm = (props: {
   const headerProblem = Object.entries(problems).find(([k]) => k.startsWith('config.headers'))?.[1];
   return (
     <form class="create-form" onSubmit={submit} noValidate aria-label={i ? `Edit ${i.name}` : 'New channel'}>
-      <FormError message={problems.form ?? problems.config} />
-      <Field id={`${p}-name`} label="Name" problem={problems.name}>
-        {(a) => (
-          <input
-            {...a}
-            type="text"
-            maxLength={200}
-            placeholder="e.g. Ops on-call"
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      <ErrorBox message={problems.form ?? problems.config} />
+      <TextField
+        id={`${p}-name`}
+        label="Name"
+        problem={problems.name}
+        maxLength={200}
+        placeholder="e.g. Ops on-call"
+        value={name}
+        onValue={setName}
+      />
       <Field id={`${p}-type`} label="Type" problem={problems.type}>
         {(a) => (
           <select
@@ -111,23 +112,16 @@ const ChannelForm = (props: {
         )}
       </Field>
       {type === 'email' && (
-        <Field
+        <TextField
           id={`${p}-addresses`}
           label="Addresses"
           problem={addressProblem}
           hint="Up to 10, separated by commas."
           class="grow"
-        >
-          {(a) => (
-            <input
-              {...a}
-              type="text"
-              placeholder="oncall@example.com, ops@example.com"
-              value={addresses}
-              onInput={(e) => setAddresses(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+          placeholder="oncall@example.com, ops@example.com"
+          value={addresses}
+          onValue={setAddresses}
+        />
       )}
       {type !== 'email' && (
         <Field
@@ -170,16 +164,7 @@ const ChannelForm = (props: {
           )}
         </Field>
       )}
-      <div class="form-actions">
-        <button type="submit" class="button primary" disabled={busy}>
-          {i ? 'Save channel' : 'Create channel'}
-        </button>
-        {props.onCancel && (
-          <button type="button" class="button" onClick={props.onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions submit={i ? 'Save channel' : 'Create channel'} busy={busy} onCancel={props.onCancel} />
     </form>
   );
 };
@@ -189,24 +174,12 @@ type TestOutcome = { channel: string; ok: boolean; text: string };
 /** `/routing/channels` (admins): email, webhook and Slack channels; create, edit, Send test, delete. */
 export const ChannelsPage = (props: { me: Me }) => {
   const admin = props.me.user.role === 'admin';
-  const [channels, setChannels] = useState<Channel[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
   const [editing, setEditing] = useState<Channel | null>(null);
   const [deleting, setDeleting] = useState<Channel | null>(null);
   const [testing, setTesting] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<TestOutcome | null>(null);
-  const load = () =>
-    routingApi.listChannels().then(
-      (p) => {
-        setChannels(p.data);
-        setError(null);
-      },
-      (e: Error) => setError(e.message),
-    );
-  useEffect(() => {
-    if (admin) void load();
-  }, []);
+  const { items: channels, error, reload: load } = useList(() => routingApi.listChannels(), admin);
   if (!admin) return <AdminsOnly title="Channels" />;
 
   const sendTest = async (c: Channel) => {
@@ -284,24 +257,10 @@ export const ChannelsPage = (props: { me: Me }) => {
         <div class="panel-head">
           <h2 id="channels-title">Channels</h2>
         </div>
-        {error && (
-          <p class="error-box inset" role="alert">
-            {error}
-          </p>
-        )}
-        {outcome &&
-          (outcome.ok ? (
-            <p class="ok-box inset" role="status">
-              {outcome.text}
-            </p>
-          ) : (
-            <p class="error-box inset" role="alert">
-              {outcome.text}
-            </p>
-          ))}
-        {channels?.length === 0 && <p class="empty">No channels yet.</p>}
-        {channels && channels.length > 0 && (
-          <div class="table-wrap">
+        <ErrorBox message={error} inset />
+        <Notice notice={outcome} inset />
+        <ListBody items={channels} empty="No channels yet.">
+          {(channels) => (
             <table class="keys">
               <thead>
                 <tr>
@@ -357,8 +316,8 @@ export const ChannelsPage = (props: { me: Me }) => {
                 ))}
               </tbody>
             </table>
-          </div>
-        )}
+          )}
+        </ListBody>
       </section>
       {deleting && (
         <Confirm

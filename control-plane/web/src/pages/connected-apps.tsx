@@ -1,8 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, type ConnectedApp, type Me } from '../api.js';
-import { Confirm } from '../confirm.js';
 import { formatDate, formatDateTime } from '../format.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox } from '../kit/error-box.js';
+import { ListBody } from '../kit/paging.js';
 
 const hostOf = (uri: string) => {
   try {
@@ -50,14 +52,9 @@ const AppsPanel = (props: {
       <div class="panel-head">
         <h2 id={props.id}>{props.title}</h2>
       </div>
-      {error && (
-        <p class="error-box" role="alert">
-          {error}
-        </p>
-      )}
-      {apps && apps.length === 0 && <p class="empty">{props.empty}</p>}
-      {apps && apps.length > 0 && (
-        <div class="table-wrap">
+      <ErrorBox message={error} />
+      <ListBody items={apps} empty={props.empty}>
+        {(apps) => (
           <table class="keys">
             <thead>
               <tr>
@@ -99,8 +96,8 @@ const AppsPanel = (props: {
               ))}
             </tbody>
           </table>
-        </div>
-      )}
+        )}
+      </ListBody>
       {confirm && (
         <Confirm
           title={`Revoke “${label(confirm)}”?`}

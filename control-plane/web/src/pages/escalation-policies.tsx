@@ -7,8 +7,11 @@ import {
   type PolicyInput,
   routingApi,
 } from '../api-routing.js';
-import { Confirm } from '../confirm.js';
-import { AdminsOnly, Field, FormError, type Problems, problemsOf } from '../routing-ui.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox } from '../kit/error-box.js';
+import { type Problems, problemsOf, TextField } from '../kit/field.js';
+import { useList } from '../kit/paging.js';
+import { AdminsOnly } from '../routing-ui.js';
 
 const MAX_STEPS = 10;
 const blankStep = (): EscalationStep => ({ wait_minutes: 0, notify_user_ids: [], notify_channel_ids: [] });
@@ -70,38 +73,30 @@ const PolicyForm = (props: {
     <section class="panel" aria-labelledby={`${prefix}-title`}>
       <h2 id={`${prefix}-title`}>{props.title}</h2>
       <form onSubmit={submit} noValidate aria-labelledby={`${prefix}-title`}>
-        <FormError message={problems.form} />
+        <ErrorBox message={problems.form} />
         <div class="form-row">
-          <Field id={`${prefix}-name`} label="Name" problem={problems.name} class="grow">
-            {(a) => (
-              <input
-                {...a}
-                type="text"
-                maxLength={200}
-                value={name}
-                onInput={(e) => setName(e.currentTarget.value)}
-              />
-            )}
-          </Field>
-          <Field
+          <TextField
+            id={`${prefix}-name`}
+            label="Name"
+            problem={problems.name}
+            class="grow"
+            maxLength={200}
+            value={name}
+            onValue={setName}
+          />
+          <TextField
             id={`${prefix}-repeat`}
             label="Repeat (times)"
             problem={problems.repeat}
             hint="Run the steps again until someone acknowledges."
-          >
-            {(a) => (
-              <input
-                {...a}
-                type="number"
-                min={0}
-                max={10}
-                value={repeat}
-                onInput={(e) => setRepeat(e.currentTarget.value)}
-              />
-            )}
-          </Field>
+            type="number"
+            min={0}
+            max={10}
+            value={repeat}
+            onValue={setRepeat}
+          />
         </div>
-        <FormError message={problems.steps} />
+        <ErrorBox message={problems.steps} />
         <ol class="steps">
           {steps.map((s, i) => {
             const problem = stepProblem(problems, i);
@@ -236,26 +231,16 @@ const PolicyForm = (props: {
 
 /** `/routing/escalation-policies` (admins): policies with their steps; create, edit, default, delete. */
 export const EscalationPoliciesPage = (props: { me: Me }) => {
-  const [policies, setPolicies] = useState<Policy[] | null>(null);
   const [users, setUsers] = useState<Member[]>([]);
   const [channels, setChannels] = useState<Channel[]>([]);
-  const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [editing, setEditing] = useState<Policy | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Policy | null>(null);
   const admin = props.me.user.role === 'admin';
 
-  const load = () =>
-    routingApi.listPolicies().then(
-      (p) => {
-        setPolicies(p.data);
-        setError(null);
-      },
-      (e: Error) => setError(e.message),
-    );
+  const { items: policies, error, setError, reload: load } = useList(() => routingApi.listPolicies(), admin);
   useEffect(() => {
     if (!admin) return;
-    void load();
     api.listUsers().then(
       (p) => setUsers(p.data.filter((u) => u.status === 'active')),
       () => {},
@@ -302,11 +287,7 @@ export const EscalationPoliciesPage = (props: { me: Me }) => {
           {notice}
         </p>
       )}
-      {error && (
-        <p class="error-box" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorBox message={error} />
       {editing && (
         <PolicyForm
           key={editing === 'new' ? 'new' : editing.id}

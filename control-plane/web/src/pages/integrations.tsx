@@ -1,18 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Me } from '../api.js';
 import { type Integration, type IntegrationKind, type Policy, routingApi } from '../api-routing.js';
-import { Confirm } from '../confirm.js';
 import { formatDate } from '../format.js';
-import {
-  Address,
-  AdminsOnly,
-  CopyValue,
-  Field,
-  FormError,
-  type Problems,
-  problemsOf,
-  Snippet,
-} from '../routing-ui.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox } from '../kit/error-box.js';
+import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
+import { ListBody, useList } from '../kit/paging.js';
+import { Address, AdminsOnly, CopyValue, Snippet } from '../routing-ui.js';
 
 const KINDS: { value: IntegrationKind; label: string }[] = [
   { value: 'alertmanager', label: 'Prometheus Alertmanager' },
@@ -131,9 +125,7 @@ const NewKey = (props: {
 /** `/routing/integrations` (admins): inbound alert sources; create (key once), rotate, delete. */
 export const IntegrationsPage = (props: { me: Me }) => {
   const admin = props.me.user.role === 'admin';
-  const [list, setList] = useState<Integration[] | null>(null);
   const [policies, setPolicies] = useState<Policy[]>([]);
-  const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [kind, setKind] = useState<IntegrationKind>('alertmanager');
   const [policy, setPolicy] = useState('');
@@ -145,17 +137,9 @@ export const IntegrationsPage = (props: { me: Me }) => {
   const [confirm, setConfirm] = useState<{ kind: 'rotate' | 'delete'; integration: Integration } | null>(
     null,
   );
-  const load = () =>
-    routingApi.listIntegrations().then(
-      (p) => {
-        setList(p.data);
-        setError(null);
-      },
-      (e: Error) => setError(e.message),
-    );
+  const { items: list, error, reload: load } = useList(() => routingApi.listIntegrations(), admin);
   useEffect(() => {
     if (!admin) return;
-    void load();
     routingApi.listPolicies().then(
       (p) => setPolicies(p.data),
       () => {},
@@ -203,20 +187,18 @@ export const IntegrationsPage = (props: { me: Me }) => {
       ) : (
         <section class="panel" aria-labelledby="new-int-title">
           <h2 id="new-int-title">New integration</h2>
-          <FormError message={problems.form} />
+          <ErrorBox message={problems.form} />
           <form class="create-form" onSubmit={create} noValidate aria-labelledby="new-int-title">
-            <Field id="int-name" label="Name" problem={problems.name} class="grow">
-              {(a) => (
-                <input
-                  {...a}
-                  type="text"
-                  maxLength={100}
-                  placeholder="e.g. Prod Alertmanager"
-                  value={name}
-                  onInput={(e) => setName(e.currentTarget.value)}
-                />
-              )}
-            </Field>
+            <TextField
+              id="int-name"
+              label="Name"
+              problem={problems.name}
+              class="grow"
+              maxLength={100}
+              placeholder="e.g. Prod Alertmanager"
+              value={name}
+              onValue={setName}
+            />
             <Field id="int-kind" label="Kind" problem={problems.kind}>
               {(a) => (
                 <select
@@ -256,14 +238,9 @@ export const IntegrationsPage = (props: { me: Me }) => {
         <div class="panel-head">
           <h2 id="ints-title">Integrations</h2>
         </div>
-        {error && (
-          <p class="error-box inset" role="alert">
-            {error}
-          </p>
-        )}
-        {list?.length === 0 && <p class="empty">No integrations yet.</p>}
-        {list && list.length > 0 && (
-          <div class="table-wrap">
+        <ErrorBox message={error} inset />
+        <ListBody items={list} empty="No integrations yet.">
+          {(list) => (
             <table class="keys">
               <thead>
                 <tr>
@@ -314,8 +291,8 @@ export const IntegrationsPage = (props: { me: Me }) => {
                 ))}
               </tbody>
             </table>
-          </div>
-        )}
+          )}
+        </ListBody>
       </section>
       {confirm?.kind === 'rotate' && (
         <Confirm

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Me } from '../api.js';
 import { type MailSettings, type MailTestResult, type MailTls, mailApi } from '../api-mail.js';
-import { Confirm } from '../confirm.js';
 import { formatDateTime } from '../format.js';
-import { Field, FormError, type Problems, problemsOf } from '../routing-ui.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox, Notice } from '../kit/error-box.js';
+import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
 
 const TLS: { value: MailTls; label: string; port: number }[] = [
   { value: 'starttls', label: 'STARTTLS (port 587)', port: 587 },
@@ -156,7 +157,7 @@ export const MailSettingsPage = (props: { me: Me }) => {
               {notice}
             </p>
           )}
-          <FormError message={problems.form} />
+          <ErrorBox message={problems.form} />
           <Field id="mail-host" label="SMTP host" problem={p('host')}>
             {(a) => (
               <input
@@ -243,27 +244,16 @@ export const MailSettingsPage = (props: { me: Me }) => {
       {mail && (
         <section class="panel narrow" aria-labelledby="mail-test-title">
           <h2 id="mail-test-title">Send a test</h2>
-          <Field id="mail-test-to" label="Send to" hint={`Empty: you (${props.me.user.email}).`}>
-            {(a) => (
-              <input
-                {...a}
-                type="email"
-                placeholder={props.me.user.email}
-                value={to}
-                onInput={(e) => setTo(e.currentTarget.value)}
-              />
-            )}
-          </Field>
-          {test &&
-            (test.ok ? (
-              <p class="ok-box" role="status">
-                {test.text}
-              </p>
-            ) : (
-              <p class="error-box" role="alert">
-                {test.text}
-              </p>
-            ))}
+          <TextField
+            id="mail-test-to"
+            label="Send to"
+            hint={`Empty: you (${props.me.user.email}).`}
+            type="email"
+            placeholder={props.me.user.email}
+            value={to}
+            onValue={setTo}
+          />
+          <Notice notice={test} />
           <div class="form-actions spaced">
             <button type="button" class="button" disabled={testing} onClick={sendTest}>
               {testing ? 'Sending…' : 'Send test'}

@@ -1,9 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Me, type Monitor } from '../api.js';
 import { type Heartbeat, type MaintenanceScope, type MaintenanceWindow, routingApi } from '../api-routing.js';
-import { Confirm } from '../confirm.js';
 import { formatDateTime } from '../format.js';
-import { AdminsOnly, Field, FormError, type Problems, problemsOf } from '../routing-ui.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox } from '../kit/error-box.js';
+import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
+import { FormActions } from '../kit/form-actions.js';
+import { ListBody, useList } from '../kit/paging.js';
+import { AdminsOnly } from '../routing-ui.js';
 
 const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -77,19 +81,17 @@ const WindowForm = (props: {
   const targets = scope === 'monitor' ? props.monitors : props.heartbeats;
   return (
     <form class="create-form" onSubmit={submit} noValidate aria-label={i ? `Edit ${i.name}` : 'New window'}>
-      <FormError message={problems.form} />
-      <Field id={`${p}-name`} label="Name" problem={problems.name} class="grow">
-        {(a) => (
-          <input
-            {...a}
-            type="text"
-            maxLength={200}
-            placeholder="e.g. Database upgrade"
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      <ErrorBox message={problems.form} />
+      <TextField
+        id={`${p}-name`}
+        label="Name"
+        problem={problems.name}
+        class="grow"
+        maxLength={200}
+        placeholder="e.g. Database upgrade"
+        value={name}
+        onValue={setName}
+      />
       <Field id={`${p}-scope`} label="Applies to" problem={problems.scope_type}>
         {(a) => (
           <select
@@ -125,31 +127,21 @@ const WindowForm = (props: {
           )}
         </Field>
       )}
-      <Field id={`${p}-starts`} label="Starts" problem={problems.starts_at} hint={ZONE}>
-        {(a) => (
-          <input
-            {...a}
-            type="datetime-local"
-            value={starts}
-            onInput={(e) => setStarts(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      <TextField
+        id={`${p}-starts`}
+        label="Starts"
+        problem={problems.starts_at}
+        hint={ZONE}
+        type="datetime-local"
+        value={starts}
+        onValue={setStarts}
+      />
       <Field id={`${p}-ends`} label="Ends" problem={problems.ends_at} hint={ZONE}>
         {(a) => (
           <input {...a} type="datetime-local" value={ends} onInput={(e) => setEnds(e.currentTarget.value)} />
         )}
       </Field>
-      <div class="form-actions">
-        <button type="submit" class="button primary" disabled={busy}>
-          {i ? 'Save window' : 'Create window'}
-        </button>
-        {props.onCancel && (
-          <button type="button" class="button" onClick={props.onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions submit={i ? 'Save window' : 'Create window'} busy={busy} onCancel={props.onCancel} />
     </form>
   );
 };
@@ -157,23 +149,13 @@ const WindowForm = (props: {
 /** `/routing/maintenance` (admins): plan windows (times in the browser's zone), edit, end early. */
 export const MaintenancePage = (props: { me: Me }) => {
   const admin = props.me.user.role === 'admin';
-  const [list, setList] = useState<MaintenanceWindow[] | null>(null);
   const [monitors, setMonitors] = useState<Monitor[]>([]);
   const [heartbeats, setHeartbeats] = useState<Heartbeat[]>([]);
-  const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<MaintenanceWindow | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'end' | 'delete'; w: MaintenanceWindow } | null>(null);
-  const load = () =>
-    routingApi.listMaintenanceWindows().then(
-      (p) => {
-        setList(p.data);
-        setError(null);
-      },
-      (e: Error) => setError(e.message),
-    );
+  const { items: list, error, reload: load } = useList(() => routingApi.listMaintenanceWindows(), admin);
   useEffect(() => {
     if (!admin) return;
-    void load();
     api.listMonitors({ status: '' }).then(
       (p) => setMonitors(p.data),
       () => {},
@@ -224,14 +206,9 @@ export const MaintenancePage = (props: { me: Me }) => {
           <h2 id="mw-title">Windows</h2>
           <span class="muted">latest start first</span>
         </div>
-        {error && (
-          <p class="error-box inset" role="alert">
-            {error}
-          </p>
-        )}
-        {list?.length === 0 && <p class="empty">No maintenance windows yet.</p>}
-        {list && list.length > 0 && (
-          <div class="table-wrap">
+        <ErrorBox message={error} inset />
+        <ListBody items={list} empty="No maintenance windows yet.">
+          {(list) => (
             <table class="keys">
               <thead>
                 <tr>
@@ -296,8 +273,8 @@ export const MaintenancePage = (props: { me: Me }) => {
                 })}
               </tbody>
             </table>
-          </div>
-        )}
+          )}
+        </ListBody>
       </section>
       {confirm?.kind === 'end' && (
         <Confirm

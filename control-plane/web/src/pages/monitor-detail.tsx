@@ -1,13 +1,15 @@
 import { lazy, Suspense } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import { type Alert, ApiError, api, type CheckResult, type Me, type MonitorDetail } from '../api.js';
-import { Confirm } from '../confirm.js';
-import { formatDate, formatDateTime, formatWhen, fromNow } from '../format.js';
+import { duration, formatDate, formatDateTime, formatWhen, fromNow } from '../format.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox, Loading, Notice } from '../kit/error-box.js';
+import { ListBody } from '../kit/paging.js';
 import { takeFlash, usePoll } from '../poll.js';
 import { followLink, navigate } from '../router.js';
 import { Address } from '../routing-ui.js';
 import { AlertStatusBadge } from './alerts.js';
-import { CheckBar, every, LastResponse, ms, percent, StatusBadge, target } from './monitors.js';
+import { CheckBar, LastResponse, ms, percent, StatusBadge, target } from './monitors.js';
 
 /** uPlot and the chart: fetched when a detail page first shows, never on the first page load. */
 const ResponseChart = lazy(() => import('./response-chart.js'));
@@ -67,15 +69,7 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
     return (
       <section class="page">
         <h1>Monitor</h1>
-        {error ? (
-          <p class="error-box" role="alert">
-            {error}
-          </p>
-        ) : (
-          <p class="muted" aria-busy="true">
-            Loading…
-          </p>
-        )}
+        <Loading error={error} />
       </section>
     );
 
@@ -143,7 +137,7 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
           </div>
           <p class="muted subtitle">
             {m.monitor_type.toUpperCase()} · <Address value={target(m)} /> · every{' '}
-            {every(m.check_interval_seconds)} from {m.check_locations.join(', ')}
+            {duration(m.check_interval_seconds)} from {m.check_locations.join(', ')}
           </p>
         </div>
       </div>
@@ -163,16 +157,8 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
           </button>
         </div>
       )}
-      {notice && (
-        <p class={notice.ok ? 'ok-box' : 'error-box'} role={notice.ok ? 'status' : 'alert'}>
-          {notice.text}
-        </p>
-      )}
-      {error && (
-        <p class="error-box" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice notice={notice} />
+      <ErrorBox message={error} />
 
       <dl class="stats">
         <div>
@@ -260,9 +246,8 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
           <h2 id="results-title">Recent results</h2>
           <span class="muted">{results ? `newest ${results.length}` : ''}</span>
         </div>
-        {results && results.length === 0 && <p class="empty">No checks yet.</p>}
-        {results && results.length > 0 && (
-          <div class="table-wrap">
+        <ListBody items={results} empty="No checks yet.">
+          {(results) => (
             <table class="keys results">
               <thead>
                 <tr>
@@ -304,8 +289,8 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
                 ))}
               </tbody>
             </table>
-          </div>
-        )}
+          )}
+        </ListBody>
       </section>
 
       {deleting && (

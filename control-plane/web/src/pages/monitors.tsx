@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Me, type Monitor, type MonitorStatus, type RecentCheck } from '../api.js';
-import { formatDateTime, fromNow } from '../format.js';
+import { duration, formatDateTime, fromNow } from '../format.js';
+import { ErrorBox } from '../kit/error-box.js';
+import { ShowMore } from '../kit/paging.js';
 import { usePoll } from '../poll.js';
 import { followLink } from '../router.js';
 import { Address } from '../routing-ui.js';
@@ -16,9 +18,6 @@ const labelOf = (s: MonitorStatus) => STATUSES.find((x) => x.value === s)?.label
 
 /** What a monitor checks, as people write it. */
 export const target = (m: Pick<Monitor, 'url' | 'port'>) => (m.port ? `${m.url}:${m.port}` : m.url);
-
-export const every = (seconds: number) =>
-  seconds % 3600 === 0 ? `${seconds / 3600} h` : seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
 
 /** "99.95 %"; a dash while the API has no figure (no checks yet, or a server without uptime fields). */
 export const percent = (v: number | null | undefined) =>
@@ -167,11 +166,7 @@ export const MonitorsPage = (props: { me: Me }) => {
             </div>
           </div>
         </div>
-        {error && (
-          <p class="error-box inset" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorBox message={error} inset />
         {monitors && monitors.length === 0 && (
           <p class="empty">
             {search
@@ -212,7 +207,7 @@ export const MonitorsPage = (props: { me: Me }) => {
                         <Address value={target(m)} />
                       </span>
                       <span class="muted block small">
-                        {m.monitor_type.toUpperCase()} · every {every(m.check_interval_seconds)}
+                        {m.monitor_type.toUpperCase()} · every {duration(m.check_interval_seconds)}
                       </span>
                     </th>
                     <td data-label="Status">
@@ -243,13 +238,7 @@ export const MonitorsPage = (props: { me: Me }) => {
             </table>
           </div>
         )}
-        {next && (
-          <div class="panel-foot">
-            <button type="button" class="button" onClick={showMore} disabled={busy}>
-              Show more
-            </button>
-          </div>
-        )}
+        <ShowMore next={next} onMore={showMore} busy={busy} />
       </section>
     </section>
   );

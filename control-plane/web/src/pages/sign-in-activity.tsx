@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Member } from '../api.js';
 import { formatDateTime, fromNow } from '../format.js';
+import { ErrorBox } from '../kit/error-box.js';
 
 const failures = (n: number) => `${n} failed sign-in${n === 1 ? '' : 's'}`;
 
@@ -58,12 +59,7 @@ export const SignInActivity = () => {
       .then(setMe)
       .catch((e) => setError(e instanceof Error ? e.message : 'Your sign-ins could not be loaded.'));
   }, []);
-  if (error)
-    return (
-      <p class="error-box" role="alert">
-        {error}
-      </p>
-    );
+  if (error) return <ErrorBox message={error} />;
   if (!me) return null;
   const f = me.failed_sign_ins;
   return (

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type Me } from '../api.js';
+import { ErrorBox } from '../kit/error-box.js';
 import { Logo } from '../layout.js';
 
 /** `/sign-in`: Email, Password, Sign in. */
@@ -40,11 +41,7 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
           to the <strong>{workspace}</strong> workspace
         </p>
         <form onSubmit={submit} noValidate>
-          {error && (
-            <p class="error-box" role="alert">
-              {error}
-            </p>
-          )}
+          <ErrorBox message={error} />
           <div class="field">
             <label for="email">Email</label>
             <input

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Me, type Member, type Role } from '../api.js';
-import { Confirm } from '../confirm.js';
 import { formatDate, formatDateTime, fromNow } from '../format.js';
+import { Confirm } from '../kit/confirm.js';
+import { ErrorBox, Notice } from '../kit/error-box.js';
+import { Field, TextField } from '../kit/field.js';
 import { CopyValue } from '../routing-ui.js';
 import { SignInsCell } from './sign-in-activity.js';
 
@@ -171,50 +173,30 @@ export const UsersPage = (props: { me: Me }) => {
       ) : (
         <section class="panel" aria-labelledby="invite-title">
           <h2 id="invite-title">Invite a user</h2>
-          {problems.form && (
-            <p class="error-box" role="alert">
-              {problems.form}
-            </p>
-          )}
+          <ErrorBox message={problems.form} />
           <form class="create-form" onSubmit={invite} noValidate>
-            <div class="field grow">
-              <label for="invite-email">Email</label>
-              <input
-                id="invite-email"
-                type="email"
-                autocomplete="off"
-                placeholder="name@example.com"
-                value={email}
-                aria-invalid={problems.email ? true : undefined}
-                aria-describedby={problems.email ? 'invite-email-problem' : undefined}
-                onInput={(e) => setEmail(e.currentTarget.value)}
-              />
-              {problems.email && (
-                <span class="field-problem" id="invite-email-problem">
-                  {problems.email}
-                </span>
+            <TextField
+              id="invite-email"
+              label="Email"
+              problem={problems.email}
+              class="grow"
+              type="email"
+              autocomplete="off"
+              placeholder="name@example.com"
+              value={email}
+              onValue={setEmail}
+            />
+            <Field id="invite-role" label="Role" problem={problems.role}>
+              {(a) => (
+                <select {...a} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+                  {ROLES.map((r) => (
+                    <option key={r.value} value={r.value}>
+                      {r.label}
+                    </option>
+                  ))}
+                </select>
               )}
-            </div>
-            <div class="field">
-              <label for="invite-role">Role</label>
-              <select
-                id="invite-role"
-                value={role}
-                aria-describedby={problems.role ? 'invite-role-problem' : undefined}
-                onChange={(e) => setRole(e.currentTarget.value as Role)}
-              >
-                {ROLES.map((r) => (
-                  <option key={r.value} value={r.value}>
-                    {r.label}
-                  </option>
-                ))}
-              </select>
-              {problems.role && (
-                <span class="field-problem" id="invite-role-problem">
-                  {problems.role}
-                </span>
-              )}
-            </div>
+            </Field>
             <button type="submit" class="button primary" disabled={busy}>
               Invite user
             </button>
@@ -231,16 +213,8 @@ export const UsersPage = (props: { me: Me }) => {
           <h2 id="users-title">Users in this workspace</h2>
           <span class="muted">{users ? `${users.length} ${users.length === 1 ? 'user' : 'users'}` : ''}</span>
         </div>
-        {notice && (
-          <p class={notice.ok ? 'ok-box inset' : 'error-box inset'} role={notice.ok ? 'status' : 'alert'}>
-            {notice.text}
-          </p>
-        )}
-        {loadError && (
-          <p class="error-box inset" role="alert">
-            {loadError}
-          </p>
-        )}
+        <Notice notice={notice} inset />
+        <ErrorBox message={loadError} inset />
         {users && (
           <div class="table-wrap">
             <table class="keys users">

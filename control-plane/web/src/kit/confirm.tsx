@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { ErrorBox } from './error-box.js';
 
 /** A confirmation in a modal <dialog> (focus stays inside; Escape cancels). */
 export const Confirm = (props: {
@@ -18,11 +19,7 @@ export const Confirm = (props: {
     <dialog ref={ref} class="dialog" aria-labelledby="confirm-title" onClose={props.onClose}>
       <h2 id="confirm-title">{props.title}</h2>
       <p>{props.body}</p>
-      {error && (
-        <p class="error-box" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorBox message={error} />
       <div class="dialog-actions">
         <button type="button" class="button" onClick={() => ref.current?.close()} disabled={busy}>
           Cancel

@@ -1,0 +1,197 @@
+import { useState } from 'preact/hooks';
+import type { Me } from '../../api.js';
+import { type Heartbeat, type Ping, routingApi } from '../../api-routing.js';
+import { duration, formatDateTime, fromNow } from '../../format.js';
+import { Confirm } from '../../kit/confirm.js';
+import { ErrorBox, Loading } from '../../kit/error-box.js';
+import { ListBody, ShowMore } from '../../kit/paging.js';
+import { usePoll } from '../../poll.js';
+import { followLink, navigate } from '../../router.js';
+import { CopyValue } from '../../routing-ui.js';
+import { HeartbeatForm } from './heartbeat-form.js';
+import { LastPing, StateBadge } from './heartbeat-state.js';
+import { PingTable } from './ping-log.js';
+import { PingSnippets } from './ping-snippets.js';
+
+/** `/heartbeats/{uuid}`: its state, ping URL and snippets, the ping log; edit, pause, delete. */
+export const HeartbeatPage = (props: { me: Me; id: string }) => {
+  const canWrite = props.me.user.role !== 'viewer';
+  const [h, setH] = useState<Heartbeat | null>(null);
+  const [pings, setPings] = useState<Ping[] | null>(null);
+  const [older, setOlder] = useState<string | null>(null);
+  /** Once older pings are shown, polling re-reads only the heartbeat, not the log. */
+  const [expanded, setExpanded] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const load = async () => {
+    try {
+      const [hb, page] = await Promise.all([
+        routingApi.getHeartbeat(props.id),
+        routingApi.listPings(props.id),
+      ]);
+      setH(hb);
+      setExpanded(false);
+      setPings(page.data);
+      setOlder(page.next_cursor);
+      setError(null);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'The heartbeat could not be loaded.');
+    }
+  };
+  // Polling replaces the ping log's first page; once older pages are open, only the heartbeat is re-read.
+  usePoll(async () => {
+    if (expanded) await routingApi.getHeartbeat(props.id).then(setH, () => {});
+    else if (!editing) await load();
+  }, [props.id, expanded, editing]);
+
+  const showOlder = async () => {
+    if (!older) return;
+    try {
+      const page = await routingApi.listPings(props.id, older);
+      setExpanded(true);
+      setPings((p) => [...(p ?? []), ...page.data]);
+      setOlder(page.next_cursor);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'Older pings could not be loaded.');
+    }
+  };
+
+  const setPaused = async (paused: boolean) => {
+    setBusy(true);
+    try {
+      setH(await routingApi.updateHeartbeat(props.id, { paused }));
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'That did not work.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!h)
+    return (
+      <section class="page">
+        <p>
+          <a href="/heartbeats" onClick={followLink}>
+            ← Heartbeats
+          </a>
+        </p>
+        <Loading error={error} />
+      </section>
+    );
+
+  return (
+    <section class="page">
+      <p class="crumb">
+        <a href="/heartbeats" onClick={followLink}>
+          ← Heartbeats
+        </a>
+      </p>
+      <div class="page-head">
+        <h1>{h.display_name}</h1>
+        <div class="actions-row">
+          <button type="button" class="button" onClick={() => void load()}>
+            Refresh
+          </button>
+          {canWrite && !editing && (
+            <>
+              <button type="button" class="button" onClick={() => setEditing(true)}>
+                Edit
+              </button>
+              <button type="button" class="button" disabled={busy} onClick={() => setPaused(!h.paused)}>
+                {h.paused ? 'Resume' : 'Pause'}
+              </button>
+              <button type="button" class="button danger-outline" onClick={() => setConfirming(true)}>
+                Delete
+              </button>
+            </>
+          )}
+        </div>
+      </div>
+      <ErrorBox message={error} />
+      {editing ? (
+        <section class="panel" aria-labelledby="edit-hb-title">
+          <h2 id="edit-hb-title">Edit heartbeat</h2>
+          <HeartbeatForm
+            initial={h}
+            submit="Save"
+            onCancel={() => setEditing(false)}
+            onSubmit={async (body) => {
+              setH(await routingApi.updateHeartbeat(props.id, body));
+              setEditing(false);
+            }}
+          />
+        </section>
+      ) : (
+        <dl class="facts">
+          <div>
+            <dt>State</dt>
+            <dd role="status" aria-label="State">
+              <StateBadge state={h.state} />
+              {h.state === 'down' && h.alert_id && (
+                <>
+                  {' '}
+                  <a class="small" href={`/alerts/${h.alert_id}`} onClick={followLink}>
+                    View alert
+                  </a>
+                </>
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt>Last ping</dt>
+            <dd>
+              <LastPing h={h} />
+            </dd>
+          </div>
+          <div>
+            <dt>Period</dt>
+            <dd>{duration(h.period_seconds)}</dd>
+          </div>
+          <div>
+            <dt>Grace</dt>
+            <dd>{duration(h.grace_seconds)}</dd>
+          </div>
+          {h.started_at && (
+            <div>
+              <dt>Running since</dt>
+              <dd title={formatDateTime(h.started_at)}>{fromNow(h.started_at)}</dd>
+            </div>
+          )}
+        </dl>
+      )}
+
+      <section class="panel" aria-labelledby="ping-url-title">
+        <h2 id="ping-url-title">Ping URL</h2>
+        <CopyValue label="Ping URL" copyLabel="Copy ping URL" value={h.ping_url} />
+      </section>
+
+      <section class="panel flush" aria-labelledby="ping-log-title">
+        <div class="panel-head">
+          <h2 id="ping-log-title">Ping log</h2>
+          <span class="muted">newest first</span>
+        </div>
+        <ListBody items={pings} empty="No pings yet.">
+          {(pings) => <PingTable pings={pings} />}
+        </ListBody>
+        <ShowMore next={older} onMore={showOlder} label="Show older pings" />
+      </section>
+      <PingSnippets h={h} />
+
+      {confirming && (
+        <Confirm
+          title={`Delete “${h.display_name}”?`}
+          body="Its ping URL stops working at once and its ping log is deleted. Jobs still pinging it get 404."
+          action="Delete"
+          onClose={() => setConfirming(false)}
+          onConfirm={async () => {
+            await routingApi.deleteHeartbeat(props.id);
+            navigate('/heartbeats');
+          }}
+        />
+      )}
+    </section>
+  );
+};

@@ -1,0 +1,117 @@
+import { useState } from 'preact/hooks';
+import type { Me } from '../../api.js';
+import { type Heartbeat, routingApi } from '../../api-routing.js';
+import { duration } from '../../format.js';
+import { ErrorBox } from '../../kit/error-box.js';
+import { ListBody, ShowMore } from '../../kit/paging.js';
+import { usePoll } from '../../poll.js';
+import { followLink, navigate } from '../../router.js';
+import { HeartbeatForm } from './heartbeat-form.js';
+import { LastPing, StateBadge } from './heartbeat-state.js';
+
+/** `/heartbeats`: every heartbeat with its state, last ping, period and grace; create one. */
+export const HeartbeatsPage = (props: { me: Me }) => {
+  const canWrite = props.me.user.role !== 'viewer';
+  const [list, setList] = useState<Heartbeat[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+  /** Once more pages are shown, polling leaves the list alone. */
+  const [expanded, setExpanded] = useState(false);
+  const load = () =>
+    routingApi.listHeartbeats().then(
+      (p) => {
+        setList(p.data);
+        setNext(p.next_cursor);
+        setError(null);
+      },
+      (e: Error) => setError(e.message),
+    );
+  // The first page is re-read while the tab is visible; once more pages are shown, the list is left alone.
+  usePoll(async () => {
+    if (!expanded) await load();
+  }, [expanded]);
+  const more = async () => {
+    if (!next) return;
+    try {
+      const p = await routingApi.listHeartbeats(next);
+      setExpanded(true);
+      setList((l) => [...(l ?? []), ...p.data]);
+      setNext(p.next_cursor);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'More heartbeats could not be loaded.');
+    }
+  };
+
+  return (
+    <section class="page">
+      <div class="page-head">
+        <h1>Heartbeats</h1>
+        {canWrite && !creating && (
+          <button type="button" class="button primary" onClick={() => setCreating(true)}>
+            New heartbeat
+          </button>
+        )}
+      </div>
+      <p class="lead">
+        A job pings its heartbeat’s URL each time it runs. When a ping is later than its period plus grace, or
+        the job reports a failure, Lookout raises an alert.
+      </p>
+      {canWrite && (creating || list?.length === 0) && (
+        <section class="panel" aria-labelledby="new-hb-title">
+          <h2 id="new-hb-title">New heartbeat</h2>
+          <HeartbeatForm
+            submit="Create heartbeat"
+            onSubmit={async (body) => {
+              const h = await routingApi.createHeartbeat(body);
+              navigate(`/heartbeats/${h.id}`);
+            }}
+            {...(list?.length ? { onCancel: () => setCreating(false) } : {})}
+          />
+        </section>
+      )}
+      <section class="panel flush" aria-labelledby="hb-list-title">
+        <div class="panel-head">
+          <h2 id="hb-list-title">All heartbeats</h2>
+          <span class="muted">{list ? `${list.length}${next ? '+' : ''}` : ''}</span>
+        </div>
+        <ErrorBox message={error} inset />
+        <ListBody items={list} empty="No heartbeats yet.">
+          {(list) => (
+            <table class="keys">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Last ping</th>
+                  <th scope="col">Period</th>
+                  <th scope="col">Grace</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((h) => (
+                  <tr key={h.id}>
+                    <th scope="row" class="key-name">
+                      <a href={`/heartbeats/${h.id}`} onClick={followLink}>
+                        {h.display_name}
+                      </a>
+                    </th>
+                    <td data-label="State">
+                      <StateBadge state={h.state} />
+                    </td>
+                    <td data-label="Last ping">
+                      <LastPing h={h} />
+                    </td>
+                    <td data-label="Period">{duration(h.period_seconds)}</td>
+                    <td data-label="Grace">{duration(h.grace_seconds)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </ListBody>
+        <ShowMore next={next} onMore={more} />
+      </section>
+    </section>
+  );
+};

@@ -1,0 +1,51 @@
+import type { Ping } from '../../api-routing.js';
+import { duration, formatDateTime } from '../../format.js';
+
+const KIND: Record<Ping['kind'], string> = { success: 'Success', start: 'Start', fail: 'Failure' };
+
+const ms = (n: number) =>
+  n < 1000 ? `${n} ms` : n < 60_000 ? `${(n / 1000).toFixed(1)} s` : duration(Math.round(n / 1000));
+
+/** The ping log's table, newest first: when, kind, exit status, duration, run id, body and sender. */
+export const PingTable = (props: { pings: readonly Ping[] }) => (
+  <table class="keys pings" aria-labelledby="ping-log-title">
+    <thead>
+      <tr>
+        <th scope="col">When</th>
+        <th scope="col">Kind</th>
+        <th scope="col">Exit status</th>
+        <th scope="col">Duration</th>
+        <th scope="col">Run id</th>
+        <th scope="col">Body</th>
+        <th scope="col">From</th>
+      </tr>
+    </thead>
+    <tbody>
+      {props.pings.map((p) => (
+        <tr key={p.id}>
+          <th scope="row" title={`received ${formatDateTime(p.received_at)}`}>
+            {formatDateTime(p.at)}
+          </th>
+          <td data-label="Kind">
+            <span class={`kind kind-${p.kind}`}>{KIND[p.kind]}</span>
+          </td>
+          <td data-label="Exit status" class={p.exit_status === null ? 'none' : undefined}>
+            {p.exit_status ?? <span class="muted">–</span>}
+          </td>
+          <td data-label="Duration" class={p.duration_ms === null ? 'none' : undefined}>
+            {p.duration_ms === null ? <span class="muted">–</span> : ms(p.duration_ms)}
+          </td>
+          <td data-label="Run id" class={p.rid ? undefined : 'none'}>
+            {p.rid ? <code>{p.rid}</code> : <span class="muted">–</span>}
+          </td>
+          <td data-label="Body" class={p.body ? 'ping-body' : 'ping-body none'}>
+            {p.body ? <code>{p.body}</code> : <span class="muted">–</span>}
+          </td>
+          <td data-label="From" class="muted">
+            {p.source ?? '–'}
+          </td>
+        </tr>
+      ))}
+    </tbody>
+  </table>
+);

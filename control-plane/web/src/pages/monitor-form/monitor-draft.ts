@@ -1,0 +1,217 @@
+/** The monitor form's state as typed, to and from the API's monitor record. */
+import { ApiError, type MonitorDetail, type MonitorType } from '../../api.js';
+
+export const TYPES: { value: MonitorType; label: string; what: string }[] = [
+  {
+    value: 'http',
+    label: 'HTTP(S) website',
+    what: 'requests a URL and checks the status code (and TLS expiry)',
+  },
+  {
+    value: 'api',
+    label: 'API endpoint',
+    what: 'sends a request with a body and headers and checks the answer',
+  },
+  { value: 'tcp', label: 'TCP port', what: 'opens a connection to a host and port' },
+  { value: 'dns', label: 'DNS record', what: 'resolves a record and compares the answer' },
+  {
+    value: 'domain',
+    label: 'Domain expiry',
+    what: 'watches a domain’s registration expiry (checked every 6 hours)',
+  },
+];
+export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'];
+
+/** The form's state: what the inputs hold, as typed. */
+export interface Draft {
+  display_name: string;
+  monitor_type: MonitorType;
+  url: string;
+  port: string;
+  http_method: string;
+  expected_status_code: string;
+  required_keyword: string;
+  request_headers: string;
+  request_body: string;
+  follow_redirects: boolean;
+  auth_type: 'none' | 'basic' | 'bearer';
+  auth_username: string;
+  auth_secret: string;
+  ssl_cert_monitoring: boolean;
+  ssl_cert_expiry_alert_days: string;
+  domain_expiry_alert_days: string;
+  dns_record_type: string;
+  dns_expected_values: string;
+  dns_resolver: string;
+  check_interval_seconds: string;
+  timeout_seconds: string;
+  failure_threshold: string;
+  response_time_threshold_ms: string;
+  /** The regions ticked; null: untouched on a new monitor, so every region (the API's default). */
+  check_locations: string[] | null;
+  /** A policy id; '' for the workspace default (a new monitor only). */
+  escalation_policy_id: string;
+}
+
+/** The API's defaults (domain/monitors/monitors.ts), so the form starts where the server would. */
+export const blank: Draft = {
+  display_name: '',
+  monitor_type: 'http',
+  url: '',
+  port: '',
+  http_method: 'GET',
+  expected_status_code: '200',
+  required_keyword: '',
+  request_headers: '',
+  request_body: '',
+  follow_redirects: true,
+  auth_type: 'none',
+  auth_username: '',
+  auth_secret: '',
+  ssl_cert_monitoring: false,
+  ssl_cert_expiry_alert_days: '14',
+  domain_expiry_alert_days: '30',
+  dns_record_type: 'A',
+  dns_expected_values: '',
+  dns_resolver: '',
+  check_interval_seconds: '60',
+  // Empty: the API's default, 30 s or the interval when that is shorter.
+  timeout_seconds: '',
+  failure_threshold: '3',
+  response_time_threshold_ms: '',
+  check_locations: null,
+  escalation_policy_id: '',
+};
+
+export const fromMonitor = (m: MonitorDetail): Draft => ({
+  display_name: m.display_name,
+  monitor_type: m.monitor_type,
+  url: m.url,
+  port: m.port === null ? '' : String(m.port),
+  http_method: m.http_method ?? 'GET',
+  expected_status_code: String(m.expected_status_code),
+  required_keyword: m.required_keyword ?? '',
+  request_headers: Object.entries(m.request_headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n'),
+  request_body: m.request_body ?? '',
+  follow_redirects: m.follow_redirects,
+  auth_type: m.auth?.type ?? 'none',
+  auth_username: m.auth?.type === 'basic' ? m.auth.username : '',
+  auth_secret: '',
+  ssl_cert_monitoring: m.ssl_cert_monitoring,
+  ssl_cert_expiry_alert_days: String(m.ssl_cert_expiry_alert_days),
+  domain_expiry_alert_days: String(m.domain_expiry_alert_days),
+  dns_record_type: m.dns_record_type ?? 'A',
+  dns_expected_values: m.dns_expected_values.join(', '),
+  dns_resolver: m.dns_resolver ?? '',
+  check_interval_seconds: String(m.check_interval_seconds),
+  timeout_seconds: String(m.timeout_seconds),
+  failure_threshold: String(m.failure_threshold),
+  response_time_threshold_ms:
+    m.response_time_threshold_ms === null ? '' : String(m.response_time_threshold_ms),
+  check_locations: m.check_locations,
+  escalation_policy_id: m.escalation_policy_id,
+});
+
+/** A number as typed: a number when it is one; otherwise the text, so the API names the field. */
+const num = (s: string) => (s.trim() === '' ? undefined : Number.isFinite(Number(s)) ? Number(s) : s);
+const list = (s: string) =>
+  s
+    .split(/[,\n]/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** The request body: only the fields that apply to the type (the API refuses the others, by name). */
+export const bodyOf = (d: Draft, existing: MonitorDetail | null): Record<string, unknown> => {
+  const t = d.monitor_type;
+  const web = t === 'http' || t === 'api';
+  const b: Record<string, unknown> = {
+    display_name: d.display_name,
+    url: d.url.trim(),
+    check_interval_seconds: num(d.check_interval_seconds),
+    timeout_seconds: num(d.timeout_seconds),
+    failure_threshold: num(d.failure_threshold),
+  };
+  if (!existing) b.monitor_type = t;
+  if (d.check_locations !== null) b.check_locations = d.check_locations;
+  if (d.escalation_policy_id !== (existing?.escalation_policy_id ?? ''))
+    b.escalation_policy_id = d.escalation_policy_id;
+  if (t !== 'domain') {
+    const slow = num(d.response_time_threshold_ms);
+    if (slow !== undefined || existing) b.response_time_threshold_ms = slow ?? null;
+  }
+  if (web) {
+    b.http_method = d.http_method;
+    b.expected_status_code = num(d.expected_status_code);
+    b.required_keyword = d.required_keyword === '' ? null : d.required_keyword;
+    b.follow_redirects = d.follow_redirects;
+    b.request_headers = Object.fromEntries(
+      d.request_headers
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => {
+          const i = l.indexOf(':');
+          return i < 0 ? [l.trim(), ''] : [l.slice(0, i).trim(), l.slice(i + 1).trim()];
+        }),
+    );
+    // Auth secrets are never read back: send auth only when it changes.
+    if (d.auth_type === 'none') {
+      if (!existing || existing.auth) b.auth = null;
+    } else if (d.auth_secret !== '' || existing?.auth?.type !== d.auth_type) {
+      b.auth =
+        d.auth_type === 'basic'
+          ? { type: 'basic', username: d.auth_username, password: d.auth_secret }
+          : { type: 'bearer', token: d.auth_secret };
+    } else if (
+      d.auth_type === 'basic' &&
+      existing?.auth?.type === 'basic' &&
+      d.auth_username !== existing.auth.username
+    ) {
+      b.auth = { type: 'basic', username: d.auth_username, password: d.auth_secret };
+    }
+  }
+  if (t === 'api') b.request_body = d.request_body === '' ? null : d.request_body;
+  if (t === 'http') {
+    b.ssl_cert_monitoring = d.ssl_cert_monitoring;
+    b.ssl_cert_expiry_alert_days = num(d.ssl_cert_expiry_alert_days);
+  }
+  if (t === 'tcp') b.port = num(d.port);
+  if (t === 'dns') {
+    b.dns_record_type = d.dns_record_type;
+    b.dns_expected_values = list(d.dns_expected_values);
+    b.dns_resolver = d.dns_resolver.trim() === '' ? null : d.dns_resolver.trim();
+  }
+  if (t === 'domain') b.domain_expiry_alert_days = num(d.domain_expiry_alert_days);
+  for (const k of Object.keys(b)) if (b[k] === undefined) delete b[k];
+  return b;
+};
+
+/** Which input a problem belongs to: `auth.username` → auth, `check_locations[1]` → check_locations. */
+const inputOf = (field: string) => field.split(/[.[]/)[0] ?? field;
+
+/**
+ * The API's problems by input, each a sentence, and the form's own message (naming any field the form
+ * does not show).
+ */
+export const problemsOfSave = (err: unknown): { problems: Record<string, string>; form: string } => {
+  if (!(err instanceof ApiError && err.details.length > 0))
+    return { problems: {}, form: err instanceof Error ? err.message : 'The monitor was not saved.' };
+  const p: Record<string, string> = {};
+  const known = new Set([...Object.keys(blank), 'auth']);
+  const other: string[] = [];
+  for (const x of err.details) {
+    const k = inputOf(x.field);
+    const key = k === 'auth' ? (x.field.endsWith('username') ? 'auth_username' : 'auth_secret') : k;
+    if (known.has(key))
+      p[key] = p[key]
+        ? `${p[key]}; ${x.message}`
+        : `${x.message.charAt(0).toUpperCase()}${x.message.slice(1)}.`;
+    else other.push(`${x.field} ${x.message}`);
+  }
+  return {
+    problems: p,
+    form: `${err.message} ${other.length ? other.join('; ') : 'Fix the fields marked below and save again.'}`,
+  };
+};
