@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../support/harness.js';
-import { type Receiver, startReceiver, startSmtp } from '../support/receivers.js';
+import type { Harness } from '../support/harness.js';
+import type { Receiver } from '../support/receivers.js';
+import { startRoutingRig } from '../support/routing-rig.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -15,24 +16,14 @@ const SLACK_NAME =
 
 let h: Harness;
 let rx: Receiver;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let smtp: Awaited<ReturnType<typeof startRoutingRig>>['smtp'];
 
+let rig: Awaited<ReturnType<typeof startRoutingRig>>;
 beforeAll(async () => {
-  smtp = await startSmtp();
-  rx = await startReceiver({ nowSeconds: () => Math.floor(h.clock.now().getTime() / 1000) });
-  h = await startHarness({
-    escalation_poll_ms: 20,
-    notify_retry_base_ms: 5,
-    smtp_host: '127.0.0.1',
-    smtp_port: smtp.port,
-    smtp_from: 'Lookout <alerts@lookout.test>',
-  });
+  rig = await startRoutingRig();
+  ({ h, rx, smtp } = rig);
 });
-afterAll(async () => {
-  await h.close();
-  await rx.close();
-  await smtp.close();
-});
+afterAll(() => rig.close());
 
 describe('a name with markup in every outgoing message', () => {
   let w: Awaited<ReturnType<Harness['workspace']>>;

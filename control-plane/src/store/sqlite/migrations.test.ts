@@ -41,7 +41,6 @@ const fillEveryTable = (db: Database.Database, step: number) => {
     for (const c of columnsOf(db, table))
       row[c.name] = c.type === 'INTEGER' ? (c.name === 'id' ? 1 : 1000 + step) : `${table}-${c.name}-${step}`;
     const cols = Object.keys(row);
-    db.prepare(`DELETE FROM ${table}`).run();
     db.prepare(
       `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`,
     ).run(row);
