@@ -13,6 +13,8 @@ import { CheckBar, LastResponse, ms, percent, StatusBadge, target } from './moni
 
 /** uPlot and the chart: fetched when a detail page first shows, never on the first page load. */
 const ResponseChart = lazy(() => import('./response-chart.js'));
+/** Rows of the Recent results table (the page reads more, for the bar and the chart). */
+const RESULTS_SHOWN = 20;
 
 const phases = (r: CheckResult) =>
   r.timings
@@ -244,7 +246,7 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
       <section class="panel flush" aria-labelledby="results-title">
         <div class="panel-head">
           <h2 id="results-title">Recent results</h2>
-          <span class="muted">{results ? `newest ${results.length}` : ''}</span>
+          <span class="muted">{results ? `newest ${Math.min(results.length, RESULTS_SHOWN)}` : ''}</span>
         </div>
         <ListBody items={results} empty="No checks yet.">
           {(results) => (
@@ -259,7 +261,7 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
                 </tr>
               </thead>
               <tbody>
-                {results.slice(0, 20).map((r) => (
+                {results.slice(0, RESULTS_SHOWN).map((r) => (
                   <tr key={r.id}>
                     <td data-label="When" title={formatDateTime(r.scheduled_at)}>
                       {formatWhen(r.scheduled_at)}
