@@ -296,3 +296,26 @@ describe('heartbeats and integrations', () => {
     }
   });
 });
+
+describe('a long name and address on a phone', () => {
+  it('a monitor’s page stays as wide as the screen: an overlong address segment and title break', async () => {
+    const name = 'Customer portal sign-in for the European region, behind the new load balancer (EU-2)';
+    const created = await post('/monitors/create', {
+      display_name: name,
+      monitor_type: 'http',
+      url: 'https://portal.example-company.com/account/endpoint?with=query&parameters=lots&more=values&even=more',
+      http_method: 'GET',
+      expected_status_code: 200,
+      check_interval_seconds: 60,
+    });
+    const { context, page } = await signedInAt(browser, lookout, admin(), `/monitors/${created.id}`);
+    await page.setViewportSize(PHONE);
+    await page.getByRole('heading', { name, level: 1 }).waitFor();
+    await shot(page, 'monitor-long-phone');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+    await page.goto(lookout.url('demo', '/monitors'));
+    await page.getByRole('row', { name: /Customer portal sign-in for the European region/ }).waitFor();
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+    await context.close();
+  });
+});

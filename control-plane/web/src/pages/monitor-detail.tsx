@@ -246,7 +246,9 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
       <section class="panel flush" aria-labelledby="results-title">
         <div class="panel-head">
           <h2 id="results-title">Recent results</h2>
-          <span class="muted">{results ? `newest ${Math.min(results.length, RESULTS_SHOWN)}` : ''}</span>
+          <span class="muted">
+            {results?.length ? `newest ${Math.min(results.length, RESULTS_SHOWN)}` : ''}
+          </span>
         </div>
         <ListBody items={results} empty="No checks yet.">
           {(results) => (
