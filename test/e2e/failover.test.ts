@@ -11,10 +11,8 @@ import { type Balancer, startBalancer } from '../support/balancer.js';
 import {
   agentTokenFromCli,
   exited,
-  freePort,
-  MAIN,
   startAgentProcess,
-  startProcess,
+  startControlPlaneProcess,
 } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
@@ -105,14 +103,9 @@ const baseEnv = (data: string) => ({
 });
 
 const startControlPlane = async (data: string) => {
-  const [httpPort, rpcPort] = [await freePort(), await freePort()];
-  const p = await startProcess(
-    MAIN,
-    { ...baseEnv(data), LOOKOUT_HTTP_PORT: String(httpPort), LOOKOUT_RPC_PORT: String(rpcPort) },
-    /Lookout is running/,
-  );
+  const p = await startControlPlaneProcess(baseEnv(data));
   children.push(p.child);
-  return { child: p.child, httpPort, rpcPort, key: p.output().match(/API key:\s+(ak\.\S+)/)?.[1] };
+  return p;
 };
 
 const agentToken = (data: string, region: string) => agentTokenFromCli(baseEnv(data), region);

@@ -8,10 +8,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   agentTokenFromCli,
   exited,
-  freePort,
-  MAIN,
   startAgentProcess,
-  startProcess,
+  startControlPlaneProcess,
 } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
@@ -68,14 +66,10 @@ const baseEnv = (data: string) => ({
   LOOKOUT_AGENT_LIVE_SECONDS: '5',
 });
 
-const startControlPlane = async (data: string, httpPort: number, rpcPort: number) => {
-  const p = await startProcess(
-    MAIN,
-    { ...baseEnv(data), LOOKOUT_HTTP_PORT: String(httpPort), LOOKOUT_RPC_PORT: String(rpcPort) },
-    /Lookout is running/,
-  );
+const startControlPlane = async (data: string, ports?: { http: number; rpc: number }) => {
+  const p = await startControlPlaneProcess(baseEnv(data), ports);
   children.push(p.child);
-  return { child: p.child, key: p.output().match(/API key:\s+(ak\.\S+)/)?.[1] };
+  return p;
 };
 
 const agentToken = (data: string, region: string) => agentTokenFromCli(baseEnv(data), region);
@@ -133,8 +127,8 @@ describe('faults', () => {
   it('control plane restarted mid-stream: the agent keeps checking, buffers, replays; nothing lost or stored twice', async () => {
     const data = join(dir, 'restart');
     const targetPort = await startTarget();
-    const [httpPort, rpcPort] = [await freePort(), await freePort()];
-    let cp = await startControlPlane(data, httpPort, rpcPort);
+    let cp = await startControlPlane(data);
+    const { httpPort, rpcPort } = cp;
     const key = cp.key!;
     const m = (await http(httpPort, 'POST', '/monitors/create', key, monitorBody(targetPort, 'restart')))
       .body;
@@ -149,7 +143,7 @@ describe('faults', () => {
     await exited(cp.child);
     const down = Date.now();
     await new Promise((r) => setTimeout(r, 4000)); // the agent keeps running its checks meanwhile
-    cp = await startControlPlane(data, httpPort, rpcPort);
+    cp = await startControlPlane(data, { http: httpPort, rpc: rpcPort });
     const up = Date.now();
 
     const results = await waitFor(
@@ -168,8 +162,8 @@ describe('faults', () => {
   it('an agent killed: its monitors move to the other agent of its region', async () => {
     const data = join(dir, 'move');
     const targetPort = await startTarget();
-    const [httpPort, rpcPort] = [await freePort(), await freePort()];
-    const cp = await startControlPlane(data, httpPort, rpcPort);
+    const cp = await startControlPlane(data);
+    const { httpPort, rpcPort } = cp;
     const key = cp.key!;
     const ids: string[] = [];
     for (let i = 0; i < 6; i++)
@@ -204,10 +198,10 @@ describe('faults', () => {
     const data = join(dir, 'two');
     healthy = true;
     const targetPort = await startTarget();
-    const [h1, r1, h2, r2] = [await freePort(), await freePort(), await freePort(), await freePort()];
-    const cp1 = await startControlPlane(data, h1, r1);
+    const cp1 = await startControlPlane(data);
     const key = cp1.key!;
-    await startControlPlane(data, h2, r2);
+    const cp2 = await startControlPlane(data);
+    const [h1, r1, h2, r2] = [cp1.httpPort, cp1.rpcPort, cp2.httpPort, cp2.rpcPort];
     const m = (
       await http(h1, 'POST', '/monitors/create', key, monitorBody(targetPort, 'both', ['eu-west', 'us-east']))
     ).body;
@@ -247,10 +241,10 @@ describe('faults', () => {
     const data = join(dir, 'confirm');
     healthy = false;
     const targetPort = await startTarget();
-    const [h1, r1, h2, r2] = [await freePort(), await freePort(), await freePort(), await freePort()];
-    const cp1 = await startControlPlane(data, h1, r1);
+    const cp1 = await startControlPlane(data);
     const key = cp1.key!;
-    await startControlPlane(data, h2, r2);
+    const cp2 = await startControlPlane(data);
+    const [h1, r1, r2] = [cp1.httpPort, cp1.rpcPort, cp2.rpcPort];
     await startAgent(r1, await agentToken(data, 'eu-west'), 'eu-west', 'eu-c');
     await startAgent(r2, await agentToken(data, 'us-east'), 'us-east', 'us-c');
     // A 10 s interval: each region's first scheduled run comes at its own phase, so whichever fails

@@ -70,6 +70,28 @@ export const freePort = () =>
     });
   });
 
+/**
+ * A control plane process on ports the kernel picks (0) unless `ports` are given (a restart on the
+ * same ports), read back from its banner: a port chosen in advance can be taken by another suite
+ * before the process binds it.
+ */
+export const startControlPlaneProcess = async (
+  env: Record<string, string>,
+  ports?: { http: number; rpc: number },
+) => {
+  const p = await startProcess(
+    MAIN,
+    { ...env, LOOKOUT_HTTP_PORT: String(ports?.http ?? 0), LOOKOUT_RPC_PORT: String(ports?.rpc ?? 0) },
+    /Lookout is running[\s\S]*?(?:localhost:|on port )(\d+)[\s\S]*agents connect: http:\/\/[^\s]+:(\d+)\n/,
+  );
+  return {
+    ...p,
+    httpPort: Number(p.match[1]),
+    rpcPort: Number(p.match[2]),
+    key: p.output().match(/API key:\s+(ak\.\S+)/)?.[1],
+  };
+};
+
 /** A region token made by the real admin CLI against the store `env` names. */
 export const agentTokenFromCli = async (env: Record<string, string>, region: string) => {
   const r = await runCli(['agent-token', 'create', '--region', region, '--json'], env);
