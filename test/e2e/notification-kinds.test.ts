@@ -158,6 +158,17 @@ describe('notification kinds through the API', () => {
     expect((await other.api('GET', `/channels/${ch.id}/deliveries`)).status).toBe(404);
   });
 
+  it('an optional secret left out is fine: ntfy without an access token sends no Authorization', async () => {
+    const w = await h.workspace('kinds-optional');
+    const { access_token: _t, ...config } = sampleConfigs(svc.base).ntfy!;
+    const ch = await w.api('POST', '/channels', { json: { name: 'open topic', type: 'ntfy', config } });
+    expect(ch.status, JSON.stringify(ch.body)).toBe(201);
+    expect(ch.body.config).not.toHaveProperty('access_token');
+    const before = svc.requests.length;
+    expect((await w.api('POST', `/channels/${ch.body.id}/test`)).body.ok).toBe(true);
+    expect(svc.requests[before]!.headers.authorization).toBeUndefined();
+  });
+
   it('a kept secret goes nowhere new: changing the service address without the secret asks for it again', async () => {
     const w = await h.workspace('kinds-move');
     const config = sampleConfigs(svc.base).matrix!;

@@ -1178,7 +1178,7 @@ export type components = {
             updated_at: string;
         } | {
             config: {
-                access_token: string;
+                access_token?: string;
                 /** @default https://ntfy.sh */
                 server_url: string;
                 topic: string;
@@ -1393,7 +1393,7 @@ export type components = {
             updated_at: string;
         } | {
             config: {
-                access_token: string;
+                access_token?: string;
                 /** @default https://ntfy.sh */
                 server_url: string;
                 topic: string;
