@@ -4,7 +4,7 @@ import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
 import { type AttemptResult, httpResult, networkResult, parseRetryAfter } from './attempt.js';
 
 export interface HttpCall {
-  method: 'POST' | 'PUT' | 'GET';
+  method: 'POST' | 'PUT' | 'PATCH' | 'GET';
   url: string;
   headers: Record<string, string>;
   /** Sent as is; a JSON body is a string the caller made. */

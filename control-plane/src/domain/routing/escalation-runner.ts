@@ -125,6 +125,7 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
         status_code: result.status_code,
         error: result.error,
         idempotency_key: at.key,
+        remote_id: result.remote_id ?? null,
         test: false,
         at: clock.now(),
       };
@@ -157,7 +158,18 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
       const key = `${alert.id}:follow:${event}:channel:${channel.id}`;
       if (await store.hasSentDelivery(key)) continue;
       const target = channelTarget(channel);
-      const message = followUpMessage(workspace ?? { subdomain: '?' }, alert, event, key, clock.now());
+      // The raised message there, when the service gave its id: the follow-up replies to it or edits it.
+      const raised = log.findLast(
+        (d) => d.channel_id === channel.id && d.outcome === 'sent' && d.step !== null && d.remote_id,
+      );
+      const message = followUpMessage(
+        workspace ?? { subdomain: '?' },
+        alert,
+        event,
+        key,
+        clock.now(),
+        raised?.remote_id ?? null,
+      );
       await dispatcher.send(
         target,
         message,
