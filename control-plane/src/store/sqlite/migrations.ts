@@ -404,6 +404,10 @@ export const migrations: string[][] = [
        (SELECT min(rowid) FROM check_results WHERE run_now_request_id IS NOT NULL GROUP BY id)`,
     'CREATE UNIQUE INDEX check_results_run ON check_results (id) WHERE run_now_request_id IS NOT NULL',
   ],
+  // Alerts acknowledged or resolved lately, for the notifications that follow them (listSettledAlerts).
+  ["CREATE INDEX alerts_settled ON alerts (updated_at) WHERE status != 'open'"],
+  // The service's id of a delivered message, for replying to it or editing it when the alert resolves.
+  ['ALTER TABLE deliveries ADD COLUMN remote_id TEXT'],
 ];
 
 /**
