@@ -5,6 +5,7 @@ import { checkHeartbeatDeadlines } from './domain/heartbeats/heartbeat-deadlines
 import type { MonitorCatalog } from './domain/monitors/monitor-catalog.js';
 import { dailyRollupRetentionDays, rollupRetentionDays } from './domain/results/uptime.js';
 import { createEscalationRunner } from './domain/routing/escalation-runner.js';
+import { openAutoDrafts } from './domain/status-pages/auto-drafts.js';
 import { INCIDENT_RETENTION_DAYS } from './domain/status-pages/status-pages.js';
 import type { Metrics } from './metrics.js';
 import { dispatcherFromConfig } from './notify/from-config.js';
@@ -98,6 +99,13 @@ export const startJobs = (deps: {
   every(config.heartbeat_check_ms, 'heartbeat-deadlines', async (now) => {
     const r = await checkHeartbeatDeadlines(store, now);
     if (r.raised + r.resolved > 0) log.info(r, 'heartbeat deadlines');
+  });
+
+  // Status pages that ask for it: a draft incident for each linked monitor that went down (one per
+  // outage, by the store's unique key, so every replica can run this at once).
+  every(config.status_auto_draft_ms, 'status-page-drafts', async (now) => {
+    const opened = await openAutoDrafts(store, now);
+    if (opened > 0) log.info({ opened }, 'draft incidents opened on status pages');
   });
 
   // A region whose monitors nobody checks raises one alert per workspace, not one per monitor.

@@ -204,17 +204,27 @@ contract('StatusPageStore', (ctx) => {
       expect(await store.listPublicIncidents(randomUUID(), p.id, at(0), 10)).toEqual([]);
     });
 
-    it('one open automatic draft per component: a second is refused until the first is closed', async () => {
+    it('one incident per automatic key: a second draft for the same outage is refused, even once the first is closed', async () => {
       const { store, ws } = ctx();
       const p = statusPage(ws.workspace.id);
       await store.insertStatusPage(p);
-      const key = p.components[0]!.id;
+      const key = `${p.components[0]!.id}:${randomUUID()}`;
       const first = incident(p, { published: false, auto_key: key });
       expect(await store.insertIncident(first)).toBe(true);
       expect(await store.insertIncident(incident(p, { published: false, auto_key: key }))).toBe(false);
       expect(await store.insertIncident(incident(p))).toBe(true);
-      expect(await store.updateIncident({ ...first, auto_key: null, version: 2 }, 1)).toBe(true);
-      expect(await store.insertIncident(incident(p, { published: false, auto_key: key }))).toBe(true);
+      expect(await store.insertIncident(incident(p))).toBe(true);
+      expect(
+        await store.updateIncident({ ...first, status: 'resolved', resolved_at: at(9), version: 2 }, 1),
+      ).toBe(true);
+      expect(await store.insertIncident(incident(p, { published: false, auto_key: key }))).toBe(false);
+      // Another outage of the component, or the same key on another page, is another draft.
+      expect(
+        await store.insertIncident(incident(p, { published: false, auto_key: `${p.components[0]!.id}:x` })),
+      ).toBe(true);
+      const other = statusPage(ws.workspace.id);
+      await store.insertStatusPage(other);
+      expect(await store.insertIncident(incident(other, { published: false, auto_key: key }))).toBe(true);
       expect(await store.deleteIncident(ws.workspace.id, p.id, first.id)).toBe(true);
       expect(await store.deleteIncident(ws.workspace.id, p.id, first.id)).toBe(false);
     });

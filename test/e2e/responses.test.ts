@@ -256,6 +256,13 @@ describe('every route answers with the body it declares', () => {
       params: incidentIds,
       json: { postmortem: '# Cause' },
     });
+    const draft = await call('post', '/status-pages/{id}/incidents', {
+      params: { id: pageId },
+      json: { title: 'Maybe', message: 'Draft.', published: false },
+    });
+    await call('post', '/status-pages/{id}/incidents/{incident_id}/discard', {
+      params: { id: pageId, incident_id: draft.body.id },
+    });
     await call('delete', '/status-pages/{id}/incidents/{incident_id}', { params: incidentIds });
     await call('delete', '/status-pages/{id}', { params: { id: pageId } });
     await call('put', '/settings/mail', {

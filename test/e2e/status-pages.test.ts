@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { grpcAgent } from '../support/agent-client.js';
 import { type Harness, startHarness } from '../support/harness.js';
+import { jobPassed } from '../support/job-passes.js';
 
 /**
  * Status pages (DESIGN.md "Status pages"): the API under /api/v1/status-pages, and the public page at
@@ -40,7 +41,7 @@ const totalReads = () => [...reads.values()].reduce((a, b) => a + b, 0);
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({}, { wrapStore: counting });
+  h = await startHarness({ status_auto_draft_ms: 20 }, { wrapStore: counting });
 });
 afterAll(() => h.close());
 
@@ -547,5 +548,117 @@ describe('the public page', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     h.clock.advance(30_000);
     expect((await post('battery staple')).status).toBe(303);
+  });
+
+  it('maintenance windows over a component’s monitor show as scheduled, then in progress; a heartbeat component follows its heartbeat', async () => {
+    const w = await h.workspace('sp-maint');
+    const m = await monitor(w, 'maint-target');
+    const hb = (
+      await w.api('POST', '/heartbeats', {
+        json: { display_name: 'nightly-internal', period_seconds: 60, grace_seconds: 60 },
+      })
+    ).body;
+    const p = await newPage(w, {
+      name: 'Maint',
+      slug: 'maint',
+      components: [
+        { name: 'Database', monitor_id: m },
+        { name: 'Nightly job', heartbeat_id: hb.id },
+      ],
+    });
+    const t = h.clock.now().getTime();
+    const win = await w.api('POST', '/maintenance-windows', {
+      json: {
+        name: 'Database upgrade',
+        scope_type: 'monitor',
+        scope_id: m,
+        starts_at: new Date(t + 3_600_000).toISOString(),
+        ends_at: new Date(t + 7_200_000).toISOString(),
+      },
+    });
+    expect(win.status).toBe(201);
+    h.clock.advance(5_000);
+    const upcoming = JSON.parse((await get(w, '/status/maint/api/v2/summary.json')).text);
+    expect(upcoming.scheduled_maintenances).toMatchObject([
+      {
+        id: win.body.id,
+        name: 'Database upgrade',
+        status: 'scheduled',
+        components: [{ id: p.components[0]!.id, name: 'Database' }],
+      },
+    ]);
+    expect((await get(w, '/status/maint')).text).toMatch(/Database upgrade<\/h3><p class="meta">Scheduled/);
+    h.clock.advance(3_600_000);
+    const during = JSON.parse((await get(w, '/status/maint/api/v2/summary.json')).text);
+    expect(during.scheduled_maintenances).toMatchObject([{ status: 'in_progress' }]);
+    expect(during.components.find((c: { name: string }) => c.name === 'Database').status).toBe(
+      'under_maintenance',
+    );
+    expect(during.status.description).toBe('Service Under Maintenance');
+    // The heartbeat has never pinged (new): operational (its down and late states: component-status.test.ts).
+    expect(during.components.find((c: { name: string }) => c.name === 'Nightly job').status).toBe(
+      'operational',
+    );
+    expect(JSON.stringify(during)).not.toMatch(/nightly-internal|maint-target/);
+  });
+
+  it('a page asking for automatic drafts gets one per outage, never public until published, and none again once discarded', async () => {
+    const w = await h.workspace('sp-auto');
+    const a = await monitor(w, 'auto-a');
+    const p = await newPage(w, {
+      name: 'Auto',
+      slug: 'auto',
+      auto_draft_incidents: true,
+      components: [{ name: 'A', monitor_id: a }],
+    });
+    const agent = await grpcAgent({
+      store: h.store,
+      config: h.config,
+      rpcUrl: h.cp.rpcUrl,
+      region: 'eu-west',
+      instance: 'sp-auto',
+    });
+    await agent.report(a, h.clock.now(), true);
+    h.clock.advance(60_000);
+    await agent.report(a, h.clock.now(), false);
+    await jobPassed(h.cp.url, 'status-page-drafts', h.clock.now().getTime());
+    const drafts = await w.api('GET', `/status-pages/${p.id}/incidents?published=false`);
+    expect(drafts.body.data).toMatchObject([
+      {
+        title: 'A is down',
+        status: 'investigating',
+        published: false,
+        automatic: true,
+        components: { [p.components[0]!.id]: 'major_outage' },
+      },
+    ]);
+    const draftId = drafts.body.data[0].id;
+    h.clock.advance(5_000);
+    const summary = JSON.parse((await get(w, '/status/auto/api/v2/summary.json')).text);
+    expect(summary.incidents).toEqual([]);
+    expect((await get(w, '/status/auto')).text).not.toContain('A is down');
+
+    // Discarded: the same outage opens no other draft (a pass that started after the discard proves it).
+    const discarded = await w.api('POST', `/status-pages/${p.id}/incidents/${draftId}/discard`);
+    expect(discarded.body).toMatchObject({ status: 'resolved', published: false });
+    h.clock.advance(1_000);
+    await jobPassed(h.cp.url, 'status-page-drafts', h.clock.now().getTime());
+    expect((await w.api('GET', `/status-pages/${p.id}/incidents`)).body.data).toHaveLength(1);
+
+    // Recovery, then a new outage: a new draft, which a person publishes.
+    h.clock.advance(60_000);
+    await agent.report(a, h.clock.now(), true);
+    h.clock.advance(60_000);
+    await agent.report(a, h.clock.now(), false);
+    await jobPassed(h.cp.url, 'status-page-drafts', h.clock.now().getTime());
+    const again = await w.api('GET', `/status-pages/${p.id}/incidents`);
+    expect(again.body.data).toHaveLength(2);
+    const second = again.body.data[0];
+    expect(second).toMatchObject({ published: false, status: 'investigating' });
+    expect((await w.api('POST', `/status-pages/${p.id}/incidents/${draftId}/discard`)).status).toBe(200);
+    await w.api('POST', `/status-pages/${p.id}/incidents/${second.id}/publish`);
+    expect((await w.api('POST', `/status-pages/${p.id}/incidents/${second.id}/discard`)).status).toBe(409);
+    const shown = JSON.parse((await get(w, '/status/auto/api/v2/summary.json')).text);
+    expect(shown.incidents).toMatchObject([{ id: second.id, name: 'A is down' }]);
   });
 });

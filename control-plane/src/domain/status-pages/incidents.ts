@@ -83,7 +83,7 @@ export const newIncident = (
     title: v.title,
     status: v.status,
     published: v.published,
-    auto_key: resolved ? null : autoKey,
+    auto_key: autoKey,
     components: v.components,
     updates: [
       {
@@ -135,7 +135,7 @@ const changeIncident = async (
   throw new AppError('conflict', 'The incident is being changed by others; try again.');
 };
 
-/** Posts an update: its status becomes the incident's; resolving closes it (and ends an automatic draft's claim). */
+/** Posts an update: its status becomes the incident's; resolving closes it. */
 export const postIncidentUpdate = async (
   store: StatusPageStore,
   workspaceId: string,
@@ -163,7 +163,6 @@ export const postIncidentUpdate = async (
       status: v.status,
       components: mergeComponents(i.components, v.components),
       updates: [...i.updates, update],
-      auto_key: resolved ? null : i.auto_key,
       resolved_at: resolved ? (i.resolved_at ?? now) : null,
       updated_at: now,
     };
@@ -205,7 +204,24 @@ export const publishIncident = (
     return { ...i, published: true, updated_at: now };
   });
 
-/** Deletes an incident (discarding a draft is this too). */
+/**
+ * Discards a draft: it is closed and stays unpublished (kept, so that the outage that opened an
+ * automatic draft does not open another). 409 for a published incident: resolve that one.
+ */
+export const discardIncident = (
+  store: StatusPageStore,
+  workspaceId: string,
+  pageId: string,
+  id: string,
+  now: Date,
+) =>
+  changeIncident(store, workspaceId, pageId, id, (i) => {
+    if (i.published)
+      throw new AppError('conflict', 'Only a draft can be discarded; resolve a published incident.');
+    return { ...i, status: 'resolved', resolved_at: i.resolved_at ?? now, updated_at: now };
+  });
+
+/** Deletes an incident for good. */
 export const deleteIncident = async (
   store: StatusPageStore,
   workspaceId: string,

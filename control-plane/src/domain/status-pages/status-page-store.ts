@@ -77,8 +77,9 @@ export interface Incident {
   /** False: a draft, seen only by the team until someone publishes it. */
   published: boolean;
   /**
-   * For an automatic draft while it is open: the component whose monitor went down. The store keeps
-   * at most one open incident per (page, auto_key), so two replicas never open two drafts for one outage.
+   * For an automatic draft: `<component id>:<alert id>`, the outage that opened it. The store keeps
+   * one incident per (page, auto_key), so an outage opens one draft however many replicas see it, and
+   * none again once the team has discarded it.
    */
   auto_key: string | null;
   /** The affected components and their stated status (the newest update that names each wins). */
@@ -127,7 +128,7 @@ export interface StatusPageStore {
   /** Deletes the page and its incidents; false when it was not there. */
   deleteStatusPage(workspaceId: string, id: string): Promise<boolean>;
 
-  /** False (nothing stored) when an open incident of the page already has this `auto_key`. */
+  /** False (nothing stored) when an incident of the page already has this `auto_key`. */
   insertIncident(incident: Incident): Promise<boolean>;
   getIncident(workspaceId: string, pageId: string, id: string): Promise<Incident | null>;
   /** Newest first. */

@@ -7,6 +7,7 @@ import {
   createIncident,
   createIncidentBody,
   deleteIncident,
+  discardIncident,
   editIncident,
   editIncidentBody,
   incidentUpdateBody,
@@ -246,11 +247,31 @@ export const statusPageRoutes = ({
       },
     }),
     route({
+      method: 'post',
+      path: '/status-pages/{id}/incidents/{incident_id}/discard',
+      tag: TAG,
+      response: incidentResponse,
+      summary:
+        'Discard a draft incident: it is closed and never shown (kept, so the outage that opened an automatic draft does not open another). 409 for a published incident.',
+      role: 'member',
+      responses: { ...NO_INCIDENT, 409: 'Published: resolve it instead' },
+      async handler({ auth, params }) {
+        const i = await discardIncident(
+          store,
+          auth.workspace.id,
+          idOf(params.id),
+          idOf(params.incident_id),
+          clock.now(),
+        );
+        return changed(i.page_id, incidentJson(i));
+      },
+    }),
+    route({
       method: 'delete',
       path: '/status-pages/{id}/incidents/{incident_id}',
       tag: TAG,
       response: null,
-      summary: 'Delete an incident (discarding a draft is this).',
+      summary: 'Delete an incident for good.',
       role: 'member',
       status: 204,
       responses: NO_INCIDENT,
