@@ -47,6 +47,12 @@ export const renderMarkdown = (source: string): string =>
     allowProtocolRelative: false,
     disallowedTagsMode: 'escape',
     transformTags: {
+      // The post-mortem sits under its incident's heading: its own headings rank below it.
+      h1: 'h4',
+      h2: 'h4',
+      h3: 'h5',
+      h4: 'h6',
+      h5: 'h6',
       a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'nofollow noopener noreferrer' } }),
     },
   });

@@ -54,7 +54,7 @@ const bars = (c: ComponentView) => {
     )
     .join('');
   return `<ol class="bars" aria-label="${esc(c.name)}: uptime by day">${items}</ol><p class="axis"><span><span class="w">90</span><span class="p">30</span> days ago</span><span>${
-    c.uptime === null ? 'No data' : `${fmtPct(c.uptime)} uptime`
+    c.uptime === null ? 'No data' : `${fmtPct(c.uptime)} uptime over 90 days`
   }</span><span>Today</span></p>`;
 };
 
