@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../control-plane/src/store/port.js';
@@ -340,7 +342,7 @@ describe('the public page', () => {
     expect(r.text).toContain('<h3 class="group">Core</h3>');
     expect(r.text).not.toMatch(/internal|s3cret|Bearer|db-primary|Secret draft/);
     expect(r.text).not.toMatch(/<script|https?:\/\/(?!sp-public)/);
-    expect(r.text.match(/<li tabindex="0"/g)).toHaveLength(90);
+    expect(r.text.match(/<li tabindex=0 /g)).toHaveLength(90);
     expect(Buffer.byteLength(r.text)).toBeLessThan(40_000);
     expect((await get(w, '/status/nope')).status).toBe(404);
     // Another workspace's host knows no such page.
@@ -483,6 +485,38 @@ describe('the public page', () => {
     // 600 reads (workspace lookups are cached by the app too): not one store call.
     expect([...reads].filter(([k, v]) => snap.get(k) !== v)).toEqual([]);
     expect(totalReads()).toBe(before);
+    // Gzipped for readers that take it (the same page, its own tag; either tag validates).
+    const gz = await new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>(
+      (resolve, reject) =>
+        httpRequest(
+          {
+            host: '127.0.0.1',
+            port: h.cp.port,
+            path: '/status/cached',
+            headers: { host: w.host, 'accept-encoding': 'br, gzip' },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+            );
+          },
+        )
+          .on('error', reject)
+          .end(),
+    );
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers.vary).toBe('Accept-Encoding');
+    expect(gz.headers.etag).toBe(first.get('')!.replace(/"$/, '-gz"'));
+    const plain = await get(w, '/status/cached');
+    expect(gunzipSync(gz.body).toString()).toBe(plain.text);
+    expect(gz.body.length).toBeLessThan(plain.text.length / 4);
+    expect((await get(w, '/status/cached', { 'if-none-match': gz.headers.etag as string })).status).toBe(304);
+    const head = await h.request('HEAD', '/status/cached', { host: w.host });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers.etag).toBe(first.get(''));
 
     // An incident posted through the API shows at once (this replica's cache forgets the page).
     await w.api('POST', `/status-pages/${p.id}/incidents`, {

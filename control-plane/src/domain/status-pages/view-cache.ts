@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import type { StatusView } from './public-view.js';
 import type { StatusPage } from './status-page-store.js';
 
-/** A rendered public response: its bytes, type and entity tag. */
+/** A rendered public response: its bytes (and gzipped), type and entity tags (one per encoding). */
 export interface Rendered {
   body: Buffer;
+  gzip: Buffer;
   type: string;
   etag: string;
+  gzipEtag: string;
 }
 
 interface Entry {
@@ -38,6 +41,8 @@ export const createViewCache = (opts: {
   const views = new Map<string, Entry>();
   const loading = new Map<string, Promise<Entry>>();
   const pageLoads = new Map<string, Promise<StatusPage | null>>();
+  /** Host and path → the public page and form they answer with (see `remember`). */
+  const fast = new Map<string, { pageId: string; kind: string }>();
 
   const bound = <V>(m: Map<string, V>) => {
     while (m.size > max) m.delete(m.keys().next().value!);
@@ -85,19 +90,37 @@ export const createViewCache = (opts: {
       if (!r) {
         const out = render(entry.view);
         const body = typeof out.body === 'string' ? Buffer.from(out.body) : out.body;
-        r = {
-          body,
-          type: out.type,
-          etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
-        };
+        const tag = createHash('sha256').update(body).digest('base64url').slice(0, 27);
+        // Compressed once per view: the bars repeat, so a page of 80 kB travels as a few kB.
+        r = { body, gzip: gzipSync(body), type: out.type, etag: `"${tag}"`, gzipEtag: `"${tag}-gz"` };
         entry.rendered.set(kind, r);
       }
       return { ...r, view: entry.view };
     },
 
+    /**
+     * Remembers that `key` (a host and path) answers with the form `kind` of a public page, so that
+     * `fresh(key)` can answer the next reader without any lookup while the page's view is fresh.
+     */
+    remember(key: string, pageId: string, kind: string) {
+      if (fast.has(key)) return;
+      fast.set(key, { pageId, kind });
+      bound(fast);
+    },
+
+    /** The rendered answer for `key` if it was remembered and its view is fresh; otherwise undefined. */
+    fresh(key: string): Rendered | undefined {
+      const f = fast.get(key);
+      if (!f) return undefined;
+      const entry = views.get(f.pageId);
+      if (!entry || opts.now() - entry.at >= ttl) return undefined;
+      return entry.rendered.get(f.kind);
+    },
+
     /** Forgets what is known of a page (edited, an incident posted): the next reader loads it anew. */
     invalidate(pageId: string) {
       views.delete(pageId);
+      for (const [key, f] of fast) if (f.pageId === pageId) fast.delete(key);
       for (const [key, v] of pages) if (v.page === null || v.page.id === pageId) pages.delete(key);
     },
   };

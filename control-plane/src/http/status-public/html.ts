@@ -48,7 +48,7 @@ const bars = (c: ComponentView) => {
   const items = c.days
     .map(
       (b) =>
-        `<li tabindex="0" class="${barClass(b)}" aria-label="${DATE.format(new Date(b.day))}: ${
+        `<li tabindex=0 class=${barClass(b)} aria-label="${DATE.format(new Date(b.day))}: ${
           b.uptime === null ? 'no data' : `${fmtPct(b.uptime)} uptime`
         }"></li>`,
     )
