@@ -60,8 +60,12 @@ const crowd = async (port, path, seconds, expectBytes) => {
     Array.from({ length: CONNECTIONS }, async () => {
       while (performance.now() < until) {
         const r = await get(agent, port, path);
-        if (r.status === 200 && r.bytes === expectBytes) ok++;
-        else errors++;
+        // The page says when it was rendered, so a render 5 s later may differ by a few bytes.
+        if (r.status === 200 && Math.abs(r.bytes - expectBytes) < 64) ok++;
+        else if (errors++ === 0)
+          process.stdout.write(
+            `first error: ${r.status} ${r.bytes} bytes (${expectBytes} expected) ${r.error ?? ''}\n`,
+          );
       }
     }),
   );
@@ -290,12 +294,18 @@ Load average at the end: ${loadavg()
 | control plane, \`/status/{slug}\` | ${rps(totals.cp).toFixed(0)} | ${totals.cp.errors} |
 | bare \`node:http\`, same bytes | ${rps(totals.bare).toFixed(0)} | ${totals.bare.errors} |
 
-Ratio: **${ratio.toFixed(2)}×** bare \`node:http\` (goal ≥ 0.5×). Every read during the run came from the cache:
-the page is read from the store at most once per 5 s per replica, whatever the crowd.
+Ratio: **${ratio.toFixed(2)}×** bare \`node:http\` (goal ≥ 0.5×). The page is read from the store at most once per 5 s per
+replica whatever the crowd (\`test/e2e/status-pages.test.ts\` counts the store calls); after the first reader a
+public page is answered ahead of Koa from memory.
 
 | API \`GET /monitors\` | p50 ms | p99 ms |
 |---|---:|---:|
 | alone | ${apiAlone.p50.toFixed(1)} | ${apiAlone.p99.toFixed(1)} |
-| with ${PACED_RATE.toLocaleString('en')} page reads/s (${paced.ok.toLocaleString('en')} reads, ${paced.errors} errors) | ${apiWithCrowd.p50.toFixed(1)} | ${apiWithCrowd.p99.toFixed(1)} |`,
+| with ${PACED_RATE.toLocaleString('en')} page reads/s (${paced.ok.toLocaleString('en')} reads, ${paced.errors} errors) | ${apiWithCrowd.p50.toFixed(1)} | ${apiWithCrowd.p99.toFixed(1)} |
+
+The API shares its one event loop with the readers, so a crowd costs the API what its reads cost the
+CPU; with the answers served from memory that is little (compare the p50s). On a machine shared with
+other work (see the load average) the p99 of a few hundred requests mostly measures other processes'
+scheduling: run it on a quiet machine to judge the tail.`,
   );
 };
