@@ -563,7 +563,7 @@ describe('the public page', () => {
     expect(ok.status).toBe(303);
     expect(ok.headers.location).toBe('/status/private');
     const cookies = (ok.headers['set-cookie'] as string[]).map((c) => c.split(';')[0]).join('; ');
-    expect(ok.headers['set-cookie']!.join('\n')).toMatch(/HttpOnly/i);
+    expect((ok.headers['set-cookie'] as string[]).join('\n')).toMatch(/HttpOnly/i);
     const inside = await get(w, '/status/private', { cookie: cookies });
     expect(inside.status).toBe(200);
     expect(inside.headers['cache-control']).toBe('private, no-cache');
