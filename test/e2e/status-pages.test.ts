@@ -636,6 +636,25 @@ describe('the public page', () => {
     expect(JSON.stringify(during)).not.toMatch(/nightly-internal|maint-target/);
   });
 
+  it('a heartbeat component is operational while pings come and a major outage once its deadline passes', async () => {
+    const w = await h.workspace('sp-beat');
+    const hb = (
+      await w.api('POST', '/heartbeats', {
+        json: { display_name: 'backup-internal', period_seconds: 60, grace_seconds: 30 },
+      })
+    ).body;
+    await newPage(w, { name: 'Beat', slug: 'beat', components: [{ name: 'Backups', heartbeat_id: hb.id }] });
+    expect((await h.request('POST', `/hb/ping/${hb.id}`)).status).toBe(200);
+    const statusOf = async () =>
+      JSON.parse((await get(w, '/status/beat/api/v2/summary.json')).text).components[0].status as string;
+    expect(await statusOf()).toBe('operational');
+    h.clock.advance(91_000);
+    await jobPassed(h.cp.url, 'heartbeat-deadlines', h.clock.now().getTime());
+    h.clock.advance(5_000);
+    expect(await statusOf()).toBe('major_outage');
+    expect((await get(w, '/status/beat')).text).not.toContain('backup-internal');
+  });
+
   it('a page asking for automatic drafts gets one per outage, never public until published, and none again once discarded', async () => {
     const w = await h.workspace('sp-auto');
     const a = await monitor(w, 'auto-a');
