@@ -251,7 +251,7 @@ export const tools: ToolDef[] = [
       'List the workspace’s public status pages, each with its components (id, name, live status) and public_url. Use it to find the page and component ids that report_incident takes. Returns {"data": [...], "next_cursor"}.',
     input: z.object(page),
     annotations: READ,
-    run: (api, a) => api.get('/status-pages', a),
+    run: (api, a) => ok(api.client.GET('/status-pages', { params: { query: a } })),
   }),
   tool({
     name: 'report_incident',
@@ -274,7 +274,12 @@ export const tools: ToolDef[] = [
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: (api, { status_page_id, ...body }) =>
-      api.post(`/status-pages/${path(status_page_id)}/incidents`, body),
+      ok(
+        api.client.POST('/status-pages/{id}/incidents', {
+          params: { path: { id: status_page_id } },
+          body: body as Body<'/status-pages/{id}/incidents', 'post'>,
+        }),
+      ),
   }),
   tool({
     name: 'post_incident_update',
@@ -293,7 +298,12 @@ export const tools: ToolDef[] = [
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: (api, { status_page_id, incident_id, ...body }) =>
-      api.post(`/status-pages/${path(status_page_id)}/incidents/${path(incident_id)}/updates`, body),
+      ok(
+        api.client.POST('/status-pages/{id}/incidents/{incident_id}/updates', {
+          params: { path: { id: status_page_id, incident_id } },
+          body: body as Body<'/status-pages/{id}/incidents/{incident_id}/updates', 'post'>,
+        }),
+      ),
   }),
   tool({
     name: 'get_region_health',
