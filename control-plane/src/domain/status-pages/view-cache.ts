@@ -108,6 +108,9 @@ export const createViewCache = (opts: {
       bound(fast);
     },
 
+    /** Whether any answer is remembered (no public page read yet: nothing to look up). */
+    hasFast: () => fast.size > 0,
+
     /** The rendered answer for `key` if it was remembered and its view is fresh; otherwise undefined. */
     fresh(key: string): Rendered | undefined {
       const f = fast.get(key);

@@ -227,7 +227,8 @@ export const createPublicStatus = (deps: PublicStatusDeps) => {
    * (which then goes to Koa: the first reader, a protected page, an expired entry).
    */
   const fastPath = (req: IncomingMessage, res: ServerResponse): boolean => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url?.startsWith('/status/')) return false;
+    // Any host and path a public page was served at (a custom domain's `/` too), so not only /status/.
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !cache.hasFast()) return false;
     if ((req.headersDistinct.host?.length ?? 0) > 1) return false;
     const r = cache.fresh(fastKey(req));
     if (!r) return false;
