@@ -103,18 +103,22 @@ const pacedCrowd = (port, path, rate) => {
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
-/** API_REQUESTS of GET /api/v1/monitors one after another on one connection: their p50 and p99. */
-const apiLatency = async (port, key) => {
+/** `n` GETs of /api/v1/monitors one after another on one connection: their times in ms. */
+const apiTimes = async (port, key, n) => {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const times = [];
-  for (let i = 0; i < API_REQUESTS; i++) {
+  for (let i = 0; i < n; i++) {
     const r = await get(agent, port, '/api/v1/monitors?limit=20', { 'x-api-key': key });
     if (r.status !== 200) throw new Error(`API: ${r.status}`);
     times.push(r.ms);
   }
   agent.destroy();
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+  return times;
+};
+
+const summary = (times) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
 };
 
 export const run = async () => {
@@ -256,11 +260,23 @@ export const run = async () => {
     }
   const rps = (t) => t.ok / (ROUNDS * SECONDS);
   const ratio = rps(totals.cp) / rps(totals.bare);
-  const apiAlone = await apiLatency(cpPort, key);
-  const stop = pacedCrowd(cpPort, '/status/bench', PACED_RATE);
-  await sleep(500);
-  const apiWithCrowd = await apiLatency(cpPort, key);
-  const paced = await stop();
+  // Alone and with the crowd, alternating in slices, so that a burst of other work on the machine
+  // lands on both about equally.
+  const alone = [];
+  const withCrowd = [];
+  const paced = { ok: 0, errors: 0 };
+  const SLICES = 4;
+  for (let i = 0; i < SLICES; i++) {
+    alone.push(...(await apiTimes(cpPort, key, API_REQUESTS / SLICES)));
+    const stop = pacedCrowd(cpPort, '/status/bench', PACED_RATE);
+    await sleep(300);
+    withCrowd.push(...(await apiTimes(cpPort, key, API_REQUESTS / SLICES)));
+    const p = await stop();
+    paced.ok += p.ok;
+    paced.errors += p.errors;
+  }
+  const apiAlone = summary(alone);
+  const apiWithCrowd = summary(withCrowd);
   process.stdout.write(
     `ratio ${ratio.toFixed(2)}; API p99 alone ${apiAlone.p99.toFixed(1)} ms, with ${PACED_RATE} reads/s ${apiWithCrowd.p99.toFixed(1)} ms\n`,
   );
@@ -283,8 +299,8 @@ outage (${(html.length / 1024).toFixed(1)} kB of HTML, ${(first.body.length / 10
 \`node:http\` server answering the same bytes with the same headers run side by side, both pinned to core 1; the
 client, pinned to core 0, keeps ${CONNECTIONS} kept-alive connections busy (a new request as soon as the last
 answer ends) for ${SECONDS} s per round, ${ROUNDS} rounds each, alternating which goes first, after a 1 s warm-up.
-Then \`GET /api/v1/monitors?limit=20\` one at a time (${API_REQUESTS} requests) alone, and again while ${CONNECTIONS}
-connections read the page at ${PACED_RATE.toLocaleString('en')} reads/s in all.
+Then \`GET /api/v1/monitors?limit=20\` one at a time, ${API_REQUESTS} requests alone and ${API_REQUESTS} while ${CONNECTIONS}
+connections read the page at ${PACED_RATE.toLocaleString('en')} reads/s in all, alternating in 4 slices.
 Load average at the end: ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' / ')}.
@@ -303,9 +319,13 @@ public page is answered ahead of Koa from memory.
 | alone | ${apiAlone.p50.toFixed(1)} | ${apiAlone.p99.toFixed(1)} |
 | with ${PACED_RATE.toLocaleString('en')} page reads/s (${paced.ok.toLocaleString('en')} reads, ${paced.errors} errors) | ${apiWithCrowd.p50.toFixed(1)} | ${apiWithCrowd.p99.toFixed(1)} |
 
-The API shares its one event loop with the readers, so a crowd costs the API what its reads cost the
-CPU; with the answers served from memory that is little (compare the p50s). On a machine shared with
-other work (see the load average) the p99 of a few hundred requests mostly measures other processes'
-scheduling: run it on a quiet machine to judge the tail.`,
+Goal: the API's p99 unchanged meanwhile. ${
+      apiWithCrowd.p99 <= apiAlone.p99 * 1.1 ? 'Met in this run' : 'Not met in this run'
+    }: p99 ${apiAlone.p99.toFixed(1)} → ${apiWithCrowd.p99.toFixed(1)} ms, p50 ${apiAlone.p50.toFixed(1)} → ${apiWithCrowd.p50.toFixed(1)} ms.
+The readers share the control plane's one event loop (one core here) with the API: even answered from
+memory, ${PACED_RATE.toLocaleString('en')} reads/s take a share of that core, and an API request waits behind them. A
+deployment expecting crowds puts its proxy's or CDN's cache in front of \`/status/\` (every answer carries
+an ETag and \`Cache-Control: public, max-age=5\`), or runs more replicas. On a machine shared with other work
+(see the load average) the p99 of a few hundred requests also measures other processes' scheduling.`,
   );
 };
