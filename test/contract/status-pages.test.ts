@@ -280,6 +280,23 @@ contract('StatusPageStore', (ctx) => {
         ),
       );
       expect(await store.dailyUptime(randomUUID(), [m1], day0 - DAY, day0 + DAY)).toEqual([]);
+
+      // The bars outlive the results and the hourly buckets: daily buckets have their own bound.
+      const m1Days = [
+        { monitor_id: m1, day: day0 - DAY, total: 1, ok: 1 },
+        { monitor_id: m1, day: day0, total: 3, ok: 2 },
+      ];
+      const later = new Date(day0 + 3 * DAY);
+      expect(await store.pruneResults(later, 1000)).toBe(6);
+      expect(await store.dailyUptime(ws.workspace.id, [m1], day0 - DAY, day0 + DAY)).toEqual(m1Days);
+      await store.pruneRollups(later, 1000, new Date(day0 - 5 * DAY));
+      expect(await store.sumRollups(ws.workspace.id, m1, new Date(day0 - DAY), later)).toEqual({
+        total: 0,
+        ok: 0,
+      });
+      expect(await store.dailyUptime(ws.workspace.id, [m1], day0 - DAY, day0 + DAY)).toEqual(m1Days);
+      await store.pruneRollups(later, 1000, later);
+      expect(await store.dailyUptime(ws.workspace.id, [m1], day0 - DAY, day0 + DAY)).toEqual([]);
       expect(await store.dailyUptime(ws.workspace.id, [], day0 - DAY, day0 + DAY)).toEqual([]);
     });
   });
