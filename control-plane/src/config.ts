@@ -278,6 +278,11 @@ export const configKeys = {
     default: 5000,
     doc: 'How often each replica looks for due escalation steps.',
   },
+  status_auto_draft_ms: {
+    schema: z.coerce.number().int().min(10).max(600000),
+    default: 15000,
+    doc: 'How often each replica opens draft incidents on status pages that ask for them (a linked monitor went down).',
+  },
   escalation_lease_seconds: {
     schema: z.coerce.number().int().min(5).max(3600),
     default: 120,
