@@ -23,6 +23,8 @@ export const startJobs = (deps: {
   /** The replica's monitor catalog: region health reads monitors from memory, not the store. */
   catalog?: MonitorCatalog;
   metrics?: Metrics;
+  /** A workspace's public base URL, for the acknowledge links in notifications (public-url.ts). */
+  workspaceUrl?: (subdomain: string) => string;
 }) => {
   const { store, clock, config } = deps;
   const log = deps.logger.child({ component: 'jobs' });
@@ -106,6 +108,9 @@ export const startJobs = (deps: {
     ),
   );
 
+  // Acknowledge links past their expiry (refused already; this frees the rows).
+  every(60_000, 'prune-ack-links', (now) => store.pruneAckLinks(now, 10_000));
+
   // Escalation: due steps, each claimed by compare-and-set, so every replica can run this at once.
   const dispatcher = dispatcherFromConfig(config, clock, store);
   const escalations = createEscalationRunner({
@@ -113,6 +118,7 @@ export const startJobs = (deps: {
     clock,
     dispatcher,
     leaseMs: config.escalation_lease_seconds * 1000,
+    ...(deps.workspaceUrl ? { workspaceUrl: deps.workspaceUrl } : {}),
     onError: (err, alertId) => log.error({ err, alert: alertId }, 'escalation step failed'),
   });
   every(config.escalation_poll_ms, 'escalations', () => escalations.tick());

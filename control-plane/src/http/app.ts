@@ -10,6 +10,7 @@ import { authenticateServiceKey } from '../domain/integrations/integrations.js';
 import { hasRole } from '../domain/tenancy/roles.js';
 import type { Integration } from '../domain/types.js';
 import { parseOrThrow } from '../domain/validation.js';
+import { ackPage } from './ack-page.js';
 import { readJson } from './body.js';
 import { internalPrincipalOf } from './internal-principal.js';
 import { hostedMcp } from './oauth/hosted-mcp.js';
@@ -153,6 +154,9 @@ export const createApp = (deps: AppDeps) => {
       return callback(req, res);
     }),
   );
+
+  // One-click acknowledge (/ack/{alert id}): a server-rendered page and its button, no sign-in.
+  app.use(ackPage(deps));
 
   // The web app (control-plane/web): its pages and hashed assets, before the API's router.
   app.use(

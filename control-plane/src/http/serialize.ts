@@ -66,6 +66,13 @@ export const actorResponse = z
     z.strictObject({ type: z.literal('user'), user_id: z.string(), api_key_id: z.string().nullable() }),
     z.strictObject({ type: z.literal('system') }),
     z.strictObject({ type: z.literal('integration'), integration_id: z.string() }),
+    z.strictObject({
+      type: z.literal('link'),
+      user_id: z.string().nullable(),
+      channel_id: z.string().nullable(),
+      via: z.enum(CHANNEL_TYPES),
+      recipient: z.string(),
+    }),
   ])
   .register(responseSchemas, { id: 'Actor' });
 

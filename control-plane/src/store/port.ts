@@ -2,6 +2,7 @@ import type { OAuthStore } from '../domain/access/oauth-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
 import type { AgentStore } from '../domain/agents/agent-store.js';
+import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
 import type { AlertStore } from '../domain/alerts/alert-store.js';
 import type { HeartbeatStore } from '../domain/heartbeats/heartbeat-store.js';
 import type { IntegrationStore } from '../domain/integrations/integration-store.js';
@@ -57,4 +58,5 @@ export type Store = StoreLifecycle &
   OAuthStore &
   MemberStore &
   MonitorStatusStore &
-  MailSettingsStore;
+  MailSettingsStore &
+  AckLinkStore;

@@ -135,7 +135,8 @@ export type AlertSourceType = 'monitor' | 'heartbeat' | 'integration' | 'region'
 export type Actor =
   | { type: 'user'; user_id: string; api_key_id: string | null }
   | { type: 'system' }
-  | { type: 'integration'; integration_id: string };
+  | { type: 'integration'; integration_id: string }
+  | { type: 'link'; user_id: string | null; channel_id: string | null; via: string; recipient: string };
 
 export interface Alert {
   id: string;

@@ -1,5 +1,7 @@
 import type { Clock } from '@lookout/shared';
 import { newId } from '@lookout/shared';
+import type { AckLinkStore } from '../alerts/ack-link-store.js';
+import { ackLinkPath, mintAckLink } from '../alerts/ack-links.js';
 import type { AlertStore } from '../alerts/alert-store.js';
 import type { TenancyStore } from '../tenancy/tenancy-store.js';
 import type { Alert, Delivery, EscalationProgress, EscalationStep } from '../types.js';
@@ -8,9 +10,14 @@ import { alertMessage, channelTarget, type Dispatcher, type Target, targetLabel 
 import type { RoutingStore } from './routing-store.js';
 
 export interface EscalationRunnerDeps {
-  store: AlertStore & RoutingStore & TenancyStore;
+  store: AlertStore & RoutingStore & TenancyStore & AckLinkStore;
   clock: Clock;
   dispatcher: Dispatcher;
+  /**
+   * A workspace's public base URL (public-url.ts): each recipient's notification then carries its own
+   * one-click acknowledge link (domain/alerts/ack-links.ts). Without it, no link.
+   */
+  workspaceUrl?: (subdomain: string) => string;
   /** A claimed step not advanced within this long is claimed again by any replica. */
   leaseMs: number;
   /** Due alerts handled per tick. */
@@ -75,7 +82,31 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
     const current = await store.getAlert(alert.workspace_id, alert.id);
     if (current?.status !== 'open' || current.escalation?.claim !== claim) return;
     const workspace = await store.getWorkspace(alert.workspace_id);
-    const message = alertMessage(workspace ?? { subdomain: '?' }, current, progress, key, clock.now());
+    const ackUrl =
+      workspace && deps.workspaceUrl
+        ? `${deps.workspaceUrl(workspace.subdomain)}${ackLinkPath(
+            alert.id,
+            await mintAckLink(
+              store,
+              alert,
+              {
+                user_id: r.user_id,
+                channel_id: r.channel_id,
+                via: r.target.kind,
+                recipient: targetLabel(r.target),
+              },
+              clock.now(),
+            ),
+          )}`
+        : null;
+    const message = alertMessage(
+      workspace ?? { subdomain: '?' },
+      current,
+      progress,
+      key,
+      clock.now(),
+      ackUrl,
+    );
     await dispatcher.send(r.target, message, key, async (n, result, willRetry) => {
       // Shutting down: stop retrying; the claim's lease ends and a live replica finishes the step.
       if (stopped && willRetry) throw new Error('escalation runner stopped');

@@ -14,6 +14,11 @@ export interface OutgoingMessage {
   text: string;
   /** The webhook body. */
   payload: unknown;
+  /**
+   * The recipient's own one-click acknowledge link (domain/alerts/ack-links.ts), on notifications of a
+   * raised alert; null on tests. Each kind's rendering shows it; it is a secret of that recipient.
+   */
+  ack_url: string | null;
 }
 
 export interface Attempt {
@@ -71,6 +76,7 @@ export const alertMessage = (
   progress: Pick<EscalationProgress, 'step' | 'round'>,
   deliveryId: string,
   now: Date,
+  ackUrl: string | null = null,
 ): OutgoingMessage => {
   const sev = alert.severity.toUpperCase();
   const subject = `[Lookout ${workspace.subdomain}] ${sev}: ${alert.title}`;
@@ -80,13 +86,16 @@ export const alertMessage = (
     '',
     `Alert ${alert.id} (${alert.source_type} ${alert.source_id}, cause ${alert.cause}) raised ${alert.created_at.toISOString()}.`,
     `Escalation step ${progress.step + 1}${progress.round > 0 ? `, repeat ${progress.round}` : ''}.`,
-    `Acknowledge: POST /api/v1/alerts/acknowledge {"UUIDs": ["${alert.id}"]}`,
+    ackUrl
+      ? `Acknowledge: ${ackUrl}`
+      : `Acknowledge: POST /api/v1/alerts/acknowledge {"UUIDs": ["${alert.id}"]}`,
   ]
     .filter((l, i) => i !== 1 || l !== '')
     .join('\n');
   return {
     subject,
     text,
+    ack_url: ackUrl,
     payload: {
       event: 'alert.notification',
       delivery_id: deliveryId,
@@ -106,6 +115,7 @@ export const alertMessage = (
         dedup_key: alert.dedup_key,
         created_at: iso(alert.created_at),
       },
+      ...(ackUrl ? { ack_url: ackUrl } : {}),
     },
   };
 };
@@ -119,6 +129,7 @@ export const testMessage = (
 ): OutgoingMessage => ({
   subject: `[Lookout ${workspace.subdomain}] Test notification for ${channel.name}`,
   text: `This is a test notification from Lookout, sent by ${by.email} to channel "${channel.name}". Nothing is wrong.`,
+  ack_url: null,
   payload: {
     event: 'test',
     delivery_id: deliveryId,

@@ -66,6 +66,8 @@ export const collectionsOf = (db: Db) => {
     signInActivity: c('sign_in_activity'),
     /** Workspace mail settings; `_id` is the workspace id. */
     mailSettings: c('mail_settings'),
+    /** One-click acknowledge links (domain/alerts/ack-link-store.ts). */
+    ackLinks: c('ack_links'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

@@ -1,4 +1,5 @@
 import { type Store, StoreMissingError } from '../port.js';
+import { ackLinkIndexes, mongoAckLinks } from './ack-links.js';
 import { agentIndexes, mongoAgents } from './agents.js';
 import { alertIndexes, mongoAlerts } from './alerts.js';
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
@@ -52,6 +53,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...oauthIndexes,
         ...memberIndexes,
         ...signInIndexes,
+        ...ackLinkIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -65,6 +67,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       await client.close();
     },
     ...mongoTenancy(ctx),
+    ...mongoAckLinks(ctx),
     ...mongoMonitors(ctx),
     ...mongoResults(ctx),
     ...mongoHeartbeats(ctx),

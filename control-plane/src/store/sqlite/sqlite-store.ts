@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { type Store, StoreMissingError } from '../port.js';
+import { sqliteAckLinks } from './ack-links.js';
 import { sqliteAgents } from './agents.js';
 import { sqliteAlerts } from './alerts.js';
 import { sqliteContext } from './db.js';
@@ -105,5 +106,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteMembers(ctx),
     ...sqliteMonitorStatus(ctx),
     ...sqliteMailSettings(ctx),
+    ...sqliteAckLinks(ctx),
   };
 };
