@@ -152,5 +152,4 @@ export const mailTestMessage = (
     source === 'workspace' ? 'the workspace’s own SMTP server' : 'the deployment’s SMTP server'
   }. Alert email reaches you the same way. Nothing is wrong.`,
   payload: { event: 'test', workspace: workspace.subdomain },
-  ack_url: null,
 });

@@ -15,10 +15,11 @@ export interface OutgoingMessage {
   /** The webhook body. */
   payload: unknown;
   /**
-   * The recipient's own one-click acknowledge link (domain/alerts/ack-links.ts), on notifications of a
-   * raised alert; null on tests. Each kind's rendering shows it; it is a secret of that recipient.
+   * Links a reader can follow: the recipient's own one-click acknowledge link
+   * (domain/alerts/ack-links.ts) on notifications of a raised alert. Each kind's rendering shows it;
+   * it is a secret of that recipient.
    */
-  ack_url: string | null;
+  links?: { acknowledge?: string | undefined };
 }
 
 export interface Attempt {
@@ -95,7 +96,7 @@ export const alertMessage = (
   return {
     subject,
     text,
-    ack_url: ackUrl,
+    ...(ackUrl ? { links: { acknowledge: ackUrl } } : {}),
     payload: {
       event: 'alert.notification',
       delivery_id: deliveryId,
@@ -129,7 +130,6 @@ export const testMessage = (
 ): OutgoingMessage => ({
   subject: `[Lookout ${workspace.subdomain}] Test notification for ${channel.name}`,
   text: `This is a test notification from Lookout, sent by ${by.email} to channel "${channel.name}". Nothing is wrong.`,
-  ack_url: null,
   payload: {
     event: 'test',
     delivery_id: deliveryId,
