@@ -68,6 +68,8 @@ export const collectionsOf = (db: Db) => {
     mailSettings: c('mail_settings'),
     /** One-click acknowledge links (domain/alerts/ack-link-store.ts). */
     ackLinks: c('ack_links'),
+    /** Users' contact methods (domain/contacts/contact-method-store.ts). */
+    contactMethods: c('contact_methods'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

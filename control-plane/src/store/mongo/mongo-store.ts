@@ -2,6 +2,7 @@ import { type Store, StoreMissingError } from '../port.js';
 import { ackLinkIndexes, mongoAckLinks } from './ack-links.js';
 import { agentIndexes, mongoAgents } from './agents.js';
 import { alertIndexes, mongoAlerts } from './alerts.js';
+import { contactMethodIndexes, mongoContactMethods } from './contact-methods.js';
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
 import { backfillHeartbeats, heartbeatIndexes, mongoHeartbeats } from './heartbeats.js';
 import { integrationIndexes, mongoIntegrations } from './integrations.js';
@@ -54,6 +55,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...memberIndexes,
         ...signInIndexes,
         ...ackLinkIndexes,
+        ...contactMethodIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -68,6 +70,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     },
     ...mongoTenancy(ctx),
     ...mongoAckLinks(ctx),
+    ...mongoContactMethods(ctx),
     ...mongoMonitors(ctx),
     ...mongoResults(ctx),
     ...mongoHeartbeats(ctx),

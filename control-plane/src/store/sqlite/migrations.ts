@@ -413,6 +413,15 @@ export const migrations: string[][] = [
     'CREATE UNIQUE INDEX ack_links_token ON ack_links (token_hash)',
     'CREATE INDEX ack_links_expires ON ack_links (expires_at)',
   ],
+  // Users' contact methods (domain/contacts/contact-method-store.ts): the pending code kept hashed.
+  [
+    // Frozen SQL: a migration never follows the live table definition.
+    `CREATE TABLE contact_methods (id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL, user_id TEXT NOT NULL,
+       type TEXT NOT NULL, address TEXT NOT NULL, verified_at INTEGER, code_hash TEXT, code_sent_at INTEGER,
+       code_expires_at INTEGER, code_failed_attempts INTEGER, created_at INTEGER NOT NULL,
+       version INTEGER NOT NULL) STRICT`,
+    'CREATE INDEX contact_methods_user ON contact_methods (workspace_id, user_id, created_at)',
+  ],
 ];
 
 /**

@@ -5,6 +5,7 @@ import { type Store, StoreMissingError } from '../port.js';
 import { sqliteAckLinks } from './ack-links.js';
 import { sqliteAgents } from './agents.js';
 import { sqliteAlerts } from './alerts.js';
+import { sqliteContactMethods } from './contact-methods.js';
 import { sqliteContext } from './db.js';
 import { sqliteHeartbeats } from './heartbeats.js';
 import { sqliteIntegrations } from './integrations.js';
@@ -107,5 +108,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteMonitorStatus(ctx),
     ...sqliteMailSettings(ctx),
     ...sqliteAckLinks(ctx),
+    ...sqliteContactMethods(ctx),
   };
 };
