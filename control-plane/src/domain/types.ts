@@ -243,13 +243,14 @@ export interface EscalationPolicy {
   updated_at: Date;
 }
 
-export const CHANNEL_TYPES = ['email', 'webhook', 'slack'] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
+/** A notification kind (`email`, `webhook`, `slack`, `discord`, …): one module each in notify/kinds/. */
+export type ChannelType = string;
 
-export type ChannelConfig =
-  | { type: 'email'; addresses: string[] }
-  | { type: 'webhook'; url: string; headers: Record<string, string> }
-  | { type: 'slack'; url: string };
+/**
+ * The kind's settings in the service's own words (notify/kinds/<type>.ts declares them), with `type`.
+ * Secret fields hold a sealed value and its hint (channel-kinds.ts `StoredSecret`).
+ */
+export type ChannelConfig = { type: ChannelType } & Record<string, unknown>;
 
 /** Where notifications go besides users' email addresses. */
 export interface NotificationChannel {

@@ -1,6 +1,8 @@
 import { ManualClock } from '@lookout/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
+import { CHANNEL_KINDS } from '../../notify/kinds/index.js';
+import { createSecretBox } from '../../secret-box.js';
 import type { Store } from '../../store/port.js';
 import { createSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { raiseAlert } from '../alerts/alerts.js';
@@ -28,6 +30,8 @@ const dispatcher: Dispatcher = {
     await onAttempt(1, ok, false);
     return ok;
   },
+  describe: (t) => (t.config.addresses as string[] | undefined)?.join(', ') ?? t.kind,
+  follows: () => [],
 };
 const runner = () => createEscalationRunner({ store, clock, dispatcher, leaseMs: 60_000 });
 
@@ -47,6 +51,7 @@ beforeEach(async () => {
   channelId = (
     await createChannel(
       store,
+      { kinds: CHANNEL_KINDS, box: createSecretBox(undefined) },
       workspace.id,
       { name: 'hook', type: 'webhook', config: { url: 'http://127.0.0.1:9/' } },
       clock.now(),
@@ -87,7 +92,7 @@ describe('escalation runner', () => {
     expect(sent.map((s) => s.target.kind).sort()).toEqual(['email', 'webhook']);
     expect(sent.find((s) => s.target.kind === 'email')?.target).toEqual({
       kind: 'email',
-      to: ['admin@run.test'],
+      config: { addresses: ['admin@run.test'] },
       workspace_id: workspace.id,
     });
     expect(await r.tick()).toBe(0);
@@ -169,7 +174,7 @@ describe('escalation runner', () => {
     await r.tick();
     expect(sent.at(-1)?.target).toEqual({
       kind: 'email',
-      to: ['admin@run.test'],
+      config: { addresses: ['admin@run.test'] },
       workspace_id: workspace.id,
     });
   });

@@ -6,7 +6,7 @@ import type { AlertStore } from '../alerts/alert-store.js';
 import type { TenancyStore } from '../tenancy/tenancy-store.js';
 import type { Alert, Delivery, EscalationProgress, EscalationStep } from '../types.js';
 import { afterStep, idempotencyKey } from './escalation.js';
-import { alertMessage, channelTarget, type Dispatcher, type Target, targetLabel } from './notifications.js';
+import { alertMessage, channelTarget, type Dispatcher, emailTarget, type Target } from './notifications.js';
 import type { RoutingStore } from './routing-store.js';
 
 export interface EscalationRunnerDeps {
@@ -58,7 +58,7 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
           key: `user:${user.id}`,
           user_id: user.id,
           channel_id: null,
-          target: { kind: 'email', to: [user.email], workspace_id: alert.workspace_id },
+          target: emailTarget([user.email], alert.workspace_id),
         });
     }
     for (const channelId of step.notify_channel_ids) {
@@ -93,7 +93,7 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
                 user_id: r.user_id,
                 channel_id: r.channel_id,
                 via: r.target.kind,
-                recipient: targetLabel(r.target),
+                recipient: dispatcher.describe(r.target),
               },
               clock.now(),
             ),
@@ -117,7 +117,7 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
         channel_id: r.channel_id,
         user_id: r.user_id,
         kind: r.target.kind,
-        target: targetLabel(r.target),
+        target: dispatcher.describe(r.target),
         step: progress.step,
         round: progress.round,
         attempt: n,
