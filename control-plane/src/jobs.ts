@@ -6,6 +6,7 @@ import type { MonitorCatalog } from './domain/monitors/monitor-catalog.js';
 import { rollupRetentionDays } from './domain/results/uptime.js';
 import { createEscalationRunner } from './domain/routing/escalation-runner.js';
 import type { Metrics } from './metrics.js';
+import { contactServicesFromConfig } from './notify/contact-services.js';
 import { dispatcherFromConfig } from './notify/from-config.js';
 import type { Store } from './store/port.js';
 
@@ -119,6 +120,7 @@ export const startJobs = (deps: {
     dispatcher,
     leaseMs: config.escalation_lease_seconds * 1000,
     ...(deps.workspaceUrl ? { workspaceUrl: deps.workspaceUrl } : {}),
+    contactServices: contactServicesFromConfig(config),
     onError: (err, alertId) => log.error({ err, alert: alertId }, 'escalation step failed'),
   });
   every(config.escalation_poll_ms, 'escalations', () => escalations.tick());

@@ -21,6 +21,7 @@ import { alertRoutes } from './routes/alerts.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { channelRoutes } from './routes/channels.js';
 import { connectedAppRoutes } from './routes/connected-apps.js';
+import { contactMethodRoutes } from './routes/contact-methods.js';
 import { escalationPolicyRoutes } from './routes/escalation-policies.js';
 import { heartbeatRoutes } from './routes/heartbeats.js';
 import { integrationRoutes } from './routes/integrations.js';
@@ -51,6 +52,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...apiKeyRoutes(deps),
   ...connectedAppRoutes(deps),
   ...userRoutes(deps),
+  ...contactMethodRoutes(deps),
   ...monitorRoutes(deps),
   ...resultRoutes(deps),
   ...regionRoutes(deps),

@@ -1,13 +1,22 @@
 import { randomInt } from 'node:crypto';
-import { AppError, digestsEqual, hashSecret, newId, validationError } from '@lookout/shared';
+import {
+  AppError,
+  digestsEqual,
+  type FieldProblem,
+  hashSecret,
+  newId,
+  validationError,
+} from '@lookout/shared';
 import { z } from 'zod';
+import type { OutgoingMessage, Target } from '../routing/notifications.js';
 import type { User, Workspace } from '../types.js';
 import { parseOrThrow } from '../validation.js';
-import type {
-  ContactAddress,
-  ContactMethod,
-  ContactMethodStore,
-  ContactMethodType,
+import {
+  CONTACT_METHOD_TYPES,
+  type ContactAddress,
+  type ContactMethod,
+  type ContactMethodStore,
+  type ContactMethodType,
 } from './contact-method-store.js';
 
 /**
@@ -50,6 +59,9 @@ const TYPE_NAME: Record<ContactMethodType, string> = {
   pushover: 'Pushover',
 };
 
+export const CONTACT_METHOD_TYPES_AVAILABLE_DOC =
+  'email and ntfy always; sms, telegram and pushover when the deployment has set up Twilio, a Telegram bot or a Pushover application';
+
 /** The types users can add on this deployment. */
 export const availableTypes = (services: ContactServices): ContactMethodType[] =>
   (['email', 'sms', 'telegram', 'ntfy', 'pushover'] as const).filter((t) => {
@@ -69,29 +81,67 @@ const httpUrl = z
     }
   }, 'must be an http:// or https:// URL without credentials');
 
-export const createContactMethodBody = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('email'), address: z.email().max(320) }),
-  z.strictObject({
+const bodies = {
+  email: z.strictObject({ type: z.literal('email'), address: z.email().max(320) }),
+  sms: z.strictObject({
     type: z.literal('sms'),
     phone: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form, e.g. +14155550123'),
   }),
-  z.strictObject({
+  telegram: z.strictObject({
     type: z.literal('telegram'),
     chat_id: z
       .string()
       .regex(/^-?\d{1,20}$/, 'must be the numeric id of your chat with the bot (send it /start to learn it)'),
   }),
-  z.strictObject({
+  ntfy: z.strictObject({
     type: z.literal('ntfy'),
     server_url: httpUrl.default('https://ntfy.sh'),
     topic: z.string().regex(/^[-_A-Za-z0-9]{1,64}$/, 'must be 1–64 letters, digits, - or _'),
     access_token: z.string().min(1).max(200).nullable().default(null),
   }),
-  z.strictObject({
+  pushover: z.strictObject({
     type: z.literal('pushover'),
     user_key: z.string().regex(/^[A-Za-z0-9]{30}$/, 'must be your 30-character Pushover user key'),
   }),
+} as const;
+
+/** The body of a new method, one shape per type (the API document's; validation: `parseContactBody`). */
+export const createContactMethodBody = z.discriminatedUnion('type', [
+  bodies.email,
+  bodies.sms,
+  bodies.telegram,
+  bodies.ntfy,
+  bodies.pushover,
 ]);
+
+/**
+ * Checked in two steps, so that every bad field is named whatever the type: the envelope (a known
+ * type, no field that no type has), then the fields of its type.
+ */
+const envelope = z.looseObject({ type: z.enum(CONTACT_METHOD_TYPES) });
+const KNOWN_FIELDS = new Set(Object.values(bodies).flatMap((b) => Object.keys(b.shape)));
+
+const parseContactBody = (body: unknown): ContactAddress => {
+  const problems: FieldProblem[] = [];
+  if (body && typeof body === 'object' && !Array.isArray(body))
+    for (const k of Object.keys(body))
+      if (!KNOWN_FIELDS.has(k)) problems.push({ field: k, message: 'is not a known field' });
+  const detailsOf = (schema: z.ZodType, input: unknown): FieldProblem[] => {
+    try {
+      parseOrThrow(schema, input);
+      return [];
+    } catch (e) {
+      return (e as AppError).details;
+    }
+  };
+  const env = envelope.safeParse(body);
+  if (!env.success) throw validationError([...problems, ...detailsOf(envelope, body)]);
+  const schema = bodies[env.data.type];
+  const known = Object.fromEntries(Object.entries(body as object).filter(([k]) => KNOWN_FIELDS.has(k)));
+  problems.push(...detailsOf(schema, known));
+  if (problems.length) throw validationError(problems);
+  return schema.parse(known) as ContactAddress;
+};
 
 export const verifyContactMethodBody = z.strictObject({
   code: z.string().regex(/^\d{6}$/, 'must be the 6-digit code'),
@@ -137,7 +187,7 @@ export const createContactMethod = async (
   body: unknown,
   now: Date,
 ): Promise<ContactMethod> => {
-  const address = parseOrThrow(createContactMethodBody, body) as ContactAddress;
+  const address = parseContactBody(body);
   const service = SERVICE_OF[address.type];
   if (service && services[service.key] === null)
     throw validationError([
@@ -222,20 +272,42 @@ export const newVerificationCode = async (
   return { code, method: { ...next, version: next.version + 1 } };
 };
 
-/** The message that carries a code: short enough for one SMS. */
-export const verificationText = (workspace: Pick<Workspace, 'subdomain'>, code: string) => ({
+/** Drops a pending code (it could not be sent), so another can be asked for at once. */
+export const forgetCode = async (
+  store: ContactMethodStore,
+  method: ContactMethod,
+): Promise<ContactMethod> => {
+  const next = { ...method, verification: null };
+  return (await store.updateContactMethod(next)) ? { ...next, version: next.version + 1 } : method;
+};
+
+/** The message that carries a code: a test notification, short enough for one SMS. */
+export const verificationMessage = (
+  workspace: Pick<Workspace, 'subdomain'>,
+  code: string,
+  deliveryId: string,
+  now: Date,
+): OutgoingMessage => ({
+  event: 'test',
   subject: `[Lookout ${workspace.subdomain}] Your verification code: ${code}`,
   text: `Your Lookout verification code is ${code}. Enter it in Notification settings to get alerts here. It expires in 15 minutes.`,
+  dedup_key: deliveryId,
+  alert: null,
+  payload: {
+    event: 'test',
+    delivery_id: deliveryId,
+    sent_at: now.toISOString(),
+    workspace: workspace.subdomain,
+  },
 });
 
 /** Checks the code entered (constant time); right: the method is verified. Wrong: 422, counted. */
 export const verifyContactMethod = async (
   store: ContactMethodStore,
   method: ContactMethod,
-  body: unknown,
+  code: string,
   now: Date,
 ): Promise<ContactMethod> => {
-  const { code } = parseOrThrow(verifyContactMethodBody, body);
   if (method.verified_at) return method;
   const v = method.verification;
   const refuse = (message: string) => validationError([{ field: 'code', message }]);
@@ -300,4 +372,10 @@ export const contactKindConfig = (
         : null;
     }
   }
+};
+
+/** A method as a notification target, or null when its service is not set up (any more). */
+export const contactTarget = (m: ContactMethod, services: ContactServices): Target | null => {
+  const kc = contactKindConfig(m.address, services);
+  return kc ? { kind: kc.kind, config: kc.config, workspace_id: m.workspace_id } : null;
 };

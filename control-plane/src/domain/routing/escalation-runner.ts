@@ -3,6 +3,8 @@ import { newId } from '@lookout/shared';
 import type { AckLinkStore } from '../alerts/ack-link-store.js';
 import { ackLinkPath, mintAckLink } from '../alerts/ack-links.js';
 import type { AlertStore } from '../alerts/alert-store.js';
+import type { ContactMethodStore } from '../contacts/contact-method-store.js';
+import { type ContactServices, contactTarget } from '../contacts/contact-methods.js';
 import type { TenancyStore } from '../tenancy/tenancy-store.js';
 import type { Alert, Delivery, EscalationProgress, EscalationStep } from '../types.js';
 import { afterStep, idempotencyKey } from './escalation.js';
@@ -10,7 +12,7 @@ import { alertMessage, channelTarget, type Dispatcher, emailTarget, type Target 
 import type { RoutingStore } from './routing-store.js';
 
 export interface EscalationRunnerDeps {
-  store: AlertStore & RoutingStore & TenancyStore & AckLinkStore;
+  store: AlertStore & RoutingStore & TenancyStore & AckLinkStore & ContactMethodStore;
   clock: Clock;
   dispatcher: Dispatcher;
   /**
@@ -18,6 +20,11 @@ export interface EscalationRunnerDeps {
    * one-click acknowledge link (domain/alerts/ack-links.ts). Without it, no link.
    */
   workspaceUrl?: (subdomain: string) => string;
+  /**
+   * The deployment's accounts behind users' SMS, Telegram and Pushover contact methods
+   * (notify/contact-services.ts). Without it, only their email and ntfy methods are used.
+   */
+  contactServices?: ContactServices;
   /** A claimed step not advanced within this long is claimed again by any replica. */
   leaseMs: number;
   /** Due alerts handled per tick. */
@@ -47,19 +54,25 @@ interface Recipient {
  */
 export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
   const { store, clock, dispatcher } = deps;
+  const services = deps.contactServices ?? { telegram: null, twilio: null, pushover: null };
   let stopped = false;
 
   const recipients = async (alert: Alert, step: EscalationStep): Promise<Recipient[]> => {
     const out: Recipient[] = [];
     for (const userId of step.notify_user_ids) {
       const user = await store.getUser(alert.workspace_id, userId);
-      if (user)
-        out.push({
-          key: `user:${user.id}`,
-          user_id: user.id,
-          channel_id: null,
-          target: emailTarget([user.email], alert.workspace_id),
-        });
+      if (!user) continue;
+      // Their account email always, and each of their own contact methods once verified.
+      out.push({
+        key: `user:${user.id}`,
+        user_id: user.id,
+        channel_id: null,
+        target: emailTarget([user.email], alert.workspace_id),
+      });
+      for (const m of await store.listContactMethods(alert.workspace_id, user.id)) {
+        const target = m.verified_at ? contactTarget(m, services) : null;
+        if (target) out.push({ key: `user:${user.id}:${m.id}`, user_id: user.id, channel_id: null, target });
+      }
     }
     for (const channelId of step.notify_channel_ids) {
       const channel = await store.getChannel(alert.workspace_id, channelId);
