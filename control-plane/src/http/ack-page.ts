@@ -43,6 +43,9 @@ const page = (ctx: ApiContext, status: number, title: string, body: string) => {
 <body><main>${body}</main></body></html>`;
 };
 
+/** `2026-06-01 12:00 UTC`: readable, and the same for every reader wherever they are. */
+const when = (d: Date | null) => (d ? `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '');
+
 const by = (a: Actor | null) => {
   if (!a) return '';
   if (a.type === 'link') return ` by ${esc(a.recipient)} (from the link sent by ${esc(a.via)})`;
@@ -60,20 +63,20 @@ const answer = (ctx: ApiContext, r: AckLinkState & { done?: boolean }, alertId: 
       '<h1>This link does not work</h1><p role="alert">It is not a valid acknowledge link for this alert, or it has expired. Open the alert in Lookout instead.</p>',
     );
   const a = r.alert;
-  const about = `<p><strong>${esc(a.title)}</strong></p><p class="muted">${esc(a.severity)} · raised ${esc(a.created_at.toISOString())} · sent to ${esc(r.link.recipient)} by ${esc(r.link.via)}</p>`;
+  const about = `<p><strong>${esc(a.title)}</strong></p><p class="muted">${esc(a.severity)} · raised ${when(a.created_at)} · sent to ${esc(r.link.recipient)} by ${esc(r.link.via)}</p>`;
   if (r.state === 'resolved')
     return page(
       ctx,
       410,
       'Alert resolved',
-      `<h1>This alert is resolved</h1>${about}<p role="alert">It was resolved${by(a.resolved_by)} at ${esc(a.resolved_at?.toISOString() ?? '')}; this link no longer works.</p>`,
+      `<h1>This alert is resolved</h1>${about}<p role="alert">It was resolved${by(a.resolved_by)} at ${when(a.resolved_at)}; this link no longer works.</p>`,
     );
   if (r.state === 'acknowledged')
     return page(
       ctx,
       200,
       r.done ? 'Acknowledged' : 'Already acknowledged',
-      `<h1>${r.done ? 'Acknowledged' : 'Already acknowledged'}</h1>${about}<p role="status">${r.done ? 'You acknowledged it: its escalation has stopped.' : `It was acknowledged${by(a.acknowledged_by)} at ${esc(a.acknowledged_at?.toISOString() ?? '')}.`}</p>`,
+      `<h1>${r.done ? 'Acknowledged' : 'Already acknowledged'}</h1>${about}<p role="status">${r.done ? 'You acknowledged it: its escalation has stopped.' : `It was acknowledged${by(a.acknowledged_by)} at ${when(a.acknowledged_at)}.`}</p>`,
     );
   return page(
     ctx,
