@@ -321,7 +321,13 @@ export const configKeys = {
   },
   twilio_auth_token: { schema: z.string().min(1).optional(), default: undefined, doc: 'Twilio auth token.' },
   twilio_from: {
-    schema: z.string().min(1).max(40).optional(),
+    schema: z
+      .string()
+      .regex(
+        /^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/,
+        'must be a phone number (E.164) or a Messaging Service SID (MG…)',
+      )
+      .optional(),
     default: undefined,
     doc: 'The Twilio number (E.164) or Messaging Service SID that users’ SMS come from.',
   },

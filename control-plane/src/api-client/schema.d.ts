@@ -184,7 +184,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The channel’s delivery log: every attempt, oldest first. */
+        /** The channel’s delivery log, newest first, paged by `cursor`: every attempt of every notification and test, with its outcome, the status the service answered, the error, and whether it was retried. */
         get: operations["getChannelsByIdDeliveries"];
         put?: never;
         post?: never;
@@ -1007,7 +1007,7 @@ export type components = {
             type: "link";
             user_id: string | null;
             /** @enum {string} */
-            via: "email" | "webhook" | "slack";
+            via: "email" | "webhook" | "slack" | "discord" | "teams" | "mattermost" | "google_chat" | "telegram" | "matrix" | "ntfy" | "gotify" | "pushover" | "pagerduty" | "opsgenie" | "twilio_sms";
         };
         Alert: {
             acknowledged_at: string | null;
@@ -1101,7 +1101,7 @@ export type components = {
                 type: "notification";
                 user_id: string | null;
                 /** @enum {string} */
-                via: "email" | "webhook" | "slack";
+                via: "email" | "webhook" | "slack" | "discord" | "teams" | "mattermost" | "google_chat" | "telegram" | "matrix" | "ntfy" | "gotify" | "pushover" | "pagerduty" | "opsgenie" | "twilio_sms";
             } | {
                 /** Format: date-time */
                 at: string;
@@ -1176,6 +1176,171 @@ export type components = {
             type: "slack";
             /** Format: date-time */
             updated_at: string;
+        } | {
+            config: {
+                webhook_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "discord";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                webhook_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "teams";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                webhook_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "mattermost";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                webhook_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "google_chat";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                /** @default https://api.telegram.org */
+                api_url: string;
+                bot_token: string;
+                chat_id: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "telegram";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                access_token: string;
+                homeserver_url: string;
+                room_id: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "matrix";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                access_token: string;
+                /** @default https://ntfy.sh */
+                server_url: string;
+                topic: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "ntfy";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                app_token: string;
+                server_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "gotify";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                /** @default https://api.pushover.net */
+                api_url: string;
+                app_token: string;
+                user_key: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "pushover";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                /** @default https://events.pagerduty.com */
+                api_url: string;
+                routing_key: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "pagerduty";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                api_key: string;
+                /** @default https://api.opsgenie.com */
+                api_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "opsgenie";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                account_sid: string;
+                /** @default https://api.twilio.com */
+                api_url: string;
+                auth_token: string;
+                from: string;
+                to: string[];
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "twilio_sms";
+            /** Format: date-time */
+            updated_at: string;
         };
         ChannelCreated: {
             config: {
@@ -1218,6 +1383,183 @@ export type components = {
             signing_secret?: string;
             /** @constant */
             type: "slack";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                webhook_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "discord";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                webhook_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "teams";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                webhook_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "mattermost";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                webhook_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "google_chat";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                /** @default https://api.telegram.org */
+                api_url: string;
+                bot_token: string;
+                chat_id: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "telegram";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                access_token: string;
+                homeserver_url: string;
+                room_id: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "matrix";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                access_token: string;
+                /** @default https://ntfy.sh */
+                server_url: string;
+                topic: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "ntfy";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                app_token: string;
+                server_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "gotify";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                /** @default https://api.pushover.net */
+                api_url: string;
+                app_token: string;
+                user_key: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "pushover";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                /** @default https://events.pagerduty.com */
+                api_url: string;
+                routing_key: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "pagerduty";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                api_key: string;
+                /** @default https://api.opsgenie.com */
+                api_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "opsgenie";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                account_sid: string;
+                /** @default https://api.twilio.com */
+                api_url: string;
+                auth_token: string;
+                from: string;
+                to: string[];
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "twilio_sms";
             /** Format: date-time */
             updated_at: string;
         };
@@ -1345,7 +1687,7 @@ export type components = {
             id: string;
             idempotency_key: string | null;
             /** @enum {string} */
-            kind: "email" | "webhook" | "slack";
+            kind: "email" | "webhook" | "slack" | "discord" | "teams" | "mattermost" | "google_chat" | "telegram" | "matrix" | "ntfy" | "gotify" | "pushover" | "pagerduty" | "opsgenie" | "twilio_sms";
             /** @enum {string} */
             outcome: "sent" | "retrying" | "failed";
             permanent: boolean;
@@ -2438,6 +2780,150 @@ export interface operations {
                     name: string;
                     /** @constant */
                     type: "slack";
+                } | {
+                    config: {
+                        /** @description The channel webhook URL (https://discord.com/api/webhooks/…). */
+                        webhook_url: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "discord";
+                } | {
+                    config: {
+                        /** @description The Workflows webhook URL of the channel. */
+                        webhook_url: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "teams";
+                } | {
+                    config: {
+                        /** @description The incoming webhook URL (https://your-mattermost/hooks/…). */
+                        webhook_url: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "mattermost";
+                } | {
+                    config: {
+                        /** @description The space webhook URL (https://chat.googleapis.com/v1/spaces/…/messages?key=…&token=…). */
+                        webhook_url: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "google_chat";
+                } | {
+                    config: {
+                        /**
+                         * @description The service's address (default https://api.telegram.org).
+                         * @default https://api.telegram.org
+                         */
+                        api_url?: string;
+                        /** @description The bot token from @BotFather (123456:ABC…). */
+                        bot_token: string;
+                        /** @description The chat: a numeric id, or @username of a channel. */
+                        chat_id: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "telegram";
+                } | {
+                    config: {
+                        /** @description The access token of the account that posts. */
+                        access_token: string;
+                        /** @description The homeserver (https://matrix.example.org). */
+                        homeserver_url: string;
+                        /** @description The room id (!abc:example.org). */
+                        room_id: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "matrix";
+                } | {
+                    config: {
+                        /** @description An access token for a protected topic (tk_…). */
+                        access_token?: string;
+                        /**
+                         * @description The ntfy server (default https://ntfy.sh).
+                         * @default https://ntfy.sh
+                         */
+                        server_url?: string;
+                        /** @description The topic. */
+                        topic: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "ntfy";
+                } | {
+                    config: {
+                        /** @description The application's token. */
+                        app_token: string;
+                        /** @description The Gotify server (https://gotify.example.org). */
+                        server_url: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "gotify";
+                } | {
+                    config: {
+                        /**
+                         * @description The service's address (default https://api.pushover.net).
+                         * @default https://api.pushover.net
+                         */
+                        api_url?: string;
+                        /** @description The application's API token. */
+                        app_token: string;
+                        /** @description The user or group key. */
+                        user_key: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "pushover";
+                } | {
+                    config: {
+                        /**
+                         * @description The service's address (default https://events.pagerduty.com).
+                         * @default https://events.pagerduty.com
+                         */
+                        api_url?: string;
+                        /** @description The integration (routing) key. */
+                        routing_key: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "pagerduty";
+                } | {
+                    config: {
+                        /** @description The API key of an API integration. */
+                        api_key: string;
+                        /**
+                         * @description The service's address (default https://api.opsgenie.com).
+                         * @default https://api.opsgenie.com
+                         */
+                        api_url?: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "opsgenie";
+                } | {
+                    config: {
+                        /** @description The account SID. */
+                        account_sid: string;
+                        /**
+                         * @description The service's address (default https://api.twilio.com).
+                         * @default https://api.twilio.com
+                         */
+                        api_url?: string;
+                        /** @description The auth token. */
+                        auth_token: string;
+                        /** @description The sending number (E.164) or a messaging service SID (MG…). */
+                        from: string;
+                        /** @description The recipients (E.164). */
+                        to: string[];
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "twilio_sms";
                 };
             };
         };
@@ -2763,6 +3249,7 @@ export interface operations {
     getChannelsByIdDeliveries: {
         parameters: {
             query?: {
+                cursor?: string;
                 limit?: number;
             };
             header?: never;
@@ -2781,6 +3268,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Delivery"][];
+                        next_cursor: string | null;
                     };
                 };
             };

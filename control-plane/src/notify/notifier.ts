@@ -107,3 +107,25 @@ export const originLabel = (url: string): string => {
 
 export const json = (body: unknown) => JSON.stringify(body);
 export const JSON_HEADERS = { 'content-type': 'application/json' } as const;
+
+/** What a message says first: the subject, without the "[Lookout …]" prefix chat titles do not need. */
+export const headline = (m: Pick<OutgoingMessage, 'subject'>) =>
+  m.subject.replace(/^\[Lookout [^\]]*\]\s*/, '');
+
+/** The status a kind shows for the message: the alert's severity when raised, else the event. */
+export const tone = (
+  m: Pick<OutgoingMessage, 'event' | 'alert'>,
+): 'critical' | 'warning' | 'info' | 'good' => {
+  if (m.event === 'resolved') return 'good';
+  if (m.event === 'raised') return m.alert?.severity ?? 'critical';
+  return 'info';
+};
+
+/** Reads a JSON body, or undefined. */
+export const jsonOf = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};

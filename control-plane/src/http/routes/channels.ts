@@ -192,18 +192,16 @@ export const channelRoutes = ({
       method: 'get',
       path: '/channels/{id}/deliveries',
       tag: 'Notification channels',
-      response: z.strictObject({ data: z.array(deliveryResponse) }),
-      summary: 'The channel’s delivery log: every attempt, oldest first.',
+      response: page(deliveryResponse),
+      summary:
+        'The channel’s delivery log, newest first, paged by `cursor`: every attempt of every notification and test, with its outcome, the status the service answered, the error, and whether it was retried.',
       role: 'admin',
-      query: z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
+      query: z.strictObject(pageQuery),
       responses: { 404: 'No such channel in this workspace' },
       async handler({ auth, params, query }) {
         const channel = await load(auth, params.id);
-        const list = await store.listDeliveries(auth.workspace.id, {
-          channel_id: channel.id,
-          limit: query.limit,
-        });
-        return { data: list.map(deliveryJson) };
+        const list = await store.listChannelDeliveries(auth.workspace.id, channel.id, query);
+        return { data: list.data.map(deliveryJson), next_cursor: list.next_cursor };
       },
     }),
   ];

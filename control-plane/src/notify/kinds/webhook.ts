@@ -17,7 +17,8 @@ const headerName = z
 
 /**
  * A signed JSON POST (notify/webhook.ts: `X-Lookout-Signature`, the Stripe scheme). The body is the
- * message's payload: `alert.notification`, `alert.acknowledged`, `alert.resolved` or `test`.
+ * message's payload: `alert.notification` or `test`. It follows nothing yet: receivers that count
+ * notifications per step rely on one body per step.
  */
 export default defineNotifier({
   type: 'webhook',
@@ -32,7 +33,7 @@ export default defineNotifier({
       .describe('Extra request headers.'),
   }),
   secrets: [],
-  follows: ['acknowledged', 'resolved'],
+  follows: [],
   describe: (c) => urlLabel(c.url),
   render: (c, m) => ({ url: c.url, headers: c.headers, body: json(m.payload) }),
   async send(_c, r, ctx) {

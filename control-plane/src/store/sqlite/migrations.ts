@@ -404,6 +404,8 @@ export const migrations: string[][] = [
        (SELECT min(rowid) FROM check_results WHERE run_now_request_id IS NOT NULL GROUP BY id)`,
     'CREATE UNIQUE INDEX check_results_run ON check_results (id) WHERE run_now_request_id IS NOT NULL',
   ],
+  // Alerts acknowledged or resolved lately, for the notifications that follow them (listSettledAlerts).
+  ["CREATE INDEX alerts_settled ON alerts (updated_at) WHERE status != 'open'"],
   // One-click acknowledge links (domain/alerts/ack-link-store.ts): only the token's hash is kept.
   [
     // Frozen SQL: a migration never follows the live table definition.
