@@ -46,12 +46,12 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const mailTo = (to: string, subject: string) =>
-  waitFor(
+const mailTo = async (to: string, subject: string) =>
+  (await waitFor(
     async () => smtp.mails.filter((m) => m.rcpt.includes(to) && m.subject?.includes(subject)).at(-1),
     (m) => m !== undefined,
     { what: `mail "${subject}" to ${to}` },
-  );
+  ))!;
 
 describe('notification settings in chromium', () => {
   it('a member adds a contact method from the settings menu, verifies it with the mailed code, and removes another', async () => {
