@@ -68,11 +68,12 @@ describe('notification settings in chromium', () => {
     await add.getByText('Invalid email address').waitFor();
     await add.getByLabel('Email address').fill('mo-phone@demo.localhost');
     await add.getByRole('button', { name: 'Add' }).click();
+    const mail = page.getByRole('listitem', { name: 'Email mo-phone@demo.localhost' });
+    await mail.waitFor();
     await add.getByLabel('Type').selectOption('ntfy');
     await add.getByLabel('ntfy topic').fill('mo-alerts');
     await add.getByRole('button', { name: 'Add' }).click();
 
-    const mail = page.getByRole('listitem', { name: 'Email mo-phone@demo.localhost' });
     const ntfy = page.getByRole('listitem', { name: 'ntfy https://ntfy.sh/mo-alerts' });
     await mail.getByText('Not verified').waitFor();
     await ntfy.waitFor();

@@ -177,8 +177,10 @@ export const NotificationSettingsPage = (props: { me: Me }) => {
     e.preventDefault();
     setBusy(true);
     try {
+      const added = form.type;
       await contactsApi.add(bodyOf(form));
-      setForm({ ...EMPTY, type: form.type });
+      // Cleared for the next one, unless the user has moved on to another type meanwhile.
+      setForm((f) => (f.type === added ? { ...EMPTY, type: added } : f));
       setProblems({});
       await load();
     } catch (err) {
