@@ -179,7 +179,7 @@ describe('one-click acknowledge', () => {
       { what: 'webhook and Slack notifications' },
     );
     const hookUrl = new URL(rx.on('/ack-hook')[0]!.json.ack_url);
-    const slackUrl = new URL(/Acknowledge: (\S+)/.exec(rx.on('/ack-slack/T0/B0/x')[0]!.json.text)![1]!);
+    const slackUrl = new URL(/<(\S+)\|Acknowledge>/.exec(rx.on('/ack-slack/T0/B0/x')[0]!.json.text)![1]!);
     expect(tokenOf(hookUrl)).not.toBe(tokenOf(slackUrl));
     expect(hookUrl.pathname).toBe(`/ack/${alert.id}`);
 

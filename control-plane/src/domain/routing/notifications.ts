@@ -140,11 +140,10 @@ export const alertMessage = (
     '',
     `Alert ${alert.id} (${alert.source_type} ${alert.source_id}, cause ${alert.cause}) raised ${alert.created_at.toISOString()}.`,
     `Escalation step ${progress.step + 1}${progress.round > 0 ? `, repeat ${progress.round}` : ''}.`,
-    ackUrl
-      ? `Acknowledge: ${ackUrl}`
-      : `Acknowledge: POST /api/v1/alerts/acknowledge {"UUIDs": ["${alert.id}"]}`,
+    // With a link, each kind shows it its own way (a button, a tap, a line): links.acknowledge.
+    ackUrl ? null : `Acknowledge: POST /api/v1/alerts/acknowledge {"UUIDs": ["${alert.id}"]}`,
   ]
-    .filter((l, i) => i !== 1 || l !== '')
+    .filter((l, i) => l !== null && (i !== 1 || l !== ''))
     .join('\n');
   return {
     event: 'raised',
