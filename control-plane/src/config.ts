@@ -216,7 +216,7 @@ export const configKeys = {
   block_private_destinations: {
     schema: bool,
     default: false,
-    doc: 'Refuse webhook and Slack notifications to private, loopback and link-local addresses (the SSRF guard for hosted use); agents have LOOKOUT_AGENT_BLOCK_PRIVATE_TARGETS for checks.',
+    doc: 'Refuse notifications of every kind (webhooks, chat, push, PagerDuty, Opsgenie, SMS, workspace SMTP servers) to private, loopback and link-local addresses (the SSRF guard for hosted use); agents have LOOKOUT_AGENT_BLOCK_PRIVATE_TARGETS for checks.',
   },
   auth_failures_per_minute: {
     schema: z.coerce.number().min(0).max(100_000),

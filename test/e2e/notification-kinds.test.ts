@@ -158,6 +158,44 @@ describe('notification kinds through the API', () => {
     expect((await other.api('GET', `/channels/${ch.id}/deliveries`)).status).toBe(404);
   });
 
+  it('an optional secret left out is fine: ntfy without an access token sends no Authorization', async () => {
+    const w = await h.workspace('kinds-optional');
+    const { access_token: _t, ...config } = sampleConfigs(svc.base).ntfy!;
+    const ch = await w.api('POST', '/channels', { json: { name: 'open topic', type: 'ntfy', config } });
+    expect(ch.status, JSON.stringify(ch.body)).toBe(201);
+    expect(ch.body.config).not.toHaveProperty('access_token');
+    const before = svc.requests.length;
+    expect((await w.api('POST', `/channels/${ch.body.id}/test`)).body.ok).toBe(true);
+    expect(svc.requests[before]!.headers.authorization).toBeUndefined();
+  });
+
+  it('a kept secret goes nowhere new: changing the service address without the secret asks for it again', async () => {
+    const w = await h.workspace('kinds-move');
+    const config = sampleConfigs(svc.base).matrix!;
+    const ch = (await w.api('POST', '/channels', { json: { name: 'mx', type: 'matrix', config } })).body;
+    const moved = await w.api('PATCH', `/channels/${ch.id}`, {
+      json: { config: { homeserver_url: 'https://evil.example', room_id: config.room_id } },
+    });
+    expect(moved.status).toBe(422);
+    expect(moved.body.error.details).toEqual([
+      { field: 'config.access_token', message: 'must be entered again when config.homeserver_url changes' },
+    ]);
+    const withToken = await w.api('PATCH', `/channels/${ch.id}`, {
+      json: {
+        config: {
+          homeserver_url: 'https://matrix.example',
+          room_id: config.room_id,
+          access_token: 'syt_new_0000',
+        },
+      },
+    });
+    expect(withToken.status).toBe(200);
+    expect(withToken.body.config).toMatchObject({
+      homeserver_url: 'https://matrix.example',
+      access_token: '••••0000',
+    });
+  });
+
   it('bad config names every bad field; a kind that does not exist is refused', async () => {
     const w = await h.workspace('kinds-bad');
     const bad = await w.api('POST', '/channels', {

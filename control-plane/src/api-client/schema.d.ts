@@ -1255,7 +1255,7 @@ export type components = {
             updated_at: string;
         } | {
             config: {
-                access_token: string;
+                access_token?: string;
                 /** @default https://ntfy.sh */
                 server_url: string;
                 topic: string;
@@ -1470,7 +1470,7 @@ export type components = {
             updated_at: string;
         } | {
             config: {
-                access_token: string;
+                access_token?: string;
                 /** @default https://ntfy.sh */
                 server_url: string;
                 topic: string;

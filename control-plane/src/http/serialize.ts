@@ -326,7 +326,11 @@ const shownConfigSchema = (k: (typeof CHANNEL_KINDS)[string]) =>
     Object.fromEntries(
       Object.entries(k.config.shape).map(([f, schema]) => [
         f,
-        k.secrets.includes(f) ? z.string().describe('Write-only: at most its last four characters.') : schema,
+        k.secrets.includes(f)
+          ? (schema as z.ZodType).safeParse(undefined).success
+            ? z.string().optional().describe('Write-only: at most its last four characters.')
+            : z.string().describe('Write-only: at most its last four characters.')
+          : schema,
       ]),
     ),
   );

@@ -1,4 +1,4 @@
-import { AppError, newId, randomToken } from '@lookout/shared';
+import { AppError, newId, randomToken, validationError } from '@lookout/shared';
 import { z } from 'zod';
 import type { ChannelConfig, NotificationChannel } from '../types.js';
 import { nameText, parseOrThrow } from '../validation.js';
@@ -69,6 +69,18 @@ const parseConfig = (
     string,
     unknown
   >;
+  // A kept secret goes only where it went before: a new address needs it entered again, so a write-only
+  // token cannot be pointed at a server that would read it.
+  const moved = Object.keys(parsed).filter(
+    (f) => f.endsWith('_url') && !kind.secrets.includes(f) && existing && parsed[f] !== existing[f],
+  );
+  if (moved.length > 0 && Object.keys(kept).length > 0)
+    throw validationError(
+      Object.keys(kept).map((f) => ({
+        field: `config.${f}`,
+        message: `must be entered again when ${moved.map((m) => `config.${m}`).join(' and ')} changes`,
+      })),
+    );
   for (const f of kind.secrets) {
     if (typeof parsed[f] === 'string') parsed[f] = sealSecret(rules.box, workspaceId, f, parsed[f] as string);
   }
