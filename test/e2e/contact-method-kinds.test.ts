@@ -213,6 +213,33 @@ describe('contact methods through each service', () => {
       via: 'telegram',
       recipient: 'Telegram chat 123456789',
     });
+
+    // Resolved: the kinds that follow an alert (Telegram, ntfy, Pushover) get a short "resolved", once;
+    // SMS (each text costs) and email do not; unverified methods still nothing.
+    const counts = () => [telegram, ntfy, twilio, pushover].map((s) => s.requests.length);
+    const atAck = counts();
+    expect(
+      (await w.api('POST', '/alerts/resolve', { json: { UUIDs: [alert.id] } })).body.resolved,
+    ).toHaveLength(1);
+    const resolvedFollowUps = () =>
+      w
+        .api('GET', `/alerts/${alert.id}`)
+        .then((r) =>
+          r.body.timeline.filter(
+            (e: { type: string; step: number | null; outcome: string }) =>
+              e.type === 'notification' && e.step === null && e.outcome === 'sent',
+          ),
+        );
+    const followed = await waitFor(resolvedFollowUps, (f) => f.length >= 3, {
+      what: 'the resolved follow-ups',
+    });
+    expect(followed.map((e: { via: string }) => e.via).sort()).toEqual(['ntfy', 'pushover', 'telegram']);
+    expect(counts()).toEqual([atAck[0]! + 1, atAck[1]! + 1, atAck[2]!, atAck[3]! + 1]);
+    const resolvedTg = telegram.requests.at(-1)!;
+    expect(resolvedTg.path).toBe(`/bot${BOT}/sendMessage`);
+    expect(resolvedTg.json).toMatchObject({ chat_id: '123456789' });
+    expect(resolvedTg.json.text).toContain('RESOLVED');
+    expect(ntfy.requests.at(-1)!.json).toMatchObject({ topic: 'mo-alerts' });
   });
 
   it('a send the service refuses is reported with its answer, and the code is dropped so another can be asked for at once', async () => {

@@ -66,6 +66,9 @@ interface Recipient {
  * sent (idempotency key alert:round:step:target). Only a send whose success was not yet logged can
  * repeat; receivers can drop it by its `X-Lookout-Delivery` id.
  */
+/** The idempotency key of a notification to a user's contact method ends `:user:<user id>:<method id>`. */
+const METHOD_KEY = /:user:([0-9a-f-]{36}):([0-9a-f-]{36})$/;
+
 export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
   const { store, clock, dispatcher } = deps;
   const services = deps.contactServices ?? { telegram: null, twilio: null, pushover: null };
@@ -179,7 +182,8 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
    * Tells the channels an alert reached that it was acknowledged or resolved — those whose kind follows
    * that event (PagerDuty and Opsgenie both, chat kinds "resolved") — once per channel and event (key
    * alert:follow:event:channel:<id>, skipped when already sent). Only the alert's state now counts: an
-   * alert acknowledged and then resolved between two passes is followed by "resolved" alone.
+   * alert acknowledged and then resolved between two passes is followed by "resolved" alone. Users'
+   * verified contact methods it reached are told the same way (key …:user:<user>:<method>).
    */
   const followUp = async (alert: Alert) => {
     const event: FollowEvent = alert.status === 'resolved' ? 'resolved' : 'acknowledged';
@@ -193,7 +197,13 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
           .map((d) => d.channel_id!),
       ),
     ];
-    const workspace = reached.length > 0 ? await store.getWorkspace(alert.workspace_id) : null;
+    // Users' own contact methods it reached (key …:user:<user>:<method>), by kind as for channels.
+    const methods = new Map<string, string>();
+    for (const d of log) {
+      const m = d.outcome === 'sent' && d.user_id ? METHOD_KEY.exec(d.idempotency_key ?? '') : null;
+      if (m && !d.idempotency_key?.includes(':follow:')) methods.set(m[2]!, m[1]!);
+    }
+    const workspace = reached.length + methods.size > 0 ? await store.getWorkspace(alert.workspace_id) : null;
     for (const channelId of reached) {
       if (stopped) return;
       const channel = await store.getChannel(alert.workspace_id, channelId);
@@ -211,6 +221,21 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
           { channel_id: channel.id, user_id: null, target },
           { step: null, round: null, key },
         ),
+      );
+    }
+    for (const [methodId, userId] of methods) {
+      if (stopped) return;
+      const method = await store.getContactMethod(alert.workspace_id, userId, methodId);
+      const target = method?.verified_at ? contactTarget(method, services) : null;
+      if (!target || !dispatcher.follows(target.kind).includes(event)) continue;
+      const key = `${alert.id}:follow:${event}:user:${userId}:${methodId}`;
+      if (await store.hasSentDelivery(key)) continue;
+      const message = followUpMessage(workspace ?? { subdomain: '?' }, alert, event, key, clock.now());
+      await dispatcher.send(
+        target,
+        message,
+        key,
+        logAttempt(alert, { channel_id: null, user_id: userId, target }, { step: null, round: null, key }),
       );
     }
   };
