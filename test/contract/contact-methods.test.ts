@@ -72,5 +72,17 @@ contract('ContactMethodStore', (ctx) => {
       expect(await store.deleteContactMethod(ws.workspace.id, ws.admin.id, m.id)).toBe(false);
       expect(await store.listContactMethods(ws.workspace.id, ws.admin.id)).toEqual([]);
     });
+
+    it('all of a user’s methods are deleted at once (the user removed); other users keep theirs', async () => {
+      const { store, ws } = ctx();
+      const gone = randomUUID();
+      const stays = method(ws.workspace.id, ws.admin.id);
+      for (const m of [method(ws.workspace.id, gone), method(ws.workspace.id, gone), stays])
+        await store.insertContactMethod(m);
+      expect(await store.deleteUserContactMethods(randomUUID(), gone)).toBe(0);
+      expect(await store.deleteUserContactMethods(ws.workspace.id, gone)).toBe(2);
+      expect(await store.listContactMethods(ws.workspace.id, gone)).toEqual([]);
+      expect(await store.listContactMethods(ws.workspace.id, ws.admin.id)).toEqual([stays]);
+    });
   });
 });

@@ -193,4 +193,34 @@ describe('one-click acknowledge', () => {
       recipient: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/…$/),
     });
   });
+
+  it('a user removed from the workspace: their link acts no more, and their contact methods are gone', async () => {
+    const w = await h.workspace('ack-removed');
+    const member = await w.userWithKey('member', 'leaver@ack-removed.test');
+    await w.as(member.key)('POST', '/users/me/contact-methods', {
+      json: { type: 'email', address: 'leaver-phone@ack-removed.test' },
+    });
+    const policy = await w.api('POST', '/escalation-policies', {
+      json: { name: 'both', steps: [{ wait_minutes: 0, notify_user_ids: [member.user.id, w.admin.id] }] },
+    });
+    await raiseAlert(
+      h.store,
+      {
+        workspace_id: w.workspace.id,
+        source_type: 'integration',
+        source_id: 'src-1',
+        cause: 'webhook',
+        dedup_key: 'rm',
+        title: 'Cache cold',
+        escalation_policy_id: policy.body.id,
+      },
+      h.clock.now(),
+    );
+    const link = await linkInMail('leaver@ack-removed.test', 'Cache cold');
+    expect((await get(link)).status).toBe(200);
+    expect((await w.api('DELETE', `/users/${member.user.id}`)).status).toBe(204);
+    expect((await get(link)).status).toBe(404);
+    expect((await post(link, tokenOf(link))).status).toBe(404);
+    expect(await h.store.listContactMethods(w.workspace.id, member.user.id)).toEqual([]);
+  });
 });

@@ -1,4 +1,5 @@
 import { digestsEqual, hashSecret, newId, randomToken } from '@lookout/shared';
+import type { TenancyStore } from '../tenancy/tenancy-store.js';
 import type { Actor, Alert, ChannelType } from '../types.js';
 import type { AckLink, AckLinkStore } from './ack-link-store.js';
 import type { AlertStore } from './alert-store.js';
@@ -64,7 +65,7 @@ export type AckLinkState =
 
 /** What a link is worth now, for this workspace and this alert only. */
 export const checkAckLink = async (
-  store: AckLinkStore & AlertStore,
+  store: AckLinkStore & AlertStore & TenancyStore,
   workspaceId: string,
   alertId: string,
   token: string | undefined,
@@ -81,6 +82,8 @@ export const checkAckLink = async (
     link.expires_at.getTime() <= now.getTime()
   )
     return { state: 'invalid' };
+  // A link made for a user who has since been removed from the workspace acts for nobody.
+  if (link.user_id && !(await store.getUser(workspaceId, link.user_id))) return { state: 'invalid' };
   const alert = await store.getAlert(workspaceId, link.alert_id);
   if (!alert) return { state: 'invalid' };
   return { state: alert.status, alert, link };
@@ -88,7 +91,7 @@ export const checkAckLink = async (
 
 /** The button: acknowledges the alert as the link's recipient if the link is still good (compare-and-set). */
 export const useAckLink = async (
-  store: AckLinkStore & AlertStore,
+  store: AckLinkStore & AlertStore & TenancyStore,
   workspaceId: string,
   alertId: string,
   token: string | undefined,

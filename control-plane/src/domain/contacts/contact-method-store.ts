@@ -50,4 +50,6 @@ export interface ContactMethodStore {
    */
   updateContactMethod(method: ContactMethod): Promise<boolean>;
   deleteContactMethod(workspaceId: string, userId: string, id: string): Promise<boolean>;
+  /** Deletes every method of a user (removed from the workspace); returns how many. */
+  deleteUserContactMethods(workspaceId: string, userId: string): Promise<number>;
 }

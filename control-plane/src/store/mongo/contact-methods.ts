@@ -42,5 +42,8 @@ export const mongoContactMethods = ({ col }: MongoContext): ContactMethodStore =
     async deleteContactMethod(workspaceId, userId, id) {
       return (await c.deleteOne({ _id: id, workspace_id: workspaceId, user_id: userId })).deletedCount === 1;
     },
+    async deleteUserContactMethods(workspaceId, userId) {
+      return (await c.deleteMany({ workspace_id: workspaceId, user_id: userId })).deletedCount;
+    },
   };
 };

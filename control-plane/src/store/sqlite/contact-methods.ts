@@ -101,4 +101,8 @@ export const sqliteContactMethods = ({ st, one, many }: SqliteContext): ContactM
       ).changes === 1
     );
   },
+  async deleteUserContactMethods(workspaceId, userId) {
+    return st('DELETE FROM contact_methods WHERE workspace_id = ? AND user_id = ?').run(workspaceId, userId)
+      .changes;
+  },
 });
