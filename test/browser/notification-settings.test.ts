@@ -142,5 +142,18 @@ describe('notification settings in chromium', () => {
     await page.goto(link);
     await page.getByRole('heading', { name: 'Already acknowledged' }).waitFor();
     await context.close();
+
+    // The alert's timeline in the app says who, and how.
+    const admin = await signedInAt(
+      browser,
+      lookout,
+      { email: lookout.adminEmail, password: lookout.password },
+      `/alerts/${alert.id}`,
+    );
+    await admin.page
+      .getByText(`Acknowledged by ${lookout.adminEmail}, from the link in their email notification`)
+      .waitFor();
+    await admin.page.screenshot({ path: join(shots, 'alert-acknowledged-by-link.png'), fullPage: true });
+    await admin.context.close();
   });
 });
