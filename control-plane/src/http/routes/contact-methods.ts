@@ -1,19 +1,23 @@
 import { newId } from '@lookout/shared';
 import { z } from 'zod';
+import {
+  createContactMethodBody,
+  verifyContactMethodBody,
+} from '../../domain/contacts/contact-method-body.js';
 import type { ContactMethodStore } from '../../domain/contacts/contact-method-store.js';
 import {
   availableTypes,
   CONTACT_METHOD_TYPES_AVAILABLE_DOC,
   contactTarget,
   createContactMethod,
-  createContactMethodBody,
-  forgetCode,
   getOwnContactMethod,
+} from '../../domain/contacts/contact-methods.js';
+import {
+  forgetCode,
   newVerificationCode,
   verificationMessage,
   verifyContactMethod,
-  verifyContactMethodBody,
-} from '../../domain/contacts/contact-methods.js';
+} from '../../domain/contacts/verification-codes.js';
 import type { MailSettingsStore } from '../../domain/routing/mail-settings-store.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { contactServicesFromConfig } from '../../notify/contact-services.js';
