@@ -36,6 +36,7 @@ const delivery = (ws: string, over: Partial<Delivery> = {}): Delivery => ({
   status_code: 200,
   error: null,
   idempotency_key: null,
+  remote_id: null,
   test: false,
   at: T0,
   ...over,
@@ -401,7 +402,9 @@ contract('AlertStore', (c) => {
     const w = ws.workspace.id;
     const channelId = randomUUID();
     const other = randomUUID();
-    const ds = [0, 1, 2, 3, 4].map((i) => delivery(w, { channel_id: channelId, at: at(i) }));
+    const ds = [0, 1, 2, 3, 4].map((i) =>
+      delivery(w, { channel_id: channelId, at: at(i), remote_id: i === 4 ? '1100' : null }),
+    );
     for (const d of [...ds, delivery(w, { channel_id: other, at: at(9) })]) await store.insertDelivery(d);
     const first = await store.listChannelDeliveries(w, channelId, { limit: 2 });
     expect(first.data.map((d) => d.id)).toEqual([ds[4]!.id, ds[3]!.id]);

@@ -239,6 +239,8 @@ describe('contact methods through each service', () => {
     expect(resolvedTg.path).toBe(`/bot${BOT}/sendMessage`);
     expect(resolvedTg.json).toMatchObject({ chat_id: '123456789' });
     expect(resolvedTg.json.text).toContain('RESOLVED');
+    // A reply to the raised message there (its id came back from the Bot API).
+    expect(resolvedTg.json.reply_parameters).toEqual({ message_id: 1, allow_sending_without_reply: true });
     expect(ntfy.requests.at(-1)!.json).toMatchObject({ topic: 'mo-alerts' });
   });
 

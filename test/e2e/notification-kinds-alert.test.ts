@@ -166,8 +166,20 @@ describe('an alert through every kind', () => {
     expect(of('pagerduty')[2]!.json).toMatchObject({ event_action: 'resolve', dedup_key: alert.id });
     expect(of('opsgenie')[2]!.path).toBe(`/opsgenie/v2/alerts/${alert.id}/close?identifierType=alias`);
     expect(of('google_chat')[1]!.json.thread).toEqual({ threadKey: `lookout-${alert.id}` });
+    // Replies where the service allows it, to the raised message's id its answer gave.
     expect(of('telegram')[1]!.json.text).toMatch(/RESOLVED/);
-    expect(of('matrix')[1]!.json.msgtype).toBe('m.notice');
+    expect(of('telegram')[1]!.json.reply_parameters).toEqual({
+      message_id: 501,
+      allow_sending_without_reply: true,
+    });
+    expect(of('matrix')[1]!.json).toMatchObject({
+      msgtype: 'm.notice',
+      'm.relates_to': { 'm.in_reply_to': { event_id: '$e1:example.org' } },
+    });
+    expect(of('discord')[1]!).toMatchObject({
+      method: 'PATCH',
+      path: '/discord/api/webhooks/1/tok/messages/1100',
+    });
     for (const k of FOLLOW_RESOLVED) expect(of(k), k).toHaveLength(2);
     expect(of('twilio_sms')).toHaveLength(1);
     expect(of('webhook')).toHaveLength(1);

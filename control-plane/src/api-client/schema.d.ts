@@ -1691,6 +1691,7 @@ export type components = {
             /** @enum {string} */
             outcome: "sent" | "retrying" | "failed";
             permanent: boolean;
+            remote_id: string | null;
             round: number | null;
             status_code: number | null;
             step: number | null;

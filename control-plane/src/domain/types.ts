@@ -289,6 +289,11 @@ export interface Delivery {
   error: string | null;
   /** alert:policy:round:step:target — a step re-run after a crash skips targets already sent. */
   idempotency_key: string | null;
+  /**
+   * The service's id of the message it accepted (Telegram `message_id`, Discord message id, Matrix
+   * `event_id`), so that what follows the alert can reply to it or edit it. Null when none was given.
+   */
+  remote_id?: string | null;
   test: boolean;
   at: Date;
 }

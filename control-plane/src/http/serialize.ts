@@ -403,6 +403,7 @@ export const deliveryResponse = z
     status_code: z.number().int().nullable(),
     error: z.string().nullable(),
     idempotency_key: z.string().nullable(),
+    remote_id: z.string().nullable().describe("The service's id of the message, when it gave one."),
     test: z.boolean(),
     at: time,
   })
@@ -410,7 +411,7 @@ export const deliveryResponse = z
 
 export const deliveryJson = (d: Delivery): z.output<typeof deliveryResponse> => {
   const { workspace_id: _w, ...rest } = d;
-  return { ...rest, at: d.at.toISOString() };
+  return { ...rest, remote_id: d.remote_id ?? null, at: d.at.toISOString() };
 };
 
 export const maintenanceWindowResponse = z

@@ -13,6 +13,8 @@ export interface AttemptResult {
   retry_after_ms?: number | null;
   /** The start of the service's answer (its body), for the channel test and the log. */
   response?: string | null;
+  /** The service's id of the message it accepted, when it gave one (see Delivery.remote_id). */
+  remote_id?: string | null;
 }
 
 export interface RetryOptions {

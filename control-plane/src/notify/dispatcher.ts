@@ -71,10 +71,7 @@ export const createDispatcher = (opts: DispatcherOptions): Dispatcher => {
             timeoutMs: opts.timeoutMs,
             memo,
           };
-          return n.send(config, rendered, ctx).then(({ ...r }) => {
-            delete (r as { answer?: unknown }).answer;
-            return r;
-          });
+          return n.send(config, rendered, ctx);
         },
         { ...opts.retry, maxAttempts },
         onAttempt,

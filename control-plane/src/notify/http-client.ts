@@ -4,7 +4,7 @@ import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
 import { type AttemptResult, httpResult, networkResult, parseRetryAfter } from './attempt.js';
 
 export interface HttpCall {
-  method: 'POST' | 'PUT' | 'GET';
+  method: 'POST' | 'PUT' | 'PATCH' | 'GET';
   url: string;
   headers: Record<string, string>;
   /** Sent as is; a JSON body is a string the caller made. */
@@ -74,10 +74,9 @@ export const httpAttempt = async (
   call: HttpCall,
   opts: HttpOptions & { now: Date },
   classify: (answer: HttpAnswer, now: Date) => AttemptResult = defaultClassify,
-): Promise<AttemptResult & { answer?: HttpAnswer }> => {
+): Promise<AttemptResult> => {
   try {
-    const answer = await httpCall(call, opts);
-    return { ...classify(answer, opts.now), answer };
+    return classify(await httpCall(call, opts), opts.now);
   } catch (e) {
     if ((e as { code?: string }).code === 'EBLOCKED') {
       return { ok: false, permanent: true, status_code: null, error: (e as Error).message };

@@ -172,6 +172,7 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
         status_code: result.status_code,
         error: result.error,
         idempotency_key: at.key,
+        remote_id: result.remote_id ?? null,
         test: false,
         at: clock.now(),
       };
@@ -211,7 +212,18 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
       const key = `${alert.id}:follow:${event}:channel:${channel.id}`;
       if (await store.hasSentDelivery(key)) continue;
       const target = channelTarget(channel);
-      const message = followUpMessage(workspace ?? { subdomain: '?' }, alert, event, key, clock.now());
+      // The raised message there, when the service gave its id: the follow-up replies to it or edits it.
+      const raised = log.findLast(
+        (d) => d.channel_id === channel.id && d.outcome === 'sent' && d.step !== null && d.remote_id,
+      );
+      const message = followUpMessage(
+        workspace ?? { subdomain: '?' },
+        alert,
+        event,
+        key,
+        clock.now(),
+        raised?.remote_id ?? null,
+      );
       await dispatcher.send(
         target,
         message,
@@ -230,7 +242,21 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
       if (!target || !dispatcher.follows(target.kind).includes(event)) continue;
       const key = `${alert.id}:follow:${event}:user:${userId}:${methodId}`;
       if (await store.hasSentDelivery(key)) continue;
-      const message = followUpMessage(workspace ?? { subdomain: '?' }, alert, event, key, clock.now());
+      const raised = log.findLast(
+        (d) =>
+          d.outcome === 'sent' &&
+          d.step !== null &&
+          d.remote_id &&
+          d.idempotency_key?.endsWith(`:user:${userId}:${methodId}`),
+      );
+      const message = followUpMessage(
+        workspace ?? { subdomain: '?' },
+        alert,
+        event,
+        key,
+        clock.now(),
+        raised?.remote_id ?? null,
+      );
       await dispatcher.send(
         target,
         message,

@@ -51,6 +51,11 @@ export interface OutgoingMessage {
    * it is a secret of that recipient.
    */
   links?: { acknowledge?: string | undefined };
+  /**
+   * What follows an alert on a channel: the service's id of the raised message there, when it gave
+   * one, to reply to (Telegram, Matrix) or edit in place (Discord).
+   */
+  reply_to?: string | null;
 }
 
 export interface Attempt {
@@ -62,6 +67,8 @@ export interface Attempt {
   retry_after_ms?: number | null;
   /** The start of the service's answer. */
   response?: string | null;
+  /** The service's id of the message it accepted (Telegram message_id, Discord id, Matrix event_id). */
+  remote_id?: string | null;
 }
 
 /**
@@ -172,6 +179,7 @@ export const followUpMessage = (
   event: FollowEvent,
   deliveryId: string,
   now: Date,
+  replyTo: string | null = null,
 ): OutgoingMessage => {
   const word = event === 'resolved' ? 'RESOLVED' : 'ACKNOWLEDGED';
   const at = event === 'resolved' ? alert.resolved_at : alert.acknowledged_at;
@@ -181,6 +189,7 @@ export const followUpMessage = (
     text: `${alert.title} was ${event} at ${(at ?? now).toISOString()}.\nAlert ${alert.id}.`,
     dedup_key: alert.id,
     alert: alertSummary(alert),
+    reply_to: replyTo,
     payload: {
       event: `alert.${event}`,
       delivery_id: deliveryId,

@@ -168,6 +168,7 @@ export const channelRoutes = ({
               status_code: r.status_code,
               error: r.error,
               idempotency_key: deliveryId,
+              remote_id: r.remote_id ?? null,
               test: true,
               at: clock.now(),
             };

@@ -14,6 +14,7 @@ describe('discord', () => {
     );
     expect(result).toMatchObject({ ok: true, status_code: 200 });
     expect(result.response).toContain('"id":"1234"');
+    expect(result.remote_id).toBe('1234');
     expect(label).toBe(`${svc.base}/…`);
     const [req] = svc.requests;
     expect(req!.method).toBe('POST');
@@ -32,6 +33,19 @@ describe('discord', () => {
         },
       ],
     });
+  });
+
+  it('resolved edits the raised message in place (PATCH …/messages/{id}) when its id is known', async () => {
+    svc = await startService(() => ({ status: 200, body: { id: '1234' } }));
+    await sendThrough(
+      'discord',
+      { webhook_url: svc.url('/api/webhooks/42/tok3n') },
+      { ...messages.resolved, reply_to: '1234' },
+    );
+    const [req] = svc.requests;
+    expect(req!.method).toBe('PATCH');
+    expect(req!.path).toBe('/api/webhooks/42/tok3n/messages/1234');
+    expect(req!.json.embeds[0]).toMatchObject({ title: 'RESOLVED: Home page is down', color: 0x30a46c });
   });
 
   it('cuts a long text at 4,096 characters, ending with …', async () => {

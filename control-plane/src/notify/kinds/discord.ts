@@ -20,7 +20,9 @@ import { httpUrl } from './fields.js';
  * description 4096): https://discord.com/developers/docs/resources/message#embed-object-embed-limits
  * — rate limits (429 with `Retry-After` and a JSON `retry_after` in seconds):
  * https://discord.com/developers/docs/topics/rate-limits. `allowed_mentions.parse: []` keeps a title
- * such as "@everyone" from pinging anyone. Resolved: a new short message (no stored message id to edit).
+ * such as "@everyone" from pinging anyone. Resolved: the raised message is edited in place (PATCH
+ * …/messages/{id}, https://discord.com/developers/docs/resources/webhook#edit-webhook-message) to the
+ * green "RESOLVED" embed, when its id is known; else a new short message.
  */
 const COLORS = { critical: 0xe5484d, warning: 0xf5a524, info: 0x3b82f6, good: 0x30a46c } as const;
 
@@ -36,14 +38,16 @@ export default defineNotifier({
   describe: (c) => originLabel(c.webhook_url),
   render(c, m) {
     const url = new URL(c.webhook_url);
-    url.searchParams.set('wait', 'true');
+    const edit = m.event === 'resolved' && m.reply_to && /^\d+$/.test(m.reply_to);
+    if (edit) url.pathname = `${url.pathname.replace(/\/+$/, '')}/messages/${m.reply_to}`;
+    else url.searchParams.set('wait', 'true');
     const ack = m.links?.acknowledge;
     return {
-      method: 'POST' as const,
+      method: edit ? ('PATCH' as const) : ('POST' as const),
       url: url.toString(),
       headers: { ...JSON_HEADERS },
       body: json({
-        username: 'Lookout',
+        ...(edit ? {} : { username: 'Lookout' }),
         allowed_mentions: { parse: [] },
         embeds: [
           {
@@ -61,7 +65,8 @@ export default defineNotifier({
   send: (_c, call, ctx) => sendCalls([call], ctx),
   classify(a, now) {
     const r = defaultClassify(a, now);
-    const body = jsonOf(a.text) as { retry_after?: number } | undefined;
+    const body = jsonOf(a.text) as { retry_after?: number; id?: string } | undefined;
+    if (r.ok && typeof body?.id === 'string') r.remote_id = body.id;
     if (a.status === 429 && typeof body?.retry_after === 'number')
       r.retry_after_ms = Math.max(r.retry_after_ms ?? 0, Math.ceil(body.retry_after * 1000));
     return r;

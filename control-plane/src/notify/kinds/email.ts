@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type SmtpSettings, sendEmail, smtpResult } from '../email.js';
+import { sendEmail, smtpResult } from '../email.js';
 import { defineNotifier } from '../notifier.js';
 
 /**
@@ -25,7 +25,7 @@ export default defineNotifier({
   async send(_c, mail, ctx) {
     const route = await ctx.mail.route(ctx.workspace_id);
     if (!route.smtp) return { ok: false, permanent: true, status_code: null, error: route.error };
-    return sendEmail(route.smtp as SmtpSettings, { ...mail, deliveryId: ctx.delivery_id });
+    return sendEmail(route.smtp, { ...mail, deliveryId: ctx.delivery_id });
   },
   classify: (e: unknown) => smtpResult(e),
 });

@@ -18,6 +18,7 @@ describe('matrix', () => {
     const { result, sleeps } = await sendThrough('matrix', config, messages.raised);
     expect(result).toMatchObject({ ok: true, status_code: 200 });
     expect(sleeps).toEqual([1500]);
+    expect(result.remote_id).toBe('$ev1');
     expect(svc.requests).toHaveLength(2);
     const [a, b] = svc.requests;
     expect(a!.method).toBe('PUT');
@@ -33,7 +34,7 @@ describe('matrix', () => {
 
   it('a resolved alert is an m.notice with its own transaction; markup in titles is escaped; 403 is given up', async () => {
     svc = await startService(() => ({ status: 403, body: { errcode: 'M_FORBIDDEN', error: 'not in room' } }));
-    const m = { ...messages.resolved, subject: '[Lookout acme] RESOLVED: <b>x</b>' };
+    const m = { ...messages.resolved, subject: '[Lookout acme] RESOLVED: <b>x</b>', reply_to: '$ev1' };
     const r = await sendThrough(
       'matrix',
       { homeserver_url: svc.base, access_token: 't', room_id: '!r:x' },
@@ -43,5 +44,6 @@ describe('matrix', () => {
     expect(r.result).toMatchObject({ ok: false, permanent: true, status_code: 403 });
     expect(svc.requests[0]!.json.msgtype).toBe('m.notice');
     expect(svc.requests[0]!.json.formatted_body).toContain('&lt;b&gt;x&lt;/b&gt;');
+    expect(svc.requests[0]!.json['m.relates_to']).toEqual({ 'm.in_reply_to': { event_id: '$ev1' } });
   });
 });

@@ -22,7 +22,8 @@ import { httpUrl, join, token } from './fields.js';
  * — m.text/m.notice with HTML: https://spec.matrix.org/v1.11/client-server-api/#mroommessage-msgtypes
  * — an event is at most 65,536 bytes (https://spec.matrix.org/v1.11/client-server-api/#size-limits):
  * each body is cut at 24 KB. Raised alerts are m.text; the rest m.notice (bots' notices).
- * Resolved: a new short notice.
+ * Resolved: a short notice in reply to the raised message (`m.relates_to.m.in_reply_to`, its
+ * event id: https://spec.matrix.org/v1.11/client-server-api/#rich-replies) when that id is known.
  */
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -59,6 +60,7 @@ export default defineNotifier({
         body,
         format: 'org.matrix.custom.html',
         formatted_body: html,
+        ...(m.reply_to ? { 'm.relates_to': { 'm.in_reply_to': { event_id: m.reply_to } } } : {}),
       }),
       headers: { ...JSON_HEADERS, authorization: `Bearer ${c.access_token}` },
     };
@@ -77,7 +79,8 @@ export default defineNotifier({
   },
   classify(a, now) {
     const r = defaultClassify(a, now);
-    const body = jsonOf(a.text) as { retry_after_ms?: number } | undefined;
+    const body = jsonOf(a.text) as { retry_after_ms?: number; event_id?: string } | undefined;
+    if (r.ok && typeof body?.event_id === 'string') r.remote_id = body.event_id;
     if (a.status === 429 && typeof body?.retry_after_ms === 'number')
       r.retry_after_ms = Math.max(r.retry_after_ms ?? 0, body.retry_after_ms);
     return r;

@@ -19,6 +19,7 @@ describe('telegram', () => {
     );
     expect(result).toMatchObject({ ok: true, status_code: 200 });
     expect(result.response).toContain('"message_id":77');
+    expect(result.remote_id).toBe('77');
     expect(label).toBe('Telegram chat -100123');
     const [req] = svc.requests;
     expect(req!.method).toBe('POST');
@@ -28,6 +29,20 @@ describe('telegram', () => {
       text: `${messages.raised.subject}\n\n${messages.raised.text}`,
       link_preview_options: { is_disabled: true },
     });
+  });
+
+  it('resolved replies to the raised message when its id is known', async () => {
+    svc = await startService(() => ({ status: 200, body: { ok: true, result: { message_id: 78 } } }));
+    await sendThrough(
+      'telegram',
+      { bot_token: TOKEN, chat_id: '42', api_url: svc.base },
+      { ...messages.resolved, reply_to: '77' },
+    );
+    expect(svc.requests[0]!.json.reply_parameters).toEqual({
+      message_id: 77,
+      allow_sending_without_reply: true,
+    });
+    expect(svc.requests[0]!.json.text).toMatch(/^\[Lookout acme\] RESOLVED: Home page is down/);
   });
 
   it('a 429 waits for parameters.retry_after; a 400 "chat not found" is given up; text is cut at 4,096', async () => {

@@ -10,7 +10,8 @@ import { apiUrl, join, token } from './fields.js';
  * a 429 carries `parameters.retry_after` (seconds), which is honoured.
  * https://core.telegram.org/bots/api#sendmessage — text 1–4096 characters; errors:
  * https://core.telegram.org/bots/api#making-requests and https://core.telegram.org/bots/api#responseparameters.
- * Resolved: a new short message (the raised message's id is not kept, so no reply_to_message_id).
+ * Resolved: a reply to the raised message (`reply_parameters.message_id`, the id its answer gave;
+ * `allow_sending_without_reply`, so a deleted original does not lose the news).
  */
 export default defineNotifier({
   type: 'telegram',
@@ -37,13 +38,19 @@ export default defineNotifier({
         chat_id: c.chat_id,
         text: truncate(`${m.subject}\n\n${m.text}`, 4096 - ack.length) + ack,
         link_preview_options: { is_disabled: true },
+        ...(m.reply_to && /^\d+$/.test(m.reply_to)
+          ? { reply_parameters: { message_id: Number(m.reply_to), allow_sending_without_reply: true } }
+          : {}),
       }),
     };
   },
   send: (_c, call, ctx) => sendCalls([call], ctx),
   classify(a, now) {
     const r = defaultClassify(a, now);
-    const body = jsonOf(a.text) as { ok?: boolean; parameters?: { retry_after?: number } } | undefined;
+    const body = jsonOf(a.text) as
+      | { ok?: boolean; parameters?: { retry_after?: number }; result?: { message_id?: number } }
+      | undefined;
+    if (r.ok && typeof body?.result?.message_id === 'number') r.remote_id = String(body.result.message_id);
     if (r.ok && body?.ok === false)
       return { ...r, ok: false, permanent: true, error: `Telegram: ${a.text.slice(0, 200)}` };
     const after = body?.parameters?.retry_after;

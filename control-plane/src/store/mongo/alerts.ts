@@ -255,7 +255,11 @@ export const mongoAlerts = ({ col, inTransaction }: MongoContext): AlertStore =>
         { $inc: { seq: 1 } },
         { upsert: true, returnDocument: 'after' },
       );
-      await deliveries.insertOne({ ...toDoc(d), delivery_seq: c?.seq as number });
+      await deliveries.insertOne({
+        ...toDoc(d),
+        remote_id: d.remote_id ?? null,
+        delivery_seq: c?.seq as number,
+      });
     },
     async listDeliveries(workspaceId, filter) {
       return fromDocs<Delivery>(await runQuery(deliveries, deliveriesQuery(workspaceId, filter)));

@@ -406,6 +406,8 @@ export const migrations: string[][] = [
   ],
   // Alerts acknowledged or resolved lately, for the notifications that follow them (listSettledAlerts).
   ["CREATE INDEX alerts_settled ON alerts (updated_at) WHERE status != 'open'"],
+  // The service's id of a delivered message, for replying to it or editing it when the alert resolves.
+  ['ALTER TABLE deliveries ADD COLUMN remote_id TEXT'],
   // One-click acknowledge links (domain/alerts/ack-link-store.ts): only the token's hash is kept.
   [
     // Frozen SQL: a migration never follows the live table definition.

@@ -220,6 +220,7 @@ export const deliveries = table('deliveries', {
   idempotency_key: 'text',
   test: 'bool',
   at: 'date',
+  remote_id: 'text',
 });
 
 export const maintenanceWindows = table('maintenance_windows', {
