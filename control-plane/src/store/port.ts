@@ -4,6 +4,7 @@ import type { SignInStore } from '../domain/access/sign-in-store.js';
 import type { AgentStore } from '../domain/agents/agent-store.js';
 import type { AlertStore } from '../domain/alerts/alert-store.js';
 import type { HeartbeatStore } from '../domain/heartbeats/heartbeat-store.js';
+import type { PingKeyStore } from '../domain/heartbeats/ping-key-store.js';
 import type { IntegrationStore } from '../domain/integrations/integration-store.js';
 import type { MonitorStatusStore } from '../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
@@ -57,4 +58,5 @@ export type Store = StoreLifecycle &
   OAuthStore &
   MemberStore &
   MonitorStatusStore &
-  MailSettingsStore;
+  MailSettingsStore &
+  PingKeyStore;

@@ -9,6 +9,7 @@ import { memberIndexes, mongoMembers } from './members.js';
 import { mongoMonitorStatus } from './monitor-status.js';
 import { mongoMonitors, monitorIndexes, seedFeedCounter, seedMonitorCounts } from './monitors.js';
 import { mongoOAuth, oauthIndexes } from './oauth.js';
+import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
@@ -52,6 +53,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...oauthIndexes,
         ...memberIndexes,
         ...signInIndexes,
+        ...pingKeyIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -78,5 +80,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoMembers(ctx),
     ...mongoMonitorStatus(ctx),
     ...mongoMailSettings(ctx),
+    ...mongoPingKeys(ctx),
   };
 };

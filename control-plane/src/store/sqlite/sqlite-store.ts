@@ -13,6 +13,7 @@ import { migrate } from './migrations.js';
 import { sqliteMonitorStatus } from './monitor-status.js';
 import { sqliteMonitors } from './monitors.js';
 import { sqliteOAuth } from './oauth.js';
+import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
 import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
 import { sqliteRouting } from './routing.js';
@@ -105,5 +106,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteMembers(ctx),
     ...sqliteMonitorStatus(ctx),
     ...sqliteMailSettings(ctx),
+    ...sqlitePingKeys(ctx),
   };
 };
