@@ -49,7 +49,13 @@ beforeAll(async () => {
     data: dir,
     clockStart: T0,
     children,
-    env: { LOOKOUT_HEARTBEAT_CHECK_MS: '10' },
+    env: {
+      LOOKOUT_HEARTBEAT_CHECK_MS: '10',
+      // A small cap, so that ?create=1 meets it (team as by default otherwise).
+      LOOKOUT_PLANS: JSON.stringify({
+        team: { max_monitors: 100, min_interval_seconds: 30, max_heartbeats: 10 },
+      }),
+    },
   });
 });
 afterAll(async () => {
@@ -260,5 +266,49 @@ describe('schedules in the heartbeat’s own time zone', () => {
       'slug',
       'timezone',
     ]);
+  });
+});
+
+describe('signals on the record', () => {
+  it('a job pinging far too often is flagged on its record, not alerted; a schedule can go back to a period', async () => {
+    const start = Date.parse('2026-07-01T00:00:00Z');
+    await cp.setClock(start);
+    const id = (await api('POST', '/heartbeats', { display_name: 'loop', schedule: '@daily' })).body
+      .id as string;
+    for (let i = 0; i < 10; i++) {
+      await cp.setClock(start + i * 60 * SECOND);
+      expect((await fetch(`${base()}/hb/ping/${id}`)).status).toBe(200);
+    }
+    await at(new Date(start + 10 * 60 * SECOND).toISOString());
+    expect(await get(id)).toMatchObject({ pinging_too_often: true, state: 'up' });
+    expect(await alertsOf(id)).toEqual([]);
+    // A period given switches the heartbeat to it; schedule null would too.
+    const patched = await api('PATCH', `/heartbeats/${id}`, { period_seconds: 3600 });
+    expect(patched.body).toMatchObject({ schedule: null, period_seconds: 3600, schedule_text: 'Every hour' });
+    const back = await api('PATCH', `/heartbeats/${id}`, {
+      schedule: '0 3 * * *',
+      timezone: 'europe/berlin',
+    });
+    expect(back.body).toMatchObject({
+      schedule: '0 3 * * *',
+      timezone: 'Europe/Berlin',
+      period_seconds: null,
+    });
+  });
+
+  it('?create=1 stops at the plan’s cap: 402 and nothing created', async () => {
+    const pingKey = (await api('GET', '/ping-key')).body.ping_key as string;
+    let count = (await api('GET', '/heartbeats?limit=100')).body.data.length as number;
+    while (count < 10) {
+      expect((await fetch(`${base()}/hb/ping/${pingKey}/filler-${count}?create=1`)).status).toBe(200);
+      count++;
+    }
+    const full = await fetch(`${base()}/hb/ping/${pingKey}/one-too-many?create=1`);
+    expect(full.status).toBe(402);
+    expect(((await full.json()) as { error: { message: string } }).error.message).toMatch(
+      /allows 10 heartbeats/,
+    );
+    expect((await api('GET', '/heartbeats?limit=100')).body.data.length).toBe(10);
+    expect((await api('POST', '/heartbeats', { display_name: 'by API' })).status).toBe(402);
   });
 });

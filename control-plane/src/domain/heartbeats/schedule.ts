@@ -52,10 +52,15 @@ export const scheduleProblem = (schedule: string): string | null => {
   }
 };
 
-/** An IANA time zone's canonical name (`europe/berlin` → `Europe/Berlin`), or null when unknown. */
+/**
+ * A time zone as stored: null when the runtime does not know it; its runtime spelling when that is
+ * the same name in other letter case (`europe/berlin` → `Europe/Berlin`); else as given (ICU resolves
+ * some current names to older aliases, `Asia/Kolkata` → `Asia/Calcutta`: the name given is kept).
+ */
 export const canonicalTimezone = (timezone: string): string | null => {
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: timezone }).resolvedOptions().timeZone;
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: timezone }).resolvedOptions().timeZone;
+    return resolved.toLowerCase() === timezone.toLowerCase() ? resolved : timezone;
   } catch {
     return null;
   }
