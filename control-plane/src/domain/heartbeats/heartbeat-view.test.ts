@@ -114,10 +114,10 @@ describe('schedules in words and ready lines', () => {
     expect(describeSchedule({ schedule: null, timezone: 'UTC', period_seconds: 7200 })).toBe('Every 2 hours');
   });
   it('says a cron schedule in systemd’s OnCalendar words when it can', () => {
-    expect(onCalendar('0 3 * * 1-5', 'Europe/Berlin')).toBe('Mon..Fri *-*-* 3:0:00 Europe/Berlin');
+    expect(onCalendar('0 3 * * 1-5', 'Europe/Berlin')).toBe('Mon..Fri *-*-* 03:00:00 Europe/Berlin');
     expect(onCalendar('*/15 * * * *', 'UTC')).toBe('*-*-* *:0/15:00 UTC');
-    expect(onCalendar('30 2 1 * *', 'UTC')).toBe('*-*-1 2:30:00 UTC');
-    expect(onCalendar('0 3 * * MON,WED', 'UTC')).toBe('Mon,Wed *-*-* 3:0:00 UTC');
+    expect(onCalendar('30 2 1 * *', 'UTC')).toBe('*-*-01 02:30:00 UTC');
+    expect(onCalendar('0 3 * * MON,WED', 'UTC')).toBe('Mon,Wed *-*-* 03:00:00 UTC');
     // Day of month and weekday both set: cron takes either, systemd both; no equivalent.
     expect(onCalendar('0 3 1 * 1', 'UTC')).toBeNull();
     expect(onCalendar('0 3 L * *', 'UTC')).toBeNull();
@@ -137,7 +137,7 @@ describe('schedules in words and ready lines', () => {
     expect(systemd!.text).toContain(
       `ExecStartPost=-/usr/bin/curl -fsS -m 10 --retry 5 -o /dev/null ${url}/0`,
     );
-    expect(systemd!.text).toContain('OnCalendar=Mon..Fri *-*-* 3:0:00 Europe/Berlin');
+    expect(systemd!.text).toContain('OnCalendar=Mon..Fri *-*-* 03:00:00 Europe/Berlin');
     expect(k8s!.text).toContain('schedule: "0 3 * * 1-5"\n  timeZone: "Europe/Berlin"');
     expect(k8s!.text).toContain(`${url}/start; /path/to/backup;`);
     // A period heartbeat gets the nearest schedule.

@@ -37,7 +37,7 @@ const systemdPart = (field: string, day = false): string | null => {
     const range = /^(\d+)-(\d+)$/.exec(part);
     if (range)
       return day ? `${DAYS[Number(range[1])]}..${DAYS[Number(range[2])]}` : `${range[1]}..${range[2]}`;
-    if (/^\d+$/.test(part)) return day ? (DAYS[Number(part)] ?? null) : part;
+    if (/^\d+$/.test(part)) return day ? (DAYS[Number(part)] ?? null) : part.padStart(2, '0');
     return null;
   });
   return parts.every((p) => p !== null && p !== undefined) ? parts.join(',') : null;

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Me } from '../../api.js';
 import { type Heartbeat, type Ping, routingApi } from '../../api-routing.js';
-import { duration, formatDateTime, fromNow } from '../../format.js';
+import { duration, durationMs, formatDateTime, fromNow } from '../../format.js';
 import { Confirm } from '../../kit/confirm.js';
 import { ErrorBox, Loading } from '../../kit/error-box.js';
 import { ListBody, ShowMore } from '../../kit/paging.js';
@@ -111,6 +111,12 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
         </div>
       </div>
       <ErrorBox message={error} />
+      {h.pinging_too_often && (
+        <p class="notice" role="status">
+          This job pings far more often than its schedule expects. It is not alerted on: check its crontab or
+          schedule.
+        </p>
+      )}
       {editing ? (
         <section class="panel" aria-labelledby="edit-hb-title">
           <h2 id="edit-hb-title">Edit heartbeat</h2>
@@ -147,13 +153,51 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
             </dd>
           </div>
           <div>
-            <dt>Period</dt>
-            <dd>{duration(h.period_seconds)}</dd>
+            <dt>Schedule</dt>
+            <dd>
+              {h.schedule_text}
+              {h.schedule && (
+                <>
+                  {' '}
+                  <code class="small">{h.schedule}</code>
+                </>
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt>Next expected</dt>
+            <dd>
+              {h.next_expected_at ? (
+                <span title={formatDateTime(h.next_expected_at)}>
+                  {formatDateTime(h.next_expected_at)} ({fromNow(h.next_expected_at)})
+                </span>
+              ) : (
+                <span class="muted">{h.paused ? 'Paused' : 'After the first ping'}</span>
+              )}
+            </dd>
           </div>
           <div>
             <dt>Grace</dt>
             <dd>{duration(h.grace_seconds)}</dd>
           </div>
+          <div>
+            <dt>Last run took</dt>
+            <dd>
+              {h.last_duration_ms === null ? (
+                <span class="muted">Not measured (send /start when the run begins)</span>
+              ) : (
+                durationMs(h.last_duration_ms)
+              )}
+            </dd>
+          </div>
+          {h.slug && (
+            <div>
+              <dt>Slug</dt>
+              <dd>
+                <code>{h.slug}</code>
+              </dd>
+            </div>
+          )}
           {h.started_at && (
             <div>
               <dt>Running since</dt>
