@@ -137,6 +137,33 @@ describe('cron heartbeats in chromium', () => {
     await page.getByText('At 03:00, Monday through Friday, Europe/Berlin').waitFor();
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await shot(page, 'heartbeat-cron-phone');
+    // The list too, with a schedule whose words are longer than the screen is wide.
+    const long = await lookout.api(
+      'demo',
+      '/heartbeats',
+      { 'x-api-key': lookout.apiKey },
+      {
+        method: 'POST',
+        json: {
+          display_name: 'Office hours export',
+          schedule: '5 8-18 * * 1-5',
+          timezone: 'America/New_York',
+        },
+      },
+    );
+    expect(long.status).toBe(201);
+    await page.getByRole('link', { name: 'Heartbeats', exact: true }).click();
+    const words = page.getByRole('cell', { name: /At 5 minutes past the hour, between 08:00 and 18:59/ });
+    await words.waitFor();
+    // The words wrap inside their cell: none of them is cut off at the screen's edge.
+    expect(
+      await words.evaluate(
+        (el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth - el.clientWidth,
+      ),
+    ).toBeLessThanOrEqual(0);
+    const box = (await words.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await shot(page, 'heartbeats-cron-phone');
     await context.close();
   });
 });

@@ -109,7 +109,9 @@ export const HeartbeatsPage = (props: { me: Me }) => {
                     <td data-label="Last ping">
                       <LastPing h={h} />
                     </td>
-                    <td data-label="Schedule">{h.schedule_text}</td>
+                    <td data-label="Schedule" class="prose">
+                      {h.schedule_text}
+                    </td>
                     <td data-label="Grace">{duration(h.grace_seconds)}</td>
                   </tr>
                 ))}
