@@ -135,5 +135,6 @@ describe('the deadline rule on a schedule', () => {
     expect(scheduleProblem('@reboot')).toMatch(/five cron fields or one of @hourly/);
     expect(scheduleProblem('0 0 3 * * *')).toMatch(/five fields/);
     expect(scheduleProblem('61 3 * * *')).toMatch(/not a valid cron expression.*minute/);
+    expect(scheduleProblem('0 0 30 2 *')).toBe('never fires (no such date)');
   });
 });

@@ -45,8 +45,8 @@ export const scheduleProblem = (schedule: string): string | null => {
   if (s.split(/\s+/).length !== 5)
     return 'must have five fields: minute hour day-of-month month day-of-week (e.g. "0 3 * * 1-5")';
   try {
-    cronOf(s, 'UTC');
-    return null;
+    // A schedule that never fires (30 February) would never expect a ping.
+    return cronOf(s, 'UTC').nextRun(new Date(0)) ? null : 'never fires (no such date)';
   } catch (e) {
     return `is not a valid cron expression (${(e as Error).message.replace(/^CronPattern: /, '')})`;
   }
