@@ -167,6 +167,22 @@ describe('slug pings with the workspace ping key', () => {
     expect(dup.status).toBe(409);
     expect(dup.body.error.details).toEqual([{ field: 'slug', message: expect.stringMatching(/taken/) }]);
   });
+  it('slug pings are stored before their 200 and share the per-heartbeat rate limit of uuid pings', async () => {
+    const pingKey = (await api('GET', '/ping-key')).body.ping_key as string;
+    const url = `${base()}/hb/ping/${pingKey}/burst`;
+    // The first ping creates the heartbeat; 99 more fill the burst of 100 (10/s × 10; the clock stands still).
+    expect((await fetch(`${url}?create=1`)).status).toBe(200);
+    const replies = await Promise.all(Array.from({ length: 99 }, () => fetch(url)));
+    expect(replies.map((r) => r.status)).toEqual(Array(99).fill(200));
+    // This test's own connection to the SQLite file sees every acknowledged ping.
+    const workspace = (await store.getWorkspaceBySubdomain('cron'))!;
+    const hb = (await store.findHeartbeatBySlug(workspace.id, 'burst'))!;
+    expect((await store.listPings(workspace.id, hb.id, { limit: 1000 })).data.length).toBe(100);
+    const limited = await fetch(url);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await store.listPings(workspace.id, hb.id, { limit: 1000 })).data.length).toBe(100);
+  });
 });
 
 describe('schedules in the heartbeat’s own time zone', () => {
