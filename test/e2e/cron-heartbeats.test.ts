@@ -167,7 +167,8 @@ describe('slug pings with the workspace ping key', () => {
     expect(dup.status).toBe(409);
     expect(dup.body.error.details).toEqual([{ field: 'slug', message: expect.stringMatching(/taken/) }]);
   });
-  it('slug pings are stored before their 200 and share the per-heartbeat rate limit of uuid pings', async () => {
+
+  it('slug pings are stored before their 200 and meet the same per-heartbeat rate limit as uuid pings', async () => {
     const pingKey = (await api('GET', '/ping-key')).body.ping_key as string;
     const url = `${base()}/hb/ping/${pingKey}/burst`;
     // The first ping creates the heartbeat; 99 more fill the burst of 100 (10/s × 10; the clock stands still).
