@@ -67,6 +67,9 @@ describe('cron heartbeats in chromium', () => {
     await page.getByRole('heading', { name: 'Nightly report', level: 1 }).waitFor();
     await page.getByText('At 03:00, Monday through Friday, Europe/Berlin').waitFor();
     const pingUrl = await page.getByRole('textbox', { name: 'Ping URL' }).inputValue();
+    // An admin also sees the slug form, with the workspace's ping key.
+    const slugUrl = await page.getByRole('textbox', { name: 'Slug URL' }).inputValue();
+    expect(slugUrl).toMatch(/\/hb\/ping\/[A-Za-z0-9_-]{22}\/nightly-report$/);
 
     // The ready lines: crontab in the heartbeat's zone, systemd with its calendar, Kubernetes.
     const lines = page.getByRole('region', { name: 'Send pings' });

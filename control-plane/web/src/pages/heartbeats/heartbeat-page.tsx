@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Me } from '../../api.js';
 import { type Heartbeat, type Ping, routingApi } from '../../api-routing.js';
 import { duration, durationMs, formatDateTime, fromNow } from '../../format.js';
@@ -12,6 +12,25 @@ import { HeartbeatForm } from './heartbeat-form.js';
 import { LastPing, StateBadge } from './heartbeat-state.js';
 import { PingTable } from './ping-log.js';
 import { PingSnippets } from './ping-snippets.js';
+
+/** Admins see the slug form of the ping URL too (it holds the workspace's ping key, which only they see). */
+const SlugUrl = (props: { slug: string }) => {
+  const [template, setTemplate] = useState<string | null>(null);
+  useEffect(() => {
+    routingApi.getPingKey().then(
+      (k) => setTemplate(k.ping_url_template),
+      () => setTemplate(null),
+    );
+  }, []);
+  return template ? (
+    <CopyValue
+      label="Slug URL"
+      copyLabel="Copy slug URL"
+      value={template.replace('{slug}', props.slug)}
+      hint="By slug, with the workspace’s ping key (shown to admins only): /start, /fail and /{exit status} work after it too."
+    />
+  ) : null;
+};
 
 /** `/heartbeats/{uuid}`: its state, ping URL and snippets, the ping log; edit, pause, delete. */
 export const HeartbeatPage = (props: { me: Me; id: string }) => {
@@ -210,6 +229,7 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
       <section class="panel" aria-labelledby="ping-url-title">
         <h2 id="ping-url-title">Ping URL</h2>
         <CopyValue label="Ping URL" copyLabel="Copy ping URL" value={h.ping_url} />
+        {h.slug && props.me.user.role === 'admin' && <SlugUrl slug={h.slug} />}
       </section>
 
       <section class="panel flush" aria-labelledby="ping-log-title">
