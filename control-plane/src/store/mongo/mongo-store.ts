@@ -14,6 +14,7 @@ import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
+import { mongoStatusPages, statusPageIndexes } from './status-pages.js';
 import { mongoTenancy, tenancyIndexes } from './tenancy.js';
 import { describeMongoStore } from './uri.js';
 
@@ -53,6 +54,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...oauthIndexes,
         ...memberIndexes,
         ...signInIndexes,
+        ...statusPageIndexes,
         ...pingKeyIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
@@ -80,6 +82,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoMembers(ctx),
     ...mongoMonitorStatus(ctx),
     ...mongoMailSettings(ctx),
+    ...mongoStatusPages(ctx),
     ...mongoPingKeys(ctx),
   };
 };
