@@ -251,9 +251,10 @@ describe('heartbeats and integrations', () => {
     await shot(page, 'heartbeat-down-desktop');
     for (const title of [
       'When the job succeeds',
-      'In cron',
-      'With the exit status',
-      'Start, then success or failure (measures the run)',
+      'crontab',
+      'systemd service and timer',
+      'Kubernetes CronJob',
+      'Start, then success or failure, paired by run id',
       'Failure with the job’s output',
     ]) {
       const code = page.getByRole('figure', { name: title }).locator('pre');

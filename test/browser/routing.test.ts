@@ -121,7 +121,10 @@ describe('heartbeats and routing pages in chromium', () => {
     expect(snippets).toContain(`${pingUrl}/start`);
     expect(snippets).toContain(`${pingUrl}/fail`);
     expect(snippets).toContain(`${pingUrl}/$?`);
-    expect(snippets).toMatch(/0 3 \* \* \* .*&& curl/);
+    // The crontab line on the heartbeat's own schedule (a day: @daily), with /start and the exit status.
+    expect(snippets).toContain(
+      `@daily curl -fsS -m 10 --retry 5 -o /dev/null ${pingUrl}/start; /path/to/my-job; curl -fsS -m 10 --retry 5 -o /dev/null ${pingUrl}/$?`,
+    );
     await page.getByText('No pings yet.').waitFor();
 
     // A real job: start, then finish with exit status 3 and its output.
@@ -150,7 +153,7 @@ describe('heartbeats and routing pages in chromium', () => {
     const row = page.getByRole('row', { name: /Nightly backup \(db\)/ });
     await row.waitFor();
     expect(await row.getByRole('cell').allTextContents()).toEqual(
-      expect.arrayContaining(['Down', '1 day', '30 min']),
+      expect.arrayContaining(['Down', 'Every day', '30 min']),
     );
 
     // Pause, then delete (with a confirmation).

@@ -77,10 +77,19 @@ try {
   });
   await tcp('Billing service', lookout.port, { check_interval_seconds: 3600 });
   // Heartbeats: one up (a measured run), one down (a failed run with its output), one paused, one new.
-  const hb = (display_name: string, period_seconds: number, grace_seconds: number, paused = false) =>
-    post('/heartbeats', { display_name, period_seconds, grace_seconds, paused }).then(
-      (r) => JSON.parse(r.body) as { id: string; ping_url: string },
-    );
+  const hb = (
+    display_name: string,
+    period_seconds: number,
+    grace_seconds: number,
+    paused = false,
+    cron: { schedule: string; timezone: string; slug: string } | null = null,
+  ) =>
+    post(
+      '/heartbeats',
+      cron
+        ? { display_name, ...cron, grace_seconds, paused }
+        : { display_name, period_seconds, grace_seconds, paused },
+    ).then((r) => JSON.parse(r.body) as { id: string; ping_url: string });
   const ping = (url: string, body?: string) =>
     new Promise<void>((done, fail) => {
       const u = new URL(url);
@@ -98,13 +107,21 @@ try {
       req.end(body);
     });
   const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
-  const backup = await hb('Nightly backup', 86_400, 3600);
+  const backup = await hb('Nightly backup', 86_400, 3600, false, {
+    schedule: '30 2 * * *',
+    timezone: 'Europe/Berlin',
+    slug: 'nightly-backup',
+  });
   for (const rid of ['r-0611', 'r-0612']) {
     await ping(`${backup.ping_url}/start?rid=${rid}`);
     await pause(350);
     await ping(`${backup.ping_url}?rid=${rid}`, 'backup ok: 14.2 GB in 3 files');
   }
-  const invoices = await hb('Hourly invoice export', 3600, 600);
+  const invoices = await hb('Hourly invoice export', 3600, 600, false, {
+    schedule: '5 8-18 * * 1-5',
+    timezone: 'America/New_York',
+    slug: 'invoice-export',
+  });
   await ping(`${invoices.ping_url}/start?rid=inv-41`);
   await ping(`${invoices.ping_url}?rid=inv-41`);
   await ping(`${invoices.ping_url}/start?rid=inv-42`);

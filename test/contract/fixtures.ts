@@ -100,6 +100,9 @@ export const fixtures = {
       workspace_id: ws,
       display_name: 'nightly backup',
       period_seconds: 86400,
+      schedule: null,
+      timezone: 'UTC',
+      slug: null,
       grace_seconds: 3600,
       state: 'new',
       last_ping_at: null,
@@ -114,6 +117,7 @@ export const fixtures = {
       rearmed_at: null,
       alert_id: null,
       state_version: 0,
+      last_duration_ms: null,
       ...over,
     };
   },

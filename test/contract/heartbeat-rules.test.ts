@@ -80,6 +80,15 @@ const makePing = (r: Rng, h: Heartbeat, now: number): Ping => {
   };
 };
 
+/** A period heartbeat half the time, else a cron schedule in one of two zones. */
+const schedule = (r: Rng): Pick<Heartbeat, 'schedule' | 'timezone'> =>
+  r.next() < 0.5
+    ? { schedule: null, timezone: 'UTC' }
+    : {
+        schedule: r.pick(['*/5 * * * *', '0 * * * *', '30 2 * * 1-5']),
+        timezone: r.pick(['UTC', 'Europe/Berlin']),
+      };
+
 for (const a of adapters) {
   const { name, open } = a;
   describeOn(a, `heartbeat rules against the ${name} adapter`, () => {
@@ -102,6 +111,8 @@ for (const a of adapters) {
         const clock = new ManualClock(Date.UTC(2026, 2, 1) + seed * 1_000_000_000);
         let model = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id, {
           period_seconds: r.pick([60, 600, 3600]),
+          // Cron heartbeats too: their pings leave the deadline to the job (touchPing).
+          ...schedule(r),
           grace_seconds: r.pick([30, 60, 300]),
           created_at: clock.now(),
           updated_at: clock.now(),
@@ -157,10 +168,11 @@ for (const a of adapters) {
               ...model,
               paused: r.next() < 0.5 ? !model.paused : model.paused,
               period_seconds: r.pick([60, 600, 3600]),
+              ...schedule(r),
               version: model.version + 1,
               updated_at: clock.now(),
             };
-            trail.push(`edit paused=${next.paused} period=${next.period_seconds}`);
+            trail.push(`edit paused=${next.paused} period=${next.period_seconds} schedule=${next.schedule}`);
             expect(await store.updateHeartbeat(next, model.version)).toBe('updated');
             model = afterEdit(model, next);
           }

@@ -48,7 +48,8 @@ beforeAll(async () => {
       expected_status_code: 200,
     },
   });
-  const heartbeat = await w.api('POST', '/heartbeats', { json: { display_name: 'hb' } });
+  const heartbeat = await w.api('POST', '/heartbeats', { json: { display_name: 'hb', slug: 'hb' } });
+  const pingKey = (await w.api('GET', '/ping-key')).body.ping_key as string;
   serviceKeys = {};
   let integrationId = '';
   for (const kind of ['webhook', 'alertmanager', 'grafana', 'pagerduty']) {
@@ -56,7 +57,14 @@ beforeAll(async () => {
     serviceKeys[kind] = i.body.service_key;
     integrationId = i.body.id;
   }
-  ids = { id: monitor.body.id, uuid: heartbeat.body.id, integration_id: integrationId, exit_status: '0' };
+  ids = {
+    id: monitor.body.id,
+    uuid: heartbeat.body.id,
+    integration_id: integrationId,
+    exit_status: '0',
+    ping_key: pingKey,
+    slug: 'hb',
+  };
   userId = (await w.userWithKey('member')).user.id;
   const signedIn = await h.request('POST', '/api/v1/session', {
     host: w.host,

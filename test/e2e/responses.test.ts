@@ -91,10 +91,18 @@ describe('every route answers with the body it declares', () => {
     const call = async (
       method: string,
       template: string,
-      opts: RequestOptions & { params?: Record<string, string>; root?: boolean } = {},
+      {
+        query,
+        ...opts
+      }: RequestOptions & {
+        params?: Record<string, string>;
+        root?: boolean;
+        query?: Record<string, string>;
+      } = {},
     ): Promise<Reply> => {
       const path = template.replace(/\{(\w+)\}/g, (_m, p: string) => opts.params?.[p] ?? `{${p}}`);
-      const r = await h.request(method.toUpperCase(), `${opts.root ? '' : '/api/v1'}${path}`, {
+      const qs = query ? `?${new URLSearchParams(query)}` : '';
+      const r = await h.request(method.toUpperCase(), `${opts.root ? '' : '/api/v1'}${path}${qs}`, {
         host: w.host,
         key: adminKey,
         ...opts,
@@ -175,6 +183,21 @@ describe('every route answers with the body it declares', () => {
         const r = await call(method, `/hb/ping/{uuid}${suffix}`, {
           key: '',
           params: { uuid, exit_status: '0' },
+          ...(method === 'post' ? { raw: 'output', headers: { 'content-type': 'text/plain' } } : {}),
+        });
+        expect(pingResponse.safeParse(r.body).success, r.text).toBe(true);
+      }
+    // Slug pings with the workspace's ping key; the first creates its heartbeat (?create=1).
+    const pingKey = (await call('get', '/ping-key')).body.ping_key as string;
+    await call('post', '/ping-key/regenerate');
+    const key = (await call('get', '/ping-key')).body.ping_key as string;
+    expect(key).not.toBe(pingKey);
+    for (const suffix of ['', '/start', '/fail', '/{exit_status}'])
+      for (const method of ['post', 'get']) {
+        const r = await call(method, `/hb/ping/{ping_key}/{slug}${suffix}`, {
+          key: '',
+          params: { ping_key: key, slug: 'nightly-sync', exit_status: '0' },
+          query: { create: '1' },
           ...(method === 'post' ? { raw: 'output', headers: { 'content-type': 'text/plain' } } : {}),
         });
         expect(pingResponse.safeParse(r.body).success, r.text).toBe(true);

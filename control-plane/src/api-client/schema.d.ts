@@ -282,6 +282,78 @@ export type paths = {
         patch: operations["patchEscalationPoliciesById"];
         trace?: never;
     };
+    "/hb/ping/{ping_key}/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Record a success ping: the job ran. Recorded at arrival time. HEAD works the same (headers, no body). Also served at /hb/ping/{ping_key}/{slug}. */
+        get: operations["getHbPingByPingKeyBySlug"];
+        put?: never;
+        /** Record a success ping: the job ran. A JSON body is {"timestamp": <unix seconds>} (the job’s finish time: not before the heartbeat was created, at most 5 minutes ahead; a time older than the last ping is logged but moves nothing); any other body (text/plain, e.g. the job’s output) is kept with the ping, up to 10,000 bytes, and shown on the alert it raises. Also served at /hb/ping/{ping_key}/{slug}. */
+        post: operations["postHbPingByPingKeyBySlug"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hb/ping/{ping_key}/{slug}/{exit_status}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The job’s exit status, 0–255: 0 is a success, anything else a failure. Recorded at arrival time. HEAD works the same (headers, no body). Also served at /hb/ping/{ping_key}/{slug}/{exit_status}. */
+        get: operations["getHbPingByPingKeyBySlugByExitStatus"];
+        put?: never;
+        /** The job’s exit status, 0–255: 0 is a success, anything else a failure. A JSON body is {"timestamp": <unix seconds>} (the job’s finish time: not before the heartbeat was created, at most 5 minutes ahead; a time older than the last ping is logged but moves nothing); any other body (text/plain, e.g. the job’s output) is kept with the ping, up to 10,000 bytes, and shown on the alert it raises. Also served at /hb/ping/{ping_key}/{slug}/{exit_status}. */
+        post: operations["postHbPingByPingKeyBySlugByExitStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hb/ping/{ping_key}/{slug}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The job failed: the heartbeat goes down and an alert is raised at once. Recorded at arrival time. HEAD works the same (headers, no body). Also served at /hb/ping/{ping_key}/{slug}/fail. */
+        get: operations["getHbPingByPingKeyBySlugFail"];
+        put?: never;
+        /** The job failed: the heartbeat goes down and an alert is raised at once. A JSON body is {"timestamp": <unix seconds>} (the job’s finish time: not before the heartbeat was created, at most 5 minutes ahead; a time older than the last ping is logged but moves nothing); any other body (text/plain, e.g. the job’s output) is kept with the ping, up to 10,000 bytes, and shown on the alert it raises. Also served at /hb/ping/{ping_key}/{slug}/fail. */
+        post: operations["postHbPingByPingKeyBySlugFail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hb/ping/{ping_key}/{slug}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run began: it must finish (success, fail or exit status) within the grace time. Recorded at arrival time. HEAD works the same (headers, no body). Also served at /hb/ping/{ping_key}/{slug}/start. */
+        get: operations["getHbPingByPingKeyBySlugStart"];
+        put?: never;
+        /** A run began: it must finish (success, fail or exit status) within the grace time. A JSON body is {"timestamp": <unix seconds>} (the job’s finish time: not before the heartbeat was created, at most 5 minutes ahead; a time older than the last ping is logged but moves nothing); any other body (text/plain, e.g. the job’s output) is kept with the ping, up to 10,000 bytes, and shown on the alert it raises. Also served at /hb/ping/{ping_key}/{slug}/start. */
+        post: operations["postHbPingByPingKeyBySlugStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/hb/ping/{uuid}": {
         parameters: {
             query?: never;
@@ -387,7 +459,7 @@ export type paths = {
         delete: operations["deleteHeartbeatsByUuid"];
         options?: never;
         head?: never;
-        /** Change a heartbeat’s name, period, grace or policy, or pause it. */
+        /** Change a heartbeat’s name, period or schedule (a period given clears the schedule; schedule null goes back to the period), time zone, slug, grace or policy, or pause it. */
         patch: operations["patchHeartbeatsByUuid"];
         trace?: never;
     };
@@ -398,7 +470,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Pings of a heartbeat, newest first by ping time, paged: kind (success, start, fail), exit status, run id, body, and for a finish whose run id matches a start on the same page, the run’s duration. */
+        /** Pings of a heartbeat, newest first by ping time, paged: kind (success, start, fail), exit status, run id, body, and for a finish, the duration of the run it ended: from the start with the same run id, or without run ids from the start just before it (on the same page). */
         get: operations["getHeartbeatsByUuidPings"];
         put?: never;
         post?: never;
@@ -733,6 +805,40 @@ export type paths = {
         put?: never;
         /** Create a monitor. An interval below the plan minimum is raised to it, and `warnings` says so. */
         post: operations["postMonitorsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ping-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace’s ping key for slug pings (/hb/ping/{ping_key}/{slug}, also /start, /fail, /{exit_status}; ?create=1 creates an unknown slug’s heartbeat). Made on first read. */
+        get: operations["getPingKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ping-key/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the workspace’s ping key: slug URLs with the old key stop working. */
+        post: operations["postPingKeyRegenerate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1858,14 +1964,22 @@ export type components = {
             escalation_policy_id: string;
             grace_seconds: number;
             id: string;
+            last_duration_ms: number | null;
             last_ping_at: string | null;
+            next_expected_at: string | null;
             paused: boolean;
-            period_seconds: number;
+            period_seconds: number | null;
+            ping_snippets: components["schemas"]["PingSnippet"][];
             ping_url: string;
+            pinging_too_often: boolean;
+            schedule: string | null;
+            schedule_text: string;
+            slug: string | null;
             start_rid: string | null;
             started_at: string | null;
             /** @enum {string} */
             state: "new" | "up" | "late" | "down" | "paused";
+            timezone: string;
             /** Format: date-time */
             updated_at: string;
             version: number;
@@ -2016,10 +2130,22 @@ export type components = {
             url: string;
             version: number;
         };
+        PingKey: {
+            /** Format: date-time */
+            created_at: string;
+            ping_key: string;
+            ping_url_template: string;
+        };
         PingRecorded: {
             message: string;
             /** @constant */
             status: "ok";
+        };
+        PingSnippet: {
+            /** @enum {string} */
+            kind: "crontab" | "systemd" | "kubernetes";
+            text: string;
+            title: string;
         };
         RegionHealth: {
             healthy: boolean;
@@ -4188,6 +4314,672 @@ export interface operations {
             };
         };
     };
+    getHbPingByPingKeyBySlug: {
+        parameters: {
+            query?: {
+                create?: "0" | "1";
+                rid?: string;
+            };
+            header?: never;
+            path: {
+                ping_key: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {"message": "Ping recorded.", "status": "ok"} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingRecorded"];
+                };
+            };
+            /** @description Creating the heartbeat would pass the plan’s cap */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown ping key, or unknown slug without ?create=1 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pinged too often; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postHbPingByPingKeyBySlug: {
+        parameters: {
+            query?: {
+                create?: "0" | "1";
+                rid?: string;
+            };
+            header?: never;
+            path: {
+                ping_key: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    timestamp?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description {"message": "Ping recorded.", "status": "ok"} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingRecorded"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Creating the heartbeat would pass the plan’s cap */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown ping key, or unknown slug without ?create=1 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pinged too often; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHbPingByPingKeyBySlugByExitStatus: {
+        parameters: {
+            query?: {
+                create?: "0" | "1";
+                rid?: string;
+            };
+            header?: never;
+            path: {
+                exit_status: string;
+                ping_key: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {"message": "Ping recorded.", "status": "ok"} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingRecorded"];
+                };
+            };
+            /** @description Creating the heartbeat would pass the plan’s cap */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown ping key, or unknown slug without ?create=1 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pinged too often; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postHbPingByPingKeyBySlugByExitStatus: {
+        parameters: {
+            query?: {
+                create?: "0" | "1";
+                rid?: string;
+            };
+            header?: never;
+            path: {
+                exit_status: string;
+                ping_key: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    timestamp?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description {"message": "Ping recorded.", "status": "ok"} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingRecorded"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Creating the heartbeat would pass the plan’s cap */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown ping key, or unknown slug without ?create=1 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pinged too often; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHbPingByPingKeyBySlugFail: {
+        parameters: {
+            query?: {
+                create?: "0" | "1";
+                rid?: string;
+            };
+            header?: never;
+            path: {
+                ping_key: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {"message": "Ping recorded.", "status": "ok"} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingRecorded"];
+                };
+            };
+            /** @description Creating the heartbeat would pass the plan’s cap */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown ping key, or unknown slug without ?create=1 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pinged too often; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postHbPingByPingKeyBySlugFail: {
+        parameters: {
+            query?: {
+                create?: "0" | "1";
+                rid?: string;
+            };
+            header?: never;
+            path: {
+                ping_key: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    timestamp?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description {"message": "Ping recorded.", "status": "ok"} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingRecorded"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Creating the heartbeat would pass the plan’s cap */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown ping key, or unknown slug without ?create=1 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pinged too often; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHbPingByPingKeyBySlugStart: {
+        parameters: {
+            query?: {
+                create?: "0" | "1";
+                rid?: string;
+            };
+            header?: never;
+            path: {
+                ping_key: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {"message": "Ping recorded.", "status": "ok"} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingRecorded"];
+                };
+            };
+            /** @description Creating the heartbeat would pass the plan’s cap */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown ping key, or unknown slug without ?create=1 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pinged too often; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postHbPingByPingKeyBySlugStart: {
+        parameters: {
+            query?: {
+                create?: "0" | "1";
+                rid?: string;
+            };
+            header?: never;
+            path: {
+                ping_key: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    timestamp?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description {"message": "Ping recorded.", "status": "ok"} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingRecorded"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Creating the heartbeat would pass the plan’s cap */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown ping key, or unknown slug without ?create=1 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pinged too often; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getHbPingByUuid: {
         parameters: {
             query?: {
@@ -4852,6 +5644,12 @@ export interface operations {
                     grace_seconds?: number;
                     paused?: boolean;
                     period_seconds?: number;
+                    /** @description Cron schedule: five fields (e.g. "0 3 * * 1-5") or @hourly, @daily, @weekly, @monthly. */
+                    schedule?: string;
+                    /** @description Name in slug ping URLs, /hb/ping/{ping_key}/{slug}; unique in the workspace. */
+                    slug?: string;
+                    /** @description IANA time zone the schedule is read in (default UTC). */
+                    timezone?: string;
                 };
             };
         };
@@ -5079,6 +5877,10 @@ export interface operations {
                     grace_seconds?: number;
                     paused?: boolean;
                     period_seconds?: number;
+                    schedule?: string | null;
+                    slug?: string | null;
+                    /** @description IANA time zone the schedule is read in (default UTC). */
+                    timezone?: string;
                 };
             };
         };
@@ -7819,6 +8621,145 @@ export interface operations {
             };
             /** @description Plan monitor limit reached: upgrade to add more */
             402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPingKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingKey"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPingKeyRegenerate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingKey"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -108,7 +108,14 @@ export interface Heartbeat {
   id: string;
   workspace_id: string;
   display_name: string;
+  /** Expected time between pings; ignored while `schedule` is set (kept for switching back). */
   period_seconds: number;
+  /** A cron schedule (five fields or @hourly/@daily/@weekly/@monthly) read in `timezone`; null: by period. */
+  schedule: string | null;
+  /** IANA time zone of `schedule` (canonical name), default UTC. */
+  timezone: string;
+  /** Name in slug pings (`/hb/ping/{ping_key}/{slug}`): `[a-z0-9-]`, unique in the workspace; optional. */
+  slug: string | null;
   grace_seconds: number;
   state: HeartbeatState;
   last_ping_at: Date | null;
@@ -137,6 +144,8 @@ export interface Heartbeat {
    * Cleared by a success or fail ping and by the alert the job raises.
    */
   rearmed_at: Date | null;
+  /** How long the last run took: from its `/start` to the success or fail that ended it; null if none. */
+  last_duration_ms: number | null;
 }
 
 export type PingKind = 'success' | 'start' | 'fail';

@@ -30,6 +30,7 @@ import { integrationRoutes } from './routes/integrations.js';
 import { mailSettingsRoutes } from './routes/mail-settings.js';
 import { maintenanceWindowRoutes } from './routes/maintenance-windows.js';
 import { monitorRoutes } from './routes/monitors.js';
+import { pingKeyRoutes } from './routes/ping-key.js';
 import { pingRoutes } from './routes/pings.js';
 import { regionRoutes, resultRoutes } from './routes/results.js';
 import { sessionRoutes } from './routes/session.js';
@@ -61,6 +62,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...resultRoutes(deps),
   ...regionRoutes(deps),
   ...heartbeatRoutes(deps),
+  ...pingKeyRoutes(deps),
   ...alertRoutes(deps),
   ...escalationPolicyRoutes(deps),
   ...channelRoutes(deps),

@@ -5,11 +5,34 @@ import { createRateLimiter } from '../domain/access/rate-limiter.js';
 import { PING_BODY_MAX_BYTES, pingBodyText, pingSignal } from '../domain/heartbeats/heartbeats.js';
 import { isJsonType, parseJson, readRaw } from './body.js';
 import type { AppDeps } from './route.js';
-import { createPingService } from './routes/pings.js';
+import { createPingService, type PingAddress } from './routes/pings.js';
 import { errorJson } from './serialize.js';
 import { assertOneHost } from './workspace-host.js';
 
-const PING_PATH = /^(?:\/api\/v1)?\/hb\/ping\/([^/?#]+)(?:\/([^/?#]+))?(\?.*)?$/;
+/** `/hb/ping/{uuid}[/action]` or `/hb/ping/{ping_key}/{slug}[/action]`, at the root or under /api/v1. */
+const PING_PATH = /^(?:\/api\/v1)?\/hb\/ping\/([^/?#]+)(?:\/([^/?#]+))?(?:\/([^/?#]+))?(\?.*)?$/;
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Which form a ping path is: a first segment shaped like a uuid is a heartbeat's uuid (then the
+ * action); anything else is a workspace's ping key, then a slug, then the action. Null: no such URL.
+ */
+const pingAddress = (
+  m: RegExpExecArray,
+): { address: PingAddress; action?: string; limitKey: string } | null => {
+  const [, first, second, third] = m as unknown as [string, string, string?, string?];
+  if (UUID_SHAPE.test(first)) {
+    if (third !== undefined) return null;
+    const uuid = first.toLowerCase();
+    return { address: { uuid }, ...(second !== undefined ? { action: second } : {}), limitKey: uuid };
+  }
+  if (second === undefined) return { address: { uuid: first }, limitKey: first.toLowerCase() };
+  return {
+    address: { pingKey: first, slug: second },
+    ...(third !== undefined ? { action: third } : {}),
+    limitKey: `${first}/${second}`,
+  };
+};
 
 /**
  * A ping's body: JSON (the spec's {"timestamp"}) is parsed and validated; anything else, such as a
@@ -58,7 +81,14 @@ export const createPingEndpoint = (deps: AppDeps) => {
       if (deps.metrics) {
         if (status === 200) deps.metrics.pingAccepted();
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        deps.metrics.request(req.method ?? 'GET', '/hb/ping/{uuid}', status, seconds);
+        deps.metrics.request(
+          req.method ?? 'GET',
+          m[3] !== undefined || (m[2] !== undefined && !UUID_SHAPE.test(m[1]!))
+            ? '/hb/ping/{ping_key}/{slug}'
+            : '/hb/ping/{uuid}',
+          status,
+          seconds,
+        );
       }
       if (logger.isLevelEnabled('debug') || status >= 500) {
         logger[status >= 500 ? 'error' : 'debug'](
@@ -69,7 +99,10 @@ export const createPingEndpoint = (deps: AppDeps) => {
     };
     (async () => {
       assertOneHost(req);
-      const limited = perHeartbeat?.take(m[1]!.toLowerCase(), deps.clock.now().getTime());
+      const where = pingAddress(m);
+      if (!where) throw new AppError('not_found', 'No heartbeat has this ping URL.');
+      // Per heartbeat: by its uuid, or by its ping key and slug (the same heartbeat, the same budget).
+      const limited = perHeartbeat?.take(where.limitKey, deps.clock.now().getTime());
       if (limited && !limited.ok) {
         throw new AppError(
           'rate_limited',
@@ -78,11 +111,12 @@ export const createPingEndpoint = (deps: AppDeps) => {
           { retryAfterSeconds: limited.retryAfterSeconds },
         );
       }
-      const signal = pingSignal(m[2], new URLSearchParams(m[3]?.slice(1) ?? ''));
+      const bySlug = 'slug' in where.address;
+      const signal = pingSignal(where.action, new URLSearchParams(m[4]?.slice(1) ?? ''), bySlug);
       if (!signal) {
         throw new AppError(
           'not_found',
-          `No ping action "${m[2]}": use /hb/ping/{uuid}, /start, /fail or /{exit status 0-255}.`,
+          `No ping action "${where.action}": use /hb/ping/${bySlug ? '{ping_key}/{slug}' : '{uuid}'}, /start, /fail or /{exit status 0-255}.`,
         );
       }
       const body =
@@ -94,8 +128,8 @@ export const createPingEndpoint = (deps: AppDeps) => {
             .split(',')[0]!
             .trim()
         : '';
-      // A uuid is plain hex and dashes: anything percent-encoded is not one (and must not throw).
-      return ping(m[1]!, signal, body, forwarded || req.socket.remoteAddress || null);
+      // A uuid, key or slug is plain ASCII: anything percent-encoded is none (and must not throw).
+      return ping(where.address, signal, body, forwarded || req.socket.remoteAddress || null);
     })().then(
       (ok) => reply(200, JSON.stringify(ok)),
       (err: unknown) => {

@@ -209,7 +209,7 @@ export const tools: ToolDef[] = [
     name: 'list_heartbeats',
     title: 'List heartbeats',
     description:
-      'List heartbeats (jobs that ping Lookout), newest first, with their state (new, up, late, down, paused), last ping time, period and grace. A heartbeat is late or down when no ping came within its period plus grace. Returns {"data": [...], "next_cursor"}.',
+      'List heartbeats (jobs that ping Lookout), newest first, with their state (new, up, late, down, paused), last ping time, schedule (a period, or a cron schedule in its time zone; schedule_text says it in words), next_expected_at, grace, the last run’s duration and whether it pings far too often. A heartbeat is late when no ping came by its next expected time, and down after the grace too. Returns {"data": [...], "next_cursor"}.',
     input: z.object(page),
     annotations: READ,
     run: (api, a) => ok(api.client.GET('/heartbeats', { params: { query: a } })),

@@ -6,6 +6,7 @@ import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
 import type { AlertStore } from '../domain/alerts/alert-store.js';
 import type { ContactMethodStore } from '../domain/contacts/contact-method-store.js';
 import type { HeartbeatStore } from '../domain/heartbeats/heartbeat-store.js';
+import type { PingKeyStore } from '../domain/heartbeats/ping-key-store.js';
 import type { IntegrationStore } from '../domain/integrations/integration-store.js';
 import type { MonitorStatusStore } from '../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
@@ -63,4 +64,5 @@ export type Store = StoreLifecycle &
   MailSettingsStore &
   StatusPageStore &
   AckLinkStore &
-  ContactMethodStore;
+  ContactMethodStore &
+  PingKeyStore;

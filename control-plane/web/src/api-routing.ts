@@ -10,6 +10,9 @@ export type Heartbeat = Schemas['Heartbeat'];
 export type HeartbeatState = Heartbeat['state'];
 /** What the heartbeat form sends, to create or to edit. */
 export type HeartbeatInput = Body<'/heartbeats', 'post'>;
+/** What the heartbeat form sends: an edit's body, which may also remove the slug (null). */
+export type HeartbeatEdit = Body<'/heartbeats/{uuid}', 'patch'> & { display_name: string };
+export type PingKey = Schemas['PingKey'];
 export type Policy = Schemas['EscalationPolicy'];
 export type EscalationStep = Policy['steps'][number];
 export type PolicyInput = Body<'/escalation-policies', 'post'>;
@@ -38,6 +41,8 @@ export const routingApi = {
   deleteHeartbeat: (u: string) => ok(client.DELETE('/heartbeats/{uuid}', uuid(u))),
   listPings: (u: string, cursor?: string) =>
     ok(client.GET('/heartbeats/{uuid}/pings', { params: { path: { uuid: u }, query: page(cursor, 50) } })),
+  getPingKey: () => ok(client.GET('/ping-key')),
+  regeneratePingKey: () => ok(client.POST('/ping-key/regenerate')),
 
   listPolicies: (cursor?: string) =>
     ok(client.GET('/escalation-policies', { params: { query: page(cursor) } })),

@@ -32,3 +32,7 @@ export const duration = (seconds: number) =>
       : seconds % 60 === 0
         ? `${seconds / 60} min`
         : `${seconds} s`;
+
+/** A measured span of milliseconds (a run's duration): "350 ms", "4.2 s", then as `duration`. */
+export const durationMs = (n: number) =>
+  n < 1000 ? `${n} ms` : n < 60_000 ? `${(n / 1000).toFixed(1)} s` : duration(Math.round(n / 1000));

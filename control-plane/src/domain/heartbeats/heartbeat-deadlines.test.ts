@@ -11,6 +11,9 @@ const hb = (over: Partial<Heartbeat> = {}): Heartbeat => ({
   workspace_id: 'w',
   display_name: 'nightly backup',
   period_seconds: 600,
+  schedule: null,
+  timezone: 'UTC',
+  slug: null,
   grace_seconds: 60,
   state: 'up',
   last_ping_at: at(0),
@@ -25,6 +28,7 @@ const hb = (over: Partial<Heartbeat> = {}): Heartbeat => ({
   alert_id: null,
   state_version: 3,
   rearmed_at: null,
+  last_duration_ms: null,
   ...over,
 });
 

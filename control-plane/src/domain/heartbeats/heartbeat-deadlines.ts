@@ -4,6 +4,7 @@ import type { RoutingStore } from '../routing/routing-store.js';
 import type { Alert, Heartbeat, Ping } from '../types.js';
 import { type DownReason, evaluateHeartbeat } from './heartbeat-rules.js';
 import type { HeartbeatStore } from './heartbeat-store.js';
+import { describeSchedule } from './schedule-text.js';
 
 /**
  * The heartbeat deadline job: it reads only heartbeats whose stored `due_at` has come (an index, no
@@ -34,10 +35,12 @@ export const heartbeatAlertText = (
     reason === 'failed'
       ? `${name} reported a failure${last?.exit_status ? ` (exit status ${last.exit_status})` : ''}`
       : reason === 'run_overdue'
-        ? `${name} started a run that did not finish within ${duration(h.grace_seconds)}`
+        ? `${name} started but did not finish within ${duration(h.grace_seconds)}`
         : `${name} missed its deadline`;
   const lines = [
-    `Expected a ping every ${duration(h.period_seconds)} with ${duration(h.grace_seconds)} of grace.`,
+    h.schedule
+      ? `Expected a ping on its schedule (${describeSchedule(h)}) with ${duration(h.grace_seconds)} of grace.`
+      : `Expected a ping every ${duration(h.period_seconds)} with ${duration(h.grace_seconds)} of grace.`,
     h.last_ping_at
       ? `Last ping: ${last ? describePing(last) : h.last_ping_at.toISOString()}.`
       : 'No ping yet.',

@@ -1,5 +1,6 @@
 import type { Heartbeat, HeartbeatState, Ping } from '../types.js';
 import type { HeartbeatStep } from './heartbeat-store.js';
+import { nextExpectedAfter } from './schedule.js';
 
 /**
  * Every heartbeat rule, in one place: what a ping does to a heartbeat (touchPing), what the deadline
@@ -59,8 +60,11 @@ const date = (ms: number | null) => (ms === null ? null : new Date(ms));
  *   start older than last_ping_at or the pending run's start, changes nothing. So last_ping_at and
  *   every deadline derived from it only move forward, and the state is that of the newest ping.
  * - success: last_ping_at becomes the ping's time; state up; a run it finishes (same run id, or either
- *   side without one) ends; due_at becomes the next deadline (last ping + period, or an unfinished
- *   run's start + grace if sooner), or the time received when an alert is open, so the job resolves it.
+ *   side without one) ends, and its duration becomes last_duration_ms; due_at becomes the next deadline
+ *   (last ping + period, or an unfinished run's start + grace if sooner), or the time received when an
+ *   alert is open, so the job resolves it. A cron heartbeat (`schedule` set) is due at the time
+ *   received too: the next run comes from its calendar, which only the deadline job reads
+ *   (evaluateHeartbeat), so the store's one-statement fast path needs no calendar.
  * - fail: like success, but state down and due at once so the job raises the alert (unless one is open:
  *   then no deadline, the outage is already alerted).
  * - start: a run begins; due_at becomes start + grace if that is sooner (unless the heartbeat is down
@@ -90,7 +94,7 @@ export const touchPing = (h: Heartbeat, t: PingTouch): Heartbeat | null => {
   let due: number | null;
   if (h.paused) due = null;
   else if (t.kind === 'fail') due = h.alert_id ? null : t.received;
-  else if (h.alert_id) due = t.received;
+  else if (h.alert_id || h.schedule) due = t.received;
   else if (ends || started === null) due = t.at + period;
   else due = Math.min(t.at + period, started + grace);
   const state: HeartbeatState = h.paused ? h.state : t.kind === 'fail' ? 'down' : 'up';
@@ -102,6 +106,8 @@ export const touchPing = (h: Heartbeat, t: PingTouch): Heartbeat | null => {
     state,
     rearmed_at: null,
     due_at: date(due),
+    last_duration_ms:
+      ends && started !== null && t.at >= started ? t.at - started : (h.last_duration_ms ?? null),
     state_version,
   };
 };
@@ -124,10 +130,11 @@ export const evaluateHeartbeat = (h: Heartbeat, now: Date): HeartbeatVerdict => 
   if (h.paused) return { state: 'paused', due_at: null, raise: null, resolve: Boolean(h.alert_id) };
   if (h.state === 'paused') return { state: 'new', due_at: null, raise: null, resolve: Boolean(h.alert_id) };
   const t = now.getTime();
-  const period = h.period_seconds * 1000;
   const grace = h.grace_seconds * 1000;
   // A new heartbeat (or one resumed after a pause) waits for its first ping; only a run can overrun.
-  const lateAt = h.last_ping_at && h.state !== 'new' ? h.last_ping_at.getTime() + period : null;
+  // Late from the next expected time after the last ping (its period, or its schedule's next run).
+  const lateAt =
+    h.last_ping_at && h.state !== 'new' ? (nextExpectedAfter(h, h.last_ping_at)?.getTime() ?? null) : null;
   const downAt = lateAt === null ? null : lateAt + grace;
   const runDownAt = h.started_at ? h.started_at.getTime() + grace : null;
   if (h.state === 'down' && !h.alert_id && h.rearmed_at) return afterManualResolve(h, t, grace, runDownAt);
@@ -159,7 +166,7 @@ export const evaluateHeartbeat = (h: Heartbeat, now: Date): HeartbeatVerdict => 
 /**
  * A heartbeat still down whose alert someone resolved (spec 3.2: it stays resolved, and the source's
  * next failure raises a new alert). The next failure is a /fail (the ping clears `rearmed_at`, so the
- * usual rule raises), no ping within one period + grace of the resolve, or a run started since that
+ * usual rule raises), no ping by the next expected time after the resolve + grace, or a run started since that
  * overruns its grace. Until then it stays down with nothing to raise; an edit changes nothing.
  */
 const afterManualResolve = (
@@ -168,9 +175,10 @@ const afterManualResolve = (
   grace: number,
   runDownAt: number | null,
 ): HeartbeatVerdict => {
-  const downAt = h.rearmed_at!.getTime() + h.period_seconds * 1000 + grace;
+  const expected = nextExpectedAfter(h, h.rearmed_at!);
+  const downAt = expected === null ? null : expected.getTime() + grace;
   const reason: DownReason | null =
-    t >= downAt ? 'missed' : runDownAt !== null && t >= runDownAt ? 'run_overdue' : null;
+    downAt !== null && t >= downAt ? 'missed' : runDownAt !== null && t >= runDownAt ? 'run_overdue' : null;
   if (reason) return { state: 'down', due_at: null, raise: reason, resolve: false };
   const next = [downAt, runDownAt].filter((x): x is number => x !== null && x > t);
   return {
@@ -223,6 +231,7 @@ export const HEARTBEAT_RUNTIME_FIELDS = [
   'rearmed_at',
   'due_at',
   'state_version',
+  'last_duration_ms',
 ] as const satisfies readonly (keyof Heartbeat)[];
 
 /**

@@ -21,17 +21,25 @@ export interface HeartbeatStep {
  * Adapters: store/sqlite/heartbeats.ts, store/mongo/heartbeats.ts.
  */
 export interface HeartbeatStore {
-  insertHeartbeat(heartbeat: Heartbeat): Promise<void>;
+  /** 'slug_taken' (and nothing stored) when another heartbeat of the workspace has its slug. */
+  insertHeartbeat(heartbeat: Heartbeat): Promise<'inserted' | 'slug_taken'>;
   getHeartbeat(workspaceId: string, id: string): Promise<Heartbeat | null>;
   /** Lookup by the ping URL's uuid alone (the ping carries no workspace). */
   findHeartbeat(id: string): Promise<Heartbeat | null>;
+  /** Lookup by slug within a workspace (slug pings); indexed. */
+  findHeartbeatBySlug(workspaceId: string, slug: string): Promise<Heartbeat | null>;
+  /** How many heartbeats the workspace has (the plan's cap). */
+  countHeartbeats(workspaceId: string): Promise<number>;
   listHeartbeats(workspaceId: string, query: PageQuery): Promise<Page<Heartbeat>>;
   /**
    * Compare-and-set on `version`. Leaves what pings and the deadline job own (state, last ping, run,
    * alert) as stored, and makes the heartbeat due at `next.updated_at` so the job re-evaluates it
    * (`afterEdit` in heartbeat-rules.ts).
    */
-  updateHeartbeat(next: Heartbeat, expectedVersion: number): Promise<'updated' | 'conflict' | 'not_found'>;
+  updateHeartbeat(
+    next: Heartbeat,
+    expectedVersion: number,
+  ): Promise<'updated' | 'conflict' | 'not_found' | 'slug_taken'>;
   deleteHeartbeat(workspaceId: string, id: string): Promise<boolean>;
   /**
    * Stores a batch of pings and, in the same atomic write, applies each (`pingTouches`, in order) to

@@ -1,6 +1,7 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
+import { pingsTooOften, runStarts, TOO_OFTEN_SAMPLE } from '../../domain/heartbeats/heartbeat-view.js';
 import {
   createHeartbeat,
   createHeartbeatBody,
@@ -27,8 +28,18 @@ const pingResponse = z.strictObject({
 import { pageQuery } from './query.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const heartbeatRoutes = ({ store, clock, workspaceUrl }: RouteDeps<HeartbeatStore & RoutingStore>) => {
+export const heartbeatRoutes = ({
+  store,
+  clock,
+  config,
+  workspaceUrl,
+}: RouteDeps<HeartbeatStore & RoutingStore>) => {
   const pingUrl = (auth: Authed, id: string) => `${workspaceUrl(auth.workspace.subdomain)}/hb/ping/${id}`;
+  /** The record: with its next expected time, and whether it pings far too often (its recent pings). */
+  const json = async (auth: Authed, h: Heartbeat) => {
+    const recent = (await store.listPings(h.workspace_id, h.id, { limit: TOO_OFTEN_SAMPLE * 2 })).data;
+    return heartbeatJson(h, pingUrl(auth, h.id), { now: clock.now(), tooOften: pingsTooOften(h, recent) });
+  };
   const load = async (auth: Authed, id: string): Promise<Heartbeat> => {
     const h = UUID.test(id) ? await store.getHeartbeat(auth.workspace.id, id.toLowerCase()) : null;
     if (!h) throw new AppError('not_found', 'Heartbeat not found.');
@@ -45,8 +56,9 @@ export const heartbeatRoutes = ({ store, clock, workspaceUrl }: RouteDeps<Heartb
       body: createHeartbeatBody,
       status: 201,
       async handler({ auth, body }) {
-        const h = await createHeartbeat(store, auth.workspace, body, clock.now());
-        return heartbeatJson(h, pingUrl(auth, h.id));
+        const max = config.plans[auth.workspace.plan]?.max_heartbeats;
+        const h = await createHeartbeat(store, auth.workspace, body, clock.now(), max);
+        return json(auth, h);
       },
     }),
     route({
@@ -59,7 +71,7 @@ export const heartbeatRoutes = ({ store, clock, workspaceUrl }: RouteDeps<Heartb
       async handler({ auth, query }) {
         const page = await store.listHeartbeats(auth.workspace.id, query);
         return {
-          data: page.data.map((h) => heartbeatJson(h, pingUrl(auth, h.id))),
+          data: await Promise.all(page.data.map((h) => json(auth, h))),
           next_cursor: page.next_cursor,
         };
       },
@@ -72,7 +84,7 @@ export const heartbeatRoutes = ({ store, clock, workspaceUrl }: RouteDeps<Heartb
       summary: 'Get a heartbeat.',
       responses: { 404: 'No such heartbeat in this workspace' },
       async handler({ auth, params }) {
-        return heartbeatJson(await load(auth, params.uuid!), pingUrl(auth, params.uuid!.toLowerCase()));
+        return json(auth, await load(auth, params.uuid!));
       },
     }),
     route({
@@ -81,17 +93,16 @@ export const heartbeatRoutes = ({ store, clock, workspaceUrl }: RouteDeps<Heartb
       tag: 'Heartbeats',
       response: page(pingResponse),
       summary:
-        'Pings of a heartbeat, newest first by ping time, paged: kind (success, start, fail), exit status, run id, body, and for a finish whose run id matches a start on the same page, the run’s duration.',
+        'Pings of a heartbeat, newest first by ping time, paged: kind (success, start, fail), exit status, run id, body, and for a finish, the duration of the run it ended: from the start with the same run id, or without run ids from the start just before it (on the same page).',
       query: z.strictObject(pageQuery),
       async handler({ auth, params, query }) {
         const h = await load(auth, params.uuid!);
         const page = await store.listPings(auth.workspace.id, h.id, query);
         const pings = page.data;
-        // A finish carrying a run id is paired with the start of that run (within the page).
-        const starts = new Map(pings.filter((p) => p.kind === 'start' && p.rid).map((p) => [p.rid, p]));
+        const started = runStarts(pings);
         return {
           data: pings.map((p) => {
-            const start = p.kind !== 'start' && p.rid ? starts.get(p.rid) : undefined;
+            const start = started.get(p);
             return {
               id: p.id,
               kind: p.kind,
@@ -114,12 +125,13 @@ export const heartbeatRoutes = ({ store, clock, workspaceUrl }: RouteDeps<Heartb
       path: '/heartbeats/{uuid}',
       tag: 'Heartbeats',
       response: heartbeatResponse,
-      summary: 'Change a heartbeat’s name, period, grace or policy, or pause it.',
+      summary:
+        'Change a heartbeat’s name, period or schedule (a period given clears the schedule; schedule null goes back to the period), time zone, slug, grace or policy, or pause it.',
       role: 'member',
       body: updateHeartbeatBody,
       async handler({ auth, params, body }) {
         const h = await updateHeartbeat(store, await load(auth, params.uuid!), body, clock.now());
-        return heartbeatJson(h, pingUrl(auth, h.id));
+        return json(auth, h);
       },
     }),
     route({

@@ -1,7 +1,17 @@
 import { AppError, newId } from '@lookout/shared';
 import { z } from 'zod';
 import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
-import { type PingSignal, pingBody, pingTime } from '../../domain/heartbeats/heartbeats.js';
+import {
+  createHeartbeat,
+  type PingSignal,
+  pingBody,
+  pingTime,
+  SLUG,
+} from '../../domain/heartbeats/heartbeats.js';
+import type { PingKeyStore } from '../../domain/heartbeats/ping-key-store.js';
+import { workspaceOfPingKey } from '../../domain/heartbeats/ping-keys.js';
+import type { RoutingStore } from '../../domain/routing/routing-store.js';
+import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Heartbeat } from '../../domain/types.js';
 import { type RouteDeps, route } from '../route.js';
 import { responseSchemas } from '../serialize.js';
@@ -12,18 +22,30 @@ import { UUID } from './heartbeats.js';
  * hot path. Bounded; unknown uuids are not cached (so a new heartbeat works at once). A heartbeat
  * deleted meanwhile keeps taking pings for at most the TTL; the store drops those pings.
  */
-const createHeartbeatCache = (store: Pick<HeartbeatStore, 'findHeartbeat'>, ttlMs = 5_000, max = 100_000) => {
-  const cache = new Map<string, { at: number; h: Pick<Heartbeat, 'id' | 'workspace_id' | 'created_at'> }>();
-  return async (id: string, nowMs: number) => {
-    const hit = cache.get(id);
-    if (hit && nowMs - hit.at < ttlMs) return hit.h;
-    const h = await store.findHeartbeat(id);
-    if (!h) return null;
+const createTtlCache = <T>(find: (key: string) => Promise<T | null>, ttlMs = 5_000, max = 100_000) => {
+  const cache = new Map<string, { at: number; value: T }>();
+  return async (key: string, nowMs: number): Promise<T | null> => {
+    const hit = cache.get(key);
+    if (hit && nowMs - hit.at < ttlMs) return hit.value;
+    const value = await find(key);
+    if (value === null) return null;
     if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-    cache.set(id, { at: nowMs, h: { id: h.id, workspace_id: h.workspace_id, created_at: h.created_at } });
-    return h;
+    cache.set(key, { at: nowMs, value });
+    return value;
   };
 };
+
+type PingTarget = Pick<Heartbeat, 'id' | 'workspace_id' | 'created_at'>;
+const target = (h: Heartbeat | null): PingTarget | null =>
+  h && { id: h.id, workspace_id: h.workspace_id, created_at: h.created_at };
+
+/** What a ping URL names: a heartbeat's uuid, or a workspace's ping key and a slug. */
+export type PingAddress = { uuid: string } | { pingKey: string; slug: string };
+
+export type PingServiceStore = HeartbeatStore &
+  Pick<PingKeyStore, 'findPingKey'> &
+  Pick<TenancyStore, 'getWorkspace'> &
+  RoutingStore;
 
 /** What a recorded ping answers (the spec's shape). */
 export const pingResponse = z
@@ -32,22 +54,63 @@ export const pingResponse = z
 
 export const PING_OK = { message: 'Ping recorded.', status: 'ok' } as const;
 
-/** Records one ping; resolves once it is durable. `json` is the parsed JSON body, `text` any other body. */
+/**
+ * Records one ping; resolves once it is durable. `json` is the parsed JSON body, `text` any other body.
+ * A slug ping finds its workspace by the ping key, then the heartbeat by slug (both cached like uuids:
+ * a regenerated key or a renamed slug keeps working for at most the TTL); with `?create=1` an unknown
+ * slug creates its heartbeat with the workspace's defaults (a day's period, an hour's grace, the
+ * default policy), within the plan's cap; without it, a 404 and nothing is created.
+ */
 export const createPingService = ({
   store,
   clock,
   pings,
-}: Pick<RouteDeps<Pick<HeartbeatStore, 'findHeartbeat'>>, 'store' | 'clock' | 'pings'>) => {
-  const findHeartbeat = createHeartbeatCache(store);
+  config,
+}: Pick<RouteDeps<PingServiceStore>, 'store' | 'clock' | 'pings' | 'config'>) => {
+  const findHeartbeat = createTtlCache(async (id) => target(await store.findHeartbeat(id)));
+  const findWorkspace = createTtlCache((key) => workspaceOfPingKey(store, key));
+  const findBySlug = createTtlCache(async (key) => {
+    const [workspaceId, slug] = key.split('/') as [string, string];
+    return target(await store.findHeartbeatBySlug(workspaceId, slug));
+  });
+  const createBySlug = async (workspaceId: string, slug: string, now: Date): Promise<PingTarget | null> => {
+    const workspace = await store.getWorkspace(workspaceId);
+    if (!workspace) return null;
+    try {
+      const max = config.plans[workspace.plan]?.max_heartbeats;
+      return target(await createHeartbeat(store, workspace, { display_name: slug, slug }, now, max));
+    } catch (e) {
+      // Another ping created it meanwhile: that one is ours too.
+      if (e instanceof AppError && e.code === 'conflict')
+        return target(await store.findHeartbeatBySlug(workspaceId, slug));
+      throw e;
+    }
+  };
+  const resolve = async (address: PingAddress, signal: PingSignal, now: Date): Promise<PingTarget | null> => {
+    if ('uuid' in address)
+      return UUID.test(address.uuid) ? findHeartbeat(address.uuid.toLowerCase(), now.getTime()) : null;
+    const workspaceId = await findWorkspace(address.pingKey, now.getTime());
+    if (!workspaceId) return null;
+    const found = await findBySlug(`${workspaceId}/${address.slug}`, now.getTime());
+    if (found || !signal.create || !SLUG.test(address.slug)) return found;
+    return createBySlug(workspaceId, address.slug, now);
+  };
   return async (
-    id: string,
+    address: PingAddress,
     signal: PingSignal,
     body: { json: unknown; text: string | null },
     source: string | null,
   ) => {
     const receivedAt = clock.now();
-    const h = UUID.test(id) ? await findHeartbeat(id.toLowerCase(), receivedAt.getTime()) : null;
-    if (!h) throw new AppError('not_found', 'No heartbeat has this ping URL. Check the uuid in the URL.');
+    const h = await resolve(address, signal, receivedAt);
+    if (!h) {
+      throw new AppError(
+        'not_found',
+        'uuid' in address
+          ? 'No heartbeat has this ping URL. Check the uuid in the URL.'
+          : 'No heartbeat has this ping URL. Check the ping key and the slug, or add ?create=1 to create the heartbeat.',
+      );
+    }
     // The heartbeat's creation time (cached with it: no extra read) bounds a client timestamp.
     const at = pingTime(body.json, receivedAt, h.created_at);
     await pings.record({
@@ -90,42 +153,63 @@ const SIGNALS: { suffix: string; what: string }[] = [
   },
 ];
 
+const slugQuery = ridQuery.extend({
+  create: z
+    .enum(['0', '1'])
+    .optional()
+    .describe(
+      '1: an unknown slug creates its heartbeat (a day’s period, an hour’s grace, the default policy; within the plan’s cap). Without it an unknown slug is a 404.',
+    ),
+});
+
+const FORMS = [
+  { base: '/hb/ping/{uuid}', query: ridQuery, unknown: 'Unknown uuid' },
+  {
+    base: '/hb/ping/{ping_key}/{slug}',
+    query: slugQuery,
+    unknown: 'Unknown ping key, or unknown slug without ?create=1',
+  },
+];
+
 /**
- * `POST|GET|HEAD /hb/ping/{uuid}[/start|/fail|/{0-255}][?rid=]`, at the root and under /api/v1. No API key:
- * the uuid is the secret. Served by the raw ping endpoint (ping-endpoint.ts) ahead of Koa; declared
- * here for the API document.
+ * `POST|GET|HEAD /hb/ping/{uuid}[/start|/fail|/{0-255}][?rid=]`, and the same after
+ * `/hb/ping/{ping_key}/{slug}` (`?create=1` too), at the root and under /api/v1. No API key: the uuid
+ * (or the ping key) is the secret. Served by the raw ping endpoint (ping-endpoint.ts) ahead of Koa;
+ * declared here for the API document.
  */
 export const pingRoutes = (): ReturnType<typeof route>[] =>
-  SIGNALS.flatMap(({ suffix, what }) => [
-    route({
-      method: 'post',
-      path: `/hb/ping/{uuid}${suffix}`,
-      tag: 'Heartbeats',
-      auth: 'none',
-      raw: true,
-      response: pingResponse,
-      summary: `${what} ${BODY_NOTE} Also served at /hb/ping/{uuid}${suffix}.`,
-      query: ridQuery,
-      body: pingBody,
-      responses: {
+  FORMS.flatMap(({ base, query, unknown }) =>
+    SIGNALS.flatMap(({ suffix, what }) => {
+      const responses: Record<number, string> = {
         200: '{"message": "Ping recorded.", "status": "ok"}',
-        404: 'Unknown uuid',
+        404: unknown,
         429: 'Pinged too often; retry after Retry-After',
-      },
+      };
+      if (query === slugQuery) responses[402] = 'Creating the heartbeat would pass the plan’s cap';
+      return [
+        route({
+          method: 'post',
+          path: `${base}${suffix}`,
+          tag: 'Heartbeats',
+          auth: 'none',
+          raw: true,
+          response: pingResponse,
+          summary: `${what} ${BODY_NOTE} Also served at ${base}${suffix}.`,
+          query,
+          body: pingBody,
+          responses,
+        }),
+        route({
+          method: 'get',
+          path: `${base}${suffix}`,
+          tag: 'Heartbeats',
+          auth: 'none',
+          raw: true,
+          response: pingResponse,
+          summary: `${what} Recorded at arrival time. HEAD works the same (headers, no body). Also served at ${base}${suffix}.`,
+          query,
+          responses,
+        }),
+      ];
     }),
-    route({
-      method: 'get',
-      path: `/hb/ping/{uuid}${suffix}`,
-      tag: 'Heartbeats',
-      auth: 'none',
-      raw: true,
-      response: pingResponse,
-      summary: `${what} Recorded at arrival time. HEAD works the same (headers, no body). Also served at /hb/ping/{uuid}${suffix}.`,
-      query: ridQuery,
-      responses: {
-        200: '{"message": "Ping recorded.", "status": "ok"}',
-        404: 'Unknown uuid',
-        429: 'Pinged too often; retry after Retry-After',
-      },
-    }),
-  ]);
+  );

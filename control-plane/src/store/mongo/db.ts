@@ -72,6 +72,8 @@ export const collectionsOf = (db: Db) => {
     ackLinks: c('ack_links'),
     /** Users' contact methods (domain/contacts/contact-method-store.ts). */
     contactMethods: c('contact_methods'),
+    /** Workspace ping keys for slug pings; `_id` is the workspace id. */
+    pingKeys: c('ping_keys'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

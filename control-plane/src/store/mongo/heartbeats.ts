@@ -12,6 +12,7 @@ import {
   fromDoc,
   fromDocs,
   type IndexDecl,
+  isDuplicateOn,
   type MongoContext,
   page,
   pageQuery,
@@ -23,6 +24,12 @@ import {
 
 export const heartbeatIndexes: IndexDecl[] = [
   { on: 'heartbeats', key: { workspace_id: 1, created_at: -1, _id: -1 } },
+  // Slug pings find a heartbeat by (workspace, slug); a slug is unique in its workspace when set.
+  {
+    on: 'heartbeats',
+    key: { workspace_id: 1, slug: 1 },
+    options: { unique: true, partialFilterExpression: { slug: { $type: 'string' } } },
+  },
   // The deadline job's query: due_at <= now, soonest first. Null deadlines sort first and are skipped.
   { on: 'heartbeats', key: { due_at: 1 } },
   // The pings page: one heartbeat's pings newest first, ties by _id, read in index order.
@@ -136,6 +143,9 @@ export const mongoPingTouch = (t: PingTouch): Document[] => {
   const runDue = {
     $cond: [ends, nextDue, { $min: [nextDue, { $add: ['$started_at', grace] }] }],
   };
+  // A cron heartbeat's next run is the deadline job's to work out: due at once (touchPing).
+  const hasSchedule = { $ne: [{ $ifNull: ['$schedule', null] }, null] };
+  const started = { $ifNull: ['$started_at', null] };
   return [
     {
       $set: {
@@ -148,7 +158,16 @@ export const mongoPingTouch = (t: PingTouch): Document[] => {
           $cond: [
             { $eq: ['$paused', true] },
             null,
-            t.kind === 'fail' ? { $cond: [noAlert, received, null] } : { $cond: [noAlert, runDue, received] },
+            t.kind === 'fail'
+              ? { $cond: [noAlert, received, null] }
+              : { $cond: [{ $and: [noAlert, { $not: [hasSchedule] }] }, runDue, received] },
+          ],
+        },
+        last_duration_ms: {
+          $cond: [
+            { $and: [ends, { $ne: [started, null] }, { $lte: [started, at] }] },
+            { $subtract: [at, '$started_at'] },
+            { $ifNull: ['$last_duration_ms', null] },
           ],
         },
         state_version: version,
@@ -168,7 +187,10 @@ const OWNED_BY_PINGS = new Set([
   'alert_id',
   'state_version',
   'rearmed_at',
+  'last_duration_ms',
 ]);
+
+const slugTaken = (e: unknown) => isDuplicateOn(e, ['workspace_id', 'slug']);
 
 /** Raised inside a step's transaction to roll it back when its compare-and-set lost. */
 class LostStep extends Error {}
@@ -188,14 +210,26 @@ export const mongoHeartbeats = (ctx: MongoContext): HeartbeatStore => {
     fromDoc<Heartbeat>(await heartbeats.findOne({ workspace_id: workspaceId, _id: id }));
   return {
     async insertHeartbeat(heartbeat) {
-      await inTransaction(async (session) => {
-        await bumpGuard(workspaces, heartbeat.workspace_id, session);
-        await heartbeats.insertOne(toDoc(heartbeat), { session });
-      });
+      try {
+        await inTransaction(async (session) => {
+          await bumpGuard(workspaces, heartbeat.workspace_id, session);
+          await heartbeats.insertOne(toDoc(heartbeat), { session });
+        });
+        return 'inserted';
+      } catch (e) {
+        if (slugTaken(e)) return 'slug_taken';
+        throw e;
+      }
     },
     getHeartbeat,
     async findHeartbeat(id) {
       return fromDoc<Heartbeat>(await heartbeats.findOne({ _id: id }));
+    },
+    async findHeartbeatBySlug(workspaceId, slug) {
+      return fromDoc<Heartbeat>(await heartbeats.findOne({ workspace_id: workspaceId, slug }));
+    },
+    async countHeartbeats(workspaceId) {
+      return heartbeats.countDocuments({ workspace_id: workspaceId });
     },
     async listHeartbeats(workspaceId, q) {
       return page<Heartbeat>(heartbeats, { workspace_id: workspaceId }, q);
@@ -211,6 +245,9 @@ export const mongoHeartbeats = (ctx: MongoContext): HeartbeatStore => {
           { session },
         );
         return r.matchedCount === 1;
+      }).catch((e: unknown) => {
+        if (slugTaken(e)) return 'slug_taken' as const;
+        throw e;
       });
     },
     async deleteHeartbeat(workspaceId, id) {

@@ -11,6 +11,7 @@ import { memberIndexes, mongoMembers } from './members.js';
 import { mongoMonitorStatus } from './monitor-status.js';
 import { mongoMonitors, monitorIndexes, seedFeedCounter, seedMonitorCounts } from './monitors.js';
 import { mongoOAuth, oauthIndexes } from './oauth.js';
+import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
@@ -58,6 +59,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...statusPageIndexes,
         ...ackLinkIndexes,
         ...contactMethodIndexes,
+        ...pingKeyIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -87,5 +89,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoMonitorStatus(ctx),
     ...mongoMailSettings(ctx),
     ...mongoStatusPages(ctx),
+    ...mongoPingKeys(ctx),
   };
 };

@@ -28,13 +28,16 @@ export const touchHeartbeatSql = `UPDATE heartbeats SET
     WHEN @kind = 'start' THEN CASE WHEN state = 'down' AND alert_id IS NOT NULL THEN due_at
       ELSE min(coalesce(due_at, @at + grace_seconds * 1000), @at + grace_seconds * 1000) END
     WHEN @kind = 'fail' THEN CASE WHEN alert_id IS NULL THEN @received ELSE NULL END
-    WHEN alert_id IS NOT NULL THEN @received
+    WHEN alert_id IS NOT NULL OR schedule IS NOT NULL THEN @received
     ELSE min(
       @at + period_seconds * 1000,
       CASE WHEN @rid IS NOT NULL AND start_rid IS NOT NULL AND start_rid != @rid
         THEN started_at + grace_seconds * 1000
         ELSE @at + period_seconds * 1000 END)
     END,
+  last_duration_ms = CASE WHEN @kind != 'start' AND started_at IS NOT NULL AND @at >= started_at
+      AND (@rid IS NULL OR start_rid IS NULL OR start_rid = @rid)
+    THEN @at - started_at ELSE last_duration_ms END,
   state_version = state_version + 1
 WHERE id = @id AND (last_ping_at IS NULL OR @at >= last_ping_at)
   AND (@kind != 'start' OR started_at IS NULL OR @at >= started_at)`;
@@ -75,15 +78,42 @@ export const sqliteHeartbeats = (
     for (const t of touches) touch.run(t);
   });
 
+  /** A write that may hit the (workspace_id, slug) unique index; the only unique index besides the key. */
+  const slugSafe = <T>(fn: () => T): T | 'slug_taken' => {
+    try {
+      return fn();
+    } catch (e) {
+      if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' && /slug/.test(String(e)))
+        return 'slug_taken';
+      throw e;
+    }
+  };
+
   const port: HeartbeatStore = {
     async insertHeartbeat(heartbeat) {
-      st(insertSql(heartbeats)).run(toRow(heartbeats, heartbeat));
+      return slugSafe(() => {
+        st(insertSql(heartbeats)).run(toRow(heartbeats, heartbeat));
+        return 'inserted' as const;
+      });
     },
     async getHeartbeat(workspaceId, id) {
       return getHeartbeat(workspaceId, id);
     },
     async findHeartbeat(id) {
       return one<Heartbeat>(heartbeats, 'SELECT * FROM heartbeats WHERE id = ?', id);
+    },
+    async findHeartbeatBySlug(workspaceId, slug) {
+      return one<Heartbeat>(
+        heartbeats,
+        'SELECT * FROM heartbeats WHERE workspace_id = ? AND slug = ?',
+        workspaceId,
+        slug,
+      );
+    },
+    async countHeartbeats(workspaceId) {
+      return (
+        st('SELECT count(*) n FROM heartbeats WHERE workspace_id = ?').get(workspaceId) as { n: number }
+      ).n;
     },
     async listHeartbeats(workspaceId, q) {
       return page<Heartbeat>(heartbeats, ['workspace_id = ?'], [workspaceId], q);
@@ -92,14 +122,17 @@ export const sqliteHeartbeats = (
       // State, last ping, deadline, run and alert belong to pings and the deadline job, not to edits;
       // an edit makes the heartbeat due now, so the job re-evaluates it (afterEdit in heartbeat-rules.ts).
       const row = toRow(heartbeats, next);
-      const r = st(
-        `UPDATE heartbeats SET ${editable.map((c) => `${c} = @${c}`).join(', ')},
+      const r = slugSafe(() =>
+        st(
+          `UPDATE heartbeats SET ${editable.map((c) => `${c} = @${c}`).join(', ')},
            due_at = @updated_at, state_version = state_version + 1
          WHERE id = @id AND workspace_id = @workspace_id AND version = @expected`,
-      ).run({
-        ...Object.fromEntries(['id', 'workspace_id', ...editable].map((c) => [c, row[c]])),
-        expected: expectedVersion,
-      });
+        ).run({
+          ...Object.fromEntries(['id', 'workspace_id', ...editable].map((c) => [c, row[c]])),
+          expected: expectedVersion,
+        }),
+      );
+      if (r === 'slug_taken') return r;
       if (r.changes === 1) return 'updated';
       return getHeartbeat(next.workspace_id, next.id) ? 'conflict' : 'not_found';
     },

@@ -15,6 +15,7 @@ import { migrate } from './migrations.js';
 import { sqliteMonitorStatus } from './monitor-status.js';
 import { sqliteMonitors } from './monitors.js';
 import { sqliteOAuth } from './oauth.js';
+import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
 import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
 import { sqliteRouting } from './routing.js';
@@ -111,5 +112,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteStatusPages(ctx),
     ...sqliteAckLinks(ctx),
     ...sqliteContactMethods(ctx),
+    ...sqlitePingKeys(ctx),
   };
 };

@@ -96,6 +96,9 @@ export const heartbeats = table('heartbeats', {
   workspace_id: 'text',
   display_name: 'text',
   period_seconds: 'int',
+  schedule: 'text',
+  timezone: 'text',
+  slug: 'text',
   grace_seconds: 'int',
   state: 'text',
   last_ping_at: 'date',
@@ -110,6 +113,14 @@ export const heartbeats = table('heartbeats', {
   alert_id: 'text',
   state_version: 'int',
   rearmed_at: 'date',
+  last_duration_ms: 'int',
+});
+
+export const pingKeys = table('ping_keys', {
+  workspace_id: 'text',
+  key_hash: 'text',
+  key_sealed: 'text',
+  created_at: 'date',
 });
 
 export const pings = table('pings', {

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { Heartbeat, HeartbeatInput } from '../../api-routing.js';
+import type { Heartbeat, HeartbeatEdit } from '../../api-routing.js';
 import { ErrorBox } from '../../kit/error-box.js';
 import { Field, type Problems, problemsOf, TextField } from '../../kit/field.js';
 import { FormActions } from '../../kit/form-actions.js';
@@ -14,16 +14,23 @@ const minutesMessage = (m: string | undefined) =>
 
 const minutes = (v: string) => (v.trim() === '' ? undefined : Math.round(Number(v) * 60));
 
-/** Name, period, grace and policy: the create form and the edit form. */
+/** The browser's own zone, the default for a new cron heartbeat. */
+const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** Name, period or cron schedule (with its zone), grace, slug and policy: the create form and the edit form. */
 export const HeartbeatForm = (props: {
   initial?: Heartbeat;
   submit: string;
-  onSubmit: (body: HeartbeatInput) => Promise<void>;
+  onSubmit: (body: HeartbeatEdit) => Promise<void>;
   onCancel?: () => void;
 }) => {
   const i = props.initial;
   const [name, setName] = useState(i?.display_name ?? '');
-  const [period, setPeriod] = useState(i ? String(i.period_seconds / 60) : '1440');
+  const [mode, setMode] = useState<'period' | 'cron'>(i?.schedule ? 'cron' : 'period');
+  const [period, setPeriod] = useState(i?.period_seconds ? String(i.period_seconds / 60) : '1440');
+  const [schedule, setSchedule] = useState(i?.schedule ?? '0 3 * * *');
+  const [timezone, setTimezone] = useState(i?.schedule ? i.timezone : localZone());
+  const [slug, setSlug] = useState(i?.slug ?? '');
   const [grace, setGrace] = useState(i ? String(i.grace_seconds / 60) : '60');
   const [policy, setPolicy] = useState(i?.escalation_policy_id ?? '');
   const policies = usePolicies();
@@ -33,9 +40,11 @@ export const HeartbeatForm = (props: {
     e.preventDefault();
     setBusy(true);
     try {
-      const body: HeartbeatInput = {
+      const body: HeartbeatEdit = {
         display_name: name,
-        period_seconds: minutes(period),
+        ...(mode === 'cron' ? { schedule, timezone } : { period_seconds: minutes(period) }),
+        // Emptied on an edit: the slug is removed (a create simply has none).
+        ...(slug.trim() ? { slug: slug.trim() } : i?.slug ? { slug: null } : {}),
         grace_seconds: minutes(grace),
         ...(policy ? { escalation_policy_id: policy } : {}),
       };
@@ -61,17 +70,51 @@ export const HeartbeatForm = (props: {
         value={name}
         onValue={setName}
       />
-      <TextField
-        id={`${prefix}-period`}
-        label="Period (minutes)"
-        problem={minutesMessage(problems.period_seconds)}
-        hint="How often the job runs."
-        type="number"
-        min={1}
-        inputMode="numeric"
-        value={period}
-        onValue={setPeriod}
-      />
+      <Field id={`${prefix}-mode`} label="Expect pings">
+        {(a) => (
+          <select
+            {...a}
+            value={mode}
+            onChange={(e) => setMode(e.currentTarget.value === 'cron' ? 'cron' : 'period')}
+          >
+            <option value="period">Every period</option>
+            <option value="cron">On a cron schedule</option>
+          </select>
+        )}
+      </Field>
+      {mode === 'period' ? (
+        <TextField
+          id={`${prefix}-period`}
+          label="Period (minutes)"
+          problem={minutesMessage(problems.period_seconds)}
+          hint="How often the job runs."
+          type="number"
+          min={1}
+          inputMode="numeric"
+          value={period}
+          onValue={setPeriod}
+        />
+      ) : (
+        <>
+          <TextField
+            id={`${prefix}-schedule`}
+            label="Cron schedule"
+            problem={problems.schedule}
+            hint="Five fields or @hourly, @daily, @weekly, @monthly."
+            placeholder="0 3 * * 1-5"
+            value={schedule}
+            onValue={setSchedule}
+          />
+          <TextField
+            id={`${prefix}-timezone`}
+            label="Time zone"
+            problem={problems.timezone}
+            hint="IANA name, e.g. Europe/Berlin."
+            value={timezone}
+            onValue={setTimezone}
+          />
+        </>
+      )}
       <TextField
         id={`${prefix}-grace`}
         label="Grace (minutes)"
@@ -82,6 +125,16 @@ export const HeartbeatForm = (props: {
         inputMode="numeric"
         value={grace}
         onValue={setGrace}
+      />
+      <TextField
+        id={`${prefix}-slug`}
+        label="Slug"
+        problem={problems.slug}
+        hint="Optional: pings at /hb/ping/{ping key}/{slug}."
+        placeholder="nightly-backup"
+        maxLength={100}
+        value={slug}
+        onValue={setSlug}
       />
       <Field id={`${prefix}-policy`} label="Escalation policy" problem={problems.escalation_policy_id}>
         {(a) => (

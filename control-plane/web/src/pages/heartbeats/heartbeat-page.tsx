@@ -1,7 +1,7 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Me } from '../../api.js';
 import { type Heartbeat, type Ping, routingApi } from '../../api-routing.js';
-import { duration, formatDateTime, fromNow } from '../../format.js';
+import { duration, durationMs, formatDateTime, fromNow } from '../../format.js';
 import { Confirm } from '../../kit/confirm.js';
 import { ErrorBox, Loading } from '../../kit/error-box.js';
 import { ListBody, ShowMore } from '../../kit/paging.js';
@@ -12,6 +12,25 @@ import { HeartbeatForm } from './heartbeat-form.js';
 import { LastPing, StateBadge } from './heartbeat-state.js';
 import { PingTable } from './ping-log.js';
 import { PingSnippets } from './ping-snippets.js';
+
+/** Admins see the slug form of the ping URL too (it holds the workspace's ping key, which only they see). */
+const SlugUrl = (props: { slug: string }) => {
+  const [template, setTemplate] = useState<string | null>(null);
+  useEffect(() => {
+    routingApi.getPingKey().then(
+      (k) => setTemplate(k.ping_url_template),
+      () => setTemplate(null),
+    );
+  }, []);
+  return template ? (
+    <CopyValue
+      label="Slug URL"
+      copyLabel="Copy slug URL"
+      value={template.replace('{slug}', props.slug)}
+      hint="By slug, with the workspace’s ping key (shown to admins only): /start, /fail and /{exit status} work after it too."
+    />
+  ) : null;
+};
 
 /** `/heartbeats/{uuid}`: its state, ping URL and snippets, the ping log; edit, pause, delete. */
 export const HeartbeatPage = (props: { me: Me; id: string }) => {
@@ -111,6 +130,12 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
         </div>
       </div>
       <ErrorBox message={error} />
+      {h.pinging_too_often && (
+        <p class="notice" role="status">
+          This job pings far more often than its schedule expects. It is not alerted on: check its crontab or
+          schedule.
+        </p>
+      )}
       {editing ? (
         <section class="panel" aria-labelledby="edit-hb-title">
           <h2 id="edit-hb-title">Edit heartbeat</h2>
@@ -147,13 +172,51 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
             </dd>
           </div>
           <div>
-            <dt>Period</dt>
-            <dd>{duration(h.period_seconds)}</dd>
+            <dt>Schedule</dt>
+            <dd>
+              {h.schedule_text}
+              {h.schedule && (
+                <>
+                  {' '}
+                  <code class="small">{h.schedule}</code>
+                </>
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt>Next expected</dt>
+            <dd>
+              {h.next_expected_at ? (
+                <span title={formatDateTime(h.next_expected_at)}>
+                  {formatDateTime(h.next_expected_at)} ({fromNow(h.next_expected_at)})
+                </span>
+              ) : (
+                <span class="muted">{h.paused ? 'Paused' : 'After the first ping'}</span>
+              )}
+            </dd>
           </div>
           <div>
             <dt>Grace</dt>
             <dd>{duration(h.grace_seconds)}</dd>
           </div>
+          <div>
+            <dt>Last run took</dt>
+            <dd>
+              {h.last_duration_ms === null ? (
+                <span class="muted">Not measured (send /start when the run begins)</span>
+              ) : (
+                durationMs(h.last_duration_ms)
+              )}
+            </dd>
+          </div>
+          {h.slug && (
+            <div>
+              <dt>Slug</dt>
+              <dd>
+                <code>{h.slug}</code>
+              </dd>
+            </div>
+          )}
           {h.started_at && (
             <div>
               <dt>Running since</dt>
@@ -166,6 +229,7 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
       <section class="panel" aria-labelledby="ping-url-title">
         <h2 id="ping-url-title">Ping URL</h2>
         <CopyValue label="Ping URL" copyLabel="Copy ping URL" value={h.ping_url} />
+        {h.slug && props.me.user.role === 'admin' && <SlugUrl slug={h.slug} />}
       </section>
 
       <section class="panel flush" aria-labelledby="ping-log-title">

@@ -8,8 +8,9 @@ import { usePoll } from '../../poll.js';
 import { followLink, navigate } from '../../router.js';
 import { HeartbeatForm } from './heartbeat-form.js';
 import { LastPing, StateBadge } from './heartbeat-state.js';
+import { PingKeyPanel } from './ping-key-panel.js';
 
-/** `/heartbeats`: every heartbeat with its state, last ping, period and grace; create one. */
+/** `/heartbeats`: every heartbeat with its state, last ping, schedule and grace; create one; the ping key (admins). */
 export const HeartbeatsPage = (props: { me: Me }) => {
   const canWrite = props.me.user.role !== 'viewer';
   const [list, setList] = useState<Heartbeat[] | null>(null);
@@ -54,16 +55,22 @@ export const HeartbeatsPage = (props: { me: Me }) => {
         )}
       </div>
       <p class="lead">
-        A job pings its heartbeat’s URL each time it runs. When a ping is later than its period plus grace, or
-        the job reports a failure, Lookout raises an alert.
+        A job pings its heartbeat’s URL each time it runs. When a ping is later than its schedule (a period,
+        or a cron schedule in its time zone) plus grace, or the job reports a failure, Lookout raises an
+        alert.
       </p>
       {canWrite && (creating || list?.length === 0) && (
         <section class="panel" aria-labelledby="new-hb-title">
           <h2 id="new-hb-title">New heartbeat</h2>
           <HeartbeatForm
             submit="Create heartbeat"
-            onSubmit={async (body) => {
-              const h = await routingApi.createHeartbeat(body);
+            onSubmit={async ({ slug, schedule, ...body }) => {
+              // A new heartbeat's form never removes a slug or a schedule (no nulls).
+              const h = await routingApi.createHeartbeat({
+                ...body,
+                ...(slug ? { slug } : {}),
+                ...(schedule ? { schedule } : {}),
+              });
               navigate(`/heartbeats/${h.id}`);
             }}
             {...(list?.length ? { onCancel: () => setCreating(false) } : {})}
@@ -84,7 +91,7 @@ export const HeartbeatsPage = (props: { me: Me }) => {
                   <th scope="col">Name</th>
                   <th scope="col">State</th>
                   <th scope="col">Last ping</th>
-                  <th scope="col">Period</th>
+                  <th scope="col">Schedule</th>
                   <th scope="col">Grace</th>
                 </tr>
               </thead>
@@ -102,7 +109,9 @@ export const HeartbeatsPage = (props: { me: Me }) => {
                     <td data-label="Last ping">
                       <LastPing h={h} />
                     </td>
-                    <td data-label="Period">{duration(h.period_seconds)}</td>
+                    <td data-label="Schedule" class="prose">
+                      {h.schedule_text}
+                    </td>
                     <td data-label="Grace">{duration(h.grace_seconds)}</td>
                   </tr>
                 ))}
@@ -112,6 +121,7 @@ export const HeartbeatsPage = (props: { me: Me }) => {
         </ListBody>
         <ShowMore next={next} onMore={more} />
       </section>
+      {props.me.user.role === 'admin' && <PingKeyPanel />}
     </section>
   );
 };

@@ -1,10 +1,7 @@
 import type { Ping } from '../../api-routing.js';
-import { duration, formatDateTime } from '../../format.js';
+import { durationMs, formatDateTime } from '../../format.js';
 
 const KIND: Record<Ping['kind'], string> = { success: 'Success', start: 'Start', fail: 'Failure' };
-
-const ms = (n: number) =>
-  n < 1000 ? `${n} ms` : n < 60_000 ? `${(n / 1000).toFixed(1)} s` : duration(Math.round(n / 1000));
 
 /** The ping log's table, newest first: when, kind, exit status, duration, run id, body and sender. */
 export const PingTable = (props: { pings: readonly Ping[] }) => (
@@ -33,7 +30,7 @@ export const PingTable = (props: { pings: readonly Ping[] }) => (
             {p.exit_status ?? <span class="muted">–</span>}
           </td>
           <td data-label="Duration" class={p.duration_ms === null ? 'none' : undefined}>
-            {p.duration_ms === null ? <span class="muted">–</span> : ms(p.duration_ms)}
+            {p.duration_ms === null ? <span class="muted">–</span> : durationMs(p.duration_ms)}
           </td>
           <td data-label="Run id" class={p.rid ? undefined : 'none'}>
             {p.rid ? <code>{p.rid}</code> : <span class="muted">–</span>}
