@@ -6,6 +6,7 @@ const benches = {
   ingest: () => import('./ingest.js'),
   system: () => import('./system.js'),
   dashboard: () => import('./dashboard.js'),
+  batch: () => import('./batch.js'),
 };
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);

@@ -346,7 +346,7 @@ export const channelJson = (c: NotificationChannel): z.output<typeof channelResp
   };
 };
 
-const maskUrl = (url: string) => {
+export const maskUrl = (url: string) => {
   try {
     const u = new URL(url);
     return `${u.origin}/…${url.slice(-4)}`;

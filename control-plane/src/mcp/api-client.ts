@@ -43,6 +43,12 @@ export interface ApiClient {
   post(path: string, body?: unknown): Promise<unknown>;
 }
 
+/** The HTTP client also edits and deletes (the CLI's configuration commands use it). */
+export interface RestApiClient extends ApiClient {
+  patch(path: string, body: unknown): Promise<unknown>;
+  delete(path: string): Promise<unknown>;
+}
+
 export interface ApiClientOptions {
   /** Ends in /api/v1. */
   baseUrl: string;
@@ -107,7 +113,7 @@ export const createApiClient = ({
   apiKey,
   userAgent,
   timeoutMs = 30_000,
-}: ApiClientOptions): ApiClient => {
+}: ApiClientOptions): RestApiClient => {
   const send = (method: string, path: string, body?: unknown): Promise<unknown> =>
     new Promise((resolve, reject) => {
       const url = new URL(`${baseUrl}${path}`);
@@ -151,5 +157,7 @@ export const createApiClient = ({
     baseUrl,
     get: (path, query) => send('GET', `${path}${queryString(query)}`),
     post: (path, body) => send('POST', path, body ?? {}),
+    patch: (path, body) => send('PATCH', path, body),
+    delete: (path) => send('DELETE', path),
   };
 };

@@ -73,7 +73,7 @@ type Fields = { [K in keyof typeof fields]: z.output<(typeof fields)[K]> };
 export type MonitorInput = Partial<Fields> & Pick<Fields, 'display_name' | 'monitor_type' | 'url'>;
 
 /** Which optional fields make sense for which types. Anything else is refused, naming the field. */
-const onlyFor: Partial<Record<keyof Fields, readonly MonitorType[]>> = {
+export const onlyFor: Partial<Record<keyof Fields, readonly MonitorType[]>> = {
   http_method: ['http', 'api'],
   required_keyword: ['http', 'api'],
   auth: ['http', 'api'],
@@ -265,6 +265,11 @@ export const createMonitorsBody = z.strictObject({
   monitors: z.array(createMonitorBody).min(1).max(MAX_MONITOR_BATCH),
 });
 
+/** The check also counts monitors the caller will create in other batches against the plan limit. */
+export const checkMonitorsBody = createMonitorsBody.extend({
+  in_other_batches: z.int().min(0).max(100_000_000).optional(),
+});
+
 /**
  * Checks a batch of new monitors as createMonitor checks one, and builds them: every problem of every
  * item is collected and named by its place (`monitors[3].url`), then thrown as one 422; a batch that
@@ -320,16 +325,18 @@ export const createMonitors = async (
 
 /**
  * `POST /monitors/batch/check`: what createMonitors would answer, storing nothing. The plan limit is
- * checked against the count now (a create racing with it may still take the last places).
+ * checked against the count now, with `in_other_batches` more (a create racing with it may still take
+ * the last places).
  */
 export const checkMonitors = async (
   ctx: MonitorContext,
   body: unknown,
 ): Promise<{ count: number; notices: Notice[] }> => {
-  const batch = await prepareBatch(ctx, body);
+  const { in_other_batches: others = 0, ...batchBody } = parseOrThrow(checkMonitorsBody, body);
+  const batch = await prepareBatch(ctx, batchBody);
   const have = await ctx.store.countMonitors(ctx.workspace.id);
-  if (have + batch.monitors.length > ctx.plan.max_monitors)
-    throw planLimitError(ctx, { have, adding: batch.monitors.length });
+  const adding = batch.monitors.length + others;
+  if (have + adding > ctx.plan.max_monitors) throw planLimitError(ctx, { have, adding });
   return { count: batch.monitors.length, notices: batch.notices };
 };
 

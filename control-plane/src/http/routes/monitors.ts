@@ -5,6 +5,7 @@ import { MONITOR_STATUSES, type MonitorStatus, NO_CHECKS } from '../../domain/mo
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import {
   checkMonitors,
+  checkMonitorsBody,
   checkNow,
   createMonitor,
   createMonitorBody,
@@ -134,9 +135,9 @@ export const monitorRoutes = ({
       tag: 'Monitors',
       response: z.strictObject({ count: z.number().int(), warnings }),
       summary:
-        'Check a batch as `POST /monitors/batch` would (every item, and the plan monitor limit against the count now) without creating anything: 200 with the number of monitors it would create and its `warnings`, or the same 422 or 402.',
+        'Check a batch as `POST /monitors/batch` would (every item, and the plan monitor limit against the count now plus `in_other_batches`: monitors the caller will create in other batches) without creating anything: 200 with the number of monitors it would create and its `warnings`, or the same 422 or 402.',
       role: 'member',
-      body: createMonitorsBody,
+      body: checkMonitorsBody,
       maxBodyBytes: config.batch_max_body_bytes,
       responses: { 402: 'The batch does not fit under the plan monitor limit' },
       async handler({ auth, body }) {
