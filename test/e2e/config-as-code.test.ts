@@ -32,6 +32,9 @@ const cli = (w: Workspace, key: string, args: string[], env: Record<string, stri
     ...env,
   });
 
+/** `${NAME}`, as the file writes a secret. */
+const ref = (name: string) => `\${${name}}`;
+
 const file = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);
@@ -126,8 +129,8 @@ describe('lookout export, plan, apply', () => {
     // References by name, secrets as ${ENV} (the API never shows the password; the header is a credential).
     expect(text).toContain('escalation_policy: Night shift');
     expect(text).toContain('- Ops mail');
-    expect(text).toContain('password: ${MONITOR_CHECKOUT_AUTH_PASSWORD}');
-    expect(text).toContain('Authorization: ${CHANNEL_PAGER_HOOK_CONFIG_HEADERS_AUTHORIZATION}');
+    expect(text).toContain(`password: ${ref('MONITOR_CHECKOUT_AUTH_PASSWORD')}`);
+    expect(text).toContain(`Authorization: ${ref('CHANNEL_PAGER_HOOK_CONFIG_HEADERS_AUTHORIZATION')}`);
     expect(text).not.toContain('s3cret');
     expect(text).not.toContain('hook-token');
     expect(text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
@@ -260,7 +263,7 @@ describe('lookout export, plan, apply', () => {
       'heartbeats:', // 21
       '  - display_name: Job', // 22
       '    period_seconds: 10', // 23
-      '    grace_seconds: ${NOT_SET_ANYWHERE}', // 24
+      `    grace_seconds: ${ref('NOT_SET_ANYWHERE')}`, // 24
       '',
     ].join('\n');
     const r = await cli(w, w.adminKey, ['apply', '-f', file('bad.yaml', text)]);
@@ -279,7 +282,7 @@ describe('lookout export, plan, apply', () => {
       .replace('monitor_type: htp', 'monitor_type: http')
       .replace('    colour: red\n', '')
       .replace('period_seconds: 10', 'period_seconds: 600')
-      .replace('${NOT_SET_ANYWHERE}', '60');
+      .replace(ref('NOT_SET_ANYWHERE'), '60');
     const second = await cli(w, w.adminKey, ['apply', '-f', file('shaped.yaml', shaped)]);
     expect(second.code).toBe(1);
     const shapedPath = join(dir, 'shaped.yaml');

@@ -11,7 +11,14 @@ describe('the configuration file schema', () => {
   it('takes the API’s field names with references by name, and names every bad field', () => {
     const ok = configFileSchema.safeParse({
       version: 1,
-      monitors: [{ display_name: 'Home', monitor_type: 'http', url: 'https://example.com', escalation_policy: 'Night' }],
+      monitors: [
+        {
+          display_name: 'Home',
+          monitor_type: 'http',
+          url: 'https://example.com',
+          escalation_policy: 'Night',
+        },
+      ],
       escalation_policies: [{ name: 'Night', steps: [{ wait_minutes: 0, notify_channels: ['Ops'] }] }],
     });
     expect(ok.success).toBe(true);
@@ -20,6 +27,10 @@ describe('the configuration file schema', () => {
       widgets: [],
     });
     expect(bad.success).toBe(false);
-    expect(bad.error?.issues.map((i) => i.path.join('.')).sort()).toEqual(['', 'monitors.0', 'monitors.0.monitor_type']);
+    expect(bad.error?.issues.map((i) => i.path.join('.')).sort()).toEqual([
+      '',
+      'monitors.0',
+      'monitors.0.monitor_type',
+    ]);
   });
 });
