@@ -78,8 +78,9 @@ export const run = async () => {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const port = Number((await waitLine(cp, /API:\s+http:\/\/[^:]+:(\d+)/))[1]);
-  const key = (await waitLine(cp, /API key:\s+(ak\.\S+)/))[1];
+  const banner = await waitLine(cp, /API:\s+http:\/\/[^:]+:(\d+)[\s\S]*API key:\s+(ak\.\S+)/);
+  const port = Number(banner[1]);
+  const key = banner[2];
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const count = async () => {
     let n = 0;

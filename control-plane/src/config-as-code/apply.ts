@@ -1,4 +1,4 @@
-import type { ConfigApi } from './api-port.js';
+import type { LookoutClient } from '../api-client/client.js';
 import type { Item } from './kind.js';
 import { KINDS } from './kinds/index.js';
 import type { Change, Plan } from './plan.js';
@@ -25,7 +25,11 @@ const only = (item: Item, fields: string[]) => Object.fromEntries(fields.map((f)
  * deletes last, in the reverse order (what names a record goes before it). `say` gets one line per
  * step.
  */
-export const applyPlan = async (api: ConfigApi, plan: Plan, say: (line: string) => void): Promise<number> => {
+export const applyPlan = async (
+  api: LookoutClient,
+  plan: Plan,
+  say: (line: string) => void,
+): Promise<number> => {
   let done = 0;
   const step = async (c: Change, fn: () => Promise<void>) => {
     try {

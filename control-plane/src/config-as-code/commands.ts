@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { ApiError, createLookoutClient } from '../api-client/client.js';
+import { nodeFetch } from '../api-client/node-fetch.js';
 import { apiBase } from '../mcp/settings.js';
-import { isApiRefusal } from './api-port.js';
 import { ApplyFailed, applyPlan } from './apply.js';
 import { exportConfig } from './export.js';
-import { createHttpConfigApi } from './http-config-api.js';
 import { makePlan, RoleRefusal, renderPlan } from './plan.js';
 import { FileProblems, readConfigSource } from './yaml-source.js';
 
@@ -40,7 +40,12 @@ const connect = (env: ConfigCommandIo['env']) => {
   else if (!base)
     problems.push(`LOOKOUT_API_URL "${address}" is not an http:// or https:// address of a workspace`);
   if (problems.length || !base) throw new ConfigCommandError(problems.join('; '));
-  return { api: createHttpConfigApi({ apiUrl: base, apiKey: key, userAgent: 'lookout-cli' }), apiUrl: base };
+  const api = createLookoutClient({
+    baseUrl: base,
+    fetch: nodeFetch({ timeoutMs: 120_000 }),
+    headers: { 'x-api-key': key, 'user-agent': 'lookout-cli' },
+  });
+  return { api, apiUrl: base };
 };
 
 const readSource = (file: string, env: ConfigCommandIo['env']) => {
@@ -96,9 +101,9 @@ export const runConfigCommand = async (
     else if (e instanceof ApplyFailed) {
       const r = e.refusal;
       io.err(
-        `lookout: apply ${e.message}${isApiRefusal(r) && r.details.length ? ` (${r.details.map((d) => `${d.field} ${d.message}`).join('; ')})` : ''}`,
+        `lookout: apply ${e.message}${r instanceof ApiError && r.details.length ? ` (${r.details.map((d) => `${d.field} ${d.message}`).join('; ')})` : ''}`,
       );
-    } else if (isApiRefusal(e))
+    } else if (e instanceof ApiError && e.status > 0)
       io.err(
         `lookout: the API refused (${e.status}): ${e.message}${e.details.length ? ` ${e.details.map((d) => `${d.field} ${d.message}`).join('; ')}` : ''}`,
       );

@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import type { ConfigApi } from './api-port.js';
+import type { LookoutClient } from '../api-client/client.js';
 import { CONFIG_VERSION, SCHEMA_FILE_NAME } from './config-file.js';
 import { envNameFor, Hidden, type Item, type ResourceKind } from './kind.js';
 import { KINDS } from './kinds/index.js';
@@ -12,7 +12,7 @@ import { readWorkspace } from './plan.js';
  * may not read is left out and named in `skipped`.
  */
 export const exportConfig = async (
-  api: ConfigApi,
+  api: LookoutClient,
   opts: { apiUrl: string; now: Date },
 ): Promise<{ text: string; secrets: string[]; skipped: { kind: string; reason: string }[] }> => {
   const { live, names } = await readWorkspace(api, [...KINDS.map((k) => k.key), 'users']);

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import type { ConfigApi } from './api-port.js';
+import type { LookoutClient } from '../api-client/client.js';
 
 /**
- * One resource kind of the configuration file (monitors, channels, …): how to read it from the API,
- * how it looks in the file, how to compare, create, update and delete it. Export, plan and apply are
+ * One resource kind of the configuration file (monitors, channels, …): how to read it from the API
+ * (through the typed client), how it looks in the file, how to compare, create, update and delete it. Export, plan and apply are
  * written once over the table of kinds (`kinds/index.ts`); a new kind is one file in `kinds/` and one
  * line in that table.
  */
@@ -50,8 +50,8 @@ export interface ResourceKind {
   item: z.ZodType;
   /** The least role that may create, change or delete it (checked before anything is applied). */
   writeRole: 'member' | 'admin';
-  /** The list endpoint (read whole by `ConfigApi.listAll`). */
-  listPath: string;
+  /** Every record of the kind (all pages of its list). */
+  list(api: LookoutClient): Promise<Live[]>;
   /** Records the file does not manage (a maintenance window that has ended): never compared or pruned. */
   managed?(live: Live, now: Date): boolean;
   /** A record as a file item: read-only fields left out, ids as names, unreadable values as Hidden. */
@@ -66,19 +66,33 @@ export interface ResourceKind {
   sensitive?(item: Item, path: (string | number)[]): boolean;
   /** The file item as compared (policies: `is_default: false` only follows from another's true). */
   comparable?(item: Item): Item;
-  create(api: ConfigApi, body: Record<string, unknown>): Promise<Live>;
+  create(api: LookoutClient, body: Record<string, unknown>): Promise<Live>;
   /** Create many at once, all or none, and a check that stores nothing (monitors: the batch endpoint). */
   bulk?: {
     size: number;
     /** `others`: how many more the caller creates in other batches (counted against the plan limit). */
-    check(api: ConfigApi, bodies: Record<string, unknown>[], others: number): Promise<void>;
-    create(api: ConfigApi, bodies: Record<string, unknown>[]): Promise<Live[]>;
+    check(api: LookoutClient, bodies: Record<string, unknown>[], others: number): Promise<void>;
+    create(api: LookoutClient, bodies: Record<string, unknown>[]): Promise<Live[]>;
   };
-  update(api: ConfigApi, live: Live, body: Record<string, unknown>): Promise<void>;
-  remove(api: ConfigApi, live: Live): Promise<void>;
+  update(api: LookoutClient, live: Live, body: Record<string, unknown>): Promise<void>;
+  remove(api: LookoutClient, live: Live): Promise<void>;
   /** Something to tell after creating one (a secret the API shows once and apply does not print). */
   createdNote?(created: Live): string | undefined;
 }
+
+/** One list of the API read whole, page by page (100 a page, the most the API gives). */
+export const allPages = async (
+  page: (cursor: string | undefined) => Promise<{ data: unknown[]; next_cursor: string | null }>,
+): Promise<Live[]> => {
+  const all: Live[] = [];
+  let cursor: string | undefined;
+  do {
+    const p = await page(cursor);
+    all.push(...(p.data as Live[]));
+    cursor = p.next_cursor ?? undefined;
+  } while (cursor);
+  return all;
+};
 
 /** The fields of `live` that `schema` (a zod object) names, in its order; others dropped. */
 export const pick = (live: Record<string, unknown>, keys: readonly string[]): Item => {

@@ -1,7 +1,7 @@
+import { ApiError, type LookoutClient, ok } from '../api-client/client.js';
 import { fieldName, problemsIn } from '../domain/validation.js';
-import { type ConfigApi, isApiRefusal } from './api-port.js';
 import { configFileSchema } from './config-file.js';
-import { Hidden, type Item, type Live, type Names, type ResourceKind } from './kind.js';
+import { allPages, Hidden, type Item, type Live, type Names, type ResourceKind } from './kind.js';
 import { KINDS, kindByKey } from './kinds/index.js';
 import { type ConfigSource, type FileProblem, FileProblems } from './yaml-source.js';
 
@@ -41,7 +41,6 @@ export interface Plan {
 }
 
 const ROLE_RANK = { viewer: 0, member: 1, admin: 2 } as const;
-type Role = keyof typeof ROLE_RANK;
 
 /** The key's role does not allow the changes: nothing is applied. */
 export class RoleRefusal extends Error {
@@ -98,11 +97,13 @@ const hasHidden = (v: unknown): boolean =>
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : noun.endsWith('y') ? '' : 's'}`;
 
 /** Reads a kind whole; a kind the key may not read is `forbidden` with the API's words. */
-const readKind = async (api: ConfigApi, path: string): Promise<Live[] | { forbidden: string }> => {
+const readKind = async (api: LookoutClient, key: string): Promise<Live[] | { forbidden: string }> => {
   try {
-    return (await api.listAll(path)) as Live[];
+    if (key === 'users')
+      return await allPages((cursor) => ok(api.GET('/users', { params: { query: { limit: 100, cursor } } })));
+    return await kindByKey(key)!.list(api);
   } catch (e) {
-    if (isApiRefusal(e) && e.status === 403) return { forbidden: e.message };
+    if (e instanceof ApiError && e.status === 403) return { forbidden: e.message };
     throw e;
   }
 };
@@ -113,13 +114,12 @@ export interface Workspace {
 }
 
 /** Reads the kinds asked for (and users, for policies), and books every name. */
-export const readWorkspace = async (api: ConfigApi, keys: Iterable<string>): Promise<Workspace> => {
+export const readWorkspace = async (api: LookoutClient, keys: Iterable<string>): Promise<Workspace> => {
   const live = new Map<string, Live[] | { forbidden: string }>();
   const names = new NameBook();
   for (const key of keys) {
-    const path = key === 'users' ? '/users' : kindByKey(key)?.listPath;
-    if (!path) continue;
-    const records = await readKind(api, path);
+    if (key !== 'users' && !kindByKey(key)) continue;
+    const records = await readKind(api, key);
     live.set(key, records);
     if (!Array.isArray(records)) continue;
     const nameField = key === 'users' ? 'email' : kindByKey(key)!.nameField;
@@ -200,12 +200,12 @@ const kindsToRead = (items: Map<ResourceKind, { raw: Item; item: Item }[]>) => {
 };
 
 export const makePlan = async (
-  api: ConfigApi,
+  api: LookoutClient,
   source: ConfigSource,
   opts: { prune: boolean; now: Date },
 ): Promise<Plan> => {
   const items = checkFile(source);
-  const me = (await api.get('/users/me')) as { role: Role };
+  const me = await ok(api.GET('/users/me'));
   const { live, names } = await readWorkspace(api, kindsToRead(items));
   const problems: FileProblem[] = [];
   const changes: Change[] = [];
@@ -328,7 +328,12 @@ export const makePlan = async (
 };
 
 /** New items of a kind with a bulk check are checked by the API (all of them) before anything changes. */
-const checkBulkCreates = async (api: ConfigApi, source: ConfigSource, changes: Change[], names: Names) => {
+const checkBulkCreates = async (
+  api: LookoutClient,
+  source: ConfigSource,
+  changes: Change[],
+  names: Names,
+) => {
   const problems: FileProblem[] = [];
   for (const kind of KINDS) {
     if (!kind.bulk) continue;
@@ -342,7 +347,7 @@ const checkBulkCreates = async (api: ConfigApi, source: ConfigSource, changes: C
           creates.length - chunk.length,
         );
       } catch (e) {
-        if (!isApiRefusal(e) || (e.status !== 422 && e.status !== 402)) throw e;
+        if (!(e instanceof ApiError) || (e.status !== 422 && e.status !== 402)) throw e;
         if (e.status === 402) {
           problems.push(at(source, [kind.key], e.message));
           break;

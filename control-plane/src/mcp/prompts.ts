@@ -1,6 +1,7 @@
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ApiClient } from './api-client.js';
+import { ok } from '../api-client/client.js';
+import type { McpApi } from './api.js';
 
 /** `triage_open_alerts`: the unresolved alerts of the workspace, and how to work through them. */
 
@@ -31,11 +32,10 @@ const MAX_ALERTS = 100;
 const line = (a: AlertRow) =>
   `- ${a.id} [${a.status}, ${a.severity}] ${a.title} — ${a.source_type} ${a.source_id}, cause ${a.cause}, since ${a.created_at}${a.acknowledged_at ? `, acknowledged ${a.acknowledged_at}` : ''}`;
 
-export const triageMessages = async (api: ApiClient, focus?: string): Promise<GetPromptResult> => {
-  const page = (await api.get('/alerts', { status: ['open', 'acknowledged'], limit: MAX_ALERTS })) as {
-    data: AlertRow[];
-    next_cursor: string | null;
-  };
+export const triageMessages = async (api: McpApi, focus?: string): Promise<GetPromptResult> => {
+  const page = await ok(
+    api.client.GET('/alerts', { params: { query: { status: 'open,acknowledged', limit: MAX_ALERTS } } }),
+  );
   const alerts = page.data;
   const listing = alerts.length
     ? `Unresolved alerts (${alerts.length}${page.next_cursor ? '+, newest first; page on with list_alerts' : ''}):\n${alerts.map(line).join('\n')}`

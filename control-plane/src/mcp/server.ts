@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { type ApiClient, ApiError, ApiUnreachableError, createApiClient } from './api-client.js';
+import { ApiError, ApiUnreachableError, createLookoutClient } from '../api-client/client.js';
+import { nodeFetch } from '../api-client/node-fetch.js';
+import type { McpApi } from './api.js';
 import { triageMessages, triagePrompt } from './prompts.js';
 import type { McpSettings } from './settings.js';
 import { tools } from './tools.js';
@@ -53,14 +55,14 @@ export const describeApiError = (e: ApiError, identity: McpIdentity) => {
 const toolError = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
 
 /** The one MCP server definition (tools, prompt, instructions), served on stdio and on /mcp. */
-export const createLookoutMcpServer = (api: ApiClient, identity: McpIdentity) => {
+export const createLookoutMcpServer = (api: McpApi, identity: McpIdentity) => {
   const server = new McpServer(
     { name: 'lookout', title: 'Lookout', version },
     { instructions: instructions(identity.actsAs) },
   );
   const failure = (e: unknown): string => {
-    if (e instanceof ApiError) return describeApiError(e, identity);
     if (e instanceof ApiUnreachableError) return `Lookout API unreachable: ${e.message}`;
+    if (e instanceof ApiError) return describeApiError(e, identity);
     return `Lookout MCP server error: ${(e as Error).message}`;
   };
 
@@ -95,11 +97,14 @@ export const createLookoutMcpServer = (api: ApiClient, identity: McpIdentity) =>
 
 /** Serves on this process's stdin/stdout until stdin ends. */
 export const runStdioMcpServer = async (settings: McpSettings): Promise<void> => {
-  const api = createApiClient({
+  const api: McpApi = {
     baseUrl: settings.apiUrl,
-    apiKey: settings.apiKey,
-    userAgent: `lookout-mcp/${version}`,
-  });
+    client: createLookoutClient({
+      baseUrl: settings.apiUrl,
+      fetch: nodeFetch(),
+      headers: { 'x-api-key': settings.apiKey, 'user-agent': `lookout-mcp/${version}` },
+    }),
+  };
   const server = createLookoutMcpServer(api, keyIdentity(settings));
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

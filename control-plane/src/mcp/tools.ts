@@ -1,9 +1,10 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { type Body, ok } from '../api-client/client.js';
 import { MONITOR_STATUSES } from '../domain/monitors/monitor-status.js';
 import { HTTP_METHODS } from '../domain/monitors/monitors.js';
 import { MONITOR_TYPES } from '../domain/types.js';
-import type { ApiClient } from './api-client.js';
+import type { McpApi } from './api.js';
 
 /**
  * The tools an on-call assistant gets. Each one is a single call of the public API; the API stays the
@@ -16,7 +17,7 @@ export interface ToolDef {
   description: string;
   input: z.ZodObject;
   annotations: ToolAnnotations;
-  run(api: ApiClient, args: Record<string, unknown>): Promise<unknown>;
+  run(api: McpApi, args: Record<string, unknown>): Promise<unknown>;
 }
 
 const tool = <S extends z.ZodObject>(def: {
@@ -25,7 +26,7 @@ const tool = <S extends z.ZodObject>(def: {
   description: string;
   input: S;
   annotations: ToolAnnotations;
-  run(api: ApiClient, args: z.output<S>): Promise<unknown>;
+  run(api: McpApi, args: z.output<S>): Promise<unknown>;
 }): ToolDef => def as unknown as ToolDef;
 
 const READ: ToolAnnotations = {
@@ -35,7 +36,6 @@ const READ: ToolAnnotations = {
   openWorldHint: false,
 };
 const id = (what: string) => z.string().min(1).describe(`The ${what}'s id (a UUID).`);
-const path = (s: string) => encodeURIComponent(s);
 const page = {
   limit: z.number().int().min(1).max(100).optional().describe('At most this many items (1-100, default 50).'),
   cursor: z
@@ -56,6 +56,8 @@ const statuses = <T extends readonly [string, ...string[]]>(values: T, example: 
     .describe(
       `Only these statuses (${values.join(', ')}): a list or a comma-separated string, e.g. ${example}.`,
     );
+/** A status list as the REST API reads it: one comma-separated value. */
+const words = (v: string | readonly string[] | undefined) => (Array.isArray(v) ? v.join(',') : (v as string));
 const alertIds = z
   .array(z.string())
   .min(1)
@@ -86,7 +88,7 @@ export const tools: ToolDef[] = [
       ...page,
     }),
     annotations: READ,
-    run: (api, a) => api.get('/alerts', a),
+    run: (api, a) => ok(api.client.GET('/alerts', { params: { query: { ...a, status: words(a.status) } } })),
   }),
   tool({
     name: 'get_alert',
@@ -95,7 +97,7 @@ export const tools: ToolDef[] = [
       'One alert with all its fields (status, severity, source, cause, title, description, who acknowledged or resolved it and when) and its timeline: raised, each notification attempt, acknowledged, resolved.',
     input: z.object({ alert_id: id('alert') }),
     annotations: READ,
-    run: (api, a) => api.get(`/alerts/${path(a.alert_id)}`),
+    run: (api, a) => ok(api.client.GET('/alerts/{uuid}', { params: { path: { uuid: a.alert_id } } })),
   }),
   tool({
     name: 'acknowledge_alerts',
@@ -104,7 +106,7 @@ export const tools: ToolDef[] = [
       'Acknowledge open alerts: tell the team someone is working on them (their escalation stops; they stay unresolved). Records the key’s user. Returns what happened to every UUID: {"acknowledged", "already_acknowledged", "already_resolved", "not_found"}.',
     input: z.object({ alert_ids: alertIds }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: (api, a) => api.post('/alerts/acknowledge', { UUIDs: a.alert_ids }),
+    run: (api, a) => ok(api.client.POST('/alerts/acknowledge', { body: { UUIDs: a.alert_ids } })),
   }),
   tool({
     name: 'resolve_alerts',
@@ -113,7 +115,7 @@ export const tools: ToolDef[] = [
       'Resolve alerts, recording the key’s user as the resolver. This cannot be undone: a resolved alert is never reopened (a new failure raises a new alert). Monitor and heartbeat alerts resolve themselves on recovery; use this mainly for integration alerts, which have no recovery signal, and confirm with the user first. Returns {"resolved", "already_resolved", "not_found"}.',
     input: z.object({ alert_ids: alertIds }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: (api, a) => api.post('/alerts/resolve', { UUIDs: a.alert_ids }),
+    run: (api, a) => ok(api.client.POST('/alerts/resolve', { body: { UUIDs: a.alert_ids } })),
   }),
   tool({
     name: 'list_monitors',
@@ -128,7 +130,14 @@ export const tools: ToolDef[] = [
       ...page,
     }),
     annotations: READ,
-    run: (api, a) => api.get('/monitors', a),
+    run: (api, { paused, ...a }) =>
+      ok(
+        api.client.GET('/monitors', {
+          params: {
+            query: { ...a, status: words(a.status), paused: paused === undefined ? undefined : `${paused}` },
+          },
+        }),
+      ),
   }),
   tool({
     name: 'get_monitor',
@@ -137,7 +146,7 @@ export const tools: ToolDef[] = [
       'One monitor with its whole configuration (endpoint secrets are never shown), its status (up, down, paused, pending, maintenance), last_checked_at, uptime_24h and uptime_30d (percent, null without checks), last_response_time_ms and recent_checks (the 30 newest checks, oldest first).',
     input: z.object({ monitor_id: id('monitor') }),
     annotations: READ,
-    run: (api, a) => api.get(`/monitors/${path(a.monitor_id)}`),
+    run: (api, a) => ok(api.client.GET('/monitors/{id}', { params: { path: { id: a.monitor_id } } })),
   }),
   tool({
     name: 'create_monitor',
@@ -176,7 +185,8 @@ export const tools: ToolDef[] = [
       paused: z.boolean().optional().describe('Create it paused.'),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: (api, a) => api.post('/monitors/create', a),
+    // The API is the validator: what the assistant leaves out is named in its 422, not refused here.
+    run: (api, a) => ok(api.client.POST('/monitors/create', { body: a as Body<'/monitors/create', 'post'> })),
   }),
   tool({
     name: 'pause_monitor',
@@ -185,7 +195,7 @@ export const tools: ToolDef[] = [
       'Stop running checks of a monitor until it is resumed (during maintenance, say). While paused it raises no alerts. Returns the monitor.',
     input: z.object({ monitor_id: id('monitor') }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: (api, a) => api.post(`/monitors/${path(a.monitor_id)}/pause`),
+    run: (api, a) => ok(api.client.POST('/monitors/{id}/pause', { params: { path: { id: a.monitor_id } } })),
   }),
   tool({
     name: 'resume_monitor',
@@ -193,7 +203,7 @@ export const tools: ToolDef[] = [
     description: 'Run the checks of a paused monitor again. Returns the monitor.',
     input: z.object({ monitor_id: id('monitor') }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: (api, a) => api.post(`/monitors/${path(a.monitor_id)}/resume`),
+    run: (api, a) => ok(api.client.POST('/monitors/{id}/resume', { params: { path: { id: a.monitor_id } } })),
   }),
   tool({
     name: 'list_heartbeats',
@@ -202,7 +212,7 @@ export const tools: ToolDef[] = [
       'List heartbeats (jobs that ping Lookout), newest first, with their state (new, up, late, down, paused), last ping time, period and grace. A heartbeat is late or down when no ping came within its period plus grace. Returns {"data": [...], "next_cursor"}.',
     input: z.object(page),
     annotations: READ,
-    run: (api, a) => api.get('/heartbeats', a),
+    run: (api, a) => ok(api.client.GET('/heartbeats', { params: { query: a } })),
   }),
   tool({
     name: 'get_monitor_results',
@@ -217,7 +227,8 @@ export const tools: ToolDef[] = [
       ...page,
     }),
     annotations: READ,
-    run: (api, { monitor_id, ...q }) => api.get(`/monitors/${path(monitor_id)}/results`, q),
+    run: (api, { monitor_id, ...q }) =>
+      ok(api.client.GET('/monitors/{id}/results', { params: { path: { id: monitor_id }, query: q } })),
   }),
   tool({
     name: 'get_monitor_uptime',
@@ -230,7 +241,8 @@ export const tools: ToolDef[] = [
       until: time('End of the window (default: now)'),
     }),
     annotations: READ,
-    run: (api, { monitor_id, ...q }) => api.get(`/monitors/${path(monitor_id)}/uptime`, q),
+    run: (api, { monitor_id, ...q }) =>
+      ok(api.client.GET('/monitors/{id}/uptime', { params: { path: { id: monitor_id }, query: q } })),
   }),
   tool({
     name: 'get_region_health',
@@ -239,6 +251,6 @@ export const tools: ToolDef[] = [
       'For each region monitors may run from (the names check_locations takes): healthy (an agent there is reporting results) or unhealthy (no check runs there until an agent is back), and how many of the workspace’s monitors it checks (0 where none run). Use it when failures or a no_healthy_agent alert come from one region: an unhealthy region means the probes are down, not the monitored services.',
     input: z.object({}),
     annotations: READ,
-    run: (api) => api.get('/regions'),
+    run: (api) => ok(api.client.GET('/regions')),
   }),
 ];

@@ -1,6 +1,7 @@
+import { type Body, ok } from '../../api-client/client.js';
 import { channelBodyDoc } from '../../domain/routing/channels.js';
 import { maskUrl } from '../../http/serialize.js';
-import { Hidden, type Item, type Live, type ResourceKind, SECRET_HEADER } from '../kind.js';
+import { allPages, Hidden, type Item, type Live, type ResourceKind, SECRET_HEADER } from '../kind.js';
 
 /**
  * Per channel type, what of its `config` the API does not show back (a function: the file's value →
@@ -25,7 +26,7 @@ export const channels: ResourceKind = {
   nameField: 'name',
   item: channelBodyDoc,
   writeRole: 'admin',
-  listPath: '/channels',
+  list: (a) => allPages((cursor) => ok(a.GET('/channels', { params: { query: { limit: 100, cursor } } }))),
   immutable: ['type'],
   fromLive(live) {
     const type = live.type as string;
@@ -37,12 +38,20 @@ export const channels: ResourceKind = {
   references: () => [],
   toBody: (item) => ({ ...item }),
   sensitive: (item, path) => CONFIG_SECRETS[String(item.type)]?.sensitive?.(path) ?? false,
-  create: async (a, body) => a.post('/channels', body) as Promise<Live>,
+  create: async (a, body) =>
+    (await ok(a.POST('/channels', { body: body as Body<'/channels', 'post'> }))) as unknown as Live,
   async update(a, live, body) {
     // The API replaces the whole config of the channel's type: the file's config is sent whole.
-    await a.patch(`/channels/${live.id}`, body);
+    await ok(
+      a.PATCH('/channels/{id}', {
+        params: { path: { id: live.id } },
+        body: body as Body<'/channels/{id}', 'patch'>,
+      }),
+    );
   },
-  remove: (a, live) => a.delete(`/channels/${live.id}`),
+  async remove(a, live) {
+    await ok(a.DELETE('/channels/{id}', { params: { path: { id: live.id } } }));
+  },
   createdNote: (c) =>
     c.type === 'webhook'
       ? `channel "${c.name}": its signing secret (X-Lookout-Signature) was shown once in the API's answer and is not printed here`

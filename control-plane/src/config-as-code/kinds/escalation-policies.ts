@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { type Body, ok } from '../../api-client/client.js';
 import { createPolicyBody } from '../../domain/routing/escalation-policies.js';
-import type { Item, Live, Names, Reference, ResourceKind } from '../kind.js';
+import { allPages, type Item, type Live, type Names, type Reference, type ResourceKind } from '../kind.js';
 
 /**
  * Policies name users by email and channels by name in their steps (`notify_users`,
@@ -29,7 +30,8 @@ export const escalationPolicies: ResourceKind = {
   nameField: 'name',
   item: createPolicyBody.omit({ steps: true }).extend({ steps: z.array(step).min(1).max(10) }),
   writeRole: 'admin',
-  listPath: '/escalation-policies',
+  list: (a) =>
+    allPages((cursor) => ok(a.GET('/escalation-policies', { params: { query: { limit: 100, cursor } } }))),
   immutable: [],
   fromLive(live: Live, names: Names): Item {
     return {
@@ -71,9 +73,19 @@ export const escalationPolicies: ResourceKind = {
   // A workspace always has one default: `is_default: false` follows from another policy's `true`
   // (the API moves the default), so only `true` is compared and sent.
   comparable: ({ is_default, ...rest }) => (is_default === true ? { ...rest, is_default } : rest),
-  create: async (a, body) => a.post('/escalation-policies', body) as Promise<Live>,
+  create: async (a, body) =>
+    (await ok(
+      a.POST('/escalation-policies', { body: body as Body<'/escalation-policies', 'post'> }),
+    )) as unknown as Live,
   async update(a, live, body) {
-    await a.patch(`/escalation-policies/${live.id}`, body);
+    await ok(
+      a.PATCH('/escalation-policies/{id}', {
+        params: { path: { id: live.id } },
+        body: body as Body<'/escalation-policies/{id}', 'patch'>,
+      }),
+    );
   },
-  remove: (a, live) => a.delete(`/escalation-policies/${live.id}`),
+  async remove(a, live) {
+    await ok(a.DELETE('/escalation-policies/{id}', { params: { path: { id: live.id } } }));
+  },
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { type Body, ok } from '../../api-client/client.js';
 import { createHeartbeatBody } from '../../domain/heartbeats/heartbeats.js';
-import { type Live, pick, type ResourceKind, singleRef } from '../kind.js';
+import { allPages, type Live, pick, type ResourceKind, singleRef } from '../kind.js';
 
 const policy = singleRef('escalation_policy_id', 'escalation_policy', 'escalation_policies');
 const fields = Object.keys(createHeartbeatBody.shape);
@@ -14,7 +15,7 @@ export const heartbeats: ResourceKind = {
     .omit({ escalation_policy_id: true })
     .extend({ escalation_policy: z.string().min(1).max(200).optional() }),
   writeRole: 'member',
-  listPath: '/heartbeats',
+  list: (a) => allPages((cursor) => ok(a.GET('/heartbeats', { params: { query: { limit: 100, cursor } } }))),
   immutable: [],
   fromLive(live, names) {
     const out = pick(live, fields);
@@ -27,10 +28,18 @@ export const heartbeats: ResourceKind = {
     policy.toBody(body, names);
     return body;
   },
-  create: async (a, body) => a.post('/heartbeats', body) as Promise<Live>,
+  create: async (a, body) =>
+    (await ok(a.POST('/heartbeats', { body: body as Body<'/heartbeats', 'post'> }))) as unknown as Live,
   async update(a, live, body) {
-    await a.patch(`/heartbeats/${live.id}`, body);
+    await ok(
+      a.PATCH('/heartbeats/{uuid}', {
+        params: { path: { uuid: live.id } },
+        body: body as Body<'/heartbeats/{uuid}', 'patch'>,
+      }),
+    );
   },
-  remove: (a, live) => a.delete(`/heartbeats/${live.id}`),
+  async remove(a, live) {
+    await ok(a.DELETE('/heartbeats/{uuid}', { params: { path: { uuid: live.id } } }));
+  },
   createdNote: (h) => `heartbeat "${h.display_name}" pings at ${h.ping_url}`,
 };

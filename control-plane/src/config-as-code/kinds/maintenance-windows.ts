@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { type Body, ok } from '../../api-client/client.js';
 import { createWindowBody } from '../../domain/routing/maintenance.js';
-import type { Item, Live, ResourceKind } from '../kind.js';
+import { allPages, type Item, type Live, type ResourceKind } from '../kind.js';
 
 /** `scope` names the monitor (its display_name) or heartbeat a window covers (the API's scope_id). */
 const scopeKind = (type: unknown) => (type === 'monitor' ? 'monitors' : 'heartbeats');
@@ -11,7 +12,8 @@ export const maintenanceWindows: ResourceKind = {
   nameField: 'name',
   item: createWindowBody.omit({ scope_id: true }).extend({ scope: z.string().min(1).max(200).optional() }),
   writeRole: 'admin',
-  listPath: '/maintenance-windows',
+  list: (a) =>
+    allPages((cursor) => ok(a.GET('/maintenance-windows', { params: { query: { limit: 100, cursor } } }))),
   // A window that has ended is history, not configuration: not exported, compared or pruned.
   managed: (live, now) => Date.parse(String(live.ends_at)) > now.getTime(),
   immutable: ['scope_type', 'scope'],
@@ -32,10 +34,20 @@ export const maintenanceWindows: ResourceKind = {
     if (typeof scope === 'string') body.scope_id = names.idOf(scopeKind(item.scope_type), scope) ?? scope;
     return body;
   },
-  create: async (a, body) => a.post('/maintenance-windows', body) as Promise<Live>,
+  create: async (a, body) =>
+    (await ok(
+      a.POST('/maintenance-windows', { body: body as Body<'/maintenance-windows', 'post'> }),
+    )) as unknown as Live,
   async update(a, live, body) {
     const { scope_type: _t, scope_id: _s, ...patch } = body;
-    await a.patch(`/maintenance-windows/${live.id}`, patch);
+    await ok(
+      a.PATCH('/maintenance-windows/{id}', {
+        params: { path: { id: live.id } },
+        body: patch as Body<'/maintenance-windows/{id}', 'patch'>,
+      }),
+    );
   },
-  remove: (a, live) => a.delete(`/maintenance-windows/${live.id}`),
+  async remove(a, live) {
+    await ok(a.DELETE('/maintenance-windows/{id}', { params: { path: { id: live.id } } }));
+  },
 };

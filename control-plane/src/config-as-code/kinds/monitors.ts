@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { type Body, ok } from '../../api-client/client.js';
 import {
   createMonitorBody,
   MAX_MONITOR_BATCH,
   onlyFor,
   SECRET_MASK,
 } from '../../domain/monitors/monitors.js';
-import { Hidden, type Live, pick, type ResourceKind, SECRET_HEADER, singleRef } from '../kind.js';
+import { allPages, Hidden, type Live, pick, type ResourceKind, SECRET_HEADER, singleRef } from '../kind.js';
 
 const api = createMonitorBody as unknown as z.ZodObject;
 const policy = singleRef('escalation_policy_id', 'escalation_policy', 'escalation_policies');
@@ -31,7 +32,7 @@ export const monitors: ResourceKind = {
     .omit({ escalation_policy_id: true })
     .extend({ escalation_policy: z.string().min(1).max(200).optional() }),
   writeRole: 'member',
-  listPath: '/monitors',
+  list: (a) => allPages((cursor) => ok(a.GET('/monitors', { params: { query: { limit: 100, cursor } } }))),
   immutable: ['monitor_type'],
   fromLive(live, names) {
     const type = live.monitor_type as string;
@@ -66,18 +67,35 @@ export const monitors: ResourceKind = {
   sensitive: (item, path) =>
     (path[0] === 'request_headers' && SECRET_HEADER.test(String(path[1]))) ||
     (path.length === 1 && path[0] === 'url' && hasSecretQuery(item.url)),
-  create: async (a, body) => a.post('/monitors/create', body) as Promise<Live>,
+  create: async (a, body) =>
+    (await ok(
+      a.POST('/monitors/create', { body: body as Body<'/monitors/create', 'post'> }),
+    )) as unknown as Live,
   bulk: {
     size: MAX_MONITOR_BATCH,
     async check(a, bodies, others) {
-      await a.post('/monitors/batch/check', { monitors: bodies, in_other_batches: others });
+      await ok(
+        a.POST('/monitors/batch/check', {
+          body: { monitors: bodies, in_other_batches: others } as Body<'/monitors/batch/check', 'post'>,
+        }),
+      );
     },
     async create(a, bodies) {
-      return ((await a.post('/monitors/batch', { monitors: bodies })) as { data: Live[] }).data;
+      const r = await ok(
+        a.POST('/monitors/batch', { body: { monitors: bodies } as Body<'/monitors/batch', 'post'> }),
+      );
+      return r.data as unknown as Live[];
     },
   },
   async update(a, live, body) {
-    await a.patch(`/monitors/${live.id}`, body);
+    await ok(
+      a.PATCH('/monitors/{id}', {
+        params: { path: { id: live.id } },
+        body: body as Body<'/monitors/{id}', 'patch'>,
+      }),
+    );
   },
-  remove: (a, live) => a.delete(`/monitors/${live.id}`),
+  async remove(a, live) {
+    await ok(a.DELETE('/monitors/{id}', { params: { path: { id: live.id } } }));
+  },
 };

@@ -3,11 +3,12 @@ import { AppError, isAppError } from '@lookout/shared';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
+import { createLookoutClient } from '../../api-client/client.js';
 import { existingGrantId } from '../../domain/access/connected-apps.js';
 import { createRateLimiter } from '../../domain/access/rate-limiter.js';
 import { authenticateSession, checkCsrf, csrfToken } from '../../domain/access/sessions.js';
 import type { User, Workspace } from '../../domain/types.js';
-import { createInProcessApiClient } from '../../mcp/in-process-client.js';
+import { inProcessFetch } from '../../mcp/in-process-fetch.js';
 import { createLookoutMcpServer, type McpIdentity } from '../../mcp/server.js';
 import { readRaw } from '../body.js';
 import { type InternalPrincipal, withInternalPrincipal } from '../internal-principal.js';
@@ -257,16 +258,22 @@ export const hostedMcp = (
       user_id: user.id,
       via: { kind: 'oauth', client_id: token.clientId ?? '' },
     };
-    const api = createInProcessApiClient({
-      // Each tool call is an in-process request of the app, as this user (internal-principal.ts).
-      dispatch: (req, res) => {
-        withInternalPrincipal(req, principal);
-        dispatch(req, res);
-      },
-      host: requestHost(ctx.req.headers, config.trust_proxy) ?? '',
-      baseUrl: `${issuer}/api/v1`,
-      userAgent: `lookout-hosted-mcp (${token.clientId})`,
-    });
+    const baseUrl = `${issuer}/api/v1`;
+    const api = {
+      baseUrl,
+      client: createLookoutClient({
+        baseUrl,
+        // Each tool call is an in-process request of the app, as this user (internal-principal.ts).
+        fetch: inProcessFetch({
+          dispatch: (req, res) => {
+            withInternalPrincipal(req, principal);
+            dispatch(req, res);
+          },
+          host: requestHost(ctx.req.headers, config.trust_proxy) ?? '',
+        }),
+        headers: { 'user-agent': `lookout-hosted-mcp (${token.clientId})` },
+      }),
+    };
     const server = createLookoutMcpServer(api, HOSTED);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

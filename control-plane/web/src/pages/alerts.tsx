@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { type Actor, type Alert, type AlertStatus, api, type Me } from '../api.js';
+import { type Actor, type Alert, type AlertSourceType, type AlertStatus, api, type Me } from '../api.js';
 import { formatDateTime, fromNow } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox, Notice } from '../kit/error-box.js';
@@ -67,7 +67,7 @@ export const RESOLVE_WARNING =
 export const AlertsPage = (props: { me: Me }) => {
   const canAct = props.me.user.role !== 'viewer';
   const [status, setStatus] = useState('open,acknowledged');
-  const [source, setSource] = useState('');
+  const [source, setSource] = useState<AlertSourceType | ''>('');
   const [alerts, setAlerts] = useState<Alert[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -143,7 +143,11 @@ export const AlertsPage = (props: { me: Me }) => {
             </div>
             <div class="field inline">
               <label for="alert-source">Source</label>
-              <select id="alert-source" value={source} onChange={(e) => setSource(e.currentTarget.value)}>
+              <select
+                id="alert-source"
+                value={source}
+                onChange={(e) => setSource(e.currentTarget.value as AlertSourceType | '')}
+              >
                 {SOURCES.map((f) => (
                   <option key={f.value} value={f.value}>
                     {f.label}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Me } from '../api.js';
-import { type Channel, type ChannelType, routingApi } from '../api-routing.js';
+import { type Channel, type ChannelBody, type ChannelType, configOf, routingApi } from '../api-routing.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox, Notice } from '../kit/error-box.js';
 import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
@@ -33,7 +33,7 @@ const parseHeaders = (text: string) =>
   );
 
 const where = (c: Channel) =>
-  c.type === 'email' ? (c.config.addresses ?? []).join(', ') : (c.config.url ?? '');
+  c.type === 'email' ? (configOf(c).addresses ?? []).join(', ') : (configOf(c).url ?? '');
 
 /** Name and type, then the type's own fields (the whole config of its type). */
 const ChannelForm = (props: {
@@ -44,10 +44,10 @@ const ChannelForm = (props: {
   const i = props.initial;
   const [name, setName] = useState(i?.name ?? '');
   const [type, setType] = useState<ChannelType>(i?.type ?? 'email');
-  const [addresses, setAddresses] = useState((i?.config.addresses ?? []).join(', '));
+  const [addresses, setAddresses] = useState(((i && configOf(i).addresses) ?? []).join(', '));
   // A Slack URL is shown masked: editing keeps it unless a new one is typed.
-  const [url, setUrl] = useState(i?.type === 'webhook' ? (i.config.url ?? '') : '');
-  const [headers, setHeaders] = useState(headersText(i?.config.headers));
+  const [url, setUrl] = useState(i?.type === 'webhook' ? (configOf(i).url ?? '') : '');
+  const [headers, setHeaders] = useState(headersText(i && configOf(i).headers));
   const [problems, setProblems] = useState<Problems>({});
   const [busy, setBusy] = useState(false);
   const config = (): Channel['config'] | undefined => {
@@ -133,7 +133,7 @@ const ChannelForm = (props: {
             ? {
                 hint:
                   i?.type === 'slack'
-                    ? `Now ${i.config.url}; leave empty to keep it.`
+                    ? `Now ${configOf(i).url}; leave empty to keep it.`
                     : 'A Slack incoming-webhook URL (https://hooks.slack.com/services/…).',
               }
             : { hint: 'Lookout POSTs JSON, signed in X-Lookout-Signature.' })}
@@ -245,7 +245,9 @@ export const ChannelsPage = (props: { me: Me }) => {
                 });
                 setEditing(null);
               } else {
-                const c = await routingApi.createChannel({ ...body, config: body.config ?? {} });
+                // A new channel's form always gives a config (only an edit keeps a stored one), and its
+                // type and config come from one form state; the API checks that they match.
+                const c = await routingApi.createChannel({ ...body, config: body.config } as ChannelBody);
                 if (c.signing_secret) setSecret({ name: c.name, value: c.signing_secret });
               }
               await load();

@@ -1,5 +1,5 @@
 /** The monitor form's state as typed, to and from the API's monitor record. */
-import { ApiError, type MonitorDetail, type MonitorType } from '../../api.js';
+import { ApiError, type MonitorBody, type MonitorDetail, type MonitorType } from '../../api.js';
 
 export const TYPES: { value: MonitorType; label: string; what: string }[] = [
   {
@@ -124,17 +124,17 @@ const list = (s: string) =>
     .filter(Boolean);
 
 /** The request body: only the fields that apply to the type (the API refuses the others, by name). */
-export const bodyOf = (d: Draft, existing: MonitorDetail | null): Record<string, unknown> => {
+export const bodyOf = (d: Draft, existing: MonitorDetail | null): MonitorBody => {
   const t = d.monitor_type;
   const web = t === 'http' || t === 'api';
   const b: Record<string, unknown> = {
+    monitor_type: t,
     display_name: d.display_name,
     url: d.url.trim(),
     check_interval_seconds: num(d.check_interval_seconds),
     timeout_seconds: num(d.timeout_seconds),
     failure_threshold: num(d.failure_threshold),
   };
-  if (!existing) b.monitor_type = t;
   if (d.check_locations !== null) b.check_locations = d.check_locations;
   if (d.escalation_policy_id !== (existing?.escalation_policy_id ?? ''))
     b.escalation_policy_id = d.escalation_policy_id;
@@ -185,7 +185,9 @@ export const bodyOf = (d: Draft, existing: MonitorDetail | null): Record<string,
   }
   if (t === 'domain') b.domain_expiry_alert_days = num(d.domain_expiry_alert_days);
   for (const k of Object.keys(b)) if (b[k] === undefined) delete b[k];
-  return b;
+  // Typed as the API's body, but built from what was typed: a number field that is not a number goes
+  // as the text itself, so that the API's 422 names that field in its own words.
+  return b as MonitorBody;
 };
 
 /** Which input a problem belongs to: `auth.username` → auth, `check_locations[1]` → check_locations. */
