@@ -346,6 +346,10 @@ describe('lookout export, plan, apply', () => {
     ]);
     expect(await h.store.countMonitors(w.workspace.id)).toBe(2500);
     expect((await cli(w, w.adminKey, ['plan', '-f', path])).code).toBe(0);
+    // The export of all of them reaches its end (more than a pipe holds).
+    const exported = await cli(w, w.adminKey, ['export']);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout.match(/^ {2}- display_name: /gm)?.length).toBe(2500);
   });
 
   it('the file’s JSON Schema is served beside the API, as published in docs/', async () => {

@@ -318,7 +318,8 @@ const run = async (argv: string[]): Promise<number> => {
 };
 
 run(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  // Exit once stdout has taken everything written (an export of many monitors fills a pipe's buffer).
+  (code) => process.stdout.write('', () => process.exit(code)),
   (e: unknown) => {
     const msg = isAppError(e)
       ? e.details.length

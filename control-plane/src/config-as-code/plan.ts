@@ -210,10 +210,11 @@ export const makePlan = async (
   const problems: FileProblem[] = [];
   const changes: Change[] = [];
   const kept: Plan['kept'] = [];
-  const inFile = (kindKey: string, name: string) => {
-    const k = kindByKey(kindKey);
-    return !!k && (items.get(k) ?? []).some(({ item }) => item[k.nameField] === name);
-  };
+  // Names in the file per kind (sets: files of tens of thousands of items are compared in linear time).
+  const fileNames = new Map<string, Set<string>>(
+    [...items].map(([k, list]) => [k.key, new Set(list.map(({ item }) => String(item[k.nameField])))]),
+  );
+  const inFile = (kindKey: string, name: string) => fileNames.get(kindKey)?.has(name) ?? false;
 
   for (const [kind, list] of items) {
     const records = live.get(kind.key);
@@ -303,7 +304,7 @@ export const makePlan = async (
       if (fields.length) changes.push({ kind, action: 'update', name, index: i, item, live: record, fields });
     }
     for (const [name, rs] of byName) {
-      if (list.some(({ item }) => item[kind.nameField] === name)) continue;
+      if (inFile(kind.key, name)) continue;
       for (const r of rs) {
         if (opts.prune) changes.push({ kind, action: 'delete', name, live: r, fields: [] });
         else kept.push({ kind, name });
