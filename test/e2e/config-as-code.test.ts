@@ -210,6 +210,17 @@ describe('lookout export, plan, apply', () => {
     expect(after.check_interval_seconds).toBe(300);
     expect(after.version).toBe(before.version + 1);
     expect((await cli(w, w.adminKey, ['plan', '-f', path], SECRETS)).code).toBe(0);
+    // The default policy cannot go unless another becomes the default: said before anything changes.
+    const noDefault = file(
+      'no-default.yaml',
+      edited.replace(/ {2}- name: Default\n(?: {4}.*\n| {6}.*\n| {8}.*\n)*/, ''),
+    );
+    const refused = await cli(w, w.adminKey, ['apply', '-f', noDefault, '--prune'], SECRETS);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'escalation_policies --prune cannot delete escalation policy "Default": it is the workspace’s default policy',
+    );
+    expect(await count(w, '/escalation-policies')).toBe(2);
     const prune = await cli(w, w.adminKey, ['apply', '-f', noHeartbeats, '--prune'], SECRETS);
     expect(prune.code, prune.stderr).toBe(0);
     expect(await count(w, '/heartbeats')).toBe(0);

@@ -76,6 +76,11 @@ export interface ResourceKind {
   };
   update(api: LookoutClient, live: Live, body: Record<string, unknown>): Promise<void>;
   remove(api: LookoutClient, live: Live): Promise<void>;
+  /**
+   * Why the API would refuse to delete this record whatever the order (the default policy, unless the
+   * file makes another one the default): a problem of the file, before anything changes.
+   */
+  cannotDelete?(live: Live, fileItems: Item[]): string | undefined;
   /** Something to tell after creating one (a secret the API shows once and apply does not print). */
   createdNote?(created: Live): string | undefined;
 }

@@ -306,8 +306,17 @@ export const makePlan = async (
     for (const [name, rs] of byName) {
       if (inFile(kind.key, name)) continue;
       for (const r of rs) {
-        if (opts.prune) changes.push({ kind, action: 'delete', name, live: r, fields: [] });
-        else kept.push({ kind, name });
+        if (!opts.prune) {
+          kept.push({ kind, name });
+          continue;
+        }
+        const refusal = kind.cannotDelete?.(
+          r,
+          list.map(({ item }) => item),
+        );
+        if (refusal)
+          problems.push(at(source, [kind.key], `--prune cannot delete ${kind.noun} "${name}": ${refusal}`));
+        else changes.push({ kind, action: 'delete', name, live: r, fields: [] });
       }
     }
   }

@@ -73,6 +73,10 @@ export const escalationPolicies: ResourceKind = {
   // A workspace always has one default: `is_default: false` follows from another policy's `true`
   // (the API moves the default), so only `true` is compared and sent.
   comparable: ({ is_default, ...rest }) => (is_default === true ? { ...rest, is_default } : rest),
+  cannotDelete: (live, items) =>
+    live.is_default === true && !items.some((i) => i.is_default === true)
+      ? 'it is the workspace’s default policy; name it in the file, or make another policy `is_default: true`'
+      : undefined,
   create: async (a, body) =>
     (await ok(
       a.POST('/escalation-policies', { body: body as Body<'/escalation-policies', 'post'> }),
