@@ -44,7 +44,7 @@ export const readConfigSource = (
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
   const problems: FileProblem[] = doc.errors.map((e) => ({
     path: '(file)',
-    line: e.linePos?.[0]?.line ?? null,
+    line: lineCounter.linePos(e.pos[0]).line,
     message: e.message.split('\n')[0] ?? e.message,
   }));
   const lineOf = (path: readonly (string | number)[]): number | null => {
