@@ -43,6 +43,7 @@ const file = (name: string, text: string) => {
 
 const SECRETS = {
   MONITOR_CHECKOUT_AUTH_PASSWORD: 's3cret',
+  MONITOR_ORDERS_API_REQUEST_HEADERS_X_API_KEY: 'k-123',
   CHANNEL_PAGER_HOOK_CONFIG_HEADERS_AUTHORIZATION: 'Bearer hook-token',
 };
 
@@ -83,6 +84,36 @@ const fill = async (w: Workspace) => {
   const db = await w.api('POST', '/monitors/create', {
     json: { display_name: 'Database', monitor_type: 'tcp', url: 'db.example.com', port: 5432 },
   });
+  // One of each other type, with its own fields.
+  for (const json of [
+    {
+      display_name: 'Orders API',
+      monitor_type: 'api',
+      url: 'https://api.example.com/orders',
+      http_method: 'POST',
+      expected_status_code: 201,
+      request_headers: { 'X-Api-Key': 'k-123', Accept: 'application/json' },
+      request_body: '{"probe": true}',
+      required_keyword: 'id',
+    },
+    {
+      display_name: 'MX records',
+      monitor_type: 'dns',
+      url: 'example.com',
+      dns_record_type: 'MX',
+      dns_expected_values: ['mx.example.com'],
+      dns_resolver: '9.9.9.9',
+    },
+    {
+      display_name: 'Registration',
+      monitor_type: 'domain',
+      url: 'example.com',
+      domain_expiry_alert_days: 45,
+    },
+  ]) {
+    const r = await w.api('POST', '/monitors/create', { json });
+    expect(r.status, r.text).toBe(201);
+  }
   await w.api('POST', '/heartbeats', { json: { display_name: 'Nightly backup', period_seconds: 86_400 } });
   await w.api('POST', '/integrations', {
     json: { name: 'Prometheus', kind: 'alertmanager', escalation_policy_id: night.body.id },
@@ -133,6 +164,7 @@ describe('lookout export, plan, apply', () => {
     expect(text).toContain(`Authorization: ${ref('CHANNEL_PAGER_HOOK_CONFIG_HEADERS_AUTHORIZATION')}`);
     expect(text).not.toContain('s3cret');
     expect(text).not.toContain('hook-token');
+    expect(text).not.toContain('k-123');
     expect(text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
     expect(exported.stderr).toContain('MONITOR_CHECKOUT_AUTH_PASSWORD');
 
@@ -146,7 +178,7 @@ describe('lookout export, plan, apply', () => {
 
     const applied = await cli(target, target.adminKey, ['apply', '-f', path], SECRETS);
     expect(applied.code, applied.stderr).toBe(0);
-    expect(applied.stdout).toContain('created 2 monitors (2 of 2)');
+    expect(applied.stdout).toContain('created 5 monitors (5 of 5)');
     expect(await counts(target)).toEqual(await counts(source));
     const again = await cli(target, target.adminKey, ['export']);
     expect(body(again.stdout)).toBe(body(text));
@@ -239,7 +271,11 @@ describe('lookout export, plan, apply', () => {
     const edited = exported.stdout.replace('period_seconds: 86400', 'period_seconds: 7200');
     const path = file('viewer.yaml', edited.replace(/escalation_policies:\n(?: {2}.*\n)*/, ''));
     const before = await counts(w);
-    const applied = await cli(w, viewer.key, ['apply', '-f', path], SECRETS);
+    // What a viewer sees masked is exported as ${NAME} too; the variables export names are set.
+    const named = exported.stderr.match(/before plan or apply: (.*)/)?.[1]?.split(', ') ?? [];
+    expect(named).toContain('MONITOR_ORDERS_API_REQUEST_BODY');
+    const env = Object.fromEntries(named.map((n) => [n, 'x']));
+    const applied = await cli(w, viewer.key, ['apply', '-f', path], env);
     expect(applied.code).toBe(1);
     expect(applied.stderr).toContain('apply refused: this key acts as a viewer, and the API refuses (403)');
     expect(applied.stderr).toContain('nothing was changed');
