@@ -221,7 +221,7 @@ export const configKeys = {
   block_private_destinations: {
     schema: bool,
     default: false,
-    doc: 'Refuse webhook and Slack notifications to private, loopback and link-local addresses (the SSRF guard for hosted use); agents have LOOKOUT_AGENT_BLOCK_PRIVATE_TARGETS for checks.',
+    doc: 'Refuse notifications of every kind (webhooks, chat, push, PagerDuty, Opsgenie, SMS, workspace SMTP servers) to private, loopback and link-local addresses (the SSRF guard for hosted use); agents have LOOKOUT_AGENT_BLOCK_PRIVATE_TARGETS for checks.',
   },
   auth_failures_per_minute: {
     schema: z.coerce.number().min(0).max(100_000),
@@ -282,6 +282,11 @@ export const configKeys = {
     schema: z.coerce.number().int().min(10).max(600000),
     default: 5000,
     doc: 'How often each replica looks for due escalation steps.',
+  },
+  status_auto_draft_ms: {
+    schema: z.coerce.number().int().min(10).max(600000),
+    default: 15000,
+    doc: 'How often each replica opens draft incidents on status pages that ask for them (a linked monitor went down).',
   },
   escalation_lease_seconds: {
     schema: z.coerce.number().int().min(5).max(3600),

@@ -3,8 +3,10 @@ import type { Config } from './config.js';
 import { checkRegions } from './domain/agents/region-health.js';
 import { checkHeartbeatDeadlines } from './domain/heartbeats/heartbeat-deadlines.js';
 import type { MonitorCatalog } from './domain/monitors/monitor-catalog.js';
-import { rollupRetentionDays } from './domain/results/uptime.js';
+import { dailyRollupRetentionDays, rollupRetentionDays } from './domain/results/uptime.js';
 import { createEscalationRunner } from './domain/routing/escalation-runner.js';
+import { openAutoDrafts } from './domain/status-pages/auto-drafts.js';
+import { INCIDENT_RETENTION_DAYS } from './domain/status-pages/status-pages.js';
 import type { Metrics } from './metrics.js';
 import { dispatcherFromConfig } from './notify/from-config.js';
 import type { Store } from './store/port.js';
@@ -63,7 +65,17 @@ export const startJobs = (deps: {
     const rollupsBefore = new Date(
       now.getTime() - rollupRetentionDays(config.result_retention_days) * 86_400_000,
     );
-    for (let i = 0; i < 100; i++) if ((await store.pruneRollups(rollupsBefore, 1000)) < 1000) break;
+    const dailyBefore = new Date(
+      now.getTime() - dailyRollupRetentionDays(config.result_retention_days) * 86_400_000,
+    );
+    for (let i = 0; i < 100; i++)
+      if ((await store.pruneRollups(rollupsBefore, 1000, dailyBefore)) < 1000) break;
+  });
+
+  // Status page incidents resolved longer ago than the page's history keeps (domain/status-pages).
+  every(60_000, 'prune-incidents', async (now) => {
+    const before = new Date(now.getTime() - INCIDENT_RETENTION_DAYS * 86_400_000);
+    for (let i = 0; i < 100; i++) if ((await store.pruneIncidents(before, 1000)) < 1000) break;
   });
 
   // The monitor feed needs only what a stalled replica could still be missing; older entries go.
@@ -87,6 +99,13 @@ export const startJobs = (deps: {
   every(config.heartbeat_check_ms, 'heartbeat-deadlines', async (now) => {
     const r = await checkHeartbeatDeadlines(store, now);
     if (r.raised + r.resolved > 0) log.info(r, 'heartbeat deadlines');
+  });
+
+  // Status pages that ask for it: a draft incident for each linked monitor that went down (one per
+  // outage, by the store's unique key, so every replica can run this at once).
+  every(config.status_auto_draft_ms, 'status-page-drafts', async (now) => {
+    const opened = await openAutoDrafts(store, now);
+    if (opened > 0) log.info({ opened }, 'draft incidents opened on status pages');
   });
 
   // A region whose monitors nobody checks raises one alert per workspace, not one per monitor.
@@ -116,6 +135,8 @@ export const startJobs = (deps: {
     onError: (err, alertId) => log.error({ err, alert: alertId }, 'escalation step failed'),
   });
   every(config.escalation_poll_ms, 'escalations', () => escalations.tick());
+  // Acknowledged and resolved alerts, told to the channels that follow them (PagerDuty, Opsgenie, chat).
+  every(config.escalation_poll_ms, 'alert-follow-ups', () => escalations.followTick());
 
   return {
     stop() {

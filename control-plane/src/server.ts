@@ -5,9 +5,12 @@ import type { Config } from './config.js';
 import { capConnections } from './connection-cap.js';
 import { createPingBatcher } from './domain/heartbeats/ping-batcher.js';
 import { createMonitorCatalog } from './domain/monitors/monitor-catalog.js';
+import { loadStatusView } from './domain/status-pages/public-view.js';
+import { createViewCache } from './domain/status-pages/view-cache.js';
 import { createApp } from './http/app.js';
 import { ClosingResponse } from './http/closing-response.js';
 import { createPingEndpoint } from './http/ping-endpoint.js';
+import { createPublicStatus } from './http/status-public/serve.js';
 import { startJobs } from './jobs.js';
 import { createMetrics, instrumentStore } from './metrics.js';
 import { workspaceBaseUrl } from './public-url.js';
@@ -62,9 +65,15 @@ export const startControlPlane = async (deps: {
     isDraining: () => draining,
     ...(deps.health ? { health: deps.health } : {}),
     workspaceUrl: (subdomain: string) => workspaceBaseUrl(config, subdomain, listenPort),
+    // Public status pages: one cache for Koa's routes and the fast path below.
+    statusCache: createViewCache({
+      now: () => clock.now().getTime(),
+      load: (page) => loadStatusView(store, page, clock.now()),
+    }),
   };
   const api = createApp(appDeps).callback();
   const ping = createPingEndpoint(appDeps);
+  const statusPages = createPublicStatus({ ...appDeps, cache: appDeps.statusCache }).fastPath;
   const server = createServer(
     {
       ServerResponse: ClosingResponse,
@@ -78,7 +87,7 @@ export const startControlPlane = async (deps: {
       ),
     },
     (req, res) => {
-      if (!ping(req, res)) void api(req, res);
+      if (!ping(req, res) && !statusPages(req, res)) void api(req, res);
     },
   );
   server.keepAliveTimeout = config.http_keep_alive_timeout_ms;

@@ -7,6 +7,7 @@ const benches = {
   system: () => import('./system.js'),
   dashboard: () => import('./dashboard.js'),
   batch: () => import('./batch.js'),
+  status: () => import('./status.js'),
 };
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);

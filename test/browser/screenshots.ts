@@ -136,6 +136,17 @@ try {
     type: 'slack',
     config: { url: 'https://hooks.slack.com/services/T0000/B0000/abcdefghijkl' },
   });
+  // Created only (never sent to): their services' public addresses stay untouched.
+  await channel({
+    name: 'On-call Telegram',
+    type: 'telegram',
+    config: { bot_token: '123456:ABCdefGHIjklMNOpqrSTUvwx', chat_id: '-1001234567890' },
+  });
+  await channel({
+    name: 'PagerDuty database',
+    type: 'pagerduty',
+    config: { routing_key: 'R0UT1NGKEY0123456789abcdefABCDEF' },
+  });
   const users = JSON.parse((await lookout.api('demo', '/users', asAdmin)).body).data as {
     id: string;
     email: string;

@@ -36,6 +36,7 @@ const delivery = (ws: string, over: Partial<Delivery> = {}): Delivery => ({
   status_code: 200,
   error: null,
   idempotency_key: null,
+  remote_id: null,
   test: false,
   at: T0,
   ...over,
@@ -373,5 +374,45 @@ contract('AlertStore', (c) => {
     expect(await store.hasSentDelivery('k1')).toBe(true);
     expect(await store.hasSentDelivery('k2')).toBe(false);
     expect(await store.hasSentDelivery('nope')).toBe(false);
+  });
+
+  it('alerts acknowledged or resolved since a time, oldest change first, open ones left out', async () => {
+    const w = ws.workspace.id;
+    const base = 10_000_000;
+    const raise = async () =>
+      (
+        await store.raiseAlert(
+          fixtures.alert(w, { dedup_key: randomUUID(), created_at: at(base), updated_at: at(base) }),
+        )
+      ).alert;
+    const [early, acked, resolved, open] = [await raise(), await raise(), await raise(), await raise()];
+    await store.resolveAlert(w, early!.id, { type: 'system' }, at(base + 1));
+    await store.resolveAlert(w, resolved!.id, { type: 'system' }, at(base + 30));
+    await store.acknowledgeAlert(w, acked!.id, { type: 'system' }, at(base + 20));
+    const settled = await store.listSettledAlerts(at(base + 10), 10);
+    expect(settled.map((a) => [a.id, a.status])).toEqual([
+      [acked!.id, 'acknowledged'],
+      [resolved!.id, 'resolved'],
+    ]);
+    expect(settled.map((a) => a.id)).not.toContain(open!.id);
+    expect(await store.listSettledAlerts(at(base + 10), 1)).toHaveLength(1);
+  });
+
+  it('a channel’s delivery log pages newest first by a cursor, and only in its workspace', async () => {
+    const w = ws.workspace.id;
+    const channelId = randomUUID();
+    const other = randomUUID();
+    const ds = [0, 1, 2, 3, 4].map((i) =>
+      delivery(w, { channel_id: channelId, at: at(i), remote_id: i === 4 ? '1100' : null }),
+    );
+    for (const d of [...ds, delivery(w, { channel_id: other, at: at(9) })]) await store.insertDelivery(d);
+    const first = await store.listChannelDeliveries(w, channelId, { limit: 2 });
+    expect(first.data.map((d) => d.id)).toEqual([ds[4]!.id, ds[3]!.id]);
+    expect(first.data[0]).toEqual(ds[4]);
+    const second = await store.listChannelDeliveries(w, channelId, { limit: 2, cursor: first.next_cursor! });
+    expect(second.data.map((d) => d.id)).toEqual([ds[2]!.id, ds[1]!.id]);
+    const last = await store.listChannelDeliveries(w, channelId, { limit: 2, cursor: second.next_cursor! });
+    expect(last).toEqual({ data: [ds[0]], next_cursor: null });
+    expect((await store.listChannelDeliveries(randomUUID(), channelId, { limit: 10 })).data).toEqual([]);
   });
 });

@@ -45,6 +45,7 @@ const SECRETS = {
   MONITOR_CHECKOUT_AUTH_PASSWORD: 's3cret',
   MONITOR_ORDERS_API_REQUEST_HEADERS_X_API_KEY: 'k-123',
   CHANNEL_PAGER_HOOK_CONFIG_HEADERS_AUTHORIZATION: 'Bearer hook-token',
+  CHANNEL_TEAM_CHAT_CONFIG_BOT_TOKEN: '123456:ABCdefGhIjk',
 };
 
 /** A workspace with one of each kind, secrets included. */
@@ -62,6 +63,14 @@ const fill = async (w: Workspace) => {
       },
     },
   });
+  const telegram = await w.api('POST', '/channels', {
+    json: {
+      name: 'Team chat',
+      type: 'telegram',
+      config: { bot_token: '123456:ABCdefGhIjk', chat_id: '-100200300' },
+    },
+  });
+  expect(telegram.status, telegram.text).toBe(201);
   const night = await w.api('POST', '/escalation-policies', {
     json: {
       name: 'Night shift',
@@ -165,6 +174,8 @@ describe('lookout export, plan, apply', () => {
     expect(text).not.toContain('s3cret');
     expect(text).not.toContain('hook-token');
     expect(text).not.toContain('k-123');
+    // A channel kind's secret (write-only in the API) too; compared by the hint the API shows.
+    expect(text).toContain(`bot_token: ${ref('CHANNEL_TEAM_CHAT_CONFIG_BOT_TOKEN')}`);
     expect(text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
     expect(exported.stderr).toContain('MONITOR_CHECKOUT_AUTH_PASSWORD');
 

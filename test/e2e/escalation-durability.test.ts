@@ -9,6 +9,8 @@ import { createChannel } from '../../control-plane/src/domain/routing/channels.j
 import { createPolicy } from '../../control-plane/src/domain/routing/escalation-policies.js';
 import { createWorkspace } from '../../control-plane/src/domain/tenancy/workspaces.js';
 import type { Alert, NotificationChannel } from '../../control-plane/src/domain/types.js';
+import { CHANNEL_KINDS } from '../../control-plane/src/notify/kinds/index.js';
+import { createSecretBox } from '../../control-plane/src/secret-box.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
 import { type ClockedControlPlane, startClockedControlPlane } from '../support/clocked-control-plane.js';
@@ -72,6 +74,7 @@ const setup = async (
   for (const path of paths) {
     const c = await createChannel(
       store,
+      { kinds: CHANNEL_KINDS, box: createSecretBox(undefined) },
       workspace.id,
       { name: path, type: 'webhook', config: { url: rx.url(path) } },
       new Date(now),

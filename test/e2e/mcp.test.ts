@@ -112,7 +112,10 @@ describe('npx lookout mcp: tools', () => {
         'list_alerts',
         'list_heartbeats',
         'list_monitors',
+        'list_status_pages',
         'pause_monitor',
+        'post_incident_update',
+        'report_incident',
         'resolve_alerts',
         'resume_monitor',
       ].sort(),
@@ -135,6 +138,7 @@ describe('npx lookout mcp: tools', () => {
         'list_alerts',
         'list_heartbeats',
         'list_monitors',
+        'list_status_pages',
       ].sort(),
     );
     const destructive = tools.filter((t) => t.annotations?.destructiveHint).map((t) => t.name);
@@ -186,6 +190,42 @@ describe('npx lookout mcp: tools', () => {
 
     expect(await ok('get_alert', { alert_id: a.id })).toEqual((await w.api('GET', `/alerts/${a.id}`)).body);
     expect(await fails('get_alert', { alert_id: crypto.randomUUID() })).toContain('Alert not found.');
+  });
+
+  it('report_incident and post_incident_update post what the status page then shows, as the key’s user', async () => {
+    const page = (
+      await w.api('POST', '/status-pages', {
+        json: { name: 'Acme', slug: 'mcp', components: [{ name: 'API' }] },
+      })
+    ).body;
+    const listed = await ok('list_status_pages');
+    expect(listed).toEqual((await w.api('GET', '/status-pages')).body);
+    const component = page.components[0].id;
+    const incident = await ok('report_incident', {
+      status_page_id: page.id,
+      title: 'API errors',
+      message: 'We are looking into errors on the API.',
+      components: { [component]: 'partial_outage' },
+    });
+    expect(incident).toMatchObject({ title: 'API errors', status: 'investigating', published: true });
+    expect(incident.updates[0].created_by).toBe(member.user.id);
+    const updated = await ok('post_incident_update', {
+      status_page_id: page.id,
+      incident_id: incident.id,
+      status: 'resolved',
+      message: 'Fixed.',
+    });
+    expect(updated.updates.map((u: { status: string }) => u.status)).toEqual(['investigating', 'resolved']);
+    expect(updated).toEqual((await w.api('GET', `/status-pages/${page.id}/incidents/${incident.id}`)).body);
+    // The API's own message names the bad field.
+    expect(
+      await fails('report_incident', {
+        status_page_id: page.id,
+        title: 'x',
+        message: 'y',
+        components: { [component]: 'on fire' },
+      }),
+    ).toMatch(/components/);
   });
 
   it('acknowledge_alerts acknowledges as the key’s user', async () => {

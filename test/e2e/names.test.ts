@@ -129,6 +129,7 @@ beforeAll(async () => {
     starts_at: '2026-06-02T00:00:00Z',
     ends_at: '2026-06-02T01:00:00Z',
   });
+  const statusPage = await created('/status-pages', { name: 'sp', slug: 'sp' });
   serviceKeys = {};
   let integration = '';
   for (const kind of ['webhook', 'alertmanager', 'grafana', 'pagerduty']) {
@@ -142,6 +143,7 @@ beforeAll(async () => {
     'escalation-policies': policy.id,
     channels: channel.id,
     'maintenance-windows': window.id,
+    'status-pages': statusPage.id,
     integrations: integration,
   };
   const signedIn = await h.request('POST', '/api/v1/session', {

@@ -47,7 +47,27 @@ describe('GET /api/v1/openapi.json', () => {
     const channel = doc.paths['/channels'].post.requestBody.content['application/json'].schema;
     expect(
       channel.oneOf.map((b: { properties: { type: { const: string } } }) => b.properties.type.const),
-    ).toEqual(['email', 'webhook', 'slack']);
+    ).toEqual([
+      'email',
+      'webhook',
+      'slack',
+      'discord',
+      'teams',
+      'mattermost',
+      'google_chat',
+      'telegram',
+      'matrix',
+      'ntfy',
+      'gotify',
+      'pushover',
+      'pagerduty',
+      'opsgenie',
+      'twilio_sms',
+    ]);
+    const telegram = channel.oneOf.find(
+      (b: { properties: { type: { const: string } } }) => b.properties.type.const === 'telegram',
+    );
+    expect(telegram.properties.config.required).toEqual(['bot_token', 'chat_id']);
     expect(doc.paths['/hb/ping/{uuid}'].post.security).toEqual([]);
     expect(doc.paths['/alerts'].get.security).toEqual([{ apiKey: [] }, { session: [] }]);
     expect(doc.paths['/api-keys'].post.security).toEqual([{ session: [] }]);

@@ -194,6 +194,7 @@ describe('every route answers with the body it declares', () => {
     });
     const channelId = channel.body.id as string;
     await list('/channels');
+    await call('get', '/channel-kinds');
     await call('get', '/channels/{id}', { params: { id: channelId } });
     await call('patch', '/channels/{id}', { params: { id: channelId }, json: { name: 'Ops 2' } });
     await call('post', '/channels/{id}/test', { params: { id: channelId } });
@@ -226,6 +227,50 @@ describe('every route answers with the body it declares', () => {
     });
     await call('post', '/maintenance-windows/{id}/end', { params: { id: windowId } });
     await call('delete', '/maintenance-windows/{id}', { params: { id: windowId } });
+
+    // Status pages and their incidents.
+    const statusPage = await call('post', '/status-pages', {
+      json: {
+        name: 'Status',
+        slug: 'status',
+        components: [{ name: 'API', monitor_id: id }, { name: 'Jobs', heartbeat_id: uuid }, { name: 'Desk' }],
+      },
+    });
+    const pageId = statusPage.body.id as string;
+    await list('/status-pages');
+    await call('get', '/status-pages/{id}', { params: { id: pageId } });
+    await call('patch', '/status-pages/{id}', { params: { id: pageId }, json: { accent_color: '#123456' } });
+    const incident = await call('post', '/status-pages/{id}/incidents', {
+      params: { id: pageId },
+      json: {
+        title: 'Errors',
+        status: 'investigating',
+        message: 'Looking.',
+        components: { [statusPage.body.components[0].id]: 'major_outage' },
+        published: false,
+      },
+    });
+    const incidentIds = { id: pageId, incident_id: incident.body.id as string };
+    await list('/status-pages/{id}/incidents', { params: { id: pageId } });
+    await call('get', '/status-pages/{id}/incidents/{incident_id}', { params: incidentIds });
+    await call('post', '/status-pages/{id}/incidents/{incident_id}/publish', { params: incidentIds });
+    await call('post', '/status-pages/{id}/incidents/{incident_id}/updates', {
+      params: incidentIds,
+      json: { status: 'resolved', message: 'Fixed.' },
+    });
+    await call('patch', '/status-pages/{id}/incidents/{incident_id}', {
+      params: incidentIds,
+      json: { postmortem: '# Cause' },
+    });
+    const draft = await call('post', '/status-pages/{id}/incidents', {
+      params: { id: pageId },
+      json: { title: 'Maybe', message: 'Draft.', published: false },
+    });
+    await call('post', '/status-pages/{id}/incidents/{incident_id}/discard', {
+      params: { id: pageId, incident_id: draft.body.id },
+    });
+    await call('delete', '/status-pages/{id}/incidents/{incident_id}', { params: incidentIds });
+    await call('delete', '/status-pages/{id}', { params: { id: pageId } });
     await call('put', '/settings/mail', {
       json: { host: 'smtp.contract.test', port: 587, tls: 'starttls', from_address: 'lookout@contract.test' },
     });

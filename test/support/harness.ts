@@ -28,7 +28,13 @@ export interface RequestOptions {
 }
 
 /** A real control plane on a loopback port with a fresh SQLite file and a manual clock. */
-export const startHarness = async (overrides: Partial<Config> = {}, opts: { clock?: Clock } = {}) => {
+export const startHarness = async (
+  overrides: Partial<Config> = {},
+  opts: {
+    clock?: Clock /** What the control plane is given instead of the store (a counting proxy). */;
+    wrapStore?: (s: Store) => Store;
+  } = {},
+) => {
   const dir = mkdtempSync(join(tmpdir(), 'lookout-e2e-'));
   const config = loadConfig(
     {},
@@ -50,7 +56,12 @@ export const startHarness = async (overrides: Partial<Config> = {}, opts: { cloc
   const store: Store = createSqliteStore({ path: join(dir, 'lookout.db') });
   await store.init();
   const clock = new ManualClock('2026-06-01T12:00:00Z');
-  const cp = await startControlPlane({ config, store, logger: silentLogger(), clock: opts.clock ?? clock });
+  const cp = await startControlPlane({
+    config,
+    store: opts.wrapStore ? opts.wrapStore(store) : store,
+    logger: silentLogger(),
+    clock: opts.clock ?? clock,
+  });
 
   const request = (method: string, path: string, opts: RequestOptions = {}): Promise<Reply> =>
     new Promise((resolve, reject) => {

@@ -123,6 +123,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/channel-kinds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The notification kinds a channel can be: for each, its `type`, its name, the JSON Schema of its `config` (the same rules the API checks), which config fields are secrets (write-only: shown as at most their last four characters, kept when a PATCH leaves them out) and which alert events after "raised" it is sent (acknowledged, resolved). */
+        get: operations["getChannelKinds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/channels": {
         parameters: {
             query?: never;
@@ -133,7 +150,7 @@ export type paths = {
         /** List notification channels, newest first. */
         get: operations["getChannels"];
         put?: never;
-        /** Create a channel. `type` email: config {"addresses": [...]}; webhook: {"url", "headers"?} — the response carries `signing_secret` once (HMAC-SHA256 signature in X-Lookout-Signature); slack: {"url"} of an incoming webhook. */
+        /** Create a channel. `config` is in the words of the kind's service (GET /channel-kinds lists every kind with its JSON Schema). A webhook's response carries `signing_secret` once (HMAC-SHA256 signature in X-Lookout-Signature). Secrets (tokens, keys, webhook URLs whose path is the secret) are write-only. */
         post: operations["postChannels"];
         delete?: never;
         options?: never;
@@ -156,7 +173,7 @@ export type paths = {
         delete: operations["deleteChannelsById"];
         options?: never;
         head?: never;
-        /** Rename a channel or replace its config (the whole config of its type). */
+        /** Rename a channel or replace its config (the whole config of its type, except secrets: one left out, or sent back as the hint the API shows, keeps its value). */
         patch: operations["patchChannelsById"];
         trace?: never;
     };
@@ -167,7 +184,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The channel’s delivery log: every attempt, oldest first. */
+        /** The channel’s delivery log, newest first, paged by `cursor`: every attempt of every notification and test, with its outcome, the status the service answered, the error, and whether it was retried. */
         get: operations["getChannelsByIdDeliveries"];
         put?: never;
         post?: never;
@@ -186,7 +203,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Send one test notification through the channel now and report its outcome at once: `ok`, `outcome` (sent or failed), `status_code`, `error`, and `would_retry` (whether a real notification would try again after this failure). A test is never retried; the attempt is logged like any delivery. */
+        /** Send one test notification through the channel now and report its outcome at once: `ok`, `outcome` (sent or failed), the service's answer (`status_code`, `response`: the start of its body), `error`, `retry_after_seconds` when it asked to wait, and `would_retry` (whether a real notification would try again after this failure). A test is never retried; the attempt is logged like any delivery. */
         post: operations["postChannelsByIdTest"];
         delete?: never;
         options?: never;
@@ -845,6 +862,131 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/status-pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List status pages, newest first, each component with its live `status`. */
+        get: operations["getStatusPages"];
+        put?: never;
+        /** Create a status page: `name`, `slug` (`[a-z0-9-]`, unique in the workspace; the page is at /status/{slug}), `custom_domain` (unique in the service), `visibility` (`public`, or `password` with `password`), `accent_color` (#rrggbb), `auto_draft_incidents` (a linked monitor going down opens a draft incident), and ordered `components` `[{name, description?, group?, monitor_id? | heartbeat_id?, status?}]` (neither link: set by hand, with `status`). */
+        post: operations["postStatusPages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status-pages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a status page, each component with its live `status`. */
+        get: operations["getStatusPagesById"];
+        put?: never;
+        post?: never;
+        /** Delete a status page and its incidents. */
+        delete: operations["deleteStatusPagesById"];
+        options?: never;
+        head?: never;
+        /** Edit a status page: each field given replaces the stored one; `components` replaces the list (a component keeps its history when sent with its `id`). A new password ends every reader’s access. */
+        patch: operations["patchStatusPagesById"];
+        trace?: never;
+    };
+    "/status-pages/{id}/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the page’s incidents, newest first, drafts included (`published=false`: only drafts). */
+        get: operations["getStatusPagesByIdIncidents"];
+        put?: never;
+        /** Report an incident: `title`, `status` (investigating, identified, monitoring, resolved), `message` (its first update), `components` `{<component id>: <component status>}` (how badly each is affected); `published: false` keeps it a draft. */
+        post: operations["postStatusPagesByIdIncidents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status-pages/{id}/incidents/{incident_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an incident with its updates. */
+        get: operations["getStatusPagesByIdIncidentsByIncidentId"];
+        put?: never;
+        post?: never;
+        /** Delete an incident for good. */
+        delete: operations["deleteStatusPagesByIdIncidentsByIncidentId"];
+        options?: never;
+        head?: never;
+        /** Rename an incident, or write its post-mortem (Markdown, once it is resolved; null removes it). */
+        patch: operations["patchStatusPagesByIdIncidentsByIncidentId"];
+        trace?: never;
+    };
+    "/status-pages/{id}/incidents/{incident_id}/discard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Discard a draft incident: it is closed and never shown (kept, so the outage that opened an automatic draft does not open another). 409 for a published incident. */
+        post: operations["postStatusPagesByIdIncidentsByIncidentIdDiscard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status-pages/{id}/incidents/{incident_id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish a draft incident: from now on the public page shows it. 409 when it is published already. */
+        post: operations["postStatusPagesByIdIncidentsByIncidentIdPublish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status-pages/{id}/incidents/{incident_id}/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Post an incident update: `status`, `message`, and optionally `components` (the components it now affects and how badly). Status `resolved` closes the incident. */
+        post: operations["postStatusPagesByIdIncidentsByIncidentIdUpdates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users": {
         parameters: {
             query?: never;
@@ -1041,7 +1183,7 @@ export type components = {
                 type: "notification";
                 user_id: string | null;
                 /** @enum {string} */
-                via: "email" | "webhook" | "slack";
+                via: "email" | "webhook" | "slack" | "discord" | "teams" | "mattermost" | "google_chat" | "telegram" | "matrix" | "ntfy" | "gotify" | "pushover" | "pagerduty" | "opsgenie" | "twilio_sms";
             } | {
                 /** Format: date-time */
                 at: string;
@@ -1079,22 +1221,438 @@ export type components = {
         Channel: {
             config: {
                 addresses: string[];
-            } | {
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "email";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                /** @default {} */
                 headers: {
                     [key: string]: string;
                 };
-                url: string;
-            } | {
                 url: string;
             };
             /** Format: date-time */
             created_at: string;
             id: string;
             name: string;
-            /** @enum {string} */
-            type: "email" | "webhook" | "slack";
+            /** @constant */
+            type: "webhook";
             /** Format: date-time */
             updated_at: string;
+        } | {
+            config: {
+                url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "slack";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                webhook_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "discord";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                webhook_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "teams";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                webhook_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "mattermost";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                webhook_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "google_chat";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                /** @default https://api.telegram.org */
+                api_url: string;
+                bot_token: string;
+                chat_id: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "telegram";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                access_token: string;
+                homeserver_url: string;
+                room_id: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "matrix";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                access_token?: string;
+                /** @default https://ntfy.sh */
+                server_url: string;
+                topic: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "ntfy";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                app_token: string;
+                server_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "gotify";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                /** @default https://api.pushover.net */
+                api_url: string;
+                app_token: string;
+                user_key: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "pushover";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                /** @default https://events.pagerduty.com */
+                api_url: string;
+                routing_key: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "pagerduty";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                api_key: string;
+                /** @default https://api.opsgenie.com */
+                api_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "opsgenie";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                account_sid: string;
+                /** @default https://api.twilio.com */
+                api_url: string;
+                auth_token: string;
+                from: string;
+                to: string[];
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @constant */
+            type: "twilio_sms";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ChannelCreated: {
+            config: {
+                addresses: string[];
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "email";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                /** @default {} */
+                headers: {
+                    [key: string]: string;
+                };
+                url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "webhook";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "slack";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                webhook_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "discord";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                webhook_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "teams";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                webhook_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "mattermost";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                webhook_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "google_chat";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                /** @default https://api.telegram.org */
+                api_url: string;
+                bot_token: string;
+                chat_id: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "telegram";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                access_token: string;
+                homeserver_url: string;
+                room_id: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "matrix";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                access_token?: string;
+                /** @default https://ntfy.sh */
+                server_url: string;
+                topic: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "ntfy";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                app_token: string;
+                server_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "gotify";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                /** @default https://api.pushover.net */
+                api_url: string;
+                app_token: string;
+                user_key: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "pushover";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                /** @default https://events.pagerduty.com */
+                api_url: string;
+                routing_key: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "pagerduty";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                api_key: string;
+                /** @default https://api.opsgenie.com */
+                api_url: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "opsgenie";
+            /** Format: date-time */
+            updated_at: string;
+        } | {
+            config: {
+                account_sid: string;
+                /** @default https://api.twilio.com */
+                api_url: string;
+                auth_token: string;
+                from: string;
+                to: string[];
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            signing_secret?: string;
+            /** @constant */
+            type: "twilio_sms";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ChannelKind: {
+            config_schema: {
+                [key: string]: unknown;
+            };
+            follows: ("acknowledged" | "resolved")[];
+            label: string;
+            secrets: string[];
+            type: string;
         };
         CheckResult: {
             dns_records: string[];
@@ -1148,10 +1706,11 @@ export type components = {
             id: string;
             idempotency_key: string | null;
             /** @enum {string} */
-            kind: "email" | "webhook" | "slack";
+            kind: "email" | "webhook" | "slack" | "discord" | "teams" | "mattermost" | "google_chat" | "telegram" | "matrix" | "ntfy" | "gotify" | "pushover" | "pagerduty" | "opsgenie" | "twilio_sms";
             /** @enum {string} */
             outcome: "sent" | "retrying" | "failed";
             permanent: boolean;
+            remote_id: string | null;
             round: number | null;
             status_code: number | null;
             step: number | null;
@@ -1204,6 +1763,36 @@ export type components = {
             /** Format: date-time */
             updated_at: string;
             version: number;
+        };
+        Incident: {
+            automatic: boolean;
+            components: {
+                [key: string]: "operational" | "degraded_performance" | "partial_outage" | "major_outage" | "under_maintenance";
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            page_id: string;
+            postmortem: string | null;
+            published: boolean;
+            resolved_at: string | null;
+            /** @enum {string} */
+            status: "investigating" | "identified" | "monitoring" | "resolved";
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+            updates: {
+                components: {
+                    [key: string]: "operational" | "degraded_performance" | "partial_outage" | "major_outage" | "under_maintenance";
+                };
+                /** Format: date-time */
+                created_at: string;
+                created_by: string | null;
+                id: string;
+                message: string;
+                /** @enum {string} */
+                status: "investigating" | "identified" | "monitoring" | "resolved";
+            }[];
         };
         Integration: {
             /** Format: date-time */
@@ -1349,6 +1938,32 @@ export type components = {
                 plan: string;
                 subdomain: string;
             };
+        };
+        StatusPage: {
+            accent_color: string | null;
+            auto_draft_incidents: boolean;
+            components: components["schemas"]["StatusPageComponent"][];
+            /** Format: date-time */
+            created_at: string;
+            custom_domain: string | null;
+            id: string;
+            name: string;
+            public_url: string;
+            slug: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @enum {string} */
+            visibility: "public" | "password";
+        };
+        StatusPageComponent: {
+            description: string | null;
+            group: string | null;
+            heartbeat_id: string | null;
+            id: string;
+            monitor_id: string | null;
+            name: string;
+            /** @enum {string} */
+            status: "operational" | "degraded_performance" | "partial_outage" | "major_outage" | "under_maintenance";
         };
     };
     responses: never;
@@ -2072,6 +2687,64 @@ export interface operations {
             };
         };
     };
+    getChannelKinds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChannelKind"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getChannels: {
         parameters: {
             query?: {
@@ -2154,6 +2827,7 @@ export interface operations {
             content: {
                 "application/json": {
                     config: {
+                        /** @description Who gets the mail. */
                         addresses: string[];
                     };
                     name: string;
@@ -2161,10 +2835,14 @@ export interface operations {
                     type: "email";
                 } | {
                     config: {
-                        /** @default {} */
+                        /**
+                         * @description Extra request headers.
+                         * @default {}
+                         */
                         headers?: {
                             [key: string]: string;
                         };
+                        /** @description Where the JSON is POSTed. */
                         url: string;
                     };
                     name: string;
@@ -2172,11 +2850,156 @@ export interface operations {
                     type: "webhook";
                 } | {
                     config: {
+                        /** @description The incoming webhook URL (https://hooks.slack.com/services/…). */
                         url: string;
                     };
                     name: string;
                     /** @constant */
                     type: "slack";
+                } | {
+                    config: {
+                        /** @description The channel webhook URL (https://discord.com/api/webhooks/…). */
+                        webhook_url: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "discord";
+                } | {
+                    config: {
+                        /** @description The Workflows webhook URL of the channel. */
+                        webhook_url: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "teams";
+                } | {
+                    config: {
+                        /** @description The incoming webhook URL (https://your-mattermost/hooks/…). */
+                        webhook_url: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "mattermost";
+                } | {
+                    config: {
+                        /** @description The space webhook URL (https://chat.googleapis.com/v1/spaces/…/messages?key=…&token=…). */
+                        webhook_url: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "google_chat";
+                } | {
+                    config: {
+                        /**
+                         * @description The service's address (default https://api.telegram.org).
+                         * @default https://api.telegram.org
+                         */
+                        api_url?: string;
+                        /** @description The bot token from @BotFather (123456:ABC…). */
+                        bot_token: string;
+                        /** @description The chat: a numeric id, or @username of a channel. */
+                        chat_id: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "telegram";
+                } | {
+                    config: {
+                        /** @description The access token of the account that posts. */
+                        access_token: string;
+                        /** @description The homeserver (https://matrix.example.org). */
+                        homeserver_url: string;
+                        /** @description The room id (!abc:example.org). */
+                        room_id: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "matrix";
+                } | {
+                    config: {
+                        /** @description An access token for a protected topic (tk_…). */
+                        access_token?: string;
+                        /**
+                         * @description The ntfy server (default https://ntfy.sh).
+                         * @default https://ntfy.sh
+                         */
+                        server_url?: string;
+                        /** @description The topic. */
+                        topic: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "ntfy";
+                } | {
+                    config: {
+                        /** @description The application's token. */
+                        app_token: string;
+                        /** @description The Gotify server (https://gotify.example.org). */
+                        server_url: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "gotify";
+                } | {
+                    config: {
+                        /**
+                         * @description The service's address (default https://api.pushover.net).
+                         * @default https://api.pushover.net
+                         */
+                        api_url?: string;
+                        /** @description The application's API token. */
+                        app_token: string;
+                        /** @description The user or group key. */
+                        user_key: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "pushover";
+                } | {
+                    config: {
+                        /**
+                         * @description The service's address (default https://events.pagerduty.com).
+                         * @default https://events.pagerduty.com
+                         */
+                        api_url?: string;
+                        /** @description The integration (routing) key. */
+                        routing_key: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "pagerduty";
+                } | {
+                    config: {
+                        /** @description The API key of an API integration. */
+                        api_key: string;
+                        /**
+                         * @description The service's address (default https://api.opsgenie.com).
+                         * @default https://api.opsgenie.com
+                         */
+                        api_url?: string;
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "opsgenie";
+                } | {
+                    config: {
+                        /** @description The account SID. */
+                        account_sid: string;
+                        /**
+                         * @description The service's address (default https://api.twilio.com).
+                         * @default https://api.twilio.com
+                         */
+                        api_url?: string;
+                        /** @description The auth token. */
+                        auth_token: string;
+                        /** @description The sending number (E.164) or a messaging service SID (MG…). */
+                        from: string;
+                        /** @description The recipients (E.164). */
+                        to: string[];
+                    };
+                    name: string;
+                    /** @constant */
+                    type: "twilio_sms";
                 };
             };
         };
@@ -2187,27 +3010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        config: {
-                            addresses: string[];
-                        } | {
-                            headers: {
-                                [key: string]: string;
-                            };
-                            url: string;
-                        } | {
-                            url: string;
-                        };
-                        /** Format: date-time */
-                        created_at: string;
-                        id: string;
-                        name: string;
-                        signing_secret?: string;
-                        /** @enum {string} */
-                        type: "email" | "webhook" | "slack";
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["ChannelCreated"];
                 };
             };
             /** @description Malformed JSON, or a body that is not application/json */
@@ -2522,6 +3325,7 @@ export interface operations {
     getChannelsByIdDeliveries: {
         parameters: {
             query?: {
+                cursor?: string;
                 limit?: number;
             };
             header?: never;
@@ -2540,6 +3344,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Delivery"][];
+                        next_cursor: string | null;
                     };
                 };
             };
@@ -2622,6 +3427,8 @@ export interface operations {
                         ok: boolean;
                         /** @enum {string} */
                         outcome: "sent" | "failed";
+                        response: string | null;
+                        retry_after_seconds: number | null;
                         status_code: number | null;
                         would_retry: boolean;
                     };
@@ -7863,6 +8670,1200 @@ export interface operations {
             };
             /** @description Your role does not allow this, or a session write without the CSRF token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStatusPages: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StatusPage"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postStatusPages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    accent_color?: string | null;
+                    /** @default false */
+                    auto_draft_incidents?: boolean;
+                    /** @default [] */
+                    components?: {
+                        description?: string | null;
+                        group?: string | null;
+                        heartbeat_id?: string | null;
+                        id?: string;
+                        monitor_id?: string | null;
+                        name: string;
+                        /** @enum {string} */
+                        status?: "operational" | "degraded_performance" | "partial_outage" | "major_outage" | "under_maintenance";
+                    }[];
+                    custom_domain?: string | null;
+                    name: string;
+                    password?: string;
+                    slug: string;
+                    /**
+                     * @default public
+                     * @enum {string}
+                     */
+                    visibility?: "public" | "password";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusPage"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The slug is taken in this workspace, or the custom domain anywhere */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStatusPagesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusPage"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such status page in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteStatusPagesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such status page in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchStatusPagesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    accent_color?: string | null;
+                    auto_draft_incidents?: boolean;
+                    components?: {
+                        description?: string | null;
+                        group?: string | null;
+                        heartbeat_id?: string | null;
+                        id?: string;
+                        monitor_id?: string | null;
+                        name: string;
+                        /** @enum {string} */
+                        status?: "operational" | "degraded_performance" | "partial_outage" | "major_outage" | "under_maintenance";
+                    }[];
+                    custom_domain?: string | null;
+                    name?: string;
+                    password?: string;
+                    slug?: string;
+                    /** @enum {string} */
+                    visibility?: "public" | "password";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusPage"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such status page in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The slug is taken in this workspace, or the custom domain anywhere */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStatusPagesByIdIncidents: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                published?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Incident"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such status page in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postStatusPagesByIdIncidents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default {} */
+                    components?: {
+                        [key: string]: "operational" | "degraded_performance" | "partial_outage" | "major_outage" | "under_maintenance";
+                    };
+                    message: string;
+                    /** @default true */
+                    published?: boolean;
+                    /**
+                     * @default investigating
+                     * @enum {string}
+                     */
+                    status?: "investigating" | "identified" | "monitoring" | "resolved";
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Incident"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such status page in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStatusPagesByIdIncidentsByIncidentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                incident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Incident"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such status page or incident in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteStatusPagesByIdIncidentsByIncidentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                incident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such status page or incident in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchStatusPagesByIdIncidentsByIncidentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                incident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    postmortem?: string | null;
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Incident"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such status page or incident in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postStatusPagesByIdIncidentsByIncidentIdDiscard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                incident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Incident"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such status page or incident in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Published: resolve it instead */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postStatusPagesByIdIncidentsByIncidentIdPublish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                incident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Incident"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such status page or incident in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already published */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postStatusPagesByIdIncidentsByIncidentIdUpdates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                incident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    components?: {
+                        [key: string]: "operational" | "degraded_performance" | "partial_outage" | "major_outage" | "under_maintenance";
+                    };
+                    message: string;
+                    /** @enum {string} */
+                    status: "investigating" | "identified" | "monitoring" | "resolved";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Incident"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such status page or incident in this workspace */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

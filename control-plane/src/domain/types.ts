@@ -241,13 +241,14 @@ export interface EscalationPolicy {
   updated_at: Date;
 }
 
-export const CHANNEL_TYPES = ['email', 'webhook', 'slack'] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
+/** A notification kind (`email`, `webhook`, `slack`, `discord`, …): one module each in notify/kinds/. */
+export type ChannelType = string;
 
-export type ChannelConfig =
-  | { type: 'email'; addresses: string[] }
-  | { type: 'webhook'; url: string; headers: Record<string, string> }
-  | { type: 'slack'; url: string };
+/**
+ * The kind's settings in the service's own words (notify/kinds/<type>.ts declares them), with `type`.
+ * Secret fields hold a sealed value and its hint (channel-kinds.ts `StoredSecret`).
+ */
+export type ChannelConfig = { type: ChannelType } & Record<string, unknown>;
 
 /** Where notifications go besides users' email addresses. */
 export interface NotificationChannel {
@@ -286,6 +287,11 @@ export interface Delivery {
   error: string | null;
   /** alert:policy:round:step:target — a step re-run after a crash skips targets already sent. */
   idempotency_key: string | null;
+  /**
+   * The service's id of the message it accepted (Telegram `message_id`, Discord message id, Matrix
+   * `event_id`), so that what follows the alert can reply to it or edit it. Null when none was given.
+   */
+  remote_id?: string | null;
   test: boolean;
   at: Date;
 }

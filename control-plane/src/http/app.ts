@@ -8,6 +8,8 @@ import { AUTH_MESSAGES, authenticateKey, shouldRecordUse } from '../domain/acces
 import { createCredentialGuard } from '../domain/access/rate-limiter.js';
 import { authenticateSession, checkCsrf } from '../domain/access/sessions.js';
 import { authenticateServiceKey } from '../domain/integrations/integrations.js';
+import { loadStatusView } from '../domain/status-pages/public-view.js';
+import { createViewCache } from '../domain/status-pages/view-cache.js';
 import { hasRole } from '../domain/tenancy/roles.js';
 import type { Integration } from '../domain/types.js';
 import { parseOrThrow } from '../domain/validation.js';
@@ -30,9 +32,11 @@ import { monitorRoutes } from './routes/monitors.js';
 import { pingRoutes } from './routes/pings.js';
 import { regionRoutes, resultRoutes } from './routes/results.js';
 import { sessionRoutes } from './routes/session.js';
+import { statusPageRoutes } from './routes/status-pages.js';
 import { userRoutes } from './routes/users.js';
 import { errorJson } from './serialize.js';
 import { sessionCookieName, sessionLifetimes } from './session-cookie.js';
+import { createPublicStatus } from './status-public/serve.js';
 import { serveWebApp } from './web-app.js';
 import { assertOneHost, createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
 
@@ -60,6 +64,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...channelRoutes(deps),
   ...mailSettingsRoutes(deps),
   ...maintenanceWindowRoutes(deps),
+  ...statusPageRoutes(deps),
   ...integrationRoutes(deps),
   ...pingRoutes(),
 ];
@@ -94,7 +99,15 @@ export const createApp = (deps: AppDeps) => {
     logger.info({ code: err.code, message: err.message }, 'request ended by the connection');
   });
   const resolveWorkspace = createWorkspaceResolver(store);
-  const routes = allRoutes(deps);
+  // Public status pages read through one cache per replica; the API's edits invalidate it.
+  const statusCache =
+    deps.statusCache ??
+    createViewCache({
+      now: () => clock.now().getTime(),
+      load: (page) => loadStatusView(store, page, clock.now()),
+    });
+  const publicStatus = createPublicStatus({ ...deps, cache: statusCache });
+  const routes = allRoutes({ ...deps, statusCache });
 
   // Request id, access log, and the one place errors become responses.
   app.use(async (ctx, next) => {
@@ -122,8 +135,10 @@ export const createApp = (deps: AppDeps) => {
     }
     const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
     deps.metrics?.request(ctx.method, route, ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
-    // Pings (thousands a second) and probes and scrapes (every few seconds) log at debug level.
-    const quiet = ctx.path.includes('/hb/ping/') || PROBE_PATHS.has(ctx.path);
+    // Pings (thousands a second), public status pages (read by crowds during an outage) and probes and
+    // scrapes (every few seconds) log at debug level.
+    const quiet =
+      ctx.path.includes('/hb/ping/') || PROBE_PATHS.has(ctx.path) || ctx.path.startsWith('/status/');
     const level = ctx.status < 500 && quiet ? 'debug' : 'info';
     if (logger.isLevelEnabled(level))
       ctx.state.log[level](
@@ -145,6 +160,9 @@ export const createApp = (deps: AppDeps) => {
     ctx.state.workspace = await resolveWorkspace(sub, clock.now().getTime());
     await next();
   });
+
+  // Public status pages (/status/{slug}…): no key, no session; served from the cache.
+  app.use(publicStatus.middleware);
 
   // The hosted MCP connector (/mcp, OAuth metadata, /oauth/*): its tools call this same app in-process.
   let callback: ReturnType<typeof app.callback> | undefined;

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Session } from '../domain/access/sessions.js';
 import type { PingBatcher } from '../domain/heartbeats/ping-batcher.js';
+import type { ViewCache } from '../domain/status-pages/view-cache.js';
 import type { ApiKey, Integration, IntegrationKind, Role, User, Workspace } from '../domain/types.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/port.js';
@@ -21,6 +22,8 @@ export interface AppDeps {
   health?: () => Record<string, unknown>;
   /** The base URL of a workspace for printed URLs, from configuration alone (see public-url.ts). */
   workspaceUrl(subdomain: string): string;
+  /** The public status pages' cache (createApp makes one): edits through the API invalidate it. */
+  statusCache?: ViewCache;
 }
 
 /**

@@ -7,11 +7,11 @@ import type { TimelineEntry } from '../domain/alerts/alerts.js';
 import type { MonitorStatusInfo } from '../domain/monitors/monitor-status.js';
 import { MONITOR_STATUSES } from '../domain/monitors/monitor-status.js';
 import { monitorAsSeenBy } from '../domain/monitors/monitors.js';
+import { shownConfig } from '../domain/routing/channels.js';
 import type {
   AgentSession,
   Alert,
   ApiKey,
-  ChannelConfig,
   CheckResultRecord,
   Delivery,
   EscalationPolicy,
@@ -22,13 +22,8 @@ import type {
   Role,
   User,
 } from '../domain/types.js';
-import {
-  CHANNEL_TYPES,
-  DNS_RECORD_TYPES,
-  MAINTENANCE_SCOPES,
-  MONITOR_TYPES,
-  ROLES,
-} from '../domain/types.js';
+import { DNS_RECORD_TYPES, MAINTENANCE_SCOPES, MONITOR_TYPES, ROLES } from '../domain/types.js';
+import { CHANNEL_KINDS, CHANNEL_TYPES } from '../notify/kinds/index.js';
 
 /*
  * Each serializer below has its response schema beside it: the shape clients receive (JSON, times as
@@ -316,44 +311,72 @@ export const policyJson = (p: EscalationPolicy): z.output<typeof policyResponse>
   return { ...rest, created_at: iso(p.created_at), updated_at: iso(p.updated_at) };
 };
 
-export const channelResponse = z
+/** A channel's config as the API shows it: the kind's fields, each secret replaced by its hint (a string). */
+const shownConfigSchema = (k: (typeof CHANNEL_KINDS)[string]) =>
+  z.strictObject(
+    Object.fromEntries(
+      Object.entries(k.config.shape).map(([f, schema]) => [
+        f,
+        k.secrets.includes(f)
+          ? (schema as z.ZodType).safeParse(undefined).success
+            ? z.string().optional().describe('Write-only: at most its last four characters.')
+            : z.string().describe('Write-only: at most its last four characters.')
+          : schema,
+      ]),
+    ),
+  );
+
+const channelFields = { id: uuidString, name: z.string(), created_at: time, updated_at: time };
+
+const channelVariants = (extra: z.ZodRawShape) =>
+  z.discriminatedUnion(
+    'type',
+    Object.values(CHANNEL_KINDS).map((k) =>
+      z.strictObject({ ...channelFields, ...extra, type: z.literal(k.type), config: shownConfigSchema(k) }),
+    ) as unknown as [z.ZodObject, ...z.ZodObject[]],
+  );
+
+/** One shape per kind, discriminated by `type`; secrets appear only as their hints. */
+export const channelResponse = channelVariants({}).register(responseSchemas, { id: 'Channel' });
+
+/** A new channel: a webhook's `signing_secret` appears here, once. */
+export const channelCreatedResponse = channelVariants({ signing_secret: z.string().optional() }).register(
+  responseSchemas,
+  { id: 'ChannelCreated' },
+);
+
+export const channelKindResponse = z
   .strictObject({
-    id: uuidString,
-    name: z.string(),
-    type: z.enum(CHANNEL_TYPES),
-    /** The type's settings: `addresses` (email); `url`, `headers` (webhook); `url` masked (slack). */
-    config: z.union([
-      z.strictObject({ addresses: z.array(z.string()) }),
-      z.strictObject({ url: z.string(), headers }),
-      z.strictObject({ url: z.string() }),
-    ]),
-    created_at: time,
-    updated_at: time,
+    type: z.string(),
+    label: z.string(),
+    config_schema: z.record(z.string(), z.unknown()).describe('JSON Schema (draft 2020-12) of `config`.'),
+    secrets: z.array(z.string()),
+    follows: z.array(z.enum(['acknowledged', 'resolved'])),
   })
-  .register(responseSchemas, { id: 'Channel' });
+  .register(responseSchemas, { id: 'ChannelKind' });
 
-/** Channels never show their signing secret (only at creation), nor a Slack webhook's secret path. */
-export const channelJson = (c: NotificationChannel): z.output<typeof channelResponse> => {
-  const { type: _t, ...config } = c.config as ChannelConfig & Record<string, unknown>;
-  if (c.config.type === 'slack') config.url = maskUrl(c.config.url);
-  return {
-    id: c.id,
-    name: c.name,
-    type: c.type,
-    config,
-    created_at: iso(c.created_at),
-    updated_at: iso(c.updated_at),
-  };
-};
+/** Every kind with the JSON Schema of its config, built from the same zod schema that validates it. */
+export const channelKindsJson = (): z.output<typeof channelKindResponse>[] =>
+  Object.values(CHANNEL_KINDS).map((k) => ({
+    type: k.type,
+    label: k.label,
+    config_schema: z.toJSONSchema(k.config, { io: 'input', unrepresentable: 'any' }) as Record<
+      string,
+      unknown
+    >,
+    secrets: [...k.secrets],
+    follows: [...k.follows],
+  }));
 
-export const maskUrl = (url: string) => {
-  try {
-    const u = new URL(url);
-    return `${u.origin}/…${url.slice(-4)}`;
-  } catch {
-    return '…';
-  }
-};
+/** Channels never show their signing secret (only at creation), nor any secret of their config. */
+export const channelJson = (c: NotificationChannel) => ({
+  id: c.id,
+  name: c.name,
+  type: c.type,
+  config: shownConfig(CHANNEL_KINDS, c),
+  created_at: iso(c.created_at),
+  updated_at: iso(c.updated_at),
+});
 
 export const deliveryResponse = z
   .strictObject({
@@ -371,6 +394,7 @@ export const deliveryResponse = z
     status_code: z.number().int().nullable(),
     error: z.string().nullable(),
     idempotency_key: z.string().nullable(),
+    remote_id: z.string().nullable().describe("The service's id of the message, when it gave one."),
     test: z.boolean(),
     at: time,
   })
@@ -378,7 +402,7 @@ export const deliveryResponse = z
 
 export const deliveryJson = (d: Delivery): z.output<typeof deliveryResponse> => {
   const { workspace_id: _w, ...rest } = d;
-  return { ...rest, at: d.at.toISOString() };
+  return { ...rest, remote_id: d.remote_id ?? null, at: d.at.toISOString() };
 };
 
 export const maintenanceWindowResponse = z

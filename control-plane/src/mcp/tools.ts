@@ -245,6 +245,67 @@ export const tools: ToolDef[] = [
       ok(api.client.GET('/monitors/{id}/uptime', { params: { path: { id: monitor_id }, query: q } })),
   }),
   tool({
+    name: 'list_status_pages',
+    title: 'List status pages',
+    description:
+      'List the workspace’s public status pages, each with its components (id, name, live status) and public_url. Use it to find the page and component ids that report_incident takes. Returns {"data": [...], "next_cursor"}.',
+    input: z.object(page),
+    annotations: READ,
+    run: (api, a) => ok(api.client.GET('/status-pages', { params: { query: a } })),
+  }),
+  tool({
+    name: 'report_incident',
+    title: 'Report an incident on a status page',
+    description:
+      'Open an incident on a public status page, which its readers (customers) see at once unless published is false (a draft for the team). Give a short title, the status (investigating, identified, monitoring or resolved), a message written for customers, and the components it affects with how badly ({"<component id>": "degraded_performance" | "partial_outage" | "major_outage" | "under_maintenance" | "operational"}). Confirm the wording with the user first. Returns the incident.',
+    input: z.object({
+      status_page_id: id('status page'),
+      title: z.string().min(1).max(200).describe('What customers see as the incident’s name.'),
+      status: z
+        .enum(['investigating', 'identified', 'monitoring', 'resolved'])
+        .optional()
+        .describe('Default investigating.'),
+      message: z.string().min(1).describe('The first update, written for customers.'),
+      components: z
+        .record(z.string(), z.string())
+        .optional()
+        .describe('Affected components by id (from list_status_pages) and their status.'),
+      published: z.boolean().optional().describe('False keeps it a draft that only the team sees.'),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    run: (api, { status_page_id, ...body }) =>
+      ok(
+        api.client.POST('/status-pages/{id}/incidents', {
+          params: { path: { id: status_page_id } },
+          body: body as Body<'/status-pages/{id}/incidents', 'post'>,
+        }),
+      ),
+  }),
+  tool({
+    name: 'post_incident_update',
+    title: 'Post an incident update',
+    description:
+      'Post an update on a status page incident that customers see: its new status (investigating, identified, monitoring, or resolved, which closes it), a message for customers, and optionally the components it now affects and how badly. Confirm the wording with the user first. Returns the incident with all its updates.',
+    input: z.object({
+      status_page_id: id('status page'),
+      incident_id: id('incident'),
+      status: z.enum(['investigating', 'identified', 'monitoring', 'resolved']),
+      message: z.string().min(1).describe('The update, written for customers.'),
+      components: z
+        .record(z.string(), z.string())
+        .optional()
+        .describe('Components by id and their status now.'),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    run: (api, { status_page_id, incident_id, ...body }) =>
+      ok(
+        api.client.POST('/status-pages/{id}/incidents/{incident_id}/updates', {
+          params: { path: { id: status_page_id, incident_id } },
+          body: body as Body<'/status-pages/{id}/incidents/{incident_id}/updates', 'post'>,
+        }),
+      ),
+  }),
+  tool({
     name: 'get_region_health',
     title: 'Health of the regions',
     description:

@@ -39,5 +39,6 @@ export const dispatcherFromConfig = (config: Config, clock: Clock, store?: MailS
     retry: { maxAttempts: config.notify_max_attempts, baseDelayMs: config.notify_retry_base_ms },
     timeoutMs: config.notify_timeout_ms,
     blockPrivate: config.block_private_destinations,
+    box: createSecretBox(config.encryption_key),
     now: () => clock.now(),
   });

@@ -4,7 +4,12 @@ import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NO_MAIL_TRANSPORT } from '../domain/routing/mail-settings.js';
-import type { Attempt, Target } from '../domain/routing/notifications.js';
+import {
+  type Attempt,
+  emailTarget,
+  type OutgoingMessage,
+  type Target,
+} from '../domain/routing/notifications.js';
 import { withRetries } from './attempt.js';
 import { createDispatcher } from './dispatcher.js';
 import type { SmtpSettings } from './email.js';
@@ -13,7 +18,14 @@ import { signatureHeader, verifySignature } from './webhook.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const nowSec = Math.floor(NOW.getTime() / 1000);
-const message = { subject: 'DOWN: Home page', text: 'It is down.', payload: { event: 'x', n: 1 } };
+const message: OutgoingMessage = {
+  event: 'raised',
+  subject: 'DOWN: Home page',
+  text: 'It is down.',
+  payload: { event: 'x', n: 1 },
+  dedup_key: 'a1',
+  alert: null,
+};
 
 describe('webhook signatures', () => {
   const body = '{"a":1}';
@@ -140,9 +152,8 @@ const send = async (target: Target) => {
 describe('webhook and Slack transports against a real receiver', () => {
   const hook = (): Target => ({
     kind: 'webhook',
-    url: `http://127.0.0.1:${port}/hook`,
-    headers: { 'x-team': 'ops' },
-    secret: SECRET,
+    config: { url: `http://127.0.0.1:${port}/hook`, headers: { 'x-team': 'ops' } },
+    signing_secret: SECRET,
   });
 
   it('retries a 500 and a 429, then succeeds; every attempt is signed and carries the same delivery id', async () => {
@@ -177,7 +188,7 @@ describe('webhook and Slack transports against a real receiver', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
     const deadPort = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    const { r, attempts } = await send({ ...hook(), url: `http://127.0.0.1:${deadPort}/` } as Target);
+    const { r, attempts } = await send({ ...hook(), config: { url: `http://127.0.0.1:${deadPort}/` } });
     expect(r).toMatchObject({ ok: false, permanent: false, status_code: null });
     expect(attempts.map(([n, , w]) => [n, w])).toEqual([
       [1, true],
@@ -188,7 +199,7 @@ describe('webhook and Slack transports against a real receiver', () => {
   });
 
   it('Slack gets {"text"} and no signature', async () => {
-    const { r } = await send({ kind: 'slack', url: `http://127.0.0.1:${port}/services/T/B/X` });
+    const { r } = await send({ kind: 'slack', config: { url: `http://127.0.0.1:${port}/services/T/B/X` } });
     expect(r.ok).toBe(true);
     expect(received).toHaveLength(1);
     expect(JSON.parse(received[0]!.body)).toEqual({ text: '*DOWN: Home page*\nIt is down.' });
@@ -217,7 +228,7 @@ describe('webhook and Slack transports against a real receiver', () => {
     });
     for (const url of [`http://127.0.0.1:${port}/hook`, `http://localhost:${port}/hook`]) {
       const attempts: Attempt[] = [];
-      const target: Target = { kind: 'webhook', url, headers: {}, secret: SECRET };
+      const target: Target = { kind: 'webhook', config: { url }, signing_secret: SECRET };
       const r = await guarded.send(target, message, 'k', async (_n, a) => void attempts.push(a));
       expect(r).toMatchObject({
         ok: false,
@@ -289,7 +300,7 @@ describe('email against a real SMTP server', () => {
 
   it('delivers a mail the server parses: from, to, subject, text, delivery id header', async () => {
     const d = mailer();
-    const r = await d.send({ kind: 'email', to: ['oncall@example.test'] }, message, 'k-1', async () => {});
+    const r = await d.send(emailTarget(['oncall@example.test'], undefined), message, 'k-1', async () => {});
     expect(r.ok).toBe(true);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.rcpt).toEqual(['oncall@example.test']);
@@ -330,7 +341,7 @@ describe('email against a real SMTP server', () => {
       now: () => NOW,
     });
     const attempts: Attempt[] = [];
-    const r = await d.send({ kind: 'email', to: ['a@example.test'] }, message, null, async (_n, a) => {
+    const r = await d.send(emailTarget(['a@example.test'], undefined), message, null, async (_n, a) => {
       attempts.push(a);
     });
     expect(r).toEqual({ ok: false, permanent: true, status_code: null, error: NO_MAIL_TRANSPORT });
@@ -341,7 +352,7 @@ describe('email against a real SMTP server', () => {
     for (const host of ['127.0.0.1', 'localhost']) {
       const attempts: Attempt[] = [];
       const r = await through({ host, publicOnly: true }).send(
-        { kind: 'email', to: ['a@example.test'] },
+        emailTarget(['a@example.test'], undefined),
         message,
         null,
         async (_n, a) => void attempts.push(a),
@@ -358,7 +369,7 @@ describe('email against a real SMTP server', () => {
 
   it('STARTTLS required: a server that does not offer it gets no mail', async () => {
     const r = await through({ starttls: 'required' }).send(
-      { kind: 'email', to: ['a@example.test'] },
+      emailTarget(['a@example.test'], undefined),
       message,
       null,
       async () => {},
@@ -373,14 +384,14 @@ describe('email against a real SMTP server', () => {
     const d = mailer();
     rcptReply = { code: 550, message: 'No such user' };
     const attempts: number[] = [];
-    const r = await d.send({ kind: 'email', to: ['nobody@example.test'] }, message, null, async (n) => {
+    const r = await d.send(emailTarget(['nobody@example.test'], undefined), message, null, async (n) => {
       attempts.push(n);
     });
     expect(r).toMatchObject({ ok: false, permanent: true });
     expect(attempts).toEqual([1]);
     rcptReply = { code: 451, message: 'Try later' };
     attempts.length = 0;
-    const r2 = await d.send({ kind: 'email', to: ['busy@example.test'] }, message, null, async (n) => {
+    const r2 = await d.send(emailTarget(['busy@example.test'], undefined), message, null, async (n) => {
       attempts.push(n);
     });
     expect(r2).toMatchObject({ ok: false, permanent: false });

@@ -10,6 +10,7 @@ import type { MonitorStore } from '../domain/monitors/monitor-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
 import type { MailSettingsStore } from '../domain/routing/mail-settings-store.js';
 import type { RoutingStore } from '../domain/routing/routing-store.js';
+import type { StatusPageStore } from '../domain/status-pages/status-page-store.js';
 import type { MemberStore } from '../domain/tenancy/member-store.js';
 import type { TenancyStore } from '../domain/tenancy/tenancy-store.js';
 
@@ -57,4 +58,5 @@ export type Store = StoreLifecycle &
   OAuthStore &
   MemberStore &
   MonitorStatusStore &
-  MailSettingsStore;
+  MailSettingsStore &
+  StatusPageStore;

@@ -14,11 +14,9 @@ export type Policy = Schemas['EscalationPolicy'];
 export type EscalationStep = Policy['steps'][number];
 export type PolicyInput = Body<'/escalation-policies', 'post'>;
 export type Channel = Schemas['Channel'];
-export type ChannelType = Channel['type'];
 export type ChannelBody = Body<'/channels', 'post'>;
-/** Every field of any kind's config, each optional: for reading a channel's config whatever its kind. */
-type AnyField<U> = { [K in U extends unknown ? keyof U : never]?: U extends Record<K, infer V> ? V : never };
-export const configOf = (c: Channel): AnyField<Channel['config']> => c.config;
+export type ChannelKind = Schemas['ChannelKind'];
+export type Delivery = Schemas['Delivery'];
 export type Integration = Schemas['Integration'];
 export type IntegrationKind = Integration['kind'];
 export type MaintenanceWindow = Schemas['MaintenanceWindow'];
@@ -54,6 +52,9 @@ export const routingApi = {
     ok(client.PATCH('/channels/{id}', { ...id(cid), body })),
   deleteChannel: (cid: string) => ok(client.DELETE('/channels/{id}', id(cid))),
   testChannel: (cid: string) => ok(client.POST('/channels/{id}/test', id(cid))),
+  listChannelKinds: () => ok(client.GET('/channel-kinds')),
+  listDeliveries: (cid: string, cursor?: string) =>
+    ok(client.GET('/channels/{id}/deliveries', { params: { path: { id: cid }, query: page(cursor, 20) } })),
 
   listIntegrations: (cursor?: string) => ok(client.GET('/integrations', { params: { query: page(cursor) } })),
   createIntegration: (body: Body<'/integrations', 'post'>) => ok(client.POST('/integrations', { body })),

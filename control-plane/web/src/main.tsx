@@ -8,7 +8,7 @@ import { AlertDetailPage } from './pages/alert-detail.js';
 import { AlertsPage } from './pages/alerts.js';
 import { ApiKeysPage } from './pages/api-keys.js';
 import { ChangePasswordPage } from './pages/change-password.js';
-import { ChannelsPage } from './pages/channels.js';
+import { ChannelsPage } from './pages/channels/channels-page.js';
 import { ConnectedAppsPage } from './pages/connected-apps.js';
 import { EscalationPoliciesPage } from './pages/escalation-policies.js';
 import { HeartbeatPage } from './pages/heartbeats/heartbeat-page.js';

@@ -90,12 +90,20 @@ export interface AlertStore {
     next: { escalation: Alert['escalation']; escalation_due_at: Date | null },
   ): Promise<boolean>;
 
+  /**
+   * Alerts of every workspace acknowledged or resolved with `updated_at` at or after `since`, oldest
+   * change first (indexed): what the notifications that follow an alert (escalation-runner.ts) read.
+   */
+  listSettledAlerts(since: Date, limit: number): Promise<Alert[]>;
+
   insertDelivery(delivery: Delivery): Promise<void>;
   /** Oldest first. */
   listDeliveries(
     workspaceId: string,
     filter: { alert_id?: string; channel_id?: string; limit: number },
   ): Promise<Delivery[]>;
+  /** A channel's delivery log, newest first, paged (the cursor is on `at`). */
+  listChannelDeliveries(workspaceId: string, channelId: string, query: PageQuery): Promise<Page<Delivery>>;
   /** Whether an attempt with this idempotency key succeeded. */
   hasSentDelivery(idempotencyKey: string): Promise<boolean>;
 }

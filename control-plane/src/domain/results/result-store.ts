@@ -35,9 +35,9 @@ export interface ResultStore {
   ): Promise<{ total: number; ok: number }>;
   /**
    * Deletes up to `limit` hourly buckets of hours before `before`, and as many daily buckets of days
-   * wholly before it; returns how many in all.
+   * wholly before `dailyBefore` (default `before`); returns how many in all.
    */
-  pruneRollups(before: Date, limit: number): Promise<number>;
+  pruneRollups(before: Date, limit: number, dailyBefore?: Date): Promise<number>;
 
   /**
    * Ingestion in one step: stores the results whose id is new and, for each one stored, in order, runs

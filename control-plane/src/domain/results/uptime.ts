@@ -32,6 +32,13 @@ export const dayOf = floorTo(DAY_MS);
 /** The buckets are kept at least 31 days, and never less long than the results they summarise. */
 export const rollupRetentionDays = (resultRetentionDays: number) => Math.max(35, resultRetentionDays + 1);
 
+/**
+ * The daily buckets are kept longer: a status page draws 90 daily bars from them (one bucket per
+ * monitor, location and day: ~180 rows per monitor and location).
+ */
+export const dailyRollupRetentionDays = (resultRetentionDays: number) =>
+  Math.max(92, rollupRetentionDays(resultRetentionDays));
+
 /** Percent with 4 decimals, or null when there was nothing to count. */
 export const percent = (ok: number, total: number): number | null =>
   total === 0 ? null : Math.round((ok / total) * 1_000_000) / 10_000;

@@ -1,94 +1,102 @@
-import { AppError, newId, randomToken } from '@lookout/shared';
+import { AppError, newId, randomToken, validationError } from '@lookout/shared';
 import { z } from 'zod';
-import { CHANNEL_TYPES, type ChannelConfig, type NotificationChannel } from '../types.js';
+import type { ChannelConfig, NotificationChannel } from '../types.js';
 import { nameText, parseOrThrow } from '../validation.js';
+import { type ChannelKinds, sealSecret, shownSecret } from './channel-kinds.js';
+import type { SecretBox } from './mail-settings.js';
 import type { RoutingStore } from './routing-store.js';
 
-const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password;
-    } catch {
-      return false;
-    }
-  }, 'must be an http:// or https:// URL without credentials');
+/** The kinds a workspace may use, and the box that seals their secrets. */
+export interface ChannelRules {
+  kinds: ChannelKinds;
+  box: SecretBox;
+}
 
-const headerName = z
-  .string()
-  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be a valid header name')
-  .refine(
-    (h) =>
-      !['content-type', 'content-length', 'host', 'x-lookout-signature', 'x-lookout-delivery'].includes(
-        h.toLowerCase(),
-      ),
-    'is set by Lookout',
-  );
-
-/**
- * Per type: what `config` holds. The body is checked in two steps — the envelope (name, type, no
- * unknown fields), then `config` against its type's schema — so every bad field is named, `config.url`
- * included, whatever the type.
- */
-const configSchemas = {
-  email: z.strictObject({ addresses: z.array(z.email()).min(1).max(10) }),
-  webhook: z.strictObject({
-    url: httpUrl,
-    headers: z
-      .record(headerName, z.string().max(1024))
-      .refine((h) => Object.keys(h).length <= 20, 'must have at most 20 headers')
-      .default({}),
-  }),
-  slack: z.strictObject({ url: httpUrl }),
-} as const;
-
-export const createChannelBody = z.strictObject({
-  name: nameText(200),
-  type: z.enum(CHANNEL_TYPES),
-  config: z.record(z.string(), z.unknown()),
-});
-
-/** The same rules as one schema per type, for the API document (validation runs in two steps, above). */
-export const channelBodyDoc = z.discriminatedUnion('type', [
+const envelope = (kinds: ChannelKinds) =>
   z.strictObject({
-    name: createChannelBody.shape.name,
-    type: z.literal('email'),
-    config: configSchemas.email,
-  }),
-  z.strictObject({
-    name: createChannelBody.shape.name,
-    type: z.literal('webhook'),
-    config: configSchemas.webhook,
-  }),
-  z.strictObject({
-    name: createChannelBody.shape.name,
-    type: z.literal('slack'),
-    config: configSchemas.slack,
-  }),
-]);
+    name: nameText(200),
+    type: z.enum(Object.keys(kinds) as [string, ...string[]]),
+    config: z.record(z.string(), z.unknown()),
+  });
 
 export const updateChannelBody = z.strictObject({
   name: nameText(200).optional(),
   config: z.record(z.string(), z.unknown()).optional(),
 });
 
-const parseConfig = (type: NotificationChannel['type'], config: unknown): ChannelConfig => {
-  const schema = configSchemas[type] as z.ZodType<Record<string, unknown>>;
-  const wrapped = z.strictObject({ config: schema });
-  return { type, ...parseOrThrow(wrapped, { config }).config } as ChannelConfig;
+/**
+ * The create body as one schema per kind, discriminated by `type`, for the API document (validation
+ * runs in two steps, below, so that every bad field is named, `config.url` included, whatever the type).
+ */
+export const channelBodyDoc = (kinds: ChannelKinds) => {
+  const name = nameText(200);
+  const [first, ...rest] = Object.values(kinds).map((k) =>
+    z.strictObject({ name, type: z.literal(k.type), config: k.config }),
+  );
+  return z.discriminatedUnion('type', [first!, ...rest]);
+};
+
+/**
+ * Parses `config` with its kind's schema and seals the secrets in it. With `existing` (a PATCH), a
+ * secret left out — or sent back as the hint the API showed — keeps its stored value.
+ */
+const parseConfig = (
+  rules: ChannelRules,
+  workspaceId: string,
+  type: string,
+  config: Record<string, unknown>,
+  existing?: ChannelConfig,
+): ChannelConfig => {
+  const kind = rules.kinds[type];
+  if (!kind) throw new AppError('validation_failed', `Notification kind ${type} is not available.`);
+  const given = { ...config };
+  const kept: Record<string, unknown> = {};
+  if (existing) {
+    for (const f of kind.secrets) {
+      if (!(f in existing)) continue;
+      if (given[f] === undefined || given[f] === shownSecret(existing[f])) {
+        delete given[f];
+        kept[f] = existing[f];
+      }
+    }
+  }
+  const optional = Object.fromEntries(Object.keys(kept).map((f) => [f, true as const])) as Record<
+    string,
+    true
+  >;
+  const schema = existing ? kind.config.partial(optional as never) : kind.config;
+  const parsed = parseOrThrow(z.strictObject({ config: schema }), { config: given }).config as Record<
+    string,
+    unknown
+  >;
+  // A kept secret goes only where it went before: a new address needs it entered again, so a write-only
+  // token cannot be pointed at a server that would read it.
+  const moved = Object.keys(parsed).filter(
+    (f) => f.endsWith('_url') && !kind.secrets.includes(f) && existing && parsed[f] !== existing[f],
+  );
+  if (moved.length > 0 && Object.keys(kept).length > 0)
+    throw validationError(
+      Object.keys(kept).map((f) => ({
+        field: `config.${f}`,
+        message: `must be entered again when ${moved.map((m) => `config.${m}`).join(' and ')} changes`,
+      })),
+    );
+  for (const f of kind.secrets) {
+    if (typeof parsed[f] === 'string') parsed[f] = sealSecret(rules.box, workspaceId, f, parsed[f] as string);
+  }
+  return { type, ...parsed, ...kept };
 };
 
 /** Webhook channels get a signing secret, returned once (like an API key). */
 export const createChannel = async (
   store: RoutingStore,
+  rules: ChannelRules,
   workspaceId: string,
   body: unknown,
   now: Date,
 ): Promise<NotificationChannel> => {
-  const v = parseOrThrow(createChannelBody, body);
-  const config = parseConfig(v.type, v.config);
+  const v = parseOrThrow(envelope(rules.kinds), body);
+  const config = parseConfig(rules, workspaceId, v.type, v.config);
   const channel: NotificationChannel = {
     id: newId(),
     workspace_id: workspaceId,
@@ -105,6 +113,7 @@ export const createChannel = async (
 
 export const updateChannel = async (
   store: RoutingStore,
+  rules: ChannelRules,
   workspaceId: string,
   id: string,
   body: unknown,
@@ -116,11 +125,20 @@ export const updateChannel = async (
   const next: NotificationChannel = {
     ...existing,
     name: patch.name ?? existing.name,
-    config: patch.config ? parseConfig(existing.type, patch.config) : existing.config,
+    config: patch.config
+      ? parseConfig(rules, workspaceId, existing.type, patch.config, existing.config)
+      : existing.config,
     updated_at: now,
   };
   if (!(await store.updateChannel(next))) throw new AppError('not_found', 'Notification channel not found.');
   return next;
+};
+
+/** The config as the API shows it: secrets replaced by their hints (at most the last four characters). */
+export const shownConfig = (kinds: ChannelKinds, c: NotificationChannel): Record<string, unknown> => {
+  const { type: _t, ...config } = c.config;
+  for (const f of kinds[c.type]?.secrets ?? []) if (f in config) config[f] = shownSecret(config[f]);
+  return config;
 };
 
 export const deleteChannel = async (store: RoutingStore, workspaceId: string, id: string) => {

@@ -1,6 +1,8 @@
 import { ManualClock } from '@lookout/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
+import { CHANNEL_KINDS } from '../../notify/kinds/index.js';
+import { createSecretBox } from '../../secret-box.js';
 import type { Store } from '../../store/port.js';
 import { createSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { raiseAlert } from '../alerts/alerts.js';
@@ -18,16 +20,23 @@ let clock: ManualClock;
 let workspace: Workspace;
 let adminId: string;
 let channelId: string;
-let sent: { target: Target; key: string | null; step: number }[];
+let sent: { target: Target; key: string | null; step: number; event: string }[];
 
 /** Records sends; every one succeeds. */
 const dispatcher: Dispatcher = {
   async send(target, message, deliveryId, onAttempt) {
-    sent.push({ target, key: deliveryId, step: (message.payload as { step: number }).step });
+    sent.push({
+      target,
+      key: deliveryId,
+      step: (message.payload as { step: number }).step,
+      event: message.event,
+    });
     const ok = { ok: true, permanent: false, status_code: 200, error: null };
     await onAttempt(1, ok, false);
     return ok;
   },
+  describe: (t) => (t.config.addresses as string[] | undefined)?.join(', ') ?? t.kind,
+  follows: (kind) => CHANNEL_KINDS[kind]?.follows ?? [],
 };
 const runner = () => createEscalationRunner({ store, clock, dispatcher, leaseMs: 60_000 });
 
@@ -47,6 +56,7 @@ beforeEach(async () => {
   channelId = (
     await createChannel(
       store,
+      { kinds: CHANNEL_KINDS, box: createSecretBox(undefined) },
       workspace.id,
       { name: 'hook', type: 'webhook', config: { url: 'http://127.0.0.1:9/' } },
       clock.now(),
@@ -87,7 +97,7 @@ describe('escalation runner', () => {
     expect(sent.map((s) => s.target.kind).sort()).toEqual(['email', 'webhook']);
     expect(sent.find((s) => s.target.kind === 'email')?.target).toEqual({
       kind: 'email',
-      to: ['admin@run.test'],
+      config: { addresses: ['admin@run.test'] },
       workspace_id: workspace.id,
     });
     expect(await r.tick()).toBe(0);
@@ -169,8 +179,57 @@ describe('escalation runner', () => {
     await r.tick();
     expect(sent.at(-1)?.target).toEqual({
       kind: 'email',
-      to: ['admin@run.test'],
+      config: { addresses: ['admin@run.test'] },
       workspace_id: workspace.id,
     });
+  });
+
+  it('follows an alert: acknowledged and resolved go once to the channels it reached whose kind follows them', async () => {
+    const rules = { kinds: CHANNEL_KINDS, box: createSecretBox(undefined) };
+    const make = (name: string, type: string, config: Record<string, unknown>) =>
+      createChannel(store, rules, workspace.id, { name, type, config }, clock.now());
+    const pd = await make('pd', 'pagerduty', { routing_key: 'R0UT1NGKEY0123456789abcdefABCDEF' });
+    const chat = await make('chat', 'slack', { url: 'http://127.0.0.1:9/slack' });
+    const unreached = await make('pd2', 'pagerduty', { routing_key: 'R0UT1NGKEY0123456789abcdefABCDEF' });
+    const p = await policy([{ wait_minutes: 0, notify_channel_ids: [pd.id, chat.id, channelId] }]);
+    const r = runner();
+    const a = await raise(p.id, 'one');
+    await r.tick();
+    expect(sent.map((s) => s.event)).toEqual(['raised', 'raised', 'raised']);
+    const events = () =>
+      sent
+        .filter((s) => s.event !== 'raised')
+        .map((s) => `${s.event} ${s.target.kind}`)
+        .sort();
+
+    clock.advance(MIN);
+    await store.acknowledgeAlert(workspace.id, a.id, { type: 'system' }, clock.now());
+    expect(await r.followTick()).toBe(1);
+    expect(events()).toEqual(['acknowledged pagerduty']);
+    expect(await r.followTick()).toBe(1);
+    expect(events()).toEqual(['acknowledged pagerduty']);
+
+    clock.advance(MIN);
+    await store.resolveAlert(workspace.id, a.id, { type: 'system' }, clock.now());
+    await r.followTick();
+    expect(events()).toEqual(['acknowledged pagerduty', 'resolved pagerduty', 'resolved slack']);
+    expect(sent.every((s) => !s.key?.includes(unreached.id))).toBe(true);
+    const keys = sent.filter((s) => s.event === 'resolved').map((s) => s.key);
+    expect(keys.sort()).toEqual(
+      [`${a.id}:follow:resolved:channel:${chat.id}`, `${a.id}:follow:resolved:channel:${pd.id}`].sort(),
+    );
+
+    // Acknowledged and resolved between two passes: "resolved" alone.
+    sent = [];
+    const b = await raise(p.id, 'two');
+    await r.tick();
+    clock.advance(MIN);
+    await store.acknowledgeAlert(workspace.id, b.id, { type: 'system' }, clock.now());
+    await store.resolveAlert(workspace.id, b.id, { type: 'system' }, clock.now());
+    await r.followTick();
+    expect(events()).toEqual(['resolved pagerduty', 'resolved slack']);
+    // A new runner (a restart) looks back and finds nothing left to send.
+    await runner().followTick();
+    expect(events()).toEqual(['resolved pagerduty', 'resolved slack']);
   });
 });

@@ -4,7 +4,16 @@ import type { AlertStore } from '../alerts/alert-store.js';
 import type { TenancyStore } from '../tenancy/tenancy-store.js';
 import type { Alert, Delivery, EscalationProgress, EscalationStep } from '../types.js';
 import { afterStep, idempotencyKey } from './escalation.js';
-import { alertMessage, channelTarget, type Dispatcher, type Target, targetLabel } from './notifications.js';
+import {
+  type Attempt,
+  alertMessage,
+  channelTarget,
+  type Dispatcher,
+  emailTarget,
+  type FollowEvent,
+  followUpMessage,
+  type Target,
+} from './notifications.js';
 import type { RoutingStore } from './routing-store.js';
 
 export interface EscalationRunnerDeps {
@@ -18,6 +27,11 @@ export interface EscalationRunnerDeps {
   /** Steps run at once. */
   concurrency?: number;
   onError?: (err: unknown, alertId: string) => void;
+  /**
+   * How far back the first pass looks for alerts acknowledged or resolved (while no replica ran);
+   * later passes overlap the previous one by a minute. Default one hour.
+   */
+  followLookbackMs?: number;
 }
 
 interface Recipient {
@@ -41,6 +55,8 @@ interface Recipient {
 export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
   const { store, clock, dispatcher } = deps;
   let stopped = false;
+  /** Alerts settled at or after this were looked at last (in this replica's memory only). */
+  let followedUpTo: Date | null = null;
 
   const recipients = async (alert: Alert, step: EscalationStep): Promise<Recipient[]> => {
     const out: Recipient[] = [];
@@ -51,7 +67,7 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
           key: `user:${user.id}`,
           user_id: user.id,
           channel_id: null,
-          target: { kind: 'email', to: [user.email], workspace_id: alert.workspace_id },
+          target: emailTarget([user.email], alert.workspace_id),
         });
     }
     for (const channelId of step.notify_channel_ids) {
@@ -76,8 +92,22 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
     if (current?.status !== 'open' || current.escalation?.claim !== claim) return;
     const workspace = await store.getWorkspace(alert.workspace_id);
     const message = alertMessage(workspace ?? { subdomain: '?' }, current, progress, key, clock.now());
-    await dispatcher.send(r.target, message, key, async (n, result, willRetry) => {
-      // Shutting down: stop retrying; the claim's lease ends and a live replica finishes the step.
+    await dispatcher.send(
+      r.target,
+      message,
+      key,
+      logAttempt(alert, r, { step: progress.step, round: progress.round, key }),
+    );
+  };
+
+  /** Logs one attempt of a notification: the delivery log and the alert's timeline. */
+  const logAttempt =
+    (
+      alert: Alert,
+      r: Pick<Recipient, 'channel_id' | 'user_id' | 'target'>,
+      at: { step: number | null; round: number | null; key: string },
+    ) =>
+    async (n: number, result: Attempt, willRetry: boolean) => {
       if (stopped && willRetry) throw new Error('escalation runner stopped');
       const d: Delivery = {
         id: newId(),
@@ -86,20 +116,71 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
         channel_id: r.channel_id,
         user_id: r.user_id,
         kind: r.target.kind,
-        target: targetLabel(r.target),
-        step: progress.step,
-        round: progress.round,
+        target: dispatcher.describe(r.target),
+        step: at.step,
+        round: at.round,
         attempt: n,
         outcome: result.ok ? 'sent' : willRetry ? 'retrying' : 'failed',
         permanent: result.permanent,
         status_code: result.status_code,
         error: result.error,
-        idempotency_key: key,
+        idempotency_key: at.key,
+        remote_id: result.remote_id ?? null,
         test: false,
         at: clock.now(),
       };
       await store.insertDelivery(d);
-    });
+    };
+
+  /**
+   * Tells the channels an alert reached that it was acknowledged or resolved — those whose kind follows
+   * that event (PagerDuty and Opsgenie both, chat kinds "resolved") — once per channel and event (key
+   * alert:follow:event:channel:<id>, skipped when already sent). Only the alert's state now counts: an
+   * alert acknowledged and then resolved between two passes is followed by "resolved" alone.
+   */
+  const followUp = async (alert: Alert) => {
+    const event: FollowEvent = alert.status === 'resolved' ? 'resolved' : 'acknowledged';
+    const log = await store.listDeliveries(alert.workspace_id, { alert_id: alert.id, limit: 1000 });
+    const reached = [
+      ...new Set(
+        log
+          .filter(
+            (d) => d.outcome === 'sent' && d.channel_id !== null && !d.idempotency_key?.includes(':follow:'),
+          )
+          .map((d) => d.channel_id!),
+      ),
+    ];
+    const workspace = reached.length > 0 ? await store.getWorkspace(alert.workspace_id) : null;
+    for (const channelId of reached) {
+      if (stopped) return;
+      const channel = await store.getChannel(alert.workspace_id, channelId);
+      if (!channel || !dispatcher.follows(channel.type).includes(event)) continue;
+      const key = `${alert.id}:follow:${event}:channel:${channel.id}`;
+      if (await store.hasSentDelivery(key)) continue;
+      const target = channelTarget(channel);
+      // The raised message there, when the service gave its id: the follow-up replies to it or edits it.
+      const raised = log.findLast(
+        (d) => d.channel_id === channel.id && d.outcome === 'sent' && d.step !== null && d.remote_id,
+      );
+      const message = followUpMessage(
+        workspace ?? { subdomain: '?' },
+        alert,
+        event,
+        key,
+        clock.now(),
+        raised?.remote_id ?? null,
+      );
+      await dispatcher.send(
+        target,
+        message,
+        key,
+        logAttempt(
+          alert,
+          { channel_id: channel.id, user_id: null, target },
+          { step: null, round: null, key },
+        ),
+      );
+    }
   };
 
   /** Runs the claimed step of `alert` and moves it on. */
@@ -163,6 +244,31 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
       };
       await Promise.all(Array.from({ length: deps.concurrency ?? 8 }, worker));
       return ran;
+    },
+    /**
+     * One pass over the alerts acknowledged or resolved since the last pass (overlapping it by a
+     * minute): each is followed up on the channels it reached. Returns how many alerts were looked at.
+     */
+    async followTick(): Promise<number> {
+      const now = clock.now();
+      const since = followedUpTo ?? new Date(now.getTime() - (deps.followLookbackMs ?? 3_600_000));
+      const settled = await store.listSettledAlerts(since, deps.batch ?? 100);
+      for (const alert of settled) {
+        if (stopped) break;
+        try {
+          await followUp(alert);
+        } catch (err) {
+          deps.onError?.(err, alert.id);
+        }
+      }
+      const last = settled.at(-1)?.updated_at;
+      // A full batch: go on from its last change. Else from a minute before now, so that a change
+      // committed a little late is not missed (what was sent already is skipped by its key).
+      followedUpTo =
+        settled.length === (deps.batch ?? 100) && last
+          ? last
+          : new Date(Math.max(since.getTime(), now.getTime() - 60_000));
+      return settled.length;
     },
     /** No new claims, no further retries (a step cut short is finished by another replica after its lease). */
     stop() {

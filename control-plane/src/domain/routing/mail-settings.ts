@@ -147,6 +147,9 @@ export const mailTestMessage = (
   by: Pick<User, 'email'>,
   source: MailTransportSource,
 ): OutgoingMessage => ({
+  event: 'test',
+  dedup_key: 'mail-test',
+  alert: null,
   subject: `[Lookout ${workspace.subdomain}] Test email`,
   text: `This is a test email from Lookout, sent by ${by.email} through ${
     source === 'workspace' ? 'the workspace’s own SMTP server' : 'the deployment’s SMTP server'

@@ -1,19 +1,57 @@
 import type { Alert, EscalationProgress, NotificationChannel, User, Workspace } from '../types.js';
 
 /**
- * Where one notification goes, transport-shaped. Built from a user (email) or a channel. An email
- * names its workspace, whose own SMTP server it goes through when it has one (none: the deployment's).
+ * Where one notification goes: a kind (a channel type, notify/kinds/) and that kind's config, opened
+ * (secrets readable). Built from a user (email) or a channel. An email names its workspace, whose own
+ * SMTP server it goes through when it has one (none: the deployment's).
  */
-export type Target =
-  | { kind: 'email'; to: string[]; workspace_id?: string }
-  | { kind: 'webhook'; url: string; headers: Record<string, string>; secret: string | null }
-  | { kind: 'slack'; url: string };
+export interface Target {
+  kind: string;
+  /** The kind's config as its schema parsed it (without `type`). */
+  config: Record<string, unknown>;
+  workspace_id?: string | undefined;
+  /** Webhooks: the HMAC signing secret. */
+  signing_secret?: string | null;
+}
 
+/** What a notification is about: an alert raised (an escalation step), acknowledged or resolved, or a test. */
+export type NotifyEvent = 'raised' | 'acknowledged' | 'resolved' | 'test';
+/** The events after the first that a kind may follow an alert with. */
+export type FollowEvent = 'acknowledged' | 'resolved';
+
+/**
+ * One notification as the escalation composed it. Every kind renders from this, never from the
+ * records: `subject` (one line) and `text` (the body) for people, `payload` for webhooks, `alert` for
+ * kinds with their own fields (PagerDuty's severity, a card's title).
+ */
 export interface OutgoingMessage {
+  event: NotifyEvent;
   subject: string;
   text: string;
   /** The webhook body. */
   payload: unknown;
+  /**
+   * The key a remote incident is kept under (PagerDuty `dedup_key`, Opsgenie `alias`): the alert's
+   * uuid, or for a test its delivery id, so every event of one alert reaches the same incident.
+   */
+  dedup_key: string;
+  /** The alert as the message tells it; null for a test. */
+  alert: {
+    id: string;
+    title: string;
+    description: string | null;
+    severity: Alert['severity'];
+    status: Alert['status'];
+    source: string;
+    created_at: string;
+  } | null;
+  /** Links a reader can follow: the one-click acknowledge link, when there is one. */
+  links?: { acknowledge?: string | undefined };
+  /**
+   * What follows an alert on a channel: the service's id of the raised message there, when it gave
+   * one, to reply to (Telegram, Matrix) or edit in place (Discord).
+   */
+  reply_to?: string | null;
 }
 
 export interface Attempt {
@@ -21,6 +59,12 @@ export interface Attempt {
   permanent: boolean;
   status_code: number | null;
   error: string | null;
+  /** The service asked to wait this long before the next attempt (Retry-After). */
+  retry_after_ms?: number | null;
+  /** The start of the service's answer. */
+  response?: string | null;
+  /** The service's id of the message it accepted (Telegram message_id, Discord id, Matrix event_id). */
+  remote_id?: string | null;
 }
 
 /**
@@ -35,34 +79,52 @@ export interface Dispatcher {
     onAttempt: (n: number, result: Attempt, willRetry: boolean) => Promise<void>,
     opts?: { maxAttempts?: number },
   ): Promise<Attempt>;
+  /** How a target appears in the delivery log: an address, a URL's origin; never a secret. */
+  describe(target: Target): string;
+  /** The events after "raised" this kind is told about (PagerDuty: acknowledged and resolved). */
+  follows(kind: string): readonly FollowEvent[];
 }
 
 /** Whether a failed attempt is the kind a real notification retries (network errors, 429, 5xx, SMTP 4xx). */
 export const retryable = (a: Attempt) => !a.ok && !a.permanent;
 
+/** A channel as a target; `config` must hold its secrets opened (see channels.ts `openChannel`). */
 export const channelTarget = (c: NotificationChannel): Target => {
-  switch (c.config.type) {
-    case 'email':
-      return { kind: 'email', to: c.config.addresses, workspace_id: c.workspace_id };
-    case 'webhook':
-      return { kind: 'webhook', url: c.config.url, headers: c.config.headers, secret: c.secret };
-    case 'slack':
-      return { kind: 'slack', url: c.config.url };
-  }
+  const { type: _t, ...config } = c.config;
+  return { kind: c.type, config, workspace_id: c.workspace_id, signing_secret: c.secret };
 };
 
-/** How a target appears in the delivery log: an address, or a URL's origin (paths of Slack URLs are secrets). */
-export const targetLabel = (t: Target): string => {
-  if (t.kind === 'email') return t.to.join(', ');
-  try {
-    const u = new URL(t.url);
-    return t.kind === 'slack' ? `${u.origin}/…` : `${u.origin}${u.pathname}`;
-  } catch {
-    return 'invalid URL';
-  }
-};
+/** A user's email address as a target. */
+export const emailTarget = (to: string[], workspaceId: string | undefined): Target => ({
+  kind: 'email',
+  config: { addresses: to },
+  workspace_id: workspaceId,
+});
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+const alertSummary = (alert: Alert): NonNullable<OutgoingMessage['alert']> => ({
+  id: alert.id,
+  title: alert.title,
+  description: alert.description,
+  severity: alert.severity,
+  status: alert.status,
+  source: `${alert.source_type} ${alert.source_id}`,
+  created_at: alert.created_at.toISOString(),
+});
+
+const alertPayload = (alert: Alert) => ({
+  id: alert.id,
+  title: alert.title,
+  description: alert.description,
+  severity: alert.severity,
+  status: alert.status,
+  source_type: alert.source_type,
+  source_id: alert.source_id,
+  cause: alert.cause,
+  dedup_key: alert.dedup_key,
+  created_at: iso(alert.created_at),
+});
 
 /** The message of one escalation step. Webhook receivers get the alert as the API shows it. */
 export const alertMessage = (
@@ -85,8 +147,11 @@ export const alertMessage = (
     .filter((l, i) => i !== 1 || l !== '')
     .join('\n');
   return {
+    event: 'raised',
     subject,
     text,
+    dedup_key: alert.id,
+    alert: alertSummary(alert),
     payload: {
       event: 'alert.notification',
       delivery_id: deliveryId,
@@ -94,17 +159,38 @@ export const alertMessage = (
       workspace: workspace.subdomain,
       step: progress.step,
       round: progress.round,
+      alert: alertPayload(alert),
+    },
+  };
+};
+
+/** The short message that follows an alert a kind was told about: it was acknowledged, or resolved. */
+export const followUpMessage = (
+  workspace: Pick<Workspace, 'subdomain'>,
+  alert: Alert,
+  event: FollowEvent,
+  deliveryId: string,
+  now: Date,
+  replyTo: string | null = null,
+): OutgoingMessage => {
+  const word = event === 'resolved' ? 'RESOLVED' : 'ACKNOWLEDGED';
+  const at = event === 'resolved' ? alert.resolved_at : alert.acknowledged_at;
+  return {
+    event,
+    subject: `[Lookout ${workspace.subdomain}] ${word}: ${alert.title}`,
+    text: `${alert.title} was ${event} at ${(at ?? now).toISOString()}.\nAlert ${alert.id}.`,
+    dedup_key: alert.id,
+    alert: alertSummary(alert),
+    reply_to: replyTo,
+    payload: {
+      event: `alert.${event}`,
+      delivery_id: deliveryId,
+      sent_at: now.toISOString(),
+      workspace: workspace.subdomain,
       alert: {
-        id: alert.id,
-        title: alert.title,
-        description: alert.description,
-        severity: alert.severity,
-        status: alert.status,
-        source_type: alert.source_type,
-        source_id: alert.source_id,
-        cause: alert.cause,
-        dedup_key: alert.dedup_key,
-        created_at: iso(alert.created_at),
+        ...alertPayload(alert),
+        acknowledged_at: iso(alert.acknowledged_at),
+        resolved_at: iso(alert.resolved_at),
       },
     },
   };
@@ -117,8 +203,11 @@ export const testMessage = (
   deliveryId: string,
   now: Date,
 ): OutgoingMessage => ({
+  event: 'test',
   subject: `[Lookout ${workspace.subdomain}] Test notification for ${channel.name}`,
   text: `This is a test notification from Lookout, sent by ${by.email} to channel "${channel.name}". Nothing is wrong.`,
+  dedup_key: deliveryId,
+  alert: null,
   payload: {
     event: 'test',
     delivery_id: deliveryId,

@@ -2,6 +2,7 @@ import { AppError, newId } from '@lookout/shared';
 import { z } from 'zod';
 import type { AlertStore } from '../../domain/alerts/alert-store.js';
 import {
+  type ChannelRules,
   channelBodyDoc,
   createChannel,
   deleteChannel,
@@ -9,12 +10,23 @@ import {
   updateChannelBody,
 } from '../../domain/routing/channels.js';
 import type { MailSettingsStore } from '../../domain/routing/mail-settings-store.js';
-import { channelTarget, retryable, targetLabel, testMessage } from '../../domain/routing/notifications.js';
+import { channelTarget, retryable, testMessage } from '../../domain/routing/notifications.js';
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import type { Delivery } from '../../domain/types.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
+import { CHANNEL_KINDS } from '../../notify/kinds/index.js';
+import { createSecretBox } from '../../secret-box.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
-import { channelJson, channelResponse, deliveryJson, deliveryResponse, page } from '../serialize.js';
+import {
+  channelCreatedResponse,
+  channelJson,
+  channelKindResponse,
+  channelKindsJson,
+  channelResponse,
+  deliveryJson,
+  deliveryResponse,
+  page,
+} from '../serialize.js';
 import { idOf, pageQuery } from './query.js';
 
 export const channelRoutes = ({
@@ -23,12 +35,25 @@ export const channelRoutes = ({
   config,
 }: RouteDeps<RoutingStore & AlertStore & MailSettingsStore>) => {
   const dispatcher = dispatcherFromConfig(config, clock, store);
+  const rules: ChannelRules = { kinds: CHANNEL_KINDS, box: createSecretBox(config.encryption_key) };
   const load = async (auth: Authed, id: string | undefined) => {
     const c = await store.getChannel(auth.workspace.id, idOf(id));
     if (!c) throw new AppError('not_found', 'Notification channel not found.');
     return c;
   };
   return [
+    route({
+      method: 'get',
+      path: '/channel-kinds',
+      tag: 'Notification channels',
+      response: z.strictObject({ data: z.array(channelKindResponse) }),
+      summary:
+        'The notification kinds a channel can be: for each, its `type`, its name, the JSON Schema of its `config` (the same rules the API checks), which config fields are secrets (write-only: shown as at most their last four characters, kept when a PATCH leaves them out) and which alert events after "raised" it is sent (acknowledged, resolved).',
+      role: 'admin',
+      async handler() {
+        return { data: channelKindsJson() };
+      },
+    }),
     route({
       method: 'get',
       path: '/channels',
@@ -46,14 +71,14 @@ export const channelRoutes = ({
       method: 'post',
       path: '/channels',
       tag: 'Notification channels',
-      response: channelResponse.extend({ signing_secret: z.string().optional() }),
+      response: channelCreatedResponse,
       summary:
-        'Create a channel. `type` email: config {"addresses": [...]}; webhook: {"url", "headers"?} — the response carries `signing_secret` once (HMAC-SHA256 signature in X-Lookout-Signature); slack: {"url"} of an incoming webhook.',
+        "Create a channel. `config` is in the words of the kind's service (GET /channel-kinds lists every kind with its JSON Schema). A webhook's response carries `signing_secret` once (HMAC-SHA256 signature in X-Lookout-Signature). Secrets (tokens, keys, webhook URLs whose path is the secret) are write-only.",
       role: 'admin',
-      body: channelBodyDoc,
+      body: channelBodyDoc(CHANNEL_KINDS),
       status: 201,
       async handler({ auth, body }) {
-        const c = await createChannel(store, auth.workspace.id, body, clock.now());
+        const c = await createChannel(store, rules, auth.workspace.id, body, clock.now());
         return { ...channelJson(c), ...(c.secret ? { signing_secret: c.secret } : {}) };
       },
     }),
@@ -74,12 +99,15 @@ export const channelRoutes = ({
       path: '/channels/{id}',
       tag: 'Notification channels',
       response: channelResponse,
-      summary: 'Rename a channel or replace its config (the whole config of its type).',
+      summary:
+        'Rename a channel or replace its config (the whole config of its type, except secrets: one left out, or sent back as the hint the API shows, keeps its value).',
       role: 'admin',
       body: updateChannelBody,
       responses: { 404: 'No such channel in this workspace' },
       async handler({ auth, params, body }) {
-        return channelJson(await updateChannel(store, auth.workspace.id, idOf(params.id), body, clock.now()));
+        return channelJson(
+          await updateChannel(store, rules, auth.workspace.id, idOf(params.id), body, clock.now()),
+        );
       },
     }),
     route({
@@ -105,11 +133,13 @@ export const channelRoutes = ({
         outcome: z.enum(['sent', 'failed']),
         status_code: z.number().int().nullable(),
         error: z.string().nullable(),
+        response: z.string().nullable().describe("The start of the service's answer (its body)."),
+        retry_after_seconds: z.number().nullable(),
         would_retry: z.boolean(),
         attempts: z.array(deliveryResponse),
       }),
       summary:
-        'Send one test notification through the channel now and report its outcome at once: `ok`, `outcome` (sent or failed), `status_code`, `error`, and `would_retry` (whether a real notification would try again after this failure). A test is never retried; the attempt is logged like any delivery.',
+        "Send one test notification through the channel now and report its outcome at once: `ok`, `outcome` (sent or failed), the service's answer (`status_code`, `response`: the start of its body), `error`, `retry_after_seconds` when it asked to wait, and `would_retry` (whether a real notification would try again after this failure). A test is never retried; the attempt is logged like any delivery.",
       role: 'admin',
       responses: { 404: 'No such channel in this workspace' },
       async handler({ auth, params }) {
@@ -129,7 +159,7 @@ export const channelRoutes = ({
               channel_id: channel.id,
               user_id: null,
               kind: target.kind,
-              target: targetLabel(target),
+              target: dispatcher.describe(target),
               step: null,
               round: null,
               attempt: n,
@@ -138,6 +168,7 @@ export const channelRoutes = ({
               status_code: r.status_code,
               error: r.error,
               idempotency_key: deliveryId,
+              remote_id: r.remote_id ?? null,
               test: true,
               at: clock.now(),
             };
@@ -151,6 +182,8 @@ export const channelRoutes = ({
           outcome: result.ok ? 'sent' : 'failed',
           status_code: result.status_code,
           error: result.error,
+          response: result.response ?? null,
+          retry_after_seconds: result.retry_after_ms ? Math.ceil(result.retry_after_ms / 1000) : null,
           would_retry: retryable(result),
           attempts: attempts.map(deliveryJson),
         };
@@ -160,18 +193,16 @@ export const channelRoutes = ({
       method: 'get',
       path: '/channels/{id}/deliveries',
       tag: 'Notification channels',
-      response: z.strictObject({ data: z.array(deliveryResponse) }),
-      summary: 'The channel’s delivery log: every attempt, oldest first.',
+      response: page(deliveryResponse),
+      summary:
+        'The channel’s delivery log, newest first, paged by `cursor`: every attempt of every notification and test, with its outcome, the status the service answered, the error, and whether it was retried.',
       role: 'admin',
-      query: z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
+      query: z.strictObject(pageQuery),
       responses: { 404: 'No such channel in this workspace' },
       async handler({ auth, params, query }) {
         const channel = await load(auth, params.id);
-        const list = await store.listDeliveries(auth.workspace.id, {
-          channel_id: channel.id,
-          limit: query.limit,
-        });
-        return { data: list.map(deliveryJson) };
+        const list = await store.listChannelDeliveries(auth.workspace.id, channel.id, query);
+        return { data: list.data.map(deliveryJson), next_cursor: list.next_cursor };
       },
     }),
   ];

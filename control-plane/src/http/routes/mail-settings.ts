@@ -12,7 +12,7 @@ import {
   type MailSettingsStore,
   type WorkspaceMailSettings,
 } from '../../domain/routing/mail-settings-store.js';
-import { retryable } from '../../domain/routing/notifications.js';
+import { emailTarget, retryable } from '../../domain/routing/notifications.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
 import { createSecretBox } from '../../secret-box.js';
@@ -126,7 +126,7 @@ export const mailSettingsRoutes = ({ store, clock, config }: RouteDeps<MailSetti
         const source = transportSource(await store.getMailSettings(auth.workspace.id), deploymentTransport);
         const deliveryId = `test:${newId()}`;
         const result = await dispatcher.send(
-          { kind: 'email', to: [recipient], workspace_id: auth.workspace.id },
+          emailTarget([recipient], auth.workspace.id),
           mailTestMessage(auth.workspace, auth.user, source),
           deliveryId,
           async () => {},

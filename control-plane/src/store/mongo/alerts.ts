@@ -37,6 +37,17 @@ export const alertIndexes: IndexDecl[] = [
   // The delivery log in insertion order (SQLite: rowid) within one `at`.
   { on: 'deliveries', key: { alert_id: 1, at: 1, delivery_seq: 1 }, replaces: ['alert_id_1_at_1'] },
   { on: 'deliveries', key: { channel_id: 1, at: 1, delivery_seq: 1 }, replaces: ['channel_id_1_at_1'] },
+  // Alerts acknowledged or resolved lately (listSettledAlerts).
+  {
+    on: 'alerts',
+    key: { updated_at: 1, _id: 1 },
+    options: {
+      name: 'settled_updated_at',
+      partialFilterExpression: { status: { $in: ['acknowledged', 'resolved'] } },
+    },
+  },
+  // A channel's delivery log paged newest first (listChannelDeliveries).
+  { on: 'deliveries', key: { workspace_id: 1, channel_id: 1, at: -1, _id: -1 } },
   // Only deliveries that have a key (a sparse index would hold every null); the query repeats the
   // filter expression so the planner can use it.
   {
@@ -244,10 +255,26 @@ export const mongoAlerts = ({ col, inTransaction }: MongoContext): AlertStore =>
         { $inc: { seq: 1 } },
         { upsert: true, returnDocument: 'after' },
       );
-      await deliveries.insertOne({ ...toDoc(d), delivery_seq: c?.seq as number });
+      await deliveries.insertOne({
+        ...toDoc(d),
+        remote_id: d.remote_id ?? null,
+        delivery_seq: c?.seq as number,
+      });
     },
     async listDeliveries(workspaceId, filter) {
       return fromDocs<Delivery>(await runQuery(deliveries, deliveriesQuery(workspaceId, filter)));
+    },
+    async listSettledAlerts(since, limit) {
+      return fromDocs<Alert>(
+        await alerts
+          .find({ status: { $in: ['acknowledged', 'resolved'] }, updated_at: { $gte: since } })
+          .sort({ updated_at: 1, _id: 1 })
+          .limit(limit)
+          .toArray(),
+      );
+    },
+    async listChannelDeliveries(workspaceId, channelId, q) {
+      return page<Delivery>(deliveries, { workspace_id: workspaceId, channel_id: channelId }, q, 'at');
     },
     async hasSentDelivery(key) {
       return (await runQuery(deliveries, sentDeliveryQuery(key))).length > 0;

@@ -66,6 +66,8 @@ export const collectionsOf = (db: Db) => {
     signInActivity: c('sign_in_activity'),
     /** Workspace mail settings; `_id` is the workspace id. */
     mailSettings: c('mail_settings'),
+    statusPages: c('status_pages'),
+    incidents: c('status_incidents'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

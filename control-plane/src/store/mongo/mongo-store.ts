@@ -13,6 +13,7 @@ import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
+import { mongoStatusPages, statusPageIndexes } from './status-pages.js';
 import { mongoTenancy, tenancyIndexes } from './tenancy.js';
 import { describeMongoStore } from './uri.js';
 
@@ -52,6 +53,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...oauthIndexes,
         ...memberIndexes,
         ...signInIndexes,
+        ...statusPageIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -78,5 +80,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoMembers(ctx),
     ...mongoMonitorStatus(ctx),
     ...mongoMailSettings(ctx),
+    ...mongoStatusPages(ctx),
   };
 };

@@ -143,10 +143,14 @@ export const mongoResults = ({ col, inTransaction }: MongoContext): ResultStore 
         .toArray();
       return { total: r?.total ?? 0, ok: r?.ok ?? 0 };
     },
-    async pruneRollups(before, limit) {
+    async pruneRollups(before, limit, dailyBefore = before) {
       const hourly = await deleteSome(rollups, { hour: { $lt: before } }, limit);
-      // A day goes once all of it is before `before`.
-      const days = await deleteSome(daily, { day: { $lte: new Date(before.getTime() - DAY_MS) } }, limit);
+      // A day goes once all of it is before `dailyBefore`.
+      const days = await deleteSome(
+        daily,
+        { day: { $lte: new Date(dailyBefore.getTime() - DAY_MS) } },
+        limit,
+      );
       return hourly + days;
     },
 

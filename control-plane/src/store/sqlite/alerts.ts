@@ -178,6 +178,14 @@ export const sqliteAlerts = (ctx: SqliteContext): AlertStore => {
       );
     },
 
+    async listSettledAlerts(since, limit) {
+      return many<Alert>(
+        alerts,
+        "SELECT * FROM alerts WHERE status != 'open' AND updated_at >= ? ORDER BY updated_at, id LIMIT ?",
+        since.getTime(),
+        limit,
+      );
+    },
     async insertDelivery(d) {
       st(insertSql(deliveries)).run(toRow(deliveries, d));
     },
@@ -197,6 +205,15 @@ export const sqliteAlerts = (ctx: SqliteContext): AlertStore => {
         `SELECT * FROM deliveries WHERE ${where.join(' AND ')} ORDER BY at, rowid LIMIT ?`,
         ...params,
         filter.limit,
+      );
+    },
+    async listChannelDeliveries(workspaceId, channelId, q) {
+      return page<Delivery>(
+        deliveries,
+        ['workspace_id = ?', 'channel_id = ?'],
+        [workspaceId, channelId],
+        q,
+        'at',
       );
     },
     async hasSentDelivery(key) {

@@ -62,16 +62,16 @@ export const sqliteResults = (
       ok: number;
     };
   },
-  async pruneRollups(before, limit) {
+  async pruneRollups(before, limit, dailyBefore = before) {
     const hourly = st(
       `DELETE FROM uptime_rollups WHERE (monitor_id, hour, location) IN
          (SELECT monitor_id, hour, location FROM uptime_rollups WHERE hour < ? LIMIT ?)`,
     ).run(before.getTime(), limit).changes;
-    // A day goes once all of it is before `before`.
+    // A day goes once all of it is before `dailyBefore`.
     const daily = st(
       `DELETE FROM uptime_daily WHERE (monitor_id, day, location) IN
          (SELECT monitor_id, day, location FROM uptime_daily WHERE day <= ? LIMIT ?)`,
-    ).run(before.getTime() - DAY_MS, limit).changes;
+    ).run(dailyBefore.getTime() - DAY_MS, limit).changes;
     return hourly + daily;
   },
 

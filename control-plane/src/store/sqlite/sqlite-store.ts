@@ -18,6 +18,7 @@ import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
 import { sqliteRouting } from './routing.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignIns } from './sign-ins.js';
+import { sqliteStatusPages } from './status-pages.js';
 import { sqliteTenancy } from './tenancy.js';
 
 export interface SqliteOptions {
@@ -105,5 +106,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteMembers(ctx),
     ...sqliteMonitorStatus(ctx),
     ...sqliteMailSettings(ctx),
+    ...sqliteStatusPages(ctx),
   };
 };

@@ -220,6 +220,7 @@ export const deliveries = table('deliveries', {
   idempotency_key: 'text',
   test: 'bool',
   at: 'date',
+  remote_id: 'text',
 });
 
 export const maintenanceWindows = table('maintenance_windows', {
@@ -380,3 +381,38 @@ export const updateSql = (t: Table, where: string, extra: string[] = []): string
   const cols = [...Object.keys(t.columns).filter((c) => c !== 'id'), ...extra];
   return `UPDATE ${t.name} SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE ${where}`;
 };
+
+/** Status pages (domain/status-pages/status-page-store.ts); components as JSON, in order. */
+export const statusPages = table('status_pages', {
+  id: 'text',
+  workspace_id: 'text',
+  name: 'text',
+  slug: 'text',
+  custom_domain: 'text',
+  visibility: 'text',
+  password_hash: 'text',
+  cookie_secret: 'text',
+  accent_color: 'text',
+  auto_draft_incidents: 'bool',
+  components: 'json',
+  created_at: 'date',
+  updated_at: 'date',
+});
+
+/** Status page incidents with their updates (JSON, oldest first). */
+export const statusIncidents = table('status_incidents', {
+  id: 'text',
+  workspace_id: 'text',
+  page_id: 'text',
+  title: 'text',
+  status: 'text',
+  published: 'bool',
+  auto_key: 'text',
+  components: 'json',
+  updates: 'json',
+  postmortem: 'text',
+  created_at: 'date',
+  updated_at: 'date',
+  resolved_at: 'date',
+  version: 'int',
+});

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { componentStatus, maintenancePhase, overallStatus } from './component-status.js';
+import type { StatusComponent } from './status-page-store.js';
+
+const base: StatusComponent = {
+  id: 'c1',
+  name: 'API',
+  description: null,
+  group: null,
+  monitor_id: null,
+  heartbeat_id: null,
+  manual_status: 'operational',
+};
+const monitored = { ...base, monitor_id: 'm1' };
+const beat = { ...base, heartbeat_id: 'h1' };
+const open = (
+  s: 'partial_outage' | 'degraded_performance' | 'major_outage' | 'operational',
+  published = true,
+) => ({
+  status: 'investigating' as const,
+  published,
+  components: { c1: s },
+});
+
+describe('component status', () => {
+  it.each([
+    ['monitor down', monitored, { monitor: 'down' as const }, [], 'major_outage'],
+    ['monitor up', monitored, { monitor: 'up' as const }, [], 'operational'],
+    ['monitor pending', monitored, { monitor: 'pending' as const }, [], 'operational'],
+    ['monitor paused', monitored, { monitor: 'paused' as const }, [], 'operational'],
+    [
+      'monitor in a maintenance window',
+      monitored,
+      { monitor: 'maintenance' as const },
+      [],
+      'under_maintenance',
+    ],
+    [
+      'an incident states worse than the monitor',
+      monitored,
+      { monitor: 'up' as const },
+      [open('partial_outage')],
+      'partial_outage',
+    ],
+    [
+      'an incident cannot state better',
+      monitored,
+      { monitor: 'down' as const },
+      [open('degraded_performance')],
+      'major_outage',
+    ],
+    [
+      'a draft incident says nothing',
+      monitored,
+      { monitor: 'up' as const },
+      [open('major_outage', false)],
+      'operational',
+    ],
+    [
+      'a resolved incident says nothing',
+      monitored,
+      {},
+      [{ ...open('major_outage'), status: 'resolved' as const }],
+      'operational',
+    ],
+    [
+      'set by hand',
+      { ...base, manual_status: 'degraded_performance' as const },
+      {},
+      [],
+      'degraded_performance',
+    ],
+    ['heartbeat down', beat, { heartbeat: 'down' as const }, [], 'major_outage'],
+    ['heartbeat late', beat, { heartbeat: 'late' as const }, [], 'degraded_performance'],
+    [
+      'heartbeat in maintenance',
+      beat,
+      { heartbeat: 'down' as const, heartbeatInMaintenance: true },
+      [],
+      'under_maintenance',
+    ],
+  ])('%s', (_name, component, source, incidents, want) => {
+    expect(componentStatus(component, source, incidents)).toBe(want);
+  });
+});
+
+describe('overall status', () => {
+  it.each([
+    [[], 'none', 'All Systems Operational'],
+    [['operational', 'operational'], 'none', 'All Systems Operational'],
+    [['operational', 'under_maintenance'], 'none', 'Service Under Maintenance'],
+    [['operational', 'degraded_performance'], 'minor', 'Partially Degraded Service'],
+    [['partial_outage', 'degraded_performance'], 'minor', 'Minor Service Outage'],
+    [['operational', 'major_outage'], 'major', 'Partial System Outage'],
+    [['major_outage', 'major_outage'], 'critical', 'Major System Outage'],
+  ] as const)('%j → %s', (statuses, indicator, description) => {
+    expect(overallStatus([...statuses])).toEqual({ indicator, description });
+  });
+});
+
+describe('maintenance phase', () => {
+  const w = { starts_at: new Date(1000), ends_at: new Date(2000) };
+  it('scheduled, then in progress, then completed', () => {
+    expect(maintenancePhase(w, new Date(999))).toBe('scheduled');
+    expect(maintenancePhase(w, new Date(1000))).toBe('in_progress');
+    expect(maintenancePhase(w, new Date(2000))).toBe('completed');
+  });
+});

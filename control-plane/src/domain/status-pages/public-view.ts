@@ -1,0 +1,217 @@
+import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
+import type { MonitorStatusStore } from '../monitors/monitor-status.js';
+import { DAY_MS, dayOf, percent } from '../results/uptime.js';
+import type { RoutingStore } from '../routing/routing-store.js';
+import type { HeartbeatState } from '../types.js';
+import { componentStatus, type Indicator, maintenancePhase, overallStatus } from './component-status.js';
+import type { ComponentStatus, Incident, StatusPage, StatusPageStore } from './status-page-store.js';
+
+export const HISTORY_DAYS = 90;
+/** Resolved incidents the page lists: those of the last weeks. */
+export const RECENT_INCIDENT_DAYS = 14;
+const MAX_INCIDENTS = 50;
+
+export interface DayBar {
+  /** The UTC day's first ms. */
+  day: number;
+  /** Percent of successful checks that day; null: no checks (no data). */
+  uptime: number | null;
+}
+
+export interface ComponentView {
+  id: string;
+  name: string;
+  description: string | null;
+  group: string | null;
+  status: ComponentStatus;
+  /** Oldest first, HISTORY_DAYS of them, today last; empty for a component without a monitor. */
+  days: DayBar[];
+  /** Over the HISTORY_DAYS; null without a monitor or without checks. */
+  uptime: number | null;
+}
+
+export interface MaintenanceView {
+  id: string;
+  name: string;
+  status: 'scheduled' | 'in_progress';
+  starts_at: Date;
+  ends_at: Date;
+  component_ids: string[];
+}
+
+/**
+ * Everything a public page and its machine-readable forms show, and nothing else: only what the
+ * page's author chose (component names, incidents), never a monitor's URL, headers or name.
+ */
+export interface StatusView {
+  page: Pick<StatusPage, 'id' | 'name' | 'slug' | 'accent_color' | 'custom_domain'> & { updated_at: Date };
+  status: { indicator: Indicator; description: string };
+  components: ComponentView[];
+  /** Open published incidents, newest first. */
+  active: Incident[];
+  /** Published incidents resolved in the last RECENT_INCIDENT_DAYS, newest first. */
+  history: Incident[];
+  maintenances: MaintenanceView[];
+  generated_at: Date;
+}
+
+export type ViewStore = Pick<StatusPageStore, 'listPublicIncidents' | 'dailyUptime'> &
+  Pick<MonitorStatusStore, 'getMonitorStatuses'> &
+  Pick<HeartbeatStore, 'getHeartbeat'> &
+  Pick<RoutingStore, 'listMaintenanceWindows' | 'findActiveMaintenanceWindow'>;
+
+/** The live status of each component of `page` at `now` (what the API's record shows too). */
+export const liveComponentStatuses = async (
+  store: Omit<ViewStore, 'dailyUptime' | 'listMaintenanceWindows'>,
+  page: StatusPage,
+  now: Date,
+  openIncidents?: Incident[],
+): Promise<Map<string, ComponentStatus>> => {
+  const monitorIds = [...new Set(page.components.flatMap((c) => (c.monitor_id ? [c.monitor_id] : [])))];
+  const [monitors, incidents, beats] = await Promise.all([
+    monitorIds.length > 0 ? store.getMonitorStatuses(page.workspace_id, monitorIds, now) : new Map(),
+    openIncidents ??
+      store
+        .listPublicIncidents(page.workspace_id, page.id, new Date(8.64e15), MAX_INCIDENTS)
+        .then((l) => l.filter((i) => i.resolved_at === null)),
+    Promise.all(
+      page.components.flatMap((c) =>
+        c.heartbeat_id
+          ? [
+              Promise.all([
+                store.getHeartbeat(page.workspace_id, c.heartbeat_id),
+                store.findActiveMaintenanceWindow(
+                  page.workspace_id,
+                  { type: 'heartbeat', id: c.heartbeat_id },
+                  now,
+                ),
+              ]).then(([h, w]) => [c.heartbeat_id!, { state: h?.state, maintenance: w !== null }] as const),
+            ]
+          : [],
+      ),
+    ),
+  ]);
+  const beatOf = new Map<string, { state: HeartbeatState | undefined; maintenance: boolean }>(beats);
+  return new Map(
+    page.components.map((c) => [
+      c.id,
+      componentStatus(
+        c,
+        {
+          monitor: c.monitor_id ? monitors.get(c.monitor_id)?.status : undefined,
+          heartbeat: c.heartbeat_id ? beatOf.get(c.heartbeat_id)?.state : undefined,
+          heartbeatInMaintenance: c.heartbeat_id ? beatOf.get(c.heartbeat_id)?.maintenance : false,
+        },
+        incidents,
+      ),
+    ]),
+  );
+};
+
+/** Upcoming and current maintenance windows over the page's monitors (or the whole workspace). */
+const maintenancesOf = async (
+  store: Pick<RoutingStore, 'listMaintenanceWindows'>,
+  page: StatusPage,
+  now: Date,
+) => {
+  // Latest start first: the upcoming and current windows lead the first page.
+  const windows = (await store.listMaintenanceWindows(page.workspace_id, { limit: 100 })).data;
+  const out: MaintenanceView[] = [];
+  for (const w of windows) {
+    const phase = maintenancePhase(w, now);
+    if (phase === 'completed') continue;
+    const covered = page.components.filter((c) =>
+      w.scope_type === 'workspace'
+        ? c.monitor_id !== null || c.heartbeat_id !== null
+        : w.scope_type === 'monitor'
+          ? c.monitor_id === w.scope_id
+          : c.heartbeat_id === w.scope_id,
+    );
+    if (covered.length === 0) continue;
+    out.push({
+      id: w.id,
+      name: w.name,
+      status: phase,
+      starts_at: w.starts_at,
+      ends_at: w.ends_at,
+      component_ids: covered.map((c) => c.id),
+    });
+  }
+  return out.sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime());
+};
+
+/** Reads what the page shows at `now`: a bounded number of store reads, whatever its readers. */
+export const loadStatusView = async (store: ViewStore, page: StatusPage, now: Date): Promise<StatusView> => {
+  const today = dayOf(now);
+  const from = today - (HISTORY_DAYS - 1) * DAY_MS;
+  const monitorIds = [...new Set(page.components.flatMap((c) => (c.monitor_id ? [c.monitor_id] : [])))];
+  const [incidents, daily, maintenances] = await Promise.all([
+    store.listPublicIncidents(
+      page.workspace_id,
+      page.id,
+      new Date(now.getTime() - RECENT_INCIDENT_DAYS * DAY_MS),
+      MAX_INCIDENTS,
+    ),
+    store.dailyUptime(page.workspace_id, monitorIds, from, today + DAY_MS),
+    maintenancesOf(store, page, now),
+  ]);
+  const active = incidents.filter((i) => i.resolved_at === null);
+  const statuses = await liveComponentStatuses(store, page, now, active);
+  const byMonitor = new Map<string, Map<number, { total: number; ok: number }>>();
+  for (const d of daily) {
+    let m = byMonitor.get(d.monitor_id);
+    if (!m) {
+      m = new Map();
+      byMonitor.set(d.monitor_id, m);
+    }
+    m.set(d.day, d);
+  }
+  const components = page.components.map((c): ComponentView => {
+    const status = statuses.get(c.id) ?? 'operational';
+    if (!c.monitor_id)
+      return {
+        id: c.id,
+        name: c.name,
+        description: c.description,
+        group: c.group,
+        status,
+        days: [],
+        uptime: null,
+      };
+    const m = byMonitor.get(c.monitor_id);
+    let total = 0;
+    let ok = 0;
+    const days: DayBar[] = [];
+    for (let day = from; day <= today; day += DAY_MS) {
+      const d = m?.get(day);
+      total += d?.total ?? 0;
+      ok += d?.ok ?? 0;
+      days.push({ day, uptime: d ? percent(d.ok, d.total) : null });
+    }
+    return {
+      id: c.id,
+      name: c.name,
+      description: c.description,
+      group: c.group,
+      status,
+      days,
+      uptime: percent(ok, total),
+    };
+  });
+  return {
+    page: {
+      id: page.id,
+      name: page.name,
+      slug: page.slug,
+      accent_color: page.accent_color,
+      custom_domain: page.custom_domain,
+      updated_at: page.updated_at,
+    },
+    status: overallStatus(components.map((c) => c.status)),
+    components,
+    active,
+    history: incidents.filter((i) => i.resolved_at !== null),
+    maintenances,
+    generated_at: now,
+  };
+};

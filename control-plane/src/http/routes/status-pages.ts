@@ -1,0 +1,284 @@
+import { z } from 'zod';
+import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
+import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
+import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
+import type { RoutingStore } from '../../domain/routing/routing-store.js';
+import {
+  createIncident,
+  createIncidentBody,
+  deleteIncident,
+  discardIncident,
+  editIncident,
+  editIncidentBody,
+  incidentUpdateBody,
+  loadIncident,
+  postIncidentUpdate,
+  publishIncident,
+} from '../../domain/status-pages/incidents.js';
+import { liveComponentStatuses } from '../../domain/status-pages/public-view.js';
+import type { StatusPage, StatusPageStore } from '../../domain/status-pages/status-page-store.js';
+import {
+  createStatusPage,
+  createStatusPageBody,
+  deleteStatusPage,
+  loadStatusPage,
+  updateStatusPage,
+  updateStatusPageBody,
+} from '../../domain/status-pages/status-pages.js';
+import { type RouteDeps, route } from '../route.js';
+import { page } from '../serialize.js';
+import { incidentJson, incidentResponse, statusPageJson, statusPageResponse } from '../status-page-json.js';
+import { boolParam, idOf, pageQuery } from './query.js';
+
+const TAG = 'Status pages';
+const NO_PAGE = { 404: 'No such status page in this workspace' };
+const NO_INCIDENT = { 404: 'No such status page or incident in this workspace' };
+
+export const statusPageRoutes = ({
+  store,
+  clock,
+  config,
+  workspaceUrl,
+  statusCache,
+}: RouteDeps<StatusPageStore & MonitorStore & MonitorStatusStore & HeartbeatStore & RoutingStore>) => {
+  const json = async (p: StatusPage, subdomain: string) =>
+    statusPageJson(p, await liveComponentStatuses(store, p, clock.now()), workspaceUrl(subdomain));
+  /** A change the public page shows: this replica's cache forgets the page at once. */
+  const changed = <T>(pageId: string, v: T): T => {
+    statusCache?.invalidate(pageId);
+    return v;
+  };
+  return [
+    route({
+      method: 'get',
+      path: '/status-pages',
+      tag: TAG,
+      response: page(statusPageResponse),
+      summary: 'List status pages, newest first, each component with its live `status`.',
+      query: z.strictObject(pageQuery),
+      async handler({ auth, query }) {
+        const p = await store.listStatusPages(auth.workspace.id, query);
+        return {
+          data: await Promise.all(p.data.map((x) => json(x, auth.workspace.subdomain))),
+          next_cursor: p.next_cursor,
+        };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/status-pages',
+      tag: TAG,
+      response: statusPageResponse,
+      summary:
+        'Create a status page: `name`, `slug` (`[a-z0-9-]`, unique in the workspace; the page is at /status/{slug}), `custom_domain` (unique in the service), `visibility` (`public`, or `password` with `password`), `accent_color` (#rrggbb), `auto_draft_incidents` (a linked monitor going down opens a draft incident), and ordered `components` `[{name, description?, group?, monitor_id? | heartbeat_id?, status?}]` (neither link: set by hand, with `status`).',
+      role: 'member',
+      body: createStatusPageBody,
+      status: 201,
+      responses: { 409: 'The slug is taken in this workspace, or the custom domain anywhere' },
+      async handler({ auth, body }) {
+        const p = await createStatusPage(store, auth.workspace.id, body, clock.now(), config.service_domain);
+        return changed(p.id, await json(p, auth.workspace.subdomain));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/status-pages/{id}',
+      tag: TAG,
+      response: statusPageResponse,
+      summary: 'Get a status page, each component with its live `status`.',
+      responses: NO_PAGE,
+      async handler({ auth, params }) {
+        return json(
+          await loadStatusPage(store, auth.workspace.id, idOf(params.id)),
+          auth.workspace.subdomain,
+        );
+      },
+    }),
+    route({
+      method: 'patch',
+      path: '/status-pages/{id}',
+      tag: TAG,
+      response: statusPageResponse,
+      summary:
+        'Edit a status page: each field given replaces the stored one; `components` replaces the list (a component keeps its history when sent with its `id`). A new password ends every reader’s access.',
+      role: 'member',
+      body: updateStatusPageBody,
+      responses: { ...NO_PAGE, 409: 'The slug is taken in this workspace, or the custom domain anywhere' },
+      async handler({ auth, params, body }) {
+        const p = await updateStatusPage(
+          store,
+          auth.workspace.id,
+          idOf(params.id),
+          body,
+          clock.now(),
+          config.service_domain,
+        );
+        return changed(p.id, await json(p, auth.workspace.subdomain));
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/status-pages/{id}',
+      tag: TAG,
+      response: null,
+      summary: 'Delete a status page and its incidents.',
+      role: 'member',
+      status: 204,
+      responses: NO_PAGE,
+      async handler({ auth, params }) {
+        await deleteStatusPage(store, auth.workspace.id, idOf(params.id));
+        return changed(idOf(params.id), undefined);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/status-pages/{id}/incidents',
+      tag: TAG,
+      response: page(incidentResponse),
+      summary: 'List the page’s incidents, newest first, drafts included (`published=false`: only drafts).',
+      query: z.strictObject({ ...pageQuery, published: boolParam.optional() }),
+      responses: NO_PAGE,
+      async handler({ auth, params, query }) {
+        const p = await loadStatusPage(store, auth.workspace.id, idOf(params.id));
+        const list = await store.listIncidents(auth.workspace.id, p.id, query);
+        return { data: list.data.map(incidentJson), next_cursor: list.next_cursor };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/status-pages/{id}/incidents',
+      tag: TAG,
+      response: incidentResponse,
+      summary:
+        'Report an incident: `title`, `status` (investigating, identified, monitoring, resolved), `message` (its first update), `components` `{<component id>: <component status>}` (how badly each is affected); `published: false` keeps it a draft.',
+      role: 'member',
+      body: createIncidentBody,
+      status: 201,
+      responses: NO_PAGE,
+      async handler({ auth, params, body }) {
+        const i = await createIncident(
+          store,
+          auth.workspace.id,
+          idOf(params.id),
+          body,
+          clock.now(),
+          auth.user.id,
+        );
+        return changed(i.page_id, incidentJson(i));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/status-pages/{id}/incidents/{incident_id}',
+      tag: TAG,
+      response: incidentResponse,
+      summary: 'Get an incident with its updates.',
+      responses: NO_INCIDENT,
+      async handler({ auth, params }) {
+        return incidentJson(
+          await loadIncident(store, auth.workspace.id, idOf(params.id), idOf(params.incident_id)),
+        );
+      },
+    }),
+    route({
+      method: 'patch',
+      path: '/status-pages/{id}/incidents/{incident_id}',
+      tag: TAG,
+      response: incidentResponse,
+      summary:
+        'Rename an incident, or write its post-mortem (Markdown, once it is resolved; null removes it).',
+      role: 'member',
+      body: editIncidentBody,
+      responses: NO_INCIDENT,
+      async handler({ auth, params, body }) {
+        const i = await editIncident(
+          store,
+          auth.workspace.id,
+          idOf(params.id),
+          idOf(params.incident_id),
+          body,
+          clock.now(),
+        );
+        return changed(i.page_id, incidentJson(i));
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/status-pages/{id}/incidents/{incident_id}/updates',
+      tag: TAG,
+      response: incidentResponse,
+      summary:
+        'Post an incident update: `status`, `message`, and optionally `components` (the components it now affects and how badly). Status `resolved` closes the incident.',
+      role: 'member',
+      body: incidentUpdateBody,
+      status: 201,
+      responses: NO_INCIDENT,
+      async handler({ auth, params, body }) {
+        const i = await postIncidentUpdate(
+          store,
+          auth.workspace.id,
+          idOf(params.id),
+          idOf(params.incident_id),
+          body,
+          clock.now(),
+          auth.user.id,
+        );
+        return changed(i.page_id, incidentJson(i));
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/status-pages/{id}/incidents/{incident_id}/publish',
+      tag: TAG,
+      response: incidentResponse,
+      summary:
+        'Publish a draft incident: from now on the public page shows it. 409 when it is published already.',
+      role: 'member',
+      responses: { ...NO_INCIDENT, 409: 'Already published' },
+      async handler({ auth, params }) {
+        const i = await publishIncident(
+          store,
+          auth.workspace.id,
+          idOf(params.id),
+          idOf(params.incident_id),
+          clock.now(),
+        );
+        return changed(i.page_id, incidentJson(i));
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/status-pages/{id}/incidents/{incident_id}/discard',
+      tag: TAG,
+      response: incidentResponse,
+      summary:
+        'Discard a draft incident: it is closed and never shown (kept, so the outage that opened an automatic draft does not open another). 409 for a published incident.',
+      role: 'member',
+      responses: { ...NO_INCIDENT, 409: 'Published: resolve it instead' },
+      async handler({ auth, params }) {
+        const i = await discardIncident(
+          store,
+          auth.workspace.id,
+          idOf(params.id),
+          idOf(params.incident_id),
+          clock.now(),
+        );
+        return changed(i.page_id, incidentJson(i));
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/status-pages/{id}/incidents/{incident_id}',
+      tag: TAG,
+      response: null,
+      summary: 'Delete an incident for good.',
+      role: 'member',
+      status: 204,
+      responses: NO_INCIDENT,
+      async handler({ auth, params }) {
+        await deleteIncident(store, auth.workspace.id, idOf(params.id), idOf(params.incident_id));
+        return changed(idOf(params.id), undefined);
+      },
+    }),
+  ];
+};

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import {
+  COMPONENT_STATUSES,
+  type ComponentStatus,
+  INCIDENT_STATUSES,
+  type Incident,
+  PAGE_VISIBILITIES,
+  type StatusPage,
+} from '../domain/status-pages/status-page-store.js';
+import { responseSchemas, time } from './serialize.js';
+
+/* Status pages and incidents as the API returns them (beside serialize.ts, same rules). */
+
+const componentStatus = z.enum(COMPONENT_STATUSES);
+
+export const statusComponentResponse = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    group: z.string().nullable(),
+    monitor_id: z.string().nullable(),
+    heartbeat_id: z.string().nullable(),
+    /** Live: from its monitor or heartbeat (or set by hand), made worse by an open incident. */
+    status: componentStatus,
+  })
+  .register(responseSchemas, { id: 'StatusPageComponent' });
+
+export const statusPageResponse = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    custom_domain: z.string().nullable(),
+    visibility: z.enum(PAGE_VISIBILITIES),
+    accent_color: z.string().nullable(),
+    auto_draft_incidents: z.boolean(),
+    components: z.array(statusComponentResponse),
+    /** The public page on the workspace host. */
+    public_url: z.string(),
+    created_at: time,
+    updated_at: time,
+  })
+  .register(responseSchemas, { id: 'StatusPage' });
+
+/** The password's hash and the cookie key never leave the server. */
+export const statusPageJson = (
+  p: StatusPage,
+  statuses: Map<string, ComponentStatus>,
+  workspaceUrl: string,
+): z.output<typeof statusPageResponse> => ({
+  id: p.id,
+  name: p.name,
+  slug: p.slug,
+  custom_domain: p.custom_domain,
+  visibility: p.visibility,
+  accent_color: p.accent_color,
+  auto_draft_incidents: p.auto_draft_incidents,
+  components: p.components.map((c) => ({
+    id: c.id,
+    name: c.name,
+    description: c.description,
+    group: c.group,
+    monitor_id: c.monitor_id,
+    heartbeat_id: c.heartbeat_id,
+    status: statuses.get(c.id) ?? c.manual_status,
+  })),
+  public_url: `${workspaceUrl}/status/${p.slug}`,
+  created_at: p.created_at.toISOString(),
+  updated_at: p.updated_at.toISOString(),
+});
+
+const affected = z.record(z.string(), componentStatus);
+
+export const incidentResponse = z
+  .strictObject({
+    id: z.string(),
+    page_id: z.string(),
+    title: z.string(),
+    status: z.enum(INCIDENT_STATUSES),
+    /** False: a draft, not shown on the public page until published. */
+    published: z.boolean(),
+    /** True for a draft opened automatically when a linked monitor went down. */
+    automatic: z.boolean(),
+    components: affected,
+    updates: z.array(
+      z.strictObject({
+        id: z.string(),
+        status: z.enum(INCIDENT_STATUSES),
+        message: z.string(),
+        components: affected,
+        created_at: time,
+        created_by: z.string().nullable(),
+      }),
+    ),
+    postmortem: z.string().nullable(),
+    created_at: time,
+    updated_at: time,
+    resolved_at: time.nullable(),
+  })
+  .register(responseSchemas, { id: 'Incident' });
+
+export const incidentJson = (i: Incident): z.output<typeof incidentResponse> => ({
+  id: i.id,
+  page_id: i.page_id,
+  title: i.title,
+  status: i.status,
+  published: i.published,
+  automatic: i.updates[0]?.created_by === null,
+  components: i.components,
+  updates: i.updates.map((u) => ({ ...u, created_at: u.created_at.toISOString() })),
+  postmortem: i.postmortem,
+  created_at: i.created_at.toISOString(),
+  updated_at: i.updated_at.toISOString(),
+  resolved_at: i.resolved_at?.toISOString() ?? null,
+});

@@ -1,0 +1,184 @@
+import { AppError } from '@lookout/shared';
+import type { Incident, StatusPage, StatusPageStore } from '../../domain/status-pages/status-page-store.js';
+import {
+  deleteSome,
+  fromDoc,
+  fromDocs,
+  type IndexDecl,
+  isDuplicate,
+  isDuplicateOn,
+  type MongoContext,
+  page,
+  toDoc,
+} from './db.js';
+
+export const statusPageIndexes: IndexDecl[] = [
+  { on: 'statusPages', key: { workspace_id: 1, slug: 1 }, options: { unique: true } },
+  {
+    on: 'statusPages',
+    key: { custom_domain: 1 },
+    options: { unique: true, partialFilterExpression: { custom_domain: { $type: 'string' } } },
+  },
+  { on: 'statusPages', key: { workspace_id: 1, created_at: -1, _id: -1 } },
+  {
+    on: 'statusPages',
+    key: { auto_draft_incidents: 1 },
+    options: { partialFilterExpression: { auto_draft_incidents: true } },
+  },
+  { on: 'incidents', key: { page_id: 1, created_at: -1, _id: -1 } },
+  {
+    on: 'incidents',
+    key: { page_id: 1, auto_key: 1 },
+    options: { unique: true, partialFilterExpression: { auto_key: { $type: 'string' } } },
+  },
+  {
+    on: 'incidents',
+    key: { resolved_at: 1 },
+    options: { partialFilterExpression: { resolved_at: { $type: 'date' } } },
+  },
+];
+
+const conflictOf = (e: unknown): AppError | null => {
+  if (!isDuplicate(e)) return null;
+  return isDuplicateOn(e, ['custom_domain'])
+    ? new AppError('conflict', 'This custom domain is already used by another status page.', [
+        { field: 'custom_domain', message: 'is already used by another status page' },
+      ])
+    : new AppError('conflict', 'This slug is already used by another status page of the workspace.', [
+        { field: 'slug', message: 'is already used by another status page of the workspace' },
+      ]);
+};
+
+/**
+ * Status pages (`status_pages`, components embedded in order) and incidents (`status_incidents`,
+ * updates embedded). Uniqueness (slug per workspace, custom domain, one open automatic draft per
+ * component) is held by unique indexes; an incident update is a compare-and-set on `version`.
+ */
+export const mongoStatusPages = ({ col, inTransaction }: MongoContext): StatusPageStore => {
+  const { statusPages, incidents } = col;
+  return {
+    async insertStatusPage(p) {
+      try {
+        await statusPages.insertOne(toDoc(p));
+      } catch (e) {
+        throw conflictOf(e) ?? e;
+      }
+    },
+    async getStatusPage(workspaceId, id) {
+      return fromDoc<StatusPage>(await statusPages.findOne({ workspace_id: workspaceId, _id: id }));
+    },
+    async getStatusPageBySlug(workspaceId, slug) {
+      return fromDoc<StatusPage>(await statusPages.findOne({ workspace_id: workspaceId, slug }));
+    },
+    async getStatusPageByDomain(domain) {
+      return fromDoc<StatusPage>(await statusPages.findOne({ custom_domain: domain }));
+    },
+    async listStatusPages(workspaceId, q) {
+      return page<StatusPage>(statusPages, { workspace_id: workspaceId }, q);
+    },
+    async listAutoDraftPages() {
+      return fromDocs<StatusPage>(await statusPages.find({ auto_draft_incidents: true }).toArray());
+    },
+    async updateStatusPage(p) {
+      try {
+        return (
+          (await statusPages.replaceOne({ _id: p.id, workspace_id: p.workspace_id }, toDoc(p)))
+            .matchedCount === 1
+        );
+      } catch (e) {
+        throw conflictOf(e) ?? e;
+      }
+    },
+    async deleteStatusPage(workspaceId, id) {
+      return inTransaction(async (session) => {
+        const gone =
+          (await statusPages.deleteOne({ workspace_id: workspaceId, _id: id }, { session })).deletedCount ===
+          1;
+        if (gone) await incidents.deleteMany({ workspace_id: workspaceId, page_id: id }, { session });
+        return gone;
+      });
+    },
+
+    async insertIncident(i) {
+      try {
+        await incidents.insertOne(toDoc(i));
+        return true;
+      } catch (e) {
+        if (isDuplicateOn(e, ['page_id', 'auto_key'])) return false;
+        throw e;
+      }
+    },
+    async getIncident(workspaceId, pageId, id) {
+      return fromDoc<Incident>(
+        await incidents.findOne({ workspace_id: workspaceId, page_id: pageId, _id: id }),
+      );
+    },
+    async listIncidents(workspaceId, pageId, q) {
+      return page<Incident>(
+        incidents,
+        {
+          workspace_id: workspaceId,
+          page_id: pageId,
+          ...(q.published === undefined ? {} : { published: q.published }),
+        },
+        q,
+      );
+    },
+    async listPublicIncidents(workspaceId, pageId, resolvedSince, limit) {
+      return fromDocs<Incident>(
+        await incidents
+          .find({
+            page_id: pageId,
+            workspace_id: workspaceId,
+            published: true,
+            $or: [{ resolved_at: null }, { resolved_at: { $gte: resolvedSince } }],
+          })
+          .sort({ created_at: -1, _id: -1 })
+          .limit(limit)
+          .toArray(),
+      );
+    },
+    async updateIncident(i, expectedVersion) {
+      try {
+        const r = await incidents.replaceOne(
+          { _id: i.id, workspace_id: i.workspace_id, version: expectedVersion },
+          toDoc(i),
+        );
+        return r.matchedCount === 1;
+      } catch (e) {
+        if (isDuplicate(e))
+          throw new AppError('conflict', 'Another open incident is the automatic draft of this component.');
+        throw e;
+      }
+    },
+    async deleteIncident(workspaceId, pageId, id) {
+      return (
+        (await incidents.deleteOne({ workspace_id: workspaceId, page_id: pageId, _id: id })).deletedCount ===
+        1
+      );
+    },
+    async pruneIncidents(before, limit) {
+      return deleteSome(incidents, { resolved_at: { $type: 'date', $lt: before } }, limit);
+    },
+
+    async dailyUptime(workspaceId, monitorIds, fromDay, toDay) {
+      if (monitorIds.length === 0) return [];
+      const rows = await col.daily
+        .aggregate<{ _id: { m: string; d: Date }; total: number; ok: number }>([
+          {
+            $match: {
+              monitor_id: { $in: monitorIds },
+              day: { $gte: new Date(fromDay), $lt: new Date(toDay) },
+              workspace_id: workspaceId,
+            },
+          },
+          {
+            $group: { _id: { m: '$monitor_id', d: '$day' }, total: { $sum: '$total' }, ok: { $sum: '$ok' } },
+          },
+          { $sort: { '_id.m': 1, '_id.d': 1 } },
+        ])
+        .toArray();
+      return rows.map((r) => ({ monitor_id: r._id.m, day: r._id.d.getTime(), total: r.total, ok: r.ok }));
+    },
+  };
+};
