@@ -46,6 +46,7 @@ const SECRETS = {
   MONITOR_ORDERS_API_REQUEST_HEADERS_X_API_KEY: 'k-123',
   CHANNEL_PAGER_HOOK_CONFIG_HEADERS_AUTHORIZATION: 'Bearer hook-token',
   CHANNEL_TEAM_CHAT_CONFIG_BOT_TOKEN: '123456:ABCdefGhIjk',
+  STATUS_PAGE_STATUS_PASSWORD: 'a long enough password',
 };
 
 /** A workspace with one of each kind, secrets included. */
@@ -124,6 +125,23 @@ const fill = async (w: Workspace) => {
     expect(r.status, r.text).toBe(201);
   }
   await w.api('POST', '/heartbeats', { json: { display_name: 'Nightly backup', period_seconds: 86_400 } });
+  const backup = await w.api('POST', '/heartbeats', {
+    json: { display_name: 'Weekly report', period_seconds: 604_800 },
+  });
+  const page = await w.api('POST', '/status-pages', {
+    json: {
+      name: 'Acme status',
+      slug: 'status',
+      visibility: 'password',
+      password: 'a long enough password',
+      components: [
+        { name: 'Database', group: 'Core', monitor_id: db.body.id },
+        { name: 'Reports', heartbeat_id: backup.body.id, description: 'Weekly' },
+        { name: 'Support desk' },
+      ],
+    },
+  });
+  expect(page.status, page.text).toBe(201);
   await w.api('POST', '/integrations', {
     json: { name: 'Prometheus', kind: 'alertmanager', escalation_policy_id: night.body.id },
   });
@@ -235,17 +253,31 @@ describe('lookout export, plan, apply', () => {
     const pruned = await cli(w, w.adminKey, ['plan', '-f', path, '--prune'], SECRETS);
     expect(pruned.code).toBe(2);
     expect(pruned.stdout).toContain('Plan: 1 to create, 2 to change, 0 to delete.');
-    // An emptied list with --prune deletes what it held.
-    const noHeartbeats = file(
+    // An emptied list with --prune deletes what it held, unless something the file keeps names it.
+    const noHeartbeats = edited.replace(/heartbeats:\n(?: {2}.*\n)*/, 'heartbeats: []\n');
+    const stillNamed = await cli(
+      w,
+      w.adminKey,
+      ['plan', '-f', file('named.yaml', noHeartbeats), '--prune'],
+      SECRETS,
+    );
+    expect(stillNamed.code).toBe(1);
+    expect(stillNamed.stderr).toContain(
+      'status_pages[0].components[1].heartbeat names heartbeat "Weekly report", which --prune would delete (the file lists heartbeats without it)',
+    );
+    const noPages = file(
       'no-heartbeats.yaml',
-      edited.replace(/heartbeats:\n(?: {2}.*\n)*/, 'heartbeats: []\n'),
+      noHeartbeats.replace(/status_pages:\n(?: {2}.*\n)*/, 'status_pages: []\n'),
     );
-    const deletes = await cli(w, w.adminKey, ['plan', '-f', noHeartbeats, '--prune'], SECRETS);
+    const deletes = await cli(w, w.adminKey, ['plan', '-f', noPages, '--prune'], SECRETS);
+    expect(deletes.code, deletes.stderr).toBe(2);
     expect(deletes.stdout).toContain('- heartbeat "Nightly backup" (delete)');
-    const kept = await cli(w, w.adminKey, ['plan', '-f', noHeartbeats], SECRETS);
-    expect(kept.stdout).toContain(
-      '1 record of the workspace is not in the file and stays (--prune deletes them): heartbeat "Nightly backup"',
+    expect(deletes.stdout).toContain('- status page "status" (delete)');
+    const kept = await cli(w, w.adminKey, ['plan', '-f', noPages], SECRETS);
+    expect(kept.stdout).toMatch(
+      /^3 records of the workspace are not in the file and stay \(--prune deletes them\): /m,
     );
+    expect(kept.stdout).toContain('heartbeat "Nightly backup"');
 
     const applied = await cli(w, w.adminKey, ['apply', '-f', path], SECRETS);
     expect(applied.code, applied.stderr).toBe(0);
@@ -264,9 +296,10 @@ describe('lookout export, plan, apply', () => {
       'escalation_policies --prune cannot delete escalation policy "Default": it is the workspace’s default policy',
     );
     expect(await count(w, '/escalation-policies')).toBe(2);
-    const prune = await cli(w, w.adminKey, ['apply', '-f', noHeartbeats, '--prune'], SECRETS);
+    const prune = await cli(w, w.adminKey, ['apply', '-f', noPages, '--prune'], SECRETS);
     expect(prune.code, prune.stderr).toBe(0);
     expect(await count(w, '/heartbeats')).toBe(0);
+    expect(await count(w, '/status-pages')).toBe(0);
     expect(await count(w, '/integrations')).toBe(1);
   });
 
@@ -285,13 +318,16 @@ describe('lookout export, plan, apply', () => {
     // What a viewer sees masked is exported as ${NAME} too; the variables export names are set.
     const named = exported.stderr.match(/before plan or apply: (.*)/)?.[1]?.split(', ') ?? [];
     expect(named).toContain('MONITOR_ORDERS_API_REQUEST_BODY');
-    const env = Object.fromEntries(named.map((n) => [n, 'x']));
+    const env = Object.fromEntries(named.map((n) => [n, 'a placeholder value']));
     const applied = await cli(w, viewer.key, ['apply', '-f', path], env);
     expect(applied.code).toBe(1);
     expect(applied.stderr).toContain('apply refused: this key acts as a viewer, and the API refuses (403)');
     expect(applied.stderr).toContain('nothing was changed');
     expect(await counts(w)).toEqual(before);
-    expect((await w.api('GET', '/heartbeats')).body.data[0].period_seconds).toBe(86_400);
+    const nightly = (await w.api('GET', '/heartbeats')).body.data.find(
+      (x: { display_name: string }) => x.display_name === 'Nightly backup',
+    );
+    expect(nightly.period_seconds).toBe(86_400);
   });
 
   it('a bad file changes nothing and names every bad field with its path and line', async () => {

@@ -239,7 +239,19 @@ export const makePlan = async (
       for (const ref of kind.references(item)) {
         const where = [kind.key, i, ...ref.path];
         const target = live.get(ref.kind);
-        if (inFile(ref.kind, ref.name) || names.idOf(ref.kind, ref.name)) continue;
+        if (inFile(ref.kind, ref.name)) continue;
+        const listed = [...items.keys()].some((k) => k.key === ref.kind);
+        if (names.idOf(ref.kind, ref.name) && opts.prune && listed) {
+          problems.push(
+            at(
+              source,
+              where,
+              `names ${kindByKey(ref.kind)?.noun ?? ref.kind} "${ref.name}", which --prune would delete (the file lists ${ref.kind} without it)`,
+            ),
+          );
+          continue;
+        }
+        if (names.idOf(ref.kind, ref.name)) continue;
         if (target && !Array.isArray(target))
           problems.push(
             at(

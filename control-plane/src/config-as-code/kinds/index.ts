@@ -5,11 +5,12 @@ import { heartbeats } from './heartbeats.js';
 import { integrations } from './integrations.js';
 import { maintenanceWindows } from './maintenance-windows.js';
 import { monitors } from './monitors.js';
+import { statusPages } from './status-pages.js';
 
 /**
  * Every kind of the configuration file, in the order apply creates and updates them (a kind comes
  * after the kinds it names); --prune deletes in the reverse order. A new kind is one file beside this
- * one and one line here, after the kinds it references (status pages: after monitors and heartbeats).
+ * one and one line here, after the kinds it references.
  */
 export const KINDS: readonly ResourceKind[] = [
   channels,
@@ -18,6 +19,7 @@ export const KINDS: readonly ResourceKind[] = [
   heartbeats,
   integrations,
   maintenanceWindows,
+  statusPages,
 ];
 
 export const kindByKey = (key: string) => KINDS.find((k) => k.key === key);
