@@ -177,6 +177,11 @@ export const configKeys = {
     default: 500,
     doc: 'How often each replica looks for heartbeats whose deadline has come (at most 1000, so a missed deadline alerts within a second).',
   },
+  batch_max_body_bytes: {
+    schema: z.coerce.number().int().min(1024),
+    default: 8_388_608,
+    doc: 'Largest accepted body of a batch request (`POST /monitors/batch`, up to 1,000 monitors).',
+  },
   integration_max_body_bytes: {
     schema: z.coerce.number().int().min(1024),
     default: 1_048_576,

@@ -6,6 +6,7 @@ const benches = {
   ingest: () => import('./ingest.js'),
   system: () => import('./system.js'),
   dashboard: () => import('./dashboard.js'),
+  batch: () => import('./batch.js'),
   status: () => import('./status.js'),
 };
 if (!benches[name]) {

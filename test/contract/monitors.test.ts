@@ -74,6 +74,33 @@ contract('MonitorStore', (c) => {
     expect(await countMonitors(other.workspace.id)).toBe(1);
   });
 
+  it('inserts a batch all or none: the cap for the whole batch, one feed entry each, a failing insert rolls back every one', async () => {
+    const make = () => fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id);
+    const cap = { maxMonitors: 5 };
+    expect(await store.insertMonitors([], cap)).toBe('inserted');
+    const before = await store.latestMonitorChange();
+    const three = [make(), make(), make()];
+    expect(await store.insertMonitors(three, cap)).toBe('inserted');
+    expect(await store.countMonitors(ws.workspace.id)).toBe(3);
+    expect(await store.getMonitor(ws.workspace.id, three[1]!.id)).toEqual(three[1]);
+    const feed = await store.listMonitorChanges(before, 100);
+    expect(feed.map((e) => e.monitor_id)).toEqual(three.map((m) => m.id));
+    // Three more do not fit under five: none is stored, the count is unchanged.
+    expect(await store.insertMonitors([make(), make(), make()], cap)).toBe('limit_reached');
+    expect(await countMonitors(ws.workspace.id)).toBe(3);
+    expect(await store.countMonitors(ws.workspace.id)).toBe(3);
+    // A batch with a monitor that cannot be inserted (its id is taken) stores none of the others.
+    const fresh = make();
+    await expect(store.insertMonitors([fresh, { ...three[0]! }], cap)).rejects.toThrow();
+    expect(await store.getMonitor(ws.workspace.id, fresh.id)).toBeNull();
+    expect(await store.countMonitors(ws.workspace.id)).toBe(3);
+    expect(await store.latestMonitorChange()).toBe(feed.at(-1)!.seq);
+    // Exactly up to the cap.
+    expect(await store.insertMonitors([make(), make()], cap)).toBe('inserted');
+    expect(await store.countMonitors(ws.workspace.id)).toBe(5);
+    expect(await store.countMonitors('no-such-workspace')).toBe(0);
+  });
+
   it('updates by compare-and-set on version', async () => {
     const m = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id);
     await store.insertMonitor(m, { maxMonitors: 10 });

@@ -51,6 +51,7 @@ const MADE_ELSEWHERE = new Set([
   'rdap-dns.json', // the agent's cache of it
   'claude_desktop_config.json', // a desktop assistant's configuration
   'deploy/compose/.env', // the operator's copy of deploy/compose/env.example
+  'lookout.yaml', // a workspace's configuration, made by `npx lookout export`
 ]);
 
 const EXTENSIONS =

@@ -37,7 +37,11 @@ const snapshot = async () =>
   ]);
 
 beforeAll(async () => {
-  h = await startHarness({ max_body_bytes: 4096, integration_max_body_bytes: 4096 });
+  h = await startHarness({
+    max_body_bytes: 4096,
+    integration_max_body_bytes: 4096,
+    batch_max_body_bytes: 4096,
+  });
   w = await h.workspace('bad-input');
   const monitor = await w.api('POST', '/monitors/create', {
     json: {

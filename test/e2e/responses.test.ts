@@ -173,6 +173,11 @@ describe('every route answers with the body it declares', () => {
     await call('post', '/monitors/{id}/resume', { params: { id } });
     await call('get', '/monitors/{id}/results', { params: { id } });
     await call('get', '/monitors/{id}/uptime', { params: { id } });
+    const batch = {
+      monitors: [{ display_name: 'Batch', monitor_type: 'tcp', url: 'example.com', port: 443 }],
+    };
+    await call('post', '/monitors/batch/check', { json: batch });
+    await call('post', '/monitors/batch', { json: batch });
     await list('/regions');
 
     // Heartbeats and their pings (the ping endpoint is served outside Koa: checked here).

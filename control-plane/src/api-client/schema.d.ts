@@ -794,6 +794,40 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/monitors/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create up to 1000 monitors at once, all or none: `{"monitors": [<the body of POST /monitors/create>, …]}`. Every item is checked as a single create is; a 422 names every bad field of every item by its place (`monitors[3].url`) and creates nothing. A batch that would take the workspace past its plan's monitor limit is refused whole (402). The monitors are stored in one transaction; the response lists them in the order sent, and `warnings` (`monitors[i].check_interval_seconds`) says what was adjusted. */
+        post: operations["postMonitorsBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/batch/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a batch as `POST /monitors/batch` would (every item, and the plan monitor limit against the count now plus `in_other_batches`: monitors the caller will create in other batches) without creating anything: 200 with the number of monitors it would create and its `warnings`, or the same 422 or 402. */
+        post: operations["postMonitorsBatchCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/monitors/create": {
         parameters: {
             query?: never;
@@ -8446,6 +8480,293 @@ export interface operations {
             };
             /** @description No such resource in this workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMonitorsBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    monitors: {
+                        auth?: ({
+                            password: string;
+                            /** @constant */
+                            type: "basic";
+                            username: string;
+                        } | {
+                            token: string;
+                            /** @constant */
+                            type: "bearer";
+                        }) | null;
+                        check_interval_seconds?: number;
+                        check_locations?: string[];
+                        display_name: string;
+                        dns_expected_values?: string[];
+                        /** @enum {string} */
+                        dns_record_type?: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS";
+                        dns_resolver?: string | null;
+                        domain_expiry_alert_days?: number;
+                        escalation_policy_id?: string;
+                        expected_status_code?: number;
+                        failure_threshold?: number;
+                        follow_redirects?: boolean;
+                        /** @enum {string} */
+                        http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+                        /** @enum {string} */
+                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain";
+                        paused?: boolean;
+                        port?: number;
+                        request_body?: string | null;
+                        request_headers?: {
+                            [key: string]: string;
+                        };
+                        required_keyword?: string | null;
+                        response_time_threshold_ms?: number | null;
+                        ssl_cert_expiry_alert_days?: number;
+                        ssl_cert_monitoring?: boolean;
+                        timeout_seconds?: number;
+                        url: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The monitors, in the order sent, with `warnings` */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Monitor"][];
+                        warnings: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The batch does not fit under the plan monitor limit: nothing was created */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMonitorsBatchCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    in_other_batches?: number;
+                    monitors: {
+                        auth?: ({
+                            password: string;
+                            /** @constant */
+                            type: "basic";
+                            username: string;
+                        } | {
+                            token: string;
+                            /** @constant */
+                            type: "bearer";
+                        }) | null;
+                        check_interval_seconds?: number;
+                        check_locations?: string[];
+                        display_name: string;
+                        dns_expected_values?: string[];
+                        /** @enum {string} */
+                        dns_record_type?: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS";
+                        dns_resolver?: string | null;
+                        domain_expiry_alert_days?: number;
+                        escalation_policy_id?: string;
+                        expected_status_code?: number;
+                        failure_threshold?: number;
+                        follow_redirects?: boolean;
+                        /** @enum {string} */
+                        http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+                        /** @enum {string} */
+                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain";
+                        paused?: boolean;
+                        port?: number;
+                        request_body?: string | null;
+                        request_headers?: {
+                            [key: string]: string;
+                        };
+                        required_keyword?: string | null;
+                        response_time_threshold_ms?: number | null;
+                        ssl_cert_expiry_alert_days?: number;
+                        ssl_cert_monitoring?: boolean;
+                        timeout_seconds?: number;
+                        url: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        warnings: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The batch does not fit under the plan monitor limit */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -35,9 +35,15 @@ const USAGE = `Usage: npx lookout <command> [options] [--json]
   agent list         [--region R]                   the agents of the deployment, with their health
   mcp                [--config FILE]               MCP server on stdio for AI assistants (see README)
 
+  export             [-o FILE]                      the workspace's configuration as YAML (stdout)
+  plan               -f FILE [--prune]              what apply would change; exit 0 nothing, 2 changes
+  apply              -f FILE [--prune]              make the workspace match FILE (--prune also deletes
+                                                    what the file does not name, in the kinds it lists)
+
 Configuration comes from LOOKOUT_* environment variables, as for the server. \`mcp\` instead talks to
 the API: SERVICE_API_KEY and SERVICE_API_URL, or "api_key" and "api_url" in FILE
-(default ~/.config/lookout/mcp.json).`;
+(default ~/.config/lookout/mcp.json). \`export\`, \`plan\` and \`apply\` talk to the API too, with
+LOOKOUT_API_URL and LOOKOUT_API_KEY (or SERVICE_API_URL and SERVICE_API_KEY).`;
 
 const options = {
   json: { type: 'boolean' },
@@ -53,6 +59,9 @@ const options = {
   id: { type: 'string' },
   region: { type: 'string' },
   config: { type: 'string' },
+  file: { type: 'string', short: 'f' },
+  output: { type: 'string', short: 'o' },
+  prune: { type: 'boolean' },
 } as const;
 
 type Flags = Partial<Record<keyof typeof options, string | boolean>>;
@@ -274,6 +283,24 @@ const run = async (argv: string[]): Promise<number> => {
     await runStdioMcpServer(settings);
     return 0;
   }
+  if (['export', 'plan', 'apply'].includes(positionals[0]!) && positionals.length === 1) {
+    // Clients of the public API with a key: no server config, no store.
+    const { runConfigCommand } = await import('../config-as-code/commands.js');
+    return runConfigCommand(
+      positionals[0] as 'export' | 'plan' | 'apply',
+      {
+        ...(typeof flags.file === 'string' ? { file: flags.file } : {}),
+        ...(typeof flags.output === 'string' ? { output: flags.output } : {}),
+        prune: flags.prune === true,
+      },
+      {
+        env: process.env,
+        out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
+        err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+        now: () => systemClock.now(),
+      },
+    );
+  }
   const command = commands[name];
   if (!command)
     throw new AppError('bad_request', `unknown command "${positionals.join(' ')}"; see npx lookout --help`);
@@ -291,7 +318,8 @@ const run = async (argv: string[]): Promise<number> => {
 };
 
 run(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  // Exit once stdout has taken everything written (an export of many monitors fills a pipe's buffer).
+  (code) => process.stdout.write('', () => process.exit(code)),
   (e: unknown) => {
     const msg = isAppError(e)
       ? e.details.length

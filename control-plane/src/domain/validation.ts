@@ -50,6 +50,15 @@ export const parseOrThrow = <S extends z.ZodType>(schema: S, input: unknown, whe
   throw validationError(details);
 };
 
+/** Every problem of `input` against `schema`, in the API's words (none when it is valid). */
+export const problemsIn = <S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+): { data: z.output<S>; problems: [] } | { data: null; problems: FieldProblem[] } => {
+  const r = schema.safeParse(input, { error: messageFor });
+  return r.success ? { data: r.data, problems: [] } : { data: null, problems: problemsOf(r.error) };
+};
+
 /** Throws one 422 when there are problems. */
 export const throwIfProblems = (problems: FieldProblem[]) => {
   if (problems.length > 0) throw validationError(problems);

@@ -3,6 +3,7 @@ import { Router } from '@koa/router';
 import { AppError, digestsEqual, hashSecret, isAppError } from '@lookout/shared';
 import Koa from 'koa';
 import { z } from 'zod';
+import { configJsonSchema, SCHEMA_FILE_NAME } from '../config-as-code/config-file.js';
 import { AUTH_MESSAGES, authenticateKey, shouldRecordUse } from '../domain/access/api-keys.js';
 import { createCredentialGuard } from '../domain/access/rate-limiter.js';
 import { authenticateSession, checkCsrf } from '../domain/access/sessions.js';
@@ -212,6 +213,10 @@ export const createApp = (deps: AppDeps) => {
     }
     ctx.type = deps.metrics.registry.contentType;
     ctx.body = await deps.metrics.registry.metrics();
+  });
+  // The JSON Schema of `lookout export` files, which name it on their first line (for editors).
+  router.get(`${API_PREFIX}/${SCHEMA_FILE_NAME}`, (ctx) => {
+    ctx.body = configJsonSchema();
   });
   router.get(`${API_PREFIX}/openapi.json`, (ctx) => {
     // The workspace's own URL; without one, a template with the workspace as a server variable.

@@ -14,7 +14,16 @@ export interface MonitorQuery extends PageQuery {
 export interface MonitorStore {
   /** Inserts unless the workspace already has `maxMonitors` monitors. */
   insertMonitor(monitor: Monitor, limit: { maxMonitors: number }): Promise<'inserted' | 'limit_reached'>;
+  /**
+   * Inserts all of `monitors` (one workspace) or none, atomically: one transaction that moves the
+   * plan counter by their number (refused as a whole, 'limit_reached', when they do not all fit
+   * under `maxMonitors`), inserts them and appends one feed entry each. A failure of any insert
+   * rolls every one of them back.
+   */
+  insertMonitors(monitors: Monitor[], limit: { maxMonitors: number }): Promise<'inserted' | 'limit_reached'>;
   getMonitor(workspaceId: string, id: string): Promise<Monitor | null>;
+  /** How many monitors the workspace has (the plan cap's counter; 0 for an unknown workspace). */
+  countMonitors(workspaceId: string): Promise<number>;
   listMonitors(workspaceId: string, query: MonitorQuery): Promise<Page<Monitor>>;
   /** Compare-and-set on `version`: stores `next` only if the stored version is `expectedVersion`. */
   updateMonitor(next: Monitor, expectedVersion: number): Promise<'updated' | 'conflict' | 'not_found'>;

@@ -73,7 +73,7 @@ type Fields = { [K in keyof typeof fields]: z.output<(typeof fields)[K]> };
 export type MonitorInput = Partial<Fields> & Pick<Fields, 'display_name' | 'monitor_type' | 'url'>;
 
 /** Which optional fields make sense for which types. Anything else is refused, naming the field. */
-const onlyFor: Partial<Record<keyof Fields, readonly MonitorType[]>> = {
+export const onlyFor: Partial<Record<keyof Fields, readonly MonitorType[]>> = {
   http_method: ['http', 'api'],
   required_keyword: ['http', 'api'],
   auth: ['http', 'api'],
@@ -192,21 +192,14 @@ const policyProblem = async (ctx: MonitorContext, id: string | undefined): Promi
     : [{ field: 'escalation_policy_id', message: 'no escalation policy with this id in the workspace' }];
 };
 
-export const createMonitor = async (
-  ctx: MonitorContext,
-  body: unknown,
-): Promise<{ monitor: Monitor; notices: Notice[] }> => {
-  const input = parseOrThrow(createMonitorBody, body);
-  const given = new Set(Object.keys(input));
+/** A new monitor from a valid create body, with the defaults filled in (not yet checked or stored). */
+const newMonitor = (ctx: MonitorContext, input: MonitorInput, defaultPolicyId: string): Monitor => {
   const type = input.monitor_type;
-  const defaultPolicy = input.escalation_policy_id
-    ? null
-    : await ctx.store.getDefaultEscalationPolicy(ctx.workspace.id);
   const interval = Math.max(
     input.check_interval_seconds ?? Math.max(60, ctx.plan.min_interval_seconds),
     ctx.plan.min_interval_seconds,
   );
-  const monitor: Monitor = {
+  return {
     id: newId(),
     workspace_id: ctx.workspace.id,
     display_name: input.display_name,
@@ -227,7 +220,7 @@ export const createMonitor = async (
     domain_expiry_alert_days: input.domain_expiry_alert_days ?? 30,
     response_time_threshold_ms: input.response_time_threshold_ms || null,
     failure_threshold: input.failure_threshold ?? 3,
-    escalation_policy_id: input.escalation_policy_id ?? defaultPolicy?.id ?? '',
+    escalation_policy_id: input.escalation_policy_id ?? defaultPolicyId,
     check_locations: input.check_locations ?? [...ctx.regions],
     dns_record_type: type === 'dns' ? (input.dns_record_type ?? 'A') : null,
     dns_expected_values: input.dns_expected_values ?? [],
@@ -237,18 +230,114 @@ export const createMonitor = async (
     updated_at: ctx.now,
     version: 1,
   };
+};
+
+const planLimitError = (ctx: MonitorContext, batch?: { have: number; adding: number }) =>
+  new AppError(
+    'plan_limit_reached',
+    batch
+      ? `The ${ctx.planName} plan allows ${ctx.plan.max_monitors} monitors; this workspace has ${batch.have} and the batch adds ${batch.adding}, so none was created. Upgrade your plan to add more monitors.`
+      : `The ${ctx.planName} plan allows ${ctx.plan.max_monitors} monitors and this workspace has reached that limit. Upgrade your plan to add more monitors.`,
+  );
+
+export const createMonitor = async (
+  ctx: MonitorContext,
+  body: unknown,
+): Promise<{ monitor: Monitor; notices: Notice[] }> => {
+  const input = parseOrThrow(createMonitorBody, body);
+  const defaultPolicy = input.escalation_policy_id
+    ? null
+    : await ctx.store.getDefaultEscalationPolicy(ctx.workspace.id);
+  const monitor = newMonitor(ctx, input, defaultPolicy?.id ?? '');
   throwIfProblems([
-    ...ruleProblems(monitor, given, ctx.regions, true),
+    ...ruleProblems(monitor, new Set(Object.keys(input)), ctx.regions, true),
     ...(await policyProblem(ctx, input.escalation_policy_id)),
   ]);
   const outcome = await ctx.store.insertMonitor(monitor, { maxMonitors: ctx.plan.max_monitors });
-  if (outcome === 'limit_reached') {
-    throw new AppError(
-      'plan_limit_reached',
-      `The ${ctx.planName} plan allows ${ctx.plan.max_monitors} monitors and this workspace has reached that limit. Upgrade your plan to add more monitors.`,
-    );
-  }
+  if (outcome === 'limit_reached') throw planLimitError(ctx);
   return { monitor, notices: clampInterval(monitor, input.check_interval_seconds, ctx) };
+};
+
+/** The most monitors one batch request may create (a bounded body, one bounded transaction). */
+export const MAX_MONITOR_BATCH = 1000;
+
+export const createMonitorsBody = z.strictObject({
+  monitors: z.array(createMonitorBody).min(1).max(MAX_MONITOR_BATCH),
+});
+
+/** The check also counts monitors the caller will create in other batches against the plan limit. */
+export const checkMonitorsBody = createMonitorsBody.extend({
+  in_other_batches: z.int().min(0).max(100_000_000).optional(),
+});
+
+/**
+ * Checks a batch of new monitors as createMonitor checks one, and builds them: every problem of every
+ * item is collected and named by its place (`monitors[3].url`), then thrown as one 422; a batch that
+ * would take the workspace past its plan's monitor limit is refused as a whole (402). Policy ids are
+ * looked up once each, however many monitors name them.
+ */
+const prepareBatch = async (
+  ctx: MonitorContext,
+  body: unknown,
+): Promise<{ monitors: Monitor[]; notices: Notice[] }> => {
+  const { monitors: inputs } = parseOrThrow(createMonitorsBody, body);
+  const defaultPolicyId = (await ctx.store.getDefaultEscalationPolicy(ctx.workspace.id))?.id ?? '';
+  const policies = new Map<string, boolean>();
+  const problems: FieldProblem[] = [];
+  const notices: Notice[] = [];
+  const monitors = [];
+  for (const [i, input] of inputs.entries()) {
+    const m = newMonitor(ctx, input, defaultPolicyId);
+    const at = (p: FieldProblem) => ({ ...p, field: `monitors[${i}].${p.field}` });
+    problems.push(...ruleProblems(m, new Set(Object.keys(input)), ctx.regions, true).map(at));
+    const policyId = input.escalation_policy_id;
+    if (policyId !== undefined) {
+      if (!policies.has(policyId)) policies.set(policyId, (await policyProblem(ctx, policyId)).length === 0);
+      if (!policies.get(policyId))
+        problems.push(
+          at({
+            field: 'escalation_policy_id',
+            message: 'no escalation policy with this id in the workspace',
+          }),
+        );
+    }
+    notices.push(...clampInterval(m, input.check_interval_seconds, ctx).map(at));
+    monitors.push(m);
+  }
+  throwIfProblems(problems);
+  return { monitors, notices };
+};
+
+/** `POST /monitors/batch`: all of them or none (one store transaction, insertMonitors). */
+export const createMonitors = async (
+  ctx: MonitorContext,
+  body: unknown,
+): Promise<{ monitors: Monitor[]; notices: Notice[] }> => {
+  const batch = await prepareBatch(ctx, body);
+  const outcome = await ctx.store.insertMonitors(batch.monitors, { maxMonitors: ctx.plan.max_monitors });
+  if (outcome === 'limit_reached')
+    throw planLimitError(ctx, {
+      have: await ctx.store.countMonitors(ctx.workspace.id),
+      adding: batch.monitors.length,
+    });
+  return batch;
+};
+
+/**
+ * `POST /monitors/batch/check`: what createMonitors would answer, storing nothing. The plan limit is
+ * checked against the count now, with `in_other_batches` more (a create racing with it may still take
+ * the last places).
+ */
+export const checkMonitors = async (
+  ctx: MonitorContext,
+  body: unknown,
+): Promise<{ count: number; notices: Notice[] }> => {
+  const { in_other_batches: others = 0, ...batchBody } = parseOrThrow(checkMonitorsBody, body);
+  const batch = await prepareBatch(ctx, batchBody);
+  const have = await ctx.store.countMonitors(ctx.workspace.id);
+  const adding = batch.monitors.length + others;
+  if (have + adding > ctx.plan.max_monitors) throw planLimitError(ctx, { have, adding });
+  return { count: batch.monitors.length, notices: batch.notices };
 };
 
 /** A patch is applied to the stored monitor and the whole result re-checked; the write is compare-and-set. */

@@ -4,9 +4,14 @@ import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js
 import { MONITOR_STATUSES, type MonitorStatus, NO_CHECKS } from '../../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import {
+  checkMonitors,
+  checkMonitorsBody,
   checkNow,
   createMonitor,
   createMonitorBody,
+  createMonitors,
+  createMonitorsBody,
+  MAX_MONITOR_BATCH,
   setPaused,
   updateMonitor,
   updateMonitorBody,
@@ -40,9 +45,8 @@ const statusParam = z.preprocess(
 );
 
 /** A monitor just created or changed, with what was adjusted (an interval raised to the plan minimum). */
-const monitorWithWarnings = monitorResponse.extend({
-  warnings: z.array(z.strictObject({ field: z.string(), message: z.string() })),
-});
+const warnings = z.array(z.strictObject({ field: z.string(), message: z.string() }));
+const monitorWithWarnings = monitorResponse.extend({ warnings });
 
 export const monitorRoutes = ({
   store,
@@ -90,6 +94,55 @@ export const monitorRoutes = ({
       async handler({ auth, body }) {
         const { monitor, notices } = await createMonitor(context(auth), body);
         return { ...(await shown(auth, monitor)), warnings: notices };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/monitors/batch',
+      tag: 'Monitors',
+      response: z.strictObject({ data: z.array(monitorResponse), warnings }),
+      summary: `Create up to ${MAX_MONITOR_BATCH} monitors at once, all or none: \`{"monitors": [<the body of POST /monitors/create>, …]}\`. Every item is checked as a single create is; a 422 names every bad field of every item by its place (\`monitors[3].url\`) and creates nothing. A batch that would take the workspace past its plan's monitor limit is refused whole (402). The monitors are stored in one transaction; the response lists them in the order sent, and \`warnings\` (\`monitors[i].check_interval_seconds\`) says what was adjusted.`,
+      role: 'member',
+      body: createMonitorsBody,
+      maxBodyBytes: config.batch_max_body_bytes,
+      status: 201,
+      responses: {
+        201: 'The monitors, in the order sent, with `warnings`',
+        402: 'The batch does not fit under the plan monitor limit: nothing was created',
+      },
+      async handler({ auth, body }) {
+        const { monitors, notices } = await createMonitors(context(auth), body);
+        const infos = await store.getMonitorStatuses(
+          auth.workspace.id,
+          monitors.map((m) => m.id),
+          clock.now(),
+        );
+        return {
+          data: monitors.map((m) =>
+            monitorJson(
+              m,
+              auth.user.role,
+              infos.get(m.id) ?? { ...NO_CHECKS, status: 'pending', last_checked_at: null },
+            ),
+          ),
+          warnings: notices,
+        };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/monitors/batch/check',
+      tag: 'Monitors',
+      response: z.strictObject({ count: z.number().int(), warnings }),
+      summary:
+        'Check a batch as `POST /monitors/batch` would (every item, and the plan monitor limit against the count now plus `in_other_batches`: monitors the caller will create in other batches) without creating anything: 200 with the number of monitors it would create and its `warnings`, or the same 422 or 402.',
+      role: 'member',
+      body: checkMonitorsBody,
+      maxBodyBytes: config.batch_max_body_bytes,
+      responses: { 402: 'The batch does not fit under the plan monitor limit' },
+      async handler({ auth, body }) {
+        const { count, notices } = await checkMonitors(context(auth), body);
+        return { count, warnings: notices };
       },
     }),
     route({

@@ -150,7 +150,50 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
         return 'inserted' as const;
       });
     },
+    async insertMonitors(list, { maxMonitors }) {
+      if (list.length === 0) return 'inserted';
+      const ws = list[0]!.workspace_id;
+      if (list.some((m) => m.workspace_id !== ws)) throw new Error('insertMonitors: one workspace per batch');
+      // One multi-document transaction: the counter moves by the batch's size only if all fit, the
+      // documents go in with one ordered insertMany, the feed gets one entry each. Any failure (a
+      // duplicate id, a write conflict past withTransaction's retries) aborts the transaction, so
+      // none of the batch is stored.
+      return inTransaction(async (session) => {
+        const n = list.length;
+        const counted = await workspaces.updateOne(
+          { _id: ws, monitor_count: { $lte: maxMonitors - n } },
+          { $inc: { monitor_count: n } },
+          { session },
+        );
+        if (counted.matchedCount !== 1) {
+          const found = await workspaces.findOne({ _id: ws }, { session, projection: { monitor_count: 1 } });
+          if (!found || typeof found.monitor_count === 'number') return 'limit_reached' as const;
+          // A workspace whose counter init has not seeded yet (see insertMonitor).
+          const have = await monitors.countDocuments({ workspace_id: ws }, { session });
+          if (have + n > maxMonitors) return 'limit_reached' as const;
+          await workspaces.updateOne(
+            { _id: ws, monitor_count: { $exists: false } },
+            { $set: { monitor_count: have + n } },
+            { session },
+          );
+        }
+        await monitors.insertMany(list.map(toDoc), { session, ordered: true });
+        await appendChanges(
+          session,
+          list.map((m) => changed(m.id)),
+        );
+        return 'inserted' as const;
+      });
+    },
     getMonitor,
+    async countMonitors(workspaceId) {
+      const w = await workspaces.findOne({ _id: workspaceId }, { projection: { monitor_count: 1 } });
+      if (!w) return 0;
+      // A counter not seeded yet (see insertMonitor): the monitors themselves.
+      return typeof w.monitor_count === 'number'
+        ? w.monitor_count
+        : monitors.countDocuments({ workspace_id: workspaceId });
+    },
     async listMonitors(workspaceId, q: MonitorQuery) {
       const f: Document = { workspace_id: workspaceId };
       if (q.monitor_type) f.monitor_type = q.monitor_type;

@@ -34,8 +34,32 @@ export const sqliteMonitors = ({ st, one, many, immediate, page }: SqliteContext
         return 'inserted' as const;
       });
     },
+    async insertMonitors(list, { maxMonitors }) {
+      if (list.length === 0) return 'inserted';
+      const ws = list[0]!.workspace_id;
+      if (list.some((m) => m.workspace_id !== ws)) throw new Error('insertMonitors: one workspace per batch');
+      // One IMMEDIATE transaction, one fsync for the whole batch; any throw rolls all of it back.
+      return immediate(() => {
+        const counted = st(
+          'UPDATE workspaces SET monitor_count = monitor_count + ? WHERE id = ? AND monitor_count + ? <= ?',
+        ).run(list.length, ws, list.length, maxMonitors);
+        if (counted.changes !== 1) return 'limit_reached' as const;
+        const insert = st(insertSql(monitors));
+        for (const m of list) {
+          insert.run(toRow(monitors, m));
+          monitorChanged(m.id);
+        }
+        return 'inserted' as const;
+      });
+    },
     async getMonitor(workspaceId, id) {
       return getMonitor(workspaceId, id);
+    },
+    async countMonitors(workspaceId) {
+      const r = st('SELECT monitor_count FROM workspaces WHERE id = ?').get(workspaceId) as
+        | { monitor_count: number }
+        | undefined;
+      return r?.monitor_count ?? 0;
     },
     async listMonitors(workspaceId, q) {
       const where = ['workspace_id = ?'];

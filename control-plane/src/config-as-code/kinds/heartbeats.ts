@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { type Body, ok } from '../../api-client/client.js';
+import { createHeartbeatBody } from '../../domain/heartbeats/heartbeats.js';
+import { allPages, type Live, pick, type ResourceKind, singleRef } from '../kind.js';
+
+const policy = singleRef('escalation_policy_id', 'escalation_policy', 'escalation_policies');
+const fields = Object.keys(createHeartbeatBody.shape);
+
+/** Heartbeats: a new one gets a new uuid (its ping URL), so jobs pinging a recreated one need its new URL. */
+export const heartbeats: ResourceKind = {
+  key: 'heartbeats',
+  noun: 'heartbeat',
+  nameField: 'display_name',
+  item: createHeartbeatBody
+    .omit({ escalation_policy_id: true })
+    .extend({ escalation_policy: z.string().min(1).max(200).optional() }),
+  writeRole: 'member',
+  list: (a) => allPages((cursor) => ok(a.GET('/heartbeats', { params: { query: { limit: 100, cursor } } }))),
+  immutable: [],
+  fromLive(live, names) {
+    const out = pick(live, fields);
+    policy.fromLive(out, live, names);
+    return out;
+  },
+  references: (item) => policy.references(item),
+  toBody(item, names) {
+    const body = { ...item };
+    policy.toBody(body, names);
+    return body;
+  },
+  create: async (a, body) =>
+    (await ok(a.POST('/heartbeats', { body: body as Body<'/heartbeats', 'post'> }))) as unknown as Live,
+  async update(a, live, body) {
+    await ok(
+      a.PATCH('/heartbeats/{uuid}', {
+        params: { path: { uuid: live.id } },
+        body: body as Body<'/heartbeats/{uuid}', 'patch'>,
+      }),
+    );
+  },
+  async remove(a, live) {
+    await ok(a.DELETE('/heartbeats/{uuid}', { params: { path: { uuid: live.id } } }));
+  },
+  createdNote: (h) => `heartbeat "${h.display_name}" pings at ${h.ping_url}`,
+};
