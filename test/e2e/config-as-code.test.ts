@@ -125,6 +125,16 @@ const fill = async (w: Workspace) => {
     expect(r.status, r.text).toBe(201);
   }
   await w.api('POST', '/heartbeats', { json: { display_name: 'Nightly backup', period_seconds: 86_400 } });
+  // A cron heartbeat with a slug: its record has no period (null), a period one no schedule or slug.
+  const cron = await w.api('POST', '/heartbeats', {
+    json: {
+      display_name: 'Weekday import',
+      schedule: '0 3 * * 1-5',
+      timezone: 'Europe/Berlin',
+      slug: 'import',
+    },
+  });
+  expect(cron.status, cron.text).toBe(201);
   const backup = await w.api('POST', '/heartbeats', {
     json: { display_name: 'Weekly report', period_seconds: 604_800 },
   });
@@ -275,7 +285,7 @@ describe('lookout export, plan, apply', () => {
     expect(deletes.stdout).toContain('- status page "status" (delete)');
     const kept = await cli(w, w.adminKey, ['plan', '-f', noPages], SECRETS);
     expect(kept.stdout).toMatch(
-      /^3 records of the workspace are not in the file and stay \(--prune deletes them\): /m,
+      /^4 records of the workspace are not in the file and stay \(--prune deletes them\): /m,
     );
     expect(kept.stdout).toContain('heartbeat "Nightly backup"');
 

@@ -18,7 +18,12 @@ export const heartbeats: ResourceKind = {
   list: (a) => allPages((cursor) => ok(a.GET('/heartbeats', { params: { query: { limit: 100, cursor } } }))),
   immutable: [],
   fromLive(live, names) {
-    const out = pick(live, fields);
+    // A record says what it does not use as null (a scheduled heartbeat's period, a periodic one's
+    // schedule, a missing slug); the file leaves such fields out, and a periodic one its time zone.
+    const out = pick(
+      live,
+      fields.filter((f) => live[f] !== null && !(f === 'timezone' && live.schedule === null)),
+    );
     policy.fromLive(out, live, names);
     return out;
   },
