@@ -185,6 +185,9 @@ describe('faults', () => {
     };
     const split = await waitFor(byAgent, (l) => l.size === ids.length && new Set(l.values()).size === 2, {
       what: 'both agents running a share',
+      // Six monitors at 1 s from two fresh agent processes: on a loaded 2-core machine their first
+      // results took longer than the default wait.
+      timeoutMs: 45_000,
     });
     expect(new Set(split.values())).toEqual(new Set(['eu-a', 'eu-b']));
     a.kill('SIGKILL');
