@@ -68,6 +68,11 @@ export const collectionsOf = (db: Db) => {
     mailSettings: c('mail_settings'),
     statusPages: c('status_pages'),
     incidents: c('status_incidents'),
+    subscribers: c('status_subscribers'),
+    /** Incident updates waiting to be fanned out to subscribers; `_id` is the update id. */
+    mailEvents: c('status_mail_events'),
+    /** One document per subscriber mail to send; `_id` is its idempotency key. */
+    mailOutbox: c('status_mail_outbox'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

@@ -14,6 +14,7 @@ import { mongoRouting, routingIndexes } from './routing.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
 import { mongoStatusPages, statusPageIndexes } from './status-pages.js';
+import { mongoStatusSubscribers, statusSubscriberIndexes } from './status-subscribers.js';
 import { mongoTenancy, tenancyIndexes } from './tenancy.js';
 import { describeMongoStore } from './uri.js';
 
@@ -54,6 +55,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...memberIndexes,
         ...signInIndexes,
         ...statusPageIndexes,
+        ...statusSubscriberIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -81,5 +83,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoMonitorStatus(ctx),
     ...mongoMailSettings(ctx),
     ...mongoStatusPages(ctx),
+    ...mongoStatusSubscribers(ctx),
   };
 };

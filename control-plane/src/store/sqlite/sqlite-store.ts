@@ -19,6 +19,7 @@ import { sqliteRouting } from './routing.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignIns } from './sign-ins.js';
 import { sqliteStatusPages } from './status-pages.js';
+import { sqliteStatusSubscribers } from './status-subscribers.js';
 import { sqliteTenancy } from './tenancy.js';
 
 export interface SqliteOptions {
@@ -107,5 +108,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteMonitorStatus(ctx),
     ...sqliteMailSettings(ctx),
     ...sqliteStatusPages(ctx),
+    ...sqliteStatusSubscribers(ctx),
   };
 };
