@@ -35,6 +35,7 @@ import { statusPageRoutes } from './routes/status-pages.js';
 import { userRoutes } from './routes/users.js';
 import { errorJson } from './serialize.js';
 import { sessionCookieName, sessionLifetimes } from './session-cookie.js';
+import { createCustomDomains } from './status-public/custom-domains.js';
 import { createPublicStatus } from './status-public/serve.js';
 import { serveWebApp } from './web-app.js';
 import { assertOneHost, createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
@@ -106,6 +107,12 @@ export const createApp = (deps: AppDeps) => {
       load: (page) => loadStatusView(store, page, clock.now()),
     });
   const publicStatus = createPublicStatus({ ...deps, cache: statusCache });
+  const customDomains = createCustomDomains({
+    ...deps,
+    cache: statusCache,
+    publicStatus,
+    workspaceOf: resolveWorkspace,
+  });
   const routes = allRoutes({ ...deps, statusCache });
 
   // Request id, access log, and the one place errors become responses.
@@ -160,8 +167,10 @@ export const createApp = (deps: AppDeps) => {
     await next();
   });
 
-  // Public status pages (/status/{slug}…): no key, no session; served from the cache.
+  // Public status pages (/status/{slug}…, and `/` on a page's custom domain): no key, no session;
+  // served from the cache.
   app.use(publicStatus.middleware);
+  app.use(customDomains.middleware);
 
   // The hosted MCP connector (/mcp, OAuth metadata, /oauth/*): its tools call this same app in-process.
   let callback: ReturnType<typeof app.callback> | undefined;
@@ -205,6 +214,8 @@ export const createApp = (deps: AppDeps) => {
     ctx.type = deps.metrics.registry.contentType;
     ctx.body = await deps.metrics.registry.metrics();
   });
+  // Caddy's on-demand TLS asks before it gets a certificate for a name (deploy/caddy/Caddyfile).
+  router.get('/_tls/ask', customDomains.tlsAsk);
   router.get(`${API_PREFIX}/openapi.json`, (ctx) => {
     // The workspace's own URL; without one, a template with the workspace as a server variable.
     const ws = ctx.state.workspace;
