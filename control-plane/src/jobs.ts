@@ -9,6 +9,7 @@ import { openAutoDrafts } from './domain/status-pages/auto-drafts.js';
 import { INCIDENT_RETENTION_DAYS } from './domain/status-pages/status-pages.js';
 import { PENDING_RETENTION_MS, sendSubscriberMails } from './domain/status-pages/subscribers.js';
 import type { Metrics } from './metrics.js';
+import { contactServicesFromConfig } from './notify/contact-services.js';
 import { dispatcherFromConfig, mailRouterFromConfig } from './notify/from-config.js';
 import { subscriberMailer } from './notify/subscriber-mailer.js';
 import { createSecretBox } from './secret-box.js';
@@ -28,7 +29,7 @@ export const startJobs = (deps: {
   /** The replica's monitor catalog: region health reads monitors from memory, not the store. */
   catalog?: MonitorCatalog;
   metrics?: Metrics;
-  /** A workspace's base URL (public-url.ts), for the links in subscribers' mail. */
+  /** A workspace's public base URL (public-url.ts): acknowledge links in notifications, links in subscribers' mail. */
   workspaceUrl?: (subdomain: string) => string;
 }) => {
   const { store, clock, config } = deps;
@@ -152,6 +153,9 @@ export const startJobs = (deps: {
     ),
   );
 
+  // Acknowledge links past their expiry (refused already; this frees the rows).
+  every(60_000, 'prune-ack-links', (now) => store.pruneAckLinks(now, 10_000));
+
   // Escalation: due steps, each claimed by compare-and-set, so every replica can run this at once.
   const dispatcher = dispatcherFromConfig(config, clock, store);
   const escalations = createEscalationRunner({
@@ -159,6 +163,8 @@ export const startJobs = (deps: {
     clock,
     dispatcher,
     leaseMs: config.escalation_lease_seconds * 1000,
+    ...(deps.workspaceUrl ? { workspaceUrl: deps.workspaceUrl } : {}),
+    contactServices: contactServicesFromConfig(config),
     onError: (err, alertId) => log.error({ err, alert: alertId }, 'escalation step failed'),
   });
   every(config.escalation_poll_ms, 'escalations', () => escalations.tick());
