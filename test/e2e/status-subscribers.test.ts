@@ -168,5 +168,20 @@ describe('status page subscribers', () => {
     });
     expect(bad.status).toBe(422);
     expect(bad.body.error.details).toMatchObject([{ field: 'email' }]);
+    // A protected page takes subscribers only from readers who gave its password.
+    await w.api('POST', '/status-pages', {
+      json: {
+        name: 'Closed',
+        slug: 'closed',
+        visibility: 'password',
+        password: 'open sesame 42',
+        components: [],
+      },
+    });
+    const closed = await h.request('POST', '/status/closed/subscribe', {
+      host: w.host,
+      ...form({ email: 'reader@example.test' }),
+    });
+    expect(closed.status).toBe(401);
   });
 });
