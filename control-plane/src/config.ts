@@ -289,6 +289,11 @@ export const configKeys = {
     default: 15000,
     doc: 'How often each replica opens draft incidents on status pages that ask for them (a linked monitor went down).',
   },
+  status_mail_poll_ms: {
+    schema: z.coerce.number().int().min(10).max(600000),
+    default: 2000,
+    doc: 'How often each replica sends the mail status page subscribers are due (confirmations, incident updates).',
+  },
   escalation_lease_seconds: {
     schema: z.coerce.number().int().min(5).max(3600),
     default: 120,

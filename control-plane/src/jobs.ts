@@ -7,9 +7,12 @@ import { dailyRollupRetentionDays, rollupRetentionDays } from './domain/results/
 import { createEscalationRunner } from './domain/routing/escalation-runner.js';
 import { openAutoDrafts } from './domain/status-pages/auto-drafts.js';
 import { INCIDENT_RETENTION_DAYS } from './domain/status-pages/status-pages.js';
+import { PENDING_RETENTION_MS, sendSubscriberMails } from './domain/status-pages/subscribers.js';
 import type { Metrics } from './metrics.js';
 import { contactServicesFromConfig } from './notify/contact-services.js';
-import { dispatcherFromConfig } from './notify/from-config.js';
+import { dispatcherFromConfig, mailRouterFromConfig } from './notify/from-config.js';
+import { subscriberMailer } from './notify/subscriber-mailer.js';
+import { createSecretBox } from './secret-box.js';
 import type { Store } from './store/port.js';
 
 /**
@@ -26,7 +29,7 @@ export const startJobs = (deps: {
   /** The replica's monitor catalog: region health reads monitors from memory, not the store. */
   catalog?: MonitorCatalog;
   metrics?: Metrics;
-  /** A workspace's public base URL, for the acknowledge links in notifications (public-url.ts). */
+  /** A workspace's public base URL (public-url.ts): acknowledge links in notifications, links in subscribers' mail. */
   workspaceUrl?: (subdomain: string) => string;
 }) => {
   const { store, clock, config } = deps;
@@ -79,6 +82,28 @@ export const startJobs = (deps: {
   every(60_000, 'prune-incidents', async (now) => {
     const before = new Date(now.getTime() - INCIDENT_RETENTION_DAYS * 86_400_000);
     for (let i = 0; i < 100; i++) if ((await store.pruneIncidents(before, 1000)) < 1000) break;
+  });
+
+  // Status page subscribers: incident updates fanned out and sent, and the unconfirmed forgotten.
+  const box = createSecretBox(config.encryption_key);
+  const send = subscriberMailer(mailRouterFromConfig(config, store));
+  every(config.status_mail_poll_ms, 'status-page-mail', (now) =>
+    sendSubscriberMails({
+      store,
+      box,
+      send,
+      now,
+      async pageUrl(page) {
+        if (page.custom_domain) return `${config.public_url_scheme}://${page.custom_domain}`;
+        const ws = await store.getWorkspace(page.workspace_id);
+        return `${deps.workspaceUrl?.(ws?.subdomain ?? '') ?? ''}/status/${page.slug}`;
+      },
+      onError: (err, mail) => log.error({ err, mail: mail.id }, 'status page mail failed'),
+    }),
+  );
+  every(60_000, 'prune-subscribers', async (now) => {
+    const before = new Date(now.getTime() - PENDING_RETENTION_MS);
+    for (let i = 0; i < 100; i++) if ((await store.prunePendingSubscribers(before, 1000)) < 1000) break;
   });
 
   // The monitor feed needs only what a stalled replica could still be missing; older entries go.

@@ -186,6 +186,19 @@ describe('the public status page', () => {
         await context.close();
       });
 
+  it('a reader subscribes by email with JavaScript off, on a phone', async () => {
+    const context = await browser.newContext({ ...SIZES[1]!.options, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.getByRole('heading', { name: 'Get updates by email' }).scrollIntoViewIfNeeded();
+    await page.getByRole('textbox', { name: 'Email' }).fill('reader@example.test');
+    await page.screenshot({ path: join(shots, 'status-subscribe-phone.png') });
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    expect(await page.getByRole('heading', { name: 'Check your inbox' }).count()).toBe(1);
+    await page.screenshot({ path: join(shots, 'status-subscribed-phone.png') });
+    await context.close();
+  });
+
   it('dark when the reader’s system is, with a tooltip on a focused bar', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
     const page = await context.newPage();

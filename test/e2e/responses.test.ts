@@ -294,6 +294,17 @@ describe('every route answers with the body it declares', () => {
       params: { id: pageId, incident_id: draft.body.id },
     });
     await call('delete', '/status-pages/{id}/incidents/{incident_id}', { params: incidentIds });
+    // A reader subscribes on the public page; admins list and delete subscribers.
+    const subscribed = await h.request('POST', '/status/status/subscribe', {
+      host: w.host,
+      raw: 'email=reader%40contract.test',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(subscribed.status).toBe(200);
+    const subscribers = await list('/status-pages/{id}/subscribers', { params: { id: pageId } });
+    await call('delete', '/status-pages/{id}/subscribers/{subscriber_id}', {
+      params: { id: pageId, subscriber_id: subscribers.body.data[0].id },
+    });
     await call('delete', '/status-pages/{id}', { params: { id: pageId } });
     await call('put', '/settings/mail', {
       json: { host: 'smtp.contract.test', port: 587, tls: 'starttls', from_address: 'lookout@contract.test' },

@@ -39,6 +39,7 @@ import { statusPageRoutes } from './routes/status-pages.js';
 import { userRoutes } from './routes/users.js';
 import { errorJson } from './serialize.js';
 import { sessionCookieName, sessionLifetimes } from './session-cookie.js';
+import { createCustomDomains } from './status-public/custom-domains.js';
 import { createPublicStatus } from './status-public/serve.js';
 import { serveWebApp } from './web-app.js';
 import { assertOneHost, createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
@@ -112,6 +113,12 @@ export const createApp = (deps: AppDeps) => {
       load: (page) => loadStatusView(store, page, clock.now()),
     });
   const publicStatus = createPublicStatus({ ...deps, cache: statusCache });
+  const customDomains = createCustomDomains({
+    ...deps,
+    cache: statusCache,
+    publicStatus,
+    workspaceOf: resolveWorkspace,
+  });
   const routes = allRoutes({ ...deps, statusCache });
 
   // Request id, access log, and the one place errors become responses.
@@ -166,8 +173,10 @@ export const createApp = (deps: AppDeps) => {
     await next();
   });
 
-  // Public status pages (/status/{slug}…): no key, no session; served from the cache.
+  // Public status pages (/status/{slug}…, and `/` on a page's custom domain): no key, no session;
+  // served from the cache.
   app.use(publicStatus.middleware);
+  app.use(customDomains.middleware);
 
   // The hosted MCP connector (/mcp, OAuth metadata, /oauth/*): its tools call this same app in-process.
   let callback: ReturnType<typeof app.callback> | undefined;
@@ -218,6 +227,8 @@ export const createApp = (deps: AppDeps) => {
   router.get(`${API_PREFIX}/${SCHEMA_FILE_NAME}`, (ctx) => {
     ctx.body = configJsonSchema();
   });
+  // Caddy's on-demand TLS asks before it gets a certificate for a name (deploy/caddy/Caddyfile).
+  router.get('/_tls/ask', customDomains.tlsAsk);
   router.get(`${API_PREFIX}/openapi.json`, (ctx) => {
     // The workspace's own URL; without one, a template with the workspace as a server variable.
     const ws = ctx.state.workspace;

@@ -7,6 +7,7 @@ import {
   PAGE_VISIBILITIES,
   type StatusPage,
 } from '../domain/status-pages/status-page-store.js';
+import { type StatusSubscriber, SUBSCRIBER_STATUSES } from '../domain/status-pages/subscriber-store.js';
 import { responseSchemas, time } from './serialize.js';
 
 /* Status pages and incidents as the API returns them (beside serialize.ts, same rules). */
@@ -38,6 +39,8 @@ export const statusPageResponse = z
     components: z.array(statusComponentResponse),
     /** The public page on the workspace host. */
     public_url: z.string(),
+    /** Confirmed email subscribers (their addresses: GET …/subscribers, admins only). */
+    subscriber_count: z.number().int(),
     created_at: time,
     updated_at: time,
   })
@@ -48,6 +51,7 @@ export const statusPageJson = (
   p: StatusPage,
   statuses: Map<string, ComponentStatus>,
   workspaceUrl: string,
+  subscriberCount: number,
 ): z.output<typeof statusPageResponse> => ({
   id: p.id,
   name: p.name,
@@ -66,6 +70,7 @@ export const statusPageJson = (
     status: statuses.get(c.id) ?? c.manual_status,
   })),
   public_url: `${workspaceUrl}/status/${p.slug}`,
+  subscriber_count: subscriberCount,
   created_at: p.created_at.toISOString(),
   updated_at: p.updated_at.toISOString(),
 });
@@ -113,4 +118,23 @@ export const incidentJson = (i: Incident): z.output<typeof incidentResponse> => 
   created_at: i.created_at.toISOString(),
   updated_at: i.updated_at.toISOString(),
   resolved_at: i.resolved_at?.toISOString() ?? null,
+});
+
+/** A subscriber as admins see it (never a token or its hash). */
+export const subscriberResponse = z
+  .strictObject({
+    id: z.string(),
+    email: z.string(),
+    status: z.enum(SUBSCRIBER_STATUSES),
+    created_at: time,
+    confirmed_at: time.nullable(),
+  })
+  .register(responseSchemas, { id: 'StatusPageSubscriber' });
+
+export const subscriberJson = (s: StatusSubscriber): z.output<typeof subscriberResponse> => ({
+  id: s.id,
+  email: s.email,
+  status: s.status,
+  created_at: s.created_at.toISOString(),
+  confirmed_at: s.confirmed_at?.toISOString() ?? null,
 });

@@ -31,6 +31,8 @@ export interface EmailMessage {
   text: string;
   /** Sent as a header so a mail loop or a re-run can be told apart. */
   deliveryId: string | null;
+  /** More headers (a subscriber mail's List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 /** The address to connect to: an IP literal as is, a host name resolved; either refused unless public. */
@@ -88,7 +90,7 @@ export const sendEmail = async (s: SmtpSettings, m: EmailMessage): Promise<Attem
       to: m.to,
       subject: m.subject,
       text: m.text,
-      headers: m.deliveryId ? { 'X-Lookout-Delivery': m.deliveryId } : {},
+      headers: { ...(m.headers ?? {}), ...(m.deliveryId ? { 'X-Lookout-Delivery': m.deliveryId } : {}) },
     });
     return { ok: true, permanent: false, status_code: null, error: null };
   } catch (e) {

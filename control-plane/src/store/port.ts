@@ -14,6 +14,7 @@ import type { ResultStore } from '../domain/results/result-store.js';
 import type { MailSettingsStore } from '../domain/routing/mail-settings-store.js';
 import type { RoutingStore } from '../domain/routing/routing-store.js';
 import type { StatusPageStore } from '../domain/status-pages/status-page-store.js';
+import type { StatusSubscriberStore } from '../domain/status-pages/subscriber-store.js';
 import type { MemberStore } from '../domain/tenancy/member-store.js';
 import type { TenancyStore } from '../domain/tenancy/tenancy-store.js';
 
@@ -65,4 +66,5 @@ export type Store = StoreLifecycle &
   StatusPageStore &
   AckLinkStore &
   ContactMethodStore &
-  PingKeyStore;
+  PingKeyStore &
+  StatusSubscriberStore;

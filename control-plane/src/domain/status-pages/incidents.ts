@@ -11,6 +11,8 @@ import {
   type StatusPageStore,
 } from './status-page-store.js';
 import { loadStatusPage } from './status-pages.js';
+import type { IncidentMailEvent } from './subscriber-store.js';
+import { mailEventOf } from './subscribers.js';
 
 const message = z.string().trim().min(1).max(10_000);
 const affected = z.record(z.string(), z.enum(COMPONENT_STATUSES));
@@ -115,7 +117,7 @@ export const createIncident = async (
   const page = await loadStatusPage(store, workspaceId, pageId);
   throwIfProblems(componentProblems(page, v.components));
   const incident = newIncident(page, v, now, by);
-  await store.insertIncident(incident);
+  await store.insertIncident(incident, mailEventOf(incident, incident.updates[0]!));
   return incident;
 };
 
@@ -126,11 +128,13 @@ const changeIncident = async (
   pageId: string,
   id: string,
   change: (current: Incident) => Incident,
+  /** What subscribers are to hear of the change (stored with it), if anything. */
+  announce?: (next: Incident, current: Incident) => IncidentMailEvent | undefined,
 ): Promise<Incident> => {
   for (let attempt = 0; attempt < 5; attempt++) {
     const current = await loadIncident(store, workspaceId, pageId, id);
     const next = { ...change(current), version: current.version + 1 };
-    if (await store.updateIncident(next, current.version)) return next;
+    if (await store.updateIncident(next, current.version, announce?.(next, current))) return next;
   }
   throw new AppError('conflict', 'The incident is being changed by others; try again.');
 };
@@ -156,17 +160,24 @@ export const postIncidentUpdate = async (
     created_at: now,
     created_by: by,
   };
-  return changeIncident(store, workspaceId, pageId, id, (i) => {
-    const resolved = v.status === 'resolved';
-    return {
-      ...i,
-      status: v.status,
-      components: mergeComponents(i.components, v.components),
-      updates: [...i.updates, update],
-      resolved_at: resolved ? (i.resolved_at ?? now) : null,
-      updated_at: now,
-    };
-  });
+  return changeIncident(
+    store,
+    workspaceId,
+    pageId,
+    id,
+    (i) => {
+      const resolved = v.status === 'resolved';
+      return {
+        ...i,
+        status: v.status,
+        components: mergeComponents(i.components, v.components),
+        updates: [...i.updates, update],
+        resolved_at: resolved ? (i.resolved_at ?? now) : null,
+        updated_at: now,
+      };
+    },
+    (next) => mailEventOf(next, update),
+  );
 };
 
 /** Renames an incident or sets its post-mortem (only once it is resolved). */
@@ -199,10 +210,17 @@ export const publishIncident = (
   id: string,
   now: Date,
 ) =>
-  changeIncident(store, workspaceId, pageId, id, (i) => {
-    if (i.published) throw new AppError('conflict', 'This incident is already published.');
-    return { ...i, published: true, updated_at: now };
-  });
+  changeIncident(
+    store,
+    workspaceId,
+    pageId,
+    id,
+    (i) => {
+      if (i.published) throw new AppError('conflict', 'This incident is already published.');
+      return { ...i, published: true, updated_at: now };
+    },
+    (next) => mailEventOf(next, next.updates[next.updates.length - 1]!),
+  );
 
 /**
  * Discards a draft: it is closed and stays unpublished (kept, so that the outage that opened an

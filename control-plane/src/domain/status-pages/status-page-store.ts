@@ -1,4 +1,5 @@
 import type { Page, PageQuery } from '../types.js';
+import type { IncidentMailEvent } from './subscriber-store.js';
 
 /** A component's status, in Atlassian Statuspage's words (widgets that read summary.json know them). */
 export const COMPONENT_STATUSES = [
@@ -125,11 +126,14 @@ export interface StatusPageStore {
   listAutoDraftPages(): Promise<StatusPage[]>;
   /** Replaces the page; false when it is gone; `conflict` as on insert. */
   updateStatusPage(page: StatusPage): Promise<boolean>;
-  /** Deletes the page and its incidents; false when it was not there. */
+  /** Deletes the page, its incidents and its subscribers (and their mail); false when it was not there. */
   deleteStatusPage(workspaceId: string, id: string): Promise<boolean>;
 
-  /** False (nothing stored) when an incident of the page already has this `auto_key`. */
-  insertIncident(incident: Incident): Promise<boolean>;
+  /**
+   * False (nothing stored) when an incident of the page already has this `auto_key`. With `announce`,
+   * the subscribers' mail event is stored in the same step (a crash loses neither or both).
+   */
+  insertIncident(incident: Incident, announce?: IncidentMailEvent): Promise<boolean>;
   getIncident(workspaceId: string, pageId: string, id: string): Promise<Incident | null>;
   /** Newest first. */
   listIncidents(workspaceId: string, pageId: string, query: IncidentQuery): Promise<Page<Incident>>;
@@ -143,8 +147,11 @@ export interface StatusPageStore {
     resolvedSince: Date,
     limit: number,
   ): Promise<Incident[]>;
-  /** Writes `incident` (its version already bumped) if the stored one is at `expectedVersion`. */
-  updateIncident(incident: Incident, expectedVersion: number): Promise<boolean>;
+  /**
+   * Writes `incident` (its version already bumped) if the stored one is at `expectedVersion`; with
+   * `announce`, the subscribers' mail event in the same step.
+   */
+  updateIncident(incident: Incident, expectedVersion: number, announce?: IncidentMailEvent): Promise<boolean>;
   deleteIncident(workspaceId: string, pageId: string, id: string): Promise<boolean>;
   /** Deletes up to `limit` incidents resolved before `before`; returns how many. */
   pruneIncidents(before: Date, limit: number): Promise<number>;

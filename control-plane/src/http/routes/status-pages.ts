@@ -25,13 +25,23 @@ import {
   updateStatusPage,
   updateStatusPageBody,
 } from '../../domain/status-pages/status-pages.js';
+import type { StatusSubscriberStore } from '../../domain/status-pages/subscriber-store.js';
+import { loadSubscriber } from '../../domain/status-pages/subscribers.js';
 import { type RouteDeps, route } from '../route.js';
 import { page } from '../serialize.js';
-import { incidentJson, incidentResponse, statusPageJson, statusPageResponse } from '../status-page-json.js';
+import {
+  incidentJson,
+  incidentResponse,
+  statusPageJson,
+  statusPageResponse,
+  subscriberJson,
+  subscriberResponse,
+} from '../status-page-json.js';
 import { boolParam, idOf, pageQuery } from './query.js';
 
 const TAG = 'Status pages';
 const NO_PAGE = { 404: 'No such status page in this workspace' };
+const NO_SUBSCRIBER = { 404: 'No such status page or subscriber in this workspace' };
 const NO_INCIDENT = { 404: 'No such status page or incident in this workspace' };
 
 export const statusPageRoutes = ({
@@ -40,9 +50,16 @@ export const statusPageRoutes = ({
   config,
   workspaceUrl,
   statusCache,
-}: RouteDeps<StatusPageStore & MonitorStore & MonitorStatusStore & HeartbeatStore & RoutingStore>) => {
+}: RouteDeps<
+  StatusPageStore & StatusSubscriberStore & MonitorStore & MonitorStatusStore & HeartbeatStore & RoutingStore
+>) => {
   const json = async (p: StatusPage, subdomain: string) =>
-    statusPageJson(p, await liveComponentStatuses(store, p, clock.now()), workspaceUrl(subdomain));
+    statusPageJson(
+      p,
+      await liveComponentStatuses(store, p, clock.now()),
+      workspaceUrl(subdomain),
+      await store.countSubscribers(p.workspace_id, p.id),
+    );
   /** A change the public page shows: this replica's cache forgets the page at once. */
   const changed = <T>(pageId: string, v: T): T => {
     statusCache?.invalidate(pageId);
@@ -278,6 +295,36 @@ export const statusPageRoutes = ({
       async handler({ auth, params }) {
         await deleteIncident(store, auth.workspace.id, idOf(params.id), idOf(params.incident_id));
         return changed(idOf(params.id), undefined);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/status-pages/{id}/subscribers',
+      tag: TAG,
+      response: page(subscriberResponse),
+      summary:
+        'List the page’s email subscribers, newest first (`pending` until they follow the confirmation link). Personal data: admins only.',
+      role: 'admin',
+      query: z.strictObject(pageQuery),
+      responses: NO_PAGE,
+      async handler({ auth, params, query }) {
+        const p = await loadStatusPage(store, auth.workspace.id, idOf(params.id));
+        const list = await store.listSubscribers(auth.workspace.id, p.id, query);
+        return { data: list.data.map(subscriberJson), next_cursor: list.next_cursor };
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/status-pages/{id}/subscribers/{subscriber_id}',
+      tag: TAG,
+      response: null,
+      summary: 'Delete a subscriber (and any mail still queued for it).',
+      role: 'admin',
+      status: 204,
+      responses: NO_SUBSCRIBER,
+      async handler({ auth, params }) {
+        const s = await loadSubscriber(store, auth.workspace.id, idOf(params.id), idOf(params.subscriber_id));
+        await store.deleteSubscriber(auth.workspace.id, s.page_id, s.id);
       },
     }),
   ];

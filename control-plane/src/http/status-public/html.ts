@@ -164,7 +164,8 @@ ${maint ? `<section aria-labelledby="maintenance"><h2 id="maintenance">Maintenan
     view.history.length > 0
       ? view.history.map((i) => incident(view, i, 'h3')).join('')
       : '<p class="empty">No incidents in the last 14 days.</p>'
-  }</section></main>
+  }</section>
+<section aria-labelledby="subscribe"><h2 id="subscribe">Get updates by email</h2><form method="post" action="${base}/subscribe"><label for="sub-email">Email</label><input id="sub-email" name="email" type="email" autocomplete="email" maxlength="320" required><button type="submit">Subscribe</button></form></section></main>
 <footer><a href="${base}/feed.atom">Atom feed</a> · <a href="${base}/feed.rss">RSS feed</a> · <a href="${base}/api/v2/summary.json">JSON</a> · Powered by Lookout</footer>`;
   return shell(
     `${view.page.name} status`,
@@ -183,4 +184,28 @@ export const passwordFormHtml = (name: string, accent: string | null, base: stri
     `<header><h1>${esc(name)}</h1></header><main><h2>This status page is protected</h2>${
       error ? `<p class="err" role="alert">${esc(error)}</p>` : ''
     }<form method="post" action="${base}/access"><label for="pw">Password</label><input id="pw" name="password" type="password" autocomplete="current-password" required><button type="submit">View status</button></form></main>`,
+  );
+
+/**
+ * A short answer page of the subscribe flow (check your inbox, confirm, unsubscribed), with an
+ * optional form of one button that POSTs `token` (a link in a mail only shows this: mail scanners
+ * follow links, so only the button acts).
+ */
+export const messageHtml = (
+  name: string,
+  accent: string | null,
+  base: string,
+  heading: string,
+  text: string,
+  action?: { path: string; token: string; label: string },
+) =>
+  shell(
+    `${name} status`,
+    accent,
+    '<meta name="robots" content="noindex">',
+    `<header><h1>${esc(name)}</h1></header><main><h2>${esc(heading)}</h2><p>${esc(text)}</p>${
+      action
+        ? `<form method="post" action="${base}${action.path}"><input type="hidden" name="token" value="${esc(action.token)}"><button type="submit">${esc(action.label)}</button></form>`
+        : ''
+    }<p><a href="${base || '/'}">Back to the status page</a></p></main>`,
   );

@@ -6,11 +6,14 @@ import type { Config } from '../../config.js';
 import { createRateLimiter } from '../../domain/access/rate-limiter.js';
 import type { StatusPage, StatusPageStore } from '../../domain/status-pages/status-page-store.js';
 import { SLUG_PATTERN } from '../../domain/status-pages/status-pages.js';
+import type { StatusSubscriberStore } from '../../domain/status-pages/subscriber-store.js';
+import { confirmSubscription, subscribe, unsubscribe } from '../../domain/status-pages/subscribers.js';
 import type { Rendered, ViewCache } from '../../domain/status-pages/view-cache.js';
 import { verifyPassword } from '../../domain/tenancy/passwords.js';
+import { createSecretBox } from '../../secret-box.js';
 import type { ApiState } from '../route.js';
 import { requestHost } from '../workspace-host.js';
-import { passwordFormHtml, statusPageHtml } from './html.js';
+import { messageHtml, passwordFormHtml, statusPageHtml } from './html.js';
 import { atomFeed, componentBadge, pageBadge, rssFeed, statusJson, summaryJson } from './machine.js';
 
 type Ctx = Koa.ParameterizedContext<ApiState>;
@@ -75,9 +78,9 @@ const readForm = async (ctx: Ctx): Promise<URLSearchParams> => {
 };
 
 export interface PublicStatusDeps {
-  store: Pick<StatusPageStore, 'getStatusPageBySlug'>;
+  store: Pick<StatusPageStore, 'getStatusPageBySlug' | 'getStatusPageByDomain'> & StatusSubscriberStore;
   clock: Clock;
-  config: Pick<Config, 'public_url_scheme' | 'trust_proxy'>;
+  config: Pick<Config, 'public_url_scheme' | 'trust_proxy' | 'encryption_key' | 'service_domain'>;
   cache: ViewCache;
   workspaceUrl(subdomain: string): string;
 }
@@ -93,6 +96,11 @@ export const createPublicStatus = (deps: PublicStatusDeps) => {
   const https = deps.config.public_url_scheme === 'https';
   // 10 guesses, then one every 30 s, per client address and page.
   const guesses = createRateLimiter({ capacity: 10, perSecond: 1 / 30 });
+  // Subscribing: 5 per client address, then one a minute; 100 per page, then one every 30 s. With at
+  // most one confirmation mail per address and page an hour (subscribers.ts), nobody is mail-bombed.
+  const subscribesByClient = createRateLimiter({ capacity: 5, perSecond: 1 / 60 });
+  const subscribesByPage = createRateLimiter({ capacity: 100, perSecond: 1 / 30 });
+  const box = createSecretBox(deps.config.encryption_key);
 
   const cookies = (ctx: Ctx, page: StatusPage) =>
     new Cookies(ctx.req, ctx.res, { keys: [page.cookie_secret], secure: https });
@@ -161,11 +169,123 @@ export const createPublicStatus = (deps: PublicStatusDeps) => {
     ctx.redirect(base || '/');
   };
 
+  const message = (
+    ctx: Ctx,
+    page: StatusPage,
+    base: string,
+    status: number,
+    heading: string,
+    text: string,
+    action?: Parameters<typeof messageHtml>[5],
+  ) => {
+    ctx.status = status;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = TYPES.html;
+    ctx.body = messageHtml(page.name, page.accent_color, base, heading, text, action);
+  };
+
+  /** `POST {page}/subscribe`, `{page}/subscribe/confirm` and `{page}/unsubscribe` (RFC 8058 one-click too). */
+  const subscription = async (ctx: Ctx, page: StatusPage, base: string, rest: string) => {
+    const now = clock.now();
+    if (rest === '/subscribe') {
+      if (ctx.method !== 'POST') throw new AppError('method_not_allowed', 'Subscribe with POST.');
+      if (!admitted(ctx, page))
+        throw new AppError('unauthorized', 'This status page is protected by a password.');
+      for (const [limiter, key] of [
+        [subscribesByClient, `${ctx.ip}|${page.id}`],
+        [subscribesByPage, page.id],
+      ] as const) {
+        const taken = limiter.take(key, now.getTime());
+        if (!taken.ok) {
+          ctx.set('Retry-After', String(taken.retryAfterSeconds));
+          return message(
+            ctx,
+            page,
+            base,
+            429,
+            'Too many requests',
+            `Try again in ${taken.retryAfterSeconds} s.`,
+          );
+        }
+      }
+      const form = await readForm(ctx);
+      await subscribe(deps.store, box, page, Object.fromEntries(form), now);
+      return message(
+        ctx,
+        page,
+        base,
+        200,
+        'Check your inbox',
+        'If the address can subscribe, a mail with a confirmation link is on its way. Follow it within 48 hours.',
+      );
+    }
+    // The token is in the link's query, or in the button's form; a mail client's one-click POST
+    // (RFC 8058) sends `List-Unsubscribe=One-Click` to the link, in whatever body type it likes.
+    const fromForm =
+      ctx.method === 'POST' && ctx.is('application/x-www-form-urlencoded')
+        ? (await readForm(ctx)).get('token')
+        : undefined;
+    const token = typeof ctx.query.token === 'string' && ctx.query.token ? ctx.query.token : (fromForm ?? '');
+    if (rest === '/subscribe/confirm') {
+      if (ctx.method !== 'POST')
+        return message(
+          ctx,
+          page,
+          base,
+          200,
+          'Confirm your subscription',
+          `Get ${page.name}'s incident updates by mail.`,
+          {
+            path: '/subscribe/confirm',
+            token,
+            label: 'Confirm subscription',
+          },
+        );
+      const s = await confirmSubscription(deps.store, token, now);
+      if (!s || s.page_id !== page.id)
+        return message(
+          ctx,
+          page,
+          base,
+          404,
+          'This link does not work',
+          'It was used already, or it expired. Subscribe again.',
+        );
+      return message(
+        ctx,
+        page,
+        base,
+        200,
+        'Subscribed',
+        'You will get a mail whenever an incident is reported, updated or resolved.',
+      );
+    }
+    // Unsubscribe: a link shows a button; a POST (the button, or a mail client's one-click) acts.
+    if (ctx.method !== 'POST')
+      return message(
+        ctx,
+        page,
+        base,
+        200,
+        'Unsubscribe',
+        `Stop getting ${page.name}'s incident updates by mail.`,
+        {
+          path: '/unsubscribe',
+          token,
+          label: 'Unsubscribe',
+        },
+      );
+    await unsubscribe(deps.store, token);
+    return message(ctx, page, base, 200, 'Unsubscribed', 'You will get no more mail from this status page.');
+  };
+
   /**
    * One page's public answers: `rest` is the path below `base` ('' for the page itself); `url` the
    * page's absolute address (feeds and JSON name it).
    */
   const servePublicPage = async (ctx: Ctx, page: StatusPage, base: string, url: string, rest: string) => {
+    if (rest === '/subscribe' || rest === '/subscribe/confirm' || rest === '/unsubscribe')
+      return subscription(ctx, page, base, rest);
     if (rest === '/access') {
       if (ctx.method !== 'POST') throw new AppError('method_not_allowed', 'Send the password with POST.');
       return access(ctx, page, base);

@@ -74,6 +74,11 @@ export const collectionsOf = (db: Db) => {
     contactMethods: c('contact_methods'),
     /** Workspace ping keys for slug pings; `_id` is the workspace id. */
     pingKeys: c('ping_keys'),
+    subscribers: c('status_subscribers'),
+    /** Incident updates waiting to be fanned out to subscribers; `_id` is the update id. */
+    mailEvents: c('status_mail_events'),
+    /** One document per subscriber mail to send; `_id` is its idempotency key. */
+    mailOutbox: c('status_mail_outbox'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

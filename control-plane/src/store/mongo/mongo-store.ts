@@ -17,6 +17,7 @@ import { mongoRouting, routingIndexes } from './routing.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
 import { mongoStatusPages, statusPageIndexes } from './status-pages.js';
+import { mongoStatusSubscribers, statusSubscriberIndexes } from './status-subscribers.js';
 import { mongoTenancy, tenancyIndexes } from './tenancy.js';
 import { describeMongoStore } from './uri.js';
 
@@ -60,6 +61,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...ackLinkIndexes,
         ...contactMethodIndexes,
         ...pingKeyIndexes,
+        ...statusSubscriberIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -90,5 +92,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoMailSettings(ctx),
     ...mongoStatusPages(ctx),
     ...mongoPingKeys(ctx),
+    ...mongoStatusSubscribers(ctx),
   };
 };

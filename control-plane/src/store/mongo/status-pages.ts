@@ -1,4 +1,5 @@
 import { AppError } from '@lookout/shared';
+import type { ClientSession } from 'mongodb';
 import type { Incident, StatusPage, StatusPageStore } from '../../domain/status-pages/status-page-store.js';
 import {
   deleteSome,
@@ -94,14 +95,21 @@ export const mongoStatusPages = ({ col, inTransaction }: MongoContext): StatusPa
         const gone =
           (await statusPages.deleteOne({ workspace_id: workspaceId, _id: id }, { session })).deletedCount ===
           1;
-        if (gone) await incidents.deleteMany({ workspace_id: workspaceId, page_id: id }, { session });
+        if (gone)
+          for (const c of [incidents, col.subscribers, col.mailEvents, col.mailOutbox])
+            await c.deleteMany({ workspace_id: workspaceId, page_id: id }, { session });
         return gone;
       });
     },
 
-    async insertIncident(i) {
+    async insertIncident(i, announce) {
       try {
-        await incidents.insertOne(toDoc(i));
+        if (!announce) await incidents.insertOne(toDoc(i));
+        else
+          await inTransaction(async (session) => {
+            await incidents.insertOne(toDoc(i), { session });
+            await col.mailEvents.insertOne(toDoc(announce), { session });
+          });
         return true;
       } catch (e) {
         if (isDuplicateOn(e, ['page_id', 'auto_key'])) return false;
@@ -138,13 +146,20 @@ export const mongoStatusPages = ({ col, inTransaction }: MongoContext): StatusPa
           .toArray(),
       );
     },
-    async updateIncident(i, expectedVersion) {
+    async updateIncident(i, expectedVersion, announce) {
       try {
-        const r = await incidents.replaceOne(
-          { _id: i.id, workspace_id: i.workspace_id, version: expectedVersion },
-          toDoc(i),
-        );
-        return r.matchedCount === 1;
+        const replace = (session?: ClientSession) =>
+          incidents.replaceOne(
+            { _id: i.id, workspace_id: i.workspace_id, version: expectedVersion },
+            toDoc(i),
+            session ? { session } : {},
+          );
+        if (!announce) return (await replace()).matchedCount === 1;
+        return await inTransaction(async (session) => {
+          if ((await replace(session)).matchedCount !== 1) return false;
+          await col.mailEvents.insertOne(toDoc(announce), { session });
+          return true;
+        });
       } catch (e) {
         if (isDuplicate(e))
           throw new AppError('conflict', 'Another open incident is the automatic draft of this component.');

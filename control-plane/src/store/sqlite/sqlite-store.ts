@@ -22,6 +22,7 @@ import { sqliteRouting } from './routing.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignIns } from './sign-ins.js';
 import { sqliteStatusPages } from './status-pages.js';
+import { sqliteStatusSubscribers } from './status-subscribers.js';
 import { sqliteTenancy } from './tenancy.js';
 
 export interface SqliteOptions {
@@ -113,5 +114,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteAckLinks(ctx),
     ...sqliteContactMethods(ctx),
     ...sqlitePingKeys(ctx),
+    ...sqliteStatusSubscribers(ctx),
   };
 };

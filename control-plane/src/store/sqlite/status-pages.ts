@@ -3,6 +3,7 @@ import { DAY_MS } from '../../domain/results/uptime.js';
 import type { Incident, StatusPage, StatusPageStore } from '../../domain/status-pages/status-page-store.js';
 import type { SqliteContext } from './db.js';
 import { WAITING_CTE } from './rollups.js';
+import { insertMailEventSql, mailEventRow } from './status-subscribers.js';
 import { insertSql, statusIncidents, statusPages, toRow, updateSql } from './tables.js';
 
 /** The unique index a violation names: which of the page's two unique fields is taken. */
@@ -70,15 +71,21 @@ export const sqliteStatusPages = ({ st, one, many, page, immediate }: SqliteCont
     return immediate(() => {
       const gone =
         st('DELETE FROM status_pages WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1;
-      if (gone)
+      if (gone) {
         st('DELETE FROM status_incidents WHERE workspace_id = ? AND page_id = ?').run(workspaceId, id);
+        for (const t of ['status_subscribers', 'status_mail_events', 'status_mail_outbox'])
+          st(`DELETE FROM ${t} WHERE workspace_id = ? AND page_id = ?`).run(workspaceId, id);
+      }
       return gone;
     });
   },
 
-  async insertIncident(i) {
+  async insertIncident(i, announce) {
     try {
-      st(insertSql(statusIncidents)).run(toRow(statusIncidents, i));
+      immediate(() => {
+        st(insertSql(statusIncidents)).run(toRow(statusIncidents, i));
+        if (announce) st(insertMailEventSql).run(mailEventRow(announce));
+      });
       return true;
     } catch (e) {
       if (conflictOf(e) && i.auto_key !== null) return false;
@@ -117,16 +124,19 @@ export const sqliteStatusPages = ({ st, one, many, page, immediate }: SqliteCont
       limit,
     ).map((i) => revive(i)!);
   },
-  async updateIncident(i, expectedVersion) {
+  async updateIncident(i, expectedVersion, announce) {
     try {
-      return (
-        st(
-          updateSql(statusIncidents, 'workspace_id = @workspace_id AND id = @id AND version = @expected'),
-        ).run({
-          ...toRow(statusIncidents, i),
-          expected: expectedVersion,
-        }).changes === 1
-      );
+      return immediate(() => {
+        const written =
+          st(
+            updateSql(statusIncidents, 'workspace_id = @workspace_id AND id = @id AND version = @expected'),
+          ).run({
+            ...toRow(statusIncidents, i),
+            expected: expectedVersion,
+          }).changes === 1;
+        if (written && announce) st(insertMailEventSql).run(mailEventRow(announce));
+        return written;
+      });
     } catch (e) {
       throw conflictOf(e)
         ? new AppError('conflict', 'Another open incident is the automatic draft of this component.')

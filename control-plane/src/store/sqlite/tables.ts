@@ -427,3 +427,42 @@ export const statusIncidents = table('status_incidents', {
   resolved_at: 'date',
   version: 'int',
 });
+
+/** Status page subscribers (tokens only as hashes; the unsubscribe token also sealed). */
+export const statusSubscribers = table('status_subscribers', {
+  id: 'text',
+  workspace_id: 'text',
+  page_id: 'text',
+  email: 'text',
+  status: 'text',
+  confirm_hash: 'text',
+  confirm_expires_at: 'date',
+  confirm_sent_at: 'date',
+  unsubscribe_hash: 'text',
+  unsubscribe_sealed: 'text',
+  created_at: 'date',
+  confirmed_at: 'date',
+});
+
+/** Incident updates waiting to be fanned out to subscribers. */
+export const statusMailEvents = table('status_mail_events', {
+  id: 'text',
+  workspace_id: 'text',
+  page_id: 'text',
+  incident_id: 'text',
+  created_at: 'date',
+});
+
+/** The subscribers' outbox: one row per mail to send. */
+export const statusMailOutbox = table('status_mail_outbox', {
+  id: 'text',
+  workspace_id: 'text',
+  page_id: 'text',
+  subscriber_id: 'text',
+  kind: 'text',
+  incident_id: 'text',
+  update_id: 'text',
+  due_at: 'date',
+  attempts: 'int',
+  created_at: 'date',
+});
