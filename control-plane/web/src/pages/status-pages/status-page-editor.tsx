@@ -324,7 +324,7 @@ export const StatusPageEditor = (props: { me: Me; id?: string }) => {
                   />
                   <input
                     type="color"
-                    aria-label="Pick the accent colour"
+                    aria-label="Pick a colour"
                     value={/^#[0-9a-fA-F]{6}$/.test(accent) ? accent : '#1a7f5a'}
                     onInput={(e) => setAccent(e.currentTarget.value)}
                   />
