@@ -303,6 +303,57 @@ export const configKeys = {
     default: 10000,
     doc: 'Timeout of one notification attempt (HTTP request or SMTP conversation step).',
   },
+  telegram_bot_token: {
+    schema: z
+      .string()
+      .regex(/^\d+:[\w-]+$/, 'must be a bot token from @BotFather (<digits>:<letters>)')
+      .optional(),
+    default: undefined,
+    doc: 'The deployment’s Telegram bot (Bot API token from @BotFather): users add their chat with it as a contact method (Notification settings). Unset: Telegram contact methods cannot be added.',
+  },
+  telegram_api_url: {
+    schema: z.url(),
+    default: 'https://api.telegram.org',
+    doc: 'Telegram Bot API address for users’ contact methods (a proxy, or a local server).',
+  },
+  twilio_account_sid: {
+    schema: z
+      .string()
+      .regex(/^AC[0-9a-fA-F]{32}$/, 'must be a Twilio Account SID (AC + 32 hex digits)')
+      .optional(),
+    default: undefined,
+    doc: 'The deployment’s Twilio account for users’ SMS contact methods, with LOOKOUT_TWILIO_AUTH_TOKEN and LOOKOUT_TWILIO_FROM. Unset: SMS contact methods cannot be added.',
+  },
+  twilio_auth_token: { schema: z.string().min(1).optional(), default: undefined, doc: 'Twilio auth token.' },
+  twilio_from: {
+    schema: z
+      .string()
+      .regex(
+        /^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/,
+        'must be a phone number (E.164) or a Messaging Service SID (MG…)',
+      )
+      .optional(),
+    default: undefined,
+    doc: 'The Twilio number (E.164) or Messaging Service SID that users’ SMS come from.',
+  },
+  twilio_api_url: {
+    schema: z.url(),
+    default: 'https://api.twilio.com',
+    doc: 'Twilio API address for users’ SMS contact methods.',
+  },
+  pushover_app_token: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9]{30}$/, 'must be a 30-character Pushover application token')
+      .optional(),
+    default: undefined,
+    doc: 'The deployment’s Pushover application: users add their Pushover user key as a contact method. Unset: Pushover contact methods cannot be added.',
+  },
+  pushover_api_url: {
+    schema: z.url(),
+    default: 'https://api.pushover.net',
+    doc: 'Pushover API address for users’ contact methods.',
+  },
 } satisfies Record<string, { schema: z.ZodType; default: unknown; doc: string }>;
 
 type Keys = typeof configKeys;
@@ -311,7 +362,15 @@ export type Config = { [K in keyof Keys]: z.output<Keys[K]['schema']> } & { plan
 export const envName = (key: string) => `LOOKOUT_${key.toUpperCase()}`;
 
 /** Keys whose values are secrets (or may carry one): a bad value is reported without its text. */
-const SECRET_KEYS = new Set(['encryption_key', 'smtp_password', 'metrics_token', 'mongodb_uri']);
+const SECRET_KEYS = new Set([
+  'encryption_key',
+  'smtp_password',
+  'metrics_token',
+  'mongodb_uri',
+  'telegram_bot_token',
+  'twilio_auth_token',
+  'pushover_app_token',
+]);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

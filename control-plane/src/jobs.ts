@@ -8,6 +8,7 @@ import { createEscalationRunner } from './domain/routing/escalation-runner.js';
 import { openAutoDrafts } from './domain/status-pages/auto-drafts.js';
 import { INCIDENT_RETENTION_DAYS } from './domain/status-pages/status-pages.js';
 import type { Metrics } from './metrics.js';
+import { contactServicesFromConfig } from './notify/contact-services.js';
 import { dispatcherFromConfig } from './notify/from-config.js';
 import type { Store } from './store/port.js';
 
@@ -25,6 +26,8 @@ export const startJobs = (deps: {
   /** The replica's monitor catalog: region health reads monitors from memory, not the store. */
   catalog?: MonitorCatalog;
   metrics?: Metrics;
+  /** A workspace's public base URL, for the acknowledge links in notifications (public-url.ts). */
+  workspaceUrl?: (subdomain: string) => string;
 }) => {
   const { store, clock, config } = deps;
   const log = deps.logger.child({ component: 'jobs' });
@@ -125,6 +128,9 @@ export const startJobs = (deps: {
     ),
   );
 
+  // Acknowledge links past their expiry (refused already; this frees the rows).
+  every(60_000, 'prune-ack-links', (now) => store.pruneAckLinks(now, 10_000));
+
   // Escalation: due steps, each claimed by compare-and-set, so every replica can run this at once.
   const dispatcher = dispatcherFromConfig(config, clock, store);
   const escalations = createEscalationRunner({
@@ -132,6 +138,8 @@ export const startJobs = (deps: {
     clock,
     dispatcher,
     leaseMs: config.escalation_lease_seconds * 1000,
+    ...(deps.workspaceUrl ? { workspaceUrl: deps.workspaceUrl } : {}),
+    contactServices: contactServicesFromConfig(config),
     onError: (err, alertId) => log.error({ err, alert: alertId }, 'escalation step failed'),
   });
   every(config.escalation_poll_ms, 'escalations', () => escalations.tick());

@@ -126,7 +126,15 @@ export const startControlPlane = async (deps: {
     port: config.rpc_port,
   });
   logger.info({ url: rpc.url }, 'agent RPC listening');
-  const jobs = startJobs({ store, clock, config, logger, catalog, metrics });
+  const jobs = startJobs({
+    store,
+    clock,
+    config,
+    logger,
+    catalog,
+    metrics,
+    workspaceUrl: appDeps.workspaceUrl,
+  });
   return {
     url,
     port,

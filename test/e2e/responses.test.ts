@@ -22,6 +22,7 @@ type Doc = any;
 const DRIVEN_ELSEWHERE: Record<string, string> = {
   'post /connected-apps/{id}/revoke': 'mcp-oauth.test.ts (needs an OAuth grant)',
   'post /workspace/connected-apps/{id}/revoke': 'mcp-oauth.test.ts (needs an OAuth grant)',
+  'post /users/me/contact-methods/{id}/verify': 'contact-methods.test.ts (needs the code from a real mail)',
 };
 
 let h: Harness;
@@ -359,7 +360,20 @@ describe('every route answers with the body it declares', () => {
     await call('post', '/alerts/acknowledge', { json: { UUIDs: [first!.id] } });
     await call('post', '/alerts/resolve', { json: { UUIDs: [first!.id, second!.id] } });
 
+    const method = await call('post', '/users/me/contact-methods', {
+      // A server that refuses the connection at once: nothing leaves this machine.
+      json: {
+        type: 'ntfy',
+        topic: 'responses',
+        server_url: 'http://127.0.0.1:9',
+        access_token: 'tk_responses',
+      },
+    });
+    await call('get', '/users/me/contact-methods');
+    await call('post', '/users/me/contact-methods/{id}/send-code', { params: { id: method.body.id } });
+
     // Deletions last.
+    await call('delete', '/users/me/contact-methods/{id}', { params: { id: method.body.id } });
     await call('delete', '/integrations/{integration_id}', { params: { integration_id: webhook.id } });
     await call('delete', '/heartbeats/{uuid}', { params: { uuid } });
     await call('delete', '/monitors/{id}', { params: { id } });

@@ -24,6 +24,7 @@ describe('web app', () => {
       '/settings/password',
       '/settings/users',
       '/settings/mail',
+      '/settings/notifications',
       '/monitors',
       '/monitors/3f1c2a9e-0000-4000-8000-000000000000',
       '/monitors/new',

@@ -1006,6 +1006,75 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/users/me/contact-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your contact methods, oldest first (at most 10, one page), and the types you can add here (email and ntfy always; sms, telegram and pushover when the deployment has set up Twilio, a Telegram bot or a Pushover application). Escalation steps that name you reach your account email and every method you have verified. */
+        get: operations["getUsersMeContactMethods"];
+        put?: never;
+        /** Add a contact method: `{"type": "email", "address"}`, `{"type": "sms", "phone"}` (E.164), `{"type": "telegram", "chat_id"}` (your chat with the deployment’s bot), `{"type": "ntfy", "topic", "server_url"?, "access_token"?}` or `{"type": "pushover", "user_key"}`. It is not used until verified: send a code, then enter it. */
+        post: operations["postUsersMeContactMethods"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/contact-methods/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one of your contact methods. */
+        delete: operations["deleteUsersMeContactMethodsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/contact-methods/{id}/send-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test message carrying a 6-digit verification code through the method, once (no retries), and report the service’s answer. The code works for 15 minutes and 5 tries; a new one can be asked for after a minute. */
+        post: operations["postUsersMeContactMethodsByIdSendCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/contact-methods/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enter the code sent through the method (`{"code": "123456"}`): right, it is verified and escalations use it. */
+        post: operations["postUsersMeContactMethodsByIdVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspace/connected-apps": {
         parameters: {
             query?: never;
@@ -1056,6 +1125,14 @@ export type components = {
             integration_id: string;
             /** @constant */
             type: "integration";
+        } | {
+            channel_id: string | null;
+            recipient: string;
+            /** @constant */
+            type: "link";
+            user_id: string | null;
+            /** @enum {string} */
+            via: "email" | "webhook" | "slack" | "discord" | "teams" | "mattermost" | "google_chat" | "telegram" | "matrix" | "ntfy" | "gotify" | "pushover" | "pagerduty" | "opsgenie" | "twilio_sms";
         };
         Alert: {
             acknowledged_at: string | null;
@@ -1661,6 +1738,69 @@ export type components = {
             scope: string;
             user_email: string | null;
             user_id: string;
+        };
+        ContactMethod: {
+            address: string;
+            code_expires_at: string | null;
+            code_sent_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            label: string;
+            /** @constant */
+            type: "email";
+            verified: boolean;
+            verified_at: string | null;
+        } | {
+            code_expires_at: string | null;
+            code_sent_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            label: string;
+            phone: string;
+            /** @constant */
+            type: "sms";
+            verified: boolean;
+            verified_at: string | null;
+        } | {
+            chat_id: string;
+            code_expires_at: string | null;
+            code_sent_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            label: string;
+            /** @constant */
+            type: "telegram";
+            verified: boolean;
+            verified_at: string | null;
+        } | {
+            access_token: string | null;
+            code_expires_at: string | null;
+            code_sent_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            label: string;
+            server_url: string;
+            topic: string;
+            /** @constant */
+            type: "ntfy";
+            verified: boolean;
+            verified_at: string | null;
+        } | {
+            code_expires_at: string | null;
+            code_sent_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            label: string;
+            /** @constant */
+            type: "pushover";
+            user_key: string;
+            verified: boolean;
+            verified_at: string | null;
         };
         Delivery: {
             alert_id: string | null;
@@ -9991,6 +10131,453 @@ export interface operations {
             };
             /** @description Your role does not allow this, or a session write without the CSRF token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsersMeContactMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        available_types: ("email" | "sms" | "telegram" | "ntfy" | "pushover")[];
+                        data: components["schemas"]["ContactMethod"][];
+                        next_cursor: null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postUsersMeContactMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    address: string;
+                    /** @constant */
+                    type: "email";
+                } | {
+                    phone: string;
+                    /** @constant */
+                    type: "sms";
+                } | {
+                    chat_id: string;
+                    /** @constant */
+                    type: "telegram";
+                } | {
+                    /** @default null */
+                    access_token?: string | null;
+                    /** @default https://ntfy.sh */
+                    server_url?: string;
+                    topic: string;
+                    /** @constant */
+                    type: "ntfy";
+                } | {
+                    /** @constant */
+                    type: "pushover";
+                    user_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactMethod"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description You have this method already, or 10 methods */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields, or the type is not set up here */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteUsersMeContactMethodsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such contact method of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postUsersMeContactMethodsByIdSendCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code_expires_at: string | null;
+                        contact_method: components["schemas"]["ContactMethod"];
+                        error: string | null;
+                        response: string | null;
+                        sent: boolean;
+                        status_code: number | null;
+                    };
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such contact method of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A code was sent less than a minute ago */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postUsersMeContactMethodsByIdVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactMethod"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such contact method of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong, expired or used-up code */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -180,7 +180,9 @@ export type AlertSourceType = 'monitor' | 'heartbeat' | 'integration' | 'region'
 export type Actor =
   | { type: 'user'; user_id: string; api_key_id: string | null }
   | { type: 'system' }
-  | { type: 'integration'; integration_id: string };
+  | { type: 'integration'; integration_id: string }
+  /** A one-click acknowledge link (domain/alerts/ack-links.ts): the recipient it was made for, and how it reached them. */
+  | { type: 'link'; user_id: string | null; channel_id: string | null; via: ChannelType; recipient: string };
 
 export interface Alert {
   id: string;

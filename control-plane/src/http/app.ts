@@ -12,6 +12,7 @@ import { createViewCache } from '../domain/status-pages/view-cache.js';
 import { hasRole } from '../domain/tenancy/roles.js';
 import type { Integration } from '../domain/types.js';
 import { parseOrThrow } from '../domain/validation.js';
+import { ackPage } from './ack-page.js';
 import { readJson } from './body.js';
 import { internalPrincipalOf } from './internal-principal.js';
 import { hostedMcp } from './oauth/hosted-mcp.js';
@@ -22,6 +23,7 @@ import { alertRoutes } from './routes/alerts.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { channelRoutes } from './routes/channels.js';
 import { connectedAppRoutes } from './routes/connected-apps.js';
+import { contactMethodRoutes } from './routes/contact-methods.js';
 import { escalationPolicyRoutes } from './routes/escalation-policies.js';
 import { heartbeatRoutes } from './routes/heartbeats.js';
 import { integrationRoutes } from './routes/integrations.js';
@@ -54,6 +56,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...apiKeyRoutes(deps),
   ...connectedAppRoutes(deps),
   ...userRoutes(deps),
+  ...contactMethodRoutes(deps),
   ...monitorRoutes(deps),
   ...resultRoutes(deps),
   ...regionRoutes(deps),
@@ -171,6 +174,9 @@ export const createApp = (deps: AppDeps) => {
       return callback(req, res);
     }),
   );
+
+  // One-click acknowledge (/ack/{alert id}): a server-rendered page and its button, no sign-in.
+  app.use(ackPage(deps));
 
   // The web app (control-plane/web): its pages and hashed assets, before the API's router.
   app.use(

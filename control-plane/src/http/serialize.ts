@@ -4,6 +4,8 @@ import { keyStatus } from '../domain/access/api-keys.js';
 import type { SignInActivity } from '../domain/access/sign-in-store.js';
 import { isHealthy, type RegionHealth } from '../domain/agents/region-health.js';
 import type { TimelineEntry } from '../domain/alerts/alerts.js';
+import type { ContactMethod } from '../domain/contacts/contact-method-store.js';
+import { contactLabel } from '../domain/contacts/contact-methods.js';
 import type { MonitorStatusInfo } from '../domain/monitors/monitor-status.js';
 import { MONITOR_STATUSES } from '../domain/monitors/monitor-status.js';
 import { monitorAsSeenBy } from '../domain/monitors/monitors.js';
@@ -61,6 +63,13 @@ export const actorResponse = z
     z.strictObject({ type: z.literal('user'), user_id: z.string(), api_key_id: z.string().nullable() }),
     z.strictObject({ type: z.literal('system') }),
     z.strictObject({ type: z.literal('integration'), integration_id: z.string() }),
+    z.strictObject({
+      type: z.literal('link'),
+      user_id: z.string().nullable(),
+      channel_id: z.string().nullable(),
+      via: z.enum(CHANNEL_TYPES),
+      recipient: z.string(),
+    }),
   ])
   .register(responseSchemas, { id: 'Actor' });
 
@@ -583,3 +592,64 @@ export const userJson = (u: User): z.output<typeof userResponse> => ({
   role: u.role,
   created_at: u.created_at.toISOString(),
 });
+
+const contactMethodBase = {
+  id: uuidString,
+  /** How the method appears to people: never a secret. */
+  label: z.string(),
+  verified: z.boolean(),
+  verified_at: time.nullable(),
+  created_at: time,
+  code_sent_at: time.nullable(),
+  code_expires_at: time.nullable(),
+};
+
+/** A user's contact method as its user sees it: secrets (an ntfy token, a Pushover key) as hints. */
+export const contactMethodResponse = z
+  .discriminatedUnion('type', [
+    z.strictObject({ ...contactMethodBase, type: z.literal('email'), address: z.string() }),
+    z.strictObject({ ...contactMethodBase, type: z.literal('sms'), phone: z.string() }),
+    z.strictObject({ ...contactMethodBase, type: z.literal('telegram'), chat_id: z.string() }),
+    z.strictObject({
+      ...contactMethodBase,
+      type: z.literal('ntfy'),
+      server_url: z.string(),
+      topic: z.string(),
+      access_token: z.string().nullable(),
+    }),
+    z.strictObject({ ...contactMethodBase, type: z.literal('pushover'), user_key: z.string() }),
+  ])
+  .register(responseSchemas, { id: 'ContactMethod' });
+
+const hint = (s: string) => `••••${s.slice(-4)}`;
+
+export const contactMethodJson = (m: ContactMethod): z.output<typeof contactMethodResponse> => {
+  const base = {
+    id: m.id,
+    label: contactLabel(m.address),
+    verified: m.verified_at !== null,
+    verified_at: iso(m.verified_at),
+    created_at: iso(m.created_at),
+    code_sent_at: iso(m.verification?.sent_at ?? null),
+    code_expires_at: iso(m.verification?.expires_at ?? null),
+  };
+  const a = m.address;
+  switch (a.type) {
+    case 'email':
+      return { ...base, type: a.type, address: a.address };
+    case 'sms':
+      return { ...base, type: a.type, phone: a.phone };
+    case 'telegram':
+      return { ...base, type: a.type, chat_id: a.chat_id };
+    case 'ntfy':
+      return {
+        ...base,
+        type: a.type,
+        server_url: a.server_url,
+        topic: a.topic,
+        access_token: a.access_token ? hint(a.access_token) : null,
+      };
+    case 'pushover':
+      return { ...base, type: a.type, user_key: hint(a.user_key) };
+  }
+};

@@ -19,7 +19,7 @@ const PAGE_PATHS = [
   /^\/(monitors|heartbeats|alerts)(\/[\w-]{1,100})?$/,
   /^\/monitors\/[\w-]{1,100}\/edit$/,
   /^\/status-pages(\/[\w-]{1,100}(\/edit)?)?$/,
-  /^\/settings(\/(api-keys|password|users|connected-apps|mail))?$/,
+  /^\/settings(\/(api-keys|password|users|connected-apps|mail|notifications))?$/,
   /^\/routing\/(escalation-policies|channels|integrations|maintenance)$/,
 ];
 const ROOT_FILES = new Set(['/favicon.svg']);

@@ -2,7 +2,9 @@ import type { OAuthStore } from '../domain/access/oauth-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
 import type { AgentStore } from '../domain/agents/agent-store.js';
+import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
 import type { AlertStore } from '../domain/alerts/alert-store.js';
+import type { ContactMethodStore } from '../domain/contacts/contact-method-store.js';
 import type { HeartbeatStore } from '../domain/heartbeats/heartbeat-store.js';
 import type { IntegrationStore } from '../domain/integrations/integration-store.js';
 import type { MonitorStatusStore } from '../domain/monitors/monitor-status.js';
@@ -59,4 +61,6 @@ export type Store = StoreLifecycle &
   MemberStore &
   MonitorStatusStore &
   MailSettingsStore &
-  StatusPageStore;
+  StatusPageStore &
+  AckLinkStore &
+  ContactMethodStore;

@@ -27,6 +27,7 @@ const ROUTING_NAV: NavItem[] = [
 ];
 
 const SETTINGS_NAV: NavItem[] = [
+  { href: '/settings/notifications', label: 'Notification settings' },
   { href: '/settings/api-keys', label: 'API keys' },
   { href: '/settings/users', label: 'Users', admin: true },
   { href: '/settings/mail', label: 'Mail', admin: true },

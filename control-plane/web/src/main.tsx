@@ -20,6 +20,7 @@ import { MonitorDetailPage } from './pages/monitor-detail.js';
 import { MonitorFormPage } from './pages/monitor-form/monitor-form-page.js';
 import { MonitorsPage } from './pages/monitors.js';
 import { NotFoundPage } from './pages/not-found.js';
+import { NOTIFICATION_SETTINGS_PATH, NotificationSettingsPage } from './pages/notification-settings.js';
 import { SignInPage } from './pages/sign-in.js';
 import { StatusPageEditor } from './pages/status-pages/status-page-editor.js';
 import { StatusPageScreen } from './pages/status-pages/status-page-screen.js';
@@ -77,6 +78,8 @@ const pageFor = (path: string, me: Me) => {
   if (path === '/settings/users') return { title: 'Users', page: <UsersPage me={me} /> };
   if (path === '/settings/password') return { title: 'Password', page: <ChangePasswordPage /> };
   if (path === MAIL_SETTINGS_PATH) return { title: 'Mail settings', page: <MailSettingsPage me={me} /> };
+  if (path === NOTIFICATION_SETTINGS_PATH)
+    return { title: 'Notification settings', page: <NotificationSettingsPage me={me} /> };
   if (path === '/settings/connected-apps')
     return { title: 'Connected apps', page: <ConnectedAppsPage me={me} /> };
   return { title: 'Page not found', page: <NotFoundPage path={path} /> };

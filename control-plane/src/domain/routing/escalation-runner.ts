@@ -1,6 +1,10 @@
 import type { Clock } from '@lookout/shared';
 import { newId } from '@lookout/shared';
+import type { AckLinkStore } from '../alerts/ack-link-store.js';
+import { ackLinkPath, mintAckLink } from '../alerts/ack-links.js';
 import type { AlertStore } from '../alerts/alert-store.js';
+import type { ContactMethodStore } from '../contacts/contact-method-store.js';
+import { type ContactServices, contactTarget } from '../contacts/contact-methods.js';
 import type { TenancyStore } from '../tenancy/tenancy-store.js';
 import type { Alert, Delivery, EscalationProgress, EscalationStep } from '../types.js';
 import { afterStep, idempotencyKey } from './escalation.js';
@@ -17,9 +21,19 @@ import {
 import type { RoutingStore } from './routing-store.js';
 
 export interface EscalationRunnerDeps {
-  store: AlertStore & RoutingStore & TenancyStore;
+  store: AlertStore & RoutingStore & TenancyStore & AckLinkStore & ContactMethodStore;
   clock: Clock;
   dispatcher: Dispatcher;
+  /**
+   * A workspace's public base URL (public-url.ts): each recipient's notification then carries its own
+   * one-click acknowledge link (domain/alerts/ack-links.ts). Without it, no link.
+   */
+  workspaceUrl?: (subdomain: string) => string;
+  /**
+   * The deployment's accounts behind users' SMS, Telegram and Pushover contact methods
+   * (notify/contact-services.ts). Without it, only their email and ntfy methods are used.
+   */
+  contactServices?: ContactServices;
   /** A claimed step not advanced within this long is claimed again by any replica. */
   leaseMs: number;
   /** Due alerts handled per tick. */
@@ -52,8 +66,12 @@ interface Recipient {
  * sent (idempotency key alert:round:step:target). Only a send whose success was not yet logged can
  * repeat; receivers can drop it by its `X-Lookout-Delivery` id.
  */
+/** The idempotency key of a notification to a user's contact method ends `:user:<user id>:<method id>`. */
+const METHOD_KEY = /:user:([0-9a-f-]{36}):([0-9a-f-]{36})$/;
+
 export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
   const { store, clock, dispatcher } = deps;
+  const services = deps.contactServices ?? { telegram: null, twilio: null, pushover: null };
   let stopped = false;
   /** Alerts settled at or after this were looked at last (in this replica's memory only). */
   let followedUpTo: Date | null = null;
@@ -62,13 +80,18 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
     const out: Recipient[] = [];
     for (const userId of step.notify_user_ids) {
       const user = await store.getUser(alert.workspace_id, userId);
-      if (user)
-        out.push({
-          key: `user:${user.id}`,
-          user_id: user.id,
-          channel_id: null,
-          target: emailTarget([user.email], alert.workspace_id),
-        });
+      if (!user) continue;
+      // Their account email always, and each of their own contact methods once verified.
+      out.push({
+        key: `user:${user.id}`,
+        user_id: user.id,
+        channel_id: null,
+        target: emailTarget([user.email], alert.workspace_id),
+      });
+      for (const m of await store.listContactMethods(alert.workspace_id, user.id)) {
+        const target = m.verified_at ? contactTarget(m, services) : null;
+        if (target) out.push({ key: `user:${user.id}:${m.id}`, user_id: user.id, channel_id: null, target });
+      }
     }
     for (const channelId of step.notify_channel_ids) {
       const channel = await store.getChannel(alert.workspace_id, channelId);
@@ -91,7 +114,31 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
     const current = await store.getAlert(alert.workspace_id, alert.id);
     if (current?.status !== 'open' || current.escalation?.claim !== claim) return;
     const workspace = await store.getWorkspace(alert.workspace_id);
-    const message = alertMessage(workspace ?? { subdomain: '?' }, current, progress, key, clock.now());
+    const ackUrl =
+      workspace && deps.workspaceUrl
+        ? `${deps.workspaceUrl(workspace.subdomain)}${ackLinkPath(
+            alert.id,
+            await mintAckLink(
+              store,
+              alert,
+              {
+                user_id: r.user_id,
+                channel_id: r.channel_id,
+                via: r.target.kind,
+                recipient: dispatcher.describe(r.target),
+              },
+              clock.now(),
+            ),
+          )}`
+        : null;
+    const message = alertMessage(
+      workspace ?? { subdomain: '?' },
+      current,
+      progress,
+      key,
+      clock.now(),
+      ackUrl,
+    );
     await dispatcher.send(
       r.target,
       message,
@@ -136,7 +183,8 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
    * Tells the channels an alert reached that it was acknowledged or resolved — those whose kind follows
    * that event (PagerDuty and Opsgenie both, chat kinds "resolved") — once per channel and event (key
    * alert:follow:event:channel:<id>, skipped when already sent). Only the alert's state now counts: an
-   * alert acknowledged and then resolved between two passes is followed by "resolved" alone.
+   * alert acknowledged and then resolved between two passes is followed by "resolved" alone. Users'
+   * verified contact methods it reached are told the same way (key …:user:<user>:<method>).
    */
   const followUp = async (alert: Alert) => {
     const event: FollowEvent = alert.status === 'resolved' ? 'resolved' : 'acknowledged';
@@ -150,7 +198,13 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
           .map((d) => d.channel_id!),
       ),
     ];
-    const workspace = reached.length > 0 ? await store.getWorkspace(alert.workspace_id) : null;
+    // Users' own contact methods it reached (key …:user:<user>:<method>), by kind as for channels.
+    const methods = new Map<string, string>();
+    for (const d of log) {
+      const m = d.outcome === 'sent' && d.user_id ? METHOD_KEY.exec(d.idempotency_key ?? '') : null;
+      if (m && !d.idempotency_key?.includes(':follow:')) methods.set(m[2]!, m[1]!);
+    }
+    const workspace = reached.length + methods.size > 0 ? await store.getWorkspace(alert.workspace_id) : null;
     for (const channelId of reached) {
       if (stopped) return;
       const channel = await store.getChannel(alert.workspace_id, channelId);
@@ -179,6 +233,35 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
           { channel_id: channel.id, user_id: null, target },
           { step: null, round: null, key },
         ),
+      );
+    }
+    for (const [methodId, userId] of methods) {
+      if (stopped) return;
+      const method = await store.getContactMethod(alert.workspace_id, userId, methodId);
+      const target = method?.verified_at ? contactTarget(method, services) : null;
+      if (!target || !dispatcher.follows(target.kind).includes(event)) continue;
+      const key = `${alert.id}:follow:${event}:user:${userId}:${methodId}`;
+      if (await store.hasSentDelivery(key)) continue;
+      const raised = log.findLast(
+        (d) =>
+          d.outcome === 'sent' &&
+          d.step !== null &&
+          d.remote_id &&
+          d.idempotency_key?.endsWith(`:user:${userId}:${methodId}`),
+      );
+      const message = followUpMessage(
+        workspace ?? { subdomain: '?' },
+        alert,
+        event,
+        key,
+        clock.now(),
+        raised?.remote_id ?? null,
+      );
+      await dispatcher.send(
+        target,
+        message,
+        key,
+        logAttempt(alert, { channel_id: null, user_id: userId, target }, { step: null, round: null, key }),
       );
     }
   };

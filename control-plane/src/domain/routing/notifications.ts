@@ -45,7 +45,11 @@ export interface OutgoingMessage {
     source: string;
     created_at: string;
   } | null;
-  /** Links a reader can follow: the one-click acknowledge link, when there is one. */
+  /**
+   * Links a reader can follow: the recipient's own one-click acknowledge link
+   * (domain/alerts/ack-links.ts) on notifications of a raised alert. Each kind's rendering shows it;
+   * it is a secret of that recipient.
+   */
   links?: { acknowledge?: string | undefined };
   /**
    * What follows an alert on a channel: the service's id of the raised message there, when it gave
@@ -133,6 +137,7 @@ export const alertMessage = (
   progress: Pick<EscalationProgress, 'step' | 'round'>,
   deliveryId: string,
   now: Date,
+  ackUrl: string | null = null,
 ): OutgoingMessage => {
   const sev = alert.severity.toUpperCase();
   const subject = `[Lookout ${workspace.subdomain}] ${sev}: ${alert.title}`;
@@ -142,9 +147,10 @@ export const alertMessage = (
     '',
     `Alert ${alert.id} (${alert.source_type} ${alert.source_id}, cause ${alert.cause}) raised ${alert.created_at.toISOString()}.`,
     `Escalation step ${progress.step + 1}${progress.round > 0 ? `, repeat ${progress.round}` : ''}.`,
-    `Acknowledge: POST /api/v1/alerts/acknowledge {"UUIDs": ["${alert.id}"]}`,
+    // With a link, each kind shows it its own way (a button, a tap, a line): links.acknowledge.
+    ackUrl ? null : `Acknowledge: POST /api/v1/alerts/acknowledge {"UUIDs": ["${alert.id}"]}`,
   ]
-    .filter((l, i) => i !== 1 || l !== '')
+    .filter((l, i) => l !== null && (i !== 1 || l !== ''))
     .join('\n');
   return {
     event: 'raised',
@@ -152,6 +158,7 @@ export const alertMessage = (
     text,
     dedup_key: alert.id,
     alert: alertSummary(alert),
+    ...(ackUrl ? { links: { acknowledge: ackUrl } } : {}),
     payload: {
       event: 'alert.notification',
       delivery_id: deliveryId,
@@ -160,6 +167,7 @@ export const alertMessage = (
       step: progress.step,
       round: progress.round,
       alert: alertPayload(alert),
+      ...(ackUrl ? { ack_url: ackUrl } : {}),
     },
   };
 };

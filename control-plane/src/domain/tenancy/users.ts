@@ -8,6 +8,7 @@ import {
   type SessionDeps,
   type SessionLifetimes,
 } from '../access/sessions.js';
+import type { ContactMethodStore } from '../contacts/contact-method-store.js';
 import { ROLES, type User, type Workspace } from '../types.js';
 import { parseOrThrow } from '../validation.js';
 import type { Invitation, MemberStore } from './member-store.js';
@@ -141,7 +142,12 @@ export const changeUserRole = async (store: UserDeps, workspaceId: string, id: s
  * would be skipped without a word). From steps that notify others too they are taken out, in the same
  * step. Returns the policies changed that way.
  */
-export const removeUser = async (store: MemberStore, workspaceId: string, id: string, now: Date) => {
+export const removeUser = async (
+  store: MemberStore & ContactMethodStore,
+  workspaceId: string,
+  id: string,
+  now: Date,
+) => {
   const r = await store.removeUser(workspaceId, id, now);
   if (r.outcome === 'not_found') throw new AppError('not_found', USER_MESSAGES.notFound);
   if (r.outcome === 'last_admin') throw new AppError('conflict', USER_MESSAGES.lastAdmin);
@@ -154,5 +160,7 @@ export const removeUser = async (store: MemberStore, workspaceId: string, id: st
         message: `${p.id} (“${p.name}”): ${p.steps.length === 1 ? 'step' : 'steps'} ${andList(p.steps.map(String))} ${p.steps.length === 1 ? 'notifies' : 'notify'} only this user`,
       })),
     );
+  // Their own ways to be reached go with them (nothing would send to them any more).
+  await store.deleteUserContactMethods(workspaceId, id);
   return r.policies;
 };

@@ -6,7 +6,7 @@ import type { Role } from '../../domain/types.js';
  * the client and says what it may do: act as this user, with this user's role.
  */
 
-const esc = (s: string) =>
+export const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const ROLE_CAN: Record<Role, string> = {
@@ -17,7 +17,7 @@ const ROLE_CAN: Record<Role, string> = {
   viewer: 'read monitors, heartbeats, alerts and check results; it cannot change anything',
 };
 
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;background:#f5f6f8;color:#1c2230;margin:0}
+export const STYLE = `body{font:16px/1.5 system-ui,sans-serif;background:#f5f6f8;color:#1c2230;margin:0}
 main{max-width:34rem;margin:3rem auto;background:#fff;border:1px solid #dde1e8;border-radius:10px;padding:2rem}
 h1{font-size:1.4rem;margin:0 0 1rem}ul{padding-left:1.2rem}.muted{color:#5b6475;font-size:.9rem}
 .actions{display:flex;gap:.75rem;margin-top:1.5rem}button{font:inherit;padding:.55rem 1.2rem;border-radius:6px;border:1px solid #b8c0cc;background:#fff;cursor:pointer}

@@ -2,6 +2,7 @@ import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import type { SessionStore } from '../../domain/access/sessions.js';
 import type { SignInActivity, SignInStore } from '../../domain/access/sign-in-store.js';
+import type { ContactMethodStore } from '../../domain/contacts/contact-method-store.js';
 import type { Invitation, MemberStore } from '../../domain/tenancy/member-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import {
@@ -61,7 +62,7 @@ export const userRoutes = ({
   store,
   clock,
   config,
-}: RouteDeps<MemberStore & SignInStore & SessionStore & TenancyStore>) => [
+}: RouteDeps<MemberStore & SignInStore & SessionStore & TenancyStore & ContactMethodStore>) => [
   route({
     method: 'get',
     path: '/users/me',

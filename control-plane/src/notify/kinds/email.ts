@@ -4,7 +4,8 @@ import { defineNotifier } from '../notifier.js';
 
 /**
  * Email over SMTP (nodemailer): the workspace's own server, else the deployment's (mail-route.ts).
- * The subject and text as the escalation wrote them; `X-Lookout-Delivery` carries the delivery id.
+ * The subject and text as the escalation wrote them, then the acknowledge link when there is one;
+ * `X-Lookout-Delivery` carries the delivery id.
  */
 export default defineNotifier({
   type: 'email',
@@ -16,7 +17,11 @@ export default defineNotifier({
   secrets: [],
   follows: [],
   describe: (c) => c.addresses.join(', '),
-  render: (c, m) => ({ to: c.addresses, subject: m.subject, text: m.text }),
+  render: (c, m) => ({
+    to: c.addresses,
+    subject: m.subject,
+    text: m.links?.acknowledge ? `${m.text}\n\nAcknowledge: ${m.links.acknowledge}` : m.text,
+  }),
   async send(_c, mail, ctx) {
     const route = await ctx.mail.route(ctx.workspace_id);
     if (!route.smtp) return { ok: false, permanent: true, status_code: null, error: route.error };

@@ -68,6 +68,10 @@ export const collectionsOf = (db: Db) => {
     mailSettings: c('mail_settings'),
     statusPages: c('status_pages'),
     incidents: c('status_incidents'),
+    /** One-click acknowledge links (domain/alerts/ack-link-store.ts). */
+    ackLinks: c('ack_links'),
+    /** Users' contact methods (domain/contacts/contact-method-store.ts). */
+    contactMethods: c('contact_methods'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

@@ -1,6 +1,8 @@
 import { type Store, StoreMissingError } from '../port.js';
+import { ackLinkIndexes, mongoAckLinks } from './ack-links.js';
 import { agentIndexes, mongoAgents } from './agents.js';
 import { alertIndexes, mongoAlerts } from './alerts.js';
+import { contactMethodIndexes, mongoContactMethods } from './contact-methods.js';
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
 import { backfillHeartbeats, heartbeatIndexes, mongoHeartbeats } from './heartbeats.js';
 import { integrationIndexes, mongoIntegrations } from './integrations.js';
@@ -54,6 +56,8 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...memberIndexes,
         ...signInIndexes,
         ...statusPageIndexes,
+        ...ackLinkIndexes,
+        ...contactMethodIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -67,6 +71,8 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       await client.close();
     },
     ...mongoTenancy(ctx),
+    ...mongoAckLinks(ctx),
+    ...mongoContactMethods(ctx),
     ...mongoMonitors(ctx),
     ...mongoResults(ctx),
     ...mongoHeartbeats(ctx),

@@ -427,6 +427,24 @@ export const migrations: string[][] = [
     'CREATE UNIQUE INDEX status_incidents_auto ON status_incidents (page_id, auto_key) WHERE auto_key IS NOT NULL',
     'CREATE INDEX status_incidents_resolved ON status_incidents (resolved_at) WHERE resolved_at IS NOT NULL',
   ],
+  // One-click acknowledge links (domain/alerts/ack-link-store.ts): only the token's hash is kept.
+  [
+    // Frozen SQL: a migration never follows the live table definition.
+    `CREATE TABLE ack_links (id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL, alert_id TEXT NOT NULL,
+       token_hash TEXT NOT NULL, user_id TEXT, channel_id TEXT, via TEXT NOT NULL, recipient TEXT NOT NULL,
+       created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL) STRICT`,
+    'CREATE UNIQUE INDEX ack_links_token ON ack_links (token_hash)',
+    'CREATE INDEX ack_links_expires ON ack_links (expires_at)',
+  ],
+  // Users' contact methods (domain/contacts/contact-method-store.ts): the pending code kept hashed.
+  [
+    // Frozen SQL: a migration never follows the live table definition.
+    `CREATE TABLE contact_methods (id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL, user_id TEXT NOT NULL,
+       type TEXT NOT NULL, address TEXT NOT NULL, verified_at INTEGER, code_hash TEXT, code_sent_at INTEGER,
+       code_expires_at INTEGER, code_failed_attempts INTEGER, created_at INTEGER NOT NULL,
+       version INTEGER NOT NULL) STRICT`,
+    'CREATE INDEX contact_methods_user ON contact_methods (workspace_id, user_id, created_at)',
+  ],
 ];
 
 /**

@@ -2,8 +2,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { type Store, StoreMissingError } from '../port.js';
+import { sqliteAckLinks } from './ack-links.js';
 import { sqliteAgents } from './agents.js';
 import { sqliteAlerts } from './alerts.js';
+import { sqliteContactMethods } from './contact-methods.js';
 import { sqliteContext } from './db.js';
 import { sqliteHeartbeats } from './heartbeats.js';
 import { sqliteIntegrations } from './integrations.js';
@@ -107,5 +109,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteMonitorStatus(ctx),
     ...sqliteMailSettings(ctx),
     ...sqliteStatusPages(ctx),
+    ...sqliteAckLinks(ctx),
+    ...sqliteContactMethods(ctx),
   };
 };

@@ -57,6 +57,7 @@ export const actorName = (by: Actor | null, me: Me) => {
   if (!by) return 'someone';
   if (by.type === 'system') return 'Lookout (the check recovered)';
   if (by.type === 'integration') return 'the sending integration';
+  if (by.type === 'link') return `${by.recipient}, from the link in their ${by.via} notification`;
   return by.user_id === me.user.id ? `you (${me.user.email})` : 'another user';
 };
 

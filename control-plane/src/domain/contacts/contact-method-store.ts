@@ -1,0 +1,55 @@
+/** How a user can be reached besides their account email. */
+export const CONTACT_METHOD_TYPES = ['email', 'sms', 'telegram', 'ntfy', 'pushover'] as const;
+export type ContactMethodType = (typeof CONTACT_METHOD_TYPES)[number];
+
+/** Where a method reaches its user, in the service's own words (DESIGN.md "Notification kinds"). */
+export type ContactAddress =
+  | { type: 'email'; address: string }
+  /** E.164, sent through Twilio (kind `twilio_sms`). */
+  | { type: 'sms'; phone: string }
+  /** The chat with the deployment's bot (kind `telegram`). */
+  | { type: 'telegram'; chat_id: string }
+  | { type: 'ntfy'; server_url: string; topic: string; access_token: string | null }
+  /** The user's key, sent with the deployment's application token (kind `pushover`). */
+  | { type: 'pushover'; user_key: string };
+
+/** A code sent to prove the method reaches its user: only its hash is kept. */
+export interface ContactVerification {
+  code_hash: string;
+  sent_at: Date;
+  expires_at: Date;
+  /** Wrong codes entered against this one. */
+  failed_attempts: number;
+}
+
+/** One of a user's own ways to be reached. Used by escalations only once verified. */
+export interface ContactMethod {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  type: ContactMethodType;
+  address: ContactAddress;
+  verified_at: Date | null;
+  verification: ContactVerification | null;
+  created_at: Date;
+  /** Bumped by every update: updates are compare-and-set on it. */
+  version: number;
+}
+
+/**
+ * Users' contact methods. Adapters: store/sqlite/contact-methods.ts, store/mongo/contact-methods.ts.
+ */
+export interface ContactMethodStore {
+  /** The user's methods, oldest first. */
+  listContactMethods(workspaceId: string, userId: string): Promise<ContactMethod[]>;
+  getContactMethod(workspaceId: string, userId: string, id: string): Promise<ContactMethod | null>;
+  insertContactMethod(method: ContactMethod): Promise<void>;
+  /**
+   * Compare-and-set: replaces the method (stored with `version` + 1) only if its stored version is
+   * still `method.version`; false otherwise (changed meanwhile, or gone).
+   */
+  updateContactMethod(method: ContactMethod): Promise<boolean>;
+  deleteContactMethod(workspaceId: string, userId: string, id: string): Promise<boolean>;
+  /** Deletes every method of a user (removed from the workspace); returns how many. */
+  deleteUserContactMethods(workspaceId: string, userId: string): Promise<number>;
+}
