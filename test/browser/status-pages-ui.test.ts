@@ -111,6 +111,9 @@ describe('Status pages in the web app', () => {
     const first = form.getByRole('group', { name: 'Component 1' });
     // Added: the keyboard is in its Name.
     expect(await page.evaluate('document.activeElement?.id')).toBe('spc-0-name');
+    await form.getByRole('button', { name: 'Add component' }).click();
+    const second = form.getByRole('group', { name: 'Component 2' });
+    await second.getByLabel('Name').fill('Website');
     await first.getByLabel('Monitor').selectOption({ label: 'api-gateway-prod' });
     await form.getByRole('button', { name: 'Save' }).click();
 
@@ -121,15 +124,15 @@ describe('Status pages in the web app', () => {
     expect(await pageGroup.getByLabel('Accent colour').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByText('must be a colour as #rrggbb').count()).toBe(1);
     expect(await first.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
+    // No monitor chosen: named too (never saved as a component set by hand).
+    expect(await second.getByLabel('Monitor').getAttribute('aria-invalid')).toBe('true');
+    expect(await second.getByText('Choose a monitor.').count()).toBe(1);
     expect(page.url()).toBe(lookout.url('demo', '/status-pages/new'));
 
     await slug.fill('acme');
     await pageGroup.getByLabel('Accent colour').fill('#6d28d9');
     await first.getByLabel('Name').fill('API');
     await first.getByLabel('Group').fill('Platform');
-    await form.getByRole('button', { name: 'Add component' }).click();
-    const second = form.getByRole('group', { name: 'Component 2' });
-    await second.getByLabel('Name').fill('Website');
     await second.getByLabel('Monitor').selectOption({ label: 'web-frontend' });
     // A third, set by hand, then removed.
     await form.getByRole('button', { name: 'Add component' }).click();
@@ -162,8 +165,12 @@ describe('Status pages in the web app', () => {
     // The components in the page's order, each with its live status from its monitor.
     const rows = page.getByRole('table').getByRole('row');
     await expect.poll(() => rows.count()).toBe(3);
-    expect(await rows.nth(1).textContent()).toMatch(/^API.*Monitor: api-gateway-prod.*Major outage$/);
-    expect(await rows.nth(2).textContent()).toMatch(/^Website.*Monitor: web-frontend.*Operational$/);
+    await expect
+      .poll(() => rows.nth(1).textContent())
+      .toMatch(/^API.*Monitor: api-gateway-prod.*Major outage$/);
+    await expect
+      .poll(() => rows.nth(2).textContent())
+      .toMatch(/^Website.*Monitor: web-frontend.*Operational$/);
     publicUrl = (await page.getByRole('link', { name: 'Open public page' }).getAttribute('href'))!;
     expect(publicUrl).toBe(lookout.url('demo', '/status/acme'));
     if (process.env.SCREENSHOTS) {

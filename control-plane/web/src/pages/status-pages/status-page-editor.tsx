@@ -62,8 +62,9 @@ const componentBody = (c: ComponentDraft): ComponentBody => ({
   name: c.name,
   description: c.description.trim() || null,
   group: c.group.trim() || null,
-  ...(c.source === 'monitor' ? { monitor_id: c.monitor_id || null } : {}),
-  ...(c.source === 'heartbeat' ? { heartbeat_id: c.heartbeat_id || null } : {}),
+  // None chosen goes as '' so that the API names the field (null would make it a component set by hand).
+  ...(c.source === 'monitor' ? { monitor_id: c.monitor_id } : {}),
+  ...(c.source === 'heartbeat' ? { heartbeat_id: c.heartbeat_id } : {}),
   // The API's status of a stored component is the live one (an open incident may make it worse):
   // sent only when the author chose one, so an incident's statement never becomes the stored status.
   ...(c.source === 'manual' && (!c.id || c.statusChanged) ? { status: c.status } : {}),
@@ -78,7 +79,10 @@ const componentProblems = (p: Problems, i: number) => {
   return out;
 };
 
-/** A chosen monitor or heartbeat; the first 100 of each are offered (the API's page). */
+/**
+ * A chosen monitor or heartbeat; the first 100 of each are offered (the API's page), and the current
+ * one always, so that saving never drops a link to one beyond them.
+ */
 const Choice = (props: {
   id: string;
   label: string;
@@ -87,10 +91,17 @@ const Choice = (props: {
   items: { id: string; display_name: string }[];
   onChange: (v: string) => void;
 }) => (
-  <Field id={props.id} label={props.label} problem={props.problem}>
+  <Field
+    id={props.id}
+    label={props.label}
+    problem={props.problem && !props.value ? `Choose a ${props.label.toLowerCase()}.` : props.problem}
+  >
     {(a) => (
       <select {...a} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value)}>
         <option value="">Choose…</option>
+        {props.value && !props.items.some((m) => m.id === props.value) && (
+          <option value={props.value}>The current {props.label.toLowerCase()}</option>
+        )}
         {props.items.map((m) => (
           <option key={m.id} value={m.id}>
             {m.display_name}
