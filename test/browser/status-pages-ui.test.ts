@@ -281,6 +281,39 @@ describe('Status pages in the web app', () => {
     await context.close();
   });
 
+  it('protects the page with a password: required when switching, then readers are asked for it', async () => {
+    const { context, page } = await signedInAt(
+      browser,
+      lookout,
+      admin(),
+      `${new URL(screenUrl).pathname}/edit`,
+    );
+    const form = page.getByRole('form', { name: 'Edit Acme Cloud' });
+    await form.getByLabel('Visibility').selectOption({ label: 'Protected by a password' });
+    await form.getByRole('button', { name: 'Save' }).click();
+    const password = form.getByLabel('Password', { exact: true });
+    await expect.poll(() => password.getAttribute('aria-invalid')).toBe('true');
+    await form.getByText('is required for a page protected by a password').waitFor();
+    await password.fill('correct horse battery');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Password protected').waitFor();
+
+    const reader = await browser.newContext();
+    const pub = await reader.newPage();
+    await pub.goto(publicUrl);
+    await pub.getByLabel('Password').fill('correct horse battery');
+    await pub.getByRole('button', { name: 'View status' }).click();
+    await pub.getByRole('list', { name: 'API: uptime by day' }).waitFor();
+    await reader.close();
+
+    // Back to public, as the other tests read it.
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await form.getByLabel('Visibility').selectOption({ label: 'Public: anyone with the address' });
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Public', { exact: true }).waitFor();
+    await context.close();
+  });
+
   it('a viewer reads everything and gets no write controls', async () => {
     const { context, page } = await signedInAt(browser, lookout, viewer, '/status-pages');
     await page.getByRole('row', { name: /Acme Cloud/ }).waitFor();
