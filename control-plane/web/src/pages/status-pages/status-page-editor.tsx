@@ -15,6 +15,7 @@ import { followLink, navigate } from '../../router.js';
 import { ComponentStatusOptions } from './status-words.js';
 
 type Source = 'monitor' | 'heartbeat' | 'manual';
+const AUTO_DRAFT_HINT = 'Drafts are shown to nobody until someone publishes them.';
 
 /** One component as the editor holds it: `key` names it in the page while it moves. */
 interface ComponentDraft {
@@ -348,7 +349,7 @@ export const StatusPageEditor = (props: { me: Me; id?: string }) => {
               <input
                 type="checkbox"
                 checked={autoDraft}
-                {...describedBy('sp-auto_draft_incidents', problems.auto_draft_incidents, 'auto')}
+                {...describedBy('sp-auto_draft_incidents', problems.auto_draft_incidents, AUTO_DRAFT_HINT)}
                 onChange={(e) => setAutoDraft(e.currentTarget.checked)}
               />{' '}
               Open a draft incident when a linked monitor goes down
@@ -356,7 +357,7 @@ export const StatusPageEditor = (props: { me: Me; id?: string }) => {
             <FieldNotes
               id="sp-auto_draft_incidents"
               problem={problems.auto_draft_incidents}
-              hint="Drafts are shown to nobody until someone publishes them."
+              hint={AUTO_DRAFT_HINT}
             />
           </div>
         </fieldset>
