@@ -12,8 +12,8 @@ import { type Lookout, launchBrowser, signedInAt, startLookout } from './support
  * A name with markup is allowed and shown as text on every page that shows names: the literal text is
  * visible, no element is made from it and nothing runs. Every kind of name is set to it: a monitor,
  * a heartbeat, an alert (from an integration's event), an escalation policy, a channel, an
- * integration, a maintenance window, an API key and an OAuth client (its consent page and Connected
- * apps).
+ * integration, a maintenance window, an API key, a status page with its component and incident, and
+ * an OAuth client (its consent page and Connected apps).
  */
 const NAME = '<img src=x onerror=alert(1)><b>bold</b> & co';
 
@@ -74,6 +74,17 @@ beforeAll(async () => {
       authorization: `Bearer ${integration.service_key}`,
     },
   );
+  const statusPage = await post('/status-pages', {
+    name: NAME,
+    slug: 'markup',
+    components: [{ name: NAME, monitor_id: ids.monitor }],
+  });
+  ids.statusPage = statusPage.id;
+  await post(`/status-pages/${statusPage.id}/incidents`, {
+    title: NAME,
+    message: NAME,
+    components: { [statusPage.components[0].id]: 'partial_outage' },
+  });
   const alerts = await lookout.api('demo', '/alerts', { 'x-api-key': lookout.apiKey });
   ids.alert = JSON.parse(alerts.body).data[0].id;
   await lookout.cli([
@@ -126,6 +137,8 @@ describe('a name with markup in the web app', () => {
       '/routing/integrations',
       '/routing/maintenance',
       '/settings/api-keys',
+      '/status-pages',
+      `/status-pages/${ids.statusPage}`,
     ]) {
       await page.goto(lookout.url('demo', path));
       await expectShownAsText(page, dialogs, path);

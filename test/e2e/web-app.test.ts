@@ -31,6 +31,10 @@ describe('web app', () => {
       '/monitors/3f1c2a9e-0000-4000-8000-000000000000/edit',
       '/alerts',
       '/alerts/abc',
+      '/status-pages',
+      '/status-pages/new',
+      '/status-pages/3f1c2a9e-0000-4000-8000-000000000000',
+      '/status-pages/3f1c2a9e-0000-4000-8000-000000000000/edit',
     ]) {
       const r = await h.request('GET', path, { host });
       expect(r.status, path).toBe(200);

@@ -18,6 +18,7 @@ const PAGE_PATHS = [
   /^\/(sign-in|accept-invite)$/,
   /^\/(monitors|heartbeats|alerts)(\/[\w-]{1,100})?$/,
   /^\/monitors\/[\w-]{1,100}\/edit$/,
+  /^\/status-pages(\/[\w-]{1,100}(\/edit)?)?$/,
   /^\/settings(\/(api-keys|password|users|connected-apps|mail|notifications))?$/,
   /^\/routing\/(escalation-policies|channels|integrations|maintenance)$/,
 ];

@@ -15,6 +15,7 @@ const MAIN_NAV: NavItem[] = [
   { href: '/monitors', label: 'Monitors', prefix: true },
   { href: '/heartbeats', label: 'Heartbeats', prefix: true },
   { href: '/alerts', label: 'Alerts', prefix: true },
+  { href: '/status-pages', label: 'Status pages', prefix: true },
 ];
 
 /** Routing (escalation, channels, integrations, maintenance): admins only. */

@@ -22,6 +22,9 @@ import { MonitorsPage } from './pages/monitors.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { NOTIFICATION_SETTINGS_PATH, NotificationSettingsPage } from './pages/notification-settings.js';
 import { SignInPage } from './pages/sign-in.js';
+import { StatusPageEditor } from './pages/status-pages/status-page-editor.js';
+import { StatusPageScreen } from './pages/status-pages/status-page-screen.js';
+import { StatusPagesPage } from './pages/status-pages/status-pages-page.js';
 import { UsersPage } from './pages/users.js';
 import { navigate, usePath } from './router.js';
 import './styles.css';
@@ -55,6 +58,16 @@ const pageFor = (path: string, me: Me) => {
   const heartbeat = /^\/heartbeats\/([\w-]{1,100})$/.exec(path)?.[1];
   if (heartbeat)
     return { title: 'Heartbeat', page: <HeartbeatPage key={heartbeat} me={me} id={heartbeat} /> };
+  if (path === '/status-pages') return { title: 'Status pages', page: <StatusPagesPage me={me} /> };
+  if (path === '/status-pages/new') return { title: 'New status page', page: <StatusPageEditor me={me} /> };
+  const statusPage = /^\/status-pages\/([\w-]{1,100})(\/edit)?$/.exec(path);
+  if (statusPage?.[2])
+    return {
+      title: 'Edit status page',
+      page: <StatusPageEditor key={path} me={me} id={statusPage[1]!} />,
+    };
+  if (statusPage)
+    return { title: 'Status page', page: <StatusPageScreen key={path} me={me} id={statusPage[1]!} /> };
   if (path === '/routing/escalation-policies')
     return { title: 'Escalation policies', page: <EscalationPoliciesPage me={me} /> };
   if (path === '/routing/channels') return { title: 'Channels', page: <ChannelsPage me={me} /> };

@@ -1,0 +1,105 @@
+import { useState } from 'preact/hooks';
+import type { Me } from '../../api.js';
+import { type StatusPage, statusApi } from '../../api-status.js';
+import { ErrorBox } from '../../kit/error-box.js';
+import { ListBody, ShowMore } from '../../kit/paging.js';
+import { usePoll } from '../../poll.js';
+import { followLink, navigate } from '../../router.js';
+import { visibilityLabel } from './status-words.js';
+
+/** `/status-pages`: every status page with its slug, public address and visibility; create one. */
+export const StatusPagesPage = (props: { me: Me }) => {
+  const canWrite = props.me.user.role !== 'viewer';
+  const [list, setList] = useState<StatusPage[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  /** Once more pages are shown, polling leaves the list alone. */
+  const [expanded, setExpanded] = useState(false);
+  usePoll(async () => {
+    if (expanded) return;
+    await statusApi.list().then(
+      (p) => {
+        setList(p.data);
+        setNext(p.next_cursor);
+        setError(null);
+      },
+      (e: Error) => setError(e.message),
+    );
+  }, [expanded]);
+  const more = async () => {
+    if (!next) return;
+    try {
+      const p = await statusApi.list(next);
+      setExpanded(true);
+      setList((l) => [...(l ?? []), ...p.data]);
+      setNext(p.next_cursor);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'More status pages could not be loaded.');
+    }
+  };
+  return (
+    <section class="page">
+      <div class="page-head">
+        <h1>Status pages</h1>
+        {canWrite && (
+          <button type="button" class="button primary" onClick={() => navigate('/status-pages/new')}>
+            New status page
+          </button>
+        )}
+      </div>
+      <p class="lead">
+        A public page that tells your customers what is up, live, from your monitors and heartbeats, with the
+        incidents you report.
+      </p>
+      <section class="panel flush" aria-labelledby="sp-list-title">
+        <div class="panel-head">
+          <h2 id="sp-list-title">All status pages</h2>
+          <span class="muted">{list ? `${list.length}${next ? '+' : ''}` : ''}</span>
+        </div>
+        <ErrorBox message={error} inset />
+        <ListBody items={list} empty="No status pages yet.">
+          {(list) => (
+            <table class="keys">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Slug</th>
+                  <th scope="col">Public page</th>
+                  <th scope="col">Visibility</th>
+                  <th scope="col">Components</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((p) => (
+                  <tr key={p.id}>
+                    <th scope="row" class="key-name">
+                      <a href={`/status-pages/${p.id}`} onClick={followLink}>
+                        {p.name}
+                      </a>
+                    </th>
+                    <td data-label="Slug">
+                      <code>{p.slug}</code>
+                    </td>
+                    <td data-label="Public page" class="public-link">
+                      <a
+                        href={p.public_url}
+                        target="_blank"
+                        rel="noopener"
+                        aria-label={`${p.name} public page`}
+                      >
+                        /status/{p.slug}
+                      </a>
+                    </td>
+                    <td data-label="Visibility">{visibilityLabel(p)}</td>
+                    <td data-label="Components">{p.components.length}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </ListBody>
+        <ShowMore next={next} onMore={more} />
+      </section>
+    </section>
+  );
+};
