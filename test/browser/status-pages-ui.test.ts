@@ -180,11 +180,15 @@ describe('Status pages in the web app', () => {
       await page.getByRole('link', { name: 'Cancel' }).click();
     }
 
-    // The list shows it with its slug, public link and visibility.
+    // The list shows it with its slug, public link, visibility and subscriber count (none yet).
     await page.getByRole('link', { name: '← Status pages' }).click();
     const row = page.getByRole('row', { name: /Acme Cloud/ });
     await row.waitFor();
     expect(await row.textContent()).toContain('Public');
+    const headers = await page.getByRole('columnheader').allTextContents();
+    const cells = await row.getByRole('cell').allTextContents();
+    // The name is the row's header cell; the other columns line up with the cells.
+    expect(cells[headers.indexOf('Subscribers') - 1]).toBe('0');
     expect(await row.getByRole('link', { name: 'Acme Cloud public page' }).getAttribute('href')).toBe(
       publicUrl,
     );

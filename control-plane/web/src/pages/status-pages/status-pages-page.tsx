@@ -67,6 +67,7 @@ export const StatusPagesPage = (props: { me: Me }) => {
                   <th scope="col">Public page</th>
                   <th scope="col">Visibility</th>
                   <th scope="col">Components</th>
+                  <th scope="col">Subscribers</th>
                 </tr>
               </thead>
               <tbody>
@@ -92,6 +93,7 @@ export const StatusPagesPage = (props: { me: Me }) => {
                     </td>
                     <td data-label="Visibility">{visibilityLabel(p)}</td>
                     <td data-label="Components">{p.components.length}</td>
+                    <td data-label="Subscribers">{p.subscriber_count}</td>
                   </tr>
                 ))}
               </tbody>
