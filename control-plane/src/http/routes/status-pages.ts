@@ -65,6 +65,32 @@ export const statusPageRoutes = ({
     statusCache?.invalidate(pageId);
     return v;
   };
+  /** Publish or discard a draft: one store step on the incident, 409 when it is not a draft. */
+  const draftRoute = (
+    action: 'publish' | 'discard',
+    step: typeof publishIncident,
+    summary: string,
+    conflict: string,
+  ) =>
+    route({
+      method: 'post',
+      path: `/status-pages/{id}/incidents/{incident_id}/${action}`,
+      tag: TAG,
+      response: incidentResponse,
+      summary,
+      role: 'member',
+      responses: { ...NO_INCIDENT, 409: conflict },
+      async handler({ auth, params }) {
+        const i = await step(
+          store,
+          auth.workspace.id,
+          idOf(params.id),
+          idOf(params.incident_id),
+          clock.now(),
+        );
+        return changed(i.page_id, incidentJson(i));
+      },
+    });
   return [
     route({
       method: 'get',
@@ -243,46 +269,18 @@ export const statusPageRoutes = ({
         return changed(i.page_id, incidentJson(i));
       },
     }),
-    route({
-      method: 'post',
-      path: '/status-pages/{id}/incidents/{incident_id}/publish',
-      tag: TAG,
-      response: incidentResponse,
-      summary:
-        'Publish a draft incident: from now on the public page shows it. 409 when it is published already.',
-      role: 'member',
-      responses: { ...NO_INCIDENT, 409: 'Already published' },
-      async handler({ auth, params }) {
-        const i = await publishIncident(
-          store,
-          auth.workspace.id,
-          idOf(params.id),
-          idOf(params.incident_id),
-          clock.now(),
-        );
-        return changed(i.page_id, incidentJson(i));
-      },
-    }),
-    route({
-      method: 'post',
-      path: '/status-pages/{id}/incidents/{incident_id}/discard',
-      tag: TAG,
-      response: incidentResponse,
-      summary:
-        'Discard a draft incident: it is closed and never shown (kept, so the outage that opened an automatic draft does not open another). 409 for a published incident.',
-      role: 'member',
-      responses: { ...NO_INCIDENT, 409: 'Published: resolve it instead' },
-      async handler({ auth, params }) {
-        const i = await discardIncident(
-          store,
-          auth.workspace.id,
-          idOf(params.id),
-          idOf(params.incident_id),
-          clock.now(),
-        );
-        return changed(i.page_id, incidentJson(i));
-      },
-    }),
+    draftRoute(
+      'publish',
+      publishIncident,
+      'Publish a draft incident: from now on the public page shows it. 409 when it is published already.',
+      'Already published',
+    ),
+    draftRoute(
+      'discard',
+      discardIncident,
+      'Discard a draft incident: it is closed and never shown (kept, so the outage that opened an automatic draft does not open another). 409 for a published incident.',
+      'Published: resolve it instead',
+    ),
     route({
       method: 'delete',
       path: '/status-pages/{id}/incidents/{incident_id}',
