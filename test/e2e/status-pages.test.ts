@@ -674,6 +674,9 @@ describe('the public page', () => {
     await agent.report(a, h.clock.now(), true);
     h.clock.advance(60_000);
     await agent.report(a, h.clock.now(), false);
+    // A pass that starts later than the report on the service's clock (one at the same instant may have
+    // read the store before the failure was written).
+    h.clock.advance(1);
     await jobPassed(h.cp.url, 'status-page-drafts', h.clock.now().getTime());
     const drafts = await w.api('GET', `/status-pages/${p.id}/incidents?published=false`);
     expect(drafts.body.data).toMatchObject([
@@ -703,6 +706,9 @@ describe('the public page', () => {
     await agent.report(a, h.clock.now(), true);
     h.clock.advance(60_000);
     await agent.report(a, h.clock.now(), false);
+    // A pass that starts later than the report on the service's clock (one at the same instant may have
+    // read the store before the failure was written).
+    h.clock.advance(1);
     await jobPassed(h.cp.url, 'status-page-drafts', h.clock.now().getTime());
     const again = await w.api('GET', `/status-pages/${p.id}/incidents`);
     expect(again.body.data).toHaveLength(2);
