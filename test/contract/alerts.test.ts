@@ -12,7 +12,7 @@ import type {
 } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { at, fixtures, T0 } from './fixtures.js';
-import { contract, locationStates, putState } from './stores.js';
+import { contract, locationStates, putState, seedLocationState } from './stores.js';
 
 const escalating = (policyId: string, due: Date): Partial<Alert> => ({
   escalation: { policy_id: policyId, step: 0, round: 0, claim: null, suppressed_by: null, finished: false },
@@ -118,7 +118,7 @@ contract('AlertStore', (c) => {
     };
     const eu = { ...star, location: 'eu-west', consecutive_failures: 3 };
     expect(await putState(store, star, 0)).toBe(true);
-    expect(await putState(store, eu, 0)).toBe(true);
+    await seedLocationState(store, ws.workspace.id, eu);
     const down = fixtures.alert(ws.workspace.id, {
       source_type: 'monitor',
       source_id: 'm-rearm',

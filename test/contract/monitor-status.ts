@@ -19,7 +19,7 @@ import type {
 } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { at, fixtures, result, T0 } from './fixtures.js';
-import { putState } from './stores.js';
+import { putState, seedLocationState } from './stores.js';
 
 /** A plain tcp monitor named `name`, created `created` seconds after T0. */
 const monitor = (
@@ -129,10 +129,10 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       const maint = await add('maint', 6);
       const pausedInMaint = await add('paused-in-maint', 7, { paused: true });
       await putState(store, state(up.id, '*', 'up', at(50)), 0);
-      await putState(store, state(up.id, 'eu-west', 'up', at(40)), 0);
-      await putState(store, state(up.id, 'us-east', 'up', at(45)), 0);
+      await seedLocationState(store, ws, state(up.id, 'eu-west', 'up', at(40)));
+      await seedLocationState(store, ws, state(up.id, 'us-east', 'up', at(45)));
       await putState(store, state(down.id, '*', 'down', at(60)), 0);
-      await putState(store, state(down.id, 'eu-west', 'down', at(55)), 0);
+      await seedLocationState(store, ws, state(down.id, 'eu-west', 'down', at(55)));
       await putState(store, state(unknown.id, '*', 'unknown', at(60)), 0);
       await putState(store, state(paused.id, '*', 'down', at(60)), 0);
       await putState(store, state(maint.id, '*', 'down', at(60)), 0);
@@ -157,12 +157,22 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       expect(byName.up?.last_checked_at).toEqual(at(45));
       expect(byName.down?.last_checked_at).toEqual(at(55));
       expect(byName.fresh?.last_checked_at).toBeNull();
-      // The records are the monitors themselves, plus status and the checks summary (none here).
+      // The records are the monitors themselves, plus status and the checks summary (of the two results
+      // that left up's location states).
       const { status: _s, last_checked_at: _l, ...withChecks } = byName.up!;
-      expect(withChecks).toEqual({ ...up, ...NO_CHECKS });
+      const upChecks = {
+        uptime_24h: 100,
+        uptime_30d: 100,
+        last_response_time_ms: 120,
+        recent_checks: [
+          { at: at(40), ok: true, location: 'eu-west', response_time_ms: 120 },
+          { at: at(45), ok: true, location: 'us-east', response_time_ms: 120 },
+        ],
+      };
+      expect(withChecks).toEqual({ ...up, ...upChecks });
       expect(await store.getMonitorStatuses(ws, [up.id, fresh.id, maint.id, randomUUID()], at(100))).toEqual(
         new Map([
-          [up.id, { status: 'up', last_checked_at: at(45), ...NO_CHECKS }],
+          [up.id, { status: 'up', last_checked_at: at(45), ...upChecks }],
           [fresh.id, { status: 'pending', last_checked_at: null, ...NO_CHECKS }],
           [maint.id, { status: 'maintenance', last_checked_at: null, ...NO_CHECKS }],
         ]),

@@ -202,10 +202,10 @@ contract('MonitorStore', (c) => {
     expect((await store.listMonitorChanges(0, 100)).map((e) => e.seq)).toEqual([9]);
   });
 
-  it('changes per-location state only by compare-and-set', async () => {
+  it('changes the monitor-level state only by compare-and-set; a location state is not its to write', async () => {
     const s: MonitorLocationState = {
       monitor_id: 'm3',
-      location: 'eu-west',
+      location: '*',
       status: 'unknown',
       consecutive_failures: 1,
       consecutive_successes: 0,
@@ -221,7 +221,7 @@ contract('MonitorStore', (c) => {
     expect(await putState(store, { ...s, consecutive_failures: 7, version: 2 }, 1)).toBe(false);
     expect(await statesOf('m3')).toEqual([next]);
     // Several in one step: each by its own compare-and-set, the answers in order.
-    const other = { ...s, location: 'us-east' };
+    const other = { ...s, monitor_id: 'm3b' };
     expect(
       await store.putMonitorStates([
         { next: { ...next, consecutive_failures: 3, version: 3 }, expectedVersion: 2 },
@@ -230,7 +230,10 @@ contract('MonitorStore', (c) => {
         { next: { ...other, version: 5 }, expectedVersion: 0 },
       ]),
     ).toEqual([true, true, false, false]);
-    expect(await statesOf('m3')).toEqual([{ ...next, consecutive_failures: 3, version: 3 }, other]);
+    expect(await statesOf('m3')).toEqual([{ ...next, consecutive_failures: 3, version: 3 }]);
+    expect(await statesOf('m3b')).toEqual([other]);
     expect(await store.putMonitorStates([])).toEqual([]);
+    // Location states move with their results (recordResults), never on their own: refused whole.
+    await expect(putState(store, { ...s, location: 'eu-west' }, 0)).rejects.toThrow(/monitor-level/);
   });
 });

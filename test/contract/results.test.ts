@@ -3,7 +3,7 @@ import { initialState } from '../../control-plane/src/domain/results/evaluation.
 import type { CheckResultRecord, MonitorLocationState } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { at, type fixtures, result, T0 } from './fixtures.js';
-import { contract, locationStates, putState } from './stores.js';
+import { contract, locationStates, seedLocationState } from './stores.js';
 
 contract('ResultStore', (c) => {
   let store: Store;
@@ -115,7 +115,7 @@ contract('ResultStore', (c) => {
   it('records results and moves their location states in one step, each seeing the one before', async () => {
     const base = (location: string): MonitorLocationState => initialState('m4', location);
     const other: MonitorLocationState = { ...base('eu-west'), monitor_id: 'm5', version: 1 };
-    expect(await putState(store, other, 0)).toBe(true);
+    await seedLocationState(store, ws.workspace.id, other);
     const rs = [
       result(ws.workspace.id, 'm4', { id: 'a', location: 'eu-west', scheduled_at: at(0) }),
       result(ws.workspace.id, 'm4', { id: 'b', location: 'us-east', scheduled_at: at(1) }),

@@ -17,7 +17,7 @@ import type { CheckResultRecord, MonitorLocationState } from '../../control-plan
 import { createMongoStore } from '../../control-plane/src/store/mongo/mongo-store.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
-import { fixtures, result } from './fixtures.js';
+import { fixtures, result, T0 } from './fixtures.js';
 
 export type StoreOpener = () => Promise<Store>;
 
@@ -154,6 +154,25 @@ export const locationStates = async (
     )
   ).states;
 
-/** One location state written by compare-and-set (`putMonitorStates` with one write): written or not. */
+/**
+ * A location state as ingestion leaves it: one result of its monitor at its location (at the state's
+ * times), stepped to exactly `s`. Location states are moved by recordResults only.
+ */
+export const seedLocationState = async (store: Store, workspaceId: string, s: MonitorLocationState) => {
+  const t = s.last_scheduled_at ?? s.last_result_at ?? T0;
+  await store.recordResults(
+    [
+      result(workspaceId, s.monitor_id, {
+        id: `seed-${s.monitor_id}-${s.location}-${t.getTime()}`,
+        location: s.location,
+        scheduled_at: t,
+        received_at: s.last_result_at ?? t,
+      }),
+    ],
+    () => s,
+  );
+};
+
+/** One monitor-level state written by compare-and-set (`putMonitorStates` with one write): written or not. */
 export const putState = async (store: Store, next: MonitorLocationState, expectedVersion: number) =>
   (await store.putMonitorStates([{ next, expectedVersion }]))[0]!;

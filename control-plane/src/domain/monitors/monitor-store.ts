@@ -46,9 +46,17 @@ export interface MonitorStore {
   pruneMonitorChanges(before: Date, limit: number): Promise<number>;
 
   /**
-   * Compare-and-set of location states, all in one transaction (one fsync on SQLite, however many):
-   * each `next` is written only if its stored version is `expectedVersion` (0: no row yet). Answers,
-   * in order, which were written.
+   * Compare-and-set of monitor-level ('*') states, all in one transaction (one fsync on SQLite, however
+   * many): each `next` is written only if its stored version is `expectedVersion` (0: no row yet).
+   * Answers, in order, which were written. The states of real locations are moved by recordResults
+   * only (ResultStore); a write of one here is refused.
    */
   putMonitorStates(writes: { next: MonitorLocationState; expectedVersion: number }[]): Promise<boolean[]>;
 }
+
+/** putMonitorStates' rule: monitor-level ('*') rows only (a programming error otherwise). */
+export const assertMonitorLevel = (writes: { next: MonitorLocationState }[]) => {
+  const bad = writes.find((w) => w.next.location !== '*');
+  if (bad)
+    throw new Error(`putMonitorStates writes monitor-level rows only, not location ${bad.next.location}`);
+};

@@ -1,5 +1,9 @@
 import type { ClientSession, Document } from 'mongodb';
-import type { MonitorQuery, MonitorStore } from '../../domain/monitors/monitor-store.js';
+import {
+  assertMonitorLevel,
+  type MonitorQuery,
+  type MonitorStore,
+} from '../../domain/monitors/monitor-store.js';
 import type { Monitor, MonitorChange, MonitorLocationState } from '../../domain/types.js';
 import {
   type Collections,
@@ -266,6 +270,7 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
 
     async putMonitorStates(writes) {
       if (writes.length === 0) return [];
+      assertMonitorLevel(writes);
       return inTransaction(async (session) => {
         const won: boolean[] = [];
         for (const { next, expectedVersion } of writes) {

@@ -89,3 +89,21 @@ export const sqliteContext = (db: Database.Database): SqliteContext => {
     },
   };
 };
+
+/**
+ * An IMMEDIATE transaction of derived data (uptime buckets, the location states' snapshot), committed
+ * without an fsync of its own (synchronous = NORMAL, WAL: never corrupt; a power loss may drop it, and
+ * the mark it moves with it, so the next pass writes the same again). The next results' commit (FULL)
+ * makes it durable.
+ */
+export const withoutFsync = <T>(
+  { db, immediate }: Pick<SqliteContext, 'db' | 'immediate'>,
+  fn: () => T,
+): T => {
+  db.pragma('synchronous = NORMAL');
+  try {
+    return immediate(fn);
+  } finally {
+    db.pragma('synchronous = FULL');
+  }
+};

@@ -480,6 +480,17 @@ export const migrations: string[][] = [
     'CREATE INDEX status_mail_outbox_due ON status_mail_outbox (due_at)',
     'CREATE INDEX status_mail_outbox_subscriber ON status_mail_outbox (subscriber_id)',
   ],
+  // Location states held in memory with the results as their log (state-book.ts): each result row
+  // carries the state of its location after it; monitor_states' location rows are a snapshot, current
+  // as of row id `result_state_mark.upto` (every row up to now: the old ingestion wrote them all).
+  [
+    'ALTER TABLE check_results ADD COLUMN state_status TEXT',
+    'ALTER TABLE check_results ADD COLUMN state_failures INTEGER',
+    'ALTER TABLE check_results ADD COLUMN state_successes INTEGER',
+    'ALTER TABLE check_results ADD COLUMN state_slow INTEGER',
+    'CREATE TABLE result_state_mark (one INTEGER PRIMARY KEY CHECK (one = 1), upto INTEGER NOT NULL) STRICT',
+    'INSERT INTO result_state_mark SELECT 1, coalesce(max(rowid), 0) FROM check_results',
+  ],
 ];
 
 /**

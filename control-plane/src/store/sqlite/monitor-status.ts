@@ -14,6 +14,7 @@ import type { Monitor } from '../../domain/types.js';
 import { decodeCursor, toPage } from '../cursor.js';
 import type { SqliteContext } from './db.js';
 import { WAITING_CTE } from './rollups.js';
+import type { SqliteStateBook } from './state-book.js';
 import { fromRow, monitors } from './tables.js';
 
 type Row = Record<string, unknown>;
@@ -34,21 +35,14 @@ const STATUS_SQL = `CASE
       .join(' ')} END
       FROM monitor_states s WHERE s.monitor_id = m.id AND s.location = '*'), 'pending')
   END`;
-const LAST_CHECKED_SQL = `(SELECT max(s.last_result_at) FROM monitor_states s
-  WHERE s.monitor_id = m.id AND s.location != '*')`;
 
 /**
  * The status of the monitors in `json_each(?)` of one workspace. By primary key: `+` keeps SQLite
  * (which has no statistics here) from walking the workspace's index instead, which costs the
  * workspace's whole monitor count on every create, update or pause.
  */
-export const STATUSES_BY_ID_SQL = `SELECT m.id, ${STATUS_SQL} AS status, ${LAST_CHECKED_SQL} AS last_checked_at
+export const STATUSES_BY_ID_SQL = `SELECT m.id, ${STATUS_SQL} AS status
   FROM monitors m WHERE m.id IN (SELECT value FROM json_each(?)) AND +m.workspace_id = ?`;
-
-const statusOf = (row: Row) => ({
-  status: row.status as MonitorStatus,
-  last_checked_at: row.last_checked_at === null ? null : new Date(row.last_checked_at as number),
-});
 
 /**
  * The uptime of each monitor in `json_each(?)` over the dashboard's two windows
@@ -105,7 +99,12 @@ export const recentResponseTime = (ok: boolean, ms: number, statusCode: number |
   ok || statusCode !== null ? ms : null;
 
 /** Monitor status in SQLite: one query per page, whatever the filter, then two for the checks. */
-export const sqliteMonitorStatus = ({ st }: SqliteContext): MonitorStatusStore => {
+export const sqliteMonitorStatus = ({ st }: SqliteContext, book: SqliteStateBook): MonitorStatusStore => {
+  /** The status, and when the monitor was last checked: its newest location state (state-book.ts). */
+  const statusOf = (row: Row) => ({
+    status: row.status as MonitorStatus,
+    last_checked_at: book.lastResultAt(row.id as string),
+  });
   /** The checks summary of these monitors at `at`: two reads, whatever their number. */
   const checksOf = (ids: string[], at: Date): Map<string, MonitorChecksSummary> => {
     const out = new Map<string, MonitorChecksSummary>();
@@ -156,6 +155,7 @@ export const sqliteMonitorStatus = ({ st }: SqliteContext): MonitorStatusStore =
 
   return {
     async listMonitorsWithStatus(workspaceId, q, at) {
+      book.catchUp();
       const where = ['m.workspace_id = ?'];
       const params: unknown[] = [workspaceId];
       if (q.monitor_type) {
@@ -177,7 +177,7 @@ export const sqliteMonitorStatus = ({ st }: SqliteContext): MonitorStatusStore =
       }
       const statuses = q.status?.length ? q.status : null;
       const sql = `SELECT * FROM (
-        SELECT m.*, ${STATUS_SQL} AS status, ${LAST_CHECKED_SQL} AS last_checked_at
+        SELECT m.*, ${STATUS_SQL} AS status
         FROM monitors m WHERE ${where.join(' AND ')}
       ) ${statuses ? `WHERE status IN (${statuses.map(() => '?').join(', ')})` : ''}
       ORDER BY created_at DESC, id DESC LIMIT ?`;
@@ -196,6 +196,7 @@ export const sqliteMonitorStatus = ({ st }: SqliteContext): MonitorStatusStore =
     },
     async getMonitorStatuses(workspaceId, ids, at) {
       if (ids.length === 0) return new Map();
+      book.catchUp();
       const rows = st(STATUSES_BY_ID_SQL).all(
         at.getTime(),
         at.getTime(),

@@ -1,4 +1,5 @@
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
+import { assertMonitorLevel } from '../../domain/monitors/monitor-store.js';
 import type { Monitor, MonitorChange } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
 import { insertSql, monitorStates, monitors, toRow, updateSql } from './tables.js';
@@ -154,6 +155,7 @@ export const sqliteMonitors = ({ st, one, many, immediate, page }: SqliteContext
 
     async putMonitorStates(writes) {
       if (writes.length === 0) return [];
+      assertMonitorLevel(writes);
       const cols = Object.keys(monitorStates.columns).filter((c) => c !== 'monitor_id' && c !== 'location');
       const insert = st(`${insertSql(monitorStates)} ON CONFLICT (monitor_id, location) DO NOTHING`);
       const update = st(

@@ -1,5 +1,5 @@
 import { DAY_MS, HOUR_MS } from '../../domain/results/uptime.js';
-import type { SqliteContext } from './db.js';
+import { type SqliteContext, withoutFsync } from './db.js';
 
 /**
  * Adds the results with row ids in (@from, @to] to their hourly buckets, grouped in SQL. The newest
@@ -56,11 +56,10 @@ const defaultSchedule = (fn: () => void, ms: number) => {
  * results from below (recordResults lowers it, the end of a flush sets it exactly), so a reader walks
  * only a monitor's recent entries of the (monitor_id, scheduled_at) index.
  *
- * Row ids handed out again: SQLite uses max(rowid) + 1, so once every result up to the mark is pruned,
- * new results could get ids at or below it. recordResults lowers the mark to max(rowid) first when it
- * is above it (everything left is in the buckets then), and pruning deletes only results in the buckets.
+ * Row ids only rise (results.ts `keepRowidsRising`), and pruning deletes only results in the buckets.
  */
-export const sqliteRollups = ({ db, st, immediate }: SqliteContext, opts: RollupFlushOptions = {}) => {
+export const sqliteRollups = (ctx: SqliteContext, opts: RollupFlushOptions = {}) => {
+  const { st } = ctx;
   const everyMs = opts.everyMs ?? 60_000;
   const chunkRows = opts.chunkRows ?? 500;
   const schedule = opts.schedule ?? defaultSchedule;
@@ -70,25 +69,11 @@ export const sqliteRollups = ({ db, st, immediate }: SqliteContext, opts: Rollup
   const maxRowid = () =>
     (st('SELECT coalesce(max(rowid), 0) AS m FROM check_results').get() as { m: number }).m;
   /**
-   * An IMMEDIATE transaction of derived data, committed without an fsync of its own (synchronous =
-   * NORMAL, WAL: never corrupt; a power loss may drop it, and the mark with it, so the next flush
-   * writes the same again). The next results' commit (FULL) makes it durable.
-   */
-  const derived = <T>(fn: () => T): T => {
-    db.pragma('synchronous = NORMAL');
-    try {
-      return immediate(fn);
-    } finally {
-      db.pragma('synchronous = FULL');
-    }
-  };
-
-  /**
    * One transaction: the results after the mark, up to `chunkRows` row ids and at most `until`, into
    * the buckets (results after the mark are never deleted: pruning stops at the mark).
    */
   const chunk = (until: number): boolean =>
-    derived(() => {
+    withoutFsync(ctx, () => {
       const from = markNow();
       const to = Math.min(until, from + chunkRows);
       if (to > from) {
@@ -149,14 +134,6 @@ export const sqliteRollups = ({ db, st, immediate }: SqliteContext, opts: Rollup
       cancel?.();
     },
     flush,
-    /**
-     * In recordResults' transaction, before its inserts: lowers the mark when SQLite would hand out
-     * row ids at or below it (every result left is in the buckets then).
-     */
-    beforeInsert() {
-      const max = maxRowid();
-      if (max < markNow()) st('UPDATE uptime_rollup_mark SET upto = ?, waiting_from = NULL').run(max);
-    },
     /** In recordResults' transaction, after its inserts: the earliest scheduled time stored now (ms). */
     stored(earliest: number) {
       st('UPDATE uptime_rollup_mark SET waiting_from = min(coalesce(waiting_from, @t), @t)').run({

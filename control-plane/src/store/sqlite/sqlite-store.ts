@@ -21,6 +21,7 @@ import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
 import { sqliteRouting } from './routing.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignIns } from './sign-ins.js';
+import { type StateSnapshotOptions, sqliteStateBook } from './state-book.js';
 import { sqliteStatusPages } from './status-pages.js';
 import { sqliteStatusSubscribers } from './status-subscribers.js';
 import { sqliteTenancy } from './tenancy.js';
@@ -33,6 +34,8 @@ export interface SqliteOptions {
   mustExist?: boolean;
   /** How the uptime buckets are written behind ingestion (rollups.ts); tests drive it. */
   rollups?: RollupFlushOptions;
+  /** How the location states are snapshotted behind ingestion (state-book.ts); tests drive it. */
+  states?: StateSnapshotOptions;
 }
 
 export interface SqliteStore extends Store {
@@ -73,11 +76,13 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
   const ctx = sqliteContext(db);
   const heartbeats = sqliteHeartbeats(ctx, { path: opts.path, busyTimeoutMs });
   const rollups = sqliteRollups(ctx, opts.rollups);
-  const results = sqliteResults(ctx, rollups);
+  const book = sqliteStateBook(ctx, opts.states);
+  const results = sqliteResults(ctx, rollups, book);
   return {
     kind: 'sqlite',
     async init() {
       migrate(ctx);
+      book.start();
       await rollups.start();
     },
     async ping() {
@@ -85,7 +90,10 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     },
     async close() {
       try {
-        if (db.open) await rollups.stop();
+        if (db.open) {
+          await rollups.stop();
+          await book.stop();
+        }
       } finally {
         await heartbeats.close();
         if (db.open) db.close();
@@ -93,6 +101,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     },
     async closeAsIfCrashed() {
       rollups.abandon();
+      book.abandon();
       await heartbeats.close();
       db.close();
     },
@@ -108,7 +117,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteSignIns(ctx),
     ...sqliteOAuth(ctx),
     ...sqliteMembers(ctx),
-    ...sqliteMonitorStatus(ctx),
+    ...sqliteMonitorStatus(ctx, book),
     ...sqliteMailSettings(ctx),
     ...sqliteStatusPages(ctx),
     ...sqliteAckLinks(ctx),

@@ -1,0 +1,223 @@
+import type { MonitorLocationState } from '../../domain/types.js';
+import { type SqliteContext, withoutFsync } from './db.js';
+import { fromRow, monitorStates } from './tables.js';
+
+export interface StateSnapshotOptions {
+  /** Between two snapshots (default 60 s). */
+  everyMs?: number;
+  /** Location states per snapshot transaction (default 2,000: a few ms of the event loop each). */
+  chunkStates?: number;
+  /** Arms the next snapshot; returns its cancel (default an unref'd setTimeout). */
+  schedule?: (fn: () => void, ms: number) => () => void;
+}
+
+const defaultSchedule = (fn: () => void, ms: number) => {
+  const t = setTimeout(fn, ms);
+  t.unref();
+  return () => clearTimeout(t);
+};
+
+/** A location state as the log row after a result carries it (check_results.state_*). */
+interface LogRow {
+  rid: number;
+  monitor_id: string;
+  location: string;
+  scheduled_at: number;
+  received_at: number;
+  state_status: MonitorLocationState['status'] | null;
+  state_failures: number;
+  state_successes: number;
+  state_slow: number;
+}
+
+/**
+ * The location states, held in memory: the check results are their durable log. Each stored result
+ * row carries the state of its (monitor, location) after it (`state_status`, `state_failures`,
+ * `state_successes`, `state_slow`; all null when the result moved nothing), written in the results'
+ * own transaction, so ingestion writes no random page for states: the rows are appended. Every
+ * `everyMs` the states changed since the last snapshot are written to `monitor_states` (in key order,
+ * a dense table: a few pages per thousand results) and `result_state_mark.upto` moves to the row id
+ * they are current at. Opening a file loads the snapshot and replays the rows after the mark; a crash
+ * loses nothing (the rows are durable, the snapshot is derived).
+ *
+ * Several processes on one file: each one's book follows the log. `catchUp` reads the rows after the
+ * last one it has seen (written by another process) and takes their states; recordResults runs it
+ * inside its IMMEDIATE transaction, under the file's write lock, so every process evaluates a result
+ * against exactly the states a single process would have. Replaying a row assigns its state (it is not
+ * an increment), so a snapshot may hold states newer than its mark: replaying the rows after it ends
+ * at the same states.
+ *
+ * Row ids only rise (results.ts `keepRowidsRising`), and pruning deletes only rows up to the mark. The
+ * '*' rows (monitor-level status, changed by
+ * compare-and-set in monitors.ts and alerts.ts) are not in the book: they are read from the table.
+ */
+export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions = {}) => {
+  const { st } = ctx;
+  const everyMs = opts.everyMs ?? 60_000;
+  const chunkStates = opts.chunkStates ?? 2000;
+  const schedule = opts.schedule ?? defaultSchedule;
+
+  const book = new Map<string, Map<string, MonitorLocationState>>();
+  /** Monitors with a location state changed since the last snapshot began. */
+  let dirty = new Set<string>();
+  /** The newest row id whose state the book holds. */
+  let seen = 0;
+
+  const put = (s: MonitorLocationState) => {
+    let locations = book.get(s.monitor_id);
+    if (!locations) {
+      locations = new Map();
+      book.set(s.monitor_id, locations);
+    }
+    locations.set(s.location, s);
+    dirty.add(s.monitor_id);
+  };
+
+  const take = (r: LogRow) => {
+    if (r.state_status === null) return;
+    const prev = book.get(r.monitor_id)?.get(r.location);
+    put({
+      monitor_id: r.monitor_id,
+      location: r.location,
+      status: r.state_status,
+      consecutive_failures: r.state_failures,
+      consecutive_successes: r.state_successes,
+      consecutive_slow: r.state_slow,
+      last_result_at: new Date(r.received_at),
+      last_scheduled_at: new Date(r.scheduled_at),
+      version: (prev?.version ?? 0) + 1,
+    });
+  };
+
+  /** Takes the states of the rows stored (by any process) after the last one seen. */
+  const catchUp = () => {
+    const rows = st(
+      `SELECT rowid AS rid, monitor_id, location, scheduled_at, received_at, state_status, state_failures,
+         state_successes, state_slow FROM check_results WHERE rowid > ? ORDER BY rowid`,
+    ).all(seen) as LogRow[];
+    for (const r of rows) take(r);
+    if (rows.length > 0) seen = rows[rows.length - 1]!.rid;
+  };
+
+  const upsert = () =>
+    st(
+      `INSERT INTO monitor_states (${Object.keys(monitorStates.columns).join(', ')})
+       VALUES (${Object.keys(monitorStates.columns)
+         .map((c) => `@${c}`)
+         .join(', ')})
+       ON CONFLICT (monitor_id, location) DO UPDATE SET ${Object.keys(monitorStates.columns)
+         .filter((c) => c !== 'monitor_id' && c !== 'location')
+         .map((c) => `${c} = excluded.${c}`)
+         .join(', ')}`,
+    );
+  const toParams = (s: MonitorLocationState) => ({
+    monitor_id: s.monitor_id,
+    location: s.location,
+    status: s.status,
+    consecutive_failures: s.consecutive_failures,
+    consecutive_successes: s.consecutive_successes,
+    consecutive_slow: s.consecutive_slow,
+    last_result_at: s.last_result_at?.getTime() ?? null,
+    last_scheduled_at: s.last_scheduled_at?.getTime() ?? null,
+    version: s.version,
+  });
+
+  let snapshotting: Promise<void> | null = null;
+  /**
+   * Writes the states changed since the last snapshot, in chunks of `chunkStates` (one transaction
+   * each, a turn of the event loop between them), then moves the mark to the row id the book had
+   * caught up to when it began: every state as of that row is then in the table or newer.
+   */
+  const snapshot = (): Promise<void> => {
+    snapshotting ??= (async () => {
+      catchUp();
+      const target = seen;
+      const monitors = [...dirty].sort();
+      const taken = dirty;
+      dirty = new Set();
+      try {
+        for (let i = 0; i < monitors.length || i === 0; i += chunkStates) {
+          const last = i + chunkStates >= monitors.length;
+          withoutFsync(ctx, () => {
+            const put = upsert();
+            for (const id of monitors.slice(i, i + chunkStates)) {
+              for (const s of book.get(id)?.values() ?? []) put.run(toParams(s));
+            }
+            if (last) st('UPDATE result_state_mark SET upto = max(upto, ?)').run(target);
+          });
+          if (!last) await new Promise((r) => setImmediate(r));
+        }
+      } catch (e) {
+        // Written again by the next snapshot.
+        for (const id of taken) dirty.add(id);
+        throw e;
+      }
+    })().finally(() => {
+      snapshotting = null;
+    });
+    return snapshotting;
+  };
+
+  let cancel: (() => void) | null = null;
+  let stopped = false;
+  let started = false;
+  const arm = () => {
+    if (stopped) return;
+    cancel = schedule(() => {
+      cancel = null;
+      // A failed snapshot (the file busy beyond busy_timeout) leaves the mark where it was.
+      snapshot().then(arm, arm);
+    }, everyMs);
+  };
+
+  return {
+    /** At open, after the migrations: the snapshot, then the rows after its mark. */
+    start() {
+      started = true;
+      seen = (st('SELECT upto FROM result_state_mark').get() as { upto: number }).upto;
+      const rows = st("SELECT * FROM monitor_states WHERE location != '*'").all() as Record<
+        string,
+        unknown
+      >[];
+      for (const r of rows) put(fromRow<MonitorLocationState>(monitorStates, r));
+      dirty.clear();
+      catchUp();
+      arm();
+    },
+    /** Stops the timer and writes a last snapshot (close). */
+    async stop() {
+      stopped = true;
+      cancel?.();
+      if (started) await (snapshotting ?? Promise.resolve()).then(snapshot, snapshot);
+    },
+    /** Stops the timer only (what a crash leaves; tests). */
+    abandon() {
+      stopped = true;
+      cancel?.();
+    },
+    snapshot,
+    catchUp,
+    /** The location states of a monitor (no '*' row), as of the last row seen. */
+    locations(monitorId: string): Iterable<MonitorLocationState> {
+      return book.get(monitorId)?.values() ?? [];
+    },
+    get(monitorId: string, location: string): MonitorLocationState | null {
+      return book.get(monitorId)?.get(location) ?? null;
+    },
+    /** After recordResults' transaction committed: its states, current as of row id `upto`. */
+    committed(states: Iterable<MonitorLocationState>, upto: number) {
+      for (const s of states) put(s);
+      if (upto > seen) seen = upto;
+    },
+    /** The newest result time of the monitor at any location; null when it has none. */
+    lastResultAt(monitorId: string): Date | null {
+      let last: Date | null = null;
+      for (const s of book.get(monitorId)?.values() ?? []) {
+        if (s.last_result_at && (!last || s.last_result_at > last)) last = s.last_result_at;
+      }
+      return last;
+    },
+  };
+};
+
+export type SqliteStateBook = ReturnType<typeof sqliteStateBook>;
