@@ -8,6 +8,7 @@ const benches = {
   dashboard: () => import('./dashboard.js'),
   batch: () => import('./batch.js'),
   status: () => import('./status.js'),
+  store: () => import('./store.js'),
 };
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);

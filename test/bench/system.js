@@ -390,31 +390,28 @@ export const run = async (argv = []) => {
       .pluck();
 
     let created = 0;
+    // Through the batch endpoint, 1,000 a request (all or nothing), as `lookout apply` does.
     const createMonitors = async (total) => {
-      let next = created;
-      await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          while (next < total) {
-            const i = next++;
-            const r = await call(apiPort, 'POST', '/api/v1/monitors/create', {
-              host: apiHost,
-              headers: { 'x-api-key': seen.key },
-              body: {
-                display_name: `bench ${i}`,
-                monitor_type: 'http',
-                url: `http://127.0.0.1:${ports[i % ports.length]}/`,
-                http_method: 'GET',
-                check_interval_seconds: o.interval,
-                timeout_seconds: o.timeout,
-                expected_status_code: 200,
-                check_locations: o.regions,
-              },
-            });
-            if (r.status !== 201 || r.body.warnings?.length > 0)
-              throw new Error(`creating a monitor: ${r.status} ${JSON.stringify(r.body)}`);
-          }
-        }),
-      );
+      for (let from = created; from < total; from += 1000) {
+        const r = await call(apiPort, 'POST', '/api/v1/monitors/batch', {
+          host: apiHost,
+          headers: { 'x-api-key': seen.key },
+          body: {
+            monitors: Array.from({ length: Math.min(1000, total - from) }, (_, j) => ({
+              display_name: `bench ${from + j}`,
+              monitor_type: 'http',
+              url: `http://127.0.0.1:${ports[(from + j) % ports.length]}/`,
+              http_method: 'GET',
+              check_interval_seconds: o.interval,
+              timeout_seconds: o.timeout,
+              expected_status_code: 200,
+              check_locations: o.regions,
+            })),
+          },
+        });
+        if (r.status !== 201 || JSON.stringify(r.body).includes('"warnings":[{'))
+          throw new Error(`creating monitors: ${r.status} ${JSON.stringify(r.body).slice(0, 500)}`);
+      }
       created = total;
     };
     const agentMetrics = async () => {
@@ -606,7 +603,7 @@ Method: the service as users run it: the control plane process (\`control-plane/
 one local agent process per region (\`LOOKOUT_LOCAL_AGENTS\`, as \`npm start\` runs them; ${regions}
 regions), on a fresh SQLite data directory (WAL, \`synchronous=FULL\`), nothing pinned. The targets are a
 Node HTTP server answering 200 on 32 loopback ports (the agents' SSRF guard off); every check is a plain-HTTP
-GET on a fresh connection. Monitors are created through the API (\`POST /api/v1/monitors/create\` in the
+GET on a fresh connection. Monitors are created through the API (\`POST /api/v1/monitors/batch\`, 1,000 a request, in the
 demo workspace; the plan allows the count and interval through \`LOOKOUT_PLANS\`), each on a ${o.interval} s
 interval in every region, so the checks due per second are monitors × ${regions} / ${o.interval}. The count starts
 at ${n0(o.start)} and doubles (at most ${n0(o.max)}) until checks fall behind.

@@ -491,6 +491,12 @@ export const migrations: string[][] = [
     'CREATE TABLE result_state_mark (one INTEGER PRIMARY KEY CHECK (one = 1), upto INTEGER NOT NULL) STRICT',
     'INSERT INTO result_state_mark SELECT 1, coalesce(max(rowid), 0) FROM check_results',
   ],
+  // The uptime buckets are flushed monitor by monitor (rollups.ts): a flush under way takes the results
+  // up to `flush_to`, and has written those of the monitors up to `flush_done`.
+  [
+    'ALTER TABLE uptime_rollup_mark ADD COLUMN flush_to INTEGER',
+    'ALTER TABLE uptime_rollup_mark ADD COLUMN flush_done TEXT',
+  ],
 ];
 
 /**

@@ -13,7 +13,7 @@ import { dashboardWindows, percent } from '../../domain/results/uptime.js';
 import type { Monitor } from '../../domain/types.js';
 import { decodeCursor, toPage } from '../cursor.js';
 import type { SqliteContext } from './db.js';
-import { WAITING_CTE } from './rollups.js';
+import { WAITING_CTE, waitingAfter } from './rollups.js';
 import type { SqliteStateBook } from './state-book.js';
 import { fromRow, monitors } from './tables.js';
 
@@ -67,7 +67,7 @@ const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)), ${WAI
     UNION ALL
     SELECT r.monitor_id, 1, r.ok != 0, r.scheduled_at >= @from24h, r.ok != 0 AND r.scheduled_at >= @from24h
       FROM page q JOIN check_results r ON r.monitor_id = q.id
-      WHERE r.scheduled_at >= max(@from30d, (SELECT since FROM w)) AND r.rowid > (SELECT upto FROM w)),
+      WHERE r.scheduled_at >= max(@from30d, (SELECT since FROM w)) AND ${waitingAfter('r')}),
   sums AS (
     SELECT monitor_id, sum(t30) AS total_30d, sum(o30) AS ok_30d, sum(t24) AS total_24h, sum(o24) AS ok_24h
     FROM parts GROUP BY monitor_id)
@@ -80,7 +80,7 @@ const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)), ${WAI
         (SELECT h.hour FROM uptime_rollups h WHERE h.monitor_id = p.id AND h.ok > 0 ORDER BY h.hour DESC LIMIT 1))
       AS last_ok_at,
     (SELECT r.scheduled_at || ' ' || r.response_time_ms FROM check_results r
-      WHERE r.monitor_id = p.id AND r.scheduled_at >= (SELECT since FROM w) AND r.rowid > (SELECT upto FROM w)
+      WHERE r.monitor_id = p.id AND r.scheduled_at >= (SELECT since FROM w) AND ${waitingAfter('r')}
         AND r.ok != 0 ORDER BY r.scheduled_at DESC LIMIT 1) AS waiting_ok
   FROM page p LEFT JOIN sums s ON s.monitor_id = p.id`;
 

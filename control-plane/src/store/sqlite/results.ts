@@ -2,7 +2,7 @@ import type { ResultStore } from '../../domain/results/result-store.js';
 import { DAY_MS } from '../../domain/results/uptime.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
-import { type SqliteRollups, WAITING_CTE } from './rollups.js';
+import { type SqliteRollups, WAITING_CTE, waitingAfter } from './rollups.js';
 import type { SqliteStateBook } from './state-book.js';
 import { insertSql, monitorStates, results, runWith } from './tables.js';
 
@@ -77,9 +77,9 @@ export const sqliteResults = (
          SELECT total, ok FROM uptime_rollups
            WHERE monitor_id = @m AND hour >= @from AND hour < @to AND workspace_id = @ws
          UNION ALL
-         SELECT 1, ok != 0 FROM check_results
-           WHERE monitor_id = @m AND scheduled_at >= max(@from, (SELECT since FROM w)) AND scheduled_at < @to
-             AND rowid > (SELECT upto FROM w) AND workspace_id = @ws)`,
+         SELECT 1, r.ok != 0 FROM check_results r
+           WHERE r.monitor_id = @m AND r.scheduled_at >= max(@from, (SELECT since FROM w)) AND r.scheduled_at < @to
+             AND ${waitingAfter('r')} AND r.workspace_id = @ws)`,
       ).get({ m: monitorId, from: fromHour.getTime(), to: toHour.getTime(), ws: workspaceId }) as {
         total: number;
         ok: number;

@@ -9,8 +9,9 @@ import { createSqliteStore, type SqliteOptions } from './sqlite-store.js';
 
 /**
  * The uptime buckets behind ingestion (results.ts): recordResults leaves them to a flush that writes
- * them from the stored results in chunks, each chunk one transaction with the mark of what is in the
- * buckets. Here: chunking, reads exact throughout, a crash, row ids handed out again, two handles.
+ * them from the stored results monitor by monitor, each chunk of monitors one transaction with the
+ * flush's progress. Here: chunking, reads exact throughout, a crash, row ids after a full prune, two
+ * handles.
  */
 const dir = mkdtempSync(join(tmpdir(), 'lookout-rollups-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,7 +40,7 @@ const manual = () => {
   const turns: (() => void)[] = [];
   let held = true;
   const options: NonNullable<SqliteOptions['rollups']> = {
-    chunkRows: 10,
+    chunkMonitors: 10,
     schedule: (fn) => {
       timers.push(fn);
       return () => {};
@@ -135,6 +136,8 @@ const bucketsOf = (db: Database.Database) => ({
 });
 const markOf = (db: Database.Database) =>
   (db.prepare('SELECT upto FROM uptime_rollup_mark').get() as { upto: number }).upto;
+const flushOf = (db: Database.Database) =>
+  db.prepare('SELECT upto, flush_to, flush_done FROM uptime_rollup_mark').get();
 
 const open = async (path: string, rollups?: SqliteOptions['rollups']) => {
   const store = createSqliteStore({ path, rollups });
@@ -145,7 +148,7 @@ const sum = (store: Awaited<ReturnType<typeof open>>, monitor: string, from: num
   store.sumRollups(WS, monitor, new Date(from), new Date(to));
 
 describe('uptime buckets behind ingestion (SQLite)', () => {
-  it('are written every flush interval in chunks of at most chunkRows results, one turn each, reads exact throughout', async () => {
+  it('are written every flush interval, chunkMonitors monitors a transaction, one turn each; reads exact throughout', async () => {
     const path = join(dir, `chunks-${n++}.db`);
     const m = manual();
     const store = await open(path, m.options);
@@ -157,17 +160,29 @@ describe('uptime buckets behind ingestion (SQLite)', () => {
     expect(await sum(store, 'm1', T0, T0 + H)).toEqual({ total: 2, ok: 2 });
     expect(m.timers).toHaveLength(1);
     m.timers.shift()!();
-    // First chunk written in the timer's turn; each next one after a turn of its own.
-    const marks = [markOf(db)];
+    // The flush takes what is stored now (row ids up to 50); each chunk after a turn of its own.
+    const progress = [flushOf(db)];
+    let third = 0;
     while (await m.turn()) {
-      marks.push(markOf(db));
-      const c = marks.length > 2 ? 1 : 0;
-      expect(await sum(store, 'm0', T0, T0 + H)).toEqual({ total: 2 + c, ok: 0 });
-      expect(await sum(store, 'm1', T0, T0 + H)).toEqual({ total: 2 + c, ok: 2 + c });
-      // Results arriving during the flush wait for the next one.
-      if (marks.length === 2) await store.recordResults(batch('c', T0 + 120_000, 3), () => null);
+      progress.push(flushOf(db));
+      // Every monitor counted once, before, during and after its chunk: m0 fails, m1 and m20 succeed.
+      expect(await sum(store, 'm0', T0, T0 + H)).toEqual({ total: 2 + third, ok: 0 });
+      expect(await sum(store, 'm1', T0, T0 + H)).toEqual({ total: 2 + third, ok: 2 + third });
+      expect(await sum(store, 'm20', T0, T0 + H)).toEqual({ total: 2, ok: 2 });
+      // Results arriving during the flush (m0, m1 and m2 again) wait for the next one.
+      if (progress.length === 2) {
+        await store.recordResults(batch('c', T0 + 120_000, 3), () => null);
+        third = 1;
+      }
     }
-    expect(marks).toEqual([10, 20, 30, 40, 50]);
+    // Monitor ids in order (as text): m0, m1, m10 … m17 | m18, m19, m2, m20 … m24, m3, m4 | m5 … m9.
+    expect(progress).toEqual([
+      { upto: 0, flush_to: 50, flush_done: '' },
+      { upto: 0, flush_to: 50, flush_done: 'm17' },
+      { upto: 0, flush_to: 50, flush_done: 'm4' },
+      { upto: 0, flush_to: 50, flush_done: 'm9' },
+      { upto: 50, flush_to: null, flush_done: null },
+    ]);
     expect(m.timers).toHaveLength(1); // armed again
     expect(await sum(store, 'm1', T0, T0 + H)).toEqual({ total: 3, ok: 3 });
     // close writes the rest.
@@ -183,10 +198,13 @@ describe('uptime buckets behind ingestion (SQLite)', () => {
     const m = manual();
     const store = await open(path, m.options);
     await store.recordResults(batch('a', T0, 30), () => null);
-    m.timers.shift()!(); // one chunk written (10 results), then the crash
+    m.timers.shift()!();
+    await m.turn(); // one chunk written (10 monitors), then the crash
+    expect(flushOf(raw(path))).toEqual({ upto: 0, flush_to: 30, flush_done: 'm17' });
     await store.recordResults(batch('b', T0 + H - 1, 30), () => null);
     await store.closeAsIfCrashed();
-    const after = await open(path, { chunkRows: 7 });
+    // Opening goes on with the flush the crash left, then takes what came after it.
+    const after = await open(path, { chunkMonitors: 7 });
     const db = raw(path);
     expect(bucketsOf(db)).toEqual(expectedBuckets(db));
     expect(markOf(db)).toBe(60);
@@ -197,7 +215,7 @@ describe('uptime buckets behind ingestion (SQLite)', () => {
 
   it('results stored after every result was pruned count once: row ids keep rising past the marks', async () => {
     const path = join(dir, `reuse-${n++}.db`);
-    const store = await open(path, { chunkRows: 10 });
+    const store = await open(path, { chunkMonitors: 10 });
     await store.recordResults(batch('a', T0, 20), () => null);
     // Pruning writes the waiting buckets first, then deletes; the file keeps no result.
     expect(await store.pruneResults(new Date(T0 + 1), 1000)).toBe(20);
@@ -210,7 +228,7 @@ describe('uptime buckets behind ingestion (SQLite)', () => {
     ]);
     expect(await sum(store, 'm1', T0, T0 + 3 * H)).toEqual({ total: 2, ok: 2 });
     await store.closeAsIfCrashed();
-    const after = await open(path, { chunkRows: 10 });
+    const after = await open(path, { chunkMonitors: 10 });
     expect(await sum(after, 'm1', T0, T0 + 3 * H)).toEqual({ total: 2, ok: 2 });
     expect(await sum(after, 'm1', T0 + 2 * H, T0 + 3 * H)).toEqual({ total: 1, ok: 1 });
     expect(markOf(db)).toBe(25);
@@ -230,7 +248,7 @@ describe('uptime buckets behind ingestion (SQLite)', () => {
     // Before any flush, each reads every result, its own and the other's.
     expect(await sum(b, 'm1', T0, T0 + H)).toEqual({ total: 3, ok: 3 });
     expect(await sum(a, 'm1', T0, T0 + H)).toEqual({ total: 3, ok: 3 });
-    // a writes everything stored so far (its results and b's) in chunks of 10: 15 | 15 | 15.
+    // a writes everything stored so far (its results and b's), 10 monitors a chunk.
     ma.timers.shift()!();
     while (await ma.turn());
     const db = raw(path);

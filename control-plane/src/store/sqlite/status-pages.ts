@@ -2,7 +2,7 @@ import { AppError } from '@lookout/shared';
 import { DAY_MS } from '../../domain/results/uptime.js';
 import type { Incident, StatusPage, StatusPageStore } from '../../domain/status-pages/status-page-store.js';
 import type { SqliteContext } from './db.js';
-import { WAITING_CTE } from './rollups.js';
+import { WAITING_CTE, waitingAfter } from './rollups.js';
 import { insertMailEventSql, mailEventRow } from './status-subscribers.js';
 import { insertSql, statusIncidents, statusPages, toRow, updateSql } from './tables.js';
 
@@ -171,7 +171,7 @@ export const sqliteStatusPages = ({ st, one, many, page, immediate }: SqliteCont
          SELECT r.monitor_id, r.scheduled_at - r.scheduled_at % ${DAY_MS}, 1, r.ok != 0
            FROM ids JOIN check_results r ON r.monitor_id = ids.id
            WHERE r.scheduled_at >= max(@from, (SELECT since FROM w)) AND r.scheduled_at < @to
-             AND r.rowid > (SELECT upto FROM w) AND r.workspace_id = @ws)
+             AND ${waitingAfter('r')} AND r.workspace_id = @ws)
        GROUP BY monitor_id, day ORDER BY monitor_id, day`,
     ).all({ ids: JSON.stringify(monitorIds), from: fromDay, to: toDay, ws: workspaceId }) as {
       monitor_id: string;
