@@ -12,6 +12,8 @@ import { parseArgs } from 'node:util';
 import { machine, writeSection } from './report.js';
 
 const HERE = resolve(import.meta.dirname, '..', '..');
+const WARM = process.env.WARM ?? '5';
+const RUN = process.env.RUN ?? '10';
 const SHAPES = [
   { monitors: 20_000, interval: 20, note: '20,000 monitors at 20 s (2,000 results/s)' },
   { monitors: 30_000, interval: 60, note: '30,000 monitors at 60 s (1,000 results/s)' },
@@ -33,8 +35,8 @@ const once = (tree, shape, dir) => {
       MONITORS: String(shape.monitors),
       INTERVAL: String(shape.interval),
       FLUSH_S: String(flushSeconds(tree)),
-      WARM: process.env.WARM ?? '5',
-      RUN: process.env.RUN ?? '10',
+      WARM,
+      RUN,
     },
     encoding: 'utf8',
   });
@@ -88,7 +90,7 @@ Method: \`recordResults\` on a fresh SQLite file (WAL, \`synchronous=FULL\`) in 
 (\`test/bench/store-child.js\`), no RPC: monitors in two locations, each checked once per interval of
 simulated time at its own phase, stored in batches of a tenth of a second's results (ten commits a
 second); the uptime flush and the states' snapshot run every flush interval of simulated time (each
-tree's own default: ${trees.map(([l, t]) => `${l} ${flushSeconds(t)} s`).join(', ')}). After 5 simulated minutes of history, 10 are
+tree's own default: ${trees.map(([l, t]) => `${l} ${flushSeconds(t)} s`).join(', ')}). After ${WARM} simulated minutes of history, ${RUN} are
 measured: CPU of the process, and bytes it wrote (the WAL), per result.${values.vs ? ` A is ${values.vs}, B this tree; they alternate round by round.` : ''}
 
 | shape | tree | round | load | CPU ms per 1,000 results | bytes written per result |
