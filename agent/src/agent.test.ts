@@ -28,6 +28,7 @@ const testConfig = (url: string, instance: string): AgentConfig => ({
   concurrency: 4,
   queue_max: 100,
   buffer_max_results: 1000,
+  buffer_max_bytes: 64 * 2 ** 20,
   buffer_max_age_seconds: 3600,
   log_level: 'silent',
   shutdown_grace_ms: 100,

@@ -60,7 +60,11 @@ export const createAgent = (deps: AgentDeps) => {
     timers,
     log,
     callTimeoutMs: CALL_TIMEOUT_MS,
-    buffer: { maxItems: config.buffer_max_results, maxAgeMs: config.buffer_max_age_seconds * 1000 },
+    buffer: {
+      maxItems: config.buffer_max_results,
+      maxBytes: config.buffer_max_bytes,
+      maxAgeMs: config.buffer_max_age_seconds * 1000,
+    },
     session: () => session.session(),
     failed: (e) => session.failed(e),
     stopping: () => stopping,

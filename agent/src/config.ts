@@ -41,6 +41,14 @@ export const agentConfigKeys = {
     default: 100_000,
     doc: 'Unacknowledged results kept while the control plane is unreachable; beyond, the oldest are dropped.',
   },
+  buffer_max_bytes: {
+    schema: z.coerce
+      .number()
+      .int()
+      .min(1 << 20),
+    default: 32 * (1 << 20),
+    doc: 'Memory (estimated, in bytes) that unacknowledged results may take; beyond, the oldest are dropped. Bounds the agent’s memory while the control plane is behind.',
+  },
   buffer_max_age_seconds: {
     schema: z.coerce.number().int().min(1),
     default: 3600,

@@ -74,7 +74,7 @@ const reporterFor = (url: string, t: ReturnType<typeof manualTimers>) =>
     timers: t.timers,
     log: silentLogger(),
     callTimeoutMs: 10_000,
-    buffer: { maxItems: 100_000, maxAgeMs: 3_600_000 },
+    buffer: { maxItems: 100_000, maxBytes: 64 * 2 ** 20, maxAgeMs: 3_600_000 },
     session: () => ({ id: 's1' }),
     failed: () => 'transient',
     stopping: () => false,

@@ -4,6 +4,7 @@ import type { Logger } from '@lookout/shared';
 import { createResultBuffer } from './result-buffer.js';
 import type { RpcErrorKind } from './rpc-errors.js';
 import type { Timers } from './scheduler.js';
+import { resultBytes } from './wire.js';
 
 export const REPORT_BATCH = 200;
 /** The longest pause a control plane's slow-down request can impose between two batches. */
@@ -18,7 +19,7 @@ export interface ReporterDeps {
   timers: Timers;
   log: Logger;
   callTimeoutMs: number;
-  buffer: { maxItems: number; maxAgeMs: number };
+  buffer: { maxItems: number; maxBytes: number; maxAgeMs: number };
   /** The open session, or null while not registered (then nothing is sent). */
   session(): { id: string } | null;
   /** A failed call, for the one place that decides what it means (the stream session). */
@@ -38,7 +39,7 @@ export interface ReporterDeps {
  */
 export const createReporter = (deps: ReporterDeps) => {
   const { client, timers, log } = deps;
-  const buffer = createResultBuffer<CheckResult>(deps.buffer);
+  const buffer = createResultBuffer<CheckResult>({ ...deps.buffer, sizeOf: resultBytes });
   /** The rounds under way (null: none); resolves when no round is wanted any more. */
   let running: Promise<void> | null = null;
   /** The round wanted next: none, full batches only, or everything. */

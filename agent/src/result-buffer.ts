@@ -1,48 +1,73 @@
 /**
- * Results waiting to be acknowledged by the control plane, oldest first. Bounded by count and by
- * age: when full, or when a result is too old to matter, the oldest go first and are counted as
- * dropped (reported in the agent's health). Results are removed only when acknowledged.
+ * Results waiting to be acknowledged by the control plane, oldest first. Bounded by count, by
+ * estimated bytes and by age: when full, or when a result is too old to matter, the oldest go first
+ * and are counted as dropped (reported in the agent's health). Results are removed only when
+ * acknowledged.
  *
- * The live results are `items[head..]`: dropping or acknowledging the oldest moves `head` (the
- * array is compacted now and then), so a full buffer or a backlog costs nothing per result beyond
- * the result itself. Acknowledgements normally name the oldest results in order (a batch from
- * `peek`), which costs only the batch; any other set is removed by one pass.
+ * The live results are `items[head..]`: dropping or acknowledging the oldest moves `head` and clears
+ * the slot it leaves (the array is compacted now and then), so a full buffer or a backlog costs
+ * nothing per result beyond the result itself, and a dropped result is garbage at once.
+ * Acknowledgements normally name the oldest results in order (a batch from `peek`), which costs only
+ * the batch; any other set is removed by one pass.
  */
 export interface Buffered<T> {
   id: string;
   at: number;
   value: T;
+  /** What `sizeOf` estimated for `value` when it was pushed. */
+  bytes: number;
 }
 
-export const createResultBuffer = <T>(opts: { maxItems: number; maxAgeMs: number }) => {
+export interface ResultBufferOptions<T> {
+  maxItems: number;
+  maxAgeMs: number;
+  /** Bound on the sum of `sizeOf` over the results kept; the newest result is always kept. */
+  maxBytes?: number;
+  /** A cheap estimate of the memory a result holds (called once per push). */
+  sizeOf?: (value: T) => number;
+}
+
+export const createResultBuffer = <T>(opts: ResultBufferOptions<T>) => {
+  const maxBytes = opts.maxBytes ?? Number.POSITIVE_INFINITY;
+  const sizeOf = opts.sizeOf ?? (() => 0);
   let items: Buffered<T>[] = [];
   let head = 0;
   let dropped = 0;
+  let bytes = 0;
+  const empty = () => {
+    items = [];
+    head = 0;
+    bytes = 0;
+  };
   /** Forgets the first `head` slots once they are most of the array. */
   const compact = () => {
-    if (head > 1024 && head * 2 > items.length) {
+    if (head === items.length) empty();
+    else if (head > 1024 && head * 2 > items.length) {
       items = items.slice(head);
       head = 0;
     }
   };
+  /** Removes the oldest result (there is one); the slot is cleared so the result can be collected. */
+  const shift = () => {
+    bytes -= items[head]!.bytes;
+    items[head++] = undefined as unknown as Buffered<T>;
+  };
   const expire = (nowMs: number) => {
     const from = head;
-    while (head < items.length && nowMs - items[head]!.at > opts.maxAgeMs) head++;
+    while (head < items.length && nowMs - items[head]!.at > opts.maxAgeMs) shift();
     dropped += head - from;
-    if (head === items.length) {
-      items = [];
-      head = 0;
-    } else compact();
+    compact();
   };
   return {
     push(id: string, at: number, value: T, nowMs: number) {
       expire(nowMs);
-      if (items.length - head >= opts.maxItems) {
-        head++;
-        dropped++;
-        compact();
-      }
-      items.push({ id, at, value });
+      const size = sizeOf(value);
+      items.push({ id, at, value, bytes: size });
+      bytes += size;
+      const from = head;
+      while (items.length - head > opts.maxItems || (bytes > maxBytes && items.length - head > 1)) shift();
+      dropped += head - from;
+      compact();
     },
     /** The oldest `max` results, left in place until `ack`. */
     peek(max: number, nowMs: number): Buffered<T>[] {
@@ -52,22 +77,27 @@ export const createResultBuffer = <T>(opts: { maxItems: number; maxAgeMs: number
     ack(ids: Iterable<string>) {
       const rest: string[] = [];
       for (const id of ids) {
-        if (rest.length === 0 && head < items.length && items[head]!.id === id) head++;
+        if (rest.length === 0 && head < items.length && items[head]!.id === id) shift();
         else rest.push(id);
       }
       if (rest.length > 0) {
         const done = new Set(rest);
         let w = head;
-        for (let r = head; r < items.length; r++) if (!done.has(items[r]!.id)) items[w++] = items[r]!;
+        for (let r = head; r < items.length; r++) {
+          const item = items[r]!;
+          if (done.has(item.id)) bytes -= item.bytes;
+          else items[w++] = item;
+        }
         items.length = w;
       }
-      if (head === items.length) {
-        items = [];
-        head = 0;
-      } else compact();
+      compact();
     },
     get size() {
       return items.length - head;
+    },
+    /** The estimated bytes of the results kept (the sum of `sizeOf`). */
+    get bytes() {
+      return bytes;
     },
     get dropped() {
       return dropped;

@@ -13,6 +13,7 @@ const agent = createAgent({
     concurrency: 64,
     queue_max: 100_000,
     buffer_max_results: 100_000,
+    buffer_max_bytes: 32 * 2 ** 20,
     buffer_max_age_seconds: 3600,
     log_level: 'silent',
     shutdown_grace_ms: 1000,

@@ -100,6 +100,7 @@ export const run = async () => {
     concurrency: Number(process.env.BENCH_CONCURRENCY ?? 64),
     queue_max: 100_000,
     buffer_max_results: 1_000_000,
+    buffer_max_bytes: 2 ** 30,
     buffer_max_age_seconds: 3600,
     log_level: 'silent',
     shutdown_grace_ms: 2000,

@@ -2,6 +2,8 @@
 // ports (argv[2], comma-separated; N read from stdin lines "monitors <N> <interval s>"), acknowledges
 // results without storing them and prints how many it received and how many were successful checks. It isolates the agent's
 // own cost from the control plane's ingestion, which `agent.js` measures separately.
+// SINK_REPORT=stall: ReportResults never answers (each call ends at the agent's deadline), a control
+// plane that has fallen behind (`agent-backlog.js`).
 import { createServer } from 'node:http2';
 import { create } from '@bufbuild/protobuf';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
@@ -66,7 +68,11 @@ const handler = connectNodeAdapter({
           if (ctx.signal.aborted) return;
         }
       },
-      reportResults: async (req) => {
+      reportResults: async (req, ctx) => {
+        if (process.env.SINK_REPORT === 'stall') {
+          await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+          throw ctx.signal.reason;
+        }
         received += req.results.length;
         for (const r of req.results) if (r.ok) ok++;
         return { accepted: req.results.length, duplicates: 0, slowDownMs: 0 };
