@@ -6,7 +6,10 @@
 //
 //   node test/bench/agent-paced.js [treeA treeB ...]
 // Each tree's agent/dist/main.js runs in turn against the same control plane (A B A B alternation);
-// without trees, this worktree's. Env: MONITORS (10000), INTERVAL (10 s), WINDOW (30 s), SETTLE (12 s),
+// without trees, this worktree's. TOGETHER=1 runs the trees at once instead, as agents of one region
+// sharing the monitors (about MONITORS / trees each), measured over the same window, ROUNDS (2) times
+// with their instance names swapped: A and B under the same load. Env: MONITORS (10000), INTERVAL
+// (10 s), WINDOW (30 s), SETTLE (12 s),
 // AGENT_NODE_OPTIONS (e.g. --max-semi-space-size=16), PACED=0 to skip the floor, PIN=1 to pin the
 // agent to core 0; LOOKOUT_BENCH_PROF_DIR with AGENT_NODE_OPTIONS=--import=<abs>/cpu-profile.js profiles the
 // window (its .part2 file).
@@ -61,8 +64,8 @@ const cp = spawnPinned(1, [process.execPath, join(here, 'control-plane', 'dist',
 const rpcPort = Number((await waitLine(cp, /agents connect: http:\/\/[\d.]+:(\d+)/))[1]);
 process.stdout.write(`${MONITORS} monitors every ${INTERVAL} s; control plane rpc ${rpcPort}\n`);
 
-const runAgent = async (arg) => {
-  // `tree|node options`: that tree's agent with these NODE_OPTIONS (e.g. a young-generation size).
+/** Starts `arg`'s agent (`tree|node options`: that tree's agent with these NODE_OPTIONS, e.g. a young-generation size). */
+const startAgent = async (arg, instance) => {
   const [tree, opts] = arg.split('|');
   const args = [join(tree, 'agent', 'dist', 'main.js')];
   const pin = linux && process.env.PIN === '1';
@@ -76,7 +79,7 @@ const runAgent = async (arg) => {
         LOOKOUT_AGENT_CONTROL_PLANE_URL: `http://127.0.0.1:${rpcPort}`,
         LOOKOUT_AGENT_TOKEN: token,
         LOOKOUT_AGENT_REGION: 'eu-west',
-        LOOKOUT_AGENT_INSTANCE_ID: 'paced',
+        LOOKOUT_AGENT_INSTANCE_ID: instance,
         LOOKOUT_AGENT_LOG_LEVEL: 'info',
         LOOKOUT_AGENT_METRICS_PORT: '0',
         LOOKOUT_AGENT_METRICS_HOST: '127.0.0.1',
@@ -96,49 +99,72 @@ const runAgent = async (arg) => {
     for (const m of text.matchAll(/^lookout_agent_checks_total\{[^}]*\} (\d+)/gm)) n += Number(m[1]);
     return n;
   };
-  while ((await health()).assigned < MONITORS) await sleep(500);
-  await sleep(SETTLE * 1000);
-  const l = load();
-  const c0 = await checks();
-  if (process.env.LOOKOUT_BENCH_PROF_DIR) process.kill(pid, 'SIGUSR2'); // profile: the window only
-  const t0 = cpuTicks(pid);
-  const w0 = performance.now();
-  await sleep(WINDOW * 1000);
-  const t1 = cpuTicks(pid);
-  if (process.env.LOOKOUT_BENCH_PROF_DIR) process.kill(pid, 'SIGUSR2');
-  const secs = (performance.now() - w0) / 1000;
-  const c1 = await checks();
-  const h = await health();
-  const rss = rssMb(pid);
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-  const cpuMs = ((t1 - t0) * 1000) / CLK_TCK;
-  const n = c1 - c0;
-  return {
-    tree: arg,
-    load: l,
-    rate: n / secs,
-    msPerCheck: cpuMs / n,
-    cores: cpuMs / 1000 / secs,
-    rss,
-    p99: h.schedule_lag_p99_ms,
-    buffered: h.buffered_results,
-  };
+  return { arg, child, pid, health, checks };
 };
 
-const rows = [];
-for (const tree of trees) {
-  const r = await runAgent(tree);
-  rows.push(r);
+/** Waits until the agents hold every monitor between them, settles, then measures them over one window. */
+const measure = async (agents) => {
+  const assigned = async () =>
+    (await Promise.all(agents.map((a) => a.health()))).reduce((n, h) => n + h.assigned, 0);
+  while ((await assigned()) < MONITORS) await sleep(500);
+  await sleep(SETTLE * 1000);
+  const l = load();
+  const c0 = await Promise.all(agents.map((a) => a.checks()));
+  if (process.env.LOOKOUT_BENCH_PROF_DIR) for (const a of agents) process.kill(a.pid, 'SIGUSR2'); // the window only
+  const t0 = agents.map((a) => cpuTicks(a.pid));
+  const w0 = performance.now();
+  await sleep(WINDOW * 1000);
+  const t1 = agents.map((a) => cpuTicks(a.pid));
+  if (process.env.LOOKOUT_BENCH_PROF_DIR) for (const a of agents) process.kill(a.pid, 'SIGUSR2');
+  const secs = (performance.now() - w0) / 1000;
+  const c1 = await Promise.all(agents.map((a) => a.checks()));
+  const rows = [];
+  for (const [i, a] of agents.entries()) {
+    const h = await a.health();
+    const rss = rssMb(a.pid);
+    const cpuMs = ((t1[i] - t0[i]) * 1000) / CLK_TCK;
+    const n = c1[i] - c0[i];
+    rows.push({
+      tree: a.arg,
+      load: l,
+      rate: n / secs,
+      msPerCheck: cpuMs / n,
+      cores: cpuMs / 1000 / secs,
+      rss,
+      p99: h.schedule_lag_p99_ms,
+      buffered: h.buffered_results,
+    });
+  }
+  for (const a of agents) a.child.kill('SIGTERM');
+  await Promise.all(agents.map((a) => new Promise((r) => a.child.once('exit', r))));
+  return rows;
+};
+
+/** What each agent runs per second (the paced loop's rate). */
+const perAgentRate = MONITORS / INTERVAL / (process.env.TOGETHER === '1' ? trees.length : 1);
+const print = (r) =>
   process.stdout.write(
-    `${tree}: load ${r.load}, ${r.rate.toFixed(0)} checks/s, ${r.msPerCheck.toFixed(4)} ms CPU/check, ${r.cores.toFixed(3)} cores, RSS ${r.rss.toFixed(0)} MB, p99 lag ${r.p99} ms, buffered ${r.buffered}\n`,
+    `${r.tree}: load ${r.load}, ${r.rate.toFixed(0)} checks/s, ${r.msPerCheck.toFixed(4)} ms CPU/check, ${r.cores.toFixed(3)} cores, RSS ${r.rss.toFixed(0)} MB, p99 lag ${r.p99} ms, buffered ${r.buffered}\n`,
   );
-  await sleep(3000);
+if (process.env.TOGETHER === '1') {
+  // All trees at once, as agents of the same region sharing the monitors (one window, the same load
+  // for all); each round swaps which instance name (hence which share of the monitors) a tree gets.
+  for (let round = 0; round < Number(process.env.ROUNDS ?? 2); round++) {
+    const order = round % 2 === 0 ? trees : [...trees].reverse();
+    const agents = await Promise.all(order.map((t, i) => startAgent(t, `paced-${i}`)));
+    for (const r of await measure(agents)) print(r);
+    await sleep(3000);
+  }
+} else {
+  for (const tree of trees) {
+    for (const r of await measure([await startAgent(tree, 'paced')])) print(r);
+    await sleep(3000);
+  }
 }
 if (process.env.PACED !== '0') {
   if (linux) spawnSync('taskset', ['-p', '-c', '0', String(process.pid)]);
   const l = load();
-  const p = await pacedProbeLoop(ports, WINDOW, MONITORS / INTERVAL);
+  const p = await pacedProbeLoop(ports, WINDOW, perAgentRate);
   process.stdout.write(
     `paced loop: load ${l}, ${p.rate.toFixed(0)} checks/s, ${(p.cpuMs / p.checks).toFixed(4)} ms CPU/check\n`,
   );
