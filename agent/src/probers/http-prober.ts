@@ -24,6 +24,7 @@ interface Hop {
   isHttps: boolean;
   /** The host is a name (a DNS lookup phase), not an address. */
   lookup: boolean;
+  /** The whole request (method and headers included), as node:http takes it; it copies it. */
   options: RequestOptions;
 }
 /** Ends the request under way (set while one is), and the first reason a run was ended for. */
@@ -69,7 +70,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
     headers.connection = 'close';
     let first: Hop | null = null;
     try {
-      first = hopOf(new URL(spec.url));
+      first = hopOf(new URL(spec.url), spec, headers);
     } catch {
       // not a URL: every run says so
     }
@@ -79,7 +80,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
   };
   const openTcp = (o: object) => netConnect(o as NetConnectOpts);
   const openTls = (o: object) => tlsConnect(o as ConnectionOptions);
-  const hopOf = (url: URL): Hop => {
+  const hopOf = (url: URL, spec: ProbeSpec, headers: Record<string, string>): Hop => {
     const isHttps = url.protocol === 'https:';
     const hostname = url.hostname.replace(/^\[|\]$/g, '');
     return {
@@ -94,6 +95,8 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
         // opens its own connection, closed after the response. Same sockets, less machinery.
         createConnection: isHttps ? openTls : openTcp,
         ...(isHttps ? { secureContext, servername: hostname } : {}),
+        method: spec.http_method ?? 'GET',
+        headers,
       },
     };
   };
@@ -108,11 +111,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
         const t0 = performance.now();
         const t: Record<string, number> = { dns: 0, connect: 0, tls: 0, firstByte: 0 };
         if (opts.blockPrivate) assertPublicLiteral(hop.url.hostname);
-        const req = (hop.isHttps ? httpsRequest : httpRequest)({
-          ...hop.options,
-          method: spec.http_method ?? 'GET',
-          headers: p.headers,
-        });
+        const req = (hop.isHttps ? httpsRequest : httpRequest)(hop.options);
         let res: IncomingMessage | null = null;
         let settled = false;
         const fail = (err: unknown) => {
@@ -216,7 +215,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
                 status_code: status,
               };
             }
-            hop = hopOf(new URL(location, hop.url));
+            hop = hopOf(new URL(location, hop.url), spec, p.headers);
             continue;
           }
           const timings = {
@@ -226,33 +225,29 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
             first_byte_ms: r.t.firstByte ?? 0,
             total_ms: r.t.total ?? performance.now() - started,
           };
-          const base = {
+          // One object per outcome (no spreads: this runs once per check).
+          const outcome: ProbeOutcome = {
+            ok: true,
+            error: null,
             response_time_ms: performance.now() - started,
             status_code: status,
             timings,
-            ...(r.tls ? { tls: r.tls } : {}),
           };
+          if (r.tls) outcome.tls = r.tls;
           if (status !== spec.expected_status_code) {
-            return {
-              ...base,
-              ok: false,
-              error: {
-                kind: 'status_mismatch',
-                message: `expected ${spec.expected_status_code}, got ${status}`,
-              },
+            outcome.ok = false;
+            outcome.error = {
+              kind: 'status_mismatch',
+              message: `expected ${spec.expected_status_code}, got ${status}`,
+            };
+          } else if (spec.required_keyword !== null && !r.body.includes(spec.required_keyword)) {
+            outcome.ok = false;
+            outcome.error = {
+              kind: 'keyword_missing',
+              message: `the response does not contain "${spec.required_keyword}"`,
             };
           }
-          if (spec.required_keyword !== null && !r.body.includes(spec.required_keyword)) {
-            return {
-              ...base,
-              ok: false,
-              error: {
-                kind: 'keyword_missing',
-                message: `the response does not contain "${spec.required_keyword}"`,
-              },
-            };
-          }
-          return { ...base, ok: true, error: null };
+          return outcome;
         }
       } catch (e) {
         return { ok: false, error: classifyError(e), response_time_ms: performance.now() - started };
