@@ -1,5 +1,6 @@
 import type { MonitorLocationState } from '../../domain/types.js';
 import { type SqliteContext, withoutFsync } from './db.js';
+import { createStateTable } from './state-table.js';
 import { fromRow, monitorStates } from './tables.js';
 
 export interface StateSnapshotOptions {
@@ -31,7 +32,8 @@ interface LogRow {
 }
 
 /**
- * The location states, held in memory: the check results are their durable log. Each stored result
+ * The location states, held in memory (compactly: state-table.ts): the check results are their
+ * durable log. Each stored result
  * row carries the state of its (monitor, location) after it (`state_status`, `state_failures`,
  * `state_successes`, `state_slow`; all null when the result moved nothing), written in the results'
  * own transaction, so ingestion writes no random page for states: the rows are appended. Every
@@ -57,25 +59,19 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
   const chunkStates = opts.chunkStates ?? 2000;
   const schedule = opts.schedule ?? defaultSchedule;
 
-  const book = new Map<string, Map<string, MonitorLocationState>>();
+  const book = createStateTable();
   /** Monitors with a location state changed since the last snapshot began. */
   let dirty = new Set<string>();
   /** The newest row id whose state the book holds. */
   let seen = 0;
 
   const put = (s: MonitorLocationState) => {
-    let locations = book.get(s.monitor_id);
-    if (!locations) {
-      locations = new Map();
-      book.set(s.monitor_id, locations);
-    }
-    locations.set(s.location, s);
+    book.put(s);
     dirty.add(s.monitor_id);
   };
 
   const take = (r: LogRow) => {
     if (r.state_status === null) return;
-    const prev = book.get(r.monitor_id)?.get(r.location);
     put({
       monitor_id: r.monitor_id,
       location: r.location,
@@ -85,7 +81,7 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
       consecutive_slow: r.state_slow,
       last_result_at: new Date(r.received_at),
       last_scheduled_at: new Date(r.scheduled_at),
-      version: (prev?.version ?? 0) + 1,
+      version: book.version(r.monitor_id, r.location) + 1,
     });
   };
 
@@ -141,7 +137,7 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
           withoutFsync(ctx, () => {
             const put = upsert();
             for (const id of monitors.slice(i, i + chunkStates)) {
-              for (const s of book.get(id)?.values() ?? []) put.run(toParams(s));
+              for (const s of book.locations(id)) put.run(toParams(s));
             }
             if (last) st('UPDATE result_state_mark SET upto = max(upto, ?)').run(target);
           });
@@ -198,11 +194,11 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
     snapshot,
     catchUp,
     /** The location states of a monitor (no '*' row), as of the last row seen. */
-    locations(monitorId: string): Iterable<MonitorLocationState> {
-      return book.get(monitorId)?.values() ?? [];
+    locations(monitorId: string): MonitorLocationState[] {
+      return book.locations(monitorId);
     },
     get(monitorId: string, location: string): MonitorLocationState | null {
-      return book.get(monitorId)?.get(location) ?? null;
+      return book.get(monitorId, location);
     },
     /** After recordResults' transaction committed: its states, current as of row id `upto`. */
     committed(states: Iterable<MonitorLocationState>, upto: number) {
@@ -211,11 +207,7 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
     },
     /** The newest result time of the monitor at any location; null when it has none. */
     lastResultAt(monitorId: string): Date | null {
-      let last: Date | null = null;
-      for (const s of book.get(monitorId)?.values() ?? []) {
-        if (s.last_result_at && (!last || s.last_result_at > last)) last = s.last_result_at;
-      }
-      return last;
+      return book.lastResultAt(monitorId);
     },
   };
 };
