@@ -1,5 +1,6 @@
 import { DAY_MS, HOUR_MS } from '../../domain/results/uptime.js';
 import { type SqliteContext, withoutFsync } from './db.js';
+import { periodic, type Schedule } from './periodic.js';
 
 /**
  * The results of one flush chunk: those of the monitors in `@ids` with row ids in (@from, @to], found
@@ -38,16 +39,10 @@ export interface RollupFlushOptions {
   /** Monitors per flush transaction (default 250: a few ms of the event loop each). */
   chunkMonitors?: number;
   /** Arms the next flush; returns its cancel (default an unref'd setTimeout). */
-  schedule?: (fn: () => void, ms: number) => () => void;
+  schedule?: Schedule;
   /** Resolves in a later macrotask: the flush gives the event loop back between chunks (default setImmediate). */
   nextTurn?: () => Promise<void>;
 }
-
-const defaultSchedule = (fn: () => void, ms: number) => {
-  const t = setTimeout(fn, ms);
-  t.unref();
-  return () => clearTimeout(t);
-};
 
 /**
  * The uptime buckets, kept off the ingestion transaction. recordResults stores results only; the
@@ -80,7 +75,6 @@ export const sqliteRollups = (ctx: SqliteContext, opts: RollupFlushOptions = {})
   const { st } = ctx;
   const everyMs = opts.everyMs ?? 300_000;
   const chunkMonitors = opts.chunkMonitors ?? 250;
-  const schedule = opts.schedule ?? defaultSchedule;
   const nextTurn = opts.nextTurn ?? (() => new Promise<void>((r) => setImmediate(r)));
 
   interface Mark {
@@ -146,9 +140,7 @@ export const sqliteRollups = (ctx: SqliteContext, opts: RollupFlushOptions = {})
     });
 
   let flushing: Promise<void> | null = null;
-  let cancel: (() => void) | null = null;
   let started = false;
-  let stopped = false;
   /** Writes every result stored before it starts, a chunk of monitors per turn of the event loop. */
   const flush = (): Promise<void> => {
     flushing ??= (async () => {
@@ -165,33 +157,23 @@ export const sqliteRollups = (ctx: SqliteContext, opts: RollupFlushOptions = {})
     });
     return flushing;
   };
-  const arm = () => {
-    if (stopped) return;
-    cancel = schedule(() => {
-      cancel = null;
-      // A failed flush (the file busy beyond busy_timeout) leaves the mark where it was: the next one
-      // starts there.
-      flush().then(arm, arm);
-    }, everyMs);
-  };
+  const timer = periodic(flush, everyMs, opts.schedule);
 
   return {
     /** At open, after the migrations: writes what a crash left waiting, then every `everyMs`. */
     async start() {
       started = true;
       await flush();
-      arm();
+      timer.arm();
     },
     /** Stops the timer and writes what is waiting (close). */
     async stop() {
-      stopped = true;
-      cancel?.();
+      timer.stop();
       if (started) await flush();
     },
     /** Stops the timer only (what a crash leaves; tests). */
     abandon() {
-      stopped = true;
-      cancel?.();
+      timer.stop();
     },
     flush,
     /** In recordResults' transaction, after its inserts: the earliest scheduled time stored now (ms). */

@@ -1,7 +1,8 @@
 import type { MonitorLocationState } from '../../domain/types.js';
 import { type SqliteContext, withoutFsync } from './db.js';
+import { periodic, type Schedule } from './periodic.js';
 import { createStateTable } from './state-table.js';
-import { fromRow, monitorStates } from './tables.js';
+import { fromRow, insertSql, monitorStates, runWith } from './tables.js';
 
 export interface StateSnapshotOptions {
   /** Between two snapshots (default 60 s). */
@@ -9,14 +10,8 @@ export interface StateSnapshotOptions {
   /** Location states per snapshot transaction (default 2,000: a few ms of the event loop each). */
   chunkStates?: number;
   /** Arms the next snapshot; returns its cancel (default an unref'd setTimeout). */
-  schedule?: (fn: () => void, ms: number) => () => void;
+  schedule?: Schedule;
 }
-
-const defaultSchedule = (fn: () => void, ms: number) => {
-  const t = setTimeout(fn, ms);
-  t.unref();
-  return () => clearTimeout(t);
-};
 
 /** A location state as the log row after a result carries it (check_results.state_*). */
 interface LogRow {
@@ -57,7 +52,6 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
   const { st } = ctx;
   const everyMs = opts.everyMs ?? 60_000;
   const chunkStates = opts.chunkStates ?? 2000;
-  const schedule = opts.schedule ?? defaultSchedule;
 
   const book = createStateTable();
   /** Monitors with a location state changed since the last snapshot began. */
@@ -97,26 +91,13 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
 
   const upsert = () =>
     st(
-      `INSERT INTO monitor_states (${Object.keys(monitorStates.columns).join(', ')})
-       VALUES (${Object.keys(monitorStates.columns)
-         .map((c) => `@${c}`)
-         .join(', ')})
-       ON CONFLICT (monitor_id, location) DO UPDATE SET ${Object.keys(monitorStates.columns)
-         .filter((c) => c !== 'monitor_id' && c !== 'location')
-         .map((c) => `${c} = excluded.${c}`)
-         .join(', ')}`,
+      `${insertSql(monitorStates, [], 'positional')} ON CONFLICT (monitor_id, location) DO UPDATE SET ${Object.keys(
+        monitorStates.columns,
+      )
+        .filter((c) => c !== 'monitor_id' && c !== 'location')
+        .map((c) => `${c} = excluded.${c}`)
+        .join(', ')}`,
     );
-  const toParams = (s: MonitorLocationState) => ({
-    monitor_id: s.monitor_id,
-    location: s.location,
-    status: s.status,
-    consecutive_failures: s.consecutive_failures,
-    consecutive_successes: s.consecutive_successes,
-    consecutive_slow: s.consecutive_slow,
-    last_result_at: s.last_result_at?.getTime() ?? null,
-    last_scheduled_at: s.last_scheduled_at?.getTime() ?? null,
-    version: s.version,
-  });
 
   let snapshotting: Promise<void> | null = null;
   /**
@@ -137,7 +118,7 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
           withoutFsync(ctx, () => {
             const put = upsert();
             for (const id of monitors.slice(i, i + chunkStates)) {
-              for (const s of book.locations(id)) put.run(toParams(s));
+              for (const s of book.locations(id)) runWith(monitorStates, put, s);
             }
             if (last) st('UPDATE result_state_mark SET upto = max(upto, ?)').run(target);
           });
@@ -154,17 +135,8 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
     return snapshotting;
   };
 
-  let cancel: (() => void) | null = null;
-  let stopped = false;
   let started = false;
-  const arm = () => {
-    if (stopped) return;
-    cancel = schedule(() => {
-      cancel = null;
-      // A failed snapshot (the file busy beyond busy_timeout) leaves the mark where it was.
-      snapshot().then(arm, arm);
-    }, everyMs);
-  };
+  const timer = periodic(snapshot, everyMs, opts.schedule);
 
   return {
     /** At open, after the migrations: the snapshot, then the rows after its mark. */
@@ -178,18 +150,16 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
       for (const r of rows) put(fromRow<MonitorLocationState>(monitorStates, r));
       dirty.clear();
       catchUp();
-      arm();
+      timer.arm();
     },
     /** Stops the timer and writes a last snapshot (close). */
     async stop() {
-      stopped = true;
-      cancel?.();
+      timer.stop();
       if (started) await (snapshotting ?? Promise.resolve()).then(snapshot, snapshot);
     },
     /** Stops the timer only (what a crash leaves; tests). */
     abandon() {
-      stopped = true;
-      cancel?.();
+      timer.stop();
     },
     snapshot,
     catchUp,
