@@ -13,7 +13,7 @@ import { createGrpcTransport } from '@connectrpc/connect-node';
 import { AgentService, CheckResultSchema } from '@lookout/proto';
 import Database from 'better-sqlite3';
 import { machine, writeSection } from './report.js';
-import { benchStore, insertMonitors, linux, spawnPinned, waitLine } from './support.js';
+import { allResultsSql, benchStore, insertMonitors, linux, spawnPinned, waitLine } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const BATCH = 1000;
@@ -99,7 +99,7 @@ export const run = async () => {
   });
 
   const db = new Database(join(dir, 'lookout.db'), { readonly: true });
-  const stored = db.prepare('SELECT count(*) n FROM check_results').get().n;
+  const stored = db.prepare(`SELECT count(*) n FROM ${allResultsSql(db, 'id, monitor_id')}`).get().n;
   const alerts = db.prepare("SELECT count(*) n FROM alerts WHERE source_type = 'monitor'").get().n;
   db.close();
   rmSync(dir, { recursive: true, force: true });

@@ -96,13 +96,24 @@ const step = (prev, r) => ({
 const written = () => Number(/wchar: (\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))[1]);
 const flushEvery = FLUSH_S * PER_S;
 let commits = 0;
+/** CPU µs spent in recordResults and in the flush (pruneResults), apart. */
+const spent = { ingest: 0, flush: 0 };
+const timed = async (key, fn) => {
+  const t = process.cpuUsage();
+  await fn();
+  const d = process.cpuUsage(t);
+  spent[key] += d.user + d.system;
+};
 const commit = async () => {
-  await store.recordResults(nextBatch(), step);
-  if (++commits % flushEvery === 0) await store.pruneResults(new Date(0), 1);
+  const batch = nextBatch();
+  await timed('ingest', () => store.recordResults(batch, step));
+  if (++commits % flushEvery === 0) await timed('flush', () => store.pruneResults(new Date(0), 1));
 };
 
 for (let c = 0; c < WARM * 60 * PER_S; c++) await commit();
 const cpu0 = process.cpuUsage();
+spent.ingest = 0;
+spent.flush = 0;
 const w0 = written();
 const runCommits = RUN * 60 * PER_S;
 for (let c = 0; c < runCommits; c++) await commit();
@@ -113,6 +124,8 @@ process.stdout.write(
     results,
     cpu_ms_per_1000: ((cpu.user + cpu.system) / 1000 / results) * 1000,
     bytes_per_result: (written() - w0) / results,
+    ingest_ms_per_1000: (spent.ingest / 1000 / results) * 1000,
+    flush_ms_per_1000: (spent.flush / 1000 / results) * 1000,
   })}\n`,
 );
 // Nothing after the window is measured: leave without closing (the directory goes).

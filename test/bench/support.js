@@ -168,6 +168,22 @@ export const insertMonitors = async (
  * A fresh data directory with a store, a `bench` workspace (business plan) with its admin, its default
  * policy and an eu-west agent token; `env` runs a control plane on the same store.
  */
+/**
+ * SQL for a FROM clause: every stored check result of a Lookout SQLite file, once (`cols` a column
+ * list). Results are folded from check_results_recent into check_results (store/sqlite/results.ts); a
+ * recent row already folded is in both until the flush deletes it. A file from before the fold has
+ * check_results alone.
+ */
+export const allResultsSql = (db, cols) => {
+  const folded = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'check_results_recent'")
+    .get();
+  if (!folded) return `(SELECT ${cols} FROM check_results)`;
+  return `(SELECT ${cols} FROM check_results UNION ALL SELECT ${cols} FROM check_results_recent r
+    WHERE r.rid > (SELECT CASE WHEN r.monitor_id <= coalesce(flush_done, '') THEN coalesce(flush_to, upto) ELSE upto END
+      FROM uptime_rollup_mark))`;
+};
+
 export const benchStore = async (name, extraEnv = {}) => {
   const dir = mkdtempSync(join(tmpdir(), `lookout-${name}-bench-`));
   const env = {

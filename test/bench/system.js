@@ -31,7 +31,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { machine, writeSection } from './report.js';
-import { bareProbeLoop, linux, pacedProbeLoop, sleep } from './support.js';
+import { allResultsSql, bareProbeLoop, linux, pacedProbeLoop, sleep } from './support.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const MAIN = join(ROOT, 'control-plane', 'dist', 'main.js');
@@ -369,8 +369,12 @@ export const run = async (argv = []) => {
     }
 
     db = new Database(join(dir, 'lookout.db'), { readonly: true, fileMustExist: true });
+    const resultsFrom = allResultsSql(
+      db,
+      'monitor_id, location, ok, scheduled_at, started_at, run_now_request_id',
+    );
     const byLocation = db.prepare(
-      'SELECT location, count(*) n, coalesce(sum(ok), 0) ok FROM check_results WHERE scheduled_at >= ? AND scheduled_at < ? AND run_now_request_id IS NULL GROUP BY location',
+      `SELECT location, count(*) n, coalesce(sum(ok), 0) ok FROM ${resultsFrom} WHERE scheduled_at >= ? AND scheduled_at < ? AND run_now_request_id IS NULL GROUP BY location`,
     );
     /** Results stored for slots in [from, to): in all, successful, and per region. */
     const countQ = {
@@ -385,7 +389,7 @@ export const run = async (argv = []) => {
     };
     const lagQ = db
       .prepare(
-        'SELECT started_at - scheduled_at FROM check_results WHERE scheduled_at >= ? AND scheduled_at < ? AND run_now_request_id IS NULL',
+        `SELECT started_at - scheduled_at FROM ${resultsFrom} WHERE scheduled_at >= ? AND scheduled_at < ? AND run_now_request_id IS NULL`,
       )
       .pluck();
 

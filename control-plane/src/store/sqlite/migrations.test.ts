@@ -68,6 +68,18 @@ describe('SQLite migrations', () => {
         expect(columnsOf(db, table), `${table} from step ${step}`).toEqual(columnsOf(fresh.db, table));
       for (const [table, row] of before) {
         const cols = Object.keys(row);
+        if (table === 'check_results') {
+          // A result already in the uptime buckets stays (without the state its row carried, which
+          // the snapshot holds); one still waiting for them moves to the recent results (issue 27).
+          const kept = db.prepare('SELECT * FROM check_results').all() as Row[];
+          const moved = db.prepare('SELECT * FROM check_results_recent').all() as Row[];
+          expect(kept.length + moved.length, `check_results from step ${step}`).toBe(1);
+          const [now] = [...kept, ...moved];
+          const expected = Object.fromEntries(cols.filter((c) => c in now!).map((c) => [c, row[c]]));
+          expect(now, `check_results from step ${step}`).toMatchObject(expected);
+          if (moved.length === 1) expect(Object.keys(expected)).toEqual(cols);
+          continue;
+        }
         expect(
           db.prepare(`SELECT ${cols.join(', ')} FROM ${table}`).all(),
           `${table} from step ${step}`,

@@ -4,6 +4,30 @@ import type { SqliteContext } from './db.js';
 const createTable = (name: string, columns: string[], options = 'STRICT') =>
   `CREATE TABLE ${name} (${columns.join(', ')}) ${options}`;
 
+/** check_results as migration 1 created it (and check_results_recent repeats it). */
+const resultColumns = [
+  'id TEXT',
+  'workspace_id TEXT',
+  'monitor_id TEXT',
+  'monitor_version INTEGER',
+  'location TEXT',
+  'instance_id TEXT',
+  'scheduled_at INTEGER',
+  'started_at INTEGER',
+  'received_at INTEGER',
+  'ok INTEGER',
+  'error_kind TEXT',
+  'error_message TEXT',
+  'response_time_ms INTEGER',
+  'status_code INTEGER',
+  'timings TEXT',
+  'tls_valid_to INTEGER',
+  'domain_expires_at INTEGER',
+  'dns_records TEXT',
+  'run_now_request_id TEXT',
+];
+const resultColumnNames = resultColumns.map((c) => c.split(' ')[0]).join(', ');
+
 /** monitor_states as migration 2 created it and migration 4 rebuilt it (clustered on its key). */
 const monitorStateColumns = [
   'monitor_id TEXT',
@@ -180,27 +204,7 @@ export const migrations: string[][] = [
     ]),
     'CREATE INDEX agent_sessions_region ON agent_sessions (region)',
     // Check results are append-heavy: rowid-keyed, the deterministic result id unique on the side.
-    createTable('check_results', [
-      'id TEXT',
-      'workspace_id TEXT',
-      'monitor_id TEXT',
-      'monitor_version INTEGER',
-      'location TEXT',
-      'instance_id TEXT',
-      'scheduled_at INTEGER',
-      'started_at INTEGER',
-      'received_at INTEGER',
-      'ok INTEGER',
-      'error_kind TEXT',
-      'error_message TEXT',
-      'response_time_ms INTEGER',
-      'status_code INTEGER',
-      'timings TEXT',
-      'tls_valid_to INTEGER',
-      'domain_expires_at INTEGER',
-      'dns_records TEXT',
-      'run_now_request_id TEXT',
-    ]),
+    createTable('check_results', resultColumns),
     'CREATE UNIQUE INDEX check_results_id ON check_results (id)',
     'CREATE INDEX check_results_monitor ON check_results (monitor_id, scheduled_at DESC)',
     'CREATE INDEX check_results_received ON check_results (received_at)',
@@ -495,6 +499,43 @@ export const migrations: string[][] = [
     // results up to `flush_to`, and has written those of the monitors up to `flush_done`.
     'ALTER TABLE uptime_rollup_mark ADD COLUMN flush_to INTEGER',
     'ALTER TABLE uptime_rollup_mark ADD COLUMN flush_done TEXT',
+  ],
+  // Results stored the way they arrive (issue 27): appended to check_results_recent (no per-monitor
+  // index; each row with its location's state), folded into check_results monitor by monitor with
+  // the uptime flush (rollups.ts). The marks' row ids become the recent table's; its rows are those
+  // after either mark (the log the state book replays, the results the buckets wait for), and of those
+  // only the ones not yet in the buckets leave check_results. `folded_through`: the newest scheduled
+  // time folded so far (results.ts looks for a replayed result's first copy in check_results only up to
+  // it). check_results is pruned by row id (fold order), so its received_at index goes.
+  [
+    createTable('check_results_recent', [
+      'rid INTEGER PRIMARY KEY AUTOINCREMENT',
+      ...resultColumns,
+      'state_status TEXT',
+      'state_failures INTEGER',
+      'state_successes INTEGER',
+      'state_slow INTEGER',
+    ]),
+    'CREATE UNIQUE INDEX check_results_recent_time ON check_results_recent (scheduled_at, id)',
+    'CREATE UNIQUE INDEX check_results_recent_run ON check_results_recent (id) WHERE run_now_request_id IS NOT NULL',
+    'ALTER TABLE uptime_rollup_mark ADD COLUMN folded_through INTEGER',
+    `INSERT INTO check_results_recent (rid, ${resultColumnNames}, state_status, state_failures, state_successes, state_slow)
+       SELECT rowid, ${resultColumnNames}, state_status, state_failures, state_successes, state_slow FROM check_results
+       WHERE rowid > min((SELECT upto FROM uptime_rollup_mark), (SELECT upto FROM result_state_mark))`,
+    `DELETE FROM check_results WHERE rowid > (SELECT upto FROM uptime_rollup_mark)
+       AND NOT (rowid <= coalesce((SELECT flush_to FROM uptime_rollup_mark), 0)
+         AND monitor_id <= coalesce((SELECT flush_done FROM uptime_rollup_mark), ''))`,
+    `INSERT INTO sqlite_sequence (name, seq) SELECT 'check_results_recent', 0
+       WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'check_results_recent')`,
+    `UPDATE sqlite_sequence SET seq = max(seq, (SELECT upto FROM uptime_rollup_mark),
+       (SELECT upto FROM result_state_mark), (SELECT coalesce(max(rowid), 0) FROM check_results))
+       WHERE name = 'check_results_recent'`,
+    'UPDATE uptime_rollup_mark SET folded_through = (SELECT max(scheduled_at) FROM check_results), waiting_from = NULL',
+    'DROP INDEX check_results_received',
+    'ALTER TABLE check_results DROP COLUMN state_status',
+    'ALTER TABLE check_results DROP COLUMN state_failures',
+    'ALTER TABLE check_results DROP COLUMN state_successes',
+    'ALTER TABLE check_results DROP COLUMN state_slow',
   ],
 ];
 

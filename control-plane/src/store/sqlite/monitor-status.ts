@@ -50,7 +50,7 @@ export const STATUSES_BY_ID_SQL = `SELECT m.id, ${STATUS_SQL} AS status
  * range of a bucket table's key per monitor: the hourly buckets of the last 24 h and of the hours
  * before and after the whole days, the daily buckets of those whole days; the newest hourly bucket
  * with a success is found walking its key backwards. The results still waiting for their buckets
- * (rollups.ts) count too, read in the same statement: per monitor a walk of its recent index entries.
+ * (rollups.ts) count too, read in the same statement: the page's recent rows by row id (`@rids`).
  */
 const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)), ${WAITING_CTE},
   parts AS (
@@ -66,8 +66,8 @@ const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)), ${WAI
       FROM uptime_rollups WHERE monitor_id IN (SELECT id FROM page) AND hour >= min(@from24h, @fullDaysTo)
     UNION ALL
     SELECT r.monitor_id, 1, r.ok != 0, r.scheduled_at >= @from24h, r.ok != 0 AND r.scheduled_at >= @from24h
-      FROM page q JOIN check_results r ON r.monitor_id = q.id
-      WHERE r.scheduled_at >= max(@from30d, (SELECT since FROM w)) AND ${waitingAfter('r')}),
+      FROM check_results_recent r
+      WHERE r.rid IN (SELECT value FROM json_each(@rids)) AND r.scheduled_at >= @from30d AND ${waitingAfter('r')}),
   sums AS (
     SELECT monitor_id, sum(t30) AS total_30d, sum(o30) AS ok_30d, sum(t24) AS total_24h, sum(o24) AS ok_24h
     FROM parts GROUP BY monitor_id)
@@ -79,27 +79,35 @@ const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)), ${WAI
     (SELECT max(u.last_ok_at) FROM uptime_rollups u WHERE u.monitor_id = p.id AND u.hour =
         (SELECT h.hour FROM uptime_rollups h WHERE h.monitor_id = p.id AND h.ok > 0 ORDER BY h.hour DESC LIMIT 1))
       AS last_ok_at,
-    (SELECT r.scheduled_at || ' ' || r.response_time_ms FROM check_results r
-      WHERE r.monitor_id = p.id AND r.scheduled_at >= (SELECT since FROM w) AND ${waitingAfter('r')}
+    (SELECT r.scheduled_at || ' ' || r.response_time_ms FROM check_results_recent r
+      WHERE r.rid IN (SELECT value FROM json_each(@rids)) AND r.monitor_id = p.id AND ${waitingAfter('r')}
         AND r.ok != 0 ORDER BY r.scheduled_at DESC LIMIT 1) AS waiting_ok
   FROM page p LEFT JOIN sums s ON s.monitor_id = p.id`;
 
 /**
- * The RECENT_CHECKS newest results of each monitor in `json_each(?)`: per monitor, a walk of the
+ * The RECENT_CHECKS newest results of each monitor in `json_each(@ids)`, from both places a result may
+ * be (results.ts): its recent rows still waiting (`@rids`), and per monitor a walk of check_results'
  * (monitor_id, scheduled_at) index that stops after RECENT_CHECKS rows. (A window function,
  * row_number() OVER (PARTITION BY monitor_id), would read every result of the page's monitors first.)
+ * Up to twice RECENT_CHECKS per monitor, newest first: the caller keeps the newest.
  */
-const RECENT_SQL = `SELECT r.monitor_id, r.scheduled_at, r.ok, r.location, r.response_time_ms, r.status_code
-  FROM json_each(?) j JOIN check_results r ON r.rowid IN
-    (SELECT rowid FROM check_results WHERE monitor_id = j.value ORDER BY scheduled_at DESC LIMIT ${RECENT_CHECKS})
-  ORDER BY r.monitor_id, r.scheduled_at, r.id`;
+const RECENT_SQL = `WITH ${WAITING_CTE}
+  SELECT r.monitor_id, r.scheduled_at, r.ok, r.location, r.response_time_ms, r.status_code, r.id
+    FROM check_results_recent r WHERE r.rid IN (SELECT value FROM json_each(@rids)) AND ${waitingAfter('r')}
+  UNION ALL
+  SELECT r.monitor_id, r.scheduled_at, r.ok, r.location, r.response_time_ms, r.status_code, r.id
+    FROM json_each(@ids) j JOIN check_results r ON r.rowid IN
+      (SELECT rowid FROM check_results WHERE monitor_id = j.value ORDER BY scheduled_at DESC LIMIT ${RECENT_CHECKS})
+  ORDER BY 1, 2 DESC, 7 DESC`;
 
 /** What a check shows as its response time: none when no response arrived. */
 export const recentResponseTime = (ok: boolean, ms: number, statusCode: number | null) =>
   ok || statusCode !== null ? ms : null;
 
 /** Monitor status in SQLite: one query per page, whatever the filter, then two for the checks. */
-export const sqliteMonitorStatus = ({ st }: SqliteContext, book: SqliteStateBook): MonitorStatusStore => {
+export const sqliteMonitorStatus = ({ db, st }: SqliteContext, book: SqliteStateBook): MonitorStatusStore => {
+  /** One snapshot for the statements of one read (a deferred transaction: a WAL read snapshot). */
+  const read = <T>(fn: () => T): T => db.transaction(fn).deferred();
   /** The status, and when the monitor was last checked: its newest location state (state-book.ts). */
   const statusOf = (row: Row) => ({
     status: row.status as MonitorStatus,
@@ -110,7 +118,12 @@ export const sqliteMonitorStatus = ({ st }: SqliteContext, book: SqliteStateBook
     const out = new Map<string, MonitorChecksSummary>();
     if (ids.length === 0) return out;
     const json = JSON.stringify(ids);
-    for (const r of st(ROLLUPS_SQL).all({ ids: json, ...dashboardWindows(at) }) as Row[]) {
+    const rids = JSON.stringify(book.recent.ofAll(ids));
+    const { rollups, recent } = read(() => ({
+      rollups: st(ROLLUPS_SQL).all({ ids: json, rids, ...dashboardWindows(at) }) as Row[],
+      recent: st(RECENT_SQL).all({ ids: json, rids }) as Row[],
+    }));
+    for (const r of rollups) {
       // The newest success: from the buckets, or a result still waiting for them when newer.
       let lastOkMs = (r.last_ok_ms as number | null) ?? null;
       if (r.waiting_ok !== null) {
@@ -124,7 +137,15 @@ export const sqliteMonitorStatus = ({ st }: SqliteContext, book: SqliteStateBook
         recent_checks: [],
       });
     }
-    for (const r of st(RECENT_SQL).all(json) as Row[]) {
+    // Newest first per monitor: the first RECENT_CHECKS of each, put back in time order.
+    let monitor = '';
+    let taken = 0;
+    for (const r of recent) {
+      if (r.monitor_id !== monitor) {
+        monitor = r.monitor_id as string;
+        taken = 0;
+      }
+      if (taken++ >= RECENT_CHECKS) continue;
       const check: RecentCheck = {
         at: new Date(r.scheduled_at as number),
         ok: r.ok === 1,
@@ -137,6 +158,7 @@ export const sqliteMonitorStatus = ({ st }: SqliteContext, book: SqliteStateBook
       };
       out.get(r.monitor_id as string)?.recent_checks.push(check);
     }
+    for (const summary of out.values()) summary.recent_checks.reverse();
     return out;
   };
   const withChecks = <T extends { id: string }>(

@@ -1,73 +1,105 @@
 import type { ResultStore } from '../../domain/results/result-store.js';
 import { DAY_MS } from '../../domain/results/uptime.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
+import { decodeCursor, toPage } from '../cursor.js';
 import type { SqliteContext } from './db.js';
 import { type SqliteRollups, WAITING_CTE, waitingAfter } from './rollups.js';
 import type { SqliteStateBook } from './state-book.js';
-import { insertSql, monitorStates, results, runWith } from './tables.js';
+import { insertSql, monitorStates, recentResults, results, runWith } from './tables.js';
 
 /**
- * Check results in SQLite. `recordResults` is the ingestion step: the new results, each carrying the
- * location state it moved, commit in one IMMEDIATE transaction (one fsync per batch); the states are
- * held in memory with those rows as their log and snapshotted behind it (state-book.ts), and the
- * uptime buckets they add to are written behind it from the stored results (rollups.ts), every read of
- * the buckets adding what is still waiting.
+ * Check results in SQLite, stored the way they arrive (issue 27; docs/decisions.md "The result store").
+ *
+ * `recordResults` is the ingestion step: the new results are appended to `check_results_recent`, each
+ * row carrying the location state it moved (state-book.ts), in one IMMEDIATE transaction (one fsync
+ * per batch). That table has no per-monitor index, so a stored result writes no page of its own: its
+ * row and its entry in the time-ordered unique index land where the previous ones did. Each monitor's
+ * recent rows are found through the in-memory index the state book keeps (recent-index.ts). Every few
+ * minutes the uptime flush folds them into `check_results`, monitor by monitor, in monitor order
+ * (rollups.ts): there a monitor's results sit together under its (monitor_id, scheduled_at) index, so
+ * a monitor's history is one index range, and a fold writes each monitor's index page once for all the
+ * results it took.
+ *
+ * A reader takes a monitor's results from both: the recent rows still waiting (WAITING_CTE,
+ * `waitingAfter`: a recent row already folded is also in check_results, until the flush deletes it)
+ * and its index range in check_results, in one read transaction.
  */
 export const sqliteResults = (
-  { st, many, immediate, page }: SqliteContext,
+  { db, st, immediate, many }: SqliteContext,
   rollups: SqliteRollups,
   book: SqliteStateBook,
 ): ResultStore => {
-  /**
-   * Row ids only rise: every reader of the log (the buckets' flush, each process's state book) keeps
-   * its place by row id, and SQLite hands out max(rowid) + 1, so once pruning has taken every row up
-   * to the marks, new rows would get ids already read. In recordResults' transaction, before its
-   * inserts: when the table's max is below the higher mark, a placeholder row at that mark makes the
-   * batch's rows come after it; it is deleted before the commit. Returns its row id, or null.
-   */
-  const keepRowidsRising = (): number | null => {
-    const { top, marks } = st(
-      `SELECT (SELECT coalesce(max(rowid), 0) FROM check_results) AS top,
-         max((SELECT upto FROM uptime_rollup_mark), (SELECT upto FROM result_state_mark)) AS marks`,
-    ).get() as { top: number; marks: number };
-    if (top >= marks) return null;
-    st('INSERT INTO check_results (rowid) VALUES (?)').run(marks);
-    return marks;
+  /** One snapshot for a reader's statements (a deferred transaction: a WAL read snapshot). */
+  const read = <T>(fn: () => T): T => db.transaction(fn).deferred();
+  /** A monitor's recent row ids, as of the newest row any process stored. */
+  const recentOf = (monitorId: string) => {
+    book.catchUp();
+    return JSON.stringify(book.recent.of(monitorId));
   };
   return {
     async listResults(workspaceId, monitorId, q) {
-      const where = ['workspace_id = ?', 'monitor_id = ?'];
-      const params: unknown[] = [workspaceId, monitorId];
-      if (q.location) {
-        where.push('location = ?');
-        params.push(q.location);
-      }
-      if (q.since) {
-        where.push('scheduled_at >= ?');
-        params.push(q.since.getTime());
-      }
-      if (q.until) {
-        where.push('scheduled_at < ?');
-        params.push(q.until.getTime());
-      }
-      return page<CheckResultRecord>(results, where, params, q, 'scheduled_at');
+      const where = ['workspace_id = @ws'];
+      if (q.location) where.push('location = @location');
+      if (q.since) where.push('scheduled_at >= @since');
+      if (q.until) where.push('scheduled_at < @until');
+      const cur = decodeCursor(q.cursor);
+      if (cur) where.push('(scheduled_at < @t OR (scheduled_at = @t AND id < @id))');
+      const params = {
+        m: monitorId,
+        ws: workspaceId,
+        rids: recentOf(monitorId),
+        location: q.location ?? null,
+        since: q.since?.getTime() ?? null,
+        until: q.until?.getTime() ?? null,
+        t: cur?.t ?? null,
+        id: cur?.id ?? null,
+        n: q.limit + 1,
+      };
+      const order = 'ORDER BY scheduled_at DESC, id DESC LIMIT @n';
+      const rows = read(() => [
+        ...many<CheckResultRecord>(
+          results,
+          `WITH ${WAITING_CTE} SELECT r.* FROM check_results_recent r
+           WHERE r.rid IN (SELECT value FROM json_each(@rids)) AND ${waitingAfter('r')} AND ${where.join(' AND ')} ${order}`,
+          params,
+        ),
+        ...many<CheckResultRecord>(
+          results,
+          `SELECT * FROM check_results WHERE monitor_id = @m AND ${where.join(' AND ')} ${order}`,
+          params,
+        ),
+      ]);
+      rows.sort(newestFirst);
+      return toPage(rows.slice(0, q.limit + 1), q.limit, (r) => r.scheduled_at);
     },
     async countResults(workspaceId, monitorId, since, until) {
       return st(
-        `SELECT count(*) total, coalesce(sum(ok), 0) ok FROM check_results
-       WHERE workspace_id = ? AND monitor_id = ? AND scheduled_at >= ? AND scheduled_at < ?`,
-      ).get(workspaceId, monitorId, since.getTime(), until.getTime()) as { total: number; ok: number };
+        `WITH ${WAITING_CTE} SELECT count(*) total, coalesce(sum(ok), 0) ok FROM (
+           SELECT r.ok FROM check_results_recent r WHERE r.rid IN (SELECT value FROM json_each(@rids))
+             AND ${waitingAfter('r')} AND r.workspace_id = @ws AND r.scheduled_at >= @since AND r.scheduled_at < @until
+           UNION ALL
+           SELECT ok FROM check_results
+             WHERE monitor_id = @m AND scheduled_at >= @since AND scheduled_at < @until AND workspace_id = @ws)`,
+      ).get({
+        m: monitorId,
+        ws: workspaceId,
+        rids: recentOf(monitorId),
+        since: since.getTime(),
+        until: until.getTime(),
+      }) as { total: number; ok: number };
     },
     async pruneResults(before, limit) {
-      // Only results already in the buckets and in the states' snapshot go (another process's may still
-      // wait): write ours first.
-      await rollups.flush();
+      // The recent rows received before `before` are folded first (with the states' snapshot, so the
+      // flush deletes them from the recent table too).
       await book.snapshot();
+      await rollups.flush();
+      // check_results is in fold order, so its oldest results come first by row id: look at the first
+      // rows only (a bounded read), and delete those received before `before`.
       return st(
-        `DELETE FROM check_results WHERE rowid IN (SELECT rowid FROM check_results
-         WHERE received_at < ? AND rowid <= (SELECT upto FROM uptime_rollup_mark)
-           AND rowid <= (SELECT upto FROM result_state_mark) LIMIT ?)`,
-      ).run(before.getTime(), limit).changes;
+        `DELETE FROM check_results WHERE rowid IN (SELECT rowid FROM
+           (SELECT rowid, received_at FROM check_results ORDER BY rowid LIMIT @scan)
+         WHERE received_at < @before LIMIT @limit)`,
+      ).run({ before: before.getTime(), limit, scan: limit * PRUNE_SCAN }).changes;
     },
     async sumRollups(workspaceId, monitorId, fromHour, toHour) {
       // The buckets and the results still waiting for them (rollups.ts), in one snapshot.
@@ -77,10 +109,16 @@ export const sqliteResults = (
          SELECT total, ok FROM uptime_rollups
            WHERE monitor_id = @m AND hour >= @from AND hour < @to AND workspace_id = @ws
          UNION ALL
-         SELECT 1, r.ok != 0 FROM check_results r
-           WHERE r.monitor_id = @m AND r.scheduled_at >= max(@from, (SELECT since FROM w)) AND r.scheduled_at < @to
+         SELECT 1, r.ok != 0 FROM check_results_recent r
+           WHERE r.rid IN (SELECT value FROM json_each(@rids)) AND r.scheduled_at >= @from AND r.scheduled_at < @to
              AND ${waitingAfter('r')} AND r.workspace_id = @ws)`,
-      ).get({ m: monitorId, from: fromHour.getTime(), to: toHour.getTime(), ws: workspaceId }) as {
+      ).get({
+        m: monitorId,
+        rids: recentOf(monitorId),
+        from: fromHour.getTime(),
+        to: toHour.getTime(),
+        ws: workspaceId,
+      }) as {
         total: number;
         ok: number;
       };
@@ -104,47 +142,52 @@ export const sqliteResults = (
       const out = immediate(() => {
         // Under the write lock: what other processes stored since, so every step sees the newest state.
         book.catchUp();
-        const floor = keepRowidsRising();
-        const insert = st(`${insertSql(results, [], 'positional')} ON CONFLICT DO NOTHING`);
-        const logState = st(
-          'UPDATE check_results SET state_status = ?, state_failures = ?, state_successes = ?, state_slow = ? WHERE rowid = ?',
-        );
+        const insert = st(`${insertSql(recentResults, [], 'positional')} ON CONFLICT DO NOTHING`);
+        // A replayed result whose first copy was folded already: looked for in check_results, but only
+        // when it is not newer than everything folded (a fresh result never is there).
+        const foldedThrough =
+          (st('SELECT folded_through AS t FROM uptime_rollup_mark').get() as { t: number | null }).t ?? -1;
+        const folded = st('SELECT 1 FROM check_results WHERE monitor_id = ? AND scheduled_at = ? AND id = ?');
+        const foldedRun = st('SELECT 1 FROM check_results WHERE id = ? AND run_now_request_id IS NOT NULL');
         const stored: string[] = [];
+        const monitorsOf: string[] = [];
+        const rids: number[] = [];
         /** States moved by this batch, by `monitor|location`: the book takes them once it commits. */
         const moved = new Map<string, MonitorLocationState>();
-        let earliest = Number.POSITIVE_INFINITY;
         let last = 0;
         for (const r of batch) {
-          const info = runWith(results, insert, r);
+          if (
+            (r.scheduled_at.getTime() <= foldedThrough &&
+              folded.get(r.monitor_id, r.scheduled_at.getTime(), r.id) !== undefined) ||
+            (r.run_now_request_id && foldedRun.get(r.id) !== undefined)
+          )
+            continue;
+          const key = `${r.monitor_id}|${r.location}`;
+          // The state after this result rides in its own row: the log the book is rebuilt from. A
+          // result already stored (a replay) moves nothing, so its step is dropped.
+          const next = step(moved.get(key) ?? book.get(r.monitor_id, r.location), r);
+          const info = runWith(recentResults, insert, {
+            ...r,
+            state_status: next?.status ?? null,
+            state_failures: next?.consecutive_failures ?? null,
+            state_successes: next?.consecutive_successes ?? null,
+            state_slow: next?.consecutive_slow ?? null,
+          });
           if (info.changes !== 1) continue;
           stored.push(r.id);
           last = Number(info.lastInsertRowid);
-          const t = r.scheduled_at.getTime();
-          if (t < earliest) earliest = t;
-          const key = `${r.monitor_id}|${r.location}`;
-          const next = step(moved.get(key) ?? book.get(r.monitor_id, r.location), r);
-          if (!next) continue;
-          moved.set(key, next);
-          // The state after this result, in its own row: the log the book is rebuilt from.
-          logState.run(
-            next.status,
-            next.consecutive_failures,
-            next.consecutive_successes,
-            next.consecutive_slow,
-            last,
-          );
+          monitorsOf.push(r.monitor_id);
+          rids.push(last);
+          if (next) moved.set(key, next);
         }
-        if (floor !== null) st('DELETE FROM check_results WHERE rowid = ?').run(floor);
-        // Only the results stored now count in the buckets, each once, from the next flush on.
-        if (stored.length > 0) rollups.stored(earliest);
         const stars = many<MonitorLocationState>(
           monitorStates,
           "SELECT * FROM monitor_states WHERE location = '*' AND monitor_id IN (SELECT value FROM json_each(?))",
           JSON.stringify(touched),
         );
-        return { stored, moved, last, stars };
+        return { stored, moved, last, stars, monitorsOf, rids };
       });
-      book.committed(out.moved.values(), out.last);
+      book.committed(out.moved.values(), out.last, out.monitorsOf, out.rids);
       const after = [...out.stars];
       for (const id of touched) after.push(...book.locations(id));
       after.sort((a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location));
@@ -152,3 +195,9 @@ export const sqliteResults = (
     },
   };
 };
+
+/** Rows pruneResults looks at per row it may delete (fold order is time order only roughly). */
+const PRUNE_SCAN = 4;
+
+const newestFirst = (a: CheckResultRecord, b: CheckResultRecord) =>
+  b.scheduled_at.getTime() - a.scheduled_at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);

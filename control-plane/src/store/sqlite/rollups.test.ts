@@ -223,7 +223,7 @@ describe('uptime buckets behind ingestion (SQLite)', () => {
     expect(markOf(db)).toBe(20);
     // SQLite alone would hand out 1..5 again, at or below the marks every reader keeps its place by.
     await store.recordResults(batch('b', T0 + 2 * H, 5), () => null);
-    expect(db.prepare('SELECT rowid FROM check_results ORDER BY rowid').pluck().all()).toEqual([
+    expect(db.prepare('SELECT rid FROM check_results_recent ORDER BY rid').pluck().all()).toEqual([
       21, 22, 23, 24, 25,
     ]);
     expect(await sum(store, 'm1', T0, T0 + 3 * H)).toEqual({ total: 2, ok: 2 });

@@ -1,14 +1,11 @@
 import { DAY_MS, HOUR_MS } from '../../domain/results/uptime.js';
 import { type SqliteContext, withoutFsync } from './db.js';
 import { periodic, type Schedule } from './periodic.js';
+import type { SqliteStateBook } from './state-book.js';
+import { results } from './tables.js';
 
-/**
- * The results of one flush chunk: those of the monitors in `@ids` with row ids in (@from, @to], found
- * by a walk of each monitor's (monitor_id, scheduled_at) index entries from `@since` (the earliest
- * scheduled time that may wait) on.
- */
-const CHUNK_ROWS = `monitor_id IN (SELECT value FROM json_each(@ids)) AND scheduled_at >= @since
-  AND +rowid > @from AND +rowid <= @to`;
+/** The rows of one flush chunk: recent rows by row id (`@rids`, from the state book's recent index). */
+const CHUNK_ROWS = 'rid IN (SELECT value FROM json_each(@rids))';
 
 /**
  * Adds the results of a chunk (CHUNK_ROWS) to their hourly buckets, grouped in SQL. The newest
@@ -19,7 +16,7 @@ const ADD_TO_HOURLY = `INSERT INTO uptime_rollups (monitor_id, hour, location, w
   SELECT monitor_id, scheduled_at - scheduled_at % ${HOUR_MS}, location, workspace_id, count(*), sum(ok != 0),
     sum(response_time_ms), max(CASE WHEN ok != 0 THEN scheduled_at END),
     CASE WHEN max(CASE WHEN ok != 0 THEN scheduled_at END) IS NULL THEN NULL ELSE response_time_ms END
-  FROM check_results WHERE ${CHUNK_ROWS} GROUP BY 1, 2, 3
+  FROM check_results_recent WHERE ${CHUNK_ROWS} GROUP BY 1, 2, 3
   ON CONFLICT (monitor_id, hour, location) DO UPDATE SET
     total = total + excluded.total, ok = ok + excluded.ok,
     response_ms_sum = response_ms_sum + excluded.response_ms_sum,
@@ -28,10 +25,21 @@ const ADD_TO_HOURLY = `INSERT INTO uptime_rollups (monitor_id, hour, location, w
 const ADD_TO_DAILY = `INSERT INTO uptime_daily (monitor_id, day, location, workspace_id, total, ok, response_ms_sum)
   SELECT monitor_id, scheduled_at - scheduled_at % ${DAY_MS}, location, min(workspace_id), count(*), sum(ok != 0),
     sum(response_time_ms)
-  FROM check_results WHERE ${CHUNK_ROWS} GROUP BY 1, 2, 3
+  FROM check_results_recent WHERE ${CHUNK_ROWS} GROUP BY 1, 2, 3
   ON CONFLICT (monitor_id, day, location) DO UPDATE SET
     total = total + excluded.total, ok = ok + excluded.ok,
     response_ms_sum = response_ms_sum + excluded.response_ms_sum`;
+const COLUMNS = Object.keys(results.columns).join(', ');
+/**
+ * Folds a chunk's rows into check_results in (monitor, time) order: each monitor's new index entries
+ * go in together, beside its older ones. A row already there (a crash between a fold and its mark)
+ * is skipped.
+ */
+const FOLD = `INSERT INTO check_results (${COLUMNS})
+  SELECT ${COLUMNS} FROM check_results_recent WHERE ${CHUNK_ROWS} ORDER BY monitor_id, scheduled_at, id
+  ON CONFLICT DO NOTHING`;
+/** Recent rows deleted per transaction once folded. */
+const DELETE_CHUNK = 20_000;
 
 export interface RollupFlushOptions {
   /** Between two flushes (default 5 min). */
@@ -45,33 +53,34 @@ export interface RollupFlushOptions {
 }
 
 /**
- * The uptime buckets, kept off the ingestion transaction. recordResults stores results only; the
- * buckets are written from the stored results themselves every `everyMs` (and at open, before
- * pruning, on close). Every result with a row id up to the mark `uptime_rollup_mark.upto` is in the
- * buckets, no later one is, except during a flush:
+ * The uptime buckets, and the fold of the recent results into check_results (results.ts), both kept
+ * off the ingestion transaction. recordResults appends results to check_results_recent only; every
+ * `everyMs` (and at open, before pruning, on close) the flush adds them to their buckets and copies
+ * them into check_results, monitor by monitor. Every recent row with a row id up to the mark
+ * `uptime_rollup_mark.upto` is in the buckets and in check_results, no later one is, except during a
+ * flush:
  *
- * A flush takes the results up to `flush_to` (the newest row id when it began) monitor by monitor, in
- * monitor id order, `chunkMonitors` monitors a transaction: each chunk adds those monitors' results in
- * (upto, flush_to] to their buckets and moves `flush_done` to its last monitor id, in one transaction;
- * the last one moves `upto` to `flush_to`. So a bucket is written once per flush whatever the number
- * of results in it: with a 60 s check interval and a 5 min flush, a monitor's hourly and daily bucket
- * take a page write each per five results instead of one each per result (flushing by row-id ranges,
- * as before, wrote every bucket of the monitors a range held, i.e. every bucket once per minute of
- * results). The monitors are found by walking the distinct ids of the results' monitor index, so a
- * deleted monitor's results are flushed too. A crash anywhere loses nothing and counts nothing twice:
- * the next flush (at the latest the one at open) goes on from `flush_done`. Any process on the file may
- * flush, or go on with, another's: the mark is read and moved in IMMEDIATE transactions.
+ * A flush takes the rows up to `flush_to` (the newest row id when it began) monitor by monitor, in
+ * monitor id order, `chunkMonitors` monitors a transaction: each chunk adds those monitors' rows in
+ * (upto, flush_to] to their buckets, folds them into check_results and moves `flush_done` to its last
+ * monitor id, in one transaction; the last one moves `upto` to `flush_to`. So a bucket, and a monitor's
+ * page of the check_results index, is written once per flush whatever the number of results in it:
+ * with a 60 s check interval and a 5 min flush, once per five results or more instead of once per
+ * result. A chunk's rows are found by row id through the state book's recent index (the recent table
+ * has no per-monitor index). A crash anywhere loses nothing and counts nothing twice: the next flush (at
+ * the latest the one at open) goes on from `flush_done`. Any process on the file may flush, or go on
+ * with, another's: the mark is read and moved in IMMEDIATE transactions, after the book has read every
+ * row stored.
  *
- * Reads stay exact in every process: they add the results still waiting to the buckets, in the same
- * statement (one snapshot), where waiting means a row id after `upto`, or after `flush_to` for a
- * monitor at or before `flush_done` (WAITING_CTE, `waitingAfter`). `waiting_from` bounds the
- * scheduled times of the waiting results from below (recordResults lowers it, the end of a flush sets
- * it exactly), so a reader walks only a monitor's recent entries of the (monitor_id, scheduled_at)
- * index.
+ * After a flush, the recent rows up to both marks (this one and the states' snapshot's,
+ * `result_state_mark`) are deleted, oldest first, a slice per transaction.
  *
- * Row ids only rise (results.ts `keepRowidsRising`), and pruning deletes only results in the buckets.
+ * Reads stay exact in every process: they add the recent rows still waiting to the buckets (or to the
+ * monitor's range of check_results), in the same statement or read transaction, where waiting means a
+ * row id after `upto`, or after `flush_to` for a monitor at or before `flush_done` (WAITING_CTE,
+ * `waitingAfter`).
  */
-export const sqliteRollups = (ctx: SqliteContext, opts: RollupFlushOptions = {}) => {
+export const sqliteRollups = (ctx: SqliteContext, book: SqliteStateBook, opts: RollupFlushOptions = {}) => {
   const { st } = ctx;
   const everyMs = opts.everyMs ?? 300_000;
   const chunkMonitors = opts.chunkMonitors ?? 250;
@@ -81,25 +90,10 @@ export const sqliteRollups = (ctx: SqliteContext, opts: RollupFlushOptions = {})
     upto: number;
     flush_to: number | null;
     flush_done: string | null;
-    waiting_from: number | null;
   }
-  const markNow = () =>
-    st('SELECT upto, flush_to, flush_done, waiting_from FROM uptime_rollup_mark').get() as Mark;
+  const markNow = () => st('SELECT upto, flush_to, flush_done FROM uptime_rollup_mark').get() as Mark;
   const maxRowid = () =>
-    (st('SELECT coalesce(max(rowid), 0) AS m FROM check_results').get() as { m: number }).m;
-  /** The next `count` monitor ids after `after` that have results, from the monitor index. */
-  const nextMonitors = (after: string, count: number): string[] => {
-    const next = st('SELECT monitor_id FROM check_results WHERE monitor_id > ? ORDER BY monitor_id LIMIT 1');
-    const ids: string[] = [];
-    let id = after;
-    while (ids.length < count) {
-      const row = next.get(id) as { monitor_id: string } | undefined;
-      if (!row) break;
-      id = row.monitor_id;
-      ids.push(id);
-    }
-    return ids;
-  };
+    (st('SELECT coalesce(max(rid), 0) AS m FROM check_results_recent').get() as { m: number }).m;
   /** Begins a flush of everything stored now, unless one is under way; false when nothing waits. */
   const begin = (): boolean =>
     withoutFsync(ctx, () => {
@@ -111,33 +105,56 @@ export const sqliteRollups = (ctx: SqliteContext, opts: RollupFlushOptions = {})
       return true;
     });
   /**
-   * One transaction: the next `chunkMonitors` monitors' results after the mark, up to `flush_to`, into
-   * the buckets; or, with no monitor left, the flush's end. True while there is more.
+   * One transaction: the next `chunkMonitors` monitors' rows after the mark, up to `flush_to`, into
+   * the buckets and check_results; or, with no monitor left, the flush's end. True while there is more.
    */
   const chunk = (): boolean =>
     withoutFsync(ctx, () => {
       const mark = markNow();
       if (mark.flush_to === null) return false;
-      const ids = nextMonitors(mark.flush_done ?? '', chunkMonitors);
+      // Every row up to flush_to, whichever process stored it, is in the recent index.
+      book.catchUp();
+      const ids = book.recent.nextMonitors(mark.upto, mark.flush_to, mark.flush_done ?? '', chunkMonitors);
       if (ids.length > 0) {
-        const params = {
-          ids: JSON.stringify(ids),
-          since: mark.waiting_from ?? 0,
-          from: mark.upto,
-          to: mark.flush_to,
-        };
+        const params = { rids: JSON.stringify(book.recent.ofAll(ids, mark.upto, mark.flush_to)) };
         st(ADD_TO_HOURLY).run(params);
         st(ADD_TO_DAILY).run(params);
-        st('UPDATE uptime_rollup_mark SET flush_done = ?').run(ids[ids.length - 1]);
+        st(FOLD).run(params);
+        st(
+          `UPDATE uptime_rollup_mark SET flush_done = @done, folded_through = max(coalesce(folded_through, 0),
+             coalesce((SELECT max(scheduled_at) FROM check_results_recent WHERE ${CHUNK_ROWS}), 0))`,
+        ).run({ ...params, done: ids[ids.length - 1] });
         return true;
       }
-      // The flush's end: what waits now arrived during it; its earliest time, exactly.
-      st(
-        `UPDATE uptime_rollup_mark SET upto = @to, flush_to = NULL, flush_done = NULL,
-           waiting_from = (SELECT min(scheduled_at) FROM check_results WHERE rowid > @to)`,
-      ).run({ to: mark.flush_to });
+      st('UPDATE uptime_rollup_mark SET upto = flush_to, flush_to = NULL, flush_done = NULL').run();
       return false;
     });
+  /**
+   * One transaction: deletes the oldest recent rows up to both marks (folded, and their states in the
+   * snapshot), at most DELETE_CHUNK row ids. Returns how far rows are gone, or null when none was left.
+   */
+  const deleteFolded = (): number | null =>
+    withoutFsync(ctx, () => {
+      const { lo, upto } = st(
+        `SELECT (SELECT min(rid) FROM check_results_recent) AS lo,
+           min((SELECT upto FROM uptime_rollup_mark), (SELECT upto FROM result_state_mark)) AS upto`,
+      ).get() as { lo: number | null; upto: number };
+      if (lo === null || lo > upto) return null;
+      const through = Math.min(upto, lo + DELETE_CHUNK - 1);
+      st('DELETE FROM check_results_recent WHERE rid <= ?').run(through);
+      return through;
+    });
+  /** Deletes what the flush folded, a slice per turn, then lets the recent index forget it. */
+  const deleteAllFolded = async () => {
+    let through: number | null = null;
+    for (let d = deleteFolded(); d !== null; d = deleteFolded()) {
+      through = d;
+      await nextTurn();
+    }
+    if (through === null) return;
+    book.recent.forget(through);
+    while (!book.recent.sweep(5000)) await nextTurn();
+  };
 
   let flushing: Promise<void> | null = null;
   let started = false;
@@ -152,6 +169,7 @@ export const sqliteRollups = (ctx: SqliteContext, opts: RollupFlushOptions = {})
         while (chunk()) await nextTurn();
         if (markNow().upto >= until) break;
       }
+      await deleteAllFolded();
     })().finally(() => {
       flushing = null;
     });
@@ -176,26 +194,18 @@ export const sqliteRollups = (ctx: SqliteContext, opts: RollupFlushOptions = {})
       timer.stop();
     },
     flush,
-    /** In recordResults' transaction, after its inserts: the earliest scheduled time stored now (ms). */
-    stored(earliest: number) {
-      st('UPDATE uptime_rollup_mark SET waiting_from = min(coalesce(waiting_from, @t), @t)').run({
-        t: earliest,
-      });
-    },
   };
 };
 
 export type SqliteRollups = ReturnType<typeof sqliteRollups>;
 
 /**
- * SQL for readers: `w.upto`, `w.flush_to` and `w.done` (see above) and `w.since` (the earliest
- * scheduled time that may wait; far in the future when nothing does), read in the same statement as
- * the buckets it completes. Use them as scalar subqueries (`(SELECT since FROM w)`): constants to the
- * planner, so they bound index ranges.
+ * SQL for readers: `w.upto`, `w.flush_to` and `w.done` (see above), read in the same statement as the
+ * buckets or check_results rows it completes. Use them as scalar subqueries (`(SELECT upto FROM w)`).
  */
-export const WAITING_CTE = `w AS (SELECT upto, coalesce(flush_to, upto) AS flush_to, coalesce(flush_done, '') AS done,
-  coalesce(waiting_from, 9007199254740991) AS since FROM uptime_rollup_mark)`;
+export const WAITING_CTE = `w AS (SELECT upto, coalesce(flush_to, upto) AS flush_to, coalesce(flush_done, '') AS done
+  FROM uptime_rollup_mark)`;
 
-/** SQL: whether result `r` still waits for its bucket (with WAITING_CTE in the statement). */
+/** SQL: whether recent row `r` still waits for its bucket and its fold (with WAITING_CTE in the statement). */
 export const waitingAfter = (r: string) =>
-  `${r}.rowid > CASE WHEN ${r}.monitor_id <= (SELECT done FROM w) THEN (SELECT flush_to FROM w) ELSE (SELECT upto FROM w) END`;
+  `${r}.rid > CASE WHEN ${r}.monitor_id <= (SELECT done FROM w) THEN (SELECT flush_to FROM w) ELSE (SELECT upto FROM w) END`;

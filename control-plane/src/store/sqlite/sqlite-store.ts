@@ -75,8 +75,8 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
 
   const ctx = sqliteContext(db);
   const heartbeats = sqliteHeartbeats(ctx, { path: opts.path, busyTimeoutMs });
-  const rollups = sqliteRollups(ctx, opts.rollups);
   const book = sqliteStateBook(ctx, opts.states);
+  const rollups = sqliteRollups(ctx, book, opts.rollups);
   const results = sqliteResults(ctx, rollups, book);
   return {
     kind: 'sqlite',
@@ -119,7 +119,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteMembers(ctx),
     ...sqliteMonitorStatus(ctx, book),
     ...sqliteMailSettings(ctx),
-    ...sqliteStatusPages(ctx),
+    ...sqliteStatusPages(ctx, book),
     ...sqliteAckLinks(ctx),
     ...sqliteContactMethods(ctx),
     ...sqlitePingKeys(ctx),

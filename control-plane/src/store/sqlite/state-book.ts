@@ -1,6 +1,7 @@
 import type { MonitorLocationState } from '../../domain/types.js';
 import { type SqliteContext, withoutFsync } from './db.js';
 import { periodic, type Schedule } from './periodic.js';
+import { createRecentIndex } from './recent-index.js';
 import { createStateTable } from './state-table.js';
 import { fromRow, insertSql, monitorStates, runWith } from './tables.js';
 
@@ -13,7 +14,7 @@ export interface StateSnapshotOptions {
   schedule?: Schedule;
 }
 
-/** A location state as the log row after a result carries it (check_results.state_*). */
+/** A location state as the log row after a result carries it (check_results_recent.state_*). */
 interface LogRow {
   rid: number;
   monitor_id: string;
@@ -27,8 +28,8 @@ interface LogRow {
 }
 
 /**
- * The location states, held in memory (compactly: state-table.ts): the check results are their
- * durable log. Each stored result
+ * The location states, held in memory (compactly: state-table.ts): the recent check results are
+ * their durable log. Each stored result
  * row carries the state of its (monitor, location) after it (`state_status`, `state_failures`,
  * `state_successes`, `state_slow`; all null when the result moved nothing), written in the results'
  * own transaction, so ingestion writes no random page for states: the rows are appended. Every
@@ -44,7 +45,10 @@ interface LogRow {
  * an increment), so a snapshot may hold states newer than its mark: replaying the rows after it ends
  * at the same states.
  *
- * Row ids only rise (results.ts `keepRowidsRising`), and pruning deletes only rows up to the mark. The
+ * The log is `check_results_recent` (results.ts), whose row ids only rise (AUTOINCREMENT); the
+ * flush deletes only rows up to the mark (rollups.ts). Following the log, the book also keeps each
+ * monitor's recent row ids (`recent`, recent-index.ts): the per-monitor path readers take into that
+ * table. The
  * '*' rows (monitor-level status, changed by
  * compare-and-set in monitors.ts and alerts.ts) are not in the book: they are read from the table.
  */
@@ -54,6 +58,7 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
   const chunkStates = opts.chunkStates ?? 2000;
 
   const book = createStateTable();
+  const recent = createRecentIndex();
   /** Monitors with a location state changed since the last snapshot began. */
   let dirty = new Set<string>();
   /** The newest row id whose state the book holds. */
@@ -79,14 +84,42 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
     });
   };
 
-  /** Takes the states of the rows stored (by any process) after the last one seen. */
-  const catchUp = () => {
+  /** Reads the log after row id `after`: each row into the recent index, its state into the book when newer than `statesAfter`. */
+  const follow = (after: number, statesAfter: number) => {
     const rows = st(
-      `SELECT rowid AS rid, monitor_id, location, scheduled_at, received_at, state_status, state_failures,
-         state_successes, state_slow FROM check_results WHERE rowid > ? ORDER BY rowid`,
-    ).all(seen) as LogRow[];
-    for (const r of rows) take(r);
-    if (rows.length > 0) seen = rows[rows.length - 1]!.rid;
+      `SELECT rid, monitor_id, location, scheduled_at, received_at, state_status, state_failures,
+         state_successes, state_slow FROM check_results_recent WHERE rid > ? ORDER BY rid`,
+    ).all(after) as LogRow[];
+    for (const r of rows) {
+      recent.add(r.monitor_id, r.rid);
+      if (r.rid > statesAfter) take(r);
+    }
+    if (rows.length > 0 && rows[rows.length - 1]!.rid > seen) seen = rows[rows.length - 1]!.rid;
+  };
+
+  /** The snapshot's location states, as current as its mark (which it returns). */
+  const loadSnapshot = (): number => {
+    const mark = (st('SELECT upto FROM result_state_mark').get() as { upto: number }).upto;
+    const rows = st("SELECT * FROM monitor_states WHERE location != '*'").all() as Record<string, unknown>[];
+    for (const r of rows) book.put(fromRow<MonitorLocationState>(monitorStates, r));
+    return mark;
+  };
+
+  /**
+   * Takes the rows stored (by any process) after the last one seen. The flush deletes folded rows once
+   * the snapshot holds their states (rollups.ts): a process that saw none of them since (it neither
+   * stored nor read for minutes) starts again from the snapshot instead.
+   */
+  const catchUp = () => {
+    const { marks } = st(
+      'SELECT min((SELECT upto FROM uptime_rollup_mark), (SELECT upto FROM result_state_mark)) AS marks',
+    ).get() as { marks: number };
+    if (seen < marks) {
+      // The snapshot holds what this book would have read (or newer: replaying assigns).
+      follow(seen, loadSnapshot());
+      return;
+    }
+    follow(seen, seen);
   };
 
   const upsert = () =>
@@ -142,14 +175,8 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
     /** At open, after the migrations: the snapshot, then the rows after its mark. */
     start() {
       started = true;
-      seen = (st('SELECT upto FROM result_state_mark').get() as { upto: number }).upto;
-      const rows = st("SELECT * FROM monitor_states WHERE location != '*'").all() as Record<
-        string,
-        unknown
-      >[];
-      for (const r of rows) put(fromRow<MonitorLocationState>(monitorStates, r));
-      dirty.clear();
-      catchUp();
+      // Every recent row into the index; the states of those after the snapshot's mark.
+      follow(0, loadSnapshot());
       timer.arm();
     },
     /** Stops the timer and writes a last snapshot (close). */
@@ -170,11 +197,17 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
     get(monitorId: string, location: string): MonitorLocationState | null {
       return book.get(monitorId, location);
     },
-    /** After recordResults' transaction committed: its states, current as of row id `upto`. */
-    committed(states: Iterable<MonitorLocationState>, upto: number) {
+    /**
+     * After recordResults' transaction committed: its states, current as of row id `upto`, and its rows
+     * (`monitors[i]` at row id `rids[i]`).
+     */
+    committed(states: Iterable<MonitorLocationState>, upto: number, monitors: string[], rids: number[]) {
       for (const s of states) put(s);
+      for (let i = 0; i < rids.length; i++) recent.add(monitors[i]!, rids[i]!);
       if (upto > seen) seen = upto;
     },
+    /** Each monitor's recent rows (recent-index.ts), as of the last row seen. */
+    recent,
     /** The newest result time of the monitor at any location; null when it has none. */
     lastResultAt(monitorId: string): Date | null {
       return book.lastResultAt(monitorId);

@@ -289,6 +289,19 @@ export const results = table('check_results', {
   run_now_request_id: 'text',
 });
 
+/**
+ * The results not yet folded into `check_results` (results.ts, rollups.ts): appended as they arrive,
+ * each with the state of its location after it (state-book.ts); `rid` is the row id, AUTOINCREMENT so
+ * that it only rises.
+ */
+export const recentResults = table('check_results_recent', {
+  ...results.columns,
+  state_status: 'text',
+  state_failures: 'int',
+  state_successes: 'int',
+  state_slow: 'int',
+});
+
 export const monitorStates = table('monitor_states', {
   monitor_id: 'text',
   location: 'text',
