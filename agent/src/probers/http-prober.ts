@@ -3,7 +3,6 @@ import { request as httpsRequest } from 'node:https';
 import { isIP, type NetConnectOpts, connect as netConnect } from 'node:net';
 import type { ConnectionOptions, TLSSocket } from 'node:tls';
 import { createSecureContext, type SecureContext, connect as tlsConnect } from 'node:tls';
-import { urlToHttpOptions } from 'node:url';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
 import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
@@ -11,6 +10,11 @@ import { classifyError } from './classify-error.js';
 const MAX_BODY = 1 << 20;
 const MAX_REDIRECTS = 5;
 const DAY_MS = 86_400_000;
+/** The headers of a spec without its own headers, auth or body (the same object for all of them). */
+const DEFAULT_HEADERS: Record<string, string> = {
+  'user-agent': 'Lookout/1 (+monitoring)',
+  connection: 'close',
+};
 
 /** A spec's headers and body, and the request options of its first hop (see `prepare`). */
 interface Prepared {
@@ -20,7 +24,10 @@ interface Prepared {
   first: Hop | null;
 }
 interface Hop {
-  url: URL;
+  /** The hop's URL (what a redirect's location is relative to); parsed again only for a redirect. */
+  href: string;
+  /** As the URL has it (an IPv6 address in brackets): what the SSRF guard checks. */
+  hostname: string;
   isHttps: boolean;
   /** The host is a name (a DNS lookup phase), not an address. */
   lookup: boolean;
@@ -58,16 +65,20 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
   const prepare = (spec: ProbeSpec): Prepared => {
     let p = prepared.get(spec);
     if (p) return p;
-    const headers: Record<string, string> = {
-      'user-agent': 'Lookout/1 (+monitoring)',
-      ...spec.request_headers,
-    };
+    const plain =
+      !spec.auth &&
+      Object.keys(spec.request_headers).length === 0 &&
+      !(spec.monitor_type === 'api' && spec.request_body);
+    // Most specs send the default headers: one object for all of them (node:http copies it).
+    const headers: Record<string, string> = plain
+      ? DEFAULT_HEADERS
+      : { 'user-agent': 'Lookout/1 (+monitoring)', ...spec.request_headers };
     if (spec.auth?.type === 'basic') {
       headers.authorization = `Basic ${Buffer.from(`${spec.auth.username}:${spec.auth.password}`).toString('base64')}`;
     } else if (spec.auth?.type === 'bearer') headers.authorization = `Bearer ${spec.auth.token}`;
     const body = spec.monitor_type === 'api' && spec.request_body ? Buffer.from(spec.request_body) : null;
     if (body) headers['content-length'] = String(body.length);
-    headers.connection = 'close';
+    if (!plain) headers.connection = 'close';
     let first: Hop | null = null;
     try {
       first = hopOf(new URL(spec.url), spec, headers);
@@ -80,24 +91,39 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
   };
   const openTcp = (o: object) => netConnect(o as NetConnectOpts);
   const openTls = (o: object) => tlsConnect(o as ConnectionOptions);
+  /**
+   * A hop's request, kept per spec for as long as its assignment: only what node:http reads (not the
+   * URL object, nor urlToHttpOptions' href, hash, search and pathname), about 250 bytes a monitor
+   * instead of 650 (100,000 monitors: ~40 MB less heap).
+   */
   const hopOf = (url: URL, spec: ProbeSpec, headers: Record<string, string>): Hop => {
     const isHttps = url.protocol === 'https:';
-    const hostname = url.hostname.replace(/^\[|\]$/g, '');
+    // What urlToHttpOptions gives node:http, from the URL's own strings (no copies kept per hop).
+    const host = url.hostname;
+    const hostname = host.startsWith('[') ? host.slice(1, -1) : host;
+    const options: RequestOptions = {
+      protocol: isHttps ? 'https:' : url.protocol === 'http:' ? 'http:' : url.protocol,
+      hostname,
+      path: url.pathname + url.search,
+      method: spec.http_method ?? 'GET',
+      headers,
+      // No http.Agent at all (not even `agent: false`, which builds one per request): the request
+      // opens its own connection, closed after the response. Same sockets, less machinery.
+      createConnection: isHttps ? openTls : openTcp,
+    };
+    if (url.port !== '') options.port = Number(url.port);
+    if (url.username || url.password) {
+      options.auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    }
+    if (opts.blockPrivate) options.lookup = publicOnlyLookup;
+    if (isHttps) Object.assign(options, { secureContext, servername: hostname });
     return {
-      url,
+      href: url.href === spec.url ? spec.url : url.href,
+      hostname: host,
       isHttps,
       // Only a name is looked up; an address literal has no lookup phase.
       lookup: isIP(hostname) === 0,
-      options: {
-        ...urlToHttpOptions(url),
-        ...(opts.blockPrivate ? { lookup: publicOnlyLookup } : {}),
-        // No http.Agent at all (not even `agent: false`, which builds one per request): the request
-        // opens its own connection, closed after the response. Same sockets, less machinery.
-        createConnection: isHttps ? openTls : openTcp,
-        ...(isHttps ? { secureContext, servername: hostname } : {}),
-        method: spec.http_method ?? 'GET',
-        headers,
-      },
+      options,
     };
   };
 
@@ -110,7 +136,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
       (resolve, reject) => {
         const t0 = performance.now();
         const t: Record<string, number> = { dns: 0, connect: 0, tls: 0, firstByte: 0 };
-        if (opts.blockPrivate) assertPublicLiteral(hop.url.hostname);
+        if (opts.blockPrivate) assertPublicLiteral(hop.hostname);
         const req = (hop.isHttps ? httpsRequest : httpRequest)(hop.options);
         let res: IncomingMessage | null = null;
         let settled = false;
@@ -215,7 +241,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
                 status_code: status,
               };
             }
-            hop = hopOf(new URL(location, hop.url), spec, p.headers);
+            hop = hopOf(new URL(location, hop.href), spec, p.headers);
             continue;
           }
           const timings = {
