@@ -1,19 +1,32 @@
 import type { Assignment, CheckResult } from '@lookout/proto';
-import { isMonitorType } from '@lookout/shared';
+import { isMonitorType, MONITOR_TYPES } from '@lookout/shared';
 import type { ProbeOutcome, ProbeSpec } from './probe-port.js';
 
-/** An assignment from the control plane → what the prober runs. Unknown types are refused. */
+/** What most specs have: no headers, no expected DNS values (one frozen object each, not one per spec). */
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_VALUES: string[] = Object.freeze([]) as unknown as string[];
+/** The type and method strings every spec shares (a decoded message has its own copy of each). */
+const interned = new Map<string, string>(
+  [...MONITOR_TYPES, 'GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((v) => [v, v]),
+);
+const intern = <T extends string>(v: T): T => (interned.get(v) as T | undefined) ?? v;
+
+/**
+ * An assignment from the control plane → what the prober runs. Unknown types are refused. The agent
+ * keeps one per monitor for as long as it is assigned (100,000 of them), so what specs have in common
+ * is shared.
+ */
 export const specOf = (a: Assignment): ProbeSpec => {
   const s = a.spec;
   const type = s?.monitorType ?? '';
   if (!s || !isMonitorType(type)) throw new Error(`unsupported monitor type "${s?.monitorType}"`);
   return {
     monitor_id: a.monitorId,
-    monitor_type: type,
+    monitor_type: intern(type),
     url: s.url,
     port: s.port || null,
-    http_method: s.httpMethod || null,
-    request_headers: { ...s.requestHeaders },
+    http_method: s.httpMethod ? intern(s.httpMethod) : null,
+    request_headers: Object.keys(s.requestHeaders).length === 0 ? NO_HEADERS : { ...s.requestHeaders },
     request_body: s.requestBody || null,
     auth:
       s.auth.case === 'basic'
@@ -27,7 +40,7 @@ export const specOf = (a: Assignment): ProbeSpec => {
     timeout_ms: s.timeoutMs || 30_000,
     ssl_cert_monitoring: s.sslCertMonitoring,
     dns_record_type: s.dnsRecordType || null,
-    dns_expected_values: [...s.dnsExpectedValues],
+    dns_expected_values: s.dnsExpectedValues.length === 0 ? NO_VALUES : [...s.dnsExpectedValues],
     dns_resolver: s.dnsResolver || null,
   };
 };
