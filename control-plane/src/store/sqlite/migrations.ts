@@ -505,7 +505,7 @@ export const migrations: string[][] = [
   // the uptime flush (rollups.ts). The marks' row ids become the recent table's; its rows are those
   // after either mark (the log the state book replays, the results the buckets wait for), and of those
   // only the ones not yet in the buckets leave check_results. `folded_through`: the newest scheduled
-  // time folded so far (results.ts looks for a replayed result's first copy in check_results only up to
+  // time a flush may have folded (results.ts looks for a replayed result's first copy in check_results only up to
   // it). check_results is pruned by row id (fold order), so its received_at index goes.
   [
     createTable('check_results_recent', [
@@ -530,7 +530,9 @@ export const migrations: string[][] = [
     `UPDATE sqlite_sequence SET seq = max(seq, (SELECT upto FROM uptime_rollup_mark),
        (SELECT upto FROM result_state_mark), (SELECT coalesce(max(rowid), 0) FROM check_results))
        WHERE name = 'check_results_recent'`,
-    'UPDATE uptime_rollup_mark SET folded_through = (SELECT max(scheduled_at) FROM check_results), waiting_from = NULL',
+    `UPDATE uptime_rollup_mark SET waiting_from = NULL, folded_through = max(
+       (SELECT coalesce(max(scheduled_at), 0) FROM check_results),
+       (SELECT coalesce(max(scheduled_at), 0) FROM check_results_recent))`,
     'DROP INDEX check_results_received',
     'ALTER TABLE check_results DROP COLUMN state_status',
     'ALTER TABLE check_results DROP COLUMN state_failures',

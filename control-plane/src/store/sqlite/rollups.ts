@@ -31,12 +31,13 @@ const ADD_TO_DAILY = `INSERT INTO uptime_daily (monitor_id, day, location, works
     response_ms_sum = response_ms_sum + excluded.response_ms_sum`;
 const COLUMNS = Object.keys(results.columns).join(', ');
 /**
- * Folds a chunk's rows into check_results in (monitor, time) order: each monitor's new index entries
- * go in together, beside its older ones. A row already there (a crash between a fold and its mark)
- * is skipped.
+ * Folds a chunk's rows into check_results: each monitor's new index entries go in together, beside its
+ * older ones, in one transaction (so each index page is written once). `@rids` lists them monitor by
+ * monitor, so no sort is asked for. A row already there (a crash between a fold and its mark) is
+ * skipped.
  */
 const FOLD = `INSERT INTO check_results (${COLUMNS})
-  SELECT ${COLUMNS} FROM check_results_recent WHERE ${CHUNK_ROWS} ORDER BY monitor_id, scheduled_at, id
+  SELECT ${COLUMNS} FROM check_results_recent WHERE ${CHUNK_ROWS}
   ON CONFLICT DO NOTHING`;
 /** Recent rows deleted per transaction once folded. */
 const DELETE_CHUNK = 20_000;
@@ -101,7 +102,12 @@ export const sqliteRollups = (ctx: SqliteContext, book: SqliteStateBook, opts: R
       if (mark.flush_to !== null) return true;
       const to = maxRowid();
       if (to <= mark.upto) return false;
-      st("UPDATE uptime_rollup_mark SET flush_to = ?, flush_done = ''").run(to);
+      // What this flush folds is scheduled at most at the newest scheduled time stored now (one index
+      // read): a replay of any of it is looked for in check_results from now on (results.ts).
+      st(
+        `UPDATE uptime_rollup_mark SET flush_to = ?, flush_done = '', folded_through = max(coalesce(folded_through, 0),
+           (SELECT coalesce(max(scheduled_at), 0) FROM check_results_recent))`,
+      ).run(to);
       return true;
     });
   /**
@@ -120,10 +126,7 @@ export const sqliteRollups = (ctx: SqliteContext, book: SqliteStateBook, opts: R
         st(ADD_TO_HOURLY).run(params);
         st(ADD_TO_DAILY).run(params);
         st(FOLD).run(params);
-        st(
-          `UPDATE uptime_rollup_mark SET flush_done = @done, folded_through = max(coalesce(folded_through, 0),
-             coalesce((SELECT max(scheduled_at) FROM check_results_recent WHERE ${CHUNK_ROWS}), 0))`,
-        ).run({ ...params, done: ids[ids.length - 1] });
+        st('UPDATE uptime_rollup_mark SET flush_done = ?').run(ids[ids.length - 1]);
         return true;
       }
       st('UPDATE uptime_rollup_mark SET upto = flush_to, flush_to = NULL, flush_done = NULL').run();
