@@ -108,3 +108,61 @@ describe('check runner: one deadline per check', () => {
     expect(t.pendingCount()).toBe(idle);
   });
 });
+
+describe('check runner: the waiting runs', () => {
+  it('runs wait in slot order while every place is taken; beyond queueMax they are dropped and counted', async () => {
+    const t = manualTimers(T0);
+    const held: { id: string; release: () => void }[] = [];
+    const prober: Prober = {
+      run: (spec) =>
+        new Promise((resolve) =>
+          held.push({
+            id: spec.monitor_id,
+            release: () => resolve({ ok: true, error: null, response_time_ms: 1 }),
+          }),
+        ),
+    };
+    const results: string[] = [];
+    const runner = createCheckRunner({
+      prober,
+      timers: t.timers,
+      concurrency: 1,
+      queueMax: 2,
+      onResult: (_id, _at, r) => void results.push(r.monitorId),
+    });
+    runner.setRegion('eu-west');
+    const ids = ['a', 'b', 'c', 'd'];
+    for (const monitorId of ids)
+      runner.apply(
+        create(AssignmentSchema, {
+          monitorId,
+          version: 1n,
+          // A timeout past the test: each run ends when it is released, not at its deadline.
+          spec: create(CheckSpecSchema, {
+            monitorType: 'http',
+            url: 'http://127.0.0.1:1/',
+            intervalSeconds: 60,
+            timeoutMs: 600_000,
+          }),
+        }),
+      );
+    const bySlot = [...ids].sort(
+      (x, y) => nextRunAt(x, 'eu-west', 60_000, T0) - nextRunAt(y, 'eu-west', 60_000, T0),
+    );
+    await t.advanceTo(T0 + 60_000);
+    await until('the first run to start', () => held.length === 1);
+    // One runs, two wait, the fourth found the list full.
+    expect(held.map((h) => h.id)).toEqual([bySlot[0]]);
+    expect(runner.health()).toMatchObject({ inFlight: 1, queueDepth: 2 });
+    expect(runner.skipped.queueFull).toBe(1);
+    for (let k = 1; k <= 2; k++) {
+      held[k - 1]!.release();
+      await until(`run ${k + 1} to start`, () => held.length === k + 1);
+    }
+    held[2]!.release();
+    await until('the three results', () => results.length === 3);
+    expect(results).toEqual(bySlot.slice(0, 3));
+    expect(runner.health()).toMatchObject({ inFlight: 0, queueDepth: 0 });
+    await runner.stop();
+  });
+});

@@ -3,6 +3,7 @@ import PQueue from 'p-queue';
 import { probeWithDeadline } from './deadline.js';
 import { createLagWindow } from './lag-window.js';
 import type { Prober, ProbeSpec } from './probe-port.js';
+import { createRunList } from './run-list.js';
 import { createScheduler, type Timers } from './scheduler.js';
 import { resultOf, specOf } from './wire.js';
 
@@ -82,12 +83,28 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
     );
   };
 
-  const dispatch = (id: string, scheduledAt: number): Promise<void> => {
-    if (queue.size >= deps.queueMax) {
+  /**
+   * Runs waiting for a free place in the queue, kept here as a compact first-in-first-out list (a
+   * monitor id, a slot time and the scheduler's `done` per run) rather than as p-queue tasks: when
+   * the agent is behind, up to `queueMax` runs wait, and a task waiting in p-queue holds a promise,
+   * closures, an options object and a symbol each. p-queue is given a run when it has a free place,
+   * so it bounds how many run at once; this list bounds how many wait.
+   */
+  const waiting = createRunList();
+  const start = (id: string, scheduledAt: number, done: () => void) => {
+    queue.add(() => run(id, scheduledAt)).then(done, done);
+  };
+  const hasRoom = () => queue.pending + queue.size < deps.concurrency;
+  /** After each run: the next waiting ones, as places free up. */
+  queue.on('next', () => {
+    while (waiting.size > 0 && hasRoom()) waiting.shift(start);
+  });
+  const dispatch = (id: string, scheduledAt: number, done: () => void) => {
+    if (waiting.size === 0 && hasRoom()) start(id, scheduledAt, done);
+    else if (waiting.size >= deps.queueMax) {
       skippedRuns++;
-      return Promise.resolve();
-    }
-    return queue.add(() => run(id, scheduledAt));
+      done();
+    } else waiting.push(id, scheduledAt, done);
   };
   // Phases depend on the region, which the first Register tells; until then nothing is scheduled.
   let sched = createScheduler({ region, timers, dispatch });
@@ -112,7 +129,7 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
     },
     /** A run now (confirmation or test), outside the schedule; ignored for monitors not assigned here. */
     runNow(monitorId: string, requestId: string) {
-      if (assignments.has(monitorId) && queue.size < deps.queueMax) {
+      if (assignments.has(monitorId) && waiting.size + queue.size < deps.queueMax) {
         void queue.add(() => run(monitorId, timers.now(), requestId));
       }
     },
@@ -134,13 +151,14 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
     /** Stops scheduling and drops queued runs; resolves when the running ones are over. */
     stop() {
       sched.stop();
+      waiting.clear();
       queue.clear();
       return queue.onIdle();
     },
     health: () => ({
       assigned: assignments.size,
       inFlight: queue.pending,
-      queueDepth: queue.size,
+      queueDepth: waiting.size + queue.size,
       scheduleLagP99Ms: Math.round(lags.p99()),
     }),
     get checksRun() {

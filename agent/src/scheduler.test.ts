@@ -12,7 +12,10 @@ describe('scheduler', () => {
     const s = createScheduler({
       region: 'eu-west',
       timers: t.timers,
-      dispatch: async (id, at) => void runs.push([id, at]),
+      dispatch: (id, at, done) => {
+        runs.push([id, at]);
+        done();
+      },
     });
     for (let i = 0; i < 50; i++) s.upsert(`m${i}`, 60_000);
     expect(t.pendingCount()).toBe(1);
@@ -33,9 +36,9 @@ describe('scheduler', () => {
     const s = createScheduler({
       region: 'eu-west',
       timers: t.timers,
-      dispatch: (_id, at) => {
+      dispatch: (_id, at, done) => {
         runs.push(at);
-        return new Promise<void>((r) => (release = r));
+        release = done;
       },
     });
     s.upsert('slow', 10_000);
@@ -54,7 +57,10 @@ describe('scheduler', () => {
     const s1 = createScheduler({
       region: 'r',
       timers: t.timers,
-      dispatch: async (_i, at) => void a.push(at),
+      dispatch: (_i, at, done) => {
+        a.push(at);
+        done();
+      },
     });
     s1.upsert('m', 30_000);
     await t.advanceTo(T0 + 61_000);
@@ -63,7 +69,10 @@ describe('scheduler', () => {
     const s2 = createScheduler({
       region: 'r',
       timers: t.timers,
-      dispatch: async (_i, at) => void b.push(at),
+      dispatch: (_i, at, done) => {
+        b.push(at);
+        done();
+      },
     });
     s2.upsert('m', 30_000);
     await t.advanceTo(T0 + 125_000);
@@ -81,10 +90,11 @@ describe('scheduler', () => {
     const s = createScheduler({
       region: 'eu-west',
       timers: t.timers,
-      dispatch: (_id, at) => {
+      dispatch: (_id, at, done) => {
         runs.push(at);
         // the first run is held until released; later ones end at once
-        return runs.length === 1 ? new Promise<void>((r) => (release = r)) : Promise.resolve();
+        if (runs.length === 1) release = done;
+        else done();
       },
     });
     s.upsert('m', 10_000);

@@ -41,8 +41,11 @@ interface Node {
 export interface SchedulerOptions {
   region: string;
   timers: Timers;
-  /** Starts one run; resolves when it is over. `scheduledAt` is the slot's wall-clock time. */
-  dispatch(id: string, scheduledAt: number): Promise<void>;
+  /**
+   * Starts one run, or queues or drops it; calls `done` once, when it is over (or dropped).
+   * `scheduledAt` is the slot's wall-clock time.
+   */
+  dispatch(id: string, scheduledAt: number, done: () => void): void;
 }
 
 export const createScheduler = (opts: SchedulerOptions) => {
@@ -116,7 +119,7 @@ export const createScheduler = (opts: SchedulerOptions) => {
         continue;
       }
       e.running = true;
-      opts.dispatch(e.id, slot).then(e.done, e.done);
+      opts.dispatch(e.id, slot, e.done);
     }
     arm();
   };
