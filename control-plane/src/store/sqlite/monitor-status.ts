@@ -46,13 +46,13 @@ export const STATUSES_BY_ID_SQL = `SELECT m.id, ${STATUS_SQL} AS status
 
 /**
  * The uptime of each monitor in `json_each(?)` over the dashboard's two windows
- * (domain/results/uptime.ts `dashboardWindows`), and its newest successful response time. Each part is a
- * range of a bucket table's key per monitor: the hourly buckets of the last 24 h and of the hours
- * before and after the whole days, the daily buckets of those whole days; the newest hourly bucket
- * with a success is found walking its key backwards. The results still waiting for their buckets
- * (rollups.ts) count too, read in the same statement: the page's recent rows by row id (`@rids`).
+ * (domain/results/uptime.ts `dashboardWindows`), and its newest successful response time, from the
+ * buckets. Each part is a range of a bucket table's key per monitor: the hourly buckets of the last
+ * 24 h and of the hours before and after the whole days, the daily buckets of those whole days; the
+ * newest hourly bucket with a success is found walking its key backwards. The results still waiting
+ * for their buckets (rollups.ts) are added by the caller, from WAITING_SQL.
  */
-const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)), ${WAITING_CTE},
+const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)),
   parts AS (
     SELECT monitor_id, total AS t30, ok AS o30, 0 AS t24, 0 AS o24 FROM uptime_rollups
       WHERE monitor_id IN (SELECT id FROM page) AND hour >= @from30d AND hour < @fullDaysFrom
@@ -63,11 +63,7 @@ const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)), ${WAI
     SELECT monitor_id,
         CASE WHEN hour >= @fullDaysTo THEN total ELSE 0 END, CASE WHEN hour >= @fullDaysTo THEN ok ELSE 0 END,
         CASE WHEN hour >= @from24h THEN total ELSE 0 END, CASE WHEN hour >= @from24h THEN ok ELSE 0 END
-      FROM uptime_rollups WHERE monitor_id IN (SELECT id FROM page) AND hour >= min(@from24h, @fullDaysTo)
-    UNION ALL
-    SELECT r.monitor_id, 1, r.ok != 0, r.scheduled_at >= @from24h, r.ok != 0 AND r.scheduled_at >= @from24h
-      FROM check_results_recent r
-      WHERE r.rid IN (SELECT value FROM json_each(@rids)) AND r.scheduled_at >= @from30d AND ${waitingAfter('r')}),
+      FROM uptime_rollups WHERE monitor_id IN (SELECT id FROM page) AND hour >= min(@from24h, @fullDaysTo)),
   sums AS (
     SELECT monitor_id, sum(t30) AS total_30d, sum(o30) AS ok_30d, sum(t24) AS total_24h, sum(o24) AS ok_24h
     FROM parts GROUP BY monitor_id)
@@ -78,27 +74,30 @@ const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)), ${WAI
       ORDER BY u.last_ok_at DESC LIMIT 1) AS last_ok_ms,
     (SELECT max(u.last_ok_at) FROM uptime_rollups u WHERE u.monitor_id = p.id AND u.hour =
         (SELECT h.hour FROM uptime_rollups h WHERE h.monitor_id = p.id AND h.ok > 0 ORDER BY h.hour DESC LIMIT 1))
-      AS last_ok_at,
-    (SELECT r.scheduled_at || ' ' || r.response_time_ms FROM check_results_recent r
-      WHERE r.rid IN (SELECT value FROM json_each(@rids)) AND r.monitor_id = p.id AND ${waitingAfter('r')}
-        AND r.ok != 0 ORDER BY r.scheduled_at DESC LIMIT 1) AS waiting_ok
+      AS last_ok_at
   FROM page p LEFT JOIN sums s ON s.monitor_id = p.id`;
 
 /**
- * The RECENT_CHECKS newest results of each monitor in `json_each(@ids)`, from both places a result may
- * be (results.ts): its recent rows still waiting (`@rids`), and per monitor a walk of check_results'
- * (monitor_id, scheduled_at) index that stops after RECENT_CHECKS rows. (A window function,
- * row_number() OVER (PARTITION BY monitor_id), would read every result of the page's monitors first.)
- * Up to twice RECENT_CHECKS per monitor, newest first: the caller keeps the newest.
+ * The page's results still waiting in the recent table (results.ts), by row id (`@rids`): read once
+ * (they are scattered over that table, a page each), for both the uptime they add and the recent checks.
  */
-const RECENT_SQL = `WITH ${WAITING_CTE}
+const WAITING_SQL = `WITH ${WAITING_CTE}
   SELECT r.monitor_id, r.scheduled_at, r.ok, r.location, r.response_time_ms, r.status_code, r.id
-    FROM check_results_recent r WHERE r.rid IN (SELECT value FROM json_each(@rids)) AND ${waitingAfter('r')}
-  UNION ALL
-  SELECT r.monitor_id, r.scheduled_at, r.ok, r.location, r.response_time_ms, r.status_code, r.id
-    FROM json_each(@ids) j JOIN check_results r ON r.rowid IN
-      (SELECT rowid FROM check_results WHERE monitor_id = j.value ORDER BY scheduled_at DESC LIMIT ${RECENT_CHECKS})
-  ORDER BY 1, 2 DESC, 7 DESC`;
+    FROM check_results_recent r WHERE r.rid IN (SELECT value FROM json_each(@rids)) AND ${waitingAfter('r')}`;
+
+/**
+ * The RECENT_CHECKS newest folded results of each monitor in `json_each(@ids)`: per monitor, a walk of
+ * check_results' (monitor_id, scheduled_at) index that stops after RECENT_CHECKS rows. (A window
+ * function, row_number() OVER (PARTITION BY monitor_id), would read every result of the page's
+ * monitors first.) The caller adds the waiting ones and keeps the newest.
+ */
+const RECENT_SQL = `SELECT r.monitor_id, r.scheduled_at, r.ok, r.location, r.response_time_ms, r.status_code, r.id
+  FROM json_each(@ids) j JOIN check_results r ON r.rowid IN
+    (SELECT rowid FROM check_results WHERE monitor_id = j.value ORDER BY scheduled_at DESC LIMIT ${RECENT_CHECKS})`;
+
+/** Newest first, ties by id (as the results' own order). */
+const newestFirst = (a: Row, b: Row) =>
+  (b.scheduled_at as number) - (a.scheduled_at as number) || (a.id! < b.id! ? 1 : a.id! > b.id! ? -1 : 0);
 
 /** What a check shows as its response time: none when no response arrived. */
 export const recentResponseTime = (ok: boolean, ms: number, statusCode: number | null) =>
@@ -119,46 +118,70 @@ export const sqliteMonitorStatus = ({ db, st }: SqliteContext, book: SqliteState
     if (ids.length === 0) return out;
     const json = JSON.stringify(ids);
     const rids = JSON.stringify(book.recent.ofAll(ids));
-    const { rollups, recent } = read(() => ({
-      rollups: st(ROLLUPS_SQL).all({ ids: json, rids, ...dashboardWindows(at) }) as Row[],
-      recent: st(RECENT_SQL).all({ ids: json, rids }) as Row[],
+    const windows = dashboardWindows(at);
+    const { rollups, waiting, folded } = read(() => ({
+      rollups: st(ROLLUPS_SQL).all({ ids: json, ...windows }) as Row[],
+      waiting: st(WAITING_SQL).all({ rids }) as Row[],
+      folded: st(RECENT_SQL).all({ ids: json }) as Row[],
     }));
+    /** Each monitor's results (waiting and newest folded), and what its waiting ones add to its uptime. */
+    const results = new Map<string, Row[]>();
+    const added = new Map<
+      string,
+      { t30: number; o30: number; t24: number; o24: number; okAt: number; okMs: number }
+    >();
+    for (const w of waiting) {
+      const t = w.scheduled_at as number;
+      if (t < windows.from30d) continue;
+      const id = w.monitor_id as string;
+      let a = added.get(id);
+      if (!a) {
+        a = { t30: 0, o30: 0, t24: 0, o24: 0, okAt: -1, okMs: 0 };
+        added.set(id, a);
+      }
+      const ok = w.ok === 1 ? 1 : 0;
+      a.t30++;
+      a.o30 += ok;
+      if (t >= windows.from24h) {
+        a.t24++;
+        a.o24 += ok;
+      }
+      if (ok && t >= a.okAt) {
+        a.okAt = t;
+        a.okMs = w.response_time_ms as number;
+      }
+    }
+    for (const r of [...waiting, ...folded]) {
+      const list = results.get(r.monitor_id as string);
+      if (list) list.push(r);
+      else results.set(r.monitor_id as string, [r]);
+    }
     for (const r of rollups) {
+      const a = added.get(r.id as string);
       // The newest success: from the buckets, or a result still waiting for them when newer.
       let lastOkMs = (r.last_ok_ms as number | null) ?? null;
-      if (r.waiting_ok !== null) {
-        const [okAt, ms] = (r.waiting_ok as string).split(' ').map(Number) as [number, number];
-        if (okAt >= ((r.last_ok_at as number | null) ?? 0)) lastOkMs = ms;
-      }
+      if (a && a.okAt >= 0 && a.okAt >= ((r.last_ok_at as number | null) ?? 0)) lastOkMs = a.okMs;
+      const mine = results.get(r.id as string) ?? [];
+      // The RECENT_CHECKS newest of both, oldest first.
+      const recent = mine.sort(newestFirst).slice(0, RECENT_CHECKS).reverse();
       out.set(r.id as string, {
-        uptime_24h: percent(r.ok_24h as number, r.total_24h as number),
-        uptime_30d: percent(r.ok_30d as number, r.total_30d as number),
+        uptime_24h: percent((r.ok_24h as number) + (a?.o24 ?? 0), (r.total_24h as number) + (a?.t24 ?? 0)),
+        uptime_30d: percent((r.ok_30d as number) + (a?.o30 ?? 0), (r.total_30d as number) + (a?.t30 ?? 0)),
         last_response_time_ms: lastOkMs,
-        recent_checks: [],
+        recent_checks: recent.map(
+          (c): RecentCheck => ({
+            at: new Date(c.scheduled_at as number),
+            ok: c.ok === 1,
+            location: c.location as string,
+            response_time_ms: recentResponseTime(
+              c.ok === 1,
+              c.response_time_ms as number,
+              c.status_code as number | null,
+            ),
+          }),
+        ),
       });
     }
-    // Newest first per monitor: the first RECENT_CHECKS of each, put back in time order.
-    let monitor = '';
-    let taken = 0;
-    for (const r of recent) {
-      if (r.monitor_id !== monitor) {
-        monitor = r.monitor_id as string;
-        taken = 0;
-      }
-      if (taken++ >= RECENT_CHECKS) continue;
-      const check: RecentCheck = {
-        at: new Date(r.scheduled_at as number),
-        ok: r.ok === 1,
-        location: r.location as string,
-        response_time_ms: recentResponseTime(
-          r.ok === 1,
-          r.response_time_ms as number,
-          r.status_code as number | null,
-        ),
-      };
-      out.get(r.monitor_id as string)?.recent_checks.push(check);
-    }
-    for (const summary of out.values()) summary.recent_checks.reverse();
     return out;
   };
   const withChecks = <T extends { id: string }>(

@@ -4,11 +4,16 @@ import { periodic, type Schedule } from './periodic.js';
 import type { SqliteStateBook } from './state-book.js';
 import { results } from './tables.js';
 
-/** The rows of one flush chunk: recent rows by row id (`@rids`, from the state book's recent index). */
-const CHUNK_ROWS = 'rid IN (SELECT value FROM json_each(@rids))';
+/**
+ * The rows of one flush chunk, copied from the recent table (by row id, `@rids`, from the state book's
+ * recent index) into a temporary table first: they are scattered over the recent table, a page each,
+ * and three statements read them.
+ */
+const TAKE_CHUNK = `INSERT INTO temp.flush_chunk SELECT * FROM check_results_recent
+  WHERE rid IN (SELECT value FROM json_each(@rids))`;
 
 /**
- * Adds the results of a chunk (CHUNK_ROWS) to their hourly buckets, grouped in SQL. The newest
+ * Adds the results of a chunk (TAKE_CHUNK) to their hourly buckets, grouped in SQL. The newest
  * success's response time is a bare column beside the one max() (SQLite takes it from that row).
  */
 const ADD_TO_HOURLY = `INSERT INTO uptime_rollups (monitor_id, hour, location, workspace_id, total, ok,
@@ -16,7 +21,7 @@ const ADD_TO_HOURLY = `INSERT INTO uptime_rollups (monitor_id, hour, location, w
   SELECT monitor_id, scheduled_at - scheduled_at % ${HOUR_MS}, location, workspace_id, count(*), sum(ok != 0),
     sum(response_time_ms), max(CASE WHEN ok != 0 THEN scheduled_at END),
     CASE WHEN max(CASE WHEN ok != 0 THEN scheduled_at END) IS NULL THEN NULL ELSE response_time_ms END
-  FROM check_results_recent WHERE ${CHUNK_ROWS} GROUP BY 1, 2, 3
+  FROM temp.flush_chunk GROUP BY 1, 2, 3
   ON CONFLICT (monitor_id, hour, location) DO UPDATE SET
     total = total + excluded.total, ok = ok + excluded.ok,
     response_ms_sum = response_ms_sum + excluded.response_ms_sum,
@@ -25,7 +30,7 @@ const ADD_TO_HOURLY = `INSERT INTO uptime_rollups (monitor_id, hour, location, w
 const ADD_TO_DAILY = `INSERT INTO uptime_daily (monitor_id, day, location, workspace_id, total, ok, response_ms_sum)
   SELECT monitor_id, scheduled_at - scheduled_at % ${DAY_MS}, location, min(workspace_id), count(*), sum(ok != 0),
     sum(response_time_ms)
-  FROM check_results_recent WHERE ${CHUNK_ROWS} GROUP BY 1, 2, 3
+  FROM temp.flush_chunk GROUP BY 1, 2, 3
   ON CONFLICT (monitor_id, day, location) DO UPDATE SET
     total = total + excluded.total, ok = ok + excluded.ok,
     response_ms_sum = response_ms_sum + excluded.response_ms_sum`;
@@ -37,10 +42,10 @@ const COLUMNS = Object.keys(results.columns).join(', ');
  * skipped.
  */
 const FOLD = `INSERT INTO check_results (${COLUMNS})
-  SELECT ${COLUMNS} FROM check_results_recent WHERE ${CHUNK_ROWS}
+  SELECT ${COLUMNS} FROM temp.flush_chunk WHERE true
   ON CONFLICT DO NOTHING`;
-/** Recent rows deleted per transaction once folded. */
-const DELETE_CHUNK = 20_000;
+/** Recent rows deleted per transaction once folded (a few ms of the event loop). */
+const DELETE_CHUNK = 2_000;
 
 export interface RollupFlushOptions {
   /** Between two flushes (default 5 min). */
@@ -82,7 +87,14 @@ export interface RollupFlushOptions {
  * `waitingAfter`).
  */
 export const sqliteRollups = (ctx: SqliteContext, book: SqliteStateBook, opts: RollupFlushOptions = {}) => {
-  const { st } = ctx;
+  const { st, db } = ctx;
+  let chunkTable = false;
+  /** The chunk's rows, in memory (temp_store = MEMORY, sqlite-store.ts): made once, after the migrations. */
+  const ensureChunkTable = () => {
+    if (chunkTable) return;
+    db.exec('CREATE TEMP TABLE IF NOT EXISTS flush_chunk AS SELECT * FROM main.check_results_recent WHERE 0');
+    chunkTable = true;
+  };
   const everyMs = opts.everyMs ?? 300_000;
   const chunkMonitors = opts.chunkMonitors ?? 250;
   const nextTurn = opts.nextTurn ?? (() => new Promise<void>((r) => setImmediate(r)));
@@ -122,10 +134,12 @@ export const sqliteRollups = (ctx: SqliteContext, book: SqliteStateBook, opts: R
       book.catchUp();
       const ids = book.recent.nextMonitors(mark.upto, mark.flush_to, mark.flush_done ?? '', chunkMonitors);
       if (ids.length > 0) {
-        const params = { rids: JSON.stringify(book.recent.ofAll(ids, mark.upto, mark.flush_to)) };
-        st(ADD_TO_HOURLY).run(params);
-        st(ADD_TO_DAILY).run(params);
-        st(FOLD).run(params);
+        ensureChunkTable();
+        st('DELETE FROM temp.flush_chunk').run();
+        st(TAKE_CHUNK).run({ rids: JSON.stringify(book.recent.ofAll(ids, mark.upto, mark.flush_to)) });
+        st(ADD_TO_HOURLY).run();
+        st(ADD_TO_DAILY).run();
+        st(FOLD).run();
         st('UPDATE uptime_rollup_mark SET flush_done = ?').run(ids[ids.length - 1]);
         return true;
       }

@@ -72,6 +72,8 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
   // monitor's results, the location states) are rewritten by every batch, and a longer interval
   // copies each of them back into the database once per checkpoint instead of once per commit.
   db.pragma('wal_autocheckpoint = 10000');
+  // Temporary tables and sorts in memory: the flush's chunk table (rollups.ts), a few thousand rows.
+  db.pragma('temp_store = MEMORY');
 
   const ctx = sqliteContext(db);
   const heartbeats = sqliteHeartbeats(ctx, { path: opts.path, busyTimeoutMs });
