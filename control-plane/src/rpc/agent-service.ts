@@ -15,7 +15,7 @@ import { ownerOf, sha256Weight, shareChanges, type Weight } from '../domain/agen
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import { ingestResults } from '../domain/results/check-results.js';
 import { createResultWriter, slowDownMs } from '../domain/results/result-writer.js';
-import type { AgentToken } from '../domain/types.js';
+import type { AgentToken, Monitor } from '../domain/types.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/port.js';
 import { toConnectError } from './errors.js';
@@ -45,6 +45,55 @@ const KEEPALIVE_MS = 15_000;
 const SYNC_PART = 1000;
 /** How often a session's last-seen and last-results times are written (health needs seconds, not milliseconds). */
 const RESULTS_NOTE_MS = 5_000;
+
+/** What one pass of an assignment stream sends (`passMessages`). */
+interface Pass {
+  /** The first pass: the whole share, sent in parts of SYNC_PART upserts. */
+  sync: { upserts: Monitor[]; removes: string[]; full: boolean } | null;
+  upserts: Monitor[];
+  removes: string[];
+  runs: RunNowRequest[];
+  /** Nothing else to send for a while: a keep-alive with this server time (ms). */
+  keepAliveAt: number | null;
+}
+
+/**
+ * The messages of a pass, each made as the stream takes it. A pass holds the catalog's monitors, not
+ * a message per monitor: after a burst of creates, or in a first sync, those were ~1 KB a monitor
+ * (37 MB for 35,000 upserts), and a suspended stream kept the last pass's array until its next pass.
+ * In parts of SYNC_PART upserts: neither side ever holds one huge message.
+ */
+function* passMessages(p: Pass): Generator<WatchAssignmentsResponse> {
+  if (p.sync) {
+    const { upserts, removes, full } = p.sync;
+    const parts = Math.max(1, Math.ceil(upserts.length / SYNC_PART));
+    for (let i = 0; i < parts; i++) {
+      yield create(WatchAssignmentsResponseSchema, {
+        event: {
+          case: 'sync',
+          value: {
+            upserts: upserts.slice(i * SYNC_PART, (i + 1) * SYNC_PART).map(assignmentOf),
+            removes: i === 0 ? removes : [],
+            full,
+            more: i < parts - 1,
+          },
+        },
+      });
+    }
+  }
+  for (const m of p.upserts)
+    yield create(WatchAssignmentsResponseSchema, { event: { case: 'upsert', value: assignmentOf(m) } });
+  for (const id of p.removes)
+    yield create(WatchAssignmentsResponseSchema, { event: { case: 'remove', value: { monitorId: id } } });
+  for (const r of p.runs)
+    yield create(WatchAssignmentsResponseSchema, {
+      event: { case: 'runNow', value: { monitorId: r.monitorId, reason: r.reason, requestId: r.requestId } },
+    });
+  if (p.keepAliveAt !== null)
+    yield create(WatchAssignmentsResponseSchema, {
+      event: { case: 'keepAlive', value: { serverTimeMs: BigInt(p.keepAliveAt) } },
+    });
+}
 
 /** The agent API: thin translation between the wire and the domain; all rules live in domain/. */
 export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof AgentService> => {
@@ -148,6 +197,18 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
       deps.shutdown?.addEventListener('abort', onAbort);
       try {
         await catalog.ready();
+        // Whether the agent runs nothing yet (the first sync replaces all it holds).
+        const full = req.running.length === 0;
+        // What it runs, keyed by the catalog's id strings; the request's list (an entry per monitor of
+        // the share, ~130 bytes each) is not kept for the stream's life.
+        for (const [id, version] of [...sent]) {
+          const known = catalog.get(id);
+          if (known) {
+            sent.delete(id);
+            sent.set(known.id, version);
+          }
+        }
+        req.running = [];
         while (!ctx.signal.aborted && !deps.shutdown?.aborted && clock.now().getTime() < stopAt) {
           const session = await store.getAgentSession(me);
           if (!session || session.session_id !== req.sessionId) {
@@ -161,12 +222,12 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
           }
           const agents = await liveAgents(region);
           if (!agents.includes(me)) agents.push(me);
-          const out: WatchAssignmentsResponse[] = [];
           const nextBasis = agents.sort().join(',');
           if (nextBasis !== basis) {
             basis = nextBasis;
             dirty = 'all';
           }
+          const pass: Pass = { sync: null, upserts: [], removes: [], runs: [], keepAliveAt: null };
           /** Run requests that waited for a monitor this stream has just been handed. */
           let claimed: RunNowRequest[] = [];
           if (dirty === 'all' || dirty.size > 0) {
@@ -182,65 +243,23 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
             // The first pass hands over the whole share (some of it the agent already runs).
             claimed = sub.claim(first ? sent.keys() : upserts.map((m) => m.id));
             if (first) {
-              // In parts of SYNC_PART upserts: neither side ever holds one huge message.
-              const full = req.running.length === 0;
-              const parts = Math.max(1, Math.ceil(upserts.length / SYNC_PART));
-              for (let i = 0; i < parts; i++) {
-                out.push(
-                  create(WatchAssignmentsResponseSchema, {
-                    event: {
-                      case: 'sync',
-                      value: {
-                        upserts: upserts.slice(i * SYNC_PART, (i + 1) * SYNC_PART).map(assignmentOf),
-                        removes: i === 0 ? removes : [],
-                        full,
-                        more: i < parts - 1,
-                      },
-                    },
-                  }),
-                );
-              }
+              pass.sync = { upserts, removes, full };
               first = false;
             } else {
-              for (const m of upserts)
-                out.push(
-                  create(WatchAssignmentsResponseSchema, {
-                    event: { case: 'upsert', value: assignmentOf(m) },
-                  }),
-                );
-              for (const id of removes)
-                out.push(
-                  create(WatchAssignmentsResponseSchema, {
-                    event: { case: 'remove', value: { monitorId: id } },
-                  }),
-                );
+              pass.upserts = upserts;
+              pass.removes = removes;
             }
           }
           for (const r of [...sub.take(), ...claimed]) {
             // Queued while this stream held the monitor, which has moved since: to its new holder.
-            if (!sent.has(r.monitorId)) {
-              runNow.publish(r);
-              continue;
-            }
-            out.push(
-              create(WatchAssignmentsResponseSchema, {
-                event: {
-                  case: 'runNow',
-                  value: { monitorId: r.monitorId, reason: r.reason, requestId: r.requestId },
-                },
-              }),
-            );
+            if (!sent.has(r.monitorId)) runNow.publish(r);
+            else pass.runs.push(r);
           }
           const now = clock.now().getTime();
-          if (out.length === 0 && now - lastSent >= KEEPALIVE_MS) {
-            out.push(
-              create(WatchAssignmentsResponseSchema, {
-                event: { case: 'keepAlive', value: { serverTimeMs: BigInt(now) } },
-              }),
-            );
-          }
-          if (out.length > 0) lastSent = now;
-          yield* out;
+          const some = pass.sync !== null || pass.upserts.length + pass.removes.length + pass.runs.length > 0;
+          if (!some && now - lastSent >= KEEPALIVE_MS) pass.keepAliveAt = now;
+          if (some || pass.keepAliveAt !== null) lastSent = now;
+          yield* passMessages(pass);
           await new Promise<void>((resolve) => {
             const t = setTimeout(resolve, config.assignment_poll_ms);
             wake = () => {
