@@ -15,7 +15,7 @@ import { ownerOf, sha256Weight, shareChanges, type Weight } from '../domain/agen
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import { ingestResults } from '../domain/results/check-results.js';
 import { createResultWriter, slowDownMs } from '../domain/results/result-writer.js';
-import type { AgentToken, Monitor } from '../domain/types.js';
+import type { AgentToken, CatalogMonitor } from '../domain/types.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/port.js';
 import { toConnectError } from './errors.js';
@@ -49,8 +49,8 @@ const RESULTS_NOTE_MS = 5_000;
 /** What one pass of an assignment stream sends (`passMessages`). */
 interface Pass {
   /** The first pass: the whole share, sent in parts of SYNC_PART upserts. */
-  sync: { upserts: Monitor[]; removes: string[]; full: boolean } | null;
-  upserts: Monitor[];
+  sync: { upserts: CatalogMonitor[]; removes: string[]; full: boolean } | null;
+  upserts: CatalogMonitor[];
   removes: string[];
   runs: RunNowRequest[];
   /** Nothing else to send for a while: a keep-alive with this server time (ms). */

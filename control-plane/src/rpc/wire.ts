@@ -2,10 +2,10 @@ import { create } from '@bufbuild/protobuf';
 import { type Assignment, AssignmentSchema, type CheckResult, CheckSpecSchema } from '@lookout/proto';
 import { effectiveIntervalSeconds } from '../domain/monitors/monitors.js';
 import type { IncomingResult } from '../domain/results/check-results.js';
-import type { Monitor } from '../domain/types.js';
+import type { CatalogMonitor } from '../domain/types.js';
 
 /** Monitor → what an agent needs to run it. */
-export const assignmentOf = (m: Monitor): Assignment =>
+export const assignmentOf = (m: CatalogMonitor): Assignment =>
   create(AssignmentSchema, {
     monitorId: m.id,
     version: BigInt(m.version),

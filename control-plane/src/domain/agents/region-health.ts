@@ -2,7 +2,7 @@ import type { AlertStore } from '../alerts/alert-store.js';
 import { raiseAlert } from '../alerts/alerts.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
 import type { RoutingStore } from '../routing/routing-store.js';
-import type { AgentSession, Monitor } from '../types.js';
+import type { AgentSession, CatalogMonitor } from '../types.js';
 import type { AgentStore } from './agent-store.js';
 
 /** Healthy: heard from within `liveMs` and, when it has monitors, reporting results (not merely connected). */
@@ -59,7 +59,7 @@ export const checkRegions = async (
   now: Date,
   liveMs: number,
   /** The monitors that run in a region: the replica's catalog, or the store. */
-  monitorsIn: (region: string) => Promise<Iterable<Monitor>> = (r) => store.listRegionMonitors(r),
+  monitorsIn: (region: string) => Promise<Iterable<CatalogMonitor>> = (r) => store.listRegionMonitors(r),
 ) => {
   for (const region of regions) {
     const workspaces = new Map<string, number>();

@@ -1,4 +1,4 @@
-import type { Monitor, MonitorChange } from '../types.js';
+import type { CatalogMonitor, Monitor, MonitorChange } from '../types.js';
 import type { MonitorStore } from './monitor-store.js';
 import { runningLocations } from './monitors.js';
 
@@ -18,11 +18,11 @@ export interface MonitorCatalog {
   readonly revision: number;
   /** Resolves once the first full load is done. */
   ready(): Promise<void>;
-  get(id: string): Monitor | undefined;
+  get(id: string): CatalogMonitor | undefined;
   /** The monitors that run in `region` now (not paused), by id. */
-  region(region: string): ReadonlyMap<string, Monitor>;
+  region(region: string): ReadonlyMap<string, CatalogMonitor>;
   /** Like `get` for many ids; ids not known yet (created a moment ago) are read from the store. */
-  resolve(ids: Iterable<string>): Promise<Map<string, Monitor>>;
+  resolve(ids: Iterable<string>): Promise<Map<string, CatalogMonitor>>;
   /** Called with each run request that appears in the feed after the catalog started. */
   onRun(fn: (run: MonitorChange) => void): () => void;
   /**
@@ -60,7 +60,8 @@ const createInterner = () => {
     values.set(key, Object.freeze(v));
     return v;
   };
-  return (m: Monitor): Monitor => ({
+  // Not kept: created_at and updated_at (see CatalogMonitor).
+  return ({ created_at: _c, updated_at: _u, ...m }: Monitor): CatalogMonitor => ({
     ...m,
     workspace_id: str(m.workspace_id),
     monitor_type: str(m.monitor_type),
@@ -77,8 +78,8 @@ const createInterner = () => {
 
 export const createMonitorCatalog = (store: MonitorStore): MonitorCatalog => {
   const compact = createInterner();
-  const byId = new Map<string, Monitor>();
-  const byRegion = new Map<string, Map<string, Monitor>>();
+  const byId = new Map<string, CatalogMonitor>();
+  const byRegion = new Map<string, Map<string, CatalogMonitor>>();
   const runListeners = new Set<(run: MonitorChange) => void>();
   const changeListeners = new Set<(ids: ReadonlySet<string> | null) => void>();
   let revision = 0;
@@ -86,13 +87,13 @@ export const createMonitorCatalog = (store: MonitorStore): MonitorCatalog => {
   let inFlight: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
 
-  const unindex = (m: Monitor) => {
+  const unindex = (m: CatalogMonitor) => {
     for (const r of runningLocations(m)) byRegion.get(r)?.delete(m.id);
   };
-  const index = (m: Monitor) => {
+  const index = (m: CatalogMonitor) => {
     if (m.paused) return;
     for (const r of runningLocations(m)) {
-      const map = byRegion.get(r) ?? new Map<string, Monitor>();
+      const map = byRegion.get(r) ?? new Map<string, CatalogMonitor>();
       byRegion.set(r, map);
       map.set(m.id, m);
     }
@@ -164,7 +165,7 @@ export const createMonitorCatalog = (store: MonitorStore): MonitorCatalog => {
     get: (id) => byId.get(id),
     region: (region) => byRegion.get(region) ?? new Map(),
     async resolve(ids) {
-      const out = new Map<string, Monitor>();
+      const out = new Map<string, CatalogMonitor>();
       const missing: string[] = [];
       for (const id of ids) {
         const m = byId.get(id);

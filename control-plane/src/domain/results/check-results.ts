@@ -5,7 +5,7 @@ import type { MonitorCatalog } from '../monitors/monitor-catalog.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
 import { runningLocations } from '../monitors/monitors.js';
 import type { RoutingStore } from '../routing/routing-store.js';
-import type { CheckResultRecord, Monitor, MonitorLocationState } from '../types.js';
+import type { CatalogMonitor, CheckResultRecord, MonitorLocationState } from '../types.js';
 import {
   applyResult,
   domainExpiry,
@@ -152,7 +152,7 @@ export const resultId = (
 /** Causes that a single result can start or end; 'down' follows the monitor's flip instead. */
 const CONDITION_CAUSES = ['slow', 'tls_expiry', 'domain_expiry'] as const;
 
-const keyOf = (m: Monitor, cause: string): AlertKey => ({
+const keyOf = (m: CatalogMonitor, cause: string): AlertKey => ({
   workspace_id: m.workspace_id,
   source_type: 'monitor',
   source_id: m.id,
@@ -162,7 +162,7 @@ const keyOf = (m: Monitor, cause: string): AlertKey => ({
 const keyString = (k: AlertKey) => `${k.source_id}|${k.cause}`;
 
 /** The open condition alerts of these monitors, in one read: most results change none of them. */
-const openAlertsOf = async (store: AlertStore, monitors: Monitor[]) => {
+const openAlertsOf = async (store: AlertStore, monitors: CatalogMonitor[]) => {
   const keys = monitors.flatMap((m) => {
     const causes: string[] = [];
     if (m.response_time_threshold_ms !== null) causes.push('slow');
@@ -183,7 +183,7 @@ const openAlertsOf = async (store: AlertStore, monitors: Monitor[]) => {
  */
 const flipAll = async (
   store: AlertStore & MonitorStore & RoutingStore,
-  monitors: Map<string, Monitor>,
+  monitors: Map<string, CatalogMonitor>,
   latest: Map<string, CheckResultRecord>,
   statesOf: Map<string, MonitorLocationState[]>,
   verdicts: Map<string, Verdict>,
@@ -222,7 +222,7 @@ const flipAll = async (
  */
 const decideConditions = async (
   store: AlertStore & RoutingStore,
-  m: Monitor,
+  m: CatalogMonitor,
   r: CheckResultRecord,
   v: Verdict,
   open: Set<string>,
@@ -270,7 +270,7 @@ interface AlertText {
 /** Keeps an alert open exactly while `active`: raises it (once) or resolves it as the system. */
 const alertWhile = async (
   store: AlertStore & RoutingStore,
-  m: Monitor,
+  m: CatalogMonitor,
   cause: string,
   active: boolean,
   now: Date,

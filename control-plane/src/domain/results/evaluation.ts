@@ -1,5 +1,5 @@
 import { effectiveIntervalSeconds, runningLocations } from '../monitors/monitors.js';
-import type { CheckResultRecord, Monitor, MonitorLocationState } from '../types.js';
+import type { CatalogMonitor, CheckResultRecord, MonitorLocationState } from '../types.js';
 
 /**
  * Check evaluation as pure functions: a result moves one location's counters; the locations together
@@ -20,7 +20,7 @@ export const initialState = (monitorId: string, location: string): MonitorLocati
   version: 0,
 });
 
-const isSlow = (m: Monitor, r: CheckResultRecord) =>
+const isSlow = (m: CatalogMonitor, r: CheckResultRecord) =>
   r.ok && m.response_time_threshold_ms !== null && r.response_time_ms > m.response_time_threshold_ms;
 
 /**
@@ -29,7 +29,7 @@ const isSlow = (m: Monitor, r: CheckResultRecord) =>
  * consecutive failures and up again after one success.
  */
 export const applyResult = (
-  m: Monitor,
+  m: CatalogMonitor,
   s: MonitorLocationState,
   r: CheckResultRecord,
 ): MonitorLocationState | null => {
@@ -52,7 +52,7 @@ export const applyResult = (
 };
 
 /** A location votes only with a fresh result: within three intervals (plus the timeout) of now. */
-export const isFresh = (m: Monitor, s: MonitorLocationState, now: Date) =>
+export const isFresh = (m: CatalogMonitor, s: MonitorLocationState, now: Date) =>
   s.last_result_at !== null &&
   now.getTime() - s.last_result_at.getTime() <=
     3 * effectiveIntervalSeconds(m) * 1000 + m.timeout_seconds * 1000;
@@ -79,7 +79,7 @@ export interface Verdict {
  * locations), at least 1. Locations without a fresh result are unknown and do not vote. It is slow when
  * any voting location saw `failure_threshold` consecutive slow successes.
  */
-export const verdict = (m: Monitor, states: MonitorLocationState[], now: Date): Verdict => {
+export const verdict = (m: CatalogMonitor, states: MonitorLocationState[], now: Date): Verdict => {
   const locations = runningLocations(m);
   const voting = states.filter((s) => locations.includes(s.location) && isFresh(m, s, now));
   const failing = voting.filter((s) => s.status === 'down');
@@ -119,13 +119,13 @@ export interface ExpiryState {
   at: Date | null;
 }
 
-export const tlsExpiry = (m: Monitor, r: CheckResultRecord, now: Date): ExpiryState => {
+export const tlsExpiry = (m: CatalogMonitor, r: CheckResultRecord, now: Date): ExpiryState => {
   if (!m.ssl_cert_monitoring || !r.tls_valid_to) return { days: null, expiring: false, at: null };
   const days = Math.floor((r.tls_valid_to.getTime() - now.getTime()) / DAY_MS);
   return { days, expiring: days < m.ssl_cert_expiry_alert_days, at: r.tls_valid_to };
 };
 
-export const domainExpiry = (m: Monitor, r: CheckResultRecord, now: Date): ExpiryState => {
+export const domainExpiry = (m: CatalogMonitor, r: CheckResultRecord, now: Date): ExpiryState => {
   if (m.monitor_type !== 'domain' || !r.domain_expires_at) return { days: null, expiring: false, at: null };
   const days = Math.floor((r.domain_expires_at.getTime() - now.getTime()) / DAY_MS);
   return { days, expiring: days < m.domain_expiry_alert_days, at: r.domain_expires_at };
