@@ -103,7 +103,8 @@ export const createMonitorCatalog = (store: MonitorStore): MonitorCatalog => {
     if (old) unindex(old);
     if (m) {
       const c = compact(m);
-      byId.set(id, c);
+      // Keyed by the record's own id string (the feed's copy of it would be a second one, 56 bytes).
+      byId.set(c.id, c);
       index(c);
     } else byId.delete(id);
   };
