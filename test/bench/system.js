@@ -13,7 +13,8 @@
 //   npm run bench -- system --cpu-prof      every Lookout process is CPU-profiled (cpu-profile.js); no write
 // More: --start N --max N --interval S --window S --bare-seconds S --lag-bound-ms MS --kept-up RATIO
 //       --regions a,b --prof-dir DIR --log FILE (the service's output) --write (write the docs anyway)
-//       --dry-run (never write).
+//       --dry-run (never write) --cp-heap MB (the control plane's --max-old-space-size, as deploy/k8s sets it;
+//       its agents keep the default).
 import { spawn, spawnSync } from 'node:child_process';
 import {
   createWriteStream,
@@ -55,6 +56,7 @@ const options = (argv) => {
       regions: { type: 'string' },
       write: { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
+      'cp-heap': { type: 'string' },
     },
   });
   const q = values.quick;
@@ -86,6 +88,7 @@ const options = (argv) => {
     log: values.log,
     // Figures from a smoke or a profiled run are not the service's: those runs leave the docs alone.
     write: !values['dry-run'] && (values.write || (!q && !cpuProf)),
+    cpHeapMb: values['cp-heap'] === undefined ? null : num('cp-heap', 0, 0),
   };
 };
 
@@ -272,7 +275,9 @@ export const run = async (argv = []) => {
     });
 
     // The control plane with its local agents, as `npm start` runs them.
-    const cp = spawn(process.execPath, [MAIN], {
+    // A heap cap on the command line, not in NODE_OPTIONS: the agents it starts do not inherit it.
+    const cpArgs = o.cpHeapMb ? [`--max-old-space-size=${o.cpHeapMb}`, MAIN] : [MAIN];
+    const cp = spawn(process.execPath, cpArgs, {
       env: {
         ...process.env,
         LOOKOUT_DATA_DIR: dir,
@@ -624,7 +629,7 @@ ${
     ? `Run ${result.date} on ${result.machine}.`
     : 'Not yet measured: this section is filled in by `npm run bench -- system` on a quiet machine.'
 }
-Method: the service as users run it: the control plane process (\`control-plane/dist/main.js\`) with
+Method: the service as users run it: the control plane process (\`control-plane/dist/main.js\`${o.cpHeapMb ? `, \`--max-old-space-size=${o.cpHeapMb}\`` : ''}) with
 one local agent process per region (\`LOOKOUT_LOCAL_AGENTS\`, as \`npm start\` runs them; ${regions}
 regions), on a fresh SQLite data directory (WAL, \`synchronous=FULL\`), nothing pinned. The targets are a
 Node HTTP server answering 200 on 32 loopback ports (the agents' SSRF guard off); every check is a plain-HTTP
