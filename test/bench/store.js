@@ -1,9 +1,10 @@
-// npm run bench -- store [--vs TREE] [--rounds N] [--dry-run]: the result store's write path alone, in
+// npm run bench -- store [--vs TREE] [--rounds N] [--dry-run] [--reads]: the result store's write path alone, in
 // the shape of many monitors (store-child.js runs one shape in a process of its own): CPU and bytes
 // written per result, in-process, no RPC. With --vs, TREE (another checkout, built: e.g. a worktree
 // of the commit before a change) runs the same shapes, alternating with this tree round by round, so
 // both meet the same machine. Each tree's uptime flush runs at that tree's own default interval (read
-// from its rollups.js), as its control plane would run it.
+// from its rollups.js), as its control plane would run it. --reads measures the reads instead (see
+// `reads` below).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -51,8 +52,10 @@ export const run = async (argv) => {
       vs: { type: 'string' },
       rounds: { type: 'string', default: '2' },
       'dry-run': { type: 'boolean', default: false },
+      reads: { type: 'boolean', default: false },
     },
   });
+  if (values.reads) return reads(values);
   const trees = values.vs
     ? [
         ['A', resolve(values.vs)],
@@ -99,4 +102,68 @@ bench making its results), and bytes it wrote (the WAL), per result.${values.vs 
 ${table}`;
   process.stdout.write(`${body}\n`);
   if (!values['dry-run']) writeSection('store', body);
+};
+
+const READ_SHAPE = { n: 50_000, history: 20, recent: 5 };
+
+/**
+ * `--reads`: the reads beside the write path. A store shaped like 50,000 monitors at 60 s in two
+ * locations (20 minutes folded, 5 waiting), read as the dashboard, a monitor's page and its history
+ * read it (store-reads-child.js), per tree, alternating; and the CPU of flushing the 5 minutes.
+ */
+const reads = async (values) => {
+  const trees = values.vs
+    ? [
+        ['A', resolve(values.vs)],
+        ['B', HERE],
+      ]
+    : [['B', HERE]];
+  const dir = mkdtempSync(join(tmpdir(), 'lookout-bench-reads-'));
+  const rows = [];
+  try {
+    for (let round = 1; round <= Number(values.rounds); round++) {
+      for (const [label, tree] of round % 2 ? trees : [...trees].reverse()) {
+        const load = loadavg()[0].toFixed(1);
+        const r = spawnSync(process.execPath, [join(import.meta.dirname, 'store-reads-child.js')], {
+          env: {
+            ...process.env,
+            TREE: tree,
+            DIR: dir,
+            N: String(READ_SHAPE.n),
+            HISTORY: String(READ_SHAPE.history),
+            RECENT: String(READ_SHAPE.recent),
+          },
+          encoding: 'utf8',
+        });
+        if (r.status !== 0) throw new Error(`store-reads-child failed (${tree}): ${r.stderr}`);
+        const out = JSON.parse(r.stdout.trim().split('\n').pop());
+        rows.push({ label, round, load, ...out });
+        process.stdout.write(`reads ${label} round ${round} (load ${load}): ${JSON.stringify(out)}\n`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const ms = (x) => x.toFixed(1);
+  const table = rows
+    .map(
+      (r) =>
+        `| ${r.label} | ${r.round} | ${r.load} | ${ms(r.list.p50)} / ${ms(r.list.p99)} | ${ms(r.status.p50)} / ${ms(r.status.p99)} | ${ms(r.history.p50)} / ${ms(r.history.p99)} | ${r.flush_us_per_result.toFixed(1)} |`,
+    )
+    .join('\n');
+  const body = `### Result store reads (\`npm run bench -- store --reads\`)
+
+Run ${new Date().toISOString().slice(0, 16)} UTC on ${machine()}.
+Method: a SQLite file shaped like ${READ_SHAPE.n.toLocaleString('en-US')} monitors checked every 60 s in two locations, stored through
+\`recordResults\` (\`test/bench/store-reads-child.js\`): ${READ_SHAPE.history} minutes of results flushed, then ${READ_SHAPE.recent} minutes stored since
+(waiting for the next flush). Then, 200 times each, p50 / p99 in ms: the dashboard's page
+(\`listMonitorsWithStatus\`, 100 monitors with uptime and recent checks), one monitor's status and checks
+(\`getMonitorStatuses\`, what \`GET /monitors/{id}\` reads), and one monitor's newest 50 results
+(\`listResults\`); last, the CPU of the flush of the ${READ_SHAPE.recent} waiting minutes, per result.${values.vs ? ` A is ${values.vs}, B this tree; they alternate round by round.` : ''}
+
+| tree | round | load | dashboard page ms | one monitor ms | history (50) ms | flush µs CPU per result |
+|---|---:|---:|---:|---:|---:|---:|
+${table}`;
+  process.stdout.write(`${body}\n`);
+  if (!values['dry-run']) writeSection('store-reads', body);
 };
