@@ -7,6 +7,7 @@ import type {
   EscalationPolicy,
   Heartbeat,
   Monitor,
+  MonitorLocationState,
   User,
   Workspace,
 } from '../../control-plane/src/domain/types.js';
@@ -172,4 +173,20 @@ export const result = (
   dns_records: [],
   run_now_request_id: null,
   ...over,
+});
+
+/** A location step that counts: successes go up by one, failures reset them (what applyResult does with them). */
+export const countingStep = (
+  prev: MonitorLocationState | null,
+  r: CheckResultRecord,
+): MonitorLocationState => ({
+  monitor_id: r.monitor_id,
+  location: r.location,
+  status: r.ok ? 'up' : 'down',
+  consecutive_failures: r.ok ? 0 : (prev?.consecutive_failures ?? 0) + 1,
+  consecutive_successes: r.ok ? (prev?.consecutive_successes ?? 0) + 1 : 0,
+  consecutive_slow: 0,
+  last_result_at: r.received_at,
+  last_scheduled_at: r.scheduled_at,
+  version: (prev?.version ?? 0) + 1,
 });

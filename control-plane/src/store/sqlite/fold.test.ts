@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
-import { result } from '../../../../test/contract/fixtures.js';
-import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
+import { countingStep, result } from '../../../../test/contract/fixtures.js';
+import type { MonitorLocationState } from '../../domain/types.js';
 import { allPages } from '../cursor.js';
 import { sqliteContext } from './db.js';
 import { migrate, migrations } from './migrations.js';
@@ -32,17 +32,7 @@ const run = (monitor: string, location: string, from: number, count: number, ok 
       received_at: at(from + i),
     }),
   );
-const step = (prev: MonitorLocationState | null, r: CheckResultRecord): MonitorLocationState => ({
-  monitor_id: r.monitor_id,
-  location: r.location,
-  status: r.ok ? 'up' : 'down',
-  consecutive_failures: r.ok ? 0 : (prev?.consecutive_failures ?? 0) + 1,
-  consecutive_successes: r.ok ? (prev?.consecutive_successes ?? 0) + 1 : 0,
-  consecutive_slow: 0,
-  last_result_at: r.received_at,
-  last_scheduled_at: r.scheduled_at,
-  version: (prev?.version ?? 0) + 1,
-});
+const step = countingStep;
 /** Stores opened here flush only when told (flush(), pruneResults, close). */
 const quiet = { rollups: { schedule: () => () => {} }, states: { schedule: () => () => {} } };
 const open = async (path: string) => {

@@ -3,26 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
-import { result } from '../../../../test/contract/fixtures.js';
-import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
+import { countingStep, result } from '../../../../test/contract/fixtures.js';
+import type { MonitorLocationState } from '../../domain/types.js';
 import { createSqliteStore } from './sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lookout-results-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const at = (s: number) => new Date(Date.UTC(2026, 2, 1) + s * 1000);
-/** A step that counts: successes go up by one, failures reset them (what applyResult does with them). */
-const step = (prev: MonitorLocationState | null, r: CheckResultRecord): MonitorLocationState => ({
-  monitor_id: r.monitor_id,
-  location: r.location,
-  status: r.ok ? 'up' : 'down',
-  consecutive_failures: r.ok ? 0 : (prev?.consecutive_failures ?? 0) + 1,
-  consecutive_successes: r.ok ? (prev?.consecutive_successes ?? 0) + 1 : 0,
-  consecutive_slow: 0,
-  last_result_at: r.received_at,
-  last_scheduled_at: r.scheduled_at,
-  version: (prev?.version ?? 0) + 1,
-});
+const step = countingStep;
 const run = (monitor: string, location: string, from: number, count: number, ok = true) =>
   Array.from({ length: count }, (_, i) =>
     result('ws', monitor, {
