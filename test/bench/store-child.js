@@ -9,6 +9,7 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { upStep } from './store-step.js';
 
 const env = (name, def) => Number(process.env[name] ?? def);
 const TREE = process.env.TREE;
@@ -82,17 +83,7 @@ const nextBatch = () => {
   }
   return out;
 };
-const step = (prev, r) => ({
-  monitor_id: r.monitor_id,
-  location: r.location,
-  status: 'up',
-  consecutive_failures: 0,
-  consecutive_successes: (prev?.consecutive_successes ?? 0) + 1,
-  consecutive_slow: 0,
-  last_result_at: r.received_at,
-  last_scheduled_at: r.scheduled_at,
-  version: (prev?.version ?? 0) + 1,
-});
+const step = upStep;
 const written = () => Number(/wchar: (\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))[1]);
 const flushEvery = FLUSH_S * PER_S;
 let commits = 0;

@@ -8,6 +8,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
+import { upStep } from './store-step.js';
 
 const N = Number(process.env.N ?? 50_000);
 const HISTORY = Number(process.env.HISTORY ?? 20);
@@ -46,17 +47,7 @@ raw.transaction(() => {
 raw.close();
 
 const T0 = Date.now() - (HISTORY + RECENT + 1) * 60_000;
-const step = (prev, r) => ({
-  monitor_id: r.monitor_id,
-  location: r.location,
-  status: 'up',
-  consecutive_failures: 0,
-  consecutive_successes: (prev?.consecutive_successes ?? 0) + 1,
-  consecutive_slow: 0,
-  last_result_at: r.received_at,
-  last_scheduled_at: r.scheduled_at,
-  version: (prev?.version ?? 0) + 1,
-});
+const step = upStep;
 /** One minute of results: each monitor once per location, at its own second. */
 const minute = async (m) => {
   for (let from = 0; from < N; from += 1000) {

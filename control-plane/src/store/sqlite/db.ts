@@ -22,6 +22,8 @@ export interface SqliteContext {
    * write of two processes on one file serializes instead of racing.
    */
   immediate<T>(fn: () => T): T;
+  /** Runs `fn`'s reads in one snapshot (a deferred transaction: one WAL read snapshot). */
+  read<T>(fn: () => T): T;
   /** Newest-first keyset page over `t` with extra WHERE clauses, ordered by the date column `by`. */
   page<T extends { id: string }>(
     t: Table,
@@ -58,6 +60,7 @@ export const sqliteContext = (db: Database.Database): SqliteContext => {
       return row ? fromRow<T>(t, row) : null;
     },
     immediate: <T>(fn: () => T): T => db.transaction(fn).immediate(),
+    read: <T>(fn: () => T): T => db.transaction(fn).deferred(),
     page<T extends { id: string }>(
       t: Table,
       where: string[],

@@ -104,9 +104,10 @@ export const recentResponseTime = (ok: boolean, ms: number, statusCode: number |
   ok || statusCode !== null ? ms : null;
 
 /** Monitor status in SQLite: one query per page, whatever the filter, then two for the checks. */
-export const sqliteMonitorStatus = ({ db, st }: SqliteContext, book: SqliteStateBook): MonitorStatusStore => {
-  /** One snapshot for the statements of one read (a deferred transaction: a WAL read snapshot). */
-  const read = <T>(fn: () => T): T => db.transaction(fn).deferred();
+export const sqliteMonitorStatus = (
+  { st, read }: SqliteContext,
+  book: SqliteStateBook,
+): MonitorStatusStore => {
   /** The status, and when the monitor was last checked: its newest location state (state-book.ts). */
   const statusOf = (row: Row) => ({
     status: row.status as MonitorStatus,

@@ -25,17 +25,10 @@ import { insertSql, monitorStates, recentResults, results, runWith } from './tab
  * and its index range in check_results, in one read transaction.
  */
 export const sqliteResults = (
-  { db, st, immediate, many }: SqliteContext,
+  { st, immediate, many, read }: SqliteContext,
   rollups: SqliteRollups,
   book: SqliteStateBook,
 ): ResultStore => {
-  /** One snapshot for a reader's statements (a deferred transaction: a WAL read snapshot). */
-  const read = <T>(fn: () => T): T => db.transaction(fn).deferred();
-  /** A monitor's recent row ids, as of the newest row any process stored. */
-  const recentOf = (monitorId: string) => {
-    book.catchUp();
-    return JSON.stringify(book.recent.of(monitorId));
-  };
   return {
     async listResults(workspaceId, monitorId, q) {
       const where = ['workspace_id = @ws'];
@@ -47,7 +40,7 @@ export const sqliteResults = (
       const params = {
         m: monitorId,
         ws: workspaceId,
-        rids: recentOf(monitorId),
+        rids: book.recentRowIds([monitorId]),
         location: q.location ?? null,
         since: q.since?.getTime() ?? null,
         until: q.until?.getTime() ?? null,
@@ -83,7 +76,7 @@ export const sqliteResults = (
       ).get({
         m: monitorId,
         ws: workspaceId,
-        rids: recentOf(monitorId),
+        rids: book.recentRowIds([monitorId]),
         since: since.getTime(),
         until: until.getTime(),
       }) as { total: number; ok: number };
@@ -114,7 +107,7 @@ export const sqliteResults = (
              AND ${waitingAfter('r')} AND r.workspace_id = @ws)`,
       ).get({
         m: monitorId,
-        rids: recentOf(monitorId),
+        rids: book.recentRowIds([monitorId]),
         from: fromHour.getTime(),
         to: toHour.getTime(),
         ws: workspaceId,
@@ -142,7 +135,7 @@ export const sqliteResults = (
       const out = immediate(() => {
         // Under the write lock: what other processes stored since, so every step sees the newest state.
         book.catchUp();
-        const insert = st(`${insertSql(recentResults, [], 'positional')} ON CONFLICT DO NOTHING`);
+        const insert = st(INSERT_RECENT);
         // A replayed result whose first copy was folded already: looked for in check_results, but only
         // when it is not newer than everything folded (a fresh result never is there).
         const foldedThrough =
@@ -195,6 +188,8 @@ export const sqliteResults = (
     },
   };
 };
+
+const INSERT_RECENT = `${insertSql(recentResults, [], 'positional')} ON CONFLICT DO NOTHING`;
 
 /** Rows pruneResults looks at per row it may delete (fold order is time order only roughly). */
 const PRUNE_SCAN = 4;

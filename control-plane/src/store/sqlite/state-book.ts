@@ -208,6 +208,14 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
     },
     /** Each monitor's recent rows (recent-index.ts), as of the last row seen. */
     recent,
+    /**
+     * The recent row ids of these monitors as of the newest row any process stored, as JSON for a
+     * statement's `json_each` (readers, results.ts).
+     */
+    recentRowIds(monitorIds: Iterable<string>): string {
+      catchUp();
+      return JSON.stringify(recent.ofAll(monitorIds));
+    },
     /** The newest result time of the monitor at any location; null when it has none. */
     lastResultAt(monitorId: string): Date | null {
       return book.lastResultAt(monitorId);

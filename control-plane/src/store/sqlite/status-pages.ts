@@ -35,145 +35,139 @@ const revive = (i: Incident | null): Incident | null =>
 export const sqliteStatusPages = (
   { st, one, many, page, immediate }: SqliteContext,
   book: SqliteStateBook,
-): StatusPageStore => {
-  /** The recent row ids of these monitors, as of the newest row any process stored (results.ts). */
-  const recentOf = (monitorIds: string[]) => {
-    book.catchUp();
-    return book.recent.ofAll(monitorIds);
-  };
-  return {
-    async insertStatusPage(p) {
-      uniquely(() => st(insertSql(statusPages)).run(toRow(statusPages, p)));
-    },
-    async getStatusPage(workspaceId, id) {
-      return one<StatusPage>(
-        statusPages,
-        'SELECT * FROM status_pages WHERE workspace_id = ? AND id = ?',
-        workspaceId,
-        id,
-      );
-    },
-    async getStatusPageBySlug(workspaceId, slug) {
-      return one<StatusPage>(
-        statusPages,
-        'SELECT * FROM status_pages WHERE workspace_id = ? AND slug = ?',
-        workspaceId,
-        slug,
-      );
-    },
-    async getStatusPageByDomain(domain) {
-      return one<StatusPage>(statusPages, 'SELECT * FROM status_pages WHERE custom_domain = ?', domain);
-    },
-    async listStatusPages(workspaceId, q) {
-      return page<StatusPage>(statusPages, ['workspace_id = ?'], [workspaceId], q);
-    },
-    async listAutoDraftPages() {
-      return many<StatusPage>(statusPages, 'SELECT * FROM status_pages WHERE auto_draft_incidents = 1');
-    },
-    async updateStatusPage(p) {
-      return uniquely(
-        () =>
-          st(updateSql(statusPages, 'workspace_id = @workspace_id AND id = @id')).run(toRow(statusPages, p))
-            .changes === 1,
-      );
-    },
-    async deleteStatusPage(workspaceId, id) {
-      return immediate(() => {
-        const gone =
-          st('DELETE FROM status_pages WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1;
-        if (gone) {
-          st('DELETE FROM status_incidents WHERE workspace_id = ? AND page_id = ?').run(workspaceId, id);
-          for (const t of ['status_subscribers', 'status_mail_events', 'status_mail_outbox'])
-            st(`DELETE FROM ${t} WHERE workspace_id = ? AND page_id = ?`).run(workspaceId, id);
-        }
-        return gone;
+): StatusPageStore => ({
+  async insertStatusPage(p) {
+    uniquely(() => st(insertSql(statusPages)).run(toRow(statusPages, p)));
+  },
+  async getStatusPage(workspaceId, id) {
+    return one<StatusPage>(
+      statusPages,
+      'SELECT * FROM status_pages WHERE workspace_id = ? AND id = ?',
+      workspaceId,
+      id,
+    );
+  },
+  async getStatusPageBySlug(workspaceId, slug) {
+    return one<StatusPage>(
+      statusPages,
+      'SELECT * FROM status_pages WHERE workspace_id = ? AND slug = ?',
+      workspaceId,
+      slug,
+    );
+  },
+  async getStatusPageByDomain(domain) {
+    return one<StatusPage>(statusPages, 'SELECT * FROM status_pages WHERE custom_domain = ?', domain);
+  },
+  async listStatusPages(workspaceId, q) {
+    return page<StatusPage>(statusPages, ['workspace_id = ?'], [workspaceId], q);
+  },
+  async listAutoDraftPages() {
+    return many<StatusPage>(statusPages, 'SELECT * FROM status_pages WHERE auto_draft_incidents = 1');
+  },
+  async updateStatusPage(p) {
+    return uniquely(
+      () =>
+        st(updateSql(statusPages, 'workspace_id = @workspace_id AND id = @id')).run(toRow(statusPages, p))
+          .changes === 1,
+    );
+  },
+  async deleteStatusPage(workspaceId, id) {
+    return immediate(() => {
+      const gone =
+        st('DELETE FROM status_pages WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1;
+      if (gone) {
+        st('DELETE FROM status_incidents WHERE workspace_id = ? AND page_id = ?').run(workspaceId, id);
+        for (const t of ['status_subscribers', 'status_mail_events', 'status_mail_outbox'])
+          st(`DELETE FROM ${t} WHERE workspace_id = ? AND page_id = ?`).run(workspaceId, id);
+      }
+      return gone;
+    });
+  },
+
+  async insertIncident(i, announce) {
+    try {
+      immediate(() => {
+        st(insertSql(statusIncidents)).run(toRow(statusIncidents, i));
+        if (announce) st(insertMailEventSql).run(mailEventRow(announce));
       });
-    },
-
-    async insertIncident(i, announce) {
-      try {
-        immediate(() => {
-          st(insertSql(statusIncidents)).run(toRow(statusIncidents, i));
-          if (announce) st(insertMailEventSql).run(mailEventRow(announce));
-        });
-        return true;
-      } catch (e) {
-        if (conflictOf(e) && i.auto_key !== null) return false;
-        throw e;
-      }
-    },
-    async getIncident(workspaceId, pageId, id) {
-      return revive(
-        one<Incident>(
-          statusIncidents,
-          'SELECT * FROM status_incidents WHERE workspace_id = ? AND page_id = ? AND id = ?',
-          workspaceId,
-          pageId,
-          id,
-        ),
-      );
-    },
-    async listIncidents(workspaceId, pageId, q) {
-      const where = ['workspace_id = ?', 'page_id = ?'];
-      const params: unknown[] = [workspaceId, pageId];
-      if (q.published !== undefined) {
-        where.push('published = ?');
-        params.push(q.published ? 1 : 0);
-      }
-      const p = page<Incident>(statusIncidents, where, params, q);
-      return { ...p, data: p.data.map((i) => revive(i)!) };
-    },
-    async listPublicIncidents(workspaceId, pageId, resolvedSince, limit) {
-      return many<Incident>(
+      return true;
+    } catch (e) {
+      if (conflictOf(e) && i.auto_key !== null) return false;
+      throw e;
+    }
+  },
+  async getIncident(workspaceId, pageId, id) {
+    return revive(
+      one<Incident>(
         statusIncidents,
-        `SELECT * FROM status_incidents WHERE page_id = ? AND workspace_id = ? AND published = 1
-         AND (resolved_at IS NULL OR resolved_at >= ?) ORDER BY created_at DESC, id DESC LIMIT ?`,
-        pageId,
+        'SELECT * FROM status_incidents WHERE workspace_id = ? AND page_id = ? AND id = ?',
         workspaceId,
-        resolvedSince.getTime(),
-        limit,
-      ).map((i) => revive(i)!);
-    },
-    async updateIncident(i, expectedVersion, announce) {
-      try {
-        return immediate(() => {
-          const written =
-            st(
-              updateSql(statusIncidents, 'workspace_id = @workspace_id AND id = @id AND version = @expected'),
-            ).run({
-              ...toRow(statusIncidents, i),
-              expected: expectedVersion,
-            }).changes === 1;
-          if (written && announce) st(insertMailEventSql).run(mailEventRow(announce));
-          return written;
-        });
-      } catch (e) {
-        throw conflictOf(e)
-          ? new AppError('conflict', 'Another open incident is the automatic draft of this component.')
-          : e;
-      }
-    },
-    async deleteIncident(workspaceId, pageId, id) {
-      return (
-        st('DELETE FROM status_incidents WHERE workspace_id = ? AND page_id = ? AND id = ?').run(
-          workspaceId,
-          pageId,
-          id,
-        ).changes === 1
-      );
-    },
-    async pruneIncidents(before, limit) {
-      return st(
-        `DELETE FROM status_incidents WHERE id IN
+        pageId,
+        id,
+      ),
+    );
+  },
+  async listIncidents(workspaceId, pageId, q) {
+    const where = ['workspace_id = ?', 'page_id = ?'];
+    const params: unknown[] = [workspaceId, pageId];
+    if (q.published !== undefined) {
+      where.push('published = ?');
+      params.push(q.published ? 1 : 0);
+    }
+    const p = page<Incident>(statusIncidents, where, params, q);
+    return { ...p, data: p.data.map((i) => revive(i)!) };
+  },
+  async listPublicIncidents(workspaceId, pageId, resolvedSince, limit) {
+    return many<Incident>(
+      statusIncidents,
+      `SELECT * FROM status_incidents WHERE page_id = ? AND workspace_id = ? AND published = 1
+         AND (resolved_at IS NULL OR resolved_at >= ?) ORDER BY created_at DESC, id DESC LIMIT ?`,
+      pageId,
+      workspaceId,
+      resolvedSince.getTime(),
+      limit,
+    ).map((i) => revive(i)!);
+  },
+  async updateIncident(i, expectedVersion, announce) {
+    try {
+      return immediate(() => {
+        const written =
+          st(
+            updateSql(statusIncidents, 'workspace_id = @workspace_id AND id = @id AND version = @expected'),
+          ).run({
+            ...toRow(statusIncidents, i),
+            expected: expectedVersion,
+          }).changes === 1;
+        if (written && announce) st(insertMailEventSql).run(mailEventRow(announce));
+        return written;
+      });
+    } catch (e) {
+      throw conflictOf(e)
+        ? new AppError('conflict', 'Another open incident is the automatic draft of this component.')
+        : e;
+    }
+  },
+  async deleteIncident(workspaceId, pageId, id) {
+    return (
+      st('DELETE FROM status_incidents WHERE workspace_id = ? AND page_id = ? AND id = ?').run(
+        workspaceId,
+        pageId,
+        id,
+      ).changes === 1
+    );
+  },
+  async pruneIncidents(before, limit) {
+    return st(
+      `DELETE FROM status_incidents WHERE id IN
          (SELECT id FROM status_incidents WHERE resolved_at IS NOT NULL AND resolved_at < ? LIMIT ?)`,
-      ).run(before.getTime(), limit).changes;
-    },
+    ).run(before.getTime(), limit).changes;
+  },
 
-    async dailyUptime(workspaceId, monitorIds, fromDay, toDay) {
-      if (monitorIds.length === 0) return [];
-      // The buckets and the results still waiting for them (rollups.ts), in one snapshot.
-      return st(
-        `WITH ${WAITING_CTE}, ids(id) AS (SELECT value FROM json_each(@ids))
+  async dailyUptime(workspaceId, monitorIds, fromDay, toDay) {
+    if (monitorIds.length === 0) return [];
+    // The buckets and the results still waiting for them (rollups.ts), in one snapshot.
+    return st(
+      `WITH ${WAITING_CTE}, ids(id) AS (SELECT value FROM json_each(@ids))
        SELECT monitor_id, day, sum(total) AS total, sum(ok) AS ok FROM (
          SELECT monitor_id, day, total, ok FROM uptime_daily
            WHERE monitor_id IN (SELECT id FROM ids) AND day >= @from AND day < @to AND workspace_id = @ws
@@ -183,18 +177,17 @@ export const sqliteStatusPages = (
            WHERE r.rid IN (SELECT value FROM json_each(@rids)) AND r.scheduled_at >= @from AND r.scheduled_at < @to
              AND ${waitingAfter('r')} AND r.workspace_id = @ws)
        GROUP BY monitor_id, day ORDER BY monitor_id, day`,
-      ).all({
-        ids: JSON.stringify(monitorIds),
-        rids: JSON.stringify(recentOf(monitorIds)),
-        from: fromDay,
-        to: toDay,
-        ws: workspaceId,
-      }) as {
-        monitor_id: string;
-        day: number;
-        total: number;
-        ok: number;
-      }[];
-    },
-  };
-};
+    ).all({
+      ids: JSON.stringify(monitorIds),
+      rids: book.recentRowIds(monitorIds),
+      from: fromDay,
+      to: toDay,
+      ws: workspaceId,
+    }) as {
+      monitor_id: string;
+      day: number;
+      total: number;
+      ok: number;
+    }[];
+  },
+});
