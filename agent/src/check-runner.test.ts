@@ -166,3 +166,46 @@ describe('check runner: the waiting runs', () => {
     await runner.stop();
   });
 });
+
+describe('check runner: what it keeps per monitor', () => {
+  it('monitors that differ only by URL share one spec shape, each run still gets its own id and URL, and shapes go with their monitors', async () => {
+    const t = manualTimers(T0);
+    const seen: string[] = [];
+    const prober: Prober = {
+      run: async (spec) => {
+        seen.push(`${spec.monitor_id} ${spec.url} ${spec.timeout_ms}`);
+        return { ok: true, error: null, response_time_ms: 1 };
+      },
+    };
+    const runner = createCheckRunner({
+      prober,
+      timers: t.timers,
+      concurrency: 4,
+      queueMax: 10,
+      onResult() {},
+    });
+    runner.setRegion('eu-west');
+    const assign = (monitorId: string, url: string, timeoutMs = 5000) =>
+      runner.apply(
+        create(AssignmentSchema, {
+          monitorId,
+          version: 1n,
+          spec: create(CheckSpecSchema, { monitorType: 'http', url, intervalSeconds: 60, timeoutMs }),
+        }),
+      );
+    for (let i = 0; i < 5; i++) assign(`m${i}`, `http://127.0.0.1:${1000 + i}/`);
+    expect(runner.specShapes).toBe(1);
+    assign('m4', 'http://127.0.0.1:1004/', 9000); // a new version with its own timeout
+    expect(runner.specShapes).toBe(2);
+    runner.runNow('m0', 'r0');
+    runner.runNow('m4', 'r4');
+    await until('both runs', () => seen.length === 2);
+    expect(seen.sort()).toEqual(['m0 http://127.0.0.1:1000/ 5000', 'm4 http://127.0.0.1:1004/ 9000']);
+    runner.drop('m4');
+    expect(runner.specShapes).toBe(1);
+    for (let i = 0; i < 4; i++) runner.drop(`m${i}`);
+    expect(runner.specShapes).toBe(0);
+    expect(runner.health().assigned).toBe(0);
+    await runner.stop();
+  });
+});

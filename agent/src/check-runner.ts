@@ -2,9 +2,10 @@ import type { Assignment, CheckResult } from '@lookout/proto';
 import PQueue from 'p-queue';
 import { probeWithDeadline } from './deadline.js';
 import { createLagWindow } from './lag-window.js';
-import type { Prober, ProbeSpec } from './probe-port.js';
+import type { Prober } from './probe-port.js';
 import { createRunList } from './run-list.js';
-import { createScheduler, type Timers } from './scheduler.js';
+import { createScheduler, type ScheduledRun, type Timers } from './scheduler.js';
+import { createSpecShapes, type SharedShape, specFor } from './spec-shapes.js';
 import { resultOf, specOf } from './wire.js';
 
 export interface CheckRunnerDeps {
@@ -22,17 +23,21 @@ export interface CheckRunnerDeps {
 }
 
 /**
- * What the agent runs and how: the assignments (kept compact, not the wire messages: 50,000 of these
- * must fit in little memory), the scheduler that puts each on its wall-clock phase, and the bounded
- * queue every run goes through with a hard deadline. Knows nothing of the stream or of reporting.
+ * An assignment as the agent keeps it, with its scheduler entry (100,000 of these must fit in little
+ * memory): its version, its URL and its spec's shared shape, or why this agent cannot run it.
+ */
+type Assigned =
+  | { version: bigint; url: string; shape: SharedShape; problem: null }
+  | { version: bigint; url: string; shape: null; problem: string };
+
+/**
+ * What the agent runs and how: the assignments (kept compact, not the wire messages), the scheduler
+ * that puts each on its wall-clock phase, and the bounded queue every run goes through with a hard
+ * deadline. Knows nothing of the stream or of reporting.
  */
 export const createCheckRunner = (deps: CheckRunnerDeps) => {
   const { prober, timers } = deps;
-  /** `spec` is what the prober takes, converted once per upsert; `problem` is why it cannot run. */
-  const assignments = new Map<
-    string,
-    { version: bigint; intervalMs: number; spec: ProbeSpec | null; problem: string | null }
-  >();
+  const shapes = createSpecShapes();
   const queue = new PQueue({ concurrency: deps.concurrency });
   const lags = createLagWindow();
   let region = '';
@@ -41,9 +46,9 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
 
   /** One run of one monitor; a failed check is a result too. */
   const run = async (id: string, scheduledAt: number, runNowRequestId?: string) => {
-    const assignment = assignments.get(id);
+    const assignment = sched.get(id);
     if (!assignment) return;
-    const { spec } = assignment;
+    const spec = assignment.shape ? specFor(assignment.shape, id, assignment.url) : null;
     const startedAt = timers.now();
     const t0 = performance.now();
     if (!runNowRequestId) {
@@ -90,46 +95,51 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
    * closures, an options object and a symbol each. p-queue is given a run when it has a free place,
    * so it bounds how many run at once; this list bounds how many wait.
    */
-  const waiting = createRunList();
-  const start = (id: string, scheduledAt: number, done: () => void) => {
-    queue.add(() => run(id, scheduledAt)).then(done, done);
+  const waiting = createRunList<ScheduledRun<Assigned>>();
+  const start = (r: ScheduledRun<Assigned>, scheduledAt: number) => {
+    const done = () => r.done();
+    queue.add(() => run(r.id, scheduledAt)).then(done, done);
   };
   const hasRoom = () => queue.pending + queue.size < deps.concurrency;
   /** After each run: the next waiting ones, as places free up. */
   queue.on('next', () => {
     while (waiting.size > 0 && hasRoom()) waiting.shift(start);
   });
-  const dispatch = (id: string, scheduledAt: number, done: () => void) => {
-    if (waiting.size === 0 && hasRoom()) start(id, scheduledAt, done);
+  const dispatch = (r: ScheduledRun<Assigned>, scheduledAt: number) => {
+    if (waiting.size === 0 && hasRoom()) start(r, scheduledAt);
     else if (waiting.size >= deps.queueMax) {
       skippedRuns++;
-      done();
-    } else waiting.push(id, scheduledAt, done);
+      r.done();
+    } else waiting.push(r, scheduledAt);
   };
   // Phases depend on the region, which the first Register tells; until then nothing is scheduled.
-  let sched = createScheduler({ region, timers, dispatch });
+  let sched = createScheduler<Assigned>({ region, timers, dispatch });
+  const release = (id: string) => {
+    const old = sched.get(id);
+    if (old?.shape) shapes.release(old.shape);
+  };
 
   return {
     /** Adds or replaces a monitor. A spec this agent cannot run (a newer check type) reports why on each run. */
     apply(a: Assignment) {
-      let spec: ProbeSpec | null = null;
-      let problem: string | null = null;
+      let assigned: Assigned;
+      const url = a.spec?.url ?? '';
       try {
-        spec = specOf(a);
+        assigned = { version: a.version, url, shape: shapes.acquire(specOf(a)), problem: null };
       } catch (e) {
-        problem = (e as Error).message; // e.g. a check type newer than this agent: its runs report this
+        // e.g. a check type newer than this agent: its runs report this
+        assigned = { version: a.version, url, shape: null, problem: (e as Error).message };
       }
-      const intervalMs = (a.spec?.intervalSeconds || 60) * 1000;
-      assignments.set(a.monitorId, { version: a.version, intervalMs, spec, problem });
-      sched.upsert(a.monitorId, intervalMs);
+      release(a.monitorId);
+      sched.upsert(a.monitorId, (a.spec?.intervalSeconds || 60) * 1000, assigned);
     },
     drop(id: string) {
-      assignments.delete(id);
+      release(id);
       sched.remove(id);
     },
     /** A run now (confirmation or test), outside the schedule; ignored for monitors not assigned here. */
     runNow(monitorId: string, requestId: string) {
-      if (assignments.has(monitorId) && waiting.size + queue.size < deps.queueMax) {
+      if (sched.get(monitorId) && waiting.size + queue.size < deps.queueMax) {
         void queue.add(() => run(monitorId, timers.now(), requestId));
       }
     },
@@ -138,16 +148,16 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
       if (region === next) return;
       region = next;
       const old = sched;
-      sched = createScheduler({ region, timers, dispatch });
+      sched = createScheduler<Assigned>({ region, timers, dispatch });
       old.stop();
-      for (const [id, a] of assignments) sched.upsert(id, a.intervalMs);
+      for (const m of old.monitors()) sched.upsert(m.id, m.intervalMs, m.data);
     },
     get region() {
       return region;
     },
-    ids: () => [...assignments.keys()],
+    ids: () => Array.from(sched.monitors(), (m) => m.id),
     /** What runs now, so the first Sync of a new stream can be a diff. */
-    running: () => [...assignments].map(([monitorId, a]) => ({ monitorId, version: a.version })),
+    running: () => Array.from(sched.monitors(), (m) => ({ monitorId: m.id, version: m.data.version })),
     /** Stops scheduling and drops queued runs; resolves when the running ones are over. */
     stop() {
       sched.stop();
@@ -156,13 +166,17 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
       return queue.onIdle();
     },
     health: () => ({
-      assigned: assignments.size,
+      assigned: sched.size,
       inFlight: queue.pending,
       queueDepth: waiting.size + queue.size,
       scheduleLagP99Ms: Math.round(lags.p99()),
     }),
     get checksRun() {
       return checksRun;
+    },
+    /** The distinct spec shapes held: at most one per assigned monitor, most monitors sharing one. */
+    get specShapes() {
+      return shapes.size;
     },
     /** Runs skipped because the queue was full (queueFull) or the previous run still went (overlap). */
     get skipped() {

@@ -1,44 +1,39 @@
 /**
- * Scheduled runs waiting for a place in the check queue (check-runner.ts), first in first out: three
+ * Scheduled runs waiting for a place in the check queue (check-runner.ts), first in first out: two
  * parallel arrays read from a moving head, so a waiting run costs a few words, not an object. The
  * consumed front is dropped once it is most of the arrays.
  */
-export const createRunList = () => {
-  let ids: string[] = [];
+export const createRunList = <R extends { done(): void }>() => {
+  let runs: R[] = [];
   let slots: number[] = [];
-  let dones: (() => void)[] = [];
   let head = 0;
   return {
-    push(id: string, scheduledAt: number, done: () => void) {
-      ids.push(id);
+    push(run: R, scheduledAt: number) {
+      runs.push(run);
       slots.push(scheduledAt);
-      dones.push(done);
     },
     /** Hands the oldest run to `to` and forgets it. */
-    shift(to: (id: string, scheduledAt: number, done: () => void) => void) {
+    shift(to: (run: R, scheduledAt: number) => void) {
       const i = head++;
-      const id = ids[i]!;
+      const run = runs[i]!;
       const at = slots[i]!;
-      const done = dones[i]!;
-      if (head >= 1024 && head * 2 >= ids.length) {
-        ids = ids.slice(head);
+      if (head >= 1024 && head * 2 >= runs.length) {
+        runs = runs.slice(head);
         slots = slots.slice(head);
-        dones = dones.slice(head);
         head = 0;
       }
-      to(id, at, done);
+      to(run, at);
     },
     /** Drops every waiting run, telling each it is over. */
     clear() {
-      const left = dones.slice(head);
-      ids = [];
+      const left = runs.slice(head);
+      runs = [];
       slots = [];
-      dones = [];
       head = 0;
-      for (const done of left) done();
+      for (const run of left) run.done();
     },
     get size() {
-      return ids.length - head;
+      return runs.length - head;
     },
   };
 };

@@ -12,12 +12,12 @@ describe('scheduler', () => {
     const s = createScheduler({
       region: 'eu-west',
       timers: t.timers,
-      dispatch: (id, at, done) => {
-        runs.push([id, at]);
-        done();
+      dispatch: (run, at) => {
+        runs.push([run.id, at]);
+        run.done();
       },
     });
-    for (let i = 0; i < 50; i++) s.upsert(`m${i}`, 60_000);
+    for (let i = 0; i < 50; i++) s.upsert(`m${i}`, 60_000, null);
     expect(t.pendingCount()).toBe(1);
     await t.advanceTo(T0 + 180_000);
     expect(runs.length).toBe(150);
@@ -36,12 +36,12 @@ describe('scheduler', () => {
     const s = createScheduler({
       region: 'eu-west',
       timers: t.timers,
-      dispatch: (_id, at, done) => {
+      dispatch: (run, at) => {
         runs.push(at);
-        release = done;
+        release = () => run.done();
       },
     });
-    s.upsert('slow', 10_000);
+    s.upsert('slow', 10_000, null);
     await t.advanceTo(T0 + 35_000);
     expect(runs).toHaveLength(1);
     expect(s.skipped).toBe(2);
@@ -57,24 +57,24 @@ describe('scheduler', () => {
     const s1 = createScheduler({
       region: 'r',
       timers: t.timers,
-      dispatch: (_i, at, done) => {
+      dispatch: (run, at) => {
         a.push(at);
-        done();
+        run.done();
       },
     });
-    s1.upsert('m', 30_000);
+    s1.upsert('m', 30_000, null);
     await t.advanceTo(T0 + 61_000);
     s1.stop();
     const b: number[] = [];
     const s2 = createScheduler({
       region: 'r',
       timers: t.timers,
-      dispatch: (_i, at, done) => {
+      dispatch: (run, at) => {
         b.push(at);
-        done();
+        run.done();
       },
     });
-    s2.upsert('m', 30_000);
+    s2.upsert('m', 30_000, null);
     await t.advanceTo(T0 + 125_000);
     expect(b[0]! - a[a.length - 1]!).toBe(30_000);
     s2.remove('m');
@@ -90,17 +90,17 @@ describe('scheduler', () => {
     const s = createScheduler({
       region: 'eu-west',
       timers: t.timers,
-      dispatch: (_id, at, done) => {
+      dispatch: (run, at) => {
         runs.push(at);
         // the first run is held until released; later ones end at once
-        if (runs.length === 1) release = done;
-        else done();
+        if (runs.length === 1) release = () => run.done();
+        else run.done();
       },
     });
-    s.upsert('m', 10_000);
+    s.upsert('m', 10_000, null);
     await t.advanceTo(T0 + 10_000);
     expect(runs).toHaveLength(1);
-    s.upsert('m', 10_000); // a new version of the monitor arrives during its run
+    s.upsert('m', 10_000, null); // a new version of the monitor arrives during its run
     release();
     await Promise.resolve();
     await t.advanceTo(T0 + 40_000);

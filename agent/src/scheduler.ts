@@ -18,47 +18,68 @@ export const realTimers: Timers = {
   clear: (h) => clearTimeout(h as NodeJS.Timeout),
 };
 
-interface Entry {
+/** A scheduled monitor as its runs see it: its id, what the owner keeps with it, and how a run ends. */
+export interface ScheduledRun<T> {
+  readonly id: string;
+  readonly data: T;
+  /** Ends the run: the monitor's next slot may start another. */
+  done(): void;
+}
+
+/**
+ * One per monitor, and the token its runs carry (`done` is a method, not a closure per monitor:
+ * 100,000 monitors are 100,000 of these).
+ */
+class Entry<T> implements ScheduledRun<T> {
   id: string;
   intervalMs: number;
   /** Where in its interval it runs (computed once per upsert: a hash). */
   phase: number;
   nextAt: number;
   /** Bumped by each upsert: heap nodes of an older generation are stale. */
-  gen: number;
-  running: boolean;
-  /** Ends a run (made once per entry, not per run). */
-  done: () => void;
+  gen = 1;
+  running = false;
+  data: T;
+  constructor(id: string, intervalMs: number, phase: number, nextAt: number, data: T) {
+    this.id = id;
+    this.intervalMs = intervalMs;
+    this.phase = phase;
+    this.nextAt = nextAt;
+    this.data = data;
+  }
+  done() {
+    this.running = false;
+  }
 }
 
 /** A due time in the heap. One per entry is live; a run reuses its node for the next slot. */
-interface Node {
+interface Node<T> {
   at: number;
-  e: Entry;
+  e: Entry<T>;
   gen: number;
 }
 
-export interface SchedulerOptions {
+export interface SchedulerOptions<T> {
   region: string;
   timers: Timers;
   /**
-   * Starts one run, or queues or drops it; calls `done` once, when it is over (or dropped).
+   * Starts one run, or queues or drops it; calls `run.done()` once, when it is over (or dropped).
    * `scheduledAt` is the slot's wall-clock time.
    */
-  dispatch(id: string, scheduledAt: number, done: () => void): void;
+  dispatch(run: ScheduledRun<T>, scheduledAt: number): void;
 }
 
-export const createScheduler = (opts: SchedulerOptions) => {
+export const createScheduler = <T>(opts: SchedulerOptions<T>) => {
   const { timers, region } = opts;
-  const entries = new Map<string, Entry>();
-  let heap: Node[] = [];
+  const entries = new Map<string, Entry<T>>();
+  let heap: Node<T>[] = [];
   let timer: unknown = null;
   let timerAt = Number.POSITIVE_INFINITY;
   let stopped = false;
   let skipped = 0;
 
-  const live = (n: Node) => entries.get(n.e.id) === n.e && n.e.gen === n.gen;
-  const push = (n: Node) => {
+  const live = (n: Node<T>) => entries.get(n.e.id) === n.e && n.e.gen === n.gen;
+  const push = (n: Node<T>) => {
     heap.push(n);
     let i = heap.length - 1;
     while (i > 0) {
@@ -119,27 +140,31 @@ export const createScheduler = (opts: SchedulerOptions) => {
         continue;
       }
       e.running = true;
-      opts.dispatch(e.id, slot, e.done);
+      opts.dispatch(e, slot);
     }
     arm();
   };
 
   return {
-    /** Adds or replaces a monitor; its next run keeps to its phase (no run now). */
-    upsert(id: string, intervalMs: number) {
+    /**
+     * Adds or replaces a monitor, with what its owner keeps for it; its next run keeps to its phase
+     * (no run now).
+     */
+    upsert(id: string, intervalMs: number, data: T) {
       const phase = phaseOf(id, region, intervalMs);
       const nextAt = nextSlot(phase, intervalMs, timers.now());
       // The same entry is updated in place: a run going on now ends on it (its `done`), so the
       // monitor runs again from its next slot.
       let e = entries.get(id);
-      if (e) Object.assign(e, { intervalMs, phase, nextAt, gen: e.gen + 1 });
-      else {
-        const fresh: Entry = { id, intervalMs, phase, nextAt, gen: 1, running: false, done: () => {} };
-        fresh.done = () => {
-          fresh.running = false;
-        };
-        entries.set(id, fresh);
-        e = fresh;
+      if (e) {
+        e.intervalMs = intervalMs;
+        e.phase = phase;
+        e.nextAt = nextAt;
+        e.data = data;
+        e.gen++;
+      } else {
+        e = new Entry(id, intervalMs, phase, nextAt, data);
+        entries.set(id, e);
       }
       push({ at: nextAt, e, gen: e.gen });
       arm();
@@ -148,8 +173,12 @@ export const createScheduler = (opts: SchedulerOptions) => {
       entries.delete(id);
       arm();
     },
-    has: (id: string) => entries.has(id),
-    ids: () => [...entries.keys()],
+    /** What the owner keeps for a monitor, if it is scheduled. */
+    get: (id: string): T | undefined => entries.get(id)?.data,
+    /** Every monitor: its id, interval and what its owner keeps. */
+    *monitors(): IterableIterator<{ id: string; intervalMs: number; data: T }> {
+      yield* entries.values();
+    },
     get size() {
       return entries.size;
     },

@@ -167,7 +167,7 @@ describe('http prober against real HTTP and HTTPS servers', () => {
     });
   });
 
-  it('runs the same spec again and again (its request is prepared once)', async () => {
+  it('runs the same spec again and again', async () => {
     const s = spec(`http://127.0.0.1:${plain}/ok`, { required_keyword: 'operational' });
     for (let i = 0; i < 3; i++) expect(await run(s)).toMatchObject({ ok: true, status_code: 200 });
     expect(await run(spec('not a url'))).toMatchObject({ ok: false, error: { kind: 'bad_url' } });
