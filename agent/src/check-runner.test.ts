@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckRunner } from './check-runner.js';
 import { manualTimers } from './manual-timers.js';
 import { nextRunAt } from './phase.js';
-import type { Prober } from './probe-port.js';
+import type { Deadline, Prober } from './probe-port.js';
 import { createHttpProber } from './probers/http-prober.js';
 
 const T0 = 1_800_000_000_000;
@@ -54,7 +54,7 @@ const setup = (prober: Prober, url: string, timeoutMs: number) => {
 };
 
 describe('check runner: one deadline per check', () => {
-  it('at the spec timeout the prober signal aborts, and the check is a timeout like before', async () => {
+  it('at the spec timeout the prober deadline passes, and the check is a timeout like before', async () => {
     const { t, results, runner, idle } = setup(createHttpProber(), `http://127.0.0.1:${hangPort}/`, 30_000);
     const before = requests;
     runner.runNow('m1', 'r1');
@@ -71,12 +71,12 @@ describe('check runner: one deadline per check', () => {
     expect(t.pendingCount()).toBe(idle); // no backstop left armed
   });
 
-  it('the hard backstop: a prober that ignores its signal frees its slot 1 s after the timeout', async () => {
-    let seen: AbortSignal | null = null;
+  it('the hard backstop: a prober that ignores its deadline frees its slot 1 s after the timeout', async () => {
+    let seen: Deadline | null = null;
     const deaf: Prober = {
-      run: (_spec, signal) => {
-        seen = signal;
-        return new Promise(() => {}); // never settles, whatever the signal says
+      run: (_spec, deadline) => {
+        seen = deadline;
+        return new Promise(() => {}); // never settles, whatever the deadline says
       },
     };
     const { t, results, runner } = setup(deaf, 'http://example.test/', 5000);

@@ -1,6 +1,6 @@
 import { Resolver } from 'node:dns/promises';
 import { assertPublicLiteral } from '@lookout/shared';
-import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
+import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 
 const norm = (s: string) => s.toLowerCase().replace(/\.$/, '');
@@ -10,11 +10,11 @@ const resolverHost = (s: string) =>
 
 /** dns checks through c-ares (a Resolver, never dns.lookup), optionally against a given resolver. */
 export const createDnsProber = (opts: { blockPrivate?: boolean } = {}) => ({
-  async run(spec: ProbeSpec, signal: AbortSignal): Promise<ProbeOutcome> {
+  async run(spec: ProbeSpec, deadline: Deadline): Promise<ProbeOutcome> {
     const started = performance.now();
     const resolver = new Resolver({ timeout: spec.timeout_ms, tries: 1 });
     const onAbort = () => resolver.cancel();
-    signal.addEventListener('abort', onAbort, { once: true });
+    deadline.onAbort(onAbort);
     try {
       if (spec.dns_resolver) {
         // The resolver is an address the check sends packets to: the SSRF guard applies to it.
@@ -56,13 +56,13 @@ export const createDnsProber = (opts: { blockPrivate?: boolean } = {}) => ({
       const err = classifyError(e);
       return {
         ok: false,
-        error: signal.aborted
+        error: deadline.aborted
           ? { kind: 'timeout', message: 'timed out' }
           : { ...err, kind: err.kind === 'error' ? 'dns_failure' : err.kind },
         response_time_ms: performance.now() - started,
       };
     } finally {
-      signal.removeEventListener('abort', onAbort);
+      deadline.onAbort(null);
     }
   },
 });

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
+import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 import { type Bootstrap, type BootstrapSource, RDAP_BOOTSTRAP } from './rdap-bootstrap.js';
 
@@ -72,7 +72,8 @@ export const createDomainProber = (
 ) => {
   const now = opts.now ?? (() => new Date());
   return {
-    async run(spec: ProbeSpec, signal: AbortSignal): Promise<ProbeOutcome> {
+    async run(spec: ProbeSpec, deadline: Deadline): Promise<ProbeOutcome> {
+      const { signal } = deadline; // fetch takes an AbortSignal
       // Bootstrap data is fetched (or read from the agent's cache) only here, when a domain check
       // needs it; the check's deadline bounds the wait.
       if (!opts.rdapBaseUrl && opts.bootstrap && !(await untilAborted(opts.bootstrap.ensure(), signal))) {

@@ -8,7 +8,7 @@ import { createServer as createHttps } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCa, selfSigned } from '../../../test/support/certs.js';
-import { probeWithDeadline } from '../deadline.js';
+import { CheckDeadline, probeWithDeadline } from '../deadline.js';
 import type { ProbeSpec } from '../probe-port.js';
 import { realTimers } from '../scheduler.js';
 import { createHttpProber } from './http-prober.js';
@@ -154,14 +154,14 @@ describe('http prober against real HTTP and HTTPS servers', () => {
       ok: false,
       error: { kind: 'timeout' },
     });
-    // The caller's signal ends the check long before its own 60 s timeout.
-    const ac = new AbortController();
-    const pending = prober.run(spec(`http://127.0.0.1:${plain}/hang`, { timeout_ms: 60_000 }), ac.signal);
-    setTimeout(() => ac.abort(new DOMException('hard deadline', 'TimeoutError')), 50);
+    // The caller's deadline ends the check long before its own 60 s timeout.
+    const deadline = new CheckDeadline();
+    const pending = prober.run(spec(`http://127.0.0.1:${plain}/hang`, { timeout_ms: 60_000 }), deadline);
+    setTimeout(() => deadline.abort(new DOMException('hard deadline', 'TimeoutError')), 50);
     expect(await pending).toMatchObject({ ok: false, error: { kind: 'timeout' } });
-    const aborted = new AbortController();
-    aborted.abort();
-    expect(await prober.run(spec(`http://127.0.0.1:${plain}/ok`), aborted.signal)).toMatchObject({
+    const passed = new CheckDeadline();
+    passed.abort(new DOMException('hard deadline', 'TimeoutError'));
+    expect(await prober.run(spec(`http://127.0.0.1:${plain}/ok`), passed)).toMatchObject({
       ok: false,
       error: { kind: 'timeout' },
     });
@@ -197,7 +197,7 @@ describe('http prober against real HTTP and HTTPS servers', () => {
 
 describe('the SSRF guard (blockPrivate, for hosted use)', () => {
   const guarded = createHttpProber({ ca: ca.pem.cert, now: () => NOW, blockPrivate: true });
-  const check = (url: string) => guarded.run(spec(url), new AbortController().signal);
+  const check = (url: string) => guarded.run(spec(url), new CheckDeadline());
 
   it('refuses loopback targets, by address and by a name that resolves there; nothing is sent', async () => {
     const before = seen.length;

@@ -4,7 +4,7 @@ import { isIP, type NetConnectOpts, connect as netConnect } from 'node:net';
 import type { ConnectionOptions, TLSSocket } from 'node:tls';
 import { createSecureContext, type SecureContext, connect as tlsConnect } from 'node:tls';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
-import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
+import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 
 const MAX_BODY = 1 << 20;
@@ -197,7 +197,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
     );
 
   return {
-    async run(spec: ProbeSpec, signal: AbortSignal): Promise<ProbeOutcome> {
+    async run(spec: ProbeSpec, deadline: Deadline): Promise<ProbeOutcome> {
       const started = performance.now();
       const p = prepare(spec);
       if (!p.first) {
@@ -207,16 +207,15 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
           response_time_ms: 0,
         };
       }
-      // The caller's signal is the check's one deadline (deadline.ts), for the whole run (every
-      // hop): it ends the request under way, and the run fails with its reason.
+      // The check's one deadline (deadline.ts), for the whole run (every hop): it ends the request
+      // under way, and the run fails with its reason.
       const abort: Abort = { current: null, reason: null };
       const stop = (err: unknown) => {
         abort.reason ??= err;
         abort.current?.(err);
       };
-      const onParent = () => stop(signal.reason);
-      if (signal.aborted) onParent();
-      else signal.addEventListener('abort', onParent, { once: true });
+      if (deadline.aborted) stop(deadline.reason);
+      else deadline.onAbort(stop);
       try {
         let hop = p.first;
         for (let n = 0; ; n++) {
@@ -270,7 +269,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
       } catch (e) {
         return { ok: false, error: classifyError(e), response_time_ms: performance.now() - started };
       } finally {
-        signal.removeEventListener('abort', onParent);
+        deadline.onAbort(null);
       }
     },
   };

@@ -1,4 +1,4 @@
-import type { ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
+import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
 import { createDnsProber } from './dns-prober.js';
 import { createDomainProber } from './domain-prober.js';
 import { createHttpProber, type HttpProberOptions } from './http-prober.js';
@@ -22,17 +22,17 @@ export const createProbers = (opts: ProbersOptions = {}): Prober => {
     ...(opts.rdapBootstrap ? { bootstrap: opts.rdapBootstrap } : {}),
   });
   return {
-    run(spec: ProbeSpec, signal: AbortSignal): Promise<ProbeOutcome> {
+    run(spec: ProbeSpec, deadline: Deadline): Promise<ProbeOutcome> {
       switch (spec.monitor_type) {
         case 'http':
         case 'api':
-          return http.run(spec, signal);
+          return http.run(spec, deadline);
         case 'tcp':
-          return tcp.run(spec, signal);
+          return tcp.run(spec, deadline);
         case 'dns':
-          return dns.run(spec, signal);
+          return dns.run(spec, deadline);
         case 'domain':
-          return domain.run(spec, signal);
+          return domain.run(spec, deadline);
         default: {
           // Every type of the shared list has a case: a new one fails to compile here.
           const missing: never = spec.monitor_type;

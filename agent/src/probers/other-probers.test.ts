@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer as createTcp } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer } from '../../../test/support/dns-server.js';
+import { CheckDeadline } from '../deadline.js';
 import type { ProbeSpec } from '../probe-port.js';
 import { createDnsProber } from './dns-prober.js';
 import { createDomainProber, rdapBaseFor } from './domain-prober.js';
@@ -13,7 +14,7 @@ import { createTcpProber } from './tcp-prober.js';
 const NOW = new Date('2026-06-01T00:00:00Z');
 const spec = (over: Partial<ProbeSpec>): ProbeSpec =>
   probeSpec({ monitor_type: 'tcp', http_method: null, ...over });
-const signal = () => new AbortController().signal;
+const deadline = () => new CheckDeadline();
 
 let dns: Awaited<ReturnType<typeof startDnsServer>>;
 let rdap: Server;
@@ -72,12 +73,12 @@ afterAll(async () => {
 describe('tcp prober', () => {
   it('connects to a listening port; a closed one is refused', async () => {
     const p = createTcpProber();
-    expect(await p.run(spec({ port: tcpPort }), signal())).toMatchObject({ ok: true, error: null });
+    expect(await p.run(spec({ port: tcpPort }), deadline())).toMatchObject({ ok: true, error: null });
     const closed = createTcp();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    expect(await p.run(spec({ port }), signal())).toMatchObject({
+    expect(await p.run(spec({ port }), deadline())).toMatchObject({
       ok: false,
       error: { kind: 'connection_refused' },
     });
@@ -87,18 +88,18 @@ describe('tcp prober', () => {
 describe('the SSRF guard on tcp and dns checks', () => {
   it('refuses a private target or resolver', async () => {
     const tcp = createTcpProber({ blockPrivate: true });
-    expect(await tcp.run(spec({ port: tcpPort }), signal())).toMatchObject({
+    expect(await tcp.run(spec({ port: tcpPort }), deadline())).toMatchObject({
       ok: false,
       error: { kind: 'blocked_target' },
     });
-    expect(await tcp.run(spec({ url: 'localhost', port: tcpPort }), signal())).toMatchObject({
+    expect(await tcp.run(spec({ url: 'localhost', port: tcpPort }), deadline())).toMatchObject({
       ok: false,
       error: { kind: 'blocked_target' },
     });
     const dnsGuarded = createDnsProber({ blockPrivate: true });
     const r = await dnsGuarded.run(
       spec({ monitor_type: 'dns', url: 'example.test', dns_resolver: `${dns.address}` }),
-      signal(),
+      deadline(),
     );
     expect(r).toMatchObject({ ok: false, error: { kind: 'blocked_target' } });
   });
@@ -107,7 +108,7 @@ describe('the SSRF guard on tcp and dns checks', () => {
 describe('dns prober against a real DNS server on loopback', () => {
   const p = createDnsProber();
   const q = (over: Partial<ProbeSpec>) =>
-    p.run(spec({ monitor_type: 'dns', url: 'example.test', dns_resolver: dns.address, ...over }), signal());
+    p.run(spec({ monitor_type: 'dns', url: 'example.test', dns_resolver: dns.address, ...over }), deadline());
 
   it('resolves A, AAAA, CNAME, MX, TXT and NS records', async () => {
     expect((await q({ dns_record_type: 'A' })).dns?.records.sort()).toEqual(['192.0.2.10', '192.0.2.11']);
@@ -144,15 +145,15 @@ describe('dns prober against a real DNS server on loopback', () => {
 describe('domain prober against an RDAP server on loopback', () => {
   it('reads the expiration event and counts the days left', async () => {
     const p = createDomainProber({ now: () => NOW, rdapBaseUrl: `http://127.0.0.1:${rdapPort}/` });
-    expect(await p.run(spec({ monitor_type: 'domain', url: 'example.com' }), signal())).toMatchObject({
+    expect(await p.run(spec({ monitor_type: 'domain', url: 'example.com' }), deadline())).toMatchObject({
       ok: true,
       domain: { expires_at: '2026-06-21T04:00:00.000Z', days_remaining: 20 },
     });
-    expect(await p.run(spec({ monitor_type: 'domain', url: 'unknown.com' }), signal())).toMatchObject({
+    expect(await p.run(spec({ monitor_type: 'domain', url: 'unknown.com' }), deadline())).toMatchObject({
       ok: false,
       error: { kind: 'rdap_failure' },
     });
-    expect(await p.run(spec({ monitor_type: 'domain', url: 'noexpiry.com' }), signal())).toMatchObject({
+    expect(await p.run(spec({ monitor_type: 'domain', url: 'noexpiry.com' }), deadline())).toMatchObject({
       ok: false,
       error: { kind: 'rdap_failure' },
     });
@@ -171,7 +172,7 @@ describe('domain prober against an RDAP server on loopback', () => {
     const boot = source('/bootstrap/dns.json');
     expect(rdapBaseFor('example.test', boot.current())).toBeNull();
     const p = createDomainProber({ now: () => NOW, bootstrap: boot });
-    expect(await p.run(spec({ monitor_type: 'domain', url: 'example.test' }), signal())).toMatchObject({
+    expect(await p.run(spec({ monitor_type: 'domain', url: 'example.test' }), deadline())).toMatchObject({
       ok: true,
       domain: { expires_at: '2027-06-01T00:00:00.000Z' },
     });

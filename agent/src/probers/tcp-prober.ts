@@ -1,11 +1,11 @@
 import { connect } from 'node:net';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
-import type { ProbeOutcome, ProbeSpec } from '../probe-port.js';
+import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 
-/** tcp checks: connect to host:port before the signal (the check's deadline) aborts, then close. */
+/** tcp checks: connect to host:port before the check's deadline, then close. */
 export const createTcpProber = (opts: { blockPrivate?: boolean } = {}) => ({
-  run(spec: ProbeSpec, signal: AbortSignal): Promise<ProbeOutcome> {
+  run(spec: ProbeSpec, deadline: Deadline): Promise<ProbeOutcome> {
     const started = performance.now();
     if (opts.blockPrivate) {
       try {
@@ -22,7 +22,7 @@ export const createTcpProber = (opts: { blockPrivate?: boolean } = {}) => ({
       });
       const done = (o: ProbeOutcome) => {
         socket.destroy();
-        signal.removeEventListener('abort', onAbort);
+        deadline.onAbort(null);
         resolve(o);
       };
       const onAbort = () =>
@@ -31,7 +31,8 @@ export const createTcpProber = (opts: { blockPrivate?: boolean } = {}) => ({
           error: { kind: 'timeout', message: 'timed out' },
           response_time_ms: performance.now() - started,
         });
-      signal.addEventListener('abort', onAbort, { once: true });
+      if (deadline.aborted) return onAbort();
+      deadline.onAbort(onAbort);
       socket.once('connect', () => {
         const ms = performance.now() - started;
         done({
