@@ -126,6 +126,23 @@ it('a process that stored and read nothing while another folded and deleted step
   await a.close();
 });
 
+it('a process forgets the rows another one folded and deleted: its recent index does not grow', async () => {
+  const path = join(dir, `forget-${n++}.db`);
+  const a = await open(path);
+  const b = await open(path);
+  await a.recordResults(run('m1', 'eu', 0, 3), step);
+  await b.recordResults(run('m1', 'eu', 3, 2), step); // b reads a's rows as it stores its own
+  expect([a.recentRows, b.recentRows]).toEqual([3, 5]);
+  await flush(a); // a folds and deletes every row (b's too)
+  expect(counts(path)).toEqual({ folded: 5, recent: 0 });
+  expect(a.recentRows).toBe(0);
+  await flush(b); // nothing left for b to fold or delete: it forgets what is gone
+  expect(b.recentRows).toBe(0);
+  expect(await history(b, 'm1', 10)).toHaveLength(5);
+  await b.close();
+  await a.close();
+});
+
 it('a file from before the fold keeps every result, its buckets and its states, mid-flush too', async () => {
   const path = join(dir, `old-${n++}.db`);
   const old = new Database(path);

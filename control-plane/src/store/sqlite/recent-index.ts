@@ -98,8 +98,10 @@ export const createRecentIndex = () => {
       return out;
     },
     /** The rows up to `rid` are gone from the table. */
-    forget(rid: number) {
-      if (rid > floor) floor = rid;
+    forget(rid: number): boolean {
+      if (rid <= floor) return false;
+      floor = rid;
+      return true;
     },
     /**
      * Drops forgotten ids from at most `budget` monitors' lists, going on where the last call stopped;

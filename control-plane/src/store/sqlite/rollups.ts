@@ -148,28 +148,31 @@ export const sqliteRollups = (ctx: SqliteContext, book: SqliteStateBook, opts: R
     });
   /**
    * One transaction: deletes the oldest recent rows up to both marks (folded, and their states in the
-   * snapshot), at most DELETE_CHUNK row ids. Returns how far rows are gone, or null when none was left.
+   * snapshot), at most DELETE_CHUNK row ids. Returns how far rows are gone from the table (deleted by
+   * this process or another), and whether some up to the marks are left.
    */
-  const deleteFolded = (): number | null =>
+  const deleteFolded = (): { gone: number; more: boolean } =>
     withoutFsync(ctx, () => {
       const { lo, upto } = st(
         `SELECT (SELECT min(rid) FROM check_results_recent) AS lo,
            min((SELECT upto FROM uptime_rollup_mark), (SELECT upto FROM result_state_mark)) AS upto`,
       ).get() as { lo: number | null; upto: number };
-      if (lo === null || lo > upto) return null;
+      if (lo === null || lo > upto) return { gone: lo === null ? upto : lo - 1, more: false };
       const through = Math.min(upto, lo + DELETE_CHUNK - 1);
       st('DELETE FROM check_results_recent WHERE rid <= ?').run(through);
-      return through;
+      return { gone: through, more: through < upto };
     });
-  /** Deletes what the flush folded, a slice per turn, then lets the recent index forget it. */
+  /**
+   * Deletes what the flush folded, a slice per turn, then lets the recent index forget what is gone,
+   * also what another process deleted (this one's index would grow otherwise).
+   */
   const deleteAllFolded = async () => {
-    let through: number | null = null;
-    for (let d = deleteFolded(); d !== null; d = deleteFolded()) {
-      through = d;
+    let d = deleteFolded();
+    while (d.more) {
       await nextTurn();
+      d = deleteFolded();
     }
-    if (through === null) return;
-    book.recent.forget(through);
+    if (!book.recent.forget(d.gone)) return;
     while (!book.recent.sweep(5000)) await nextTurn();
   };
 

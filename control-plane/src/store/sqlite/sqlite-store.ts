@@ -41,6 +41,8 @@ export interface SqliteOptions {
 export interface SqliteStore extends Store {
   /** Closes the file as a crash would leave it: nothing waiting is written (tests). */
   closeAsIfCrashed(): Promise<void>;
+  /** Row ids the recent index holds (recent-index.ts; tests). */
+  readonly recentRows: number;
 }
 
 /**
@@ -89,6 +91,9 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     },
     async ping() {
       ctx.st('SELECT 1').get();
+    },
+    get recentRows() {
+      return book.recent.size;
     },
     async close() {
       try {
