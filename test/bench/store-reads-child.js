@@ -105,6 +105,8 @@ const cpu = process.cpuUsage();
 await store.pruneResults(new Date(0), 1);
 const c = process.cpuUsage(cpu);
 out.flush_us_per_result = (c.user + c.system) / (N * 2 * RECENT);
+// The process's memory after it all: SQLite's page cache is part of it.
+out.rss_mb = Math.round(process.memoryUsage().rss / 2 ** 20);
 process.stdout.write(`${JSON.stringify(out)}\n`);
 rmSync(dir, { recursive: true, force: true });
 process.exit(0);

@@ -67,8 +67,9 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
   db.pragma('synchronous = FULL');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   db.pragma('foreign_keys = ON');
-  // 64 MiB of page cache (the default is 2 MiB): the result indexes take random inserts, and once they
-  // outgrow the cache every insert pays for page reads. Memory is only used as pages are touched.
+  // 64 MiB of page cache (the default is 2 MiB), used as pages are touched. Results are appended now,
+  // but the dashboard reads each monitor's waiting rows, a page each: with 16 MiB its p50 was ~70 %
+  // slower in half the rounds at 50,000 monitors, for 56–84 MB less RSS (docs/benchmarks.md).
   db.pragma('cache_size = -65536');
   // Checkpoint the WAL every ~40 MiB instead of ~4 MiB: hot pages (the newest entries of each
   // monitor's results, the location states) are rewritten by every batch, and a longer interval
