@@ -29,6 +29,14 @@ const until = async (what: string, ok: () => boolean) => {
   if (!ok()) throw new Error(`timed out waiting for ${what}`);
 };
 
+/** An http monitor's assignment at version 1. */
+const httpAssignment = (monitorId: string, url: string, intervalSeconds: number, timeoutMs: number) =>
+  create(AssignmentSchema, {
+    monitorId,
+    version: 1n,
+    spec: create(CheckSpecSchema, { monitorType: 'http', url, timeoutMs, intervalSeconds }),
+  });
+
 const setup = (prober: Prober, url: string, timeoutMs: number) => {
   const t = manualTimers(T0);
   const results: CheckResult[] = [];
@@ -40,13 +48,7 @@ const setup = (prober: Prober, url: string, timeoutMs: number) => {
     onResult: (_id, _at, r) => void results.push(r),
   });
   runner.setRegion('eu-west');
-  runner.apply(
-    create(AssignmentSchema, {
-      monitorId: 'm1',
-      version: 1n,
-      spec: create(CheckSpecSchema, { monitorType: 'http', url, timeoutMs, intervalSeconds: 3600 }),
-    }),
-  );
+  runner.apply(httpAssignment('m1', url, 3600, timeoutMs));
   // Its scheduled slot is far beyond these tests: the runs here are the runNow ones alone, and the
   // scheduler's one timer is the only timer pending between checks.
   expect(nextRunAt('m1', 'eu-west', 3_600_000, T0) - T0).toBeGreaterThan(60_000);
@@ -132,20 +134,8 @@ describe('check runner: the waiting runs', () => {
     });
     runner.setRegion('eu-west');
     const ids = ['a', 'b', 'c', 'd'];
-    for (const monitorId of ids)
-      runner.apply(
-        create(AssignmentSchema, {
-          monitorId,
-          version: 1n,
-          // A timeout past the test: each run ends when it is released, not at its deadline.
-          spec: create(CheckSpecSchema, {
-            monitorType: 'http',
-            url: 'http://127.0.0.1:1/',
-            intervalSeconds: 60,
-            timeoutMs: 600_000,
-          }),
-        }),
-      );
+    // A timeout past the test: each run ends when it is released, not at its deadline.
+    for (const monitorId of ids) runner.apply(httpAssignment(monitorId, 'http://127.0.0.1:1/', 60, 600_000));
     const bySlot = [...ids].sort(
       (x, y) => nextRunAt(x, 'eu-west', 60_000, T0) - nextRunAt(y, 'eu-west', 60_000, T0),
     );
@@ -186,13 +176,7 @@ describe('check runner: what it keeps per monitor', () => {
     });
     runner.setRegion('eu-west');
     const assign = (monitorId: string, url: string, timeoutMs = 5000) =>
-      runner.apply(
-        create(AssignmentSchema, {
-          monitorId,
-          version: 1n,
-          spec: create(CheckSpecSchema, { monitorType: 'http', url, intervalSeconds: 60, timeoutMs }),
-        }),
-      );
+      runner.apply(httpAssignment(monitorId, url, 60, timeoutMs));
     for (let i = 0; i < 5; i++) assign(`m${i}`, `http://127.0.0.1:${1000 + i}/`);
     expect(runner.specShapes).toBe(1);
     assign('m4', 'http://127.0.0.1:1004/', 9000); // a new version with its own timeout

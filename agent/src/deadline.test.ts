@@ -21,6 +21,11 @@ describe('a check deadline', () => {
     quiet.onAbort(null);
     quiet.abort(timeout());
     expect(none).toEqual([]);
+
+    // A listener added after the end is told at once.
+    const late: unknown[] = [];
+    d.onAbort((r) => late.push(r));
+    expect(late).toEqual([why]);
   });
 
   it('as an AbortSignal: one made before the end aborts with it, one made after is already aborted', () => {

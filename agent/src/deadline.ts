@@ -12,7 +12,8 @@ export class CheckDeadline implements Deadline {
   #controller: AbortController | null = null;
 
   onAbort(fn: ((reason: unknown) => void) | null) {
-    this.#listener = fn;
+    if (fn && this.aborted) fn(this.reason);
+    else this.#listener = fn;
   }
 
   get signal(): AbortSignal {

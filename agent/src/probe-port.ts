@@ -46,7 +46,7 @@ export interface Deadline {
   readonly aborted: boolean;
   /** Why: the TimeoutError the run fails with (undefined before). */
   readonly reason: unknown;
-  /** `fn` is called once when the time is up; one listener at a time, `null` removes it. */
+  /** `fn` is called once when the time is up (at once if it is); one listener at a time, `null` removes it. */
   onAbort(fn: ((reason: unknown) => void) | null): void;
   /** The same deadline as an AbortSignal (made on first use). */
   readonly signal: AbortSignal;

@@ -31,7 +31,7 @@ export const createSpecShapes = () => {
       return s;
     },
     release(s: SharedShape) {
-      if (--s.users === 0 && shapes.get(s.key) === s) shapes.delete(s.key);
+      if (--s.users === 0) shapes.delete(s.key);
     },
     get size() {
       return shapes.size;

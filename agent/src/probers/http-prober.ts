@@ -214,8 +214,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
         abort.reason ??= err;
         abort.current?.(err);
       };
-      if (deadline.aborted) stop(deadline.reason);
-      else deadline.onAbort(stop);
+      deadline.onAbort(stop);
       try {
         let hop = p.first;
         for (let n = 0; ; n++) {

@@ -31,7 +31,6 @@ export const createTcpProber = (opts: { blockPrivate?: boolean } = {}) => ({
           error: { kind: 'timeout', message: 'timed out' },
           response_time_ms: performance.now() - started,
         });
-      if (deadline.aborted) return onAbort();
       deadline.onAbort(onAbort);
       socket.once('connect', () => {
         const ms = performance.now() - started;
