@@ -1,3 +1,5 @@
+// First: V8 settings that must hold before the agent allocates (see there).
+import './v8-flags.js';
 import { createLogger } from '@lookout/shared';
 import { assembleAgent } from './assemble.js';
 import { type AgentConfig, AgentConfigError, loadAgentConfig } from './config.js';

@@ -1,0 +1,17 @@
+import { setFlagsFromString } from 'node:v8';
+
+/**
+ * V8 settings of the agent process, applied by `main.ts` before anything else runs.
+ *
+ * `--no-allocation-site-pretenuring`: V8 moves an allocation site's objects straight to old space
+ * once most of them outlive a young-generation collection. An agent trips that whenever its event
+ * loop stalls with checks in flight (applying 100,000 assignments, a full collection): node:http's
+ * sockets and requests, and the check's own objects, are then born old for the rest of the process,
+ * and what they point to survives two scavenges and is promoted too. At 100,000 monitors every 60 s
+ * that promoted ~2.2 MB per scavenge (~11 MB/s of garbage for the full collector) and cost 7–9 ms
+ * per scavenge; without pretenuring, ~1.0 MB and 4–7 ms, and ~50 MB less RSS (docs/benchmarks.md,
+ * issue 27's fourth round). Checks are short-lived by nature, so there is nothing to pretenure.
+ */
+export const AGENT_V8_FLAGS = ['--no-allocation-site-pretenuring'] as const;
+
+for (const flag of AGENT_V8_FLAGS) setFlagsFromString(flag);
