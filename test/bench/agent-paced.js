@@ -12,7 +12,8 @@
 // (10 s), WINDOW (30 s), SETTLE (12 s),
 // AGENT_NODE_OPTIONS (e.g. --max-semi-space-size=16), PACED=0 to skip the floor, PIN=1 to pin the
 // agent to core 0; LOOKOUT_BENCH_PROF_DIR with AGENT_NODE_OPTIONS=--import=<abs>/cpu-profile.js profiles the
-// window (its .part2 file).
+// window (its .part2 file); LOOKOUT_BENCH_GC_DIR with AGENT_NODE_OPTIONS=--import=<abs>/gc-stats.js logs
+// the young generation every 10 s (scavenges, survival, promotion).
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
