@@ -56,8 +56,16 @@ const MONITORS = [
   },
   { name: 'Payments gateway', url: 'http://127.0.0.1:18940/health', failingSince: 4 },
   { name: 'Search', url: 'https://search.example.com/', failingSince: null },
+  // A long unbroken query: its one long part breaks where it must, the table stays in the window.
+  {
+    name: 'Reports export',
+    url: `https://reports.example.com/export?token=${'a1b2c3d4e5'.repeat(8)}`,
+    failingSince: null,
+  },
 ];
 const HISTORY = 40;
+/** routing-ui.tsx's LONG_ADDRESS_PART: a longer part of an address may break anywhere. */
+const LONG_ADDRESS_PART = 40;
 const ids = new Map<string, string>();
 
 beforeAll(async () => {
@@ -144,7 +152,9 @@ describe('the monitors list with full histories', () => {
         })),
       );
       expect(parts.map((p) => p.text).join(''), m.url).toBe(m.url);
-      for (const part of parts) expect(part.lines, part.text!).toBe(1);
+      for (const part of parts) {
+        if (part.text!.length <= LONG_ADDRESS_PART) expect(part.lines, part.text!).toBe(1);
+      }
       // The name column keeps a readable width: the link fits its name on one line.
       expect(await lines(name.getByRole('link', { name: m.name })), m.name).toBe(1);
       const bar = await box(row.getByRole('list', { name: `Recent checks of ${m.name}` }));

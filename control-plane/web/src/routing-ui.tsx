@@ -46,16 +46,20 @@ export const CopyValue = (props: {
   );
 };
 
+/** A part of an address longer than this (a long query string or token) may break anywhere. */
+export const LONG_ADDRESS_PART = 40;
+
 /**
  * An address (URL, host:port, API path) in code type that wraps only after a slash, never inside a
- * host name, a number or a word: "http://" "127.0.0.1:18939/" "health" are its unbreakable parts.
+ * host name, a number or a word: "http://" "127.0.0.1:18939/" "health" are its unbreakable parts. A
+ * part longer than `LONG_ADDRESS_PART` breaks where it must, rather than widen its table past the window.
  */
 export const Address = (props: { value: string }) => (
   <code class="address">
     {props.value.split(/(?<=\/)(?=[^/])/).map((part, i) => (
       <Fragment key={i}>
         {i > 0 && <wbr />}
-        <span>{part}</span>
+        <span class={part.length > LONG_ADDRESS_PART ? 'long' : undefined}>{part}</span>
       </Fragment>
     ))}
   </code>

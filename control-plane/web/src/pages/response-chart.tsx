@@ -45,7 +45,9 @@ export default function ResponseChart(props: { results: CheckResult[]; label: st
         height: 220,
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(10, max * 1.15)] } },
         axes: [
-          { stroke: '#5d6778', grid: { stroke: '#eef0f3' } },
+          // Ticks at least 90 px apart: the first one carries the date ("11/27/26 4:18pm"), and at
+          // uPlot's default 50 px it ran into the next one.
+          { stroke: '#5d6778', grid: { stroke: '#eef0f3' }, space: 90 },
           {
             stroke: '#5d6778',
             grid: { stroke: '#eef0f3' },
