@@ -9,8 +9,9 @@ import { setFlagsFromString } from 'node:v8';
  * sockets and requests, and the check's own objects, are then born old for the rest of the process,
  * and what they point to survives two scavenges and is promoted too. At 100,000 monitors every 60 s
  * that promoted ~2.2 MB per scavenge (~11 MB/s of garbage for the full collector) and cost 7–9 ms
- * per scavenge; without pretenuring, ~1.0 MB and 4–7 ms, and ~50 MB less RSS (docs/benchmarks.md,
- * issue 27's fourth round). Checks are short-lived by nature, so there is nothing to pretenure.
+ * per scavenge; without pretenuring, ~1.1 MB and 5–7 ms, and 15 % less CPU per check (RSS did not
+ * move: docs/benchmarks.md, issue 27's fourth round). Checks are short-lived by nature, so there is
+ * nothing to pretenure.
  */
 export const AGENT_V8_FLAGS = ['--no-allocation-site-pretenuring'] as const;
 
