@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * V8 settings of the agent process, applied by `main.ts` before anything else runs.
+ * The agent process's V8 settings, applied by `main.ts` before anything else runs.
  *
  * `--no-allocation-site-pretenuring`: V8 moves an allocation site's objects straight to old space
  * once most of them outlive a young-generation collection. An agent trips that whenever its event
@@ -13,6 +13,4 @@ import { setFlagsFromString } from 'node:v8';
  * move: docs/benchmarks.md, issue 27's fourth round). Checks are short-lived by nature, so there is
  * nothing to pretenure.
  */
-export const AGENT_V8_FLAGS = ['--no-allocation-site-pretenuring'] as const;
-
-for (const flag of AGENT_V8_FLAGS) setFlagsFromString(flag);
+setFlagsFromString('--no-allocation-site-pretenuring');

@@ -47,7 +47,7 @@ export const CopyValue = (props: {
 };
 
 /** A part of an address longer than this (a long query string or token) may break anywhere. */
-export const LONG_ADDRESS_PART = 40;
+const LONG_ADDRESS_PART = 40;
 
 /**
  * An address (URL, host:port, API path) in code type that wraps only after a slash, never inside a
