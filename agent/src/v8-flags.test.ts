@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { heapGrowingFactor } from '../../test/support/heap-growth.js';
 
 const built = pathToFileURL(fileURLToPath(new URL('../dist/v8-flags.js', import.meta.url))).href;
 
@@ -27,6 +28,13 @@ describe("the agent's V8 flags", () => {
   it('turn allocation-site pretenuring off (V8 decides nothing about it any more)', () => {
     expect(pretenuringDecisions('')).toBeGreaterThan(0); // the workload does trip it by default
     expect(pretenuringDecisions(`await import(${JSON.stringify(built)});`)).toBe(0);
+  });
+
+  it("hold the old generation's growth to 1.4 × what survives a full collection, unless node's command line says otherwise", () => {
+    expect(heapGrowingFactor('')).not.toBe(1.4); // V8's own choice differs
+    const load = `await import(${JSON.stringify(built)});`;
+    expect(heapGrowingFactor(load)).toBe(1.4);
+    expect(heapGrowingFactor(load, ['--heap-growing-percent=80'])).toBe(1.8);
   });
 
   it('are applied by the agent process before anything else is imported', () => {

@@ -1,3 +1,4 @@
+import './v8-flags.js';
 import { createLogger, systemClock } from '@lookout/shared';
 import { ensureDemoWorkspace } from './bootstrap.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
