@@ -9,6 +9,7 @@ const benches = {
   batch: () => import('./batch.js'),
   status: () => import('./status.js'),
   store: () => import('./store.js'),
+  'flush-order': () => import('./flush-order.js'),
 };
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);

@@ -43,3 +43,22 @@ it('forgets deleted rows: hidden at once, dropped when touched or swept, a slice
   ix.forget(3);
   expect(ix.of('m2')).toEqual([7, 12]);
 });
+
+it('keeps a monitor whose rows are all gone for one more sweep, in its place, then lets it go', () => {
+  const ix = createRecentIndex();
+  ix.add('a', 1);
+  ix.add('b', 2);
+  ix.add('c', 3);
+  ix.forget(3);
+  while (!ix.sweep(10));
+  expect(ix.size).toBe(0);
+  expect(ix.nextMonitors(0, 10, '', 10)).toEqual([]);
+  ix.add('b', 4); // checked again before the next sweep: it keeps its place
+  expect(ix.nextMonitors(3, 10, '', 10)).toEqual(['b']);
+  while (!ix.sweep(10)); // a and c were empty for a whole round: gone
+  ix.add('a', 5); // back later: it takes its place again
+  expect(ix.nextMonitors(3, 10, '', 10)).toEqual(['a', 'b']);
+  expect(ix.of('b')).toEqual([4]);
+  expect(ix.of('c')).toEqual([]);
+  expect(ix.size).toBe(2);
+});

@@ -1,3 +1,8 @@
+import { createMonitorOrder } from './monitor-order.js';
+
+/** A monitor's list found empty by a sweep: kept (and in the order) until the next sweep finds it still so. */
+const IDLE: number[] = Object.freeze([]) as unknown as number[];
+
 /**
  * Each monitor's rows in the recent results table (`check_results_recent`), by row id, in memory: the
  * per-monitor access path of the results not yet folded into the monitor-clustered table (results.ts,
@@ -14,50 +19,30 @@ export const createRecentIndex = () => {
   let floor = 0;
   let size = 0;
   let sweeper: IterableIterator<[string, number[]]> | null = null;
-  /** The monitors in id order (some perhaps gone since: the end of a sweep drops them)… */
-  let sorted: string[] = [];
-  /** …and those added since it was last ordered. */
-  let unsorted: string[] = [];
-  const ordered = (): string[] => {
-    if (unsorted.length === 0) return sorted;
-    unsorted.sort();
-    const merged: string[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < sorted.length || j < unsorted.length) {
-      const next =
-        j >= unsorted.length || (i < sorted.length && sorted[i]! <= unsorted[j]!)
-          ? sorted[i++]!
-          : unsorted[j++]!;
-      if (merged[merged.length - 1] !== next) merged.push(next);
-    }
-    sorted = merged;
-    unsorted = [];
-    return sorted;
-  };
+  const order = createMonitorOrder();
+  /** Monitors dropped from `byMonitor` since the order last let go of them. */
+  let dropped = 0;
 
-  /** Drops the ids up to the floor from the front of `ids` (the list of `monitorId`), in place. */
-  const trim = (monitorId: string, ids: number[]) => {
+  /** Drops the ids up to the floor from the front of `ids`, in place (the list stays, perhaps empty). */
+  const trim = (ids: number[]) => {
     let n = 0;
     while (n < ids.length && ids[n]! <= floor) n++;
     if (n === 0) return;
     size -= n;
     ids.splice(0, n);
-    if (ids.length === 0) byMonitor.delete(monitorId);
   };
 
   return {
     /** A row of `monitorId` at row id `rid`, newer than every one added before it. */
     add(monitorId: string, rid: number) {
       let ids = byMonitor.get(monitorId);
-      if (!ids) {
+      if (!ids || ids === IDLE) {
+        if (!ids) order.add(monitorId);
         ids = [];
         byMonitor.set(monitorId, ids);
-        unsorted.push(monitorId);
       } else {
         if (ids[ids.length - 1]! >= rid) return;
-        trim(monitorId, ids);
-        if (ids.length === 0) byMonitor.set(monitorId, ids);
+        trim(ids);
       }
       ids.push(rid);
       size++;
@@ -77,24 +62,16 @@ export const createRecentIndex = () => {
     },
     /**
      * The first `count` monitors after `afterMonitor`, in id order, with a row id in (after, upto]: a
-     * flush walks them so, a chunk at a time. The order is kept, not sorted per call: monitors seen
-     * since the last call are sorted and merged in.
+     * flush walks them so, a chunk at a time (monitor-order.ts keeps the order as monitors appear).
      */
     nextMonitors(after: number, upto: number, afterMonitor: string, count: number): string[] {
-      const order = ordered();
-      let lo = 0;
-      let hi = order.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (order[mid]! <= afterMonitor) lo = mid + 1;
-        else hi = mid;
-      }
       const from = Math.max(after, floor);
       const out: string[] = [];
-      for (let i = lo; i < order.length && out.length < count; i++) {
-        const ids = byMonitor.get(order[i]!);
-        if (ids?.some((id) => id > from && id <= upto)) out.push(order[i]!);
-      }
+      order.walk(afterMonitor, (m) => {
+        const ids = byMonitor.get(m);
+        if (ids?.some((id) => id > from && id <= upto)) out.push(m);
+        return out.length < count;
+      });
       return out;
     },
     /** The rows up to `rid` are gone from the table. */
@@ -105,7 +82,8 @@ export const createRecentIndex = () => {
     },
     /**
      * Drops forgotten ids from at most `budget` monitors' lists, going on where the last call stopped;
-     * true once it has been round all of them.
+     * true once it has been round all of them. A list left empty is kept until the next round: a
+     * monitor still empty then (gone, or checked less often than the flush runs) leaves the index.
      */
     sweep(budget: number): boolean {
       sweeper ??= byMonitor.entries();
@@ -113,10 +91,21 @@ export const createRecentIndex = () => {
         const next = sweeper.next();
         if (next.done) {
           sweeper = null;
-          sorted = ordered().filter((m) => byMonitor.has(m));
+          if (dropped * 8 > order.length) {
+            order.prune((m) => byMonitor.has(m));
+            dropped = 0;
+          }
           return true;
         }
-        trim(next.value[0], next.value[1]);
+        const [monitorId, ids] = next.value;
+        if (ids === IDLE) {
+          // Empty since the last sweep: the monitor is gone, or checks less often than the flush runs.
+          byMonitor.delete(monitorId);
+          dropped++;
+          continue;
+        }
+        trim(ids);
+        if (ids.length === 0) byMonitor.set(monitorId, IDLE);
       }
       return false;
     },
