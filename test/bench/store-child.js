@@ -9,7 +9,7 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { upStep } from './store-step.js';
+import { flushResults, upStep } from './store-step.js';
 
 const env = (name, def) => Number(process.env[name] ?? def);
 const TREE = process.env.TREE;
@@ -98,7 +98,7 @@ const timed = async (key, fn) => {
 const commit = async () => {
   const batch = nextBatch();
   await timed('ingest', () => store.recordResults(batch, step));
-  if (++commits % flushEvery === 0) await timed('flush', () => store.pruneResults(new Date(0), 1));
+  if (++commits % flushEvery === 0) await timed('flush', () => flushResults(store));
 };
 
 for (let c = 0; c < WARM * 60 * PER_S; c++) await commit();

@@ -8,7 +8,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import { upStep } from './store-step.js';
+import { flushResults, upStep } from './store-step.js';
 
 const N = Number(process.env.N ?? 50_000);
 const HISTORY = Number(process.env.HISTORY ?? 20);
@@ -82,7 +82,7 @@ const minute = async (m) => {
   }
 };
 for (let m = 0; m < HISTORY; m++) await minute(m);
-await store.pruneResults(new Date(0), 1); // the flush: history folded into the buckets
+await flushResults(store); // the flush: history folded into the buckets
 for (let m = HISTORY; m < HISTORY + RECENT; m++) await minute(m);
 
 const timed = async (fn, n = 200) => {
@@ -102,7 +102,7 @@ const out = {
   history: await timed((k) => store.listResults(ws, ids[(k * 991) % N], { limit: 50 })),
 };
 const cpu = process.cpuUsage();
-await store.pruneResults(new Date(0), 1);
+await flushResults(store);
 const c = process.cpuUsage(cpu);
 out.flush_us_per_result = (c.user + c.system) / (N * 2 * RECENT);
 // The process's memory after it all: SQLite's page cache is part of it.

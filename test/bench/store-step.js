@@ -1,5 +1,5 @@
 // The location step the store benches store results with (store-child.js, store-reads-child.js): every
-// result a success, counted. Evaluation itself is not what they measure.
+// result a success, counted. Evaluation itself is not what they measure. And how they flush.
 export const upStep = (prev, r) => ({
   monitor_id: r.monitor_id,
   location: r.location,
@@ -11,3 +11,10 @@ export const upStep = (prev, r) => ({
   last_scheduled_at: r.scheduled_at,
   version: (prev?.version ?? 0) + 1,
 });
+
+/**
+ * The fold of every waiting result, now: the store's own `flushResults`, or on a tree from before it
+ * (an A side of `--vs`) a prune with nothing to delete, which flushed first then.
+ */
+export const flushResults = (store) =>
+  store.flushResults ? store.flushResults() : store.pruneResults(new Date(0), 1);

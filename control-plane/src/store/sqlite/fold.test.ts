@@ -33,14 +33,14 @@ const run = (monitor: string, location: string, from: number, count: number, ok 
     }),
   );
 const step = countingStep;
-/** Stores opened here flush only when told (flush(), pruneResults, close). */
+/** Stores opened here flush only when told (flush(), close). */
 const quiet = { rollups: { schedule: () => () => {} }, states: { schedule: () => () => {} } };
 const open = async (path: string) => {
   const s = createSqliteStore({ path, ...quiet });
   await s.init();
   return s;
 };
-const flush = (s: SqliteStore) => s.pruneResults(new Date(0), 1);
+const flush = (s: SqliteStore) => s.flushResults();
 const history = async (s: SqliteStore, monitor: string, limit = 3) =>
   (await allPages((q) => s.listResults(WS, monitor, { ...q, limit }))).map((r) => r.id);
 const counts = (path: string) => {
@@ -78,6 +78,18 @@ it('a monitor’s history reads the same across the fold: newest first, paged, e
   expect(statuses.get('m1')?.recent_checks.map((c) => c.at.getTime())).toEqual(
     [0, 1, 2, 3, 4, 5].map((i) => at(i).getTime()),
   );
+  await s.close();
+});
+
+it('a prune folds first only when recent results are older than its cut-off: the flush keeps its own period', async () => {
+  const path = join(dir, `prune-${n++}.db`);
+  const s = await open(path);
+  await s.recordResults(run('m1', 'eu', 0, 4), step); // received at T0 … T0 + 3 s
+  expect(await s.pruneResults(at(-3600), 1000)).toBe(0); // a cut-off before all of them
+  expect(counts(path)).toEqual({ folded: 0, recent: 4 }); // nothing folded: no flush ran
+  expect(await s.pruneResults(at(2), 1000)).toBe(2); // two of them are older than this one
+  expect(counts(path)).toEqual({ folded: 2, recent: 0 }); // folded (all), then the old two pruned
+  expect(await history(s, 'm1', 10)).toEqual(['m1:eu:3', 'm1:eu:2']);
   await s.close();
 });
 
