@@ -82,8 +82,8 @@ export const sqliteResults = (
       }) as { total: number; ok: number };
     },
     async pruneResults(before, limit) {
-      // The recent rows received before `before` are folded first (with the states' snapshot, so the
-      // flush deletes them from the recent table too). Row ids follow arrival, so the oldest recent row
+      // The recent rows received before `before` are folded first (and deleted from the recent
+      // table: `foldAll`). Row ids follow arrival, so the oldest recent row
       // says whether there are any. Usually there are none (retention is days, the flush runs every
       // few minutes), and the flush keeps its own period: run with every prune (each minute), it had
       // folded a minute of results at a time instead of five, writing each monitor's page five times
@@ -91,10 +91,7 @@ export const sqliteResults = (
       const oldest = st('SELECT received_at FROM check_results_recent ORDER BY rid LIMIT 1').get() as
         | { received_at: number }
         | undefined;
-      if (oldest && oldest.received_at < before.getTime()) {
-        await book.snapshot();
-        await rollups.flush();
-      }
+      if (oldest && oldest.received_at < before.getTime()) await rollups.foldAll();
       // check_results is in fold order, so its oldest results come first by row id: look at the first
       // rows only (a bounded read), and delete those received before `before`.
       return st(

@@ -214,6 +214,14 @@ export const sqliteRollups = (ctx: SqliteContext, book: SqliteStateBook, opts: R
       timer.stop();
     },
     flush,
+    /**
+     * Snapshots the location states, then flushes: everything stored now is folded and, its states
+     * being in the snapshot too, deleted from the recent table (a prune's first step; tests, benches).
+     */
+    async foldAll() {
+      await book.snapshot();
+      await flush();
+    },
   };
 };
 

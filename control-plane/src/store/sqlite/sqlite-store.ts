@@ -98,10 +98,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     get recentRows() {
       return book.recent.size;
     },
-    async flushResults() {
-      await book.snapshot();
-      await rollups.flush();
-    },
+    flushResults: () => rollups.foldAll(),
     async close() {
       try {
         if (db.open) {
