@@ -8,7 +8,7 @@ import { silentLogger } from '@lookout/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { every } from './every.js';
 import { manualTimers } from './manual-timers.js';
-import { createReporter, REPORT_BATCH } from './reporter.js';
+import { batchSize, createReporter, REPORT_BATCH } from './reporter.js';
 
 const T0 = 1_800_000_000_000;
 let server: Http2Server | null = null;
@@ -67,7 +67,7 @@ const startSlowControlPlane = async () => {
   };
 };
 
-const reporterFor = (url: string, t: ReturnType<typeof manualTimers>) =>
+const reporterFor = (url: string, t: ReturnType<typeof manualTimers>, maxBatch?: number) =>
   createReporter({
     client: createClient(AgentService, createGrpcTransport({ baseUrl: url })),
     instanceId: 'a1',
@@ -75,7 +75,7 @@ const reporterFor = (url: string, t: ReturnType<typeof manualTimers>) =>
     log: silentLogger(),
     callTimeoutMs: 10_000,
     buffer: { maxItems: 100_000, maxBytes: 64 * 2 ** 20, maxAgeMs: 3_600_000 },
-    session: () => ({ id: 's1' }),
+    session: () => ({ id: 's1', maxBatch }),
     failed: () => 'transient',
     stopping: () => false,
   });
@@ -140,6 +140,36 @@ describe('reporter', () => {
     expect(ids).toHaveLength(N);
     expect(new Set(ids).size).toBe(N);
     stopTick();
+  });
+
+  it('behind a slow control plane, the next call carries every whole batch waiting, up to the limit it announced', async () => {
+    const t = manualTimers(T0);
+    const cp = await startSlowControlPlane();
+    const reporter = reporterFor(cp.url, t, 1000);
+    for (let i = 0; i < REPORT_BATCH; i++) reporter.push(`r${i}`, T0, result(`r${i}`));
+    await until('the first call', () => cp.waiting === 1);
+    // While the control plane holds it, 1,450 more checks finish: 7 whole batches and 50 over.
+    for (let i = REPORT_BATCH; i < REPORT_BATCH + 1450; i++) reporter.push(`r${i}`, T0, result(`r${i}`));
+    while (reporter.buffered >= REPORT_BATCH) {
+      await until('a call', () => cp.waiting > 0);
+      const buffered = reporter.buffered;
+      cp.release();
+      await until('the acknowledgement', () => reporter.buffered < buffered);
+    }
+    // 1,000 (the limit), then the 400 in whole batches; the 50 wait for the tick.
+    expect(cp.calls.map((c) => c.ids.length)).toEqual([200, 1000, 400]);
+    expect(reporter.buffered).toBe(50);
+    expect(cp.state.maxInFlight).toBe(1);
+  });
+
+  it('a batch is REPORT_BATCH with nothing backed up or no limit announced, and never more than the limit', () => {
+    expect(batchSize(150, 1000)).toBe(REPORT_BATCH);
+    expect(batchSize(399, 1000)).toBe(REPORT_BATCH);
+    expect(batchSize(5000, 0)).toBe(REPORT_BATCH);
+    expect(batchSize(5000, 100)).toBe(REPORT_BATCH);
+    expect(batchSize(650, 1000)).toBe(600);
+    expect(batchSize(5000, 1000)).toBe(1000);
+    expect(batchSize(5000, 700)).toBe(700);
   });
 
   it('after a failed call, full batches wait for the tick instead of a call per finished check', async () => {

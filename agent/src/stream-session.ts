@@ -42,7 +42,8 @@ export interface StreamSessionDeps {
  */
 export const createStreamSession = (deps: StreamSessionDeps) => {
   const { client, log, timers, checks } = deps;
-  let session: { id: string; epoch: bigint } | null = null;
+  /** `maxBatch`: the most results a ReportResults call may carry, as the control plane announced (0: not said). */
+  let session: { id: string; epoch: bigint; maxBatch: number } | null = null;
   let connected = false;
   let stopping = false;
   let stream: AbortController | null = null;
@@ -88,7 +89,7 @@ export const createStreamSession = (deps: StreamSessionDeps) => {
       throw new WrongRegionError(reg.region, deps.expectedRegion);
     }
     checks.setRegion(reg.region);
-    session = { id: reg.sessionId, epoch: reg.epoch };
+    session = { id: reg.sessionId, epoch: reg.epoch, maxBatch: reg.limits?.maxResultsPerBatch ?? 0 };
     connected = true;
     if (rejectedSince !== null) {
       log.info(
