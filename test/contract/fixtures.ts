@@ -190,19 +190,3 @@ export const countingStep = (
   last_scheduled_at: r.scheduled_at,
   version: (prev?.version ?? 0) + 1,
 });
-
-/** `count` results of `monitor` (workspace `ws`) at `location`, a second apart from `at(from)`, ids `monitor:location:n`. */
-export const resultRun = (monitor: string, location: string, from: number, count: number, ok = true) =>
-  Array.from({ length: count }, (_, i) =>
-    result('ws', monitor, {
-      id: `${monitor}:${location}:${from + i}`,
-      location,
-      ok,
-      scheduled_at: at(from + i),
-      received_at: at(from + i),
-    }),
-  );
-
-/** The state of `location` among a recordResults answer's states. */
-export const stateAt = (states: MonitorLocationState[], location: string) =>
-  states.find((s) => s.location === location);

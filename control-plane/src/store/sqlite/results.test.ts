@@ -3,16 +3,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
-import { at, countingStep, resultRun, stateAt } from '../../../../test/contract/fixtures.js';
+import { countingStep, result } from '../../../../test/contract/fixtures.js';
 import type { MonitorLocationState } from '../../domain/types.js';
 import { createSqliteStore } from './sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lookout-results-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const at = (s: number) => new Date(Date.UTC(2026, 2, 1) + s * 1000);
 const step = countingStep;
-const run = resultRun;
-const stateOf = stateAt;
+const run = (monitor: string, location: string, from: number, count: number, ok = true) =>
+  Array.from({ length: count }, (_, i) =>
+    result('ws', monitor, {
+      id: `${monitor}:${location}:${from + i}`,
+      location,
+      ok,
+      scheduled_at: at(from + i),
+      received_at: at(from + i),
+    }),
+  );
+const stateOf = (states: MonitorLocationState[], location: string) =>
+  states.find((s) => s.location === location);
 /** Every row write to monitor_states, counted by triggers on the same file. */
 const countStateWrites = (path: string) => {
   const db = new Database(path);

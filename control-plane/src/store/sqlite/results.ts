@@ -20,8 +20,7 @@ export interface ResultWriteCounts {
  *
  * `recordResults` is the ingestion step: the new results are appended to `check_results_recent`, each
  * row carrying the location state it moved (state-book.ts), in one IMMEDIATE transaction (one fsync
- * per batch), committed by the store writer's thread (`appendInThread`) so the event loop only
- * computes the states. That table has no per-monitor index, so a stored result writes no page of its own: its
+ * per batch). That table has no per-monitor index, so a stored result writes no page of its own: its
  * row and its entry in the time-ordered unique index land where the previous ones did. Each monitor's
  * recent rows are found through the in-memory index the state book keeps (recent-index.ts). Every few
  * minutes the uptime flush folds them into `check_results`, monitor by monitor, in monitor order

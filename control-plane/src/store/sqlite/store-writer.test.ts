@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
-import { at, countingStep, resultRun, stateAt } from '../../../../test/contract/fixtures.js';
-import type { CheckResultRecord } from '../../domain/types.js';
+import { countingStep, result } from '../../../../test/contract/fixtures.js';
+import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
 import { createSqliteStore } from './sqlite-store.js';
 import { insertSql, recentResults, toRow } from './tables.js';
 
@@ -17,8 +17,19 @@ import { insertSql, recentResults, toRow } from './tables.js';
 const dir = mkdtempSync(join(tmpdir(), 'lookout-store-writer-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const run = resultRun;
-const stateOf = stateAt;
+const at = (s: number) => new Date(Date.UTC(2026, 2, 1) + s * 1000);
+const run = (monitor: string, location: string, from: number, count: number, ok = true) =>
+  Array.from({ length: count }, (_, i) =>
+    result('ws', monitor, {
+      id: `${monitor}:${location}:${from + i}`,
+      location,
+      ok,
+      scheduled_at: at(from + i),
+      received_at: at(from + i),
+    }),
+  );
+const stateOf = (states: MonitorLocationState[], location: string) =>
+  states.find((s) => s.location === location);
 const open = async (name: string) => {
   const store = createSqliteStore({ path: join(dir, name) });
   await store.init();
