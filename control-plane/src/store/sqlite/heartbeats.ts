@@ -7,8 +7,7 @@ import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js'
 import type { Alert, Heartbeat, Ping } from '../../domain/types.js';
 import { raiseInTransaction, resolveInTransaction } from './alerts.js';
 import type { SqliteContext } from './db.js';
-import type { StoreWriter } from './store-writer.js';
-import type { StoreWriterSetup } from './store-writer-worker.js';
+import { createPingWriter, type PingWriter } from './ping-writer.js';
 import { heartbeats, insertSql, pings, toRow } from './tables.js';
 
 /**
@@ -56,30 +55,22 @@ const insertPingSql = `INSERT INTO pings (${pingColumns.join(', ')}) SELECT ${pi
 const pingParams = (p: Ping) => [...Object.values(toRow(pings, p)), p.heartbeat_id];
 const pingWidth = pingColumns.length + 1;
 
-/** How the store writer's thread writes a ping batch (store-writer-worker.ts). */
-export const pingWrites: StoreWriterSetup['pings'] = {
-  insertSql: insertPingSql,
-  width: pingWidth,
-  touchSql: touchHeartbeatSql,
-};
-
 /**
  * Heartbeats and pings in SQLite. A ping batch (its pings and the heartbeats they touch) is one
- * transaction, written by the store writer's thread (store-writer.ts) so the fsync never blocks the
- * event loop.
+ * transaction, written by a worker thread (ping-writer.ts) so the fsync never blocks the event loop.
  * A deadline step is one IMMEDIATE transaction: the compare-and-set on `state_version` and the alert
  * it raises or resolves commit together, so two replicas on one file raise one alert.
  */
 export const sqliteHeartbeats = (
   ctx: SqliteContext,
-  /** The store writer; null for ':memory:' databases, which a worker cannot share. */
-  writer: () => StoreWriter | null,
-): HeartbeatStore => {
+  opts: { path: string; busyTimeoutMs: number },
+): { port: HeartbeatStore; close(): Promise<void> } => {
   const { db, st, one, many, immediate, page } = ctx;
   const getHeartbeat = (workspaceId: string, id: string) =>
     one<Heartbeat>(heartbeats, 'SELECT * FROM heartbeats WHERE workspace_id = ? AND id = ?', workspaceId, id);
 
-  /** For ':memory:' databases. */
+  let pingWriter: PingWriter | null = null;
+  /** For ':memory:' databases, which a worker cannot share. */
   const recordPingsInThread = db.transaction((rows: unknown[], touches: PingTouch[]) => {
     const insert = st(insertPingSql);
     const touch = st(touchHeartbeatSql);
@@ -98,7 +89,7 @@ export const sqliteHeartbeats = (
     }
   };
 
-  return {
+  const port: HeartbeatStore = {
     async insertHeartbeat(heartbeat) {
       return slugSafe(() => {
         st(insertSql(heartbeats)).run(toRow(heartbeats, heartbeat));
@@ -157,9 +148,15 @@ export const sqliteHeartbeats = (
       if (batch.length === 0) return;
       const touches = pingTouches(batch);
       const rows = batch.flatMap(pingParams);
-      const w = writer();
-      if (!w) return recordPingsInThread.immediate(rows, touches);
-      await w.pings(rows, touches);
+      if (opts.path === ':memory:') return recordPingsInThread.immediate(rows, touches);
+      pingWriter ??= createPingWriter({
+        path: opts.path,
+        busyTimeoutMs: opts.busyTimeoutMs,
+        insertSql: insertPingSql,
+        width: pingWidth,
+        touchSql: touchHeartbeatSql,
+      });
+      await pingWriter.write(rows, touches);
     },
     async listPings(workspaceId, heartbeatId, q) {
       return page<Ping>(pings, ['workspace_id = ?', 'heartbeat_id = ?'], [workspaceId, heartbeatId], q, 'at');
@@ -208,6 +205,14 @@ export const sqliteHeartbeats = (
         );
         return { stepped: true, alert, created };
       });
+    },
+  };
+
+  return {
+    port,
+    async close() {
+      await pingWriter?.close();
+      pingWriter = null;
     },
   };
 };

@@ -5,15 +5,7 @@ import { decodeCursor, toPage } from '../cursor.js';
 import type { SqliteContext } from './db.js';
 import { type SqliteRollups, WAITING_CTE, waitingAfter } from './rollups.js';
 import type { SqliteStateBook } from './state-book.js';
-import type { StoreWriter } from './store-writer.js';
-import type { StoreWriterSetup } from './store-writer-worker.js';
-import { insertSql, monitorStates, pushValues, recentResults, results, runWith } from './tables.js';
-
-/** Result batches written by the store writer's thread, and on the event loop's connection. */
-export interface ResultWriteCounts {
-  thread: number;
-  here: number;
-}
+import { insertSql, monitorStates, recentResults, results, runWith } from './tables.js';
 
 /**
  * Check results in SQLite, stored the way they arrive (issue 27; docs/decisions.md "The result store").
@@ -36,12 +28,8 @@ export const sqliteResults = (
   { st, immediate, many, read }: SqliteContext,
   rollups: SqliteRollups,
   book: SqliteStateBook,
-  /** The store writer; null for ':memory:' databases, which a worker cannot share. */
-  writer: () => StoreWriter | null,
-): ResultStore & { resultWrites: ResultWriteCounts; settled(): Promise<unknown> } => {
-  const counts: ResultWriteCounts = { thread: 0, here: 0 };
-  let tail: Promise<unknown> = Promise.resolve();
-  const port: ResultStore = {
+): ResultStore => {
+  return {
     async listResults(workspaceId, monitorId, q) {
       const where = ['workspace_id = @ws'];
       if (q.location) where.push('location = @location');
@@ -147,155 +135,67 @@ export const sqliteResults = (
       return hourly + daily;
     },
 
-    recordResults(batch, step) {
-      if (batch.length === 0) return Promise.resolve({ stored: [], states: [] });
-      // One batch at a time: each computes its states from the book the one before left.
-      const run = async () => {
-        const w = writer();
-        let out = w && (await appendInThread(w, batch, step));
-        if (out) counts.thread++;
-        else {
-          out = appendHere(batch, step);
-          counts.here++;
+    async recordResults(batch, step) {
+      if (batch.length === 0) return { stored: [], states: [] };
+      const touched = [...new Set(batch.map((r) => r.monitor_id))];
+      const out = immediate(() => {
+        // Under the write lock: what other processes stored since, so every step sees the newest state.
+        book.catchUp();
+        const insert = st(INSERT_RECENT);
+        // A replayed result whose first copy was folded already: looked for in check_results, but only
+        // when it is not newer than everything folded (a fresh result never is there).
+        const foldedThrough =
+          (st('SELECT folded_through AS t FROM uptime_rollup_mark').get() as { t: number | null }).t ?? -1;
+        const folded = st('SELECT 1 FROM check_results WHERE monitor_id = ? AND scheduled_at = ? AND id = ?');
+        const foldedRun = st('SELECT 1 FROM check_results WHERE id = ? AND run_now_request_id IS NOT NULL');
+        const stored: string[] = [];
+        const monitorsOf: string[] = [];
+        const rids: number[] = [];
+        /** States moved by this batch, by `monitor|location`: the book takes them once it commits. */
+        const moved = new Map<string, MonitorLocationState>();
+        let last = 0;
+        for (const r of batch) {
+          if (
+            (r.scheduled_at.getTime() <= foldedThrough &&
+              folded.get(r.monitor_id, r.scheduled_at.getTime(), r.id) !== undefined) ||
+            (r.run_now_request_id && foldedRun.get(r.id) !== undefined)
+          )
+            continue;
+          const key = `${r.monitor_id}|${r.location}`;
+          // The state after this result rides in its own row: the log the book is rebuilt from. A
+          // result already stored (a replay) moves nothing, so its step is dropped.
+          const next = step(moved.get(key) ?? book.get(r.monitor_id, r.location), r);
+          const info = runWith(recentResults, insert, {
+            ...r,
+            state_status: next?.status ?? null,
+            state_failures: next?.consecutive_failures ?? null,
+            state_successes: next?.consecutive_successes ?? null,
+            state_slow: next?.consecutive_slow ?? null,
+          });
+          if (info.changes !== 1) continue;
+          stored.push(r.id);
+          last = Number(info.lastInsertRowid);
+          monitorsOf.push(r.monitor_id);
+          rids.push(last);
+          if (next) moved.set(key, next);
         }
-        book.committed(out.moved.values(), out.last, out.monitorsOf, out.rids);
-        const touched = [...new Set(batch.map((r) => r.monitor_id))];
-        const after = many<MonitorLocationState>(
+        const stars = many<MonitorLocationState>(
           monitorStates,
           "SELECT * FROM monitor_states WHERE location = '*' AND monitor_id IN (SELECT value FROM json_each(?))",
           JSON.stringify(touched),
         );
-        for (const id of touched) after.push(...book.locations(id));
-        after.sort(
-          (a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location),
-        );
-        return { stored: out.stored, states: after };
-      };
-      const p = tail.then(run, run);
-      tail = p.catch(() => undefined);
-      return p;
+        return { stored, moved, last, stars, monitorsOf, rids };
+      });
+      book.committed(out.moved.values(), out.last, out.monitorsOf, out.rids);
+      const after = [...out.stars];
+      for (const id of touched) after.push(...book.locations(id));
+      after.sort((a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location));
+      return { stored: out.stored, states: after };
     },
-  };
-
-  /** A written batch: its stored ids, the states it moved (by `monitor|location`), its rows. */
-  interface Appended {
-    stored: string[];
-    moved: Map<string, MonitorLocationState>;
-    /** The newest row id written (0: none). */
-    last: number;
-    /** `monitorsOf[i]` was written at row id `rids[i]`. */
-    monitorsOf: string[];
-    rids: number[];
-  }
-  type Step = Parameters<ResultStore['recordResults']>[1];
-
-  /**
-   * The usual path: the states computed here from the book, the rows appended and committed by the
-   * store writer's thread (store-writer-worker.ts), so neither the inserts nor the fsync hold the event
-   * loop. The thread writes only if the book was current under the write lock and every row is new;
-   * otherwise (another process stored since, a replay, the thread failed) null, and `appendHere` does it.
-   */
-  const appendInThread = async (w: StoreWriter, batch: CheckResultRecord[], step: Step) => {
-    book.catchUp();
-    const after = book.upto();
-    const moved = new Map<string, MonitorLocationState>();
-    const rows: unknown[] = [];
-    for (const r of batch) {
-      const key = `${r.monitor_id}|${r.location}`;
-      const next = step(moved.get(key) ?? book.get(r.monitor_id, r.location), r);
-      pushValues(results, rows, r);
-      rows.push(
-        next?.status ?? null,
-        next?.consecutive_failures ?? null,
-        next?.consecutive_successes ?? null,
-        next?.consecutive_slow ?? null,
-      );
-      if (next) moved.set(key, next);
-    }
-    let written: Awaited<ReturnType<StoreWriter['results']>>;
-    try {
-      written = await w.results(rows, after);
-    } catch {
-      written = { stale: 'the writer failed' };
-    }
-    if ('stale' in written) return null;
-    const { rids } = written;
-    return {
-      stored: batch.map((r) => r.id),
-      moved,
-      last: rids[rids.length - 1] ?? 0,
-      monitorsOf: batch.map((r) => r.monitor_id),
-      rids,
-    } satisfies Appended;
-  };
-
-  /**
-   * On this connection, in one IMMEDIATE transaction: catches up with the log under the write lock
-   * first, and skips what is stored already (a replay). ':memory:' files, and whatever the thread
-   * declined.
-   */
-  const appendHere = (batch: CheckResultRecord[], step: Step): Appended =>
-    immediate(() => {
-      // Under the write lock: what other processes stored since, so every step sees the newest state.
-      book.catchUp();
-      const insert = st(INSERT_RECENT);
-      // A replayed result whose first copy was folded already: looked for in check_results, but only
-      // when it is not newer than everything folded (a fresh result never is there).
-      const foldedThrough =
-        (st('SELECT folded_through AS t FROM uptime_rollup_mark').get() as { t: number | null }).t ?? -1;
-      const folded = st('SELECT 1 FROM check_results WHERE monitor_id = ? AND scheduled_at = ? AND id = ?');
-      const foldedRun = st('SELECT 1 FROM check_results WHERE id = ? AND run_now_request_id IS NOT NULL');
-      const out: Appended = { stored: [], moved: new Map(), last: 0, monitorsOf: [], rids: [] };
-      for (const r of batch) {
-        if (
-          (r.scheduled_at.getTime() <= foldedThrough &&
-            folded.get(r.monitor_id, r.scheduled_at.getTime(), r.id) !== undefined) ||
-          (r.run_now_request_id && foldedRun.get(r.id) !== undefined)
-        )
-          continue;
-        const key = `${r.monitor_id}|${r.location}`;
-        // The state after this result rides in its own row: the log the book is rebuilt from. A
-        // result already stored (a replay) moves nothing, so its step is dropped.
-        const next = step(out.moved.get(key) ?? book.get(r.monitor_id, r.location), r);
-        const info = runWith(recentResults, insert, {
-          ...r,
-          state_status: next?.status ?? null,
-          state_failures: next?.consecutive_failures ?? null,
-          state_successes: next?.consecutive_successes ?? null,
-          state_slow: next?.consecutive_slow ?? null,
-        });
-        if (info.changes !== 1) continue;
-        out.stored.push(r.id);
-        out.last = Number(info.lastInsertRowid);
-        out.monitorsOf.push(r.monitor_id);
-        out.rids.push(out.last);
-        if (next) out.moved.set(key, next);
-      }
-      return out;
-    });
-
-  return {
-    ...port,
-    resultWrites: counts,
-    /** Settles once the batches under way are written (close). */
-    settled: () => tail,
   };
 };
 
 const INSERT_RECENT = `${insertSql(recentResults, [], 'positional')} ON CONFLICT DO NOTHING`;
-
-const resultColumns = Object.keys(recentResults.columns);
-/** How the store writer's thread appends a result batch (store-writer-worker.ts). */
-export const resultWrites: StoreWriterSetup['results'] = {
-  insertSql: INSERT_RECENT,
-  width: resultColumns.length,
-  at: {
-    id: resultColumns.indexOf('id'),
-    monitor: resultColumns.indexOf('monitor_id'),
-    scheduled: resultColumns.indexOf('scheduled_at'),
-    runNow: resultColumns.indexOf('run_now_request_id'),
-  },
-};
 
 /** Rows pruneResults looks at per row it may delete (fold order is time order only roughly). */
 const PRUNE_SCAN = 4;

@@ -7,7 +7,7 @@ import { sqliteAgents } from './agents.js';
 import { sqliteAlerts } from './alerts.js';
 import { sqliteContactMethods } from './contact-methods.js';
 import { sqliteContext } from './db.js';
-import { pingWrites, sqliteHeartbeats } from './heartbeats.js';
+import { sqliteHeartbeats } from './heartbeats.js';
 import { sqliteIntegrations } from './integrations.js';
 import { sqliteMailSettings } from './mail-settings.js';
 import { sqliteMembers } from './members.js';
@@ -16,7 +16,7 @@ import { sqliteMonitorStatus } from './monitor-status.js';
 import { sqliteMonitors } from './monitors.js';
 import { sqliteOAuth } from './oauth.js';
 import { sqlitePingKeys } from './ping-keys.js';
-import { type ResultWriteCounts, resultWrites, sqliteResults } from './results.js';
+import { sqliteResults } from './results.js';
 import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
 import { sqliteRouting } from './routing.js';
 import { sqliteSessions } from './sessions.js';
@@ -24,7 +24,6 @@ import { sqliteSignIns } from './sign-ins.js';
 import { type StateSnapshotOptions, sqliteStateBook } from './state-book.js';
 import { sqliteStatusPages } from './status-pages.js';
 import { sqliteStatusSubscribers } from './status-subscribers.js';
-import { createStoreWriter, type StoreWriter } from './store-writer.js';
 import { sqliteTenancy } from './tenancy.js';
 
 export interface SqliteOptions {
@@ -46,8 +45,6 @@ export interface SqliteStore extends Store {
   readonly recentRows: number;
   /** Snapshots the location states and folds every recent result now, as the periodic flush does (tests, benches). */
   flushResults(): Promise<void>;
-  /** Result batches written by the store writer's thread, and on the event loop's connection (tests). */
-  readonly resultWrites: Readonly<ResultWriteCounts>;
 }
 
 /**
@@ -84,28 +81,10 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
   db.pragma('temp_store = MEMORY');
 
   const ctx = sqliteContext(db);
-  // Pings and results are written by a thread of their own with its own connection (store-writer.ts),
-  // started with the first batch; a ':memory:' database cannot be shared with it.
-  let storeWriter: StoreWriter | null = null;
-  const writer = () => {
-    if (opts.path === ':memory:' || !db.open) return null;
-    storeWriter ??= createStoreWriter({
-      path: opts.path,
-      busyTimeoutMs,
-      pings: pingWrites,
-      results: resultWrites,
-    });
-    return storeWriter;
-  };
-  const closeWriter = async () => {
-    const w = storeWriter;
-    storeWriter = null;
-    await w?.close();
-  };
-  const heartbeats = sqliteHeartbeats(ctx, writer);
+  const heartbeats = sqliteHeartbeats(ctx, { path: opts.path, busyTimeoutMs });
   const book = sqliteStateBook(ctx, opts.states);
   const rollups = sqliteRollups(ctx, book, opts.rollups);
-  const { resultWrites: writes, settled, ...results } = sqliteResults(ctx, rollups, book, writer);
+  const results = sqliteResults(ctx, rollups, book);
   return {
     kind: 'sqlite',
     async init() {
@@ -120,29 +99,27 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
       return book.recent.size;
     },
     flushResults: () => rollups.foldAll(),
-    resultWrites: writes,
     async close() {
       try {
         if (db.open) {
-          await settled();
           await rollups.stop();
           await book.stop();
         }
       } finally {
-        await closeWriter();
+        await heartbeats.close();
         if (db.open) db.close();
       }
     },
     async closeAsIfCrashed() {
       rollups.abandon();
       book.abandon();
-      await closeWriter();
+      await heartbeats.close();
       db.close();
     },
     ...sqliteTenancy(ctx),
     ...sqliteMonitors(ctx),
     ...results,
-    ...heartbeats,
+    ...heartbeats.port,
     ...sqliteAlerts(ctx),
     ...sqliteRouting(ctx),
     ...sqliteIntegrations(ctx),

@@ -202,14 +202,10 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
      * (`monitors[i]` at row id `rids[i]`).
      */
     committed(states: Iterable<MonitorLocationState>, upto: number, monitors: string[], rids: number[]) {
-      // Rows the store writer's thread wrote may have been read here before its answer came back (a
-      // reader's `catchUp`): taking them again changes nothing (the same states; the index keeps a row once).
       for (const s of states) put(s);
       for (let i = 0; i < rids.length; i++) recent.add(monitors[i]!, rids[i]!);
       if (upto > seen) seen = upto;
     },
-    /** The newest row id whose state the book holds. */
-    upto: () => seen,
     /** Each monitor's recent rows (recent-index.ts), as of the last row seen. */
     recent,
     /**

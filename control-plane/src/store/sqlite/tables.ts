@@ -349,7 +349,6 @@ interface Codec {
   toRow(record: object): Row;
   fromRow(row: Row): unknown;
   run(statement: Statement, record: object): RunResult;
-  push(out: unknown[], record: object): void;
 }
 const codecs = new WeakMap<Table, Codec>();
 const codecOf = (t: Table): Codec => {
@@ -372,15 +371,12 @@ const codecOf = (t: Table): Codec => {
   };
   const body = (conv: Record<ColumnKind, (v: string) => string>) =>
     `return (s) => ({ ${cols.map(([col, kind]) => `${col}: ${conv[kind](`s[${col}]`)}`).join(', ')} });`;
-  const values = cols.map(([col, kind]) => to[kind](`s[${col}]`)).join(', ');
-  const run = `return (st, s) => st.run(${values});`;
-  const push = `return (out, s) => { out.push(${values}); };`;
+  const run = `return (st, s) => st.run(${cols.map(([col, kind]) => to[kind](`s[${col}]`)).join(', ')});`;
   // Column names and kinds come from the layouts above (code, not input); names are JSON-quoted.
   c = {
     toRow: new Function(body(to))(),
     fromRow: new Function(body(from))(),
     run: new Function(run)(),
-    push: new Function(push)(),
   } as Codec;
   codecs.set(t, c);
   return c;
@@ -398,9 +394,6 @@ export const fromRow = <T>(t: Table, row: Row): T => codecOf(t).fromRow(row) as 
  */
 export const runWith = (t: Table, statement: Statement, record: object): RunResult =>
   codecOf(t).run(statement, record);
-
-/** Appends the record's columns to `out`, in layout order, converted as by toRow (rows sent to a thread). */
-export const pushValues = (t: Table, out: unknown[], record: object): void => codecOf(t).push(out, record);
 
 export const insertSql = (t: Table, extra: string[] = [], bind: 'named' | 'positional' = 'named'): string => {
   const cols = [...Object.keys(t.columns), ...extra];
