@@ -271,11 +271,7 @@ describe('faults', () => {
     for (const c of confirmations) {
       expect(c.ok).toBe(false);
       const cause = rs.find(
-        (r) =>
-          !r.run_now_request_id &&
-          !r.ok &&
-          r.location !== c.location &&
-          r.received_at <= c.received_at,
+        (r) => !r.run_now_request_id && !r.ok && r.location !== c.location && r.received_at <= c.received_at,
       );
       expect(cause, `a scheduled failure elsewhere before ${c.location}'s confirmation`).toBeDefined();
     }
