@@ -54,13 +54,12 @@ export const createMonitorOrder = () => {
       let i = after(large, afterId);
       let j = after(small, afterId);
       while (i < large.length || j < small.length) {
-        let next: string;
-        if (j >= small.length || (i < large.length && large[i]! < small[j]!)) next = large[i++]!;
-        else if (i >= large.length || small[j]! < large[i]!) next = small[j++]!;
-        else {
-          next = large[i++]!;
-          j++;
-        }
+        const a = large[i];
+        const b = small[j];
+        // The smaller of the two heads (`add` never puts an id in both lists).
+        const next = b === undefined || (a !== undefined && a <= b) ? a! : b;
+        if (next === a) i++;
+        if (next === b) j++;
         if (!take(next)) return;
       }
     },

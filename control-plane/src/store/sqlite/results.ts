@@ -82,12 +82,11 @@ export const sqliteResults = (
       }) as { total: number; ok: number };
     },
     async pruneResults(before, limit) {
-      // The recent rows received before `before` are folded first (and deleted from the recent
-      // table: `foldAll`). Row ids follow arrival, so the oldest recent row
-      // says whether there are any. Usually there are none (retention is days, the flush runs every
-      // few minutes), and the flush keeps its own period: run with every prune (each minute), it had
-      // folded a minute of results at a time instead of five, writing each monitor's page five times
-      // as often (docs/benchmarks.md, issue 27's fifth round).
+      // Recent rows received before `before` are folded (and deleted from the recent table) first,
+      // by `foldAll`. Row ids follow arrival, so the oldest recent row says whether there are any:
+      // usually none (retention is days, the flush runs every few minutes), so the flush keeps its own
+      // 5-minute period. Folding with every prune (each minute) had written each monitor's page five
+      // times as often (docs/benchmarks.md, issue 27's fifth round).
       const oldest = st('SELECT received_at FROM check_results_recent ORDER BY rid LIMIT 1').get() as
         | { received_at: number }
         | undefined;
