@@ -14,7 +14,8 @@
 // More: --start N --max N --interval S --window S --bare-seconds S --lag-bound-ms MS --kept-up RATIO
 //       --regions a,b --prof-dir DIR --log FILE (the service's output) --write (write the docs anyway)
 //       --dry-run (never write) --cp-heap MB (the control plane's --max-old-space-size, as deploy/k8s sets it;
-//       its agents keep the default).
+//       its agents keep the default). --target nginx|node (the HTTP target, target.js; default nginx
+//       when Debian's is installed).
 import { spawn, spawnSync } from 'node:child_process';
 import {
   createWriteStream,
@@ -33,6 +34,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { machine, writeSection } from './report.js';
 import { allResultsSql, bareProbeLoop, linux, pacedProbeLoop, sleep } from './support.js';
+import { startTarget, targetKind } from './target.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const MAIN = join(ROOT, 'control-plane', 'dist', 'main.js');
@@ -57,6 +59,7 @@ const options = (argv) => {
       write: { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
       'cp-heap': { type: 'string' },
+      target: { type: 'string' },
     },
   });
   const q = values.quick;
@@ -89,6 +92,7 @@ const options = (argv) => {
     // Figures from a smoke or a profiled run are not the service's: those runs leave the docs alone.
     write: !values['dry-run'] && (values.write || (!q && !cpuProf)),
     cpHeapMb: values['cp-heap'] === undefined ? null : num('cp-heap', 0, 0),
+    target: targetKind(values.target),
   };
 };
 
@@ -112,6 +116,19 @@ const rssMb = (pid) => {
   return m ? Number(m[1]) / 1024 : 0;
 };
 const alive = (pid) => existsSync(`/proc/${pid}/stat`);
+/** CPU time of a process and its children (nginx's master and its worker), in ms. */
+const treeCpuMs = (pid) => {
+  let sum = 0;
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      if (Number(e) === pid || Number(statFields(e)[1]) === pid) sum += cpuMs(e);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return sum;
+};
 /** The local agents: the control plane's children, by the region in their environment. */
 const agentPids = (cpPid) => {
   const out = new Map();
@@ -225,6 +242,7 @@ export const run = async (argv = []) => {
   if (profDir) mkdirSync(profDir, { recursive: true });
   /** Every process this run started (the local agents are the control plane's), for the cleanup. */
   const started = { target: null, cp: null, agents: new Map() };
+  let stopTarget = () => {};
   let db = null;
   let cleaning = null;
   const cleanup = () => {
@@ -241,6 +259,7 @@ export const run = async (argv = []) => {
         }
       }
       if (started.target) await stopChild(started.target, 5000);
+      stopTarget();
       keepAlive.destroy();
       rmSync(dir, { recursive: true, force: true });
     })();
@@ -261,18 +280,12 @@ export const run = async (argv = []) => {
         (profDir ? `, CPU profiles in ${profDir}` : ''),
     );
 
-    // The target: 200 "ok" on 32 loopback ports.
-    const target = spawn(process.execPath, [join(import.meta.dirname, 'target-server.js')], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    started.target = target;
-    const ports = await new Promise((resolve, reject) => {
-      lines(target.stdout, (l) => {
-        const m = l.match(/^READY ([\d,]+)/);
-        if (m) resolve(m[1].split(',').map(Number));
-      });
-      target.once('exit', (c) => reject(new Error(`target exited ${c}`)));
-    });
+    // The target: 200 "ok" on 32 loopback ports (target.js: nginx when installed).
+    const target = await startTarget(o.target);
+    started.target = target.child;
+    stopTarget = target.stop;
+    const ports = target.ports;
+    say(`target: ${target.kind} on ${ports.length} loopback ports`);
 
     // The control plane with its local agents, as `npm start` runs them.
     // A heap cap on the command line, not in NODE_OPTIONS: the agents it starts do not inherit it.
@@ -465,6 +478,7 @@ export const run = async (argv = []) => {
       cut();
       const t0 = Date.now();
       const cpu0 = list.map((p) => cpuMs(p.pid));
+      const targetCpu0 = treeCpuMs(target.child.pid);
       // Meanwhile, what a person and a script see: every 250 ms one request, in turn the dashboard's
       // list (100 monitors with status, uptime and recent checks, as the web app's Monitors page reads
       // it) and one monitor through the API; latency at the client, p99 over the window.
@@ -486,6 +500,7 @@ export const run = async (argv = []) => {
       await Promise.all([sleep(o.window * 1000), probe()]);
       const t1 = Date.now();
       const cpu1 = list.map((p) => (alive(p.pid) ? cpuMs(p.pid) : Number.NaN));
+      const targetCpu1 = treeCpuMs(target.child.pid);
       cut();
       const rss = list.map((p) => (alive(p.pid) ? rssMb(p.pid) : Number.NaN));
       const m1 = await agentMetrics();
@@ -541,6 +556,7 @@ export const run = async (argv = []) => {
           perCheck: totalUsed / Math.max(1, stored),
         },
         restarted,
+        target: { kind: target.kind, cores: (targetCpu1 - targetCpu0) / 1000 / secs },
       };
       step.multiple = step.total.perCheck / barePerCheck;
       step.paced = paced.get(n) ?? null;
@@ -562,6 +578,7 @@ export const run = async (argv = []) => {
           `${step.total.cores.toFixed(2)} cores, ${step.total.perCheck.toFixed(3)} ms CPU/check ` +
           `(${step.multiple.toFixed(2)} × bare, ${step.pacedMultiple.toFixed(2)} × paced) — ` +
           rows.map((r) => `${r.name} ${r.perCheck.toFixed(3)} ms/check ${Math.round(r.rss)} MB`).join(', ') +
+          `; target (${step.target.kind}) ${step.target.cores.toFixed(2)} cores` +
           (step.keptUp ? '' : ` — FELL BEHIND (${step.behind.join(', ')})`),
       );
       if (!step.keptUp) break;
@@ -631,8 +648,8 @@ ${
 }
 Method: the service as users run it: the control plane process (\`control-plane/dist/main.js\`${o.cpHeapMb ? `, \`--max-old-space-size=${o.cpHeapMb}\`` : ''}) with
 one local agent process per region (\`LOOKOUT_LOCAL_AGENTS\`, as \`npm start\` runs them; ${regions}
-regions), on a fresh SQLite data directory (WAL, \`synchronous=FULL\`), nothing pinned. The targets are a
-Node HTTP server answering 200 on 32 loopback ports (the agents' SSRF guard off); every check is a plain-HTTP
+regions), on a fresh SQLite data directory (WAL, \`synchronous=FULL\`), nothing pinned. The targets are
+${o.target === 'nginx' ? "Debian's nginx (one worker)" : 'a Node HTTP server (nginx was not installed)'} answering 200 on 32 loopback ports (the agents' SSRF guard off); every check is a plain-HTTP
 GET on a fresh connection. Monitors are created through the API (\`POST /api/v1/monitors/batch\`, 1,000 a request, in the
 demo workspace; the plan allows the count and interval through \`LOOKOUT_PLANS\`), each on a ${o.interval} s
 interval in every region, so the checks due per second are monitors × ${regions} / ${o.interval}. The count starts
