@@ -5,6 +5,7 @@ import { type Store, StoreMissingError } from '../port.js';
 import { sqliteAckLinks } from './ack-links.js';
 import { sqliteAgents } from './agents.js';
 import { sqliteAlerts } from './alerts.js';
+import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { sqliteContactMethods } from './contact-methods.js';
 import { sqliteContext } from './db.js';
 import { sqliteHeartbeats } from './heartbeats.js';
@@ -25,6 +26,7 @@ import { type StateSnapshotOptions, sqliteStateBook } from './state-book.js';
 import { sqliteStatusPages } from './status-pages.js';
 import { sqliteStatusSubscribers } from './status-subscribers.js';
 import { sqliteTenancy } from './tenancy.js';
+import { createWalSync, type Datasync } from './wal-sync.js';
 
 export interface SqliteOptions {
   /** Path of the database file, or ':memory:'. */
@@ -36,11 +38,26 @@ export interface SqliteOptions {
   rollups?: RollupFlushOptions;
   /** How the location states are snapshotted behind ingestion (state-book.ts); tests drive it. */
   states?: StateSnapshotOptions;
+  /** How the write-ahead log is flushed before results are acknowledged (wal-sync.ts); tests drive it. */
+  walDatasync?: Datasync;
+  /**
+   * When the write-ahead log is checkpointed from a worker thread (checkpointer.ts) instead of by the
+   * commit that fills it: once `afterResults` results were stored since open (default 20,000; a small
+   * store's checkpoints are small), every `everyMs` (default 5 s).
+   */
+  checkpoint?: { afterResults?: number; everyMs?: number };
 }
+
+/** Pages of log after which a commit checkpoints on the event loop (~40 MiB). */
+const AUTOCHECKPOINT_PAGES = 10_000;
+/** The same, while the checkpointer's thread does it: only if that thread falls far behind. */
+const BACKSTOP_PAGES = 4 * AUTOCHECKPOINT_PAGES;
 
 export interface SqliteStore extends Store {
   /** Closes the file as a crash would leave it: nothing waiting is written (tests). */
   closeAsIfCrashed(): Promise<void>;
+  /** Checkpoints the checkpointer's thread has run (checkpointer.ts; tests). */
+  readonly checkpoints: number;
   /** Row ids the recent index holds (recent-index.ts; tests). */
   readonly recentRows: number;
   /** Snapshots the location states and folds every recent result now, as the periodic flush does (tests, benches). */
@@ -49,7 +66,8 @@ export interface SqliteStore extends Store {
 
 /**
  * The embedded store: one SQLite file in WAL mode with synchronous=FULL, so a committed write
- * survives a crash or power loss. Every read-then-write runs in an IMMEDIATE transaction, which
+ * survives a crash or power loss (results: committed, then the log flushed off the event loop before
+ * they are acknowledged, wal-sync.ts). Every read-then-write runs in an IMMEDIATE transaction, which
  * takes the file's write lock first: two processes on one file serialize instead of racing.
  * One file per port (tenancy.ts, monitors.ts, …) on one shared context (db.ts).
  */
@@ -76,7 +94,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
   // Checkpoint the WAL every ~40 MiB instead of ~4 MiB: hot pages (the newest entries of each
   // monitor's results, the location states) are rewritten by every batch, and a longer interval
   // copies each of them back into the database once per checkpoint instead of once per commit.
-  db.pragma('wal_autocheckpoint = 10000');
+  db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
   // Temporary tables and sorts in memory: the flush's chunk table (rollups.ts), a few thousand rows.
   db.pragma('temp_store = MEMORY');
 
@@ -84,7 +102,25 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
   const heartbeats = sqliteHeartbeats(ctx, { path: opts.path, busyTimeoutMs });
   const book = sqliteStateBook(ctx, opts.states);
   const rollups = sqliteRollups(ctx, book, opts.rollups);
-  const results = sqliteResults(ctx, rollups, book);
+  const wal = opts.path === ':memory:' ? null : createWalSync(`${opts.path}-wal`, opts.walDatasync);
+  const results = sqliteResults(ctx, rollups, book, wal ? wal.durable : async () => {});
+  let checkpointer: Checkpointer | null = null;
+  let stored = 0;
+  const checkpointAfter = opts.checkpoint?.afterResults ?? 20_000;
+  const recordResults: typeof results.recordResults = async (batch, step) => {
+    const out = await results.recordResults(batch, step);
+    stored += out.stored.length;
+    if (checkpointer === null && stored >= checkpointAfter && opts.path !== ':memory:' && db.open) {
+      db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+      checkpointer = startCheckpointer(
+        { path: opts.path, busyTimeoutMs, everyMs: opts.checkpoint?.everyMs ?? 5000 },
+        () => {
+          if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+        },
+      );
+    }
+    return out;
+  };
   return {
     kind: 'sqlite',
     async init() {
@@ -98,6 +134,9 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     get recentRows() {
       return book.recent.size;
     },
+    get checkpoints() {
+      return checkpointer?.runs ?? 0;
+    },
     flushResults: () => rollups.foldAll(),
     async close() {
       try {
@@ -106,6 +145,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
           await book.stop();
         }
       } finally {
+        await checkpointer?.close();
         await heartbeats.close();
         if (db.open) db.close();
       }
@@ -113,12 +153,14 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     async closeAsIfCrashed() {
       rollups.abandon();
       book.abandon();
+      await checkpointer?.close();
       await heartbeats.close();
       db.close();
     },
     ...sqliteTenancy(ctx),
     ...sqliteMonitors(ctx),
     ...results,
+    recordResults,
     ...heartbeats.port,
     ...sqliteAlerts(ctx),
     ...sqliteRouting(ctx),
