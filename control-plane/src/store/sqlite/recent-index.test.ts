@@ -17,6 +17,11 @@ it('keeps each monitor’s row ids ascending, answers ranges, and ignores an id 
   expect(ix.nextMonitors(0, 4, 'a', 10)).toEqual(['b', 'c']);
   expect(ix.nextMonitors(1, 2, '', 10)).toEqual(['a']);
   expect(ix.nextMonitors(3, 4, '', 10)).toEqual(['c']);
+  // A row budget: monitors are taken until their rows in the range reach it (b has two).
+  expect(ix.nextMonitors(0, 4, '', 10, 1)).toEqual(['a']);
+  expect(ix.nextMonitors(0, 4, '', 10, 2)).toEqual(['a', 'b']);
+  expect(ix.nextMonitors(0, 4, 'a', 10, 2)).toEqual(['b']);
+  expect(ix.nextMonitors(1, 4, 'a', 10, 2)).toEqual(['b', 'c']);
   ix.add('aa', 5); // a monitor seen later takes its place in the order
   expect(ix.nextMonitors(0, 5, 'a', 2)).toEqual(['aa', 'b']);
   expect(ix.size).toBe(5);

@@ -61,16 +61,30 @@ export const createRecentIndex = () => {
       return out;
     },
     /**
-     * The first `count` monitors after `afterMonitor`, in id order, with a row id in (after, upto]: a
-     * flush walks them so, a chunk at a time (monitor-order.ts keeps the order as monitors appear).
+     * The monitors after `afterMonitor`, in id order, with a row id in (after, upto]: a flush walks
+     * them so, a chunk at a time (monitor-order.ts keeps the order as monitors appear). At most `count`
+     * of them, and no more once their rows in that range reach `rows`.
      */
-    nextMonitors(after: number, upto: number, afterMonitor: string, count: number): string[] {
+    nextMonitors(
+      after: number,
+      upto: number,
+      afterMonitor: string,
+      count: number,
+      rows = Infinity,
+    ): string[] {
       const from = Math.max(after, floor);
       const out: string[] = [];
+      let taken = 0;
       order.walk(afterMonitor, (m) => {
         const ids = byMonitor.get(m);
-        if (ids?.some((id) => id > from && id <= upto)) out.push(m);
-        return out.length < count;
+        if (!ids) return true;
+        let n = 0;
+        for (const id of ids) if (id > from && id <= upto) n++;
+        if (n > 0) {
+          out.push(m);
+          taken += n;
+        }
+        return out.length < count && taken < rows;
       });
       return out;
     },

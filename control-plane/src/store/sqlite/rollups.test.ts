@@ -193,6 +193,25 @@ describe('uptime buckets behind ingestion (SQLite)', () => {
     db.close();
   });
 
+  it('a chunk stops taking monitors once their results reach chunkRows', async () => {
+    const path = join(dir, `rows-${n++}.db`);
+    const m = manual();
+    const store = await open(path, { ...m.options, chunkMonitors: 100, chunkRows: 5 });
+    await store.recordResults(batch('a', T0, 25), () => null);
+    await store.recordResults(batch('b', T0 + 60_000, 25), () => null);
+    const db = raw(path);
+    m.timers.shift()!();
+    const progress = [flushOf(db)];
+    while (await m.turn()) progress.push(flushOf(db));
+    // Two results a monitor: three monitors (six results) a chunk, m0, m1, m10 first (ids as text).
+    expect(progress.slice(0, 3).map((p) => p.flush_done)).toEqual(['', 'm10', 'm13']);
+    expect(progress).toHaveLength(1 + Math.ceil(25 / 3) + 1);
+    m.release();
+    await store.close();
+    expect(bucketsOf(db)).toEqual(expectedBuckets(db));
+    db.close();
+  });
+
   it('a crash before the flush loses nothing: reopening the file writes what was waiting, exactly', async () => {
     const path = join(dir, `crash-${n++}.db`);
     const m = manual();
