@@ -94,11 +94,10 @@ export const sqliteContext = (db: Database.Database): SqliteContext => {
 };
 
 /**
- * An IMMEDIATE transaction committed without an fsync of its own (synchronous = NORMAL, WAL: never
- * corrupt, and it survives the process being killed; a power loss may drop it). For derived data
- * (uptime buckets, the location states' snapshot: the mark moves with it, so the next pass writes the
- * same again), and for result batches, which are acknowledged only after the log's flush that follows
- * (wal-sync.ts). That flush, or the next FULL commit, makes everything before it durable.
+ * An IMMEDIATE transaction of derived data (uptime buckets, the location states' snapshot), committed
+ * without an fsync of its own (synchronous = NORMAL, WAL: never corrupt; a power loss may drop it, and
+ * the mark it moves with it, so the next pass writes the same again). The next results' commit (FULL)
+ * makes it durable.
  */
 export const withoutFsync = <T>(
   { db, immediate }: Pick<SqliteContext, 'db' | 'immediate'>,

@@ -154,49 +154,6 @@ it('pruning snapshots the states first: a file pruned of every result still open
   await after.close();
 });
 
-it('recordResults answers only after the log is flushed, and a failed flush acknowledges nothing while a retry lands once', async () => {
-  const path = join(dir, 'flush.db');
-  const flushes: { path: string; done: () => void; fail: (e: Error) => void }[] = [];
-  let manual = false;
-  const store = createSqliteStore({
-    path,
-    walDatasync: (p) =>
-      manual ? new Promise<void>((done, fail) => flushes.push({ path: p, done, fail })) : Promise.resolve(),
-  });
-  await store.init();
-  manual = true;
-  let answered = false;
-  const first = store.recordResults(run('m1', 'eu-west', 0, 2), step).then((out) => {
-    answered = true;
-    return out;
-  });
-  await new Promise((r) => setImmediate(r));
-  // Committed (another connection sees the rows), not yet acknowledged: the flush has not finished.
-  const reader = new Database(path, { readonly: true });
-  expect(reader.prepare('SELECT count(*) FROM check_results_recent').pluck().get()).toBe(2);
-  expect(flushes.map((f) => f.path)).toEqual([`${path}-wal`]);
-  expect(answered).toBe(false);
-  flushes[0]!.done();
-  expect((await first).stored).toHaveLength(2);
-
-  const batch = run('m1', 'eu-west', 2, 2);
-  const failed = store.recordResults(batch, step);
-  await new Promise((r) => setImmediate(r));
-  flushes[1]!.fail(new Error('EIO'));
-  await expect(failed).rejects.toThrow('EIO');
-  // The agent sends the batch again: nothing stored twice, the state moved once per result.
-  const retry = store.recordResults(batch, step);
-  await new Promise((r) => setImmediate(r));
-  flushes[2]!.done();
-  const out = await retry;
-  expect(out.stored).toEqual([]);
-  expect(stateOf(out.states, 'eu-west')).toMatchObject({ consecutive_successes: 4, version: 4 });
-  expect(reader.prepare('SELECT count(*) FROM check_results_recent').pluck().get()).toBe(4);
-  reader.close();
-  manual = false;
-  await store.close();
-});
-
 it('past its threshold of results stored, the log is checkpointed by the checkpointer thread', async () => {
   const path = join(dir, 'checkpoint.db');
   const store = createSqliteStore({ path, checkpoint: { afterResults: 10, everyMs: 20 } });

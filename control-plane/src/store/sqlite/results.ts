@@ -2,7 +2,7 @@ import type { ResultStore } from '../../domain/results/result-store.js';
 import { DAY_MS } from '../../domain/results/uptime.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
 import { decodeCursor, toPage } from '../cursor.js';
-import { type SqliteContext, withoutFsync } from './db.js';
+import type { SqliteContext } from './db.js';
 import { type SqliteRollups, WAITING_CTE, waitingAfter } from './rollups.js';
 import type { SqliteStateBook } from './state-book.js';
 import { insertSql, monitorStates, recentResults, results, runWith } from './tables.js';
@@ -11,8 +11,8 @@ import { insertSql, monitorStates, recentResults, results, runWith } from './tab
  * Check results in SQLite, stored the way they arrive (issue 27; docs/decisions.md "The result store").
  *
  * `recordResults` is the ingestion step: the new results are appended to `check_results_recent`, each
- * row carrying the location state it moved (state-book.ts), in one IMMEDIATE transaction, made
- * durable by a flush of the log off the event loop before the batch is acknowledged (wal-sync.ts). That table has no per-monitor index, so a stored result writes no page of its own: its
+ * row carrying the location state it moved (state-book.ts), in one IMMEDIATE transaction (one fsync
+ * per batch). That table has no per-monitor index, so a stored result writes no page of its own: its
  * row and its entry in the time-ordered unique index land where the previous ones did. Each monitor's
  * recent rows are found through the in-memory index the state book keeps (recent-index.ts). Every few
  * minutes the uptime flush folds them into `check_results`, monitor by monitor, in monitor order
@@ -25,13 +25,10 @@ import { insertSql, monitorStates, recentResults, results, runWith } from './tab
  * and its index range in check_results, in one read transaction.
  */
 export const sqliteResults = (
-  ctx: SqliteContext,
+  { st, immediate, many, read }: SqliteContext,
   rollups: SqliteRollups,
   book: SqliteStateBook,
-  /** Resolves once what was committed before the call is on the disk (wal-sync.ts). */
-  durable: () => Promise<void>,
 ): ResultStore => {
-  const { st, many, read } = ctx;
   return {
     async listResults(workspaceId, monitorId, q) {
       const where = ['workspace_id = @ws'];
@@ -140,8 +137,7 @@ export const sqliteResults = (
     async recordResults(batch, step) {
       if (batch.length === 0) return { stored: [], states: [] };
       const touched = [...new Set(batch.map((r) => r.monitor_id))];
-      // Committed without an fsync in the commit; acknowledged after the log's flush (wal-sync.ts).
-      const out = withoutFsync(ctx, () => {
+      const out = immediate(() => {
         // Under the write lock: what other processes stored since, so every step sees the newest state.
         book.catchUp();
         const insert = st(INSERT_RECENT);
@@ -190,7 +186,6 @@ export const sqliteResults = (
         return { stored, moved, last, stars, monitorsOf, rids };
       });
       book.committed(out.moved.values(), out.last, out.monitorsOf, out.rids);
-      await durable();
       const after = [...out.stars];
       for (const id of touched) after.push(...book.locations(id));
       after.sort((a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location));

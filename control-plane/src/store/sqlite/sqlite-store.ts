@@ -26,7 +26,6 @@ import { type StateSnapshotOptions, sqliteStateBook } from './state-book.js';
 import { sqliteStatusPages } from './status-pages.js';
 import { sqliteStatusSubscribers } from './status-subscribers.js';
 import { sqliteTenancy } from './tenancy.js';
-import { createWalSync, type Datasync } from './wal-sync.js';
 
 export interface SqliteOptions {
   /** Path of the database file, or ':memory:'. */
@@ -38,8 +37,6 @@ export interface SqliteOptions {
   rollups?: RollupFlushOptions;
   /** How the location states are snapshotted behind ingestion (state-book.ts); tests drive it. */
   states?: StateSnapshotOptions;
-  /** How the write-ahead log is flushed before results are acknowledged (wal-sync.ts); tests drive it. */
-  walDatasync?: Datasync;
   /**
    * When the write-ahead log is checkpointed from a worker thread (checkpointer.ts) instead of by the
    * commit that fills it: once `afterResults` results were stored since open (default 20,000; a small
@@ -66,8 +63,7 @@ export interface SqliteStore extends Store {
 
 /**
  * The embedded store: one SQLite file in WAL mode with synchronous=FULL, so a committed write
- * survives a crash or power loss (results: committed, then the log flushed off the event loop before
- * they are acknowledged, wal-sync.ts). Every read-then-write runs in an IMMEDIATE transaction, which
+ * survives a crash or power loss. Every read-then-write runs in an IMMEDIATE transaction, which
  * takes the file's write lock first: two processes on one file serialize instead of racing.
  * One file per port (tenancy.ts, monitors.ts, …) on one shared context (db.ts).
  */
@@ -102,8 +98,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
   const heartbeats = sqliteHeartbeats(ctx, { path: opts.path, busyTimeoutMs });
   const book = sqliteStateBook(ctx, opts.states);
   const rollups = sqliteRollups(ctx, book, opts.rollups);
-  const wal = opts.path === ':memory:' ? null : createWalSync(`${opts.path}-wal`, opts.walDatasync);
-  const results = sqliteResults(ctx, rollups, book, wal ? wal.durable : async () => {});
+  const results = sqliteResults(ctx, rollups, book);
   let checkpointer: Checkpointer | null = null;
   let stored = 0;
   const checkpointAfter = opts.checkpoint?.afterResults ?? 20_000;
