@@ -446,6 +446,22 @@ export const run = async (argv = []) => {
       }
       return { skipped, dropped };
     };
+    /**
+     * Each process's event-loop delay since the last call (prom-client's default metrics reset it at
+     * every scrape): p99 and max in ms, for the control plane, then each agent.
+     */
+    const loopDelay = async () => {
+      const of = (name, text) => ({
+        name,
+        p99: metric(text, 'nodejs_eventloop_lag_p99_seconds') * 1000,
+        max: metric(text, 'nodejs_eventloop_lag_max_seconds') * 1000,
+      });
+      const out = [of('control plane', (await call(apiPort, 'GET', '/metrics', { host: apiHost })).body)];
+      for (const [region, port] of metricsPort) {
+        out.push(of(`agent ${region}`, (await call(port, 'GET', '/metrics')).body));
+      }
+      return out;
+    };
 
     const steps = [];
     for (let n = o.start; n <= o.max; n *= 2) {
@@ -475,6 +491,7 @@ export const run = async (argv = []) => {
         for (const p of list) if (alive(p.pid)) process.kill(p.pid, 'SIGUSR2');
       };
       const m0 = await agentMetrics();
+      await loopDelay();
       cut();
       const t0 = Date.now();
       const cpu0 = list.map((p) => cpuMs(p.pid));
@@ -503,6 +520,7 @@ export const run = async (argv = []) => {
       const targetCpu1 = treeCpuMs(target.child.pid);
       cut();
       const rss = list.map((p) => (alive(p.pid) ? rssMb(p.pid) : Number.NaN));
+      const loop = await loopDelay();
       const m1 = await agentMetrics();
       const restarted = [...agentPids(cp.pid)].some(([r, pid]) => started.agents.get(r) !== pid);
       if (restarted) {
@@ -557,6 +575,7 @@ export const run = async (argv = []) => {
         },
         restarted,
         target: { kind: target.kind, cores: (targetCpu1 - targetCpu0) / 1000 / secs },
+        loop,
       };
       step.multiple = step.total.perCheck / barePerCheck;
       step.paced = paced.get(n) ?? null;
@@ -578,7 +597,8 @@ export const run = async (argv = []) => {
           `${step.total.cores.toFixed(2)} cores, ${step.total.perCheck.toFixed(3)} ms CPU/check ` +
           `(${step.multiple.toFixed(2)} × bare, ${step.pacedMultiple.toFixed(2)} × paced) — ` +
           rows.map((r) => `${r.name} ${r.perCheck.toFixed(3)} ms/check ${Math.round(r.rss)} MB`).join(', ') +
-          `; target (${step.target.kind}) ${step.target.cores.toFixed(2)} cores` +
+          `; target (${step.target.kind}) ${step.target.cores.toFixed(2)} cores; event-loop delay p99 / max ms: ` +
+          step.loop.map((l) => `${l.name} ${Math.round(l.p99)} / ${Math.round(l.max)}`).join(', ') +
           (step.keptUp ? '' : ` — FELL BEHIND (${step.behind.join(', ')})`),
       );
       if (!step.keptUp) break;

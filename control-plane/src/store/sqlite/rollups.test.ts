@@ -204,7 +204,11 @@ describe('uptime buckets behind ingestion (SQLite)', () => {
     const progress = [flushOf(db)];
     while (await m.turn()) progress.push(flushOf(db));
     // Two results a monitor: three monitors (six results) a chunk, m0, m1, m10 first (ids as text).
-    expect(progress.slice(0, 3).map((p) => p.flush_done)).toEqual(['', 'm10', 'm13']);
+    expect(progress.slice(0, 3).map((p) => (p as { flush_done: string | null }).flush_done)).toEqual([
+      '',
+      'm10',
+      'm13',
+    ]);
     expect(progress).toHaveLength(1 + Math.ceil(25 / 3) + 1);
     m.release();
     await store.close();
