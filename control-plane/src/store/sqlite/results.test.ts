@@ -158,13 +158,12 @@ it('past its threshold of results stored, the log is checkpointed by the checkpo
   const path = join(dir, 'checkpoint.db');
   const store = createSqliteStore({ path, checkpoint: { afterResults: 10, everyMs: 20 } });
   await store.init();
-  const db = store as unknown as { checkpoints: number };
   await store.recordResults(run('m1', 'eu-west', 0, 5), step);
-  expect(db.checkpoints).toBe(0);
+  expect(store.checkpoints).toBe(0);
   const before = statSync(path).size;
   await store.recordResults(run('m1', 'eu-west', 5, 500), step);
-  for (let i = 0; db.checkpoints === 0 && i < 500; i++) await new Promise((r) => setTimeout(r, 10));
-  expect(db.checkpoints).toBeGreaterThan(0);
+  for (let i = 0; store.checkpoints === 0 && i < 500; i++) await new Promise((r) => setTimeout(r, 10));
+  expect(store.checkpoints).toBeGreaterThan(0);
   // The thread copied the log's pages into the database file.
   expect(statSync(path).size).toBeGreaterThan(before);
   await store.close();

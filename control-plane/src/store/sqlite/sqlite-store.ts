@@ -100,12 +100,14 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
   const rollups = sqliteRollups(ctx, book, opts.rollups);
   const results = sqliteResults(ctx, rollups, book);
   let checkpointer: Checkpointer | null = null;
+  /** Set by close: a batch finishing meanwhile starts no thread that close would not stop. */
+  let closing = false;
   let stored = 0;
   const checkpointAfter = opts.checkpoint?.afterResults ?? 20_000;
   const recordResults: typeof results.recordResults = async (batch, step) => {
     const out = await results.recordResults(batch, step);
     stored += out.stored.length;
-    if (checkpointer === null && stored >= checkpointAfter && opts.path !== ':memory:' && db.open) {
+    if (checkpointer === null && !closing && stored >= checkpointAfter && opts.path !== ':memory:') {
       db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
       checkpointer = startCheckpointer(
         { path: opts.path, busyTimeoutMs, everyMs: opts.checkpoint?.everyMs ?? 5000 },
@@ -134,6 +136,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     },
     flushResults: () => rollups.foldAll(),
     async close() {
+      closing = true;
       try {
         if (db.open) {
           await rollups.stop();
@@ -146,6 +149,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
       }
     },
     async closeAsIfCrashed() {
+      closing = true;
       rollups.abandon();
       book.abandon();
       await checkpointer?.close();
