@@ -61,8 +61,10 @@ describe('notification settings in chromium', () => {
     await page.getByRole('heading', { name: 'Notification settings', level: 1 }).waitFor();
 
     const add = page.getByRole('form', { name: 'Add a contact method' });
-    // Only the kinds this installation has set up are offered.
-    expect(await add.getByLabel('Type').locator('option').allTextContents()).toEqual(['Email', 'ntfy']);
+    // Only the kinds this installation has set up are offered (the list arrives after the form).
+    const kinds = add.getByLabel('Type').locator('option');
+    await kinds.first().waitFor({ state: 'attached' });
+    expect(await kinds.allTextContents()).toEqual(['Email', 'ntfy']);
     await add.getByLabel('Email address').fill('not an address');
     await add.getByRole('button', { name: 'Add' }).click();
     await add.getByText('Invalid email address').waitFor();
