@@ -192,4 +192,31 @@ describe('check runner: what it keeps per monitor', () => {
     expect(runner.health().assigned).toBe(0);
     await runner.stop();
   });
+
+  it('the health it reports carries its cadence: the shortest interval and for how long it has had it', async () => {
+    const t = manualTimers(T0);
+    const prober: Prober = { run: async () => ({ ok: true, error: null, response_time_ms: 1 }) };
+    const runner = createCheckRunner({
+      prober,
+      timers: t.timers,
+      concurrency: 1,
+      queueMax: 10,
+      onResult() {},
+    });
+    runner.setRegion('eu-west');
+    expect(runner.health()).toMatchObject({ shortestIntervalSeconds: 0, shortestIntervalAgeSeconds: 0 });
+    runner.apply(httpAssignment('slow', 'http://127.0.0.1:1/', 300, 5000));
+    await t.advanceTo(T0 + 20_000);
+    runner.apply(httpAssignment('fast', 'http://127.0.0.1:1/', 30, 5000));
+    await t.advanceTo(T0 + 27_500);
+    expect(runner.health()).toMatchObject({ shortestIntervalSeconds: 30, shortestIntervalAgeSeconds: 7 });
+    runner.apply({ ...httpAssignment('fast', 'http://127.0.0.1:1/', 120, 5000), version: 2n });
+    expect(runner.health()).toMatchObject({ shortestIntervalSeconds: 120, shortestIntervalAgeSeconds: 7 });
+    runner.drop('fast');
+    // back to the slow one: counted from when the fast one came (a later moment: more time, never less)
+    expect(runner.health()).toMatchObject({ shortestIntervalSeconds: 300, shortestIntervalAgeSeconds: 7 });
+    runner.drop('slow');
+    expect(runner.health()).toMatchObject({ assigned: 0, shortestIntervalSeconds: 0 });
+    await runner.stop();
+  });
 });

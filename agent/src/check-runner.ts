@@ -1,5 +1,6 @@
 import type { Assignment, CheckResult } from '@lookout/proto';
 import PQueue from 'p-queue';
+import { createCadence } from './cadence.js';
 import { probeWithDeadline } from './deadline.js';
 import { createLagWindow } from './lag-window.js';
 import type { Prober } from './probe-port.js';
@@ -40,6 +41,7 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
   const shapes = createSpecShapes();
   const queue = new PQueue({ concurrency: deps.concurrency });
   const lags = createLagWindow();
+  const cadence = createCadence(() => timers.now());
   let region = '';
   let skippedRuns = 0;
   let checksRun = 0;
@@ -131,10 +133,13 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
         assigned = { version: a.version, url, shape: null, problem: (e as Error).message };
       }
       release(a.monitorId);
-      sched.upsert(a.monitorId, (a.spec?.intervalSeconds || 60) * 1000, assigned);
+      const intervalMs = (a.spec?.intervalSeconds || 60) * 1000;
+      cadence.change(sched.intervalOf(a.monitorId), intervalMs);
+      sched.upsert(a.monitorId, intervalMs, assigned);
     },
     drop(id: string) {
       release(id);
+      cadence.change(sched.intervalOf(id), undefined);
       sched.remove(id);
     },
     /** A run now (confirmation or test), outside the schedule; ignored for monitors not assigned here. */
@@ -170,6 +175,7 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
       inFlight: queue.pending,
       queueDepth: waiting.size + queue.size,
       scheduleLagP99Ms: Math.round(lags.p99()),
+      ...cadenceSeconds(cadence.read()),
     }),
     get checksRun() {
       return checksRun;
@@ -184,5 +190,11 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
     },
   };
 };
+
+/** The cadence as the heartbeat carries it, in whole seconds. */
+const cadenceSeconds = (c: { shortestMs: number; ageMs: number }) => ({
+  shortestIntervalSeconds: Math.ceil(c.shortestMs / 1000),
+  shortestIntervalAgeSeconds: Math.floor(c.ageMs / 1000),
+});
 
 export type CheckRunner = ReturnType<typeof createCheckRunner>;

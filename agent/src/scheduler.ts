@@ -175,6 +175,8 @@ export const createScheduler = <T>(opts: SchedulerOptions<T>) => {
     },
     /** What the owner keeps for a monitor, if it is scheduled. */
     get: (id: string): T | undefined => entries.get(id)?.data,
+    /** A scheduled monitor's interval in ms. */
+    intervalOf: (id: string): number | undefined => entries.get(id)?.intervalMs,
     /** Every monitor: its id, interval and what its owner keeps. */
     *monitors(): IterableIterator<{ id: string; intervalMs: number; data: T }> {
       yield* entries.values();

@@ -217,6 +217,8 @@ export const createStreamSession = (deps: StreamSessionDeps) => {
       bufferedResults: number;
       droppedResults: bigint;
       scheduleLagP99Ms: number;
+      shortestIntervalSeconds: number;
+      shortestIntervalAgeSeconds: number;
     }) {
       if (!session) return;
       client

@@ -175,6 +175,18 @@ describe('monitors run by agents in two regions', () => {
       ['us-1', 'us-east', true],
     ]);
     expect(agents[0]).toHaveProperty('hostname');
+    // Each heartbeat (every 15 s) carries the agent's cadence: results are owed once a second here
+    // (the monitor above checks every second), counted from when it was handed that monitor.
+    type Listed = {
+      instance_id: string;
+      health: { shortest_interval_seconds?: number; results_due_since?: string };
+    };
+    const listed = await waitFor(
+      async () => JSON.parse((await runCli(['agent', 'list', '--json'], env)).stdout).data as Listed[],
+      (list) => list.every((a) => a.health?.shortest_interval_seconds === 1),
+      { what: 'a heartbeat with the cadence', timeoutMs: 30_000, everyMs: 1000 },
+    );
+    for (const a of listed) expect(Date.parse(a.health.results_due_since!)).toBeLessThan(Date.now());
     const text = await runCli(['agent', 'list'], env);
     expect(text.stdout).toMatch(/eu-1\s+eu-west\s+healthy/);
 

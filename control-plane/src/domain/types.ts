@@ -352,6 +352,13 @@ export interface AgentHealth {
   buffered_results: number;
   dropped_results: number;
   schedule_lag_p99_ms: number;
+  /**
+   * The shortest check interval among the agent's monitors (0: none or not reported, by an older
+   * agent), and when the agent first had a monitor that often (the control plane's clock; null when
+   * not reported). Results are owed at least once per that interval from then on.
+   */
+  shortest_interval_seconds?: number;
+  results_due_since?: string | null;
 }
 
 /** One agent instance's current session. The newest Register of an instance wins (epoch grows). */

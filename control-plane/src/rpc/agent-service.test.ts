@@ -173,6 +173,30 @@ describe('AgentService over real gRPC (Connect server, HTTP/2 on loopback)', () 
     });
   });
 
+  it('a heartbeat’s cadence is kept as a time on this clock: results are owed from then', async () => {
+    const c = client();
+    const reg = await c.register({ instanceId: 'eu-hb' });
+    await c.heartbeat({
+      instanceId: 'eu-hb',
+      sessionId: reg.sessionId,
+      assigned: 3,
+      shortestIntervalSeconds: 60,
+      shortestIntervalAgeSeconds: 30,
+    });
+    const session = await store.getAgentSession('eu-hb');
+    expect(session?.health).toMatchObject({
+      assigned: 3,
+      shortest_interval_seconds: 60,
+      results_due_since: new Date(clock.now().getTime() - 30_000).toISOString(),
+    });
+    // An agent without monitors owes nothing.
+    await c.heartbeat({ instanceId: 'eu-hb', sessionId: reg.sessionId, assigned: 0 });
+    expect((await store.getAgentSession('eu-hb'))?.health).toMatchObject({
+      shortest_interval_seconds: 0,
+      results_due_since: null,
+    });
+  });
+
   it('stores reported results once, however often they are replayed', async () => {
     const c = client();
     const reg = await c.register({ instanceId: 'eu-r' });

@@ -324,6 +324,12 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
           buffered_results: req.bufferedResults,
           dropped_results: Number(req.droppedResults),
           schedule_lag_p99_ms: req.scheduleLagP99Ms,
+          shortest_interval_seconds: req.shortestIntervalSeconds,
+          // As an age, not a time: the agent's clock need not agree with ours.
+          results_due_since:
+            req.shortestIntervalSeconds > 0
+              ? new Date(now.getTime() - req.shortestIntervalAgeSeconds * 1000).toISOString()
+              : null,
         },
       });
       if (!current) throw new ConnectError('superseded: register again', Code.FailedPrecondition);

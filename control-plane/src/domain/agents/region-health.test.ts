@@ -57,4 +57,54 @@ describe('region health', () => {
     expect(alerts[0]).toMatchObject({ status: 'resolved', resolved_by: { type: 'system' } });
     await store.close();
   });
+
+  it('results are owed at the agent’s cadence: every 60 s for 60 s monitors, nothing before its first interval', async () => {
+    const store = createSqliteStore({ path: join(dir, 'cadence.db') });
+    await store.init();
+    const ws = fixtures.workspace();
+    await store.createWorkspace(ws);
+    await store.insertMonitor(
+      fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, { check_locations: ['eu-west'] }),
+      { maxMonitors: 10 },
+    );
+    const at = (s: number) => new Date(Date.parse('2026-06-01T00:00:00Z') + s * 1000);
+    const openAlerts = async () =>
+      (await store.listAlerts(ws.workspace.id, { limit: 10, status: ['open'] })).data.length;
+    await store.registerAgent({
+      instance_id: 'a',
+      region: 'eu-west',
+      session_id: 's',
+      hostname: 'h',
+      agent_version: '1',
+      started_at: at(0),
+      last_seen_at: at(0),
+    });
+    // Idle for 10 minutes, then given its first monitor (every 60 s) at 600 s: no result yet at 650 s.
+    const health = (dueSince: number) => ({
+      assigned: 1,
+      in_flight: 0,
+      queue_depth: 0,
+      buffered_results: 0,
+      dropped_results: 0,
+      schedule_lag_p99_ms: 0,
+      shortest_interval_seconds: 60,
+      results_due_since: at(dueSince).toISOString(),
+    });
+    await store.touchAgentSession('a', 's', at(650), { health: health(600) });
+    await checkRegions(store, ['eu-west'], at(650), 45_000);
+    expect(await openAlerts()).toBe(0);
+    // Its results come once a minute: 55 s after the last one it is still healthy (45 s is not a minute).
+    await store.touchAgentSession('a', 's', at(655), { resultsAt: at(655) });
+    await store.touchAgentSession('a', 's', at(710), { health: health(600) });
+    await checkRegions(store, ['eu-west'], at(710), 45_000);
+    expect(await openAlerts()).toBe(0);
+    // Connected, but no result for a minute and 45 s more: results do not flow.
+    await store.touchAgentSession('a', 's', at(760), { health: health(600) });
+    await checkRegions(store, ['eu-west'], at(760), 45_000);
+    expect(await openAlerts()).toBe(0);
+    await store.touchAgentSession('a', 's', at(801), { health: health(600) });
+    await checkRegions(store, ['eu-west'], at(801), 45_000);
+    expect(await openAlerts()).toBe(1);
+    await store.close();
+  });
 });

@@ -5,10 +5,22 @@ import type { RoutingStore } from '../routing/routing-store.js';
 import type { AgentSession, CatalogMonitor } from '../types.js';
 import type { AgentStore } from './agent-store.js';
 
-/** Healthy: heard from within `liveMs` and, when it has monitors, reporting results (not merely connected). */
-export const isHealthy = (s: AgentSession, nowMs: number, liveMs: number) =>
-  nowMs - s.last_seen_at.getTime() <= liveMs &&
-  (!s.health?.assigned || (s.last_result_at !== null && nowMs - s.last_result_at.getTime() <= liveMs));
+/**
+ * Healthy: heard from within `liveMs` and, when it has monitors, reporting results (not merely
+ * connected). Results are owed at the agent's own cadence: at least once per its shortest check
+ * interval, counted from its last results or from when it first had a monitor that often, whichever
+ * is later, with `liveMs` to spare. (An agent whose only monitor checks every 5 minutes reports every
+ * 5 minutes; one just given its first monitor owes nothing for one interval.) An agent that does not
+ * report its cadence is judged as before: results within `liveMs`.
+ */
+export const isHealthy = (s: AgentSession, nowMs: number, liveMs: number) => {
+  if (nowMs - s.last_seen_at.getTime() > liveMs) return false;
+  const h = s.health;
+  if (!h?.assigned) return true;
+  const due = h.results_due_since ? Date.parse(h.results_due_since) : Number.NEGATIVE_INFINITY;
+  const last = Math.max(s.last_result_at?.getTime() ?? Number.NEGATIVE_INFINITY, due);
+  return nowMs - last <= liveMs + (h.shortest_interval_seconds ?? 0) * 1000;
+};
 
 export interface RegionHealth {
   region: string;
