@@ -67,3 +67,55 @@ it('keeps a monitor whose rows are all gone for one more sweep, in its place, th
   expect(ix.of('c')).toEqual([]);
   expect(ix.size).toBe(2);
 });
+
+it('answers as a plain list per monitor would, through growth, forgetting and reuse of freed entries', () => {
+  // A seeded walk of adds (row ids rising, some repeated), forgets, sweeps and reads, against the
+  // simplest model: every monitor's ids in an array, filtered by the floor at each read.
+  let seed = 42;
+  const rand = (n: number) => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed % n;
+  };
+  const ix = createRecentIndex();
+  const model = new Map<string, number[]>();
+  let floor = 0;
+  let rid = 0;
+  const live = (m: string) => (model.get(m) ?? []).filter((id) => id > floor);
+  for (let step = 0; step < 20_000; step++) {
+    const op = rand(100);
+    if (op < 80) {
+      const m = `m${String(rand(3000)).padStart(4, '0')}`;
+      const again = op < 3 && rid > 0; // a catch-up reading a row it has
+      const id = again ? rid : ++rid;
+      ix.add(m, id);
+      const list = model.get(m) ?? [];
+      if (list.length === 0 || list[list.length - 1]! < id) list.push(id);
+      model.set(m, list);
+    } else if (op < 85) {
+      const to = floor + rand(Math.max(1, rid - floor) + 1);
+      ix.forget(to);
+      floor = Math.max(floor, to);
+    } else if (op < 90) ix.sweep(1 + rand(500));
+    else {
+      const ms = Array.from({ length: 5 }, () => `m${String(rand(3000)).padStart(4, '0')}`);
+      const after = rand(rid + 1);
+      const upto = after + rand(rid + 1);
+      for (const m of ms)
+        expect(ix.of(m, after, upto)).toEqual(live(m).filter((id) => id > after && id <= upto));
+      const expected = [...new Set(ms)].flatMap((m) => live(m)).sort((a, b) => a - b);
+      expect(ix.ofAll(new Set(ms)).sort((a, b) => a - b)).toEqual(expected);
+      const from = ms[0]!;
+      const want = [...model.keys()]
+        .filter((m) => m > from && live(m).some((id) => id > after && id <= upto))
+        .sort()
+        .slice(0, 7);
+      expect(ix.nextMonitors(after, upto, from, 7)).toEqual(want);
+    }
+  }
+  // Two whole rounds drop every forgotten id and every monitor left empty.
+  while (!ix.sweep(1000));
+  while (!ix.sweep(1000));
+  let held = 0;
+  for (const m of model.keys()) held += live(m).length;
+  expect(ix.size).toBe(held);
+});
