@@ -68,54 +68,88 @@ it('keeps a monitor whose rows are all gone for one more sweep, in its place, th
   expect(ix.size).toBe(2);
 });
 
-it('answers as a plain list per monitor would, through growth, forgetting and reuse of freed entries', () => {
-  // A seeded walk of adds (row ids rising, some repeated), forgets, sweeps and reads, against the
-  // simplest model: every monitor's ids in an array, filtered by the floor at each read.
-  let seed = 42;
-  const rand = (n: number) => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return seed % n;
-  };
-  const ix = createRecentIndex();
-  const model = new Map<string, number[]>();
-  let floor = 0;
-  let rid = 0;
-  const live = (m: string) => (model.get(m) ?? []).filter((id) => id > floor);
-  for (let step = 0; step < 20_000; step++) {
-    const op = rand(100);
-    if (op < 80) {
-      const m = `m${String(rand(3000)).padStart(4, '0')}`;
-      const again = op < 3 && rid > 0; // a catch-up reading a row it has
-      const id = again ? rid : ++rid;
-      ix.add(m, id);
-      const list = model.get(m) ?? [];
-      if (list.length === 0 || list[list.length - 1]! < id) list.push(id);
-      model.set(m, list);
-    } else if (op < 85) {
-      const to = floor + rand(Math.max(1, rid - floor) + 1);
-      ix.forget(to);
-      floor = Math.max(floor, to);
-    } else if (op < 90) ix.sweep(1 + rand(500));
-    else {
-      const ms = Array.from({ length: 5 }, () => `m${String(rand(3000)).padStart(4, '0')}`);
-      const after = rand(rid + 1);
-      const upto = after + rand(rid + 1);
-      for (const m of ms)
-        expect(ix.of(m, after, upto)).toEqual(live(m).filter((id) => id > after && id <= upto));
-      const expected = [...new Set(ms)].flatMap((m) => live(m)).sort((a, b) => a - b);
-      expect(ix.ofAll(new Set(ms)).sort((a, b) => a - b)).toEqual(expected);
-      const from = ms[0]!;
-      const want = [...model.keys()]
-        .filter((m) => m > from && live(m).some((id) => id > after && id <= upto))
-        .sort()
-        .slice(0, 7);
-      expect(ix.nextMonitors(after, upto, from, 7)).toEqual(want);
+it.each([0, 2 ** 33])(
+  'answers as a plain list per monitor would, through growth and forgetting (row ids from %d)',
+  (start) => {
+    // A seeded walk of adds (row ids rising, some repeated), forgets, sweeps and reads, against the
+    // simplest model: every monitor's ids in an array, filtered by the floor at each read.
+    let seed = 42;
+    const rand = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const ix = createRecentIndex();
+    const model = new Map<string, number[]>();
+    let floor = start;
+    let rid = start;
+    let lastMonitor = '';
+    const live = (m: string) => (model.get(m) ?? []).filter((id) => id > floor);
+    for (let step = 0; step < 20_000; step++) {
+      const op = rand(100);
+      if (op < 80) {
+        // A row id is one monitor's; a catch-up may read the newest row again.
+        const again = op < 3 && rid > start;
+        const m = again ? lastMonitor : `m${String(rand(3000)).padStart(4, '0')}`;
+        const id = again ? rid : ++rid;
+        lastMonitor = m;
+        ix.add(m, id);
+        const list = model.get(m) ?? [];
+        if (list.length === 0 || list[list.length - 1]! < id) list.push(id);
+        model.set(m, list);
+      } else if (op < 85) {
+        const to = floor + rand(Math.max(1, rid - floor) + 1);
+        ix.forget(to);
+        floor = Math.max(floor, to);
+      } else if (op < 90) ix.sweep(1 + rand(500));
+      else {
+        const ms = Array.from({ length: 5 }, () => `m${String(rand(3000)).padStart(4, '0')}`);
+        const after = start + rand(rid - start + 1);
+        const upto = after + rand(rid - start + 1);
+        for (const m of ms)
+          expect(ix.of(m, after, upto)).toEqual(live(m).filter((id) => id > after && id <= upto));
+        const expected = [...new Set(ms)].flatMap((m) => live(m)).sort((a, b) => a - b);
+        expect(ix.ofAll(new Set(ms)).sort((a, b) => a - b)).toEqual(expected);
+        const from = ms[0]!;
+        const want = [...model.keys()]
+          .filter((m) => m > from && live(m).some((id) => id > after && id <= upto))
+          .sort()
+          .slice(0, 7);
+        expect(ix.nextMonitors(after, upto, from, 7)).toEqual(want);
+      }
     }
+    // Two whole rounds drop every forgotten id and every monitor left empty.
+    while (!ix.sweep(1000));
+    while (!ix.sweep(1000));
+    let held = 0;
+    for (const m of model.keys()) held += live(m).length;
+    expect(ix.size).toBe(held);
+  },
+);
+
+it('the ring spans only the live rows: it stays small over a long run, and takes a late older row', () => {
+  const ix = createRecentIndex();
+  let rid = 1_000_000_000; // a table that has seen many rows before this process started
+  for (let round = 0; round < 50; round++) {
+    for (let i = 0; i < 20_000; i++) ix.add(`m${i % 2000}`, ++rid);
+    ix.forget(rid - 20_000); // the flush folds all but the newest round
+    while (!ix.sweep(500));
   }
-  // Two whole rounds drop every forgotten id and every monitor left empty.
-  while (!ix.sweep(1000));
-  while (!ix.sweep(1000));
-  let held = 0;
-  for (const m of model.keys()) held += live(m).length;
-  expect(ix.size).toBe(held);
+  expect(ix.size).toBe(20_000);
+  expect(ix.ringLength).toBeLessThanOrEqual(65_536);
+  // A row the flush deleted already, read just before: nothing to point to.
+  ix.add('late', rid - 20_005);
+  expect(ix.of('late')).toEqual([]);
+  expect(ix.of('m1').length).toBe(10);
+
+  // Another process's rows, older than any held, read late by the catch-up (before any flush).
+  const fresh = createRecentIndex();
+  fresh.add('a', 5_000_000);
+  fresh.add('b', 4_000_000);
+  fresh.add('b', 4_999_999);
+  fresh.add('a', 5_000_001);
+  expect([fresh.of('a'), fresh.of('b')]).toEqual([
+    [5_000_000, 5_000_001],
+    [4_000_000, 4_999_999],
+  ]);
+  expect(fresh.ringLength).toBeGreaterThan(1_000_000);
 });

@@ -9,10 +9,12 @@ const NONE = -1;
  * result write a page of its own. A monitor's row ids are kept ascending; rows are added in row-id order
  * (recordResults' own, and those another process stored, read by the state book's catch-up).
  *
- * Held as columns of typed arrays, not an array per monitor: each monitor's rows are a chain of
- * entries (`rowId`, `next`), from its `first` to its `last`, and freed entries are reused. 12 bytes a
- * row and nothing for the collector to trace, where an array per monitor cost ~200 bytes of heap and
- * an object each at 100,000 monitors (docs/benchmarks.md, issue 27's eighth round).
+ * Held in typed arrays, not an array per monitor. The table's row ids are dense (they only rise, one
+ * per row), so a ring indexed by row id holds, for each row, the distance to the same monitor's next
+ * row: 4 bytes a row, and nothing for the collector to trace. Each monitor keeps its first and last
+ * row id. The ring spans every row id a monitor may still point to (`low`, see `sweep`, to the newest)
+ * and doubles when that span outgrows it. An array per monitor cost ~25 MB and 100,000 objects at
+ * 100,000 monitors (docs/benchmarks.md, issue 27's eighth round).
  *
  * `forget(through)` says the rows up to a row id are gone from the table: they are dropped from a
  * monitor's chain when it is next touched, and from all of them by `sweep`, a bounded slice at a time.
@@ -22,27 +24,30 @@ export const createRecentIndex = () => {
   /** Monitor id → its slot. */
   const slotOf = new Map<string, number>();
   const idOf: (string | undefined)[] = [];
-  let first = new Int32Array(0);
-  let last = new Int32Array(0);
+  /** A slot's first and last row id (0: none; row ids start at 1). */
+  let first = new Float64Array(0);
+  let last = new Float64Array(0);
   /** 1: the monitor's chain was found empty by a sweep (it leaves at the next one if still empty). */
   let idle = new Uint8Array(0);
   const freeSlots: number[] = [];
 
-  let rowId = new Float64Array(0);
-  let next = new Int32Array(0);
-  /** Free entries, chained through `next`. */
-  let freeRows = NONE;
-  let rowsEnd = 0;
+  /** gap[rid & mask]: the monitor's next row id minus `rid`, 0 for its last. */
+  let gap = new Int32Array(1 << 16);
+  let mask = gap.length - 1;
+  /** Every row id a chain can still reach is above `low`; `high` is the newest added. */
+  let low = -1;
+  let high = 0;
 
   let floor = 0;
   let size = 0;
-  /** The sweep's place: the next monitor slot it looks at (0: a round starts). */
+  /** The sweep's place: the next slot it looks at, and the floor when its round began. */
   let sweepAt = 0;
+  let roundFloor = 0;
   const order = createMonitorOrder();
   /** Monitors dropped since the order last let go of them. */
   let dropped = 0;
 
-  const widen = <T extends Int32Array | Uint8Array | Float64Array>(a: T, n: number): T => {
+  const widen = <T extends Float64Array | Uint8Array>(a: T, n: number): T => {
     const b = new (a.constructor as new (n: number) => T)(n);
     b.set(a);
     return b;
@@ -59,68 +64,86 @@ export const createRecentIndex = () => {
       }
       idOf.push(monitorId);
     } else idOf[s] = monitorId;
-    first[s] = NONE;
-    last[s] = NONE;
+    first[s] = 0;
+    last[s] = 0;
     idle[s] = 0;
     slotOf.set(monitorId, s);
     return s;
   };
-  const newRow = (rid: number): number => {
-    let r = freeRows;
-    if (r !== NONE) freeRows = next[r]!;
-    else {
-      r = rowsEnd++;
-      if (r === rowId.length) {
-        const n = Math.max(4096, r * 2);
-        rowId = widen(rowId, n);
-        next = widen(next, n);
-      }
-    }
-    rowId[r] = rid;
-    next[r] = NONE;
-    return r;
+  /** Makes room for row ids (low, top] in the ring: a bigger ring, each live entry at its new place. */
+  const reach = (top: number) => {
+    if (top - low <= gap.length) return;
+    let n = gap.length;
+    while (top - low > n) n *= 2;
+    const next = new Int32Array(n);
+    for (let r = Math.max(low + 1, high - gap.length + 1); r <= high; r++) next[r & (n - 1)] = gap[r & mask]!;
+    gap = next;
+    mask = n - 1;
   };
   /** Drops the ids up to the floor from the front of a monitor's chain. */
   const trim = (s: number) => {
     let r = first[s]!;
-    while (r !== NONE && rowId[r]! <= floor) {
-      const after = next[r]!;
-      next[r] = freeRows;
-      freeRows = r;
+    while (r !== 0 && r <= floor) {
+      const g = gap[r & mask]!;
       size--;
-      r = after;
+      r = g === 0 ? 0 : r + g;
     }
     first[s] = r;
-    if (r === NONE) last[s] = NONE;
+    if (r === 0) last[s] = 0;
   };
   /** The row ids of slot `s` in (from, upto], ascending, onto `out`. */
   const collect = (s: number, from: number, upto: number, out: number[]) => {
-    for (let r = first[s]!; r !== NONE; r = next[r]!) {
-      const id = rowId[r]!;
-      if (id > upto) break;
-      if (id > from) out.push(id);
+    for (let r = first[s]!; r !== 0 && r <= upto; ) {
+      if (r > from) out.push(r);
+      const g = gap[r & mask]!;
+      r = g === 0 ? 0 : r + g;
     }
+  };
+  const count = (s: number, from: number, upto: number) => {
+    let n = 0;
+    for (let r = first[s]!; r !== 0 && r <= upto; ) {
+      if (r > from) n++;
+      const g = gap[r & mask]!;
+      r = g === 0 ? 0 : r + g;
+    }
+    return n;
   };
 
   return {
     /** A row of `monitorId` at row id `rid`, newer than every one added before it. */
     add(monitorId: string, rid: number) {
+      // Gone from the table already (read just before a flush deleted it): nothing to point to.
+      if (rid <= floor) return;
       let s = slotOf.get(monitorId);
       if (s === undefined) {
         // A monitor met again after a sweep let it go still has its place in the order.
         order.add(monitorId);
         s = newSlot(monitorId);
       } else {
-        const l = last[s]!;
-        if (l !== NONE && rowId[l]! >= rid) return;
+        if (last[s]! >= rid) return;
         trim(s);
       }
+      if (low < 0 || rid <= low) {
+        // The first row, or one older than any held (another process's, read late).
+        const top = Math.max(high, rid);
+        low = rid - 1;
+        const old = gap;
+        const oldMask = mask;
+        gap = new Int32Array(gap.length);
+        while (top - low > gap.length) gap = new Int32Array(gap.length * 2);
+        mask = gap.length - 1;
+        if (high > 0)
+          for (let r = Math.max(rid, high - old.length + 1); r <= high; r++)
+            gap[r & mask] = old[r & oldMask]!;
+      }
+      reach(rid);
+      if (rid > high) high = rid;
       idle[s] = 0;
-      const r = newRow(rid);
+      gap[rid & mask] = 0;
       const l = last[s]!;
-      if (l === NONE) first[s] = r;
-      else next[l] = r;
-      last[s] = r;
+      if (l === 0) first[s] = rid;
+      else gap[l & mask] = rid - l;
+      last[s] = rid;
       size++;
     },
     /** The row ids of `monitorId` in (after, upto], ascending. */
@@ -149,7 +172,7 @@ export const createRecentIndex = () => {
       after: number,
       upto: number,
       afterMonitor: string,
-      count: number,
+      most: number,
       rows = Number.POSITIVE_INFINITY,
     ): string[] {
       const from = Math.max(after, floor);
@@ -158,17 +181,12 @@ export const createRecentIndex = () => {
       order.walk(afterMonitor, (m) => {
         const s = slotOf.get(m);
         if (s === undefined) return true;
-        let n = 0;
-        for (let r = first[s]!; r !== NONE; r = next[r]!) {
-          const id = rowId[r]!;
-          if (id > upto) break;
-          if (id > from) n++;
-        }
+        const n = count(s, from, upto);
         if (n > 0) {
           out.push(m);
           taken += n;
         }
-        return out.length < count && taken < rows;
+        return out.length < most && taken < rows;
       });
       return out;
     },
@@ -182,11 +200,15 @@ export const createRecentIndex = () => {
      * Drops forgotten ids from at most `budget` monitors' chains, going on where the last call stopped;
      * true once it has been round all of them. A chain left empty is kept until the next round: a
      * monitor still empty then (gone, or checked less often than the flush runs) leaves the index.
+     * After a whole round every chain starts above the floor its round began with, so the ring need
+     * no longer reach below it.
      */
     sweep(budget: number): boolean {
+      if (sweepAt === 0) roundFloor = floor;
       for (let i = 0; i < budget; i++) {
         if (sweepAt >= idOf.length) {
           sweepAt = 0;
+          if (roundFloor > low) low = roundFloor;
           if (dropped * 8 > order.length) {
             order.prune((m) => slotOf.has(m));
             dropped = 0;
@@ -205,13 +227,17 @@ export const createRecentIndex = () => {
           continue;
         }
         trim(s);
-        if (first[s] === NONE) idle[s] = 1;
+        if (first[s] === 0) idle[s] = 1;
       }
       return false;
     },
     /** Row ids held (tests, metrics). */
     get size() {
       return size;
+    },
+    /** Entries in the ring (tests: it stays as small as the span of live rows needs). */
+    get ringLength() {
+      return gap.length;
     },
   };
 };
