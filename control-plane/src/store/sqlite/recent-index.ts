@@ -1,7 +1,5 @@
 import { createMonitorOrder } from './monitor-order.js';
 
-const NONE = -1;
-
 /**
  * Each monitor's rows in the recent results table (`check_results_recent`), by row id, in memory: the
  * per-monitor access path of the results not yet folded into the monitor-clustered table (results.ts,
