@@ -21,7 +21,7 @@ describe('cadence: how often the agent owes a result', () => {
     now = 81_000;
     expect(c.read()).toEqual({ shortestMs: 60_000, ageMs: 20_000 });
 
-    c.change(60_000, 900_000); // the last fast one slows down: the slowest is now the 5 min one
+    c.change(60_000, 900_000); // the last fast one slows down: the shortest is now the 5 min one
     expect(c.read()).toEqual({ shortestMs: 300_000, ageMs: 20_000 });
 
     for (const ms of [300_000, 600_000, 900_000]) c.change(ms, undefined);

@@ -32,5 +32,3 @@ export const createCadence = (now: () => number) => {
     read: () => ({ shortestMs: shortest, ageMs: shortest === 0 ? 0 : Math.max(0, now() - since) }),
   };
 };
-
-export type Cadence = ReturnType<typeof createCadence>;

@@ -9,6 +9,17 @@ import { checkRegions } from './region-health.js';
 const dir = mkdtempSync(join(tmpdir(), 'lookout-region-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Agent `a` of eu-west, registered at `t`. */
+const agentA = (t: Date) => ({
+  instance_id: 'a',
+  region: 'eu-west',
+  session_id: 's',
+  hostname: 'h',
+  agent_version: '1',
+  started_at: t,
+  last_seen_at: t,
+});
+
 describe('region health', () => {
   it('one alert per workspace for a region with monitors and no healthy agent; resolved when one reports', async () => {
     const store = createSqliteStore({ path: join(dir, 'r.db') });
@@ -29,15 +40,7 @@ describe('region health', () => {
     expect(alerts[0]).toMatchObject({ source_type: 'region', source_id: 'eu-west', status: 'open' });
 
     // an agent that is connected but reports nothing while it has monitors is not healthy
-    await store.registerAgent({
-      instance_id: 'a',
-      region: 'eu-west',
-      session_id: 's',
-      hostname: 'h',
-      agent_version: '1',
-      started_at: t0,
-      last_seen_at: t0,
-    });
+    await store.registerAgent(agentA(t0));
     const health = {
       assigned: 5,
       in_flight: 0,
@@ -70,15 +73,7 @@ describe('region health', () => {
     const at = (s: number) => new Date(Date.parse('2026-06-01T00:00:00Z') + s * 1000);
     const openAlerts = async () =>
       (await store.listAlerts(ws.workspace.id, { limit: 10, status: ['open'] })).data.length;
-    await store.registerAgent({
-      instance_id: 'a',
-      region: 'eu-west',
-      session_id: 's',
-      hostname: 'h',
-      agent_version: '1',
-      started_at: at(0),
-      last_seen_at: at(0),
-    });
+    await store.registerAgent(agentA(at(0)));
     // Idle for 10 minutes, then given its first monitor (every 60 s) at 600 s: no result yet at 650 s.
     const health = (dueSince: number) => ({
       assigned: 1,
