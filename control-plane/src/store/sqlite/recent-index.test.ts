@@ -136,6 +136,17 @@ it('the ring spans only the live rows: it stays small over a long run, and takes
   }
   expect(ix.size).toBe(20_000);
   expect(ix.ringLength).toBeLessThanOrEqual(65_536);
+  // A backlog (no flush for 25 rounds) grows the ring; once flushes catch up, it shrinks back.
+  for (let i = 0; i < 500_000; i++) ix.add(`m${i % 2000}`, ++rid);
+  expect(ix.ringLength).toBeGreaterThanOrEqual(500_000);
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < 20_000; i++) ix.add(`m${i % 2000}`, ++rid);
+    ix.forget(rid - 20_000);
+    while (!ix.sweep(500));
+  }
+  expect(ix.ringLength).toBeLessThanOrEqual(131_072);
+  expect(ix.of('m7')).toEqual(Array.from({ length: 10 }, (_, k) => rid - 20_000 + 8 + k * 2000));
+  expect(ix.size).toBe(20_000);
   // A row the flush deleted already, read just before: nothing to point to.
   ix.add('late', rid - 20_005);
   expect(ix.of('late')).toEqual([]);

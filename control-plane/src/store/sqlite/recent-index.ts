@@ -1,5 +1,7 @@
 import { createMonitorOrder } from './monitor-order.js';
 
+const MIN_RING = 1 << 16;
+
 /**
  * Each monitor's rows in the recent results table (`check_results_recent`), by row id, in memory: the
  * per-monitor access path of the results not yet folded into the monitor-clustered table (results.ts,
@@ -11,7 +13,8 @@ import { createMonitorOrder } from './monitor-order.js';
  * per row), so a ring indexed by row id holds, for each row, the distance to the same monitor's next
  * row: 4 bytes a row, and nothing for the collector to trace. Each monitor keeps its first and last
  * row id. The ring spans every row id a monitor may still point to (`low`, see `sweep`, to the newest)
- * and doubles when that span outgrows it. An array per monitor cost ~25 MB and 100,000 objects at
+ * and doubles when that span outgrows it (halving again, after a backlog, once a sweep finds the span
+ * down to a quarter of it). An array per monitor cost ~25 MB and 100,000 objects at
  * 100,000 monitors (docs/benchmarks.md, issue 27's eighth round).
  *
  * `forget(through)` says the rows up to a row id are gone from the table: they are dropped from a
@@ -30,7 +33,7 @@ export const createRecentIndex = () => {
   const freeSlots: number[] = [];
 
   /** gap[rid & mask]: the monitor's next row id minus `rid`, 0 for its last. */
-  let gap = new Int32Array(1 << 16);
+  let gap = new Int32Array(MIN_RING);
   let mask = gap.length - 1;
   /** Every row id a chain can still reach is above `low`; `high` is the newest added. */
   let low = -1;
@@ -68,15 +71,25 @@ export const createRecentIndex = () => {
     slotOf.set(monitorId, s);
     return s;
   };
-  /** Makes room for row ids (low, top] in the ring: a bigger ring, each live entry at its new place. */
-  const reach = (top: number) => {
-    if (top - low <= gap.length) return;
-    let n = gap.length;
-    while (top - low > n) n *= 2;
+  /** The ring at `n` entries, each entry a chain can reach, (low, high], moved to its new place. */
+  const resize = (n: number) => {
     const next = new Int32Array(n);
     for (let r = Math.max(low + 1, high - gap.length + 1); r <= high; r++) next[r & (n - 1)] = gap[r & mask]!;
     gap = next;
     mask = n - 1;
+  };
+  /** Makes room for row ids (low, top] in the ring. */
+  const reach = (top: number) => {
+    if (top - low <= gap.length) return;
+    let n = gap.length;
+    while (top - low > n) n *= 2;
+    resize(n);
+  };
+  /** After a backlog: a ring four times what the live span needs is halved (never below its start). */
+  const shrink = () => {
+    let n = gap.length;
+    while (n > MIN_RING && (high - low) * 4 <= n) n /= 2;
+    if (n < gap.length) resize(n);
   };
   /** Drops the ids up to the floor from the front of a monitor's chain. */
   const trim = (s: number) => {
@@ -206,7 +219,10 @@ export const createRecentIndex = () => {
       for (let i = 0; i < budget; i++) {
         if (sweepAt >= idOf.length) {
           sweepAt = 0;
-          if (roundFloor > low) low = roundFloor;
+          if (roundFloor > low) {
+            low = roundFloor;
+            shrink();
+          }
           if (dropped * 8 > order.length) {
             order.prune((m) => slotOf.has(m));
             dropped = 0;
