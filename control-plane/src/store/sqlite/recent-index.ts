@@ -110,6 +110,7 @@ export const createRecentIndex = () => {
       r = g === 0 ? 0 : r + g;
     }
   };
+  /** How many row ids of slot `s` are in (from, upto]: `collect` without the array (the flush's walk). */
   const count = (s: number, from: number, upto: number) => {
     let n = 0;
     for (let r = first[s]!; r !== 0 && r <= upto; ) {
@@ -134,20 +135,10 @@ export const createRecentIndex = () => {
         if (last[s]! >= rid) return;
         trim(s);
       }
-      if (low < 0 || rid <= low) {
-        // The first row, or one older than any held (another process's, read late).
-        const top = Math.max(high, rid);
-        low = rid - 1;
-        const old = gap;
-        const oldMask = mask;
-        gap = new Int32Array(gap.length);
-        while (top - low > gap.length) gap = new Int32Array(gap.length * 2);
-        mask = gap.length - 1;
-        if (high > 0)
-          for (let r = Math.max(rid, high - old.length + 1); r <= high; r++)
-            gap[r & mask] = old[r & oldMask]!;
-      }
-      reach(rid);
+      // The first row, or one older than any held (another process's, read late). An entry's place
+      // is its row id, so only the ring's size depends on `low`.
+      if (low < 0 || rid <= low) low = rid - 1;
+      reach(Math.max(high, rid));
       if (rid > high) high = rid;
       idle[s] = 0;
       gap[rid & mask] = 0;
