@@ -14,7 +14,7 @@ const MIN_RING = 1 << 16;
  * row: 4 bytes a row, and nothing for the collector to trace. Each monitor keeps its first and last
  * row id. The ring spans every row id a monitor may still point to (`low`, see `sweep`, to the newest)
  * and doubles when that span outgrows it (halving again, after a backlog, once a sweep finds the span
- * down to a quarter of it). An array per monitor cost ~25 MB and 100,000 objects at
+ * down to an eighth of it). An array per monitor cost ~25 MB and 100,000 objects at
  * 100,000 monitors (docs/benchmarks.md, issue 27's eighth round).
  *
  * `forget(through)` says the rows up to a row id are gone from the table: they are dropped from a
@@ -85,10 +85,14 @@ export const createRecentIndex = () => {
     while (top - low > n) n *= 2;
     resize(n);
   };
-  /** After a backlog: a ring four times what the live span needs is halved (never below its start). */
+  /**
+   * After a backlog: a ring eight times the live span is halved (never below its start). Eight, not
+   * two: the span swings between one and two flush periods, and a halved ring must still hold twice
+   * the span a sweep sees, or it would grow again before the next flush.
+   */
   const shrink = () => {
     let n = gap.length;
-    while (n > MIN_RING && (high - low) * 4 <= n) n /= 2;
+    while (n > MIN_RING && (high - low) * 8 <= n) n /= 2;
     if (n < gap.length) resize(n);
   };
   /** Drops the ids up to the floor from the front of a monitor's chain. */
