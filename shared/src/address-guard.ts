@@ -108,7 +108,9 @@ export const assertPublicLiteral = (host: string) => {
  * on the addresses actually connected to, so DNS rebinding between check and connect cannot slip by.
  */
 export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+  // Object.assign, not `{ ...options, all: true }`: on Node 20 a spread followed by a new key gives
+  // each object a hidden class of its own (docs/decisions.md, "Objects on hot paths").
+  dnsLookup(hostname, Object.assign({}, options, { all: true as const }), (err, addresses) => {
     if (err) return callback(err, options.all ? [] : '');
     const bad = addresses.find((a) => isPrivateAddress(a.address));
     if (bad) return callback(new BlockedAddressError(hostname, bad.address), options.all ? [] : '');

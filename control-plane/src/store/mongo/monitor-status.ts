@@ -151,7 +151,8 @@ const summaryOf = (d: Document) => {
 
 const withSummary = (d: Document, checks: boolean): Document => {
   const { _uptime, _daily, _last_ok, _recent, ...rest } = d;
-  return { ...rest, ...(checks ? summaryOf(d) : NO_CHECKS) };
+  // Object.assign, not `{ ...rest, ...summary }`: see monitorJson (http/serialize.ts).
+  return Object.assign({}, rest, checks ? summaryOf(d) : NO_CHECKS);
 };
 
 /**

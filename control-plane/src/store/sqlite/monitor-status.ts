@@ -196,7 +196,8 @@ export const sqliteMonitorStatus = (
           at,
         )
       : new Map<string, MonitorChecksSummary>();
-    return rows.map((r) => ({ ...r, ...(summary.get(r.id) ?? NO_CHECKS) }));
+    // Object.assign, not `{ ...r, ...summary }`: see monitorJson (http/serialize.ts).
+    return rows.map((r) => Object.assign({}, r, summary.get(r.id) ?? NO_CHECKS));
   };
 
   return {

@@ -164,8 +164,7 @@ export const sqliteResults = (
           // The state after this result rides in its own row: the log the book is rebuilt from. A
           // result already stored (a replay) moves nothing, so its step is dropped.
           const next = step(moved.get(key) ?? book.get(r.monitor_id, r.location), r);
-          const info = runWith(recentResults, insert, {
-            ...r,
+          const info = runWith(recentResults, insert, r, {
             state_status: next?.status ?? null,
             state_failures: next?.consecutive_failures ?? null,
             state_successes: next?.consecutive_successes ?? null,
