@@ -95,7 +95,9 @@ export const createViewCache = (opts: {
         r = { body, gzip: gzipSync(body), type: out.type, etag: `"${tag}"`, gzipEtag: `"${tag}-gz"` };
         entry.rendered.set(kind, r);
       }
-      return { ...r, view: entry.view };
+      // Object.assign, not `{ ...r, view }`: one hidden class for every answer, not one each on Node 20
+      // (docs/decisions.md, "Objects on hot paths").
+      return Object.assign({}, r, { view: entry.view });
     },
 
     /**
