@@ -6,10 +6,10 @@ import { heapGrowingFactor } from '../../test/support/heap-growth.js';
 const built = pathToFileURL(fileURLToPath(new URL('../dist/v8-flags.js', import.meta.url))).href;
 
 describe("the control plane's V8 flags", () => {
-  it("hold the old generation's growth to 1.4 × what survives a full collection, unless node's command line says otherwise", () => {
-    expect(heapGrowingFactor('')).not.toBe(1.4); // V8's own choice differs
+  it("hold the old generation's growth to 1.2 × what survives a full collection, unless node's command line says otherwise", () => {
+    expect(heapGrowingFactor('')).not.toBe(1.2); // V8's own choice differs
     const load = `await import(${JSON.stringify(built)});`;
-    expect(heapGrowingFactor(load)).toBe(1.4);
+    expect(heapGrowingFactor(load)).toBe(1.2);
     expect(heapGrowingFactor(load, ['--heap-growing-percent=80'])).toBe(1.8);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { hiddenClasses } from '../../../../test/support/hidden-classes.js';
 import type { StatusView } from './public-view.js';
 import type { StatusPage } from './status-page-store.js';
 import { createViewCache } from './view-cache.js';
@@ -47,6 +48,13 @@ describe('the status view cache', () => {
     expect(t.loads()).toBe(2);
     expect(b.body.toString()).toBe('v2');
     expect(b.etag).not.toBe(a.etag);
+  });
+
+  it('answers share one hidden class, not one per answer', async () => {
+    const t = setup();
+    const answers: object[] = [];
+    for (let i = 0; i < 200; i++) answers.push(await t.cache.rendered(page('p'), 'html', t.render));
+    expect(hiddenClasses((i) => answers[i]!)).toBe(1);
   });
 
   it('concurrent misses share one load', async () => {
