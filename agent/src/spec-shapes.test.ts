@@ -1,26 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { hiddenClasses, spreadMakesClassEach } from '../../test/support/hidden-classes.js';
 import type { ProbeSpec } from './probe-port.js';
+import { probeSpec } from './probers/spec-fixture.js';
 import { createSpecShapes, specFor } from './spec-shapes.js';
 
-const spec = (i: number): ProbeSpec => ({
-  monitor_id: `m${i}`,
-  url: `http://127.0.0.1:${8000 + (i % 32)}/`,
-  monitor_type: 'http',
-  http_method: 'GET',
-  timeout_ms: 10_000,
-  expected_status_code: 200,
-  required_keyword: null,
-  auth: null,
-  port: null,
-  request_headers: {},
-  request_body: null,
-  follow_redirects: true,
-  ssl_cert_monitoring: false,
-  dns_record_type: null,
-  dns_expected_values: [],
-  dns_resolver: null,
-});
+const spec = (i: number): ProbeSpec =>
+  probeSpec({ monitor_id: `m${i}`, url: `http://127.0.0.1:${8000 + (i % 32)}/` });
 
 describe('spec shapes', () => {
   it('keep one shape for monitors that differ only in id and URL, and give each run its own id and URL', () => {
