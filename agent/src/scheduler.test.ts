@@ -107,4 +107,37 @@ describe('scheduler', () => {
     expect(runs).toHaveLength(4);
     expect(s.skipped).toBe(0);
   });
+
+  it('wakes once per 10 ms tick, however many slots fall in it: each run starts on the first tick at or after its slot', async () => {
+    const t = manualTimers(T0);
+    let wakeups = 0;
+    const timers = {
+      ...t.timers,
+      set: (fn: () => void, ms: number) =>
+        t.timers.set(() => {
+          wakeups++;
+          fn();
+        }, ms),
+    };
+    const starts: [slot: number, startedAt: number][] = [];
+    const s = createScheduler({
+      region: 'eu-west',
+      timers,
+      dispatch: (run, at) => {
+        starts.push([at, timers.now()]);
+        run.done();
+      },
+    });
+    // 20,000 monitors at 60 s: ~17,000 distinct milliseconds hold a slot, 6,000 ticks of 10 ms
+    for (let i = 0; i < 20_000; i++) s.upsert(`m${i}`, 60_000, null);
+    await t.advanceTo(T0 + 60_000);
+    expect(starts).toHaveLength(20_000);
+    expect(new Set(starts.map(([slot]) => slot)).size).toBeGreaterThan(15_000);
+    expect(wakeups).toBeLessThanOrEqual(6_000);
+    for (const [slot, startedAt] of starts) {
+      expect(startedAt % 10).toBe(0);
+      expect(startedAt - slot).toBeGreaterThanOrEqual(0);
+      expect(startedAt - slot).toBeLessThan(10);
+    }
+  });
 });
