@@ -83,10 +83,11 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
   db.pragma('synchronous = FULL');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   db.pragma('foreign_keys = ON');
-  // 64 MiB of page cache (the default is 2 MiB), used as pages are touched. Results are appended now,
-  // but the dashboard reads each monitor's waiting rows, a page each: with 16 MiB its p50 was ~70 %
-  // slower in half the rounds at 50,000 monitors, for 56–84 MB less RSS (docs/benchmarks.md).
-  db.pragma('cache_size = -65536');
+  // 16 MiB of page cache (the default is 2 MiB), used as pages are touched. Against 64 MiB the
+  // dashboard's reads and the flush were level (store --reads, 4 and 5 rounds) and the control plane's
+  // RSS at 100,000 monitors ~50 MB lower (docs/benchmarks.md, issue 27's tenth round; in the third
+  // round, before the ring index, 16 MiB had slowed the dashboard's list).
+  db.pragma('cache_size = -16384');
   // Checkpoint the WAL every ~40 MiB instead of ~4 MiB: hot pages (the newest entries of each
   // monitor's results, the location states) are rewritten by every batch, and a longer interval
   // copies each of them back into the database once per checkpoint instead of once per commit.
