@@ -67,16 +67,16 @@ export interface SchedulerOptions<T> {
    * `scheduledAt` is the slot's wall-clock time.
    */
   dispatch(run: ScheduledRun<T>, scheduledAt: number): void;
-  /**
-   * The timer wakes on wall-clock multiples of this (ms, default 10): the runs due within one tick
-   * start together, so the process wakes ~100 times a second however many slots fall in it.
-   */
-  tickMs?: number;
 }
+
+/**
+ * The timer wakes on wall-clock multiples of this (ms): the runs due within one tick start together,
+ * so the process wakes at most ~100 times a second however many slots fall in it.
+ */
+const TICK_MS = 10;
 
 export const createScheduler = <T>(opts: SchedulerOptions<T>) => {
   const { timers, region } = opts;
-  const tick = opts.tickMs ?? 10;
   const entries = new Map<string, Entry<T>>();
   let heap: Node<T>[] = [];
   let timer: unknown = null;
@@ -121,8 +121,7 @@ export const createScheduler = <T>(opts: SchedulerOptions<T>) => {
     if (stopped) return;
     // drop stale heap heads (removed or rescheduled entries)
     while (heap.length > 0 && !live(heap[0]!)) pop();
-    const due = heap[0]?.at ?? Number.POSITIVE_INFINITY;
-    const at = due === Number.POSITIVE_INFINITY ? due : Math.ceil(due / tick) * tick;
+    const at = Math.ceil((heap[0]?.at ?? Number.POSITIVE_INFINITY) / TICK_MS) * TICK_MS;
     if (at === timerAt) return;
     if (timer !== null) timers.clear(timer);
     timer = null;
