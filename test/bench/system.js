@@ -686,9 +686,9 @@ The bare Node probe loop (\`bareProbeLoop\` in \`test/bench/support.js\`, the \`
 requests in flight, a fresh connection each, as fast as it goes) runs in the bench process against the same
 target while the service idles, for ${o.bareSeconds} s; its CPU per check is the bench process's CPU over
 the loop divided by its successful checks. "× bare loop" is the service's total CPU per check over the loop's.
-The paced loop (\`pacedProbeLoop\`) is the same request started on schedule at each step's rate per agent
-(monitors / interval), for ${o.bareSeconds} s each before the ramp: what one process doing that many checks per
-second spends, the floor for an agent that is not saturated (most checks wake the process on their own).
+The paced loop (\`test/bench/paced-floor.js\`, issue 27's floor) is a fresh process doing the same kind of request
+at each step's rate per agent (monitors / interval), started on a 10 ms tick as an agent's scheduler does, for
+2 s of warm-up and ${o.bareSeconds} s measured, before the ramp: what one process doing that many checks per second spends.
 "× paced loop" is the service's (or the process's) CPU per check over the paced loop's at that step's rate.
 
 Bare Node probe loop in this run: ${
