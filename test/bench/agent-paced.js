@@ -65,10 +65,14 @@ const cp = spawnPinned(1, [process.execPath, join(here, 'control-plane', 'dist',
 const rpcPort = Number((await waitLine(cp, /agents connect: http:\/\/[\d.]+:(\d+)/))[1]);
 process.stdout.write(`${MONITORS} monitors every ${INTERVAL} s; control plane rpc ${rpcPort}\n`);
 
-/** Starts `arg`'s agent (`tree|node options`: that tree's agent with these NODE_OPTIONS, e.g. a young-generation size). */
+/**
+ * Starts `arg`'s agent: `tree|node options|node flags`, that tree's agent with these NODE_OPTIONS (e.g. a
+ * young-generation size) and these flags on node's command line (V8 flags NODE_OPTIONS refuses, e.g.
+ * `--single-threaded-gc`), both optional.
+ */
 const startAgent = async (arg, instance) => {
-  const [tree, opts] = arg.split('|');
-  const args = [join(tree, 'agent', 'dist', 'main.js')];
+  const [tree, opts, flags] = arg.split('|');
+  const args = [...(flags ? flags.split(' ') : []), join(tree, 'agent', 'dist', 'main.js')];
   const pin = linux && process.env.PIN === '1';
   const child = spawn(
     pin ? 'taskset' : process.execPath,
