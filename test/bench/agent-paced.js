@@ -62,6 +62,12 @@ for (let i = 0; i < ports.length && i * per < MONITORS; i++) {
 }
 await store.close?.();
 const cp = spawnPinned(1, [process.execPath, join(here, 'control-plane', 'dist', 'main.js')], env);
+// However the run ends (an agent that dies fails a fetch and the script with it), the control plane and
+// the target go with it: left running, they would load the machine for the next measurement.
+process.on('exit', () => {
+  cp.kill('SIGKILL');
+  target.kill('SIGKILL');
+});
 const rpcPort = Number((await waitLine(cp, /agents connect: http:\/\/[\d.]+:(\d+)/))[1]);
 process.stdout.write(`${MONITORS} monitors every ${INTERVAL} s; control plane rpc ${rpcPort}\n`);
 
