@@ -65,8 +65,8 @@ const cp = spawnPinned(1, [process.execPath, join(here, 'control-plane', 'dist',
 // However the run ends (an agent that dies fails a fetch and the script with it), the control plane and
 // the target go with it: left running, they would load the machine for the next measurement.
 process.on('exit', () => {
-  cp.kill('SIGKILL');
-  target.kill('SIGKILL');
+  cp.kill('SIGTERM');
+  target.kill('SIGTERM');
 });
 const rpcPort = Number((await waitLine(cp, /agents connect: http:\/\/[\d.]+:(\d+)/))[1]);
 process.stdout.write(`${MONITORS} monitors every ${INTERVAL} s; control plane rpc ${rpcPort}\n`);
@@ -180,6 +180,4 @@ if (process.env.PACED !== '0') {
     `paced loop: load ${l}, ${p.rate.toFixed(0)} checks/s, ${(p.cpuMs / p.checks).toFixed(4)} ms CPU/check\n`,
   );
 }
-cp.kill('SIGTERM');
-target.kill('SIGTERM');
 process.exit(0);

@@ -716,8 +716,7 @@ The paced loop (\`test/bench/paced-floor.js\`, issue 27's floor) is a fresh proc
 at each step's rate per agent (monitors / interval), started on a 10 ms tick as an agent's scheduler does, for
 2 s of warm-up and ${o.bareSeconds} s measured, before the ramp and again after each step's window (the service frozen
 with SIGSTOP meanwhile): what one process doing that many checks per second spends. It drifts on a shared VM, so
-"× paced loop" is taken against the mean of the two.
-"× paced loop" is the service's (or the process's) CPU per check over the paced loop's at that step's rate.
+"× paced loop" is the service's (or the process's) CPU per check over the mean of the two at that step's rate.
 
 Bare Node probe loop in this run: ${
     result
