@@ -6,6 +6,7 @@ import { createCheckRunner } from './check-runner.js';
 import type { AgentConfig } from './config.js';
 import { every } from './every.js';
 import type { Prober } from './probe-port.js';
+import { reportEncodedResults } from './report-rpc.js';
 import { createReporter } from './reporter.js';
 import type { RpcErrorKind } from './rpc-errors.js';
 import { realTimers, type Timers } from './scheduler.js';
@@ -48,14 +49,13 @@ export const createAgent = (deps: AgentDeps) => {
     req.header.set('authorization', `Bearer ${config.token}`);
     return next(req);
   };
-  const client: Client<typeof AgentService> = createClient(
-    AgentService,
-    createGrpcTransport({ baseUrl: config.control_plane_url, interceptors: [auth] }),
-  );
+  const transport = createGrpcTransport({ baseUrl: config.control_plane_url, interceptors: [auth] });
+  const client: Client<typeof AgentService> = createClient(AgentService, transport);
 
   let stopping = false;
   const reporter = createReporter({
     client,
+    reportEncoded: reportEncodedResults(transport),
     instanceId: config.instance_id,
     timers,
     log,

@@ -45,7 +45,7 @@ const setup = (prober: Prober, url: string, timeoutMs: number) => {
     timers: t.timers,
     concurrency: 1,
     queueMax: 10,
-    onResult: (_id, _at, r) => void results.push(r),
+    onResult: (_at, r) => void results.push(r),
   });
   runner.setRegion('eu-west');
   runner.apply(httpAssignment('m1', url, 3600, timeoutMs));
@@ -130,7 +130,7 @@ describe('check runner: the waiting runs', () => {
       timers: t.timers,
       concurrency: 1,
       queueMax: 2,
-      onResult: (_id, _at, r) => void results.push(r.monitorId),
+      onResult: (_at, r) => void results.push(r.monitorId),
     });
     runner.setRegion('eu-west');
     const ids = ['a', 'b', 'c', 'd'];

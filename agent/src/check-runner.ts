@@ -16,7 +16,7 @@ export interface CheckRunnerDeps {
   /** Checks waiting for a slot before new runs are skipped. */
   queueMax: number;
   /** Every finished run, with its deterministic result id. */
-  onResult(id: string, startedAt: number, result: CheckResult): void;
+  onResult(startedAt: number, result: CheckResult): void;
   /** Told the schedule lag of every scheduled run (ms from its slot to its start). */
   onLag?: ((ms: number) => void) | undefined;
   /** Told the outcome of every check. */
@@ -76,7 +76,6 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
       ? `${id}:${region}:run:${runNowRequestId}`
       : `${id}:${region}:${scheduledAt}`;
     deps.onResult(
-      resultId,
       startedAt,
       resultOf({
         id: resultId,

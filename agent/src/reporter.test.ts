@@ -3,12 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { create } from '@bufbuild/protobuf';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { connectNodeAdapter, createGrpcTransport } from '@connectrpc/connect-node';
-import { AgentService, CheckResultSchema } from '@lookout/proto';
+import { AgentService, type CheckResult, CheckResultSchema } from '@lookout/proto';
 import { silentLogger } from '@lookout/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { every } from './every.js';
 import { manualTimers } from './manual-timers.js';
-import { batchSize, createReporter, REPORT_BATCH } from './reporter.js';
+import { reportEncodedResults } from './report-rpc.js';
+import { batchSize, createReporter, ENCODE_FROM, REPORT_BATCH } from './reporter.js';
+import { resultBytes } from './wire.js';
 
 const T0 = 1_800_000_000_000;
 let server: Http2Server | null = null;
@@ -32,6 +34,7 @@ const until = async (what: string, ok: () => boolean) => {
  */
 const startSlowControlPlane = async () => {
   const calls: { ids: string[]; phase: string }[] = [];
+  const received: CheckResult[] = [];
   const waiting: (() => void)[] = [];
   const state = { phase: 'push', inFlight: 0, maxInFlight: 0, refuse: false };
   server = createServer(
@@ -44,6 +47,7 @@ const startSlowControlPlane = async () => {
             state.inFlight++;
             state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
             calls.push({ ids: req.results.map((r) => r.resultId), phase: state.phase });
+            received.push(...req.results);
             await new Promise<void>((r) => waiting.push(r));
             state.inFlight--;
             if (state.refuse) throw new ConnectError('down for maintenance', Code.Unavailable);
@@ -58,6 +62,7 @@ const startSlowControlPlane = async () => {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
+    received,
     state,
     /** Answers the oldest call waiting, if any. */
     release: () => waiting.shift()?.(),
@@ -67,9 +72,11 @@ const startSlowControlPlane = async () => {
   };
 };
 
-const reporterFor = (url: string, t: ReturnType<typeof manualTimers>, maxBatch?: number) =>
-  createReporter({
-    client: createClient(AgentService, createGrpcTransport({ baseUrl: url })),
+const reporterFor = (url: string, t: ReturnType<typeof manualTimers>, maxBatch?: number) => {
+  const transport = createGrpcTransport({ baseUrl: url });
+  return createReporter({
+    client: createClient(AgentService, transport),
+    reportEncoded: reportEncodedResults(transport),
     instanceId: 'a1',
     timers: t.timers,
     log: silentLogger(),
@@ -79,6 +86,7 @@ const reporterFor = (url: string, t: ReturnType<typeof manualTimers>, maxBatch?:
     failed: () => 'transient',
     stopping: () => false,
   });
+};
 const result = (id: string) => create(CheckResultSchema, { resultId: id });
 
 describe('reporter', () => {
@@ -96,7 +104,7 @@ describe('reporter', () => {
     let pushed = 0;
     while (pushed < N) {
       for (let i = 0; i < 25 && pushed < N; i++, pushed++) {
-        reporter.push(`r${pushed}`, T0, result(`r${pushed}`));
+        reporter.push(T0, result(`r${pushed}`));
       }
       if (cp.waiting > 0) {
         const buffered = reporter.buffered;
@@ -146,10 +154,10 @@ describe('reporter', () => {
     const t = manualTimers(T0);
     const cp = await startSlowControlPlane();
     const reporter = reporterFor(cp.url, t, 1000);
-    for (let i = 0; i < REPORT_BATCH; i++) reporter.push(`r${i}`, T0, result(`r${i}`));
+    for (let i = 0; i < REPORT_BATCH; i++) reporter.push(T0, result(`r${i}`));
     await until('the first call', () => cp.waiting === 1);
     // While the control plane holds it, 1,450 more checks finish: 7 whole batches and 50 over.
-    for (let i = REPORT_BATCH; i < REPORT_BATCH + 1450; i++) reporter.push(`r${i}`, T0, result(`r${i}`));
+    for (let i = REPORT_BATCH; i < REPORT_BATCH + 1450; i++) reporter.push(T0, result(`r${i}`));
     while (reporter.buffered >= REPORT_BATCH) {
       await until('a call', () => cp.waiting > 0);
       const buffered = reporter.buffered;
@@ -178,12 +186,12 @@ describe('reporter', () => {
     cp.state.refuse = true;
     const reporter = reporterFor(cp.url, t);
     const stopTick = every(t.timers, 1000, () => void reporter.report());
-    for (let i = 0; i < REPORT_BATCH; i++) reporter.push(`r${i}`, T0, result(`r${i}`));
+    for (let i = 0; i < REPORT_BATCH; i++) reporter.push(T0, result(`r${i}`));
     await until('the first call', () => cp.waiting === 1);
     cp.release();
     // The call failed; more checks finish with a full batch and more buffered: no call until the tick.
     for (let i = REPORT_BATCH; i < 3 * REPORT_BATCH; i++) {
-      reporter.push(`r${i}`, T0, result(`r${i}`));
+      reporter.push(T0, result(`r${i}`));
       await Promise.resolve();
     }
     await new Promise((r) => setTimeout(r, 50));
@@ -199,10 +207,53 @@ describe('reporter', () => {
       await until('the acknowledgement', () => reporter.buffered < buffered);
     }
     expect(cp.calls.map((c) => c.ids.length)).toEqual([200, 200, 200, 200]);
-    for (let i = 0; i < REPORT_BATCH; i++) reporter.push(`s${i}`, T0, result(`s${i}`));
+    for (let i = 0; i < REPORT_BATCH; i++) reporter.push(T0, result(`s${i}`));
     await until('a full batch', () => cp.waiting === 1);
     cp.release();
     await until('acknowledged', () => reporter.buffered === 0);
     stopTick();
+  });
+
+  it('keeps a backlog past ENCODE_FROM as wire bytes: less memory, and every result still arrives once, intact', {
+    timeout: 20_000,
+  }, async () => {
+    const t = manualTimers(T0);
+    const cp = await startSlowControlPlane();
+    const reporter = reporterFor(cp.url, t, 1000);
+    const full = (i: number) =>
+      create(CheckResultSchema, {
+        resultId: `m${i % 7}:eu-west:${T0 + i}`,
+        monitorId: `m${i % 7}`,
+        monitorVersion: 3n,
+        scheduledAtMs: BigInt(T0 + i),
+        startedAtMs: BigInt(T0 + i + 2),
+        ok: i % 3 !== 0,
+        errorKind: i % 3 === 0 ? 'timeout' : '',
+        errorMessage: i % 3 === 0 ? `timed out after ${i} ms` : '',
+        responseTimeMs: i % 900,
+        statusCode: i % 3 === 0 ? 0 : 200,
+        timings: { dnsMs: 1, connectMs: 2, firstByteMs: i % 50, totalMs: i % 900 },
+      });
+    const sent = Array.from({ length: ENCODE_FROM + 600 }, (_, i) => full(i));
+    for (const r of sent.slice(0, REPORT_BATCH)) reporter.push(T0, r);
+    await until('the first call', () => cp.waiting === 1);
+    // The control plane holds that call while the backlog grows past ENCODE_FROM.
+    for (const r of sent.slice(REPORT_BATCH, ENCODE_FROM)) reporter.push(T0, r);
+    const before = reporter.bufferedBytes;
+    for (const r of sent.slice(ENCODE_FROM)) reporter.push(T0, r);
+    const perEncoded = (reporter.bufferedBytes - before) / 600;
+    const perMessage = sent.slice(ENCODE_FROM).reduce((n, r) => n + resultBytes(r), 0) / 600;
+    expect(perEncoded).toBeLessThan(perMessage * 0.6);
+    // Batches mixing messages and bytes decode, at a control plane that knows only ReportResultsRequest,
+    // to the results as they were made, in order, each once.
+    while (reporter.buffered > 0 || cp.waiting > 0) {
+      await until('a call', () => cp.waiting > 0);
+      const buffered = reporter.buffered;
+      cp.release();
+      await until('the acknowledgement', () => reporter.buffered < buffered);
+      if (reporter.buffered > 0 && reporter.buffered < REPORT_BATCH) void reporter.report();
+    }
+    expect(cp.received).toEqual(sent);
+    expect(reporter.bufferedBytes).toBe(0);
   });
 });

@@ -1,10 +1,12 @@
+import { toBinary } from '@bufbuild/protobuf';
 import type { Client } from '@connectrpc/connect';
-import type { AgentService, CheckResult } from '@lookout/proto';
+import { type AgentService, type CheckResult, CheckResultSchema } from '@lookout/proto';
 import type { Logger } from '@lookout/shared';
+import type { ReportEncodedResults } from './report-rpc.js';
 import { createResultBuffer } from './result-buffer.js';
 import type { RpcErrorKind } from './rpc-errors.js';
 import type { Timers } from './scheduler.js';
-import { resultBytes } from './wire.js';
+import { encodedBytes, encodeResult, resultBytes } from './wire.js';
 
 export const REPORT_BATCH = 200;
 /**
@@ -26,6 +28,8 @@ const ALL = 2;
 
 export interface ReporterDeps {
   client: Client<typeof AgentService>;
+  /** ReportResults with results already encoded (report-rpc.ts): for a batch that has some. */
+  reportEncoded: ReportEncodedResults;
   instanceId: string;
   timers: Timers;
   log: Logger;
@@ -52,9 +56,26 @@ export interface ReporterDeps {
  * slow-down request pauses the next batch (results keep buffering meanwhile); a failed call ends
  * the round, and full batches wait for the timer until a call succeeds again.
  */
+/**
+ * Past this many waiting results (a backlog: ~3 s of checks at 100,000 monitors every 60 s in two
+ * regions; normally fewer than a batch wait), a result waits as its wire bytes instead of as the
+ * message: two objects instead of eight and two thirds of the memory, so the byte bound holds 1.7 times
+ * the results and the garbage collector has less to walk while the control plane is away or behind.
+ * Below it, results stay messages: encoding each one on its own cost 3-7 % more CPU per check than
+ * encoding the batch (docs/benchmarks.md, "Issue 27, twelfth round").
+ */
+export const ENCODE_FROM = 5000;
+
+/** A result waiting for its acknowledgement: the message, or its bytes (see ENCODE_FROM). */
+type Waiting = CheckResult | Uint8Array;
+const waitingBytes = (w: Waiting) => (w instanceof Uint8Array ? encodedBytes(w) : resultBytes(w));
+const bytesOf = (w: Waiting) => (w instanceof Uint8Array ? w : toBinary(CheckResultSchema, w));
+
 export const createReporter = (deps: ReporterDeps) => {
-  const { client, timers, log } = deps;
-  const buffer = createResultBuffer<CheckResult>({ ...deps.buffer, sizeOf: resultBytes });
+  const { timers, log } = deps;
+  const buffer = createResultBuffer<Waiting, number>({ ...deps.buffer, sizeOf: waitingBytes });
+  /** The buffer's key for the next result: unique among the results kept, and no string to keep. */
+  let seq = 0;
   /** The rounds under way (null: none); resolves when no round is wanted any more. */
   let running: Promise<void> | null = null;
   /** The round wanted next: none, full batches only, or everything. */
@@ -83,10 +104,14 @@ export const createReporter = (deps: ReporterDeps) => {
       const batch = buffer.peek(batchSize(buffer.size, session.maxBatch ?? 0), timers.now());
       if (batch.length < min) return true;
       try {
-        const reply = await client.reportResults(
-          { instanceId: deps.instanceId, sessionId: session.id, results: batch.map((b) => b.value) },
-          { timeoutMs: deps.callTimeoutMs },
-        );
+        const head = { instanceId: deps.instanceId, sessionId: session.id };
+        const options = { timeoutMs: deps.callTimeoutMs };
+        const reply = batch.some((b) => b.value instanceof Uint8Array)
+          ? await deps.reportEncoded({ ...head, results: batch.map((b) => bytesOf(b.value)) }, options)
+          : await deps.client.reportResults(
+              { ...head, results: batch.map((b) => b.value as CheckResult) },
+              options,
+            );
         failing = false;
         buffer.ack(batch.map((b) => b.id));
         // Back-pressure: the control plane is behind; results wait in the buffer meanwhile.
@@ -132,8 +157,9 @@ export const createReporter = (deps: ReporterDeps) => {
 
   return {
     /** A finished run's result; a full batch is sent at once. */
-    push(id: string, startedAt: number, result: CheckResult) {
-      buffer.push(id, startedAt, result, timers.now());
+    push(startedAt: number, result: CheckResult) {
+      const value = buffer.size >= ENCODE_FROM ? encodeResult(result) : result;
+      buffer.push(seq++, startedAt, value, timers.now());
       if (buffer.size >= REPORT_BATCH && !failing && wanted === 0) void trigger(FULL);
     },
     /** Sends everything buffered (the timer, Register, shutdown). */
@@ -141,6 +167,10 @@ export const createReporter = (deps: ReporterDeps) => {
     endPause: () => endPause(),
     get buffered() {
       return buffer.size;
+    },
+    /** The estimated memory the waiting results take (their bound: `buffer_max_bytes`). */
+    get bufferedBytes() {
+      return buffer.bytes;
     },
     get dropped() {
       return buffer.dropped;

@@ -1,8 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { fromBinary } from '@bufbuild/protobuf';
+import { CheckResultSchema } from '@lookout/proto';
 import { describe, expect, it } from 'vitest';
 import { createResultBuffer } from './result-buffer.js';
-import { RESULT_FIXED_BYTES, resultBytes, resultOf } from './wire.js';
+import { ENCODED_RESULT_OVERHEAD, encodedBytes, encodeResult, resultOf } from './wire.js';
 
 describe('result buffer', () => {
   it('keeps results oldest first until acknowledged', () => {
@@ -108,7 +110,12 @@ describe('result buffer', () => {
 
   it('holds a long backlog of real results to the byte bound, dropping the oldest one by one', () => {
     const maxBytes = 200 * 1024;
-    const b = createResultBuffer({ maxItems: 1_000_000, maxAgeMs: 3_600_000, maxBytes, sizeOf: resultBytes });
+    const b = createResultBuffer({
+      maxItems: 1_000_000,
+      maxAgeMs: 3_600_000,
+      maxBytes,
+      sizeOf: encodedBytes,
+    });
     const T = 1_800_000_000_000;
     let kept = 0;
     let most = 0;
@@ -125,16 +132,16 @@ describe('result buffer', () => {
           ? { ok: false, error: { kind: 'timeout', message: `timed out after ${i} ms` }, response_time_ms: i }
           : { ok: true, error: null, response_time_ms: 3, status_code: 200 },
       });
-      b.push(id, T + i, r, T + i);
+      b.push(id, T + i, encodeResult(r), T + i);
       most = Math.max(most, b.bytes);
       kept = b.size;
     }
     expect(most).toBeLessThanOrEqual(maxBytes);
-    // Roughly the bound over a result's estimate (500-odd bytes), and the newest of them, in order.
-    expect(kept).toBeGreaterThan(maxBytes / 700);
-    expect(kept).toBeLessThan(maxBytes / RESULT_FIXED_BYTES);
+    // Roughly the bound over a result's estimate (250-odd bytes), and the newest of them, in order.
+    expect(kept).toBeGreaterThan(maxBytes / 350);
+    expect(kept).toBeLessThan(maxBytes / ENCODED_RESULT_OVERHEAD);
     expect(b.dropped).toBe(5000 - kept);
-    const all = b.peek(kept, T + 5000).map((x) => x.value.scheduledAtMs);
+    const all = b.peek(kept, T + 5000).map((x) => fromBinary(CheckResultSchema, x.value).scheduledAtMs);
     expect(all).toEqual(Array.from({ length: kept }, (_, j) => BigInt(T + 5000 - kept + j)));
   });
 

@@ -10,8 +10,9 @@
  * Acknowledgements normally name the oldest results in order (a batch from `peek`), which costs only
  * the batch; any other set is removed by one pass.
  */
-export interface Buffered<T> {
-  id: string;
+export interface Buffered<T, K = string> {
+  /** The result's key for `ack`: its id, or any value unique among the results kept. */
+  id: K;
   at: number;
   value: T;
   /** What `sizeOf` estimated for `value` when it was pushed. */
@@ -27,10 +28,10 @@ export interface ResultBufferOptions<T> {
   sizeOf?: (value: T) => number;
 }
 
-export const createResultBuffer = <T>(opts: ResultBufferOptions<T>) => {
+export const createResultBuffer = <T, K = string>(opts: ResultBufferOptions<T>) => {
   const maxBytes = opts.maxBytes ?? Number.POSITIVE_INFINITY;
   const sizeOf = opts.sizeOf ?? (() => 0);
-  let items: Buffered<T>[] = [];
+  let items: Buffered<T, K>[] = [];
   let head = 0;
   let dropped = 0;
   let bytes = 0;
@@ -50,7 +51,7 @@ export const createResultBuffer = <T>(opts: ResultBufferOptions<T>) => {
   /** Removes the oldest result (there is one); the slot is cleared so the result can be collected. */
   const shift = () => {
     bytes -= items[head]!.bytes;
-    items[head++] = undefined as unknown as Buffered<T>;
+    items[head++] = undefined as unknown as Buffered<T, K>;
   };
   const expire = (nowMs: number) => {
     const from = head;
@@ -59,7 +60,7 @@ export const createResultBuffer = <T>(opts: ResultBufferOptions<T>) => {
     compact();
   };
   return {
-    push(id: string, at: number, value: T, nowMs: number) {
+    push(id: K, at: number, value: T, nowMs: number) {
       expire(nowMs);
       const size = sizeOf(value);
       items.push({ id, at, value, bytes: size });
@@ -70,12 +71,12 @@ export const createResultBuffer = <T>(opts: ResultBufferOptions<T>) => {
       compact();
     },
     /** The oldest `max` results, left in place until `ack`. */
-    peek(max: number, nowMs: number): Buffered<T>[] {
+    peek(max: number, nowMs: number): Buffered<T, K>[] {
       expire(nowMs);
       return items.slice(head, head + max);
     },
-    ack(ids: Iterable<string>) {
-      const rest: string[] = [];
+    ack(ids: Iterable<K>) {
+      const rest: K[] = [];
       for (const id of ids) {
         if (rest.length === 0 && head < items.length && items[head]!.id === id) shift();
         else rest.push(id);
