@@ -50,16 +50,23 @@ const handler = connectNodeAdapter({
         let sent = new Set();
         for (;;) {
           const now = new Set(monitors.map((a) => a.monitorId));
-          yield {
-            event: {
-              case: 'sync',
-              value: {
-                upserts: monitors.filter((a) => !sent.has(a.monitorId)),
-                removes: [...sent].filter((id) => !now.has(id)),
-                full: false,
+          const upserts = monitors.filter((a) => !sent.has(a.monitorId));
+          // In parts of 1,000, as the control plane sends a sync (rpc/agent-service.ts, SYNC_PART): the
+          // agent's stream holds its last message until the next one, and one message of 100,000
+          // assignments would keep ~90 MB alive in the agent for as long as the stream stays quiet.
+          for (let i = 0, parts = Math.max(1, Math.ceil(upserts.length / 1000)); i < parts; i++) {
+            yield {
+              event: {
+                case: 'sync',
+                value: {
+                  upserts: upserts.slice(i * 1000, (i + 1) * 1000),
+                  removes: i === 0 ? [...sent].filter((id) => !now.has(id)) : [],
+                  full: false,
+                  more: i < parts - 1,
+                },
               },
-            },
-          };
+            };
+          }
           sent = now;
           await new Promise((resolve) => {
             changed = resolve;
