@@ -141,6 +141,9 @@ export const createAgent = (deps: AgentDeps) => {
     get droppedResults() {
       return reporter.dropped;
     },
+    get bufferedBytes() {
+      return reporter.bufferedBytes;
+    },
     /** How often the control plane asked this agent to slow down its reporting. */
     get slowDowns() {
       return reporter.slowDowns;

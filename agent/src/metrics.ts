@@ -7,6 +7,8 @@ export interface AgentState {
   readonly connected: boolean;
   readonly skippedRuns: number;
   readonly droppedResults: number;
+  /** The estimated memory the unacknowledged results take. */
+  readonly bufferedBytes: number;
   readonly slowDowns: number;
   health(): { assigned: number; inFlight: number; queueDepth: number; bufferedResults: number };
 }
@@ -63,6 +65,11 @@ export const createAgentMetrics = (labels: { agent: string; region?: string }) =
     'lookout_agent_buffered_results',
     'Results not yet acknowledged by the control plane.',
     (a) => a.health().bufferedResults,
+  );
+  gauge(
+    'lookout_agent_buffered_bytes',
+    'Estimated memory the unacknowledged results take; beyond LOOKOUT_AGENT_BUFFER_MAX_BYTES the oldest are dropped.',
+    (a) => a.bufferedBytes,
   );
   gauge(
     'lookout_agent_dropped_results',

@@ -121,6 +121,7 @@ describe('Prometheus scrapes every /metrics endpoint', () => {
     expect((await prom.query('lookout_agent_schedule_lag_seconds_count > 0')).length).toBe(2);
     expect((await prom.query('lookout_agent_queue_depth')).length).toBe(2);
     expect((await prom.query('lookout_agent_buffered_results')).length).toBe(2);
+    expect((await prom.query('lookout_agent_buffered_bytes')).length).toBe(2);
     expect((await prom.query('lookout_agent_dropped_results')).length).toBe(2);
     expect((await prom.query('nodejs_eventloop_lag_p99_seconds')).length).toBe(3);
     expect((await prom.query('process_resident_memory_bytes > 0')).length).toBe(3);
