@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { create } from '@bufbuild/protobuf';
+import { create, toBinary } from '@bufbuild/protobuf';
 import { createClient } from '@connectrpc/connect';
 import {
   createConnectTransport,
@@ -10,7 +10,12 @@ import {
 } from '@connectrpc/connect-node';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { AgentService, CheckResultSchema, type WatchAssignmentsResponse } from '@lookout/proto';
+import {
+  AgentService,
+  CheckResultSchema,
+  EncodedReportResultsRequestSchema,
+  type WatchAssignmentsResponse,
+} from '@lookout/proto';
 import { ManualClock, silentLogger } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
@@ -225,6 +230,52 @@ describe('AgentService over real gRPC (Connect server, HTTP/2 on loopback)', () 
       ok: true,
       response_time_ms: 12,
     });
+  });
+
+  it('stores a batch whose results come already encoded (EncodedReportResultsRequest, as an agent sends a backlog) like any other', async () => {
+    const reg = await client().register({ instanceId: 'eu-enc' });
+    const [m] = (await store.listRegionMonitors('eu-west')).slice(1, 2);
+    const at = clock.now().getTime();
+    const results = [0, 1].map((i) =>
+      create(CheckResultSchema, {
+        resultId: `${m!.id}:eu-west:${at - i * 60_000}`,
+        monitorId: m!.id,
+        monitorVersion: 1n,
+        scheduledAtMs: BigInt(at - i * 60_000),
+        startedAtMs: BigInt(at - i * 60_000 + 3),
+        ok: i === 0,
+        errorKind: i === 0 ? '' : 'timeout',
+        errorMessage: i === 0 ? '' : 'timed out after 10000 ms',
+        responseTimeMs: 30 + i,
+        timings: { connectMs: 2, totalMs: 30 + i },
+      }),
+    );
+    // ReportResults with the encoded input, as agent/src/report-rpc.ts calls it.
+    const transport = createGrpcTransport({
+      baseUrl: rpc.url,
+      interceptors: [
+        (next) => (req) => {
+          req.header.set('authorization', `Bearer ${token}`);
+          return next(req);
+        },
+      ],
+    });
+    const method = { ...AgentService.method.reportResults, input: EncodedReportResultsRequestSchema };
+    const request = {
+      instanceId: 'eu-enc',
+      sessionId: reg.sessionId,
+      results: results.map((r) => toBinary(CheckResultSchema, r)),
+    };
+    const reply = await transport.unary(method, undefined, undefined, undefined, request);
+    expect([reply.message.accepted, reply.message.duplicates]).toEqual([2, 0]);
+    // The same results as messages are replays of them: one id space, one wire format.
+    const again = await client().reportResults({ instanceId: 'eu-enc', sessionId: reg.sessionId, results });
+    expect([again.accepted, again.duplicates]).toEqual([2, 2]);
+    const page = await store.listResults(m!.workspace_id, m!.id, { limit: 10 });
+    expect(page.data.map((r) => [r.ok, r.response_time_ms, r.error_message, r.instance_id])).toEqual([
+      [true, 30, null, 'eu-enc'],
+      [false, 31, 'timed out after 10000 ms', 'eu-enc'],
+    ]);
   });
 
   it('a different gRPC implementation (@grpc/grpc-js) registers and watches assignments', async () => {
