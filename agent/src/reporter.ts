@@ -47,16 +47,6 @@ export interface ReporterDeps {
 }
 
 /**
- * Keeps results until the control plane acknowledges them and sends them in batches, oldest first:
- * on a timer, when a batch is full, after each Register and on shutdown. At most one call is in
- * flight: a trigger while one is only marks that another round is wanted, and the round under way
- * picks it up when its call answers; with several batches waiting meanwhile, the next call carries
- * them together (`batchSize`). A round started by a full batch sends full batches only (fewer
- * waiting results wait for the timer); the timer, Register and shutdown send everything. A reply's
- * slow-down request pauses the next batch (results keep buffering meanwhile); a failed call ends
- * the round, and full batches wait for the timer until a call succeeds again.
- */
-/**
  * Past this many waiting results (a backlog: ~3 s of checks at 100,000 monitors every 60 s in two
  * regions; normally fewer than a batch wait), a result waits as its wire bytes instead of as the
  * message: two objects instead of eight and two thirds of the memory, so the byte bound holds 1.7 times
@@ -71,6 +61,16 @@ type Waiting = CheckResult | Uint8Array;
 const waitingBytes = (w: Waiting) => (w instanceof Uint8Array ? encodedBytes(w) : resultBytes(w));
 const bytesOf = (w: Waiting) => (w instanceof Uint8Array ? w : toBinary(CheckResultSchema, w));
 
+/**
+ * Keeps results until the control plane acknowledges them and sends them in batches, oldest first:
+ * on a timer, when a batch is full, after each Register and on shutdown. At most one call is in
+ * flight: a trigger while one is only marks that another round is wanted, and the round under way
+ * picks it up when its call answers; with several batches waiting meanwhile, the next call carries
+ * them together (`batchSize`). A round started by a full batch sends full batches only (fewer
+ * waiting results wait for the timer); the timer, Register and shutdown send everything. A reply's
+ * slow-down request pauses the next batch (results keep buffering meanwhile); a failed call ends
+ * the round, and full batches wait for the timer until a call succeeds again.
+ */
 export const createReporter = (deps: ReporterDeps) => {
   const { timers, log } = deps;
   const buffer = createResultBuffer<Waiting, number>({ ...deps.buffer, sizeOf: waitingBytes });
