@@ -1,6 +1,5 @@
-import { toBinary } from '@bufbuild/protobuf';
 import type { Client } from '@connectrpc/connect';
-import { type AgentService, type CheckResult, CheckResultSchema } from '@lookout/proto';
+import type { AgentService, CheckResult } from '@lookout/proto';
 import type { Logger } from '@lookout/shared';
 import type { ReportEncodedResults } from './report-rpc.js';
 import { createResultBuffer } from './result-buffer.js';
@@ -59,7 +58,7 @@ export const ENCODE_FROM = 5000;
 /** A result waiting for its acknowledgement: the message, or its bytes (see ENCODE_FROM). */
 type Waiting = CheckResult | Uint8Array;
 const waitingBytes = (w: Waiting) => (w instanceof Uint8Array ? encodedBytes(w) : resultBytes(w));
-const bytesOf = (w: Waiting) => (w instanceof Uint8Array ? w : toBinary(CheckResultSchema, w));
+const bytesOf = (w: Waiting) => (w instanceof Uint8Array ? w : encodeResult(w));
 
 /**
  * Keeps results until the control plane acknowledges them and sends them in batches, oldest first:

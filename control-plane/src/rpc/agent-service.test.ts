@@ -81,19 +81,17 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const client = (bearer = token) =>
-  createClient(
-    AgentService,
-    createGrpcTransport({
-      baseUrl: rpc.url,
-      interceptors: [
-        (next) => (req) => {
-          req.header.set('authorization', `Bearer ${bearer}`);
-          return next(req);
-        },
-      ],
-    }),
-  );
+const transport = (bearer = token) =>
+  createGrpcTransport({
+    baseUrl: rpc.url,
+    interceptors: [
+      (next) => (req) => {
+        req.header.set('authorization', `Bearer ${bearer}`);
+        return next(req);
+      },
+    ],
+  });
+const client = (bearer = token) => createClient(AgentService, transport(bearer));
 
 /** Reads stream messages until `done` says enough. */
 const collect = async (
@@ -251,22 +249,13 @@ describe('AgentService over real gRPC (Connect server, HTTP/2 on loopback)', () 
       }),
     );
     // ReportResults with the encoded input, as agent/src/report-rpc.ts calls it.
-    const transport = createGrpcTransport({
-      baseUrl: rpc.url,
-      interceptors: [
-        (next) => (req) => {
-          req.header.set('authorization', `Bearer ${token}`);
-          return next(req);
-        },
-      ],
-    });
     const method = { ...AgentService.method.reportResults, input: EncodedReportResultsRequestSchema };
     const request = {
       instanceId: 'eu-enc',
       sessionId: reg.sessionId,
       results: results.map((r) => toBinary(CheckResultSchema, r)),
     };
-    const reply = await transport.unary(method, undefined, undefined, undefined, request);
+    const reply = await transport().unary(method, undefined, undefined, undefined, request);
     expect([reply.message.accepted, reply.message.duplicates]).toEqual([2, 0]);
     // The same results as messages are replays of them: one id space, one wire format.
     const again = await client().reportResults({ instanceId: 'eu-enc', sessionId: reg.sessionId, results });
@@ -319,10 +308,10 @@ describe('AgentService over real gRPC (Connect server, HTTP/2 on loopback)', () 
   it('speaks the Connect and gRPC-Web protocols too (unary and the server stream)', async () => {
     // A us-east token: these sessions must not take a share of the eu-west monitors other tests count.
     const usToken = (await createAgentToken(store, config.regions, { region: 'us-east' }, clock.now())).value;
-    for (const transport of [createConnectTransport, createGrpcWebTransport]) {
+    for (const protocol of [createConnectTransport, createGrpcWebTransport]) {
       const c = createClient(
         AgentService,
-        transport({
+        protocol({
           baseUrl: rpc.url,
           httpVersion: '2',
           interceptors: [
