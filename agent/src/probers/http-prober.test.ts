@@ -6,6 +6,7 @@ import {
 } from 'node:http';
 import { createServer as createHttps } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCa, selfSigned } from '../../../test/support/certs.js';
 import { CheckDeadline, probeWithDeadline } from '../deadline.js';
@@ -171,6 +172,34 @@ describe('http prober against real HTTP and HTTPS servers', () => {
     const s = spec(`http://127.0.0.1:${plain}/ok`, { required_keyword: 'operational' });
     for (let i = 0; i < 3; i++) expect(await run(s)).toMatchObject({ ok: true, status_code: 200 });
     expect(await run(spec('not a url'))).toMatchObject({ ok: false, error: { kind: 'bad_url' } });
+  });
+
+  it('opens a fresh connection for every check, and every HTTPS check does a full TLS handshake', async () => {
+    const opened: string[] = [];
+    const resumed: boolean[] = [];
+    const onPlain = () => opened.push('http');
+    const onTls = (socket: TLSSocket) => {
+      opened.push('https');
+      resumed.push(socket.isSessionReused());
+    };
+    const http = servers[0]!;
+    const https = servers[1]!;
+    http.on('connection', onPlain);
+    https.on('secureConnection', onTls);
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect(await run(spec(`http://127.0.0.1:${plain}/ok`))).toMatchObject({ ok: true });
+        const r = await run(spec(`https://127.0.0.1:${good}/ok`));
+        expect(r).toMatchObject({ ok: true });
+        expect(r.timings!.tls_ms).toBeGreaterThan(r.timings!.connect_ms);
+      }
+      // A kept-alive or resumed connection would measure less than a first visitor sees.
+      expect(opened).toEqual(['http', 'https', 'http', 'https', 'http', 'https']);
+      expect(resumed).toEqual([false, false, false]);
+    } finally {
+      http.off('connection', onPlain);
+      https.off('secureConnection', onTls);
+    }
   });
 
   it('HTTPS: reports certificate expiry; a cert near expiry counts its days', async () => {

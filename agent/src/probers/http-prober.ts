@@ -1,8 +1,13 @@
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP, type NetConnectOpts, connect as netConnect } from 'node:net';
-import type { ConnectionOptions, TLSSocket } from 'node:tls';
-import { createSecureContext, type SecureContext, connect as tlsConnect } from 'node:tls';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
 import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
@@ -85,8 +90,20 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
     }
     return { headers, body, first };
   };
-  const openTcp = (o: object) => netConnect(o as NetConnectOpts);
-  const openTls = (o: object) => tlsConnect(o as ConnectionOptions);
+  /**
+   * One agent per scheme for every check, keeping nothing: no keep-alive (a fresh connection per
+   * check, closed after the response), no limit on sockets (the check queue bounds them), and no TLS
+   * session cache (every https check does a full handshake, as a first visitor would). A request with
+   * its own `createConnection` and no agent leaves each closed socket's objects alive long enough to be
+   * promoted to the old generation (~1.6 KB a check); through an agent they die young
+   * (docs/benchmarks.md, "Issue 27, thirteenth round").
+   */
+  const httpAgent = new HttpAgent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+  const httpsAgent = new HttpsAgent({
+    keepAlive: false,
+    maxSockets: Number.POSITIVE_INFINITY,
+    maxCachedSessions: 0,
+  });
   /** A hop's request: only what node:http reads (not urlToHttpOptions' href, hash, search and pathname). */
   const hopOf = (url: URL, spec: ProbeSpec, headers: Record<string, string>): Hop => {
     const isHttps = url.protocol === 'https:';
@@ -99,9 +116,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
       path: url.pathname + url.search,
       method: spec.http_method ?? 'GET',
       headers,
-      // No http.Agent at all (not even `agent: false`, which builds one per request): the request
-      // opens its own connection, closed after the response. Same sockets, less machinery.
-      createConnection: isHttps ? openTls : openTcp,
+      agent: isHttps ? httpsAgent : httpAgent,
     };
     if (url.port !== '') options.port = Number(url.port);
     if (url.username || url.password) {
