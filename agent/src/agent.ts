@@ -54,7 +54,6 @@ export const createAgent = (deps: AgentDeps) => {
 
   let stopping = false;
   const reporter = createReporter({
-    client,
     reportEncoded: reportEncodedResults(transport),
     instanceId: config.instance_id,
     timers,

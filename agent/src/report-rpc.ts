@@ -6,8 +6,8 @@ import { AgentService, EncodedReportResultsRequestSchema, type ReportResultsResp
 const method = { ...AgentService.method.reportResults, input: EncodedReportResultsRequestSchema };
 
 /**
- * ReportResults as the agent calls it: the results go out as the bytes the agent encoded when each run
- * ended. The two inputs are the same bytes on the wire (agent.proto says why).
+ * ReportResults as the agent calls it: the results go out as the bytes the agent encoded
+ * (result-encoder.ts). The two inputs are the same bytes on the wire (agent.proto says why).
  */
 export const reportEncodedResults =
   (transport: Transport) =>

@@ -1,7 +1,7 @@
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { create } from '@bufbuild/protobuf';
-import { Code, ConnectError, createClient } from '@connectrpc/connect';
+import { Code, ConnectError } from '@connectrpc/connect';
 import { connectNodeAdapter, createGrpcTransport } from '@connectrpc/connect-node';
 import { AgentService, type CheckResult, CheckResultSchema } from '@lookout/proto';
 import { silentLogger } from '@lookout/shared';
@@ -75,7 +75,6 @@ const startSlowControlPlane = async () => {
 const reporterFor = (url: string, t: ReturnType<typeof manualTimers>, maxBatch?: number) => {
   const transport = createGrpcTransport({ baseUrl: url });
   return createReporter({
-    client: createClient(AgentService, transport),
     reportEncoded: reportEncodedResults(transport),
     instanceId: 'a1',
     timers: t.timers,

@@ -1,8 +1,8 @@
-import type { Client } from '@connectrpc/connect';
-import type { AgentService, CheckResult } from '@lookout/proto';
+import type { CheckResult } from '@lookout/proto';
 import type { Logger } from '@lookout/shared';
 import type { ReportEncodedResults } from './report-rpc.js';
 import { createResultBuffer } from './result-buffer.js';
+import { encodeResults } from './result-encoder.js';
 import type { RpcErrorKind } from './rpc-errors.js';
 import type { Timers } from './scheduler.js';
 import { encodedBytes, encodeResult, resultBytes } from './wire.js';
@@ -26,8 +26,7 @@ const FULL = 1;
 const ALL = 2;
 
 export interface ReporterDeps {
-  client: Client<typeof AgentService>;
-  /** ReportResults with results already encoded (report-rpc.ts): for a batch that has some. */
+  /** ReportResults, its results encoded by the agent (report-rpc.ts). */
   reportEncoded: ReportEncodedResults;
   instanceId: string;
   timers: Timers;
@@ -58,7 +57,16 @@ export const ENCODE_FROM = 5000;
 /** A result waiting for its acknowledgement: the message, or its bytes (see ENCODE_FROM). */
 type Waiting = CheckResult | Uint8Array;
 const waitingBytes = (w: Waiting) => (w instanceof Uint8Array ? encodedBytes(w) : resultBytes(w));
-const bytesOf = (w: Waiting) => (w instanceof Uint8Array ? w : encodeResult(w));
+
+/** A batch's wire bytes, in order: the messages encoded together (one buffer), the bytes as they wait. */
+const bytesOf = (batch: readonly { value: Waiting }[]): Uint8Array[] => {
+  const messages: CheckResult[] = [];
+  for (const b of batch) if (!(b.value instanceof Uint8Array)) messages.push(b.value);
+  if (messages.length === batch.length) return encodeResults(messages);
+  const encoded = encodeResults(messages);
+  let next = 0;
+  return batch.map((b) => (b.value instanceof Uint8Array ? b.value : encoded[next++]!));
+};
 
 /**
  * Keeps results until the control plane acknowledges them and sends them in batches, oldest first:
@@ -103,14 +111,10 @@ export const createReporter = (deps: ReporterDeps) => {
       const batch = buffer.peek(batchSize(buffer.size, session.maxBatch ?? 0), timers.now());
       if (batch.length < min) return true;
       try {
-        const head = { instanceId: deps.instanceId, sessionId: session.id };
-        const options = { timeoutMs: deps.callTimeoutMs };
-        const reply = batch.some((b) => b.value instanceof Uint8Array)
-          ? await deps.reportEncoded({ ...head, results: batch.map((b) => bytesOf(b.value)) }, options)
-          : await deps.client.reportResults(
-              { ...head, results: batch.map((b) => b.value as CheckResult) },
-              options,
-            );
+        const reply = await deps.reportEncoded(
+          { instanceId: deps.instanceId, sessionId: session.id, results: bytesOf(batch) },
+          { timeoutMs: deps.callTimeoutMs },
+        );
         failing = false;
         buffer.ack(batch.map((b) => b.id));
         // Back-pressure: the control plane is behind; results wait in the buffer meanwhile.

@@ -1,7 +1,7 @@
-import { toBinary } from '@bufbuild/protobuf';
-import { type Assignment, type CheckResult, CheckResultSchema } from '@lookout/proto';
+import type { Assignment, CheckResult } from '@lookout/proto';
 import { isMonitorType, MONITOR_TYPES } from '@lookout/shared';
 import type { ProbeOutcome, ProbeSpec } from './probe-port.js';
+import { encodeResults } from './result-encoder.js';
 
 /** What most specs have: no headers, no expected DNS values (one frozen object each, not one per spec). */
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
@@ -130,7 +130,7 @@ export const resultBytes = (r: CheckResult): number => {
  * into Node's shared pool for small buffers (one 8 KiB allocation per few dozen results). An http
  * result waits in 319 bytes this way against 483 as the message (test/bench/result-memory.js).
  */
-export const encodeResult = (r: CheckResult): Uint8Array => Buffer.from(toBinary(CheckResultSchema, r));
+export const encodeResult = (r: CheckResult): Uint8Array => encodeResults([r])[0]!;
 
 /**
  * What an encoded result holds in memory besides its bytes: the buffer's entry, the view on the pool
