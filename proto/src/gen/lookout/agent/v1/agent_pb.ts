@@ -500,9 +500,10 @@ export const ReportResultsRequestSchema: GenMessage<ReportResultsRequest> = /*@_
 /**
  * ReportResultsRequest as an agent sends it: the same fields under the same numbers, each result
  * already encoded. On the wire an encoded CheckResult in a `bytes` field is the same bytes as the
- * message in `results`, so the control plane decodes this as a ReportResultsRequest. An agent encodes a
- * result once, when its run ends, and keeps those bytes (not the message's objects) until the control
- * plane acknowledges them. Not the input of any method: the agent sends it as ReportResults' input.
+ * message in `results`, so the control plane decodes this as a ReportResultsRequest. An agent encodes its
+ * results itself (once, when the batch goes out, or when a run ends during a backlog, keeping the bytes
+ * until the control plane acknowledges them). Not the input of any method: the agent sends it as
+ * ReportResults' input.
  *
  * @generated from message lookout.agent.v1.EncodedReportResultsRequest
  */
