@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create, toBinary } from '@bufbuild/protobuf';
-import { createClient } from '@connectrpc/connect';
+import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import {
   createConnectTransport,
   createGrpcTransport,
@@ -265,6 +265,38 @@ describe('AgentService over real gRPC (Connect server, HTTP/2 on loopback)', () 
       [true, 30, null, 'eu-enc'],
       [false, 31, 'timed out after 10000 ms', 'eu-enc'],
     ]);
+  });
+
+  it('refuses a batch with a malformed result, naming it, and stores none of the batch', async () => {
+    const reg = await client().register({ instanceId: 'eu-bad' });
+    const [m] = (await store.listRegionMonitors('eu-west')).slice(2, 3);
+    const at = clock.now().getTime();
+    const good = create(CheckResultSchema, {
+      resultId: `${m!.id}:eu-west:${at}`,
+      monitorId: m!.id,
+      monitorVersion: 1n,
+      scheduledAtMs: BigInt(at),
+      startedAtMs: BigInt(at + 3),
+      ok: true,
+      responseTimeMs: 12,
+    });
+    const bytes = toBinary(CheckResultSchema, good);
+    const method = { ...AgentService.method.reportResults, input: EncodedReportResultsRequestSchema };
+    // The second result stops inside its monitor id.
+    const request = {
+      instanceId: 'eu-bad',
+      sessionId: reg.sessionId,
+      results: [bytes, bytes.subarray(0, 30)],
+    };
+    const err = await transport()
+      .unary(method, undefined, undefined, undefined, request)
+      .then(
+        () => null,
+        (e: unknown) => ConnectError.from(e),
+      );
+    expect(err?.code).toBe(Code.InvalidArgument);
+    expect(err?.rawMessage).toMatch(/^results\[1\]: /);
+    expect((await store.listResults(m!.workspace_id, m!.id, { limit: 10 })).data).toEqual([]);
   });
 
   it('a different gRPC implementation (@grpc/grpc-js) registers and watches assignments', async () => {

@@ -2,8 +2,10 @@ import { create } from '@bufbuild/protobuf';
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from '@connectrpc/connect';
 import {
   type AgentService,
+  type EncodedReportResultsRequest,
   HeartbeatResponseSchema,
   RegisterResponseSchema,
+  type ReportResultsResponse,
   ReportResultsResponseSchema,
   type WatchAssignmentsResponse,
   WatchAssignmentsResponseSchema,
@@ -19,6 +21,7 @@ import type { AgentToken, CatalogMonitor } from '../domain/types.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/port.js';
 import { toConnectError } from './errors.js';
+import { decodeResult } from './result-decoder.js';
 import type { RunNowHub, RunNowRequest } from './run-now-hub.js';
 import { assignmentOf, resultFromWire } from './wire.js';
 
@@ -95,8 +98,27 @@ function* passMessages(p: Pass): Generator<WatchAssignmentsResponse> {
     });
 }
 
+/**
+ * The agent API as served: ReportResults takes its results as their wire bytes (agent.proto's
+ * EncodedReportResultsRequest, the same bytes as ReportResultsRequest) and decodes each with
+ * result-decoder.ts instead of protobuf-es's reflection (rpc-server.ts registers it so).
+ */
+export type AgentServiceImpl = Omit<ServiceImpl<typeof AgentService>, 'reportResults'> & {
+  reportResults(req: EncodedReportResultsRequest, ctx: HandlerContext): Promise<ReportResultsResponse>;
+};
+
+/** Each result of a batch from its bytes; a malformed one fails the call, naming it. */
+const decodeBatch = (results: readonly Uint8Array[]) =>
+  results.map((bytes, i) => {
+    try {
+      return resultFromWire(decodeResult(bytes));
+    } catch (e) {
+      throw new ConnectError(`results[${i}]: ${(e as Error).message}`, Code.InvalidArgument);
+    }
+  });
+
 /** The agent API: thin translation between the wire and the domain; all rules live in domain/. */
-export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof AgentService> => {
+export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => {
   const { store, clock, config, logger, runNow, catalog } = deps;
   const random = deps.random ?? Math.random;
   const weight = deps.weight ?? sha256Weight;
@@ -287,7 +309,7 @@ export const createAgentService = (deps: AgentServiceDeps): ServiceImpl<typeof A
       try {
         const outcome = await ingestResults(
           { store, catalog, record: writer.write },
-          { region: token.region, instanceId: req.instanceId, results: req.results.map(resultFromWire) },
+          { region: token.region, instanceId: req.instanceId, results: decodeBatch(req.results) },
           now,
         );
         deps.metrics?.resultsIngested(

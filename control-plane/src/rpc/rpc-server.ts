@@ -1,11 +1,17 @@
 import { constants, createServer, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
-import { AgentService } from '@lookout/proto';
+import { AgentService, EncodedReportResultsRequestSchema } from '@lookout/proto';
 import { capConnections } from '../connection-cap.js';
 import { createMonitorCatalog, type MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
-import { type AgentServiceDeps, createAgentService } from './agent-service.js';
+import { type AgentServiceDeps, type AgentServiceImpl, createAgentService } from './agent-service.js';
 import { createRunNowHub } from './run-now-hub.js';
+
+/** ReportResults as served: its generated name, path and output, the results read as their bytes. */
+const reportResultsAsBytes = {
+  ...AgentService.method.reportResults,
+  input: EncodedReportResultsRequestSchema,
+};
 
 /**
  * Largest request message read from an agent (a ReportResults batch of 200 results is well under 1 MiB;
@@ -50,11 +56,20 @@ export const startRpcServer = async (
   }
   const handler = connectNodeAdapter({
     readMaxBytes: RPC_READ_MAX_BYTES,
-    routes: (router) =>
-      router.service(
-        AgentService,
-        createAgentService({ ...deps, catalog, runNow, shutdown: shutdown.signal }),
-      ),
+    routes: (router) => {
+      const impl = createAgentService({ ...deps, catalog, runNow, shutdown: shutdown.signal });
+      // One route per method: ReportResults with its results as bytes (decoded by hand,
+      // agent-service.ts), the rest as generated.
+      for (const method of AgentService.methods) {
+        if (method === AgentService.method.reportResults)
+          router.rpc(reportResultsAsBytes, impl.reportResults);
+        else
+          router.rpc(
+            method,
+            impl[method.localName as Exclude<keyof AgentServiceImpl, 'reportResults'>] as never,
+          );
+      }
+    },
   });
   const server = createServer(handler);
   // A session without traffic for the idle timeout is destroyed (node does so when no 'timeout'
