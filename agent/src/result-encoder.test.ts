@@ -1,6 +1,7 @@
-import { create, type DescMessage, fromBinary, ScalarType, toBinary } from '@bufbuild/protobuf';
+import { fromBinary, toBinary } from '@bufbuild/protobuf';
 import { type CheckResult, CheckResultSchema } from '@lookout/proto';
 import { describe, expect, it } from 'vitest';
+import { filledMessage } from '../../test/support/filled-message.js';
 import type { ProbeOutcome } from './probe-port.js';
 import { encodeResults } from './result-encoder.js';
 import { resultOf } from './wire.js';
@@ -21,40 +22,10 @@ const result = (
 
 const timings = { dns_ms: 0, connect_ms: 1.2, tls_ms: 0, first_byte_ms: 3.6, total_ms: 4 };
 
-/** A value for a scalar field that is not its default, varied by `seed`. */
-const scalar = (type: ScalarType, seed: number): unknown => {
-  switch (type) {
-    case ScalarType.STRING:
-      return `v${seed}-é✓`;
-    case ScalarType.BOOL:
-      return true;
-    case ScalarType.UINT32:
-      return seed * 1000 + 7;
-    case ScalarType.INT64:
-    case ScalarType.UINT64:
-      return BigInt(seed) * 10n ** 12n + 3n;
-    default:
-      throw new Error(`the encoder writes no ${ScalarType[type]} field: teach it this one`);
-  }
-};
-/** The message with every field of its schema set (lists to two values), found by reflection. */
-const filled = (schema: DescMessage, seed: number): Record<string, unknown> => {
-  const m = create(schema) as unknown as Record<string, unknown>;
-  for (const f of schema.fields) {
-    const s = seed * 31 + f.number;
-    if (f.fieldKind === 'scalar') m[f.localName] = scalar(f.scalar, s);
-    else if (f.fieldKind === 'message') m[f.localName] = filled(f.message, s);
-    else if (f.fieldKind === 'list' && f.listKind === 'scalar') {
-      m[f.localName] = [scalar(f.scalar, s), scalar(f.scalar, s + 1)];
-    } else throw new Error(`the encoder writes no field like ${f.name}: teach it this one`);
-  }
-  return m;
-};
-
 describe('encodeResults', () => {
   it('writes every field of CheckResult as protobuf-es does, byte for byte', () => {
     // Built by reflection: a field added to CheckResult (or its messages) fails here until encoded.
-    const all = filled(CheckResultSchema, 1) as unknown as CheckResult;
+    const all = filledMessage(CheckResultSchema) as unknown as CheckResult;
     const [bytes] = encodeResults([all]);
     expect(Buffer.from(bytes!)).toEqual(Buffer.from(toBinary(CheckResultSchema, all)));
     expect(fromBinary(CheckResultSchema, bytes!)).toEqual(all);
