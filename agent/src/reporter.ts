@@ -62,7 +62,6 @@ const waitingBytes = (w: Waiting) => (w instanceof Uint8Array ? encodedBytes(w) 
 const bytesOf = (batch: readonly { value: Waiting }[]): Uint8Array[] => {
   const messages: CheckResult[] = [];
   for (const b of batch) if (!(b.value instanceof Uint8Array)) messages.push(b.value);
-  if (messages.length === batch.length) return encodeResults(messages);
   const encoded = encodeResults(messages);
   let next = 0;
   return batch.map((b) => (b.value instanceof Uint8Array ? b.value : encoded[next++]!));

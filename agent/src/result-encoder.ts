@@ -57,13 +57,16 @@ const VARINT = 0;
 const LEN = 2;
 const tag = (field: number, wire: number) => varint((field << 3) | wire);
 
-const string = (field: number, s: string) => {
-  if (s === '') return;
+/** A string field, written even when empty (a value of a repeated field). */
+const stringValue = (field: number, s: string) => {
   const n = Buffer.byteLength(s);
   tag(field, LEN);
   varint(n);
   room(n);
   pos += scratch.write(s, pos, n, 'utf8');
+};
+const string = (field: number, s: string) => {
+  if (s !== '') stringValue(field, s);
 };
 const uint32 = (field: number, v: number) => {
   if (v === 0) return;
@@ -128,13 +131,7 @@ const writeResult = (r: CheckResult) => {
     int64(1, domain.expiresAtMs);
   }
   // A repeated string is one field per value, empty values included.
-  for (const d of r.dnsRecords) {
-    const n = Buffer.byteLength(d);
-    tag(14, LEN);
-    varint(n);
-    room(n);
-    pos += scratch.write(d, pos, n, 'utf8');
-  }
+  for (const d of r.dnsRecords) stringValue(14, d);
   string(15, r.runNowRequestId);
 };
 
