@@ -15,7 +15,7 @@ export interface CheckRunnerDeps {
   concurrency: number;
   /** Checks waiting for a slot before new runs are skipped. */
   queueMax: number;
-  /** Every finished run, with its deterministic result id. */
+  /** Every finished run's result. */
   onResult(startedAt: number, result: CheckResult): void;
   /** Told the schedule lag of every scheduled run (ms from its slot to its start). */
   onLag?: ((ms: number) => void) | undefined;
@@ -72,13 +72,9 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
     }
     checksRun++;
     deps.onCheck?.({ type: spec?.monitor_type ?? 'unknown', ok: outcome.ok, ms: performance.now() - t0 });
-    const resultId = runNowRequestId
-      ? `${id}:${region}:run:${runNowRequestId}`
-      : `${id}:${region}:${scheduledAt}`;
     deps.onResult(
       startedAt,
       resultOf({
-        id: resultId,
         monitorId: id,
         version: assignment.version,
         scheduledAt,

@@ -123,7 +123,6 @@ describe('result buffer', () => {
       const id = `m-${i % 50}:eu-west:${T + i}`;
       const failed = i % 7 === 0;
       const r = resultOf({
-        id,
         monitorId: `m-${i % 50}`,
         version: 1n,
         scheduledAt: T + i,

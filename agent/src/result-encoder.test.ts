@@ -9,9 +9,8 @@ import { resultOf } from './wire.js';
 const result = (
   outcome: ProbeOutcome,
   over: { id?: string; runNowRequestId?: string; version?: bigint } = {},
-) =>
-  resultOf({
-    id: over.id ?? 'm1:eu-west:1800000000000',
+) => {
+  const r = resultOf({
     monitorId: 'm1',
     version: over.version ?? 7n,
     scheduledAt: 1_800_000_000_000,
@@ -19,6 +18,10 @@ const result = (
     outcome,
     ...(over.runNowRequestId ? { runNowRequestId: over.runNowRequestId } : {}),
   });
+  // Agents leave the id empty; a message from elsewhere (an older agent's) may carry one.
+  if (over.id !== undefined) r.resultId = over.id;
+  return r;
+};
 
 const timings = { dns_ms: 0, connect_ms: 1.2, tls_ms: 0, first_byte_ms: 3.6, total_ms: 4 };
 
@@ -64,7 +67,7 @@ describe('encodeResults', () => {
       }),
       result(
         { ok: false, error: { kind: 'agent_error', message: 'lone \ud800 surrogate' }, response_time_ms: 0 },
-        { id: '' },
+        { id: 'm1:eu-west:1800000000000' },
       ),
     ];
     const encoded = encodeResults(results);

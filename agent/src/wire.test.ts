@@ -23,7 +23,6 @@ describe('specOf', () => {
 
 describe('resultOf', () => {
   const input = (outcome: ProbeOutcome, runNowRequestId?: string) => ({
-    id: 'm1:eu-west:1800000000000',
     monitorId: 'm1',
     version: 7n,
     scheduledAt: 1_800_000_000_000,
@@ -36,7 +35,6 @@ describe('resultOf', () => {
     const o = i.outcome;
     const ms = (iso: string | undefined) => (iso ? BigInt(Date.parse(iso)) : 0n);
     return create(CheckResultSchema, {
-      resultId: i.id,
       monitorId: i.monitorId,
       monitorVersion: i.version,
       scheduledAtMs: BigInt(i.scheduledAt),

@@ -50,12 +50,12 @@ export const specOf = (a: Assignment): ProbeSpec => {
 const msOf = (iso: string | undefined) => (iso ? BigInt(Date.parse(iso)) : 0n);
 
 /**
- * A run's outcome → the wire result, with its deterministic id. Built as the plain object that
- * protobuf-es's `create()` would return (same fields, same order; unset messages left undefined),
- * without its per-field reflection: this runs once per check.
+ * A run's outcome → the wire result. Built as the plain object that protobuf-es's `create()` would
+ * return (same fields, same order; unset messages left undefined), without its per-field reflection:
+ * this runs once per check. `resultId` stays empty (nothing on the wire): the control plane derives
+ * a result's id from its monitor, region and slot (or run request) and trusts no agent's.
  */
 export const resultOf = (input: {
-  id: string;
   monitorId: string;
   version: bigint;
   scheduledAt: number;
@@ -67,7 +67,7 @@ export const resultOf = (input: {
   const t = o.timings;
   return {
     $typeName: 'lookout.agent.v1.CheckResult',
-    resultId: input.id,
+    resultId: '',
     monitorId: input.monitorId,
     monitorVersion: input.version,
     scheduledAtMs: BigInt(input.scheduledAt),

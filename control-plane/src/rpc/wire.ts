@@ -37,7 +37,6 @@ const date = (ms: bigint) => (ms > 0n ? new Date(Number(ms)) : null);
 
 /** A reported result → domain shape. Bad values are clamped rather than trusted. */
 export const resultFromWire = (r: CheckResult): IncomingResult => ({
-  id: r.resultId,
   monitor_id: r.monitorId,
   monitor_version: Number(r.monitorVersion),
   scheduled_at: new Date(Number(r.scheduledAtMs)),

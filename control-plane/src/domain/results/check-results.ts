@@ -22,9 +22,10 @@ import type { RecordResults } from './result-writer.js';
 /** Pseudo-location of the monitor-level status row: flips of it decide alerts, by compare-and-set. */
 const MONITOR_ROW = '*';
 
+/** A result as an agent reports it: no id (derived here, `resultId`) and no place (the caller's). */
 export type IncomingResult = Omit<
   CheckResultRecord,
-  'workspace_id' | 'location' | 'instance_id' | 'received_at'
+  'id' | 'workspace_id' | 'location' | 'instance_id' | 'received_at'
 >;
 
 export interface IngestOutcome {

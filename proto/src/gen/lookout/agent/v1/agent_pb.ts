@@ -536,7 +536,8 @@ export const EncodedReportResultsRequestSchema: GenMessage<EncodedReportResultsR
  */
 export type CheckResult = Message<"lookout.agent.v1.CheckResult"> & {
   /**
-   * Deterministic: derived from monitor, region and scheduled time (or the RunNow request id).
+   * Not trusted and not needed: the control plane derives a result's id from monitor, region and
+   * scheduled time (or the RunNow request id). Agents leave it empty; older agents' ids are ignored.
    *
    * @generated from field: string result_id = 1;
    */
