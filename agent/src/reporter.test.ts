@@ -155,28 +155,57 @@ describe('reporter', () => {
     const reporter = reporterFor(cp.url, t, 1000);
     for (let i = 0; i < REPORT_BATCH; i++) reporter.push(T0, result(`r${i}`));
     await until('the first call', () => cp.waiting === 1);
-    // While the control plane holds it, 1,450 more checks finish: 7 whole batches and 50 over.
-    for (let i = REPORT_BATCH; i < REPORT_BATCH + 1450; i++) reporter.push(T0, result(`r${i}`));
+    expect(REPORT_BATCH).toBe(500); // the figures below
+    // While the control plane holds it, 1,950 more checks finish: 3 whole batches and 450 over.
+    for (let i = REPORT_BATCH; i < REPORT_BATCH + 1950; i++) reporter.push(T0, result(`r${i}`));
     while (reporter.buffered >= REPORT_BATCH) {
       await until('a call', () => cp.waiting > 0);
       const buffered = reporter.buffered;
       cp.release();
       await until('the acknowledgement', () => reporter.buffered < buffered);
     }
-    // 1,000 (the limit), then the 400 in whole batches; the 50 wait for the tick.
-    expect(cp.calls.map((c) => c.ids.length)).toEqual([200, 1000, 400]);
-    expect(reporter.buffered).toBe(50);
+    // 1,000 (the limit), then the 500 left in whole batches; the 450 wait for the tick.
+    expect(cp.calls.map((c) => c.ids.length)).toEqual([500, 1000, 500]);
+    expect(reporter.buffered).toBe(450);
     expect(cp.state.maxInFlight).toBe(1);
   });
 
   it('a batch is REPORT_BATCH with nothing backed up or no limit announced, and never more than the limit', () => {
-    expect(batchSize(150, 1000)).toBe(REPORT_BATCH);
-    expect(batchSize(399, 1000)).toBe(REPORT_BATCH);
-    expect(batchSize(5000, 0)).toBe(REPORT_BATCH);
-    expect(batchSize(5000, 100)).toBe(REPORT_BATCH);
-    expect(batchSize(650, 1000)).toBe(600);
+    expect(REPORT_BATCH).toBe(500);
+    expect(batchSize(150, 1000)).toBe(500);
+    expect(batchSize(999, 1000)).toBe(500);
+    expect(batchSize(5000, 0)).toBe(500);
+    expect(batchSize(1200, 2000)).toBe(1000);
     expect(batchSize(5000, 1000)).toBe(1000);
     expect(batchSize(5000, 700)).toBe(700);
+    // A control plane with a smaller limit than ours gets batches of its limit.
+    expect(batchSize(150, 100)).toBe(100);
+    expect(batchSize(5000, 100)).toBe(100);
+  });
+
+  it('sends a control plane that announced a limit below REPORT_BATCH full batches of that limit', async () => {
+    const t = manualTimers(T0);
+    const cp = await startSlowControlPlane();
+    const reporter = reporterFor(cp.url, t, 100);
+    for (let i = 0; i < REPORT_BATCH + 30; i++) reporter.push(T0, result(`r${i}`));
+    while (reporter.buffered >= REPORT_BATCH) {
+      await until('a call', () => cp.waiting > 0);
+      const buffered = reporter.buffered;
+      cp.release();
+      await until('the acknowledgement', () => reporter.buffered < buffered);
+    }
+    // Then the tick sends the rest, in calls of at most 100 as well.
+    const stopTick = every(t.timers, 1000, () => void reporter.report());
+    await t.advanceTo(T0 + 1000);
+    while (reporter.buffered > 0) {
+      await until('a call', () => cp.waiting > 0);
+      const buffered = reporter.buffered;
+      cp.release();
+      await until('the acknowledgement', () => reporter.buffered < buffered);
+    }
+    stopTick();
+    expect(cp.calls.map((c) => c.ids.length)).toEqual([100, 100, 100, 100, 100, 30]);
+    expect(new Set(cp.calls.flatMap((c) => c.ids)).size).toBe(REPORT_BATCH + 30);
   });
 
   it('after a failed call, full batches wait for the tick instead of a call per finished check', async () => {
@@ -205,7 +234,7 @@ describe('reporter', () => {
       cp.release();
       await until('the acknowledgement', () => reporter.buffered < buffered);
     }
-    expect(cp.calls.map((c) => c.ids.length)).toEqual([200, 200, 200, 200]);
+    expect(cp.calls.map((c) => c.ids.length)).toEqual(Array(4).fill(REPORT_BATCH));
     for (let i = 0; i < REPORT_BATCH; i++) reporter.push(T0, result(`s${i}`));
     await until('a full batch', () => cp.waiting === 1);
     cp.release();

@@ -9,7 +9,8 @@
 // without trees, this worktree's. TOGETHER=1 runs the trees at once instead, as agents of one region
 // sharing the monitors (about MONITORS / trees each), measured over the same window, ROUNDS (2) times
 // with their instance names swapped: A and B under the same load. Env: MONITORS (10000), INTERVAL
-// (10 s), WINDOW (30 s), SETTLE (12 s),
+// (10 s), WINDOW (30 s), SETTLE (12 s). Each window also gives the control plane's CPU per result it
+// stored (the agents' checks), which a change to the agent's reporting moves too.
 // AGENT_NODE_OPTIONS (e.g. --max-semi-space-size=16), PACED=0 to skip the floor, PIN=1 to pin the
 // agent to core 0; LOOKOUT_BENCH_PROF_DIR with AGENT_NODE_OPTIONS=--import=<abs>/cpu-profile.js profiles the
 // window (its .part2 file); LOOKOUT_BENCH_GC_DIR with AGENT_NODE_OPTIONS=--import=<abs>/gc-stats.js logs
@@ -123,9 +124,11 @@ const measure = async (agents) => {
   const c0 = await Promise.all(agents.map((a) => a.checks()));
   if (process.env.LOOKOUT_BENCH_PROF_DIR) for (const a of agents) process.kill(a.pid, 'SIGUSR2'); // the window only
   const t0 = agents.map((a) => cpuTicks(a.pid));
+  const cp0 = cpuTicks(cp.pid);
   const w0 = performance.now();
   await sleep(WINDOW * 1000);
   const t1 = agents.map((a) => cpuTicks(a.pid));
+  const cp1 = cpuTicks(cp.pid);
   if (process.env.LOOKOUT_BENCH_PROF_DIR) for (const a of agents) process.kill(a.pid, 'SIGUSR2');
   const secs = (performance.now() - w0) / 1000;
   const c1 = await Promise.all(agents.map((a) => a.checks()));
@@ -146,6 +149,11 @@ const measure = async (agents) => {
       buffered: h.buffered_results,
     });
   }
+  // The control plane stores what the agents report: its CPU per result over the same window.
+  const reported = c1.reduce((n, c, i) => n + c - c0[i], 0);
+  process.stdout.write(
+    `control plane: ${(((cp1 - cp0) * 1000) / CLK_TCK / reported).toFixed(4)} ms CPU per result, RSS ${rssMb(cp.pid).toFixed(0)} MB\n`,
+  );
   for (const a of agents) a.child.kill('SIGTERM');
   await Promise.all(agents.map((a) => new Promise((r) => a.child.once('exit', r))));
   return rows;
