@@ -2,6 +2,7 @@ import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import { assertMonitorLevel } from '../../domain/monitors/monitor-store.js';
 import type { Monitor, MonitorChange } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
+import type { MonitorLevels } from './monitor-levels.js';
 import { insertSql, monitorStates, monitors, toRow, updateSql } from './tables.js';
 
 type Row = Record<string, unknown>;
@@ -11,7 +12,10 @@ type Row = Record<string, unknown>;
  * the feed in the same IMMEDIATE transaction, so the feed's sequence has no gaps and no lost entries;
  * creates and deletes move the workspace's `monitor_count` (the plan cap) in it too.
  */
-export const sqliteMonitors = ({ st, one, many, immediate, page }: SqliteContext): MonitorStore => {
+export const sqliteMonitors = (
+  { st, one, many, immediate, page }: SqliteContext,
+  levels: MonitorLevels,
+): MonitorStore => {
   /** Appends a 'changed' entry to the monitor feed; call inside the transaction that changed it. */
   const monitorChanged = (monitorId: string) =>
     st(`INSERT INTO monitor_changes (monitor_id, kind, at) VALUES (?, 'changed', ?)`).run(
@@ -162,15 +166,18 @@ export const sqliteMonitors = ({ st, one, many, immediate, page }: SqliteContext
         `UPDATE monitor_states SET ${cols.map((c) => `${c} = @${c}`).join(', ')}
          WHERE monitor_id = @monitor_id AND location = @location AND version = @expected`,
       );
-      return immediate(() =>
-        writes.map(
+      return immediate(() => {
+        const won = writes.map(
           ({ next, expectedVersion }) =>
             (expectedVersion === 0
               ? insert.run(toRow(monitorStates, next))
               : update.run({ ...toRow(monitorStates, next), expected: expectedVersion })
             ).changes === 1,
-        ),
-      );
+        );
+        const written = writes.filter((_, i) => won[i]).map((w) => w.next);
+        levels.wrote(written, written.length);
+        return won;
+      });
     },
   };
 };

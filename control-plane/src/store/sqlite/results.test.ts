@@ -127,6 +127,56 @@ it('two processes on one file: each steps from the state the other left, and rea
   db.close();
 });
 
+it('monitor-level rows: a process answers from its copy until any process or statement writes one', async () => {
+  const path = join(dir, 'levels.db');
+  const a = createSqliteStore({ path });
+  const b = createSqliteStore({ path });
+  await a.init();
+  await b.init();
+  const star = (status: MonitorLocationState['status'], version: number): MonitorLocationState => ({
+    monitor_id: 'm1',
+    location: '*',
+    status,
+    consecutive_failures: 0,
+    consecutive_successes: 0,
+    consecutive_slow: 0,
+    last_result_at: at(100 + version),
+    last_scheduled_at: null,
+    version,
+  });
+  const starOf = async (s: typeof a, from: number) =>
+    stateOf((await s.recordResults(run('m1', 'eu-west', from, 1), step)).states, '*');
+  expect(await starOf(a, 0)).toBeUndefined();
+  expect(await b.putMonitorStates([{ next: star('up', 1), expectedVersion: 0 }])).toEqual([true]);
+  // b's insert moved the sequence: a reads the row.
+  expect(await starOf(a, 1)).toEqual(star('up', 1));
+  // A write that leaves the sequence alone (no statement of ours does: the triggers move it) is not
+  // seen, which shows a answers from its copy, not the table...
+  const db = new Database(path);
+  db.prepare("UPDATE monitor_states SET status = 'down' WHERE monitor_id = 'm1' AND location = '*'").run();
+  db.prepare('UPDATE monitor_level_seq SET seq = seq - 1').run();
+  expect(await starOf(a, 2)).toEqual(star('up', 1));
+  // ...and any statement that writes a '*' row moves it (here as resolveAlert's re-arming does).
+  db.prepare(
+    "UPDATE monitor_states SET status = 'unknown', version = version + 1 WHERE monitor_id = 'm1' AND location = '*'",
+  ).run();
+  expect(await starOf(a, 3)).toMatchObject({ status: 'unknown', version: 2 });
+  // a's own flip keeps its copy current: the sequence moved by exactly its write.
+  expect(await a.putMonitorStates([{ next: star('down', 3), expectedVersion: 2 }])).toEqual([true]);
+  db.prepare("UPDATE monitor_states SET status = 'up' WHERE monitor_id = 'm1' AND location = '*'").run();
+  db.prepare('UPDATE monitor_level_seq SET seq = seq - 1').run();
+  expect(await starOf(a, 4)).toEqual(star('down', 3));
+  db.prepare("UPDATE monitor_states SET status = 'down' WHERE monitor_id = 'm1' AND location = '*'").run();
+  // b's flip, after a's copy was taken, is what a answers with next; a lost compare-and-set moves nothing.
+  expect(await b.putMonitorStates([{ next: star('up', 4), expectedVersion: 3 }])).toEqual([true]);
+  expect(await a.putMonitorStates([{ next: star('up', 4), expectedVersion: 3 }])).toEqual([false]);
+  expect(await starOf(a, 5)).toEqual(star('up', 4));
+  expect(await starOf(b, 6)).toEqual(star('up', 4));
+  db.close();
+  await b.close();
+  await a.close();
+});
+
 it('pruning snapshots the states first: a file pruned of every result still opens with every state', async () => {
   const path = join(dir, 'prune.db');
   const a = createSqliteStore({ path, states: { schedule: () => () => {} } });

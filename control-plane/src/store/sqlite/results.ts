@@ -3,9 +3,10 @@ import { DAY_MS } from '../../domain/results/uptime.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
 import { decodeCursor, toPage } from '../cursor.js';
 import type { SqliteContext } from './db.js';
+import type { MonitorLevels } from './monitor-levels.js';
 import { type SqliteRollups, WAITING_CTE, waitingAfter } from './rollups.js';
 import type { SqliteStateBook } from './state-book.js';
-import { insertSql, monitorStates, recentResults, results, runWith } from './tables.js';
+import { insertSql, recentResults, results, runWith } from './tables.js';
 
 /**
  * Check results in SQLite, stored the way they arrive (issue 27; docs/decisions.md "The result store").
@@ -28,6 +29,7 @@ export const sqliteResults = (
   { st, immediate, many, read }: SqliteContext,
   rollups: SqliteRollups,
   book: SqliteStateBook,
+  levels: MonitorLevels,
 ): ResultStore => {
   return {
     async listResults(workspaceId, monitorId, q) {
@@ -177,11 +179,8 @@ export const sqliteResults = (
           rids.push(last);
           if (next) moved.set(key, next);
         }
-        const stars = many<MonitorLocationState>(
-          monitorStates,
-          "SELECT * FROM monitor_states WHERE location = '*' AND monitor_id IN (SELECT value FROM json_each(?))",
-          JSON.stringify(touched),
-        );
+        // The monitors' '*' rows, from this process's copy while no process has written one since.
+        const stars = levels.current(touched);
         return { stored, moved, last, stars, monitorsOf, rids };
       });
       book.committed(out.moved.values(), out.last, out.monitorsOf, out.rids);

@@ -13,6 +13,7 @@ import { sqliteIntegrations } from './integrations.js';
 import { sqliteMailSettings } from './mail-settings.js';
 import { sqliteMembers } from './members.js';
 import { migrate } from './migrations.js';
+import { monitorLevels } from './monitor-levels.js';
 import { sqliteMonitorStatus } from './monitor-status.js';
 import { sqliteMonitors } from './monitors.js';
 import { sqliteOAuth } from './oauth.js';
@@ -99,7 +100,8 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
   const heartbeats = sqliteHeartbeats(ctx, { path: opts.path, busyTimeoutMs });
   const book = sqliteStateBook(ctx, opts.states);
   const rollups = sqliteRollups(ctx, book, opts.rollups);
-  const results = sqliteResults(ctx, rollups, book);
+  const levels = monitorLevels(ctx);
+  const results = sqliteResults(ctx, rollups, book, levels);
   let checkpointer: Checkpointer | null = null;
   /** Set by close: a batch finishing meanwhile starts no thread that close would not stop. */
   let closing = false;
@@ -158,7 +160,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
       db.close();
     },
     ...sqliteTenancy(ctx),
-    ...sqliteMonitors(ctx),
+    ...sqliteMonitors(ctx, levels),
     ...results,
     recordResults,
     ...heartbeats.port,
