@@ -72,6 +72,20 @@ const startSlowControlPlane = async () => {
   };
 };
 
+/** Answers the reporter's calls one at a time, each once it is made, while `more()` holds. */
+const answerWhile = async (
+  cp: Awaited<ReturnType<typeof startSlowControlPlane>>,
+  reporter: { readonly buffered: number },
+  more: () => boolean,
+) => {
+  while (more()) {
+    await until('a call', () => cp.waiting > 0);
+    const buffered = reporter.buffered;
+    cp.release();
+    await until('the acknowledgement', () => reporter.buffered < buffered);
+  }
+};
+
 const reporterFor = (url: string, t: ReturnType<typeof manualTimers>, maxBatch?: number) => {
   const transport = createGrpcTransport({ baseUrl: url });
   return createReporter({
@@ -127,16 +141,11 @@ describe('reporter', () => {
     expect(cp.state.maxInFlight).toBe(1);
     expect(reporter.buffered).toBeGreaterThan(0);
 
-    // The tick sends everything left, in batches of at most 200.
+    // The tick sends everything left, in batches of at most REPORT_BATCH.
     cp.state.phase = 'tick';
     const rest = reporter.buffered;
     await t.advanceTo(T0 + 1000);
-    while (reporter.buffered > 0) {
-      await until('a call', () => cp.waiting > 0);
-      const buffered = reporter.buffered;
-      cp.release();
-      await until('the acknowledgement', () => reporter.buffered < buffered);
-    }
+    await answerWhile(cp, reporter, () => reporter.buffered > 0);
     const tickCalls = cp.calls.filter((c) => c.phase === 'tick');
     expect(tickCalls.length).toBe(Math.ceil(rest / REPORT_BATCH));
     expect(tickCalls.every((c) => c.ids.length <= REPORT_BATCH)).toBe(true);
@@ -158,12 +167,7 @@ describe('reporter', () => {
     expect(REPORT_BATCH).toBe(500); // the figures below
     // While the control plane holds it, 1,950 more checks finish: 3 whole batches and 450 over.
     for (let i = REPORT_BATCH; i < REPORT_BATCH + 1950; i++) reporter.push(T0, result(`r${i}`));
-    while (reporter.buffered >= REPORT_BATCH) {
-      await until('a call', () => cp.waiting > 0);
-      const buffered = reporter.buffered;
-      cp.release();
-      await until('the acknowledgement', () => reporter.buffered < buffered);
-    }
+    await answerWhile(cp, reporter, () => reporter.buffered >= REPORT_BATCH);
     // 1,000 (the limit), then the 500 left in whole batches; the 450 wait for the tick.
     expect(cp.calls.map((c) => c.ids.length)).toEqual([500, 1000, 500]);
     expect(reporter.buffered).toBe(450);
@@ -188,21 +192,11 @@ describe('reporter', () => {
     const cp = await startSlowControlPlane();
     const reporter = reporterFor(cp.url, t, 100);
     for (let i = 0; i < REPORT_BATCH + 30; i++) reporter.push(T0, result(`r${i}`));
-    while (reporter.buffered >= REPORT_BATCH) {
-      await until('a call', () => cp.waiting > 0);
-      const buffered = reporter.buffered;
-      cp.release();
-      await until('the acknowledgement', () => reporter.buffered < buffered);
-    }
+    await answerWhile(cp, reporter, () => reporter.buffered >= REPORT_BATCH);
     // Then the tick sends the rest, in calls of at most 100 as well.
     const stopTick = every(t.timers, 1000, () => void reporter.report());
     await t.advanceTo(T0 + 1000);
-    while (reporter.buffered > 0) {
-      await until('a call', () => cp.waiting > 0);
-      const buffered = reporter.buffered;
-      cp.release();
-      await until('the acknowledgement', () => reporter.buffered < buffered);
-    }
+    await answerWhile(cp, reporter, () => reporter.buffered > 0);
     stopTick();
     expect(cp.calls.map((c) => c.ids.length)).toEqual([100, 100, 100, 100, 100, 30]);
     expect(new Set(cp.calls.flatMap((c) => c.ids)).size).toBe(REPORT_BATCH + 30);
@@ -228,12 +222,7 @@ describe('reporter', () => {
     // The tick retries; once the control plane answers, everything goes, and full batches flow again.
     cp.state.refuse = false;
     await t.advanceTo(T0 + 1000);
-    while (reporter.buffered > 0) {
-      await until('a call', () => cp.waiting > 0);
-      const buffered = reporter.buffered;
-      cp.release();
-      await until('the acknowledgement', () => reporter.buffered < buffered);
-    }
+    await answerWhile(cp, reporter, () => reporter.buffered > 0);
     expect(cp.calls.map((c) => c.ids.length)).toEqual(Array(4).fill(REPORT_BATCH));
     for (let i = 0; i < REPORT_BATCH; i++) reporter.push(T0, result(`s${i}`));
     await until('a full batch', () => cp.waiting === 1);
