@@ -12,6 +12,12 @@ const cacheable = (s: MonitorLocationState) =>
   s.consecutive_slow === 0 &&
   s.last_scheduled_at === null &&
   STATUSES.includes(s.status);
+/** `a` in an array twice its length (the rest zero). */
+const doubled = <T extends Uint8Array | Uint32Array | Float64Array>(a: T): T => {
+  const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+  b.set(a);
+  return b;
+};
 
 /**
  * The monitor-level ('*') rows of `monitor_states`, kept by this process so that storing a batch of
@@ -37,23 +43,15 @@ export const monitorLevels = ({ st, many }: SqliteContext) => {
   let lastAt = new Float64Array(1024);
 
   const readSeq = () => (st('SELECT seq FROM monitor_level_seq').get() as { seq: number }).seq;
-  const drop = () => {
-    slots.clear();
-  };
   const put = (monitorId: string, row: MonitorLocationState | null) => {
     if (row && !cacheable(row)) return;
     let i = slots.get(monitorId);
     if (i === undefined) {
       i = slots.size;
       if (i === status.length) {
-        const grow = <T extends Uint8Array | Uint32Array | Float64Array>(a: T, make: (n: number) => T) => {
-          const b = make(a.length * 2);
-          b.set(a);
-          return b;
-        };
-        status = grow(status, (n) => new Uint8Array(n));
-        version = grow(version, (n) => new Uint32Array(n));
-        lastAt = grow(lastAt, (n) => new Float64Array(n));
+        status = doubled(status);
+        version = doubled(version);
+        lastAt = doubled(lastAt);
       }
       slots.set(monitorId, i);
     }
@@ -86,7 +84,7 @@ export const monitorLevels = ({ st, many }: SqliteContext) => {
     current(monitorIds: readonly string[]): MonitorLocationState[] {
       const now = readSeq();
       if (now !== seq) {
-        drop();
+        slots.clear();
         seq = now;
       }
       const out: MonitorLocationState[] = [];
@@ -114,19 +112,15 @@ export const monitorLevels = ({ st, many }: SqliteContext) => {
       return out;
     },
     /**
-     * After this process wrote '*' rows (inside the same transaction): `rows` as they are now, and how
-     * many rows it inserted, updated or deleted (each moved the sequence once).
+     * After this process wrote '*' rows (inside the same transaction): each row it inserted or updated,
+     * as it is now (each moved the sequence once).
      */
-    wrote(rows: readonly MonitorLocationState[], changes: number) {
+    wrote(rows: readonly MonitorLocationState[]) {
       const now = readSeq();
-      if (seq !== -1 && now === seq + changes) {
+      if (seq !== -1 && now === seq + rows.length) {
         for (const r of rows) put(r.monitor_id, r);
-      } else drop();
+      } else slots.clear();
       seq = now;
-    },
-    /** Monitors held (tests, metrics). */
-    get size() {
-      return slots.size;
     },
   };
 };

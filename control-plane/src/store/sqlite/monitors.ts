@@ -174,8 +174,7 @@ export const sqliteMonitors = (
               : update.run({ ...toRow(monitorStates, next), expected: expectedVersion })
             ).changes === 1,
         );
-        const written = writes.filter((_, i) => won[i]).map((w) => w.next);
-        levels.wrote(written, written.length);
+        levels.wrote(writes.filter((_, i) => won[i]).map((w) => w.next));
         return won;
       });
     },
