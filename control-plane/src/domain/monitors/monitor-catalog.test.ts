@@ -82,6 +82,35 @@ describe('monitor catalog', () => {
     expect(runs).toHaveLength(1);
   });
 
+  it('moves a changed monitor between regions, its new version in the regions it stays in', async () => {
+    const both = await add(['eu-west', 'us-east']);
+    const other = await add(['eu-west']);
+    const catalog = createMonitorCatalog(store);
+    await catalog.ready();
+    const changed = {
+      ...both,
+      check_locations: ['us-east'],
+      check_interval_seconds: 120,
+      version: both.version + 1,
+    };
+    await store.updateMonitor(changed, both.version);
+    await catalog.refresh();
+    expect([...catalog.region('eu-west').keys()]).toEqual([other.id]);
+    expect(catalog.region('us-east').get(both.id)).toMatchObject({
+      version: both.version + 1,
+      check_interval_seconds: 120,
+    });
+    // Back in both regions, and changed again in place.
+    await store.updateMonitor(
+      { ...changed, check_locations: ['eu-west', 'us-east'], version: both.version + 2 },
+      both.version + 1,
+    );
+    await catalog.refresh();
+    expect(catalog.region('eu-west').get(both.id)?.version).toBe(both.version + 2);
+    expect(catalog.region('us-east').get(both.id)?.version).toBe(both.version + 2);
+    expect(catalog.region('us-east').get(both.id)).toBe(catalog.get(both.id));
+  });
+
   it('reads monitors it has not seen yet from the store, and reloads when the feed was pruned past it', async () => {
     const catalog = createMonitorCatalog(store);
     await catalog.ready();
