@@ -49,7 +49,7 @@ export const shareOf = (
  * change costs the changed keys, not the whole set), unless it is 'all'.
  */
 export const shareChanges = <T extends { version: number }>(
-  values: ReadonlyMap<string, T>,
+  values: { get(key: string): T | undefined; keys(): Iterable<string> },
   dirty: Iterable<string> | 'all',
   held: ReadonlyMap<string, number>,
   owns: (key: string) => boolean,

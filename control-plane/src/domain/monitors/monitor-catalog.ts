@@ -20,7 +20,7 @@ export interface MonitorCatalog {
   ready(): Promise<void>;
   get(id: string): CatalogMonitor | undefined;
   /** The monitors that run in `region` now (not paused), by id. */
-  region(region: string): ReadonlyMap<string, CatalogMonitor>;
+  region(region: string): RegionView;
   /** Like `get` for many ids; ids not known yet (created a moment ago) are read from the store. */
   resolve(ids: Iterable<string>): Promise<Map<string, CatalogMonitor>>;
   /** Called with each run request that appears in the feed after the catalog started. */
@@ -35,6 +35,17 @@ export interface MonitorCatalog {
   /** Polls every `pollMs` until stopped; a failed read is reported to `onError` and tried again. */
   start(pollMs: number, onError: (err: unknown) => void): void;
   stop(): void;
+}
+
+/**
+ * A region's monitors, read through the catalog's one map: a map per region would be another table of
+ * 3.5 MB per region at 100,000 monitors. Iterating costs a pass over every monitor, which is what the
+ * callers do (a stream's full pass, the region health job every 15 s); `get` is a lookup.
+ */
+export interface RegionView {
+  get(id: string): CatalogMonitor | undefined;
+  keys(): IterableIterator<string>;
+  values(): IterableIterator<CatalogMonitor>;
 }
 
 /**
@@ -79,7 +90,6 @@ const createInterner = () => {
 export const createMonitorCatalog = (store: MonitorStore): MonitorCatalog => {
   const compact = createInterner();
   const byId = new Map<string, CatalogMonitor>();
-  const byRegion = new Map<string, Map<string, CatalogMonitor>>();
   const runListeners = new Set<(run: MonitorChange) => void>();
   const changeListeners = new Set<(ids: ReadonlySet<string> | null) => void>();
   let revision = 0;
@@ -87,37 +97,26 @@ export const createMonitorCatalog = (store: MonitorStore): MonitorCatalog => {
   let inFlight: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
 
-  /** The regions a monitor runs in (none while paused). */
-  const regionsOf = (m: CatalogMonitor | undefined): readonly string[] =>
-    m && !m.paused ? runningLocations(m) : [];
+  const runsIn = (m: CatalogMonitor, region: string) => !m.paused && runningLocations(m).includes(region);
   /**
-   * A monitor added, changed or gone. A change replaces its entries in place and deletes it only from
-   * the regions it left: a delete and a set per change would leave a deleted slot in the region's map
-   * each time, and 30,000 changes to 100,000 monitors would double that map's table for good.
+   * A monitor added, changed or gone. A change replaces its entry in place: a delete and a set would
+   * leave a deleted slot in the map each time, and 30,000 changes to 100,000 monitors would double its
+   * table for good.
    */
   const put = (id: string, m: Monitor | undefined) => {
-    const old = byId.get(id);
-    const c = m ? compact(m) : undefined;
-    const regions = regionsOf(c);
-    for (const r of regionsOf(old)) if (!regions.includes(r)) byRegion.get(r)?.delete(id);
-    if (!c) {
+    if (!m) {
       byId.delete(id);
       return;
     }
+    const c = compact(m);
     // Keyed by the record's own id string (the feed's copy of it would be a second one, 56 bytes).
     byId.set(c.id, c);
-    for (const r of regions) {
-      const map = byRegion.get(r) ?? new Map<string, CatalogMonitor>();
-      byRegion.set(r, map);
-      map.set(c.id, c);
-    }
   };
 
   /** Everything, a page at a time (yielding between pages so the event loop stays free). */
   const loadAll = async () => {
     const from = await store.latestMonitorChange();
     byId.clear();
-    byRegion.clear();
     let after: string | null = null;
     for (;;) {
       const page = await store.scanMonitors(after, PAGE);
@@ -168,7 +167,18 @@ export const createMonitorCatalog = (store: MonitorStore): MonitorCatalog => {
       await loaded;
     },
     get: (id) => byId.get(id),
-    region: (region) => byRegion.get(region) ?? new Map(),
+    region: (region) => ({
+      get(id) {
+        const m = byId.get(id);
+        return m && runsIn(m, region) ? m : undefined;
+      },
+      *keys() {
+        for (const m of byId.values()) if (runsIn(m, region)) yield m.id;
+      },
+      *values() {
+        for (const m of byId.values()) if (runsIn(m, region)) yield m;
+      },
+    }),
     async resolve(ids) {
       const out = new Map<string, CatalogMonitor>();
       const missing: string[] = [];
