@@ -75,6 +75,10 @@ describe('monitor catalog', () => {
     expect([...catalog.region('eu-west').keys()]).toEqual([domain.id]);
     expect([...catalog.region('us-east').keys()]).toEqual([added.id]);
     expect(catalog.get(eu.id)?.paused).toBe(true);
+    // A paused monitor runs nowhere: a stream's lookup of a changed id finds it in no region.
+    expect(catalog.region('eu-west').get(eu.id)).toBeUndefined();
+    expect(catalog.region('eu-west').get(domain.id)).toBe(catalog.get(domain.id));
+    expect(catalog.region('us-east').get(domain.id)).toBeUndefined();
     expect(catalog.get(both.id)).toBeUndefined();
     expect(runs.map((r) => [r.monitor_id, r.location, r.request_id])).toEqual([[domain.id, 'eu-west', 'r1']]);
     await catalog.refresh();
