@@ -201,7 +201,15 @@ export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => 
       for (const r of req.running) sent.set(catalog.get(r.monitorId)?.id ?? r.monitorId, Number(r.version));
       req.running = [];
       let first = true;
-      let wake: () => void = () => {};
+      /**
+       * Ends the wait between passes early (a change, a run request, the stream ending). Told while a
+       * pass runs (it awaits the store and pauses), it ends the next wait before it starts.
+       */
+      let woken = false;
+      const wakeNext = () => {
+        woken = true;
+      };
+      let wake: () => void = wakeNext;
       const sub = runNow.subscribe(
         region,
         (id) => sent.has(id),
@@ -250,13 +258,16 @@ export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => 
           /** Run requests that waited for a monitor this stream has just been handed. */
           let claimed: RunNowRequest[] = [];
           if (dirty === 'all' || dirty.size > 0) {
-            const { upserts, removes } = shareChanges(
+            // Changes that land while the pass pauses are the next pass's.
+            const changed = dirty;
+            dirty = new Set();
+            const { upserts, removes } = await shareChanges(
               catalog.region(region),
-              dirty,
+              changed,
               sent,
               (id) => ownerOf(id, agents, weight) === me,
+              () => new Promise((resolve) => setImmediate(resolve)),
             );
-            dirty = new Set();
             for (const m of upserts) sent.set(m.id, m.version);
             for (const id of removes) sent.delete(id);
             // The first pass hands over the whole share (some of it the agent already runs).
@@ -279,13 +290,17 @@ export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => 
           if (!some && now - lastSent >= KEEPALIVE_MS) pass.keepAliveAt = now;
           if (some || pass.keepAliveAt !== null) lastSent = now;
           yield* passMessages(pass);
-          await new Promise<void>((resolve) => {
-            const t = setTimeout(resolve, config.assignment_poll_ms);
-            wake = () => {
-              clearTimeout(t);
-              resolve();
-            };
-          });
+          if (!woken) {
+            await new Promise<void>((resolve) => {
+              const t = setTimeout(resolve, config.assignment_poll_ms);
+              wake = () => {
+                clearTimeout(t);
+                resolve();
+              };
+            });
+          }
+          woken = false;
+          wake = wakeNext;
         }
       } finally {
         streams.set(region, (streams.get(region) ?? 1) - 1);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** A node's weight for a key: the owner of a key is the node with the highest. */
 export type Weight = (key: string, node: string) => bigint;
@@ -7,10 +7,10 @@ export type Weight = (key: string, node: string) => bigint;
  * Rendezvous (highest-random-weight) hashing: each monitor goes to the agent with the highest
  * hash(monitor, agent). An agent joining or leaving moves only the monitors it wins or held.
  */
-export const sha256Weight: Weight = (key, node) => {
-  const h = createHash('sha256').update(key).update('\0').update(node).digest();
-  return h.readBigUInt64BE(0);
-};
+export const sha256Weight: Weight = (key, node) =>
+  // The first 8 bytes of SHA-256(key, NUL, node), big-endian: one call, no hash object (3-6 × faster
+  // than createHash's update chain, and the same weights, so replicas of either version agree).
+  BigInt(`0x${hash('sha256', `${key}\0${node}`).slice(0, 16)}`);
 
 export const ownerOf = (
   key: string,
@@ -43,21 +43,29 @@ export const shareOf = (
   return out;
 };
 
+/** How many keys a pass looks at between two pauses (2–5 ms of work with two nodes to choose from). */
+export const SHARE_SLICE = 1000;
+
 /**
  * What a node must be told so that it holds exactly the keys it owns: the owned values whose version
  * it does not hold, and the keys it holds but does not own. Only the `dirty` keys are looked at (a
- * change costs the changed keys, not the whole set), unless it is 'all'.
+ * change costs the changed keys, not the whole set), unless it is 'all'. Every `SHARE_SLICE` keys it
+ * awaits `pause` (the caller's way back to the event loop): a pass over 100,000 monitors in a region
+ * with two agents hashes 200,000 times, which must not hold up every other request for that long.
  */
-export const shareChanges = <T extends { version: number }>(
+export const shareChanges = async <T extends { version: number }>(
   values: { get(key: string): T | undefined; keys(): Iterable<string> },
   dirty: Iterable<string> | 'all',
   held: ReadonlyMap<string, number>,
   owns: (key: string) => boolean,
-): { upserts: T[]; removes: string[] } => {
+  pause: () => Promise<void> = async () => {},
+): Promise<{ upserts: T[]; removes: string[] }> => {
   const upserts: T[] = [];
   const removes: string[] = [];
   const mine = new Set<string>();
+  let seen = 0;
   for (const key of dirty === 'all' ? values.keys() : dirty) {
+    if (++seen % SHARE_SLICE === 0) await pause();
     const v = values.get(key);
     if (v && owns(key)) {
       if (dirty === 'all') mine.add(key);
