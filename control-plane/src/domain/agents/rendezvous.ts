@@ -43,7 +43,7 @@ export const shareOf = (
   return out;
 };
 
-/** How many keys a pass looks at between two pauses (2–5 ms of work with two nodes to choose from). */
+/** How many keys a pass looks at between two pauses (~3.5 ms of work with two agents to choose from). */
 export const SHARE_SLICE = 1000;
 
 /**
