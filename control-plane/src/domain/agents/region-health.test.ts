@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../../../test/contract/fixtures.js';
 import { createSqliteStore } from '../../store/sqlite/sqlite-store.js';
-import { checkRegions } from './region-health.js';
+import type { CatalogMonitor } from '../types.js';
+import { checkRegions, REGION_SLICE } from './region-health.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lookout-region-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -100,6 +101,29 @@ describe('region health', () => {
     await store.touchAgentSession('a', 's', at(801), { health: health(600) });
     await checkRegions(store, ['eu-west'], at(801), 45_000);
     expect(await openAlerts()).toBe(1);
+    await store.close();
+  });
+
+  it('returns to the event loop while it counts a large region', async () => {
+    const store = createSqliteStore({ path: join(dir, 'slices.db') });
+    await store.init();
+    const n = 2 * REGION_SLICE + 1;
+    // Whether a macrotask queued before the job had run when the job counted each monitor.
+    let ranBetween = false;
+    const seenAt: boolean[] = [];
+    const monitors = function* () {
+      for (let i = 0; i < n; i++) {
+        seenAt.push(ranBetween);
+        yield { workspace_id: 'w' } as CatalogMonitor;
+      }
+    };
+    setImmediate(() => {
+      ranBetween = true;
+    });
+    await checkRegions(store, ['eu-west'], new Date('2026-06-01T00:00:00Z'), 45_000, async () => monitors());
+    expect(seenAt).toHaveLength(n);
+    expect(seenAt[REGION_SLICE - 1]).toBe(false);
+    expect(seenAt[n - 1]).toBe(true);
     await store.close();
   });
 });
