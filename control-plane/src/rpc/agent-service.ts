@@ -266,7 +266,6 @@ export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => 
               changed,
               sent,
               (id) => ownerOf(id, agents, weight) === me,
-              () => new Promise((resolve) => setImmediate(resolve)),
             );
             for (const m of upserts) sent.set(m.id, m.version);
             for (const id of removes) sent.delete(id);

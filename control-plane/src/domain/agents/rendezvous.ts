@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** A node's weight for a key: the owner of a key is the node with the highest. */
 export type Weight = (key: string, node: string) => bigint;
@@ -50,7 +51,7 @@ export const SHARE_SLICE = 1000;
  * What a node must be told so that it holds exactly the keys it owns: the owned values whose version
  * it does not hold, and the keys it holds but does not own. Only the `dirty` keys are looked at (a
  * change costs the changed keys, not the whole set), unless it is 'all'. Every `SHARE_SLICE` keys it
- * awaits `pause` (the caller's way back to the event loop): a pass over 100,000 monitors in a region
+ * awaits `pause` (by default a return to the event loop): a pass over 100,000 monitors in a region
  * with two agents hashes 200,000 times, which must not hold up every other request for that long.
  */
 export const shareChanges = async <T extends { version: number }>(
@@ -58,7 +59,7 @@ export const shareChanges = async <T extends { version: number }>(
   dirty: Iterable<string> | 'all',
   held: ReadonlyMap<string, number>,
   owns: (key: string) => boolean,
-  pause: () => Promise<void> = async () => {},
+  pause: () => Promise<void> = nextTurn,
 ): Promise<{ upserts: T[]; removes: string[] }> => {
   const upserts: T[] = [];
   const removes: string[] = [];

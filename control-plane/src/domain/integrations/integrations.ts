@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AppError, digestsEqual, hashSecret, newId, randomToken } from '@lookout/shared';
 import { z } from 'zod';
 import type { AlertStore } from '../alerts/alert-store.js';
@@ -152,8 +153,6 @@ export interface EventOutcome {
 /** Events applied between two yields to the event loop (see applyInboundEvents). */
 export const APPLY_SLICE = 25;
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * Applies an integration's events in order, APPLY_SLICE at a time with a yield to the event loop
  * between slices: a large Alertmanager group (up to MAX_ALERTS_PER_REQUEST) would otherwise hold the
@@ -173,7 +172,7 @@ export const applyInboundEvents = async (
   const by: Actor = { type: 'integration', integration_id: integration.id };
   const out: EventOutcome[] = [];
   for (const [i, e] of events.entries()) {
-    if (i > 0 && i % APPLY_SLICE === 0) await yieldToEventLoop();
+    if (i > 0 && i % APPLY_SLICE === 0) await nextTurn();
     const key = {
       workspace_id: integration.workspace_id,
       source_type: 'integration' as const,

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CatalogMonitor, Monitor, MonitorChange } from '../types.js';
 import type { MonitorStore } from './monitor-store.js';
 import { runningLocations } from './monitors.js';
@@ -123,7 +124,7 @@ export const createMonitorCatalog = (store: MonitorStore): MonitorCatalog => {
       for (const m of page) put(m.id, m);
       if (page.length < PAGE) break;
       after = page[page.length - 1]!.id;
-      await new Promise((r) => setImmediate(r));
+      await nextTurn();
     }
     // Entries after `from` are applied by the next refresh (re-reading a monitor is harmless).
     revision = from;

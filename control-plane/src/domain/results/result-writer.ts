@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CheckResultRecord, MonitorLocationState } from '../types.js';
 import type { ResultStore } from './result-store.js';
 
@@ -27,7 +28,7 @@ export const createResultWriter = (record: RecordResults, maxResults = 10_000) =
     running = true;
     while (queue.length > 0) {
       // The store may write synchronously (SQLite): let requests already received queue up first.
-      await new Promise((r) => setImmediate(r));
+      await nextTurn();
       const group: Pending[] = [];
       let size = 0;
       while (queue.length > 0 && (group.length === 0 || size + queue[0]!.results.length <= maxResults)) {

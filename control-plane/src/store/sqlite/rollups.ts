@@ -1,3 +1,4 @@
+import { setImmediate as immediate } from 'node:timers/promises';
 import { DAY_MS, HOUR_MS } from '../../domain/results/uptime.js';
 import { type SqliteContext, withoutFsync } from './db.js';
 import { periodic, type Schedule } from './periodic.js';
@@ -104,7 +105,7 @@ export const sqliteRollups = (ctx: SqliteContext, book: SqliteStateBook, opts: R
   const everyMs = opts.everyMs ?? 300_000;
   const chunkMonitors = opts.chunkMonitors ?? 250;
   const chunkRows = opts.chunkRows ?? 1000;
-  const nextTurn = opts.nextTurn ?? (() => new Promise<void>((r) => setImmediate(r)));
+  const nextTurn = opts.nextTurn ?? (() => immediate());
 
   interface Mark {
     upto: number;

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { MonitorLocationState } from '../../domain/types.js';
 import { type SqliteContext, withoutFsync } from './db.js';
 import { periodic, type Schedule } from './periodic.js';
@@ -155,7 +156,7 @@ export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions =
             }
             if (last) st('UPDATE result_state_mark SET upto = max(upto, ?)').run(target);
           });
-          if (!last) await new Promise((r) => setImmediate(r));
+          if (!last) await nextTurn();
         }
       } catch (e) {
         // Written again by the next snapshot.
