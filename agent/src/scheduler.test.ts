@@ -140,4 +140,69 @@ describe('scheduler', () => {
       expect(startedAt - slot).toBeLessThan(10);
     }
   });
+
+  it('after a stall of more than an interval, runs each monitor once and skips the slot it missed', () => {
+    // A clock that moves only when told, and a timer that fires only when told: the process was frozen.
+    let now = T0;
+    let due: (() => void) | null = null;
+    const timers = {
+      now: () => now,
+      set: (fn: () => void) => {
+        due = fn;
+        return 1;
+      },
+      clear: () => {
+        due = null;
+      },
+    };
+    const runs: [string, number][] = [];
+    const s = createScheduler({ region: 'r', timers, dispatch: (run, at) => runs.push([run.id, at]) });
+    s.upsert('a', 10_000, null);
+    s.upsert('b', 10_000, null);
+    now = T0 + 25_000; // 2.5 intervals later
+    (due as (() => void) | null)?.();
+    expect(runs.map(([id]) => id).sort()).toEqual(['a', 'b']);
+    for (const [id, at] of runs) expect(at).toBe(nextRunAt(id, 'r', 10_000, T0));
+    expect(s.skipped).toBe(2);
+  });
+
+  it('a monitor updated many times runs once per slot, wherever its updates moved it', async () => {
+    const t = manualTimers(T0);
+    const runs: [string, number][] = [];
+    const s = createScheduler({
+      region: 'eu-west',
+      timers: t.timers,
+      dispatch: (run, at) => {
+        runs.push([run.id, at]);
+        run.done();
+      },
+    });
+    s.upsert('m', 60_000, null);
+    s.upsert('m', 60_000, null); // the same slot again
+    s.upsert('m', 30_000, null); // another slot
+    s.upsert('m', 60_000, null); // back to the first slot
+    s.upsert('gone', 60_000, null);
+    s.remove('gone');
+    s.upsert('back', 60_000, null);
+    s.remove('back');
+    s.upsert('back', 60_000, null);
+    await t.advanceTo(T0 + 120_000);
+    const at = (id: string) => runs.filter(([r]) => r === id).map(([, a]) => a);
+    const first = nextRunAt('m', 'eu-west', 60_000, T0);
+    expect(at('m')).toEqual([first, first + 60_000]);
+    expect(at('gone')).toEqual([]);
+    const back = nextRunAt('back', 'eu-west', 60_000, T0);
+    expect(at('back')).toEqual([back, back + 60_000]);
+  });
+
+  it('holds no timer once its monitors are removed and their ticks have passed', async () => {
+    const t = manualTimers(T0);
+    const s = createScheduler({ region: 'r', timers: t.timers, dispatch: (run) => run.done() });
+    for (let i = 0; i < 100; i++) s.upsert(`m${i}`, 60_000, null);
+    await t.advanceTo(T0 + 30_000);
+    for (let i = 0; i < 100; i++) s.remove(`m${i}`);
+    await t.advanceTo(T0 + 120_000);
+    expect(t.pendingCount()).toBe(0);
+    expect(s.size).toBe(0);
+  });
 });

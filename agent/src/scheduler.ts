@@ -1,9 +1,9 @@
 import { nextSlot, phaseOf } from './phase.js';
 
 /**
- * Runs each assigned monitor on its own wall-clock phase. One timer for the earliest due run (a
- * min-heap of due times), so 50,000 monitors cost one timer, not 50,000. A run that is still going
- * when its next slot comes skips that slot: never two runs of one monitor at once.
+ * Runs each assigned monitor on its own wall-clock phase. One timer, for the earliest 10 ms tick that
+ * holds a due run, so 100,000 monitors cost one timer, not 100,000. A run that is still going when its
+ * next slot comes skips that slot: never two runs of one monitor at once.
  */
 export interface Timers {
   now(): number;
@@ -36,8 +36,9 @@ class Entry<T> implements ScheduledRun<T> {
   /** Where in its interval it runs (computed once per upsert: a hash). */
   phase: number;
   nextAt: number;
-  /** Bumped by each upsert: heap nodes of an older generation are stale. */
-  gen = 1;
+  /** The tick whose bucket holds its next run; a reference in any other bucket is stale. */
+  tick = 0;
+  removed = false;
   running = false;
   data: T;
   constructor(id: string, intervalMs: number, phase: number, nextAt: number, data: T) {
@@ -50,13 +51,6 @@ class Entry<T> implements ScheduledRun<T> {
   done() {
     this.running = false;
   }
-}
-
-/** A due time in the heap. One per entry is live; a run reuses its node for the next slot. */
-interface Node<T> {
-  at: number;
-  e: Entry<T>;
-  gen: number;
 }
 
 export interface SchedulerOptions<T> {
@@ -75,53 +69,74 @@ export interface SchedulerOptions<T> {
  */
 const TICK_MS = 10;
 
+/** The tick a due time starts on: the first multiple of TICK_MS at or after it. */
+const tickOf = (at: number) => Math.ceil(at / TICK_MS);
+
+/**
+ * The runs are filed in buckets, one per 10 ms tick that holds a due run (a calendar queue), and only
+ * the ticks themselves are ordered, in a min-heap of numbers: a run costs an append to its next tick's
+ * bucket, where a heap of every monitor's due time cost a sift through ~17 levels of objects scattered
+ * over the heap per run (docs/benchmarks.md, "Issue 27, sixteenth round"). An entry moved to another
+ * tick (an upsert) leaves a stale reference in its old bucket, skipped because the entry's `tick` no
+ * longer names that bucket; a bucket goes when its tick has run.
+ */
 export const createScheduler = <T>(opts: SchedulerOptions<T>) => {
   const { timers, region } = opts;
   const entries = new Map<string, Entry<T>>();
-  let heap: Node<T>[] = [];
+  const buckets = new Map<number, Entry<T>[]>();
+  /** The ticks that have a bucket, as a binary min-heap (a tick may appear twice; see `fire`). */
+  const ticks: number[] = [];
   let timer: unknown = null;
   let timerAt = Number.POSITIVE_INFINITY;
   let stopped = false;
   let skipped = 0;
 
-  const live = (n: Node<T>) => entries.get(n.e.id) === n.e && n.e.gen === n.gen;
-  const push = (n: Node<T>) => {
-    heap.push(n);
-    let i = heap.length - 1;
+  const pushTick = (k: number) => {
+    let i = ticks.length;
+    ticks.push(k);
     while (i > 0) {
       const p = (i - 1) >> 1;
-      const up = heap[p]!;
-      if (up.at <= n.at) break;
-      heap[i] = up;
+      const up = ticks[p]!;
+      if (up <= k) break;
+      ticks[i] = up;
       i = p;
     }
-    heap[i] = n;
+    ticks[i] = k;
   };
-  const pop = () => {
-    const top = heap[0]!;
-    const last = heap.pop()!;
-    const size = heap.length;
+  const popTick = () => {
+    const top = ticks[0]!;
+    const last = ticks.pop()!;
+    const size = ticks.length;
     if (size > 0) {
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
         if (l >= size) break;
         const r = l + 1;
-        const c = r < size && heap[r]!.at < heap[l]!.at ? r : l;
-        if (heap[c]!.at >= last.at) break;
-        heap[i] = heap[c]!;
+        const c = r < size && ticks[r]! < ticks[l]! ? r : l;
+        if (ticks[c]! >= last) break;
+        ticks[i] = ticks[c]!;
         i = c;
       }
-      heap[i] = last;
+      ticks[i] = last;
     }
     return top;
+  };
+  /** Files an entry under the tick of its `nextAt`. */
+  const file = (e: Entry<T>) => {
+    const k = tickOf(e.nextAt);
+    e.tick = k;
+    const b = buckets.get(k);
+    if (b) b.push(e);
+    else {
+      buckets.set(k, [e]);
+      pushTick(k);
+    }
   };
 
   const arm = () => {
     if (stopped) return;
-    // drop stale heap heads (removed or rescheduled entries)
-    while (heap.length > 0 && !live(heap[0]!)) pop();
-    const at = Math.ceil((heap[0]?.at ?? Number.POSITIVE_INFINITY) / TICK_MS) * TICK_MS;
+    const at = ticks.length > 0 ? ticks[0]! * TICK_MS : Number.POSITIVE_INFINITY;
     if (at === timerAt) return;
     if (timer !== null) timers.clear(timer);
     timer = null;
@@ -129,24 +144,39 @@ export const createScheduler = <T>(opts: SchedulerOptions<T>) => {
     if (at !== Number.POSITIVE_INFINITY) timer = timers.set(fire, Math.max(0, at - timers.now()));
   };
 
+  /** One slot of a monitor: a run, or a skip while its previous run goes on. */
+  const runSlot = (e: Entry<T>, slot: number) => {
+    if (e.running) {
+      skipped++;
+      return;
+    }
+    e.running = true;
+    opts.dispatch(e, slot);
+  };
+
   const fire = () => {
     timer = null;
     timerAt = Number.POSITIVE_INFINITY;
     const now = timers.now();
-    while (heap.length > 0 && heap[0]!.at <= now) {
-      const n = pop();
-      if (!live(n)) continue;
-      const e = n.e;
-      const slot = n.at;
-      e.nextAt = nextSlot(e.phase, e.intervalMs, Math.max(slot, now - e.intervalMs));
-      n.at = e.nextAt;
-      push(n);
-      if (e.running) {
-        skipped++;
-        continue;
+    while (ticks.length > 0 && ticks[0]! * TICK_MS <= now) {
+      const k = popTick();
+      const bucket = buckets.get(k);
+      // A tick filed again while its bucket ran (a clock stepped back) is in the heap twice.
+      if (!bucket) continue;
+      buckets.delete(k);
+      for (const e of bucket) {
+        if (e.removed || e.tick !== k) continue;
+        const slot = e.nextAt;
+        // After a stall of more than an interval, one slot within the last interval is due as well
+        // (then skipped, as its first run still goes): the next one is after now.
+        let next = nextSlot(e.phase, e.intervalMs, Math.max(slot, now - e.intervalMs));
+        const catchUp = next <= now ? next : -1;
+        if (catchUp >= 0) next += e.intervalMs;
+        e.nextAt = next;
+        file(e);
+        runSlot(e, slot);
+        if (catchUp >= 0) runSlot(e, catchUp);
       }
-      e.running = true;
-      opts.dispatch(e, slot);
     }
     arm();
   };
@@ -167,17 +197,20 @@ export const createScheduler = <T>(opts: SchedulerOptions<T>) => {
         e.phase = phase;
         e.nextAt = nextAt;
         e.data = data;
-        e.gen++;
+        // Still due on the same tick (a new version, the same interval): it is in that bucket already.
+        if (e.tick === tickOf(nextAt)) return;
       } else {
         e = new Entry(id, intervalMs, phase, nextAt, data);
         entries.set(id, e);
       }
-      push({ at: nextAt, e, gen: e.gen });
+      file(e);
       arm();
     },
     remove(id: string) {
+      const e = entries.get(id);
+      if (!e) return;
+      e.removed = true;
       entries.delete(id);
-      arm();
     },
     /** What the owner keeps for a monitor, if it is scheduled. */
     get: (id: string): T | undefined => entries.get(id)?.data,
@@ -197,11 +230,6 @@ export const createScheduler = <T>(opts: SchedulerOptions<T>) => {
       stopped = true;
       if (timer !== null) timers.clear(timer);
       timer = null;
-    },
-    /** Compacts the heap when removals left many dead nodes (call occasionally). */
-    compact() {
-      heap = heap.filter(live);
-      heap.sort((a, b) => a.at - b.at);
     },
   };
 };

@@ -159,11 +159,13 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
           req.destroy(err as Error);
         };
         let tls: ProbeOutcome['tls'];
-        req.once('socket', (socket) => {
-          if (hop.lookup) socket.once('lookup', () => (t.dns = performance.now() - t0));
-          socket.once('connect', () => (t.connect = performance.now() - t0));
+        // `on`, not `once`: each request has one socket and one response (no keep-alive), and `once`
+        // costs a wrapper per listener, four times a check.
+        req.on('socket', (socket) => {
+          if (hop.lookup) socket.on('lookup', () => (t.dns = performance.now() - t0));
+          socket.on('connect', () => (t.connect = performance.now() - t0));
           if (!hop.isHttps) return;
-          socket.once('secureConnect', () => {
+          socket.on('secureConnect', () => {
             t.tls = performance.now() - t0;
             if (spec.ssl_cert_monitoring) {
               const cert = (socket as TLSSocket).getPeerCertificate();
@@ -179,7 +181,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
             }
           });
         });
-        req.once('response', (r) => {
+        req.on('response', (r) => {
           res = r;
           t.firstByte = performance.now() - t0;
           const chunks: Buffer[] = [];
@@ -192,7 +194,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
               }
             });
           } else r.resume(); // the body is read to its end, and dropped
-          r.once('end', () => {
+          r.on('end', () => {
             if (settled) return;
             settled = true;
             abort.current = null;
