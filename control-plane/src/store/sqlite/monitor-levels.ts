@@ -1,9 +1,12 @@
 import type { MonitorLocationState } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
+import { createMonitorSlots, type MonitorSlots, widened } from './monitor-slots.js';
 import { monitorStates } from './tables.js';
 
 /** Status codes in `status`: 0 means the monitor has no monitor-level row. */
 const STATUSES = [null, 'up', 'down', 'unknown'] as const;
+/** In `status`: nothing known of the monitor's row (not read since the copy was last dropped). */
+const UNREAD = 255;
 type Status = Exclude<(typeof STATUSES)[number], null>;
 /** Not cached: a row with counters or a scheduled time (no flip writes one) is read from the table. */
 const cacheable = (s: MonitorLocationState) =>
@@ -12,12 +15,6 @@ const cacheable = (s: MonitorLocationState) =>
   s.consecutive_slow === 0 &&
   s.last_scheduled_at === null &&
   STATUSES.includes(s.status);
-/** `a` in an array twice its length (the rest zero). */
-const doubled = <T extends Uint8Array | Uint32Array | Float64Array>(a: T): T => {
-  const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-  b.set(a);
-  return b;
-};
 
 /**
  * The monitor-level ('*') rows of `monitor_states`, kept by this process so that storing a batch of
@@ -30,30 +27,30 @@ const doubled = <T extends Uint8Array | Uint32Array | Float64Array>(a: T): T => 
  * Every read goes through `current`, inside the transaction that uses the rows: when the sequence is
  * not the one this copy was taken at, the copy is dropped and rows are read again as they are needed.
  * A process that writes '*' rows itself (`wrote`) keeps its copy when the sequence moved by exactly
- * its own writes, and drops it otherwise. Held compactly (a slot per monitor in typed arrays, ~30
- * bytes a monitor with the map), for the monitors ingestion has touched since the last drop.
+ * its own writes, and drops it otherwise. Held compactly, in typed arrays indexed by the monitor's
+ * number in `monitors` (monitor-slots.ts, shared with the state book): 13 bytes a monitor.
  */
-export const monitorLevels = ({ st, many }: SqliteContext) => {
+export const monitorLevels = ({ st, many }: SqliteContext, monitors: MonitorSlots = createMonitorSlots()) => {
   /** The sequence this copy is good for; -1: nothing read yet. */
   let seq = -1;
-  const slots = new Map<string, number>();
-  let status = new Uint8Array(1024);
-  let version = new Uint32Array(1024);
+  /** By monitor slot: a code of STATUSES, or UNREAD. */
+  let status = new Uint8Array(0);
+  let version = new Uint32Array(0);
   /** Epoch ms of the row's last_result_at; NaN for null. */
-  let lastAt = new Float64Array(1024);
+  let lastAt = new Float64Array(0);
+  const drop = () => status.fill(UNREAD);
 
   const readSeq = () => (st('SELECT seq FROM monitor_level_seq').get() as { seq: number }).seq;
   const put = (monitorId: string, row: MonitorLocationState | null) => {
-    if (row && !cacheable(row)) return;
-    let i = slots.get(monitorId);
-    if (i === undefined) {
-      i = slots.size;
-      if (i === status.length) {
-        status = doubled(status);
-        version = doubled(version);
-        lastAt = doubled(lastAt);
-      }
-      slots.set(monitorId, i);
+    const i = monitors.slot(monitorId);
+    if (i >= status.length) {
+      status = widened(status, i + 1, UNREAD);
+      version = widened(version, i + 1);
+      lastAt = widened(lastAt, i + 1);
+    }
+    if (row && !cacheable(row)) {
+      status[i] = UNREAD;
+      return;
     }
     status[i] = row ? STATUSES.indexOf(row.status) : 0;
     version[i] = row?.version ?? 0;
@@ -61,7 +58,7 @@ export const monitorLevels = ({ st, many }: SqliteContext) => {
   };
   const rowOf = (monitorId: string, i: number): MonitorLocationState | null => {
     const s = status[i]!;
-    if (s === 0) return null;
+    if (s === 0 || s === UNREAD) return null;
     const at = lastAt[i]!;
     return {
       monitor_id: monitorId,
@@ -84,14 +81,14 @@ export const monitorLevels = ({ st, many }: SqliteContext) => {
     current(monitorIds: readonly string[]): MonitorLocationState[] {
       const now = readSeq();
       if (now !== seq) {
-        slots.clear();
+        drop();
         seq = now;
       }
       const out: MonitorLocationState[] = [];
       const missing: string[] = [];
       for (const id of monitorIds) {
-        const i = slots.get(id);
-        if (i === undefined) missing.push(id);
+        const i = monitors.find(id);
+        if (i < 0 || i >= status.length || status[i] === UNREAD) missing.push(id);
         else {
           const row = rowOf(id, i);
           if (row) out.push(row);
@@ -119,7 +116,7 @@ export const monitorLevels = ({ st, many }: SqliteContext) => {
       const now = readSeq();
       if (seq !== -1 && now === seq + rows.length) {
         for (const r of rows) put(r.monitor_id, r);
-      } else slots.clear();
+      } else drop();
       seq = now;
     },
   };

@@ -1,4 +1,5 @@
 import { createMonitorOrder } from './monitor-order.js';
+import { createMonitorSlots, type MonitorSlots, widened } from './monitor-slots.js';
 
 const MIN_RING = 1 << 16;
 
@@ -12,7 +13,8 @@ const MIN_RING = 1 << 16;
  * Held in typed arrays, not an array per monitor. The table's row ids are dense (they only rise, one
  * per row), so a ring indexed by row id holds, for each row, the distance to the same monitor's next
  * row: 4 bytes a row, and nothing for the collector to trace. Each monitor keeps its first and last
- * row id. The ring spans every row id a monitor may still point to (`low`, see `sweep`, to the newest)
+ * row id, in columns indexed by the monitor's number in `monitors` (monitor-slots.ts, shared with the
+ * state book). The ring spans every row id a monitor may still point to (`low`, see `sweep`, to the newest)
  * and doubles when that span outgrows it (halving again, after a backlog, once a sweep finds the span
  * down to an eighth of it). An array per monitor cost ~25 MB and 100,000 objects at
  * 100,000 monitors (docs/benchmarks.md, issue 27's eighth round).
@@ -21,16 +23,14 @@ const MIN_RING = 1 << 16;
  * monitor's chain when it is next touched, and from all of them by `sweep`, a bounded slice at a time.
  * Readers join the ids they get against the table, so an id not yet forgotten costs nothing but a miss.
  */
-export const createRecentIndex = () => {
-  /** Monitor id → its slot. */
-  const slotOf = new Map<string, number>();
-  const idOf: (string | undefined)[] = [];
+export const createRecentIndex = (monitors: MonitorSlots = createMonitorSlots()) => {
+  /** By monitor slot: whether the monitor is in the index (its place in `order` taken). */
+  let member = new Uint8Array(0);
   /** A slot's first and last row id (0: none; row ids start at 1). */
   let first = new Float64Array(0);
   let last = new Float64Array(0);
   /** 1: the monitor's chain was found empty by a sweep (it leaves at the next one if still empty). */
   let idle = new Uint8Array(0);
-  const freeSlots: number[] = [];
 
   /** gap[rid & mask]: the monitor's next row id minus `rid`, 0 for its last. */
   let gap = new Int32Array(MIN_RING);
@@ -48,27 +48,24 @@ export const createRecentIndex = () => {
   /** Monitors dropped since the order last let go of them. */
   let dropped = 0;
 
-  const widen = <T extends Float64Array | Uint8Array>(a: T, n: number): T => {
-    const b = new (a.constructor as new (n: number) => T)(n);
-    b.set(a);
-    return b;
+  /** The monitor's slot, if it is in the index; -1 otherwise. */
+  const slotIn = (monitorId: string) => {
+    const s = monitors.find(monitorId);
+    return s >= 0 && s < member.length && member[s] === 1 ? s : -1;
   };
-  const newSlot = (monitorId: string): number => {
-    let s = freeSlots.pop();
-    if (s === undefined) {
-      s = idOf.length;
-      if (s === first.length) {
-        const n = Math.max(1024, s * 2);
-        first = widen(first, n);
-        last = widen(last, n);
-        idle = widen(idle, n);
-      }
-      idOf.push(monitorId);
-    } else idOf[s] = monitorId;
+  /** Puts a monitor in the index, with no rows. */
+  const join = (monitorId: string): number => {
+    const s = monitors.slot(monitorId);
+    if (s >= member.length) {
+      member = widened(member, s + 1);
+      first = widened(first, s + 1);
+      last = widened(last, s + 1);
+      idle = widened(idle, s + 1);
+    }
+    member[s] = 1;
     first[s] = 0;
     last[s] = 0;
     idle[s] = 0;
-    slotOf.set(monitorId, s);
     return s;
   };
   /** The ring at `n` entries, each entry a chain can reach, (low, high], moved to its new place. */
@@ -130,11 +127,11 @@ export const createRecentIndex = () => {
     add(monitorId: string, rid: number) {
       // Gone from the table already (read just before a flush deleted it): nothing to point to.
       if (rid <= floor) return;
-      let s = slotOf.get(monitorId);
-      if (s === undefined) {
+      let s = slotIn(monitorId);
+      if (s < 0) {
         // A monitor met again after a sweep let it go still has its place in the order.
         order.add(monitorId);
-        s = newSlot(monitorId);
+        s = join(monitorId);
       } else {
         if (last[s]! >= rid) return;
         trim(s);
@@ -155,8 +152,8 @@ export const createRecentIndex = () => {
     /** The row ids of `monitorId` in (after, upto], ascending. */
     of(monitorId: string, after = floor, upto = Number.MAX_SAFE_INTEGER): number[] {
       const out: number[] = [];
-      const s = slotOf.get(monitorId);
-      if (s !== undefined) collect(s, Math.max(after, floor), upto, out);
+      const s = slotIn(monitorId);
+      if (s >= 0) collect(s, Math.max(after, floor), upto, out);
       return out;
     },
     /** The row ids of all these monitors (any order), for a statement's `json_each`. */
@@ -164,8 +161,8 @@ export const createRecentIndex = () => {
       const out: number[] = [];
       const from = Math.max(after, floor);
       for (const m of monitorIds) {
-        const s = slotOf.get(m);
-        if (s !== undefined) collect(s, from, upto, out);
+        const s = slotIn(m);
+        if (s >= 0) collect(s, from, upto, out);
       }
       return out;
     },
@@ -185,8 +182,8 @@ export const createRecentIndex = () => {
       const out: string[] = [];
       let taken = 0;
       order.walk(afterMonitor, (m) => {
-        const s = slotOf.get(m);
-        if (s === undefined) return true;
+        const s = slotIn(m);
+        if (s < 0) return true;
         const n = count(s, from, upto);
         if (n > 0) {
           out.push(m);
@@ -212,26 +209,23 @@ export const createRecentIndex = () => {
     sweep(budget: number): boolean {
       if (sweepAt === 0) roundFloor = floor;
       for (let i = 0; i < budget; i++) {
-        if (sweepAt >= idOf.length) {
+        if (sweepAt >= Math.min(member.length, monitors.size)) {
           sweepAt = 0;
           if (roundFloor > low) {
             low = roundFloor;
             shrink();
           }
           if (dropped * 8 > order.length) {
-            order.prune((m) => slotOf.has(m));
+            order.prune((m) => slotIn(m) >= 0);
             dropped = 0;
           }
           return true;
         }
         const s = sweepAt++;
-        const monitorId = idOf[s];
-        if (monitorId === undefined) continue; // a free slot
+        if (member[s] === 0) continue; // not in the index
         if (idle[s] === 1) {
           // Empty since the last sweep: the monitor is gone, or checks less often than the flush runs.
-          slotOf.delete(monitorId);
-          idOf[s] = undefined;
-          freeSlots.push(s);
+          member[s] = 0;
           dropped++;
           continue;
         }

@@ -14,6 +14,7 @@ import { sqliteMailSettings } from './mail-settings.js';
 import { sqliteMembers } from './members.js';
 import { migrate } from './migrations.js';
 import { monitorLevels } from './monitor-levels.js';
+import { createMonitorSlots } from './monitor-slots.js';
 import { sqliteMonitorStatus } from './monitor-status.js';
 import { sqliteMonitors } from './monitors.js';
 import { sqliteOAuth } from './oauth.js';
@@ -98,9 +99,11 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
 
   const ctx = sqliteContext(db);
   const heartbeats = sqliteHeartbeats(ctx, { path: opts.path, busyTimeoutMs });
-  const book = sqliteStateBook(ctx, opts.states);
+  // One number per monitor id for the in-memory tables of monitors (monitor-slots.ts).
+  const monitors = createMonitorSlots();
+  const book = sqliteStateBook(ctx, opts.states, monitors);
   const rollups = sqliteRollups(ctx, book, opts.rollups);
-  const levels = monitorLevels(ctx);
+  const levels = monitorLevels(ctx, monitors);
   const results = sqliteResults(ctx, rollups, book, levels);
   let checkpointer: Checkpointer | null = null;
   /** Set by close: a batch finishing meanwhile starts no thread that close would not stop. */

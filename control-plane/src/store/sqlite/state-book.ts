@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { MonitorLocationState } from '../../domain/types.js';
 import { type SqliteContext, withoutFsync } from './db.js';
+import { createMonitorSlots, type MonitorSlots } from './monitor-slots.js';
 import { periodic, type Schedule } from './periodic.js';
 import { createRecentIndex } from './recent-index.js';
 import { createStateTable } from './state-table.js';
@@ -53,13 +54,17 @@ interface LogRow {
  * '*' rows (monitor-level status, changed by
  * compare-and-set in monitors.ts and alerts.ts) are not in the book: they are read from the table.
  */
-export const sqliteStateBook = (ctx: SqliteContext, opts: StateSnapshotOptions = {}) => {
+export const sqliteStateBook = (
+  ctx: SqliteContext,
+  opts: StateSnapshotOptions = {},
+  monitors: MonitorSlots = createMonitorSlots(),
+) => {
   const { st } = ctx;
   const everyMs = opts.everyMs ?? 60_000;
   const chunkStates = opts.chunkStates ?? 2000;
 
-  const book = createStateTable();
-  const recent = createRecentIndex();
+  const book = createStateTable(monitors);
+  const recent = createRecentIndex(monitors);
   /** Monitors with a location state changed since the last snapshot began. */
   let dirty = new Set<string>();
   /** The newest row id whose state the book holds. */

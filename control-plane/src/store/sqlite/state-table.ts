@@ -1,4 +1,5 @@
 import type { MonitorLocationState } from '../../domain/types.js';
+import { createMonitorSlots, type MonitorSlots, widened } from './monitor-slots.js';
 
 const STATUSES: MonitorLocationState['status'][] = ['unknown', 'up', 'down'];
 const NONE = -1;
@@ -7,16 +8,19 @@ const NONE = -1;
  * The location states of the state book (state-book.ts), held as columns of typed arrays, one slot
  * per (monitor, location), instead of one object (and two Dates) each: ~50 bytes a state instead of
  * ~490 (measured: 100,000 monitors × 2 locations took 98 MB as objects). A monitor's slots are
- * chained (`next`) from its entry in the one Map; locations are numbered once. States go in and come
- * out as records; a record read is a new object, so callers may keep or change it.
+ * chained (`next`) from `head`, indexed by its number in `monitors` (monitor-slots.ts, shared with the
+ * other tables of monitors); locations are numbered once. States go in and come out as records; a
+ * record read is a new object, so callers may keep or change it.
  */
-export const createStateTable = () => {
-  const head = new Map<string, number>();
+export const createStateTable = (monitors: MonitorSlots = createMonitorSlots()) => {
+  /** By monitor slot: its newest state slot (NONE: it has none). */
+  let head = new Int32Array(0);
   const locationNames: string[] = [];
   const locationIds = new Map<string, number>();
   let size = 0;
   let capacity = 0;
-  const monitorOf: string[] = [];
+  /** By state slot: its monitor's slot. */
+  let monitorOf = new Int32Array(0);
   let next = new Int32Array(0);
   let location = new Uint16Array(0);
   let status = new Uint8Array(0);
@@ -46,7 +50,7 @@ export const createStateTable = () => {
     version = widen(version, Uint32Array);
     lastResultAt = widen(lastResultAt, Float64Array);
     lastScheduledAt = widen(lastScheduledAt, Float64Array);
-    monitorOf.length = capacity;
+    monitorOf = widen(monitorOf, Int32Array);
   };
   const locationId = (name: string) => {
     let id = locationIds.get(name);
@@ -57,12 +61,17 @@ export const createStateTable = () => {
     }
     return id;
   };
+  /** The monitor's newest state slot; NONE when it has none. */
+  const headOf = (monitorId: string) => {
+    const m = monitors.find(monitorId);
+    return m < 0 || m >= head.length ? NONE : head[m]!;
+  };
   const find = (monitorId: string, loc: number) => {
-    for (let i = head.get(monitorId) ?? NONE; i !== NONE; i = next[i]!) if (location[i] === loc) return i;
+    for (let i = headOf(monitorId); i !== NONE; i = next[i]!) if (location[i] === loc) return i;
     return NONE;
   };
   const record = (i: number): MonitorLocationState => ({
-    monitor_id: monitorOf[i]!,
+    monitor_id: monitors.id(monitorOf[i]!),
     location: locationNames[location[i]!]!,
     status: STATUSES[status[i]!]!,
     consecutive_failures: failures[i]!,
@@ -80,12 +89,11 @@ export const createStateTable = () => {
       if (i === NONE) {
         if (size === capacity) grow();
         i = size++;
-        const first = head.get(s.monitor_id);
-        // One string per monitor: the Map's key, also the slots'.
-        const key = first === undefined ? s.monitor_id : monitorOf[first]!;
-        next[i] = first ?? NONE;
-        head.set(key, i);
-        monitorOf[i] = key;
+        const m = monitors.slot(s.monitor_id);
+        if (m >= head.length) head = widened(head, m + 1, NONE);
+        next[i] = head[m]!;
+        head[m] = i;
+        monitorOf[i] = m;
         location[i] = loc;
       }
       status[i] = STATUSES.indexOf(s.status);
@@ -105,7 +113,7 @@ export const createStateTable = () => {
     /** The monitor's states, newest location first (the order they were added in reverse). */
     locations(monitorId: string): MonitorLocationState[] {
       const out: MonitorLocationState[] = [];
-      for (let i = head.get(monitorId) ?? NONE; i !== NONE; i = next[i]!) out.push(record(i));
+      for (let i = headOf(monitorId); i !== NONE; i = next[i]!) out.push(record(i));
       return out;
     },
     version(monitorId: string, loc: string): number {
@@ -116,7 +124,7 @@ export const createStateTable = () => {
     /** The newest result time of the monitor at any location; null when it has none. */
     lastResultAt(monitorId: string): Date | null {
       let last = Number.NEGATIVE_INFINITY;
-      for (let i = head.get(monitorId) ?? NONE; i !== NONE; i = next[i]!) {
+      for (let i = headOf(monitorId); i !== NONE; i = next[i]!) {
         const t = lastResultAt[i]!;
         if (t > last) last = t; // NaN (never) is never greater
       }

@@ -1,0 +1,49 @@
+/**
+ * A small number for each monitor id this process has met, shared by its in-memory tables of monitors
+ * (the state book's states, the recent index, the copy of the '*' rows): each keeps its columns in
+ * typed arrays indexed by the slot, so 100,000 monitors cost one Map of their ids (~3.5 MB) rather
+ * than one per table. A slot stays with its id for the life of the process, as the state book keeps
+ * every monitor's states for it; the tables that let a monitor go (the recent index) clear their own
+ * columns for it.
+ */
+export const createMonitorSlots = () => {
+  const slotOf = new Map<string, number>();
+  const ids: string[] = [];
+  return {
+    /** The monitor's slot, given one if it has none. */
+    slot(monitorId: string): number {
+      let s = slotOf.get(monitorId);
+      if (s === undefined) {
+        s = ids.length;
+        ids.push(monitorId);
+        slotOf.set(monitorId, s);
+      }
+      return s;
+    },
+    /** The monitor's slot; -1 if it has none. */
+    find: (monitorId: string): number => slotOf.get(monitorId) ?? -1,
+    /** The id a slot was given for (the one string kept for it). */
+    id: (slot: number): string => ids[slot]!,
+    /** Slots given so far: every slot is below this. */
+    get size() {
+      return ids.length;
+    },
+  };
+};
+
+export type MonitorSlots = ReturnType<typeof createMonitorSlots>;
+
+/** `a` in an array of at least `n` entries, the new ones set to `fill`. */
+export const widened = <T extends Int32Array | Uint8Array | Uint32Array | Float64Array>(
+  a: T,
+  n: number,
+  fill = 0,
+): T => {
+  if (a.length >= n) return a;
+  let size = Math.max(1024, a.length);
+  while (size < n) size *= 2;
+  const b = new (a.constructor as new (n: number) => T)(size);
+  b.set(a);
+  if (fill !== 0) b.fill(fill, a.length);
+  return b;
+};
