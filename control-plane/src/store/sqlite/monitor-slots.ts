@@ -10,18 +10,18 @@ export const createMonitorSlots = () => {
   const slotOf = new Map<string, number>();
   const ids: string[] = [];
   return {
-    /** The monitor's slot, given one if it has none. */
-    slot(monitorId: string): number {
-      let s = slotOf.get(monitorId);
+    /** The id's slot, given one if it has none. */
+    slot(id: string): number {
+      let s = slotOf.get(id);
       if (s === undefined) {
         s = ids.length;
-        ids.push(monitorId);
-        slotOf.set(monitorId, s);
+        ids.push(id);
+        slotOf.set(id, s);
       }
       return s;
     },
-    /** The monitor's slot; -1 if it has none. */
-    find: (monitorId: string): number => slotOf.get(monitorId) ?? -1,
+    /** The id's slot; -1 if it has none. */
+    find: (id: string): number => slotOf.get(id) ?? -1,
     /** The id a slot was given for (the one string kept for it). */
     id: (slot: number): string => ids[slot]!,
     /** Slots given so far: every slot is below this. */

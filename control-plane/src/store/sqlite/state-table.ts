@@ -15,8 +15,8 @@ const NONE = -1;
 export const createStateTable = (monitors: MonitorSlots = createMonitorSlots()) => {
   /** By monitor slot: its newest state slot (NONE: it has none). */
   let head = new Int32Array(0);
-  const locationNames: string[] = [];
-  const locationIds = new Map<string, number>();
+  /** Locations, numbered as monitors are (a handful). */
+  const locationSlots = createMonitorSlots();
   let size = 0;
   let capacity = 0;
   /** By state slot: its monitor's slot. */
@@ -52,15 +52,6 @@ export const createStateTable = (monitors: MonitorSlots = createMonitorSlots()) 
     lastScheduledAt = widen(lastScheduledAt, Float64Array);
     monitorOf = widen(monitorOf, Int32Array);
   };
-  const locationId = (name: string) => {
-    let id = locationIds.get(name);
-    if (id === undefined) {
-      id = locationNames.length;
-      locationNames.push(name);
-      locationIds.set(name, id);
-    }
-    return id;
-  };
   /** The monitor's newest state slot; NONE when it has none. */
   const headOf = (monitorId: string) => {
     const m = monitors.find(monitorId);
@@ -72,7 +63,7 @@ export const createStateTable = (monitors: MonitorSlots = createMonitorSlots()) 
   };
   const record = (i: number): MonitorLocationState => ({
     monitor_id: monitors.id(monitorOf[i]!),
-    location: locationNames[location[i]!]!,
+    location: locationSlots.id(location[i]!),
     status: STATUSES[status[i]!]!,
     consecutive_failures: failures[i]!,
     consecutive_successes: successes[i]!,
@@ -84,7 +75,7 @@ export const createStateTable = (monitors: MonitorSlots = createMonitorSlots()) 
 
   return {
     put(s: MonitorLocationState) {
-      const loc = locationId(s.location);
+      const loc = locationSlots.slot(s.location);
       let i = find(s.monitor_id, loc);
       if (i === NONE) {
         if (size === capacity) grow();
@@ -105,8 +96,8 @@ export const createStateTable = (monitors: MonitorSlots = createMonitorSlots()) 
       lastScheduledAt[i] = s.last_scheduled_at?.getTime() ?? Number.NaN;
     },
     get(monitorId: string, loc: string): MonitorLocationState | null {
-      const id = locationIds.get(loc);
-      if (id === undefined) return null;
+      const id = locationSlots.find(loc);
+      if (id < 0) return null;
       const i = find(monitorId, id);
       return i === NONE ? null : record(i);
     },
@@ -117,8 +108,8 @@ export const createStateTable = (monitors: MonitorSlots = createMonitorSlots()) 
       return out;
     },
     version(monitorId: string, loc: string): number {
-      const id = locationIds.get(loc);
-      const i = id === undefined ? NONE : find(monitorId, id);
+      const id = locationSlots.find(loc);
+      const i = id < 0 ? NONE : find(monitorId, id);
       return i === NONE ? 0 : version[i]!;
     },
     /** The newest result time of the monitor at any location; null when it has none. */
