@@ -5,18 +5,24 @@ import { createScheduler } from './scheduler.js';
 
 const T0 = 1_800_000_000_000;
 
+/** A scheduler in region eu-west on manual timers whose runs end at once, each recorded with its slot. */
+const recording = () => {
+  const t = manualTimers(T0);
+  const runs: [string, number][] = [];
+  const s = createScheduler({
+    region: 'eu-west',
+    timers: t.timers,
+    dispatch: (run, at) => {
+      runs.push([run.id, at]);
+      run.done();
+    },
+  });
+  return { t, s, runs };
+};
+
 describe('scheduler', () => {
   it('runs each monitor on its phase, once per interval, with one timer', async () => {
-    const t = manualTimers(T0);
-    const runs: [string, number][] = [];
-    const s = createScheduler({
-      region: 'eu-west',
-      timers: t.timers,
-      dispatch: (run, at) => {
-        runs.push([run.id, at]);
-        run.done();
-      },
-    });
+    const { t, s, runs } = recording();
     for (let i = 0; i < 50; i++) s.upsert(`m${i}`, 60_000, null);
     expect(t.pendingCount()).toBe(1);
     await t.advanceTo(T0 + 180_000);
@@ -167,16 +173,7 @@ describe('scheduler', () => {
   });
 
   it('a monitor updated many times runs once per slot, wherever its updates moved it', async () => {
-    const t = manualTimers(T0);
-    const runs: [string, number][] = [];
-    const s = createScheduler({
-      region: 'eu-west',
-      timers: t.timers,
-      dispatch: (run, at) => {
-        runs.push([run.id, at]);
-        run.done();
-      },
-    });
+    const { t, s, runs } = recording();
     s.upsert('m', 60_000, null);
     s.upsert('m', 60_000, null); // the same slot again
     s.upsert('m', 30_000, null); // another slot
