@@ -11,13 +11,13 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { join } from 'node:path';
+import { floorRequest, pacedTicks } from './paced-ticks.js';
 import { spawnPinned, waitLine } from './support.js';
 
 const RATE = Number(process.env.RATE ?? 1667);
 const SECONDS = Number(process.env.SECONDS ?? 20);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const LAYERS = (process.env.LAYERS ?? '0,1,2,3,4,5').split(',').map(Number);
-const WARM_MS = 2000;
 const agentDist = join(import.meta.dirname, '..', '..', 'agent', 'dist');
 
 const child = async (layer, ports) => {
@@ -51,31 +51,14 @@ const child = async (layer, ports) => {
     dns_resolver: null,
   }));
   let turn = 0;
-  let done = 0;
-  let failed = 0;
   let batch = [];
-  const floorOne = (port) => {
-    const req = http.get(`http://127.0.0.1:${port}/`, { agent: floorAgent, timeout: 5000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => {
-        body += c;
-      });
-      res.on('end', () => {
-        if (res.statusCode === 200 && body.length > 0) done++;
-        else failed++;
-      });
-    });
-    req.on('error', () => failed++);
-  };
   const probe = (spec) =>
     layer >= 2 ? probeWithDeadline(prober, spec, realTimers) : prober.run(spec, new CheckDeadline());
-  const check = async (spec, scheduledAt) => {
+  const check = async (spec, scheduledAt, end) => {
     const startedAt = Date.now();
     const t0 = performance.now();
     const outcome = await probe(spec);
-    if (outcome.ok) done++;
-    else failed++;
+    end(outcome.ok);
     if (layer >= 4) {
       batch.push(resultOf({ monitorId: spec.monitor_id, version: 1n, scheduledAt, startedAt, outcome }));
       if (batch.length === 500) {
@@ -88,38 +71,21 @@ const child = async (layer, ports) => {
       metrics.onLag(startedAt - scheduledAt);
     }
   };
-  const one = (now) => {
+  const one = (now, end) => {
     const i = turn++ % ports.length;
-    if (layer === 0) floorOne(ports[i]);
-    else if (layer >= 3) void queue.add(() => check(specs[i], now));
-    else void check(specs[i], now);
+    if (layer === 0) floorRequest(floorAgent, ports[i], end);
+    else if (layer >= 3) void queue.add(() => check(specs[i], now, end));
+    else void check(specs[i], now, end);
   };
-  const t0 = Date.now();
-  let cpu0 = null;
-  let start = 0;
-  let due = 0;
-  const tick = setInterval(() => {
-    const now = Date.now();
-    if (!cpu0 && now - t0 >= WARM_MS) {
-      cpu0 = process.cpuUsage();
-      start = now;
-      done = 0;
-      failed = 0;
-    }
-    due += RATE / 100;
-    while (due >= 1) {
-      due--;
-      one(now);
-    }
-    if (cpu0 && now - start >= SECONDS * 1000) {
-      clearInterval(tick);
-      const c = process.cpuUsage(cpu0);
-      console.log(
-        JSON.stringify({ layer, done, failed, msPerCheck: (c.user + c.system) / 1000 / Math.max(done, 1) }),
-      );
+  pacedTicks({
+    rate: RATE,
+    seconds: SECONDS,
+    fire: one,
+    onDone: ({ done, failed, cpuMs }) => {
+      console.log(JSON.stringify({ layer, done, failed, msPerCheck: cpuMs / Math.max(done, 1) }));
       setTimeout(() => process.exit(0), 200);
-    }
-  }, 10);
+    },
+  });
 };
 
 if (process.argv[2] === '--child') {

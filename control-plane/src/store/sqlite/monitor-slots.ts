@@ -34,7 +34,7 @@ export const createMonitorSlots = () => {
 export type MonitorSlots = ReturnType<typeof createMonitorSlots>;
 
 /** `a` in an array of at least `n` entries, the new ones set to `fill`. */
-export const widened = <T extends Int32Array | Uint8Array | Uint32Array | Float64Array>(
+export const widened = <T extends Int32Array | Uint8Array | Uint16Array | Uint32Array | Float64Array>(
   a: T,
   n: number,
   fill = 0,

@@ -51,7 +51,7 @@ export const createRecentIndex = (monitors: MonitorSlots = createMonitorSlots())
   /** The monitor's slot, if it is in the index; -1 otherwise. */
   const slotIn = (monitorId: string) => {
     const s = monitors.find(monitorId);
-    return s >= 0 && s < member.length && member[s] === 1 ? s : -1;
+    return s >= 0 && member[s] === 1 ? s : -1;
   };
   /** Puts a monitor in the index, with no rows. */
   const join = (monitorId: string): number => {

@@ -105,7 +105,7 @@ export const sqliteRollups = (ctx: SqliteContext, book: SqliteStateBook, opts: R
   const everyMs = opts.everyMs ?? 300_000;
   const chunkMonitors = opts.chunkMonitors ?? 250;
   const chunkRows = opts.chunkRows ?? 1000;
-  const nextTurn = opts.nextTurn ?? (() => immediate());
+  const nextTurn = opts.nextTurn ?? immediate;
 
   interface Mark {
     upto: number;

@@ -33,24 +33,16 @@ export const createStateTable = (monitors: MonitorSlots = createMonitorSlots()) 
 
   const grow = () => {
     capacity = Math.max(1024, capacity * 2);
-    const widen = <T extends Int32Array | Uint16Array | Uint8Array | Uint32Array | Float64Array>(
-      a: T,
-      make: new (n: number) => T,
-    ): T => {
-      const b = new make(capacity);
-      b.set(a);
-      return b;
-    };
-    next = widen(next, Int32Array);
-    location = widen(location, Uint16Array);
-    status = widen(status, Uint8Array);
-    failures = widen(failures, Uint32Array);
-    successes = widen(successes, Uint32Array);
-    slow = widen(slow, Uint32Array);
-    version = widen(version, Uint32Array);
-    lastResultAt = widen(lastResultAt, Float64Array);
-    lastScheduledAt = widen(lastScheduledAt, Float64Array);
-    monitorOf = widen(monitorOf, Int32Array);
+    next = widened(next, capacity);
+    location = widened(location, capacity);
+    status = widened(status, capacity);
+    failures = widened(failures, capacity);
+    successes = widened(successes, capacity);
+    slow = widened(slow, capacity);
+    version = widened(version, capacity);
+    lastResultAt = widened(lastResultAt, capacity);
+    lastScheduledAt = widened(lastScheduledAt, capacity);
+    monitorOf = widened(monitorOf, capacity);
   };
   /** The monitor's newest state slot; NONE when it has none. */
   const headOf = (monitorId: string) => {
