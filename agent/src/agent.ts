@@ -22,7 +22,7 @@ export interface AgentDeps {
   /** Told the schedule lag of every scheduled run (ms from its slot to its start): metrics, benchmarks. */
   onLag?: (ms: number) => void;
   /** Told the outcome of every check (metrics). */
-  onCheck?: (check: { type: string; ok: boolean; ms: number }) => void;
+  onCheck?: (type: string, ok: boolean, ms: number) => void;
   /** Told every failed call to the control plane, by kind (metrics). */
   onRpcError?: (kind: RpcErrorKind) => void;
 }

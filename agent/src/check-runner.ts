@@ -20,7 +20,7 @@ export interface CheckRunnerDeps {
   /** Told the schedule lag of every scheduled run (ms from its slot to its start). */
   onLag?: ((ms: number) => void) | undefined;
   /** Told the outcome of every check. */
-  onCheck?: ((check: { type: string; ok: boolean; ms: number }) => void) | undefined;
+  onCheck?: ((type: string, ok: boolean, ms: number) => void) | undefined;
 }
 
 /**
@@ -71,7 +71,7 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
       };
     }
     checksRun++;
-    deps.onCheck?.({ type: spec?.monitor_type ?? 'unknown', ok: outcome.ok, ms: performance.now() - t0 });
+    deps.onCheck?.(spec?.monitor_type ?? 'unknown', outcome.ok, performance.now() - t0);
     deps.onResult(
       startedAt,
       resultOf({

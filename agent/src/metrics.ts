@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, type MetricType, Registry } from 'prom-client';
+import { type BucketCounts, createBucketCounts, cumulative, observe } from './bucket-counts.js';
 
 /** What the agent's gauges are read from at scrape time (see `createAgent`). */
 export interface AgentState {
@@ -13,33 +14,97 @@ export interface AgentState {
   health(): { assigned: number; inFlight: number; queueDepth: number; bufferedResults: number };
 }
 
+type Exposed = Awaited<ReturnType<Histogram['get']>>;
+/** prom-client's typings declare the type an enum; at run time it is this string. */
+const HISTOGRAM = 'histogram' as unknown as MetricType;
+
 /**
- * The agent's Prometheus metrics. Counters and histograms are fed by `onCheck`/`onLag`; gauges read
- * the agent when scraped, so nothing is computed between scrapes.
+ * A Prometheus histogram whose numbers live in `BucketCounts` the agent keeps itself, read when the
+ * registry is scraped. prom-client's registry asks a metric for `get()` (its values, in the
+ * documented shape) or, when present, for `getForPromString()`; both answer from the counts.
+ */
+class CountedHistogram extends Histogram<string> {
+  constructor(
+    private readonly config: { name: string; help: string; labelNames?: string[]; registers: Registry[] },
+    private readonly read: () => Iterable<[labels: Record<string, string>, counts: BucketCounts]>,
+  ) {
+    super({ ...config, buckets: [] });
+  }
+
+  override async get(): Promise<Exposed> {
+    const { name, help } = this.config;
+    const values: Exposed['values'] = [];
+    const bucket = `${name}_bucket`;
+    for (const [labels, h] of this.read()) {
+      const sums = cumulative(h);
+      h.bounds.forEach((le, i) => {
+        values.push({ labels: { le, ...labels }, value: sums[i]!, metricName: bucket });
+      });
+      values.push({ labels: { le: '+Inf', ...labels }, value: h.count, metricName: bucket });
+      values.push({ labels, value: h.sum, metricName: `${name}_sum` });
+      values.push({ labels, value: h.count, metricName: `${name}_count` });
+    }
+    return { name, help, type: HISTOGRAM, values, aggregator: 'sum', collect: () => {} };
+  }
+
+  getForPromString(): Promise<Exposed> {
+    return this.get();
+  }
+}
+
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const LAG_BUCKETS = [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/** One monitor type's checks: outcomes and durations (seconds). */
+interface TypeCounts {
+  ok: number;
+  fail: number;
+  duration: BucketCounts;
+}
+
+/**
+ * The agent's Prometheus metrics. A check's outcome and timing are plain numbers added to (`onCheck`,
+ * `onLag`: no label objects, no hashing, nothing allocated); counters, histograms and gauges read
+ * them, and the agent, when scraped, so nothing is computed between scrapes.
  */
 export const createAgentMetrics = (labels: { agent: string; region?: string }) => {
   const registry = new Registry();
   registry.setDefaultLabels(labels);
   collectDefaultMetrics({ register: registry });
-  const checks = new Counter({
+  const byType = new Map<string, TypeCounts>();
+  const lagCounts = createBucketCounts(LAG_BUCKETS);
+  new Counter({
     name: 'lookout_agent_checks_total',
     help: 'Checks run, by monitor type and outcome.',
     labelNames: ['type', 'outcome'],
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const [type, t] of byType) {
+        this.inc({ type, outcome: 'ok' }, t.ok);
+        this.inc({ type, outcome: 'fail' }, t.fail);
+      }
+    },
   });
-  const duration = new Histogram({
-    name: 'lookout_agent_check_duration_seconds',
-    help: 'How long checks took, by monitor type.',
-    labelNames: ['type'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [registry],
-  });
-  const lag = new Histogram({
-    name: 'lookout_agent_schedule_lag_seconds',
-    help: 'From a check’s scheduled slot to its start (timer and queue wait).',
-    buckets: [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
+  new CountedHistogram(
+    {
+      name: 'lookout_agent_check_duration_seconds',
+      help: 'How long checks took, by monitor type.',
+      labelNames: ['type'],
+      registers: [registry],
+    },
+    function* () {
+      for (const [type, t] of byType) yield [{ type }, t.duration];
+    },
+  );
+  new CountedHistogram(
+    {
+      name: 'lookout_agent_schedule_lag_seconds',
+      help: 'From a check’s scheduled slot to its start (timer and queue wait).',
+      registers: [registry],
+    },
+    () => [[{}, lagCounts]],
+  );
   const rpcErrors = new Counter({
     name: 'lookout_agent_rpc_errors_total',
     help: 'Failed calls to the control plane, by kind: credentials (the token is rejected; retried only every LOOKOUT_AGENT_AUTH_RETRY_SECONDS), transient (retried soon), fatal (the agent stops).',
@@ -93,12 +158,18 @@ export const createAgentMetrics = (labels: { agent: string; region?: string }) =
     attach(a: AgentState) {
       agent = a;
     },
-    onCheck(c: { type: string; ok: boolean; ms: number }) {
-      checks.inc({ type: c.type, outcome: c.ok ? 'ok' : 'fail' });
-      duration.observe({ type: c.type }, c.ms / 1000);
+    onCheck(type: string, ok: boolean, ms: number) {
+      let t = byType.get(type);
+      if (!t) {
+        t = { ok: 0, fail: 0, duration: createBucketCounts(DURATION_BUCKETS) };
+        byType.set(type, t);
+      }
+      if (ok) t.ok++;
+      else t.fail++;
+      observe(t.duration, ms / 1000);
     },
     onLag(ms: number) {
-      lag.observe(ms / 1000);
+      observe(lagCounts, ms / 1000);
     },
     onRpcError(kind: 'credentials' | 'transient' | 'fatal') {
       rpcErrors.inc({ kind });

@@ -67,7 +67,7 @@ const child = async (layer, ports) => {
       }
     }
     if (layer >= 5) {
-      metrics.onCheck({ type: 'http', ok: outcome.ok, ms: performance.now() - t0 });
+      metrics.onCheck('http', outcome.ok, performance.now() - t0);
       metrics.onLag(startedAt - scheduledAt);
     }
   };
