@@ -76,6 +76,7 @@ export const createAgent = (deps: AgentDeps) => {
     onResult: reporter.push,
     onLag: deps.onLag,
     onCheck: deps.onCheck,
+    onError: (e) => log.error({ err: (e as Error).message }, 'a check run failed outside its probe'),
   });
   const session = createStreamSession({
     client,

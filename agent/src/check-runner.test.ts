@@ -220,3 +220,42 @@ describe('check runner: what it keeps per monitor', () => {
     await runner.stop();
   });
 });
+
+describe('check runner: a fault outside the probe', () => {
+  it('is told to onError, and the monitor still runs at its next slot (its run ended)', async () => {
+    const t = manualTimers(T0);
+    let probes = 0;
+    const prober: Prober = {
+      run: async () => {
+        probes++;
+        return { ok: true, error: null, response_time_ms: 1 };
+      },
+    };
+    const errors: string[] = [];
+    const delivered: CheckResult[] = [];
+    let failDelivery = true;
+    const runner = createCheckRunner({
+      prober,
+      timers: t.timers,
+      concurrency: 1,
+      queueMax: 10,
+      onResult: (_at, r) => {
+        if (failDelivery) throw new Error('the buffer broke');
+        delivered.push(r);
+      },
+      onError: (e) => errors.push((e as Error).message),
+    });
+    runner.setRegion('eu-west');
+    runner.apply(httpAssignment('m1', 'http://127.0.0.1:1/', 60, 5000));
+    await t.advanceTo(T0 + 60_000);
+    await until('the first run', () => errors.length === 1);
+    expect(errors).toEqual(['the buffer broke']);
+    await until('its place to free', () => runner.health().inFlight === 0);
+    failDelivery = false;
+    await t.advanceTo(T0 + 120_000);
+    await until('the second run', () => delivered.length === 1);
+    expect(probes).toBe(2);
+    expect(runner.skipped.overlap).toBe(0);
+    await runner.stop();
+  });
+});

@@ -21,6 +21,8 @@ export interface CheckRunnerDeps {
   onLag?: ((ms: number) => void) | undefined;
   /** Told the outcome of every check. */
   onCheck?: ((type: string, ok: boolean, ms: number) => void) | undefined;
+  /** Told a fault in a run outside its probe (a bug: the run's result is lost). */
+  onError?: ((e: unknown) => void) | undefined;
 }
 
 /**
@@ -46,43 +48,58 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
   let skippedRuns = 0;
   let checksRun = 0;
 
-  /** One run of one monitor; a failed check is a result too. */
-  const run = async (id: string, scheduledAt: number, runNowRequestId?: string) => {
-    const assignment = sched.get(id);
-    if (!assignment) return;
-    const spec = assignment.shape ? specFor(assignment.shape, id, assignment.url) : null;
-    const startedAt = timers.now();
-    const t0 = performance.now();
-    if (!runNowRequestId) {
-      const lag = Math.max(0, startedAt - scheduledAt);
-      lags.add(lag);
-      deps.onLag?.(lag);
-    }
-    let outcome: Awaited<ReturnType<Prober['run']>>;
+  /**
+   * One run of one monitor; a failed check is a result too. Never rejects: a fault outside the probe
+   * (a bug) is told to `onError`. A scheduled run ends its scheduler entry's run (`done`) itself, so
+   * starting one takes no closure and no promise of its own besides p-queue's.
+   */
+  const run = async (
+    id: string,
+    scheduledAt: number,
+    runNowRequestId?: string,
+    scheduled?: ScheduledRun<Assigned>,
+  ) => {
     try {
-      if (!spec) throw new Error(assignment.problem ?? 'this agent cannot run this monitor');
-      // One timer per check: the prober's signal aborts at the spec's timeout; a hard backstop 1 s later.
-      outcome = await probeWithDeadline(prober, spec, timers);
-    } catch (e) {
-      outcome = {
-        ok: false,
-        error: { kind: 'agent_error', message: (e as Error).message },
-        response_time_ms: performance.now() - t0,
-      };
-    }
-    checksRun++;
-    deps.onCheck?.(spec?.monitor_type ?? 'unknown', outcome.ok, performance.now() - t0);
-    deps.onResult(
-      startedAt,
-      resultOf({
-        monitorId: id,
-        version: assignment.version,
-        scheduledAt,
+      const assignment = sched.get(id);
+      if (!assignment) return;
+      const spec = assignment.shape ? specFor(assignment.shape, id, assignment.url) : null;
+      const startedAt = timers.now();
+      const t0 = performance.now();
+      if (!runNowRequestId) {
+        const lag = Math.max(0, startedAt - scheduledAt);
+        lags.add(lag);
+        deps.onLag?.(lag);
+      }
+      let outcome: Awaited<ReturnType<Prober['run']>>;
+      try {
+        if (!spec) throw new Error(assignment.problem ?? 'this agent cannot run this monitor');
+        // One timer per check: the prober's signal aborts at the spec's timeout; a hard backstop 1 s later.
+        outcome = await probeWithDeadline(prober, spec, timers);
+      } catch (e) {
+        outcome = {
+          ok: false,
+          error: { kind: 'agent_error', message: (e as Error).message },
+          response_time_ms: performance.now() - t0,
+        };
+      }
+      checksRun++;
+      deps.onCheck?.(spec?.monitor_type ?? 'unknown', outcome.ok, performance.now() - t0);
+      deps.onResult(
         startedAt,
-        outcome,
-        ...(runNowRequestId ? { runNowRequestId } : {}),
-      }),
-    );
+        resultOf({
+          monitorId: id,
+          version: assignment.version,
+          scheduledAt,
+          startedAt,
+          outcome,
+          ...(runNowRequestId ? { runNowRequestId } : {}),
+        }),
+      );
+    } catch (e) {
+      deps.onError?.(e);
+    } finally {
+      scheduled?.done();
+    }
   };
 
   /**
@@ -94,8 +111,7 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
    */
   const waiting = createRunList<ScheduledRun<Assigned>>();
   const start = (r: ScheduledRun<Assigned>, scheduledAt: number) => {
-    const done = () => r.done();
-    queue.add(() => run(r.id, scheduledAt)).then(done, done);
+    void queue.add(() => run(r.id, scheduledAt, undefined, r));
   };
   const hasRoom = () => queue.pending + queue.size < deps.concurrency;
   /** After each run: the next waiting ones, as places free up. */
