@@ -15,8 +15,10 @@
 // agent to core 0; LOOKOUT_BENCH_PROF_DIR with AGENT_NODE_OPTIONS=--import=<abs>/cpu-profile.js profiles the
 // window (its .part2 file); LOOKOUT_BENCH_GC_DIR with AGENT_NODE_OPTIONS=--import=<abs>/gc-stats.js logs
 // the young generation every 10 s (scavenges, survival, promotion).
+// LOOKOUT_BENCH_AGENT_OUT_DIR keeps each agent's stdout (its logs, and V8's tracing given as flags,
+// e.g. a tree as `tree||--trace-gc-nvp`) in <dir>/agent.<pid>.out.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   benchStore,
@@ -100,6 +102,11 @@ const startAgent = async (arg, instance) => {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
+  if (process.env.LOOKOUT_BENCH_AGENT_OUT_DIR) {
+    child.stdout.pipe(
+      createWriteStream(join(process.env.LOOKOUT_BENCH_AGENT_OUT_DIR, `agent.${child.pid}.out`)),
+    );
+  }
   const port = Number((await waitLine(child, /"port":(\d+),"msg":"metrics and health listening"/))[1]);
   const pid = pin
     ? Number(spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).stdout.trim()) || child.pid
