@@ -38,7 +38,7 @@ export const agentConfigKeys = {
   },
   buffer_max_results: {
     schema: z.coerce.number().int().min(1),
-    default: 100_000,
+    default: 400_000,
     doc: 'Unacknowledged results kept while the control plane is unreachable; beyond, the oldest are dropped.',
   },
   buffer_max_bytes: {
@@ -47,7 +47,7 @@ export const agentConfigKeys = {
       .int()
       .min(1 << 20),
     default: 32 * (1 << 20),
-    doc: 'Memory (estimated, in bytes) that unacknowledged results may take; beyond, the oldest are dropped. Bounds the agent’s memory while the control plane is behind.',
+    doc: 'Bytes that unacknowledged results may take (their wire bytes and 16 a result); beyond, the oldest are dropped. Bounds the agent’s memory while the control plane is behind.',
   },
   buffer_max_age_seconds: {
     schema: z.coerce.number().int().min(1),

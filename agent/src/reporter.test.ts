@@ -9,8 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { every } from './every.js';
 import { manualTimers } from './manual-timers.js';
 import { reportEncodedResults } from './report-rpc.js';
-import { batchSize, createReporter, ENCODE_FROM, REPORT_BATCH } from './reporter.js';
-import { resultBytes } from './wire.js';
+import { batchSize, createReporter, REPORT_BATCH } from './reporter.js';
+import { encodeRecord } from './result-encoder.js';
+import { PER_RESULT_BYTES } from './waiting-results.js';
 
 const T0 = 1_800_000_000_000;
 let server: Http2Server | null = null;
@@ -231,7 +232,7 @@ describe('reporter', () => {
     stopTick();
   });
 
-  it('keeps a backlog past ENCODE_FROM as wire bytes: less memory, and every result still arrives once, intact', {
+  it('a backlog waits as its wire bytes, counted exactly, and every result still arrives once, intact', {
     timeout: 20_000,
   }, async () => {
     const t = manualTimers(T0);
@@ -251,18 +252,17 @@ describe('reporter', () => {
         statusCode: i % 3 === 0 ? 0 : 200,
         timings: { dnsMs: 1, connectMs: 2, firstByteMs: i % 50, totalMs: i % 900 },
       });
-    const sent = Array.from({ length: ENCODE_FROM + 600 }, (_, i) => full(i));
+    const N = 5600;
+    const sent = Array.from({ length: N }, (_, i) => full(i));
     for (const r of sent.slice(0, REPORT_BATCH)) reporter.push(T0, r);
     await until('the first call', () => cp.waiting === 1);
-    // The control plane holds that call while the backlog grows past ENCODE_FROM.
-    for (const r of sent.slice(REPORT_BATCH, ENCODE_FROM)) reporter.push(T0, r);
-    const before = reporter.bufferedBytes;
-    for (const r of sent.slice(ENCODE_FROM)) reporter.push(T0, r);
-    const perEncoded = (reporter.bufferedBytes - before) / 600;
-    const perMessage = sent.slice(ENCODE_FROM).reduce((n, r) => n + resultBytes(r), 0) / 600;
-    expect(perEncoded).toBeLessThan(perMessage * 0.6);
-    // Batches mixing messages and bytes decode, at a control plane that knows only ReportResultsRequest,
-    // to the results as they were made, in order, each once.
+    // The control plane holds that call while a backlog builds up behind it.
+    for (const r of sent.slice(REPORT_BATCH)) reporter.push(T0, r);
+    const exact = sent.reduce((n, r) => n + encodeRecord(2, r).length + PER_RESULT_BYTES, 0);
+    expect(reporter.bufferedBytes).toBe(exact);
+    expect(reporter.buffered).toBe(N);
+    // The batches decode, at a control plane that knows only ReportResultsRequest, to the results as
+    // they were made, in order, each once.
     while (reporter.buffered > 0 || cp.waiting > 0) {
       await until('a call', () => cp.waiting > 0);
       const buffered = reporter.buffered;

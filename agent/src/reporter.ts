@@ -1,11 +1,9 @@
 import type { CheckResult } from '@lookout/proto';
 import type { Logger } from '@lookout/shared';
-import type { ReportEncodedResults } from './report-rpc.js';
-import { createResultBuffer } from './result-buffer.js';
-import { encodeResults } from './result-encoder.js';
+import { RESULTS_FIELD, type ReportEncodedResults } from './report-rpc.js';
 import type { RpcErrorKind } from './rpc-errors.js';
 import type { Timers } from './scheduler.js';
-import { encodedBytes, encodeResult, resultBytes } from './wire.js';
+import { createWaitingResults } from './waiting-results.js';
 
 /**
  * Results a call carries when nothing is backed up. At 1,667 checks/s an agent fills one every 0.3 s
@@ -51,29 +49,6 @@ export interface ReporterDeps {
 }
 
 /**
- * Past this many waiting results (a backlog: ~3 s of checks at 100,000 monitors every 60 s in two
- * regions; normally fewer than a batch wait), a result waits as its wire bytes instead of as the
- * message: two objects instead of eight and two thirds of the memory, so the byte bound holds 1.7 times
- * the results and the garbage collector has less to walk while the control plane is away or behind.
- * Below it, results stay messages: encoding each one on its own cost 3-7 % more CPU per check than
- * encoding the batch (docs/benchmarks.md, "Issue 27, twelfth round").
- */
-export const ENCODE_FROM = 5000;
-
-/** A result waiting for its acknowledgement: the message, or its bytes (see ENCODE_FROM). */
-type Waiting = CheckResult | Uint8Array;
-const waitingBytes = (w: Waiting) => (w instanceof Uint8Array ? encodedBytes(w) : resultBytes(w));
-
-/** A batch's wire bytes, in order: the messages encoded together (one buffer), the bytes as they wait. */
-const bytesOf = (batch: readonly { value: Waiting }[]): Uint8Array[] => {
-  const messages: CheckResult[] = [];
-  for (const b of batch) if (!(b.value instanceof Uint8Array)) messages.push(b.value);
-  const encoded = encodeResults(messages);
-  let next = 0;
-  return batch.map((b) => (b.value instanceof Uint8Array ? b.value : encoded[next++]!));
-};
-
-/**
  * Keeps results until the control plane acknowledges them and sends them in batches, oldest first:
  * on a timer, when a batch is full, after each Register and on shutdown. At most one call is in
  * flight: a trigger while one is only marks that another round is wanted, and the round under way
@@ -85,9 +60,7 @@ const bytesOf = (batch: readonly { value: Waiting }[]): Uint8Array[] => {
  */
 export const createReporter = (deps: ReporterDeps) => {
   const { timers, log } = deps;
-  const buffer = createResultBuffer<Waiting, number>({ ...deps.buffer, sizeOf: waitingBytes });
-  /** The buffer's key for the next result: unique among the results kept, and no string to keep. */
-  let seq = 0;
+  const buffer = createWaitingResults({ ...deps.buffer, field: RESULTS_FIELD });
   /** The rounds under way (null: none); resolves when no round is wanted any more. */
   let running: Promise<void> | null = null;
   /** The round wanted next: none, full batches only, or everything. */
@@ -116,14 +89,14 @@ export const createReporter = (deps: ReporterDeps) => {
       const size = batchSize(buffer.size, session.maxBatch ?? 0);
       const batch = buffer.peek(size, timers.now());
       // A full batch is the control plane's limit when that is smaller than ours.
-      if (batch.length < Math.min(min, size)) return true;
+      if (!batch || batch.count < Math.min(min, size)) return true;
       try {
         const reply = await deps.reportEncoded(
-          { instanceId: deps.instanceId, sessionId: session.id, results: bytesOf(batch) },
+          { instanceId: deps.instanceId, sessionId: session.id, records: batch.records },
           { timeoutMs: deps.callTimeoutMs },
         );
         failing = false;
-        buffer.ack(batch.map((b) => b.id));
+        buffer.ack(batch);
         // Back-pressure: the control plane is behind; results wait in the buffer meanwhile.
         if (reply.slowDownMs > 0 && !deps.stopping()) {
           slowDowns++;
@@ -168,8 +141,7 @@ export const createReporter = (deps: ReporterDeps) => {
   return {
     /** A finished run's result; a full batch is sent at once. */
     push(startedAt: number, result: CheckResult) {
-      const value = buffer.size >= ENCODE_FROM ? encodeResult(result) : result;
-      buffer.push(seq++, startedAt, value, timers.now());
+      buffer.push(startedAt, result, timers.now());
       if (buffer.size >= REPORT_BATCH && !failing && wanted === 0) void trigger(FULL);
     },
     /** Sends everything buffered (the timer, Register, shutdown). */
@@ -178,7 +150,7 @@ export const createReporter = (deps: ReporterDeps) => {
     get buffered() {
       return buffer.size;
     },
-    /** The estimated memory the waiting results take (their bound: `buffer_max_bytes`). */
+    /** The bytes the waiting results take (their bound: `buffer_max_bytes`). */
     get bufferedBytes() {
       return buffer.bytes;
     },

@@ -1,9 +1,9 @@
-import { fromBinary, toBinary } from '@bufbuild/protobuf';
-import { type CheckResult, CheckResultSchema } from '@lookout/proto';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { type CheckResult, CheckResultSchema, ReportResultsRequestSchema } from '@lookout/proto';
 import { describe, expect, it } from 'vitest';
 import { filledMessage } from '../../test/support/filled-message.js';
 import type { ProbeOutcome } from './probe-port.js';
-import { encodeResults } from './result-encoder.js';
+import { encodeRecord } from './result-encoder.js';
 import { resultOf } from './wire.js';
 
 const result = (
@@ -25,13 +25,19 @@ const result = (
 
 const timings = { dns_ms: 0, connect_ms: 1.2, tls_ms: 0, first_byte_ms: 3.6, total_ms: 4 };
 
-describe('encodeResults', () => {
-  it('writes every field of CheckResult as protobuf-es does, byte for byte', () => {
+/** What protobuf-es writes for these results as ReportResultsRequest's `results` (field 2). */
+const asList = (results: CheckResult[]) =>
+  Buffer.from(toBinary(ReportResultsRequestSchema, create(ReportResultsRequestSchema, { results })));
+/** The records encodeRecord writes for them, back to back (each copied out before the next call). */
+const records = (results: CheckResult[]) =>
+  Buffer.concat(results.map((r) => Buffer.from(encodeRecord(2, r))));
+
+describe('encodeRecord', () => {
+  it('writes every field of CheckResult as protobuf-es does, byte for byte, as one record of a list', () => {
     // Built by reflection: a field added to CheckResult (or its messages) fails here until encoded.
     const all = filledMessage(CheckResultSchema) as unknown as CheckResult;
-    const [bytes] = encodeResults([all]);
-    expect(Buffer.from(bytes!)).toEqual(Buffer.from(toBinary(CheckResultSchema, all)));
-    expect(fromBinary(CheckResultSchema, bytes!)).toEqual(all);
+    expect(records([all])).toEqual(asList([all]));
+    expect(fromBinary(ReportResultsRequestSchema, records([all])).results).toEqual([all]);
   });
 
   it('writes the results the agent makes, and the edges of each type, as protobuf-es does', () => {
@@ -70,29 +76,22 @@ describe('encodeResults', () => {
         { id: 'm1:eu-west:1800000000000' },
       ),
     ];
-    const encoded = encodeResults(results);
-    expect(encoded).toHaveLength(results.length);
-    for (const [i, r] of results.entries()) {
-      expect(Buffer.from(encoded[i]!)).toEqual(Buffer.from(toBinary(CheckResultSchema, r)));
-    }
-    // Views on one buffer, each holding only its own result.
-    expect(new Set(encoded.map((b) => b.buffer)).size).toBe(1);
-    expect(fromBinary(CheckResultSchema, encoded[3]!).dnsRecords).toEqual(['', '192.0.2.1', 'x'.repeat(300)]);
+    expect(records(results)).toEqual(asList(results));
+    const back = fromBinary(ReportResultsRequestSchema, records(results)).results;
+    expect(back[3]!.dnsRecords).toEqual(['', '192.0.2.1', 'x'.repeat(300)]);
+    expect(back[4]!.resultId).toBe('m1:eu-west:1800000000000');
   });
 
-  it('grows past its first buffer, and a later call does not touch what an earlier one returned', () => {
-    const big = Array.from({ length: 2000 }, (_, i) =>
-      result({
-        ok: false,
-        error: { kind: 'status_mismatch', message: `expected 200, got ${i}` },
-        response_time_ms: i,
-      }),
-    );
-    const first = encodeResults(big);
-    const copy = first.map((b) => Buffer.from(b));
-    encodeResults([result({ ok: true, error: null, response_time_ms: 1 })]);
-    expect(first.map((b) => Buffer.from(b))).toEqual(copy);
-    expect(fromBinary(CheckResultSchema, first[1999]!)).toEqual(big[1999]);
-    expect(encodeResults([])).toEqual([]);
+  it('writes a record longer than its first scratch buffer, and one whose length takes three bytes', () => {
+    const long = result({
+      ok: false,
+      error: { kind: 'status_mismatch', message: 'é'.repeat(70_000) },
+      response_time_ms: 1,
+    });
+    const small = result({ ok: true, error: null, response_time_ms: 1 });
+    expect(records([small, long, small])).toEqual(asList([small, long, small]));
+    // The length of a 140 KB record is a three-byte varint after the one-byte tag.
+    const record = encodeRecord(2, long);
+    expect([record[0], record.length]).toEqual([0x12, 1 + 3 + toBinary(CheckResultSchema, long).length]);
   });
 });

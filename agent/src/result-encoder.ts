@@ -135,24 +135,23 @@ const writeResult = (r: CheckResult) => {
   string(15, r.runNowRequestId);
 };
 
+/** Room kept before a record's message for its tag and length (two varints of at most 5 bytes). */
+const HEADER = 10;
+
 /**
- * Each result's wire bytes: views on one buffer per call (one allocation for a batch, not one per
- * result), in the order given.
+ * One result as one record of a repeated message field `field`: its tag, its length and its bytes,
+ * exactly what protobuf-es writes for that element of the list. A view on a scratch buffer, valid
+ * until the next call: copy it out (waiting-results.ts does, into its own buffer).
  */
-export const encodeResults = (results: readonly CheckResult[]): Uint8Array[] => {
-  pos = 0;
-  const ends = new Array<number>(results.length);
-  for (let i = 0; i < results.length; i++) {
-    writeResult(results[i]!);
-    ends[i] = pos;
-  }
-  const out = Buffer.allocUnsafe(pos);
-  scratch.copy(out, 0, 0, pos);
-  const views = new Array<Uint8Array>(results.length);
-  let start = 0;
-  for (let i = 0; i < results.length; i++) {
-    views[i] = out.subarray(start, ends[i]);
-    start = ends[i]!;
-  }
-  return views;
+export const encodeRecord = (field: number, r: CheckResult): Buffer => {
+  pos = HEADER;
+  room(0);
+  writeResult(r);
+  const end = pos;
+  const n = end - HEADER;
+  const head = varintSize((field << 3) | LEN) + varintSize(n);
+  pos = HEADER - head;
+  tag(field, LEN);
+  varint(n);
+  return scratch.subarray(HEADER - head, end);
 };

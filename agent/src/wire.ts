@@ -1,7 +1,6 @@
 import type { Assignment, CheckResult } from '@lookout/proto';
 import { isMonitorType, MONITOR_TYPES } from '@lookout/shared';
 import type { ProbeOutcome, ProbeSpec } from './probe-port.js';
-import { encodeResults } from './result-encoder.js';
 
 /** What most specs have: no headers, no expected DNS values (one frozen object each, not one per spec). */
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
@@ -102,42 +101,3 @@ export const resultOf = (input: {
       : undefined,
   };
 };
-
-/** The part of `resultBytes` every result has (see there). */
-export const RESULT_FIXED_BYTES = 480;
-
-/**
- * What a result built by `resultOf` holds in memory, estimated without encoding it: a fixed part (the
- * message, its timings, three bigints, the buffer's entry: 480 bytes measured on Node 20 for a plain
- * http result) plus its own strings at a byte per character. The monitor id is the assignment's string,
- * shared, so it is not counted. For the result buffer's byte bound (`buffer_max_bytes`).
- */
-export const resultBytes = (r: CheckResult): number => {
-  let n =
-    RESULT_FIXED_BYTES +
-    r.resultId.length +
-    r.errorKind.length +
-    r.errorMessage.length +
-    r.runNowRequestId.length;
-  for (const d of r.dnsRecords) n += 32 + d.length;
-  if (r.tls) n += 64 + r.tls.subject.length + r.tls.issuer.length;
-  if (r.domain) n += 48;
-  return n;
-};
-
-/**
- * A result's wire bytes, for a result that will wait long for the control plane (reporter.ts): copied
- * into Node's shared pool for small buffers (one 8 KiB allocation per few dozen results). An http
- * result waits in 319 bytes this way against 483 as the message (test/bench/result-memory.js).
- */
-export const encodeResult = (r: CheckResult): Uint8Array => encodeResults([r])[0]!;
-
-/**
- * What an encoded result holds in memory besides its bytes: the buffer's entry, the view on the pool
- * and the pool's alignment (186 bytes measured on Node 20). For the result buffer's byte bound
- * (`buffer_max_bytes`).
- */
-export const ENCODED_RESULT_OVERHEAD = 190;
-
-/** What a result from `encodeResult` holds in memory, for the result buffer's byte bound. */
-export const encodedBytes = (bytes: Uint8Array): number => ENCODED_RESULT_OVERHEAD + bytes.byteLength;

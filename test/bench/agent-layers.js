@@ -25,7 +25,7 @@ const child = async (layer, ports) => {
   const { probeWithDeadline, CheckDeadline } = await import(join(agentDist, 'deadline.js'));
   const { realTimers } = await import(join(agentDist, 'scheduler.js'));
   const { resultOf } = await import(join(agentDist, 'wire.js'));
-  const { encodeResults } = await import(join(agentDist, 'result-encoder.js'));
+  const { createWaitingResults } = await import(join(agentDist, 'waiting-results.js'));
   const { createAgentMetrics } = await import(join(agentDist, 'metrics.js'));
   const { default: PQueue } = await import('p-queue');
   const floorAgent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
@@ -51,7 +51,7 @@ const child = async (layer, ports) => {
     dns_resolver: null,
   }));
   let turn = 0;
-  let batch = [];
+  const waiting = createWaitingResults({ maxItems: 100_000, maxAgeMs: 3_600_000, field: 2 });
   const probe = (spec) =>
     layer >= 2 ? probeWithDeadline(prober, spec, realTimers) : prober.run(spec, new CheckDeadline());
   const check = async (spec, scheduledAt, end) => {
@@ -60,11 +60,11 @@ const child = async (layer, ports) => {
     const outcome = await probe(spec);
     end(outcome.ok);
     if (layer >= 4) {
-      batch.push(resultOf({ monitorId: spec.monitor_id, version: 1n, scheduledAt, startedAt, outcome }));
-      if (batch.length === 500) {
-        encodeResults(batch);
-        batch = [];
-      }
+      // As the reporter keeps them: encoded when the run ends, a batch copied out at 500 (and
+      // acknowledged at once: no call).
+      const r = resultOf({ monitorId: spec.monitor_id, version: 1n, scheduledAt, startedAt, outcome });
+      waiting.push(startedAt, r, startedAt);
+      if (waiting.size === 500) waiting.ack(waiting.peek(500, startedAt));
     }
     if (layer >= 5) {
       metrics.onCheck('http', outcome.ok, performance.now() - t0);

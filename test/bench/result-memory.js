@@ -1,10 +1,11 @@
 // What a result waiting for its acknowledgement holds in the agent's memory (issue 27): 200,000 http
-// results pushed into the agent's result buffer as messages, then as wire bytes (reporter.ts,
-// ENCODE_FROM), the heap plus array buffers measured after full collections before and after.
+// results pushed into the agent's store of waiting results (waiting-results.ts: their wire bytes),
+// the heap plus array buffers measured after full collections before and after, against what the
+// store counts for them (its byte bound's figure).
 //
 //   node --expose-gc test/bench/result-memory.js
-import { createResultBuffer } from '../../agent/dist/result-buffer.js';
-import { encodeResult, resultOf } from '../../agent/dist/wire.js';
+import { createWaitingResults } from '../../agent/dist/waiting-results.js';
+import { resultOf } from '../../agent/dist/wire.js';
 
 if (typeof gc !== 'function') throw new Error('run with node --expose-gc');
 const N = 200_000;
@@ -24,7 +25,6 @@ const monitors = Array.from(
 const result = (i) => {
   const monitorId = monitors[i % monitors.length];
   return resultOf({
-    id: `${monitorId}:eu-west:${T + i}`,
     monitorId,
     version: 3n,
     scheduledAt: T + i,
@@ -38,14 +38,11 @@ const used = () => {
   const m = process.memoryUsage();
   return m.heapUsed + m.arrayBuffers;
 };
-for (const [kind, make] of [
-  ['message', result],
-  ['wire bytes', (i) => encodeResult(result(i))],
-]) {
-  const buffer = createResultBuffer({ maxItems: N, maxAgeMs: 3_600_000 });
-  const before = used();
-  for (let i = 0; i < N; i++) buffer.push(i, T, make(i), T);
-  const after = used();
-  if (buffer.size !== N) throw new Error('the buffer dropped results');
-  console.log(`${kind}: ${((after - before) / N).toFixed(0)} bytes per waiting result`);
-}
+const waiting = createWaitingResults({ maxItems: N, maxAgeMs: 3_600_000, field: 2 });
+const before = used();
+for (let i = 0; i < N; i++) waiting.push(T, result(i), T);
+const after = used();
+if (waiting.size !== N) throw new Error('the store dropped results');
+console.log(
+  `${((after - before) / N).toFixed(0)} bytes per waiting result in memory; ${(waiting.bytes / N).toFixed(0)} counted; ${(waiting.reserved / N).toFixed(0)} reserved`,
+);

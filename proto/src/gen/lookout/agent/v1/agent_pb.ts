@@ -500,10 +500,11 @@ export const ReportResultsRequestSchema: GenMessage<ReportResultsRequest> = /*@_
 /**
  * ReportResultsRequest as an agent sends it: the same fields under the same numbers, each result
  * already encoded. On the wire an encoded CheckResult in a `bytes` field is the same bytes as the
- * message in `results`, so the control plane decodes this as a ReportResultsRequest. An agent encodes its
- * results itself (once, when the batch goes out, or when a run ends during a backlog, keeping the bytes
- * until the control plane acknowledges them). Not the input of any method: the agent sends it as
- * ReportResults' input.
+ * message in `results`, so the control plane decodes this as a ReportResultsRequest. An agent writes
+ * each result's record of field 2 itself when its run ends and keeps the records until the control
+ * plane acknowledges them; a batch goes out as those records back to back, carried as this message's
+ * unknown field data (written after its other fields as given). Not the input of any method: the agent
+ * sends it as ReportResults' input.
  *
  * @generated from message lookout.agent.v1.EncodedReportResultsRequest
  */

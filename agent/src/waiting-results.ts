@@ -1,0 +1,175 @@
+import type { CheckResult } from '@lookout/proto';
+import { encodeRecord } from './result-encoder.js';
+
+/**
+ * Results waiting for the control plane's acknowledgement, oldest first, kept as the bytes they
+ * travel in. A result is encoded once, when its run ends, as one record of ReportResults' `results`
+ * field (tag, length, the CheckResult's bytes) at the end of one buffer; its end offset and time go in
+ * two number columns. So a waiting result is no object on the JS heap: a batch is one contiguous run
+ * of bytes, copied out once as the request's body, and nothing a check made outlives the check.
+ * (As messages, results waited ~0.3 s for a batch to fill and then for its call: long enough for the
+ * young-generation collector to copy them twice and promote them, ~40 % of what the agent spent
+ * beyond the floor's loop; docs/benchmarks.md, issue 27's eighteenth round.)
+ *
+ * Bounded by count, by bytes and by age: when full, or when a result is too old to matter, the
+ * oldest go first and are counted as dropped (reported in the agent's health). Results are removed
+ * only when acknowledged, a batch at a time, by the sequence numbers `peek` gave.
+ *
+ * Bytes are counted exactly: a result's record plus the 16 bytes of its two column entries.
+ * The buffer and the columns double when full and halve when a quarter used, so after a backlog the
+ * agent gives the memory back.
+ */
+export interface WaitingResultsOptions {
+  maxItems: number;
+  maxAgeMs: number;
+  /** Bound on the bytes kept (records plus their column entries); the newest result is always kept. */
+  maxBytes?: number;
+  /** The ReportResults request's field number for its results (each record's tag). */
+  field: number;
+}
+
+/** What a batch carries: the sequence number of its first result, how many, and their records. */
+export interface WaitingBatch {
+  first: number;
+  count: number;
+  /** The records, back to back (a copy: the store may move its own bytes meanwhile). */
+  records: Buffer;
+}
+
+/** A result's two column entries (its end offset and its time, 8 bytes each). */
+export const PER_RESULT_BYTES = 16;
+const MIN_BYTES = 64 * 1024;
+const MIN_SLOTS = 1024;
+
+export const createWaitingResults = (opts: WaitingResultsOptions) => {
+  const maxBytes = opts.maxBytes ?? Number.POSITIVE_INFINITY;
+  /** The records of results `head`..`tail - 1`, from byte `start` to byte `end` of `buf`. */
+  let buf = Buffer.allocUnsafe(MIN_BYTES);
+  let start = 0;
+  let end = 0;
+  /** Per result, by sequence number modulo the columns' length (a power of two): end offset in `buf`, time. */
+  let ends = new Float64Array(MIN_SLOTS);
+  let ats = new Float64Array(MIN_SLOTS);
+  let mask = MIN_SLOTS - 1;
+  /** Sequence numbers: the oldest result kept, and the next one to be pushed. */
+  let head = 0;
+  let tail = 0;
+  let dropped = 0;
+
+  const size = () => tail - head;
+  /** The bytes results `from`..`tail - 1` take. */
+  const bytesFrom = (from: number) =>
+    end - (from === head ? start : ends[(from - 1) & mask]!) + (tail - from) * PER_RESULT_BYTES;
+
+  /** The columns at `slots` entries (a power of two ≥ the results kept), in sequence order. */
+  const resizeColumns = (slots: number) => {
+    const nextEnds = new Float64Array(slots);
+    const nextAts = new Float64Array(slots);
+    for (let s = head; s < tail; s++) {
+      nextEnds[s & (slots - 1)] = ends[s & mask]!;
+      nextAts[s & (slots - 1)] = ats[s & mask]!;
+    }
+    ends = nextEnds;
+    ats = nextAts;
+    mask = slots - 1;
+  };
+  /** The live records moved to the start of a buffer of `length` bytes (the same one, or a new one). */
+  const moveBytes = (length: number) => {
+    const shift = start;
+    if (length === buf.length) buf.copyWithin(0, start, end);
+    else {
+      const next = Buffer.allocUnsafe(length);
+      buf.copy(next, 0, start, end);
+      buf = next;
+    }
+    for (let s = head; s < tail; s++) ends[s & mask] = ends[s & mask]! - shift;
+    end -= shift;
+    start = 0;
+  };
+  /** Room for `n` more bytes at the end: the live records moved down, or a buffer twice the size. */
+  const room = (n: number) => {
+    if (end + n <= buf.length) return;
+    let length = buf.length;
+    while (end - start + n > length / 2) length *= 2;
+    moveBytes(length);
+  };
+  /** After results went: memory back once the buffer or the columns are a quarter used. */
+  const shrink = () => {
+    if (size() === 0) {
+      start = 0;
+      end = 0;
+    }
+    let length = buf.length;
+    while (length > MIN_BYTES && (end - start) * 4 < length) length /= 2;
+    if (length < buf.length) moveBytes(length);
+    let slots = mask + 1;
+    while (slots > MIN_SLOTS && size() * 4 < slots) slots /= 2;
+    if (slots < mask + 1) resizeColumns(slots);
+  };
+  /** Forgets the oldest results up to sequence number `to` (exclusive); their bytes are free. */
+  const forget = (to: number) => {
+    if (to <= head) return;
+    head = Math.min(to, tail);
+    start = head === tail ? end : ends[(head - 1) & mask]!;
+  };
+  const expire = (nowMs: number) => {
+    let s = head;
+    while (s < tail && nowMs - ats[s & mask]! > opts.maxAgeMs) s++;
+    if (s === head) return;
+    dropped += s - head;
+    forget(s);
+    shrink();
+  };
+
+  return {
+    /** A finished run's result, encoded now; the oldest go if the bounds say so. */
+    push(at: number, result: CheckResult, nowMs: number) {
+      expire(nowMs);
+      const record = encodeRecord(opts.field, result);
+      room(record.length);
+      record.copy(buf, end);
+      end += record.length;
+      if (size() === mask + 1) resizeColumns(2 * (mask + 1));
+      ends[tail & mask] = end;
+      ats[tail & mask] = at;
+      tail++;
+      let s = head;
+      while (tail - s > opts.maxItems) s++;
+      // The newest is always kept, whatever its size.
+      while (s < tail - 1 && bytesFrom(s) > maxBytes) s++;
+      if (s > head) {
+        dropped += s - head;
+        forget(s);
+      }
+    },
+    /** The oldest `max` results' records, left in place until `ack`; null when none wait. */
+    peek(max: number, nowMs: number): WaitingBatch | null {
+      expire(nowMs);
+      const count = Math.min(max, size());
+      if (count === 0) return null;
+      const last = ends[(head + count - 1) & mask]!;
+      return { first: head, count, records: Buffer.from(buf.subarray(start, last)) };
+    },
+    /** A batch the control plane acknowledged (results already dropped meanwhile are skipped). */
+    ack(batch: Pick<WaitingBatch, 'first' | 'count'>) {
+      forget(batch.first + batch.count);
+      shrink();
+    },
+    get size() {
+      return size();
+    },
+    /** The bytes kept: records plus their column entries (the bound `maxBytes` holds them to). */
+    get bytes() {
+      return bytesFrom(head);
+    },
+    get dropped() {
+      return dropped;
+    },
+    /** The memory the store holds, used or not: its buffer and its columns. */
+    get reserved() {
+      return buf.length + (mask + 1) * PER_RESULT_BYTES;
+    },
+  };
+};
+
+export type WaitingResults = ReturnType<typeof createWaitingResults>;
