@@ -32,7 +32,6 @@ const never = () => () => {};
 const store = createSqliteStore({
   path: join(dir, 'bench.db'),
   rollups: { schedule: never },
-  states: { schedule: never },
 });
 await store.init();
 

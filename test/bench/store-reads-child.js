@@ -21,7 +21,7 @@ rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
 const path = join(dir, 'bench.db');
 const never = () => () => {};
-const store = createSqliteStore({ path, rollups: { schedule: never }, states: { schedule: never } });
+const store = createSqliteStore({ path, rollups: { schedule: never } });
 await store.init();
 
 // The monitors, written straight into the file (their rows are all the reads need of them).

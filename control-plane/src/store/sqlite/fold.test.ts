@@ -34,7 +34,7 @@ const run = (monitor: string, location: string, from: number, count: number, ok 
   );
 const step = countingStep;
 /** Stores opened here flush only when told (flush(), close). */
-const quiet = { rollups: { schedule: () => () => {} }, states: { schedule: () => () => {} } };
+const quiet = { rollups: { schedule: () => () => {} } };
 const open = async (path: string) => {
   const s = createSqliteStore({ path, ...quiet });
   await s.init();
@@ -136,6 +136,49 @@ it('a process that stored and read nothing while another folded and deleted step
   expect(await history(b, 'm1', 10)).toHaveLength(8);
   await b.close();
   await a.close();
+});
+
+it('the periodic flush snapshots the states before it deletes what it folded; nothing else writes them', async () => {
+  const path = join(dir, `periodic-${n++}.db`);
+  let fire: (() => void) | null = null;
+  const s = createSqliteStore({
+    path,
+    rollups: {
+      schedule: (fn) => {
+        fire = fn;
+        return () => {};
+      },
+    },
+  });
+  await s.init();
+  const locationStates = () => {
+    const db = new Database(path, { readonly: true });
+    const rows = db
+      .prepare("SELECT monitor_id, consecutive_successes FROM monitor_states WHERE location != '*'")
+      .all();
+    db.close();
+    return rows;
+  };
+  // Five batches move m1's state five times: no state row is written for any of them.
+  for (let i = 0; i < 5; i++) await s.recordResults(run('m1', 'eu', i, 1), step);
+  expect(locationStates()).toEqual([]);
+  // The flush's own timer: it folds, snapshots (the state once, as after its last result), deletes.
+  const first = fire!;
+  first();
+  for (let i = 0; i < 200 && fire === first; i++) await new Promise((r) => setTimeout(r, 5));
+  expect(fire).not.toBe(first);
+  expect(counts(path)).toEqual({ folded: 5, recent: 0 });
+  expect(locationStates()).toEqual([{ monitor_id: 'm1', consecutive_successes: 5 }]);
+  // A crash now loses nothing: the state comes back from the snapshot alone.
+  await s.closeAsIfCrashed();
+  const again = await open(path);
+  const seen: (MonitorLocationState | null)[] = [];
+  await again.recordResults(run('m1', 'eu', 5, 1), (prev, r) => {
+    seen.push(prev);
+    return step(prev, r);
+  });
+  expect(seen[0]).toMatchObject({ consecutive_successes: 5, last_scheduled_at: at(4) });
+  await again.close();
 });
 
 it('a process forgets the rows another one folded and deleted: its recent index does not grow', async () => {

@@ -179,8 +179,8 @@ it('monitor-level rows: a process answers from its copy until any process or sta
 
 it('pruning snapshots the states first: a file pruned of every result still opens with every state', async () => {
   const path = join(dir, 'prune.db');
-  const a = createSqliteStore({ path, states: { schedule: () => () => {} } });
-  const b = createSqliteStore({ path, states: { schedule: () => () => {} } });
+  const a = createSqliteStore({ path });
+  const b = createSqliteStore({ path });
   await a.init();
   await b.init();
   await a.recordResults(run('m1', 'eu-west', 0, 5), step);

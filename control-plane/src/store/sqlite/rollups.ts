@@ -85,8 +85,9 @@ export interface RollupFlushOptions {
  * with, another's: the mark is read and moved in IMMEDIATE transactions, after the book has read every
  * row stored.
  *
- * After a flush, the recent rows up to both marks (this one and the states' snapshot's,
- * `result_state_mark`) are deleted, oldest first, a slice per transaction.
+ * After a flush, the location states are snapshotted (state-book.ts) and the recent rows up to both
+ * marks (this one and the snapshot's, `result_state_mark`) are deleted, oldest first, a slice per
+ * transaction.
  *
  * Reads stay exact in every process: they add the recent rows still waiting to the buckets (or to the
  * monitor's range of check_results), in the same statement or read transaction, where waiting means a
@@ -203,6 +204,8 @@ export const sqliteRollups = (ctx: SqliteContext, book: SqliteStateBook, opts: R
         while (chunk()) await nextTurn();
         if (markNow().upto >= until) break;
       }
+      // The folded rows go once their states are in the snapshot too: this is when it is taken.
+      await book.snapshot();
       await deleteAllFolded();
     })().finally(() => {
       flushing = null;
@@ -229,13 +232,10 @@ export const sqliteRollups = (ctx: SqliteContext, book: SqliteStateBook, opts: R
     },
     flush,
     /**
-     * Snapshots the location states, then flushes: everything stored now is folded and, its states
-     * being in the snapshot too, deleted from the recent table (a prune's first step; tests, benches).
+     * Flushes: everything stored now is folded and, its states being in the flush's snapshot too,
+     * deleted from the recent table (a prune's first step; tests, benches).
      */
-    async foldAll() {
-      await book.snapshot();
-      await flush();
-    },
+    foldAll: () => flush(),
   };
 };
 

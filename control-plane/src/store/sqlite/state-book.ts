@@ -2,18 +2,13 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { MonitorLocationState } from '../../domain/types.js';
 import { type SqliteContext, withoutFsync } from './db.js';
 import { createMonitorSlots, type MonitorSlots } from './monitor-slots.js';
-import { periodic, type Schedule } from './periodic.js';
 import { createRecentIndex } from './recent-index.js';
 import { createStateTable } from './state-table.js';
 import { fromRow, insertSql, monitorStates, runWith } from './tables.js';
 
 export interface StateSnapshotOptions {
-  /** Between two snapshots (default 60 s). */
-  everyMs?: number;
   /** Location states per snapshot transaction (default 2,000: a few ms of the event loop each). */
   chunkStates?: number;
-  /** Arms the next snapshot; returns its cancel (default an unref'd setTimeout). */
-  schedule?: Schedule;
 }
 
 /** A location state as the log row after a result carries it (check_results_recent.state_*). */
@@ -34,11 +29,16 @@ interface LogRow {
  * their durable log. Each stored result
  * row carries the state of its (monitor, location) after it (`state_status`, `state_failures`,
  * `state_successes`, `state_slow`; all null when the result moved nothing), written in the results'
- * own transaction, so ingestion writes no random page for states: the rows are appended. Every
- * `everyMs` the states changed since the last snapshot are written to `monitor_states` (in key order,
- * a dense table: a few pages per thousand results) and `result_state_mark.upto` moves to the row id
- * they are current at. Opening a file loads the snapshot and replays the rows after the mark; a crash
- * loses nothing (the rows are durable, the snapshot is derived).
+ * own transaction, so ingestion writes no random page for states: the rows are appended. When the
+ * uptime flush has folded rows and before it deletes them (rollups.ts), and at close, the states
+ * changed since the last snapshot are written to `monitor_states` (in key order, a dense table) and
+ * `result_state_mark.upto` moves to the row id they are current at. A snapshot is needed only so
+ * that the log's rows can go: each state is written once per flush (every 5 minutes), however often
+ * it changed, where a snapshot of its own every 60 s wrote every state of a busy monitor five times
+ * as often (10 % of the control plane's main thread at 100,000 monitors; docs/benchmarks.md, issue
+ * 27's eighteenth round). Opening a file loads the snapshot and replays the rows after the mark (it
+ * reads every recent row for the recent index anyway); a crash loses nothing (the rows are durable,
+ * the snapshot is derived).
  *
  * Several processes on one file: each one's book follows the log. `catchUp` reads the rows after the
  * last one it has seen (written by another process) and takes their states; recordResults runs it
@@ -60,7 +60,6 @@ export const sqliteStateBook = (
   monitors: MonitorSlots = createMonitorSlots(),
 ) => {
   const { st } = ctx;
-  const everyMs = opts.everyMs ?? 60_000;
   const chunkStates = opts.chunkStates ?? 2000;
 
   const book = createStateTable(monitors);
@@ -175,7 +174,7 @@ export const sqliteStateBook = (
   };
 
   let started = false;
-  const timer = periodic(snapshot, everyMs, opts.schedule);
+  let stopped = false;
 
   return {
     /** At open, after the migrations: the snapshot, then the rows after its mark. */
@@ -183,18 +182,18 @@ export const sqliteStateBook = (
       started = true;
       // Every recent row into the index; the states of those after the snapshot's mark.
       follow(0, loadSnapshot());
-      timer.arm();
     },
-    /** Stops the timer and writes a last snapshot (close). */
+    /** Writes a last snapshot (close); none after it. */
     async stop() {
-      timer.stop();
-      if (started) await (snapshotting ?? Promise.resolve()).then(snapshot, snapshot);
+      if (started && !stopped) await (snapshotting ?? Promise.resolve()).then(snapshot, snapshot);
+      stopped = true;
     },
-    /** Stops the timer only (what a crash leaves; tests). */
+    /** No snapshot from now on, not even at close (what a crash leaves; tests). */
     abandon() {
-      timer.stop();
+      stopped = true;
     },
-    snapshot,
+    /** Writes the states changed since the last one (the flush, before it deletes folded rows). */
+    snapshot: () => (stopped ? Promise.resolve() : snapshot()),
     catchUp,
     /** The location states of a monitor (no '*' row), as of the last row seen. */
     locations(monitorId: string): MonitorLocationState[] {
