@@ -15,9 +15,10 @@ import { encodeRecord } from './result-encoder.js';
  * oldest go first and are counted as dropped (reported in the agent's health). Results are removed
  * only when acknowledged, a batch at a time, by the sequence numbers `peek` gave.
  *
- * Bytes are counted exactly: a result's record plus the 16 bytes of its two column entries.
- * The buffer and the columns double when full and halve when a quarter used, so after a backlog the
- * agent gives the memory back.
+ * Bytes are counted exactly: a result's record plus the 16 bytes of its two column entries. The
+ * buffer and the columns double when full (the buffer keeps room to move its records down, so it
+ * holds up to twice the bytes kept) and halve when a quarter used, down to their first size, so after
+ * a backlog the agent gives the memory back.
  */
 export interface WaitingResultsOptions {
   maxItems: number;
@@ -38,8 +39,13 @@ export interface WaitingBatch {
 
 /** A result's two column entries (its end offset and its time, 8 bytes each). */
 export const PER_RESULT_BYTES = 16;
-const MIN_BYTES = 64 * 1024;
-const MIN_SLOTS = 1024;
+/**
+ * What the store never shrinks below: 1 MiB of records and 8,192 results, more than the batches of
+ * normal flow (500 results of ~90–150 bytes every ~0.3 s), so emptying the store after each
+ * acknowledgement moves no memory.
+ */
+const MIN_BYTES = 1 << 20;
+const MIN_SLOTS = 8192;
 
 export const createWaitingResults = (opts: WaitingResultsOptions) => {
   const maxBytes = opts.maxBytes ?? Number.POSITIVE_INFINITY;
