@@ -90,15 +90,20 @@ describe('Prometheus scrapes every /metrics endpoint', () => {
     ]);
 
     // Control plane: requests by route, pings, ingestion, agents per region, event loop.
+    // An agent exposes both outcomes of a check type from its first check on (a failure series at 0
+    // until one fails: rate() and alerts on it work from the start); here every check passes.
     const checks = await waitFor(
       () => prom.query('sum by (agent, region, type, outcome) (lookout_agent_checks_total)'),
-      (r) => r.length === 2 && r.every((s) => value(s) > 0),
+      (r) => r.filter((s) => s.metric.outcome === 'ok' && value(s) > 0).length === 2,
       { ...wait, what: 'checks counted by both agents' },
     );
-    expect(checks.map((s) => [s.metric.region, s.metric.type, s.metric.outcome]).sort()).toEqual([
-      ['eu-west', 'http', 'ok'],
-      ['us-east', 'http', 'ok'],
+    const passed = checks.filter((s) => s.metric.outcome === 'ok');
+    expect(passed.map((s) => [s.metric.region, s.metric.type]).sort()).toEqual([
+      ['eu-west', 'http'],
+      ['us-east', 'http'],
     ]);
+    const failed = checks.filter((s) => s.metric.outcome !== 'ok');
+    expect(failed.map((s) => [s.metric.outcome, value(s)])).toEqual(failed.map(() => ['fail', 0]));
     const connected = await waitFor(
       () => prom.query('lookout_agents_connected'),
       (r) => r.filter((s) => value(s) === 1).length === 2,
