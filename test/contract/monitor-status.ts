@@ -242,6 +242,34 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       expect(await seen(131)).toBe('up');
     });
 
+    it('a scheduled first failure asks the other location for a run now; that run failing asks nothing back', async () => {
+      const m = await add('confirm', 1, {
+        check_locations: ['eu-west', 'us-east'],
+        check_interval_seconds: 60,
+      });
+      const fail = (location: string, s: number, runNow: string | null) =>
+        ingestResults(
+          { store, catalog: { resolve: async (ids) => new Map([...ids].map((id) => [id, m] as const)) } },
+          {
+            region: location,
+            instanceId: `${location}-1`,
+            results: [
+              {
+                ...result(ws, m.id, { scheduled_at: at(s), started_at: at(s), ok: false }),
+                error_kind: 'connect',
+                error_message: 'connection refused',
+                status_code: null,
+                run_now_request_id: runNow,
+              },
+            ],
+          },
+          at(s),
+        );
+      expect((await fail('eu-west', 10, null)).confirmations).toBe(1);
+      // us-east's first failure, but one that was asked for: it confirms, it does not ask eu-west again.
+      expect((await fail('us-east', 11, randomUUID())).confirmations).toBe(0);
+    });
+
     it('filters on one or several statuses and pages through the filtered list, newest first', async () => {
       const names: string[] = [];
       for (let i = 0; i < 7; i++) {

@@ -93,7 +93,9 @@ export const ingestResults = async (
   const { stored, states } = await record(records, (prev, r) => {
     const before = prev ?? initialState(r.monitor_id, r.location);
     const next = applyResult(monitors.get(r.monitor_id)!, before, r);
-    if (next && wantsConfirmation(before, next)) firstFailures.set(r.id, r);
+    // Only a scheduled run's first failure asks the others: a run that was itself asked for (a
+    // confirmation, or "test now") answers a question and asks none, so two locations never ping-pong.
+    if (next && r.run_now_request_id === null && wantsConfirmation(before, next)) firstFailures.set(r.id, r);
     else firstFailures.delete(r.id);
     return next;
   });
