@@ -122,6 +122,10 @@ export const sqliteStateBook = (
     if (seen < marks) {
       // The snapshot holds what this book would have read (or newer: replaying assigns).
       follow(seen, loadSnapshot());
+      // Every row up to the marks is now in the book, whether or not any is left in the log: with
+      // none (the flush deleted all it folded and nothing came since) `seen` would stay behind the
+      // marks, and every read after would load the whole snapshot again.
+      if (seen < marks) seen = marks;
       return;
     }
     follow(seen, seen);
