@@ -78,6 +78,21 @@ const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)),
   FROM page p LEFT JOIN sums s ON s.monitor_id = p.id`;
 
 /**
+ * The columns of a check as WAITING_SQL and RECENT_SQL read it, in order. Both are read as arrays
+ * (better-sqlite3's raw mode): an object per row cost more than the query (3,000 rows of a page of 100
+ * monitors: 7.7 ms as objects, 3.8 as arrays, 1.2 counting them in SQL alone; docs/benchmarks.md, issue
+ * 27's nineteenth round).
+ */
+const MONITOR = 0;
+const AT = 1;
+const OK = 2;
+const LOCATION = 3;
+const RESPONSE_MS = 4;
+const STATUS_CODE = 5;
+const ID = 6;
+type CheckRow = [string, number, number, string, number, number | null, string];
+
+/**
  * The page's results still waiting in the recent table (results.ts), by row id (`@rids`): read once
  * (they are scattered over that table, a page each), for both the uptime they add and the recent checks.
  */
@@ -96,8 +111,8 @@ const RECENT_SQL = `SELECT r.monitor_id, r.scheduled_at, r.ok, r.location, r.res
     (SELECT rowid FROM check_results WHERE monitor_id = j.value ORDER BY scheduled_at DESC LIMIT ${RECENT_CHECKS})`;
 
 /** Newest first, ties by id (as the results' own order). */
-const newestFirst = (a: Row, b: Row) =>
-  (b.scheduled_at as number) - (a.scheduled_at as number) || (a.id! < b.id! ? 1 : a.id! > b.id! ? -1 : 0);
+const newestFirst = (a: CheckRow, b: CheckRow) =>
+  b[AT] - a[AT] || (a[ID] < b[ID] ? 1 : a[ID] > b[ID] ? -1 : 0);
 
 /** What a check shows as its response time: none when no response arrived. */
 export const recentResponseTime = (ok: boolean, ms: number, statusCode: number | null) =>
@@ -122,25 +137,25 @@ export const sqliteMonitorStatus = (
     const windows = dashboardWindows(at);
     const { rollups, waiting, folded } = read(() => ({
       rollups: st(ROLLUPS_SQL).all({ ids: json, ...windows }) as Row[],
-      waiting: st(WAITING_SQL).all({ rids }) as Row[],
-      folded: st(RECENT_SQL).all({ ids: json }) as Row[],
+      waiting: st(WAITING_SQL).raw(true).all({ rids }) as CheckRow[],
+      folded: st(RECENT_SQL).raw(true).all({ ids: json }) as CheckRow[],
     }));
     /** Each monitor's results (waiting and newest folded), and what its waiting ones add to its uptime. */
-    const results = new Map<string, Row[]>();
+    const results = new Map<string, CheckRow[]>();
     const added = new Map<
       string,
       { t30: number; o30: number; t24: number; o24: number; okAt: number; okMs: number }
     >();
     for (const w of waiting) {
-      const t = w.scheduled_at as number;
+      const t = w[AT];
       if (t < windows.from30d) continue;
-      const id = w.monitor_id as string;
+      const id = w[MONITOR];
       let a = added.get(id);
       if (!a) {
         a = { t30: 0, o30: 0, t24: 0, o24: 0, okAt: -1, okMs: 0 };
         added.set(id, a);
       }
-      const ok = w.ok === 1 ? 1 : 0;
+      const ok = w[OK] === 1 ? 1 : 0;
       a.t30++;
       a.o30 += ok;
       if (t >= windows.from24h) {
@@ -149,14 +164,16 @@ export const sqliteMonitorStatus = (
       }
       if (ok && t >= a.okAt) {
         a.okAt = t;
-        a.okMs = w.response_time_ms as number;
+        a.okMs = w[RESPONSE_MS];
       }
     }
-    for (const r of [...waiting, ...folded]) {
-      const list = results.get(r.monitor_id as string);
+    const byMonitor = (r: CheckRow) => {
+      const list = results.get(r[MONITOR]);
       if (list) list.push(r);
-      else results.set(r.monitor_id as string, [r]);
-    }
+      else results.set(r[MONITOR], [r]);
+    };
+    waiting.forEach(byMonitor);
+    folded.forEach(byMonitor);
     for (const r of rollups) {
       const a = added.get(r.id as string);
       // The newest success: from the buckets, or a result still waiting for them when newer.
@@ -171,14 +188,10 @@ export const sqliteMonitorStatus = (
         last_response_time_ms: lastOkMs,
         recent_checks: recent.map(
           (c): RecentCheck => ({
-            at: new Date(c.scheduled_at as number),
-            ok: c.ok === 1,
-            location: c.location as string,
-            response_time_ms: recentResponseTime(
-              c.ok === 1,
-              c.response_time_ms as number,
-              c.status_code as number | null,
-            ),
+            at: new Date(c[AT]),
+            ok: c[OK] === 1,
+            location: c[LOCATION],
+            response_time_ms: recentResponseTime(c[OK] === 1, c[RESPONSE_MS], c[STATUS_CODE]),
           }),
         ),
       });
