@@ -2,6 +2,7 @@
 // 30 d, last response time, the 30 newest checks) on SQLite, 1,000 monitors in two regions with 30
 // days of results stored through the ingestion step (recordResults), so the hourly rollups are the
 // real ones. Measured against the same list without the checks summary, in the same run.
+// BENCH_CPU_PROF_DIR=DIR: the full list's server is CPU-profiled (node --cpu-prof) into DIR.
 import { spawnSync } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -116,24 +117,37 @@ export const run = async () => {
   let stored = 0;
   for (const [i, id] of ids.entries()) {
     const history = historyOf(workspace.id, id, i, from, now);
-    stored += (await store.recordResults(history, () => null)).stored.length;
+    // Each location's state moves with its results (the state book's log), as ingestion moves it.
+    const step = (prev, r) => ({
+      monitor_id: r.monitor_id,
+      location: r.location,
+      status: r.ok ? 'up' : 'down',
+      consecutive_failures: r.ok ? 0 : (prev?.consecutive_failures ?? 0) + 1,
+      consecutive_successes: r.ok ? (prev?.consecutive_successes ?? 0) + 1 : 0,
+      consecutive_slow: 0,
+      last_result_at: r.received_at,
+      last_scheduled_at: r.scheduled_at,
+      version: (prev?.version ?? 0) + 1,
+    });
+    stored += (await store.recordResults(history, step)).stored.length;
     const last = history.at(-1);
-    await store.putMonitorStates(
-      ['*', ...REGIONS].map((location) => ({
+    // The monitor-level row, the one putMonitorStates writes.
+    await store.putMonitorStates([
+      {
         next: {
           monitor_id: id,
-          location,
+          location: '*',
           status: last.ok ? 'up' : 'down',
           consecutive_failures: last.ok ? 0 : 3,
           consecutive_successes: last.ok ? 3 : 0,
           consecutive_slow: 0,
-          last_result_at: location === '*' ? null : last.received_at,
-          last_scheduled_at: location === '*' ? null : last.scheduled_at,
+          last_result_at: null,
+          last_scheduled_at: null,
           version: 1,
         },
         expectedVersion: 0,
-      })),
-    );
+      },
+    ]);
     if (i % 100 === 99) process.stdout.write(`history: ${i + 1} monitors, ${stored} results\n`);
   }
   const key = (await createNamedKey(store, workspace, admin, { name: 'bench', expiry: 'none' }, new Date()))
@@ -152,9 +166,12 @@ export const run = async () => {
   // Two control planes on the same file, both pinned to core 1; requests alternate between them.
   const servers = {};
   for (const variant of ['full', 'bare']) {
+    // BENCH_CPU_PROF_DIR: the full list's server writes a CPU profile there when it stops.
+    const prof = process.env.BENCH_CPU_PROF_DIR;
+    const flags = prof && variant === 'full' ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [];
     const child = spawnPinned(
       1,
-      [process.execPath, join(import.meta.dirname, 'dashboard-server.js'), variant],
+      [process.execPath, ...flags, join(import.meta.dirname, 'dashboard-server.js'), variant],
       env,
     );
     servers[variant] = { child, port: Number((await waitLine(child, /READY (\d+)/))[1]) };
