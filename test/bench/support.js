@@ -77,9 +77,9 @@ export const bareProbeLoop = async (ports, seconds, concurrency = 64) => {
  * own process with one timer per check, which cost ~1.45 × the reference (more wake-ups) and flattered
  * every "× paced" figure before it (docs/benchmarks.md). Returns the same figures as `bareProbeLoop`.
  */
-export const pacedProbeLoop = async (ports, seconds, rate) => {
+export const pacedProbeLoop = async (ports, seconds, rate, node = process.execPath) => {
   const child = spawn(
-    process.execPath,
+    node,
     [join(import.meta.dirname, 'paced-floor.js'), ports.join(','), String(rate), String(seconds)],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
