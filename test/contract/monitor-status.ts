@@ -270,6 +270,70 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       expect((await fail('us-east', 11, randomUUID())).confirmations).toBe(0);
     });
 
+    it('ingestion raises the condition alerts a monitor has (slow, TLS expiry, domain expiry) and none for one without', async () => {
+      const one = ['eu-west'];
+      const slow = await add('slow', 1, {
+        check_locations: one,
+        failure_threshold: 2,
+        response_time_threshold_ms: 100,
+      });
+      const tls = await add('tls', 2, {
+        check_locations: one,
+        monitor_type: 'http',
+        url: 'https://tls.example.test/',
+        http_method: 'GET',
+        ssl_cert_monitoring: true,
+        ssl_cert_expiry_alert_days: 14,
+      });
+      const domain = await add('domain', 3, {
+        check_locations: one,
+        monitor_type: 'domain',
+        url: 'domain.example.test',
+        port: null,
+        domain_expiry_alert_days: 30,
+      });
+      const plain = await add('plain', 4, { check_locations: one });
+      const day = 86_400;
+      const check = (m: Monitor, s: number, over: Partial<CheckResultRecord>) =>
+        ingestResults(
+          { store, catalog: { resolve: async (ids) => new Map([...ids].map((id) => [id, m] as const)) } },
+          {
+            region: 'eu-west',
+            instanceId: 'eu-west-1',
+            results: [{ ...result(ws, m.id, { scheduled_at: at(s), started_at: at(s), ...over }) }],
+          },
+          at(s),
+        );
+      const open = async (m: Monitor, cause: string) =>
+        (
+          await store.findOpenAlert({
+            workspace_id: ws,
+            source_type: 'monitor',
+            source_id: m.id,
+            cause,
+            dedup_key: '',
+          })
+        )?.status ?? null;
+      await check(slow, 10, { response_time_ms: 500 });
+      expect(await open(slow, 'slow')).toBeNull();
+      await check(slow, 70, { response_time_ms: 500 });
+      expect(await open(slow, 'slow')).toBe('open');
+      await check(tls, 10, { tls_valid_to: at(10 + 5 * day) });
+      expect(await open(tls, 'tls_expiry')).toBe('open');
+      await check(domain, 10, { tls_valid_to: null, domain_expires_at: at(10 + 10 * day) });
+      expect(await open(domain, 'domain_expiry')).toBe('open');
+      // A monitor with none of them: a slow answer, a certificate and a registration about to expire raise nothing.
+      for (const s of [10, 70, 130]) {
+        await check(plain, s, {
+          response_time_ms: 5000,
+          tls_valid_to: at(s + day),
+          domain_expires_at: at(s + day),
+        });
+      }
+      for (const cause of ['slow', 'tls_expiry', 'domain_expiry'])
+        expect(await open(plain, cause)).toBeNull();
+    });
+
     it('filters on one or several statuses and pages through the filtered list, newest first', async () => {
       const names: string[] = [];
       for (let i = 0; i < 7; i++) {

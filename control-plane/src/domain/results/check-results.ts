@@ -121,7 +121,9 @@ export const ingestResults = async (
     [...latest.keys()].map((id) => monitors.get(id)!),
   );
   for (const [id, r] of latest) {
-    await decideConditions(store, monitors.get(id)!, r, verdicts.get(id)!, open, now);
+    const m = monitors.get(id)!;
+    // Most monitors have no condition to decide: no call (an async one, with its closures) for them.
+    if (hasConditions(m)) await decideConditions(store, m, r, verdicts.get(id)!, open, now);
   }
 
   const runs = [...firstFailures.values()].flatMap((r) =>
@@ -166,9 +168,13 @@ const keyOf = (m: CatalogMonitor, cause: string): AlertKey => ({
 });
 const keyString = (k: AlertKey) => `${k.source_id}|${k.cause}`;
 
+/** Whether a monitor has a condition alert to decide at all: a response-time threshold, TLS or domain expiry. */
+const hasConditions = (m: CatalogMonitor) =>
+  m.response_time_threshold_ms !== null || m.ssl_cert_monitoring || m.monitor_type === 'domain';
+
 /** The open condition alerts of these monitors, in one read: most results change none of them. */
 const openAlertsOf = async (store: AlertStore, monitors: CatalogMonitor[]) => {
-  const keys = monitors.flatMap((m) => {
+  const keys = monitors.filter(hasConditions).flatMap((m) => {
     const causes: string[] = [];
     if (m.response_time_threshold_ms !== null) causes.push('slow');
     if (m.ssl_cert_monitoring) causes.push('tls_expiry');
