@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createNamedKey } from '../../control-plane/dist/domain/access/api-keys.js';
 import { machine, writeSection } from './report.js';
+import { countingStep } from './store-step.js';
 import { benchStore, insertMonitors, linux, spawnPinned, waitLine } from './support.js';
 
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 1000);
@@ -118,18 +119,7 @@ export const run = async () => {
   for (const [i, id] of ids.entries()) {
     const history = historyOf(workspace.id, id, i, from, now);
     // Each location's state moves with its results (the state book's log), as ingestion moves it.
-    const step = (prev, r) => ({
-      monitor_id: r.monitor_id,
-      location: r.location,
-      status: r.ok ? 'up' : 'down',
-      consecutive_failures: r.ok ? 0 : (prev?.consecutive_failures ?? 0) + 1,
-      consecutive_successes: r.ok ? (prev?.consecutive_successes ?? 0) + 1 : 0,
-      consecutive_slow: 0,
-      last_result_at: r.received_at,
-      last_scheduled_at: r.scheduled_at,
-      version: (prev?.version ?? 0) + 1,
-    });
-    stored += (await store.recordResults(history, step)).stored.length;
+    stored += (await store.recordResults(history, countingStep)).stored.length;
     const last = history.at(-1);
     // The monitor-level row, the one putMonitorStates writes.
     await store.putMonitorStates([
