@@ -81,6 +81,23 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       expect(await store.insertMonitor(m, { maxMonitors: 1000 })).toBe('inserted');
       return m;
     };
+    /** One check of `m` at `s` seconds through ingestion, as an agent of `location` reports it. */
+    const ingestOne = (m: Monitor, location: string, s: number, over: Partial<CheckResultRecord>) =>
+      ingestResults(
+        { store, catalog: { resolve: async (ids) => new Map([...ids].map((id) => [id, m] as const)) } },
+        {
+          region: location,
+          instanceId: `${location}-1`,
+          results: [{ ...result(ws, m.id, { scheduled_at: at(s), started_at: at(s), ...over }) }],
+        },
+        at(s),
+      );
+    const refused = {
+      ok: false,
+      error_kind: 'connect',
+      error_message: 'connection refused',
+      status_code: null,
+    };
     const statuses = async (q: { status?: MonitorStatus[]; limit?: number } = {}, now = at(100)) =>
       Object.fromEntries(
         (await store.listMonitorsWithStatus(ws, { limit: q.limit ?? 100, status: q.status }, now)).data.map(
@@ -199,25 +216,7 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       });
       /** One check through ingestion (the adapter's recordResults and location-state writes). */
       const check = (location: string, s: number, ok: boolean) =>
-        ingestResults(
-          {
-            store,
-            catalog: { resolve: async (ids) => new Map([...ids].map((id) => [id, m] as const)) },
-          },
-          {
-            region: location,
-            instanceId: `${location}-1`,
-            results: [
-              {
-                ...result(ws, m.id, { scheduled_at: at(s), started_at: at(s), ok }),
-                ...(ok
-                  ? {}
-                  : { error_kind: 'connect', error_message: 'connection refused', status_code: null }),
-              },
-            ],
-          },
-          at(s),
-        );
+        ingestOne(m, location, s, ok ? {} : refused);
       const seen = async (s: number) => {
         const listed = (await statuses({}, at(s))).closed;
         const one = (await store.getMonitorStatuses(ws, [m.id], at(s))).get(m.id)?.status;
@@ -248,23 +247,7 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
         check_interval_seconds: 60,
       });
       const fail = (location: string, s: number, runNow: string | null) =>
-        ingestResults(
-          { store, catalog: { resolve: async (ids) => new Map([...ids].map((id) => [id, m] as const)) } },
-          {
-            region: location,
-            instanceId: `${location}-1`,
-            results: [
-              {
-                ...result(ws, m.id, { scheduled_at: at(s), started_at: at(s), ok: false }),
-                error_kind: 'connect',
-                error_message: 'connection refused',
-                status_code: null,
-                run_now_request_id: runNow,
-              },
-            ],
-          },
-          at(s),
-        );
+        ingestOne(m, location, s, { ...refused, run_now_request_id: runNow });
       expect((await fail('eu-west', 10, null)).confirmations).toBe(1);
       // us-east's first failure, but one that was asked for: it confirms, it does not ask eu-west again.
       expect((await fail('us-east', 11, randomUUID())).confirmations).toBe(0);
@@ -295,15 +278,7 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       const plain = await add('plain', 4, { check_locations: one });
       const day = 86_400;
       const check = (m: Monitor, s: number, over: Partial<CheckResultRecord>) =>
-        ingestResults(
-          { store, catalog: { resolve: async (ids) => new Map([...ids].map((id) => [id, m] as const)) } },
-          {
-            region: 'eu-west',
-            instanceId: 'eu-west-1',
-            results: [{ ...result(ws, m.id, { scheduled_at: at(s), started_at: at(s), ...over }) }],
-          },
-          at(s),
-        );
+        ingestOne(m, 'eu-west', s, over);
       const open = async (m: Monitor, cause: string) =>
         (
           await store.findOpenAlert({

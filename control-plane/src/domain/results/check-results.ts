@@ -174,7 +174,7 @@ const hasConditions = (m: CatalogMonitor) =>
 
 /** The open condition alerts of these monitors, in one read: most results change none of them. */
 const openAlertsOf = async (store: AlertStore, monitors: CatalogMonitor[]) => {
-  const keys = monitors.filter(hasConditions).flatMap((m) => {
+  const keys = monitors.flatMap((m) => {
     const causes: string[] = [];
     if (m.response_time_threshold_ms !== null) causes.push('slow');
     if (m.ssl_cert_monitoring) causes.push('tls_expiry');
