@@ -31,6 +31,7 @@ const testConfig = (url: string, instance: string): AgentConfig => ({
   buffer_max_bytes: 64 * 2 ** 20,
   buffer_max_age_seconds: 3600,
   log_level: 'silent',
+  nice: 0,
   shutdown_grace_ms: 100,
   metrics_port: 0,
   metrics_host: '127.0.0.1',

@@ -101,6 +101,11 @@ export const agentConfigKeys = {
     default: 300,
     doc: 'After the control plane rejects the token (revoked, expired, wrong): wait about this long before trying again (one error is logged, every rejection counted in `lookout_agent_rpc_errors_total{kind="credentials"}`).',
   },
+  nice: {
+    schema: z.coerce.number().int().min(0).max(19),
+    default: 0,
+    doc: 'CPU priority of the agent’s threads as Unix niceness (0–19; 0: left as started). On a box the agent shares with the control plane, a higher value lets the control plane’s requests and result commits go first when the CPU is busy. `npm start` gives its local agents 10.',
+  },
   shutdown_grace_ms: {
     schema: z.coerce.number().int().min(0),
     default: 10_000,

@@ -4,6 +4,7 @@ import { createLogger } from '@lookout/shared';
 import { assembleAgent } from './assemble.js';
 import { type AgentConfig, AgentConfigError, loadAgentConfig } from './config.js';
 import { startMetricsServer } from './metrics.js';
+import { lowerPriority } from './priority.js';
 
 /** The agent process: `node agent/dist/main.js` with LOOKOUT_AGENT_* set. */
 const main = async () => {
@@ -18,6 +19,12 @@ const main = async () => {
     throw e;
   }
   const logger = createLogger({ level: config.log_level, name: 'agent' });
+  const priority = lowerPriority(config.nice);
+  if (priority.failed.length > 0)
+    logger.warn(
+      { nice: config.nice, failed: priority.failed },
+      'could not lower the priority of every thread',
+    );
   const { agent, metrics } = assembleAgent(config, { logger });
   const listener = await startMetricsServer({
     host: config.metrics_host,

@@ -7,6 +7,13 @@ import type { Store } from './store/port.js';
 
 const AGENT_MAIN = fileURLToPath(new URL('../../agent/dist/main.js', import.meta.url));
 
+/**
+ * The local agents' niceness unless LOOKOUT_AGENT_NICE says otherwise: on the one box they share, the
+ * control plane's event loop (requests, result commits) goes first when the CPU is busy, and the agents
+ * take the rest (docs/decisions.md, "Local agents yield the CPU").
+ */
+const LOCAL_AGENT_NICE = '10';
+
 /** An agent up this long counts as started: its failure count starts again from zero. */
 const STABLE_MS = 10_000;
 /** This many failures in a row, each before STABLE_MS, make a local agent `failing` (logged as an error). */
@@ -94,6 +101,7 @@ export const startLocalAgents = async (deps: {
         LOOKOUT_AGENT_LOG_LEVEL: deps.env.LOOKOUT_AGENT_LOG_LEVEL ?? 'warn',
         LOOKOUT_AGENT_METRICS_PORT: String(h.metrics_port),
         LOOKOUT_AGENT_METRICS_HOST: deps.env.LOOKOUT_AGENT_METRICS_HOST ?? '127.0.0.1',
+        LOOKOUT_AGENT_NICE: deps.env.LOOKOUT_AGENT_NICE ?? LOCAL_AGENT_NICE,
         // Their cache (RDAP bootstrap data) beside the store's file, shared by the local agents.
         LOOKOUT_AGENT_DATA_DIR: deps.env.LOOKOUT_AGENT_DATA_DIR ?? resolve(deps.dataDir, 'agent'),
       },

@@ -111,6 +111,18 @@ const cpuMs = (pid) => {
   // utime and stime are fields 14 and 15 of the whole line; the slice starts at field 3.
   return ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
 };
+/**
+ * The main thread's time on a CPU and waiting for one (runnable, not running) so far, in ms
+ * (/proc/<pid>/task/<pid>/schedstat): how long an event loop that had work waited for a core.
+ */
+const schedMs = (pid) => {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { run: run / 1e6, wait: wait / 1e6 };
+  } catch {
+    return { run: Number.NaN, wait: Number.NaN };
+  }
+};
 const rssMb = (pid) => {
   const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
   return m ? Number(m[1]) / 1024 : 0;
@@ -389,7 +401,7 @@ export const run = async (argv = []) => {
     db = new Database(join(dir, 'lookout.db'), { readonly: true, fileMustExist: true });
     const resultsFrom = allResultsSql(
       db,
-      'monitor_id, location, ok, scheduled_at, started_at, run_now_request_id',
+      'monitor_id, location, ok, scheduled_at, started_at, run_now_request_id, response_time_ms',
     );
     const byLocation = db.prepare(
       `SELECT location, count(*) n, coalesce(sum(ok), 0) ok FROM ${resultsFrom} WHERE scheduled_at >= ? AND scheduled_at < ? AND run_now_request_id IS NULL GROUP BY location`,
@@ -408,6 +420,13 @@ export const run = async (argv = []) => {
     const lagQ = db
       .prepare(
         `SELECT started_at - scheduled_at FROM ${resultsFrom} WHERE scheduled_at >= ? AND scheduled_at < ? AND run_now_request_id IS NULL`,
+      )
+      .pluck();
+    // What the checks measured: the response times of the window's successful checks (a busy box shows
+    // in them too, e.g. when the agents' priority is lowered: LOOKOUT_AGENT_NICE).
+    const responseQ = db
+      .prepare(
+        `SELECT response_time_ms FROM ${resultsFrom} WHERE scheduled_at >= ? AND scheduled_at < ? AND run_now_request_id IS NULL AND ok = 1`,
       )
       .pluck();
 
@@ -495,6 +514,7 @@ export const run = async (argv = []) => {
       cut();
       const t0 = Date.now();
       const cpu0 = list.map((p) => cpuMs(p.pid));
+      const sched0 = list.map((p) => schedMs(p.pid));
       const targetCpu0 = treeCpuMs(target.child.pid);
       // Meanwhile, what a person and a script see: every 250 ms one request, in turn the dashboard's
       // list (100 monitors with status, uptime and recent checks, as the web app's Monitors page reads
@@ -517,6 +537,7 @@ export const run = async (argv = []) => {
       await Promise.all([sleep(o.window * 1000), probe()]);
       const t1 = Date.now();
       const cpu1 = list.map((p) => (alive(p.pid) ? cpuMs(p.pid) : Number.NaN));
+      const sched1 = list.map((p) => schedMs(p.pid));
       const targetCpu1 = treeCpuMs(target.child.pid);
       cut();
       const rss = list.map((p) => (alive(p.pid) ? rssMb(p.pid) : Number.NaN));
@@ -557,6 +578,11 @@ export const run = async (argv = []) => {
         }
       }
       const lag = p99(lagQ.all(t0, t1));
+      const responses = responseQ.all(t0, t1).sort((a, b) => a - b);
+      const responseMs = {
+        p50: responses[Math.floor(responses.length / 2)] ?? Number.NaN,
+        p99: p99(responses),
+      };
       const secs = (t1 - t0) / 1000;
       const stored = counted.n;
       // The control plane handles every result; an agent, its own region's.
@@ -571,6 +597,8 @@ export const run = async (argv = []) => {
           perCheck,
           multiple: perCheck / barePerCheck,
           rss: rss[i],
+          // Of each second the main thread had work, the ms it waited for a core.
+          waitPerRun: (1000 * (sched1[i].wait - sched0[i].wait)) / (sched1[i].run - sched0[i].run),
         };
       });
       const totalUsed = cpu1.reduce((a, v, i) => a + v - cpu0[i], 0);
@@ -582,6 +610,7 @@ export const run = async (argv = []) => {
         storedShare: stored / due,
         okShare: counted.ok / Math.max(1, stored),
         lag,
+        responseMs,
         dashboardP99: p99(latency.dashboard),
         apiP99: p99(latency.api),
         skipped: m1.skipped - m0.skipped,
@@ -619,12 +648,15 @@ export const run = async (argv = []) => {
       say(
         `${n} monitors: ${stored}/${due} stored (${(step.storedShare * 100).toFixed(1)} %), ` +
           `${(step.okShare * 100).toFixed(1)} % ok, p99 lag ${Math.round(lag)} ms, skipped ${step.skipped}, ` +
+          `response time p50 / p99 ${responseMs.p50} / ${responseMs.p99} ms, ` +
           `dashboard p99 ${Math.round(step.dashboardP99)} ms, API p99 ${Math.round(step.apiP99)} ms, ` +
           `${step.total.cores.toFixed(2)} cores, ${step.total.perCheck.toFixed(3)} ms CPU/check ` +
           `(${step.multiple.toFixed(2)} × bare, ${step.pacedMultiple.toFixed(2)} × paced) — ` +
           rows.map((r) => `${r.name} ${r.perCheck.toFixed(3)} ms/check ${Math.round(r.rss)} MB`).join(', ') +
           `; target (${step.target.kind}) ${step.target.cores.toFixed(2)} cores; event-loop delay p99 / max ms: ` +
           step.loop.map((l) => `${l.name} ${Math.round(l.p99)} / ${Math.round(l.max)}`).join(', ') +
+          '; main thread waiting for a core, ms per s it ran: ' +
+          rows.map((r) => `${r.name} ${Math.round(r.waitPerRun)}`).join(', ') +
           (step.keptUp ? '' : ` — FELL BEHIND (${step.behind.join(', ')})`),
       );
       if (!step.keptUp) break;

@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { type AddressInfo, createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exited, MAIN, startProcess } from '../support/processes.js';
@@ -67,6 +67,21 @@ const start = (data: string, metricsPort: number) =>
     /API:\s+(\S+)/,
   );
 
+/** The agent processes a control plane started (Linux: its children in /proc). */
+const agentPids = (cpPid: number) =>
+  readFileSync(`/proc/${cpPid}/task/${cpPid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('agent/dist/main.js'));
+
+/** The niceness of every thread of a process (field 19 of /proc/<pid>/task/<tid>/stat). */
+const threadNice = (pid: string) =>
+  readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    // The fields after the command name, which may hold spaces, in parentheses.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+
 const portOf = (url: string) => Number(/:(\d+)\//.exec(url)![1]);
 
 describe('local agents (npm start)', () => {
@@ -85,6 +100,18 @@ describe('local agents (npm start)', () => {
         'us-east agent',
       );
       expect([eu.body.region, us.body.region]).toEqual(['eu-west', 'us-east']);
+      // Every thread of both agents yields the CPU to the control plane (LOOKOUT_AGENT_NICE, 10 for them).
+      // (Only ever lowered: under a test run that is itself nicer than 10, they stay at its value.)
+      const started = getPriority(cp.child.pid!);
+      const pids = agentPids(cp.child.pid!);
+      expect(pids).toHaveLength(2);
+      for (const pid of pids) {
+        const nice = threadNice(pid);
+        expect(nice.length).toBeGreaterThan(1);
+        expect(new Set(nice)).toEqual(new Set([Math.max(10, started)]));
+      }
+      // The control plane itself keeps the priority it was started with.
+      expect(started).toBe(getPriority(0));
       const health = await getJson(portOf(cp.match[1]!), '/healthz');
       expect(health.status).toBe(200);
       expect(health.body.local_agents).toEqual([
