@@ -20,6 +20,8 @@ const main = async () => {
   }
   const logger = createLogger({ level: config.log_level, name: 'agent' });
   const priority = lowerPriority(config.nice);
+  if (priority.changed > 0)
+    logger.info({ nice: config.nice, threads: priority.changed }, 'CPU priority lowered');
   if (priority.failed.length > 0)
     logger.warn(
       { nice: config.nice, failed: priority.failed },
