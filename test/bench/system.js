@@ -195,7 +195,16 @@ const stopChild = async (child, ms) => {
 
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 16 });
 /** One JSON request to 127.0.0.1:`port`; resolves with status and parsed body. */
-const call = (port, method, path, { host, headers = {}, body } = {}) =>
+const call = (port, method, path, opts = {}) =>
+  callOnce(port, method, path, opts).catch((err) => {
+    // A kept-alive socket the server closed as the request went out (Node's documented race: the
+    // request says `reusedSocket`). A process just resumed from SIGSTOP, or one that waits for a core
+    // (agents at a lower priority), closes its idle sockets late. A GET is safe to send again.
+    if (method === 'GET' && err.reusedSocket && err.code === 'ECONNRESET')
+      return callOnce(port, method, path, opts);
+    throw err;
+  });
+const callOnce = (port, method, path, { host, headers = {}, body } = {}) =>
   new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = request(
@@ -228,7 +237,7 @@ const call = (port, method, path, { host, headers = {}, body } = {}) =>
       },
     );
     req.on('timeout', () => req.destroy(new Error(`${method} ${path} timed out`)));
-    req.on('error', reject);
+    req.on('error', (err) => reject(Object.assign(err, { reusedSocket: req.reusedSocket })));
     req.end(payload);
   });
 
@@ -238,11 +247,11 @@ const metric = (text, name) => {
   return m ? Number(m[1]) : 0;
 };
 
-const p99 = (xs) => {
-  if (xs.length === 0) return 0;
-  const s = Float64Array.from(xs).sort();
-  return s[Math.min(s.length - 1, Math.floor(s.length * 0.99))];
-};
+/** The q-quantile of numbers already sorted (0 when there are none). */
+const quantile = (sorted, q) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
+const sortedOf = (xs) => Float64Array.from(xs).sort();
+const p99 = (xs) => quantile(sortedOf(xs), 0.99);
 
 // --- the run --------------------------------------------------------------------------------------
 
@@ -578,11 +587,8 @@ export const run = async (argv = []) => {
         }
       }
       const lag = p99(lagQ.all(t0, t1));
-      const responses = responseQ.all(t0, t1).sort((a, b) => a - b);
-      const responseMs = {
-        p50: responses[Math.floor(responses.length / 2)] ?? Number.NaN,
-        p99: p99(responses),
-      };
+      const responses = sortedOf(responseQ.all(t0, t1));
+      const responseMs = { p50: quantile(responses, 0.5), p99: quantile(responses, 0.99) };
       const secs = (t1 - t0) / 1000;
       const stored = counted.n;
       // The control plane handles every result; an agent, its own region's.
