@@ -5,6 +5,7 @@
 // never returns: in the test's own process that would hang the suite instead of failing it.
 import { createServer, type Socket } from 'node:net';
 import { exchange } from '../../agent/src/probers/http-exchange.js';
+import { loopbackExchange } from './exchange-request.js';
 
 const big = (n: number) => 'x'.repeat(n);
 const cases: Record<string, string[]> = {
@@ -53,24 +54,8 @@ const { port } = server.address() as { port: number };
 
 for (const name of Object.keys(cases)) {
   const path = `/${encodeURIComponent(name)}`;
-  const bytes = Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nconnection: close\r\n\r\n`);
   try {
-    const r = await exchange(
-      {
-        host: '127.0.0.1',
-        port,
-        isHttps: false,
-        servername: undefined,
-        secureContext: undefined,
-        lookup: undefined,
-        named: false,
-        bytes,
-        head: false,
-        wantCert: false,
-        keepBody: 1 << 20,
-      },
-      () => {},
-    );
+    const r = await exchange(loopbackExchange(port, path), () => {});
     process.stdout.write(`${JSON.stringify({ name, status: r.status, body: r.body.slice(0, 20) })}\n`);
   } catch (e) {
     process.stdout.write(`${JSON.stringify({ name, code: (e as { code?: string }).code ?? String(e) })}\n`);

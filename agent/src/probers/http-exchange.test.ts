@@ -3,6 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loopbackExchange } from '../../../test/support/exchange-request.js';
 import { type ExchangeRequest, exchange, requestBytes } from './http-exchange.js';
 
 describe('requestBytes: the request as it goes on the wire', () => {
@@ -103,20 +104,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const request = (path: string, over: Partial<ExchangeRequest> = {}): ExchangeRequest => ({
-  host: '127.0.0.1',
-  port,
-  isHttps: false,
-  servername: undefined,
-  secureContext: undefined,
-  lookup: undefined,
-  named: false,
-  bytes: requestBytes(over.head ? 'HEAD' : 'GET', path, `127.0.0.1:${port}`, { connection: 'close' }, null),
-  head: false,
-  wantCert: false,
-  keepBody: 1 << 20,
-  ...over,
-});
+const request = (path: string, over: Partial<ExchangeRequest> = {}) => loopbackExchange(port, path, over);
 const noAbort = () => {};
 
 describe('exchange: one request and response on a fresh connection', () => {
