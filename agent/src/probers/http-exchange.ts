@@ -13,7 +13,7 @@ import { HTTPParser } from 'http-parser-js';
  */
 
 /** How a response head may grow: its lines together (status, headers, interim responses, trailers). */
-export const MAX_HEAD = 32 * 1024;
+const MAX_HEAD = 32 * 1024;
 /** A single line still waiting for its end (a header, a chunk size). */
 const MAX_LINE = 16 * 1024;
 /** Interim (1xx) responses before the final one. */
@@ -58,6 +58,10 @@ export interface ExchangeResponse {
 /** The connection closed before the response ended: node:http's error for it. */
 const hangUp = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 
+/** `name` is the header `lower` (given in lower case), in any case. */
+const isHeader = (name: string, lower: string) =>
+  name.length === lower.length && name.toLowerCase() === lower;
+
 /** A protocol error as node:http names them (classify-error.ts reads `code`). */
 const protocolError = (code: string, message: string) =>
   Object.assign(new Error(`Parse Error: ${message}`), { code });
@@ -91,9 +95,8 @@ export const requestBytes = (
     validateHeaderName(name);
     validateHeaderValue(name, value);
     lines += `${name}: ${value}\r\n`;
-    const lower = name.length === 4 || name.length === 14 ? name.toLowerCase() : '';
-    if (lower === 'host') host = true;
-    else if (lower === 'content-length') length = true;
+    if (isHeader(name, 'host')) host = true;
+    else if (isHeader(name, 'content-length')) length = true;
   }
   if (!length && !body && !NO_BODY_METHODS.has(method)) lines += 'content-length: 0\r\n';
   const head = `${method} ${path} HTTP/1.1\r\n${host ? '' : `Host: ${hostHeader}\r\n`}${lines}\r\n`;
@@ -156,7 +159,7 @@ class ResponseParser extends Base {
 const contentLengthOk = (headers: string[]): boolean => {
   let seen: string | undefined;
   for (let i = 0; i < headers.length; i += 2) {
-    if (headers[i]!.length !== 14 || headers[i]!.toLowerCase() !== 'content-length') continue;
+    if (!isHeader(headers[i]!, 'content-length')) continue;
     const v = headers[i + 1]!;
     if (!/^\d{1,15}$/.test(v) || (seen !== undefined && seen !== v)) return false;
     seen = v;
@@ -166,7 +169,7 @@ const contentLengthOk = (headers: string[]): boolean => {
 
 const firstHeader = (headers: string[], lower: string): string | undefined => {
   for (let i = 0; i < headers.length; i += 2) {
-    if (headers[i]!.length === lower.length && headers[i]!.toLowerCase() === lower) return headers[i + 1];
+    if (isHeader(headers[i]!, lower)) return headers[i + 1];
   }
   return undefined;
 };
@@ -278,9 +281,12 @@ export const exchange = (
       } catch (err) {
         fail(err);
       }
-      fail(hangUp());
+      if (!settled) fail(hangUp());
     });
     socket.on('error', fail);
-    socket.on('close', () => fail(hangUp()));
+    // Every socket closes, a finished one too: the error is made only for one that did not finish.
+    socket.on('close', () => {
+      if (!settled) fail(hangUp());
+    });
     socket.write(req.bytes);
   });
