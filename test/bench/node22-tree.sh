@@ -13,6 +13,10 @@ dir=${1:?usage: node22-tree.sh DIR [REV]}
 rev=${2:-HEAD}
 version=${NODE22_VERSION:-22}
 repo=$(git rev-parse --show-toplevel)
+# npm's own node-gyp, found before Node 22 is on PATH (npm puts its global root beside the node it
+# runs on).
+gyp=$(npm root -g)/npm/node_modules/node-gyp/bin/node-gyp.js
+[ -f "$gyp" ] || { echo "no node-gyp at $gyp" >&2; exit 1; }
 
 git -C "$repo" worktree add --detach -f "$dir" "$rev" >/dev/null
 cd "$dir"
@@ -32,8 +36,6 @@ cp -a "$repo/node_modules" .
 for ws in "$repo"/*/node_modules; do
   [ -d "$ws" ] && cp -a "$ws" "$(basename "$(dirname "$ws")")/"
 done
-gyp=$(dirname "$(command -v npm)")/../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js
-[ -f "$gyp" ] || gyp=/usr/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js
 log=$dir/.node22/rebuild.log
 (cd node_modules/better-sqlite3 && node "$gyp" rebuild --release --nodedir="$dir/.node22" -j "$(nproc)" >"$log" 2>&1) ||
   { tail -20 "$log"; exit 1; }

@@ -1,4 +1,6 @@
 // npm run bench -- <name>: runs a benchmark and writes its figures into docs/benchmarks.md.
+import { readFileSync } from 'node:fs';
+
 const name = process.argv[2];
 const benches = {
   ping: () => import('./ping.js'),
@@ -15,11 +17,18 @@ if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);
   process.exit(2);
 }
-// The project declares and deploys Node 22 (package.json engines, deploy/docker); a machine with an
-// older node measures that one, and it differs (docs/benchmarks.md, issue 27's twenty-second round).
-if (Number(process.versions.node.split('.')[0]) < 22) {
+// A machine whose node is older than the one the project declares (package.json engines, the runtime
+// deploy/docker ships) measures that older node, and it differs (docs/benchmarks.md, issue 27's
+// twenty-second round).
+const { engines } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+const [wantMajor, wantMinor = 0] = engines.node
+  .replace(/^>=\s*/, '')
+  .split('.')
+  .map(Number);
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < wantMajor || (major === wantMajor && minor < wantMinor)) {
   process.stderr.write(
-    `note: measuring on Node ${process.version}, not the Node 22 the project runs on; ` +
+    `note: measuring on Node ${process.version}, older than the project's ${engines.node}; ` +
       'test/bench/node22-tree.sh builds a tree that benches on Node 22\n',
   );
 }
