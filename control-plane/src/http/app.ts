@@ -16,7 +16,8 @@ import { parseOrThrow } from '../domain/validation.js';
 import { ackPage } from './ack-page.js';
 import { readJson } from './body.js';
 import { internalPrincipalOf } from './internal-principal.js';
-import { hostedMcp } from './oauth/hosted-mcp.js';
+import { loadedOnFirstUse } from './loaded-on-first-use.js';
+import { isHostedMcpPath } from './oauth/hosted-paths.js';
 import { buildOpenApi } from './openapi.js';
 import { checkResponse } from './response-check.js';
 import type { AnyRoute, ApiContext, ApiState, AppDeps, Authed } from './route.js';
@@ -179,12 +180,16 @@ export const createApp = (deps: AppDeps) => {
   app.use(customDomains.middleware);
 
   // The hosted MCP connector (/mcp, OAuth metadata, /oauth/*): its tools call this same app in-process.
+  // Loaded on its first request: oidc-provider and the MCP SDK are ~13 MB of heap that a control plane
+  // nobody connects an assistant to never needs (docs/decisions.md, "Code loaded when first used").
   let callback: ReturnType<typeof app.callback> | undefined;
   app.use(
-    hostedMcp(deps, (req, res) => {
-      callback ??= app.callback();
-      return callback(req, res);
-    }),
+    loadedOnFirstUse(isHostedMcpPath, async () =>
+      (await import('./oauth/hosted-mcp.js')).hostedMcp(deps, (req, res) => {
+        callback ??= app.callback();
+        return callback(req, res);
+      }),
+    ),
   );
 
   // One-click acknowledge (/ack/{alert id}): a server-rendered page and its button, no sign-in.

@@ -72,19 +72,39 @@ const createInterner = () => {
     values.set(key, Object.freeze(v));
     return v;
   };
-  // Not kept: created_at and updated_at (see CatalogMonitor).
-  return ({ created_at: _c, updated_at: _u, ...m }: Monitor): CatalogMonitor => ({
-    ...m,
+  // Every field named, not a spread of the record: a literal keeps all of them inside the object
+  // (~250 bytes), where a spread left four there and the rest in a second array (~270 bytes and one more
+  // object a monitor for the collector). Not kept: created_at and updated_at (see CatalogMonitor).
+  return (m: Monitor): CatalogMonitor => ({
+    id: m.id,
     workspace_id: str(m.workspace_id),
+    display_name: m.display_name,
     monitor_type: str(m.monitor_type),
+    url: m.url,
     http_method: str(m.http_method),
-    escalation_policy_id: str(m.escalation_policy_id),
-    dns_record_type: str(m.dns_record_type),
-    check_locations: frozen(m.check_locations.map(str)),
-    dns_expected_values:
-      m.dns_expected_values.length === 0 ? frozen(m.dns_expected_values) : m.dns_expected_values,
+    check_interval_seconds: m.check_interval_seconds,
+    timeout_seconds: m.timeout_seconds,
+    expected_status_code: m.expected_status_code,
+    required_keyword: m.required_keyword,
+    auth: m.auth,
+    port: m.port,
     request_headers:
       Object.keys(m.request_headers).length === 0 ? frozen(m.request_headers) : m.request_headers,
+    request_body: m.request_body,
+    follow_redirects: m.follow_redirects,
+    ssl_cert_monitoring: m.ssl_cert_monitoring,
+    ssl_cert_expiry_alert_days: m.ssl_cert_expiry_alert_days,
+    domain_expiry_alert_days: m.domain_expiry_alert_days,
+    response_time_threshold_ms: m.response_time_threshold_ms,
+    failure_threshold: m.failure_threshold,
+    escalation_policy_id: str(m.escalation_policy_id),
+    check_locations: frozen(m.check_locations.map(str)),
+    dns_record_type: str(m.dns_record_type),
+    dns_expected_values:
+      m.dns_expected_values.length === 0 ? frozen(m.dns_expected_values) : m.dns_expected_values,
+    dns_resolver: m.dns_resolver,
+    paused: m.paused,
+    version: m.version,
   });
 };
 

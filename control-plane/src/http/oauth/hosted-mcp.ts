@@ -16,10 +16,10 @@ import type { ApiContext, ApiState, AppDeps } from '../route.js';
 import { sessionCookieName, sessionLifetimes } from '../session-cookie.js';
 import { requestHost } from '../workspace-host.js';
 import { consentPage, problemPage } from './consent-page.js';
+import { isHostedMcpPath, MCP_PATH } from './hosted-paths.js';
 import {
   createOAuthServers,
   INTERACTION_PATH,
-  MCP_PATH,
   MCP_SCOPE,
   mcpResource,
   REGISTRATION_PATH,
@@ -291,8 +291,8 @@ export const hostedMcp = (
   return async (ctx, next) => {
     const c = ctx as unknown as ApiContext;
     const path = ctx.path;
+    if (!isHostedMcpPath(path)) return next();
     const wellKnown = path.startsWith('/.well-known/');
-    if (!(path === MCP_PATH || path.startsWith('/oauth/') || wellKnown)) return next();
     const ws = ctx.state.workspace;
     if (!ws) throw new AppError('not_found', 'No workspace at this address.');
     const issuer = `${config.public_url_scheme}://${requestHost(ctx.req.headers, config.trust_proxy)}`;

@@ -10,6 +10,7 @@ import type { OAuthRecord, OAuthStore } from '../../domain/access/oauth-store.js
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Workspace } from '../../domain/types.js';
 import { NAME_PATTERN } from '../../domain/validation.js';
+import { MCP_PATH } from './hosted-paths.js';
 
 /**
  * The hosted MCP connector's authorization server: oidc-provider (a certified OAuth 2.0 / OpenID
@@ -30,7 +31,6 @@ export const ACCESS_TOKEN_SECONDS = 3600;
 export const REFRESH_TOKEN_SECONDS = 30 * 86_400;
 /** The only scope: use Lookout's tools as the user who consented, with that user's role. */
 export const MCP_SCOPE = 'mcp';
-export const MCP_PATH = '/mcp';
 export const INTERACTION_PATH = '/oauth/interaction';
 export const REGISTRATION_PATH = '/oauth/register';
 

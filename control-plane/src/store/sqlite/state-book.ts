@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { MonitorLocationState } from '../../domain/types.js';
 import { type SqliteContext, withoutFsync } from './db.js';
-import { createMonitorSlots, type MonitorSlots } from './monitor-slots.js';
+import { createMonitorSlots, type MonitorSlots, widened } from './monitor-slots.js';
 import { createRecentIndex } from './recent-index.js';
 import { createStateTable } from './state-table.js';
 import { fromRow, insertSql, monitorStates, runWith } from './tables.js';
@@ -64,14 +64,21 @@ export const sqliteStateBook = (
 
   const book = createStateTable(monitors);
   const recent = createRecentIndex(monitors);
-  /** Monitors with a location state changed since the last snapshot began. */
-  let dirty = new Set<string>();
+  /**
+   * By monitor slot, 1: a location state changed since the last snapshot began. A byte a monitor, not a
+   * set of ids: at 100,000 monitors a set was a 2.6 MB table on the heap for the process's life.
+   */
+  let dirty = new Uint8Array(0);
+  const mark = (slot: number) => {
+    if (slot >= dirty.length) dirty = widened(dirty, slot + 1);
+    dirty[slot] = 1;
+  };
   /** The newest row id whose state the book holds. */
   let seen = 0;
 
   const put = (s: MonitorLocationState) => {
     book.put(s);
-    dirty.add(s.monitor_id);
+    mark(monitors.slot(s.monitor_id));
   };
 
   const take = (r: LogRow) => {
@@ -151,15 +158,17 @@ export const sqliteStateBook = (
     snapshotting ??= (async () => {
       catchUp();
       const target = seen;
-      const monitors = [...dirty].sort();
-      const taken = dirty;
-      dirty = new Set();
+      const taken: number[] = [];
+      for (let slot = 0; slot < dirty.length; slot++) if (dirty[slot] === 1) taken.push(slot);
+      dirty.fill(0);
+      // In id order, as the table's primary key is: each chunk's upserts walk the B-tree forward.
+      const ids = taken.map((slot) => monitors.id(slot)).sort();
       try {
-        for (let i = 0; i < monitors.length || i === 0; i += chunkStates) {
-          const last = i + chunkStates >= monitors.length;
+        for (let i = 0; i < ids.length || i === 0; i += chunkStates) {
+          const last = i + chunkStates >= ids.length;
           withoutFsync(ctx, () => {
             const put = upsert();
-            for (const id of monitors.slice(i, i + chunkStates)) {
+            for (const id of ids.slice(i, i + chunkStates)) {
               for (const s of book.locations(id)) runWith(monitorStates, put, s);
             }
             if (last) st('UPDATE result_state_mark SET upto = max(upto, ?)').run(target);
@@ -168,7 +177,7 @@ export const sqliteStateBook = (
         }
       } catch (e) {
         // Written again by the next snapshot.
-        for (const id of taken) dirty.add(id);
+        for (const slot of taken) mark(slot);
         throw e;
       }
     })().finally(() => {
