@@ -2,6 +2,7 @@ import './v8-flags.js';
 import { createLogger, systemClock } from '@lookout/shared';
 import { ensureDemoWorkspace } from './bootstrap.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { createMonitorSlots } from './domain/monitors/monitor-slots.js';
 import { type LocalAgents, startLocalAgents } from './local-agents.js';
 import { workspaceBaseUrl } from './public-url.js';
 import { startControlPlane } from './server.js';
@@ -20,7 +21,10 @@ const main = async () => {
     throw e;
   }
   const logger = createLogger({ level: config.log_level, name: 'control-plane' });
-  const store = await openStore(config);
+  // One number per monitor id for the whole process: the store's tables, the catalog and the agent
+  // streams share it (domain/monitors/monitor-slots.ts).
+  const monitorSlots = createMonitorSlots();
+  const store = await openStore(config, { monitorSlots });
   logger.info({ store: describeStore(config) }, 'store ready');
   const demo = config.demo_workspace ? await ensureDemoWorkspace(store, config.plans, systemClock) : null;
   let agents: LocalAgents | null = null;
@@ -28,6 +32,7 @@ const main = async () => {
     config,
     store,
     logger,
+    monitorSlots,
     // /healthz lists the local agents (started below, once the RPC listener's address is known).
     health: () => (agents ? { local_agents: agents.health() } : {}),
   });

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { capConnections } from './connection-cap.js';
 import { createPingBatcher } from './domain/heartbeats/ping-batcher.js';
 import { createMonitorCatalog } from './domain/monitors/monitor-catalog.js';
+import type { MonitorSlots } from './domain/monitors/monitor-slots.js';
 import { loadStatusView } from './domain/status-pages/public-view.js';
 import { createViewCache } from './domain/status-pages/view-cache.js';
 import { createApp } from './http/app.js';
@@ -37,6 +38,8 @@ export const startControlPlane = async (deps: {
   store: Store;
   logger: Logger;
   clock?: Clock;
+  /** The numbers the store gave monitor ids (main.ts), for the catalog and the agent streams to share. */
+  monitorSlots?: MonitorSlots;
   /** More for the /healthz body (e.g. the local agents of `npm start`). */
   health?: () => Record<string, unknown>;
 }): Promise<ControlPlane> => {
@@ -101,7 +104,7 @@ export const startControlPlane = async (deps: {
   // This replica's monitors, kept current from the monitor feed: agent streams, ingestion, region
   // health. Loaded before the API answers, so that a run request asked through it (check now) is in
   // the feed after the catalog's starting point and reaches the streams here.
-  const catalog = createMonitorCatalog(store);
+  const catalog = createMonitorCatalog(store, deps.monitorSlots);
   await catalog.ready();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

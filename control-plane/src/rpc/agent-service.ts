@@ -13,6 +13,7 @@ import {
 import { AppError, type Clock, type Logger, newId } from '@lookout/shared';
 import type { Config } from '../config.js';
 import { authenticateAgent } from '../domain/agents/agent-tokens.js';
+import { createHeldVersions } from '../domain/agents/held-versions.js';
 import { ownerOf, sha256Weight, shareChanges, type Weight } from '../domain/agents/rendezvous.js';
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import { ingestResults } from '../domain/results/check-results.js';
@@ -192,13 +193,12 @@ export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => 
       // Whether the agent runs nothing yet (the first sync replaces all it holds).
       const full = req.running.length === 0;
       /**
-       * What the agent runs, id → version: after the first sync, exactly the monitors it owns. Keyed by
-       * the catalog's id strings (the request's list, an entry per monitor of the share at ~130 bytes
-       * each, is not kept for the stream's life), and filled once: re-keying a filled map (a delete and
-       * a set per entry) doubled its table to 7 MB at 100,000 monitors for the stream's life.
+       * What the agent runs, id → version: after the first sync, exactly the monitors it owns. Indexed
+       * by the process's numbers for monitor ids (held-versions.ts); the request's list (an entry per
+       * monitor of the share at ~130 bytes each) is not kept for the stream's life.
        */
-      const sent = new Map<string, number>();
-      for (const r of req.running) sent.set(catalog.get(r.monitorId)?.id ?? r.monitorId, Number(r.version));
+      const sent = createHeldVersions(catalog.slots);
+      for (const r of req.running) sent.set(r.monitorId, Number(r.version));
       req.running = [];
       let first = true;
       /**

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Config } from '../config.js';
+import type { MonitorSlots } from '../domain/monitors/monitor-slots.js';
 import { describeMongoStore } from './mongo/uri.js';
 import type { Store } from './port.js';
 import { createSqliteStore } from './sqlite/sqlite-store.js';
@@ -9,7 +10,10 @@ import { createSqliteStore } from './sqlite/sqlite-store.js';
  * With `mustExist`, a store that was never made is not created: StoreMissingError names where it
  * looked (the admin CLI opens it so; only `workspace create` may start a new store).
  */
-export const openStore = async (config: Config, opts: { mustExist?: boolean } = {}): Promise<Store> => {
+export const openStore = async (
+  config: Config,
+  opts: { mustExist?: boolean; monitorSlots?: MonitorSlots } = {},
+): Promise<Store> => {
   const mustExist = opts.mustExist === true;
   const store = config.mongodb_uri
     ? (await import('./mongo/mongo-store.js')).createMongoStore({
@@ -17,7 +21,11 @@ export const openStore = async (config: Config, opts: { mustExist?: boolean } = 
         dbName: config.mongodb_db,
         mustExist,
       })
-    : createSqliteStore({ path: join(config.data_dir, 'lookout.db'), mustExist });
+    : createSqliteStore({
+        path: join(config.data_dir, 'lookout.db'),
+        mustExist,
+        ...(opts.monitorSlots ? { monitorSlots: opts.monitorSlots } : {}),
+      });
   try {
     await store.init();
   } catch (e) {

@@ -57,7 +57,7 @@ export const SHARE_SLICE = 1000;
 export const shareChanges = async <T extends { version: number }>(
   values: { get(key: string): T | undefined; keys(): Iterable<string> },
   dirty: Iterable<string> | 'all',
-  held: ReadonlyMap<string, number>,
+  held: { get(key: string): number | undefined; has(key: string): boolean; keys(): Iterable<string> },
   owns: (key: string) => boolean,
   pause: () => Promise<void> = nextTurn,
 ): Promise<{ upserts: T[]; removes: string[] }> => {

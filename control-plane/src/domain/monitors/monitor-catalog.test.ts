@@ -8,6 +8,7 @@ import { createSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { createWorkspace } from '../tenancy/workspaces.js';
 import type { MonitorChange, Workspace } from '../types.js';
 import { createMonitorCatalog } from './monitor-catalog.js';
+import { createMonitorSlots } from './monitor-slots.js';
 import { createMonitor } from './monitors.js';
 
 const T = new Date('2026-06-01T00:00:00Z');
@@ -149,5 +150,30 @@ describe('monitor catalog', () => {
     // Everything but the creation and update times (CatalogMonitor).
     const { created_at: _c, updated_at: _u, ...held } = a;
     expect(catalog.get(a.id)).toStrictEqual(held);
+  });
+
+  it('keeps its records by the numbers the process gives monitor ids, shared with other tables', async () => {
+    const slots = createMonitorSlots();
+    const a = await add(['eu-west']);
+    const b = await add(['eu-west']);
+    // Another table (the store's state book, say) met b first and far ahead of a.
+    for (let i = 0; i < 2000; i++) slots.slot(`other-${i}`);
+    slots.slot(b.id);
+    const catalog = createMonitorCatalog(store, slots);
+    await catalog.ready();
+    expect(catalog.slots).toBe(slots);
+    expect(slots.find(b.id)).toBe(2000);
+    expect(slots.find(a.id)).toBe(2001);
+    expect(catalog.get(a.id)?.id).toBe(a.id);
+    expect(catalog.get('other-5')).toBeUndefined();
+    expect([...catalog.region('eu-west').keys()]).toEqual([b.id, a.id]);
+
+    await store.deleteMonitor(workspace.id, b.id);
+    const c = await add(['eu-west']);
+    await catalog.refresh();
+    // A deleted monitor's number is not given to another.
+    expect(catalog.get(b.id)).toBeUndefined();
+    expect(slots.find(c.id)).toBe(2002);
+    expect([...catalog.region('eu-west').keys()]).toEqual([a.id, c.id]);
   });
 });

@@ -1,6 +1,6 @@
+import { createMonitorSlots, type MonitorSlots, widened } from '../../domain/monitors/monitor-slots.js';
 import type { MonitorLocationState } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
-import { createMonitorSlots, type MonitorSlots, widened } from './monitor-slots.js';
 import { monitorStates } from './tables.js';
 
 /** Status codes in `status`: 0 means the monitor has no monitor-level row. */

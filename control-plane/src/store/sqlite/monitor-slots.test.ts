@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
+import { createMonitorSlots, widened } from '../../domain/monitors/monitor-slots.js';
 import type { MonitorLocationState } from '../../domain/types.js';
-import { createMonitorSlots, widened } from './monitor-slots.js';
 import { createRecentIndex } from './recent-index.js';
 import { createStateTable } from './state-table.js';
 

@@ -1,5 +1,5 @@
+import { createMonitorSlots, type MonitorSlots, widened } from '../../domain/monitors/monitor-slots.js';
 import { createMonitorOrder } from './monitor-order.js';
-import { createMonitorSlots, type MonitorSlots, widened } from './monitor-slots.js';
 
 const MIN_RING = 1 << 16;
 

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { createMonitorSlots, type MonitorSlots } from '../../domain/monitors/monitor-slots.js';
 import { type Store, StoreMissingError } from '../port.js';
 import { sqliteAckLinks } from './ack-links.js';
 import { sqliteAgents } from './agents.js';
@@ -14,7 +15,6 @@ import { sqliteMailSettings } from './mail-settings.js';
 import { sqliteMembers } from './members.js';
 import { migrate } from './migrations.js';
 import { monitorLevels } from './monitor-levels.js';
-import { createMonitorSlots } from './monitor-slots.js';
 import { sqliteMonitorStatus } from './monitor-status.js';
 import { sqliteMonitors } from './monitors.js';
 import { sqliteOAuth } from './oauth.js';
@@ -45,6 +45,11 @@ export interface SqliteOptions {
    * store's checkpoints are small), every `everyMs` (default 5 s).
    */
   checkpoint?: { afterResults?: number; everyMs?: number };
+  /**
+   * The process's numbers for monitor ids (monitor-slots.ts), shared with the monitor catalog and the
+   * agent streams so that 100,000 monitors cost one map of their ids; the store makes its own if none.
+   */
+  monitorSlots?: MonitorSlots;
 }
 
 /** Pages of log after which a commit checkpoints on the event loop (~40 MiB). */
@@ -100,7 +105,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
   const ctx = sqliteContext(db);
   const heartbeats = sqliteHeartbeats(ctx, { path: opts.path, busyTimeoutMs });
   // One number per monitor id for the in-memory tables of monitors (monitor-slots.ts).
-  const monitors = createMonitorSlots();
+  const monitors = opts.monitorSlots ?? createMonitorSlots();
   const book = sqliteStateBook(ctx, opts.states, monitors);
   const rollups = sqliteRollups(ctx, book, opts.rollups);
   const levels = monitorLevels(ctx, monitors);

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createMonitorSlots, type MonitorSlots, widened } from '../../domain/monitors/monitor-slots.js';
 import type { MonitorLocationState } from '../../domain/types.js';
 import { type SqliteContext, withoutFsync } from './db.js';
-import { createMonitorSlots, type MonitorSlots, widened } from './monitor-slots.js';
 import { createRecentIndex } from './recent-index.js';
 import { createStateTable } from './state-table.js';
 import { fromRow, insertSql, monitorStates, runWith } from './tables.js';

@@ -1,5 +1,5 @@
+import { createMonitorSlots, type MonitorSlots, widened } from '../../domain/monitors/monitor-slots.js';
 import type { MonitorLocationState } from '../../domain/types.js';
-import { createMonitorSlots, type MonitorSlots, widened } from './monitor-slots.js';
 
 const STATUSES: MonitorLocationState['status'][] = ['unknown', 'up', 'down'];
 const NONE = -1;

@@ -1,10 +1,11 @@
 /**
- * A small number for each monitor id this process has met, shared by its in-memory tables of monitors
- * (the state book's states, the recent index, the copy of the '*' rows): each keeps its columns in
- * typed arrays indexed by the slot, so 100,000 monitors cost one Map of their ids (~3.5 MB) rather
- * than one per table. A slot stays with its id for the life of the process, as the state book keeps
- * every monitor's states for it; the tables that let a monitor go (the recent index) clear their own
- * columns for it.
+ * A small number for each monitor id the process has met, shared by its in-memory tables of monitors:
+ * the store's (the state book's states, the recent index, the copy of the '*' rows), the monitor
+ * catalog's records and each agent stream's record of what its agent runs. Each keeps its columns in
+ * typed arrays or arrays indexed by the number, so 100,000 monitors cost one Map of their ids (~3.5 MB)
+ * and one string per id rather than one of each per table. main.ts makes the one the process shares. A
+ * number stays with its id for the life of the process (nothing is given back, so a number always means
+ * the same monitor); the tables that let a monitor go clear their own entries for it.
  */
 export const createMonitorSlots = () => {
   const slotOf = new Map<string, number>();
