@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { localhostFetch } from '../support/oauth-client.js';
 import { exited, MAIN, ROOT, runCli, startProcess } from '../support/processes.js';
 
 /**
@@ -69,7 +70,7 @@ describe(`on this Node.js (${process.version})`, () => {
     } else expect(warnings).toEqual([]);
   });
 
-  it(`npm start ${ON_NODE_20 ? 'prints only the warning the README names' : 'prints no warning'}, with its local agents connected`, async () => {
+  it(`npm start ${ON_NODE_20 ? 'prints only the warning the README names, with the hosted MCP connector’s first request' : 'prints no warning'}, with its local agents connected`, async () => {
     // As `npm start` runs it: the control plane with one agent per default region, log level info.
     const data = join(dir, 'data');
     const env = {
@@ -79,6 +80,8 @@ describe(`on this Node.js (${process.version})`, () => {
       LOOKOUT_LOCAL_AGENTS: 'eu-west,us-east',
     };
     const p = await startProcess(MAIN, env, /Lookout is running/);
+    /** stderr before anything asked for the hosted MCP connector. */
+    let atStart: string[] = [];
     try {
       // Both agents registered: everything `npm start` starts has started.
       const connected = async () => {
@@ -89,6 +92,14 @@ describe(`on this Node.js (${process.version})`, () => {
       for (let i = 0; i < 40 && (await connected()).length < 2; i++)
         await new Promise((r) => setTimeout(r, 250));
       expect((await connected()).sort()).toEqual(['eu-west', 'us-east']);
+      // The hosted MCP connector (oidc-provider, whose import prints the warning on Node 20) loads with
+      // its first request, not at start (docs/decisions.md, "Code loaded when first used").
+      atStart = p.errors().split('\n').filter(Boolean);
+      const origin = /web app:\s+(http:\/\/demo\.localhost:\d+)\//.exec(p.output())?.[1];
+      expect(origin).toBeDefined();
+      const metadata = await localhostFetch(`${origin}/.well-known/oauth-authorization-server`);
+      expect(metadata.status).toBe(200);
+      expect(((await metadata.json()) as { issuer: string }).issuer).toBe(origin);
     } finally {
       p.child.kill('SIGTERM');
       expect(await exited(p.child)).toBe(0);
@@ -105,6 +116,7 @@ describe(`on this Node.js (${process.version})`, () => {
       expect.stringMatching(/^No mail transport configured \(LOOKOUT_SMTP_HOST is not set\)/),
     ]);
     expect(README).toContain('No mail transport configured (LOOKOUT_SMTP_HOST is not set)');
+    expect(atStart).toEqual([]);
     const stderr = p.errors().split('\n').filter(Boolean);
     expect(stderr).toEqual(ON_NODE_20 ? [OIDC_WARNING] : []);
     expect(README).toContain(OIDC_WARNING);
