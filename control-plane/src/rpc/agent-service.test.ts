@@ -20,6 +20,8 @@ import { ManualClock, silentLogger } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createAgentToken } from '../domain/agents/agent-tokens.js';
+import { createMonitorCatalog, type MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
+import { createMonitorSlots } from '../domain/monitors/monitor-slots.js';
 import { createMonitor } from '../domain/monitors/monitors.js';
 import { createWorkspace } from '../domain/tenancy/workspaces.js';
 import type { Workspace } from '../domain/types.js';
@@ -34,10 +36,15 @@ let store: Store;
 let rpc: RpcServer;
 let token: string;
 let workspace: Workspace;
+const slots = createMonitorSlots();
+let catalog: MonitorCatalog;
 
 beforeAll(async () => {
   store = createSqliteStore({ path: join(dir, 'lookout.db') });
   await store.init();
+  // The catalog the service reads, with the numbering of monitor ids the test looks into.
+  catalog = createMonitorCatalog(store, slots);
+  catalog.start(config.assignment_poll_ms, () => {});
   rpc = await startRpcServer({
     store,
     clock,
@@ -45,6 +52,7 @@ beforeAll(async () => {
     logger: silentLogger(),
     host: '127.0.0.1',
     port: 0,
+    catalog,
   });
   token = (await createAgentToken(store, config.regions, { region: 'eu-west' }, clock.now())).value;
   workspace = (
@@ -76,6 +84,7 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
+  catalog.stop();
   await rpc.stop(100);
   await store.close();
   rmSync(dir, { recursive: true, force: true });
@@ -156,6 +165,9 @@ describe('AgentService over real gRPC (Connect server, HTTP/2 on loopback)', () 
     ]);
     expect(again.upserts.map((u) => u.monitorId)).toEqual([sa.upserts[0]!.monitorId]);
     expect(again.removes).toEqual(['gone']);
+    // What the agent runs that is no monitor is not given a number (the process keeps those for good).
+    expect(slots.find('gone')).toBe(-1);
+    expect(slots.find(sa.upserts[0]!.monitorId)).toBeGreaterThanOrEqual(0);
     ac.abort();
   });
 

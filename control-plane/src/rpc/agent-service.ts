@@ -198,7 +198,16 @@ export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => 
        * monitor of the share at ~130 bytes each) is not kept for the stream's life.
        */
       const sent = createHeldVersions(catalog.slots);
-      for (const r of req.running) sent.set(r.monitorId, Number(r.version));
+      /**
+       * What the agent runs that no monitor of the catalog is (deleted, or never one): removed by the
+       * first pass, and never numbered, since the process keeps a number for good and an agent's list is
+       * not a reason to.
+       */
+      const strays: string[] = [];
+      for (const r of req.running) {
+        if (catalog.get(r.monitorId)) sent.set(r.monitorId, Number(r.version));
+        else strays.push(r.monitorId);
+      }
       req.running = [];
       let first = true;
       /**
@@ -272,7 +281,8 @@ export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => 
             // The first pass hands over the whole share (some of it the agent already runs).
             claimed = sub.claim(first ? sent.keys() : upserts.map((m) => m.id));
             if (first) {
-              pass.sync = { upserts, removes, full };
+              pass.sync = { upserts, removes: strays.length > 0 ? [...removes, ...strays] : removes, full };
+              strays.length = 0;
               first = false;
             } else {
               pass.upserts = upserts;
