@@ -77,8 +77,7 @@ export const sqliteStateBook = (
   let seen = 0;
 
   const put = (s: MonitorLocationState) => {
-    book.put(s);
-    mark(monitors.slot(s.monitor_id));
+    mark(book.put(s));
   };
 
   const take = (r: LogRow) => {

@@ -66,7 +66,8 @@ export const createStateTable = (monitors: MonitorSlots = createMonitorSlots()) 
   });
 
   return {
-    put(s: MonitorLocationState) {
+    /** Stores the state; returns its monitor's number (monitor-slots.ts), which it looked up anyway. */
+    put(s: MonitorLocationState): number {
       const loc = locationSlots.slot(s.location);
       let i = find(s.monitor_id, loc);
       if (i === NONE) {
@@ -86,6 +87,7 @@ export const createStateTable = (monitors: MonitorSlots = createMonitorSlots()) 
       version[i] = s.version;
       lastResultAt[i] = s.last_result_at?.getTime() ?? Number.NaN;
       lastScheduledAt[i] = s.last_scheduled_at?.getTime() ?? Number.NaN;
+      return monitorOf[i]!;
     },
     get(monitorId: string, loc: string): MonitorLocationState | null {
       const id = locationSlots.find(loc);
