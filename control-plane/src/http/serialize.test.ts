@@ -3,7 +3,7 @@ import { at, fixtures, T0 } from '../../../test/contract/fixtures.js';
 import { hiddenClasses } from '../../../test/support/hidden-classes.js';
 import { type MonitorStatusInfo, NO_CHECKS } from '../domain/monitors/monitor-status.js';
 import type { Monitor } from '../domain/types.js';
-import { monitorJson } from './serialize.js';
+import { monitorJson, monitorResponse } from './serialize.js';
 
 const monitor = (i: number): Monitor =>
   fixtures.monitor('ws', 'ep', {
@@ -29,6 +29,14 @@ describe('monitorJson', () => {
     });
     expect(json).not.toHaveProperty('workspace_id');
     expect(JSON.stringify(json)).not.toContain('"password"');
+  });
+
+  it('every field of the schema, in its order, and nothing a store added to its record', () => {
+    const record = Object.assign(monitor(3), { _id: 'store-internal', status: 'down' });
+    const json = monitorJson(record, 'admin', info);
+    expect(Object.keys(json)).toEqual(Object.keys(monitorResponse.shape));
+    expect(json.status).toBe('up');
+    expect(monitorResponse.parse(json)).toEqual(json);
   });
 
   it('a viewer sees the URL query and headers masked', () => {

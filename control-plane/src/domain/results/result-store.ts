@@ -55,3 +55,18 @@ export interface ResultStore {
     step: (prev: MonitorLocationState | null, result: CheckResultRecord) => MonitorLocationState | null,
   ): Promise<{ stored: string[]; states: MonitorLocationState[] }>;
 }
+
+/**
+ * The order of `recordResults`' states: by monitor id, then location, as code units (a fixed order;
+ * `localeCompare` cost 2 % of the control plane's time at 100,000 monitors).
+ */
+export const byMonitorThenLocation = (a: MonitorLocationState, b: MonitorLocationState) =>
+  a.monitor_id < b.monitor_id
+    ? -1
+    : a.monitor_id > b.monitor_id
+      ? 1
+      : a.location < b.location
+        ? -1
+        : a.location > b.location
+          ? 1
+          : 0;

@@ -1,5 +1,9 @@
 import type { Document } from 'mongodb';
-import type { ResultQuery, ResultStore } from '../../domain/results/result-store.js';
+import {
+  byMonitorThenLocation,
+  type ResultQuery,
+  type ResultStore,
+} from '../../domain/results/result-store.js';
 import { DAY_MS, dailyDeltas, type RollupDelta, rollupDeltas } from '../../domain/results/uptime.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
 import {
@@ -208,9 +212,7 @@ export const mongoResults = ({ col, inTransaction }: MongoContext): ResultStore 
             await rollups.bulkWrite(deltas.map(addToRollup), { ordered: false, session });
             await daily.bulkWrite(dailyDeltas(deltas).map(addToDaily), { ordered: false, session });
           }
-          const after = [...states.values()].sort(
-            (a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location),
-          );
+          const after = [...states.values()].sort(byMonitorThenLocation);
           return { stored, states: after };
         }),
       );

@@ -73,41 +73,47 @@ export const monitorLevels = ({ st, many }: SqliteContext, monitors: MonitorSlot
     };
   };
 
+  const currentAt = (slots: readonly number[]): MonitorLocationState[] => {
+    const now = readSeq();
+    if (now !== seq) {
+      drop();
+      seq = now;
+    }
+    const out: MonitorLocationState[] = [];
+    const missing: string[] = [];
+    for (const i of slots) {
+      const id = monitors.id(i);
+      if (i >= status.length || status[i] === UNREAD) missing.push(id);
+      else {
+        const row = rowOf(id, i);
+        if (row) out.push(row);
+      }
+    }
+    if (missing.length === 0) return out;
+    const found = many<MonitorLocationState>(
+      monitorStates,
+      "SELECT * FROM monitor_states WHERE location = '*' AND monitor_id IN (SELECT value FROM json_each(?))",
+      JSON.stringify(missing),
+    );
+    const byId = new Map(found.map((r) => [r.monitor_id, r]));
+    for (const id of missing) {
+      const row = byId.get(id) ?? null;
+      put(id, row);
+      if (row) out.push(row);
+    }
+    return out;
+  };
+
   return {
     /**
      * The '*' rows of these monitors (none for a monitor without one), as the table has them now. Call
      * inside the transaction that acts on them.
      */
     current(monitorIds: readonly string[]): MonitorLocationState[] {
-      const now = readSeq();
-      if (now !== seq) {
-        drop();
-        seq = now;
-      }
-      const out: MonitorLocationState[] = [];
-      const missing: string[] = [];
-      for (const id of monitorIds) {
-        const i = monitors.find(id);
-        if (i < 0 || i >= status.length || status[i] === UNREAD) missing.push(id);
-        else {
-          const row = rowOf(id, i);
-          if (row) out.push(row);
-        }
-      }
-      if (missing.length === 0) return out;
-      const found = many<MonitorLocationState>(
-        monitorStates,
-        "SELECT * FROM monitor_states WHERE location = '*' AND monitor_id IN (SELECT value FROM json_each(?))",
-        JSON.stringify(missing),
-      );
-      const byId = new Map(found.map((r) => [r.monitor_id, r]));
-      for (const id of missing) {
-        const row = byId.get(id) ?? null;
-        put(id, row);
-        if (row) out.push(row);
-      }
-      return out;
+      return currentAt(monitorIds.map((id) => monitors.slot(id)));
     },
+    /** `current` for monitors by their numbers (monitor-slots.ts), for a caller that has them. */
+    currentAt,
     /**
      * After this process wrote '*' rows (inside the same transaction): each row it inserted or updated,
      * as it is now (each moved the sequence once).

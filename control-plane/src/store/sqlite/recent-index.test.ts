@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { createMonitorSlots } from '../../domain/monitors/monitor-slots.js';
 import { createRecentIndex } from './recent-index.js';
 
 it('keeps each monitor’s row ids ascending, answers ranges, and ignores an id it already has', () => {
@@ -163,4 +164,17 @@ it('the ring spans only the live rows: it stays small over a long run, and takes
     [4_000_000, 4_999_999],
   ]);
   expect(fresh.ringLength).toBeGreaterThan(1_000_000);
+});
+
+it('rows added by monitor number land with the monitor the number was given for', () => {
+  const slots = createMonitorSlots();
+  const ix = createRecentIndex(slots);
+  ix.add('b', 1);
+  ix.addAt(slots.slot('a'), 2); // a monitor the index has not met: it joins, in id order
+  ix.addAt(slots.find('b'), 3);
+  ix.addAt(slots.find('b'), 3); // an id it has
+  expect(ix.of('a')).toEqual([2]);
+  expect(ix.of('b')).toEqual([1, 3]);
+  expect(ix.nextMonitors(0, 3, '', 10)).toEqual(['a', 'b']);
+  expect(ix.size).toBe(3);
 });

@@ -53,9 +53,8 @@ export const createRecentIndex = (monitors: MonitorSlots = createMonitorSlots())
     const s = monitors.find(monitorId);
     return s >= 0 && member[s] === 1 ? s : -1;
   };
-  /** Puts a monitor in the index, with no rows. */
-  const join = (monitorId: string): number => {
-    const s = monitors.slot(monitorId);
+  /** Puts the monitor numbered `s` in the index, with no rows. */
+  const join = (s: number): number => {
     if (s >= member.length) {
       member = widened(member, s + 1);
       first = widened(first, s + 1);
@@ -122,33 +121,38 @@ export const createRecentIndex = (monitors: MonitorSlots = createMonitorSlots())
     return n;
   };
 
+  /** A row at row id `rid` of the monitor numbered `m` (monitor-slots.ts), newer than every one added before it. */
+  const addAt = (m: number, rid: number) => {
+    // Gone from the table already (read just before a flush deleted it): nothing to point to.
+    if (rid <= floor) return;
+    let s = m < member.length && member[m] === 1 ? m : -1;
+    if (s < 0) {
+      // A monitor met again after a sweep let it go still has its place in the order.
+      order.add(monitors.id(m));
+      s = join(m);
+    } else {
+      if (last[s]! >= rid) return;
+      trim(s);
+    }
+    // The first row, or one older than any held (another process's, read late). An entry's place
+    // is its row id, so only the ring's size depends on `low`.
+    if (low < 0 || rid <= low) low = rid - 1;
+    reach(Math.max(high, rid));
+    if (rid > high) high = rid;
+    idle[s] = 0;
+    gap[rid & mask] = 0;
+    const l = last[s]!;
+    if (l === 0) first[s] = rid;
+    else gap[l & mask] = rid - l;
+    last[s] = rid;
+    size++;
+  };
+
   return {
     /** A row of `monitorId` at row id `rid`, newer than every one added before it. */
-    add(monitorId: string, rid: number) {
-      // Gone from the table already (read just before a flush deleted it): nothing to point to.
-      if (rid <= floor) return;
-      let s = slotIn(monitorId);
-      if (s < 0) {
-        // A monitor met again after a sweep let it go still has its place in the order.
-        order.add(monitorId);
-        s = join(monitorId);
-      } else {
-        if (last[s]! >= rid) return;
-        trim(s);
-      }
-      // The first row, or one older than any held (another process's, read late). An entry's place
-      // is its row id, so only the ring's size depends on `low`.
-      if (low < 0 || rid <= low) low = rid - 1;
-      reach(Math.max(high, rid));
-      if (rid > high) high = rid;
-      idle[s] = 0;
-      gap[rid & mask] = 0;
-      const l = last[s]!;
-      if (l === 0) first[s] = rid;
-      else gap[l & mask] = rid - l;
-      last[s] = rid;
-      size++;
-    },
+    add: (monitorId: string, rid: number) => addAt(monitors.slot(monitorId), rid),
+    /** `add` for a caller that has the monitor's number already (state-book.ts). */
+    addAt,
     /** The row ids of `monitorId` in (after, upto], ascending. */
     of(monitorId: string, after = floor, upto = Number.MAX_SAFE_INTEGER): number[] {
       const out: number[] = [];

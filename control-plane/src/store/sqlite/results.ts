@@ -1,4 +1,4 @@
-import type { ResultStore } from '../../domain/results/result-store.js';
+import { byMonitorThenLocation, type ResultStore } from '../../domain/results/result-store.js';
 import { DAY_MS } from '../../domain/results/uptime.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
 import { decodeCursor, toPage } from '../cursor.js';
@@ -138,7 +138,9 @@ export const sqliteResults = (
 
     async recordResults(batch, step) {
       if (batch.length === 0) return { stored: [], states: [] };
-      const touched = [...new Set(batch.map((r) => r.monitor_id))];
+      // Each result's monitor number (monitor-slots.ts), looked up once: every table below is by number.
+      const slots = batch.map((r) => book.slot(r.monitor_id));
+      const touched = [...new Set(slots)];
       const out = immediate(() => {
         // Under the write lock: what other processes stored since, so every step sees the newest state.
         book.catchUp();
@@ -150,22 +152,34 @@ export const sqliteResults = (
         const folded = st('SELECT 1 FROM check_results WHERE monitor_id = ? AND scheduled_at = ? AND id = ?');
         const foldedRun = st('SELECT 1 FROM check_results WHERE id = ? AND run_now_request_id IS NOT NULL');
         const stored: string[] = [];
-        const monitorsOf: string[] = [];
+        /** The monitor number of each row stored (`rids[i]`). */
+        const storedSlots: number[] = [];
         const rids: number[] = [];
-        /** States moved by this batch, by `monitor|location`: the book takes them once it commits. */
-        const moved = new Map<string, MonitorLocationState>();
+        /**
+         * States moved by this batch, by location (`locations[i]`: a batch comes from one agent, so
+         * nearly always from one) and then monitor number: the book takes them once it commits.
+         */
+        const moved: Map<number, MonitorLocationState>[] = [];
+        const locations: string[] = [];
         let last = 0;
-        for (const r of batch) {
+        for (let i = 0; i < batch.length; i++) {
+          const r = batch[i]!;
           if (
             (r.scheduled_at.getTime() <= foldedThrough &&
               folded.get(r.monitor_id, r.scheduled_at.getTime(), r.id) !== undefined) ||
             (r.run_now_request_id && foldedRun.get(r.id) !== undefined)
           )
             continue;
-          const key = `${r.monitor_id}|${r.location}`;
+          const slot = slots[i]!;
+          let loc = locations.indexOf(r.location);
+          if (loc < 0) {
+            loc = locations.push(r.location) - 1;
+            moved.push(new Map());
+          }
+          const movedHere = moved[loc]!;
           // The state after this result rides in its own row: the log the book is rebuilt from. A
           // result already stored (a replay) moves nothing, so its step is dropped.
-          const next = step(moved.get(key) ?? book.get(r.monitor_id, r.location), r);
+          const next = step(movedHere.get(slot) ?? book.getAt(slot, r.location), r);
           const info = runWith(recentResults, insert, r, {
             state_status: next?.status ?? null,
             state_failures: next?.consecutive_failures ?? null,
@@ -175,18 +189,25 @@ export const sqliteResults = (
           if (info.changes !== 1) continue;
           stored.push(r.id);
           last = Number(info.lastInsertRowid);
-          monitorsOf.push(r.monitor_id);
+          storedSlots.push(slot);
           rids.push(last);
-          if (next) moved.set(key, next);
+          if (next) movedHere.set(slot, next);
         }
         // The monitors' '*' rows, from this process's copy while no process has written one since.
-        const stars = levels.current(touched);
-        return { stored, moved, last, stars, monitorsOf, rids };
+        const stars = levels.currentAt(touched);
+        return { stored, moved, last, stars, storedSlots, rids };
       });
-      book.committed(out.moved.values(), out.last, out.monitorsOf, out.rids);
-      const after = [...out.stars];
-      for (const id of touched) after.push(...book.locations(id));
-      after.sort((a, b) => a.monitor_id.localeCompare(b.monitor_id) || a.location.localeCompare(b.location));
+      const movedStates: MonitorLocationState[] = [];
+      const movedSlots: number[] = [];
+      for (const here of out.moved)
+        for (const [slot, state] of here) {
+          movedSlots.push(slot);
+          movedStates.push(state);
+        }
+      book.committed(movedStates, movedSlots, out.last, out.storedSlots, out.rids);
+      const after = out.stars;
+      for (const slot of touched) for (const s of book.locationsAt(slot)) after.push(s);
+      after.sort(byMonitorThenLocation);
       return { stored: out.stored, states: after };
     },
   };

@@ -215,12 +215,29 @@ export const sqliteStateBook = (
       return book.get(monitorId, location);
     },
     /**
-     * After recordResults' transaction committed: its states, current as of row id `upto`, and its rows
-     * (`monitors[i]` at row id `rids[i]`).
+     * The monitor's number (monitor-slots.ts), given one if it has none: recordResults looks it up once
+     * a result and uses the forms by number below, where each call by id looked it up again.
      */
-    committed(states: Iterable<MonitorLocationState>, upto: number, monitors: string[], rids: number[]) {
-      for (const s of states) put(s);
-      for (let i = 0; i < rids.length; i++) recent.add(monitors[i]!, rids[i]!);
+    slot: (monitorId: string) => monitors.slot(monitorId),
+    locationsAt: (slot: number) => book.locationsAt(slot),
+    getAt: (slot: number, location: string) => book.getAt(slot, location),
+    /**
+     * After recordResults' transaction committed: its states (`states[i]` of the monitor numbered
+     * `stateSlots[i]`), current as of row id `upto`, and its rows (the monitor numbered `slots[i]` at row
+     * id `rids[i]`).
+     */
+    committed(
+      states: readonly MonitorLocationState[],
+      stateSlots: readonly number[],
+      upto: number,
+      slots: readonly number[],
+      rids: readonly number[],
+    ) {
+      for (let i = 0; i < states.length; i++) {
+        book.putAt(stateSlots[i]!, states[i]!);
+        mark(stateSlots[i]!);
+      }
+      for (let i = 0; i < rids.length; i++) recent.addAt(slots[i]!, rids[i]!);
       if (upto > seen) seen = upto;
     },
     /** Each monitor's recent rows (recent-index.ts), as of the last row seen. */

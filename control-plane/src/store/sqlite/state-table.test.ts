@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { createMonitorSlots } from '../../domain/monitors/monitor-slots.js';
 import type { MonitorLocationState } from '../../domain/types.js';
 import { createStateTable } from './state-table.js';
 
@@ -76,4 +77,22 @@ it('grows past its first columns without losing a state', () => {
     expect(t.get(`m${i}`, 'eu-west')?.version).toBe(i);
     expect(t.get(`m${i}`, 'us-east')?.consecutive_failures).toBe(i);
   }
+});
+
+it('by monitor number: the same states as by id, in a numbering shared with another table', () => {
+  const slots = createMonitorSlots();
+  slots.slot('other'); // numbered by another table first: m1 is not number 0
+  const t = createStateTable(slots);
+  const eu = state('m1', 'eu-west', { status: 'down', consecutive_failures: 2 });
+  const m1 = slots.slot('m1');
+  t.putAt(m1, eu);
+  expect(t.get('m1', 'eu-west')).toEqual(eu);
+  expect(t.getAt(m1, 'eu-west')).toEqual(eu);
+  expect(t.getAt(m1, 'us-east')).toBeNull();
+  expect(t.getAt(slots.find('other'), 'eu-west')).toBeNull();
+  expect(t.getAt(99, 'eu-west')).toBeNull(); // a number past every table's end
+  const us = state('m1', 'us-east');
+  expect(t.put(us)).toBe(m1);
+  expect(t.locationsAt(m1).sort((a, b) => a.location.localeCompare(b.location))).toEqual([eu, us]);
+  expect(t.locationsAt(slots.find('other'))).toEqual([]);
 });
