@@ -142,6 +142,16 @@ contract('ResultStore', (c) => {
     expect(again.stored).toEqual(['e']);
     expect(again.states.find((s) => s.location === 'eu-west')?.consecutive_failures).toBe(3);
     expect((await store.listResults(ws.workspace.id, 'm4', { limit: 10 })).data).toHaveLength(5);
+    // The ids stored now come in the order given, a replay among them left out (ingestion walks them so).
+    const mixed = await store.recordResults(
+      [
+        { ...rs[0]!, id: 'g', scheduled_at: at(6) },
+        rs[2]!,
+        { ...rs[0]!, id: 'f', scheduled_at: at(5) },
+      ],
+      step,
+    );
+    expect(mixed.stored).toEqual(['g', 'f']);
   });
 
   it('adds each newly stored result to its hourly rollup once; pruning results leaves the rollups', async () => {

@@ -237,13 +237,14 @@ export const createMonitorCatalog = (
     }),
     async resolve(ids) {
       const out = new Map<string, CatalogMonitor>();
-      const missing: string[] = [];
+      // `ids` may repeat one (a batch's results, one for each): each is read from the store once.
+      const missing = new Set<string>();
       for (const id of ids) {
         const m = byId.get(id);
         if (m) out.set(id, m);
-        else missing.push(id);
+        else missing.add(id);
       }
-      if (missing.length > 0) for (const m of await store.getMonitorsByIds(missing)) out.set(m.id, m);
+      if (missing.size > 0) for (const m of await store.getMonitorsByIds([...missing])) out.set(m.id, m);
       return out;
     },
     onRun(fn) {

@@ -55,7 +55,7 @@ export const ingestResults = async (
 ): Promise<IngestOutcome> => {
   const { store, catalog } = deps;
   const record = deps.record ?? ((rs, step) => store.recordResults(rs, step));
-  const monitors = await catalog.resolve(new Set(input.results.map((r) => r.monitor_id)));
+  const monitors = await catalog.resolve(input.results.map((r) => r.monitor_id));
   const records: CheckResultRecord[] = [];
   for (const r of input.results) {
     const m = monitors.get(r.monitor_id);
@@ -101,9 +101,14 @@ export const ingestResults = async (
   });
 
   // Then each monitor touched decides its alerts once, from all its locations and its newest result.
-  const storedIds = new Set(stored);
+  // `stored` is in the order of `records` (the port's promise): walked beside it, not hashed into a set.
   const latest = new Map<string, CheckResultRecord>();
-  for (const r of records) if (storedIds.has(r.id)) latest.set(r.monitor_id, r);
+  for (let i = 0, j = 0; i < records.length && j < stored.length; i++) {
+    const r = records[i]!;
+    if (r.id !== stored[j]) continue;
+    j++;
+    latest.set(r.monitor_id, r);
+  }
   const statesOf = new Map<string, MonitorLocationState[]>();
   for (const s of states) {
     const list = statesOf.get(s.monitor_id);

@@ -47,8 +47,9 @@ export interface ResultStore {
    * MongoDB, behind it on SQLite (store/sqlite/rollups.ts; reads count it either way). One transaction
    * in both adapters (one fsync on SQLite): all of it is
    * stored or none, so a batch that failed is replayed whole. On MongoDB a transaction that loses a
-   * write conflict runs again, so `step` (pure) may run again for an item. Returns the ids stored now
-   * and every location state (the '*' row included) of the monitors those results belong to, after.
+   * write conflict runs again, so `step` (pure) may run again for an item. Returns the ids stored now,
+   * in the order given, and every location state (the '*' row included) of the monitors those results
+   * belong to, after.
    */
   recordResults(
     results: CheckResultRecord[],
