@@ -1,4 +1,4 @@
-// npm run bench -- store [--vs TREE] [--rounds N] [--dry-run] [--reads]: the result store's write path alone, in
+// npm run bench -- store [--vs TREE] [--rounds N] [--dry-run] [--reads] [--monitors N --interval S]: the result store's write path alone, in
 // the shape of many monitors (store-child.js runs one shape in a process of its own): CPU and bytes
 // written per result, in-process, no RPC. With --vs, TREE (another checkout, built: e.g. a worktree
 // of the commit before a change) runs the same shapes, alternating with this tree round by round, so
@@ -53,6 +53,8 @@ export const run = async (argv) => {
       rounds: { type: 'string', default: '2' },
       'dry-run': { type: 'boolean', default: false },
       reads: { type: 'boolean', default: false },
+      monitors: { type: 'string' },
+      interval: { type: 'string' },
     },
   });
   if (values.reads) return reads(values);
@@ -65,7 +67,18 @@ export const run = async (argv) => {
   const dir = mkdtempSync(join(tmpdir(), 'lookout-bench-store-'));
   const rows = [];
   try {
-    for (const shape of SHAPES) {
+    // --monitors N [--interval S]: that shape alone (e.g. issue 27's 100,000 at 60 s); never written.
+    const shapes = values.monitors
+      ? [
+          {
+            monitors: Number(values.monitors),
+            interval: Number(values.interval ?? 60),
+            note: `${Number(values.monitors).toLocaleString('en')} monitors at ${values.interval ?? 60} s`,
+          },
+        ]
+      : SHAPES;
+    if (values.monitors) values['dry-run'] = true;
+    for (const shape of shapes) {
       for (let round = 1; round <= Number(values.rounds); round++) {
         for (const [label, tree] of round % 2 ? trees : [...trees].reverse()) {
           const load = loadavg()[0].toFixed(1);

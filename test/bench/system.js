@@ -313,6 +313,8 @@ export const run = async (argv = []) => {
     const cpArgs = o.cpHeapMb ? [`--max-old-space-size=${o.cpHeapMb}`, MAIN] : [MAIN];
     const cp = spawn(process.execPath, cpArgs, {
       env: {
+        // As `npm start` and the control plane's image set it (docs/decisions.md, "Memory knobs").
+        MALLOC_ARENA_MAX: '2',
         ...process.env,
         LOOKOUT_DATA_DIR: dir,
         LOOKOUT_HTTP_HOST: '127.0.0.1',

@@ -72,6 +72,14 @@ describe('deploy/ (offline validation)', () => {
     expect(dockerfiles.flatMap(dockerfileProblems)).toEqual([]);
   });
 
+  it('the control plane runs with two malloc arenas: its image and `npm start` (docs/decisions.md, "Memory knobs")', () => {
+    const image = read('deploy/docker/control-plane.Dockerfile');
+    const finalStage = image.slice(image.lastIndexOf('\nFROM '));
+    expect(finalStage).toMatch(/^\s+MALLOC_ARENA_MAX=2 \\$/m);
+    const start = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts.start;
+    expect(start).toMatch(/MALLOC_ARENA_MAX=\$\{MALLOC_ARENA_MAX-2\} .*node control-plane\/dist\/main\.js/);
+  });
+
   it('.dockerignore keeps out dependencies, build output and local data, but not the sources', () => {
     for (const p of ['node_modules', 'agent/node_modules', 'control-plane/dist', 'data/lookout.db', '.git'])
       expect(ignoredByDocker(p), p).toBe(true);

@@ -34,8 +34,8 @@ const keyDefault = (keys: object, key: string): unknown =>
   (keys as Record<string, { default?: unknown }>)[key]?.default;
 export const CP_ENV = new Set([...Object.keys(configKeys).map(envName), 'LOOKOUT_CONFIG_FILE']);
 export const AGENT_ENV = new Set(Object.keys(agentConfigKeys).map(agentEnvName));
-/** Variables that are not Lookout settings but are fine to set on a Node.js container. */
-const OTHER_ENV = new Set(['NODE_ENV', 'NODE_OPTIONS']);
+/** Variables that are not Lookout settings but are fine to set on a Node.js container (glibc's too). */
+const OTHER_ENV = new Set(['NODE_ENV', 'NODE_OPTIONS', 'MALLOC_ARENA_MAX']);
 const envNamesOf = (kind: Kind) => (kind === 'control-plane' ? CP_ENV : AGENT_ENV);
 
 export const envProblems = (where: string, kind: Kind, names: Iterable<string>) =>
