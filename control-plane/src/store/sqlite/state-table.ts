@@ -52,6 +52,13 @@ export const createStateTable = (monitors: MonitorSlots = createMonitorSlots()) 
     return NONE;
   };
   const find = (monitorId: string, loc: number) => findAt(monitors.find(monitorId), loc);
+  /** The state of the monitor numbered `m` (-1: none) at `loc`; null when it has none there. */
+  const getAt = (m: number, loc: string): MonitorLocationState | null => {
+    const l = locationSlots.find(loc);
+    if (l < 0) return null;
+    const i = findAt(m, l);
+    return i === NONE ? null : record(i);
+  };
   const locationsFrom = (first: number): MonitorLocationState[] => {
     const out: MonitorLocationState[] = [];
     for (let i = first; i !== NONE; i = next[i]!) out.push(record(i));
@@ -104,19 +111,9 @@ export const createStateTable = (monitors: MonitorSlots = createMonitorSlots()) 
      * each; they were 7 % of the control plane's time at 100,000 monitors).
      */
     putAt,
-    getAt(m: number, loc: string): MonitorLocationState | null {
-      const l = locationSlots.find(loc);
-      if (l < 0) return null;
-      const i = findAt(m, l);
-      return i === NONE ? null : record(i);
-    },
+    getAt,
     locationsAt: (m: number) => locationsFrom(headAt(m)),
-    get(monitorId: string, loc: string): MonitorLocationState | null {
-      const id = locationSlots.find(loc);
-      if (id < 0) return null;
-      const i = find(monitorId, id);
-      return i === NONE ? null : record(i);
-    },
+    get: (monitorId: string, loc: string) => getAt(monitors.find(monitorId), loc),
     /** The monitor's states, newest location first (the order they were added in reverse). */
     locations: (monitorId: string) => locationsFrom(headOf(monitorId)),
     version(monitorId: string, loc: string): number {
