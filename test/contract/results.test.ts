@@ -144,11 +144,7 @@ contract('ResultStore', (c) => {
     expect((await store.listResults(ws.workspace.id, 'm4', { limit: 10 })).data).toHaveLength(5);
     // The ids stored now come in the order given, a replay among them left out (ingestion walks them so).
     const mixed = await store.recordResults(
-      [
-        { ...rs[0]!, id: 'g', scheduled_at: at(6) },
-        rs[2]!,
-        { ...rs[0]!, id: 'f', scheduled_at: at(5) },
-      ],
+      [{ ...rs[0]!, id: 'g', scheduled_at: at(6) }, rs[2]!, { ...rs[0]!, id: 'f', scheduled_at: at(5) }],
       step,
     );
     expect(mixed.stored).toEqual(['g', 'f']);
