@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ownerOf } from '../../control-plane/src/domain/agents/rendezvous.js';
 import {
   agentTokenFromCli,
   exited,
@@ -166,32 +167,41 @@ describe('faults', () => {
     const { httpPort, rpcPort } = cp;
     const key = cp.key!;
     const ids: string[] = [];
-    for (let i = 0; i < 6; i++)
+    // Monitors until each agent owns some (rendezvous hashing of random ids: six could all land on one
+    // agent, one run in 32, and then no split ever shows).
+    const agents = ['eu-a', 'eu-b'];
+    while (ids.length < 6 || new Set(ids.map((id) => ownerOf(id, agents))).size < 2)
       ids.push(
-        (await http(httpPort, 'POST', '/monitors/create', key, monitorBody(targetPort, `m${i}`))).body.id,
+        (await http(httpPort, 'POST', '/monitors/create', key, monitorBody(targetPort, `m${ids.length}`)))
+          .body.id,
       );
     const token = await agentToken(data, 'eu-west');
     const a = await startAgent(rpcPort, token, 'eu-west', 'eu-a');
     await startAgent(rpcPort, token, 'eu-west', 'eu-b');
+    /** Who ran each monitor's newest result (an object, not a Map: a timeout prints it). */
     const byAgent = async () => {
-      const latest = new Map<string, string>();
+      const latest: Record<string, string> = {};
       for (const id of ids) {
         // Newest first: one result tells who runs the monitor now.
         const [newest] = (await http(httpPort, 'GET', `/monitors/${id}/results?limit=1`, key)).body
           .data as Result[];
-        if (newest) latest.set(id, newest.instance_id);
+        if (newest) latest[id] = newest.instance_id;
       }
       return latest;
     };
-    const split = await waitFor(byAgent, (l) => l.size === ids.length && new Set(l.values()).size === 2, {
-      what: 'both agents running a share',
-      // Six monitors at 1 s from two fresh agent processes: on a loaded 2-core machine their first
-      // results took longer than the default wait.
-      timeoutMs: 45_000,
-    });
-    expect(new Set(split.values())).toEqual(new Set(['eu-a', 'eu-b']));
+    const split = await waitFor(
+      byAgent,
+      (l) => Object.keys(l).length === ids.length && new Set(Object.values(l)).size === 2,
+      {
+        what: 'both agents running a share',
+        // Six monitors or more at 1 s from two fresh agent processes: on a loaded 2-core machine their first
+        // results took longer than the default wait.
+        timeoutMs: 45_000,
+      },
+    );
+    expect(new Set(Object.values(split))).toEqual(new Set(['eu-a', 'eu-b']));
     a.kill('SIGKILL');
-    await waitFor(byAgent, (l) => [...l.values()].every((v) => v === 'eu-b'), {
+    await waitFor(byAgent, (l) => Object.values(l).every((v) => v === 'eu-b'), {
       what: 'eu-b running everything',
       timeoutMs: 30_000,
     });
