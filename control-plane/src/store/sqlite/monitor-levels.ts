@@ -106,13 +106,9 @@ export const monitorLevels = ({ st, many }: SqliteContext, monitors: MonitorSlot
 
   return {
     /**
-     * The '*' rows of these monitors (none for a monitor without one), as the table has them now. Call
-     * inside the transaction that acts on them.
+     * The '*' rows of these monitors, by their numbers (monitor-slots.ts; none for a monitor without
+     * one), as the table has them now. Call inside the transaction that acts on them.
      */
-    current(monitorIds: readonly string[]): MonitorLocationState[] {
-      return currentAt(monitorIds.map((id) => monitors.slot(id)));
-    },
-    /** `current` for monitors by their numbers (monitor-slots.ts), for a caller that has them. */
     currentAt,
     /**
      * After this process wrote '*' rows (inside the same transaction): each row it inserted or updated,

@@ -79,6 +79,11 @@ export const sqliteStateBook = (
   const put = (s: MonitorLocationState) => {
     mark(book.put(s));
   };
+  /** `put` for a state whose monitor number is known (`slot`). */
+  const putAt = (slot: number, s: MonitorLocationState) => {
+    book.putAt(slot, s);
+    mark(slot);
+  };
 
   const take = (r: LogRow) => {
     if (r.state_status === null) return;
@@ -161,14 +166,14 @@ export const sqliteStateBook = (
       for (let slot = 0; slot < dirty.length; slot++) if (dirty[slot] === 1) taken.push(slot);
       dirty.fill(0);
       // In id order, as the table's primary key is: each chunk's upserts walk the B-tree forward.
-      const ids = taken.map((slot) => monitors.id(slot)).sort();
+      const slots = taken.sort((a, b) => (monitors.id(a) < monitors.id(b) ? -1 : 1));
       try {
-        for (let i = 0; i < ids.length || i === 0; i += chunkStates) {
-          const last = i + chunkStates >= ids.length;
+        for (let i = 0; i < slots.length || i === 0; i += chunkStates) {
+          const last = i + chunkStates >= slots.length;
           withoutFsync(ctx, () => {
             const put = upsert();
-            for (const id of ids.slice(i, i + chunkStates)) {
-              for (const s of book.locations(id)) runWith(monitorStates, put, s);
+            for (const slot of slots.slice(i, i + chunkStates)) {
+              for (const s of book.locationsAt(slot)) runWith(monitorStates, put, s);
             }
             if (last) st('UPDATE result_state_mark SET upto = max(upto, ?)').run(target);
           });
@@ -233,10 +238,7 @@ export const sqliteStateBook = (
       slots: readonly number[],
       rids: readonly number[],
     ) {
-      for (let i = 0; i < states.length; i++) {
-        book.putAt(stateSlots[i]!, states[i]!);
-        mark(stateSlots[i]!);
-      }
+      for (let i = 0; i < states.length; i++) putAt(stateSlots[i]!, states[i]!);
       for (let i = 0; i < rids.length; i++) recent.addAt(slots[i]!, rids[i]!);
       if (upto > seen) seen = upto;
     },

@@ -51,7 +51,6 @@ export const createStateTable = (monitors: MonitorSlots = createMonitorSlots()) 
     for (let i = headAt(m); i !== NONE; i = next[i]!) if (location[i] === loc) return i;
     return NONE;
   };
-  const find = (monitorId: string, loc: number) => findAt(monitors.find(monitorId), loc);
   /** The state of the monitor numbered `m` (-1: none) at `loc`; null when it has none there. */
   const getAt = (m: number, loc: string): MonitorLocationState | null => {
     const l = locationSlots.find(loc);
@@ -118,7 +117,7 @@ export const createStateTable = (monitors: MonitorSlots = createMonitorSlots()) 
     locations: (monitorId: string) => locationsFrom(headOf(monitorId)),
     version(monitorId: string, loc: string): number {
       const id = locationSlots.find(loc);
-      const i = id < 0 ? NONE : find(monitorId, id);
+      const i = id < 0 ? NONE : findAt(monitors.find(monitorId), id);
       return i === NONE ? 0 : version[i]!;
     },
     /** The newest result time of the monitor at any location; null when it has none. */
