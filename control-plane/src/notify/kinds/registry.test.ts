@@ -43,7 +43,7 @@ describe('the notification kinds', () => {
       expect(r.result, kind).toMatchObject({
         ok: false,
         permanent: true,
-        error: expect.stringMatching(/private or loopback/),
+        error: expect.stringMatching(/is not an allowed destination/),
       });
       expect(r.attempts, kind).toHaveLength(1);
     }

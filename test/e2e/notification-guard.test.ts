@@ -1,0 +1,123 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../control-plane/src/config.js';
+import { type Harness, startHarness } from '../support/harness.js';
+
+/**
+ * Notification destinations that users name (a contact method's ntfy server, a channel's URL) against
+ * an internal service on loopback, through the real API: by default (LOOKOUT_NOTIFY_ALLOW_PRIVATE
+ * unset) nothing reaches it and the refusal names no address; where an operator allows private
+ * destinations, a non-admin still never reads the service's answer.
+ */
+
+const SECRET_BODY = 'internal-only: db password hunter2';
+
+/** The internal service: counts the requests that reach it and answers with something private. */
+const startInternal = async (status: number) => {
+  let hits = 0;
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      hits++;
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(SECRET_BODY);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    hits: () => hits,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+};
+
+let guarded: Harness;
+let open: Harness;
+let ok: Awaited<ReturnType<typeof startInternal>>;
+let forbidden: Awaited<ReturnType<typeof startInternal>>;
+
+beforeAll(async () => {
+  ok = await startInternal(200);
+  forbidden = await startInternal(403);
+  // The configuration's own default, not the harness's (which lets tests' loopback receivers in).
+  guarded = await startHarness({ notify_allow_private: loadConfig({}).notify_allow_private });
+  open = await startHarness({ notify_allow_private: true });
+});
+afterAll(async () => {
+  await guarded?.close();
+  await open?.close();
+  await ok?.close();
+  await forbidden?.close();
+});
+
+const BASE = '/users/me/contact-methods';
+
+describe('notification destinations on private addresses', () => {
+  it('are refused by default: a viewer’s ntfy server on loopback is never contacted, and the refusal names no address', async () => {
+    expect(loadConfig({}).notify_allow_private).toBe(false);
+    const w = await guarded.workspace('guard-default');
+    const viewer = await w.userWithKey('viewer');
+    const me = w.as(viewer.key);
+    for (const server_url of [
+      `http://127.0.0.1:${ok.port}/internal`,
+      // A name that resolves to loopback: refused when connecting (the DNS answer is checked).
+      `http://localhost:${ok.port}/internal`,
+      `http://[::ffff:127.0.0.1]:${ok.port}/internal`,
+    ]) {
+      const created = await me('POST', BASE, { json: { type: 'ntfy', server_url, topic: 'alerts' } });
+      expect(created.status, server_url).toBe(201);
+      const sent = await me('POST', `${BASE}/${created.body.id}/send-code`);
+      expect(sent.status, server_url).toBe(200);
+      expect(sent.body, server_url).toMatchObject({ sent: false, status_code: null, response: null });
+      expect(sent.body.error, server_url).toMatch(/is not an allowed destination$/);
+      // Nothing about what the name resolved to, nor the kind of address it is.
+      expect(sent.body.error, server_url).not.toMatch(/resolves|loopback|private|\(/);
+      expect(JSON.stringify(sent.body), server_url).not.toContain('hunter2');
+      await me('DELETE', `${BASE}/${created.body.id}`);
+    }
+    expect(ok.hits()).toBe(0);
+  });
+
+  it('are refused by default for channels too: a webhook to loopback is never sent, its test says only "not allowed"', async () => {
+    const w = await guarded.workspace('guard-channel');
+    const before = ok.hits();
+    const created = await w.api('POST', '/channels', {
+      json: { name: 'internal', type: 'webhook', config: { url: `http://localhost:${ok.port}/hook` } },
+    });
+    expect(created.status).toBe(201);
+    const test = await w.api('POST', `/channels/${created.body.id}/test`);
+    expect(test.status).toBe(200);
+    expect(test.body).toMatchObject({ ok: false, status_code: null, response: null, would_retry: false });
+    expect(test.body.error).toBe(`localhost is not an allowed destination`);
+    expect(ok.hits()).toBe(before);
+  });
+
+  it('allowed by the operator, a non-admin sees the status of a code test but never the answer’s body', async () => {
+    const w = await open.workspace('guard-open');
+    for (const role of ['viewer', 'member'] as const) {
+      const u = await w.userWithKey(role);
+      const me = w.as(u.key);
+      for (const [svc, sent, status] of [
+        [ok, true, 200],
+        [forbidden, false, 403],
+      ] as const) {
+        const created = await me('POST', BASE, {
+          json: { type: 'ntfy', server_url: `http://127.0.0.1:${svc.port}/internal`, topic: 'alerts' },
+        });
+        const before = svc.hits();
+        const r = await me('POST', `${BASE}/${created.body.id}/send-code`);
+        expect(svc.hits()).toBe(before + 1);
+        expect(r.body).toMatchObject({ sent, status_code: status, response: null });
+        expect(r.body.error).toBe(sent ? null : 'The service answered HTTP 403.');
+        expect(JSON.stringify(r.body)).not.toContain('hunter2');
+      }
+    }
+    // An admin, who could read the service anyway by configuring a channel, still sees its answer.
+    const created = await w.api('POST', BASE, {
+      json: { type: 'ntfy', server_url: `http://127.0.0.1:${forbidden.port}/internal`, topic: 'alerts' },
+    });
+    const r = await w.api('POST', `${BASE}/${created.body.id}/send-code`);
+    expect(r.body).toMatchObject({ sent: false, status_code: 403, response: SECRET_BODY });
+  });
+});
