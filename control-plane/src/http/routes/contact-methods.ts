@@ -121,7 +121,10 @@ export const contactMethodRoutes = ({
       }),
       summary:
         'Send a test message carrying a 6-digit verification code through the method, once (no retries), and report the service’s answer (its status; its body to admins only). The code works for 15 minutes and 5 tries; a new one can be asked for after a minute.',
-      responses: { 404: 'No such contact method of yours', 429: 'A code was sent less than a minute ago' },
+      responses: {
+        404: 'No such contact method of yours',
+        429: 'A code was sent less than a minute ago, or too many to this destination, by you or in this workspace (3, 5 and 50 an hour; 10, 20 and 200 a day)',
+      },
       async handler({ auth, params }) {
         const m = await getOwnContactMethod(store, auth.workspace.id, auth.user.id, idOf(params.id));
         const target = contactTarget(m, services);

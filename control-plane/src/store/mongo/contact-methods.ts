@@ -7,6 +7,9 @@ import { fromDoc, fromDocs, type IndexDecl, type MongoContext, toDoc } from './d
  */
 export const contactMethodIndexes: IndexDecl[] = [
   { on: 'contactMethods', key: { workspace_id: 1, user_id: 1, created_at: 1 } },
+  // Code counters go once their window has ended (a counter's key names its window, so one the TTL
+  // monitor has not removed yet is never counted again).
+  { on: 'codeSendCounters', key: { expires_at: 1 }, options: { expireAfterSeconds: 0 } },
 ];
 
 export const mongoContactMethods = ({ col }: MongoContext): ContactMethodStore => {
@@ -44,6 +47,41 @@ export const mongoContactMethods = ({ col }: MongoContext): ContactMethodStore =
     },
     async deleteUserContactMethods(workspaceId, userId) {
       return (await c.deleteMany({ workspace_id: workspaceId, user_id: userId })).deletedCount;
+    },
+    // Each counter is taken by one conditional increment (atomic on its document; an ended one, which
+    // the TTL monitor has not removed yet, starts again at 1); a full one is not matched, so the upsert
+    // collides with it (duplicate key). Then the ones taken before are given back.
+    async takeSendAllowance(allowances, now) {
+      const counters = col.codeSendCounters;
+      const taken: string[] = [];
+      for (const a of allowances) {
+        let ok: boolean;
+        try {
+          const live = { $gt: ['$expires_at', now] };
+          const r = await counters.updateOne(
+            { _id: a.key, $or: [{ n: { $lt: a.limit } }, { expires_at: { $lte: now } }] },
+            [
+              {
+                $set: {
+                  n: { $cond: [live, { $add: ['$n', 1] }, 1] },
+                  expires_at: { $cond: [live, '$expires_at', a.expires_at] },
+                },
+              },
+            ],
+            { upsert: true },
+          );
+          ok = r.matchedCount + r.upsertedCount === 1;
+        } catch (e) {
+          if ((e as { code?: number }).code !== 11000) throw e;
+          ok = false;
+        }
+        if (!ok) {
+          for (const key of taken) await counters.updateOne({ _id: key }, { $inc: { n: -1 } });
+          return a;
+        }
+        taken.push(a.key);
+      }
+      return null;
     },
   };
 };

@@ -72,6 +72,8 @@ export const collectionsOf = (db: Db) => {
     ackLinks: c('ack_links'),
     /** Users' contact methods (domain/contacts/contact-method-store.ts). */
     contactMethods: c('contact_methods'),
+    /** Verification codes sent per destination, user and workspace and window; `_id` is the counter's key. */
+    codeSendCounters: c('code_send_counters'),
     /** Workspace ping keys for slug pings; `_id` is the workspace id. */
     pingKeys: c('ping_keys'),
     subscribers: c('status_subscribers'),

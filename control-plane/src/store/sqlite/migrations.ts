@@ -553,6 +553,14 @@ export const migrations: string[][] = [
     `CREATE TRIGGER monitor_level_delete AFTER DELETE ON monitor_states WHEN OLD.location = '*'
        BEGIN UPDATE monitor_level_seq SET seq = seq + 1; END`,
   ],
+  // Verification codes counted per destination, user and workspace (domain/contacts/code-limits.ts):
+  // one row per counter and window, deleted once the window has ended.
+  [
+    // Frozen SQL: a migration never follows the live table definition.
+    `CREATE TABLE code_send_counters (key TEXT PRIMARY KEY, n INTEGER NOT NULL,
+       expires_at INTEGER NOT NULL) STRICT`,
+    'CREATE INDEX code_send_counters_expires ON code_send_counters (expires_at)',
+  ],
 ];
 
 /**
