@@ -33,7 +33,7 @@ export default defineNotifier({
       .refine((h) => Object.keys(h).length <= 20, 'must have at most 20 headers')
       .default({})
       .describe(
-        'Extra request headers. Their values are write-only: each shown as its last four characters, kept when sent back so.',
+        'Extra request headers. Their values are write-only: each shown as its last four characters; sent back so, it is kept.',
       ),
   }),
   // The URL may carry a token (`?token=`, a secret path) and headers credentials: write-only, like

@@ -157,8 +157,6 @@ export const ChannelForm = (props: {
       </Field>
       {propsOf(kind).map(([f, prop]) => {
         const secret = kind!.secrets.includes(f);
-        // A record whose values are secrets (a webhook's headers): names shown, values as hints.
-        const secretValues = i !== undefined && kind!.secrets.includes(`${f}.*`);
         const shown = i && secret && typeof stored[f] === 'string' ? (stored[f] as string) : null;
         const optional = !requiredOf(kind).has(f) && prop.default === undefined;
         const hint = [
@@ -167,7 +165,6 @@ export const ChannelForm = (props: {
           prop.type === 'object' ? 'One “Name: value” per line.' : null,
           optional ? 'Optional.' : null,
           shown ? `Now ${shown}; leave empty to keep it.` : null,
-          secretValues ? 'Values are shown as their last four characters; leave one so to keep it.' : null,
         ]
           .filter(Boolean)
           .join(' ');
