@@ -41,7 +41,14 @@ beforeAll(async () => {
   ok = await startInternal(200);
   forbidden = await startInternal(403);
   // The configuration's own default, not the harness's (which lets tests' loopback receivers in).
-  guarded = await startHarness({ notify_allow_private: loadConfig({}).notify_allow_private });
+  guarded = await startHarness({
+    notify_allow_private: loadConfig({}).notify_allow_private,
+    // The operator's own Twilio address (a proxy on the internal network, say).
+    twilio_account_sid: `AC${'0123456789abcdef'.repeat(2)}`,
+    twilio_auth_token: 'twilio-auth-token-1234',
+    twilio_from: '+14155550100',
+    twilio_api_url: `http://127.0.0.1:${ok.port}`,
+  });
   open = await startHarness({ notify_allow_private: true });
 });
 afterAll(async () => {
@@ -91,6 +98,17 @@ describe('notification destinations on private addresses', () => {
     expect(test.body).toMatchObject({ ok: false, status_code: null, response: null, would_retry: false });
     expect(test.body.error).toBe(`localhost is not an allowed destination`);
     expect(ok.hits()).toBe(before);
+  });
+
+  it('the operator’s own service addresses are not user destinations: an SMS code goes through the configured Twilio address on loopback', async () => {
+    const w = await guarded.workspace('guard-operator');
+    const viewer = await w.userWithKey('viewer');
+    const me = w.as(viewer.key);
+    const before = ok.hits();
+    const created = await me('POST', BASE, { json: { type: 'sms', phone: '+14155550142' } });
+    const sent = await me('POST', `${BASE}/${created.body.id}/send-code`);
+    expect(sent.body).toMatchObject({ sent: true, status_code: 200, response: null });
+    expect(ok.hits()).toBe(before + 1);
   });
 
   it('allowed by the operator, a non-admin sees the status of a code test but never the answer’s body', async () => {

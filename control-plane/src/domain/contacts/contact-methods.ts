@@ -195,5 +195,8 @@ export const contactKindConfig = (
 /** A method as a notification target, or null when its service is not set up (any more). */
 export const contactTarget = (m: ContactMethod, services: ContactServices): Target | null => {
   const kc = contactKindConfig(m.address, services);
-  return kc ? { kind: kc.kind, config: kc.config, workspace_id: m.workspace_id } : null;
+  if (!kc) return null;
+  // Only ntfy's server is the user's; the other kinds go to the deployment's service address.
+  const operator_address = m.type === 'sms' || m.type === 'telegram' || m.type === 'pushover';
+  return { kind: kc.kind, config: kc.config, workspace_id: m.workspace_id, operator_address };
 };
