@@ -1,4 +1,8 @@
-import type { ContactMethod, ContactMethodStore } from '../../domain/contacts/contact-method-store.js';
+import type {
+  ContactMethod,
+  ContactMethodStore,
+  SendAllowance,
+} from '../../domain/contacts/contact-method-store.js';
 import { fromDoc, fromDocs, type IndexDecl, type MongoContext, toDoc } from './db.js';
 
 /**
@@ -50,14 +54,13 @@ export const mongoContactMethods = ({ col }: MongoContext): ContactMethodStore =
     },
     // Each counter is taken by one conditional increment (atomic on its document; an ended one, which
     // the TTL monitor has not removed yet, starts again at 1); a full one is not matched, so the upsert
-    // collides with it (duplicate key). Then the ones taken before are given back.
+    // collides with it (duplicate key). A collision can also be two first takes racing: tried once more,
+    // the document then exists. Then, when one is full, the ones taken before are given back.
     async takeSendAllowance(allowances, now) {
       const counters = col.codeSendCounters;
-      const taken: string[] = [];
-      for (const a of allowances) {
-        let ok: boolean;
+      const live = { $gt: ['$expires_at', now] };
+      const take = async (a: SendAllowance) => {
         try {
-          const live = { $gt: ['$expires_at', now] };
           const r = await counters.updateOne(
             { _id: a.key, $or: [{ n: { $lt: a.limit } }, { expires_at: { $lte: now } }] },
             [
@@ -70,11 +73,15 @@ export const mongoContactMethods = ({ col }: MongoContext): ContactMethodStore =
             ],
             { upsert: true },
           );
-          ok = r.matchedCount + r.upsertedCount === 1;
+          return r.matchedCount + r.upsertedCount === 1;
         } catch (e) {
           if ((e as { code?: number }).code !== 11000) throw e;
-          ok = false;
+          return null;
         }
+      };
+      const taken: string[] = [];
+      for (const a of allowances) {
+        const ok = (await take(a)) ?? (await take(a)) ?? false;
         if (!ok) {
           for (const key of taken) await counters.updateOne({ _id: key }, { $inc: { n: -1 } });
           return a;
