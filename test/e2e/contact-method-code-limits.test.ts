@@ -1,6 +1,17 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../control-plane/src/config.js';
+import { createNamedKey } from '../../control-plane/src/domain/access/api-keys.js';
 import { CODE_LIMITS } from '../../control-plane/src/domain/contacts/code-limits.js';
+import { createUser, createWorkspace } from '../../control-plane/src/domain/tenancy/workspaces.js';
+import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
+import { startClockedControlPlane } from '../support/clocked-control-plane.js';
 import { type Harness, startHarness } from '../support/harness.js';
+import { exited } from '../support/processes.js';
 import { startSmtp } from '../support/receivers.js';
 import { startService } from '../support/service-double.js';
 
@@ -140,5 +151,97 @@ describe('verification code limits', () => {
     // The next hour, codes can be sent again.
     h.clock.set(new Date(Math.ceil(h.clock.now().getTime() / 3_600_000) * 3_600_000 + 1000));
     expect((await addAskRemove(w.as(fresh.key), { type: 'email', address: n(i++) })).status).toBe(200);
+  });
+});
+
+/** One API call to a control-plane process on `port`, as `key`, on the workspace's host. */
+const call = (port: number, host: string, key: string, method: string, path: string, json?: unknown) =>
+  new Promise<{ status: number; body: { id?: string } }>((resolve, reject) => {
+    const payload = json === undefined ? undefined : Buffer.from(JSON.stringify(json));
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: `/api/v1${path}`,
+        headers: {
+          host,
+          'x-api-key': key,
+          ...(payload
+            ? { 'content-type': 'application/json', 'content-length': String(payload.length) }
+            : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : {} }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+
+describe('verification code limits with two control-plane processes on one SQLite file', () => {
+  it('codes asked for at once through both replicas: exactly the limit is sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lookout-codes-replicas-'));
+    const start = Date.parse('2026-06-01T12:00:00Z');
+    const children: ChildProcess[] = [];
+    const store = createSqliteStore({ path: join(dir, 'lookout.db') });
+    const phone = '+14155550177';
+    try {
+      await store.init();
+      const env = {
+        LOOKOUT_TWILIO_ACCOUNT_SID: `AC${'0123456789abcdef'.repeat(2)}`,
+        LOOKOUT_TWILIO_AUTH_TOKEN: 'twilio-auth-token-1234',
+        LOOKOUT_TWILIO_FROM: '+14155550100',
+        LOOKOUT_TWILIO_API_URL: twilio.base,
+      };
+      const replicas = [
+        await startClockedControlPlane({ data: dir, clockStart: start, children, env }),
+        await startClockedControlPlane({ data: dir, clockStart: start, children, env }),
+      ];
+      const { workspace } = await createWorkspace(
+        store,
+        loadConfig({}, {}).plans,
+        { subdomain: 'codes-replicas', admin_email: 'a@codes-replicas.test', plan: 'team' },
+        new Date(start),
+      );
+      const host = 'codes-replicas.localhost';
+      // Users, each within their own limit, each with a method for the same phone.
+      const asked: { port: number; key: string; id: string }[] = [];
+      for (let i = 0; i < 8; i++) {
+        const { user } = await createUser(
+          store,
+          workspace,
+          { email: `u${i}@codes-replicas.test`, role: 'viewer' },
+          new Date(start),
+        );
+        const key = (
+          await createNamedKey(store, workspace, user, { name: 'k', expiry: 'none' }, new Date(start))
+        ).value;
+        const port = replicas[i % 2]!.port;
+        const created = await call(port, host, key, 'POST', BASE, { type: 'sms', phone });
+        expect(created.status).toBe(201);
+        asked.push({ port, key, id: created.body.id! });
+      }
+      const before = smsTo(phone);
+      const answers = await Promise.all(
+        asked.map((a) => call(a.port, host, a.key, 'POST', `${BASE}/${a.id}/send-code`)),
+      );
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses).toEqual([
+        ...Array(CODE_LIMITS.destination.hour).fill(200),
+        ...Array(8 - CODE_LIMITS.destination.hour).fill(429),
+      ]);
+      expect(smsTo(phone) - before).toBe(CODE_LIMITS.destination.hour);
+    } finally {
+      for (const c of children) {
+        if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+        await exited(c);
+      }
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
