@@ -66,12 +66,21 @@ describe('notification destinations on private addresses', () => {
     const w = await guarded.workspace('guard-default');
     const viewer = await w.userWithKey('viewer');
     const me = w.as(viewer.key);
+    // An IP literal is refused when entered, however it is spelled.
     for (const server_url of [
       `http://127.0.0.1:${ok.port}/internal`,
-      // A name that resolves to loopback: refused when connecting (the DNS answer is checked).
-      `http://localhost:${ok.port}/internal`,
       `http://[::ffff:127.0.0.1]:${ok.port}/internal`,
+      `http://2130706433:${ok.port}/internal`,
+      'http://169.254.169.254/latest/meta-data',
     ]) {
+      const refused = await me('POST', BASE, { json: { type: 'ntfy', server_url, topic: 'alerts' } });
+      expect(refused.status, server_url).toBe(422);
+      expect(refused.body.error.details, server_url).toEqual([
+        { field: 'server_url', message: 'is not an allowed destination' },
+      ]);
+    }
+    // A name that resolves to loopback: refused when connecting (the DNS answer is checked).
+    for (const server_url of [`http://localhost:${ok.port}/internal`, `http://LocalHost:${ok.port}/x`]) {
       const created = await me('POST', BASE, { json: { type: 'ntfy', server_url, topic: 'alerts' } });
       expect(created.status, server_url).toBe(201);
       const sent = await me('POST', `${BASE}/${created.body.id}/send-code`);
@@ -89,6 +98,13 @@ describe('notification destinations on private addresses', () => {
   it('are refused by default for channels too: a webhook to loopback is never sent, its test says only "not allowed"', async () => {
     const w = await guarded.workspace('guard-channel');
     const before = ok.hits();
+    const literal = await w.api('POST', '/channels', {
+      json: { name: 'metadata', type: 'webhook', config: { url: 'http://[fd00::1]/hook' } },
+    });
+    expect(literal.status).toBe(422);
+    expect(literal.body.error.details).toEqual([
+      { field: 'config.url', message: 'is not an allowed destination' },
+    ]);
     const created = await w.api('POST', '/channels', {
       json: { name: 'internal', type: 'webhook', config: { url: `http://localhost:${ok.port}/hook` } },
     });

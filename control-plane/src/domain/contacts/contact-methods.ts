@@ -1,4 +1,5 @@
 import { AppError, newId, validationError } from '@lookout/shared';
+import { isPrivateLiteralUrl, NOT_ALLOWED_DESTINATION } from '../destinations.js';
 import type { Target } from '../routing/notifications.js';
 import type { User } from '../types.js';
 import { parseContactBody } from './contact-method-body.js';
@@ -94,8 +95,11 @@ export const createContactMethod = async (
   user: Pick<User, 'id' | 'email'>,
   body: unknown,
   now: Date,
+  opts: { blockPrivate?: boolean } = {},
 ): Promise<ContactMethod> => {
   const address = parseContactBody(body);
+  if (opts.blockPrivate && address.type === 'ntfy' && isPrivateLiteralUrl(address.server_url))
+    throw validationError([{ field: 'server_url', message: NOT_ALLOWED_DESTINATION }]);
   const service = SERVICE_OF[address.type];
   if (service && services[service.key] === null)
     throw validationError([

@@ -1,5 +1,6 @@
 import { AppError, newId, randomToken, validationError } from '@lookout/shared';
 import { z } from 'zod';
+import { isPrivateLiteralUrl, NOT_ALLOWED_DESTINATION } from '../destinations.js';
 import type { ChannelConfig, NotificationChannel } from '../types.js';
 import { nameText, parseOrThrow } from '../validation.js';
 import {
@@ -17,6 +18,8 @@ import type { RoutingStore } from './routing-store.js';
 export interface ChannelRules {
   kinds: ChannelKinds;
   box: SecretBox;
+  /** Refuse addresses that are private or loopback IP literals (destinations.ts). */
+  blockPrivate?: boolean;
 }
 
 const envelope = (kinds: ChannelKinds) =>
@@ -82,6 +85,13 @@ const parseConfig = (
     unknown
   >;
   for (const f of Object.keys(kept)) delete parsed[f];
+  if (rules.blockPrivate) {
+    const refused = Object.keys(parsed).filter(
+      (f) => isAddress(f) && typeof parsed[f] === 'string' && isPrivateLiteralUrl(parsed[f] as string),
+    );
+    if (refused.length > 0)
+      throw validationError(refused.map((f) => ({ field: `config.${f}`, message: NOT_ALLOWED_DESTINATION })));
+  }
   // Addresses changed (before secrets are sealed). A kept secret goes only where it went before: a new
   // address needs it entered again, so a write-only token cannot be pointed at a server that would read it.
   const before = (f: string) => {

@@ -86,7 +86,17 @@ export const contactMethodRoutes = ({
         422: 'Invalid fields, or the type is not set up here',
       },
       async handler({ auth, body }) {
-        const m = await createContactMethod(store, services, auth.workspace.id, auth.user, body, clock.now());
+        const m = await createContactMethod(
+          store,
+          services,
+          auth.workspace.id,
+          auth.user,
+          body,
+          clock.now(),
+          {
+            blockPrivate: !config.notify_allow_private,
+          },
+        );
         return contactMethodJson(m);
       },
     }),
