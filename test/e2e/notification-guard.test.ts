@@ -127,6 +127,28 @@ describe('notification destinations on private addresses', () => {
     expect(ok.hits()).toBe(before + 1);
   });
 
+  it('a redirect is never followed, so it cannot lead a notification to an internal address', async () => {
+    // Even where private destinations are allowed (else the redirector itself, on loopback, is refused).
+    const redirector = createServer((req, res) => {
+      req.resume();
+      res.writeHead(302, { location: `http://127.0.0.1:${ok.port}/internal` }).end();
+    });
+    await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
+    try {
+      const w = await open.workspace('guard-redirect');
+      const before = ok.hits();
+      const port = (redirector.address() as AddressInfo).port;
+      const created = await w.api('POST', '/channels', {
+        json: { name: 'hop', type: 'webhook', config: { url: `http://127.0.0.1:${port}/hook` } },
+      });
+      const test = await w.api('POST', `/channels/${created.body.id}/test`);
+      expect(test.body).toMatchObject({ ok: false, status_code: 302, would_retry: false });
+      expect(ok.hits()).toBe(before);
+    } finally {
+      await new Promise<void>((r) => redirector.close(() => r()));
+    }
+  });
+
   it('allowed by the operator, a non-admin sees the status of a code test but never the answer’s body', async () => {
     const w = await open.workspace('guard-open');
     for (const role of ['viewer', 'member'] as const) {
