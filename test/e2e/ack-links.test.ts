@@ -223,4 +223,38 @@ describe('one-click acknowledge', () => {
     expect((await post(link, tokenOf(link))).status).toBe(404);
     expect(await h.store.listContactMethods(w.workspace.id, member.user.id)).toEqual([]);
   });
+
+  it('a user demoted to viewer: the link sent before honours the role they have now', async () => {
+    const w = await h.workspace('ack-demoted');
+    const member = await w.userWithKey('member', 'demoted@ack-demoted.test');
+    const policy = await w.api('POST', '/escalation-policies', {
+      json: { name: 'member', steps: [{ wait_minutes: 0, notify_user_ids: [member.user.id] }] },
+    });
+    const { alert } = await raiseAlert(
+      h.store,
+      {
+        workspace_id: w.workspace.id,
+        source_type: 'integration',
+        source_id: 'src-1',
+        cause: 'webhook',
+        dedup_key: 'demoted',
+        title: 'Queue stuck',
+        escalation_policy_id: policy.body.id,
+      },
+      h.clock.now(),
+    );
+    const link = await linkInMail('demoted@ack-demoted.test', 'Queue stuck');
+    expect((await w.api('PATCH', `/users/${member.user.id}`, { json: { role: 'viewer' } })).status).toBe(200);
+    const page = await get(link);
+    expect(page.status).toBe(403);
+    expect(page.text).toContain('no longer allows acknowledging');
+    expect(page.text).not.toContain('>Acknowledge</button>');
+    const refused = await post(link, tokenOf(link));
+    expect(refused.status).toBe(403);
+    expect((await statusOf(w, alert.id)).status).toBe('open');
+    // Made a member again, the same link works: it was never burnt.
+    expect((await w.api('PATCH', `/users/${member.user.id}`, { json: { role: 'member' } })).status).toBe(200);
+    expect((await post(link, tokenOf(link))).status).toBe(200);
+    expect((await statusOf(w, alert.id)).status).toBe('acknowledged');
+  });
 });

@@ -62,6 +62,13 @@ const answer = (ctx: ApiContext, r: AckLinkState & { done?: boolean }, alertId: 
       'Link not valid',
       '<h1>This link does not work</h1><p role="alert">It is not a valid acknowledge link for this alert, or it has expired. Open the alert in Lookout instead.</p>',
     );
+  if (r.state === 'not_allowed')
+    return page(
+      ctx,
+      403,
+      'Not allowed',
+      '<h1>You can no longer acknowledge alerts</h1><p role="alert">This link was sent to you, but your role in this workspace no longer allows acknowledging alerts. Ask a member or an admin.</p>',
+    );
   const a = r.alert;
   const about = `<p><strong>${esc(a.title)}</strong></p><p class="muted">${esc(a.severity)} · raised ${when(a.created_at)} · sent to ${esc(r.link.recipient)} by ${esc(r.link.via)}</p>`;
   if (r.state === 'resolved')
