@@ -30,6 +30,10 @@ export const channels: ResourceKind = {
   },
   references: () => [],
   toBody: (item) => ({ ...item }),
+  secretField: (item, path) =>
+    path[0] === 'config' &&
+    (path[1] === 'headers' ||
+      (path.length === 2 && (CHANNEL_KINDS[String(item.type)]?.secrets ?? []).includes(String(path[1])))),
   sensitive: (_item, path) =>
     path[0] === 'config' && path[1] === 'headers' && SECRET_HEADER.test(String(path[2])),
   create: async (a, body) =>
