@@ -1,5 +1,10 @@
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { silentLogger } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPlans } from '../../control-plane/src/domain/tenancy/plans.js';
+import { startControlPlane } from '../../control-plane/src/server.js';
+import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
 import { type Harness, startHarness } from '../support/harness.js';
 import { jobPassed } from '../support/job-passes.js';
 import { startSmtp } from '../support/receivers.js';
@@ -92,6 +97,55 @@ describe('status page subscription abuse', () => {
       (l) => l.length === 6,
       { what: 'a sixth mail the next day' },
     );
+  });
+
+  it('the mailbox budget holds across two replicas on one store', async () => {
+    const store = createSqliteStore({ path: join(h.dir, 'lookout.db') });
+    await store.init();
+    const b = await startControlPlane({ config: h.config, store, logger: silentLogger(), clock: h.clock });
+    try {
+      const w = await h.workspace('twins', 'business');
+      for (const s of ['t1', 't2', 't3']) await newPage(w, s);
+      const onB = (slug: string, email: string) =>
+        new Promise<number>((resolve, reject) => {
+          const body = new URLSearchParams({ email }).toString();
+          const req = httpRequest(
+            {
+              host: '127.0.0.1',
+              port: b.port,
+              method: 'POST',
+              path: `/status/${slug}/subscribe`,
+              headers: {
+                host: w.host,
+                'content-type': 'application/x-www-form-urlencoded',
+                'content-length': String(body.length),
+              },
+            },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode ?? 0));
+            },
+          );
+          req.on('error', reject);
+          req.end(body);
+        });
+      for (let i = 0; i < 4; i++)
+        for (const slug of ['t1', 't2', 't3']) {
+          const email = `twin+${slug}-${i}@example.test`;
+          expect(i % 2 ? (await subscribe(w, slug, email)).status : await onB(slug, email)).toBe(200);
+        }
+      await waitFor(
+        async () => mailsMatching(/^twin\+/),
+        (l) => l.length >= 5,
+        { what: 'five mails to the twin' },
+      );
+      await mailJobRan();
+      await jobPassed(b.url, 'status-page-mail', h.clock.now().getTime());
+      expect(mailsMatching(/^twin\+/)).toHaveLength(5);
+    } finally {
+      await b.stop();
+      await store.close();
+    }
   });
 
   it('refuses cross-site subscribe posts; the page’s own form, a same-site form and curl still work', async () => {
