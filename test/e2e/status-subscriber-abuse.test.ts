@@ -201,7 +201,7 @@ describe('status page subscription abuse', () => {
     });
     expect(over.status).toBe(402);
     expect(over.body.error.code).toBe('plan_limit_reached');
-    expect(over.body.error.message).toMatch(/free plan allows 1 status pages.*Upgrade/);
+    expect(over.body.error.message).toMatch(/free plan allows 1 status page and .*Upgrade/);
 
     const pair = await h.workspace('cap-pair', 'pair');
     const a = await newPage(pair, 'a');

@@ -160,7 +160,7 @@ export const createStatusPage = async (
   if (max !== undefined && (await store.countStatusPages(workspaceId)) >= max)
     throw new AppError(
       'plan_limit_reached',
-      `The ${plan!.name} plan allows ${max} status pages and this workspace has reached that limit. Upgrade your plan to add more status pages.`,
+      `The ${plan!.name} plan allows ${max} status page${max === 1 ? '' : 's'} and this workspace has reached that limit. Upgrade your plan to add more status pages.`,
     );
   await store.insertStatusPage(page);
   return page;
