@@ -34,8 +34,9 @@ const unsubscribeContext = (id: string) => `status_subscriber:${id}:unsubscribe`
 
 /**
  * A reader asks for mail: stored pending, and a confirmation mail queued unless one was queued for this
- * address and page within the window or the mailbox's budget for the day is spent. Says nothing of whether the address was known or confirmed
- * already (the answer is the same), so the form tells nobody who subscribes.
+ * address and page within the window or the mailbox's budget for the day is spent. Says nothing of
+ * whether the address was known or confirmed already (the answer is the same), so the form tells nobody
+ * who subscribes.
  */
 export const subscribe = async (
   store: StatusSubscriberStore,

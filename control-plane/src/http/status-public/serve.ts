@@ -100,7 +100,8 @@ export const createPublicStatus = (deps: PublicStatusDeps) => {
   const guesses = createRateLimiter({ capacity: 10, perSecond: 1 / 30 });
   const wrongGuessesByPage = createRateLimiter({ capacity: 20, perSecond: 1 / 15 });
   // Subscribing: 5 per client address, then one a minute; 100 per page, then one every 30 s. With at
-  // most one confirmation mail per address and page an hour (subscribers.ts), nobody is mail-bombed.
+  // most one confirmation mail per address and page an hour and 5 per mailbox a day over the whole
+  // service (subscribers.ts), nobody is mail-bombed.
   const subscribesByClient = createRateLimiter({ capacity: 5, perSecond: 1 / 60 });
   const subscribesByPage = createRateLimiter({ capacity: 100, perSecond: 1 / 30 });
   const box = createSecretBox(deps.config.encryption_key);
