@@ -13,7 +13,12 @@ describe('config', () => {
       regions: ['eu-west', 'us-east'],
       trust_proxy: false,
     });
-    expect(c.plans.free).toEqual({ max_monitors: 10, min_interval_seconds: 180, max_heartbeats: 20 });
+    expect(c.plans.free).toEqual({
+      max_monitors: 10,
+      min_interval_seconds: 180,
+      max_heartbeats: 20,
+      max_status_pages: 1,
+    });
   });
 
   it('names no SMTP server unless told (no silent localhost:25); a user without a host and a bad encryption key are refused', () => {

@@ -33,6 +33,7 @@ const planSchema = z.strictObject({
   max_monitors: z.number().int().min(0),
   min_interval_seconds: z.number().int().min(1).max(86400),
   max_heartbeats: z.number().int().min(0).optional(),
+  max_status_pages: z.number().int().min(0).optional(),
 });
 
 export const configKeys = {
@@ -150,7 +151,7 @@ export const configKeys = {
       z.record(z.string().regex(/^[a-z0-9-]+$/), planSchema),
     ),
     default: defaultPlans,
-    doc: 'JSON object of plans: {"name": {"max_monitors": N, "min_interval_seconds": S, "max_heartbeats": H}} (max_heartbeats optional: no cap).',
+    doc: 'JSON object of plans: {"name": {"max_monitors": N, "min_interval_seconds": S, "max_heartbeats": H, "max_status_pages": P}} (max_heartbeats and max_status_pages optional: no cap).',
   },
   max_body_bytes: {
     schema: z.coerce.number().int().min(1024),

@@ -7,7 +7,11 @@ import { dailyRollupRetentionDays, rollupRetentionDays } from './domain/results/
 import { createEscalationRunner } from './domain/routing/escalation-runner.js';
 import { openAutoDrafts } from './domain/status-pages/auto-drafts.js';
 import { INCIDENT_RETENTION_DAYS } from './domain/status-pages/status-pages.js';
-import { PENDING_RETENTION_MS, sendSubscriberMails } from './domain/status-pages/subscribers.js';
+import {
+  PENDING_RETENTION_MS,
+  RECIPIENT_WINDOW_MS,
+  sendSubscriberMails,
+} from './domain/status-pages/subscribers.js';
 import type { Metrics } from './metrics.js';
 import { contactServicesFromConfig } from './notify/contact-services.js';
 import { dispatcherFromConfig, mailRouterFromConfig } from './notify/from-config.js';
@@ -104,6 +108,8 @@ export const startJobs = (deps: {
   every(60_000, 'prune-subscribers', async (now) => {
     const before = new Date(now.getTime() - PENDING_RETENTION_MS);
     for (let i = 0; i < 100; i++) if ((await store.prunePendingSubscribers(before, 1000)) < 1000) break;
+    const spent = new Date(now.getTime() - RECIPIENT_WINDOW_MS);
+    for (let i = 0; i < 100; i++) if ((await store.pruneRecipientBudgets(spent, 1000)) < 1000) break;
   });
 
   // The monitor feed needs only what a stalled replica could still be missing; older entries go.

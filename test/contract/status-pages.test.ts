@@ -126,6 +126,8 @@ contract('StatusPageStore', (ctx) => {
       const rest = await store.listStatusPages(ws.workspace.id, { limit: 2, cursor: first.next_cursor! });
       expect(rest.data.map((p) => p.id)).toEqual([pages[0]!.id]);
       expect(rest.next_cursor).toBeNull();
+      expect(await store.countStatusPages(ws.workspace.id)).toBe(3);
+      expect(await store.countStatusPages(randomUUID())).toBe(0);
 
       const edited = {
         ...pages[0]!,

@@ -9975,6 +9975,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Plan status page limit reached: upgrade to add more */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Your role does not allow this, or a session write without the CSRF token */
             403: {
                 headers: {

@@ -122,6 +122,8 @@ export interface StatusPageStore {
   getStatusPageByDomain(domain: string): Promise<StatusPage | null>;
   /** Newest first. */
   listStatusPages(workspaceId: string, query: PageQuery): Promise<Page<StatusPage>>;
+  /** How many pages the workspace has (the plan's `max_status_pages`). */
+  countStatusPages(workspaceId: string): Promise<number>;
   /** Every page (all workspaces) with `auto_draft_incidents` on. */
   listAutoDraftPages(): Promise<StatusPage[]>;
   /** Replaces the page; false when it is gone; `conflict` as on insert. */

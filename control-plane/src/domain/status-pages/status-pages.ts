@@ -130,6 +130,8 @@ export const createStatusPage = async (
   body: unknown,
   now: Date,
   serviceDomain: string,
+  /** The plan's cap (402 once reached; counted, then inserted, as heartbeats). */
+  plan?: { name: string; maxStatusPages: number | undefined },
 ): Promise<StatusPage> => {
   const v = parseOrThrow(createStatusPageBody, body);
   const problems: FieldProblem[] = [...domainProblems(v.custom_domain, serviceDomain)];
@@ -154,6 +156,12 @@ export const createStatusPage = async (
     created_at: now,
     updated_at: now,
   };
+  const max = plan?.maxStatusPages;
+  if (max !== undefined && (await store.countStatusPages(workspaceId)) >= max)
+    throw new AppError(
+      'plan_limit_reached',
+      `The ${plan!.name} plan allows ${max} status page${max === 1 ? '' : 's'} and this workspace has reached that limit. Upgrade your plan to add more status pages.`,
+    );
   await store.insertStatusPage(page);
   return page;
 };

@@ -117,9 +117,16 @@ export const statusPageRoutes = ({
       role: 'member',
       body: createStatusPageBody,
       status: 201,
-      responses: { 409: 'The slug is taken in this workspace, or the custom domain anywhere' },
+      responses: {
+        402: 'Plan status page limit reached: upgrade to add more',
+        409: 'The slug is taken in this workspace, or the custom domain anywhere',
+      },
       async handler({ auth, body }) {
-        const p = await createStatusPage(store, auth.workspace.id, body, clock.now(), config.service_domain);
+        const { plan } = auth.workspace;
+        const p = await createStatusPage(store, auth.workspace.id, body, clock.now(), config.service_domain, {
+          name: plan,
+          maxStatusPages: config.plans[plan]?.max_status_pages,
+        });
         return changed(p.id, await json(p, auth.workspace.subdomain));
       },
     }),

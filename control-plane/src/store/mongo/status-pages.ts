@@ -77,6 +77,9 @@ export const mongoStatusPages = ({ col, inTransaction }: MongoContext): StatusPa
     async listStatusPages(workspaceId, q) {
       return page<StatusPage>(statusPages, { workspace_id: workspaceId }, q);
     },
+    async countStatusPages(workspaceId) {
+      return statusPages.countDocuments({ workspace_id: workspaceId });
+    },
     async listAutoDraftPages() {
       return fromDocs<StatusPage>(await statusPages.find({ auto_draft_incidents: true }).toArray());
     },

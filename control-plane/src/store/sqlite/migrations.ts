@@ -553,6 +553,13 @@ export const migrations: string[][] = [
     `CREATE TRIGGER monitor_level_delete AFTER DELETE ON monitor_states WHEN OLD.location = '*'
        BEGIN UPDATE monitor_level_seq SET seq = seq + 1; END`,
   ],
+  // Confirmation mail per recipient across the whole service (domain/status-pages/recipients.ts): one
+  // row per normalised address (its SHA-256), the start of its window and the mails counted in it.
+  [
+    `CREATE TABLE status_recipient_budgets (recipient TEXT PRIMARY KEY, window_start INTEGER NOT NULL,
+       count INTEGER NOT NULL) STRICT`,
+    'CREATE INDEX status_recipient_budgets_window ON status_recipient_budgets (window_start)',
+  ],
 ];
 
 /**

@@ -61,6 +61,9 @@ export const sqliteStatusPages = (
   async listStatusPages(workspaceId, q) {
     return page<StatusPage>(statusPages, ['workspace_id = ?'], [workspaceId], q);
   },
+  async countStatusPages(workspaceId) {
+    return st('SELECT count(*) FROM status_pages WHERE workspace_id = ?').pluck().get(workspaceId) as number;
+  },
   async listAutoDraftPages() {
     return many<StatusPage>(statusPages, 'SELECT * FROM status_pages WHERE auto_draft_incidents = 1');
   },
