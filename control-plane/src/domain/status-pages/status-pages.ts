@@ -5,6 +5,7 @@ import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
 import { hashPassword } from '../tenancy/passwords.js';
 import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
+import { freshProof } from './custom-domain-proof.js';
 import {
   COMPONENT_STATUSES,
   PAGE_VISIBILITIES,
@@ -145,6 +146,7 @@ export const createStatusPage = async (
     name: v.name,
     slug: v.slug,
     custom_domain: v.custom_domain?.toLowerCase() ?? null,
+    ...freshProof(v.custom_domain?.toLowerCase() ?? null),
     visibility: v.visibility,
     password_hash: v.password ? await hashPassword(v.password) : null,
     cookie_secret: newCookieSecret(),
@@ -186,11 +188,14 @@ export const updateStatusPage = async (
     : existing.components;
   throwIfProblems(problems);
   const newPassword = visibility === 'password' && v.password !== undefined;
+  // A different domain must be proved again (custom-domain-proof.ts); the same one keeps its proof.
+  const domain =
+    v.custom_domain === undefined ? existing.custom_domain : (v.custom_domain?.toLowerCase() ?? null);
   const next: StatusPage = {
     ...existing,
     ...(v.name !== undefined ? { name: v.name } : {}),
     ...(v.slug !== undefined ? { slug: v.slug } : {}),
-    ...(v.custom_domain !== undefined ? { custom_domain: v.custom_domain?.toLowerCase() ?? null } : {}),
+    ...(domain !== existing.custom_domain ? { custom_domain: domain, ...freshProof(domain) } : {}),
     ...(v.accent_color !== undefined ? { accent_color: v.accent_color?.toLowerCase() ?? null } : {}),
     ...(v.auto_draft_incidents !== undefined ? { auto_draft_incidents: v.auto_draft_incidents } : {}),
     visibility,

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { createDomainLookup } from '../../dns-lookup.js';
 import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
+import { verifyPageDomain } from '../../domain/status-pages/custom-domain-proof.js';
 import {
   createIncident,
   createIncidentBody,
@@ -53,13 +55,16 @@ export const statusPageRoutes = ({
 }: RouteDeps<
   StatusPageStore & StatusSubscriberStore & MonitorStore & MonitorStatusStore & HeartbeatStore & RoutingStore
 >) => {
+  const hostOf = (subdomain: string) => `${subdomain}.${config.service_domain.toLowerCase()}`;
   const json = async (p: StatusPage, subdomain: string) =>
     statusPageJson(
       p,
       await liveComponentStatuses(store, p, clock.now()),
       workspaceUrl(subdomain),
       await store.countSubscribers(p.workspace_id, p.id),
+      hostOf(subdomain),
     );
+  const dns = createDomainLookup(config.custom_domain_dns_servers);
   /** A change the public page shows: this replica's cache forgets the page at once. */
   const changed = <T>(pageId: string, v: T): T => {
     statusCache?.invalidate(pageId);
@@ -157,6 +162,21 @@ export const statusPageRoutes = ({
           config.service_domain,
         );
         return changed(p.id, await json(p, auth.workspace.subdomain));
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/status-pages/{id}/custom-domain/verify',
+      tag: TAG,
+      response: statusPageResponse,
+      summary:
+        'Check the page’s custom domain now: verified when DNS has either record of `custom_domain_records` (TXT `_lookout-challenge.<domain>` with the page’s token, or a CNAME to the workspace host). Only a verified domain is served. At most one check per page every 10 s.',
+      role: 'member',
+      responses: { ...NO_PAGE, 422: 'The page has no custom domain', 429: 'Checked less than 10 s ago' },
+      async handler({ auth, params }) {
+        const p = await loadStatusPage(store, auth.workspace.id, idOf(params.id));
+        const checked = await verifyPageDomain(store, dns, p, hostOf(auth.workspace.subdomain), clock.now());
+        return changed(p.id, await json(checked, auth.workspace.subdomain));
       },
     }),
     route({
