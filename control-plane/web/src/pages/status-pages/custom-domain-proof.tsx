@@ -40,13 +40,14 @@ export const CustomDomainProof = (props: { page: StatusPage; onChecked: (p: Stat
     }
   };
   const grace = status === 'verified' && page.custom_domain_failures > 0;
+  const scheme = new URL(page.public_url).protocol;
   return (
     <section class="domain-proof" aria-labelledby="domain-proof-title">
       <h2 id="domain-proof-title">
         Domain ownership: {page.custom_domain} <DomainBadge status={status} />
       </h2>
       <p role="status">
-        {status === 'verified' && !grace && `Lookout serves this page at https://${page.custom_domain}/.`}
+        {status === 'verified' && !grace && `Lookout serves this page at ${scheme}//${page.custom_domain}/.`}
         {grace &&
           `The last ${page.custom_domain_failures === 1 ? 'check' : `${page.custom_domain_failures} checks`} found no record; the page stops being served there after 3 failed checks in a row (one an hour).`}
         {status === 'pending' && 'Not served there until one of the records below is found.'}
@@ -54,7 +55,11 @@ export const CustomDomainProof = (props: { page: StatusPage; onChecked: (p: Stat
         {page.custom_domain_checked_at && ` Last checked ${formatDateTime(page.custom_domain_checked_at)}.`}
       </p>
       {page.custom_domain_error && status !== 'verified' && <p class="muted">{page.custom_domain_error}</p>}
-      <p>Create one of these records in the DNS of {page.custom_domain}, then press Verify:</p>
+      <p>
+        {status === 'verified'
+          ? `Keep one of these records in the DNS of ${page.custom_domain}:`
+          : `Create one of these records in the DNS of ${page.custom_domain}, then press Verify:`}
+      </p>
       <ul class="dns-records">
         {page.custom_domain_records.map((r) => (
           <li key={r.type}>
@@ -82,8 +87,8 @@ export const CustomDomainProof = (props: { page: StatusPage; onChecked: (p: Stat
         ))}
       </ul>
       <p class="hint">
-        Lookout checks a new domain within a minute and every domain again each hour; DNS changes can take
-        a while to reach everyone.
+        Lookout checks a new domain within a minute and every domain again each hour; DNS changes can take a
+        while to reach everyone.
       </p>
       <ErrorBox message={error} />
       <button type="button" class="button" disabled={busy} onClick={verify}>
