@@ -83,20 +83,35 @@ contract('StatusPageStore', (ctx) => {
       const p = statusPage(ws.workspace.id, {
         custom_domain: 'status.acme.test',
         ...freshProof('status.acme.test'),
+        custom_domain_status: 'verified',
+        custom_domain_checked_at: at(1),
       });
       await store.insertStatusPage(p);
       expect(await store.getStatusPage(ws.workspace.id, p.id)).toEqual(p);
       expect(await store.getStatusPageBySlug(ws.workspace.id, p.slug)).toEqual(p);
       expect(await store.getStatusPageByDomain('status.acme.test')).toEqual(p);
+      // By domain: only a verified page.
+      const claimed = statusPage(ws.workspace.id, {
+        custom_domain: 'status.claimed.test',
+        ...freshProof('status.claimed.test'),
+      });
+      await store.insertStatusPage(claimed);
+      expect(await store.getStatusPage(ws.workspace.id, claimed.id)).toEqual(claimed);
+      expect(await store.getStatusPageByDomain('status.claimed.test')).toBeNull();
       expect(await store.getStatusPage(randomUUID(), p.id)).toBeNull();
       expect(await store.getStatusPageBySlug(randomUUID(), p.slug)).toBeNull();
     });
 
-    it('a slug is unique in its workspace only; a custom domain in the whole service', async () => {
+    it('a slug is unique in its workspace only; a custom domain among verified pages of the whole service', async () => {
       const { store, ws } = ctx();
       const other = fixtures.workspace();
       await store.createWorkspace(other);
-      const p = statusPage(ws.workspace.id, { slug: 'status', custom_domain: 'status.acme.test' });
+      const verified = { ...freshProof('status.acme.test'), custom_domain_status: 'verified' as const };
+      const p = statusPage(ws.workspace.id, {
+        slug: 'status',
+        custom_domain: 'status.acme.test',
+        ...verified,
+      });
       await store.insertStatusPage(p);
       await expect(
         store.insertStatusPage(statusPage(ws.workspace.id, { slug: 'status' })),
@@ -106,8 +121,36 @@ contract('StatusPageStore', (ctx) => {
       });
       await store.insertStatusPage(statusPage(other.workspace.id, { slug: 'status' }));
       await expect(
-        store.insertStatusPage(statusPage(other.workspace.id, { custom_domain: 'status.acme.test' })),
+        store.insertStatusPage(
+          statusPage(other.workspace.id, { custom_domain: 'status.acme.test', ...verified }),
+        ),
       ).rejects.toMatchObject({ code: 'conflict', details: [{ field: 'custom_domain' }] });
+      // Claims not proved take nothing: any number of pages may hold one, and none can prove it now.
+      const claim = statusPage(other.workspace.id, {
+        custom_domain: 'status.acme.test',
+        ...freshProof('status.acme.test'),
+      });
+      await store.insertStatusPage(claim);
+      await store.insertStatusPage(
+        statusPage(ws.workspace.id, { custom_domain: 'status.acme.test', ...freshProof('status.acme.test') }),
+      );
+      await expect(
+        store.recordDomainCheck(
+          other.workspace.id,
+          claim.id,
+          { custom_domain: 'status.acme.test', custom_domain_token: claim.custom_domain_token },
+          afterCheck(claim, null, at(1)),
+        ),
+      ).rejects.toMatchObject({ code: 'conflict', details: [{ field: 'custom_domain' }] });
+      expect(
+        await store.recordDomainCheck(
+          other.workspace.id,
+          claim.id,
+          { custom_domain: 'status.acme.test', custom_domain_token: claim.custom_domain_token },
+          afterCheck(claim, 'taken', at(1)),
+        ),
+      ).toBe(true);
+      expect(await store.getStatusPageByDomain('status.acme.test')).toEqual(p);
       // Many pages without a domain.
       await store.insertStatusPage(statusPage(other.workspace.id));
       const second = statusPage(ws.workspace.id, { slug: 'second' });
@@ -116,8 +159,12 @@ contract('StatusPageStore', (ctx) => {
         code: 'conflict',
       });
       await expect(
-        store.updateStatusPage({ ...second, custom_domain: 'status.acme.test' }),
+        store.updateStatusPage({ ...second, custom_domain: 'status.acme.test', ...verified }),
       ).rejects.toMatchObject({ code: 'conflict', details: [{ field: 'custom_domain' }] });
+      // The verified page gives the domain up: another page may prove it.
+      await store.updateStatusPage({ ...p, custom_domain: null, ...freshProof(null) });
+      await store.updateStatusPage({ ...second, custom_domain: 'status.acme.test', ...verified });
+      expect((await store.getStatusPageByDomain('status.acme.test'))?.id).toBe(second.id);
     });
 
     it('a domain check is stored only while the page has that domain and token, in no other workspace', async () => {

@@ -84,6 +84,43 @@ describe('custom domain proof', () => {
     expect(await served('status.victim-corp.test')).toEqual({ page: 404, ask: 404 });
   });
 
+  it('an unproved claim blocks nobody: the owner claims the same domain, proves it, and then it is taken', async () => {
+    const squatter = await h.workspace('squatter');
+    const claim = await squatter.api('POST', '/status-pages', {
+      json: { name: 'Mine', slug: 'mine', custom_domain: 'status.owner-corp.test' },
+    });
+    expect(claim.status).toBe(201);
+    const owner = await h.workspace('owner');
+    const created = await owner.api('POST', '/status-pages', {
+      json: { name: 'Owner status', slug: 'owner', custom_domain: 'status.owner-corp.test' },
+    });
+    expect(created.status, created.text).toBe(201);
+    cname('status.owner-corp.test', 'owner.localhost');
+    h.clock.advance(11_000);
+    const proved = await owner.api('POST', `/status-pages/${created.body.id}/custom-domain/verify`);
+    expect(proved.body.custom_domain_status).toBe('verified');
+    const page = await h.request('GET', '/api/v2/summary.json', { host: 'status.owner-corp.test' });
+    expect(page.body.page.name).toBe('Owner status');
+    // The squatter's check finds nothing of its own, and a new claim of a proved domain is a 409.
+    const plain = await squatter.api('POST', '/status-pages', { json: { name: 'Plain', slug: 'plain' } });
+    h.clock.advance(11_000);
+    const squat = await squatter.api('POST', `/status-pages/${claim.body.id}/custom-domain/verify`);
+    expect(squat.body.custom_domain_status).toBe('failed');
+    for (const r of [
+      await squatter.api('POST', '/status-pages', {
+        json: { name: 'Again', slug: 'again', custom_domain: 'STATUS.owner-corp.test' },
+      }),
+      await squatter.api('PATCH', `/status-pages/${plain.body.id}`, {
+        json: { custom_domain: 'status.owner-corp.test' },
+      }),
+    ]) {
+      expect(r.status).toBe(409);
+      expect(r.body.error.details).toEqual([
+        { field: 'custom_domain', message: 'is already used by another status page' },
+      ]);
+    }
+  });
+
   it('a TXT record with the page’s token verifies it; removed, the page stays served through two failed re-checks and is dropped at the third', async () => {
     const w = await h.workspace('txtproof');
     const p = (

@@ -978,7 +978,7 @@ export type paths = {
         /** List status pages, newest first, each component with its live `status`. */
         get: operations["getStatusPages"];
         put?: never;
-        /** Create a status page: `name`, `slug` (`[a-z0-9-]`, unique in the workspace; the page is at /status/{slug}), `custom_domain` (unique in the service), `visibility` (`public`, or `password` with `password`), `accent_color` (#rrggbb), `auto_draft_incidents` (a linked monitor going down opens a draft incident), and ordered `components` `[{name, description?, group?, monitor_id? | heartbeat_id?, status?}]` (neither link: set by hand, with `status`). */
+        /** Create a status page: `name`, `slug` (`[a-z0-9-]`, unique in the workspace; the page is at /status/{slug}), `custom_domain` (served once proved in DNS: see `custom_domain_records`; unique among proved domains), `visibility` (`public`, or `password` with `password`), `accent_color` (#rrggbb), `auto_draft_incidents` (a linked monitor going down opens a draft incident), and ordered `components` `[{name, description?, group?, monitor_id? | heartbeat_id?, status?}]` (neither link: set by hand, with `status`). */
         post: operations["postStatusPages"];
         delete?: never;
         options?: never;
@@ -10011,7 +10011,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The slug is taken in this workspace, or the custom domain anywhere */
+            /** @description The slug is taken in this workspace, or another page has proved the custom domain */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10269,7 +10269,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The slug is taken in this workspace, or the custom domain anywhere */
+            /** @description The slug is taken in this workspace, or another page has proved the custom domain */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -28,6 +28,8 @@ export interface DomainLookup {
   cname(name: string): Promise<string[]>;
 }
 
+export const TAKEN = 'Another status page has proved this domain already: remove it there first.';
+
 export const newDomainToken = () => randomBytes(16).toString('hex');
 
 /** The state of a domain just set on a page (nothing checked yet); null without a domain. */
@@ -110,13 +112,17 @@ export const checkPageDomain = async (
   // A page stored before proofs existed has no token yet: it gets one with its first check.
   const token = page.custom_domain_token ?? newDomainToken();
   const problem = await findProof(lookup, page.custom_domain, token, workspaceHost);
-  const next = afterCheck({ ...page, custom_domain_token: token }, problem, now);
-  const stored = await store.recordDomainCheck(
-    page.workspace_id,
-    page.id,
-    { custom_domain: page.custom_domain, custom_domain_token: page.custom_domain_token },
-    next,
-  );
+  const expected = { custom_domain: page.custom_domain, custom_domain_token: page.custom_domain_token };
+  let next = afterCheck({ ...page, custom_domain_token: token }, problem, now);
+  let stored: boolean;
+  try {
+    stored = await store.recordDomainCheck(page.workspace_id, page.id, expected, next);
+  } catch (e) {
+    if (!(e instanceof AppError && e.code === 'conflict')) throw e;
+    // Its record is there, but another page (of the same workspace, by CNAME) proved the domain first.
+    next = afterCheck({ ...page, custom_domain_token: token, custom_domain_status: 'pending' }, TAKEN, now);
+    stored = await store.recordDomainCheck(page.workspace_id, page.id, expected, next);
+  }
   return stored ? { ...page, ...next } : page;
 };
 

@@ -132,14 +132,19 @@ export interface DailyUptime {
  * store/mongo/status-pages.ts; contract test/contract/status-pages.test.ts.
  */
 export interface StatusPageStore {
-  /** `conflict` when the slug is taken in the workspace or the custom domain anywhere. */
+  /**
+   * `conflict` when the slug is taken in the workspace, or the custom domain is verified on another page
+   * (many pages may claim a domain; one proves it).
+   */
   insertStatusPage(page: StatusPage): Promise<void>;
   getStatusPage(workspaceId: string, id: string): Promise<StatusPage | null>;
   getStatusPageBySlug(workspaceId: string, slug: string): Promise<StatusPage | null>;
+  /** The page whose custom domain this is, verified; null when none has proved it. */
   getStatusPageByDomain(domain: string): Promise<StatusPage | null>;
   /**
    * Stores a domain check's result if the page still has this domain and token (compare-and-set: an
-   * edit that changed the domain meanwhile wins); false otherwise.
+   * edit that changed the domain meanwhile wins); false otherwise; `conflict` when the result says
+   * verified and another page has this domain verified already.
    */
   recordDomainCheck(
     workspaceId: string,

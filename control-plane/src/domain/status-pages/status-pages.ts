@@ -115,6 +115,15 @@ const buildComponents = async (
   return out;
 };
 
+/** A domain another page has proved is taken (an unproved claim takes nothing: custom-domain-proof.ts). */
+const takenDomain = async (store: StatusPageStore, domain: string | null, pageId: string | null) => {
+  const holder = domain ? await store.getStatusPageByDomain(domain) : null;
+  if (holder && holder.id !== pageId)
+    throw new AppError('conflict', 'This custom domain is already used by another status page.', [
+      { field: 'custom_domain', message: 'is already used by another status page' },
+    ]);
+};
+
 /** A custom domain may not be the service's own domain or a workspace host under it. */
 const domainProblems = (customDomain: string | null | undefined, serviceDomain: string): FieldProblem[] => {
   if (!customDomain) return [];
@@ -140,6 +149,7 @@ export const createStatusPage = async (
     problems.push({ field: 'password', message: 'must be omitted for a public page' });
   const components = await buildComponents(store, workspaceId, v.components, [], problems);
   throwIfProblems(problems);
+  await takenDomain(store, v.custom_domain?.toLowerCase() ?? null, null);
   const page: StatusPage = {
     id: newId(),
     workspace_id: workspaceId,
@@ -191,6 +201,7 @@ export const updateStatusPage = async (
   // A different domain must be proved again (custom-domain-proof.ts); the same one keeps its proof.
   const domain =
     v.custom_domain === undefined ? existing.custom_domain : (v.custom_domain?.toLowerCase() ?? null);
+  if (domain !== existing.custom_domain) await takenDomain(store, domain, existing.id);
   const next: StatusPage = {
     ...existing,
     ...(v.name !== undefined ? { name: v.name } : {}),

@@ -118,11 +118,11 @@ export const statusPageRoutes = ({
       tag: TAG,
       response: statusPageResponse,
       summary:
-        'Create a status page: `name`, `slug` (`[a-z0-9-]`, unique in the workspace; the page is at /status/{slug}), `custom_domain` (unique in the service), `visibility` (`public`, or `password` with `password`), `accent_color` (#rrggbb), `auto_draft_incidents` (a linked monitor going down opens a draft incident), and ordered `components` `[{name, description?, group?, monitor_id? | heartbeat_id?, status?}]` (neither link: set by hand, with `status`).',
+        'Create a status page: `name`, `slug` (`[a-z0-9-]`, unique in the workspace; the page is at /status/{slug}), `custom_domain` (served once proved in DNS: see `custom_domain_records`; unique among proved domains), `visibility` (`public`, or `password` with `password`), `accent_color` (#rrggbb), `auto_draft_incidents` (a linked monitor going down opens a draft incident), and ordered `components` `[{name, description?, group?, monitor_id? | heartbeat_id?, status?}]` (neither link: set by hand, with `status`).',
       role: 'member',
       body: createStatusPageBody,
       status: 201,
-      responses: { 409: 'The slug is taken in this workspace, or the custom domain anywhere' },
+      responses: { 409: 'The slug is taken in this workspace, or another page has proved the custom domain' },
       async handler({ auth, body }) {
         const p = await createStatusPage(store, auth.workspace.id, body, clock.now(), config.service_domain);
         return changed(p.id, await json(p, auth.workspace.subdomain));
@@ -151,7 +151,10 @@ export const statusPageRoutes = ({
         'Edit a status page: each field given replaces the stored one; `components` replaces the list (a component keeps its history when sent with its `id`). A new password ends every reader’s access.',
       role: 'member',
       body: updateStatusPageBody,
-      responses: { ...NO_PAGE, 409: 'The slug is taken in this workspace, or the custom domain anywhere' },
+      responses: {
+        ...NO_PAGE,
+        409: 'The slug is taken in this workspace, or another page has proved the custom domain',
+      },
       async handler({ auth, params, body }) {
         const p = await updateStatusPage(
           store,

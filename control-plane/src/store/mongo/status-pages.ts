@@ -15,10 +15,13 @@ import {
 
 export const statusPageIndexes: IndexDecl[] = [
   { on: 'statusPages', key: { workspace_id: 1, slug: 1 }, options: { unique: true } },
+  // A domain is unique among verified pages only (an unproved claim blocks nobody); the lookup by
+  // domain reads verified pages through the same index.
   {
     on: 'statusPages',
-    key: { custom_domain: 1 },
-    options: { unique: true, partialFilterExpression: { custom_domain: { $type: 'string' } } },
+    key: { custom_domain: 1, custom_domain_status: 1 },
+    options: { unique: true, partialFilterExpression: { custom_domain_status: 'verified' } },
+    replaces: ['custom_domain_1'],
   },
   { on: 'statusPages', key: { workspace_id: 1, created_at: -1, _id: -1 } },
   {
@@ -46,7 +49,7 @@ export const statusPageIndexes: IndexDecl[] = [
 
 const conflictOf = (e: unknown): AppError | null => {
   if (!isDuplicate(e)) return null;
-  return isDuplicateOn(e, ['custom_domain'])
+  return isDuplicateOn(e, ['custom_domain', 'custom_domain_status'])
     ? new AppError('conflict', 'This custom domain is already used by another status page.', [
         { field: 'custom_domain', message: 'is already used by another status page' },
       ])
@@ -94,19 +97,27 @@ export const mongoStatusPages = ({ col, inTransaction }: MongoContext): StatusPa
       return withProof(fromDoc<StatusPage>(await statusPages.findOne({ workspace_id: workspaceId, slug })));
     },
     async getStatusPageByDomain(domain) {
-      return withProof(fromDoc<StatusPage>(await statusPages.findOne({ custom_domain: domain })));
+      return withProof(
+        fromDoc<StatusPage>(
+          await statusPages.findOne({ custom_domain: domain, custom_domain_status: 'verified' }),
+        ),
+      );
     },
     async recordDomainCheck(workspaceId, id, expected, next) {
-      const r = await statusPages.updateOne(
-        {
-          _id: id,
-          workspace_id: workspaceId,
-          custom_domain: expected.custom_domain,
-          custom_domain_token: expected.custom_domain_token,
-        },
-        { $set: next },
-      );
-      return r.matchedCount === 1;
+      try {
+        const r = await statusPages.updateOne(
+          {
+            _id: id,
+            workspace_id: workspaceId,
+            custom_domain: expected.custom_domain,
+            custom_domain_token: expected.custom_domain_token,
+          },
+          { $set: next },
+        );
+        return r.matchedCount === 1;
+      } catch (e) {
+        throw conflictOf(e) ?? e;
+      }
     },
     async listDomainsDue(checkedBefore, limit) {
       return pagesOf(

@@ -555,7 +555,8 @@ export const migrations: string[][] = [
   ],
   // Custom domains need proof of ownership (domain/status-pages/custom-domain-proof.ts): a token per
   // domain, the last check's result, and an index for the hourly re-check. Domains set before this
-  // start pending (not served) with a fresh token, and are checked on the job's next pass.
+  // start pending (not served) with a fresh token, and are checked on the job's next pass. A domain is
+  // unique among verified pages only: an unproved claim blocks nobody.
   [
     'ALTER TABLE status_pages ADD COLUMN custom_domain_token TEXT',
     'ALTER TABLE status_pages ADD COLUMN custom_domain_status TEXT',
@@ -566,6 +567,9 @@ export const migrations: string[][] = [
        WHERE custom_domain IS NOT NULL`,
     `CREATE INDEX status_pages_domain_due ON status_pages (coalesce(custom_domain_checked_at, 0))
        WHERE custom_domain IS NOT NULL`,
+    'DROP INDEX status_pages_domain',
+    `CREATE UNIQUE INDEX status_pages_domain_verified ON status_pages (custom_domain)
+       WHERE custom_domain_status = 'verified'`,
   ],
 ];
 
