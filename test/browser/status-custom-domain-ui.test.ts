@@ -110,6 +110,8 @@ describe('custom domain proof in the editor', () => {
     // The page's screen says it too.
     await page.getByRole('link', { name: '← Acme status' }).click();
     await expect.poll(() => page.getByText('Verified', { exact: true }).count()).toBe(1);
+    await page.setViewportSize(DESKTOP);
+    await shot(page, 'screen-verified-desktop');
     await context.close();
   }, 60_000);
 });
