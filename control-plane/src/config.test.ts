@@ -84,6 +84,17 @@ describe('config', () => {
     );
   });
 
+  it('takes the DNS servers custom domains are verified against as IP[:port], comma-separated', () => {
+    expect(loadConfig({}).custom_domain_dns_servers).toEqual([]);
+    expect(
+      loadConfig({ LOOKOUT_CUSTOM_DOMAIN_DNS_SERVERS: '1.1.1.1, 127.0.0.1:5353,::1,[::1]:53' })
+        .custom_domain_dns_servers,
+    ).toEqual(['1.1.1.1', '127.0.0.1:5353', '::1', '[::1]:53']);
+    expect(() => loadConfig({ LOOKOUT_CUSTOM_DOMAIN_DNS_SERVERS: '1.1.1.1,dns.google' })).toThrow(
+      /LOOKOUT_CUSTOM_DOMAIN_DNS_SERVERS="1.1.1.1,dns.google": 1: must be IP addresses/,
+    );
+  });
+
   it('refuses a session idle time longer than the session lifetime', () => {
     expect(() => loadConfig({ LOOKOUT_SESSION_IDLE_MINUTES: '120', LOOKOUT_SESSION_MAX_HOURS: '1' })).toThrow(
       /LOOKOUT_SESSION_IDLE_MINUTES=120: must not be longer than LOOKOUT_SESSION_MAX_HOURS/,

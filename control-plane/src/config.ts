@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { defaultPlans, type Plan } from './domain/tenancy/plans.js';
@@ -29,6 +30,24 @@ const regionList = (min = 0) =>
         : v,
     z.array(regionName).min(min),
   );
+/** DNS servers as node:dns takes them: `1.1.1.1`, `127.0.0.1:5353`, `::1`, `[::1]:5353` (comma-separated). */
+const dnsServerList = z.preprocess(
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v,
+  z.array(
+    z
+      .string()
+      .refine(
+        (s) => isIP(s) !== 0 || /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]):\d{1,5}$/.test(s),
+        'must be IP addresses, each with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:5353)',
+      ),
+  ),
+);
 const planSchema = z.strictObject({
   max_monitors: z.number().int().min(0),
   min_interval_seconds: z.number().int().min(1).max(86400),
@@ -289,6 +308,16 @@ export const configKeys = {
     schema: z.coerce.number().int().min(10).max(600000),
     default: 15000,
     doc: 'How often each replica opens draft incidents on status pages that ask for them (a linked monitor went down).',
+  },
+  custom_domain_dns_servers: {
+    schema: dnsServerList,
+    default: [] as string[],
+    doc: 'DNS servers that status pages’ custom domains are verified against (their TXT or CNAME record), comma-separated IP[:port]; empty: the system’s resolvers.',
+  },
+  custom_domain_check_ms: {
+    schema: z.coerce.number().int().min(10).max(3_600_000),
+    default: 60_000,
+    doc: 'How often each replica looks for custom domains due a check (new ones, and every verified one hourly).',
   },
   status_mail_poll_ms: {
     schema: z.coerce.number().int().min(10).max(600000),

@@ -1,11 +1,13 @@
 import type { Clock, Logger } from '@lookout/shared';
 import type { Config } from './config.js';
+import { createDomainLookup } from './dns-lookup.js';
 import { checkRegions } from './domain/agents/region-health.js';
 import { checkHeartbeatDeadlines } from './domain/heartbeats/heartbeat-deadlines.js';
 import type { MonitorCatalog } from './domain/monitors/monitor-catalog.js';
 import { dailyRollupRetentionDays, rollupRetentionDays } from './domain/results/uptime.js';
 import { createEscalationRunner } from './domain/routing/escalation-runner.js';
 import { openAutoDrafts } from './domain/status-pages/auto-drafts.js';
+import { domainVerified, recheckDomains } from './domain/status-pages/custom-domain-proof.js';
 import { INCIDENT_RETENTION_DAYS } from './domain/status-pages/status-pages.js';
 import {
   PENDING_RETENTION_MS,
@@ -98,7 +100,7 @@ export const startJobs = (deps: {
       send,
       now,
       async pageUrl(page) {
-        if (page.custom_domain) return `${config.public_url_scheme}://${page.custom_domain}`;
+        if (domainVerified(page)) return `${config.public_url_scheme}://${page.custom_domain}`;
         const ws = await store.getWorkspace(page.workspace_id);
         return `${deps.workspaceUrl?.(ws?.subdomain ?? '') ?? ''}/status/${page.slug}`;
       },
@@ -140,6 +142,23 @@ export const startJobs = (deps: {
   every(config.status_auto_draft_ms, 'status-page-drafts', async (now) => {
     const opened = await openAutoDrafts(store, now);
     if (opened > 0) log.info({ opened }, 'draft incidents opened on status pages');
+  });
+
+  // Custom domains: new ones checked on the next pass, each checked one again hourly; a verified one is
+  // dropped (no longer served) after three failed checks in a row (domain/status-pages/custom-domain-proof.ts).
+  const dns = createDomainLookup(config.custom_domain_dns_servers);
+  const service = config.service_domain.toLowerCase();
+  every(config.custom_domain_check_ms, 'custom-domains', async (now) => {
+    const r = await recheckDomains(
+      store,
+      dns,
+      async (id) => {
+        const ws = await store.getWorkspace(id);
+        return ws ? `${ws.subdomain}.${service}` : null;
+      },
+      now,
+    );
+    if (r.dropped > 0) log.warn(r, 'custom domains dropped: their DNS proof is gone');
   });
 
   // A region whose monitors nobody checks raises one alert per workspace, not one per monitor.

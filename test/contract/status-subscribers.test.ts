@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { freshProof } from '../../control-plane/src/domain/status-pages/custom-domain-proof.js';
 import type { Incident, StatusPage } from '../../control-plane/src/domain/status-pages/status-page-store.js';
 import type {
   RecipientBudget,
@@ -24,6 +25,7 @@ const page = (workspaceId: string): StatusPage => ({
   name: 'Acme',
   slug: `acme-${randomUUID().slice(0, 6)}`,
   custom_domain: null,
+  ...freshProof(null),
   visibility: 'public',
   password_hash: null,
   cookie_secret: 'k',

@@ -978,7 +978,7 @@ export type paths = {
         /** List status pages, newest first, each component with its live `status`. */
         get: operations["getStatusPages"];
         put?: never;
-        /** Create a status page: `name`, `slug` (`[a-z0-9-]`, unique in the workspace; the page is at /status/{slug}), `custom_domain` (unique in the service), `visibility` (`public`, or `password` with `password`), `accent_color` (#rrggbb), `auto_draft_incidents` (a linked monitor going down opens a draft incident), and ordered `components` `[{name, description?, group?, monitor_id? | heartbeat_id?, status?}]` (neither link: set by hand, with `status`). */
+        /** Create a status page: `name`, `slug` (`[a-z0-9-]`, unique in the workspace; the page is at /status/{slug}), `custom_domain` (served once proved in DNS: see `custom_domain_records`; unique among proved domains), `visibility` (`public`, or `password` with `password`), `accent_color` (#rrggbb), `auto_draft_incidents` (a linked monitor going down opens a draft incident), and ordered `components` `[{name, description?, group?, monitor_id? | heartbeat_id?, status?}]` (neither link: set by hand, with `status`). */
         post: operations["postStatusPages"];
         delete?: never;
         options?: never;
@@ -1003,6 +1003,23 @@ export type paths = {
         head?: never;
         /** Edit a status page: each field given replaces the stored one; `components` replaces the list (a component keeps its history when sent with its `id`). A new password ends every reader’s access. */
         patch: operations["patchStatusPagesById"];
+        trace?: never;
+    };
+    "/status-pages/{id}/custom-domain/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check the page’s custom domain now: verified when DNS has either record of `custom_domain_records` (TXT `_lookout-challenge.<domain>` with the page’s token, or a CNAME to the workspace host). Only a verified domain is served. At most one check per page every 10 s. */
+        post: operations["postStatusPagesByIdCustomDomainVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/status-pages/{id}/incidents": {
@@ -2246,6 +2263,16 @@ export type components = {
             /** Format: date-time */
             created_at: string;
             custom_domain: string | null;
+            custom_domain_checked_at: string | null;
+            custom_domain_error: string | null;
+            custom_domain_failures: number;
+            custom_domain_records: {
+                name: string;
+                /** @enum {string} */
+                type: "TXT" | "CNAME";
+                value: string;
+            }[];
+            custom_domain_status: ("pending" | "verified" | "failed") | null;
             id: string;
             name: string;
             public_url: string;
@@ -9993,7 +10020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The slug is taken in this workspace, or the custom domain anywhere */
+            /** @description The slug is taken in this workspace, or another page has proved the custom domain */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10251,7 +10278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The slug is taken in this workspace, or the custom domain anywhere */
+            /** @description The slug is taken in this workspace, or another page has proved the custom domain */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10279,6 +10306,100 @@ export interface operations {
                 };
             };
             /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postStatusPagesByIdCustomDomainVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusPage"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such status page in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The page has no custom domain */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Checked less than 10 s ago */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -29,6 +29,7 @@ export const statusApi = {
   update: (pid: string, body: Body<'/status-pages/{id}', 'patch'>) =>
     ok(client.PATCH('/status-pages/{id}', { ...id(pid), body })),
   remove: (pid: string) => ok(client.DELETE('/status-pages/{id}', id(pid))),
+  verifyDomain: (pid: string) => ok(client.POST('/status-pages/{id}/custom-domain/verify', id(pid))),
 
   listIncidents: (pid: string, cursor?: string) =>
     ok(

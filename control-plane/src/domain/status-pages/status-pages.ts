@@ -5,6 +5,7 @@ import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
 import { hashPassword } from '../tenancy/passwords.js';
 import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
+import { freshProof } from './custom-domain-proof.js';
 import {
   COMPONENT_STATUSES,
   PAGE_VISIBILITIES,
@@ -114,6 +115,15 @@ const buildComponents = async (
   return out;
 };
 
+/** A domain another page has proved is taken (an unproved claim takes nothing: custom-domain-proof.ts). */
+const takenDomain = async (store: StatusPageStore, domain: string | null, pageId: string | null) => {
+  const holder = domain ? await store.getStatusPageByDomain(domain) : null;
+  if (holder && holder.id !== pageId)
+    throw new AppError('conflict', 'This custom domain is already used by another status page.', [
+      { field: 'custom_domain', message: 'is already used by another status page' },
+    ]);
+};
+
 /** A custom domain may not be the service's own domain or a workspace host under it. */
 const domainProblems = (customDomain: string | null | undefined, serviceDomain: string): FieldProblem[] => {
   if (!customDomain) return [];
@@ -141,12 +151,14 @@ export const createStatusPage = async (
     problems.push({ field: 'password', message: 'must be omitted for a public page' });
   const components = await buildComponents(store, workspaceId, v.components, [], problems);
   throwIfProblems(problems);
+  await takenDomain(store, v.custom_domain?.toLowerCase() ?? null, null);
   const page: StatusPage = {
     id: newId(),
     workspace_id: workspaceId,
     name: v.name,
     slug: v.slug,
     custom_domain: v.custom_domain?.toLowerCase() ?? null,
+    ...freshProof(v.custom_domain?.toLowerCase() ?? null),
     visibility: v.visibility,
     password_hash: v.password ? await hashPassword(v.password) : null,
     cookie_secret: newCookieSecret(),
@@ -194,11 +206,15 @@ export const updateStatusPage = async (
     : existing.components;
   throwIfProblems(problems);
   const newPassword = visibility === 'password' && v.password !== undefined;
+  // A different domain must be proved again (custom-domain-proof.ts); the same one keeps its proof.
+  const domain =
+    v.custom_domain === undefined ? existing.custom_domain : (v.custom_domain?.toLowerCase() ?? null);
+  if (domain !== existing.custom_domain) await takenDomain(store, domain, existing.id);
   const next: StatusPage = {
     ...existing,
     ...(v.name !== undefined ? { name: v.name } : {}),
     ...(v.slug !== undefined ? { slug: v.slug } : {}),
-    ...(v.custom_domain !== undefined ? { custom_domain: v.custom_domain?.toLowerCase() ?? null } : {}),
+    ...(domain !== existing.custom_domain ? { custom_domain: domain, ...freshProof(domain) } : {}),
     ...(v.accent_color !== undefined ? { accent_color: v.accent_color?.toLowerCase() ?? null } : {}),
     ...(v.auto_draft_incidents !== undefined ? { auto_draft_incidents: v.auto_draft_incidents } : {}),
     visibility,

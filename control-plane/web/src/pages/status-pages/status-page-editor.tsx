@@ -12,6 +12,7 @@ import {
 import { ErrorBox, Loading } from '../../kit/error-box.js';
 import { describedBy, Field, FieldNotes, type Problems, problemsOf, TextField } from '../../kit/field.js';
 import { followLink, navigate } from '../../router.js';
+import { CustomDomainProof } from './custom-domain-proof.js';
 import { ComponentStatusOptions } from './status-words.js';
 
 type Source = 'monitor' | 'heartbeat' | 'manual';
@@ -285,7 +286,7 @@ export const StatusPageEditor = (props: { me: Me; id?: string }) => {
               id="sp-custom_domain"
               label="Custom domain"
               problem={problems.custom_domain}
-              hint="Optional, e.g. status.example.com: point its DNS at Lookout."
+              hint="Optional, e.g. status.example.com: served there once its DNS proves it is yours (the record to create shows after Save)."
               placeholder="status.example.com"
               value={domain}
               onValue={setDomain}
@@ -361,6 +362,10 @@ export const StatusPageEditor = (props: { me: Me; id?: string }) => {
             />
           </div>
         </fieldset>
+
+        {existing?.custom_domain && existing.custom_domain === domain.trim().toLowerCase() && (
+          <CustomDomainProof page={existing} onChecked={setExisting} />
+        )}
 
         <fieldset>
           <legend>Components</legend>
