@@ -98,8 +98,17 @@ describe('form errors in chromium', () => {
     await page.getByRole('button', { name: 'New policy' }).click();
     await submitAndCheck(page.getByRole('form', { name: 'New policy' }), 'Create policy', ['Name']);
 
-    await open('/routing/channels', 'Channels');
-    await submitAndCheck(page.getByRole('form', { name: 'New channel' }), 'Create channel', ['Name']);
+    // A form that lays its fields out in a row: the summary takes a row of its own (screenshots).
+    for (const [name, width, height] of [
+      ['desktop', 1280, 800],
+      ['phone', 390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await open('/routing/channels', 'Channels');
+      await submitAndCheck(page.getByRole('form', { name: 'New channel' }), 'Create channel', ['Name']);
+      await page.screenshot({ path: `/tmp/h7-form-errors-channel-${name}.png` });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await open('/routing/maintenance', 'Maintenance windows');
     await submitAndCheck(page.getByRole('form', { name: 'New window' }), 'Create window', ['Name']);
