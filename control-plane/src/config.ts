@@ -274,6 +274,16 @@ export const configKeys = {
     default: 20,
     doc: 'OAuth client registrations (POST /oauth/register, the hosted MCP connector) allowed per client address per hour (burst of the same size); beyond, 429 with Retry-After. 0: no limit.',
   },
+  oauth_clients_per_workspace: {
+    schema: z.coerce.number().int().min(0).max(1_000_000),
+    default: 100,
+    doc: 'Registered OAuth clients (hosted MCP connector) a workspace may have at once; beyond, POST /oauth/register gets 429 with Retry-After. A client that gets no token within a day of registering is deleted, which frees its place. 0: no limit.',
+  },
+  oauth_clients_total: {
+    schema: z.coerce.number().int().min(0).max(100_000_000),
+    default: 10_000,
+    doc: 'Registered OAuth clients the whole service may have at once (every workspace together); beyond, POST /oauth/register gets 429 with Retry-After. 0: no limit.',
+  },
   session_idle_minutes: {
     schema: z.coerce.number().int().min(1).max(525_600),
     default: 720,

@@ -10,6 +10,7 @@ import {
   type Visibility,
 } from '../../api-status.js';
 import { ErrorBox, Loading } from '../../kit/error-box.js';
+import { ErrorSummary } from '../../kit/error-summary.js';
 import { describedBy, Field, FieldNotes, type Problems, problemsOf, TextField } from '../../kit/field.js';
 import { followLink, navigate } from '../../router.js';
 import { CustomDomainProof } from './custom-domain-proof.js';
@@ -246,7 +247,7 @@ export const StatusPageEditor = (props: { me: Me; id?: string }) => {
         order.
       </p>
       <form class="panel monitor-form status-page-form" onSubmit={save} noValidate aria-label={title}>
-        <ErrorBox message={problems.form} />
+        <ErrorSummary problems={problems} />
         <fieldset>
           <legend>Page</legend>
           <div class="grid">
