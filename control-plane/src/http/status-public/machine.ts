@@ -42,10 +42,7 @@ const pageJson = (view: StatusView, url: string) => ({
 
 const componentsJson = (view: StatusView) => {
   const out: Record<string, unknown>[] = [];
-  const groups = new Map<
-    string,
-    { id: string; members: string[]; status: LiveStatus; position: number }
-  >();
+  const groups = new Map<string, { id: string; members: string[]; status: LiveStatus; position: number }>();
   view.components.forEach((c, position) => {
     let group_id: string | null = null;
     if (c.group !== null) {
