@@ -550,6 +550,29 @@ describe('the public page', () => {
     expect((await get(w, '/status/nodata')).text).toContain('<section class="banner b-none"');
   });
 
+  it('a monitor or heartbeat paused before its first check or ping still has no data, not operational', async () => {
+    const w = await h.workspace('sp-nodata-paused');
+    const m = await monitor(w, 'paused-db');
+    expect((await w.api('POST', `/monitors/${m}/pause`)).status).toBe(200);
+    const hb = (
+      await w.api('POST', '/heartbeats', {
+        json: { display_name: 'paused-cron', period_seconds: 3600, grace_seconds: 60 },
+      })
+    ).body;
+    expect((await w.api('PATCH', `/heartbeats/${hb.id}`, { json: { paused: true } })).status).toBe(200);
+    await newPage(w, {
+      name: 'Paused',
+      slug: 'paused',
+      components: [
+        { name: 'Database', monitor_id: m },
+        { name: 'Cron', heartbeat_id: hb.id },
+      ],
+    });
+    const summary = JSON.parse((await get(w, '/status/paused/api/v2/summary.json')).text);
+    expect(summary.status.description).toBe('No Data Yet');
+    expect(summary.components.map((c: { status: string }) => c.status)).toEqual(['unknown', 'unknown']);
+  });
+
   it('a known outage still wins over no data: one component down and one never checked is a partial outage, not critical', async () => {
     const w = await h.workspace('sp-nodata-down');
     const a = await monitor(w, 'down-a');

@@ -1,5 +1,5 @@
 import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
-import type { MonitorStatusStore } from '../monitors/monitor-status.js';
+import type { MonitorStatus, MonitorStatusInfo, MonitorStatusStore } from '../monitors/monitor-status.js';
 import { DAY_MS, dayOf, percent } from '../results/uptime.js';
 import type { RoutingStore } from '../routing/routing-store.js';
 import type { HeartbeatState } from '../types.js';
@@ -78,6 +78,10 @@ export type ViewStore = Pick<StatusPageStore, 'listPublicIncidents' | 'dailyUpti
   Pick<HeartbeatStore, 'getHeartbeat'> &
   Pick<RoutingStore, 'listMaintenanceWindows' | 'findActiveMaintenanceWindow'>;
 
+/** A monitor paused before its first check says as much as one never checked: no data yet. */
+const monitorStatus = (m: MonitorStatusInfo | undefined): MonitorStatus | undefined =>
+  m?.status === 'paused' && m.last_checked_at === null ? 'pending' : m?.status;
+
 /** The live status of each component of `page` at `now` (what the API's record shows too). */
 export const liveComponentStatuses = async (
   store: Omit<ViewStore, 'dailyUptime' | 'listMaintenanceWindows'>,
@@ -103,7 +107,17 @@ export const liveComponentStatuses = async (
                   { type: 'heartbeat', id: c.heartbeat_id },
                   now,
                 ),
-              ]).then(([h, w]) => [c.heartbeat_id!, { state: h?.state, maintenance: w !== null }] as const),
+              ]).then(
+                ([h, w]) =>
+                  [
+                    c.heartbeat_id!,
+                    // Paused before its first ping: as never pinged (no data), not operational.
+                    {
+                      state: h?.state === 'paused' && h.last_ping_at === null ? 'new' : h?.state,
+                      maintenance: w !== null,
+                    },
+                  ] as const,
+              ),
             ]
           : [],
       ),
@@ -116,7 +130,7 @@ export const liveComponentStatuses = async (
       componentStatus(
         c,
         {
-          monitor: c.monitor_id ? monitors.get(c.monitor_id)?.status : undefined,
+          monitor: c.monitor_id ? monitorStatus(monitors.get(c.monitor_id)) : undefined,
           heartbeat: c.heartbeat_id ? beatOf.get(c.heartbeat_id)?.state : undefined,
           heartbeatInMaintenance: c.heartbeat_id ? beatOf.get(c.heartbeat_id)?.maintenance : false,
         },
