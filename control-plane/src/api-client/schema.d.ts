@@ -2291,7 +2291,7 @@ export type components = {
             monitor_id: string | null;
             name: string;
             /** @enum {string} */
-            status: "operational" | "degraded_performance" | "partial_outage" | "major_outage" | "under_maintenance";
+            status: "operational" | "degraded_performance" | "partial_outage" | "major_outage" | "under_maintenance" | "unknown";
         };
         StatusPageSubscriber: {
             confirmed_at: string | null;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import type { LiveStatus } from '../domain/status-pages/component-status.js';
 import { proofRecords } from '../domain/status-pages/custom-domain-proof.js';
 import {
   COMPONENT_STATUSES,
-  type ComponentStatus,
   CUSTOM_DOMAIN_STATUSES,
   INCIDENT_STATUSES,
   type Incident,
@@ -15,6 +15,8 @@ import { responseSchemas, time } from './serialize.js';
 /* Status pages and incidents as the API returns them (beside serialize.ts, same rules). */
 
 const componentStatus = z.enum(COMPONENT_STATUSES);
+/** What a component shows now: a status above, or `unknown` before its monitor's or heartbeat's first data. */
+const liveStatus = z.enum([...COMPONENT_STATUSES, 'unknown']);
 
 export const statusComponentResponse = z
   .strictObject({
@@ -24,8 +26,11 @@ export const statusComponentResponse = z
     group: z.string().nullable(),
     monitor_id: z.string().nullable(),
     heartbeat_id: z.string().nullable(),
-    /** Live: from its monitor or heartbeat (or set by hand), made worse by an open incident. */
-    status: componentStatus,
+    /**
+     * Live: from its monitor or heartbeat (or set by hand), made worse by an open incident; `unknown`
+     * while its monitor has no verdict yet or its heartbeat was never pinged.
+     */
+    status: liveStatus,
   })
   .register(responseSchemas, { id: 'StatusPageComponent' });
 
@@ -62,7 +67,7 @@ export const statusPageResponse = z
 /** The password's hash and the cookie key never leave the server. */
 export const statusPageJson = (
   p: StatusPage,
-  statuses: Map<string, ComponentStatus>,
+  statuses: Map<string, LiveStatus>,
   workspaceUrl: string,
   subscriberCount: number,
   workspaceHost: string,

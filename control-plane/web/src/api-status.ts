@@ -7,7 +7,10 @@ import { client } from './api.js';
 
 export type StatusPage = Schemas['StatusPage'];
 export type StatusComponent = Schemas['StatusPageComponent'];
-export type ComponentStatus = StatusComponent['status'];
+/** What a component shows now: a status below, or `unknown` before its monitor's or heartbeat's first data. */
+export type LiveComponentStatus = StatusComponent['status'];
+/** What an author sets (by hand, or in an incident). */
+export type ComponentStatus = Exclude<LiveComponentStatus, 'unknown'>;
 export type Visibility = StatusPage['visibility'];
 export type Incident = Schemas['Incident'];
 export type IncidentStatus = Incident['status'];

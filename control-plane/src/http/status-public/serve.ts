@@ -14,7 +14,7 @@ import { createSecretBox } from '../../secret-box.js';
 import { crossSitePost } from '../cross-site.js';
 import type { ApiState } from '../route.js';
 import { requestHost } from '../workspace-host.js';
-import { messageHtml, passwordFormHtml, statusPageHtml } from './html.js';
+import { messageHtml, pageNotFoundHtml, passwordFormHtml, statusPageHtml } from './html.js';
 import { atomFeed, componentBadge, pageBadge, rssFeed, statusJson, summaryJson } from './machine.js';
 
 type Ctx = Koa.ParameterizedContext<ApiState>;
@@ -387,9 +387,19 @@ export const createPublicStatus = (deps: PublicStatusDeps) => {
     const ws = ctx.state.workspace;
     if (!m || !ws) return next();
     const slug = m[1]!;
-    if (!SLUG_PATTERN.test(slug)) throw new AppError('not_found', 'No such status page.');
-    const page = await cache.page(`${ws.id}/${slug}`, () => deps.store.getStatusPageBySlug(ws.id, slug));
-    if (!page) throw new AppError('not_found', 'No such status page.');
+    const page = SLUG_PATTERN.test(slug)
+      ? await cache.page(`${ws.id}/${slug}`, () => deps.store.getStatusPageBySlug(ws.id, slug))
+      : null;
+    if (!page) {
+      // A browser gets a page to read; a program (Accept: application/json, or none) the API's error.
+      if (ctx.accepts('json', 'html') !== 'html') throw new AppError('not_found', 'No such status page.');
+      ctx.status = 404;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('Vary', 'Accept');
+      ctx.type = TYPES.html;
+      ctx.body = pageNotFoundHtml();
+      return;
+    }
     const base = `/status/${slug}`;
     await servePublicPage(ctx as Ctx, page, base, `${deps.workspaceUrl(ws.subdomain)}${base}`, m[2] ?? '');
   };

@@ -56,7 +56,8 @@ const fromStored = (c: StatusPage['components'][number]): ComponentDraft => ({
   source: c.monitor_id ? 'monitor' : c.heartbeat_id ? 'heartbeat' : 'manual',
   monitor_id: c.monitor_id ?? '',
   heartbeat_id: c.heartbeat_id ?? '',
-  status: c.status,
+  // Only a component set by hand sends its status; a linked one's may be `unknown` (no data yet).
+  status: c.status === 'unknown' ? 'operational' : c.status,
   statusChanged: false,
 });
 
