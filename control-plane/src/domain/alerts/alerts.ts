@@ -172,24 +172,27 @@ export const alertTimeline = (alert: Alert, deliveries: Delivery[]): TimelineEnt
       window_id: sup.window_id,
       window_name: sup.name,
     });
-  for (const d of deliveries)
-    entries.push({
-      at: d.at,
-      type: 'notification',
-      via: d.kind,
-      to: d.target,
-      user_id: d.user_id,
-      channel_id: d.channel_id,
-      step: d.step,
-      round: d.round,
-      attempt: d.attempt,
-      outcome: d.outcome,
-      status_code: d.status_code,
-      error: d.error,
-    });
+  // A follow-up (no step: it tells that the alert was acknowledged or resolved) comes after what it
+  // tells of when both share an instant.
+  const note = (d: Delivery): TimelineEntry => ({
+    at: d.at,
+    type: 'notification',
+    via: d.kind,
+    to: d.target,
+    user_id: d.user_id,
+    channel_id: d.channel_id,
+    step: d.step,
+    round: d.round,
+    attempt: d.attempt,
+    outcome: d.outcome,
+    status_code: d.status_code,
+    error: d.error,
+  });
+  for (const d of deliveries) if (d.step !== null) entries.push(note(d));
   if (alert.acknowledged_at)
     entries.push({ at: alert.acknowledged_at, type: 'acknowledged', by: alert.acknowledged_by });
   if (alert.resolved_at) entries.push({ at: alert.resolved_at, type: 'resolved', by: alert.resolved_by });
+  for (const d of deliveries) if (d.step === null) entries.push(note(d));
   // Stable: entries at the same instant keep the order above.
   return entries
     .map((e, i) => [e, i] as const)
