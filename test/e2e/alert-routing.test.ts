@@ -378,6 +378,15 @@ describe('escalation', () => {
     ]);
     const email = timeline.find((e: { via?: string }) => e.via === 'email');
     expect(email).toMatchObject({ to: 'oncall@esc-run.test', user_id: member.user.id, step: 0, round: 0 });
+    // Each names who it went to (the channel's name, not its URL) and what it told.
+    const toldNames = timeline
+      .filter((e: { type: string }) => e.type === 'notification')
+      .map((e: { event: string; via: string; name: string }) => `${e.event} ${e.via} ${e.name}`);
+    expect(toldNames.slice(0, 2).sort()).toEqual([
+      'raised email oncall@esc-run.test',
+      'raised webhook hook /esc-run',
+    ]);
+    expect(toldNames.slice(2)).toEqual(['raised slack slack', 'acknowledged webhook hook /esc-run']);
     expect(timeline.at(-2).by.user_id).toBe(member.user.id);
   });
 
