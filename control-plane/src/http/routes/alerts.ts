@@ -15,7 +15,10 @@ const statusList = z
   .transform((s) => s.split(',').map((x) => x.trim()))
   .pipe(z.array(z.enum(STATUSES)).min(1));
 
-export const alertRoutes = ({ store, clock }: RouteDeps<AlertStore & RoutingStore & Pick<TenancyStore, 'getUser'>>) => [
+export const alertRoutes = ({
+  store,
+  clock,
+}: RouteDeps<AlertStore & RoutingStore & Pick<TenancyStore, 'getUser'>>) => [
   route({
     method: 'get',
     path: '/alerts',
