@@ -553,6 +553,9 @@ export const migrations: string[][] = [
     `CREATE TRIGGER monitor_level_delete AFTER DELETE ON monitor_states WHEN OLD.location = '*'
        BEGIN UPDATE monitor_level_seq SET seq = seq + 1; END`,
   ],
+  // Follow-ups are now due by `escalation_due_at` (listDueFollowUps, the escalation index): the index
+  // of the former read of recently settled alerts goes.
+  ['DROP INDEX IF EXISTS alerts_settled'],
 ];
 
 /**
