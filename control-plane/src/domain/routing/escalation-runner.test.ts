@@ -296,7 +296,7 @@ describe('escalation runner', () => {
     const due = (await store.getAlert(workspace.id, a.id))!.escalation_due_at!;
     expect(due).toEqual(clock.now());
     const lease = new Date(clock.now().getTime() + 60_000);
-    expect(await store.claimFollowUp(workspace.id, a.id, due, 'dead', lease)).not.toBeNull();
+    expect(await store.claimFollowUp(workspace.id, a.id, due, 'follow:dead', lease)).not.toBeNull();
     await store.insertDelivery({
       id: crypto.randomUUID(),
       workspace_id: workspace.id,
@@ -325,5 +325,46 @@ describe('escalation runner', () => {
     expect(sent.map((s) => `${s.event} ${s.target.kind}`)).toEqual(['resolved webhook']);
     expect((await store.getAlert(workspace.id, a.id))?.escalation_due_at).toBeNull();
     expect(await runner().followTick()).toBe(0);
+  });
+
+  it('an alert resolved while its step is being sent: the follow-up waits a lease, then reaches whoever the step reached', async () => {
+    const p = await policy([{ wait_minutes: 0, notify_channel_ids: [channelId] }]);
+    const a = await raise(p.id);
+    // a replica claimed the step and is still sending it when the alert resolves
+    const lease = new Date(clock.now().getTime() + 60_000);
+    expect(
+      await store.claimEscalation(workspace.id, a.id, a.escalation_due_at!, 'step', lease),
+    ).not.toBeNull();
+    await store.resolveAlert(workspace.id, a.id, { type: 'system' }, clock.now());
+    const r = runner();
+    expect(await r.followTick()).toBe(0);
+    // the step's send lands and is logged after the resolve
+    await store.insertDelivery({
+      id: crypto.randomUUID(),
+      workspace_id: workspace.id,
+      alert_id: a.id,
+      channel_id: channelId,
+      user_id: null,
+      kind: 'webhook',
+      target: 'http://127.0.0.1:9/',
+      step: 0,
+      round: 0,
+      attempt: 1,
+      outcome: 'sent',
+      permanent: false,
+      status_code: 200,
+      error: null,
+      idempotency_key: idempotencyKey(a, { policy_id: p.id, round: 0, step: 0 }, `channel:${channelId}`),
+      test: false,
+      at: clock.now(),
+    });
+    clock.advance(59_999);
+    expect(await r.followTick()).toBe(0);
+    expect(sent).toEqual([]);
+    clock.advance(1);
+    expect(await r.followTick()).toBe(1);
+    expect(sent.map((s) => [s.event, s.key])).toEqual([
+      ['resolved', `${a.id}:follow:resolved:channel:${channelId}`],
+    ]);
   });
 });

@@ -89,6 +89,8 @@ interface Recipient {
 const RECIPIENT_KEY = /:(channel:[0-9a-f-]{36}|user:[0-9a-f-]{36}(?::[0-9a-f-]{36})?)$/;
 const UUID = '[0-9a-f-]{36}';
 const FOLLOW = new RegExp(`^${UUID}:follow:`);
+/** A follow-up's claim token starts so; a step's is a bare uuid. */
+const FOLLOW_CLAIM = 'follow:';
 
 export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
   const { store, clock, dispatcher } = deps;
@@ -394,7 +396,15 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
       const worker = async () => {
         for (let a = due[next++]; a && !stopped; a = due[next++]) {
           if (!a.escalation_due_at) continue;
-          const claim = newId();
+          const claim = `${FOLLOW_CLAIM}${newId()}`;
+          const stepClaim = a.escalation?.claim;
+          if (stepClaim && !stepClaim.startsWith(FOLLOW_CLAIM)) {
+            // Settled while a step was being sent (its claim is still there): wait one lease for its
+            // sends to finish and be logged, so that everyone it reaches hears the follow-up too.
+            const after = new Date(a.escalation_due_at.getTime() + deps.leaseMs);
+            await store.claimFollowUp(a.workspace_id, a.id, a.escalation_due_at, claim, after);
+            continue;
+          }
           const lease = new Date(clock.now().getTime() + deps.leaseMs);
           const claimed = await store.claimFollowUp(a.workspace_id, a.id, a.escalation_due_at, claim, lease);
           if (!claimed) continue;
