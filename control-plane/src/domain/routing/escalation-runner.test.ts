@@ -6,6 +6,7 @@ import { createSecretBox } from '../../secret-box.js';
 import type { Store } from '../../store/port.js';
 import { createSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { raiseAlert } from '../alerts/alerts.js';
+import { createHeartbeat } from '../heartbeats/heartbeats.js';
 import { createWorkspace } from '../tenancy/workspaces.js';
 import type { Alert, Workspace } from '../types.js';
 import { createChannel } from './channels.js';
@@ -365,6 +366,54 @@ describe('escalation runner', () => {
     expect(await r.followTick()).toBe(1);
     expect(sent.map((s) => [s.event, s.key])).toEqual([
       ['resolved', `${a.id}:follow:resolved:channel:${channelId}`],
+    ]);
+  });
+
+  it("a heartbeat's alert is named by the heartbeat and links to its page and the alert's", async () => {
+    const p = await policy([{ wait_minutes: 0, notify_channel_ids: [channelId] }]);
+    const hb = await createHeartbeat(
+      store,
+      workspace,
+      { display_name: 'Nightly backup', period_seconds: 3600 },
+      clock.now(),
+    );
+    const texts: string[] = [];
+    const r = createEscalationRunner({
+      store,
+      clock,
+      leaseMs: 60_000,
+      workspaceUrl: (s) => `https://${s}.lookout.test`,
+      dispatcher: {
+        ...dispatcher,
+        async send(target, message, key, onAttempt) {
+          texts.push(message.text);
+          return dispatcher.send(target, message, key, onAttempt);
+        },
+      },
+    });
+    const a = (
+      await raiseAlert(
+        store,
+        {
+          workspace_id: workspace.id,
+          source_type: 'heartbeat',
+          source_id: hb.id,
+          cause: 'missed',
+          dedup_key: '',
+          title: 'Nightly backup is late',
+          escalation_policy_id: p.id,
+        },
+        clock.now(),
+      )
+    ).alert;
+    await r.tick();
+    expect(texts[0]!.split('\n')).toEqual([
+      'Nightly backup is late',
+      '',
+      `Heartbeat “Nightly backup”: https://run.lookout.test/heartbeats/${hb.id}`,
+      'Raised 2026-06-01 12:00 UTC.',
+      'Notified at step 1 of 1 in escalation policy “p”.',
+      `Open in Lookout: https://run.lookout.test/alerts/${a.id}`,
     ]);
   });
 });
