@@ -193,7 +193,7 @@ export const startJobs = (deps: {
     onError: (err, alertId) => log.error({ err, alert: alertId }, 'escalation step failed'),
   });
   every(config.escalation_poll_ms, 'escalations', () => escalations.tick());
-  // Acknowledged and resolved alerts, told to the channels that follow them (PagerDuty, Opsgenie, chat).
+  // Acknowledged and resolved alerts, told to everyone they reached (each claimed by compare-and-set).
   every(config.escalation_poll_ms, 'alert-follow-ups', () => escalations.followTick());
 
   return {

@@ -19,6 +19,7 @@ import type {
 import {
   deliveriesQuery,
   dueEscalationsQuery,
+  dueFollowUpsQuery,
   openAlertsQuery,
   sentDeliveryQuery,
 } from '../../control-plane/src/store/mongo/alerts.js';
@@ -348,6 +349,7 @@ export const mongoScenarios = (
         await expectIndexed(c.alerts!, openAlertsQuery(open), 'open_key_exists');
         await expectIndexed(c.heartbeats!, dueHeartbeatsQuery(at(3600), 100));
         await expectIndexed(c.alerts!, dueEscalationsQuery(at(3600), 100));
+        await expectIndexed(c.alerts!, dueFollowUpsQuery(at(3600), 100));
         await expectIndexed(c.monitorChanges!, feedQuery(0, 100));
         await expectIndexed(c.results!, resultsPageQuery(wsId, 'm-x', { limit: 2 }));
         await expectIndexed(c.results!, resultsPageQuery(wsId, 'm-x', { limit: 2, location: 'eu-west' }));

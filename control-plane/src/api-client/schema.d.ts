@@ -1408,6 +1408,9 @@ export type components = {
                 channel_id: string | null;
                 error: string | null;
                 /** @enum {string} */
+                event: "raised" | "acknowledged" | "resolved";
+                name: string | null;
+                /** @enum {string} */
                 outcome: "sent" | "retrying" | "failed";
                 round: number | null;
                 status_code: number | null;

@@ -222,7 +222,8 @@ export interface Alert {
   escalation: EscalationProgress | null;
   /**
    * When the scheduler should next look at this alert (the next step, or the end of a claim's lease);
-   * null when nothing more will be sent. Kept only while the alert is open.
+   * null when nothing more will be sent. Once acknowledged or resolved: when its follow-ups (the
+   * recovery notice) are due, until they were sent.
    */
   escalation_due_at: Date | null;
 }
@@ -234,7 +235,7 @@ export interface EscalationProgress {
   step: number;
   /** How many times the policy has been run through already (0 on the first pass). */
   round: number;
-  /** Token of the replica holding the due step; the lease ends at `escalation_due_at`. */
+  /** Token of the replica holding the due step (or follow-up); the lease ends at `escalation_due_at`. */
   claim: string | null;
   /** Set when the alert was raised inside a maintenance window: recorded, never escalated. */
   suppressed_by: { window_id: string; name: string } | null;

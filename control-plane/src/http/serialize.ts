@@ -330,8 +330,15 @@ const timelineEntry = z.discriminatedUnion('type', [
   z.strictObject({
     at: time,
     type: z.literal('notification'),
+    event: z
+      .enum(['raised', 'acknowledged', 'resolved'])
+      .describe('What it told: the alert raised (a step), or acknowledged or resolved (a follow-up).'),
     via: z.enum(CHANNEL_TYPES),
-    to: z.string(),
+    to: z.string().describe('The destination as the delivery log shows it (an address, a URL’s origin).'),
+    name: z
+      .string()
+      .nullable()
+      .describe('Who it went to, by name: the channel’s name or the user’s email; null when gone since.'),
     user_id: z.string().nullable(),
     channel_id: z.string().nullable(),
     step: z.number().int().nullable(),

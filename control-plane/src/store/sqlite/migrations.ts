@@ -578,6 +578,9 @@ export const migrations: string[][] = [
     `CREATE UNIQUE INDEX status_pages_domain_verified ON status_pages (custom_domain)
        WHERE custom_domain_status = 'verified'`,
   ],
+  // Follow-ups are now due by `escalation_due_at` (listDueFollowUps, the escalation index): the index
+  // of the former read of recently settled alerts goes.
+  ['DROP INDEX IF EXISTS alerts_settled'],
 ];
 
 /**
