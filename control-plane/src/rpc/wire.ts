@@ -30,6 +30,8 @@ export const assignmentOf = (m: CatalogMonitor): Assignment =>
       dnsRecordType: m.dns_record_type ?? '',
       dnsExpectedValues: m.dns_expected_values,
       dnsResolver: m.dns_resolver ?? '',
+      failureThreshold: m.failure_threshold,
+      retryIntervalSeconds: m.retry_interval_seconds,
     }),
   });
 

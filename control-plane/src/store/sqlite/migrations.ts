@@ -553,6 +553,12 @@ export const migrations: string[][] = [
     `CREATE TRIGGER monitor_level_delete AFTER DELETE ON monitor_states WHEN OLD.location = '*'
        BEGIN UPDATE monitor_level_seq SET seq = seq + 1; END`,
   ],
+  // The retry interval after a failure (issue 51): monitors made before it get the default, 15 s or
+  // their interval when that is shorter (domain/monitors/monitors.ts, DEFAULT_RETRY_INTERVAL_SECONDS).
+  [
+    'ALTER TABLE monitors ADD COLUMN retry_interval_seconds INTEGER',
+    'UPDATE monitors SET retry_interval_seconds = min(15, check_interval_seconds)',
+  ],
 ];
 
 /**
