@@ -2186,6 +2186,7 @@ export type components = {
             };
             required_keyword: string | null;
             response_time_threshold_ms: number | null;
+            retry_interval_seconds: number;
             ssl_cert_expiry_alert_days: number;
             ssl_cert_monitoring: boolean;
             /** @enum {string} */
@@ -7936,6 +7937,7 @@ export interface operations {
                     };
                     required_keyword?: string | null;
                     response_time_threshold_ms?: number | null;
+                    retry_interval_seconds?: number;
                     ssl_cert_expiry_alert_days?: number;
                     ssl_cert_monitoring?: boolean;
                     timeout_seconds?: number;
@@ -7993,6 +7995,7 @@ export interface operations {
                         };
                         required_keyword: string | null;
                         response_time_threshold_ms: number | null;
+                        retry_interval_seconds: number;
                         ssl_cert_expiry_alert_days: number;
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
@@ -8605,6 +8608,7 @@ export interface operations {
                         };
                         required_keyword?: string | null;
                         response_time_threshold_ms?: number | null;
+                        retry_interval_seconds?: number;
                         ssl_cert_expiry_alert_days?: number;
                         ssl_cert_monitoring?: boolean;
                         timeout_seconds?: number;
@@ -8749,6 +8753,7 @@ export interface operations {
                         };
                         required_keyword?: string | null;
                         response_time_threshold_ms?: number | null;
+                        retry_interval_seconds?: number;
                         ssl_cert_expiry_alert_days?: number;
                         ssl_cert_monitoring?: boolean;
                         timeout_seconds?: number;
@@ -8891,6 +8896,7 @@ export interface operations {
                     };
                     required_keyword?: string | null;
                     response_time_threshold_ms?: number | null;
+                    retry_interval_seconds?: number;
                     ssl_cert_expiry_alert_days?: number;
                     ssl_cert_monitoring?: boolean;
                     timeout_seconds?: number;
@@ -8948,6 +8954,7 @@ export interface operations {
                         };
                         required_keyword: string | null;
                         response_time_threshold_ms: number | null;
+                        retry_interval_seconds: number;
                         ssl_cert_expiry_alert_days: number;
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
