@@ -514,6 +514,14 @@ export const effectiveIntervalSeconds = (m: Pick<Monitor, 'monitor_type' | 'chec
     ? Math.max(m.check_interval_seconds, DOMAIN_MIN_INTERVAL_SECONDS)
     : m.check_interval_seconds;
 
+/**
+ * How long after a failure a location checks again (0: not before its next slot). Domain checks keep
+ * their spacing: registration data changes slowly and its servers limit how often they are asked.
+ */
+export const effectiveRetrySeconds = (
+  m: Pick<Monitor, 'monitor_type' | 'check_interval_seconds' | 'retry_interval_seconds'>,
+) => (m.monitor_type === 'domain' ? 0 : Math.min(m.retry_interval_seconds, m.check_interval_seconds));
+
 /** The locations that run a monitor: all of check_locations, except domain checks, which run from the first. */
 export const runningLocations = (m: Pick<Monitor, 'monitor_type' | 'check_locations'>): string[] =>
   m.monitor_type === 'domain' ? [...m.check_locations].sort().slice(0, 1) : m.check_locations;
