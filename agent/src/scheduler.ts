@@ -42,8 +42,6 @@ class Entry<T> implements ScheduledRun<T> {
   tick = 0;
   removed = false;
   running = false;
-  /** Whether `nextAt` is a retry after a failure rather than a phase slot. */
-  retrying = false;
   /** Runs in a row that failed (any run: scheduled, retry, or asked for). */
   failures = 0;
   retryMs: number;
@@ -89,6 +87,13 @@ export interface SchedulerOptions<T> {
  * so the process wakes at most ~100 times a second however many slots fall in it.
  */
 const TICK_MS = 10;
+
+/**
+ * Whether an entry's next run is a slot of its phase, not a retry (a retry that falls on a slot is that
+ * slot): known from the times, so no entry keeps a flag for it.
+ */
+const onPhase = (e: { nextAt: number; phase: number; intervalMs: number }) =>
+  (((e.nextAt - e.phase) % e.intervalMs) + e.intervalMs) % e.intervalMs === 0;
 
 /** The tick a due time starts on: the first multiple of TICK_MS at or after it. */
 const tickOf = (at: number) => Math.ceil(at / TICK_MS);
@@ -187,9 +192,8 @@ export const createScheduler = <T>(opts: SchedulerOptions<T>) => {
       buckets.delete(k);
       for (const e of bucket) {
         if (e.removed || e.tick !== k) continue;
+        // A retry's run as well: the phase takes over after it unless its outcome asks for another.
         const slot = e.nextAt;
-        // A retry's run is due; the phase takes over after it unless its outcome asks for another.
-        e.retrying = false;
         // After a stall of more than an interval, one slot within the last interval is due as well
         // (then skipped, as its first run still goes): the next one is after now.
         let next = nextSlot(e.phase, e.intervalMs, Math.max(slot, now - e.intervalMs));
@@ -230,7 +234,6 @@ export const createScheduler = <T>(opts: SchedulerOptions<T>) => {
         e.data = data;
         e.retryMs = retry.retryMs;
         e.threshold = retry.threshold;
-        e.retrying = false;
         // Still due on the same tick (a new version, the same interval): it is in that bucket already.
         if (e.tick === tickOf(nextAt)) return;
       } else {
@@ -252,14 +255,8 @@ export const createScheduler = <T>(opts: SchedulerOptions<T>) => {
       const now = timers.now();
       if (!ok && e.retryMs > 0 && e.failures < e.threshold) {
         const at = now + e.retryMs;
-        if (at < e.nextAt) {
-          e.retrying = true;
-          moveTo(e, at);
-        }
-      } else if (e.retrying) {
-        e.retrying = false;
-        moveTo(e, nextSlot(e.phase, e.intervalMs, now));
-      }
+        if (at < e.nextAt) moveTo(e, at);
+      } else if (!onPhase(e)) moveTo(e, nextSlot(e.phase, e.intervalMs, now));
     },
     remove(id: string) {
       const e = entries.get(id);
