@@ -73,6 +73,14 @@ describe('the first check at once', () => {
       [m.id, 'eu-west'],
       [m.id, 'us-east'],
     ]);
+    // Paused and resumed by PATCH: the same.
+    await patch({ paused: true });
+    before = await h.store.latestMonitorChange();
+    await patch({ paused: false });
+    expect(await firstRunsSince(before)).toEqual([
+      [m.id, 'eu-west'],
+      [m.id, 'us-east'],
+    ]);
   });
 
   it('a batch asks for at most 100 monitors (the first ones); the rest start at their slots', async () => {

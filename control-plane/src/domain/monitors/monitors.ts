@@ -451,8 +451,10 @@ const CHECK_FIELDS = [
   'dns_resolver',
 ] as const satisfies readonly (keyof Monitor)[];
 
+/** An edit that changes what is checked, how or where, or resumes the monitor (`paused: false`). */
 const changesTheCheck = (before: Monitor, after: Monitor) =>
-  !after.paused && CHECK_FIELDS.some((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
+  !after.paused &&
+  (before.paused || CHECK_FIELDS.some((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f])));
 
 /**
  * A new, changed or resumed monitor's first check, at once and in every location that runs it, instead
