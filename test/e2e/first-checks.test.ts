@@ -121,6 +121,16 @@ describe('retry_interval_seconds', () => {
         { field: 'retry_interval_seconds', message: expect.stringMatching(message) },
       ]);
     }
+    // Domain checks do not retry: the field is refused for them, like other fields of other types.
+    const domain = await w.api('POST', '/monitors/create', {
+      json: { display_name: 'd', monitor_type: 'domain', url: 'example.com', retry_interval_seconds: 30 },
+    });
+    expect(domain.body.error.details).toEqual([
+      {
+        field: 'retry_interval_seconds',
+        message: 'applies only to http and api and tcp and dns monitors, not domain',
+      },
+    ]);
     const m = await create(w.api, tcp(2, { retry_interval_seconds: 30 }));
     const bad = await w.api('PATCH', `/monitors/${m.id}`, {
       json: { check_interval_seconds: 20, timeout_seconds: 10, retry_interval_seconds: 25 },

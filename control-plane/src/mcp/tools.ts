@@ -177,7 +177,7 @@ export const tools: ToolDef[] = [
         .int()
         .optional()
         .describe(
-          'After a failure, re-check this often until failure_threshold decides (default 15, at least 5, at most the interval).',
+          'Not for domain: after a failure, re-check this often until failure_threshold decides (default 15, at least 5, at most the interval).',
         ),
       response_time_threshold_ms: z
         .number()

@@ -96,6 +96,8 @@ export const onlyFor: Partial<Record<keyof Fields, readonly MonitorType[]>> = {
   ssl_cert_expiry_alert_days: ['http'],
   domain_expiry_alert_days: ['domain'],
   response_time_threshold_ms: ['http', 'api', 'tcp', 'dns'],
+  // Domain checks do not retry (effectiveRetrySeconds).
+  retry_interval_seconds: ['http', 'api', 'tcp', 'dns'],
   dns_record_type: ['dns'],
   dns_expected_values: ['dns'],
   dns_resolver: ['dns'],

@@ -140,7 +140,10 @@ export const bodyOf = (d: Draft, existing: MonitorDetail | null): MonitorBody =>
     failure_threshold: num(d.failure_threshold),
   };
   // Sent when typed (a new monitor) or changed (an edit): left alone, a shorter interval takes it down.
-  if (d.retry_interval_seconds !== (existing ? String(existing.retry_interval_seconds) : ''))
+  if (
+    t !== 'domain' &&
+    d.retry_interval_seconds !== (existing ? String(existing.retry_interval_seconds) : '')
+  )
     b.retry_interval_seconds = num(d.retry_interval_seconds);
   if (d.check_locations !== null) b.check_locations = d.check_locations;
   if (d.escalation_policy_id !== (existing?.escalation_policy_id ?? ''))
