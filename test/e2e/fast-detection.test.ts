@@ -1,5 +1,4 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { ManualClock, silentLogger } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../../agent/src/agent.js';
