@@ -378,6 +378,20 @@ export const mongoScenarios = (
         );
       });
 
+      it('gives monitors stored before the retry interval the default at init: 15 s, or a shorter interval', async () => {
+        const often = fixtures.monitor(wsId, ws.defaultPolicy.id, { check_interval_seconds: 10 });
+        const usual = fixtures.monitor(wsId, ws.defaultPolicy.id, { check_interval_seconds: 60 });
+        const set = fixtures.monitor(wsId, ws.defaultPolicy.id, { retry_interval_seconds: 30 });
+        for (const m of [often, usual, set]) await store.insertMonitor(m, { maxMonitors: 10 });
+        // As an older version stored them (SQLite's counterpart: migrations.test.ts).
+        await col().monitors!.updateMany({ _id: { $in: [often.id, usual.id] } } as Document, {
+          $unset: { retry_interval_seconds: '' },
+        });
+        await store.init();
+        const retry = async (id: string) => (await store.getMonitor(wsId, id))?.retry_interval_seconds;
+        expect([await retry(often.id), await retry(usual.id), await retry(set.id)]).toEqual([10, 15, 30]);
+      });
+
       it('replaces the indexes of older versions at init, also when two replicas start at once', async () => {
         const c = col();
         const replaced: [string, string, Document, Document][] = [

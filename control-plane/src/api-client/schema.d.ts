@@ -803,7 +803,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Create up to 1000 monitors at once, all or none: `{"monitors": [<the body of POST /monitors/create>, …]}`. Every item is checked as a single create is; a 422 names every bad field of every item by its place (`monitors[3].url`) and creates nothing. A batch that would take the workspace past its plan's monitor limit is refused whole (402). The monitors are stored in one transaction; the response lists them in the order sent, and `warnings` (`monitors[i].check_interval_seconds`) says what was adjusted. */
+        /** Create up to 1000 monitors at once, all or none: `{"monitors": [<the body of POST /monitors/create>, …]}`. Every item is checked as a single create is; a 422 names every bad field of every item by its place (`monitors[3].url`) and creates nothing. A batch that would take the workspace past its plan's monitor limit is refused whole (402). The monitors are stored in one transaction; the first 100 are checked at once, the rest start on their schedule (spread over one interval). The response lists them in the order sent, and `warnings` (`monitors[i].check_interval_seconds`) says what was adjusted. */
         post: operations["postMonitorsBatch"];
         delete?: never;
         options?: never;
@@ -837,7 +837,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Create a monitor. An interval below the plan minimum is raised to it, and `warnings` says so. */
+        /** Create a monitor; it is checked at once in every location, then on its schedule. An interval below the plan minimum is raised to it, and `warnings` says so. After a failed check a location checks again every `retry_interval_seconds` (default 15, at most the interval) until `failure_threshold` checks in a row failed or one passed. */
         post: operations["postMonitorsCreate"];
         delete?: never;
         options?: never;
@@ -2206,6 +2206,7 @@ export type components = {
             };
             required_keyword: string | null;
             response_time_threshold_ms: number | null;
+            retry_interval_seconds: number;
             ssl_cert_expiry_alert_days: number;
             ssl_cert_monitoring: boolean;
             /** @enum {string} */
@@ -7966,6 +7967,7 @@ export interface operations {
                     };
                     required_keyword?: string | null;
                     response_time_threshold_ms?: number | null;
+                    retry_interval_seconds?: number;
                     ssl_cert_expiry_alert_days?: number;
                     ssl_cert_monitoring?: boolean;
                     timeout_seconds?: number;
@@ -8023,6 +8025,7 @@ export interface operations {
                         };
                         required_keyword: string | null;
                         response_time_threshold_ms: number | null;
+                        retry_interval_seconds: number;
                         ssl_cert_expiry_alert_days: number;
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
@@ -8635,6 +8638,7 @@ export interface operations {
                         };
                         required_keyword?: string | null;
                         response_time_threshold_ms?: number | null;
+                        retry_interval_seconds?: number;
                         ssl_cert_expiry_alert_days?: number;
                         ssl_cert_monitoring?: boolean;
                         timeout_seconds?: number;
@@ -8779,6 +8783,7 @@ export interface operations {
                         };
                         required_keyword?: string | null;
                         response_time_threshold_ms?: number | null;
+                        retry_interval_seconds?: number;
                         ssl_cert_expiry_alert_days?: number;
                         ssl_cert_monitoring?: boolean;
                         timeout_seconds?: number;
@@ -8921,6 +8926,7 @@ export interface operations {
                     };
                     required_keyword?: string | null;
                     response_time_threshold_ms?: number | null;
+                    retry_interval_seconds?: number;
                     ssl_cert_expiry_alert_days?: number;
                     ssl_cert_monitoring?: boolean;
                     timeout_seconds?: number;
@@ -8978,6 +8984,7 @@ export interface operations {
                         };
                         required_keyword: string | null;
                         response_time_threshold_ms: number | null;
+                        retry_interval_seconds: number;
                         ssl_cert_expiry_alert_days: number;
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */

@@ -73,6 +73,11 @@ export interface Monitor {
   domain_expiry_alert_days: number;
   response_time_threshold_ms: number | null;
   failure_threshold: number;
+  /**
+   * Seconds between re-checks at a location after a failure there, until `failure_threshold` decides
+   * (then, and after a success, the monitor keeps its interval again). At most the interval.
+   */
+  retry_interval_seconds: number;
   escalation_policy_id: string;
   check_locations: string[];
   dns_record_type: DnsRecordType | null;

@@ -143,6 +143,26 @@ describe('SQLite migrations', () => {
     db.close();
   });
 
+  it('monitors from before the retry interval get the default: 15 s, or their interval when shorter', () => {
+    const { db, ctx } = open();
+    const step = migrations.findIndex((sqls) =>
+      sqls.some((sql) => sql.includes('ADD COLUMN retry_interval_seconds')),
+    );
+    expect(step).toBeGreaterThan(0);
+    migrate(ctx, migrations.slice(0, step));
+    const insert = db.prepare(
+      'INSERT INTO monitors (id, workspace_id, check_interval_seconds) VALUES (?, ?, ?)',
+    );
+    insert.run('m60', 'a', 60);
+    insert.run('m10', 'a', 10);
+    migrate(ctx);
+    expect(db.prepare('SELECT id, retry_interval_seconds FROM monitors ORDER BY id').all()).toEqual([
+      { id: 'm10', retry_interval_seconds: 10 },
+      { id: 'm60', retry_interval_seconds: 15 },
+    ]);
+    db.close();
+  });
+
   it('the migrated schema has every column of the table layouts the adapter reads and writes', () => {
     const { db, ctx } = open();
     migrate(ctx);

@@ -89,6 +89,7 @@ export const monitors = table('monitors', {
   domain_expiry_alert_days: 'int',
   response_time_threshold_ms: 'int',
   failure_threshold: 'int',
+  retry_interval_seconds: 'int',
   escalation_policy_id: 'text',
   check_locations: 'json',
   dns_record_type: 'text',

@@ -297,6 +297,12 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
             })}
             {text('failure_threshold', 'Failures before alerting', { type: 'number' })}
             {t !== 'domain' &&
+              text('retry_interval_seconds', 'Retry interval (seconds)', {
+                type: 'number',
+                placeholder: '15',
+                hint: 'After a failure, check again this often until it alerts or recovers. Empty: 15 s, or the interval if shorter.',
+              })}
+            {t !== 'domain' &&
               text('response_time_threshold_ms', 'Slow above (ms)', {
                 type: 'number',
                 hint: 'Optional: alert on slow successful checks.',
