@@ -259,3 +259,87 @@ describe('check runner: a fault outside the probe', () => {
     await runner.stop();
   });
 });
+
+describe('check runner: a first check at once, then retries', () => {
+  /** A monitor checked hourly, retried every 15 s up to 3 failures in a row, against a dead target. */
+  const dead = (concurrency = 1) => {
+    const t = manualTimers(T0);
+    const results: CheckResult[] = [];
+    let hold: (() => void) | null = null;
+    const prober: Prober = {
+      run: (spec) =>
+        spec.monitor_id === 'busy'
+          ? new Promise((resolve) => {
+              hold = () => resolve({ ok: true, error: null, response_time_ms: 1 });
+            })
+          : Promise.resolve({
+              ok: false,
+              error: { kind: 'connection_refused', message: 'refused' },
+              response_time_ms: 1,
+            }),
+    };
+    const runner = createCheckRunner({
+      prober,
+      timers: t.timers,
+      concurrency,
+      queueMax: 10,
+      onResult: (_at, r) => void results.push(r),
+    });
+    runner.setRegion('eu-west');
+    const assign = (monitorId: string) =>
+      runner.apply(
+        create(AssignmentSchema, {
+          monitorId,
+          version: 1n,
+          spec: create(CheckSpecSchema, {
+            monitorType: 'tcp',
+            url: '127.0.0.1',
+            port: 1,
+            timeoutMs: 5000,
+            intervalSeconds: 3600,
+            failureThreshold: 3,
+            retryIntervalSeconds: 15,
+          }),
+        }),
+      );
+    return { t, results, runner, assign, release: () => hold?.() };
+  };
+
+  it('runs a new monitor’s first check at once, retries it every 15 s until 3 failed, then keeps its phase', async () => {
+    const { t, results, runner, assign } = dead();
+    assign('m1');
+    const slot = nextRunAt('m1', 'eu-west', 3_600_000, T0);
+    expect(slot - T0).toBeGreaterThan(60_000);
+    runner.runNow('m1', 'first-1', 'first');
+    await until('the first check', () => results.length === 1);
+    expect(results[0]).toMatchObject({ ok: false, runNowRequestId: 'first-1', scheduledAtMs: BigInt(T0) });
+    // Then two retries, 15 s apart, and nothing more until the monitor's slot.
+    await t.advanceTo(T0 + 15_000);
+    await until('the first retry', () => results.length === 2);
+    await t.advanceTo(T0 + 30_000);
+    await until('the second retry', () => results.length === 3);
+    await t.advanceTo(slot - 1);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(results.map((r) => Number(r.scheduledAtMs))).toEqual([T0, T0 + 15_000, T0 + 30_000]);
+    await t.advanceTo(slot + 10);
+    await until('the run at its slot', () => results.length === 4);
+    expect(Number(results[3]!.scheduledAtMs)).toBe(slot);
+    await runner.stop();
+  });
+
+  it('a first check finds no free place: it is left to the monitor’s slot, never queued behind others', async () => {
+    const { t, results, runner, assign, release } = dead(1);
+    assign('busy');
+    assign('m1');
+    runner.runNow('busy', 'test-1', 'test');
+    await until('the busy run to start', () => runner.health().inFlight === 1);
+    runner.runNow('m1', 'first-1', 'first');
+    expect(runner.health().queueDepth).toBe(0);
+    release();
+    await until('the busy result', () => results.length === 1);
+    await t.advanceTo(T0 + 60_000);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(results.map((r) => r.monitorId)).toEqual(['busy']);
+    await runner.stop();
+  });
+});

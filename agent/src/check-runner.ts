@@ -83,6 +83,7 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
         };
       }
       checksRun++;
+      sched.outcome(id, outcome.ok);
       deps.onCheck?.(spec?.monitor_type ?? 'unknown', outcome.ok, performance.now() - t0);
       deps.onResult(
         startedAt,
@@ -146,18 +147,26 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
       release(a.monitorId);
       const intervalMs = (a.spec?.intervalSeconds || 60) * 1000;
       cadence.change(sched.intervalOf(a.monitorId), intervalMs);
-      sched.upsert(a.monitorId, intervalMs, assigned);
+      sched.upsert(a.monitorId, intervalMs, assigned, {
+        retryMs: Math.min((a.spec?.retryIntervalSeconds ?? 0) * 1000, intervalMs),
+        threshold: a.spec?.failureThreshold ?? 0,
+      });
     },
     drop(id: string) {
       release(id);
       cadence.change(sched.intervalOf(id), undefined);
       sched.remove(id);
     },
-    /** A run now (confirmation or test), outside the schedule; ignored for monitors not assigned here. */
-    runNow(monitorId: string, requestId: string) {
-      if (sched.get(monitorId) && waiting.size + queue.size < deps.queueMax) {
-        void queue.add(() => run(monitorId, timers.now(), requestId));
-      }
+    /**
+     * A run now (confirmation, test, or a new monitor's first check), outside the schedule; ignored for
+     * monitors not assigned here. A first check (`first`) runs only if a place is free at once, so a
+     * burst of new monitors never holds up scheduled runs: one that finds none waits for its slot.
+     */
+    runNow(monitorId: string, requestId: string, reason = '') {
+      if (!sched.get(monitorId)) return;
+      const room =
+        reason === 'first' ? waiting.size === 0 && hasRoom() : waiting.size + queue.size < deps.queueMax;
+      if (room) void queue.add(() => run(monitorId, timers.now(), requestId));
     },
     /** The region from Register: phases depend on it, so a new one reschedules everything. */
     setRegion(next: string) {
@@ -166,7 +175,7 @@ export const createCheckRunner = (deps: CheckRunnerDeps) => {
       const old = sched;
       sched = createScheduler<Assigned>({ region, timers, dispatch });
       old.stop();
-      for (const m of old.monitors()) sched.upsert(m.id, m.intervalMs, m.data);
+      for (const m of old.monitors()) sched.upsert(m.id, m.intervalMs, m.data, m);
     },
     get region() {
       return region;

@@ -203,3 +203,80 @@ describe('scheduler', () => {
     expect(s.size).toBe(0);
   });
 });
+
+describe('scheduler: retries after a failure', () => {
+  const RETRY = { retryMs: 15_000, threshold: 3 };
+  /** A scheduler whose runs end at once with the outcome `ok()` says, each recorded with its slot. */
+  const judged = (ok: (n: number) => boolean) => {
+    const t = manualTimers(T0);
+    const runs: number[] = [];
+    const s = createScheduler({
+      region: 'eu-west',
+      timers: t.timers,
+      dispatch: (run, at) => {
+        runs.push(at);
+        run.done();
+        s.outcome(run.id, ok(runs.length));
+      },
+    });
+    return { t, s, runs };
+  };
+  const first = nextRunAt('m', 'eu-west', 60_000, T0);
+  /** When a run due at `at` starts, and so ends here: the scheduler wakes on 10 ms ticks. */
+  const ran = Math.ceil(first / 10) * 10;
+
+  it('re-checks at the retry interval until the threshold is reached, then keeps its phase', async () => {
+    const { t, s, runs } = judged(() => false);
+    s.upsert('m', 60_000, null, RETRY);
+    await t.advanceTo(first + 130_000);
+    // The first failure and two retries make three in a row; then the interval, on the phase.
+    expect(runs).toEqual([first, ran + 15_000, ran + 30_000, first + 60_000, first + 120_000]);
+  });
+
+  it('a success ends the retries: the next run is at the next phase slot', async () => {
+    const { t, s, runs } = judged((n) => n !== 1);
+    s.upsert('m', 60_000, null, RETRY);
+    await t.advanceTo(first + 130_000);
+    expect(runs).toEqual([first, ran + 15_000, first + 60_000, first + 120_000]);
+  });
+
+  it('a run asked for counts: its failure starts the retries, a success cancels a pending retry', async () => {
+    const { t, s, runs } = judged(() => false);
+    s.upsert('m', 60_000, null, RETRY);
+    // A first check asked for at once (outside the schedule) fails: a retry 15 s later, not the slot.
+    const asked = ran - 40_000;
+    await t.advanceTo(asked);
+    s.outcome('m', false);
+    await t.advanceTo(asked + 15_000);
+    expect(runs).toEqual([asked + 15_000]);
+    // The retry failed too (two in a row); a confirmation run succeeds before the next retry.
+    await t.advanceTo(asked + 20_000);
+    s.outcome('m', true);
+    await t.advanceTo(first + 1_000);
+    expect(runs).toEqual([asked + 15_000, first]);
+  });
+
+  it('never retries after a slot later than its next one, nor without a retry interval', async () => {
+    const late = judged(() => false);
+    // A retry interval as long as the interval: the phase comes first.
+    late.s.upsert('m', 60_000, null, { retryMs: 60_000, threshold: 3 });
+    await late.t.advanceTo(first + 130_000);
+    expect(late.runs).toEqual([first, first + 60_000, first + 120_000]);
+    const none = judged(() => false);
+    none.s.upsert('m', 60_000, null);
+    await none.t.advanceTo(first + 130_000);
+    expect(none.runs).toEqual([first, first + 60_000, first + 120_000]);
+  });
+
+  it('a new version ends a pending retry; the failures in a row still count toward the threshold', async () => {
+    const { t, s, runs } = judged(() => false);
+    s.upsert('m', 60_000, null, RETRY);
+    await t.advanceTo(first + 1_000);
+    s.upsert('m', 60_000, null, RETRY);
+    await t.advanceTo(first + 61_000);
+    // Failed at the slot, then again at the next one (two in a row): one retry, then the threshold.
+    expect(runs).toEqual([first, first + 60_000]);
+    await t.advanceTo(first + 130_000);
+    expect(runs).toEqual([first, first + 60_000, ran + 75_000, first + 120_000]);
+  });
+});

@@ -3,7 +3,9 @@ import { nextSlot, phaseOf } from './phase.js';
 /**
  * Runs each assigned monitor on its own wall-clock phase. One timer, for the earliest 10 ms tick that
  * holds a due run, so 100,000 monitors cost one timer, not 100,000. A run that is still going when its
- * next slot comes skips that slot: never two runs of one monitor at once.
+ * next slot comes skips that slot: never two runs of one monitor at once. After a failed run (told by
+ * `outcome`) the next one comes after the monitor's retry interval, until `threshold` runs in a row
+ * have failed or one succeeds; then the phase again.
  */
 export interface Timers {
   now(): number;
@@ -40,18 +42,35 @@ class Entry<T> implements ScheduledRun<T> {
   tick = 0;
   removed = false;
   running = false;
+  /** Runs in a row that failed (any run: scheduled, retry, or asked for). */
+  failures = 0;
+  retryMs: number;
+  threshold: number;
   data: T;
-  constructor(id: string, intervalMs: number, phase: number, nextAt: number, data: T) {
+  constructor(id: string, intervalMs: number, phase: number, nextAt: number, data: T, retry: Retry) {
     this.id = id;
     this.intervalMs = intervalMs;
     this.phase = phase;
     this.nextAt = nextAt;
     this.data = data;
+    this.retryMs = retry.retryMs;
+    this.threshold = retry.threshold;
   }
   done() {
     this.running = false;
   }
 }
+
+/**
+ * A monitor's retries: after a failure the next run comes `retryMs` later, while fewer than `threshold`
+ * runs in a row have failed. `retryMs` 0: no retries (the phase only).
+ */
+export interface Retry {
+  retryMs: number;
+  threshold: number;
+}
+
+const NO_RETRY: Retry = { retryMs: 0, threshold: 0 };
 
 export interface SchedulerOptions<T> {
   region: string;
@@ -68,6 +87,13 @@ export interface SchedulerOptions<T> {
  * so the process wakes at most ~100 times a second however many slots fall in it.
  */
 const TICK_MS = 10;
+
+/**
+ * Whether an entry's next run is a slot of its phase, not a retry (a retry that falls on a slot is that
+ * slot): known from the times, so no entry keeps a flag for it.
+ */
+const onPhase = (e: { nextAt: number; phase: number; intervalMs: number }) =>
+  (((e.nextAt - e.phase) % e.intervalMs) + e.intervalMs) % e.intervalMs === 0;
 
 /** The tick a due time starts on: the first multiple of TICK_MS at or after it. */
 const tickOf = (at: number) => Math.ceil(at / TICK_MS);
@@ -166,6 +192,7 @@ export const createScheduler = <T>(opts: SchedulerOptions<T>) => {
       buckets.delete(k);
       for (const e of bucket) {
         if (e.removed || e.tick !== k) continue;
+        // A retry's run as well: the phase takes over after it unless its outcome asks for another.
         const slot = e.nextAt;
         // After a stall of more than an interval, one slot within the last interval is due as well
         // (then skipped, as its first run still goes): the next one is after now.
@@ -181,12 +208,20 @@ export const createScheduler = <T>(opts: SchedulerOptions<T>) => {
     arm();
   };
 
+  /** Moves an entry's next run to `at` (filed again unless that is the tick it is filed under). */
+  const moveTo = (e: Entry<T>, at: number) => {
+    e.nextAt = at;
+    if (e.tick === tickOf(at)) return;
+    file(e);
+    arm();
+  };
+
   return {
     /**
-     * Adds or replaces a monitor, with what its owner keeps for it; its next run keeps to its phase
-     * (no run now).
+     * Adds or replaces a monitor, with what its owner keeps for it and its retries; its next run keeps
+     * to its phase (no run now: a new monitor's first check is a run asked for, check-runner.ts).
      */
-    upsert(id: string, intervalMs: number, data: T) {
+    upsert(id: string, intervalMs: number, data: T, retry: Retry = NO_RETRY) {
       const phase = phaseOf(id, region, intervalMs);
       const nextAt = nextSlot(phase, intervalMs, timers.now());
       // The same entry is updated in place: a run going on now ends on it (its `done`), so the
@@ -197,14 +232,31 @@ export const createScheduler = <T>(opts: SchedulerOptions<T>) => {
         e.phase = phase;
         e.nextAt = nextAt;
         e.data = data;
+        e.retryMs = retry.retryMs;
+        e.threshold = retry.threshold;
         // Still due on the same tick (a new version, the same interval): it is in that bucket already.
         if (e.tick === tickOf(nextAt)) return;
       } else {
-        e = new Entry(id, intervalMs, phase, nextAt, data);
+        e = new Entry(id, intervalMs, phase, nextAt, data, retry);
         entries.set(id, e);
       }
       file(e);
       arm();
+    },
+    /**
+     * A run of the monitor ended (a scheduled one, a retry, or one asked for: they all count): after
+     * a failure with fewer than `threshold` in a row, its next run is a retry interval from now (unless
+     * its next slot is sooner); after a success, or once the threshold is reached, the phase again.
+     */
+    outcome(id: string, ok: boolean) {
+      const e = entries.get(id);
+      if (!e) return;
+      e.failures = ok ? 0 : e.failures + 1;
+      const now = timers.now();
+      if (!ok && e.retryMs > 0 && e.failures < e.threshold) {
+        const at = now + e.retryMs;
+        if (at < e.nextAt) moveTo(e, at);
+      } else if (!onPhase(e)) moveTo(e, nextSlot(e.phase, e.intervalMs, now));
     },
     remove(id: string) {
       const e = entries.get(id);
@@ -216,8 +268,8 @@ export const createScheduler = <T>(opts: SchedulerOptions<T>) => {
     get: (id: string): T | undefined => entries.get(id)?.data,
     /** A scheduled monitor's interval in ms. */
     intervalOf: (id: string): number | undefined => entries.get(id)?.intervalMs,
-    /** Every monitor: its id, interval and what its owner keeps. */
-    *monitors(): IterableIterator<{ id: string; intervalMs: number; data: T }> {
+    /** Every monitor: its id, interval, retries and what its owner keeps. */
+    *monitors(): IterableIterator<{ id: string; intervalMs: number; data: T } & Retry> {
       yield* entries.values();
     },
     get size() {

@@ -70,7 +70,7 @@ export const createStreamSession = (deps: StreamSessionDeps) => {
       log.info({ assigned: checks.ids().length }, 'assignments synced');
     } else if (ev.case === 'upsert') checks.apply(ev.value);
     else if (ev.case === 'remove') checks.drop(ev.value.monitorId);
-    else if (ev.case === 'runNow') checks.runNow(ev.value.monitorId, ev.value.requestId);
+    else if (ev.case === 'runNow') checks.runNow(ev.value.monitorId, ev.value.requestId, ev.value.reason);
   };
 
   /** One connection: register, then follow the stream until it ends. */

@@ -13,7 +13,12 @@ describe('config', () => {
       regions: ['eu-west', 'us-east'],
       trust_proxy: false,
     });
-    expect(c.plans.free).toEqual({ max_monitors: 10, min_interval_seconds: 180, max_heartbeats: 20 });
+    expect(c.plans.free).toEqual({
+      max_monitors: 10,
+      min_interval_seconds: 180,
+      max_heartbeats: 20,
+      max_status_pages: 1,
+    });
   });
 
   it('names no SMTP server unless told (no silent localhost:25); a user without a host and a bad encryption key are refused', () => {
@@ -76,6 +81,17 @@ describe('config', () => {
           Object.keys(configKeys).indexOf(a.slice(8).toLowerCase()) -
           Object.keys(configKeys).indexOf(b.slice(8).toLowerCase()),
       ),
+    );
+  });
+
+  it('takes the DNS servers custom domains are verified against as IP[:port], comma-separated', () => {
+    expect(loadConfig({}).custom_domain_dns_servers).toEqual([]);
+    expect(
+      loadConfig({ LOOKOUT_CUSTOM_DOMAIN_DNS_SERVERS: '1.1.1.1, 127.0.0.1:5353,::1,[::1]:53' })
+        .custom_domain_dns_servers,
+    ).toEqual(['1.1.1.1', '127.0.0.1:5353', '::1', '[::1]:53']);
+    expect(() => loadConfig({ LOOKOUT_CUSTOM_DOMAIN_DNS_SERVERS: '1.1.1.1,dns.google' })).toThrow(
+      /LOOKOUT_CUSTOM_DOMAIN_DNS_SERVERS="1.1.1.1,dns.google": 1: must be IP addresses/,
     );
   });
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { defaultPlans, type Plan } from './domain/tenancy/plans.js';
@@ -29,10 +30,29 @@ const regionList = (min = 0) =>
         : v,
     z.array(regionName).min(min),
   );
+/** DNS servers as node:dns takes them: `1.1.1.1`, `127.0.0.1:5353`, `::1`, `[::1]:5353` (comma-separated). */
+const dnsServerList = z.preprocess(
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v,
+  z.array(
+    z
+      .string()
+      .refine(
+        (s) => isIP(s) !== 0 || /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]):\d{1,5}$/.test(s),
+        'must be IP addresses, each with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:5353)',
+      ),
+  ),
+);
 const planSchema = z.strictObject({
   max_monitors: z.number().int().min(0),
   min_interval_seconds: z.number().int().min(1).max(86400),
   max_heartbeats: z.number().int().min(0).optional(),
+  max_status_pages: z.number().int().min(0).optional(),
 });
 
 export const configKeys = {
@@ -150,7 +170,7 @@ export const configKeys = {
       z.record(z.string().regex(/^[a-z0-9-]+$/), planSchema),
     ),
     default: defaultPlans,
-    doc: 'JSON object of plans: {"name": {"max_monitors": N, "min_interval_seconds": S, "max_heartbeats": H}} (max_heartbeats optional: no cap).',
+    doc: 'JSON object of plans: {"name": {"max_monitors": N, "min_interval_seconds": S, "max_heartbeats": H, "max_status_pages": P}} (max_heartbeats and max_status_pages optional: no cap).',
   },
   max_body_bytes: {
     schema: z.coerce.number().int().min(1024),
@@ -254,6 +274,16 @@ export const configKeys = {
     default: 20,
     doc: 'OAuth client registrations (POST /oauth/register, the hosted MCP connector) allowed per client address per hour (burst of the same size); beyond, 429 with Retry-After. 0: no limit.',
   },
+  oauth_clients_per_workspace: {
+    schema: z.coerce.number().int().min(0).max(1_000_000),
+    default: 100,
+    doc: 'Registered OAuth clients (hosted MCP connector) a workspace may have at once; beyond, POST /oauth/register gets 429 with Retry-After. A client that gets no token within a day of registering is deleted, which frees its place. 0: no limit.',
+  },
+  oauth_clients_total: {
+    schema: z.coerce.number().int().min(0).max(100_000_000),
+    default: 10_000,
+    doc: 'Registered OAuth clients the whole service may have at once (every workspace together); beyond, POST /oauth/register gets 429 with Retry-After. 0: no limit.',
+  },
   session_idle_minutes: {
     schema: z.coerce.number().int().min(1).max(525_600),
     default: 720,
@@ -288,6 +318,16 @@ export const configKeys = {
     schema: z.coerce.number().int().min(10).max(600000),
     default: 15000,
     doc: 'How often each replica opens draft incidents on status pages that ask for them (a linked monitor went down).',
+  },
+  custom_domain_dns_servers: {
+    schema: dnsServerList,
+    default: [] as string[],
+    doc: 'DNS servers that status pages’ custom domains are verified against (their TXT or CNAME record), comma-separated IP[:port]; empty: the system’s resolvers.',
+  },
+  custom_domain_check_ms: {
+    schema: z.coerce.number().int().min(10).max(3_600_000),
+    default: 60_000,
+    doc: 'How often each replica looks for custom domains due a check (new ones, and every verified one hourly).',
   },
   status_mail_poll_ms: {
     schema: z.coerce.number().int().min(10).max(600000),

@@ -1,13 +1,19 @@
 import type { Clock, Logger } from '@lookout/shared';
 import type { Config } from './config.js';
+import { createDomainLookup } from './dns-lookup.js';
 import { checkRegions } from './domain/agents/region-health.js';
 import { checkHeartbeatDeadlines } from './domain/heartbeats/heartbeat-deadlines.js';
 import type { MonitorCatalog } from './domain/monitors/monitor-catalog.js';
 import { dailyRollupRetentionDays, rollupRetentionDays } from './domain/results/uptime.js';
 import { createEscalationRunner } from './domain/routing/escalation-runner.js';
 import { openAutoDrafts } from './domain/status-pages/auto-drafts.js';
+import { domainVerified, recheckDomains } from './domain/status-pages/custom-domain-proof.js';
 import { INCIDENT_RETENTION_DAYS } from './domain/status-pages/status-pages.js';
-import { PENDING_RETENTION_MS, sendSubscriberMails } from './domain/status-pages/subscribers.js';
+import {
+  PENDING_RETENTION_MS,
+  RECIPIENT_WINDOW_MS,
+  sendSubscriberMails,
+} from './domain/status-pages/subscribers.js';
 import type { Metrics } from './metrics.js';
 import { contactServicesFromConfig } from './notify/contact-services.js';
 import { dispatcherFromConfig, mailRouterFromConfig } from './notify/from-config.js';
@@ -94,7 +100,7 @@ export const startJobs = (deps: {
       send,
       now,
       async pageUrl(page) {
-        if (page.custom_domain) return `${config.public_url_scheme}://${page.custom_domain}`;
+        if (domainVerified(page)) return `${config.public_url_scheme}://${page.custom_domain}`;
         const ws = await store.getWorkspace(page.workspace_id);
         return `${deps.workspaceUrl?.(ws?.subdomain ?? '') ?? ''}/status/${page.slug}`;
       },
@@ -104,6 +110,8 @@ export const startJobs = (deps: {
   every(60_000, 'prune-subscribers', async (now) => {
     const before = new Date(now.getTime() - PENDING_RETENTION_MS);
     for (let i = 0; i < 100; i++) if ((await store.prunePendingSubscribers(before, 1000)) < 1000) break;
+    const spent = new Date(now.getTime() - RECIPIENT_WINDOW_MS);
+    for (let i = 0; i < 100; i++) if ((await store.pruneRecipientBudgets(spent, 1000)) < 1000) break;
   });
 
   // The monitor feed needs only what a stalled replica could still be missing; older entries go.
@@ -134,6 +142,23 @@ export const startJobs = (deps: {
   every(config.status_auto_draft_ms, 'status-page-drafts', async (now) => {
     const opened = await openAutoDrafts(store, now);
     if (opened > 0) log.info({ opened }, 'draft incidents opened on status pages');
+  });
+
+  // Custom domains: new ones checked on the next pass, each checked one again hourly; a verified one is
+  // dropped (no longer served) after three failed checks in a row (domain/status-pages/custom-domain-proof.ts).
+  const dns = createDomainLookup(config.custom_domain_dns_servers);
+  const service = config.service_domain.toLowerCase();
+  every(config.custom_domain_check_ms, 'custom-domains', async (now) => {
+    const r = await recheckDomains(
+      store,
+      dns,
+      async (id) => {
+        const ws = await store.getWorkspace(id);
+        return ws ? `${ws.subdomain}.${service}` : null;
+      },
+      now,
+    );
+    if (r.dropped > 0) log.warn(r, 'custom domains dropped: their DNS proof is gone');
   });
 
   // A region whose monitors nobody checks raises one alert per workspace, not one per monitor.
@@ -168,7 +193,7 @@ export const startJobs = (deps: {
     onError: (err, alertId) => log.error({ err, alert: alertId }, 'escalation step failed'),
   });
   every(config.escalation_poll_ms, 'escalations', () => escalations.tick());
-  // Acknowledged and resolved alerts, told to the channels that follow them (PagerDuty, Opsgenie, chat).
+  // Acknowledged and resolved alerts, told to everyone they reached (each claimed by compare-and-set).
   every(config.escalation_poll_ms, 'alert-follow-ups', () => escalations.followTick());
 
   return {

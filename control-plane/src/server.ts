@@ -4,6 +4,7 @@ import { type Clock, type Logger, systemClock } from '@lookout/shared';
 import type { Config } from './config.js';
 import { capConnections } from './connection-cap.js';
 import { createPingBatcher } from './domain/heartbeats/ping-batcher.js';
+import { createPingKeyCache } from './domain/heartbeats/ping-key-cache.js';
 import { createMonitorCatalog } from './domain/monitors/monitor-catalog.js';
 import type { MonitorSlots } from './domain/monitors/monitor-slots.js';
 import { loadStatusView } from './domain/status-pages/public-view.js';
@@ -68,6 +69,8 @@ export const startControlPlane = async (deps: {
     isDraining: () => draining,
     ...(deps.health ? { health: deps.health } : {}),
     workspaceUrl: (subdomain: string) => workspaceBaseUrl(config, subdomain, listenPort),
+    // Slug pings' key lookups: one cache for the ping endpoint and the route that regenerates keys.
+    pingKeyCache: createPingKeyCache(store),
     // Public status pages: one cache for Koa's routes and the fast path below.
     statusCache: createViewCache({
       now: () => clock.now().getTime(),

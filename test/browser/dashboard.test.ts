@@ -168,6 +168,41 @@ describe('monitors pages', () => {
     await context.close();
   });
 
+  it('sets the retry interval after a failure: one longer than the interval is refused at the field', async () => {
+    const { context, page } = await signedInAt(browser, lookout, member, '/monitors/new');
+    await page.getByRole('heading', { name: 'New monitor', level: 1 }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Queue port');
+    await page.getByLabel('Type').selectOption({ label: 'TCP port' });
+    await page.getByLabel('Host', { exact: true }).fill('127.0.0.1');
+    await page.getByLabel('Port').fill(String(lookout.port));
+    await page.getByLabel('Check interval (seconds)').fill('30');
+    const retry = page.getByLabel('Retry interval (seconds)');
+    // Empty: the API's default (15 s).
+    expect(await retry.inputValue()).toBe('');
+    await retry.fill('45');
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await page.getByText('Must not be longer than check_interval_seconds (30 s).').waitFor();
+    expect(await retry.getAttribute('aria-invalid')).toBe('true');
+    await retry.fill('10');
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await page.getByRole('heading', { name: 'Queue port', level: 1 }).waitFor();
+    const id = page.url().split('/').pop()!;
+    const saved = JSON.parse((await lookout.api('demo', `/monitors/${id}`, asAdmin())).body);
+    expect(saved).toMatchObject({ check_interval_seconds: 30, retry_interval_seconds: 10 });
+    // Editing shows it; a shorter interval left alone takes it down with it.
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit Queue port', level: 1 }).waitFor();
+    await expect.poll(() => retry.inputValue()).toBe('10');
+    await page.getByLabel('Check interval (seconds)').fill('8');
+    await page.getByLabel('Timeout (seconds)').fill('5');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { name: 'Queue port', level: 1, exact: true }).waitFor();
+    await expect
+      .poll(async () => JSON.parse((await lookout.api('demo', `/monitors/${id}`, asAdmin())).body))
+      .toMatchObject({ check_interval_seconds: 8, retry_interval_seconds: 8 });
+    await context.close();
+  });
+
   it('shows the plan’s warning when it raises a short interval', async () => {
     const acme = await lookout.cli([
       'workspace',

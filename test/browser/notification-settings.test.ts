@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtp } from '../support/receivers.js';
+import { startReceiver, startSmtp } from '../support/receivers.js';
 import { waitFor } from '../support/wait.js';
 import { type Lookout, launchBrowser, signedInAt, startLookout } from './support.js';
 
@@ -157,5 +157,70 @@ describe('notification settings in chromium', () => {
       .waitFor();
     await admin.page.screenshot({ path: join(shots, 'alert-acknowledged-by-link.png'), fullPage: true });
     await admin.context.close();
+  });
+
+  it('the alert page names the channel it reached and says when it was told of the recovery', async () => {
+    const key = { 'x-api-key': lookout.apiKey };
+    const rx = await startReceiver();
+    try {
+      const post = async (path: string, json: unknown) => {
+        const r = await lookout.api('demo', path, key, { method: 'POST', json });
+        expect(r.status, r.body).toBeLessThan(300);
+        return JSON.parse(r.body);
+      };
+      const hook = await post('/channels', {
+        name: 'Ops hook',
+        type: 'webhook',
+        config: { url: rx.url('/ops') },
+      });
+      const policy = await post('/escalation-policies', {
+        name: 'Ops',
+        steps: [{ wait_minutes: 0, notify_channel_ids: [hook.id] }],
+      });
+      const integration = await post('/integrations', {
+        name: 'deploys',
+        kind: 'webhook',
+        escalation_policy_id: policy.id,
+      });
+      const sent = await lookout.api(
+        'demo',
+        '/integrations/webhook/events',
+        { 'x-lookout-service-key': integration.service_key },
+        { method: 'POST', json: { title: 'Deploy stuck', dedup_key: 'deploy' } },
+      );
+      expect(sent.status).toBe(202);
+      await waitFor(
+        async () => rx.on('/ops').length,
+        (n) => n === 1,
+        { what: 'the webhook notified' },
+      );
+      const alertId: string = rx.on('/ops')[0]!.json.alert.id;
+      await post('/alerts/resolve', { UUIDs: [alertId] });
+      await waitFor(
+        async () => rx.on('/ops').length,
+        (n) => n === 2,
+        { what: 'the webhook told of the resolve' },
+      );
+      expect(rx.on('/ops')[1]!.json).toMatchObject({ event: 'alert.resolved', alert: { id: alertId } });
+
+      const admin = await signedInAt(
+        browser,
+        lookout,
+        { email: lookout.adminEmail, password: lookout.password },
+        `/alerts/${alertId}`,
+      );
+      await admin.page.getByText('Notified Ops hook by webhook: sent').waitFor();
+      await admin.page.getByText('Told it was resolved: Ops hook by webhook: sent').waitFor();
+      expect(await admin.page.getByText(/127\.0\.0\.1/).count()).toBe(0);
+      await admin.page.screenshot({ path: join(shots, 'alert-timeline-names.png'), fullPage: true });
+      if (process.env.SHOTS_TMP) {
+        await admin.page.screenshot({ path: `${process.env.SHOTS_TMP}-1280.png`, fullPage: true });
+        await admin.page.setViewportSize({ width: 390, height: 844 });
+        await admin.page.screenshot({ path: `${process.env.SHOTS_TMP}-390.png`, fullPage: true });
+      }
+      await admin.context.close();
+    } finally {
+      await rx.close();
+    }
   });
 });

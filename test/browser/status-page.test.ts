@@ -214,3 +214,76 @@ describe('the public status page', () => {
     await context.close();
   });
 });
+
+describe('honest before any data, and what each width says', () => {
+  it('a monitor never checked and a heartbeat never pinged say "No data yet", never "Operational", at desktop and phone width', async () => {
+    const never = await post('/monitors/create', {
+      display_name: 'closed-port',
+      monitor_type: 'tcp',
+      url: '127.0.0.1',
+      port: 9,
+      check_interval_seconds: 60,
+      failure_threshold: 3,
+      check_locations: ['eu-west'],
+    });
+    const beat = await post('/heartbeats', {
+      display_name: 'nightly-backup',
+      period_seconds: 86_400,
+      grace_seconds: 3600,
+    });
+    await post('/status-pages', {
+      name: 'Acme status',
+      slug: 'fresh',
+      components: [
+        { name: 'Database', monitor_id: never.id },
+        { name: 'Backups', heartbeat_id: beat.id },
+      ],
+    });
+    for (const size of SIZES) {
+      const context = await browser.newContext({ ...size.options, javaScriptEnabled: false });
+      const page = await context.newPage();
+      expect((await page.goto(lookout.url('demo', '/status/fresh')))!.status()).toBe(200);
+      const banner = page.getByRole('status');
+      expect(await banner.textContent()).toContain('No Data Yet');
+      // Grey, not the green of "all is well".
+      expect(
+        await page.evaluate("getComputedStyle(document.querySelector('[role=status]')).backgroundColor"),
+      ).toBe('rgb(91, 100, 112)');
+      expect(await page.getByText('No data yet', { exact: true }).count()).toBe(2);
+      expect(await page.locator('body').innerText()).not.toMatch(/operational/i);
+      // Named "Acme status", titled so (not "Acme status status").
+      expect(await page.title()).toBe('Acme status');
+      await page.screenshot({ path: join(shots, `status-no-data-${size.name}.png`), fullPage: true });
+      await context.close();
+    }
+  });
+
+  it('the uptime beside the bars is over the days they show: 90 on a wide screen, 30 on a phone', async () => {
+    for (const [size, days, other] of [
+      [SIZES[0]!, 90, 30],
+      [SIZES[1]!, 30, 90],
+    ] as const) {
+      const context = await browser.newContext(size.options);
+      const page = await context.newPage();
+      await page.goto(url);
+      const bars = page.getByRole('list', { name: 'API: uptime by day' });
+      const axis = page.locator('li.comp', { has: bars }).locator('.axis');
+      const said = await axis.innerText();
+      expect(said).toContain(`${days} days ago`);
+      expect(said).toMatch(new RegExp(`(100|\\d+\\.\\d\\d)% uptime over ${days} days`));
+      expect(said).not.toContain(`${other} days`);
+      expect(await bars.getByRole('listitem').count()).toBe(days);
+      await context.close();
+    }
+  });
+
+  it('an address with no page shows a page to a browser, not JSON', async () => {
+    const context = await browser.newContext(SIZES[1]!.options);
+    const page = await context.newPage();
+    const r = await page.goto(lookout.url('demo', '/status/no-such-page'));
+    expect(r!.status()).toBe(404);
+    expect(r!.headers()['content-type']).toBe('text/html; charset=utf-8');
+    expect(await page.getByRole('heading', { level: 1, name: 'Status page not found' }).count()).toBe(1);
+    await context.close();
+  });
+});

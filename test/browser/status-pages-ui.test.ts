@@ -342,6 +342,34 @@ describe('Status pages in the web app', () => {
     await context.close();
   });
 
+  it('a component whose heartbeat was never pinged reads "No data yet" in the web app, and the page saves unchanged', async () => {
+    const beat = await post('/heartbeats', {
+      display_name: 'weekly-report',
+      period_seconds: 604_800,
+      grace_seconds: 3600,
+    });
+    const created = await post('/status-pages', {
+      name: 'Reports',
+      slug: 'reports',
+      components: [{ name: 'Weekly report', heartbeat_id: beat.id }],
+    });
+    const { context, page } = await signedInAt(browser, lookout, admin(), `/status-pages/${created.id}`);
+    await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
+    await expect
+      .poll(() => page.getByRole('row', { name: /^Weekly report/ }).textContent())
+      .toMatch(/No data yet$/);
+    await shot(page, 'status-pages-no-data-desktop');
+    // The editor shows a linked component, never the live word, and saves it as it was.
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('group', { name: 'Component 1' }).waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
+    await expect
+      .poll(() => page.getByRole('row', { name: /^Weekly report/ }).textContent())
+      .toMatch(/No data yet$/);
+    await context.close();
+  });
+
   it('works at a phone’s width', async () => {
     const context = await browser.newContext({
       viewport: PHONE,

@@ -183,7 +183,8 @@ describe('web app in chromium', () => {
     await signIn(page, lookout.adminEmail, 'not-the-password');
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toBe('Email or password is incorrect.');
+    // The form's error summary: its heading, then the reason.
+    expect(await alert.textContent()).toBe('There is a problemEmail or password is incorrect.');
     expect(await sessionCookie(context)).toBeUndefined();
     await context.close();
   });

@@ -275,7 +275,8 @@ contract('AlertStore', (c) => {
       status: 'acknowledged',
       acknowledged_by: by,
       acknowledged_at: at(1),
-      escalation_due_at: null,
+      // due for its follow-ups (listDueFollowUps), no longer for a step
+      escalation_due_at: at(1),
     });
     const r2 = await store.acknowledgeAlert(w, a.id, { type: 'system' }, at(2));
     expect(r2.outcome).toBe('already_acknowledged');
@@ -338,7 +339,7 @@ contract('AlertStore', (c) => {
     expect(
       await store.advanceEscalation(w, a.id, 'tok', { escalation: a.escalation, escalation_due_at: at(5) }),
     ).toBe(false);
-    expect((await store.getAlert(w, b.id))?.escalation_due_at).toBeNull();
+    expect(await store.listDueEscalations(at(1000), 10)).toEqual([]);
   });
 
   it('logs deliveries oldest first, by alert or channel, and finds sent ones by idempotency key', async () => {
@@ -376,26 +377,43 @@ contract('AlertStore', (c) => {
     expect(await store.hasSentDelivery('nope')).toBe(false);
   });
 
-  it('alerts acknowledged or resolved since a time, oldest change first, open ones left out', async () => {
+  it('acknowledging or resolving makes an escalated alert due for its follow-ups, claimed once, finished by claim and lease', async () => {
     const w = ws.workspace.id;
-    const base = 10_000_000;
-    const raise = async () =>
-      (
-        await store.raiseAlert(
-          fixtures.alert(w, { dedup_key: randomUUID(), created_at: at(base), updated_at: at(base) }),
-        )
-      ).alert;
-    const [early, acked, resolved, open] = [await raise(), await raise(), await raise(), await raise()];
-    await store.resolveAlert(w, early!.id, { type: 'system' }, at(base + 1));
-    await store.resolveAlert(w, resolved!.id, { type: 'system' }, at(base + 30));
-    await store.acknowledgeAlert(w, acked!.id, { type: 'system' }, at(base + 20));
-    const settled = await store.listSettledAlerts(at(base + 10), 10);
-    expect(settled.map((a) => [a.id, a.status])).toEqual([
-      [acked!.id, 'acknowledged'],
-      [resolved!.id, 'resolved'],
+    const policy = ws.defaultPolicy.id;
+    const [acked, resolved, open] = [0, 1, 2].map(() => fixtures.alert(w, escalating(policy, at(0))));
+    const silent = fixtures.alert(w, { dedup_key: randomUUID(), escalation: null, escalation_due_at: null });
+    for (const a of [acked!, resolved!, open!, silent]) await store.raiseAlert(a);
+    await store.acknowledgeAlert(w, acked!.id, { type: 'system' }, at(20));
+    await store.resolveAlert(w, resolved!.id, { type: 'system' }, at(10));
+    await store.resolveAlert(w, silent.id, { type: 'system' }, at(10));
+    // Soonest first; the open alert's step is not a follow-up; an alert without escalation reached nobody.
+    expect((await store.listDueFollowUps(at(5), 10)).map((a) => a.id)).toEqual([]);
+    expect((await store.listDueFollowUps(at(30), 10)).map((a) => a.id)).toEqual([resolved!.id, acked!.id]);
+    expect(await store.listDueFollowUps(at(30), 1)).toHaveLength(1);
+    expect((await store.getAlert(w, silent.id))?.escalation_due_at).toBeNull();
+    expect(await store.claimFollowUp(w, open!.id, at(0), 'x', at(100))).toBeNull();
+    expect(await store.claimFollowUp(w, resolved!.id, at(11), 'x', at(100))).toBeNull();
+    const claims = await Promise.all(
+      ['c1', 'c2', 'c3'].map((t) => store.claimFollowUp(w, resolved!.id, at(10), t, at(100))),
+    );
+    const won = claims.filter((c) => c !== null);
+    expect(won).toHaveLength(1);
+    const token = won[0]!.escalation!.claim!;
+    expect(won[0]!.escalation_due_at).toEqual(at(100));
+    // held until the lease ends, then due again for whoever comes next
+    expect((await store.listDueFollowUps(at(99), 10)).map((a) => a.id)).toEqual([acked!.id]);
+    expect((await store.listDueFollowUps(at(100), 10)).map((a) => a.id)).toContain(resolved!.id);
+    expect(await store.finishFollowUp(w, resolved!.id, 'other', at(100))).toBe(false);
+    expect(await store.finishFollowUp(w, resolved!.id, token, at(100))).toBe(true);
+    expect((await store.getAlert(w, resolved!.id))?.escalation_due_at).toBeNull();
+    // Acknowledged, claimed, then resolved meanwhile: the claim cannot finish; due again for "resolved".
+    const c = await store.claimFollowUp(w, acked!.id, at(20), 'a1', at(200));
+    expect(c).not.toBeNull();
+    await store.resolveAlert(w, acked!.id, { type: 'system' }, at(50));
+    expect(await store.finishFollowUp(w, acked!.id, 'a1', at(200))).toBe(false);
+    expect((await store.listDueFollowUps(at(60), 10)).map((a) => [a.id, a.status])).toEqual([
+      [acked!.id, 'resolved'],
     ]);
-    expect(settled.map((a) => a.id)).not.toContain(open!.id);
-    expect(await store.listSettledAlerts(at(base + 10), 1)).toHaveLength(1);
   });
 
   it('a channel’s delivery log pages newest first by a cursor, and only in its workspace', async () => {

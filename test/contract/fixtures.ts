@@ -83,6 +83,7 @@ export const fixtures = {
       domain_expiry_alert_days: 30,
       response_time_threshold_ms: null,
       failure_threshold: 3,
+      retry_interval_seconds: 15,
       escalation_policy_id: policy,
       check_locations: ['eu-west', 'us-east'],
       dns_record_type: null,

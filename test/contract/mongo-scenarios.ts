@@ -19,6 +19,7 @@ import type {
 import {
   deliveriesQuery,
   dueEscalationsQuery,
+  dueFollowUpsQuery,
   openAlertsQuery,
   sentDeliveryQuery,
 } from '../../control-plane/src/store/mongo/alerts.js';
@@ -348,6 +349,7 @@ export const mongoScenarios = (
         await expectIndexed(c.alerts!, openAlertsQuery(open), 'open_key_exists');
         await expectIndexed(c.heartbeats!, dueHeartbeatsQuery(at(3600), 100));
         await expectIndexed(c.alerts!, dueEscalationsQuery(at(3600), 100));
+        await expectIndexed(c.alerts!, dueFollowUpsQuery(at(3600), 100));
         await expectIndexed(c.monitorChanges!, feedQuery(0, 100));
         await expectIndexed(c.results!, resultsPageQuery(wsId, 'm-x', { limit: 2 }));
         await expectIndexed(c.results!, resultsPageQuery(wsId, 'm-x', { limit: 2, location: 'eu-west' }));
@@ -374,6 +376,20 @@ export const mongoScenarios = (
           pingsPageQuery(wsId, hb.id, { limit: 1, cursor: pingCursor }),
           'heartbeat_id_1_at_-1__id_-1',
         );
+      });
+
+      it('gives monitors stored before the retry interval the default at init: 15 s, or a shorter interval', async () => {
+        const often = fixtures.monitor(wsId, ws.defaultPolicy.id, { check_interval_seconds: 10 });
+        const usual = fixtures.monitor(wsId, ws.defaultPolicy.id, { check_interval_seconds: 60 });
+        const set = fixtures.monitor(wsId, ws.defaultPolicy.id, { retry_interval_seconds: 30 });
+        for (const m of [often, usual, set]) await store.insertMonitor(m, { maxMonitors: 10 });
+        // As an older version stored them (SQLite's counterpart: migrations.test.ts).
+        await col().monitors!.updateMany({ _id: { $in: [often.id, usual.id] } } as Document, {
+          $unset: { retry_interval_seconds: '' },
+        });
+        await store.init();
+        const retry = async (id: string) => (await store.getMonitor(wsId, id))?.retry_interval_seconds;
+        expect([await retry(often.id), await retry(usual.id), await retry(set.id)]).toEqual([10, 15, 30]);
       });
 
       it('replaces the indexes of older versions at init, also when two replicas start at once', async () => {

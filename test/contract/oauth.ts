@@ -167,6 +167,26 @@ export const oauthContract = (name: string, open: () => Promise<Store>) => {
       expect(await store.findOAuthRecord(ws, 'Client', used.key_hash)).toEqual({ ...used, expires_at: null });
     });
 
+    it('counts the live clients of a workspace or of all, with the first expiry among them', async () => {
+      const w = randomUUID();
+      const other = randomUUID();
+      const allBefore = await store.countOAuthClients(null, at(10));
+      expect(await store.countOAuthClients(w, at(10))).toEqual({ count: 0, next_expiry: null });
+      const kept = record(w, { model: 'Client', expires_at: null });
+      const soon = record(w, { model: 'Client', expires_at: at(100) });
+      const later = record(w, { model: 'Client', expires_at: at(200) });
+      const gone = record(w, { model: 'Client', expires_at: at(5) });
+      const token = record(w, { model: 'AccessToken', expires_at: at(50) });
+      const elsewhere = record(other, { model: 'Client', expires_at: at(300) });
+      for (const r of [kept, soon, later, gone, token, elsewhere]) await store.upsertOAuthRecord(r);
+      expect(await store.countOAuthClients(w, at(10))).toEqual({ count: 3, next_expiry: at(100) });
+      expect(await store.countOAuthClients(w, at(150))).toEqual({ count: 2, next_expiry: at(200) });
+      expect(await store.countOAuthClients(w, at(250))).toEqual({ count: 1, next_expiry: null });
+      expect(await store.countOAuthClients(other, at(10))).toEqual({ count: 1, next_expiry: at(300) });
+      const all = await store.countOAuthClients(null, at(10));
+      expect(all.count - allBefore.count).toBe(4);
+    });
+
     it('prunes expired records up to the limit, never those without expiry', async () => {
       const expired = [record(ws, { expires_at: at(1) }), record(ws, { expires_at: at(2) })];
       const live = record(ws, { expires_at: at(100) });

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { afterCheck, freshProof } from '../../control-plane/src/domain/status-pages/custom-domain-proof.js';
 import type { Incident, StatusPage } from '../../control-plane/src/domain/status-pages/status-page-store.js';
 import { at, fixtures, result, T0 } from './fixtures.js';
 import { contract } from './stores.js';
@@ -17,6 +18,7 @@ const statusPage = (workspaceId: string, over: Partial<StatusPage> = {}): Status
   name: 'Acme status',
   slug: `acme-${randomUUID().slice(0, 6)}`,
   custom_domain: null,
+  ...freshProof(null),
   visibility: 'public',
   password_hash: null,
   cookie_secret: 'secret-1',
@@ -78,20 +80,38 @@ contract('StatusPageStore', (ctx) => {
   describe('status pages', () => {
     it('stored whole and read back by id, slug and custom domain; another workspace sees nothing', async () => {
       const { store, ws } = ctx();
-      const p = statusPage(ws.workspace.id, { custom_domain: 'status.acme.test' });
+      const p = statusPage(ws.workspace.id, {
+        custom_domain: 'status.acme.test',
+        ...freshProof('status.acme.test'),
+        custom_domain_status: 'verified',
+        custom_domain_checked_at: at(1),
+      });
       await store.insertStatusPage(p);
       expect(await store.getStatusPage(ws.workspace.id, p.id)).toEqual(p);
       expect(await store.getStatusPageBySlug(ws.workspace.id, p.slug)).toEqual(p);
       expect(await store.getStatusPageByDomain('status.acme.test')).toEqual(p);
+      // By domain: only a verified page.
+      const claimed = statusPage(ws.workspace.id, {
+        custom_domain: 'status.claimed.test',
+        ...freshProof('status.claimed.test'),
+      });
+      await store.insertStatusPage(claimed);
+      expect(await store.getStatusPage(ws.workspace.id, claimed.id)).toEqual(claimed);
+      expect(await store.getStatusPageByDomain('status.claimed.test')).toBeNull();
       expect(await store.getStatusPage(randomUUID(), p.id)).toBeNull();
       expect(await store.getStatusPageBySlug(randomUUID(), p.slug)).toBeNull();
     });
 
-    it('a slug is unique in its workspace only; a custom domain in the whole service', async () => {
+    it('a slug is unique in its workspace only; a custom domain among verified pages of the whole service', async () => {
       const { store, ws } = ctx();
       const other = fixtures.workspace();
       await store.createWorkspace(other);
-      const p = statusPage(ws.workspace.id, { slug: 'status', custom_domain: 'status.acme.test' });
+      const verified = { ...freshProof('status.acme.test'), custom_domain_status: 'verified' as const };
+      const p = statusPage(ws.workspace.id, {
+        slug: 'status',
+        custom_domain: 'status.acme.test',
+        ...verified,
+      });
       await store.insertStatusPage(p);
       await expect(
         store.insertStatusPage(statusPage(ws.workspace.id, { slug: 'status' })),
@@ -101,8 +121,36 @@ contract('StatusPageStore', (ctx) => {
       });
       await store.insertStatusPage(statusPage(other.workspace.id, { slug: 'status' }));
       await expect(
-        store.insertStatusPage(statusPage(other.workspace.id, { custom_domain: 'status.acme.test' })),
+        store.insertStatusPage(
+          statusPage(other.workspace.id, { custom_domain: 'status.acme.test', ...verified }),
+        ),
       ).rejects.toMatchObject({ code: 'conflict', details: [{ field: 'custom_domain' }] });
+      // Claims not proved take nothing: any number of pages may hold one, and none can prove it now.
+      const claim = statusPage(other.workspace.id, {
+        custom_domain: 'status.acme.test',
+        ...freshProof('status.acme.test'),
+      });
+      await store.insertStatusPage(claim);
+      await store.insertStatusPage(
+        statusPage(ws.workspace.id, { custom_domain: 'status.acme.test', ...freshProof('status.acme.test') }),
+      );
+      await expect(
+        store.recordDomainCheck(
+          other.workspace.id,
+          claim.id,
+          { custom_domain: 'status.acme.test', custom_domain_token: claim.custom_domain_token },
+          afterCheck(claim, null, at(1)),
+        ),
+      ).rejects.toMatchObject({ code: 'conflict', details: [{ field: 'custom_domain' }] });
+      expect(
+        await store.recordDomainCheck(
+          other.workspace.id,
+          claim.id,
+          { custom_domain: 'status.acme.test', custom_domain_token: claim.custom_domain_token },
+          afterCheck(claim, 'taken', at(1)),
+        ),
+      ).toBe(true);
+      expect(await store.getStatusPageByDomain('status.acme.test')).toEqual(p);
       // Many pages without a domain.
       await store.insertStatusPage(statusPage(other.workspace.id));
       const second = statusPage(ws.workspace.id, { slug: 'second' });
@@ -111,8 +159,95 @@ contract('StatusPageStore', (ctx) => {
         code: 'conflict',
       });
       await expect(
-        store.updateStatusPage({ ...second, custom_domain: 'status.acme.test' }),
+        store.updateStatusPage({ ...second, custom_domain: 'status.acme.test', ...verified }),
       ).rejects.toMatchObject({ code: 'conflict', details: [{ field: 'custom_domain' }] });
+      // The verified page gives the domain up: another page may prove it.
+      await store.updateStatusPage({ ...p, custom_domain: null, ...freshProof(null) });
+      await store.updateStatusPage({ ...second, custom_domain: 'status.acme.test', ...verified });
+      expect((await store.getStatusPageByDomain('status.acme.test'))?.id).toBe(second.id);
+    });
+
+    it('a domain check is stored only while the page has that domain and token, in no other workspace', async () => {
+      const { store, ws } = ctx();
+      const p = statusPage(ws.workspace.id, {
+        custom_domain: 'status.proof.test',
+        ...freshProof('status.proof.test'),
+      });
+      await store.insertStatusPage(p);
+      const expected = { custom_domain: p.custom_domain, custom_domain_token: p.custom_domain_token };
+      const verified = afterCheck(p, null, at(1));
+      expect(verified).toMatchObject({ custom_domain_status: 'verified', custom_domain_failures: 0 });
+      expect(await store.recordDomainCheck(randomUUID(), p.id, expected, verified)).toBe(false);
+      expect(await store.recordDomainCheck(ws.workspace.id, p.id, expected, verified)).toBe(true);
+      expect(await store.getStatusPage(ws.workspace.id, p.id)).toEqual({ ...p, ...verified });
+      expect(await store.getStatusPageByDomain('status.proof.test')).toEqual({ ...p, ...verified });
+      // A failed check of a verified domain keeps it verified (the grace) and says why.
+      const failedOnce = afterCheck({ ...p, ...verified }, 'no record', at(2));
+      expect(await store.recordDomainCheck(ws.workspace.id, p.id, expected, failedOnce)).toBe(true);
+      expect(await store.getStatusPage(ws.workspace.id, p.id)).toMatchObject({
+        custom_domain_status: 'verified',
+        custom_domain_failures: 1,
+        custom_domain_error: 'no record',
+        custom_domain_checked_at: at(2),
+      });
+      // The page moved to another domain (new token) meanwhile: the old check's result is not stored.
+      const moved = { ...p, custom_domain: 'status2.proof.test', ...freshProof('status2.proof.test') };
+      await store.updateStatusPage(moved);
+      expect(await store.recordDomainCheck(ws.workspace.id, p.id, expected, verified)).toBe(false);
+      expect(
+        await store.recordDomainCheck(
+          ws.workspace.id,
+          p.id,
+          { custom_domain: 'status2.proof.test', custom_domain_token: 'another token' },
+          verified,
+        ),
+      ).toBe(false);
+      expect(await store.getStatusPage(ws.workspace.id, p.id)).toEqual(moved);
+      // A page stored without a token (before proofs existed) takes one with its first check.
+      const legacy = statusPage(ws.workspace.id, {
+        custom_domain: 'legacy.proof.test',
+        custom_domain_status: 'pending',
+      });
+      await store.insertStatusPage(legacy);
+      const first = afterCheck(legacy, null, at(3));
+      expect(first.custom_domain_token).toMatch(/^[0-9a-f]{32}$/);
+      expect(
+        await store.recordDomainCheck(
+          ws.workspace.id,
+          legacy.id,
+          { custom_domain: 'legacy.proof.test', custom_domain_token: null },
+          first,
+        ),
+      ).toBe(true);
+      expect(await store.getStatusPage(ws.workspace.id, legacy.id)).toEqual({ ...legacy, ...first });
+    });
+
+    it('domains due a check: never checked or checked before the time, oldest first, at most the limit', async () => {
+      const { store, ws } = ctx();
+      const other = fixtures.workspace();
+      await store.createWorkspace(other);
+      const withDomain = (workspaceId: string, name: string, checkedAt: Date | null) =>
+        statusPage(workspaceId, {
+          custom_domain: name,
+          ...freshProof(name),
+          ...(checkedAt
+            ? { custom_domain_status: 'verified' as const, custom_domain_checked_at: checkedAt }
+            : {}),
+        });
+      const fresh = withDomain(ws.workspace.id, 'new.due.test', null);
+      const old = withDomain(other.workspace.id, 'old.due.test', at(1));
+      const older = withDomain(ws.workspace.id, 'older.due.test', at(0));
+      const recent = withDomain(ws.workspace.id, 'recent.due.test', at(10));
+      for (const p of [recent, old, fresh, older, statusPage(ws.workspace.id)])
+        await store.insertStatusPage(p);
+      const due = await store.listDomainsDue(at(5), 10);
+      expect(due.map((p) => p.custom_domain)).toEqual(['new.due.test', 'older.due.test', 'old.due.test']);
+      expect(due[1]).toEqual(older);
+      expect((await store.listDomainsDue(at(5), 2)).map((p) => p.custom_domain)).toEqual([
+        'new.due.test',
+        'older.due.test',
+      ]);
+      expect(await store.listDomainsDue(at(0), 10)).toEqual([fresh]);
     });
 
     it('updated whole, listed newest first with a cursor, and deleted with its incidents', async () => {
@@ -126,6 +261,8 @@ contract('StatusPageStore', (ctx) => {
       const rest = await store.listStatusPages(ws.workspace.id, { limit: 2, cursor: first.next_cursor! });
       expect(rest.data.map((p) => p.id)).toEqual([pages[0]!.id]);
       expect(rest.next_cursor).toBeNull();
+      expect(await store.countStatusPages(ws.workspace.id)).toBe(3);
+      expect(await store.countStatusPages(randomUUID())).toBe(0);
 
       const edited = {
         ...pages[0]!,

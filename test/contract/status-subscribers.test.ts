@@ -6,8 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { freshProof } from '../../control-plane/src/domain/status-pages/custom-domain-proof.js';
 import type { Incident, StatusPage } from '../../control-plane/src/domain/status-pages/status-page-store.js';
 import type {
+  RecipientBudget,
   StatusSubscriber,
   SubscriberMail,
 } from '../../control-plane/src/domain/status-pages/subscriber-store.js';
@@ -23,6 +25,7 @@ const page = (workspaceId: string): StatusPage => ({
   name: 'Acme',
   slug: `acme-${randomUUID().slice(0, 6)}`,
   custom_domain: null,
+  ...freshProof(null),
   visibility: 'public',
   password_hash: null,
   cookie_secret: 'k',
@@ -88,12 +91,20 @@ const incident = (p: StatusPage, updateAt: Date): Incident => ({
   version: 1,
 });
 
+/** A budget of its own for each call unless `key` is given. */
+const budget = (over: Partial<RecipientBudget> = {}): RecipientBudget => ({
+  key: randomUUID(),
+  windowStart: new Date(0),
+  max: 5,
+  ...over,
+});
+
 const confirmed = async (store: Store, p: StatusPage, when: Date) => {
   const s = await store.addSubscriber(subscriber(p));
-  expect(await store.requestConfirmation(s.id, when, new Date(0), confirmMail(s, when))).toBe(true);
+  expect(await store.requestConfirmation(s.id, when, new Date(0), confirmMail(s, when), budget())).toBe(true);
   const hash = randomUUID();
   await store.setConfirmToken(s.id, hash, new Date(when.getTime() + HOUR));
-  return (await store.confirmSubscriber(hash, when))!;
+  return (await store.confirmSubscriber(hash, p.id, when))!;
 };
 
 contract('StatusSubscriberStore', (ctx) => {
@@ -110,12 +121,12 @@ contract('StatusSubscriberStore', (ctx) => {
 
       await store.setConfirmToken(s.id, 'h1', at(60));
       expect(await store.getSubscriberByConfirmHash('h1')).toMatchObject({ id: s.id });
-      expect(await store.confirmSubscriber('h1', at(60))).toBeNull(); // expired at that instant
+      expect(await store.confirmSubscriber('h1', p.id, at(60))).toBeNull(); // expired at that instant
       await store.setConfirmToken(s.id, 'h2', at(120));
-      expect(await store.confirmSubscriber('h1', at(1))).toBeNull(); // replaced
-      const c = await store.confirmSubscriber('h2', at(1));
+      expect(await store.confirmSubscriber('h1', p.id, at(1))).toBeNull(); // replaced
+      const c = await store.confirmSubscriber('h2', p.id, at(1));
       expect(c).toMatchObject({ id: s.id, status: 'confirmed', confirm_hash: null, confirmed_at: at(1) });
-      expect(await store.confirmSubscriber('h2', at(1))).toBeNull(); // single use
+      expect(await store.confirmSubscriber('h2', p.id, at(1))).toBeNull(); // single use
       expect(await store.countSubscribers(ws.workspace.id, p.id)).toBe(1);
 
       const later = subscriber(p, { created_at: at(5) });
@@ -139,10 +150,16 @@ contract('StatusSubscriberStore', (ctx) => {
       const p = page(ws.workspace.id);
       await store.insertStatusPage(p);
       const s = await store.addSubscriber(subscriber(p));
-      expect(await store.requestConfirmation(s.id, at(0), at(-60), confirmMail(s, at(0)))).toBe(true);
-      expect(await store.requestConfirmation(s.id, at(10), at(-50), confirmMail(s, at(10)))).toBe(false);
+      expect(await store.requestConfirmation(s.id, at(0), at(-60), confirmMail(s, at(0)), budget())).toBe(
+        true,
+      );
+      expect(await store.requestConfirmation(s.id, at(10), at(-50), confirmMail(s, at(10)), budget())).toBe(
+        false,
+      );
       expect(await store.listDueMails(at(100), 10)).toHaveLength(1);
-      expect(await store.requestConfirmation(s.id, at(70), at(10), confirmMail(s, at(70)))).toBe(true);
+      expect(await store.requestConfirmation(s.id, at(70), at(10), confirmMail(s, at(70)), budget())).toBe(
+        true,
+      );
       expect(await store.listDueMails(at(100), 10)).toMatchObject([
         { id: `confirm:${s.id}`, due_at: at(70) },
       ]);
@@ -152,6 +169,81 @@ contract('StatusSubscriberStore', (ctx) => {
       expect(await store.getSubscriber(ws.workspace.id, p.id, s.id)).toBeNull();
       expect(await store.getSubscriber(ws.workspace.id, p.id, c.id)).not.toBeNull();
       expect((await store.listDueMails(at(100), 10)).map((m) => m.subscriber_id)).toEqual([c.id]);
+    });
+  });
+
+  describe('confirmation', () => {
+    it('a token confirms only on its own page, and a try on another page leaves it usable', async () => {
+      const { store, ws } = ctx();
+      const a = page(ws.workspace.id);
+      const b = page(ws.workspace.id);
+      await store.insertStatusPage(a);
+      await store.insertStatusPage(b);
+      const s = await store.addSubscriber(subscriber(a));
+      await store.setConfirmToken(s.id, 'ha', at(60));
+      expect(await store.confirmSubscriber('ha', b.id, at(1))).toBeNull();
+      expect(await store.getSubscriber(ws.workspace.id, a.id, s.id)).toMatchObject({
+        status: 'pending',
+        confirm_hash: 'ha',
+      });
+      expect(await store.confirmSubscriber('ha', a.id, at(1))).toMatchObject({
+        id: s.id,
+        status: 'confirmed',
+      });
+    });
+
+    it('a recipient budget counts confirmations over pages, refuses past its max, starts afresh, is pruned', async () => {
+      const { store, ws } = ctx();
+      const key = randomUUID();
+      const pages = [page(ws.workspace.id), page(ws.workspace.id), page(ws.workspace.id)];
+      for (const p of pages) await store.insertStatusPage(p);
+      const subs = await Promise.all(pages.map((p) => store.addSubscriber(subscriber(p))));
+      const ask = (s: StatusSubscriber, when: Date, windowStart: Date) =>
+        store.requestConfirmation(
+          s.id,
+          when,
+          new Date(0),
+          confirmMail(s, when),
+          budget({ key, windowStart, max: 2 }),
+        );
+      expect(await ask(subs[0]!, at(0), at(-60))).toBe(true);
+      expect(await ask(subs[1]!, at(1), at(-59))).toBe(true);
+      // Full: nothing changes (no mail, no confirm_sent_at, so the reader may ask again later).
+      expect(await ask(subs[2]!, at(2), at(-58))).toBe(false);
+      expect(await store.getSubscriber(ws.workspace.id, pages[2]!.id, subs[2]!.id)).toMatchObject({
+        confirm_sent_at: null,
+      });
+      expect((await store.listDueMails(at(100), 10)).map((m) => m.subscriber_id).sort()).toEqual(
+        [subs[0]!.id, subs[1]!.id].sort(),
+      );
+      // Another key has its own budget.
+      expect(
+        await store.requestConfirmation(
+          subs[2]!.id,
+          at(2),
+          new Date(0),
+          confirmMail(subs[2]!, at(2)),
+          budget({ max: 1 }),
+        ),
+      ).toBe(true);
+      const p4 = page(ws.workspace.id);
+      await store.insertStatusPage(p4);
+      const s4 = await store.addSubscriber(subscriber(p4));
+      // The window began at 0, before the one asked about (from 30): a new window, counting one.
+      expect(await ask(s4, at(90), at(30))).toBe(true);
+      const p5 = page(ws.workspace.id);
+      await store.insertStatusPage(p5);
+      const s5 = await store.addSubscriber(subscriber(p5));
+      expect(await ask(s5, at(91), at(31))).toBe(true);
+      const p6 = page(ws.workspace.id);
+      await store.insertStatusPage(p6);
+      const s6 = await store.addSubscriber(subscriber(p6));
+      expect(await ask(s6, at(92), at(32))).toBe(false);
+      // Pruning takes budgets whose window began before the time given (the other key's began at 2).
+      expect(await store.pruneRecipientBudgets(at(2), 10)).toBe(0);
+      expect(await store.pruneRecipientBudgets(at(91), 1)).toBe(1);
+      expect(await store.pruneRecipientBudgets(at(91), 10)).toBe(1);
+      expect(await ask(s6, at(93), at(0))).toBe(true); // gone: a fresh budget
     });
   });
 

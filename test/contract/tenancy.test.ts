@@ -23,6 +23,12 @@ contract('TenancyStore', (c) => {
     expect(await store.getEscalationPolicy(ws.workspace.id, ws.defaultPolicy.id)).toEqual(ws.defaultPolicy);
   });
 
+  it('names the only workspace while there is one, none once there are two', async () => {
+    expect(await store.getOnlyWorkspace()).toEqual(ws.workspace);
+    await store.createWorkspace(fixtures.workspace());
+    expect(await store.getOnlyWorkspace()).toBeNull();
+  });
+
   it('refuses a taken subdomain and writes nothing of the second workspace', async () => {
     const dup = fixtures.workspace(ws.workspace.subdomain);
     await expect(store.createWorkspace(dup)).rejects.toMatchObject({ code: 'conflict' });

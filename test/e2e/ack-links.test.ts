@@ -149,7 +149,7 @@ describe('one-click acknowledge', () => {
       json: { name: 'hook', type: 'webhook', config: { url: rx.url('/ack-hook') } },
     });
     const slack = await w.api('POST', '/channels', {
-      json: { name: 'slack', type: 'slack', config: { url: rx.url('/ack-slack/T0/B0/x') } },
+      json: { name: 'Ops chat', type: 'slack', config: { url: rx.url('/ack-slack/T0/B0/x') } },
     });
     const policy = await w.api('POST', '/escalation-policies', {
       json: {
@@ -183,6 +183,8 @@ describe('one-click acknowledge', () => {
     expect(tokenOf(hookUrl)).not.toBe(tokenOf(slackUrl));
     expect(hookUrl.pathname).toBe(`/ack/${alert.id}`);
 
+    // The page and the alert name the channel by its name, never by its URL.
+    expect((await get(slackUrl)).text).toContain('sent to Ops chat by slack');
     expect((await post(slackUrl, tokenOf(slackUrl))).status).toBe(200);
     const after = await statusOf(w, alert.id);
     expect(after.acknowledged_by).toEqual({
@@ -190,7 +192,20 @@ describe('one-click acknowledge', () => {
       user_id: null,
       channel_id: slack.body.id,
       via: 'slack',
-      recipient: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/…$/),
+      recipient: 'Ops chat',
+    });
+    const again = await get(slackUrl);
+    expect(again.text).toContain('It was acknowledged by Ops chat (from the link sent by slack)');
+    expect(again.text).not.toContain('127.0.0.1');
+    // The webhook is told who acknowledged it, by name.
+    await waitFor(
+      async () => rx.on('/ack-hook').find((x) => x.json.event === 'alert.acknowledged'),
+      (x) => x !== undefined,
+      { what: 'the webhook told of the acknowledge' },
+    );
+    expect(rx.on('/ack-hook').find((x) => x.json.event === 'alert.acknowledged')!.json).toMatchObject({
+      alert: { id: alert.id, status: 'acknowledged' },
+      by: 'Ops chat (from the link in their slack notification)',
     });
   });
 
@@ -222,5 +237,39 @@ describe('one-click acknowledge', () => {
     expect((await get(link)).status).toBe(404);
     expect((await post(link, tokenOf(link))).status).toBe(404);
     expect(await h.store.listContactMethods(w.workspace.id, member.user.id)).toEqual([]);
+  });
+
+  it('a user demoted to viewer: the link sent before honours the role they have now', async () => {
+    const w = await h.workspace('ack-demoted');
+    const member = await w.userWithKey('member', 'demoted@ack-demoted.test');
+    const policy = await w.api('POST', '/escalation-policies', {
+      json: { name: 'member', steps: [{ wait_minutes: 0, notify_user_ids: [member.user.id] }] },
+    });
+    const { alert } = await raiseAlert(
+      h.store,
+      {
+        workspace_id: w.workspace.id,
+        source_type: 'integration',
+        source_id: 'src-1',
+        cause: 'webhook',
+        dedup_key: 'demoted',
+        title: 'Queue stuck',
+        escalation_policy_id: policy.body.id,
+      },
+      h.clock.now(),
+    );
+    const link = await linkInMail('demoted@ack-demoted.test', 'Queue stuck');
+    expect((await w.api('PATCH', `/users/${member.user.id}`, { json: { role: 'viewer' } })).status).toBe(200);
+    const page = await get(link);
+    expect(page.status).toBe(403);
+    expect(page.text).toContain('no longer allows acknowledging');
+    expect(page.text).not.toContain('>Acknowledge</button>');
+    const refused = await post(link, tokenOf(link));
+    expect(refused.status).toBe(403);
+    expect((await statusOf(w, alert.id)).status).toBe('open');
+    // Made a member again, the same link works: it was never burnt.
+    expect((await w.api('PATCH', `/users/${member.user.id}`, { json: { role: 'member' } })).status).toBe(200);
+    expect((await post(link, tokenOf(link))).status).toBe(200);
+    expect((await statusOf(w, alert.id)).status).toBe('acknowledged');
   });
 });

@@ -317,7 +317,7 @@ describe('escalation', () => {
     );
     const mail = smtp.mails.find((m) => m.rcpt.includes('oncall@esc-run.test'))!;
     expect(mail.subject).toBe('[Lookout esc-run] CRITICAL: Disk full (esc)');
-    expect(mail.text).toContain(alert.id);
+    expect(mail.text).toContain(`/alerts/${alert.id}`);
 
     const detail = await w.api('GET', `/alerts/${alert.id}`);
     expect(detail.body.escalation).toMatchObject({ policy_id: policy.body.id, next_step: 1, round: 0 });
@@ -340,15 +340,27 @@ describe('escalation', () => {
       status: 'acknowledged',
       acknowledged_by: { type: 'user', user_id: member.user.id, api_key_id: member.keyId },
     });
+    // The webhook it reached is told, naming who acknowledged it (Slack follows "resolved" only).
+    const told = await waitFor(
+      async () => rx.on('/esc-run').find((x) => x.json.event === 'alert.acknowledged'),
+      (x) => x !== undefined,
+      { what: 'the acknowledge on the webhook' },
+    );
+    expect(told!.json).toMatchObject({
+      alert: { id: alert.id, status: 'acknowledged' },
+      by: 'oncall@esc-run.test',
+    });
     // the repeat would have been due now; nothing more is sent
     h.clock.advance(60 * MIN);
     const sentinel = await raise(w, 'sentinel', { policy: policy.body.id });
+    const steps = () => rx.on('/esc-run').filter((x) => x.json.event === 'alert.notification');
     await waitFor(
-      async () => rx.on('/esc-run').length,
+      async () => steps().length,
       (n) => n === 2,
       { what: 'the sentinel alert notified' },
     );
-    expect(rx.on('/esc-run')[1]!.json.alert.id).toBe(sentinel.id);
+    expect(steps()[1]!.json.alert.id).toBe(sentinel.id);
+    expect(rx.on('/esc-run')).toHaveLength(3);
     expect(rx.on('/slack/esc-run')).toHaveLength(1);
 
     const timeline = (await w.api('GET', `/alerts/${alert.id}`)).body.timeline;
@@ -358,10 +370,24 @@ describe('escalation', () => {
     expect(kinds[0]).toBe('raised  ');
     // step 1's two notifications go out together, in either order
     expect(kinds.slice(1, 3).sort()).toEqual(['notification email sent', 'notification webhook sent']);
-    expect(kinds.slice(3)).toEqual(['notification slack sent', 'acknowledged  ']);
+    // the follow-up comes after the acknowledge it tells of
+    expect(kinds.slice(3)).toEqual([
+      'notification slack sent',
+      'acknowledged  ',
+      'notification webhook sent',
+    ]);
     const email = timeline.find((e: { via?: string }) => e.via === 'email');
     expect(email).toMatchObject({ to: 'oncall@esc-run.test', user_id: member.user.id, step: 0, round: 0 });
-    expect(timeline.at(-1).by.user_id).toBe(member.user.id);
+    // Each names who it went to (the channel's name, not its URL) and what it told.
+    const toldNames = timeline
+      .filter((e: { type: string }) => e.type === 'notification')
+      .map((e: { event: string; via: string; name: string }) => `${e.event} ${e.via} ${e.name}`);
+    expect(toldNames.slice(0, 2).sort()).toEqual([
+      'raised email oncall@esc-run.test',
+      'raised webhook hook /esc-run',
+    ]);
+    expect(toldNames.slice(2)).toEqual(['raised slack slack', 'acknowledged webhook hook /esc-run']);
+    expect(timeline.at(-2).by.user_id).toBe(member.user.id);
   });
 
   it('a failing webhook is retried and every attempt is on the timeline; resolving stops the escalation', async () => {
@@ -394,12 +420,20 @@ describe('escalation', () => {
     expect(res.body.resolved).toHaveLength(1);
     h.clock.advance(10 * MIN);
     const sentinel = await raise(w, 's', { policy: policy.body.id });
+    const steps = () => rx.on('/esc-retry').filter((x) => x.json.event === 'alert.notification');
     await waitFor(
-      async () => rx.on('/esc-retry').length,
+      async () => steps().length,
       (n) => n === 4,
       { what: 'sentinel' },
     );
-    expect(rx.on('/esc-retry')[3]!.json.alert.id).toBe(sentinel.id);
+    expect(steps()[3]!.json.alert.id).toBe(sentinel.id);
+    // the webhook it reached (at the third attempt) heard it resolved, once; no further step
+    expect(
+      rx
+        .on('/esc-retry')
+        .filter((x) => x.json.event === 'alert.resolved')
+        .map((x) => x.json.alert.id),
+    ).toEqual([alert.id]);
     const t = (await w.api('GET', `/alerts/${alert.id}`)).body.timeline;
     expect(
       t.map((e: { type: string; outcome?: string; status_code?: number }) => [
@@ -413,6 +447,7 @@ describe('escalation', () => {
       ['notification', 'retrying', 502],
       ['notification', 'sent', 200],
       ['resolved', null, null],
+      ['notification', 'sent', 200],
     ]);
   });
 });

@@ -70,7 +70,10 @@ const createAndCheck = async (api: Api, name: string) => {
   return created.body.id as string;
 };
 
-/** The check-now results of a monitor, by location. */
+/**
+ * The results of runs asked for, by location: a new monitor's first check (asked by its creation) and
+ * the check-now, so two per location once both ran.
+ */
 const runsOf = async (api: Api, id: string) => {
   const r = await api('GET', `/monitors/${id}/results?limit=100`);
   return (r.body.data as { location: string; ok: boolean; run_now_request_id: string | null }[]).filter(
@@ -86,9 +89,10 @@ describe('check now right after creating a monitor', () => {
     await startAgent('us-east');
     const runs = await waitFor(
       () => runsOf(w.api, id),
-      (rs) => new Set(rs.map((r) => r.location)).size === 2,
-      { what: 'check-now results from both regions', timeoutMs: 30_000 },
+      (rs) => rs.length === 4,
+      { what: 'first-check and check-now results from both regions', timeoutMs: 30_000 },
     );
+    expect(runs.map((r) => r.location).sort()).toEqual(['eu-west', 'eu-west', 'us-east', 'us-east']);
     expect(runs.every((r) => r.ok)).toBe(true);
   });
 
@@ -99,10 +103,10 @@ describe('check now right after creating a monitor', () => {
     for (const id of ids) {
       const runs = await waitFor(
         () => runsOf(w.api, id),
-        (rs) => new Set(rs.map((r) => r.location)).size === 2,
-        { what: `check-now results of ${id} from both regions`, timeoutMs: 30_000 },
+        (rs) => rs.length === 4,
+        { what: `first-check and check-now results of ${id} from both regions`, timeoutMs: 30_000 },
       );
-      expect(runs.map((r) => r.location).sort()).toEqual(['eu-west', 'us-east']);
+      expect(runs.map((r) => r.location).sort()).toEqual(['eu-west', 'eu-west', 'us-east', 'us-east']);
     }
   });
 });

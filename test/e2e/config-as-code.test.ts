@@ -319,6 +319,72 @@ describe('lookout export, plan, apply', () => {
     expect(await count(w, '/integrations')).toBe(1);
   });
 
+  it('an unset variable keeps the workspace’s secret: plan says so, and apply changes only what else changed', async () => {
+    const w = await h.workspace('cac-keep');
+    await fill(w);
+    const text = (await cli(w, w.adminKey, ['export'])).stdout;
+    const edited = text.replace(
+      /(display_name: Database\n(?:.*\n)*?\s+check_interval_seconds:) 60/,
+      '$1 300',
+    );
+    expect(edited).not.toBe(text);
+    const path = file('keep.yaml', edited);
+    // No secret variable set at all: only the monitor's interval changes.
+    const plan = await cli(w, w.adminKey, ['plan', '-f', path]);
+    expect(plan.code, plan.stderr + plan.stdout).toBe(2);
+    const lines = plan.stdout.trim().split('\n');
+    expect(lines).toContain('~ monitor "Database"');
+    expect(lines).toContain('    check_interval_seconds: 60 → 300');
+    expect(lines).toContain(
+      '= monitor "Checkout" auth.password: kept as it is in the workspace (MONITOR_CHECKOUT_AUTH_PASSWORD is not set)',
+    );
+    expect(lines, plan.stdout).toContain(
+      '= status page "status" password: kept as it is in the workspace (STATUS_PAGE_STATUS_PASSWORD is not set)',
+    );
+    expect(lines.at(-1)).toBe('Plan: 0 to create, 1 to change, 0 to delete.');
+    const applied = await cli(w, w.adminKey, ['apply', '-f', path]);
+    expect(applied.code, applied.stderr).toBe(0);
+    const monitors = (await h.store.listMonitors(w.workspace.id, { limit: 10 })).data;
+    expect(monitors.find((m) => m.display_name === 'Checkout')?.auth).toEqual({
+      type: 'basic',
+      username: 'probe',
+      password: 's3cret',
+    });
+    expect(monitors.find((m) => m.display_name === 'Database')?.check_interval_seconds).toBe(300);
+    expect(monitors.find((m) => m.display_name === 'Orders API')?.request_headers).toMatchObject({
+      'X-Api-Key': 'k-123',
+    });
+    // A changed field whose secret the plan cannot know (the endpoint's user, without its password) is refused.
+    const user = file('user.yaml', edited.replace('username: probe', 'username: robot'));
+    const refused = await cli(w, w.adminKey, ['plan', '-f', user]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /monitors\[\d+\]\.auth\.password needs the environment variable MONITOR_CHECKOUT_AUTH_PASSWORD, which is not set: auth changes/,
+    );
+  });
+
+  it('a variable outside a secret field is refused and never expanded, so plan cannot print a variable', async () => {
+    const w = await h.workspace('cac-leak');
+    const path = file(
+      'leak.yaml',
+      [
+        'monitors:',
+        `  - display_name: leak ${ref('LOOKOUT_API_KEY')}`,
+        '    monitor_type: tcp',
+        '    url: db.example.com',
+        '    port: 5432',
+        '',
+      ].join('\n'),
+    );
+    const r = await cli(w, w.adminKey, ['plan', '-f', path]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `monitors[0].display_name takes no ${ref('LOOKOUT_API_KEY')}: only secret fields (passwords, tokens, credential headers) are read from the environment`,
+    );
+    expect(r.stdout + r.stderr).not.toContain(w.adminKey);
+    expect((await w.api('GET', '/monitors')).body.data).toEqual([]);
+  });
+
   it('a viewer’s key exports what it may read and is refused at apply, which changes nothing', async () => {
     const w = await h.workspace('cac-viewer');
     await fill(w);
@@ -332,7 +398,7 @@ describe('lookout export, plan, apply', () => {
     const path = file('viewer.yaml', edited.replace(/escalation_policies:\n(?: {2}.*\n)*/, ''));
     const before = await counts(w);
     // What a viewer sees masked is exported as ${NAME} too; the variables export names are set.
-    const named = exported.stderr.match(/before plan or apply: (.*)/)?.[1]?.split(', ') ?? [];
+    const named = exported.stderr.match(/keeps the workspace's value\): (.*)/)?.[1]?.split(', ') ?? [];
     expect(named).toContain('MONITOR_ORDERS_API_REQUEST_BODY');
     const env = Object.fromEntries(named.map((n) => [n, 'a placeholder value']));
     const applied = await cli(w, viewer.key, ['apply', '-f', path], env);
@@ -381,7 +447,7 @@ describe('lookout export, plan, apply', () => {
     const lines = r.stderr.trim().split('\n');
     const bad = join(dir, 'bad.yaml');
     expect(lines).toEqual([
-      `${bad}:24: heartbeats[0].grace_seconds needs the environment variable NOT_SET_ANYWHERE, which is not set`,
+      `${bad}:24: heartbeats[0].grace_seconds takes no ${ref('NOT_SET_ANYWHERE')}: only secret fields (passwords, tokens, credential headers) are read from the environment; write $\${ for a literal \${`,
       `${bad}:9: monitors[1].monitor_type must be one of: http, api, dns, tcp, domain`,
       `${bad}:11: monitors[1].colour is not a known field`,
       `${bad}:23: heartbeats[0].period_seconds must be at least 60`,

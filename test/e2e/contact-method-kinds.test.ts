@@ -211,11 +211,11 @@ describe('contact methods through each service', () => {
       user_id: member.user.id,
       channel_id: null,
       via: 'telegram',
-      recipient: 'Telegram chat 123456789',
+      recipient: member.user.email,
     });
 
-    // Resolved: the kinds that follow an alert (Telegram, ntfy, Pushover) get a short "resolved", once;
-    // SMS (each text costs) and email do not; unverified methods still nothing.
+    // Resolved: every way the user was reached gets a short "resolved" saying how long it lasted, once
+    // (their account email and each verified method); unverified methods still nothing.
     const counts = () => [telegram, ntfy, twilio, pushover].map((s) => s.requests.length);
     const atAck = counts();
     expect(
@@ -230,11 +230,16 @@ describe('contact methods through each service', () => {
               e.type === 'notification' && e.step === null && e.outcome === 'sent',
           ),
         );
-    const followed = await waitFor(resolvedFollowUps, (f) => f.length >= 3, {
+    const followed = await waitFor(resolvedFollowUps, (f) => f.length >= 6, {
       what: 'the resolved follow-ups',
     });
-    expect(followed.map((e: { via: string }) => e.via).sort()).toEqual(['ntfy', 'pushover', 'telegram']);
-    expect(counts()).toEqual([atAck[0]! + 1, atAck[1]! + 1, atAck[2]!, atAck[3]! + 1]);
+    expect(followed.map((e: { via: string }) => e.via).sort()).toEqual(
+      ['email', 'email', 'ntfy', 'pushover', 'telegram', 'twilio_sms'].sort(),
+    );
+    expect(counts()).toEqual([atAck[0]! + 1, atAck[1]! + 1, atAck[2]! + 1, atAck[3]! + 1]);
+    expect(twilio.requests.at(-1)!.form.get('Body')).toMatch(/^RESOLVED after \d+(s|m)/);
+    const recoveryMail = smtp.mails.filter((m) => m.subject?.includes('RESOLVED after'));
+    expect(recoveryMail.flatMap((m) => m.rcpt).sort()).toEqual([member.user.email, 'mo-pager@cm-kinds.test']);
     const resolvedTg = telegram.requests.at(-1)!;
     expect(resolvedTg.path).toBe(`/bot${BOT}/sendMessage`);
     expect(resolvedTg.json).toMatchObject({ chat_id: '123456789' });

@@ -22,7 +22,8 @@ import { waitFor } from '../support/wait.js';
 /**
  * The escalation scheduler across real OS processes on one SQLite file, with a clock the test moves
  * (test/support/control-plane-child.js): two control planes never send a step twice; a control plane
- * killed mid-escalation and replaced loses no step and repeats none.
+ * killed mid-escalation and replaced loses no step and repeats none; a recovery notice survives a
+ * restart and a kill mid-notice the same way.
  */
 const T0 = Date.parse('2026-06-01T12:00:00Z');
 const MIN = 60_000;
@@ -296,5 +297,75 @@ describe('durable escalation', () => {
       { what: 'step 2' },
     );
     expect(rx.on('/mid-a')[1]!.json.step).toBe(1);
+  });
+
+  it('resolved while no control plane runs: the one started hours later sends the recovery notice, once; killed mid-notice, it is finished after the lease', async () => {
+    now = T0;
+    const data = join(dir, 'recovery');
+    const rx = await startReceiver({ nowSeconds: () => Math.floor(now / 1000) });
+    open.push(rx);
+    const s = await setup(data, rx, ['/rec-a', '/rec-b'], [{ wait: 0, hooks: [0, 1] }]);
+    const alert = await s.raise('rec');
+    const first = await startChild(data);
+    await waitFor(
+      async () => rx.hits.length,
+      (n) => n === 2,
+      { what: 'the alert on both hooks' },
+    );
+    await waitFor(
+      async () => (await s.store.getAlert(s.workspace.id, alert.id))?.escalation,
+      (e) => e?.finished === true && e.claim === null,
+      { what: 'the step recorded as done' },
+    );
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    // Resolved (its source recovered) while nothing runs; the next control plane starts hours later.
+    now = T0 + 5 * MIN;
+    expect(
+      (await s.store.resolveAlert(s.workspace.id, alert.id, { type: 'system' }, new Date(now))).outcome,
+    ).toBe('resolved');
+    now = T0 + 3 * 60 * MIN;
+    rx.hold('/rec-b'); // B's recovery notice arrives and is never answered
+    const second = await startChild(data);
+    await waitFor(
+      async () => [rx.on('/rec-a').length, rx.pending.length],
+      ([a, b]) => a === 2 && b === 1,
+      { what: 'the recovery notice to A, and to B in flight' },
+    );
+    const followKeyA = `${alert.id}:follow:resolved:channel:${s.channels[0]!.id}`;
+    await waitFor(
+      async () => s.store.hasSentDelivery(followKeyA),
+      (sent) => sent,
+      { what: 'A logged as sent' },
+    );
+    second.child.kill('SIGKILL');
+    await exited(second.child);
+    rx.hold('/rec-b', false);
+    const third = await startChild(data);
+    now += 31_000; // past the dead one's lease
+    await third.setClock(now);
+    await waitFor(
+      async () => rx.on('/rec-b').length,
+      (n) => n === 2,
+      { what: 'the recovery notice to B after the lease' },
+    );
+    await waitFor(
+      async () => (await s.store.getAlert(s.workspace.id, alert.id))?.escalation_due_at,
+      (due) => due === null,
+      { what: 'the follow-up finished' },
+    );
+    now += 60 * MIN;
+    await third.setClock(now);
+    await jobPassed(`http://127.0.0.1:${third.port}`, 'alert-follow-ups', now);
+    // A once (logged as sent before the kill, skipped after); B at least once, under one delivery id.
+    const resolved = (path: string) => rx.on(path).filter((h) => h.json.event === 'alert.resolved');
+    expect(resolved('/rec-a')).toHaveLength(1);
+    expect(resolved('/rec-b')).toHaveLength(1);
+    expect(resolved('/rec-b')[0]!.headers['x-lookout-delivery']).toBe(
+      rx.pending[0]!.headers['x-lookout-delivery'],
+    );
+    expect(resolved('/rec-a')[0]!.json.alert).toMatchObject({ id: alert.id, duration_seconds: 300 });
+    expect(rx.hits.every((h) => h.verified)).toBe(true);
+    third.child.kill('SIGKILL');
   });
 });

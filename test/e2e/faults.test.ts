@@ -152,8 +152,12 @@ describe('faults', () => {
       (rs) => rs.some((r) => Date.parse(r.scheduled_at) > up + 2000),
       { what: 'results after the restart', timeoutMs: 30_000 },
     );
-    const slots = results.map((r) => Date.parse(r.scheduled_at)).sort((a, b) => a - b);
     expect(new Set(results.map((r) => r.id)).size).toBe(results.length);
+    // The scheduled runs (not the first check the create asked for at once):
+    const slots = results
+      .filter((r) => r.run_now_request_id === null)
+      .map((r) => Date.parse(r.scheduled_at))
+      .sort((a, b) => a - b);
     // results scheduled while the control plane was down arrived later, replayed from the buffer
     expect(slots.filter((t) => t > down && t < up).length).toBeGreaterThanOrEqual(3);
     // and no slot is missing: consecutive runs are exactly one interval apart
@@ -252,7 +256,7 @@ describe('faults', () => {
 
   it('a first failure asks the other region to check now, through the other control plane', async () => {
     const data = join(dir, 'confirm');
-    healthy = false;
+    healthy = true;
     const targetPort = await startTarget();
     const cp1 = await startControlPlane(data);
     const key = cp1.key!;
@@ -268,16 +272,23 @@ describe('faults', () => {
         check_interval_seconds: 10,
       })
     ).body;
+    // The create's first checks (asked for at once, in both regions) pass; then the target fails.
+    await waitFor(
+      () => allResults(h1, key, m.id),
+      (list) => new Set(list.filter((r) => r.run_now_request_id && r.ok).map((r) => r.location)).size === 2,
+      { what: 'the first checks', timeoutMs: 25_000 },
+    );
+    healthy = false;
     const rs = await waitFor(
       () => allResults(h1, key, m.id),
-      (list) => list.some((r) => r.run_now_request_id),
+      (list) => list.some((r) => r.run_now_request_id && !r.ok),
       { what: 'a confirmation run', timeoutMs: 25_000 },
     );
-    const first = [...rs].sort((a, b) => a.received_at.localeCompare(b.received_at))[0]!;
+    const first = rs.filter((r) => !r.ok).sort((a, b) => a.received_at.localeCompare(b.received_at))[0]!;
     expect(first.run_now_request_id).toBeNull();
     // Both regions' first runs can fail close together, each asking the other: so every
     // confirmation must follow a scheduled failure in the *other* region, never its own.
-    const confirmations = rs.filter((r) => r.run_now_request_id);
+    const confirmations = rs.filter((r) => r.run_now_request_id && !r.ok);
     for (const c of confirmations) {
       expect(c.ok).toBe(false);
       const cause = rs.find(

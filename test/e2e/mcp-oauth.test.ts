@@ -665,6 +665,38 @@ describe('client registration is bounded (RFC 7591 errors)', () => {
     }
   });
 
+  it('app schemes only in reverse-DNS form: view-source:, filesystem:, ftp:, ws: and a bare word are refused, nothing stored', async () => {
+    const before = storedClients().length;
+    for (const uri of [
+      'view-source:https://assistant.example/cb',
+      'filesystem:https://assistant.example/temporary/cb',
+      'ftp://assistant.example/cb',
+      'ws://127.0.0.1:9000/cb',
+      'wss://assistant.example/cb',
+      'myapp:/cb',
+      'vbscript:msgbox',
+    ]) {
+      const r = await register({ client_name: 'Test Assistant', redirect_uris: [uri] });
+      expect(r.status, uri).toBe(400);
+      const e = await oauthError(r);
+      expect(e.error, uri).toBe('invalid_redirect_uri');
+      expect(e.error_description, uri).toMatch(/must not use the [\w-]+ scheme; use https:/);
+    }
+    expect(storedClients().length).toBe(before);
+  });
+
+  it('client_name is at most 100 characters', async () => {
+    const before = storedClients().length;
+    const long = await register({ client_name: 'x'.repeat(101), redirect_uris: [REDIRECT] });
+    expect(long.status).toBe(400);
+    const e = await oauthError(long);
+    expect(e.error).toBe('invalid_client_metadata');
+    expect(e.error_description).toBe('client_name must be at most 100 characters (got 101)');
+    expect(storedClients().length).toBe(before);
+    const ok = await register({ client_name: 'x'.repeat(100), redirect_uris: [REDIRECT] });
+    expect(ok.status).toBe(201);
+  });
+
   it('an app with its own scheme completes the whole flow: the code comes back on com.example.app:/cb', async () => {
     const a = await authorizeStepByStep(
       'acme',
@@ -712,6 +744,47 @@ describe('registrations per client address', () => {
       expect((await send('203.0.113.7')).status).toBe(429);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('registered clients are capped per workspace and in all', () => {
+  it('past a cap, 429 with Retry-After until the first unused client expires; then a place is free again', async () => {
+    const capClock = new ManualClock(new Date());
+    const capped = await startHarness(
+      { oauth_registrations_per_hour: 0, oauth_clients_per_workspace: 2, oauth_clients_total: 3 },
+      { clock: capClock },
+    );
+    try {
+      await capped.workspace('acme');
+      await capped.workspace('beta');
+      const send = (sub: string) =>
+        fetchFn(`http://${sub}.localhost:${capped.cp.port}/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ client_name: 'Bot', redirect_uris: [REDIRECT] }),
+        });
+      expect((await send('acme')).status).toBe(201);
+      capClock.advance(60_000);
+      expect((await send('acme')).status).toBe(201);
+      const full = await send('acme');
+      expect(full.status).toBe(429);
+      // The first client expires a day after it registered, a minute ago.
+      expect(full.headers.get('retry-after')).toBe(String(86_400 - 60));
+      const e = await oauthError(full);
+      expect(e.error).toBe('too_many_clients');
+      expect(e.error_description).toMatch(/This workspace has 2 registered OAuth clients, its limit/);
+      // Another workspace has its own places, until the service is full.
+      expect((await send('beta')).status).toBe(201);
+      const all = await send('beta');
+      expect(all.status).toBe(429);
+      expect((await oauthError(all)).error_description).toMatch(/The service has reached its limit/);
+      // A day on, acme's first unused client is gone: one place is free in both scopes.
+      capClock.advance(86_400_000 - 60_000);
+      expect((await send('acme')).status).toBe(201);
+      expect((await send('acme')).status).toBe(429);
+    } finally {
+      await capped.close();
     }
   });
 });

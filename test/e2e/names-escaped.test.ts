@@ -85,6 +85,13 @@ describe('a name with markup in every outgoing message', () => {
     const ownLink = /\n<http:\/\/escaped\.localhost:\d+\/ack\/[0-9a-f-]+\?token=[\w.-]+\|Acknowledge>$/;
     expect(slack.json.text).toMatch(ownLink);
     expect(slack.json.text.replace(ownLink, '')).not.toMatch(/[<>]/);
+
+    // The acknowledge page names the channel the link came through, as text.
+    const link = new URL(hook.json.ack_url);
+    const page = await h.request('GET', link.pathname + link.search, { host: link.host });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('sent to &lt;img src=x onerror=alert(1)&gt; &amp; &lt;!channel&gt;');
+    expect(page.text).not.toContain('<img');
   });
 
   it("a channel test: the channel's name is shown as text too", async () => {

@@ -14,8 +14,9 @@ import { waitFor } from '../support/wait.js';
  * One real alert through every notification kind: a monitor checked by real agent processes in two
  * regions against a real HTTP target that fails, escalated at once to a channel of each kind (each
  * service played by a local double that checks its credential and answers as the service does),
- * acknowledged through the API (PagerDuty and Opsgenie are told), and resolved by the target's
- * recovery (PagerDuty resolves, Opsgenie closes, chat and push kinds get a short "resolved").
+ * acknowledged through the API (PagerDuty, Opsgenie and the webhook are told), and resolved by the
+ * target's recovery (PagerDuty resolves, Opsgenie closes, every other kind — email, webhook and SMS
+ * too — gets a "resolved" saying how long it lasted).
  */
 let rig: Awaited<ReturnType<typeof startRoutingRig>>;
 let svc: Awaited<ReturnType<typeof startService>>;
@@ -61,10 +62,12 @@ const FOLLOW_RESOLVED = [
   'ntfy',
   'gotify',
   'pushover',
+  'webhook',
+  'twilio_sms',
 ];
 
 describe('an alert through every kind', () => {
-  it('raised on every kind, acknowledged on PagerDuty and Opsgenie, resolved everywhere that follows', async () => {
+  it('raised on every kind, acknowledged on PagerDuty, Opsgenie and the webhook, resolved on every kind with how long it lasted', async () => {
     const { h, smtp } = rig;
     const w = await h.workspace('every-kind', 'e2e');
     const channels: Record<string, string> = {};
@@ -119,7 +122,7 @@ describe('an alert through every kind', () => {
     expect(of('pagerduty')[0]!.json).toMatchObject({
       event_action: 'trigger',
       dedup_key: alert.id,
-      payload: { severity: alert.severity, source: `monitor ${monitor.body.id}` },
+      payload: { severity: alert.severity, source: 'Monitor “Checkout API”' },
     });
     expect(of('opsgenie')[0]!).toMatchObject({ path: '/opsgenie/v2/alerts', json: { alias: alert.id } });
     expect(of('telegram')[0]!.json.text).toContain(alert.title);
@@ -133,14 +136,18 @@ describe('an alert through every kind', () => {
     const raisedCount = svc.requests.length;
     expect(raisedCount).toBe(httpKinds.length);
 
-    // Acknowledged in Lookout: PagerDuty and Opsgenie are told; nobody else.
+    // Acknowledged in Lookout: PagerDuty, Opsgenie and the webhook are told; nobody else.
     const ack = await w.api('POST', '/alerts/acknowledge', { json: { UUIDs: [alert.id] } });
     expect(ack.status).toBe(200);
     await waitFor(
-      async () => [of('pagerduty').length, of('opsgenie').length],
-      ([p, o]) => p === 2 && o === 2,
-      { what: 'acknowledge sent to PagerDuty and Opsgenie' },
+      async () => [of('pagerduty').length, of('opsgenie').length, of('webhook').length],
+      ([p, o, wh]) => p === 2 && o === 2 && wh === 2,
+      { what: 'acknowledge sent to PagerDuty, Opsgenie and the webhook' },
     );
+    expect(of('webhook')[1]!.json).toMatchObject({
+      event: 'alert.acknowledged',
+      alert: { id: alert.id, status: 'acknowledged' },
+    });
     expect(of('pagerduty')[1]!.json).toEqual({
       routing_key: sampleConfigs('').pagerduty!.routing_key,
       event_action: 'acknowledge',
@@ -158,7 +165,7 @@ describe('an alert through every kind', () => {
     await waitFor(
       async () =>
         [...FOLLOW_RESOLVED, 'pagerduty', 'opsgenie'].filter(
-          (k) => of(k).length < (k === 'pagerduty' || k === 'opsgenie' ? 3 : 2),
+          (k) => of(k).length < (['pagerduty', 'opsgenie', 'webhook'].includes(k) ? 3 : 2),
         ),
       (missing) => missing.length === 0,
       { what: 'resolved on every kind that follows' },
@@ -180,9 +187,27 @@ describe('an alert through every kind', () => {
       method: 'PATCH',
       path: '/discord/api/webhooks/1/tok/messages/1100',
     });
-    for (const k of FOLLOW_RESOLVED) expect(of(k), k).toHaveLength(2);
-    expect(of('twilio_sms')).toHaveLength(1);
-    expect(of('webhook')).toHaveLength(1);
+    for (const k of FOLLOW_RESOLVED.filter((k) => k !== 'webhook')) expect(of(k), k).toHaveLength(2);
+    expect(of('webhook')).toHaveLength(3);
+    // Every recovery notice says how long the alert lasted.
+    const lasted = /RESOLVED after \d+(?:s|m(?: \d+s)?)\b/;
+    expect(of('slack')[1]!.json.text).toMatch(lasted);
+    expect(of('twilio_sms')[1]!.form.get('Body')).toMatch(lasted);
+    expect(of('ntfy')[1]!.json.title).toMatch(lasted);
+    expect(of('opsgenie')[2]!.json.note).toMatch(lasted);
+    expect(of('webhook')[2]!.json).toMatchObject({
+      event: 'alert.resolved',
+      alert: { id: alert.id, status: 'resolved', source_name: 'Monitor “Checkout API”' },
+    });
+    expect(of('webhook')[2]!.json.alert.duration_seconds).toBeGreaterThanOrEqual(0);
+    await waitFor(
+      async () => smtp.mails.filter((m) => m.rcpt.includes('oncall@every-kind.test')),
+      (mails) => mails.length === 2,
+      { what: 'the recovery email' },
+    );
+    const recovery = smtp.mails.filter((m) => m.rcpt.includes('oncall@every-kind.test'))[1]!;
+    expect(recovery.subject).toMatch(lasted);
+    expect(recovery.text).toContain('Monitor “Checkout API”');
     expect(unauthorized).toEqual([]);
 
     // The timeline and each channel's log tell the same story.
@@ -195,7 +220,7 @@ describe('an alert through every kind', () => {
       .filter((e) => e.type === 'notification' && e.outcome === 'sent')
       .map((e) => e.via);
     expect(sentVia.filter((v) => v === 'pagerduty')).toHaveLength(3);
-    expect(sentVia.filter((v) => v === 'email')).toHaveLength(1);
+    expect(sentVia.filter((v) => v === 'email')).toHaveLength(2);
     const pdLog = await w.api('GET', `/channels/${channels.pagerduty}/deliveries`);
     expect(
       pdLog.body.data.map((d: { idempotency_key: string }) =>

@@ -52,6 +52,9 @@ if ( ${b.code.trimEnd()}
         : `printf '\\n### block ${i + 1} (README line ${b.line})\\n' >&2\n${b.code}`,
     ),
     'echo "### walkthrough done" >&2',
+    // What the walkthrough leaves behind, for the test to look at.
+    'curl -s "$API/escalation-policies?limit=100" -H "X-API-Key: $KEY" > "$HOME/policies.json"',
+    'curl -s "$API/channels?limit=100" -H "X-API-Key: $KEY" > "$HOME/channels.json"',
   ].join('\n');
 
 const runBash = (source: string, env: Record<string, string>) =>
@@ -87,6 +90,14 @@ afterAll(async () => {
 });
 
 describe('README walkthrough', () => {
+  it('every shell block of the README reaches the server through $BASE or $API, never a fixed address', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const commands = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
+      .flatMap((m) => m[1]!.split('\n'))
+      .filter((line) => !/^\s*#/.test(line) && !line.startsWith('BASE=${BASE:-'));
+    expect(commands.filter((line) => /https?:\/\/demo\.localhost/.test(line))).toEqual([]);
+  });
+
   it('finds the walkthrough’s shell blocks, with no placeholders left in them', () => {
     const blocks = walkthroughBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
     expect(blocks.length).toBeGreaterThanOrEqual(8);
@@ -106,5 +117,13 @@ describe('README walkthrough', () => {
     });
     expect(r.code, r.output).toBe(0);
     expect(r.output).toContain('### walkthrough done');
+    // The workspace's default policy, which every later monitor inherits, notifies no example address.
+    const read = (f: string) => JSON.parse(readFileSync(join(dir, f), 'utf8')).data;
+    const policy = read('policies.json').find((p: { is_default: boolean }) => p.is_default);
+    const channels = new Map<string, string>(
+      read('channels.json').map((c: { id: string; config: { url?: string } }) => [c.id, c.config.url ?? '']),
+    );
+    const notified = policy.steps.flatMap((st: { notify_channel_ids: string[] }) => st.notify_channel_ids);
+    for (const id of notified) expect(channels.get(id), policy.name).not.toMatch(/example\.com/);
   }, 120_000);
 });

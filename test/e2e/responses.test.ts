@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pingResponse } from '../../control-plane/src/http/routes/pings.js';
 import { errorResponse } from '../../control-plane/src/http/serialize.js';
+import { startDnsServer } from '../support/dns-server.js';
 import { type Harness, type Reply, type RequestOptions, startHarness } from '../support/harness.js';
 
 /*
@@ -27,11 +28,17 @@ const DRIVEN_ELSEWHERE: Record<string, string> = {
 
 let h: Harness;
 let doc: Doc;
+let dns: Awaited<ReturnType<typeof startDnsServer>>;
 beforeAll(async () => {
-  h = await startHarness();
+  // Custom domains are checked against a DNS server of our own (it knows no names).
+  dns = await startDnsServer({});
+  h = await startHarness({ custom_domain_dns_servers: [dns.address] });
   doc = (await h.request('GET', '/api/v1/openapi.json', { host: 'demo.localhost' })).body;
 });
-afterAll(() => h.close());
+afterAll(async () => {
+  await h.close();
+  await dns.close();
+});
 
 const operations = (d: Doc): Op[] =>
   Object.entries(d.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
@@ -264,6 +271,11 @@ describe('every route answers with the body it declares', () => {
     await list('/status-pages');
     await call('get', '/status-pages/{id}', { params: { id: pageId } });
     await call('patch', '/status-pages/{id}', { params: { id: pageId }, json: { accent_color: '#123456' } });
+    await call('patch', '/status-pages/{id}', {
+      params: { id: pageId },
+      json: { custom_domain: 'status.responses.test' },
+    });
+    await call('post', '/status-pages/{id}/custom-domain/verify', { params: { id: pageId } });
     const incident = await call('post', '/status-pages/{id}/incidents', {
       params: { id: pageId },
       json: {

@@ -1,18 +1,37 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDnsServer, type Zone } from '../support/dns-server.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 /**
  * Status pages on their own domains (DESIGN.md "Status pages"): `/` on the page's custom_domain, with
  * its machine forms below it, through real HTTP with the Host header; and `/_tls/ask` for Caddy's
- * on-demand TLS.
+ * on-demand TLS. Each domain is proved first by the TXT record its page names, on a real DNS server
+ * (the proof itself: status-custom-domain-proof.test.ts).
  */
 
+const zone: Zone = {};
+let dns: Awaited<ReturnType<typeof startDnsServer>>;
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  dns = await startDnsServer(zone);
+  h = await startHarness({ custom_domain_dns_servers: [dns.address] });
 });
-afterAll(() => h.close());
+afterAll(async () => {
+  await h.close();
+  await dns.close();
+});
+
+/** Publishes the page's TXT record and verifies the domain through the API. */
+const prove = async (
+  api: Awaited<ReturnType<Harness['workspace']>>['api'],
+  page: { id: string; custom_domain_records: { name: string; value: string }[] },
+) => {
+  const { name, value } = page.custom_domain_records[0]!;
+  zone[name] = [{ type: 'TXT', name, data: value }];
+  const r = await api('POST', `/status-pages/${page.id}/custom-domain/verify`);
+  expect(r.body.custom_domain_status, r.text).toBe('verified');
+};
 
 describe('custom domains', () => {
   it('a page answers at / on its custom domain, with its JSON, feeds and badges; workspace hosts keep working', async () => {
@@ -26,6 +45,7 @@ describe('custom domains', () => {
       },
     });
     expect(created.status, created.text).toBe(201);
+    await prove(w.api, created.body);
     const componentId = created.body.components[0].id as string;
     const on = (path: string, host = 'status.acme.test:8443') => h.request('GET', path, { host });
 
@@ -64,9 +84,10 @@ describe('custom domains', () => {
     expect((await on('/api/v2/summary.json', 'status.other.test')).status).toBe(404);
 
     // A new domain moves the page; the old one stops answering once the cache forgets it (5 s).
-    await w.api('PATCH', `/status-pages/${created.body.id}`, {
+    const moved = await w.api('PATCH', `/status-pages/${created.body.id}`, {
       json: { custom_domain: 'status2.acme.test' },
     });
+    await prove(w.api, moved.body);
     h.clock.advance(6_000);
     expect((await on('/api/v2/status.json', 'status2.acme.test')).status).toBe(200);
     expect((await on('/api/v2/status.json')).status).toBe(404);
@@ -74,13 +95,17 @@ describe('custom domains', () => {
 
   it('/_tls/ask says yes only for a page’s custom domain or a workspace host, and is rate limited', async () => {
     const w = await h.workspace('tlsask');
-    await w.api('POST', '/status-pages', {
+    const created = await w.api('POST', '/status-pages', {
       json: { name: 'Ask', slug: 'ask', custom_domain: 'status.ask.test', components: [] },
     });
     const ask = (domain?: string) =>
       h.request('GET', `/_tls/ask${domain === undefined ? '' : `?domain=${encodeURIComponent(domain)}`}`, {
         host: 'localhost',
       });
+    // Not before the domain is proved (a miss is cached 5 s).
+    expect((await ask('status.ask.test')).status).toBe(404);
+    await prove(w.api, created.body);
+    h.clock.advance(6_000);
     expect((await ask('status.ask.test')).status).toBe(200);
     expect((await ask('STATUS.ask.test.')).status).toBe(200);
     expect((await ask('tlsask.localhost')).status).toBe(200);

@@ -100,7 +100,8 @@ describe('status pages API', () => {
       custom_domain: null,
       auto_draft_incidents: false,
       components: [
-        { name: 'API', group: 'Core', monitor_id: api, heartbeat_id: null, status: 'operational' },
+        // Never checked: no data yet, never operational.
+        { name: 'API', group: 'Core', monitor_id: api, heartbeat_id: null, status: 'unknown' },
         { name: 'Support desk', description: 'Mail and chat', status: 'degraded_performance' },
       ],
     });
@@ -190,6 +191,28 @@ describe('status pages API', () => {
     );
   });
 
+  it('an empty name, a bad slug and an unknown monitor: one 422 names all three, on create and on edit', async () => {
+    const w = await h.workspace('sp-bad-three');
+    const unknown = crypto.randomUUID();
+    const fields = (r: { body: { error: { details: { field: string }[] } } }) =>
+      r.body.error.details.map((d) => d.field).sort();
+    const r = await w.api('POST', '/status-pages', {
+      json: { name: '', slug: 'Bad Slug!', components: [{ name: 'API', monitor_id: unknown }] },
+    });
+    expect(r.status).toBe(422);
+    expect(fields(r)).toEqual(['components[0].monitor_id', 'name', 'slug']);
+    const p = await newPage(w, { name: 'Fine', slug: 'fine' });
+    const e = await w.api('PATCH', `/status-pages/${p.id}`, {
+      json: {
+        name: '',
+        slug: '-bad-',
+        components: [{ name: 'Nightly' }, { name: 'Jobs', heartbeat_id: unknown }],
+      },
+    });
+    expect(e.status).toBe(422);
+    expect(fields(e)).toEqual(['components[1].heartbeat_id', 'name', 'slug']);
+  });
+
   it('roles: viewers read, members write; another workspace’s pages are 404', async () => {
     const w = await h.workspace('sp-roles');
     const viewer = await w.userWithKey('viewer');
@@ -217,18 +240,20 @@ describe('status pages API', () => {
     expect((await other.api('GET', `/status-pages/${p.id}/incidents`)).status).toBe(404);
   });
 
-  it('a slug taken in another workspace is fine; a custom domain taken by another workspace is a 409', async () => {
+  it('a slug taken in another workspace is fine; so is a custom domain another workspace claims without proof', async () => {
     const a = await h.workspace('sp-dom-a');
     const b = await h.workspace('sp-dom-b');
     await newPage(a, { name: 'A', slug: 'status', custom_domain: 'status.acme.example' });
     await newPage(b, { name: 'B', slug: 'status' });
-    const taken = await b.api('POST', '/status-pages', {
+    // A claim blocks nobody; only a domain proved by DNS is taken (status-custom-domain-proof.test.ts).
+    const claimed = await b.api('POST', '/status-pages', {
       json: { name: 'B2', slug: 'other', custom_domain: 'STATUS.acme.example' },
     });
-    expect(taken.status).toBe(409);
-    expect(taken.body.error.details).toEqual([
-      { field: 'custom_domain', message: 'is already used by another status page' },
-    ]);
+    expect(claimed.status).toBe(201);
+    expect(claimed.body).toMatchObject({
+      custom_domain: 'status.acme.example',
+      custom_domain_status: 'pending',
+    });
     const same = await a.api('POST', '/status-pages', { json: { name: 'A2', slug: 'status' } });
     expect(same.status).toBe(409);
     expect(same.body.error.details[0].field).toBe('slug');
@@ -337,7 +362,9 @@ describe('the public page', () => {
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(r.text).toContain('Public &lt;Acme&gt;');
-    expect(r.text).toContain('All Systems Operational');
+    // Its monitor has never been checked: nothing says it is operational.
+    expect(r.text).toContain('Some Components Have No Data Yet');
+    expect(r.text).not.toContain('All Systems Operational');
     expect(r.text).toContain('Checkout API');
     expect(r.text).toContain('<h3 class="group">Core</h3>');
     expect(r.text).not.toMatch(/internal|s3cret|Bearer|db-primary|Secret draft/);
@@ -448,6 +475,185 @@ describe('the public page', () => {
     const cb = await get(w, `/status/live/components/${p.components[0]!.id}/badge.svg`);
     expect(xml.parse(cb.text).svg['@_aria-label']).toBe('A: major outage');
     expect((await get(w, `/status/live/components/${crypto.randomUUID()}/badge.svg`)).status).toBe(404);
+  });
+
+  it('never says operational before data: a monitor never checked and a heartbeat never pinged are unknown on the page, in the JSON, the API and the badges', async () => {
+    const w = await h.workspace('sp-nodata');
+    const m = await monitor(w, 'nodata-db');
+    const hb = (
+      await w.api('POST', '/heartbeats', {
+        json: { display_name: 'nodata-cron', period_seconds: 3600, grace_seconds: 60 },
+      })
+    ).body;
+    const p = await newPage(w, {
+      name: 'NoData',
+      slug: 'nodata',
+      components: [
+        { name: 'Database', group: 'Core', monitor_id: m },
+        { name: 'Nightly job', group: 'Core', heartbeat_id: hb.id },
+      ],
+    });
+    expect(p.components.map((c) => c.status)).toEqual(['unknown', 'unknown']);
+    const summaryOf = async () => JSON.parse((await get(w, '/status/nodata/api/v2/summary.json')).text);
+    const xml = new XMLParser({ ignoreAttributes: false });
+    const svg = async (path: string) => xml.parse((await get(w, `/status/nodata${path}`)).text).svg;
+
+    const none = await summaryOf();
+    // No alarm (Statuspage's indicator words only), but no claim either.
+    expect(none.status).toEqual({ indicator: 'none', description: 'No Data Yet' });
+    const byName = Object.fromEntries(
+      none.components.map((c: { name: string; status: string }) => [c.name, c.status]),
+    );
+    expect(byName).toEqual({ Database: 'unknown', 'Nightly job': 'unknown', Core: 'unknown' });
+    expect(JSON.parse((await get(w, '/status/nodata/api/v2/status.json')).text).status).toEqual(none.status);
+    const html = (await get(w, '/status/nodata')).text;
+    expect(html).toContain('<section class="banner b-nodata"');
+    expect(html.match(/<span class="st s-unknown">No data yet<\/span>/g)).toHaveLength(2);
+    expect(html).not.toMatch(/Operational/);
+    const pageBadge = await svg('/badge.svg');
+    expect(pageBadge['@_aria-label']).toBe('status: no data yet');
+    expect(pageBadge.rect[1]['@_fill']).not.toBe('#1f9d55');
+    expect((await svg(`/components/${p.components[1]!.id}/badge.svg`))['@_aria-label']).toBe(
+      'Nightly job: no data yet',
+    );
+
+    // The monitor's first check succeeds: it is operational, the heartbeat still has no data.
+    const agent = await grpcAgent({
+      store: h.store,
+      config: h.config,
+      rpcUrl: h.cp.rpcUrl,
+      region: 'eu-west',
+      instance: 'sp-nodata',
+    });
+    await agent.report(m, h.clock.now(), true);
+    h.clock.advance(5_000);
+    const half = await summaryOf();
+    expect(half.status).toEqual({ indicator: 'none', description: 'Some Components Have No Data Yet' });
+    expect(half.components.map((c: { status: string }) => c.status)).toEqual([
+      'operational',
+      'unknown',
+      'unknown',
+    ]);
+    expect((await svg('/badge.svg'))['@_aria-label']).toBe('status: some components have no data yet');
+    const api = (await w.api('GET', `/status-pages/${p.id}`)).body;
+    expect(api.components.map((c: { status: string }) => c.status)).toEqual(['operational', 'unknown']);
+
+    // The first ping: everything is known and operational.
+    expect((await h.request('POST', `/hb/ping/${hb.id}`)).status).toBe(200);
+    h.clock.advance(5_000);
+    const all = await summaryOf();
+    expect(all.status).toEqual({ indicator: 'none', description: 'All Systems Operational' });
+    expect(all.components.map((c: { status: string }) => c.status)).toEqual([
+      'operational',
+      'operational',
+      'operational',
+    ]);
+    expect((await svg('/badge.svg')).rect[1]['@_fill']).toBe('#1f9d55');
+    expect((await get(w, '/status/nodata')).text).toContain('<section class="banner b-none"');
+  });
+
+  it('a monitor or heartbeat paused before its first check or ping still has no data, not operational', async () => {
+    const w = await h.workspace('sp-nodata-paused');
+    const m = await monitor(w, 'paused-db');
+    expect((await w.api('POST', `/monitors/${m}/pause`)).status).toBe(200);
+    const hb = (
+      await w.api('POST', '/heartbeats', {
+        json: { display_name: 'paused-cron', period_seconds: 3600, grace_seconds: 60 },
+      })
+    ).body;
+    expect((await w.api('PATCH', `/heartbeats/${hb.id}`, { json: { paused: true } })).status).toBe(200);
+    await newPage(w, {
+      name: 'Paused',
+      slug: 'paused',
+      components: [
+        { name: 'Database', monitor_id: m },
+        { name: 'Cron', heartbeat_id: hb.id },
+      ],
+    });
+    const summary = JSON.parse((await get(w, '/status/paused/api/v2/summary.json')).text);
+    expect(summary.status.description).toBe('No Data Yet');
+    expect(summary.components.map((c: { status: string }) => c.status)).toEqual(['unknown', 'unknown']);
+  });
+
+  it('a known outage still wins over no data: one component down and one never checked is a partial outage, not critical', async () => {
+    const w = await h.workspace('sp-nodata-down');
+    const a = await monitor(w, 'down-a');
+    const b = await monitor(w, 'never-b');
+    await newPage(w, {
+      name: 'Mixed',
+      slug: 'mixed',
+      components: [
+        { name: 'A', monitor_id: a },
+        { name: 'B', monitor_id: b },
+      ],
+    });
+    const agent = await grpcAgent({
+      store: h.store,
+      config: h.config,
+      rpcUrl: h.cp.rpcUrl,
+      region: 'eu-west',
+      instance: 'sp-nodata-down',
+    });
+    await agent.report(a, h.clock.now(), false);
+    h.clock.advance(5_000);
+    const summary = JSON.parse((await get(w, '/status/mixed/api/v2/summary.json')).text);
+    expect(summary.status).toEqual({ indicator: 'major', description: 'Partial System Outage' });
+    expect(summary.components.map((c: { status: string }) => c.status)).toEqual(['major_outage', 'unknown']);
+  });
+
+  it('uptime is over the days with checks and says how many, not over 90 days', async () => {
+    const w = await h.workspace('sp-uptime');
+    const m = await monitor(w, 'uptime-db');
+    await newPage(w, { name: 'Uptime', slug: 'acme', components: [{ name: 'API', monitor_id: m }] });
+    const agent = await grpcAgent({
+      store: h.store,
+      config: h.config,
+      rpcUrl: h.cp.rpcUrl,
+      region: 'eu-west',
+      instance: 'sp-details',
+    });
+    // Three checks within the last minutes, one failed: 66.67% over the one day that has checks.
+    const t = h.clock.now().getTime();
+    await agent.report(m, new Date(t - 120_000), true);
+    await agent.report(m, new Date(t - 60_000), false);
+    await agent.report(m, new Date(t), true);
+    h.clock.advance(5_000);
+    const html = (await get(w, '/status/acme')).text;
+    expect(html).toContain(
+      '<span class="w">66.67% uptime over 1 day with data</span><span class="p">66.67% uptime over 1 day with data</span>',
+    );
+    expect(html).not.toContain('over 90 days');
+  });
+
+  it('a title never doubles "status": "Acme status" stays so on the page and in the feeds', async () => {
+    const w = await h.workspace('sp-title');
+    await newPage(w, { name: 'Acme status', slug: 'acme' });
+    await newPage(w, { name: 'Beta', slug: 'beta' });
+    expect((await get(w, '/status/acme')).text).toContain('<title>Acme status</title>');
+    expect((await get(w, '/status/beta')).text).toContain('<title>Beta status</title>');
+    const xml = new XMLParser({ ignoreAttributes: false });
+    expect(xml.parse((await get(w, '/status/acme/feed.atom')).text).feed.title).toBe('Acme status');
+    expect(xml.parse((await get(w, '/status/acme/feed.rss')).text).rss.channel.title).toBe('Acme status');
+  });
+
+  it('an unknown page answers HTML to a browser and the JSON error to a program', async () => {
+    const w = await h.workspace('sp-unknown');
+
+    const browser = await get(w, '/status/nope', {
+      accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+    });
+    expect(browser.status).toBe(404);
+    expect(browser.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(browser.text).toContain('<h1>Status page not found</h1>');
+    expect((await get(w, '/status/Not_A_Slug', { accept: 'text/html' })).headers['content-type']).toBe(
+      'text/html; charset=utf-8',
+    );
+    for (const accept of [{ accept: 'application/json' }, {}] as Record<string, string>[]) {
+      const program = await get(w, '/status/nope', accept);
+      expect(program.status).toBe(404);
+      expect(program.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(program.text).error.code).toBe('not_found');
+    }
   });
 
   it('served from the cache: ETag, 304, Cache-Control, and a crowd of readers costs the store nothing', async () => {
@@ -629,10 +835,8 @@ describe('the public page', () => {
       'under_maintenance',
     );
     expect(during.status.description).toBe('Service Under Maintenance');
-    // The heartbeat has never pinged (new): operational (its down and late states: component-status.test.ts).
-    expect(during.components.find((c: { name: string }) => c.name === 'Nightly job').status).toBe(
-      'operational',
-    );
+    // The heartbeat has never pinged (new): no data yet (its down and late states: component-status.test.ts).
+    expect(during.components.find((c: { name: string }) => c.name === 'Nightly job').status).toBe('unknown');
     expect(JSON.stringify(during)).not.toMatch(/nightly-internal|maint-target/);
   });
 

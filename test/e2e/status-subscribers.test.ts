@@ -75,7 +75,7 @@ describe('status page subscribers', () => {
     expect(sub.status, sub.text).toBe(200);
     expect(sub.text).toContain('Check your inbox');
     const confirmMail = await nextMail('reader@example.test', 1);
-    expect(confirmMail.subject).toBe('[Acme] Confirm your subscription');
+    expect(confirmMail.subject).toBe('Confirm your status page subscription');
     const link = linkIn(confirmMail.text!, '/subscribe/confirm');
     // Following the link only shows a button (mail scanners follow links); the button confirms.
     const shown = await h.request('GET', `${link.pathname}${link.search}`, { host: link.host });

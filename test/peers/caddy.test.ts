@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, read } from '../support/deploy/common.js';
+import { startDnsServer } from '../support/dns-server.js';
 import { type Harness, startHarness } from '../support/harness.js';
 import { findBinary, freePort, type RunningBinary, startBinary } from './support/binaries.js';
 import { runTool } from './support/deploy-tools.js';
@@ -12,7 +13,8 @@ import { runTool } from './support/deploy-tools.js';
  * deploy/caddy/Caddyfile read by Debian's caddy: it validates, a broken copy does not, and run for
  * real in front of a real control plane (with Caddy's own local CA instead of an ACME one, and its
  * ports moved) it gets a certificate on demand for a status page's custom domain, after asking
- * Lookout, and refuses the handshake for a name Lookout does not serve.
+ * Lookout, and refuses the handshake for a name Lookout does not serve: an unknown one, and one a page
+ * claims whose DNS (a real DNS server on loopback) never proved it.
  */
 
 const CADDYFILE = 'deploy/caddy/Caddyfile';
@@ -49,12 +51,26 @@ describe('Caddy in front of a control plane', () => {
   let h: Harness;
   let c: RunningBinary;
   let httpsPort: number;
+  let dns: Awaited<ReturnType<typeof startDnsServer>>;
   beforeAll(async () => {
-    h = await startHarness();
+    // The proved domain points at the workspace host by CNAME; the claimed one has no record at all.
+    dns = await startDnsServer({
+      'status.caddy.test': [{ type: 'CNAME', name: 'status.caddy.test', data: 'caddy.localhost' }],
+    });
+    h = await startHarness({ custom_domain_dns_servers: [dns.address] });
     const w = await h.workspace('caddy');
-    await w.api('POST', '/status-pages', {
+    const proved = await w.api('POST', '/status-pages', {
       json: { name: 'Behind Caddy', slug: 'caddy', custom_domain: 'status.caddy.test', components: [] },
     });
+    const verified = await w.api('POST', `/status-pages/${proved.body.id}/custom-domain/verify`);
+    expect(verified.body.custom_domain_status).toBe('verified');
+    const claimed = await w.api('POST', '/status-pages', {
+      json: { name: 'Claimed', slug: 'claimed', custom_domain: 'status.claimed.test', components: [] },
+    });
+    expect(
+      (await w.api('POST', `/status-pages/${claimed.body.id}/custom-domain/verify`)).body
+        .custom_domain_status,
+    ).toBe('failed');
     const [admin, http, https] = [await freePort(), await freePort(), await freePort()];
     httpsPort = https;
     const text = read(CADDYFILE).replace(
@@ -73,6 +89,7 @@ describe('Caddy in front of a control plane', () => {
   afterAll(async () => {
     await c?.stop();
     await h?.close();
+    await dns?.close();
   });
 
   const get = (name: string) =>
@@ -96,11 +113,12 @@ describe('Caddy in front of a control plane', () => {
       req.end();
     });
 
-  it('a custom domain gets its certificate on demand and its status page; an unknown name gets no certificate', async () => {
+  it('a proved custom domain gets its certificate on demand and its status page; an unknown or unproved name gets no certificate', async () => {
     const page = await get('status.caddy.test');
     expect(page.status, c.output()).toBe(200);
     expect(page.body).toContain('Behind Caddy');
     // With local_certs Caddy would sign any name; only Lookout's 404 from /_tls/ask stops it.
     await expect(get('unknown.example.test')).rejects.toThrow();
+    await expect(get('status.claimed.test')).rejects.toThrow();
   });
 });

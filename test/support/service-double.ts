@@ -79,6 +79,8 @@ export const startService = async (answer: (req: ServiceRequest, n: number) => S
 };
 
 export const NOW = new Date('2026-06-01T12:00:00Z');
+/** When the alert below is resolved: 4 minutes 12 seconds after it was raised. */
+export const RESOLVED_AT = new Date('2026-06-01T12:03:12Z');
 
 const alert: Alert = {
   id: '0b4f8a52-3c1e-4c1a-9d55-6f7e8a9b0c1d',
@@ -102,23 +104,41 @@ const alert: Alert = {
   escalation_due_at: null,
 };
 
-/** The four events of one alert, as the escalation composes them. */
+/** What the messages name: the workspace's web app and the monitor by name. */
+const context = {
+  subdomain: 'acme',
+  appUrl: 'https://acme.lookout.test',
+  source: { label: 'Monitor “Home page”', path: '/monitors/m-1' },
+};
+
+/** The four events of one alert, as the escalation composes them (resolved 4m 12s after it was raised). */
 export const messages = {
   alert,
-  raised: alertMessage({ subdomain: 'acme' }, alert, { step: 0, round: 0 }, 'k-raised', NOW),
+  context,
+  raised: alertMessage(
+    context,
+    alert,
+    { step: 0, round: 0, policy: { name: 'Default', steps: 2 } },
+    'k-raised',
+    NOW,
+  ),
   acknowledged: followUpMessage(
-    { subdomain: 'acme' },
+    context,
     { ...alert, status: 'acknowledged', acknowledged_at: NOW },
     'acknowledged',
     'k-ack',
     NOW,
+    null,
+    'ada@acme.test',
   ),
   resolved: followUpMessage(
-    { subdomain: 'acme' },
-    { ...alert, status: 'resolved', resolved_at: NOW },
+    context,
+    { ...alert, status: 'resolved', resolved_at: RESOLVED_AT, resolved_by: { type: 'system' } },
     'resolved',
     'k-res',
-    NOW,
+    RESOLVED_AT,
+    null,
+    'Lookout (it recovered)',
   ),
   test: testMessage(
     { subdomain: 'acme' },

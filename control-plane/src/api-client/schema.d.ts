@@ -803,7 +803,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Create up to 1000 monitors at once, all or none: `{"monitors": [<the body of POST /monitors/create>, …]}`. Every item is checked as a single create is; a 422 names every bad field of every item by its place (`monitors[3].url`) and creates nothing. A batch that would take the workspace past its plan's monitor limit is refused whole (402). The monitors are stored in one transaction; the response lists them in the order sent, and `warnings` (`monitors[i].check_interval_seconds`) says what was adjusted. */
+        /** Create up to 1000 monitors at once, all or none: `{"monitors": [<the body of POST /monitors/create>, …]}`. Every item is checked as a single create is; a 422 names every bad field of every item by its place (`monitors[3].url`) and creates nothing. A batch that would take the workspace past its plan's monitor limit is refused whole (402). The monitors are stored in one transaction; the first 100 are checked at once, the rest start on their schedule (spread over one interval). The response lists them in the order sent, and `warnings` (`monitors[i].check_interval_seconds`) says what was adjusted. */
         post: operations["postMonitorsBatch"];
         delete?: never;
         options?: never;
@@ -837,7 +837,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Create a monitor. An interval below the plan minimum is raised to it, and `warnings` says so. */
+        /** Create a monitor; it is checked at once in every location, then on its schedule. An interval below the plan minimum is raised to it, and `warnings` says so. After a failed check a location checks again every `retry_interval_seconds` (default 15, at most the interval) until `failure_threshold` checks in a row failed or one passed. */
         post: operations["postMonitorsCreate"];
         delete?: never;
         options?: never;
@@ -978,7 +978,7 @@ export type paths = {
         /** List status pages, newest first, each component with its live `status`. */
         get: operations["getStatusPages"];
         put?: never;
-        /** Create a status page: `name`, `slug` (`[a-z0-9-]`, unique in the workspace; the page is at /status/{slug}), `custom_domain` (unique in the service), `visibility` (`public`, or `password` with `password`), `accent_color` (#rrggbb), `auto_draft_incidents` (a linked monitor going down opens a draft incident), and ordered `components` `[{name, description?, group?, monitor_id? | heartbeat_id?, status?}]` (neither link: set by hand, with `status`). */
+        /** Create a status page: `name`, `slug` (`[a-z0-9-]`, unique in the workspace; the page is at /status/{slug}), `custom_domain` (served once proved in DNS: see `custom_domain_records`; unique among proved domains), `visibility` (`public`, or `password` with `password`), `accent_color` (#rrggbb), `auto_draft_incidents` (a linked monitor going down opens a draft incident), and ordered `components` `[{name, description?, group?, monitor_id? | heartbeat_id?, status?}]` (neither link: set by hand, with `status`). */
         post: operations["postStatusPages"];
         delete?: never;
         options?: never;
@@ -1003,6 +1003,23 @@ export type paths = {
         head?: never;
         /** Edit a status page: each field given replaces the stored one; `components` replaces the list (a component keeps its history when sent with its `id`). A new password ends every reader’s access. */
         patch: operations["patchStatusPagesById"];
+        trace?: never;
+    };
+    "/status-pages/{id}/custom-domain/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check the page’s custom domain now: verified when DNS has either record of `custom_domain_records` (TXT `_lookout-challenge.<domain>` with the page’s token, or a CNAME to the workspace host). Only a verified domain is served. At most one check per page every 10 s. */
+        post: operations["postStatusPagesByIdCustomDomainVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/status-pages/{id}/incidents": {
@@ -1224,7 +1241,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Send a test message carrying a 6-digit verification code through the method, once (no retries), and report the service’s answer. The code works for 15 minutes and 5 tries; a new one can be asked for after a minute. */
+        /** Send a test message carrying a 6-digit verification code through the method, once (no retries), and report the service’s answer (its status; its body to admins only). The code works for 15 minutes and 5 tries; a new one can be asked for after a minute. */
         post: operations["postUsersMeContactMethodsByIdSendCode"];
         delete?: never;
         options?: never;
@@ -1390,6 +1407,9 @@ export type components = {
                 attempt: number;
                 channel_id: string | null;
                 error: string | null;
+                /** @enum {string} */
+                event: "raised" | "acknowledged" | "resolved";
+                name: string | null;
                 /** @enum {string} */
                 outcome: "sent" | "retrying" | "failed";
                 round: number | null;
@@ -2186,6 +2206,7 @@ export type components = {
             };
             required_keyword: string | null;
             response_time_threshold_ms: number | null;
+            retry_interval_seconds: number;
             ssl_cert_expiry_alert_days: number;
             ssl_cert_monitoring: boolean;
             /** @enum {string} */
@@ -2246,6 +2267,16 @@ export type components = {
             /** Format: date-time */
             created_at: string;
             custom_domain: string | null;
+            custom_domain_checked_at: string | null;
+            custom_domain_error: string | null;
+            custom_domain_failures: number;
+            custom_domain_records: {
+                name: string;
+                /** @enum {string} */
+                type: "TXT" | "CNAME";
+                value: string;
+            }[];
+            custom_domain_status: ("pending" | "verified" | "failed") | null;
             id: string;
             name: string;
             public_url: string;
@@ -2264,7 +2295,7 @@ export type components = {
             monitor_id: string | null;
             name: string;
             /** @enum {string} */
-            status: "operational" | "degraded_performance" | "partial_outage" | "major_outage" | "under_maintenance";
+            status: "operational" | "degraded_performance" | "partial_outage" | "major_outage" | "under_maintenance" | "unknown";
         };
         StatusPageSubscriber: {
             confirmed_at: string | null;
@@ -3146,13 +3177,13 @@ export interface operations {
                 } | {
                     config: {
                         /**
-                         * @description Extra request headers.
+                         * @description Extra request headers. Their values are write-only: each shown as its last four characters; sent back so, it is kept.
                          * @default {}
                          */
                         headers?: {
                             [key: string]: string;
                         };
-                        /** @description Where the JSON is POSTed. */
+                        /** @description Where the JSON is POSTed. Write-only: shown as its origin and last four characters. */
                         url: string;
                     };
                     name: string;
@@ -7936,6 +7967,7 @@ export interface operations {
                     };
                     required_keyword?: string | null;
                     response_time_threshold_ms?: number | null;
+                    retry_interval_seconds?: number;
                     ssl_cert_expiry_alert_days?: number;
                     ssl_cert_monitoring?: boolean;
                     timeout_seconds?: number;
@@ -7993,6 +8025,7 @@ export interface operations {
                         };
                         required_keyword: string | null;
                         response_time_threshold_ms: number | null;
+                        retry_interval_seconds: number;
                         ssl_cert_expiry_alert_days: number;
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
@@ -8605,6 +8638,7 @@ export interface operations {
                         };
                         required_keyword?: string | null;
                         response_time_threshold_ms?: number | null;
+                        retry_interval_seconds?: number;
                         ssl_cert_expiry_alert_days?: number;
                         ssl_cert_monitoring?: boolean;
                         timeout_seconds?: number;
@@ -8749,6 +8783,7 @@ export interface operations {
                         };
                         required_keyword?: string | null;
                         response_time_threshold_ms?: number | null;
+                        retry_interval_seconds?: number;
                         ssl_cert_expiry_alert_days?: number;
                         ssl_cert_monitoring?: boolean;
                         timeout_seconds?: number;
@@ -8891,6 +8926,7 @@ export interface operations {
                     };
                     required_keyword?: string | null;
                     response_time_threshold_ms?: number | null;
+                    retry_interval_seconds?: number;
                     ssl_cert_expiry_alert_days?: number;
                     ssl_cert_monitoring?: boolean;
                     timeout_seconds?: number;
@@ -8948,6 +8984,7 @@ export interface operations {
                         };
                         required_keyword: string | null;
                         response_time_threshold_ms: number | null;
+                        retry_interval_seconds: number;
                         ssl_cert_expiry_alert_days: number;
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
@@ -9975,6 +10012,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Plan status page limit reached: upgrade to add more */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Your role does not allow this, or a session write without the CSRF token */
             403: {
                 headers: {
@@ -9984,7 +10030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The slug is taken in this workspace, or the custom domain anywhere */
+            /** @description The slug is taken in this workspace, or another page has proved the custom domain */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10242,7 +10288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The slug is taken in this workspace, or the custom domain anywhere */
+            /** @description The slug is taken in this workspace, or another page has proved the custom domain */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10270,6 +10316,100 @@ export interface operations {
                 };
             };
             /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postStatusPagesByIdCustomDomainVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusPage"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such status page in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The page has no custom domain */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Checked less than 10 s ago */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11939,7 +12079,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A code was sent less than a minute ago */
+            /** @description A code was sent less than a minute ago, or too many to this destination, by you or in this workspace (3, 5 and 50 an hour; 10, 20 and 200 a day) */
             429: {
                 headers: {
                     [name: string]: unknown;

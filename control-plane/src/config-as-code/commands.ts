@@ -4,6 +4,7 @@ import { nodeFetch } from '../api-client/node-fetch.js';
 import { apiBase } from '../mcp/settings.js';
 import { ApplyFailed, applyPlan } from './apply.js';
 import { exportConfig } from './export.js';
+import { isSecretField } from './kinds/index.js';
 import { makePlan, RoleRefusal, renderPlan } from './plan.js';
 import { FileProblems, readConfigSource } from './yaml-source.js';
 
@@ -55,7 +56,7 @@ const readSource = (file: string, env: ConfigCommandIo['env']) => {
   } catch (e) {
     throw new ConfigCommandError(`cannot read ${file}: ${(e as Error).message}`);
   }
-  return readConfigSource(file, text, env);
+  return readConfigSource(file, text, env, isSecretField);
 };
 
 /** One line per problem, `FILE:LINE: path message`, as compilers print them. */
@@ -78,7 +79,7 @@ export const runConfigCommand = async (
         io.err(`lookout: left out ${s.kind}: the API refuses to list them to this key (${s.reason})`);
       if (r.secrets.length)
         io.err(
-          `lookout: the file refers to secrets the API does not show (or that should not sit in git) as \${NAME}; set these before plan or apply: ${r.secrets.join(', ')}`,
+          `lookout: the file refers to secrets the API does not show (or that should not sit in git) as \${NAME}; set these where plan or apply must send them (an unset one keeps the workspace's value): ${r.secrets.join(', ')}`,
         );
       return 0;
     }

@@ -62,6 +62,12 @@ export interface ResourceKind {
   toBody(item: Item, names: Names): Record<string, unknown>;
   /** Fields that cannot change in place (a monitor's type): a change is refused at validation. */
   immutable: string[];
+  /**
+   * Where an item may hold a secret (a password, a token, a credential header): the only places the
+   * file may write `${NAME}`, read from the environment. Everywhere else `${` is refused, so that no
+   * variable (an API key, say) can be copied into a field that plan, export or the web app would show.
+   */
+  secretField(item: Item, path: (string | number)[]): boolean;
   /** Values that are readable but secret (an Authorization header): exported as `${ENV}` too. */
   sensitive?(item: Item, path: (string | number)[]): boolean;
   /** The file item as compared (policies: `is_default: false` only follows from another's true). */

@@ -33,8 +33,17 @@ export interface Change {
   fields: FieldChange[];
 }
 
+/** A secret of an existing record whose variable is unset: the workspace's value stays. */
+export interface KeptSecret {
+  kind: ResourceKind;
+  name: string;
+  field: string;
+  variable: string;
+}
+
 export interface Plan {
   changes: Change[];
+  keptSecrets: KeptSecret[];
   /** Records of the kinds the file names that it does not list: kept (--prune deletes them). */
   kept: { kind: ResourceKind; name: string }[];
   names: NameBook;
@@ -74,6 +83,7 @@ const isPlain = (v: unknown): v is Record<string, unknown> =>
 
 /** The file's value against the record's: Hidden values match as far as they can tell. */
 export const same = (fileValue: unknown, liveValue: unknown): boolean => {
+  if (fileValue === liveValue) return true;
   if (liveValue instanceof Hidden) return liveValue.matches(fileValue);
   if (Array.isArray(fileValue) || Array.isArray(liveValue))
     return (
@@ -93,6 +103,25 @@ export const same = (fileValue: unknown, liveValue: unknown): boolean => {
 const hasHidden = (v: unknown): boolean =>
   v instanceof Hidden ||
   (Array.isArray(v) ? v.some(hasHidden) : isPlain(v) ? Object.values(v).some(hasHidden) : false);
+
+const valueAt = (v: unknown, path: readonly (string | number)[]): unknown =>
+  path.reduce<unknown>(
+    (x, k) => (x && typeof x === 'object' ? (x as Record<string, unknown>)[k] : undefined),
+    v,
+  );
+
+/** `v` with the value at `path` replaced (copies along the path; `v` is not changed). */
+const withValueAt = (v: unknown, path: readonly (string | number)[], value: unknown): unknown => {
+  if (!path.length) return value;
+  const [k, ...rest] = path;
+  const copy = Array.isArray(v) ? [...v] : { ...(v as Record<string, unknown>) };
+  (copy as Record<string | number, unknown>)[k!] = withValueAt(
+    (v as Record<string | number, unknown>)?.[k!],
+    rest,
+    value,
+  );
+  return copy;
+};
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : noun.endsWith('y') ? '' : 's'}`;
 
@@ -144,19 +173,35 @@ const at = (source: ConfigSource, path: (string | number)[], message: string): F
   message,
 });
 
+/** `monitors[3].auth.password` → ['monitors', 3, 'auth', 'password']. */
+const pathOf = (field: string) =>
+  field
+    .split(/\.|\[(\d+)\]/)
+    .filter((x) => x !== undefined && x !== '')
+    .map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+
 /** Checks the file's shape and names; the items per kind, as checked. */
 export const checkFile = (source: ConfigSource): Map<ResourceKind, { raw: Item; item: Item }[]> => {
   const problems = [...source.problems];
   if (source.problems.some((p) => p.path === '(file)')) throw new FileProblems(source.file, problems);
   const data = source.data;
   const parsed = problemsIn(configFileSchema, data);
-  const unset = new Set(source.problems.map((p) => p.path));
+  const unset = new Map(source.unsetSecrets.map((u) => [fieldName(u.path), u.name]));
+  const named = new Set(source.problems.map((p) => p.path));
   for (const p of parsed.problems) {
-    // A value whose variable is unset is already named; its empty stand-in is not a second problem.
-    if (unset.has(p.field)) continue;
-    const path = p.field.split(/\.|\[(\d+)\]/).filter((x) => x !== undefined && x !== '');
-    const typed = path.map((x) => (/^\d+$/.test(x) ? Number(x) : x));
-    problems.push({ path: p.field, line: source.lineOf(typed), message: p.message });
+    // A value already refused (a variable outside a secret field) is not a second problem.
+    if (named.has(p.field)) continue;
+    // A secret whose variable is unset, in a field its stand-in does not fit: the variable is needed.
+    const variable = unset.get(p.field);
+    if (variable !== undefined) {
+      problems.push({
+        path: p.field,
+        line: source.lineOf(pathOf(p.field)),
+        message: `needs the environment variable ${variable}, which is not set`,
+      });
+      continue;
+    }
+    problems.push({ path: p.field, line: source.lineOf(pathOf(p.field)), message: p.message });
   }
   const items = new Map<ResourceKind, { raw: Item; item: Item }[]>();
   if (parsed.data) {
@@ -210,6 +255,7 @@ export const makePlan = async (
   const problems: FileProblem[] = [];
   const changes: Change[] = [];
   const kept: Plan['kept'] = [];
+  const keptSecrets: KeptSecret[] = [];
   // Names in the file per kind (sets: files of tens of thousands of items are compared in linear time).
   const fileNames = new Map<string, Set<string>>(
     [...items].map(([k, list]) => [k.key, new Set(list.map(({ item }) => String(item[k.nameField])))]),
@@ -283,13 +329,49 @@ export const makePlan = async (
         continue;
       }
       const record = matches[0];
+      // Secrets whose variable is unset: a new record needs them; an existing one keeps its own.
+      const unsetHere = source.unsetSecrets.filter((u) => u.path[0] === kind.key && u.path[1] === i);
       if (!record) {
+        for (const u of unsetHere)
+          problems.push(
+            at(
+              source,
+              u.path,
+              `needs the environment variable ${u.name}, which is not set (${kind.noun} "${name}" is new: there is no value to keep)`,
+            ),
+          );
         changes.push({ kind, action: 'create', name, index: i, item, fields: [] });
         continue;
       }
       const current = kind.fromLive(record, names);
       const given: Item = {};
       for (const k of Object.keys(raw)) given[k] = item[k];
+      for (const u of unsetHere) {
+        const inItem = u.path.slice(2);
+        const theirs = valueAt(current, inItem);
+        const field = String(inItem[0]);
+        if (theirs === undefined || theirs === null) {
+          problems.push(
+            at(
+              source,
+              u.path,
+              `needs the environment variable ${u.name}, which is not set (${kind.noun} "${name}" has no such secret in the workspace to keep)`,
+            ),
+          );
+          continue;
+        }
+        given[field] = withValueAt(given[field], inItem.slice(1), theirs);
+        // The API takes a field whole: a changed field with a secret the plan cannot know is refused.
+        if (theirs instanceof Hidden && !same(given[field], current[field]))
+          problems.push(
+            at(
+              source,
+              u.path,
+              `needs the environment variable ${u.name}, which is not set: ${field} changes, and the API takes it whole, secret included`,
+            ),
+          );
+        else keptSecrets.push({ kind, name, field: fieldName(inItem), variable: u.name });
+      }
       const wanted = kind.comparable?.(given) ?? given;
       const fields: FieldChange[] = [];
       for (const [field, to] of Object.entries(wanted)) {
@@ -313,7 +395,16 @@ export const makePlan = async (
           );
         fields.push({ field, from, to, secret });
       }
-      if (fields.length) changes.push({ kind, action: 'update', name, index: i, item, live: record, fields });
+      if (fields.length)
+        changes.push({
+          kind,
+          action: 'update',
+          name,
+          index: i,
+          item: { ...item, ...given },
+          live: record,
+          fields,
+        });
     }
     for (const [name, rs] of byName) {
       if (inFile(kind.key, name)) continue;
@@ -346,7 +437,7 @@ export const makePlan = async (
     );
 
   await checkBulkCreates(api, source, changes, names);
-  return { changes, kept, names };
+  return { changes, kept, keptSecrets, names };
 };
 
 const CHECKS_IN_FLIGHT = 3;
@@ -445,6 +536,12 @@ export const renderPlan = (plan: Plan, opts: { prune: boolean }): string => {
     }
     if (creates > LISTED) lines.push(`+ … and ${creates - LISTED} more ${kind.key} (create)`);
   }
+  for (const k of plan.keptSecrets.slice(0, LISTED))
+    lines.push(
+      `= ${k.kind.noun} "${k.name}" ${k.field}: kept as it is in the workspace (${k.variable} is not set)`,
+    );
+  if (plan.keptSecrets.length > LISTED)
+    lines.push(`= … and ${plan.keptSecrets.length - LISTED} more secrets kept as they are in the workspace`);
   const n = (a: Change['action']) => plan.changes.filter((c) => c.action === a).length;
   lines.push(`Plan: ${n('create')} to create, ${n('update')} to change, ${n('delete')} to delete.`);
   if (plan.kept.length && !opts.prune)

@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the file format's ${NAME} references are the subject
 import { describe, expect, it } from 'vitest';
 import { Hidden } from './kind.js';
+import { isSecretField } from './kinds/index.js';
 import { same } from './plan.js';
 import { readConfigSource } from './yaml-source.js';
 
@@ -12,27 +13,35 @@ const text = [
   '    auth:', // 5
   '      type: bearer', // 6
   '      token: ${MISSING}', // 7
+  '  - display_name: leak ${LOOKOUT_API_KEY}', // 8
+  '    monitor_type: tcp', // 9
+  '    url: db.example.com', // 10
   '',
 ].join('\n');
 
 describe('readConfigSource', () => {
-  it('resolves ${NAME} from the environment, keeps $${ literal, and names an unset variable at its line', () => {
-    const s = readConfigSource('f.yaml', text, { TOKEN: 'abc' });
-    const m = (s.data as { monitors: Record<string, unknown>[] }).monitors[0]!;
-    expect(m.url).toBe('https://example.com/?t=abc');
-    expect(m.request_body).toBe('${not a variable}');
+  it('resolves ${NAME} in secret fields only, keeps $${ literal, and leaves an unset secret to the plan', () => {
+    const s = readConfigSource('f.yaml', text, { TOKEN: 'abc', LOOKOUT_API_KEY: 'ak.secret' }, isSecretField);
+    const [m, leak] = (s.data as { monitors: Record<string, unknown>[] }).monitors;
+    expect(m!.url).toBe('https://example.com/?t=abc');
+    expect(m!.request_body).toBe('${not a variable}');
     expect([...s.secretPaths].sort()).toEqual(['monitors[0].auth.token', 'monitors[0].url']);
+    expect(s.unsetSecrets).toEqual([{ path: ['monitors', 0, 'auth', 'token'], name: 'MISSING' }]);
+    // A name is no secret field: the variable is not expanded (so never printed), and the file is refused.
+    expect(leak!.display_name).toBe('leak ${LOOKOUT_API_KEY}');
+    expect(JSON.stringify(s)).not.toContain('ak.secret');
     expect(s.problems).toEqual([
       {
-        path: 'monitors[0].auth.token',
-        line: 7,
-        message: 'needs the environment variable MISSING, which is not set',
+        path: 'monitors[1].display_name',
+        line: 8,
+        message:
+          'takes no ${LOOKOUT_API_KEY}: only secret fields (passwords, tokens, credential headers) are read from the environment; write $${ for a literal ${',
       },
     ]);
   });
 
   it('gives the line of a value, of a key holding a collection, and of the nearest value for a missing one', () => {
-    const s = readConfigSource('f.yaml', text, { TOKEN: 'x', MISSING: 'y' });
+    const s = readConfigSource('f.yaml', text, { TOKEN: 'x', MISSING: 'y' }, isSecretField);
     expect(s.lineOf(['monitors', 0, 'url'])).toBe(3);
     expect(s.lineOf(['monitors', 0, 'auth'])).toBe(5);
     expect(s.lineOf(['monitors', 0, 'port'])).toBe(2);
@@ -40,7 +49,7 @@ describe('readConfigSource', () => {
   });
 
   it('reports YAML syntax errors with their line', () => {
-    const s = readConfigSource('f.yaml', 'monitors:\n  - display_name: a\nmonitors: []\n', {});
+    const s = readConfigSource('f.yaml', 'monitors:\n  - display_name: a\nmonitors: []\n', {}, isSecretField);
     expect(s.problems).toEqual([{ path: '(file)', line: 3, message: 'Map keys must be unique' }]);
   });
 });

@@ -27,18 +27,41 @@ export interface ConfigSource {
   lineOf(path: readonly (string | number)[]): number | null;
   /** Paths (as `fieldName` gives them) whose value came from the environment: never printed. */
   secretPaths: Set<string>;
-  /** Problems so far (YAML syntax, unset variables). */
+  /**
+   * Secret fields whose variable is unset: the plan keeps the workspace's value where it has one, and
+   * asks for the variable only where it must create the secret (their value is `UNSET_STAND_IN`).
+   */
+  unsetSecrets: UnsetSecret[];
+  /** Problems so far (YAML syntax, `${NAME}` outside a secret field). */
   problems: FileProblem[];
 }
 
+export interface UnsetSecret {
+  path: (string | number)[];
+  /** The variable named. */
+  name: string;
+}
+
 /**
- * Parses YAML keeping every value's position, and resolves `${NAME}` from `env` in every string
- * (`$${` is a literal `${`). An unset variable is a problem naming it, at its line.
+ * What an unset secret reads as until the plan puts the workspace's value in its place (it is never
+ * sent): shaped to pass the checks of a secret's field (a URL, a long enough password).
+ */
+export const UNSET_STAND_IN = 'https://unset-variable.invalid/kept-secret';
+
+/** Whether `path` (from the file's top: `monitors`, 3, `auth`, `password`) may hold a secret. */
+export type SecretFieldTest = (data: unknown, path: (string | number)[]) => boolean;
+
+/**
+ * Parses YAML keeping every value's position, and resolves `${NAME}` from `env` in the secret fields
+ * that `isSecret` names (`$${` is a literal `${`). `${NAME}` anywhere else is a problem at its line:
+ * a variable expanded into a name or a URL would be printed by plan and shown by the API. An unset
+ * variable is left to the plan (`unsetSecrets`).
  */
 export const readConfigSource = (
   file: string,
   text: string,
   env: Record<string, string | undefined>,
+  isSecret: SecretFieldTest,
 ): ConfigSource => {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
@@ -67,36 +90,35 @@ export const readConfigSource = (
     return null;
   };
   const secretPaths = new Set<string>();
+  const unsetSecrets: UnsetSecret[] = [];
+  let raw: unknown = null;
   const resolve = (value: unknown, path: (string | number)[]): unknown => {
     if (typeof value === 'string') {
       if (!value.includes('${')) return value;
-      let used = false;
-      const out = value
-        .split('$${')
-        .map((part) =>
-          part.replace(ENV_REF, (_m, name: string) => {
-            used = true;
-            const v = env[name];
-            if (v === undefined) {
-              problems.push({
-                path: fieldName(path),
-                line: lineOf(path),
-                message: `needs the environment variable ${name}, which is not set`,
-              });
-              return '';
-            }
-            return v;
-          }),
-        )
-        .join('${');
-      if (used) secretPaths.add(fieldName(path));
-      return out;
+      const parts = value.split('$${');
+      const named = parts.flatMap((part) => [...part.matchAll(ENV_REF)].map((m) => m[1]!));
+      if (!named.length) return parts.join('${');
+      if (!isSecret(raw, path)) {
+        problems.push({
+          path: fieldName(path),
+          line: lineOf(path),
+          message: `takes no \${${named[0]}}: only secret fields (passwords, tokens, credential headers) are read from the environment; write $\${ for a literal \${`,
+        });
+        return value;
+      }
+      secretPaths.add(fieldName(path));
+      const unset = named.find((name) => env[name] === undefined);
+      if (unset !== undefined) {
+        unsetSecrets.push({ path, name: unset });
+        return UNSET_STAND_IN;
+      }
+      return parts.map((part) => part.replace(ENV_REF, (_m, name: string) => env[name]!)).join('${');
     }
     if (Array.isArray(value)) return value.map((v, i) => resolve(v, [...path, i]));
     if (value && typeof value === 'object')
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v, [...path, k])]));
     return value;
   };
-  const raw = problems.length ? null : doc.toJS({ maxAliasCount: 100 });
-  return { file, data: resolve(raw ?? {}, []), lineOf, secretPaths, problems };
+  raw = problems.length ? null : doc.toJS({ maxAliasCount: 100 });
+  return { file, data: resolve(raw ?? {}, []), lineOf, secretPaths, unsetSecrets, problems };
 };

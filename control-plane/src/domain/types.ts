@@ -73,6 +73,11 @@ export interface Monitor {
   domain_expiry_alert_days: number;
   response_time_threshold_ms: number | null;
   failure_threshold: number;
+  /**
+   * Seconds between re-checks at a location after a failure there, until `failure_threshold` decides
+   * (then, and after a success, the monitor keeps its interval again). At most the interval.
+   */
+  retry_interval_seconds: number;
   escalation_policy_id: string;
   check_locations: string[];
   dns_record_type: DnsRecordType | null;
@@ -222,7 +227,8 @@ export interface Alert {
   escalation: EscalationProgress | null;
   /**
    * When the scheduler should next look at this alert (the next step, or the end of a claim's lease);
-   * null when nothing more will be sent. Kept only while the alert is open.
+   * null when nothing more will be sent. Once acknowledged or resolved: when its follow-ups (the
+   * recovery notice) are due, until they were sent.
    */
   escalation_due_at: Date | null;
 }
@@ -234,7 +240,7 @@ export interface EscalationProgress {
   step: number;
   /** How many times the policy has been run through already (0 on the first pass). */
   round: number;
-  /** Token of the replica holding the due step; the lease ends at `escalation_due_at`. */
+  /** Token of the replica holding the due step (or follow-up); the lease ends at `escalation_due_at`. */
   claim: string | null;
   /** Set when the alert was raised inside a maintenance window: recorded, never escalated. */
   suppressed_by: { window_id: string; name: string } | null;

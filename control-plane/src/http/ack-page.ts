@@ -3,9 +3,9 @@ import type { Middleware } from 'koa';
 import { type AckLinkState, checkAckLink, useAckLink } from '../domain/alerts/ack-links.js';
 import type { Actor } from '../domain/types.js';
 import { readRaw } from './body.js';
+import { crossSitePost } from './cross-site.js';
 import { esc, STYLE } from './oauth/consent-page.js';
 import type { ApiContext, ApiState, AppDeps } from './route.js';
-import { requestHost } from './workspace-host.js';
 
 /**
  * The one-click acknowledge page, `/ack/{alert id}` on the workspace's host (domain/alerts/ack-links.ts).
@@ -62,6 +62,13 @@ const answer = (ctx: ApiContext, r: AckLinkState & { done?: boolean }, alertId: 
       'Link not valid',
       '<h1>This link does not work</h1><p role="alert">It is not a valid acknowledge link for this alert, or it has expired. Open the alert in Lookout instead.</p>',
     );
+  if (r.state === 'not_allowed')
+    return page(
+      ctx,
+      403,
+      'Not allowed',
+      '<h1>You can no longer acknowledge alerts</h1><p role="alert">This link was sent to you, but your role in this workspace no longer allows acknowledging alerts. Ask a member or an admin.</p>',
+    );
   const a = r.alert;
   const about = `<p><strong>${esc(a.title)}</strong></p><p class="muted">${esc(a.severity)} · raised ${when(a.created_at)} · sent to ${esc(r.link.recipient)} by ${esc(r.link.via)}</p>`;
   if (r.state === 'resolved')
@@ -87,19 +94,6 @@ const answer = (ctx: ApiContext, r: AckLinkState & { done?: boolean }, alertId: 
   );
 };
 
-/** A browser's POST from another site: its Origin names another host, or Sec-Fetch-Site says cross-site. */
-const crossSite = (ctx: ApiContext, trustProxy: boolean) => {
-  const site = ctx.get('sec-fetch-site');
-  if (site && site !== 'same-origin' && site !== 'none') return true;
-  const origin = ctx.get('origin');
-  if (!origin) return false;
-  try {
-    return new URL(origin).host !== requestHost(ctx.req.headers, trustProxy);
-  } catch {
-    return true;
-  }
-};
-
 export const ackPage = (deps: Pick<AppDeps, 'store' | 'clock' | 'config'>): Middleware<ApiState> => {
   const { store, clock, config } = deps;
   return async (ctx, next) => {
@@ -114,7 +108,7 @@ export const ackPage = (deps: Pick<AppDeps, 'store' | 'clock' | 'config'>): Midd
         : { state: 'invalid' as const };
       return answer(ctx, r, alertId, token ?? '');
     }
-    if (crossSite(ctx, config.trust_proxy))
+    if (crossSitePost(ctx.req.headers, config.trust_proxy))
       return page(
         ctx,
         403,

@@ -43,7 +43,13 @@ import { sessionCookieName, sessionLifetimes } from './session-cookie.js';
 import { createCustomDomains } from './status-public/custom-domains.js';
 import { createPublicStatus } from './status-public/serve.js';
 import { serveWebApp } from './web-app.js';
-import { assertOneHost, createWorkspaceResolver, requestHost, subdomainOf } from './workspace-host.js';
+import {
+  assertOneHost,
+  createWorkspaceResolver,
+  onlyWorkspace,
+  requestHost,
+  subdomainOf,
+} from './workspace-host.js';
 
 export const API_PREFIX = '/api/v1';
 const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -200,6 +206,12 @@ export const createApp = (deps: AppDeps) => {
     serveWebApp({
       sessionCookie: sessionCookieName(config),
       secure: config.public_url_scheme === 'https',
+      noWorkspace: {
+        serviceDomain: config.service_domain,
+        scheme: config.public_url_scheme,
+        trustProxy: config.trust_proxy,
+        onlyWorkspace: onlyWorkspace(store, () => clock.now().getTime()),
+      },
     }),
   );
 

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Session } from '../domain/access/sessions.js';
 import type { PingBatcher } from '../domain/heartbeats/ping-batcher.js';
+import type { PingKeyCache } from '../domain/heartbeats/ping-key-cache.js';
 import type { ViewCache } from '../domain/status-pages/view-cache.js';
 import type { ApiKey, Integration, IntegrationKind, Role, User, Workspace } from '../domain/types.js';
 import type { Metrics } from '../metrics.js';
@@ -24,6 +25,8 @@ export interface AppDeps {
   workspaceUrl(subdomain: string): string;
   /** The public status pages' cache (createApp makes one): edits through the API invalidate it. */
   statusCache?: ViewCache;
+  /** Which workspace a ping key names, one cache per replica: regenerating a key here forgets the old one at once. */
+  pingKeyCache?: PingKeyCache;
 }
 
 /**

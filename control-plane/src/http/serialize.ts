@@ -102,6 +102,7 @@ export const monitorResponse = z
     domain_expiry_alert_days: z.number().int(),
     response_time_threshold_ms: z.number().int().nullable(),
     failure_threshold: z.number().int(),
+    retry_interval_seconds: z.number().int(),
     escalation_policy_id: z.string(),
     check_locations: z.array(z.string()),
     dns_record_type: z.enum(DNS_RECORD_TYPES).nullable(),
@@ -168,6 +169,7 @@ export const monitorJson = (
     domain_expiry_alert_days: m.domain_expiry_alert_days,
     response_time_threshold_ms: m.response_time_threshold_ms,
     failure_threshold: m.failure_threshold,
+    retry_interval_seconds: m.retry_interval_seconds,
     escalation_policy_id: m.escalation_policy_id,
     check_locations: m.check_locations,
     dns_record_type: m.dns_record_type,
@@ -330,8 +332,15 @@ const timelineEntry = z.discriminatedUnion('type', [
   z.strictObject({
     at: time,
     type: z.literal('notification'),
+    event: z
+      .enum(['raised', 'acknowledged', 'resolved'])
+      .describe('What it told: the alert raised (a step), or acknowledged or resolved (a follow-up).'),
     via: z.enum(CHANNEL_TYPES),
-    to: z.string(),
+    to: z.string().describe('The destination as the delivery log shows it (an address, a URL’s origin).'),
+    name: z
+      .string()
+      .nullable()
+      .describe('Who it went to, by name: the channel’s name or the user’s email; null when gone since.'),
     user_id: z.string().nullable(),
     channel_id: z.string().nullable(),
     step: z.number().int().nullable(),

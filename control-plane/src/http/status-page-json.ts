@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import type { LiveStatus } from '../domain/status-pages/component-status.js';
+import { proofRecords } from '../domain/status-pages/custom-domain-proof.js';
 import {
   COMPONENT_STATUSES,
-  type ComponentStatus,
+  CUSTOM_DOMAIN_STATUSES,
   INCIDENT_STATUSES,
   type Incident,
   PAGE_VISIBILITIES,
@@ -13,6 +15,8 @@ import { responseSchemas, time } from './serialize.js';
 /* Status pages and incidents as the API returns them (beside serialize.ts, same rules). */
 
 const componentStatus = z.enum(COMPONENT_STATUSES);
+/** What a component shows now: a status above, or `unknown` before its monitor's or heartbeat's first data. */
+const liveStatus = z.enum([...COMPONENT_STATUSES, 'unknown']);
 
 export const statusComponentResponse = z
   .strictObject({
@@ -22,8 +26,11 @@ export const statusComponentResponse = z
     group: z.string().nullable(),
     monitor_id: z.string().nullable(),
     heartbeat_id: z.string().nullable(),
-    /** Live: from its monitor or heartbeat (or set by hand), made worse by an open incident. */
-    status: componentStatus,
+    /**
+     * Live: from its monitor or heartbeat (or set by hand), made worse by an open incident; `unknown`
+     * while its monitor has no verdict yet or its heartbeat was never pinged.
+     */
+    status: liveStatus,
   })
   .register(responseSchemas, { id: 'StatusPageComponent' });
 
@@ -33,6 +40,17 @@ export const statusPageResponse = z
     name: z.string(),
     slug: z.string(),
     custom_domain: z.string().nullable(),
+    /** `verified`: served there (and certificates allowed); `pending`: not checked yet; `failed`: no proof found. */
+    custom_domain_status: z.enum(CUSTOM_DOMAIN_STATUSES).nullable(),
+    custom_domain_checked_at: time.nullable(),
+    /** Failed checks in a row; a verified domain is dropped after 3 (checked hourly). */
+    custom_domain_failures: z.number().int(),
+    /** Why the last check failed. */
+    custom_domain_error: z.string().nullable(),
+    /** Create either record in the domain's DNS to prove it; empty without a domain. */
+    custom_domain_records: z.array(
+      z.strictObject({ type: z.enum(['TXT', 'CNAME']), name: z.string(), value: z.string() }),
+    ),
     visibility: z.enum(PAGE_VISIBILITIES),
     accent_color: z.string().nullable(),
     auto_draft_incidents: z.boolean(),
@@ -49,14 +67,23 @@ export const statusPageResponse = z
 /** The password's hash and the cookie key never leave the server. */
 export const statusPageJson = (
   p: StatusPage,
-  statuses: Map<string, ComponentStatus>,
+  statuses: Map<string, LiveStatus>,
   workspaceUrl: string,
   subscriberCount: number,
+  workspaceHost: string,
 ): z.output<typeof statusPageResponse> => ({
   id: p.id,
   name: p.name,
   slug: p.slug,
   custom_domain: p.custom_domain,
+  custom_domain_status: p.custom_domain_status,
+  custom_domain_checked_at: p.custom_domain_checked_at?.toISOString() ?? null,
+  custom_domain_failures: p.custom_domain_failures,
+  custom_domain_error: p.custom_domain_error,
+  custom_domain_records:
+    p.custom_domain && p.custom_domain_token
+      ? proofRecords(p.custom_domain, p.custom_domain_token, workspaceHost)
+      : [],
   visibility: p.visibility,
   accent_color: p.accent_color,
   auto_draft_incidents: p.auto_draft_incidents,

@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { send } from '@koa/send';
 import { AppError } from '@lookout/shared';
 import type { Middleware, ParameterizedContext } from 'koa';
+import { sendNoWorkspacePage } from './no-workspace-page.js';
 import type { ApiState } from './route.js';
+import { requestHost } from './workspace-host.js';
 
 /** Where `npm run build` (vite) puts the web app: control-plane/web/dist, from src/ or dist/ alike. */
 export const WEB_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -68,11 +70,18 @@ export const serveWebApp = (opts: {
   sessionCookie: string;
   /** Cookies are Secure (the service is served over https). */
   secure: boolean;
+  /** What a host that names no workspace gets instead of the app (no-workspace-page.ts). */
+  noWorkspace: Omit<Parameters<typeof sendNoWorkspacePage>[1], 'host'> & { trustProxy: boolean };
   dir?: string;
 }): Middleware<ApiState> => {
   const dir = opts.dir ?? WEB_DIR;
   const built = () => existsSync(`${dir}index.html`);
   const sendPage = async (ctx: ParameterizedContext<ApiState>) => {
+    if (!ctx.state.workspace)
+      return sendNoWorkspacePage(ctx, {
+        ...opts.noWorkspace,
+        host: requestHost(ctx.req.headers, opts.noWorkspace.trustProxy),
+      });
     ctx.set('Content-Security-Policy', CSP);
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('Cache-Control', 'no-cache');
@@ -102,7 +111,7 @@ export const serveWebApp = (opts: {
         ctx.set('X-Content-Type-Options', 'nosniff');
         ctx.set('Referrer-Policy', 'same-origin');
         await sendPage(ctx);
-        ctx.status = 404;
+        if (ctx.state.workspace) ctx.status = 404;
       }
       return;
     }

@@ -51,3 +51,24 @@ export const createWorkspaceResolver = (store: Store, ttlMs = 10_000, max = 10_0
     return ws;
   };
 };
+
+/**
+ * The service's only workspace (null when it has several or none), cached briefly: a host that names
+ * no workspace shows a link to it (no-workspace-page.ts), and anyone may open such a host.
+ */
+export const onlyWorkspace = (
+  store: Pick<Store, 'getOnlyWorkspace'>,
+  nowMs: () => number,
+  ttlMs = 10_000,
+) => {
+  let cached: { at: number; ws: Promise<Workspace | null> } | undefined;
+  return (): Promise<Workspace | null> => {
+    const now = nowMs();
+    if (!cached || now - cached.at >= ttlMs) {
+      const ws = store.getOnlyWorkspace();
+      cached = { at: now, ws };
+      ws.catch(() => (cached = undefined));
+    }
+    return cached.ws;
+  };
+};

@@ -172,6 +172,13 @@ export const tools: ToolDef[] = [
         .int()
         .optional()
         .describe('Consecutive failures before alerting (default 3).'),
+      retry_interval_seconds: z
+        .number()
+        .int()
+        .optional()
+        .describe(
+          'Not for domain: after a failure, re-check this often until failure_threshold decides (default 15, at least 5, at most the interval).',
+        ),
       response_time_threshold_ms: z
         .number()
         .int()

@@ -43,7 +43,7 @@ export const startRpcServer = async (
       runNow.publish({
         monitorId: r.monitor_id,
         location: r.location,
-        reason: r.reason === 'test' ? 'test' : 'confirm',
+        reason: r.reason === 'test' || r.reason === 'first' ? r.reason : 'confirm',
         requestId: r.request_id ?? r.monitor_id,
       });
     }

@@ -1,5 +1,5 @@
 /**
- * Hands run requests read from the monitor feed (confirmation re-checks, "check now"; asked by any
+ * Hands run requests read from the monitor feed (confirmation re-checks, "check now", first checks; asked by any
  * replica) to the assignment streams of this process.
  *
  * The promise: a request runs on the agent that owns its monitor, even when no stream holds the
@@ -15,7 +15,8 @@
 export interface RunNowRequest {
   monitorId: string;
   location: string;
-  reason: 'confirm' | 'test';
+  /** `first`: a new, changed or resumed monitor's first check (domain/monitors/monitors.ts). */
+  reason: 'confirm' | 'test' | 'first';
   requestId: string;
 }
 

@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { type Assignment, AssignmentSchema, type CheckResult, CheckSpecSchema } from '@lookout/proto';
-import { effectiveIntervalSeconds } from '../domain/monitors/monitors.js';
+import { effectiveIntervalSeconds, effectiveRetrySeconds } from '../domain/monitors/monitors.js';
 import type { IncomingResult } from '../domain/results/check-results.js';
 import type { CatalogMonitor } from '../domain/types.js';
 
@@ -30,6 +30,8 @@ export const assignmentOf = (m: CatalogMonitor): Assignment =>
       dnsRecordType: m.dns_record_type ?? '',
       dnsExpectedValues: m.dns_expected_values,
       dnsResolver: m.dns_resolver ?? '',
+      failureThreshold: m.failure_threshold,
+      retryIntervalSeconds: effectiveRetrySeconds(m),
     }),
   });
 

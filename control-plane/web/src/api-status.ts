@@ -7,7 +7,10 @@ import { client } from './api.js';
 
 export type StatusPage = Schemas['StatusPage'];
 export type StatusComponent = Schemas['StatusPageComponent'];
-export type ComponentStatus = StatusComponent['status'];
+/** What a component shows now: a status below, or `unknown` before its monitor's or heartbeat's first data. */
+export type LiveComponentStatus = StatusComponent['status'];
+/** What an author sets (by hand, or in an incident). */
+export type ComponentStatus = Exclude<LiveComponentStatus, 'unknown'>;
 export type Visibility = StatusPage['visibility'];
 export type Incident = Schemas['Incident'];
 export type IncidentStatus = Incident['status'];
@@ -29,6 +32,7 @@ export const statusApi = {
   update: (pid: string, body: Body<'/status-pages/{id}', 'patch'>) =>
     ok(client.PATCH('/status-pages/{id}', { ...id(pid), body })),
   remove: (pid: string) => ok(client.DELETE('/status-pages/{id}', id(pid))),
+  verifyDomain: (pid: string) => ok(client.POST('/status-pages/{id}/custom-domain/verify', id(pid))),
 
   listIncidents: (pid: string, cursor?: string) =>
     ok(

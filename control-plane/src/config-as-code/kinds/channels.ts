@@ -29,6 +29,10 @@ export const channels: ResourceKind = {
   },
   references: () => [],
   toBody: (item) => ({ ...item }),
+  secretField: (item, path) =>
+    path[0] === 'config' &&
+    (path[1] === 'headers' ||
+      (path.length === 2 && (CHANNEL_KINDS[String(item.type)]?.secrets ?? []).includes(String(path[1])))),
   create: async (a, body) =>
     (await ok(a.POST('/channels', { body: body as Body<'/channels', 'post'> }))) as unknown as Live,
   async update(a, live, body) {

@@ -33,6 +33,7 @@ export const escalationPolicies: ResourceKind = {
   list: (a) =>
     allPages((cursor) => ok(a.GET('/escalation-policies', { params: { query: { limit: 100, cursor } } }))),
   immutable: [],
+  secretField: () => false,
   fromLive(live: Live, names: Names): Item {
     return {
       name: live.name,

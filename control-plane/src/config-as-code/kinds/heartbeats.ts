@@ -17,6 +17,7 @@ export const heartbeats: ResourceKind = {
   writeRole: 'member',
   list: (a) => allPages((cursor) => ok(a.GET('/heartbeats', { params: { query: { limit: 100, cursor } } }))),
   immutable: [],
+  secretField: () => false,
   fromLive(live, names) {
     // A record says what it does not use as null (a scheduled heartbeat's period, a periodic one's
     // schedule, a missing slug); the file leaves such fields out, and a periodic one its time zone.

@@ -1,4 +1,5 @@
-import type { ResourceKind } from '../kind.js';
+import type { Item, ResourceKind } from '../kind.js';
+import type { SecretFieldTest } from '../yaml-source.js';
 import { channels } from './channels.js';
 import { escalationPolicies } from './escalation-policies.js';
 import { heartbeats } from './heartbeats.js';
@@ -23,3 +24,12 @@ export const KINDS: readonly ResourceKind[] = [
 ];
 
 export const kindByKey = (key: string) => KINDS.find((k) => k.key === key);
+
+/** Whether a path of the file (`monitors`, 3, `auth`, `password`) is a secret field of its kind's item. */
+export const isSecretField: SecretFieldTest = (data, path) => {
+  const kind = typeof path[0] === 'string' ? kindByKey(path[0]) : undefined;
+  if (!kind || typeof path[1] !== 'number' || path.length < 3) return false;
+  const list = (data as Record<string, unknown> | null)?.[kind.key];
+  const item = Array.isArray(list) ? list[path[1]] : undefined;
+  return kind.secretField((item ?? {}) as Item, path.slice(2));
+};

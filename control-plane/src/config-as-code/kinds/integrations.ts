@@ -17,6 +17,7 @@ export const integrations: ResourceKind = {
   list: (a) =>
     allPages((cursor) => ok(a.GET('/integrations', { params: { query: { limit: 100, cursor } } }))),
   immutable: ['kind'],
+  secretField: () => false,
   fromLive(live, names) {
     const out = pick(live, fields);
     policy.fromLive(out, live, names);

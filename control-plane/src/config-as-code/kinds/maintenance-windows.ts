@@ -17,6 +17,7 @@ export const maintenanceWindows: ResourceKind = {
   // A window that has ended is history, not configuration: not exported, compared or pruned.
   managed: (live, now) => Date.parse(String(live.ends_at)) > now.getTime(),
   immutable: ['scope_type', 'scope'],
+  secretField: () => false,
   fromLive(live, names) {
     const out: Item = { name: live.name, scope_type: live.scope_type };
     if (typeof live.scope_id === 'string')

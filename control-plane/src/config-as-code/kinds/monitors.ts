@@ -64,6 +64,10 @@ export const monitors: ResourceKind = {
     policy.toBody(body, names);
     return body;
   },
+  secretField: (_item, path) =>
+    (path[0] === 'auth' && (path[1] === 'password' || path[1] === 'token')) ||
+    path[0] === 'request_headers' ||
+    (path.length === 1 && (path[0] === 'url' || path[0] === 'request_body')),
   sensitive: (item, path) =>
     (path[0] === 'request_headers' && SECRET_HEADER.test(String(path[1]))) ||
     (path.length === 1 && path[0] === 'url' && hasSecretQuery(item.url)),

@@ -95,6 +95,7 @@ export const statusPages: ResourceKind = {
       })),
     };
   },
+  secretField: (_item, path) => path.length === 1 && path[0] === 'password',
   sensitive: () => false,
   create: async (a, body) =>
     (await ok(a.POST('/status-pages', { body: body as Body<'/status-pages', 'post'> }))) as unknown as Live,

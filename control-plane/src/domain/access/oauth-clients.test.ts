@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  clientCapProblem,
   hasOwnSchemeRedirect,
   MAX_CLIENT_METADATA_BYTES,
+  MAX_CLIENT_NAME_LENGTH,
   MAX_REDIRECT_URI_LENGTH,
   MAX_REDIRECT_URIS,
   registrationProblem,
@@ -32,6 +34,13 @@ describe('registrationProblem', () => {
     ['javascript:alert(1)', /must not use the javascript scheme/],
     ['data:text/html,hi', /must not use the data scheme/],
     ['file:///etc/passwd', /must not use the file scheme/],
+    ['view-source:https://a.example/', /must not use the view-source scheme/],
+    ['filesystem:https://a.example/temporary/x', /must not use the filesystem scheme/],
+    ['ftp://a.example/cb', /must not use the ftp scheme/],
+    ['ws://127.0.0.1:1/cb', /must not use the ws scheme/],
+    ['wss://a.example/cb', /must not use the wss scheme/],
+    ['myapp:/cb', /must not use the myapp scheme; .*reverse-DNS form/],
+    ['com.:/cb', /must not use the com\. scheme/],
   ])('refuses %s as invalid_redirect_uri', (uri, why) => {
     const p = registrationProblem(uris('https://ok.example/cb', uri));
     expect(p?.error).toBe('invalid_redirect_uri');
@@ -52,8 +61,16 @@ describe('registrationProblem', () => {
     );
   });
 
+  it('caps client_name at 100 characters', () => {
+    expect(registrationProblem({ client_name: 'é'.repeat(MAX_CLIENT_NAME_LENGTH) })).toBeNull();
+    expect(registrationProblem({ client_name: 'x'.repeat(MAX_CLIENT_NAME_LENGTH + 1) })).toEqual({
+      error: 'invalid_client_metadata',
+      description: `client_name must be at most ${MAX_CLIENT_NAME_LENGTH} characters (got ${MAX_CLIENT_NAME_LENGTH + 1})`,
+    });
+  });
+
   it('caps the whole metadata at 16 KB, whatever field carries it', () => {
-    const at = (n: number) => ({ redirect_uris: ['https://a.example/cb'], client_name: 'x'.repeat(n) });
+    const at = (n: number) => ({ redirect_uris: ['https://a.example/cb'], 'urn:x': 'x'.repeat(n) });
     const base = JSON.stringify(at(0)).length;
     expect(registrationProblem(at(MAX_CLIENT_METADATA_BYTES - base))).toBeNull();
     const p = registrationProblem(at(MAX_CLIENT_METADATA_BYTES - base + 1));
@@ -65,6 +82,29 @@ describe('registrationProblem', () => {
     expect(registrationProblem(undefined)).toBeNull();
     expect(registrationProblem({ redirect_uris: 'https://a.example' })).toBeNull();
     expect(registrationProblem(uris(42, 'not a url'))).toBeNull();
+  });
+});
+
+describe('clientCapProblem', () => {
+  const now = new Date('2026-03-01T10:00:00Z');
+  const c = (count: number, inSeconds?: number) => ({
+    count,
+    next_expiry: inSeconds === undefined ? null : new Date(now.getTime() + inSeconds * 1000),
+  });
+  it('refuses at the per-workspace cap first, then at the total; 0 is no cap', () => {
+    const caps = { perWorkspace: 2, total: 5 };
+    expect(clientCapProblem(caps, { workspace: c(1), total: c(4) }, now)).toBeNull();
+    expect(clientCapProblem(caps, { workspace: c(2, 90.5), total: c(5) }, now)).toEqual({
+      description: expect.stringMatching(/This workspace has 2 registered OAuth clients, its limit/),
+      retryAfterSeconds: 91,
+    });
+    expect(clientCapProblem(caps, { workspace: c(1), total: c(5) }, now)).toEqual({
+      description: expect.stringMatching(/The service has reached its limit/),
+      retryAfterSeconds: 3600,
+    });
+    expect(
+      clientCapProblem({ perWorkspace: 0, total: 0 }, { workspace: c(9), total: c(99) }, now),
+    ).toBeNull();
   });
 });
 

@@ -54,6 +54,14 @@ export interface OAuthStore {
   listOAuthGrants(workspaceId: string, filter: OAuthGrantFilter, now: Date): Promise<OAuthRecord[]>;
   /** A client has been used (got a token): clears its expiry, so it is kept (domain/access/oauth-clients.ts). */
   keepOAuthClient(workspaceId: string, keyHash: string): Promise<void>;
+  /**
+   * Registered clients not expired at `now`, of one workspace or (null) of every workspace: how many,
+   * and when the first of them expires (the next free place under a cap; null when none expires).
+   */
+  countOAuthClients(
+    workspaceId: string | null,
+    now: Date,
+  ): Promise<{ count: number; next_expiry: Date | null }>;
   /** Deletes up to `limit` records expired at `now`; how many. */
   pruneOAuthRecords(now: Date, limit: number): Promise<number>;
 }

@@ -1,4 +1,5 @@
 import { digestsEqual, hashSecret, newId, randomToken } from '@lookout/shared';
+import { hasRole } from '../tenancy/roles.js';
 import type { TenancyStore } from '../tenancy/tenancy-store.js';
 import type { Actor, Alert, ChannelType } from '../types.js';
 import type { AckLink, AckLinkStore } from './ack-link-store.js';
@@ -14,6 +15,8 @@ import type { AlertStore } from './alert-store.js';
  * token back, so mail scanners that follow links acknowledge nothing (http/ack-page.ts).
  */
 export const ACK_LINK_DAYS = 30;
+/** The role `POST /alerts/acknowledge` asks for; a link never does more than its user could. */
+export const ACK_ROLE = 'member' as const;
 const TOKEN_PREFIX = 'ack.';
 
 export interface AckRecipient {
@@ -59,6 +62,8 @@ export const linkActor = (link: AckLink): Actor => ({
 export type AckLinkState =
   /** Unknown token, another alert's or workspace's token, or expired. */
   | { state: 'invalid' }
+  /** A good link whose user may no longer acknowledge: the role they have now is read, not the one they had when it was sent. */
+  | { state: 'not_allowed' }
   | { state: 'open'; alert: Alert; link: AckLink }
   | { state: 'acknowledged'; alert: Alert; link: AckLink }
   | { state: 'resolved'; alert: Alert; link: AckLink };
@@ -82,8 +87,13 @@ export const checkAckLink = async (
     link.expires_at.getTime() <= now.getTime()
   )
     return { state: 'invalid' };
-  // A link made for a user who has since been removed from the workspace acts for nobody.
-  if (link.user_id && !(await store.getUser(workspaceId, link.user_id))) return { state: 'invalid' };
+  // A link made for a user who has since been removed from the workspace acts for nobody; one made for
+  // a user who has since become a viewer acts with the viewer's rights, which do not include acknowledging.
+  if (link.user_id) {
+    const user = await store.getUser(workspaceId, link.user_id);
+    if (!user) return { state: 'invalid' };
+    if (!hasRole(user.role, ACK_ROLE)) return { state: 'not_allowed' };
+  }
   const alert = await store.getAlert(workspaceId, link.alert_id);
   if (!alert) return { state: 'invalid' };
   return { state: alert.status, alert, link };

@@ -39,7 +39,8 @@ export interface AlertStore {
    * a monitor's `down` alert sets the monitor-level ('*') state from down to unknown (the next failing
    * result flips it down again, by compare-and-set, and raises); a heartbeat's alert is forgotten by
    * the heartbeat (`alert_id` null, `rearmed_at` = `at`, due now; see rearmHeartbeat and evaluateHeartbeat). Condition
-   * alerts need nothing: they are raised whenever the condition holds and none is open.
+   * alerts need nothing: they are raised whenever the condition holds and none is open. An alert with
+   * an escalation is then due for its follow-ups (listDueFollowUps).
    */
   resolveAlert(
     workspaceId: string,
@@ -48,7 +49,10 @@ export interface AlertStore {
     at: Date,
   ): Promise<{ outcome: 'resolved' | 'already_resolved' | 'not_found'; alert: Alert | null }>;
 
-  /** Compare-and-set: open → acknowledged (stops the escalation). */
+  /**
+   * Compare-and-set: open → acknowledged (stops the escalation; an alert with an escalation is then due
+   * for its follow-ups, see listDueFollowUps).
+   */
   acknowledgeAlert(
     workspaceId: string,
     id: string,
@@ -91,10 +95,29 @@ export interface AlertStore {
   ): Promise<boolean>;
 
   /**
-   * Alerts of every workspace acknowledged or resolved with `updated_at` at or after `since`, oldest
-   * change first (indexed): what the notifications that follow an alert (escalation-runner.ts) read.
+   * The follow-ups (escalation-runner.ts): acknowledging or resolving an alert that has an escalation
+   * makes it due at that instant (`escalation_due_at`, in the same write), so a recovery notice
+   * survives a crash or restart. Acknowledged or resolved alerts due at or before `at`, soonest first
+   * (the escalation index, no scan).
    */
-  listSettledAlerts(since: Date, limit: number): Promise<Alert[]>;
+  listDueFollowUps(at: Date, limit: number): Promise<Alert[]>;
+  /**
+   * Compare-and-set claim of a due follow-up: succeeds only if the alert is acknowledged or resolved,
+   * has an escalation, and is still due at `expectedDueAt`; then sets the claim token and moves the due
+   * time to `leaseUntil` (a replica that dies holding it is replaced after the lease).
+   */
+  claimFollowUp(
+    workspaceId: string,
+    id: string,
+    expectedDueAt: Date,
+    claim: string,
+    leaseUntil: Date,
+  ): Promise<Alert | null>;
+  /**
+   * Compare-and-set on the claim and its lease: nothing more is due. Fails when the alert changed in
+   * between (acknowledged, then resolved: due again for "resolved") or the lease was taken over.
+   */
+  finishFollowUp(workspaceId: string, id: string, claim: string, leaseUntil: Date): Promise<boolean>;
 
   insertDelivery(delivery: Delivery): Promise<void>;
   /** Oldest first. */

@@ -147,8 +147,12 @@ export type TimelineEntry =
   | {
       at: Date;
       type: 'notification';
+      /** What it told: the alert raised (an escalation step), or acknowledged or resolved (a follow-up). */
+      event: 'raised' | 'acknowledged' | 'resolved';
       via: Delivery['kind'];
       to: string;
+      /** Who it went to, by name: the channel's name, the user's email; null when gone since. */
+      name: string | null;
       user_id: string | null;
       channel_id: string | null;
       step: number | null;
@@ -161,8 +165,23 @@ export type TimelineEntry =
   | { at: Date; type: 'acknowledged'; by: Actor | null }
   | { at: Date; type: 'resolved'; by: Actor | null };
 
-/** What happened to an alert, oldest first: raised, suppressed, every delivery attempt, ack, resolve. */
-export const alertTimeline = (alert: Alert, deliveries: Delivery[]): TimelineEntry[] => {
+/** The names of the channels and users an alert's deliveries went to, by id. */
+export interface TimelineNames {
+  channels: ReadonlyMap<string, string>;
+  users: ReadonlyMap<string, string>;
+}
+
+const FOLLOW_EVENT = /:follow:(acknowledged|resolved):/;
+
+/**
+ * What happened to an alert, oldest first: raised, suppressed, every delivery attempt (what it told,
+ * to whom by name), ack, resolve.
+ */
+export const alertTimeline = (
+  alert: Alert,
+  deliveries: Delivery[],
+  names: TimelineNames = { channels: new Map(), users: new Map() },
+): TimelineEntry[] => {
   const entries: TimelineEntry[] = [{ at: alert.created_at, type: 'raised' }];
   const sup = alert.escalation?.suppressed_by;
   if (sup)
@@ -172,24 +191,33 @@ export const alertTimeline = (alert: Alert, deliveries: Delivery[]): TimelineEnt
       window_id: sup.window_id,
       window_name: sup.name,
     });
-  for (const d of deliveries)
-    entries.push({
-      at: d.at,
-      type: 'notification',
-      via: d.kind,
-      to: d.target,
-      user_id: d.user_id,
-      channel_id: d.channel_id,
-      step: d.step,
-      round: d.round,
-      attempt: d.attempt,
-      outcome: d.outcome,
-      status_code: d.status_code,
-      error: d.error,
-    });
+  // A follow-up (no step: it tells that the alert was acknowledged or resolved) comes after what it
+  // tells of when both share an instant.
+  const note = (d: Delivery): TimelineEntry => ({
+    at: d.at,
+    type: 'notification',
+    event:
+      (FOLLOW_EVENT.exec(d.idempotency_key ?? '')?.[1] as 'acknowledged' | 'resolved' | undefined) ??
+      'raised',
+    via: d.kind,
+    to: d.target,
+    name:
+      (d.channel_id ? names.channels.get(d.channel_id) : d.user_id ? names.users.get(d.user_id) : null) ??
+      null,
+    user_id: d.user_id,
+    channel_id: d.channel_id,
+    step: d.step,
+    round: d.round,
+    attempt: d.attempt,
+    outcome: d.outcome,
+    status_code: d.status_code,
+    error: d.error,
+  });
+  for (const d of deliveries) if (d.step !== null) entries.push(note(d));
   if (alert.acknowledged_at)
     entries.push({ at: alert.acknowledged_at, type: 'acknowledged', by: alert.acknowledged_by });
   if (alert.resolved_at) entries.push({ at: alert.resolved_at, type: 'resolved', by: alert.resolved_by });
+  for (const d of deliveries) if (d.step === null) entries.push(note(d));
   // Stable: entries at the same instant keep the order above.
   return entries
     .map((e, i) => [e, i] as const)

@@ -70,7 +70,8 @@ describe('monitor catalog', () => {
     ]);
     const before = catalog.revision;
     await catalog.refresh();
-    expect(catalog.revision).toBe(before + 4);
+    // The new monitor's insert comes with its first check's run request (domain/monitors/monitors.ts).
+    expect(catalog.revision).toBe(before + 5);
     // Listeners learn which monitors changed (assignment streams recompute those only).
     expect(changes.map((ids) => (ids ? [...ids].sort() : ids))).toEqual([[eu.id, both.id, added.id].sort()]);
     expect([...catalog.region('eu-west').keys()]).toEqual([domain.id]);
@@ -81,10 +82,13 @@ describe('monitor catalog', () => {
     expect(catalog.region('eu-west').get(domain.id)).toBe(catalog.get(domain.id));
     expect(catalog.region('us-east').get(domain.id)).toBeUndefined();
     expect(catalog.get(both.id)).toBeUndefined();
-    expect(runs.map((r) => [r.monitor_id, r.location, r.request_id])).toEqual([[domain.id, 'eu-west', 'r1']]);
+    expect(runs.map((r) => [r.monitor_id, r.location, r.reason, r.request_id])).toEqual([
+      [added.id, 'us-east', 'first', expect.any(String)],
+      [domain.id, 'eu-west', 'confirm', 'r1'],
+    ]);
     await catalog.refresh();
     expect(changes).toHaveLength(1);
-    expect(runs).toHaveLength(1);
+    expect(runs).toHaveLength(2);
   });
 
   it('moves a changed monitor between regions, its new version in the regions it stays in', async () => {

@@ -101,6 +101,7 @@ const createInterner = (slots: MonitorSlots) => {
     domain_expiry_alert_days: m.domain_expiry_alert_days,
     response_time_threshold_ms: m.response_time_threshold_ms,
     failure_threshold: m.failure_threshold,
+    retry_interval_seconds: m.retry_interval_seconds,
     escalation_policy_id: str(m.escalation_policy_id),
     check_locations: frozen(m.check_locations.map(str)),
     dns_record_type: str(m.dns_record_type),

@@ -28,6 +28,16 @@ const auth = z.discriminatedUnion('type', [
 
 const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be a valid header name');
 
+/**
+ * After a failure at a location, the re-checks there come this often until `failure_threshold`
+ * decides (docs/decisions.md, "Retry interval"): with the default interval and threshold a target dead
+ * from the start is down after the first check and two retries, ~30 s. Never longer than the interval
+ * (a monitor checking more often keeps its interval); not held to the plan's minimum interval, since
+ * retries run only while a location fails, at most `failure_threshold - 1` of them in a row.
+ */
+export const DEFAULT_RETRY_INTERVAL_SECONDS = 15;
+export const MIN_RETRY_INTERVAL_SECONDS = 5;
+
 /** The fields a client may set. Used for create (some required) and update (all optional). */
 const fields = {
   display_name: nameText(200),
@@ -50,6 +60,7 @@ const fields = {
   domain_expiry_alert_days: z.int().min(1).max(365),
   response_time_threshold_ms: z.int().min(0).max(60000).nullable(),
   failure_threshold: z.int().min(1).max(100),
+  retry_interval_seconds: z.int().min(MIN_RETRY_INTERVAL_SECONDS).max(86400),
   escalation_policy_id: uuid(),
   check_locations: z.array(z.string().min(1).max(64)).min(1).max(50),
   dns_record_type: z.enum(DNS_RECORD_TYPES),
@@ -85,6 +96,8 @@ export const onlyFor: Partial<Record<keyof Fields, readonly MonitorType[]>> = {
   ssl_cert_expiry_alert_days: ['http'],
   domain_expiry_alert_days: ['domain'],
   response_time_threshold_ms: ['http', 'api', 'tcp', 'dns'],
+  // Domain checks do not retry (effectiveRetrySeconds).
+  retry_interval_seconds: ['http', 'api', 'tcp', 'dns'],
   dns_record_type: ['dns'],
   dns_expected_values: ['dns'],
   dns_resolver: ['dns'],
@@ -159,6 +172,11 @@ const ruleProblems = (
     problems.push({ field: 'ssl_cert_monitoring', message: 'needs an https:// URL' });
   if (m.timeout_seconds > m.check_interval_seconds)
     problems.push({ field: 'timeout_seconds', message: 'must not be longer than check_interval_seconds' });
+  if (m.retry_interval_seconds > m.check_interval_seconds)
+    problems.push({
+      field: 'retry_interval_seconds',
+      message: `must not be longer than check_interval_seconds (${m.check_interval_seconds} s)`,
+    });
   if (m.response_time_threshold_ms !== null && m.response_time_threshold_ms > m.timeout_seconds * 1000)
     problems.push({ field: 'response_time_threshold_ms', message: 'must not be longer than the timeout' });
   const unknown = m.check_locations.filter((r) => !regions.includes(r));
@@ -220,6 +238,8 @@ const newMonitor = (ctx: MonitorContext, input: MonitorInput, defaultPolicyId: s
     domain_expiry_alert_days: input.domain_expiry_alert_days ?? 30,
     response_time_threshold_ms: input.response_time_threshold_ms || null,
     failure_threshold: input.failure_threshold ?? 3,
+    retry_interval_seconds:
+      input.retry_interval_seconds ?? Math.min(DEFAULT_RETRY_INTERVAL_SECONDS, interval),
     escalation_policy_id: input.escalation_policy_id ?? defaultPolicyId,
     check_locations: input.check_locations ?? [...ctx.regions],
     dns_record_type: type === 'dns' ? (input.dns_record_type ?? 'A') : null,
@@ -255,6 +275,7 @@ export const createMonitor = async (
   ]);
   const outcome = await ctx.store.insertMonitor(monitor, { maxMonitors: ctx.plan.max_monitors });
   if (outcome === 'limit_reached') throw planLimitError(ctx);
+  await requestFirstRuns(ctx.store, [monitor], ctx.now);
   return { monitor, notices: clampInterval(monitor, input.check_interval_seconds, ctx) };
 };
 
@@ -320,6 +341,7 @@ export const createMonitors = async (
       have: await ctx.store.countMonitors(ctx.workspace.id),
       adding: batch.monitors.length,
     });
+  await requestFirstRuns(ctx.store, batch.monitors.slice(0, FIRST_RUNS_PER_BATCH), ctx.now);
   return batch;
 };
 
@@ -372,6 +394,9 @@ export const updateMonitor = async (
   ) {
     next.expected_status_code = existing.expected_status_code;
   }
+  // An interval shortened below the retry interval takes the retry interval down with it.
+  if (patch.retry_interval_seconds === undefined)
+    next.retry_interval_seconds = Math.min(existing.retry_interval_seconds, next.check_interval_seconds);
   throwIfProblems([
     ...ruleProblems(next, given, ctx.regions, false),
     ...(await policyProblem(ctx, patch.escalation_policy_id)),
@@ -383,6 +408,7 @@ export const updateMonitor = async (
       'conflict',
       'The monitor was changed by someone else meanwhile; fetch it and try again.',
     );
+  if (changesTheCheck(existing, next)) await requestFirstRuns(ctx.store, [next], ctx.now);
   return { monitor: next, notices: clampInterval(next, requested, ctx) };
 };
 
@@ -398,7 +424,64 @@ export const setPaused = async (
   if (outcome === 'not_found') throw new AppError('not_found', 'Monitor not found.');
   if (outcome === 'conflict')
     throw new AppError('conflict', 'The monitor was changed by someone else meanwhile; try again.');
+  if (!paused) await requestFirstRuns(store, [next], now);
   return next;
+};
+
+/**
+ * The most monitors of one `POST /monitors/batch` whose first check is asked for at once; the rest
+ * start on their phase slot, spread evenly over one interval (docs/decisions.md, "First check at once").
+ */
+export const FIRST_RUNS_PER_BATCH = 100;
+
+/** The fields whose change makes an edited monitor check at once: what is checked, how and where. */
+const CHECK_FIELDS = [
+  'url',
+  'http_method',
+  'timeout_seconds',
+  'expected_status_code',
+  'required_keyword',
+  'auth',
+  'port',
+  'request_headers',
+  'request_body',
+  'follow_redirects',
+  'ssl_cert_monitoring',
+  'check_locations',
+  'dns_record_type',
+  'dns_expected_values',
+  'dns_resolver',
+] as const satisfies readonly (keyof Monitor)[];
+
+/** An edit that changes what is checked, how or where, or resumes the monitor (`paused: false`). */
+const changesTheCheck = (before: Monitor, after: Monitor) =>
+  !after.paused &&
+  (before.paused || CHECK_FIELDS.some((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f])));
+
+/**
+ * A new, changed or resumed monitor's first check, at once and in every location that runs it, instead
+ * of at its phase slot up to an interval later: run requests through the monitor feed like "check now"
+ * (reason `first`, which an agent runs only when it has a free place at once, so these never hold up
+ * scheduled checks). After that the monitor keeps its wall-clock phase. Paused monitors run nothing.
+ */
+export const requestFirstRuns = async (
+  store: Pick<MonitorStore, 'requestRuns'>,
+  monitors: readonly Monitor[],
+  now: Date,
+) => {
+  await store.requestRuns(
+    monitors
+      .filter((m) => !m.paused)
+      .flatMap((m) =>
+        runningLocations(m).map((location) => ({
+          monitor_id: m.id,
+          location,
+          reason: 'first',
+          request_id: newId(),
+          at: now,
+        })),
+      ),
+  );
 };
 
 /**
@@ -434,6 +517,14 @@ export const effectiveIntervalSeconds = (m: Pick<Monitor, 'monitor_type' | 'chec
   m.monitor_type === 'domain'
     ? Math.max(m.check_interval_seconds, DOMAIN_MIN_INTERVAL_SECONDS)
     : m.check_interval_seconds;
+
+/**
+ * How long after a failure a location checks again (0: not before its next slot). Domain checks keep
+ * their spacing: registration data changes slowly and its servers limit how often they are asked.
+ */
+export const effectiveRetrySeconds = (
+  m: Pick<Monitor, 'monitor_type' | 'check_interval_seconds' | 'retry_interval_seconds'>,
+) => (m.monitor_type === 'domain' ? 0 : Math.min(m.retry_interval_seconds, m.check_interval_seconds));
 
 /** The locations that run a monitor: all of check_locations, except domain checks, which run from the first. */
 export const runningLocations = (m: Pick<Monitor, 'monitor_type' | 'check_locations'>): string[] =>

@@ -197,4 +197,13 @@ describe('domain monitors', () => {
     const v = verdict(m, [down('us-east'), down('eu-west')], at(3600));
     expect(v).toMatchObject({ down: true, voting: ['eu-west'], quorum: 1 });
   });
+
+  it('do not retry after a failure; other types retry at most once per interval', async () => {
+    const { effectiveRetrySeconds } = await import('../monitors/monitors.js');
+    const of = (monitor_type: 'domain' | 'tcp', check_interval_seconds: number) =>
+      effectiveRetrySeconds({ monitor_type, check_interval_seconds, retry_interval_seconds: 15 });
+    expect(of('domain', 60)).toBe(0);
+    expect(of('tcp', 60)).toBe(15);
+    expect(of('tcp', 10)).toBe(10);
+  });
 });

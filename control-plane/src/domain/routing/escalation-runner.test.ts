@@ -6,6 +6,7 @@ import { createSecretBox } from '../../secret-box.js';
 import type { Store } from '../../store/port.js';
 import { createSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { raiseAlert } from '../alerts/alerts.js';
+import { createHeartbeat } from '../heartbeats/heartbeats.js';
 import { createWorkspace } from '../tenancy/workspaces.js';
 import type { Alert, Workspace } from '../types.js';
 import { createChannel } from './channels.js';
@@ -205,18 +206,28 @@ describe('escalation runner', () => {
     clock.advance(MIN);
     await store.acknowledgeAlert(workspace.id, a.id, { type: 'system' }, clock.now());
     expect(await r.followTick()).toBe(1);
-    expect(events()).toEqual(['acknowledged pagerduty']);
-    expect(await r.followTick()).toBe(1);
-    expect(events()).toEqual(['acknowledged pagerduty']);
+    expect(events()).toEqual(['acknowledged pagerduty', 'acknowledged webhook']);
+    expect(await r.followTick()).toBe(0);
+    expect(events()).toEqual(['acknowledged pagerduty', 'acknowledged webhook']);
 
     clock.advance(MIN);
     await store.resolveAlert(workspace.id, a.id, { type: 'system' }, clock.now());
-    await r.followTick();
-    expect(events()).toEqual(['acknowledged pagerduty', 'resolved pagerduty', 'resolved slack']);
+    expect(await r.followTick()).toBe(1);
+    expect(events()).toEqual([
+      'acknowledged pagerduty',
+      'acknowledged webhook',
+      'resolved pagerduty',
+      'resolved slack',
+      'resolved webhook',
+    ]);
     expect(sent.every((s) => !s.key?.includes(unreached.id))).toBe(true);
     const keys = sent.filter((s) => s.event === 'resolved').map((s) => s.key);
     expect(keys.sort()).toEqual(
-      [`${a.id}:follow:resolved:channel:${chat.id}`, `${a.id}:follow:resolved:channel:${pd.id}`].sort(),
+      [
+        `${a.id}:follow:resolved:channel:${chat.id}`,
+        `${a.id}:follow:resolved:channel:${pd.id}`,
+        `${a.id}:follow:resolved:channel:${channelId}`,
+      ].sort(),
     );
 
     // Acknowledged and resolved between two passes: "resolved" alone.
@@ -227,9 +238,182 @@ describe('escalation runner', () => {
     await store.acknowledgeAlert(workspace.id, b.id, { type: 'system' }, clock.now());
     await store.resolveAlert(workspace.id, b.id, { type: 'system' }, clock.now());
     await r.followTick();
-    expect(events()).toEqual(['resolved pagerduty', 'resolved slack']);
-    // A new runner (a restart) looks back and finds nothing left to send.
+    expect(events()).toEqual(['resolved pagerduty', 'resolved slack', 'resolved webhook']);
+    // A new runner (a restart) finds nothing left to send.
     await runner().followTick();
-    expect(events()).toEqual(['resolved pagerduty', 'resolved slack']);
+    expect(events()).toEqual(['resolved pagerduty', 'resolved slack', 'resolved webhook']);
+  });
+
+  it('the recovery notice reaches every user email the alert reached, says how long it lasted, and names things', async () => {
+    const p = await policy([{ wait_minutes: 0, notify_user_ids: [adminId] }]);
+    const messages: { event: string; subject: string; text: string; payload: unknown }[] = [];
+    const r = createEscalationRunner({
+      store,
+      clock,
+      leaseMs: 60_000,
+      workspaceUrl: (s) => `https://${s}.lookout.test`,
+      dispatcher: {
+        ...dispatcher,
+        async send(target, message, key, onAttempt) {
+          messages.push(message);
+          return dispatcher.send(target, message, key, onAttempt);
+        },
+      },
+    });
+    const a = await raise(p.id);
+    await r.tick();
+    clock.advance(4 * MIN + 12_000);
+    await store.resolveAlert(
+      workspace.id,
+      a.id,
+      { type: 'user', user_id: adminId, api_key_id: null },
+      clock.now(),
+    );
+    expect(await r.followTick()).toBe(1);
+    expect(sent.map((s) => [s.event, s.target.kind, s.key])).toEqual([
+      ['raised', 'email', `${a.id}:${p.id}:0:0:user:${adminId}`],
+      ['resolved', 'email', `${a.id}:follow:resolved:user:${adminId}`],
+    ]);
+    expect(messages[0]!.text).toContain('Notified at step 1 of 1 in escalation policy “p”.');
+    expect(messages[0]!.text).toContain(`Open in Lookout: https://run.lookout.test/alerts/${a.id}`);
+    expect(messages[1]!.subject).toBe('[Lookout run] RESOLVED after 4m 12s: t');
+    expect(messages[1]!.text.split('\n')[0]).toBe(
+      'Resolved by admin@run.test at 2026-06-01 12:04 UTC. It lasted 4m 12s (raised 2026-06-01 12:00 UTC).',
+    );
+    // both logged as sent (the timeline shows them)
+    const links = await store.listDeliveries(workspace.id, { alert_id: a.id, limit: 10 });
+    expect(links.map((d) => d.outcome)).toEqual(['sent', 'sent']);
+  });
+
+  it('a follow-up whose runner died is sent after the lease by another, once; two runners at once send it once', async () => {
+    const p = await policy([
+      { wait_minutes: 0, notify_user_ids: [adminId], notify_channel_ids: [channelId] },
+    ]);
+    const a = await raise(p.id);
+    await runner().tick();
+    clock.advance(MIN);
+    await store.resolveAlert(workspace.id, a.id, { type: 'system' }, clock.now());
+    // a replica claimed the follow-up, mailed the admin, logged it, and died before the webhook
+    const due = (await store.getAlert(workspace.id, a.id))!.escalation_due_at!;
+    expect(due).toEqual(clock.now());
+    const lease = new Date(clock.now().getTime() + 60_000);
+    expect(await store.claimFollowUp(workspace.id, a.id, due, 'follow:dead', lease)).not.toBeNull();
+    await store.insertDelivery({
+      id: crypto.randomUUID(),
+      workspace_id: workspace.id,
+      alert_id: a.id,
+      channel_id: null,
+      user_id: adminId,
+      kind: 'email',
+      target: 'admin@run.test',
+      step: null,
+      round: null,
+      attempt: 1,
+      outcome: 'sent',
+      permanent: false,
+      status_code: null,
+      error: null,
+      idempotency_key: `${a.id}:follow:resolved:user:${adminId}`,
+      test: false,
+      at: clock.now(),
+    });
+    sent = [];
+    const [x, y] = [runner(), runner()];
+    expect(await Promise.all([x.followTick(), y.followTick()])).toEqual([0, 0]); // still leased
+    clock.advance(60_000);
+    const ran = await Promise.all([x.followTick(), y.followTick(), x.followTick()]);
+    expect(ran.reduce((s, n) => s + n, 0)).toBe(1);
+    expect(sent.map((s) => `${s.event} ${s.target.kind}`)).toEqual(['resolved webhook']);
+    expect((await store.getAlert(workspace.id, a.id))?.escalation_due_at).toBeNull();
+    expect(await runner().followTick()).toBe(0);
+  });
+
+  it('an alert resolved while its step is being sent: the follow-up waits a lease, then reaches whoever the step reached', async () => {
+    const p = await policy([{ wait_minutes: 0, notify_channel_ids: [channelId] }]);
+    const a = await raise(p.id);
+    // a replica claimed the step and is still sending it when the alert resolves
+    const lease = new Date(clock.now().getTime() + 60_000);
+    expect(
+      await store.claimEscalation(workspace.id, a.id, a.escalation_due_at!, 'step', lease),
+    ).not.toBeNull();
+    await store.resolveAlert(workspace.id, a.id, { type: 'system' }, clock.now());
+    const r = runner();
+    expect(await r.followTick()).toBe(0);
+    // the step's send lands and is logged after the resolve
+    await store.insertDelivery({
+      id: crypto.randomUUID(),
+      workspace_id: workspace.id,
+      alert_id: a.id,
+      channel_id: channelId,
+      user_id: null,
+      kind: 'webhook',
+      target: 'http://127.0.0.1:9/',
+      step: 0,
+      round: 0,
+      attempt: 1,
+      outcome: 'sent',
+      permanent: false,
+      status_code: 200,
+      error: null,
+      idempotency_key: idempotencyKey(a, { policy_id: p.id, round: 0, step: 0 }, `channel:${channelId}`),
+      test: false,
+      at: clock.now(),
+    });
+    clock.advance(59_999);
+    expect(await r.followTick()).toBe(0);
+    expect(sent).toEqual([]);
+    clock.advance(1);
+    expect(await r.followTick()).toBe(1);
+    expect(sent.map((s) => [s.event, s.key])).toEqual([
+      ['resolved', `${a.id}:follow:resolved:channel:${channelId}`],
+    ]);
+  });
+
+  it("a heartbeat's alert is named by the heartbeat and links to its page and the alert's", async () => {
+    const p = await policy([{ wait_minutes: 0, notify_channel_ids: [channelId] }]);
+    const hb = await createHeartbeat(
+      store,
+      workspace,
+      { display_name: 'Nightly backup', period_seconds: 3600 },
+      clock.now(),
+    );
+    const texts: string[] = [];
+    const r = createEscalationRunner({
+      store,
+      clock,
+      leaseMs: 60_000,
+      workspaceUrl: (s) => `https://${s}.lookout.test`,
+      dispatcher: {
+        ...dispatcher,
+        async send(target, message, key, onAttempt) {
+          texts.push(message.text);
+          return dispatcher.send(target, message, key, onAttempt);
+        },
+      },
+    });
+    const a = (
+      await raiseAlert(
+        store,
+        {
+          workspace_id: workspace.id,
+          source_type: 'heartbeat',
+          source_id: hb.id,
+          cause: 'missed',
+          dedup_key: '',
+          title: 'Nightly backup is late',
+          escalation_policy_id: p.id,
+        },
+        clock.now(),
+      )
+    ).alert;
+    await r.tick();
+    expect(texts[0]!.split('\n')).toEqual([
+      'Nightly backup is late',
+      '',
+      `Heartbeat “Nightly backup”: https://run.lookout.test/heartbeats/${hb.id}`,
+      'Raised 2026-06-01 12:00 UTC.',
+      'Notified at step 1 of 1 in escalation policy “p”.',
+      `Open in Lookout: https://run.lookout.test/alerts/${a.id}`,
+    ]);
   });
 });

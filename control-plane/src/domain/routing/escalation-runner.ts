@@ -5,8 +5,18 @@ import { ackLinkPath, mintAckLink } from '../alerts/ack-links.js';
 import type { AlertStore } from '../alerts/alert-store.js';
 import type { ContactMethodStore } from '../contacts/contact-method-store.js';
 import { type ContactServices, contactTarget } from '../contacts/contact-methods.js';
+import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
+import type { IntegrationStore } from '../integrations/integration-store.js';
+import type { MonitorStore } from '../monitors/monitor-store.js';
 import type { TenancyStore } from '../tenancy/tenancy-store.js';
-import type { Alert, Delivery, EscalationProgress, EscalationStep } from '../types.js';
+import type {
+  Actor,
+  Alert,
+  Delivery,
+  EscalationPolicy,
+  EscalationProgress,
+  EscalationStep,
+} from '../types.js';
 import { afterStep, idempotencyKey } from './escalation.js';
 import {
   type Attempt,
@@ -16,17 +26,26 @@ import {
   emailTarget,
   type FollowEvent,
   followUpMessage,
+  type MessageContext,
   type Target,
 } from './notifications.js';
 import type { RoutingStore } from './routing-store.js';
 
 export interface EscalationRunnerDeps {
-  store: AlertStore & RoutingStore & TenancyStore & AckLinkStore & ContactMethodStore;
+  store: AlertStore &
+    RoutingStore &
+    TenancyStore &
+    AckLinkStore &
+    ContactMethodStore &
+    Pick<MonitorStore, 'getMonitor'> &
+    Pick<HeartbeatStore, 'getHeartbeat'> &
+    Pick<IntegrationStore, 'getIntegration'>;
   clock: Clock;
   dispatcher: Dispatcher;
   /**
    * A workspace's public base URL (public-url.ts): each recipient's notification then carries its own
-   * one-click acknowledge link (domain/alerts/ack-links.ts). Without it, no link.
+   * one-click acknowledge link (domain/alerts/ack-links.ts) and every message links to the alert's
+   * page in the web app. Without it, no links (the alert's uuid is named).
    */
   workspaceUrl?: (subdomain: string) => string;
   /**
@@ -41,16 +60,13 @@ export interface EscalationRunnerDeps {
   /** Steps run at once. */
   concurrency?: number;
   onError?: (err: unknown, alertId: string) => void;
-  /**
-   * How far back the first pass looks for alerts acknowledged or resolved (while no replica ran);
-   * later passes overlap the previous one by a minute. Default one hour.
-   */
-  followLookbackMs?: number;
 }
 
 interface Recipient {
-  /** For the idempotency key: `user:<id>` or `channel:<id>`. */
+  /** For the idempotency key: `user:<id>`, `user:<id>:<contact method id>` or `channel:<id>`. */
   key: string;
+  /** Who it is to people (the timeline, the acknowledge page): the channel's name, the user's email. */
+  name: string;
   user_id: string | null;
   channel_id: string | null;
   target: Target;
@@ -66,15 +82,20 @@ interface Recipient {
  * sent (idempotency key alert:round:step:target). Only a send whose success was not yet logged can
  * repeat; receivers can drop it by its `X-Lookout-Delivery` id.
  */
-/** The idempotency key of a notification to a user's contact method ends `:user:<user id>:<method id>`. */
-const METHOD_KEY = /:user:([0-9a-f-]{36}):([0-9a-f-]{36})$/;
+/**
+ * The recipient part that ends every notification's idempotency key: `channel:<id>`, `user:<id>` (their
+ * account email) or `user:<id>:<contact method id>`.
+ */
+const RECIPIENT_KEY = /:(channel:[0-9a-f-]{36}|user:[0-9a-f-]{36}(?::[0-9a-f-]{36})?)$/;
+const UUID = '[0-9a-f-]{36}';
+const FOLLOW = new RegExp(`^${UUID}:follow:`);
+/** A follow-up's claim token starts so; a step's is a bare uuid. */
+const FOLLOW_CLAIM = 'follow:';
 
 export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
   const { store, clock, dispatcher } = deps;
   const services = deps.contactServices ?? { telegram: null, twilio: null, pushover: null };
   let stopped = false;
-  /** Alerts settled at or after this were looked at last (in this replica's memory only). */
-  let followedUpTo: Date | null = null;
 
   const recipients = async (alert: Alert, step: EscalationStep): Promise<Recipient[]> => {
     const out: Recipient[] = [];
@@ -84,13 +105,21 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
       // Their account email always, and each of their own contact methods once verified.
       out.push({
         key: `user:${user.id}`,
+        name: user.email,
         user_id: user.id,
         channel_id: null,
         target: emailTarget([user.email], alert.workspace_id),
       });
       for (const m of await store.listContactMethods(alert.workspace_id, user.id)) {
         const target = m.verified_at ? contactTarget(m, services) : null;
-        if (target) out.push({ key: `user:${user.id}:${m.id}`, user_id: user.id, channel_id: null, target });
+        if (target)
+          out.push({
+            key: `user:${user.id}:${m.id}`,
+            name: user.email,
+            user_id: user.id,
+            channel_id: null,
+            target,
+          });
       }
     }
     for (const channelId of step.notify_channel_ids) {
@@ -98,6 +127,7 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
       if (channel)
         out.push({
           key: `channel:${channel.id}`,
+          name: channel.name,
           user_id: null,
           channel_id: channel.id,
           target: channelTarget(channel),
@@ -106,35 +136,77 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
     return out;
   };
 
-  const notify = async (alert: Alert, progress: EscalationProgress, claim: string, r: Recipient) => {
+  /** What a message names besides the alert: the workspace, its web app, the source by name. */
+  const contextOf = async (alert: Alert): Promise<MessageContext> => {
+    const workspace = await store.getWorkspace(alert.workspace_id);
+    const subdomain = workspace?.subdomain ?? '?';
+    const appUrl = workspace && deps.workspaceUrl ? deps.workspaceUrl(workspace.subdomain) : null;
+    const ws = alert.workspace_id;
+    const id = alert.source_id;
+    let source: MessageContext['source'] = { label: `${alert.source_type} ${id}`, path: null };
+    if (alert.source_type === 'monitor') {
+      const m = await store.getMonitor(ws, id);
+      if (m) source = { label: `Monitor “${m.display_name}”`, path: `/monitors/${m.id}` };
+    } else if (alert.source_type === 'heartbeat') {
+      const h = await store.getHeartbeat(ws, id);
+      if (h) source = { label: `Heartbeat “${h.display_name}”`, path: `/heartbeats/${h.id}` };
+    } else if (alert.source_type === 'integration') {
+      const i = await store.getIntegration(ws, id);
+      if (i) source = { label: `Integration “${i.name}”`, path: null };
+    } else source = { label: `Region ${id}`, path: null };
+    return { subdomain, appUrl, source };
+  };
+
+  /** Who acknowledged or resolved an alert, by name; null when not known. */
+  const actorName = async (alert: Alert, by: Actor | null, event: FollowEvent): Promise<string | null> => {
+    if (!by) return null;
+    switch (by.type) {
+      case 'user':
+        return (await store.getUser(alert.workspace_id, by.user_id))?.email ?? 'a user';
+      case 'link':
+        return `${by.recipient} (from the link in their ${by.via} notification)`;
+      case 'integration':
+        return 'its integration';
+      case 'system':
+        return event === 'resolved' && alert.source_type !== 'integration'
+          ? 'Lookout (it recovered)'
+          : 'Lookout';
+    }
+  };
+
+  const notify = async (
+    alert: Alert,
+    progress: EscalationProgress,
+    policy: Pick<EscalationPolicy, 'name' | 'steps'>,
+    claim: string,
+    r: Recipient,
+  ) => {
     const key = idempotencyKey(alert, progress, r.key);
     if (await store.hasSentDelivery(key)) return;
     // Acknowledged or resolved meanwhile, or our lease ran out and another replica took the step over:
     // stop here.
     const current = await store.getAlert(alert.workspace_id, alert.id);
     if (current?.status !== 'open' || current.escalation?.claim !== claim) return;
-    const workspace = await store.getWorkspace(alert.workspace_id);
-    const ackUrl =
-      workspace && deps.workspaceUrl
-        ? `${deps.workspaceUrl(workspace.subdomain)}${ackLinkPath(
-            alert.id,
-            await mintAckLink(
-              store,
-              alert,
-              {
-                user_id: r.user_id,
-                channel_id: r.channel_id,
-                via: r.target.kind,
-                recipient: dispatcher.describe(r.target),
-              },
-              clock.now(),
-            ),
-          )}`
-        : null;
+    const ctx = await contextOf(current);
+    const ackUrl = ctx.appUrl
+      ? `${ctx.appUrl}${ackLinkPath(
+          alert.id,
+          await mintAckLink(
+            store,
+            alert,
+            { user_id: r.user_id, channel_id: r.channel_id, via: r.target.kind, recipient: r.name },
+            clock.now(),
+          ),
+        )}`
+      : null;
     const message = alertMessage(
-      workspace ?? { subdomain: '?' },
+      ctx,
       current,
-      progress,
+      {
+        step: progress.step,
+        round: progress.round,
+        policy: { name: policy.name, steps: policy.steps.length },
+      },
       key,
       clock.now(),
       ackUrl,
@@ -179,91 +251,73 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
       await store.insertDelivery(d);
     };
 
+  /** A recipient the alert reached, from its key (`channel:<id>`, `user:<id>`, `user:<id>:<method>`), as it is now. */
+  const recipientOf = async (alert: Alert, key: string): Promise<Recipient | null> => {
+    const [type, id, methodId] = key.split(':') as [string, string, string | undefined];
+    const ws = alert.workspace_id;
+    if (type === 'channel') {
+      const channel = await store.getChannel(ws, id);
+      return channel
+        ? { key, name: channel.name, user_id: null, channel_id: channel.id, target: channelTarget(channel) }
+        : null;
+    }
+    const user = await store.getUser(ws, id);
+    if (!user) return null;
+    if (!methodId)
+      return {
+        key,
+        name: user.email,
+        user_id: user.id,
+        channel_id: null,
+        target: emailTarget([user.email], ws),
+      };
+    const method = await store.getContactMethod(ws, user.id, methodId);
+    const target = method?.verified_at ? contactTarget(method, services) : null;
+    return target ? { key, name: user.email, user_id: user.id, channel_id: null, target } : null;
+  };
+
   /**
-   * Tells the channels an alert reached that it was acknowledged or resolved — those whose kind follows
-   * that event (PagerDuty and Opsgenie both, chat kinds "resolved") — once per channel and event (key
-   * alert:follow:event:channel:<id>, skipped when already sent). Only the alert's state now counts: an
-   * alert acknowledged and then resolved between two passes is followed by "resolved" alone. Users'
-   * verified contact methods it reached are told the same way (key …:user:<user>:<method>).
+   * Tells everyone an alert reached that it was acknowledged or resolved: every channel, user email and
+   * user contact method with a raised notification logged as sent, when its kind follows that event
+   * (all kinds follow "resolved"; PagerDuty, Opsgenie and webhooks also "acknowledged"). Once per
+   * recipient and event (key alert:follow:event:<recipient>, skipped when already sent). Only the
+   * alert's state now counts: an alert acknowledged and then resolved before its follow-up ran is
+   * followed by "resolved" alone. Returns false when stopped before it was done.
    */
-  const followUp = async (alert: Alert) => {
+  const followUp = async (alert: Alert): Promise<boolean> => {
     const event: FollowEvent = alert.status === 'resolved' ? 'resolved' : 'acknowledged';
     const log = await store.listDeliveries(alert.workspace_id, { alert_id: alert.id, limit: 1000 });
+    const raised = log.filter(
+      (d) => d.outcome === 'sent' && d.step !== null && !FOLLOW.test(d.idempotency_key ?? ''),
+    );
     const reached = [
       ...new Set(
-        log
-          .filter(
-            (d) => d.outcome === 'sent' && d.channel_id !== null && !d.idempotency_key?.includes(':follow:'),
-          )
-          .map((d) => d.channel_id!),
+        raised.map((d) => RECIPIENT_KEY.exec(d.idempotency_key ?? '')?.[1]).filter((k) => k !== undefined),
       ),
     ];
-    // Users' own contact methods it reached (key …:user:<user>:<method>), by kind as for channels.
-    const methods = new Map<string, string>();
-    for (const d of log) {
-      const m = d.outcome === 'sent' && d.user_id ? METHOD_KEY.exec(d.idempotency_key ?? '') : null;
-      if (m && !d.idempotency_key?.includes(':follow:')) methods.set(m[2]!, m[1]!);
-    }
-    const workspace = reached.length + methods.size > 0 ? await store.getWorkspace(alert.workspace_id) : null;
-    for (const channelId of reached) {
-      if (stopped) return;
-      const channel = await store.getChannel(alert.workspace_id, channelId);
-      if (!channel || !dispatcher.follows(channel.type).includes(event)) continue;
-      const key = `${alert.id}:follow:${event}:channel:${channel.id}`;
+    if (reached.length === 0) return true;
+    const ctx = await contextOf(alert);
+    const by = await actorName(
+      alert,
+      event === 'resolved' ? alert.resolved_by : alert.acknowledged_by,
+      event,
+    );
+    const sends = [];
+    for (const rk of reached) {
+      if (stopped) return false;
+      const r = await recipientOf(alert, rk);
+      if (!r || !dispatcher.follows(r.target.kind).includes(event)) continue;
+      const key = `${alert.id}:follow:${event}:${rk}`;
       if (await store.hasSentDelivery(key)) continue;
-      const target = channelTarget(channel);
       // The raised message there, when the service gave its id: the follow-up replies to it or edits it.
-      const raised = log.findLast(
-        (d) => d.channel_id === channel.id && d.outcome === 'sent' && d.step !== null && d.remote_id,
-      );
-      const message = followUpMessage(
-        workspace ?? { subdomain: '?' },
-        alert,
-        event,
-        key,
-        clock.now(),
-        raised?.remote_id ?? null,
-      );
-      await dispatcher.send(
-        target,
-        message,
-        key,
-        logAttempt(
-          alert,
-          { channel_id: channel.id, user_id: null, target },
-          { step: null, round: null, key },
-        ),
+      const first = raised.findLast((d) => d.remote_id && d.idempotency_key?.endsWith(`:${rk}`));
+      const message = followUpMessage(ctx, alert, event, key, clock.now(), first?.remote_id ?? null, by);
+      sends.push(
+        dispatcher.send(r.target, message, key, logAttempt(alert, r, { step: null, round: null, key })),
       );
     }
-    for (const [methodId, userId] of methods) {
-      if (stopped) return;
-      const method = await store.getContactMethod(alert.workspace_id, userId, methodId);
-      const target = method?.verified_at ? contactTarget(method, services) : null;
-      if (!target || !dispatcher.follows(target.kind).includes(event)) continue;
-      const key = `${alert.id}:follow:${event}:user:${userId}:${methodId}`;
-      if (await store.hasSentDelivery(key)) continue;
-      const raised = log.findLast(
-        (d) =>
-          d.outcome === 'sent' &&
-          d.step !== null &&
-          d.remote_id &&
-          d.idempotency_key?.endsWith(`:user:${userId}:${methodId}`),
-      );
-      const message = followUpMessage(
-        workspace ?? { subdomain: '?' },
-        alert,
-        event,
-        key,
-        clock.now(),
-        raised?.remote_id ?? null,
-      );
-      await dispatcher.send(
-        target,
-        message,
-        key,
-        logAttempt(alert, { channel_id: null, user_id: userId, target }, { step: null, round: null, key }),
-      );
-    }
+    await Promise.all(sends);
+    return !stopped;
   };
 
   /** Runs the claimed step of `alert` and moves it on. */
@@ -285,7 +339,7 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
     const step = policy.steps[progress.step];
     if (step) {
       const targets = await recipients(alert, step);
-      await Promise.all(targets.map((r) => notify(alert, progress, claim, r)));
+      await Promise.all(targets.map((r) => notify(alert, progress, policy, claim, r)));
     }
     await store.advanceEscalation(
       alert.workspace_id,
@@ -329,29 +383,44 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
       return ran;
     },
     /**
-     * One pass over the alerts acknowledged or resolved since the last pass (overlapping it by a
-     * minute): each is followed up on the channels it reached. Returns how many alerts were looked at.
+     * One pass over the acknowledged and resolved alerts whose follow-ups are due (the store made them
+     * due in the same write as the acknowledge or resolve), each claimed by compare-and-set first and
+     * finished by compare-and-set on its claim: the same at-least-once promise as a step (a replica
+     * that dies holding one is replaced after the lease; what was already sent is skipped by its key).
+     * Returns how many this replica ran.
      */
     async followTick(): Promise<number> {
-      const now = clock.now();
-      const since = followedUpTo ?? new Date(now.getTime() - (deps.followLookbackMs ?? 3_600_000));
-      const settled = await store.listSettledAlerts(since, deps.batch ?? 100);
-      for (const alert of settled) {
-        if (stopped) break;
-        try {
-          await followUp(alert);
-        } catch (err) {
-          deps.onError?.(err, alert.id);
+      const due = await store.listDueFollowUps(clock.now(), deps.batch ?? 100);
+      let ran = 0;
+      let next = 0;
+      const worker = async () => {
+        for (let a = due[next++]; a && !stopped; a = due[next++]) {
+          if (!a.escalation_due_at) continue;
+          const claim = `${FOLLOW_CLAIM}${newId()}`;
+          const stepClaim = a.escalation?.claim;
+          if (stepClaim && !stepClaim.startsWith(FOLLOW_CLAIM)) {
+            // Settled while a step was being sent (its claim is still there): wait one lease for its
+            // sends to finish and be logged, so that everyone it reaches hears the follow-up too.
+            const after = new Date(a.escalation_due_at.getTime() + deps.leaseMs);
+            await store.claimFollowUp(a.workspace_id, a.id, a.escalation_due_at, claim, after);
+            continue;
+          }
+          const lease = new Date(clock.now().getTime() + deps.leaseMs);
+          const claimed = await store.claimFollowUp(a.workspace_id, a.id, a.escalation_due_at, claim, lease);
+          if (!claimed) continue;
+          try {
+            // Stopped half-way: the claim stays, and another replica finishes it after the lease.
+            if (await followUp(claimed)) {
+              await store.finishFollowUp(a.workspace_id, a.id, claim, lease);
+              ran++;
+            }
+          } catch (err) {
+            deps.onError?.(err, a.id);
+          }
         }
-      }
-      const last = settled.at(-1)?.updated_at;
-      // A full batch: go on from its last change. Else from a minute before now, so that a change
-      // committed a little late is not missed (what was sent already is skipped by its key).
-      followedUpTo =
-        settled.length === (deps.batch ?? 100) && last
-          ? last
-          : new Date(Math.max(since.getTime(), now.getTime() - 60_000));
-      return settled.length;
+      };
+      await Promise.all(Array.from({ length: deps.concurrency ?? 8 }, worker));
+      return ran;
     },
     /** No new claims, no further retries (a step cut short is finished by another replica after its lease). */
     stop() {

@@ -1,4 +1,4 @@
-import type { Alert, EscalationProgress, NotificationChannel, User, Workspace } from '../types.js';
+import type { Alert, NotificationChannel, User, Workspace } from '../types.js';
 
 /**
  * Where one notification goes: a kind (a channel type, notify/kinds/) and that kind's config, opened
@@ -52,10 +52,10 @@ export interface OutgoingMessage {
   } | null;
   /**
    * Links a reader can follow: the recipient's own one-click acknowledge link
-   * (domain/alerts/ack-links.ts) on notifications of a raised alert. Each kind's rendering shows it;
-   * it is a secret of that recipient.
+   * (domain/alerts/ack-links.ts) on notifications of a raised alert (each kind's rendering shows it;
+   * it is a secret of that recipient), and the alert's page in the web app (also in `text`).
    */
-  links?: { acknowledge?: string | undefined };
+  links?: { acknowledge?: string | undefined; alert?: string | undefined };
   /**
    * What follows an alert on a channel: the service's id of the raised message there, when it gave
    * one, to reply to (Telegram, Matrix) or edit in place (Discord).
@@ -112,17 +112,74 @@ export const emailTarget = (to: string[], workspaceId: string | undefined): Targ
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-const alertSummary = (alert: Alert): NonNullable<OutgoingMessage['alert']> => ({
+/**
+ * What a message names besides the alert, looked up by the escalation runner: the workspace, its web
+ * app for links (public-url.ts), and the alert's source by name.
+ */
+export interface MessageContext {
+  subdomain: string;
+  /** The workspace's web app, `https://acme.example.com`; null when not known (then the uuid is named). */
+  appUrl: string | null;
+  /** What raised the alert, by name (`Monitor “Home page”`), and its page in the web app if it has one. */
+  source: { label: string; path: string | null };
+}
+
+/** A context from the workspace alone: the source by type and id (tests, and when nothing is known). */
+export const bareContext = (
+  subdomain: string,
+  alert: Pick<Alert, 'source_type' | 'source_id'>,
+): MessageContext => ({
+  subdomain,
+  appUrl: null,
+  source: { label: `${alert.source_type} ${alert.source_id}`, path: null },
+});
+
+/** `2026-06-01 12:00 UTC`: readable, and the same for every reader wherever they are. */
+export const readableTime = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** A duration as people say it, the two largest units: `45s`, `4m 12s`, `2h 5m`, `3d 1h`. */
+export const formatDuration = (ms: number): string => {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const units: [number, string][] = [
+    [Math.floor(s / 86_400), 'd'],
+    [Math.floor(s / 3600) % 24, 'h'],
+    [Math.floor(s / 60) % 60, 'm'],
+    [s % 60, 's'],
+  ];
+  const first = units.findIndex(([n]) => n > 0);
+  if (first < 0) return '0s';
+  return units
+    .slice(first, first + 2)
+    .filter(([n], i) => i === 0 || n > 0)
+    .map(([n, u]) => `${n}${u}`)
+    .join(' ');
+};
+
+/** The alert's page in the web app, or null. */
+const alertUrl = (ctx: MessageContext, alert: Pick<Alert, 'id'>) =>
+  ctx.appUrl ? `${ctx.appUrl}/alerts/${alert.id}` : null;
+
+/** "Monitor “Home page”: https://…/monitors/…" or the label alone. */
+const sourceLine = (ctx: MessageContext) =>
+  ctx.appUrl && ctx.source.path ? `${ctx.source.label}: ${ctx.appUrl}${ctx.source.path}` : ctx.source.label;
+
+/** The link back to the alert, or its uuid when there is no web app address. */
+const alertLine = (ctx: MessageContext, alert: Pick<Alert, 'id'>) => {
+  const url = alertUrl(ctx, alert);
+  return url ? `Open in Lookout: ${url}` : `Alert ${alert.id}.`;
+};
+
+const alertSummary = (ctx: MessageContext, alert: Alert): NonNullable<OutgoingMessage['alert']> => ({
   id: alert.id,
   title: alert.title,
   description: alert.description,
   severity: alert.severity,
   status: alert.status,
-  source: `${alert.source_type} ${alert.source_id}`,
+  source: ctx.source.label,
   created_at: alert.created_at.toISOString(),
 });
 
-const alertPayload = (alert: Alert) => ({
+const alertPayload = (ctx: MessageContext, alert: Alert) => ({
   id: alert.id,
   title: alert.title,
   description: alert.description,
@@ -130,28 +187,47 @@ const alertPayload = (alert: Alert) => ({
   status: alert.status,
   source_type: alert.source_type,
   source_id: alert.source_id,
+  source_name: ctx.source.label,
   cause: alert.cause,
   dedup_key: alert.dedup_key,
   created_at: iso(alert.created_at),
+  url: alertUrl(ctx, alert),
 });
+
+/** Where an escalation step stands, as the message tells it. */
+export interface StepInfo {
+  step: number;
+  round: number;
+  /** The policy's name and how many steps it has, when known. */
+  policy?: { name: string; steps: number } | undefined;
+}
+
+const stepLine = (p: StepInfo) => {
+  const of = p.policy
+    ? ` of ${p.policy.steps} in escalation policy “${p.policy.name}”`
+    : ' of its escalation';
+  return `Notified at step ${p.step + 1}${of}${p.round > 0 ? `, repeat ${p.round}` : ''}.`;
+};
 
 /** The message of one escalation step. Webhook receivers get the alert as the API shows it. */
 export const alertMessage = (
-  workspace: Pick<Workspace, 'subdomain'>,
+  ctx: MessageContext,
   alert: Alert,
-  progress: Pick<EscalationProgress, 'step' | 'round'>,
+  progress: StepInfo,
   deliveryId: string,
   now: Date,
   ackUrl: string | null = null,
 ): OutgoingMessage => {
   const sev = alert.severity.toUpperCase();
-  const subject = `[Lookout ${workspace.subdomain}] ${sev}: ${alert.title}`;
+  const subject = `[Lookout ${ctx.subdomain}] ${sev}: ${alert.title}`;
   const text = [
     `${alert.title}`,
     alert.description ?? '',
     '',
-    `Alert ${alert.id} (${alert.source_type} ${alert.source_id}, cause ${alert.cause}) raised ${alert.created_at.toISOString()}.`,
-    `Escalation step ${progress.step + 1}${progress.round > 0 ? `, repeat ${progress.round}` : ''}.`,
+    sourceLine(ctx),
+    `Raised ${readableTime(alert.created_at)}.`,
+    stepLine(progress),
+    alertLine(ctx, alert),
     // With a link, each kind shows it its own way (a button, a tap, a line): links.acknowledge.
     ackUrl ? null : `Acknowledge: POST /api/v1/alerts/acknowledge {"UUIDs": ["${alert.id}"]}`,
   ]
@@ -162,49 +238,72 @@ export const alertMessage = (
     subject,
     text,
     dedup_key: alert.id,
-    alert: alertSummary(alert),
-    ...(ackUrl ? { links: { acknowledge: ackUrl } } : {}),
+    alert: alertSummary(ctx, alert),
+    links: {
+      ...(ackUrl ? { acknowledge: ackUrl } : {}),
+      ...(alertUrl(ctx, alert) ? { alert: alertUrl(ctx, alert)! } : {}),
+    },
     payload: {
       event: 'alert.notification',
       delivery_id: deliveryId,
       sent_at: now.toISOString(),
-      workspace: workspace.subdomain,
+      workspace: ctx.subdomain,
       step: progress.step,
       round: progress.round,
-      alert: alertPayload(alert),
+      alert: alertPayload(ctx, alert),
       ...(ackUrl ? { ack_url: ackUrl } : {}),
     },
   };
 };
 
-/** The short message that follows an alert a kind was told about: it was acknowledged, or resolved. */
+/**
+ * The message that follows an alert a kind was told about: it was acknowledged (by whom), or resolved
+ * (by whom, and how long it lasted: raised → resolved). `by` names who did it; null: not known.
+ */
 export const followUpMessage = (
-  workspace: Pick<Workspace, 'subdomain'>,
+  ctx: MessageContext,
   alert: Alert,
   event: FollowEvent,
   deliveryId: string,
   now: Date,
   replyTo: string | null = null,
+  by: string | null = null,
 ): OutgoingMessage => {
-  const word = event === 'resolved' ? 'RESOLVED' : 'ACKNOWLEDGED';
-  const at = event === 'resolved' ? alert.resolved_at : alert.acknowledged_at;
+  const resolved = event === 'resolved';
+  const at = (resolved ? alert.resolved_at : alert.acknowledged_at) ?? now;
+  const lastedMs = at.getTime() - alert.created_at.getTime();
+  const lasted = formatDuration(lastedMs);
+  const who = by ? ` by ${by}` : '';
+  const text = [
+    resolved
+      ? `Resolved${who} at ${readableTime(at)}. It lasted ${lasted} (raised ${readableTime(alert.created_at)}).`
+      : `Acknowledged${who} at ${readableTime(at)}, ${lasted} after it was raised: its escalation has stopped.`,
+    sourceLine(ctx),
+    alertLine(ctx, alert),
+  ].join('\n');
+  const url = alertUrl(ctx, alert);
   return {
     event,
-    subject: `[Lookout ${workspace.subdomain}] ${word}: ${alert.title}`,
-    text: `${alert.title} was ${event} at ${(at ?? now).toISOString()}.\nAlert ${alert.id}.`,
+    subject: resolved
+      ? `[Lookout ${ctx.subdomain}] RESOLVED after ${lasted}: ${alert.title}`
+      : `[Lookout ${ctx.subdomain}] ACKNOWLEDGED: ${alert.title}`,
+    text,
     dedup_key: alert.id,
-    alert: alertSummary(alert),
+    alert: alertSummary(ctx, alert),
+    ...(url ? { links: { alert: url } } : {}),
     reply_to: replyTo,
     payload: {
       event: `alert.${event}`,
       delivery_id: deliveryId,
       sent_at: now.toISOString(),
-      workspace: workspace.subdomain,
+      workspace: ctx.subdomain,
       alert: {
-        ...alertPayload(alert),
+        ...alertPayload(ctx, alert),
         acknowledged_at: iso(alert.acknowledged_at),
         resolved_at: iso(alert.resolved_at),
+        ...(resolved ? { duration_seconds: Math.max(0, Math.round(lastedMs / 1000)) } : {}),
       },
+      ...(by ? { by } : {}),
     },
   };
 };

@@ -26,7 +26,9 @@ describe('component status', () => {
   it.each([
     ['monitor down', monitored, { monitor: 'down' as const }, [], 'major_outage'],
     ['monitor up', monitored, { monitor: 'up' as const }, [], 'operational'],
-    ['monitor pending', monitored, { monitor: 'pending' as const }, [], 'operational'],
+    // No verdict yet (never checked, or failing below the threshold with no success): no data.
+    ['monitor pending', monitored, { monitor: 'pending' as const }, [], 'unknown'],
+    ['monitor unknown to the store', monitored, {}, [], 'unknown'],
     ['monitor paused', monitored, { monitor: 'paused' as const }, [], 'operational'],
     [
       'monitor in a maintenance window',
@@ -59,7 +61,7 @@ describe('component status', () => {
     [
       'a resolved incident says nothing',
       monitored,
-      {},
+      { monitor: 'up' as const },
       [{ ...open('major_outage'), status: 'resolved' as const }],
       'operational',
     ],
@@ -71,6 +73,22 @@ describe('component status', () => {
       'degraded_performance',
     ],
     ['heartbeat down', beat, { heartbeat: 'down' as const }, [], 'major_outage'],
+    ['heartbeat never pinged', beat, { heartbeat: 'new' as const }, [], 'unknown'],
+    ['heartbeat up', beat, { heartbeat: 'up' as const }, [], 'operational'],
+    [
+      'an incident states worse than no data',
+      beat,
+      { heartbeat: 'new' as const },
+      [open('degraded_performance')],
+      'degraded_performance',
+    ],
+    [
+      'an incident cannot make no data operational',
+      beat,
+      { heartbeat: 'new' as const },
+      [open('operational')],
+      'unknown',
+    ],
     ['heartbeat late', beat, { heartbeat: 'late' as const }, [], 'degraded_performance'],
     [
       'heartbeat in maintenance',
@@ -93,6 +111,11 @@ describe('overall status', () => {
     [['partial_outage', 'degraded_performance'], 'minor', 'Minor Service Outage'],
     [['operational', 'major_outage'], 'major', 'Partial System Outage'],
     [['major_outage', 'major_outage'], 'critical', 'Major System Outage'],
+    [['unknown', 'unknown'], 'none', 'No Data Yet'],
+    [['operational', 'unknown'], 'none', 'Some Components Have No Data Yet'],
+    [['under_maintenance', 'unknown'], 'none', 'Service Under Maintenance'],
+    [['degraded_performance', 'unknown'], 'minor', 'Partially Degraded Service'],
+    [['major_outage', 'unknown'], 'major', 'Partial System Outage'],
   ] as const)('%j → %s', (statuses, indicator, description) => {
     expect(overallStatus([...statuses])).toEqual({ indicator, description });
   });

@@ -2,30 +2,55 @@ import type { MonitorStatus } from '../monitors/monitor-status.js';
 import type { HeartbeatState } from '../types.js';
 import type { ComponentStatus, Incident, StatusComponent } from './status-page-store.js';
 
-/** Worse is higher. Maintenance is planned, so it ranks below any degradation. */
-export const SEVERITY: Record<ComponentStatus, number> = {
+/**
+ * A component's live status: Statuspage's five words, or `unknown` while its monitor has never
+ * decided (no successful check yet) or its heartbeat has never been pinged. `unknown` is never set by
+ * hand nor stated by an incident; the page says "No data yet" (docs/decisions.md, "no data yet").
+ */
+export type LiveStatus = ComponentStatus | 'unknown';
+
+/**
+ * Worse is higher. No data ranks above operational (a group with a component nobody has checked is
+ * not all operational) and below anything known; maintenance is planned, so below any degradation.
+ */
+export const SEVERITY: Record<LiveStatus, number> = {
   operational: 0,
-  under_maintenance: 1,
-  degraded_performance: 2,
-  partial_outage: 3,
-  major_outage: 4,
+  unknown: 1,
+  under_maintenance: 2,
+  degraded_performance: 3,
+  partial_outage: 4,
+  major_outage: 5,
 };
 
-export const worse = (a: ComponentStatus, b: ComponentStatus) => (SEVERITY[b] > SEVERITY[a] ? b : a);
+export const worse = <S extends LiveStatus>(a: S, b: S): S => (SEVERITY[b] > SEVERITY[a] ? b : a);
 
-/** What a linked monitor's status says: down is a major outage, a maintenance window is maintenance. */
-export const statusOfMonitor = (s: MonitorStatus | undefined): ComponentStatus =>
-  s === 'down' ? 'major_outage' : s === 'maintenance' ? 'under_maintenance' : 'operational';
+/**
+ * What a linked monitor's status says: down is a major outage, a maintenance window is maintenance,
+ * up (or paused after its checks) operational; no verdict yet (pending) or no monitor is no data.
+ */
+export const statusOfMonitor = (s: MonitorStatus | undefined): LiveStatus =>
+  s === 'down'
+    ? 'major_outage'
+    : s === 'maintenance'
+      ? 'under_maintenance'
+      : s === 'up' || s === 'paused'
+        ? 'operational'
+        : 'unknown';
 
-/** What a linked heartbeat's state says: down (missed or failed) is a major outage, late is degraded. */
-export const statusOfHeartbeat = (s: HeartbeatState | undefined, inMaintenance: boolean): ComponentStatus =>
+/**
+ * What a linked heartbeat's state says: down (missed or failed) is a major outage, late is degraded,
+ * never pinged (new) or no heartbeat is no data.
+ */
+export const statusOfHeartbeat = (s: HeartbeatState | undefined, inMaintenance: boolean): LiveStatus =>
   inMaintenance
     ? 'under_maintenance'
     : s === 'down'
       ? 'major_outage'
       : s === 'late'
         ? 'degraded_performance'
-        : 'operational';
+        : s === 'up' || s === 'paused'
+          ? 'operational'
+          : 'unknown';
 
 /**
  * A component's live status: what its source says (monitor, heartbeat, or its author by hand), made
@@ -40,8 +65,8 @@ export const componentStatus = (
     heartbeatInMaintenance?: boolean;
   },
   openIncidents: Pick<Incident, 'status' | 'published' | 'components'>[],
-): ComponentStatus => {
-  let s: ComponentStatus = component.monitor_id
+): LiveStatus => {
+  let s: LiveStatus = component.monitor_id
     ? statusOfMonitor(source.monitor)
     : component.heartbeat_id
       ? statusOfHeartbeat(source.heartbeat, source.heartbeatInMaintenance ?? false)
@@ -49,7 +74,7 @@ export const componentStatus = (
   for (const i of openIncidents) {
     if (!i.published || i.status === 'resolved') continue;
     const stated = i.components[component.id];
-    if (stated) s = worse(s, stated);
+    if (stated) s = worse<LiveStatus>(s, stated);
   }
   return s;
 };
@@ -59,10 +84,12 @@ export type Indicator = 'none' | 'minor' | 'major' | 'critical';
 /**
  * The page's overall status as Statuspage words it: `none` when nothing is degraded (maintenance
  * alone included), `minor` for degraded performance or a partial outage, `major` when some component
- * is in a major outage, `critical` when every component is (and there is at least one).
+ * is in a major outage, `critical` when every component is (and there is at least one). Components
+ * with no data yet raise no alarm (`none`), but the description never says "All Systems
+ * Operational" while any has none.
  */
-export const overallStatus = (statuses: ComponentStatus[]): { indicator: Indicator; description: string } => {
-  const worst = statuses.reduce<ComponentStatus>(worse, 'operational');
+export const overallStatus = (statuses: LiveStatus[]): { indicator: Indicator; description: string } => {
+  const worst = statuses.reduce<LiveStatus>(worse, 'operational');
   if (statuses.length > 0 && statuses.every((s) => s === 'major_outage'))
     return { indicator: 'critical', description: 'Major System Outage' };
   switch (worst) {
@@ -74,14 +101,19 @@ export const overallStatus = (statuses: ComponentStatus[]): { indicator: Indicat
       return { indicator: 'minor', description: 'Partially Degraded Service' };
     case 'under_maintenance':
       return { indicator: 'none', description: 'Service Under Maintenance' };
+    case 'unknown':
+      return statuses.every((s) => s === 'unknown')
+        ? { indicator: 'none', description: 'No Data Yet' }
+        : { indicator: 'none', description: 'Some Components Have No Data Yet' };
     default:
       return { indicator: 'none', description: 'All Systems Operational' };
   }
 };
 
 /** Words for readers. */
-export const COMPONENT_STATUS_LABEL: Record<ComponentStatus, string> = {
+export const COMPONENT_STATUS_LABEL: Record<LiveStatus, string> = {
   operational: 'Operational',
+  unknown: 'No data yet',
   degraded_performance: 'Degraded performance',
   partial_outage: 'Partial outage',
   major_outage: 'Major outage',

@@ -1,12 +1,20 @@
 import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
-import type { MonitorStatusStore } from '../monitors/monitor-status.js';
+import type { MonitorStatus, MonitorStatusInfo, MonitorStatusStore } from '../monitors/monitor-status.js';
 import { DAY_MS, dayOf, percent } from '../results/uptime.js';
 import type { RoutingStore } from '../routing/routing-store.js';
 import type { HeartbeatState } from '../types.js';
-import { componentStatus, type Indicator, maintenancePhase, overallStatus } from './component-status.js';
-import type { ComponentStatus, Incident, StatusPage, StatusPageStore } from './status-page-store.js';
+import {
+  componentStatus,
+  type Indicator,
+  type LiveStatus,
+  maintenancePhase,
+  overallStatus,
+} from './component-status.js';
+import type { Incident, StatusPage, StatusPageStore } from './status-page-store.js';
 
 export const HISTORY_DAYS = 90;
+/** The days of bars a phone shows (the newest ones); the uptime beside them is over the same days. */
+export const PHONE_DAYS = 30;
 /** Resolved incidents the page lists: those of the last weeks. */
 export const RECENT_INCIDENT_DAYS = 14;
 const MAX_INCIDENTS = 50;
@@ -18,16 +26,26 @@ export interface DayBar {
   uptime: number | null;
 }
 
+/** Uptime over the days of a window that have checks (days without any are left out, not counted as up). */
+export interface UptimeOver {
+  /** Percent of successful checks on those days; null: no day has any. */
+  uptime: number | null;
+  /** How many days of the window have checks. */
+  days_with_data: number;
+}
+
 export interface ComponentView {
   id: string;
   name: string;
   description: string | null;
   group: string | null;
-  status: ComponentStatus;
+  status: LiveStatus;
   /** Oldest first, HISTORY_DAYS of them, today last; empty for a component without a monitor. */
   days: DayBar[];
-  /** Over the HISTORY_DAYS; null without a monitor or without checks. */
-  uptime: number | null;
+  /** Over the HISTORY_DAYS (what a wide screen shows); null without a monitor. */
+  uptime: UptimeOver | null;
+  /** Over the newest PHONE_DAYS (what a phone shows); null without a monitor. */
+  recent_uptime: UptimeOver | null;
 }
 
 export interface MaintenanceView {
@@ -60,13 +78,17 @@ export type ViewStore = Pick<StatusPageStore, 'listPublicIncidents' | 'dailyUpti
   Pick<HeartbeatStore, 'getHeartbeat'> &
   Pick<RoutingStore, 'listMaintenanceWindows' | 'findActiveMaintenanceWindow'>;
 
+/** A monitor paused before its first check says as much as one never checked: no data yet. */
+const monitorStatus = (m: MonitorStatusInfo | undefined): MonitorStatus | undefined =>
+  m?.status === 'paused' && m.last_checked_at === null ? 'pending' : m?.status;
+
 /** The live status of each component of `page` at `now` (what the API's record shows too). */
 export const liveComponentStatuses = async (
   store: Omit<ViewStore, 'dailyUptime' | 'listMaintenanceWindows'>,
   page: StatusPage,
   now: Date,
   openIncidents?: Incident[],
-): Promise<Map<string, ComponentStatus>> => {
+): Promise<Map<string, LiveStatus>> => {
   const monitorIds = [...new Set(page.components.flatMap((c) => (c.monitor_id ? [c.monitor_id] : [])))];
   const [monitors, incidents, beats] = await Promise.all([
     monitorIds.length > 0 ? store.getMonitorStatuses(page.workspace_id, monitorIds, now) : new Map(),
@@ -85,7 +107,17 @@ export const liveComponentStatuses = async (
                   { type: 'heartbeat', id: c.heartbeat_id },
                   now,
                 ),
-              ]).then(([h, w]) => [c.heartbeat_id!, { state: h?.state, maintenance: w !== null }] as const),
+              ]).then(
+                ([h, w]) =>
+                  [
+                    c.heartbeat_id!,
+                    // Paused before its first ping: as never pinged (no data), not operational.
+                    {
+                      state: h?.state === 'paused' && h.last_ping_at === null ? 'new' : h?.state,
+                      maintenance: w !== null,
+                    },
+                  ] as const,
+              ),
             ]
           : [],
       ),
@@ -98,7 +130,7 @@ export const liveComponentStatuses = async (
       componentStatus(
         c,
         {
-          monitor: c.monitor_id ? monitors.get(c.monitor_id)?.status : undefined,
+          monitor: c.monitor_id ? monitorStatus(monitors.get(c.monitor_id)) : undefined,
           heartbeat: c.heartbeat_id ? beatOf.get(c.heartbeat_id)?.state : undefined,
           heartbeatInMaintenance: c.heartbeat_id ? beatOf.get(c.heartbeat_id)?.maintenance : false,
         },
@@ -167,7 +199,7 @@ export const loadStatusView = async (store: ViewStore, page: StatusPage, now: Da
     m.set(d.day, d);
   }
   const components = page.components.map((c): ComponentView => {
-    const status = statuses.get(c.id) ?? 'operational';
+    const status = statuses.get(c.id) ?? 'unknown';
     if (!c.monitor_id)
       return {
         id: c.id,
@@ -177,17 +209,27 @@ export const loadStatusView = async (store: ViewStore, page: StatusPage, now: Da
         status,
         days: [],
         uptime: null,
+        recent_uptime: null,
       };
     const m = byMonitor.get(c.monitor_id);
-    let total = 0;
-    let ok = 0;
     const days: DayBar[] = [];
     for (let day = from; day <= today; day += DAY_MS) {
       const d = m?.get(day);
-      total += d?.total ?? 0;
-      ok += d?.ok ?? 0;
-      days.push({ day, uptime: d ? percent(d.ok, d.total) : null });
+      days.push({ day, uptime: d && d.total > 0 ? percent(d.ok, d.total) : null });
     }
+    const over = (since: number): UptimeOver => {
+      let total = 0;
+      let ok = 0;
+      let withData = 0;
+      for (let day = since; day <= today; day += DAY_MS) {
+        const d = m?.get(day);
+        if (!d || d.total === 0) continue;
+        total += d.total;
+        ok += d.ok;
+        withData++;
+      }
+      return { uptime: percent(ok, total), days_with_data: withData };
+    };
     return {
       id: c.id,
       name: c.name,
@@ -195,7 +237,8 @@ export const loadStatusView = async (store: ViewStore, page: StatusPage, now: Da
       group: c.group,
       status,
       days,
-      uptime: percent(ok, total),
+      uptime: over(from),
+      recent_uptime: over(today - (PHONE_DAYS - 1) * DAY_MS),
     };
   });
   return {

@@ -31,7 +31,24 @@ export interface StatusComponent {
   manual_status: ComponentStatus;
 }
 
-export interface StatusPage {
+/** A custom domain's proof of ownership (custom-domain-proof.ts): pending until first checked. */
+export const CUSTOM_DOMAIN_STATUSES = ['pending', 'verified', 'failed'] as const;
+export type CustomDomainStatus = (typeof CUSTOM_DOMAIN_STATUSES)[number];
+
+/** Where a page's custom domain stands (all null, failures 0, without one). */
+export interface CustomDomainProof {
+  /** Random per domain set: the TXT record's value carries it. */
+  custom_domain_token: string | null;
+  /** Served (and confirmed to `/_tls/ask`) only when `verified`. */
+  custom_domain_status: CustomDomainStatus | null;
+  custom_domain_checked_at: Date | null;
+  /** Failed checks in a row (a verified domain is dropped after FAILURES_TO_DROP). */
+  custom_domain_failures: number;
+  /** Why the last check failed; null after a success. */
+  custom_domain_error: string | null;
+}
+
+export interface StatusPage extends CustomDomainProof {
   id: string;
   workspace_id: string;
   name: string;
@@ -115,13 +132,32 @@ export interface DailyUptime {
  * store/mongo/status-pages.ts; contract test/contract/status-pages.test.ts.
  */
 export interface StatusPageStore {
-  /** `conflict` when the slug is taken in the workspace or the custom domain anywhere. */
+  /**
+   * `conflict` when the slug is taken in the workspace, or the custom domain is verified on another page
+   * (many pages may claim a domain; one proves it).
+   */
   insertStatusPage(page: StatusPage): Promise<void>;
   getStatusPage(workspaceId: string, id: string): Promise<StatusPage | null>;
   getStatusPageBySlug(workspaceId: string, slug: string): Promise<StatusPage | null>;
+  /** The page whose custom domain this is, verified; null when none has proved it. */
   getStatusPageByDomain(domain: string): Promise<StatusPage | null>;
+  /**
+   * Stores a domain check's result if the page still has this domain and token (compare-and-set: an
+   * edit that changed the domain meanwhile wins); false otherwise; `conflict` when the result says
+   * verified and another page has this domain verified already.
+   */
+  recordDomainCheck(
+    workspaceId: string,
+    id: string,
+    expected: Pick<StatusPage, 'custom_domain' | 'custom_domain_token'>,
+    next: CustomDomainProof,
+  ): Promise<boolean>;
+  /** Pages with a custom domain never checked or last checked before `checkedBefore`; oldest first. */
+  listDomainsDue(checkedBefore: Date, limit: number): Promise<StatusPage[]>;
   /** Newest first. */
   listStatusPages(workspaceId: string, query: PageQuery): Promise<Page<StatusPage>>;
+  /** How many pages the workspace has (the plan's `max_status_pages`). */
+  countStatusPages(workspaceId: string): Promise<number>;
   /** Every page (all workspaces) with `auto_draft_incidents` on. */
   listAutoDraftPages(): Promise<StatusPage[]>;
   /** Replaces the page; false when it is gone; `conflict` as on insert. */

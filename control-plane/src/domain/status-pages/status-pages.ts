@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, type FieldProblem, newId } from '@lookout/shared';
+import { AppError, type FieldProblem, newId, validationError } from '@lookout/shared';
 import { z } from 'zod';
 import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
 import { hashPassword } from '../tenancy/passwords.js';
-import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
+import { nameText, problemsIn, throwIfProblems, uuid } from '../validation.js';
+import { freshProof } from './custom-domain-proof.js';
 import {
   COMPONENT_STATUSES,
   PAGE_VISIBILITIES,
@@ -71,18 +72,14 @@ type Store = StatusPageStore & MonitorStore & HeartbeatStore;
 /** A fresh key for the readers' access cookies (see StatusPage.cookie_secret). */
 const newCookieSecret = () => randomBytes(32).toString('base64url');
 
-/** The components as stored, or the problems of each (a link to another workspace's monitor, …). */
-const buildComponents = async (
+/** Problems of each component's links: a monitor or heartbeat that is not the workspace's, or both. */
+const linkProblems = async (
   store: Store,
   workspaceId: string,
-  input: ComponentInput[],
-  existing: StatusComponent[],
+  input: (readonly [number, ComponentInput])[],
   problems: FieldProblem[],
-): Promise<StatusComponent[]> => {
-  const known = new Set(existing.map((c) => c.id));
-  const seen = new Set<string>();
-  const out: StatusComponent[] = [];
-  for (const [i, c] of input.entries()) {
+) => {
+  for (const [i, c] of input) {
     const at = (f: string) => `components[${i}].${f}`;
     const monitorId = c.monitor_id?.toLowerCase() ?? null;
     const heartbeatId = c.heartbeat_id?.toLowerCase() ?? null;
@@ -97,21 +94,74 @@ const buildComponents = async (
       problems.push({ field: at('heartbeat_id'), message: 'no heartbeat with this id in the workspace' });
     if (c.status && (monitorId || heartbeatId))
       problems.push({ field: at('status'), message: 'only a component set by hand takes a status' });
+  }
+};
+
+/** The components as stored, or the problems of each (a link to another workspace's monitor, …). */
+const buildComponents = async (
+  store: Store,
+  workspaceId: string,
+  input: ComponentInput[],
+  existing: StatusComponent[],
+  problems: FieldProblem[],
+): Promise<StatusComponent[]> => {
+  await linkProblems(store, workspaceId, [...input.entries()], problems);
+  const known = new Set(existing.map((c) => c.id));
+  const seen = new Set<string>();
+  const out: StatusComponent[] = [];
+  for (const [i, c] of input.entries()) {
     const id = c.id?.toLowerCase();
     if (id && (!known.has(id) || seen.has(id)))
-      problems.push({ field: at('id'), message: 'not a component of this page (omit it for a new one)' });
+      problems.push({
+        field: `components[${i}].id`,
+        message: 'not a component of this page (omit it for a new one)',
+      });
     if (id) seen.add(id);
     out.push({
       id: id ?? newId(),
       name: c.name,
       description: c.description ?? null,
       group: c.group ?? null,
-      monitor_id: monitorId,
-      heartbeat_id: heartbeatId,
+      monitor_id: c.monitor_id?.toLowerCase() ?? null,
+      heartbeat_id: c.heartbeat_id?.toLowerCase() ?? null,
       manual_status: c.status ?? existing.find((e) => e.id === id)?.manual_status ?? 'operational',
     });
   }
   return out;
+};
+
+/** A domain another page has proved is taken (an unproved claim takes nothing: custom-domain-proof.ts). */
+const takenDomain = async (store: StatusPageStore, domain: string | null, pageId: string | null) => {
+  const holder = domain ? await store.getStatusPageByDomain(domain) : null;
+  if (holder && holder.id !== pageId)
+    throw new AppError('conflict', 'This custom domain is already used by another status page.', [
+      { field: 'custom_domain', message: 'is already used by another status page' },
+    ]);
+};
+
+/**
+ * Parses a page's body, or throws one 422 naming every bad field: those the schema refuses and, in
+ * the same answer, the links of every component that does parse (an empty name and a bad slug do not
+ * hide an unknown monitor).
+ */
+const parseBody = async <T>(
+  schema: z.ZodType<T>,
+  store: Store,
+  workspaceId: string,
+  body: unknown,
+): Promise<T> => {
+  const r = problemsIn(schema, body);
+  if (r.problems.length === 0) return r.data as T;
+  const problems = r.problems.map((d) => (d.field === '(body)' ? { ...d, field: 'body' } : d));
+  const raw = (body as { components?: unknown } | null)?.components;
+  if (Array.isArray(raw)) {
+    const parsed = raw.flatMap((c, i) => {
+      const p = componentBody.safeParse(c);
+      return p.success ? [[i, p.data] as const] : [];
+    });
+    await linkProblems(store, workspaceId, parsed, problems);
+  }
+  throw validationError(problems);
 };
 
 /** A custom domain may not be the service's own domain or a workspace host under it. */
@@ -130,8 +180,10 @@ export const createStatusPage = async (
   body: unknown,
   now: Date,
   serviceDomain: string,
+  /** The plan's cap (402 once reached; counted, then inserted, as heartbeats). */
+  plan?: { name: string; maxStatusPages: number | undefined },
 ): Promise<StatusPage> => {
-  const v = parseOrThrow(createStatusPageBody, body);
+  const v = await parseBody(createStatusPageBody, store, workspaceId, body);
   const problems: FieldProblem[] = [...domainProblems(v.custom_domain, serviceDomain)];
   if (v.visibility === 'password' && !v.password)
     problems.push({ field: 'password', message: 'is required for a page protected by a password' });
@@ -139,12 +191,14 @@ export const createStatusPage = async (
     problems.push({ field: 'password', message: 'must be omitted for a public page' });
   const components = await buildComponents(store, workspaceId, v.components, [], problems);
   throwIfProblems(problems);
+  await takenDomain(store, v.custom_domain?.toLowerCase() ?? null, null);
   const page: StatusPage = {
     id: newId(),
     workspace_id: workspaceId,
     name: v.name,
     slug: v.slug,
     custom_domain: v.custom_domain?.toLowerCase() ?? null,
+    ...freshProof(v.custom_domain?.toLowerCase() ?? null),
     visibility: v.visibility,
     password_hash: v.password ? await hashPassword(v.password) : null,
     cookie_secret: newCookieSecret(),
@@ -154,6 +208,12 @@ export const createStatusPage = async (
     created_at: now,
     updated_at: now,
   };
+  const max = plan?.maxStatusPages;
+  if (max !== undefined && (await store.countStatusPages(workspaceId)) >= max)
+    throw new AppError(
+      'plan_limit_reached',
+      `The ${plan!.name} plan allows ${max} status page${max === 1 ? '' : 's'} and this workspace has reached that limit. Upgrade your plan to add more status pages.`,
+    );
   await store.insertStatusPage(page);
   return page;
 };
@@ -173,7 +233,7 @@ export const updateStatusPage = async (
   now: Date,
   serviceDomain: string,
 ): Promise<StatusPage> => {
-  const v = parseOrThrow(updateStatusPageBody, body);
+  const v = await parseBody(updateStatusPageBody, store, workspaceId, body);
   const existing = await loadStatusPage(store, workspaceId, id);
   const problems: FieldProblem[] = [...domainProblems(v.custom_domain, serviceDomain)];
   const visibility = v.visibility ?? existing.visibility;
@@ -186,11 +246,15 @@ export const updateStatusPage = async (
     : existing.components;
   throwIfProblems(problems);
   const newPassword = visibility === 'password' && v.password !== undefined;
+  // A different domain must be proved again (custom-domain-proof.ts); the same one keeps its proof.
+  const domain =
+    v.custom_domain === undefined ? existing.custom_domain : (v.custom_domain?.toLowerCase() ?? null);
+  if (domain !== existing.custom_domain) await takenDomain(store, domain, existing.id);
   const next: StatusPage = {
     ...existing,
     ...(v.name !== undefined ? { name: v.name } : {}),
     ...(v.slug !== undefined ? { slug: v.slug } : {}),
-    ...(v.custom_domain !== undefined ? { custom_domain: v.custom_domain?.toLowerCase() ?? null } : {}),
+    ...(domain !== existing.custom_domain ? { custom_domain: domain, ...freshProof(domain) } : {}),
     ...(v.accent_color !== undefined ? { accent_color: v.accent_color?.toLowerCase() ?? null } : {}),
     ...(v.auto_draft_incidents !== undefined ? { auto_draft_incidents: v.auto_draft_incidents } : {}),
     visibility,

@@ -59,6 +59,17 @@ export interface IncidentMailEvent {
 }
 
 /**
+ * The service-wide budget of confirmation mail to one mailbox (recipients.ts): at most `max` mails
+ * queued in a window that started at or after `windowStart`; an older window starts afresh.
+ */
+export interface RecipientBudget {
+  /** `recipientKey` of the address: the SHA-256 of its normalised form. */
+  key: string;
+  windowStart: Date;
+  max: number;
+}
+
+/**
  * Subscribers and their outbox. Adapters: store/sqlite/status-subscribers.ts,
  * store/mongo/status-subscribers.ts; contract test/contract/status-subscribers.test.ts.
  */
@@ -69,14 +80,25 @@ export interface StatusSubscriberStore {
   getSubscriberByUnsubscribeHash(hash: string): Promise<StatusSubscriber | null>;
   getSubscriberByConfirmHash(hash: string): Promise<StatusSubscriber | null>;
   /**
-   * Queues `mail` (a confirmation) and sets `confirm_sent_at` to `now`, if the subscriber is pending
-   * and no confirmation was queued at or after `since` (compare-and-set); false otherwise.
+   * In one step: queues `mail` (a confirmation), sets `confirm_sent_at` to `now` and counts the mail in
+   * the recipient's budget (a window starting at `now` when its last one started before
+   * `budget.windowStart`), if the subscriber is pending, no confirmation was queued for it at or after
+   * `since`, and the budget has room; false (nothing changed) otherwise.
    */
-  requestConfirmation(subscriberId: string, now: Date, since: Date, mail: SubscriberMail): Promise<boolean>;
+  requestConfirmation(
+    subscriberId: string,
+    now: Date,
+    since: Date,
+    mail: SubscriberMail,
+    budget: RecipientBudget,
+  ): Promise<boolean>;
   /** Replaces the pending subscriber's confirmation token (hash) and its expiry. */
   setConfirmToken(subscriberId: string, hash: string, expiresAt: Date): Promise<boolean>;
-  /** Confirms the pending subscriber holding this token's hash if it has not expired; single use. */
-  confirmSubscriber(confirmHash: string, now: Date): Promise<StatusSubscriber | null>;
+  /**
+   * Confirms the pending subscriber of page `pageId` holding this token's hash if it has not expired;
+   * single use. A token of another page confirms nothing and stays usable on its own page.
+   */
+  confirmSubscriber(confirmHash: string, pageId: string, now: Date): Promise<StatusSubscriber | null>;
   /** Deletes the subscriber and its queued mail. */
   deleteSubscriber(workspaceId: string, pageId: string, id: string): Promise<boolean>;
   /** Newest first. */
@@ -85,6 +107,8 @@ export interface StatusSubscriberStore {
   countSubscribers(workspaceId: string, pageId: string): Promise<number>;
   /** Deletes up to `limit` subscribers still pending that were created before `before`. */
   prunePendingSubscribers(before: Date, limit: number): Promise<number>;
+  /** Deletes up to `limit` recipient budgets whose window started before `before` (they count nothing). */
+  pruneRecipientBudgets(before: Date, limit: number): Promise<number>;
 
   /** Oldest first. */
   listMailEvents(limit: number): Promise<IncidentMailEvent[]>;

@@ -56,7 +56,7 @@ const setUp = async () => {
   await subscribe(store, box, page, { email: 'r@example.test' }, T0);
   await run(T0);
   const token = /token=(\S+)/.exec(sent[0]!.text)![1]!;
-  expect(await confirmSubscription(store, decodeURIComponent(token), T0)).not.toBeNull();
+  expect(await confirmSubscription(store, page, decodeURIComponent(token), T0)).not.toBeNull();
   sent = [];
   return { wsId: ws.workspace.id, page };
 };

@@ -2,6 +2,7 @@ import { AppError, digestsEqual, hashSecret, newId, randomToken } from '@lookout
 import { z } from 'zod';
 import type { SecretBox } from '../routing/mail-settings.js';
 import { parseOrThrow } from '../validation.js';
+import { recipientKey } from './recipients.js';
 import type { Incident, IncidentUpdate, StatusPage, StatusPageStore } from './status-page-store.js';
 import type {
   IncidentMailEvent,
@@ -14,6 +15,13 @@ import type {
 export const CONFIRM_TTL_MS = 48 * 3_600_000;
 /** At most one confirmation mail per address and page this often: a stranger cannot mail-bomb a victim. */
 export const CONFIRM_WINDOW_MS = 3_600_000;
+/**
+ * And at most this many per mailbox (recipients.ts: case, plus tags and Gmail's dots do not make
+ * another one) in a day, over every page of every workspace: 60 pages or 100 plus-addresses still
+ * reach one inbox only this often. Budgets are deleted once their day is over.
+ */
+export const RECIPIENT_CONFIRM_MAX = 5;
+export const RECIPIENT_WINDOW_MS = 24 * 3_600_000;
 /** Subscribers who never confirmed are deleted this long after subscribing. */
 export const PENDING_RETENTION_MS = 48 * 3_600_000;
 /** A claimed mail not finished within this long (its replica died) is sent again. */
@@ -26,8 +34,9 @@ const unsubscribeContext = (id: string) => `status_subscriber:${id}:unsubscribe`
 
 /**
  * A reader asks for mail: stored pending, and a confirmation mail queued unless one was queued for this
- * address and page within the window. Says nothing of whether the address was known or confirmed
- * already (the answer is the same), so the form tells nobody who subscribes.
+ * address and page within the window or the mailbox's budget for the day is spent. Says nothing of
+ * whether the address was known or confirmed already (the answer is the same), so the form tells nobody
+ * who subscribes.
  */
 export const subscribe = async (
   store: StatusSubscriberStore,
@@ -54,23 +63,42 @@ export const subscribe = async (
     confirmed_at: null,
   });
   if (s.status !== 'pending') return;
-  await store.requestConfirmation(s.id, now, new Date(now.getTime() - CONFIRM_WINDOW_MS), {
-    id: `confirm:${s.id}`,
-    workspace_id: s.workspace_id,
-    page_id: s.page_id,
-    subscriber_id: s.id,
-    kind: 'confirm',
-    incident_id: null,
-    update_id: null,
-    due_at: now,
-    attempts: 0,
-    created_at: now,
-  });
+  const budget = {
+    key: recipientKey(s.email),
+    windowStart: new Date(now.getTime() - RECIPIENT_WINDOW_MS),
+    max: RECIPIENT_CONFIRM_MAX,
+  };
+  const since = new Date(now.getTime() - CONFIRM_WINDOW_MS);
+  await store.requestConfirmation(
+    s.id,
+    now,
+    since,
+    {
+      id: `confirm:${s.id}`,
+      workspace_id: s.workspace_id,
+      page_id: s.page_id,
+      subscriber_id: s.id,
+      kind: 'confirm',
+      incident_id: null,
+      update_id: null,
+      due_at: now,
+      attempts: 0,
+      created_at: now,
+    },
+    budget,
+  );
 };
 
-/** Follows a confirmation link (single use, expires); null when it is unknown, used or expired. */
-export const confirmSubscription = (store: StatusSubscriberStore, token: string, now: Date) =>
-  token ? store.confirmSubscriber(hashSecret(token), now) : Promise.resolve(null);
+/**
+ * Follows a confirmation link of `page` (single use, expires); null when it is unknown, used, expired
+ * or another page's (which stays usable on its own page).
+ */
+export const confirmSubscription = (
+  store: StatusSubscriberStore,
+  page: StatusPage,
+  token: string,
+  now: Date,
+) => (token ? store.confirmSubscriber(hashSecret(token), page.id, now) : Promise.resolve(null));
 
 /** The one-click unsubscribe (RFC 8058): the token alone deletes the subscriber. False when unknown. */
 export const unsubscribe = async (store: StatusSubscriberStore, token: string): Promise<boolean> => {
@@ -136,10 +164,14 @@ export const renderIncidentMail = (
   };
 };
 
-export const renderConfirmMail = (page: StatusPage, confirmUrl: string) => ({
-  subject: `[${page.name}] Confirm your subscription`,
+/**
+ * Anyone may subscribe any address, and a page's name is whatever its author typed: the subject is
+ * fixed and the name appears only quoted in the body, beside the page's address.
+ */
+export const renderConfirmMail = (page: StatusPage, pageUrl: string, confirmUrl: string) => ({
+  subject: 'Confirm your status page subscription',
   text: [
-    `Someone (hopefully you) asked to get ${page.name}'s incident updates by mail at this address.`,
+    `Someone (hopefully you) asked to get incident updates from the status page "${page.name}" (${pageUrl}) by mail at this address.`,
     '',
     `Confirm within 48 hours: ${confirmUrl}`,
     '',
@@ -198,7 +230,7 @@ const sendOne = async (deps: Parameters<typeof sendSubscriberMails>[0], m: Subsc
     // The token is made as the mail goes out and only its hash is kept: a resend replaces it.
     const token = randomToken('', 32);
     await store.setConfirmToken(s.id, hashSecret(token), new Date(deps.now.getTime() + CONFIRM_TTL_MS));
-    const r = renderConfirmMail(page, `${url}/subscribe/confirm?token=${encodeURIComponent(token)}`);
+    const r = renderConfirmMail(page, url, `${url}/subscribe/confirm?token=${encodeURIComponent(token)}`);
     return deps.send(m.workspace_id, { to: s.email, ...r, headers: {} });
   }
   const incident = await store.getIncident(m.workspace_id, m.page_id, m.incident_id ?? '');

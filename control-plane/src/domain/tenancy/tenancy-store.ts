@@ -18,6 +18,8 @@ export interface TenancyStore {
   }): Promise<void>;
   getWorkspace(id: string): Promise<Workspace | null>;
   getWorkspaceBySubdomain(subdomain: string): Promise<Workspace | null>;
+  /** The service's workspace when it has exactly one (a single-workspace install), else null. */
+  getOnlyWorkspace(): Promise<Workspace | null>;
   /** Throws conflict when the email is taken in the workspace. */
   createUser(user: User): Promise<void>;
   getUser(workspaceId: string, id: string): Promise<User | null>;

@@ -24,8 +24,8 @@ h1{font-size:1.4rem;margin:0 0 1rem}ul{padding-left:1.2rem}.muted{color:#5b6475;
 button.primary{background:#2753d8;border-color:#2753d8;color:#fff}button:focus-visible{outline:3px solid #9db4ff;outline-offset:2px}
 code{background:#f0f2f5;padding:0 .25rem;border-radius:4px}`;
 
-/** A page with its own CSP: only its nonce'd style, no script, never framed. */
-const page = (title: string, body: string) => {
+/** A page with its own CSP: only its nonce'd style, no script, never framed. Other server-rendered pages use it too. */
+export const page = (title: string, body: string) => {
   const nonce = randomBytes(16).toString('base64');
   return {
     csp: [

@@ -5,6 +5,7 @@ import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import { createLookoutClient } from '../../api-client/client.js';
 import { existingGrantId } from '../../domain/access/connected-apps.js';
+import { clientCapProblem } from '../../domain/access/oauth-clients.js';
 import { createRateLimiter } from '../../domain/access/rate-limiter.js';
 import { authenticateSession, checkCsrf, csrfToken } from '../../domain/access/sessions.js';
 import type { User, Workspace } from '../../domain/types.js';
@@ -89,6 +90,31 @@ export const hostedMcp = (
       error: 'rate_limited',
       error_description: `Too many client registrations from your address; try again in ${taken.retryAfterSeconds} s.`,
     });
+    return false;
+  };
+
+  /**
+   * Live registered clients are capped per workspace and in all (domain/access/oauth-clients.ts
+   * `clientCapProblem`); past a cap, 429 with Retry-After until the first unused client expires.
+   * Counted before registering, so registrations racing on several replicas may pass a cap by a few.
+   */
+  const underClientCaps = async (ctx: ApiContext, ws: Workspace) => {
+    const caps = { perWorkspace: config.oauth_clients_per_workspace, total: config.oauth_clients_total };
+    if (!caps.perWorkspace && !caps.total) return true;
+    const now = clock.now();
+    const none = { count: 0, next_expiry: null };
+    const problem = clientCapProblem(
+      caps,
+      {
+        workspace: caps.perWorkspace ? await store.countOAuthClients(ws.id, now) : none,
+        total: caps.total ? await store.countOAuthClients(null, now) : none,
+      },
+      now,
+    );
+    if (!problem) return true;
+    ctx.set('Retry-After', String(problem.retryAfterSeconds));
+    ctx.set('Cache-Control', 'no-store');
+    json(ctx, 429, { error: 'too_many_clients', error_description: problem.description });
     return false;
   };
 
@@ -331,7 +357,8 @@ export const hostedMcp = (
         throw new AppError('method_not_allowed', `${ctx.method} is not allowed here.`);
       return interaction(c, ws, provider, m[1]!, m[2]);
     }
-    if (ctx.method === 'POST' && isRegistration(path) && !mayRegister(c)) return;
+    if (ctx.method === 'POST' && isRegistration(path) && !(mayRegister(c) && (await underClientCaps(c, ws))))
+      return;
     return delegate(c, provider);
   };
 };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AlertStore } from '../../domain/alerts/alert-store.js';
 import { acknowledgeAlerts, alertTimeline, resolveAlerts, uuidsBody } from '../../domain/alerts/alerts.js';
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
+import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { type RouteDeps, route } from '../route.js';
 import { alertDetailJson, alertDetailResponse, alertJson, alertResponse, page } from '../serialize.js';
@@ -14,7 +15,10 @@ const statusList = z
   .transform((s) => s.split(',').map((x) => x.trim()))
   .pipe(z.array(z.enum(STATUSES)).min(1));
 
-export const alertRoutes = ({ store, clock }: RouteDeps<AlertStore & RoutingStore>) => [
+export const alertRoutes = ({
+  store,
+  clock,
+}: RouteDeps<AlertStore & RoutingStore & Pick<TenancyStore, 'getUser'>>) => [
   route({
     method: 'get',
     path: '/alerts',
@@ -47,7 +51,18 @@ export const alertRoutes = ({ store, clock }: RouteDeps<AlertStore & RoutingStor
       const a = id ? await store.getAlert(auth.workspace.id, id) : null;
       if (!a) throw new AppError('not_found', 'Alert not found.');
       const deliveries = await store.listDeliveries(auth.workspace.id, { alert_id: a.id, limit: 500 });
-      return alertDetailJson(a, alertTimeline(a, deliveries));
+      // Who each went to, by name (a channel's name, a user's email), not by an address.
+      const channels = new Map<string, string>();
+      const users = new Map<string, string>();
+      for (const cid of new Set(deliveries.map((d) => d.channel_id).filter((x) => x !== null))) {
+        const c = await store.getChannel(auth.workspace.id, cid);
+        if (c) channels.set(cid, c.name);
+      }
+      for (const uid of new Set(deliveries.map((d) => d.user_id).filter((x) => x !== null))) {
+        const u = await store.getUser(auth.workspace.id, uid);
+        if (u) users.set(uid, u.email);
+      }
+      return alertDetailJson(a, alertTimeline(a, deliveries, { channels, users }));
     },
   }),
   route({

@@ -83,7 +83,7 @@ export const monitorRoutes = ({
       tag: 'Monitors',
       response: monitorWithWarnings,
       summary:
-        'Create a monitor. An interval below the plan minimum is raised to it, and `warnings` says so.',
+        'Create a monitor; it is checked at once in every location, then on its schedule. An interval below the plan minimum is raised to it, and `warnings` says so. After a failed check a location checks again every `retry_interval_seconds` (default 15, at most the interval) until `failure_threshold` checks in a row failed or one passed.',
       role: 'member',
       body: createMonitorBody,
       status: 201,
@@ -101,7 +101,7 @@ export const monitorRoutes = ({
       path: '/monitors/batch',
       tag: 'Monitors',
       response: z.strictObject({ data: z.array(monitorResponse), warnings }),
-      summary: `Create up to ${MAX_MONITOR_BATCH} monitors at once, all or none: \`{"monitors": [<the body of POST /monitors/create>, …]}\`. Every item is checked as a single create is; a 422 names every bad field of every item by its place (\`monitors[3].url\`) and creates nothing. A batch that would take the workspace past its plan's monitor limit is refused whole (402). The monitors are stored in one transaction; the response lists them in the order sent, and \`warnings\` (\`monitors[i].check_interval_seconds\`) says what was adjusted.`,
+      summary: `Create up to ${MAX_MONITOR_BATCH} monitors at once, all or none: \`{"monitors": [<the body of POST /monitors/create>, …]}\`. Every item is checked as a single create is; a 422 names every bad field of every item by its place (\`monitors[3].url\`) and creates nothing. A batch that would take the workspace past its plan's monitor limit is refused whole (402). The monitors are stored in one transaction; the first 100 are checked at once, the rest start on their schedule (spread over one interval). The response lists them in the order sent, and \`warnings\` (\`monitors[i].check_interval_seconds\`) says what was adjusted.`,
       role: 'member',
       body: createMonitorsBody,
       maxBodyBytes: config.batch_max_body_bytes,

@@ -15,9 +15,16 @@ export const pingKeyResponse = z
 
 /**
  * The workspace's ping key (admins): the secret of slug ping URLs, `/hb/ping/{ping_key}/{slug}`, made on
- * first read. Regenerating it stops every slug URL with the old key (within the ping cache's seconds).
+ * first read. Regenerating it stops every slug URL with the old key: at once on this replica, within the ping
+ * cache's seconds on the others (domain/heartbeats/ping-key-cache.ts).
  */
-export const pingKeyRoutes = ({ store, clock, config, workspaceUrl }: RouteDeps<PingKeyStore>) => {
+export const pingKeyRoutes = ({
+  store,
+  clock,
+  config,
+  workspaceUrl,
+  pingKeyCache,
+}: RouteDeps<PingKeyStore>) => {
   const box = createSecretBox(config.encryption_key);
   const view = (auth: Authed, k: { ping_key: string; created_at: Date }) => ({
     ping_key: k.ping_key,
@@ -45,7 +52,9 @@ export const pingKeyRoutes = ({ store, clock, config, workspaceUrl }: RouteDeps<
       summary: 'Replace the workspace’s ping key: slug URLs with the old key stop working.',
       role: 'admin',
       async handler({ auth }) {
-        return view(auth, await regeneratePingKey(store, box, auth.workspace.id, clock.now()));
+        const key = await regeneratePingKey(store, box, auth.workspace.id, clock.now());
+        pingKeyCache?.forgetWorkspace(auth.workspace.id);
+        return view(auth, key);
       },
     }),
   ];

@@ -8,8 +8,8 @@ import {
   pingTime,
   SLUG,
 } from '../../domain/heartbeats/heartbeats.js';
+import { createPingKeyCache } from '../../domain/heartbeats/ping-key-cache.js';
 import type { PingKeyStore } from '../../domain/heartbeats/ping-key-store.js';
-import { workspaceOfPingKey } from '../../domain/heartbeats/ping-keys.js';
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Heartbeat } from '../../domain/types.js';
@@ -56,8 +56,9 @@ export const PING_OK = { message: 'Ping recorded.', status: 'ok' } as const;
 
 /**
  * Records one ping; resolves once it is durable. `json` is the parsed JSON body, `text` any other body.
- * A slug ping finds its workspace by the ping key, then the heartbeat by slug (both cached like uuids:
- * a regenerated key or a renamed slug keeps working for at most the TTL); with `?create=1` an unknown
+ * A slug ping finds its workspace by the ping key, then the heartbeat by slug (both cached like uuids: a
+ * renamed slug, or a key regenerated on another replica, keeps working for at most the TTL; a key
+ * regenerated on this replica stops at once, see ping-key-cache.ts); with `?create=1` an unknown
  * slug creates its heartbeat with the workspace's defaults (a day's period, an hour's grace, the
  * default policy), within the plan's cap; without it, a 404 and nothing is created.
  */
@@ -66,9 +67,9 @@ export const createPingService = ({
   clock,
   pings,
   config,
-}: Pick<RouteDeps<PingServiceStore>, 'store' | 'clock' | 'pings' | 'config'>) => {
+  pingKeyCache = createPingKeyCache(store),
+}: Pick<RouteDeps<PingServiceStore>, 'store' | 'clock' | 'pings' | 'config' | 'pingKeyCache'>) => {
   const findHeartbeat = createTtlCache(async (id) => target(await store.findHeartbeat(id)));
-  const findWorkspace = createTtlCache((key) => workspaceOfPingKey(store, key));
   const findBySlug = createTtlCache(async (key) => {
     const [workspaceId, slug] = key.split('/') as [string, string];
     return target(await store.findHeartbeatBySlug(workspaceId, slug));
@@ -89,7 +90,7 @@ export const createPingService = ({
   const resolve = async (address: PingAddress, signal: PingSignal, now: Date): Promise<PingTarget | null> => {
     if ('uuid' in address)
       return UUID.test(address.uuid) ? findHeartbeat(address.uuid.toLowerCase(), now.getTime()) : null;
-    const workspaceId = await findWorkspace(address.pingKey, now.getTime());
+    const workspaceId = await pingKeyCache.workspaceOf(address.pingKey, now.getTime());
     if (!workspaceId) return null;
     const found = await findBySlug(`${workspaceId}/${address.slug}`, now.getTime());
     if (found || !signal.create || !SLUG.test(address.slug)) return found;

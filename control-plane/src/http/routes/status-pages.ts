@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { createDomainLookup } from '../../dns-lookup.js';
 import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
+import { verifyPageDomain } from '../../domain/status-pages/custom-domain-proof.js';
 import {
   createIncident,
   createIncidentBody,
@@ -53,13 +55,16 @@ export const statusPageRoutes = ({
 }: RouteDeps<
   StatusPageStore & StatusSubscriberStore & MonitorStore & MonitorStatusStore & HeartbeatStore & RoutingStore
 >) => {
+  const hostOf = (subdomain: string) => `${subdomain}.${config.service_domain.toLowerCase()}`;
   const json = async (p: StatusPage, subdomain: string) =>
     statusPageJson(
       p,
       await liveComponentStatuses(store, p, clock.now()),
       workspaceUrl(subdomain),
       await store.countSubscribers(p.workspace_id, p.id),
+      hostOf(subdomain),
     );
+  const dns = createDomainLookup(config.custom_domain_dns_servers);
   /** A change the public page shows: this replica's cache forgets the page at once. */
   const changed = <T>(pageId: string, v: T): T => {
     statusCache?.invalidate(pageId);
@@ -113,13 +118,20 @@ export const statusPageRoutes = ({
       tag: TAG,
       response: statusPageResponse,
       summary:
-        'Create a status page: `name`, `slug` (`[a-z0-9-]`, unique in the workspace; the page is at /status/{slug}), `custom_domain` (unique in the service), `visibility` (`public`, or `password` with `password`), `accent_color` (#rrggbb), `auto_draft_incidents` (a linked monitor going down opens a draft incident), and ordered `components` `[{name, description?, group?, monitor_id? | heartbeat_id?, status?}]` (neither link: set by hand, with `status`).',
+        'Create a status page: `name`, `slug` (`[a-z0-9-]`, unique in the workspace; the page is at /status/{slug}), `custom_domain` (served once proved in DNS: see `custom_domain_records`; unique among proved domains), `visibility` (`public`, or `password` with `password`), `accent_color` (#rrggbb), `auto_draft_incidents` (a linked monitor going down opens a draft incident), and ordered `components` `[{name, description?, group?, monitor_id? | heartbeat_id?, status?}]` (neither link: set by hand, with `status`).',
       role: 'member',
       body: createStatusPageBody,
       status: 201,
-      responses: { 409: 'The slug is taken in this workspace, or the custom domain anywhere' },
+      responses: {
+        402: 'Plan status page limit reached: upgrade to add more',
+        409: 'The slug is taken in this workspace, or another page has proved the custom domain',
+      },
       async handler({ auth, body }) {
-        const p = await createStatusPage(store, auth.workspace.id, body, clock.now(), config.service_domain);
+        const { plan } = auth.workspace;
+        const p = await createStatusPage(store, auth.workspace.id, body, clock.now(), config.service_domain, {
+          name: plan,
+          maxStatusPages: config.plans[plan]?.max_status_pages,
+        });
         return changed(p.id, await json(p, auth.workspace.subdomain));
       },
     }),
@@ -146,7 +158,10 @@ export const statusPageRoutes = ({
         'Edit a status page: each field given replaces the stored one; `components` replaces the list (a component keeps its history when sent with its `id`). A new password ends every reader’s access.',
       role: 'member',
       body: updateStatusPageBody,
-      responses: { ...NO_PAGE, 409: 'The slug is taken in this workspace, or the custom domain anywhere' },
+      responses: {
+        ...NO_PAGE,
+        409: 'The slug is taken in this workspace, or another page has proved the custom domain',
+      },
       async handler({ auth, params, body }) {
         const p = await updateStatusPage(
           store,
@@ -157,6 +172,21 @@ export const statusPageRoutes = ({
           config.service_domain,
         );
         return changed(p.id, await json(p, auth.workspace.subdomain));
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/status-pages/{id}/custom-domain/verify',
+      tag: TAG,
+      response: statusPageResponse,
+      summary:
+        'Check the page’s custom domain now: verified when DNS has either record of `custom_domain_records` (TXT `_lookout-challenge.<domain>` with the page’s token, or a CNAME to the workspace host). Only a verified domain is served. At most one check per page every 10 s.',
+      role: 'member',
+      responses: { ...NO_PAGE, 422: 'The page has no custom domain', 429: 'Checked less than 10 s ago' },
+      async handler({ auth, params }) {
+        const p = await loadStatusPage(store, auth.workspace.id, idOf(params.id));
+        const checked = await verifyPageDomain(store, dns, p, hostOf(auth.workspace.subdomain), clock.now());
+        return changed(p.id, await json(checked, auth.workspace.subdomain));
       },
     }),
     route({

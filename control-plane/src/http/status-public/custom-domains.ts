@@ -2,6 +2,7 @@ import { AppError, type Clock } from '@lookout/shared';
 import type Koa from 'koa';
 import type { Config } from '../../config.js';
 import { createRateLimiter } from '../../domain/access/rate-limiter.js';
+import { domainVerified } from '../../domain/status-pages/custom-domain-proof.js';
 import type { StatusPage, StatusPageStore } from '../../domain/status-pages/status-page-store.js';
 import type { ViewCache } from '../../domain/status-pages/view-cache.js';
 import type { Workspace } from '../../domain/types.js';
@@ -21,7 +22,7 @@ export const hostName = (host: string | undefined) =>
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/;
 
 /**
- * Status pages on their own domains: a page with `custom_domain` answers at `/` on that host (its JSON,
+ * Status pages on their own domains: a page with a verified `custom_domain` answers at `/` on that host (its JSON,
  * feeds and badges below it), and `GET /_tls/ask?domain=` tells Caddy's on-demand TLS which names to
  * get certificates for. Both read the page by its domain through the view cache (one indexed lookup
  * per name and 5 s, misses cached too), so an unknown host costs the store at most that.
@@ -36,10 +37,12 @@ export const createCustomDomains = (deps: {
 }) => {
   const { config, cache, clock } = deps;
   const service = config.service_domain.toLowerCase();
-  const pageAt = (domain: string): Promise<StatusPage | null> =>
-    DOMAIN.test(domain) && domain !== service && !domain.endsWith(`.${service}`)
-      ? cache.page(`domain:${domain}`, () => deps.store.getStatusPageByDomain(domain))
-      : Promise.resolve(null);
+  /** The page on this domain, only once the domain is proved (custom-domain-proof.ts). */
+  const pageAt = async (domain: string): Promise<StatusPage | null> => {
+    if (!DOMAIN.test(domain) || domain === service || domain.endsWith(`.${service}`)) return null;
+    const page = await cache.page(`domain:${domain}`, () => deps.store.getStatusPageByDomain(domain));
+    return page && domainVerified(page) ? page : null;
+  };
   // Caddy asks once per new name; anyone can ask too. 60 questions per client address, then 5 a second.
   const questions = createRateLimiter({ capacity: 60, perSecond: 5 });
 
@@ -58,7 +61,7 @@ export const createCustomDomains = (deps: {
     );
   };
 
-  /** `GET /_tls/ask?domain=NAME`: 200 for a page's custom domain or a workspace host, else 404. */
+  /** `GET /_tls/ask?domain=NAME`: 200 for a page's verified custom domain or a workspace host, else 404. */
   const tlsAsk: Koa.Middleware<ApiState> = async (ctx) => {
     const taken = questions.take(ctx.ip, clock.now().getTime());
     if (!taken.ok)

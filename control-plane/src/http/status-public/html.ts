@@ -1,6 +1,13 @@
 import { COMPONENT_STATUS_LABEL } from '../../domain/status-pages/component-status.js';
 import { renderMarkdown } from '../../domain/status-pages/markdown.js';
-import type { ComponentView, DayBar, StatusView } from '../../domain/status-pages/public-view.js';
+import {
+  type ComponentView,
+  type DayBar,
+  HISTORY_DAYS,
+  PHONE_DAYS,
+  type StatusView,
+  type UptimeOver,
+} from '../../domain/status-pages/public-view.js';
 import type { Incident, IncidentStatus } from '../../domain/status-pages/status-page-store.js';
 
 /*
@@ -40,6 +47,19 @@ export const INCIDENT_LABEL: Record<IncidentStatus, string> = {
 
 const fmtPct = (p: number) => `${p.toFixed(p === 100 ? 0 : 2)}%`;
 
+/** "Acme" → "Acme status"; a name that already says so ("Acme status", "Acme Status") is kept. */
+export const pageTitle = (name: string) => (/\bstatus$/i.test(name.trim()) ? name : `${name} status`);
+
+/** The uptime beside a window of `window` days of bars: over the days with checks, saying how many. */
+const uptimeText = (u: UptimeOver | null, window: number) =>
+  !u || u.uptime === null
+    ? 'No data'
+    : `${fmtPct(u.uptime)} uptime over ${
+        u.days_with_data === window
+          ? `${window} days`
+          : `${u.days_with_data} ${u.days_with_data === 1 ? 'day' : 'days'} with data`
+      }`;
+
 const barClass = (b: DayBar) =>
   b.uptime === null ? 'n' : b.uptime >= 99.9 ? 'g' : b.uptime >= 99 ? 'y' : b.uptime >= 95 ? 'o' : 'r';
 
@@ -53,9 +73,11 @@ const bars = (c: ComponentView) => {
         }"></li>`,
     )
     .join('');
-  return `<ol class="bars" aria-label="${esc(c.name)}: uptime by day">${items}</ol><p class="axis"><span><span class="w">90</span><span class="p">30</span> days ago</span><span>${
-    c.uptime === null ? 'No data' : `${fmtPct(c.uptime)} uptime over 90 days`
-  }</span><span>Today</span></p>`;
+  // A wide screen shows every bar, a phone the newest PHONE_DAYS: each says the uptime of what it shows.
+  return `<ol class="bars" aria-label="${esc(c.name)}: uptime by day">${items}</ol><p class="axis"><span><span class="w">${HISTORY_DAYS}</span><span class="p">${PHONE_DAYS}</span> days ago</span><span><span class="w">${uptimeText(
+    c.uptime,
+    HISTORY_DAYS,
+  )}</span><span class="p">${uptimeText(c.recent_uptime, PHONE_DAYS)}</span></span><span>Today</span></p>`;
 };
 
 const component = (c: ComponentView) =>
@@ -111,11 +133,11 @@ const STYLE = `:root{color-scheme:light dark;--bg:#f6f7f9;--card:#fff;--fg:#1b1f
 header,main,footer{max-width:52rem;margin:0 auto;padding:0 1rem}header{padding-top:2rem;padding-bottom:1rem}h1{margin:0;font-size:1.6rem}
 h2{font-size:1.15rem;margin:2rem 0 .75rem}h3,h4{margin:0 0 .25rem;font-size:1rem}a{color:var(--accent)}
 .banner{border-radius:.5rem;padding:1rem 1.25rem;color:#fff;background:var(--g)}.banner h2{margin:0;font-size:1.25rem}.banner p{margin:.25rem 0 0;opacity:.9;font-size:.9rem}
-.b-minor{background:var(--o);color:#1b1f24}.b-major{background:var(--r)}.b-critical{background:#a11d1d}.b-maint{background:var(--m)}
+.b-nodata{background:#5b6470}.b-minor{background:var(--o);color:#1b1f24}.b-major{background:var(--r)}.b-critical{background:#a11d1d}.b-maint{background:var(--m)}
 .comps{list-style:none;margin:0 0 1rem;padding:0;background:var(--card);border:1px solid var(--line);border-radius:.5rem}
 .comp{padding:.9rem 1rem;border-top:1px solid var(--line)}.comp:first-child{border-top:0}.row{display:flex;justify-content:space-between;gap:1rem;flex-wrap:wrap}
 .name{font-weight:600;overflow-wrap:anywhere}.desc{margin:.1rem 0 0;color:var(--mute);font-size:.9rem}.group{margin:1rem 0 .5rem;color:var(--mute);font-size:.95rem}
-.st{font-size:.9rem;font-weight:600}.s-operational{color:var(--g)}.s-degraded_performance{color:var(--o)}.s-partial_outage{color:var(--o)}.s-major_outage{color:var(--r)}.s-under_maintenance{color:var(--m)}
+.st{font-size:.9rem;font-weight:600}.s-operational{color:var(--g)}.s-degraded_performance{color:var(--o)}.s-partial_outage{color:var(--o)}.s-major_outage{color:var(--r)}.s-under_maintenance{color:var(--m)}.s-unknown{color:var(--mute)}
 .bars{display:flex;gap:2px;list-style:none;margin:.6rem 0 .2rem;padding:0;height:2rem}
 .bars li{flex:1;border-radius:2px;position:relative;background:var(--n);min-width:2px}.bars li.g{background:var(--g)}.bars li.y{background:var(--y)}.bars li.o{background:var(--o)}.bars li.r{background:var(--r)}
 .bars li:hover,.bars li:focus{outline:2px solid var(--fg);outline-offset:1px}
@@ -135,11 +157,14 @@ button{font:inherit;margin-top:.75rem;padding:.5rem 1rem;border:0;border-radius:
 const shell = (title: string, accent: string | null, head: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light dark"><meta name="referrer" content="no-referrer"><title>${esc(title)}</title>${head}<style>${STYLE.replace('ACCENT', accent ?? '#2563eb')}</style></head><body>${body}</body></html>`;
 
+/** Green only when every component is known to be operational; grey while some have no data yet. */
 const bannerClass = (view: StatusView) =>
   view.status.indicator === 'none'
     ? view.components.some((c) => c.status === 'under_maintenance')
       ? 'b-maint'
-      : 'b-none'
+      : view.components.some((c) => c.status === 'unknown')
+        ? 'b-nodata'
+        : 'b-none'
     : `b-${view.status.indicator}`;
 
 /** The whole page; `base` is its path (`/status/{slug}`, or '' on a custom domain). */
@@ -168,7 +193,7 @@ ${maint ? `<section aria-labelledby="maintenance"><h2 id="maintenance">Maintenan
 <section aria-labelledby="subscribe"><h2 id="subscribe">Get updates by email</h2><form method="post" action="${base}/subscribe"><label for="sub-email">Email</label><input id="sub-email" name="email" type="email" autocomplete="email" maxlength="320" required><button type="submit">Subscribe</button></form></section></main>
 <footer><a href="${base}/feed.atom">Atom feed</a> · <a href="${base}/feed.rss">RSS feed</a> · <a href="${base}/api/v2/summary.json">JSON</a> · Powered by Lookout</footer>`;
   return shell(
-    `${view.page.name} status`,
+    pageTitle(view.page.name),
     view.page.accent_color,
     `<link rel="alternate" type="application/atom+xml" title="${name} incidents" href="${base}/feed.atom"><link rel="alternate" type="application/rss+xml" title="${name} incidents" href="${base}/feed.rss">`,
     body,
@@ -178,7 +203,7 @@ ${maint ? `<section aria-labelledby="maintenance"><h2 id="maintenance">Maintenan
 /** The form a password-protected page answers with until the reader has given its password. */
 export const passwordFormHtml = (name: string, accent: string | null, base: string, error: string | null) =>
   shell(
-    `${name} status`,
+    pageTitle(name),
     accent,
     '<meta name="robots" content="noindex">',
     `<header><h1>${esc(name)}</h1></header><main><h2>This status page is protected</h2>${
@@ -200,7 +225,7 @@ export const messageHtml = (
   action?: { path: string; token: string; label: string },
 ) =>
   shell(
-    `${name} status`,
+    pageTitle(name),
     accent,
     '<meta name="robots" content="noindex">',
     `<header><h1>${esc(name)}</h1></header><main><h2>${esc(heading)}</h2><p>${esc(text)}</p>${
@@ -208,4 +233,13 @@ export const messageHtml = (
         ? `<form method="post" action="${base}${action.path}"><input type="hidden" name="token" value="${esc(action.token)}"><button type="submit">${esc(action.label)}</button></form>`
         : ''
     }<p><a href="${base || '/'}">Back to the status page</a></p></main>`,
+  );
+
+/** The answer to a browser at an address with no status page (a program asking for JSON gets JSON). */
+export const pageNotFoundHtml = () =>
+  shell(
+    'Status page not found',
+    null,
+    '<meta name="robots" content="noindex">',
+    '<header><h1>Status page not found</h1></header><main><p>There is no status page at this address. Check the link, or ask whoever sent it for the right one.</p></main>',
   );

@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
-import { COMPONENT_STATUS_LABEL, SEVERITY } from '../../domain/status-pages/component-status.js';
+import {
+  COMPONENT_STATUS_LABEL,
+  type LiveStatus,
+  SEVERITY,
+} from '../../domain/status-pages/component-status.js';
 import type { StatusView } from '../../domain/status-pages/public-view.js';
 import type { ComponentStatus, Incident } from '../../domain/status-pages/status-page-store.js';
-import { esc, INCIDENT_LABEL } from './html.js';
+import { esc, INCIDENT_LABEL, pageTitle } from './html.js';
 
 /*
  * The machine-readable forms of a public page: Atlassian Statuspage's public `api/v2/summary.json`
@@ -38,10 +42,7 @@ const pageJson = (view: StatusView, url: string) => ({
 
 const componentsJson = (view: StatusView) => {
   const out: Record<string, unknown>[] = [];
-  const groups = new Map<
-    string,
-    { id: string; members: string[]; status: ComponentStatus; position: number }
-  >();
+  const groups = new Map<string, { id: string; members: string[]; status: LiveStatus; position: number }>();
   view.components.forEach((c, position) => {
     let group_id: string | null = null;
     if (c.group !== null) {
@@ -180,7 +181,7 @@ export const atomFeed = (view: StatusView, url: string) => {
     )
     .join('');
   return `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><id>urn:uuid:${view.page.id}</id><title>${esc(
-    `${view.page.name} status`,
+    pageTitle(view.page.name),
   )}</title><updated>${iso(updated)}</updated><author><name>${esc(view.page.name)}</name></author><link rel="alternate" type="text/html" href="${esc(
     url,
   )}"/><link rel="self" type="application/atom+xml" href="${esc(`${url}/feed.atom`)}"/>${entries}</feed>`;
@@ -196,14 +197,15 @@ export const rssFeed = (view: StatusView, url: string) => {
     )
     .join('');
   return `<?xml version="1.0" encoding="utf-8"?>\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${esc(
-    `${view.page.name} status`,
+    pageTitle(view.page.name),
   )}</title><link>${esc(url)}</link><description>${esc(
     `Incidents and their updates on ${view.page.name}`,
   )}</description><atom:link href="${esc(`${url}/feed.rss`)}" rel="self" type="application/rss+xml"/><lastBuildDate>${view.generated_at.toUTCString()}</lastBuildDate>${items}</channel></rss>`;
 };
 
-const COLOUR: Record<ComponentStatus, string> = {
+const COLOUR: Record<LiveStatus, string> = {
   operational: '#1f9d55',
+  unknown: '#6b7280',
   degraded_performance: '#e59400',
   partial_outage: '#e59400',
   major_outage: '#d63a3a',
@@ -230,8 +232,17 @@ const INDICATOR_COLOUR = {
   critical: '#a11d1d',
 } as const;
 
+/** Grey, not green, while some component has no data yet (the description says so). */
 export const pageBadge = (view: StatusView) =>
-  badgeSvg('status', view.status.description.toLowerCase(), INDICATOR_COLOUR[view.status.indicator]);
+  badgeSvg(
+    'status',
+    view.status.description.toLowerCase(),
+    view.status.indicator === 'none' &&
+      view.components.some((c) => c.status === 'unknown') &&
+      !view.components.some((c) => c.status === 'under_maintenance')
+      ? COLOUR.unknown
+      : INDICATOR_COLOUR[view.status.indicator],
+  );
 
 /** Null when the page has no such component. */
 export const componentBadge = (view: StatusView, componentId: string) => {

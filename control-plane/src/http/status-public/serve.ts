@@ -11,9 +11,10 @@ import { confirmSubscription, subscribe, unsubscribe } from '../../domain/status
 import type { Rendered, ViewCache } from '../../domain/status-pages/view-cache.js';
 import { verifyPassword } from '../../domain/tenancy/passwords.js';
 import { createSecretBox } from '../../secret-box.js';
+import { crossSitePost } from '../cross-site.js';
 import type { ApiState } from '../route.js';
 import { requestHost } from '../workspace-host.js';
-import { messageHtml, passwordFormHtml, statusPageHtml } from './html.js';
+import { messageHtml, pageNotFoundHtml, passwordFormHtml, statusPageHtml } from './html.js';
 import { atomFeed, componentBadge, pageBadge, rssFeed, statusJson, summaryJson } from './machine.js';
 
 type Ctx = Koa.ParameterizedContext<ApiState>;
@@ -94,10 +95,13 @@ export interface PublicStatusDeps {
 export const createPublicStatus = (deps: PublicStatusDeps) => {
   const { clock, cache } = deps;
   const https = deps.config.public_url_scheme === 'https';
-  // 10 guesses, then one every 30 s, per client address and page.
+  // 10 guesses, then one every 30 s, per client address and page; and 20 wrong ones, then one every
+  // 15 s, per page from all addresses together (a reader with the cookie is never asked again).
   const guesses = createRateLimiter({ capacity: 10, perSecond: 1 / 30 });
+  const wrongGuessesByPage = createRateLimiter({ capacity: 20, perSecond: 1 / 15 });
   // Subscribing: 5 per client address, then one a minute; 100 per page, then one every 30 s. With at
-  // most one confirmation mail per address and page an hour (subscribers.ts), nobody is mail-bombed.
+  // most one confirmation mail per address and page an hour and 5 per mailbox a day over the whole
+  // service (subscribers.ts), nobody is mail-bombed.
   const subscribesByClient = createRateLimiter({ capacity: 5, perSecond: 1 / 60 });
   const subscribesByPage = createRateLimiter({ capacity: 100, perSecond: 1 / 30 });
   const box = createSecretBox(deps.config.encryption_key);
@@ -127,7 +131,10 @@ export const createPublicStatus = (deps: PublicStatusDeps) => {
     const key = `${ctx.ip}|${page.id}`;
     const now = clock.now();
     const form = await readForm(ctx);
-    const taken = guesses.take(key, now.getTime());
+    // Both are taken before the password is checked (a right guess must not tell itself apart once
+    // limited); the page's token is given back when the guess was right, so only wrong ones spend it.
+    let taken = guesses.take(key, now.getTime());
+    if (taken.ok) taken = wrongGuessesByPage.take(page.id, now.getTime());
     ctx.set('Cache-Control', 'no-store');
     if (!taken.ok) {
       ctx.status = 429;
@@ -155,6 +162,7 @@ export const createPublicStatus = (deps: PublicStatusDeps) => {
       }
       return;
     }
+    wrongGuessesByPage.give(page.id, now.getTime());
     const expires = new Date(now.getTime() + ACCESS_DAYS * 86_400_000);
     cookies(ctx, page).set(cookieName(page), String(expires.getTime()), {
       signed: true,
@@ -191,6 +199,16 @@ export const createPublicStatus = (deps: PublicStatusDeps) => {
       if (ctx.method !== 'POST') throw new AppError('method_not_allowed', 'Subscribe with POST.');
       if (!admitted(ctx, page))
         throw new AppError('unauthorized', 'This status page is protected by a password.');
+      // Another site's form or script must not subscribe its visitors (or anyone) through their browser.
+      if (crossSitePost(ctx.req.headers, deps.config.trust_proxy, { sameSite: true }))
+        return message(
+          ctx,
+          page,
+          base,
+          403,
+          'Subscribe on the status page',
+          'This form was sent from another site. Open the status page and subscribe there.',
+        );
       for (const [limiter, key] of [
         [subscribesByClient, `${ctx.ip}|${page.id}`],
         [subscribesByPage, page.id],
@@ -241,8 +259,8 @@ export const createPublicStatus = (deps: PublicStatusDeps) => {
             label: 'Confirm subscription',
           },
         );
-      const s = await confirmSubscription(deps.store, token, now);
-      if (!s || s.page_id !== page.id)
+      const s = await confirmSubscription(deps.store, page, token, now);
+      if (!s)
         return message(
           ctx,
           page,
@@ -369,9 +387,19 @@ export const createPublicStatus = (deps: PublicStatusDeps) => {
     const ws = ctx.state.workspace;
     if (!m || !ws) return next();
     const slug = m[1]!;
-    if (!SLUG_PATTERN.test(slug)) throw new AppError('not_found', 'No such status page.');
-    const page = await cache.page(`${ws.id}/${slug}`, () => deps.store.getStatusPageBySlug(ws.id, slug));
-    if (!page) throw new AppError('not_found', 'No such status page.');
+    const page = SLUG_PATTERN.test(slug)
+      ? await cache.page(`${ws.id}/${slug}`, () => deps.store.getStatusPageBySlug(ws.id, slug))
+      : null;
+    if (!page) {
+      // A browser gets a page to read; a program (Accept: application/json, or none) the API's error.
+      if (ctx.accepts('json', 'html') !== 'html') throw new AppError('not_found', 'No such status page.');
+      ctx.status = 404;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('Vary', 'Accept');
+      ctx.type = TYPES.html;
+      ctx.body = pageNotFoundHtml();
+      return;
+    }
     const base = `/status/${slug}`;
     await servePublicPage(ctx as Ctx, page, base, `${deps.workspaceUrl(ws.subdomain)}${base}`, m[2] ?? '');
   };

@@ -45,7 +45,10 @@ describe('discord', () => {
     const [req] = svc.requests;
     expect(req!.method).toBe('PATCH');
     expect(req!.path).toBe('/api/webhooks/42/tok3n/messages/1234');
-    expect(req!.json.embeds[0]).toMatchObject({ title: 'RESOLVED: Home page is down', color: 0x30a46c });
+    expect(req!.json.embeds[0]).toMatchObject({
+      title: 'RESOLVED after 4m 12s: Home page is down',
+      color: 0x30a46c,
+    });
   });
 
   it('cuts a long text at 4,096 characters, ending with …', async () => {

@@ -5,7 +5,7 @@ import { defineNotifier } from '../notifier.js';
 /**
  * Email over SMTP (nodemailer): the workspace's own server, else the deployment's (mail-route.ts).
  * The subject and text as the escalation wrote them, then the acknowledge link when there is one;
- * `X-Lookout-Delivery` carries the delivery id.
+ * `X-Lookout-Delivery` carries the delivery id. Resolved: a mail saying so, with how long it lasted.
  */
 export default defineNotifier({
   type: 'email',
@@ -15,7 +15,7 @@ export default defineNotifier({
     addresses: z.array(z.email()).min(1).max(10).describe('Who gets the mail.'),
   }),
   secrets: [],
-  follows: [],
+  follows: ['resolved'],
   describe: (c) => c.addresses.join(', '),
   render: (c, m) => ({
     to: c.addresses,

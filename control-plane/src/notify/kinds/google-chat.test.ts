@@ -24,7 +24,7 @@ describe('google_chat', () => {
       expect(req.json.thread).toEqual({ threadKey: `lookout-${messages.alert.id}` });
     }
     expect(svc.requests[0]!.json.text).toBe(`*CRITICAL: Home page is down*\n${messages.raised.text}`);
-    expect(svc.requests[1]!.json.text).toMatch(/^\*RESOLVED: Home page is down\*/);
+    expect(svc.requests[1]!.json.text).toMatch(/^\*RESOLVED after 4m 12s: Home page is down\*/);
   });
 
   it('a 429 (RESOURCE_EXHAUSTED) is retried; a 403 is given up', async () => {

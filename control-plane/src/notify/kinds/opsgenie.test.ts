@@ -34,8 +34,13 @@ describe('opsgenie', () => {
       description: messages.raised.text,
       priority: 'P1',
       source: 'Lookout',
+      details: { alert: `https://acme.lookout.test/alerts/${id}` },
     });
-    expect(svc.requests[2]!.json).toMatchObject({ source: 'Lookout' });
+    // Closed by alias, with a note that says how long it lasted.
+    expect(svc.requests[2]!.json).toEqual({
+      source: 'Lookout',
+      note: 'RESOLVED after 4m 12s: Home page is down',
+    });
   });
 
   it('cuts the message at 130 characters; 422 is given up; 429 retried', async () => {

@@ -41,7 +41,14 @@ export default defineNotifier({
       description: truncate(m.text, 15_000),
       priority: PRIORITY[m.alert?.severity ?? 'info'],
       source: 'Lookout',
-      ...(m.links?.acknowledge ? { details: { acknowledge: m.links.acknowledge } } : {}),
+      ...(m.links?.acknowledge || m.links?.alert
+        ? {
+            details: {
+              ...(m.links.alert ? { alert: m.links.alert } : {}),
+              ...(m.links.acknowledge ? { acknowledge: m.links.acknowledge } : {}),
+            },
+          }
+        : {}),
     });
     const close = call(`v2/alerts/${alias}/close?identifierType=alias`, {
       source: 'Lookout',

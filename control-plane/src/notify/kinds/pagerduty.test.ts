@@ -32,13 +32,19 @@ describe('pagerduty', () => {
       client: 'Lookout',
       payload: {
         summary: messages.raised.subject,
-        source: 'monitor m-1',
+        source: 'Monitor “Home page”',
         severity: 'critical',
         timestamp: '2026-06-01T11:59:00.000Z',
       },
       links: [{ href: 'https://acme.lookout.test/ack/1', text: 'Acknowledge in Lookout' }],
     });
     expect(svc.requests[1]!.json.payload).toBeUndefined();
+    // Resolve: PagerDuty's own semantics, the same dedup_key; it closes the incident and keeps its duration.
+    expect(svc.requests[2]!.json).toEqual({
+      routing_key: KEY,
+      event_action: 'resolve',
+      dedup_key: messages.alert.id,
+    });
   });
 
   it('a test triggers and resolves its own key; 400 (invalid event) is given up; 429 is retried and the trigger not sent twice', async () => {

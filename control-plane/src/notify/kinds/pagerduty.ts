@@ -35,7 +35,14 @@ const trigger = (c: { routing_key: string; api_url: string }, m: OutgoingMessage
       ...(m.alert ? { timestamp: m.alert.created_at } : {}),
       custom_details: { text: truncate(m.text, 100_000), ...(m.alert ? { alert_id: m.alert.id } : {}) },
     },
-    ...(ack ? { links: [{ href: ack, text: 'Acknowledge in Lookout' }] } : {}),
+    ...(ack || m.links?.alert
+      ? {
+          links: [
+            ...(m.links?.alert ? [{ href: m.links.alert, text: 'Open in Lookout' }] : []),
+            ...(ack ? [{ href: ack, text: 'Acknowledge in Lookout' }] : []),
+          ],
+        }
+      : {}),
   });
 };
 

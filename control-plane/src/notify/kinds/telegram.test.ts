@@ -42,7 +42,7 @@ describe('telegram', () => {
       message_id: 77,
       allow_sending_without_reply: true,
     });
-    expect(svc.requests[0]!.json.text).toMatch(/^\[Lookout acme\] RESOLVED: Home page is down/);
+    expect(svc.requests[0]!.json.text).toMatch(/^\[Lookout acme\] RESOLVED after 4m 12s: Home page is down/);
   });
 
   it('a 429 waits for parameters.retry_after; a 400 "chat not found" is given up; text is cut at 4,096', async () => {

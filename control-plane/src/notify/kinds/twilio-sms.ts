@@ -10,7 +10,8 @@ import { apiUrl, join, token } from './fields.js';
  * 20429) and 5xx retried — a retry sends only to the recipients not yet accepted.
  * https://www.twilio.com/docs/messaging/api/message-resource#create-a-message-resource — a body is
  * at most 1,600 characters (https://www.twilio.com/docs/glossary/what-sms-character-limit); an SMS
- * says the headline and the acknowledge link, not the whole text. Follows nothing: each text costs.
+ * says the headline (resolved: with how long it lasted), the alert's link and the acknowledge link,
+ * not the whole text. Follows "resolved" only: each text costs.
  */
 const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form (+15551234567)');
 
@@ -34,10 +35,12 @@ export default defineNotifier({
     api_url: apiUrl('https://api.twilio.com'),
   }),
   secrets: ['auth_token'],
-  follows: [],
+  follows: ['resolved'],
   describe: (c) => c.to.join(', '),
   render(c, m): HttpCall[] {
-    const ack = m.links?.acknowledge ? `\nAck: ${m.links.acknowledge}` : '';
+    const ack =
+      (m.links?.alert ? `\n${m.links.alert}` : '') +
+      (m.links?.acknowledge ? `\nAck: ${m.links.acknowledge}` : '');
     const body = truncate(`${m.event === 'test' ? m.subject : headline(m)}`, 1600 - ack.length) + ack;
     const auth = `Basic ${Buffer.from(`${c.account_sid}:${c.auth_token}`).toString('base64')}`;
     return c.to.map((to) => ({

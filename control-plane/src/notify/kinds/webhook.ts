@@ -17,8 +17,9 @@ const headerName = z
 
 /**
  * A signed JSON POST (notify/webhook.ts: `X-Lookout-Signature`, the Stripe scheme). The body is the
- * message's payload: `alert.notification` or `test`. It follows nothing yet: receivers that count
- * notifications per step rely on one body per step.
+ * message's payload: `alert.notification` (a step), `alert.acknowledged`, `alert.resolved` (with the
+ * same `alert.id` and `alert.duration_seconds`) or `test`; `X-Lookout-Delivery` tells them apart for
+ * a receiver that drops repeats.
  */
 export default defineNotifier({
   type: 'webhook',
@@ -39,7 +40,7 @@ export default defineNotifier({
   // The URL may carry a token (`?token=`, a secret path) and headers credentials: write-only, like
   // every other kind's secrets.
   secrets: ['url', 'headers.*'],
-  follows: [],
+  follows: ['acknowledged', 'resolved'],
   describe: (c) => originLabel(c.url),
   render: (c, m) => ({ url: c.url, headers: c.headers, body: json(m.payload) }),
   async send(_c, r, ctx) {

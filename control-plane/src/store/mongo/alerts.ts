@@ -32,20 +32,12 @@ export const alertIndexes: IndexDecl[] = [
     },
     replaces: ['open_key_1'],
   },
-  // The escalation scheduler's query: open alerts with a due step, soonest first.
-  { on: 'alerts', key: { status: 1, escalation_due_at: 1 } },
+  // The escalation scheduler's queries: open alerts with a due step, settled ones with a due follow-up.
+  // `replaces`: the index of the follow-ups' former read (recently settled alerts), now unused.
+  { on: 'alerts', key: { status: 1, escalation_due_at: 1 }, replaces: ['settled_updated_at'] },
   // The delivery log in insertion order (SQLite: rowid) within one `at`.
   { on: 'deliveries', key: { alert_id: 1, at: 1, delivery_seq: 1 }, replaces: ['alert_id_1_at_1'] },
   { on: 'deliveries', key: { channel_id: 1, at: 1, delivery_seq: 1 }, replaces: ['channel_id_1_at_1'] },
-  // Alerts acknowledged or resolved lately (listSettledAlerts).
-  {
-    on: 'alerts',
-    key: { updated_at: 1, _id: 1 },
-    options: {
-      name: 'settled_updated_at',
-      partialFilterExpression: { status: { $in: ['acknowledged', 'resolved'] } },
-    },
-  },
   // A channel's delivery log paged newest first (listChannelDeliveries).
   { on: 'deliveries', key: { workspace_id: 1, channel_id: 1, at: -1, _id: -1 } },
   // Only deliveries that have a key (a sparse index would hold every null); the query repeats the
@@ -68,6 +60,16 @@ export const openAlertsQuery = (keys: AlertKey[]): Query => ({
 
 export const dueEscalationsQuery = (at: Date, limit: number): Query => ({
   filter: { status: 'open', escalation_due_at: { $lte: at } },
+  sort: { escalation_due_at: 1 },
+  limit,
+});
+
+export const dueFollowUpsQuery = (at: Date, limit: number): Query => ({
+  filter: {
+    status: { $in: ['acknowledged', 'resolved'] },
+    escalation_due_at: { $lte: at },
+    escalation: { $type: 'object' },
+  },
   sort: { escalation_due_at: 1 },
   limit,
 });
@@ -97,11 +99,25 @@ export const insertAlert = (alerts: Collection<Doc>, alert: Alert, session?: Cli
     session ? { session } : {},
   );
 
-/** The update that resolves an alert and frees its key, so the next failure raises a new one. */
-export const resolveUpdate = (by: Actor, at: Date) => ({
-  $set: { status: 'resolved', resolved_at: at, resolved_by: by, updated_at: at, escalation_due_at: null },
-  $unset: { open_key: '' as const },
-});
+/** On acknowledge and resolve: an alert with an escalation is due for its follow-ups (an aggregation expression). */
+const followDue = (at: Date) => ({ $cond: [{ $eq: [{ $type: '$escalation' }, 'object'] }, at, null] });
+
+/**
+ * The update (a pipeline) that resolves an alert and frees its key, so the next failure raises a new
+ * one; an alert with an escalation becomes due for its follow-ups.
+ */
+export const resolveUpdate = (by: Actor, at: Date) => [
+  {
+    $set: {
+      status: 'resolved',
+      resolved_at: at,
+      resolved_by: { $literal: by },
+      updated_at: at,
+      escalation_due_at: followDue(at),
+    },
+  },
+  { $unset: 'open_key' },
+];
 
 /**
  * Alerts, their escalation position and the delivery log. Acknowledge, claim and advance are
@@ -190,15 +206,17 @@ export const mongoAlerts = ({ col, inTransaction }: MongoContext): AlertStore =>
     async acknowledgeAlert(workspaceId, id, by, at) {
       const updated = await alerts.findOneAndUpdate(
         { workspace_id: workspaceId, _id: id, status: 'open' },
-        {
-          $set: {
-            status: 'acknowledged',
-            acknowledged_at: at,
-            acknowledged_by: by,
-            updated_at: at,
-            escalation_due_at: null,
+        [
+          {
+            $set: {
+              status: 'acknowledged',
+              acknowledged_at: at,
+              acknowledged_by: { $literal: by },
+              updated_at: at,
+              escalation_due_at: followDue(at),
+            },
           },
-        },
+        ],
         { returnDocument: 'after' },
       );
       if (updated) return { outcome: 'acknowledged', alert: fromDoc<Alert>(updated) };
@@ -264,14 +282,36 @@ export const mongoAlerts = ({ col, inTransaction }: MongoContext): AlertStore =>
     async listDeliveries(workspaceId, filter) {
       return fromDocs<Delivery>(await runQuery(deliveries, deliveriesQuery(workspaceId, filter)));
     },
-    async listSettledAlerts(since, limit) {
-      return fromDocs<Alert>(
-        await alerts
-          .find({ status: { $in: ['acknowledged', 'resolved'] }, updated_at: { $gte: since } })
-          .sort({ updated_at: 1, _id: 1 })
-          .limit(limit)
-          .toArray(),
+    async listDueFollowUps(at, limit) {
+      return fromDocs<Alert>(await runQuery(alerts, dueFollowUpsQuery(at, limit)));
+    },
+    async claimFollowUp(workspaceId, id, expectedDueAt, claim, leaseUntil) {
+      return fromDoc<Alert>(
+        await alerts.findOneAndUpdate(
+          {
+            workspace_id: workspaceId,
+            _id: id,
+            status: { $in: ['acknowledged', 'resolved'] },
+            escalation: { $type: 'object' },
+            escalation_due_at: expectedDueAt,
+          },
+          { $set: { 'escalation.claim': claim, escalation_due_at: leaseUntil } },
+          { returnDocument: 'after' },
+        ),
       );
+    },
+    async finishFollowUp(workspaceId, id, claim, leaseUntil) {
+      const r = await alerts.updateOne(
+        {
+          workspace_id: workspaceId,
+          _id: id,
+          status: { $in: ['acknowledged', 'resolved'] },
+          escalation_due_at: leaseUntil,
+          'escalation.claim': claim,
+        },
+        { $set: { escalation_due_at: null } },
+      );
+      return r.matchedCount === 1;
     },
     async listChannelDeliveries(workspaceId, channelId, q) {
       return page<Delivery>(deliveries, { workspace_id: workspaceId, channel_id: channelId }, q, 'at');

@@ -81,6 +81,8 @@ export const collectionsOf = (db: Db) => {
     mailEvents: c('status_mail_events'),
     /** One document per subscriber mail to send; `_id` is its idempotency key. */
     mailOutbox: c('status_mail_outbox'),
+    /** Confirmation mail per recipient (service-wide); `_id` is the SHA-256 of the normalised address. */
+    recipientBudgets: c('status_recipient_budgets'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

@@ -9,7 +9,13 @@ import { integrationIndexes, mongoIntegrations } from './integrations.js';
 import { mongoMailSettings } from './mail-settings.js';
 import { memberIndexes, mongoMembers } from './members.js';
 import { mongoMonitorStatus } from './monitor-status.js';
-import { mongoMonitors, monitorIndexes, seedFeedCounter, seedMonitorCounts } from './monitors.js';
+import {
+  backfillRetryIntervals,
+  mongoMonitors,
+  monitorIndexes,
+  seedFeedCounter,
+  seedMonitorCounts,
+} from './monitors.js';
 import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
@@ -67,6 +73,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       await backfillRollups(ctx.col);
       await seedFeedCounter(ctx.col);
       await seedMonitorCounts(ctx.col);
+      await backfillRetryIntervals(ctx.col);
     },
     async ping() {
       await client.db('admin').command({ ping: 1 });

@@ -4,6 +4,7 @@ import {
   type MonitorQuery,
   type MonitorStore,
 } from '../../domain/monitors/monitor-store.js';
+import { DEFAULT_RETRY_INTERVAL_SECONDS } from '../../domain/monitors/monitors.js';
 import type { Monitor, MonitorChange, MonitorLocationState } from '../../domain/types.js';
 import {
   type Collections,
@@ -51,6 +52,19 @@ export const seedFeedCounter = async (col: Collections) => {
   const [last] = await col.monitorChanges.find({}).sort({ _id: -1 }).limit(1).toArray();
   await col.counters.updateOne({ _id: FEED }, { $max: { seq: last?._id ?? 0 } }, { upsert: true });
 };
+
+/**
+ * Monitors stored before the retry interval existed get the default once (as SQLite's migration gives
+ * them): 15 s, or their interval when that is shorter (domain/monitors/monitors.ts).
+ */
+export const backfillRetryIntervals = (col: Collections) =>
+  col.monitors.updateMany({ retry_interval_seconds: { $exists: false } }, [
+    {
+      $set: {
+        retry_interval_seconds: { $min: [DEFAULT_RETRY_INTERVAL_SECONDS, '$check_interval_seconds'] },
+      },
+    },
+  ]);
 
 /**
  * Workspaces stored before the plan cap kept a counter get theirs from the monitors they hold, once:

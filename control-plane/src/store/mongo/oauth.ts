@@ -95,6 +95,22 @@ export const mongoOAuth = ({ col }: MongoContext): OAuthStore => {
         { $set: { expires_at: null } },
       );
     },
+    async countOAuthClients(workspaceId, now) {
+      const [r] = await records
+        .aggregate<{ n: number; next: Date | null }>([
+          {
+            $match: {
+              model: 'Client',
+              ...(workspaceId !== null && { workspace_id: workspaceId }),
+              $or: [{ expires_at: null }, { expires_at: { $gt: now } }],
+            },
+          },
+          // $min ignores nulls: the first expiry among clients that expire.
+          { $group: { _id: null, n: { $sum: 1 }, next: { $min: '$expires_at' } } },
+        ])
+        .toArray();
+      return { count: r?.n ?? 0, next_expiry: r?.next ?? null };
+    },
     async pruneOAuthRecords(now, limit) {
       const ids = (
         await records

@@ -1,5 +1,5 @@
 import { AppError } from '@lookout/shared';
-import type { ClientSession } from 'mongodb';
+import type { ClientSession, Document } from 'mongodb';
 import type { Incident, StatusPage, StatusPageStore } from '../../domain/status-pages/status-page-store.js';
 import {
   deleteSome,
@@ -15,12 +15,20 @@ import {
 
 export const statusPageIndexes: IndexDecl[] = [
   { on: 'statusPages', key: { workspace_id: 1, slug: 1 }, options: { unique: true } },
+  // A domain is unique among verified pages only (an unproved claim blocks nobody); the lookup by
+  // domain reads verified pages through the same index.
   {
     on: 'statusPages',
-    key: { custom_domain: 1 },
-    options: { unique: true, partialFilterExpression: { custom_domain: { $type: 'string' } } },
+    key: { custom_domain: 1, custom_domain_status: 1 },
+    options: { unique: true, partialFilterExpression: { custom_domain_status: 'verified' } },
+    replaces: ['custom_domain_1'],
   },
   { on: 'statusPages', key: { workspace_id: 1, created_at: -1, _id: -1 } },
+  {
+    on: 'statusPages',
+    key: { custom_domain_checked_at: 1 },
+    options: { partialFilterExpression: { custom_domain: { $type: 'string' } } },
+  },
   {
     on: 'statusPages',
     key: { auto_draft_incidents: 1 },
@@ -41,7 +49,7 @@ export const statusPageIndexes: IndexDecl[] = [
 
 const conflictOf = (e: unknown): AppError | null => {
   if (!isDuplicate(e)) return null;
-  return isDuplicateOn(e, ['custom_domain'])
+  return isDuplicateOn(e, ['custom_domain', 'custom_domain_status'])
     ? new AppError('conflict', 'This custom domain is already used by another status page.', [
         { field: 'custom_domain', message: 'is already used by another status page' },
       ])
@@ -49,6 +57,21 @@ const conflictOf = (e: unknown): AppError | null => {
         { field: 'slug', message: 'is already used by another status page of the workspace' },
       ]);
 };
+
+/**
+ * A page as stored before custom domains needed proof has none of the proof's fields: its domain is
+ * pending (not served), and its first check gives it a token (custom-domain-proof.ts).
+ */
+const withProof = (p: StatusPage | null): StatusPage | null =>
+  p && {
+    ...p,
+    custom_domain_token: p.custom_domain_token ?? null,
+    custom_domain_status: p.custom_domain_status ?? (p.custom_domain ? 'pending' : null),
+    custom_domain_checked_at: p.custom_domain_checked_at ?? null,
+    custom_domain_failures: p.custom_domain_failures ?? 0,
+    custom_domain_error: p.custom_domain_error ?? null,
+  };
+const pagesOf = (docs: Document[]) => fromDocs<StatusPage>(docs).map((p) => withProof(p)!);
 
 /**
  * Status pages (`status_pages`, components embedded in order) and incidents (`status_incidents`,
@@ -66,19 +89,57 @@ export const mongoStatusPages = ({ col, inTransaction }: MongoContext): StatusPa
       }
     },
     async getStatusPage(workspaceId, id) {
-      return fromDoc<StatusPage>(await statusPages.findOne({ workspace_id: workspaceId, _id: id }));
+      return withProof(
+        fromDoc<StatusPage>(await statusPages.findOne({ workspace_id: workspaceId, _id: id })),
+      );
     },
     async getStatusPageBySlug(workspaceId, slug) {
-      return fromDoc<StatusPage>(await statusPages.findOne({ workspace_id: workspaceId, slug }));
+      return withProof(fromDoc<StatusPage>(await statusPages.findOne({ workspace_id: workspaceId, slug })));
     },
     async getStatusPageByDomain(domain) {
-      return fromDoc<StatusPage>(await statusPages.findOne({ custom_domain: domain }));
+      return withProof(
+        fromDoc<StatusPage>(
+          await statusPages.findOne({ custom_domain: domain, custom_domain_status: 'verified' }),
+        ),
+      );
+    },
+    async recordDomainCheck(workspaceId, id, expected, next) {
+      try {
+        const r = await statusPages.updateOne(
+          {
+            _id: id,
+            workspace_id: workspaceId,
+            custom_domain: expected.custom_domain,
+            custom_domain_token: expected.custom_domain_token,
+          },
+          { $set: next },
+        );
+        return r.matchedCount === 1;
+      } catch (e) {
+        throw conflictOf(e) ?? e;
+      }
+    },
+    async listDomainsDue(checkedBefore, limit) {
+      return pagesOf(
+        await statusPages
+          .find({
+            custom_domain: { $type: 'string' },
+            $or: [{ custom_domain_checked_at: null }, { custom_domain_checked_at: { $lt: checkedBefore } }],
+          })
+          .sort({ custom_domain_checked_at: 1, _id: 1 })
+          .limit(limit)
+          .toArray(),
+      );
     },
     async listStatusPages(workspaceId, q) {
-      return page<StatusPage>(statusPages, { workspace_id: workspaceId }, q);
+      const p = await page<StatusPage>(statusPages, { workspace_id: workspaceId }, q);
+      return { ...p, data: p.data.map((x) => withProof(x)!) };
+    },
+    async countStatusPages(workspaceId) {
+      return statusPages.countDocuments({ workspace_id: workspaceId });
     },
     async listAutoDraftPages() {
-      return fromDocs<StatusPage>(await statusPages.find({ auto_draft_incidents: true }).toArray());
+      return pagesOf(await statusPages.find({ auto_draft_incidents: true }).toArray());
     },
     async updateStatusPage(p) {
       try {

@@ -23,6 +23,7 @@ export const statusSubscriberIndexes: IndexDecl[] = [
   { on: 'mailEvents', key: { created_at: 1, _id: 1 } },
   { on: 'mailOutbox', key: { due_at: 1, _id: 1 } },
   { on: 'mailOutbox', key: { subscriber_id: 1 } },
+  { on: 'recipientBudgets', key: { window_start: 1 } },
 ];
 
 /**
@@ -30,7 +31,7 @@ export const statusSubscriberIndexes: IndexDecl[] = [
  * and the outbox (`_id` the idempotency key: an upsert with `$setOnInsert` stores a mail once).
  */
 export const mongoStatusSubscribers = ({ col, inTransaction }: MongoContext): StatusSubscriberStore => {
-  const { subscribers, mailEvents, mailOutbox } = col;
+  const { subscribers, mailEvents, mailOutbox, recipientBudgets } = col;
   return {
     async addSubscriber(s) {
       try {
@@ -51,8 +52,11 @@ export const mongoStatusSubscribers = ({ col, inTransaction }: MongoContext): St
     async getSubscriberByConfirmHash(hash) {
       return fromDoc<StatusSubscriber>(await subscribers.findOne({ confirm_hash: hash }));
     },
-    async requestConfirmation(subscriberId, now, since, mail) {
+    async requestConfirmation(subscriberId, now, since, mail, budget) {
       return inTransaction(async (session) => {
+        const b = await recipientBudgets.findOne({ _id: budget.key }, { session });
+        const fresh = !b || (b.window_start as Date) < budget.windowStart;
+        if (!fresh && (b.count as number) >= budget.max) return false;
         const r = await subscribers.updateOne(
           {
             _id: subscriberId,
@@ -63,6 +67,12 @@ export const mongoStatusSubscribers = ({ col, inTransaction }: MongoContext): St
           { session },
         );
         if (r.modifiedCount !== 1) return false;
+        // Written in the transaction after the read: two racing for the last place conflict, one retries.
+        await recipientBudgets.updateOne(
+          { _id: budget.key },
+          fresh ? { $set: { window_start: now, count: 1 } } : { $inc: { count: 1 } },
+          { upsert: true, session },
+        );
         await mailOutbox.replaceOne({ _id: mail.id }, toDoc(mail), { upsert: true, session });
         return true;
       });
@@ -74,9 +84,9 @@ export const mongoStatusSubscribers = ({ col, inTransaction }: MongoContext): St
       );
       return r.matchedCount === 1;
     },
-    async confirmSubscriber(confirmHash, now) {
+    async confirmSubscriber(confirmHash, pageId, now) {
       const doc = await subscribers.findOneAndUpdate(
-        { confirm_hash: confirmHash, status: 'pending', confirm_expires_at: { $gt: now } },
+        { confirm_hash: confirmHash, page_id: pageId, status: 'pending', confirm_expires_at: { $gt: now } },
         {
           $set: { status: 'confirmed', confirmed_at: now, confirm_hash: null, confirm_expires_at: null },
         },
@@ -109,6 +119,17 @@ export const mongoStatusSubscribers = ({ col, inTransaction }: MongoContext): St
       if (ids.length === 0) return 0;
       await mailOutbox.deleteMany({ subscriber_id: { $in: ids } });
       return (await subscribers.deleteMany({ _id: { $in: ids }, status: 'pending' })).deletedCount;
+    },
+    async pruneRecipientBudgets(before, limit) {
+      const ids = (
+        await recipientBudgets
+          .find({ window_start: { $lt: before } }, { projection: { _id: 1 } })
+          .limit(limit)
+          .toArray()
+      ).map((d) => d._id);
+      if (ids.length === 0) return 0;
+      return (await recipientBudgets.deleteMany({ _id: { $in: ids }, window_start: { $lt: before } }))
+        .deletedCount;
     },
 
     async listMailEvents(limit) {

@@ -56,6 +56,10 @@ export const mongoTenancy = ({ col, inTransaction }: MongoContext): TenancyStore
     async getWorkspaceBySubdomain(subdomain) {
       return fromDoc<Workspace>(await workspaces.findOne({ subdomain }));
     },
+    async getOnlyWorkspace() {
+      const two = await workspaces.find({}).limit(2).toArray();
+      return two.length === 1 ? fromDoc<Workspace>(two[0]!) : null;
+    },
 
     async createUser(user) {
       try {

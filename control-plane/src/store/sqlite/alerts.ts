@@ -24,6 +24,9 @@ export const raiseInTransaction = ({ st, one }: Ctx, alert: Alert): { alert: Ale
   return { alert, created: true };
 };
 
+/** On acknowledge and resolve: an alert with an escalation is due for its follow-ups (one parameter: now). */
+const FOLLOW_DUE = 'escalation_due_at = CASE WHEN escalation IS NULL THEN NULL ELSE ? END';
+
 /**
  * Resolves the alert if it is not resolved yet (its open key is freed, so the next failure raises a new
  * alert); call inside a transaction. Returns whether it changed and the alert as it now is.
@@ -38,10 +41,10 @@ export const resolveInTransaction = (
   const changed = ctx
     .st(
       `UPDATE alerts SET status = 'resolved', resolved_at = ?, resolved_by = ?, updated_at = ?, open_key = NULL,
-         escalation_due_at = NULL
+         ${FOLLOW_DUE}
        WHERE workspace_id = ? AND id = ? AND status != 'resolved'`,
     )
-    .run(at.getTime(), JSON.stringify(by), at.getTime(), workspaceId, id).changes;
+    .run(at.getTime(), JSON.stringify(by), at.getTime(), at.getTime(), workspaceId, id).changes;
   return { changed: changed === 1, alert: getAlert(ctx, workspaceId, id) };
 };
 
@@ -122,9 +125,9 @@ export const sqliteAlerts = (ctx: SqliteContext): AlertStore => {
       return immediate(() => {
         const r = st(
           `UPDATE alerts SET status = 'acknowledged', acknowledged_at = ?, acknowledged_by = ?, updated_at = ?,
-             escalation_due_at = NULL
+             ${FOLLOW_DUE}
            WHERE workspace_id = ? AND id = ? AND status = 'open'`,
-        ).run(at.getTime(), JSON.stringify(by), at.getTime(), workspaceId, id);
+        ).run(at.getTime(), JSON.stringify(by), at.getTime(), at.getTime(), workspaceId, id);
         const alert = getAlert(ctx, workspaceId, id);
         if (!alert) return { outcome: 'not_found' as const, alert: null };
         if (r.changes === 1) return { outcome: 'acknowledged' as const, alert };
@@ -178,12 +181,32 @@ export const sqliteAlerts = (ctx: SqliteContext): AlertStore => {
       );
     },
 
-    async listSettledAlerts(since, limit) {
+    async listDueFollowUps(at, limit) {
       return many<Alert>(
         alerts,
-        "SELECT * FROM alerts WHERE status != 'open' AND updated_at >= ? ORDER BY updated_at, id LIMIT ?",
-        since.getTime(),
+        `SELECT * FROM alerts WHERE escalation_due_at <= ? AND status != 'open' AND escalation IS NOT NULL
+         ORDER BY escalation_due_at LIMIT ?`,
+        at.getTime(),
         limit,
+      );
+    },
+    async claimFollowUp(workspaceId, id, expectedDueAt, claim, leaseUntil) {
+      return immediate(() => {
+        const r = st(
+          `UPDATE alerts SET escalation = json_set(escalation, '$.claim', ?), escalation_due_at = ?
+           WHERE workspace_id = ? AND id = ? AND status != 'open' AND escalation IS NOT NULL
+             AND escalation_due_at = ?`,
+        ).run(claim, leaseUntil.getTime(), workspaceId, id, expectedDueAt.getTime());
+        return r.changes === 1 ? getAlert(ctx, workspaceId, id) : null;
+      });
+    },
+    async finishFollowUp(workspaceId, id, claim, leaseUntil) {
+      return (
+        st(
+          `UPDATE alerts SET escalation_due_at = NULL
+           WHERE workspace_id = ? AND id = ? AND status != 'open' AND escalation_due_at = ?
+             AND json_extract(escalation, '$.claim') = ?`,
+        ).run(workspaceId, id, leaseUntil.getTime(), claim).changes === 1
       );
     },
     async insertDelivery(d) {

@@ -113,6 +113,56 @@ describe('SQLite migrations', () => {
     db.close();
   });
 
+  it('a custom domain stored before proofs existed becomes pending, with a token of its own', () => {
+    const { db, ctx } = open();
+    const step = migrations.findIndex((sqls) => sqls.some((sql) => sql.includes('custom_domain_token TEXT')));
+    expect(step).toBeGreaterThan(0);
+    migrate(ctx, migrations.slice(0, step));
+    const insert = db.prepare(
+      `INSERT INTO status_pages (id, workspace_id, name, slug, custom_domain, visibility, cookie_secret,
+         auto_draft_incidents, components, created_at, updated_at) VALUES (?, 'w', 'P', ?, ?, 'public', 'k', 0, '[]', 0, 0)`,
+    );
+    insert.run('p1', 'a', 'status.a.test');
+    insert.run('p2', 'b', 'status.b.test');
+    insert.run('p3', 'c', null);
+    migrate(ctx);
+    const rows = db
+      .prepare(
+        'SELECT id, custom_domain_token t, custom_domain_status s, custom_domain_failures f FROM status_pages ORDER BY id',
+      )
+      .all() as { id: string; t: string | null; s: string | null; f: number }[];
+    expect(rows.map((r) => [r.id, r.s, r.f])).toEqual([
+      ['p1', 'pending', 0],
+      ['p2', 'pending', 0],
+      ['p3', null, 0],
+    ]);
+    expect(rows[0]!.t).toMatch(/^[0-9a-f]{32}$/);
+    expect(rows[1]!.t).toMatch(/^[0-9a-f]{32}$/);
+    expect(rows[0]!.t).not.toBe(rows[1]!.t);
+    expect(rows[2]!.t).toBeNull();
+    db.close();
+  });
+
+  it('monitors from before the retry interval get the default: 15 s, or their interval when shorter', () => {
+    const { db, ctx } = open();
+    const step = migrations.findIndex((sqls) =>
+      sqls.some((sql) => sql.includes('ADD COLUMN retry_interval_seconds')),
+    );
+    expect(step).toBeGreaterThan(0);
+    migrate(ctx, migrations.slice(0, step));
+    const insert = db.prepare(
+      'INSERT INTO monitors (id, workspace_id, check_interval_seconds) VALUES (?, ?, ?)',
+    );
+    insert.run('m60', 'a', 60);
+    insert.run('m10', 'a', 10);
+    migrate(ctx);
+    expect(db.prepare('SELECT id, retry_interval_seconds FROM monitors ORDER BY id').all()).toEqual([
+      { id: 'm10', retry_interval_seconds: 10 },
+      { id: 'm60', retry_interval_seconds: 15 },
+    ]);
+    db.close();
+  });
+
   it('the migrated schema has every column of the table layouts the adapter reads and writes', () => {
     const { db, ctx } = open();
     migrate(ctx);

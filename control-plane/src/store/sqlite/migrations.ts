@@ -553,6 +553,40 @@ export const migrations: string[][] = [
     `CREATE TRIGGER monitor_level_delete AFTER DELETE ON monitor_states WHEN OLD.location = '*'
        BEGIN UPDATE monitor_level_seq SET seq = seq + 1; END`,
   ],
+  // Confirmation mail per recipient across the whole service (domain/status-pages/recipients.ts): one
+  // row per normalised address (its SHA-256), the start of its window and the mails counted in it.
+  [
+    `CREATE TABLE status_recipient_budgets (recipient TEXT PRIMARY KEY, window_start INTEGER NOT NULL,
+       count INTEGER NOT NULL) STRICT`,
+    'CREATE INDEX status_recipient_budgets_window ON status_recipient_budgets (window_start)',
+  ],
+  // Custom domains need proof of ownership (domain/status-pages/custom-domain-proof.ts): a token per
+  // domain, the last check's result, and an index for the hourly re-check. Domains set before this
+  // start pending (not served) with a fresh token, and are checked on the job's next pass. A domain is
+  // unique among verified pages only: an unproved claim blocks nobody.
+  [
+    'ALTER TABLE status_pages ADD COLUMN custom_domain_token TEXT',
+    'ALTER TABLE status_pages ADD COLUMN custom_domain_status TEXT',
+    'ALTER TABLE status_pages ADD COLUMN custom_domain_checked_at INTEGER',
+    'ALTER TABLE status_pages ADD COLUMN custom_domain_failures INTEGER NOT NULL DEFAULT 0',
+    'ALTER TABLE status_pages ADD COLUMN custom_domain_error TEXT',
+    `UPDATE status_pages SET custom_domain_token = lower(hex(randomblob(16))), custom_domain_status = 'pending'
+       WHERE custom_domain IS NOT NULL`,
+    `CREATE INDEX status_pages_domain_due ON status_pages (coalesce(custom_domain_checked_at, 0))
+       WHERE custom_domain IS NOT NULL`,
+    'DROP INDEX status_pages_domain',
+    `CREATE UNIQUE INDEX status_pages_domain_verified ON status_pages (custom_domain)
+       WHERE custom_domain_status = 'verified'`,
+  ],
+  // Follow-ups are now due by `escalation_due_at` (listDueFollowUps, the escalation index): the index
+  // of the former read of recently settled alerts goes.
+  ['DROP INDEX IF EXISTS alerts_settled'],
+  // The retry interval after a failure (issue 51): monitors made before it get the default, 15 s or
+  // their interval when that is shorter (domain/monitors/monitors.ts, DEFAULT_RETRY_INTERVAL_SECONDS).
+  [
+    'ALTER TABLE monitors ADD COLUMN retry_interval_seconds INTEGER',
+    'UPDATE monitors SET retry_interval_seconds = min(15, check_interval_seconds)',
+  ],
   // Verification codes counted per destination, user and workspace (domain/contacts/code-limits.ts):
   // one row per counter and window, deleted once the window has ended.
   [

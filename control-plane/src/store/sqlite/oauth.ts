@@ -105,6 +105,16 @@ export const sqliteOAuth = ({ st }: { st(sql: string): Database.Statement }): OA
       keyHash,
     );
   },
+  async countOAuthClients(workspaceId, now) {
+    const r = st(
+      `SELECT COUNT(*) n, MIN(expires_at) next FROM oauth_records WHERE model = 'Client'
+         AND (expires_at IS NULL OR expires_at > @at)${workspaceId === null ? '' : ' AND workspace_id = @workspaceId'}`,
+    ).get({ at: now.getTime(), ...(workspaceId !== null && { workspaceId }) }) as {
+      n: number;
+      next: number | null;
+    };
+    return { count: r.n, next_expiry: r.next === null ? null : new Date(r.next) };
+  },
   async pruneOAuthRecords(now, limit) {
     return st(
       `DELETE FROM oauth_records WHERE rowid IN

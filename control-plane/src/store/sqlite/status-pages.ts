@@ -56,10 +56,45 @@ export const sqliteStatusPages = (
     );
   },
   async getStatusPageByDomain(domain) {
-    return one<StatusPage>(statusPages, 'SELECT * FROM status_pages WHERE custom_domain = ?', domain);
+    return one<StatusPage>(
+      statusPages,
+      "SELECT * FROM status_pages WHERE custom_domain = ? AND custom_domain_status = 'verified'",
+      domain,
+    );
+  },
+  async recordDomainCheck(workspaceId, id, expected, next) {
+    return uniquely(
+      () =>
+        st(
+          `UPDATE status_pages SET custom_domain_token = @custom_domain_token,
+           custom_domain_status = @custom_domain_status, custom_domain_checked_at = @custom_domain_checked_at,
+           custom_domain_failures = @custom_domain_failures, custom_domain_error = @custom_domain_error
+         WHERE workspace_id = @ws AND id = @id AND custom_domain = @domain
+           AND custom_domain_token IS @token`,
+        ).run({
+          ...next,
+          custom_domain_checked_at: next.custom_domain_checked_at?.getTime() ?? null,
+          ws: workspaceId,
+          id,
+          domain: expected.custom_domain,
+          token: expected.custom_domain_token,
+        }).changes === 1,
+    );
+  },
+  async listDomainsDue(checkedBefore, limit) {
+    return many<StatusPage>(
+      statusPages,
+      `SELECT * FROM status_pages WHERE custom_domain IS NOT NULL AND coalesce(custom_domain_checked_at, 0) < ?
+         ORDER BY coalesce(custom_domain_checked_at, 0), id LIMIT ?`,
+      checkedBefore.getTime(),
+      limit,
+    );
   },
   async listStatusPages(workspaceId, q) {
     return page<StatusPage>(statusPages, ['workspace_id = ?'], [workspaceId], q);
+  },
+  async countStatusPages(workspaceId) {
+    return st('SELECT count(*) FROM status_pages WHERE workspace_id = ?').pluck().get(workspaceId) as number;
   },
   async listAutoDraftPages() {
     return many<StatusPage>(statusPages, 'SELECT * FROM status_pages WHERE auto_draft_incidents = 1');

@@ -58,13 +58,24 @@ export const sqliteStatusSubscribers = ({
         hash,
       );
     },
-    async requestConfirmation(subscriberId, now, since, mail) {
+    async requestConfirmation(subscriberId, now, since, mail, budget) {
       return immediate(() => {
+        const b = st('SELECT window_start, count FROM status_recipient_budgets WHERE recipient = ?').get(
+          budget.key,
+        ) as { window_start: number; count: number } | undefined;
+        const fresh = !b || b.window_start < budget.windowStart.getTime();
+        if (!fresh && b.count >= budget.max) return false;
         const moved = st(
           `UPDATE status_subscribers SET confirm_sent_at = ? WHERE id = ? AND status = 'pending'
              AND (confirm_sent_at IS NULL OR confirm_sent_at < ?)`,
         ).run(now.getTime(), subscriberId, since.getTime()).changes;
         if (moved !== 1) return false;
+        if (fresh)
+          st(
+            `INSERT INTO status_recipient_budgets (recipient, window_start, count) VALUES (?, ?, 1)
+               ON CONFLICT (recipient) DO UPDATE SET window_start = excluded.window_start, count = 1`,
+          ).run(budget.key, now.getTime());
+        else st('UPDATE status_recipient_budgets SET count = count + 1 WHERE recipient = ?').run(budget.key);
         st(insertSql(statusMailOutbox).replace('INSERT', 'INSERT OR REPLACE')).run(
           toRow(statusMailOutbox, mail),
         );
@@ -79,13 +90,14 @@ export const sqliteStatusSubscribers = ({
         ).run(hash, expiresAt.getTime(), subscriberId).changes === 1
       );
     },
-    async confirmSubscriber(confirmHash, now) {
+    async confirmSubscriber(confirmHash, pageId, now) {
       return immediate(() => {
         const s = one<StatusSubscriber>(
           statusSubscribers,
-          `SELECT * FROM status_subscribers WHERE confirm_hash = ? AND status = 'pending'
+          `SELECT * FROM status_subscribers WHERE confirm_hash = ? AND page_id = ? AND status = 'pending'
              AND confirm_expires_at > ?`,
           confirmHash,
+          pageId,
           now.getTime(),
         );
         if (!s) return null;
@@ -137,6 +149,12 @@ export const sqliteStatusSubscribers = ({
         }
         return ids.length;
       });
+    },
+    async pruneRecipientBudgets(before, limit) {
+      return st(
+        `DELETE FROM status_recipient_budgets WHERE recipient IN
+           (SELECT recipient FROM status_recipient_budgets WHERE window_start < ? LIMIT ?)`,
+      ).run(before.getTime(), limit).changes;
     },
 
     async listMailEvents(limit) {

@@ -25,6 +25,10 @@ export const sqliteTenancy = ({ st, one, immediate, page, unique }: SqliteContex
     async getWorkspaceBySubdomain(subdomain) {
       return one<Workspace>(workspaces, 'SELECT * FROM workspaces WHERE subdomain = ?', subdomain);
     },
+    async getOnlyWorkspace() {
+      const { n } = st('SELECT COUNT(*) n FROM (SELECT 1 FROM workspaces LIMIT 2)').get() as { n: number };
+      return n === 1 ? one<Workspace>(workspaces, 'SELECT * FROM workspaces LIMIT 1') : null;
+    },
 
     async createUser(user) {
       unique(() => st(insertSql(users)).run(toRow(users, user)), `A user with email ${user.email} exists.`);

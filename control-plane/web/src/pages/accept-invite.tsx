@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type Me } from '../api.js';
 import { ErrorBox } from '../kit/error-box.js';
+import { ErrorSummary } from '../kit/error-summary.js';
 import { TextField } from '../kit/field.js';
 import { Logo } from '../layout.js';
 
@@ -55,7 +56,7 @@ export const AcceptInvitePage = (props: { onJoined: (me: Me) => void }) => {
           <>
             <p class="muted">Choose a password to finish setting up your account.</p>
             <form onSubmit={submit} noValidate>
-              <ErrorBox message={problems.form} />
+              <ErrorSummary problems={problems} />
               <div class="field">
                 <label for="new-password">New password</label>
                 <input

@@ -13,7 +13,7 @@ const describe = (e: TimelineEntry, me: Me) => {
     case 'suppressed':
       return `Not escalated: maintenance window “${e.window_name}”`;
     case 'notification':
-      return `Notified ${e.to} by ${e.via}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}: ${e.outcome}${e.status_code ? ` (${e.status_code})` : ''}${e.error ? ` — ${e.error}` : ''}`;
+      return `${e.event === 'raised' ? 'Notified' : `Told it was ${e.event}:`} ${e.name ?? e.to} by ${e.via}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}: ${e.outcome}${e.status_code ? ` (${e.status_code})` : ''}${e.error ? ` — ${e.error}` : ''}`;
     case 'acknowledged':
       return `Acknowledged by ${actorName(e.by, me)}`;
     case 'resolved':

@@ -3,6 +3,7 @@ import { ApiError, type ApiKey, api, type KeyList, type Me } from '../api.js';
 import { formatDate, formatDateTime, fromNow } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox } from '../kit/error-box.js';
+import { ErrorSummary } from '../kit/error-summary.js';
 import { TextField } from '../kit/field.js';
 import { ListBody } from '../kit/paging.js';
 import { CopyValue } from '../routing-ui.js';
@@ -136,8 +137,8 @@ export const ApiKeysPage = (props: { me: Me }) => {
               then create the new one.
             </p>
           )}
-          <ErrorBox message={problems.form} />
           <form class="create-form" onSubmit={create} noValidate>
+            <ErrorSummary problems={problems} />
             <TextField
               id="key-name"
               label="Name"

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api } from '../api.js';
-import { ErrorBox } from '../kit/error-box.js';
+import { ErrorSummary } from '../kit/error-summary.js';
 import { SignInActivity } from './sign-in-activity.js';
 
 const MIN = 12;
@@ -86,7 +86,7 @@ export const ChangePasswordPage = () => {
               Password changed. Your other sessions have been signed out.
             </p>
           )}
-          <ErrorBox message={problems.form} />
+          <ErrorSummary problems={problems} />
           {field('current', 'Current password', current, setCurrent, 'current-password')}
           {field(
             'next',

@@ -9,6 +9,7 @@ import {
 } from '../api-routing.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox } from '../kit/error-box.js';
+import { ErrorSummary } from '../kit/error-summary.js';
 import { type Problems, problemsOf, TextField } from '../kit/field.js';
 import { useList } from '../kit/paging.js';
 import { AdminsOnly } from '../routing-ui.js';
@@ -73,7 +74,7 @@ const PolicyForm = (props: {
     <section class="panel" aria-labelledby={`${prefix}-title`}>
       <h2 id={`${prefix}-title`}>{props.title}</h2>
       <form onSubmit={submit} noValidate aria-labelledby={`${prefix}-title`}>
-        <ErrorBox message={problems.form} />
+        <ErrorSummary problems={problems} />
         <div class="form-row">
           <TextField
             id={`${prefix}-name`}

@@ -4,6 +4,7 @@ import { type Integration, type IntegrationKind, type Policy, routingApi } from 
 import { formatDate } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox } from '../kit/error-box.js';
+import { ErrorSummary } from '../kit/error-summary.js';
 import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
 import { ListBody, useList } from '../kit/paging.js';
 import { Address, AdminsOnly, CopyValue, Snippet } from '../routing-ui.js';
@@ -187,8 +188,8 @@ export const IntegrationsPage = (props: { me: Me }) => {
       ) : (
         <section class="panel" aria-labelledby="new-int-title">
           <h2 id="new-int-title">New integration</h2>
-          <ErrorBox message={problems.form} />
           <form class="create-form" onSubmit={create} noValidate aria-labelledby="new-int-title">
+            <ErrorSummary problems={problems} />
             <TextField
               id="int-name"
               label="Name"

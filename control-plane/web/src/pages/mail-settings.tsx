@@ -3,7 +3,8 @@ import type { Me } from '../api.js';
 import { type MailSettings, type MailTestResult, type MailTls, mailApi } from '../api-mail.js';
 import { formatDateTime } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
-import { ErrorBox, Notice } from '../kit/error-box.js';
+import { Notice } from '../kit/error-box.js';
+import { ErrorSummary } from '../kit/error-summary.js';
 import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
 
 const TLS: { value: MailTls; label: string; port: number }[] = [
@@ -157,7 +158,7 @@ export const MailSettingsPage = (props: { me: Me }) => {
               {notice}
             </p>
           )}
-          <ErrorBox message={problems.form} />
+          <ErrorSummary problems={problems} />
           <Field id="mail-host" label="SMTP host" problem={p('host')}>
             {(a) => (
               <input

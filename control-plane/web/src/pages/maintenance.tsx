@@ -4,6 +4,7 @@ import { type Heartbeat, type MaintenanceScope, type MaintenanceWindow, routingA
 import { formatDateTime } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox } from '../kit/error-box.js';
+import { ErrorSummary } from '../kit/error-summary.js';
 import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
 import { FormActions } from '../kit/form-actions.js';
 import { ListBody, useList } from '../kit/paging.js';
@@ -81,7 +82,7 @@ const WindowForm = (props: {
   const targets = scope === 'monitor' ? props.monitors : props.heartbeats;
   return (
     <form class="create-form" onSubmit={submit} noValidate aria-label={i ? `Edit ${i.name}` : 'New window'}>
-      <ErrorBox message={problems.form} />
+      <ErrorSummary problems={problems} />
       <TextField
         id={`${p}-name`}
         label="Name"

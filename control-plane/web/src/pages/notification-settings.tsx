@@ -8,7 +8,8 @@ import {
 } from '../api-contacts.js';
 import { formatDateTime } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
-import { ErrorBox, Loading, Notice } from '../kit/error-box.js';
+import { Loading, Notice } from '../kit/error-box.js';
+import { ErrorSummary } from '../kit/error-summary.js';
 import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
 import { FormActions } from '../kit/form-actions.js';
 
@@ -69,7 +70,7 @@ const MethodRow = (props: { m: ContactMethod; onChange: () => Promise<void>; onR
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
-  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const [problems, setProblemsOfCode] = useState<Problems>({});
   const send = async () => {
     setBusy(true);
     setNotice(null);
@@ -94,14 +95,14 @@ const MethodRow = (props: { m: ContactMethod; onChange: () => Promise<void>; onR
   const verify = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
-    setProblem(undefined);
+    setProblemsOfCode({});
     try {
       await contactsApi.verify(m.id, code.trim());
       setNotice({ ok: true, text: `${m.label} is verified: alerts reach you there now.` });
       await props.onChange();
     } catch (err) {
       const p = problemsOf(err);
-      setProblem(p.code ? `Code ${p.code}` : p.form);
+      setProblemsOfCode(p.code ? { code: `Code ${p.code}` } : { form: p.form });
     } finally {
       setBusy(false);
     }
@@ -127,6 +128,7 @@ const MethodRow = (props: { m: ContactMethod; onChange: () => Promise<void>; onR
           <p class="hint tight">Not used for alerts until verified: send yourself a code, then enter it.</p>
           <Notice notice={notice} />
           <form onSubmit={verify} noValidate aria-label={`Verify ${m.label}`} class="inline-form">
+            <ErrorSummary problems={problems} />
             <button type="button" class="button" onClick={send} disabled={busy}>
               {m.code_sent_at ? 'Send a new code' : 'Send code'}
             </button>
@@ -135,7 +137,7 @@ const MethodRow = (props: { m: ContactMethod; onChange: () => Promise<void>; onR
               label="Verification code"
               value={code}
               onValue={setCode}
-              problem={problem}
+              problem={problems.code ?? problems.form}
               inputMode="numeric"
               autocomplete="one-time-code"
               maxLength={6}
@@ -215,7 +217,7 @@ export const NotificationSettingsPage = (props: { me: Me }) => {
       <section class="panel narrow" aria-labelledby="add-title">
         <h2 id="add-title">Add a contact method</h2>
         <form onSubmit={add} noValidate aria-label="Add a contact method">
-          <ErrorBox message={problems.form} />
+          <ErrorSummary problems={problems} />
           <Field id="cm-type" label="Type" problem={p('type')}>
             {(a) => (
               <select

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type Me } from '../api.js';
-import { ErrorBox } from '../kit/error-box.js';
+import { ErrorSummary } from '../kit/error-summary.js';
 import { Logo } from '../layout.js';
 
 /** `/sign-in`: Email, Password, Sign in. */
@@ -41,7 +41,7 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
           to the <strong>{workspace}</strong> workspace
         </p>
         <form onSubmit={submit} noValidate>
-          <ErrorBox message={error} />
+          <ErrorSummary problems={null} form={error} />
           <div class="field">
             <label for="email">Email</label>
             <input

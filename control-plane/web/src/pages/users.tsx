@@ -3,6 +3,7 @@ import { ApiError, api, type Me, type Member, type Role } from '../api.js';
 import { formatDate, formatDateTime, fromNow } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox, Notice } from '../kit/error-box.js';
+import { ErrorSummary } from '../kit/error-summary.js';
 import { Field, TextField } from '../kit/field.js';
 import { CopyValue } from '../routing-ui.js';
 import { SignInsCell } from './sign-in-activity.js';
@@ -173,8 +174,8 @@ export const UsersPage = (props: { me: Me }) => {
       ) : (
         <section class="panel" aria-labelledby="invite-title">
           <h2 id="invite-title">Invite a user</h2>
-          <ErrorBox message={problems.form} />
           <form class="create-form" onSubmit={invite} noValidate>
+            <ErrorSummary problems={problems} />
             <TextField
               id="invite-email"
               label="Email"

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Channel, ChannelBody, ChannelKind } from '../../api-routing.js';
-import { ErrorBox } from '../../kit/error-box.js';
+import { ErrorSummary } from '../../kit/error-summary.js';
 import { Field, type Problems, problemsOf } from '../../kit/field.js';
 import { FormActions } from '../../kit/form-actions.js';
 
@@ -122,7 +122,7 @@ export const ChannelForm = (props: {
     )?.[1];
   return (
     <form class="create-form" onSubmit={submit} noValidate aria-label={i ? `Edit ${i.name}` : 'New channel'}>
-      <ErrorBox message={problems.form ?? problems.config} />
+      <ErrorSummary problems={problems} form={problems.form ?? problems.config} />
       <Field id={`${p}-name`} label="Name" problem={problems.name}>
         {(a) => (
           <input

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Heartbeat, HeartbeatEdit } from '../../api-routing.js';
-import { ErrorBox } from '../../kit/error-box.js';
+import { ErrorSummary } from '../../kit/error-summary.js';
 import { Field, type Problems, problemsOf, TextField } from '../../kit/field.js';
 import { FormActions } from '../../kit/form-actions.js';
 import { PolicyOptions, usePolicies } from '../../routing-ui.js';
@@ -59,7 +59,7 @@ export const HeartbeatForm = (props: {
   const prefix = i ? 'edit-hb' : 'new-hb';
   return (
     <form class="create-form" onSubmit={submit} noValidate aria-label={props.submit}>
-      <ErrorBox message={problems.form} />
+      <ErrorSummary problems={problems} />
       <TextField
         id={`${prefix}-name`}
         label="Name"

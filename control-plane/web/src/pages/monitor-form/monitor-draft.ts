@@ -47,6 +47,7 @@ export interface Draft {
   check_interval_seconds: string;
   timeout_seconds: string;
   failure_threshold: string;
+  retry_interval_seconds: string;
   response_time_threshold_ms: string;
   /** The regions ticked; null: untouched on a new monitor, so every region (the API's default). */
   check_locations: string[] | null;
@@ -79,6 +80,8 @@ export const blank: Draft = {
   // Empty: the API's default, 30 s or the interval when that is shorter.
   timeout_seconds: '',
   failure_threshold: '3',
+  // Empty: the API's default, 15 s or the interval when that is shorter.
+  retry_interval_seconds: '',
   response_time_threshold_ms: '',
   check_locations: null,
   escalation_policy_id: '',
@@ -109,6 +112,7 @@ export const fromMonitor = (m: MonitorDetail): Draft => ({
   check_interval_seconds: String(m.check_interval_seconds),
   timeout_seconds: String(m.timeout_seconds),
   failure_threshold: String(m.failure_threshold),
+  retry_interval_seconds: String(m.retry_interval_seconds),
   response_time_threshold_ms:
     m.response_time_threshold_ms === null ? '' : String(m.response_time_threshold_ms),
   check_locations: m.check_locations,
@@ -135,6 +139,12 @@ export const bodyOf = (d: Draft, existing: MonitorDetail | null): MonitorBody =>
     timeout_seconds: num(d.timeout_seconds),
     failure_threshold: num(d.failure_threshold),
   };
+  // Sent when typed (a new monitor) or changed (an edit): left alone, a shorter interval takes it down.
+  if (
+    t !== 'domain' &&
+    d.retry_interval_seconds !== (existing ? String(existing.retry_interval_seconds) : '')
+  )
+    b.retry_interval_seconds = num(d.retry_interval_seconds);
   if (d.check_locations !== null) b.check_locations = d.check_locations;
   if (d.escalation_policy_id !== (existing?.escalation_policy_id ?? ''))
     b.escalation_policy_id = d.escalation_policy_id;

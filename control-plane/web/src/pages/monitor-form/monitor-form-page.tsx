@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Me, type MonitorDetail, type MonitorType, type Region } from '../../api.js';
-import { ErrorBox, Loading } from '../../kit/error-box.js';
+import { Loading } from '../../kit/error-box.js';
+import { ErrorSummary } from '../../kit/error-summary.js';
 import { describedBy, Field, FieldNotes, TextField } from '../../kit/field.js';
 import { setFlash } from '../../poll.js';
 import { followLink, navigate } from '../../router.js';
@@ -136,7 +137,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
         noValidate
         aria-label={existing ? 'Edit monitor' : 'New monitor'}
       >
-        <ErrorBox message={formError} />
+        <ErrorSummary problems={problems} form={formError} />
         <fieldset>
           <legend>What to check</legend>
           <div class="grid">
@@ -295,6 +296,12 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
               hint: 'Empty: 30 s, or the interval if shorter.',
             })}
             {text('failure_threshold', 'Failures before alerting', { type: 'number' })}
+            {t !== 'domain' &&
+              text('retry_interval_seconds', 'Retry interval (seconds)', {
+                type: 'number',
+                placeholder: '15',
+                hint: 'After a failure, check again this often until it alerts or recovers. Empty: 15 s, or the interval if shorter.',
+              })}
             {t !== 'domain' &&
               text('response_time_threshold_ms', 'Slow above (ms)', {
                 type: 'number',

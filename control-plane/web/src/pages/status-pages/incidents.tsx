@@ -10,6 +10,7 @@ import {
 import { formatDateTime } from '../../format.js';
 import { Confirm } from '../../kit/confirm.js';
 import { ErrorBox, Notice } from '../../kit/error-box.js';
+import { ErrorSummary } from '../../kit/error-summary.js';
 import { Field, type Problems, problemsOf, TextField } from '../../kit/field.js';
 import {
   ComponentStatusOptions,
@@ -157,7 +158,7 @@ export const ReportIncidentForm = (props: {
   };
   return (
     <form class="monitor-form incident-form" onSubmit={submit} noValidate aria-label="Report incident">
-      <ErrorBox message={problems.form} />
+      <ErrorSummary problems={problems} />
       <div class="grid">
         <TextField
           id="ri-title"
@@ -238,7 +239,7 @@ const UpdateForm = (props: { page: StatusPage; incident: Incident; onDone: (i: I
       }}
     >
       <h4>Post an update</h4>
-      <ErrorBox message={problems.form} />
+      <ErrorSummary problems={problems} />
       <div class="grid">
         <MessageField id={`${id}-message`} value={message} problem={problems.message} onChange={setMessage} />
         <StatusSelect id={`${id}-status`} value={status} problem={problems.status} onChange={setStatus} />
@@ -295,6 +296,7 @@ const PostmortemForm = (props: { page: StatusPage; incident: Incident; onDone: (
         }
       }}
     >
+      <ErrorSummary problems={problems} />
       <Field
         id={id}
         label="Post-mortem (Markdown)"

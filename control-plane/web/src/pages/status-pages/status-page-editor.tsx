@@ -10,8 +10,10 @@ import {
   type Visibility,
 } from '../../api-status.js';
 import { ErrorBox, Loading } from '../../kit/error-box.js';
+import { ErrorSummary } from '../../kit/error-summary.js';
 import { describedBy, Field, FieldNotes, type Problems, problemsOf, TextField } from '../../kit/field.js';
 import { followLink, navigate } from '../../router.js';
+import { CustomDomainProof } from './custom-domain-proof.js';
 import { ComponentStatusOptions } from './status-words.js';
 
 type Source = 'monitor' | 'heartbeat' | 'manual';
@@ -54,7 +56,8 @@ const fromStored = (c: StatusPage['components'][number]): ComponentDraft => ({
   source: c.monitor_id ? 'monitor' : c.heartbeat_id ? 'heartbeat' : 'manual',
   monitor_id: c.monitor_id ?? '',
   heartbeat_id: c.heartbeat_id ?? '',
-  status: c.status,
+  // Only a component set by hand sends its status; a linked one's may be `unknown` (no data yet).
+  status: c.status === 'unknown' ? 'operational' : c.status,
   statusChanged: false,
 });
 
@@ -245,7 +248,7 @@ export const StatusPageEditor = (props: { me: Me; id?: string }) => {
         order.
       </p>
       <form class="panel monitor-form status-page-form" onSubmit={save} noValidate aria-label={title}>
-        <ErrorBox message={problems.form} />
+        <ErrorSummary problems={problems} />
         <fieldset>
           <legend>Page</legend>
           <div class="grid">
@@ -285,7 +288,7 @@ export const StatusPageEditor = (props: { me: Me; id?: string }) => {
               id="sp-custom_domain"
               label="Custom domain"
               problem={problems.custom_domain}
-              hint="Optional, e.g. status.example.com: point its DNS at Lookout."
+              hint="Optional, e.g. status.example.com: served there once its DNS proves it is yours (the record to create shows after Save)."
               placeholder="status.example.com"
               value={domain}
               onValue={setDomain}
@@ -361,6 +364,10 @@ export const StatusPageEditor = (props: { me: Me; id?: string }) => {
             />
           </div>
         </fieldset>
+
+        {existing?.custom_domain && existing.custom_domain === domain.trim().toLowerCase() && (
+          <CustomDomainProof page={existing} onChecked={setExisting} />
+        )}
 
         <fieldset>
           <legend>Components</legend>

@@ -7,6 +7,7 @@ import { ErrorBox, Loading } from '../../kit/error-box.js';
 import { Empty, ListBody, ShowMore } from '../../kit/paging.js';
 import { usePoll } from '../../poll.js';
 import { followLink, navigate } from '../../router.js';
+import { DomainBadge } from './custom-domain-proof.js';
 import { IncidentCard, ReportIncidentForm } from './incidents.js';
 import { ComponentBadge, visibilityLabel } from './status-words.js';
 
@@ -121,7 +122,10 @@ export const StatusPageScreen = (props: { me: Me; id: string }) => {
         </div>
         <div>
           <dt>Custom domain</dt>
-          <dd>{page.custom_domain ?? <span class="muted">None</span>}</dd>
+          <dd>
+            {page.custom_domain ?? <span class="muted">None</span>}{' '}
+            {page.custom_domain_status && <DomainBadge status={page.custom_domain_status} />}
+          </dd>
         </div>
         <div>
           <dt>Visibility</dt>

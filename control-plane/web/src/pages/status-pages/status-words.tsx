@@ -1,5 +1,5 @@
 /** The words and badges of status pages, one place: component statuses, incident statuses, visibility. */
-import type { ComponentStatus, IncidentStatus, StatusPage } from '../../api-status.js';
+import type { ComponentStatus, IncidentStatus, LiveComponentStatus, StatusPage } from '../../api-status.js';
 
 export const COMPONENT_STATUSES: { value: ComponentStatus; label: string; css: string }[] = [
   { value: 'operational', label: 'Operational', css: 'status-up' },
@@ -8,6 +8,9 @@ export const COMPONENT_STATUSES: { value: ComponentStatus; label: string; css: s
   { value: 'major_outage', label: 'Major outage', css: 'status-down' },
   { value: 'under_maintenance', label: 'Under maintenance', css: 'status-maintenance' },
 ];
+
+/** Shown, never chosen: a linked component whose monitor or heartbeat has no data yet. */
+const NO_DATA = { value: 'unknown', label: 'No data yet', css: 'status-pending' } as const;
 
 export const INCIDENT_STATUSES: { value: IncidentStatus; label: string }[] = [
   { value: 'investigating', label: 'Investigating' },
@@ -22,8 +25,8 @@ export const incidentStatusLabel = (s: IncidentStatus) =>
   INCIDENT_STATUSES.find((x) => x.value === s)?.label ?? s;
 
 /** A component's status as a dot and a word (never colour alone). */
-export const ComponentBadge = (props: { status: ComponentStatus }) => {
-  const s = COMPONENT_STATUSES.find((x) => x.value === props.status);
+export const ComponentBadge = (props: { status: LiveComponentStatus }) => {
+  const s = props.status === 'unknown' ? NO_DATA : COMPONENT_STATUSES.find((x) => x.value === props.status);
   return (
     <span class={`badge ${s?.css ?? 'status-pending'}`}>
       <span class="dot" aria-hidden="true" />
