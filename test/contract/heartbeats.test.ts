@@ -75,6 +75,7 @@ contract('HeartbeatStore', (c) => {
       make('billing export', 'backup-billing', 2),
       make('cron (a.b)', null, 3),
       make('Report', 'report', 4),
+      make('ÖLPUMPE Süd', null, 5),
     ];
     for (const h of all) await store.insertHeartbeat(h);
     const names = async (search: string, limit = 10, cursor?: string) => {
@@ -85,10 +86,13 @@ contract('HeartbeatStore', (c) => {
     expect((await names('(a.b)')).names).toEqual(['cron (a.b)']);
     expect((await names('a.b)x')).names).toEqual([]);
     expect((await names('.*')).names).toEqual([]);
+    // Every letter folds, not only ASCII ones.
+    expect((await names('ölpumpe süd')).names).toEqual(['ÖLPUMPE Süd']);
+    expect((await names('SÜD')).names).toEqual(['ÖLPUMPE Süd']);
     const first = await names('backup', 1);
     expect(first.names).toEqual(['billing export']);
     expect((await names('backup', 1, first.next!)).names).toEqual(['Nightly Backup']);
-    expect((await store.listHeartbeats(ws.workspace.id, { limit: 10 })).data).toHaveLength(4);
+    expect((await store.listHeartbeats(ws.workspace.id, { limit: 10 })).data).toHaveLength(5);
   });
 
   it('records a batch of pings durably and moves last_ping_at forward only', async () => {

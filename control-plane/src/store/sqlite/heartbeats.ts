@@ -119,7 +119,7 @@ export const sqliteHeartbeats = (
       const where = ['workspace_id = ?'];
       const params: unknown[] = [workspaceId];
       if (q.search) {
-        where.push("(instr(lower(display_name), ?) > 0 OR instr(lower(coalesce(slug, '')), ?) > 0)");
+        where.push("(instr(fold_case(display_name), ?) > 0 OR instr(coalesce(slug, ''), ?) > 0)");
         params.push(q.search.toLowerCase(), q.search.toLowerCase());
       }
       return page<Heartbeat>(heartbeats, where, params, q);
