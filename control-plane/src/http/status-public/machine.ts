@@ -157,8 +157,8 @@ export const summaryJson = (view: StatusView, url: string) =>
 /**
  * Characters XML 1.0 does not allow (C0 controls but tab and line breaks, lone surrogates, U+FFFE and
  * U+FFFF) and the C1 controls it discourages. Input refuses them (freeText and nameText in
- * domain/validation.ts); a feed drops any that are stored anyway (older data, a direct write), since one
- * of them makes the whole document unreadable to every feed reader.
+ * domain/validation.ts); a feed or badge drops any that are stored anyway (older data, a direct write),
+ * since one of them makes the whole document unreadable to every feed reader.
  */
 const NOT_XML = /[^\t\n\r\u0020-\u007e\u00a0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
 /** A feed or badge document with no character a parser refuses. */
@@ -176,7 +176,7 @@ const updatesHtml = (i: Incident) =>
     )
     .join('');
 
-export const atomFeed = (view: StatusView, url: string) => {
+const atomDocument = (view: StatusView, url: string) => {
   const items = feedIncidents(view);
   const updated = items[0]?.updated_at ?? view.page.updated_at;
   const entries = items
@@ -189,16 +189,14 @@ export const atomFeed = (view: StatusView, url: string) => {
         )}"/><content type="html">${esc(updatesHtml(i))}</content></entry>`,
     )
     .join('');
-  return xmlSafe(
-    `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><id>urn:uuid:${view.page.id}</id><title>${esc(
-      `${view.page.name} status`,
-    )}</title><updated>${iso(updated)}</updated><author><name>${esc(view.page.name)}</name></author><link rel="alternate" type="text/html" href="${esc(
-      url,
-    )}"/><link rel="self" type="application/atom+xml" href="${esc(`${url}/feed.atom`)}"/>${entries}</feed>`,
-  );
+  return `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><id>urn:uuid:${view.page.id}</id><title>${esc(
+    `${view.page.name} status`,
+  )}</title><updated>${iso(updated)}</updated><author><name>${esc(view.page.name)}</name></author><link rel="alternate" type="text/html" href="${esc(
+    url,
+  )}"/><link rel="self" type="application/atom+xml" href="${esc(`${url}/feed.atom`)}"/>${entries}</feed>`;
 };
 
-export const rssFeed = (view: StatusView, url: string) => {
+const rssDocument = (view: StatusView, url: string) => {
   const items = feedIncidents(view)
     .map(
       (i) =>
@@ -207,14 +205,15 @@ export const rssFeed = (view: StatusView, url: string) => {
         }:${i.version}</guid><pubDate>${i.updated_at.toUTCString()}</pubDate><description>${esc(updatesHtml(i))}</description></item>`,
     )
     .join('');
-  return xmlSafe(
-    `<?xml version="1.0" encoding="utf-8"?>\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${esc(
-      `${view.page.name} status`,
-    )}</title><link>${esc(url)}</link><description>${esc(
-      `Incidents and their updates on ${view.page.name}`,
-    )}</description><atom:link href="${esc(`${url}/feed.rss`)}" rel="self" type="application/rss+xml"/><lastBuildDate>${view.generated_at.toUTCString()}</lastBuildDate>${items}</channel></rss>`,
-  );
+  return `<?xml version="1.0" encoding="utf-8"?>\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${esc(
+    `${view.page.name} status`,
+  )}</title><link>${esc(url)}</link><description>${esc(
+    `Incidents and their updates on ${view.page.name}`,
+  )}</description><atom:link href="${esc(`${url}/feed.rss`)}" rel="self" type="application/rss+xml"/><lastBuildDate>${view.generated_at.toUTCString()}</lastBuildDate>${items}</channel></rss>`;
 };
+
+export const atomFeed = (view: StatusView, url: string) => xmlSafe(atomDocument(view, url));
+export const rssFeed = (view: StatusView, url: string) => xmlSafe(rssDocument(view, url));
 
 const COLOUR: Record<ComponentStatus, string> = {
   operational: '#1f9d55',
@@ -225,19 +224,20 @@ const COLOUR: Record<ComponentStatus, string> = {
 };
 
 /** A flat two-part badge (label | value), widths estimated from the text (about 6.5 px a character at 11 px). */
-export const badgeSvg = (label: string, value: string, colour: string) => {
+const badgeDocument = (label: string, value: string, colour: string) => {
   const w = (s: string) => Math.round(s.length * 6.5 + 12);
   const lw = w(label);
   const vw = w(value);
   const total = lw + vw;
-  return xmlSafe(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${total}" height="20" role="img" aria-label="${esc(
-      `${label}: ${value}`,
-    )}"><title>${esc(`${label}: ${value}`)}</title><rect width="${lw}" height="20" fill="#555"/><rect x="${lw}" width="${vw}" height="20" fill="${colour}"/><g fill="#fff" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11" text-anchor="middle"><text x="${
-      lw / 2
-    }" y="14">${esc(label)}</text><text x="${lw + vw / 2}" y="14">${esc(value)}</text></g></svg>`,
-  );
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${total}" height="20" role="img" aria-label="${esc(
+    `${label}: ${value}`,
+  )}"><title>${esc(`${label}: ${value}`)}</title><rect width="${lw}" height="20" fill="#555"/><rect x="${lw}" width="${vw}" height="20" fill="${colour}"/><g fill="#fff" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11" text-anchor="middle"><text x="${
+    lw / 2
+  }" y="14">${esc(label)}</text><text x="${lw + vw / 2}" y="14">${esc(value)}</text></g></svg>`;
 };
+
+export const badgeSvg = (label: string, value: string, colour: string) =>
+  xmlSafe(badgeDocument(label, value, colour));
 
 const INDICATOR_COLOUR = {
   none: '#1f9d55',
