@@ -163,6 +163,8 @@ export const summaryJson = (view: StatusView, url: string) =>
 const NOT_XML = /[^\t\n\r\u0020-\u007e\u00a0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
 /** A feed or badge document with no character a parser refuses. */
 export const xmlSafe = (doc: string) => doc.replace(NOT_XML, '');
+export const atomFeed = (view: StatusView, url: string) => xmlSafe(atomDocument(view, url));
+export const rssFeed = (view: StatusView, url: string) => xmlSafe(rssDocument(view, url));
 
 /** Every incident the page lists (open, then recent), newest first. */
 const feedIncidents = (view: StatusView) =>
@@ -211,9 +213,6 @@ const rssDocument = (view: StatusView, url: string) => {
     `Incidents and their updates on ${view.page.name}`,
   )}</description><atom:link href="${esc(`${url}/feed.rss`)}" rel="self" type="application/rss+xml"/><lastBuildDate>${view.generated_at.toUTCString()}</lastBuildDate>${items}</channel></rss>`;
 };
-
-export const atomFeed = (view: StatusView, url: string) => xmlSafe(atomDocument(view, url));
-export const rssFeed = (view: StatusView, url: string) => xmlSafe(rssDocument(view, url));
 
 const COLOUR: Record<ComponentStatus, string> = {
   operational: '#1f9d55',
