@@ -433,7 +433,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List heartbeats, newest first, with their state and last ping. */
+        /** List heartbeats, newest first, with their state and last ping; search with `q` (a case-insensitive part of the name or the slug). */
         get: operations["getHeartbeats"];
         put?: never;
         /** Create a heartbeat; the response carries its ping URL. */
@@ -680,7 +680,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`. */
+        /** List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target). */
         get: operations["getMonitors"];
         put?: never;
         post?: never;
@@ -5672,6 +5672,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -7721,6 +7722,7 @@ export interface operations {
                 limit?: number;
                 monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
                 paused?: "true" | "false";
+                q?: string;
                 search?: string;
                 status?: string;
             };

@@ -130,6 +130,9 @@ export const fromDoc = <T>(doc: Document | null): T | null => {
 
 export const fromDocs = <T>(docs: Document[]): T[] => docs.map((d) => fromDoc<T>(d)!);
 
+/** `s` as a regular expression matching it literally (a case-insensitive search). */
+export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 export const isDuplicate = (e: unknown) => e instanceof MongoServerError && e.code === 11000;
 
 /**
