@@ -33,6 +33,20 @@ export const ShowMore = (props: {
     </div>
   ) : null;
 
+/** Every page of a list, for a page that shows it whole (a workspace's users): `read(cursor?)` as for useList. */
+export const readAll = async <T,>(
+  read: (cursor?: string) => Promise<{ data: T[]; next_cursor?: string | null }>,
+): Promise<T[]> => {
+  const all: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await read(cursor);
+    all.push(...page.data);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return all;
+};
+
 const idOf = (item: unknown) => (item as { id?: unknown }).id;
 
 /**
