@@ -81,11 +81,14 @@ describe('list pages', () => {
       .getByRole('link', { name: 'Job made while watching' })
       .waitFor({ timeout: 20_000 });
     await page.screenshot({ path: '/tmp/w1-list-heartbeats-1280.png', fullPage: false });
+    await page.getByRole('button', { name: 'Show more' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: '/tmp/w1-list-heartbeats-more-1280.png', fullPage: false });
     await page.getByRole('button', { name: 'Show more' }).click();
     await expect.poll(() => rows(page, list)).toBe(MANY + 1);
     await page.getByText(`${MANY + 1}`, { exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Show more' }).count()).toBe(0);
     await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: '/tmp/w1-list-heartbeats-390.png', fullPage: false });
     await context.close();
   });
@@ -105,6 +108,7 @@ describe('list pages', () => {
     expect(await rows(page, list)).toBe(MANY + 1);
     await page.screenshot({ path: '/tmp/w1-list-monitors-1280.png', fullPage: false });
     await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: '/tmp/w1-list-monitors-390.png', fullPage: false });
     await context.close();
   });
