@@ -88,7 +88,7 @@ describe('list pages', () => {
     await page.getByText(`${MANY + 1}`, { exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Show more' }).count()).toBe(0);
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: '/tmp/w1-list-heartbeats-390.png', fullPage: false });
     await context.close();
   });
@@ -108,7 +108,7 @@ describe('list pages', () => {
     expect(await rows(page, list)).toBe(MANY + 1);
     await page.screenshot({ path: '/tmp/w1-list-monitors-1280.png', fullPage: false });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: '/tmp/w1-list-monitors-390.png', fullPage: false });
     await context.close();
   });
