@@ -4,26 +4,13 @@ import { send } from '@koa/send';
 import { AppError } from '@lookout/shared';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { sendNoWorkspacePage } from './no-workspace-page.js';
+import { matchPage } from './page-paths.js';
 import type { ApiState } from './route.js';
 import { requestHost } from './workspace-host.js';
 
 /** Where `npm run build` (vite) puts the web app: control-plane/web/dist, from src/ or dist/ alike. */
 export const WEB_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
-/**
- * The app's pages (DESIGN.md "Web app"): each gets index.html, and the app routes on the client.
- * Any other path that nothing else answers is a 404: the app with its not-found page for a browser
- * opening it (see `wantsPage`), the API's JSON error for everyone else.
- */
-const PAGE_PATHS = [
-  /^\/$/,
-  /^\/(sign-in|accept-invite)$/,
-  /^\/(monitors|heartbeats|alerts)(\/[\w-]{1,100})?$/,
-  /^\/monitors\/[\w-]{1,100}\/edit$/,
-  /^\/status-pages(\/[\w-]{1,100}(\/edit)?)?$/,
-  /^\/settings(\/(api-keys|password|users|connected-apps|mail|notifications))?$/,
-  /^\/routing\/(escalation-policies|channels|integrations|maintenance)$/,
-];
 const ROOT_FILES = new Set(['/favicon.svg']);
 /** Vite names every asset by its content hash, so a URL never changes meaning: cache it for a year. */
 const ASSET = /^\/assets\/[\w.-]{1,200}$/;
@@ -101,7 +88,10 @@ export const serveWebApp = (opts: {
   };
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    const page = PAGE_PATHS.some((p) => p.test(ctx.path));
+    // The app's pages (page-paths.ts) get index.html and the app routes on the client. Any other path
+    // that nothing else answers is a 404: the app with its not-found page for a browser opening it
+    // (see `wantsPage`), the API's JSON error for everyone else.
+    const page = matchPage(ctx.path) !== null;
     const asset = ASSET.test(ctx.path) || ROOT_FILES.has(ctx.path);
     if (!page && !asset) {
       await next();

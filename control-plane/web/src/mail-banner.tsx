@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
+import { PAGES } from '../../src/http/page-paths.js';
 import type { Me } from './api.js';
 import { mailApi } from './api-mail.js';
 import { followLink } from './router.js';
-
-export const MAIL_SETTINGS_PATH = '/settings/mail';
 
 /**
  * For admins, on every page but Mail settings itself: alert email cannot go anywhere (no SMTP server
@@ -12,7 +11,7 @@ export const MAIL_SETTINGS_PATH = '/settings/mail';
  */
 export const MailBanner = (props: { me: Me; path: string }) => {
   const admin = props.me.user.role === 'admin';
-  const onMailPage = props.path === MAIL_SETTINGS_PATH;
+  const onMailPage = props.path === PAGES.mailSettings;
   const [nowhere, setNowhere] = useState(false);
   useEffect(() => {
     if (!admin || onMailPage) return;
@@ -32,7 +31,7 @@ export const MailBanner = (props: { me: Me; path: string }) => {
         <strong>Alert email cannot be sent:</strong> no SMTP server is set for this workspace or for this
         Lookout, so every email notification fails.
       </p>
-      <a class="button small" href={MAIL_SETTINGS_PATH} onClick={followLink}>
+      <a class="button small" href={PAGES.mailSettings} onClick={followLink}>
         Set up mail
       </a>
     </section>

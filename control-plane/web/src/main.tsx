@@ -1,8 +1,9 @@
-import { render } from 'preact';
+import { type JSX, render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { matchPage, PAGES, type PageName } from '../../src/http/page-paths.js';
 import { api, type Me, onUnauthorized } from './api.js';
 import { Shell } from './layout.js';
-import { MAIL_SETTINGS_PATH, MailBanner } from './mail-banner.js';
+import { MailBanner } from './mail-banner.js';
 import { AcceptInvitePage } from './pages/accept-invite.js';
 import { AlertDetailPage } from './pages/alert-detail.js';
 import { AlertsPage } from './pages/alerts.js';
@@ -20,7 +21,7 @@ import { MonitorDetailPage } from './pages/monitor-detail.js';
 import { MonitorFormPage } from './pages/monitor-form/monitor-form-page.js';
 import { MonitorsPage } from './pages/monitors.js';
 import { NotFoundPage } from './pages/not-found.js';
-import { NOTIFICATION_SETTINGS_PATH, NotificationSettingsPage } from './pages/notification-settings.js';
+import { NotificationSettingsPage } from './pages/notification-settings.js';
 import { SignInPage } from './pages/sign-in.js';
 import { StatusPageEditor } from './pages/status-pages/status-page-editor.js';
 import { StatusPageScreen } from './pages/status-pages/status-page-screen.js';
@@ -30,9 +31,7 @@ import { navigate, usePath } from './router.js';
 import './styles.css';
 
 /** Where signing in lands. */
-const HOME = '/monitors';
-/** Shown signed in or not: accepting an invitation signs in. */
-const ACCEPT = '/accept-invite';
+const HOME = PAGES.monitors;
 
 /**
  * Where to go after signing in when the server sent the user here (`/sign-in?next=…`): only the
@@ -43,46 +42,53 @@ const serverNext = () => {
   return next && /^\/oauth\/interaction\/[\w-]{1,100}$/.test(next) ? next : null;
 };
 
+/** Pages the app shows before or instead of the signed-in shell (see App). */
+type Outside = 'home' | 'signIn' | 'acceptInvite' | 'settings';
+type View = (me: Me, id: string, path: string) => { title: string; page: JSX.Element };
+
+/** What each signed-in page (page-paths.ts) shows, and its title. */
+const VIEWS: Record<Exclude<PageName, Outside>, View> = {
+  monitors: (me) => ({ title: 'Monitors', page: <MonitorsPage me={me} /> }),
+  newMonitor: (me) => ({ title: 'New monitor', page: <MonitorFormPage me={me} /> }),
+  monitor: (me, id, path) => ({ title: 'Monitor', page: <MonitorDetailPage key={path} me={me} id={id} /> }),
+  editMonitor: (me, id, path) => ({
+    title: 'Edit monitor',
+    page: <MonitorFormPage key={path} me={me} id={id} />,
+  }),
+  alerts: (me) => ({ title: 'Alerts', page: <AlertsPage me={me} /> }),
+  alert: (me, id, path) => ({ title: 'Alert', page: <AlertDetailPage key={path} me={me} id={id} /> }),
+  heartbeats: (me) => ({ title: 'Heartbeats', page: <HeartbeatsPage me={me} /> }),
+  heartbeat: (me, id) => ({ title: 'Heartbeat', page: <HeartbeatPage key={id} me={me} id={id} /> }),
+  statusPages: (me) => ({ title: 'Status pages', page: <StatusPagesPage me={me} /> }),
+  newStatusPage: (me) => ({ title: 'New status page', page: <StatusPageEditor me={me} /> }),
+  statusPage: (me, id, path) => ({
+    title: 'Status page',
+    page: <StatusPageScreen key={path} me={me} id={id} />,
+  }),
+  editStatusPage: (me, id, path) => ({
+    title: 'Edit status page',
+    page: <StatusPageEditor key={path} me={me} id={id} />,
+  }),
+  escalationPolicies: (me) => ({ title: 'Escalation policies', page: <EscalationPoliciesPage me={me} /> }),
+  channels: (me) => ({ title: 'Channels', page: <ChannelsPage me={me} /> }),
+  integrations: (me) => ({ title: 'Integrations', page: <IntegrationsPage me={me} /> }),
+  maintenance: (me) => ({ title: 'Maintenance windows', page: <MaintenancePage me={me} /> }),
+  apiKeys: (me) => ({ title: 'API keys', page: <ApiKeysPage me={me} /> }),
+  users: (me) => ({ title: 'Users', page: <UsersPage me={me} /> }),
+  password: () => ({ title: 'Password', page: <ChangePasswordPage /> }),
+  mailSettings: (me) => ({ title: 'Mail settings', page: <MailSettingsPage me={me} /> }),
+  notificationSettings: (me) => ({
+    title: 'Notification settings',
+    page: <NotificationSettingsPage me={me} />,
+  }),
+  connectedApps: (me) => ({ title: 'Connected apps', page: <ConnectedAppsPage me={me} /> }),
+};
+
 /** Which page a path shows, once signed in, and its title. */
 const pageFor = (path: string, me: Me) => {
-  if (path === '/monitors') return { title: 'Monitors', page: <MonitorsPage me={me} /> };
-  if (path === '/monitors/new') return { title: 'New monitor', page: <MonitorFormPage me={me} /> };
-  const monitor = /^\/monitors\/([\w-]+)(\/edit)?$/.exec(path);
-  if (monitor?.[2])
-    return { title: 'Edit monitor', page: <MonitorFormPage key={path} me={me} id={monitor[1]} /> };
-  if (monitor) return { title: 'Monitor', page: <MonitorDetailPage key={path} me={me} id={monitor[1]!} /> };
-  if (path === '/alerts') return { title: 'Alerts', page: <AlertsPage me={me} /> };
-  const alert = /^\/alerts\/([\w-]+)$/.exec(path);
-  if (alert) return { title: 'Alert', page: <AlertDetailPage key={path} me={me} id={alert[1]!} /> };
-  if (path === '/heartbeats') return { title: 'Heartbeats', page: <HeartbeatsPage me={me} /> };
-  const heartbeat = /^\/heartbeats\/([\w-]{1,100})$/.exec(path)?.[1];
-  if (heartbeat)
-    return { title: 'Heartbeat', page: <HeartbeatPage key={heartbeat} me={me} id={heartbeat} /> };
-  if (path === '/status-pages') return { title: 'Status pages', page: <StatusPagesPage me={me} /> };
-  if (path === '/status-pages/new') return { title: 'New status page', page: <StatusPageEditor me={me} /> };
-  const statusPage = /^\/status-pages\/([\w-]{1,100})(\/edit)?$/.exec(path);
-  if (statusPage?.[2])
-    return {
-      title: 'Edit status page',
-      page: <StatusPageEditor key={path} me={me} id={statusPage[1]!} />,
-    };
-  if (statusPage)
-    return { title: 'Status page', page: <StatusPageScreen key={path} me={me} id={statusPage[1]!} /> };
-  if (path === '/routing/escalation-policies')
-    return { title: 'Escalation policies', page: <EscalationPoliciesPage me={me} /> };
-  if (path === '/routing/channels') return { title: 'Channels', page: <ChannelsPage me={me} /> };
-  if (path === '/routing/integrations') return { title: 'Integrations', page: <IntegrationsPage me={me} /> };
-  if (path === '/routing/maintenance')
-    return { title: 'Maintenance windows', page: <MaintenancePage me={me} /> };
-  if (path === '/settings/api-keys') return { title: 'API keys', page: <ApiKeysPage me={me} /> };
-  if (path === '/settings/users') return { title: 'Users', page: <UsersPage me={me} /> };
-  if (path === '/settings/password') return { title: 'Password', page: <ChangePasswordPage /> };
-  if (path === MAIL_SETTINGS_PATH) return { title: 'Mail settings', page: <MailSettingsPage me={me} /> };
-  if (path === NOTIFICATION_SETTINGS_PATH)
-    return { title: 'Notification settings', page: <NotificationSettingsPage me={me} /> };
-  if (path === '/settings/connected-apps')
-    return { title: 'Connected apps', page: <ConnectedAppsPage me={me} /> };
-  return { title: 'Page not found', page: <NotFoundPage path={path} /> };
+  const m = matchPage(path);
+  const view = m && m.name in VIEWS ? VIEWS[m.name as keyof typeof VIEWS] : undefined;
+  return view && m ? view(me, m.id, path) : { title: 'Page not found', page: <NotFoundPage path={path} /> };
 };
 
 const App = () => {
@@ -99,13 +105,14 @@ const App = () => {
     return onUnauthorized(() => setMe(null));
   }, []);
 
+  const name = matchPage(path)?.name;
   useEffect(() => {
-    if (path === ACCEPT) return;
-    if (me === null && path !== '/sign-in') {
-      if (path !== '/') setAfter(path);
-      navigate('/sign-in', { replace: true });
-    } else if (me && (path === '/sign-in' || path === '/' || path === '/settings')) {
-      const next = path === '/sign-in' ? serverNext() : null;
+    if (name === 'acceptInvite') return;
+    if (me === null && name !== 'signIn') {
+      if (name !== 'home') setAfter(path);
+      navigate(PAGES.signIn, { replace: true });
+    } else if (me && (name === 'signIn' || name === 'home' || name === 'settings')) {
+      const next = name === 'signIn' ? serverNext() : null;
       if (next) location.replace(next);
       else navigate(HOME, { replace: true });
     }
@@ -113,11 +120,11 @@ const App = () => {
 
   useEffect(() => {
     const title =
-      path === ACCEPT ? 'Join' : me ? pageFor(path, me).title : me === null ? 'Sign in' : 'Lookout';
+      name === 'acceptInvite' ? 'Join' : me ? pageFor(path, me).title : me === null ? 'Sign in' : 'Lookout';
     document.title = `${title} · Lookout`;
   }, [me, path]);
 
-  if (path === ACCEPT)
+  if (name === 'acceptInvite')
     return (
       <AcceptInvitePage
         onJoined={(m) => {

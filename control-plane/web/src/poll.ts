@@ -5,12 +5,13 @@ export const POLL_MS = 5000;
 
 /**
  * Runs `load` now, then every POLL_MS while the document is visible (a hidden tab asks nothing; it
- * reads at once when shown again). One read at a time; restarts when `deps` change.
+ * reads at once when shown again). One read at a time; restarts when `deps` change; idle while `on` is false.
  */
-export const usePoll = (load: () => Promise<unknown>, deps: unknown[]) => {
+export const usePoll = (load: () => Promise<unknown>, deps: unknown[], on = true) => {
   const latest = useRef(load);
   latest.current = load;
   useEffect(() => {
+    if (!on) return;
     let stopped = false;
     let running = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -39,7 +40,7 @@ export const usePoll = (load: () => Promise<unknown>, deps: unknown[]) => {
       clearTimeout(timer);
       document.removeEventListener('visibilitychange', shown);
     };
-  }, deps);
+  }, [...deps, on]);
 };
 
 let flash: string | null = null;

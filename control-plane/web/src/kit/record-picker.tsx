@@ -3,10 +3,11 @@
  * server (`q`, once typing pauses) and a list of what it found, a page at a time ("Show more"). The one
  * picker of monitors and heartbeats in the app; `RecordName` shows a chosen one's name anywhere.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { routingApi } from '../api-routing.js';
 import { FieldNotes } from './field.js';
+import { useList } from './paging.js';
 
 export type RecordKind = 'monitor' | 'heartbeat';
 
@@ -100,12 +101,6 @@ export const RecordPicker = (props: {
   const source = SOURCES[props.kind];
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
-  const [items, setItems] = useState<Item[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  /** Answers to older searches are dropped when they arrive late. */
-  const asked = useRef(0);
   const chosenName = useRecordName(props.kind, props.value);
 
   useEffect(() => {
@@ -113,25 +108,14 @@ export const RecordPicker = (props: {
     return () => clearTimeout(t);
   }, [typed]);
 
-  const load = async (cursor?: string) => {
-    const n = ++asked.current;
-    setBusy(true);
-    try {
-      const page = await source.find(q, cursor);
-      if (n !== asked.current) return;
-      remember(props.kind, page.data);
-      setItems((old) => (cursor ? [...(old ?? []), ...page.data] : page.data));
-      setNext(page.next_cursor);
-      setError(null);
-    } catch (e) {
-      if (n === asked.current) setError(e instanceof Error ? e.message : 'The list could not be loaded.');
-    } finally {
-      if (n === asked.current) setBusy(false);
-    }
-  };
-  useEffect(() => {
-    if (!props.disabled) void load();
-  }, [q, props.disabled]);
+  const { items, next, error, busy, more } = useList(
+    (cursor) =>
+      source.find(q, cursor).then((page) => {
+        remember(props.kind, page.data);
+        return page;
+      }),
+    { deps: [q], enabled: !props.disabled },
+  );
 
   const what = props.label.toLowerCase();
   const shown = items ?? [];
@@ -191,7 +175,7 @@ export const RecordPicker = (props: {
             {status}
           </span>
           {next && (
-            <button type="button" class="button small" disabled={busy} onClick={() => load(next)}>
+            <button type="button" class="button small" disabled={busy} onClick={more}>
               Show more
             </button>
           )}

@@ -1,9 +1,9 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { type Actor, type Alert, type AlertSourceType, type AlertStatus, api, type Me } from '../api.js';
 import { formatDateTime, fromNow } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox, Notice } from '../kit/error-box.js';
-import { usePoll } from '../poll.js';
+import { useList } from '../kit/paging.js';
 import { followLink } from '../router.js';
 
 const STATUS_LABEL: Record<AlertStatus, string> = {
@@ -69,26 +69,25 @@ export const AlertsPage = (props: { me: Me }) => {
   const canAct = props.me.user.role !== 'viewer';
   const [status, setStatus] = useState('open,acknowledged');
   const [source, setSource] = useState<AlertSourceType | ''>('');
-  const [alerts, setAlerts] = useState<Alert[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [resolving, setResolving] = useState<Alert[] | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const load = async () => {
-    try {
-      const page = await api.listAlerts({ status, source_type: source });
-      setAlerts(page.data);
-      setNext(page.next_cursor);
-      setSelected((s) => new Set([...s].filter((id) => page.data.some((a) => a.id === id))));
-      setError(null);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : 'The alerts could not be loaded.');
-    }
-  };
-  usePoll(load, [status, source]);
+  // Live, the newest page only (the foot says so when there are more).
+  const {
+    items: alerts,
+    next,
+    error,
+    reload: load,
+  } = useList(() => api.listAlerts({ status, source_type: source }), {
+    deps: [status, source],
+    poll: 'until-more',
+  });
+  // A selection holds only alerts still listed.
+  useEffect(() => {
+    if (alerts) setSelected((s) => new Set([...s].filter((id) => alerts.some((a) => a.id === id))));
+  }, [alerts]);
 
   const acknowledge = async (list: Alert[]) => {
     setBusy(true);

@@ -239,7 +239,12 @@ export const EscalationPoliciesPage = (props: { me: Me }) => {
   const [deleting, setDeleting] = useState<Policy | null>(null);
   const admin = props.me.user.role === 'admin';
 
-  const { items: policies, error, setError, reload: load } = useList(() => routingApi.listPolicies(), admin);
+  const {
+    items: policies,
+    error,
+    setError,
+    reload: load,
+  } = useList(() => routingApi.listPolicies(), { enabled: admin });
   useEffect(() => {
     if (!admin) return;
     api.listUsers().then(

@@ -138,7 +138,11 @@ export const IntegrationsPage = (props: { me: Me }) => {
   const [confirm, setConfirm] = useState<{ kind: 'rotate' | 'delete'; integration: Integration } | null>(
     null,
   );
-  const { items: list, error, reload: load } = useList(() => routingApi.listIntegrations(), admin);
+  const {
+    items: list,
+    error,
+    reload: load,
+  } = useList(() => routingApi.listIntegrations(), { enabled: admin });
   useEffect(() => {
     if (!admin) return;
     routingApi.listPolicies().then(

@@ -144,7 +144,11 @@ export const MaintenancePage = (props: { me: Me }) => {
   const admin = props.me.user.role === 'admin';
   const [editing, setEditing] = useState<MaintenanceWindow | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'end' | 'delete'; w: MaintenanceWindow } | null>(null);
-  const { items: list, error, reload: load } = useList(() => routingApi.listMaintenanceWindows(), admin);
+  const {
+    items: list,
+    error,
+    reload: load,
+  } = useList(() => routingApi.listMaintenanceWindows(), { enabled: admin });
   if (!admin) return <AdminsOnly title="Maintenance windows" />;
 
   const scopeText = (w: MaintenanceWindow) =>

@@ -2,8 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type Me, type Monitor, type MonitorStatus, type RecentCheck } from '../api.js';
 import { duration, formatDateTime, fromNow } from '../format.js';
 import { ErrorBox } from '../kit/error-box.js';
-import { ShowMore } from '../kit/paging.js';
-import { usePoll } from '../poll.js';
+import { ShowMore, useList } from '../kit/paging.js';
 import { followLink } from '../router.js';
 import { Address } from '../routing-ui.js';
 
@@ -71,54 +70,23 @@ export const MonitorsPage = (props: { me: Me }) => {
   const [status, setStatus] = useState<MonitorStatus | ''>('');
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
-  const [monitors, setMonitors] = useState<Monitor[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [more, setMore] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
   // The search asks the server once typing pauses.
   useEffect(() => {
     const t = setTimeout(() => setSearch(typed.trim()), 250);
     return () => clearTimeout(t);
   }, [typed]);
 
-  useEffect(() => {
-    setMonitors(null);
-    setMore(false);
-  }, [status, search]);
-
-  // Live: the first page is re-read every few seconds; records loaded by "Show more" are refreshed in place.
-  usePoll(async () => {
-    try {
-      const page = await api.listMonitors({ status, search });
-      setMonitors((old) => {
-        if (!old || !more) return page.data;
-        const fresh = new Map(page.data.map((m) => [m.id, m]));
-        const seen = new Set(page.data.map((m) => m.id));
-        return [...page.data, ...old.filter((m) => !seen.has(m.id)).map((m) => fresh.get(m.id) ?? m)];
-      });
-      if (!more) setNext(page.next_cursor);
-      setError(null);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : 'The monitors could not be loaded.');
-    }
-  }, [status, search, more]);
-
-  const showMore = async () => {
-    if (!next) return;
-    setBusy(true);
-    try {
-      const page = await api.listMonitors({ status, search }, next);
-      setMore(true);
-      setMonitors((m) => [...(m ?? []), ...page.data]);
-      setNext(page.next_cursor);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : 'More monitors could not be loaded.');
-    } finally {
-      setBusy(false);
-    }
-  };
+  // Live: the first page is re-read every few seconds; rows shown by "Show more" stay below it.
+  const {
+    items: monitors,
+    next,
+    error,
+    busy,
+    more,
+  } = useList((cursor) => api.listMonitors({ status, search }, cursor), {
+    deps: [status, search],
+    poll: 'keep-more',
+  });
 
   return (
     <section class="page">
@@ -238,7 +206,7 @@ export const MonitorsPage = (props: { me: Me }) => {
             </table>
           </div>
         )}
-        <ShowMore next={next} onMore={showMore} busy={busy} />
+        <ShowMore next={next} onMore={more} busy={busy} />
       </section>
     </section>
   );

@@ -13,8 +13,6 @@ import { ErrorSummary } from '../kit/error-summary.js';
 import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
 import { FormActions } from '../kit/form-actions.js';
 
-export const NOTIFICATION_SETTINGS_PATH = '/settings/notifications';
-
 const TYPES: Record<ContactMethodType, string> = {
   email: 'Email',
   sms: 'SMS',

@@ -5,6 +5,7 @@ import { Confirm } from '../kit/confirm.js';
 import { ErrorBox, Notice } from '../kit/error-box.js';
 import { ErrorSummary } from '../kit/error-summary.js';
 import { Field, TextField } from '../kit/field.js';
+import { readAll } from '../kit/paging.js';
 import { CopyValue } from '../routing-ui.js';
 import { SignInsCell } from './sign-in-activity.js';
 
@@ -111,14 +112,7 @@ export const UsersPage = (props: { me: Me }) => {
 
   const load = async () => {
     try {
-      const all: Member[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await api.listUsers(cursor);
-        all.push(...page.data);
-        cursor = page.next_cursor ?? undefined;
-      } while (cursor);
-      setUsers(all);
+      setUsers(await readAll((cursor) => api.listUsers(cursor)));
       setLoadError(null);
     } catch (e) {
       setLoadError(e instanceof Error ? e.message : 'The users could not be loaded.');

@@ -35,11 +35,14 @@ export const ChannelsPage = (props: { me: Me }) => {
   const [log, setLog] = useState<Channel | null>(null);
   /** Bumped after each test, so an open delivery log reads again. */
   const [logTick, setLogTick] = useState(0);
-  const { items: channels, error, reload: load } = useList(() => routingApi.listChannels(), admin);
-  const { items: kinds, error: kindsError } = useList<ChannelKind>(
-    () => routingApi.listChannelKinds(),
-    admin,
-  );
+  const {
+    items: channels,
+    error,
+    reload: load,
+  } = useList(() => routingApi.listChannels(), { enabled: admin });
+  const { items: kinds, error: kindsError } = useList<ChannelKind>(() => routingApi.listChannelKinds(), {
+    enabled: admin,
+  });
   if (!admin) return <AdminsOnly title="Channels" />;
   const label = (type: string) => kinds?.find((k) => k.type === type)?.label ?? type;
 

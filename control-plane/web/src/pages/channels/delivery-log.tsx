@@ -1,8 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
 import { type Channel, type Delivery, routingApi } from '../../api-routing.js';
 import { formatDateTime } from '../../format.js';
 import { ErrorBox } from '../../kit/error-box.js';
-import { ListBody, ShowMore } from '../../kit/paging.js';
+import { ListBody, ShowMore, useList } from '../../kit/paging.js';
 
 const OUTCOME: Record<Delivery['outcome'], string> = {
   sent: 'Sent',
@@ -20,20 +19,12 @@ const what = (d: Delivery) =>
 
 /** One channel's delivery log, newest first, a page at a time. */
 export const DeliveryLog = (props: { channel: Channel; onClose: () => void }) => {
-  const [items, setItems] = useState<Delivery[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const read = (cursor?: string) =>
-    routingApi.listDeliveries(props.channel.id, cursor).then(
-      (p) => {
-        setItems((old) => (cursor ? [...(old ?? []), ...p.data] : p.data));
-        setNext(p.next_cursor);
-      },
-      (e: Error) => setError(e.message),
-    );
-  useEffect(() => {
-    void read();
-  }, [props.channel.id]);
+  const { items, next, error, more } = useList(
+    (cursor) => routingApi.listDeliveries(props.channel.id, cursor),
+    {
+      deps: [props.channel.id],
+    },
+  );
   return (
     <section class="panel flush" aria-labelledby="delivery-log-title">
       <div class="panel-head">
@@ -73,7 +64,7 @@ export const DeliveryLog = (props: { channel: Channel; onClose: () => void }) =>
           </table>
         )}
       </ListBody>
-      <ShowMore next={next} onMore={() => void read(next ?? undefined)} />
+      <ShowMore next={next} onMore={more} />
     </section>
   );
 };

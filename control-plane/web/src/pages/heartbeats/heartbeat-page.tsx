@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Me } from '../../api.js';
-import { type Heartbeat, type Ping, routingApi } from '../../api-routing.js';
+import { type Heartbeat, routingApi } from '../../api-routing.js';
 import { duration, durationMs, formatDateTime, fromNow } from '../../format.js';
 import { Confirm } from '../../kit/confirm.js';
 import { ErrorBox, Loading } from '../../kit/error-box.js';
-import { ListBody, ShowMore } from '../../kit/paging.js';
+import { ListBody, ShowMore, useList } from '../../kit/paging.js';
 import { usePoll } from '../../poll.js';
 import { followLink, navigate } from '../../router.js';
 import { CopyValue } from '../../routing-ui.js';
@@ -33,48 +33,33 @@ const useSlugUrl = (slug: string | null, admin: boolean) => {
 export const HeartbeatPage = (props: { me: Me; id: string }) => {
   const canWrite = props.me.user.role !== 'viewer';
   const [h, setH] = useState<Heartbeat | null>(null);
-  const [pings, setPings] = useState<Ping[] | null>(null);
-  const [older, setOlder] = useState<string | null>(null);
-  /** Once older pings are shown, polling re-reads only the heartbeat, not the log. */
-  const [expanded, setExpanded] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const slugUrl = useSlugUrl(h?.slug ?? null, props.me.user.role === 'admin');
 
-  const load = async () => {
-    try {
-      const [hb, page] = await Promise.all([
-        routingApi.getHeartbeat(props.id),
-        routingApi.listPings(props.id),
-      ]);
-      setH(hb);
-      setExpanded(false);
-      setPings(page.data);
-      setOlder(page.next_cursor);
-      setError(null);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : 'The heartbeat could not be loaded.');
-    }
-  };
-  // Polling replaces the ping log's first page; once older pages are open, only the heartbeat is re-read.
-  usePoll(async () => {
-    if (expanded) await routingApi.getHeartbeat(props.id).then(setH, () => {});
-    else if (!editing) await load();
-  }, [props.id, expanded, editing]);
-
-  const showOlder = async () => {
-    if (!older) return;
-    try {
-      const page = await routingApi.listPings(props.id, older);
-      setExpanded(true);
-      setPings((p) => [...(p ?? []), ...page.data]);
-      setOlder(page.next_cursor);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : 'Older pings could not be loaded.');
-    }
-  };
+  const readHeartbeat = () =>
+    routingApi.getHeartbeat(props.id).then(
+      (hb) => {
+        setH(hb);
+        setError(null);
+      },
+      (e: Error) => setError(e.message),
+    );
+  // Live while not editing; the ping log until older pings are shown, then it stands still.
+  usePoll(readHeartbeat, [props.id], !editing);
+  const {
+    items: pings,
+    next: older,
+    error: pingsError,
+    more: showOlder,
+    reload: reloadPings,
+  } = useList((cursor) => routingApi.listPings(props.id, cursor), {
+    deps: [props.id],
+    poll: !editing && 'until-more',
+  });
+  const load = () => Promise.all([readHeartbeat(), reloadPings()]);
 
   const setPaused = async (paused: boolean) => {
     setBusy(true);
@@ -127,7 +112,7 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
           )}
         </div>
       </div>
-      <ErrorBox message={error} />
+      <ErrorBox message={error ?? pingsError} />
       {h.pinging_too_often && (
         <p class="notice" role="status">
           This job pings far more often than its schedule expects. It is not alerted on: check its crontab or

@@ -1,10 +1,9 @@
 import { useState } from 'preact/hooks';
 import type { Me } from '../../api.js';
-import { type Heartbeat, routingApi } from '../../api-routing.js';
+import { routingApi } from '../../api-routing.js';
 import { duration } from '../../format.js';
 import { ErrorBox } from '../../kit/error-box.js';
-import { ListBody, ShowMore } from '../../kit/paging.js';
-import { usePoll } from '../../poll.js';
+import { ListBody, ShowMore, useList } from '../../kit/paging.js';
 import { followLink, navigate } from '../../router.js';
 import { HeartbeatForm } from './heartbeat-form.js';
 import { LastPing, StateBadge } from './heartbeat-state.js';
@@ -13,36 +12,16 @@ import { PingKeyPanel } from './ping-key-panel.js';
 /** `/heartbeats`: every heartbeat with its state, last ping, schedule and grace; create one; the ping key (admins). */
 export const HeartbeatsPage = (props: { me: Me }) => {
   const canWrite = props.me.user.role !== 'viewer';
-  const [list, setList] = useState<Heartbeat[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
-  /** Once more pages are shown, polling leaves the list alone. */
-  const [expanded, setExpanded] = useState(false);
-  const load = () =>
-    routingApi.listHeartbeats().then(
-      (p) => {
-        setList(p.data);
-        setNext(p.next_cursor);
-        setError(null);
-      },
-      (e: Error) => setError(e.message),
-    );
-  // The first page is re-read while the tab is visible; once more pages are shown, the list is left alone.
-  usePoll(async () => {
-    if (!expanded) await load();
-  }, [expanded]);
-  const more = async () => {
-    if (!next) return;
-    try {
-      const p = await routingApi.listHeartbeats(next);
-      setExpanded(true);
-      setList((l) => [...(l ?? []), ...p.data]);
-      setNext(p.next_cursor);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : 'More heartbeats could not be loaded.');
-    }
-  };
+  // Live until "Show more" was used; then the list stands still.
+  const {
+    items: list,
+    next,
+    error,
+    more,
+  } = useList((cursor) => routingApi.listHeartbeats(cursor), {
+    poll: 'until-more',
+  });
 
   return (
     <section class="page">

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import type { Me } from '../../api.js';
-import { type Incident, type StatusPage, statusApi } from '../../api-status.js';
+import { type StatusPage, statusApi } from '../../api-status.js';
 import { Confirm } from '../../kit/confirm.js';
 import { ErrorBox, Loading } from '../../kit/error-box.js';
-import { Empty, ListBody, ShowMore } from '../../kit/paging.js';
+import { Empty, ListBody, ShowMore, useList } from '../../kit/paging.js';
 import { RecordName } from '../../kit/record-picker.js';
 import { usePoll } from '../../poll.js';
 import { followLink, navigate } from '../../router.js';
@@ -18,43 +18,32 @@ import { ComponentBadge, visibilityLabel } from './status-words.js';
 export const StatusPageScreen = (props: { me: Me; id: string }) => {
   const canWrite = props.me.user.role !== 'viewer';
   const [page, setPage] = useState<StatusPage | null>(null);
-  const [incidents, setIncidents] = useState<Incident[] | null>(null);
-  const [older, setOlder] = useState<string | null>(null);
-  /** Once older incidents are shown, polling re-reads only the page, not the incidents. */
-  const [expanded, setExpanded] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [reporting, setReporting] = useState(false);
   const [deleting, setDeleting] = useState(false);
 
-  const load = async (all = !expanded) => {
-    try {
-      const [p, list] = await Promise.all([
-        statusApi.get(props.id),
-        all ? statusApi.listIncidents(props.id) : Promise.resolve(null),
-      ]);
-      setPage(p);
-      if (list) {
-        setExpanded(false);
-        setIncidents(list.data);
-        setOlder(list.next_cursor);
-      }
-      setError(null);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : 'The status page could not be loaded.');
-    }
-  };
-  usePoll(() => load(), [props.id, expanded]);
-  const showOlder = async () => {
-    if (!older) return;
-    try {
-      const more = await statusApi.listIncidents(props.id, older);
-      setExpanded(true);
-      setIncidents((l) => [...(l ?? []), ...more.data]);
-      setOlder(more.next_cursor);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : 'Older incidents could not be loaded.');
-    }
-  };
+  const readPage = () =>
+    statusApi.get(props.id).then(
+      (p) => {
+        setPage(p);
+        setError(null);
+      },
+      (e: Error) => setError(e.message),
+    );
+  usePoll(readPage, [props.id]);
+  // The incidents are live until older ones are shown; then they stand still.
+  const {
+    items: incidents,
+    next: older,
+    error: incidentsError,
+    more: showOlder,
+    reload: reloadIncidents,
+  } = useList((cursor) => statusApi.listIncidents(props.id, cursor), {
+    deps: [props.id],
+    poll: 'until-more',
+  });
+  /** After a change: the page and the newest incidents again. */
+  const load = () => Promise.all([readPage(), reloadIncidents()]);
 
   if (!page)
     return (
@@ -106,7 +95,7 @@ export const StatusPageScreen = (props: { me: Me; id: string }) => {
           )}
         </div>
       </div>
-      <ErrorBox message={error} />
+      <ErrorBox message={error ?? incidentsError} />
       <dl class="facts">
         <div>
           <dt>Address</dt>
@@ -194,7 +183,7 @@ export const StatusPageScreen = (props: { me: Me; id: string }) => {
             onCancel={() => setReporting(false)}
             onDone={() => {
               setReporting(false);
-              void load(true);
+              void load();
             }}
           />
         )}
@@ -207,7 +196,7 @@ export const StatusPageScreen = (props: { me: Me; id: string }) => {
                 page={page}
                 incident={i}
                 canWrite={canWrite}
-                onChanged={() => void load(true)}
+                onChanged={() => void load()}
               />
             ))}
           </div>

@@ -1,42 +1,20 @@
-import { useState } from 'preact/hooks';
 import type { Me } from '../../api.js';
-import { type StatusPage, statusApi } from '../../api-status.js';
+import { statusApi } from '../../api-status.js';
 import { ErrorBox } from '../../kit/error-box.js';
-import { ListBody, ShowMore } from '../../kit/paging.js';
-import { usePoll } from '../../poll.js';
+import { ListBody, ShowMore, useList } from '../../kit/paging.js';
 import { followLink, navigate } from '../../router.js';
 import { visibilityLabel } from './status-words.js';
 
 /** `/status-pages`: every status page with its slug, public address and visibility; create one. */
 export const StatusPagesPage = (props: { me: Me }) => {
   const canWrite = props.me.user.role !== 'viewer';
-  const [list, setList] = useState<StatusPage[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  /** Once more pages are shown, polling leaves the list alone. */
-  const [expanded, setExpanded] = useState(false);
-  usePoll(async () => {
-    if (expanded) return;
-    await statusApi.list().then(
-      (p) => {
-        setList(p.data);
-        setNext(p.next_cursor);
-        setError(null);
-      },
-      (e: Error) => setError(e.message),
-    );
-  }, [expanded]);
-  const more = async () => {
-    if (!next) return;
-    try {
-      const p = await statusApi.list(next);
-      setExpanded(true);
-      setList((l) => [...(l ?? []), ...p.data]);
-      setNext(p.next_cursor);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : 'More status pages could not be loaded.');
-    }
-  };
+  // Live until "Show more" was used; then the list stands still.
+  const {
+    items: list,
+    next,
+    error,
+    more,
+  } = useList((cursor) => statusApi.list(cursor), { poll: 'until-more' });
   return (
     <section class="page">
       <div class="page-head">
