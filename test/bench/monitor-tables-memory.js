@@ -1,4 +1,4 @@
-// What the control plane's in-memory tables of monitors hold on the heap (issue 27, sixteenth round):
+// What the control plane's in-memory tables of monitors hold on the heap (docs/benchmarks.md, "History": issue 27's sixteenth round):
 // the state book's states (state-table.ts) and the recent index (recent-index.ts) filled for MONITORS
 // monitors (UUIDs, as monitor ids are) in two locations, one recent row per state, measured after a
 // full collection. With trees given, each tree's build in turn (A B A B …), ROUNDS (2) times; a tree
