@@ -12,8 +12,8 @@ export const WEB_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url)
 
 /**
  * The app's pages (those `pageFor` in web/src/main.tsx shows): each gets index.html, and the app
- * routes on the client. Any other path that nothing else answers is a 404: the app with its not-found page for a browser
- * opening it (see `wantsPage`), the API's JSON error for everyone else.
+ * routes on the client. Any other path that nothing else answers is a 404: the app with its not-found
+ * page for a browser opening it (see `wantsPage`), the API's JSON error for everyone else.
  */
 const PAGE_PATHS = [
   /^\/$/,
