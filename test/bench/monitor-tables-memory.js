@@ -2,7 +2,8 @@
 // the state book's states (state-table.ts) and the recent index (recent-index.ts) filled for MONITORS
 // monitors (UUIDs, as monitor ids are) in two locations, one recent row per state, measured after a
 // full collection. With trees given, each tree's build in turn (A B A B …), ROUNDS (2) times; a tree
-// with store/sqlite/monitor-slots.js shares one numbering of monitors between the two, as the store does.
+// with a monitor-slots.js (domain/monitors/monitor-slots.ts, in store/sqlite/ when it was new) shares
+// one numbering of monitors between the two, as the store does.
 //
 //   node --expose-gc test/bench/monitor-tables-memory.js [TREE …]     Env: MONITORS (100000), ROUNDS (2).
 import { execFileSync } from 'node:child_process';
@@ -20,8 +21,10 @@ if (process.argv[2] === '--child') {
   const mod = (f) => import(pathToFileURL(join(sqlite, f)).href);
   const { createStateTable } = await mod('state-table.js');
   const { createRecentIndex } = await mod('recent-index.js');
-  const slotsFile = join(sqlite, 'monitor-slots.js');
-  const monitors = existsSync(slotsFile)
+  const slotsFile = [join(sqlite, '..', '..', 'domain', 'monitors'), sqlite]
+    .map((dir) => join(dir, 'monitor-slots.js'))
+    .find((file) => existsSync(file));
+  const monitors = slotsFile
     ? (await import(pathToFileURL(slotsFile).href)).createMonitorSlots()
     : undefined;
   // Flat strings, as read from SQLite (randomUUID's are cons strings until something flattens them).
