@@ -24,9 +24,7 @@ if (process.argv[2] === '--child') {
   const slotsFile = [join(sqlite, '..', '..', 'domain', 'monitors'), sqlite]
     .map((dir) => join(dir, 'monitor-slots.js'))
     .find((file) => existsSync(file));
-  const monitors = slotsFile
-    ? (await import(pathToFileURL(slotsFile).href)).createMonitorSlots()
-    : undefined;
+  const monitors = slotsFile ? (await import(pathToFileURL(slotsFile).href)).createMonitorSlots() : undefined;
   // Flat strings, as read from SQLite (randomUUID's are cons strings until something flattens them).
   const ids = Array.from({ length: MONITORS }, () => Buffer.from(randomUUID(), 'latin1').toString('latin1'));
   const at = new Date();
