@@ -56,12 +56,14 @@ function citationsIn(text: string): { line: number; after: string }[] {
 
 /** Why a citation points at nothing, or undefined when it is fine. */
 function problem(after: string, headings: string[]): string | undefined {
-  const quoted = /^[`\])]*[,:;]?\s*"([^"]+)"/.exec(after);
+  // What closes the name (a backtick, a link's `](…)`, a parenthesis) is not part of the citation.
+  const rest = after.replace(/^[`\])]+/, '');
+  const quoted = /^[,:;]?\s*"([^"]+)"/.exec(rest);
   if (quoted) {
     const title = quoted[1]!;
     return headings.some((heading) => heading.startsWith(title)) ? undefined : `no section "${title}"`;
   }
-  const clause = /^[^).;]*/.exec(after)![0];
+  const clause = /^[^).;]*/.exec(rest)![0];
   return /\bround\b/.test(clause) ? 'cites a round without a section' : undefined;
 }
 
@@ -128,6 +130,8 @@ describe('docs/benchmarks.md', () => {
     expect(problem('`](benchmarks.md)).', headings)).toBeUndefined();
     expect(problem(', "Issue 27, fifth round")', headings)).toBe('no section "Issue 27, fifth round"');
     expect(problem(", issue 27's fifth round).", headings)).toBe('cites a round without a section');
+    expect(problem("), issue 27's ninth round.", headings)).toBe('cites a round without a section');
+    expect(problem(').', headings)).toBeUndefined();
     const folded = citationsIn("a (docs/benchmarks.md, issue\n * 27's eighth round).")[0]!;
     expect(folded.line).toBe(1);
     expect(problem(folded.after, headings)).toBe('cites a round without a section');
