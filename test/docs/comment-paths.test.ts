@@ -6,6 +6,7 @@
 //   the comment's own folder, one of ROOTS, or as the tail of some file's path; `x.js` also matches
 //   its source `x.ts` or `x.tsx` (comments often name the built file).
 // - A bare `NAME.md` must be the name of some file in the repository.
+// - Build output is not in the repository: a name in a `dist/` folder is checked as its source in `src/`.
 // - Names made up in an example are listed in EXAMPLES.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -58,6 +59,8 @@ function namesIn(comment: string): string[] {
 /** Whether `name`, met in a comment of `file`, names a file of the repository. */
 function resolves(name: string, file: string): boolean {
   if (EXAMPLES.has(name)) return true;
+  // Build output is not checked in: `agent/dist/main.js` stands for its source, `agent/src/main.ts`.
+  if (/(^|\/)dist\//.test(name)) return resolves(name.replace(/(^|\/)dist\//, '$1src/'), file);
   const forms = name.endsWith('.js')
     ? [name, name.replace(/\.js$/, '.ts'), name.replace(/\.js$/, '.tsx')]
     : [name];
@@ -94,5 +97,7 @@ describe('files named in code comments', () => {
     expect(named.filter((name) => !resolves(name, here))).toEqual(['DESIGN.md', 'mcp/in-process-client.ts']);
     expect(named).toContain('./route.ts');
     expect(namesIn('// a plain server.ts, and a URL like /docs/a.md')).toEqual([]);
+    expect(resolves('control-plane/dist/main.js', here)).toBe(true);
+    expect(resolves('control-plane/dist/gone.js', here)).toBe(false);
   });
 });
