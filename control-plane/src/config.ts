@@ -239,10 +239,10 @@ export const configKeys = {
     default: undefined,
     doc: 'Key that encrypts workspace SMTP passwords in the store (AES-256-GCM): 32 random bytes in base64, e.g. `openssl rand -base64 32`; the same on every replica. Unset: they are stored as entered, like webhook signing secrets.',
   },
-  block_private_destinations: {
+  notify_allow_private: {
     schema: bool,
     default: false,
-    doc: 'Refuse notifications of every kind (webhooks, chat, push, PagerDuty, Opsgenie, SMS, workspace SMTP servers) to private, loopback and link-local addresses (the SSRF guard for hosted use); agents have LOOKOUT_AGENT_BLOCK_PRIVATE_TARGETS for checks.',
+    doc: 'Let notifications of every kind (channels, users’ contact methods, workspace SMTP servers) reach private, loopback and link-local addresses. Off (the default), such a destination is refused when it is connected to (after DNS; redirects are never followed): any user can name a destination, so by default none may reach an internal service. Checks have their own setting (LOOKOUT_AGENT_BLOCK_PRIVATE_TARGETS, agents), which allows private targets by default. The operator’s own addresses (LOOKOUT_SMTP_HOST, LOOKOUT_TWILIO_API_URL, LOOKOUT_TELEGRAM_API_URL, LOOKOUT_PUSHOVER_API_URL) are never refused.',
   },
   auth_failures_per_minute: {
     schema: z.coerce.number().min(0).max(100_000),

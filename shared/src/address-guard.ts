@@ -86,14 +86,20 @@ export const isPrivateAddress = (address: string): boolean => {
   return range !== undefined && range !== PUBLIC;
 };
 
-/** The error a blocked target fails with (code `EBLOCKED`). */
+/**
+ * The error a blocked target fails with (code `EBLOCKED`). Its message says only that the destination
+ * is not allowed: it reaches users (a check's error, a notification's outcome), and the address a name
+ * resolved to is internal knowledge. `address` and `range` are there for an operator's log.
+ */
 export class BlockedAddressError extends Error {
   readonly code = 'EBLOCKED';
-  constructor(host: string, address: string) {
-    super(
-      `${host} resolves to ${address} (${addressRange(address)}), a private or loopback or otherwise ` +
-        'non-public address, which this service may not reach',
-    );
+  readonly range: string | undefined;
+  constructor(
+    readonly host: string,
+    readonly address: string,
+  ) {
+    super(`${host} is not an allowed destination`);
+    this.range = addressRange(address);
   }
 }
 

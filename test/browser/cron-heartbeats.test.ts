@@ -75,8 +75,9 @@ describe('cron heartbeats in chromium', () => {
     const lines = page.getByRole('region', { name: 'Send pings' });
     const crontab = await lines.getByRole('figure', { name: 'crontab' }).textContent();
     expect(crontab).toContain('CRON_TZ=Europe/Berlin');
-    expect(crontab).toContain(`0 3 * * 1-5 curl -fsS -m 10 --retry 5 -o /dev/null ${pingUrl}/start;`);
-    expect(crontab).toContain(`${pingUrl}/$?`);
+    // In the slug form, as the heartbeat has a slug (its own URL is one choice away).
+    expect(crontab).toContain(`0 3 * * 1-5 curl -fsS -m 10 --retry 5 -o /dev/null ${slugUrl}/start;`);
+    expect(crontab).toContain(`${slugUrl}/$?`);
     expect(await lines.getByRole('figure', { name: 'systemd service and timer' }).textContent()).toContain(
       'OnCalendar=Mon..Fri *-*-* 03:00:00 Europe/Berlin',
     );

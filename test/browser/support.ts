@@ -26,6 +26,8 @@ export const startLookout = async (extraEnv: Record<string, string> = {}) => {
     LOOKOUT_LOG_LEVEL: 'warn',
     // Every success response is checked against the schema its route declares (response-check.ts).
     LOOKOUT_VALIDATE_RESPONSES: 'true',
+    // Tests' notification receivers listen on loopback.
+    LOOKOUT_NOTIFY_ALLOW_PRIVATE: 'true',
     ...extraEnv,
   };
   const { child, output } = await startProcess(MAIN, env, /Try: curl/);

@@ -4,7 +4,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ContactMethod } from '../../control-plane/src/domain/contacts/contact-method-store.js';
+import type {
+  ContactMethod,
+  SendAllowance,
+} from '../../control-plane/src/domain/contacts/contact-method-store.js';
 import { at } from './fixtures.js';
 import { contract } from './stores.js';
 
@@ -83,6 +86,46 @@ contract('ContactMethodStore', (ctx) => {
       expect(await store.deleteUserContactMethods(ws.workspace.id, gone)).toBe(2);
       expect(await store.listContactMethods(ws.workspace.id, gone)).toEqual([]);
       expect(await store.listContactMethods(ws.workspace.id, ws.admin.id)).toEqual([stays]);
+    });
+  });
+
+  describe('code send allowances', () => {
+    const allowance = (key: string, limit: number, expiresAt = at(3600)): SendAllowance => ({
+      key: `${key}:${randomUUID()}`,
+      limit,
+      expires_at: expiresAt,
+    });
+
+    it('all counters are taken at once, or none: the full one is returned and the others keep their count', async () => {
+      const { store } = ctx();
+      const dest = allowance('dest', 2);
+      const user = allowance('user', 3);
+      expect(await store.takeSendAllowance([dest, user], at(0))).toBeNull();
+      expect(await store.takeSendAllowance([dest, user], at(1))).toBeNull();
+      // dest is full (2): nothing is taken, user stays at 2.
+      expect(await store.takeSendAllowance([user, dest], at(2))).toEqual(dest);
+      expect(await store.takeSendAllowance([user], at(3))).toBeNull();
+      expect(await store.takeSendAllowance([user], at(4))).toEqual(user);
+    });
+
+    it('taken concurrently, a counter never goes past its limit', async () => {
+      const { store } = ctx();
+      const shared = allowance('ws', 3);
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => store.takeSendAllowance([allowance('user', 5), shared], at(i))),
+      );
+      expect(answers.filter((a) => a === null)).toHaveLength(3);
+      expect(answers.filter((a) => a !== null)).toEqual(Array(7).fill(shared));
+    });
+
+    it('a counter whose window has ended no longer counts', async () => {
+      const { store } = ctx();
+      const hour = allowance('dest', 1, at(60));
+      expect(await store.takeSendAllowance([hour], at(0))).toBeNull();
+      expect(await store.takeSendAllowance([hour], at(30))).toEqual(hour);
+      // After its end it is dropped (SQLite at the next take; MongoDB by its TTL index, while a new
+      // window has a key of its own): the same key starts at 0 again.
+      expect(await store.takeSendAllowance([{ ...hour, expires_at: at(120) }], at(61))).toBeNull();
     });
   });
 });

@@ -67,6 +67,34 @@ contract('HeartbeatStore', (c) => {
     expect(page.data.map((x) => x.id)).toEqual([h.id]);
   });
 
+  it('lists by a search over name and slug (case-insensitive, literal), paging through the matches', async () => {
+    const make = (display_name: string, slug: string | null, s: number) =>
+      fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id, { display_name, slug, created_at: at(s) });
+    const all = [
+      make('Nightly Backup', null, 1),
+      make('billing export', 'backup-billing', 2),
+      make('cron (a.b)', null, 3),
+      make('Report', 'report', 4),
+      make('ÖLPUMPE Süd', null, 5),
+    ];
+    for (const h of all) await store.insertHeartbeat(h);
+    const names = async (search: string, limit = 10, cursor?: string) => {
+      const p = await store.listHeartbeats(ws.workspace.id, { limit, search, cursor });
+      return { names: p.data.map((x) => x.display_name), next: p.next_cursor };
+    };
+    expect((await names('BACKUP')).names).toEqual(['billing export', 'Nightly Backup']);
+    expect((await names('(a.b)')).names).toEqual(['cron (a.b)']);
+    expect((await names('a.b)x')).names).toEqual([]);
+    expect((await names('.*')).names).toEqual([]);
+    // Every letter folds, not only ASCII ones.
+    expect((await names('ölpumpe süd')).names).toEqual(['ÖLPUMPE Süd']);
+    expect((await names('SÜD')).names).toEqual(['ÖLPUMPE Süd']);
+    const first = await names('backup', 1);
+    expect(first.names).toEqual(['billing export']);
+    expect((await names('backup', 1, first.next!)).names).toEqual(['Nightly Backup']);
+    expect((await store.listHeartbeats(ws.workspace.id, { limit: 10 })).data).toHaveLength(5);
+  });
+
   it('records a batch of pings durably and moves last_ping_at forward only', async () => {
     const h = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id);
     await store.insertHeartbeat(h);

@@ -122,7 +122,8 @@ contract('MonitorStore', (c) => {
         created_at: at(i),
         monitor_type: i % 2 ? 'tcp' : 'http',
         paused: i === 4,
-        display_name: `Monitor ${i}`,
+        display_name: i === 3 ? 'Überwachung 3' : `Monitor ${i}`,
+        ...(i === 2 ? { url: 'https://ÄPFEL.example/' } : {}),
       });
       await store.insertMonitor(m, { maxMonitors: 10 });
       ids.unshift(m.id);
@@ -138,9 +139,12 @@ contract('MonitorStore', (c) => {
       2,
     );
     expect((await store.listMonitors(ws.workspace.id, { limit: 10, paused: true })).data.length).toBe(1);
-    expect((await store.listMonitors(ws.workspace.id, { limit: 10, search: 'monitor 3' })).data.length).toBe(
-      1,
-    );
+    // By name or target, every letter folded (not only ASCII).
+    const found = async (search: string) =>
+      (await store.listMonitors(ws.workspace.id, { limit: 10, search })).data.map((m) => m.display_name);
+    expect(await found('monitor 1')).toEqual(['Monitor 1']);
+    expect(await found('überwachung')).toEqual(['Überwachung 3']);
+    expect(await found('äpfel.EXAMPLE')).toEqual(['Monitor 2']);
     await expect(store.listMonitors(ws.workspace.id, { limit: 2, cursor: 'garbage' })).rejects.toMatchObject({
       code: 'validation_failed',
     });

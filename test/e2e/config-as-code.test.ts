@@ -44,7 +44,9 @@ const file = (name: string, text: string) => {
 const SECRETS = {
   MONITOR_CHECKOUT_AUTH_PASSWORD: 's3cret',
   MONITOR_ORDERS_API_REQUEST_HEADERS_X_API_KEY: 'k-123',
+  CHANNEL_PAGER_HOOK_CONFIG_URL: 'https://hooks.example.com/lookout?token=hook-url-token',
   CHANNEL_PAGER_HOOK_CONFIG_HEADERS_AUTHORIZATION: 'Bearer hook-token',
+  CHANNEL_PAGER_HOOK_CONFIG_HEADERS_X_TEAM: 'sre',
   CHANNEL_TEAM_CHAT_CONFIG_BOT_TOKEN: '123456:ABCdefGhIjk',
   STATUS_PAGE_STATUS_PASSWORD: 'a long enough password',
 };
@@ -59,7 +61,7 @@ const fill = async (w: Workspace) => {
       name: 'Pager hook',
       type: 'webhook',
       config: {
-        url: 'https://hooks.example.com/lookout',
+        url: 'https://hooks.example.com/lookout?token=hook-url-token',
         headers: { Authorization: 'Bearer hook-token', 'X-Team': 'sre' },
       },
     },
@@ -199,8 +201,12 @@ describe('lookout export, plan, apply', () => {
     expect(text).toContain('- Ops mail');
     expect(text).toContain(`password: ${ref('MONITOR_CHECKOUT_AUTH_PASSWORD')}`);
     expect(text).toContain(`Authorization: ${ref('CHANNEL_PAGER_HOOK_CONFIG_HEADERS_AUTHORIZATION')}`);
+    // A webhook's URL and header values are write-only like every kind's secrets.
+    expect(text).toContain(`url: ${ref('CHANNEL_PAGER_HOOK_CONFIG_URL')}`);
+    expect(text).toContain(`X-Team: ${ref('CHANNEL_PAGER_HOOK_CONFIG_HEADERS_X_TEAM')}`);
     expect(text).not.toContain('s3cret');
     expect(text).not.toContain('hook-token');
+    expect(text).not.toContain('hook-url-token');
     expect(text).not.toContain('k-123');
     // A channel kind's secret (write-only in the API) too; compared by the hint the API shows.
     expect(text).toContain(`bot_token: ${ref('CHANNEL_TEAM_CHAT_CONFIG_BOT_TOKEN')}`);

@@ -64,7 +64,7 @@ const PASSWORD = 'smtp-pass-7f3a9c';
 let bare: Harness;
 /** A deployment SMTP server (LOOKOUT_SMTP_*) as everyone's default. */
 let deployed: Harness;
-/** The SSRF guard on (LOOKOUT_BLOCK_PRIVATE_DESTINATIONS). */
+/** The SSRF guard on (the default: LOOKOUT_NOTIFY_ALLOW_PRIVATE unset). */
 let guarded: Harness;
 let own: Smtp;
 let deployment: Smtp;
@@ -81,7 +81,7 @@ beforeAll(async () => {
     smtp_port: deployment.port,
     smtp_from: 'Lookout <lookout@deploy.test>',
   });
-  guarded = await startHarness({ ...common, block_private_destinations: true });
+  guarded = await startHarness({ ...common, notify_allow_private: false });
 });
 afterAll(async () => {
   await bare?.close();
@@ -362,7 +362,7 @@ describe('with the SSRF guard on', () => {
       expect(r.body, host).toMatchObject({
         ok: false,
         would_retry: false,
-        error: expect.stringMatching(/private or loopback/),
+        error: expect.stringMatching(/is not an allowed destination/),
       });
     }
     expect(own.mails.length).toBe(before);

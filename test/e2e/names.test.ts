@@ -240,6 +240,33 @@ describe('names on every endpoint', () => {
     }
   });
 
+  it('a name with no visible character (zero-width spaces, joiners, fillers, a lone combining mark): 422 naming the field', async () => {
+    const invisible = [
+      '\u200b\u200b',
+      '\u200d',
+      '\u00ad',
+      '\u2060\ufeff',
+      '\u3164',
+      '\u115f',
+      '\u2800',
+      '\u0301',
+      ' \u200b ',
+    ];
+    for (const { route, fields } of withNames()) {
+      for (const f of fields) {
+        for (const v of invisible) {
+          const label = `${route.method} ${route.path} ${fieldName(f.path)} ${JSON.stringify(v)}`;
+          const r = await send(route, bodyWith(f, v));
+          expect(r.status, `${label} ${JSON.stringify(r.body)}`).toBe(422);
+          expect(r.body.error.details, label).toContainEqual({
+            field: fieldName(f.path),
+            message: 'must have at least one visible character',
+          });
+        }
+      }
+    }
+  });
+
   it('at the start or end too: a trailing line break is refused, not trimmed away', async () => {
     const r = await w.api('POST', '/heartbeats', { json: { display_name: 'nightly\n' } });
     expect(r.status).toBe(422);
@@ -296,6 +323,9 @@ describe('names outside the route table', () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: 'invalid_client_metadata' });
     expect(bad.body.error_description).toMatch(/client_name/);
+    const blank = await register('\u200b\u200b');
+    expect(blank.status).toBe(400);
+    expect(blank.body.error_description).toMatch(/client_name must have at least one visible character/);
     const ok = await register('<b>Assistant</b>');
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     expect(ok.body.client_name).toBe('<b>Assistant</b>');
@@ -337,6 +367,17 @@ describe('names outside the route table', () => {
         h.clock.now(),
       ),
     ).rejects.toMatchObject({ code: 'validation_failed', details: [{ field: 'name' }] });
+    await expect(
+      createWorkspace(
+        h.store,
+        h.config.plans,
+        { subdomain: 'names-ws', admin_email: 'a@names-ws.test', plan: 'free', name: '\u200b\u200b' },
+        h.clock.now(),
+      ),
+    ).rejects.toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'name', message: 'must have at least one visible character' }],
+    });
   });
 
   it("other tools' alert titles are taken as one line rather than refused", async () => {

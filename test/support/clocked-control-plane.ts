@@ -34,6 +34,8 @@ export const startClockedControlPlane = (opts: {
         LOOKOUT_RPC_PORT: '0',
         LOOKOUT_LOG_LEVEL: 'warn',
         LOOKOUT_VALIDATE_RESPONSES: 'true',
+        // Tests' notification receivers listen on loopback.
+        LOOKOUT_NOTIFY_ALLOW_PRIVATE: 'true',
         ...opts.env,
         TEST_CLOCK_START: String(opts.clockStart),
       },

@@ -50,6 +50,9 @@ export const startHarness = async (
       pings_per_heartbeat_per_second: 0,
       // Every success response is checked against the schema its route declares (see response-check.ts).
       validate_responses: true,
+      // Tests' receivers (webhooks, chat and push services, SMTP servers) listen on loopback; the
+      // default refuses them (notification-guard.test.ts proves it).
+      notify_allow_private: true,
       ...overrides,
     },
   );

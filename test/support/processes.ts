@@ -81,7 +81,13 @@ export const startControlPlaneProcess = async (
 ) => {
   const p = await startProcess(
     MAIN,
-    { ...env, LOOKOUT_HTTP_PORT: String(ports?.http ?? 0), LOOKOUT_RPC_PORT: String(ports?.rpc ?? 0) },
+    {
+      // Tests' notification receivers listen on loopback.
+      LOOKOUT_NOTIFY_ALLOW_PRIVATE: 'true',
+      ...env,
+      LOOKOUT_HTTP_PORT: String(ports?.http ?? 0),
+      LOOKOUT_RPC_PORT: String(ports?.rpc ?? 0),
+    },
     /Lookout is running[\s\S]*?(?:localhost:|on port )(\d+)[\s\S]*agents connect: http:\/\/[^\s]+:(\d+)\n/,
   );
   return {

@@ -434,7 +434,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List heartbeats, newest first, with their state and last ping. */
+        /** List heartbeats, newest first, with their state and last ping; search with `q` (a case-insensitive part of the name or the slug). */
         get: operations["getHeartbeats"];
         put?: never;
         /** Create a heartbeat; the response carries its ping URL. */
@@ -681,7 +681,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`. */
+        /** List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target). */
         get: operations["getMonitors"];
         put?: never;
         post?: never;
@@ -1242,7 +1242,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Send a test message carrying a 6-digit verification code through the method, once (no retries), and report the service’s answer. The code works for 15 minutes and 5 tries; a new one can be asked for after a minute. */
+        /** Send a test message carrying a 6-digit verification code through the method, once (no retries), and report the service’s answer (its status; its body to admins only). The code works for 15 minutes and 5 tries; a new one can be asked for after a minute. */
         post: operations["postUsersMeContactMethodsByIdSendCode"];
         delete?: never;
         options?: never;
@@ -3178,13 +3178,13 @@ export interface operations {
                 } | {
                     config: {
                         /**
-                         * @description Extra request headers.
+                         * @description Extra request headers. Their values are write-only: each shown as its last four characters; sent back so, it is kept.
                          * @default {}
                          */
                         headers?: {
                             [key: string]: string;
                         };
-                        /** @description Where the JSON is POSTed. */
+                        /** @description Where the JSON is POSTed. Write-only: shown as its origin and last four characters. */
                         url: string;
                     };
                     name: string;
@@ -5673,6 +5673,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -7722,6 +7723,7 @@ export interface operations {
                 limit?: number;
                 monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
                 paused?: "true" | "false";
+                q?: string;
                 search?: string;
                 status?: string;
             };
@@ -12080,7 +12082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A code was sent less than a minute ago */
+            /** @description A code was sent less than a minute ago, or too many to this destination, by you or in this workspace (3, 5 and 50 an hour; 10, 20 and 200 a day) */
             429: {
                 headers: {
                     [name: string]: unknown;

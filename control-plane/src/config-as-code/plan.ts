@@ -346,6 +346,9 @@ export const makePlan = async (
       const current = kind.fromLive(record, names);
       const given: Item = {};
       for (const k of Object.keys(raw)) given[k] = item[k];
+      // Every unset secret takes the workspace's value first, then each field is compared whole (one
+      // field may hold several: a webhook's URL and headers in its config).
+      const keeping: { u: (typeof unsetHere)[number]; inItem: (string | number)[]; theirs: unknown }[] = [];
       for (const u of unsetHere) {
         const inItem = u.path.slice(2);
         const theirs = valueAt(current, inItem);
@@ -361,6 +364,10 @@ export const makePlan = async (
           continue;
         }
         given[field] = withValueAt(given[field], inItem.slice(1), theirs);
+        keeping.push({ u, inItem, theirs });
+      }
+      for (const { u, inItem, theirs } of keeping) {
+        const field = String(inItem[0]);
         // The API takes a field whole: a changed field with a secret the plan cannot know is refused.
         if (theirs instanceof Hidden && !same(given[field], current[field]))
           problems.push(

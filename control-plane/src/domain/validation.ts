@@ -80,9 +80,20 @@ export const NAME_PATTERN = new RegExp(`^[^${NOT_IN_NAMES}]*$`);
 const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /**
+ * What shows nothing on its own: white space, format characters (zero-width space U+200B, joiners,
+ * U+FEFF, soft hyphen, …), other invisible C categories, combining marks without a base, and the
+ * blank letters (Hangul fillers U+115F, U+1160, U+3164, U+FFA0; Braille blank U+2800). A name needs
+ * at least one character outside this set.
+ */
+const INVISIBLE = /^[\p{White_Space}\p{C}\p{M}\u115f\u1160\u3164\uffa0\u2800]*$/u;
+/** True when `s` shows at least one character. */
+export const hasVisible = (s: string) => !INVISIBLE.test(s);
+
+/**
  * A name, title or label: one line of at most `max` characters, not empty once trimmed, without the
  * characters of NOT_IN_NAMES (checked before trimming, so a trailing line break is refused rather
- * than dropped). Every name and title field of every schema is one of these.
+ * than dropped), and with at least one visible character (`"\u200b\u200b"` is not a name). Every
+ * name and title field of every schema is one of these.
  */
 export const nameText = (max: number) =>
   z
@@ -92,10 +103,45 @@ export const nameText = (max: number) =>
         const found = typeof iss.input === 'string' ? forbiddenInName.exec(iss.input)?.[0] : undefined;
         return `must be one line without control or bidirectional formatting characters${found ? ` (found ${codePoint(found)})` : ''}`;
       },
+      abort: true,
     })
     .trim()
     .min(1)
+    .max(max)
+    // The empty string is min's to name (one problem a field).
+    .refine((s) => s === '' || hasVisible(s), 'must have at least one visible character');
+
+/**
+ * What free text (descriptions, messages, post-mortems) may not hold: the characters of
+ * NOT_IN_NAMES, except that multi-line text keeps tab, line feed and carriage return; and the
+ * noncharacters U+FFFE and U+FFFF. What is left is valid in XML 1.0 (feeds), JSON and HTML.
+ */
+const NOT_IN_TEXT = `${NOT_IN_NAMES}\\ufffe\\uffff`;
+const NOT_IN_LINES = NOT_IN_TEXT.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f');
+/** The rules as patterns (shown in the OpenAPI document). */
+export const TEXT_PATTERN = new RegExp(`^[^${NOT_IN_TEXT}]*$`);
+export const LINES_PATTERN = new RegExp(`^[^${NOT_IN_LINES}]*$`);
+
+/**
+ * Free text of at most `max` characters: one line (`lines: 'one'`, a component's description) or
+ * several (`'many'`: tab and line breaks allowed, an incident message, a post-mortem), never a control
+ * or bidirectional formatting character. Neither trimmed nor required: chain `.trim().min(1)`.
+ */
+export const freeText = (max: number, lines: 'one' | 'many') => {
+  const pattern = lines === 'one' ? TEXT_PATTERN : LINES_PATTERN;
+  const forbidden = new RegExp(`[${lines === 'one' ? NOT_IN_TEXT : NOT_IN_LINES}]`);
+  const what = lines === 'one' ? 'must be one line without' : 'must not contain';
+  return z
+    .string()
+    .regex(pattern, {
+      error: (iss) => {
+        const found = typeof iss.input === 'string' ? forbidden.exec(iss.input)?.[0] : undefined;
+        return `${what} control or bidirectional formatting characters${found ? ` (found ${codePoint(found)})` : ''}`;
+      },
+      abort: true,
+    })
     .max(max);
+};
 
 /**
  * Outside text made fit for a title (other tools' alert summaries, which we take as sent rather than

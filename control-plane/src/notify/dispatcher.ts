@@ -62,7 +62,11 @@ export const createDispatcher = (opts: DispatcherOptions): Dispatcher => {
           const now = opts.now();
           const ctx: NotifyContext = {
             http: (c, classify) =>
-              httpAttempt(c, { timeoutMs: opts.timeoutMs, blockPrivate, now }, classify ?? n.classify),
+              httpAttempt(
+                c,
+                { timeoutMs: opts.timeoutMs, blockPrivate: blockPrivate && !target.operator_address, now },
+                classify ?? n.classify,
+              ),
             mail: opts.mail,
             workspace_id: target.workspace_id,
             delivery_id: deliveryId,

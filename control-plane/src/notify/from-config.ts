@@ -26,7 +26,7 @@ export const mailRouterFromConfig = (config: Config, store?: MailSettingsStore) 
     deployment: deploymentSmtp(config),
     ...(store ? { workspaces: { store, box: createSecretBox(config.encryption_key) } } : {}),
     timeoutMs: config.notify_timeout_ms,
-    blockPrivate: config.block_private_destinations,
+    blockPrivate: !config.notify_allow_private,
   });
 
 /**
@@ -38,7 +38,7 @@ export const dispatcherFromConfig = (config: Config, clock: Clock, store?: MailS
     mail: mailRouterFromConfig(config, store),
     retry: { maxAttempts: config.notify_max_attempts, baseDelayMs: config.notify_retry_base_ms },
     timeoutMs: config.notify_timeout_ms,
-    blockPrivate: config.block_private_destinations,
+    blockPrivate: !config.notify_allow_private,
     box: createSecretBox(config.encryption_key),
     now: () => clock.now(),
   });

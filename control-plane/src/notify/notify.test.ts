@@ -233,7 +233,7 @@ describe('webhook and Slack transports against a real receiver', () => {
       expect(r).toMatchObject({
         ok: false,
         permanent: true,
-        error: expect.stringMatching(/private or loopback/),
+        error: expect.stringMatching(/is not an allowed destination/),
       });
       expect(attempts).toHaveLength(1);
     }
@@ -360,7 +360,7 @@ describe('email against a real SMTP server', () => {
       expect(r, host).toMatchObject({
         ok: false,
         permanent: true,
-        error: expect.stringMatching(/private or loopback/),
+        error: expect.stringMatching(/is not an allowed destination/),
       });
       expect(attempts).toHaveLength(1);
     }

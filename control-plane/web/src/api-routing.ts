@@ -33,7 +33,8 @@ const uuid = (uuid: string) => ({ params: { path: { uuid } } });
 const integration = (integration_id: string) => ({ params: { path: { integration_id } } });
 
 export const routingApi = {
-  listHeartbeats: (cursor?: string) => ok(client.GET('/heartbeats', { params: { query: page(cursor) } })),
+  listHeartbeats: (cursor?: string, q?: string) =>
+    ok(client.GET('/heartbeats', { params: { query: { ...page(cursor), q: q || undefined } } })),
   getHeartbeat: (u: string) => ok(client.GET('/heartbeats/{uuid}', uuid(u))),
   createHeartbeat: (body: HeartbeatInput) => ok(client.POST('/heartbeats', { body })),
   updateHeartbeat: (u: string, body: Body<'/heartbeats/{uuid}', 'patch'>) =>

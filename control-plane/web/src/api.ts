@@ -123,7 +123,7 @@ export const api = {
           query: {
             limit: LIMIT,
             status: filter.status || undefined,
-            search: filter.search || undefined,
+            q: filter.search || undefined,
             cursor,
           },
         },

@@ -1,5 +1,6 @@
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const dateTimeSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 
 const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
@@ -10,6 +11,8 @@ export const formatWhen = (iso: string, now = new Date()) =>
     ? timeOnly.format(new Date(iso))
     : dateTime.format(new Date(iso));
 export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
+/** With seconds: for events that come seconds apart (pings). */
+export const formatDateTimeSeconds = (iso: string) => dateTimeSeconds.format(new Date(iso));
 export const formatDate = (iso: string) => dateOnly.format(new Date(iso));
 
 /** "3 minutes ago", "in 6 days". */

@@ -1,14 +1,14 @@
 import { type Body, ok } from '../../api-client/client.js';
-import { secretHint } from '../../domain/routing/channel-kinds.js';
+import { mapSecrets, secretHint } from '../../domain/routing/channel-kinds.js';
 import { channelBodyDoc } from '../../domain/routing/channels.js';
 import { CHANNEL_KINDS } from '../../notify/kinds/index.js';
-import { allPages, Hidden, type Item, type Live, type ResourceKind, SECRET_HEADER } from '../kind.js';
+import { allPages, Hidden, type Item, type Live, type ResourceKind } from '../kind.js';
 
 /**
  * Channels of every notification kind: the file's `config` is the kind's own schema (the registry in
  * notify/kinds/, so a new kind needs nothing here). A kind's secrets are write-only in the API, shown
- * as a hint (at most the last four characters): exported as `${NAME}` and compared by their hint.
- * A webhook's headers are readable; those named like credentials are exported as `${NAME}` too.
+ * as a hint (at most the last four characters): exported as `${NAME}` and compared by their hint
+ * (a webhook's URL, and each of its headers' values, too).
  */
 export const channels: ResourceKind = {
   key: 'channels',
@@ -20,12 +20,11 @@ export const channels: ResourceKind = {
   immutable: ['type'],
   fromLive(live) {
     const type = live.type as string;
-    const config = { ...(live.config as Item) };
-    for (const field of CHANNEL_KINDS[type]?.secrets ?? [])
-      if (field in config) {
-        const shown = config[field];
-        config[field] = new Hidden((v) => typeof v === 'string' && secretHint(v) === shown);
-      }
+    const config = mapSecrets(
+      CHANNEL_KINDS[type],
+      { ...(live.config as Item) },
+      (_field, shown) => new Hidden((v) => typeof v === 'string' && secretHint(v) === shown),
+    );
     return { name: live.name, type, config };
   },
   references: () => [],
@@ -34,8 +33,6 @@ export const channels: ResourceKind = {
     path[0] === 'config' &&
     (path[1] === 'headers' ||
       (path.length === 2 && (CHANNEL_KINDS[String(item.type)]?.secrets ?? []).includes(String(path[1])))),
-  sensitive: (_item, path) =>
-    path[0] === 'config' && path[1] === 'headers' && SECRET_HEADER.test(String(path[2])),
   create: async (a, body) =>
     (await ok(a.POST('/channels', { body: body as Body<'/channels', 'post'> }))) as unknown as Live,
   async update(a, live, body) {

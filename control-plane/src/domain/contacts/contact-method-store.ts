@@ -36,6 +36,15 @@ export interface ContactMethod {
   version: number;
 }
 
+/** A counter of verification codes sent in one window (domain/contacts/code-limits.ts). */
+export interface SendAllowance {
+  /** Names the scope and the window, e.g. `user:<workspace>:<user>:hour:<window start ms>`. */
+  key: string;
+  limit: number;
+  /** The window's end: the counter is dropped after it. */
+  expires_at: Date;
+}
+
 /**
  * Users' contact methods. Adapters: store/sqlite/contact-methods.ts, store/mongo/contact-methods.ts.
  */
@@ -52,4 +61,10 @@ export interface ContactMethodStore {
   deleteContactMethod(workspaceId: string, userId: string, id: string): Promise<boolean>;
   /** Deletes every method of a user (removed from the workspace); returns how many. */
   deleteUserContactMethods(workspaceId: string, userId: string): Promise<number>;
+  /**
+   * Takes one from each counter at once (a counter not seen yet is at 0): all of them, or, when one
+   * has reached its `limit` already, none, and returns that one; null when taken. Atomic across
+   * replicas. Counters whose `expires_at` has passed are dropped (here, or by a TTL index).
+   */
+  takeSendAllowance(allowances: SendAllowance[], now: Date): Promise<SendAllowance | null>;
 }

@@ -1,4 +1,5 @@
 import { AppError, newId, validationError } from '@lookout/shared';
+import { isPrivateLiteralUrl, NOT_ALLOWED_DESTINATION } from '../destinations.js';
 import type { Target } from '../routing/notifications.js';
 import type { User } from '../types.js';
 import { parseContactBody } from './contact-method-body.js';
@@ -94,8 +95,11 @@ export const createContactMethod = async (
   user: Pick<User, 'id' | 'email'>,
   body: unknown,
   now: Date,
+  opts: { blockPrivate?: boolean } = {},
 ): Promise<ContactMethod> => {
   const address = parseContactBody(body);
+  if (opts.blockPrivate && address.type === 'ntfy' && isPrivateLiteralUrl(address.server_url))
+    throw validationError([{ field: 'server_url', message: NOT_ALLOWED_DESTINATION }]);
   const service = SERVICE_OF[address.type];
   if (service && services[service.key] === null)
     throw validationError([
@@ -195,5 +199,8 @@ export const contactKindConfig = (
 /** A method as a notification target, or null when its service is not set up (any more). */
 export const contactTarget = (m: ContactMethod, services: ContactServices): Target | null => {
   const kc = contactKindConfig(m.address, services);
-  return kc ? { kind: kc.kind, config: kc.config, workspace_id: m.workspace_id } : null;
+  if (!kc) return null;
+  // Only ntfy's server is the user's; the other kinds go to the deployment's service address.
+  const operator_address = m.type === 'sms' || m.type === 'telegram' || m.type === 'pushover';
+  return { kind: kc.kind, config: kc.config, workspace_id: m.workspace_id, operator_address };
 };

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { AppError, digestsEqual, hashSecret, validationError } from '@lookout/shared';
 import type { OutgoingMessage } from '../routing/notifications.js';
 import type { Workspace } from '../types.js';
+import { takeCodeAllowance } from './code-limits.js';
 import type { ContactMethod, ContactMethodStore } from './contact-method-store.js';
 
 /**
@@ -20,7 +21,9 @@ const codeHash = (methodId: string, code: string) => hashSecret(`contact-method:
 
 /**
  * A new verification code for the method, stored (hashed) before it is sent; returns the code, to
- * send through the method and nowhere else. Refused (429) within `RESEND_AFTER_MS` of the last one.
+ * send through the method and nowhere else. Refused (429) within `RESEND_AFTER_MS` of the last one,
+ * and beyond the limits per destination, user and workspace (code-limits.ts), which deleting and
+ * adding a method again does not reset.
  */
 export const newVerificationCode = async (
   store: ContactMethodStore,
@@ -39,6 +42,7 @@ export const newVerificationCode = async (
       },
     );
   }
+  await takeCodeAllowance(store, method.workspace_id, method.user_id, method.address, now);
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const next: ContactMethod = {
     ...method,

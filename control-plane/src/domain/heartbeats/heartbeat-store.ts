@@ -1,5 +1,10 @@
 import type { Actor, Alert, Heartbeat, HeartbeatState, Page, PageQuery, Ping } from '../types.js';
 
+export interface HeartbeatQuery extends PageQuery {
+  /** Case-insensitive substring of display_name or slug (pickers search the whole set through it). */
+  search?: string | undefined;
+}
+
 export interface HeartbeatStep {
   workspace_id: string;
   id: string;
@@ -30,7 +35,7 @@ export interface HeartbeatStore {
   findHeartbeatBySlug(workspaceId: string, slug: string): Promise<Heartbeat | null>;
   /** How many heartbeats the workspace has (the plan's cap). */
   countHeartbeats(workspaceId: string): Promise<number>;
-  listHeartbeats(workspaceId: string, query: PageQuery): Promise<Page<Heartbeat>>;
+  listHeartbeats(workspaceId: string, query: HeartbeatQuery): Promise<Page<Heartbeat>>;
   /**
    * Compare-and-set on `version`. Leaves what pings and the deadline job own (state, last ping, run,
    * alert) as stored, and makes the heartbeat due at `next.updated_at` so the job re-evaluates it

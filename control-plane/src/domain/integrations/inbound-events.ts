@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Alert } from '../types.js';
-import { nameText, oneLine, parseOrThrow } from '../validation.js';
+import { freeText, nameText, oneLine, parseOrThrow } from '../validation.js';
 
 /**
  * Inbound alert payloads → domain events. Pure: each parser validates one tool's payload (422 naming
@@ -113,7 +113,7 @@ const severityOf = (raw: string | undefined, fallback: Alert['severity'] = 'crit
 
 export const webhookBody = z.strictObject({
   title: nameText(TITLE_MAX),
-  description: z.string().max(DESCRIPTION_MAX).nullable().optional(),
+  description: freeText(DESCRIPTION_MAX, 'many').nullable().optional(),
   severity: z.enum(['critical', 'warning', 'info']).optional(),
   dedup_key: z.string().min(1).max(DEDUP_KEY_MAX).optional(),
 });

@@ -14,7 +14,11 @@ export interface ChannelKind {
   label: string;
   /** The channel's `config`: a strict object in the service's own words. */
   config: z.ZodObject;
-  /** Write-only fields: stored sealed, shown as their last four characters, kept when a PATCH omits them. */
+  /**
+   * Write-only fields: stored sealed, shown as their last four characters, kept when a PATCH omits
+   * them. `field.*` names a record field each of whose values is one (a webhook's headers: the names
+   * shown, each value as its hint).
+   */
   secrets: readonly string[];
   follows: readonly FollowEvent[];
 }
@@ -64,14 +68,33 @@ export const openSecret = (box: SecretBox, workspaceId: string, field: string, v
 export const shownSecret = (v: unknown): string =>
   isStored(v) ? v.hint : typeof v === 'string' ? secretHint(v) : '••••';
 
+/** The record field a `field.*` secret names (each of its values a secret), or null for a plain field. */
+export const secretRecord = (secret: string): string | null =>
+  secret.endsWith('.*') ? secret.slice(0, -2) : null;
+
+const mapValues = (v: unknown, fn: (x: unknown) => unknown) =>
+  v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fn(x)])) : v;
+
+/** The config with every secret replaced by `fn` of it (each value of a `field.*` record). */
+export const mapSecrets = (
+  kind: Pick<ChannelKind, 'secrets'> | undefined,
+  config: Record<string, unknown>,
+  fn: (field: string, v: unknown) => unknown,
+): Record<string, unknown> => {
+  const out = { ...config };
+  for (const s of kind?.secrets ?? []) {
+    const rec = secretRecord(s);
+    if (rec) {
+      if (rec in out) out[rec] = mapValues(out[rec], (x) => fn(rec, x));
+    } else if (s in out) out[s] = fn(s, out[s]);
+  }
+  return out;
+};
+
 /** The config with every secret field opened, for sending. Throws when one cannot be opened. */
 export const openConfig = (
   box: SecretBox,
   kind: Pick<ChannelKind, 'secrets'> | undefined,
   workspaceId: string,
   config: Record<string, unknown>,
-): Record<string, unknown> => {
-  const out = { ...config };
-  for (const f of kind?.secrets ?? []) if (f in out) out[f] = openSecret(box, workspaceId, f, out[f]);
-  return out;
-};
+): Record<string, unknown> => mapSecrets(kind, config, (f, v) => openSecret(box, workspaceId, f, v));

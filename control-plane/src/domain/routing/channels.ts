@@ -1,8 +1,16 @@
 import { AppError, newId, randomToken, validationError } from '@lookout/shared';
 import { z } from 'zod';
+import { isPrivateLiteralUrl, NOT_ALLOWED_DESTINATION } from '../destinations.js';
 import type { ChannelConfig, NotificationChannel } from '../types.js';
 import { nameText, parseOrThrow } from '../validation.js';
-import { type ChannelKinds, sealSecret, shownSecret } from './channel-kinds.js';
+import {
+  type ChannelKinds,
+  mapSecrets,
+  openSecret,
+  sealSecret,
+  secretRecord,
+  shownSecret,
+} from './channel-kinds.js';
 import type { SecretBox } from './mail-settings.js';
 import type { RoutingStore } from './routing-store.js';
 
@@ -10,6 +18,8 @@ import type { RoutingStore } from './routing-store.js';
 export interface ChannelRules {
   kinds: ChannelKinds;
   box: SecretBox;
+  /** Refuse addresses that are private or loopback IP literals (destinations.ts). */
+  blockPrivate?: boolean;
 }
 
 const envelope = (kinds: ChannelKinds) =>
@@ -36,9 +46,13 @@ export const channelBodyDoc = (kinds: ChannelKinds) => {
   return z.discriminatedUnion('type', [first!, ...rest]);
 };
 
+/** A field naming where the channel sends to. */
+const isAddress = (f: string) => f === 'url' || f.endsWith('_url');
+
 /**
  * Parses `config` with its kind's schema and seals the secrets in it. With `existing` (a PATCH), a
- * secret left out — or sent back as the hint the API showed — keeps its stored value.
+ * secret left out — or sent back as the hint the API showed — keeps its stored value (a `field.*`
+ * record: left out whole, or value by value).
  */
 const parseConfig = (
   rules: ChannelRules,
@@ -52,9 +66,10 @@ const parseConfig = (
   const given = { ...config };
   const kept: Record<string, unknown> = {};
   if (existing) {
-    for (const f of kind.secrets) {
+    for (const s of kind.secrets) {
+      const f = secretRecord(s) ?? s;
       if (!(f in existing)) continue;
-      if (given[f] === undefined || given[f] === shownSecret(existing[f])) {
+      if (given[f] === undefined || (f === s && given[f] === shownSecret(existing[f]))) {
         delete given[f];
         kept[f] = existing[f];
       }
@@ -69,21 +84,62 @@ const parseConfig = (
     string,
     unknown
   >;
-  // A kept secret goes only where it went before: a new address needs it entered again, so a write-only
-  // token cannot be pointed at a server that would read it.
-  const moved = Object.keys(parsed).filter(
-    (f) => f.endsWith('_url') && !kind.secrets.includes(f) && existing && parsed[f] !== existing[f],
-  );
-  if (moved.length > 0 && Object.keys(kept).length > 0)
+  for (const f of Object.keys(kept)) delete parsed[f];
+  if (rules.blockPrivate) {
+    const refused = Object.keys(parsed).filter(
+      (f) => isAddress(f) && typeof parsed[f] === 'string' && isPrivateLiteralUrl(parsed[f] as string),
+    );
+    if (refused.length > 0)
+      throw validationError(refused.map((f) => ({ field: `config.${f}`, message: NOT_ALLOWED_DESTINATION })));
+  }
+  // Addresses changed (before secrets are sealed). A kept secret goes only where it went before: a new
+  // address needs it entered again, so a write-only token cannot be pointed at a server that would read it.
+  const before = (f: string) => {
+    try {
+      return kind.secrets.includes(f) ? openSecret(rules.box, workspaceId, f, existing?.[f]) : existing?.[f];
+    } catch {
+      return undefined;
+    }
+  };
+  const moved = existing
+    ? Object.keys(parsed).filter(
+        (f) => isAddress(f) && typeof parsed[f] === 'string' && parsed[f] !== before(f),
+      )
+    : [];
+  // What keeps a stored secret, by the name the API would give it (`config.<name>`).
+  const keptNames: string[] = [];
+  for (const s of kind.secrets) {
+    const rec = secretRecord(s);
+    if (rec === null) {
+      if (s in kept) keptNames.push(s);
+      else if (typeof parsed[s] === 'string')
+        parsed[s] = sealSecret(rules.box, workspaceId, s, parsed[s] as string);
+      continue;
+    }
+    if (rec in kept) {
+      keptNames.push(...Object.keys((kept[rec] ?? {}) as object).map((n) => `${rec}.${n}`));
+      continue;
+    }
+    const values = parsed[rec];
+    if (!values || typeof values !== 'object') continue;
+    const stored = (existing?.[rec] ?? {}) as Record<string, unknown>;
+    parsed[rec] = Object.fromEntries(
+      Object.entries(values).map(([n, v]) => {
+        if (Object.hasOwn(stored, n) && v === shownSecret(stored[n])) {
+          keptNames.push(`${rec}.${n}`);
+          return [n, stored[n]];
+        }
+        return [n, typeof v === 'string' ? sealSecret(rules.box, workspaceId, rec, v) : v];
+      }),
+    );
+  }
+  if (moved.length > 0 && keptNames.length > 0)
     throw validationError(
-      Object.keys(kept).map((f) => ({
+      keptNames.map((f) => ({
         field: `config.${f}`,
         message: `must be entered again when ${moved.map((m) => `config.${m}`).join(' and ')} changes`,
       })),
     );
-  for (const f of kind.secrets) {
-    if (typeof parsed[f] === 'string') parsed[f] = sealSecret(rules.box, workspaceId, f, parsed[f] as string);
-  }
   return { type, ...parsed, ...kept };
 };
 
@@ -137,8 +193,7 @@ export const updateChannel = async (
 /** The config as the API shows it: secrets replaced by their hints (at most the last four characters). */
 export const shownConfig = (kinds: ChannelKinds, c: NotificationChannel): Record<string, unknown> => {
   const { type: _t, ...config } = c.config;
-  for (const f of kinds[c.type]?.secrets ?? []) if (f in config) config[f] = shownSecret(config[f]);
-  return config;
+  return mapSecrets(kinds[c.type], config, (_f, v) => shownSecret(v));
 };
 
 export const deleteChannel = async (store: RoutingStore, workspaceId: string, id: string) => {

@@ -12,6 +12,11 @@ export interface Target {
   workspace_id?: string | undefined;
   /** Webhooks: the HMAC signing secret. */
   signing_secret?: string | null;
+  /**
+   * The address it is sent to is the operator's configuration (a contact method's Twilio, Telegram
+   * or Pushover API URL), not a user's: the guard against private destinations does not apply.
+   */
+  operator_address?: boolean;
 }
 
 /** What a notification is about: an alert raised (an escalation step), acknowledged or resolved, or a test. */

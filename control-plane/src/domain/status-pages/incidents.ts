@@ -1,6 +1,6 @@
 import { AppError, type FieldProblem, newId } from '@lookout/shared';
 import { z } from 'zod';
-import { nameText, parseOrThrow, throwIfProblems } from '../validation.js';
+import { freeText, nameText, parseOrThrow, throwIfProblems } from '../validation.js';
 import {
   COMPONENT_STATUSES,
   type ComponentStatus,
@@ -14,7 +14,7 @@ import { loadStatusPage } from './status-pages.js';
 import type { IncidentMailEvent } from './subscriber-store.js';
 import { mailEventOf } from './subscribers.js';
 
-const message = z.string().trim().min(1).max(10_000);
+const message = freeText(10_000, 'many').trim().min(1);
 const affected = z.record(z.string(), z.enum(COMPONENT_STATUSES));
 
 export const createIncidentBody = z.strictObject({
@@ -36,7 +36,7 @@ export const incidentUpdateBody = z.strictObject({
 export const editIncidentBody = z.strictObject({
   title: nameText(200).optional(),
   /** Markdown, on a resolved incident (null removes it); rendered safely on the page. */
-  postmortem: z.string().max(100_000).nullable().optional(),
+  postmortem: freeText(100_000, 'many').nullable().optional(),
 });
 
 const componentProblems = (page: StatusPage, components: Record<string, ComponentStatus> | undefined) => {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
 import { hashPassword } from '../tenancy/passwords.js';
-import { nameText, problemsIn, throwIfProblems, uuid } from '../validation.js';
+import { freeText, nameText, problemsIn, throwIfProblems, uuid } from '../validation.js';
 import { freshProof } from './custom-domain-proof.js';
 import {
   COMPONENT_STATUSES,
@@ -34,7 +34,7 @@ const componentBody = z.strictObject({
   /** Keeps a component (and its history and incident links) across an edit; omitted: a new one. */
   id: uuid().optional(),
   name: nameText(200),
-  description: z.string().max(1000).nullable().optional(),
+  description: freeText(1000, 'one').nullable().optional(),
   group: nameText(100).nullable().optional(),
   monitor_id: uuid().nullable().optional(),
   heartbeat_id: uuid().nullable().optional(),

@@ -9,7 +9,7 @@ import {
 import type { OAuthRecord, OAuthStore } from '../../domain/access/oauth-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Workspace } from '../../domain/types.js';
-import { NAME_PATTERN } from '../../domain/validation.js';
+import { hasVisible, NAME_PATTERN } from '../../domain/validation.js';
 import { MCP_PATH } from './hosted-paths.js';
 
 /**
@@ -150,6 +150,8 @@ const registrationPolicy: Configuration['extraClientMetadata'] = {
         throw new errors.InvalidClientMetadata(
           'client_name must be one line without control or bidirectional formatting characters',
         );
+      if (typeof value === 'string' && !hasVisible(value))
+        throw new errors.InvalidClientMetadata('client_name must have at least one visible character');
       return;
     }
     const body = ctx.oidc.body as Record<string, unknown> | undefined;

@@ -35,7 +35,11 @@ export const channelRoutes = ({
   config,
 }: RouteDeps<RoutingStore & AlertStore & MailSettingsStore>) => {
   const dispatcher = dispatcherFromConfig(config, clock, store);
-  const rules: ChannelRules = { kinds: CHANNEL_KINDS, box: createSecretBox(config.encryption_key) };
+  const rules: ChannelRules = {
+    kinds: CHANNEL_KINDS,
+    box: createSecretBox(config.encryption_key),
+    blockPrivate: !config.notify_allow_private,
+  };
   const load = async (auth: Authed, id: string | undefined) => {
     const c = await store.getChannel(auth.workspace.id, idOf(id));
     if (!c) throw new AppError('not_found', 'Notification channel not found.');

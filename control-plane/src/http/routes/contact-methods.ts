@@ -19,6 +19,7 @@ import {
   verifyContactMethod,
 } from '../../domain/contacts/verification-codes.js';
 import type { MailSettingsStore } from '../../domain/routing/mail-settings-store.js';
+import type { Attempt } from '../../domain/routing/notifications.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { contactServicesFromConfig } from '../../notify/contact-services.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
@@ -27,6 +28,17 @@ import { contactMethodJson, contactMethodResponse, time } from '../serialize.js'
 import { idOf } from './query.js';
 
 const TAG = 'Contact methods';
+
+/**
+ * A service's answer as a non-admin sees it: the status, never the body (in `response` or quoted in
+ * `error`), so that a destination a user names cannot be read through Lookout.
+ */
+const withoutAnswer = (
+  r: Pick<Attempt, 'ok' | 'status_code' | 'error' | 'response'>,
+): Pick<Attempt, 'error' | 'response'> => ({
+  error: r.status_code !== null ? (r.ok ? null : `The service answered HTTP ${r.status_code}.`) : r.error,
+  response: null,
+});
 const METHOD_TYPES = ['email', 'sms', 'telegram', 'ntfy', 'pushover'] as const;
 
 /**
@@ -74,7 +86,17 @@ export const contactMethodRoutes = ({
         422: 'Invalid fields, or the type is not set up here',
       },
       async handler({ auth, body }) {
-        const m = await createContactMethod(store, services, auth.workspace.id, auth.user, body, clock.now());
+        const m = await createContactMethod(
+          store,
+          services,
+          auth.workspace.id,
+          auth.user,
+          body,
+          clock.now(),
+          {
+            blockPrivate: !config.notify_allow_private,
+          },
+        );
         return contactMethodJson(m);
       },
     }),
@@ -100,13 +122,19 @@ export const contactMethodRoutes = ({
         sent: z.boolean(),
         status_code: z.number().int().nullable(),
         error: z.string().nullable(),
-        response: z.string().nullable().describe("The start of the service's answer (its body)."),
+        response: z
+          .string()
+          .nullable()
+          .describe("The start of the service's answer (its body), to admins only; null for other roles."),
         code_expires_at: time.nullable(),
         contact_method: contactMethodResponse,
       }),
       summary:
-        'Send a test message carrying a 6-digit verification code through the method, once (no retries), and report the service’s answer. The code works for 15 minutes and 5 tries; a new one can be asked for after a minute.',
-      responses: { 404: 'No such contact method of yours', 429: 'A code was sent less than a minute ago' },
+        'Send a test message carrying a 6-digit verification code through the method, once (no retries), and report the service’s answer (its status; its body to admins only). The code works for 15 minutes and 5 tries; a new one can be asked for after a minute.',
+      responses: {
+        404: 'No such contact method of yours',
+        429: 'A code was sent less than a minute ago, or too many to this destination, by you or in this workspace (3, 5 and 50 an hour; 10, 20 and 200 a day)',
+      },
       async handler({ auth, params }) {
         const m = await getOwnContactMethod(store, auth.workspace.id, auth.user.id, idOf(params.id));
         const target = contactTarget(m, services);
@@ -128,11 +156,12 @@ export const contactMethodRoutes = ({
             };
         // Not sent: the code is forgotten, so another can be asked for at once.
         const now = result.ok ? method : await forgetCode(store, method);
+        const shown = auth.user.role === 'admin' ? result : withoutAnswer(result);
         return {
           sent: result.ok,
           status_code: result.status_code,
-          error: result.error,
-          response: result.response ?? null,
+          error: shown.error,
+          response: shown.response ?? null,
           code_expires_at: result.ok ? (method.verification?.expires_at.toISOString() ?? null) : null,
           contact_method: contactMethodJson(now),
         };

@@ -66,10 +66,14 @@ export const heartbeatRoutes = ({
       path: '/heartbeats',
       tag: 'Heartbeats',
       response: page(heartbeatResponse),
-      summary: 'List heartbeats, newest first, with their state and last ping.',
-      query: z.strictObject(pageQuery),
+      summary:
+        'List heartbeats, newest first, with their state and last ping; search with `q` (a case-insensitive part of the name or the slug).',
+      query: z.strictObject({
+        ...pageQuery,
+        q: z.string().min(1).max(200).optional().describe('A case-insensitive part of the name or the slug.'),
+      }),
       async handler({ auth, query }) {
-        const page = await store.listHeartbeats(auth.workspace.id, query);
+        const page = await store.listHeartbeats(auth.workspace.id, { ...query, search: query.q });
         return {
           data: await Promise.all(page.data.map((h) => json(auth, h))),
           next_cursor: page.next_cursor,

@@ -151,16 +151,31 @@ export const monitorRoutes = ({
       tag: 'Monitors',
       response: page(monitorResponse),
       summary:
-        'List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`.',
+        'List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target).',
       query: z.strictObject({
         ...pageQuery,
         monitor_type: z.enum(MONITOR_TYPES).optional(),
         paused: boolParam.optional(),
-        search: z.string().min(1).max(200).optional(),
+        q: z
+          .string()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe('A case-insensitive part of the name or the target.'),
+        search: z
+          .string()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe('The older name of `q` (`q` wins when both are given).'),
         status: statusParam.optional(),
       }),
-      async handler({ auth, query }) {
-        const page = await store.listMonitorsWithStatus(auth.workspace.id, query, clock.now());
+      async handler({ auth, query: { q, ...query } }) {
+        const page = await store.listMonitorsWithStatus(
+          auth.workspace.id,
+          { ...query, search: q ?? query.search },
+          clock.now(),
+        );
         return {
           data: page.data.map((m) => monitorJson(m, auth.user.role, m)),
           next_cursor: page.next_cursor,

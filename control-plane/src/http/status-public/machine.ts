@@ -155,6 +155,18 @@ export const summaryJson = (view: StatusView, url: string) =>
     status: view.status,
   });
 
+/**
+ * Characters XML 1.0 does not allow (C0 controls but tab and line breaks, lone surrogates, U+FFFE and
+ * U+FFFF) and the C1 controls it discourages. Input refuses them (freeText and nameText in
+ * domain/validation.ts); a feed or badge drops any that are stored anyway (older data, a direct write),
+ * since one of them makes the whole document unreadable to every feed reader.
+ */
+const NOT_XML = /[^\t\n\r\u0020-\u007e\u00a0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+/** A feed or badge document with no character a parser refuses. */
+export const xmlSafe = (doc: string) => doc.replace(NOT_XML, '');
+export const atomFeed = (view: StatusView, url: string) => xmlSafe(atomDocument(view, url));
+export const rssFeed = (view: StatusView, url: string) => xmlSafe(rssDocument(view, url));
+
 /** Every incident the page lists (open, then recent), newest first. */
 const feedIncidents = (view: StatusView) =>
   [...view.active, ...view.history].sort((a, b) => b.updated_at.getTime() - a.updated_at.getTime());
@@ -167,7 +179,7 @@ const updatesHtml = (i: Incident) =>
     )
     .join('');
 
-export const atomFeed = (view: StatusView, url: string) => {
+const atomDocument = (view: StatusView, url: string) => {
   const items = feedIncidents(view);
   const updated = items[0]?.updated_at ?? view.page.updated_at;
   const entries = items
@@ -187,7 +199,7 @@ export const atomFeed = (view: StatusView, url: string) => {
   )}"/><link rel="self" type="application/atom+xml" href="${esc(`${url}/feed.atom`)}"/>${entries}</feed>`;
 };
 
-export const rssFeed = (view: StatusView, url: string) => {
+const rssDocument = (view: StatusView, url: string) => {
   const items = feedIncidents(view)
     .map(
       (i) =>
@@ -213,7 +225,7 @@ const COLOUR: Record<LiveStatus, string> = {
 };
 
 /** A flat two-part badge (label | value), widths estimated from the text (about 6.5 px a character at 11 px). */
-export const badgeSvg = (label: string, value: string, colour: string) => {
+const badgeDocument = (label: string, value: string, colour: string) => {
   const w = (s: string) => Math.round(s.length * 6.5 + 12);
   const lw = w(label);
   const vw = w(value);
@@ -224,6 +236,9 @@ export const badgeSvg = (label: string, value: string, colour: string) => {
     lw / 2
   }" y="14">${esc(label)}</text><text x="${lw + vw / 2}" y="14">${esc(value)}</text></g></svg>`;
 };
+
+export const badgeSvg = (label: string, value: string, colour: string) =>
+  xmlSafe(badgeDocument(label, value, colour));
 
 const INDICATOR_COLOUR = {
   none: '#1f9d55',

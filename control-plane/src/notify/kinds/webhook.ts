@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defaultClassify } from '../http-client.js';
-import { defineNotifier, JSON_HEADERS, json, sendCalls, urlLabel } from '../notifier.js';
+import { defineNotifier, JSON_HEADERS, json, originLabel, sendCalls } from '../notifier.js';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../webhook.js';
 import { httpUrl } from './fields.js';
 
@@ -26,16 +26,22 @@ export default defineNotifier({
   label: 'Webhook',
   docs: ['docs/architecture.md#notifications'],
   config: z.strictObject({
-    url: httpUrl.describe('Where the JSON is POSTed.'),
+    url: httpUrl.describe(
+      'Where the JSON is POSTed. Write-only: shown as its origin and last four characters.',
+    ),
     headers: z
       .record(headerName, z.string().max(1024))
       .refine((h) => Object.keys(h).length <= 20, 'must have at most 20 headers')
       .default({})
-      .describe('Extra request headers.'),
+      .describe(
+        'Extra request headers. Their values are write-only: each shown as its last four characters; sent back so, it is kept.',
+      ),
   }),
-  secrets: [],
+  // The URL may carry a token (`?token=`, a secret path) and headers credentials: write-only, like
+  // every other kind's secrets.
+  secrets: ['url', 'headers.*'],
   follows: ['acknowledged', 'resolved'],
-  describe: (c) => urlLabel(c.url),
+  describe: (c) => originLabel(c.url),
   render: (c, m) => ({ url: c.url, headers: c.headers, body: json(m.payload) }),
   async send(_c, r, ctx) {
     const headers: Record<string, string> = {

@@ -72,6 +72,8 @@ export const collectionsOf = (db: Db) => {
     ackLinks: c('ack_links'),
     /** Users' contact methods (domain/contacts/contact-method-store.ts). */
     contactMethods: c('contact_methods'),
+    /** Verification codes sent per destination, user and workspace and window; `_id` is the counter's key. */
+    codeSendCounters: c('code_send_counters'),
     /** Workspace ping keys for slug pings; `_id` is the workspace id. */
     pingKeys: c('ping_keys'),
     subscribers: c('status_subscribers'),
@@ -127,6 +129,9 @@ export const fromDoc = <T>(doc: Document | null): T | null => {
 };
 
 export const fromDocs = <T>(docs: Document[]): T[] => docs.map((d) => fromDoc<T>(d)!);
+
+/** `s` as a regular expression matching it literally (a case-insensitive search). */
+export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export const isDuplicate = (e: unknown) => e instanceof MongoServerError && e.code === 11000;
 

@@ -9,6 +9,7 @@ import {
   type Doc,
   deleteRecord,
   editRecord,
+  escapeRegex,
   fromDoc,
   fromDocs,
   type IndexDecl,
@@ -232,7 +233,12 @@ export const mongoHeartbeats = (ctx: MongoContext): HeartbeatStore => {
       return heartbeats.countDocuments({ workspace_id: workspaceId });
     },
     async listHeartbeats(workspaceId, q) {
-      return page<Heartbeat>(heartbeats, { workspace_id: workspaceId }, q);
+      const f: Document = { workspace_id: workspaceId };
+      if (q.search) {
+        const re = new RegExp(escapeRegex(q.search), 'i');
+        f.$or = [{ display_name: re }, { slug: re }];
+      }
+      return page<Heartbeat>(heartbeats, f, q);
     },
     async updateHeartbeat(next, expectedVersion) {
       // What pings and the deadline job own is left as stored; an edit makes the heartbeat due now, so

@@ -9,9 +9,7 @@ import {
 } from '../../domain/monitors/monitor-status.js';
 import { dashboardWindows, percent } from '../../domain/results/uptime.js';
 import { decodeCursor, toPage } from '../cursor.js';
-import { fromDoc, type MongoContext } from './db.js';
-
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { escapeRegex, fromDoc, type MongoContext } from './db.js';
 
 /**
  * The checks summary, joined per monitor of a page (after its $limit, so only the page's monitors):

@@ -12,6 +12,7 @@ import {
   deleteRecord,
   deleteSome,
   editRecord,
+  escapeRegex,
   fromDoc,
   fromDocs,
   type IndexDecl,
@@ -96,8 +97,6 @@ export const seedMonitorCounts = async (col: Collections) => {
     { ordered: false },
   );
 };
-
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Monitors, the feed and location states. Every monitor write appends to the feed in its

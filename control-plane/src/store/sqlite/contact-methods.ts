@@ -59,7 +59,13 @@ const record = ({
 });
 
 /** Users' contact methods in SQLite; an update is compare-and-set on `version`. */
-export const sqliteContactMethods = ({ st, one, many }: SqliteContext): ContactMethodStore => ({
+/**
+ * At most this many ended counters are deleted per code asked for: far more than end between two
+ * codes, so the table stays small without one request paying for a backlog.
+ */
+const PRUNE_BATCH = 200;
+
+export const sqliteContactMethods = ({ st, one, many, immediate }: SqliteContext): ContactMethodStore => ({
   async listContactMethods(workspaceId, userId) {
     return many<Flat>(
       contactMethods,
@@ -104,5 +110,27 @@ export const sqliteContactMethods = ({ st, one, many }: SqliteContext): ContactM
   async deleteUserContactMethods(workspaceId, userId) {
     return st('DELETE FROM contact_methods WHERE workspace_id = ? AND user_id = ?').run(workspaceId, userId)
       .changes;
+  },
+  // One IMMEDIATE transaction: read every counter, then take from all or none (processes sharing the
+  // file take turns).
+  async takeSendAllowance(allowances, now) {
+    return immediate(() => {
+      st(
+        `DELETE FROM code_send_counters WHERE key IN
+           (SELECT key FROM code_send_counters WHERE expires_at <= ? LIMIT ${PRUNE_BATCH})`,
+      ).run(now.getTime());
+      for (const a of allowances) {
+        const row = st('SELECT n FROM code_send_counters WHERE key = ?').get(a.key) as
+          | { n: number }
+          | undefined;
+        if ((row?.n ?? 0) >= a.limit) return a;
+      }
+      for (const a of allowances)
+        st(
+          `INSERT INTO code_send_counters (key, n, expires_at) VALUES (?, 1, ?)
+             ON CONFLICT (key) DO UPDATE SET n = n + 1`,
+        ).run(a.key, a.expires_at.getTime());
+      return null;
+    });
   },
 });

@@ -116,7 +116,13 @@ export const sqliteHeartbeats = (
       ).n;
     },
     async listHeartbeats(workspaceId, q) {
-      return page<Heartbeat>(heartbeats, ['workspace_id = ?'], [workspaceId], q);
+      const where = ['workspace_id = ?'];
+      const params: unknown[] = [workspaceId];
+      if (q.search) {
+        where.push("(instr(fold_case(display_name), ?) > 0 OR instr(coalesce(slug, ''), ?) > 0)");
+        params.push(q.search.toLowerCase(), q.search.toLowerCase());
+      }
+      return page<Heartbeat>(heartbeats, where, params, q);
     },
     async updateHeartbeat(next, expectedVersion) {
       // State, last ping, deadline, run and alert belong to pings and the deadline job, not to edits;

@@ -227,7 +227,7 @@ export const sqliteMonitorStatus = (
         params.push(q.paused ? 1 : 0);
       }
       if (q.search) {
-        where.push('(instr(lower(m.display_name), ?) > 0 OR instr(lower(m.url), ?) > 0)');
+        where.push('(instr(fold_case(m.display_name), ?) > 0 OR instr(fold_case(m.url), ?) > 0)');
         params.push(q.search.toLowerCase(), q.search.toLowerCase());
       }
       const cur = decodeCursor(q.cursor);

@@ -78,7 +78,7 @@ export const sqliteMonitors = (
         params.push(q.paused ? 1 : 0);
       }
       if (q.search) {
-        where.push('(instr(lower(display_name), ?) > 0 OR instr(lower(url), ?) > 0)');
+        where.push('(instr(fold_case(display_name), ?) > 0 OR instr(fold_case(url), ?) > 0)');
         params.push(q.search.toLowerCase(), q.search.toLowerCase());
       }
       return page<Monitor>(monitors, where, params, q);

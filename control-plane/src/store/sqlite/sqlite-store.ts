@@ -101,6 +101,10 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
   db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
   // Temporary tables and sorts in memory: the flush's chunk table (rollups.ts), a few thousand rows.
   db.pragma('temp_store = MEMORY');
+  // SQLite's lower() folds ASCII only; list searches (`q`) fold every letter, as MongoDB's /…/i does.
+  db.function('fold_case', { deterministic: true }, (s: unknown) =>
+    typeof s === 'string' ? s.toLowerCase() : s,
+  );
 
   const ctx = sqliteContext(db);
   const heartbeats = sqliteHeartbeats(ctx, { path: opts.path, busyTimeoutMs });

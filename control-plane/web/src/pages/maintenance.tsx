@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api, type Me, type Monitor } from '../api.js';
-import { type Heartbeat, type MaintenanceScope, type MaintenanceWindow, routingApi } from '../api-routing.js';
+import { useState } from 'preact/hooks';
+import type { Me } from '../api.js';
+import { type MaintenanceScope, type MaintenanceWindow, routingApi } from '../api-routing.js';
 import { formatDateTime } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox } from '../kit/error-box.js';
@@ -8,6 +8,7 @@ import { ErrorSummary } from '../kit/error-summary.js';
 import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
 import { FormActions } from '../kit/form-actions.js';
 import { ListBody, useList } from '../kit/paging.js';
+import { RecordName, RecordPicker } from '../kit/record-picker.js';
 import { AdminsOnly } from '../routing-ui.js';
 
 const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -33,8 +34,6 @@ const PHASE = {
 
 const WindowForm = (props: {
   initial?: MaintenanceWindow;
-  monitors: Monitor[];
-  heartbeats: Heartbeat[];
   onSubmit: (body: {
     name: string;
     scope_type: MaintenanceScope;
@@ -79,7 +78,6 @@ const WindowForm = (props: {
     }
   };
   const p = i ? `mw-${i.id}` : 'mw-new';
-  const targets = scope === 'monitor' ? props.monitors : props.heartbeats;
   return (
     <form class="create-form" onSubmit={submit} noValidate aria-label={i ? `Edit ${i.name}` : 'New window'}>
       <ErrorSummary problems={problems} />
@@ -111,22 +109,16 @@ const WindowForm = (props: {
         )}
       </Field>
       {scope !== 'workspace' && (
-        <Field
+        <RecordPicker
+          key={scope}
           id={`${p}-target`}
+          kind={scope}
           label={scope === 'monitor' ? 'Monitor' : 'Heartbeat'}
           problem={problems.scope_id}
-        >
-          {(a) => (
-            <select {...a} value={scopeId} disabled={!!i} onChange={(e) => setScopeId(e.currentTarget.value)}>
-              <option value="">Choose…</option>
-              {targets.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.display_name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+          value={scopeId}
+          disabled={!!i}
+          onChange={setScopeId}
+        />
       )}
       <TextField
         id={`${p}-starts`}
@@ -150,30 +142,20 @@ const WindowForm = (props: {
 /** `/routing/maintenance` (admins): plan windows (times in the browser's zone), edit, end early. */
 export const MaintenancePage = (props: { me: Me }) => {
   const admin = props.me.user.role === 'admin';
-  const [monitors, setMonitors] = useState<Monitor[]>([]);
-  const [heartbeats, setHeartbeats] = useState<Heartbeat[]>([]);
   const [editing, setEditing] = useState<MaintenanceWindow | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'end' | 'delete'; w: MaintenanceWindow } | null>(null);
   const { items: list, error, reload: load } = useList(() => routingApi.listMaintenanceWindows(), admin);
-  useEffect(() => {
-    if (!admin) return;
-    api.listMonitors({ status: '' }).then(
-      (p) => setMonitors(p.data),
-      () => {},
-    );
-    routingApi.listHeartbeats().then(
-      (p) => setHeartbeats(p.data),
-      () => {},
-    );
-  }, []);
   if (!admin) return <AdminsOnly title="Maintenance windows" />;
 
   const scopeText = (w: MaintenanceWindow) =>
-    w.scope_type === 'workspace'
-      ? 'Whole workspace'
-      : w.scope_type === 'monitor'
-        ? `Monitor: ${monitors.find((m) => m.id === w.scope_id)?.display_name ?? ''}`
-        : `Heartbeat: ${heartbeats.find((h) => h.id === w.scope_id)?.display_name ?? ''}`;
+    w.scope_type === 'workspace' ? (
+      'Whole workspace'
+    ) : (
+      <>
+        {w.scope_type === 'monitor' ? 'Monitor' : 'Heartbeat'}:{' '}
+        <RecordName kind={w.scope_type} id={w.scope_id} />
+      </>
+    );
 
   return (
     <section class="page">
@@ -186,8 +168,6 @@ export const MaintenancePage = (props: { me: Me }) => {
         <h2 id="mw-form-title">{editing ? `Edit ${editing.name}` : 'New window'}</h2>
         <WindowForm
           key={editing?.id ?? 'new'}
-          monitors={monitors}
-          heartbeats={heartbeats}
           {...(editing ? { initial: editing, onCancel: () => setEditing(null) } : {})}
           onSubmit={async (body) => {
             if (editing) {

@@ -17,6 +17,18 @@ const minutes = (v: string) => (v.trim() === '' ? undefined : Math.round(Number(
 /** The browser's own zone, the default for a new cron heartbeat. */
 const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
+/** The IANA zones this browser knows (UTC first), offered as the time zone field's suggestions. */
+let zones: string[] | null = null;
+const ianaZones = () => {
+  zones ??= [
+    'UTC',
+    ...(Intl as unknown as { supportedValuesOf(k: 'timeZone'): string[] })
+      .supportedValuesOf('timeZone')
+      .filter((z) => z !== 'UTC'),
+  ];
+  return zones;
+};
+
 /** Name, period or cron schedule (with its zone), grace, slug and policy: the create form and the edit form. */
 export const HeartbeatForm = (props: {
   initial?: Heartbeat;
@@ -109,10 +121,18 @@ export const HeartbeatForm = (props: {
             id={`${prefix}-timezone`}
             label="Time zone"
             problem={problems.timezone}
-            hint="IANA name, e.g. Europe/Berlin."
+            hint="Type to search the IANA names, e.g. Berlin or New_York."
+            list={`${prefix}-zones`}
+            autoComplete="off"
+            spellcheck={false}
             value={timezone}
             onValue={setTimezone}
           />
+          <datalist id={`${prefix}-zones`}>
+            {ianaZones().map((z) => (
+              <option key={z} value={z} />
+            ))}
+          </datalist>
         </>
       )}
       <TextField

@@ -13,23 +13,20 @@ import { LastPing, StateBadge } from './heartbeat-state.js';
 import { PingTable } from './ping-log.js';
 import { PingSnippets } from './ping-snippets.js';
 
-/** Admins see the slug form of the ping URL too (it holds the workspace's ping key, which only they see). */
-const SlugUrl = (props: { slug: string }) => {
+/**
+ * The slug form of a heartbeat's ping URL, for admins (it holds the workspace's ping key, which only
+ * they see); null without a slug, for others, or until read.
+ */
+const useSlugUrl = (slug: string | null, admin: boolean) => {
   const [template, setTemplate] = useState<string | null>(null);
   useEffect(() => {
+    if (!slug || !admin) return;
     routingApi.getPingKey().then(
       (k) => setTemplate(k.ping_url_template),
       () => setTemplate(null),
     );
-  }, []);
-  return template ? (
-    <CopyValue
-      label="Slug URL"
-      copyLabel="Copy slug URL"
-      value={template.replace('{slug}', props.slug)}
-      hint="By slug, with the workspace’s ping key (shown to admins only): /start, /fail and /{exit status} work after it too."
-    />
-  ) : null;
+  }, [slug, admin]);
+  return slug && admin && template ? template.replace('{slug}', slug) : null;
 };
 
 /** `/heartbeats/{uuid}`: its state, ping URL and snippets, the ping log; edit, pause, delete. */
@@ -44,6 +41,7 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  const slugUrl = useSlugUrl(h?.slug ?? null, props.me.user.role === 'admin');
 
   const load = async () => {
     try {
@@ -229,7 +227,14 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
       <section class="panel" aria-labelledby="ping-url-title">
         <h2 id="ping-url-title">Ping URL</h2>
         <CopyValue label="Ping URL" copyLabel="Copy ping URL" value={h.ping_url} />
-        {h.slug && props.me.user.role === 'admin' && <SlugUrl slug={h.slug} />}
+        {slugUrl && (
+          <CopyValue
+            label="Slug URL"
+            copyLabel="Copy slug URL"
+            value={slugUrl}
+            hint="By slug, with the workspace’s ping key (shown to admins only): /start, /fail and /{exit status} work after it too."
+          />
+        )}
       </section>
 
       <section class="panel flush" aria-labelledby="ping-log-title">
@@ -242,7 +247,7 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
         </ListBody>
         <ShowMore next={older} onMore={showOlder} label="Show older pings" />
       </section>
-      <PingSnippets h={h} />
+      <PingSnippets h={h} slugUrl={slugUrl} />
 
       {confirming && (
         <Confirm

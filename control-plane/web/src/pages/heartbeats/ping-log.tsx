@@ -1,5 +1,5 @@
 import type { Ping } from '../../api-routing.js';
-import { durationMs, formatDateTime } from '../../format.js';
+import { durationMs, formatDateTimeSeconds } from '../../format.js';
 
 const KIND: Record<Ping['kind'], string> = { success: 'Success', start: 'Start', fail: 'Failure' };
 
@@ -20,8 +20,8 @@ export const PingTable = (props: { pings: readonly Ping[] }) => (
     <tbody>
       {props.pings.map((p) => (
         <tr key={p.id}>
-          <th scope="row" title={`received ${formatDateTime(p.received_at)}`}>
-            {formatDateTime(p.at)}
+          <th scope="row" title={`received ${formatDateTimeSeconds(p.received_at)}`}>
+            {formatDateTimeSeconds(p.at)}
           </th>
           <td data-label="Kind">
             <span class={`kind kind-${p.kind}`}>{KIND[p.kind]}</span>

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Me, type Monitor } from '../../api.js';
-import { type Heartbeat, routingApi } from '../../api-routing.js';
+import type { Me } from '../../api.js';
 import {
   type ComponentBody,
   type ComponentStatus,
@@ -12,6 +11,7 @@ import {
 import { ErrorBox, Loading } from '../../kit/error-box.js';
 import { ErrorSummary } from '../../kit/error-summary.js';
 import { describedBy, Field, FieldNotes, type Problems, problemsOf, TextField } from '../../kit/field.js';
+import { RecordPicker } from '../../kit/record-picker.js';
 import { followLink, navigate } from '../../router.js';
 import { CustomDomainProof } from './custom-domain-proof.js';
 import { ComponentStatusOptions } from './status-words.js';
@@ -83,39 +83,6 @@ const componentProblems = (p: Problems, i: number) => {
   return out;
 };
 
-/**
- * A chosen monitor or heartbeat; the first 100 of each are offered (the API's page), and the current
- * one always, so that saving never drops a link to one beyond them.
- */
-const Choice = (props: {
-  id: string;
-  label: string;
-  value: string;
-  problem?: string | undefined;
-  items: { id: string; display_name: string }[];
-  onChange: (v: string) => void;
-}) => (
-  <Field
-    id={props.id}
-    label={props.label}
-    problem={props.problem && !props.value ? `Choose a ${props.label.toLowerCase()}.` : props.problem}
-  >
-    {(a) => (
-      <select {...a} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value)}>
-        <option value="">Choose…</option>
-        {props.value && !props.items.some((m) => m.id === props.value) && (
-          <option value={props.value}>The current {props.label.toLowerCase()}</option>
-        )}
-        {props.items.map((m) => (
-          <option key={m.id} value={m.id}>
-            {m.display_name}
-          </option>
-        ))}
-      </select>
-    )}
-  </Field>
-);
-
 /** `/status-pages/new` and `/status-pages/{id}/edit`: the page's settings and its ordered components. */
 export const StatusPageEditor = (props: { me: Me; id?: string }) => {
   const editing = props.id !== undefined;
@@ -130,22 +97,10 @@ export const StatusPageEditor = (props: { me: Me; id?: string }) => {
   const [accent, setAccent] = useState('');
   const [autoDraft, setAutoDraft] = useState(false);
   const [components, setComponents] = useState<ComponentDraft[]>([]);
-  const [monitors, setMonitors] = useState<Monitor[]>([]);
-  const [heartbeats, setHeartbeats] = useState<Heartbeat[]>([]);
   const [problems, setProblems] = useState<Problems>({});
   const [loadError, setLoadError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    api.listMonitors({ status: '' }).then(
-      (p) => setMonitors(p.data),
-      () => {},
-    );
-    routingApi.listHeartbeats().then(
-      (p) => setHeartbeats(p.data),
-      () => {},
-    );
-  }, []);
   useEffect(() => {
     if (!props.id) return;
     statusApi.get(props.id).then(
@@ -418,22 +373,22 @@ export const StatusPageEditor = (props: { me: Me; id?: string }) => {
                         )}
                       </Field>
                       {c.source === 'monitor' && (
-                        <Choice
+                        <RecordPicker
                           id={`${id}-monitor`}
+                          kind="monitor"
                           label="Monitor"
                           value={c.monitor_id}
                           problem={p.monitor_id}
-                          items={monitors}
                           onChange={(v) => edit(i, { monitor_id: v })}
                         />
                       )}
                       {c.source === 'heartbeat' && (
-                        <Choice
+                        <RecordPicker
                           id={`${id}-heartbeat`}
+                          kind="heartbeat"
                           label="Heartbeat"
                           value={c.heartbeat_id}
                           problem={p.heartbeat_id}
-                          items={heartbeats}
                           onChange={(v) => edit(i, { heartbeat_id: v })}
                         />
                       )}

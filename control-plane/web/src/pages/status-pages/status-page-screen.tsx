@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api, type Me, type Monitor } from '../../api.js';
-import { type Heartbeat, routingApi } from '../../api-routing.js';
+import { useState } from 'preact/hooks';
+import type { Me } from '../../api.js';
 import { type Incident, type StatusPage, statusApi } from '../../api-status.js';
 import { Confirm } from '../../kit/confirm.js';
 import { ErrorBox, Loading } from '../../kit/error-box.js';
 import { Empty, ListBody, ShowMore } from '../../kit/paging.js';
+import { RecordName } from '../../kit/record-picker.js';
 import { usePoll } from '../../poll.js';
 import { followLink, navigate } from '../../router.js';
 import { DomainBadge } from './custom-domain-proof.js';
@@ -25,8 +25,6 @@ export const StatusPageScreen = (props: { me: Me; id: string }) => {
   const [error, setError] = useState<string | null>(null);
   const [reporting, setReporting] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const [monitors, setMonitors] = useState<Monitor[]>([]);
-  const [heartbeats, setHeartbeats] = useState<Heartbeat[]>([]);
 
   const load = async (all = !expanded) => {
     try {
@@ -46,16 +44,6 @@ export const StatusPageScreen = (props: { me: Me; id: string }) => {
     }
   };
   usePoll(() => load(), [props.id, expanded]);
-  useEffect(() => {
-    api.listMonitors({ status: '' }).then(
-      (p) => setMonitors(p.data),
-      () => {},
-    );
-    routingApi.listHeartbeats().then(
-      (p) => setHeartbeats(p.data),
-      () => {},
-    );
-  }, []);
   const showOlder = async () => {
     if (!older) return;
     try {
@@ -81,11 +69,17 @@ export const StatusPageScreen = (props: { me: Me; id: string }) => {
     );
 
   const shows = (c: StatusPage['components'][number]) =>
-    c.monitor_id
-      ? `Monitor: ${monitors.find((m) => m.id === c.monitor_id)?.display_name ?? '…'}`
-      : c.heartbeat_id
-        ? `Heartbeat: ${heartbeats.find((h) => h.id === c.heartbeat_id)?.display_name ?? '…'}`
-        : 'Set by hand';
+    c.monitor_id ? (
+      <>
+        Monitor: <RecordName kind="monitor" id={c.monitor_id} />
+      </>
+    ) : c.heartbeat_id ? (
+      <>
+        Heartbeat: <RecordName kind="heartbeat" id={c.heartbeat_id} />
+      </>
+    ) : (
+      'Set by hand'
+    );
 
   return (
     <section class="page">
