@@ -9,7 +9,7 @@ import { createWaitingResults } from './waiting-results.js';
  * Results a call carries when nothing is backed up. At 1,667 checks/s an agent fills one every 0.3 s
  * (slower agents send what they have on the 1 s tick). 500 rather than 200: the control plane commits
  * each call (one transaction, one fsync, the monitors' states read once), and its CPU per result fell
- * by about a third (docs/benchmarks.md, "Issue 27, fourteenth round").
+ * by about a third (docs/benchmarks.md, "History": issue 27's fourteenth round).
  */
 export const REPORT_BATCH = 500;
 /**

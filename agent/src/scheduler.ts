@@ -102,7 +102,7 @@ const tickOf = (at: number) => Math.ceil(at / TICK_MS);
  * The runs are filed in buckets, one per 10 ms tick that holds a due run (a calendar queue), and only
  * the ticks themselves are ordered, in a min-heap of numbers: a run costs an append to its next tick's
  * bucket, where a heap of every monitor's due time cost a sift through ~17 levels of objects scattered
- * over the heap per run (docs/benchmarks.md, "Issue 27, sixteenth round"). An entry moved to another
+ * over the heap per run (docs/benchmarks.md, "History": issue 27's sixteenth round). An entry moved to another
  * tick (an upsert) leaves a stale reference in its old bucket, skipped because the entry's `tick` no
  * longer names that bucket; a bucket goes when its tick has run.
  */

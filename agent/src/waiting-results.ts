@@ -9,7 +9,7 @@ import { encodeRecord } from './result-encoder.js';
  * of bytes, copied out once as the request's body, and nothing a check made outlives the check.
  * (As messages, results waited ~0.3 s for a batch to fill and then for its call: long enough for the
  * young-generation collector to copy them twice and promote them, ~40 % of what the agent spent
- * beyond the floor's loop; docs/benchmarks.md, issue 27's eighteenth round.)
+ * beyond the floor's loop; docs/benchmarks.md, "History": issue 27's eighteenth round.)
  *
  * Bounded by count, by bytes and by age: when full, or when a result is too old to matter, the
  * oldest go first and are counted as dropped (reported in the agent's health). Results are removed

@@ -1,4 +1,5 @@
-// Where an agent's CPU per check goes beyond the floor (issue 27, sixteenth round): the floor's loop
+// Where an agent's CPU per check goes beyond the floor (docs/benchmarks.md, "History": issue 27's sixteenth round):
+// the floor's loop
 // (paced-floor.js: a fresh connection per check, started on a 10 ms tick at RATE checks/s) with the
 // agent's per-check layers added one at a time, each in a fresh process against the same target:
 //   0 the floor's request        1 the agent's http prober instead   2 + its deadline (probeWithDeadline)

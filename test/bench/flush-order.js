@@ -5,7 +5,7 @@
 // 15 s walking the monitors 250 a turn (`nextMonitors`, `ofAll`) with results arriving between chunks,
 // then `forget` and `sweep` 5,000 a turn. Prints the time each kind of call took in all, per flush
 // cycle, and the longest one; with --vs, the other tree's build is run in turn (A B A B …). Prints only:
-// the figures and their reading are in docs/benchmarks.md (issue 27, fifth round).
+// the figures and their reading are in docs/benchmarks.md, "Recent index flush order".
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

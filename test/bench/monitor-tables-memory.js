@@ -1,8 +1,9 @@
-// What the control plane's in-memory tables of monitors hold on the heap (issue 27, sixteenth round):
+// What the control plane's in-memory tables of monitors hold on the heap (docs/benchmarks.md, "History": issue 27's sixteenth round):
 // the state book's states (state-table.ts) and the recent index (recent-index.ts) filled for MONITORS
 // monitors (UUIDs, as monitor ids are) in two locations, one recent row per state, measured after a
 // full collection. With trees given, each tree's build in turn (A B A B …), ROUNDS (2) times; a tree
-// with store/sqlite/monitor-slots.js shares one numbering of monitors between the two, as the store does.
+// with a monitor-slots.js (domain/monitors/monitor-slots.ts, in store/sqlite/ when it was new) shares
+// one numbering of monitors between the two, as the store does.
 //
 //   node --expose-gc test/bench/monitor-tables-memory.js [TREE …]     Env: MONITORS (100000), ROUNDS (2).
 import { execFileSync } from 'node:child_process';
@@ -20,10 +21,10 @@ if (process.argv[2] === '--child') {
   const mod = (f) => import(pathToFileURL(join(sqlite, f)).href);
   const { createStateTable } = await mod('state-table.js');
   const { createRecentIndex } = await mod('recent-index.js');
-  const slotsFile = join(sqlite, 'monitor-slots.js');
-  const monitors = existsSync(slotsFile)
-    ? (await import(pathToFileURL(slotsFile).href)).createMonitorSlots()
-    : undefined;
+  const slotsFile = [join(sqlite, '..', '..', 'domain', 'monitors'), sqlite]
+    .map((dir) => join(dir, 'monitor-slots.js'))
+    .find((file) => existsSync(file));
+  const monitors = slotsFile ? (await import(pathToFileURL(slotsFile).href)).createMonitorSlots() : undefined;
   // Flat strings, as read from SQLite (randomUUID's are cons strings until something flattens them).
   const ids = Array.from({ length: MONITORS }, () => Buffer.from(randomUUID(), 'latin1').toString('latin1'));
   const at = new Date();

@@ -1,4 +1,5 @@
-// What a check's request leaves for the garbage collector (issue 27, thirteenth round): node:http
+// What a check's request leaves for the garbage collector (docs/benchmarks.md, "History": issue 27's thirteenth round):
+// node:http
 // requests to the loopback target on a 10 ms tick at RATE a second, each on a fresh connection closed
 // after the response, opened one of two ways, in alternate child processes; each process first builds
 // a ballast of BALLAST small long-lived objects (an agent's 100,000 monitors hold ~600,000), so a full

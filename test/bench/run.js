@@ -18,8 +18,8 @@ if (!benches[name]) {
   process.exit(2);
 }
 // A machine whose node is older than the one the project declares (package.json engines, the runtime
-// deploy/docker ships) measures that older node, and it differs (docs/benchmarks.md, issue 27's
-// twenty-second round).
+// deploy/docker ships) measures that older node, and it differs (docs/benchmarks.md, "How the
+// figures are taken"; measured in "History": issue 27's twenty-second round).
 const { engines } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 const [wantMajor, wantMinor = 0] = engines.node
   .replace(/^>=\s*/, '')

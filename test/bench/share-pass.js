@@ -1,4 +1,5 @@
-// A stream's whole pass over its region (issue 27, fifteenth round): `shareChanges` over MONITORS keys
+// A stream's whole pass over its region (docs/benchmarks.md, "History": issue 27's fifteenth round):
+// `shareChanges` over MONITORS keys
 // (UUIDs, as monitor ids are) with AGENTS live agents, as `watchAssignments` runs it (paused with
 // setImmediate every SHARE_SLICE keys), once with each weight: the baseline, `createHash`'s update
 // chain (the weight before this round), and this tree's `sha256Weight`. Prints the whole pass and its

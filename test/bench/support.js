@@ -75,7 +75,7 @@ export const bareProbeLoop = async (ports, seconds, concurrency = 64) => {
  * reference loop): paced-floor.js in a fresh process, starts on a 10 ms tick like an agent's scheduler,
  * 2 s of warm-up, then `seconds` measured. Until issue 27's eleventh round this loop ran in the bench's
  * own process with one timer per check, which cost ~1.45 × the reference (more wake-ups) and flattered
- * every "× paced" figure before it (docs/benchmarks.md). Returns the same figures as `bareProbeLoop`.
+ * every "× paced" figure before it (docs/benchmarks.md, "History": issue 27's eleventh round). Returns the same figures as `bareProbeLoop`.
  */
 export const pacedProbeLoop = async (ports, seconds, rate, node = process.execPath) => {
   const child = spawn(

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../support/harness.js';
 
 /**
- * `q` on `GET /monitors` (name or target) and `GET /heartbeats` (name or slug), DESIGN.md "Operating
- * at scale": what the web app's pickers search the whole set with, past the first page of 100.
+ * `q` on `GET /monitors` (name or target) and `GET /heartbeats` (name or slug), README.md "API
+ * conventions": what the web app's pickers search the whole set with, past the first page of 100.
  */
 
 let h: Harness;

@@ -7,7 +7,7 @@ import { grpcAgent } from '../support/agent-client.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 /**
- * Monitor status (DESIGN.md "Web app"): every monitor record carries `status` (up, down, paused,
+ * Monitor status (`domain/monitors/monitor-status.ts`): every monitor record carries `status` (up, down, paused,
  * pending, maintenance) and `last_checked_at`; `GET /monitors?status=` filters on it.
  */
 let h: Harness;

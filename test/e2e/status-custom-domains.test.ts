@@ -4,7 +4,7 @@ import { startDnsServer, type Zone } from '../support/dns-server.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 /**
- * Status pages on their own domains (DESIGN.md "Status pages"): `/` on the page's custom_domain, with
+ * Status pages on their own domains (README.md, "Status pages"): `/` on the page's custom_domain, with
  * its machine forms below it, through real HTTP with the Host header; and `/_tls/ask` for Caddy's
  * on-demand TLS. Each domain is proved first by the TXT record its page names, on a real DNS server
  * (the proof itself: status-custom-domain-proof.test.ts).

@@ -8,7 +8,7 @@ import { type Harness, startHarness } from '../support/harness.js';
 import { jobPassed } from '../support/job-passes.js';
 
 /**
- * Status pages (DESIGN.md "Status pages"): the API under /api/v1/status-pages, and the public page at
+ * Status pages (README.md, "Status pages"): the API under /api/v1/status-pages, and the public page at
  * /status/{slug} with its machine-readable forms, its cache, and its password.
  */
 

@@ -5,7 +5,7 @@ import { startSmtp } from '../support/receivers.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Status page subscribers (DESIGN.md "Status pages"): subscribe on the public page, confirm by the
+ * Status page subscribers (README.md, "Status pages"): subscribe on the public page, confirm by the
  * link in a real mail, get one mail per published incident update through the real SMTP route, and
  * leave by RFC 8058 one-click. Against a real control plane and a real SMTP server.
  */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, type Reply, startHarness } from '../support/harness.js';
 
 /**
- * Users for admins (DESIGN.md "Web app"): invite by a one-time link valid 7 days (token shown once,
+ * Users for admins (the web app's Users page, `pages/users.tsx`): invite by a one-time link valid 7 days (token shown once,
  * stored as a hash; accepting sets the password and signs in), change a role, remove a user (their
  * sessions and keys stop at once). The last admin can be neither removed nor demoted.
  */

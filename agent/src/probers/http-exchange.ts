@@ -8,7 +8,7 @@ import { HTTPParser } from 'http-parser-js';
  * api checks. A socket from node:net or node:tls, the request head written once, the response read by
  * http-parser-js (the parser autocannon reads responses with), hardened below for a target that may be
  * hostile. It does what node:http's client did for a check (no agent, no keep-alive, no streams) for
- * 10–20 % less CPU a check (docs/benchmarks.md, "Issue 27, twenty-first round"; docs/decisions.md,
+ * 10–20 % less CPU a check (docs/benchmarks.md, "History": issue 27's twenty-first round; docs/decisions.md,
  * "The http check's own transport").
  */
 

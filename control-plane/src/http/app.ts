@@ -311,7 +311,7 @@ export const createApp = (deps: AppDeps) => {
     const needed = r.role ?? 'viewer';
     const internal = internalPrincipalOf(ctx.req);
     if (internal) {
-      // The hosted MCP connector's tools (mcp/in-process-client.ts): the user an OAuth grant acts for.
+      // The hosted MCP connector's tools (mcp/in-process-fetch.ts): the user an OAuth grant acts for.
       if (r.auth === 'session')
         throw new AppError(
           'forbidden',

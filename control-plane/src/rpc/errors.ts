@@ -14,7 +14,7 @@ const codes: Record<string, Code> = {
   internal: Code.Internal,
 };
 
-/** AppError → ConnectError through the one table in shared/errors.ts; anything else is internal. */
+/** AppError → ConnectError through the one table in shared/src/errors.ts; anything else is internal. */
 export const toConnectError = (e: unknown): ConnectError => {
   if (e instanceof ConnectError) return e;
   if (isAppError(e)) return new ConnectError(e.message, codes[errorStatus[e.code].connect] ?? Code.Internal);

@@ -14,7 +14,8 @@ const reportResultsAsBytes = {
 };
 
 /**
- * Largest request message read from an agent (a ReportResults batch of 200 results is well under 1 MiB;
+ * Largest request message read from an agent (a ReportResults call carries at most 1,000 results,
+ * MAX_RESULTS_PER_BATCH in agent-service.ts, 500 in normal flow: well under 1 MiB;
  * a WatchAssignments request listing 100,000 running monitors about 5 MiB). Connect's default is 4 GiB,
  * which lets anyone who can reach the port — before any token is checked — make the process buffer a
  * body far beyond its heap. Beyond this: resource_exhausted.

@@ -2,7 +2,7 @@
 export const CONTACT_METHOD_TYPES = ['email', 'sms', 'telegram', 'ntfy', 'pushover'] as const;
 export type ContactMethodType = (typeof CONTACT_METHOD_TYPES)[number];
 
-/** Where a method reaches its user, in the service's own words (DESIGN.md "Notification kinds"). */
+/** Where a method reaches its user, in the service's own words (as its kind in `notify/kinds/`). */
 export type ContactAddress =
   | { type: 'email'; address: string }
   /** E.164, sent through Twilio (kind `twilio_sms`). */

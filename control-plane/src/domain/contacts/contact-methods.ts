@@ -147,7 +147,7 @@ export const getOwnContactMethod = async (
 };
 
 /**
- * The notification kind and its config (DESIGN.md "Notification kinds") that reach a method, with the
+ * The notification kind (`notify/kinds/`) and its config that reach a method, with the
  * deployment's credentials; null when its service is not set up (any more).
  */
 export const contactKindConfig = (

@@ -31,7 +31,8 @@ const merge = (a: readonly string[], b: readonly string[]): string[] => {
  * costs a binary search and an insertion into the small list, and a merge now and then. Monitors gone
  * stay in the lists (the walk's caller skips them) until `prune` drops them. Sorting and merging
  * everything whenever a monitor had appeared cost 20–330 ms per flush chunk at 100,000 monitors
- * (docs/benchmarks.md, issue 27's fifth round).
+ * (docs/benchmarks.md, "History": issue 27's fifth round;
+ * the index alone: "Recent index flush order").
  */
 export const createMonitorOrder = () => {
   let large: string[] = [];

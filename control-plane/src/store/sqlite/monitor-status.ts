@@ -80,8 +80,8 @@ const ROLLUPS_SQL = `WITH page(id) AS (SELECT value FROM json_each(@ids)),
 /**
  * The columns of a check as WAITING_SQL and RECENT_SQL read it, in order. Both are read as arrays
  * (better-sqlite3's raw mode): an object per row cost more than the query (3,000 rows of a page of 100
- * monitors: 7.7 ms as objects, 3.8 as arrays, 1.2 counting them in SQL alone; docs/benchmarks.md, issue
- * 27's nineteenth round).
+ * monitors: 7.7 ms as objects, 3.8 as arrays, 1.2 counting them in SQL alone; docs/benchmarks.md,
+ * "History": issue 27's nineteenth round).
  */
 const MONITOR = 0;
 const AT = 1;

@@ -17,7 +17,7 @@ const MIN_RING = 1 << 16;
  * state book). The ring spans every row id a monitor may still point to (`low`, see `sweep`, to the newest)
  * and doubles when that span outgrows it (halving again, after a backlog, once a sweep finds the span
  * down to an eighth of it). An array per monitor cost ~25 MB and 100,000 objects at
- * 100,000 monitors (docs/benchmarks.md, issue 27's eighth round).
+ * 100,000 monitors (docs/benchmarks.md, "History": issue 27's eighth round).
  *
  * `forget(through)` says the rows up to a row id are gone from the table: they are dropped from a
  * monitor's chain when it is next touched, and from all of them by `sweep`, a bounded slice at a time.

@@ -88,7 +88,7 @@ export const sqliteResults = (
       // by `foldAll`. Row ids follow arrival, so the oldest recent row says whether there are any:
       // usually none (retention is days, the flush runs every few minutes), so the flush keeps its own
       // 5-minute period. Folding with every prune (each minute) had written each monitor's page five
-      // times as often (docs/benchmarks.md, issue 27's fifth round).
+      // times as often (docs/benchmarks.md, "History": issue 27's fifth round).
       const oldest = st('SELECT received_at FROM check_results_recent ORDER BY rid LIMIT 1').get() as
         | { received_at: number }
         | undefined;

@@ -92,8 +92,8 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
   db.pragma('foreign_keys = ON');
   // 16 MiB of page cache (the default is 2 MiB), used as pages are touched. Against 64 MiB the
   // dashboard's reads and the flush were level (store --reads, 4 and 5 rounds) and the control plane's
-  // RSS at 100,000 monitors ~50 MB lower (docs/benchmarks.md, issue 27's tenth round; in the third
-  // round, before the ring index, 16 MiB had slowed the dashboard's list).
+  // RSS at 100,000 monitors ~50 MB lower (docs/benchmarks.md, "History": issue 27's tenth round; in the
+  // third round, before the ring index, 16 MiB had slowed the dashboard's list).
   db.pragma('cache_size = -16384');
   // Checkpoint the WAL every ~40 MiB instead of ~4 MiB: hot pages (the newest entries of each
   // monitor's results, the location states) are rewritten by every batch, and a longer interval

@@ -35,8 +35,8 @@ interface LogRow {
  * `result_state_mark.upto` moves to the row id they are current at. A snapshot is needed only so
  * that the log's rows can go: each state is written once per flush (every 5 minutes), however often
  * it changed, where a snapshot of its own every 60 s wrote every state of a busy monitor five times
- * as often (10 % of the control plane's main thread at 100,000 monitors; docs/benchmarks.md, issue
- * 27's eighteenth round). Opening a file loads the snapshot and replays the rows after the mark (it
+ * as often (10 % of the control plane's main thread at 100,000 monitors; docs/benchmarks.md,
+ * "History": issue 27's eighteenth round). Opening a file loads the snapshot and replays the rows after the mark (it
  * reads every recent row for the recent index anyway); a crash loses nothing (the rows are durable,
  * the snapshot is derived).
  *
