@@ -12,6 +12,7 @@ export default defineConfig({
             'control-plane/src/**/*.test.ts',
             'agent/src/**/*.test.ts',
             'test/docs/**/*.test.ts',
+            'test/repo/**/*.test.ts',
           ],
         },
       },

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../control-plane/src/config.js';
 import { createHeartbeat } from '../../control-plane/src/domain/heartbeats/heartbeats.js';
 import { createWorkspace } from '../../control-plane/src/domain/tenancy/workspaces.js';
-import type { alertJson } from '../../control-plane/src/http/serialize.js';
+import type { alertJson } from '../../control-plane/src/http/alerts/responses.js';
 import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
 import { startClockedControlPlane } from '../support/clocked-control-plane.js';
 import { type Harness, startHarness } from '../support/harness.js';

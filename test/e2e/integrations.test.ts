@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { alertJson } from '../../control-plane/src/http/serialize.js';
+import type { alertJson } from '../../control-plane/src/http/alerts/responses.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 /** An alert as the API returns it. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { alertJson } from '../../control-plane/src/http/serialize.js';
+import type { alertJson } from '../../control-plane/src/http/alerts/responses.js';
 import { type Harness, startHarness } from '../support/harness.js';
 import { waitFor } from '../support/wait.js';
 import { type Alertmanager, startAlertmanager } from './support/alertmanager.js';

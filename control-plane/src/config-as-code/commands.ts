@@ -5,7 +5,8 @@ import { apiBase } from '../mcp/settings.js';
 import { ApplyFailed, applyPlan } from './apply.js';
 import { exportConfig } from './export.js';
 import { isSecretField } from './kinds/index.js';
-import { makePlan, RoleRefusal, renderPlan } from './plan.js';
+import { makePlan, RoleRefusal } from './plan.js';
+import { renderPlan } from './render-plan.js';
 import { FileProblems, readConfigSource } from './yaml-source.js';
 
 /**

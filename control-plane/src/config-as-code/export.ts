@@ -3,7 +3,7 @@ import type { LookoutClient } from '../api-client/client.js';
 import { CONFIG_VERSION, SCHEMA_FILE_NAME } from './config-file.js';
 import { envNameFor, Hidden, type Item, type ResourceKind } from './kind.js';
 import { KINDS } from './kinds/index.js';
-import { readWorkspace } from './plan.js';
+import { readWorkspace } from './read-workspace.js';
 
 /**
  * `export`: the workspace as a configuration file. Every kind the key may read, sorted by name (so

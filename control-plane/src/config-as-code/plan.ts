@@ -1,15 +1,22 @@
-import { ApiError, type LookoutClient, ok } from '../api-client/client.js';
-import { fieldName, problemsIn } from '../domain/validation.js';
-import { configFileSchema } from './config-file.js';
-import { allPages, Hidden, type Item, type Live, type Names, type ResourceKind } from './kind.js';
+import { type LookoutClient, ok } from '../api-client/client.js';
+import { fieldName } from '../domain/validation.js';
+import { checkBulkCreates } from './bulk-checks.js';
+import { at, checkFile } from './check-file.js';
+import { hasHidden, same, valueAt, withValueAt } from './compare.js';
+import { Hidden, type Item, type Live, type ResourceKind } from './kind.js';
 import { KINDS, kindByKey } from './kinds/index.js';
-import { type ConfigSource, type FileProblem, FileProblems } from './yaml-source.js';
+import type { NameBook } from './name-book.js';
+import { readWorkspace } from './read-workspace.js';
+import type { ConfigSource, FileProblem } from './yaml-source.js';
+import { FileProblems } from './yaml-source.js';
 
 /**
  * `plan`: what apply would change, computed from the file and the workspace as the API shows it. The
  * whole file is checked first (shape, names, references, fields that cannot change, the role of the
  * key, and every new item of a kind with a bulk check against the API's own rules); any problem
- * stops it before anything is changed, naming each by its path and line.
+ * stops it before anything is changed, naming each by its path and line. Its parts: the file check
+ * (check-file.ts), the workspace read into a name book (read-workspace.ts, name-book.ts), the comparison
+ * with values the API hides (compare.ts), the bulk checks (bulk-checks.ts), the rendering (render-plan.ts).
  */
 
 export interface FieldChange {
@@ -58,180 +65,6 @@ export class RoleRefusal extends Error {
     this.name = 'RoleRefusal';
   }
 }
-
-/** Names ⇄ ids of every kind read, and of what apply creates as it goes. */
-export class NameBook implements Names {
-  private readonly ids = new Map<string, Map<string, string>>();
-  private readonly names = new Map<string, Map<string, string>>();
-  set(kind: string, name: string, id: string) {
-    if (!this.ids.has(kind)) this.ids.set(kind, new Map());
-    if (!this.names.has(kind)) this.names.set(kind, new Map());
-    this.ids.get(kind)!.set(name, id);
-    this.names.get(kind)!.set(id, name);
-  }
-  idOf(kind: string, name: string) {
-    // A reference the exporter could not name (its kind was not readable) is the record's id.
-    return this.ids.get(kind)?.get(name) ?? (this.names.get(kind)?.has(name) ? name : undefined);
-  }
-  nameOf(kind: string, id: string) {
-    return this.names.get(kind)?.get(id);
-  }
-}
-
-const isPlain = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Hidden);
-
-/** The file's value against the record's: Hidden values match as far as they can tell. */
-export const same = (fileValue: unknown, liveValue: unknown): boolean => {
-  if (fileValue === liveValue) return true;
-  if (liveValue instanceof Hidden) return liveValue.matches(fileValue);
-  if (Array.isArray(fileValue) || Array.isArray(liveValue))
-    return (
-      Array.isArray(fileValue) &&
-      Array.isArray(liveValue) &&
-      fileValue.length === liveValue.length &&
-      fileValue.every((v, i) => same(v, liveValue[i]))
-    );
-  if (isPlain(fileValue) || isPlain(liveValue)) {
-    if (!isPlain(fileValue) || !isPlain(liveValue)) return false;
-    const keys = new Set([...Object.keys(fileValue), ...Object.keys(liveValue)]);
-    return [...keys].every((k) => same(fileValue[k] ?? null, liveValue[k] ?? null));
-  }
-  return (fileValue ?? null) === (liveValue ?? null);
-};
-
-const hasHidden = (v: unknown): boolean =>
-  v instanceof Hidden ||
-  (Array.isArray(v) ? v.some(hasHidden) : isPlain(v) ? Object.values(v).some(hasHidden) : false);
-
-const valueAt = (v: unknown, path: readonly (string | number)[]): unknown =>
-  path.reduce<unknown>(
-    (x, k) => (x && typeof x === 'object' ? (x as Record<string, unknown>)[k] : undefined),
-    v,
-  );
-
-/** `v` with the value at `path` replaced (copies along the path; `v` is not changed). */
-const withValueAt = (v: unknown, path: readonly (string | number)[], value: unknown): unknown => {
-  if (!path.length) return value;
-  const [k, ...rest] = path;
-  const copy = Array.isArray(v) ? [...v] : { ...(v as Record<string, unknown>) };
-  (copy as Record<string | number, unknown>)[k!] = withValueAt(
-    (v as Record<string | number, unknown>)?.[k!],
-    rest,
-    value,
-  );
-  return copy;
-};
-
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : noun.endsWith('y') ? '' : 's'}`;
-
-/** Reads a kind whole; a kind the key may not read is `forbidden` with the API's words. */
-const readKind = async (api: LookoutClient, key: string): Promise<Live[] | { forbidden: string }> => {
-  try {
-    if (key === 'users')
-      return await allPages((cursor) => ok(api.GET('/users', { params: { query: { limit: 100, cursor } } })));
-    return await kindByKey(key)!.list(api);
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 403) return { forbidden: e.message };
-    throw e;
-  }
-};
-
-export interface Workspace {
-  live: Map<string, Live[] | { forbidden: string }>;
-  names: NameBook;
-}
-
-/** Reads the kinds asked for (and users, for policies), and books every name. */
-export const readWorkspace = async (api: LookoutClient, keys: Iterable<string>): Promise<Workspace> => {
-  const live = new Map<string, Live[] | { forbidden: string }>();
-  const names = new NameBook();
-  for (const key of keys) {
-    if (key !== 'users' && !kindByKey(key)) continue;
-    const records = await readKind(api, key);
-    live.set(key, records);
-    if (!Array.isArray(records)) continue;
-    const nameField = key === 'users' ? 'email' : kindByKey(key)!.nameField;
-    for (const r of records) names.set(key, String(r[nameField]), r.id);
-  }
-  return { live, names };
-};
-
-/** Times the schemas turn into Dates, back as the API writes them (ISO, UTC, milliseconds). */
-const withIsoDates = (v: unknown): unknown =>
-  v instanceof Date
-    ? v.toISOString()
-    : Array.isArray(v)
-      ? v.map(withIsoDates)
-      : isPlain(v)
-        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withIsoDates(x)]))
-        : v;
-
-const at = (source: ConfigSource, path: (string | number)[], message: string): FileProblem => ({
-  path: fieldName(path),
-  line: source.lineOf(path),
-  message,
-});
-
-/** `monitors[3].auth.password` → ['monitors', 3, 'auth', 'password']. */
-const pathOf = (field: string) =>
-  field
-    .split(/\.|\[(\d+)\]/)
-    .filter((x) => x !== undefined && x !== '')
-    .map((x) => (/^\d+$/.test(x) ? Number(x) : x));
-
-/** Checks the file's shape and names; the items per kind, as checked. */
-export const checkFile = (source: ConfigSource): Map<ResourceKind, { raw: Item; item: Item }[]> => {
-  const problems = [...source.problems];
-  if (source.problems.some((p) => p.path === '(file)')) throw new FileProblems(source.file, problems);
-  const data = source.data;
-  const parsed = problemsIn(configFileSchema, data);
-  const unset = new Map(source.unsetSecrets.map((u) => [fieldName(u.path), u.name]));
-  const named = new Set(source.problems.map((p) => p.path));
-  for (const p of parsed.problems) {
-    // A value already refused (a variable outside a secret field) is not a second problem.
-    if (named.has(p.field)) continue;
-    // A secret whose variable is unset, in a field its stand-in does not fit: the variable is needed.
-    const variable = unset.get(p.field);
-    if (variable !== undefined) {
-      problems.push({
-        path: p.field,
-        line: source.lineOf(pathOf(p.field)),
-        message: `needs the environment variable ${variable}, which is not set`,
-      });
-      continue;
-    }
-    problems.push({ path: p.field, line: source.lineOf(pathOf(p.field)), message: p.message });
-  }
-  const items = new Map<ResourceKind, { raw: Item; item: Item }[]>();
-  if (parsed.data) {
-    for (const kind of KINDS) {
-      const list = (parsed.data as Record<string, Item[] | undefined>)[kind.key];
-      if (!list) continue;
-      const raws = (data as Record<string, Item[]>)[kind.key]!;
-      const seen = new Map<string, number>();
-      for (const [i, item] of list.entries()) {
-        const name = String(item[kind.nameField]);
-        const first = seen.get(name);
-        if (first !== undefined)
-          problems.push(
-            at(
-              source,
-              [kind.key, i, kind.nameField],
-              `repeats the name of ${kind.key}[${first}]; names are unique per kind`,
-            ),
-          );
-        else seen.set(name, i);
-      }
-      items.set(
-        kind,
-        list.map((item, i) => ({ raw: raws[i]!, item: withIsoDates(item) as Item })),
-      );
-    }
-  }
-  if (problems.length) throw new FileProblems(source.file, problems);
-  return items;
-};
 
 /** The kinds a plan must read: those in the file, those they name, and users when policies are there. */
 const kindsToRead = (items: Map<ResourceKind, { raw: Item; item: Item }[]>) => {
@@ -445,118 +278,4 @@ export const makePlan = async (
 
   await checkBulkCreates(api, source, changes, names);
   return { changes, kept, keptSecrets, names };
-};
-
-const CHECKS_IN_FLIGHT = 3;
-
-/** A bulk check's refusal as problems of the file: `monitors[i].field` back to the item's path and line. */
-const refusalProblems = (
-  source: ConfigSource,
-  kind: ResourceKind,
-  chunk: Change[],
-  e: ApiError,
-): FileProblem[] => {
-  if (e.status === 402) return [at(source, [kind.key], e.message)];
-  return e.details.map((d) => {
-    const m = d.field.match(/^\w+\[(\d+)\]\.?(.*)$/);
-    const change = m ? chunk[Number(m[1])] : undefined;
-    if (!change || !m)
-      return { path: kind.key, line: source.lineOf([kind.key]), message: `${d.field} ${d.message}` };
-    const rest = m[2] ? m[2].split(/\.|\[(\d+)\]/).filter((x) => x !== undefined && x !== '') : [];
-    return at(
-      source,
-      [kind.key, change.index!, ...rest.map((x) => (/^\d+$/.test(x) ? Number(x) : x))],
-      d.message,
-    );
-  });
-};
-
-/** New items of a kind with a bulk check are checked by the API (all of them) before anything changes. */
-const checkBulkCreates = async (
-  api: LookoutClient,
-  source: ConfigSource,
-  changes: Change[],
-  names: Names,
-) => {
-  const problems: FileProblem[] = [];
-  for (const kind of KINDS) {
-    const bulk = kind.bulk;
-    if (!bulk) continue;
-    const creates = changes.filter((c) => c.kind === kind && c.action === 'create');
-    const chunks: Change[][] = [];
-    for (let from = 0; from < creates.length; from += bulk.size)
-      chunks.push(creates.slice(from, from + bulk.size));
-    // A few checks in flight (they store nothing), their problems kept in the file's order.
-    const found: FileProblem[][] = chunks.map(() => []);
-    let next = 0;
-    const worker = async () => {
-      for (let n = next++; n < chunks.length; n = next++) {
-        const chunk = chunks[n]!;
-        try {
-          await bulk.check(
-            api,
-            chunk.map((c) => kind.toBody(c.item!, names)),
-            creates.length - chunk.length,
-          );
-        } catch (e) {
-          if (!(e instanceof ApiError) || (e.status !== 422 && e.status !== 402)) throw e;
-          found[n] = refusalProblems(source, kind, chunk, e);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(CHECKS_IN_FLIGHT, chunks.length) }, worker));
-    // The plan limit is the same refusal for every chunk: said once.
-    const seen = new Set<string>();
-    for (const p of found.flat()) {
-      const key = `${p.path}\n${p.message}`;
-      if (!seen.has(key)) problems.push(p);
-      seen.add(key);
-    }
-  }
-  if (problems.length) throw new FileProblems(source.file, problems);
-};
-
-const show = (v: unknown, secret: boolean) =>
-  secret
-    ? '(secret)'
-    : v === undefined
-      ? '(unset)'
-      : JSON.stringify(v, (_k, x) => (x instanceof Hidden ? '(hidden)' : x));
-
-/** At most this many creates of one kind are listed by name; the rest are counted. */
-const LISTED = 50;
-
-/** The plan as people read it; the last line counts the changes. */
-export const renderPlan = (plan: Plan, opts: { prune: boolean }): string => {
-  const lines: string[] = [];
-  for (const kind of KINDS) {
-    const mine = plan.changes.filter((c) => c.kind === kind);
-    let creates = 0;
-    for (const c of mine) {
-      if (c.action === 'create' && ++creates > LISTED) continue;
-      const sign = c.action === 'create' ? '+' : c.action === 'update' ? '~' : '-';
-      lines.push(
-        `${sign} ${kind.noun} "${c.name}"${c.action === 'delete' ? ' (delete)' : c.action === 'create' ? ' (create)' : ''}`,
-      );
-      for (const f of c.fields)
-        lines.push(`    ${f.field}: ${show(f.from, f.secret)} → ${show(f.to, f.secret)}`);
-    }
-    if (creates > LISTED) lines.push(`+ … and ${creates - LISTED} more ${kind.key} (create)`);
-  }
-  for (const k of plan.keptSecrets.slice(0, LISTED))
-    lines.push(
-      `= ${k.kind.noun} "${k.name}" ${k.field}: kept as it is in the workspace (${k.variable} is not set)`,
-    );
-  if (plan.keptSecrets.length > LISTED)
-    lines.push(`= … and ${plan.keptSecrets.length - LISTED} more secrets kept as they are in the workspace`);
-  const n = (a: Change['action']) => plan.changes.filter((c) => c.action === a).length;
-  lines.push(`Plan: ${n('create')} to create, ${n('update')} to change, ${n('delete')} to delete.`);
-  if (plan.kept.length && !opts.prune)
-    lines.push(
-      `${plural(plan.kept.length, 'record')} of the workspace ${plan.kept.length === 1 ? 'is' : 'are'} not in the file and ${plan.kept.length === 1 ? 'stays' : 'stay'} (--prune deletes them): ${plan.kept
-        .slice(0, 10)
-        .map((k) => `${k.kind.noun} "${k.name}"`)
-        .join(', ')}${plan.kept.length > 10 ? ', …' : ''}`,
-    );
-  return lines.join('\n');
 };

@@ -1,8 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the file format's ${NAME} references are the subject
 import { describe, expect, it } from 'vitest';
+import { same } from './compare.js';
 import { Hidden } from './kind.js';
 import { isSecretField } from './kinds/index.js';
-import { same } from './plan.js';
 import { readConfigSource } from './yaml-source.js';
 
 const text = [

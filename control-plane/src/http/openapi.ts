@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { errorResponse, responseSchemas } from './responses.js';
 import type { AnyRoute } from './route.js';
-import { errorResponse, responseSchemas } from './serialize.js';
 
 /** A request schema as clients send it (`input`), or a response schema as they receive it (`output`). */
 const schemaOf = (s: z.ZodType, io: 'input' | 'output' = 'input') => {

@@ -10,9 +10,9 @@ import {
   type StatusPage,
 } from '../domain/status-pages/status-page-store.js';
 import { type StatusSubscriber, SUBSCRIBER_STATUSES } from '../domain/status-pages/subscriber-store.js';
-import { responseSchemas, time } from './serialize.js';
+import { responseSchemas, time } from './responses.js';
 
-/* Status pages and incidents as the API returns them (beside serialize.ts, same rules). */
+/* Status pages and incidents as the API returns them (beside the other resources' responses, same rules: responses.ts). */
 
 const componentStatus = z.enum(COMPONENT_STATUSES);
 /** What a component shows now: a status above, or `unknown` before its monitor's or heartbeat's first data. */

@@ -5,8 +5,9 @@ import { acknowledgeAlerts, alertTimeline, resolveAlerts, uuidsBody } from '../.
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import { parseOrThrow } from '../../domain/validation.js';
+import { alertDetailJson, alertDetailResponse, alertJson, alertResponse } from '../alerts/responses.js';
+import { page } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-import { alertDetailJson, alertDetailResponse, alertJson, alertResponse, page } from '../serialize.js';
 import { idOf, isoTime, pageQuery } from './query.js';
 
 const STATUSES = ['open', 'acknowledged', 'resolved'] as const;

@@ -16,7 +16,6 @@ import type { Delivery } from '../../domain/types.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
 import { CHANNEL_KINDS } from '../../notify/kinds/index.js';
 import { createSecretBox } from '../../secret-box.js';
-import { type Authed, type RouteDeps, route } from '../route.js';
 import {
   channelCreatedResponse,
   channelJson,
@@ -25,8 +24,9 @@ import {
   channelResponse,
   deliveryJson,
   deliveryResponse,
-  page,
-} from '../serialize.js';
+} from '../channels/responses.js';
+import { page } from '../responses.js';
+import { type Authed, type RouteDeps, route } from '../route.js';
 import { idOf, pageQuery } from './query.js';
 
 export const channelRoutes = ({

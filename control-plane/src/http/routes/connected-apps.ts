@@ -6,8 +6,8 @@ import {
 } from '../../domain/access/connected-apps.js';
 import type { OAuthStore } from '../../domain/access/oauth-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
+import { page, responseSchemas, time } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-import { page, responseSchemas, time } from '../serialize.js';
 
 const appJson = (a: ConnectedApp) => ({
   ...a,

@@ -23,8 +23,9 @@ import type { Attempt } from '../../domain/routing/notifications.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { contactServicesFromConfig } from '../../notify/contact-services.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
+import { contactMethodJson, contactMethodResponse } from '../contact-methods/responses.js';
+import { time } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-import { contactMethodJson, contactMethodResponse, time } from '../serialize.js';
 import { idOf } from './query.js';
 
 const TAG = 'Contact methods';

@@ -9,8 +9,9 @@ import {
 } from '../../domain/routing/escalation-policies.js';
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
+import { policyJson, policyResponse } from '../escalation-policies/responses.js';
+import { page } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-import { page, policyJson, policyResponse } from '../serialize.js';
 import { idOf, pageQuery } from './query.js';
 
 /** A path id that is not a UUID cannot name anything: 404 without a lookup. */

@@ -10,8 +10,9 @@ import {
 } from '../../domain/heartbeats/heartbeats.js';
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import type { Heartbeat } from '../../domain/types.js';
+import { heartbeatJson, heartbeatResponse } from '../heartbeats/responses.js';
+import { page, time } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
-import { heartbeatJson, heartbeatResponse, page, time } from '../serialize.js';
 
 const pingResponse = z.strictObject({
   id: z.string(),

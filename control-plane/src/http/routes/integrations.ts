@@ -26,8 +26,8 @@ import {
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import { INTEGRATION_KINDS, type Integration, type IntegrationKind } from '../../domain/types.js';
 import { parseOrThrow } from '../../domain/validation.js';
+import { page, responseSchemas, time } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
-import { page, responseSchemas, time } from '../serialize.js';
 import { UUID } from './heartbeats.js';
 import { pageQuery } from './query.js';
 

@@ -16,8 +16,8 @@ import { emailTarget, retryable } from '../../domain/routing/notifications.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
 import { createSecretBox } from '../../secret-box.js';
+import { responseSchemas, time } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-import { responseSchemas, time } from '../serialize.js';
 
 const TAG = 'Mail settings';
 

@@ -11,8 +11,9 @@ import {
   updateWindowBody,
 } from '../../domain/routing/maintenance.js';
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
+import { maintenanceWindowJson, maintenanceWindowResponse } from '../maintenance-windows/responses.js';
+import { page } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-import { maintenanceWindowJson, maintenanceWindowResponse, page } from '../serialize.js';
 import { idOf, pageQuery } from './query.js';
 
 export const maintenanceWindowRoutes = ({

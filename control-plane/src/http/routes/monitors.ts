@@ -20,8 +20,9 @@ import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Monitor } from '../../domain/types.js';
 import { MONITOR_TYPES } from '../../domain/types.js';
+import { monitorJson, monitorResponse } from '../monitors/responses.js';
+import { page } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
-import { monitorJson, monitorResponse, page } from '../serialize.js';
 import { boolParam, pageQuery } from './query.js';
 
 /**

@@ -13,8 +13,8 @@ import type { PingKeyStore } from '../../domain/heartbeats/ping-key-store.js';
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Heartbeat } from '../../domain/types.js';
+import { responseSchemas } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-import { responseSchemas } from '../serialize.js';
 import { UUID } from './heartbeats.js';
 
 /**

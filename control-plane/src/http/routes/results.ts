@@ -7,15 +7,10 @@ import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import type { ResultStore } from '../../domain/results/result-store.js';
 import { monitorUptime, percent, resultsKeptFrom } from '../../domain/results/uptime.js';
 import type { RoutingStore } from '../../domain/routing/routing-store.js';
+import { regionHealthJson, regionHealthResponse } from '../regions/responses.js';
+import { page, time } from '../responses.js';
+import { resultJson, resultResponse } from '../results/responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
-import {
-  page,
-  regionHealthJson,
-  regionHealthResponse,
-  resultJson,
-  resultResponse,
-  time,
-} from '../serialize.js';
 import { isoTime, pageQuery } from './query.js';
 
 const DAY_MS = 86_400_000;

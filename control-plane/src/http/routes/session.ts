@@ -12,8 +12,8 @@ import { createSignInGuard } from '../../domain/access/sign-in-guard.js';
 import type { SignInStore } from '../../domain/access/sign-in-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { User, Workspace } from '../../domain/types.js';
+import { responseSchemas, time } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-import { responseSchemas, time } from '../serialize.js';
 import { deviceCookieName, sessionLifetimes, setDeviceCookie, setSessionCookie } from '../session-cookie.js';
 
 const userJson = (u: User) => ({ id: u.id, email: u.email, role: u.role });

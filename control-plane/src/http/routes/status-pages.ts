@@ -29,8 +29,8 @@ import {
 } from '../../domain/status-pages/status-pages.js';
 import type { StatusSubscriberStore } from '../../domain/status-pages/subscriber-store.js';
 import { loadSubscriber } from '../../domain/status-pages/subscribers.js';
+import { page } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-import { page } from '../serialize.js';
 import {
   incidentJson,
   incidentResponse,

@@ -15,17 +15,10 @@ import {
   removeUser,
 } from '../../domain/tenancy/users.js';
 import type { User, Workspace } from '../../domain/types.js';
+import { page, responseSchemas, time } from '../responses.js';
 import { type ApiContext, type RouteDeps, route } from '../route.js';
-import {
-  page,
-  responseSchemas,
-  signInActivityJson,
-  signInActivityResponse,
-  time,
-  userJson,
-  userResponse,
-} from '../serialize.js';
 import { sessionLifetimes, setSessionCookie } from '../session-cookie.js';
+import { signInActivityJson, signInActivityResponse, userJson, userResponse } from '../users/responses.js';
 import { pageQuery } from './query.js';
 import { sessionResponse } from './session.js';
 

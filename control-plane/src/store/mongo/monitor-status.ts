@@ -149,7 +149,7 @@ const summaryOf = (d: Document) => {
 
 const withSummary = (d: Document, checks: boolean): Document => {
   const { _uptime, _daily, _last_ok, _recent, ...rest } = d;
-  // Object.assign, not `{ ...rest, ...summary }`: see monitorJson (http/serialize.ts).
+  // Object.assign, not `{ ...rest, ...summary }`: see monitorJson (http/monitors/responses.ts).
   return Object.assign({}, rest, checks ? summaryOf(d) : NO_CHECKS);
 };
 

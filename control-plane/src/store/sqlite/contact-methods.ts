@@ -3,7 +3,7 @@ import type { SqliteContext } from './db.js';
 import { insertSql, type Table, toRow } from './tables.js';
 
 /**
- * Layout of the contact_methods table (created by the contact methods migration in migrations.ts,
+ * Layout of the contact_methods table (created by migrations/0021-contact-methods.ts,
  * frozen SQL): the pending verification in columns of its own (`code_*`), so its times stay dates.
  */
 export const contactMethods: Table = {

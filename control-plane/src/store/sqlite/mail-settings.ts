@@ -2,7 +2,7 @@ import type { MailSettingsStore, WorkspaceMailSettings } from '../../domain/rout
 import type { SqliteContext } from './db.js';
 import { insertSql, type Table, toRow } from './tables.js';
 
-/** Layout of the mail_settings table (created by the mail settings migration in migrations.ts, frozen SQL). */
+/** Layout of the mail_settings table (created by migrations/0014-mail-settings.ts, frozen SQL). */
 export const mailSettings: Table = {
   name: 'mail_settings',
   columns: {

@@ -4,7 +4,7 @@ import type { EscalationPolicy, User } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
 import { insertSql, policies, sessions, type Table, toRow, updateSql, users } from './tables.js';
 
-/** Layout of the invitations table (created by the invitations migration at the end of migrations.ts, frozen SQL). */
+/** Layout of the invitations table (created by migrations/0009-invitations.ts, frozen SQL). */
 export const invitations: Table = {
   name: 'invitations',
   columns: {

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sqliteContext } from './db.js';
@@ -196,6 +198,25 @@ describe('SQLite migrations', () => {
         `from step ${step}`,
       ).toHaveLength(1);
       db.close();
+    }
+  });
+
+  it('the 31 migrations shipped before they were split into files keep their SQL byte for byte', () => {
+    // SHA-256 of JSON.stringify of the list as the single migrations.ts held it (commit fff7035).
+    const shipped = JSON.stringify(migrations.slice(0, 31));
+    expect(createHash('sha256').update(shipped).digest('hex')).toBe(
+      'f89489b750d023f76c817e3fb09f7deb73b72f60858f81b2bb7998cb85a55355',
+    );
+  });
+
+  it('a migration’s number is its position: file NNNN-… is entry NNNN of the list, none missing', async () => {
+    const files = readdirSync(new URL('./migrations/', import.meta.url))
+      .filter((f) => /^\d{4}-[a-z0-9-]+\.ts$/.test(f))
+      .sort();
+    expect(files.map((f) => Number(f.slice(0, 4)))).toEqual(migrations.map((_, i) => i + 1));
+    for (const [i, file] of files.entries()) {
+      const { default: statements } = await import(`./migrations/${file.replace(/\.ts$/, '.js')}`);
+      expect(statements, file).toStrictEqual(migrations[i]);
     }
   });
 });

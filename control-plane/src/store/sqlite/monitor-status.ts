@@ -209,7 +209,7 @@ export const sqliteMonitorStatus = (
           at,
         )
       : new Map<string, MonitorChecksSummary>();
-    // Object.assign, not `{ ...r, ...summary }`: see monitorJson (http/serialize.ts).
+    // Object.assign, not `{ ...r, ...summary }`: see monitorJson (http/monitors/responses.ts).
     return rows.map((r) => Object.assign({}, r, summary.get(r.id) ?? NO_CHECKS));
   };
 

@@ -28,7 +28,7 @@ const fromRow = (r: Row | undefined): OAuthRecord | null =>
 
 const KEY = 'workspace_id = ? AND model = ? AND key_hash = ?';
 
-/** The hosted connector's OAuth records in SQLite (table oauth_records, migration in migrations.ts). */
+/** The hosted connector's OAuth records in SQLite (table oauth_records, created by migrations/0008-oauth-records.ts). */
 export const sqliteOAuth = ({ st }: { st(sql: string): Database.Statement }): OAuthStore => ({
   async upsertOAuthRecord(r) {
     st(

@@ -1,7 +1,8 @@
 /**
  * Table layouts of the latest schema, for the SQLite adapter's row <-> record conversion and its
- * INSERT/UPDATE statements. The schema itself is built by the frozen SQL in migrations.ts: a new
- * column goes here and into one new migration at the end (migrations.test.ts checks both agree).
+ * INSERT/UPDATE statements. The schema itself is built by the frozen SQL in migrations/ (listed in
+ * migrations.ts): a new column goes here and into one new migration file appended to that list
+ * (migrations.test.ts checks both agree).
  * Extra columns (not in the record) are computed.
  */
 import type { RunResult, Statement } from 'better-sqlite3';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { at, fixtures, T0 } from '../../../test/contract/fixtures.js';
-import { hiddenClasses } from '../../../test/support/hidden-classes.js';
-import { type MonitorStatusInfo, NO_CHECKS } from '../domain/monitors/monitor-status.js';
-import type { Monitor } from '../domain/types.js';
-import { monitorJson, monitorResponse } from './serialize.js';
+import { at, fixtures, T0 } from '../../../../test/contract/fixtures.js';
+import { hiddenClasses } from '../../../../test/support/hidden-classes.js';
+import { type MonitorStatusInfo, NO_CHECKS } from '../../domain/monitors/monitor-status.js';
+import type { Monitor } from '../../domain/types.js';
+import { monitorJson, monitorResponse } from './responses.js';
 
 const monitor = (i: number): Monitor =>
   fixtures.monitor('ws', 'ep', {

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import type { EscalationPolicy } from '../../domain/types.js';
+import { iso, responseSchemas, time, uuidString } from '../responses.js';
+
+export const policyResponse = z
+  .strictObject({
+    id: uuidString,
+    name: z.string(),
+    is_default: z.boolean(),
+    steps: z.array(
+      z.strictObject({
+        wait_minutes: z.number(),
+        notify_user_ids: z.array(z.string()),
+        notify_channel_ids: z.array(z.string()),
+      }),
+    ),
+    repeat: z.number().int(),
+    created_at: time,
+    updated_at: time,
+  })
+  .register(responseSchemas, { id: 'EscalationPolicy' });
+
+export const policyJson = (p: EscalationPolicy): z.output<typeof policyResponse> => {
+  const { workspace_id: _w, ...rest } = p;
+  return { ...rest, created_at: iso(p.created_at), updated_at: iso(p.updated_at) };
+};

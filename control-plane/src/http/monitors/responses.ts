@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import type { MonitorStatusInfo } from '../../domain/monitors/monitor-status.js';
+import { MONITOR_STATUSES } from '../../domain/monitors/monitor-status.js';
+import { monitorAsSeenBy } from '../../domain/monitors/monitors.js';
+import type { Monitor, Role } from '../../domain/types.js';
+import { DNS_RECORD_TYPES, MONITOR_TYPES } from '../../domain/types.js';
+import { iso, responseSchemas, time, uuidString } from '../responses.js';
+
+const headers = z.record(z.string(), z.string());
+
+export const monitorResponse = z
+  .strictObject({
+    id: uuidString,
+    display_name: z.string(),
+    monitor_type: z.enum(MONITOR_TYPES),
+    url: z.string(),
+    http_method: z.string().nullable(),
+    check_interval_seconds: z.number().int(),
+    timeout_seconds: z.number(),
+    expected_status_code: z.number().int(),
+    required_keyword: z.string().nullable(),
+    port: z.number().int().nullable(),
+    request_headers: headers,
+    request_body: z.string().nullable(),
+    follow_redirects: z.boolean(),
+    ssl_cert_monitoring: z.boolean(),
+    ssl_cert_expiry_alert_days: z.number().int(),
+    domain_expiry_alert_days: z.number().int(),
+    response_time_threshold_ms: z.number().int().nullable(),
+    failure_threshold: z.number().int(),
+    retry_interval_seconds: z.number().int(),
+    escalation_policy_id: z.string(),
+    check_locations: z.array(z.string()),
+    dns_record_type: z.enum(DNS_RECORD_TYPES).nullable(),
+    dns_expected_values: z.array(z.string()),
+    dns_resolver: z.string().nullable(),
+    paused: z.boolean(),
+    version: z.number().int(),
+    status: z.enum(MONITOR_STATUSES),
+    last_checked_at: time.nullable(),
+    uptime_24h: z.number().nullable(),
+    uptime_30d: z.number().nullable(),
+    last_response_time_ms: z.number().nullable(),
+    recent_checks: z.array(
+      z.strictObject({
+        at: time,
+        ok: z.boolean(),
+        location: z.string(),
+        response_time_ms: z.number().nullable(),
+      }),
+    ),
+    /** Never the password or token. */
+    auth: z
+      .discriminatedUnion('type', [
+        z.strictObject({ type: z.literal('basic'), username: z.string() }),
+        z.strictObject({ type: z.literal('bearer') }),
+      ])
+      .nullable(),
+    created_at: time,
+    updated_at: time,
+  })
+  .register(responseSchemas, { id: 'Monitor' });
+
+/**
+ * Monitor as the API shows it to a user of `role` (every response carrying a monitor goes through
+ * here): what the role may not see is masked (`monitorAsSeenBy`), and endpoint auth secrets are never
+ * echoed back to anyone.
+ */
+export const monitorJson = (
+  monitor: Monitor,
+  role: Role,
+  info: MonitorStatusInfo,
+): z.output<typeof monitorResponse> => {
+  const m = monitorAsSeenBy(monitor, role);
+  const auth = m.auth;
+  // One literal naming every field, in the schema's order: a rest pattern (`{ a, ...rest }`) copied
+  // the record key by key through a runtime call, ~10 µs a monitor of the dashboard's list at
+  // 100,000 monitors, and would pass on any field a store added to its record.
+  return {
+    id: m.id,
+    display_name: m.display_name,
+    monitor_type: m.monitor_type,
+    url: m.url,
+    http_method: m.http_method,
+    check_interval_seconds: m.check_interval_seconds,
+    timeout_seconds: m.timeout_seconds,
+    expected_status_code: m.expected_status_code,
+    required_keyword: m.required_keyword,
+    port: m.port,
+    request_headers: m.request_headers,
+    request_body: m.request_body,
+    follow_redirects: m.follow_redirects,
+    ssl_cert_monitoring: m.ssl_cert_monitoring,
+    ssl_cert_expiry_alert_days: m.ssl_cert_expiry_alert_days,
+    domain_expiry_alert_days: m.domain_expiry_alert_days,
+    response_time_threshold_ms: m.response_time_threshold_ms,
+    failure_threshold: m.failure_threshold,
+    retry_interval_seconds: m.retry_interval_seconds,
+    escalation_policy_id: m.escalation_policy_id,
+    check_locations: m.check_locations,
+    dns_record_type: m.dns_record_type,
+    dns_expected_values: m.dns_expected_values,
+    dns_resolver: m.dns_resolver,
+    paused: m.paused,
+    version: m.version,
+    // A record from listMonitorsWithStatus carries its status too: `info` is the one shown.
+    status: info.status,
+    last_checked_at: iso(info.last_checked_at),
+    uptime_24h: info.uptime_24h,
+    uptime_30d: info.uptime_30d,
+    last_response_time_ms: info.last_response_time_ms,
+    recent_checks: info.recent_checks.map((c) => ({
+      at: c.at.toISOString(),
+      ok: c.ok,
+      location: c.location,
+      response_time_ms: c.response_time_ms,
+    })),
+    auth: auth
+      ? auth.type === 'basic'
+        ? { type: 'basic' as const, username: auth.username }
+        : { type: 'bearer' as const }
+      : null,
+    created_at: iso(m.created_at),
+    updated_at: iso(m.updated_at),
+  };
+};
