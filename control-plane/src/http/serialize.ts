@@ -12,7 +12,7 @@ import { describeSchedule } from '../domain/heartbeats/schedule-text.js';
 import type { MonitorStatusInfo } from '../domain/monitors/monitor-status.js';
 import { MONITOR_STATUSES } from '../domain/monitors/monitor-status.js';
 import { monitorAsSeenBy } from '../domain/monitors/monitors.js';
-import { shownConfig } from '../domain/routing/channels.js';
+import { shownConfig } from '../domain/notifications/channels.js';
 import type {
   AgentSession,
   Alert,

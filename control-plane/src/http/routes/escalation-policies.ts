@@ -6,8 +6,9 @@ import {
   deletePolicy,
   updatePolicy,
   updatePolicyBody,
-} from '../../domain/routing/escalation-policies.js';
-import type { RoutingStore } from '../../domain/routing/routing-store.js';
+} from '../../domain/escalation/escalation-policies.js';
+import type { EscalationPolicyStore } from '../../domain/escalation/escalation-policy-store.js';
+import type { ChannelStore } from '../../domain/notifications/channel-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import { type RouteDeps, route } from '../route.js';
 import { page, policyJson, policyResponse } from '../serialize.js';
@@ -15,7 +16,10 @@ import { idOf, pageQuery } from './query.js';
 
 /** A path id that is not a UUID cannot name anything: 404 without a lookup. */
 
-export const escalationPolicyRoutes = ({ store, clock }: RouteDeps<RoutingStore & TenancyStore>) => [
+export const escalationPolicyRoutes = ({
+  store,
+  clock,
+}: RouteDeps<EscalationPolicyStore & Pick<ChannelStore, 'getChannel'> & TenancyStore>) => [
   route({
     method: 'get',
     path: '/escalation-policies',

@@ -8,7 +8,7 @@ import {
   updateHeartbeat,
   updateHeartbeatBody,
 } from '../../domain/heartbeats/heartbeats.js';
-import type { RoutingStore } from '../../domain/routing/routing-store.js';
+import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
 import type { Heartbeat } from '../../domain/types.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
 import { heartbeatJson, heartbeatResponse, page, time } from '../serialize.js';
@@ -33,7 +33,7 @@ export const heartbeatRoutes = ({
   clock,
   config,
   workspaceUrl,
-}: RouteDeps<HeartbeatStore & RoutingStore>) => {
+}: RouteDeps<HeartbeatStore & PolicyLookup & MaintenanceLookup>) => {
   const pingUrl = (auth: Authed, id: string) => `${workspaceUrl(auth.workspace.subdomain)}/hb/ping/${id}`;
   /** The record: with its next expected time, and whether it pings far too often (its recent pings). */
   const json = async (auth: Authed, h: Heartbeat) => {
