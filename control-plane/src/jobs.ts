@@ -1,11 +1,12 @@
 import type { Clock, Logger } from '@lookout/shared';
+import { createSecretBox } from '@lookout/shared';
 import type { Config } from './config.js';
 import { createDomainLookup } from './dns-lookup.js';
 import { checkRegions } from './domain/agents/region-health.js';
+import { createEscalationRunner } from './domain/escalation/escalation-runner.js';
 import { checkHeartbeatDeadlines } from './domain/heartbeats/heartbeat-deadlines.js';
 import type { MonitorCatalog } from './domain/monitors/monitor-catalog.js';
 import { dailyRollupRetentionDays, rollupRetentionDays } from './domain/results/uptime.js';
-import { createEscalationRunner } from './domain/routing/escalation-runner.js';
 import { openAutoDrafts } from './domain/status-pages/auto-drafts.js';
 import { domainVerified, recheckDomains } from './domain/status-pages/custom-domain-proof.js';
 import { INCIDENT_RETENTION_DAYS } from './domain/status-pages/status-pages.js';
@@ -18,7 +19,6 @@ import type { Metrics } from './metrics.js';
 import { contactServicesFromConfig } from './notify/contact-services.js';
 import { dispatcherFromConfig, mailRouterFromConfig } from './notify/from-config.js';
 import { subscriberMailer } from './notify/subscriber-mailer.js';
-import { createSecretBox } from './secret-box.js';
 import type { Store } from './store/port.js';
 
 /**

@@ -1,8 +1,8 @@
 /**
- * MailSettingsStore contract (domain/routing/mail-settings-store.ts): a workspace's own SMTP server.
+ * MailSettingsStore contract (domain/notifications/mail-settings-store.ts): a workspace's own SMTP server.
  */
 import { describe, expect, it } from 'vitest';
-import type { WorkspaceMailSettings } from '../../control-plane/src/domain/routing/mail-settings-store.js';
+import type { WorkspaceMailSettings } from '../../control-plane/src/domain/notifications/mail-settings-store.js';
 import { at, fixtures } from './fixtures.js';
 import { contract } from './stores.js';
 

@@ -1,11 +1,11 @@
 /**
- * Store contract, members part (the `MemberStore` port of domain/tenancy/member-store.ts): invitations, role
+ * Store contract, members part (the `MemberStore` port of domain/access/member-store.ts): invitations, role
  * changes and removal, each one atomic step. Run against every adapter by members.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Invitation } from '../../control-plane/src/domain/access/member-store.js';
 import type { Session } from '../../control-plane/src/domain/access/sessions.js';
-import type { Invitation } from '../../control-plane/src/domain/tenancy/member-store.js';
 import type { ApiKey, Role, User } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 

@@ -1,5 +1,6 @@
 /**
- * RoutingStore contract: escalation policies, notification channels, maintenance windows.
+ * Contract of the routing ports: escalation policies (EscalationPolicyStore), notification channels
+ * (ChannelStore), maintenance windows (MaintenanceWindowStore), kept together by both adapters.
  */
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import type {
 import { at, fixtures, T0 } from './fixtures.js';
 import { contract } from './stores.js';
 
-contract('RoutingStore', (c) => {
+contract('EscalationPolicyStore, ChannelStore, MaintenanceWindowStore', (c) => {
   const ctx = () => ({ ...c(), alert: fixtures.alert, monitor: fixtures.monitor });
 
   it('keeps one default policy per workspace; refuses to delete the default or one in use', async () => {

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { createSecretBox } from '@lookout/shared';
 import Database from 'better-sqlite3';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raiseAlert } from '../../control-plane/src/domain/alerts/alerts.js';
-import { passwordContext } from '../../control-plane/src/domain/routing/mail-settings.js';
-import { createSecretBox } from '../../control-plane/src/secret-box.js';
+import { passwordContext } from '../../control-plane/src/domain/notifications/mail-settings.js';
 import { type Harness, startHarness } from '../support/harness.js';
 import { waitFor } from '../support/wait.js';
 

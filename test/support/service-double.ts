@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Attempt, OutgoingMessage } from '../../control-plane/src/domain/routing/notifications.js';
+import type { Attempt, OutgoingMessage } from '../../control-plane/src/domain/notifications/messages.js';
 import {
   alertMessage,
   followUpMessage,
   testMessage,
-} from '../../control-plane/src/domain/routing/notifications.js';
+} from '../../control-plane/src/domain/notifications/messages.js';
 import type { Alert } from '../../control-plane/src/domain/types.js';
 import { createDispatcher } from '../../control-plane/src/notify/dispatcher.js';
 import { createMailRouter } from '../../control-plane/src/notify/mail-route.js';

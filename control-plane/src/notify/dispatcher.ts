@@ -1,7 +1,7 @@
-import { openConfig } from '../domain/routing/channel-kinds.js';
-import type { SecretBox } from '../domain/routing/mail-settings.js';
-import type { Attempt, Dispatcher, OutgoingMessage, Target } from '../domain/routing/notifications.js';
-import { createSecretBox } from '../secret-box.js';
+import type { SecretBox } from '@lookout/shared';
+import { createSecretBox } from '@lookout/shared';
+import { openConfig } from '../domain/notifications/channel-kinds.js';
+import type { Attempt, Dispatcher, OutgoingMessage, Target } from '../domain/notifications/messages.js';
 import { permanentFailure, type RetryOptions, withRetries } from './attempt.js';
 import { httpAttempt } from './http-client.js';
 import { NOTIFIERS } from './kinds/index.js';

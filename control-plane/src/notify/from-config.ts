@@ -1,7 +1,7 @@
 import type { Clock } from '@lookout/shared';
+import { createSecretBox } from '@lookout/shared';
 import type { Config } from '../config.js';
-import type { MailSettingsStore } from '../domain/routing/mail-settings-store.js';
-import { createSecretBox } from '../secret-box.js';
+import type { MailSettingsStore } from '../domain/notifications/mail-settings-store.js';
 import { createDispatcher } from './dispatcher.js';
 import type { SmtpSettings } from './email.js';
 import { createMailRouter } from './mail-route.js';

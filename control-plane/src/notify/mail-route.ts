@@ -1,5 +1,9 @@
-import { NO_MAIL_TRANSPORT, passwordContext, type SecretBox } from '../domain/routing/mail-settings.js';
-import type { MailSettingsStore, WorkspaceMailSettings } from '../domain/routing/mail-settings-store.js';
+import type { SecretBox } from '@lookout/shared';
+import { NO_MAIL_TRANSPORT, passwordContext } from '../domain/notifications/mail-settings.js';
+import type {
+  MailSettingsStore,
+  WorkspaceMailSettings,
+} from '../domain/notifications/mail-settings-store.js';
 import type { SmtpSettings } from './email.js';
 
 /** The SMTP server one email goes through, and whose it is; or why there is none. */

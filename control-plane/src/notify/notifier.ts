@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { ChannelKind } from '../domain/routing/channel-kinds.js';
-import type { OutgoingMessage } from '../domain/routing/notifications.js';
+import type { ChannelKind } from '../domain/notifications/channel-kinds.js';
+import type { OutgoingMessage } from '../domain/notifications/messages.js';
 import type { AttemptResult } from './attempt.js';
 import type { HttpAnswer, HttpCall } from './http-client.js';
 import type { MailRouter } from './mail-route.js';

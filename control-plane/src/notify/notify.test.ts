@@ -3,13 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NO_MAIL_TRANSPORT } from '../domain/routing/mail-settings.js';
+import { NO_MAIL_TRANSPORT } from '../domain/notifications/mail-settings.js';
 import {
   type Attempt,
   emailTarget,
   type OutgoingMessage,
   type Target,
-} from '../domain/routing/notifications.js';
+} from '../domain/notifications/messages.js';
 import { withRetries } from './attempt.js';
 import { createDispatcher } from './dispatcher.js';
 import type { SmtpSettings } from './email.js';

@@ -1,3 +1,4 @@
+import type { MemberStore } from '../domain/access/member-store.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
@@ -5,17 +6,18 @@ import type { AgentStore } from '../domain/agents/agent-store.js';
 import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
 import type { AlertStore } from '../domain/alerts/alert-store.js';
 import type { ContactMethodStore } from '../domain/contacts/contact-method-store.js';
+import type { EscalationPolicyStore } from '../domain/escalation/escalation-policy-store.js';
 import type { HeartbeatStore } from '../domain/heartbeats/heartbeat-store.js';
 import type { PingKeyStore } from '../domain/heartbeats/ping-key-store.js';
 import type { IntegrationStore } from '../domain/integrations/integration-store.js';
+import type { MaintenanceWindowStore } from '../domain/maintenance/maintenance-store.js';
 import type { MonitorStatusStore } from '../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
+import type { ChannelStore } from '../domain/notifications/channel-store.js';
+import type { MailSettingsStore } from '../domain/notifications/mail-settings-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
-import type { MailSettingsStore } from '../domain/routing/mail-settings-store.js';
-import type { RoutingStore } from '../domain/routing/routing-store.js';
 import type { StatusPageStore } from '../domain/status-pages/status-page-store.js';
 import type { StatusSubscriberStore } from '../domain/status-pages/subscriber-store.js';
-import type { MemberStore } from '../domain/tenancy/member-store.js';
 import type { TenancyStore } from '../domain/tenancy/tenancy-store.js';
 
 /**
@@ -54,7 +56,9 @@ export type Store = StoreLifecycle &
   ResultStore &
   HeartbeatStore &
   AlertStore &
-  RoutingStore &
+  EscalationPolicyStore &
+  ChannelStore &
+  MaintenanceWindowStore &
   IntegrationStore &
   AgentStore &
   SessionStore &

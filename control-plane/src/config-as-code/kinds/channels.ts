@@ -1,6 +1,6 @@
 import { type Body, ok } from '../../api-client/client.js';
-import { mapSecrets, secretHint } from '../../domain/routing/channel-kinds.js';
-import { channelBodyDoc } from '../../domain/routing/channels.js';
+import { mapSecrets, secretHint } from '../../domain/notifications/channel-kinds.js';
+import { channelBodyDoc } from '../../domain/notifications/channels.js';
 import { CHANNEL_KINDS } from '../../notify/kinds/index.js';
 import { allPages, Hidden, type Item, type Live, type ResourceKind } from '../kind.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type Body, ok } from '../../api-client/client.js';
-import { createPolicyBody } from '../../domain/routing/escalation-policies.js';
+import { createPolicyBody } from '../../domain/escalation/escalation-policies.js';
 import { allPages, type Item, type Live, type Names, type Reference, type ResourceKind } from '../kind.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type Body, ok } from '../../api-client/client.js';
-import { createWindowBody } from '../../domain/routing/maintenance.js';
+import { createWindowBody } from '../../domain/maintenance/maintenance.js';
 import { allPages, type Item, type Live, type ResourceKind } from '../kind.js';
 
 /** `scope` names the monitor (its display_name) or heartbeat a window covers (the API's scope_id). */

@@ -1,8 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AlertStore } from '../alerts/alert-store.js';
 import { raiseAlert } from '../alerts/alerts.js';
+import type { MaintenanceLookup, PolicyLookup } from '../lookups.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
-import type { RoutingStore } from '../routing/routing-store.js';
 import type { AgentSession, CatalogMonitor } from '../types.js';
 import type { AgentStore } from './agent-store.js';
 
@@ -70,7 +70,7 @@ export const REGION_SLICE = 2000;
  * raising is deduplicated by the store, resolving is compare-and-set.
  */
 export const checkRegions = async (
-  store: AgentStore & AlertStore & MonitorStore & RoutingStore,
+  store: AgentStore & AlertStore & MonitorStore & PolicyLookup & MaintenanceLookup,
   regions: readonly string[],
   now: Date,
   liveMs: number,

@@ -1,10 +1,10 @@
 import { newId } from '@lookout/shared';
 import { z } from 'zod';
-import { startEscalation } from '../routing/escalation.js';
-import type { RoutingStore } from '../routing/routing-store.js';
+import type { MaintenanceLookup, PolicyLookup } from '../lookups.js';
 import type { Actor, Alert, AlertSourceType, Delivery } from '../types.js';
 import { parseOrThrow, uuid } from '../validation.js';
 import type { AlertStore } from './alert-store.js';
+import { startEscalation } from './escalation-timing.js';
 
 export interface RaiseInput {
   workspace_id: string;
@@ -24,7 +24,7 @@ export interface RaiseInput {
  * in which case it is recorded with `suppressed_by` and never escalated.
  */
 export const newAlert = async (
-  store: AlertStore & RoutingStore,
+  store: AlertStore & PolicyLookup & MaintenanceLookup,
   input: RaiseInput,
   now: Date,
 ): Promise<Alert> => {
@@ -64,7 +64,7 @@ export const newAlert = async (
  * then that one is returned (created=false). A resolved alert is never reopened.
  */
 export const raiseAlert = async (
-  store: AlertStore & RoutingStore,
+  store: AlertStore & PolicyLookup & MaintenanceLookup,
   input: RaiseInput,
   now: Date,
 ): Promise<{ alert: Alert; created: boolean }> => {
@@ -91,7 +91,7 @@ export interface ResolveReport {
 
 /** Resolves each listed alert of the workspace once; reports what happened to every UUID. */
 export const resolveAlerts = async (
-  store: AlertStore & RoutingStore,
+  store: AlertStore & PolicyLookup & MaintenanceLookup,
   workspaceId: string,
   body: unknown,
   by: Actor,
@@ -121,7 +121,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * escalation; reports what happened to every UUID. Strings that are not UUIDs are not found.
  */
 export const acknowledgeAlerts = async (
-  store: AlertStore & RoutingStore,
+  store: AlertStore & PolicyLookup & MaintenanceLookup,
   workspaceId: string,
   uuids: string[],
   by: Actor,

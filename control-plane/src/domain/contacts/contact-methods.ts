@@ -1,6 +1,6 @@
 import { AppError, newId, validationError } from '@lookout/shared';
 import { isPrivateLiteralUrl, NOT_ALLOWED_DESTINATION } from '../destinations.js';
-import type { Target } from '../routing/notifications.js';
+import type { Target } from '../notifications/messages.js';
 import type { User } from '../types.js';
 import { parseContactBody } from './contact-method-body.js';
 import type {

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { AppError, digestsEqual, hashSecret, validationError } from '@lookout/shared';
-import type { OutgoingMessage } from '../routing/notifications.js';
+import type { OutgoingMessage } from '../notifications/messages.js';
 import type { Workspace } from '../types.js';
 import { takeCodeAllowance } from './code-limits.js';
 import type { ContactMethod, ContactMethodStore } from './contact-method-store.js';

@@ -1,6 +1,6 @@
 import type { AlertStore } from '../alerts/alert-store.js';
 import { newAlert } from '../alerts/alerts.js';
-import type { RoutingStore } from '../routing/routing-store.js';
+import type { MaintenanceLookup, PolicyLookup } from '../lookups.js';
 import type { Alert, Heartbeat, Ping } from '../types.js';
 import { type DownReason, evaluateHeartbeat } from './heartbeat-rules.js';
 import type { HeartbeatStore } from './heartbeat-store.js';
@@ -54,7 +54,7 @@ export const heartbeatAlertText = (
 
 /** The alert a heartbeat raises, escalated by its policy like any other (see raiseAlert). */
 const heartbeatAlert = async (
-  store: HeartbeatStore & AlertStore & RoutingStore,
+  store: HeartbeatStore & AlertStore & PolicyLookup & MaintenanceLookup,
   h: Heartbeat,
   reason: DownReason,
   now: Date,
@@ -83,7 +83,7 @@ const heartbeatAlert = async (
  * Returns how many alerts this replica raised and resolved.
  */
 export const checkHeartbeatDeadlines = async (
-  store: HeartbeatStore & AlertStore & RoutingStore,
+  store: HeartbeatStore & AlertStore & PolicyLookup & MaintenanceLookup,
   now: Date,
   { batch = 200, rounds = 10 } = {},
 ) => {

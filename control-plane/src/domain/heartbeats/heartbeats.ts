@@ -1,6 +1,6 @@
 import { AppError, isAppError, newId, validationError } from '@lookout/shared';
 import { z } from 'zod';
-import type { RoutingStore } from '../routing/routing-store.js';
+import type { PolicyLookup } from '../lookups.js';
 import type { Heartbeat, PingKind, Workspace } from '../types.js';
 import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
 import type { HeartbeatStore } from './heartbeat-store.js';
@@ -80,7 +80,7 @@ const slugTaken = (slug: string | null | undefined) =>
   ]);
 
 const policyProblems = async (
-  store: HeartbeatStore & RoutingStore,
+  store: HeartbeatStore & PolicyLookup,
   workspaceId: string,
   id: string | undefined,
 ) =>
@@ -93,7 +93,7 @@ const policyProblems = async (
  * so two creates racing for the last place may both get it).
  */
 export const createHeartbeat = async (
-  store: HeartbeatStore & RoutingStore,
+  store: HeartbeatStore & PolicyLookup,
   workspace: Workspace,
   body: unknown,
   now: Date,
@@ -138,7 +138,7 @@ export const createHeartbeat = async (
 };
 
 export const updateHeartbeat = async (
-  store: HeartbeatStore & RoutingStore,
+  store: HeartbeatStore & PolicyLookup,
   existing: Heartbeat,
   body: unknown,
   now: Date,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { SecretBox } from '../routing/mail-settings.js';
+import type { SecretBox } from '@lookout/shared';
 import type { PingKeyRecord, PingKeyStore } from './ping-key-store.js';
 
 /**

@@ -3,7 +3,7 @@ import { AppError, digestsEqual, hashSecret, newId, randomToken } from '@lookout
 import { z } from 'zod';
 import type { AlertStore } from '../alerts/alert-store.js';
 import { acknowledgeAlerts, raiseAlert } from '../alerts/alerts.js';
-import type { RoutingStore } from '../routing/routing-store.js';
+import type { MaintenanceLookup, PolicyLookup } from '../lookups.js';
 import {
   type Actor,
   INTEGRATION_KINDS,
@@ -36,7 +36,7 @@ export const updateIntegrationBody = z.strictObject({
 });
 
 const policyProblems = async (
-  store: AlertStore & IntegrationStore & RoutingStore,
+  store: AlertStore & IntegrationStore & PolicyLookup & MaintenanceLookup,
   workspaceId: string,
   id: string | null | undefined,
 ) =>
@@ -50,7 +50,7 @@ const mintServiceKey = () => {
 };
 
 export const createIntegration = async (
-  store: AlertStore & IntegrationStore & RoutingStore,
+  store: AlertStore & IntegrationStore & PolicyLookup & MaintenanceLookup,
   workspace: Workspace,
   body: unknown,
   now: Date,
@@ -73,7 +73,7 @@ export const createIntegration = async (
 };
 
 export const updateIntegration = async (
-  store: AlertStore & IntegrationStore & RoutingStore,
+  store: AlertStore & IntegrationStore & PolicyLookup & MaintenanceLookup,
   existing: Integration,
   body: unknown,
   now: Date,
@@ -94,7 +94,7 @@ export const updateIntegration = async (
 
 /** A new service key; the old one stops working at once. */
 export const rotateServiceKey = async (
-  store: AlertStore & IntegrationStore & RoutingStore,
+  store: AlertStore & IntegrationStore & PolicyLookup & MaintenanceLookup,
   existing: Integration,
   now: Date,
 ) => {
@@ -116,7 +116,7 @@ export const SERVICE_KEY_MESSAGES = {
  * integration's; a bare host (or the PagerDuty-style /v2/enqueue) is fine, since the key names it.
  */
 export const authenticateServiceKey = async (
-  store: AlertStore & IntegrationStore & RoutingStore,
+  store: AlertStore & IntegrationStore & PolicyLookup & MaintenanceLookup,
   value: string | undefined,
   kind: IntegrationKind,
   hostWorkspace: Workspace | null,
@@ -164,7 +164,7 @@ export const APPLY_SLICE = 25;
  * same key opens a new alert. The resolver/acknowledger is the integration.
  */
 export const applyInboundEvents = async (
-  store: AlertStore & IntegrationStore & RoutingStore,
+  store: AlertStore & IntegrationStore & PolicyLookup & MaintenanceLookup,
   integration: Integration,
   events: InboundEvent[],
   now: Date,

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { AppError, type FieldProblem, newId } from '@lookout/shared';
 import { z } from 'zod';
-import type { RoutingStore } from '../routing/routing-store.js';
+import type { PolicyLookup } from '../lookups.js';
 import type { Plan } from '../tenancy/plans.js';
 import { hasRole } from '../tenancy/roles.js';
 import {
@@ -134,7 +134,7 @@ export interface MonitorContext {
   plan: Plan;
   planName: string;
   regions: readonly string[];
-  store: MonitorStore & RoutingStore;
+  store: MonitorStore & PolicyLookup;
   now: Date;
 }
 
@@ -413,7 +413,7 @@ export const updateMonitor = async (
 };
 
 export const setPaused = async (
-  store: MonitorStore & RoutingStore,
+  store: MonitorStore & PolicyLookup,
   existing: Monitor,
   paused: boolean,
   now: Date,

@@ -1,10 +1,10 @@
 import { newId } from '@lookout/shared';
 import type { AlertKey, AlertStore } from '../alerts/alert-store.js';
 import { raiseAlert } from '../alerts/alerts.js';
+import type { MaintenanceLookup, PolicyLookup } from '../lookups.js';
 import type { MonitorCatalog } from '../monitors/monitor-catalog.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
 import { runningLocations } from '../monitors/monitors.js';
-import type { RoutingStore } from '../routing/routing-store.js';
 import type { CatalogMonitor, CheckResultRecord, MonitorLocationState } from '../types.js';
 import {
   applyResult,
@@ -45,7 +45,7 @@ export interface IngestOutcome {
  */
 export const ingestResults = async (
   deps: {
-    store: AlertStore & MonitorStore & ResultStore & RoutingStore;
+    store: AlertStore & MonitorStore & ResultStore & PolicyLookup & MaintenanceLookup;
     catalog: Pick<MonitorCatalog, 'resolve'>;
     /** `store.recordResults`, or a group-committing writer over it (`result-writer.ts`). */
     record?: RecordResults;
@@ -198,7 +198,7 @@ const openAlertsOf = async (store: AlertStore, monitors: CatalogMonitor[]) => {
  * raise two; the first verdict `up`, or a return to pending, has no alert to raise or resolve.
  */
 const flipAll = async (
-  store: AlertStore & MonitorStore & RoutingStore,
+  store: AlertStore & MonitorStore & PolicyLookup & MaintenanceLookup,
   monitors: Map<string, CatalogMonitor>,
   latest: Map<string, CheckResultRecord>,
   statesOf: Map<string, MonitorLocationState[]>,
@@ -237,7 +237,7 @@ const flipAll = async (
  * its newest result. `open` names the condition alerts known to be open (see `openAlertsOf`).
  */
 const decideConditions = async (
-  store: AlertStore & RoutingStore,
+  store: AlertStore & PolicyLookup & MaintenanceLookup,
   m: CatalogMonitor,
   r: CheckResultRecord,
   v: Verdict,
@@ -285,7 +285,7 @@ interface AlertText {
 
 /** Keeps an alert open exactly while `active`: raises it (once) or resolves it as the system. */
 const alertWhile = async (
-  store: AlertStore & RoutingStore,
+  store: AlertStore & PolicyLookup & MaintenanceLookup,
   m: CatalogMonitor,
   cause: string,
   active: boolean,

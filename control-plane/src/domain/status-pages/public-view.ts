@@ -1,7 +1,7 @@
 import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
+import type { MaintenanceWindowStore } from '../maintenance/maintenance-store.js';
 import type { MonitorStatus, MonitorStatusInfo, MonitorStatusStore } from '../monitors/monitor-status.js';
 import { DAY_MS, dayOf, percent } from '../results/uptime.js';
-import type { RoutingStore } from '../routing/routing-store.js';
 import type { HeartbeatState } from '../types.js';
 import {
   componentStatus,
@@ -76,7 +76,7 @@ export interface StatusView {
 export type ViewStore = Pick<StatusPageStore, 'listPublicIncidents' | 'dailyUptime'> &
   Pick<MonitorStatusStore, 'getMonitorStatuses'> &
   Pick<HeartbeatStore, 'getHeartbeat'> &
-  Pick<RoutingStore, 'listMaintenanceWindows' | 'findActiveMaintenanceWindow'>;
+  Pick<MaintenanceWindowStore, 'listMaintenanceWindows' | 'findActiveMaintenanceWindow'>;
 
 /** A monitor paused before its first check says as much as one never checked: no data yet. */
 const monitorStatus = (m: MonitorStatusInfo | undefined): MonitorStatus | undefined =>
@@ -142,7 +142,7 @@ export const liveComponentStatuses = async (
 
 /** Upcoming and current maintenance windows over the page's monitors (or the whole workspace). */
 const maintenancesOf = async (
-  store: Pick<RoutingStore, 'listMaintenanceWindows'>,
+  store: Pick<MaintenanceWindowStore, 'listMaintenanceWindows'>,
   page: StatusPage,
   now: Date,
 ) => {

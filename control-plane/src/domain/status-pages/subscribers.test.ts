@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSecretBox } from '@lookout/shared';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixtures } from '../../../../test/contract/fixtures.js';
-import { createSecretBox } from '../../secret-box.js';
 import type { Store } from '../../store/port.js';
 import { createSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { createIncident, postIncidentUpdate } from './incidents.js';

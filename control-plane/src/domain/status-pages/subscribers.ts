@@ -1,6 +1,6 @@
+import type { SecretBox } from '@lookout/shared';
 import { AppError, digestsEqual, hashSecret, newId, randomToken } from '@lookout/shared';
 import { z } from 'zod';
-import type { SecretBox } from '../routing/mail-settings.js';
 import { parseOrThrow } from '../validation.js';
 import { recipientKey } from './recipients.js';
 import type { Incident, IncidentUpdate, StatusPage, StatusPageStore } from './status-page-store.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { shownConfig } from '../../domain/routing/channels.js';
+import { shownConfig } from '../../domain/notifications/channels.js';
 import type { Delivery, NotificationChannel } from '../../domain/types.js';
 import { CHANNEL_KINDS, CHANNEL_TYPES } from '../../notify/kinds/index.js';
 import { iso, responseSchemas, time, uuidString } from '../responses.js';

@@ -2,7 +2,8 @@ import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import type { AlertStore } from '../../domain/alerts/alert-store.js';
 import { acknowledgeAlerts, alertTimeline, resolveAlerts, uuidsBody } from '../../domain/alerts/alerts.js';
-import type { RoutingStore } from '../../domain/routing/routing-store.js';
+import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
+import type { ChannelStore } from '../../domain/notifications/channel-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { alertDetailJson, alertDetailResponse, alertJson, alertResponse } from '../alerts/responses.js';
@@ -19,7 +20,13 @@ const statusList = z
 export const alertRoutes = ({
   store,
   clock,
-}: RouteDeps<AlertStore & RoutingStore & Pick<TenancyStore, 'getUser'>>) => [
+}: RouteDeps<
+  AlertStore &
+    PolicyLookup &
+    MaintenanceLookup &
+    Pick<ChannelStore, 'getChannel'> &
+    Pick<TenancyStore, 'getUser'>
+>) => [
   route({
     method: 'get',
     path: '/alerts',

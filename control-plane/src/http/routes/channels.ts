@@ -1,6 +1,7 @@
-import { AppError, newId } from '@lookout/shared';
+import { AppError, createSecretBox, newId } from '@lookout/shared';
 import { z } from 'zod';
 import type { AlertStore } from '../../domain/alerts/alert-store.js';
+import type { ChannelStore } from '../../domain/notifications/channel-store.js';
 import {
   type ChannelRules,
   channelBodyDoc,
@@ -8,14 +9,12 @@ import {
   deleteChannel,
   updateChannel,
   updateChannelBody,
-} from '../../domain/routing/channels.js';
-import type { MailSettingsStore } from '../../domain/routing/mail-settings-store.js';
-import { channelTarget, retryable, testMessage } from '../../domain/routing/notifications.js';
-import type { RoutingStore } from '../../domain/routing/routing-store.js';
+} from '../../domain/notifications/channels.js';
+import type { MailSettingsStore } from '../../domain/notifications/mail-settings-store.js';
+import { channelTarget, retryable, testMessage } from '../../domain/notifications/messages.js';
 import type { Delivery } from '../../domain/types.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
 import { CHANNEL_KINDS } from '../../notify/kinds/index.js';
-import { createSecretBox } from '../../secret-box.js';
 import {
   channelCreatedResponse,
   channelJson,
@@ -33,7 +32,7 @@ export const channelRoutes = ({
   store,
   clock,
   config,
-}: RouteDeps<RoutingStore & AlertStore & MailSettingsStore>) => {
+}: RouteDeps<ChannelStore & AlertStore & MailSettingsStore>) => {
   const dispatcher = dispatcherFromConfig(config, clock, store);
   const rules: ChannelRules = {
     kinds: CHANNEL_KINDS,

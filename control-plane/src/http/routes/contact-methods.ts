@@ -18,8 +18,8 @@ import {
   verificationMessage,
   verifyContactMethod,
 } from '../../domain/contacts/verification-codes.js';
-import type { MailSettingsStore } from '../../domain/routing/mail-settings-store.js';
-import type { Attempt } from '../../domain/routing/notifications.js';
+import type { MailSettingsStore } from '../../domain/notifications/mail-settings-store.js';
+import type { Attempt } from '../../domain/notifications/messages.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { contactServicesFromConfig } from '../../notify/contact-services.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';

@@ -6,8 +6,9 @@ import {
   deletePolicy,
   updatePolicy,
   updatePolicyBody,
-} from '../../domain/routing/escalation-policies.js';
-import type { RoutingStore } from '../../domain/routing/routing-store.js';
+} from '../../domain/escalation/escalation-policies.js';
+import type { EscalationPolicyStore } from '../../domain/escalation/escalation-policy-store.js';
+import type { ChannelStore } from '../../domain/notifications/channel-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import { policyJson, policyResponse } from '../escalation-policies/responses.js';
 import { page } from '../responses.js';
@@ -16,7 +17,10 @@ import { idOf, pageQuery } from './query.js';
 
 /** A path id that is not a UUID cannot name anything: 404 without a lookup. */
 
-export const escalationPolicyRoutes = ({ store, clock }: RouteDeps<RoutingStore & TenancyStore>) => [
+export const escalationPolicyRoutes = ({
+  store,
+  clock,
+}: RouteDeps<EscalationPolicyStore & Pick<ChannelStore, 'getChannel'> & TenancyStore>) => [
   route({
     method: 'get',
     path: '/escalation-policies',

@@ -8,7 +8,7 @@ import {
   updateHeartbeat,
   updateHeartbeatBody,
 } from '../../domain/heartbeats/heartbeats.js';
-import type { RoutingStore } from '../../domain/routing/routing-store.js';
+import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
 import type { Heartbeat } from '../../domain/types.js';
 import { heartbeatJson, heartbeatResponse } from '../heartbeats/responses.js';
 import { page, time } from '../responses.js';
@@ -34,7 +34,7 @@ export const heartbeatRoutes = ({
   clock,
   config,
   workspaceUrl,
-}: RouteDeps<HeartbeatStore & RoutingStore>) => {
+}: RouteDeps<HeartbeatStore & PolicyLookup & MaintenanceLookup>) => {
   const pingUrl = (auth: Authed, id: string) => `${workspaceUrl(auth.workspace.subdomain)}/hb/ping/${id}`;
   /** The record: with its next expected time, and whether it pings far too often (its recent pings). */
   const json = async (auth: Authed, h: Heartbeat) => {

@@ -23,7 +23,7 @@ import {
   updateIntegration,
   updateIntegrationBody,
 } from '../../domain/integrations/integrations.js';
-import type { RoutingStore } from '../../domain/routing/routing-store.js';
+import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
 import { INTEGRATION_KINDS, type Integration, type IntegrationKind } from '../../domain/types.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { page, responseSchemas, time } from '../responses.js';
@@ -66,7 +66,7 @@ export const integrationRoutes = ({
   clock,
   config,
   workspaceUrl,
-}: RouteDeps<IntegrationStore & AlertStore & RoutingStore>) => {
+}: RouteDeps<IntegrationStore & AlertStore & PolicyLookup & MaintenanceLookup>) => {
   const shown = (auth: Authed, i: Integration) => integrationJson(i, workspaceUrl(auth.workspace.subdomain));
   const load = async (auth: Authed, id: string): Promise<Integration> => {
     const i = UUID.test(id) ? await store.getIntegration(auth.workspace.id, id.toLowerCase()) : null;

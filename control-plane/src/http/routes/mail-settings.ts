@@ -1,4 +1,4 @@
-import { newId } from '@lookout/shared';
+import { createSecretBox, newId } from '@lookout/shared';
 import { z } from 'zod';
 import {
   mailSettingsBody,
@@ -6,16 +6,15 @@ import {
   mailTestMessage,
   saveMailSettings,
   transportSource,
-} from '../../domain/routing/mail-settings.js';
+} from '../../domain/notifications/mail-settings.js';
 import {
   MAIL_TLS,
   type MailSettingsStore,
   type WorkspaceMailSettings,
-} from '../../domain/routing/mail-settings-store.js';
-import { emailTarget, retryable } from '../../domain/routing/notifications.js';
+} from '../../domain/notifications/mail-settings-store.js';
+import { emailTarget, retryable } from '../../domain/notifications/messages.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
-import { createSecretBox } from '../../secret-box.js';
 import { responseSchemas, time } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
 

@@ -1,7 +1,6 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
-import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import {
   createWindow,
   createWindowBody,
@@ -9,8 +8,9 @@ import {
   endWindow,
   updateWindow,
   updateWindowBody,
-} from '../../domain/routing/maintenance.js';
-import type { RoutingStore } from '../../domain/routing/routing-store.js';
+} from '../../domain/maintenance/maintenance.js';
+import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
+import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import { maintenanceWindowJson, maintenanceWindowResponse } from '../maintenance-windows/responses.js';
 import { page } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
@@ -19,7 +19,7 @@ import { idOf, pageQuery } from './query.js';
 export const maintenanceWindowRoutes = ({
   store,
   clock,
-}: RouteDeps<RoutingStore & MonitorStore & HeartbeatStore>) => [
+}: RouteDeps<MaintenanceWindowStore & MonitorStore & HeartbeatStore>) => [
   route({
     method: 'get',
     path: '/maintenance-windows',

@@ -1,5 +1,6 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
+import type { PolicyLookup } from '../../domain/lookups.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
 import { MONITOR_STATUSES, type MonitorStatus, NO_CHECKS } from '../../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
@@ -16,7 +17,6 @@ import {
   updateMonitor,
   updateMonitorBody,
 } from '../../domain/monitors/monitors.js';
-import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Monitor } from '../../domain/types.js';
 import { MONITOR_TYPES } from '../../domain/types.js';
@@ -53,7 +53,7 @@ export const monitorRoutes = ({
   store,
   clock,
   config,
-}: RouteDeps<MonitorStore & MonitorStatusStore & RoutingStore & TenancyStore>) => {
+}: RouteDeps<MonitorStore & MonitorStatusStore & PolicyLookup & TenancyStore>) => {
   const context = (auth: Authed) => ({
     workspace: auth.workspace,
     plan: config.plans[auth.workspace.plan] ?? { max_monitors: 0, min_interval_seconds: 86400 },

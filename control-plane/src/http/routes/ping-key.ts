@@ -1,7 +1,7 @@
+import { createSecretBox } from '@lookout/shared';
 import { z } from 'zod';
 import type { PingKeyStore } from '../../domain/heartbeats/ping-key-store.js';
 import { regeneratePingKey, showPingKey } from '../../domain/heartbeats/ping-keys.js';
-import { createSecretBox } from '../../secret-box.js';
 import { responseSchemas, time } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
 

@@ -10,7 +10,7 @@ import {
 } from '../../domain/heartbeats/heartbeats.js';
 import { createPingKeyCache } from '../../domain/heartbeats/ping-key-cache.js';
 import type { PingKeyStore } from '../../domain/heartbeats/ping-key-store.js';
-import type { RoutingStore } from '../../domain/routing/routing-store.js';
+import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Heartbeat } from '../../domain/types.js';
 import { responseSchemas } from '../responses.js';
@@ -45,7 +45,8 @@ export type PingAddress = { uuid: string } | { pingKey: string; slug: string };
 export type PingServiceStore = HeartbeatStore &
   Pick<PingKeyStore, 'findPingKey'> &
   Pick<TenancyStore, 'getWorkspace'> &
-  RoutingStore;
+  PolicyLookup &
+  MaintenanceLookup;
 
 /** What a recorded ping answers (the spec's shape). */
 export const pingResponse = z

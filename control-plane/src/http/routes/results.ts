@@ -3,10 +3,10 @@ import { z } from 'zod';
 import type { AgentStore } from '../../domain/agents/agent-store.js';
 import { workspaceRegionHealth } from '../../domain/agents/region-health.js';
 import type { AlertStore } from '../../domain/alerts/alert-store.js';
+import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import type { ResultStore } from '../../domain/results/result-store.js';
 import { monitorUptime, percent, resultsKeptFrom } from '../../domain/results/uptime.js';
-import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import { regionHealthJson, regionHealthResponse } from '../regions/responses.js';
 import { page, time } from '../responses.js';
 import { resultJson, resultResponse } from '../results/responses.js';
@@ -19,7 +19,7 @@ export const resultRoutes = ({
   store,
   clock,
   config,
-}: RouteDeps<ResultStore & MonitorStore & AgentStore & AlertStore & RoutingStore>) => {
+}: RouteDeps<ResultStore & MonitorStore & AgentStore & AlertStore & PolicyLookup & MaintenanceLookup>) => {
   const load = async (auth: Authed, id: string) => {
     const m = await store.getMonitor(auth.workspace.id, id);
     if (!m) throw new AppError('not_found', 'Monitor not found.');
@@ -94,7 +94,7 @@ export const regionRoutes = ({
   store,
   clock,
   config,
-}: RouteDeps<ResultStore & MonitorStore & AgentStore & AlertStore & RoutingStore>) => [
+}: RouteDeps<ResultStore & MonitorStore & AgentStore & AlertStore & PolicyLookup & MaintenanceLookup>) => [
   route({
     method: 'get',
     path: '/regions',

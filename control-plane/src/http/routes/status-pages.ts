@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { createDomainLookup } from '../../dns-lookup.js';
 import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
+import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
-import type { RoutingStore } from '../../domain/routing/routing-store.js';
 import { verifyPageDomain } from '../../domain/status-pages/custom-domain-proof.js';
 import {
   createIncident,
@@ -53,7 +53,12 @@ export const statusPageRoutes = ({
   workspaceUrl,
   statusCache,
 }: RouteDeps<
-  StatusPageStore & StatusSubscriberStore & MonitorStore & MonitorStatusStore & HeartbeatStore & RoutingStore
+  StatusPageStore &
+    StatusSubscriberStore &
+    MonitorStore &
+    MonitorStatusStore &
+    HeartbeatStore &
+    MaintenanceWindowStore
 >) => {
   const hostOf = (subdomain: string) => `${subdomain}.${config.service_domain.toLowerCase()}`;
   const json = async (p: StatusPage, subdomain: string) =>

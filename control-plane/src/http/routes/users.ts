@@ -1,10 +1,6 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import type { SessionStore } from '../../domain/access/sessions.js';
-import type { SignInActivity, SignInStore } from '../../domain/access/sign-in-store.js';
-import type { ContactMethodStore } from '../../domain/contacts/contact-method-store.js';
-import type { Invitation, MemberStore } from '../../domain/tenancy/member-store.js';
-import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
+import type { Invitation, MemberStore } from '../../domain/access/member-store.js';
 import {
   acceptInvitation,
   acceptInvitationInput,
@@ -13,7 +9,11 @@ import {
   inviteUser,
   inviteUserInput,
   removeUser,
-} from '../../domain/tenancy/users.js';
+} from '../../domain/access/members.js';
+import type { SessionStore } from '../../domain/access/sessions.js';
+import type { SignInActivity, SignInStore } from '../../domain/access/sign-in-store.js';
+import type { ContactMethodStore } from '../../domain/contacts/contact-method-store.js';
+import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { User, Workspace } from '../../domain/types.js';
 import { page, responseSchemas, time } from '../responses.js';
 import { type ApiContext, type RouteDeps, route } from '../route.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, type Clock } from '@lookout/shared';
+import { AppError, type Clock, createSecretBox } from '@lookout/shared';
 import Cookies from 'cookies';
 import type Koa from 'koa';
 import type { Config } from '../../config.js';
@@ -10,7 +10,6 @@ import type { StatusSubscriberStore } from '../../domain/status-pages/subscriber
 import { confirmSubscription, subscribe, unsubscribe } from '../../domain/status-pages/subscribers.js';
 import type { Rendered, ViewCache } from '../../domain/status-pages/view-cache.js';
 import { verifyPassword } from '../../domain/tenancy/passwords.js';
-import { createSecretBox } from '../../secret-box.js';
 import { crossSitePost } from '../cross-site.js';
 import type { ApiState } from '../route.js';
 import { requestHost } from '../workspace-host.js';

@@ -1,4 +1,4 @@
-import type { ChannelKinds } from '../../domain/routing/channel-kinds.js';
+import type { ChannelKinds } from '../../domain/notifications/channel-kinds.js';
 import type { AnyNotifier } from '../notifier.js';
 import discord from './discord.js';
 import email from './email.js';
@@ -42,7 +42,7 @@ export const NOTIFIERS: Readonly<Record<string, AnyNotifier>> = Object.fromEntri
   all.map((n) => [n.type, n]),
 );
 
-/** The same table as the channel rules see it (domain/routing/channel-kinds.ts). */
+/** The same table as the channel rules see it (domain/notifications/channel-kinds.ts). */
 export const CHANNEL_KINDS: ChannelKinds = NOTIFIERS;
 
 /** The channel types, in the order above (the API's enum). */

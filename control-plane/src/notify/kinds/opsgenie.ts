@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { OutgoingMessage } from '../../domain/routing/notifications.js';
+import type { OutgoingMessage } from '../../domain/notifications/messages.js';
 import { defaultClassify, type HttpCall } from '../http-client.js';
 import { defineNotifier, headline, JSON_HEADERS, json, sendCalls, truncate } from '../notifier.js';
 import { apiUrl, join, token } from './fields.js';

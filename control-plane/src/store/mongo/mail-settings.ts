@@ -1,4 +1,7 @@
-import type { MailSettingsStore, WorkspaceMailSettings } from '../../domain/routing/mail-settings-store.js';
+import type {
+  MailSettingsStore,
+  WorkspaceMailSettings,
+} from '../../domain/notifications/mail-settings-store.js';
 import type { MongoContext } from './db.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ClientSession } from 'mongodb';
-import { withoutUser } from '../../domain/routing/escalation-policies.js';
-import type { Invitation, MemberStore, RemoveUserOutcome } from '../../domain/tenancy/member-store.js';
+import type { Invitation, MemberStore, RemoveUserOutcome } from '../../domain/access/member-store.js';
+import { withoutUser } from '../../domain/escalation/escalation-policies.js';
 import type { EscalationPolicy, User } from '../../domain/types.js';
 import {
   bumpGuard,

@@ -1,5 +1,11 @@
 import type { Filter } from 'mongodb';
-import { POLICY_USERS, type PolicyUser, type RoutingStore } from '../../domain/routing/routing-store.js';
+import {
+  type EscalationPolicyStore,
+  POLICY_USERS,
+  type PolicyUser,
+} from '../../domain/escalation/escalation-policy-store.js';
+import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
+import type { ChannelStore } from '../../domain/notifications/channel-store.js';
 import type { EscalationPolicy, MaintenanceWindow, NotificationChannel } from '../../domain/types.js';
 import { bumpGuard, type Doc, fromDoc, type IndexDecl, type MongoContext, page, toDoc } from './db.js';
 
@@ -20,7 +26,10 @@ export const routingIndexes: IndexDecl[] = [
  * adding one touch different documents and would both commit; with the guard they conflict and one
  * is retried, as SQLite serializes them.
  */
-export const mongoRouting = ({ col, inTransaction }: MongoContext): RoutingStore => {
+export const mongoRouting = ({
+  col,
+  inTransaction,
+}: MongoContext): EscalationPolicyStore & ChannelStore & MaintenanceWindowStore => {
   const { workspaces, policies, channels, windows, monitors, heartbeats, integrations } = col;
   const clearOtherDefaults = (p: EscalationPolicy, session: Parameters<typeof bumpGuard>[2]) =>
     p.is_default

@@ -1,5 +1,5 @@
-import { withoutUser } from '../../domain/routing/escalation-policies.js';
-import type { Invitation, MemberStore, RemoveUserOutcome } from '../../domain/tenancy/member-store.js';
+import type { Invitation, MemberStore, RemoveUserOutcome } from '../../domain/access/member-store.js';
+import { withoutUser } from '../../domain/escalation/escalation-policies.js';
 import type { EscalationPolicy, User } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
 import { insertSql, policies, sessions, type Table, toRow, updateSql, users } from './tables.js';

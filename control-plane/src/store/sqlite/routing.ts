@@ -1,4 +1,6 @@
-import { POLICY_USERS, type RoutingStore } from '../../domain/routing/routing-store.js';
+import { type EscalationPolicyStore, POLICY_USERS } from '../../domain/escalation/escalation-policy-store.js';
+import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
+import type { ChannelStore } from '../../domain/notifications/channel-store.js';
 import type { EscalationPolicy, MaintenanceWindow, NotificationChannel } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
 import { channels, insertSql, maintenanceWindows, policies, toRow, updateSql } from './tables.js';
@@ -7,7 +9,12 @@ import { channels, insertSql, maintenanceWindows, policies, toRow, updateSql } f
  * Routing configuration in SQLite: escalation policies, channels, maintenance windows. Switching the
  * default policy and refusing to delete something in use are each one IMMEDIATE transaction.
  */
-export const sqliteRouting = ({ st, one, immediate, page }: SqliteContext): RoutingStore => {
+export const sqliteRouting = ({
+  st,
+  one,
+  immediate,
+  page,
+}: SqliteContext): EscalationPolicyStore & ChannelStore & MaintenanceWindowStore => {
   const getPolicy = (workspaceId: string, id: string) =>
     one<EscalationPolicy>(
       policies,

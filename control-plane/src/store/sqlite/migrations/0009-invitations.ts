@@ -1,5 +1,5 @@
 /**
- * Invitations (domain/tenancy/member-store.ts): one-time links to join a workspace, looked up by the token's hash.
+ * Invitations (domain/access/member-store.ts): one-time links to join a workspace, looked up by the token's hash.
  */
 export default [
   // Frozen SQL: a migration never follows the live table definition.

@@ -1,5 +1,5 @@
 /**
- * Workspace mail settings (domain/routing/mail-settings-store.ts): a workspace's own SMTP server, one row each.
+ * Workspace mail settings (domain/notifications/mail-settings-store.ts): a workspace's own SMTP server, one row each.
  */
 export default [
   // Frozen SQL: a migration never follows the live table definition.

@@ -1,6 +1,6 @@
+import type { SecretBox } from '@lookout/shared';
 import type { z } from 'zod';
-import type { SecretBox } from './mail-settings.js';
-import type { FollowEvent } from './notifications.js';
+import type { FollowEvent } from './messages.js';
 
 /**
  * What the domain needs to know of a notification kind (a channel `type`): its config schema, which

@@ -1,5 +1,11 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { SecretBox } from './domain/routing/mail-settings.js';
+
+/** Seals secrets that must be read back to be used; `context` ties a sealed value to its place. */
+export interface SecretBox {
+  seal(plain: string, context: string): string;
+  /** Throws when the value cannot be opened (another key or context, or altered). */
+  open(sealed: string, context: string): string;
+}
 
 const SEALED = 'aes256gcm:';
 const PLAIN = 'plain:';

@@ -13,7 +13,7 @@ export interface WorkspaceMailSettings {
   port: number;
   tls: MailTls;
   username: string | null;
-  /** The password as the secret box sealed it (domain/routing/mail-settings.ts); never the clear text. Null: none. */
+  /** The password as the secret box sealed it (domain/notifications/mail-settings.ts); never the clear text. Null: none. */
   password_sealed: string | null;
   /** `addr@example.com` or `Name <addr@example.com>`. */
   from_address: string;

@@ -1,3 +1,4 @@
+import type { SecretBox } from '@lookout/shared';
 import { AppError, newId, randomToken, validationError } from '@lookout/shared';
 import { z } from 'zod';
 import { isPrivateLiteralUrl, NOT_ALLOWED_DESTINATION } from '../destinations.js';
@@ -11,8 +12,7 @@ import {
   secretRecord,
   shownSecret,
 } from './channel-kinds.js';
-import type { SecretBox } from './mail-settings.js';
-import type { RoutingStore } from './routing-store.js';
+import type { ChannelStore } from './channel-store.js';
 
 /** The kinds a workspace may use, and the box that seals their secrets. */
 export interface ChannelRules {
@@ -145,7 +145,7 @@ const parseConfig = (
 
 /** Webhook channels get a signing secret, returned once (like an API key). */
 export const createChannel = async (
-  store: RoutingStore,
+  store: ChannelStore,
   rules: ChannelRules,
   workspaceId: string,
   body: unknown,
@@ -168,7 +168,7 @@ export const createChannel = async (
 };
 
 export const updateChannel = async (
-  store: RoutingStore,
+  store: ChannelStore,
   rules: ChannelRules,
   workspaceId: string,
   id: string,
@@ -196,7 +196,7 @@ export const shownConfig = (kinds: ChannelKinds, c: NotificationChannel): Record
   return mapSecrets(kinds[c.type], config, (_f, v) => shownSecret(v));
 };
 
-export const deleteChannel = async (store: RoutingStore, workspaceId: string, id: string) => {
+export const deleteChannel = async (store: ChannelStore, workspaceId: string, id: string) => {
   const r = await store.deleteChannel(workspaceId, id);
   if (r === 'not_found') throw new AppError('not_found', 'Notification channel not found.');
   if (r === 'in_use')

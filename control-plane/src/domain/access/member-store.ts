@@ -1,6 +1,5 @@
-import type { Session } from '../access/sessions.js';
-import type { PolicyNeedingUser } from '../routing/escalation-policies.js';
 import type { Role, User } from '../types.js';
+import type { Session } from './sessions.js';
 
 /**
  * A one-time link to set a password and join a workspace. The token lives only in the link; the
@@ -69,3 +68,11 @@ export type RemoveUserOutcome =
   | { outcome: 'not_found' }
   | { outcome: 'last_admin' }
   | { outcome: 'only_target'; policies: PolicyNeedingUser[] };
+
+/** A policy that removing a user would leave with a step notifying no one: removal is refused. */
+export interface PolicyNeedingUser {
+  id: string;
+  name: string;
+  /** 1-based numbers of the steps that notify only this user. */
+  steps: number[];
+}

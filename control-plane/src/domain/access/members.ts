@@ -1,5 +1,10 @@
 import { AppError, digestsEqual, hashSecret, newId, randomToken } from '@lookout/shared';
 import { z } from 'zod';
+import type { ContactMethodStore } from '../contacts/contact-method-store.js';
+import { hashPassword } from '../tenancy/passwords.js';
+import { ROLES, type User, type Workspace } from '../types.js';
+import { parseOrThrow } from '../validation.js';
+import type { Invitation, MemberStore } from './member-store.js';
 import {
   csrfToken,
   mintSession,
@@ -7,12 +12,7 @@ import {
   PASSWORD_MIN,
   type SessionDeps,
   type SessionLifetimes,
-} from '../access/sessions.js';
-import type { ContactMethodStore } from '../contacts/contact-method-store.js';
-import { ROLES, type User, type Workspace } from '../types.js';
-import { parseOrThrow } from '../validation.js';
-import type { Invitation, MemberStore } from './member-store.js';
-import { hashPassword } from './passwords.js';
+} from './sessions.js';
 
 /** "a", "a and b", "a, b and c". */
 const andList = (items: string[]) =>

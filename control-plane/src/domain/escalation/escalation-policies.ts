@@ -1,9 +1,11 @@
 import { AppError, type FieldProblem, newId } from '@lookout/shared';
 import { z } from 'zod';
+import type { PolicyNeedingUser } from '../access/member-store.js';
+import type { ChannelStore } from '../notifications/channel-store.js';
 import type { TenancyStore } from '../tenancy/tenancy-store.js';
 import type { EscalationPolicy } from '../types.js';
 import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
-import type { RoutingStore } from './routing-store.js';
+import type { EscalationPolicyStore } from './escalation-policy-store.js';
 
 const step = z.strictObject({
   wait_minutes: z.int().min(0).max(1440),
@@ -34,7 +36,7 @@ export const updatePolicyBody = z.strictObject({
 
 /** Every id must name a user or channel of this workspace; a step must notify someone. */
 const policyProblems = async (
-  store: RoutingStore & TenancyStore,
+  store: EscalationPolicyStore & Pick<ChannelStore, 'getChannel'> & TenancyStore,
   p: EscalationPolicy,
 ): Promise<FieldProblem[]> => {
   const problems: FieldProblem[] = [];
@@ -70,7 +72,7 @@ const normalise = (steps: EscalationPolicy['steps']) =>
   }));
 
 export const createPolicy = async (
-  store: RoutingStore & TenancyStore,
+  store: EscalationPolicyStore & Pick<ChannelStore, 'getChannel'> & TenancyStore,
   workspaceId: string,
   body: unknown,
   now: Date,
@@ -93,7 +95,7 @@ export const createPolicy = async (
 
 /** Validates the body before looking the policy up, so a bad body is a 422 whatever the id. */
 export const updatePolicy = async (
-  store: RoutingStore & TenancyStore,
+  store: EscalationPolicyStore & Pick<ChannelStore, 'getChannel'> & TenancyStore,
   workspaceId: string,
   id: string,
   body: unknown,
@@ -123,7 +125,11 @@ export const updatePolicy = async (
   return next;
 };
 
-export const deletePolicy = async (store: RoutingStore & TenancyStore, workspaceId: string, id: string) => {
+export const deletePolicy = async (
+  store: EscalationPolicyStore & Pick<ChannelStore, 'getChannel'> & TenancyStore,
+  workspaceId: string,
+  id: string,
+) => {
   const r = await store.deleteEscalationPolicy(workspaceId, id);
   if (r === 'not_found') throw new AppError('not_found', 'Escalation policy not found.');
   if (r === 'is_default')
@@ -139,14 +145,6 @@ export const deletePolicy = async (store: RoutingStore & TenancyStore, workspace
     );
   }
 };
-
-/** A policy that removing a user would leave with a step notifying no one: removal is refused. */
-export interface PolicyNeedingUser {
-  id: string;
-  name: string;
-  /** 1-based numbers of the steps that notify only this user. */
-  steps: number[];
-}
 
 /**
  * What removing user `userId` does to the workspace's escalation policies (`policies`: those that name

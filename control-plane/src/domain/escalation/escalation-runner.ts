@@ -3,21 +3,14 @@ import { newId } from '@lookout/shared';
 import type { AckLinkStore } from '../alerts/ack-link-store.js';
 import { ackLinkPath, mintAckLink } from '../alerts/ack-links.js';
 import type { AlertStore } from '../alerts/alert-store.js';
+import { afterStep, idempotencyKey } from '../alerts/escalation-timing.js';
 import type { ContactMethodStore } from '../contacts/contact-method-store.js';
 import { type ContactServices, contactTarget } from '../contacts/contact-methods.js';
 import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
 import type { IntegrationStore } from '../integrations/integration-store.js';
+import type { PolicyLookup } from '../lookups.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
-import type { TenancyStore } from '../tenancy/tenancy-store.js';
-import type {
-  Actor,
-  Alert,
-  Delivery,
-  EscalationPolicy,
-  EscalationProgress,
-  EscalationStep,
-} from '../types.js';
-import { afterStep, idempotencyKey } from './escalation.js';
+import type { ChannelStore } from '../notifications/channel-store.js';
 import {
   type Attempt,
   alertMessage,
@@ -28,12 +21,21 @@ import {
   followUpMessage,
   type MessageContext,
   type Target,
-} from './notifications.js';
-import type { RoutingStore } from './routing-store.js';
+} from '../notifications/messages.js';
+import type { TenancyStore } from '../tenancy/tenancy-store.js';
+import type {
+  Actor,
+  Alert,
+  Delivery,
+  EscalationPolicy,
+  EscalationProgress,
+  EscalationStep,
+} from '../types.js';
 
 export interface EscalationRunnerDeps {
   store: AlertStore &
-    RoutingStore &
+    PolicyLookup &
+    ChannelStore &
     TenancyStore &
     AckLinkStore &
     ContactMethodStore &

@@ -1,10 +1,10 @@
 import { isIP } from 'node:net';
-import { isAppError, validationError } from '@lookout/shared';
+import { isAppError, type SecretBox, validationError } from '@lookout/shared';
 import { z } from 'zod';
 import type { User, Workspace } from '../types.js';
 import { parseOrThrow, throwIfProblems } from '../validation.js';
 import { MAIL_TLS, type MailSettingsStore, type WorkspaceMailSettings } from './mail-settings-store.js';
-import type { OutgoingMessage } from './notifications.js';
+import type { OutgoingMessage } from './messages.js';
 
 /**
  * A workspace's own SMTP server (Settings → Mail, admins only). Its alert email goes through it when
@@ -12,13 +12,6 @@ import type { OutgoingMessage } from './notifications.js';
  * NO_MAIL_TRANSPORT. The password must be read back to log in, so it cannot be hashed: it is sealed
  * by a SecretBox (AES-256-GCM when the deployment has a key), write-only through the API, never logged.
  */
-
-/** Seals secrets that must be read back to be used; `context` ties a sealed value to its place. */
-export interface SecretBox {
-  seal(plain: string, context: string): string;
-  /** Throws when the value cannot be opened (another key or context, or altered). */
-  open(sealed: string, context: string): string;
-}
 
 /** What an email delivery fails with, permanently, when there is nothing to send it with. */
 export const NO_MAIL_TRANSPORT =

@@ -4,7 +4,7 @@ import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
 import { MAINTENANCE_SCOPES, type MaintenanceWindow } from '../types.js';
 import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
-import type { RoutingStore } from './routing-store.js';
+import type { MaintenanceWindowStore } from './maintenance-store.js';
 
 const time = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 
@@ -36,7 +36,7 @@ const timeProblems = (starts: Date, ends: Date, now: Date) =>
         : [];
 
 export const createWindow = async (
-  store: HeartbeatStore & MonitorStore & RoutingStore,
+  store: HeartbeatStore & MonitorStore & MaintenanceWindowStore,
   workspaceId: string,
   body: unknown,
   now: Date,
@@ -76,7 +76,7 @@ export const createWindow = async (
 };
 
 export const deleteWindow = async (
-  store: HeartbeatStore & MonitorStore & RoutingStore,
+  store: HeartbeatStore & MonitorStore & MaintenanceWindowStore,
   workspaceId: string,
   id: string,
 ) => {
@@ -84,13 +84,13 @@ export const deleteWindow = async (
     throw new AppError('not_found', 'Maintenance window not found.');
 };
 
-const loadWindow = async (store: RoutingStore, workspaceId: string, id: string) => {
+const loadWindow = async (store: MaintenanceWindowStore, workspaceId: string, id: string) => {
   const w = await store.getMaintenanceWindow(workspaceId, id);
   if (!w) throw new AppError('not_found', 'Maintenance window not found.');
   return w;
 };
 
-const saveWindow = async (store: RoutingStore, w: MaintenanceWindow) => {
+const saveWindow = async (store: MaintenanceWindowStore, w: MaintenanceWindow) => {
   if (!(await store.updateMaintenanceWindow(w)))
     throw new AppError('not_found', 'Maintenance window not found.');
   return w;
@@ -101,7 +101,7 @@ const saveWindow = async (store: RoutingStore, w: MaintenanceWindow) => {
  * An ended window is history and stays as it was; the edited times follow the rules of a new window.
  */
 export const updateWindow = async (
-  store: RoutingStore,
+  store: MaintenanceWindowStore,
   workspaceId: string,
   id: string,
   body: unknown,
@@ -123,7 +123,7 @@ export const updateWindow = async (
 
 /** Ends an active window now (its record stays, with its real end); an upcoming one is deleted instead. */
 export const endWindow = async (
-  store: RoutingStore,
+  store: MaintenanceWindowStore,
   workspaceId: string,
   id: string,
   now: Date,

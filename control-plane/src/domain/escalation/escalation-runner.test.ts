@@ -1,19 +1,18 @@
-import { ManualClock } from '@lookout/shared';
+import { createSecretBox, ManualClock } from '@lookout/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { CHANNEL_KINDS } from '../../notify/kinds/index.js';
-import { createSecretBox } from '../../secret-box.js';
 import type { Store } from '../../store/port.js';
 import { createSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { raiseAlert } from '../alerts/alerts.js';
+import { idempotencyKey } from '../alerts/escalation-timing.js';
 import { createHeartbeat } from '../heartbeats/heartbeats.js';
+import { createChannel } from '../notifications/channels.js';
+import type { Dispatcher, Target } from '../notifications/messages.js';
 import { createWorkspace } from '../tenancy/workspaces.js';
 import type { Alert, Workspace } from '../types.js';
-import { createChannel } from './channels.js';
-import { idempotencyKey } from './escalation.js';
 import { createPolicy } from './escalation-policies.js';
 import { createEscalationRunner } from './escalation-runner.js';
-import type { Dispatcher, Target } from './notifications.js';
 
 const MIN = 60_000;
 let store: Store;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EscalationPolicy } from '../types.js';
-import { afterStep, idempotencyKey, startEscalation } from './escalation.js';
+import { afterStep, idempotencyKey, startEscalation } from './escalation-timing.js';
 
 const T0 = new Date('2026-06-01T12:00:00Z');
 const min = (n: number) => new Date(T0.getTime() + n * 60_000);

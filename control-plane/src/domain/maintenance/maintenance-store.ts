@@ -1,0 +1,16 @@
+import type { MaintenanceLookup } from '../lookups.js';
+import type { MaintenanceWindow, Page, PageQuery } from '../types.js';
+
+/**
+ * Maintenance windows. Adapters: store/sqlite/routing.ts, store/mongo/routing.ts; contract
+ * test/contract/routing.test.ts.
+ */
+export interface MaintenanceWindowStore extends MaintenanceLookup {
+  insertMaintenanceWindow(window: MaintenanceWindow): Promise<void>;
+  getMaintenanceWindow(workspaceId: string, id: string): Promise<MaintenanceWindow | null>;
+  /** Latest start first, paged (the cursor is on `starts_at`). */
+  listMaintenanceWindows(workspaceId: string, query: PageQuery): Promise<Page<MaintenanceWindow>>;
+  /** Replaces name and times of the window (by workspace and id); false when there is none. */
+  updateMaintenanceWindow(window: MaintenanceWindow): Promise<boolean>;
+  deleteMaintenanceWindow(workspaceId: string, id: string): Promise<boolean>;
+}
