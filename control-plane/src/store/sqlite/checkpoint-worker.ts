@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
  * file, copying the write-ahead log's frames back into the database every `everyMs`
  * (`wal_checkpoint(PASSIVE)`: it never waits for a lock and never blocks a reader or the writer).
  * A checkpoint by another connection leaves the event loop's page cache as it is (a commit by
- * another connection would empty it: docs/decisions.md, "The result store").
+ * another connection would empty it: docs/decisions.md, "Checkpoints on a thread").
  */
 
 /** What the thread is started with (`workerData`). */
