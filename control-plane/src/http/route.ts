@@ -7,7 +7,7 @@ import type { PingBatcher } from '../domain/heartbeats/ping-batcher.js';
 import type { PingKeyCache } from '../domain/heartbeats/ping-key-cache.js';
 import type { ViewCache } from '../domain/status-pages/view-cache.js';
 import type { ApiKey, Integration, IntegrationKind, Role, User, Workspace } from '../domain/types.js';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../process/metrics.js';
 import type { Store } from '../store/port.js';
 
 export interface AppDeps {

@@ -19,7 +19,7 @@ import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import { ingestResults } from '../domain/results/check-results.js';
 import { createResultWriter, slowDownMs } from '../domain/results/result-writer.js';
 import type { AgentToken, CatalogMonitor } from '../domain/types.js';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../process/metrics.js';
 import type { Store } from '../store/port.js';
 import { toConnectError } from './errors.js';
 import { decodeResult } from './result-decoder.js';

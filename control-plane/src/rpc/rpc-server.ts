@@ -2,8 +2,8 @@ import { constants, createServer, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { AgentService, EncodedReportResultsRequestSchema } from '@lookout/proto';
-import { capConnections } from '../connection-cap.js';
 import { createMonitorCatalog, type MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
+import { capConnections } from '../process/connection-cap.js';
 import { type AgentServiceDeps, type AgentServiceImpl, createAgentService } from './agent-service.js';
 import { createRunNowHub } from './run-now-hub.js';
 

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { createDomainLookup } from '../../dns-lookup.js';
 import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
 import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
@@ -29,6 +28,7 @@ import {
 } from '../../domain/status-pages/status-pages.js';
 import type { StatusSubscriberStore } from '../../domain/status-pages/subscriber-store.js';
 import { loadSubscriber } from '../../domain/status-pages/subscribers.js';
+import { createDomainLookup } from '../../process/dns-lookup.js';
 import { page } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
 import {

@@ -1,23 +1,23 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, type Logger, systemClock } from '@lookout/shared';
-import type { Config } from './config.js';
+import type { Config } from '../config.js';
+import { createPingBatcher } from '../domain/heartbeats/ping-batcher.js';
+import { createPingKeyCache } from '../domain/heartbeats/ping-key-cache.js';
+import { createMonitorCatalog } from '../domain/monitors/monitor-catalog.js';
+import type { MonitorSlots } from '../domain/monitors/monitor-slots.js';
+import { loadStatusView } from '../domain/status-pages/public-view.js';
+import { createViewCache } from '../domain/status-pages/view-cache.js';
+import { createApp } from '../http/app.js';
+import { ClosingResponse } from '../http/closing-response.js';
+import { createPingEndpoint } from '../http/ping-endpoint.js';
+import { createPublicStatus } from '../http/status-public/serve.js';
+import { workspaceBaseUrl } from '../public-url.js';
+import { startRpcServer } from '../rpc/rpc-server.js';
+import type { Store } from '../store/port.js';
 import { capConnections } from './connection-cap.js';
-import { createPingBatcher } from './domain/heartbeats/ping-batcher.js';
-import { createPingKeyCache } from './domain/heartbeats/ping-key-cache.js';
-import { createMonitorCatalog } from './domain/monitors/monitor-catalog.js';
-import type { MonitorSlots } from './domain/monitors/monitor-slots.js';
-import { loadStatusView } from './domain/status-pages/public-view.js';
-import { createViewCache } from './domain/status-pages/view-cache.js';
-import { createApp } from './http/app.js';
-import { ClosingResponse } from './http/closing-response.js';
-import { createPingEndpoint } from './http/ping-endpoint.js';
-import { createPublicStatus } from './http/status-public/serve.js';
 import { startJobs } from './jobs.js';
 import { createMetrics, instrumentStore } from './metrics.js';
-import { workspaceBaseUrl } from './public-url.js';
-import { startRpcServer } from './rpc/rpc-server.js';
-import type { Store } from './store/port.js';
 
 export interface ControlPlane {
   url: string;

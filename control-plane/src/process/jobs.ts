@@ -1,25 +1,25 @@
 import type { Clock, Logger } from '@lookout/shared';
 import { createSecretBox } from '@lookout/shared';
-import type { Config } from './config.js';
-import { createDomainLookup } from './dns-lookup.js';
-import { checkRegions } from './domain/agents/region-health.js';
-import { createEscalationRunner } from './domain/escalation/escalation-runner.js';
-import { checkHeartbeatDeadlines } from './domain/heartbeats/heartbeat-deadlines.js';
-import type { MonitorCatalog } from './domain/monitors/monitor-catalog.js';
-import { dailyRollupRetentionDays, rollupRetentionDays } from './domain/results/uptime.js';
-import { openAutoDrafts } from './domain/status-pages/auto-drafts.js';
-import { domainVerified, recheckDomains } from './domain/status-pages/custom-domain-proof.js';
-import { INCIDENT_RETENTION_DAYS } from './domain/status-pages/status-pages.js';
+import type { Config } from '../config.js';
+import { checkRegions } from '../domain/agents/region-health.js';
+import { createEscalationRunner } from '../domain/escalation/escalation-runner.js';
+import { checkHeartbeatDeadlines } from '../domain/heartbeats/heartbeat-deadlines.js';
+import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
+import { dailyRollupRetentionDays, rollupRetentionDays } from '../domain/results/uptime.js';
+import { openAutoDrafts } from '../domain/status-pages/auto-drafts.js';
+import { domainVerified, recheckDomains } from '../domain/status-pages/custom-domain-proof.js';
+import { INCIDENT_RETENTION_DAYS } from '../domain/status-pages/status-pages.js';
 import {
   PENDING_RETENTION_MS,
   RECIPIENT_WINDOW_MS,
   sendSubscriberMails,
-} from './domain/status-pages/subscribers.js';
+} from '../domain/status-pages/subscribers.js';
+import { contactServicesFromConfig } from '../notify/contact-services.js';
+import { dispatcherFromConfig, mailRouterFromConfig } from '../notify/from-config.js';
+import { subscriberMailer } from '../notify/subscriber-mailer.js';
+import type { Store } from '../store/port.js';
+import { createDomainLookup } from './dns-lookup.js';
 import type { Metrics } from './metrics.js';
-import { contactServicesFromConfig } from './notify/contact-services.js';
-import { dispatcherFromConfig, mailRouterFromConfig } from './notify/from-config.js';
-import { subscriberMailer } from './notify/subscriber-mailer.js';
-import type { Store } from './store/port.js';
 
 /**
  * Background work of a control-plane replica. Each job is safe to run on every replica at once
