@@ -1,5 +1,4 @@
 import type { Clock, Logger } from '@lookout/shared';
-import { createSecretBox } from '@lookout/shared';
 import type { Config } from '../config.js';
 import { checkRegions } from '../domain/agents/region-health.js';
 import { createEscalationRunner } from '../domain/escalation/escalation-runner.js';
@@ -14,12 +13,10 @@ import {
   RECIPIENT_WINDOW_MS,
   sendSubscriberMails,
 } from '../domain/status-pages/subscribers.js';
-import { contactServicesFromConfig } from '../notify/contact-services.js';
-import { dispatcherFromConfig, mailRouterFromConfig } from '../notify/from-config.js';
 import { subscriberMailer } from '../notify/subscriber-mailer.js';
 import type { Store } from '../store/port.js';
-import { createDomainLookup } from './dns-lookup.js';
 import type { Metrics } from './metrics.js';
+import type { SharedServices } from './wiring.js';
 
 /**
  * Background work of a control-plane replica. Each job is safe to run on every replica at once
@@ -27,17 +24,19 @@ import type { Metrics } from './metrics.js';
  * one of its job; each gets the clock's time when it starts, and is counted in the metrics with that
  * time (`lookout_job_last_pass_timestamp_seconds`: when the last successful pass started).
  */
-export const startJobs = (deps: {
-  store: Store;
-  clock: Clock;
-  config: Config;
-  logger: Logger;
-  /** The replica's monitor catalog: region health reads monitors from memory, not the store. */
-  catalog?: MonitorCatalog;
-  metrics?: Metrics;
-  /** A workspace's public base URL (public-url.ts): acknowledge links in notifications, links in subscribers' mail. */
-  workspaceUrl?: (subdomain: string) => string;
-}) => {
+export const startJobs = (
+  deps: SharedServices & {
+    store: Store;
+    clock: Clock;
+    config: Config;
+    logger: Logger;
+    /** The replica's monitor catalog: region health reads monitors from memory, not the store. */
+    catalog?: MonitorCatalog;
+    metrics?: Metrics;
+    /** A workspace's public base URL (public-url.ts): acknowledge links in notifications, links in subscribers' mail. */
+    workspaceUrl?: (subdomain: string) => string;
+  },
+) => {
   const { store, clock, config } = deps;
   const log = deps.logger.child({ component: 'jobs' });
   const timers: NodeJS.Timeout[] = [];
@@ -91,8 +90,8 @@ export const startJobs = (deps: {
   });
 
   // Status page subscribers: incident updates fanned out and sent, and the unconfirmed forgotten.
-  const box = createSecretBox(config.encryption_key);
-  const send = subscriberMailer(mailRouterFromConfig(config, store));
+  const { box } = deps;
+  const send = subscriberMailer(deps.mail);
   every(config.status_mail_poll_ms, 'status-page-mail', (now) =>
     sendSubscriberMails({
       store,
@@ -146,7 +145,7 @@ export const startJobs = (deps: {
 
   // Custom domains: new ones checked on the next pass, each checked one again hourly; a verified one is
   // dropped (no longer served) after three failed checks in a row (domain/status-pages/custom-domain-proof.ts).
-  const dns = createDomainLookup(config.custom_domain_dns_servers);
+  const dns = deps.domainLookup;
   const service = config.service_domain.toLowerCase();
   every(config.custom_domain_check_ms, 'custom-domains', async (now) => {
     const r = await recheckDomains(
@@ -182,14 +181,13 @@ export const startJobs = (deps: {
   every(60_000, 'prune-ack-links', (now) => store.pruneAckLinks(now, 10_000));
 
   // Escalation: due steps, each claimed by compare-and-set, so every replica can run this at once.
-  const dispatcher = dispatcherFromConfig(config, clock, store);
   const escalations = createEscalationRunner({
     store,
     clock,
-    dispatcher,
+    dispatcher: deps.dispatcher,
     leaseMs: config.escalation_lease_seconds * 1000,
     ...(deps.workspaceUrl ? { workspaceUrl: deps.workspaceUrl } : {}),
-    contactServices: contactServicesFromConfig(config),
+    contactServices: deps.contactServices,
     onError: (err, alertId) => log.error({ err, alert: alertId }, 'escalation step failed'),
   });
   every(config.escalation_poll_ms, 'escalations', () => escalations.tick());

@@ -28,7 +28,6 @@ import {
 } from '../../domain/status-pages/status-pages.js';
 import type { StatusSubscriberStore } from '../../domain/status-pages/subscriber-store.js';
 import { loadSubscriber } from '../../domain/status-pages/subscribers.js';
-import { createDomainLookup } from '../../process/dns-lookup.js';
 import { page } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
 import {
@@ -52,6 +51,7 @@ export const statusPageRoutes = ({
   config,
   workspaceUrl,
   statusCache,
+  domainLookup: dns,
 }: RouteDeps<
   StatusPageStore &
     StatusSubscriberStore &
@@ -69,7 +69,6 @@ export const statusPageRoutes = ({
       await store.countSubscribers(p.workspace_id, p.id),
       hostOf(subdomain),
     );
-  const dns = createDomainLookup(config.custom_domain_dns_servers);
   /** A change the public page shows: this replica's cache forgets the page at once. */
   const changed = <T>(pageId: string, v: T): T => {
     statusCache?.invalidate(pageId);
