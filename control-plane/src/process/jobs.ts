@@ -1,22 +1,47 @@
 import type { Clock, Logger } from '@lookout/shared';
 import type { Config } from '../config.js';
+import type { OAuthStore } from '../domain/access/oauth-store.js';
+import type { SessionStore } from '../domain/access/sessions.js';
+import type { SignInStore } from '../domain/access/sign-in-store.js';
 import { checkRegions } from '../domain/agents/region-health.js';
+import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
 import { createEscalationRunner } from '../domain/escalation/escalation-runner.js';
 import { checkHeartbeatDeadlines } from '../domain/heartbeats/heartbeat-deadlines.js';
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
+import type { MonitorStore } from '../domain/monitors/monitor-store.js';
+import type { ResultStore } from '../domain/results/result-store.js';
 import { dailyRollupRetentionDays, rollupRetentionDays } from '../domain/results/uptime.js';
 import { openAutoDrafts } from '../domain/status-pages/auto-drafts.js';
 import { domainVerified, recheckDomains } from '../domain/status-pages/custom-domain-proof.js';
+import type { StatusPageStore } from '../domain/status-pages/status-page-store.js';
 import { INCIDENT_RETENTION_DAYS } from '../domain/status-pages/status-pages.js';
+import type { StatusSubscriberStore } from '../domain/status-pages/subscriber-store.js';
 import {
   PENDING_RETENTION_MS,
   RECIPIENT_WINDOW_MS,
   sendSubscriberMails,
 } from '../domain/status-pages/subscribers.js';
+import type { TenancyStore } from '../domain/tenancy/tenancy-store.js';
 import { subscriberMailer } from '../notify/subscriber-mailer.js';
-import type { Store } from '../store/port.js';
 import type { Metrics } from './metrics.js';
 import type { SharedServices } from './wiring.js';
+
+/** The store ports the jobs use: what each prunes, and what the domain functions they run read and write. */
+export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
+  Pick<StatusPageStore, 'pruneIncidents'> &
+  Pick<StatusSubscriberStore, 'prunePendingSubscribers' | 'pruneRecipientBudgets'> &
+  Pick<MonitorStore, 'pruneMonitorChanges'> &
+  Pick<SessionStore, 'pruneSessions'> &
+  Pick<SignInStore, 'pruneSignInDevices'> &
+  Pick<OAuthStore, 'pruneOAuthRecords'> &
+  Pick<AckLinkStore, 'pruneAckLinks'> &
+  Pick<TenancyStore, 'getWorkspace'> &
+  Parameters<typeof sendSubscriberMails>[0]['store'] &
+  Parameters<typeof checkHeartbeatDeadlines>[0] &
+  Parameters<typeof openAutoDrafts>[0] &
+  Parameters<typeof recheckDomains>[0] &
+  Parameters<typeof checkRegions>[0] &
+  Parameters<typeof createEscalationRunner>[0]['store'];
 
 /**
  * Background work of a control-plane replica. Each job is safe to run on every replica at once
@@ -26,7 +51,7 @@ import type { SharedServices } from './wiring.js';
  */
 export const startJobs = (
   deps: SharedServices & {
-    store: Store;
+    store: JobsStore;
     clock: Clock;
     config: Config;
     logger: Logger;
