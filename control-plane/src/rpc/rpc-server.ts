@@ -31,7 +31,7 @@ export const startRpcServer = async (
   deps: Omit<AgentServiceDeps, 'shutdown' | 'catalog' | 'runNow'> & {
     host: string;
     port: number;
-    /** The replica's catalog when others share it (server.ts); otherwise one of its own. */
+    /** The replica's catalog when others share it (process/wiring.ts); otherwise one of its own. */
     catalog?: MonitorCatalog;
   },
 ) => {
