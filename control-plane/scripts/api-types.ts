@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { silentLogger, systemClock } from '@lookout/shared';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { loadConfig } from '../src/config.js';
-import { startControlPlane } from '../src/server.js';
+import { startControlPlane } from '../src/process/server.js';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 
 export const SCHEMA_FILE = join(import.meta.dirname, '..', 'src', 'api-client', 'schema.d.ts');

@@ -3,7 +3,7 @@
 // same list, statuses included, without uptime, last response time and recent checks.
 import { createLogger } from '@lookout/shared';
 import { loadConfig } from '../../control-plane/dist/config.js';
-import { startControlPlane } from '../../control-plane/dist/server.js';
+import { startControlPlane } from '../../control-plane/dist/process/server.js';
 import { openStore } from '../../control-plane/dist/store/open-store.js';
 
 const bare = process.argv[2] === 'bare';

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import { silentLogger } from '@lookout/shared';
 import { loadConfig } from '../../control-plane/dist/config.js';
-import { startControlPlane } from '../../control-plane/dist/server.js';
+import { startControlPlane } from '../../control-plane/dist/process/server.js';
 import { openStore } from '../../control-plane/dist/store/open-store.js';
 
 const mode = process.env.BENCH_MODE ?? 'grouped';

@@ -4,7 +4,7 @@
 //   repository root or one of the short roots the document declares (`control-plane/src/`,
 //   `control-plane/web/src/`, `agent/src/`, `control-plane/`). Unlike the rule for every doc
 //   (paths.test.ts), a bare name does not pass because some file somewhere has it: `server.ts` must be
-//   `control-plane/src/server.ts`, so a file moved to another folder fails here until its row follows.
+//   `control-plane/src/process/server.ts`, so a file moved to another folder fails here until its row follows.
 //   `<x>` and `*` stand for any part of a name; at least one file must match.
 // - The contract suites it lists are the suites in `test/contract/`, and their count is right.
 // - The batch sizes it gives for the agent's reporting are the code's.
@@ -130,7 +130,7 @@ describe('docs/architecture.md', () => {
   });
 
   it('the strict rule refuses a bare name that only some other folder has', () => {
-    expect(resolvesStrictly('server.ts')).toBe(true); // control-plane/src/server.ts
+    expect(resolvesStrictly('process/server.ts')).toBe(true); // control-plane/src/process/server.ts
     expect(resolvesStrictly('http-prober.ts')).toBe(false); // only agent/src/probers/http-prober.ts
     expect(resolvesStrictly('probers/http-prober.ts')).toBe(true);
     expect(resolvesStrictly('domain/<aggregate>/<x>-store.ts')).toBe(true);

@@ -10,7 +10,7 @@
 // - `<x>`, `*` and `…` stand for any part of a name: at least one file must match.
 // - Files that Lookout or the operator creates outside the repository are listed in MADE_ELSEWHERE;
 //   build output (anything in a `dist` folder) is not checked, since a fresh clone has none.
-// - A Markdown link to a relative target (`[text](../control-plane/src/jobs.ts)`) must point at a file or
+// - A Markdown link to a relative target (`[text](../control-plane/src/process/jobs.ts)`) must point at a file or
 //   folder, resolved from the document's own folder as GitHub does.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -162,7 +162,7 @@ describe('paths named in the docs', () => {
       '`domain/types.ts`, `pages/users.tsx`, `agent/src/scheduler.ts`, `server.ts`, `store/sqlite/`',
       '`domain/<aggregate>/<x>-store.ts`, `deploy/docker/*.Dockerfile`, `control-plane/web/dist/index.html`',
       '`store/contract-sessions.ts`, `gone.ts`, `/api/v1/monitors`, `https://example.com/a.ts`, `text/plain`',
-      '[a](../control-plane/src/jobs.ts) [b](../control-plane/src/gone.ts) [c](https://x.test/y) [d](#top)',
+      '[a](../control-plane/src/process/jobs.ts) [b](../control-plane/src/gone.ts) [c](https://x.test/y) [d](#top)',
     ].join('\n');
     const named = pathsIn(sample).map(({ path }) => path);
     expect(named).not.toContain('/api/v1/monitors');

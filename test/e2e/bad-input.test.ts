@@ -2,6 +2,7 @@ import { silentLogger } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPingBatcher } from '../../control-plane/src/domain/heartbeats/ping-batcher.js';
 import { allRoutes } from '../../control-plane/src/http/app.js';
+import { sharedServices } from '../../control-plane/src/process/wiring.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 /**
@@ -89,6 +90,7 @@ const routes = () =>
     clock: h.clock,
     logger: silentLogger(),
     pings: createPingBatcher(async () => {}, { maxBatch: 1, maxQueued: 1 }),
+    ...sharedServices(h.config, h.clock, h.store),
     workspaceUrl: (subdomain) => `http://${subdomain}.localhost:${h.cp.port}`,
   });
 

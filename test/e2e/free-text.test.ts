@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { createPingBatcher } from '../../control-plane/src/domain/heartbeats/ping-batcher.js';
 import { LINES_PATTERN, TEXT_PATTERN } from '../../control-plane/src/domain/validation.js';
 import { allRoutes } from '../../control-plane/src/http/app.js';
+import { sharedServices } from '../../control-plane/src/process/wiring.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 /**
@@ -142,6 +143,7 @@ describe('free text on every endpoint', () => {
       clock: h.clock,
       logger: silentLogger(),
       pings: createPingBatcher(async () => {}, { maxBatch: 1, maxQueued: 1 }),
+      ...sharedServices(h.config, h.clock, h.store),
       workspaceUrl: (s) => `http://${s}.localhost`,
     });
     type Json = Record<string, unknown>;

@@ -6,6 +6,7 @@ import { createWorkspace } from '../../control-plane/src/domain/tenancy/workspac
 import { NAME_PATTERN } from '../../control-plane/src/domain/validation.js';
 import { allRoutes } from '../../control-plane/src/http/app.js';
 import type { AnyRoute } from '../../control-plane/src/http/route.js';
+import { sharedServices } from '../../control-plane/src/process/wiring.js';
 import { type Harness, type RequestOptions, startHarness } from '../support/harness.js';
 import { runCli } from '../support/processes.js';
 
@@ -161,6 +162,7 @@ const routes = () =>
     clock: h.clock,
     logger: silentLogger(),
     pings: createPingBatcher(async () => {}, { maxBatch: 1, maxQueued: 1 }),
+    ...sharedServices(h.config, h.clock, h.store),
     workspaceUrl: (subdomain) => `http://${subdomain}.localhost:${h.cp.port}`,
   });
 

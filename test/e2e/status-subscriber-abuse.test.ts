@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { silentLogger } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPlans } from '../../control-plane/src/domain/tenancy/plans.js';
-import { startControlPlane } from '../../control-plane/src/server.js';
+import { startControlPlane } from '../../control-plane/src/process/server.js';
 import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
 import { type Harness, startHarness } from '../support/harness.js';
 import { jobPassed } from '../support/job-passes.js';

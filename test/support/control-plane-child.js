@@ -4,7 +4,7 @@
 // each answered with {ack: id}. Reports {ready: {port}} once listening.
 import { createLogger, ManualClock } from '@lookout/shared';
 import { loadConfig } from '../../control-plane/dist/config.js';
-import { startControlPlane } from '../../control-plane/dist/server.js';
+import { startControlPlane } from '../../control-plane/dist/process/server.js';
 import { openStore } from '../../control-plane/dist/store/open-store.js';
 
 const config = loadConfig();

@@ -7,7 +7,7 @@ import { type Config, loadConfig } from '../../control-plane/src/config.js';
 import { createNamedKey } from '../../control-plane/src/domain/access/api-keys.js';
 import { createUser, createWorkspace } from '../../control-plane/src/domain/tenancy/workspaces.js';
 import type { Role } from '../../control-plane/src/domain/types.js';
-import { startControlPlane } from '../../control-plane/src/server.js';
+import { startControlPlane } from '../../control-plane/src/process/server.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
 

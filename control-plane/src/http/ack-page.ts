@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Middleware } from 'koa';
+import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
 import { type AckLinkState, checkAckLink, useAckLink } from '../domain/alerts/ack-links.js';
+import type { AlertStore } from '../domain/alerts/alert-store.js';
+import type { TenancyStore } from '../domain/tenancy/tenancy-store.js';
 import type { Actor } from '../domain/types.js';
 import { readRaw } from './body.js';
 import { crossSitePost } from './cross-site.js';
 import { esc, STYLE } from './oauth/consent-page.js';
-import type { ApiContext, ApiState, AppDeps } from './route.js';
+import type { ApiContext, ApiState, RouteDeps } from './route.js';
 
 /**
  * The one-click acknowledge page, `/ack/{alert id}` on the workspace's host (domain/alerts/ack-links.ts).
@@ -94,7 +97,9 @@ const answer = (ctx: ApiContext, r: AckLinkState & { done?: boolean }, alertId: 
   );
 };
 
-export const ackPage = (deps: Pick<AppDeps, 'store' | 'clock' | 'config'>): Middleware<ApiState> => {
+export const ackPage = (
+  deps: Pick<RouteDeps<AckLinkStore & AlertStore & TenancyStore>, 'store' | 'clock' | 'config'>,
+): Middleware<ApiState> => {
   const { store, clock, config } = deps;
   return async (ctx, next) => {
     const m = PATH.exec(ctx.path);

@@ -5,8 +5,8 @@ import { createRateLimiter } from '../domain/access/rate-limiter.js';
 import { PING_BODY_MAX_BYTES, pingBodyText, pingSignal } from '../domain/heartbeats/heartbeats.js';
 import { isJsonType, parseJson, readRaw } from './body.js';
 import { errorJson } from './responses.js';
-import type { AppDeps } from './route.js';
-import { createPingService, type PingAddress } from './routes/pings.js';
+import type { RouteDeps } from './route.js';
+import { createPingService, type PingAddress, type PingServiceStore } from './routes/pings.js';
 import { assertOneHost } from './workspace-host.js';
 
 /** `/hb/ping/{uuid}[/action]` or `/hb/ping/{ping_key}/{slug}[/action]`, at the root or under /api/v1. */
@@ -52,7 +52,7 @@ export const errorBody = (e: AppError) => JSON.stringify(errorJson(e));
  * a second per process) and need none of the API's workspace, key or router machinery. Same error
  * shape as the API. Returns false for anything that is not a ping, which then goes to Koa.
  */
-export const createPingEndpoint = (deps: AppDeps) => {
+export const createPingEndpoint = (deps: RouteDeps<PingServiceStore>) => {
   const ping = createPingService(deps);
   const { config, logger } = deps;
   const perHeartbeat =

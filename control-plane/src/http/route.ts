@@ -1,13 +1,16 @@
-import type { Clock, Logger } from '@lookout/shared';
+import type { Clock, Logger, SecretBox } from '@lookout/shared';
 import type { ParameterizedContext } from 'koa';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Session } from '../domain/access/sessions.js';
+import type { ContactServices } from '../domain/contacts/contact-methods.js';
 import type { PingBatcher } from '../domain/heartbeats/ping-batcher.js';
 import type { PingKeyCache } from '../domain/heartbeats/ping-key-cache.js';
+import type { Dispatcher } from '../domain/notifications/messages.js';
+import type { DomainLookup } from '../domain/status-pages/custom-domain-proof.js';
 import type { ViewCache } from '../domain/status-pages/view-cache.js';
 import type { ApiKey, Integration, IntegrationKind, Role, User, Workspace } from '../domain/types.js';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../process/metrics.js';
 import type { Store } from '../store/port.js';
 
 export interface AppDeps {
@@ -17,6 +20,14 @@ export interface AppDeps {
   logger: Logger;
   pings: PingBatcher;
   metrics?: Metrics;
+  /** The shared services, built once by the process (process/wiring.ts): secrets sealed and opened. */
+  box: SecretBox;
+  /** Test sends of channels, contact methods and mail settings. */
+  dispatcher: Dispatcher;
+  /** The deployment's accounts behind contact methods (Telegram, Twilio, Pushover). */
+  contactServices: ContactServices;
+  /** DNS questions of custom-domain proofs. */
+  domainLookup: DomainLookup;
   /** True once shutdown began: readiness fails so balancers stop sending traffic. */
   isDraining?: () => boolean;
   /** More for the /healthz body (the process stays live: /healthz answers 200 whatever it says). */

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { AppError } from '@lookout/shared';
+import type { TenancyStore } from '../domain/tenancy/tenancy-store.js';
 import type { Workspace } from '../domain/types.js';
-import type { Store } from '../store/port.js';
 
 /** `acme.lookout.example.com:443` → `acme` when the service domain is lookout.example.com; else null. */
 export const subdomainOf = (host: string | undefined, serviceDomain: string): string | null => {
@@ -39,7 +39,11 @@ export const requestHost = (headers: IncomingHttpHeaders, trustProxy: boolean): 
  * Workspace lookups by subdomain, cached briefly: the host of every API request names its workspace,
  * and workspaces change rarely. Bounded; misses are cached too, so unknown hosts cannot hammer the store.
  */
-export const createWorkspaceResolver = (store: Store, ttlMs = 10_000, max = 10_000) => {
+export const createWorkspaceResolver = (
+  store: Pick<TenancyStore, 'getWorkspaceBySubdomain'>,
+  ttlMs = 10_000,
+  max = 10_000,
+) => {
   const cache = new Map<string, { at: number; ws: Workspace | null }>();
   return async (subdomain: string | null, nowMs: number): Promise<Workspace | null> => {
     if (!subdomain) return null;
@@ -57,7 +61,7 @@ export const createWorkspaceResolver = (store: Store, ttlMs = 10_000, max = 10_0
  * no workspace shows a link to it (no-workspace-page.ts), and anyone may open such a host.
  */
 export const onlyWorkspace = (
-  store: Pick<Store, 'getOnlyWorkspace'>,
+  store: Pick<TenancyStore, 'getOnlyWorkspace'>,
   nowMs: () => number,
   ttlMs = 10_000,
 ) => {

@@ -1,10 +1,9 @@
-import type { Clock } from '@lookout/shared';
-import { createSecretBox } from '@lookout/shared';
+import type { Clock, SecretBox } from '@lookout/shared';
 import type { Config } from '../config.js';
 import type { MailSettingsStore } from '../domain/notifications/mail-settings-store.js';
 import { createDispatcher } from './dispatcher.js';
 import type { SmtpSettings } from './email.js';
-import { createMailRouter } from './mail-route.js';
+import { createMailRouter, type MailRouter } from './mail-route.js';
 
 /** The deployment's SMTP server (LOOKOUT_SMTP_*), or null when LOOKOUT_SMTP_HOST is not set. */
 export const deploymentSmtp = (config: Config): SmtpSettings | null =>
@@ -21,24 +20,28 @@ export const deploymentSmtp = (config: Config): SmtpSettings | null =>
       };
 
 /** Which SMTP server each email goes through: a workspace's own (kept in `store`), else the deployment's. */
-export const mailRouterFromConfig = (config: Config, store?: MailSettingsStore) =>
+export const mailRouterFromConfig = (config: Config, box: SecretBox, store?: MailSettingsStore) =>
   createMailRouter({
     deployment: deploymentSmtp(config),
-    ...(store ? { workspaces: { store, box: createSecretBox(config.encryption_key) } } : {}),
+    ...(store ? { workspaces: { store, box } } : {}),
     timeoutMs: config.notify_timeout_ms,
     blockPrivate: !config.notify_allow_private,
   });
 
 /**
- * The dispatcher the configuration describes (SMTP servers, retries, timeouts). With `store`,
- * workspaces' own mail settings apply to their email; without, only the deployment's server.
+ * The dispatcher the configuration describes (retries, timeouts), sending email through `mail` and
+ * opening channel secrets with `box` (both built once: process/wiring.ts).
  */
-export const dispatcherFromConfig = (config: Config, clock: Clock, store?: MailSettingsStore) =>
+export const dispatcherFromConfig = (
+  config: Config,
+  clock: Clock,
+  with_: { mail: MailRouter; box: SecretBox },
+) =>
   createDispatcher({
-    mail: mailRouterFromConfig(config, store),
+    mail: with_.mail,
     retry: { maxAttempts: config.notify_max_attempts, baseDelayMs: config.notify_retry_base_ms },
     timeoutMs: config.notify_timeout_ms,
     blockPrivate: !config.notify_allow_private,
-    box: createSecretBox(config.encryption_key),
+    box: with_.box,
     now: () => clock.now(),
   });

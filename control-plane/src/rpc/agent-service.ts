@@ -12,6 +12,7 @@ import {
 } from '@lookout/proto';
 import { AppError, type Clock, type Logger, newId } from '@lookout/shared';
 import type { Config } from '../config.js';
+import type { AgentStore } from '../domain/agents/agent-store.js';
 import { authenticateAgent } from '../domain/agents/agent-tokens.js';
 import { createHeldVersions } from '../domain/agents/held-versions.js';
 import { ownerOf, sha256Weight, shareChanges, type Weight } from '../domain/agents/rendezvous.js';
@@ -19,15 +20,17 @@ import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import { ingestResults } from '../domain/results/check-results.js';
 import { createResultWriter, slowDownMs } from '../domain/results/result-writer.js';
 import type { AgentToken, CatalogMonitor } from '../domain/types.js';
-import type { Metrics } from '../metrics.js';
-import type { Store } from '../store/port.js';
+import type { Metrics } from '../process/metrics.js';
 import { toConnectError } from './errors.js';
 import { decodeResult } from './result-decoder.js';
 import type { RunNowHub, RunNowRequest } from './run-now-hub.js';
 import { assignmentOf, resultFromWire } from './wire.js';
 
+/** The store ports the agent service uses: agents' sessions, and what ingesting results writes and reads. */
+export type AgentServiceStore = AgentStore & Parameters<typeof ingestResults>[0]['store'];
+
 export interface AgentServiceDeps {
-  store: Store;
+  store: AgentServiceStore;
   clock: Clock;
   config: Config;
   logger: Logger;

@@ -2,8 +2,8 @@ import { constants, createServer, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { AgentService, EncodedReportResultsRequestSchema } from '@lookout/proto';
-import { capConnections } from '../connection-cap.js';
 import { createMonitorCatalog, type MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
+import { capConnections } from '../process/connection-cap.js';
 import { type AgentServiceDeps, type AgentServiceImpl, createAgentService } from './agent-service.js';
 import { createRunNowHub } from './run-now-hub.js';
 
@@ -31,7 +31,7 @@ export const startRpcServer = async (
   deps: Omit<AgentServiceDeps, 'shutdown' | 'catalog' | 'runNow'> & {
     host: string;
     port: number;
-    /** The replica's catalog when others share it (server.ts); otherwise one of its own. */
+    /** The replica's catalog when others share it (process/wiring.ts); otherwise one of its own. */
     catalog?: MonitorCatalog;
   },
 ) => {

@@ -6,14 +6,16 @@ import type Provider from 'oidc-provider';
 import { createLookoutClient } from '../../api-client/client.js';
 import { existingGrantId } from '../../domain/access/connected-apps.js';
 import { clientCapProblem } from '../../domain/access/oauth-clients.js';
+import type { OAuthStore } from '../../domain/access/oauth-store.js';
 import { createRateLimiter } from '../../domain/access/rate-limiter.js';
-import { authenticateSession, checkCsrf, csrfToken } from '../../domain/access/sessions.js';
+import { authenticateSession, checkCsrf, csrfToken, type SessionDeps } from '../../domain/access/sessions.js';
+import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { User, Workspace } from '../../domain/types.js';
 import { inProcessFetch } from '../../mcp/in-process-fetch.js';
 import { createLookoutMcpServer, type McpIdentity } from '../../mcp/server.js';
 import { readRaw } from '../body.js';
 import { type InternalPrincipal, withInternalPrincipal } from '../internal-principal.js';
-import type { ApiContext, ApiState, AppDeps } from '../route.js';
+import type { ApiContext, ApiState, RouteDeps } from '../route.js';
 import { sessionCookieName, sessionLifetimes } from '../session-cookie.js';
 import { requestHost } from '../workspace-host.js';
 import { consentPage, problemPage } from './consent-page.js';
@@ -63,8 +65,11 @@ const html = (ctx: ApiContext, status: number, p: { csp: string; html: string })
 const isRegistration = (path: string) =>
   path.replace(/\/$/, '').toLowerCase() === REGISTRATION_PATH.toLowerCase();
 
+/** The store ports the connector uses: OAuth records, sessions (its consent page) and the users it acts for. */
+export type HostedMcpStore = OAuthStore & SessionDeps & Pick<TenancyStore, 'getUser'>;
+
 export const hostedMcp = (
-  deps: AppDeps,
+  deps: RouteDeps<HostedMcpStore>,
   dispatch: (req: IncomingMessage, res: ServerResponse) => void,
 ): Middleware<ApiState> => {
   const { store, config, clock } = deps;

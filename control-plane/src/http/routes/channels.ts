@@ -1,4 +1,4 @@
-import { AppError, createSecretBox, newId } from '@lookout/shared';
+import { AppError, newId } from '@lookout/shared';
 import { z } from 'zod';
 import type { AlertStore } from '../../domain/alerts/alert-store.js';
 import type { ChannelStore } from '../../domain/notifications/channel-store.js';
@@ -10,10 +10,8 @@ import {
   updateChannel,
   updateChannelBody,
 } from '../../domain/notifications/channels.js';
-import type { MailSettingsStore } from '../../domain/notifications/mail-settings-store.js';
 import { channelTarget, retryable, testMessage } from '../../domain/notifications/messages.js';
 import type { Delivery } from '../../domain/types.js';
-import { dispatcherFromConfig } from '../../notify/from-config.js';
 import { CHANNEL_KINDS } from '../../notify/kinds/index.js';
 import {
   channelCreatedResponse,
@@ -32,11 +30,12 @@ export const channelRoutes = ({
   store,
   clock,
   config,
-}: RouteDeps<ChannelStore & AlertStore & MailSettingsStore>) => {
-  const dispatcher = dispatcherFromConfig(config, clock, store);
+  box,
+  dispatcher,
+}: RouteDeps<ChannelStore & AlertStore>) => {
   const rules: ChannelRules = {
     kinds: CHANNEL_KINDS,
-    box: createSecretBox(config.encryption_key),
+    box,
     blockPrivate: !config.notify_allow_private,
   };
   const load = async (auth: Authed, id: string | undefined) => {

@@ -18,11 +18,8 @@ import {
   verificationMessage,
   verifyContactMethod,
 } from '../../domain/contacts/verification-codes.js';
-import type { MailSettingsStore } from '../../domain/notifications/mail-settings-store.js';
 import type { Attempt } from '../../domain/notifications/messages.js';
 import { parseOrThrow } from '../../domain/validation.js';
-import { contactServicesFromConfig } from '../../notify/contact-services.js';
-import { dispatcherFromConfig } from '../../notify/from-config.js';
 import { contactMethodJson, contactMethodResponse } from '../contact-methods/responses.js';
 import { time } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
@@ -50,9 +47,9 @@ export const contactMethodRoutes = ({
   store,
   clock,
   config,
-}: RouteDeps<ContactMethodStore & MailSettingsStore>) => {
-  const dispatcher = dispatcherFromConfig(config, clock, store);
-  const services = contactServicesFromConfig(config);
+  dispatcher,
+  contactServices: services,
+}: RouteDeps<ContactMethodStore>) => {
   return [
     route({
       method: 'get',

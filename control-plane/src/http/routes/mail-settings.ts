@@ -1,4 +1,4 @@
-import { createSecretBox, newId } from '@lookout/shared';
+import { newId } from '@lookout/shared';
 import { z } from 'zod';
 import {
   mailSettingsBody,
@@ -14,7 +14,6 @@ import {
 } from '../../domain/notifications/mail-settings-store.js';
 import { emailTarget, retryable } from '../../domain/notifications/messages.js';
 import { parseOrThrow } from '../../domain/validation.js';
-import { dispatcherFromConfig } from '../../notify/from-config.js';
 import { responseSchemas, time } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
 
@@ -43,9 +42,13 @@ const mailSettingsResponse = z
  * Settings → Mail (admins only): the workspace's own SMTP server for its alert email. The password
  * is write-only: answers say only whether one is stored.
  */
-export const mailSettingsRoutes = ({ store, clock, config }: RouteDeps<MailSettingsStore>) => {
-  const box = createSecretBox(config.encryption_key);
-  const dispatcher = dispatcherFromConfig(config, clock, store);
+export const mailSettingsRoutes = ({
+  store,
+  clock,
+  config,
+  box,
+  dispatcher,
+}: RouteDeps<MailSettingsStore>) => {
   const deploymentTransport = config.smtp_host !== undefined;
   const view = (own: WorkspaceMailSettings | null) => ({
     transport: transportSource(own, deploymentTransport),

@@ -1,4 +1,3 @@
-import { createSecretBox } from '@lookout/shared';
 import { z } from 'zod';
 import type { PingKeyStore } from '../../domain/heartbeats/ping-key-store.js';
 import { regeneratePingKey, showPingKey } from '../../domain/heartbeats/ping-keys.js';
@@ -18,14 +17,7 @@ export const pingKeyResponse = z
  * first read. Regenerating it stops every slug URL with the old key: at once on this replica, within the ping
  * cache's seconds on the others (domain/heartbeats/ping-key-cache.ts).
  */
-export const pingKeyRoutes = ({
-  store,
-  clock,
-  config,
-  workspaceUrl,
-  pingKeyCache,
-}: RouteDeps<PingKeyStore>) => {
-  const box = createSecretBox(config.encryption_key);
+export const pingKeyRoutes = ({ store, clock, box, workspaceUrl, pingKeyCache }: RouteDeps<PingKeyStore>) => {
   const view = (auth: Authed, k: { ping_key: string; created_at: Date }) => ({
     ping_key: k.ping_key,
     ping_url_template: `${workspaceUrl(auth.workspace.subdomain)}/hb/ping/${k.ping_key}/{slug}`,

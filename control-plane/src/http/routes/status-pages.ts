@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { createDomainLookup } from '../../dns-lookup.js';
 import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
 import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
@@ -52,6 +51,7 @@ export const statusPageRoutes = ({
   config,
   workspaceUrl,
   statusCache,
+  domainLookup: dns,
 }: RouteDeps<
   StatusPageStore &
     StatusSubscriberStore &
@@ -69,7 +69,6 @@ export const statusPageRoutes = ({
       await store.countSubscribers(p.workspace_id, p.id),
       hostOf(subdomain),
     );
-  const dns = createDomainLookup(config.custom_domain_dns_servers);
   /** A change the public page shows: this replica's cache forgets the page at once. */
   const changed = <T>(pageId: string, v: T): T => {
     statusCache?.invalidate(pageId);

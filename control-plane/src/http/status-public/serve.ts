@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, type Clock, createSecretBox } from '@lookout/shared';
+import { AppError, type Clock, type SecretBox } from '@lookout/shared';
 import Cookies from 'cookies';
 import type Koa from 'koa';
 import type { Config } from '../../config.js';
@@ -80,7 +80,9 @@ const readForm = async (ctx: Ctx): Promise<URLSearchParams> => {
 export interface PublicStatusDeps {
   store: Pick<StatusPageStore, 'getStatusPageBySlug' | 'getStatusPageByDomain'> & StatusSubscriberStore;
   clock: Clock;
-  config: Pick<Config, 'public_url_scheme' | 'trust_proxy' | 'encryption_key' | 'service_domain'>;
+  config: Pick<Config, 'public_url_scheme' | 'trust_proxy' | 'service_domain'>;
+  /** Opens subscribers' sealed addresses (process/wiring.ts). */
+  box: SecretBox;
   cache: ViewCache;
   workspaceUrl(subdomain: string): string;
 }
@@ -103,7 +105,7 @@ export const createPublicStatus = (deps: PublicStatusDeps) => {
   // service (subscribers.ts), nobody is mail-bombed.
   const subscribesByClient = createRateLimiter({ capacity: 5, perSecond: 1 / 60 });
   const subscribesByPage = createRateLimiter({ capacity: 100, perSecond: 1 / 30 });
-  const box = createSecretBox(deps.config.encryption_key);
+  const { box } = deps;
 
   const cookies = (ctx: Ctx, page: StatusPage) =>
     new Cookies(ctx.req, ctx.res, { keys: [page.cookie_secret], secure: https });

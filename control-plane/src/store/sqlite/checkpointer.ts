@@ -1,4 +1,4 @@
-import { startModuleWorker } from '../../module-worker.js';
+import { startModuleWorker } from '../../process/module-worker.js';
 import type { CheckpointerReply, CheckpointerRequest, CheckpointerSetup } from './checkpoint-worker.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { PingTouch } from '../../domain/heartbeats/heartbeat-rules.js';
-import { startModuleWorker } from '../../module-worker.js';
+import { startModuleWorker } from '../../process/module-worker.js';
 import type { PingWriterReply, PingWriterRequest, PingWriterSetup } from './ping-writer-worker.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { Clock } from '@lookout/shared';
-import { createNamedKey } from './domain/access/api-keys.js';
-import type { Plan } from './domain/tenancy/plans.js';
-import { createWorkspace } from './domain/tenancy/workspaces.js';
-import type { Store } from './store/port.js';
+import { createNamedKey } from '../domain/access/api-keys.js';
+import type { Plan } from '../domain/tenancy/plans.js';
+import { createWorkspace } from '../domain/tenancy/workspaces.js';
+import type { Store } from '../store/port.js';
 
 export const DEMO = { subdomain: 'demo', email: 'admin@demo.localhost', plan: 'business' };
 

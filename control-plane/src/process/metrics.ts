@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Store } from './store/port.js';
+import type { Store } from '../store/port.js';
 
 /**
  * The control plane's Prometheus metrics (`GET /metrics`). The HTTP layer, the ping endpoint and the

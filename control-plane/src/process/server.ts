@@ -1,23 +1,22 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, type Logger, systemClock } from '@lookout/shared';
-import type { Config } from './config.js';
+import type { Config } from '../config.js';
+import { createPingBatcher } from '../domain/heartbeats/ping-batcher.js';
+import { createPingKeyCache } from '../domain/heartbeats/ping-key-cache.js';
+import type { MonitorSlots } from '../domain/monitors/monitor-slots.js';
+import { loadStatusView } from '../domain/status-pages/public-view.js';
+import { createViewCache } from '../domain/status-pages/view-cache.js';
+import { createApp } from '../http/app.js';
+import { ClosingResponse } from '../http/closing-response.js';
+import { createPingEndpoint } from '../http/ping-endpoint.js';
+import { createPublicStatus } from '../http/status-public/serve.js';
+import { workspaceBaseUrl } from '../public-url.js';
+import { startRpcServer } from '../rpc/rpc-server.js';
+import type { Store } from '../store/port.js';
 import { capConnections } from './connection-cap.js';
-import { createPingBatcher } from './domain/heartbeats/ping-batcher.js';
-import { createPingKeyCache } from './domain/heartbeats/ping-key-cache.js';
-import { createMonitorCatalog } from './domain/monitors/monitor-catalog.js';
-import type { MonitorSlots } from './domain/monitors/monitor-slots.js';
-import { loadStatusView } from './domain/status-pages/public-view.js';
-import { createViewCache } from './domain/status-pages/view-cache.js';
-import { createApp } from './http/app.js';
-import { ClosingResponse } from './http/closing-response.js';
-import { createPingEndpoint } from './http/ping-endpoint.js';
-import { createPublicStatus } from './http/status-public/serve.js';
 import { startJobs } from './jobs.js';
-import { createMetrics, instrumentStore } from './metrics.js';
-import { workspaceBaseUrl } from './public-url.js';
-import { startRpcServer } from './rpc/rpc-server.js';
-import type { Store } from './store/port.js';
+import { wire } from './wiring.js';
 
 export interface ControlPlane {
   url: string;
@@ -50,8 +49,13 @@ export const startControlPlane = async (deps: {
     logger.warn(
       'No mail transport configured (LOOKOUT_SMTP_HOST is not set): alert email fails at once for every workspace without its own SMTP server. Set LOOKOUT_SMTP_HOST, or have each workspace admin set one under Settings → Mail.',
     );
-  const metrics = createMetrics();
-  const store = instrumentStore(deps.store, metrics);
+  // The shared services, built once: every route, job and RPC service below is handed what it uses.
+  const { store, metrics, catalog, ...services } = wire({
+    config,
+    store: deps.store,
+    clock,
+    monitorSlots: deps.monitorSlots,
+  });
   const pings = createPingBatcher((batch) => store.recordPings(batch), {
     maxBatch: config.ping_batch_max,
     maxQueued: config.ping_queue_max,
@@ -66,6 +70,7 @@ export const startControlPlane = async (deps: {
     logger: logger.child({ component: 'http' }),
     pings,
     metrics,
+    ...services,
     isDraining: () => draining,
     ...(deps.health ? { health: deps.health } : {}),
     workspaceUrl: (subdomain: string) => workspaceBaseUrl(config, subdomain, listenPort),
@@ -107,7 +112,6 @@ export const startControlPlane = async (deps: {
   // This replica's monitors, kept current from the monitor feed: agent streams, ingestion, region
   // health. Loaded before the API answers, so that a run request asked through it (check now) is in
   // the feed after the catalog's starting point and reaches the streams here.
-  const catalog = createMonitorCatalog(store, deps.monitorSlots);
   await catalog.ready();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -133,6 +137,7 @@ export const startControlPlane = async (deps: {
   });
   logger.info({ url: rpc.url }, 'agent RPC listening');
   const jobs = startJobs({
+    ...services,
     store,
     clock,
     config,

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { heapGrowingFactor } from '../../test/support/heap-growth.js';
+import { heapGrowingFactor } from '../../../test/support/heap-growth.js';
 
-const built = pathToFileURL(fileURLToPath(new URL('../dist/v8-flags.js', import.meta.url))).href;
+const built = pathToFileURL(fileURLToPath(new URL('../../dist/process/v8-flags.js', import.meta.url))).href;
 
 describe("the control plane's V8 flags", () => {
   it("hold the old generation's growth to 1.2 × what survives a full collection, unless node's command line says otherwise", () => {

@@ -2,10 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Clock, Logger } from '@lookout/shared';
-import { createAgentToken } from './domain/agents/agent-tokens.js';
-import type { Store } from './store/port.js';
+import { createAgentToken } from '../domain/agents/agent-tokens.js';
+import type { Store } from '../store/port.js';
 
-const AGENT_MAIN = fileURLToPath(new URL('../../agent/dist/main.js', import.meta.url));
+const AGENT_MAIN = fileURLToPath(new URL('../../../agent/dist/main.js', import.meta.url));
 
 /**
  * The local agents' niceness unless LOOKOUT_AGENT_NICE says otherwise: on the one box they share, the

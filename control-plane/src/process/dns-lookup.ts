@@ -1,5 +1,5 @@
 import { Resolver } from 'node:dns/promises';
-import type { DomainLookup } from './domain/status-pages/custom-domain-proof.js';
+import type { DomainLookup } from '../domain/status-pages/custom-domain-proof.js';
 
 /** Codes that mean "no such record" (an answer), not "no answer". */
 const NO_RECORD = new Set(['ENODATA', 'ENOTFOUND', 'NXDOMAIN']);

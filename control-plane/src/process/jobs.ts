@@ -1,25 +1,47 @@
 import type { Clock, Logger } from '@lookout/shared';
-import { createSecretBox } from '@lookout/shared';
-import type { Config } from './config.js';
-import { createDomainLookup } from './dns-lookup.js';
-import { checkRegions } from './domain/agents/region-health.js';
-import { createEscalationRunner } from './domain/escalation/escalation-runner.js';
-import { checkHeartbeatDeadlines } from './domain/heartbeats/heartbeat-deadlines.js';
-import type { MonitorCatalog } from './domain/monitors/monitor-catalog.js';
-import { dailyRollupRetentionDays, rollupRetentionDays } from './domain/results/uptime.js';
-import { openAutoDrafts } from './domain/status-pages/auto-drafts.js';
-import { domainVerified, recheckDomains } from './domain/status-pages/custom-domain-proof.js';
-import { INCIDENT_RETENTION_DAYS } from './domain/status-pages/status-pages.js';
+import type { Config } from '../config.js';
+import type { OAuthStore } from '../domain/access/oauth-store.js';
+import type { SessionStore } from '../domain/access/sessions.js';
+import type { SignInStore } from '../domain/access/sign-in-store.js';
+import { checkRegions } from '../domain/agents/region-health.js';
+import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
+import { createEscalationRunner } from '../domain/escalation/escalation-runner.js';
+import { checkHeartbeatDeadlines } from '../domain/heartbeats/heartbeat-deadlines.js';
+import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
+import type { MonitorStore } from '../domain/monitors/monitor-store.js';
+import type { ResultStore } from '../domain/results/result-store.js';
+import { dailyRollupRetentionDays, rollupRetentionDays } from '../domain/results/uptime.js';
+import { openAutoDrafts } from '../domain/status-pages/auto-drafts.js';
+import { domainVerified, recheckDomains } from '../domain/status-pages/custom-domain-proof.js';
+import type { StatusPageStore } from '../domain/status-pages/status-page-store.js';
+import { INCIDENT_RETENTION_DAYS } from '../domain/status-pages/status-pages.js';
+import type { StatusSubscriberStore } from '../domain/status-pages/subscriber-store.js';
 import {
   PENDING_RETENTION_MS,
   RECIPIENT_WINDOW_MS,
   sendSubscriberMails,
-} from './domain/status-pages/subscribers.js';
+} from '../domain/status-pages/subscribers.js';
+import type { TenancyStore } from '../domain/tenancy/tenancy-store.js';
+import { subscriberMailer } from '../notify/subscriber-mailer.js';
 import type { Metrics } from './metrics.js';
-import { contactServicesFromConfig } from './notify/contact-services.js';
-import { dispatcherFromConfig, mailRouterFromConfig } from './notify/from-config.js';
-import { subscriberMailer } from './notify/subscriber-mailer.js';
-import type { Store } from './store/port.js';
+import type { SharedServices } from './wiring.js';
+
+/** The store ports the jobs use: what each prunes, and what the domain functions they run read and write. */
+export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
+  Pick<StatusPageStore, 'pruneIncidents'> &
+  Pick<StatusSubscriberStore, 'prunePendingSubscribers' | 'pruneRecipientBudgets'> &
+  Pick<MonitorStore, 'pruneMonitorChanges'> &
+  Pick<SessionStore, 'pruneSessions'> &
+  Pick<SignInStore, 'pruneSignInDevices'> &
+  Pick<OAuthStore, 'pruneOAuthRecords'> &
+  Pick<AckLinkStore, 'pruneAckLinks'> &
+  Pick<TenancyStore, 'getWorkspace'> &
+  Parameters<typeof sendSubscriberMails>[0]['store'] &
+  Parameters<typeof checkHeartbeatDeadlines>[0] &
+  Parameters<typeof openAutoDrafts>[0] &
+  Parameters<typeof recheckDomains>[0] &
+  Parameters<typeof checkRegions>[0] &
+  Parameters<typeof createEscalationRunner>[0]['store'];
 
 /**
  * Background work of a control-plane replica. Each job is safe to run on every replica at once
@@ -27,17 +49,19 @@ import type { Store } from './store/port.js';
  * one of its job; each gets the clock's time when it starts, and is counted in the metrics with that
  * time (`lookout_job_last_pass_timestamp_seconds`: when the last successful pass started).
  */
-export const startJobs = (deps: {
-  store: Store;
-  clock: Clock;
-  config: Config;
-  logger: Logger;
-  /** The replica's monitor catalog: region health reads monitors from memory, not the store. */
-  catalog?: MonitorCatalog;
-  metrics?: Metrics;
-  /** A workspace's public base URL (public-url.ts): acknowledge links in notifications, links in subscribers' mail. */
-  workspaceUrl?: (subdomain: string) => string;
-}) => {
+export const startJobs = (
+  deps: SharedServices & {
+    store: JobsStore;
+    clock: Clock;
+    config: Config;
+    logger: Logger;
+    /** The replica's monitor catalog: region health reads monitors from memory, not the store. */
+    catalog?: MonitorCatalog;
+    metrics?: Metrics;
+    /** A workspace's public base URL (public-url.ts): acknowledge links in notifications, links in subscribers' mail. */
+    workspaceUrl?: (subdomain: string) => string;
+  },
+) => {
   const { store, clock, config } = deps;
   const log = deps.logger.child({ component: 'jobs' });
   const timers: NodeJS.Timeout[] = [];
@@ -91,8 +115,8 @@ export const startJobs = (deps: {
   });
 
   // Status page subscribers: incident updates fanned out and sent, and the unconfirmed forgotten.
-  const box = createSecretBox(config.encryption_key);
-  const send = subscriberMailer(mailRouterFromConfig(config, store));
+  const { box } = deps;
+  const send = subscriberMailer(deps.mail);
   every(config.status_mail_poll_ms, 'status-page-mail', (now) =>
     sendSubscriberMails({
       store,
@@ -146,7 +170,7 @@ export const startJobs = (deps: {
 
   // Custom domains: new ones checked on the next pass, each checked one again hourly; a verified one is
   // dropped (no longer served) after three failed checks in a row (domain/status-pages/custom-domain-proof.ts).
-  const dns = createDomainLookup(config.custom_domain_dns_servers);
+  const dns = deps.domainLookup;
   const service = config.service_domain.toLowerCase();
   every(config.custom_domain_check_ms, 'custom-domains', async (now) => {
     const r = await recheckDomains(
@@ -182,14 +206,13 @@ export const startJobs = (deps: {
   every(60_000, 'prune-ack-links', (now) => store.pruneAckLinks(now, 10_000));
 
   // Escalation: due steps, each claimed by compare-and-set, so every replica can run this at once.
-  const dispatcher = dispatcherFromConfig(config, clock, store);
   const escalations = createEscalationRunner({
     store,
     clock,
-    dispatcher,
+    dispatcher: deps.dispatcher,
     leaseMs: config.escalation_lease_seconds * 1000,
     ...(deps.workspaceUrl ? { workspaceUrl: deps.workspaceUrl } : {}),
-    contactServices: contactServicesFromConfig(config),
+    contactServices: deps.contactServices,
     onError: (err, alertId) => log.error({ err, alert: alertId }, 'escalation step failed'),
   });
   every(config.escalation_poll_ms, 'escalations', () => escalations.tick());
