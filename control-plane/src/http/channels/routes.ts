@@ -15,6 +15,9 @@ import { channelTarget, retryable, testMessage } from '../../domain/notification
 import type { Delivery } from '../../domain/types.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
 import { CHANNEL_KINDS } from '../../notify/kinds/index.js';
+import { idOf, pageQuery } from '../query.js';
+import { page } from '../responses.js';
+import { type Authed, type RouteDeps, route } from '../route.js';
 import {
   channelCreatedResponse,
   channelJson,
@@ -23,10 +26,7 @@ import {
   channelResponse,
   deliveryJson,
   deliveryResponse,
-} from '../channels/responses.js';
-import { page } from '../responses.js';
-import { type Authed, type RouteDeps, route } from '../route.js';
-import { idOf, pageQuery } from './query.js';
+} from './responses.js';
 
 export const channelRoutes = ({
   store,

@@ -26,10 +26,10 @@ import {
 import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
 import { INTEGRATION_KINDS, type Integration, type IntegrationKind } from '../../domain/types.js';
 import { parseOrThrow } from '../../domain/validation.js';
+import { UUID } from '../heartbeats/routes.js';
+import { pageQuery } from '../query.js';
 import { page, responseSchemas, time } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
-import { UUID } from './heartbeats.js';
-import { pageQuery } from './query.js';
 
 const iso = (d: Date) => d.toISOString();
 

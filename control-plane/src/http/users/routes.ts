@@ -15,12 +15,12 @@ import type { SignInActivity, SignInStore } from '../../domain/access/sign-in-st
 import type { ContactMethodStore } from '../../domain/contacts/contact-method-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { User, Workspace } from '../../domain/types.js';
+import { pageQuery } from '../query.js';
 import { page, responseSchemas, time } from '../responses.js';
 import { type ApiContext, type RouteDeps, route } from '../route.js';
+import { sessionResponse } from '../session/routes.js';
 import { sessionLifetimes, setSessionCookie } from '../session-cookie.js';
-import { signInActivityJson, signInActivityResponse, userJson, userResponse } from '../users/responses.js';
-import { pageQuery } from './query.js';
-import { sessionResponse } from './session.js';
+import { signInActivityJson, signInActivityResponse, userJson, userResponse } from './responses.js';
 
 /**
  * A user as admins (and, for themselves, users) see them: `status` is `invited` until they have set a

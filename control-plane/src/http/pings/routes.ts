@@ -13,9 +13,9 @@ import type { PingKeyStore } from '../../domain/heartbeats/ping-key-store.js';
 import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Heartbeat } from '../../domain/types.js';
+import { UUID } from '../heartbeats/routes.js';
 import { responseSchemas } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-import { UUID } from './heartbeats.js';
 
 /**
  * Which heartbeat a ping uuid names, cached for a few seconds: the lookup is the one store read on the

@@ -7,11 +7,11 @@ import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import type { ResultStore } from '../../domain/results/result-store.js';
 import { monitorUptime, percent, resultsKeptFrom } from '../../domain/results/uptime.js';
+import { isoTime, pageQuery } from '../query.js';
 import { regionHealthJson, regionHealthResponse } from '../regions/responses.js';
 import { page, time } from '../responses.js';
-import { resultJson, resultResponse } from '../results/responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
-import { isoTime, pageQuery } from './query.js';
+import { resultJson, resultResponse } from './responses.js';
 
 const DAY_MS = 86_400_000;
 

@@ -23,10 +23,10 @@ import type { Attempt } from '../../domain/notifications/messages.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { contactServicesFromConfig } from '../../notify/contact-services.js';
 import { dispatcherFromConfig } from '../../notify/from-config.js';
-import { contactMethodJson, contactMethodResponse } from '../contact-methods/responses.js';
+import { idOf } from '../query.js';
 import { time } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-import { idOf } from './query.js';
+import { contactMethodJson, contactMethodResponse } from './responses.js';
 
 const TAG = 'Contact methods';
 

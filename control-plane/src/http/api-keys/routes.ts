@@ -6,14 +6,14 @@ import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { ApiKey, User } from '../../domain/types.js';
 import { uuid } from '../../domain/validation.js';
 import { allPages } from '../../store/cursor.js';
-import { apiKeyJson, apiKeyResponse } from '../api-keys/responses.js';
 import { page } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
+import { apiKeyJson, apiKeyResponse } from './responses.js';
 
 /** A key just made: the value, shown this once. */
 const apiKeyWithValue = apiKeyResponse.extend({ key: z.string() });
 
-import { pageQuery } from './query.js';
+import { pageQuery } from '../query.js';
 
 export const apiKeyRoutes = ({ store, clock }: RouteDeps<TenancyStore>) => [
   route({
