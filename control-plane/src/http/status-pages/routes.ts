@@ -39,7 +39,7 @@ import {
   statusPageResponse,
   subscriberJson,
   subscriberResponse,
-} from '../status-page-json.js';
+} from './responses.js';
 
 const TAG = 'Status pages';
 const NO_PAGE = { 404: 'No such status page in this workspace' };
