@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PING_OK } from '../../control-plane/src/http/routes/pings.js';
+import { PING_OK } from '../../control-plane/src/http/pings/routes.js';
 import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
 import { type Harness, startHarness } from '../support/harness.js';
 

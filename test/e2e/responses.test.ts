@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pingResponse } from '../../control-plane/src/http/pings/responses.js';
 import { errorResponse } from '../../control-plane/src/http/responses.js';
-import { pingResponse } from '../../control-plane/src/http/routes/pings.js';
 import { startDnsServer } from '../support/dns-server.js';
 import { type Harness, type Reply, type RequestOptions, startHarness } from '../support/harness.js';
 

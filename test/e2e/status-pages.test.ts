@@ -376,6 +376,70 @@ describe('the public page', () => {
     expect((await h.request('GET', '/status/acme', { host: 'sp-bad.localhost' })).status).toBe(404);
   });
 
+  it('each path below a page answers by its table: views take GET and HEAD, forms their method, the rest 404', async () => {
+    const w = await h.workspace('sp-paths');
+    const p = await newPage(w, {
+      name: 'Paths',
+      slug: 'paths',
+      components: [{ name: 'Web', status: 'operational' }],
+    });
+    const at = (method: string, rest: string, raw?: string) =>
+      h.request(method, `/status/paths${rest}`, {
+        host: w.host,
+        ...(raw === undefined
+          ? {}
+          : {
+              raw,
+              headers: {
+                'content-type': 'application/x-www-form-urlencoded',
+                'sec-fetch-site': 'same-origin',
+              },
+            }),
+      });
+    for (const [rest, type] of [
+      ['', 'text/html; charset=utf-8'],
+      ['/', 'text/html; charset=utf-8'],
+      ['/api/v2/summary.json', 'application/json; charset=utf-8'],
+      ['/api/v2/status.json', 'application/json; charset=utf-8'],
+      ['/feed.atom', 'application/atom+xml; charset=utf-8'],
+      ['/feed.rss', 'application/rss+xml; charset=utf-8'],
+      ['/badge.svg', 'image/svg+xml'],
+      [`/components/${p.components[0]!.id}/badge.svg`, 'image/svg+xml'],
+    ] as const) {
+      const r = await at('GET', rest);
+      expect([rest, r.status, r.headers['content-type']]).toEqual([rest, 200, type]);
+      expect((await at('HEAD', rest)).status).toBe(200);
+      const post = await at('POST', rest, 'x=1');
+      expect([rest, post.status, post.headers.allow, post.body.error?.code]).toEqual([
+        rest,
+        405,
+        'GET, HEAD',
+        'method_not_allowed',
+      ]);
+    }
+    // A view path that is not in the table (or a component not on this page) is a 404, whatever its method.
+    for (const rest of [
+      '/nothing',
+      '/feed.atom/',
+      '/__proto__',
+      '/constructor',
+      '/components/11111111-2222-4333-8444-555555555555/badge.svg',
+    ])
+      expect([rest, (await at('GET', rest)).status]).toEqual([rest, 404]);
+    expect((await at('POST', '/nothing', 'x=1')).status).toBe(405);
+    // The forms: the password only by POST (a public page sends the reader back to it), subscribing
+    // only by POST, confirming and unsubscribing show their button to a GET.
+    expect((await at('GET', '/access')).body.error.code).toBe('method_not_allowed');
+    const access = await at('POST', '/access', 'password=x');
+    expect([access.status, access.headers.location]).toEqual([303, '/status/paths']);
+    expect((await at('GET', '/subscribe')).body.error.code).toBe('method_not_allowed');
+    const confirm = await at('GET', '/subscribe/confirm?token=abc');
+    expect([confirm.status, confirm.text.includes('Confirm subscription')]).toEqual([200, true]);
+    const unsubscribe = await at('GET', '/unsubscribe?token=abc');
+    expect([unsubscribe.status, unsubscribe.text.includes('value="abc"')]).toEqual([200, true]);
+    expect((await at('POST', '/subscribe/confirm', 'token=nope')).status).toBe(404);
+  });
+
   it('a component turns red when its monitor goes down, an open incident can say worse, and the JSON, feeds and badges follow', async () => {
     const w = await h.workspace('sp-live');
     const a = await monitor(w, 'live-a');

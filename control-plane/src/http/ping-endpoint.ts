@@ -4,9 +4,9 @@ import { AppError, isAppError } from '@lookout/shared';
 import { createRateLimiter } from '../domain/access/rate-limiter.js';
 import { PING_BODY_MAX_BYTES, pingBodyText, pingSignal } from '../domain/heartbeats/heartbeats.js';
 import { isJsonType, parseJson, readRaw } from './body.js';
+import { createPingService, type PingAddress, type PingServiceStore } from './pings/routes.js';
 import { errorJson } from './responses.js';
 import type { RouteDeps } from './route.js';
-import { createPingService, type PingAddress, type PingServiceStore } from './routes/pings.js';
 import { assertOneHost } from './workspace-host.js';
 
 /** `/hb/ping/{uuid}[/action]` or `/hb/ping/{ping_key}/{slug}[/action]`, at the root or under /api/v1. */

@@ -1,5 +1,6 @@
 import { AppError, digestsEqual, hashSecret, newId, randomToken, validationError } from '@lookout/shared';
 import { z } from 'zod';
+import { hasRole } from '../tenancy/roles.js';
 import type { TenancyStore } from '../tenancy/tenancy-store.js';
 import type { ApiKey, User, Workspace } from '../types.js';
 import { nameText, parseOrThrow } from '../validation.js';
@@ -107,6 +108,33 @@ export const regenerateLegacyKey = async (
   const minted = mintKey(workspace, user, 'legacy', 'Legacy API key', null, now);
   await store.replaceLegacyKey(minted.record, now);
   return minted;
+};
+
+/**
+ * Whose keys a user may list: admins any one user's, or (no user named) every key of the workspace;
+ * everyone else only their own (naming another user is refused). Returns the owner to list by.
+ */
+export const keyListOwner = (user: User, requested: string | undefined): string | undefined => {
+  const admin = hasRole(user.role, 'admin');
+  if (requested && !admin && requested !== user.id) {
+    throw new AppError('forbidden', "Only admins can list other users' keys.");
+  }
+  return admin ? requested : user.id;
+};
+
+/** Revokes a key, at once and for good: a user's own, or (admins) any key of the workspace; else not found. */
+export const revokeKey = async (
+  store: Pick<TenancyStore, 'getApiKey' | 'revokeApiKey'>,
+  workspaceId: string,
+  user: User,
+  id: string,
+  now: Date,
+): Promise<ApiKey> => {
+  const key = await store.getApiKey(workspaceId, id);
+  if (!key || (key.user_id !== user.id && !hasRole(user.role, 'admin'))) {
+    throw new AppError('not_found', 'API key not found.');
+  }
+  return (await store.revokeApiKey(workspaceId, key.id, now))!;
 };
 
 export type KeyStatus = 'active' | 'expired' | 'revoked';

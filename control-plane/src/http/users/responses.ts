@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Invitation } from '../../domain/access/member-store.js';
 import type { SignInActivity } from '../../domain/access/sign-in-store.js';
 import type { User } from '../../domain/types.js';
 import { ROLES } from '../../domain/types.js';
@@ -48,3 +49,19 @@ export const userJson = (u: User): z.output<typeof userResponse> => ({
   role: u.role,
   created_at: u.created_at.toISOString(),
 });
+
+/**
+ * A user as admins (and, for themselves, users) see them: `status` is `invited` until they have set a
+ * password; `last_sign_in_at` and `failed_sign_ins` tell whether someone is guessing their password.
+ */
+export const memberJson = (u: User, invitation?: Invitation, activity?: SignInActivity) => ({
+  ...userJson(u),
+  status: u.password_hash ? ('active' as const) : ('invited' as const),
+  invitation_expires_at: !u.password_hash && invitation ? invitation.expires_at.toISOString() : null,
+  ...signInActivityJson(activity),
+});
+
+export const memberResponse = userResponse
+  .extend({ status: z.enum(['active', 'invited']), invitation_expires_at: time.nullable() })
+  .extend(signInActivityResponse.shape)
+  .register(responseSchemas, { id: 'Member' });

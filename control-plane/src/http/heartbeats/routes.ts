@@ -10,9 +10,9 @@ import {
 } from '../../domain/heartbeats/heartbeats.js';
 import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
 import type { Heartbeat } from '../../domain/types.js';
-import { heartbeatJson, heartbeatResponse } from '../heartbeats/responses.js';
 import { page, time } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
+import { heartbeatJson, heartbeatResponse } from './responses.js';
 
 const pingResponse = z.strictObject({
   id: z.string(),
@@ -26,7 +26,7 @@ const pingResponse = z.strictObject({
   duration_ms: z.number().nullable(),
 });
 
-import { pageQuery } from './query.js';
+import { pageQuery } from '../query.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const heartbeatRoutes = ({

@@ -10,10 +10,10 @@ import {
 import type { EscalationPolicyStore } from '../../domain/escalation/escalation-policy-store.js';
 import type { ChannelStore } from '../../domain/notifications/channel-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
-import { policyJson, policyResponse } from '../escalation-policies/responses.js';
+import { idOf, pageQuery } from '../query.js';
 import { page } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-import { idOf, pageQuery } from './query.js';
+import { policyJson, policyResponse } from './responses.js';
 
 /** A path id that is not a UUID cannot name anything: 404 without a lookup. */
 

@@ -20,10 +20,10 @@ import {
 } from '../../domain/contacts/verification-codes.js';
 import type { Attempt } from '../../domain/notifications/messages.js';
 import { parseOrThrow } from '../../domain/validation.js';
-import { contactMethodJson, contactMethodResponse } from '../contact-methods/responses.js';
+import { idOf } from '../query.js';
 import { time } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-import { idOf } from './query.js';
+import { contactMethodJson, contactMethodResponse } from './responses.js';
 
 const TAG = 'Contact methods';
 

@@ -1,34 +1,9 @@
-import { z } from 'zod';
-import {
-  type ConnectedApp,
-  listConnectedApps,
-  revokeConnectedApp,
-} from '../../domain/access/connected-apps.js';
+import { listConnectedApps, revokeConnectedApp } from '../../domain/access/connected-apps.js';
 import type { OAuthStore } from '../../domain/access/oauth-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
-import { page, responseSchemas, time } from '../responses.js';
+import { page } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-
-const appJson = (a: ConnectedApp) => ({
-  ...a,
-  granted_at: a.granted_at.toISOString(),
-  expires_at: a.expires_at?.toISOString() ?? null,
-});
-
-export const connectedAppResponse = z
-  .strictObject({
-    id: z.string(),
-    client_id: z.string(),
-    client_name: z.string().nullable(),
-    client_uri: z.string().nullable(),
-    redirect_uris: z.array(z.string()),
-    scope: z.string(),
-    user_id: z.string(),
-    user_email: z.string().nullable(),
-    granted_at: time,
-    expires_at: time.nullable(),
-  })
-  .register(responseSchemas, { id: 'ConnectedApp' });
+import { appJson, connectedAppResponse } from './responses.js';
 
 /**
  * Settings → Connected apps: the AI assistants you authorized (hosted MCP, OAuth), and revoking them;

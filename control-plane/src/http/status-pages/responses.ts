@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { LiveStatus } from '../domain/status-pages/component-status.js';
-import { proofRecords } from '../domain/status-pages/custom-domain-proof.js';
+import type { LiveStatus } from '../../domain/status-pages/component-status.js';
+import { proofRecords } from '../../domain/status-pages/custom-domain-proof.js';
 import {
   COMPONENT_STATUSES,
   CUSTOM_DOMAIN_STATUSES,
@@ -8,11 +8,11 @@ import {
   type Incident,
   PAGE_VISIBILITIES,
   type StatusPage,
-} from '../domain/status-pages/status-page-store.js';
-import { type StatusSubscriber, SUBSCRIBER_STATUSES } from '../domain/status-pages/subscriber-store.js';
-import { responseSchemas, time } from './responses.js';
+} from '../../domain/status-pages/status-page-store.js';
+import { type StatusSubscriber, SUBSCRIBER_STATUSES } from '../../domain/status-pages/subscriber-store.js';
+import { responseSchemas, time } from '../responses.js';
 
-/* Status pages and incidents as the API returns them (beside the other resources' responses, same rules: responses.ts). */
+/* Status pages and incidents as the API returns them (beside the other resources' responses, same rules: http/responses.ts). */
 
 const componentStatus = z.enum(COMPONENT_STATUSES);
 /** What a component shows now: a status above, or `unknown` before its monitor's or heartbeat's first data. */

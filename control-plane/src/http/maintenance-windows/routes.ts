@@ -11,10 +11,10 @@ import {
 } from '../../domain/maintenance/maintenance.js';
 import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
-import { maintenanceWindowJson, maintenanceWindowResponse } from '../maintenance-windows/responses.js';
+import { idOf, pageQuery } from '../query.js';
 import { page } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-import { idOf, pageQuery } from './query.js';
+import { maintenanceWindowJson, maintenanceWindowResponse } from './responses.js';
 
 export const maintenanceWindowRoutes = ({
   store,

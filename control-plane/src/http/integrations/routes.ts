@@ -18,48 +18,18 @@ import {
   applyInboundEvents,
   createIntegration,
   createIntegrationBody,
-  inboundPath,
   rotateServiceKey,
   updateIntegration,
   updateIntegrationBody,
 } from '../../domain/integrations/integrations.js';
 import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
-import { INTEGRATION_KINDS, type Integration, type IntegrationKind } from '../../domain/types.js';
+import type { Integration, IntegrationKind } from '../../domain/types.js';
 import { parseOrThrow } from '../../domain/validation.js';
-import { page, responseSchemas, time } from '../responses.js';
+import { UUID } from '../heartbeats/routes.js';
+import { pageQuery } from '../query.js';
+import { page } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
-import { UUID } from './heartbeats.js';
-import { pageQuery } from './query.js';
-
-const iso = (d: Date) => d.toISOString();
-
-/** An integration as the API shows it: never the key or its hash; the last four characters only. */
-const integrationJson = (i: Integration, baseUrl: string) => ({
-  id: i.id,
-  name: i.name,
-  kind: i.kind,
-  escalation_policy_id: i.escalation_policy_id,
-  key_last_four: i.key_last_four,
-  endpoint: `${baseUrl}${inboundPath(i.kind)}`,
-  created_at: iso(i.created_at),
-  updated_at: iso(i.updated_at),
-});
-
-export const integrationResponse = z
-  .strictObject({
-    id: z.string(),
-    name: z.string(),
-    kind: z.enum(INTEGRATION_KINDS),
-    escalation_policy_id: z.string().nullable(),
-    key_last_four: z.string(),
-    endpoint: z.string(),
-    created_at: time,
-    updated_at: time,
-  })
-  .register(responseSchemas, { id: 'Integration' });
-
-/** An integration just created or re-keyed: its service key, shown this once. */
-const integrationWithKey = integrationResponse.extend({ service_key: z.string() });
+import { integrationJson, integrationResponse, integrationWithKey } from './responses.js';
 
 export const integrationRoutes = ({
   store,

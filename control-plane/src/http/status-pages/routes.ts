@@ -28,6 +28,7 @@ import {
 } from '../../domain/status-pages/status-pages.js';
 import type { StatusSubscriberStore } from '../../domain/status-pages/subscriber-store.js';
 import { loadSubscriber } from '../../domain/status-pages/subscribers.js';
+import { boolParam, idOf, pageQuery } from '../query.js';
 import { page } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
 import {
@@ -37,8 +38,7 @@ import {
   statusPageResponse,
   subscriberJson,
   subscriberResponse,
-} from '../status-page-json.js';
-import { boolParam, idOf, pageQuery } from './query.js';
+} from './responses.js';
 
 const TAG = 'Status pages';
 const NO_PAGE = { 404: 'No such status page in this workspace' };

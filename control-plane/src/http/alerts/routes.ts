@@ -6,10 +6,10 @@ import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
 import type { ChannelStore } from '../../domain/notifications/channel-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import { parseOrThrow } from '../../domain/validation.js';
-import { alertDetailJson, alertDetailResponse, alertJson, alertResponse } from '../alerts/responses.js';
+import { idOf, isoTime, pageQuery } from '../query.js';
 import { page } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-import { idOf, isoTime, pageQuery } from './query.js';
+import { alertDetailJson, alertDetailResponse, alertJson, alertResponse } from './responses.js';
 
 const STATUSES = ['open', 'acknowledged', 'resolved'] as const;
 const statusList = z

@@ -13,9 +13,9 @@ import type { PingKeyStore } from '../../domain/heartbeats/ping-key-store.js';
 import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Heartbeat } from '../../domain/types.js';
-import { responseSchemas } from '../responses.js';
+import { UUID } from '../heartbeats/routes.js';
 import { type RouteDeps, route } from '../route.js';
-import { UUID } from './heartbeats.js';
+import { pingResponse } from './responses.js';
 
 /**
  * Which heartbeat a ping uuid names, cached for a few seconds: the lookup is the one store read on the
@@ -47,11 +47,6 @@ export type PingServiceStore = HeartbeatStore &
   Pick<TenancyStore, 'getWorkspace'> &
   PolicyLookup &
   MaintenanceLookup;
-
-/** What a recorded ping answers (the spec's shape). */
-export const pingResponse = z
-  .strictObject({ message: z.string(), status: z.literal('ok') })
-  .register(responseSchemas, { id: 'PingRecorded' });
 
 export const PING_OK = { message: 'Ping recorded.', status: 'ok' } as const;
 

@@ -1,19 +1,23 @@
-import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import { createNamedKey, newKeyInput, regenerateLegacyKey } from '../../domain/access/api-keys.js';
-import { hasRole } from '../../domain/tenancy/roles.js';
+import {
+  createNamedKey,
+  keyListOwner,
+  newKeyInput,
+  regenerateLegacyKey,
+  revokeKey,
+} from '../../domain/access/api-keys.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { ApiKey, User } from '../../domain/types.js';
 import { uuid } from '../../domain/validation.js';
 import { allPages } from '../../store/cursor.js';
-import { apiKeyJson, apiKeyResponse } from '../api-keys/responses.js';
 import { page } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
+import { apiKeyJson, apiKeyResponse } from './responses.js';
 
 /** A key just made: the value, shown this once. */
 const apiKeyWithValue = apiKeyResponse.extend({ key: z.string() });
 
-import { pageQuery } from './query.js';
+import { pageQuery } from '../query.js';
 
 export const apiKeyRoutes = ({ store, clock }: RouteDeps<TenancyStore>) => [
   route({
@@ -25,12 +29,8 @@ export const apiKeyRoutes = ({ store, clock }: RouteDeps<TenancyStore>) => [
       'Your named API keys (admins: every key of the workspace), newest first and paged, with the last four characters, expiry and last use. Active legacy keys are listed separately, whole, in `legacy_keys` (one per user at most).',
     query: z.strictObject({ ...pageQuery, user_id: uuid().optional() }),
     async handler({ auth, query }) {
-      const admin = hasRole(auth.user.role, 'admin');
-      if (query.user_id && !admin && query.user_id !== auth.user.id) {
-        throw new AppError('forbidden', "Only admins can list other users' keys.");
-      }
       const { user_id, ...pageOf } = query;
-      const userId = admin ? user_id : auth.user.id;
+      const userId = keyListOwner(auth.user, user_id);
       const named = await store.listApiKeys(auth.workspace.id, { ...pageOf, userId, kind: 'named' });
       const legacy = (
         await allPages((q) => store.listApiKeys(auth.workspace.id, { ...q, userId, kind: 'legacy' }))
@@ -92,15 +92,11 @@ export const apiKeyRoutes = ({ store, clock }: RouteDeps<TenancyStore>) => [
       'Revoke a key: access ends at once and for good. Your own keys; admins: any key of the workspace.',
     responses: { 200: 'The key, now revoked', 404: 'No such key visible to you' },
     async handler({ auth, params }) {
-      const key = await store.getApiKey(auth.workspace.id, params.id!);
-      if (!key || (key.user_id !== auth.user.id && !hasRole(auth.user.role, 'admin'))) {
-        throw new AppError('not_found', 'API key not found.');
-      }
-      const revoked = await store.revokeApiKey(auth.workspace.id, key.id, clock.now());
+      const revoked = await revokeKey(store, auth.workspace.id, auth.user, params.id!, clock.now());
       return apiKeyJson(
-        revoked!,
+        revoked,
         clock.now(),
-        (await store.getUser(auth.workspace.id, key.user_id)) ?? undefined,
+        (await store.getUser(auth.workspace.id, revoked.user_id)) ?? undefined,
       );
     },
   }),

@@ -1,6 +1,6 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import type { Invitation, MemberStore } from '../../domain/access/member-store.js';
+import type { MemberStore } from '../../domain/access/member-store.js';
 import {
   acceptInvitation,
   acceptInvitationInput,
@@ -11,32 +11,15 @@ import {
   removeUser,
 } from '../../domain/access/members.js';
 import type { SessionStore } from '../../domain/access/sessions.js';
-import type { SignInActivity, SignInStore } from '../../domain/access/sign-in-store.js';
+import type { SignInStore } from '../../domain/access/sign-in-store.js';
 import type { ContactMethodStore } from '../../domain/contacts/contact-method-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
-import type { User, Workspace } from '../../domain/types.js';
-import { page, responseSchemas, time } from '../responses.js';
+import { pageQuery } from '../query.js';
+import { page } from '../responses.js';
 import { type ApiContext, type RouteDeps, route } from '../route.js';
+import { sessionResponse, workspaceJson } from '../session/responses.js';
 import { sessionLifetimes, setSessionCookie } from '../session-cookie.js';
-import { signInActivityJson, signInActivityResponse, userJson, userResponse } from '../users/responses.js';
-import { pageQuery } from './query.js';
-import { sessionResponse } from './session.js';
-
-/**
- * A user as admins (and, for themselves, users) see them: `status` is `invited` until they have set a
- * password; `last_sign_in_at` and `failed_sign_ins` tell whether someone is guessing their password.
- */
-const memberJson = (u: User, invitation?: Invitation, activity?: SignInActivity) => ({
-  ...userJson(u),
-  status: u.password_hash ? ('active' as const) : ('invited' as const),
-  invitation_expires_at: !u.password_hash && invitation ? invitation.expires_at.toISOString() : null,
-  ...signInActivityJson(activity),
-});
-
-export const memberResponse = userResponse
-  .extend({ status: z.enum(['active', 'invited']), invitation_expires_at: time.nullable() })
-  .extend(signInActivityResponse.shape)
-  .register(responseSchemas, { id: 'Member' });
+import { memberJson, memberResponse } from './responses.js';
 
 /**
  * The link an invitee opens. The token rides in the fragment, which browsers never send to a server:
@@ -48,8 +31,6 @@ const invitationUrl = (ctx: ApiContext, scheme: string, token: string) =>
 /** The sign-in activity of these users, by user id. */
 const activityOf = async (store: SignInStore, workspaceId: string, userIds: string[]) =>
   new Map((await store.listSignInActivity(workspaceId, userIds)).map((a) => [a.user_id, a]));
-
-const workspaceJson = (w: Workspace) => ({ id: w.id, subdomain: w.subdomain, name: w.name, plan: w.plan });
 
 export const userRoutes = ({
   store,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuid } from '../../domain/validation.js';
+import { uuid } from '../domain/validation.js';
 
 /** Query parameters common to every list. */
 export const pageQuery = {

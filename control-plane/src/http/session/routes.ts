@@ -1,5 +1,4 @@
 import { AppError } from '@lookout/shared';
-import { z } from 'zod';
 import type { SessionStore } from '../../domain/access/sessions.js';
 import {
   changePassword,
@@ -11,23 +10,9 @@ import {
 import { createSignInGuard } from '../../domain/access/sign-in-guard.js';
 import type { SignInStore } from '../../domain/access/sign-in-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
-import type { User, Workspace } from '../../domain/types.js';
-import { responseSchemas, time } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
 import { deviceCookieName, sessionLifetimes, setDeviceCookie, setSessionCookie } from '../session-cookie.js';
-
-const userJson = (u: User) => ({ id: u.id, email: u.email, role: u.role });
-const workspaceJson = (w: Workspace) => ({ id: w.id, subdomain: w.subdomain, name: w.name, plan: w.plan });
-
-/** A web app session: who, where, the CSRF token every write must send, and when it ends. */
-export const sessionResponse = z
-  .strictObject({
-    user: z.strictObject({ id: z.string(), email: z.string(), role: z.enum(['admin', 'member', 'viewer']) }),
-    workspace: z.strictObject({ id: z.string(), subdomain: z.string(), name: z.string(), plan: z.string() }),
-    csrf_token: z.string(),
-    expires_at: time,
-  })
-  .register(responseSchemas, { id: 'Session' });
+import { sessionResponse, userJson, workspaceJson } from './responses.js';
 
 /** The web app's session: sign in, who am I (with the CSRF token), sign out, change password. */
 export const sessionRoutes = ({

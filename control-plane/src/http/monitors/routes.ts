@@ -20,10 +20,10 @@ import {
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Monitor } from '../../domain/types.js';
 import { MONITOR_TYPES } from '../../domain/types.js';
-import { monitorJson, monitorResponse } from '../monitors/responses.js';
+import { boolParam, pageQuery } from '../query.js';
 import { page } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
-import { boolParam, pageQuery } from './query.js';
+import { monitorJson, monitorResponse } from './responses.js';
 
 /**
  * `?status=down` or `?status=up,pending` (or the parameter repeated): one or several statuses. The

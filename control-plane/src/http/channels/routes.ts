@@ -13,6 +13,9 @@ import {
 import { channelTarget, retryable, testMessage } from '../../domain/notifications/messages.js';
 import type { Delivery } from '../../domain/types.js';
 import { CHANNEL_KINDS } from '../../notify/kinds/index.js';
+import { idOf, pageQuery } from '../query.js';
+import { page } from '../responses.js';
+import { type Authed, type RouteDeps, route } from '../route.js';
 import {
   channelCreatedResponse,
   channelJson,
@@ -21,10 +24,7 @@ import {
   channelResponse,
   deliveryJson,
   deliveryResponse,
-} from '../channels/responses.js';
-import { page } from '../responses.js';
-import { type Authed, type RouteDeps, route } from '../route.js';
-import { idOf, pageQuery } from './query.js';
+} from './responses.js';
 
 export const channelRoutes = ({
   store,
