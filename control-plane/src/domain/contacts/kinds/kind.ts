@@ -7,12 +7,18 @@ export interface ContactServices {
   pushover: { app_token: string; api_url: string } | null;
 }
 
+export const CONTACT_INPUTS = ['text', 'email', 'tel', 'numeric', 'key', 'password'] as const;
+export type ContactInput = (typeof CONTACT_INPUTS)[number];
+
 /** How the web form shows one field of a kind's body (its rules: the body's zod schema). */
 export interface ContactField {
   label: string;
   hint?: string;
-  /** The input's kind: `tel` also drops spaces, dashes and parentheses before sending. */
-  input?: 'text' | 'email' | 'tel' | 'numeric' | 'password';
+  /**
+   * The input's kind: `tel` also drops spaces, dashes and parentheses before sending; `key` is text
+   * the browser does not remember; `password` is hidden too, and sent as typed.
+   */
+  input?: ContactInput;
   placeholder?: string;
 }
 

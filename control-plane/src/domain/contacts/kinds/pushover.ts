@@ -6,7 +6,7 @@ export default defineContactKind({
   type: 'pushover',
   label: 'Pushover',
   body: { user_key: z.string().regex(/^[A-Za-z0-9]{30}$/, 'must be your 30-character Pushover user key') },
-  form: { user_key: { label: 'Pushover user key', input: 'password' } },
+  form: { user_key: { label: 'Pushover user key', input: 'key' } },
   response: { user_key: z.string() },
   shown: (a) => ({ user_key: hint(a.user_key) }),
   describe: (a) => `Pushover user ••••${a.user_key.slice(-4)}`,
