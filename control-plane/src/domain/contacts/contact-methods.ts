@@ -27,8 +27,24 @@ export const MAX_METHODS_PER_USER = 10;
 
 export type { ContactServices };
 
-export const CONTACT_METHOD_TYPES_AVAILABLE_DOC =
-  'email and ntfy always; sms, telegram and pushover when the deployment has set up Twilio, a Telegram bot or a Pushover application';
+/** `a`, `a and b`, `a, b and c` (or `… or c`). */
+const listed = (words: string[], last: 'and' | 'or') =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} ${last} ${words.at(-1)}`;
+const needing = Object.values(CONTACT_KINDS).filter((k) => k.service);
+
+/** Which kinds can be added where, as the API document says it. */
+export const CONTACT_METHOD_TYPES_AVAILABLE_DOC = `${listed(
+  Object.values(CONTACT_KINDS)
+    .filter((k) => !k.service)
+    .map((k) => k.type),
+  'and',
+)} always; ${listed(
+  needing.map((k) => k.type),
+  'and',
+)} when the deployment has set up ${listed(
+  needing.map((k) => k.service!.name),
+  'or',
+)}`;
 
 /** Whether a kind can be added on this deployment: its service, if it needs one, is set up. */
 export const kindAvailable = (kind: AnyContactKind, services: ContactServices): boolean =>

@@ -52,8 +52,11 @@ export interface ContactKind<
   destination(a: AddressOf<T, S>): string;
   /** Where a code would arrive, in one spelling, for the limits on codes sent (code-limits.ts). */
   codeDestination(a: AddressOf<T, S>): string;
-  /** The deployment's account it needs, and the settings that set it up; null: none. */
-  service: { key: keyof ContactServices; setting: string } | null;
+  /**
+   * The deployment's account it needs (`name` as the API document says it: "a Telegram bot") and the
+   * settings that set it up; null: none.
+   */
+  service: { key: keyof ContactServices; name: string; setting: string } | null;
   /** A body field holding an address the user names, refused when private (destinations.ts). */
   userUrl?: keyof S & string;
   /** The channel kind and its config that reach a method; null when its service is not set up. */

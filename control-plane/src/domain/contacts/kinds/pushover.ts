@@ -12,7 +12,7 @@ export default defineContactKind({
   describe: (a) => `Pushover user ••••${a.user_key.slice(-4)}`,
   destination: (a) => a.user_key,
   codeDestination: (a) => `pushover:${a.user_key}`,
-  service: { key: 'pushover', setting: 'LOOKOUT_PUSHOVER_APP_TOKEN' },
+  service: { key: 'pushover', name: 'a Pushover application', setting: 'LOOKOUT_PUSHOVER_APP_TOKEN' },
   target: (a, { pushover: s }) =>
     s
       ? { kind: 'pushover', config: { user_key: a.user_key, app_token: s.app_token, api_url: s.api_url } }

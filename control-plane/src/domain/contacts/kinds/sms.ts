@@ -16,6 +16,7 @@ export default defineContactKind({
   codeDestination: (a) => `sms:${a.phone}`,
   service: {
     key: 'twilio',
+    name: 'Twilio',
     setting: 'LOOKOUT_TWILIO_ACCOUNT_SID, LOOKOUT_TWILIO_AUTH_TOKEN and LOOKOUT_TWILIO_FROM',
   },
   target: (a, { twilio: s }) =>

@@ -22,7 +22,7 @@ export default defineContactKind({
   describe: (a) => `Telegram chat ${a.chat_id}`,
   destination: (a) => a.chat_id,
   codeDestination: (a) => `telegram:${a.chat_id}`,
-  service: { key: 'telegram', setting: 'LOOKOUT_TELEGRAM_BOT_TOKEN' },
+  service: { key: 'telegram', name: 'a Telegram bot', setting: 'LOOKOUT_TELEGRAM_BOT_TOKEN' },
   target: (a, { telegram: s }) =>
     s
       ? { kind: 'telegram', config: { bot_token: s.bot_token, chat_id: a.chat_id, api_url: s.api_url } }
