@@ -267,7 +267,7 @@ describe('schedules in the heartbeat’s own time zone', () => {
     expect(await alertsOf(id)).toEqual([]);
     await at('2026-06-15T00:35:00Z');
     const [alert] = await alertsOf(id);
-    expect(alert!.title).toBe('"export" started but did not finish within 5 min');
+    expect(alert!.title).toBe('"export" started but did not finish within 5m');
   });
 
   it('bad schedules, zones and mixes are 422s naming every field', async () => {

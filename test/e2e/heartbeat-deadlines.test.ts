@@ -234,7 +234,7 @@ describe('heartbeat signals (as Healthchecks): /start, /fail, /{exit status}, ?r
     await stateIs(hb.id, 'down');
     const [a] = await alerts(hb.id);
     expect(a).toMatchObject({ cause: 'down', created_at: new Date(overrun + 300 * SECOND).toISOString() });
-    expect(a!.title).toContain('did not finish within 5 min');
+    expect(a!.title).toContain('did not finish within 5m');
     expect(a!.description).toContain('run r2');
   });
 
@@ -375,7 +375,7 @@ describe("spec 3.2: after a manual resolve, the heartbeat's next failure raises 
       cause: 'down',
       created_at: new Date(started + 300 * SECOND).toISOString(),
     });
-    expect(after[0]!.title).toContain('did not finish within 5 min');
+    expect(after[0]!.title).toContain('did not finish within 5m');
   });
 });
 

@@ -421,6 +421,7 @@ describe('every route answers with the body it declares', () => {
       },
     });
     await call('get', '/users/me/contact-methods');
+    await call('get', '/contact-method-kinds');
     await call('post', '/users/me/contact-methods/{id}/send-code', { params: { id: method.body.id } });
 
     // Deletions last.

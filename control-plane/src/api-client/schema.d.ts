@@ -246,6 +246,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/contact-method-kinds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The kinds of contact method, in the order the form lists them: for each, its `type`, its name, whether it can be added here (its service set up), the JSON Schema of its fields (the same rules POST /users/me/contact-methods checks) and how the form shows each field. */
+        get: operations["getContactMethodKinds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/escalation-policies": {
         parameters: {
             query?: never;
@@ -1996,6 +2013,22 @@ export type components = {
             user_key: string;
             verified: boolean;
             verified_at: string | null;
+        };
+        ContactMethodKind: {
+            available: boolean;
+            body_schema: {
+                [key: string]: unknown;
+            };
+            fields: {
+                hint: string | null;
+                /** @enum {string} */
+                input: "text" | "email" | "tel" | "numeric" | "key" | "password";
+                label: string;
+                name: string;
+                placeholder: string | null;
+            }[];
+            label: string;
+            type: string;
         };
         Delivery: {
             alert_id: string | null;
@@ -3976,6 +4009,64 @@ export interface operations {
             };
             /** @description Invalid fields (body or query parameters), each listed in details */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getContactMethodKinds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ContactMethodKind"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

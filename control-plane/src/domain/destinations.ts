@@ -1,4 +1,5 @@
 import { isPrivateAddress } from '@lookout/shared';
+import { z } from 'zod';
 
 /**
  * Notification destinations users name (a channel's URL, an ntfy server): with the guard on
@@ -15,3 +16,16 @@ export const isPrivateLiteralUrl = (url: string): boolean => {
     return false;
   }
 };
+
+/** A URL a destination is named by (a channel's, an ntfy server): http or https, without credentials. */
+export const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password;
+    } catch {
+      return false;
+    }
+  }, 'must be an http:// or https:// URL without credentials');

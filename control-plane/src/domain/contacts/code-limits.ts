@@ -1,5 +1,6 @@
 import { AppError, hashSecret } from '@lookout/shared';
 import type { ContactAddress, ContactMethodStore, SendAllowance } from './contact-method-store.js';
+import { contactKindOf } from './kinds/index.js';
 
 /**
  * How many verification codes may be sent, counted apart from the methods (which a user can delete
@@ -18,38 +19,8 @@ export const CODE_LIMITS: Record<'destination' | 'user' | 'workspace', Record<Wi
   workspace: { hour: 50, day: 200 },
 };
 
-/** Gmail delivers `a.b.c@` to `abc@`; other providers' dots are kept. */
-const DOTLESS_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
-
-/**
- * Where a code would arrive, in one spelling: an address lower-cased, without its `+tag` (which
- * lands in the same mailbox) and, at Gmail, without dots; an ntfy topic with its server's origin.
- */
-export const normalisedDestination = (a: ContactAddress): string => {
-  switch (a.type) {
-    case 'email': {
-      const at = a.address.lastIndexOf('@');
-      let local = a.address.slice(0, at).toLowerCase();
-      let domain = a.address.slice(at + 1).toLowerCase();
-      local = local.split('+')[0]!;
-      if (DOTLESS_DOMAINS.has(domain)) {
-        local = local.replace(/\./g, '');
-        domain = 'gmail.com';
-      }
-      return `email:${local}@${domain}`;
-    }
-    case 'sms':
-      return `sms:${a.phone}`;
-    case 'telegram':
-      return `telegram:${a.chat_id}`;
-    case 'ntfy': {
-      const u = new URL(a.server_url);
-      return `ntfy:${u.origin.toLowerCase()}${u.pathname.replace(/\/+$/, '')}/${a.topic}`;
-    }
-    case 'pushover':
-      return `pushover:${a.user_key}`;
-  }
-};
+/** Where a code would arrive, in one spelling (each kind's `codeDestination`, kinds/). */
+export const normalisedDestination = (a: ContactAddress): string => contactKindOf(a).codeDestination(a);
 
 /** The counters one code takes from; the destination only as a hash (they are kept up to a day). */
 export const codeAllowances = (

@@ -1,17 +1,7 @@
-/** How a user can be reached besides their account email. */
-export const CONTACT_METHOD_TYPES = ['email', 'sms', 'telegram', 'ntfy', 'pushover'] as const;
-export type ContactMethodType = (typeof CONTACT_METHOD_TYPES)[number];
+import type { ContactAddress, ContactMethodType } from './kinds/index.js';
 
-/** Where a method reaches its user, in the service's own words (as its kind in `notify/kinds/`). */
-export type ContactAddress =
-  | { type: 'email'; address: string }
-  /** E.164, sent through Twilio (kind `twilio_sms`). */
-  | { type: 'sms'; phone: string }
-  /** The chat with the deployment's bot (kind `telegram`). */
-  | { type: 'telegram'; chat_id: string }
-  | { type: 'ntfy'; server_url: string; topic: string; access_token: string | null }
-  /** The user's key, sent with the deployment's application token (kind `pushover`). */
-  | { type: 'pushover'; user_key: string };
+/** How a user can be reached besides their account email: one kind each in kinds/ (index.ts). */
+export type { ContactAddress, ContactMethodType };
 
 /** A code sent to prove the method reaches its user: only its hash is kept. */
 export interface ContactVerification {

@@ -3,12 +3,15 @@ import { isPrivateLiteralUrl, NOT_ALLOWED_DESTINATION } from '../destinations.js
 import type { Target } from '../notifications/messages.js';
 import type { User } from '../types.js';
 import { parseContactBody } from './contact-method-body.js';
-import type {
-  ContactAddress,
-  ContactMethod,
-  ContactMethodStore,
-  ContactMethodType,
-} from './contact-method-store.js';
+import type { ContactMethod, ContactMethodStore } from './contact-method-store.js';
+import {
+  CONTACT_KINDS,
+  CONTACT_METHOD_TYPES,
+  type ContactAddress,
+  type ContactMethodType,
+  contactKindOf,
+} from './kinds/index.js';
+import type { AnyContactKind, ContactServices } from './kinds/kind.js';
 
 /**
  * Per-user contact methods: each user keeps their own ways to be reached (an email address, a phone
@@ -22,71 +25,37 @@ import type {
 
 export const MAX_METHODS_PER_USER = 10;
 
-/** The deployment's accounts behind the kinds that need one; null: not set up here. */
-export interface ContactServices {
-  telegram: { bot_token: string; api_url: string } | null;
-  twilio: { account_sid: string; auth_token: string; from: string; api_url: string } | null;
-  pushover: { app_token: string; api_url: string } | null;
-}
+export type { ContactServices };
 
-const SERVICE_OF: Partial<Record<ContactMethodType, { key: keyof ContactServices; setting: string }>> = {
-  sms: {
-    key: 'twilio',
-    setting: 'LOOKOUT_TWILIO_ACCOUNT_SID, LOOKOUT_TWILIO_AUTH_TOKEN and LOOKOUT_TWILIO_FROM',
-  },
-  telegram: { key: 'telegram', setting: 'LOOKOUT_TELEGRAM_BOT_TOKEN' },
-  pushover: { key: 'pushover', setting: 'LOOKOUT_PUSHOVER_APP_TOKEN' },
-};
+/** `a`, `a and b`, `a, b and c` (or `… or c`). */
+const listed = (words: string[], last: 'and' | 'or') =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} ${last} ${words.at(-1)}`;
+const needing = Object.values(CONTACT_KINDS).filter((k) => k.service);
 
-const TYPE_NAME: Record<ContactMethodType, string> = {
-  email: 'Email',
-  sms: 'SMS',
-  telegram: 'Telegram',
-  ntfy: 'ntfy',
-  pushover: 'Pushover',
-};
+/** Which kinds can be added where, as the API document says it. */
+export const CONTACT_METHOD_TYPES_AVAILABLE_DOC = `${listed(
+  Object.values(CONTACT_KINDS)
+    .filter((k) => !k.service)
+    .map((k) => k.type),
+  'and',
+)} always; ${listed(
+  needing.map((k) => k.type),
+  'and',
+)} when the deployment has set up ${listed(
+  needing.map((k) => k.service!.name),
+  'or',
+)}`;
 
-export const CONTACT_METHOD_TYPES_AVAILABLE_DOC =
-  'email and ntfy always; sms, telegram and pushover when the deployment has set up Twilio, a Telegram bot or a Pushover application';
+/** Whether a kind can be added on this deployment: its service, if it needs one, is set up. */
+export const kindAvailable = (kind: AnyContactKind, services: ContactServices): boolean =>
+  !kind.service || services[kind.service.key] !== null;
 
 /** The types users can add on this deployment. */
 export const availableTypes = (services: ContactServices): ContactMethodType[] =>
-  (['email', 'sms', 'telegram', 'ntfy', 'pushover'] as const).filter((t) => {
-    const s = SERVICE_OF[t];
-    return !s || services[s.key] !== null;
-  });
-
-/** What identifies a method's destination, to refuse the same one twice. */
-const destinationOf = (a: ContactAddress): string => {
-  switch (a.type) {
-    case 'email':
-      return a.address.toLowerCase();
-    case 'sms':
-      return a.phone;
-    case 'telegram':
-      return a.chat_id;
-    case 'ntfy':
-      return `${a.server_url.replace(/\/+$/, '')}/${a.topic}`;
-    case 'pushover':
-      return a.user_key;
-  }
-};
+  CONTACT_METHOD_TYPES.filter((t) => kindAvailable(CONTACT_KINDS[t], services));
 
 /** How a method appears to people and in the delivery log: never a secret. */
-export const contactLabel = (a: ContactAddress): string => {
-  switch (a.type) {
-    case 'email':
-      return a.address;
-    case 'sms':
-      return a.phone;
-    case 'telegram':
-      return `Telegram chat ${a.chat_id}`;
-    case 'ntfy':
-      return `${a.server_url.replace(/\/+$/, '')}/${a.topic}`;
-    case 'pushover':
-      return `Pushover user ••••${a.user_key.slice(-4)}`;
-  }
-};
+export const contactLabel = (a: ContactAddress): string => contactKindOf(a).describe(a);
 
 export const createContactMethod = async (
   store: ContactMethodStore,
@@ -98,14 +67,15 @@ export const createContactMethod = async (
   opts: { blockPrivate?: boolean } = {},
 ): Promise<ContactMethod> => {
   const address = parseContactBody(body);
-  if (opts.blockPrivate && address.type === 'ntfy' && isPrivateLiteralUrl(address.server_url))
-    throw validationError([{ field: 'server_url', message: NOT_ALLOWED_DESTINATION }]);
-  const service = SERVICE_OF[address.type];
-  if (service && services[service.key] === null)
+  const kind = contactKindOf(address);
+  const userUrl = kind.userUrl ? (address as Record<string, unknown>)[kind.userUrl] : undefined;
+  if (opts.blockPrivate && typeof userUrl === 'string' && isPrivateLiteralUrl(userUrl))
+    throw validationError([{ field: kind.userUrl!, message: NOT_ALLOWED_DESTINATION }]);
+  if (!kindAvailable(kind, services))
     throw validationError([
       {
         field: 'type',
-        message: `${TYPE_NAME[address.type]} is not set up on this Lookout: its operator sets ${service.setting}`,
+        message: `${kind.label} is not set up on this Lookout: its operator sets ${kind.service!.setting}`,
       },
     ]);
   if (address.type === 'email' && address.address.toLowerCase() === user.email.toLowerCase())
@@ -118,8 +88,10 @@ export const createContactMethod = async (
       'conflict',
       `You have ${MAX_METHODS_PER_USER} contact methods already: remove one first.`,
     );
-  if (existing.some((m) => m.type === address.type && destinationOf(m.address) === destinationOf(address)))
-    throw new AppError('conflict', `You have this ${TYPE_NAME[address.type]} contact method already.`);
+  if (
+    existing.some((m) => m.type === address.type && kind.destination(m.address) === kind.destination(address))
+  )
+    throw new AppError('conflict', `You have this ${kind.label} contact method already.`);
   const method: ContactMethod = {
     id: newId(),
     workspace_id: workspaceId,
@@ -146,61 +118,15 @@ export const getOwnContactMethod = async (
   return m;
 };
 
-/**
- * The notification kind (`notify/kinds/`) and its config that reach a method, with the
- * deployment's credentials; null when its service is not set up (any more).
- */
-export const contactKindConfig = (
-  a: ContactAddress,
-  services: ContactServices,
-): { kind: string; config: Record<string, unknown> } | null => {
-  switch (a.type) {
-    case 'email':
-      return { kind: 'email', config: { addresses: [a.address] } };
-    case 'ntfy':
-      return {
-        kind: 'ntfy',
-        config: {
-          server_url: a.server_url,
-          topic: a.topic,
-          ...(a.access_token ? { access_token: a.access_token } : {}),
-        },
-      };
-    case 'sms': {
-      const s = services.twilio;
-      return s
-        ? {
-            kind: 'twilio_sms',
-            config: {
-              account_sid: s.account_sid,
-              auth_token: s.auth_token,
-              from: s.from,
-              to: [a.phone],
-              api_url: s.api_url,
-            },
-          }
-        : null;
-    }
-    case 'telegram': {
-      const s = services.telegram;
-      return s
-        ? { kind: 'telegram', config: { bot_token: s.bot_token, chat_id: a.chat_id, api_url: s.api_url } }
-        : null;
-    }
-    case 'pushover': {
-      const s = services.pushover;
-      return s
-        ? { kind: 'pushover', config: { user_key: a.user_key, app_token: s.app_token, api_url: s.api_url } }
-        : null;
-    }
-  }
-};
-
 /** A method as a notification target, or null when its service is not set up (any more). */
 export const contactTarget = (m: ContactMethod, services: ContactServices): Target | null => {
-  const kc = contactKindConfig(m.address, services);
+  const kind = contactKindOf(m.address);
+  const kc = kind.target(m.address, services);
   if (!kc) return null;
-  // Only ntfy's server is the user's; the other kinds go to the deployment's service address.
-  const operator_address = m.type === 'sms' || m.type === 'telegram' || m.type === 'pushover';
-  return { kind: kc.kind, config: kc.config, workspace_id: m.workspace_id, operator_address };
+  return {
+    kind: kc.kind,
+    config: kc.config,
+    workspace_id: m.workspace_id,
+    operator_address: kind.operatorAddress,
+  };
 };

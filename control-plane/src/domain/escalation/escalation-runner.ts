@@ -5,7 +5,7 @@ import { ackLinkPath, mintAckLink } from '../alerts/ack-links.js';
 import type { AlertStore } from '../alerts/alert-store.js';
 import { afterStep, idempotencyKey } from '../alerts/escalation-timing.js';
 import type { ContactMethodStore } from '../contacts/contact-method-store.js';
-import { type ContactServices, contactTarget } from '../contacts/contact-methods.js';
+import type { ContactServices } from '../contacts/contact-methods.js';
 import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
 import type { IntegrationStore } from '../integrations/integration-store.js';
 import type { PolicyLookup } from '../lookups.js';
@@ -14,23 +14,14 @@ import type { ChannelStore } from '../notifications/channel-store.js';
 import {
   type Attempt,
   alertMessage,
-  channelTarget,
   type Dispatcher,
-  emailTarget,
   type FollowEvent,
   followUpMessage,
   type MessageContext,
-  type Target,
 } from '../notifications/messages.js';
 import type { TenancyStore } from '../tenancy/tenancy-store.js';
-import type {
-  Actor,
-  Alert,
-  Delivery,
-  EscalationPolicy,
-  EscalationProgress,
-  EscalationStep,
-} from '../types.js';
+import type { Actor, Alert, Delivery, EscalationPolicy, EscalationProgress } from '../types.js';
+import { type Recipient, recipientByKey, stepRecipients } from './recipients.js';
 
 export interface EscalationRunnerDeps {
   store: AlertStore &
@@ -64,16 +55,6 @@ export interface EscalationRunnerDeps {
   onError?: (err: unknown, alertId: string) => void;
 }
 
-interface Recipient {
-  /** For the idempotency key: `user:<id>`, `user:<id>:<contact method id>` or `channel:<id>`. */
-  key: string;
-  /** Who it is to people (the timeline, the acknowledge page): the channel's name, the user's email. */
-  name: string;
-  user_id: string | null;
-  channel_id: string | null;
-  target: Target;
-}
-
 /**
  * The durable escalation scheduler, run by every replica. Each tick reads the due alerts (an indexed
  * query), claims each by compare-and-set (one replica wins; the claim moves the due time to the end
@@ -98,45 +79,6 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
   const { store, clock, dispatcher } = deps;
   const services = deps.contactServices ?? { telegram: null, twilio: null, pushover: null };
   let stopped = false;
-
-  const recipients = async (alert: Alert, step: EscalationStep): Promise<Recipient[]> => {
-    const out: Recipient[] = [];
-    for (const userId of step.notify_user_ids) {
-      const user = await store.getUser(alert.workspace_id, userId);
-      if (!user) continue;
-      // Their account email always, and each of their own contact methods once verified.
-      out.push({
-        key: `user:${user.id}`,
-        name: user.email,
-        user_id: user.id,
-        channel_id: null,
-        target: emailTarget([user.email], alert.workspace_id),
-      });
-      for (const m of await store.listContactMethods(alert.workspace_id, user.id)) {
-        const target = m.verified_at ? contactTarget(m, services) : null;
-        if (target)
-          out.push({
-            key: `user:${user.id}:${m.id}`,
-            name: user.email,
-            user_id: user.id,
-            channel_id: null,
-            target,
-          });
-      }
-    }
-    for (const channelId of step.notify_channel_ids) {
-      const channel = await store.getChannel(alert.workspace_id, channelId);
-      if (channel)
-        out.push({
-          key: `channel:${channel.id}`,
-          name: channel.name,
-          user_id: null,
-          channel_id: channel.id,
-          target: channelTarget(channel),
-        });
-    }
-    return out;
-  };
 
   /** What a message names besides the alert: the workspace, its web app, the source by name. */
   const contextOf = async (alert: Alert): Promise<MessageContext> => {
@@ -253,31 +195,6 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
       await store.insertDelivery(d);
     };
 
-  /** A recipient the alert reached, from its key (`channel:<id>`, `user:<id>`, `user:<id>:<method>`), as it is now. */
-  const recipientOf = async (alert: Alert, key: string): Promise<Recipient | null> => {
-    const [type, id, methodId] = key.split(':') as [string, string, string | undefined];
-    const ws = alert.workspace_id;
-    if (type === 'channel') {
-      const channel = await store.getChannel(ws, id);
-      return channel
-        ? { key, name: channel.name, user_id: null, channel_id: channel.id, target: channelTarget(channel) }
-        : null;
-    }
-    const user = await store.getUser(ws, id);
-    if (!user) return null;
-    if (!methodId)
-      return {
-        key,
-        name: user.email,
-        user_id: user.id,
-        channel_id: null,
-        target: emailTarget([user.email], ws),
-      };
-    const method = await store.getContactMethod(ws, user.id, methodId);
-    const target = method?.verified_at ? contactTarget(method, services) : null;
-    return target ? { key, name: user.email, user_id: user.id, channel_id: null, target } : null;
-  };
-
   /**
    * Tells everyone an alert reached that it was acknowledged or resolved: every channel, user email and
    * user contact method with a raised notification logged as sent, when its kind follows that event
@@ -307,7 +224,7 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
     const sends = [];
     for (const rk of reached) {
       if (stopped) return false;
-      const r = await recipientOf(alert, rk);
+      const r = await recipientByKey(store, services, alert.workspace_id, rk);
       if (!r || !dispatcher.follows(r.target.kind).includes(event)) continue;
       const key = `${alert.id}:follow:${event}:${rk}`;
       if (await store.hasSentDelivery(key)) continue;
@@ -340,7 +257,7 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
     }
     const step = policy.steps[progress.step];
     if (step) {
-      const targets = await recipients(alert, step);
+      const targets = await stepRecipients(store, services, alert.workspace_id, step);
       await Promise.all(targets.map((r) => notify(alert, progress, policy, claim, r)));
     }
     await store.advanceEscalation(

@@ -143,11 +143,11 @@ describe('heartbeatAlertText', () => {
     const t = heartbeatAlertText(hb(), 'failed', ping);
     expect(t.title).toBe('"nightly backup" reported a failure (exit status 2)');
     expect(t.description).toBe(
-      'Expected a ping every 10 min with 1 min of grace.\nLast ping: 2026-01-01T00:00:05.000Z (fail, exit status 2, run r1).\n\nBody of the last ping:\ntar: error',
+      'Expected a ping every 10m with 1m of grace.\nLast ping: 2026-01-01T00:00:05.000Z (fail, exit status 2, run r1).\n\nBody of the last ping:\ntar: error',
     );
     expect(heartbeatAlertText(hb(), 'missed', null).title).toBe('"nightly backup" missed its deadline');
     expect(
       heartbeatAlertText(hb({ period_seconds: 90, grace_seconds: 0 }), 'missed', null).description,
-    ).toMatch(/^Expected a ping every 90 s with 0 s of grace\./);
+    ).toMatch(/^Expected a ping every 1m 30s with 0s of grace\./);
   });
 });

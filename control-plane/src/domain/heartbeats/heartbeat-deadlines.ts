@@ -1,6 +1,7 @@
 import type { AlertStore } from '../alerts/alert-store.js';
 import { newAlert } from '../alerts/alerts.js';
 import type { MaintenanceLookup, PolicyLookup } from '../lookups.js';
+import { formatDuration } from '../notifications/messages.js';
 import type { Alert, Heartbeat, Ping } from '../types.js';
 import { type DownReason, evaluateHeartbeat } from './heartbeat-rules.js';
 import type { HeartbeatStore } from './heartbeat-store.js';
@@ -13,13 +14,8 @@ import { describeSchedule } from './schedule-text.js';
  * replicas may read the same heartbeat; one step wins, so one alert is raised.
  */
 
-const duration = (seconds: number): string => {
-  if (seconds === 0) return '0 s';
-  if (seconds % 86_400 === 0) return `${seconds / 86_400} d`;
-  if (seconds % 3_600 === 0) return `${seconds / 3_600} h`;
-  if (seconds % 60 === 0) return `${seconds / 60} min`;
-  return `${seconds} s`;
-};
+/** A period or grace in seconds, as every message says a duration (notifications/messages.ts). */
+const duration = (seconds: number): string => formatDuration(seconds * 1000);
 
 const describePing = (p: Ping): string =>
   `${p.at.toISOString()} (${p.kind}${p.exit_status != null ? `, exit status ${p.exit_status}` : ''}${p.rid ? `, run ${p.rid}` : ''})`;

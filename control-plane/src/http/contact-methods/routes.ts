@@ -12,6 +12,7 @@ import {
   createContactMethod,
   getOwnContactMethod,
 } from '../../domain/contacts/contact-methods.js';
+import { CONTACT_METHOD_TYPES } from '../../domain/contacts/kinds/index.js';
 import {
   forgetCode,
   newVerificationCode,
@@ -23,7 +24,12 @@ import { parseOrThrow } from '../../domain/validation.js';
 import { idOf } from '../query.js';
 import { time } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
-import { contactMethodJson, contactMethodResponse } from './responses.js';
+import {
+  contactMethodJson,
+  contactMethodKindResponse,
+  contactMethodKindsJson,
+  contactMethodResponse,
+} from './responses.js';
 
 const TAG = 'Contact methods';
 
@@ -37,7 +43,6 @@ const withoutAnswer = (
   error: r.status_code !== null ? (r.ok ? null : `The service answered HTTP ${r.status_code}.`) : r.error,
   response: null,
 });
-const METHOD_TYPES = ['email', 'sms', 'telegram', 'ntfy', 'pushover'] as const;
 
 /**
  * `/users/me/contact-methods`: the caller's own ways to be reached (domain/contacts/contact-methods.ts).
@@ -53,12 +58,23 @@ export const contactMethodRoutes = ({
   return [
     route({
       method: 'get',
+      path: '/contact-method-kinds',
+      tag: TAG,
+      response: z.strictObject({ data: z.array(contactMethodKindResponse) }),
+      summary:
+        'The kinds of contact method, in the order the form lists them: for each, its `type`, its name, whether it can be added here (its service set up), the JSON Schema of its fields (the same rules POST /users/me/contact-methods checks) and how the form shows each field.',
+      async handler() {
+        return { data: contactMethodKindsJson(services) };
+      },
+    }),
+    route({
+      method: 'get',
       path: '/users/me/contact-methods',
       tag: TAG,
       response: z.strictObject({
         data: z.array(contactMethodResponse),
         next_cursor: z.null(),
-        available_types: z.array(z.enum(METHOD_TYPES)),
+        available_types: z.array(z.enum(CONTACT_METHOD_TYPES)),
       }),
       summary: `Your contact methods, oldest first (at most 10, one page), and the types you can add here (${CONTACT_METHOD_TYPES_AVAILABLE_DOC}). Escalation steps that name you reach your account email and every method you have verified.`,
       async handler({ auth }) {

@@ -1,18 +1,8 @@
 import { z } from 'zod';
+import { httpUrl } from '../../domain/destinations.js';
 
-/** Config fields several kinds share. */
-
-export const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password;
-    } catch {
-      return false;
-    }
-  }, 'must be an http:// or https:// URL without credentials');
+/** Config fields several kinds share; `httpUrl` is the one contact methods use too (destinations.ts). */
+export { httpUrl };
 
 /** A service's base address: defaults to its public one; another for an EU instance, a proxy or a test. */
 export const apiUrl = (publicAddress: string) =>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Me } from '../api.js';
 import {
   type ContactMethod,
-  type ContactMethodType,
+  type ContactMethodKind,
   contactsApi,
   type NewContactMethod,
 } from '../api-contacts.js';
@@ -13,58 +13,45 @@ import { ErrorSummary } from '../kit/error-summary.js';
 import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
 import { FormActions } from '../kit/form-actions.js';
 
-const TYPES: Record<ContactMethodType, string> = {
-  email: 'Email',
-  sms: 'SMS',
-  telegram: 'Telegram',
-  ntfy: 'ntfy',
-  pushover: 'Pushover',
-};
-
 interface Form {
-  type: ContactMethodType;
-  address: string;
-  phone: string;
-  chat_id: string;
-  topic: string;
-  server_url: string;
-  access_token: string;
-  user_key: string;
+  type: string;
+  values: Record<string, string>;
 }
-const EMPTY: Form = {
-  type: 'email',
-  address: '',
-  phone: '',
-  chat_id: '',
-  topic: '',
-  server_url: '',
-  access_token: '',
-  user_key: '',
+
+/**
+ * The body of a new method from the kind's fields (GET /contact-method-kinds): each trimmed (a phone
+ * number also without spaces, dashes and parentheses; a secret as typed), an empty one left out
+ * unless its schema requires it.
+ */
+const bodyOf = (kind: ContactMethodKind, f: Form): NewContactMethod => {
+  const required = new Set((kind.body_schema as { required?: string[] }).required ?? []);
+  const body: Record<string, string> = { type: kind.type };
+  for (const field of kind.fields) {
+    const raw = f.values[field.name] ?? '';
+    const v =
+      field.input === 'password' ? raw : field.input === 'tel' ? raw.replace(/[\s()-]/g, '') : raw.trim();
+    if (v !== '' || required.has(field.name)) body[field.name] = v;
+  }
+  return body as NewContactMethod;
 };
 
-const bodyOf = (f: Form): NewContactMethod => {
-  switch (f.type) {
-    case 'email':
-      return { type: 'email', address: f.address.trim() };
-    case 'sms':
-      return { type: 'sms', phone: f.phone.replace(/[\s()-]/g, '') };
-    case 'telegram':
-      return { type: 'telegram', chat_id: f.chat_id.trim() };
-    case 'ntfy':
-      return {
-        type: 'ntfy',
-        topic: f.topic.trim(),
-        ...(f.server_url.trim() ? { server_url: f.server_url.trim() } : {}),
-        ...(f.access_token ? { access_token: f.access_token } : {}),
-      };
-    case 'pushover':
-      return { type: 'pushover', user_key: f.user_key.trim() };
-  }
-};
+const INPUT_TYPE = {
+  text: 'text',
+  email: 'email',
+  tel: 'tel',
+  numeric: 'text',
+  key: 'text',
+  password: 'password',
+} as const;
 
 /** One method: its state, and Send code / Verify while unverified, Remove always. */
-const MethodRow = (props: { m: ContactMethod; onChange: () => Promise<void>; onRemove: () => void }) => {
-  const { m } = props;
+const MethodRow = (props: {
+  m: ContactMethod;
+  kind: string;
+  onChange: () => Promise<void>;
+  onRemove: () => void;
+}) => {
+  const { m, kind } = props;
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
@@ -106,9 +93,9 @@ const MethodRow = (props: { m: ContactMethod; onChange: () => Promise<void>; onR
     }
   };
   return (
-    <li class="contact-method" aria-label={`${TYPES[m.type]} ${m.label}`}>
+    <li class="contact-method" aria-label={`${kind} ${m.label}`}>
       <div class="contact-method-head">
-        <span class="contact-method-kind">{TYPES[m.type]}</span>
+        <span class="contact-method-kind">{kind}</span>
         <span class="contact-method-label">{m.label}</span>
         <span class={m.verified ? 'badge verified' : 'badge unverified'}>
           {m.verified ? 'Verified' : 'Not verified'}
@@ -152,18 +139,18 @@ const MethodRow = (props: { m: ContactMethod; onChange: () => Promise<void>; onR
 /** `/settings/notifications` (everyone): your own contact methods; add, verify, remove. */
 export const NotificationSettingsPage = (props: { me: Me }) => {
   const [methods, setMethods] = useState<ContactMethod[] | null>(null);
-  const [available, setAvailable] = useState<ContactMethodType[]>([]);
+  const [kinds, setKinds] = useState<ContactMethodKind[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const [form, setForm] = useState<Form>(EMPTY);
+  const [form, setForm] = useState<Form>({ type: 'email', values: {} });
   const [problems, setProblems] = useState<Problems>({});
   const [busy, setBusy] = useState(false);
   const [removing, setRemoving] = useState<ContactMethod | null>(null);
 
   const load = async () => {
     try {
-      const r = await contactsApi.list();
+      const [r, k] = await Promise.all([contactsApi.list(), contactsApi.kinds()]);
+      setKinds(k.data);
       setMethods(r.data);
-      setAvailable(r.available_types);
     } catch (e) {
       setError(problemsOf(e).form ?? 'Could not load your contact methods.');
     }
@@ -172,15 +159,19 @@ export const NotificationSettingsPage = (props: { me: Me }) => {
     void load();
   }, []);
 
-  const set = (k: keyof Form) => (v: string) => setForm({ ...form, [k]: v });
+  const available = kinds.filter((k) => k.available);
+  const kind = kinds.find((k) => k.type === form.type);
+  const labelOf = (type: string) => kinds.find((k) => k.type === type)?.label ?? type;
+  const set = (name: string) => (v: string) => setForm({ ...form, values: { ...form.values, [name]: v } });
   const add = async (e: Event) => {
     e.preventDefault();
+    if (!kind) return;
     setBusy(true);
     try {
       const added = form.type;
-      await contactsApi.add(bodyOf(form));
+      await contactsApi.add(bodyOf(kind, form));
       // Cleared for the next one, unless the user has moved on to another type meanwhile.
-      setForm((f) => (f.type === added ? { ...EMPTY, type: added } : f));
+      setForm((f) => (f.type === added ? { type: added, values: {} } : f));
       setProblems({});
       await load();
     } catch (err) {
@@ -207,7 +198,13 @@ export const NotificationSettingsPage = (props: { me: Me }) => {
         ) : (
           <ul class="contact-methods">
             {methods.map((m) => (
-              <MethodRow key={m.id} m={m} onChange={load} onRemove={() => setRemoving(m)} />
+              <MethodRow
+                key={m.id}
+                m={m}
+                kind={labelOf(m.type)}
+                onChange={load}
+                onRemove={() => setRemoving(m)}
+              />
             ))}
           </ul>
         )}
@@ -224,91 +221,33 @@ export const NotificationSettingsPage = (props: { me: Me }) => {
                 onChange={(e) =>
                   setForm({
                     ...form,
-                    type: (e.currentTarget as HTMLSelectElement).value as ContactMethodType,
+                    type: (e.currentTarget as HTMLSelectElement).value,
                   })
                 }
               >
-                {available.map((t) => (
-                  <option key={t} value={t}>
-                    {TYPES[t]}
+                {available.map((k) => (
+                  <option key={k.type} value={k.type}>
+                    {k.label}
                   </option>
                 ))}
               </select>
             )}
           </Field>
-          {form.type === 'email' && (
+          {kind?.fields.map((f) => (
             <TextField
-              id="cm-address"
-              label="Email address"
-              type="email"
-              value={form.address}
-              onValue={set('address')}
-              problem={p('address')}
+              key={`${kind.type}-${f.name}`}
+              id={`cm-${f.name}`}
+              label={f.label}
+              type={INPUT_TYPE[f.input]}
+              inputMode={f.input === 'numeric' ? 'numeric' : undefined}
+              autocomplete={f.input === 'password' || f.input === 'key' ? 'off' : undefined}
+              placeholder={f.placeholder ?? undefined}
+              hint={f.hint ?? undefined}
+              value={form.values[f.name] ?? ''}
+              onValue={set(f.name)}
+              problem={p(f.name)}
             />
-          )}
-          {form.type === 'sms' && (
-            <TextField
-              id="cm-phone"
-              label="Phone number"
-              type="tel"
-              hint="With the country code, e.g. +14155550123."
-              value={form.phone}
-              onValue={set('phone')}
-              problem={p('phone')}
-            />
-          )}
-          {form.type === 'telegram' && (
-            <TextField
-              id="cm-chat"
-              label="Telegram chat ID"
-              inputMode="numeric"
-              hint="Send /start to this Lookout's Telegram bot; it answers with your chat ID."
-              value={form.chat_id}
-              onValue={set('chat_id')}
-              problem={p('chat_id')}
-            />
-          )}
-          {form.type === 'ntfy' && (
-            <>
-              <TextField
-                id="cm-topic"
-                label="ntfy topic"
-                hint="Subscribe to it in the ntfy app."
-                value={form.topic}
-                onValue={set('topic')}
-                problem={p('topic')}
-              />
-              <TextField
-                id="cm-server"
-                label="ntfy server"
-                placeholder="https://ntfy.sh"
-                hint="Leave empty for ntfy.sh."
-                value={form.server_url}
-                onValue={set('server_url')}
-                problem={p('server_url')}
-              />
-              <TextField
-                id="cm-token"
-                label="Access token"
-                type="password"
-                autocomplete="off"
-                hint="Only for a protected topic."
-                value={form.access_token}
-                onValue={set('access_token')}
-                problem={p('access_token')}
-              />
-            </>
-          )}
-          {form.type === 'pushover' && (
-            <TextField
-              id="cm-user-key"
-              label="Pushover user key"
-              autocomplete="off"
-              value={form.user_key}
-              onValue={set('user_key')}
-              problem={p('user_key')}
-            />
-          )}
+          ))}
           <FormActions submit="Add" busy={busy} />
         </form>
       </section>
