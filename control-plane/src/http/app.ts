@@ -1,21 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { Router } from '@koa/router';
-import { AppError, digestsEqual, hashSecret, isAppError } from '@lookout/shared';
+import { AppError } from '@lookout/shared';
 import Koa from 'koa';
 import { z } from 'zod';
-import { configJsonSchema, SCHEMA_FILE_NAME } from '../config-as-code/config-file.js';
-import { AUTH_MESSAGES, authenticateKey, shouldRecordUse } from '../domain/access/api-keys.js';
-import { createCredentialGuard } from '../domain/access/rate-limiter.js';
-import { authenticateSession, checkCsrf } from '../domain/access/sessions.js';
-import { authenticateServiceKey } from '../domain/integrations/integrations.js';
 import { loadStatusView } from '../domain/status-pages/public-view.js';
 import { createViewCache } from '../domain/status-pages/view-cache.js';
-import { hasRole } from '../domain/tenancy/roles.js';
 import type { Integration } from '../domain/types.js';
 import { parseOrThrow } from '../domain/validation.js';
 import { ackPage } from './ack-page.js';
 import { alertRoutes } from './alerts/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
+import { createAuthorizer, serviceKeyOf } from './authorize.js';
 import { readJson } from './body.js';
 import { channelRoutes } from './channels/routes.js';
 import { connectedAppRoutes } from './connected-apps/routes.js';
@@ -23,22 +17,21 @@ import { contactMethodRoutes } from './contact-methods/routes.js';
 import { escalationPolicyRoutes } from './escalation-policies/routes.js';
 import { heartbeatRoutes } from './heartbeats/routes.js';
 import { integrationRoutes } from './integrations/routes.js';
-import { internalPrincipalOf } from './internal-principal.js';
 import { loadedOnFirstUse } from './loaded-on-first-use.js';
 import { mailSettingsRoutes } from './mail-settings/routes.js';
 import { maintenanceWindowRoutes } from './maintenance-windows/routes.js';
 import { monitorRoutes } from './monitors/routes.js';
 import { isHostedMcpPath } from './oauth/hosted-paths.js';
-import { buildOpenApi } from './openapi.js';
 import { pingKeyRoutes } from './ping-key/routes.js';
 import { pingRoutes } from './pings/routes.js';
 import { regionRoutes } from './regions/routes.js';
+import { requestLog } from './request-log.js';
 import { checkResponse } from './response-check.js';
-import { errorJson } from './responses.js';
 import { resultRoutes } from './results/routes.js';
 import type { AnyRoute, ApiContext, ApiState, AppDeps, Authed } from './route.js';
+import { API_PREFIX, serviceRoutes } from './service-routes.js';
 import { sessionRoutes } from './session/routes.js';
-import { sessionCookieName, sessionLifetimes } from './session-cookie.js';
+import { sessionCookieName } from './session-cookie.js';
 import { statusPageRoutes } from './status-pages/routes.js';
 import { createCustomDomains } from './status-public/custom-domains.js';
 import { createPublicStatus } from './status-public/serve.js';
@@ -51,12 +44,6 @@ import {
   requestHost,
   subdomainOf,
 } from './workspace-host.js';
-
-export const API_PREFIX = '/api/v1';
-const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const KEYS_CANNOT =
-  'API keys cannot create API keys: sign in to the web app (Settings → API keys) to create one.';
 
 /** Routes without a query schema take no query parameters; without a body schema, no body (or `{}`). */
 const noQuery = z.strictObject({});
@@ -82,25 +69,6 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...integrationRoutes(deps),
   ...pingRoutes(),
 ];
-
-/**
- * The service key of an inbound request: `X-Lookout-Service-Key: <key>`, `Authorization: Bearer
- * <key>` (Alertmanager's http_config.authorization, Grafana's authorization header) or the password
- * of HTTP Basic auth (Grafana's and most tools' basic auth settings; any user name).
- */
-const serviceKeyOf = (ctx: ApiContext): string | undefined => {
-  const header = ctx.get('x-lookout-service-key');
-  if (header) return header.trim();
-  const [scheme, value] = ctx.get('authorization').trim().split(/\s+/, 2);
-  if (!value) return undefined;
-  if (/^bearer$/i.test(scheme!)) return value;
-  if (/^basic$/i.test(scheme!)) {
-    const decoded = Buffer.from(value, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    return colon >= 0 ? decoded.slice(colon + 1) : undefined;
-  }
-  return undefined;
-};
 
 /** Builds the HTTP API; listening is the caller's business (see server.ts). */
 export const createApp = (deps: AppDeps) => {
@@ -128,51 +96,10 @@ export const createApp = (deps: AppDeps) => {
     workspaceOf: resolveWorkspace,
   });
   const routes = allRoutes({ ...deps, statusCache });
+  const { authorize, authorizeService } = createAuthorizer(deps);
 
   // Request id, access log, and the one place errors become responses.
-  app.use(async (ctx, next) => {
-    const incoming = ctx.get('x-request-id');
-    const requestId = /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
-    ctx.state.requestId = requestId;
-    let log: typeof logger | undefined;
-    Object.defineProperty(ctx.state, 'log', { get: () => (log ??= logger.child({ req_id: requestId })) });
-    ctx.set('X-Request-Id', requestId);
-    const started = process.hrtime.bigint();
-    try {
-      await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw new AppError('not_found', `No endpoint ${ctx.method} ${ctx.path}.`);
-      }
-    } catch (err) {
-      const e = isAppError(err)
-        ? err
-        : new AppError('internal', 'Something went wrong on our side; it has been logged.');
-      if (!isAppError(err)) ctx.state.log.error({ err }, 'unhandled error');
-      ctx.status = e.status;
-      ctx.body = errorJson(e);
-      if (e.code === 'unauthorized') ctx.set('WWW-Authenticate', 'X-API-Key');
-      if (e.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(e.retryAfterSeconds));
-    }
-    const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-    deps.metrics?.request(ctx.method, route, ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
-    // Pings (thousands a second), public status pages (read by crowds during an outage) and probes and
-    // scrapes (every few seconds) log at debug level.
-    const quiet =
-      ctx.path.includes('/hb/ping/') || PROBE_PATHS.has(ctx.path) || ctx.path.startsWith('/status/');
-    const level = ctx.status < 500 && quiet ? 'debug' : 'info';
-    if (logger.isLevelEnabled(level))
-      ctx.state.log[level](
-        {
-          method: ctx.method,
-          path: ctx.path,
-          status: ctx.status,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
-          workspace: ctx.state.workspace?.subdomain,
-          user: ctx.state.auth?.user.id,
-        },
-        'request',
-      );
-  });
+  app.use(requestLog(deps));
 
   app.use(async (ctx, next) => {
     assertOneHost(ctx.req);
@@ -217,49 +144,7 @@ export const createApp = (deps: AppDeps) => {
   );
 
   const router = new Router<ApiState>();
-  router.get('/healthz', (ctx) => {
-    // Liveness: 200 while the process serves; the detail (local agents) is for people reading it.
-    ctx.body = { status: 'ok', ...deps.health?.() };
-  });
-  router.get('/readyz', async (ctx) => {
-    if (deps.isDraining?.()) throw new AppError('unavailable', 'Shutting down.');
-    try {
-      await store.ping();
-    } catch (err) {
-      ctx.state.log.warn({ err }, 'store unreachable');
-      throw new AppError('unavailable', 'The store is unreachable.');
-    }
-    ctx.body = { status: 'ready', store: store.kind };
-  });
-  router.get('/metrics', async (ctx) => {
-    const token = config.metrics_token;
-    const given = /^Bearer (.+)$/i.exec(ctx.get('authorization'))?.[1];
-    if (!deps.metrics) throw new AppError('not_found', 'No metrics here.');
-    if (token && (!given || !digestsEqual(hashSecret(given), hashSecret(token)))) {
-      throw new AppError('unauthorized', 'GET /metrics needs the metrics token (Authorization: Bearer).');
-    }
-    ctx.type = deps.metrics.registry.contentType;
-    ctx.body = await deps.metrics.registry.metrics();
-  });
-  // The JSON Schema of `lookout export` files, which name it on their first line (for editors).
-  router.get(`${API_PREFIX}/${SCHEMA_FILE_NAME}`, (ctx) => {
-    ctx.body = configJsonSchema();
-  });
-  // Caddy's on-demand TLS asks before it gets a certificate for a name (deploy/caddy/Caddyfile).
-  router.get('/_tls/ask', customDomains.tlsAsk);
-  router.get(`${API_PREFIX}/openapi.json`, (ctx) => {
-    // The workspace's own URL; without one, a template with the workspace as a server variable.
-    const ws = ctx.state.workspace;
-    ctx.body = buildOpenApi(
-      routes,
-      ws
-        ? { url: `${deps.workspaceUrl(ws.subdomain)}${API_PREFIX}` }
-        : {
-            url: `${deps.workspaceUrl('{workspace}')}${API_PREFIX}`,
-            variables: { workspace: { default: 'demo', description: 'Your workspace’s subdomain.' } },
-          },
-    );
-  });
+  serviceRoutes(router, { ...deps, routes, tlsAsk: customDomains.tlsAsk });
 
   for (const r of routes) {
     if (r.raw || !r.handler) continue;
@@ -295,76 +180,6 @@ export const createApp = (deps: AppDeps) => {
       if (result !== undefined) ctx.body = result;
     });
   }
-
-  // Failed credentials per client address, API keys, session tokens and service keys alike (all are
-  // 256-bit random: this is defence in depth). A valid one always works; see createCredentialGuard.
-  const credentials = createCredentialGuard(config.auth_failures_per_minute);
-  const cookieName = sessionCookieName(config);
-  const life = sessionLifetimes(config);
-  /**
-   * Two credentials, one set of role checks. A request carrying X-API-Key is a pure API call: the key
-   * alone decides and cookies are ignored. Otherwise the session cookie, and on every write the
-   * session's CSRF token in X-CSRF-Token. Routes with auth 'session' refuse API keys.
-   */
-  const authorize = async (ctx: ApiContext, r: AnyRoute): Promise<Authed> => {
-    const now = clock.now();
-    const ws = ctx.state.workspace;
-    const needed = r.role ?? 'viewer';
-    const internal = internalPrincipalOf(ctx.req);
-    if (internal) {
-      // The hosted MCP connector's tools (mcp/in-process-fetch.ts): the user an OAuth grant acts for.
-      if (r.auth === 'session')
-        throw new AppError(
-          'forbidden',
-          'This is for the web app’s signed-in session; an AI connector cannot use it.',
-        );
-      const user =
-        ws && ws.id === internal.workspace_id ? await store.getUser(ws.id, internal.user_id) : null;
-      if (!user) throw new AppError('unauthorized', 'The connected user is no longer in this workspace.');
-      ctx.state.auth = { user };
-      if (!hasRole(user.role, needed))
-        throw new AppError('forbidden', `This needs the ${needed} role; you are a ${user.role}.`);
-      return { workspace: ws!, user };
-    }
-    if (!ctx.get('x-api-key')) {
-      const token = ctx.cookies.get(cookieName);
-      if (!token) throw new AppError('unauthorized', AUTH_MESSAGES.missing);
-      const { session, user } = await credentials.check(ctx.ip, now.getTime(), () =>
-        authenticateSession(store, token, ws, now, life),
-      );
-      if (!SAFE_METHODS.has(ctx.method)) checkCsrf(session, ctx.get('x-csrf-token') || undefined);
-      ctx.state.auth = { user, session };
-      if (!hasRole(user.role, needed))
-        throw new AppError('forbidden', `This needs the ${needed} role; you are a ${user.role}.`);
-      return { workspace: ws!, user, session };
-    }
-    if (r.auth === 'session')
-      throw new AppError(
-        'forbidden',
-        r.path.startsWith('/api-keys')
-          ? KEYS_CANNOT
-          : 'This is for the web app’s signed-in session; an API key cannot use it.',
-      );
-    const { key, user } = await credentials.check(ctx.ip, now.getTime(), () =>
-      authenticateKey(store, ctx.get('x-api-key') || undefined, ws, now),
-    );
-    ctx.state.auth = { key, user };
-    if (shouldRecordUse(key, now)) {
-      const from = `${ctx.ip} ${ctx.get('user-agent')}`.trim().slice(0, 200);
-      store
-        .recordApiKeyUse(key.id, now, from)
-        .catch((err) => ctx.state.log.warn({ err }, 'could not record key use'));
-    }
-    if (!hasRole(user.role, needed)) {
-      throw new AppError('forbidden', `This needs the ${needed} role; the key's user is a ${user.role}.`);
-    }
-    return { workspace: ws!, user, key };
-  };
-
-  const authorizeService = (ctx: ApiContext, r: AnyRoute, value: string | undefined) =>
-    credentials.check(ctx.ip, clock.now().getTime(), () =>
-      authenticateServiceKey(store, value, r.serviceKey!.kind, ctx.state.workspace),
-    );
 
   app.use(router.routes());
   app.use(async (ctx) => {

@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { type Assignment, AssignmentSchema, type CheckResult, CheckSpecSchema } from '@lookout/proto';
-import { effectiveIntervalSeconds, effectiveRetrySeconds } from '../domain/monitors/monitors.js';
+import { effectiveIntervalSeconds, effectiveRetrySeconds } from '../domain/monitors/monitor-runs.js';
 import type { IncomingResult } from '../domain/results/check-results.js';
 import type { CatalogMonitor } from '../domain/types.js';
 

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { type Body, ok } from '../../api-client/client.js';
-import {
-  createMonitorBody,
-  MAX_MONITOR_BATCH,
-  onlyFor,
-  SECRET_MASK,
-} from '../../domain/monitors/monitors.js';
+import { SECRET_MASK } from '../../domain/monitors/monitor-masking.js';
+import { createMonitorBody, MAX_MONITOR_BATCH, onlyFor } from '../../domain/monitors/monitors.js';
 import { allPages, Hidden, type Live, pick, type ResourceKind, SECRET_HEADER, singleRef } from '../kind.js';
 
 const api = createMonitorBody as unknown as z.ZodObject;

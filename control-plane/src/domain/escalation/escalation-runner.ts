@@ -12,15 +12,15 @@ import type { PolicyLookup } from '../lookups.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
 import type { ChannelStore } from '../notifications/channel-store.js';
 import {
-  type Attempt,
   alertMessage,
   type Dispatcher,
   type FollowEvent,
   followUpMessage,
-  type MessageContext,
 } from '../notifications/messages.js';
 import type { TenancyStore } from '../tenancy/tenancy-store.js';
-import type { Actor, Alert, Delivery, EscalationPolicy, EscalationProgress } from '../types.js';
+import type { Alert, EscalationPolicy, EscalationProgress } from '../types.js';
+import { deliveryLog } from './delivery-log.js';
+import { messageContext } from './message-context.js';
 import { type Recipient, recipientByKey, stepRecipients } from './recipients.js';
 
 export interface EscalationRunnerDeps {
@@ -80,43 +80,7 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
   const services = deps.contactServices ?? { telegram: null, twilio: null, pushover: null };
   let stopped = false;
 
-  /** What a message names besides the alert: the workspace, its web app, the source by name. */
-  const contextOf = async (alert: Alert): Promise<MessageContext> => {
-    const workspace = await store.getWorkspace(alert.workspace_id);
-    const subdomain = workspace?.subdomain ?? '?';
-    const appUrl = workspace && deps.workspaceUrl ? deps.workspaceUrl(workspace.subdomain) : null;
-    const ws = alert.workspace_id;
-    const id = alert.source_id;
-    let source: MessageContext['source'] = { label: `${alert.source_type} ${id}`, path: null };
-    if (alert.source_type === 'monitor') {
-      const m = await store.getMonitor(ws, id);
-      if (m) source = { label: `Monitor “${m.display_name}”`, path: `/monitors/${m.id}` };
-    } else if (alert.source_type === 'heartbeat') {
-      const h = await store.getHeartbeat(ws, id);
-      if (h) source = { label: `Heartbeat “${h.display_name}”`, path: `/heartbeats/${h.id}` };
-    } else if (alert.source_type === 'integration') {
-      const i = await store.getIntegration(ws, id);
-      if (i) source = { label: `Integration “${i.name}”`, path: null };
-    } else source = { label: `Region ${id}`, path: null };
-    return { subdomain, appUrl, source };
-  };
-
-  /** Who acknowledged or resolved an alert, by name; null when not known. */
-  const actorName = async (alert: Alert, by: Actor | null, event: FollowEvent): Promise<string | null> => {
-    if (!by) return null;
-    switch (by.type) {
-      case 'user':
-        return (await store.getUser(alert.workspace_id, by.user_id))?.email ?? 'a user';
-      case 'link':
-        return `${by.recipient} (from the link in their ${by.via} notification)`;
-      case 'integration':
-        return 'its integration';
-      case 'system':
-        return event === 'resolved' && alert.source_type !== 'integration'
-          ? 'Lookout (it recovered)'
-          : 'Lookout';
-    }
-  };
+  const { contextOf, actorName } = messageContext(deps);
 
   const notify = async (
     alert: Alert,
@@ -163,37 +127,7 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
     );
   };
 
-  /** Logs one attempt of a notification: the delivery log and the alert's timeline. */
-  const logAttempt =
-    (
-      alert: Alert,
-      r: Pick<Recipient, 'channel_id' | 'user_id' | 'target'>,
-      at: { step: number | null; round: number | null; key: string },
-    ) =>
-    async (n: number, result: Attempt, willRetry: boolean) => {
-      if (stopped && willRetry) throw new Error('escalation runner stopped');
-      const d: Delivery = {
-        id: newId(),
-        workspace_id: alert.workspace_id,
-        alert_id: alert.id,
-        channel_id: r.channel_id,
-        user_id: r.user_id,
-        kind: r.target.kind,
-        target: dispatcher.describe(r.target),
-        step: at.step,
-        round: at.round,
-        attempt: n,
-        outcome: result.ok ? 'sent' : willRetry ? 'retrying' : 'failed',
-        permanent: result.permanent,
-        status_code: result.status_code,
-        error: result.error,
-        idempotency_key: at.key,
-        remote_id: result.remote_id ?? null,
-        test: false,
-        at: clock.now(),
-      };
-      await store.insertDelivery(d);
-    };
+  const logAttempt = deliveryLog({ store, clock, dispatcher, stopped: () => stopped });
 
   /**
    * Tells everyone an alert reached that it was acknowledged or resolved: every channel, user email and

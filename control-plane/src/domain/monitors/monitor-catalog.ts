@@ -1,8 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CatalogMonitor, Monitor, MonitorChange } from '../types.js';
+import { runningLocations } from './monitor-runs.js';
 import { createMonitorSlots, type MonitorSlots } from './monitor-slots.js';
 import type { MonitorStore } from './monitor-store.js';
-import { runningLocations } from './monitors.js';
 
 /** How many monitors or feed entries one store read brings. */
 const PAGE = 1000;

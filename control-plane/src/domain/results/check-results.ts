@@ -3,8 +3,8 @@ import type { AlertKey, AlertStore } from '../alerts/alert-store.js';
 import { raiseAlert } from '../alerts/alerts.js';
 import type { MaintenanceLookup, PolicyLookup } from '../lookups.js';
 import type { MonitorCatalog } from '../monitors/monitor-catalog.js';
+import { runningLocations } from '../monitors/monitor-runs.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
-import { runningLocations } from '../monitors/monitors.js';
 import type { CatalogMonitor, CheckResultRecord, MonitorLocationState } from '../types.js';
 import {
   applyResult,

@@ -185,7 +185,7 @@ describe('expiry', () => {
 
 describe('domain monitors', () => {
   it('run from one region, every 6 hours at least, and only that region votes', async () => {
-    const { effectiveIntervalSeconds, runningLocations } = await import('../monitors/monitors.js');
+    const { effectiveIntervalSeconds, runningLocations } = await import('../monitors/monitor-runs.js');
     const m = monitor({
       monitor_type: 'domain',
       check_interval_seconds: 60,
@@ -199,7 +199,7 @@ describe('domain monitors', () => {
   });
 
   it('do not retry after a failure; other types retry at most once per interval', async () => {
-    const { effectiveRetrySeconds } = await import('../monitors/monitors.js');
+    const { effectiveRetrySeconds } = await import('../monitors/monitor-runs.js');
     const of = (monitor_type: 'domain' | 'tcp', check_interval_seconds: number) =>
       effectiveRetrySeconds({ monitor_type, check_interval_seconds, retry_interval_seconds: 15 });
     expect(of('domain', 60)).toBe(0);

@@ -1,4 +1,4 @@
-import { effectiveIntervalSeconds, runningLocations } from '../monitors/monitors.js';
+import { effectiveIntervalSeconds, runningLocations } from '../monitors/monitor-runs.js';
 import type { CatalogMonitor, CheckResultRecord, MonitorLocationState } from '../types.js';
 
 /**

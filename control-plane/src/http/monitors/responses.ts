@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { monitorAsSeenBy } from '../../domain/monitors/monitor-masking.js';
 import type { MonitorStatusInfo } from '../../domain/monitors/monitor-status.js';
 import { MONITOR_STATUSES } from '../../domain/monitors/monitor-status.js';
-import { monitorAsSeenBy } from '../../domain/monitors/monitors.js';
 import type { Monitor, Role } from '../../domain/types.js';
 import { DNS_RECORD_TYPES, MONITOR_TYPES } from '../../domain/types.js';
 import { iso, responseSchemas, time, uuidString } from '../responses.js';
