@@ -29,7 +29,7 @@ import { requestLog } from './request-log.js';
 import { checkResponse } from './response-check.js';
 import { resultRoutes } from './results/routes.js';
 import type { AnyRoute, ApiContext, ApiState, AppDeps, Authed } from './route.js';
-import { API_PREFIX, serviceRoutes } from './service-routes.js';
+import { API_PREFIX, serviceEndpoints } from './service-endpoints.js';
 import { sessionRoutes } from './session/routes.js';
 import { sessionCookieName } from './session-cookie.js';
 import { statusPageRoutes } from './status-pages/routes.js';
@@ -144,7 +144,7 @@ export const createApp = (deps: AppDeps) => {
   );
 
   const router = new Router<ApiState>();
-  serviceRoutes(router, { ...deps, routes, tlsAsk: customDomains.tlsAsk });
+  serviceEndpoints(router, { ...deps, routes, tlsAsk: customDomains.tlsAsk });
 
   for (const r of routes) {
     if (r.raw || !r.handler) continue;

@@ -14,7 +14,7 @@ export const API_PREFIX = '/api/v1';
  * (behind its token when one is set), the config file's JSON Schema, Caddy's on-demand TLS question and
  * the OpenAPI document (for the workspace's own URL, or a template naming the workspace).
  */
-export const serviceRoutes = (
+export const serviceEndpoints = (
   router: Router<ApiState>,
   deps: {
     store: { readonly kind: string; ping(): Promise<void> };
