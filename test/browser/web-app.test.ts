@@ -135,7 +135,8 @@ describe('web app in chromium', () => {
       expect(response?.status(), path).toBe(404);
       await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
       await page.getByText(`There is no page at ${path}.`).waitFor();
-      expect(await page.title()).toBe('Page not found · Lookout');
+      // The title follows the session's answer, which may land just after the heading.
+      await expect.poll(() => page.title()).toBe('Page not found · Lookout');
     }
     await page.getByRole('link', { name: 'Go to Monitors' }).click();
     await page.getByRole('heading', { name: 'Monitors', level: 1 }).waitFor();

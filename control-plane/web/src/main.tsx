@@ -119,9 +119,10 @@ const App = () => {
   }, [me, path]);
 
   useEffect(() => {
+    // Until the session is known (me undefined) the page has no name of its own yet: just "Lookout".
     const title =
-      name === 'acceptInvite' ? 'Join' : me ? pageFor(path, me).title : me === null ? 'Sign in' : 'Lookout';
-    document.title = `${title} · Lookout`;
+      name === 'acceptInvite' ? 'Join' : me ? pageFor(path, me).title : me === null ? 'Sign in' : null;
+    document.title = title ? `${title} · Lookout` : 'Lookout';
   }, [me, path]);
 
   if (name === 'acceptInvite')
