@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseRecipient, recipientKey } from './recipients.js';
+import { normaliseRecipient } from '../mailbox.js';
+import { recipientKey } from './recipients.js';
 
 describe('normaliseRecipient', () => {
   it.each([

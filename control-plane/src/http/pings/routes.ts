@@ -10,30 +10,13 @@ import {
 } from '../../domain/heartbeats/heartbeats.js';
 import { createPingKeyCache } from '../../domain/heartbeats/ping-key-cache.js';
 import type { PingKeyStore } from '../../domain/heartbeats/ping-key-store.js';
+import { createTtlCache } from '../../domain/heartbeats/ttl-cache.js';
 import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Heartbeat } from '../../domain/types.js';
 import { UUID } from '../heartbeats/routes.js';
 import { type RouteDeps, route } from '../route.js';
 import { pingResponse } from './responses.js';
-
-/**
- * Which heartbeat a ping uuid names, cached for a few seconds: the lookup is the one store read on the
- * hot path. Bounded; unknown uuids are not cached (so a new heartbeat works at once). A heartbeat
- * deleted meanwhile keeps taking pings for at most the TTL; the store drops those pings.
- */
-const createTtlCache = <T>(find: (key: string) => Promise<T | null>, ttlMs = 5_000, max = 100_000) => {
-  const cache = new Map<string, { at: number; value: T }>();
-  return async (key: string, nowMs: number): Promise<T | null> => {
-    const hit = cache.get(key);
-    if (hit && nowMs - hit.at < ttlMs) return hit.value;
-    const value = await find(key);
-    if (value === null) return null;
-    if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-    cache.set(key, { at: nowMs, value });
-    return value;
-  };
-};
 
 type PingTarget = Pick<Heartbeat, 'id' | 'workspace_id' | 'created_at'>;
 const target = (h: Heartbeat | null): PingTarget | null =>
@@ -65,8 +48,8 @@ export const createPingService = ({
   config,
   pingKeyCache = createPingKeyCache(store),
 }: Pick<RouteDeps<PingServiceStore>, 'store' | 'clock' | 'pings' | 'config' | 'pingKeyCache'>) => {
-  const findHeartbeat = createTtlCache(async (id) => target(await store.findHeartbeat(id)));
-  const findBySlug = createTtlCache(async (key) => {
+  const heartbeats = createTtlCache(async (id) => target(await store.findHeartbeat(id)));
+  const bySlug = createTtlCache(async (key) => {
     const [workspaceId, slug] = key.split('/') as [string, string];
     return target(await store.findHeartbeatBySlug(workspaceId, slug));
   });
@@ -85,10 +68,10 @@ export const createPingService = ({
   };
   const resolve = async (address: PingAddress, signal: PingSignal, now: Date): Promise<PingTarget | null> => {
     if ('uuid' in address)
-      return UUID.test(address.uuid) ? findHeartbeat(address.uuid.toLowerCase(), now.getTime()) : null;
+      return UUID.test(address.uuid) ? heartbeats.get(address.uuid.toLowerCase(), now.getTime()) : null;
     const workspaceId = await pingKeyCache.workspaceOf(address.pingKey, now.getTime());
     if (!workspaceId) return null;
-    const found = await findBySlug(`${workspaceId}/${address.slug}`, now.getTime());
+    const found = await bySlug.get(`${workspaceId}/${address.slug}`, now.getTime());
     if (found || !signal.create || !SLUG.test(address.slug)) return found;
     return createBySlug(workspaceId, address.slug, now);
   };
