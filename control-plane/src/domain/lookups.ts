@@ -21,4 +21,12 @@ export interface MaintenanceLookup {
     source: { type: MaintenanceScope | string; id: string },
     at: Date,
   ): Promise<MaintenanceWindow | null>;
+  /**
+   * The workspace's windows that may cover `at` (one-off windows active at `at`; at most
+   * MAX_COVERING_WINDOWS), for `coverAt` (domain/maintenance/cover.ts).
+   */
+  listCoveringWindows(workspaceId: string, at: Date): Promise<MaintenanceWindow[]>;
 }
+
+/** A bound on the windows read for one cover (a workspace has a handful active at once). */
+export const MAX_COVERING_WINDOWS = 1000;

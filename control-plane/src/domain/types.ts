@@ -336,6 +336,21 @@ export interface MaintenanceWindow {
   created_at: Date;
 }
 
+/**
+ * What the active maintenance windows of one workspace cover at one moment (built by `coverAt` in
+ * domain/maintenance/cover.ts; here, at the root, so that the monitor-status port below it can take one).
+ */
+export interface MaintenanceCover {
+  /** A workspace-wide window is active. */
+  workspace: boolean;
+  monitorIds: string[];
+  heartbeatIds: string[];
+  /** Every monitor/heartbeat whose group_id is here is covered. */
+  groupIds: string[];
+  /** Every monitor/heartbeat carrying one of these tags is covered. */
+  tags: string[];
+}
+
 export interface Page<T> {
   data: T[];
   next_cursor: string | null;

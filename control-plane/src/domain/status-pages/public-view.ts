@@ -1,3 +1,4 @@
+import { coverNow } from '../maintenance/cover.js';
 import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
 import type { MaintenanceWindowStore } from '../maintenance/maintenance-store.js';
 import type { MonitorStatus, MonitorStatusInfo, MonitorStatusStore } from '../monitors/monitor-status.js';
@@ -76,7 +77,7 @@ export interface StatusView {
 export type ViewStore = Pick<StatusPageStore, 'listPublicIncidents' | 'dailyUptime'> &
   Pick<MonitorStatusStore, 'getMonitorStatuses'> &
   Pick<HeartbeatStore, 'getHeartbeat'> &
-  Pick<MaintenanceWindowStore, 'listMaintenanceWindows' | 'findActiveMaintenanceWindow'>;
+  Pick<MaintenanceWindowStore, 'listMaintenanceWindows' | 'findActiveMaintenanceWindow' | 'listCoveringWindows'>;
 
 /** A monitor paused before its first check says as much as one never checked: no data yet. */
 const monitorStatus = (m: MonitorStatusInfo | undefined): MonitorStatus | undefined =>
@@ -91,7 +92,11 @@ export const liveComponentStatuses = async (
 ): Promise<Map<string, LiveStatus>> => {
   const monitorIds = [...new Set(page.components.flatMap((c) => (c.monitor_id ? [c.monitor_id] : [])))];
   const [monitors, incidents, beats] = await Promise.all([
-    monitorIds.length > 0 ? store.getMonitorStatuses(page.workspace_id, monitorIds, now) : new Map(),
+    monitorIds.length > 0
+      ? coverNow(store, page.workspace_id, now).then((cover) =>
+          store.getMonitorStatuses(page.workspace_id, monitorIds, now, cover),
+        )
+      : new Map(),
     openIncidents ??
       store
         .listPublicIncidents(page.workspace_id, page.id, new Date(8.64e15), MAX_INCIDENTS)

@@ -2,8 +2,15 @@ import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import type { PolicyLookup } from '../../domain/lookups.js';
 import { checkNow } from '../../domain/monitors/monitor-runs.js';
+import type { MaintenanceLookup } from '../../domain/lookups.js';
+import { coverNow } from '../../domain/maintenance/cover.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
-import { MONITOR_STATUSES, type MonitorStatus, NO_CHECKS } from '../../domain/monitors/monitor-status.js';
+import {
+  MONITOR_SORTS,
+  MONITOR_STATUSES,
+  type MonitorStatus,
+  NO_CHECKS,
+} from '../../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import {
   checkMonitors,
@@ -20,6 +27,7 @@ import {
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Monitor } from '../../domain/types.js';
 import { MONITOR_TYPES } from '../../domain/types.js';
+import { uuid } from '../../domain/validation.js';
 import { boolParam, pageQuery } from '../query.js';
 import { page } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
@@ -45,6 +53,37 @@ const statusParam = z.preprocess(
     }),
 );
 
+/** A tag as monitors carry it: `key` or `key:value` (lower-case letters, digits, `-`, `_`). */
+const tagParam = z
+  .string()
+  .max(100)
+  .regex(/^[a-z0-9_-]+(:[a-z0-9_-]+)?$/, 'must be key or key:value (lower-case letters, digits, - and _)');
+
+/** The list's filters, as the list and its counts take them (every bad one named in one 422). */
+const filterQuery = (regions: readonly string[]) => ({
+  q: z.string().min(1).max(200).optional().describe('A case-insensitive part of the name or the target.'),
+  search: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('The older name of `q` (`q` wins when both are given).'),
+  status: statusParam.optional(),
+  monitor_type: z.enum(MONITOR_TYPES).optional(),
+  paused: boolParam.optional(),
+  tag: tagParam.optional().describe('Only monitors carrying this tag.'),
+  group_id: uuid()
+    .transform((s) => s.toLowerCase())
+    .optional()
+    .describe('Only monitors of this group.'),
+  region: z
+    .string()
+    .max(100)
+    .refine((r) => regions.includes(r), { message: `must be one of ${regions.join(', ')}` })
+    .optional()
+    .describe('Only monitors checked from this region.'),
+});
+
 /** A monitor just created or changed, with what was adjusted (an interval raised to the plan minimum). */
 const warnings = z.array(z.strictObject({ field: z.string(), message: z.string() }));
 const monitorWithWarnings = monitorResponse.extend({ warnings });
@@ -53,7 +92,7 @@ export const monitorRoutes = ({
   store,
   clock,
   config,
-}: RouteDeps<MonitorStore & MonitorStatusStore & PolicyLookup & TenancyStore>) => {
+}: RouteDeps<MonitorStore & MonitorStatusStore & PolicyLookup & TenancyStore & MaintenanceLookup>) => {
   const context = (auth: Authed) => ({
     workspace: auth.workspace,
     plan: config.plans[auth.workspace.plan] ?? { max_monitors: 0, min_interval_seconds: 86400 },
@@ -67,9 +106,14 @@ export const monitorRoutes = ({
     if (!m) throw new AppError('not_found', 'Monitor not found.');
     return m;
   };
+  /** The statuses and checks of these monitors now, under the workspace's maintenance cover. */
+  const statuses = async (auth: Authed, ids: string[]) => {
+    const now = clock.now();
+    return store.getMonitorStatuses(auth.workspace.id, ids, now, await coverNow(store, auth.workspace.id, now));
+  };
   /** A monitor as the API shows it, with its status and checks now (a bounded number of store reads). */
   const shown = async (auth: Authed, m: Monitor) => {
-    const info = (await store.getMonitorStatuses(auth.workspace.id, [m.id], clock.now())).get(m.id) ?? {
+    const info = (await statuses(auth, [m.id])).get(m.id) ?? {
       ...NO_CHECKS,
       status: 'pending' as const,
       last_checked_at: null,
@@ -113,10 +157,9 @@ export const monitorRoutes = ({
       },
       async handler({ auth, body }) {
         const { monitors, notices } = await createMonitors(context(auth), body);
-        const infos = await store.getMonitorStatuses(
-          auth.workspace.id,
+        const infos = await statuses(
+          auth,
           monitors.map((m) => m.id),
-          clock.now(),
         );
         return {
           data: monitors.map((m) =>
@@ -152,35 +195,45 @@ export const monitorRoutes = ({
       tag: 'Monitors',
       response: page(monitorResponse),
       summary:
-        'List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target).',
+        'List monitors, by default by status (down, pending, maintenance, paused, up; then by name), each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). `sort`: `status` (default), `name` (case-insensitive), `last_change` (the newest change of verdict or pause first), `response_time` (the newest successful check\'s response time as of the hourly buckets, up to 5 minutes behind; slowest first, monitors without one last). Paging follows the sort: a cursor works only with the sort that made it (422 otherwise). Filters: `status=down` or several at once (`status=up,pending`), `q` (a case-insensitive part of the name or the target), `tag`, `group_id`, `monitor_type`, `region`; `GET /monitors/counts` counts by status with the same filters.',
       query: z.strictObject({
         ...pageQuery,
-        monitor_type: z.enum(MONITOR_TYPES).optional(),
-        paused: boolParam.optional(),
-        q: z
-          .string()
-          .min(1)
-          .max(200)
-          .optional()
-          .describe('A case-insensitive part of the name or the target.'),
-        search: z
-          .string()
-          .min(1)
-          .max(200)
-          .optional()
-          .describe('The older name of `q` (`q` wins when both are given).'),
-        status: statusParam.optional(),
+        sort: z.enum(MONITOR_SORTS).default('status').describe('The order (default `status`).'),
+        ...filterQuery(config.regions),
       }),
       async handler({ auth, query: { q, ...query } }) {
+        const now = clock.now();
         const page = await store.listMonitorsWithStatus(
           auth.workspace.id,
           { ...query, search: q ?? query.search },
-          clock.now(),
+          now,
+          await coverNow(store, auth.workspace.id, now),
         );
         return {
           data: page.data.map((m) => monitorJson(m, auth.user.role, m)),
           next_cursor: page.next_cursor,
         };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/monitors/counts',
+      tag: 'Monitors',
+      response: z.strictObject(
+        Object.fromEntries(
+          [...MONITOR_STATUSES, 'total'].map((s) => [s, z.number().int()]),
+        ) as Record<MonitorStatus | 'total', z.ZodNumber>,
+      ),
+      summary:
+        'How many monitors have each status (`up`, `down`, `pending`, `paused`, `maintenance`) and in all (`total`), with the filters of `GET /monitors` (a status filter leaves the other statuses at 0).',
+      query: z.strictObject(filterQuery(config.regions)),
+      async handler({ auth, query: { q, ...query } }) {
+        const now = clock.now();
+        return store.countMonitorsByStatus(
+          auth.workspace.id,
+          { ...query, search: q ?? query.search },
+          await coverNow(store, auth.workspace.id, now),
+        );
       },
     }),
     route({

@@ -114,7 +114,18 @@ export const connect = (opts: MongoOptions) => {
  * key, the write-skew guard (`guard`; `key_writes` and `monitor_writes` are its former names), the
  * delivery insertion order and a workspace's count of monitors (the plan cap, monitors.ts).
  */
-const INTERNAL = ['open_key', 'guard', 'key_writes', 'monitor_writes', 'delivery_seq', 'monitor_count'];
+const INTERNAL = [
+  'open_key',
+  'guard',
+  'key_writes',
+  'monitor_writes',
+  'delivery_seq',
+  'monitor_count',
+  // The monitor list's order, kept on the monitor by the store (monitor-status.ts).
+  'verdict',
+  'name_key',
+  'status_changed_at',
+];
 
 export const toDoc = (record: { id: string } & object): Doc => {
   const { id, ...rest } = record as { id: string } & Record<string, unknown>;

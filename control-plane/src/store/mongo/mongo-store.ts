@@ -15,6 +15,7 @@ import {
   monitorIndexes,
   seedFeedCounter,
   seedMonitorCounts,
+  backfillListOrder,
 } from './monitors.js';
 import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
@@ -73,6 +74,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       await backfillRollups(ctx.col);
       await seedFeedCounter(ctx.col);
       await seedMonitorCounts(ctx.col);
+      await backfillListOrder(ctx.col);
       await backfillRetryIntervals(ctx.col);
     },
     async ping() {

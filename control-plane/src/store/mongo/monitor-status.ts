@@ -1,14 +1,21 @@
 import type { Document } from 'mongodb';
 import {
+  type MonitorCounts,
+  type MonitorFilter,
+  type MonitorSort,
+  type MonitorStatus,
   type MonitorStatusInfo,
   type MonitorStatusStore,
+  type MonitorVerdict,
   type MonitorWithStatus,
   NO_CHECKS,
   RECENT_CHECKS,
-  STATUS_OF_VERDICT,
+  STATUS_ORDER,
+  statusOf,
 } from '../../domain/monitors/monitor-status.js';
 import { dashboardWindows, percent } from '../../domain/results/uptime.js';
-import { decodeCursor, toPage } from '../cursor.js';
+import type { MaintenanceCover } from '../../domain/types.js';
+import { decodeMonitorCursor, encodeMonitorCursor, type MonitorCursor } from '../monitor-cursor.js';
 import { escapeRegex, fromDoc, type MongoContext } from './db.js';
 
 /**
@@ -153,119 +160,273 @@ const withSummary = (d: Document, checks: boolean): Document => {
   return Object.assign({}, rest, checks ? summaryOf(d) : NO_CHECKS);
 };
 
+/** The filters but status (the list's and the counts'). */
+const filterOf = (workspaceId: string, f: MonitorFilter): Document => {
+  const and: Document[] = [{ workspace_id: workspaceId }];
+  if (f.monitor_type) and.push({ monitor_type: f.monitor_type });
+  if (f.paused !== undefined) and.push({ paused: f.paused });
+  if (f.search) {
+    const re = new RegExp(escapeRegex(f.search), 'i');
+    and.push({ $or: [{ display_name: re }, { url: re }] });
+  }
+  if (f.region) and.push({ check_locations: f.region });
+  if (f.group_id) and.push({ group_id: f.group_id });
+  if (f.tag) and.push({ tags: f.tag });
+  return { $and: and };
+};
+
+/** The monitors `cover` takes in (isCovered in domain/monitors/monitor-status.ts); null: none. */
+const coveredOf = (cover: MaintenanceCover): Document | null => {
+  if (cover.workspace) return {};
+  const any: Document[] = [];
+  if (cover.monitorIds.length) any.push({ _id: { $in: cover.monitorIds } });
+  if (cover.groupIds.length) any.push({ group_id: { $in: cover.groupIds } });
+  if (cover.tags.length) any.push({ tags: { $in: cover.tags } });
+  return any.length ? { $or: any } : null;
+};
+
+/** One status bucket (statusOf's precedence), or null when it is empty under `cover`. */
+const bucketOf = (status: MonitorStatus, cover: MaintenanceCover): Document | null => {
+  const covered = coveredOf(cover);
+  if (status === 'paused') return { paused: true };
+  if (status === 'maintenance') return covered ? { $and: [{ paused: false }, covered] } : null;
+  if (cover.workspace) return null;
+  const verdict = { paused: false, verdict: status };
+  return covered ? { $and: [verdict, { $nor: [covered] }] } : verdict;
+};
+
+/** The status filter as a match on the record (the union of the buckets). */
+const statusMatch = (statuses: MonitorStatus[], cover: MaintenanceCover): Document => {
+  const any = statuses.map((s) => bucketOf(s, cover)).filter((b): b is Document => b !== null);
+  return any.length ? { $or: any } : { _id: { $exists: false } };
+};
+
 /**
- * Monitor status in MongoDB: two reads per page. First the workspace's active maintenance windows
- * (few: only those not yet ended), then one aggregation over the workspace's monitors in list order
- * that joins each monitor's location states ($lookup on the indexed monitor_states.monitor_id),
- * derives status and last_checked_at, filters on status and stops at the page size. The same
- * precedence as domain/monitors/monitor-status.ts: paused, maintenance, the '*' state (STATUS_OF_VERDICT),
- * pending.
+ * Monitor status in MongoDB. A page is one find per status bucket it reaches (each a range of the
+ * index { workspace_id, paused, verdict, name_key, _id } in name order after the cursor; the cover
+ * is read by the caller, domain/maintenance/cover.ts), then one aggregation over the page's monitors
+ * for when each was last checked and its checks summary. The `response_time` order reads each
+ * matching monitor's newest bucket with a success: a cost that grows with the workspace.
  */
 export const mongoMonitorStatus = ({ col }: MongoContext): MonitorStatusStore => {
-  const { monitors, windows } = col;
+  const { monitors } = col;
 
-  /** The expression deciding a monitor's status (`$_states` holds its joined location states). */
-  const statusExpr = async (workspaceId: string, at: Date) => {
-    const active = await windows
-      .find({ workspace_id: workspaceId, ends_at: { $gt: at }, starts_at: { $lte: at } })
-      .project({ scope_type: 1, scope_id: 1 })
-      .toArray();
-    const wholeWorkspace = active.some((w) => w.scope_type === 'workspace');
-    const ids = active.filter((w) => w.scope_type === 'monitor').map((w) => w.scope_id as string);
-    const star = {
-      $let: {
-        vars: {
-          row: {
-            $arrayElemAt: [{ $filter: { input: '$_states', cond: { $eq: ['$$this.location', '*'] } } }, 0],
-          },
-        },
-        in: '$$row.status',
-      },
-    };
-    // Nested $cond in its array form ([if, then, else]), first match wins.
-    const chain = (cases: [unknown, string][], otherwise: string): unknown =>
-      cases.reduceRight<unknown>((rest, [test, value]) => ({ $cond: [test, value, rest] }), otherwise);
-    return chain(
-      [
-        [{ $eq: ['$paused', true] }, 'paused'],
-        [wholeWorkspace ? true : { $in: ['$_id', ids] }, 'maintenance'],
-        ...Object.entries(STATUS_OF_VERDICT).map(([row, status]): [unknown, string] => [
-          { $eq: [star, row] },
-          status,
-        ]),
-      ],
-      'pending',
-    );
-  };
-
-  const withStatus = async (workspaceId: string, at: Date, match: Document): Promise<Document[]> => [
-    { $match: match },
-    { $sort: { created_at: -1, _id: -1 } },
-    { $lookup: { from: 'monitor_states', localField: '_id', foreignField: 'monitor_id', as: '_states' } },
-    {
-      $set: {
-        status: await statusExpr(workspaceId, at),
-        last_checked_at: {
-          $max: {
-            $map: {
-              input: { $filter: { input: '$_states', cond: { $ne: ['$$this.location', '*'] } } },
-              in: '$$this.last_result_at',
+  /** The page's records with their status, last check and (with `checks`) checks summary, in `docs`' order. */
+  const complete = async (docs: Document[], cover: MaintenanceCover, at: Date, checks: boolean) => {
+    if (docs.length === 0) return [];
+    const extra = await monitors
+      .aggregate([
+        { $match: { _id: { $in: docs.map((d) => d._id) } } },
+        { $project: { _id: 1 } },
+        { $lookup: { from: 'monitor_states', localField: '_id', foreignField: 'monitor_id', as: '_states' } },
+        {
+          $set: {
+            last_checked_at: {
+              $max: {
+                $map: {
+                  input: { $filter: { input: '$_states', cond: { $ne: ['$$this.location', '*'] } } },
+                  in: '$$this.last_result_at',
+                },
+              },
             },
           },
         },
-      },
-    },
-    { $unset: '_states' },
-  ];
+        { $unset: '_states' },
+        ...(checks ? checksStages(at) : []),
+      ])
+      .toArray();
+    const byId = new Map(extra.map((e) => [e._id as string, e]));
+    return docs.map((d) => {
+      const e = byId.get(d._id as string) ?? {};
+      const status = statusOf(
+        {
+          id: d._id as string,
+          paused: d.paused === true,
+          verdict: (d.verdict as MonitorVerdict | undefined) ?? 'pending',
+          group_id: d.group_id as string | null | undefined,
+          tags: d.tags as string[] | undefined,
+        },
+        cover,
+      );
+      const summary = withSummary(e, checks);
+      const { _id, ...info } = summary;
+      return Object.assign({}, d, info, {
+        status,
+        last_checked_at: (e.last_checked_at as Date | null | undefined) ?? null,
+      });
+    });
+  };
+
+  const pageOf = (docs: Document[], limit: number, position: (d: Document) => MonitorCursor) => {
+    const more = docs.length > limit;
+    const data = more ? docs.slice(0, limit) : docs;
+    const last = data[data.length - 1];
+    return { data, next_cursor: more && last ? encodeMonitorCursor(position(last)) : null };
+  };
+
+  const list = async (
+    workspaceId: string,
+    q: Parameters<MonitorStatusStore['listMonitorsWithStatus']>[1] & { sort?: string },
+    cover: MaintenanceCover,
+  ) => {
+    const sort = (q.sort ?? 'status') as MonitorSort | 'created';
+    const cur = decodeMonitorCursor(q.cursor, sort);
+    const f = filterOf(workspaceId, q);
+    const want = q.limit + 1;
+    const statuses = q.status?.length ? q.status : null;
+    if (sort === 'status') {
+      const c = cur as Extract<MonitorCursor, { s: 'status' }> | null;
+      const docs: Document[] = [];
+      const buckets: number[] = [];
+      for (let b = c?.b ?? 0; b < STATUS_ORDER.length && docs.length < want; b++) {
+        const status = STATUS_ORDER[b]!;
+        if (statuses && !statuses.includes(status)) continue;
+        const bucket = bucketOf(status, cover);
+        if (!bucket) continue;
+        const and = [f, bucket];
+        if (c && c.b === b)
+          and.push({ $or: [{ name_key: { $gt: c.k } }, { name_key: c.k, _id: { $gt: c.id } }] });
+        const got = await monitors
+          .find({ $and: and })
+          .sort({ name_key: 1, _id: 1 })
+          .limit(want - docs.length)
+          .toArray();
+        for (const d of got) {
+          docs.push(d);
+          buckets.push(b);
+        }
+      }
+      return pageOf(docs, q.limit, (d) => ({
+        s: 'status',
+        b: buckets[docs.indexOf(d)]!,
+        k: d.name_key as string,
+        id: d._id as string,
+      }));
+    }
+    const and = [f, ...(statuses ? [statusMatch(statuses, cover)] : [])];
+    if (sort === 'name') {
+      const c = cur as Extract<MonitorCursor, { s: 'name' }> | null;
+      if (c) and.push({ $or: [{ name_key: { $gt: c.k } }, { name_key: c.k, _id: { $gt: c.id } }] });
+      const docs = await monitors.find({ $and: and }).sort({ name_key: 1, _id: 1 }).limit(want).toArray();
+      return pageOf(docs, q.limit, (d) => ({ s: 'name', k: d.name_key as string, id: d._id as string }));
+    }
+    if (sort === 'last_change' || sort === 'created') {
+      const field = sort === 'created' ? 'created_at' : 'status_changed_at';
+      const c = cur as { t: number; id: string } | null;
+      if (c) {
+        const t = new Date(c.t);
+        and.push({ $or: [{ [field]: { $lt: t } }, { [field]: t, _id: { $lt: c.id } }] });
+      }
+      const docs = await monitors
+        .find({ $and: and })
+        .sort({ [field]: -1, _id: -1 })
+        .limit(want)
+        .toArray();
+      return pageOf(docs, q.limit, (d) => ({
+        s: sort,
+        t: (d[field] as Date).getTime(),
+        id: d._id as string,
+      }));
+    }
+    // response_time: slowest first, none last.
+    const c = cur as Extract<MonitorCursor, { s: 'response_time' }> | null;
+    const after: Document[] = c
+      ? c.r === null
+        ? [{ $match: { _rt: null, _id: { $gt: c.id } } }]
+        : [
+            {
+              $match: {
+                $or: [{ _rt: null }, { _rt: { $lt: c.r } }, { _rt: c.r, _id: { $gt: c.id } }],
+              },
+            },
+          ]
+      : [];
+    const docs = await monitors
+      .aggregate([
+        { $match: { $and: and } },
+        {
+          $lookup: {
+            from: 'uptime_rollups',
+            localField: '_id',
+            foreignField: 'monitor_id',
+            pipeline: [
+              { $match: { ok: { $gt: 0 } } },
+              { $sort: { hour: -1, last_ok_at: -1 } },
+              { $limit: 1 },
+              { $project: { _id: 0, ms: '$last_ok_ms' } },
+            ],
+            as: '_rt_bucket',
+          },
+        },
+        { $set: { _rt: { $ifNull: [{ $first: '$_rt_bucket.ms' }, null] } } },
+        { $unset: '_rt_bucket' },
+        ...after,
+        { $set: { _none: { $eq: ['$_rt', null] } } },
+        { $sort: { _none: 1, _rt: -1, _id: 1 } },
+        { $limit: want },
+      ])
+      .toArray();
+    return pageOf(docs, q.limit, (d) => ({
+      s: 'response_time',
+      r: (d._rt as number | null) ?? null,
+      id: d._id as string,
+    }));
+  };
 
   return {
-    async listMonitorsWithStatus(workspaceId, q, at) {
-      const f: Document = { workspace_id: workspaceId };
-      if (q.monitor_type) f.monitor_type = q.monitor_type;
-      if (q.paused !== undefined) f.paused = q.paused;
-      if (q.search) {
-        const re = new RegExp(escapeRegex(q.search), 'i');
-        f.$or = [{ display_name: re }, { url: re }];
-      }
-      const cur = decodeCursor(q.cursor);
-      const match: Document = cur
-        ? {
-            $and: [
-              f,
-              {
-                $or: [
-                  { created_at: { $lt: new Date(cur.t) } },
-                  { created_at: new Date(cur.t), _id: { $lt: cur.id } },
-                ],
-              },
-            ],
-          }
-        : f;
-      const pipeline = [
-        ...(await withStatus(workspaceId, at, match)),
-        ...(q.status?.length ? [{ $match: { status: { $in: q.status } } }] : []),
-        { $limit: q.limit + 1 },
-        ...(q.checks !== false ? checksStages(at) : []),
-      ];
-      const docs = await monitors.aggregate(pipeline).toArray();
-      return toPage(
-        docs.map((d) => fromDoc<MonitorWithStatus>(withSummary(d, q.checks !== false))!),
-        q.limit,
+    async listMonitorsWithStatus(workspaceId, q, at, cover) {
+      const { data, next_cursor } = await list(workspaceId, q, cover);
+      const shown = await complete(
+        data.map(({ _rt, _none, ...d }) => d),
+        cover,
+        at,
+        q.checks !== false,
       );
+      return { data: shown.map((d) => fromDoc<MonitorWithStatus>(d)!), next_cursor };
     },
-    async getMonitorStatuses(workspaceId, ids, at) {
-      if (ids.length === 0) return new Map();
-      const docs = await monitors
-        .aggregate([
-          ...(await withStatus(workspaceId, at, { workspace_id: workspaceId, _id: { $in: ids } })),
-          { $project: { status: 1, last_checked_at: 1 } },
-          ...checksStages(at),
+    async countMonitorsByStatus(workspaceId, filter, cover) {
+      const counts: MonitorCounts = { up: 0, down: 0, pending: 0, paused: 0, maintenance: 0, total: 0 };
+      const f = filterOf(workspaceId, filter);
+      const groups = await monitors
+        .aggregate<{ _id: { p: boolean; v: MonitorVerdict | null } ; n: number }>([
+          { $match: f },
+          { $group: { _id: { p: '$paused', v: '$verdict' }, n: { $sum: 1 } } },
         ])
         .toArray();
+      for (const g of groups) {
+        if (g._id.p) counts.paused += g.n;
+        else if (cover.workspace) counts.maintenance += g.n;
+        else counts[g._id.v ?? 'pending'] += g.n;
+      }
+      const covered = coveredOf(cover);
+      if (!cover.workspace && covered) {
+        const moved = await monitors
+          .aggregate<{ _id: MonitorVerdict | null; n: number }>([
+            { $match: { $and: [f, { paused: false }, covered] } },
+            { $group: { _id: '$verdict', n: { $sum: 1 } } },
+          ])
+          .toArray();
+        for (const g of moved) {
+          counts[g._id ?? 'pending'] -= g.n;
+          counts.maintenance += g.n;
+        }
+      }
+      if (filter.status?.length)
+        for (const s of STATUS_ORDER) if (!filter.status.includes(s)) counts[s] = 0;
+      counts.total = STATUS_ORDER.reduce((n, s) => n + counts[s], 0);
+      return counts;
+    },
+    async getMonitorStatuses(workspaceId, ids, at, cover) {
+      if (ids.length === 0) return new Map();
+      const docs = await monitors
+        .find({ workspace_id: workspaceId, _id: { $in: ids } })
+        .project({ paused: 1, verdict: 1, group_id: 1, tags: 1 })
+        .toArray();
+      const shown = await complete(docs, cover, at, true);
       return new Map(
-        docs.map((d) => {
-          const { _id, ...info } = withSummary(d, true);
-          return [_id as string, { ...info, last_checked_at: (d.last_checked_at as Date | null) ?? null }];
+        shown.map((d) => {
+          const { _id, paused, verdict, group_id, tags, ...info } = d;
+          return [_id as string, info];
         }),
       ) as Map<string, MonitorStatusInfo>;
     },

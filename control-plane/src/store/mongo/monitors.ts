@@ -4,6 +4,7 @@ import {
   type MonitorQuery,
   type MonitorStore,
 } from '../../domain/monitors/monitor-store.js';
+import { nameKey, STATUS_OF_VERDICT } from '../../domain/monitors/monitor-status.js';
 import { DEFAULT_RETRY_INTERVAL_SECONDS } from '../../domain/monitors/monitors.js';
 import type { Monitor, MonitorChange, MonitorLocationState } from '../../domain/types.js';
 import {
@@ -26,6 +27,10 @@ import {
 export const monitorIndexes: IndexDecl[] = [
   { on: 'monitors', key: { workspace_id: 1, created_at: -1, _id: -1 } },
   { on: 'monitors', key: { check_locations: 1, paused: 1 } },
+  // The list's orders (monitor-status.ts): by status bucket then name, by name, by last change.
+  { on: 'monitors', key: { workspace_id: 1, paused: 1, verdict: 1, name_key: 1, _id: 1 } },
+  { on: 'monitors', key: { workspace_id: 1, name_key: 1, _id: 1 } },
+  { on: 'monitors', key: { workspace_id: 1, status_changed_at: -1, _id: -1 } },
   { on: 'monitorStates', key: { monitor_id: 1 } },
   { on: 'monitorChanges', key: { at: 1 } },
 ];
@@ -66,6 +71,53 @@ export const backfillRetryIntervals = (col: Collections) =>
       },
     },
   ]);
+
+/**
+ * Monitors stored before the list's order get what it sorts on, once: the folded name, the verdict of
+ * their '*' state and their last change (store/mongo/monitor-status.ts), in batches.
+ */
+export const backfillListOrder = async (col: Collections) => {
+  for (;;) {
+    const docs = await col.monitors
+      .find({ name_key: { $exists: false } }, { projection: { display_name: 1, updated_at: 1 } })
+      .limit(1000)
+      .toArray();
+    if (docs.length === 0) return;
+    const states = new Map(
+      (
+        await col.monitorStates
+          .find({ _id: { $in: docs.map((d) => stateId(d._id, '*')) } } as unknown as Doc)
+          .toArray()
+      ).map((s) => [s.monitor_id as string, s]),
+    );
+    await col.monitors.bulkWrite(
+      docs.map((d) => {
+        const star = states.get(d._id);
+        return {
+          updateOne: {
+            filter: { _id: d._id, name_key: { $exists: false } },
+            update: {
+              $set: {
+                name_key: nameKey(String(d.display_name)),
+                verdict: star ? STATUS_OF_VERDICT[star.status as MonitorLocationState['status']] : 'pending',
+                status_changed_at: (star?.last_result_at as Date | null) ?? d.updated_at ?? new Date(0),
+              },
+            },
+          },
+        };
+      }),
+      { ordered: false },
+    );
+  }
+};
+
+/** A new monitor's document: the record, and what the list orders by (its verdict starts pending). */
+const newDoc = (m: Monitor) => ({
+  ...toDoc(m),
+  verdict: 'pending',
+  name_key: nameKey(m.display_name),
+  status_changed_at: m.created_at,
+});
 
 /**
  * Workspaces stored before the plan cap kept a counter get theirs from the monitors they hold, once:
@@ -162,7 +214,7 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
           );
           if (!room) return 'limit_reached' as const;
         }
-        await monitors.insertOne(toDoc(monitor), { session });
+        await monitors.insertOne(newDoc(monitor), { session });
         await appendChanges(session, [changed(monitor.id)]);
         return 'inserted' as const;
       });
@@ -194,7 +246,7 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
             { session },
           );
         }
-        await monitors.insertMany(list.map(toDoc), { session, ordered: true });
+        await monitors.insertMany(list.map(newDoc), { session, ordered: true });
         await appendChanges(
           session,
           list.map((m) => changed(m.id)),
@@ -223,9 +275,29 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
     },
     async updateMonitor(next, expectedVersion) {
       return editRecord(ctx, monitors, next, async (session) => {
-        const r = await monitors.replaceOne(
+        // The whole record, but what the store keeps for the list: the verdict stays, the folded name
+        // follows the name, and a change of `paused` is a change of status.
+        const r = await monitors.updateOne(
           { _id: next.id, workspace_id: next.workspace_id, version: expectedVersion },
-          toDoc(next),
+          [
+            {
+              $replaceWith: {
+                $mergeObjects: [
+                  { $literal: { ...toDoc(next), name_key: nameKey(next.display_name) } },
+                  {
+                    verdict: { $ifNull: ['$verdict', 'pending'] },
+                    status_changed_at: {
+                      $cond: [
+                        { $ne: ['$paused', next.paused] },
+                        { $literal: next.updated_at },
+                        { $ifNull: ['$status_changed_at', '$created_at'] },
+                      ],
+                    },
+                  },
+                ],
+              },
+            },
+          ],
           { session },
         );
         if (r.matchedCount === 1) await appendChanges(session, [changed(next.id)]);
@@ -304,6 +376,15 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
               { session },
             );
             won.push(r.matchedCount === 1);
+          }
+          if (won[won.length - 1]) {
+            // The monitor record's copy of the verdict, in the same transaction (monitor-status.ts).
+            const v = STATUS_OF_VERDICT[next.status];
+            await monitors.updateOne(
+              { _id: next.monitor_id, verdict: { $ne: v } },
+              { $set: { verdict: v, status_changed_at: next.last_result_at ?? new Date(0) } },
+              { session },
+            );
           }
         }
         return won;

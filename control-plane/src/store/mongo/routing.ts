@@ -4,10 +4,11 @@ import {
   POLICY_USERS,
   type PolicyUser,
 } from '../../domain/escalation/escalation-policy-store.js';
+import { MAX_COVERING_WINDOWS } from '../../domain/lookups.js';
 import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
 import type { ChannelStore } from '../../domain/notifications/channel-store.js';
 import type { EscalationPolicy, MaintenanceWindow, NotificationChannel } from '../../domain/types.js';
-import { bumpGuard, type Doc, fromDoc, type IndexDecl, type MongoContext, page, toDoc } from './db.js';
+import { bumpGuard, type Doc, fromDoc, fromDocs, type IndexDecl, type MongoContext, page, toDoc } from './db.js';
 
 export const routingIndexes: IndexDecl[] = [
   { on: 'policies', key: { workspace_id: 1, is_default: 1 } },
@@ -137,6 +138,15 @@ export const mongoRouting = ({
     },
     async deleteMaintenanceWindow(workspaceId, id) {
       return (await windows.deleteOne({ workspace_id: workspaceId, _id: id })).deletedCount === 1;
+    },
+    async listCoveringWindows(workspaceId, at) {
+      return fromDocs<MaintenanceWindow>(
+        await windows
+          .find({ workspace_id: workspaceId, ends_at: { $gt: at }, starts_at: { $lte: at } })
+          .sort({ starts_at: 1, _id: 1 })
+          .limit(MAX_COVERING_WINDOWS)
+          .toArray(),
+      );
     },
     async findActiveMaintenanceWindow(workspaceId, source, at) {
       const [doc] = await windows

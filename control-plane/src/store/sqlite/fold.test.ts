@@ -1,3 +1,4 @@
+import { NO_COVER } from '../../domain/maintenance/cover.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,7 +75,7 @@ it('a monitor’s history reads the same across the fold: newest first, paged, e
   const db = new Database(path);
   db.prepare("INSERT INTO monitors (id, workspace_id, paused) VALUES ('m1', ?, 0)").run(WS);
   db.close();
-  const statuses = await s.getMonitorStatuses(WS, ['m1'], at(10));
+  const statuses = await s.getMonitorStatuses(WS, ['m1'], at(10), NO_COVER);
   expect(statuses.get('m1')?.recent_checks.map((c) => c.at.getTime())).toEqual(
     [0, 1, 2, 3, 4, 5].map((i) => at(i).getTime()),
   );

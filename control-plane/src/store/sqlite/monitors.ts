@@ -1,4 +1,5 @@
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
+import { nameKey, STATUS_OF_VERDICT } from '../../domain/monitors/monitor-status.js';
 import { assertMonitorLevel } from '../../domain/monitors/monitor-store.js';
 import type { Monitor, MonitorChange } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
@@ -22,6 +23,29 @@ export const sqliteMonitors = (
       monitorId,
       Date.now(),
     );
+  /**
+   * The row of a new monitor, with what the list orders by (monitor-list.ts): its folded name, and
+   * its status's last change (its creation). `verdict` keeps its default, pending.
+   */
+  const newRow = (m: Monitor) => ({
+    ...toRow(monitors, m),
+    name_key: nameKey(m.display_name),
+    status_changed_at: m.created_at.getTime(),
+  });
+  const insertMonitorSql = insertSql(monitors, ['name_key', 'status_changed_at']);
+  /**
+   * A whole record by compare-and-set on its version. The list's columns stay the store's: the verdict
+   * is never written here, the folded name follows the name, and a change of `paused` is a change of
+   * status (the right-hand side reads the row before the update).
+   */
+  const updateMonitorSql = updateSql(
+    monitors,
+    'id = @id AND workspace_id = @workspace_id AND version = @expected',
+    ['name_key'],
+  ).replace(
+    ' WHERE ',
+    ', status_changed_at = CASE WHEN paused != @paused THEN @updated_at ELSE status_changed_at END WHERE ',
+  );
   const getMonitor = (workspaceId: string, id: string) =>
     one<Monitor>(monitors, 'SELECT * FROM monitors WHERE workspace_id = ? AND id = ?', workspaceId, id);
 
@@ -34,7 +58,7 @@ export const sqliteMonitors = (
           'UPDATE workspaces SET monitor_count = monitor_count + 1 WHERE id = ? AND monitor_count < ?',
         ).run(monitor.workspace_id, maxMonitors);
         if (counted.changes !== 1) return 'limit_reached' as const;
-        st(insertSql(monitors)).run(toRow(monitors, monitor));
+        st(insertMonitorSql).run(newRow(monitor));
         monitorChanged(monitor.id);
         return 'inserted' as const;
       });
@@ -49,9 +73,9 @@ export const sqliteMonitors = (
           'UPDATE workspaces SET monitor_count = monitor_count + ? WHERE id = ? AND monitor_count + ? <= ?',
         ).run(list.length, ws, list.length, maxMonitors);
         if (counted.changes !== 1) return 'limit_reached' as const;
-        const insert = st(insertSql(monitors));
+        const insert = st(insertMonitorSql);
         for (const m of list) {
-          insert.run(toRow(monitors, m));
+          insert.run(newRow(m));
           monitorChanged(m.id);
         }
         return 'inserted' as const;
@@ -85,9 +109,11 @@ export const sqliteMonitors = (
     },
     async updateMonitor(next, expectedVersion) {
       const changed = immediate(() => {
-        const r = st(
-          updateSql(monitors, 'id = @id AND workspace_id = @workspace_id AND version = @expected'),
-        ).run({ ...toRow(monitors, next), expected: expectedVersion });
+        const r = st(updateMonitorSql).run({
+          ...toRow(monitors, next),
+          name_key: nameKey(next.display_name),
+          expected: expectedVersion,
+        });
         if (r.changes === 1) monitorChanged(next.id);
         return r.changes === 1;
       });
@@ -166,14 +192,23 @@ export const sqliteMonitors = (
         `UPDATE monitor_states SET ${cols.map((c) => `${c} = @${c}`).join(', ')}
          WHERE monitor_id = @monitor_id AND location = @location AND version = @expected`,
       );
+      // The monitor record's copy of the verdict, in the same transaction (monitor-list.ts sorts on it).
+      const verdict = st(
+        'UPDATE monitors SET verdict = ?, status_changed_at = ? WHERE id = ? AND verdict != ?',
+      );
       return immediate(() => {
-        const won = writes.map(
-          ({ next, expectedVersion }) =>
+        const won = writes.map(({ next, expectedVersion }) => {
+          const ok =
             (expectedVersion === 0
               ? insert.run(toRow(monitorStates, next))
               : update.run({ ...toRow(monitorStates, next), expected: expectedVersion })
-            ).changes === 1,
-        );
+            ).changes === 1;
+          if (ok) {
+            const v = STATUS_OF_VERDICT[next.status];
+            verdict.run(v, next.last_result_at?.getTime() ?? 0, next.monitor_id, v);
+          }
+          return ok;
+        });
         levels.wrote(writes.filter((_, i) => won[i]).map((w) => w.next));
         return won;
       });

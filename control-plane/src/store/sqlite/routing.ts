@@ -1,4 +1,5 @@
 import { type EscalationPolicyStore, POLICY_USERS } from '../../domain/escalation/escalation-policy-store.js';
+import { MAX_COVERING_WINDOWS } from '../../domain/lookups.js';
 import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
 import type { ChannelStore } from '../../domain/notifications/channel-store.js';
 import type { EscalationPolicy, MaintenanceWindow, NotificationChannel } from '../../domain/types.js';
@@ -12,6 +13,7 @@ import { channels, insertSql, maintenanceWindows, policies, toRow, updateSql } f
 export const sqliteRouting = ({
   st,
   one,
+  many,
   immediate,
   page,
 }: SqliteContext): EscalationPolicyStore & ChannelStore & MaintenanceWindowStore => {
@@ -143,6 +145,16 @@ export const sqliteRouting = ({
       return (
         st('DELETE FROM maintenance_windows WHERE workspace_id = ? AND id = ?').run(workspaceId, id)
           .changes === 1
+      );
+    },
+    async listCoveringWindows(workspaceId, at) {
+      return many<MaintenanceWindow>(
+        maintenanceWindows,
+        `SELECT * FROM maintenance_windows WHERE workspace_id = ? AND ends_at > ? AND starts_at <= ?
+         ORDER BY starts_at, id LIMIT ${MAX_COVERING_WINDOWS}`,
+        workspaceId,
+        at.getTime(),
+        at.getTime(),
       );
     },
     async findActiveMaintenanceWindow(workspaceId, source, at) {

@@ -39,7 +39,7 @@ describe('sqlite query plans that must not grow with a workspace', () => {
     const db = new Database(path, { readonly: true });
     const plan = db
       .prepare(`EXPLAIN QUERY PLAN ${STATUSES_BY_ID_SQL}`)
-      .all(0, 0, '["a"]', 'ws')
+      .all('["a"]', 'ws')
       .map((r) => (r as { detail: string }).detail);
     db.close();
     const outer = plan.find((d) => /\bm\b/.test(d) && /SEARCH|SCAN/.test(d));
