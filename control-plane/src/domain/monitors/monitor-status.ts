@@ -32,27 +32,18 @@ export type MonitorVerdict = 'up' | 'down' | 'pending';
 
 /** The fields the status is derived from, as every adapter stores them on the monitor record. */
 export interface StatusInputs {
-  id: string;
   paused: boolean;
   /** The monitor-level ('*') row's status as STATUS_OF_VERDICT reads it; `pending` without a row. */
   verdict: MonitorVerdict;
-  group_id?: string | null | undefined;
-  tags?: string[] | undefined;
 }
-
-/** Whether `cover` takes in the monitor: the workspace, its id, its group or one of its tags. */
-export const isCovered = (cover: MaintenanceCover, m: Omit<StatusInputs, 'paused' | 'verdict'>) =>
-  cover.workspace ||
-  cover.monitorIds.includes(m.id) ||
-  (m.group_id != null && cover.groupIds.includes(m.group_id)) ||
-  (m.tags ?? []).some((t) => cover.tags.includes(t));
 
 /**
  * The one derivation of a monitor's status (the list, its counts and a single monitor all follow it;
- * the adapters' queries select the same buckets): paused, then maintenance, then the verdict.
+ * the adapters' queries select the same buckets): paused, then maintenance (`covered`: whether the
+ * workspace's maintenance cover takes it in, `isCovered` in domain/maintenance/cover.ts), then the verdict.
  */
-export const statusOf = (m: StatusInputs, cover: MaintenanceCover): MonitorStatus =>
-  m.paused ? 'paused' : isCovered(cover, m) ? 'maintenance' : m.verdict;
+export const statusOf = (m: StatusInputs, covered: boolean): MonitorStatus =>
+  m.paused ? 'paused' : covered ? 'maintenance' : m.verdict;
 
 /** How many monitors have each status, and all of them (`GET /monitors/counts`). */
 export type MonitorCounts = Record<MonitorStatus | 'total', number>;

@@ -1,5 +1,5 @@
-import type { MaintenanceLookup } from '../lookups.js';
 import { coverNow } from '../maintenance/cover.js';
+import type { MaintenanceWindowStore } from '../maintenance/maintenance-store.js';
 import type { AlertKey, AlertStore } from '../alerts/alert-store.js';
 import type { MonitorStatusStore } from '../monitors/monitor-status.js';
 import { newIncident } from './incidents.js';
@@ -17,7 +17,7 @@ export const openAutoDrafts = async (
   store: Pick<StatusPageStore, 'listAutoDraftPages' | 'insertIncident'> &
     Pick<MonitorStatusStore, 'getMonitorStatuses'> &
     Pick<AlertStore, 'findOpenAlerts'> &
-    MaintenanceLookup,
+    Pick<MaintenanceWindowStore, 'listLiveMaintenanceWindows'>,
   now: Date,
 ): Promise<number> => {
   let opened = 0;

@@ -2,8 +2,8 @@ import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import type { PolicyLookup } from '../../domain/lookups.js';
 import { checkNow } from '../../domain/monitors/monitor-runs.js';
-import type { MaintenanceLookup } from '../../domain/lookups.js';
 import { coverNow } from '../../domain/maintenance/cover.js';
+import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
 import {
   MONITOR_SORTS,
@@ -92,7 +92,7 @@ export const monitorRoutes = ({
   store,
   clock,
   config,
-}: RouteDeps<MonitorStore & MonitorStatusStore & PolicyLookup & TenancyStore & MaintenanceLookup>) => {
+}: RouteDeps<MonitorStore & MonitorStatusStore & PolicyLookup & TenancyStore & Pick<MaintenanceWindowStore, 'listLiveMaintenanceWindows'>>) => {
   const context = (auth: Authed) => ({
     workspace: auth.workspace,
     plan: config.plans[auth.workspace.plan] ?? { max_monitors: 0, min_interval_seconds: 86400 },

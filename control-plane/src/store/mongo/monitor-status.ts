@@ -14,6 +14,7 @@ import {
   statusOf,
 } from '../../domain/monitors/monitor-status.js';
 import { dashboardWindows, percent } from '../../domain/results/uptime.js';
+import { isCovered } from '../../domain/maintenance/cover.js';
 import type { MaintenanceCover } from '../../domain/types.js';
 import { decodeMonitorCursor, encodeMonitorCursor, type MonitorCursor } from '../monitor-cursor.js';
 import { escapeRegex, fromDoc, type MongoContext } from './db.js';
@@ -239,14 +240,13 @@ export const mongoMonitorStatus = ({ col }: MongoContext): MonitorStatusStore =>
     return docs.map((d) => {
       const e = byId.get(d._id as string) ?? {};
       const status = statusOf(
-        {
+        { paused: d.paused === true, verdict: (d.verdict as MonitorVerdict | undefined) ?? 'pending' },
+        isCovered(cover, {
+          type: 'monitor',
           id: d._id as string,
-          paused: d.paused === true,
-          verdict: (d.verdict as MonitorVerdict | undefined) ?? 'pending',
           group_id: d.group_id as string | null | undefined,
           tags: d.tags as string[] | undefined,
-        },
-        cover,
+        }),
       );
       const summary = withSummary(e, checks);
       const { _id, ...info } = summary;

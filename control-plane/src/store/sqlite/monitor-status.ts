@@ -9,7 +9,11 @@ import {
   statusOf,
 } from '../../domain/monitors/monitor-status.js';
 import { dashboardWindows, percent } from '../../domain/results/uptime.js';
+import { isCovered } from '../../domain/maintenance/cover.js';
 import type { MaintenanceCover, Monitor } from '../../domain/types.js';
+
+/** A monitor with the group and tags a cover may name (where the record has them). */
+type MonitorWithScope = Monitor & { group_id?: string | null; tags?: string[] };
 import type { SqliteContext } from './db.js';
 import { countMonitorRows, listMonitorRows } from './monitor-list.js';
 import { WAITING_CTE, waitingAfter } from './rollups.js';
@@ -110,7 +114,10 @@ export const sqliteMonitorStatus = (ctx: SqliteContext, book: SqliteStateBook): 
   const withStatus = (row: Row, cover: MaintenanceCover) => {
     const m = fromRow<Monitor>(monitors, row);
     return Object.assign(m, {
-      status: statusOf({ ...m, verdict: row.verdict as 'up' | 'down' | 'pending' }, cover),
+      status: statusOf(
+        { paused: m.paused, verdict: row.verdict as 'up' | 'down' | 'pending' },
+        isCovered(cover, { type: 'monitor', ...(m as MonitorWithScope) }),
+      ),
       last_checked_at: book.lastResultAt(m.id),
     });
   };
