@@ -50,7 +50,12 @@ export const monitorListContract = (name: string, open: () => Promise<Store>) =>
       const out: [string, MonitorStatus][] = [];
       let cursor: string | undefined;
       for (let i = 0; i < 100; i++) {
-        const page = await store.listMonitorsWithStatus(ws, { ...q, limit, cursor, checks: false }, at(500), c);
+        const page = await store.listMonitorsWithStatus(
+          ws,
+          { ...q, limit, cursor, checks: false },
+          at(500),
+          c,
+        );
         out.push(...page.data.map((m): [string, MonitorStatus] => [m.display_name, m.status]));
         if (!page.next_cursor) break;
         cursor = page.next_cursor;
@@ -135,7 +140,7 @@ export const monitorListContract = (name: string, open: () => Promise<Store>) =>
           c,
         );
         const byName = new Map(Object.values(m).map((x) => [x.display_name, single.get(x.id)?.status]));
-        expect(listed.map(([n, s]) => [n, byName.get(n)])).toEqual(listed);
+        expect(listed.map(([n]) => [n, byName.get(n)])).toEqual(listed);
         const counts = await store.countMonitorsByStatus(ws, {}, c);
         const tally = { up: 0, down: 0, pending: 0, paused: 0, maintenance: 0, total: listed.length };
         for (const [, s] of listed) tally[s]++;
@@ -243,8 +248,14 @@ export const monitorListContract = (name: string, open: () => Promise<Store>) =>
     it('the record keeps the verdict: a flip, a manual resolve, a full update and a pause keep it in step', async () => {
       const m = await add('one');
       const one = async () =>
-        (await store.listMonitorsWithStatus(ws, { limit: 5, checks: false, sort: 'last_change' }, at(500), NO_COVER))
-          .data[0]!;
+        (
+          await store.listMonitorsWithStatus(
+            ws,
+            { limit: 5, checks: false, sort: 'last_change' },
+            at(500),
+            NO_COVER,
+          )
+        ).data[0]!;
       await putState(store, star(m.id, 'down', 30), 0);
       expect((await one()).status).toBe('down');
       // A full update of the record (a rename) leaves the verdict alone and moves the name order.
@@ -252,7 +263,12 @@ export const monitorListContract = (name: string, open: () => Promise<Store>) =>
       expect(await store.updateMonitor(renamed, m.version)).toBe('updated');
       expect(await walk({ status: ['down'] })).toEqual([['Zed', 'down']]);
       // A manual resolve of its down alert sends it back to pending (the next check decides).
-      const alert = fixtures.alert(ws, { source_type: 'monitor', source_id: m.id, cause: 'down', dedup_key: '' });
+      const alert = fixtures.alert(ws, {
+        source_type: 'monitor',
+        source_id: m.id,
+        cause: 'down',
+        dedup_key: '',
+      });
       await store.raiseAlert(alert);
       await store.resolveAlert(ws, alert.id, { type: 'system' }, at(70));
       expect(await walk({})).toEqual([['Zed', 'pending']]);

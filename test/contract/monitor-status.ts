@@ -110,9 +110,10 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
     };
     const statuses = async (q: { status?: MonitorStatus[]; limit?: number } = {}, now = at(100)) =>
       Object.fromEntries(
-        (await listIn(ws, { limit: q.limit ?? 100, status: q.status }, now)).data.map(
-          (m) => [m.display_name, m.status],
-        ),
+        (await listIn(ws, { limit: q.limit ?? 100, status: q.status }, now)).data.map((m) => [
+          m.display_name,
+          m.status,
+        ]),
       );
 
     beforeEach(async () => {
@@ -339,9 +340,9 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       expect(seen).toEqual(['m6', 'm4', 'm2', 'm0']);
       // The list's other filters still apply.
       expect(
-        (
-          await listIn(ws, { limit: 10, search: 'M4', status: ['down'] }, at(100))
-        ).data.map((m) => m.display_name),
+        (await listIn(ws, { limit: 10, search: 'M4', status: ['down'] }, at(100))).data.map(
+          (m) => m.display_name,
+        ),
       ).toEqual(['m4']);
     });
 

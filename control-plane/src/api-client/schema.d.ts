@@ -698,7 +698,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target). */
+        /** List monitors, by default by status (down, pending, maintenance, paused, up; then by name), each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). `sort`: `status` (default), `name` (case-insensitive), `last_change` (the newest change of verdict or pause first), `response_time` (the newest successful check's response time as of the hourly buckets, up to 5 minutes behind; slowest first, monitors without one last). Paging follows the sort: a cursor works only with the sort that made it (422 otherwise). Filters: `status=down` or several at once (`status=up,pending`), `q` (a case-insensitive part of the name or the target), `tag`, `group_id`, `monitor_type`, `region`; `GET /monitors/counts` counts by status with the same filters. */
         get: operations["getMonitors"];
         put?: never;
         post?: never;
@@ -840,6 +840,23 @@ export type paths = {
         put?: never;
         /** Check a batch as `POST /monitors/batch` would (every item, and the plan monitor limit against the count now plus `in_other_batches`: monitors the caller will create in other batches) without creating anything: 200 with the number of monitors it would create and its `warnings`, or the same 422 or 402. */
         post: operations["postMonitorsBatchCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many monitors have each status (`up`, `down`, `pending`, `paused`, `maintenance`) and in all (`total`), with the filters of `GET /monitors` (a status filter leaves the other statuses at 0). */
+        get: operations["getMonitorsCounts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7825,12 +7842,16 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                group_id?: string;
                 limit?: number;
                 monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
                 paused?: "true" | "false";
                 q?: string;
+                region?: string;
                 search?: string;
+                sort?: "status" | "name" | "last_change" | "response_time";
                 status?: string;
+                tag?: string;
             };
             header?: never;
             path?: never;
@@ -8954,6 +8975,87 @@ export interface operations {
             };
             /** @description The body is larger than this endpoint accepts */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMonitorsCounts: {
+        parameters: {
+            query?: {
+                group_id?: string;
+                monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
+                paused?: "true" | "false";
+                q?: string;
+                region?: string;
+                search?: string;
+                status?: string;
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        down: number;
+                        maintenance: number;
+                        paused: number;
+                        pending: number;
+                        total: number;
+                        up: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { type Body, ok } from '../api-client/client.js';
-import { MONITOR_STATUSES } from '../domain/monitors/monitor-status.js';
+import { MONITOR_SORTS, MONITOR_STATUSES } from '../domain/monitors/monitor-status.js';
 import { HTTP_METHODS } from '../domain/monitors/monitors.js';
 import { MONITOR_TYPES } from '../domain/types.js';
 import type { McpApi } from './api.js';
@@ -121,21 +121,51 @@ export const tools: ToolDef[] = [
     name: 'list_monitors',
     title: 'List monitors',
     description:
-      'List uptime monitors, newest first: name, type (http, api, dns, tcp, domain), target, interval, locations, status (up, down, paused, pending: no verdict yet, maintenance: in a maintenance window), last_checked_at, uptime_24h and uptime_30d (percent of successful checks across locations, null without checks), last_response_time_ms (newest successful check) and recent_checks (the 30 newest checks, oldest first: at, ok, location, response_time_ms). Returns {"data": [...], "next_cursor"}.',
+      'List uptime monitors, by default by status (down first, then pending, maintenance, paused, up; within a status by name): name, type (http, api, dns, tcp, domain), target, interval, locations, status (up, down, paused, pending: no verdict yet, maintenance: in a maintenance window), last_checked_at, uptime_24h and uptime_30d (percent of successful checks across locations, null without checks), last_response_time_ms (newest successful check) and recent_checks (the 30 newest checks, oldest first: at, ok, location, response_time_ms). sort: status, name, last_change (newest change first) or response_time (slowest first); a cursor works only with the sort that made it. Returns {"data": [...], "next_cursor"}.',
     input: z.object({
       status: statuses(MONITOR_STATUSES, '["down"] or "down" to see what is failing now'),
+      sort: z.enum(MONITOR_SORTS).optional().describe('The order (default status: what needs a look first).'),
       monitor_type: z.enum(MONITOR_TYPES).optional().describe('Only monitors of this type.'),
       paused: z.boolean().optional().describe('true: only paused monitors; false: only running ones.'),
       search: z.string().optional().describe('Only monitors whose name or target contains this text.'),
+      tag: z.string().optional().describe('Only monitors carrying this tag (key or key:value).'),
+      group_id: z.string().optional().describe('Only monitors of this group.'),
+      region: z.string().optional().describe('Only monitors checked from this region.'),
       ...page,
     }),
     annotations: READ,
-    run: (api, { paused, ...a }) =>
+    run: (api, { paused, search, ...a }) =>
       ok(
         api.client.GET('/monitors', {
           params: {
-            query: { ...a, status: words(a.status), paused: paused === undefined ? undefined : `${paused}` },
+            query: {
+              ...a,
+              q: search,
+              status: words(a.status),
+              paused: paused === undefined ? undefined : `${paused}`,
+            },
           },
+        }),
+      ),
+  }),
+  tool({
+    name: 'count_monitors',
+    title: 'Count monitors by status',
+    description:
+      'How many monitors are up, down, pending, paused and in maintenance, and in all ({"up","down","pending","paused","maintenance","total"}), with the same filters as list_monitors: the quickest overview of a large workspace.',
+    input: z.object({
+      status: statuses(MONITOR_STATUSES, 'only these statuses are counted'),
+      monitor_type: z.enum(MONITOR_TYPES).optional().describe('Only monitors of this type.'),
+      search: z.string().optional().describe('Only monitors whose name or target contains this text.'),
+      tag: z.string().optional().describe('Only monitors carrying this tag (key or key:value).'),
+      group_id: z.string().optional().describe('Only monitors of this group.'),
+      region: z.string().optional().describe('Only monitors checked from this region.'),
+    }),
+    annotations: READ,
+    run: (api, { search, ...a }) =>
+      ok(
+        api.client.GET('/monitors/counts', {
+          params: { query: { ...a, q: search, status: words(a.status) } },
         }),
       ),
   }),

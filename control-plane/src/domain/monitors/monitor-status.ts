@@ -15,7 +15,13 @@ export const MONITOR_STATUSES = ['up', 'down', 'paused', 'pending', 'maintenance
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 
 /** The order of the list sorted by status (the default): what needs a look first. */
-export const STATUS_ORDER = ['down', 'pending', 'maintenance', 'paused', 'up'] as const satisfies readonly MonitorStatus[];
+export const STATUS_ORDER = [
+  'down',
+  'pending',
+  'maintenance',
+  'paused',
+  'up',
+] as const satisfies readonly MonitorStatus[];
 
 /** The list's orders (`sort`). */
 export const MONITOR_SORTS = ['status', 'name', 'last_change', 'response_time'] as const;

@@ -1,6 +1,6 @@
+import type { AlertKey, AlertStore } from '../alerts/alert-store.js';
 import { coverNow } from '../maintenance/cover.js';
 import type { MaintenanceWindowStore } from '../maintenance/maintenance-store.js';
-import type { AlertKey, AlertStore } from '../alerts/alert-store.js';
 import type { MonitorStatusStore } from '../monitors/monitor-status.js';
 import { newIncident } from './incidents.js';
 import type { StatusPageStore } from './status-page-store.js';

@@ -1,9 +1,9 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import type { PolicyLookup } from '../../domain/lookups.js';
-import { checkNow } from '../../domain/monitors/monitor-runs.js';
 import { coverNow } from '../../domain/maintenance/cover.js';
 import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
+import { checkNow } from '../../domain/monitors/monitor-runs.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
 import {
   MONITOR_SORTS,
@@ -92,7 +92,13 @@ export const monitorRoutes = ({
   store,
   clock,
   config,
-}: RouteDeps<MonitorStore & MonitorStatusStore & PolicyLookup & TenancyStore & Pick<MaintenanceWindowStore, 'listLiveMaintenanceWindows'>>) => {
+}: RouteDeps<
+  MonitorStore &
+    MonitorStatusStore &
+    PolicyLookup &
+    TenancyStore &
+    Pick<MaintenanceWindowStore, 'listLiveMaintenanceWindows'>
+>) => {
   const context = (auth: Authed) => ({
     workspace: auth.workspace,
     plan: config.plans[auth.workspace.plan] ?? { max_monitors: 0, min_interval_seconds: 86400 },
@@ -109,7 +115,12 @@ export const monitorRoutes = ({
   /** The statuses and checks of these monitors now, under the workspace's maintenance cover. */
   const statuses = async (auth: Authed, ids: string[]) => {
     const now = clock.now();
-    return store.getMonitorStatuses(auth.workspace.id, ids, now, await coverNow(store, auth.workspace.id, now));
+    return store.getMonitorStatuses(
+      auth.workspace.id,
+      ids,
+      now,
+      await coverNow(store, auth.workspace.id, now),
+    );
   };
   /** A monitor as the API shows it, with its status and checks now (a bounded number of store reads). */
   const shown = async (auth: Authed, m: Monitor) => {
@@ -195,7 +206,7 @@ export const monitorRoutes = ({
       tag: 'Monitors',
       response: page(monitorResponse),
       summary:
-        'List monitors, by default by status (down, pending, maintenance, paused, up; then by name), each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). `sort`: `status` (default), `name` (case-insensitive), `last_change` (the newest change of verdict or pause first), `response_time` (the newest successful check\'s response time as of the hourly buckets, up to 5 minutes behind; slowest first, monitors without one last). Paging follows the sort: a cursor works only with the sort that made it (422 otherwise). Filters: `status=down` or several at once (`status=up,pending`), `q` (a case-insensitive part of the name or the target), `tag`, `group_id`, `monitor_type`, `region`; `GET /monitors/counts` counts by status with the same filters.',
+        "List monitors, by default by status (down, pending, maintenance, paused, up; then by name), each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). `sort`: `status` (default), `name` (case-insensitive), `last_change` (the newest change of verdict or pause first), `response_time` (the newest successful check's response time as of the hourly buckets, up to 5 minutes behind; slowest first, monitors without one last). Paging follows the sort: a cursor works only with the sort that made it (422 otherwise). Filters: `status=down` or several at once (`status=up,pending`), `q` (a case-insensitive part of the name or the target), `tag`, `group_id`, `monitor_type`, `region`; `GET /monitors/counts` counts by status with the same filters.",
       query: z.strictObject({
         ...pageQuery,
         sort: z.enum(MONITOR_SORTS).default('status').describe('The order (default `status`).'),
@@ -220,9 +231,10 @@ export const monitorRoutes = ({
       path: '/monitors/counts',
       tag: 'Monitors',
       response: z.strictObject(
-        Object.fromEntries(
-          [...MONITOR_STATUSES, 'total'].map((s) => [s, z.number().int()]),
-        ) as Record<MonitorStatus | 'total', z.ZodNumber>,
+        Object.fromEntries([...MONITOR_STATUSES, 'total'].map((s) => [s, z.number().int()])) as Record<
+          MonitorStatus | 'total',
+          z.ZodNumber
+        >,
       ),
       summary:
         'How many monitors have each status (`up`, `down`, `pending`, `paused`, `maintenance`) and in all (`total`), with the filters of `GET /monitors` (a status filter leaves the other statuses at 0).',

@@ -10,12 +10,12 @@ import { mongoMailSettings } from './mail-settings.js';
 import { memberIndexes, mongoMembers } from './members.js';
 import { mongoMonitorStatus } from './monitor-status.js';
 import {
+  backfillListOrder,
   backfillRetryIntervals,
   mongoMonitors,
   monitorIndexes,
   seedFeedCounter,
   seedMonitorCounts,
-  backfillListOrder,
 } from './monitors.js';
 import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';

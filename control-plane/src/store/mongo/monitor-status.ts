@@ -1,9 +1,7 @@
 import type { Document } from 'mongodb';
+import { isCovered } from '../../domain/maintenance/cover.js';
 import {
   type MonitorCounts,
-  type MonitorFilter,
-  type MonitorSort,
-  type MonitorStatus,
   type MonitorStatusInfo,
   type MonitorStatusStore,
   type MonitorVerdict,
@@ -14,10 +12,9 @@ import {
   statusOf,
 } from '../../domain/monitors/monitor-status.js';
 import { dashboardWindows, percent } from '../../domain/results/uptime.js';
-import { isCovered } from '../../domain/maintenance/cover.js';
 import type { MaintenanceCover } from '../../domain/types.js';
-import { decodeMonitorCursor, encodeMonitorCursor, type MonitorCursor } from '../monitor-cursor.js';
-import { escapeRegex, fromDoc, type MongoContext } from './db.js';
+import { fromDoc, type MongoContext } from './db.js';
+import { coveredOf, filterOf, listMonitorDocs } from './monitor-list.js';
 
 /**
  * The checks summary, joined per monitor of a page (after its $limit, so only the page's monitors):
@@ -161,47 +158,6 @@ const withSummary = (d: Document, checks: boolean): Document => {
   return Object.assign({}, rest, checks ? summaryOf(d) : NO_CHECKS);
 };
 
-/** The filters but status (the list's and the counts'). */
-const filterOf = (workspaceId: string, f: MonitorFilter): Document => {
-  const and: Document[] = [{ workspace_id: workspaceId }];
-  if (f.monitor_type) and.push({ monitor_type: f.monitor_type });
-  if (f.paused !== undefined) and.push({ paused: f.paused });
-  if (f.search) {
-    const re = new RegExp(escapeRegex(f.search), 'i');
-    and.push({ $or: [{ display_name: re }, { url: re }] });
-  }
-  if (f.region) and.push({ check_locations: f.region });
-  if (f.group_id) and.push({ group_id: f.group_id });
-  if (f.tag) and.push({ tags: f.tag });
-  return { $and: and };
-};
-
-/** The monitors `cover` takes in (isCovered in domain/monitors/monitor-status.ts); null: none. */
-const coveredOf = (cover: MaintenanceCover): Document | null => {
-  if (cover.workspace) return {};
-  const any: Document[] = [];
-  if (cover.monitorIds.length) any.push({ _id: { $in: cover.monitorIds } });
-  if (cover.groupIds.length) any.push({ group_id: { $in: cover.groupIds } });
-  if (cover.tags.length) any.push({ tags: { $in: cover.tags } });
-  return any.length ? { $or: any } : null;
-};
-
-/** One status bucket (statusOf's precedence), or null when it is empty under `cover`. */
-const bucketOf = (status: MonitorStatus, cover: MaintenanceCover): Document | null => {
-  const covered = coveredOf(cover);
-  if (status === 'paused') return { paused: true };
-  if (status === 'maintenance') return covered ? { $and: [{ paused: false }, covered] } : null;
-  if (cover.workspace) return null;
-  const verdict = { paused: false, verdict: status };
-  return covered ? { $and: [verdict, { $nor: [covered] }] } : verdict;
-};
-
-/** The status filter as a match on the record (the union of the buckets). */
-const statusMatch = (statuses: MonitorStatus[], cover: MaintenanceCover): Document => {
-  const any = statuses.map((s) => bucketOf(s, cover)).filter((b): b is Document => b !== null);
-  return any.length ? { $or: any } : { _id: { $exists: false } };
-};
-
 /**
  * Monitor status in MongoDB. A page is one find per status bucket it reaches (each a range of the
  * index { workspace_id, paused, verdict, name_key, _id } in name order after the cursor; the cover
@@ -257,125 +213,9 @@ export const mongoMonitorStatus = ({ col }: MongoContext): MonitorStatusStore =>
     });
   };
 
-  const pageOf = (docs: Document[], limit: number, position: (d: Document) => MonitorCursor) => {
-    const more = docs.length > limit;
-    const data = more ? docs.slice(0, limit) : docs;
-    const last = data[data.length - 1];
-    return { data, next_cursor: more && last ? encodeMonitorCursor(position(last)) : null };
-  };
-
-  const list = async (
-    workspaceId: string,
-    q: Parameters<MonitorStatusStore['listMonitorsWithStatus']>[1] & { sort?: string },
-    cover: MaintenanceCover,
-  ) => {
-    const sort = (q.sort ?? 'status') as MonitorSort | 'created';
-    const cur = decodeMonitorCursor(q.cursor, sort);
-    const f = filterOf(workspaceId, q);
-    const want = q.limit + 1;
-    const statuses = q.status?.length ? q.status : null;
-    if (sort === 'status') {
-      const c = cur as Extract<MonitorCursor, { s: 'status' }> | null;
-      const docs: Document[] = [];
-      const buckets: number[] = [];
-      for (let b = c?.b ?? 0; b < STATUS_ORDER.length && docs.length < want; b++) {
-        const status = STATUS_ORDER[b]!;
-        if (statuses && !statuses.includes(status)) continue;
-        const bucket = bucketOf(status, cover);
-        if (!bucket) continue;
-        const and = [f, bucket];
-        if (c && c.b === b)
-          and.push({ $or: [{ name_key: { $gt: c.k } }, { name_key: c.k, _id: { $gt: c.id } }] });
-        const got = await monitors
-          .find({ $and: and })
-          .sort({ name_key: 1, _id: 1 })
-          .limit(want - docs.length)
-          .toArray();
-        for (const d of got) {
-          docs.push(d);
-          buckets.push(b);
-        }
-      }
-      return pageOf(docs, q.limit, (d) => ({
-        s: 'status',
-        b: buckets[docs.indexOf(d)]!,
-        k: d.name_key as string,
-        id: d._id as string,
-      }));
-    }
-    const and = [f, ...(statuses ? [statusMatch(statuses, cover)] : [])];
-    if (sort === 'name') {
-      const c = cur as Extract<MonitorCursor, { s: 'name' }> | null;
-      if (c) and.push({ $or: [{ name_key: { $gt: c.k } }, { name_key: c.k, _id: { $gt: c.id } }] });
-      const docs = await monitors.find({ $and: and }).sort({ name_key: 1, _id: 1 }).limit(want).toArray();
-      return pageOf(docs, q.limit, (d) => ({ s: 'name', k: d.name_key as string, id: d._id as string }));
-    }
-    if (sort === 'last_change' || sort === 'created') {
-      const field = sort === 'created' ? 'created_at' : 'status_changed_at';
-      const c = cur as { t: number; id: string } | null;
-      if (c) {
-        const t = new Date(c.t);
-        and.push({ $or: [{ [field]: { $lt: t } }, { [field]: t, _id: { $lt: c.id } }] });
-      }
-      const docs = await monitors
-        .find({ $and: and })
-        .sort({ [field]: -1, _id: -1 })
-        .limit(want)
-        .toArray();
-      return pageOf(docs, q.limit, (d) => ({
-        s: sort,
-        t: (d[field] as Date).getTime(),
-        id: d._id as string,
-      }));
-    }
-    // response_time: slowest first, none last.
-    const c = cur as Extract<MonitorCursor, { s: 'response_time' }> | null;
-    const after: Document[] = c
-      ? c.r === null
-        ? [{ $match: { _rt: null, _id: { $gt: c.id } } }]
-        : [
-            {
-              $match: {
-                $or: [{ _rt: null }, { _rt: { $lt: c.r } }, { _rt: c.r, _id: { $gt: c.id } }],
-              },
-            },
-          ]
-      : [];
-    const docs = await monitors
-      .aggregate([
-        { $match: { $and: and } },
-        {
-          $lookup: {
-            from: 'uptime_rollups',
-            localField: '_id',
-            foreignField: 'monitor_id',
-            pipeline: [
-              { $match: { ok: { $gt: 0 } } },
-              { $sort: { hour: -1, last_ok_at: -1 } },
-              { $limit: 1 },
-              { $project: { _id: 0, ms: '$last_ok_ms' } },
-            ],
-            as: '_rt_bucket',
-          },
-        },
-        { $set: { _rt: { $ifNull: [{ $first: '$_rt_bucket.ms' }, null] } } },
-        { $unset: '_rt_bucket' },
-        ...after,
-        { $set: { _none: { $eq: ['$_rt', null] } } },
-        { $sort: { _none: 1, _rt: -1, _id: 1 } },
-        { $limit: want },
-      ])
-      .toArray();
-    return pageOf(docs, q.limit, (d) => ({
-      s: 'response_time',
-      r: (d._rt as number | null) ?? null,
-      id: d._id as string,
-    }));
-  };
-
   return {
     async listMonitorsWithStatus(workspaceId, q, at, cover) {
-      const { data, next_cursor } = await list(workspaceId, q, cover);
+      const { data, next_cursor } = await listMonitorDocs(monitors, workspaceId, q, cover);
       const shown = await complete(
         data.map(({ _rt, _none, ...d }) => d),
         cover,
@@ -388,7 +228,7 @@ export const mongoMonitorStatus = ({ col }: MongoContext): MonitorStatusStore =>
       const counts: MonitorCounts = { up: 0, down: 0, pending: 0, paused: 0, maintenance: 0, total: 0 };
       const f = filterOf(workspaceId, filter);
       const groups = await monitors
-        .aggregate<{ _id: { p: boolean; v: MonitorVerdict | null } ; n: number }>([
+        .aggregate<{ _id: { p: boolean; v: MonitorVerdict | null }; n: number }>([
           { $match: f },
           { $group: { _id: { p: '$paused', v: '$verdict' }, n: { $sum: 1 } } },
         ])
@@ -411,8 +251,7 @@ export const mongoMonitorStatus = ({ col }: MongoContext): MonitorStatusStore =>
           counts.maintenance += g.n;
         }
       }
-      if (filter.status?.length)
-        for (const s of STATUS_ORDER) if (!filter.status.includes(s)) counts[s] = 0;
+      if (filter.status?.length) for (const s of STATUS_ORDER) if (!filter.status.includes(s)) counts[s] = 0;
       counts.total = STATUS_ORDER.reduce((n, s) => n + counts[s], 0);
       return counts;
     },

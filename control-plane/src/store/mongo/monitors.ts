@@ -1,10 +1,10 @@
 import type { ClientSession, Document } from 'mongodb';
+import { nameKey, STATUS_OF_VERDICT } from '../../domain/monitors/monitor-status.js';
 import {
   assertMonitorLevel,
   type MonitorQuery,
   type MonitorStore,
 } from '../../domain/monitors/monitor-store.js';
-import { nameKey, STATUS_OF_VERDICT } from '../../domain/monitors/monitor-status.js';
 import { DEFAULT_RETRY_INTERVAL_SECONDS } from '../../domain/monitors/monitors.js';
 import type { Monitor, MonitorChange, MonitorLocationState } from '../../domain/types.js';
 import {

@@ -1,10 +1,10 @@
-import { NO_COVER } from '../../domain/maintenance/cover.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
 import { countingStep, result } from '../../../../test/contract/fixtures.js';
+import { NO_COVER } from '../../domain/maintenance/cover.js';
 import type { MonitorLocationState } from '../../domain/types.js';
 import { allPages } from '../cursor.js';
 import { sqliteContext } from './db.js';

@@ -43,7 +43,10 @@ export const filterSql = (workspaceId: string, f: MonitorFilter): Sql[] => {
   if (f.paused !== undefined) w.push({ sql: 'm.paused = ?', params: [f.paused ? 1 : 0] });
   if (f.search) {
     const s = f.search.toLowerCase();
-    w.push({ sql: '(instr(fold_case(m.display_name), ?) > 0 OR instr(fold_case(m.url), ?) > 0)', params: [s, s] });
+    w.push({
+      sql: '(instr(fold_case(m.display_name), ?) > 0 OR instr(fold_case(m.url), ?) > 0)',
+      params: [s, s],
+    });
   }
   if (f.region)
     w.push({
@@ -113,7 +116,11 @@ export interface ListedRows {
 export const listMonitorRows = (
   { st }: SqliteContext,
   workspaceId: string,
-  q: MonitorFilter & { sort?: MonitorSort | 'created' | undefined; cursor?: string | undefined; limit: number },
+  q: MonitorFilter & {
+    sort?: MonitorSort | 'created' | undefined;
+    cursor?: string | undefined;
+    limit: number;
+  },
   cover: MaintenanceCover,
 ): ListedRows => {
   const sort = q.sort ?? 'status';
@@ -135,9 +142,10 @@ export const listMonitorRows = (
       const where = [...filter, bucket];
       if (c && c.b === b) where.push({ sql: '(m.name_key, m.id) > (?, ?)', params: [c.k, c.id] });
       const w = and(where);
-      const got = st(
-        `SELECT m.* FROM monitors m WHERE ${w.sql} ORDER BY m.name_key, m.id LIMIT ?`,
-      ).all(...w.params, want - rows.length) as Row[];
+      const got = st(`SELECT m.* FROM monitors m WHERE ${w.sql} ORDER BY m.name_key, m.id LIMIT ?`).all(
+        ...w.params,
+        want - rows.length,
+      ) as Row[];
       for (const r of got) {
         rows.push(r);
         bucketOf.push(b);
@@ -232,9 +240,9 @@ export const countMonitorRows = (
   const covered = coveredSql(workspaceId, cover);
   if (!cover.workspace && !isNothing(covered)) {
     const w = and([...filterSql(workspaceId, f), { sql: 'm.paused = 0', params: [] }, covered]);
-    const moved = st(
-      `SELECT m.verdict, count(*) AS n FROM monitors m WHERE ${w.sql} GROUP BY m.verdict`,
-    ).all(...w.params) as { verdict: 'up' | 'down' | 'pending'; n: number }[];
+    const moved = st(`SELECT m.verdict, count(*) AS n FROM monitors m WHERE ${w.sql} GROUP BY m.verdict`).all(
+      ...w.params,
+    ) as { verdict: 'up' | 'down' | 'pending'; n: number }[];
     for (const g of moved) {
       counts[g.verdict] -= g.n;
       counts.maintenance += g.n;

@@ -1,3 +1,4 @@
+import { isCovered } from '../../domain/maintenance/cover.js';
 import {
   type MonitorChecksSummary,
   type MonitorStatusInfo,
@@ -9,11 +10,11 @@ import {
   statusOf,
 } from '../../domain/monitors/monitor-status.js';
 import { dashboardWindows, percent } from '../../domain/results/uptime.js';
-import { isCovered } from '../../domain/maintenance/cover.js';
 import type { MaintenanceCover, Monitor } from '../../domain/types.js';
 
 /** A monitor with the group and tags a cover may name (where the record has them). */
 type MonitorWithScope = Monitor & { group_id?: string | null; tags?: string[] };
+
 import type { SqliteContext } from './db.js';
 import { countMonitorRows, listMonitorRows } from './monitor-list.js';
 import { WAITING_CTE, waitingAfter } from './rollups.js';

@@ -1,5 +1,5 @@
-import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import { nameKey, STATUS_OF_VERDICT } from '../../domain/monitors/monitor-status.js';
+import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import { assertMonitorLevel } from '../../domain/monitors/monitor-store.js';
 import type { Monitor, MonitorChange } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
