@@ -9,7 +9,7 @@
  * - `response_time`: the newest successful check's response time as the hourly buckets hold it (the
  *   results still waiting for their fold, ≤ 5 min, are not counted), one probe of uptime_rollups per
  *   monitor that matches the filters, then a sort: a cost that grows with the workspace
- *   (docs/benchmarks.md, "Dashboard").
+ *   (docs/benchmarks.md, "Monitor list at 100,000 monitors").
  * - counts: one GROUP BY over monitors_status_order, and one over the covered monitors when a
  *   window covers part of the workspace.
  */
@@ -36,9 +36,12 @@ const and = (parts: Sql[]): Sql => ({
   params: parts.flatMap((p) => p.params),
 });
 
-/** The filters but status, on `m`. Tag and group need the columns of groups and tags. */
-export const filterSql = (workspaceId: string, f: MonitorFilter): Sql[] => {
-  const w: Sql[] = [{ sql: 'm.workspace_id = ?', params: [workspaceId] }];
+/**
+ * The filters but status, on `m`. Tag and group need the columns of groups and tags. `byRowids`: the
+ * query is driven by a rowid list (a partial cover), so the workspace's indexes are kept out (`+`).
+ */
+export const filterSql = (workspaceId: string, f: MonitorFilter, byRowids = false): Sql[] => {
+  const w: Sql[] = [{ sql: `${byRowids ? '+' : ''}m.workspace_id = ?`, params: [workspaceId] }];
   if (f.monitor_type) w.push({ sql: 'm.monitor_type = ?', params: [f.monitor_type] });
   if (f.paused !== undefined) w.push({ sql: 'm.paused = ?', params: [f.paused ? 1 : 0] });
   if (f.search) {
@@ -85,11 +88,45 @@ export const coveredSql = (workspaceId: string, cover: MaintenanceCover): Sql =>
 
 const isNothing = (s: Sql) => s.sql === '0';
 
+/**
+ * The rowids of the monitors a partial cover names, for the maintenance bucket: found from the cover's
+ * side (by primary key, by group, by tag), never by walking the workspace to test each monitor.
+ */
+const coveredRowidsSql = (workspaceId: string, cover: MaintenanceCover): Sql => {
+  const parts: Sql[] = [];
+  if (cover.monitorIds.length)
+    parts.push({
+      sql: 'SELECT c.rowid FROM monitors c WHERE c.id IN (SELECT value FROM json_each(?))',
+      params: [JSON.stringify(cover.monitorIds)],
+    });
+  if (cover.groupIds.length)
+    parts.push({
+      sql: 'SELECT c.rowid FROM monitors c WHERE c.workspace_id = ? AND c.group_id IN (SELECT value FROM json_each(?))',
+      params: [workspaceId, JSON.stringify(cover.groupIds)],
+    });
+  if (cover.tags.length)
+    parts.push({
+      sql: `SELECT c.rowid FROM monitor_tags t JOIN monitors c ON c.id = t.monitor_id
+              WHERE t.workspace_id = ? AND t.tag IN (SELECT value FROM json_each(?))`,
+      params: [workspaceId, JSON.stringify(cover.tags)],
+    });
+  return { sql: parts.map((p) => p.sql).join(' UNION '), params: parts.flatMap((p) => p.params) };
+};
+
 /** The rows of one status bucket (statusOf's precedence: paused, then maintenance, then the verdict). */
-const bucketSql = (status: MonitorStatus, covered: Sql): Sql | null => {
+const bucketSql = (
+  status: MonitorStatus,
+  workspaceId: string,
+  cover: MaintenanceCover,
+  covered: Sql,
+): Sql | null => {
   if (status === 'paused') return { sql: 'm.paused = 1', params: [] };
-  if (status === 'maintenance')
-    return isNothing(covered) ? null : { sql: `m.paused = 0 AND ${covered.sql}`, params: covered.params };
+  if (status === 'maintenance') {
+    if (isNothing(covered)) return null;
+    if (cover.workspace) return { sql: 'm.paused = 0', params: [] };
+    const rowids = coveredRowidsSql(workspaceId, cover);
+    return { sql: `+m.paused = 0 AND m.rowid IN (${rowids.sql})`, params: rowids.params };
+  }
   if (covered.sql === '1') return null;
   const verdict = { sql: 'm.paused = 0 AND m.verdict = ?', params: [status] };
   return isNothing(covered) ? verdict : and([verdict, { sql: `NOT ${covered.sql}`, params: covered.params }]);
@@ -137,12 +174,15 @@ export const listMonitorRows = (
     for (let b = c?.b ?? 0; b < STATUS_ORDER.length && rows.length < want; b++) {
       const status = STATUS_ORDER[b]!;
       if (statuses && !statuses.has(status)) continue;
-      const bucket = bucketSql(status, covered);
+      const bucket = bucketSql(status, workspaceId, cover, covered);
       if (!bucket) continue;
-      const where = [...filter, bucket];
+      // A partial cover's maintenance bucket is found from the cover's side, then sorted (few rows).
+      const byRowids = status === 'maintenance' && !cover.workspace;
+      const where = [...(byRowids ? filterSql(workspaceId, q, true) : filter), bucket];
       if (c && c.b === b) where.push({ sql: '(m.name_key, m.id) > (?, ?)', params: [c.k, c.id] });
       const w = and(where);
-      const got = st(`SELECT m.* FROM monitors m WHERE ${w.sql} ORDER BY m.name_key, m.id LIMIT ?`).all(
+      const order = byRowids ? '+m.name_key, +m.id' : 'm.name_key, m.id';
+      const got = st(`SELECT m.* FROM monitors m WHERE ${w.sql} ORDER BY ${order} LIMIT ?`).all(
         ...w.params,
         want - rows.length,
       ) as Row[];
@@ -239,7 +279,11 @@ export const countMonitorRows = (
   }
   const covered = coveredSql(workspaceId, cover);
   if (!cover.workspace && !isNothing(covered)) {
-    const w = and([...filterSql(workspaceId, f), { sql: 'm.paused = 0', params: [] }, covered]);
+    const rowids = coveredRowidsSql(workspaceId, cover);
+    const w = and([
+      ...filterSql(workspaceId, f, true),
+      { sql: `+m.paused = 0 AND m.rowid IN (${rowids.sql})`, params: rowids.params },
+    ]);
     const moved = st(`SELECT m.verdict, count(*) AS n FROM monitors m WHERE ${w.sql} GROUP BY m.verdict`).all(
       ...w.params,
     ) as { verdict: 'up' | 'down' | 'pending'; n: number }[];

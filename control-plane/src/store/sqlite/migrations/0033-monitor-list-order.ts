@@ -16,5 +16,7 @@ export default [
        FROM monitor_states s WHERE s.monitor_id = monitors.id AND s.location = '*'), 0))`,
   'CREATE INDEX monitors_status_order ON monitors (workspace_id, paused, verdict, name_key, id)',
   'CREATE INDEX monitors_name_order ON monitors (workspace_id, name_key, id)',
+  // The paused bucket, and every monitor not paused when a window covers the whole workspace.
+  'CREATE INDEX monitors_pause_order ON monitors (workspace_id, paused, name_key, id)',
   'CREATE INDEX monitors_change_order ON monitors (workspace_id, status_changed_at, id)',
 ];
