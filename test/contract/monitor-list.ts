@@ -276,9 +276,21 @@ export const monitorListContract = (name: string, open: () => Promise<Store>) =>
       // A pause is a change of status.
       const paused = { ...renamed, paused: true, version: renamed.version + 1, updated_at: at(80) };
       expect(await store.updateMonitor(paused, renamed.version)).toBe('updated');
-      await add('later', { created_at: at(75), updated_at: at(75) });
+      const later = await add('later', { created_at: at(75), updated_at: at(75) });
       expect((await one()).display_name).toBe('Zed');
       expect(STATUS_ORDER).toContain((await one()).status);
+      // The counts follow a pause, an insert and a delete (with a filter and without one).
+      for (const f of [{}, { search: 'e' }])
+        expect(await store.countMonitorsByStatus(ws, f, NO_COVER)).toEqual({
+          up: 0,
+          down: 0,
+          pending: 1,
+          paused: 1,
+          maintenance: 0,
+          total: 2,
+        });
+      expect(await store.deleteMonitor(ws, later.id)).toBe(true);
+      expect(await store.countMonitorsByStatus(ws, {}, NO_COVER)).toMatchObject({ pending: 0, total: 1 });
     });
   });
 };

@@ -10,8 +10,9 @@
  *   results still waiting for their fold, ≤ 5 min, are not counted), one probe of uptime_rollups per
  *   monitor that matches the filters, then a sort: a cost that grows with the workspace
  *   (docs/benchmarks.md, "Monitor list at 100,000 monitors").
- * - counts: one GROUP BY over monitors_status_order, and one over the covered monitors when a
- *   window covers part of the workspace.
+ * - counts: without a filter, the workspace's counters per (paused, verdict) (monitor_status_counts,
+ *   kept by triggers); with one, a GROUP BY over monitors_status_order; then the covered monitors by
+ *   rowid when a window covers part of the workspace.
  */
 import type {
   MonitorCounts,
@@ -269,9 +270,15 @@ export const countMonitorRows = (
 ): MonitorCounts => {
   const counts: MonitorCounts = { up: 0, down: 0, pending: 0, paused: 0, maintenance: 0, total: 0 };
   const filter = and(filterSql(workspaceId, f));
-  const groups = st(
-    `SELECT m.paused, m.verdict, count(*) AS n FROM monitors m WHERE ${filter.sql} GROUP BY m.paused, m.verdict`,
-  ).all(...filter.params) as { paused: number; verdict: 'up' | 'down' | 'pending'; n: number }[];
+  // Without a filter (but status), the workspace's counters (migration 33) say it in a few rows.
+  const whole = filterSql(workspaceId, f).length === 1;
+  const groups = (
+    whole
+      ? st('SELECT paused, verdict, n FROM monitor_status_counts WHERE workspace_id = ?').all(workspaceId)
+      : st(
+          `SELECT m.paused, m.verdict, count(*) AS n FROM monitors m WHERE ${filter.sql} GROUP BY m.paused, m.verdict`,
+        ).all(...filter.params)
+  ) as { paused: number; verdict: 'up' | 'down' | 'pending'; n: number }[];
   for (const g of groups) {
     if (g.paused) counts.paused += g.n;
     else if (cover.workspace) counts.maintenance += g.n;
