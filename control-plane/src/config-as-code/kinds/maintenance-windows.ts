@@ -7,7 +7,8 @@ import { allPages, type Item, type Live, type ResourceKind } from '../kind.js';
  * `scope` names the monitor (its display_name), heartbeat or group a window covers (the API's
  * scope_id); a tag scope's `scope` is the tag itself.
  */
-const scopeKind = (type: unknown) => (type === 'monitor' ? 'monitors' : type === 'group' ? 'groups' : 'heartbeats');
+const scopeKind = (type: unknown) =>
+  type === 'monitor' ? 'monitors' : type === 'group' ? 'groups' : 'heartbeats';
 const byName = (type: unknown) => type !== 'tag';
 
 export const maintenanceWindows: ResourceKind = {
@@ -46,7 +47,9 @@ export const maintenanceWindows: ResourceKind = {
   toBody(item, names) {
     const { scope, ...body } = item;
     if (typeof scope === 'string')
-      body.scope_id = byName(item.scope_type) ? (names.idOf(scopeKind(item.scope_type), scope) ?? scope) : scope;
+      body.scope_id = byName(item.scope_type)
+        ? (names.idOf(scopeKind(item.scope_type), scope) ?? scope)
+        : scope;
     return body;
   },
   create: async (a, body) =>
