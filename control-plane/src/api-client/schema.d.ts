@@ -2390,6 +2390,18 @@ export type components = {
             }[];
             custom_domain_status: ("pending" | "verified" | "failed") | null;
             id: string;
+            maintenances: {
+                component_ids: string[];
+                /** Format: date-time */
+                ends_at: string;
+                id: string;
+                name: string;
+                recurrence: string | null;
+                /** Format: date-time */
+                starts_at: string;
+                /** @enum {string} */
+                status: "scheduled" | "in_progress";
+            }[];
             name: string;
             public_url: string;
             slug: string;
