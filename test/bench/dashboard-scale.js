@@ -11,7 +11,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { newId } from '@lookout/shared';
 import { createNamedKey } from '../../control-plane/dist/domain/access/api-keys.js';
-import { machine, writeSection } from './report.js';
+import { machine, onePerLine, writeSection } from './report.js';
 import { benchMonitor, benchStore, linux, spawnPinned, waitLine } from './support.js';
 
 const MONITORS = Number(process.env.BENCH_SCALE_MONITORS ?? 100_000);
@@ -213,7 +213,7 @@ export const runScale = async () => {
   const ratio = (a, b) => (a / b).toFixed(2);
   writeSection(
     'dashboard-scale',
-    `### Monitor list at 100,000 monitors (\`npm run bench -- dashboard\`)
+    onePerLine(`### Monitor list at 100,000 monitors (\`npm run bench -- dashboard\`)
 
 Run ${new Date().toISOString().slice(0, 10)} on ${machine()}.
 Method: ${MONITORS.toLocaleString('en')} monitors in one workspace on one SQLite file (built in ${setupS.toFixed(0)} s, ${fileMiB.toFixed(0)} MiB),
@@ -237,6 +237,6 @@ ${rows}
 Ratio to the creation-order baseline: p50 ${ratio(s.status.p50, s.created.p50)} ×, p99 ${ratio(s.status.p99, s.created.p99)} ×.
 Design target: a page by status at p99 ≤ 100 ms, the counts too. \`response_time\` probes each monitor's
 newest hourly bucket and sorts: its cost grows with the workspace (docs/decisions.md, "The monitor list's
-orders").`,
+orders").`),
   );
 };

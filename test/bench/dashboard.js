@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createNamedKey } from '../../control-plane/dist/domain/access/api-keys.js';
 import { runScale } from './dashboard-scale.js';
-import { machine, writeSection } from './report.js';
+import { machine, onePerLine, writeSection } from './report.js';
 import { countingStep } from './store-step.js';
 import { benchStore, insertMonitors, linux, spawnPinned, waitLine } from './support.js';
 
@@ -219,7 +219,7 @@ const runHistory = async () => {
   const perRegionDay = (24 * 60) / EVERY_MIN;
   writeSection(
     'dashboard',
-    `### Monitor list for the dashboard (\`npm run bench -- dashboard\`)
+    onePerLine(`### Monitor list for the dashboard (\`npm run bench -- dashboard\`)
 
 Run ${new Date().toISOString().slice(0, 10)} on ${machine()}.
 Method: ${MONITORS.toLocaleString('en')} monitors in two regions on one SQLite file, with ${DAYS} days of results
@@ -250,6 +250,6 @@ and the hourly buckets around them (~30 + ≤ 47), whatever the interval. The re
 B-tree by a level. A 1-minute interval for 30 days (86 M results here) would take hours to build and
 tens of GB, and change neither read. What the summary adds per page is the uptime buckets (~8 ms) and
 the 3,000 recent checks (~4 ms read as arrays, twice that as row objects; their SQL alone ~1 ms), and
-four times the JSON (the pinned shape: ISO time, ok, location, response time).`,
+four times the JSON (the pinned shape: ISO time, ok, location, response time).`),
   );
 };

@@ -119,7 +119,7 @@ export interface MonitorFilter {
   status?: MonitorStatus[] | undefined;
   /** Only monitors carrying this tag (`key` or `key:value`). */
   tag?: string | undefined;
-  /** Only monitors of this group. */
+  /** Only monitors of this group; `none`: those in no group. */
   group_id?: string | undefined;
   /** Only monitors checked from this region. */
   region?: string | undefined;

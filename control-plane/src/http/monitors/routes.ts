@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { PolicyLookup } from '../../domain/lookups.js';
 import { coverNow } from '../../domain/maintenance/cover.js';
 import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
+import type { GroupStore } from '../../domain/monitors/group-store.js';
+import { labelFilters } from '../../domain/monitors/labels.js';
 import { checkNow } from '../../domain/monitors/monitor-runs.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
 import {
@@ -27,10 +29,10 @@ import {
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Monitor } from '../../domain/types.js';
 import { MONITOR_TYPES } from '../../domain/types.js';
-import { uuid } from '../../domain/validation.js';
 import { boolParam, pageQuery } from '../query.js';
 import { page } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
+import { bulkRoute } from './bulk.js';
 import { monitorJson, monitorResponse } from './responses.js';
 
 /**
@@ -53,14 +55,10 @@ const statusParam = z.preprocess(
     }),
 );
 
-/** A tag as monitors carry it: `key` or `key:value` (lower-case letters, digits, `-`, `_`). */
-const tagParam = z
-  .string()
-  .max(100)
-  .regex(/^[a-z0-9_-]+(:[a-z0-9_-]+)?$/, 'must be key or key:value (lower-case letters, digits, - and _)');
-
-/** The list's filters, as the list and its counts take them (every bad one named in one 422). */
-const filterQuery = (regions: readonly string[]) => ({
+/** The list's filters: GET /monitors takes them as its query, POST /monitors/bulk as its `filter`. */
+const listFilters = {
+  monitor_type: z.enum(MONITOR_TYPES).optional(),
+  paused: boolParam.optional(),
   q: z.string().min(1).max(200).optional().describe('A case-insensitive part of the name or the target.'),
   search: z
     .string()
@@ -69,13 +67,15 @@ const filterQuery = (regions: readonly string[]) => ({
     .optional()
     .describe('The older name of `q` (`q` wins when both are given).'),
   status: statusParam.optional(),
-  monitor_type: z.enum(MONITOR_TYPES).optional(),
-  paused: boolParam.optional(),
-  tag: tagParam.optional().describe('Only monitors carrying this tag.'),
-  group_id: uuid()
-    .transform((s) => s.toLowerCase())
-    .optional()
-    .describe('Only monitors of this group.'),
+  ...labelFilters,
+};
+/** The list's filters as one query for the store (`q` is the store's `search`). */
+const listFilter = z
+  .strictObject(listFilters)
+  .transform(({ q, search, ...rest }) => ({ ...rest, search: q ?? search }));
+
+/** The region filter: one of the deployment's regions. */
+const regionFilter = (regions: readonly string[]) => ({
   region: z
     .string()
     .max(100)
@@ -97,6 +97,7 @@ export const monitorRoutes = ({
     MonitorStatusStore &
     PolicyLookup &
     TenancyStore &
+    GroupStore &
     Pick<MaintenanceWindowStore, 'listLiveMaintenanceWindows'>
 >) => {
   const context = (auth: Authed) => ({
@@ -200,17 +201,19 @@ export const monitorRoutes = ({
         return { count, warnings: notices };
       },
     }),
+    bulkRoute({ context: (auth) => ({ ...context(auth), store }), filter: listFilter }),
     route({
       method: 'get',
       path: '/monitors',
       tag: 'Monitors',
       response: page(monitorResponse),
       summary:
-        "List monitors, by default by status (down, pending, maintenance, paused, up; then by name), each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). `sort`: `status` (default), `name` (case-insensitive), `last_change` (the newest change of verdict or pause first), `response_time` (the newest successful check's response time as of the hourly buckets, up to 5 minutes behind; slowest first, monitors without one last). Paging follows the sort: a cursor works only with the sort that made it (422 otherwise). Filters: `status=down` or several at once (`status=up,pending`), `q` (a case-insensitive part of the name or the target), `tag`, `group_id`, `monitor_type`, `region`; `GET /monitors/counts` counts by status with the same filters.",
+        "List monitors, by default by status (down, pending, maintenance, paused, up; then by name), each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). `sort`: `status` (default), `name` (case-insensitive), `last_change` (the newest change of verdict or pause first), `response_time` (the newest successful check's response time as of the hourly buckets, up to 5 minutes behind; slowest first, monitors without one last). Paging follows the sort: a cursor works only with the sort that made it (422 otherwise). Filters: `status=down` or several at once (`status=up,pending`), `q` (a case-insensitive part of the name or the target), `tag` (one whole tag), `group_id` (`none`: in no group), `monitor_type`, `region`; `GET /monitors/counts` counts by status with the same filters.",
       query: z.strictObject({
         ...pageQuery,
         sort: z.enum(MONITOR_SORTS).default('status').describe('The order (default `status`).'),
-        ...filterQuery(config.regions),
+        ...listFilters,
+        ...regionFilter(config.regions),
       }),
       async handler({ auth, query: { q, ...query } }) {
         const now = clock.now();
@@ -238,13 +241,12 @@ export const monitorRoutes = ({
       ),
       summary:
         'How many monitors have each status (`up`, `down`, `pending`, `paused`, `maintenance`) and in all (`total`), with the filters of `GET /monitors` (a status filter leaves the other statuses at 0).',
-      query: z.strictObject(filterQuery(config.regions)),
+      query: z.strictObject({ ...listFilters, ...regionFilter(config.regions) }),
       async handler({ auth, query: { q, ...query } }) {
-        const now = clock.now();
         return store.countMonitorsByStatus(
           auth.workspace.id,
           { ...query, search: q ?? query.search },
-          await coverNow(store, auth.workspace.id, now),
+          await coverNow(store, auth.workspace.id, clock.now()),
         );
       },
     }),

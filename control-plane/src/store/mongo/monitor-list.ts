@@ -10,10 +10,11 @@ import type {
   MonitorStatus,
   MonitorStatusStore,
 } from '../../domain/monitors/monitor-status.js';
-import { STATUS_ORDER } from '../../domain/monitors/monitor-status.js';
-import type { MaintenanceCover } from '../../domain/types.js';
+import { nameKey, STATUS_OF_VERDICT, STATUS_ORDER } from '../../domain/monitors/monitor-status.js';
+import type { MaintenanceCover, MonitorLocationState } from '../../domain/types.js';
 import { decodeMonitorCursor, encodeMonitorCursor, type MonitorCursor } from '../monitor-cursor.js';
-import { type Doc, escapeRegex } from './db.js';
+import { type Collections, type Doc, escapeRegex } from './db.js';
+import { stateId } from './monitors.js';
 
 /** The filters but status (the list's and the counts'). */
 export const filterOf = (workspaceId: string, f: MonitorFilter): Document => {
@@ -25,7 +26,8 @@ export const filterOf = (workspaceId: string, f: MonitorFilter): Document => {
     and.push({ $or: [{ display_name: re }, { url: re }] });
   }
   if (f.region) and.push({ check_locations: f.region });
-  if (f.group_id) and.push({ group_id: f.group_id });
+  if (f.group_id === 'none') and.push({ group_id: null });
+  else if (f.group_id) and.push({ group_id: f.group_id });
   if (f.tag) and.push({ tags: f.tag });
   return { $and: and };
 };
@@ -171,4 +173,43 @@ export const listMonitorDocs = async (
     r: (d._rt as number | null) ?? null,
     id: d._id as string,
   }));
+};
+
+/**
+ * Monitors stored before the list's order get what it sorts on, once: the folded name, the verdict of
+ * their '*' state and their last change (store/mongo/monitor-status.ts), in batches.
+ */
+export const backfillListOrder = async (col: Collections) => {
+  for (;;) {
+    const docs = await col.monitors
+      .find({ name_key: { $exists: false } }, { projection: { display_name: 1, updated_at: 1 } })
+      .limit(1000)
+      .toArray();
+    if (docs.length === 0) return;
+    const states = new Map(
+      (
+        await col.monitorStates
+          .find({ _id: { $in: docs.map((d) => stateId(d._id, '*')) } } as unknown as Doc)
+          .toArray()
+      ).map((s) => [s.monitor_id as string, s]),
+    );
+    await col.monitors.bulkWrite(
+      docs.map((d) => {
+        const star = states.get(d._id);
+        return {
+          updateOne: {
+            filter: { _id: d._id, name_key: { $exists: false } },
+            update: {
+              $set: {
+                name_key: nameKey(String(d.display_name)),
+                verdict: star ? STATUS_OF_VERDICT[star.status as MonitorLocationState['status']] : 'pending',
+                status_changed_at: (star?.last_result_at as Date | null) ?? d.updated_at ?? new Date(0),
+              },
+            },
+          },
+        };
+      }),
+      { ordered: false },
+    );
+  }
 };

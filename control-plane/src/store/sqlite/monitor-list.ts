@@ -57,7 +57,8 @@ export const filterSql = (workspaceId: string, f: MonitorFilter, byRowids = fals
       sql: 'EXISTS (SELECT 1 FROM json_each(m.check_locations) WHERE value = ?)',
       params: [f.region],
     });
-  if (f.group_id) w.push({ sql: 'm.group_id = ?', params: [f.group_id] });
+  if (f.group_id === 'none') w.push({ sql: 'm.group_id IS NULL', params: [] });
+  else if (f.group_id) w.push({ sql: 'm.group_id = ?', params: [f.group_id] });
   if (f.tag)
     w.push({
       sql: 'm.id IN (SELECT t.monitor_id FROM monitor_tags t WHERE t.workspace_id = ? AND t.tag = ?)',
@@ -270,7 +271,7 @@ export const countMonitorRows = (
 ): MonitorCounts => {
   const counts: MonitorCounts = { up: 0, down: 0, pending: 0, paused: 0, maintenance: 0, total: 0 };
   const filter = and(filterSql(workspaceId, f));
-  // Without a filter (but status), the workspace's counters (migration 33) say it in a few rows.
+  // Without a filter (but status), the workspace's counters (migration 34) say it in a few rows.
   const whole = filterSql(workspaceId, f).length === 1;
   const groups = (
     whole

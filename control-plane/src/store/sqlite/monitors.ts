@@ -4,9 +4,20 @@ import { assertMonitorLevel } from '../../domain/monitors/monitor-store.js';
 import type { Monitor, MonitorChange } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
 import type { MonitorLevels } from './monitor-levels.js';
-import { insertSql, monitorStates, monitors, toRow, updateSql } from './tables.js';
+import { type ColumnKind, insertSql, monitorStates, monitors, toRow, updateSql } from './tables.js';
 
 type Row = Record<string, unknown>;
+
+/** One record field as its column stores it (as toRow converts a whole record). */
+const columnValue = (kind: ColumnKind, v: unknown) => {
+  if (v == null) return null;
+  if (kind === 'date') return (v as Date).getTime();
+  if (kind === 'bool') return v ? 1 : 0;
+  return kind === 'json' ? JSON.stringify(v) : v;
+};
+
+/** Thrown inside a bulk transaction when one record is not as expected: rolls the whole step back. */
+const BULK_MISS = new Error('bulk step: a monitor changed meanwhile');
 
 /**
  * Monitors, the monitor feed and the location states in SQLite. Every change to a monitor appends to
@@ -46,6 +57,15 @@ export const sqliteMonitors = (
     ' WHERE ',
     ', status_changed_at = CASE WHEN paused != @paused THEN @updated_at ELSE status_changed_at END WHERE ',
   );
+  /**
+   * Puts `monitor`'s tags into `monitor_tags` (the tag filter's index), after clearing its old rows when
+   * `replace`; call inside the transaction that writes the monitor.
+   */
+  const writeTags = (monitor: Monitor, replace: boolean) => {
+    if (replace) st('DELETE FROM monitor_tags WHERE monitor_id = ?').run(monitor.id);
+    const insert = st('INSERT OR IGNORE INTO monitor_tags (workspace_id, tag, monitor_id) VALUES (?, ?, ?)');
+    for (const tag of monitor.tags) insert.run(monitor.workspace_id, tag, monitor.id);
+  };
   const getMonitor = (workspaceId: string, id: string) =>
     one<Monitor>(monitors, 'SELECT * FROM monitors WHERE workspace_id = ? AND id = ?', workspaceId, id);
 
@@ -59,6 +79,7 @@ export const sqliteMonitors = (
         ).run(monitor.workspace_id, maxMonitors);
         if (counted.changes !== 1) return 'limit_reached' as const;
         st(insertMonitorSql).run(newRow(monitor));
+        writeTags(monitor, false);
         monitorChanged(monitor.id);
         return 'inserted' as const;
       });
@@ -76,6 +97,7 @@ export const sqliteMonitors = (
         const insert = st(insertMonitorSql);
         for (const m of list) {
           insert.run(newRow(m));
+          writeTags(m, false);
           monitorChanged(m.id);
         }
         return 'inserted' as const;
@@ -105,6 +127,17 @@ export const sqliteMonitors = (
         where.push('(instr(fold_case(display_name), ?) > 0 OR instr(fold_case(url), ?) > 0)');
         params.push(q.search.toLowerCase(), q.search.toLowerCase());
       }
+      if (q.group_id !== undefined) {
+        if (q.group_id === 'none') where.push('group_id IS NULL');
+        else {
+          where.push('group_id = ?');
+          params.push(q.group_id);
+        }
+      }
+      if (q.tag !== undefined) {
+        where.push('id IN (SELECT monitor_id FROM monitor_tags WHERE workspace_id = ? AND tag = ?)');
+        params.push(workspaceId, q.tag);
+      }
       return page<Monitor>(monitors, where, params, q);
     },
     async updateMonitor(next, expectedVersion) {
@@ -114,7 +147,10 @@ export const sqliteMonitors = (
           name_key: nameKey(next.display_name),
           expected: expectedVersion,
         });
-        if (r.changes === 1) monitorChanged(next.id);
+        if (r.changes === 1) {
+          writeTags(next, true);
+          monitorChanged(next.id);
+        }
         return r.changes === 1;
       });
       if (changed) return 'updated';
@@ -126,10 +162,65 @@ export const sqliteMonitors = (
           st('DELETE FROM monitors WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1;
         if (gone) {
           st('UPDATE workspaces SET monitor_count = monitor_count - 1 WHERE id = ?').run(workspaceId);
+          st('DELETE FROM monitor_tags WHERE monitor_id = ?').run(id);
           monitorChanged(id);
         }
         return gone;
       });
+    },
+    async updateMonitors(changes, fields) {
+      if (changes.length === 0) return 'updated';
+      const ws = changes[0]!.next.workspace_id;
+      if (changes.some((c) => c.next.workspace_id !== ws)) throw new Error('updateMonitors: one workspace');
+      const cols = [...new Set([...fields, 'version', 'updated_at'] as (keyof Monitor)[])];
+      const kinds = cols.map((c) => {
+        const kind = monitors.columns[c];
+        if (!kind || c === 'id' || c === 'workspace_id') throw new Error(`updateMonitors: no column ${c}`);
+        return kind;
+      });
+      // A change of `paused` is a change of status for the list's last_change order (monitor-list.ts).
+      const pausing = cols.includes('paused');
+      const update = st(
+        `UPDATE monitors SET ${cols.map((c) => `${c} = ?`).join(', ')}${
+          pausing ? ', status_changed_at = CASE WHEN paused != ? THEN ? ELSE status_changed_at END' : ''
+        }
+         WHERE id = ? AND workspace_id = ? AND version = ?`,
+      );
+      // One IMMEDIATE transaction; a miss throws, which rolls back every row written before it.
+      try {
+        return immediate(() => {
+          for (const { next, expectedVersion } of changes) {
+            const values = cols.map((c, i) => columnValue(kinds[i]!, next[c]));
+            const pause = pausing ? [next.paused ? 1 : 0, next.updated_at.getTime()] : [];
+            if (update.run(...values, ...pause, next.id, ws, expectedVersion).changes !== 1) throw BULK_MISS;
+            monitorChanged(next.id);
+          }
+          return 'updated' as const;
+        });
+      } catch (e) {
+        if (e === BULK_MISS) return 'conflict';
+        throw e;
+      }
+    },
+    async deleteMonitors(workspaceId, list) {
+      if (list.length === 0) return 'deleted';
+      const del = st('DELETE FROM monitors WHERE workspace_id = ? AND id = ? AND version = ?');
+      try {
+        return immediate(() => {
+          for (const { id, version } of list) {
+            if (del.run(workspaceId, id, version).changes !== 1) throw BULK_MISS;
+            monitorChanged(id);
+          }
+          st('UPDATE workspaces SET monitor_count = monitor_count - ? WHERE id = ?').run(
+            list.length,
+            workspaceId,
+          );
+          return 'deleted' as const;
+        });
+      } catch (e) {
+        if (e === BULK_MISS) return 'conflict';
+        throw e;
+      }
     },
 
     async listRegionMonitors(region) {

@@ -9,6 +9,7 @@ import { sqliteAlerts } from './alerts.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { sqliteContactMethods } from './contact-methods.js';
 import { sqliteContext } from './db.js';
+import { sqliteGroups } from './groups.js';
 import { sqliteHeartbeats } from './heartbeats.js';
 import { sqliteIntegrations } from './integrations.js';
 import { sqliteMailSettings } from './mail-settings.js';
@@ -137,7 +138,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     kind: 'sqlite',
     async init() {
       migrate(ctx);
-      // Monitors stored before the list's order (migration 33) get their folded name once.
+      // Monitors stored before the list's order (migration 34) get their folded name once.
       ctx.immediate(() =>
         ctx.st('UPDATE monitors SET name_key = fold_case(display_name) WHERE name_key IS NULL').run(),
       );
@@ -177,6 +178,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     },
     ...sqliteTenancy(ctx),
     ...sqliteMonitors(ctx, levels),
+    ...sqliteGroups(ctx),
     ...results,
     recordResults,
     ...heartbeats.port,

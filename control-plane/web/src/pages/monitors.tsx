@@ -14,6 +14,7 @@ import { ShowMore, useList } from '../kit/paging.js';
 import { usePoll } from '../poll.js';
 import { followLink } from '../router.js';
 import { Address } from '../routing-ui.js';
+import { BulkBar, SelectCell, SelectHeader, type SelectionState, useSelection } from './monitor-bulk.js';
 import { TYPES } from './monitor-form/monitor-draft.js';
 import { CountsBar } from './monitors-list/counts-bar.js';
 import { SORTS, useListState } from './monitors-list/list-state.js';
@@ -77,11 +78,12 @@ export const CheckBar = (props: { name: string; checks: RecentCheck[] | undefine
 };
 
 /** Monitors as dense rows: name and address on one line, figures beside them. */
-export const MonitorRows = (props: { monitors: Monitor[] }) => (
+export const MonitorRows = (props: { monitors: Monitor[]; selection: SelectionState | null }) => (
   <div class="table-wrap">
     <table class="keys monitors dense">
       <thead>
         <tr>
+          {props.selection && <SelectHeader />}
           <th scope="col" class="name">
             Name
           </th>
@@ -98,6 +100,7 @@ export const MonitorRows = (props: { monitors: Monitor[] }) => (
       <tbody>
         {props.monitors.map((m) => (
           <tr key={m.id}>
+            {props.selection && <SelectCell state={props.selection} id={m.id} name={m.display_name} />}
             <th scope="row" class="key-name">
               <a href={`/monitors/${m.id}`} onClick={followLink}>
                 {m.display_name}
@@ -172,11 +175,14 @@ export const MonitorsPage = (props: { me: Me }) => {
     error,
     busy,
     more,
+    reload,
   } = useList((cursor) => api.listMonitors(view, cursor), {
     deps: [status, sort, filterKey],
     poll: 'keep-more',
   });
   const filtered = Object.values(rest).some((v) => v !== '');
+  const selection = useSelection(JSON.stringify([status, filterKey]));
+  const shown = monitors?.map((m) => m.id) ?? [];
 
   return (
     <section class="page">
@@ -267,6 +273,23 @@ export const MonitorsPage = (props: { me: Me }) => {
           </div>
         </div>
         <ErrorBox message={error} inset />
+        {canEdit && (
+          <BulkBar
+            state={selection}
+            shown={shown}
+            // The counts say how many the filter matches. The bulk filter takes no region: with one
+            // set, "all matching" is not offered (it would reach monitors of other regions).
+            matching={view.region || !counts ? null : status ? counts[status] : counts.total}
+            filter={{
+              status: status || undefined,
+              q: view.search || undefined,
+              tag: view.tag || undefined,
+              group_id: view.group_id || undefined,
+              monitor_type: view.monitor_type || undefined,
+            }}
+            onDone={reload}
+          />
+        )}
         {monitors && monitors.length === 0 && (
           <p class="empty">
             {view.search
@@ -280,7 +303,9 @@ export const MonitorsPage = (props: { me: Me }) => {
                     : 'No monitors yet.'}
           </p>
         )}
-        {monitors && monitors.length > 0 && <MonitorRows monitors={monitors} />}
+        {monitors && monitors.length > 0 && (
+          <MonitorRows monitors={monitors} selection={canEdit ? selection : null} />
+        )}
         <ShowMore next={next} onMore={more} busy={busy} />
       </section>
     </section>

@@ -19,6 +19,8 @@ export default [
   // The paused bucket, and every monitor not paused when a window covers the whole workspace.
   'CREATE INDEX monitors_pause_order ON monitors (workspace_id, paused, name_key, id)',
   'CREATE INDEX monitors_change_order ON monitors (workspace_id, status_changed_at, id)',
+  // A group's section pages its members by status (the web app's group sections), ungrouped too.
+  'CREATE INDEX monitors_group_order ON monitors (workspace_id, group_id, paused, verdict, name_key, id)',
   // How many monitors of a workspace are in each (paused, verdict): the counts without a filter read
   // these few rows instead of counting the workspace. Kept by triggers, so every writer keeps them.
   `CREATE TABLE monitor_status_counts (workspace_id TEXT NOT NULL, paused INTEGER NOT NULL,
