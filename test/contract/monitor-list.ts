@@ -41,7 +41,7 @@ export const monitorListContract = (name: string, open: () => Promise<Store>) =>
     let ws: string;
     let policy: string;
     const add = async (display: string, over: Partial<Monitor> = {}) => {
-      const m = fixtures.monitor(ws, policy, { display_name: display, ...over });
+      const m = fixtures.monitor(ws, policy, { display_name: display, tags: [], group_id: null, ...over });
       expect(await store.insertMonitor(m, { maxMonitors: 10_000 })).toBe('inserted');
       return m;
     };
@@ -183,6 +183,59 @@ export const monitorListContract = (name: string, open: () => Promise<Store>) =>
         up: 2,
         total: 2,
       });
+    });
+
+    it('filters by tag and group (none: ungrouped); a cover by group or tag moves exactly those to maintenance', async () => {
+      const m = await seed();
+      const g = randomUUID();
+      const retag = async (x: Monitor, over: Partial<Monitor>) => {
+        const now = await store.getMonitor(ws, x.id);
+        expect(await store.updateMonitor({ ...now!, ...over, version: now!.version + 1 }, now!.version)).toBe(
+          'updated',
+        );
+      };
+      await retag(m.downA, { group_id: g, tags: ['env:prod'] });
+      await retag(m.upB, { group_id: g, tags: ['team'] });
+      await retag(m.paused, { group_id: g });
+      await retag(m.upA, { tags: ['env:prod'] });
+      expect(await walk({ group_id: g })).toEqual([
+        ['a-down', 'down'],
+        ['e-paused', 'paused'],
+        ['b-up', 'up'],
+      ]);
+      expect((await walk({ group_id: 'none' })).map(([n]) => n)).toEqual([
+        'Z-down',
+        'c-new',
+        'd-unknown',
+        'A-up',
+      ]);
+      expect(await walk({ tag: 'env:prod', sort: 'name' })).toEqual([
+        ['a-down', 'down'],
+        ['A-up', 'up'],
+      ]);
+      expect(await store.countMonitorsByStatus(ws, { group_id: g }, NO_COVER)).toMatchObject({
+        down: 1,
+        paused: 1,
+        up: 1,
+        total: 3,
+      });
+      for (const c of [cover({ groupIds: [g] }), cover({ tags: ['env:prod', 'team'] })]) {
+        const listed = await walk({}, c, 3);
+        const moved = c.groupIds.length ? ['a-down', 'b-up'] : ['a-down', 'A-up', 'b-up'];
+        expect(listed.filter(([, s]) => s === 'maintenance').map(([n]) => n)).toEqual(moved);
+        expect(listed.find(([n]) => n === 'e-paused')).toEqual(['e-paused', 'paused']);
+        const counts = await store.countMonitorsByStatus(ws, {}, c);
+        expect(counts.maintenance).toBe(moved.length);
+        expect(counts.total).toBe(7);
+        const single = await store.getMonitorStatuses(ws, [m.downA.id, m.upB.id, m.paused.id], at(500), c);
+        expect(single.get(m.downA.id)?.status).toBe('maintenance');
+        expect(single.get(m.paused.id)?.status).toBe('paused');
+        // Within the group, the cover and the filter together.
+        expect(await walk({ group_id: g, status: ['maintenance'] }, c)).toEqual([
+          ['a-down', 'maintenance'],
+          ['b-up', 'maintenance'],
+        ]);
+      }
     });
 
     it('sorts by name and by last change (newest first), each across pages', async () => {
