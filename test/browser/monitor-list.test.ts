@@ -152,4 +152,42 @@ describe('the monitors page at scale', () => {
     await shot(page, 'light-390');
     await context.close();
   });
+
+  it('shows groups as sections: worst status and counts in each header, open when something needs a look, collapsible', async () => {
+    const id = async (name: string) => (await api(`/monitors?q=${name}`)).data[0].id as string;
+    const edge = (await api('/groups', { name: 'Edge' })).id;
+    const core = (await api('/groups', { name: 'Core' })).id;
+    await api(`/monitors/${await id('zeta-down')}`, { group_id: edge }, 'PATCH');
+    for (const n of ['svc-000', 'svc-001', 'svc-002'])
+      await api(`/monitors/${await id(n)}`, { group_id: core }, 'PATCH');
+
+    for (const [width, height, scheme] of [
+      [1280, 900, 'light'],
+      [390, 844, 'dark'],
+    ] as const) {
+      const { context, page } = await signedIn({ width, height }, scheme);
+      const toggle = (name: string) => page.getByRole('button', { name, exact: true });
+      await toggle('Edge').waitFor();
+      // Edge has a down monitor: open; Core is all up: closed; the ungrouped hold the other down ones.
+      await expect.poll(() => toggle('Edge').getAttribute('aria-expanded')).toBe('true');
+      await expect.poll(() => toggle('Core').getAttribute('aria-expanded')).toBe('false');
+      await expect.poll(() => toggle('Ungrouped').getAttribute('aria-expanded')).toBe('true');
+      const section = (name: string) => page.getByRole('region', { name });
+      expect(await section('Edge').getByText('1 down', { exact: true }).count()).toBe(1);
+      expect(await section('Core').getByText('3 up', { exact: true }).count()).toBe(1);
+      expect(await section('Core').getByRole('link').count()).toBe(0);
+      await toggle('Core').click();
+      await expect
+        .poll(() => section('Core').getByRole('rowheader').getByRole('link').allInnerTexts())
+        .toEqual(['svc-000', 'svc-001', 'svc-002']);
+      await shot(page, `groups-${scheme}-${width}`);
+      await toggle('Core').click();
+      await expect.poll(() => section('Core').getByRole('link').count()).toBe(0);
+      // One list is still a choice, kept in the URL.
+      await page.getByLabel('Show').selectOption({ label: 'One list' });
+      await expect.poll(() => new URL(page.url()).search).toBe('?layout=list');
+      await expect.poll(() => rowNames(page)).toHaveLength(100);
+      await context.close();
+    }
+  });
 });

@@ -29,6 +29,7 @@ export type Monitor = Schemas['Monitor'];
 export type MonitorStatus = Monitor['status'];
 export type MonitorSort = 'status' | 'name' | 'last_change' | 'response_time';
 export type MonitorCounts = Record<MonitorStatus | 'total', number>;
+export type Group = Schemas['Group'];
 
 /** The list's filters as the monitors page keeps them (its URL), empty strings for none. */
 export interface MonitorFilter {
@@ -144,6 +145,8 @@ export const api = {
   // Monitors and alerts
   listMonitors: (filter: MonitorFilter, cursor?: string) =>
     ok(client.GET('/monitors', { params: { query: { limit: LIMIT, ...monitorQuery(filter), cursor } } })),
+  /** One page of the workspace's groups (the monitors page shows a section for each). */
+  listGroups: (cursor?: string) => ok(client.GET('/groups', { params: { query: { limit: 100, cursor } } })),
   countMonitors: (filter: MonitorFilter) =>
     ok(
       client.GET('/monitors/counts', {

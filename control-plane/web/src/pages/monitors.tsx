@@ -17,6 +17,7 @@ import { Address } from '../routing-ui.js';
 import { BulkBar, SelectCell, SelectHeader, type SelectionState, useSelection } from './monitor-bulk.js';
 import { TYPES } from './monitor-form/monitor-draft.js';
 import { CountsBar } from './monitors-list/counts-bar.js';
+import { GroupSections, useGroups } from './monitors-list/group-sections.js';
 import { SORTS, useListState } from './monitors-list/list-state.js';
 
 const STATUSES: { value: MonitorStatus; label: string }[] = [
@@ -164,8 +165,11 @@ export const MonitorsPage = (props: { me: Me }) => {
     return () => clearTimeout(t);
   }, [typed]);
   useEffect(() => setTyped(view.search), [view.search]);
-  const { status, sort, ...rest } = view;
+  const { status, sort, layout, ...rest } = view;
   const filterKey = JSON.stringify(rest);
+  const groups = useGroups();
+  // By group (a section each) unless one list is asked for, a group is filtered on, or there are none.
+  const grouped = layout === 'groups' && !view.group_id && groups !== null && groups.length > 0;
   usePoll(async () => setCounts(await api.countMonitors(view)), [filterKey]);
 
   // Live: the first page is re-read every few seconds; rows shown by "Show more" stay below it.
@@ -178,6 +182,7 @@ export const MonitorsPage = (props: { me: Me }) => {
     reload,
   } = useList((cursor) => api.listMonitors(view, cursor), {
     deps: [status, sort, filterKey],
+    enabled: groups !== null && !grouped,
     poll: 'keep-more',
   });
   const filtered = Object.values(rest).some((v) => v !== '');
@@ -270,43 +275,80 @@ export const MonitorsPage = (props: { me: Me }) => {
               </select>
             </div>
             <TagFilter value={view.tag} onChange={(tag) => change({ tag })} />
+            {groups && groups.length > 0 && (
+              <>
+                <div class="field inline">
+                  <label for="group-filter">Group</label>
+                  <select
+                    id="group-filter"
+                    value={view.group_id}
+                    onChange={(e) => change({ group_id: e.currentTarget.value })}
+                  >
+                    <option value="">All groups</option>
+                    <option value="none">Ungrouped</option>
+                    {groups.map((g) => (
+                      <option key={g.id} value={g.id}>
+                        {g.name}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <div class="field inline">
+                  <label for="layout-choice">Show</label>
+                  <select
+                    id="layout-choice"
+                    value={layout}
+                    onChange={(e) => change({ layout: e.currentTarget.value as 'groups' | 'list' })}
+                  >
+                    <option value="groups">By group</option>
+                    <option value="list">One list</option>
+                  </select>
+                </div>
+              </>
+            )}
           </div>
         </div>
-        <ErrorBox message={error} inset />
-        {canEdit && (
-          <BulkBar
-            state={selection}
-            shown={shown}
-            // The counts say how many the filter matches. The bulk filter takes no region: with one
-            // set, "all matching" is not offered (it would reach monitors of other regions).
-            matching={view.region || !counts ? null : status ? counts[status] : counts.total}
-            filter={{
-              status: status || undefined,
-              q: view.search || undefined,
-              tag: view.tag || undefined,
-              group_id: view.group_id || undefined,
-              monitor_type: view.monitor_type || undefined,
-            }}
-            onDone={reload}
-          />
+        {grouped ? (
+          <GroupSections groups={groups} view={view} />
+        ) : (
+          <>
+            <ErrorBox message={error} inset />
+            {canEdit && (
+              <BulkBar
+                state={selection}
+                shown={shown}
+                // The counts say how many the filter matches. The bulk filter takes no region: with one
+                // set, "all matching" is not offered (it would reach monitors of other regions).
+                matching={view.region || !counts ? null : status ? counts[status] : counts.total}
+                filter={{
+                  status: status || undefined,
+                  q: view.search || undefined,
+                  tag: view.tag || undefined,
+                  group_id: view.group_id || undefined,
+                  monitor_type: view.monitor_type || undefined,
+                }}
+                onDone={reload}
+              />
+            )}
+            {monitors && monitors.length === 0 && (
+              <p class="empty">
+                {view.search
+                  ? `No monitor matches “${view.search}”.`
+                  : filtered
+                    ? 'No monitor matches these filters.'
+                    : status
+                      ? `No monitor is ${labelOf(status).toLowerCase()}.`
+                      : canEdit
+                        ? 'No monitors yet. Create one with New monitor.'
+                        : 'No monitors yet.'}
+              </p>
+            )}
+            {monitors && monitors.length > 0 && (
+              <MonitorRows monitors={monitors} selection={canEdit ? selection : null} />
+            )}
+            <ShowMore next={next} onMore={more} busy={busy} />
+          </>
         )}
-        {monitors && monitors.length === 0 && (
-          <p class="empty">
-            {view.search
-              ? `No monitor matches “${view.search}”.`
-              : filtered
-                ? 'No monitor matches these filters.'
-                : status
-                  ? `No monitor is ${labelOf(status).toLowerCase()}.`
-                  : canEdit
-                    ? 'No monitors yet. Create one with New monitor.'
-                    : 'No monitors yet.'}
-          </p>
-        )}
-        {monitors && monitors.length > 0 && (
-          <MonitorRows monitors={monitors} selection={canEdit ? selection : null} />
-        )}
-        <ShowMore next={next} onMore={more} busy={busy} />
       </section>
     </section>
   );

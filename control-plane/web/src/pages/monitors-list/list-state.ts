@@ -7,7 +7,11 @@ import { navigate } from '../../router.js';
  * so a view can be shared and survives a reload. Defaults are left out (`/monitors` is by status, all).
  * Changes replace the history entry rather than push one per keystroke; Back still leaves the page.
  */
-export type ListState = Required<Omit<MonitorFilter, 'sort'>> & { sort: MonitorSort };
+export type ListState = Required<Omit<MonitorFilter, 'sort'>> & {
+  sort: MonitorSort;
+  /** `groups` (the default, when the workspace has groups): a section per group; `list`: one list. */
+  layout: 'groups' | 'list';
+};
 
 export const SORTS: { value: MonitorSort; label: string }[] = [
   { value: 'status', label: 'Status' },
@@ -32,6 +36,7 @@ export const stateOf = (search: string): ListState => {
     group_id: p.get('group_id') ?? '',
     monitor_type: p.get('monitor_type') ?? '',
     region: p.get('region') ?? '',
+    layout: p.get('layout') === 'list' ? 'list' : 'groups',
   };
 };
 
@@ -39,6 +44,7 @@ export const stateOf = (search: string): ListState => {
 export const queryOf = (s: ListState): string => {
   const p = new URLSearchParams();
   if (s.sort !== 'status') p.set('sort', s.sort);
+  if (s.layout === 'list') p.set('layout', 'list');
   for (const k of KEYS) {
     const v = k === 'q' ? s.search : s[k];
     if (v) p.set(k, v);
