@@ -179,4 +179,36 @@ contract('GroupStore', (c) => {
     expect(await heartbeatIds({ group_id: g.id })).toEqual([a.id, b.id].sort());
     expect((await store.getHeartbeat(ws.workspace.id, a.id))?.severity).toBe('warning');
   });
+
+  it("lists the members of groups for a status page: both kinds, bounded, only the workspace's", async () => {
+    const a = fixtures.group(ws.workspace.id, { name: 'A' });
+    const b = fixtures.group(ws.workspace.id, { name: 'B' });
+    await store.insertGroup(a, cap);
+    await store.insertGroup(b, cap);
+    const inA = [0, 1, 2].map(() =>
+      fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, { group_id: a.id }),
+    );
+    const inB = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, { group_id: b.id });
+    const loose = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id);
+    await store.insertMonitors([...inA, inB, loose], { maxMonitors: 10 });
+    const hb = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id, {
+      group_id: a.id,
+      state: 'down',
+      last_ping_at: at(5),
+    });
+    await store.insertHeartbeat(hb);
+    const members = await store.listGroupMembers(ws.workspace.id, [a.id, b.id], 100);
+    expect(members.monitors.map((m) => [m.id, m.group_id]).sort()).toEqual(
+      [...inA.map((m) => [m.id, a.id]), [inB.id, b.id]].sort(),
+    );
+    expect(members.heartbeats).toEqual([{ id: hb.id, group_id: a.id, state: 'down', last_ping_at: at(5) }]);
+    expect((await store.listGroupMembers(ws.workspace.id, [a.id], 2)).monitors).toHaveLength(2);
+    expect(await store.listGroupMembers(ws.workspace.id, [], 100)).toEqual({ monitors: [], heartbeats: [] });
+    const other = fixtures.workspace();
+    await store.createWorkspace(other);
+    expect(await store.listGroupMembers(other.workspace.id, [a.id], 100)).toEqual({
+      monitors: [],
+      heartbeats: [],
+    });
+  });
 });

@@ -2377,6 +2377,7 @@ export type components = {
         StatusPageComponent: {
             description: string | null;
             group: string | null;
+            group_id: string | null;
             heartbeat_id: string | null;
             id: string;
             monitor_id: string | null;
@@ -10589,6 +10590,7 @@ export interface operations {
                     components?: {
                         description?: string | null;
                         group?: string | null;
+                        group_id?: string | null;
                         heartbeat_id?: string | null;
                         id?: string;
                         monitor_id?: string | null;
@@ -10850,6 +10852,7 @@ export interface operations {
                     components?: {
                         description?: string | null;
                         group?: string | null;
+                        group_id?: string | null;
                         heartbeat_id?: string | null;
                         id?: string;
                         monitor_id?: string | null;

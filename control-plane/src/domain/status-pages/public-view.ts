@@ -1,5 +1,6 @@
 import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
 import type { MaintenanceWindowStore } from '../maintenance/maintenance-store.js';
+import type { GroupStore } from '../monitors/group-store.js';
 import type { MonitorStatus, MonitorStatusInfo, MonitorStatusStore } from '../monitors/monitor-status.js';
 import { DAY_MS, dayOf, percent } from '../results/uptime.js';
 import type { HeartbeatState } from '../types.js';
@@ -9,6 +10,8 @@ import {
   type LiveStatus,
   maintenancePhase,
   overallStatus,
+  statusOfHeartbeat,
+  statusOfMonitor,
 } from './component-status.js';
 import type { Incident, StatusPage, StatusPageStore } from './status-page-store.js';
 
@@ -75,8 +78,16 @@ export interface StatusView {
 
 export type ViewStore = Pick<StatusPageStore, 'listPublicIncidents' | 'dailyUptime'> &
   Pick<MonitorStatusStore, 'getMonitorStatuses'> &
+  Pick<GroupStore, 'listGroupMembers'> &
   Pick<HeartbeatStore, 'getHeartbeat'> &
   Pick<MaintenanceWindowStore, 'listMaintenanceWindows' | 'findActiveMaintenanceWindow'>;
+
+/**
+ * The most members of a page's group components read per render, of each kind (all its groups
+ * together): one bounded read. A group larger than this is judged by its first GROUP_MEMBERS_READ
+ * monitors and heartbeats (docs/decisions.md, "Groups and tags").
+ */
+export const GROUP_MEMBERS_READ = 1000;
 
 /** A monitor paused before its first check says as much as one never checked: no data yet. */
 const monitorStatus = (m: MonitorStatusInfo | undefined): MonitorStatus | undefined =>
@@ -89,7 +100,26 @@ export const liveComponentStatuses = async (
   now: Date,
   openIncidents?: Incident[],
 ): Promise<Map<string, LiveStatus>> => {
-  const monitorIds = [...new Set(page.components.flatMap((c) => (c.monitor_id ? [c.monitor_id] : [])))];
+  const groupIds = [...new Set(page.components.flatMap((c) => (c.group_id ? [c.group_id] : [])))];
+  // Group components: their members in one bounded read, and one maintenance lookup per group (the
+  // workspace's windows, and the group's own where windows can cover a group).
+  const [members, groupWindows] = await Promise.all([
+    store.listGroupMembers(page.workspace_id, groupIds, GROUP_MEMBERS_READ),
+    Promise.all(
+      groupIds.map((id) =>
+        store
+          .findActiveMaintenanceWindow(page.workspace_id, { type: 'group', id }, now)
+          .then((w) => [id, w !== null] as const),
+      ),
+    ),
+  ]);
+  const groupInMaintenance = new Map(groupWindows);
+  const monitorIds = [
+    ...new Set([
+      ...page.components.flatMap((c) => (c.monitor_id ? [c.monitor_id] : [])),
+      ...members.monitors.map((m) => m.id),
+    ]),
+  ];
   const [monitors, incidents, beats] = await Promise.all([
     monitorIds.length > 0 ? store.getMonitorStatuses(page.workspace_id, monitorIds, now) : new Map(),
     openIncidents ??
@@ -124,6 +154,18 @@ export const liveComponentStatuses = async (
     ),
   ]);
   const beatOf = new Map<string, { state: HeartbeatState | undefined; maintenance: boolean }>(beats);
+  const memberStatuses = new Map<string, LiveStatus[]>(groupIds.map((id) => [id, []]));
+  for (const m of members.monitors)
+    memberStatuses.get(m.group_id)?.push(statusOfMonitor(monitorStatus(monitors.get(m.id))));
+  for (const h of members.heartbeats)
+    memberStatuses
+      .get(h.group_id)
+      ?.push(
+        statusOfHeartbeat(
+          h.state === 'paused' && h.last_ping_at === null ? 'new' : h.state,
+          groupInMaintenance.get(h.group_id) ?? false,
+        ),
+      );
   return new Map(
     page.components.map((c) => [
       c.id,
@@ -133,6 +175,7 @@ export const liveComponentStatuses = async (
           monitor: c.monitor_id ? monitorStatus(monitors.get(c.monitor_id)) : undefined,
           heartbeat: c.heartbeat_id ? beatOf.get(c.heartbeat_id)?.state : undefined,
           heartbeatInMaintenance: c.heartbeat_id ? beatOf.get(c.heartbeat_id)?.maintenance : false,
+          members: c.group_id ? memberStatuses.get(c.group_id) : undefined,
         },
         incidents,
       ),
@@ -154,7 +197,7 @@ const maintenancesOf = async (
     if (phase === 'completed') continue;
     const covered = page.components.filter((c) =>
       w.scope_type === 'workspace'
-        ? c.monitor_id !== null || c.heartbeat_id !== null
+        ? c.monitor_id !== null || c.heartbeat_id !== null || Boolean(c.group_id)
         : w.scope_type === 'monitor'
           ? c.monitor_id === w.scope_id
           : c.heartbeat_id === w.scope_id,
