@@ -154,6 +154,35 @@ contract('GroupStore', (c) => {
     expect(await monitorIds({ tag: 'env:staging', group_id: 'none' })).toEqual([a.id]);
   });
 
+  it('keeps tag rows in step with the bulk steps too (updateMonitors, deleteMonitors)', async () => {
+    const a = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, { tags: ['env:prod'] });
+    const b = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, { tags: ['env:prod'] });
+    await store.insertMonitors([a, b], { maxMonitors: 10 });
+    expect(
+      await store.updateMonitors([
+        { next: { ...a, tags: ['env:prod', 'db'], version: a.version + 1 }, expectedVersion: a.version },
+        { next: { ...b, tags: [], version: b.version + 1 }, expectedVersion: b.version },
+      ]),
+    ).toBe('updated');
+    expect(await monitorIds({ tag: 'env:prod' })).toEqual([a.id]);
+    expect(await monitorIds({ tag: 'db' })).toEqual([a.id]);
+    expect(await store.deleteMonitors(ws.workspace.id, [{ id: a.id, version: a.version + 1 }])).toBe(
+      'deleted',
+    );
+    expect(await monitorIds({ tag: 'db' })).toEqual([]);
+    // A bulk step that fails on one record changes no tag of the others.
+    const c2 = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, { tags: ['x'] });
+    await store.insertMonitor(c2, { maxMonitors: 10 });
+    expect(
+      await store.updateMonitors([
+        { next: { ...c2, tags: ['y'], version: 2 }, expectedVersion: 1 },
+        { next: { ...b, tags: ['y'], version: 9 }, expectedVersion: 8 },
+      ]),
+    ).toBe('conflict');
+    expect(await monitorIds({ tag: 'x' })).toEqual([c2.id]);
+    expect(await monitorIds({ tag: 'y' })).toEqual([]);
+  });
+
   it('filters heartbeats by tag and group, following edits', async () => {
     const g = fixtures.group(ws.workspace.id);
     await store.insertGroup(g, cap);

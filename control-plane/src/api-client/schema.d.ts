@@ -681,10 +681,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List maintenance windows, latest start first. */
+        /** List maintenance windows, latest start first (a recurring window starts when it was created); each with its occurrence in progress or next (`next_occurrence`). */
         get: operations["getMaintenanceWindows"];
         put?: never;
-        /** Plan a window for a monitor, a heartbeat or the whole workspace (`scope_type`, `scope_id`). Alerts raised inside it are recorded but not escalated. */
+        /** Plan a window for a monitor, a heartbeat, a group, a tag or the whole workspace (`scope_type`, `scope_id`: the id, or the tag). One-off: `starts_at` and `ends_at`. Recurring: `schedule` (five cron fields), `timezone` (IANA, default UTC) and `duration_seconds` (at most 7 days and at most the shortest time between two occurrences). Alerts raised inside it are recorded but not escalated. A workspace holds at most 200 windows that have not ended (409 beyond). */
         post: operations["postMaintenanceWindows"];
         delete?: never;
         options?: never;
@@ -707,7 +707,7 @@ export type paths = {
         delete: operations["deleteMaintenanceWindowsById"];
         options?: never;
         head?: never;
-        /** Rename a window or move its start or end (its scope stays). The times follow the rules of a new window; an ended window cannot change (409). */
+        /** Rename a window, move a one-off window's start or end, or change a recurring window's schedule, time zone or duration (its scope and its form stay). The times follow the rules of a new window; an ended window cannot change (409). */
         patch: operations["patchMaintenanceWindowsById"];
         trace?: never;
     };
@@ -720,7 +720,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** End an active window now: its end becomes the present, and it stays listed. 409 for one that has ended or not started (delete that one instead). */
+        /** End an active one-off window now: its end becomes the present, and it stays listed. 409 for one that has ended or not started, and for a recurring window (delete those instead). */
         post: operations["postMaintenanceWindowsByIdEnd"];
         delete?: never;
         options?: never;
@@ -735,7 +735,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target); filter with `tag` (one whole tag) and `group_id` (`none`: in no group). */
+        /** List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target). */
         get: operations["getMonitors"];
         put?: never;
         post?: never;
@@ -877,6 +877,23 @@ export type paths = {
         put?: never;
         /** Check a batch as `POST /monitors/batch` would (every item, and the plan monitor limit against the count now plus `in_other_batches`: monitors the caller will create in other batches) without creating anything: 200 with the number of monitors it would create and its `warnings`, or the same 422 or 402. */
         post: operations["postMonitorsBatchCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One action on many monitors, all or nothing: `action` (pause, resume, delete, set_policy; `set_policy` takes `escalation_policy_id`, null for the workspace's default) on the monitors named by `ids` (at most 1000, each of this workspace: an unknown one is a 422 naming `ids[i]`) or by `filter` (the filters of `GET /monitors`, as its query takes them, e.g. `{"status": "down", "q": "db"}`; `{"filter": {}}` spelled out means every monitor of the workspace; at most the plan's monitor cap). Answers `{"affected": n}`: the monitors changed (one already paused is not paused again). Every change is one store transaction; a monitor changed by someone else meanwhile fails it whole (409). A monitor that will run checks no more often than the plan allows: its interval is raised to the plan's minimum, and `warnings` says so. */
+        post: operations["postMonitorsBulk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2218,15 +2235,23 @@ export type components = {
             active: boolean;
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
-            ends_at: string;
+            duration_seconds: number | null;
+            ends_at: string | null;
             id: string;
             name: string;
+            next_occurrence: {
+                /** Format: date-time */
+                ends_at: string;
+                /** Format: date-time */
+                starts_at: string;
+            } | null;
+            schedule: string | null;
+            schedule_text: string | null;
             scope_id: string | null;
             /** @enum {string} */
-            scope_type: "workspace" | "monitor" | "heartbeat";
-            /** Format: date-time */
-            starts_at: string;
+            scope_type: "workspace" | "monitor" | "heartbeat" | "tag" | "group";
+            starts_at: string | null;
+            timezone: string | null;
         };
         Member: {
             /** Format: date-time */
@@ -7858,14 +7883,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    duration_seconds?: number;
                     /** Format: date-time */
-                    ends_at: string;
+                    ends_at?: string;
                     name: string;
+                    schedule?: string;
                     scope_id?: string;
                     /** @enum {string} */
-                    scope_type: "workspace" | "monitor" | "heartbeat";
+                    scope_type: "workspace" | "monitor" | "heartbeat" | "tag" | "group";
                     /** Format: date-time */
-                    starts_at: string;
+                    starts_at?: string;
+                    timezone?: string;
                 };
             };
         };
@@ -8088,11 +8116,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    duration_seconds?: number;
                     /** Format: date-time */
                     ends_at?: string;
                     name?: string;
+                    schedule?: string;
                     /** Format: date-time */
                     starts_at?: string;
+                    timezone?: string;
                 };
             };
         };
@@ -8296,14 +8327,12 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                group_id?: "none" | string;
                 limit?: number;
                 monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
                 paused?: "true" | "false";
                 q?: string;
                 search?: string;
                 status?: string;
-                tag?: string;
             };
             header?: never;
             path?: never;
@@ -9449,6 +9478,124 @@ export interface operations {
             };
             /** @description Your role does not allow this, or a session write without the CSRF token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMonitorsBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "pause" | "resume" | "delete" | "set_policy";
+                    escalation_policy_id?: string | null;
+                    filter?: {
+                        /** @enum {string} */
+                        monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
+                        /** @enum {string} */
+                        paused?: "true" | "false";
+                        /** @description A case-insensitive part of the name or the target. */
+                        q?: string;
+                        /** @description The older name of `q` (`q` wins when both are given). */
+                        search?: string;
+                        status?: string;
+                    };
+                    ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description `{"affected": n}` (with `warnings` when an interval was raised to the plan minimum) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affected: number;
+                        warnings?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A monitor changed meanwhile: nothing was changed */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
