@@ -159,10 +159,13 @@ contract('GroupStore', (c) => {
     const b = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, { tags: ['env:prod'] });
     await store.insertMonitors([a, b], { maxMonitors: 10 });
     expect(
-      await store.updateMonitors([
-        { next: { ...a, tags: ['env:prod', 'db'], version: a.version + 1 }, expectedVersion: a.version },
-        { next: { ...b, tags: [], version: b.version + 1 }, expectedVersion: b.version },
-      ]),
+      await store.updateMonitors(
+        [
+          { next: { ...a, tags: ['env:prod', 'db'], version: a.version + 1 }, expectedVersion: a.version },
+          { next: { ...b, tags: [], version: b.version + 1 }, expectedVersion: b.version },
+        ],
+        ['tags'],
+      ),
     ).toBe('updated');
     expect(await monitorIds({ tag: 'env:prod' })).toEqual([a.id]);
     expect(await monitorIds({ tag: 'db' })).toEqual([a.id]);
@@ -174,10 +177,13 @@ contract('GroupStore', (c) => {
     const c2 = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, { tags: ['x'] });
     await store.insertMonitor(c2, { maxMonitors: 10 });
     expect(
-      await store.updateMonitors([
-        { next: { ...c2, tags: ['y'], version: 2 }, expectedVersion: 1 },
-        { next: { ...b, tags: ['y'], version: 9 }, expectedVersion: 8 },
-      ]),
+      await store.updateMonitors(
+        [
+          { next: { ...c2, tags: ['y'], version: 2 }, expectedVersion: 1 },
+          { next: { ...b, tags: ['y'], version: 9 }, expectedVersion: 8 },
+        ],
+        ['tags'],
+      ),
     ).toBe('conflict');
     expect(await monitorIds({ tag: 'x' })).toEqual([c2.id]);
     expect(await monitorIds({ tag: 'y' })).toEqual([]);

@@ -735,7 +735,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target). */
+        /** List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target); filter with `tag` (one whole tag) and `group_id` (`none`: in no group). */
         get: operations["getMonitors"];
         put?: never;
         post?: never;
@@ -2390,6 +2390,18 @@ export type components = {
             }[];
             custom_domain_status: ("pending" | "verified" | "failed") | null;
             id: string;
+            maintenances: {
+                component_ids: string[];
+                /** Format: date-time */
+                ends_at: string;
+                id: string;
+                name: string;
+                recurrence: string | null;
+                /** Format: date-time */
+                starts_at: string;
+                /** @enum {string} */
+                status: "scheduled" | "in_progress";
+            }[];
             name: string;
             public_url: string;
             slug: string;
@@ -8327,12 +8339,14 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                group_id?: "none" | string;
                 limit?: number;
                 monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
                 paused?: "true" | "false";
                 q?: string;
                 search?: string;
                 status?: string;
+                tag?: string;
             };
             header?: never;
             path?: never;
@@ -9537,6 +9551,8 @@ export interface operations {
                     action: "pause" | "resume" | "delete" | "set_policy";
                     escalation_policy_id?: string | null;
                     filter?: {
+                        /** @description Only those of this group; `none`: only those in no group. */
+                        group_id?: "none" | string;
                         /** @enum {string} */
                         monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
                         /** @enum {string} */
@@ -9546,6 +9562,8 @@ export interface operations {
                         /** @description The older name of `q` (`q` wins when both are given). */
                         search?: string;
                         status?: string;
+                        /** @description Only those carrying this tag (the whole `key` or `key:value`). */
+                        tag?: string;
                     };
                     ids?: string[];
                 };

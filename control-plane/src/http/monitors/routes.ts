@@ -2,6 +2,7 @@ import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import type { PolicyLookup } from '../../domain/lookups.js';
 import type { GroupStore } from '../../domain/monitors/group-store.js';
+import { labelFilters, matchesLabels } from '../../domain/monitors/labels.js';
 import { checkNow } from '../../domain/monitors/monitor-runs.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
 import { MONITOR_STATUSES, type MonitorStatus, NO_CHECKS } from '../../domain/monitors/monitor-status.js';
@@ -59,6 +60,7 @@ const listFilters = {
     .optional()
     .describe('The older name of `q` (`q` wins when both are given).'),
   status: statusParam.optional(),
+  ...labelFilters,
 };
 /** The list's filters as one query for the store (`q` is the store's `search`). */
 const listFilter = z
@@ -70,10 +72,21 @@ const warnings = z.array(z.strictObject({ field: z.string(), message: z.string()
 const monitorWithWarnings = monitorResponse.extend({ warnings });
 
 export const monitorRoutes = ({
-  store,
+  store: given,
   clock,
   config,
 }: RouteDeps<MonitorStore & MonitorStatusStore & PolicyLookup & TenancyStore & GroupStore>) => {
+  // The list's `tag` and `group_id` filters hold whatever the status store does with them: each page is
+  // also filtered here (a no-op once the store filters), so neither the list nor a bulk action by
+  // filter can ever take in a monitor outside them (a short page still has its next_cursor).
+  const store: typeof given = Object.assign(Object.create(given) as typeof given, {
+    async listMonitorsWithStatus(...args: Parameters<typeof given.listMonitorsWithStatus>) {
+      const page = await given.listMonitorsWithStatus(...args);
+      const q = args[1];
+      if (q.tag === undefined && q.group_id === undefined) return page;
+      return { ...page, data: page.data.filter((m) => matchesLabels(m, q)) };
+    },
+  });
   const context = (auth: Authed) => ({
     workspace: auth.workspace,
     plan: config.plans[auth.workspace.plan] ?? { max_monitors: 0, min_interval_seconds: 86400 },
@@ -173,7 +186,7 @@ export const monitorRoutes = ({
       tag: 'Monitors',
       response: page(monitorResponse),
       summary:
-        'List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target).',
+        'List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target); filter with `tag` (one whole tag) and `group_id` (`none`: in no group).',
       query: z.strictObject({ ...pageQuery, ...listFilters }),
       async handler({ auth, query: { q, ...query } }) {
         const page = await store.listMonitorsWithStatus(
