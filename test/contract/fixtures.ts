@@ -89,6 +89,7 @@ export const fixtures = {
       dns_record_type: null,
       dns_expected_values: [],
       dns_resolver: null,
+      depends_on: [],
       paused: false,
       created_at: T0,
       updated_at: T0,
@@ -109,6 +110,7 @@ export const fixtures = {
       state: 'new',
       last_ping_at: null,
       escalation_policy_id: policy,
+      depends_on: [],
       paused: false,
       created_at: T0,
       updated_at: T0,
@@ -144,6 +146,7 @@ export const fixtures = {
       resolved_by: null,
       escalation: null,
       escalation_due_at: null,
+      held_back: 0,
       ...over,
     };
   },

@@ -1,6 +1,12 @@
 import { AppError, isAppError, newId, validationError } from '@lookout/shared';
 import { z } from 'zod';
 import type { PolicyLookup } from '../lookups.js';
+import {
+  type DependencyGraphLookup,
+  dependsOnField,
+  dependsOnProblems,
+  normalDependsOn,
+} from '../monitors/depends-on.js';
 import type { Heartbeat, PingKind, Workspace } from '../types.js';
 import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
 import type { HeartbeatStore } from './heartbeat-store.js';
@@ -32,6 +38,7 @@ const fields = {
     .describe('Name in slug ping URLs, /hb/ping/{ping_key}/{slug}; unique in the workspace.'),
   grace_seconds: z.int().min(0).max(31_536_000),
   escalation_policy_id: uuid(),
+  depends_on: dependsOnField,
   paused: z.boolean(),
 };
 
@@ -43,6 +50,7 @@ export const createHeartbeatBody = z.strictObject({
   slug: fields.slug.optional(),
   grace_seconds: fields.grace_seconds.optional(),
   escalation_policy_id: fields.escalation_policy_id.optional(),
+  depends_on: fields.depends_on.optional(),
   paused: fields.paused.optional(),
 });
 export const updateHeartbeatBody = createHeartbeatBody.partial().extend({
@@ -93,14 +101,19 @@ const policyProblems = async (
  * so two creates racing for the last place may both get it).
  */
 export const createHeartbeat = async (
-  store: HeartbeatStore & PolicyLookup,
+  store: HeartbeatStore & PolicyLookup & DependencyGraphLookup,
   workspace: Workspace,
   body: unknown,
   now: Date,
   maxHeartbeats?: number,
 ): Promise<Heartbeat> => {
   const input = parseBody(createHeartbeatBody, body);
-  throwIfProblems(await policyProblems(store, workspace.id, input.escalation_policy_id));
+  const id = newId();
+  const dependsOn = normalDependsOn(input.depends_on ?? []);
+  throwIfProblems([
+    ...(await policyProblems(store, workspace.id, input.escalation_policy_id)),
+    ...(await dependsOnProblems(store, workspace.id, { id, name: input.display_name }, dependsOn)),
+  ]);
   if (maxHeartbeats !== undefined && (await store.countHeartbeats(workspace.id)) >= maxHeartbeats) {
     throw new AppError(
       'plan_limit_reached',
@@ -110,7 +123,7 @@ export const createHeartbeat = async (
   const policyId =
     input.escalation_policy_id ?? (await store.getDefaultEscalationPolicy(workspace.id))?.id ?? '';
   const heartbeat: Heartbeat = {
-    id: newId(),
+    id,
     workspace_id: workspace.id,
     display_name: input.display_name,
     period_seconds: input.period_seconds ?? 86_400,
@@ -121,6 +134,7 @@ export const createHeartbeat = async (
     state: input.paused ? 'paused' : 'new',
     last_ping_at: null,
     escalation_policy_id: policyId,
+    depends_on: dependsOn,
     paused: input.paused ?? false,
     created_at: now,
     updated_at: now,
@@ -138,17 +152,29 @@ export const createHeartbeat = async (
 };
 
 export const updateHeartbeat = async (
-  store: HeartbeatStore & PolicyLookup,
+  store: HeartbeatStore & PolicyLookup & DependencyGraphLookup,
   existing: Heartbeat,
   body: unknown,
   now: Date,
 ): Promise<Heartbeat> => {
   const patch = parseBody(updateHeartbeatBody, body);
-  throwIfProblems(await policyProblems(store, existing.workspace_id, patch.escalation_policy_id));
-  const { schedule, timezone, ...rest } = patch;
+  const { schedule, timezone, depends_on, ...rest } = patch;
+  const dependsOn = normalDependsOn(depends_on ?? existing.depends_on ?? []);
+  throwIfProblems([
+    ...(await policyProblems(store, existing.workspace_id, patch.escalation_policy_id)),
+    ...(depends_on === undefined
+      ? []
+      : await dependsOnProblems(
+          store,
+          existing.workspace_id,
+          { id: existing.id, name: rest.display_name ?? existing.display_name },
+          dependsOn,
+        )),
+  ]);
   const next: Heartbeat = {
     ...existing,
     ...rest,
+    depends_on: dependsOn,
     // A period given switches to it; a schedule given (or null) sets or clears the schedule.
     schedule:
       schedule !== undefined

@@ -108,6 +108,7 @@ const createInterner = (slots: MonitorSlots) => {
     dns_expected_values:
       m.dns_expected_values.length === 0 ? frozen(m.dns_expected_values) : m.dns_expected_values,
     dns_resolver: m.dns_resolver,
+    depends_on: frozen((m.depends_on ?? []).map(str)),
     paused: m.paused,
     version: m.version,
   });

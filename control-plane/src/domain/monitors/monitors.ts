@@ -5,6 +5,12 @@ import type { PolicyLookup } from '../lookups.js';
 import type { Plan } from '../tenancy/plans.js';
 import { DNS_RECORD_TYPES, MONITOR_TYPES, type Monitor, type MonitorType, type Workspace } from '../types.js';
 import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
+import {
+  type DependencyGraphLookup,
+  dependsOnField,
+  dependsOnProblems,
+  normalDependsOn,
+} from './depends-on.js';
 import { changesTheCheck, FIRST_RUNS_PER_BATCH, requestFirstRuns } from './monitor-runs.js';
 import type { MonitorStore } from './monitor-store.js';
 
@@ -59,6 +65,7 @@ const fields = {
   dns_record_type: z.enum(DNS_RECORD_TYPES),
   dns_expected_values: z.array(z.string().min(1).max(1024)).max(20),
   dns_resolver: z.string().min(1).max(255).nullable(),
+  depends_on: dependsOnField,
   paused: z.boolean(),
 };
 
@@ -127,7 +134,7 @@ export interface MonitorContext {
   plan: Plan;
   planName: string;
   regions: readonly string[];
-  store: MonitorStore & PolicyLookup;
+  store: MonitorStore & PolicyLookup & DependencyGraphLookup;
   now: Date;
 }
 
@@ -185,6 +192,8 @@ const ruleProblems = (
   return problems;
 };
 
+const monitorNode = (m: Monitor) => ({ id: m.id, name: m.display_name });
+
 /** Clamps the interval to the plan's floor; says so when it did. */
 const clampInterval = (m: Monitor, requested: number | undefined, ctx: MonitorContext): Notice[] => {
   if (requested === undefined || requested >= ctx.plan.min_interval_seconds) return [];
@@ -238,6 +247,7 @@ const newMonitor = (ctx: MonitorContext, input: MonitorInput, defaultPolicyId: s
     dns_record_type: type === 'dns' ? (input.dns_record_type ?? 'A') : null,
     dns_expected_values: input.dns_expected_values ?? [],
     dns_resolver: input.dns_resolver ?? null,
+    depends_on: normalDependsOn(input.depends_on ?? []),
     paused: input.paused ?? false,
     created_at: ctx.now,
     updated_at: ctx.now,
@@ -265,6 +275,7 @@ export const createMonitor = async (
   throwIfProblems([
     ...ruleProblems(monitor, new Set(Object.keys(input)), ctx.regions, true),
     ...(await policyProblem(ctx, input.escalation_policy_id)),
+    ...(await dependsOnProblems(ctx.store, ctx.workspace.id, monitorNode(monitor), monitor.depends_on)),
   ]);
   const outcome = await ctx.store.insertMonitor(monitor, { maxMonitors: ctx.plan.max_monitors });
   if (outcome === 'limit_reached') throw planLimitError(ctx);
@@ -315,6 +326,10 @@ const prepareBatch = async (
           }),
         );
     }
+    // Dependencies name records that exist already: items of the same batch are not known by id yet.
+    problems.push(
+      ...(await dependsOnProblems(ctx.store, ctx.workspace.id, monitorNode(m), m.depends_on)).map(at),
+    );
     notices.push(...clampInterval(m, input.check_interval_seconds, ctx).map(at));
     monitors.push(m);
   }
@@ -370,6 +385,7 @@ export const updateMonitor = async (
   const next: Monitor = {
     ...existing,
     ...(patch as Partial<Monitor>),
+    depends_on: normalDependsOn(patch.depends_on ?? existing.depends_on ?? []),
     response_time_threshold_ms:
       patch.response_time_threshold_ms === undefined
         ? existing.response_time_threshold_ms
@@ -393,6 +409,9 @@ export const updateMonitor = async (
   throwIfProblems([
     ...ruleProblems(next, given, ctx.regions, false),
     ...(await policyProblem(ctx, patch.escalation_policy_id)),
+    ...(patch.depends_on === undefined
+      ? []
+      : await dependsOnProblems(ctx.store, ctx.workspace.id, monitorNode(next), next.depends_on)),
   ]);
   const outcome = await ctx.store.updateMonitor(next, existing.version);
   if (outcome === 'not_found') throw new AppError('not_found', 'Monitor not found.');

@@ -42,6 +42,11 @@ export const heartbeatResponse = z
     state: z.enum(['new', 'up', 'late', 'down', 'paused']),
     last_ping_at: time.nullable(),
     escalation_policy_id: z.string(),
+    depends_on: z.array(z.string()).describe('Monitors, heartbeats or groups this heartbeat depends on.'),
+    suppressed_by: z
+      .string()
+      .nullable()
+      .describe('While down: the dependency, down too, that holds its alert back; null otherwise.'),
     paused: z.boolean(),
     version: z.number().int(),
     started_at: time.nullable(),
@@ -56,7 +61,7 @@ export const heartbeatResponse = z
 export const heartbeatJson = (
   h: Heartbeat,
   pingUrl: string,
-  { now, tooOften }: { now: Date; tooOften: boolean },
+  { now, tooOften, suppressedBy = null }: { now: Date; tooOften: boolean; suppressedBy?: string | null },
 ): z.output<typeof heartbeatResponse> => {
   // due_at, state_version and rearmed_at are the deadline job's bookkeeping, not part of the API.
   const { workspace_id: _w, due_at: _d, state_version: _v, rearmed_at: _ra, ...rest } = h;
@@ -70,6 +75,8 @@ export const heartbeatJson = (
     next_expected_at: iso(nextExpectedAt(h, now)),
     last_duration_ms: h.last_duration_ms ?? null,
     pinging_too_often: tooOften,
+    depends_on: h.depends_on ?? [],
+    suppressed_by: h.state === 'down' ? suppressedBy : null,
     ping_snippets: pingSnippets(h, pingUrl),
     ping_url: pingUrl,
     last_ping_at: iso(h.last_ping_at),

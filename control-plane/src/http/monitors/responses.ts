@@ -34,6 +34,11 @@ export const monitorResponse = z
     dns_record_type: z.enum(DNS_RECORD_TYPES).nullable(),
     dns_expected_values: z.array(z.string()),
     dns_resolver: z.string().nullable(),
+    depends_on: z.array(z.string()).describe('Monitors, heartbeats or groups this monitor depends on.'),
+    suppressed_by: z
+      .string()
+      .nullable()
+      .describe('While down: the dependency, down too, that holds its alert back; null otherwise.'),
     paused: z.boolean(),
     version: z.number().int(),
     status: z.enum(MONITOR_STATUSES),
@@ -70,6 +75,7 @@ export const monitorJson = (
   monitor: Monitor,
   role: Role,
   info: MonitorStatusInfo,
+  suppressedBy: string | null = null,
 ): z.output<typeof monitorResponse> => {
   const m = monitorAsSeenBy(monitor, role);
   const auth = m.auth;
@@ -101,6 +107,8 @@ export const monitorJson = (
     dns_record_type: m.dns_record_type,
     dns_expected_values: m.dns_expected_values,
     dns_resolver: m.dns_resolver,
+    depends_on: m.depends_on ?? [],
+    suppressed_by: info.status === 'down' ? suppressedBy : null,
     paused: m.paused,
     version: m.version,
     // A record from listMonitorsWithStatus carries its status too: `info` is the one shown.

@@ -1,6 +1,8 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
+import type { AlertHoldStore } from '../../domain/alerts/alert-hold-store.js';
 import type { PolicyLookup } from '../../domain/lookups.js';
+import type { DependencyGraphLookup } from '../../domain/monitors/depends-on.js';
 import { checkNow } from '../../domain/monitors/monitor-runs.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
 import { MONITOR_STATUSES, type MonitorStatus, NO_CHECKS } from '../../domain/monitors/monitor-status.js';
@@ -20,6 +22,7 @@ import {
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Monitor } from '../../domain/types.js';
 import { MONITOR_TYPES } from '../../domain/types.js';
+import { suppressedBy, TIMELINE_SUMMARY, timelineJson, timelineResponse } from '../dependency-responses.js';
 import { boolParam, pageQuery } from '../query.js';
 import { page } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
@@ -53,7 +56,9 @@ export const monitorRoutes = ({
   store,
   clock,
   config,
-}: RouteDeps<MonitorStore & MonitorStatusStore & PolicyLookup & TenancyStore>) => {
+}: RouteDeps<
+  MonitorStore & MonitorStatusStore & PolicyLookup & TenancyStore & DependencyGraphLookup & AlertHoldStore
+>) => {
   const context = (auth: Authed) => ({
     workspace: auth.workspace,
     plan: config.plans[auth.workspace.plan] ?? { max_monitors: 0, min_interval_seconds: 86400 },
@@ -74,7 +79,8 @@ export const monitorRoutes = ({
       status: 'pending' as const,
       last_checked_at: null,
     };
-    return monitorJson(m, auth.user.role, info);
+    const held = await suppressedBy(store, auth.workspace.id, [m.id]);
+    return monitorJson(m, auth.user.role, info, held.get(m.id) ?? null);
   };
 
   return [
@@ -177,8 +183,10 @@ export const monitorRoutes = ({
           { ...query, search: q ?? query.search },
           clock.now(),
         );
+        const down = page.data.filter((m) => m.status === 'down').map((m) => m.id);
+        const held = await suppressedBy(store, auth.workspace.id, down);
         return {
-          data: page.data.map((m) => monitorJson(m, auth.user.role, m)),
+          data: page.data.map((m) => monitorJson(m, auth.user.role, m, held.get(m.id) ?? null)),
           next_cursor: page.next_cursor,
         };
       },
@@ -193,6 +201,18 @@ export const monitorRoutes = ({
       responses: { 404: 'No such monitor in this workspace' },
       async handler({ auth, params }) {
         return shown(auth, await load(auth, params.id!));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/monitors/{id}/timeline',
+      tag: 'Monitors',
+      response: timelineResponse,
+      summary: `The monitor's dependency timeline. ${TIMELINE_SUMMARY}`,
+      responses: { 404: 'No such monitor in this workspace' },
+      async handler({ auth, params }) {
+        const m = await load(auth, params.id!);
+        return timelineJson(store, auth.workspace.id, 'monitor', m.id);
       },
     }),
     route({

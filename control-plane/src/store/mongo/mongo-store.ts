@@ -4,6 +4,7 @@ import { agentIndexes, mongoAgents } from './agents.js';
 import { alertIndexes, mongoAlerts } from './alerts.js';
 import { contactMethodIndexes, mongoContactMethods } from './contact-methods.js';
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
+import { backfillDependsOn, dependencyIndexes, mongoDependencies } from './dependencies.js';
 import { backfillHeartbeats, heartbeatIndexes, mongoHeartbeats } from './heartbeats.js';
 import { integrationIndexes, mongoIntegrations } from './integrations.js';
 import { mongoMailSettings } from './mail-settings.js';
@@ -65,6 +66,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...signInIndexes,
         ...statusPageIndexes,
         ...ackLinkIndexes,
+        ...dependencyIndexes,
         ...contactMethodIndexes,
         ...pingKeyIndexes,
         ...statusSubscriberIndexes,
@@ -74,6 +76,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       await seedFeedCounter(ctx.col);
       await seedMonitorCounts(ctx.col);
       await backfillRetryIntervals(ctx.col);
+      await backfillDependsOn(ctx.col);
     },
     async ping() {
       await client.db('admin').command({ ping: 1 });
@@ -83,6 +86,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     },
     ...mongoTenancy(ctx),
     ...mongoAckLinks(ctx),
+    ...mongoDependencies(ctx),
     ...mongoContactMethods(ctx),
     ...mongoMonitors(ctx),
     ...mongoResults(ctx),

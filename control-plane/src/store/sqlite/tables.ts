@@ -96,6 +96,7 @@ export const monitors = table('monitors', {
   dns_record_type: 'text',
   dns_expected_values: 'json',
   dns_resolver: 'text',
+  depends_on: 'json',
   paused: 'bool',
   created_at: 'date',
   updated_at: 'date',
@@ -114,6 +115,7 @@ export const heartbeats = table('heartbeats', {
   state: 'text',
   last_ping_at: 'date',
   escalation_policy_id: 'text',
+  depends_on: 'json',
   paused: 'bool',
   created_at: 'date',
   updated_at: 'date',
@@ -211,6 +213,7 @@ export const alerts = table('alerts', {
   resolved_by: 'json',
   escalation: 'json',
   escalation_due_at: 'date',
+  held_back: 'int',
 });
 
 export const channels = table('notification_channels', {
