@@ -644,10 +644,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List maintenance windows, latest start first. */
+        /** List maintenance windows, latest start first (a recurring window starts when it was created); each with its occurrence in progress or next (`next_occurrence`). */
         get: operations["getMaintenanceWindows"];
         put?: never;
-        /** Plan a window for a monitor, a heartbeat or the whole workspace (`scope_type`, `scope_id`). Alerts raised inside it are recorded but not escalated. */
+        /** Plan a window for a monitor, a heartbeat, a group, a tag or the whole workspace (`scope_type`, `scope_id`: the id, or the tag). One-off: `starts_at` and `ends_at`. Recurring: `schedule` (five cron fields), `timezone` (IANA, default UTC) and `duration_seconds` (at most 7 days and at most the shortest time between two occurrences). Alerts raised inside it are recorded but not escalated. A workspace holds at most 200 windows that have not ended (409 beyond). */
         post: operations["postMaintenanceWindows"];
         delete?: never;
         options?: never;
@@ -670,7 +670,7 @@ export type paths = {
         delete: operations["deleteMaintenanceWindowsById"];
         options?: never;
         head?: never;
-        /** Rename a window or move its start or end (its scope stays). The times follow the rules of a new window; an ended window cannot change (409). */
+        /** Rename a window, move a one-off window's start or end, or change a recurring window's schedule, time zone or duration (its scope and its form stay). The times follow the rules of a new window; an ended window cannot change (409). */
         patch: operations["patchMaintenanceWindowsById"];
         trace?: never;
     };
@@ -683,7 +683,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** End an active window now: its end becomes the present, and it stays listed. 409 for one that has ended or not started (delete that one instead). */
+        /** End an active one-off window now: its end becomes the present, and it stays listed. 409 for one that has ended or not started, and for a recurring window (delete those instead). */
         post: operations["postMaintenanceWindowsByIdEnd"];
         delete?: never;
         options?: never;
@@ -2169,15 +2169,23 @@ export type components = {
             active: boolean;
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
-            ends_at: string;
+            duration_seconds: number | null;
+            ends_at: string | null;
             id: string;
             name: string;
+            next_occurrence: {
+                /** Format: date-time */
+                ends_at: string;
+                /** Format: date-time */
+                starts_at: string;
+            } | null;
+            schedule: string | null;
+            schedule_text: string | null;
             scope_id: string | null;
             /** @enum {string} */
-            scope_type: "workspace" | "monitor" | "heartbeat";
-            /** Format: date-time */
-            starts_at: string;
+            scope_type: "workspace" | "monitor" | "heartbeat" | "tag" | "group";
+            starts_at: string | null;
+            timezone: string | null;
         };
         Member: {
             /** Format: date-time */
@@ -7373,14 +7381,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    duration_seconds?: number;
                     /** Format: date-time */
-                    ends_at: string;
+                    ends_at?: string;
                     name: string;
+                    schedule?: string;
                     scope_id?: string;
                     /** @enum {string} */
-                    scope_type: "workspace" | "monitor" | "heartbeat";
+                    scope_type: "workspace" | "monitor" | "heartbeat" | "tag" | "group";
                     /** Format: date-time */
-                    starts_at: string;
+                    starts_at?: string;
+                    timezone?: string;
                 };
             };
         };
@@ -7603,11 +7614,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    duration_seconds?: number;
                     /** Format: date-time */
                     ends_at?: string;
                     name?: string;
+                    schedule?: string;
                     /** Format: date-time */
                     starts_at?: string;
+                    timezone?: string;
                 };
             };
         };

@@ -332,19 +332,26 @@ export interface Delivery {
   at: Date;
 }
 
-export const MAINTENANCE_SCOPES = ['workspace', 'monitor', 'heartbeat'] as const;
+export const MAINTENANCE_SCOPES = ['workspace', 'monitor', 'heartbeat', 'tag', 'group'] as const;
 export type MaintenanceScope = (typeof MAINTENANCE_SCOPES)[number];
 
-/** Alerts raised inside a window are recorded but not escalated. */
+/**
+ * Alerts raised inside a window are recorded but not escalated. A window is one-off (`starts_at` to
+ * `ends_at`) or recurring (`schedule` in `timezone`, each occurrence lasting `duration_seconds`;
+ * `ends_at` null, `starts_at` the moment it began to recur): domain/maintenance/cover.ts.
+ */
 export interface MaintenanceWindow {
   id: string;
   workspace_id: string;
   name: string;
   scope_type: MaintenanceScope;
-  /** The monitor or heartbeat; null for the whole workspace. */
+  /** The monitor, heartbeat or group id, or the tag; null for the whole workspace. */
   scope_id: string | null;
   starts_at: Date;
-  ends_at: Date;
+  ends_at: Date | null;
+  schedule: string | null;
+  timezone: string | null;
+  duration_seconds: number | null;
   created_at: Date;
 }
 

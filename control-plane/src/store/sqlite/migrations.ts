@@ -31,6 +31,7 @@ import dropSettledAlertsIndex from './migrations/0029-drop-settled-alerts-index.
 import monitorRetryInterval from './migrations/0030-monitor-retry-interval.js';
 import codeSendCounters from './migrations/0031-code-send-counters.js';
 import dependencies from './migrations/0034-dependencies.js';
+import recurringMaintenance from './migrations/0035-recurring-maintenance.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -75,6 +76,7 @@ export const migrations: string[][] = [
   monitorRetryInterval,
   codeSendCounters,
   dependencies,
+  recurringMaintenance,
 ];
 
 /**

@@ -256,6 +256,9 @@ export const maintenanceWindows = table('maintenance_windows', {
   scope_id: 'text',
   starts_at: 'date',
   ends_at: 'date',
+  schedule: 'text',
+  timezone: 'text',
+  duration_seconds: 'int',
   created_at: 'date',
 });
 
