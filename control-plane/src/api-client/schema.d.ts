@@ -498,6 +498,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/heartbeats/{uuid}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The heartbeat's dependency timeline. What its dependencies did to its alert, newest first (at most 50; kept 30 days): `held` (went down, waits until its dependencies are checked), `suppressed` (a dependency is down: no alert), `released` (the dependency recovered), `raised` (its alert was raised after all), `cleared` (it recovered while held: no alert). */
+        get: operations["getHeartbeatsByUuidTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/integrations": {
         parameters: {
             query?: never;
@@ -789,6 +806,23 @@ export type paths = {
         put?: never;
         /** Run checks again. */
         post: operations["postMonitorsByIdResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The monitor's dependency timeline. What its dependencies did to its alert, newest first (at most 50; kept 30 days): `held` (went down, waits until its dependencies are checked), `suppressed` (a dependency is down: no alert), `released` (the dependency recovered), `raised` (its alert was raised after all), `cleared` (it recovered while held: no alert). */
+        get: operations["getMonitorsByIdTimeline"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1363,6 +1397,7 @@ export type components = {
                 } | null;
             } | null;
             escalation_policy_id: string | null;
+            held_back: number;
             id: string;
             resolved_at: string | null;
             resolved_by: components["schemas"]["Actor"] | null;
@@ -1397,6 +1432,7 @@ export type components = {
                 } | null;
             } | null;
             escalation_policy_id: string | null;
+            held_back: number;
             id: string;
             resolved_at: string | null;
             resolved_by: components["schemas"]["Actor"] | null;
@@ -2052,6 +2088,17 @@ export type components = {
             test: boolean;
             user_id: string | null;
         };
+        DependencyTimeline: {
+            data: {
+                /** Format: date-time */
+                at: string;
+                dependency_id: string | null;
+                /** @enum {string} */
+                kind: "held" | "suppressed" | "released" | "raised" | "cleared";
+                message: string;
+            }[];
+            retention_days: number;
+        };
         Error: {
             error: {
                 /** @enum {string} */
@@ -2082,6 +2129,7 @@ export type components = {
             alert_id: string | null;
             /** Format: date-time */
             created_at: string;
+            depends_on: string[];
             display_name: string;
             escalation_policy_id: string;
             grace_seconds: number;
@@ -2101,6 +2149,7 @@ export type components = {
             started_at: string | null;
             /** @enum {string} */
             state: "new" | "up" | "late" | "down" | "paused";
+            suppressed_by: string | null;
             timezone: string;
             /** Format: date-time */
             updated_at: string;
@@ -2218,6 +2267,7 @@ export type components = {
             check_locations: string[];
             /** Format: date-time */
             created_at: string;
+            depends_on: string[];
             display_name: string;
             dns_expected_values: string[];
             dns_record_type: ("A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS") | null;
@@ -2253,6 +2303,7 @@ export type components = {
             ssl_cert_monitoring: boolean;
             /** @enum {string} */
             status: "up" | "down" | "paused" | "pending" | "maintenance";
+            suppressed_by: string | null;
             timeout_seconds: number;
             /** Format: date-time */
             updated_at: string;
@@ -5849,6 +5900,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                    depends_on?: string[];
                     display_name: string;
                     escalation_policy_id?: string;
                     grace_seconds?: number;
@@ -6082,6 +6135,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                    depends_on?: string[];
                     display_name?: string;
                     escalation_policy_id?: string;
                     grace_seconds?: number;
@@ -6246,6 +6301,73 @@ export interface operations {
             };
             /** @description Invalid fields (body or query parameters), each listed in details */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHeartbeatsByUuidTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DependencyTimeline"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such heartbeat in this workspace */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8053,6 +8175,8 @@ export interface operations {
                     }) | null;
                     check_interval_seconds?: number;
                     check_locations?: string[];
+                    /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                    depends_on?: string[];
                     display_name?: string;
                     dns_expected_values?: string[];
                     /** @enum {string} */
@@ -8103,6 +8227,7 @@ export interface operations {
                         check_locations: string[];
                         /** Format: date-time */
                         created_at: string;
+                        depends_on: string[];
                         display_name: string;
                         dns_expected_values: string[];
                         dns_record_type: ("A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS") | null;
@@ -8138,6 +8263,7 @@ export interface operations {
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
                         status: "up" | "down" | "paused" | "pending" | "maintenance";
+                        suppressed_by: string | null;
                         timeout_seconds: number;
                         /** Format: date-time */
                         updated_at: string;
@@ -8613,6 +8739,73 @@ export interface operations {
             };
         };
     };
+    getMonitorsByIdTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DependencyTimeline"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such monitor in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getMonitorsByIdUptime: {
         parameters: {
             query?: {
@@ -8724,6 +8917,8 @@ export interface operations {
                         }) | null;
                         check_interval_seconds?: number;
                         check_locations?: string[];
+                        /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                        depends_on?: string[];
                         display_name: string;
                         dns_expected_values?: string[];
                         /** @enum {string} */
@@ -8869,6 +9064,8 @@ export interface operations {
                         }) | null;
                         check_interval_seconds?: number;
                         check_locations?: string[];
+                        /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                        depends_on?: string[];
                         display_name: string;
                         dns_expected_values?: string[];
                         /** @enum {string} */
@@ -9012,6 +9209,8 @@ export interface operations {
                     }) | null;
                     check_interval_seconds?: number;
                     check_locations?: string[];
+                    /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                    depends_on?: string[];
                     display_name: string;
                     dns_expected_values?: string[];
                     /** @enum {string} */
@@ -9062,6 +9261,7 @@ export interface operations {
                         check_locations: string[];
                         /** Format: date-time */
                         created_at: string;
+                        depends_on: string[];
                         display_name: string;
                         dns_expected_values: string[];
                         dns_record_type: ("A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS") | null;
@@ -9097,6 +9297,7 @@ export interface operations {
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
                         status: "up" | "down" | "paused" | "pending" | "maintenance";
+                        suppressed_by: string | null;
                         timeout_seconds: number;
                         /** Format: date-time */
                         updated_at: string;

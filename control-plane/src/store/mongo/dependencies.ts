@@ -27,6 +27,14 @@ const holdId = (h: Pick<AlertHold, 'workspace_id' | 'source_type' | 'source_id'>
 const holdOf = ({ _id, ...rest }: Document) => rest as AlertHold;
 const DOWN_CAUSES = ['down', 'fail'];
 
+/**
+ * Events of one instant keep the order they were written in (`order`, the adapter's own field: the
+ * writer's clock in µs plus a counter), as SQLite's rowid keeps it.
+ */
+let counter = 0;
+const eventDoc = (e: SourceEvent) => ({ ...toDoc(e), order: Date.now() * 1000 + (counter++ % 1000) });
+const eventOf = ({ order: _o, ...rest }: Document) => fromDocs<SourceEvent>([rest])[0]!;
+
 export const mongoDependencies = ({
   col,
   inTransaction,
@@ -56,7 +64,7 @@ export const mongoDependencies = ({
         { upsert: true, session },
       );
       if (r.upsertedCount !== 1) return false;
-      if (event) await col.sourceEvents.insertOne(toDoc(event), { session });
+      if (event) await col.sourceEvents.insertOne(eventDoc(event), { session });
       return true;
     });
   },
@@ -84,7 +92,7 @@ export const mongoDependencies = ({
         { session },
       );
       if (r.modifiedCount !== 1) return false;
-      if (extra.event) await col.sourceEvents.insertOne(toDoc(extra.event), { session });
+      if (extra.event) await col.sourceEvents.insertOne(eventDoc(extra.event), { session });
       if (extra.countOn) {
         const keys = DOWN_CAUSES.map((cause) =>
           openKey({
@@ -104,18 +112,18 @@ export const mongoDependencies = ({
     return inTransaction(async (session) => {
       const r = await col.alertHolds.deleteOne({ _id: holdId(hold), version: expectedVersion }, { session });
       if (r.deletedCount !== 1) return false;
-      if (event) await col.sourceEvents.insertOne(toDoc(event), { session });
+      if (event) await col.sourceEvents.insertOne(eventDoc(event), { session });
       return true;
     });
   },
   async listSourceEvents(workspaceId, sourceType, sourceId, limit) {
-    return fromDocs<SourceEvent>(
+    return (
       await col.sourceEvents
         .find({ workspace_id: workspaceId, source_type: sourceType, source_id: sourceId })
-        .sort({ at: -1, _id: -1 })
+        .sort({ at: -1, order: -1 })
         .limit(limit)
-        .toArray(),
-    );
+        .toArray()
+    ).map(eventOf);
   },
   async pruneSourceEvents(before, limit) {
     return deleteSome(col.sourceEvents, { at: { $lt: before } }, limit);

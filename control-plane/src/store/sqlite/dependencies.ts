@@ -138,7 +138,7 @@ export const sqliteDependencies = ({
       return many<SourceEvent>(
         sourceEvents,
         `SELECT * FROM source_events WHERE workspace_id = ? AND source_type = ? AND source_id = ?
-           ORDER BY at DESC, id DESC LIMIT ?`,
+           ORDER BY at DESC, rowid DESC LIMIT ?`,
         workspaceId,
         sourceType,
         sourceId,
