@@ -880,6 +880,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/monitors/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One action on many monitors, all or nothing: `action` (pause, resume, delete, set_policy; `set_policy` takes `escalation_policy_id`, null for the workspace's default) on the monitors named by `ids` (at most 1000, each of this workspace: an unknown one is a 422 naming `ids[i]`) or by `filter` (the filters of `GET /monitors`, as its query takes them, e.g. `{"status": "down", "q": "db"}`; `{"filter": {}}` spelled out means every monitor of the workspace; at most the plan's monitor cap). Answers `{"affected": n}`: the monitors changed (one already paused is not paused again). Every change is one store transaction; a monitor changed by someone else meanwhile fails it whole (409). A monitor that will run checks no more often than the plan allows: its interval is raised to the plan's minimum, and `warnings` says so. */
+        post: operations["postMonitorsBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/monitors/create": {
         parameters: {
             query?: never;
@@ -9142,6 +9159,124 @@ export interface operations {
             };
             /** @description Your role does not allow this, or a session write without the CSRF token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMonitorsBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "pause" | "resume" | "delete" | "set_policy";
+                    escalation_policy_id?: string | null;
+                    filter?: {
+                        /** @enum {string} */
+                        monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
+                        /** @enum {string} */
+                        paused?: "true" | "false";
+                        /** @description A case-insensitive part of the name or the target. */
+                        q?: string;
+                        /** @description The older name of `q` (`q` wins when both are given). */
+                        search?: string;
+                        status?: string;
+                    };
+                    ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description `{"affected": n}` (with `warnings` when an interval was raised to the plan minimum) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affected: number;
+                        warnings?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A monitor changed meanwhile: nothing was changed */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

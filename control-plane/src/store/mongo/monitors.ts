@@ -7,6 +7,7 @@ import {
 import { DEFAULT_RETRY_INTERVAL_SECONDS } from '../../domain/monitors/monitors.js';
 import type { Monitor, MonitorChange, MonitorLocationState } from '../../domain/types.js';
 import {
+  bumpGuard,
   type Collections,
   type Doc,
   deleteRecord,
@@ -42,6 +43,11 @@ export const feedQuery = (afterSeq: number, limit: number): Query => ({
 });
 
 const FEED = 'monitor_changes';
+
+/** Bulk steps write this many documents per round trip, all in one transaction. */
+const BULK_CHUNK = 1000;
+/** Thrown inside a bulk transaction when one record is not as expected: aborts the whole step. */
+const BULK_MISS = new Error('bulk step: a monitor changed meanwhile');
 
 /**
  * The feed's counter starts at the highest seq already stored (never below it; `$max` never lowers
@@ -134,6 +140,15 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
   });
   const getMonitor = async (workspaceId: string, id: string) =>
     fromDoc<Monitor>(await monitors.findOne({ workspace_id: workspaceId, _id: id }));
+  /** A bulk transaction: a record not as expected (BULK_MISS) aborted it whole, so 'conflict'. */
+  const bulkStep = async <T>(fn: (session: ClientSession) => Promise<T>): Promise<T | 'conflict'> => {
+    try {
+      return await inTransaction(fn);
+    } catch (e) {
+      if (e === BULK_MISS) return 'conflict';
+      throw e;
+    }
+  };
   const latest = async () =>
     (await monitorChanges.find({}).sort({ _id: -1 }).limit(1).toArray())[0]?._id ?? 0;
 
@@ -241,6 +256,60 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
           { session },
         );
         await appendChanges(session, [changed(id)]);
+      });
+    },
+    async updateMonitors(changes) {
+      if (changes.length === 0) return 'updated';
+      const ws = changes[0]!.next.workspace_id;
+      if (changes.some((c) => c.next.workspace_id !== ws)) throw new Error('updateMonitors: one workspace');
+      // One transaction (the workspace guard first, as editRecord), written in chunks; a chunk that
+      // matches fewer than it names throws, which aborts the transaction: nothing is stored.
+      return bulkStep(async (session) => {
+        await bumpGuard(workspaces, ws, session);
+        for (let i = 0; i < changes.length; i += BULK_CHUNK) {
+          const chunk = changes.slice(i, i + BULK_CHUNK);
+          const r = await monitors.bulkWrite(
+            chunk.map(({ next, expectedVersion }) => ({
+              replaceOne: {
+                filter: { _id: next.id, workspace_id: ws, version: expectedVersion },
+                replacement: toDoc(next),
+              },
+            })),
+            { session, ordered: true },
+          );
+          if (r.matchedCount !== chunk.length) throw BULK_MISS;
+        }
+        await appendChanges(
+          session,
+          changes.map((c) => changed(c.next.id)),
+        );
+        return 'updated' as const;
+      });
+    },
+    async deleteMonitors(workspaceId, list) {
+      if (list.length === 0) return 'deleted';
+      return bulkStep(async (session) => {
+        for (let i = 0; i < list.length; i += BULK_CHUNK) {
+          const chunk = list.slice(i, i + BULK_CHUNK);
+          const r = await monitors.bulkWrite(
+            chunk.map(({ id, version }) => ({
+              deleteOne: { filter: { _id: id, workspace_id: workspaceId, version } },
+            })),
+            { session, ordered: true },
+          );
+          if (r.deletedCount !== chunk.length) throw BULK_MISS;
+        }
+        // An unseeded counter stays unseeded (see deleteMonitor).
+        await workspaces.updateOne(
+          { _id: workspaceId, monitor_count: { $exists: true } },
+          { $inc: { monitor_count: -list.length } },
+          { session },
+        );
+        await appendChanges(
+          session,
+          list.map((m) => changed(m.id)),
+        );
+        return 'deleted' as const;
       });
     },
 

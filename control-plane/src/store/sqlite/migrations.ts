@@ -30,8 +30,8 @@ import customDomainProof from './migrations/0028-custom-domain-proof.js';
 import dropSettledAlertsIndex from './migrations/0029-drop-settled-alerts-index.js';
 import monitorRetryInterval from './migrations/0030-monitor-retry-interval.js';
 import codeSendCounters from './migrations/0031-code-send-counters.js';
-import dependencies from './migrations/0034-dependencies.js';
-import recurringMaintenance from './migrations/0035-recurring-maintenance.js';
+import recurringMaintenance from './migrations/0032-recurring-maintenance.js';
+import dependencies from './migrations/0033-dependencies.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -75,8 +75,8 @@ export const migrations: string[][] = [
   dropSettledAlertsIndex,
   monitorRetryInterval,
   codeSendCounters,
-  dependencies,
   recurringMaintenance,
+  dependencies,
 ];
 
 /**

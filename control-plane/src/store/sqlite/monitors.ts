@@ -7,6 +7,9 @@ import { insertSql, monitorStates, monitors, toRow, updateSql } from './tables.j
 
 type Row = Record<string, unknown>;
 
+/** Thrown inside a bulk transaction when one record is not as expected: rolls the whole step back. */
+const BULK_MISS = new Error('bulk step: a monitor changed meanwhile');
+
 /**
  * Monitors, the monitor feed and the location states in SQLite. Every change to a monitor appends to
  * the feed in the same IMMEDIATE transaction, so the feed's sequence has no gaps and no lost entries;
@@ -104,6 +107,48 @@ export const sqliteMonitors = (
         }
         return gone;
       });
+    },
+    async updateMonitors(changes) {
+      if (changes.length === 0) return 'updated';
+      const ws = changes[0]!.next.workspace_id;
+      if (changes.some((c) => c.next.workspace_id !== ws)) throw new Error('updateMonitors: one workspace');
+      const update = st(
+        updateSql(monitors, 'id = @id AND workspace_id = @workspace_id AND version = @expected'),
+      );
+      // One IMMEDIATE transaction; a miss throws, which rolls back every row written before it.
+      try {
+        return immediate(() => {
+          for (const { next, expectedVersion } of changes) {
+            if (update.run({ ...toRow(monitors, next), expected: expectedVersion }).changes !== 1)
+              throw BULK_MISS;
+            monitorChanged(next.id);
+          }
+          return 'updated' as const;
+        });
+      } catch (e) {
+        if (e === BULK_MISS) return 'conflict';
+        throw e;
+      }
+    },
+    async deleteMonitors(workspaceId, list) {
+      if (list.length === 0) return 'deleted';
+      const del = st('DELETE FROM monitors WHERE workspace_id = ? AND id = ? AND version = ?');
+      try {
+        return immediate(() => {
+          for (const { id, version } of list) {
+            if (del.run(workspaceId, id, version).changes !== 1) throw BULK_MISS;
+            monitorChanged(id);
+          }
+          st('UPDATE workspaces SET monitor_count = monitor_count - ? WHERE id = ?').run(
+            list.length,
+            workspaceId,
+          );
+          return 'deleted' as const;
+        });
+      } catch (e) {
+        if (e === BULK_MISS) return 'conflict';
+        throw e;
+      }
     },
 
     async listRegionMonitors(region) {
