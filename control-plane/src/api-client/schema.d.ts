@@ -2105,6 +2105,12 @@ export type components = {
             test: boolean;
             user_id: string | null;
         };
+        Dependency: {
+            id: string;
+            /** @enum {string} */
+            kind: "monitor" | "heartbeat" | "group";
+            name: string;
+        };
         DependencyTimeline: {
             data: {
                 /** Format: date-time */
@@ -2146,6 +2152,7 @@ export type components = {
             alert_id: string | null;
             /** Format: date-time */
             created_at: string;
+            dependencies: components["schemas"]["Dependency"][];
             depends_on: string[];
             display_name: string;
             escalation_policy_id: string;
@@ -2284,6 +2291,7 @@ export type components = {
             check_locations: string[];
             /** Format: date-time */
             created_at: string;
+            dependencies: components["schemas"]["Dependency"][];
             depends_on: string[];
             display_name: string;
             dns_expected_values: string[];
@@ -8244,6 +8252,7 @@ export interface operations {
                         check_locations: string[];
                         /** Format: date-time */
                         created_at: string;
+                        dependencies: components["schemas"]["Dependency"][];
                         depends_on: string[];
                         display_name: string;
                         dns_expected_values: string[];
@@ -9396,6 +9405,7 @@ export interface operations {
                         check_locations: string[];
                         /** Format: date-time */
                         created_at: string;
+                        dependencies: components["schemas"]["Dependency"][];
                         depends_on: string[];
                         display_name: string;
                         dns_expected_values: string[];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AlertHoldStore, HoldSourceType } from '../domain/alerts/alert-hold-store.js';
 import { SOURCE_EVENT_RETENTION_DAYS, SOURCE_EVENTS_SHOWN } from '../domain/alerts/alert-hold-store.js';
+import type { DependencyGraphLookup, DependencyNode } from '../domain/monitors/depends-on.js';
 import { responseSchemas, time } from './responses.js';
 
 /**
@@ -21,6 +22,38 @@ export const suppressedBy = async (
       .map((h) => [h.source_id, h.suppressed_by!]),
   );
 };
+
+export const dependencyResponse = z
+  .strictObject({
+    id: z.string(),
+    kind: z.enum(['monitor', 'heartbeat', 'group']),
+    name: z.string(),
+  })
+  .register(responseSchemas, { id: 'Dependency' });
+
+/**
+ * What records of a page depend on, with kinds and names: one read for the whole page, none when
+ * nothing on it has dependencies (the common case).
+ */
+export const dependencyNodes = async (
+  store: DependencyGraphLookup,
+  workspaceId: string,
+  records: { depends_on?: string[] | null }[],
+): Promise<Map<string, DependencyNode>> => {
+  const ids = [...new Set(records.flatMap((r) => r.depends_on ?? []))];
+  if (ids.length === 0) return new Map();
+  return new Map((await store.getDependencyNodes(workspaceId, ids)).map((n) => [n.id, n]));
+};
+
+/** A record's dependencies as the API shows them, in its order; one gone since is left out. */
+export const dependenciesJson = (
+  dependsOn: string[] | null | undefined,
+  nodes: Map<string, DependencyNode>,
+): z.output<typeof dependencyResponse>[] =>
+  (dependsOn ?? []).flatMap((id) => {
+    const n = nodes.get(id);
+    return n ? [{ id, kind: n.kind, name: n.name }] : [];
+  });
 
 export const timelineResponse = z
   .strictObject({

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { nextExpectedAt } from '../../domain/heartbeats/heartbeat-view.js';
 import { pingSnippets } from '../../domain/heartbeats/ping-snippets.js';
 import { describeSchedule } from '../../domain/heartbeats/schedule-text.js';
+import type { DependencyNode } from '../../domain/monitors/depends-on.js';
 import type { Heartbeat } from '../../domain/types.js';
+import { dependenciesJson, dependencyResponse } from '../dependency-responses.js';
 import { iso, responseSchemas, time, uuidString } from '../responses.js';
 
 export const pingSnippetResponse = z
@@ -43,6 +45,7 @@ export const heartbeatResponse = z
     last_ping_at: time.nullable(),
     escalation_policy_id: z.string(),
     depends_on: z.array(z.string()).describe('Monitors, heartbeats or groups this heartbeat depends on.'),
+    dependencies: z.array(dependencyResponse).describe('`depends_on` with the kind and name of each.'),
     suppressed_by: z
       .string()
       .nullable()
@@ -61,7 +64,12 @@ export const heartbeatResponse = z
 export const heartbeatJson = (
   h: Heartbeat,
   pingUrl: string,
-  { now, tooOften, suppressedBy = null }: { now: Date; tooOften: boolean; suppressedBy?: string | null },
+  {
+    now,
+    tooOften,
+    suppressedBy = null,
+    nodes = new Map(),
+  }: { now: Date; tooOften: boolean; suppressedBy?: string | null; nodes?: Map<string, DependencyNode> },
 ): z.output<typeof heartbeatResponse> => {
   // due_at, state_version and rearmed_at are the deadline job's bookkeeping, not part of the API.
   const { workspace_id: _w, due_at: _d, state_version: _v, rearmed_at: _ra, ...rest } = h;
@@ -76,6 +84,7 @@ export const heartbeatJson = (
     last_duration_ms: h.last_duration_ms ?? null,
     pinging_too_often: tooOften,
     depends_on: h.depends_on ?? [],
+    dependencies: dependenciesJson(h.depends_on, nodes),
     suppressed_by: h.state === 'down' ? suppressedBy : null,
     ping_snippets: pingSnippets(h, pingUrl),
     ping_url: pingUrl,

@@ -12,7 +12,13 @@ import {
 import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
 import type { DependencyGraphLookup } from '../../domain/monitors/depends-on.js';
 import type { Heartbeat } from '../../domain/types.js';
-import { suppressedBy, TIMELINE_SUMMARY, timelineJson, timelineResponse } from '../dependency-responses.js';
+import {
+  dependencyNodes,
+  suppressedBy,
+  TIMELINE_SUMMARY,
+  timelineJson,
+  timelineResponse,
+} from '../dependency-responses.js';
 import { page, time } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
 import { heartbeatJson, heartbeatResponse } from './responses.js';
@@ -47,6 +53,7 @@ export const heartbeatRoutes = ({
       now: clock.now(),
       tooOften: pingsTooOften(h, recent),
       suppressedBy: held.get(h.id) ?? null,
+      nodes: await dependencyNodes(store, h.workspace_id, [h]),
     });
   };
   const load = async (auth: Authed, id: string): Promise<Heartbeat> => {

@@ -22,7 +22,13 @@ import {
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Monitor } from '../../domain/types.js';
 import { MONITOR_TYPES } from '../../domain/types.js';
-import { suppressedBy, TIMELINE_SUMMARY, timelineJson, timelineResponse } from '../dependency-responses.js';
+import {
+  dependencyNodes,
+  suppressedBy,
+  TIMELINE_SUMMARY,
+  timelineJson,
+  timelineResponse,
+} from '../dependency-responses.js';
 import { boolParam, pageQuery } from '../query.js';
 import { page } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
@@ -99,7 +105,8 @@ export const monitorRoutes = ({
       last_checked_at: null,
     };
     const held = await suppressedBy(store, auth.workspace.id, [m.id]);
-    return monitorJson(m, auth.user.role, info, held.get(m.id) ?? null);
+    const nodes = await dependencyNodes(store, auth.workspace.id, [m]);
+    return monitorJson(m, auth.user.role, info, held.get(m.id) ?? null, nodes);
   };
 
   return [
@@ -138,6 +145,7 @@ export const monitorRoutes = ({
       },
       async handler({ auth, body }) {
         const { monitors, notices } = await createMonitors(context(auth), body);
+        const nodes = await dependencyNodes(store, auth.workspace.id, monitors);
         const infos = await store.getMonitorStatuses(
           auth.workspace.id,
           monitors.map((m) => m.id),
@@ -149,6 +157,8 @@ export const monitorRoutes = ({
               m,
               auth.user.role,
               infos.get(m.id) ?? { ...NO_CHECKS, status: 'pending', last_checked_at: null },
+              null,
+              nodes,
             ),
           ),
           warnings: notices,
@@ -188,8 +198,9 @@ export const monitorRoutes = ({
         );
         const down = page.data.filter((m) => m.status === 'down').map((m) => m.id);
         const held = await suppressedBy(store, auth.workspace.id, down);
+        const nodes = await dependencyNodes(store, auth.workspace.id, page.data);
         return {
-          data: page.data.map((m) => monitorJson(m, auth.user.role, m, held.get(m.id) ?? null)),
+          data: page.data.map((m) => monitorJson(m, auth.user.role, m, held.get(m.id) ?? null, nodes)),
           next_cursor: page.next_cursor,
         };
       },
