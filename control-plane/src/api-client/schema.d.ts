@@ -300,6 +300,43 @@ export type paths = {
         patch: operations["patchEscalationPoliciesById"];
         trace?: never;
     };
+    "/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the groups of monitors and heartbeats, newest first; search with `q` (a part of the name, any case). */
+        get: operations["getGroups"];
+        put?: never;
+        /** Create a group (`name`, unique in the workspace ignoring case; 409 when taken). Monitors and heartbeats join it by `group_id`; groups hold no groups. A workspace holds at most 1000 groups (409 past that). */
+        post: operations["postGroups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a group. Its members: `GET /monitors?group_id=` and `GET /heartbeats?group_id=`. */
+        get: operations["getGroupsById"];
+        put?: never;
+        post?: never;
+        /** Delete a group. Its monitors and heartbeats stay, ungrouped (their `group_id` becomes null in the same step). A status-page component standing for the group shows no members until it is edited; maintenance windows and dependencies that name the group no longer match anything through it. */
+        delete: operations["deleteGroupsById"];
+        options?: never;
+        head?: never;
+        /** Rename a group (409 when another group has the name, ignoring case). */
+        patch: operations["patchGroupsById"];
+        trace?: never;
+    };
     "/hb/ping/{ping_key}/{slug}": {
         parameters: {
             query?: never;
@@ -451,7 +488,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List heartbeats, newest first, with their state and last ping; search with `q` (a case-insensitive part of the name or the slug). */
+        /** List heartbeats, newest first, with their state and last ping; search with `q` (a case-insensitive part of the name or the slug); filter with `tag` (one whole tag) and `group_id` (`none`: in no group). */
         get: operations["getHeartbeats"];
         put?: never;
         /** Create a heartbeat; the response carries its ping URL. */
@@ -715,7 +752,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target). */
+        /** List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target); filter with `tag` (one whole tag) and `group_id` (`none`: in no group). */
         get: operations["getMonitors"];
         put?: never;
         post?: never;
@@ -2148,6 +2185,14 @@ export type components = {
             /** Format: date-time */
             updated_at: string;
         };
+        Group: {
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         Heartbeat: {
             alert_id: string | null;
             /** Format: date-time */
@@ -2157,6 +2202,7 @@ export type components = {
             display_name: string;
             escalation_policy_id: string;
             grace_seconds: number;
+            group_id: string | null;
             id: string;
             last_duration_ms: number | null;
             last_ping_at: string | null;
@@ -2168,12 +2214,15 @@ export type components = {
             pinging_too_often: boolean;
             schedule: string | null;
             schedule_text: string;
+            /** @enum {string} */
+            severity: "critical" | "warning";
             slug: string | null;
             start_rid: string | null;
             started_at: string | null;
             /** @enum {string} */
             state: "new" | "up" | "late" | "down" | "paused";
             suppressed_by: string | null;
+            tags: string[];
             timezone: string;
             /** Format: date-time */
             updated_at: string;
@@ -2302,6 +2351,7 @@ export type components = {
             expected_status_code: number;
             failure_threshold: number;
             follow_redirects: boolean;
+            group_id: string | null;
             http_method: string | null;
             id: string;
             last_checked_at: string | null;
@@ -2324,11 +2374,14 @@ export type components = {
             required_keyword: string | null;
             response_time_threshold_ms: number | null;
             retry_interval_seconds: number;
+            /** @enum {string} */
+            severity: "critical" | "warning";
             ssl_cert_expiry_alert_days: number;
             ssl_cert_monitoring: boolean;
             /** @enum {string} */
             status: "up" | "down" | "paused" | "pending" | "maintenance";
             suppressed_by: string | null;
+            tags: string[];
             timeout_seconds: number;
             /** Format: date-time */
             updated_at: string;
@@ -2396,6 +2449,18 @@ export type components = {
             }[];
             custom_domain_status: ("pending" | "verified" | "failed") | null;
             id: string;
+            maintenances: {
+                component_ids: string[];
+                /** Format: date-time */
+                ends_at: string;
+                id: string;
+                name: string;
+                recurrence: string | null;
+                /** Format: date-time */
+                starts_at: string;
+                /** @enum {string} */
+                status: "scheduled" | "in_progress";
+            }[];
             name: string;
             public_url: string;
             slug: string;
@@ -4599,6 +4664,417 @@ export interface operations {
             };
         };
     };
+    getGroups: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Group"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The name is taken, or the workspace has the most groups it may */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGroupsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such group in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteGroupsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such group in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchGroupsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such group in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The name is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getHbPingByPingKeyBySlug: {
         parameters: {
             query?: {
@@ -5847,8 +6323,10 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                group_id?: "none" | string;
                 limit?: number;
                 q?: string;
+                tag?: string;
             };
             header?: never;
             path?: never;
@@ -5930,12 +6408,21 @@ export interface operations {
                     display_name: string;
                     escalation_policy_id?: string;
                     grace_seconds?: number;
+                    /** @description The group this belongs to (GET /groups), or null. */
+                    group_id?: string | null;
                     paused?: boolean;
                     period_seconds?: number;
                     /** @description Cron schedule: five fields (e.g. "0 3 * * 1-5") or @hourly, @daily, @weekly, @monthly. */
                     schedule?: string;
+                    /**
+                     * @description `critical` (the default) or `warning`: how loud an alert it raises is.
+                     * @enum {string}
+                     */
+                    severity?: "critical" | "warning";
                     /** @description Name in slug ping URLs, /hb/ping/{ping_key}/{slug}; unique in the workspace. */
                     slug?: string;
+                    /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
+                    tags?: string[];
                     /** @description IANA time zone the schedule is read in (default UTC). */
                     timezone?: string;
                 };
@@ -6165,10 +6652,19 @@ export interface operations {
                     display_name?: string;
                     escalation_policy_id?: string;
                     grace_seconds?: number;
+                    /** @description The group this belongs to (GET /groups), or null. */
+                    group_id?: string | null;
                     paused?: boolean;
                     period_seconds?: number;
                     schedule?: string | null;
+                    /**
+                     * @description `critical` (the default) or `warning`: how loud an alert it raises is.
+                     * @enum {string}
+                     */
+                    severity?: "critical" | "warning";
                     slug?: string | null;
+                    /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
+                    tags?: string[];
                     /** @description IANA time zone the schedule is read in (default UTC). */
                     timezone?: string;
                 };
@@ -7972,12 +8468,14 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                group_id?: "none" | string;
                 limit?: number;
                 monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
                 paused?: "true" | "false";
                 q?: string;
                 search?: string;
                 status?: string;
+                tag?: string;
             };
             header?: never;
             path?: never;
@@ -8212,6 +8710,8 @@ export interface operations {
                     expected_status_code?: number;
                     failure_threshold?: number;
                     follow_redirects?: boolean;
+                    /** @description The group this belongs to (GET /groups), or null. */
+                    group_id?: string | null;
                     /** @enum {string} */
                     http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                     /** @enum {string} */
@@ -8225,8 +8725,15 @@ export interface operations {
                     required_keyword?: string | null;
                     response_time_threshold_ms?: number | null;
                     retry_interval_seconds?: number;
+                    /**
+                     * @description `critical` (the default) or `warning`: how loud an alert it raises is.
+                     * @enum {string}
+                     */
+                    severity?: "critical" | "warning";
                     ssl_cert_expiry_alert_days?: number;
                     ssl_cert_monitoring?: boolean;
+                    /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
+                    tags?: string[];
                     timeout_seconds?: number;
                     url?: string;
                 };
@@ -8263,6 +8770,7 @@ export interface operations {
                         expected_status_code: number;
                         failure_threshold: number;
                         follow_redirects: boolean;
+                        group_id: string | null;
                         http_method: string | null;
                         id: string;
                         last_checked_at: string | null;
@@ -8285,11 +8793,14 @@ export interface operations {
                         required_keyword: string | null;
                         response_time_threshold_ms: number | null;
                         retry_interval_seconds: number;
+                        /** @enum {string} */
+                        severity: "critical" | "warning";
                         ssl_cert_expiry_alert_days: number;
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
                         status: "up" | "down" | "paused" | "pending" | "maintenance";
                         suppressed_by: string | null;
+                        tags: string[];
                         timeout_seconds: number;
                         /** Format: date-time */
                         updated_at: string;
@@ -8955,6 +9466,8 @@ export interface operations {
                         expected_status_code?: number;
                         failure_threshold?: number;
                         follow_redirects?: boolean;
+                        /** @description The group this belongs to (GET /groups), or null. */
+                        group_id?: string | null;
                         /** @enum {string} */
                         http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                         /** @enum {string} */
@@ -8968,8 +9481,15 @@ export interface operations {
                         required_keyword?: string | null;
                         response_time_threshold_ms?: number | null;
                         retry_interval_seconds?: number;
+                        /**
+                         * @description `critical` (the default) or `warning`: how loud an alert it raises is.
+                         * @enum {string}
+                         */
+                        severity?: "critical" | "warning";
                         ssl_cert_expiry_alert_days?: number;
                         ssl_cert_monitoring?: boolean;
+                        /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
+                        tags?: string[];
                         timeout_seconds?: number;
                         url: string;
                     }[];
@@ -9102,6 +9622,8 @@ export interface operations {
                         expected_status_code?: number;
                         failure_threshold?: number;
                         follow_redirects?: boolean;
+                        /** @description The group this belongs to (GET /groups), or null. */
+                        group_id?: string | null;
                         /** @enum {string} */
                         http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                         /** @enum {string} */
@@ -9115,8 +9637,15 @@ export interface operations {
                         required_keyword?: string | null;
                         response_time_threshold_ms?: number | null;
                         retry_interval_seconds?: number;
+                        /**
+                         * @description `critical` (the default) or `warning`: how loud an alert it raises is.
+                         * @enum {string}
+                         */
+                        severity?: "critical" | "warning";
                         ssl_cert_expiry_alert_days?: number;
                         ssl_cert_monitoring?: boolean;
+                        /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
+                        tags?: string[];
                         timeout_seconds?: number;
                         url: string;
                     }[];
@@ -9227,6 +9756,8 @@ export interface operations {
                     action: "pause" | "resume" | "delete" | "set_policy";
                     escalation_policy_id?: string | null;
                     filter?: {
+                        /** @description Only those of this group; `none`: only those in no group. */
+                        group_id?: "none" | string;
                         /** @enum {string} */
                         monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
                         /** @enum {string} */
@@ -9236,6 +9767,8 @@ export interface operations {
                         /** @description The older name of `q` (`q` wins when both are given). */
                         search?: string;
                         status?: string;
+                        /** @description Only those carrying this tag (the whole `key` or `key:value`). */
+                        tag?: string;
                     };
                     ids?: string[];
                 };
@@ -9365,6 +9898,8 @@ export interface operations {
                     expected_status_code?: number;
                     failure_threshold?: number;
                     follow_redirects?: boolean;
+                    /** @description The group this belongs to (GET /groups), or null. */
+                    group_id?: string | null;
                     /** @enum {string} */
                     http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                     /** @enum {string} */
@@ -9378,8 +9913,15 @@ export interface operations {
                     required_keyword?: string | null;
                     response_time_threshold_ms?: number | null;
                     retry_interval_seconds?: number;
+                    /**
+                     * @description `critical` (the default) or `warning`: how loud an alert it raises is.
+                     * @enum {string}
+                     */
+                    severity?: "critical" | "warning";
                     ssl_cert_expiry_alert_days?: number;
                     ssl_cert_monitoring?: boolean;
+                    /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
+                    tags?: string[];
                     timeout_seconds?: number;
                     url: string;
                 };
@@ -9416,6 +9958,7 @@ export interface operations {
                         expected_status_code: number;
                         failure_threshold: number;
                         follow_redirects: boolean;
+                        group_id: string | null;
                         http_method: string | null;
                         id: string;
                         last_checked_at: string | null;
@@ -9438,11 +9981,14 @@ export interface operations {
                         required_keyword: string | null;
                         response_time_threshold_ms: number | null;
                         retry_interval_seconds: number;
+                        /** @enum {string} */
+                        severity: "critical" | "warning";
                         ssl_cert_expiry_alert_days: number;
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
                         status: "up" | "down" | "paused" | "pending" | "maintenance";
                         suppressed_by: string | null;
+                        tags: string[];
                         timeout_seconds: number;
                         /** Format: date-time */
                         updated_at: string;

@@ -52,6 +52,22 @@ export type MonitorAuth =
 export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'] as const;
 export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
 
+/** How loud a failing monitor or heartbeat is: `critical` (the default) or `warning`. */
+export const SEVERITIES = ['critical', 'warning'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/**
+ * A named group of monitors and heartbeats, one level deep (no group holds a group). A monitor or
+ * heartbeat belongs to at most one (`group_id`). Names are unique in the workspace, ignoring case.
+ */
+export interface Group {
+  id: string;
+  workspace_id: string;
+  name: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
 export interface Monitor {
   id: string;
   workspace_id: string;
@@ -89,6 +105,11 @@ export interface Monitor {
    */
   depends_on: string[];
   paused: boolean;
+  /** The group it belongs to (one at most), or null. */
+  group_id: string | null;
+  /** `key` or `key:value` labels (domain/monitors/labels.ts), at most 20, no repeats. */
+  tags: string[];
+  severity: Severity;
   created_at: Date;
   updated_at: Date;
   /** Bumped on every change; updates are compare-and-set on it. Agents compare it too. */
@@ -140,6 +161,10 @@ export interface Heartbeat {
   /** What this heartbeat depends on, as a monitor's `depends_on`. */
   depends_on: string[];
   paused: boolean;
+  /** As on monitors: the group, the tags and the severity. */
+  group_id: string | null;
+  tags: string[];
+  severity: Severity;
   created_at: Date;
   updated_at: Date;
   version: number;

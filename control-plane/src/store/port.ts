@@ -13,6 +13,7 @@ import type { PingKeyStore } from '../domain/heartbeats/ping-key-store.js';
 import type { IntegrationStore } from '../domain/integrations/integration-store.js';
 import type { MaintenanceWindowStore } from '../domain/maintenance/maintenance-store.js';
 import type { DependencyGraphLookup } from '../domain/monitors/depends-on.js';
+import type { GroupStore } from '../domain/monitors/group-store.js';
 import type { MonitorStatusStore } from '../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
 import type { ChannelStore } from '../domain/notifications/channel-store.js';
@@ -55,6 +56,7 @@ export interface StoreLifecycle {
 export type Store = StoreLifecycle &
   TenancyStore &
   MonitorStore &
+  GroupStore &
   ResultStore &
   HeartbeatStore &
   AlertStore &

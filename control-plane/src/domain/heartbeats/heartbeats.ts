@@ -7,6 +7,8 @@ import {
   dependsOnProblems,
   normalDependsOn,
 } from '../monitors/depends-on.js';
+import type { GroupStore } from '../monitors/group-store.js';
+import { groupProblems, labelFields } from '../monitors/labels.js';
 import type { Heartbeat, PingKind, Workspace } from '../types.js';
 import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
 import type { HeartbeatStore } from './heartbeat-store.js';
@@ -52,6 +54,9 @@ export const createHeartbeatBody = z.strictObject({
   escalation_policy_id: fields.escalation_policy_id.optional(),
   depends_on: fields.depends_on.optional(),
   paused: fields.paused.optional(),
+  group_id: labelFields.group_id.optional(),
+  tags: labelFields.tags.optional(),
+  severity: labelFields.severity.optional(),
 });
 export const updateHeartbeatBody = createHeartbeatBody.partial().extend({
   schedule: fields.schedule.nullable().optional(),
@@ -87,21 +92,30 @@ const slugTaken = (slug: string | null | undefined) =>
     { field: 'slug', message: 'is taken by another heartbeat in this workspace' },
   ]);
 
+/** The store a heartbeat is created or edited through: the policy and the group it names are checked. */
+export type HeartbeatEditStore = HeartbeatStore &
+  PolicyLookup &
+  Pick<GroupStore, 'getGroupsByIds'> &
+  DependencyGraphLookup;
+
 const policyProblems = async (
-  store: HeartbeatStore & PolicyLookup,
+  store: HeartbeatEditStore,
   workspaceId: string,
-  id: string | undefined,
-) =>
-  id === undefined || (await store.getEscalationPolicy(workspaceId, id))
+  input: { escalation_policy_id?: string | undefined; group_id?: string | null | undefined },
+) => [
+  ...(input.escalation_policy_id === undefined ||
+  (await store.getEscalationPolicy(workspaceId, input.escalation_policy_id))
     ? []
-    : [{ field: 'escalation_policy_id', message: 'no escalation policy with this id in the workspace' }];
+    : [{ field: 'escalation_policy_id', message: 'no escalation policy with this id in the workspace' }]),
+  ...(await groupProblems(store, workspaceId, [{ field: 'group_id', id: input.group_id }])),
+];
 
 /**
  * Creates a heartbeat. `maxHeartbeats` is the plan's cap (402 once reached; counted, then inserted,
  * so two creates racing for the last place may both get it).
  */
 export const createHeartbeat = async (
-  store: HeartbeatStore & PolicyLookup & DependencyGraphLookup,
+  store: HeartbeatEditStore,
   workspace: Workspace,
   body: unknown,
   now: Date,
@@ -111,7 +125,7 @@ export const createHeartbeat = async (
   const id = newId();
   const dependsOn = normalDependsOn(input.depends_on ?? []);
   throwIfProblems([
-    ...(await policyProblems(store, workspace.id, input.escalation_policy_id)),
+    ...(await policyProblems(store, workspace.id, input)),
     ...(await dependsOnProblems(store, workspace.id, { id, name: input.display_name }, dependsOn)),
   ]);
   if (maxHeartbeats !== undefined && (await store.countHeartbeats(workspace.id)) >= maxHeartbeats) {
@@ -136,6 +150,9 @@ export const createHeartbeat = async (
     escalation_policy_id: policyId,
     depends_on: dependsOn,
     paused: input.paused ?? false,
+    group_id: input.group_id ?? null,
+    tags: input.tags ?? [],
+    severity: input.severity ?? 'critical',
     created_at: now,
     updated_at: now,
     version: 1,
@@ -152,7 +169,7 @@ export const createHeartbeat = async (
 };
 
 export const updateHeartbeat = async (
-  store: HeartbeatStore & PolicyLookup & DependencyGraphLookup,
+  store: HeartbeatEditStore,
   existing: Heartbeat,
   body: unknown,
   now: Date,
@@ -161,7 +178,7 @@ export const updateHeartbeat = async (
   const { schedule, timezone, depends_on, ...rest } = patch;
   const dependsOn = normalDependsOn(depends_on ?? existing.depends_on ?? []);
   throwIfProblems([
-    ...(await policyProblems(store, existing.workspace_id, patch.escalation_policy_id)),
+    ...(await policyProblems(store, existing.workspace_id, patch)),
     ...(depends_on === undefined
       ? []
       : await dependsOnProblems(

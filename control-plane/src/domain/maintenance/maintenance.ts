@@ -43,7 +43,7 @@ const MAX_DAYS = 31;
 /** The longest occurrence of a recurring window. */
 export const MAX_DURATION_SECONDS = 7 * 86_400;
 /** How many occurrences ahead the shortest gap is measured over (docs/decisions.md). */
-const GAP_SAMPLE = 100;
+const GAP_SAMPLE = 30;
 
 /** The rules on a window's times, for a new window and for an edited one alike. */
 const timeProblems = (starts: Date, ends: Date, now: Date) =>

@@ -110,6 +110,10 @@ const createInterner = (slots: MonitorSlots) => {
     dns_resolver: m.dns_resolver,
     depends_on: frozen((m.depends_on ?? []).map(str)),
     paused: m.paused,
+    group_id: str(m.group_id),
+    // Monitors share few tag lists (a team tags by a handful of keys): one frozen copy of each.
+    tags: frozen(m.tags),
+    severity: str(m.severity),
     version: m.version,
   });
 };

@@ -5,6 +5,10 @@ export interface MonitorQuery extends PageQuery {
   paused?: boolean | undefined;
   /** Case-insensitive substring of display_name or url. */
   search?: string | undefined;
+  /** Only monitors carrying this tag (the whole `key` or `key:value`, exactly). */
+  tag?: string | undefined;
+  /** Only monitors of this group; `none`: only monitors in no group. */
+  group_id?: string | undefined;
 }
 
 /**

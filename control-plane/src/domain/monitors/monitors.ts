@@ -11,6 +11,8 @@ import {
   dependsOnProblems,
   normalDependsOn,
 } from './depends-on.js';
+import type { GroupStore } from './group-store.js';
+import { groupProblems, labelFields } from './labels.js';
 import { changesTheCheck, FIRST_RUNS_PER_BATCH, requestFirstRuns } from './monitor-runs.js';
 import type { MonitorStore } from './monitor-store.js';
 
@@ -67,6 +69,7 @@ const fields = {
   dns_resolver: z.string().min(1).max(255).nullable(),
   depends_on: dependsOnField,
   paused: z.boolean(),
+  ...labelFields,
 };
 
 export const createMonitorBody = z.strictObject({
@@ -134,7 +137,7 @@ export interface MonitorContext {
   plan: Plan;
   planName: string;
   regions: readonly string[];
-  store: MonitorStore & PolicyLookup & DependencyGraphLookup;
+  store: MonitorStore & PolicyLookup & Pick<GroupStore, 'getGroupsByIds'> & DependencyGraphLookup;
   now: Date;
 }
 
@@ -249,6 +252,9 @@ const newMonitor = (ctx: MonitorContext, input: MonitorInput, defaultPolicyId: s
     dns_resolver: input.dns_resolver ?? null,
     depends_on: normalDependsOn(input.depends_on ?? []),
     paused: input.paused ?? false,
+    group_id: input.group_id ?? null,
+    tags: input.tags ?? [],
+    severity: input.severity ?? 'critical',
     created_at: ctx.now,
     updated_at: ctx.now,
     version: 1,
@@ -275,6 +281,7 @@ export const createMonitor = async (
   throwIfProblems([
     ...ruleProblems(monitor, new Set(Object.keys(input)), ctx.regions, true),
     ...(await policyProblem(ctx, input.escalation_policy_id)),
+    ...(await groupProblems(ctx.store, ctx.workspace.id, [{ field: 'group_id', id: input.group_id }])),
     ...(await dependsOnProblems(ctx.store, ctx.workspace.id, monitorNode(monitor), monitor.depends_on)),
   ]);
   const outcome = await ctx.store.insertMonitor(monitor, { maxMonitors: ctx.plan.max_monitors });
@@ -333,6 +340,14 @@ const prepareBatch = async (
     notices.push(...clampInterval(m, input.check_interval_seconds, ctx).map(at));
     monitors.push(m);
   }
+  // One read for every group the batch names.
+  problems.push(
+    ...(await groupProblems(
+      ctx.store,
+      ctx.workspace.id,
+      inputs.map((input, i) => ({ field: `monitors[${i}].group_id`, id: input.group_id })),
+    )),
+  );
   throwIfProblems(problems);
   return { monitors, notices };
 };
@@ -409,6 +424,7 @@ export const updateMonitor = async (
   throwIfProblems([
     ...ruleProblems(next, given, ctx.regions, false),
     ...(await policyProblem(ctx, patch.escalation_policy_id)),
+    ...(await groupProblems(ctx.store, ctx.workspace.id, [{ field: 'group_id', id: patch.group_id }])),
     ...(patch.depends_on === undefined
       ? []
       : await dependsOnProblems(ctx.store, ctx.workspace.id, monitorNode(next), next.depends_on)),
@@ -425,7 +441,7 @@ export const updateMonitor = async (
 };
 
 export const setPaused = async (
-  store: MonitorStore & PolicyLookup,
+  store: MonitorStore,
   existing: Monitor,
   paused: boolean,
   now: Date,

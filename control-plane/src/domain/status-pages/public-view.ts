@@ -203,6 +203,26 @@ const maintenancesOf = async (
   return out.sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime());
 };
 
+/** The maintenance shown on `page` at `now` (the public page, its JSON and the API's record). */
+export const pageMaintenances = (
+  store: Pick<ViewStore, 'listLiveMaintenanceWindows' | 'getMonitor' | 'getHeartbeat'>,
+  page: StatusPage,
+  now: Date,
+) =>
+  maintenancesOf(
+    store,
+    async (c) => {
+      if (c.monitor_id) {
+        const m = await store.getMonitor(page.workspace_id, c.monitor_id);
+        return m ? coveredSource('monitor', m) : null;
+      }
+      const h = c.heartbeat_id ? await store.getHeartbeat(page.workspace_id, c.heartbeat_id) : null;
+      return h ? coveredSource('heartbeat', h) : null;
+    },
+    page,
+    now,
+  );
+
 /** Reads what the page shows at `now`: a bounded number of store reads, whatever its readers. */
 export const loadStatusView = async (store: ViewStore, page: StatusPage, now: Date): Promise<StatusView> => {
   const today = dayOf(now);
@@ -216,19 +236,7 @@ export const loadStatusView = async (store: ViewStore, page: StatusPage, now: Da
       MAX_INCIDENTS,
     ),
     store.dailyUptime(page.workspace_id, monitorIds, from, today + DAY_MS),
-    maintenancesOf(
-      store,
-      async (c) => {
-        if (c.monitor_id) {
-          const m = await store.getMonitor(page.workspace_id, c.monitor_id);
-          return m ? coveredSource('monitor', m) : null;
-        }
-        const h = c.heartbeat_id ? await store.getHeartbeat(page.workspace_id, c.heartbeat_id) : null;
-        return h ? coveredSource('heartbeat', h) : null;
-      },
-      page,
-      now,
-    ),
+    pageMaintenances(store, page, now),
   ]);
   const active = incidents.filter((i) => i.resolved_at === null);
   const statuses = await liveComponentStatuses(store, page, now, active);

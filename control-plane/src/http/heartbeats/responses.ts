@@ -5,6 +5,7 @@ import { describeSchedule } from '../../domain/heartbeats/schedule-text.js';
 import type { DependencyNode } from '../../domain/monitors/depends-on.js';
 import type { Heartbeat } from '../../domain/types.js';
 import { dependenciesJson, dependencyResponse } from '../dependency-responses.js';
+import { labelResponse } from '../groups/responses.js';
 import { iso, responseSchemas, time, uuidString } from '../responses.js';
 
 export const pingSnippetResponse = z
@@ -51,6 +52,7 @@ export const heartbeatResponse = z
       .nullable()
       .describe('While down: the dependency, down too, that holds its alert back; null otherwise.'),
     paused: z.boolean(),
+    ...labelResponse,
     version: z.number().int(),
     started_at: time.nullable(),
     start_rid: z.string().nullable(),

@@ -6,6 +6,7 @@ import { MONITOR_STATUSES } from '../../domain/monitors/monitor-status.js';
 import type { Monitor, Role } from '../../domain/types.js';
 import { DNS_RECORD_TYPES, MONITOR_TYPES } from '../../domain/types.js';
 import { dependenciesJson, dependencyResponse } from '../dependency-responses.js';
+import { labelResponse } from '../groups/responses.js';
 import { iso, responseSchemas, time, uuidString } from '../responses.js';
 
 const headers = z.record(z.string(), z.string());
@@ -43,6 +44,7 @@ export const monitorResponse = z
       .nullable()
       .describe('While down: the dependency, down too, that holds its alert back; null otherwise.'),
     paused: z.boolean(),
+    ...labelResponse,
     version: z.number().int(),
     status: z.enum(MONITOR_STATUSES),
     last_checked_at: time.nullable(),
@@ -115,6 +117,9 @@ export const monitorJson = (
     dependencies: dependenciesJson(m.depends_on, nodes),
     suppressed_by: info.status === 'down' ? suppressedBy : null,
     paused: m.paused,
+    group_id: m.group_id,
+    tags: m.tags,
+    severity: m.severity,
     version: m.version,
     // A record from listMonitorsWithStatus carries its status too: `info` is the one shown.
     status: info.status,

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { AlertHoldStore } from '../../domain/alerts/alert-hold-store.js';
 import type { PolicyLookup } from '../../domain/lookups.js';
 import type { DependencyGraphLookup } from '../../domain/monitors/depends-on.js';
+import type { GroupStore } from '../../domain/monitors/group-store.js';
+import { labelFilters } from '../../domain/monitors/labels.js';
 import { checkNow } from '../../domain/monitors/monitor-runs.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
 import { MONITOR_STATUSES, type MonitorStatus, NO_CHECKS } from '../../domain/monitors/monitor-status.js';
@@ -67,6 +69,7 @@ const listFilters = {
     .optional()
     .describe('The older name of `q` (`q` wins when both are given).'),
   status: statusParam.optional(),
+  ...labelFilters,
 };
 /** The list's filters as one query for the store (`q` is the store's `search`). */
 const listFilter = z
@@ -82,7 +85,13 @@ export const monitorRoutes = ({
   clock,
   config,
 }: RouteDeps<
-  MonitorStore & MonitorStatusStore & PolicyLookup & TenancyStore & DependencyGraphLookup & AlertHoldStore
+  MonitorStore &
+    MonitorStatusStore &
+    PolicyLookup &
+    TenancyStore &
+    GroupStore &
+    DependencyGraphLookup &
+    AlertHoldStore
 >) => {
   const context = (auth: Authed) => ({
     workspace: auth.workspace,
@@ -188,7 +197,7 @@ export const monitorRoutes = ({
       tag: 'Monitors',
       response: page(monitorResponse),
       summary:
-        'List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target).',
+        'List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target); filter with `tag` (one whole tag) and `group_id` (`none`: in no group).',
       query: z.strictObject({ ...pageQuery, ...listFilters }),
       async handler({ auth, query: { q, ...query } }) {
         const page = await store.listMonitorsWithStatus(

@@ -16,7 +16,7 @@ import {
   postIncidentUpdate,
   publishIncident,
 } from '../../domain/status-pages/incidents.js';
-import { liveComponentStatuses } from '../../domain/status-pages/public-view.js';
+import { liveComponentStatuses, pageMaintenances } from '../../domain/status-pages/public-view.js';
 import type { StatusPage, StatusPageStore } from '../../domain/status-pages/status-page-store.js';
 import {
   createStatusPage,
@@ -68,6 +68,7 @@ export const statusPageRoutes = ({
       workspaceUrl(subdomain),
       await store.countSubscribers(p.workspace_id, p.id),
       hostOf(subdomain),
+      await pageMaintenances(store, p, clock.now()),
     );
   /** A change the public page shows: this replica's cache forgets the page at once. */
   const changed = <T>(pageId: string, v: T): T => {

@@ -5,12 +5,14 @@ import { alertIndexes, mongoAlerts } from './alerts.js';
 import { contactMethodIndexes, mongoContactMethods } from './contact-methods.js';
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
 import { backfillDependsOn, dependencyIndexes, mongoDependencies } from './dependencies.js';
+import { groupIndexes, mongoGroups } from './groups.js';
 import { backfillHeartbeats, heartbeatIndexes, mongoHeartbeats } from './heartbeats.js';
 import { integrationIndexes, mongoIntegrations } from './integrations.js';
 import { mongoMailSettings } from './mail-settings.js';
 import { memberIndexes, mongoMembers } from './members.js';
 import { mongoMonitorStatus } from './monitor-status.js';
 import {
+  backfillLabels,
   backfillRetryIntervals,
   mongoMonitors,
   monitorIndexes,
@@ -70,6 +72,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...contactMethodIndexes,
         ...pingKeyIndexes,
         ...statusSubscriberIndexes,
+        ...groupIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -77,6 +80,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       await seedMonitorCounts(ctx.col);
       await backfillRetryIntervals(ctx.col);
       await backfillDependsOn(ctx.col);
+      await backfillLabels(ctx.col);
     },
     async ping() {
       await client.db('admin').command({ ping: 1 });
@@ -89,6 +93,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoDependencies(ctx),
     ...mongoContactMethods(ctx),
     ...mongoMonitors(ctx),
+    ...mongoGroups(ctx),
     ...mongoResults(ctx),
     ...mongoHeartbeats(ctx),
     ...mongoAlerts(ctx),

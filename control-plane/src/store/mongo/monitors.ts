@@ -27,6 +27,9 @@ import {
 export const monitorIndexes: IndexDecl[] = [
   { on: 'monitors', key: { workspace_id: 1, created_at: -1, _id: -1 } },
   { on: 'monitors', key: { check_locations: 1, paused: 1 } },
+  // Filters by tag and by group (domain/monitors/labels.ts).
+  { on: 'monitors', key: { workspace_id: 1, tags: 1 } },
+  { on: 'monitors', key: { workspace_id: 1, group_id: 1 } },
   { on: 'monitorStates', key: { monitor_id: 1 } },
   { on: 'monitorChanges', key: { at: 1 } },
 ];
@@ -74,6 +77,20 @@ export const backfillRetryIntervals = (col: Collections) =>
   ]);
 
 /**
+ * Monitors and heartbeats stored before groups and tags existed get none, and the default severity,
+ * once (as SQLite's migration 32 gives them).
+ */
+export const backfillLabels = (col: Collections) =>
+  Promise.all(
+    [col.monitors, col.heartbeats].map((c) =>
+      c.updateMany(
+        { tags: { $exists: false } },
+        { $set: { tags: [], group_id: null, severity: 'critical' } },
+      ),
+    ),
+  );
+
+/**
  * Workspaces stored before the plan cap kept a counter get theirs from the monitors they hold, once:
  * only where the field is missing, so a counter that a create has seeded or moved meanwhile is left
  * as it is (a create that finds none seeds it in its own transaction).
@@ -105,6 +122,38 @@ export const seedMonitorCounts = async (col: Collections) => {
 };
 
 /**
+ * Appends entries to the feed inside `session`'s transaction. Every writer bumps the one counter
+ * document, so feed transactions conflict and serialize: seq order is commit order, no gaps.
+ */
+export const appendMonitorChanges = async (
+  { counters, monitorChanges }: Collections,
+  session: ClientSession,
+  entries: Omit<MonitorChange, 'seq'>[],
+) => {
+  if (entries.length === 0) return;
+  const c = await counters.findOneAndUpdate(
+    { _id: FEED },
+    { $inc: { seq: entries.length } },
+    { upsert: true, returnDocument: 'after', session },
+  );
+  const last = (c?.seq as number) ?? entries.length;
+  await monitorChanges.insertMany(
+    entries.map((e, i) => ({ _id: last - entries.length + 1 + i, ...e })),
+    { session },
+  );
+};
+
+/** A 'changed' entry of the feed for one monitor. */
+export const changed = (monitorId: string): Omit<MonitorChange, 'seq'> => ({
+  monitor_id: monitorId,
+  kind: 'changed',
+  location: null,
+  reason: null,
+  request_id: null,
+  at: new Date(),
+});
+
+/**
  * Monitors, the feed and location states. Every monitor write appends to the feed in its
  * transaction; inserts and deletes move the workspace's `monitor_count` (the plan cap) in it, and
  * inserts and updates write the workspace document (the counter, or its guard), because a policy
@@ -112,32 +161,10 @@ export const seedMonitorCounts = async (col: Collections) => {
  */
 export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
   const { col, inTransaction } = ctx;
-  const { workspaces, monitors, monitorChanges, monitorStates, counters } = col;
+  const { workspaces, monitors, monitorChanges, monitorStates } = col;
 
-  /**
-   * Appends entries to the feed inside `session`'s transaction. Every writer bumps the one counter
-   * document, so feed transactions conflict and serialize: seq order is commit order, no gaps.
-   */
-  const appendChanges = async (session: ClientSession, entries: Omit<MonitorChange, 'seq'>[]) => {
-    const c = await counters.findOneAndUpdate(
-      { _id: FEED },
-      { $inc: { seq: entries.length } },
-      { upsert: true, returnDocument: 'after', session },
-    );
-    const last = (c?.seq as number) ?? entries.length;
-    await monitorChanges.insertMany(
-      entries.map((e, i) => ({ _id: last - entries.length + 1 + i, ...e })),
-      { session },
-    );
-  };
-  const changed = (monitorId: string): Omit<MonitorChange, 'seq'> => ({
-    monitor_id: monitorId,
-    kind: 'changed',
-    location: null,
-    reason: null,
-    request_id: null,
-    at: new Date(),
-  });
+  const appendChanges = (session: ClientSession, entries: Omit<MonitorChange, 'seq'>[]) =>
+    appendMonitorChanges(col, session, entries);
   const getMonitor = async (workspaceId: string, id: string) =>
     fromDoc<Monitor>(await monitors.findOne({ workspace_id: workspaceId, _id: id }));
   /** A bulk transaction: a record not as expected (BULK_MISS) aborted it whole, so 'conflict'. */
@@ -234,6 +261,8 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
         const re = new RegExp(escapeRegex(q.search), 'i');
         f.$or = [{ display_name: re }, { url: re }];
       }
+      if (q.group_id !== undefined) f.group_id = q.group_id === 'none' ? null : q.group_id;
+      if (q.tag !== undefined) f.tags = q.tag;
       return page<Monitor>(monitors, f, q);
     },
     async updateMonitor(next, expectedVersion) {

@@ -4,7 +4,7 @@ import { openKey } from '../open-key.js';
 import type { SqliteContext } from './db.js';
 import { insertSql, type Table, toRow } from './tables.js';
 
-/** Layout of alert_holds (migrations/0033-dependencies.ts, frozen SQL). */
+/** Layout of alert_holds (migrations/0034-dependencies.ts, frozen SQL). */
 export const alertHolds: Table = {
   name: 'alert_holds',
   columns: {
@@ -20,7 +20,7 @@ export const alertHolds: Table = {
   },
 };
 
-/** Layout of source_events (migrations/0033-dependencies.ts). */
+/** Layout of source_events (migrations/0034-dependencies.ts). */
 export const sourceEvents: Table = {
   name: 'source_events',
   columns: {
