@@ -56,6 +56,23 @@ contract('AlertHoldStore', (ctx) => {
         { id: h.id, kind: 'heartbeat', name: 'H', depends_on: [a.id] },
       ]);
       expect((await store.getMonitor(w, b.id))?.depends_on).toEqual([a.id, h.id]);
+      // A group: its edges are its members, monitors and heartbeats.
+      const group = {
+        id: randomUUID(),
+        workspace_id: w,
+        name: 'Rack 4',
+        created_at: at(0),
+        updated_at: at(0),
+      };
+      expect(await store.insertGroup(group, { maxGroups: 10 })).toBe('inserted');
+      const inRack = fixtures.monitor(w, p, { display_name: 'R', group_id: group.id });
+      await store.insertMonitor(inRack, { maxMonitors: 10 });
+      const hbInRack = fixtures.heartbeat(w, p, { display_name: 'RH', group_id: group.id });
+      await store.insertHeartbeat(hbInRack);
+      const [g] = await store.getDependencyNodes(w, [group.id]);
+      expect(g).toMatchObject({ id: group.id, kind: 'group', name: 'Rack 4' });
+      expect(g!.depends_on.sort()).toEqual([inRack.id, hbInRack.id].sort());
+      expect(await store.getDependencyNodes(other.workspace.id, [group.id])).toEqual([]);
       expect((await store.getHeartbeat(w, h.id))?.depends_on).toEqual([a.id]);
     });
   });
@@ -64,8 +81,14 @@ contract('AlertHoldStore', (ctx) => {
     it('one hold per source: a second insert changes nothing; the first writes its event with it', async () => {
       const { store, ws } = ctx();
       const h = hold(ws.workspace.id);
-      expect(await store.insertAlertHold(h, event(h))).toBe(true);
-      expect(await store.insertAlertHold({ ...h, state: 'suppressed', since: at(5) }, event(h))).toBe(false);
+      const other = hold(ws.workspace.id);
+      expect(await store.insertAlertHolds([{ hold: h, event: event(h) }, { hold: other }])).toBe(2);
+      expect(
+        await store.insertAlertHolds([
+          { hold: { ...h, state: 'suppressed', since: at(5) }, event: event(h) },
+        ]),
+      ).toBe(0);
+      expect(await store.insertAlertHolds([])).toBe(0);
       expect(await store.getAlertHolds(ws.workspace.id, [h.source_id])).toEqual([h]);
       expect(await store.listSourceEvents(ws.workspace.id, 'monitor', h.source_id, 10)).toHaveLength(1);
       expect(await store.getAlertHolds(randomUUID(), [h.source_id])).toEqual([]);
@@ -76,7 +99,7 @@ contract('AlertHoldStore', (ctx) => {
       const late = hold(ws.workspace.id, { due_at: at(20) });
       const soon = hold(ws.workspace.id, { due_at: at(10) });
       const later = hold(ws.workspace.id, { due_at: at(30) });
-      for (const h of [late, soon, later]) await store.insertAlertHold(h);
+      await store.insertAlertHolds([late, soon, later].map((h) => ({ hold: h })));
       const due = await store.listDueAlertHolds(at(20), 10);
       expect(due.map((h) => h.source_id)).toEqual([soon.source_id, late.source_id]);
       expect(await store.listDueAlertHolds(at(30), 1)).toHaveLength(1);
@@ -94,7 +117,7 @@ contract('AlertHoldStore', (ctx) => {
       });
       await store.raiseAlert(open);
       const h = hold(w);
-      await store.insertAlertHold(h);
+      await store.insertAlertHolds([{ hold: h }]);
       const next: AlertHold = {
         ...h,
         state: 'suppressed',
@@ -110,7 +133,7 @@ contract('AlertHoldStore', (ctx) => {
       expect(await store.getAlertHolds(w, [h.source_id])).toEqual([next]);
       expect((await store.getAlert(w, open.id))?.held_back).toBe(1);
       const other = hold(w);
-      await store.insertAlertHold(other);
+      await store.insertAlertHolds([{ hold: other }]);
       await store.updateAlertHold({ ...other, state: 'suppressed', suppressed_by: parent, version: 2 }, 1, {
         countOn,
       });
@@ -122,7 +145,7 @@ contract('AlertHoldStore', (ctx) => {
       const { store, ws } = ctx();
       const w = ws.workspace.id;
       const h = hold(w);
-      await store.insertAlertHold(h, event(h, { at: at(0) }));
+      await store.insertAlertHolds([{ hold: h, event: event(h, { at: at(0) }) }]);
       expect(await store.deleteAlertHold(h, 2, event(h))).toBe(false);
       const cleared = event(h, { kind: 'cleared', at: at(60), message: 'Recovered.' });
       expect(await store.deleteAlertHold(h, 1, cleared)).toBe(true);

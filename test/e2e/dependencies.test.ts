@@ -18,7 +18,12 @@ afterAll(() => h.close());
 
 type Api = Awaited<ReturnType<Harness['workspace']>>['api'];
 
-const create = async (api: Api, name: string, dependsOn: string[] = []) => {
+const create = async (
+  api: Api,
+  name: string,
+  dependsOn: string[] = [],
+  more: Record<string, unknown> = {},
+) => {
   const r = await api('POST', '/monitors/create', {
     json: {
       display_name: name,
@@ -30,6 +35,7 @@ const create = async (api: Api, name: string, dependsOn: string[] = []) => {
       failure_threshold: 1,
       check_locations: ['eu-west'],
       depends_on: dependsOn,
+      ...more,
     },
   });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
@@ -234,5 +240,35 @@ describe('an alert storm behind one dependency', () => {
     await report([kid.id, false]);
     await until(async () => expect((await alertsOf(w.api, kid.id)).map((a) => a.status)).toEqual(['open']));
     expect(await timeline(w.api, kid.id)).toEqual(['raised', 'held']);
+  });
+
+  it('a group as a dependency is down while any member is; a member may not depend on its own group', async () => {
+    const w = await h.workspace('deps-group');
+    const g = await w.api('POST', '/groups', { json: { name: 'Rack 4' } });
+    expect(g.status, JSON.stringify(g.body)).toBe(201);
+    const a = await create(w.api, 'rack-a', [], { group_id: g.body.id });
+    const b = await create(w.api, 'rack-b', [], { group_id: g.body.id });
+    const app = await create(w.api, 'app', [g.body.id]);
+    expect((await w.api('GET', `/monitors/${app.id}`)).body.dependencies).toEqual([
+      { id: g.body.id, kind: 'group', name: 'Rack 4' },
+    ]);
+    const own = await w.api('PATCH', `/monitors/${a.id}`, { json: { depends_on: [g.body.id] } });
+    expect(own.status).toBe(422);
+    expect(own.body.error.details[0].message).toBe('would make a cycle: rack-a → Rack 4 → rack-a');
+
+    h.clock.advance(1000);
+    await report([a.id, true], [b.id, true], [app.id, true]);
+    h.clock.advance(60_000);
+    await report([app.id, false]);
+    await report([b.id, false]);
+    await until(async () =>
+      expect((await w.api('GET', `/monitors/${app.id}`)).body.suppressed_by).toBe(g.body.id),
+    );
+    const open = (await w.api('GET', '/alerts?status=open')).body.data as {
+      source_id: string;
+      held_back: number;
+    }[];
+    expect(open.map((x) => x.source_id)).toEqual([b.id]);
+    expect(open[0]!.held_back).toBe(1);
   });
 });

@@ -52,8 +52,12 @@ export const SOURCE_EVENT_RETENTION_DAYS = 30;
 export const SOURCE_EVENTS_SHOWN = 50;
 
 export interface AlertHoldStore {
-  /** Inserts `hold` unless the source has one already (then nothing changes). True when inserted. */
-  insertAlertHold(hold: AlertHold, event?: SourceEvent): Promise<boolean>;
+  /**
+   * Inserts each hold unless its source has one already (then nothing changes for it), with its event,
+   * all in one step (a storm's flips in one batch of results cost one transaction). Returns how many
+   * were inserted.
+   */
+  insertAlertHolds(items: { hold: AlertHold; event?: SourceEvent }[]): Promise<number>;
   /** The holds of these sources of the workspace (an indexed read; the API's `suppressed_by`). */
   getAlertHolds(workspaceId: string, sourceIds: string[]): Promise<AlertHold[]>;
   /** Holds whose `due_at` is at or before `at`, soonest first (indexed, no scan). */

@@ -1,5 +1,5 @@
 import type { AlertHoldStore } from '../alerts/alert-hold-store.js';
-import { holdAlert } from '../alerts/alert-holds.js';
+import { holdAlerts } from '../alerts/alert-holds.js';
 import type { AlertStore } from '../alerts/alert-store.js';
 import { newAlert } from '../alerts/alerts.js';
 import type { MaintenanceLookup, PolicyLookup } from '../lookups.js';
@@ -123,7 +123,7 @@ const stepOne = async (
     ...(v.resolve ? { resolve: { type: 'system' as const } } : {}),
   });
   if (!r.stepped) return null;
-  if (held) await holdAlert(store, { workspace_id: h.workspace_id, type: 'heartbeat', id: h.id }, now);
+  if (held) await holdAlerts(store, [{ workspace_id: h.workspace_id, type: 'heartbeat', id: h.id }], now);
   return {
     raised: Boolean(raise && r.created),
     resolved: v.resolve && r.alert?.resolved_by?.type === 'system',

@@ -1,6 +1,6 @@
 import { newId } from '@lookout/shared';
 import type { AlertHoldStore } from '../alerts/alert-hold-store.js';
-import { holdAlert } from '../alerts/alert-holds.js';
+import { holdAlerts } from '../alerts/alert-holds.js';
 import type { AlertKey, AlertStore } from '../alerts/alert-store.js';
 import { raiseAlert } from '../alerts/alerts.js';
 import type { MaintenanceLookup, PolicyLookup } from '../lookups.js';
@@ -220,6 +220,7 @@ const flipAll = async (
     });
   }
   const won = await store.putMonitorStates(writes);
+  const held: { workspace_id: string; type: 'monitor'; id: string }[] = [];
   for (const [i, row] of before.entries()) {
     const next = writes[i]!.next.status;
     if (!won[i] || (next !== 'down' && row.status !== 'down')) continue;
@@ -228,7 +229,7 @@ const flipAll = async (
     const v = verdicts.get(row.monitor_id)!;
     // A monitor with dependencies holds its alert: the dependency job decides it (never a resolve).
     if (next === 'down' && m.depends_on.length > 0) {
-      await holdAlert(store, { workspace_id: m.workspace_id, type: 'monitor', id: m.id }, now);
+      held.push({ workspace_id: m.workspace_id, type: 'monitor', id: m.id });
       continue;
     }
     // Texts are built only for an alert actually raised: most results change none.
@@ -237,6 +238,8 @@ const flipAll = async (
       description: `Failing from ${v.failing.join(', ')} (${v.failing.length} of ${v.voting.length} reporting locations). Last error: ${r.error_message ?? 'none'}.`,
     }));
   }
+  // One store step for every monitor of the batch whose alert waits on its dependencies.
+  await holdAlerts(store, held, now);
 };
 
 /**

@@ -1,6 +1,10 @@
 import type { Document } from 'mongodb';
 import type { AlertHold, AlertHoldStore, SourceEvent } from '../../domain/alerts/alert-hold-store.js';
-import type { DependencyGraphLookup, DependencyNode } from '../../domain/monitors/depends-on.js';
+import {
+  type DependencyGraphLookup,
+  type DependencyNode,
+  MAX_WALK,
+} from '../../domain/monitors/depends-on.js';
 import { openKey } from '../open-key.js';
 import { type Collections, deleteSome, fromDocs, type IndexDecl, type MongoContext, toDoc } from './db.js';
 
@@ -53,19 +57,45 @@ export const mongoDependencies = ({
       name: d.display_name as string,
       depends_on: (d.depends_on as string[] | undefined) ?? [],
     });
-    return [...monitors.map(node('monitor')), ...heartbeats.map(node('heartbeat'))];
+    const nodes: DependencyNode[] = [...monitors.map(node('monitor')), ...heartbeats.map(node('heartbeat'))];
+    // A group's edges are its members (at most MAX_WALK), read by the group_id index.
+    for (const g of await col.groups.find(filter, { projection: { name: 1 } }).toArray()) {
+      const member = { workspace_id: workspaceId, group_id: g._id };
+      const ids = [
+        ...(await col.monitors
+          .find(member, { projection: { _id: 1 } })
+          .limit(MAX_WALK)
+          .toArray()),
+        ...(await col.heartbeats
+          .find(member, { projection: { _id: 1 } })
+          .limit(MAX_WALK)
+          .toArray()),
+      ].map((d) => d._id as string);
+      nodes.push({
+        id: g._id as string,
+        kind: 'group',
+        name: g.name as string,
+        depends_on: ids.slice(0, MAX_WALK),
+      });
+    }
+    return nodes;
   },
 
-  async insertAlertHold(hold, event) {
+  async insertAlertHolds(items) {
+    if (items.length === 0) return 0;
     return inTransaction(async (session) => {
-      const r = await col.alertHolds.updateOne(
-        { _id: holdId(hold) },
-        { $setOnInsert: { ...hold } },
-        { upsert: true, session },
-      );
-      if (r.upsertedCount !== 1) return false;
-      if (event) await col.sourceEvents.insertOne(eventDoc(event), { session });
-      return true;
+      let added = 0;
+      for (const { hold, event } of items) {
+        const r = await col.alertHolds.updateOne(
+          { _id: holdId(hold) },
+          { $setOnInsert: { ...hold } },
+          { upsert: true, session },
+        );
+        if (r.upsertedCount !== 1) continue;
+        added++;
+        if (event) await col.sourceEvents.insertOne(eventDoc(event), { session });
+      }
+      return added;
     });
   },
   async getAlertHolds(workspaceId, sourceIds) {

@@ -1,5 +1,9 @@
 import type { AlertHold, AlertHoldStore, SourceEvent } from '../../domain/alerts/alert-hold-store.js';
-import type { DependencyGraphLookup, DependencyNode } from '../../domain/monitors/depends-on.js';
+import {
+  type DependencyGraphLookup,
+  type DependencyNode,
+  MAX_WALK,
+} from '../../domain/monitors/depends-on.js';
 import { openKey } from '../open-key.js';
 import type { SqliteContext } from './db.js';
 import { insertSql, type Table, toRow } from './tables.js';
@@ -66,15 +70,37 @@ export const sqliteDependencies = ({
         name: string;
         depends_on: string | null;
       }[];
-      return rows.map((r) => ({ ...r, depends_on: JSON.parse(r.depends_on ?? '[]') as string[] }));
+      const nodes: DependencyNode[] = rows.map((r) => ({
+        ...r,
+        depends_on: JSON.parse(r.depends_on ?? '[]') as string[],
+      }));
+      // A group's edges are its members (at most MAX_WALK), read by the group index.
+      const groups = st(
+        'SELECT id, name FROM groups WHERE workspace_id = ? AND id IN (SELECT value FROM json_each(?))',
+      ).all(workspaceId, JSON.stringify(ids)) as { id: string; name: string }[];
+      for (const g of groups) {
+        const members = st(
+          `SELECT id FROM monitors WHERE workspace_id = ? AND group_id = ?
+           UNION ALL SELECT id FROM heartbeats WHERE workspace_id = ? AND group_id = ? LIMIT ?`,
+        ).all(workspaceId, g.id, workspaceId, g.id, MAX_WALK) as { id: string }[];
+        nodes.push({ id: g.id, kind: 'group', name: g.name, depends_on: members.map((m) => m.id) });
+      }
+      return nodes;
     },
 
-    async insertAlertHold(hold, event) {
+    async insertAlertHolds(items) {
+      if (items.length === 0) return 0;
       return immediate(() => {
-        const added =
-          st(insertSql(alertHolds).replace('INSERT', 'INSERT OR IGNORE')).run(toRow(alertHolds, hold))
-            .changes === 1;
-        if (added) addEvent(event);
+        let added = 0;
+        for (const { hold, event } of items) {
+          if (
+            st(insertSql(alertHolds).replace('INSERT', 'INSERT OR IGNORE')).run(toRow(alertHolds, hold))
+              .changes === 1
+          ) {
+            added++;
+            addEvent(event);
+          }
+        }
         return added;
       });
     },
