@@ -90,6 +90,7 @@ export const fixtures = {
       dns_record_type: null,
       dns_expected_values: [],
       dns_resolver: null,
+      depends_on: [],
       paused: false,
       group_id: null,
       tags: ['env:prod', 'team-web'],
@@ -123,6 +124,7 @@ export const fixtures = {
       state: 'new',
       last_ping_at: null,
       escalation_policy_id: policy,
+      depends_on: [],
       paused: false,
       group_id: null,
       tags: ['backup'],
@@ -161,6 +163,7 @@ export const fixtures = {
       resolved_by: null,
       escalation: null,
       escalation_due_at: null,
+      held_back: 0,
       ...over,
     };
   },

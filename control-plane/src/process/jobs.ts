@@ -5,6 +5,9 @@ import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
 import { checkRegions } from '../domain/agents/region-health.js';
 import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
+import type { AlertHoldStore } from '../domain/alerts/alert-hold-store.js';
+import { SOURCE_EVENT_RETENTION_DAYS } from '../domain/alerts/alert-hold-store.js';
+import { decideDueHolds } from '../domain/dependencies/dependency-holds.js';
 import { createEscalationRunner } from '../domain/escalation/escalation-runner.js';
 import { checkHeartbeatDeadlines } from '../domain/heartbeats/heartbeat-deadlines.js';
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
@@ -35,6 +38,8 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Pick<SignInStore, 'pruneSignInDevices'> &
   Pick<OAuthStore, 'pruneOAuthRecords'> &
   Pick<AckLinkStore, 'pruneAckLinks'> &
+  Pick<AlertHoldStore, 'pruneSourceEvents'> &
+  Parameters<typeof decideDueHolds>[0] &
   Pick<TenancyStore, 'getWorkspace'> &
   Parameters<typeof sendSubscriberMails>[0]['store'] &
   Parameters<typeof checkHeartbeatDeadlines>[0] &
@@ -159,6 +164,18 @@ export const startJobs = (
   every(config.heartbeat_check_ms, 'heartbeat-deadlines', async (now) => {
     const r = await checkHeartbeatDeadlines(store, now);
     if (r.raised + r.resolved > 0) log.info(r, 'heartbeat deadlines');
+  });
+
+  // Alerts held back by dependencies: due holds only (an index), decided from each source's direct
+  // dependencies and stored by compare-and-set (domain/dependencies/dependency-holds.ts).
+  every(config.heartbeat_check_ms, 'dependency-holds', async (now) => {
+    const r = await decideDueHolds(store, now);
+    if (r.raised + r.suppressed > 0) log.info(r, 'held alerts decided');
+  });
+  // Dependency timelines are kept SOURCE_EVENT_RETENTION_DAYS days.
+  every(60_000, 'prune-source-events', async (now) => {
+    const before = new Date(now.getTime() - SOURCE_EVENT_RETENTION_DAYS * 86_400_000);
+    for (let i = 0; i < 100; i++) if ((await store.pruneSourceEvents(before, 1000)) < 1000) break;
   });
 
   // Status pages that ask for it: a draft incident for each linked monitor that went down (one per

@@ -48,6 +48,10 @@ export const alertResponse = z
         suppressed_by: z.strictObject({ window_id: z.string(), name: z.string() }).nullable(),
       })
       .nullable(),
+    held_back: z
+      .number()
+      .int()
+      .describe('How many dependents (monitors, heartbeats depending on its source) this alert holds back.'),
   })
   .register(responseSchemas, { id: 'Alert' });
 
@@ -59,6 +63,7 @@ export const alertJson = (a: Alert): z.output<typeof alertResponse> => {
     updated_at: iso(a.updated_at),
     acknowledged_at: iso(a.acknowledged_at),
     resolved_at: iso(a.resolved_at),
+    held_back: a.held_back ?? 0,
     escalation: escalation
       ? {
           policy_id: escalation.policy_id,
