@@ -1361,6 +1361,7 @@ export type components = {
                     name: string;
                     window_id: string;
                 } | null;
+                waiting_for_support_hours_until: string | null;
             } | null;
             escalation_policy_id: string | null;
             id: string;
@@ -1395,6 +1396,7 @@ export type components = {
                     name: string;
                     window_id: string;
                 } | null;
+                waiting_for_support_hours_until: string | null;
             } | null;
             escalation_policy_id: string | null;
             id: string;
@@ -2075,6 +2077,12 @@ export type components = {
                 notify_user_ids: string[];
                 wait_minutes: number;
             }[];
+            support_hours: {
+                days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                end: string;
+                start: string;
+                timezone: string;
+            } | null;
             /** Format: date-time */
             updated_at: string;
         };
@@ -4187,6 +4195,13 @@ export interface operations {
                         notify_user_ids?: string[];
                         wait_minutes: number;
                     }[];
+                    /** @default null */
+                    support_hours?: {
+                        days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        end: string;
+                        start: string;
+                        timezone: string;
+                    } | null;
                 };
             };
         };
@@ -4428,6 +4443,12 @@ export interface operations {
                         notify_user_ids?: string[];
                         wait_minutes: number;
                     }[];
+                    support_hours?: {
+                        days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        end: string;
+                        start: string;
+                        timezone: string;
+                    } | null;
                 };
             };
         };

@@ -7,6 +7,7 @@ import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
 import type { AlertStore } from '../domain/alerts/alert-store.js';
 import type { ContactMethodStore } from '../domain/contacts/contact-method-store.js';
 import type { EscalationPolicyStore } from '../domain/escalation/escalation-policy-store.js';
+import type { NotificationGroupStore } from '../domain/escalation/notification-group-store.js';
 import type { HeartbeatStore } from '../domain/heartbeats/heartbeat-store.js';
 import type { PingKeyStore } from '../domain/heartbeats/ping-key-store.js';
 import type { IntegrationStore } from '../domain/integrations/integration-store.js';
@@ -71,4 +72,5 @@ export type Store = StoreLifecycle &
   AckLinkStore &
   ContactMethodStore &
   PingKeyStore &
-  StatusSubscriberStore;
+  StatusSubscriberStore &
+  NotificationGroupStore;

@@ -37,6 +37,7 @@ const dispatcher: Dispatcher = {
   },
   describe: (t) => (t.config.addresses as string[] | undefined)?.join(', ') ?? t.kind,
   follows: (kind) => CHANNEL_KINDS[kind]?.follows ?? [],
+  grouping: (kind) => CHANNEL_KINDS[kind]?.grouping ?? 'per_alert',
 };
 const runner = () => createEscalationRunner({ store, clock, dispatcher, leaseMs: 60_000 });
 

@@ -16,6 +16,7 @@ import {
   seedFeedCounter,
   seedMonitorCounts,
 } from './monitors.js';
+import { mongoNotificationGroups, notificationGroupIndexes } from './notification-groups.js';
 import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
@@ -68,6 +69,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...contactMethodIndexes,
         ...pingKeyIndexes,
         ...statusSubscriberIndexes,
+        ...notificationGroupIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -100,5 +102,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoStatusPages(ctx),
     ...mongoPingKeys(ctx),
     ...mongoStatusSubscribers(ctx),
+    ...mongoNotificationGroups(ctx),
   };
 };

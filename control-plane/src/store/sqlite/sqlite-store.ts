@@ -17,6 +17,7 @@ import { migrate } from './migrations.js';
 import { monitorLevels } from './monitor-levels.js';
 import { sqliteMonitorStatus } from './monitor-status.js';
 import { sqliteMonitors } from './monitors.js';
+import { sqliteNotificationGroups } from './notification-groups.js';
 import { sqliteOAuth } from './oauth.js';
 import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
@@ -191,5 +192,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteContactMethods(ctx),
     ...sqlitePingKeys(ctx),
     ...sqliteStatusSubscribers(ctx),
+    ...sqliteNotificationGroups(ctx),
   };
 };

@@ -65,6 +65,7 @@ export const policies = table('escalation_policies', {
   is_default: 'bool',
   steps: 'json',
   repeat: 'int',
+  support_hours: 'json',
   created_at: 'date',
   updated_at: 'date',
 });
@@ -501,5 +502,29 @@ export const statusMailOutbox = table('status_mail_outbox', {
   update_id: 'text',
   due_at: 'date',
   attempts: 'int',
+  created_at: 'date',
+});
+
+/** Grouped notifications (domain/escalation/notification-group-store.ts): one row per group. */
+export const notificationGroups = table('notification_groups', {
+  id: 'text',
+  workspace_id: 'text',
+  policy_id: 'text',
+  recipient_key: 'text',
+  due_at: 'date',
+  last_flush_at: 'date',
+  claim: 'text',
+  updated_at: 'date',
+});
+
+/** The notifications waiting in a group, deleted once sent. */
+export const notificationGroupItems = table('notification_group_items', {
+  id: 'text',
+  workspace_id: 'text',
+  group_id: 'text',
+  alert_id: 'text',
+  event: 'text',
+  step: 'int',
+  round: 'int',
   created_at: 'date',
 });
