@@ -84,13 +84,25 @@ describe('support hours', () => {
 
   it('names every bad field, and keeps the time zone’s spelling and the days in week order', () => {
     const bad = supportHoursBody.safeParse({
-      timezone: 'UTC',
-      days: ['monday'],
+      timezone: 'Mars/Olympus',
+      days: ['mon', 'funday'],
       start: '9:00',
       end: '24:00',
     });
     expect(bad.success).toBe(false);
-    expect(bad.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(['days.0', 'end', 'start']);
+    expect(bad.error!.issues.map((i) => i.path.join('.')).sort()).toEqual([
+      'days.1',
+      'end',
+      'start',
+      'timezone',
+    ]);
+    const twice = supportHoursBody.safeParse({
+      timezone: 'UTC',
+      days: ['mon', 'mon'],
+      start: '09:00',
+      end: '17:00',
+    });
+    expect(twice.error!.issues.map((i) => i.path.join('.'))).toEqual(['days']);
     expect(
       checkSupportHours({
         timezone: 'Mars/Olympus',

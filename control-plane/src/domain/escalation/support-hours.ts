@@ -17,11 +17,16 @@ const CRON_DAY: Record<Weekday, number> = { sun: 0, mon: 1, tue: 2, wed: 3, thu:
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 export const supportHoursBody = z.strictObject({
-  timezone: z.string().min(1).max(64),
+  timezone: z
+    .string()
+    .min(1)
+    .max(64)
+    .refine((tz) => canonicalTimezone(tz) !== null, 'is not an IANA time zone (e.g. Europe/Berlin)'),
   days: z
     .array(z.enum(WEEKDAYS as [Weekday, ...Weekday[]]))
     .min(1)
-    .max(7),
+    .max(7)
+    .refine((d) => new Set(d).size === d.length, 'names a day twice'),
   start: z.string().regex(HHMM, 'must be a local time HH:MM, 00:00 to 23:59'),
   end: z.string().regex(HHMM, 'must be a local time HH:MM, 00:00 to 23:59'),
 });

@@ -1,5 +1,5 @@
 import type { AlertStore } from '../alerts/alert-store.js';
-import { newAlert } from '../alerts/alerts.js';
+import { newAlert, sourceSeverity } from '../alerts/alerts.js';
 import type { MaintenanceLookup, PolicyLookup } from '../lookups.js';
 import { formatDuration } from '../notifications/messages.js';
 import type { Alert, Heartbeat, Ping } from '../types.js';
@@ -66,7 +66,7 @@ const heartbeatAlert = async (
       source_id: h.id,
       cause: reason === 'failed' ? 'fail' : 'down',
       ...heartbeatAlertText(h, reason, last ?? null),
-      severity: 'critical',
+      severity: sourceSeverity(h),
       escalation_policy_id: h.escalation_policy_id,
     },
     now,
