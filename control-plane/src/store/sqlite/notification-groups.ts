@@ -5,7 +5,37 @@ import type {
   NotificationGroupStore,
 } from '../../domain/escalation/notification-group-store.js';
 import type { SqliteContext } from './db.js';
-import { insertSql, notificationGroupItems, notificationGroups, toRow } from './tables.js';
+import { insertSql, type Table, toRow } from './tables.js';
+
+/** Layouts of the two tables (created by migrations/0036-grouped-notifications-and-support-hours.ts, frozen SQL). */
+export const notificationGroups: Table = {
+  name: 'notification_groups',
+  columns: {
+    id: 'text',
+    workspace_id: 'text',
+    policy_id: 'text',
+    recipient_key: 'text',
+    due_at: 'date',
+    last_flush_at: 'date',
+    claim: 'text',
+    updated_at: 'date',
+  },
+};
+
+/** The notifications waiting in a group, deleted once sent. */
+export const notificationGroupItems: Table = {
+  name: 'notification_group_items',
+  columns: {
+    id: 'text',
+    workspace_id: 'text',
+    group_id: 'text',
+    alert_id: 'text',
+    event: 'text',
+    step: 'int',
+    round: 'int',
+    created_at: 'date',
+  },
+};
 
 /**
  * Grouped notifications in SQLite: the groups (due ones by a partial index on `due_at`) and their

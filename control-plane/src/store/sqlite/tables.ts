@@ -2,8 +2,7 @@
  * Table layouts of the latest schema, for the SQLite adapter's row <-> record conversion and its
  * INSERT/UPDATE statements. The schema itself is built by the frozen SQL in migrations/ (listed in
  * migrations.ts): a new column goes here and into one new migration file appended to that list
- * (migrations.test.ts checks both agree).
- * Extra columns (not in the record) are computed.
+ * (migrations.test.ts checks both agree). Extra columns (not in the record) are computed.
  */
 import type { RunResult, Statement } from 'better-sqlite3';
 
@@ -502,29 +501,5 @@ export const statusMailOutbox = table('status_mail_outbox', {
   update_id: 'text',
   due_at: 'date',
   attempts: 'int',
-  created_at: 'date',
-});
-
-/** Grouped notifications (domain/escalation/notification-group-store.ts): one row per group. */
-export const notificationGroups = table('notification_groups', {
-  id: 'text',
-  workspace_id: 'text',
-  policy_id: 'text',
-  recipient_key: 'text',
-  due_at: 'date',
-  last_flush_at: 'date',
-  claim: 'text',
-  updated_at: 'date',
-});
-
-/** The notifications waiting in a group, deleted once sent. */
-export const notificationGroupItems = table('notification_group_items', {
-  id: 'text',
-  workspace_id: 'text',
-  group_id: 'text',
-  alert_id: 'text',
-  event: 'text',
-  step: 'int',
-  round: 'int',
   created_at: 'date',
 });
