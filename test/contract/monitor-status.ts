@@ -68,6 +68,9 @@ const window = (ws: string, scope: string | null, from: number, to: number): Mai
   scope_id: scope,
   starts_at: at(from),
   ends_at: at(to),
+  schedule: null,
+  timezone: null,
+  duration_seconds: null,
   created_at: T0,
 });
 

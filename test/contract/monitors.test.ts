@@ -240,4 +240,78 @@ contract('MonitorStore', (c) => {
     // Location states move with their results (recordResults), never on their own: refused whole.
     await expect(putState(store, { ...s, location: 'eu-west' }, 0)).rejects.toThrow(/monitor-level/);
   });
+
+  it('updates many monitors all or none: one feed entry each, a stale version or another workspace changes none', async () => {
+    const make = () => fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id);
+    const three = [make(), make(), make()];
+    expect(await store.insertMonitors(three, { maxMonitors: 10 })).toBe('inserted');
+    expect(await store.updateMonitors([])).toBe('updated');
+    const before = await store.latestMonitorChange();
+    const paused = three.map((m) => ({ next: { ...m, paused: true, version: 2 }, expectedVersion: 1 }));
+    expect(await store.updateMonitors(paused)).toBe('updated');
+    for (const { next } of paused) expect(await store.getMonitor(ws.workspace.id, next.id)).toEqual(next);
+    const feed = await store.listMonitorChanges(before, 100);
+    expect(feed.map((e) => [e.kind, e.monitor_id])).toEqual(three.map((m) => ['changed', m.id]));
+    // One stale version (the last one) leaves every monitor as it was and appends nothing.
+    const last = await store.latestMonitorChange();
+    const stale = paused.map(({ next }, i) => ({
+      next: { ...next, paused: false, version: 3 },
+      expectedVersion: i === 2 ? 1 : 2,
+    }));
+    expect(await store.updateMonitors(stale)).toBe('conflict');
+    for (const { next } of paused) expect(await store.getMonitor(ws.workspace.id, next.id)).toEqual(next);
+    expect(await store.latestMonitorChange()).toBe(last);
+    // A monitor that is not there (deleted meanwhile) is a miss too.
+    const ghost = { next: { ...make(), version: 2 }, expectedVersion: 1 };
+    expect(await store.updateMonitors([{ ...stale[0]!, expectedVersion: 2 }, ghost])).toBe('conflict');
+    expect((await store.getMonitor(ws.workspace.id, three[0]!.id))?.paused).toBe(true);
+    // Another workspace's monitors are not reached through this one.
+    const other = fixtures.workspace();
+    await store.createWorkspace(other);
+    const theirs = fixtures.monitor(other.workspace.id, other.defaultPolicy.id);
+    await store.insertMonitor(theirs, { maxMonitors: 10 });
+    await expect(
+      store.updateMonitors([
+        { next: { ...paused[0]!.next, version: 3 }, expectedVersion: 2 },
+        { next: { ...theirs, paused: true, version: 2 }, expectedVersion: 1 },
+      ]),
+    ).rejects.toThrow(/one workspace/);
+    expect(await store.latestMonitorChange()).toBe(last + 1);
+  });
+
+  it('deletes many monitors all or none: the plan counter by their number, one feed entry each', async () => {
+    const make = () => fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id);
+    const four = [make(), make(), make(), make()];
+    expect(await store.insertMonitors(four, { maxMonitors: 4 })).toBe('inserted');
+    expect(await store.deleteMonitors(ws.workspace.id, [])).toBe('deleted');
+    // A changed version, an unknown id, or a monitor of another workspace: nothing goes.
+    const other = fixtures.workspace();
+    await store.createWorkspace(other);
+    const theirs = fixtures.monitor(other.workspace.id, other.defaultPolicy.id);
+    await store.insertMonitor(theirs, { maxMonitors: 10 });
+    const last = await store.latestMonitorChange();
+    const misses = [
+      { id: four[1]!.id, version: 7 },
+      { id: randomUUID(), version: 1 },
+      { id: theirs.id, version: 1 },
+    ];
+    for (const miss of misses) {
+      const asked = [{ id: four[0]!.id, version: 1 }, miss];
+      expect(await store.deleteMonitors(ws.workspace.id, asked)).toBe('conflict');
+    }
+    expect(await store.countMonitors(ws.workspace.id)).toBe(4);
+    expect(await countMonitors(ws.workspace.id)).toBe(4);
+    expect(await store.getMonitor(other.workspace.id, theirs.id)).toEqual(theirs);
+    expect(await store.latestMonitorChange()).toBe(last);
+    // Three go: the counter makes room for three creates, the feed names each.
+    const gone = four.slice(0, 3).map((m) => ({ id: m.id, version: 1 }));
+    expect(await store.deleteMonitors(ws.workspace.id, gone)).toBe('deleted');
+    expect(await countMonitors(ws.workspace.id)).toBe(1);
+    expect(await store.countMonitors(ws.workspace.id)).toBe(1);
+    expect((await store.listMonitorChanges(last, 100)).map((e) => e.monitor_id)).toEqual(
+      gone.map((g) => g.id),
+    );
+    expect(await store.insertMonitors([make(), make(), make()], { maxMonitors: 4 })).toBe('inserted');
+    expect(await store.insertMonitor(make(), { maxMonitors: 4 })).toBe('limit_reached');
+  });
 });

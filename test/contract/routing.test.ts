@@ -145,6 +145,9 @@ contract('EscalationPolicyStore, ChannelStore, MaintenanceWindowStore', (c) => {
       scope_id: monitorId,
       starts_at: at(0),
       ends_at: at(600),
+      schedule: null,
+      timezone: null,
+      duration_seconds: null,
       created_at: T0,
       ...over,
     });
@@ -192,5 +195,83 @@ contract('EscalationPolicyStore, ChannelStore, MaintenanceWindowStore', (c) => {
     expect((await store.findActiveMaintenanceWindow(w, src, at(3500)))?.id).toBe(wholeLater.id);
     expect(await store.updateMaintenanceWindow({ ...moved, id: randomUUID() })).toBe(false);
     expect(await store.findActiveMaintenanceWindow(w, src, at(5))).toBeNull();
+  });
+
+  it('recurring windows and group/tag scopes: the live windows, and the one covering a source', async () => {
+    const { store, ws } = ctx();
+    const w = ws.workspace.id;
+    const groupId = randomUUID();
+    const base = {
+      workspace_id: w,
+      ends_at: null,
+      timezone: 'Europe/Berlin',
+      created_at: T0,
+    };
+    // Every night 02:00–03:00 Berlin (01:00–02:00 UTC in March before the change) for a group.
+    const nightly: MaintenanceWindow = {
+      ...base,
+      id: randomUUID(),
+      name: 'nightly',
+      scope_type: 'group',
+      scope_id: groupId,
+      starts_at: T0,
+      schedule: '0 2 * * *',
+      duration_seconds: 3600,
+    };
+    const tagged: MaintenanceWindow = {
+      ...base,
+      id: randomUUID(),
+      name: 'db',
+      scope_type: 'tag',
+      scope_id: 'team:db',
+      starts_at: T0,
+      schedule: '0 12 * * *',
+      duration_seconds: 600,
+    };
+    const ended: MaintenanceWindow = {
+      ...nightly,
+      id: randomUUID(),
+      name: 'over',
+      scope_type: 'workspace',
+      scope_id: null,
+      schedule: null,
+      timezone: null,
+      duration_seconds: null,
+      starts_at: at(-7200),
+      ends_at: at(-3600),
+    };
+    for (const x of [nightly, tagged, ended]) await store.insertMaintenanceWindow(x);
+    expect(await store.getMaintenanceWindow(w, nightly.id)).toEqual(nightly);
+    const live = await store.listLiveMaintenanceWindows(w, T0, 10);
+    expect(live.map((x) => x.id).sort()).toEqual([nightly.id, tagged.id].sort());
+    expect(await store.listLiveMaintenanceWindows(w, T0, 1)).toHaveLength(1);
+    expect(await store.listLiveMaintenanceWindows(randomUUID(), T0, 10)).toEqual([]);
+    const member = { type: 'monitor', id: randomUUID(), group_id: groupId, tags: ['team:db'] };
+    const night = new Date('2026-03-02T01:30:00Z'); // 02:30 in Berlin
+    expect((await store.findActiveMaintenanceWindow(w, member, night))?.id).toBe(nightly.id);
+    expect(
+      await store.findActiveMaintenanceWindow(w, { ...member, group_id: null, tags: [] }, night),
+    ).toBeNull();
+    expect(await store.findActiveMaintenanceWindow(w, member, new Date('2026-03-02T02:00:00Z'))).toBeNull();
+    expect((await store.findActiveMaintenanceWindow(w, member, new Date('2026-03-02T11:05:00Z')))?.id).toBe(
+      tagged.id,
+    );
+    expect(
+      await store.findActiveMaintenanceWindow(
+        w,
+        { ...member, tags: ['team'] },
+        new Date('2026-03-02T11:05:00Z'),
+      ),
+    ).toBeNull();
+    // Before the window began to recur, its occurrences do not count.
+    expect(await store.findActiveMaintenanceWindow(w, member, new Date('2026-03-01T01:30:00Z'))).toBeNull();
+    // An edit replaces the rule.
+    const moved = { ...nightly, schedule: '0 4 * * *', timezone: 'UTC', duration_seconds: 1800 };
+    expect(await store.updateMaintenanceWindow(moved)).toBe(true);
+    expect(await store.getMaintenanceWindow(w, nightly.id)).toEqual(moved);
+    expect(await store.findActiveMaintenanceWindow(w, member, night)).toBeNull();
+    expect((await store.findActiveMaintenanceWindow(w, member, new Date('2026-03-02T04:10:00Z')))?.id).toBe(
+      nightly.id,
+    );
   });
 });

@@ -110,6 +110,7 @@ describe('npx lookout mcp: tools', () => {
         'get_monitor_uptime',
         'get_region_health',
         'list_alerts',
+        'list_groups',
         'list_heartbeats',
         'list_monitors',
         'list_status_pages',
@@ -136,6 +137,7 @@ describe('npx lookout mcp: tools', () => {
         'get_monitor_uptime',
         'get_region_health',
         'list_alerts',
+        'list_groups',
         'list_heartbeats',
         'list_monitors',
         'list_status_pages',
@@ -363,6 +365,43 @@ describe('npx lookout mcp: tools', () => {
     const since = new Date(now - 90_000).toISOString();
     const window = await ok('get_monitor_uptime', { monitor_id: m.id, since });
     expect(window).toMatchObject({ total_checks: 2, successful_checks: 1, uptime_percentage: 50 });
+  });
+
+  it('groups and tags: create_monitor takes them, list_groups finds the group, the lists filter by tag and group', async () => {
+    const group = (await w.api('POST', '/groups', { json: { name: 'MCP rack' } })).body;
+    expect((await ok('list_groups', { search: 'mcp RACK' })).data).toEqual([group]);
+    const made = await ok('create_monitor', {
+      display_name: 'tagged by mcp',
+      monitor_type: 'tcp',
+      url: 'db.example.com',
+      port: 5432,
+      group_id: group.id,
+      tags: ['env:prod', 'db'],
+      severity: 'warning',
+    });
+    expect(made).toMatchObject({ group_id: group.id, tags: ['env:prod', 'db'], severity: 'warning' });
+    const refused = await fails('create_monitor', {
+      display_name: 'bad tags',
+      monitor_type: 'tcp',
+      url: 'db.example.com',
+      port: 5432,
+      tags: ['Env:Prod'],
+    });
+    expect(refused).toContain('tags[0]');
+    const hb = (
+      await w.api('POST', '/heartbeats', {
+        json: { display_name: 'mcp job', tags: ['db'], group_id: group.id },
+      })
+    ).body;
+    expect((await ok('list_heartbeats', { tag: 'db' })).data.map((x: { id: string }) => x.id)).toEqual([
+      hb.id,
+    ]);
+    expect(
+      (await ok('list_heartbeats', { group_id: group.id })).data.map((x: { id: string }) => x.id),
+    ).toEqual([hb.id]);
+    expect(await ok('list_monitors', { tag: 'db', group_id: group.id })).toEqual(
+      (await w.api('GET', `/monitors?tag=db&group_id=${group.id}`)).body,
+    );
   });
 
   it('list_heartbeats shows each heartbeat with its state', async () => {

@@ -131,6 +131,7 @@ beforeAll(async () => {
     ends_at: '2026-06-02T01:00:00Z',
   });
   const statusPage = await created('/status-pages', { name: 'sp', slug: 'sp' });
+  const group = await created('/groups', { name: 'g' });
   serviceKeys = {};
   let integration = '';
   for (const kind of ['webhook', 'alertmanager', 'grafana', 'pagerduty']) {
@@ -145,6 +146,7 @@ beforeAll(async () => {
     channels: channel.id,
     'maintenance-windows': window.id,
     'status-pages': statusPage.id,
+    groups: group.id,
     integrations: integration,
   };
   const signedIn = await h.request('POST', '/api/v1/session', {
@@ -211,6 +213,8 @@ describe('names on every endpoint', () => {
         'patch /channels/{id} name',
         'post /maintenance-windows name',
         'patch /maintenance-windows/{id} name',
+        'post /groups name',
+        'patch /groups/{id} name',
         'post /integrations name',
         'patch /integrations/{integration_id} name',
         'post /integrations/webhook/events title',

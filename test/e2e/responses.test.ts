@@ -259,6 +259,14 @@ describe('every route answers with the body it declares', () => {
     await call('post', '/maintenance-windows/{id}/end', { params: { id: windowId } });
     await call('delete', '/maintenance-windows/{id}', { params: { id: windowId } });
 
+    // Groups.
+    const group = await call('post', '/groups', { json: { name: 'Edge' } });
+    const groupId = group.body.id as string;
+    await list('/groups');
+    await call('get', '/groups/{id}', { params: { id: groupId } });
+    await call('patch', '/groups/{id}', { params: { id: groupId }, json: { name: 'Edge 2' } });
+    await call('delete', '/groups/{id}', { params: { id: groupId } });
+
     // Status pages and their incidents.
     const statusPage = await call('post', '/status-pages', {
       json: {

@@ -15,7 +15,7 @@ let rig: Awaited<ReturnType<typeof startRoutingRig>>;
 let h: Harness;
 let rx: Receiver;
 beforeAll(async () => {
-  rig = await startRoutingRig();
+  rig = await startRoutingRig({ config: { heartbeat_check_ms: 20 } });
   ({ h, rx } = rig);
 });
 afterAll(() => rig.close());
@@ -120,5 +120,26 @@ describe('support hours', () => {
     expect(
       (await w.api('GET', `/alerts/${warning.id}`)).body.escalation.waiting_for_support_hours_until,
     ).toBeNull();
+  });
+
+  it('a heartbeat’s severity is its alert’s, copied when it is raised', async () => {
+    const w = await h.workspace('sh-copy');
+    const hb = (
+      await w.api('POST', '/heartbeats', {
+        json: { display_name: 'nightly export', period_seconds: 60, grace_seconds: 30, severity: 'warning' },
+      })
+    ).body;
+    expect(hb.severity).toBe('warning');
+    expect((await h.request('GET', `/hb/ping/${hb.id}`)).status).toBe(200);
+    h.clock.advance(91_000);
+    const [alert] = await waitFor(
+      async () => (await w.api('GET', `/alerts?source_id=${hb.id}`)).body.data,
+      (a) => a.length === 1,
+      { what: 'the heartbeat’s alert' },
+    );
+    expect(alert).toMatchObject({ source_type: 'heartbeat', severity: 'warning' });
+    // Changing the heartbeat later does not change the alert raised before.
+    await w.api('PATCH', `/heartbeats/${hb.id}`, { json: { severity: 'critical' } });
+    expect((await w.api('GET', `/alerts/${alert.id}`)).body.severity).toBe('warning');
   });
 });

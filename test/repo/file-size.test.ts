@@ -20,11 +20,7 @@ const SOURCES = [
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'gen']);
 
 /** Over the limit today, each at most its current length until it is split. */
-const OVER_LIMIT: Record<string, number> = {
-  // The monitor record's schema and rules: split with the check types (the next wave).
-  // The latest table layouts, one per table.
-  'control-plane/src/store/sqlite/tables.ts': 505,
-};
+const OVER_LIMIT: Record<string, number> = {};
 
 const sourceFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

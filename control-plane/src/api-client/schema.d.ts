@@ -300,6 +300,43 @@ export type paths = {
         patch: operations["patchEscalationPoliciesById"];
         trace?: never;
     };
+    "/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the groups of monitors and heartbeats, newest first; search with `q` (a part of the name, any case). */
+        get: operations["getGroups"];
+        put?: never;
+        /** Create a group (`name`, unique in the workspace ignoring case; 409 when taken). Monitors and heartbeats join it by `group_id`; groups hold no groups. A workspace holds at most 1000 groups (409 past that). */
+        post: operations["postGroups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a group. Its members: `GET /monitors?group_id=` and `GET /heartbeats?group_id=`. */
+        get: operations["getGroupsById"];
+        put?: never;
+        post?: never;
+        /** Delete a group. Its monitors and heartbeats stay, ungrouped (their `group_id` becomes null in the same step). A status-page component standing for the group shows no members until it is edited; maintenance windows and dependencies that name the group no longer match anything through it. */
+        delete: operations["deleteGroupsById"];
+        options?: never;
+        head?: never;
+        /** Rename a group (409 when another group has the name, ignoring case). */
+        patch: operations["patchGroupsById"];
+        trace?: never;
+    };
     "/hb/ping/{ping_key}/{slug}": {
         parameters: {
             query?: never;
@@ -451,7 +488,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List heartbeats, newest first, with their state and last ping; search with `q` (a case-insensitive part of the name or the slug). */
+        /** List heartbeats, newest first, with their state and last ping; search with `q` (a case-insensitive part of the name or the slug); filter with `tag` (one whole tag) and `group_id` (`none`: in no group). */
         get: operations["getHeartbeats"];
         put?: never;
         /** Create a heartbeat; the response carries its ping URL. */
@@ -644,10 +681,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List maintenance windows, latest start first. */
+        /** List maintenance windows, latest start first (a recurring window starts when it was created); each with its occurrence in progress or next (`next_occurrence`). */
         get: operations["getMaintenanceWindows"];
         put?: never;
-        /** Plan a window for a monitor, a heartbeat or the whole workspace (`scope_type`, `scope_id`). Alerts raised inside it are recorded but not escalated. */
+        /** Plan a window for a monitor, a heartbeat, a group, a tag or the whole workspace (`scope_type`, `scope_id`: the id, or the tag). One-off: `starts_at` and `ends_at`. Recurring: `schedule` (five cron fields), `timezone` (IANA, default UTC) and `duration_seconds` (at most 7 days and at most the shortest time between two occurrences). Alerts raised inside it are recorded but not escalated. A workspace holds at most 200 windows that have not ended (409 beyond). */
         post: operations["postMaintenanceWindows"];
         delete?: never;
         options?: never;
@@ -670,7 +707,7 @@ export type paths = {
         delete: operations["deleteMaintenanceWindowsById"];
         options?: never;
         head?: never;
-        /** Rename a window or move its start or end (its scope stays). The times follow the rules of a new window; an ended window cannot change (409). */
+        /** Rename a window, move a one-off window's start or end, or change a recurring window's schedule, time zone or duration (its scope and its form stay). The times follow the rules of a new window; an ended window cannot change (409). */
         patch: operations["patchMaintenanceWindowsById"];
         trace?: never;
     };
@@ -683,7 +720,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** End an active window now: its end becomes the present, and it stays listed. 409 for one that has ended or not started (delete that one instead). */
+        /** End an active one-off window now: its end becomes the present, and it stays listed. 409 for one that has ended or not started, and for a recurring window (delete those instead). */
         post: operations["postMaintenanceWindowsByIdEnd"];
         delete?: never;
         options?: never;
@@ -698,7 +735,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target). */
+        /** List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target); filter with `tag` (one whole tag) and `group_id` (`none`: in no group). */
         get: operations["getMonitors"];
         put?: never;
         post?: never;
@@ -840,6 +877,23 @@ export type paths = {
         put?: never;
         /** Check a batch as `POST /monitors/batch` would (every item, and the plan monitor limit against the count now plus `in_other_batches`: monitors the caller will create in other batches) without creating anything: 200 with the number of monitors it would create and its `warnings`, or the same 422 or 402. */
         post: operations["postMonitorsBatchCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One action on many monitors, all or nothing: `action` (pause, resume, delete, set_policy; `set_policy` takes `escalation_policy_id`, null for the workspace's default) on the monitors named by `ids` (at most 1000, each of this workspace: an unknown one is a 422 naming `ids[i]`) or by `filter` (the filters of `GET /monitors`, as its query takes them, e.g. `{"status": "down", "q": "db"}`; `{"filter": {}}` spelled out means every monitor of the workspace; at most the plan's monitor cap). Answers `{"affected": n}`: the monitors changed (one already paused is not paused again). Every change is one store transaction; a monitor changed by someone else meanwhile fails it whole (409). A monitor that will run checks no more often than the plan allows: its interval is raised to the plan's minimum, and `warnings` says so. */
+        post: operations["postMonitorsBulk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2086,6 +2140,14 @@ export type components = {
             /** Format: date-time */
             updated_at: string;
         };
+        Group: {
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         Heartbeat: {
             alert_id: string | null;
             /** Format: date-time */
@@ -2093,6 +2155,7 @@ export type components = {
             display_name: string;
             escalation_policy_id: string;
             grace_seconds: number;
+            group_id: string | null;
             id: string;
             last_duration_ms: number | null;
             last_ping_at: string | null;
@@ -2104,11 +2167,14 @@ export type components = {
             pinging_too_often: boolean;
             schedule: string | null;
             schedule_text: string;
+            /** @enum {string} */
+            severity: "critical" | "warning";
             slug: string | null;
             start_rid: string | null;
             started_at: string | null;
             /** @enum {string} */
             state: "new" | "up" | "late" | "down" | "paused";
+            tags: string[];
             timezone: string;
             /** Format: date-time */
             updated_at: string;
@@ -2177,15 +2243,23 @@ export type components = {
             active: boolean;
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
-            ends_at: string;
+            duration_seconds: number | null;
+            ends_at: string | null;
             id: string;
             name: string;
+            next_occurrence: {
+                /** Format: date-time */
+                ends_at: string;
+                /** Format: date-time */
+                starts_at: string;
+            } | null;
+            schedule: string | null;
+            schedule_text: string | null;
             scope_id: string | null;
             /** @enum {string} */
-            scope_type: "workspace" | "monitor" | "heartbeat";
-            /** Format: date-time */
-            starts_at: string;
+            scope_type: "workspace" | "monitor" | "heartbeat" | "tag" | "group";
+            starts_at: string | null;
+            timezone: string | null;
         };
         Member: {
             /** Format: date-time */
@@ -2227,6 +2301,7 @@ export type components = {
             expected_status_code: number;
             failure_threshold: number;
             follow_redirects: boolean;
+            group_id: string | null;
             http_method: string | null;
             id: string;
             last_checked_at: string | null;
@@ -2249,10 +2324,13 @@ export type components = {
             required_keyword: string | null;
             response_time_threshold_ms: number | null;
             retry_interval_seconds: number;
+            /** @enum {string} */
+            severity: "critical" | "warning";
             ssl_cert_expiry_alert_days: number;
             ssl_cert_monitoring: boolean;
             /** @enum {string} */
             status: "up" | "down" | "paused" | "pending" | "maintenance";
+            tags: string[];
             timeout_seconds: number;
             /** Format: date-time */
             updated_at: string;
@@ -4536,6 +4614,417 @@ export interface operations {
             };
         };
     };
+    getGroups: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Group"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The name is taken, or the workspace has the most groups it may */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGroupsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such group in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteGroupsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such group in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchGroupsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such group in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The name is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getHbPingByPingKeyBySlug: {
         parameters: {
             query?: {
@@ -5784,8 +6273,10 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                group_id?: "none" | string;
                 limit?: number;
                 q?: string;
+                tag?: string;
             };
             header?: never;
             path?: never;
@@ -5865,12 +6356,21 @@ export interface operations {
                     display_name: string;
                     escalation_policy_id?: string;
                     grace_seconds?: number;
+                    /** @description The group this belongs to (GET /groups), or null. */
+                    group_id?: string | null;
                     paused?: boolean;
                     period_seconds?: number;
                     /** @description Cron schedule: five fields (e.g. "0 3 * * 1-5") or @hourly, @daily, @weekly, @monthly. */
                     schedule?: string;
+                    /**
+                     * @description `critical` (the default) or `warning`: how loud an alert it raises is.
+                     * @enum {string}
+                     */
+                    severity?: "critical" | "warning";
                     /** @description Name in slug ping URLs, /hb/ping/{ping_key}/{slug}; unique in the workspace. */
                     slug?: string;
+                    /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
+                    tags?: string[];
                     /** @description IANA time zone the schedule is read in (default UTC). */
                     timezone?: string;
                 };
@@ -6098,10 +6598,19 @@ export interface operations {
                     display_name?: string;
                     escalation_policy_id?: string;
                     grace_seconds?: number;
+                    /** @description The group this belongs to (GET /groups), or null. */
+                    group_id?: string | null;
                     paused?: boolean;
                     period_seconds?: number;
                     schedule?: string | null;
+                    /**
+                     * @description `critical` (the default) or `warning`: how loud an alert it raises is.
+                     * @enum {string}
+                     */
+                    severity?: "critical" | "warning";
                     slug?: string | null;
+                    /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
+                    tags?: string[];
                     /** @description IANA time zone the schedule is read in (default UTC). */
                     timezone?: string;
                 };
@@ -7394,14 +7903,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    duration_seconds?: number;
                     /** Format: date-time */
-                    ends_at: string;
+                    ends_at?: string;
                     name: string;
+                    schedule?: string;
                     scope_id?: string;
                     /** @enum {string} */
-                    scope_type: "workspace" | "monitor" | "heartbeat";
+                    scope_type: "workspace" | "monitor" | "heartbeat" | "tag" | "group";
                     /** Format: date-time */
-                    starts_at: string;
+                    starts_at?: string;
+                    timezone?: string;
                 };
             };
         };
@@ -7624,11 +8136,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    duration_seconds?: number;
                     /** Format: date-time */
                     ends_at?: string;
                     name?: string;
+                    schedule?: string;
                     /** Format: date-time */
                     starts_at?: string;
+                    timezone?: string;
                 };
             };
         };
@@ -7832,12 +8347,14 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                group_id?: "none" | string;
                 limit?: number;
                 monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
                 paused?: "true" | "false";
                 q?: string;
                 search?: string;
                 status?: string;
+                tag?: string;
             };
             header?: never;
             path?: never;
@@ -8070,6 +8587,8 @@ export interface operations {
                     expected_status_code?: number;
                     failure_threshold?: number;
                     follow_redirects?: boolean;
+                    /** @description The group this belongs to (GET /groups), or null. */
+                    group_id?: string | null;
                     /** @enum {string} */
                     http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                     /** @enum {string} */
@@ -8083,8 +8602,15 @@ export interface operations {
                     required_keyword?: string | null;
                     response_time_threshold_ms?: number | null;
                     retry_interval_seconds?: number;
+                    /**
+                     * @description `critical` (the default) or `warning`: how loud an alert it raises is.
+                     * @enum {string}
+                     */
+                    severity?: "critical" | "warning";
                     ssl_cert_expiry_alert_days?: number;
                     ssl_cert_monitoring?: boolean;
+                    /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
+                    tags?: string[];
                     timeout_seconds?: number;
                     url?: string;
                 };
@@ -8119,6 +8645,7 @@ export interface operations {
                         expected_status_code: number;
                         failure_threshold: number;
                         follow_redirects: boolean;
+                        group_id: string | null;
                         http_method: string | null;
                         id: string;
                         last_checked_at: string | null;
@@ -8141,10 +8668,13 @@ export interface operations {
                         required_keyword: string | null;
                         response_time_threshold_ms: number | null;
                         retry_interval_seconds: number;
+                        /** @enum {string} */
+                        severity: "critical" | "warning";
                         ssl_cert_expiry_alert_days: number;
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
                         status: "up" | "down" | "paused" | "pending" | "maintenance";
+                        tags: string[];
                         timeout_seconds: number;
                         /** Format: date-time */
                         updated_at: string;
@@ -8741,6 +9271,8 @@ export interface operations {
                         expected_status_code?: number;
                         failure_threshold?: number;
                         follow_redirects?: boolean;
+                        /** @description The group this belongs to (GET /groups), or null. */
+                        group_id?: string | null;
                         /** @enum {string} */
                         http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                         /** @enum {string} */
@@ -8754,8 +9286,15 @@ export interface operations {
                         required_keyword?: string | null;
                         response_time_threshold_ms?: number | null;
                         retry_interval_seconds?: number;
+                        /**
+                         * @description `critical` (the default) or `warning`: how loud an alert it raises is.
+                         * @enum {string}
+                         */
+                        severity?: "critical" | "warning";
                         ssl_cert_expiry_alert_days?: number;
                         ssl_cert_monitoring?: boolean;
+                        /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
+                        tags?: string[];
                         timeout_seconds?: number;
                         url: string;
                     }[];
@@ -8886,6 +9425,8 @@ export interface operations {
                         expected_status_code?: number;
                         failure_threshold?: number;
                         follow_redirects?: boolean;
+                        /** @description The group this belongs to (GET /groups), or null. */
+                        group_id?: string | null;
                         /** @enum {string} */
                         http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                         /** @enum {string} */
@@ -8899,8 +9440,15 @@ export interface operations {
                         required_keyword?: string | null;
                         response_time_threshold_ms?: number | null;
                         retry_interval_seconds?: number;
+                        /**
+                         * @description `critical` (the default) or `warning`: how loud an alert it raises is.
+                         * @enum {string}
+                         */
+                        severity?: "critical" | "warning";
                         ssl_cert_expiry_alert_days?: number;
                         ssl_cert_monitoring?: boolean;
+                        /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
+                        tags?: string[];
                         timeout_seconds?: number;
                         url: string;
                     }[];
@@ -8997,6 +9545,128 @@ export interface operations {
             };
         };
     };
+    postMonitorsBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "pause" | "resume" | "delete" | "set_policy";
+                    escalation_policy_id?: string | null;
+                    filter?: {
+                        /** @description Only those of this group; `none`: only those in no group. */
+                        group_id?: "none" | string;
+                        /** @enum {string} */
+                        monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
+                        /** @enum {string} */
+                        paused?: "true" | "false";
+                        /** @description A case-insensitive part of the name or the target. */
+                        q?: string;
+                        /** @description The older name of `q` (`q` wins when both are given). */
+                        search?: string;
+                        status?: string;
+                        /** @description Only those carrying this tag (the whole `key` or `key:value`). */
+                        tag?: string;
+                    };
+                    ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description `{"affected": n}` (with `warnings` when an interval was raised to the plan minimum) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affected: number;
+                        warnings?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A monitor changed meanwhile: nothing was changed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postMonitorsCreate: {
         parameters: {
             query?: never;
@@ -9029,6 +9699,8 @@ export interface operations {
                     expected_status_code?: number;
                     failure_threshold?: number;
                     follow_redirects?: boolean;
+                    /** @description The group this belongs to (GET /groups), or null. */
+                    group_id?: string | null;
                     /** @enum {string} */
                     http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                     /** @enum {string} */
@@ -9042,8 +9714,15 @@ export interface operations {
                     required_keyword?: string | null;
                     response_time_threshold_ms?: number | null;
                     retry_interval_seconds?: number;
+                    /**
+                     * @description `critical` (the default) or `warning`: how loud an alert it raises is.
+                     * @enum {string}
+                     */
+                    severity?: "critical" | "warning";
                     ssl_cert_expiry_alert_days?: number;
                     ssl_cert_monitoring?: boolean;
+                    /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
+                    tags?: string[];
                     timeout_seconds?: number;
                     url: string;
                 };
@@ -9078,6 +9757,7 @@ export interface operations {
                         expected_status_code: number;
                         failure_threshold: number;
                         follow_redirects: boolean;
+                        group_id: string | null;
                         http_method: string | null;
                         id: string;
                         last_checked_at: string | null;
@@ -9100,10 +9780,13 @@ export interface operations {
                         required_keyword: string | null;
                         response_time_threshold_ms: number | null;
                         retry_interval_seconds: number;
+                        /** @enum {string} */
+                        severity: "critical" | "warning";
                         ssl_cert_expiry_alert_days: number;
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
                         status: "up" | "down" | "paused" | "pending" | "maintenance";
+                        tags: string[];
                         timeout_seconds: number;
                         /** Format: date-time */
                         updated_at: string;

@@ -137,6 +137,21 @@ export const singleRef = (apiField: string, fileField: string, kind: string) => 
   },
 });
 
+/**
+ * A monitor's or heartbeat's group: `group_id` (API) ⇄ `group` (file, the group's name). Left out of an
+ * export when there is none; `group: null` in a file ungroups.
+ */
+export const groupRef = () => {
+  const ref = singleRef('group_id', 'group', 'groups');
+  return {
+    ...ref,
+    fromLive(out: Item, live: Live, names: Names) {
+      ref.fromLive(out, live, names);
+      if (out.group === null) delete out.group;
+    },
+  };
+};
+
 /** `${NAME}` in a file value; `$${` writes a literal `${`. */
 export const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

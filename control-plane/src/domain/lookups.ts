@@ -15,10 +15,19 @@ export interface PolicyLookup {
 
 /** The maintenance window covering a source now. */
 export interface MaintenanceLookup {
-  /** A window covering `at` for the whole workspace or for this monitor/heartbeat, if any. */
+  /**
+   * A window active at `at` (one-off or an occurrence of a recurring one) whose scope takes in the
+   * source: the whole workspace, this monitor/heartbeat, its group or one of its tags (both stores
+   * answer through `windowOver` in maintenance/cover.ts).
+   */
   findActiveMaintenanceWindow(
     workspaceId: string,
-    source: { type: MaintenanceScope | string; id: string },
+    source: {
+      type: MaintenanceScope | string;
+      id: string;
+      group_id?: string | null | undefined;
+      tags?: readonly string[] | undefined;
+    },
     at: Date,
   ): Promise<MaintenanceWindow | null>;
 }

@@ -52,6 +52,22 @@ export type MonitorAuth =
 export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'] as const;
 export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
 
+/** How loud a failing monitor or heartbeat is: `critical` (the default) or `warning`. */
+export const SEVERITIES = ['critical', 'warning'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/**
+ * A named group of monitors and heartbeats, one level deep (no group holds a group). A monitor or
+ * heartbeat belongs to at most one (`group_id`). Names are unique in the workspace, ignoring case.
+ */
+export interface Group {
+  id: string;
+  workspace_id: string;
+  name: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
 export interface Monitor {
   id: string;
   workspace_id: string;
@@ -84,6 +100,11 @@ export interface Monitor {
   dns_expected_values: string[];
   dns_resolver: string | null;
   paused: boolean;
+  /** The group it belongs to (one at most), or null. */
+  group_id: string | null;
+  /** `key` or `key:value` labels (domain/monitors/labels.ts), at most 20, no repeats. */
+  tags: string[];
+  severity: Severity;
   created_at: Date;
   updated_at: Date;
   /** Bumped on every change; updates are compare-and-set on it. Agents compare it too. */
@@ -133,6 +154,10 @@ export interface Heartbeat {
   last_ping_at: Date | null;
   escalation_policy_id: string;
   paused: boolean;
+  /** As on monitors: the group, the tags and the severity. */
+  group_id: string | null;
+  tags: string[];
+  severity: Severity;
   created_at: Date;
   updated_at: Date;
   version: number;
@@ -337,19 +362,26 @@ export interface Delivery {
   at: Date;
 }
 
-export const MAINTENANCE_SCOPES = ['workspace', 'monitor', 'heartbeat'] as const;
+export const MAINTENANCE_SCOPES = ['workspace', 'monitor', 'heartbeat', 'tag', 'group'] as const;
 export type MaintenanceScope = (typeof MAINTENANCE_SCOPES)[number];
 
-/** Alerts raised inside a window are recorded but not escalated. */
+/**
+ * Alerts raised inside a window are recorded but not escalated. A window is one-off (`starts_at` to
+ * `ends_at`) or recurring (`schedule` in `timezone`, each occurrence lasting `duration_seconds`;
+ * `ends_at` null, `starts_at` the moment it began to recur): domain/maintenance/cover.ts.
+ */
 export interface MaintenanceWindow {
   id: string;
   workspace_id: string;
   name: string;
   scope_type: MaintenanceScope;
-  /** The monitor or heartbeat; null for the whole workspace. */
+  /** The monitor, heartbeat or group id, or the tag; null for the whole workspace. */
   scope_id: string | null;
   starts_at: Date;
-  ends_at: Date;
+  ends_at: Date | null;
+  schedule: string | null;
+  timezone: string | null;
+  duration_seconds: number | null;
   created_at: Date;
 }
 

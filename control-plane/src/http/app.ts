@@ -15,6 +15,7 @@ import { channelRoutes } from './channels/routes.js';
 import { connectedAppRoutes } from './connected-apps/routes.js';
 import { contactMethodRoutes } from './contact-methods/routes.js';
 import { escalationPolicyRoutes } from './escalation-policies/routes.js';
+import { groupRoutes } from './groups/routes.js';
 import { heartbeatRoutes } from './heartbeats/routes.js';
 import { integrationRoutes } from './integrations/routes.js';
 import { loadedOnFirstUse } from './loaded-on-first-use.js';
@@ -56,6 +57,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...userRoutes(deps),
   ...contactMethodRoutes(deps),
   ...monitorRoutes(deps),
+  ...groupRoutes(deps),
   ...resultRoutes(deps),
   ...regionRoutes(deps),
   ...heartbeatRoutes(deps),

@@ -58,6 +58,19 @@ const statuses = <T extends readonly [string, ...string[]]>(values: T, example: 
     );
 /** A status list as the REST API reads it: one comma-separated value. */
 const words = (v: string | readonly string[] | undefined) => (Array.isArray(v) ? v.join(',') : (v as string));
+/** The tag and group filters of the monitor and heartbeat lists. */
+const labelFilters = (what: string) => ({
+  tag: z
+    .string()
+    .optional()
+    .describe(
+      `Only ${what} carrying this tag, matched whole: "env:prod" or "db" (tags are key or key:value).`,
+    ),
+  group_id: z
+    .string()
+    .optional()
+    .describe(`Only ${what} of this group (an id from list_groups); "none": only ${what} in no group.`),
+});
 const alertIds = z
   .array(z.string())
   .min(1)
@@ -121,12 +134,13 @@ export const tools: ToolDef[] = [
     name: 'list_monitors',
     title: 'List monitors',
     description:
-      'List uptime monitors, newest first: name, type (http, api, dns, tcp, domain), target, interval, locations, status (up, down, paused, pending: no verdict yet, maintenance: in a maintenance window), last_checked_at, uptime_24h and uptime_30d (percent of successful checks across locations, null without checks), last_response_time_ms (newest successful check) and recent_checks (the 30 newest checks, oldest first: at, ok, location, response_time_ms). Returns {"data": [...], "next_cursor"}.',
+      'List uptime monitors, newest first: name, type (http, api, dns, tcp, domain), target, interval, locations, group_id, tags, severity (critical or warning), status (up, down, paused, pending: no verdict yet, maintenance: in a maintenance window), last_checked_at, uptime_24h and uptime_30d (percent of successful checks across locations, null without checks), last_response_time_ms (newest successful check) and recent_checks (the 30 newest checks, oldest first: at, ok, location, response_time_ms). Returns {"data": [...], "next_cursor"}.',
     input: z.object({
       status: statuses(MONITOR_STATUSES, '["down"] or "down" to see what is failing now'),
       monitor_type: z.enum(MONITOR_TYPES).optional().describe('Only monitors of this type.'),
       paused: z.boolean().optional().describe('true: only paused monitors; false: only running ones.'),
       search: z.string().optional().describe('Only monitors whose name or target contains this text.'),
+      ...labelFilters('monitors'),
       ...page,
     }),
     annotations: READ,
@@ -190,6 +204,17 @@ export const tools: ToolDef[] = [
         .describe('http with an https URL: watch certificate expiry.'),
       domain_expiry_alert_days: z.number().int().optional().describe('domain: days before expiry to alert.'),
       paused: z.boolean().optional().describe('Create it paused.'),
+      group_id: z.string().optional().describe('The group it belongs to (an id from list_groups).'),
+      tags: z
+        .array(z.string())
+        .optional()
+        .describe(
+          'Up to 20 tags, each key or key:value of lower-case letters, digits, - and _, e.g. ["env:prod", "db"].',
+        ),
+      severity: z
+        .enum(['critical', 'warning'])
+        .optional()
+        .describe('critical (the default) or warning: how loud its alerts are.'),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     // The API is the validator: what the assistant leaves out is named in its 422, not refused here.
@@ -216,10 +241,22 @@ export const tools: ToolDef[] = [
     name: 'list_heartbeats',
     title: 'List heartbeats',
     description:
-      'List heartbeats (jobs that ping Lookout), newest first, with their state (new, up, late, down, paused), last ping time, schedule (a period, or a cron schedule in its time zone; schedule_text says it in words), next_expected_at, grace, the last run’s duration and whether it pings far too often. A heartbeat is late when no ping came by its next expected time, and down after the grace too. Returns {"data": [...], "next_cursor"}.',
-    input: z.object(page),
+      'List heartbeats (jobs that ping Lookout), newest first, with their state (new, up, late, down, paused), group_id, tags, severity, last ping time, schedule (a period, or a cron schedule in its time zone; schedule_text says it in words), next_expected_at, grace, the last run’s duration and whether it pings far too often. A heartbeat is late when no ping came by its next expected time, and down after the grace too. Returns {"data": [...], "next_cursor"}.',
+    input: z.object({ ...labelFilters('heartbeats'), ...page }),
     annotations: READ,
     run: (api, a) => ok(api.client.GET('/heartbeats', { params: { query: a } })),
+  }),
+  tool({
+    name: 'list_groups',
+    title: 'List groups',
+    description:
+      'List the groups of monitors and heartbeats (id, name), newest first; search takes a part of the name. Use a group id with list_monitors or list_heartbeats (group_id) to see its members. Returns {"data": [...], "next_cursor"}.',
+    input: z.object({
+      search: z.string().optional().describe('Only groups whose name contains this text.'),
+      ...page,
+    }),
+    annotations: READ,
+    run: (api, { search, ...a }) => ok(api.client.GET('/groups', { params: { query: { ...a, q: search } } })),
   }),
   tool({
     name: 'get_monitor_results',

@@ -12,6 +12,7 @@ import type { HeartbeatStore } from '../domain/heartbeats/heartbeat-store.js';
 import type { PingKeyStore } from '../domain/heartbeats/ping-key-store.js';
 import type { IntegrationStore } from '../domain/integrations/integration-store.js';
 import type { MaintenanceWindowStore } from '../domain/maintenance/maintenance-store.js';
+import type { GroupStore } from '../domain/monitors/group-store.js';
 import type { MonitorStatusStore } from '../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
 import type { ChannelStore } from '../domain/notifications/channel-store.js';
@@ -54,6 +55,7 @@ export interface StoreLifecycle {
 export type Store = StoreLifecycle &
   TenancyStore &
   MonitorStore &
+  GroupStore &
   ResultStore &
   HeartbeatStore &
   AlertStore &

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { type Body, ok } from '../../api-client/client.js';
 import { createHeartbeatBody } from '../../domain/heartbeats/heartbeats.js';
-import { allPages, type Live, pick, type ResourceKind, singleRef } from '../kind.js';
+import { allPages, groupRef, type Live, pick, type ResourceKind, singleRef } from '../kind.js';
 
 const policy = singleRef('escalation_policy_id', 'escalation_policy', 'escalation_policies');
+const group = groupRef();
 const fields = Object.keys(createHeartbeatBody.shape);
 
 /** Heartbeats: a new one gets a new uuid (its ping URL), so jobs pinging a recreated one need its new URL. */
@@ -11,9 +12,16 @@ export const heartbeats: ResourceKind = {
   key: 'heartbeats',
   noun: 'heartbeat',
   nameField: 'display_name',
-  item: createHeartbeatBody
-    .omit({ escalation_policy_id: true })
-    .extend({ escalation_policy: z.string().min(1).max(200).optional() }),
+  item: createHeartbeatBody.omit({ escalation_policy_id: true, group_id: true }).extend({
+    escalation_policy: z.string().min(1).max(200).optional(),
+    group: z
+      .string()
+      .min(1)
+      .max(100)
+      .nullable()
+      .optional()
+      .describe('The name of its group (`groups`); null: none.'),
+  }),
   writeRole: 'member',
   list: (a) => allPages((cursor) => ok(a.GET('/heartbeats', { params: { query: { limit: 100, cursor } } }))),
   immutable: [],
@@ -26,12 +34,14 @@ export const heartbeats: ResourceKind = {
       fields.filter((f) => live[f] !== null && !(f === 'timezone' && live.schedule === null)),
     );
     policy.fromLive(out, live, names);
+    group.fromLive(out, live, names);
     return out;
   },
-  references: (item) => policy.references(item),
+  references: (item) => [...policy.references(item), ...group.references(item)],
   toBody(item, names) {
     const body = { ...item };
     policy.toBody(body, names);
+    group.toBody(body, names);
     return body;
   },
   create: async (a, body) =>

@@ -2,6 +2,7 @@ import type { Item, ResourceKind } from '../kind.js';
 import type { SecretFieldTest } from '../yaml-source.js';
 import { channels } from './channels.js';
 import { escalationPolicies } from './escalation-policies.js';
+import { groups } from './groups.js';
 import { heartbeats } from './heartbeats.js';
 import { integrations } from './integrations.js';
 import { maintenanceWindows } from './maintenance-windows.js';
@@ -16,6 +17,7 @@ import { statusPages } from './status-pages.js';
 export const KINDS: readonly ResourceKind[] = [
   channels,
   escalationPolicies,
+  groups,
   monitors,
   heartbeats,
   integrations,

@@ -2,10 +2,20 @@ import { z } from 'zod';
 import { type Body, ok } from '../../api-client/client.js';
 import { SECRET_MASK } from '../../domain/monitors/monitor-masking.js';
 import { createMonitorBody, MAX_MONITOR_BATCH, onlyFor } from '../../domain/monitors/monitors.js';
-import { allPages, Hidden, type Live, pick, type ResourceKind, SECRET_HEADER, singleRef } from '../kind.js';
+import {
+  allPages,
+  groupRef,
+  Hidden,
+  type Live,
+  pick,
+  type ResourceKind,
+  SECRET_HEADER,
+  singleRef,
+} from '../kind.js';
 
 const api = createMonitorBody as unknown as z.ZodObject;
 const policy = singleRef('escalation_policy_id', 'escalation_policy', 'escalation_policies');
+const group = groupRef();
 const fields = Object.keys(api.shape);
 
 /** A URL whose query carries a credential (`?token=…`, `?api_key=…`) is a secret as a whole. */
@@ -24,9 +34,16 @@ export const monitors: ResourceKind = {
   key: 'monitors',
   noun: 'monitor',
   nameField: 'display_name',
-  item: api
-    .omit({ escalation_policy_id: true })
-    .extend({ escalation_policy: z.string().min(1).max(200).optional() }),
+  item: api.omit({ escalation_policy_id: true, group_id: true }).extend({
+    escalation_policy: z.string().min(1).max(200).optional(),
+    group: z
+      .string()
+      .min(1)
+      .max(100)
+      .nullable()
+      .optional()
+      .describe('The name of its group (`groups`); null: none.'),
+  }),
   writeRole: 'member',
   list: (a) => allPages((cursor) => ok(a.GET('/monitors', { params: { query: { limit: 100, cursor } } }))),
   immutable: ['monitor_type'],
@@ -52,12 +69,14 @@ export const monitors: ResourceKind = {
         ]),
       );
     policy.fromLive(out, live, names);
+    group.fromLive(out, live, names);
     return out;
   },
-  references: (item) => policy.references(item),
+  references: (item) => [...policy.references(item), ...group.references(item)],
   toBody(item, names) {
     const body = { ...item };
     policy.toBody(body, names);
+    group.toBody(body, names);
     return body;
   },
   secretField: (_item, path) =>

@@ -23,8 +23,9 @@ export interface RaiseInput {
  * record's own `severity` (`critical` when it has none). The one place both sources copy it, so a
  * warning waits for its policy's support hours (escalation/support-hours.ts).
  */
-export const sourceSeverity = (source: object): Alert['severity'] =>
-  'severity' in source && source.severity === 'warning' ? 'warning' : 'critical';
+export const sourceSeverity = (source: { severity?: 'critical' | 'warning' }): Alert['severity'] =>
+  // A record stored before severities existed (MongoDB keeps documents as they were) has none.
+  source.severity ?? 'critical';
 
 /**
  * A new open alert for `input`, its escalation started in the same record: the policy given (or the

@@ -3,6 +3,10 @@ import type { Actor, Alert, Heartbeat, HeartbeatState, Page, PageQuery, Ping } f
 export interface HeartbeatQuery extends PageQuery {
   /** Case-insensitive substring of display_name or slug (pickers search the whole set through it). */
   search?: string | undefined;
+  /** Only heartbeats carrying this tag (the whole `key` or `key:value`, exactly). */
+  tag?: string | undefined;
+  /** Only heartbeats of this group; `none`: only heartbeats in no group. */
+  group_id?: string | undefined;
 }
 
 export interface HeartbeatStep {

@@ -1,6 +1,8 @@
 import { AppError, isAppError, newId, validationError } from '@lookout/shared';
 import { z } from 'zod';
 import type { PolicyLookup } from '../lookups.js';
+import type { GroupStore } from '../monitors/group-store.js';
+import { groupProblems, labelFields } from '../monitors/labels.js';
 import type { Heartbeat, PingKind, Workspace } from '../types.js';
 import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
 import type { HeartbeatStore } from './heartbeat-store.js';
@@ -44,6 +46,9 @@ export const createHeartbeatBody = z.strictObject({
   grace_seconds: fields.grace_seconds.optional(),
   escalation_policy_id: fields.escalation_policy_id.optional(),
   paused: fields.paused.optional(),
+  group_id: labelFields.group_id.optional(),
+  tags: labelFields.tags.optional(),
+  severity: labelFields.severity.optional(),
 });
 export const updateHeartbeatBody = createHeartbeatBody.partial().extend({
   schedule: fields.schedule.nullable().optional(),
@@ -79,28 +84,34 @@ const slugTaken = (slug: string | null | undefined) =>
     { field: 'slug', message: 'is taken by another heartbeat in this workspace' },
   ]);
 
+/** The store a heartbeat is created or edited through: the policy and the group it names are checked. */
+export type HeartbeatEditStore = HeartbeatStore & PolicyLookup & Pick<GroupStore, 'getGroupsByIds'>;
+
 const policyProblems = async (
-  store: HeartbeatStore & PolicyLookup,
+  store: HeartbeatEditStore,
   workspaceId: string,
-  id: string | undefined,
-) =>
-  id === undefined || (await store.getEscalationPolicy(workspaceId, id))
+  input: { escalation_policy_id?: string | undefined; group_id?: string | null | undefined },
+) => [
+  ...(input.escalation_policy_id === undefined ||
+  (await store.getEscalationPolicy(workspaceId, input.escalation_policy_id))
     ? []
-    : [{ field: 'escalation_policy_id', message: 'no escalation policy with this id in the workspace' }];
+    : [{ field: 'escalation_policy_id', message: 'no escalation policy with this id in the workspace' }]),
+  ...(await groupProblems(store, workspaceId, [{ field: 'group_id', id: input.group_id }])),
+];
 
 /**
  * Creates a heartbeat. `maxHeartbeats` is the plan's cap (402 once reached; counted, then inserted,
  * so two creates racing for the last place may both get it).
  */
 export const createHeartbeat = async (
-  store: HeartbeatStore & PolicyLookup,
+  store: HeartbeatEditStore,
   workspace: Workspace,
   body: unknown,
   now: Date,
   maxHeartbeats?: number,
 ): Promise<Heartbeat> => {
   const input = parseBody(createHeartbeatBody, body);
-  throwIfProblems(await policyProblems(store, workspace.id, input.escalation_policy_id));
+  throwIfProblems(await policyProblems(store, workspace.id, input));
   if (maxHeartbeats !== undefined && (await store.countHeartbeats(workspace.id)) >= maxHeartbeats) {
     throw new AppError(
       'plan_limit_reached',
@@ -122,6 +133,9 @@ export const createHeartbeat = async (
     last_ping_at: null,
     escalation_policy_id: policyId,
     paused: input.paused ?? false,
+    group_id: input.group_id ?? null,
+    tags: input.tags ?? [],
+    severity: input.severity ?? 'critical',
     created_at: now,
     updated_at: now,
     version: 1,
@@ -138,13 +152,13 @@ export const createHeartbeat = async (
 };
 
 export const updateHeartbeat = async (
-  store: HeartbeatStore & PolicyLookup,
+  store: HeartbeatEditStore,
   existing: Heartbeat,
   body: unknown,
   now: Date,
 ): Promise<Heartbeat> => {
   const patch = parseBody(updateHeartbeatBody, body);
-  throwIfProblems(await policyProblems(store, existing.workspace_id, patch.escalation_policy_id));
+  throwIfProblems(await policyProblems(store, existing.workspace_id, patch));
   const { schedule, timezone, ...rest } = patch;
   const next: Heartbeat = {
     ...existing,

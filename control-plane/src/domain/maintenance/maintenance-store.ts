@@ -13,4 +13,15 @@ export interface MaintenanceWindowStore extends MaintenanceLookup {
   /** Replaces name and times of the window (by workspace and id); false when there is none. */
   updateMaintenanceWindow(window: MaintenanceWindow): Promise<boolean>;
   deleteMaintenanceWindow(workspaceId: string, id: string): Promise<boolean>;
+  /**
+   * The windows that have not ended at `at` (upcoming and active one-off windows, every recurring
+   * one), at most `limit`: what a cover (cover.ts) is computed from. A workspace holds at most
+   * MAX_WINDOWS of them, so this is one small indexed read.
+   */
+  listLiveMaintenanceWindows(workspaceId: string, at: Date, limit: number): Promise<MaintenanceWindow[]>;
+}
+
+/** A group a window's scope names (a group of the workspace, or null). */
+export interface GroupLookup {
+  getGroup(workspaceId: string, id: string): Promise<{ id: string } | null>;
 }

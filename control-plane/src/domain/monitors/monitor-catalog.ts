@@ -109,6 +109,10 @@ const createInterner = (slots: MonitorSlots) => {
       m.dns_expected_values.length === 0 ? frozen(m.dns_expected_values) : m.dns_expected_values,
     dns_resolver: m.dns_resolver,
     paused: m.paused,
+    group_id: str(m.group_id),
+    // Monitors share few tag lists (a team tags by a handful of keys): one frozen copy of each.
+    tags: frozen(m.tags),
+    severity: str(m.severity),
     version: m.version,
   });
 };

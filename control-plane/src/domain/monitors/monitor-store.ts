@@ -5,6 +5,10 @@ export interface MonitorQuery extends PageQuery {
   paused?: boolean | undefined;
   /** Case-insensitive substring of display_name or url. */
   search?: string | undefined;
+  /** Only monitors carrying this tag (the whole `key` or `key:value`, exactly). */
+  tag?: string | undefined;
+  /** Only monitors of this group; `none`: only monitors in no group. */
+  group_id?: string | undefined;
 }
 
 /**
@@ -28,6 +32,21 @@ export interface MonitorStore {
   /** Compare-and-set on `version`: stores `next` only if the stored version is `expectedVersion`. */
   updateMonitor(next: Monitor, expectedVersion: number): Promise<'updated' | 'conflict' | 'not_found'>;
   deleteMonitor(workspaceId: string, id: string): Promise<boolean>;
+  /**
+   * Bulk actions' one store step (domain/monitors/monitor-bulk.ts): stores every `next` (one
+   * workspace) or none, in one transaction, each only if its stored version is `expectedVersion`,
+   * with one feed entry each. Any miss (changed or deleted meanwhile) rolls all back: 'conflict'.
+   */
+  updateMonitors(changes: { next: Monitor; expectedVersion: number }[]): Promise<'updated' | 'conflict'>;
+  /**
+   * Deletes every one of `monitors` (one workspace, each at its `version`) or none, in one
+   * transaction that moves the plan counter by their number and appends one feed entry each. Any
+   * miss (changed or deleted meanwhile) rolls all back: 'conflict'.
+   */
+  deleteMonitors(
+    workspaceId: string,
+    monitors: { id: string; version: number }[],
+  ): Promise<'deleted' | 'conflict'>;
 
   /** Every monitor that runs in `region`: not paused, `region` in check_locations. Across workspaces. */
   listRegionMonitors(region: string): Promise<Monitor[]>;

@@ -5,6 +5,8 @@ import type { PolicyLookup } from '../lookups.js';
 import type { Plan } from '../tenancy/plans.js';
 import { DNS_RECORD_TYPES, MONITOR_TYPES, type Monitor, type MonitorType, type Workspace } from '../types.js';
 import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
+import type { GroupStore } from './group-store.js';
+import { groupProblems, labelFields } from './labels.js';
 import { changesTheCheck, FIRST_RUNS_PER_BATCH, requestFirstRuns } from './monitor-runs.js';
 import type { MonitorStore } from './monitor-store.js';
 
@@ -60,6 +62,7 @@ const fields = {
   dns_expected_values: z.array(z.string().min(1).max(1024)).max(20),
   dns_resolver: z.string().min(1).max(255).nullable(),
   paused: z.boolean(),
+  ...labelFields,
 };
 
 export const createMonitorBody = z.strictObject({
@@ -127,7 +130,7 @@ export interface MonitorContext {
   plan: Plan;
   planName: string;
   regions: readonly string[];
-  store: MonitorStore & PolicyLookup;
+  store: MonitorStore & PolicyLookup & Pick<GroupStore, 'getGroupsByIds'>;
   now: Date;
 }
 
@@ -239,6 +242,9 @@ const newMonitor = (ctx: MonitorContext, input: MonitorInput, defaultPolicyId: s
     dns_expected_values: input.dns_expected_values ?? [],
     dns_resolver: input.dns_resolver ?? null,
     paused: input.paused ?? false,
+    group_id: input.group_id ?? null,
+    tags: input.tags ?? [],
+    severity: input.severity ?? 'critical',
     created_at: ctx.now,
     updated_at: ctx.now,
     version: 1,
@@ -265,6 +271,7 @@ export const createMonitor = async (
   throwIfProblems([
     ...ruleProblems(monitor, new Set(Object.keys(input)), ctx.regions, true),
     ...(await policyProblem(ctx, input.escalation_policy_id)),
+    ...(await groupProblems(ctx.store, ctx.workspace.id, [{ field: 'group_id', id: input.group_id }])),
   ]);
   const outcome = await ctx.store.insertMonitor(monitor, { maxMonitors: ctx.plan.max_monitors });
   if (outcome === 'limit_reached') throw planLimitError(ctx);
@@ -318,6 +325,14 @@ const prepareBatch = async (
     notices.push(...clampInterval(m, input.check_interval_seconds, ctx).map(at));
     monitors.push(m);
   }
+  // One read for every group the batch names.
+  problems.push(
+    ...(await groupProblems(
+      ctx.store,
+      ctx.workspace.id,
+      inputs.map((input, i) => ({ field: `monitors[${i}].group_id`, id: input.group_id })),
+    )),
+  );
   throwIfProblems(problems);
   return { monitors, notices };
 };
@@ -393,6 +408,7 @@ export const updateMonitor = async (
   throwIfProblems([
     ...ruleProblems(next, given, ctx.regions, false),
     ...(await policyProblem(ctx, patch.escalation_policy_id)),
+    ...(await groupProblems(ctx.store, ctx.workspace.id, [{ field: 'group_id', id: patch.group_id }])),
   ]);
   const outcome = await ctx.store.updateMonitor(next, existing.version);
   if (outcome === 'not_found') throw new AppError('not_found', 'Monitor not found.');
@@ -406,7 +422,7 @@ export const updateMonitor = async (
 };
 
 export const setPaused = async (
-  store: MonitorStore & PolicyLookup,
+  store: MonitorStore,
   existing: Monitor,
   paused: boolean,
   now: Date,

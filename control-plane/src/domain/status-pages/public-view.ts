@@ -1,16 +1,18 @@
 import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
+import {
+  type CoveredSource,
+  currentOrNext,
+  describeRecurrence,
+  MAX_WINDOWS,
+  scopeCovers,
+} from '../maintenance/cover.js';
 import type { MaintenanceWindowStore } from '../maintenance/maintenance-store.js';
 import type { MonitorStatus, MonitorStatusInfo, MonitorStatusStore } from '../monitors/monitor-status.js';
+import type { MonitorStore } from '../monitors/monitor-store.js';
 import { DAY_MS, dayOf, percent } from '../results/uptime.js';
 import type { HeartbeatState } from '../types.js';
-import {
-  componentStatus,
-  type Indicator,
-  type LiveStatus,
-  maintenancePhase,
-  overallStatus,
-} from './component-status.js';
-import type { Incident, StatusPage, StatusPageStore } from './status-page-store.js';
+import { componentStatus, type Indicator, type LiveStatus, overallStatus } from './component-status.js';
+import type { Incident, StatusComponent, StatusPage, StatusPageStore } from './status-page-store.js';
 
 export const HISTORY_DAYS = 90;
 /** The days of bars a phone shows (the newest ones); the uptime beside them is over the same days. */
@@ -52,8 +54,11 @@ export interface MaintenanceView {
   id: string;
   name: string;
   status: 'scheduled' | 'in_progress';
+  /** The occurrence in progress, else the next (a one-off window's only one). */
   starts_at: Date;
   ends_at: Date;
+  /** A recurring window's rule in words ("At 02:00, only on Sunday, Europe/Berlin, for 2 hours"). */
+  recurrence: string | null;
   component_ids: string[];
 }
 
@@ -76,7 +81,14 @@ export interface StatusView {
 export type ViewStore = Pick<StatusPageStore, 'listPublicIncidents' | 'dailyUptime'> &
   Pick<MonitorStatusStore, 'getMonitorStatuses'> &
   Pick<HeartbeatStore, 'getHeartbeat'> &
-  Pick<MaintenanceWindowStore, 'listMaintenanceWindows' | 'findActiveMaintenanceWindow'>;
+  Pick<MonitorStore, 'getMonitor'> &
+  Pick<MaintenanceWindowStore, 'listLiveMaintenanceWindows' | 'findActiveMaintenanceWindow'>;
+
+/** A monitor or heartbeat record as a maintenance scope sees it (its group and tags, where it has them). */
+export const coveredSource = (
+  type: 'monitor' | 'heartbeat',
+  r: { id: string; group_id?: string | null; tags?: string[] },
+): CoveredSource => ({ type, id: r.id, group_id: r.group_id ?? null, tags: r.tags ?? [] });
 
 /** A monitor paused before its first check says as much as one never checked: no data yet. */
 const monitorStatus = (m: MonitorStatusInfo | undefined): MonitorStatus | undefined =>
@@ -84,7 +96,7 @@ const monitorStatus = (m: MonitorStatusInfo | undefined): MonitorStatus | undefi
 
 /** The live status of each component of `page` at `now` (what the API's record shows too). */
 export const liveComponentStatuses = async (
-  store: Omit<ViewStore, 'dailyUptime' | 'listMaintenanceWindows'>,
+  store: Omit<ViewStore, 'dailyUptime' | 'listLiveMaintenanceWindows' | 'getMonitor'>,
   page: StatusPage,
   now: Date,
   openIncidents?: Incident[],
@@ -100,24 +112,30 @@ export const liveComponentStatuses = async (
       page.components.flatMap((c) =>
         c.heartbeat_id
           ? [
-              Promise.all([
-                store.getHeartbeat(page.workspace_id, c.heartbeat_id),
-                store.findActiveMaintenanceWindow(
-                  page.workspace_id,
-                  { type: 'heartbeat', id: c.heartbeat_id },
-                  now,
+              store
+                .getHeartbeat(page.workspace_id, c.heartbeat_id)
+                .then(
+                  async (h) =>
+                    [
+                      h,
+                      await store.findActiveMaintenanceWindow(
+                        page.workspace_id,
+                        h ? coveredSource('heartbeat', h) : { type: 'heartbeat', id: c.heartbeat_id! },
+                        now,
+                      ),
+                    ] as const,
+                )
+                .then(
+                  ([h, w]) =>
+                    [
+                      c.heartbeat_id!,
+                      // Paused before its first ping: as never pinged (no data), not operational.
+                      {
+                        state: h?.state === 'paused' && h.last_ping_at === null ? 'new' : h?.state,
+                        maintenance: w !== null,
+                      },
+                    ] as const,
                 ),
-              ]).then(
-                ([h, w]) =>
-                  [
-                    c.heartbeat_id!,
-                    // Paused before its first ping: as never pinged (no data), not operational.
-                    {
-                      state: h?.state === 'paused' && h.last_ping_at === null ? 'new' : h?.state,
-                      maintenance: w !== null,
-                    },
-                  ] as const,
-              ),
             ]
           : [],
       ),
@@ -140,32 +158,45 @@ export const liveComponentStatuses = async (
   );
 };
 
-/** Upcoming and current maintenance windows over the page's monitors (or the whole workspace). */
+/** What a component's monitor or heartbeat is, as a maintenance scope sees it. */
+type SourceOf = (c: StatusComponent) => Promise<CoveredSource | null>;
+
+/**
+ * Upcoming and current maintenance over the page's components: each window not ended that covers one
+ * of them (the whole workspace, its monitor or heartbeat, their group or tags), with its occurrence in
+ * progress or next to come, and for a recurring window its rule in words.
+ */
 const maintenancesOf = async (
-  store: Pick<MaintenanceWindowStore, 'listMaintenanceWindows'>,
+  store: Pick<MaintenanceWindowStore, 'listLiveMaintenanceWindows'>,
+  sourceOf: SourceOf,
   page: StatusPage,
   now: Date,
 ) => {
-  // Latest start first: the upcoming and current windows lead the first page.
-  const windows = (await store.listMaintenanceWindows(page.workspace_id, { limit: 100 })).data;
+  const windows = await store.listLiveMaintenanceWindows(page.workspace_id, now, MAX_WINDOWS);
+  if (windows.length === 0) return [];
+  // Group and tag scopes need the sources' groups and tags: read once per component, only then.
+  const needSources = windows.some((w) => w.scope_type === 'group' || w.scope_type === 'tag');
+  const sources = await Promise.all(
+    page.components.map(async (c) => {
+      if (!c.monitor_id && !c.heartbeat_id) return null;
+      const id = (c.monitor_id ?? c.heartbeat_id)!;
+      const type = c.monitor_id ? 'monitor' : 'heartbeat';
+      return needSources ? ((await sourceOf(c)) ?? { type, id }) : { type, id };
+    }),
+  );
   const out: MaintenanceView[] = [];
   for (const w of windows) {
-    const phase = maintenancePhase(w, now);
-    if (phase === 'completed') continue;
-    const covered = page.components.filter((c) =>
-      w.scope_type === 'workspace'
-        ? c.monitor_id !== null || c.heartbeat_id !== null
-        : w.scope_type === 'monitor'
-          ? c.monitor_id === w.scope_id
-          : c.heartbeat_id === w.scope_id,
-    );
+    const o = currentOrNext(w, now);
+    if (!o) continue;
+    const covered = page.components.filter((_, i) => sources[i] && scopeCovers(w, sources[i]));
     if (covered.length === 0) continue;
     out.push({
       id: w.id,
       name: w.name,
-      status: phase,
-      starts_at: w.starts_at,
-      ends_at: w.ends_at,
+      status: o.starts_at <= now ? 'in_progress' : 'scheduled',
+      starts_at: o.starts_at,
+      ends_at: o.ends_at,
+      recurrence: describeRecurrence(w),
       component_ids: covered.map((c) => c.id),
     });
   }
@@ -185,7 +216,19 @@ export const loadStatusView = async (store: ViewStore, page: StatusPage, now: Da
       MAX_INCIDENTS,
     ),
     store.dailyUptime(page.workspace_id, monitorIds, from, today + DAY_MS),
-    maintenancesOf(store, page, now),
+    maintenancesOf(
+      store,
+      async (c) => {
+        if (c.monitor_id) {
+          const m = await store.getMonitor(page.workspace_id, c.monitor_id);
+          return m ? coveredSource('monitor', m) : null;
+        }
+        const h = c.heartbeat_id ? await store.getHeartbeat(page.workspace_id, c.heartbeat_id) : null;
+        return h ? coveredSource('heartbeat', h) : null;
+      },
+      page,
+      now,
+    ),
   ]);
   const active = incidents.filter((i) => i.resolved_at === null);
   const statuses = await liveComponentStatuses(store, page, now, active);

@@ -3,6 +3,7 @@ import { nextExpectedAt } from '../../domain/heartbeats/heartbeat-view.js';
 import { pingSnippets } from '../../domain/heartbeats/ping-snippets.js';
 import { describeSchedule } from '../../domain/heartbeats/schedule-text.js';
 import type { Heartbeat } from '../../domain/types.js';
+import { labelResponse } from '../groups/responses.js';
 import { iso, responseSchemas, time, uuidString } from '../responses.js';
 
 export const pingSnippetResponse = z
@@ -43,6 +44,7 @@ export const heartbeatResponse = z
     last_ping_at: time.nullable(),
     escalation_policy_id: z.string(),
     paused: z.boolean(),
+    ...labelResponse,
     version: z.number().int(),
     started_at: time.nullable(),
     start_rid: z.string().nullable(),

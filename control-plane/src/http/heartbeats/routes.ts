@@ -9,6 +9,8 @@ import {
   updateHeartbeatBody,
 } from '../../domain/heartbeats/heartbeats.js';
 import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
+import type { GroupStore } from '../../domain/monitors/group-store.js';
+import { labelFilters } from '../../domain/monitors/labels.js';
 import type { Heartbeat } from '../../domain/types.js';
 import { page, time } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
@@ -34,7 +36,7 @@ export const heartbeatRoutes = ({
   clock,
   config,
   workspaceUrl,
-}: RouteDeps<HeartbeatStore & PolicyLookup & MaintenanceLookup>) => {
+}: RouteDeps<HeartbeatStore & PolicyLookup & MaintenanceLookup & GroupStore>) => {
   const pingUrl = (auth: Authed, id: string) => `${workspaceUrl(auth.workspace.subdomain)}/hb/ping/${id}`;
   /** The record: with its next expected time, and whether it pings far too often (its recent pings). */
   const json = async (auth: Authed, h: Heartbeat) => {
@@ -68,10 +70,11 @@ export const heartbeatRoutes = ({
       tag: 'Heartbeats',
       response: page(heartbeatResponse),
       summary:
-        'List heartbeats, newest first, with their state and last ping; search with `q` (a case-insensitive part of the name or the slug).',
+        'List heartbeats, newest first, with their state and last ping; search with `q` (a case-insensitive part of the name or the slug); filter with `tag` (one whole tag) and `group_id` (`none`: in no group).',
       query: z.strictObject({
         ...pageQuery,
         q: z.string().min(1).max(200).optional().describe('A case-insensitive part of the name or the slug.'),
+        ...labelFilters,
       }),
       async handler({ auth, query }) {
         const page = await store.listHeartbeats(auth.workspace.id, { ...query, search: query.q });

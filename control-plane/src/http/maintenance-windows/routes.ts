@@ -25,7 +25,8 @@ export const maintenanceWindowRoutes = ({
     path: '/maintenance-windows',
     tag: 'Maintenance windows',
     response: page(maintenanceWindowResponse),
-    summary: 'List maintenance windows, latest start first.',
+    summary:
+      'List maintenance windows, latest start first (a recurring window starts when it was created); each with its occurrence in progress or next (`next_occurrence`).',
     query: z.strictObject(pageQuery),
     async handler({ auth, query }) {
       const now = clock.now();
@@ -39,7 +40,7 @@ export const maintenanceWindowRoutes = ({
     tag: 'Maintenance windows',
     response: maintenanceWindowResponse,
     summary:
-      'Plan a window for a monitor, a heartbeat or the whole workspace (`scope_type`, `scope_id`). Alerts raised inside it are recorded but not escalated.',
+      'Plan a window for a monitor, a heartbeat, a group, a tag or the whole workspace (`scope_type`, `scope_id`: the id, or the tag). One-off: `starts_at` and `ends_at`. Recurring: `schedule` (five cron fields), `timezone` (IANA, default UTC) and `duration_seconds` (at most 7 days and at most the shortest time between two occurrences). Alerts raised inside it are recorded but not escalated. A workspace holds at most 200 windows that have not ended (409 beyond).',
     role: 'admin',
     body: createWindowBody,
     status: 201,
@@ -67,7 +68,7 @@ export const maintenanceWindowRoutes = ({
     tag: 'Maintenance windows',
     response: maintenanceWindowResponse,
     summary:
-      'Rename a window or move its start or end (its scope stays). The times follow the rules of a new window; an ended window cannot change (409).',
+      "Rename a window, move a one-off window's start or end, or change a recurring window's schedule, time zone or duration (its scope and its form stay). The times follow the rules of a new window; an ended window cannot change (409).",
     role: 'admin',
     body: updateWindowBody,
     responses: { 404: 'No such window in this workspace', 409: 'The window has ended' },
@@ -85,7 +86,7 @@ export const maintenanceWindowRoutes = ({
     tag: 'Maintenance windows',
     response: maintenanceWindowResponse,
     summary:
-      'End an active window now: its end becomes the present, and it stays listed. 409 for one that has ended or not started (delete that one instead).',
+      'End an active one-off window now: its end becomes the present, and it stays listed. 409 for one that has ended or not started, and for a recurring window (delete those instead).',
     role: 'admin',
     responses: { 404: 'No such window in this workspace', 409: 'Not active' },
     async handler({ auth, params }) {

@@ -4,6 +4,7 @@ import type { MonitorStatusInfo } from '../../domain/monitors/monitor-status.js'
 import { MONITOR_STATUSES } from '../../domain/monitors/monitor-status.js';
 import type { Monitor, Role } from '../../domain/types.js';
 import { DNS_RECORD_TYPES, MONITOR_TYPES } from '../../domain/types.js';
+import { labelResponse } from '../groups/responses.js';
 import { iso, responseSchemas, time, uuidString } from '../responses.js';
 
 const headers = z.record(z.string(), z.string());
@@ -35,6 +36,7 @@ export const monitorResponse = z
     dns_expected_values: z.array(z.string()),
     dns_resolver: z.string().nullable(),
     paused: z.boolean(),
+    ...labelResponse,
     version: z.number().int(),
     status: z.enum(MONITOR_STATUSES),
     last_checked_at: time.nullable(),
@@ -102,6 +104,9 @@ export const monitorJson = (
     dns_expected_values: m.dns_expected_values,
     dns_resolver: m.dns_resolver,
     paused: m.paused,
+    group_id: m.group_id,
+    tags: m.tags,
+    severity: m.severity,
     version: m.version,
     // A record from listMonitorsWithStatus carries its status too: `info` is the one shown.
     status: info.status,

@@ -1,6 +1,8 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import type { PolicyLookup } from '../../domain/lookups.js';
+import type { GroupStore } from '../../domain/monitors/group-store.js';
+import { labelFilters } from '../../domain/monitors/labels.js';
 import { checkNow } from '../../domain/monitors/monitor-runs.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
 import { MONITOR_STATUSES, type MonitorStatus, NO_CHECKS } from '../../domain/monitors/monitor-status.js';
@@ -23,6 +25,7 @@ import { MONITOR_TYPES } from '../../domain/types.js';
 import { boolParam, pageQuery } from '../query.js';
 import { page } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
+import { bulkRoute } from './bulk.js';
 import { monitorJson, monitorResponse } from './responses.js';
 
 /**
@@ -45,6 +48,25 @@ const statusParam = z.preprocess(
     }),
 );
 
+/** The list's filters: GET /monitors takes them as its query, POST /monitors/bulk as its `filter`. */
+const listFilters = {
+  monitor_type: z.enum(MONITOR_TYPES).optional(),
+  paused: boolParam.optional(),
+  q: z.string().min(1).max(200).optional().describe('A case-insensitive part of the name or the target.'),
+  search: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('The older name of `q` (`q` wins when both are given).'),
+  status: statusParam.optional(),
+  ...labelFilters,
+};
+/** The list's filters as one query for the store (`q` is the store's `search`). */
+const listFilter = z
+  .strictObject(listFilters)
+  .transform(({ q, search, ...rest }) => ({ ...rest, search: q ?? search }));
+
 /** A monitor just created or changed, with what was adjusted (an interval raised to the plan minimum). */
 const warnings = z.array(z.strictObject({ field: z.string(), message: z.string() }));
 const monitorWithWarnings = monitorResponse.extend({ warnings });
@@ -53,7 +75,7 @@ export const monitorRoutes = ({
   store,
   clock,
   config,
-}: RouteDeps<MonitorStore & MonitorStatusStore & PolicyLookup & TenancyStore>) => {
+}: RouteDeps<MonitorStore & MonitorStatusStore & PolicyLookup & TenancyStore & GroupStore>) => {
   const context = (auth: Authed) => ({
     workspace: auth.workspace,
     plan: config.plans[auth.workspace.plan] ?? { max_monitors: 0, min_interval_seconds: 86400 },
@@ -146,31 +168,15 @@ export const monitorRoutes = ({
         return { count, warnings: notices };
       },
     }),
+    bulkRoute({ context: (auth) => ({ ...context(auth), store }), filter: listFilter }),
     route({
       method: 'get',
       path: '/monitors',
       tag: 'Monitors',
       response: page(monitorResponse),
       summary:
-        'List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target).',
-      query: z.strictObject({
-        ...pageQuery,
-        monitor_type: z.enum(MONITOR_TYPES).optional(),
-        paused: boolParam.optional(),
-        q: z
-          .string()
-          .min(1)
-          .max(200)
-          .optional()
-          .describe('A case-insensitive part of the name or the target.'),
-        search: z
-          .string()
-          .min(1)
-          .max(200)
-          .optional()
-          .describe('The older name of `q` (`q` wins when both are given).'),
-        status: statusParam.optional(),
-      }),
+        'List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target); filter with `tag` (one whole tag) and `group_id` (`none`: in no group).',
+      query: z.strictObject({ ...pageQuery, ...listFilters }),
       async handler({ auth, query: { q, ...query } }) {
         const page = await store.listMonitorsWithStatus(
           auth.workspace.id,

@@ -12,6 +12,7 @@ import { createPingKeyCache } from '../../domain/heartbeats/ping-key-cache.js';
 import type { PingKeyStore } from '../../domain/heartbeats/ping-key-store.js';
 import { createTtlCache } from '../../domain/heartbeats/ttl-cache.js';
 import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
+import type { GroupStore } from '../../domain/monitors/group-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Heartbeat } from '../../domain/types.js';
 import { UUID } from '../heartbeats/routes.js';
@@ -29,7 +30,8 @@ export type PingServiceStore = HeartbeatStore &
   Pick<PingKeyStore, 'findPingKey'> &
   Pick<TenancyStore, 'getWorkspace'> &
   PolicyLookup &
-  MaintenanceLookup;
+  MaintenanceLookup &
+  Pick<GroupStore, 'getGroupsByIds'>;
 
 export const PING_OK = { message: 'Ping recorded.', status: 'ok' } as const;
 

@@ -42,6 +42,8 @@ export const collectionsOf = (db: Db) => {
     channels: c('notification_channels'),
     windows: c('maintenance_windows'),
     monitors: c('monitors'),
+    /** Groups of monitors and heartbeats; `name_key` (groupNameKey) is unique per workspace. */
+    groups: c('groups'),
     monitorStates: c('monitor_states'),
     /** The feed: `_id` is the entry's seq. */
     monitorChanges: db.collection<Document & { _id: number }>('monitor_changes'),
@@ -115,9 +117,18 @@ export const connect = (opts: MongoOptions) => {
 /**
  * Fields the adapter keeps on documents for itself, never returned to the domain: the open alert
  * key, the write-skew guard (`guard`; `key_writes` and `monitor_writes` are its former names), the
- * delivery insertion order and a workspace's count of monitors (the plan cap, monitors.ts).
+ * delivery insertion order, a workspace's count of monitors (the plan cap, monitors.ts) and a group's
+ * name key (groups.ts).
  */
-const INTERNAL = ['open_key', 'guard', 'key_writes', 'monitor_writes', 'delivery_seq', 'monitor_count'];
+const INTERNAL = [
+  'name_key',
+  'open_key',
+  'guard',
+  'key_writes',
+  'monitor_writes',
+  'delivery_seq',
+  'monitor_count',
+];
 
 export const toDoc = (record: { id: string } & object): Doc => {
   const { id, ...rest } = record as { id: string } & Record<string, unknown>;

@@ -33,6 +33,9 @@ export const heartbeatIndexes: IndexDecl[] = [
   },
   // The deadline job's query: due_at <= now, soonest first. Null deadlines sort first and are skipped.
   { on: 'heartbeats', key: { due_at: 1 } },
+  // Filters by tag and by group (domain/monitors/labels.ts).
+  { on: 'heartbeats', key: { workspace_id: 1, tags: 1 } },
+  { on: 'heartbeats', key: { workspace_id: 1, group_id: 1 } },
   // The pings page: one heartbeat's pings newest first, ties by _id, read in index order.
   { on: 'pings', key: { heartbeat_id: 1, at: -1, _id: -1 }, replaces: ['heartbeat_id_1_at_-1'] },
 ];
@@ -238,6 +241,8 @@ export const mongoHeartbeats = (ctx: MongoContext): HeartbeatStore => {
         const re = new RegExp(escapeRegex(q.search), 'i');
         f.$or = [{ display_name: re }, { slug: re }];
       }
+      if (q.group_id !== undefined) f.group_id = q.group_id === 'none' ? null : q.group_id;
+      if (q.tag !== undefined) f.tags = q.tag;
       return page<Heartbeat>(heartbeats, f, q);
     },
     async updateHeartbeat(next, expectedVersion) {

@@ -4,12 +4,14 @@ import { agentIndexes, mongoAgents } from './agents.js';
 import { alertIndexes, mongoAlerts } from './alerts.js';
 import { contactMethodIndexes, mongoContactMethods } from './contact-methods.js';
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
+import { groupIndexes, mongoGroups } from './groups.js';
 import { backfillHeartbeats, heartbeatIndexes, mongoHeartbeats } from './heartbeats.js';
 import { integrationIndexes, mongoIntegrations } from './integrations.js';
 import { mongoMailSettings } from './mail-settings.js';
 import { memberIndexes, mongoMembers } from './members.js';
 import { mongoMonitorStatus } from './monitor-status.js';
 import {
+  backfillLabels,
   backfillRetryIntervals,
   mongoMonitors,
   monitorIndexes,
@@ -69,6 +71,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...contactMethodIndexes,
         ...pingKeyIndexes,
         ...statusSubscriberIndexes,
+        ...groupIndexes,
         ...notificationGroupIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
@@ -76,6 +79,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       await seedFeedCounter(ctx.col);
       await seedMonitorCounts(ctx.col);
       await backfillRetryIntervals(ctx.col);
+      await backfillLabels(ctx.col);
     },
     async ping() {
       await client.db('admin').command({ ping: 1 });
@@ -87,6 +91,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoAckLinks(ctx),
     ...mongoContactMethods(ctx),
     ...mongoMonitors(ctx),
+    ...mongoGroups(ctx),
     ...mongoResults(ctx),
     ...mongoHeartbeats(ctx),
     ...mongoAlerts(ctx),

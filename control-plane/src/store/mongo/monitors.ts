@@ -7,6 +7,7 @@ import {
 import { DEFAULT_RETRY_INTERVAL_SECONDS } from '../../domain/monitors/monitors.js';
 import type { Monitor, MonitorChange, MonitorLocationState } from '../../domain/types.js';
 import {
+  bumpGuard,
   type Collections,
   type Doc,
   deleteRecord,
@@ -26,6 +27,9 @@ import {
 export const monitorIndexes: IndexDecl[] = [
   { on: 'monitors', key: { workspace_id: 1, created_at: -1, _id: -1 } },
   { on: 'monitors', key: { check_locations: 1, paused: 1 } },
+  // Filters by tag and by group (domain/monitors/labels.ts).
+  { on: 'monitors', key: { workspace_id: 1, tags: 1 } },
+  { on: 'monitors', key: { workspace_id: 1, group_id: 1 } },
   { on: 'monitorStates', key: { monitor_id: 1 } },
   { on: 'monitorChanges', key: { at: 1 } },
 ];
@@ -42,6 +46,11 @@ export const feedQuery = (afterSeq: number, limit: number): Query => ({
 });
 
 const FEED = 'monitor_changes';
+
+/** Bulk steps write this many documents per round trip, all in one transaction. */
+const BULK_CHUNK = 1000;
+/** Thrown inside a bulk transaction when one record is not as expected: aborts the whole step. */
+const BULK_MISS = new Error('bulk step: a monitor changed meanwhile');
 
 /**
  * The feed's counter starts at the highest seq already stored (never below it; `$max` never lowers
@@ -66,6 +75,20 @@ export const backfillRetryIntervals = (col: Collections) =>
       },
     },
   ]);
+
+/**
+ * Monitors and heartbeats stored before groups and tags existed get none, and the default severity,
+ * once (as SQLite's migration 32 gives them).
+ */
+export const backfillLabels = (col: Collections) =>
+  Promise.all(
+    [col.monitors, col.heartbeats].map((c) =>
+      c.updateMany(
+        { tags: { $exists: false } },
+        { $set: { tags: [], group_id: null, severity: 'critical' } },
+      ),
+    ),
+  );
 
 /**
  * Workspaces stored before the plan cap kept a counter get theirs from the monitors they hold, once:
@@ -99,6 +122,38 @@ export const seedMonitorCounts = async (col: Collections) => {
 };
 
 /**
+ * Appends entries to the feed inside `session`'s transaction. Every writer bumps the one counter
+ * document, so feed transactions conflict and serialize: seq order is commit order, no gaps.
+ */
+export const appendMonitorChanges = async (
+  { counters, monitorChanges }: Collections,
+  session: ClientSession,
+  entries: Omit<MonitorChange, 'seq'>[],
+) => {
+  if (entries.length === 0) return;
+  const c = await counters.findOneAndUpdate(
+    { _id: FEED },
+    { $inc: { seq: entries.length } },
+    { upsert: true, returnDocument: 'after', session },
+  );
+  const last = (c?.seq as number) ?? entries.length;
+  await monitorChanges.insertMany(
+    entries.map((e, i) => ({ _id: last - entries.length + 1 + i, ...e })),
+    { session },
+  );
+};
+
+/** A 'changed' entry of the feed for one monitor. */
+export const changed = (monitorId: string): Omit<MonitorChange, 'seq'> => ({
+  monitor_id: monitorId,
+  kind: 'changed',
+  location: null,
+  reason: null,
+  request_id: null,
+  at: new Date(),
+});
+
+/**
  * Monitors, the feed and location states. Every monitor write appends to the feed in its
  * transaction; inserts and deletes move the workspace's `monitor_count` (the plan cap) in it, and
  * inserts and updates write the workspace document (the counter, or its guard), because a policy
@@ -106,34 +161,21 @@ export const seedMonitorCounts = async (col: Collections) => {
  */
 export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
   const { col, inTransaction } = ctx;
-  const { workspaces, monitors, monitorChanges, monitorStates, counters } = col;
+  const { workspaces, monitors, monitorChanges, monitorStates } = col;
 
-  /**
-   * Appends entries to the feed inside `session`'s transaction. Every writer bumps the one counter
-   * document, so feed transactions conflict and serialize: seq order is commit order, no gaps.
-   */
-  const appendChanges = async (session: ClientSession, entries: Omit<MonitorChange, 'seq'>[]) => {
-    const c = await counters.findOneAndUpdate(
-      { _id: FEED },
-      { $inc: { seq: entries.length } },
-      { upsert: true, returnDocument: 'after', session },
-    );
-    const last = (c?.seq as number) ?? entries.length;
-    await monitorChanges.insertMany(
-      entries.map((e, i) => ({ _id: last - entries.length + 1 + i, ...e })),
-      { session },
-    );
-  };
-  const changed = (monitorId: string): Omit<MonitorChange, 'seq'> => ({
-    monitor_id: monitorId,
-    kind: 'changed',
-    location: null,
-    reason: null,
-    request_id: null,
-    at: new Date(),
-  });
+  const appendChanges = (session: ClientSession, entries: Omit<MonitorChange, 'seq'>[]) =>
+    appendMonitorChanges(col, session, entries);
   const getMonitor = async (workspaceId: string, id: string) =>
     fromDoc<Monitor>(await monitors.findOne({ workspace_id: workspaceId, _id: id }));
+  /** A bulk transaction: a record not as expected (BULK_MISS) aborted it whole, so 'conflict'. */
+  const bulkStep = async <T>(fn: (session: ClientSession) => Promise<T>): Promise<T | 'conflict'> => {
+    try {
+      return await inTransaction(fn);
+    } catch (e) {
+      if (e === BULK_MISS) return 'conflict';
+      throw e;
+    }
+  };
   const latest = async () =>
     (await monitorChanges.find({}).sort({ _id: -1 }).limit(1).toArray())[0]?._id ?? 0;
 
@@ -219,6 +261,8 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
         const re = new RegExp(escapeRegex(q.search), 'i');
         f.$or = [{ display_name: re }, { url: re }];
       }
+      if (q.group_id !== undefined) f.group_id = q.group_id === 'none' ? null : q.group_id;
+      if (q.tag !== undefined) f.tags = q.tag;
       return page<Monitor>(monitors, f, q);
     },
     async updateMonitor(next, expectedVersion) {
@@ -241,6 +285,60 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
           { session },
         );
         await appendChanges(session, [changed(id)]);
+      });
+    },
+    async updateMonitors(changes) {
+      if (changes.length === 0) return 'updated';
+      const ws = changes[0]!.next.workspace_id;
+      if (changes.some((c) => c.next.workspace_id !== ws)) throw new Error('updateMonitors: one workspace');
+      // One transaction (the workspace guard first, as editRecord), written in chunks; a chunk that
+      // matches fewer than it names throws, which aborts the transaction: nothing is stored.
+      return bulkStep(async (session) => {
+        await bumpGuard(workspaces, ws, session);
+        for (let i = 0; i < changes.length; i += BULK_CHUNK) {
+          const chunk = changes.slice(i, i + BULK_CHUNK);
+          const r = await monitors.bulkWrite(
+            chunk.map(({ next, expectedVersion }) => ({
+              replaceOne: {
+                filter: { _id: next.id, workspace_id: ws, version: expectedVersion },
+                replacement: toDoc(next),
+              },
+            })),
+            { session, ordered: true },
+          );
+          if (r.matchedCount !== chunk.length) throw BULK_MISS;
+        }
+        await appendChanges(
+          session,
+          changes.map((c) => changed(c.next.id)),
+        );
+        return 'updated' as const;
+      });
+    },
+    async deleteMonitors(workspaceId, list) {
+      if (list.length === 0) return 'deleted';
+      return bulkStep(async (session) => {
+        for (let i = 0; i < list.length; i += BULK_CHUNK) {
+          const chunk = list.slice(i, i + BULK_CHUNK);
+          const r = await monitors.bulkWrite(
+            chunk.map(({ id, version }) => ({
+              deleteOne: { filter: { _id: id, workspace_id: workspaceId, version } },
+            })),
+            { session, ordered: true },
+          );
+          if (r.deletedCount !== chunk.length) throw BULK_MISS;
+        }
+        // An unseeded counter stays unseeded (see deleteMonitor).
+        await workspaces.updateOne(
+          { _id: workspaceId, monitor_count: { $exists: true } },
+          { $inc: { monitor_count: -list.length } },
+          { session },
+        );
+        await appendChanges(
+          session,
+          list.map((m) => changed(m.id)),
+        );
+        return 'deleted' as const;
       });
     },
 

@@ -1,9 +1,10 @@
-import type { Filter } from 'mongodb';
+import type { Document, Filter } from 'mongodb';
 import {
   type EscalationPolicyStore,
   POLICY_USERS,
   type PolicyUser,
 } from '../../domain/escalation/escalation-policy-store.js';
+import { MAX_WINDOWS, windowOver } from '../../domain/maintenance/cover.js';
 import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
 import type { ChannelStore } from '../../domain/notifications/channel-store.js';
 import type { EscalationPolicy, MaintenanceWindow, NotificationChannel } from '../../domain/types.js';
@@ -16,6 +17,17 @@ export const routingIndexes: IndexDecl[] = [
   { on: 'channels', key: { workspace_id: 1, created_at: 1 } },
   { on: 'windows', key: { workspace_id: 1, ends_at: 1 } },
 ];
+
+/** A window as stored; one written before recurring windows has none of their fields. */
+const windowOf = (d: Document | MaintenanceWindow): MaintenanceWindow => {
+  const w = ('_id' in d ? fromDoc<MaintenanceWindow>(d) : d) as MaintenanceWindow;
+  return {
+    ...w,
+    schedule: w.schedule ?? null,
+    timezone: w.timezone ?? null,
+    duration_seconds: w.duration_seconds ?? null,
+  };
+};
 
 /**
  * Escalation policies, channels and maintenance windows. Switching the default policy and refusing
@@ -31,6 +43,15 @@ export const mongoRouting = ({
   inTransaction,
 }: MongoContext): EscalationPolicyStore & ChannelStore & MaintenanceWindowStore => {
   const { workspaces, policies, channels, windows, monitors, heartbeats, integrations } = col;
+  // ends_at null: recurring (documents written before recurring windows have no recurring fields).
+  const liveWindows = async (workspaceId: string, at: Date, limit: number) =>
+    (
+      await windows
+        .find({ workspace_id: workspaceId, $or: [{ ends_at: null }, { ends_at: { $gt: at } }] })
+        .sort({ starts_at: 1, _id: 1 })
+        .limit(limit)
+        .toArray()
+    ).map(windowOf);
   const clearOtherDefaults = (p: EscalationPolicy, session: Parameters<typeof bumpGuard>[2]) =>
     p.is_default
       ? policies.updateMany(
@@ -123,33 +144,37 @@ export const mongoRouting = ({
       await windows.insertOne(toDoc(w));
     },
     async getMaintenanceWindow(workspaceId, id) {
-      return fromDoc<MaintenanceWindow>(await windows.findOne({ workspace_id: workspaceId, _id: id }));
+      const doc = await windows.findOne({ workspace_id: workspaceId, _id: id });
+      return doc ? windowOf(doc) : null;
     },
     async listMaintenanceWindows(workspaceId, q) {
-      return page<MaintenanceWindow>(windows, { workspace_id: workspaceId }, q, 'starts_at');
+      const p = await page<MaintenanceWindow>(windows, { workspace_id: workspaceId }, q, 'starts_at');
+      return { ...p, data: p.data.map(windowOf) };
     },
     async updateMaintenanceWindow(w) {
       const r = await windows.updateOne(
         { workspace_id: w.workspace_id, _id: w.id },
-        { $set: { name: w.name, starts_at: w.starts_at, ends_at: w.ends_at } },
+        {
+          $set: {
+            name: w.name,
+            starts_at: w.starts_at,
+            ends_at: w.ends_at,
+            schedule: w.schedule,
+            timezone: w.timezone,
+            duration_seconds: w.duration_seconds,
+          },
+        },
       );
       return r.matchedCount === 1;
     },
     async deleteMaintenanceWindow(workspaceId, id) {
       return (await windows.deleteOne({ workspace_id: workspaceId, _id: id })).deletedCount === 1;
     },
+    async listLiveMaintenanceWindows(workspaceId, at, limit) {
+      return liveWindows(workspaceId, at, limit);
+    },
     async findActiveMaintenanceWindow(workspaceId, source, at) {
-      const [doc] = await windows
-        .find({
-          workspace_id: workspaceId,
-          ends_at: { $gt: at },
-          starts_at: { $lte: at },
-          $or: [{ scope_type: 'workspace' }, { scope_type: source.type, scope_id: source.id }],
-        })
-        .sort({ starts_at: 1, _id: 1 })
-        .limit(1)
-        .toArray();
-      return fromDoc<MaintenanceWindow>(doc ?? null);
+      return windowOver(await liveWindows(workspaceId, at, MAX_WINDOWS), source, at);
     },
   };
 };

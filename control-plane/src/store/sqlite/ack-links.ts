@@ -2,7 +2,7 @@ import type { AckLink, AckLinkStore } from '../../domain/alerts/ack-link-store.j
 import type { SqliteContext } from './db.js';
 import { insertSql, type Table, toRow } from './tables.js';
 
-/** Layout of the ack_links table (created by migrations/0020-ack-links.ts, `alert_ids` by 0036; frozen SQL). */
+/** Layout of the ack_links table (created by migrations/0020-ack-links.ts, `alert_ids` by 0034; frozen SQL). */
 export const ackLinks: Table = {
   name: 'ack_links',
   columns: {

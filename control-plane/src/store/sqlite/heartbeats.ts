@@ -122,6 +122,18 @@ export const sqliteHeartbeats = (
         where.push("(instr(fold_case(display_name), ?) > 0 OR instr(coalesce(slug, ''), ?) > 0)");
         params.push(q.search.toLowerCase(), q.search.toLowerCase());
       }
+      if (q.group_id !== undefined) {
+        if (q.group_id === 'none') where.push('group_id IS NULL');
+        else {
+          where.push('group_id = ?');
+          params.push(q.group_id);
+        }
+      }
+      if (q.tag !== undefined) {
+        // Heartbeats are few beside monitors (a plan's cap): their tags stay a JSON column.
+        where.push('EXISTS (SELECT 1 FROM json_each(heartbeats.tags) WHERE value = ?)');
+        params.push(q.tag);
+      }
       return page<Heartbeat>(heartbeats, where, params, q);
     },
     async updateHeartbeat(next, expectedVersion) {

@@ -30,7 +30,9 @@ import customDomainProof from './migrations/0028-custom-domain-proof.js';
 import dropSettledAlertsIndex from './migrations/0029-drop-settled-alerts-index.js';
 import monitorRetryInterval from './migrations/0030-monitor-retry-interval.js';
 import codeSendCounters from './migrations/0031-code-send-counters.js';
-import groupedNotificationsAndSupportHours from './migrations/0036-grouped-notifications-and-support-hours.js';
+import recurringMaintenance from './migrations/0032-recurring-maintenance.js';
+import groupsAndTags from './migrations/0033-groups-and-tags.js';
+import groupedNotificationsAndSupportHours from './migrations/0034-grouped-notifications-and-support-hours.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -74,6 +76,8 @@ export const migrations: string[][] = [
   dropSettledAlertsIndex,
   monitorRetryInterval,
   codeSendCounters,
+  recurringMaintenance,
+  groupsAndTags,
   groupedNotificationsAndSupportHours,
 ];
 

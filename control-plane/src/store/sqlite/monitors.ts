@@ -7,6 +7,9 @@ import { insertSql, monitorStates, monitors, toRow, updateSql } from './tables.j
 
 type Row = Record<string, unknown>;
 
+/** Thrown inside a bulk transaction when one record is not as expected: rolls the whole step back. */
+const BULK_MISS = new Error('bulk step: a monitor changed meanwhile');
+
 /**
  * Monitors, the monitor feed and the location states in SQLite. Every change to a monitor appends to
  * the feed in the same IMMEDIATE transaction, so the feed's sequence has no gaps and no lost entries;
@@ -22,6 +25,15 @@ export const sqliteMonitors = (
       monitorId,
       Date.now(),
     );
+  /**
+   * Puts `monitor`'s tags into `monitor_tags` (the tag filter's index), after clearing its old rows when
+   * `replace`; call inside the transaction that writes the monitor.
+   */
+  const writeTags = (monitor: Monitor, replace: boolean) => {
+    if (replace) st('DELETE FROM monitor_tags WHERE monitor_id = ?').run(monitor.id);
+    const insert = st('INSERT OR IGNORE INTO monitor_tags (workspace_id, tag, monitor_id) VALUES (?, ?, ?)');
+    for (const tag of monitor.tags) insert.run(monitor.workspace_id, tag, monitor.id);
+  };
   const getMonitor = (workspaceId: string, id: string) =>
     one<Monitor>(monitors, 'SELECT * FROM monitors WHERE workspace_id = ? AND id = ?', workspaceId, id);
 
@@ -35,6 +47,7 @@ export const sqliteMonitors = (
         ).run(monitor.workspace_id, maxMonitors);
         if (counted.changes !== 1) return 'limit_reached' as const;
         st(insertSql(monitors)).run(toRow(monitors, monitor));
+        writeTags(monitor, false);
         monitorChanged(monitor.id);
         return 'inserted' as const;
       });
@@ -52,6 +65,7 @@ export const sqliteMonitors = (
         const insert = st(insertSql(monitors));
         for (const m of list) {
           insert.run(toRow(monitors, m));
+          writeTags(m, false);
           monitorChanged(m.id);
         }
         return 'inserted' as const;
@@ -81,6 +95,17 @@ export const sqliteMonitors = (
         where.push('(instr(fold_case(display_name), ?) > 0 OR instr(fold_case(url), ?) > 0)');
         params.push(q.search.toLowerCase(), q.search.toLowerCase());
       }
+      if (q.group_id !== undefined) {
+        if (q.group_id === 'none') where.push('group_id IS NULL');
+        else {
+          where.push('group_id = ?');
+          params.push(q.group_id);
+        }
+      }
+      if (q.tag !== undefined) {
+        where.push('id IN (SELECT monitor_id FROM monitor_tags WHERE workspace_id = ? AND tag = ?)');
+        params.push(workspaceId, q.tag);
+      }
       return page<Monitor>(monitors, where, params, q);
     },
     async updateMonitor(next, expectedVersion) {
@@ -88,7 +113,10 @@ export const sqliteMonitors = (
         const r = st(
           updateSql(monitors, 'id = @id AND workspace_id = @workspace_id AND version = @expected'),
         ).run({ ...toRow(monitors, next), expected: expectedVersion });
-        if (r.changes === 1) monitorChanged(next.id);
+        if (r.changes === 1) {
+          writeTags(next, true);
+          monitorChanged(next.id);
+        }
         return r.changes === 1;
       });
       if (changed) return 'updated';
@@ -100,10 +128,53 @@ export const sqliteMonitors = (
           st('DELETE FROM monitors WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1;
         if (gone) {
           st('UPDATE workspaces SET monitor_count = monitor_count - 1 WHERE id = ?').run(workspaceId);
+          st('DELETE FROM monitor_tags WHERE monitor_id = ?').run(id);
           monitorChanged(id);
         }
         return gone;
       });
+    },
+    async updateMonitors(changes) {
+      if (changes.length === 0) return 'updated';
+      const ws = changes[0]!.next.workspace_id;
+      if (changes.some((c) => c.next.workspace_id !== ws)) throw new Error('updateMonitors: one workspace');
+      const update = st(
+        updateSql(monitors, 'id = @id AND workspace_id = @workspace_id AND version = @expected'),
+      );
+      // One IMMEDIATE transaction; a miss throws, which rolls back every row written before it.
+      try {
+        return immediate(() => {
+          for (const { next, expectedVersion } of changes) {
+            if (update.run({ ...toRow(monitors, next), expected: expectedVersion }).changes !== 1)
+              throw BULK_MISS;
+            monitorChanged(next.id);
+          }
+          return 'updated' as const;
+        });
+      } catch (e) {
+        if (e === BULK_MISS) return 'conflict';
+        throw e;
+      }
+    },
+    async deleteMonitors(workspaceId, list) {
+      if (list.length === 0) return 'deleted';
+      const del = st('DELETE FROM monitors WHERE workspace_id = ? AND id = ? AND version = ?');
+      try {
+        return immediate(() => {
+          for (const { id, version } of list) {
+            if (del.run(workspaceId, id, version).changes !== 1) throw BULK_MISS;
+            monitorChanged(id);
+          }
+          st('UPDATE workspaces SET monitor_count = monitor_count - ? WHERE id = ?').run(
+            list.length,
+            workspaceId,
+          );
+          return 'deleted' as const;
+        });
+      } catch (e) {
+        if (e === BULK_MISS) return 'conflict';
+        throw e;
+      }
     },
 
     async listRegionMonitors(region) {

@@ -1,4 +1,5 @@
 import { type EscalationPolicyStore, POLICY_USERS } from '../../domain/escalation/escalation-policy-store.js';
+import { MAX_WINDOWS, windowOver } from '../../domain/maintenance/cover.js';
 import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
 import type { ChannelStore } from '../../domain/notifications/channel-store.js';
 import type { EscalationPolicy, MaintenanceWindow, NotificationChannel } from '../../domain/types.js';
@@ -12,9 +13,21 @@ import { channels, insertSql, maintenanceWindows, policies, toRow, updateSql } f
 export const sqliteRouting = ({
   st,
   one,
+  many,
   immediate,
   page,
 }: SqliteContext): EscalationPolicyStore & ChannelStore & MaintenanceWindowStore => {
+  // ends_at NULL: recurring. The index (workspace_id, ends_at) serves both arms.
+  const liveWindows = (workspaceId: string, at: Date, limit: number) =>
+    many<MaintenanceWindow>(
+      maintenanceWindows,
+      `SELECT * FROM maintenance_windows
+       WHERE workspace_id = ? AND (ends_at IS NULL OR ends_at > ?)
+       ORDER BY starts_at, id LIMIT ?`,
+      workspaceId,
+      at.getTime(),
+      limit,
+    );
   const getPolicy = (workspaceId: string, id: string) =>
     one<EscalationPolicy>(
       policies,
@@ -135,7 +148,9 @@ export const sqliteRouting = ({
     async updateMaintenanceWindow(w) {
       return (
         st(
-          'UPDATE maintenance_windows SET name = @name, starts_at = @starts_at, ends_at = @ends_at WHERE workspace_id = @workspace_id AND id = @id',
+          `UPDATE maintenance_windows SET name = @name, starts_at = @starts_at, ends_at = @ends_at,
+             schedule = @schedule, timezone = @timezone, duration_seconds = @duration_seconds
+           WHERE workspace_id = @workspace_id AND id = @id`,
         ).run(toRow(maintenanceWindows, w)).changes === 1
       );
     },
@@ -145,19 +160,11 @@ export const sqliteRouting = ({
           .changes === 1
       );
     },
+    async listLiveMaintenanceWindows(workspaceId, at, limit) {
+      return liveWindows(workspaceId, at, limit);
+    },
     async findActiveMaintenanceWindow(workspaceId, source, at) {
-      return one<MaintenanceWindow>(
-        maintenanceWindows,
-        `SELECT * FROM maintenance_windows
-         WHERE workspace_id = ? AND ends_at > ? AND starts_at <= ?
-           AND (scope_type = 'workspace' OR (scope_type = ? AND scope_id = ?))
-         ORDER BY starts_at, id LIMIT 1`,
-        workspaceId,
-        at.getTime(),
-        at.getTime(),
-        source.type,
-        source.id,
-      );
+      return windowOver(liveWindows(workspaceId, at, MAX_WINDOWS), source, at);
     },
   };
 };

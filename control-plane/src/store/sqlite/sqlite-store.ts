@@ -9,6 +9,7 @@ import { sqliteAlerts } from './alerts.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { sqliteContactMethods } from './contact-methods.js';
 import { sqliteContext } from './db.js';
+import { sqliteGroups } from './groups.js';
 import { sqliteHeartbeats } from './heartbeats.js';
 import { sqliteIntegrations } from './integrations.js';
 import { sqliteMailSettings } from './mail-settings.js';
@@ -174,6 +175,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     },
     ...sqliteTenancy(ctx),
     ...sqliteMonitors(ctx, levels),
+    ...sqliteGroups(ctx),
     ...results,
     recordResults,
     ...heartbeats.port,

@@ -6,6 +6,9 @@
  */
 import type { RunResult, Statement } from 'better-sqlite3';
 
+// The status pages' layouts (listed with these: migrations.test.ts reads every export).
+export * from './status-tables.js';
+
 export type ColumnKind = 'text' | 'int' | 'bool' | 'json' | 'date';
 
 export interface Table {
@@ -97,6 +100,9 @@ export const monitors = table('monitors', {
   dns_expected_values: 'json',
   dns_resolver: 'text',
   paused: 'bool',
+  group_id: 'text',
+  tags: 'json',
+  severity: 'text',
   created_at: 'date',
   updated_at: 'date',
   version: 'int',
@@ -115,6 +121,9 @@ export const heartbeats = table('heartbeats', {
   last_ping_at: 'date',
   escalation_policy_id: 'text',
   paused: 'bool',
+  group_id: 'text',
+  tags: 'json',
+  severity: 'text',
   created_at: 'date',
   updated_at: 'date',
   version: 'int',
@@ -253,6 +262,9 @@ export const maintenanceWindows = table('maintenance_windows', {
   scope_id: 'text',
   starts_at: 'date',
   ends_at: 'date',
+  schedule: 'text',
+  timezone: 'text',
+  duration_seconds: 'int',
   created_at: 'date',
 });
 
@@ -322,6 +334,15 @@ export const monitorStates = table('monitor_states', {
   last_result_at: 'date',
   last_scheduled_at: 'date',
   version: 'int',
+});
+
+/** Groups of monitors and heartbeats; `name_key` (groupNameKey) is the adapter's own, unique per workspace. */
+export const groups = table('groups', {
+  id: 'text',
+  workspace_id: 'text',
+  name: 'text',
+  created_at: 'date',
+  updated_at: 'date',
 });
 
 /** Hourly uptime buckets (domain/results/uptime.ts); written by recordResults, read by sumRollups and the monitor list (monitor-status.ts). */
@@ -424,82 +445,3 @@ export const updateSql = (t: Table, where: string, extra: string[] = []): string
   const cols = [...Object.keys(t.columns).filter((c) => c !== 'id'), ...extra];
   return `UPDATE ${t.name} SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE ${where}`;
 };
-
-/** Status pages (domain/status-pages/status-page-store.ts); components as JSON, in order. */
-export const statusPages = table('status_pages', {
-  id: 'text',
-  workspace_id: 'text',
-  name: 'text',
-  slug: 'text',
-  custom_domain: 'text',
-  custom_domain_token: 'text',
-  custom_domain_status: 'text',
-  custom_domain_checked_at: 'date',
-  custom_domain_failures: 'int',
-  custom_domain_error: 'text',
-  visibility: 'text',
-  password_hash: 'text',
-  cookie_secret: 'text',
-  accent_color: 'text',
-  auto_draft_incidents: 'bool',
-  components: 'json',
-  created_at: 'date',
-  updated_at: 'date',
-});
-
-/** Status page incidents with their updates (JSON, oldest first). */
-export const statusIncidents = table('status_incidents', {
-  id: 'text',
-  workspace_id: 'text',
-  page_id: 'text',
-  title: 'text',
-  status: 'text',
-  published: 'bool',
-  auto_key: 'text',
-  components: 'json',
-  updates: 'json',
-  postmortem: 'text',
-  created_at: 'date',
-  updated_at: 'date',
-  resolved_at: 'date',
-  version: 'int',
-});
-
-/** Status page subscribers (tokens only as hashes; the unsubscribe token also sealed). */
-export const statusSubscribers = table('status_subscribers', {
-  id: 'text',
-  workspace_id: 'text',
-  page_id: 'text',
-  email: 'text',
-  status: 'text',
-  confirm_hash: 'text',
-  confirm_expires_at: 'date',
-  confirm_sent_at: 'date',
-  unsubscribe_hash: 'text',
-  unsubscribe_sealed: 'text',
-  created_at: 'date',
-  confirmed_at: 'date',
-});
-
-/** Incident updates waiting to be fanned out to subscribers. */
-export const statusMailEvents = table('status_mail_events', {
-  id: 'text',
-  workspace_id: 'text',
-  page_id: 'text',
-  incident_id: 'text',
-  created_at: 'date',
-});
-
-/** The subscribers' outbox: one row per mail to send. */
-export const statusMailOutbox = table('status_mail_outbox', {
-  id: 'text',
-  workspace_id: 'text',
-  page_id: 'text',
-  subscriber_id: 'text',
-  kind: 'text',
-  incident_id: 'text',
-  update_id: 'text',
-  due_at: 'date',
-  attempts: 'int',
-  created_at: 'date',
-});

@@ -1,6 +1,11 @@
 import { useState } from 'preact/hooks';
 import type { Me } from '../api.js';
-import { type MaintenanceScope, type MaintenanceWindow, routingApi } from '../api-routing.js';
+import {
+  type MaintenanceInput,
+  type MaintenanceScope,
+  type MaintenanceWindow,
+  routingApi,
+} from '../api-routing.js';
 import { formatDateTime } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox } from '../kit/error-box.js';
@@ -9,6 +14,7 @@ import { Field, type Problems, problemsOf, TextField } from '../kit/field.js';
 import { FormActions } from '../kit/form-actions.js';
 import { ListBody, useList } from '../kit/paging.js';
 import { RecordName, RecordPicker } from '../kit/record-picker.js';
+import { localZone, TimeZoneField } from '../kit/time-zone-field.js';
 import { AdminsOnly } from '../routing-ui.js';
 
 const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -24,23 +30,32 @@ const isoOf = (local: string) => {
   return local && !Number.isNaN(d.getTime()) ? d.toISOString() : '';
 };
 
-const phase = (w: MaintenanceWindow, now = Date.now()) =>
-  new Date(w.ends_at).getTime() <= now ? 'ended' : w.active ? 'active' : 'upcoming';
+/** Ended (a one-off window past its end), active (an occurrence now), else upcoming. */
+const phase = (w: MaintenanceWindow) => (!w.next_occurrence ? 'ended' : w.active ? 'active' : 'upcoming');
 const PHASE = {
   active: { label: 'Active', css: 'status-maintenance' },
   upcoming: { label: 'Upcoming', css: 'status-pending' },
   ended: { label: 'Ended', css: 'revoked' },
 } as const;
 
+const SCOPE_LABEL: Record<MaintenanceScope, string> = {
+  workspace: 'Whole workspace',
+  monitor: 'Monitor',
+  heartbeat: 'Heartbeat',
+  group: 'Group',
+  tag: 'Tag',
+};
+
+/** Minutes as the form shows them; the API counts seconds. */
+const minutesOf = (v: string) => (v.trim() === '' ? undefined : Math.round(Number(v) * 60));
+const durationMessage = (m: string | undefined) =>
+  m?.replace(/at most (\d+)/, (_, n: string) => `at most ${Number(n) / 60} minutes`);
+
+type WindowBody = MaintenanceInput;
+
 const WindowForm = (props: {
   initial?: MaintenanceWindow;
-  onSubmit: (body: {
-    name: string;
-    scope_type: MaintenanceScope;
-    scope_id?: string;
-    starts_at: string;
-    ends_at: string;
-  }) => Promise<void>;
+  onSubmit: (body: WindowBody) => Promise<void>;
   onCancel?: () => void;
 }) => {
   const i = props.initial;
@@ -50,12 +65,16 @@ const WindowForm = (props: {
     return d;
   };
   const [name, setName] = useState(i?.name ?? '');
+  const [repeats, setRepeats] = useState<'once' | 'cron'>(i?.schedule ? 'cron' : 'once');
   const [scope, setScope] = useState<MaintenanceScope>(i?.scope_type ?? 'workspace');
   const [scopeId, setScopeId] = useState(i?.scope_id ?? '');
-  const [starts, setStarts] = useState(localInput(i ? new Date(i.starts_at) : start()));
+  const [starts, setStarts] = useState(localInput(i?.starts_at ? new Date(i.starts_at) : start()));
   const [ends, setEnds] = useState(
-    localInput(i ? new Date(i.ends_at) : new Date(start().getTime() + 2 * 3_600_000)),
+    localInput(i?.ends_at ? new Date(i.ends_at) : new Date(start().getTime() + 2 * 3_600_000)),
   );
+  const [schedule, setSchedule] = useState(i?.schedule ?? '0 2 * * 0');
+  const [timezone, setTimezone] = useState(i?.timezone ?? localZone());
+  const [duration, setDuration] = useState(i?.duration_seconds ? String(i.duration_seconds / 60) : '120');
   const [problems, setProblems] = useState<Problems>({});
   const [busy, setBusy] = useState(false);
   const submit = async (e: Event) => {
@@ -65,9 +84,10 @@ const WindowForm = (props: {
       await props.onSubmit({
         name,
         scope_type: scope,
-        ...(scope !== 'workspace' && scopeId ? { scope_id: scopeId } : {}),
-        starts_at: isoOf(starts),
-        ends_at: isoOf(ends),
+        ...(scope !== 'workspace' && scopeId ? { scope_id: scopeId.trim() } : {}),
+        ...(repeats === 'cron'
+          ? { schedule, timezone, duration_seconds: minutesOf(duration) as number }
+          : { starts_at: isoOf(starts), ends_at: isoOf(ends) }),
       });
       setProblems({});
       if (!i) setName('');
@@ -91,6 +111,19 @@ const WindowForm = (props: {
         value={name}
         onValue={setName}
       />
+      <Field id={`${p}-repeats`} label="Repeats">
+        {(a) => (
+          <select
+            {...a}
+            value={repeats}
+            disabled={!!i}
+            onChange={(e) => setRepeats(e.currentTarget.value === 'cron' ? 'cron' : 'once')}
+          >
+            <option value="once">Once</option>
+            <option value="cron">On a cron schedule</option>
+          </select>
+        )}
+      </Field>
       <Field id={`${p}-scope`} label="Applies to" problem={problems.scope_type}>
         {(a) => (
           <select
@@ -105,39 +138,112 @@ const WindowForm = (props: {
             <option value="workspace">Whole workspace</option>
             <option value="monitor">One monitor</option>
             <option value="heartbeat">One heartbeat</option>
+            <option value="group">A group</option>
+            <option value="tag">Everything with a tag</option>
           </select>
         )}
       </Field>
-      {scope !== 'workspace' && (
-        <RecordPicker
-          key={scope}
-          id={`${p}-target`}
-          kind={scope}
-          label={scope === 'monitor' ? 'Monitor' : 'Heartbeat'}
-          problem={problems.scope_id}
-          value={scopeId}
-          disabled={!!i}
-          onChange={setScopeId}
-        />
-      )}
-      <TextField
-        id={`${p}-starts`}
-        label="Starts"
-        problem={problems.starts_at}
-        hint={ZONE}
-        type="datetime-local"
-        value={starts}
-        onValue={setStarts}
+      <ScopeTarget
+        p={p}
+        scope={scope}
+        value={scopeId}
+        onChange={setScopeId}
+        problem={problems.scope_id}
+        disabled={!!i}
       />
-      <Field id={`${p}-ends`} label="Ends" problem={problems.ends_at} hint={ZONE}>
-        {(a) => (
-          <input {...a} type="datetime-local" value={ends} onInput={(e) => setEnds(e.currentTarget.value)} />
-        )}
-      </Field>
+      {repeats === 'once' ? (
+        <>
+          <TextField
+            id={`${p}-starts`}
+            label="Starts"
+            problem={problems.starts_at}
+            hint={ZONE}
+            type="datetime-local"
+            value={starts}
+            onValue={setStarts}
+          />
+          <Field id={`${p}-ends`} label="Ends" problem={problems.ends_at} hint={ZONE}>
+            {(a) => (
+              <input
+                {...a}
+                type="datetime-local"
+                value={ends}
+                onInput={(e) => setEnds(e.currentTarget.value)}
+              />
+            )}
+          </Field>
+        </>
+      ) : (
+        <>
+          <TextField
+            id={`${p}-schedule`}
+            label="Cron schedule"
+            problem={problems.schedule}
+            hint="When each window starts: five fields, e.g. 0 2 * * 0 is Sundays at 02:00."
+            placeholder="0 2 * * 0"
+            value={schedule}
+            onValue={setSchedule}
+          />
+          <TimeZoneField
+            id={`${p}-timezone`}
+            problem={problems.timezone}
+            value={timezone}
+            onValue={setTimezone}
+          />
+          <TextField
+            id={`${p}-duration`}
+            label="Duration (minutes)"
+            problem={durationMessage(problems.duration_seconds)}
+            hint="How long each window lasts."
+            type="number"
+            min={1}
+            inputMode="numeric"
+            value={duration}
+            onValue={setDuration}
+          />
+        </>
+      )}
       <FormActions submit={i ? 'Save window' : 'Create window'} busy={busy} onCancel={props.onCancel} />
     </form>
   );
 };
+
+/** What a scope names: a monitor, heartbeat or group chosen by search, or a tag typed in. */
+const ScopeTarget = (props: {
+  p: string;
+  scope: MaintenanceScope;
+  value: string;
+  onChange: (v: string) => void;
+  problem: string | undefined;
+  disabled: boolean;
+}) =>
+  props.scope === 'workspace' ? null : props.scope === 'tag' || props.scope === 'group' ? (
+    <TextField
+      id={`${props.p}-tag`}
+      label={props.scope === 'tag' ? 'Tag' : 'Group id'}
+      problem={props.problem}
+      hint={props.scope === 'tag' ? 'key or key:value, e.g. env:prod' : undefined}
+      autoComplete="off"
+      spellcheck={false}
+      disabled={props.disabled}
+      value={props.value}
+      onValue={props.onChange}
+    />
+  ) : (
+    <RecordPicker
+      key={props.scope}
+      id={`${props.p}-target`}
+      kind={props.scope}
+      label={SCOPE_LABEL[props.scope]}
+      problem={props.problem}
+      value={props.value}
+      disabled={props.disabled}
+      onChange={props.onChange}
+    />
+  );
+
+const span = (o: { starts_at: string; ends_at: string }) =>
+  `${formatDateTime(o.starts_at)} – ${formatDateTime(o.ends_at)}`;
 
 /** `/routing/maintenance` (admins): plan windows (times in the browser's zone), edit, end early. */
 export const MaintenancePage = (props: { me: Me }) => {
@@ -153,11 +259,15 @@ export const MaintenancePage = (props: { me: Me }) => {
 
   const scopeText = (w: MaintenanceWindow) =>
     w.scope_type === 'workspace' ? (
-      'Whole workspace'
+      SCOPE_LABEL.workspace
     ) : (
       <>
-        {w.scope_type === 'monitor' ? 'Monitor' : 'Heartbeat'}:{' '}
-        <RecordName kind={w.scope_type} id={w.scope_id} />
+        {SCOPE_LABEL[w.scope_type]}:{' '}
+        {w.scope_type === 'tag' || w.scope_type === 'group' ? (
+          <code>{w.scope_id}</code>
+        ) : (
+          <RecordName kind={w.scope_type} id={w.scope_id} />
+        )}
       </>
     );
 
@@ -165,8 +275,9 @@ export const MaintenancePage = (props: { me: Me }) => {
     <section class="page">
       <h1>Maintenance windows</h1>
       <p class="lead">
-        During a window, alerts of what it covers are recorded but nobody is notified. Times are in your
-        browser’s zone ({ZONE}).
+        During a window, alerts of what it covers are recorded but nobody is notified. A window happens once,
+        or again and again on a cron schedule (say, every Sunday night). One-off times are in your browser’s
+        zone ({ZONE}).
       </p>
       <section class="panel" aria-labelledby="mw-form-title">
         <h2 id="mw-form-title">{editing ? `Edit ${editing.name}` : 'New window'}</h2>
@@ -175,11 +286,8 @@ export const MaintenancePage = (props: { me: Me }) => {
           {...(editing ? { initial: editing, onCancel: () => setEditing(null) } : {})}
           onSubmit={async (body) => {
             if (editing) {
-              await routingApi.updateMaintenanceWindow(editing.id, {
-                name: body.name,
-                starts_at: body.starts_at,
-                ends_at: body.ends_at,
-              });
+              const { scope_type: _t, scope_id: _s, ...patch } = body;
+              await routingApi.updateMaintenanceWindow(editing.id, patch);
               setEditing(null);
             } else await routingApi.createMaintenanceWindow(body);
             await load();
@@ -199,8 +307,8 @@ export const MaintenancePage = (props: { me: Me }) => {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Applies to</th>
-                  <th scope="col">Starts</th>
-                  <th scope="col">Ends</th>
+                  <th scope="col">When</th>
+                  <th scope="col">Next</th>
                   <th scope="col">Status</th>
                   <th scope="col">
                     <span class="visually-hidden">Actions</span>
@@ -216,8 +324,13 @@ export const MaintenancePage = (props: { me: Me }) => {
                         {w.name}
                       </th>
                       <td data-label="Applies to">{scopeText(w)}</td>
-                      <td data-label="Starts">{formatDateTime(w.starts_at)}</td>
-                      <td data-label="Ends">{formatDateTime(w.ends_at)}</td>
+                      <td data-label="When">
+                        {w.schedule_text ??
+                          (w.starts_at && w.ends_at
+                            ? span({ starts_at: w.starts_at, ends_at: w.ends_at })
+                            : '')}
+                      </td>
+                      <td data-label="Next">{w.next_occurrence ? span(w.next_occurrence) : '—'}</td>
                       <td data-label="Status">
                         <span class={`badge ${PHASE[ph].css}`}>{PHASE[ph].label}</span>
                       </td>
@@ -232,7 +345,7 @@ export const MaintenancePage = (props: { me: Me }) => {
                             Edit
                           </button>
                         )}
-                        {ph === 'active' && (
+                        {ph === 'active' && !w.schedule && (
                           <button
                             type="button"
                             class="button small danger-outline"
@@ -242,7 +355,7 @@ export const MaintenancePage = (props: { me: Me }) => {
                             End now
                           </button>
                         )}
-                        {ph !== 'active' && (
+                        {(ph !== 'active' || w.schedule) && (
                           <button
                             type="button"
                             class="button small danger-outline"

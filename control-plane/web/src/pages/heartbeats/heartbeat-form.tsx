@@ -3,6 +3,7 @@ import type { Heartbeat, HeartbeatEdit } from '../../api-routing.js';
 import { ErrorSummary } from '../../kit/error-summary.js';
 import { Field, type Problems, problemsOf, TextField } from '../../kit/field.js';
 import { FormActions } from '../../kit/form-actions.js';
+import { localZone, TimeZoneField } from '../../kit/time-zone-field.js';
 import { PolicyOptions, usePolicies } from '../../routing-ui.js';
 
 /** The API counts seconds; the form counts minutes, and so do its messages. */
@@ -13,21 +14,6 @@ const minutesMessage = (m: string | undefined) =>
   });
 
 const minutes = (v: string) => (v.trim() === '' ? undefined : Math.round(Number(v) * 60));
-
-/** The browser's own zone, the default for a new cron heartbeat. */
-const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-
-/** The IANA zones this browser knows (UTC first), offered as the time zone field's suggestions. */
-let zones: string[] | null = null;
-const ianaZones = () => {
-  zones ??= [
-    'UTC',
-    ...(Intl as unknown as { supportedValuesOf(k: 'timeZone'): string[] })
-      .supportedValuesOf('timeZone')
-      .filter((z) => z !== 'UTC'),
-  ];
-  return zones;
-};
 
 /** Name, period or cron schedule (with its zone), grace, slug and policy: the create form and the edit form. */
 export const HeartbeatForm = (props: {
@@ -117,22 +103,12 @@ export const HeartbeatForm = (props: {
             value={schedule}
             onValue={setSchedule}
           />
-          <TextField
+          <TimeZoneField
             id={`${prefix}-timezone`}
-            label="Time zone"
             problem={problems.timezone}
-            hint="Type to search the IANA names, e.g. Berlin or New_York."
-            list={`${prefix}-zones`}
-            autoComplete="off"
-            spellcheck={false}
             value={timezone}
             onValue={setTimezone}
           />
-          <datalist id={`${prefix}-zones`}>
-            {ianaZones().map((z) => (
-              <option key={z} value={z} />
-            ))}
-          </datalist>
         </>
       )}
       <TextField

@@ -1,0 +1,197 @@
+import { AppError, type FieldProblem } from '@lookout/shared';
+import { z } from 'zod';
+import type { Monitor } from '../types.js';
+import { parseOrThrow, throwIfProblems, uuid } from '../validation.js';
+import { FIRST_RUNS_PER_BATCH, requestFirstRuns } from './monitor-runs.js';
+import type { MonitorStatusQuery, MonitorStatusStore } from './monitor-status.js';
+import type { MonitorContext, Notice } from './monitors.js';
+
+/**
+ * `POST /monitors/bulk`: one action on many monitors, all or nothing (docs/decisions.md, "Bulk
+ * actions"). The monitors are named by `ids` (at most MAX_BULK_IDS, each one of the workspace's, or a
+ * 422 naming `ids[i]`) or by `filter`, the list's own filters resolved by the list's own query
+ * (`listMonitorsWithStatus`), at most the plan's monitor cap of them. Every record is rebuilt here and
+ * written in ONE store step (`updateMonitors` / `deleteMonitors`: one transaction, each record by
+ * compare-and-set on its version, one feed entry each, so agents drop a paused or deleted monitor and
+ * pick a resumed one up). A record changed meanwhile fails the whole step (409), nothing written.
+ */
+export const BULK_ACTIONS = ['pause', 'resume', 'delete', 'set_policy'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+/** The most ids one request may name (a bounded body; a filter reaches further). */
+export const MAX_BULK_IDS = 1000;
+/** The filter's monitors are read this many a page (one bounded read each, yielding between). */
+const FILTER_PAGE = 1000;
+
+/** Which action takes which field: each is required for its action and refused for any other. */
+const ACTION_FIELD: Partial<Record<BulkAction, 'escalation_policy_id'>> = {
+  set_policy: 'escalation_policy_id',
+};
+
+/** The list's filters (what GET /monitors takes, paging and order aside), as the list parses them. */
+export type MonitorFilter = Omit<MonitorStatusQuery, 'limit' | 'cursor' | 'checks'>;
+
+/** The body, with `filter` parsed by the list's own filter schema (given by the HTTP layer). */
+export const bulkMonitorsBody = (filter: z.ZodType<MonitorFilter>) =>
+  z.strictObject({
+    action: z.enum(BULK_ACTIONS),
+    ids: z.array(uuid()).min(1).max(MAX_BULK_IDS).optional(),
+    filter: filter.optional(),
+    escalation_policy_id: uuid().nullable().optional(),
+  });
+
+export interface BulkContext extends MonitorContext {
+  store: MonitorContext['store'] & MonitorStatusStore;
+}
+
+/** The monitors `ids` names, in the caller's workspace; every id that is not there is a problem. */
+const byIds = async (ctx: BulkContext, ids: string[]): Promise<Monitor[]> => {
+  const wanted = ids.map((id) => id.toLowerCase());
+  const found = new Map(
+    (await ctx.store.getMonitorsByIds([...new Set(wanted)]))
+      .filter((m) => m.workspace_id === ctx.workspace.id)
+      .map((m) => [m.id, m]),
+  );
+  const seen = new Map<string, number>();
+  const problems: FieldProblem[] = [];
+  for (const [i, id] of wanted.entries()) {
+    if (seen.has(id)) problems.push({ field: `ids[${i}]`, message: `repeats ids[${seen.get(id)}]` });
+    else if (!found.has(id))
+      problems.push({ field: `ids[${i}]`, message: 'no monitor with this id in the workspace' });
+    seen.set(id, seen.get(id) ?? i);
+  }
+  throwIfProblems(problems);
+  return wanted.map((id) => found.get(id)!);
+};
+
+/**
+ * The monitors the list shows for `filter` now, read a page at a time through the list's own query
+ * (so a filter means here exactly what it means on the page), at most `cap` of them.
+ */
+const byFilter = async (ctx: BulkContext, filter: MonitorFilter, cap: number): Promise<Monitor[]> => {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await ctx.store.listMonitorsWithStatus(
+      ctx.workspace.id,
+      { ...filter, limit: FILTER_PAGE, checks: false, ...(cursor ? { cursor } : {}) },
+      ctx.now,
+    );
+    ids.push(...page.data.map((m) => m.id));
+    if (ids.length > cap)
+      throwIfProblems([
+        {
+          field: 'filter',
+          message: `matches more than ${cap} monitors, the most one bulk action takes (the ${ctx.planName} plan's monitor cap); narrow the filter`,
+        },
+      ]);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  // The records themselves (the list's rows carry the status beside them), still of this workspace.
+  const records = new Map(
+    (await ctx.store.getMonitorsByIds(ids))
+      .filter((m) => m.workspace_id === ctx.workspace.id)
+      .map((m) => [m.id, m]),
+  );
+  return ids.flatMap((id) => records.get(id) ?? []);
+};
+
+/** Problems with the action's own field: missing for its action, or given to another. */
+const fieldProblems = (input: { action: BulkAction } & Record<string, unknown>): FieldProblem[] => {
+  const problems: FieldProblem[] = [];
+  for (const [action, field] of Object.entries(ACTION_FIELD)) {
+    if (action === input.action && input[field] === undefined)
+      problems.push({ field, message: `is required for ${action} (null: the workspace's default)` });
+    if (action !== input.action && input[field] !== undefined)
+      problems.push({ field, message: `applies only to ${action}` });
+  }
+  if (input.ids === undefined && input.filter === undefined)
+    problems.push({
+      field: 'ids',
+      message:
+        'name the monitors with ids or filter ({"filter": {}} spelled out means every monitor of the workspace)',
+    });
+  if (input.ids !== undefined && input.filter !== undefined)
+    problems.push({ field: 'filter', message: 'give ids or filter, not both' });
+  return problems;
+};
+
+/**
+ * Runs one bulk action. Answers how many monitors it changed (`affected`: a monitor already in the
+ * asked state is left as it is and not counted) and what it adjusted: a monitor that will run gets
+ * its interval raised to the plan's minimum, as an edit does (a workspace moved to a smaller plan
+ * resumes nothing faster than the plan allows).
+ */
+export const bulkMonitors = async (
+  ctx: BulkContext,
+  body: unknown,
+  filterSchema: z.ZodType<MonitorFilter>,
+): Promise<{ affected: number; warnings: Notice[] }> => {
+  const input = parseOrThrow(bulkMonitorsBody(filterSchema), body);
+  throwIfProblems(fieldProblems(input));
+  let policyId: string | undefined;
+  if (input.action === 'set_policy') {
+    const policy = input.escalation_policy_id
+      ? await ctx.store.getEscalationPolicy(ctx.workspace.id, input.escalation_policy_id.toLowerCase())
+      : await ctx.store.getDefaultEscalationPolicy(ctx.workspace.id);
+    if (!policy)
+      throwIfProblems([
+        { field: 'escalation_policy_id', message: 'no escalation policy with this id in the workspace' },
+      ]);
+    policyId = policy!.id;
+  }
+  const targets = input.ids
+    ? await byIds(ctx, input.ids)
+    : await byFilter(ctx, input.filter ?? {}, ctx.plan.max_monitors);
+
+  if (input.action === 'delete') {
+    const outcome = await ctx.store.deleteMonitors(
+      ctx.workspace.id,
+      targets.map((m) => ({ id: m.id, version: m.version })),
+    );
+    if (outcome === 'conflict') throw changedMeanwhile();
+    return { affected: targets.length, warnings: [] };
+  }
+
+  const floor = ctx.plan.min_interval_seconds;
+  let raised = 0;
+  const changes: { next: Monitor; expectedVersion: number }[] = [];
+  for (const m of targets) {
+    const next: Monitor = { ...m };
+    if (input.action === 'pause') next.paused = true;
+    if (input.action === 'resume') next.paused = false;
+    if (policyId !== undefined) next.escalation_policy_id = policyId;
+    if (JSON.stringify(next) === JSON.stringify(m)) continue;
+    if (!next.paused && next.check_interval_seconds < floor) {
+      next.check_interval_seconds = floor;
+      raised++;
+    }
+    changes.push({
+      next: { ...next, updated_at: ctx.now, version: m.version + 1 },
+      expectedVersion: m.version,
+    });
+  }
+  if ((await ctx.store.updateMonitors(changes)) === 'conflict') throw changedMeanwhile();
+  if (input.action === 'resume')
+    await requestFirstRuns(
+      ctx.store,
+      changes.slice(0, FIRST_RUNS_PER_BATCH).map((c) => c.next),
+      ctx.now,
+    );
+  const warnings =
+    raised === 0
+      ? []
+      : [
+          {
+            field: 'check_interval_seconds',
+            message: `${raised} monitor${raised === 1 ? '' : 's'} checked more often than the ${ctx.planName} plan's minimum of ${floor} s; they now check every ${floor} s. Upgrade the plan for shorter intervals.`,
+          },
+        ];
+  return { affected: changes.length, warnings };
+};
+
+const changedMeanwhile = () =>
+  new AppError(
+    'conflict',
+    'Some of these monitors were changed or deleted by someone else meanwhile; nothing was changed. Try again.',
+  );
