@@ -265,8 +265,9 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
       });
       return;
     }
-    // A warning outside the policy's support hours waits for them (critical alerts never wait).
-    if (policy.support_hours && alert.severity === 'warning') {
+    // A warning (or an integration's info) outside the policy's support hours waits for them;
+    // critical alerts never wait.
+    if (policy.support_hours && alert.severity !== 'critical') {
       const now = clock.now();
       const start = nextSupportStart(policy.support_hours, now);
       if (start.getTime() > now.getTime()) {
