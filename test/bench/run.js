@@ -9,6 +9,7 @@ const benches = {
   system: () => import('./system.js'),
   dashboard: () => import('./dashboard.js'),
   batch: () => import('./batch.js'),
+  bulk: () => import('./bulk.js'),
   status: () => import('./status.js'),
   store: () => import('./store.js'),
   'flush-order': () => import('./flush-order.js'),

@@ -103,6 +103,7 @@ describe('npx lookout mcp: tools', () => {
     expect([...byName.keys()].sort()).toEqual(
       [
         'acknowledge_alerts',
+        'bulk_monitors',
         'create_monitor',
         'get_alert',
         'get_monitor',
@@ -112,8 +113,10 @@ describe('npx lookout mcp: tools', () => {
         'list_alerts',
         'list_groups',
         'list_heartbeats',
+        'list_maintenance_windows',
         'list_monitors',
         'list_status_pages',
+        'create_maintenance_window',
         'pause_monitor',
         'post_incident_update',
         'report_incident',
@@ -139,12 +142,13 @@ describe('npx lookout mcp: tools', () => {
         'list_alerts',
         'list_groups',
         'list_heartbeats',
+        'list_maintenance_windows',
         'list_monitors',
         'list_status_pages',
       ].sort(),
     );
     const destructive = tools.filter((t) => t.annotations?.destructiveHint).map((t) => t.name);
-    expect(destructive.sort()).toEqual(['pause_monitor', 'resolve_alerts']);
+    expect(destructive.sort()).toEqual(['bulk_monitors', 'pause_monitor', 'resolve_alerts']);
     expect(byName.get('create_monitor')!.annotations?.idempotentHint).toBe(false);
     expect(byName.get('get_alert')!.inputSchema.required).toEqual(['alert_id']);
     expect(Object.keys(byName.get('list_alerts')!.inputSchema.properties!)).toEqual(
@@ -301,6 +305,22 @@ describe('npx lookout mcp: tools', () => {
     await ok('resume_monitor', { monitor_id: created.id });
     expect((await w.api('GET', `/monitors/${created.id}`)).body.paused).toBe(false);
     expect(await fails('pause_monitor', { monitor_id: crypto.randomUUID() })).toContain('Monitor not found.');
+
+    // Many at once: by ids, by the list's filters; an unknown id is named and changes nothing.
+    expect(
+      await ok('bulk_monitors', { action: 'pause', filter: { monitor_type: 'tcp', paused: false } }),
+    ).toEqual({
+      affected: 1,
+    });
+    expect(
+      (await ok('list_monitors', { paused: true })).data.map((m: { display_name: string }) => m.display_name),
+    ).toEqual(['DB port']);
+    const ghost = crypto.randomUUID();
+    expect(await fails('bulk_monitors', { action: 'pause', ids: [created.id, ghost] })).toContain('ids[1]');
+    expect((await w.api('GET', `/monitors/${created.id}`)).body.paused).toBe(false);
+    expect(await ok('bulk_monitors', { action: 'resume', filter: { status: ['paused'] } })).toEqual({
+      affected: 1,
+    });
   });
 
   it('get_monitor_results and get_monitor_uptime return the monitor’s recent checks', async () => {
@@ -367,6 +387,43 @@ describe('npx lookout mcp: tools', () => {
     expect(window).toMatchObject({ total_checks: 2, successful_checks: 1, uptime_percentage: 50 });
   });
 
+  it('create_maintenance_window plans a recurring window; list_maintenance_windows shows its next occurrence', async () => {
+    // A member may not plan one; an admin's key may.
+    expect(await fails('create_maintenance_window', { name: 'x', scope_type: 'workspace' })).toContain(
+      'admin',
+    );
+    const admin = await connect({ SERVICE_API_KEY: w.adminKey, SERVICE_API_URL: url });
+    const bad = await fails(
+      'create_maintenance_window',
+      {
+        name: 'nightly',
+        scope_type: 'workspace',
+        schedule: 'nightly',
+        timezone: 'Mars/Base',
+      },
+      admin,
+    );
+    for (const field of ['schedule', 'timezone', 'duration_seconds']) expect(bad).toContain(field);
+    const created = await ok(
+      'create_maintenance_window',
+      {
+        name: 'nightly',
+        scope_type: 'tag',
+        scope_id: 'env:prod',
+        schedule: '0 2 * * *',
+        timezone: 'Europe/Berlin',
+        duration_seconds: 3600,
+      },
+      admin,
+    );
+    expect(created).toMatchObject({
+      schedule: '0 2 * * *',
+      next_occurrence: { starts_at: expect.any(String) },
+    });
+    const listed = await ok('list_maintenance_windows');
+    expect(listed.data.map((x: { id: string }) => x.id)).toContain(created.id);
+  });
+
   it('groups and tags: create_monitor takes them, list_groups finds the group, the lists filter by tag and group', async () => {
     const group = (await w.api('POST', '/groups', { json: { name: 'MCP rack' } })).body;
     expect((await ok('list_groups', { search: 'mcp RACK' })).data).toEqual([group]);
@@ -399,9 +456,6 @@ describe('npx lookout mcp: tools', () => {
     expect(
       (await ok('list_heartbeats', { group_id: group.id })).data.map((x: { id: string }) => x.id),
     ).toEqual([hb.id]);
-    expect(await ok('list_monitors', { tag: 'db', group_id: group.id })).toEqual(
-      (await w.api('GET', `/monitors?tag=db&group_id=${group.id}`)).body,
-    );
   });
 
   it('list_heartbeats shows each heartbeat with its state', async () => {

@@ -2398,6 +2398,18 @@ export type components = {
             }[];
             custom_domain_status: ("pending" | "verified" | "failed") | null;
             id: string;
+            maintenances: {
+                component_ids: string[];
+                /** Format: date-time */
+                ends_at: string;
+                id: string;
+                name: string;
+                recurrence: string | null;
+                /** Format: date-time */
+                starts_at: string;
+                /** @enum {string} */
+                status: "scheduled" | "in_progress";
+            }[];
             name: string;
             public_url: string;
             slug: string;
@@ -2410,6 +2422,7 @@ export type components = {
         StatusPageComponent: {
             description: string | null;
             group: string | null;
+            group_id: string | null;
             heartbeat_id: string | null;
             id: string;
             monitor_id: string | null;
@@ -10763,6 +10776,7 @@ export interface operations {
                     components?: {
                         description?: string | null;
                         group?: string | null;
+                        group_id?: string | null;
                         heartbeat_id?: string | null;
                         id?: string;
                         monitor_id?: string | null;
@@ -11024,6 +11038,7 @@ export interface operations {
                     components?: {
                         description?: string | null;
                         group?: string | null;
+                        group_id?: string | null;
                         heartbeat_id?: string | null;
                         id?: string;
                         monitor_id?: string | null;

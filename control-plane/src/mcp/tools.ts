@@ -238,6 +238,49 @@ export const tools: ToolDef[] = [
     run: (api, a) => ok(api.client.POST('/monitors/{id}/resume', { params: { path: { id: a.monitor_id } } })),
   }),
   tool({
+    name: 'bulk_monitors',
+    title: 'Act on many monitors at once',
+    description:
+      'One action on many monitors, all or nothing: action "pause", "resume", "delete" or "set_policy" (with escalation_policy_id, null for the workspace default), on the monitors named by ids (at most 1000) or by filter (the filters of list_monitors: status, q for a part of the name or target, monitor_type, paused; {} means every monitor of the workspace, so ask the user first and say how many). An unknown id changes nothing and is named in the error. Returns {"affected": n}, the monitors changed. Deleting cannot be undone: confirm with the user.',
+    input: z.object({
+      action: z.enum(['pause', 'resume', 'delete', 'set_policy']),
+      ids: z
+        .array(z.string())
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe('Monitor UUIDs, as listed by list_monitors.'),
+      filter: z
+        .record(z.string(), z.union([z.string(), z.array(z.string()), z.boolean()]))
+        .optional()
+        .describe(
+          'The filters of list_monitors, e.g. {"status": ["down"]} or {"q": "db"}; use ids or filter, not both.',
+        ),
+      escalation_policy_id: z
+        .string()
+        .nullable()
+        .optional()
+        .describe('For set_policy: the policy id, or null for the workspace default.'),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: (api, { filter, ...a }) =>
+      ok(
+        api.client.POST('/monitors/bulk', {
+          body: {
+            ...a,
+            // The list's filters as its query takes them: a list as one comma-separated value, a flag as text.
+            ...(filter
+              ? {
+                  filter: Object.fromEntries(
+                    Object.entries(filter).map(([k, v]) => [k, typeof v === 'boolean' ? `${v}` : words(v)]),
+                  ),
+                }
+              : {}),
+          } as Body<'/monitors/bulk', 'post'>,
+        }),
+      ),
+  }),
+  tool({
     name: 'list_heartbeats',
     title: 'List heartbeats',
     description:
@@ -245,6 +288,37 @@ export const tools: ToolDef[] = [
     input: z.object({ ...labelFilters('heartbeats'), ...page }),
     annotations: READ,
     run: (api, a) => ok(api.client.GET('/heartbeats', { params: { query: a } })),
+  }),
+  tool({
+    name: 'list_maintenance_windows',
+    title: 'List maintenance windows',
+    description:
+      'List maintenance windows, latest start first: what each covers (scope_type workspace, monitor, heartbeat, group or tag, and scope_id), whether it is active now, its times (one-off: starts_at and ends_at; recurring: schedule, timezone, duration_seconds and schedule_text in words) and next_occurrence. Alerts raised inside an active window are recorded but notify no one. Returns {"data": [...], "next_cursor"}.',
+    input: z.object(page),
+    annotations: READ,
+    run: (api, a) => ok(api.client.GET('/maintenance-windows', { params: { query: a } })),
+  }),
+  tool({
+    name: 'create_maintenance_window',
+    title: 'Plan a maintenance window',
+    description:
+      'Plan a maintenance window (admins only): alerts of what it covers are recorded but notify no one while it is active. Give name, scope_type (workspace, monitor, heartbeat, group or tag) and scope_id (the id, or the tag like env:prod; omitted for the workspace), then either starts_at and ends_at for one-off work, or schedule (five cron fields, e.g. "0 2 * * 0" for Sundays 02:00), timezone (IANA, e.g. Europe/Berlin) and duration_seconds for recurring work. Confirm with the user first. Returns the window with its next_occurrence.',
+    input: z.object({
+      name: z.string().min(1).describe('What the work is, e.g. "Nightly batch".'),
+      scope_type: z.enum(['workspace', 'monitor', 'heartbeat', 'group', 'tag']),
+      scope_id: z.string().optional().describe('The monitor, heartbeat or group id, or the tag.'),
+      starts_at: time('One-off: when it starts'),
+      ends_at: time('One-off: when it ends'),
+      schedule: z.string().optional().describe('Recurring: five cron fields, when each occurrence starts.'),
+      timezone: z
+        .string()
+        .optional()
+        .describe('Recurring: the IANA time zone of the schedule (default UTC).'),
+      duration_seconds: z.number().int().optional().describe('Recurring: how long each occurrence lasts.'),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: (api, a) =>
+      ok(api.client.POST('/maintenance-windows', { body: a as Body<'/maintenance-windows', 'post'> })),
   }),
   tool({
     name: 'list_groups',
