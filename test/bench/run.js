@@ -14,6 +14,7 @@ const benches = {
   store: () => import('./store.js'),
   'flush-order': () => import('./flush-order.js'),
   dependencies: () => import('./dependencies.js'),
+  storm: () => import('./storm.js'),
 };
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);

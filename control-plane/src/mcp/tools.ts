@@ -107,7 +107,7 @@ export const tools: ToolDef[] = [
     name: 'get_alert',
     title: 'Get an alert',
     description:
-      'One alert with all its fields (status, severity, source, cause, title, description, who acknowledged or resolved it and when) and its timeline: raised, each notification attempt, acknowledged, resolved.',
+      "One alert with all its fields (status, severity, source, cause, title, description, who acknowledged or resolved it and when; escalation.waiting_for_support_hours_until: a warning outside its policy's support hours notifies no one until then) and its timeline: raised, each notification attempt (a grouped summary is logged on every alert it named), acknowledged, resolved.",
     input: z.object({ alert_id: id('alert') }),
     annotations: READ,
     run: (api, a) => ok(api.client.GET('/alerts/{uuid}', { params: { path: { uuid: a.alert_id } } })),
