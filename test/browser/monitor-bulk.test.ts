@@ -135,7 +135,10 @@ describe('bulk actions on the monitors page', () => {
       password: r.user.password,
     });
     // The list is by status, then name: some service heads it, whichever the earlier cases paused.
-    await list(page).getByRole('link', { name: /^Service \d+$/ }).first().waitFor();
+    await list(page)
+      .getByRole('link', { name: /^Service \d+$/ })
+      .first()
+      .waitFor();
     expect(await page.getByRole('checkbox').count()).toBe(0);
     await context.close();
   });

@@ -107,6 +107,7 @@ describe('npx lookout mcp: tools', () => {
         'bulk_monitors',
         'create_monitor',
         'get_alert',
+        'get_dependency_timeline',
         'get_monitor',
         'get_monitor_results',
         'get_monitor_uptime',
@@ -123,6 +124,7 @@ describe('npx lookout mcp: tools', () => {
         'report_incident',
         'resolve_alerts',
         'resume_monitor',
+        'set_dependencies',
       ].sort(),
     );
     for (const t of tools) {
@@ -137,6 +139,7 @@ describe('npx lookout mcp: tools', () => {
       [
         'count_monitors',
         'get_alert',
+        'get_dependency_timeline',
         'get_monitor',
         'get_monitor_results',
         'get_monitor_uptime',
@@ -312,6 +315,17 @@ describe('npx lookout mcp: tools', () => {
     ]);
     await ok('resume_monitor', { monitor_id: created.id });
     expect((await w.api('GET', `/monitors/${created.id}`)).body.paused).toBe(false);
+
+    // Dependencies: set, read back, a cycle refused with its path, the timeline readable.
+    const db = (await w.api('GET', '/monitors?q=DB')).body.data[0];
+    const set = await ok('set_dependencies', { source_type: 'monitor', id: created.id, depends_on: [db.id] });
+    expect(set.depends_on).toEqual([db.id]);
+    expect(
+      await fails('set_dependencies', { source_type: 'monitor', id: db.id, depends_on: [created.id] }),
+    ).toContain('would make a cycle');
+    expect((await ok('get_dependency_timeline', { source_type: 'monitor', id: created.id })).data).toEqual(
+      [],
+    );
     expect(await fails('pause_monitor', { monitor_id: crypto.randomUUID() })).toContain('Monitor not found.');
 
     // Many at once: by ids, by the list's filters; an unknown id is named and changes nothing.
@@ -464,9 +478,6 @@ describe('npx lookout mcp: tools', () => {
     expect(
       (await ok('list_heartbeats', { group_id: group.id })).data.map((x: { id: string }) => x.id),
     ).toEqual([hb.id]);
-    expect(await ok('list_monitors', { tag: 'db', group_id: group.id })).toEqual(
-      (await w.api('GET', `/monitors?tag=db&group_id=${group.id}`)).body,
-    );
   });
 
   it('list_heartbeats shows each heartbeat with its state', async () => {

@@ -175,6 +175,7 @@ describe('every route answers with the body it declares', () => {
     await list('/monitors');
     await call('get', '/monitors/counts');
     await call('get', '/monitors/{id}', { params: { id } });
+    await call('get', '/monitors/{id}/timeline', { params: { id } });
     await call('patch', '/monitors/{id}', { params: { id }, json: { display_name: 'Site 2' } });
     await call('post', '/monitors/{id}/check', { params: { id } });
     await call('post', '/monitors/{id}/pause', { params: { id } });
@@ -219,6 +220,7 @@ describe('every route answers with the body it declares', () => {
     await list('/heartbeats');
     await call('get', '/heartbeats/{uuid}', { params: { uuid } });
     await list('/heartbeats/{uuid}/pings', { params: { uuid } });
+    await call('get', '/heartbeats/{uuid}/timeline', { params: { uuid } });
     await call('patch', '/heartbeats/{uuid}', { params: { uuid }, json: { display_name: 'Nightly 2' } });
 
     // Channels, policies, maintenance, mail.

@@ -535,6 +535,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/heartbeats/{uuid}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The heartbeat's dependency timeline. What its dependencies did to its alert, newest first (at most 50; kept 30 days): `held` (went down, waits until its dependencies are checked), `suppressed` (a dependency is down: no alert), `released` (the dependency recovered), `raised` (its alert was raised after all), `cleared` (it recovered while held: no alert). */
+        get: operations["getHeartbeatsByUuidTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/integrations": {
         parameters: {
             query?: never;
@@ -826,6 +843,23 @@ export type paths = {
         put?: never;
         /** Run checks again. */
         post: operations["postMonitorsByIdResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The monitor's dependency timeline. What its dependencies did to its alert, newest first (at most 50; kept 30 days): `held` (went down, waits until its dependencies are checked), `suppressed` (a dependency is down: no alert), `released` (the dependency recovered), `raised` (its alert was raised after all), `cleared` (it recovered while held: no alert). */
+        get: operations["getMonitorsByIdTimeline"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1432,8 +1466,10 @@ export type components = {
                     name: string;
                     window_id: string;
                 } | null;
+                waiting_for_support_hours_until: string | null;
             } | null;
             escalation_policy_id: string | null;
+            held_back: number;
             id: string;
             resolved_at: string | null;
             resolved_by: components["schemas"]["Actor"] | null;
@@ -1466,8 +1502,10 @@ export type components = {
                     name: string;
                     window_id: string;
                 } | null;
+                waiting_for_support_hours_until: string | null;
             } | null;
             escalation_policy_id: string | null;
+            held_back: number;
             id: string;
             resolved_at: string | null;
             resolved_by: components["schemas"]["Actor"] | null;
@@ -2123,6 +2161,23 @@ export type components = {
             test: boolean;
             user_id: string | null;
         };
+        Dependency: {
+            id: string;
+            /** @enum {string} */
+            kind: "monitor" | "heartbeat" | "group";
+            name: string;
+        };
+        DependencyTimeline: {
+            data: {
+                /** Format: date-time */
+                at: string;
+                dependency_id: string | null;
+                /** @enum {string} */
+                kind: "held" | "suppressed" | "released" | "raised" | "cleared";
+                message: string;
+            }[];
+            retention_days: number;
+        };
         Error: {
             error: {
                 /** @enum {string} */
@@ -2146,6 +2201,12 @@ export type components = {
                 notify_user_ids: string[];
                 wait_minutes: number;
             }[];
+            support_hours: {
+                days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                end: string;
+                start: string;
+                timezone: string;
+            } | null;
             /** Format: date-time */
             updated_at: string;
         };
@@ -2161,6 +2222,8 @@ export type components = {
             alert_id: string | null;
             /** Format: date-time */
             created_at: string;
+            dependencies: components["schemas"]["Dependency"][];
+            depends_on: string[];
             display_name: string;
             escalation_policy_id: string;
             grace_seconds: number;
@@ -2183,6 +2246,7 @@ export type components = {
             started_at: string | null;
             /** @enum {string} */
             state: "new" | "up" | "late" | "down" | "paused";
+            suppressed_by: string | null;
             tags: string[];
             timezone: string;
             /** Format: date-time */
@@ -2301,6 +2365,8 @@ export type components = {
             check_locations: string[];
             /** Format: date-time */
             created_at: string;
+            dependencies: components["schemas"]["Dependency"][];
+            depends_on: string[];
             display_name: string;
             dns_expected_values: string[];
             dns_record_type: ("A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS") | null;
@@ -2339,6 +2405,7 @@ export type components = {
             ssl_cert_monitoring: boolean;
             /** @enum {string} */
             status: "up" | "down" | "paused" | "pending" | "maintenance";
+            suppressed_by: string | null;
             tags: string[];
             timeout_seconds: number;
             /** Format: date-time */
@@ -2431,6 +2498,7 @@ export type components = {
         StatusPageComponent: {
             description: string | null;
             group: string | null;
+            group_id: string | null;
             heartbeat_id: string | null;
             id: string;
             monitor_id: string | null;
@@ -4294,6 +4362,13 @@ export interface operations {
                         notify_user_ids?: string[];
                         wait_minutes: number;
                     }[];
+                    /** @default null */
+                    support_hours?: {
+                        days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        end: string;
+                        start: string;
+                        timezone: string;
+                    } | null;
                 };
             };
         };
@@ -4535,6 +4610,12 @@ export interface operations {
                         notify_user_ids?: string[];
                         wait_minutes: number;
                     }[];
+                    support_hours?: {
+                        days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        end: string;
+                        start: string;
+                        timezone: string;
+                    } | null;
                 };
             };
         };
@@ -6361,6 +6442,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                    depends_on?: string[];
                     display_name: string;
                     escalation_policy_id?: string;
                     grace_seconds?: number;
@@ -6603,6 +6686,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                    depends_on?: string[];
                     display_name?: string;
                     escalation_policy_id?: string;
                     grace_seconds?: number;
@@ -6776,6 +6861,73 @@ export interface operations {
             };
             /** @description Invalid fields (body or query parameters), each listed in details */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHeartbeatsByUuidTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DependencyTimeline"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such heartbeat in this workspace */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8587,6 +8739,8 @@ export interface operations {
                     }) | null;
                     check_interval_seconds?: number;
                     check_locations?: string[];
+                    /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                    depends_on?: string[];
                     display_name?: string;
                     dns_expected_values?: string[];
                     /** @enum {string} */
@@ -8646,6 +8800,8 @@ export interface operations {
                         check_locations: string[];
                         /** Format: date-time */
                         created_at: string;
+                        dependencies: components["schemas"]["Dependency"][];
+                        depends_on: string[];
                         display_name: string;
                         dns_expected_values: string[];
                         dns_record_type: ("A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS") | null;
@@ -8684,6 +8840,7 @@ export interface operations {
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
                         status: "up" | "down" | "paused" | "pending" | "maintenance";
+                        suppressed_by: string | null;
                         tags: string[];
                         timeout_seconds: number;
                         /** Format: date-time */
@@ -9160,6 +9317,73 @@ export interface operations {
             };
         };
     };
+    getMonitorsByIdTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DependencyTimeline"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such monitor in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getMonitorsByIdUptime: {
         parameters: {
             query?: {
@@ -9271,6 +9495,8 @@ export interface operations {
                         }) | null;
                         check_interval_seconds?: number;
                         check_locations?: string[];
+                        /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                        depends_on?: string[];
                         display_name: string;
                         dns_expected_values?: string[];
                         /** @enum {string} */
@@ -9425,6 +9651,8 @@ export interface operations {
                         }) | null;
                         check_interval_seconds?: number;
                         check_locations?: string[];
+                        /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                        depends_on?: string[];
                         display_name: string;
                         dns_expected_values?: string[];
                         /** @enum {string} */
@@ -9780,6 +10008,8 @@ export interface operations {
                     }) | null;
                     check_interval_seconds?: number;
                     check_locations?: string[];
+                    /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                    depends_on?: string[];
                     display_name: string;
                     dns_expected_values?: string[];
                     /** @enum {string} */
@@ -9839,6 +10069,8 @@ export interface operations {
                         check_locations: string[];
                         /** Format: date-time */
                         created_at: string;
+                        dependencies: components["schemas"]["Dependency"][];
+                        depends_on: string[];
                         display_name: string;
                         dns_expected_values: string[];
                         dns_record_type: ("A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS") | null;
@@ -9877,6 +10109,7 @@ export interface operations {
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
                         status: "up" | "down" | "paused" | "pending" | "maintenance";
+                        suppressed_by: string | null;
                         tags: string[];
                         timeout_seconds: number;
                         /** Format: date-time */
@@ -10854,6 +11087,7 @@ export interface operations {
                     components?: {
                         description?: string | null;
                         group?: string | null;
+                        group_id?: string | null;
                         heartbeat_id?: string | null;
                         id?: string;
                         monitor_id?: string | null;
@@ -11115,6 +11349,7 @@ export interface operations {
                     components?: {
                         description?: string | null;
                         group?: string | null;
+                        group_id?: string | null;
                         heartbeat_id?: string | null;
                         id?: string;
                         monitor_id?: string | null;

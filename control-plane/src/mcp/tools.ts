@@ -71,6 +71,15 @@ const labelFilters = (what: string) => ({
     .optional()
     .describe(`Only ${what} of this group (an id from list_groups); "none": only ${what} in no group.`),
 });
+/** The monitor list's filters, as list_monitors and count_monitors take them. */
+const monitorFilters = (statusHint: string) => ({
+  status: statuses(MONITOR_STATUSES, statusHint),
+  monitor_type: z.enum(MONITOR_TYPES).optional().describe('Only monitors of this type.'),
+  search: z.string().optional().describe('Only monitors whose name or target contains this text.'),
+  ...labelFilters('monitors'),
+  region: z.string().optional().describe('Only monitors checked from this region.'),
+});
+
 const alertIds = z
   .array(z.string())
   .min(1)
@@ -107,7 +116,7 @@ export const tools: ToolDef[] = [
     name: 'get_alert',
     title: 'Get an alert',
     description:
-      'One alert with all its fields (status, severity, source, cause, title, description, who acknowledged or resolved it and when) and its timeline: raised, each notification attempt, acknowledged, resolved.',
+      "One alert with all its fields (status, severity, source, cause, title, description, who acknowledged or resolved it and when; escalation.waiting_for_support_hours_until: a warning outside its policy's support hours notifies no one until then) and its timeline: raised, each notification attempt (a grouped summary is logged on every alert it named), acknowledged, resolved.",
     input: z.object({ alert_id: id('alert') }),
     annotations: READ,
     run: (api, a) => ok(api.client.GET('/alerts/{uuid}', { params: { path: { uuid: a.alert_id } } })),
@@ -136,26 +145,17 @@ export const tools: ToolDef[] = [
     description:
       'List uptime monitors, by default by status (down first, then pending, maintenance, paused, up; within a status by name): name, type (http, api, dns, tcp, domain), target, interval, locations, group_id, tags, severity (critical or warning), status (up, down, paused, pending: no verdict yet, maintenance: in a maintenance window), last_checked_at, uptime_24h and uptime_30d (percent of successful checks across locations, null without checks), last_response_time_ms (newest successful check) and recent_checks (the 30 newest checks, oldest first: at, ok, location, response_time_ms). sort: status, name, last_change (newest change first) or response_time (slowest first); a cursor works only with the sort that made it. Returns {"data": [...], "next_cursor"}.',
     input: z.object({
-      status: statuses(MONITOR_STATUSES, '["down"] or "down" to see what is failing now'),
+      ...monitorFilters('["down"] or "down" to see what is failing now'),
       sort: z.enum(MONITOR_SORTS).optional().describe('The order (default status: what needs a look first).'),
-      monitor_type: z.enum(MONITOR_TYPES).optional().describe('Only monitors of this type.'),
       paused: z.boolean().optional().describe('true: only paused monitors; false: only running ones.'),
-      search: z.string().optional().describe('Only monitors whose name or target contains this text.'),
-      ...labelFilters('monitors'),
-      region: z.string().optional().describe('Only monitors checked from this region.'),
       ...page,
     }),
     annotations: READ,
-    run: (api, { paused, search, ...a }) =>
+    run: (api, { paused, ...a }) =>
       ok(
         api.client.GET('/monitors', {
           params: {
-            query: {
-              ...a,
-              q: search,
-              status: words(a.status),
-              paused: paused === undefined ? undefined : `${paused}`,
-            },
+            query: { ...a, status: words(a.status), paused: paused === undefined ? undefined : `${paused}` },
           },
         }),
       ),
@@ -165,20 +165,10 @@ export const tools: ToolDef[] = [
     title: 'Count monitors by status',
     description:
       'How many monitors are up, down, pending, paused and in maintenance, and in all ({"up","down","pending","paused","maintenance","total"}), with the same filters as list_monitors: the quickest overview of a large workspace.',
-    input: z.object({
-      status: statuses(MONITOR_STATUSES, 'only these statuses are counted'),
-      monitor_type: z.enum(MONITOR_TYPES).optional().describe('Only monitors of this type.'),
-      search: z.string().optional().describe('Only monitors whose name or target contains this text.'),
-      ...labelFilters('monitors'),
-      region: z.string().optional().describe('Only monitors checked from this region.'),
-    }),
+    input: z.object(monitorFilters('only these statuses are counted')),
     annotations: READ,
-    run: (api, { search, ...a }) =>
-      ok(
-        api.client.GET('/monitors/counts', {
-          params: { query: { ...a, q: search, status: words(a.status) } },
-        }),
-      ),
+    run: (api, a) =>
+      ok(api.client.GET('/monitors/counts', { params: { query: { ...a, status: words(a.status) } } })),
   }),
   tool({
     name: 'get_monitor',
@@ -230,6 +220,12 @@ export const tools: ToolDef[] = [
         .optional()
         .describe('http with an https URL: watch certificate expiry.'),
       domain_expiry_alert_days: z.number().int().optional().describe('domain: days before expiry to alert.'),
+      depends_on: z
+        .array(z.string())
+        .optional()
+        .describe(
+          'Ids of monitors, heartbeats or groups it depends on (at most 20): while one is down, its failure raises no alert.',
+        ),
       paused: z.boolean().optional().describe('Create it paused.'),
       group_id: z.string().optional().describe('The group it belongs to (an id from list_groups).'),
       tags: z
@@ -246,6 +242,47 @@ export const tools: ToolDef[] = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     // The API is the validator: what the assistant leaves out is named in its 422, not refused here.
     run: (api, a) => ok(api.client.POST('/monitors/create', { body: a as Body<'/monitors/create', 'post'> })),
+  }),
+  tool({
+    name: 'set_dependencies',
+    title: 'Set what a monitor or heartbeat depends on',
+    description:
+      "Replace the depends_on of a monitor or heartbeat: ids of monitors, heartbeats or groups of the workspace (at most 20; [] for none). While a dependency is down, the dependent's failure raises no alert and notifies no one; it shows status down with suppressed_by naming the dependency, and the dependency's alert counts it in held_back. A cycle is refused with its path. Returns the record.",
+    input: z.object({
+      source_type: z.enum(['monitor', 'heartbeat']).describe('What to change.'),
+      id: id('monitor or heartbeat'),
+      depends_on: z.array(z.string()).describe('The ids it depends on.'),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: (api, a) =>
+      a.source_type === 'monitor'
+        ? ok(
+            api.client.PATCH('/monitors/{id}', {
+              params: { path: { id: a.id } },
+              body: { depends_on: a.depends_on },
+            }),
+          )
+        : ok(
+            api.client.PATCH('/heartbeats/{uuid}', {
+              params: { path: { uuid: a.id } },
+              body: { depends_on: a.depends_on },
+            }),
+          ),
+  }),
+  tool({
+    name: 'get_dependency_timeline',
+    title: 'What dependencies did to an alert',
+    description:
+      'The dependency timeline of a monitor or heartbeat, newest first: held (went down, waits until its dependencies are checked), suppressed (a dependency is down: no alert), released (the dependency recovered), raised (its alert was raised after all), cleared (it recovered while held). Use it to see why a down monitor has no alert.',
+    input: z.object({
+      source_type: z.enum(['monitor', 'heartbeat']).describe('What to look at.'),
+      id: id('monitor or heartbeat'),
+    }),
+    annotations: READ,
+    run: (api, a) =>
+      a.source_type === 'monitor'
+        ? ok(api.client.GET('/monitors/{id}/timeline', { params: { path: { id: a.id } } }))
+        : ok(api.client.GET('/heartbeats/{uuid}/timeline', { params: { path: { uuid: a.id } } })),
   }),
   tool({
     name: 'pause_monitor',

@@ -51,7 +51,7 @@ const fillEveryTable = (db: Database.Database, step: number) => {
   return rows;
 };
 
-/** Tables that triggers on other tables write (migration 34: monitor_status_counts). */
+/** Tables that triggers on other tables write (migration 36: monitor_status_counts). */
 const KEPT_BY_TRIGGERS = new Set(['monitor_status_counts']);
 
 afterEach(() => {

@@ -271,7 +271,7 @@ export const countMonitorRows = (
 ): MonitorCounts => {
   const counts: MonitorCounts = { up: 0, down: 0, pending: 0, paused: 0, maintenance: 0, total: 0 };
   const filter = and(filterSql(workspaceId, f));
-  // Without a filter (but status), the workspace's counters (migration 34) say it in a few rows.
+  // Without a filter (but status), the workspace's counters (migration 36) say it in a few rows.
   const whole = filterSql(workspaceId, f).length === 1;
   const groups = (
     whole

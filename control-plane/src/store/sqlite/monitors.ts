@@ -186,6 +186,8 @@ export const sqliteMonitors = (
         }
          WHERE id = ? AND workspace_id = ? AND version = ?`,
       );
+      // The tag filter's rows move with the tags, when the step writes them.
+      const tags = cols.includes('tags');
       // One IMMEDIATE transaction; a miss throws, which rolls back every row written before it.
       try {
         return immediate(() => {
@@ -193,6 +195,7 @@ export const sqliteMonitors = (
             const values = cols.map((c, i) => columnValue(kinds[i]!, next[c]));
             const pause = pausing ? [next.paused ? 1 : 0, next.updated_at.getTime()] : [];
             if (update.run(...values, ...pause, next.id, ws, expectedVersion).changes !== 1) throw BULK_MISS;
+            if (tags) writeTags(next, true);
             monitorChanged(next.id);
           }
           return 'updated' as const;
@@ -209,6 +212,7 @@ export const sqliteMonitors = (
         return immediate(() => {
           for (const { id, version } of list) {
             if (del.run(workspaceId, id, version).changes !== 1) throw BULK_MISS;
+            st('DELETE FROM monitor_tags WHERE monitor_id = ?').run(id);
             monitorChanged(id);
           }
           st('UPDATE workspaces SET monitor_count = monitor_count - ? WHERE id = ?').run(

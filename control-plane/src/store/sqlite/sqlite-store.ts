@@ -9,6 +9,7 @@ import { sqliteAlerts } from './alerts.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { sqliteContactMethods } from './contact-methods.js';
 import { sqliteContext } from './db.js';
+import { sqliteDependencies } from './dependencies.js';
 import { sqliteGroups } from './groups.js';
 import { sqliteHeartbeats } from './heartbeats.js';
 import { sqliteIntegrations } from './integrations.js';
@@ -18,6 +19,7 @@ import { migrate } from './migrations.js';
 import { monitorLevels } from './monitor-levels.js';
 import { sqliteMonitorStatus } from './monitor-status.js';
 import { sqliteMonitors } from './monitors.js';
+import { sqliteNotificationGroups } from './notification-groups.js';
 import { sqliteOAuth } from './oauth.js';
 import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
@@ -138,7 +140,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     kind: 'sqlite',
     async init() {
       migrate(ctx);
-      // Monitors stored before the list's order (migration 34) get their folded name once.
+      // Monitors stored before the list's order (migration 36) get their folded name once.
       ctx.immediate(() =>
         ctx.st('UPDATE monitors SET name_key = fold_case(display_name) WHERE name_key IS NULL').run(),
       );
@@ -194,8 +196,10 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteMailSettings(ctx),
     ...sqliteStatusPages(ctx, book),
     ...sqliteAckLinks(ctx),
+    ...sqliteDependencies(ctx),
     ...sqliteContactMethods(ctx),
     ...sqlitePingKeys(ctx),
     ...sqliteStatusSubscribers(ctx),
+    ...sqliteNotificationGroups(ctx),
   };
 };
