@@ -142,6 +142,18 @@ describe('the monitors page at scale', () => {
       const bg = await page.evaluate('getComputedStyle(document.documentElement).backgroundColor');
       expect(bg).toBe('rgb(15, 18, 22)');
       await shot(page, `dark-${width}`);
+      // The rest of the app follows too: every colour is a variable the dark scheme redefines.
+      for (const [path, heading] of [
+        ['/alerts', 'Alerts'],
+        ['/routing/maintenance', 'Maintenance windows'],
+      ] as const) {
+        await page.goto(lookout.url('demo', path));
+        await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+        expect(await page.evaluate('getComputedStyle(document.documentElement).backgroundColor')).toBe(
+          'rgb(15, 18, 22)',
+        );
+        await shot(page, `dark-${width}${path.replaceAll('/', '-')}`);
+      }
       await context.close();
     }
     const { context, page } = await signedIn({ width: 390, height: 844 });
