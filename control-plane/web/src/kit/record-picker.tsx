@@ -1,15 +1,16 @@
 /**
- * Choosing one monitor or heartbeat out of however many the workspace has: a search box that asks the
+ * Choosing one monitor, heartbeat or group out of however many the workspace has: a search box that asks the
  * server (`q`, once typing pauses) and a list of what it found, a page at a time ("Show more"). The one
  * picker of monitors and heartbeats in the app; `RecordName` shows a chosen one's name anywhere.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { groupsApi } from '../api-groups.js';
 import { routingApi } from '../api-routing.js';
 import { FieldNotes } from './field.js';
 import { useList } from './paging.js';
 
-export type RecordKind = 'monitor' | 'heartbeat';
+export type RecordKind = 'monitor' | 'heartbeat' | 'group';
 
 interface Item {
   id: string;
@@ -40,6 +41,14 @@ const SOURCES: Record<
     find: (q, cursor) => routingApi.listHeartbeats(cursor, q),
     get: (id) => routingApi.getHeartbeat(id),
     searchBy: 'Name or slug',
+  },
+  group: {
+    find: (q, cursor) =>
+      groupsApi
+        .listGroups(cursor, q)
+        .then((p) => ({ ...p, data: p.data.map((g) => ({ id: g.id, display_name: g.name })) })),
+    get: (id) => groupsApi.getGroup(id).then((g) => ({ id: g.id, display_name: g.name })),
+    searchBy: 'Name',
   },
 };
 
@@ -96,6 +105,8 @@ export const RecordPicker = (props: {
   problem?: string | undefined;
   hint?: string | undefined;
   disabled?: boolean;
+  /** The first option, for no choice (default "Choose…"; a group picker says "No group"). */
+  none?: string;
   onChange: (id: string) => void;
 }) => {
   const source = SOURCES[props.kind];
@@ -161,7 +172,7 @@ export const RecordPicker = (props: {
         disabled={props.disabled}
         onChange={(e) => props.onChange(e.currentTarget.value)}
       >
-        <option value="">Choose…</option>
+        <option value="">{props.none ?? 'Choose…'}</option>
         {chosenOutside && <option value={props.value}>{chosenName || `The current ${what}`}</option>}
         {shown.map((i) => (
           <option key={i.id} value={i.id}>
