@@ -131,4 +131,28 @@ describe('groups and tags in the web app', () => {
     await page.screenshot({ path: '/tmp/fields-heartbeat-1280.png', fullPage: true });
     await context.close();
   });
+
+  it('a status-page component stands for a group, chosen in the editor and named on the page (1280 px)', async () => {
+    const group = await call('POST', '/groups', { name: 'Edge network' });
+    const { context, page } = await signedInAt(browser, lookout, admin(), '/status-pages/new');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const form = page.getByRole('form', { name: 'New status page' });
+    await form.getByLabel('Name', { exact: true }).first().fill('Network');
+    await form.getByRole('button', { name: 'Add component' }).click();
+    const first = form.getByRole('group', { name: 'Component 1' });
+    await first.getByLabel('Name', { exact: true }).fill('Edge');
+    await first.getByLabel('Shows').selectOption({ label: 'A group’s worst status' });
+    await first.getByRole('searchbox', { name: 'Search' }).fill('edge net');
+    const picker = first.getByLabel('Group of monitors', { exact: true });
+    await expect.poll(() => picker.locator('option').allTextContents()).toContain('Edge network');
+    await picker.selectOption({ label: 'Edge network' });
+    await page.screenshot({ path: '/tmp/fields-status-editor-1280.png' });
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/status-pages\/[0-9a-f-]{36}$/);
+    await page.getByText('Group: Edge network').waitFor();
+    const pageId = /\/status-pages\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+    const stored = await call('GET', `/status-pages/${pageId}`);
+    expect(stored.components[0]).toMatchObject({ group_id: group.id, status: 'unknown' });
+    await context.close();
+  });
 });
