@@ -116,7 +116,8 @@ describe('groups and tags in the web app', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     const form = page.getByRole('form', { name: 'Create heartbeat' });
     await form.getByLabel('Name').fill('DB backup');
-    await form.getByRole('searchbox', { name: 'Search' }).fill('nightly');
+    // The search box of the Group picker (the form has another picker, for dependencies).
+    await form.locator('input[type=search][aria-controls="new-hb-group_id"]').fill('nightly');
     const picker = form.getByLabel('Group', { exact: true });
     await expect.poll(() => picker.locator('option').allTextContents()).toContain('Nightly jobs');
     await picker.selectOption({ label: 'Nightly jobs' });

@@ -5,7 +5,6 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { groupsApi } from '../api-groups.js';
 import { routingApi } from '../api-routing.js';
 import { FieldNotes } from './field.js';
 import { useList } from './paging.js';
@@ -43,11 +42,14 @@ const SOURCES: Record<
     searchBy: 'Name or slug',
   },
   group: {
-    find: (q, cursor) =>
-      groupsApi
-        .listGroups(cursor, q)
-        .then((p) => ({ ...p, data: p.data.map((g) => ({ id: g.id, display_name: g.name })) })),
-    get: (id) => groupsApi.getGroup(id).then((g) => ({ id: g.id, display_name: g.name })),
+    find: async (q, cursor) => {
+      const p = await routingApi.listGroups(cursor, q);
+      return { data: p.data.map((g) => ({ id: g.id, display_name: g.name })), next_cursor: p.next_cursor };
+    },
+    get: async (id) => {
+      const g = await routingApi.getGroup(id);
+      return { id: g.id, display_name: g.name };
+    },
     searchBy: 'Name',
   },
 };

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { ApiError } from '../../api.js';
 import { tagsOf, tagsText } from '../../api-groups.js';
 import type { Heartbeat, HeartbeatEdit } from '../../api-routing.js';
+import { DependsOnField } from '../../kit/depends-on-field.js';
 import { ErrorSummary } from '../../kit/error-summary.js';
 import { Field, type Problems, problemsOf, TextField } from '../../kit/field.js';
 import { FormActions } from '../../kit/form-actions.js';
@@ -39,6 +40,7 @@ export const HeartbeatForm = (props: {
     tags: tagsText(i?.tags),
     severity: i?.severity ?? 'critical',
   });
+  const [dependsOn, setDependsOn] = useState(i?.dependencies ?? []);
   const policies = usePolicies();
   const [problems, setProblems] = useState<Problems>({});
   const [busy, setBusy] = useState(false);
@@ -56,6 +58,7 @@ export const HeartbeatForm = (props: {
         ...(labels.group_id || i?.group_id ? { group_id: labels.group_id || null } : {}),
         tags: tagsOf(labels.tags),
         severity: labels.severity,
+        ...(dependsOn.length > 0 || i?.depends_on?.length ? { depends_on: dependsOn.map((x) => x.id) } : {}),
       };
       await props.onSubmit(body);
       setProblems({});
@@ -153,6 +156,13 @@ export const HeartbeatForm = (props: {
         )}
       </Field>
       <LabelFields prefix={prefix} value={labels} problems={problems} onChange={setLabels} />
+      <DependsOnField
+        id={`${prefix}-depends_on`}
+        self={i?.id ?? null}
+        value={dependsOn}
+        problem={Object.entries(problems).find(([k]) => k.startsWith('depends_on'))?.[1]}
+        onChange={setDependsOn}
+      />
       <FormActions submit={props.submit} busy={busy} onCancel={props.onCancel} />
     </form>
   );

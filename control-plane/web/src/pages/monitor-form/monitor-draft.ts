@@ -1,6 +1,7 @@
 /** The monitor form's state as typed, to and from the API's monitor record. */
 import { ApiError, type MonitorBody, type MonitorDetail, type MonitorType } from '../../api.js';
 import { type Severity, tagsOf, tagsText } from '../../api-groups.js';
+import type { Dependency } from '../../kit/depends-on-field.js';
 import { tagsProblem } from '../../kit/label-fields.js';
 
 export const TYPES: { value: MonitorType; label: string; what: string }[] = [
@@ -60,6 +61,8 @@ export interface Draft {
   /** As typed: separated by commas or spaces. */
   tags: string;
   severity: Severity;
+  /** What it depends on, with kinds and names (kit/depends-on-field.tsx). */
+  depends_on: Dependency[];
 }
 
 /** The API's defaults (domain/monitors/monitors.ts), so the form starts where the server would. */
@@ -95,6 +98,7 @@ export const blank: Draft = {
   group_id: '',
   tags: '',
   severity: 'critical',
+  depends_on: [],
 };
 
 export const fromMonitor = (m: MonitorDetail): Draft => ({
@@ -130,6 +134,7 @@ export const fromMonitor = (m: MonitorDetail): Draft => ({
   group_id: m.group_id ?? '',
   tags: tagsText(m.tags),
   severity: m.severity,
+  depends_on: m.dependencies ?? [],
 });
 
 /** A number as typed: a number when it is one; otherwise the text, so the API names the field. */
@@ -164,6 +169,8 @@ export const bodyOf = (d: Draft, existing: MonitorDetail | null): MonitorBody =>
   if (d.group_id !== (existing?.group_id ?? '')) b.group_id = d.group_id || null;
   b.tags = tagsOf(d.tags);
   b.severity = d.severity;
+  const dependsOn = d.depends_on.map((x) => x.id);
+  if (dependsOn.join() !== (existing?.depends_on ?? []).join()) b.depends_on = dependsOn;
   if (t !== 'domain') {
     const slow = num(d.response_time_threshold_ms);
     if (slow !== undefined || existing) b.response_time_threshold_ms = slow ?? null;
