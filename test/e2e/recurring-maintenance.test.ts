@@ -157,6 +157,18 @@ describe('recurring maintenance windows', () => {
       { field: 'scope_id', message: 'no group with this id in the workspace' },
       { field: 'duration_seconds', message: 'must be at most 604800 (7 days)' },
     ]);
+    // Another workspace's group is not one of ours.
+    const theirGroup = (await other.api('POST', '/groups', { json: { name: 'theirs' } })).body.id;
+    const foreignGroup = await post({
+      name: 'x',
+      scope_type: 'group',
+      scope_id: theirGroup,
+      schedule: '@daily',
+      duration_seconds: 60,
+    });
+    expect(foreignGroup.body.error.details).toEqual([
+      { field: 'scope_id', message: 'no group with this id in the workspace' },
+    ]);
     const neither = await post({ name: 'x', scope_type: 'workspace' });
     expect(fields(neither)).toEqual(['ends_at', 'starts_at']);
     const zero = await post({ name: 'x', scope_type: 'workspace', schedule: '@daily', duration_seconds: 0 });
@@ -173,6 +185,31 @@ describe('recurring maintenance windows', () => {
     });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     expect(ok.body).toMatchObject({ scope_id: 'env:prod', timezone: 'UTC' });
+  });
+
+  it('a workspace holds at most 200 windows that have not ended; ended ones do not count', async () => {
+    h.clock.set('2026-06-10T12:00:00Z');
+    const w = await h.workspace('rmw-cap');
+    const post = (name: string) =>
+      w.api('POST', '/maintenance-windows', {
+        json: { name, scope_type: 'workspace', schedule: '0 3 * * *', duration_seconds: 60 },
+      });
+    const ended = await w.api('POST', '/maintenance-windows', {
+      json: {
+        name: 'soon over',
+        scope_type: 'workspace',
+        starts_at: '2026-06-10T12:00:00Z',
+        ends_at: '2026-06-10T12:01:00Z',
+      },
+    });
+    expect(ended.status).toBe(201);
+    for (let i = 0; i < 199; i++) expect((await post(`w${i}`)).status).toBe(201);
+    const full = await post('one too many');
+    expect(full.status).toBe(409);
+    expect(full.body.error.message).toContain('200');
+    // Once the one-off window has ended, there is room again.
+    h.clock.set('2026-06-10T12:02:00Z');
+    expect((await post('room again')).status).toBe(201);
   });
 
   it('a status page shows the next occurrence of a recurring window over its components', async () => {
