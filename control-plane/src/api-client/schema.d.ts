@@ -2414,6 +2414,7 @@ export type components = {
         StatusPageComponent: {
             description: string | null;
             group: string | null;
+            group_id: string | null;
             heartbeat_id: string | null;
             id: string;
             monitor_id: string | null;
@@ -10754,6 +10755,7 @@ export interface operations {
                     components?: {
                         description?: string | null;
                         group?: string | null;
+                        group_id?: string | null;
                         heartbeat_id?: string | null;
                         id?: string;
                         monitor_id?: string | null;
@@ -11015,6 +11017,7 @@ export interface operations {
                     components?: {
                         description?: string | null;
                         group?: string | null;
+                        group_id?: string | null;
                         heartbeat_id?: string | null;
                         id?: string;
                         monitor_id?: string | null;

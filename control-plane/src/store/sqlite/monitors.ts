@@ -156,12 +156,15 @@ export const sqliteMonitors = (
         `UPDATE monitors SET ${cols.map((c) => `${c} = ?`).join(', ')}
          WHERE id = ? AND workspace_id = ? AND version = ?`,
       );
+      // The tag filter's rows move with the tags, when the step writes them.
+      const tags = cols.includes('tags');
       // One IMMEDIATE transaction; a miss throws, which rolls back every row written before it.
       try {
         return immediate(() => {
           for (const { next, expectedVersion } of changes) {
             const values = cols.map((c, i) => columnValue(kinds[i]!, next[c]));
             if (update.run(...values, next.id, ws, expectedVersion).changes !== 1) throw BULK_MISS;
+            if (tags) writeTags(next, true);
             monitorChanged(next.id);
           }
           return 'updated' as const;
@@ -178,6 +181,7 @@ export const sqliteMonitors = (
         return immediate(() => {
           for (const { id, version } of list) {
             if (del.run(workspaceId, id, version).changes !== 1) throw BULK_MISS;
+            st('DELETE FROM monitor_tags WHERE monitor_id = ?').run(id);
             monitorChanged(id);
           }
           st('UPDATE workspaces SET monitor_count = monitor_count - ? WHERE id = ?').run(
