@@ -169,6 +169,26 @@ describe('recurring maintenance windows', () => {
     expect(foreignGroup.body.error.details).toEqual([
       { field: 'scope_id', message: 'no group with this id in the workspace' },
     ]);
+    // A field of the wrong shape does not hide the rules on the others.
+    const mixed = await post({
+      name: '',
+      scope_type: 'tag',
+      scope_id: 'Bad Tag',
+      schedule: 'nope',
+      timezone: 'Mars/Base',
+      starts_at: 'tomorrow',
+      extra: 1,
+    });
+    expect(fields(mixed)).toEqual([
+      'duration_seconds',
+      'extra',
+      'name',
+      'schedule',
+      'scope_id',
+      'starts_at',
+      'timezone',
+    ]);
+    expect((await post([] as unknown as Record<string, unknown>)).body.error.details[0].field).toBe('body');
     const neither = await post({ name: 'x', scope_type: 'workspace' });
     expect(fields(neither)).toEqual(['ends_at', 'starts_at']);
     const zero = await post({ name: 'x', scope_type: 'workspace', schedule: '@daily', duration_seconds: 0 });
