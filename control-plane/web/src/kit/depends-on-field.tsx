@@ -13,6 +13,7 @@ const MAX = 20;
 const KINDS: { kind: RecordKind; label: string }[] = [
   { kind: 'monitor', label: 'Monitor' },
   { kind: 'heartbeat', label: 'Heartbeat' },
+  { kind: 'group', label: 'Group (down while any member is)' },
 ];
 
 export const DependsOnField = (props: {
@@ -89,7 +90,7 @@ export const DependsOnField = (props: {
             key={kind}
             id={`${props.id}-pick`}
             kind={kind}
-            label={kind === 'monitor' ? 'Dependency monitor' : 'Dependency heartbeat'}
+            label={`Dependency ${kind}`}
             value={chosen}
             onChange={setChosen}
           />

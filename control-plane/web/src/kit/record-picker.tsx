@@ -4,12 +4,13 @@
  * picker of monitors and heartbeats in the app; `RecordName` shows a chosen one's name anywhere.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api.js';
+import { ok } from '../../../src/api-client/client.js';
+import { api, client } from '../api.js';
 import { routingApi } from '../api-routing.js';
 import { FieldNotes } from './field.js';
 import { useList } from './paging.js';
 
-export type RecordKind = 'monitor' | 'heartbeat';
+export type RecordKind = 'monitor' | 'heartbeat' | 'group';
 
 interface Item {
   id: string;
@@ -40,6 +41,21 @@ const SOURCES: Record<
     find: (q, cursor) => routingApi.listHeartbeats(cursor, q),
     get: (id) => routingApi.getHeartbeat(id),
     searchBy: 'Name or slug',
+  },
+  group: {
+    find: (q, cursor) =>
+      ok(client.GET('/groups', { params: { query: { limit: 100, cursor, q: q || undefined } } })).then(
+        (p) => ({
+          data: p.data.map((g) => ({ id: g.id, display_name: g.name })),
+          next_cursor: p.next_cursor,
+        }),
+      ),
+    get: (id) =>
+      ok(client.GET('/groups/{id}', { params: { path: { id } } })).then((g) => ({
+        id: g.id,
+        display_name: g.name,
+      })),
+    searchBy: 'Name',
   },
 };
 
