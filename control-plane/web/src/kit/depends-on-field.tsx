@@ -13,7 +13,7 @@ const MAX = 20;
 const KINDS: { kind: RecordKind; label: string }[] = [
   { kind: 'monitor', label: 'Monitor' },
   { kind: 'heartbeat', label: 'Heartbeat' },
-  { kind: 'group', label: 'Group (down while any member is)' },
+  { kind: 'group', label: 'Group' },
 ];
 
 export const DependsOnField = (props: {
@@ -44,7 +44,7 @@ export const DependsOnField = (props: {
       <FieldNotes
         id={props.id}
         problem={props.problem}
-        hint="While one of these is down, this one's failures raise no alert: it shows down, held back by it, and the dependency's alert counts it."
+        hint="While one of these is down, this one's failures raise no alert: it shows down, held back by it, and the dependency's alert counts it. A group is down while any of its members is."
       />
       {props.value.length === 0 ? (
         <p class="muted small">Nothing: its failures always alert.</p>
