@@ -25,7 +25,7 @@ const monitor = (prefix, i) => ({
   check_interval_seconds: 60,
 });
 
-const call = (agent, port, sub, key, method, path, body) =>
+export const call = (agent, port, sub, key, method, path, body) =>
   new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const req = request(
@@ -56,14 +56,14 @@ const call = (agent, port, sub, key, method, path, body) =>
     req.end(payload);
   });
 
-const timed = async (fn) => {
+export const timed = async (fn) => {
   const t0 = performance.now();
   await fn();
   return (performance.now() - t0) / 1000;
 };
 
 /** Runs the admin CLI on the bench's store (as an operator would): a workspace and an admin key. */
-const admin = (env, args) =>
+export const admin = (env, args) =>
   new Promise((resolve, reject) => {
     const p = spawn(process.execPath, [CLI, ...args, '--json'], { env: { ...process.env, ...env } });
     let out = '';

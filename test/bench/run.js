@@ -9,10 +9,12 @@ const benches = {
   system: () => import('./system.js'),
   dashboard: () => import('./dashboard.js'),
   batch: () => import('./batch.js'),
+  bulk: () => import('./bulk.js'),
   status: () => import('./status.js'),
   store: () => import('./store.js'),
   'flush-order': () => import('./flush-order.js'),
   dependencies: () => import('./dependencies.js'),
+  storm: () => import('./storm.js'),
 };
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);

@@ -392,7 +392,7 @@ describe('monitor status', () => {
           for (const row of document.querySelectorAll('tr')) {
             if (row.querySelector('th a')?.textContent !== name) continue;
             const failed = [...row.querySelectorAll('li')].filter((li) => li.textContent.startsWith('Down from'));
-            now = row.cells[1].textContent.trim() + ' ' + failed.length;
+            now = row.querySelector('td[data-label="Status"]').textContent.trim() + ' ' + failed.length;
           }
           const h1 = document.querySelector('h1');
           if (h1?.textContent === name) now = h1.nextElementSibling.textContent.trim();

@@ -69,6 +69,29 @@ describe('recurring maintenance in the web app', () => {
     expect(await row.textContent()).toContain(berlin.format(next));
     expect(berlin.format(next)).toContain('02:00');
     expect(await row.textContent()).toContain('Tag: env:prod');
+
+    // A group, found by searching the server, silenced every night.
+    const made = await lookout.api(
+      'demo',
+      '/groups',
+      { 'x-api-key': lookout.apiKey },
+      { method: 'POST', json: { name: 'Nightly batch' } },
+    );
+    expect(made.status, made.body).toBe(201);
+    await page.getByLabel('Name').fill('Batch night');
+    await page.getByLabel('Repeats').selectOption({ label: 'On a cron schedule' });
+    await page.getByLabel('Applies to').selectOption({ label: 'A group' });
+    await page.getByRole('searchbox', { name: 'Search' }).fill('nightly');
+    const group = page.getByLabel('Group', { exact: true });
+    await expect.poll(() => group.locator('option').allTextContents()).toContain('Nightly batch');
+    await group.selectOption({ label: 'Nightly batch' });
+    await page.getByLabel('Cron schedule').fill('0 2 * * *');
+    await page.getByLabel('Duration (minutes)').fill('180');
+    await page.getByRole('button', { name: 'Create window' }).click();
+    const batch = page.getByRole('row', { name: /Batch night/ });
+    await batch.waitFor();
+    await batch.getByText('Group: Nightly batch').waitFor();
+    await batch.getByText('At 02:00, Europe/Berlin, for 3 hours').waitFor();
     await page.screenshot({ path: '/tmp/maint-1280.png', fullPage: true });
     await context.close();
 

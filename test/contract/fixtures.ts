@@ -40,6 +40,7 @@ export const fixtures = {
         is_default: true,
         steps: [{ wait_minutes: 0, notify_user_ids: [], notify_channel_ids: [] }],
         repeat: 0,
+        support_hours: null,
         created_at: T0,
         updated_at: T0,
       },

@@ -245,10 +245,10 @@ contract('MonitorStore', (c) => {
     const make = () => fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id);
     const three = [make(), make(), make()];
     expect(await store.insertMonitors(three, { maxMonitors: 10 })).toBe('inserted');
-    expect(await store.updateMonitors([])).toBe('updated');
+    expect(await store.updateMonitors([], ['paused'])).toBe('updated');
     const before = await store.latestMonitorChange();
     const paused = three.map((m) => ({ next: { ...m, paused: true, version: 2 }, expectedVersion: 1 }));
-    expect(await store.updateMonitors(paused)).toBe('updated');
+    expect(await store.updateMonitors(paused, ['paused'])).toBe('updated');
     for (const { next } of paused) expect(await store.getMonitor(ws.workspace.id, next.id)).toEqual(next);
     const feed = await store.listMonitorChanges(before, 100);
     expect(feed.map((e) => [e.kind, e.monitor_id])).toEqual(three.map((m) => ['changed', m.id]));
@@ -258,12 +258,14 @@ contract('MonitorStore', (c) => {
       next: { ...next, paused: false, version: 3 },
       expectedVersion: i === 2 ? 1 : 2,
     }));
-    expect(await store.updateMonitors(stale)).toBe('conflict');
+    expect(await store.updateMonitors(stale, ['paused'])).toBe('conflict');
     for (const { next } of paused) expect(await store.getMonitor(ws.workspace.id, next.id)).toEqual(next);
     expect(await store.latestMonitorChange()).toBe(last);
     // A monitor that is not there (deleted meanwhile) is a miss too.
     const ghost = { next: { ...make(), version: 2 }, expectedVersion: 1 };
-    expect(await store.updateMonitors([{ ...stale[0]!, expectedVersion: 2 }, ghost])).toBe('conflict');
+    expect(await store.updateMonitors([{ ...stale[0]!, expectedVersion: 2 }, ghost], ['paused'])).toBe(
+      'conflict',
+    );
     expect((await store.getMonitor(ws.workspace.id, three[0]!.id))?.paused).toBe(true);
     // Another workspace's monitors are not reached through this one.
     const other = fixtures.workspace();
@@ -271,12 +273,35 @@ contract('MonitorStore', (c) => {
     const theirs = fixtures.monitor(other.workspace.id, other.defaultPolicy.id);
     await store.insertMonitor(theirs, { maxMonitors: 10 });
     await expect(
-      store.updateMonitors([
-        { next: { ...paused[0]!.next, version: 3 }, expectedVersion: 2 },
-        { next: { ...theirs, paused: true, version: 2 }, expectedVersion: 1 },
-      ]),
+      store.updateMonitors(
+        [
+          { next: { ...paused[0]!.next, version: 3 }, expectedVersion: 2 },
+          { next: { ...theirs, paused: true, version: 2 }, expectedVersion: 1 },
+        ],
+        ['paused'],
+      ),
     ).rejects.toThrow(/one workspace/);
     expect(await store.latestMonitorChange()).toBe(last + 1);
+    // Only the fields named are written (with version and updated_at); the rest stay as stored.
+    const policyId = randomUUID();
+    const next = {
+      ...paused[0]!.next,
+      display_name: 'not written',
+      escalation_policy_id: policyId,
+      check_interval_seconds: 600,
+      version: 3,
+      updated_at: at(9),
+    };
+    expect(
+      await store.updateMonitors(
+        [{ next, expectedVersion: 2 }],
+        ['escalation_policy_id', 'check_interval_seconds'],
+      ),
+    ).toBe('updated');
+    expect(await store.getMonitor(ws.workspace.id, next.id)).toEqual({
+      ...next,
+      display_name: paused[0]!.next.display_name,
+    });
   });
 
   it('deletes many monitors all or none: the plan counter by their number, one feed entry each', async () => {

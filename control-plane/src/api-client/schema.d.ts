@@ -1449,6 +1449,7 @@ export type components = {
                     name: string;
                     window_id: string;
                 } | null;
+                waiting_for_support_hours_until: string | null;
             } | null;
             escalation_policy_id: string | null;
             held_back: number;
@@ -1484,6 +1485,7 @@ export type components = {
                     name: string;
                     window_id: string;
                 } | null;
+                waiting_for_support_hours_until: string | null;
             } | null;
             escalation_policy_id: string | null;
             held_back: number;
@@ -2182,6 +2184,12 @@ export type components = {
                 notify_user_ids: string[];
                 wait_minutes: number;
             }[];
+            support_hours: {
+                days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                end: string;
+                start: string;
+                timezone: string;
+            } | null;
             /** Format: date-time */
             updated_at: string;
         };
@@ -2473,6 +2481,7 @@ export type components = {
         StatusPageComponent: {
             description: string | null;
             group: string | null;
+            group_id: string | null;
             heartbeat_id: string | null;
             id: string;
             monitor_id: string | null;
@@ -4336,6 +4345,13 @@ export interface operations {
                         notify_user_ids?: string[];
                         wait_minutes: number;
                     }[];
+                    /** @default null */
+                    support_hours?: {
+                        days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        end: string;
+                        start: string;
+                        timezone: string;
+                    } | null;
                 };
             };
         };
@@ -4577,6 +4593,12 @@ export interface operations {
                         notify_user_ids?: string[];
                         wait_minutes: number;
                     }[];
+                    support_hours?: {
+                        days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        end: string;
+                        start: string;
+                        timezone: string;
+                    } | null;
                 };
             };
         };
@@ -10965,6 +10987,7 @@ export interface operations {
                     components?: {
                         description?: string | null;
                         group?: string | null;
+                        group_id?: string | null;
                         heartbeat_id?: string | null;
                         id?: string;
                         monitor_id?: string | null;
@@ -11226,6 +11249,7 @@ export interface operations {
                     components?: {
                         description?: string | null;
                         group?: string | null;
+                        group_id?: string | null;
                         heartbeat_id?: string | null;
                         id?: string;
                         monitor_id?: string | null;

@@ -283,6 +283,11 @@ export interface EscalationProgress {
   suppressed_by: { window_id: string; name: string } | null;
   /** True once every step of every round has been sent. */
   finished: boolean;
+  /**
+   * A `warning` alert outside its policy's support hours: the step waits until they begin (ISO time;
+   * domain/escalation/support-hours.ts). Null or absent otherwise.
+   */
+  deferred_until?: string | null;
 }
 
 export interface EscalationStep {
@@ -298,8 +303,20 @@ export interface EscalationPolicy {
   is_default: boolean;
   steps: EscalationStep[];
   repeat: number;
+  /** When `warning` alerts may notify (domain/escalation/support-hours.ts); null: at any time. */
+  support_hours: SupportHours | null;
   created_at: Date;
   updated_at: Date;
+}
+
+export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+
+/** Local times `HH:MM` in `timezone`; `start` after `end` runs past midnight into the next day. */
+export interface SupportHours {
+  timezone: string;
+  days: Weekday[];
+  start: string;
+  end: string;
 }
 
 /** A notification kind (`email`, `webhook`, `slack`, `discord`, …): one module each in notify/kinds/. */

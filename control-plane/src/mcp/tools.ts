@@ -107,7 +107,7 @@ export const tools: ToolDef[] = [
     name: 'get_alert',
     title: 'Get an alert',
     description:
-      'One alert with all its fields (status, severity, source, cause, title, description, who acknowledged or resolved it and when) and its timeline: raised, each notification attempt, acknowledged, resolved.',
+      "One alert with all its fields (status, severity, source, cause, title, description, who acknowledged or resolved it and when; escalation.waiting_for_support_hours_until: a warning outside its policy's support hours notifies no one until then) and its timeline: raised, each notification attempt (a grouped summary is logged on every alert it named), acknowledged, resolved.",
     input: z.object({ alert_id: id('alert') }),
     annotations: READ,
     run: (api, a) => ok(api.client.GET('/alerts/{uuid}', { params: { path: { uuid: a.alert_id } } })),
@@ -283,6 +283,49 @@ export const tools: ToolDef[] = [
     input: z.object({ monitor_id: id('monitor') }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: (api, a) => ok(api.client.POST('/monitors/{id}/resume', { params: { path: { id: a.monitor_id } } })),
+  }),
+  tool({
+    name: 'bulk_monitors',
+    title: 'Act on many monitors at once',
+    description:
+      'One action on many monitors, all or nothing: action "pause", "resume", "delete" or "set_policy" (with escalation_policy_id, null for the workspace default), on the monitors named by ids (at most 1000) or by filter (the filters of list_monitors: status, q for a part of the name or target, monitor_type, paused; {} means every monitor of the workspace, so ask the user first and say how many). An unknown id changes nothing and is named in the error. Returns {"affected": n}, the monitors changed. Deleting cannot be undone: confirm with the user.',
+    input: z.object({
+      action: z.enum(['pause', 'resume', 'delete', 'set_policy']),
+      ids: z
+        .array(z.string())
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe('Monitor UUIDs, as listed by list_monitors.'),
+      filter: z
+        .record(z.string(), z.union([z.string(), z.array(z.string()), z.boolean()]))
+        .optional()
+        .describe(
+          'The filters of list_monitors, e.g. {"status": ["down"]} or {"q": "db"}; use ids or filter, not both.',
+        ),
+      escalation_policy_id: z
+        .string()
+        .nullable()
+        .optional()
+        .describe('For set_policy: the policy id, or null for the workspace default.'),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: (api, { filter, ...a }) =>
+      ok(
+        api.client.POST('/monitors/bulk', {
+          body: {
+            ...a,
+            // The list's filters as its query takes them: a list as one comma-separated value, a flag as text.
+            ...(filter
+              ? {
+                  filter: Object.fromEntries(
+                    Object.entries(filter).map(([k, v]) => [k, typeof v === 'boolean' ? `${v}` : words(v)]),
+                  ),
+                }
+              : {}),
+          } as Body<'/monitors/bulk', 'post'>,
+        }),
+      ),
   }),
   tool({
     name: 'list_heartbeats',

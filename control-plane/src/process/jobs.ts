@@ -9,6 +9,7 @@ import type { AlertHoldStore } from '../domain/alerts/alert-hold-store.js';
 import { SOURCE_EVENT_RETENTION_DAYS } from '../domain/alerts/alert-hold-store.js';
 import { decideDueHolds } from '../domain/dependencies/dependency-holds.js';
 import { createEscalationRunner } from '../domain/escalation/escalation-runner.js';
+import type { NotificationGroupStore } from '../domain/escalation/notification-group-store.js';
 import { checkHeartbeatDeadlines } from '../domain/heartbeats/heartbeat-deadlines.js';
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
@@ -40,6 +41,7 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Pick<AckLinkStore, 'pruneAckLinks'> &
   Pick<AlertHoldStore, 'pruneSourceEvents'> &
   Parameters<typeof decideDueHolds>[0] &
+  Pick<NotificationGroupStore, 'pruneNotificationGroups'> &
   Pick<TenancyStore, 'getWorkspace'> &
   Parameters<typeof sendSubscriberMails>[0]['store'] &
   Parameters<typeof checkHeartbeatDeadlines>[0] &
@@ -230,11 +232,21 @@ export const startJobs = (
     leaseMs: config.escalation_lease_seconds * 1000,
     ...(deps.workspaceUrl ? { workspaceUrl: deps.workspaceUrl } : {}),
     contactServices: deps.contactServices,
+    grouping: {
+      waitMs: config.notify_group_wait_seconds * 1000,
+      intervalMs: config.notify_group_interval_seconds * 1000,
+    },
     onError: (err, alertId) => log.error({ err, alert: alertId }, 'escalation step failed'),
   });
   every(config.escalation_poll_ms, 'escalations', () => escalations.tick());
   // Acknowledged and resolved alerts, told to everyone they reached (each claimed by compare-and-set).
   every(config.escalation_poll_ms, 'alert-follow-ups', () => escalations.followTick());
+  // Grouped notifications whose window has ended (domain/escalation/group-window.ts), claimed the same way.
+  every(config.escalation_poll_ms, 'notification-groups', () => escalations.groupTick());
+  // Groups idle for a day: their window has long ended, so nothing they hold is needed.
+  every(60_000, 'prune-notification-groups', (now) =>
+    store.pruneNotificationGroups(new Date(now.getTime() - 86_400_000), 10_000),
+  );
 
   return {
     stop() {

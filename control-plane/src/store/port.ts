@@ -8,6 +8,7 @@ import type { AlertHoldStore } from '../domain/alerts/alert-hold-store.js';
 import type { AlertStore } from '../domain/alerts/alert-store.js';
 import type { ContactMethodStore } from '../domain/contacts/contact-method-store.js';
 import type { EscalationPolicyStore } from '../domain/escalation/escalation-policy-store.js';
+import type { NotificationGroupStore } from '../domain/escalation/notification-group-store.js';
 import type { HeartbeatStore } from '../domain/heartbeats/heartbeat-store.js';
 import type { PingKeyStore } from '../domain/heartbeats/ping-key-store.js';
 import type { IntegrationStore } from '../domain/integrations/integration-store.js';
@@ -77,4 +78,5 @@ export type Store = StoreLifecycle &
   DependencyGraphLookup &
   ContactMethodStore &
   PingKeyStore &
-  StatusSubscriberStore;
+  StatusSubscriberStore &
+  NotificationGroupStore;

@@ -38,6 +38,8 @@ export type Actor = Schemas['Actor'];
 export type TimelineEntry = Schemas['AlertDetail']['timeline'][number];
 export type Region = Schemas['RegionHealth'];
 export type MonitorBody = Body<'/monitors/create', 'post'>;
+/** One action on many monitors (`POST /monitors/bulk`). */
+export type MonitorBulkBody = Body<'/monitors/bulk', 'post'>;
 
 /** A page of a list, as every list operation answers. */
 export interface Page<T> {
@@ -139,6 +141,7 @@ export const api = {
       pause ? client.POST('/monitors/{id}/pause', path(id)) : client.POST('/monitors/{id}/resume', path(id)),
     ),
   checkNow: (id: string) => ok(client.POST('/monitors/{id}/check', path(id))),
+  bulkMonitors: (body: MonitorBulkBody) => ok(client.POST('/monitors/bulk', { body })),
   listResults: (id: string, limit = LIMIT) =>
     ok(client.GET('/monitors/{id}/results', { params: { path: { id }, query: { limit } } })),
   listRegions: () => ok(client.GET('/regions')),

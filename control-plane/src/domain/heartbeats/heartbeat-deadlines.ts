@@ -1,7 +1,7 @@
 import type { AlertHoldStore } from '../alerts/alert-hold-store.js';
 import { holdAlerts } from '../alerts/alert-holds.js';
 import type { AlertStore } from '../alerts/alert-store.js';
-import { newAlert } from '../alerts/alerts.js';
+import { newAlert, sourceSeverity } from '../alerts/alerts.js';
 import type { MaintenanceLookup, PolicyLookup } from '../lookups.js';
 import { formatDuration } from '../notifications/messages.js';
 import type { Alert, Heartbeat, Ping } from '../types.js';
@@ -68,8 +68,10 @@ const heartbeatAlert = async (
       source_id: h.id,
       cause: reason === 'failed' ? 'fail' : 'down',
       ...heartbeatAlertText(h, reason, last ?? null),
-      severity: 'critical',
+      severity: sourceSeverity(h),
       escalation_policy_id: h.escalation_policy_id,
+      group_id: h.group_id,
+      tags: h.tags,
     },
     now,
   );

@@ -18,10 +18,17 @@ import type { MonitorContext, Notice } from './monitors.js';
 export const BULK_ACTIONS = ['pause', 'resume', 'delete', 'set_policy'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
+/** The fields a bulk action may change (besides `version` and `updated_at`): all the store writes. */
+const BULK_FIELDS = [
+  'paused',
+  'escalation_policy_id',
+  'check_interval_seconds',
+] as const satisfies readonly (keyof Monitor)[];
+
 /** The most ids one request may name (a bounded body; a filter reaches further). */
 export const MAX_BULK_IDS = 1000;
 /** The filter's monitors are read this many a page (one bounded read each, yielding between). */
-const FILTER_PAGE = 1000;
+const FILTER_PAGE = 500;
 
 /** Which action takes which field: each is required for its action and refused for any other. */
 const ACTION_FIELD: Partial<Record<BulkAction, 'escalation_policy_id'>> = {
@@ -66,10 +73,12 @@ const byIds = async (ctx: BulkContext, ids: string[]): Promise<Monitor[]> => {
 
 /**
  * The monitors the list shows for `filter` now, read a page at a time through the list's own query
- * (so a filter means here exactly what it means on the page), at most `cap` of them.
+ * (so a filter means here exactly what it means on the page), at most `cap` of them. Each page's
+ * records are read back as stored (the list's rows carry their status beside them), still of this
+ * workspace; between pages the event loop is free.
  */
 const byFilter = async (ctx: BulkContext, filter: MonitorFilter, cap: number): Promise<Monitor[]> => {
-  const ids: string[] = [];
+  const found: Monitor[] = [];
   let cursor: string | undefined;
   do {
     const page = await ctx.store.listMonitorsWithStatus(
@@ -77,23 +86,18 @@ const byFilter = async (ctx: BulkContext, filter: MonitorFilter, cap: number): P
       { ...filter, limit: FILTER_PAGE, checks: false, ...(cursor ? { cursor } : {}) },
       ctx.now,
     );
-    ids.push(...page.data.map((m) => m.id));
-    if (ids.length > cap)
+    if (found.length + page.data.length > cap)
       throwIfProblems([
         {
           field: 'filter',
           message: `matches more than ${cap} monitors, the most one bulk action takes (the ${ctx.planName} plan's monitor cap); narrow the filter`,
         },
       ]);
+    const records = await ctx.store.getMonitorsByIds(page.data.map((m) => m.id));
+    found.push(...records.filter((m) => m.workspace_id === ctx.workspace.id));
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
-  // The records themselves (the list's rows carry the status beside them), still of this workspace.
-  const records = new Map(
-    (await ctx.store.getMonitorsByIds(ids))
-      .filter((m) => m.workspace_id === ctx.workspace.id)
-      .map((m) => [m.id, m]),
-  );
-  return ids.flatMap((id) => records.get(id) ?? []);
+  return found;
 };
 
 /** Problems with the action's own field: missing for its action, or given to another. */
@@ -157,21 +161,18 @@ export const bulkMonitors = async (
   let raised = 0;
   const changes: { next: Monitor; expectedVersion: number }[] = [];
   for (const m of targets) {
-    const next: Monitor = { ...m };
+    const next: Monitor = { ...m, updated_at: ctx.now, version: m.version + 1 };
     if (input.action === 'pause') next.paused = true;
     if (input.action === 'resume') next.paused = false;
     if (policyId !== undefined) next.escalation_policy_id = policyId;
-    if (JSON.stringify(next) === JSON.stringify(m)) continue;
+    if (next.paused === m.paused && next.escalation_policy_id === m.escalation_policy_id) continue;
     if (!next.paused && next.check_interval_seconds < floor) {
       next.check_interval_seconds = floor;
       raised++;
     }
-    changes.push({
-      next: { ...next, updated_at: ctx.now, version: m.version + 1 },
-      expectedVersion: m.version,
-    });
+    changes.push({ next, expectedVersion: m.version });
   }
-  if ((await ctx.store.updateMonitors(changes)) === 'conflict') throw changedMeanwhile();
+  if ((await ctx.store.updateMonitors(changes, BULK_FIELDS)) === 'conflict') throw changedMeanwhile();
   if (input.action === 'resume')
     await requestFirstRuns(
       ctx.store,

@@ -33,11 +33,16 @@ export interface MonitorStore {
   updateMonitor(next: Monitor, expectedVersion: number): Promise<'updated' | 'conflict' | 'not_found'>;
   deleteMonitor(workspaceId: string, id: string): Promise<boolean>;
   /**
-   * Bulk actions' one store step (domain/monitors/monitor-bulk.ts): stores every `next` (one
-   * workspace) or none, in one transaction, each only if its stored version is `expectedVersion`,
-   * with one feed entry each. Any miss (changed or deleted meanwhile) rolls all back: 'conflict'.
+   * Bulk actions' one store step (domain/monitors/monitor-bulk.ts): writes `fields` of every `next`
+   * (one workspace), with its `version` and `updated_at`, or none, in one transaction, each only if
+   * its stored version is `expectedVersion`, with one feed entry each. Any miss (changed or deleted
+   * meanwhile) rolls all back: 'conflict'. Only the fields named are written (a bulk action changes a
+   * few; rewriting whole records made the step several times longer).
    */
-  updateMonitors(changes: { next: Monitor; expectedVersion: number }[]): Promise<'updated' | 'conflict'>;
+  updateMonitors(
+    changes: { next: Monitor; expectedVersion: number }[],
+    fields: readonly (keyof Monitor)[],
+  ): Promise<'updated' | 'conflict'>;
   /**
    * Deletes every one of `monitors` (one workspace, each at its `version`) or none, in one
    * transaction that moves the plan counter by their number and appends one feed entry each. Any

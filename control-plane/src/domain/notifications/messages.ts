@@ -92,6 +92,8 @@ export interface Dispatcher {
   describe(target: Target): string;
   /** The events after "raised" this kind is told about (PagerDuty: acknowledged and resolved). */
   follows(kind: string): readonly FollowEvent[];
+  /** How this kind takes a burst of alerts: one summary per group window, or one message each. */
+  grouping(kind: string): 'summary' | 'per_alert';
 }
 
 /** Whether a failed attempt is the kind a real notification retries (network errors, 429, 5xx, SMTP 4xx). */

@@ -2,7 +2,7 @@ import { newId } from '@lookout/shared';
 import type { AlertHoldStore } from '../alerts/alert-hold-store.js';
 import { holdAlerts } from '../alerts/alert-holds.js';
 import type { AlertKey, AlertStore } from '../alerts/alert-store.js';
-import { raiseAlert } from '../alerts/alerts.js';
+import { raiseAlert, sourceSeverity } from '../alerts/alerts.js';
 import type { MaintenanceLookup, PolicyLookup } from '../lookups.js';
 import type { MonitorCatalog } from '../monitors/monitor-catalog.js';
 import { runningLocations } from '../monitors/monitor-runs.js';
@@ -326,8 +326,10 @@ const alertWhile = async (
         ...key,
         title: text.title,
         description: text.description,
-        severity: text.severity ?? 'critical',
+        severity: text.severity ?? sourceSeverity(m),
         escalation_policy_id: m.escalation_policy_id,
+        group_id: m.group_id,
+        tags: m.tags,
       },
       now,
     );

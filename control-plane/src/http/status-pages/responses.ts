@@ -27,6 +27,10 @@ export const statusComponentResponse = z
     group: z.string().nullable(),
     monitor_id: z.string().nullable(),
     heartbeat_id: z.string().nullable(),
+    group_id: z
+      .string()
+      .nullable()
+      .describe('The group it stands for (the worst status of its members), or null.'),
     /**
      * Live: from its monitor or heartbeat (or set by hand), made worse by an open incident; `unknown`
      * while its monitor has no verdict yet or its heartbeat was never pinged.
@@ -111,6 +115,7 @@ export const statusPageJson = (
     group: c.group,
     monitor_id: c.monitor_id,
     heartbeat_id: c.heartbeat_id,
+    group_id: c.group_id ?? null,
     status: statuses.get(c.id) ?? c.manual_status,
   })),
   public_url: `${workspaceUrl}/status/${p.slug}`,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
 import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
+import type { GroupStore } from '../../domain/monitors/group-store.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import { verifyPageDomain } from '../../domain/status-pages/custom-domain-proof.js';
@@ -58,7 +59,8 @@ export const statusPageRoutes = ({
     MonitorStore &
     MonitorStatusStore &
     HeartbeatStore &
-    MaintenanceWindowStore
+    MaintenanceWindowStore &
+    GroupStore
 >) => {
   const hostOf = (subdomain: string) => `${subdomain}.${config.service_domain.toLowerCase()}`;
   const json = async (p: StatusPage, subdomain: string) =>

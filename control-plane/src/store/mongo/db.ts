@@ -72,6 +72,9 @@ export const collectionsOf = (db: Db) => {
     incidents: c('status_incidents'),
     /** One-click acknowledge links (domain/alerts/ack-link-store.ts). */
     ackLinks: c('ack_links'),
+    /** Grouped notifications waiting (domain/escalation/notification-group-store.ts). */
+    notificationGroups: c('notification_groups'),
+    notificationGroupItems: c('notification_group_items'),
     /** Users' contact methods (domain/contacts/contact-method-store.ts). */
     contactMethods: c('contact_methods'),
     /** Verification codes sent per destination, user and workspace and window; `_id` is the counter's key. */

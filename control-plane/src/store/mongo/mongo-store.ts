@@ -19,6 +19,7 @@ import {
   seedFeedCounter,
   seedMonitorCounts,
 } from './monitors.js';
+import { mongoNotificationGroups, notificationGroupIndexes } from './notification-groups.js';
 import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
@@ -73,6 +74,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...pingKeyIndexes,
         ...statusSubscriberIndexes,
         ...groupIndexes,
+        ...notificationGroupIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -109,5 +111,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoStatusPages(ctx),
     ...mongoPingKeys(ctx),
     ...mongoStatusSubscribers(ctx),
+    ...mongoNotificationGroups(ctx),
   };
 };

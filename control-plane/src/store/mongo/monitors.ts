@@ -47,6 +47,10 @@ export const feedQuery = (afterSeq: number, limit: number): Query => ({
 
 const FEED = 'monitor_changes';
 
+/** The named fields of a monitor (a bulk step's `$set`). */
+const pick = (m: Monitor, fields: readonly (keyof Monitor)[]) =>
+  Object.fromEntries(fields.map((f) => [f, m[f]]));
+
 /** Bulk steps write this many documents per round trip, all in one transaction. */
 const BULK_CHUNK = 1000;
 /** Thrown inside a bulk transaction when one record is not as expected: aborts the whole step. */
@@ -78,7 +82,7 @@ export const backfillRetryIntervals = (col: Collections) =>
 
 /**
  * Monitors and heartbeats stored before groups and tags existed get none, and the default severity,
- * once (as SQLite's migration 32 gives them).
+ * once (as SQLite's migration 33 gives them).
  */
 export const backfillLabels = (col: Collections) =>
   Promise.all(
@@ -287,7 +291,7 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
         await appendChanges(session, [changed(id)]);
       });
     },
-    async updateMonitors(changes) {
+    async updateMonitors(changes, fields) {
       if (changes.length === 0) return 'updated';
       const ws = changes[0]!.next.workspace_id;
       if (changes.some((c) => c.next.workspace_id !== ws)) throw new Error('updateMonitors: one workspace');
@@ -299,9 +303,9 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
           const chunk = changes.slice(i, i + BULK_CHUNK);
           const r = await monitors.bulkWrite(
             chunk.map(({ next, expectedVersion }) => ({
-              replaceOne: {
+              updateOne: {
                 filter: { _id: next.id, workspace_id: ws, version: expectedVersion },
-                replacement: toDoc(next),
+                update: { $set: pick(next, [...fields, 'version', 'updated_at']) },
               },
             })),
             { session, ordered: true },

@@ -3,9 +3,17 @@ import { assertMonitorLevel } from '../../domain/monitors/monitor-store.js';
 import type { Monitor, MonitorChange } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
 import type { MonitorLevels } from './monitor-levels.js';
-import { insertSql, monitorStates, monitors, toRow, updateSql } from './tables.js';
+import { type ColumnKind, insertSql, monitorStates, monitors, toRow, updateSql } from './tables.js';
 
 type Row = Record<string, unknown>;
+
+/** One record field as its column stores it (as toRow converts a whole record). */
+const columnValue = (kind: ColumnKind, v: unknown) => {
+  if (v == null) return null;
+  if (kind === 'date') return (v as Date).getTime();
+  if (kind === 'bool') return v ? 1 : 0;
+  return kind === 'json' ? JSON.stringify(v) : v;
+};
 
 /** Thrown inside a bulk transaction when one record is not as expected: rolls the whole step back. */
 const BULK_MISS = new Error('bulk step: a monitor changed meanwhile');
@@ -134,19 +142,29 @@ export const sqliteMonitors = (
         return gone;
       });
     },
-    async updateMonitors(changes) {
+    async updateMonitors(changes, fields) {
       if (changes.length === 0) return 'updated';
       const ws = changes[0]!.next.workspace_id;
       if (changes.some((c) => c.next.workspace_id !== ws)) throw new Error('updateMonitors: one workspace');
+      const cols = [...new Set([...fields, 'version', 'updated_at'] as (keyof Monitor)[])];
+      const kinds = cols.map((c) => {
+        const kind = monitors.columns[c];
+        if (!kind || c === 'id' || c === 'workspace_id') throw new Error(`updateMonitors: no column ${c}`);
+        return kind;
+      });
       const update = st(
-        updateSql(monitors, 'id = @id AND workspace_id = @workspace_id AND version = @expected'),
+        `UPDATE monitors SET ${cols.map((c) => `${c} = ?`).join(', ')}
+         WHERE id = ? AND workspace_id = ? AND version = ?`,
       );
+      // The tag filter's rows move with the tags, when the step writes them.
+      const tags = cols.includes('tags');
       // One IMMEDIATE transaction; a miss throws, which rolls back every row written before it.
       try {
         return immediate(() => {
           for (const { next, expectedVersion } of changes) {
-            if (update.run({ ...toRow(monitors, next), expected: expectedVersion }).changes !== 1)
-              throw BULK_MISS;
+            const values = cols.map((c, i) => columnValue(kinds[i]!, next[c]));
+            if (update.run(...values, next.id, ws, expectedVersion).changes !== 1) throw BULK_MISS;
+            if (tags) writeTags(next, true);
             monitorChanged(next.id);
           }
           return 'updated' as const;
@@ -163,6 +181,7 @@ export const sqliteMonitors = (
         return immediate(() => {
           for (const { id, version } of list) {
             if (del.run(workspaceId, id, version).changes !== 1) throw BULK_MISS;
+            st('DELETE FROM monitor_tags WHERE monitor_id = ?').run(id);
             monitorChanged(id);
           }
           st('UPDATE workspaces SET monitor_count = monitor_count - ? WHERE id = ?').run(

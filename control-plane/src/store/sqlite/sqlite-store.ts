@@ -19,6 +19,7 @@ import { migrate } from './migrations.js';
 import { monitorLevels } from './monitor-levels.js';
 import { sqliteMonitorStatus } from './monitor-status.js';
 import { sqliteMonitors } from './monitors.js';
+import { sqliteNotificationGroups } from './notification-groups.js';
 import { sqliteOAuth } from './oauth.js';
 import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
@@ -195,5 +196,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteContactMethods(ctx),
     ...sqlitePingKeys(ctx),
     ...sqliteStatusSubscribers(ctx),
+    ...sqliteNotificationGroups(ctx),
   };
 };

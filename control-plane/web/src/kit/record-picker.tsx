@@ -1,11 +1,10 @@
 /**
- * Choosing one monitor or heartbeat out of however many the workspace has: a search box that asks the
+ * Choosing one monitor, heartbeat or group out of however many the workspace has: a search box that asks the
  * server (`q`, once typing pauses) and a list of what it found, a page at a time ("Show more"). The one
  * picker of monitors and heartbeats in the app; `RecordName` shows a chosen one's name anywhere.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { ok } from '../../../src/api-client/client.js';
-import { api, client } from '../api.js';
+import { api } from '../api.js';
 import { routingApi } from '../api-routing.js';
 import { FieldNotes } from './field.js';
 import { useList } from './paging.js';
@@ -43,18 +42,14 @@ const SOURCES: Record<
     searchBy: 'Name or slug',
   },
   group: {
-    find: (q, cursor) =>
-      ok(client.GET('/groups', { params: { query: { limit: 100, cursor, q: q || undefined } } })).then(
-        (p) => ({
-          data: p.data.map((g) => ({ id: g.id, display_name: g.name })),
-          next_cursor: p.next_cursor,
-        }),
-      ),
-    get: (id) =>
-      ok(client.GET('/groups/{id}', { params: { path: { id } } })).then((g) => ({
-        id: g.id,
-        display_name: g.name,
-      })),
+    find: async (q, cursor) => {
+      const p = await routingApi.listGroups(cursor, q);
+      return { data: p.data.map((g) => ({ id: g.id, display_name: g.name })), next_cursor: p.next_cursor };
+    },
+    get: async (id) => {
+      const g = await routingApi.getGroup(id);
+      return { id: g.id, display_name: g.name };
+    },
     searchBy: 'Name',
   },
 };

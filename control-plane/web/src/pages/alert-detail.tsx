@@ -72,6 +72,8 @@ export const AlertDetailPage = (props: { me: Me; id: string }) => {
           <p class="muted subtitle">
             <Source a={a} /> · {a.severity} · raised{' '}
             <span title={formatDateTime(a.created_at)}>{fromNow(a.created_at)}</span>
+            {a.escalation?.waiting_for_support_hours_until &&
+              ` · waiting for support hours: notifies no one until ${formatDateTime(a.escalation.waiting_for_support_hours_until)}`}
           </p>
         </div>
       </div>

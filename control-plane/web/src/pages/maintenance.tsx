@@ -217,12 +217,12 @@ const ScopeTarget = (props: {
   problem: string | undefined;
   disabled: boolean;
 }) =>
-  props.scope === 'workspace' ? null : props.scope === 'tag' || props.scope === 'group' ? (
+  props.scope === 'workspace' ? null : props.scope === 'tag' ? (
     <TextField
       id={`${props.p}-tag`}
-      label={props.scope === 'tag' ? 'Tag' : 'Group id'}
+      label="Tag"
       problem={props.problem}
-      hint={props.scope === 'tag' ? 'key or key:value, e.g. env:prod' : undefined}
+      hint="key or key:value, e.g. env:prod"
       autoComplete="off"
       spellcheck={false}
       disabled={props.disabled}
@@ -263,7 +263,7 @@ export const MaintenancePage = (props: { me: Me }) => {
     ) : (
       <>
         {SCOPE_LABEL[w.scope_type]}:{' '}
-        {w.scope_type === 'tag' || w.scope_type === 'group' ? (
+        {w.scope_type === 'tag' ? (
           <code>{w.scope_id}</code>
         ) : (
           <RecordName kind={w.scope_type} id={w.scope_id} />

@@ -5,6 +5,7 @@ import { ErrorBox } from '../kit/error-box.js';
 import { ShowMore, useList } from '../kit/paging.js';
 import { followLink } from '../router.js';
 import { Address } from '../routing-ui.js';
+import { BulkBar, SelectCell, SelectHeader, useSelection } from './monitor-bulk.js';
 
 const STATUSES: { value: MonitorStatus; label: string }[] = [
   { value: 'down', label: 'Down' },
@@ -83,10 +84,13 @@ export const MonitorsPage = (props: { me: Me }) => {
     error,
     busy,
     more,
+    reload,
   } = useList((cursor) => api.listMonitors({ status, search }, cursor), {
     deps: [status, search],
     poll: 'keep-more',
   });
+  const selection = useSelection(JSON.stringify([status, search]));
+  const shown = monitors?.map((m) => m.id) ?? [];
 
   return (
     <section class="page">
@@ -135,6 +139,15 @@ export const MonitorsPage = (props: { me: Me }) => {
           </div>
         </div>
         <ErrorBox message={error} inset />
+        {canEdit && (
+          <BulkBar
+            state={selection}
+            shown={shown}
+            matching={null}
+            filter={{ status: status || undefined, q: search || undefined }}
+            onDone={reload}
+          />
+        )}
         {monitors && monitors.length === 0 && (
           <p class="empty">
             {search
@@ -151,6 +164,7 @@ export const MonitorsPage = (props: { me: Me }) => {
             <table class="keys monitors">
               <thead>
                 <tr>
+                  {canEdit && <SelectHeader />}
                   <th scope="col" class="name">
                     Name
                   </th>
@@ -167,6 +181,7 @@ export const MonitorsPage = (props: { me: Me }) => {
               <tbody>
                 {monitors.map((m) => (
                   <tr key={m.id}>
+                    {canEdit && <SelectCell state={selection} id={m.id} name={m.display_name} />}
                     <th scope="row" class="key-name">
                       <a href={`/monitors/${m.id}`} onClick={followLink}>
                         {m.display_name}
