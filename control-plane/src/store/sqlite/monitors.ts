@@ -152,6 +152,7 @@ export const sqliteMonitors = (
         if (!kind || c === 'id' || c === 'workspace_id') throw new Error(`updateMonitors: no column ${c}`);
         return kind;
       });
+      const tagsToo = cols.includes('tags');
       const update = st(
         `UPDATE monitors SET ${cols.map((c) => `${c} = ?`).join(', ')}
          WHERE id = ? AND workspace_id = ? AND version = ?`,
@@ -162,6 +163,7 @@ export const sqliteMonitors = (
           for (const { next, expectedVersion } of changes) {
             const values = cols.map((c, i) => columnValue(kinds[i]!, next[c]));
             if (update.run(...values, next.id, ws, expectedVersion).changes !== 1) throw BULK_MISS;
+            if (tagsToo) writeTags(next, true);
             monitorChanged(next.id);
           }
           return 'updated' as const;
@@ -174,10 +176,12 @@ export const sqliteMonitors = (
     async deleteMonitors(workspaceId, list) {
       if (list.length === 0) return 'deleted';
       const del = st('DELETE FROM monitors WHERE workspace_id = ? AND id = ? AND version = ?');
+      const untag = st('DELETE FROM monitor_tags WHERE monitor_id = ?');
       try {
         return immediate(() => {
           for (const { id, version } of list) {
             if (del.run(workspaceId, id, version).changes !== 1) throw BULK_MISS;
+            untag.run(id);
             monitorChanged(id);
           }
           st('UPDATE workspaces SET monitor_count = monitor_count - ? WHERE id = ?').run(
