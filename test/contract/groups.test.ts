@@ -154,6 +154,41 @@ contract('GroupStore', (c) => {
     expect(await monitorIds({ tag: 'env:staging', group_id: 'none' })).toEqual([a.id]);
   });
 
+  it('keeps tag rows in step with the bulk steps too (updateMonitors, deleteMonitors)', async () => {
+    const a = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, { tags: ['env:prod'] });
+    const b = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, { tags: ['env:prod'] });
+    await store.insertMonitors([a, b], { maxMonitors: 10 });
+    expect(
+      await store.updateMonitors(
+        [
+          { next: { ...a, tags: ['env:prod', 'db'], version: a.version + 1 }, expectedVersion: a.version },
+          { next: { ...b, tags: [], version: b.version + 1 }, expectedVersion: b.version },
+        ],
+        ['tags'],
+      ),
+    ).toBe('updated');
+    expect(await monitorIds({ tag: 'env:prod' })).toEqual([a.id]);
+    expect(await monitorIds({ tag: 'db' })).toEqual([a.id]);
+    expect(await store.deleteMonitors(ws.workspace.id, [{ id: a.id, version: a.version + 1 }])).toBe(
+      'deleted',
+    );
+    expect(await monitorIds({ tag: 'db' })).toEqual([]);
+    // A bulk step that fails on one record changes no tag of the others.
+    const c2 = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, { tags: ['x'] });
+    await store.insertMonitor(c2, { maxMonitors: 10 });
+    expect(
+      await store.updateMonitors(
+        [
+          { next: { ...c2, tags: ['y'], version: 2 }, expectedVersion: 1 },
+          { next: { ...b, tags: ['y'], version: 9 }, expectedVersion: 8 },
+        ],
+        ['tags'],
+      ),
+    ).toBe('conflict');
+    expect(await monitorIds({ tag: 'x' })).toEqual([c2.id]);
+    expect(await monitorIds({ tag: 'y' })).toEqual([]);
+  });
+
   it('filters heartbeats by tag and group, following edits', async () => {
     const g = fixtures.group(ws.workspace.id);
     await store.insertGroup(g, cap);
@@ -178,5 +213,37 @@ contract('GroupStore', (c) => {
     expect(await heartbeatIds({ tag: 'job:backup' })).toEqual([]);
     expect(await heartbeatIds({ group_id: g.id })).toEqual([a.id, b.id].sort());
     expect((await store.getHeartbeat(ws.workspace.id, a.id))?.severity).toBe('warning');
+  });
+
+  it("lists the members of groups for a status page: both kinds, bounded, only the workspace's", async () => {
+    const a = fixtures.group(ws.workspace.id, { name: 'A' });
+    const b = fixtures.group(ws.workspace.id, { name: 'B' });
+    await store.insertGroup(a, cap);
+    await store.insertGroup(b, cap);
+    const inA = [0, 1, 2].map(() =>
+      fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, { group_id: a.id }),
+    );
+    const inB = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id, { group_id: b.id });
+    const loose = fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id);
+    await store.insertMonitors([...inA, inB, loose], { maxMonitors: 10 });
+    const hb = fixtures.heartbeat(ws.workspace.id, ws.defaultPolicy.id, {
+      group_id: a.id,
+      state: 'down',
+      last_ping_at: at(5),
+    });
+    await store.insertHeartbeat(hb);
+    const members = await store.listGroupMembers(ws.workspace.id, [a.id, b.id], 100);
+    expect(members.monitors.map((m) => [m.id, m.group_id]).sort()).toEqual(
+      [...inA.map((m) => [m.id, a.id]), [inB.id, b.id]].sort(),
+    );
+    expect(members.heartbeats).toEqual([{ id: hb.id, group_id: a.id, state: 'down', last_ping_at: at(5) }]);
+    expect((await store.listGroupMembers(ws.workspace.id, [a.id], 2)).monitors).toHaveLength(2);
+    expect(await store.listGroupMembers(ws.workspace.id, [], 100)).toEqual({ monitors: [], heartbeats: [] });
+    const other = fixtures.workspace();
+    await store.createWorkspace(other);
+    expect(await store.listGroupMembers(other.workspace.id, [a.id], 100)).toEqual({
+      monitors: [],
+      heartbeats: [],
+    });
   });
 });

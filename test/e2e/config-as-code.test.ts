@@ -166,6 +166,16 @@ const fill = async (w: Workspace) => {
       ends_at: '2030-01-01T02:00:00Z',
     },
   });
+  await w.api('POST', '/maintenance-windows', {
+    json: {
+      name: 'Sunday backups',
+      scope_type: 'tag',
+      scope_id: 'env:prod',
+      schedule: '0 2 * * 0',
+      timezone: 'Europe/Berlin',
+      duration_seconds: 7200,
+    },
+  });
 };
 
 const count = async (w: Workspace, path: string) =>

@@ -178,6 +178,48 @@ describe('group, tags and severity on monitors and heartbeats', () => {
     expect(await names(`group_id=${g}`)).toEqual(['backup', 'report']);
   });
 
+  it('GET /monitors and a bulk action by filter take in only monitors with the tag and group', async () => {
+    const ws = await h.workspace('groups-filter', 'business');
+    const g = (await ws.api('POST', '/groups', { json: { name: 'Filtered' } })).body.id as string;
+    const made = await ws.api('POST', '/monitors/batch', {
+      json: {
+        monitors: [
+          http('tagged', { tags: ['env:prod'] }),
+          http('grouped', { group_id: g, tags: ['env:prod'] }),
+          http('neither'),
+        ],
+      },
+    });
+    expect(made.status).toBe(201);
+    const names = async (q: string) => {
+      const all: string[] = [];
+      let cursor = '';
+      do {
+        const r = await ws.api(
+          'GET',
+          `/monitors?${q}&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
+        expect(r.status, r.text).toBe(200);
+        all.push(...r.body.data.map((m: { display_name: string }) => m.display_name));
+        cursor = r.body.next_cursor ?? '';
+      } while (cursor);
+      return all.sort();
+    };
+    expect(await names('tag=env:prod')).toEqual(['grouped', 'tagged']);
+    expect(await names(`group_id=${g}`)).toEqual(['grouped']);
+    expect(await names('group_id=none')).toEqual(['neither', 'tagged']);
+    const paused = await ws.api('POST', '/monitors/bulk', {
+      json: { filter: { tag: 'env:prod' }, action: 'pause' },
+    });
+    expect(paused.body).toEqual({ affected: 2 });
+    expect(await names('paused=true')).toEqual(['grouped', 'tagged']);
+    const deleted = await ws.api('POST', '/monitors/bulk', {
+      json: { filter: { group_id: g }, action: 'delete' },
+    });
+    expect(deleted.body).toEqual({ affected: 1 });
+    expect(await names('paused=false')).toEqual(['neither']);
+  });
+
   it('deleting a group ungroups its monitors and heartbeats', async () => {
     const g = (await w.api('POST', '/groups', { json: { name: 'Doomed' } })).body.id as string;
     const m = await w.api('POST', '/monitors/create', { json: http('Member', { group_id: g }) });

@@ -185,6 +185,7 @@ describe('every route answers with the body it declares', () => {
     };
     await call('post', '/monitors/batch/check', { json: batch });
     await call('post', '/monitors/batch', { json: batch });
+    await call('post', '/monitors/bulk', { json: { ids: [id], action: 'pause' } });
     await list('/regions');
 
     // Heartbeats and their pings (the ping endpoint is served outside Koa: checked here).

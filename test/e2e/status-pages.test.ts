@@ -25,7 +25,8 @@ const PAGE_READS = new Set([
   'dailyUptime',
   'getMonitorStatuses',
   'getHeartbeat',
-  'listMaintenanceWindows',
+  'getMonitor',
+  'listLiveMaintenanceWindows',
   'findActiveMaintenanceWindow',
 ]);
 const counting = (s: Store): Store =>

@@ -2390,6 +2390,18 @@ export type components = {
             }[];
             custom_domain_status: ("pending" | "verified" | "failed") | null;
             id: string;
+            maintenances: {
+                component_ids: string[];
+                /** Format: date-time */
+                ends_at: string;
+                id: string;
+                name: string;
+                recurrence: string | null;
+                /** Format: date-time */
+                starts_at: string;
+                /** @enum {string} */
+                status: "scheduled" | "in_progress";
+            }[];
             name: string;
             public_url: string;
             slug: string;
@@ -2402,6 +2414,7 @@ export type components = {
         StatusPageComponent: {
             description: string | null;
             group: string | null;
+            group_id: string | null;
             heartbeat_id: string | null;
             id: string;
             monitor_id: string | null;
@@ -10745,6 +10758,7 @@ export interface operations {
                     components?: {
                         description?: string | null;
                         group?: string | null;
+                        group_id?: string | null;
                         heartbeat_id?: string | null;
                         id?: string;
                         monitor_id?: string | null;
@@ -11006,6 +11020,7 @@ export interface operations {
                     components?: {
                         description?: string | null;
                         group?: string | null;
+                        group_id?: string | null;
                         heartbeat_id?: string | null;
                         id?: string;
                         monitor_id?: string | null;

@@ -303,6 +303,37 @@ export const tools: ToolDef[] = [
     run: (api, a) => ok(api.client.GET('/heartbeats', { params: { query: a } })),
   }),
   tool({
+    name: 'list_maintenance_windows',
+    title: 'List maintenance windows',
+    description:
+      'List maintenance windows, latest start first: what each covers (scope_type workspace, monitor, heartbeat, group or tag, and scope_id), whether it is active now, its times (one-off: starts_at and ends_at; recurring: schedule, timezone, duration_seconds and schedule_text in words) and next_occurrence. Alerts raised inside an active window are recorded but notify no one. Returns {"data": [...], "next_cursor"}.',
+    input: z.object(page),
+    annotations: READ,
+    run: (api, a) => ok(api.client.GET('/maintenance-windows', { params: { query: a } })),
+  }),
+  tool({
+    name: 'create_maintenance_window',
+    title: 'Plan a maintenance window',
+    description:
+      'Plan a maintenance window (admins only): alerts of what it covers are recorded but notify no one while it is active. Give name, scope_type (workspace, monitor, heartbeat, group or tag) and scope_id (the id, or the tag like env:prod; omitted for the workspace), then either starts_at and ends_at for one-off work, or schedule (five cron fields, e.g. "0 2 * * 0" for Sundays 02:00), timezone (IANA, e.g. Europe/Berlin) and duration_seconds for recurring work. Confirm with the user first. Returns the window with its next_occurrence.',
+    input: z.object({
+      name: z.string().min(1).describe('What the work is, e.g. "Nightly batch".'),
+      scope_type: z.enum(['workspace', 'monitor', 'heartbeat', 'group', 'tag']),
+      scope_id: z.string().optional().describe('The monitor, heartbeat or group id, or the tag.'),
+      starts_at: time('One-off: when it starts'),
+      ends_at: time('One-off: when it ends'),
+      schedule: z.string().optional().describe('Recurring: five cron fields, when each occurrence starts.'),
+      timezone: z
+        .string()
+        .optional()
+        .describe('Recurring: the IANA time zone of the schedule (default UTC).'),
+      duration_seconds: z.number().int().optional().describe('Recurring: how long each occurrence lasts.'),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: (api, a) =>
+      ok(api.client.POST('/maintenance-windows', { body: a as Body<'/maintenance-windows', 'post'> })),
+  }),
+  tool({
     name: 'list_groups',
     title: 'List groups',
     description:

@@ -70,6 +70,10 @@ export const routingApi = {
     ok(client.POST('/integrations/{integration_id}/rotate-key', integration(iid))),
   deleteIntegration: (iid: string) => ok(client.DELETE('/integrations/{integration_id}', integration(iid))),
 
+  listGroups: (cursor?: string, q?: string) =>
+    ok(client.GET('/groups', { params: { query: { ...page(cursor), q: q || undefined } } })),
+  getGroup: (gid: string) => ok(client.GET('/groups/{id}', id(gid))),
+
   listMaintenanceWindows: (cursor?: string) =>
     ok(client.GET('/maintenance-windows', { params: { query: page(cursor) } })),
   createMaintenanceWindow: (body: MaintenanceInput) => ok(client.POST('/maintenance-windows', { body })),

@@ -3,8 +3,13 @@ import { type Body, ok } from '../../api-client/client.js';
 import { createWindowBody } from '../../domain/maintenance/maintenance.js';
 import { allPages, type Item, type Live, type ResourceKind } from '../kind.js';
 
-/** `scope` names the monitor (its display_name) or heartbeat a window covers (the API's scope_id). */
-const scopeKind = (type: unknown) => (type === 'monitor' ? 'monitors' : 'heartbeats');
+/**
+ * `scope` names the monitor (its display_name), heartbeat or group a window covers (the API's
+ * scope_id); a tag scope's `scope` is the tag itself.
+ */
+const scopeKind = (type: unknown) =>
+  type === 'monitor' ? 'monitors' : type === 'group' ? 'groups' : 'heartbeats';
+const byName = (type: unknown) => type !== 'tag';
 
 export const maintenanceWindows: ResourceKind = {
   key: 'maintenance_windows',
@@ -14,25 +19,37 @@ export const maintenanceWindows: ResourceKind = {
   writeRole: 'admin',
   list: (a) =>
     allPages((cursor) => ok(a.GET('/maintenance-windows', { params: { query: { limit: 100, cursor } } }))),
-  // A window that has ended is history, not configuration: not exported, compared or pruned.
-  managed: (live, now) => Date.parse(String(live.ends_at)) > now.getTime(),
+  // A window that has ended is history, not configuration: not exported, compared or pruned. A
+  // recurring window never ends.
+  managed: (live, now) => live.ends_at === null || Date.parse(String(live.ends_at)) > now.getTime(),
   immutable: ['scope_type', 'scope'],
   secretField: () => false,
   fromLive(live, names) {
     const out: Item = { name: live.name, scope_type: live.scope_type };
     if (typeof live.scope_id === 'string')
-      out.scope = names.nameOf(scopeKind(live.scope_type), live.scope_id) ?? live.scope_id;
-    out.starts_at = live.starts_at;
-    out.ends_at = live.ends_at;
+      out.scope = byName(live.scope_type)
+        ? (names.nameOf(scopeKind(live.scope_type), live.scope_id) ?? live.scope_id)
+        : live.scope_id;
+    if (live.schedule) {
+      out.schedule = live.schedule;
+      out.timezone = live.timezone;
+      out.duration_seconds = live.duration_seconds;
+    } else {
+      out.starts_at = live.starts_at;
+      out.ends_at = live.ends_at;
+    }
     return out;
   },
   references: (item) =>
-    typeof item.scope === 'string'
+    typeof item.scope === 'string' && byName(item.scope_type)
       ? [{ path: ['scope'], kind: scopeKind(item.scope_type), name: item.scope }]
       : [],
   toBody(item, names) {
     const { scope, ...body } = item;
-    if (typeof scope === 'string') body.scope_id = names.idOf(scopeKind(item.scope_type), scope) ?? scope;
+    if (typeof scope === 'string')
+      body.scope_id = byName(item.scope_type)
+        ? (names.idOf(scopeKind(item.scope_type), scope) ?? scope)
+        : scope;
     return body;
   },
   create: async (a, body) =>

@@ -14,17 +14,28 @@ import {
 /**
  * Status pages, named by their `slug` (unique in the workspace). A component names the monitor (its
  * display_name) or heartbeat it follows (`monitor`, `heartbeat` for the API's `monitor_id`,
- * `heartbeat_id`); its `status` is state (set by incidents or by what it follows), not configuration,
+ * `heartbeat_id`), or the group it stands for (`monitor_group`, by name, for `group_id`); its `status` is state (set by incidents or by what it follows), not configuration,
  * and is left out. Components keep their ids (and so their history) across an apply: the update sends
  * each with the id of the page's component of the same name. The page's password is write-only.
  */
 const apiComponent = (
   createStatusPageBody.shape.components as unknown as z.ZodDefault<z.ZodArray<z.ZodObject>>
 ).unwrap().element;
-const component = apiComponent.omit({ id: true, monitor_id: true, heartbeat_id: true, status: true }).extend({
-  monitor: z.string().min(1).max(200).nullable().optional(),
-  heartbeat: z.string().min(1).max(200).nullable().optional(),
-});
+const component = apiComponent
+  .omit({ id: true, monitor_id: true, heartbeat_id: true, group_id: true, status: true })
+  .extend({
+    monitor: z.string().min(1).max(200).nullable().optional(),
+    heartbeat: z.string().min(1).max(200).nullable().optional(),
+    monitor_group: z
+      .string()
+      .min(1)
+      .max(100)
+      .nullable()
+      .optional()
+      .describe(
+        'The group (by name) whose monitors and heartbeats it stands for: the worst of their statuses.',
+      ),
+  });
 
 interface FileComponent {
   name: string;
@@ -32,6 +43,7 @@ interface FileComponent {
   group?: string | null;
   monitor?: string | null;
   heartbeat?: string | null;
+  monitor_group?: string | null;
 }
 interface ApiComponent {
   id: string;
@@ -40,6 +52,7 @@ interface ApiComponent {
   group: string | null;
   monitor_id: string | null;
   heartbeat_id: string | null;
+  group_id: string | null;
 }
 
 export const statusPages: ResourceKind = {
@@ -70,6 +83,7 @@ export const statusPages: ResourceKind = {
         ...(c.heartbeat_id
           ? { heartbeat: names.nameOf('heartbeats', c.heartbeat_id) ?? c.heartbeat_id }
           : {}),
+        ...(c.group_id ? { monitor_group: names.nameOf('groups', c.group_id) ?? c.group_id } : {}),
       })),
     };
     return out;
@@ -80,6 +94,8 @@ export const statusPages: ResourceKind = {
       if (c.monitor) refs.push({ path: ['components', i, 'monitor'], kind: 'monitors', name: c.monitor });
       if (c.heartbeat)
         refs.push({ path: ['components', i, 'heartbeat'], kind: 'heartbeats', name: c.heartbeat });
+      if (c.monitor_group)
+        refs.push({ path: ['components', i, 'monitor_group'], kind: 'groups', name: c.monitor_group });
     }
     return refs;
   },
@@ -88,10 +104,11 @@ export const statusPages: ResourceKind = {
     if (!components) return rest;
     return {
       ...rest,
-      components: (components as FileComponent[]).map(({ monitor, heartbeat, ...c }) => ({
+      components: (components as FileComponent[]).map(({ monitor, heartbeat, monitor_group, ...c }) => ({
         ...c,
         ...(monitor ? { monitor_id: names.idOf('monitors', monitor) ?? monitor } : {}),
         ...(heartbeat ? { heartbeat_id: names.idOf('heartbeats', heartbeat) ?? heartbeat } : {}),
+        ...(monitor_group ? { group_id: names.idOf('groups', monitor_group) ?? monitor_group } : {}),
       })),
     };
   },

@@ -16,6 +16,9 @@ export interface RaiseInput {
   description?: string | null;
   severity?: Alert['severity'];
   escalation_policy_id?: string | null;
+  /** The source's group and tags, for maintenance windows over a group or a tag. */
+  group_id?: string | null;
+  tags?: readonly string[];
 }
 
 /**
@@ -34,7 +37,7 @@ export const newAlert = async (
       : null) ?? (await store.getDefaultEscalationPolicy(input.workspace_id));
   const window = await store.findActiveMaintenanceWindow(
     input.workspace_id,
-    { type: input.source_type, id: input.source_id },
+    { type: input.source_type, id: input.source_id, group_id: input.group_id, tags: input.tags },
     now,
   );
   return {

@@ -68,6 +68,8 @@ const heartbeatAlert = async (
       ...heartbeatAlertText(h, reason, last ?? null),
       severity: 'critical',
       escalation_policy_id: h.escalation_policy_id,
+      group_id: h.group_id,
+      tags: h.tags,
     },
     now,
   );

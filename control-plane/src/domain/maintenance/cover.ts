@@ -42,18 +42,39 @@ export interface Occurrence {
   ends_at: Date;
 }
 
-type Timed = Pick<MaintenanceWindow, 'starts_at' | 'ends_at' | 'schedule' | 'timezone' | 'duration_seconds'>;
+type Timed = Pick<
+  MaintenanceWindow,
+  'starts_at' | 'ends_at' | 'schedule' | 'timezone' | 'duration_seconds'
+> & {
+  id?: string;
+};
 
 const isRecurring = (w: Timed): w is Timed & { schedule: string; duration_seconds: number } =>
   w.schedule !== null && w.schedule !== undefined && typeof w.duration_seconds === 'number';
 
+/**
+ * The answer of `firstEndingAfter` per window, with the moment it was computed for: it stays the answer
+ * for every later moment until that occurrence ends, so a window costs one cron step per occurrence,
+ * not one per question (a step in a time zone takes ~0.1 ms). Bounded; the oldest goes first.
+ */
+const memo = new Map<string, { from: number; o: Occurrence | null }>();
+const MEMO_MAX = 10_000;
+
 /** The first occurrence of a recurring window that ends after `after` (it may have begun already). */
 const firstEndingAfter = (w: Timed & { schedule: string; duration_seconds: number }, after: Date) => {
+  const t = after.getTime();
+  const key = `${w.id}\u0000${w.schedule}\u0000${w.timezone}\u0000${w.duration_seconds}\u0000${w.starts_at.getTime()}`;
+  const known = memo.get(key);
+  if (known && t >= known.from && (known.o === null || t < known.o.ends_at.getTime())) return known.o;
   const ms = w.duration_seconds * 1000;
   // Occurrences before the window began to recur do not count: search from just before its start.
-  const from = Math.max(after.getTime() - ms, w.starts_at.getTime() - 1);
+  const from = Math.max(t - ms, w.starts_at.getTime() - 1);
   const start = nextRunAfter(w.schedule, w.timezone ?? 'UTC', new Date(from));
-  return start ? { starts_at: start, ends_at: new Date(start.getTime() + ms) } : null;
+  const o = start ? { starts_at: start, ends_at: new Date(start.getTime() + ms) } : null;
+  memo.delete(key);
+  if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value as string);
+  memo.set(key, { from: t, o });
+  return o;
 };
 
 /** The occurrence of `w` that covers `at`, or null. */

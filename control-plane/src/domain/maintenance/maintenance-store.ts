@@ -20,8 +20,3 @@ export interface MaintenanceWindowStore extends MaintenanceLookup {
    */
   listLiveMaintenanceWindows(workspaceId: string, at: Date, limit: number): Promise<MaintenanceWindow[]>;
 }
-
-/** A group a window's scope names (a group of the workspace, or null). */
-export interface GroupLookup {
-  getGroup(workspaceId: string, id: string): Promise<{ id: string } | null>;
-}

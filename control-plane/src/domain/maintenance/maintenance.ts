@@ -2,16 +2,15 @@ import { AppError, type FieldProblem, newId } from '@lookout/shared';
 import { z } from 'zod';
 import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
 import { canonicalTimezone, nextRunAfter, scheduleProblem } from '../heartbeats/schedule.js';
+import type { GroupStore } from '../monitors/group-store.js';
+import { MAX_TAG_LENGTH, TAG } from '../monitors/labels.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
 import { MAINTENANCE_SCOPES, type MaintenanceScope, type MaintenanceWindow } from '../types.js';
 import { nameText, parseOrThrow, throwIfProblems } from '../validation.js';
 import { MAX_WINDOWS } from './cover.js';
-import type { GroupLookup, MaintenanceWindowStore } from './maintenance-store.js';
+import type { MaintenanceWindowStore } from './maintenance-store.js';
 
 const time = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
-
-/** A tag as monitors and heartbeats carry it: `key` or `key:value`, lower-case letters, digits, `-`, `_`. */
-export const TAG_PATTERN = /^[a-z0-9_-]+(:[a-z0-9_-]+)?$/;
 
 const recurring = {
   /** Five cron fields (or @hourly, @daily, @weekly, @monthly), read in `timezone`. */
@@ -43,7 +42,7 @@ const MAX_DAYS = 31;
 /** The longest occurrence of a recurring window. */
 export const MAX_DURATION_SECONDS = 7 * 86_400;
 /** How many occurrences ahead the shortest gap is measured over (docs/decisions.md). */
-const GAP_SAMPLE = 100;
+const GAP_SAMPLE = 30;
 
 /** The rules on a window's times, for a new window and for an edited one alike. */
 const timeProblems = (starts: Date, ends: Date, now: Date) =>
@@ -111,7 +110,7 @@ const RECURRING_FIELDS = ['schedule', 'timezone', 'duration_seconds'];
 
 /** What a window's scope must name: problems for `scope_id`, and the id as stored. */
 const scopeProblems = async (
-  store: HeartbeatStore & MonitorStore & Partial<GroupLookup>,
+  store: HeartbeatStore & MonitorStore & Pick<GroupStore, 'getGroup'>,
   workspaceId: string,
   type: MaintenanceScope,
   scopeId: string | undefined,
@@ -121,9 +120,11 @@ const scopeProblems = async (
     return scopeId === undefined ? [] : problem('must be omitted for a workspace-wide window');
   if (scopeId === undefined) return problem(`is required for a ${type} window`);
   if (type === 'tag')
-    return TAG_PATTERN.test(scopeId) && scopeId.length <= 100
+    return TAG.test(scopeId) && scopeId.length <= MAX_TAG_LENGTH
       ? []
-      : problem('must be a tag: `key` or `key:value` of lower-case letters, digits, `-` and `_`');
+      : problem(
+          `must be a tag: key or key:value of lower-case letters, digits, - and _ (at most ${MAX_TAG_LENGTH} characters), such as env:prod`,
+        );
   if (!UUID.test(scopeId)) return problem(`must be the id of a ${type}`);
   const id = scopeId.toLowerCase();
   const found =
@@ -131,16 +132,14 @@ const scopeProblems = async (
       ? await store.getMonitor(workspaceId, id)
       : type === 'heartbeat'
         ? await store.getHeartbeat(workspaceId, id)
-        : store.getGroup
-          ? await store.getGroup(workspaceId, id)
-          : null;
+        : await store.getGroup(workspaceId, id);
   return found ? [] : problem(`no ${type} with this id in the workspace`);
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const createWindow = async (
-  store: HeartbeatStore & MonitorStore & MaintenanceWindowStore & Partial<GroupLookup>,
+  store: HeartbeatStore & MonitorStore & MaintenanceWindowStore & Pick<GroupStore, 'getGroup'>,
   workspaceId: string,
   body: unknown,
   now: Date,

@@ -1,4 +1,10 @@
-import type { Group, Page, PageQuery } from '../types.js';
+import type { Group, HeartbeatState, Page, PageQuery } from '../types.js';
+
+/** What a status page needs of a group's members: who they are, and a heartbeat's state. */
+export interface GroupMembers {
+  monitors: { id: string; group_id: string }[];
+  heartbeats: { id: string; group_id: string; state: HeartbeatState; last_ping_at: Date | null }[];
+}
 
 export interface GroupQuery extends PageQuery {
   /** Case-insensitive part of the name (pickers search the whole set through it). */
@@ -29,4 +35,9 @@ export interface GroupStore {
    * as for any edit). False when there was no such group.
    */
   deleteGroup(workspaceId: string, id: string, at: Date): Promise<boolean>;
+  /**
+   * The monitors and heartbeats of these groups of the workspace, at most `limit` of each kind (all the
+   * groups together; indexed by group, one bounded read whatever the groups hold).
+   */
+  listGroupMembers(workspaceId: string, groupIds: string[], limit: number): Promise<GroupMembers>;
 }

@@ -303,6 +303,8 @@ const alertWhile = async (
         description: text.description,
         severity: text.severity ?? 'critical',
         escalation_policy_id: m.escalation_policy_id,
+        group_id: m.group_id,
+        tags: m.tags,
       },
       now,
     );

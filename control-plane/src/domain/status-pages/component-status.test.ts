@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { componentStatus, maintenancePhase, overallStatus } from './component-status.js';
+import { componentStatus, groupStatus, maintenancePhase, overallStatus } from './component-status.js';
 import type { StatusComponent } from './status-page-store.js';
 
 const base: StatusComponent = {
@@ -99,6 +99,32 @@ describe('component status', () => {
     ],
   ])('%s', (_name, component, source, incidents, want) => {
     expect(componentStatus(component, source, incidents)).toBe(want);
+  });
+});
+
+describe('group components', () => {
+  const grouped = { ...base, group_id: 'g1' };
+  it.each([
+    ['no members (or a deleted group)', [], 'unknown'],
+    ['none checked yet', ['unknown', 'unknown'], 'unknown'],
+    ['all up', ['operational', 'operational'], 'operational'],
+    // Members with no data do not hide the others' verdict.
+    ['up and never checked', ['operational', 'unknown'], 'operational'],
+    ['one down among many up', ['operational', 'major_outage', 'operational'], 'major_outage'],
+    ['late beside maintenance', ['under_maintenance', 'degraded_performance'], 'degraded_performance'],
+    ['maintenance beside up', ['operational', 'under_maintenance'], 'under_maintenance'],
+  ] as const)('%s', (_name, members, expected) => {
+    expect(groupStatus([...members])).toBe(expected);
+    expect(componentStatus(grouped, { members: [...members] }, [])).toBe(expected);
+  });
+
+  it('an open incident can state worse than the members, never better', () => {
+    expect(componentStatus(grouped, { members: ['operational'] }, [open('partial_outage')])).toBe(
+      'partial_outage',
+    );
+    expect(componentStatus(grouped, { members: ['major_outage'] }, [open('degraded_performance')])).toBe(
+      'major_outage',
+    );
   });
 });
 

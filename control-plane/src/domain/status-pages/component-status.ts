@@ -53,6 +53,16 @@ export const statusOfHeartbeat = (s: HeartbeatState | undefined, inMaintenance: 
           : 'unknown';
 
 /**
+ * A group's status: the worst of its members', except that members with no data yet do not hide the
+ * others' verdict (a group of up monitors and one new heartbeat is operational); no data when none
+ * has any, or the group has no members (or was deleted).
+ */
+export const groupStatus = (members: LiveStatus[]): LiveStatus => {
+  const known = members.filter((s) => s !== 'unknown');
+  return known.length === 0 ? 'unknown' : known.reduce<LiveStatus>(worse, 'operational');
+};
+
+/**
  * A component's live status: what its source says (monitor, heartbeat, or its author by hand), made
  * worse by any open published incident that states a worse status for it (never better: an incident
  * cannot hide an outage its monitor sees).
@@ -63,6 +73,8 @@ export const componentStatus = (
     monitor?: MonitorStatus | undefined;
     heartbeat?: HeartbeatState | undefined;
     heartbeatInMaintenance?: boolean;
+    /** A group component's members, each as statusOfMonitor or statusOfHeartbeat says. */
+    members?: LiveStatus[] | undefined;
   },
   openIncidents: Pick<Incident, 'status' | 'published' | 'components'>[],
 ): LiveStatus => {
@@ -70,7 +82,9 @@ export const componentStatus = (
     ? statusOfMonitor(source.monitor)
     : component.heartbeat_id
       ? statusOfHeartbeat(source.heartbeat, source.heartbeatInMaintenance ?? false)
-      : component.manual_status;
+      : component.group_id
+        ? groupStatus(source.members ?? [])
+        : component.manual_status;
   for (const i of openIncidents) {
     if (!i.published || i.status === 'resolved') continue;
     const stated = i.components[component.id];

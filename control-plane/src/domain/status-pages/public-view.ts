@@ -7,11 +7,19 @@ import {
   scopeCovers,
 } from '../maintenance/cover.js';
 import type { MaintenanceWindowStore } from '../maintenance/maintenance-store.js';
+import type { GroupStore } from '../monitors/group-store.js';
 import type { MonitorStatus, MonitorStatusInfo, MonitorStatusStore } from '../monitors/monitor-status.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
 import { DAY_MS, dayOf, percent } from '../results/uptime.js';
 import type { HeartbeatState } from '../types.js';
-import { componentStatus, type Indicator, type LiveStatus, overallStatus } from './component-status.js';
+import {
+  componentStatus,
+  type Indicator,
+  type LiveStatus,
+  overallStatus,
+  statusOfHeartbeat,
+  statusOfMonitor,
+} from './component-status.js';
 import type { Incident, StatusComponent, StatusPage, StatusPageStore } from './status-page-store.js';
 
 export const HISTORY_DAYS = 90;
@@ -80,6 +88,7 @@ export interface StatusView {
 
 export type ViewStore = Pick<StatusPageStore, 'listPublicIncidents' | 'dailyUptime'> &
   Pick<MonitorStatusStore, 'getMonitorStatuses'> &
+  Pick<GroupStore, 'listGroupMembers'> &
   Pick<HeartbeatStore, 'getHeartbeat'> &
   Pick<MonitorStore, 'getMonitor'> &
   Pick<MaintenanceWindowStore, 'listLiveMaintenanceWindows' | 'findActiveMaintenanceWindow'>;
@@ -89,6 +98,13 @@ export const coveredSource = (
   type: 'monitor' | 'heartbeat',
   r: { id: string; group_id?: string | null; tags?: string[] },
 ): CoveredSource => ({ type, id: r.id, group_id: r.group_id ?? null, tags: r.tags ?? [] });
+
+/**
+ * The most members of a page's group components read per render, of each kind (all its groups
+ * together): one bounded read. A group larger than this is judged by its first GROUP_MEMBERS_READ
+ * monitors and heartbeats (docs/decisions.md, "Groups and tags").
+ */
+export const GROUP_MEMBERS_READ = 1000;
 
 /** A monitor paused before its first check says as much as one never checked: no data yet. */
 const monitorStatus = (m: MonitorStatusInfo | undefined): MonitorStatus | undefined =>
@@ -101,7 +117,26 @@ export const liveComponentStatuses = async (
   now: Date,
   openIncidents?: Incident[],
 ): Promise<Map<string, LiveStatus>> => {
-  const monitorIds = [...new Set(page.components.flatMap((c) => (c.monitor_id ? [c.monitor_id] : [])))];
+  const groupIds = [...new Set(page.components.flatMap((c) => (c.group_id ? [c.group_id] : [])))];
+  // Group components: their members in one bounded read, and one maintenance lookup per group (the
+  // workspace's windows and the group's own; a monitor member's own cover is in its status).
+  const [members, groupWindows] = await Promise.all([
+    store.listGroupMembers(page.workspace_id, groupIds, GROUP_MEMBERS_READ),
+    Promise.all(
+      groupIds.map((id) =>
+        store
+          .findActiveMaintenanceWindow(page.workspace_id, { type: 'group', id, group_id: id }, now)
+          .then((w) => [id, w !== null] as const),
+      ),
+    ),
+  ]);
+  const groupInMaintenance = new Map(groupWindows);
+  const monitorIds = [
+    ...new Set([
+      ...page.components.flatMap((c) => (c.monitor_id ? [c.monitor_id] : [])),
+      ...members.monitors.map((m) => m.id),
+    ]),
+  ];
   const [monitors, incidents, beats] = await Promise.all([
     monitorIds.length > 0 ? store.getMonitorStatuses(page.workspace_id, monitorIds, now) : new Map(),
     openIncidents ??
@@ -142,6 +177,18 @@ export const liveComponentStatuses = async (
     ),
   ]);
   const beatOf = new Map<string, { state: HeartbeatState | undefined; maintenance: boolean }>(beats);
+  const memberStatuses = new Map<string, LiveStatus[]>(groupIds.map((id) => [id, []]));
+  for (const m of members.monitors)
+    memberStatuses.get(m.group_id)?.push(statusOfMonitor(monitorStatus(monitors.get(m.id))));
+  for (const h of members.heartbeats)
+    memberStatuses
+      .get(h.group_id)
+      ?.push(
+        statusOfHeartbeat(
+          h.state === 'paused' && h.last_ping_at === null ? 'new' : h.state,
+          groupInMaintenance.get(h.group_id) ?? false,
+        ),
+      );
   return new Map(
     page.components.map((c) => [
       c.id,
@@ -151,6 +198,7 @@ export const liveComponentStatuses = async (
           monitor: c.monitor_id ? monitorStatus(monitors.get(c.monitor_id)) : undefined,
           heartbeat: c.heartbeat_id ? beatOf.get(c.heartbeat_id)?.state : undefined,
           heartbeatInMaintenance: c.heartbeat_id ? beatOf.get(c.heartbeat_id)?.maintenance : false,
+          members: c.group_id ? memberStatuses.get(c.group_id) : undefined,
         },
         incidents,
       ),
@@ -178,6 +226,8 @@ const maintenancesOf = async (
   const needSources = windows.some((w) => w.scope_type === 'group' || w.scope_type === 'tag');
   const sources = await Promise.all(
     page.components.map(async (c) => {
+      // A group component: windows over the workspace or over its group.
+      if (c.group_id) return { type: 'group', id: c.group_id, group_id: c.group_id };
       if (!c.monitor_id && !c.heartbeat_id) return null;
       const id = (c.monitor_id ?? c.heartbeat_id)!;
       const type = c.monitor_id ? 'monitor' : 'heartbeat';
@@ -203,6 +253,26 @@ const maintenancesOf = async (
   return out.sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime());
 };
 
+/** The maintenance shown on `page` at `now` (the public page, its JSON and the API's record). */
+export const pageMaintenances = (
+  store: Pick<ViewStore, 'listLiveMaintenanceWindows' | 'getMonitor' | 'getHeartbeat'>,
+  page: StatusPage,
+  now: Date,
+) =>
+  maintenancesOf(
+    store,
+    async (c) => {
+      if (c.monitor_id) {
+        const m = await store.getMonitor(page.workspace_id, c.monitor_id);
+        return m ? coveredSource('monitor', m) : null;
+      }
+      const h = c.heartbeat_id ? await store.getHeartbeat(page.workspace_id, c.heartbeat_id) : null;
+      return h ? coveredSource('heartbeat', h) : null;
+    },
+    page,
+    now,
+  );
+
 /** Reads what the page shows at `now`: a bounded number of store reads, whatever its readers. */
 export const loadStatusView = async (store: ViewStore, page: StatusPage, now: Date): Promise<StatusView> => {
   const today = dayOf(now);
@@ -216,19 +286,7 @@ export const loadStatusView = async (store: ViewStore, page: StatusPage, now: Da
       MAX_INCIDENTS,
     ),
     store.dailyUptime(page.workspace_id, monitorIds, from, today + DAY_MS),
-    maintenancesOf(
-      store,
-      async (c) => {
-        if (c.monitor_id) {
-          const m = await store.getMonitor(page.workspace_id, c.monitor_id);
-          return m ? coveredSource('monitor', m) : null;
-        }
-        const h = c.heartbeat_id ? await store.getHeartbeat(page.workspace_id, c.heartbeat_id) : null;
-        return h ? coveredSource('heartbeat', h) : null;
-      },
-      page,
-      now,
-    ),
+    pageMaintenances(store, page, now),
   ]);
   const active = incidents.filter((i) => i.resolved_at === null);
   const statuses = await liveComponentStatuses(store, page, now, active);

@@ -28,6 +28,8 @@ export interface StatusComponent {
   group: string | null;
   monitor_id: string | null;
   heartbeat_id: string | null;
+  /** A group it stands for: the worst status of the group's monitors and heartbeats. Absent on older records. */
+  group_id?: string | null;
   manual_status: ComponentStatus;
 }
 

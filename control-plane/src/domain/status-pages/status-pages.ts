@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { AppError, type FieldProblem, newId, validationError } from '@lookout/shared';
 import { z } from 'zod';
 import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
+import type { GroupStore } from '../monitors/group-store.js';
+import { groupProblems } from '../monitors/labels.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
 import { hashPassword } from '../tenancy/passwords.js';
 import { freeText, nameText, problemsIn, throwIfProblems, uuid } from '../validation.js';
@@ -38,7 +40,9 @@ const componentBody = z.strictObject({
   group: nameText(100).nullable().optional(),
   monitor_id: uuid().nullable().optional(),
   heartbeat_id: uuid().nullable().optional(),
-  /** For a component set by hand (neither monitor nor heartbeat): its status. */
+  /** A group of monitors and heartbeats (GET /groups): the component shows the worst of their statuses. */
+  group_id: uuid().nullable().optional(),
+  /** For a component set by hand (neither monitor nor heartbeat nor group): its status. */
   status: z.enum(COMPONENT_STATUSES).optional(),
 });
 
@@ -67,7 +71,7 @@ export const updateStatusPageBody = z.strictObject({
 });
 
 type ComponentInput = z.output<typeof componentBody>;
-type Store = StatusPageStore & MonitorStore & HeartbeatStore;
+type Store = StatusPageStore & MonitorStore & HeartbeatStore & Pick<GroupStore, 'getGroupsByIds'>;
 
 /** A fresh key for the readers' access cookies (see StatusPage.cookie_secret). */
 const newCookieSecret = () => randomBytes(32).toString('base64url');
@@ -83,18 +87,27 @@ const linkProblems = async (
     const at = (f: string) => `components[${i}].${f}`;
     const monitorId = c.monitor_id?.toLowerCase() ?? null;
     const heartbeatId = c.heartbeat_id?.toLowerCase() ?? null;
-    if (monitorId && heartbeatId)
+    const groupId = c.group_id?.toLowerCase() ?? null;
+    if ([monitorId, heartbeatId, groupId].filter(Boolean).length > 1)
       problems.push({
-        field: at('heartbeat_id'),
-        message: 'a component shows a monitor or a heartbeat, not both',
+        field: at(groupId ? 'group_id' : 'heartbeat_id'),
+        message: 'a component shows one monitor, one heartbeat or one group, not several',
       });
     if (monitorId && !(await store.getMonitor(workspaceId, monitorId)))
       problems.push({ field: at('monitor_id'), message: 'no monitor with this id in the workspace' });
     if (heartbeatId && !(await store.getHeartbeat(workspaceId, heartbeatId)))
       problems.push({ field: at('heartbeat_id'), message: 'no heartbeat with this id in the workspace' });
-    if (c.status && (monitorId || heartbeatId))
+    if (c.status && (monitorId || heartbeatId || groupId))
       problems.push({ field: at('status'), message: 'only a component set by hand takes a status' });
   }
+  // The groups of every component in one read.
+  problems.push(
+    ...(await groupProblems(
+      store,
+      workspaceId,
+      input.map(([i, c]) => ({ field: `components[${i}].group_id`, id: c.group_id?.toLowerCase() ?? null })),
+    )),
+  );
 };
 
 /** The components as stored, or the problems of each (a link to another workspace's monitor, …). */
@@ -124,6 +137,7 @@ const buildComponents = async (
       group: c.group ?? null,
       monitor_id: c.monitor_id?.toLowerCase() ?? null,
       heartbeat_id: c.heartbeat_id?.toLowerCase() ?? null,
+      group_id: c.group_id?.toLowerCase() ?? null,
       manual_status: c.status ?? existing.find((e) => e.id === id)?.manual_status ?? 'operational',
     });
   }

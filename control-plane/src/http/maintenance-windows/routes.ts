@@ -10,6 +10,7 @@ import {
   updateWindowBody,
 } from '../../domain/maintenance/maintenance.js';
 import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
+import type { GroupStore } from '../../domain/monitors/group-store.js';
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import { idOf, pageQuery } from '../query.js';
 import { page } from '../responses.js';
@@ -19,7 +20,7 @@ import { maintenanceWindowJson, maintenanceWindowResponse } from './responses.js
 export const maintenanceWindowRoutes = ({
   store,
   clock,
-}: RouteDeps<MaintenanceWindowStore & MonitorStore & HeartbeatStore>) => [
+}: RouteDeps<MaintenanceWindowStore & MonitorStore & HeartbeatStore & GroupStore>) => [
   route({
     method: 'get',
     path: '/maintenance-windows',

@@ -2,7 +2,7 @@ import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import type { PolicyLookup } from '../../domain/lookups.js';
 import type { GroupStore } from '../../domain/monitors/group-store.js';
-import { labelFilters } from '../../domain/monitors/labels.js';
+import { labelFilters, matchesLabels } from '../../domain/monitors/labels.js';
 import { checkNow } from '../../domain/monitors/monitor-runs.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
 import { MONITOR_STATUSES, type MonitorStatus, NO_CHECKS } from '../../domain/monitors/monitor-status.js';
@@ -72,10 +72,21 @@ const warnings = z.array(z.strictObject({ field: z.string(), message: z.string()
 const monitorWithWarnings = monitorResponse.extend({ warnings });
 
 export const monitorRoutes = ({
-  store,
+  store: given,
   clock,
   config,
 }: RouteDeps<MonitorStore & MonitorStatusStore & PolicyLookup & TenancyStore & GroupStore>) => {
+  // The list's `tag` and `group_id` filters hold whatever the status store does with them: each page is
+  // also filtered here (a no-op once the store filters), so neither the list nor a bulk action by
+  // filter can ever take in a monitor outside them (a short page still has its next_cursor).
+  const store: typeof given = Object.assign(Object.create(given) as typeof given, {
+    async listMonitorsWithStatus(...args: Parameters<typeof given.listMonitorsWithStatus>) {
+      const page = await given.listMonitorsWithStatus(...args);
+      const q = args[1];
+      if (q.tag === undefined && q.group_id === undefined) return page;
+      return { ...page, data: page.data.filter((m) => matchesLabels(m, q)) };
+    },
+  });
   const context = (auth: Authed) => ({
     workspace: auth.workspace,
     plan: config.plans[auth.workspace.plan] ?? { max_monitors: 0, min_interval_seconds: 86400 },

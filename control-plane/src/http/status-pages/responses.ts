@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LiveStatus } from '../../domain/status-pages/component-status.js';
 import { proofRecords } from '../../domain/status-pages/custom-domain-proof.js';
+import type { MaintenanceView } from '../../domain/status-pages/public-view.js';
 import {
   COMPONENT_STATUSES,
   CUSTOM_DOMAIN_STATUSES,
@@ -26,6 +27,10 @@ export const statusComponentResponse = z
     group: z.string().nullable(),
     monitor_id: z.string().nullable(),
     heartbeat_id: z.string().nullable(),
+    group_id: z
+      .string()
+      .nullable()
+      .describe('The group it stands for (the worst status of its members), or null.'),
     /**
      * Live: from its monitor or heartbeat (or set by hand), made worse by an open incident; `unknown`
      * while its monitor has no verdict yet or its heartbeat was never pinged.
@@ -59,6 +64,21 @@ export const statusPageResponse = z
     public_url: z.string(),
     /** Confirmed email subscribers (their addresses: GET …/subscribers, admins only). */
     subscriber_count: z.number().int(),
+    /**
+     * Maintenance over its components that has not ended: each window's occurrence in progress or
+     * next, and for a recurring window its rule in words (`recurrence`).
+     */
+    maintenances: z.array(
+      z.strictObject({
+        id: z.string(),
+        name: z.string(),
+        status: z.enum(['scheduled', 'in_progress']),
+        starts_at: time,
+        ends_at: time,
+        recurrence: z.string().nullable(),
+        component_ids: z.array(z.string()),
+      }),
+    ),
     created_at: time,
     updated_at: time,
   })
@@ -71,6 +91,7 @@ export const statusPageJson = (
   workspaceUrl: string,
   subscriberCount: number,
   workspaceHost: string,
+  maintenances: MaintenanceView[],
 ): z.output<typeof statusPageResponse> => ({
   id: p.id,
   name: p.name,
@@ -94,10 +115,16 @@ export const statusPageJson = (
     group: c.group,
     monitor_id: c.monitor_id,
     heartbeat_id: c.heartbeat_id,
+    group_id: c.group_id ?? null,
     status: statuses.get(c.id) ?? c.manual_status,
   })),
   public_url: `${workspaceUrl}/status/${p.slug}`,
   subscriber_count: subscriberCount,
+  maintenances: maintenances.map((m) => ({
+    ...m,
+    starts_at: m.starts_at.toISOString(),
+    ends_at: m.ends_at.toISOString(),
+  })),
   created_at: p.created_at.toISOString(),
   updated_at: p.updated_at.toISOString(),
 });

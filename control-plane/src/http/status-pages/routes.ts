@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
 import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
+import type { GroupStore } from '../../domain/monitors/group-store.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import { verifyPageDomain } from '../../domain/status-pages/custom-domain-proof.js';
@@ -16,7 +17,7 @@ import {
   postIncidentUpdate,
   publishIncident,
 } from '../../domain/status-pages/incidents.js';
-import { liveComponentStatuses } from '../../domain/status-pages/public-view.js';
+import { liveComponentStatuses, pageMaintenances } from '../../domain/status-pages/public-view.js';
 import type { StatusPage, StatusPageStore } from '../../domain/status-pages/status-page-store.js';
 import {
   createStatusPage,
@@ -58,7 +59,8 @@ export const statusPageRoutes = ({
     MonitorStore &
     MonitorStatusStore &
     HeartbeatStore &
-    MaintenanceWindowStore
+    MaintenanceWindowStore &
+    GroupStore
 >) => {
   const hostOf = (subdomain: string) => `${subdomain}.${config.service_domain.toLowerCase()}`;
   const json = async (p: StatusPage, subdomain: string) =>
@@ -68,6 +70,7 @@ export const statusPageRoutes = ({
       workspaceUrl(subdomain),
       await store.countSubscribers(p.workspace_id, p.id),
       hostOf(subdomain),
+      await pageMaintenances(store, p, clock.now()),
     );
   /** A change the public page shows: this replica's cache forgets the page at once. */
   const changed = <T>(pageId: string, v: T): T => {

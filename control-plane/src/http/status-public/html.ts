@@ -173,8 +173,10 @@ export const statusPageHtml = (view: StatusView, base: string) => {
   const maint = view.maintenances
     .map(
       (m) =>
-        `<article class="inc maint"><h3>${esc(m.name)}</h3><p class="meta">${
-          m.status === 'in_progress' ? 'In progress' : 'Scheduled'
+        `<article class="inc maint"><h3>${esc(m.name)}</h3>${
+          m.recurrence ? `<p class="meta">Scheduled maintenance: ${esc(m.recurrence)}</p>` : ''
+        }<p class="meta">${
+          m.status === 'in_progress' ? 'In progress' : m.recurrence ? 'Next on' : 'Scheduled'
         } · ${when(m.starts_at)} – ${when(m.ends_at)}</p><p class="meta">Affects ${affectedNames(view, m.component_ids)}</p></article>`,
     )
     .join('');

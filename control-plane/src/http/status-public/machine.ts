@@ -146,7 +146,20 @@ export const summaryJson = (view: StatusView, url: string) =>
       page_id: view.page.id,
       scheduled_for: iso(m.starts_at),
       scheduled_until: iso(m.ends_at),
-      incident_updates: [],
+      // A recurring window is listed by its next occurrence; its rule is the one update readers see.
+      incident_updates: m.recurrence
+        ? [
+            {
+              id: `${m.id}-rule`,
+              incident_id: m.id,
+              status: m.status,
+              body: `Scheduled maintenance: ${m.recurrence}`,
+              created_at: iso(m.starts_at),
+              updated_at: iso(view.generated_at),
+              display_at: iso(m.starts_at),
+            },
+          ]
+        : [],
       components: m.component_ids.flatMap((id) => {
         const c = view.components.find((x) => x.id === id);
         return c ? [{ id: c.id, name: c.name, status: c.status }] : [];

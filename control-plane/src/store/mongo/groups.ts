@@ -1,6 +1,6 @@
 import type { GroupStore } from '../../domain/monitors/group-store.js';
 import { groupNameKey } from '../../domain/monitors/groups.js';
-import type { Group } from '../../domain/types.js';
+import type { Group, HeartbeatState } from '../../domain/types.js';
 import {
   bumpGuard,
   escapeRegex,
@@ -89,6 +89,29 @@ export const mongoGroups = (ctx: MongoContext): GroupStore => {
         await heartbeats.updateMany({ workspace_id: workspaceId, group_id: id }, ungroup, { session });
         return true;
       });
+    },
+    async listGroupMembers(workspaceId, groupIds, limit) {
+      if (groupIds.length === 0) return { monitors: [], heartbeats: [] };
+      const filter = { workspace_id: workspaceId, group_id: { $in: groupIds } };
+      const [ms, hs] = await Promise.all([
+        monitors
+          .find(filter, { projection: { _id: 1, group_id: 1 } })
+          .limit(limit)
+          .toArray(),
+        heartbeats
+          .find(filter, { projection: { _id: 1, group_id: 1, state: 1, last_ping_at: 1 } })
+          .limit(limit)
+          .toArray(),
+      ]);
+      return {
+        monitors: ms.map((m) => ({ id: m._id, group_id: m.group_id as string })),
+        heartbeats: hs.map((h) => ({
+          id: h._id,
+          group_id: h.group_id as string,
+          state: h.state as HeartbeatState,
+          last_ping_at: (h.last_ping_at as Date | null | undefined) ?? null,
+        })),
+      };
     },
   };
 };

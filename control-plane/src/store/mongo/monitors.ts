@@ -82,7 +82,7 @@ export const backfillRetryIntervals = (col: Collections) =>
 
 /**
  * Monitors and heartbeats stored before groups and tags existed get none, and the default severity,
- * once (as SQLite's migration 32 gives them).
+ * once (as SQLite's migration 33 gives them).
  */
 export const backfillLabels = (col: Collections) =>
   Promise.all(

@@ -1,6 +1,6 @@
 import type { GroupStore } from '../../domain/monitors/group-store.js';
 import { groupNameKey } from '../../domain/monitors/groups.js';
-import type { Group } from '../../domain/types.js';
+import type { Group, HeartbeatState } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
 import { groups, insertSql, toRow } from './tables.js';
 
@@ -13,7 +13,7 @@ const isUniqueViolation = (e: unknown) =>
  * the cap together. A delete ungroups the members in its transaction, and appends each ungrouped
  * monitor to the monitor feed (its version moves, as for any edit).
  */
-export const sqliteGroups = ({ st, one, many, immediate, page }: SqliteContext): GroupStore => ({
+export const sqliteGroups = ({ st, one, many, immediate, read, page }: SqliteContext): GroupStore => ({
   async insertGroup(group, { maxGroups }) {
     return immediate(() => {
       const n = (
@@ -87,5 +87,23 @@ export const sqliteGroups = ({ st, one, many, immediate, page }: SqliteContext):
       ).run(ms, workspaceId, id);
       return true;
     });
+  },
+  async listGroupMembers(workspaceId, groupIds, limit) {
+    if (groupIds.length === 0) return { monitors: [], heartbeats: [] };
+    const ids = JSON.stringify(groupIds);
+    const inGroups = 'workspace_id = ? AND group_id IN (SELECT value FROM json_each(?)) LIMIT ?';
+    return read(() => ({
+      monitors: st(`SELECT id, group_id FROM monitors WHERE ${inGroups}`).all(workspaceId, ids, limit) as {
+        id: string;
+        group_id: string;
+      }[],
+      heartbeats: (
+        st(`SELECT id, group_id, state, last_ping_at FROM heartbeats WHERE ${inGroups}`).all(
+          workspaceId,
+          ids,
+          limit,
+        ) as { id: string; group_id: string; state: HeartbeatState; last_ping_at: number | null }[]
+      ).map((h) => ({ ...h, last_ping_at: h.last_ping_at === null ? null : new Date(h.last_ping_at) })),
+    }));
   },
 });

@@ -152,6 +152,7 @@ export const sqliteMonitors = (
         if (!kind || c === 'id' || c === 'workspace_id') throw new Error(`updateMonitors: no column ${c}`);
         return kind;
       });
+      // The tag filter's rows move with the tags, when the step writes them.
       const tagsToo = cols.includes('tags');
       const update = st(
         `UPDATE monitors SET ${cols.map((c) => `${c} = ?`).join(', ')}

@@ -1,5 +1,5 @@
 /**
- * Choosing one monitor or heartbeat out of however many the workspace has: a search box that asks the
+ * Choosing one monitor, heartbeat or group out of however many the workspace has: a search box that asks the
  * server (`q`, once typing pauses) and a list of what it found, a page at a time ("Show more"). The one
  * picker of monitors and heartbeats in the app; `RecordName` shows a chosen one's name anywhere.
  */
@@ -9,7 +9,7 @@ import { routingApi } from '../api-routing.js';
 import { FieldNotes } from './field.js';
 import { useList } from './paging.js';
 
-export type RecordKind = 'monitor' | 'heartbeat';
+export type RecordKind = 'monitor' | 'heartbeat' | 'group';
 
 interface Item {
   id: string;
@@ -40,6 +40,17 @@ const SOURCES: Record<
     find: (q, cursor) => routingApi.listHeartbeats(cursor, q),
     get: (id) => routingApi.getHeartbeat(id),
     searchBy: 'Name or slug',
+  },
+  group: {
+    find: async (q, cursor) => {
+      const p = await routingApi.listGroups(cursor, q);
+      return { data: p.data.map((g) => ({ id: g.id, display_name: g.name })), next_cursor: p.next_cursor };
+    },
+    get: async (id) => {
+      const g = await routingApi.getGroup(id);
+      return { id: g.id, display_name: g.name };
+    },
+    searchBy: 'Name',
   },
 };
 

@@ -217,12 +217,12 @@ const ScopeTarget = (props: {
   problem: string | undefined;
   disabled: boolean;
 }) =>
-  props.scope === 'workspace' ? null : props.scope === 'tag' || props.scope === 'group' ? (
+  props.scope === 'workspace' ? null : props.scope === 'tag' ? (
     <TextField
       id={`${props.p}-tag`}
-      label={props.scope === 'tag' ? 'Tag' : 'Group id'}
+      label="Tag"
       problem={props.problem}
-      hint={props.scope === 'tag' ? 'key or key:value, e.g. env:prod' : undefined}
+      hint="key or key:value, e.g. env:prod"
       autoComplete="off"
       spellcheck={false}
       disabled={props.disabled}
@@ -263,7 +263,7 @@ export const MaintenancePage = (props: { me: Me }) => {
     ) : (
       <>
         {SCOPE_LABEL[w.scope_type]}:{' '}
-        {w.scope_type === 'tag' || w.scope_type === 'group' ? (
+        {w.scope_type === 'tag' ? (
           <code>{w.scope_id}</code>
         ) : (
           <RecordName kind={w.scope_type} id={w.scope_id} />
@@ -308,7 +308,6 @@ export const MaintenancePage = (props: { me: Me }) => {
                   <th scope="col">Name</th>
                   <th scope="col">Applies to</th>
                   <th scope="col">When</th>
-                  <th scope="col">Next</th>
                   <th scope="col">Status</th>
                   <th scope="col">
                     <span class="visually-hidden">Actions</span>
@@ -324,13 +323,21 @@ export const MaintenancePage = (props: { me: Me }) => {
                         {w.name}
                       </th>
                       <td data-label="Applies to">{scopeText(w)}</td>
-                      <td data-label="When">
-                        {w.schedule_text ??
-                          (w.starts_at && w.ends_at
-                            ? span({ starts_at: w.starts_at, ends_at: w.ends_at })
-                            : '')}
+                      <td data-label="When" class="prose">
+                        {w.schedule_text ? (
+                          <>
+                            {w.schedule_text}
+                            <br />
+                            <span class="muted">
+                              {w.next_occurrence ? `Next: ${span(w.next_occurrence)}` : ''}
+                            </span>
+                          </>
+                        ) : w.starts_at && w.ends_at ? (
+                          span({ starts_at: w.starts_at, ends_at: w.ends_at })
+                        ) : (
+                          ''
+                        )}
                       </td>
-                      <td data-label="Next">{w.next_occurrence ? span(w.next_occurrence) : '—'}</td>
                       <td data-label="Status">
                         <span class={`badge ${PHASE[ph].css}`}>{PHASE[ph].label}</span>
                       </td>
