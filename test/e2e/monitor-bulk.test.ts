@@ -300,6 +300,28 @@ describe('POST /monitors/bulk by filter', () => {
     expect((await other.api('GET', '/monitors')).body.data.length).toBe(2);
   });
 
+  it("takes the list's tag and group filters: only the monitors carrying them change", async () => {
+    const w = await h.workspace('bulk-filter-labels');
+    const ids = await create(w, 4);
+    const g = (await w.api('POST', '/groups', { json: { name: 'Edge' } })).body;
+    expect((await bulk(w, { action: 'add_tags', ids: ids.slice(0, 2), tags: ['db'] })).body).toEqual({
+      affected: 2,
+    });
+    expect((await bulk(w, { action: 'set_group', ids: ids.slice(1, 3), group_id: g.id })).body).toEqual({
+      affected: 2,
+    });
+    expect((await bulk(w, { action: 'pause', filter: { tag: 'db' } })).body).toEqual({ affected: 2 });
+    const paused = async () =>
+      (await w.api('GET', '/monitors?status=paused')).body.data.map((m: { id: string }) => m.id).sort();
+    expect(await paused()).toEqual(ids.slice(0, 2).sort());
+    expect((await bulk(w, { action: 'resume', filter: { group_id: g.id } })).body).toEqual({ affected: 1 });
+    expect(await paused()).toEqual([ids[0]]);
+    expect((await bulk(w, { action: 'delete', filter: { group_id: 'none', tag: 'db' } })).body).toEqual({
+      affected: 1,
+    });
+    expect((await w.api('GET', '/monitors')).body.data.length).toBe(3);
+  });
+
   it('refuses a filter that matches more monitors than the plan allows in one action', async () => {
     const w = await h.workspace('bulk-cap', 'free');
     const ids = await create(w, 3);
