@@ -339,6 +339,16 @@ export const configKeys = {
     default: 120,
     doc: 'A claimed escalation step not finished within this long (its replica died) is run again.',
   },
+  notify_group_wait_seconds: {
+    schema: z.coerce.number().int().min(0).max(300),
+    default: 5,
+    doc: 'Grouped notifications (domain/escalation/group-window.ts): how long the first alert of a burst on one policy waits for others before its channels get one message listing them all.',
+  },
+  notify_group_interval_seconds: {
+    schema: z.coerce.number().int().min(0).max(3600),
+    default: 60,
+    doc: 'Grouped notifications: while a burst goes on, the alerts that arrive after a group message are sent together this long after it, in the next summary. 0 turns grouping off (one message per alert).',
+  },
   notify_max_attempts: {
     schema: z.coerce.number().int().min(1).max(10),
     default: 4,

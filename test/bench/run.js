@@ -13,6 +13,8 @@ const benches = {
   status: () => import('./status.js'),
   store: () => import('./store.js'),
   'flush-order': () => import('./flush-order.js'),
+  dependencies: () => import('./dependencies.js'),
+  storm: () => import('./storm.js'),
 };
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);

@@ -12,6 +12,7 @@ const link = (workspaceId: string, over: Partial<AckLink> = {}): AckLink => ({
   id: randomUUID(),
   workspace_id: workspaceId,
   alert_id: randomUUID(),
+  alert_ids: null,
   token_hash: randomUUID().replace(/-/g, '').repeat(2),
   user_id: randomUUID(),
   channel_id: null,

@@ -342,6 +342,19 @@ contract('AlertStore', (c) => {
     expect(await store.listDueEscalations(at(1000), 10)).toEqual([]);
   });
 
+  it('logs a grouped message’s attempt for each alert it named at once, in order, found by each key', async () => {
+    const { store, ws } = ctx();
+    const w = ws.workspace.id;
+    const channelId = randomUUID();
+    const ds = [0, 1, 2].map((i) =>
+      delivery(w, { alert_id: randomUUID(), channel_id: channelId, idempotency_key: `g${i}` }),
+    );
+    await store.insertDeliveries(ds);
+    await store.insertDeliveries([]);
+    expect(await store.listDeliveries(w, { channel_id: channelId, limit: 10 })).toEqual(ds);
+    for (const d of ds) expect(await store.hasSentDelivery(d.idempotency_key!)).toBe(true);
+  });
+
   it('logs deliveries oldest first, by alert or channel, and finds sent ones by idempotency key', async () => {
     const { store, ws } = ctx();
     const w = ws.workspace.id;

@@ -83,6 +83,7 @@ export const memberContract = (name: string, open: () => Promise<Store>) => {
           is_default: true,
           steps: [{ wait_minutes: 0, notify_user_ids: [admin.id], notify_channel_ids: [] }],
           repeat: 0,
+          support_hours: null,
           created_at: T0,
           updated_at: T0,
         },
@@ -303,6 +304,7 @@ export const memberContract = (name: string, open: () => Promise<Store>) => {
       });
       const policy = (name: string, steps: ReturnType<typeof step>[]) => ({
         ...{ id: randomUUID(), workspace_id: ws, name, is_default: false, steps, repeat: 0 },
+        support_hours: null,
         ...{ created_at: T0, updated_at: T0 },
       });
       const gamma = policy('Gamma', [step([v.id]), step([u.id])]);

@@ -131,6 +131,7 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
           is_default: true,
           steps: [],
           repeat: 0,
+          support_hours: null,
           created_at: T0,
           updated_at: T0,
         },

@@ -79,6 +79,7 @@ const fill = async (w: Workspace) => {
       name: 'Night shift',
       repeat: 1,
       steps: [{ wait_minutes: 5, notify_channel_ids: [mail.body.id] }],
+      support_hours: { timezone: 'Europe/Berlin', days: ['mon', 'tue'], start: '22:00', end: '06:00' },
     },
   });
   await w.api('POST', '/monitors/create', {
@@ -208,6 +209,7 @@ describe('lookout export, plan, apply', () => {
     );
     // References by name, secrets as ${ENV} (the API never shows the password; the header is a credential).
     expect(text).toContain('escalation_policy: Night shift');
+    expect(text).toMatch(/support_hours:\n\s+timezone: Europe\/Berlin\n\s+days:\n\s+- mon\n\s+- tue\n\s+start: "?22:00"?\n\s+end: "?06:00"?/);
     expect(text).toContain('- Ops mail');
     expect(text).toContain(`password: ${ref('MONITOR_CHECKOUT_AUTH_PASSWORD')}`);
     expect(text).toContain(`Authorization: ${ref('CHANNEL_PAGER_HOOK_CONFIG_HEADERS_AUTHORIZATION')}`);

@@ -36,6 +36,8 @@ export const startClockedControlPlane = (opts: {
         LOOKOUT_VALIDATE_RESPONSES: 'true',
         // Tests' notification receivers listen on loopback.
         LOOKOUT_NOTIFY_ALLOW_PRIVATE: 'true',
+        // One message per alert unless a test turns grouping on.
+        LOOKOUT_NOTIFY_GROUP_INTERVAL_SECONDS: '0',
         ...opts.env,
         TEST_CLOCK_START: String(opts.clockStart),
       },

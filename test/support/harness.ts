@@ -53,6 +53,9 @@ export const startHarness = async (
       // Tests' receivers (webhooks, chat and push services, SMTP servers) listen on loopback; the
       // default refuses them (notification-guard.test.ts proves it).
       notify_allow_private: true,
+      // One message per alert, as the suites written before grouped notifications expect;
+      // test/e2e/grouped-notifications.test.ts turns grouping on.
+      notify_group_interval_seconds: 0,
       ...overrides,
     },
   );

@@ -535,6 +535,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/heartbeats/{uuid}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The heartbeat's dependency timeline. What its dependencies did to its alert, newest first (at most 50; kept 30 days): `held` (went down, waits until its dependencies are checked), `suppressed` (a dependency is down: no alert), `released` (the dependency recovered), `raised` (its alert was raised after all), `cleared` (it recovered while held: no alert). */
+        get: operations["getHeartbeatsByUuidTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/integrations": {
         parameters: {
             query?: never;
@@ -826,6 +843,23 @@ export type paths = {
         put?: never;
         /** Run checks again. */
         post: operations["postMonitorsByIdResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The monitor's dependency timeline. What its dependencies did to its alert, newest first (at most 50; kept 30 days): `held` (went down, waits until its dependencies are checked), `suppressed` (a dependency is down: no alert), `released` (the dependency recovered), `raised` (its alert was raised after all), `cleared` (it recovered while held: no alert). */
+        get: operations["getMonitorsByIdTimeline"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1415,8 +1449,10 @@ export type components = {
                     name: string;
                     window_id: string;
                 } | null;
+                waiting_for_support_hours_until: string | null;
             } | null;
             escalation_policy_id: string | null;
+            held_back: number;
             id: string;
             resolved_at: string | null;
             resolved_by: components["schemas"]["Actor"] | null;
@@ -1449,8 +1485,10 @@ export type components = {
                     name: string;
                     window_id: string;
                 } | null;
+                waiting_for_support_hours_until: string | null;
             } | null;
             escalation_policy_id: string | null;
+            held_back: number;
             id: string;
             resolved_at: string | null;
             resolved_by: components["schemas"]["Actor"] | null;
@@ -2106,6 +2144,23 @@ export type components = {
             test: boolean;
             user_id: string | null;
         };
+        Dependency: {
+            id: string;
+            /** @enum {string} */
+            kind: "monitor" | "heartbeat" | "group";
+            name: string;
+        };
+        DependencyTimeline: {
+            data: {
+                /** Format: date-time */
+                at: string;
+                dependency_id: string | null;
+                /** @enum {string} */
+                kind: "held" | "suppressed" | "released" | "raised" | "cleared";
+                message: string;
+            }[];
+            retention_days: number;
+        };
         Error: {
             error: {
                 /** @enum {string} */
@@ -2129,6 +2184,12 @@ export type components = {
                 notify_user_ids: string[];
                 wait_minutes: number;
             }[];
+            support_hours: {
+                days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                end: string;
+                start: string;
+                timezone: string;
+            } | null;
             /** Format: date-time */
             updated_at: string;
         };
@@ -2144,6 +2205,8 @@ export type components = {
             alert_id: string | null;
             /** Format: date-time */
             created_at: string;
+            dependencies: components["schemas"]["Dependency"][];
+            depends_on: string[];
             display_name: string;
             escalation_policy_id: string;
             grace_seconds: number;
@@ -2166,6 +2229,7 @@ export type components = {
             started_at: string | null;
             /** @enum {string} */
             state: "new" | "up" | "late" | "down" | "paused";
+            suppressed_by: string | null;
             tags: string[];
             timezone: string;
             /** Format: date-time */
@@ -2284,6 +2348,8 @@ export type components = {
             check_locations: string[];
             /** Format: date-time */
             created_at: string;
+            dependencies: components["schemas"]["Dependency"][];
+            depends_on: string[];
             display_name: string;
             dns_expected_values: string[];
             dns_record_type: ("A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS") | null;
@@ -2322,6 +2388,7 @@ export type components = {
             ssl_cert_monitoring: boolean;
             /** @enum {string} */
             status: "up" | "down" | "paused" | "pending" | "maintenance";
+            suppressed_by: string | null;
             tags: string[];
             timeout_seconds: number;
             /** Format: date-time */
@@ -4278,6 +4345,13 @@ export interface operations {
                         notify_user_ids?: string[];
                         wait_minutes: number;
                     }[];
+                    /** @default null */
+                    support_hours?: {
+                        days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        end: string;
+                        start: string;
+                        timezone: string;
+                    } | null;
                 };
             };
         };
@@ -4519,6 +4593,12 @@ export interface operations {
                         notify_user_ids?: string[];
                         wait_minutes: number;
                     }[];
+                    support_hours?: {
+                        days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        end: string;
+                        start: string;
+                        timezone: string;
+                    } | null;
                 };
             };
         };
@@ -6345,6 +6425,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                    depends_on?: string[];
                     display_name: string;
                     escalation_policy_id?: string;
                     grace_seconds?: number;
@@ -6587,6 +6669,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                    depends_on?: string[];
                     display_name?: string;
                     escalation_policy_id?: string;
                     grace_seconds?: number;
@@ -6760,6 +6844,73 @@ export interface operations {
             };
             /** @description Invalid fields (body or query parameters), each listed in details */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHeartbeatsByUuidTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DependencyTimeline"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such heartbeat in this workspace */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8569,6 +8720,8 @@ export interface operations {
                     }) | null;
                     check_interval_seconds?: number;
                     check_locations?: string[];
+                    /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                    depends_on?: string[];
                     display_name?: string;
                     dns_expected_values?: string[];
                     /** @enum {string} */
@@ -8628,6 +8781,8 @@ export interface operations {
                         check_locations: string[];
                         /** Format: date-time */
                         created_at: string;
+                        dependencies: components["schemas"]["Dependency"][];
+                        depends_on: string[];
                         display_name: string;
                         dns_expected_values: string[];
                         dns_record_type: ("A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS") | null;
@@ -8666,6 +8821,7 @@ export interface operations {
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
                         status: "up" | "down" | "paused" | "pending" | "maintenance";
+                        suppressed_by: string | null;
                         tags: string[];
                         timeout_seconds: number;
                         /** Format: date-time */
@@ -9142,6 +9298,73 @@ export interface operations {
             };
         };
     };
+    getMonitorsByIdTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DependencyTimeline"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such monitor in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getMonitorsByIdUptime: {
         parameters: {
             query?: {
@@ -9253,6 +9476,8 @@ export interface operations {
                         }) | null;
                         check_interval_seconds?: number;
                         check_locations?: string[];
+                        /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                        depends_on?: string[];
                         display_name: string;
                         dns_expected_values?: string[];
                         /** @enum {string} */
@@ -9407,6 +9632,8 @@ export interface operations {
                         }) | null;
                         check_interval_seconds?: number;
                         check_locations?: string[];
+                        /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                        depends_on?: string[];
                         display_name: string;
                         dns_expected_values?: string[];
                         /** @enum {string} */
@@ -9684,6 +9911,8 @@ export interface operations {
                     }) | null;
                     check_interval_seconds?: number;
                     check_locations?: string[];
+                    /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                    depends_on?: string[];
                     display_name: string;
                     dns_expected_values?: string[];
                     /** @enum {string} */
@@ -9743,6 +9972,8 @@ export interface operations {
                         check_locations: string[];
                         /** Format: date-time */
                         created_at: string;
+                        dependencies: components["schemas"]["Dependency"][];
+                        depends_on: string[];
                         display_name: string;
                         dns_expected_values: string[];
                         dns_record_type: ("A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS") | null;
@@ -9781,6 +10012,7 @@ export interface operations {
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
                         status: "up" | "down" | "paused" | "pending" | "maintenance";
+                        suppressed_by: string | null;
                         tags: string[];
                         timeout_seconds: number;
                         /** Format: date-time */

@@ -57,7 +57,12 @@ const by = (a: Actor | null) => {
   return ' by Lookout';
 };
 
-const answer = (ctx: ApiContext, r: AckLinkState & { done?: boolean }, alertId: string, token: string) => {
+const answer = (
+  ctx: ApiContext,
+  r: AckLinkState & { done?: boolean; acknowledged?: number },
+  alertId: string,
+  token: string,
+) => {
   if (r.state === 'invalid')
     return page(
       ctx,
@@ -73,7 +78,10 @@ const answer = (ctx: ApiContext, r: AckLinkState & { done?: boolean }, alertId: 
       '<h1>You can no longer acknowledge alerts</h1><p role="alert">This link was sent to you, but your role in this workspace no longer allows acknowledging alerts. Ask a member or an admin.</p>',
     );
   const a = r.alert;
-  const about = `<p><strong>${esc(a.title)}</strong></p><p class="muted">${esc(a.severity)} · raised ${when(a.created_at)} · sent to ${esc(r.link.recipient)} by ${esc(r.link.via)}</p>`;
+  // A grouped message's link stands for every alert it named.
+  const many = r.link.alert_ids && r.link.alert_ids.length > 1 ? r.link.alert_ids.length : 0;
+  const named = many ? `${esc(a.title)} and ${many - 1} more alert${many > 2 ? 's' : ''}` : esc(a.title);
+  const about = `<p><strong>${named}</strong></p><p class="muted">${esc(a.severity)} · raised ${when(a.created_at)} · sent to ${esc(r.link.recipient)} by ${esc(r.link.via)}</p>`;
   if (r.state === 'resolved')
     return page(
       ctx,
@@ -86,13 +94,19 @@ const answer = (ctx: ApiContext, r: AckLinkState & { done?: boolean }, alertId: 
       ctx,
       200,
       r.done ? 'Acknowledged' : 'Already acknowledged',
-      `<h1>${r.done ? 'Acknowledged' : 'Already acknowledged'}</h1>${about}<p role="status">${r.done ? 'You acknowledged it: its escalation has stopped.' : `It was acknowledged${by(a.acknowledged_by)} at ${when(a.acknowledged_at)}.`}</p>`,
+      `<h1>${r.done ? 'Acknowledged' : 'Already acknowledged'}</h1>${about}<p role="status">${
+        r.done
+          ? many
+            ? `You acknowledged ${r.acknowledged ?? 0} of the ${many} alerts (the others were acknowledged or resolved already): their escalation has stopped.`
+            : 'You acknowledged it: its escalation has stopped.'
+          : `It was acknowledged${by(a.acknowledged_by)} at ${when(a.acknowledged_at)}.`
+      }</p>`,
     );
   return page(
     ctx,
     200,
     'Acknowledge alert',
-    `<h1>Acknowledge this alert?</h1>${about}<p>Acknowledging stops its escalation: nobody else is notified. It does not resolve it.</p>
+    `<h1>${many ? `Acknowledge these ${many} alerts?` : 'Acknowledge this alert?'}</h1>${about}<p>Acknowledging stops ${many ? 'their' : 'its'} escalation: nobody else is notified. It does not resolve ${many ? 'them' : 'it'}.</p>
 <div class="actions"><form method="post" action="/ack/${esc(alertId)}"><input type="hidden" name="token" value="${esc(token)}"><button type="submit" class="primary">Acknowledge</button></form></div>`,
   );
 };

@@ -15,6 +15,7 @@ interface AlertRow {
   title: string;
   created_at: string;
   acknowledged_at: string | null;
+  escalation: { waiting_for_support_hours_until: string | null } | null;
 }
 
 export const triagePrompt = {
@@ -30,7 +31,11 @@ export const triagePrompt = {
 const MAX_ALERTS = 100;
 
 const line = (a: AlertRow) =>
-  `- ${a.id} [${a.status}, ${a.severity}] ${a.title} — ${a.source_type} ${a.source_id}, cause ${a.cause}, since ${a.created_at}${a.acknowledged_at ? `, acknowledged ${a.acknowledged_at}` : ''}`;
+  `- ${a.id} [${a.status}, ${a.severity}] ${a.title} — ${a.source_type} ${a.source_id}, cause ${a.cause}, since ${a.created_at}${a.acknowledged_at ? `, acknowledged ${a.acknowledged_at}` : ''}${
+    a.escalation?.waiting_for_support_hours_until
+      ? `, a warning outside support hours: notifies no one until ${a.escalation.waiting_for_support_hours_until}`
+      : ''
+  }`;
 
 export const triageMessages = async (api: McpApi, focus?: string): Promise<GetPromptResult> => {
   const page = await ok(

@@ -107,7 +107,7 @@ export const tools: ToolDef[] = [
     name: 'get_alert',
     title: 'Get an alert',
     description:
-      'One alert with all its fields (status, severity, source, cause, title, description, who acknowledged or resolved it and when) and its timeline: raised, each notification attempt, acknowledged, resolved.',
+      "One alert with all its fields (status, severity, source, cause, title, description, who acknowledged or resolved it and when; escalation.waiting_for_support_hours_until: a warning outside its policy's support hours notifies no one until then) and its timeline: raised, each notification attempt (a grouped summary is logged on every alert it named), acknowledged, resolved.",
     input: z.object({ alert_id: id('alert') }),
     annotations: READ,
     run: (api, a) => ok(api.client.GET('/alerts/{uuid}', { params: { path: { uuid: a.alert_id } } })),
@@ -203,6 +203,12 @@ export const tools: ToolDef[] = [
         .optional()
         .describe('http with an https URL: watch certificate expiry.'),
       domain_expiry_alert_days: z.number().int().optional().describe('domain: days before expiry to alert.'),
+      depends_on: z
+        .array(z.string())
+        .optional()
+        .describe(
+          'Ids of monitors, heartbeats or groups it depends on (at most 20): while one is down, its failure raises no alert.',
+        ),
       paused: z.boolean().optional().describe('Create it paused.'),
       group_id: z.string().optional().describe('The group it belongs to (an id from list_groups).'),
       tags: z
@@ -219,6 +225,47 @@ export const tools: ToolDef[] = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     // The API is the validator: what the assistant leaves out is named in its 422, not refused here.
     run: (api, a) => ok(api.client.POST('/monitors/create', { body: a as Body<'/monitors/create', 'post'> })),
+  }),
+  tool({
+    name: 'set_dependencies',
+    title: 'Set what a monitor or heartbeat depends on',
+    description:
+      "Replace the depends_on of a monitor or heartbeat: ids of monitors, heartbeats or groups of the workspace (at most 20; [] for none). While a dependency is down, the dependent's failure raises no alert and notifies no one; it shows status down with suppressed_by naming the dependency, and the dependency's alert counts it in held_back. A cycle is refused with its path. Returns the record.",
+    input: z.object({
+      source_type: z.enum(['monitor', 'heartbeat']).describe('What to change.'),
+      id: id('monitor or heartbeat'),
+      depends_on: z.array(z.string()).describe('The ids it depends on.'),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: (api, a) =>
+      a.source_type === 'monitor'
+        ? ok(
+            api.client.PATCH('/monitors/{id}', {
+              params: { path: { id: a.id } },
+              body: { depends_on: a.depends_on },
+            }),
+          )
+        : ok(
+            api.client.PATCH('/heartbeats/{uuid}', {
+              params: { path: { uuid: a.id } },
+              body: { depends_on: a.depends_on },
+            }),
+          ),
+  }),
+  tool({
+    name: 'get_dependency_timeline',
+    title: 'What dependencies did to an alert',
+    description:
+      'The dependency timeline of a monitor or heartbeat, newest first: held (went down, waits until its dependencies are checked), suppressed (a dependency is down: no alert), released (the dependency recovered), raised (its alert was raised after all), cleared (it recovered while held). Use it to see why a down monitor has no alert.',
+    input: z.object({
+      source_type: z.enum(['monitor', 'heartbeat']).describe('What to look at.'),
+      id: id('monitor or heartbeat'),
+    }),
+    annotations: READ,
+    run: (api, a) =>
+      a.source_type === 'monitor'
+        ? ok(api.client.GET('/monitors/{id}/timeline', { params: { path: { id: a.id } } }))
+        : ok(api.client.GET('/heartbeats/{uuid}/timeline', { params: { path: { uuid: a.id } } })),
   }),
   tool({
     name: 'pause_monitor',

@@ -91,5 +91,6 @@ export const createDispatcher = (opts: DispatcherOptions): Dispatcher => {
       }
     },
     follows: (kind) => notifiers[kind]?.follows ?? [],
+    grouping: (kind) => notifiers[kind]?.grouping ?? 'per_alert',
   };
 };

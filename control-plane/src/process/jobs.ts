@@ -5,7 +5,11 @@ import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
 import { checkRegions } from '../domain/agents/region-health.js';
 import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
+import type { AlertHoldStore } from '../domain/alerts/alert-hold-store.js';
+import { SOURCE_EVENT_RETENTION_DAYS } from '../domain/alerts/alert-hold-store.js';
+import { decideDueHolds } from '../domain/dependencies/dependency-holds.js';
 import { createEscalationRunner } from '../domain/escalation/escalation-runner.js';
+import type { NotificationGroupStore } from '../domain/escalation/notification-group-store.js';
 import { checkHeartbeatDeadlines } from '../domain/heartbeats/heartbeat-deadlines.js';
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
@@ -35,6 +39,9 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Pick<SignInStore, 'pruneSignInDevices'> &
   Pick<OAuthStore, 'pruneOAuthRecords'> &
   Pick<AckLinkStore, 'pruneAckLinks'> &
+  Pick<AlertHoldStore, 'pruneSourceEvents'> &
+  Parameters<typeof decideDueHolds>[0] &
+  Pick<NotificationGroupStore, 'pruneNotificationGroups'> &
   Pick<TenancyStore, 'getWorkspace'> &
   Parameters<typeof sendSubscriberMails>[0]['store'] &
   Parameters<typeof checkHeartbeatDeadlines>[0] &
@@ -161,6 +168,18 @@ export const startJobs = (
     if (r.raised + r.resolved > 0) log.info(r, 'heartbeat deadlines');
   });
 
+  // Alerts held back by dependencies: due holds only (an index), decided from each source's direct
+  // dependencies and stored by compare-and-set (domain/dependencies/dependency-holds.ts).
+  every(config.heartbeat_check_ms, 'dependency-holds', async (now) => {
+    const r = await decideDueHolds(store, now);
+    if (r.raised + r.suppressed > 0) log.info(r, 'held alerts decided');
+  });
+  // Dependency timelines are kept SOURCE_EVENT_RETENTION_DAYS days.
+  every(60_000, 'prune-source-events', async (now) => {
+    const before = new Date(now.getTime() - SOURCE_EVENT_RETENTION_DAYS * 86_400_000);
+    for (let i = 0; i < 100; i++) if ((await store.pruneSourceEvents(before, 1000)) < 1000) break;
+  });
+
   // Status pages that ask for it: a draft incident for each linked monitor that went down (one per
   // outage, by the store's unique key, so every replica can run this at once).
   every(config.status_auto_draft_ms, 'status-page-drafts', async (now) => {
@@ -213,11 +232,21 @@ export const startJobs = (
     leaseMs: config.escalation_lease_seconds * 1000,
     ...(deps.workspaceUrl ? { workspaceUrl: deps.workspaceUrl } : {}),
     contactServices: deps.contactServices,
+    grouping: {
+      waitMs: config.notify_group_wait_seconds * 1000,
+      intervalMs: config.notify_group_interval_seconds * 1000,
+    },
     onError: (err, alertId) => log.error({ err, alert: alertId }, 'escalation step failed'),
   });
   every(config.escalation_poll_ms, 'escalations', () => escalations.tick());
   // Acknowledged and resolved alerts, told to everyone they reached (each claimed by compare-and-set).
   every(config.escalation_poll_ms, 'alert-follow-ups', () => escalations.followTick());
+  // Grouped notifications whose window has ended (domain/escalation/group-window.ts), claimed the same way.
+  every(config.escalation_poll_ms, 'notification-groups', () => escalations.groupTick());
+  // Groups idle for a day: their window has long ended, so nothing they hold is needed.
+  every(60_000, 'prune-notification-groups', (now) =>
+    store.pruneNotificationGroups(new Date(now.getTime() - 86_400_000), 10_000),
+  );
 
   return {
     stop() {

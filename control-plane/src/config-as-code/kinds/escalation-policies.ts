@@ -39,6 +39,7 @@ export const escalationPolicies: ResourceKind = {
       name: live.name,
       is_default: live.is_default,
       repeat: live.repeat,
+      ...(live.support_hours ? { support_hours: live.support_hours } : {}),
       steps: (live.steps as ApiStep[]).map((s) => ({
         wait_minutes: s.wait_minutes,
         notify_users: s.notify_user_ids.map((id) => names.nameOf('users', id) ?? id),
@@ -72,8 +73,13 @@ export const escalationPolicies: ResourceKind = {
     };
   },
   // A workspace always has one default: `is_default: false` follows from another policy's `true`
-  // (the API moves the default), so only `true` is compared and sent.
-  comparable: ({ is_default, ...rest }) => (is_default === true ? { ...rest, is_default } : rest),
+  // (the API moves the default), so only `true` is compared and sent. No support hours is the same
+  // whether the file says `null` or nothing.
+  comparable: ({ is_default, support_hours, ...rest }) => ({
+    ...rest,
+    ...(support_hours ? { support_hours } : {}),
+    ...(is_default === true ? { is_default } : {}),
+  }),
   cannotDelete: (live, items) =>
     live.is_default === true && !items.some((i) => i.is_default === true)
       ? 'it is the workspace’s default policy; name it in the file, or make another policy `is_default: true`'

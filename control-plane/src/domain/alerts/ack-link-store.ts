@@ -8,6 +8,11 @@ export interface AckLink {
   id: string;
   workspace_id: string;
   alert_id: string;
+  /**
+   * A grouped message's link: every alert it named (`alert_id` is the first), all acknowledged by one
+   * press. Null: `alert_id` alone.
+   */
+  alert_ids: string[] | null;
   token_hash: string;
   /** The user the link was sent to, or null when it went to a channel. */
   user_id: string | null;

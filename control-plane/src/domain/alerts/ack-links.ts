@@ -36,12 +36,15 @@ export const mintAckLink = async (
   alert: Pick<Alert, 'id' | 'workspace_id'>,
   to: AckRecipient,
   now: Date,
+  /** A grouped message's link: every alert it names (the first is `alert`). */
+  alertIds: string[] | null = null,
 ): Promise<string> => {
   const token = randomToken(TOKEN_PREFIX);
   await store.insertAckLink({
     id: newId(),
     workspace_id: alert.workspace_id,
     alert_id: alert.id,
+    alert_ids: alertIds,
     token_hash: hashSecret(token),
     ...to,
     created_at: now,
@@ -99,19 +102,33 @@ export const checkAckLink = async (
   return { state: alert.status, alert, link };
 };
 
-/** The button: acknowledges the alert as the link's recipient if the link is still good (compare-and-set). */
+/**
+ * The button: acknowledges the alert as the link's recipient if the link is still good (compare-and-set).
+ * A grouped message's link acknowledges every alert it named that is still open (`acknowledged`: how
+ * many this press acknowledged), each by its own compare-and-set.
+ */
 export const useAckLink = async (
   store: AckLinkStore & AlertStore & TenancyStore,
   workspaceId: string,
   alertId: string,
   token: string | undefined,
   now: Date,
-): Promise<AckLinkState & { done?: boolean }> => {
+): Promise<AckLinkState & { done?: boolean; acknowledged?: number }> => {
   const checked = await checkAckLink(store, workspaceId, alertId, token, now);
-  if (checked.state !== 'open') return checked;
+  if (checked.state === 'invalid' || checked.state === 'not_allowed') return checked;
+  let acknowledged = 0;
+  for (const id of (checked.link.alert_ids ?? []).slice(1)) {
+    const other = await store.acknowledgeAlert(workspaceId, id, linkActor(checked.link), now);
+    if (other.outcome === 'acknowledged') acknowledged++;
+  }
+  if (checked.state !== 'open')
+    return acknowledged > 0
+      ? { state: 'acknowledged', alert: checked.alert, link: checked.link, done: true, acknowledged }
+      : checked;
   const r = await store.acknowledgeAlert(workspaceId, checked.alert.id, linkActor(checked.link), now);
+  if (r.outcome === 'acknowledged') acknowledged++;
   if (r.outcome === 'acknowledged' && r.alert)
-    return { state: 'acknowledged', alert: r.alert, link: checked.link, done: true };
+    return { state: 'acknowledged', alert: r.alert, link: checked.link, done: true, acknowledged };
   if (r.alert && (r.outcome === 'already_acknowledged' || r.outcome === 'already_resolved'))
     return {
       state: r.outcome === 'already_acknowledged' ? 'acknowledged' : 'resolved',

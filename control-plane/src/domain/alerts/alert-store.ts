@@ -120,6 +120,8 @@ export interface AlertStore {
   finishFollowUp(workspaceId: string, id: string, claim: string, leaseUntil: Date): Promise<boolean>;
 
   insertDelivery(delivery: Delivery): Promise<void>;
+  /** Many at once, in this order (one grouped message's attempt, logged for each alert it named). */
+  insertDeliveries(deliveries: Delivery[]): Promise<void>;
   /** Oldest first. */
   listDeliveries(
     workspaceId: string,

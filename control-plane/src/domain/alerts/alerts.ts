@@ -22,6 +22,15 @@ export interface RaiseInput {
 }
 
 /**
+ * The severity an alert takes from the monitor or heartbeat that raises it, at raise time: the
+ * record's own `severity` (`critical` when it has none). The one place both sources copy it, so a
+ * warning waits for its policy's support hours (escalation/support-hours.ts).
+ */
+export const sourceSeverity = (source: { severity?: 'critical' | 'warning' }): Alert['severity'] =>
+  // A record stored before severities existed (MongoDB keeps documents as they were) has none.
+  source.severity ?? 'critical';
+
+/**
  * A new open alert for `input`, its escalation started in the same record: the policy given (or the
  * workspace default), first step due after its wait — unless a maintenance window covers the source,
  * in which case it is recorded with `suppressed_by` and never escalated.
@@ -58,6 +67,7 @@ export const newAlert = async (
     acknowledged_by: null,
     resolved_at: null,
     resolved_by: null,
+    held_back: 0,
     ...startEscalation(policy, window, now),
   };
 };

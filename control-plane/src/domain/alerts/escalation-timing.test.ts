@@ -10,6 +10,7 @@ const policy = (waits: number[], repeat = 0): EscalationPolicy => ({
   name: 'p',
   is_default: false,
   steps: waits.map((w) => ({ wait_minutes: w, notify_user_ids: ['u'], notify_channel_ids: [] })),
+  support_hours: null,
   repeat,
   created_at: T0,
   updated_at: T0,

@@ -6,6 +6,7 @@ import type { TenancyStore } from '../tenancy/tenancy-store.js';
 import type { EscalationPolicy } from '../types.js';
 import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
 import type { EscalationPolicyStore } from './escalation-policy-store.js';
+import { checkSupportHours, supportHoursBody } from './support-hours.js';
 
 const step = z.strictObject({
   wait_minutes: z.int().min(0).max(1440),
@@ -18,6 +19,8 @@ const fields = {
   steps: z.array(step).min(1).max(10),
   repeat: z.int().min(0).max(10),
   is_default: z.boolean(),
+  /** When `warning` alerts may notify; null: at any time (support-hours.ts). */
+  support_hours: supportHoursBody.nullable(),
 };
 
 export const createPolicyBody = z.strictObject({
@@ -25,6 +28,7 @@ export const createPolicyBody = z.strictObject({
   steps: fields.steps,
   repeat: fields.repeat.default(0),
   is_default: fields.is_default.default(false),
+  support_hours: fields.support_hours.default(null),
 });
 
 export const updatePolicyBody = z.strictObject({
@@ -32,6 +36,7 @@ export const updatePolicyBody = z.strictObject({
   steps: fields.steps.optional(),
   repeat: fields.repeat.optional(),
   is_default: fields.is_default.optional(),
+  support_hours: fields.support_hours.optional(),
 });
 
 /** Every id must name a user or channel of this workspace; a step must notify someone. */
@@ -56,6 +61,7 @@ const policyProblems = async (
           message: 'no notification channel with this id in the workspace',
         });
   }
+  if (p.support_hours) problems.push(...checkSupportHours(p.support_hours).problems);
   if (p.repeat > 0 && p.steps.every((s) => s.wait_minutes === 0))
     problems.push({
       field: 'repeat',
@@ -85,6 +91,7 @@ export const createPolicy = async (
     is_default: v.is_default,
     steps: normalise(v.steps),
     repeat: v.repeat,
+    support_hours: v.support_hours ? (checkSupportHours(v.support_hours).value ?? v.support_hours) : null,
     created_at: now,
     updated_at: now,
   };
@@ -117,6 +124,10 @@ export const updatePolicy = async (
     steps: patch.steps ? normalise(patch.steps) : existing.steps,
     repeat: patch.repeat ?? existing.repeat,
     is_default: patch.is_default ?? existing.is_default,
+    support_hours:
+      patch.support_hours === undefined
+        ? (existing.support_hours ?? null)
+        : patch.support_hours && (checkSupportHours(patch.support_hours).value ?? patch.support_hours),
     updated_at: now,
   };
   throwIfProblems(await policyProblems(store, next));

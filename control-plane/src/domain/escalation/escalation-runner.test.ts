@@ -37,6 +37,7 @@ const dispatcher: Dispatcher = {
   },
   describe: (t) => (t.config.addresses as string[] | undefined)?.join(', ') ?? t.kind,
   follows: (kind) => CHANNEL_KINDS[kind]?.follows ?? [],
+  grouping: (kind) => CHANNEL_KINDS[kind]?.grouping ?? 'per_alert',
 };
 const runner = () => createEscalationRunner({ store, clock, dispatcher, leaseMs: 60_000 });
 
@@ -414,5 +415,23 @@ describe('escalation runner', () => {
       'Notified at step 1 of 1 in escalation policy “p”.',
       `Open in Lookout: https://run.lookout.test/alerts/${a.id}`,
     ]);
+  });
+
+  it('two replicas on one store: a grouped message is claimed by one and sent once', async () => {
+    const p = await policy([{ wait_minutes: 0, notify_channel_ids: [channelId] }]);
+    const grouping = { waitMs: 5_000, intervalMs: 60_000 };
+    const one = createEscalationRunner({ store, clock, dispatcher, leaseMs: 60_000, grouping });
+    const two = createEscalationRunner({ store, clock, dispatcher, leaseMs: 60_000, grouping });
+    for (let i = 0; i < 5; i++) await raise(p.id, `k${i}`);
+    await Promise.all([one.tick(), two.tick()]);
+    expect(sent).toEqual([]);
+    clock.advance(5_000);
+    const ran = await Promise.all([one.groupTick(), two.groupTick(), one.groupTick(), two.groupTick()]);
+    expect(ran.reduce((x, y) => x + y, 0)).toBe(1);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.key).toMatch(/^group:/);
+    // Nothing left to send, on either replica, however long they look.
+    clock.advance(3_600_000);
+    expect(await Promise.all([one.groupTick(), two.groupTick()])).toEqual([0, 0]);
   });
 });

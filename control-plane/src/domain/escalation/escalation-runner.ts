@@ -16,12 +16,17 @@ import {
   type Dispatcher,
   type FollowEvent,
   followUpMessage,
+  type StepInfo,
 } from '../notifications/messages.js';
 import type { TenancyStore } from '../tenancy/tenancy-store.js';
 import type { Alert, EscalationPolicy, EscalationProgress } from '../types.js';
 import { deliveryLog } from './delivery-log.js';
+import { createGroupFlush } from './group-flush.js';
+import type { GroupTiming } from './group-window.js';
 import { messageContext } from './message-context.js';
+import { type GroupedItem, groupId, type NotificationGroupStore } from './notification-group-store.js';
 import { type Recipient, recipientByKey, stepRecipients } from './recipients.js';
+import { nextSupportStart } from './support-hours.js';
 
 export interface EscalationRunnerDeps {
   store: AlertStore &
@@ -30,6 +35,7 @@ export interface EscalationRunnerDeps {
     TenancyStore &
     AckLinkStore &
     ContactMethodStore &
+    NotificationGroupStore &
     Pick<MonitorStore, 'getMonitor'> &
     Pick<HeartbeatStore, 'getHeartbeat'> &
     Pick<IntegrationStore, 'getIntegration'>;
@@ -46,6 +52,11 @@ export interface EscalationRunnerDeps {
    * (notify/contact-services.ts). Without it, only their email and ntfy methods are used.
    */
   contactServices?: ContactServices;
+  /**
+   * Grouped notifications (group-window.ts): kinds whose `grouping` is `summary` get one message per
+   * group window instead of one per alert. Absent, or an interval of 0: one message per alert.
+   */
+  grouping?: GroupTiming | undefined;
   /** A claimed step not advanced within this long is claimed again by any replica. */
   leaseMs: number;
   /** Due alerts handled per tick. */
@@ -82,6 +93,29 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
 
   const { contextOf, actorName } = messageContext(deps);
 
+  const grouping = deps.grouping?.intervalMs ? deps.grouping : null;
+  /** Whether `r` gets this notification in its group's next message instead of at once. */
+  const grouped = (r: Recipient) => grouping !== null && dispatcher.grouping(r.target.kind) === 'summary';
+  const queue = async (
+    alert: Alert,
+    policyId: string,
+    r: Recipient,
+    item: Pick<GroupedItem, 'id' | 'event' | 'step' | 'round'>,
+  ) => {
+    const now = clock.now();
+    await store.queueGroupedItem(
+      {
+        ...item,
+        workspace_id: alert.workspace_id,
+        group_id: groupId(alert.workspace_id, policyId, r.key),
+        alert_id: alert.id,
+        created_at: now,
+      },
+      { policy_id: policyId, recipient_key: r.key },
+      { now, ...grouping! },
+    );
+  };
+
   const notify = async (
     alert: Alert,
     progress: EscalationProgress,
@@ -95,6 +129,14 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
     // stop here.
     const current = await store.getAlert(alert.workspace_id, alert.id);
     if (current?.status !== 'open' || current.escalation?.claim !== claim) return;
+    const at = { step: progress.step, round: progress.round };
+    if (grouped(r)) return queue(current, progress.policy_id, r, { id: key, event: 'raised', ...at });
+    await sendRaised(current, { ...at, policy: { name: policy.name, steps: policy.steps.length } }, r, key);
+  };
+
+  /** One notification of a raised alert, as it goes alone. */
+  const sendRaised = async (current: Alert, progress: StepInfo, r: Recipient, key: string) => {
+    const alert = current;
     const ctx = await contextOf(current);
     const ackUrl = ctx.appUrl
       ? `${ctx.appUrl}${ackLinkPath(
@@ -107,18 +149,7 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
           ),
         )}`
       : null;
-    const message = alertMessage(
-      ctx,
-      current,
-      {
-        step: progress.step,
-        round: progress.round,
-        policy: { name: policy.name, steps: policy.steps.length },
-      },
-      key,
-      clock.now(),
-      ackUrl,
-    );
+    const message = alertMessage(ctx, current, progress, key, clock.now(), ackUrl);
     await dispatcher.send(
       r.target,
       message,
@@ -162,6 +193,10 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
       if (!r || !dispatcher.follows(r.target.kind).includes(event)) continue;
       const key = `${alert.id}:follow:${event}:${rk}`;
       if (await store.hasSentDelivery(key)) continue;
+      if (grouped(r) && alert.escalation) {
+        await queue(alert, alert.escalation.policy_id, r, { id: key, event, step: null, round: null });
+        continue;
+      }
       // The raised message there, when the service gave its id: the follow-up replies to it or edits it.
       const first = raised.findLast((d) => d.remote_id && d.idempotency_key?.endsWith(`:${rk}`));
       const message = followUpMessage(ctx, alert, event, key, clock.now(), first?.remote_id ?? null, by);
@@ -172,6 +207,47 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
     await Promise.all(sends);
     return !stopped;
   };
+
+  /** A follow-up taken from a group that held only it: sent as it would have gone alone. */
+  const sendFollow = async (alert: Alert, event: FollowEvent, r: Recipient, key: string) => {
+    const log = await store.listDeliveries(alert.workspace_id, { alert_id: alert.id, limit: 1000 });
+    const first = log.findLast(
+      (d) =>
+        d.outcome === 'sent' && d.step !== null && d.remote_id && d.idempotency_key?.endsWith(`:${r.key}`),
+    );
+    const by = await actorName(
+      alert,
+      event === 'resolved' ? alert.resolved_by : alert.acknowledged_by,
+      event,
+    );
+    const ctx = await contextOf(alert);
+    const message = followUpMessage(ctx, alert, event, key, clock.now(), first?.remote_id ?? null, by);
+    await dispatcher.send(r.target, message, key, logAttempt(alert, r, { step: null, round: null, key }));
+  };
+
+  const flushGroups = createGroupFlush({
+    store,
+    clock,
+    dispatcher,
+    services,
+    timing: grouping ?? { waitMs: 0, intervalMs: 0 },
+    leaseMs: deps.leaseMs,
+    batch: deps.batch,
+    contextOf,
+    stopped: () => stopped,
+    onError: deps.onError,
+    async sendOne(item, alert, r) {
+      if (item.event !== 'raised') return sendFollow(alert, item.event, r, item.id);
+      const policy = await store.getEscalationPolicy(alert.workspace_id, alert.escalation?.policy_id ?? '');
+      const info = { step: item.step ?? 0, round: item.round ?? 0 };
+      await sendRaised(
+        alert,
+        { ...info, ...(policy ? { policy: { name: policy.name, steps: policy.steps.length } } : {}) },
+        r,
+        item.id,
+      );
+    },
+  });
 
   /** Runs the claimed step of `alert` and moves it on. */
   const runStep = async (alert: Alert, claim: string) => {
@@ -189,6 +265,19 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
       });
       return;
     }
+    // A warning (or an integration's info) outside the policy's support hours waits for them;
+    // critical alerts never wait.
+    if (policy.support_hours && alert.severity !== 'critical') {
+      const now = clock.now();
+      const start = nextSupportStart(policy.support_hours, now);
+      if (start.getTime() > now.getTime()) {
+        await store.advanceEscalation(alert.workspace_id, alert.id, claim, {
+          escalation: { ...progress, claim: null, deferred_until: start.toISOString() },
+          escalation_due_at: start,
+        });
+        return;
+      }
+    }
     const step = policy.steps[progress.step];
     if (step) {
       const targets = await stepRecipients(store, services, alert.workspace_id, step);
@@ -198,7 +287,7 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
       alert.workspace_id,
       alert.id,
       claim,
-      afterStep(policy, progress, clock.now()),
+      afterStep(policy, { ...progress, deferred_until: null }, clock.now()),
     );
   };
 
@@ -275,6 +364,11 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
       await Promise.all(Array.from({ length: deps.concurrency ?? 8 }, worker));
       return ran;
     },
+    /**
+     * One pass over the due notification groups (group-window.ts), each claimed by compare-and-set
+     * first, with the same at-least-once promise as a step. Returns how many this replica sent.
+     */
+    groupTick: () => flushGroups(),
     /** No new claims, no further retries (a step cut short is finished by another replica after its lease). */
     stop() {
       stopped = true;

@@ -108,6 +108,7 @@ const createInterner = (slots: MonitorSlots) => {
     dns_expected_values:
       m.dns_expected_values.length === 0 ? frozen(m.dns_expected_values) : m.dns_expected_values,
     dns_resolver: m.dns_resolver,
+    depends_on: frozen((m.depends_on ?? []).map(str)),
     paused: m.paused,
     group_id: str(m.group_id),
     // Monitors share few tag lists (a team tags by a handful of keys): one frozen copy of each.

@@ -21,6 +21,12 @@ export interface ChannelKind {
    */
   secrets: readonly string[];
   follows: readonly FollowEvent[];
+  /**
+   * How a burst of alerts on one policy reaches it (domain/escalation/group-window.ts): `summary`, one
+   * message listing them every group window; `per_alert`, one message each, as the service itself
+   * deduplicates and its users expect one incident per alert (PagerDuty, Opsgenie).
+   */
+  grouping: 'summary' | 'per_alert';
 }
 
 export type ChannelKinds = Readonly<Record<string, ChannelKind>>;

@@ -59,6 +59,7 @@ export const createWorkspace = async (
     is_default: true,
     steps: [{ wait_minutes: 0, notify_user_ids: [admin.id], notify_channel_ids: [] }],
     repeat: 0,
+    support_hours: null,
     created_at: now,
     updated_at: now,
   };

@@ -46,8 +46,14 @@ export const alertResponse = z
         next_step_at: time.nullable(),
         finished: z.boolean(),
         suppressed_by: z.strictObject({ window_id: z.string(), name: z.string() }).nullable(),
+        /** A `warning` alert outside its policy's support hours: when they begin and it notifies. */
+        waiting_for_support_hours_until: time.nullable(),
       })
       .nullable(),
+    held_back: z
+      .number()
+      .int()
+      .describe('How many dependents (monitors, heartbeats depending on its source) this alert holds back.'),
   })
   .register(responseSchemas, { id: 'Alert' });
 
@@ -59,6 +65,7 @@ export const alertJson = (a: Alert): z.output<typeof alertResponse> => {
     updated_at: iso(a.updated_at),
     acknowledged_at: iso(a.acknowledged_at),
     resolved_at: iso(a.resolved_at),
+    held_back: a.held_back ?? 0,
     escalation: escalation
       ? {
           policy_id: escalation.policy_id,
@@ -68,6 +75,8 @@ export const alertJson = (a: Alert): z.output<typeof alertResponse> => {
           next_step_at: a.status === 'open' ? iso(escalation_due_at) : null,
           finished: escalation.finished,
           suppressed_by: escalation.suppressed_by,
+          waiting_for_support_hours_until:
+            a.status === 'open' && escalation.deferred_until ? escalation.deferred_until : null,
         }
       : null,
   };

@@ -15,6 +15,14 @@ export const policyResponse = z
       }),
     ),
     repeat: z.number().int(),
+    support_hours: z
+      .strictObject({
+        timezone: z.string(),
+        days: z.array(z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'])),
+        start: z.string(),
+        end: z.string(),
+      })
+      .nullable(),
     created_at: time,
     updated_at: time,
   })
@@ -22,5 +30,11 @@ export const policyResponse = z
 
 export const policyJson = (p: EscalationPolicy): z.output<typeof policyResponse> => {
   const { workspace_id: _w, ...rest } = p;
-  return { ...rest, created_at: iso(p.created_at), updated_at: iso(p.updated_at) };
+  return {
+    ...rest,
+    // A policy stored before support hours existed has none.
+    support_hours: p.support_hours ?? null,
+    created_at: iso(p.created_at),
+    updated_at: iso(p.updated_at),
+  };
 };

@@ -16,6 +16,7 @@ export default defineNotifier({
   }),
   secrets: [],
   follows: ['resolved'],
+  grouping: 'summary',
   describe: (c) => c.addresses.join(', '),
   render: (c, m) => ({
     to: c.addresses,

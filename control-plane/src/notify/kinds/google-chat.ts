@@ -23,6 +23,7 @@ export default defineNotifier({
   }),
   secrets: ['webhook_url'],
   follows: ['resolved'],
+  grouping: 'summary',
   describe: (c) => originLabel(c.webhook_url),
   render(c, m) {
     const url = new URL(c.webhook_url);

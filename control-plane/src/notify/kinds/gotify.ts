@@ -23,6 +23,7 @@ export default defineNotifier({
   }),
   secrets: ['app_token'],
   follows: ['resolved'],
+  grouping: 'summary',
   describe: (c) => urlLabel(c.server_url),
   render(c, m) {
     const ack = m.links?.acknowledge;

@@ -43,6 +43,7 @@ export default defineNotifier({
   }),
   secrets: ['access_token'],
   follows: ['resolved'],
+  grouping: 'summary',
   describe: (c) => `${urlLabel(c.homeserver_url)} ${c.room_id}`,
   render(c, m) {
     const ack = m.links?.acknowledge;

@@ -28,6 +28,7 @@ export default defineNotifier({
   }),
   secrets: ['webhook_url'],
   follows: ['resolved'],
+  grouping: 'summary',
   describe: (c) => originLabel(c.webhook_url),
   render(c, m) {
     const ack = m.links?.acknowledge ? `\n\n[Acknowledge](${m.links.acknowledge})` : '';

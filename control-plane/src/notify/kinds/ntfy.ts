@@ -37,6 +37,7 @@ export default defineNotifier({
   }),
   secrets: ['access_token'],
   follows: ['resolved'],
+  grouping: 'summary',
   describe: (c) => `${urlLabel(c.server_url)} ${c.topic}`,
   render(c, m) {
     const raised = m.event === 'raised';

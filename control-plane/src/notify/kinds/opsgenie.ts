@@ -26,6 +26,9 @@ export default defineNotifier({
   }),
   secrets: ['api_key'],
   follows: ['acknowledged', 'resolved'],
+  // One event per alert even in a burst: the service deduplicates and groups by dedup key itself, and
+  // its users expect one incident per alert.
+  grouping: 'per_alert',
   describe: (c) => `Opsgenie ${new URL(c.api_url).host}`,
   render(c, m: OutgoingMessage): HttpCall[] {
     const call = (path: string, body: unknown): HttpCall => ({

@@ -59,6 +59,9 @@ export default defineNotifier({
   }),
   secrets: ['routing_key'],
   follows: ['acknowledged', 'resolved'],
+  // One event per alert even in a burst: the service deduplicates and groups by dedup key itself, and
+  // its users expect one incident per alert.
+  grouping: 'per_alert',
   describe: (c) => `PagerDuty ${new URL(c.api_url).host}`,
   render(c, m): HttpCall[] {
     switch (m.event) {

@@ -28,6 +28,7 @@ export default defineNotifier({
   }),
   secrets: ['user_key', 'app_token'],
   follows: ['resolved'],
+  grouping: 'summary',
   describe: () => 'Pushover',
   render(c, m) {
     const ack = m.links?.acknowledge;

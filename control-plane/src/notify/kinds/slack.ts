@@ -34,6 +34,7 @@ export default defineNotifier({
   }),
   secrets: ['url'],
   follows: ['resolved'],
+  grouping: 'summary',
   describe: (c) => originLabel(c.url),
   render: (c, m) => ({
     method: 'POST' as const,

@@ -33,6 +33,7 @@ export default defineNotifier({
   }),
   secrets: ['webhook_url'],
   follows: ['resolved'],
+  grouping: 'summary',
   describe: (c) => originLabel(c.webhook_url),
   render(c, m) {
     const ack = m.links?.acknowledge;

@@ -27,6 +27,7 @@ export default defineNotifier({
   }),
   secrets: ['bot_token'],
   follows: ['resolved'],
+  grouping: 'summary',
   describe: (c) => `Telegram chat ${c.chat_id}`,
   render(c, m) {
     const ack = m.links?.acknowledge ? `\n\nAcknowledge: ${m.links.acknowledge}` : '';

@@ -36,6 +36,7 @@ export default defineNotifier({
   }),
   secrets: ['auth_token'],
   follows: ['resolved'],
+  grouping: 'summary',
   describe: (c) => c.to.join(', '),
   render(c, m): HttpCall[] {
     const ack =

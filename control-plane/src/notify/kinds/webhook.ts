@@ -41,6 +41,7 @@ export default defineNotifier({
   // every other kind's secrets.
   secrets: ['url', 'headers.*'],
   follows: ['acknowledged', 'resolved'],
+  grouping: 'summary',
   describe: (c) => originLabel(c.url),
   render: (c, m) => ({ url: c.url, headers: c.headers, body: json(m.payload) }),
   async send(_c, r, ctx) {

@@ -266,6 +266,23 @@ export const mongoAlerts = ({ col, inTransaction }: MongoContext): AlertStore =>
       return r.matchedCount === 1;
     },
 
+    async insertDeliveries(ds) {
+      if (ds.length === 0) return;
+      // One block of insertion numbers for the whole batch, in order.
+      const c = await counters.findOneAndUpdate(
+        { _id: 'deliveries' },
+        { $inc: { seq: ds.length } },
+        { upsert: true, returnDocument: 'after' },
+      );
+      const last = c?.seq as number;
+      await deliveries.insertMany(
+        ds.map((d, i) => ({
+          ...toDoc(d),
+          remote_id: d.remote_id ?? null,
+          delivery_seq: last - ds.length + 1 + i,
+        })),
+      );
+    },
     async insertDelivery(d) {
       // Insertion order breaks ties within one `at`, as SQLite's rowid does.
       const c = await counters.findOneAndUpdate(

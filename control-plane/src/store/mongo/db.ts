@@ -72,6 +72,9 @@ export const collectionsOf = (db: Db) => {
     incidents: c('status_incidents'),
     /** One-click acknowledge links (domain/alerts/ack-link-store.ts). */
     ackLinks: c('ack_links'),
+    /** Grouped notifications waiting (domain/escalation/notification-group-store.ts). */
+    notificationGroups: c('notification_groups'),
+    notificationGroupItems: c('notification_group_items'),
     /** Users' contact methods (domain/contacts/contact-method-store.ts). */
     contactMethods: c('contact_methods'),
     /** Verification codes sent per destination, user and workspace and window; `_id` is the counter's key. */
@@ -85,6 +88,10 @@ export const collectionsOf = (db: Db) => {
     mailOutbox: c('status_mail_outbox'),
     /** Confirmation mail per recipient (service-wide); `_id` is the SHA-256 of the normalised address. */
     recipientBudgets: c('status_recipient_budgets'),
+    /** Alerts held back by dependencies (domain/alerts/alert-hold-store.ts); `_id` is workspace|type|source. */
+    alertHolds: c('alert_holds'),
+    /** Each source's dependency timeline, kept 30 days. */
+    sourceEvents: c('source_events'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

@@ -4,6 +4,7 @@ import { agentIndexes, mongoAgents } from './agents.js';
 import { alertIndexes, mongoAlerts } from './alerts.js';
 import { contactMethodIndexes, mongoContactMethods } from './contact-methods.js';
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
+import { backfillDependsOn, dependencyIndexes, mongoDependencies } from './dependencies.js';
 import { groupIndexes, mongoGroups } from './groups.js';
 import { backfillHeartbeats, heartbeatIndexes, mongoHeartbeats } from './heartbeats.js';
 import { integrationIndexes, mongoIntegrations } from './integrations.js';
@@ -18,6 +19,7 @@ import {
   seedFeedCounter,
   seedMonitorCounts,
 } from './monitors.js';
+import { mongoNotificationGroups, notificationGroupIndexes } from './notification-groups.js';
 import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
@@ -67,16 +69,19 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...signInIndexes,
         ...statusPageIndexes,
         ...ackLinkIndexes,
+        ...dependencyIndexes,
         ...contactMethodIndexes,
         ...pingKeyIndexes,
         ...statusSubscriberIndexes,
         ...groupIndexes,
+        ...notificationGroupIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
       await seedFeedCounter(ctx.col);
       await seedMonitorCounts(ctx.col);
       await backfillRetryIntervals(ctx.col);
+      await backfillDependsOn(ctx.col);
       await backfillLabels(ctx.col);
     },
     async ping() {
@@ -87,6 +92,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     },
     ...mongoTenancy(ctx),
     ...mongoAckLinks(ctx),
+    ...mongoDependencies(ctx),
     ...mongoContactMethods(ctx),
     ...mongoMonitors(ctx),
     ...mongoGroups(ctx),
@@ -105,5 +111,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoStatusPages(ctx),
     ...mongoPingKeys(ctx),
     ...mongoStatusSubscribers(ctx),
+    ...mongoNotificationGroups(ctx),
   };
 };

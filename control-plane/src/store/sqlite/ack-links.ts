@@ -2,13 +2,14 @@ import type { AckLink, AckLinkStore } from '../../domain/alerts/ack-link-store.j
 import type { SqliteContext } from './db.js';
 import { insertSql, type Table, toRow } from './tables.js';
 
-/** Layout of the ack_links table (created by migrations/0020-ack-links.ts, frozen SQL). */
+/** Layout of the ack_links table (created by migrations/0020-ack-links.ts, `alert_ids` by 0034; frozen SQL). */
 export const ackLinks: Table = {
   name: 'ack_links',
   columns: {
     id: 'text',
     workspace_id: 'text',
     alert_id: 'text',
+    alert_ids: 'json',
     token_hash: 'text',
     user_id: 'text',
     channel_id: 'text',

@@ -212,6 +212,12 @@ export const sqliteAlerts = (ctx: SqliteContext): AlertStore => {
     async insertDelivery(d) {
       st(insertSql(deliveries)).run(toRow(deliveries, d));
     },
+    async insertDeliveries(ds) {
+      const insert = st(insertSql(deliveries));
+      immediate(() => {
+        for (const d of ds) insert.run(toRow(deliveries, d));
+      });
+    },
     async listDeliveries(workspaceId, filter) {
       const where = ['workspace_id = ?'];
       const params: unknown[] = [workspaceId];

@@ -9,6 +9,7 @@ import { sqliteAlerts } from './alerts.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { sqliteContactMethods } from './contact-methods.js';
 import { sqliteContext } from './db.js';
+import { sqliteDependencies } from './dependencies.js';
 import { sqliteGroups } from './groups.js';
 import { sqliteHeartbeats } from './heartbeats.js';
 import { sqliteIntegrations } from './integrations.js';
@@ -18,6 +19,7 @@ import { migrate } from './migrations.js';
 import { monitorLevels } from './monitor-levels.js';
 import { sqliteMonitorStatus } from './monitor-status.js';
 import { sqliteMonitors } from './monitors.js';
+import { sqliteNotificationGroups } from './notification-groups.js';
 import { sqliteOAuth } from './oauth.js';
 import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
@@ -190,8 +192,10 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteMailSettings(ctx),
     ...sqliteStatusPages(ctx, book),
     ...sqliteAckLinks(ctx),
+    ...sqliteDependencies(ctx),
     ...sqliteContactMethods(ctx),
     ...sqlitePingKeys(ctx),
     ...sqliteStatusSubscribers(ctx),
+    ...sqliteNotificationGroups(ctx),
   };
 };

@@ -2,8 +2,7 @@
  * Table layouts of the latest schema, for the SQLite adapter's row <-> record conversion and its
  * INSERT/UPDATE statements. The schema itself is built by the frozen SQL in migrations/ (listed in
  * migrations.ts): a new column goes here and into one new migration file appended to that list
- * (migrations.test.ts checks both agree).
- * Extra columns (not in the record) are computed.
+ * (migrations.test.ts checks both agree). Extra columns (not in the record) are computed.
  */
 import type { RunResult, Statement } from 'better-sqlite3';
 
@@ -68,6 +67,7 @@ export const policies = table('escalation_policies', {
   is_default: 'bool',
   steps: 'json',
   repeat: 'int',
+  support_hours: 'json',
   created_at: 'date',
   updated_at: 'date',
 });
@@ -99,6 +99,7 @@ export const monitors = table('monitors', {
   dns_record_type: 'text',
   dns_expected_values: 'json',
   dns_resolver: 'text',
+  depends_on: 'json',
   paused: 'bool',
   group_id: 'text',
   tags: 'json',
@@ -120,6 +121,7 @@ export const heartbeats = table('heartbeats', {
   state: 'text',
   last_ping_at: 'date',
   escalation_policy_id: 'text',
+  depends_on: 'json',
   paused: 'bool',
   group_id: 'text',
   tags: 'json',
@@ -220,6 +222,7 @@ export const alerts = table('alerts', {
   resolved_by: 'json',
   escalation: 'json',
   escalation_due_at: 'date',
+  held_back: 'int',
 });
 
 export const channels = table('notification_channels', {

@@ -72,6 +72,8 @@ export const AlertDetailPage = (props: { me: Me; id: string }) => {
           <p class="muted subtitle">
             <Source a={a} /> · {a.severity} · raised{' '}
             <span title={formatDateTime(a.created_at)}>{fromNow(a.created_at)}</span>
+            {a.escalation?.waiting_for_support_hours_until &&
+              ` · waiting for support hours: notifies no one until ${formatDateTime(a.escalation.waiting_for_support_hours_until)}`}
           </p>
         </div>
       </div>
@@ -95,6 +97,12 @@ export const AlertDetailPage = (props: { me: Me; id: string }) => {
       <Notice notice={notice} />
       <ErrorBox message={error} />
       {a.description && <p class="lead">{a.description}</p>}
+      {(a.held_back ?? 0) > 0 && (
+        <p class="notice">
+          Holding back {a.held_back} {a.held_back === 1 ? 'dependent' : 'dependents'}: monitors and heartbeats
+          that depend on this {a.source_type} are down too, and raise no alerts of their own while it is down.
+        </p>
+      )}
       <section class="panel" aria-labelledby="timeline-title">
         <h2 id="timeline-title">Timeline</h2>
         <ol class="timeline">

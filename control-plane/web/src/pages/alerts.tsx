@@ -67,7 +67,11 @@ export const RESOLVE_WARNING =
 /** `/alerts`: alerts by status and source, with their age; acknowledge or resolve one or several; live. */
 export const AlertsPage = (props: { me: Me }) => {
   const canAct = props.me.user.role !== 'viewer';
-  const [status, setStatus] = useState('open,acknowledged');
+  // `?status=open`: where a grouped notification's "and K more" link lands.
+  const [status, setStatus] = useState(() => {
+    const asked = new URLSearchParams(location.search).get('status');
+    return FILTERS.some((f) => f.value === asked) ? asked! : 'open,acknowledged';
+  });
   const [source, setSource] = useState<AlertSourceType | ''>('');
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
@@ -235,6 +239,14 @@ export const AlertsPage = (props: { me: Me }) => {
                     </th>
                     <td data-label="Status">
                       <AlertStatusBadge status={a.status} />
+                      {a.escalation?.waiting_for_support_hours_until && (
+                        <span
+                          class="muted block small"
+                          title={`Notifies no one until ${formatDateTime(a.escalation.waiting_for_support_hours_until)}`}
+                        >
+                          Waits for support hours
+                        </span>
+                      )}
                     </td>
                     <td data-label="Source">
                       <Source a={a} />

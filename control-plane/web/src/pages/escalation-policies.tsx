@@ -13,6 +13,7 @@ import { ErrorSummary } from '../kit/error-summary.js';
 import { type Problems, problemsOf, TextField } from '../kit/field.js';
 import { useList } from '../kit/paging.js';
 import { AdminsOnly } from '../routing-ui.js';
+import { type SupportHours, SupportHoursFields, supportHoursText } from './support-hours-fields.js';
 
 const MAX_STEPS = 10;
 const blankStep = (): EscalationStep => ({ wait_minutes: 0, notify_user_ids: [], notify_channel_ids: [] });
@@ -42,6 +43,7 @@ const PolicyForm = (props: {
   const [steps, setSteps] = useState<EscalationStep[]>(
     props.initial?.steps.map((s) => ({ ...s })) ?? [blankStep()],
   );
+  const [support, setSupport] = useState<SupportHours | null>(props.initial?.support_hours ?? null);
   const [makeDefault, setMakeDefault] = useState(false);
   const [problems, setProblems] = useState<Problems>({});
   const [busy, setBusy] = useState(false);
@@ -61,6 +63,7 @@ const PolicyForm = (props: {
         name,
         repeat: Number(repeat),
         steps,
+        support_hours: support,
         ...(makeDefault ? { is_default: true } : {}),
       });
     } catch (err) {
@@ -97,6 +100,7 @@ const PolicyForm = (props: {
             onValue={setRepeat}
           />
         </div>
+        <SupportHoursFields prefix={prefix} value={support} onValue={setSupport} problems={problems} />
         <ErrorBox message={problems.steps} />
         <ol class="steps">
           {steps.map((s, i) => {
@@ -338,6 +342,7 @@ export const EscalationPoliciesPage = (props: { me: Me }) => {
                       <span>
                         {p.steps.length} {p.steps.length === 1 ? 'step' : 'steps'}
                         {p.repeat ? `, repeated ${p.repeat}×` : ''}
+                        {p.support_hours ? `; warnings ${supportHoursText(p.support_hours)}` : ''}
                       </span>
                       <ol class="step-summary">
                         {p.steps.map((s, i) => (

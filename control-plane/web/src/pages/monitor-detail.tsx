@@ -9,6 +9,7 @@ import { takeFlash, usePoll } from '../poll.js';
 import { followLink, navigate } from '../router.js';
 import { Address } from '../routing-ui.js';
 import { AlertStatusBadge } from './alerts.js';
+import { DependenciesPanel } from './dependencies-panel.js';
 import { CheckBar, LastResponse, ms, percent, StatusBadge, target } from './monitors.js';
 
 /** uPlot and the chart: fetched when a detail page first shows, never on the first page load. */
@@ -205,6 +206,13 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
           <CheckBar name={m.display_name} checks={checks} />
         </div>
       )}
+
+      <DependenciesPanel
+        kind="monitor"
+        id={m.id}
+        dependencies={m.dependencies ?? []}
+        suppressedBy={m.suppressed_by ?? null}
+      />
 
       <section class="panel" aria-labelledby="chart-title">
         <h2 id="chart-title">Response time by region</h2>

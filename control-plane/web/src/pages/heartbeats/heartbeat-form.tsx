@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Heartbeat, HeartbeatEdit } from '../../api-routing.js';
+import { DependsOnField } from '../../kit/depends-on-field.js';
 import { ErrorSummary } from '../../kit/error-summary.js';
 import { Field, type Problems, problemsOf, TextField } from '../../kit/field.js';
 import { FormActions } from '../../kit/form-actions.js';
@@ -31,6 +32,7 @@ export const HeartbeatForm = (props: {
   const [slug, setSlug] = useState(i?.slug ?? '');
   const [grace, setGrace] = useState(i ? String(i.grace_seconds / 60) : '60');
   const [policy, setPolicy] = useState(i?.escalation_policy_id ?? '');
+  const [dependsOn, setDependsOn] = useState(i?.dependencies ?? []);
   const policies = usePolicies();
   const [problems, setProblems] = useState<Problems>({});
   const [busy, setBusy] = useState(false);
@@ -45,6 +47,7 @@ export const HeartbeatForm = (props: {
         ...(slug.trim() ? { slug: slug.trim() } : i?.slug ? { slug: null } : {}),
         grace_seconds: minutes(grace),
         ...(policy ? { escalation_policy_id: policy } : {}),
+        ...(dependsOn.length > 0 || i?.depends_on?.length ? { depends_on: dependsOn.map((x) => x.id) } : {}),
       };
       await props.onSubmit(body);
       setProblems({});
@@ -140,6 +143,13 @@ export const HeartbeatForm = (props: {
           </select>
         )}
       </Field>
+      <DependsOnField
+        id={`${prefix}-depends_on`}
+        self={i?.id ?? null}
+        value={dependsOn}
+        problem={Object.entries(problems).find(([k]) => k.startsWith('depends_on'))?.[1]}
+        onChange={setDependsOn}
+      />
       <FormActions submit={props.submit} busy={busy} onCancel={props.onCancel} />
     </form>
   );

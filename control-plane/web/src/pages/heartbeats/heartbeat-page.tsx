@@ -8,6 +8,7 @@ import { ListBody, ShowMore, useList } from '../../kit/paging.js';
 import { usePoll } from '../../poll.js';
 import { followLink, navigate } from '../../router.js';
 import { CopyValue } from '../../routing-ui.js';
+import { DependenciesPanel } from '../dependencies-panel.js';
 import { HeartbeatForm } from './heartbeat-form.js';
 import { LastPing, StateBadge } from './heartbeat-state.js';
 import { PingTable } from './ping-log.js';
@@ -208,6 +209,13 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
           )}
         </dl>
       )}
+
+      <DependenciesPanel
+        kind="heartbeat"
+        id={h.id}
+        dependencies={h.dependencies ?? []}
+        suppressedBy={h.suppressed_by ?? null}
+      />
 
       <section class="panel" aria-labelledby="ping-url-title">
         <h2 id="ping-url-title">Ping URL</h2>

@@ -1,5 +1,6 @@
 /** The monitor form's state as typed, to and from the API's monitor record. */
 import { ApiError, type MonitorBody, type MonitorDetail, type MonitorType } from '../../api.js';
+import type { Dependency } from '../../kit/depends-on-field.js';
 
 export const TYPES: { value: MonitorType; label: string; what: string }[] = [
   {
@@ -53,6 +54,8 @@ export interface Draft {
   check_locations: string[] | null;
   /** A policy id; '' for the workspace default (a new monitor only). */
   escalation_policy_id: string;
+  /** What it depends on, with kinds and names (kit/depends-on-field.tsx). */
+  depends_on: Dependency[];
 }
 
 /** The API's defaults (domain/monitors/monitors.ts), so the form starts where the server would. */
@@ -85,6 +88,7 @@ export const blank: Draft = {
   response_time_threshold_ms: '',
   check_locations: null,
   escalation_policy_id: '',
+  depends_on: [],
 };
 
 export const fromMonitor = (m: MonitorDetail): Draft => ({
@@ -117,6 +121,7 @@ export const fromMonitor = (m: MonitorDetail): Draft => ({
     m.response_time_threshold_ms === null ? '' : String(m.response_time_threshold_ms),
   check_locations: m.check_locations,
   escalation_policy_id: m.escalation_policy_id,
+  depends_on: m.dependencies ?? [],
 });
 
 /** A number as typed: a number when it is one; otherwise the text, so the API names the field. */
@@ -148,6 +153,8 @@ export const bodyOf = (d: Draft, existing: MonitorDetail | null): MonitorBody =>
   if (d.check_locations !== null) b.check_locations = d.check_locations;
   if (d.escalation_policy_id !== (existing?.escalation_policy_id ?? ''))
     b.escalation_policy_id = d.escalation_policy_id;
+  const dependsOn = d.depends_on.map((x) => x.id);
+  if (dependsOn.join() !== (existing?.depends_on ?? []).join()) b.depends_on = dependsOn;
   if (t !== 'domain') {
     const slow = num(d.response_time_threshold_ms);
     if (slow !== undefined || existing) b.response_time_threshold_ms = slow ?? null;

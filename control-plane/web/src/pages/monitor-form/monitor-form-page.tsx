@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Me, type MonitorDetail, type MonitorType, type Region } from '../../api.js';
+import { DependsOnField } from '../../kit/depends-on-field.js';
 import { Loading } from '../../kit/error-box.js';
 import { ErrorSummary } from '../../kit/error-summary.js';
 import { describedBy, Field, FieldNotes, TextField } from '../../kit/field.js';
@@ -336,6 +337,14 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
             onChange={(v) => set('check_locations', v)}
           />
         </fieldset>
+
+        <DependsOnField
+          id="mf-depends_on"
+          self={existing?.id ?? null}
+          value={d.depends_on}
+          problem={problems.depends_on}
+          onChange={(v) => set('depends_on', v)}
+        />
 
         <div class="form-actions">
           <button type="submit" class="button primary" disabled={busy}>
