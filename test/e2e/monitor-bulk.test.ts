@@ -344,3 +344,45 @@ describe('POST /monitors/bulk by filter', () => {
     expect((await bulk(w, { action: 'pause', filter: { q: 'db 2' } })).body).toEqual({ affected: 1 });
   });
 });
+
+describe('POST /monitors/bulk racing an edit', () => {
+  it('fails whole when a monitor changes between the read and the write: 409, nothing changed', async () => {
+    // The store as the control plane sees it, with one edit slipped in just before the bulk step.
+    let race: (() => Promise<unknown>) | null = null;
+    const raced = await startHarness(
+      {},
+      {
+        wrapStore: (s) =>
+          new Proxy(s, {
+            get(target, key, receiver) {
+              if (key !== 'updateMonitors') return Reflect.get(target, key, receiver);
+              return async (...args: Parameters<typeof s.updateMonitors>) => {
+                const before = race;
+                race = null;
+                await before?.();
+                return target.updateMonitors(...args);
+              };
+            },
+          }),
+      },
+    );
+    try {
+      const w = await raced.workspace('bulk-race');
+      const ids = await create(w, 3);
+      race = () => w.api('PATCH', `/monitors/${ids[2]}`, { json: { display_name: 'renamed meanwhile' } });
+      const mark = await raced.store.latestMonitorChange();
+      const r = await w.api('POST', '/monitors/bulk', { json: { action: 'pause', ids } });
+      expect(r.status).toBe(409);
+      expect(r.body.error.message).toContain('nothing was changed');
+      // Only the edit landed (one feed entry); no monitor is paused.
+      expect((await raced.store.listMonitorChanges(mark, 100)).map((e) => e.monitor_id)).toEqual([ids[2]]);
+      for (const id of ids) expect((await w.api('GET', `/monitors/${id}`)).body.paused).toBe(false);
+      // Asked again, it goes through.
+      expect((await w.api('POST', '/monitors/bulk', { json: { action: 'pause', ids } })).body).toEqual({
+        affected: 3,
+      });
+    } finally {
+      await raced.close();
+    }
+  });
+});
