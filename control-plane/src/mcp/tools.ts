@@ -288,9 +288,9 @@ export const tools: ToolDef[] = [
     name: 'bulk_monitors',
     title: 'Act on many monitors at once',
     description:
-      'One action on many monitors, all or nothing: action "pause", "resume", "delete" or "set_policy" (with escalation_policy_id, null for the workspace default), on the monitors named by ids (at most 1000) or by filter (the filters of list_monitors: status, q for a part of the name or target, monitor_type, paused; {} means every monitor of the workspace, so ask the user first and say how many). An unknown id changes nothing and is named in the error. Returns {"affected": n}, the monitors changed. Deleting cannot be undone: confirm with the user.',
+      'One action on many monitors, all or nothing: action "pause", "resume", "delete", "set_policy" (with escalation_policy_id, null for the workspace default), "set_group" (with group_id, null for none), "add_tags" or "remove_tags" (with tags), on the monitors named by ids (at most 1000) or by filter (the filters of list_monitors: status, q for a part of the name or target, monitor_type, paused; {} means every monitor of the workspace, so ask the user first and say how many). An unknown id changes nothing and is named in the error. Returns {"affected": n}, the monitors changed. Deleting cannot be undone: confirm with the user.',
     input: z.object({
-      action: z.enum(['pause', 'resume', 'delete', 'set_policy']),
+      action: z.enum(['pause', 'resume', 'delete', 'set_policy', 'set_group', 'add_tags', 'remove_tags']),
       ids: z
         .array(z.string())
         .min(1)
@@ -308,6 +308,19 @@ export const tools: ToolDef[] = [
         .nullable()
         .optional()
         .describe('For set_policy: the policy id, or null for the workspace default.'),
+      group_id: z
+        .string()
+        .nullable()
+        .optional()
+        .describe('For set_group: the group id (list_groups), or null for none.'),
+      tags: z
+        .array(z.string())
+        .min(1)
+        .max(20)
+        .optional()
+        .describe(
+          'For add_tags and remove_tags: tags, each key or key:value (lower-case letters, digits, - and _).',
+        ),
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     run: (api, { filter, ...a }) =>
