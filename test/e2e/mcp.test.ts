@@ -343,6 +343,10 @@ describe('npx lookout mcp: tools', () => {
     expect(await ok('bulk_monitors', { action: 'resume', filter: { status: ['paused'] } })).toEqual({
       affected: 1,
     });
+    expect(await ok('bulk_monitors', { action: 'add_tags', ids: [created.id], tags: ['env:prod'] })).toEqual({
+      affected: 1,
+    });
+    expect((await w.api('GET', `/monitors/${created.id}`)).body.tags).toEqual(['env:prod']);
   });
 
   it('get_monitor_results and get_monitor_uptime return the monitor’s recent checks', async () => {

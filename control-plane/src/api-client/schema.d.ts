@@ -926,7 +926,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** One action on many monitors, all or nothing: `action` (pause, resume, delete, set_policy; `set_policy` takes `escalation_policy_id`, null for the workspace's default) on the monitors named by `ids` (at most 1000, each of this workspace: an unknown one is a 422 naming `ids[i]`) or by `filter` (the filters of `GET /monitors`, as its query takes them, e.g. `{"status": "down", "q": "db"}`; `{"filter": {}}` spelled out means every monitor of the workspace; at most the plan's monitor cap). Answers `{"affected": n}`: the monitors changed (one already paused is not paused again). Every change is one store transaction; a monitor changed by someone else meanwhile fails it whole (409). A monitor that will run checks no more often than the plan allows: its interval is raised to the plan's minimum, and `warnings` says so. */
+        /** One action on many monitors, all or nothing: `action` (pause, resume, delete, set_policy, set_group, add_tags, remove_tags; `set_policy` takes `escalation_policy_id`, null for the workspace's default; `set_group` takes `group_id`, null for no group; `add_tags` and `remove_tags` take `tags`, and a monitor may carry at most 20) on the monitors named by `ids` (at most 1000, each of this workspace: an unknown one is a 422 naming `ids[i]`) or by `filter` (the filters of `GET /monitors`, as its query takes them, e.g. `{"status": "down", "q": "db"}`; `{"filter": {}}` spelled out means every monitor of the workspace; at most the plan's monitor cap). Answers `{"affected": n}`: the monitors changed (one already paused is not paused again). Every change is one store transaction; a monitor changed by someone else meanwhile fails it whole (409). A monitor that will run checks no more often than the plan allows: its interval is raised to the plan's minimum, and `warnings` says so. */
         post: operations["postMonitorsBulk"];
         delete?: never;
         options?: never;
@@ -9794,7 +9794,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    action: "pause" | "resume" | "delete" | "set_policy";
+                    action: "pause" | "resume" | "delete" | "set_policy" | "set_group" | "add_tags" | "remove_tags";
                     escalation_policy_id?: string | null;
                     filter?: {
                         /** @description Only those of this group; `none`: only those in no group. */
@@ -9811,7 +9811,10 @@ export interface operations {
                         /** @description Only those carrying this tag (the whole `key` or `key:value`). */
                         tag?: string;
                     };
+                    /** @description The group this belongs to (GET /groups), or null. */
+                    group_id?: string | null;
                     ids?: string[];
+                    tags?: string[];
                 };
             };
         };

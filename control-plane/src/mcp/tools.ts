@@ -1,10 +1,11 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { type Body, ok } from '../api-client/client.js';
-import { MONITOR_SORTS, MONITOR_STATUSES } from '../domain/monitors/monitor-status.js';
+import { MONITOR_SORTS } from '../domain/monitors/monitor-status.js';
 import { HTTP_METHODS } from '../domain/monitors/monitors.js';
 import { MONITOR_TYPES } from '../domain/types.js';
 import type { McpApi } from './api.js';
+import { labelFilters, monitorFilters, statuses, words } from './list-filters.js';
 
 /**
  * The tools an on-call assistant gets. Each one is a single call of the public API; the API stays the
@@ -45,40 +46,6 @@ const page = {
 };
 const time = (what: string) =>
   z.string().optional().describe(`${what}, as an ISO-8601 date-time with a zone, e.g. 2026-06-01T12:00:00Z.`);
-/**
- * A status filter as the assistant writes it: a list (["open", "acknowledged"]) or, as the REST API
- * takes it, one word or a comma-separated list ("open" or "open,acknowledged"); the API checks the words.
- */
-const statuses = <T extends readonly [string, ...string[]]>(values: T, example: string) =>
-  z
-    .union([z.array(z.enum(values)).min(1), z.string().min(1)])
-    .optional()
-    .describe(
-      `Only these statuses (${values.join(', ')}): a list or a comma-separated string, e.g. ${example}.`,
-    );
-/** A status list as the REST API reads it: one comma-separated value. */
-const words = (v: string | readonly string[] | undefined) => (Array.isArray(v) ? v.join(',') : (v as string));
-/** The tag and group filters of the monitor and heartbeat lists. */
-const labelFilters = (what: string) => ({
-  tag: z
-    .string()
-    .optional()
-    .describe(
-      `Only ${what} carrying this tag, matched whole: "env:prod" or "db" (tags are key or key:value).`,
-    ),
-  group_id: z
-    .string()
-    .optional()
-    .describe(`Only ${what} of this group (an id from list_groups); "none": only ${what} in no group.`),
-});
-/** The monitor list's filters, as list_monitors and count_monitors take them. */
-const monitorFilters = (statusHint: string) => ({
-  status: statuses(MONITOR_STATUSES, statusHint),
-  monitor_type: z.enum(MONITOR_TYPES).optional().describe('Only monitors of this type.'),
-  search: z.string().optional().describe('Only monitors whose name or target contains this text.'),
-  ...labelFilters('monitors'),
-  region: z.string().optional().describe('Only monitors checked from this region.'),
-});
 
 const alertIds = z
   .array(z.string())
@@ -305,9 +272,9 @@ export const tools: ToolDef[] = [
     name: 'bulk_monitors',
     title: 'Act on many monitors at once',
     description:
-      'One action on many monitors, all or nothing: action "pause", "resume", "delete" or "set_policy" (with escalation_policy_id, null for the workspace default), on the monitors named by ids (at most 1000) or by filter (the filters of list_monitors: status, q for a part of the name or target, monitor_type, paused; {} means every monitor of the workspace, so ask the user first and say how many). An unknown id changes nothing and is named in the error. Returns {"affected": n}, the monitors changed. Deleting cannot be undone: confirm with the user.',
+      'One action on many monitors, all or nothing: action "pause", "resume", "delete", "set_policy" (with escalation_policy_id, null for the workspace default), "set_group" (with group_id, null for none), "add_tags" or "remove_tags" (with tags), on the monitors named by ids (at most 1000) or by filter (the filters of list_monitors: status, q for a part of the name or target, monitor_type, paused; {} means every monitor of the workspace, so ask the user first and say how many). An unknown id changes nothing and is named in the error. Returns {"affected": n}, the monitors changed. Deleting cannot be undone: confirm with the user.',
     input: z.object({
-      action: z.enum(['pause', 'resume', 'delete', 'set_policy']),
+      action: z.enum(['pause', 'resume', 'delete', 'set_policy', 'set_group', 'add_tags', 'remove_tags']),
       ids: z
         .array(z.string())
         .min(1)
@@ -325,6 +292,19 @@ export const tools: ToolDef[] = [
         .nullable()
         .optional()
         .describe('For set_policy: the policy id, or null for the workspace default.'),
+      group_id: z
+        .string()
+        .nullable()
+        .optional()
+        .describe('For set_group: the group id (list_groups), or null for none.'),
+      tags: z
+        .array(z.string())
+        .min(1)
+        .max(20)
+        .optional()
+        .describe(
+          'For add_tags and remove_tags: tags, each key or key:value (lower-case letters, digits, - and _).',
+        ),
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     run: (api, { filter, ...a }) =>
