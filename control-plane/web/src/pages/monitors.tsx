@@ -168,8 +168,10 @@ export const MonitorsPage = (props: { me: Me }) => {
   const { status, sort, layout, ...rest } = view;
   const filterKey = JSON.stringify(rest);
   const groups = useGroups();
-  // By group (a section each) unless one list is asked for, a group is filtered on, or there are none.
-  const grouped = layout === 'groups' && !view.group_id && groups !== null && groups.length > 0;
+  // By group (a section each) unless one list is asked for, a group is filtered on, a search is typed
+  // (its matches as one list), or there are none. Bulk actions take rows of the one list.
+  const grouped =
+    layout === 'groups' && !view.group_id && !view.search && groups !== null && groups.length > 0;
   usePoll(async () => setCounts(await api.countMonitors(view)), [filterKey]);
 
   // Live: the first page is re-read every few seconds; rows shown by "Show more" stay below it.
