@@ -13,6 +13,7 @@ const benches = {
   status: () => import('./status.js'),
   store: () => import('./store.js'),
   'flush-order': () => import('./flush-order.js'),
+  dependencies: () => import('./dependencies.js'),
   storm: () => import('./storm.js'),
 };
 if (!benches[name]) {

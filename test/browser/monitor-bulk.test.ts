@@ -119,6 +119,36 @@ describe('bulk actions on the monitors page', () => {
     await context.close();
   });
 
+  it('sets the group and adds tags; a bad tag is named and nothing changes', async () => {
+    const group = await call('POST', '/groups', { name: 'Databases' });
+    const { context, page } = await signedInAt(browser, lookout, admin());
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByLabel('Search').fill('Service 02');
+    await expect.poll(() => page.getByRole('checkbox', { name: /^Select Service/ }).count()).toBe(10);
+    for (const i of [1, 2, 3]) await page.getByRole('checkbox', { name: `Select Service 02${i}` }).check();
+    const bar = page.getByRole('region', { name: 'Selected monitors' });
+    await bar.getByRole('button', { name: 'Set group' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Set the group of 3 monitors?' });
+    await dialog.getByLabel('Group').selectOption({ label: 'Databases' });
+    await dialog.getByRole('button', { name: 'Set group' }).click();
+    await page.getByRole('status').getByText('Set the group of 3 monitors.').waitFor();
+    expect((await call('GET', '/monitors?q=Service%20022')).data[0].group_id).toBe(group.id);
+
+    for (const i of [1, 2, 3]) await page.getByRole('checkbox', { name: `Select Service 02${i}` }).check();
+    await bar.getByRole('button', { name: 'Add tags' }).click();
+    const tags = page.getByRole('dialog', { name: 'Add tags to 3 monitors?' });
+    await tags.getByLabel('Tags').fill('env:prod, Team DB');
+    await tags.getByRole('button', { name: 'Add tags' }).click();
+    await tags.getByRole('alert').getByText('“Team”: must be key or key:value', { exact: false }).waitFor();
+    await page.screenshot({ path: join(shots, 'bulk-tags-error-1280.png') });
+    expect((await call('GET', '/monitors?q=Service%20021')).data[0].tags).toEqual([]);
+    await tags.getByLabel('Tags').fill('env:prod team-db');
+    await tags.getByRole('button', { name: 'Add tags' }).click();
+    await page.getByRole('status').getByText('Added tags to 3 monitors.').waitFor();
+    expect((await call('GET', '/monitors?q=Service%20021')).data[0].tags).toEqual(['env:prod', 'team-db']);
+    await context.close();
+  });
+
   it('offers no selection to a viewer', async () => {
     const r = await lookout.cli([
       'user',

@@ -91,6 +91,7 @@ export const fixtures = {
       dns_record_type: null,
       dns_expected_values: [],
       dns_resolver: null,
+      depends_on: [],
       paused: false,
       group_id: null,
       tags: ['env:prod', 'team-web'],
@@ -124,6 +125,7 @@ export const fixtures = {
       state: 'new',
       last_ping_at: null,
       escalation_policy_id: policy,
+      depends_on: [],
       paused: false,
       group_id: null,
       tags: ['backup'],
@@ -162,6 +164,7 @@ export const fixtures = {
       resolved_by: null,
       escalation: null,
       escalation_due_at: null,
+      held_back: 0,
       ...over,
     };
   },

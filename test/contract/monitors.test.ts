@@ -304,6 +304,29 @@ contract('MonitorStore', (c) => {
     });
   });
 
+  it('keeps the tag and group filters in step with bulk writes and deletes', async () => {
+    const make = () => fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id);
+    const two = [make(), make()];
+    expect(await store.insertMonitors(two, { maxMonitors: 10 })).toBe('inserted');
+    const groupId = randomUUID();
+    const changes = two.map((m) => ({
+      next: { ...m, tags: ['env:prod', 'db'], group_id: groupId, version: 2 },
+      expectedVersion: 1,
+    }));
+    expect(await store.updateMonitors(changes, ['tags', 'group_id'])).toBe('updated');
+    const found = async (q: { tag?: string; group_id?: string }) =>
+      (await store.listMonitors(ws.workspace.id, { limit: 10, ...q })).data.map((m) => m.id).sort();
+    const both = two.map((m) => m.id).sort();
+    expect(await found({ tag: 'env:prod' })).toEqual(both);
+    expect(await found({ group_id: groupId })).toEqual(both);
+    const untagged = { next: { ...changes[0]!.next, tags: ['db'], version: 3 }, expectedVersion: 2 };
+    expect(await store.updateMonitors([untagged], ['tags'])).toBe('updated');
+    expect(await found({ tag: 'env:prod' })).toEqual([two[1]!.id]);
+    expect(await store.deleteMonitors(ws.workspace.id, [{ id: two[1]!.id, version: 2 }])).toBe('deleted');
+    expect(await found({ tag: 'env:prod' })).toEqual([]);
+    expect(await found({ tag: 'db' })).toEqual([two[0]!.id]);
+  });
+
   it('deletes many monitors all or none: the plan counter by their number, one feed entry each', async () => {
     const make = () => fixtures.monitor(ws.workspace.id, ws.defaultPolicy.id);
     const four = [make(), make(), make(), make()];

@@ -106,6 +106,7 @@ describe('npx lookout mcp: tools', () => {
         'bulk_monitors',
         'create_monitor',
         'get_alert',
+        'get_dependency_timeline',
         'get_monitor',
         'get_monitor_results',
         'get_monitor_uptime',
@@ -122,6 +123,7 @@ describe('npx lookout mcp: tools', () => {
         'report_incident',
         'resolve_alerts',
         'resume_monitor',
+        'set_dependencies',
       ].sort(),
     );
     for (const t of tools) {
@@ -135,6 +137,7 @@ describe('npx lookout mcp: tools', () => {
     expect(readOnly.sort()).toEqual(
       [
         'get_alert',
+        'get_dependency_timeline',
         'get_monitor',
         'get_monitor_results',
         'get_monitor_uptime',
@@ -304,6 +307,17 @@ describe('npx lookout mcp: tools', () => {
     ]);
     await ok('resume_monitor', { monitor_id: created.id });
     expect((await w.api('GET', `/monitors/${created.id}`)).body.paused).toBe(false);
+
+    // Dependencies: set, read back, a cycle refused with its path, the timeline readable.
+    const db = (await w.api('GET', '/monitors?q=DB')).body.data[0];
+    const set = await ok('set_dependencies', { source_type: 'monitor', id: created.id, depends_on: [db.id] });
+    expect(set.depends_on).toEqual([db.id]);
+    expect(
+      await fails('set_dependencies', { source_type: 'monitor', id: db.id, depends_on: [created.id] }),
+    ).toContain('would make a cycle');
+    expect((await ok('get_dependency_timeline', { source_type: 'monitor', id: created.id })).data).toEqual(
+      [],
+    );
     expect(await fails('pause_monitor', { monitor_id: crypto.randomUUID() })).toContain('Monitor not found.');
 
     // Many at once: by ids, by the list's filters; an unknown id is named and changes nothing.
@@ -321,6 +335,10 @@ describe('npx lookout mcp: tools', () => {
     expect(await ok('bulk_monitors', { action: 'resume', filter: { status: ['paused'] } })).toEqual({
       affected: 1,
     });
+    expect(await ok('bulk_monitors', { action: 'add_tags', ids: [created.id], tags: ['env:prod'] })).toEqual({
+      affected: 1,
+    });
+    expect((await w.api('GET', `/monitors/${created.id}`)).body.tags).toEqual(['env:prod']);
   });
 
   it('get_monitor_results and get_monitor_uptime return the monitor’s recent checks', async () => {

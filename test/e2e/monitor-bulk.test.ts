@@ -195,6 +195,87 @@ describe('POST /monitors/bulk by ids', () => {
   });
 });
 
+describe('POST /monitors/bulk: groups and tags', () => {
+  it('sets the group (null ungroups); a group of another workspace, or none, is a 422', async () => {
+    const w = await h.workspace('bulk-group');
+    const other = await h.workspace('bulk-group-other');
+    const ids = await create(w, 3);
+    const g = (await w.api('POST', '/groups', { json: { name: 'Databases' } })).body;
+    const theirs = (await other.api('POST', '/groups', { json: { name: 'Theirs' } })).body;
+    const mark = await h.store.latestMonitorChange();
+    expect((await bulk(w, { action: 'set_group', ids: ids.slice(0, 2), group_id: g.id })).body).toEqual({
+      affected: 2,
+    });
+    expect((await h.store.listMonitorChanges(mark, 100)).map((e) => e.monitor_id)).toEqual(ids.slice(0, 2));
+    // The store's own filters (monitor_tags and group_id kept in step with the records).
+    const inGroup = (await h.store.listMonitors(w.workspace.id, { limit: 100, group_id: g.id })).data.map(
+      (m) => m.id,
+    );
+    expect(inGroup.sort()).toEqual(ids.slice(0, 2).sort());
+    for (const group_id of [theirs.id, randomUUID()]) {
+      const r = await bulk(w, { action: 'set_group', ids, group_id });
+      expect(r.status).toBe(422);
+      expect(r.body.error.details).toEqual([
+        { field: 'group_id', message: 'no group with this id in the workspace' },
+      ]);
+    }
+    expect((await bulk(w, { action: 'set_group', ids, group_id: null })).body).toEqual({ affected: 2 });
+    expect((await h.store.listMonitors(w.workspace.id, { limit: 100, group_id: g.id })).data).toEqual([]);
+    const missing = await bulk(w, { action: 'set_group', ids });
+    expect(missing.body.error.details).toEqual([
+      { field: 'group_id', message: 'is required for set_group (null: no group)' },
+    ]);
+  });
+
+  it('adds and removes tags, which the tag filter then finds; past 20 tags or a bad tag is a 422', async () => {
+    const w = await h.workspace('bulk-tags');
+    const ids = await create(w, 3);
+    // The store's tag filter (monitor_tags, kept in step by every monitor write).
+    const tagged = async (tag: string) =>
+      (await h.store.listMonitors(w.workspace.id, { limit: 100, tag })).data.map((m) => m.id).sort();
+    expect(
+      (await bulk(w, { action: 'add_tags', ids: ids.slice(0, 2), tags: ['env:prod', 'db'] })).body,
+    ).toEqual({
+      affected: 2,
+    });
+    expect(await tagged('env:prod')).toEqual(ids.slice(0, 2).sort());
+    // Adding what is there changes nothing; adding to all three changes the one without.
+    expect((await bulk(w, { action: 'add_tags', ids, tags: ['db'] })).body).toEqual({ affected: 1 });
+    expect((await get(w, ids[0]!)).tags).toEqual(['env:prod', 'db']);
+    expect((await bulk(w, { action: 'remove_tags', ids, tags: ['env:prod'] })).body).toEqual({
+      affected: 2,
+    });
+    expect(await tagged('env:prod')).toEqual([]);
+    expect(await tagged('db')).toEqual([...ids].sort());
+    // A monitor would pass 20 tags: named by its place, nothing changes.
+    const many = Array.from({ length: 19 }, (_, i) => `t${i}`);
+    expect((await bulk(w, { action: 'add_tags', ids: [ids[1]], tags: many })).body).toEqual({ affected: 1 });
+    const over = await bulk(w, { action: 'add_tags', ids, tags: ['one-more'] });
+    expect(over.status).toBe(422);
+    expect(over.body.error.details).toEqual([
+      { field: 'ids[1]', message: 'would carry more than 20 tags; remove some first' },
+    ]);
+    expect(await tagged('one-more')).toEqual([]);
+    const byFilter = await bulk(w, { action: 'add_tags', filter: {}, tags: ['one-more'] });
+    expect(byFilter.body.error.details).toEqual([
+      {
+        field: 'filter',
+        message: '1 of its monitors would carry more than 20 tags (“db 2”); remove some first',
+      },
+    ]);
+    const bad = await bulk(w, { action: 'add_tags', ids, tags: ['Env:Prod', 'ok'] });
+    expect(bad.body.error.details.map((d: { field: string }) => d.field)).toEqual(['tags[0]']);
+    const wrong = await bulk(w, { action: 'pause', ids, tags: ['x'], group_id: null });
+    expect(wrong.body.error.details).toEqual([
+      { field: 'group_id', message: 'applies only to set_group' },
+      { field: 'tags', message: 'applies only to add_tags and remove_tags' },
+    ]);
+    // Deleted monitors leave the tag filter too.
+    expect((await bulk(w, { action: 'delete', ids })).body).toEqual({ affected: 3 });
+    expect(await tagged('db')).toEqual([]);
+  });
+});
+
 describe('POST /monitors/bulk by filter', () => {
   it('acts on what the list shows for the same filter; {} spelled out is the whole workspace', async () => {
     const w = await h.workspace('bulk-filter');
@@ -219,6 +300,28 @@ describe('POST /monitors/bulk by filter', () => {
     expect((await other.api('GET', '/monitors')).body.data.length).toBe(2);
   });
 
+  it("takes the list's tag and group filters: only the monitors carrying them change", async () => {
+    const w = await h.workspace('bulk-filter-labels');
+    const ids = await create(w, 4);
+    const g = (await w.api('POST', '/groups', { json: { name: 'Edge' } })).body;
+    expect((await bulk(w, { action: 'add_tags', ids: ids.slice(0, 2), tags: ['db'] })).body).toEqual({
+      affected: 2,
+    });
+    expect((await bulk(w, { action: 'set_group', ids: ids.slice(1, 3), group_id: g.id })).body).toEqual({
+      affected: 2,
+    });
+    expect((await bulk(w, { action: 'pause', filter: { tag: 'db' } })).body).toEqual({ affected: 2 });
+    const paused = async () =>
+      (await w.api('GET', '/monitors?status=paused')).body.data.map((m: { id: string }) => m.id).sort();
+    expect(await paused()).toEqual(ids.slice(0, 2).sort());
+    expect((await bulk(w, { action: 'resume', filter: { group_id: g.id } })).body).toEqual({ affected: 1 });
+    expect(await paused()).toEqual([ids[0]]);
+    expect((await bulk(w, { action: 'delete', filter: { group_id: 'none', tag: 'db' } })).body).toEqual({
+      affected: 1,
+    });
+    expect((await w.api('GET', '/monitors')).body.data.length).toBe(3);
+  });
+
   it('refuses a filter that matches more monitors than the plan allows in one action', async () => {
     const w = await h.workspace('bulk-cap', 'free');
     const ids = await create(w, 3);
@@ -239,5 +342,47 @@ describe('POST /monitors/bulk by filter', () => {
       },
     ]);
     expect((await bulk(w, { action: 'pause', filter: { q: 'db 2' } })).body).toEqual({ affected: 1 });
+  });
+});
+
+describe('POST /monitors/bulk racing an edit', () => {
+  it('fails whole when a monitor changes between the read and the write: 409, nothing changed', async () => {
+    // The store as the control plane sees it, with one edit slipped in just before the bulk step.
+    let race: (() => Promise<unknown>) | null = null;
+    const raced = await startHarness(
+      {},
+      {
+        wrapStore: (s) =>
+          new Proxy(s, {
+            get(target, key, receiver) {
+              if (key !== 'updateMonitors') return Reflect.get(target, key, receiver);
+              return async (...args: Parameters<typeof s.updateMonitors>) => {
+                const before = race;
+                race = null;
+                await before?.();
+                return target.updateMonitors(...args);
+              };
+            },
+          }),
+      },
+    );
+    try {
+      const w = await raced.workspace('bulk-race');
+      const ids = await create(w, 3);
+      race = () => w.api('PATCH', `/monitors/${ids[2]}`, { json: { display_name: 'renamed meanwhile' } });
+      const mark = await raced.store.latestMonitorChange();
+      const r = await w.api('POST', '/monitors/bulk', { json: { action: 'pause', ids } });
+      expect(r.status).toBe(409);
+      expect(r.body.error.message).toContain('nothing was changed');
+      // Only the edit landed (one feed entry); no monitor is paused.
+      expect((await raced.store.listMonitorChanges(mark, 100)).map((e) => e.monitor_id)).toEqual([ids[2]]);
+      for (const id of ids) expect((await w.api('GET', `/monitors/${id}`)).body.paused).toBe(false);
+      // Asked again, it goes through.
+      expect((await w.api('POST', '/monitors/bulk', { json: { action: 'pause', ids } })).body).toEqual({
+        affected: 3,
+      });
+    } finally {
+      await raced.close();
+    }
   });
 });

@@ -174,6 +174,7 @@ describe('every route answers with the body it declares', () => {
     const id = monitor.body.id as string;
     await list('/monitors');
     await call('get', '/monitors/{id}', { params: { id } });
+    await call('get', '/monitors/{id}/timeline', { params: { id } });
     await call('patch', '/monitors/{id}', { params: { id }, json: { display_name: 'Site 2' } });
     await call('post', '/monitors/{id}/check', { params: { id } });
     await call('post', '/monitors/{id}/pause', { params: { id } });
@@ -218,6 +219,7 @@ describe('every route answers with the body it declares', () => {
     await list('/heartbeats');
     await call('get', '/heartbeats/{uuid}', { params: { uuid } });
     await list('/heartbeats/{uuid}/pings', { params: { uuid } });
+    await call('get', '/heartbeats/{uuid}/timeline', { params: { uuid } });
     await call('patch', '/heartbeats/{uuid}', { params: { uuid }, json: { display_name: 'Nightly 2' } });
 
     // Channels, policies, maintenance, mail.

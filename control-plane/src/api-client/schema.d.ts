@@ -535,6 +535,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/heartbeats/{uuid}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The heartbeat's dependency timeline. What its dependencies did to its alert, newest first (at most 50; kept 30 days): `held` (went down, waits until its dependencies are checked), `suppressed` (a dependency is down: no alert), `released` (the dependency recovered), `raised` (its alert was raised after all), `cleared` (it recovered while held: no alert). */
+        get: operations["getHeartbeatsByUuidTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/integrations": {
         parameters: {
             query?: never;
@@ -832,6 +849,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/monitors/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The monitor's dependency timeline. What its dependencies did to its alert, newest first (at most 50; kept 30 days): `held` (went down, waits until its dependencies are checked), `suppressed` (a dependency is down: no alert), `released` (the dependency recovered), `raised` (its alert was raised after all), `cleared` (it recovered while held: no alert). */
+        get: operations["getMonitorsByIdTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/monitors/{id}/uptime": {
         parameters: {
             query?: never;
@@ -892,7 +926,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** One action on many monitors, all or nothing: `action` (pause, resume, delete, set_policy; `set_policy` takes `escalation_policy_id`, null for the workspace's default) on the monitors named by `ids` (at most 1000, each of this workspace: an unknown one is a 422 naming `ids[i]`) or by `filter` (the filters of `GET /monitors`, as its query takes them, e.g. `{"status": "down", "q": "db"}`; `{"filter": {}}` spelled out means every monitor of the workspace; at most the plan's monitor cap). Answers `{"affected": n}`: the monitors changed (one already paused is not paused again). Every change is one store transaction; a monitor changed by someone else meanwhile fails it whole (409). A monitor that will run checks no more often than the plan allows: its interval is raised to the plan's minimum, and `warnings` says so. */
+        /** One action on many monitors, all or nothing: `action` (pause, resume, delete, set_policy, set_group, add_tags, remove_tags; `set_policy` takes `escalation_policy_id`, null for the workspace's default; `set_group` takes `group_id`, null for no group; `add_tags` and `remove_tags` take `tags`, and a monitor may carry at most 20) on the monitors named by `ids` (at most 1000, each of this workspace: an unknown one is a 422 naming `ids[i]`) or by `filter` (the filters of `GET /monitors`, as its query takes them, e.g. `{"status": "down", "q": "db"}`; `{"filter": {}}` spelled out means every monitor of the workspace; at most the plan's monitor cap). Answers `{"affected": n}`: the monitors changed (one already paused is not paused again). Every change is one store transaction; a monitor changed by someone else meanwhile fails it whole (409). A monitor that will run checks no more often than the plan allows: its interval is raised to the plan's minimum, and `warnings` says so. */
         post: operations["postMonitorsBulk"];
         delete?: never;
         options?: never;
@@ -1418,6 +1452,7 @@ export type components = {
                 waiting_for_support_hours_until: string | null;
             } | null;
             escalation_policy_id: string | null;
+            held_back: number;
             id: string;
             resolved_at: string | null;
             resolved_by: components["schemas"]["Actor"] | null;
@@ -1453,6 +1488,7 @@ export type components = {
                 waiting_for_support_hours_until: string | null;
             } | null;
             escalation_policy_id: string | null;
+            held_back: number;
             id: string;
             resolved_at: string | null;
             resolved_by: components["schemas"]["Actor"] | null;
@@ -2108,6 +2144,23 @@ export type components = {
             test: boolean;
             user_id: string | null;
         };
+        Dependency: {
+            id: string;
+            /** @enum {string} */
+            kind: "monitor" | "heartbeat" | "group";
+            name: string;
+        };
+        DependencyTimeline: {
+            data: {
+                /** Format: date-time */
+                at: string;
+                dependency_id: string | null;
+                /** @enum {string} */
+                kind: "held" | "suppressed" | "released" | "raised" | "cleared";
+                message: string;
+            }[];
+            retention_days: number;
+        };
         Error: {
             error: {
                 /** @enum {string} */
@@ -2152,6 +2205,8 @@ export type components = {
             alert_id: string | null;
             /** Format: date-time */
             created_at: string;
+            dependencies: components["schemas"]["Dependency"][];
+            depends_on: string[];
             display_name: string;
             escalation_policy_id: string;
             grace_seconds: number;
@@ -2174,6 +2229,7 @@ export type components = {
             started_at: string | null;
             /** @enum {string} */
             state: "new" | "up" | "late" | "down" | "paused";
+            suppressed_by: string | null;
             tags: string[];
             timezone: string;
             /** Format: date-time */
@@ -2292,6 +2348,8 @@ export type components = {
             check_locations: string[];
             /** Format: date-time */
             created_at: string;
+            dependencies: components["schemas"]["Dependency"][];
+            depends_on: string[];
             display_name: string;
             dns_expected_values: string[];
             dns_record_type: ("A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS") | null;
@@ -2330,6 +2388,7 @@ export type components = {
             ssl_cert_monitoring: boolean;
             /** @enum {string} */
             status: "up" | "down" | "paused" | "pending" | "maintenance";
+            suppressed_by: string | null;
             tags: string[];
             timeout_seconds: number;
             /** Format: date-time */
@@ -6366,6 +6425,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                    depends_on?: string[];
                     display_name: string;
                     escalation_policy_id?: string;
                     grace_seconds?: number;
@@ -6608,6 +6669,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                    depends_on?: string[];
                     display_name?: string;
                     escalation_policy_id?: string;
                     grace_seconds?: number;
@@ -6781,6 +6844,73 @@ export interface operations {
             };
             /** @description Invalid fields (body or query parameters), each listed in details */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHeartbeatsByUuidTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DependencyTimeline"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such heartbeat in this workspace */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8590,6 +8720,8 @@ export interface operations {
                     }) | null;
                     check_interval_seconds?: number;
                     check_locations?: string[];
+                    /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                    depends_on?: string[];
                     display_name?: string;
                     dns_expected_values?: string[];
                     /** @enum {string} */
@@ -8649,6 +8781,8 @@ export interface operations {
                         check_locations: string[];
                         /** Format: date-time */
                         created_at: string;
+                        dependencies: components["schemas"]["Dependency"][];
+                        depends_on: string[];
                         display_name: string;
                         dns_expected_values: string[];
                         dns_record_type: ("A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS") | null;
@@ -8687,6 +8821,7 @@ export interface operations {
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
                         status: "up" | "down" | "paused" | "pending" | "maintenance";
+                        suppressed_by: string | null;
                         tags: string[];
                         timeout_seconds: number;
                         /** Format: date-time */
@@ -9163,6 +9298,73 @@ export interface operations {
             };
         };
     };
+    getMonitorsByIdTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DependencyTimeline"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such monitor in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getMonitorsByIdUptime: {
         parameters: {
             query?: {
@@ -9274,6 +9476,8 @@ export interface operations {
                         }) | null;
                         check_interval_seconds?: number;
                         check_locations?: string[];
+                        /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                        depends_on?: string[];
                         display_name: string;
                         dns_expected_values?: string[];
                         /** @enum {string} */
@@ -9428,6 +9632,8 @@ export interface operations {
                         }) | null;
                         check_interval_seconds?: number;
                         check_locations?: string[];
+                        /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                        depends_on?: string[];
                         display_name: string;
                         dns_expected_values?: string[];
                         /** @enum {string} */
@@ -9569,7 +9775,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    action: "pause" | "resume" | "delete" | "set_policy";
+                    action: "pause" | "resume" | "delete" | "set_policy" | "set_group" | "add_tags" | "remove_tags";
                     escalation_policy_id?: string | null;
                     filter?: {
                         /** @description Only those of this group; `none`: only those in no group. */
@@ -9586,7 +9792,10 @@ export interface operations {
                         /** @description Only those carrying this tag (the whole `key` or `key:value`). */
                         tag?: string;
                     };
+                    /** @description The group this belongs to (GET /groups), or null. */
+                    group_id?: string | null;
                     ids?: string[];
+                    tags?: string[];
                 };
             };
         };
@@ -9702,6 +9911,8 @@ export interface operations {
                     }) | null;
                     check_interval_seconds?: number;
                     check_locations?: string[];
+                    /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
+                    depends_on?: string[];
                     display_name: string;
                     dns_expected_values?: string[];
                     /** @enum {string} */
@@ -9761,6 +9972,8 @@ export interface operations {
                         check_locations: string[];
                         /** Format: date-time */
                         created_at: string;
+                        dependencies: components["schemas"]["Dependency"][];
+                        depends_on: string[];
                         display_name: string;
                         dns_expected_values: string[];
                         dns_record_type: ("A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS") | null;
@@ -9799,6 +10012,7 @@ export interface operations {
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
                         status: "up" | "down" | "paused" | "pending" | "maintenance";
+                        suppressed_by: string | null;
                         tags: string[];
                         timeout_seconds: number;
                         /** Format: date-time */

@@ -99,6 +99,11 @@ export interface Monitor {
   dns_record_type: DnsRecordType | null;
   dns_expected_values: string[];
   dns_resolver: string | null;
+  /**
+   * Ids of monitors, heartbeats (or groups) of the workspace this monitor depends on: while one of them
+   * is down, this monitor's failure raises no alert (domain/dependencies/). At most MAX_DEPENDS_ON.
+   */
+  depends_on: string[];
   paused: boolean;
   /** The group it belongs to (one at most), or null. */
   group_id: string | null;
@@ -153,6 +158,8 @@ export interface Heartbeat {
   state: HeartbeatState;
   last_ping_at: Date | null;
   escalation_policy_id: string;
+  /** What this heartbeat depends on, as a monitor's `depends_on`. */
+  depends_on: string[];
   paused: boolean;
   /** As on monitors: the group, the tags and the severity. */
   group_id: string | null;
@@ -256,6 +263,11 @@ export interface Alert {
    * recovery notice) are due, until they were sent.
    */
   escalation_due_at: Date | null;
+  /**
+   * How many dependents this alert's source holds back (domain/dependencies/): each dependent that
+   * failed while it was down and raised no alert of its own adds one. 0 (or absent on older records).
+   */
+  held_back?: number;
 }
 
 /** An alert's position in its escalation policy. Changed only by compare-and-set (see store port). */

@@ -203,6 +203,12 @@ export const tools: ToolDef[] = [
         .optional()
         .describe('http with an https URL: watch certificate expiry.'),
       domain_expiry_alert_days: z.number().int().optional().describe('domain: days before expiry to alert.'),
+      depends_on: z
+        .array(z.string())
+        .optional()
+        .describe(
+          'Ids of monitors, heartbeats or groups it depends on (at most 20): while one is down, its failure raises no alert.',
+        ),
       paused: z.boolean().optional().describe('Create it paused.'),
       group_id: z.string().optional().describe('The group it belongs to (an id from list_groups).'),
       tags: z
@@ -219,6 +225,47 @@ export const tools: ToolDef[] = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     // The API is the validator: what the assistant leaves out is named in its 422, not refused here.
     run: (api, a) => ok(api.client.POST('/monitors/create', { body: a as Body<'/monitors/create', 'post'> })),
+  }),
+  tool({
+    name: 'set_dependencies',
+    title: 'Set what a monitor or heartbeat depends on',
+    description:
+      "Replace the depends_on of a monitor or heartbeat: ids of monitors, heartbeats or groups of the workspace (at most 20; [] for none). While a dependency is down, the dependent's failure raises no alert and notifies no one; it shows status down with suppressed_by naming the dependency, and the dependency's alert counts it in held_back. A cycle is refused with its path. Returns the record.",
+    input: z.object({
+      source_type: z.enum(['monitor', 'heartbeat']).describe('What to change.'),
+      id: id('monitor or heartbeat'),
+      depends_on: z.array(z.string()).describe('The ids it depends on.'),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: (api, a) =>
+      a.source_type === 'monitor'
+        ? ok(
+            api.client.PATCH('/monitors/{id}', {
+              params: { path: { id: a.id } },
+              body: { depends_on: a.depends_on },
+            }),
+          )
+        : ok(
+            api.client.PATCH('/heartbeats/{uuid}', {
+              params: { path: { uuid: a.id } },
+              body: { depends_on: a.depends_on },
+            }),
+          ),
+  }),
+  tool({
+    name: 'get_dependency_timeline',
+    title: 'What dependencies did to an alert',
+    description:
+      'The dependency timeline of a monitor or heartbeat, newest first: held (went down, waits until its dependencies are checked), suppressed (a dependency is down: no alert), released (the dependency recovered), raised (its alert was raised after all), cleared (it recovered while held). Use it to see why a down monitor has no alert.',
+    input: z.object({
+      source_type: z.enum(['monitor', 'heartbeat']).describe('What to look at.'),
+      id: id('monitor or heartbeat'),
+    }),
+    annotations: READ,
+    run: (api, a) =>
+      a.source_type === 'monitor'
+        ? ok(api.client.GET('/monitors/{id}/timeline', { params: { path: { id: a.id } } }))
+        : ok(api.client.GET('/heartbeats/{uuid}/timeline', { params: { path: { uuid: a.id } } })),
   }),
   tool({
     name: 'pause_monitor',
@@ -241,9 +288,9 @@ export const tools: ToolDef[] = [
     name: 'bulk_monitors',
     title: 'Act on many monitors at once',
     description:
-      'One action on many monitors, all or nothing: action "pause", "resume", "delete" or "set_policy" (with escalation_policy_id, null for the workspace default), on the monitors named by ids (at most 1000) or by filter (the filters of list_monitors: status, q for a part of the name or target, monitor_type, paused; {} means every monitor of the workspace, so ask the user first and say how many). An unknown id changes nothing and is named in the error. Returns {"affected": n}, the monitors changed. Deleting cannot be undone: confirm with the user.',
+      'One action on many monitors, all or nothing: action "pause", "resume", "delete", "set_policy" (with escalation_policy_id, null for the workspace default), "set_group" (with group_id, null for none), "add_tags" or "remove_tags" (with tags), on the monitors named by ids (at most 1000) or by filter (the filters of list_monitors: status, q for a part of the name or target, monitor_type, paused; {} means every monitor of the workspace, so ask the user first and say how many). An unknown id changes nothing and is named in the error. Returns {"affected": n}, the monitors changed. Deleting cannot be undone: confirm with the user.',
     input: z.object({
-      action: z.enum(['pause', 'resume', 'delete', 'set_policy']),
+      action: z.enum(['pause', 'resume', 'delete', 'set_policy', 'set_group', 'add_tags', 'remove_tags']),
       ids: z
         .array(z.string())
         .min(1)
@@ -261,6 +308,19 @@ export const tools: ToolDef[] = [
         .nullable()
         .optional()
         .describe('For set_policy: the policy id, or null for the workspace default.'),
+      group_id: z
+        .string()
+        .nullable()
+        .optional()
+        .describe('For set_group: the group id (list_groups), or null for none.'),
+      tags: z
+        .array(z.string())
+        .min(1)
+        .max(20)
+        .optional()
+        .describe(
+          'For add_tags and remove_tags: tags, each key or key:value (lower-case letters, digits, - and _).',
+        ),
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     run: (api, { filter, ...a }) =>

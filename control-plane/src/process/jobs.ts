@@ -5,9 +5,14 @@ import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
 import { checkRegions } from '../domain/agents/region-health.js';
 import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
+import type { AlertHoldStore } from '../domain/alerts/alert-hold-store.js';
+import { SOURCE_EVENT_RETENTION_DAYS } from '../domain/alerts/alert-hold-store.js';
+import { decideDueHolds } from '../domain/dependencies/dependency-holds.js';
 import { createEscalationRunner } from '../domain/escalation/escalation-runner.js';
 import type { NotificationGroupStore } from '../domain/escalation/notification-group-store.js';
 import { checkHeartbeatDeadlines } from '../domain/heartbeats/heartbeat-deadlines.js';
+import { ENDED_WINDOW_DAYS } from '../domain/maintenance/cover.js';
+import type { MaintenanceWindowStore } from '../domain/maintenance/maintenance-store.js';
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
@@ -36,6 +41,9 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Pick<SignInStore, 'pruneSignInDevices'> &
   Pick<OAuthStore, 'pruneOAuthRecords'> &
   Pick<AckLinkStore, 'pruneAckLinks'> &
+  Pick<MaintenanceWindowStore, 'pruneMaintenanceWindows'> &
+  Pick<AlertHoldStore, 'pruneSourceEvents'> &
+  Parameters<typeof decideDueHolds>[0] &
   Pick<NotificationGroupStore, 'pruneNotificationGroups'> &
   Pick<TenancyStore, 'getWorkspace'> &
   Parameters<typeof sendSubscriberMails>[0]['store'] &
@@ -163,6 +171,18 @@ export const startJobs = (
     if (r.raised + r.resolved > 0) log.info(r, 'heartbeat deadlines');
   });
 
+  // Alerts held back by dependencies: due holds only (an index), decided from each source's direct
+  // dependencies and stored by compare-and-set (domain/dependencies/dependency-holds.ts).
+  every(config.heartbeat_check_ms, 'dependency-holds', async (now) => {
+    const r = await decideDueHolds(store, now);
+    if (r.raised + r.suppressed > 0) log.info(r, 'held alerts decided');
+  });
+  // Dependency timelines are kept SOURCE_EVENT_RETENTION_DAYS days.
+  every(60_000, 'prune-source-events', async (now) => {
+    const before = new Date(now.getTime() - SOURCE_EVENT_RETENTION_DAYS * 86_400_000);
+    for (let i = 0; i < 100; i++) if ((await store.pruneSourceEvents(before, 1000)) < 1000) break;
+  });
+
   // Status pages that ask for it: a draft incident for each linked monitor that went down (one per
   // outage, by the store's unique key, so every replica can run this at once).
   every(config.status_auto_draft_ms, 'status-page-drafts', async (now) => {
@@ -206,6 +226,11 @@ export const startJobs = (
 
   // Acknowledge links past their expiry (refused already; this frees the rows).
   every(60_000, 'prune-ack-links', (now) => store.pruneAckLinks(now, 10_000));
+
+  // One-off maintenance windows ended long ago (history the list shows for a year and a bit).
+  every(3_600_000, 'prune-maintenance-windows', (now) =>
+    store.pruneMaintenanceWindows(new Date(now.getTime() - ENDED_WINDOW_DAYS * 86_400_000), 10_000),
+  );
 
   // Escalation: due steps, each claimed by compare-and-set, so every replica can run this at once.
   const escalations = createEscalationRunner({

@@ -4,6 +4,7 @@ import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
 import type { AgentStore } from '../domain/agents/agent-store.js';
 import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
+import type { AlertHoldStore } from '../domain/alerts/alert-hold-store.js';
 import type { AlertStore } from '../domain/alerts/alert-store.js';
 import type { ContactMethodStore } from '../domain/contacts/contact-method-store.js';
 import type { EscalationPolicyStore } from '../domain/escalation/escalation-policy-store.js';
@@ -12,6 +13,7 @@ import type { HeartbeatStore } from '../domain/heartbeats/heartbeat-store.js';
 import type { PingKeyStore } from '../domain/heartbeats/ping-key-store.js';
 import type { IntegrationStore } from '../domain/integrations/integration-store.js';
 import type { MaintenanceWindowStore } from '../domain/maintenance/maintenance-store.js';
+import type { DependencyGraphLookup } from '../domain/monitors/depends-on.js';
 import type { GroupStore } from '../domain/monitors/group-store.js';
 import type { MonitorStatusStore } from '../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
@@ -72,6 +74,8 @@ export type Store = StoreLifecycle &
   MailSettingsStore &
   StatusPageStore &
   AckLinkStore &
+  AlertHoldStore &
+  DependencyGraphLookup &
   ContactMethodStore &
   PingKeyStore &
   StatusSubscriberStore &

@@ -67,6 +67,7 @@ export const newAlert = async (
     acknowledged_by: null,
     resolved_at: null,
     resolved_by: null,
+    held_back: 0,
     ...startEscalation(policy, window, now),
   };
 };

@@ -1,3 +1,5 @@
+import type { AlertHoldStore } from '../alerts/alert-hold-store.js';
+import { holdAlerts } from '../alerts/alert-holds.js';
 import type { AlertStore } from '../alerts/alert-store.js';
 import { newAlert, sourceSeverity } from '../alerts/alerts.js';
 import type { MaintenanceLookup, PolicyLookup } from '../lookups.js';
@@ -81,7 +83,7 @@ const heartbeatAlert = async (
  * Returns how many alerts this replica raised and resolved.
  */
 export const checkHeartbeatDeadlines = async (
-  store: HeartbeatStore & AlertStore & PolicyLookup & MaintenanceLookup,
+  store: HeartbeatStore & AlertStore & AlertHoldStore & PolicyLookup & MaintenanceLookup,
   now: Date,
   { batch = 200, rounds = 10 } = {},
 ) => {
@@ -89,23 +91,53 @@ export const checkHeartbeatDeadlines = async (
   for (let round = 0; round < rounds; round++) {
     const due = await store.listDueHeartbeats(now, batch);
     for (const h of due) {
-      const v = evaluateHeartbeat(h, now);
-      const raise = v.raise ? await heartbeatAlert(store, h, v.raise, now) : undefined;
-      const r = await store.stepHeartbeat({
-        workspace_id: h.workspace_id,
-        id: h.id,
-        expected_state_version: h.state_version ?? 0,
-        next: { state: v.state, due_at: v.due_at },
-        at: now,
-        ...(raise ? { raise } : {}),
-        ...(v.resolve ? { resolve: { type: 'system' as const } } : {}),
-      });
-      if (!r.stepped) continue;
+      const r = await stepOne(store, h, now, false);
+      if (!r) continue;
       done.stepped++;
-      if (raise && r.created) done.raised++;
-      if (v.resolve && r.alert?.resolved_by?.type === 'system') done.resolved++;
+      if (r.raised) done.raised++;
+      if (r.resolved) done.resolved++;
     }
     if (due.length < batch) break;
   }
   return done;
 };
+
+/**
+ * One deadline step of `h`. A heartbeat with dependencies that would raise holds its alert instead
+ * (alerts/alert-holds.ts) unless `released` (the dependency job decided to raise it).
+ */
+const stepOne = async (
+  store: HeartbeatStore & AlertStore & AlertHoldStore & PolicyLookup & MaintenanceLookup,
+  h: Heartbeat,
+  now: Date,
+  released: boolean,
+) => {
+  const v = evaluateHeartbeat(h, now);
+  const held = v.raise !== null && !released && (h.depends_on ?? []).length > 0;
+  const raise = v.raise && !held ? await heartbeatAlert(store, h, v.raise, now) : undefined;
+  const r = await store.stepHeartbeat({
+    workspace_id: h.workspace_id,
+    id: h.id,
+    expected_state_version: h.state_version ?? 0,
+    next: { state: v.state, due_at: v.due_at },
+    at: now,
+    ...(raise ? { raise } : {}),
+    ...(v.resolve ? { resolve: { type: 'system' as const } } : {}),
+  });
+  if (!r.stepped) return null;
+  if (held) await holdAlerts(store, [{ workspace_id: h.workspace_id, type: 'heartbeat', id: h.id }], now);
+  return {
+    raised: Boolean(raise && r.created),
+    resolved: v.resolve && r.alert?.resolved_by?.type === 'system',
+  };
+};
+
+/**
+ * The dependency job decided that the held alert of this heartbeat is raised: one deadline step that
+ * raises it (by compare-and-set; false when the heartbeat moved meanwhile or has nothing to raise).
+ */
+export const raiseHeldHeartbeat = async (
+  store: HeartbeatStore & AlertStore & AlertHoldStore & PolicyLookup & MaintenanceLookup,
+  h: Heartbeat,
+  now: Date,
+) => (await stepOne(store, h, now, true))?.raised ?? false;

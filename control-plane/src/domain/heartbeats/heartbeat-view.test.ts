@@ -19,6 +19,7 @@ const hb = (over: Partial<Heartbeat> = {}): Heartbeat => ({
   state: 'up',
   last_ping_at: at(0),
   escalation_policy_id: 'p',
+  depends_on: [],
   paused: false,
   group_id: null,
   tags: [],

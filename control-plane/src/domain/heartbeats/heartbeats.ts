@@ -1,6 +1,12 @@
 import { AppError, isAppError, newId, validationError } from '@lookout/shared';
 import { z } from 'zod';
 import type { PolicyLookup } from '../lookups.js';
+import {
+  type DependencyGraphLookup,
+  dependsOnField,
+  dependsOnProblems,
+  normalDependsOn,
+} from '../monitors/depends-on.js';
 import type { GroupStore } from '../monitors/group-store.js';
 import { groupProblems, labelFields } from '../monitors/labels.js';
 import type { Heartbeat, PingKind, Workspace } from '../types.js';
@@ -34,6 +40,7 @@ const fields = {
     .describe('Name in slug ping URLs, /hb/ping/{ping_key}/{slug}; unique in the workspace.'),
   grace_seconds: z.int().min(0).max(31_536_000),
   escalation_policy_id: uuid(),
+  depends_on: dependsOnField,
   paused: z.boolean(),
 };
 
@@ -45,6 +52,7 @@ export const createHeartbeatBody = z.strictObject({
   slug: fields.slug.optional(),
   grace_seconds: fields.grace_seconds.optional(),
   escalation_policy_id: fields.escalation_policy_id.optional(),
+  depends_on: fields.depends_on.optional(),
   paused: fields.paused.optional(),
   group_id: labelFields.group_id.optional(),
   tags: labelFields.tags.optional(),
@@ -85,7 +93,10 @@ const slugTaken = (slug: string | null | undefined) =>
   ]);
 
 /** The store a heartbeat is created or edited through: the policy and the group it names are checked. */
-export type HeartbeatEditStore = HeartbeatStore & PolicyLookup & Pick<GroupStore, 'getGroupsByIds'>;
+export type HeartbeatEditStore = HeartbeatStore &
+  PolicyLookup &
+  Pick<GroupStore, 'getGroupsByIds'> &
+  DependencyGraphLookup;
 
 const policyProblems = async (
   store: HeartbeatEditStore,
@@ -111,7 +122,12 @@ export const createHeartbeat = async (
   maxHeartbeats?: number,
 ): Promise<Heartbeat> => {
   const input = parseBody(createHeartbeatBody, body);
-  throwIfProblems(await policyProblems(store, workspace.id, input));
+  const id = newId();
+  const dependsOn = normalDependsOn(input.depends_on ?? []);
+  throwIfProblems([
+    ...(await policyProblems(store, workspace.id, input)),
+    ...(await dependsOnProblems(store, workspace.id, { id, name: input.display_name }, dependsOn)),
+  ]);
   if (maxHeartbeats !== undefined && (await store.countHeartbeats(workspace.id)) >= maxHeartbeats) {
     throw new AppError(
       'plan_limit_reached',
@@ -121,7 +137,7 @@ export const createHeartbeat = async (
   const policyId =
     input.escalation_policy_id ?? (await store.getDefaultEscalationPolicy(workspace.id))?.id ?? '';
   const heartbeat: Heartbeat = {
-    id: newId(),
+    id,
     workspace_id: workspace.id,
     display_name: input.display_name,
     period_seconds: input.period_seconds ?? 86_400,
@@ -132,6 +148,7 @@ export const createHeartbeat = async (
     state: input.paused ? 'paused' : 'new',
     last_ping_at: null,
     escalation_policy_id: policyId,
+    depends_on: dependsOn,
     paused: input.paused ?? false,
     group_id: input.group_id ?? null,
     tags: input.tags ?? [],
@@ -158,11 +175,23 @@ export const updateHeartbeat = async (
   now: Date,
 ): Promise<Heartbeat> => {
   const patch = parseBody(updateHeartbeatBody, body);
-  throwIfProblems(await policyProblems(store, existing.workspace_id, patch));
-  const { schedule, timezone, ...rest } = patch;
+  const { schedule, timezone, depends_on, ...rest } = patch;
+  const dependsOn = normalDependsOn(depends_on ?? existing.depends_on ?? []);
+  throwIfProblems([
+    ...(await policyProblems(store, existing.workspace_id, patch)),
+    ...(depends_on === undefined
+      ? []
+      : await dependsOnProblems(
+          store,
+          existing.workspace_id,
+          { id: existing.id, name: rest.display_name ?? existing.display_name },
+          dependsOn,
+        )),
+  ]);
   const next: Heartbeat = {
     ...existing,
     ...rest,
+    depends_on: dependsOn,
     // A period given switches to it; a schedule given (or null) sets or clears the schedule.
     schedule:
       schedule !== undefined

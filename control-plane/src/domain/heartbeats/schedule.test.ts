@@ -30,6 +30,7 @@ const cronHeartbeat = (schedule: string, timezone: string, created: Date): Heart
   state: 'new',
   last_ping_at: null,
   escalation_policy_id: 'p',
+  depends_on: [],
   paused: false,
   group_id: null,
   tags: [],

@@ -1,7 +1,9 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AppError, type FieldProblem } from '@lookout/shared';
 import { z } from 'zod';
 import type { Monitor } from '../types.js';
 import { parseOrThrow, throwIfProblems, uuid } from '../validation.js';
+import { groupProblems, labelFields, MAX_TAGS, tag } from './labels.js';
 import { FIRST_RUNS_PER_BATCH, requestFirstRuns } from './monitor-runs.js';
 import type { MonitorStatusQuery, MonitorStatusStore } from './monitor-status.js';
 import type { MonitorContext, Notice } from './monitors.js';
@@ -15,7 +17,15 @@ import type { MonitorContext, Notice } from './monitors.js';
  * compare-and-set on its version, one feed entry each, so agents drop a paused or deleted monitor and
  * pick a resumed one up). A record changed meanwhile fails the whole step (409), nothing written.
  */
-export const BULK_ACTIONS = ['pause', 'resume', 'delete', 'set_policy'] as const;
+export const BULK_ACTIONS = [
+  'pause',
+  'resume',
+  'delete',
+  'set_policy',
+  'set_group',
+  'add_tags',
+  'remove_tags',
+] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /** The fields a bulk action may change (besides `version` and `updated_at`): all the store writes. */
@@ -23,6 +33,8 @@ const BULK_FIELDS = [
   'paused',
   'escalation_policy_id',
   'check_interval_seconds',
+  'group_id',
+  'tags',
 ] as const satisfies readonly (keyof Monitor)[];
 
 /** The most ids one request may name (a bounded body; a filter reaches further). */
@@ -30,10 +42,12 @@ export const MAX_BULK_IDS = 1000;
 /** The filter's monitors are read this many a page (one bounded read each, yielding between). */
 const FILTER_PAGE = 500;
 
-/** Which action takes which field: each is required for its action and refused for any other. */
-const ACTION_FIELD: Partial<Record<BulkAction, 'escalation_policy_id'>> = {
-  set_policy: 'escalation_policy_id',
-};
+/** Which field goes with which actions: required for them, refused for any other. */
+const ACTION_FIELDS = {
+  escalation_policy_id: { actions: ['set_policy'], hint: ' (null: the workspace default)' },
+  group_id: { actions: ['set_group'], hint: ' (null: no group)' },
+  tags: { actions: ['add_tags', 'remove_tags'], hint: '' },
+} as const satisfies Record<string, { actions: readonly BulkAction[]; hint: string }>;
 
 /** The list's filters (what GET /monitors takes, paging and order aside), as the list parses them. */
 export type MonitorFilter = Omit<MonitorStatusQuery, 'limit' | 'cursor' | 'checks'>;
@@ -45,6 +59,8 @@ export const bulkMonitorsBody = (filter: z.ZodType<MonitorFilter>) =>
     ids: z.array(uuid()).min(1).max(MAX_BULK_IDS).optional(),
     filter: filter.optional(),
     escalation_policy_id: uuid().nullable().optional(),
+    group_id: labelFields.group_id.optional(),
+    tags: z.array(tag()).min(1).max(MAX_TAGS).optional(),
   });
 
 export interface BulkContext extends MonitorContext {
@@ -59,6 +75,7 @@ const byIds = async (ctx: BulkContext, ids: string[]): Promise<Monitor[]> => {
       .filter((m) => m.workspace_id === ctx.workspace.id)
       .map((m) => [m.id, m]),
   );
+  await nextTurn();
   const seen = new Map<string, number>();
   const problems: FieldProblem[] = [];
   for (const [i, id] of wanted.entries()) {
@@ -96,6 +113,8 @@ const byFilter = async (ctx: BulkContext, filter: MonitorFilter, cap: number): P
     const records = await ctx.store.getMonitorsByIds(page.data.map((m) => m.id));
     found.push(...records.filter((m) => m.workspace_id === ctx.workspace.id));
     cursor = page.next_cursor ?? undefined;
+    // The store's reads are synchronous on SQLite: without this the whole walk is one macrotask.
+    await nextTurn();
   } while (cursor);
   return found;
 };
@@ -103,11 +122,12 @@ const byFilter = async (ctx: BulkContext, filter: MonitorFilter, cap: number): P
 /** Problems with the action's own field: missing for its action, or given to another. */
 const fieldProblems = (input: { action: BulkAction } & Record<string, unknown>): FieldProblem[] => {
   const problems: FieldProblem[] = [];
-  for (const [action, field] of Object.entries(ACTION_FIELD)) {
-    if (action === input.action && input[field] === undefined)
-      problems.push({ field, message: `is required for ${action} (null: the workspace's default)` });
-    if (action !== input.action && input[field] !== undefined)
-      problems.push({ field, message: `applies only to ${action}` });
+  for (const [field, { actions, hint }] of Object.entries(ACTION_FIELDS)) {
+    const mine = (actions as readonly BulkAction[]).includes(input.action);
+    if (mine && input[field] === undefined)
+      problems.push({ field, message: `is required for ${input.action}${hint}` });
+    if (!mine && input[field] !== undefined)
+      problems.push({ field, message: `applies only to ${actions.join(' and ')}` });
   }
   if (input.ids === undefined && input.filter === undefined)
     problems.push({
@@ -144,6 +164,10 @@ export const bulkMonitors = async (
       ]);
     policyId = policy!.id;
   }
+  if (input.action === 'set_group')
+    throwIfProblems(
+      await groupProblems(ctx.store, ctx.workspace.id, [{ field: 'group_id', id: input.group_id }]),
+    );
   const targets = input.ids
     ? await byIds(ctx, input.ids)
     : await byFilter(ctx, input.filter ?? {}, ctx.plan.max_monitors);
@@ -158,20 +182,33 @@ export const bulkMonitors = async (
   }
 
   const floor = ctx.plan.min_interval_seconds;
+  const tags = input.tags ?? [];
   let raised = 0;
+  const tooManyTags: number[] = [];
   const changes: { next: Monitor; expectedVersion: number }[] = [];
-  for (const m of targets) {
+  for (const [i, m] of targets.entries()) {
     const next: Monitor = { ...m, updated_at: ctx.now, version: m.version + 1 };
     if (input.action === 'pause') next.paused = true;
     if (input.action === 'resume') next.paused = false;
     if (policyId !== undefined) next.escalation_policy_id = policyId;
-    if (next.paused === m.paused && next.escalation_policy_id === m.escalation_policy_id) continue;
+    if (input.action === 'set_group') next.group_id = input.group_id ?? null;
+    if (input.action === 'add_tags') next.tags = [...new Set([...m.tags, ...tags])];
+    if (input.action === 'remove_tags') next.tags = m.tags.filter((t) => !tags.includes(t));
+    if (next.tags.length > MAX_TAGS) tooManyTags.push(i);
+    if (
+      next.paused === m.paused &&
+      next.escalation_policy_id === m.escalation_policy_id &&
+      next.group_id === m.group_id &&
+      next.tags.length === m.tags.length
+    )
+      continue;
     if (!next.paused && next.check_interval_seconds < floor) {
       next.check_interval_seconds = floor;
       raised++;
     }
     changes.push({ next, expectedVersion: m.version });
   }
+  throwIfProblems(tagProblems(input.ids ? 'ids' : 'filter', tooManyTags, targets));
   if ((await ctx.store.updateMonitors(changes, BULK_FIELDS)) === 'conflict') throw changedMeanwhile();
   if (input.action === 'resume')
     await requestFirstRuns(
@@ -189,6 +226,20 @@ export const bulkMonitors = async (
           },
         ];
   return { affected: changes.length, warnings };
+};
+
+/** The monitors (by their place in `ids`, or named once for a filter) that would pass MAX_TAGS. */
+const tagProblems = (by: 'ids' | 'filter', places: number[], targets: Monitor[]): FieldProblem[] => {
+  const over = `would carry more than ${MAX_TAGS} tags`;
+  if (places.length === 0) return [];
+  if (by === 'ids') return places.map((i) => ({ field: `ids[${i}]`, message: `${over}; remove some first` }));
+  const names = places.slice(0, 3).map((i) => `“${targets[i]!.display_name}”`);
+  return [
+    {
+      field: 'filter',
+      message: `${places.length} of its monitors ${over} (${names.join(', ')}${places.length > 3 ? ', …' : ''}); remove some first`,
+    },
+  ];
 };
 
 const changedMeanwhile = () =>

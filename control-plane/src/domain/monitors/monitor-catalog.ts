@@ -108,6 +108,7 @@ const createInterner = (slots: MonitorSlots) => {
     dns_expected_values:
       m.dns_expected_values.length === 0 ? frozen(m.dns_expected_values) : m.dns_expected_values,
     dns_resolver: m.dns_resolver,
+    depends_on: frozen((m.depends_on ?? []).map(str)),
     paused: m.paused,
     group_id: str(m.group_id),
     // Monitors share few tag lists (a team tags by a handful of keys): one frozen copy of each.
@@ -214,6 +215,9 @@ export const createMonitorCatalog = (
       revision = entries[entries.length - 1]!.seq;
       for (const e of entries) if (e.kind === 'run') for (const fn of runListeners) fn(e);
       if (entries.length < PAGE) break;
+      // The store's reads are synchronous on SQLite: a bulk change of 10,000 monitors is ten pages,
+      // each given its own turn of the event loop (docs/benchmarks.md, "Bulk actions on monitors").
+      await nextTurn();
     }
     if (changed === null || changed.size > 0) for (const fn of changeListeners) fn(changed);
   };

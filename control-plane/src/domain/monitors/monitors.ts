@@ -5,6 +5,12 @@ import type { PolicyLookup } from '../lookups.js';
 import type { Plan } from '../tenancy/plans.js';
 import { DNS_RECORD_TYPES, MONITOR_TYPES, type Monitor, type MonitorType, type Workspace } from '../types.js';
 import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
+import {
+  type DependencyGraphLookup,
+  dependsOnField,
+  dependsOnProblems,
+  normalDependsOn,
+} from './depends-on.js';
 import type { GroupStore } from './group-store.js';
 import { groupProblems, labelFields } from './labels.js';
 import { changesTheCheck, FIRST_RUNS_PER_BATCH, requestFirstRuns } from './monitor-runs.js';
@@ -61,6 +67,7 @@ const fields = {
   dns_record_type: z.enum(DNS_RECORD_TYPES),
   dns_expected_values: z.array(z.string().min(1).max(1024)).max(20),
   dns_resolver: z.string().min(1).max(255).nullable(),
+  depends_on: dependsOnField,
   paused: z.boolean(),
   ...labelFields,
 };
@@ -130,7 +137,7 @@ export interface MonitorContext {
   plan: Plan;
   planName: string;
   regions: readonly string[];
-  store: MonitorStore & PolicyLookup & Pick<GroupStore, 'getGroupsByIds'>;
+  store: MonitorStore & PolicyLookup & Pick<GroupStore, 'getGroupsByIds'> & DependencyGraphLookup;
   now: Date;
 }
 
@@ -188,6 +195,8 @@ const ruleProblems = (
   return problems;
 };
 
+const monitorNode = (m: Monitor) => ({ id: m.id, name: m.display_name });
+
 /** Clamps the interval to the plan's floor; says so when it did. */
 const clampInterval = (m: Monitor, requested: number | undefined, ctx: MonitorContext): Notice[] => {
   if (requested === undefined || requested >= ctx.plan.min_interval_seconds) return [];
@@ -241,6 +250,7 @@ const newMonitor = (ctx: MonitorContext, input: MonitorInput, defaultPolicyId: s
     dns_record_type: type === 'dns' ? (input.dns_record_type ?? 'A') : null,
     dns_expected_values: input.dns_expected_values ?? [],
     dns_resolver: input.dns_resolver ?? null,
+    depends_on: normalDependsOn(input.depends_on ?? []),
     paused: input.paused ?? false,
     group_id: input.group_id ?? null,
     tags: input.tags ?? [],
@@ -272,6 +282,7 @@ export const createMonitor = async (
     ...ruleProblems(monitor, new Set(Object.keys(input)), ctx.regions, true),
     ...(await policyProblem(ctx, input.escalation_policy_id)),
     ...(await groupProblems(ctx.store, ctx.workspace.id, [{ field: 'group_id', id: input.group_id }])),
+    ...(await dependsOnProblems(ctx.store, ctx.workspace.id, monitorNode(monitor), monitor.depends_on)),
   ]);
   const outcome = await ctx.store.insertMonitor(monitor, { maxMonitors: ctx.plan.max_monitors });
   if (outcome === 'limit_reached') throw planLimitError(ctx);
@@ -322,6 +333,10 @@ const prepareBatch = async (
           }),
         );
     }
+    // Dependencies name records that exist already: items of the same batch are not known by id yet.
+    problems.push(
+      ...(await dependsOnProblems(ctx.store, ctx.workspace.id, monitorNode(m), m.depends_on)).map(at),
+    );
     notices.push(...clampInterval(m, input.check_interval_seconds, ctx).map(at));
     monitors.push(m);
   }
@@ -385,6 +400,7 @@ export const updateMonitor = async (
   const next: Monitor = {
     ...existing,
     ...(patch as Partial<Monitor>),
+    depends_on: normalDependsOn(patch.depends_on ?? existing.depends_on ?? []),
     response_time_threshold_ms:
       patch.response_time_threshold_ms === undefined
         ? existing.response_time_threshold_ms
@@ -409,6 +425,9 @@ export const updateMonitor = async (
     ...ruleProblems(next, given, ctx.regions, false),
     ...(await policyProblem(ctx, patch.escalation_policy_id)),
     ...(await groupProblems(ctx.store, ctx.workspace.id, [{ field: 'group_id', id: patch.group_id }])),
+    ...(patch.depends_on === undefined
+      ? []
+      : await dependsOnProblems(ctx.store, ctx.workspace.id, monitorNode(next), next.depends_on)),
   ]);
   const outcome = await ctx.store.updateMonitor(next, existing.version);
   if (outcome === 'not_found') throw new AppError('not_found', 'Monitor not found.');

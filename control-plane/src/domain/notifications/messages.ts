@@ -196,6 +196,12 @@ const alertPayload = (ctx: MessageContext, alert: Alert) => ({
   url: alertUrl(ctx, alert),
 });
 
+/** How many dependents the alert holds back (domain/dependencies/), when any; null otherwise. */
+const heldBackLine = (alert: Alert) =>
+  (alert.held_back ?? 0) > 0
+    ? `Holding back ${alert.held_back} dependent${alert.held_back === 1 ? '' : 's'}: they are down too, and raise no alerts of their own while this is down.`
+    : null;
+
 /** Where an escalation step stands, as the message tells it. */
 export interface StepInfo {
   step: number;
@@ -228,6 +234,7 @@ export const alertMessage = (
     '',
     sourceLine(ctx),
     `Raised ${readableTime(alert.created_at)}.`,
+    heldBackLine(alert),
     stepLine(progress),
     alertLine(ctx, alert),
     // With a link, each kind shows it its own way (a button, a tap, a line): links.acknowledge.

@@ -1,4 +1,6 @@
 import { newId } from '@lookout/shared';
+import type { AlertHoldStore } from '../alerts/alert-hold-store.js';
+import { holdAlerts } from '../alerts/alert-holds.js';
 import type { AlertKey, AlertStore } from '../alerts/alert-store.js';
 import { raiseAlert, sourceSeverity } from '../alerts/alerts.js';
 import type { MaintenanceLookup, PolicyLookup } from '../lookups.js';
@@ -45,7 +47,7 @@ export interface IngestOutcome {
  */
 export const ingestResults = async (
   deps: {
-    store: AlertStore & MonitorStore & ResultStore & PolicyLookup & MaintenanceLookup;
+    store: AlertStore & AlertHoldStore & MonitorStore & ResultStore & PolicyLookup & MaintenanceLookup;
     catalog: Pick<MonitorCatalog, 'resolve'>;
     /** `store.recordResults`, or a group-committing writer over it (`result-writer.ts`). */
     record?: RecordResults;
@@ -198,7 +200,7 @@ const openAlertsOf = async (store: AlertStore, monitors: CatalogMonitor[]) => {
  * raise two; the first verdict `up`, or a return to pending, has no alert to raise or resolve.
  */
 const flipAll = async (
-  store: AlertStore & MonitorStore & PolicyLookup & MaintenanceLookup,
+  store: AlertStore & AlertHoldStore & MonitorStore & PolicyLookup & MaintenanceLookup,
   monitors: Map<string, CatalogMonitor>,
   latest: Map<string, CheckResultRecord>,
   statesOf: Map<string, MonitorLocationState[]>,
@@ -218,19 +220,42 @@ const flipAll = async (
     });
   }
   const won = await store.putMonitorStates(writes);
+  const held: { workspace_id: string; type: 'monitor'; id: string }[] = [];
   for (const [i, row] of before.entries()) {
     const next = writes[i]!.next.status;
     if (!won[i] || (next !== 'down' && row.status !== 'down')) continue;
     const m = monitors.get(row.monitor_id)!;
     const r = latest.get(row.monitor_id)!;
     const v = verdicts.get(row.monitor_id)!;
+    // A monitor with dependencies holds its alert: the dependency job decides it (never a resolve).
+    if (next === 'down' && m.depends_on.length > 0) {
+      held.push({ workspace_id: m.workspace_id, type: 'monitor', id: m.id });
+      continue;
+    }
     // Texts are built only for an alert actually raised: most results change none.
     await alertWhile(store, m, 'down', next === 'down', now, () => ({
       title: `${m.display_name} is down`,
       description: `Failing from ${v.failing.join(', ')} (${v.failing.length} of ${v.voting.length} reporting locations). Last error: ${r.error_message ?? 'none'}.`,
     }));
   }
+  // One store step for every monitor of the batch whose alert waits on its dependencies.
+  await holdAlerts(store, held, now);
 };
+
+/**
+ * Raises the monitor's `down` alert after its hold (domain/dependencies/dependency-holds.ts) decided
+ * so: its dependencies are up, or recovered while it stayed down.
+ */
+export const raiseHeldMonitor = (
+  store: AlertStore & PolicyLookup & MaintenanceLookup,
+  m: CatalogMonitor,
+  reason: string,
+  now: Date,
+) =>
+  alertWhile(store, m, 'down', true, now, () => ({
+    title: `${m.display_name} is down`,
+    description: reason,
+  }));
 
 /**
  * Opens or resolves the monitor's condition alerts (slow, TLS and domain expiry) from its verdict and

@@ -50,6 +50,10 @@ export const alertResponse = z
         waiting_for_support_hours_until: time.nullable(),
       })
       .nullable(),
+    held_back: z
+      .number()
+      .int()
+      .describe('How many dependents (monitors, heartbeats depending on its source) this alert holds back.'),
   })
   .register(responseSchemas, { id: 'Alert' });
 
@@ -61,6 +65,7 @@ export const alertJson = (a: Alert): z.output<typeof alertResponse> => {
     updated_at: iso(a.updated_at),
     acknowledged_at: iso(a.acknowledged_at),
     resolved_at: iso(a.resolved_at),
+    held_back: a.held_back ?? 0,
     escalation: escalation
       ? {
           policy_id: escalation.policy_id,

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { nextExpectedAt } from '../../domain/heartbeats/heartbeat-view.js';
 import { pingSnippets } from '../../domain/heartbeats/ping-snippets.js';
 import { describeSchedule } from '../../domain/heartbeats/schedule-text.js';
+import type { DependencyNode } from '../../domain/monitors/depends-on.js';
 import type { Heartbeat } from '../../domain/types.js';
+import { dependenciesJson, dependencyResponse } from '../dependency-responses.js';
 import { labelResponse } from '../groups/responses.js';
 import { iso, responseSchemas, time, uuidString } from '../responses.js';
 
@@ -43,6 +45,12 @@ export const heartbeatResponse = z
     state: z.enum(['new', 'up', 'late', 'down', 'paused']),
     last_ping_at: time.nullable(),
     escalation_policy_id: z.string(),
+    depends_on: z.array(z.string()).describe('Monitors, heartbeats or groups this heartbeat depends on.'),
+    dependencies: z.array(dependencyResponse).describe('`depends_on` with the kind and name of each.'),
+    suppressed_by: z
+      .string()
+      .nullable()
+      .describe('While down: the dependency, down too, that holds its alert back; null otherwise.'),
     paused: z.boolean(),
     ...labelResponse,
     version: z.number().int(),
@@ -58,7 +66,12 @@ export const heartbeatResponse = z
 export const heartbeatJson = (
   h: Heartbeat,
   pingUrl: string,
-  { now, tooOften }: { now: Date; tooOften: boolean },
+  {
+    now,
+    tooOften,
+    suppressedBy = null,
+    nodes = new Map(),
+  }: { now: Date; tooOften: boolean; suppressedBy?: string | null; nodes?: Map<string, DependencyNode> },
 ): z.output<typeof heartbeatResponse> => {
   // due_at, state_version and rearmed_at are the deadline job's bookkeeping, not part of the API.
   const { workspace_id: _w, due_at: _d, state_version: _v, rearmed_at: _ra, ...rest } = h;
@@ -72,6 +85,9 @@ export const heartbeatJson = (
     next_expected_at: iso(nextExpectedAt(h, now)),
     last_duration_ms: h.last_duration_ms ?? null,
     pinging_too_often: tooOften,
+    depends_on: h.depends_on ?? [],
+    dependencies: dependenciesJson(h.depends_on, nodes),
+    suppressed_by: h.state === 'down' ? suppressedBy : null,
     ping_snippets: pingSnippets(h, pingUrl),
     ping_url: pingUrl,
     last_ping_at: iso(h.last_ping_at),

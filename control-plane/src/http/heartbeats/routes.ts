@@ -1,5 +1,6 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
+import type { AlertHoldStore } from '../../domain/alerts/alert-hold-store.js';
 import type { HeartbeatStore } from '../../domain/heartbeats/heartbeat-store.js';
 import { pingsTooOften, runStarts, TOO_OFTEN_SAMPLE } from '../../domain/heartbeats/heartbeat-view.js';
 import {
@@ -9,9 +10,17 @@ import {
   updateHeartbeatBody,
 } from '../../domain/heartbeats/heartbeats.js';
 import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
+import type { DependencyGraphLookup } from '../../domain/monitors/depends-on.js';
 import type { GroupStore } from '../../domain/monitors/group-store.js';
 import { labelFilters } from '../../domain/monitors/labels.js';
 import type { Heartbeat } from '../../domain/types.js';
+import {
+  dependencyNodes,
+  suppressedBy,
+  TIMELINE_SUMMARY,
+  timelineJson,
+  timelineResponse,
+} from '../dependency-responses.js';
 import { page, time } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
 import { heartbeatJson, heartbeatResponse } from './responses.js';
@@ -36,12 +45,20 @@ export const heartbeatRoutes = ({
   clock,
   config,
   workspaceUrl,
-}: RouteDeps<HeartbeatStore & PolicyLookup & MaintenanceLookup & GroupStore>) => {
+}: RouteDeps<
+  HeartbeatStore & PolicyLookup & MaintenanceLookup & GroupStore & DependencyGraphLookup & AlertHoldStore
+>) => {
   const pingUrl = (auth: Authed, id: string) => `${workspaceUrl(auth.workspace.subdomain)}/hb/ping/${id}`;
   /** The record: with its next expected time, and whether it pings far too often (its recent pings). */
   const json = async (auth: Authed, h: Heartbeat) => {
     const recent = (await store.listPings(h.workspace_id, h.id, { limit: TOO_OFTEN_SAMPLE * 2 })).data;
-    return heartbeatJson(h, pingUrl(auth, h.id), { now: clock.now(), tooOften: pingsTooOften(h, recent) });
+    const held = h.state === 'down' ? await suppressedBy(store, h.workspace_id, [h.id]) : new Map();
+    return heartbeatJson(h, pingUrl(auth, h.id), {
+      now: clock.now(),
+      tooOften: pingsTooOften(h, recent),
+      suppressedBy: held.get(h.id) ?? null,
+      nodes: await dependencyNodes(store, h.workspace_id, [h]),
+    });
   };
   const load = async (auth: Authed, id: string): Promise<Heartbeat> => {
     const h = UUID.test(id) ? await store.getHeartbeat(auth.workspace.id, id.toLowerCase()) : null;
@@ -93,6 +110,18 @@ export const heartbeatRoutes = ({
       responses: { 404: 'No such heartbeat in this workspace' },
       async handler({ auth, params }) {
         return json(auth, await load(auth, params.uuid!));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/heartbeats/{uuid}/timeline',
+      tag: 'Heartbeats',
+      response: timelineResponse,
+      summary: `The heartbeat's dependency timeline. ${TIMELINE_SUMMARY}`,
+      responses: { 404: 'No such heartbeat in this workspace' },
+      async handler({ auth, params }) {
+        const h = await load(auth, params.uuid!);
+        return timelineJson(store, auth.workspace.id, 'heartbeat', h.id);
       },
     }),
     route({

@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import type { DependencyNode } from '../../domain/monitors/depends-on.js';
 import { monitorAsSeenBy } from '../../domain/monitors/monitor-masking.js';
 import type { MonitorStatusInfo } from '../../domain/monitors/monitor-status.js';
 import { MONITOR_STATUSES } from '../../domain/monitors/monitor-status.js';
 import type { Monitor, Role } from '../../domain/types.js';
 import { DNS_RECORD_TYPES, MONITOR_TYPES } from '../../domain/types.js';
+import { dependenciesJson, dependencyResponse } from '../dependency-responses.js';
 import { labelResponse } from '../groups/responses.js';
 import { iso, responseSchemas, time, uuidString } from '../responses.js';
 
@@ -35,6 +37,12 @@ export const monitorResponse = z
     dns_record_type: z.enum(DNS_RECORD_TYPES).nullable(),
     dns_expected_values: z.array(z.string()),
     dns_resolver: z.string().nullable(),
+    depends_on: z.array(z.string()).describe('Monitors, heartbeats or groups this monitor depends on.'),
+    dependencies: z.array(dependencyResponse).describe('`depends_on` with the kind and name of each.'),
+    suppressed_by: z
+      .string()
+      .nullable()
+      .describe('While down: the dependency, down too, that holds its alert back; null otherwise.'),
     paused: z.boolean(),
     ...labelResponse,
     version: z.number().int(),
@@ -72,6 +80,8 @@ export const monitorJson = (
   monitor: Monitor,
   role: Role,
   info: MonitorStatusInfo,
+  suppressedBy: string | null = null,
+  nodes: Map<string, DependencyNode> = new Map(),
 ): z.output<typeof monitorResponse> => {
   const m = monitorAsSeenBy(monitor, role);
   const auth = m.auth;
@@ -103,6 +113,9 @@ export const monitorJson = (
     dns_record_type: m.dns_record_type,
     dns_expected_values: m.dns_expected_values,
     dns_resolver: m.dns_resolver,
+    depends_on: m.depends_on ?? [],
+    dependencies: dependenciesJson(m.depends_on, nodes),
+    suppressed_by: info.status === 'down' ? suppressedBy : null,
     paused: m.paused,
     group_id: m.group_id,
     tags: m.tags,

@@ -1,6 +1,8 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
+import type { AlertHoldStore } from '../../domain/alerts/alert-hold-store.js';
 import type { PolicyLookup } from '../../domain/lookups.js';
+import type { DependencyGraphLookup } from '../../domain/monitors/depends-on.js';
 import type { GroupStore } from '../../domain/monitors/group-store.js';
 import { labelFilters, matchesLabels } from '../../domain/monitors/labels.js';
 import { checkNow } from '../../domain/monitors/monitor-runs.js';
@@ -22,6 +24,13 @@ import {
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Monitor } from '../../domain/types.js';
 import { MONITOR_TYPES } from '../../domain/types.js';
+import {
+  dependencyNodes,
+  suppressedBy,
+  TIMELINE_SUMMARY,
+  timelineJson,
+  timelineResponse,
+} from '../dependency-responses.js';
 import { boolParam, pageQuery } from '../query.js';
 import { page } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
@@ -75,7 +84,15 @@ export const monitorRoutes = ({
   store: given,
   clock,
   config,
-}: RouteDeps<MonitorStore & MonitorStatusStore & PolicyLookup & TenancyStore & GroupStore>) => {
+}: RouteDeps<
+  MonitorStore &
+    MonitorStatusStore &
+    PolicyLookup &
+    TenancyStore &
+    GroupStore &
+    DependencyGraphLookup &
+    AlertHoldStore
+>) => {
   // The list's `tag` and `group_id` filters hold whatever the status store does with them: each page is
   // also filtered here (a no-op once the store filters), so neither the list nor a bulk action by
   // filter can ever take in a monitor outside them (a short page still has its next_cursor).
@@ -107,7 +124,9 @@ export const monitorRoutes = ({
       status: 'pending' as const,
       last_checked_at: null,
     };
-    return monitorJson(m, auth.user.role, info);
+    const held = await suppressedBy(store, auth.workspace.id, [m.id]);
+    const nodes = await dependencyNodes(store, auth.workspace.id, [m]);
+    return monitorJson(m, auth.user.role, info, held.get(m.id) ?? null, nodes);
   };
 
   return [
@@ -146,6 +165,7 @@ export const monitorRoutes = ({
       },
       async handler({ auth, body }) {
         const { monitors, notices } = await createMonitors(context(auth), body);
+        const nodes = await dependencyNodes(store, auth.workspace.id, monitors);
         const infos = await store.getMonitorStatuses(
           auth.workspace.id,
           monitors.map((m) => m.id),
@@ -157,6 +177,8 @@ export const monitorRoutes = ({
               m,
               auth.user.role,
               infos.get(m.id) ?? { ...NO_CHECKS, status: 'pending', last_checked_at: null },
+              null,
+              nodes,
             ),
           ),
           warnings: notices,
@@ -194,8 +216,11 @@ export const monitorRoutes = ({
           { ...query, search: q ?? query.search },
           clock.now(),
         );
+        const down = page.data.filter((m) => m.status === 'down').map((m) => m.id);
+        const held = await suppressedBy(store, auth.workspace.id, down);
+        const nodes = await dependencyNodes(store, auth.workspace.id, page.data);
         return {
-          data: page.data.map((m) => monitorJson(m, auth.user.role, m)),
+          data: page.data.map((m) => monitorJson(m, auth.user.role, m, held.get(m.id) ?? null, nodes)),
           next_cursor: page.next_cursor,
         };
       },
@@ -210,6 +235,18 @@ export const monitorRoutes = ({
       responses: { 404: 'No such monitor in this workspace' },
       async handler({ auth, params }) {
         return shown(auth, await load(auth, params.id!));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/monitors/{id}/timeline',
+      tag: 'Monitors',
+      response: timelineResponse,
+      summary: `The monitor's dependency timeline. ${TIMELINE_SUMMARY}`,
+      responses: { 404: 'No such monitor in this workspace' },
+      async handler({ auth, params }) {
+        const m = await load(auth, params.id!);
+        return timelineJson(store, auth.workspace.id, 'monitor', m.id);
       },
     }),
     route({

@@ -12,6 +12,7 @@ import { createPingKeyCache } from '../../domain/heartbeats/ping-key-cache.js';
 import type { PingKeyStore } from '../../domain/heartbeats/ping-key-store.js';
 import { createTtlCache } from '../../domain/heartbeats/ttl-cache.js';
 import type { MaintenanceLookup, PolicyLookup } from '../../domain/lookups.js';
+import type { DependencyGraphLookup } from '../../domain/monitors/depends-on.js';
 import type { GroupStore } from '../../domain/monitors/group-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Heartbeat } from '../../domain/types.js';
@@ -31,7 +32,8 @@ export type PingServiceStore = HeartbeatStore &
   Pick<TenancyStore, 'getWorkspace'> &
   PolicyLookup &
   MaintenanceLookup &
-  Pick<GroupStore, 'getGroupsByIds'>;
+  Pick<GroupStore, 'getGroupsByIds'> &
+  DependencyGraphLookup;
 
 export const PING_OK = { message: 'Ping recorded.', status: 'ok' } as const;
 

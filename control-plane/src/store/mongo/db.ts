@@ -88,6 +88,10 @@ export const collectionsOf = (db: Db) => {
     mailOutbox: c('status_mail_outbox'),
     /** Confirmation mail per recipient (service-wide); `_id` is the SHA-256 of the normalised address. */
     recipientBudgets: c('status_recipient_budgets'),
+    /** Alerts held back by dependencies (domain/alerts/alert-hold-store.ts); `_id` is workspace|type|source. */
+    alertHolds: c('alert_holds'),
+    /** Each source's dependency timeline, kept 30 days. */
+    sourceEvents: c('source_events'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

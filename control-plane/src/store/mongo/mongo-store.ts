@@ -4,6 +4,7 @@ import { agentIndexes, mongoAgents } from './agents.js';
 import { alertIndexes, mongoAlerts } from './alerts.js';
 import { contactMethodIndexes, mongoContactMethods } from './contact-methods.js';
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
+import { backfillDependsOn, dependencyIndexes, mongoDependencies } from './dependencies.js';
 import { groupIndexes, mongoGroups } from './groups.js';
 import { backfillHeartbeats, heartbeatIndexes, mongoHeartbeats } from './heartbeats.js';
 import { integrationIndexes, mongoIntegrations } from './integrations.js';
@@ -68,6 +69,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...signInIndexes,
         ...statusPageIndexes,
         ...ackLinkIndexes,
+        ...dependencyIndexes,
         ...contactMethodIndexes,
         ...pingKeyIndexes,
         ...statusSubscriberIndexes,
@@ -79,6 +81,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       await seedFeedCounter(ctx.col);
       await seedMonitorCounts(ctx.col);
       await backfillRetryIntervals(ctx.col);
+      await backfillDependsOn(ctx.col);
       await backfillLabels(ctx.col);
     },
     async ping() {
@@ -89,6 +92,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     },
     ...mongoTenancy(ctx),
     ...mongoAckLinks(ctx),
+    ...mongoDependencies(ctx),
     ...mongoContactMethods(ctx),
     ...mongoMonitors(ctx),
     ...mongoGroups(ctx),

@@ -32,7 +32,8 @@ import monitorRetryInterval from './migrations/0030-monitor-retry-interval.js';
 import codeSendCounters from './migrations/0031-code-send-counters.js';
 import recurringMaintenance from './migrations/0032-recurring-maintenance.js';
 import groupsAndTags from './migrations/0033-groups-and-tags.js';
-import groupedNotificationsAndSupportHours from './migrations/0034-grouped-notifications-and-support-hours.js';
+import dependencies from './migrations/0034-dependencies.js';
+import groupedNotificationsAndSupportHours from './migrations/0035-grouped-notifications-and-support-hours.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -78,6 +79,7 @@ export const migrations: string[][] = [
   codeSendCounters,
   recurringMaintenance,
   groupsAndTags,
+  dependencies,
   groupedNotificationsAndSupportHours,
 ];
 

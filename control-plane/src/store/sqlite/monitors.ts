@@ -42,6 +42,11 @@ export const sqliteMonitors = (
     const insert = st('INSERT OR IGNORE INTO monitor_tags (workspace_id, tag, monitor_id) VALUES (?, ?, ?)');
     for (const tag of monitor.tags) insert.run(monitor.workspace_id, tag, monitor.id);
   };
+  /** One 'changed' entry each, in order, in one statement (a bulk step's feed). */
+  const feedAll = (ids: string[]) =>
+    st(
+      `INSERT INTO monitor_changes (monitor_id, kind, at) SELECT value, 'changed', ? FROM json_each(?) ORDER BY key`,
+    ).run(Date.now(), JSON.stringify(ids));
   const getMonitor = (workspaceId: string, id: string) =>
     one<Monitor>(monitors, 'SELECT * FROM monitors WHERE workspace_id = ? AND id = ?', workspaceId, id);
 
@@ -152,21 +157,21 @@ export const sqliteMonitors = (
         if (!kind || c === 'id' || c === 'workspace_id') throw new Error(`updateMonitors: no column ${c}`);
         return kind;
       });
+      // The tag filter's rows move with the tags, when the step writes them.
+      const tagsToo = cols.includes('tags');
       const update = st(
         `UPDATE monitors SET ${cols.map((c) => `${c} = ?`).join(', ')}
          WHERE id = ? AND workspace_id = ? AND version = ?`,
       );
-      // The tag filter's rows move with the tags, when the step writes them.
-      const tags = cols.includes('tags');
       // One IMMEDIATE transaction; a miss throws, which rolls back every row written before it.
       try {
         return immediate(() => {
           for (const { next, expectedVersion } of changes) {
             const values = cols.map((c, i) => columnValue(kinds[i]!, next[c]));
             if (update.run(...values, next.id, ws, expectedVersion).changes !== 1) throw BULK_MISS;
-            if (tags) writeTags(next, true);
-            monitorChanged(next.id);
+            if (tagsToo) writeTags(next, true);
           }
+          feedAll(changes.map((c) => c.next.id));
           return 'updated' as const;
         });
       } catch (e) {
@@ -177,13 +182,14 @@ export const sqliteMonitors = (
     async deleteMonitors(workspaceId, list) {
       if (list.length === 0) return 'deleted';
       const del = st('DELETE FROM monitors WHERE workspace_id = ? AND id = ? AND version = ?');
+      const untag = st('DELETE FROM monitor_tags WHERE monitor_id = ?');
       try {
         return immediate(() => {
           for (const { id, version } of list) {
             if (del.run(workspaceId, id, version).changes !== 1) throw BULK_MISS;
-            st('DELETE FROM monitor_tags WHERE monitor_id = ?').run(id);
-            monitorChanged(id);
+            untag.run(id);
           }
+          feedAll(list.map((m) => m.id));
           st('UPDATE workspaces SET monitor_count = monitor_count - ? WHERE id = ?').run(
             list.length,
             workspaceId,

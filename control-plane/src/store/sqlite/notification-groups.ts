@@ -7,7 +7,7 @@ import type {
 import type { SqliteContext } from './db.js';
 import { insertSql, type Table, toRow } from './tables.js';
 
-/** Layouts of the two tables (created by migrations/0034-grouped-notifications-and-support-hours.ts, frozen SQL). */
+/** Layouts of the two tables (created by migrations/0035-grouped-notifications-and-support-hours.ts, frozen SQL). */
 export const notificationGroups: Table = {
   name: 'notification_groups',
   columns: {

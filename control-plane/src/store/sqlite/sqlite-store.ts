@@ -9,6 +9,7 @@ import { sqliteAlerts } from './alerts.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { sqliteContactMethods } from './contact-methods.js';
 import { sqliteContext } from './db.js';
+import { sqliteDependencies } from './dependencies.js';
 import { sqliteGroups } from './groups.js';
 import { sqliteHeartbeats } from './heartbeats.js';
 import { sqliteIntegrations } from './integrations.js';
@@ -191,6 +192,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteMailSettings(ctx),
     ...sqliteStatusPages(ctx, book),
     ...sqliteAckLinks(ctx),
+    ...sqliteDependencies(ctx),
     ...sqliteContactMethods(ctx),
     ...sqlitePingKeys(ctx),
     ...sqliteStatusSubscribers(ctx),

@@ -99,6 +99,7 @@ export const monitors = table('monitors', {
   dns_record_type: 'text',
   dns_expected_values: 'json',
   dns_resolver: 'text',
+  depends_on: 'json',
   paused: 'bool',
   group_id: 'text',
   tags: 'json',
@@ -120,6 +121,7 @@ export const heartbeats = table('heartbeats', {
   state: 'text',
   last_ping_at: 'date',
   escalation_policy_id: 'text',
+  depends_on: 'json',
   paused: 'bool',
   group_id: 'text',
   tags: 'json',
@@ -220,6 +222,7 @@ export const alerts = table('alerts', {
   resolved_by: 'json',
   escalation: 'json',
   escalation_due_at: 'date',
+  held_back: 'int',
 });
 
 export const channels = table('notification_channels', {

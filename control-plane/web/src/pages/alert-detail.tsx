@@ -97,6 +97,12 @@ export const AlertDetailPage = (props: { me: Me; id: string }) => {
       <Notice notice={notice} />
       <ErrorBox message={error} />
       {a.description && <p class="lead">{a.description}</p>}
+      {(a.held_back ?? 0) > 0 && (
+        <p class="notice">
+          Holding back {a.held_back} {a.held_back === 1 ? 'dependent' : 'dependents'}: monitors and heartbeats
+          that depend on this {a.source_type} are down too, and raise no alerts of their own while it is down.
+        </p>
+      )}
       <section class="panel" aria-labelledby="timeline-title">
         <h2 id="timeline-title">Timeline</h2>
         <ol class="timeline">

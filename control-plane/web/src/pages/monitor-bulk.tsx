@@ -91,6 +91,9 @@ const ACTIONS: { action: BulkAction; label: string; danger?: boolean }[] = [
   { action: 'pause', label: 'Pause' },
   { action: 'resume', label: 'Resume' },
   { action: 'set_policy', label: 'Set policy' },
+  { action: 'set_group', label: 'Set group' },
+  { action: 'add_tags', label: 'Add tags' },
+  { action: 'remove_tags', label: 'Remove tags' },
   { action: 'delete', label: 'Delete', danger: true },
 ];
 

@@ -4,11 +4,13 @@ import { type Alert, ApiError, api, type CheckResult, type Me, type MonitorDetai
 import { duration, formatDate, formatDateTime, formatWhen, fromNow } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox, Loading, Notice } from '../kit/error-box.js';
+import { LabelsLine } from '../kit/label-fields.js';
 import { ListBody } from '../kit/paging.js';
 import { takeFlash, usePoll } from '../poll.js';
 import { followLink, navigate } from '../router.js';
 import { Address } from '../routing-ui.js';
 import { AlertStatusBadge } from './alerts.js';
+import { DependenciesPanel } from './dependencies-panel.js';
 import { CheckBar, LastResponse, ms, percent, StatusBadge, target } from './monitors.js';
 
 /** uPlot and the chart: fetched when a detail page first shows, never on the first page load. */
@@ -141,6 +143,7 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
             {m.monitor_type.toUpperCase()} · <Address value={target(m)} /> · every{' '}
             {duration(m.check_interval_seconds)} from {m.check_locations.join(', ')}
           </p>
+          <LabelsLine group_id={m.group_id} tags={m.tags} severity={m.severity} />
         </div>
       </div>
       {canEdit && (
@@ -205,6 +208,13 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
           <CheckBar name={m.display_name} checks={checks} />
         </div>
       )}
+
+      <DependenciesPanel
+        kind="monitor"
+        id={m.id}
+        dependencies={m.dependencies ?? []}
+        suppressedBy={m.suppressed_by ?? null}
+      />
 
       <section class="panel" aria-labelledby="chart-title">
         <h2 id="chart-title">Response time by region</h2>

@@ -4,10 +4,12 @@ import { type Heartbeat, routingApi } from '../../api-routing.js';
 import { duration, durationMs, formatDateTime, fromNow } from '../../format.js';
 import { Confirm } from '../../kit/confirm.js';
 import { ErrorBox, Loading } from '../../kit/error-box.js';
+import { LabelsLine } from '../../kit/label-fields.js';
 import { ListBody, ShowMore, useList } from '../../kit/paging.js';
 import { usePoll } from '../../poll.js';
 import { followLink, navigate } from '../../router.js';
 import { CopyValue } from '../../routing-ui.js';
+import { DependenciesPanel } from '../dependencies-panel.js';
 import { HeartbeatForm } from './heartbeat-form.js';
 import { LastPing, StateBadge } from './heartbeat-state.js';
 import { PingTable } from './ping-log.js';
@@ -112,6 +114,7 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
           )}
         </div>
       </div>
+      <LabelsLine group_id={h.group_id} tags={h.tags} severity={h.severity} />
       <ErrorBox message={error ?? pingsError} />
       {h.pinging_too_often && (
         <p class="notice" role="status">
@@ -208,6 +211,13 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
           )}
         </dl>
       )}
+
+      <DependenciesPanel
+        kind="heartbeat"
+        id={h.id}
+        dependencies={h.dependencies ?? []}
+        suppressedBy={h.suppressed_by ?? null}
+      />
 
       <section class="panel" aria-labelledby="ping-url-title">
         <h2 id="ping-url-title">Ping URL</h2>
