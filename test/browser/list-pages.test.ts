@@ -100,10 +100,11 @@ describe('list pages', () => {
     await expect.poll(() => rows(page, list)).toBe(100);
     await page.getByRole('button', { name: 'Show more' }).click();
     await expect.poll(() => rows(page, list)).toBe(MANY);
-    await call('POST', '/monitors/batch', { monitors: [monitor('Service made while watching')] });
+    // Sorted by status, then name: a new (pending) monitor named first lands on the first page.
+    await call('POST', '/monitors/batch', { monitors: [monitor('A service made while watching')] });
     await page
       .getByRole('region', { name: list })
-      .getByRole('link', { name: 'Service made while watching' })
+      .getByRole('link', { name: 'A service made while watching' })
       .waitFor({ timeout: 20_000 });
     expect(await rows(page, list)).toBe(MANY + 1);
     await page.screenshot({ path: '/tmp/w1-list-monitors-1280.png', fullPage: false });

@@ -28,6 +28,9 @@ export const startLookout = async (extraEnv: Record<string, string> = {}) => {
     LOOKOUT_VALIDATE_RESPONSES: 'true',
     // Tests' notification receivers listen on loopback.
     LOOKOUT_NOTIFY_ALLOW_PRIVATE: 'true',
+    // One message per alert, at once, as the e2e harness has it: grouped notifications (which hold a
+    // recovery until the group's next interval) have their own tests (test/e2e/grouped-notifications).
+    LOOKOUT_NOTIFY_GROUP_INTERVAL_SECONDS: '0',
     ...extraEnv,
   };
   const { child, output } = await startProcess(MAIN, env, /Try: curl/);

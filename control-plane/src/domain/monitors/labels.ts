@@ -54,14 +54,6 @@ export const labelFilters = {
     .describe('Only those of this group; `none`: only those in no group.'),
 };
 
-/** Whether a monitor or heartbeat passes the `tag` and `group_id` filters (as the stores filter). */
-export const matchesLabels = (
-  r: { tags: readonly string[]; group_id: string | null },
-  q: { tag?: string | undefined; group_id?: string | undefined },
-) =>
-  (q.tag === undefined || r.tags.includes(q.tag)) &&
-  (q.group_id === undefined || (q.group_id === 'none' ? r.group_id === null : r.group_id === q.group_id));
-
 export const NO_GROUP_PROBLEM = 'no group with this id in the workspace';
 
 /**

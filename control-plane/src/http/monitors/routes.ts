@@ -6,7 +6,7 @@ import { coverNow } from '../../domain/maintenance/cover.js';
 import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
 import type { DependencyGraphLookup } from '../../domain/monitors/depends-on.js';
 import type { GroupStore } from '../../domain/monitors/group-store.js';
-import { labelFilters, matchesLabels } from '../../domain/monitors/labels.js';
+import { labelFilters } from '../../domain/monitors/labels.js';
 import { checkNow } from '../../domain/monitors/monitor-runs.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
 import {
@@ -98,7 +98,7 @@ const warnings = z.array(z.strictObject({ field: z.string(), message: z.string()
 const monitorWithWarnings = monitorResponse.extend({ warnings });
 
 export const monitorRoutes = ({
-  store: given,
+  store,
   clock,
   config,
 }: RouteDeps<
@@ -111,17 +111,6 @@ export const monitorRoutes = ({
     DependencyGraphLookup &
     AlertHoldStore
 >) => {
-  // The list's `tag` and `group_id` filters hold whatever the status store does with them: each page is
-  // also filtered here (a no-op once the store filters), so neither the list nor a bulk action by
-  // filter can ever take in a monitor outside them (a short page still has its next_cursor).
-  const store: typeof given = Object.assign(Object.create(given) as typeof given, {
-    async listMonitorsWithStatus(...args: Parameters<typeof given.listMonitorsWithStatus>) {
-      const page = await given.listMonitorsWithStatus(...args);
-      const q = args[1];
-      if (q.tag === undefined && q.group_id === undefined) return page;
-      return { ...page, data: page.data.filter((m) => matchesLabels(m, q)) };
-    },
-  });
   const context = (auth: Authed) => ({
     workspace: auth.workspace,
     plan: config.plans[auth.workspace.plan] ?? { max_monitors: 0, min_interval_seconds: 86400 },

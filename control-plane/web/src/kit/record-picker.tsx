@@ -44,7 +44,7 @@ const SOURCES: Record<
   group: {
     find: async (q, cursor) => {
       const p = await routingApi.listGroups(cursor, q);
-      return { data: p.data.map((g) => ({ id: g.id, display_name: g.name })), next_cursor: p.next_cursor };
+      return { ...p, data: p.data.map((g) => ({ id: g.id, display_name: g.name })) };
     },
     get: async (id) => {
       const g = await routingApi.getGroup(id);
