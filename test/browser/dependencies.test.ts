@@ -46,6 +46,7 @@ describe('dependencies in the web app', () => {
     const first = await tcp('Web 1', [parent.id]);
     const second = await tcp('Web 2');
     const backup = await call('POST', '/heartbeats', { display_name: 'Nightly backup' });
+    const rack = await call('POST', '/groups', { name: 'Rack 4' });
 
     const { page } = await signedInAt(browser, lookout, admin(), `/monitors/${second.id}/edit`);
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -65,18 +66,26 @@ describe('dependencies in the web app', () => {
     await heartbeat.selectOption({ label: 'Nightly backup' });
     await deps.getByRole('button', { name: 'Add dependency' }).click();
     await deps.getByRole('button', { name: 'Remove Nightly backup' }).waitFor();
+    // A group.
+    await deps.getByLabel('Kind of dependency').selectOption({ label: 'Group' });
+    const group = deps.getByLabel('Dependency group', { exact: true });
+    await expect.poll(() => options(group)).toContain('Rack 4');
+    await group.selectOption({ label: 'Rack 4' });
+    await deps.getByRole('button', { name: 'Add dependency' }).click();
+    await deps.getByRole('button', { name: 'Remove Rack 4' }).waitFor();
     await page.screenshot({ path: '/tmp/deps-form-1280.png', fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: '/tmp/deps-form-390.png', fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
     await form.getByRole('button', { name: 'Save changes' }).click();
     await page.waitForURL(lookout.url('demo', `/monitors/${second.id}`));
-    expect((await call('GET', `/monitors/${second.id}`)).depends_on).toEqual([parent.id, backup.id]);
+    expect((await call('GET', `/monitors/${second.id}`)).depends_on).toEqual([parent.id, backup.id, rack.id]);
 
     // Removing one keeps the other.
     await page.goto(lookout.url('demo', `/monitors/${second.id}/edit`));
     const again = page.getByRole('form', { name: 'Edit monitor' }).getByRole('group', { name: 'Depends on' });
     await again.getByRole('button', { name: 'Remove Nightly backup' }).click();
+    await again.getByRole('button', { name: 'Remove Rack 4' }).click();
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.waitForURL(lookout.url('demo', `/monitors/${second.id}`));
     expect((await call('GET', `/monitors/${second.id}`)).depends_on).toEqual([parent.id]);
@@ -130,5 +139,25 @@ describe('dependencies in the web app', () => {
     await page.screenshot({ path: '/tmp/deps-alert-390.png', fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.screenshot({ path: '/tmp/deps-alert-1280.png', fullPage: true });
+
+    // A heartbeat's page: what it depends on, chosen in its own form.
+    await page.goto(lookout.url('demo', `/heartbeats/${backup.id}`));
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const hbDeps = page.getByRole('group', { name: 'Depends on' });
+    await hbDeps.getByRole('searchbox', { name: 'Search' }).fill('core');
+    const hbPick = hbDeps.getByLabel('Dependency monitor', { exact: true });
+    await expect.poll(() => options(hbPick)).toContain('Core switch');
+    await hbPick.selectOption({ label: 'Core switch' });
+    await hbDeps.getByRole('button', { name: 'Add dependency' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(async () => (await call('GET', `/heartbeats/${backup.id}`)).depends_on)
+      .toEqual([parent.id]);
+    await page
+      .getByRole('region', { name: 'Dependencies' })
+      .getByRole('link', { name: 'Core switch' })
+      .waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: '/tmp/deps-heartbeat-390.png', fullPage: true });
   }, 120_000);
 });

@@ -265,6 +265,11 @@ contract('EscalationPolicyStore, ChannelStore, MaintenanceWindowStore', (c) => {
     ).toBeNull();
     // Before the window began to recur, its occurrences do not count.
     expect(await store.findActiveMaintenanceWindow(w, member, new Date('2026-03-01T01:30:00Z'))).toBeNull();
+    // Retention: one-off windows ended before the cut go (at most `limit`); recurring ones never end.
+    expect(await store.pruneMaintenanceWindows(at(-3600), 10)).toBe(0);
+    expect(await store.pruneMaintenanceWindows(at(0), 10)).toBe(1);
+    expect(await store.getMaintenanceWindow(w, ended.id)).toBeNull();
+    expect(await store.getMaintenanceWindow(w, tagged.id)).toEqual(tagged);
     // An edit replaces the rule.
     const moved = { ...nightly, schedule: '0 4 * * *', timezone: 'UTC', duration_seconds: 1800 };
     expect(await store.updateMaintenanceWindow(moved)).toBe(true);

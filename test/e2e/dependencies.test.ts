@@ -192,6 +192,8 @@ describe('an alert storm behind one dependency', () => {
     expect((await w.api('GET', `/monitors/${kids[0]!.id}`)).body.status).toBe('down');
     await report([parent.id, false]);
     await report([kids[2]!.id, false], [kids[3]!.id, false]);
+    // A held dependent looks again every 2 s (HOLD_POLL_MS) until its dependencies are checked.
+    h.clock.advance(2_000);
 
     for (const k of kids)
       await until(async () => {
@@ -261,8 +263,13 @@ describe('an alert storm behind one dependency', () => {
     h.clock.advance(60_000);
     await report([app.id, false]);
     await report([b.id, false]);
+    // A held dependent looks again every 2 s (HOLD_POLL_MS) until its dependencies are checked.
+    h.clock.advance(2_000);
     await until(async () =>
-      expect((await w.api('GET', `/monitors/${app.id}`)).body.suppressed_by).toBe(g.body.id),
+      expect(
+        (await w.api('GET', `/monitors/${app.id}`)).body.suppressed_by,
+        JSON.stringify([await timeline(w.api, app.id), await alertsOf(w.api, app.id)]),
+      ).toBe(g.body.id),
     );
     const open = (await w.api('GET', '/alerts?status=open')).body.data as {
       source_id: string;
@@ -270,5 +277,44 @@ describe('an alert storm behind one dependency', () => {
     }[];
     expect(open.map((x) => x.source_id)).toEqual([b.id]);
     expect(open[0]!.held_back).toBe(1);
+  });
+
+  it('a heartbeat whose job fails while the monitor it depends on is down raises nothing; after the monitor recovers, its next failure alerts', async () => {
+    const w = await h.workspace('deps-heartbeat');
+    const db = await create(w.api, 'database');
+    const hb = (
+      await w.api('POST', '/heartbeats', {
+        json: {
+          display_name: 'nightly export',
+          period_seconds: 3600,
+          grace_seconds: 600,
+          depends_on: [db.id],
+        },
+      })
+    ).body as { id: string };
+    const ping = (suffix = '') => h.request('GET', `/hb/ping/${hb.id}${suffix}`);
+    h.clock.advance(1000);
+    await report([db.id, true]);
+    await ping();
+    h.clock.advance(60_000);
+    await report([db.id, false]);
+    expect((await ping('/fail')).status).toBe(200);
+    await until(async () =>
+      expect((await w.api('GET', `/heartbeats/${hb.id}`)).body).toMatchObject({
+        state: 'down',
+        suppressed_by: db.id,
+      }),
+    );
+    expect(await alertsOf(w.api, hb.id)).toEqual([]);
+    expect((await alertsOf(w.api, db.id))[0]!.held_back).toBe(1);
+    const events = (await w.api('GET', `/heartbeats/${hb.id}/timeline`)).body.data as { kind: string }[];
+    expect(events.map((e) => e.kind)).toEqual(['suppressed', 'held']);
+
+    // The database recovers; the heartbeat, still down, raises once its suppression is looked at again.
+    h.clock.advance(60_000);
+    await report([db.id, true]);
+    h.clock.advance(31_000);
+    await until(async () => expect((await alertsOf(w.api, hb.id)).map((a) => a.status)).toEqual(['open']));
+    expect((await w.api('GET', `/heartbeats/${hb.id}`)).body.suppressed_by).toBeNull();
   });
 });

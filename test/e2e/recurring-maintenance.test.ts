@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raiseAlert } from '../../control-plane/src/domain/alerts/alerts.js';
+import { checkHeartbeatDeadlines } from '../../control-plane/src/domain/heartbeats/heartbeat-deadlines.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 /**
@@ -157,6 +158,38 @@ describe('recurring maintenance windows', () => {
       { field: 'scope_id', message: 'no group with this id in the workspace' },
       { field: 'duration_seconds', message: 'must be at most 604800 (7 days)' },
     ]);
+    // Another workspace's group is not one of ours.
+    const theirGroup = (await other.api('POST', '/groups', { json: { name: 'theirs' } })).body.id;
+    const foreignGroup = await post({
+      name: 'x',
+      scope_type: 'group',
+      scope_id: theirGroup,
+      schedule: '@daily',
+      duration_seconds: 60,
+    });
+    expect(foreignGroup.body.error.details).toEqual([
+      { field: 'scope_id', message: 'no group with this id in the workspace' },
+    ]);
+    // A field of the wrong shape does not hide the rules on the others.
+    const mixed = await post({
+      name: '',
+      scope_type: 'tag',
+      scope_id: 'Bad Tag',
+      schedule: 'nope',
+      timezone: 'Mars/Base',
+      starts_at: 'tomorrow',
+      extra: 1,
+    });
+    expect(fields(mixed)).toEqual([
+      'duration_seconds',
+      'extra',
+      'name',
+      'schedule',
+      'scope_id',
+      'starts_at',
+      'timezone',
+    ]);
+    expect((await post([] as unknown as Record<string, unknown>)).body.error.details[0].field).toBe('body');
     const neither = await post({ name: 'x', scope_type: 'workspace' });
     expect(fields(neither)).toEqual(['ends_at', 'starts_at']);
     const zero = await post({ name: 'x', scope_type: 'workspace', schedule: '@daily', duration_seconds: 0 });
@@ -173,6 +206,74 @@ describe('recurring maintenance windows', () => {
     });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     expect(ok.body).toMatchObject({ scope_id: 'env:prod', timezone: 'UTC' });
+  });
+
+  it('a tag window covers a heartbeat carrying the tag: its missed run pages no one, its status page says maintenance', async () => {
+    h.clock.set('2026-06-10T12:00:00Z');
+    const w = await h.workspace('rmw-hb');
+    await policy(w);
+    const hb = await w.api('POST', '/heartbeats', {
+      json: { display_name: 'backup', period_seconds: 3600, grace_seconds: 60, tags: ['job:backup'] },
+    });
+    expect(hb.status, JSON.stringify(hb.body)).toBe(201);
+    const page = await w.api('POST', '/status-pages', {
+      json: {
+        name: 'Jobs',
+        slug: 'jobs',
+        visibility: 'public',
+        components: [{ name: 'Backup', heartbeat_id: hb.body.id }],
+      },
+    });
+    expect(page.status, JSON.stringify(page.body)).toBe(201);
+    const win = await w.api('POST', '/maintenance-windows', {
+      json: {
+        name: 'backup night',
+        scope_type: 'tag',
+        scope_id: 'job:backup',
+        schedule: '0 13 * * *',
+        duration_seconds: 7200,
+      },
+    });
+    expect(win.status, JSON.stringify(win.body)).toBe(201);
+    expect((await h.request('POST', `/hb/ping/${hb.body.id}`)).status).toBe(200);
+    // Due at 13:00 (+1 min grace); at 13:30 it is down, inside the window.
+    h.clock.set('2026-06-10T13:30:00Z');
+    await checkHeartbeatDeadlines(h.store, h.clock.now());
+    const alerts = (await w.api('GET', `/alerts?source_id=${hb.body.id}`)).body.data;
+    expect(alerts).toHaveLength(1);
+    const alert = (await w.api('GET', `/alerts/${alerts[0].id}`)).body;
+    expect(alert.escalation.suppressed_by).toEqual({ window_id: win.body.id, name: 'backup night' });
+    const record = (await w.api('GET', `/status-pages/${page.body.id}`)).body;
+    expect(record.components[0].status).toBe('under_maintenance');
+    expect(record.maintenances[0]).toMatchObject({
+      status: 'in_progress',
+      component_ids: [record.components[0].id],
+    });
+  });
+
+  it('a workspace holds at most 200 windows that have not ended; ended ones do not count', async () => {
+    h.clock.set('2026-06-10T12:00:00Z');
+    const w = await h.workspace('rmw-cap');
+    const post = (name: string) =>
+      w.api('POST', '/maintenance-windows', {
+        json: { name, scope_type: 'workspace', schedule: '0 3 * * *', duration_seconds: 60 },
+      });
+    const ended = await w.api('POST', '/maintenance-windows', {
+      json: {
+        name: 'soon over',
+        scope_type: 'workspace',
+        starts_at: '2026-06-10T12:00:00Z',
+        ends_at: '2026-06-10T12:01:00Z',
+      },
+    });
+    expect(ended.status).toBe(201);
+    for (let i = 0; i < 199; i++) expect((await post(`w${i}`)).status).toBe(201);
+    const full = await post('one too many');
+    expect(full.status).toBe(409);
+    expect(full.body.error.message).toContain('200');
+    // Once the one-off window has ended, there is room again.
+    h.clock.set('2026-06-10T12:02:00Z');
+    expect((await post('room again')).status).toBe(201);
   });
 
   it('a status page shows the next occurrence of a recurring window over its components', async () => {

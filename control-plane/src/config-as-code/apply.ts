@@ -1,5 +1,6 @@
 import type { LookoutClient } from '../api-client/client.js';
-import type { Item } from './kind.js';
+import { dependsOnRef } from './depends-on.js';
+import type { Item, Live } from './kind.js';
 import { KINDS } from './kinds/index.js';
 import type { Change, Plan } from './plan.js';
 
@@ -31,6 +32,11 @@ export const applyPlan = async (
   say: (line: string) => void,
 ): Promise<number> => {
   let done = 0;
+  // Changes whose depends_on names a record not created yet: set whole once everything exists.
+  const deferred: Change[] = [];
+  const defer = (c: Change, item: Item) => {
+    if ('depends_on' in item && dependsOnRef.pending(item, plan.names)) deferred.push(c);
+  };
   const step = async (c: Change, fn: () => Promise<void>) => {
     try {
       await fn();
@@ -44,6 +50,7 @@ export const applyPlan = async (
     if (kind.bulk) {
       for (let i = 0; i < creates.length; i += kind.bulk.size) {
         const chunk = creates.slice(i, i + kind.bulk.size);
+        for (const c of chunk) defer(c, c.item!);
         await step(chunk[0]!, async () => {
           const created = await kind.bulk!.create(
             api,
@@ -57,6 +64,7 @@ export const applyPlan = async (
     } else
       for (const c of creates)
         await step(c, async () => {
+          defer(c, c.item!);
           const created = await kind.create(api, kind.toBody(c.item!, plan.names));
           plan.names.set(kind.key, c.name, created.id);
           done++;
@@ -67,11 +75,18 @@ export const applyPlan = async (
     for (const c of mine.filter((x) => x.action === 'update'))
       await step(c, async () => {
         const fields = c.fields.map((f) => f.field);
+        defer(c, only(c.item!, fields));
         await kind.update(api, c.live!, kind.toBody(only(c.item!, fields), plan.names));
         done++;
         say(`changed ${kind.noun} "${c.name}" (${fields.join(', ')})`);
       });
   }
+  for (const c of deferred)
+    await step(c, async () => {
+      const id = c.live?.id ?? plan.names.idOf(c.kind.key, c.name)!;
+      await c.kind.update(api, { id } as Live, c.kind.toBody({ depends_on: c.item!.depends_on }, plan.names));
+      say(`set ${c.kind.noun} "${c.name}" depends_on, now that what it names exists`);
+    });
   for (const kind of [...KINDS].reverse())
     for (const c of plan.changes.filter((x) => x.kind === kind && x.action === 'delete'))
       await step(c, async () => {

@@ -17,6 +17,7 @@ export const PAGES = {
   alert: '/alerts/:id',
   heartbeats: '/heartbeats',
   heartbeat: '/heartbeats/:id',
+  groups: '/groups',
   statusPages: '/status-pages',
   newStatusPage: '/status-pages/new',
   statusPage: '/status-pages/:id',

@@ -11,6 +11,8 @@ import { decideDueHolds } from '../domain/dependencies/dependency-holds.js';
 import { createEscalationRunner } from '../domain/escalation/escalation-runner.js';
 import type { NotificationGroupStore } from '../domain/escalation/notification-group-store.js';
 import { checkHeartbeatDeadlines } from '../domain/heartbeats/heartbeat-deadlines.js';
+import { ENDED_WINDOW_DAYS } from '../domain/maintenance/cover.js';
+import type { MaintenanceWindowStore } from '../domain/maintenance/maintenance-store.js';
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
@@ -39,6 +41,7 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Pick<SignInStore, 'pruneSignInDevices'> &
   Pick<OAuthStore, 'pruneOAuthRecords'> &
   Pick<AckLinkStore, 'pruneAckLinks'> &
+  Pick<MaintenanceWindowStore, 'pruneMaintenanceWindows'> &
   Pick<AlertHoldStore, 'pruneSourceEvents'> &
   Parameters<typeof decideDueHolds>[0] &
   Pick<NotificationGroupStore, 'pruneNotificationGroups'> &
@@ -223,6 +226,11 @@ export const startJobs = (
 
   // Acknowledge links past their expiry (refused already; this frees the rows).
   every(60_000, 'prune-ack-links', (now) => store.pruneAckLinks(now, 10_000));
+
+  // One-off maintenance windows ended long ago (history the list shows for a year and a bit).
+  every(3_600_000, 'prune-maintenance-windows', (now) =>
+    store.pruneMaintenanceWindows(new Date(now.getTime() - ENDED_WINDOW_DAYS * 86_400_000), 10_000),
+  );
 
   // Escalation: due steps, each claimed by compare-and-set, so every replica can run this at once.
   const escalations = createEscalationRunner({

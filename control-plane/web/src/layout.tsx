@@ -14,6 +14,7 @@ interface NavItem {
 const MAIN_NAV: NavItem[] = [
   { href: '/monitors', label: 'Monitors', prefix: true },
   { href: '/heartbeats', label: 'Heartbeats', prefix: true },
+  { href: '/groups', label: 'Groups', prefix: true },
   { href: '/alerts', label: 'Alerts', prefix: true },
   { href: '/status-pages', label: 'Status pages', prefix: true },
 ];

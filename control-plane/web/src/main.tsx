@@ -12,6 +12,7 @@ import { ChangePasswordPage } from './pages/change-password.js';
 import { ChannelsPage } from './pages/channels/channels-page.js';
 import { ConnectedAppsPage } from './pages/connected-apps.js';
 import { EscalationPoliciesPage } from './pages/escalation-policies.js';
+import { GroupsPage } from './pages/groups.js';
 import { HeartbeatPage } from './pages/heartbeats/heartbeat-page.js';
 import { HeartbeatsPage } from './pages/heartbeats/heartbeats-page.js';
 import { IntegrationsPage } from './pages/integrations.js';
@@ -59,6 +60,7 @@ const VIEWS: Record<Exclude<PageName, Outside>, View> = {
   alert: (me, id, path) => ({ title: 'Alert', page: <AlertDetailPage key={path} me={me} id={id} /> }),
   heartbeats: (me) => ({ title: 'Heartbeats', page: <HeartbeatsPage me={me} /> }),
   heartbeat: (me, id) => ({ title: 'Heartbeat', page: <HeartbeatPage key={id} me={me} id={id} /> }),
+  groups: (me) => ({ title: 'Groups', page: <GroupsPage me={me} /> }),
   statusPages: (me) => ({ title: 'Status pages', page: <StatusPagesPage me={me} /> }),
   newStatusPage: (me) => ({ title: 'New status page', page: <StatusPageEditor me={me} /> }),
   statusPage: (me, id, path) => ({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type Body, ok } from '../../api-client/client.js';
 import { createHeartbeatBody } from '../../domain/heartbeats/heartbeats.js';
+import { dependsOnItem, dependsOnRef } from '../depends-on.js';
 import { allPages, groupRef, type Live, pick, type ResourceKind, singleRef } from '../kind.js';
 
 const policy = singleRef('escalation_policy_id', 'escalation_policy', 'escalation_policies');
@@ -12,7 +13,8 @@ export const heartbeats: ResourceKind = {
   key: 'heartbeats',
   noun: 'heartbeat',
   nameField: 'display_name',
-  item: createHeartbeatBody.omit({ escalation_policy_id: true, group_id: true }).extend({
+  item: createHeartbeatBody.omit({ escalation_policy_id: true, group_id: true, depends_on: true }).extend({
+    depends_on: dependsOnItem,
     escalation_policy: z.string().min(1).max(200).optional(),
     group: z
       .string()
@@ -35,13 +37,19 @@ export const heartbeats: ResourceKind = {
     );
     policy.fromLive(out, live, names);
     group.fromLive(out, live, names);
+    dependsOnRef.fromLive(out, live);
     return out;
   },
-  references: (item) => [...policy.references(item), ...group.references(item)],
+  references: (item) => [
+    ...policy.references(item),
+    ...group.references(item),
+    ...dependsOnRef.references(item),
+  ],
   toBody(item, names) {
     const body = { ...item };
     policy.toBody(body, names);
     group.toBody(body, names);
+    dependsOnRef.toBody(body, names);
     return body;
   },
   create: async (a, body) =>

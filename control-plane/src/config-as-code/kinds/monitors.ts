@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type Body, ok } from '../../api-client/client.js';
 import { SECRET_MASK } from '../../domain/monitors/monitor-masking.js';
 import { createMonitorBody, MAX_MONITOR_BATCH, onlyFor } from '../../domain/monitors/monitors.js';
+import { dependsOnItem, dependsOnRef } from '../depends-on.js';
 import {
   allPages,
   groupRef,
@@ -34,7 +35,8 @@ export const monitors: ResourceKind = {
   key: 'monitors',
   noun: 'monitor',
   nameField: 'display_name',
-  item: api.omit({ escalation_policy_id: true, group_id: true }).extend({
+  item: api.omit({ escalation_policy_id: true, group_id: true, depends_on: true }).extend({
+    depends_on: dependsOnItem,
     escalation_policy: z.string().min(1).max(200).optional(),
     group: z
       .string()
@@ -70,13 +72,19 @@ export const monitors: ResourceKind = {
       );
     policy.fromLive(out, live, names);
     group.fromLive(out, live, names);
+    dependsOnRef.fromLive(out, live);
     return out;
   },
-  references: (item) => [...policy.references(item), ...group.references(item)],
+  references: (item) => [
+    ...policy.references(item),
+    ...group.references(item),
+    ...dependsOnRef.references(item),
+  ],
   toBody(item, names) {
     const body = { ...item };
     policy.toBody(body, names);
     group.toBody(body, names);
+    dependsOnRef.toBody(body, names);
     return body;
   },
   secretField: (_item, path) =>

@@ -52,6 +52,7 @@ const heartbeatNow = (h: Heartbeat, now: Date): SourceNow => ({
   id: h.id,
   status: h.state,
   checked_at: now,
+  current: true,
   failing: false,
   settle_ms: Math.min(MAX_SETTLE_MS, h.grace_seconds * 1000),
 });

@@ -113,4 +113,17 @@ describe('decideHold', () => {
       action: 'drop',
     });
   });
+
+  it('a heartbeat (always current) still down when its dependency recovers raises at once', () => {
+    const suppressed = hold({
+      source_type: 'heartbeat',
+      state: 'suppressed',
+      suppressed_by: 'p',
+      version: 4,
+    });
+    const hb = src('child', { status: 'down', checked_at: at(100), current: true });
+    expect(decideHold(suppressed, hb, [src('p', { checked_at: at(100) })], at(100))).toEqual({
+      action: 'raise',
+    });
+  });
 });

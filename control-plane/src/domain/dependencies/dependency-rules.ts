@@ -23,6 +23,8 @@ export interface SourceNow {
   status: 'up' | 'down' | 'pending' | 'paused' | 'maintenance' | 'late' | 'new';
   /** When it was last checked (a result received); a heartbeat is always current (now). */
   checked_at: Date | null;
+  /** Its state is always current (a heartbeat: down until a ping says otherwise), no check to wait for. */
+  current?: boolean;
   /** Its newest check failed though it is not down (yet): it is deciding. */
   failing: boolean;
   /** How long it may take from a failure to its verdict (ms): interval + retries + timeout, or grace. */
@@ -69,8 +71,10 @@ export const decideHold = (
         version: hold.version + 1,
       },
     };
+  // The dependency recovered: a source whose state is always current (a heartbeat) is still down, so it
+  // raises; a monitor's own next check decides.
+  if (hold.state === 'suppressed' && self.current) return { action: 'raise' };
   if (hold.state === 'suppressed') {
-    // The dependency recovered: the dependent's own next check decides.
     return {
       action: 'hold',
       released: true,

@@ -36,6 +36,8 @@ export const NO_COVER: MaintenanceCover = Object.freeze({
 
 /** Windows a workspace may hold that have not ended (every recurring one counts): docs/decisions.md. */
 export const MAX_WINDOWS = 200;
+/** How long an ended one-off window stays listed (history) before the jobs delete it. */
+export const ENDED_WINDOW_DAYS = 400;
 
 export interface Occurrence {
   starts_at: Date;

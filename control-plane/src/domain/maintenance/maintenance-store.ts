@@ -19,4 +19,6 @@ export interface MaintenanceWindowStore extends MaintenanceLookup {
    * MAX_WINDOWS of them, so this is one small indexed read.
    */
   listLiveMaintenanceWindows(workspaceId: string, at: Date, limit: number): Promise<MaintenanceWindow[]>;
+  /** Deletes up to `limit` one-off windows (of any workspace) that ended before `before`; how many. */
+  pruneMaintenanceWindows(before: Date, limit: number): Promise<number>;
 }

@@ -1,4 +1,4 @@
-import { AppError, type FieldProblem, newId } from '@lookout/shared';
+import { AppError, type FieldProblem, newId, validationError } from '@lookout/shared';
 import { z } from 'zod';
 import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
 import { canonicalTimezone, nextRunAfter, scheduleProblem } from '../heartbeats/schedule.js';
@@ -6,7 +6,7 @@ import type { GroupStore } from '../monitors/group-store.js';
 import { MAX_TAG_LENGTH, TAG } from '../monitors/labels.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
 import { MAINTENANCE_SCOPES, type MaintenanceScope, type MaintenanceWindow } from '../types.js';
-import { nameText, parseOrThrow, throwIfProblems } from '../validation.js';
+import { nameText, parseOrThrow, problemsIn, throwIfProblems } from '../validation.js';
 import { MAX_WINDOWS } from './cover.js';
 import type { MaintenanceWindowStore } from './maintenance-store.js';
 
@@ -138,15 +138,15 @@ const scopeProblems = async (
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const createWindow = async (
-  store: HeartbeatStore & MonitorStore & MaintenanceWindowStore & Pick<GroupStore, 'getGroup'>,
-  workspaceId: string,
-  body: unknown,
-  now: Date,
-): Promise<MaintenanceWindow> => {
-  const v = parseOrThrow(createWindowBody, body);
+type CreateFields = Partial<z.output<typeof createWindowBody>>;
+type CreateStore = HeartbeatStore & MonitorStore & MaintenanceWindowStore & Pick<GroupStore, 'getGroup'>;
+
+/** The rules across a new window's fields (those given: a field that failed its shape is left out). */
+const createProblems = async (store: CreateStore, workspaceId: string, v: CreateFields, now: Date) => {
   const isRecurring = RECURRING_FIELDS.some((f) => v[f as keyof typeof v] !== undefined);
-  const problems: FieldProblem[] = await scopeProblems(store, workspaceId, v.scope_type, v.scope_id);
+  const problems: FieldProblem[] = v.scope_type
+    ? await scopeProblems(store, workspaceId, v.scope_type, v.scope_id)
+    : [];
   let rec: ReturnType<typeof recurrenceProblems> | null = null;
   if (isRecurring) {
     problems.push(...otherForm(v, ONE_OFF_FIELDS, 'recurring'));
@@ -160,7 +160,39 @@ export const createWindow = async (
           message: 'is required (or give schedule and duration_seconds for a recurring window)',
         });
   } else problems.push(...timeProblems(v.starts_at, v.ends_at, now));
-  throwIfProblems(problems);
+  return { problems, rec };
+};
+
+/**
+ * Parses a new window's body. A field of the wrong shape does not hide the rules on the others: they
+ * run on the well-formed fields, so one 422 names every bad field.
+ */
+const parseCreate = async (store: CreateStore, workspaceId: string, body: unknown, now: Date) => {
+  const parsed = problemsIn(createWindowBody, body);
+  if (parsed.data) {
+    const { problems, rec } = await createProblems(store, workspaceId, parsed.data, now);
+    throwIfProblems(problems);
+    return { v: parsed.data, rec };
+  }
+  const named = new Set(parsed.problems.map((p) => p.field.split(/[.[]/)[0]));
+  const raw = body && typeof body === 'object' && !Array.isArray(body) ? body : {};
+  const wellFormed = createWindowBody
+    .partial()
+    .safeParse(Object.fromEntries(Object.entries(raw).filter(([k]) => !named.has(k))));
+  const more = wellFormed.success
+    ? (await createProblems(store, workspaceId, wellFormed.data, now)).problems
+    : [];
+  const shape = parsed.problems.map((p) => (p.field === '(body)' ? { ...p, field: 'body' } : p));
+  throw validationError([...shape, ...more.filter((p) => !named.has(p.field))]);
+};
+
+export const createWindow = async (
+  store: CreateStore,
+  workspaceId: string,
+  body: unknown,
+  now: Date,
+): Promise<MaintenanceWindow> => {
+  const { v, rec } = await parseCreate(store, workspaceId, body, now);
   if ((await store.listLiveMaintenanceWindows(workspaceId, now, MAX_WINDOWS)).length >= MAX_WINDOWS)
     throw new AppError(
       'conflict',

@@ -62,7 +62,9 @@ export const groupMessage = (
   const line = (e: GroupEntry) => {
     const tag = e.event === 'raised' ? e.alert.severity.toUpperCase() : e.event.toUpperCase();
     const cause = e.alert.description ? ` (${cut(e.alert.description.split('\n')[0]!, 120)})` : '';
-    return `• ${tag} ${cut(e.alert.title, 160)}${cause}: ${url(e.alert)}`;
+    // The dependents an alert holds back (domain/dependencies/), as the single message says them too.
+    const held = (e.alert.held_back ?? 0) > 0 ? `, holding back ${e.alert.held_back} dependents` : '';
+    return `• ${tag} ${cut(e.alert.title, 160)}${cause}${held}: ${url(e.alert)}`;
   };
   const text = [
     `${parts.join(', ')}${on} since ${readableTime(entries[0]!.alert.created_at)}.`,

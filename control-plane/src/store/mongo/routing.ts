@@ -8,7 +8,16 @@ import { MAX_WINDOWS, windowOver } from '../../domain/maintenance/cover.js';
 import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
 import type { ChannelStore } from '../../domain/notifications/channel-store.js';
 import type { EscalationPolicy, MaintenanceWindow, NotificationChannel } from '../../domain/types.js';
-import { bumpGuard, type Doc, fromDoc, type IndexDecl, type MongoContext, page, toDoc } from './db.js';
+import {
+  bumpGuard,
+  type Doc,
+  deleteSome,
+  fromDoc,
+  type IndexDecl,
+  type MongoContext,
+  page,
+  toDoc,
+} from './db.js';
 
 export const routingIndexes: IndexDecl[] = [
   { on: 'policies', key: { workspace_id: 1, is_default: 1 } },
@@ -172,6 +181,9 @@ export const mongoRouting = ({
     },
     async listLiveMaintenanceWindows(workspaceId, at, limit) {
       return liveWindows(workspaceId, at, limit);
+    },
+    async pruneMaintenanceWindows(before, limit) {
+      return deleteSome(windows, { ends_at: { $ne: null, $lt: before } }, limit);
     },
     async findActiveMaintenanceWindow(workspaceId, source, at) {
       return windowOver(await liveWindows(workspaceId, at, MAX_WINDOWS), source, at);

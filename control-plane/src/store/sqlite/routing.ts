@@ -163,6 +163,11 @@ export const sqliteRouting = ({
     async listLiveMaintenanceWindows(workspaceId, at, limit) {
       return liveWindows(workspaceId, at, limit);
     },
+    async pruneMaintenanceWindows(before, limit) {
+      return st(
+        'DELETE FROM maintenance_windows WHERE id IN (SELECT id FROM maintenance_windows WHERE ends_at < ? LIMIT ?)',
+      ).run(before.getTime(), limit).changes;
+    },
     async findActiveMaintenanceWindow(workspaceId, source, at) {
       return windowOver(liveWindows(workspaceId, at, MAX_WINDOWS), source, at);
     },

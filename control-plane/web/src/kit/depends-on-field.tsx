@@ -13,6 +13,7 @@ const MAX = 20;
 const KINDS: { kind: RecordKind; label: string }[] = [
   { kind: 'monitor', label: 'Monitor' },
   { kind: 'heartbeat', label: 'Heartbeat' },
+  { kind: 'group', label: 'Group' },
 ];
 
 export const DependsOnField = (props: {
@@ -43,7 +44,7 @@ export const DependsOnField = (props: {
       <FieldNotes
         id={props.id}
         problem={props.problem}
-        hint="While one of these is down, this one's failures raise no alert: it shows down, held back by it, and the dependency's alert counts it."
+        hint="While one of these is down, this one's failures raise no alert: it shows down, held back by it, and the dependency's alert counts it. A group is down while any of its members is."
       />
       {props.value.length === 0 ? (
         <p class="muted small">Nothing: its failures always alert.</p>
@@ -89,7 +90,7 @@ export const DependsOnField = (props: {
             key={kind}
             id={`${props.id}-pick`}
             kind={kind}
-            label={kind === 'monitor' ? 'Dependency monitor' : 'Dependency heartbeat'}
+            label={`Dependency ${kind}`}
             value={chosen}
             onChange={setChosen}
           />

@@ -107,6 +107,8 @@ export const RecordPicker = (props: {
   problem?: string | undefined;
   hint?: string | undefined;
   disabled?: boolean;
+  /** The first option, for no choice (default "Choose…"; a group picker says "No group"). */
+  none?: string;
   onChange: (id: string) => void;
 }) => {
   const source = SOURCES[props.kind];
@@ -172,7 +174,7 @@ export const RecordPicker = (props: {
         disabled={props.disabled}
         onChange={(e) => props.onChange(e.currentTarget.value)}
       >
-        <option value="">Choose…</option>
+        <option value="">{props.none ?? 'Choose…'}</option>
         {chosenOutside && <option value={props.value}>{chosenName || `The current ${what}`}</option>}
         {shown.map((i) => (
           <option key={i.id} value={i.id}>

@@ -15,7 +15,11 @@ import { followLink } from '../router.js';
 type Timeline = Schemas['DependencyTimeline'];
 
 const hrefOf = (d: Dependency) =>
-  d.kind === 'monitor' ? `/monitors/${d.id}` : d.kind === 'heartbeat' ? `/heartbeats/${d.id}` : '/monitors';
+  d.kind === 'monitor'
+    ? `/monitors/${d.id}`
+    : d.kind === 'heartbeat'
+      ? `/heartbeats/${d.id}`
+      : `/monitors?group_id=${d.id}`;
 
 const timelineOf = (kind: 'monitor' | 'heartbeat', id: string): Promise<Timeline> =>
   kind === 'monitor'

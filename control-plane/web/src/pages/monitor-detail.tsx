@@ -4,6 +4,7 @@ import { type Alert, ApiError, api, type CheckResult, type Me, type MonitorDetai
 import { duration, formatDate, formatDateTime, formatWhen, fromNow } from '../format.js';
 import { Confirm } from '../kit/confirm.js';
 import { ErrorBox, Loading, Notice } from '../kit/error-box.js';
+import { LabelsLine } from '../kit/label-fields.js';
 import { ListBody } from '../kit/paging.js';
 import { takeFlash, usePoll } from '../poll.js';
 import { followLink, navigate } from '../router.js';
@@ -142,6 +143,7 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
             {m.monitor_type.toUpperCase()} · <Address value={target(m)} /> · every{' '}
             {duration(m.check_interval_seconds)} from {m.check_locations.join(', ')}
           </p>
+          <LabelsLine group_id={m.group_id} tags={m.tags} severity={m.severity} />
         </div>
       </div>
       {canEdit && (

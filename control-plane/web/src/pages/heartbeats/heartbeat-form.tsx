@@ -1,9 +1,12 @@
 import { useState } from 'preact/hooks';
+import { ApiError } from '../../api.js';
+import { tagsOf, tagsText } from '../../api-groups.js';
 import type { Heartbeat, HeartbeatEdit } from '../../api-routing.js';
 import { DependsOnField } from '../../kit/depends-on-field.js';
 import { ErrorSummary } from '../../kit/error-summary.js';
 import { Field, type Problems, problemsOf, TextField } from '../../kit/field.js';
 import { FormActions } from '../../kit/form-actions.js';
+import { LabelFields, type Labels, tagsProblem } from '../../kit/label-fields.js';
 import { localZone, TimeZoneField } from '../../kit/time-zone-field.js';
 import { PolicyOptions, usePolicies } from '../../routing-ui.js';
 
@@ -32,6 +35,11 @@ export const HeartbeatForm = (props: {
   const [slug, setSlug] = useState(i?.slug ?? '');
   const [grace, setGrace] = useState(i ? String(i.grace_seconds / 60) : '60');
   const [policy, setPolicy] = useState(i?.escalation_policy_id ?? '');
+  const [labels, setLabels] = useState<Labels>({
+    group_id: i?.group_id ?? '',
+    tags: tagsText(i?.tags),
+    severity: i?.severity ?? 'critical',
+  });
   const [dependsOn, setDependsOn] = useState(i?.dependencies ?? []);
   const policies = usePolicies();
   const [problems, setProblems] = useState<Problems>({});
@@ -47,12 +55,16 @@ export const HeartbeatForm = (props: {
         ...(slug.trim() ? { slug: slug.trim() } : i?.slug ? { slug: null } : {}),
         grace_seconds: minutes(grace),
         ...(policy ? { escalation_policy_id: policy } : {}),
+        ...(labels.group_id || i?.group_id ? { group_id: labels.group_id || null } : {}),
+        tags: tagsOf(labels.tags),
+        severity: labels.severity,
         ...(dependsOn.length > 0 || i?.depends_on?.length ? { depends_on: dependsOn.map((x) => x.id) } : {}),
       };
       await props.onSubmit(body);
       setProblems({});
     } catch (err) {
-      setProblems(problemsOf(err));
+      const tags = err instanceof ApiError ? tagsProblem(err.details, tagsOf(labels.tags)) : undefined;
+      setProblems({ ...problemsOf(err), tags });
     } finally {
       setBusy(false);
     }
@@ -143,6 +155,7 @@ export const HeartbeatForm = (props: {
           </select>
         )}
       </Field>
+      <LabelFields prefix={prefix} value={labels} problems={problems} onChange={setLabels} />
       <DependsOnField
         id={`${prefix}-depends_on`}
         self={i?.id ?? null}

@@ -4,6 +4,7 @@ import { type Heartbeat, routingApi } from '../../api-routing.js';
 import { duration, durationMs, formatDateTime, fromNow } from '../../format.js';
 import { Confirm } from '../../kit/confirm.js';
 import { ErrorBox, Loading } from '../../kit/error-box.js';
+import { LabelsLine } from '../../kit/label-fields.js';
 import { ListBody, ShowMore, useList } from '../../kit/paging.js';
 import { usePoll } from '../../poll.js';
 import { followLink, navigate } from '../../router.js';
@@ -113,6 +114,7 @@ export const HeartbeatPage = (props: { me: Me; id: string }) => {
           )}
         </div>
       </div>
+      <LabelsLine group_id={h.group_id} tags={h.tags} severity={h.severity} />
       <ErrorBox message={error ?? pingsError} />
       {h.pinging_too_often && (
         <p class="notice" role="status">

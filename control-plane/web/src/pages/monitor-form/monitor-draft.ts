@@ -1,6 +1,8 @@
 /** The monitor form's state as typed, to and from the API's monitor record. */
 import { ApiError, type MonitorBody, type MonitorDetail, type MonitorType } from '../../api.js';
+import { type Severity, tagsOf, tagsText } from '../../api-groups.js';
 import type { Dependency } from '../../kit/depends-on-field.js';
+import { tagsProblem } from '../../kit/label-fields.js';
 
 export const TYPES: { value: MonitorType; label: string; what: string }[] = [
   {
@@ -54,6 +56,11 @@ export interface Draft {
   check_locations: string[] | null;
   /** A policy id; '' for the workspace default (a new monitor only). */
   escalation_policy_id: string;
+  /** A group id; '' for none. */
+  group_id: string;
+  /** As typed: separated by commas or spaces. */
+  tags: string;
+  severity: Severity;
   /** What it depends on, with kinds and names (kit/depends-on-field.tsx). */
   depends_on: Dependency[];
 }
@@ -88,6 +95,9 @@ export const blank: Draft = {
   response_time_threshold_ms: '',
   check_locations: null,
   escalation_policy_id: '',
+  group_id: '',
+  tags: '',
+  severity: 'critical',
   depends_on: [],
 };
 
@@ -121,6 +131,9 @@ export const fromMonitor = (m: MonitorDetail): Draft => ({
     m.response_time_threshold_ms === null ? '' : String(m.response_time_threshold_ms),
   check_locations: m.check_locations,
   escalation_policy_id: m.escalation_policy_id,
+  group_id: m.group_id ?? '',
+  tags: tagsText(m.tags),
+  severity: m.severity,
   depends_on: m.dependencies ?? [],
 });
 
@@ -153,6 +166,9 @@ export const bodyOf = (d: Draft, existing: MonitorDetail | null): MonitorBody =>
   if (d.check_locations !== null) b.check_locations = d.check_locations;
   if (d.escalation_policy_id !== (existing?.escalation_policy_id ?? ''))
     b.escalation_policy_id = d.escalation_policy_id;
+  if (d.group_id !== (existing?.group_id ?? '')) b.group_id = d.group_id || null;
+  b.tags = tagsOf(d.tags);
+  b.severity = d.severity;
   const dependsOn = d.depends_on.map((x) => x.id);
   if (dependsOn.join() !== (existing?.depends_on ?? []).join()) b.depends_on = dependsOn;
   if (t !== 'domain') {
@@ -214,13 +230,19 @@ const inputOf = (field: string) => field.split(/[.[]/)[0] ?? field;
  * The API's problems by input, each a sentence, and the form's own message (naming any field the form
  * does not show).
  */
-export const problemsOfSave = (err: unknown): { problems: Record<string, string>; form: string } => {
+export const problemsOfSave = (
+  err: unknown,
+  typedTags: readonly string[] = [],
+): { problems: Record<string, string>; form: string } => {
   if (!(err instanceof ApiError && err.details.length > 0))
     return { problems: {}, form: err instanceof Error ? err.message : 'The monitor was not saved.' };
   const p: Record<string, string> = {};
   const known = new Set([...Object.keys(blank), 'auth']);
   const other: string[] = [];
+  const tags = tagsProblem(err.details, typedTags);
+  if (tags) p.tags = tags;
   for (const x of err.details) {
+    if (x.field === 'tags' || x.field.startsWith('tags[')) continue;
     const k = inputOf(x.field);
     const key = k === 'auth' ? (x.field.endsWith('username') ? 'auth_username' : 'auth_secret') : k;
     if (known.has(key))

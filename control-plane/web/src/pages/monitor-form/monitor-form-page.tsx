@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Me, type MonitorDetail, type MonitorType, type Region } from '../../api.js';
+import { tagsOf } from '../../api-groups.js';
 import { DependsOnField } from '../../kit/depends-on-field.js';
 import { Loading } from '../../kit/error-box.js';
 import { ErrorSummary } from '../../kit/error-summary.js';
 import { describedBy, Field, FieldNotes, TextField } from '../../kit/field.js';
+import { LabelFields } from '../../kit/label-fields.js';
 import { setFlash } from '../../poll.js';
 import { followLink, navigate } from '../../router.js';
 import { PolicyOptions, usePolicies } from '../../routing-ui.js';
@@ -116,7 +118,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
       );
       navigate(`/monitors/${saved.id}`);
     } catch (err) {
-      const { problems, form } = problemsOfSave(err);
+      const { problems, form } = problemsOfSave(err, tagsOf(d.tags));
       setProblems(problems);
       setFormError(form);
     } finally {
@@ -338,6 +340,17 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
           />
         </fieldset>
 
+        <fieldset>
+          <legend>Group, tags and severity</legend>
+          <div class="grid">
+            <LabelFields
+              prefix="mf"
+              value={{ group_id: d.group_id, tags: d.tags, severity: d.severity }}
+              problems={problems}
+              onChange={(l) => setD((x) => ({ ...x, ...l }))}
+            />
+          </div>
+        </fieldset>
         <DependsOnField
           id="mf-depends_on"
           self={existing?.id ?? null}

@@ -2,7 +2,7 @@
 import type { ComponentBody, ComponentStatus, StatusPage } from '../../api-status.js';
 import type { Problems } from '../../kit/field.js';
 
-export type Source = 'monitor' | 'heartbeat' | 'manual';
+export type Source = 'monitor' | 'heartbeat' | 'group' | 'manual';
 
 /** One component as the editor holds it: `key` names it in the page while it moves. */
 export interface ComponentDraft {
@@ -14,6 +14,8 @@ export interface ComponentDraft {
   source: Source;
   monitor_id: string;
   heartbeat_id: string;
+  /** A group of monitors and heartbeats (the worst of their statuses). */
+  group_id: string;
   status: ComponentStatus;
   /** A stored component set by hand keeps its stored status unless the author changes it. */
   statusChanged: boolean;
@@ -28,6 +30,7 @@ export const blankComponent = (): ComponentDraft => ({
   source: 'monitor',
   monitor_id: '',
   heartbeat_id: '',
+  group_id: '',
   status: 'operational',
   statusChanged: false,
 });
@@ -38,9 +41,10 @@ export const fromStored = (c: StatusPage['components'][number]): ComponentDraft 
   name: c.name,
   description: c.description ?? '',
   group: c.group ?? '',
-  source: c.monitor_id ? 'monitor' : c.heartbeat_id ? 'heartbeat' : 'manual',
+  source: c.monitor_id ? 'monitor' : c.heartbeat_id ? 'heartbeat' : c.group_id ? 'group' : 'manual',
   monitor_id: c.monitor_id ?? '',
   heartbeat_id: c.heartbeat_id ?? '',
+  group_id: c.group_id ?? '',
   // Only a component set by hand sends its status; a linked one's may be `unknown` (no data yet).
   status: c.status === 'unknown' ? 'operational' : c.status,
   statusChanged: false,
@@ -54,6 +58,7 @@ export const componentBody = (c: ComponentDraft): ComponentBody => ({
   // None chosen goes as '' so that the API names the field (null would make it a component set by hand).
   ...(c.source === 'monitor' ? { monitor_id: c.monitor_id } : {}),
   ...(c.source === 'heartbeat' ? { heartbeat_id: c.heartbeat_id } : {}),
+  ...(c.source === 'group' ? { group_id: c.group_id } : {}),
   // The API's status of a stored component is the live one (an open incident may make it worse):
   // sent only when the author chose one, so an incident's statement never becomes the stored status.
   ...(c.source === 'manual' && (!c.id || c.statusChanged) ? { status: c.status } : {}),

@@ -52,6 +52,7 @@ const ComponentStep = (props: {
             >
               <option value="monitor">A monitor’s status</option>
               <option value="heartbeat">A heartbeat’s status</option>
+              <option value="group">A group’s worst status</option>
               <option value="manual">A status set by hand</option>
             </select>
           )}
@@ -74,6 +75,17 @@ const ComponentStep = (props: {
             value={c.heartbeat_id}
             problem={p.heartbeat_id}
             onChange={(v) => props.onEdit({ heartbeat_id: v })}
+          />
+        )}
+        {c.source === 'group' && (
+          <RecordPicker
+            id={`${id}-group_id`}
+            kind="group"
+            label="Group of monitors"
+            hint="Its monitors and heartbeats: the component shows the worst of their statuses."
+            value={c.group_id}
+            problem={p.group_id}
+            onChange={(v) => props.onEdit({ group_id: v })}
           />
         )}
         {c.source === 'manual' && (

@@ -66,6 +66,10 @@ export const StatusPageScreen = (props: { me: Me; id: string }) => {
       <>
         Heartbeat: <RecordName kind="heartbeat" id={c.heartbeat_id} />
       </>
+    ) : c.group_id ? (
+      <>
+        Group: <RecordName kind="group" id={c.group_id} missing="(deleted)" />
+      </>
     ) : (
       'Set by hand'
     );
