@@ -15,6 +15,8 @@ import { type Recipient, type RecipientStore, recipientByKey } from './recipient
 
 /** The most notifications one summary takes; more wait for the next (one interval later). */
 const FLUSH_MAX = 10_000;
+/** Delivery-log rows written in one store step. */
+const LOG_SLICE = 250;
 
 export interface GroupFlushDeps {
   store: NotificationGroupStore & AlertStore & AckLinkStore & PolicyLookup & RecipientStore;
@@ -49,6 +51,8 @@ export const createGroupFlush = (deps: GroupFlushDeps) => {
     for (let i = 0; i < ids.length; i += 50) {
       const some = await Promise.all(ids.slice(i, i + 50).map((id) => store.getAlert(workspaceId, id)));
       for (const a of some) if (a) found.set(a.id, a);
+      // A synchronous store (SQLite) answers without yielding: let requests in between.
+      if (i % 500 === 450) await new Promise((r) => setImmediate(r));
     }
     return found;
   };
@@ -107,16 +111,19 @@ export const createGroupFlush = (deps: GroupFlushDeps) => {
     const target = dispatcher.describe(r.target);
     await dispatcher.send(r.target, message, deliveryId, async (n, result, willRetry) => {
       if (deps.stopped() && willRetry) throw new Error('escalation runner stopped');
-      await store.insertDeliveries(
-        items.map((i) =>
-          deliveryRow(
-            { id: i.alert_id, workspace_id: g.workspace_id },
-            r,
-            { step: i.step, round: i.round, key: i.id },
-            { n, result, willRetry, target, now: clock.now() },
+      // In slices, each its own write: a summary of thousands never holds the store (or, on SQLite, the
+      // event loop) for one long transaction.
+      for (let at = 0; at < items.length; at += LOG_SLICE)
+        await store.insertDeliveries(
+          items.slice(at, at + LOG_SLICE).map((i) =>
+            deliveryRow(
+              { id: i.alert_id, workspace_id: g.workspace_id },
+              r,
+              { step: i.step, round: i.round, key: i.id },
+              { n, result, willRetry, target, now: clock.now() },
+            ),
           ),
-        ),
-      );
+        );
     });
   };
 

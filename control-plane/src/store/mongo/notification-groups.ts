@@ -25,9 +25,11 @@ export const notificationGroupIndexes: IndexDecl[] = [
 export const mongoNotificationGroups = ({ col, inTransaction }: MongoContext): NotificationGroupStore => ({
   async queueGroupedItem(item, group, { now, waitMs, intervalMs }) {
     return inTransaction(async (session) => {
+      // The filter gives the new document its `_id`; $setOnInsert sets the rest.
+      const { _id: _, ...fields } = toDoc(item);
       const added = await col.notificationGroupItems.updateOne(
         { _id: item.id },
-        { $setOnInsert: toDoc(item) },
+        { $setOnInsert: fields },
         { upsert: true, session },
       );
       if (added.upsertedCount === 0) return false;
