@@ -81,8 +81,7 @@ describe('docs/benchmarks.md', () => {
       (name) => !headings.some((heading) => heading.includes(`\`npm run bench -- ${name}\``)),
     );
     expect(missing).toEqual([]);
-    // Room for one section per bench (issue 53 added storm, dependencies and bulk), never for a log.
-    expect(BENCHMARKS.trimEnd().split('\n').length).toBeLessThan(410);
+    expect(BENCHMARKS.trimEnd().split('\n').length).toBeLessThan(400);
     expect(headings.filter((heading) => /\bround\b/i.test(heading))).toEqual([]);
   });
 
