@@ -19,3 +19,13 @@ export const writeSection = (name, body) => {
     i >= 0 && j > i ? doc.slice(0, i) + block + doc.slice(j + end.length) : `${doc.trimEnd()}\n\n${block}\n`;
   writeFileSync(FILE, doc);
 };
+
+/**
+ * Markdown with each paragraph on one line (tables and headings kept as they are): a section says
+ * the same in fewer lines (docs/benchmarks.md stays under its line budget).
+ */
+export const onePerLine = (md) =>
+  md
+    .split('\n\n')
+    .map((p) => (p.startsWith('|') || p.startsWith('#') ? p : p.replace(/\n/g, ' ')))
+    .join('\n\n');

@@ -223,7 +223,7 @@ const storm = async (o, grouping, say) => {
     });
     if (o.parent) {
       const r = await api('POST', '/monitors/batch', { monitors: [spec('storm parent')] });
-      parentId = r.body.monitors?.[0]?.id ?? null;
+      parentId = r.body.data?.[0]?.id ?? null;
     }
     for (let from = 0; from < o.monitors; from += 1000) {
       const r = await api('POST', '/monitors/batch', {

@@ -93,6 +93,39 @@ export const pacedProbeLoop = async (ports, seconds, rate, node = process.execPa
   return { rate: r.checks / r.seconds, checks: r.checks, seconds: r.seconds, cpuMs: r.cpuMs };
 };
 
+/** The bench's monitor `m{i}`: an http check of 127.0.0.1:`targetPort` from `locations`. */
+export const benchMonitor = (id, ws, policyId, i, intervalSeconds, targetPort, locations, now) => ({
+  id,
+  workspace_id: ws,
+  display_name: `m${i}`,
+  monitor_type: 'http',
+  url: `http://127.0.0.1:${targetPort}/`,
+  http_method: 'GET',
+  check_interval_seconds: intervalSeconds,
+  timeout_seconds: Math.min(5, intervalSeconds),
+  expected_status_code: 200,
+  required_keyword: null,
+  auth: null,
+  port: null,
+  request_headers: {},
+  request_body: null,
+  follow_redirects: false,
+  ssl_cert_monitoring: false,
+  ssl_cert_expiry_alert_days: 14,
+  domain_expiry_alert_days: 30,
+  response_time_threshold_ms: null,
+  failure_threshold: 3,
+  escalation_policy_id: policyId,
+  check_locations: locations,
+  dns_record_type: null,
+  dns_expected_values: [],
+  dns_resolver: null,
+  paused: false,
+  created_at: now,
+  updated_at: now,
+  version: 1,
+});
+
 /** Inserts `n` plain-HTTP monitors in `locations` (default eu-west); returns their ids. */
 export const insertMonitors = async (
   store,
@@ -110,41 +143,7 @@ export const insertMonitors = async (
     const id = newId();
     ids.push(id);
     await store.insertMonitor(
-      {
-        id,
-        workspace_id: ws,
-        display_name: `m${i}`,
-        monitor_type: 'http',
-        url: `http://127.0.0.1:${targetPort}/`,
-        http_method: 'GET',
-        check_interval_seconds: intervalSeconds,
-        timeout_seconds: Math.min(5, intervalSeconds),
-        expected_status_code: 200,
-        required_keyword: null,
-        auth: null,
-        port: null,
-        request_headers: {},
-        request_body: null,
-        follow_redirects: false,
-        ssl_cert_monitoring: false,
-        ssl_cert_expiry_alert_days: 14,
-        domain_expiry_alert_days: 30,
-        response_time_threshold_ms: null,
-        failure_threshold: 3,
-        escalation_policy_id: policyId,
-        check_locations: locations,
-        dns_record_type: null,
-        dns_expected_values: [],
-        dns_resolver: null,
-        group_id: null,
-        tags: [],
-        severity: 'critical',
-        depends_on: [],
-        paused: false,
-        created_at: now,
-        updated_at: now,
-        version: 1,
-      },
+      benchMonitor(id, ws, policyId, i, intervalSeconds, targetPort, locations, now),
       { maxMonitors: 1_000_000 },
     );
   }

@@ -5,9 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { coverNow } from '../../control-plane/src/domain/maintenance/cover.js';
 import {
   type MonitorChecksSummary,
   type MonitorStatus,
+  type MonitorStatusQuery,
   NO_CHECKS,
 } from '../../control-plane/src/domain/monitors/monitor-status.js';
 import { ingestResults } from '../../control-plane/src/domain/results/check-results.js';
@@ -95,6 +97,11 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
         },
         at(s),
       );
+    /** The list newest first (these cases predate the list's orders) under the workspace's cover now. */
+    const listIn = async (w: string, q: MonitorStatusQuery, now: Date) =>
+      store.listMonitorsWithStatus(w, { sort: 'created', ...q }, now, await coverNow(store, w, now));
+    const statusesIn = async (w: string, ids: string[], now: Date) =>
+      store.getMonitorStatuses(w, ids, now, await coverNow(store, w, now));
     const refused = {
       ok: false,
       error_kind: 'connect',
@@ -103,9 +110,10 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
     };
     const statuses = async (q: { status?: MonitorStatus[]; limit?: number } = {}, now = at(100)) =>
       Object.fromEntries(
-        (await store.listMonitorsWithStatus(ws, { limit: q.limit ?? 100, status: q.status }, now)).data.map(
-          (m) => [m.display_name, m.status],
-        ),
+        (await listIn(ws, { limit: q.limit ?? 100, status: q.status }, now)).data.map((m) => [
+          m.display_name,
+          m.status,
+        ]),
       );
 
     beforeEach(async () => {
@@ -173,7 +181,7 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
         maint: 'maintenance',
         'paused-in-maint': 'paused',
       });
-      const page = await store.listMonitorsWithStatus(ws, { limit: 100 }, at(100));
+      const page = await listIn(ws, { limit: 100 }, at(100));
       const byName = Object.fromEntries(page.data.map((m) => [m.display_name, m]));
       expect(byName.up?.last_checked_at).toEqual(at(45));
       expect(byName.down?.last_checked_at).toEqual(at(55));
@@ -191,14 +199,14 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
         ],
       };
       expect(withChecks).toEqual({ ...up, ...upChecks });
-      expect(await store.getMonitorStatuses(ws, [up.id, fresh.id, maint.id, randomUUID()], at(100))).toEqual(
+      expect(await statusesIn(ws, [up.id, fresh.id, maint.id, randomUUID()], at(100))).toEqual(
         new Map([
           [up.id, { status: 'up', last_checked_at: at(45), ...upChecks }],
           [fresh.id, { status: 'pending', last_checked_at: null, ...NO_CHECKS }],
           [maint.id, { status: 'maintenance', last_checked_at: null, ...NO_CHECKS }],
         ]),
       );
-      expect(await store.getMonitorStatuses(randomUUID(), [up.id], at(100))).toEqual(new Map());
+      expect(await statusesIn(randomUUID(), [up.id], at(100))).toEqual(new Map());
       // A workspace-wide window covers every monitor that is not paused.
       await store.insertMaintenanceWindow(window(ws, null, 150, 160));
       expect(await statuses({}, at(155))).toEqual({
@@ -223,7 +231,7 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
         ingestOne(m, location, s, ok ? {} : refused);
       const seen = async (s: number) => {
         const listed = (await statuses({}, at(s))).closed;
-        const one = (await store.getMonitorStatuses(ws, [m.id], at(s))).get(m.id)?.status;
+        const one = (await statusesIn(ws, [m.id], at(s))).get(m.id)?.status;
         expect(one).toBe(listed);
         return listed;
       };
@@ -326,16 +334,16 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       const seen: string[] = [];
       let cursor: string | undefined;
       do {
-        const page = await store.listMonitorsWithStatus(ws, { limit: 3, cursor, status: ['down'] }, at(100));
+        const page = await listIn(ws, { limit: 3, cursor, status: ['down'] }, at(100));
         seen.push(...page.data.map((m) => m.display_name));
         cursor = page.next_cursor ?? undefined;
       } while (cursor);
       expect(seen).toEqual(['m6', 'm4', 'm2', 'm0']);
       // The list's other filters still apply.
       expect(
-        (
-          await store.listMonitorsWithStatus(ws, { limit: 10, search: 'M4', status: ['down'] }, at(100))
-        ).data.map((m) => m.display_name),
+        (await listIn(ws, { limit: 10, search: 'M4', status: ['down'] }, at(100))).data.map(
+          (m) => m.display_name,
+        ),
       ).toEqual(['m4']);
     });
 
@@ -365,7 +373,7 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       ];
       await store.recordResults(rs, () => null);
 
-      const page = await store.listMonitorsWithStatus(ws, { limit: 10 }, now);
+      const page = await listIn(ws, { limit: 10 }, now);
       const byName = Object.fromEntries(page.data.map((m) => [m.display_name, m]));
       const recent = Array.from({ length: 30 }, (_, k) => {
         const i = k + 6;
@@ -402,7 +410,7 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       expect(summary(byName.a!)).toEqual(summaryA);
       expect(summary(byName.b!)).toEqual(NO_CHECKS);
       expect(summary(byName.c!)).toEqual(summaryC);
-      const single = await store.getMonitorStatuses(ws, [a.id, b.id, c.id], now);
+      const single = await statusesIn(ws, [a.id, b.id, c.id], now);
       expect(summary(single.get(a.id)!)).toEqual(summaryA);
       expect(summary(single.get(b.id)!)).toEqual(NO_CHECKS);
       expect(summary(single.get(c.id)!)).toEqual(summaryC);
@@ -410,12 +418,12 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       // Replays add nothing; the rollups outlive pruned results; 24 h later the old hours drop out.
       await store.recordResults(rs, () => null);
       await store.pruneResults(at(744 * H + 1), 1000);
-      const later = await store.listMonitorsWithStatus(ws, { limit: 10 }, now);
+      const later = await listIn(ws, { limit: 10 }, now);
       expect(summary(later.data.find((m) => m.id === a.id)!)).toEqual({
         ...summaryA,
         recent_checks: recent.slice(-5), // the results left: hour 744 on
       });
-      const nextDay = await store.getMonitorStatuses(ws, [a.id], at(768 * H));
+      const nextDay = await statusesIn(ws, [a.id], at(768 * H));
       expect(nextDay.get(a.id)).toMatchObject({
         uptime_24h: null,
         uptime_30d: 90,
@@ -423,7 +431,7 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       });
 
       // The list without its checks (internal: what the dashboard benchmark compares against).
-      const bare = await store.listMonitorsWithStatus(ws, { limit: 10, checks: false }, now);
+      const bare = await listIn(ws, { limit: 10, checks: false }, now);
       expect(bare.data.map(summary)).toEqual([NO_CHECKS, NO_CHECKS, NO_CHECKS]);
     });
 
@@ -441,7 +449,7 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
           response_time_ms: ms,
         });
       const fields = async () => {
-        const m = (await store.getMonitorStatuses(ws, [a.id], now)).get(a.id)!;
+        const m = (await statusesIn(ws, [a.id], now)).get(a.id)!;
         return [m.uptime_24h, m.uptime_30d, m.last_response_time_ms];
       };
       // Hour 700 (30 d only) and hour 743 (both windows), then a prune (an adapter may write its
@@ -460,7 +468,7 @@ export const monitorStatusContract = (name: string, open: () => Promise<Store>) 
       expect(await fields()).toEqual([75, 66.6667, 14]);
       await store.recordResults([check(744 * H, true, 17)], () => null);
       expect(await fields()).toEqual([80, 71.4286, 17]);
-      const page = await store.listMonitorsWithStatus(ws, { limit: 10 }, now);
+      const page = await listIn(ws, { limit: 10 }, now);
       expect(page.data.map((m) => [m.uptime_24h, m.uptime_30d, m.last_response_time_ms])).toEqual([
         [80, 71.4286, 17],
       ]);

@@ -209,7 +209,9 @@ describe('lookout export, plan, apply', () => {
     );
     // References by name, secrets as ${ENV} (the API never shows the password; the header is a credential).
     expect(text).toContain('escalation_policy: Night shift');
-    expect(text).toMatch(/support_hours:\n\s+timezone: Europe\/Berlin\n\s+days:\n\s+- mon\n\s+- tue\n\s+start: "?22:00"?\n\s+end: "?06:00"?/);
+    expect(text).toMatch(
+      /support_hours:\n\s+timezone: Europe\/Berlin\n\s+days:\n\s+- mon\n\s+- tue\n\s+start: "?22:00"?\n\s+end: "?06:00"?/,
+    );
     expect(text).toContain('- Ops mail');
     expect(text).toContain(`password: ${ref('MONITOR_CHECKOUT_AUTH_PASSWORD')}`);
     expect(text).toContain(`Authorization: ${ref('CHANNEL_PAGER_HOOK_CONFIG_HEADERS_AUTHORIZATION')}`);

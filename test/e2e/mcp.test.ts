@@ -103,6 +103,7 @@ describe('npx lookout mcp: tools', () => {
     expect([...byName.keys()].sort()).toEqual(
       [
         'acknowledge_alerts',
+        'count_monitors',
         'bulk_monitors',
         'create_monitor',
         'get_alert',
@@ -136,6 +137,7 @@ describe('npx lookout mcp: tools', () => {
     const readOnly = tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name);
     expect(readOnly.sort()).toEqual(
       [
+        'count_monitors',
         'get_alert',
         'get_dependency_timeline',
         'get_monitor',
@@ -296,6 +298,12 @@ describe('npx lookout mcp: tools', () => {
     const listed = await ok('list_monitors', { search: 'checkout' });
     expect(listed.data.map((m: { id: string }) => m.id)).toEqual([created.id]);
     expect(await ok('list_monitors')).toEqual((await w.api('GET', '/monitors')).body);
+    expect(await ok('list_monitors', { sort: 'name', limit: 1 })).toEqual(
+      (await w.api('GET', '/monitors?sort=name&limit=1')).body,
+    );
+    expect(await ok('count_monitors', { status: ['pending'] })).toEqual(
+      (await w.api('GET', '/monitors/counts?status=pending')).body,
+    );
     const tcp = await ok('list_monitors', { monitor_type: 'tcp' });
     expect(tcp.data.map((m: { display_name: string }) => m.display_name)).toEqual(['DB port']);
 

@@ -189,10 +189,11 @@ describe('POST /monitors/create (spec 2.2, 4.1)', () => {
         json: { display_name: 'db', monitor_type: 'tcp', url: '10.0.0.5', port: 5432 },
       })
     ).body;
+    // By status (all pending: no checks yet), then by name: db, web 0, web 1, web 2.
     const p1 = await w.api('GET', '/monitors?limit=2');
-    expect(p1.body.data.map((m: { id: string }) => m.id)).toEqual([tcp.id, ids[0]]);
+    expect(p1.body.data.map((m: { id: string }) => m.id)).toEqual([tcp.id, ids[2]]);
     const p2 = await w.api('GET', `/monitors?limit=2&cursor=${p1.body.next_cursor}`);
-    expect(p2.body.data.map((m: { id: string }) => m.id)).toEqual(ids.slice(1));
+    expect(p2.body.data.map((m: { id: string }) => m.id)).toEqual([ids[1], ids[0]]);
     expect(p2.body.next_cursor).toBeNull();
     expect(
       (await w.api('GET', '/monitors?monitor_type=tcp')).body.data.map((m: { id: string }) => m.id),

@@ -173,6 +173,7 @@ describe('every route answers with the body it declares', () => {
     });
     const id = monitor.body.id as string;
     await list('/monitors');
+    await call('get', '/monitors/counts');
     await call('get', '/monitors/{id}', { params: { id } });
     await call('get', '/monitors/{id}/timeline', { params: { id } });
     await call('patch', '/monitors/{id}', { params: { id }, json: { display_name: 'Site 2' } });

@@ -397,6 +397,14 @@ export interface MaintenanceWindow {
   created_at: Date;
 }
 
+/** What a workspace's active maintenance windows cover at one moment (`coverAt`, maintenance/cover.ts). */
+export interface MaintenanceCover {
+  workspace: boolean; // a workspace-wide window is active
+  monitorIds: string[];
+  heartbeatIds: string[];
+  groupIds: string[]; // every monitor/heartbeat whose group_id is here is covered
+  tags: string[]; // every monitor/heartbeat carrying one of these tags is covered
+}
 export interface Page<T> {
   data: T[];
   next_cursor: string | null;

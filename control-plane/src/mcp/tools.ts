@@ -1,10 +1,11 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { type Body, ok } from '../api-client/client.js';
-import { MONITOR_STATUSES } from '../domain/monitors/monitor-status.js';
+import { MONITOR_SORTS } from '../domain/monitors/monitor-status.js';
 import { HTTP_METHODS } from '../domain/monitors/monitors.js';
 import { MONITOR_TYPES } from '../domain/types.js';
 import type { McpApi } from './api.js';
+import { labelFilters, monitorFilters, statuses, words } from './list-filters.js';
 
 /**
  * The tools an on-call assistant gets. Each one is a single call of the public API; the API stays the
@@ -45,32 +46,7 @@ const page = {
 };
 const time = (what: string) =>
   z.string().optional().describe(`${what}, as an ISO-8601 date-time with a zone, e.g. 2026-06-01T12:00:00Z.`);
-/**
- * A status filter as the assistant writes it: a list (["open", "acknowledged"]) or, as the REST API
- * takes it, one word or a comma-separated list ("open" or "open,acknowledged"); the API checks the words.
- */
-const statuses = <T extends readonly [string, ...string[]]>(values: T, example: string) =>
-  z
-    .union([z.array(z.enum(values)).min(1), z.string().min(1)])
-    .optional()
-    .describe(
-      `Only these statuses (${values.join(', ')}): a list or a comma-separated string, e.g. ${example}.`,
-    );
-/** A status list as the REST API reads it: one comma-separated value. */
-const words = (v: string | readonly string[] | undefined) => (Array.isArray(v) ? v.join(',') : (v as string));
-/** The tag and group filters of the monitor and heartbeat lists. */
-const labelFilters = (what: string) => ({
-  tag: z
-    .string()
-    .optional()
-    .describe(
-      `Only ${what} carrying this tag, matched whole: "env:prod" or "db" (tags are key or key:value).`,
-    ),
-  group_id: z
-    .string()
-    .optional()
-    .describe(`Only ${what} of this group (an id from list_groups); "none": only ${what} in no group.`),
-});
+
 const alertIds = z
   .array(z.string())
   .min(1)
@@ -134,13 +110,11 @@ export const tools: ToolDef[] = [
     name: 'list_monitors',
     title: 'List monitors',
     description:
-      'List uptime monitors, newest first: name, type (http, api, dns, tcp, domain), target, interval, locations, group_id, tags, severity (critical or warning), status (up, down, paused, pending: no verdict yet, maintenance: in a maintenance window), last_checked_at, uptime_24h and uptime_30d (percent of successful checks across locations, null without checks), last_response_time_ms (newest successful check) and recent_checks (the 30 newest checks, oldest first: at, ok, location, response_time_ms). Returns {"data": [...], "next_cursor"}.',
+      'List uptime monitors, by default by status (down first, then pending, maintenance, paused, up; within a status by name): name, type (http, api, dns, tcp, domain), target, interval, locations, group_id, tags, severity (critical or warning), status (up, down, paused, pending: no verdict yet, maintenance: in a maintenance window), last_checked_at, uptime_24h and uptime_30d (percent of successful checks across locations, null without checks), last_response_time_ms (newest successful check) and recent_checks (the 30 newest checks, oldest first: at, ok, location, response_time_ms). sort: status, name, last_change (newest change first) or response_time (slowest first); a cursor works only with the sort that made it. Returns {"data": [...], "next_cursor"}.',
     input: z.object({
-      status: statuses(MONITOR_STATUSES, '["down"] or "down" to see what is failing now'),
-      monitor_type: z.enum(MONITOR_TYPES).optional().describe('Only monitors of this type.'),
+      ...monitorFilters('["down"] or "down" to see what is failing now'),
+      sort: z.enum(MONITOR_SORTS).optional().describe('The order (default status: what needs a look first).'),
       paused: z.boolean().optional().describe('true: only paused monitors; false: only running ones.'),
-      search: z.string().optional().describe('Only monitors whose name or target contains this text.'),
-      ...labelFilters('monitors'),
       ...page,
     }),
     annotations: READ,
@@ -152,6 +126,16 @@ export const tools: ToolDef[] = [
           },
         }),
       ),
+  }),
+  tool({
+    name: 'count_monitors',
+    title: 'Count monitors by status',
+    description:
+      'How many monitors are up, down, pending, paused and in maintenance, and in all ({"up","down","pending","paused","maintenance","total"}), with the same filters as list_monitors: the quickest overview of a large workspace.',
+    input: z.object(monitorFilters('only these statuses are counted')),
+    annotations: READ,
+    run: (api, a) =>
+      ok(api.client.GET('/monitors/counts', { params: { query: { ...a, status: words(a.status) } } })),
   }),
   tool({
     name: 'get_monitor',

@@ -11,7 +11,7 @@ import { decideDueHolds } from '../domain/dependencies/dependency-holds.js';
 import { createEscalationRunner } from '../domain/escalation/escalation-runner.js';
 import type { NotificationGroupStore } from '../domain/escalation/notification-group-store.js';
 import { checkHeartbeatDeadlines } from '../domain/heartbeats/heartbeat-deadlines.js';
-import { ENDED_WINDOW_DAYS } from '../domain/maintenance/cover.js';
+import { coverNow, ENDED_WINDOW_DAYS } from '../domain/maintenance/cover.js';
 import type { MaintenanceWindowStore } from '../domain/maintenance/maintenance-store.js';
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
@@ -174,7 +174,7 @@ export const startJobs = (
   // Alerts held back by dependencies: due holds only (an index), decided from each source's direct
   // dependencies and stored by compare-and-set (domain/dependencies/dependency-holds.ts).
   every(config.heartbeat_check_ms, 'dependency-holds', async (now) => {
-    const r = await decideDueHolds(store, now);
+    const r = await decideDueHolds(store, (ws, at) => coverNow(store, ws, at), now);
     if (r.raised + r.suppressed > 0) log.info(r, 'held alerts decided');
   });
   // Dependency timelines are kept SOURCE_EVENT_RETENTION_DAYS days.

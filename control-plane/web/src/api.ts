@@ -27,6 +27,31 @@ export type ConnectedApp = Schemas['ConnectedApp'];
 // Monitors and alerts
 export type Monitor = Schemas['Monitor'];
 export type MonitorStatus = Monitor['status'];
+export type MonitorSort = 'status' | 'name' | 'last_change' | 'response_time';
+export type MonitorCounts = Record<MonitorStatus | 'total', number>;
+export type Group = Schemas['Group'];
+
+/** The list's filters as the monitors page keeps them (its URL), empty strings for none. */
+export interface MonitorFilter {
+  sort?: MonitorSort | undefined;
+  status?: MonitorStatus | '';
+  search?: string;
+  tag?: string;
+  group_id?: string;
+  monitor_type?: string;
+  region?: string;
+}
+
+/** The API's query for a filter: only what is set. */
+const monitorQuery = (f: MonitorFilter) => ({
+  sort: f.sort,
+  status: f.status || undefined,
+  q: f.search || undefined,
+  tag: f.tag || undefined,
+  group_id: f.group_id || undefined,
+  monitor_type: (f.monitor_type || undefined) as Monitor['monitor_type'] | undefined,
+  region: f.region || undefined,
+});
 export type MonitorType = Monitor['monitor_type'];
 /** One of a monitor's newest checks, oldest first in `recent_checks`. */
 export type RecentCheck = NonNullable<Monitor['recent_checks']>[number];
@@ -118,17 +143,14 @@ export const api = {
   acceptInvitation: (token: string, password: string) =>
     ok(client.POST('/invitations/accept', { body: { token, password } })).then(remember),
   // Monitors and alerts
-  listMonitors: (filter: { status: MonitorStatus | ''; search?: string }, cursor?: string) =>
+  listMonitors: (filter: MonitorFilter, cursor?: string) =>
+    ok(client.GET('/monitors', { params: { query: { limit: LIMIT, ...monitorQuery(filter), cursor } } })),
+  /** One page of the workspace's groups (the monitors page shows a section for each). */
+  listGroups: (cursor?: string) => ok(client.GET('/groups', { params: { query: { limit: 100, cursor } } })),
+  countMonitors: (filter: MonitorFilter) =>
     ok(
-      client.GET('/monitors', {
-        params: {
-          query: {
-            limit: LIMIT,
-            status: filter.status || undefined,
-            q: filter.search || undefined,
-            cursor,
-          },
-        },
+      client.GET('/monitors/counts', {
+        params: { query: { ...monitorQuery({ ...filter, status: '' }), sort: undefined } },
       }),
     ),
   getMonitor: (id: string) => ok(client.GET('/monitors/{id}', path(id))),

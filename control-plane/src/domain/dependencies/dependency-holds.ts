@@ -8,7 +8,7 @@ import type { DependencyGraphLookup, DependencyNode } from '../monitors/depends-
 import type { MonitorStatusInfo, MonitorStatusStore } from '../monitors/monitor-status.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
 import { raiseHeldMonitor } from '../results/check-results.js';
-import type { Heartbeat, Monitor } from '../types.js';
+import type { Heartbeat, MaintenanceCover, Monitor } from '../types.js';
 import { decideHold, type SourceNow } from './dependency-rules.js';
 
 /**
@@ -90,9 +90,16 @@ const event = (
   message,
 });
 
+/**
+ * The maintenance cover of a workspace at a moment (`coverNow` in domain/maintenance/cover.ts, a layer
+ * above: the job's caller passes it), so a dependency's status means what the monitor list shows.
+ */
+export type CoverOf = (workspaceId: string, at: Date) => Promise<MaintenanceCover>;
+
 /** One pass: up to `batch` × `rounds` due holds. Returns how many were raised, suppressed and dropped. */
 export const decideDueHolds = async (
   store: DependencyJobStore,
+  coverOf: CoverOf,
   now: Date,
   { batch = 500, rounds = 10 } = {},
 ) => {
@@ -106,7 +113,7 @@ export const decideDueHolds = async (
       else byWorkspace.set(h.workspace_id, [h]);
     }
     for (const [ws, holds] of byWorkspace) {
-      const r = await decideWorkspace(store, ws, holds, now);
+      const r = await decideWorkspace(store, ws, holds, now, coverOf);
       done.raised += r.raised;
       done.suppressed += r.suppressed;
       done.dropped += r.dropped;
@@ -116,7 +123,13 @@ export const decideDueHolds = async (
   return done;
 };
 
-const decideWorkspace = async (store: DependencyJobStore, ws: string, holds: AlertHold[], now: Date) => {
+const decideWorkspace = async (
+  store: DependencyJobStore,
+  ws: string,
+  holds: AlertHold[],
+  now: Date,
+  coverOf: CoverOf,
+) => {
   const done = { raised: 0, suppressed: 0, dropped: 0 };
   // The dependents, then their direct dependencies (and a group's members), each read once.
   const monitors = new Map<string, Monitor>();
@@ -144,7 +157,7 @@ const decideWorkspace = async (store: DependencyJobStore, ws: string, holds: Ale
   await readMonitors([...monitorIds, ...memberIds]);
   for (const n of nodes.values()) if (n.kind === 'heartbeat') await readHeartbeat(n.id);
   for (const id of memberIds) if (!monitors.has(id)) await readHeartbeat(id);
-  const statuses = await store.getMonitorStatuses(ws, [...monitors.keys()], now);
+  const statuses = await store.getMonitorStatuses(ws, [...monitors.keys()], now, await coverOf(ws, now));
   const sourceNow = (id: string): SourceNow | null => {
     const m = monitors.get(id);
     if (m) return monitorNow(m, statuses.get(id));

@@ -115,14 +115,16 @@ export const createGroupFlush = (deps: GroupFlushDeps) => {
       // event loop) for one long transaction.
       for (let at = 0; at < items.length; at += LOG_SLICE)
         await store.insertDeliveries(
-          items.slice(at, at + LOG_SLICE).map((i) =>
-            deliveryRow(
-              { id: i.alert_id, workspace_id: g.workspace_id },
-              r,
-              { step: i.step, round: i.round, key: i.id },
-              { n, result, willRetry, target, now: clock.now() },
+          items
+            .slice(at, at + LOG_SLICE)
+            .map((i) =>
+              deliveryRow(
+                { id: i.alert_id, workspace_id: g.workspace_id },
+                r,
+                { step: i.step, round: i.round, key: i.id },
+                { n, result, willRetry, target, now: clock.now() },
+              ),
             ),
-          ),
         );
     });
   };

@@ -1,6 +1,7 @@
 import { nextRunAfter } from '../heartbeats/schedule.js';
 import { describeSchedule } from '../heartbeats/schedule-text.js';
-import type { MaintenanceWindow } from '../types.js';
+import type { MaintenanceCover, MaintenanceWindow } from '../types.js';
+import type { MaintenanceWindowStore } from './maintenance-store.js';
 
 /**
  * What maintenance covers at one moment, asked by everything that derives a status or raises an alert
@@ -14,17 +15,11 @@ import type { MaintenanceWindow } from '../types.js';
  * so a cover costs one step per window of the workspace (at most MAX_WINDOWS), never one per monitor.
  */
 
-/** What the active maintenance windows of one workspace cover at one moment. */
-export interface MaintenanceCover {
-  /** A workspace-wide window is active. */
-  workspace: boolean;
-  monitorIds: string[];
-  heartbeatIds: string[];
-  /** Every monitor/heartbeat whose group_id is here is covered. */
-  groupIds: string[];
-  /** Every monitor/heartbeat carrying one of these tags is covered. */
-  tags: string[];
-}
+/**
+ * What the active maintenance windows of one workspace cover at one moment. Declared at the root
+ * (domain/types.ts) so that the monitor-status port, a layer below, can take one.
+ */
+export type { MaintenanceCover } from '../types.js';
 
 export const NO_COVER: MaintenanceCover = Object.freeze({
   workspace: false,
@@ -111,6 +106,14 @@ export const coverAt = (windows: MaintenanceWindow[], at: Date): MaintenanceCove
   }
   return cover ?? NO_COVER;
 };
+
+/** The cover of the workspace's windows at `at`: one small indexed read of them, then `coverAt`. */
+export const coverNow = async (
+  store: Pick<MaintenanceWindowStore, 'listLiveMaintenanceWindows'>,
+  workspaceId: string,
+  at: Date,
+): Promise<MaintenanceCover> =>
+  coverAt(await store.listLiveMaintenanceWindows(workspaceId, at, MAX_WINDOWS), at);
 
 /** A monitor or heartbeat as the cover sees it (group and tags where it has them). */
 export interface CoveredSource {

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AppError, type FieldProblem } from '@lookout/shared';
 import { z } from 'zod';
-import type { Monitor } from '../types.js';
+import type { MaintenanceCover, Monitor } from '../types.js';
 import { parseOrThrow, throwIfProblems, uuid } from '../validation.js';
 import { groupProblems, labelFields, MAX_TAGS, tag } from './labels.js';
 import { FIRST_RUNS_PER_BATCH, requestFirstRuns } from './monitor-runs.js';
@@ -65,6 +65,8 @@ export const bulkMonitorsBody = (filter: z.ZodType<MonitorFilter>) =>
 
 export interface BulkContext extends MonitorContext {
   store: MonitorContext['store'] & MonitorStatusStore;
+  /** The workspace's maintenance cover now (a filter on status means what the list shows). */
+  cover: MaintenanceCover;
 }
 
 /** The monitors `ids` names, in the caller's workspace; every id that is not there is a problem. */
@@ -102,6 +104,7 @@ const byFilter = async (ctx: BulkContext, filter: MonitorFilter, cap: number): P
       ctx.workspace.id,
       { ...filter, limit: FILTER_PAGE, checks: false, ...(cursor ? { cursor } : {}) },
       ctx.now,
+      ctx.cover,
     );
     if (found.length + page.data.length > cap)
       throwIfProblems([

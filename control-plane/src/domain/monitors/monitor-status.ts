@@ -1,4 +1,4 @@
-import type { Monitor, MonitorLocationState, Page } from '../types.js';
+import type { MaintenanceCover, Monitor, MonitorLocationState, Page } from '../types.js';
 import type { MonitorQuery } from './monitor-store.js';
 
 /**
@@ -14,6 +14,46 @@ import type { MonitorQuery } from './monitor-store.js';
 export const MONITOR_STATUSES = ['up', 'down', 'paused', 'pending', 'maintenance'] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 
+/** The order of the list sorted by status (the default): what needs a look first. */
+export const STATUS_ORDER = [
+  'down',
+  'pending',
+  'maintenance',
+  'paused',
+  'up',
+] as const satisfies readonly MonitorStatus[];
+
+/** The list's orders (`sort`). */
+export const MONITOR_SORTS = ['status', 'name', 'last_change', 'response_time'] as const;
+export type MonitorSort = (typeof MONITOR_SORTS)[number];
+
+/**
+ * The folded name the list sorts by, as every adapter stores it beside the name: the same folding as
+ * the search (`q`), so names sort as people read them whatever their case.
+ */
+export const nameKey = (name: string) => name.toLowerCase();
+
+/** What the monitor record keeps of its '*' row (`STATUS_OF_VERDICT`'s values but maintenance and paused). */
+export type MonitorVerdict = 'up' | 'down' | 'pending';
+
+/** The fields the status is derived from, as every adapter stores them on the monitor record. */
+export interface StatusInputs {
+  paused: boolean;
+  /** The monitor-level ('*') row's status as STATUS_OF_VERDICT reads it; `pending` without a row. */
+  verdict: MonitorVerdict;
+}
+
+/**
+ * The one derivation of a monitor's status (the list, its counts and a single monitor all follow it;
+ * the adapters' queries select the same buckets): paused, then maintenance (`covered`: whether the
+ * workspace's maintenance cover takes it in, `isCovered` in domain/maintenance/cover.ts), then the verdict.
+ */
+export const statusOf = (m: StatusInputs, covered: boolean): MonitorStatus =>
+  m.paused ? 'paused' : covered ? 'maintenance' : m.verdict;
+
+/** How many monitors have each status, and all of them (`GET /monitors/counts`). */
+export type MonitorCounts = Record<MonitorStatus | 'total', number>;
+
 /**
  * The status each monitor-level ('*') row stands for; no row is `pending` too. The row holds the
  * verdict of the monitor's checks as `monitorRowStatus` (domain/results/evaluation.ts) moves it: `up` only
@@ -24,7 +64,7 @@ export const STATUS_OF_VERDICT = {
   up: 'up',
   down: 'down',
   unknown: 'pending',
-} as const satisfies Record<MonitorLocationState['status'], MonitorStatus>;
+} as const satisfies Record<MonitorLocationState['status'], MonitorVerdict>;
 
 /** One check as the list's bar of recent checks shows it. */
 export interface RecentCheck {
@@ -69,9 +109,28 @@ export interface MonitorStatusInfo extends MonitorChecksSummary {
 
 export type MonitorWithStatus = Monitor & MonitorStatusInfo;
 
-export interface MonitorStatusQuery extends MonitorQuery {
+/** The list's filters (the list and its counts take the same). */
+export interface MonitorFilter {
+  monitor_type?: Monitor['monitor_type'] | undefined;
+  paused?: boolean | undefined;
+  /** Case-insensitive substring of display_name or url. */
+  search?: string | undefined;
   /** Only monitors with one of these statuses. */
   status?: MonitorStatus[] | undefined;
+  /** Only monitors carrying this tag (`key` or `key:value`). */
+  tag?: string | undefined;
+  /** Only monitors of this group; `none`: those in no group. */
+  group_id?: string | undefined;
+  /** Only monitors checked from this region. */
+  region?: string | undefined;
+}
+
+export interface MonitorStatusQuery extends MonitorQuery, MonitorFilter {
+  /**
+   * The order (default `status`); the cursor is bound to it. `created` (newest first) is internal: the
+   * dashboard benchmark's baseline and tests; the API offers MONITOR_SORTS.
+   */
+  sort?: MonitorSort | 'created' | undefined;
   /**
    * False: leave the checks summary blank (NO_CHECKS) and skip its reads. Internal (the dashboard
    * benchmark compares the list with and without it); the API always asks for it.
@@ -80,20 +139,38 @@ export interface MonitorStatusQuery extends MonitorQuery {
 }
 
 /**
- * Monitor status, derived in the store from the paused flag, the active maintenance windows and the
- * monitor-level ('*') state, with the checks summary (uptime from the hourly rollups, the newest
+ * Monitor status, derived in the store from the paused flag, the maintenance cover (domain/maintenance/cover.ts,
+ * read once by the caller) and the monitor-level verdict kept on the monitor record, with the checks summary (uptime from the hourly rollups, the newest
  * successful response time, the recent checks), so that listing and filtering a page costs a bounded
  * number of store reads (four on SQLite, two on MongoDB), never one per monitor.
  * Adapters: store/sqlite/monitor-status.ts, store/mongo/monitor-status.ts; contract
  * test/contract/monitor-status.ts.
  */
 export interface MonitorStatusStore {
-  /** Like `listMonitors` (newest first, the same cursor), with each monitor's status at `at`, filtered on it. */
+  /**
+   * A page of the workspace's monitors in `query.sort`'s order, with each one's status under `cover`
+   * (`statusOf`) and its checks summary at `at`. Keyset cursors, bound to the sort (another sort's
+   * cursor, or one this API did not make, is a 422). Orders: `status` (STATUS_ORDER, then name), `name`
+   * (folded, then id), `last_change` (newest change of verdict or pause first), `response_time` (the
+   * newest successful check's, slowest first, none last).
+   */
   listMonitorsWithStatus(
     workspaceId: string,
     query: MonitorStatusQuery,
     at: Date,
+    cover: MaintenanceCover,
   ): Promise<Page<MonitorWithStatus>>;
-  /** The status and checks summary at `at` of these monitors of the workspace (others are left out). */
-  getMonitorStatuses(workspaceId: string, ids: string[], at: Date): Promise<Map<string, MonitorStatusInfo>>;
+  /** How many of the workspace's monitors matching `filter` have each status under `cover`. */
+  countMonitorsByStatus(
+    workspaceId: string,
+    filter: MonitorFilter,
+    cover: MaintenanceCover,
+  ): Promise<MonitorCounts>;
+  /** The status under `cover` and checks summary at `at` of these monitors of the workspace (others are left out). */
+  getMonitorStatuses(
+    workspaceId: string,
+    ids: string[],
+    at: Date,
+    cover: MaintenanceCover,
+  ): Promise<Map<string, MonitorStatusInfo>>;
 }

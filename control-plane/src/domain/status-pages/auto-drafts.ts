@@ -1,4 +1,6 @@
 import type { AlertKey, AlertStore } from '../alerts/alert-store.js';
+import { coverNow } from '../maintenance/cover.js';
+import type { MaintenanceWindowStore } from '../maintenance/maintenance-store.js';
 import type { MonitorStatusStore } from '../monitors/monitor-status.js';
 import { newIncident } from './incidents.js';
 import type { StatusPageStore } from './status-page-store.js';
@@ -14,7 +16,8 @@ import type { StatusPageStore } from './status-page-store.js';
 export const openAutoDrafts = async (
   store: Pick<StatusPageStore, 'listAutoDraftPages' | 'insertIncident'> &
     Pick<MonitorStatusStore, 'getMonitorStatuses'> &
-    Pick<AlertStore, 'findOpenAlerts'>,
+    Pick<AlertStore, 'findOpenAlerts'> &
+    Pick<MaintenanceWindowStore, 'listLiveMaintenanceWindows'>,
   now: Date,
 ): Promise<number> => {
   let opened = 0;
@@ -25,6 +28,7 @@ export const openAutoDrafts = async (
       page.workspace_id,
       [...new Set(linked.map((c) => c.monitor_id!))],
       now,
+      await coverNow(store, page.workspace_id, now),
     );
     const down = linked.filter((c) => statuses.get(c.monitor_id!)?.status === 'down');
     if (down.length === 0) continue;

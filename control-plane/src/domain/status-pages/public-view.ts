@@ -1,6 +1,7 @@
 import type { HeartbeatStore } from '../heartbeats/heartbeat-store.js';
 import {
   type CoveredSource,
+  coverNow,
   currentOrNext,
   describeRecurrence,
   MAX_WINDOWS,
@@ -112,7 +113,7 @@ const monitorStatus = (m: MonitorStatusInfo | undefined): MonitorStatus | undefi
 
 /** The live status of each component of `page` at `now` (what the API's record shows too). */
 export const liveComponentStatuses = async (
-  store: Omit<ViewStore, 'dailyUptime' | 'listLiveMaintenanceWindows' | 'getMonitor'>,
+  store: Omit<ViewStore, 'dailyUptime' | 'getMonitor'>,
   page: StatusPage,
   now: Date,
   openIncidents?: Incident[],
@@ -138,7 +139,11 @@ export const liveComponentStatuses = async (
     ]),
   ];
   const [monitors, incidents, beats] = await Promise.all([
-    monitorIds.length > 0 ? store.getMonitorStatuses(page.workspace_id, monitorIds, now) : new Map(),
+    monitorIds.length > 0
+      ? coverNow(store, page.workspace_id, now).then((cover) =>
+          store.getMonitorStatuses(page.workspace_id, monitorIds, now, cover),
+        )
+      : new Map(),
     openIncidents ??
       store
         .listPublicIncidents(page.workspace_id, page.id, new Date(8.64e15), MAX_INCIDENTS)

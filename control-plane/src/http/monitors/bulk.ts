@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { coverNow } from '../../domain/maintenance/cover.js';
+import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
 import {
   BULK_ACTIONS,
   type BulkContext,
@@ -14,7 +16,9 @@ export const bulkRoute = ({
   context,
   filter,
 }: {
-  context: (auth: Authed) => BulkContext;
+  context: (auth: Authed) => Omit<BulkContext, 'cover'> & {
+    store: Pick<MaintenanceWindowStore, 'listLiveMaintenanceWindows'>;
+  };
   filter: z.ZodType<MonitorFilter>;
 }) =>
   route({
@@ -33,7 +37,9 @@ export const bulkRoute = ({
       409: 'A monitor changed meanwhile: nothing was changed',
     },
     async handler({ auth, body }) {
-      const { affected, warnings } = await bulkMonitors(context(auth), body, filter);
+      const ctx = context(auth);
+      const cover = await coverNow(ctx.store, auth.workspace.id, ctx.now);
+      const { affected, warnings } = await bulkMonitors({ ...ctx, cover }, body, filter);
       return warnings.length > 0 ? { affected, warnings } : { affected };
     },
   });

@@ -2,12 +2,19 @@ import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import type { AlertHoldStore } from '../../domain/alerts/alert-hold-store.js';
 import type { PolicyLookup } from '../../domain/lookups.js';
+import { coverNow } from '../../domain/maintenance/cover.js';
+import type { MaintenanceWindowStore } from '../../domain/maintenance/maintenance-store.js';
 import type { DependencyGraphLookup } from '../../domain/monitors/depends-on.js';
 import type { GroupStore } from '../../domain/monitors/group-store.js';
 import { labelFilters, matchesLabels } from '../../domain/monitors/labels.js';
 import { checkNow } from '../../domain/monitors/monitor-runs.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
-import { MONITOR_STATUSES, type MonitorStatus, NO_CHECKS } from '../../domain/monitors/monitor-status.js';
+import {
+  MONITOR_SORTS,
+  MONITOR_STATUSES,
+  type MonitorStatus,
+  NO_CHECKS,
+} from '../../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import {
   checkMonitors,
@@ -76,6 +83,16 @@ const listFilter = z
   .strictObject(listFilters)
   .transform(({ q, search, ...rest }) => ({ ...rest, search: q ?? search }));
 
+/** The region filter: one of the deployment's regions. */
+const regionFilter = (regions: readonly string[]) => ({
+  region: z
+    .string()
+    .max(100)
+    .refine((r) => regions.includes(r), { message: `must be one of ${regions.join(', ')}` })
+    .optional()
+    .describe('Only monitors checked from this region.'),
+});
+
 /** A monitor just created or changed, with what was adjusted (an interval raised to the plan minimum). */
 const warnings = z.array(z.strictObject({ field: z.string(), message: z.string() }));
 const monitorWithWarnings = monitorResponse.extend({ warnings });
@@ -90,6 +107,7 @@ export const monitorRoutes = ({
     PolicyLookup &
     TenancyStore &
     GroupStore &
+    Pick<MaintenanceWindowStore, 'listLiveMaintenanceWindows'> &
     DependencyGraphLookup &
     AlertHoldStore
 >) => {
@@ -117,9 +135,19 @@ export const monitorRoutes = ({
     if (!m) throw new AppError('not_found', 'Monitor not found.');
     return m;
   };
+  /** The statuses and checks of these monitors now, under the workspace's maintenance cover. */
+  const statuses = async (auth: Authed, ids: string[]) => {
+    const now = clock.now();
+    return store.getMonitorStatuses(
+      auth.workspace.id,
+      ids,
+      now,
+      await coverNow(store, auth.workspace.id, now),
+    );
+  };
   /** A monitor as the API shows it, with its status and checks now (a bounded number of store reads). */
   const shown = async (auth: Authed, m: Monitor) => {
-    const info = (await store.getMonitorStatuses(auth.workspace.id, [m.id], clock.now())).get(m.id) ?? {
+    const info = (await statuses(auth, [m.id])).get(m.id) ?? {
       ...NO_CHECKS,
       status: 'pending' as const,
       last_checked_at: null,
@@ -166,10 +194,9 @@ export const monitorRoutes = ({
       async handler({ auth, body }) {
         const { monitors, notices } = await createMonitors(context(auth), body);
         const nodes = await dependencyNodes(store, auth.workspace.id, monitors);
-        const infos = await store.getMonitorStatuses(
-          auth.workspace.id,
+        const infos = await statuses(
+          auth,
           monitors.map((m) => m.id),
-          clock.now(),
         );
         return {
           data: monitors.map((m) =>
@@ -208,13 +235,20 @@ export const monitorRoutes = ({
       tag: 'Monitors',
       response: page(monitorResponse),
       summary:
-        'List monitors, newest first, each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). Filter with `status=down` or several at once, `status=up,pending`; search with `q` (a case-insensitive part of the name or the target); filter with `tag` (one whole tag) and `group_id` (`none`: in no group).',
-      query: z.strictObject({ ...pageQuery, ...listFilters }),
+        "List monitors, by default by status (down, pending, maintenance, paused, up; then by name), each with its `status` (up, down, paused, pending: no verdict yet, maintenance: in an active maintenance window), `last_checked_at`, `uptime_24h` and `uptime_30d` (percent of successful checks across locations in the hourly buckets of the last 24 hours / 30 days, the current hour included; null without checks), `last_response_time_ms` (the newest successful check) and `recent_checks` (the 30 newest checks across locations, oldest first). `sort`: `status` (default), `name` (case-insensitive), `last_change` (the newest change of verdict or pause first), `response_time` (the newest successful check's response time as of the hourly buckets, up to 5 minutes behind; slowest first, monitors without one last). Paging follows the sort: a cursor works only with the sort that made it (422 otherwise). Filters: `status=down` or several at once (`status=up,pending`), `q` (a case-insensitive part of the name or the target), `tag` (one whole tag), `group_id` (`none`: in no group), `monitor_type`, `region`; `GET /monitors/counts` counts by status with the same filters.",
+      query: z.strictObject({
+        ...pageQuery,
+        sort: z.enum(MONITOR_SORTS).default('status').describe('The order (default `status`).'),
+        ...listFilters,
+        ...regionFilter(config.regions),
+      }),
       async handler({ auth, query: { q, ...query } }) {
+        const now = clock.now();
         const page = await store.listMonitorsWithStatus(
           auth.workspace.id,
           { ...query, search: q ?? query.search },
-          clock.now(),
+          now,
+          await coverNow(store, auth.workspace.id, now),
         );
         const down = page.data.filter((m) => m.status === 'down').map((m) => m.id);
         const held = await suppressedBy(store, auth.workspace.id, down);
@@ -223,6 +257,27 @@ export const monitorRoutes = ({
           data: page.data.map((m) => monitorJson(m, auth.user.role, m, held.get(m.id) ?? null, nodes)),
           next_cursor: page.next_cursor,
         };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/monitors/counts',
+      tag: 'Monitors',
+      response: z.strictObject(
+        Object.fromEntries([...MONITOR_STATUSES, 'total'].map((s) => [s, z.number().int()])) as Record<
+          MonitorStatus | 'total',
+          z.ZodNumber
+        >,
+      ),
+      summary:
+        'How many monitors have each status (`up`, `down`, `pending`, `paused`, `maintenance`) and in all (`total`), with the filters of `GET /monitors` (a status filter leaves the other statuses at 0).',
+      query: z.strictObject({ ...listFilters, ...regionFilter(config.regions) }),
+      async handler({ auth, query: { q, ...query } }) {
+        return store.countMonitorsByStatus(
+          auth.workspace.id,
+          { ...query, search: q ?? query.search },
+          await coverNow(store, auth.workspace.id, clock.now()),
+        );
       },
     }),
     route({

@@ -173,11 +173,18 @@ export const mongoAlerts = ({ col, inTransaction }: MongoContext): AlertStore =>
           ),
         );
         if (alert?.source_type === 'monitor' && alert.cause === 'down') {
-          await monitorStates.updateOne(
+          const rearmed = await monitorStates.updateOne(
             { _id: stateId(alert.source_id, '*'), status: 'down' },
             { $set: { status: 'unknown' }, $inc: { version: 1 } },
             { session },
           );
+          // The monitor record's copy of the verdict (store/mongo/monitor-status.ts), in step.
+          if (rearmed.modifiedCount === 1)
+            await col.monitors.updateOne(
+              { _id: alert.source_id },
+              { $set: { verdict: 'pending', status_changed_at: at } },
+              { session },
+            );
         }
         if (alert?.source_type === 'heartbeat') {
           await heartbeats.updateOne(

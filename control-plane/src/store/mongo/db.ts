@@ -132,6 +132,9 @@ const INTERNAL = [
   'monitor_writes',
   'delivery_seq',
   'monitor_count',
+  // The monitor list's order, kept on the monitor by the store (monitor-status.ts; name_key above).
+  'verdict',
+  'status_changed_at',
 ];
 
 export const toDoc = (record: { id: string } & object): Doc => {

@@ -10,6 +10,7 @@ import { backfillHeartbeats, heartbeatIndexes, mongoHeartbeats } from './heartbe
 import { integrationIndexes, mongoIntegrations } from './integrations.js';
 import { mongoMailSettings } from './mail-settings.js';
 import { memberIndexes, mongoMembers } from './members.js';
+import { backfillListOrder } from './monitor-list.js';
 import { mongoMonitorStatus } from './monitor-status.js';
 import {
   backfillLabels,
@@ -80,6 +81,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       await backfillRollups(ctx.col);
       await seedFeedCounter(ctx.col);
       await seedMonitorCounts(ctx.col);
+      await backfillListOrder(ctx.col);
       await backfillRetryIntervals(ctx.col);
       await backfillDependsOn(ctx.col);
       await backfillLabels(ctx.col);

@@ -1,15 +1,20 @@
 import type { Document } from 'mongodb';
+import { isCovered } from '../../domain/maintenance/cover.js';
 import {
+  type MonitorCounts,
   type MonitorStatusInfo,
   type MonitorStatusStore,
+  type MonitorVerdict,
   type MonitorWithStatus,
   NO_CHECKS,
   RECENT_CHECKS,
-  STATUS_OF_VERDICT,
+  STATUS_ORDER,
+  statusOf,
 } from '../../domain/monitors/monitor-status.js';
 import { dashboardWindows, percent } from '../../domain/results/uptime.js';
-import { decodeCursor, toPage } from '../cursor.js';
-import { escapeRegex, fromDoc, type MongoContext } from './db.js';
+import type { MaintenanceCover } from '../../domain/types.js';
+import { fromDoc, type MongoContext } from './db.js';
+import { coveredOf, filterOf, listMonitorDocs } from './monitor-list.js';
 
 /**
  * The checks summary, joined per monitor of a page (after its $limit, so only the page's monitors):
@@ -154,118 +159,113 @@ const withSummary = (d: Document, checks: boolean): Document => {
 };
 
 /**
- * Monitor status in MongoDB: two reads per page. First the workspace's active maintenance windows
- * (few: only those not yet ended), then one aggregation over the workspace's monitors in list order
- * that joins each monitor's location states ($lookup on the indexed monitor_states.monitor_id),
- * derives status and last_checked_at, filters on status and stops at the page size. The same
- * precedence as domain/monitors/monitor-status.ts: paused, maintenance, the '*' state (STATUS_OF_VERDICT),
- * pending.
+ * Monitor status in MongoDB. A page is one find per status bucket it reaches (each a range of the
+ * index { workspace_id, paused, verdict, name_key, _id } in name order after the cursor; the cover
+ * is read by the caller, domain/maintenance/cover.ts), then one aggregation over the page's monitors
+ * for when each was last checked and its checks summary. The `response_time` order reads each
+ * matching monitor's newest bucket with a success: a cost that grows with the workspace.
  */
 export const mongoMonitorStatus = ({ col }: MongoContext): MonitorStatusStore => {
-  const { monitors, windows } = col;
+  const { monitors } = col;
 
-  /** The expression deciding a monitor's status (`$_states` holds its joined location states). */
-  const statusExpr = async (workspaceId: string, at: Date) => {
-    const active = await windows
-      .find({ workspace_id: workspaceId, ends_at: { $gt: at }, starts_at: { $lte: at } })
-      .project({ scope_type: 1, scope_id: 1 })
-      .toArray();
-    const wholeWorkspace = active.some((w) => w.scope_type === 'workspace');
-    const ids = active.filter((w) => w.scope_type === 'monitor').map((w) => w.scope_id as string);
-    const star = {
-      $let: {
-        vars: {
-          row: {
-            $arrayElemAt: [{ $filter: { input: '$_states', cond: { $eq: ['$$this.location', '*'] } } }, 0],
-          },
-        },
-        in: '$$row.status',
-      },
-    };
-    // Nested $cond in its array form ([if, then, else]), first match wins.
-    const chain = (cases: [unknown, string][], otherwise: string): unknown =>
-      cases.reduceRight<unknown>((rest, [test, value]) => ({ $cond: [test, value, rest] }), otherwise);
-    return chain(
-      [
-        [{ $eq: ['$paused', true] }, 'paused'],
-        [wholeWorkspace ? true : { $in: ['$_id', ids] }, 'maintenance'],
-        ...Object.entries(STATUS_OF_VERDICT).map(([row, status]): [unknown, string] => [
-          { $eq: [star, row] },
-          status,
-        ]),
-      ],
-      'pending',
-    );
-  };
-
-  const withStatus = async (workspaceId: string, at: Date, match: Document): Promise<Document[]> => [
-    { $match: match },
-    { $sort: { created_at: -1, _id: -1 } },
-    { $lookup: { from: 'monitor_states', localField: '_id', foreignField: 'monitor_id', as: '_states' } },
-    {
-      $set: {
-        status: await statusExpr(workspaceId, at),
-        last_checked_at: {
-          $max: {
-            $map: {
-              input: { $filter: { input: '$_states', cond: { $ne: ['$$this.location', '*'] } } },
-              in: '$$this.last_result_at',
+  /** The page's records with their status, last check and (with `checks`) checks summary, in `docs`' order. */
+  const complete = async (docs: Document[], cover: MaintenanceCover, at: Date, checks: boolean) => {
+    if (docs.length === 0) return [];
+    const extra = await monitors
+      .aggregate([
+        { $match: { _id: { $in: docs.map((d) => d._id) } } },
+        { $project: { _id: 1 } },
+        { $lookup: { from: 'monitor_states', localField: '_id', foreignField: 'monitor_id', as: '_states' } },
+        {
+          $set: {
+            last_checked_at: {
+              $max: {
+                $map: {
+                  input: { $filter: { input: '$_states', cond: { $ne: ['$$this.location', '*'] } } },
+                  in: '$$this.last_result_at',
+                },
+              },
             },
           },
         },
-      },
-    },
-    { $unset: '_states' },
-  ];
+        { $unset: '_states' },
+        ...(checks ? checksStages(at) : []),
+      ])
+      .toArray();
+    const byId = new Map(extra.map((e) => [e._id as string, e]));
+    return docs.map((d) => {
+      const e = byId.get(d._id as string) ?? {};
+      const status = statusOf(
+        { paused: d.paused === true, verdict: (d.verdict as MonitorVerdict | undefined) ?? 'pending' },
+        isCovered(cover, {
+          type: 'monitor',
+          id: d._id as string,
+          group_id: d.group_id as string | null | undefined,
+          tags: d.tags as string[] | undefined,
+        }),
+      );
+      const summary = withSummary(e, checks);
+      const { _id, ...info } = summary;
+      return Object.assign({}, d, info, {
+        status,
+        last_checked_at: (e.last_checked_at as Date | null | undefined) ?? null,
+      });
+    });
+  };
 
   return {
-    async listMonitorsWithStatus(workspaceId, q, at) {
-      const f: Document = { workspace_id: workspaceId };
-      if (q.monitor_type) f.monitor_type = q.monitor_type;
-      if (q.paused !== undefined) f.paused = q.paused;
-      if (q.search) {
-        const re = new RegExp(escapeRegex(q.search), 'i');
-        f.$or = [{ display_name: re }, { url: re }];
-      }
-      const cur = decodeCursor(q.cursor);
-      const match: Document = cur
-        ? {
-            $and: [
-              f,
-              {
-                $or: [
-                  { created_at: { $lt: new Date(cur.t) } },
-                  { created_at: new Date(cur.t), _id: { $lt: cur.id } },
-                ],
-              },
-            ],
-          }
-        : f;
-      const pipeline = [
-        ...(await withStatus(workspaceId, at, match)),
-        ...(q.status?.length ? [{ $match: { status: { $in: q.status } } }] : []),
-        { $limit: q.limit + 1 },
-        ...(q.checks !== false ? checksStages(at) : []),
-      ];
-      const docs = await monitors.aggregate(pipeline).toArray();
-      return toPage(
-        docs.map((d) => fromDoc<MonitorWithStatus>(withSummary(d, q.checks !== false))!),
-        q.limit,
+    async listMonitorsWithStatus(workspaceId, q, at, cover) {
+      const { data, next_cursor } = await listMonitorDocs(monitors, workspaceId, q, cover);
+      const shown = await complete(
+        data.map(({ _rt, _none, ...d }) => d),
+        cover,
+        at,
+        q.checks !== false,
       );
+      return { data: shown.map((d) => fromDoc<MonitorWithStatus>(d)!), next_cursor };
     },
-    async getMonitorStatuses(workspaceId, ids, at) {
-      if (ids.length === 0) return new Map();
-      const docs = await monitors
-        .aggregate([
-          ...(await withStatus(workspaceId, at, { workspace_id: workspaceId, _id: { $in: ids } })),
-          { $project: { status: 1, last_checked_at: 1 } },
-          ...checksStages(at),
+    async countMonitorsByStatus(workspaceId, filter, cover) {
+      const counts: MonitorCounts = { up: 0, down: 0, pending: 0, paused: 0, maintenance: 0, total: 0 };
+      const f = filterOf(workspaceId, filter);
+      const groups = await monitors
+        .aggregate<{ _id: { p: boolean; v: MonitorVerdict | null }; n: number }>([
+          { $match: f },
+          { $group: { _id: { p: '$paused', v: '$verdict' }, n: { $sum: 1 } } },
         ])
         .toArray();
+      for (const g of groups) {
+        if (g._id.p) counts.paused += g.n;
+        else if (cover.workspace) counts.maintenance += g.n;
+        else counts[g._id.v ?? 'pending'] += g.n;
+      }
+      const covered = coveredOf(cover);
+      if (!cover.workspace && covered) {
+        const moved = await monitors
+          .aggregate<{ _id: MonitorVerdict | null; n: number }>([
+            { $match: { $and: [f, { paused: false }, covered] } },
+            { $group: { _id: '$verdict', n: { $sum: 1 } } },
+          ])
+          .toArray();
+        for (const g of moved) {
+          counts[g._id ?? 'pending'] -= g.n;
+          counts.maintenance += g.n;
+        }
+      }
+      if (filter.status?.length) for (const s of STATUS_ORDER) if (!filter.status.includes(s)) counts[s] = 0;
+      counts.total = STATUS_ORDER.reduce((n, s) => n + counts[s], 0);
+      return counts;
+    },
+    async getMonitorStatuses(workspaceId, ids, at, cover) {
+      if (ids.length === 0) return new Map();
+      const docs = await monitors
+        .find({ workspace_id: workspaceId, _id: { $in: ids } })
+        .project({ paused: 1, verdict: 1, group_id: 1, tags: 1 })
+        .toArray();
+      const shown = await complete(docs, cover, at, true);
       return new Map(
-        docs.map((d) => {
-          const { _id, ...info } = withSummary(d, true);
-          return [_id as string, { ...info, last_checked_at: (d.last_checked_at as Date | null) ?? null }];
+        shown.map((d) => {
+          const { _id, paused, verdict, group_id, tags, ...info } = d;
+          return [_id as string, info];
         }),
       ) as Map<string, MonitorStatusInfo>;
     },

@@ -1,4 +1,5 @@
 import type { ClientSession, Document } from 'mongodb';
+import { nameKey, STATUS_OF_VERDICT } from '../../domain/monitors/monitor-status.js';
 import {
   assertMonitorLevel,
   type MonitorQuery,
@@ -27,6 +28,11 @@ import {
 export const monitorIndexes: IndexDecl[] = [
   { on: 'monitors', key: { workspace_id: 1, created_at: -1, _id: -1 } },
   { on: 'monitors', key: { check_locations: 1, paused: 1 } },
+  // The list's orders (monitor-status.ts): by status bucket then name, by name, by last change.
+  { on: 'monitors', key: { workspace_id: 1, paused: 1, verdict: 1, name_key: 1, _id: 1 } },
+  { on: 'monitors', key: { workspace_id: 1, name_key: 1, _id: 1 } },
+  { on: 'monitors', key: { workspace_id: 1, status_changed_at: -1, _id: -1 } },
+  { on: 'monitors', key: { workspace_id: 1, group_id: 1, paused: 1, verdict: 1, name_key: 1, _id: 1 } },
   // Filters by tag and by group (domain/monitors/labels.ts).
   { on: 'monitors', key: { workspace_id: 1, tags: 1 } },
   { on: 'monitors', key: { workspace_id: 1, group_id: 1 } },
@@ -79,6 +85,14 @@ export const backfillRetryIntervals = (col: Collections) =>
       },
     },
   ]);
+
+/** A new monitor's document: the record, and what the list orders by (its verdict starts pending). */
+const newDoc = (m: Monitor) => ({
+  ...toDoc(m),
+  verdict: 'pending',
+  name_key: nameKey(m.display_name),
+  status_changed_at: m.created_at,
+});
 
 /**
  * Monitors and heartbeats stored before groups and tags existed get none, and the default severity,
@@ -208,7 +222,7 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
           );
           if (!room) return 'limit_reached' as const;
         }
-        await monitors.insertOne(toDoc(monitor), { session });
+        await monitors.insertOne(newDoc(monitor), { session });
         await appendChanges(session, [changed(monitor.id)]);
         return 'inserted' as const;
       });
@@ -240,7 +254,7 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
             { session },
           );
         }
-        await monitors.insertMany(list.map(toDoc), { session, ordered: true });
+        await monitors.insertMany(list.map(newDoc), { session, ordered: true });
         await appendChanges(
           session,
           list.map((m) => changed(m.id)),
@@ -271,9 +285,29 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
     },
     async updateMonitor(next, expectedVersion) {
       return editRecord(ctx, monitors, next, async (session) => {
-        const r = await monitors.replaceOne(
+        // The whole record, but what the store keeps for the list: the verdict stays, the folded name
+        // follows the name, and a change of `paused` is a change of status.
+        const r = await monitors.updateOne(
           { _id: next.id, workspace_id: next.workspace_id, version: expectedVersion },
-          toDoc(next),
+          [
+            {
+              $replaceWith: {
+                $mergeObjects: [
+                  { $literal: { ...toDoc(next), name_key: nameKey(next.display_name) } },
+                  {
+                    verdict: { $ifNull: ['$verdict', 'pending'] },
+                    status_changed_at: {
+                      $cond: [
+                        { $ne: ['$paused', next.paused] },
+                        { $literal: next.updated_at },
+                        { $ifNull: ['$status_changed_at', '$created_at'] },
+                      ],
+                    },
+                  },
+                ],
+              },
+            },
+          ],
           { session },
         );
         if (r.matchedCount === 1) await appendChanges(session, [changed(next.id)]);
@@ -305,7 +339,30 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
             chunk.map(({ next, expectedVersion }) => ({
               updateOne: {
                 filter: { _id: next.id, workspace_id: ws, version: expectedVersion },
-                update: { $set: pick(next, [...fields, 'version', 'updated_at']) },
+                update: fields.includes('paused')
+                  ? // A change of `paused` is a change of status (the list's last_change, monitor-status.ts).
+                    [
+                      {
+                        $set: {
+                          status_changed_at: {
+                            $cond: [
+                              { $ne: ['$paused', next.paused] },
+                              { $literal: next.updated_at },
+                              { $ifNull: ['$status_changed_at', '$created_at'] },
+                            ],
+                          },
+                        },
+                      },
+                      {
+                        $set: Object.fromEntries(
+                          Object.entries(pick(next, [...fields, 'version', 'updated_at'])).map(([k, v]) => [
+                            k,
+                            { $literal: v },
+                          ]),
+                        ),
+                      },
+                    ]
+                  : { $set: pick(next, [...fields, 'version', 'updated_at']) },
               },
             })),
             { session, ordered: true },
@@ -406,6 +463,15 @@ export const mongoMonitors = (ctx: MongoContext): MonitorStore => {
               { session },
             );
             won.push(r.matchedCount === 1);
+          }
+          if (won[won.length - 1]) {
+            // The monitor record's copy of the verdict, in the same transaction (monitor-status.ts).
+            const v = STATUS_OF_VERDICT[next.status];
+            await monitors.updateOne(
+              { _id: next.monitor_id, verdict: { $ne: v } },
+              { $set: { verdict: v, status_changed_at: next.last_result_at ?? new Date(0) } },
+              { session },
+            );
           }
         }
         return won;

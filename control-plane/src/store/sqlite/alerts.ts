@@ -103,10 +103,16 @@ export const sqliteAlerts = (ctx: SqliteContext): AlertStore => {
       const r = immediate(() => {
         const { changed, alert } = resolveInTransaction(ctx, workspaceId, id, by, at);
         if (changed && alert?.source_type === 'monitor' && alert.cause === 'down') {
-          st(
+          const rearmed = st(
             `UPDATE monitor_states SET status = 'unknown', version = version + 1
              WHERE monitor_id = ? AND location = '*' AND status = 'down'`,
-          ).run(alert.source_id);
+          ).run(alert.source_id).changes;
+          // The monitor record's copy of the verdict (store/sqlite/monitor-list.ts), in step.
+          if (rearmed)
+            st(`UPDATE monitors SET verdict = 'pending', status_changed_at = ? WHERE id = ?`).run(
+              at.getTime(),
+              alert.source_id,
+            );
         }
         if (changed && alert?.source_type === 'heartbeat') {
           // rearmHeartbeat in domain/heartbeats/heartbeat-rules.ts

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
 import { countingStep, result } from '../../../../test/contract/fixtures.js';
+import { NO_COVER } from '../../domain/maintenance/cover.js';
 import type { MonitorLocationState } from '../../domain/types.js';
 import { allPages } from '../cursor.js';
 import { sqliteContext } from './db.js';
@@ -74,7 +75,7 @@ it('a monitor’s history reads the same across the fold: newest first, paged, e
   const db = new Database(path);
   db.prepare("INSERT INTO monitors (id, workspace_id, paused) VALUES ('m1', ?, 0)").run(WS);
   db.close();
-  const statuses = await s.getMonitorStatuses(WS, ['m1'], at(10));
+  const statuses = await s.getMonitorStatuses(WS, ['m1'], at(10), NO_COVER);
   expect(statuses.get('m1')?.recent_checks.map((c) => c.at.getTime())).toEqual(
     [0, 1, 2, 3, 4, 5].map((i) => at(i).getTime()),
   );

@@ -51,6 +51,9 @@ const fillEveryTable = (db: Database.Database, step: number) => {
   return rows;
 };
 
+/** Tables that triggers on other tables write (migration 36: monitor_status_counts). */
+const KEPT_BY_TRIGGERS = new Set(['monitor_status_counts']);
+
 afterEach(() => {
   vi.doUnmock('./tables.js');
   vi.resetModules();
@@ -82,10 +85,11 @@ describe('SQLite migrations', () => {
           if (moved.length === 1) expect(Object.keys(expected)).toEqual(cols);
           continue;
         }
-        expect(
-          db.prepare(`SELECT ${cols.join(', ')} FROM ${table}`).all(),
-          `${table} from step ${step}`,
-        ).toEqual([row]);
+        const rows = db.prepare(`SELECT ${cols.join(', ')} FROM ${table}`).all();
+        // A table kept by triggers on another (the monitors' counts per status) also has the rows
+        // those triggers added for the other table's filled row.
+        if (KEPT_BY_TRIGGERS.has(table)) expect(rows, `${table} from step ${step}`).toContainEqual(row);
+        else expect(rows, `${table} from step ${step}`).toEqual([row]);
       }
       db.close();
     }

@@ -34,6 +34,7 @@ import recurringMaintenance from './migrations/0032-recurring-maintenance.js';
 import groupsAndTags from './migrations/0033-groups-and-tags.js';
 import dependencies from './migrations/0034-dependencies.js';
 import groupedNotificationsAndSupportHours from './migrations/0035-grouped-notifications-and-support-hours.js';
+import monitorListOrder from './migrations/0036-monitor-list-order.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -81,6 +82,7 @@ export const migrations: string[][] = [
   groupsAndTags,
   dependencies,
   groupedNotificationsAndSupportHours,
+  monitorListOrder,
 ];
 
 /**

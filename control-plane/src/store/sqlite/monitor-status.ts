@@ -1,18 +1,22 @@
+import { isCovered } from '../../domain/maintenance/cover.js';
 import {
   type MonitorChecksSummary,
-  type MonitorStatus,
   type MonitorStatusInfo,
   type MonitorStatusStore,
   type MonitorWithStatus,
   NO_CHECKS,
   RECENT_CHECKS,
   type RecentCheck,
-  STATUS_OF_VERDICT,
+  statusOf,
 } from '../../domain/monitors/monitor-status.js';
 import { dashboardWindows, percent } from '../../domain/results/uptime.js';
-import type { Monitor } from '../../domain/types.js';
-import { decodeCursor, toPage } from '../cursor.js';
+import type { MaintenanceCover, Monitor } from '../../domain/types.js';
+
+/** A monitor with the group and tags a cover may name (where the record has them). */
+type MonitorWithScope = Monitor & { group_id?: string | null; tags?: string[] };
+
 import type { SqliteContext } from './db.js';
+import { countMonitorRows, listMonitorRows } from './monitor-list.js';
 import { WAITING_CTE, waitingAfter } from './rollups.js';
 import type { SqliteStateBook } from './state-book.js';
 import { fromRow, monitors } from './tables.js';
@@ -20,29 +24,12 @@ import { fromRow, monitors } from './tables.js';
 type Row = Record<string, unknown>;
 
 /**
- * A monitor's status as SQL over `m` (a monitors row), at the time bound to the two `?` it holds:
- * paused, then an active maintenance window (workspace-wide or the monitor's), then the monitor-level
- * ('*') state as STATUS_OF_VERDICT says, else pending. Each part is an indexed lookup
- * (maintenance_windows_ws, the monitor_states primary key).
+ * The monitors in `json_each(?)` of one workspace, by primary key: `+` keeps SQLite (which has no
+ * statistics here) from walking the workspace's index instead, which costs the workspace's whole
+ * monitor count on every create, update or pause.
  */
-const STATUS_SQL = `CASE
-    WHEN m.paused = 1 THEN 'paused'
-    WHEN EXISTS (SELECT 1 FROM maintenance_windows w
-      WHERE w.workspace_id = m.workspace_id AND w.ends_at > ? AND w.starts_at <= ?
-        AND (w.scope_type = 'workspace' OR (w.scope_type = 'monitor' AND w.scope_id = m.id))) THEN 'maintenance'
-    ELSE coalesce((SELECT CASE s.status ${Object.entries(STATUS_OF_VERDICT)
-      .map(([row, status]) => `WHEN '${row}' THEN '${status}'`)
-      .join(' ')} END
-      FROM monitor_states s WHERE s.monitor_id = m.id AND s.location = '*'), 'pending')
-  END`;
-
-/**
- * The status of the monitors in `json_each(?)` of one workspace. By primary key: `+` keeps SQLite
- * (which has no statistics here) from walking the workspace's index instead, which costs the
- * workspace's whole monitor count on every create, update or pause.
- */
-export const STATUSES_BY_ID_SQL = `SELECT m.id, ${STATUS_SQL} AS status
-  FROM monitors m WHERE m.id IN (SELECT value FROM json_each(?)) AND +m.workspace_id = ?`;
+export const STATUSES_BY_ID_SQL = `SELECT m.* FROM monitors m
+  WHERE m.id IN (SELECT value FROM json_each(?)) AND +m.workspace_id = ?`;
 
 /**
  * The uptime of each monitor in `json_each(?)` over the dashboard's two windows
@@ -118,16 +105,23 @@ const newestFirst = (a: CheckRow, b: CheckRow) =>
 export const recentResponseTime = (ok: boolean, ms: number, statusCode: number | null) =>
   ok || statusCode !== null ? ms : null;
 
-/** Monitor status in SQLite: one query per page, whatever the filter, then two for the checks. */
-export const sqliteMonitorStatus = (
-  { st, read }: SqliteContext,
-  book: SqliteStateBook,
-): MonitorStatusStore => {
-  /** The status, and when the monitor was last checked: its newest location state (state-book.ts). */
-  const statusOf = (row: Row) => ({
-    status: row.status as MonitorStatus,
-    last_checked_at: book.lastResultAt(row.id as string),
-  });
+/**
+ * Monitor status in SQLite: a page is one query per status bucket it reaches (monitor-list.ts), then
+ * two for the checks.
+ */
+export const sqliteMonitorStatus = (ctx: SqliteContext, book: SqliteStateBook): MonitorStatusStore => {
+  const { st, read } = ctx;
+  /** The record, its status under `cover`, and when it was last checked: its newest location state (state-book.ts). */
+  const withStatus = (row: Row, cover: MaintenanceCover) => {
+    const m = fromRow<Monitor>(monitors, row);
+    return Object.assign(m, {
+      status: statusOf(
+        { paused: m.paused, verdict: row.verdict as 'up' | 'down' | 'pending' },
+        isCovered(cover, { type: 'monitor', ...(m as MonitorWithScope) }),
+      ),
+      last_checked_at: book.lastResultAt(m.id),
+    });
+  };
   /** The checks summary of these monitors at `at`: two reads, whatever their number. */
   const checksOf = (ids: string[], at: Date): Map<string, MonitorChecksSummary> => {
     const out = new Map<string, MonitorChecksSummary>();
@@ -214,57 +208,24 @@ export const sqliteMonitorStatus = (
   };
 
   return {
-    async listMonitorsWithStatus(workspaceId, q, at) {
+    async listMonitorsWithStatus(workspaceId, q, at, cover) {
       book.catchUp();
-      const where = ['m.workspace_id = ?'];
-      const params: unknown[] = [workspaceId];
-      if (q.monitor_type) {
-        where.push('m.monitor_type = ?');
-        params.push(q.monitor_type);
-      }
-      if (q.paused !== undefined) {
-        where.push('m.paused = ?');
-        params.push(q.paused ? 1 : 0);
-      }
-      if (q.search) {
-        where.push('(instr(fold_case(m.display_name), ?) > 0 OR instr(fold_case(m.url), ?) > 0)');
-        params.push(q.search.toLowerCase(), q.search.toLowerCase());
-      }
-      const cur = decodeCursor(q.cursor);
-      if (cur) {
-        where.push('(m.created_at < ? OR (m.created_at = ? AND m.id < ?))');
-        params.push(cur.t, cur.t, cur.id);
-      }
-      const statuses = q.status?.length ? q.status : null;
-      const sql = `SELECT * FROM (
-        SELECT m.*, ${STATUS_SQL} AS status
-        FROM monitors m WHERE ${where.join(' AND ')}
-      ) ${statuses ? `WHERE status IN (${statuses.map(() => '?').join(', ')})` : ''}
-      ORDER BY created_at DESC, id DESC LIMIT ?`;
-      const rows = st(sql).all(
-        at.getTime(),
-        at.getTime(),
-        ...params,
-        ...(statuses ?? []),
-        q.limit + 1,
-      ) as Row[];
-      const page = toPage(
-        rows.map((r) => ({ ...fromRow<Monitor>(monitors, r), ...statusOf(r) })),
-        q.limit,
-      );
-      return { ...page, data: withChecks(page.data, at, q.checks !== false) as MonitorWithStatus[] };
+      const { rows, next_cursor } = read(() => listMonitorRows(ctx, workspaceId, q, cover));
+      const data = rows.map((r) => withStatus(r, cover));
+      return { data: withChecks(data, at, q.checks !== false) as MonitorWithStatus[], next_cursor };
     },
-    async getMonitorStatuses(workspaceId, ids, at) {
+    async countMonitorsByStatus(workspaceId, filter, cover) {
+      return read(() => countMonitorRows(ctx, workspaceId, filter, cover));
+    },
+    async getMonitorStatuses(workspaceId, ids, at, cover) {
       if (ids.length === 0) return new Map();
       book.catchUp();
-      const rows = st(STATUSES_BY_ID_SQL).all(
-        at.getTime(),
-        at.getTime(),
-        JSON.stringify(ids),
-        workspaceId,
-      ) as Row[];
+      const rows = st(STATUSES_BY_ID_SQL).all(JSON.stringify(ids), workspaceId) as Row[];
       const infos = withChecks(
-        rows.map((r) => ({ id: r.id as string, ...statusOf(r) })),
+        rows.map((r) => {
+          const { status, last_checked_at } = withStatus(r, cover);
+          return { id: r.id as string, status, last_checked_at };
+        }),
         at,
         true,
       );

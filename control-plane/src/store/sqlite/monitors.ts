@@ -1,3 +1,4 @@
+import { nameKey, STATUS_OF_VERDICT } from '../../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import { assertMonitorLevel } from '../../domain/monitors/monitor-store.js';
 import type { Monitor, MonitorChange } from '../../domain/types.js';
@@ -34,6 +35,29 @@ export const sqliteMonitors = (
       Date.now(),
     );
   /**
+   * The row of a new monitor, with what the list orders by (monitor-list.ts): its folded name, and
+   * its status's last change (its creation). `verdict` keeps its default, pending.
+   */
+  const newRow = (m: Monitor) => ({
+    ...toRow(monitors, m),
+    name_key: nameKey(m.display_name),
+    status_changed_at: m.created_at.getTime(),
+  });
+  const insertMonitorSql = insertSql(monitors, ['name_key', 'status_changed_at']);
+  /**
+   * A whole record by compare-and-set on its version. The list's columns stay the store's: the verdict
+   * is never written here, the folded name follows the name, and a change of `paused` is a change of
+   * status (the right-hand side reads the row before the update).
+   */
+  const updateMonitorSql = updateSql(
+    monitors,
+    'id = @id AND workspace_id = @workspace_id AND version = @expected',
+    ['name_key'],
+  ).replace(
+    ' WHERE ',
+    ', status_changed_at = CASE WHEN paused != @paused THEN @updated_at ELSE status_changed_at END WHERE ',
+  );
+  /**
    * Puts `monitor`'s tags into `monitor_tags` (the tag filter's index), after clearing its old rows when
    * `replace`; call inside the transaction that writes the monitor.
    */
@@ -59,7 +83,7 @@ export const sqliteMonitors = (
           'UPDATE workspaces SET monitor_count = monitor_count + 1 WHERE id = ? AND monitor_count < ?',
         ).run(monitor.workspace_id, maxMonitors);
         if (counted.changes !== 1) return 'limit_reached' as const;
-        st(insertSql(monitors)).run(toRow(monitors, monitor));
+        st(insertMonitorSql).run(newRow(monitor));
         writeTags(monitor, false);
         monitorChanged(monitor.id);
         return 'inserted' as const;
@@ -75,9 +99,9 @@ export const sqliteMonitors = (
           'UPDATE workspaces SET monitor_count = monitor_count + ? WHERE id = ? AND monitor_count + ? <= ?',
         ).run(list.length, ws, list.length, maxMonitors);
         if (counted.changes !== 1) return 'limit_reached' as const;
-        const insert = st(insertSql(monitors));
+        const insert = st(insertMonitorSql);
         for (const m of list) {
-          insert.run(toRow(monitors, m));
+          insert.run(newRow(m));
           writeTags(m, false);
           monitorChanged(m.id);
         }
@@ -123,9 +147,11 @@ export const sqliteMonitors = (
     },
     async updateMonitor(next, expectedVersion) {
       const changed = immediate(() => {
-        const r = st(
-          updateSql(monitors, 'id = @id AND workspace_id = @workspace_id AND version = @expected'),
-        ).run({ ...toRow(monitors, next), expected: expectedVersion });
+        const r = st(updateMonitorSql).run({
+          ...toRow(monitors, next),
+          name_key: nameKey(next.display_name),
+          expected: expectedVersion,
+        });
         if (r.changes === 1) {
           writeTags(next, true);
           monitorChanged(next.id);
@@ -157,10 +183,14 @@ export const sqliteMonitors = (
         if (!kind || c === 'id' || c === 'workspace_id') throw new Error(`updateMonitors: no column ${c}`);
         return kind;
       });
+      // A change of `paused` is a change of status for the list's last_change order (monitor-list.ts).
+      const pausing = cols.includes('paused');
       // The tag filter's rows move with the tags, when the step writes them.
       const tagsToo = cols.includes('tags');
       const update = st(
-        `UPDATE monitors SET ${cols.map((c) => `${c} = ?`).join(', ')}
+        `UPDATE monitors SET ${cols.map((c) => `${c} = ?`).join(', ')}${
+          pausing ? ', status_changed_at = CASE WHEN paused != ? THEN ? ELSE status_changed_at END' : ''
+        }
          WHERE id = ? AND workspace_id = ? AND version = ?`,
       );
       // One IMMEDIATE transaction; a miss throws, which rolls back every row written before it.
@@ -168,7 +198,8 @@ export const sqliteMonitors = (
         return immediate(() => {
           for (const { next, expectedVersion } of changes) {
             const values = cols.map((c, i) => columnValue(kinds[i]!, next[c]));
-            if (update.run(...values, next.id, ws, expectedVersion).changes !== 1) throw BULK_MISS;
+            const pause = pausing ? [next.paused ? 1 : 0, next.updated_at.getTime()] : [];
+            if (update.run(...values, ...pause, next.id, ws, expectedVersion).changes !== 1) throw BULK_MISS;
             if (tagsToo) writeTags(next, true);
           }
           feedAll(changes.map((c) => c.next.id));
@@ -262,14 +293,23 @@ export const sqliteMonitors = (
         `UPDATE monitor_states SET ${cols.map((c) => `${c} = @${c}`).join(', ')}
          WHERE monitor_id = @monitor_id AND location = @location AND version = @expected`,
       );
+      // The monitor record's copy of the verdict, in the same transaction (monitor-list.ts sorts on it).
+      const verdict = st(
+        'UPDATE monitors SET verdict = ?, status_changed_at = ? WHERE id = ? AND verdict != ?',
+      );
       return immediate(() => {
-        const won = writes.map(
-          ({ next, expectedVersion }) =>
+        const won = writes.map(({ next, expectedVersion }) => {
+          const ok =
             (expectedVersion === 0
               ? insert.run(toRow(monitorStates, next))
               : update.run({ ...toRow(monitorStates, next), expected: expectedVersion })
-            ).changes === 1,
-        );
+            ).changes === 1;
+          if (ok) {
+            const v = STATUS_OF_VERDICT[next.status];
+            verdict.run(v, next.last_result_at?.getTime() ?? 0, next.monitor_id, v);
+          }
+          return ok;
+        });
         levels.wrote(writes.filter((_, i) => won[i]).map((w) => w.next));
         return won;
       });

@@ -140,6 +140,10 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     kind: 'sqlite',
     async init() {
       migrate(ctx);
+      // Monitors stored before the list's order (migration 36) get their folded name once.
+      ctx.immediate(() =>
+        ctx.st('UPDATE monitors SET name_key = fold_case(display_name) WHERE name_key IS NULL').run(),
+      );
       book.start();
       await rollups.start();
     },

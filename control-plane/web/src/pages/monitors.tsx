@@ -1,11 +1,24 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Me, type Monitor, type MonitorStatus, type RecentCheck } from '../api.js';
+import {
+  api,
+  type Me,
+  type Monitor,
+  type MonitorCounts,
+  type MonitorSort,
+  type MonitorStatus,
+  type RecentCheck,
+} from '../api.js';
 import { duration, formatDateTime, fromNow } from '../format.js';
 import { ErrorBox } from '../kit/error-box.js';
 import { ShowMore, useList } from '../kit/paging.js';
+import { usePoll } from '../poll.js';
 import { followLink } from '../router.js';
 import { Address } from '../routing-ui.js';
-import { BulkBar, SelectCell, SelectHeader, useSelection } from './monitor-bulk.js';
+import { BulkBar, SelectCell, SelectHeader, type SelectionState, useSelection } from './monitor-bulk.js';
+import { TYPES } from './monitor-form/monitor-draft.js';
+import { CountsBar } from './monitors-list/counts-bar.js';
+import { GroupSections, useGroups } from './monitors-list/group-sections.js';
+import { SORTS, useListState } from './monitors-list/list-state.js';
 
 const STATUSES: { value: MonitorStatus; label: string }[] = [
   { value: 'down', label: 'Down' },
@@ -65,17 +78,101 @@ export const CheckBar = (props: { name: string; checks: RecentCheck[] | undefine
   );
 };
 
-/** `/monitors`: every monitor with its status, uptime, response time and newest checks; live. */
+/** Monitors as dense rows: name and address on one line, figures beside them. */
+export const MonitorRows = (props: { monitors: Monitor[]; selection: SelectionState | null }) => (
+  <div class="table-wrap">
+    <table class="keys monitors dense">
+      <thead>
+        <tr>
+          {props.selection && <SelectHeader />}
+          <th scope="col" class="name">
+            Name
+          </th>
+          <th scope="col">Status</th>
+          <th scope="col">Uptime 24 h</th>
+          <th scope="col">Uptime 30 d</th>
+          <th scope="col">Response</th>
+          <th scope="col" class="recent">
+            Recent checks
+          </th>
+          <th scope="col">Last checked</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.monitors.map((m) => (
+          <tr key={m.id}>
+            {props.selection && <SelectCell state={props.selection} id={m.id} name={m.display_name} />}
+            <th scope="row" class="key-name">
+              <a href={`/monitors/${m.id}`} onClick={followLink}>
+                {m.display_name}
+              </a>
+              <span class="small target-line">
+                <span class="muted">{m.monitor_type.toUpperCase()}</span> <Address value={target(m)} />
+                <span class="muted"> · {duration(m.check_interval_seconds)}</span>
+              </span>
+            </th>
+            <td data-label="Status">
+              <StatusBadge status={m.status} />
+            </td>
+            <td data-label="Uptime 24 h" class="num">
+              {percent(m.uptime_24h)}
+            </td>
+            <td data-label="Uptime 30 d" class="num">
+              {percent(m.uptime_30d)}
+            </td>
+            <td data-label="Response" class="num">
+              <LastResponse ms={m.last_response_time_ms} checks={m.recent_checks} />
+            </td>
+            <td data-label="Recent checks" class="recent">
+              <CheckBar name={m.display_name} checks={m.recent_checks} />
+            </td>
+            <td data-label="Last checked">
+              {m.last_checked_at ? (
+                <span title={formatDateTime(m.last_checked_at)}>{fromNow(m.last_checked_at)}</span>
+              ) : (
+                <span class="muted">Not yet</span>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  </div>
+);
+
+/**
+ * `/monitors`: every monitor with its status, uptime, response time and newest checks; live. Sorted on
+ * the server (by status by default: what needs a look comes first), searched and filtered; the view is
+ * kept in the URL (monitors-list/list-state.ts), and the counts per status of the filter head the list.
+ */
 export const MonitorsPage = (props: { me: Me }) => {
   const canEdit = props.me.user.role !== 'viewer';
-  const [status, setStatus] = useState<MonitorStatus | ''>('');
-  const [typed, setTyped] = useState('');
-  const [search, setSearch] = useState('');
+  const [view, change] = useListState();
+  const [typed, setTyped] = useState(view.search);
+  const [regions, setRegions] = useState<string[]>([]);
+  const [counts, setCounts] = useState<MonitorCounts | null>(null);
+  useEffect(() => {
+    api.listRegions().then(
+      (r) => setRegions(r.data.map((x) => x.region)),
+      () => setRegions([]),
+    );
+  }, []);
   // The search asks the server once typing pauses.
   useEffect(() => {
-    const t = setTimeout(() => setSearch(typed.trim()), 250);
+    const t = setTimeout(() => {
+      if (typed.trim() !== view.search) change({ search: typed.trim() });
+    }, 250);
     return () => clearTimeout(t);
   }, [typed]);
+  useEffect(() => setTyped(view.search), [view.search]);
+  const { status, sort, layout, ...rest } = view;
+  const filterKey = JSON.stringify(rest);
+  const groups = useGroups();
+  // By group (a section each) unless one list is asked for, a group is filtered on, a search is typed
+  // (its matches as one list), or there are none. Bulk actions take rows of the one list.
+  const grouped =
+    layout === 'groups' && !view.group_id && !view.search && groups !== null && groups.length > 0;
+  usePoll(async () => setCounts(await api.countMonitors(view)), [filterKey]);
 
   // Live: the first page is re-read every few seconds; rows shown by "Show more" stay below it.
   const {
@@ -85,11 +182,13 @@ export const MonitorsPage = (props: { me: Me }) => {
     busy,
     more,
     reload,
-  } = useList((cursor) => api.listMonitors({ status, search }, cursor), {
-    deps: [status, search],
+  } = useList((cursor) => api.listMonitors(view, cursor), {
+    deps: [status, sort, filterKey],
+    enabled: groups !== null && !grouped,
     poll: 'keep-more',
   });
-  const selection = useSelection(JSON.stringify([status, search]));
+  const filtered = Object.values(rest).some((v) => v !== '');
+  const selection = useSelection(JSON.stringify([status, filterKey]));
   const shown = monitors?.map((m) => m.id) ?? [];
 
   return (
@@ -102,10 +201,7 @@ export const MonitorsPage = (props: { me: Me }) => {
           </a>
         )}
       </div>
-      <p class="lead">
-        Uptime checks from every region, with what their checks say now. This page updates itself every few
-        seconds.
-      </p>
+      <CountsBar counts={counts} status={status} onStatus={(s) => change({ status: s })} />
 
       <section class="panel flush" aria-labelledby="monitors-title" aria-busy={monitors === null}>
         <div class="panel-head">
@@ -122,11 +218,25 @@ export const MonitorsPage = (props: { me: Me }) => {
               />
             </div>
             <div class="field inline">
+              <label for="monitor-sort">Sort by</label>
+              <select
+                id="monitor-sort"
+                value={sort}
+                onChange={(e) => change({ sort: e.currentTarget.value as MonitorSort })}
+              >
+                {SORTS.map((s) => (
+                  <option key={s.value} value={s.value}>
+                    {s.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div class="field inline">
               <label for="status-filter">Status</label>
               <select
                 id="status-filter"
                 value={status}
-                onChange={(e) => setStatus(e.currentTarget.value as MonitorStatus | '')}
+                onChange={(e) => change({ status: e.currentTarget.value as MonitorStatus | '' })}
               >
                 <option value="">All statuses</option>
                 {STATUSES.map((s) => (
@@ -136,93 +246,135 @@ export const MonitorsPage = (props: { me: Me }) => {
                 ))}
               </select>
             </div>
+            <div class="field inline">
+              <label for="type-filter">Type</label>
+              <select
+                id="type-filter"
+                value={view.monitor_type}
+                onChange={(e) => change({ monitor_type: e.currentTarget.value })}
+              >
+                <option value="">All types</option>
+                {TYPES.map((t) => (
+                  <option key={t.value} value={t.value}>
+                    {t.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div class="field inline">
+              <label for="region-filter">Region</label>
+              <select
+                id="region-filter"
+                value={view.region}
+                onChange={(e) => change({ region: e.currentTarget.value })}
+              >
+                <option value="">All regions</option>
+                {regions.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <TagFilter value={view.tag} onChange={(tag) => change({ tag })} />
+            {groups && groups.length > 0 && (
+              <>
+                <div class="field inline">
+                  <label for="group-filter">Group</label>
+                  <select
+                    id="group-filter"
+                    value={view.group_id}
+                    onChange={(e) => change({ group_id: e.currentTarget.value })}
+                  >
+                    <option value="">All groups</option>
+                    <option value="none">Ungrouped</option>
+                    {groups.map((g) => (
+                      <option key={g.id} value={g.id}>
+                        {g.name}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <div class="field inline">
+                  <label for="layout-choice">Show</label>
+                  <select
+                    id="layout-choice"
+                    value={layout}
+                    onChange={(e) => change({ layout: e.currentTarget.value as 'groups' | 'list' })}
+                  >
+                    <option value="groups">By group</option>
+                    <option value="list">One list</option>
+                  </select>
+                </div>
+              </>
+            )}
           </div>
         </div>
-        <ErrorBox message={error} inset />
-        {canEdit && (
-          <BulkBar
-            state={selection}
-            shown={shown}
-            matching={null}
-            filter={{ status: status || undefined, q: search || undefined }}
-            onDone={reload}
-          />
+        {grouped ? (
+          <GroupSections groups={groups} view={view} />
+        ) : (
+          <>
+            <ErrorBox message={error} inset />
+            {canEdit && (
+              <BulkBar
+                state={selection}
+                shown={shown}
+                // The counts say how many the filter matches. The bulk filter takes no region: with one
+                // set, "all matching" is not offered (it would reach monitors of other regions).
+                matching={view.region || !counts ? null : status ? counts[status] : counts.total}
+                filter={{
+                  status: status || undefined,
+                  q: view.search || undefined,
+                  tag: view.tag || undefined,
+                  group_id: view.group_id || undefined,
+                  monitor_type: view.monitor_type || undefined,
+                }}
+                onDone={reload}
+              />
+            )}
+            {monitors && monitors.length === 0 && (
+              <p class="empty">
+                {view.search
+                  ? `No monitor matches “${view.search}”.`
+                  : filtered
+                    ? 'No monitor matches these filters.'
+                    : status
+                      ? `No monitor is ${labelOf(status).toLowerCase()}.`
+                      : canEdit
+                        ? 'No monitors yet. Create one with New monitor.'
+                        : 'No monitors yet.'}
+              </p>
+            )}
+            {monitors && monitors.length > 0 && (
+              <MonitorRows monitors={monitors} selection={canEdit ? selection : null} />
+            )}
+            <ShowMore next={next} onMore={more} busy={busy} />
+          </>
         )}
-        {monitors && monitors.length === 0 && (
-          <p class="empty">
-            {search
-              ? `No monitor matches “${search}”.`
-              : status
-                ? `No monitor is ${labelOf(status).toLowerCase()}.`
-                : canEdit
-                  ? 'No monitors yet. Create one with New monitor.'
-                  : 'No monitors yet.'}
-          </p>
-        )}
-        {monitors && monitors.length > 0 && (
-          <div class="table-wrap">
-            <table class="keys monitors">
-              <thead>
-                <tr>
-                  {canEdit && <SelectHeader />}
-                  <th scope="col" class="name">
-                    Name
-                  </th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Uptime 24 h</th>
-                  <th scope="col">Uptime 30 d</th>
-                  <th scope="col">Response</th>
-                  <th scope="col" class="recent">
-                    Recent checks
-                  </th>
-                  <th scope="col">Last checked</th>
-                </tr>
-              </thead>
-              <tbody>
-                {monitors.map((m) => (
-                  <tr key={m.id}>
-                    {canEdit && <SelectCell state={selection} id={m.id} name={m.display_name} />}
-                    <th scope="row" class="key-name">
-                      <a href={`/monitors/${m.id}`} onClick={followLink}>
-                        {m.display_name}
-                      </a>
-                      <span class="block small target">
-                        <Address value={target(m)} />
-                      </span>
-                      <span class="muted block small">
-                        {m.monitor_type.toUpperCase()} · every {duration(m.check_interval_seconds)}
-                      </span>
-                    </th>
-                    <td data-label="Status">
-                      <StatusBadge status={m.status} />
-                    </td>
-                    <td data-label="Uptime 24 h" class="num">
-                      {percent(m.uptime_24h)}
-                    </td>
-                    <td data-label="Uptime 30 d" class="num">
-                      {percent(m.uptime_30d)}
-                    </td>
-                    <td data-label="Response" class="num">
-                      <LastResponse ms={m.last_response_time_ms} checks={m.recent_checks} />
-                    </td>
-                    <td data-label="Recent checks" class="recent">
-                      <CheckBar name={m.display_name} checks={m.recent_checks} />
-                    </td>
-                    <td data-label="Last checked">
-                      {m.last_checked_at ? (
-                        <span title={formatDateTime(m.last_checked_at)}>{fromNow(m.last_checked_at)}</span>
-                      ) : (
-                        <span class="muted">Not yet</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <ShowMore next={next} onMore={more} busy={busy} />
       </section>
     </section>
+  );
+};
+
+/** A tag to filter by (`key` or `key:value`), applied on Enter or when the field is left. */
+const TagFilter = (props: { value: string; onChange: (tag: string) => void }) => {
+  const [typed, setTyped] = useState(props.value);
+  useEffect(() => setTyped(props.value), [props.value]);
+  const apply = () => {
+    if (typed.trim() !== props.value) props.onChange(typed.trim().toLowerCase());
+  };
+  return (
+    <div class="field inline">
+      <label for="tag-filter">Tag</label>
+      <input
+        id="tag-filter"
+        type="text"
+        placeholder="key or key:value"
+        value={typed}
+        onInput={(e) => setTyped(e.currentTarget.value)}
+        onKeyDown={(e) => e.key === 'Enter' && apply()}
+        onBlur={apply}
+      />
+    </div>
   );
 };
