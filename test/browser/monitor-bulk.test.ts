@@ -172,4 +172,30 @@ describe('bulk actions on the monitors page', () => {
     expect(await page.getByRole('checkbox').count()).toBe(0);
     await context.close();
   });
+
+  it('selects all the filter matches beyond the page, and the confirmation names their count', async () => {
+    const left = (await call('GET', '/monitors/counts?q=Service')).total as number;
+    expect(left).toBeGreaterThan(100);
+    // A search shows one list (the workspace has a group by now, which would show sections).
+    const { context, page } = await signedInAt(browser, lookout, admin());
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByLabel('Search').fill('Service');
+    await expect.poll(() => page.getByRole('checkbox', { name: /^Select Service/ }).count()).toBe(100);
+    await page.getByRole('checkbox', { name: 'Select all shown' }).check();
+    const bar = page.getByRole('region', { name: 'Selected monitors' });
+    await bar.getByRole('button', { name: `Select all ${left} matching` }).click();
+    await bar.getByText(`All ${left} matching monitors selected.`).waitFor();
+    await page.screenshot({ path: join(shots, 'bulk-all-matching-1280.png') });
+    await bar.getByRole('button', { name: 'Pause' }).click();
+    await page
+      .getByRole('dialog', { name: `Pause ${left} monitors?` })
+      .getByRole('button', { name: `Pause ${left} monitors` })
+      .click();
+    await page
+      .getByRole('status')
+      .getByText(/^Paused \d+ monitors\.$/)
+      .waitFor();
+    expect((await call('GET', '/monitors/counts')).paused).toBe(left);
+    await context.close();
+  });
 });
