@@ -106,7 +106,7 @@ export const MonitorRows = (props: { monitors: Monitor[]; selection: SelectionSt
               <a href={`/monitors/${m.id}`} onClick={followLink}>
                 {m.display_name}
               </a>
-              <span class="small target-line">
+              <span class="small target-line" title={target(m)}>
                 <span class="muted">{m.monitor_type.toUpperCase()}</span> <Address value={target(m)} />
                 <span class="muted"> · {duration(m.check_interval_seconds)}</span>
               </span>
