@@ -177,6 +177,33 @@ describe('depends_on', () => {
   });
 });
 
+describe('a dependency that is deleted', () => {
+  it('stays in its dependents’ lists without blocking their edits; a new unknown id is still refused', async () => {
+    const w = await h.workspace('deps-deleted');
+    const old = await create(w.api, 'old-switch');
+    const other = await create(w.api, 'new-switch');
+    const web = await create(w.api, 'web-behind', [old.id]);
+    const hb = await w.api('POST', '/heartbeats', {
+      json: { display_name: 'job-behind', depends_on: [old.id] },
+    });
+    expect(hb.status).toBe(201);
+    expect((await w.api('DELETE', `/monitors/${old.id}`)).status).toBeLessThan(300);
+    // The web form sends the whole list back with any edit.
+    const edit = await w.api('PATCH', `/monitors/${web.id}`, {
+      json: { display_name: 'web-behind 2', depends_on: [old.id, other.id] },
+    });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    const hbEdit = await w.api('PATCH', `/heartbeats/${hb.body.id}`, {
+      json: { display_name: 'job-behind 2', depends_on: [old.id] },
+    });
+    expect(hbEdit.status, JSON.stringify(hbEdit.body)).toBe(200);
+    // A monitor that never named the deleted one may not start to.
+    const fresh = await w.api('PATCH', `/monitors/${other.id}`, { json: { depends_on: [old.id] } });
+    expect(fresh.status).toBe(422);
+    expect(fresh.body.error.details[0].field).toBe('depends_on[0]');
+  });
+});
+
 describe('an alert storm behind one dependency', () => {
   it('dependents whose verdict comes before their parent’s wait, then are suppressed: one alert; after the parent recovers a dependent still failing raises', async () => {
     const w = await h.workspace('deps-storm');

@@ -186,6 +186,8 @@ export const updateHeartbeat = async (
           existing.workspace_id,
           { id: existing.id, name: rest.display_name ?? existing.display_name },
           dependsOn,
+          'depends_on',
+          existing.depends_on ?? [],
         )),
   ]);
   const next: Heartbeat = {

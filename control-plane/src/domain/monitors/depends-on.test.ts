@@ -30,6 +30,19 @@ describe('depends_on problems', () => {
     expect(new Set(g.asked)).toEqual(new Set([id(2), id(3)]));
   });
 
+  it('leaves an entry the record already named and that was deleted since, refusing only new unknown ids', async () => {
+    const g = graph({ 1: [], 2: [] });
+    // id(7) was a dependency once and is gone; id(8) is new and unknown.
+    expect(
+      await dependsOnProblems(g, 'ws', { id: id(1), name: 'A' }, [id(7), id(2)], 'depends_on', [id(7)]),
+    ).toEqual([]);
+    expect(
+      await dependsOnProblems(g, 'ws', { id: id(1), name: 'A' }, [id(7), id(8)], 'depends_on', [id(7)]),
+    ).toEqual([
+      { field: 'depends_on[1]', message: 'no monitor, heartbeat or group with this id in the workspace' },
+    ]);
+  });
+
   it('names unknown ids and the record itself by their place', async () => {
     const g = graph({ 1: [] });
     expect(await dependsOnProblems(g, 'ws', { id: id(1), name: 'A' }, [id(7), id(1)])).toEqual([

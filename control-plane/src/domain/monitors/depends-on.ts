@@ -59,6 +59,8 @@ export const dependsOnProblems = async (
   self: { id: string; name: string },
   ids: readonly string[],
   field = 'depends_on',
+  /** What the record named before this change: an entry deleted since is left as it is, not refused. */
+  kept: readonly string[] = [],
 ): Promise<FieldProblem[]> => {
   if (ids.length === 0) return [];
   const problems: FieldProblem[] = [];
@@ -70,7 +72,7 @@ export const dependsOnProblems = async (
         field: `${field}[${i}]`,
         message: `is this record itself: ${self.name} → ${self.name}`,
       });
-    else if (!nodes.has(id))
+    else if (!nodes.has(id) && !kept.includes(id))
       problems.push({
         field: `${field}[${i}]`,
         message: 'no monitor, heartbeat or group with this id in the workspace',

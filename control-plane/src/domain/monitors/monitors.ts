@@ -427,7 +427,14 @@ export const updateMonitor = async (
     ...(await groupProblems(ctx.store, ctx.workspace.id, [{ field: 'group_id', id: patch.group_id }])),
     ...(patch.depends_on === undefined
       ? []
-      : await dependsOnProblems(ctx.store, ctx.workspace.id, monitorNode(next), next.depends_on)),
+      : await dependsOnProblems(
+          ctx.store,
+          ctx.workspace.id,
+          monitorNode(next),
+          next.depends_on,
+          'depends_on',
+          existing.depends_on,
+        )),
   ]);
   const outcome = await ctx.store.updateMonitor(next, existing.version);
   if (outcome === 'not_found') throw new AppError('not_found', 'Monitor not found.');
