@@ -1,9 +1,6 @@
-import { type Client, createClient } from '@connectrpc/connect';
-import { createGrpcTransport } from '@connectrpc/connect-node';
-import { AgentService } from '@lookout/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentToken } from '../../control-plane/src/domain/agents/agent-tokens.js';
 import { type Harness, startHarness } from '../support/harness.js';
+import { type HarnessAgent, registerAgent } from '../support/harness-agent.js';
 
 /**
  * Dependencies (issue 53): `depends_on` through the API, and a storm's alerts decided through the real
@@ -42,26 +39,9 @@ const create = async (
   return r.body as { id: string; depends_on: string[]; suppressed_by: string | null };
 };
 
-let agent: Promise<{ client: Client<typeof AgentService>; sessionId: string }> | undefined;
+let agent: Promise<HarnessAgent> | undefined;
 const euAgent = () => {
-  agent ??= (async () => {
-    const token = (await createAgentToken(h.store, h.config.regions, { region: 'eu-west' }, h.clock.now()))
-      .value;
-    const client = createClient(
-      AgentService,
-      createGrpcTransport({
-        baseUrl: h.cp.rpcUrl,
-        interceptors: [
-          (next) => (req) => {
-            req.header.set('authorization', `Bearer ${token}`);
-            return next(req);
-          },
-        ],
-      }),
-    );
-    const { sessionId } = await client.register({ instanceId: 'deps-agent' });
-    return { client, sessionId };
-  })();
+  agent ??= registerAgent(h, 'eu-west', 'deps-agent');
   return agent;
 };
 

@@ -1,9 +1,6 @@
-import { type Client, createClient } from '@connectrpc/connect';
-import { createGrpcTransport } from '@connectrpc/connect-node';
-import { AgentService } from '@lookout/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentToken } from '../../control-plane/src/domain/agents/agent-tokens.js';
 import { type Harness, startHarness } from '../support/harness.js';
+import { type HarnessAgent, registerAgent } from '../support/harness-agent.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -17,26 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-let agent: Promise<{ client: Client<typeof AgentService>; sessionId: string }> | undefined;
+let agent: Promise<HarnessAgent> | undefined;
 const euAgent = () => {
-  agent ??= (async () => {
-    const token = (await createAgentToken(h.store, h.config.regions, { region: 'eu-west' }, h.clock.now()))
-      .value;
-    const client = createClient(
-      AgentService,
-      createGrpcTransport({
-        baseUrl: h.cp.rpcUrl,
-        interceptors: [
-          (next) => (req) => {
-            req.header.set('authorization', `Bearer ${token}`);
-            return next(req);
-          },
-        ],
-      }),
-    );
-    const { sessionId } = await client.register({ instanceId: 'night-agent' });
-    return { client, sessionId };
-  })();
+  agent ??= registerAgent(h, 'eu-west', 'night-agent');
   return agent;
 };
 

@@ -1,10 +1,7 @@
-import { type Client, createClient } from '@connectrpc/connect';
-import { createGrpcTransport } from '@connectrpc/connect-node';
-import { AgentService } from '@lookout/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentToken } from '../../control-plane/src/domain/agents/agent-tokens.js';
 import { grpcAgent } from '../support/agent-client.js';
 import { type Harness, startHarness } from '../support/harness.js';
+import { type HarnessAgent, registerAgent } from '../support/harness-agent.js';
 
 /**
  * Monitor status (`domain/monitors/monitor-status.ts`): every monitor record carries `status` (up, down, paused,
@@ -36,26 +33,9 @@ const create = async (api: Api, name: string) => {
 };
 
 /** An agent of eu-west, registered with the control plane's agent service (gRPC on its RPC port). */
-let agent: Promise<{ client: Client<typeof AgentService>; sessionId: string }> | undefined;
+let agent: Promise<HarnessAgent> | undefined;
 const euAgent = () => {
-  agent ??= (async () => {
-    const token = (await createAgentToken(h.store, h.config.regions, { region: 'eu-west' }, h.clock.now()))
-      .value;
-    const client = createClient(
-      AgentService,
-      createGrpcTransport({
-        baseUrl: h.cp.rpcUrl,
-        interceptors: [
-          (next) => (req) => {
-            req.header.set('authorization', `Bearer ${token}`);
-            return next(req);
-          },
-        ],
-      }),
-    );
-    const { sessionId } = await client.register({ instanceId: 'test-agent' });
-    return { client, sessionId };
-  })();
+  agent ??= registerAgent(h, 'eu-west', 'test-agent');
   return agent;
 };
 
