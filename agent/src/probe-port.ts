@@ -1,27 +1,95 @@
-import type { MonitorType } from '@lookout/shared';
+import type { Assertion, MonitorType } from '@lookout/shared';
 
 /**
  * What the agent asks of a prober, and what it gets back. The probers (probers/) implement it and
- * know nothing of the transport; wire.ts translates to and from the agent protocol.
+ * know nothing of the transport; wire.ts translates to and from the agent protocol. Each type has its
+ * own settings (the control plane applied the defaults); a prober sees only its own.
  */
-export interface ProbeSpec {
-  monitor_id: string;
-  monitor_type: MonitorType;
-  url: string;
-  port: number | null;
-  http_method: string | null;
+export type HttpAuth = { type: 'basic'; username: string; password: string } | { type: 'bearer'; token: string };
+
+/** http and api monitors. */
+export interface HttpSettings {
+  http_method: string;
   request_headers: Record<string, string>;
   request_body: string | null;
-  auth: { type: 'basic'; username: string; password: string } | { type: 'bearer'; token: string } | null;
+  auth: HttpAuth | null;
   expected_status_code: number;
   required_keyword: string | null;
   follow_redirects: boolean;
-  timeout_ms: number;
   ssl_cert_monitoring: boolean;
-  dns_record_type: string | null;
+  assertions: readonly Assertion[];
+}
+
+export interface DnsSettings {
+  dns_record_type: string;
   dns_expected_values: string[];
   dns_resolver: string | null;
 }
+
+export interface TcpSettings {
+  port: number;
+}
+
+/** ICMP echo; `response_time` is the mean round trip, `packet_loss` a percentage. */
+export interface PingSettings {
+  packet_count: number;
+  assertions: readonly Assertion[];
+}
+
+/** grpc.health.v1.Health/Check on the spec's host:port. */
+export interface GrpcSettings {
+  /** '' asks about the server as a whole. */
+  grpc_service: string;
+  grpc_tls: boolean;
+  assertions: readonly Assertion[];
+}
+
+export interface WebSocketSettings {
+  /** Sent once open; null sends nothing. */
+  ws_message: string | null;
+  assertions: readonly Assertion[];
+}
+
+export interface SmtpSettings {
+  port: number;
+  smtp_security: 'none' | 'starttls' | 'tls';
+  ssl_cert_monitoring: boolean;
+  assertions: readonly Assertion[];
+}
+
+/** postgres, mysql and redis: the spec's url is the connection URL. */
+export interface DatabaseSettings {
+  /** What runs once connected ('SELECT 1' or 'PING' by default, applied by the control plane). */
+  query: string;
+  assertions: readonly Assertion[];
+}
+
+export interface SettingsByType {
+  http: HttpSettings;
+  api: HttpSettings;
+  dns: DnsSettings;
+  tcp: TcpSettings;
+  domain: Record<string, never>;
+  ping: PingSettings;
+  grpc: GrpcSettings;
+  websocket: WebSocketSettings;
+  smtp: SmtpSettings;
+  postgres: DatabaseSettings;
+  mysql: DatabaseSettings;
+  redis: DatabaseSettings;
+}
+
+/** One check to run: its target, its deadline and its type's settings (a union on monitor_type). */
+export type ProbeSpec<T extends MonitorType = MonitorType> = {
+  [K in T]: {
+    monitor_id: string;
+    monitor_type: K;
+    /** The target: a URL, a host, host:port or a connection URL, by type. */
+    url: string;
+    timeout_ms: number;
+    settings: SettingsByType[K];
+  };
+}[T];
 
 export interface ProbeOutcome {
   ok: boolean;
@@ -52,6 +120,6 @@ export interface Deadline {
   readonly signal: AbortSignal;
 }
 
-export interface Prober {
-  run(spec: ProbeSpec, deadline: Deadline): Promise<ProbeOutcome>;
+export interface Prober<T extends MonitorType = MonitorType> {
+  run(spec: ProbeSpec<T>, deadline: Deadline): Promise<ProbeOutcome>;
 }

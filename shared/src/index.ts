@@ -1,3 +1,4 @@
+export * from './assertions.js';
 export * from './address-guard.js';
 export * from './clock.js';
 export * from './errors.js';

@@ -1,3 +1,4 @@
+import type { MonitorType } from '@lookout/shared';
 import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
 import { createDnsProber } from './dns-prober.js';
 import { createDomainProber } from './domain-prober.js';
@@ -11,34 +12,60 @@ export interface ProbersOptions extends HttpProberOptions {
   rdapBootstrap?: BootstrapSource;
 }
 
-/** One prober per check type; a new type is one prober and one case here. */
-export const createProbers = (opts: ProbersOptions = {}): Prober => {
+/** A type this build has no prober for yet: every run fails, saying so (and the agent does not declare it). */
+const missing = <T extends MonitorType>(type: T): Prober<T> | null => {
+  void type;
+  return null;
+};
+
+type ProberTable = { [T in MonitorType]: Prober<T> | null };
+
+/**
+ * One prober per check type, or null where this host cannot run the type (the agent then leaves it
+ * out of the check types it declares at Register). A new type is its prober and one line here.
+ */
+const proberTable = (opts: ProbersOptions): ProberTable => {
   const http = createHttpProber(opts);
-  const tcp = createTcpProber({ blockPrivate: opts.blockPrivate ?? false });
-  const dns = createDnsProber({ blockPrivate: opts.blockPrivate ?? false });
-  const domain = createDomainProber({
-    ...(opts.now ? { now: opts.now } : {}),
-    ...(opts.rdapBaseUrl ? { rdapBaseUrl: opts.rdapBaseUrl } : {}),
-    ...(opts.rdapBootstrap ? { bootstrap: opts.rdapBootstrap } : {}),
-  });
+  const blockPrivate = opts.blockPrivate ?? false;
   return {
+    http,
+    api: http,
+    tcp: createTcpProber({ blockPrivate }),
+    dns: createDnsProber({ blockPrivate }),
+    domain: createDomainProber({
+      ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.rdapBaseUrl ? { rdapBaseUrl: opts.rdapBaseUrl } : {}),
+      ...(opts.rdapBootstrap ? { bootstrap: opts.rdapBootstrap } : {}),
+    }),
+    ping: missing('ping'),
+    grpc: missing('grpc'),
+    websocket: missing('websocket'),
+    smtp: missing('smtp'),
+    postgres: missing('postgres'),
+    mysql: missing('mysql'),
+    redis: missing('redis'),
+  };
+};
+
+export interface Probers extends Prober {
+  /** The check types this agent can run (declared at Register). */
+  readonly types: readonly MonitorType[];
+}
+
+export const createProbers = (opts: ProbersOptions = {}): Probers => {
+  const table = proberTable(opts);
+  const types = (Object.keys(table) as MonitorType[]).filter((t) => table[t] !== null);
+  return {
+    types,
     run(spec: ProbeSpec, deadline: Deadline): Promise<ProbeOutcome> {
-      switch (spec.monitor_type) {
-        case 'http':
-        case 'api':
-          return http.run(spec, deadline);
-        case 'tcp':
-          return tcp.run(spec, deadline);
-        case 'dns':
-          return dns.run(spec, deadline);
-        case 'domain':
-          return domain.run(spec, deadline);
-        default: {
-          // Every type of the shared list has a case: a new one fails to compile here.
-          const missing: never = spec.monitor_type;
-          throw new Error(`no prober for monitor type "${missing}"`);
-        }
-      }
+      const prober = table[spec.monitor_type] as Prober | null;
+      if (!prober)
+        return Promise.resolve({
+          ok: false,
+          error: { kind: 'unsupported', message: `this agent cannot run ${spec.monitor_type} checks` },
+          response_time_ms: 0,
+        });
+      return prober.run(spec, deadline);
     },
   };
 };

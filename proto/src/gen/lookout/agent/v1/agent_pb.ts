@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file lookout/agent/v1/agent.proto.
  */
 export const file_lookout_agent_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("Chxsb29rb3V0L2FnZW50L3YxL2FnZW50LnByb3RvEhBsb29rb3V0LmFnZW50LnYxImQKD1JlZ2lzdGVyUmVxdWVzdBITCgtpbnN0YW5jZV9pZBgBIAEoCRIVCg1hZ2VudF92ZXJzaW9uGAIgASgJEhAKCGhvc3RuYW1lGAMgASgJEhMKC2NvbmN1cnJlbmN5GAQgASgNIocBChBSZWdpc3RlclJlc3BvbnNlEhIKCnNlc3Npb25faWQYASABKAkSDQoFZXBvY2gYAiABKAQSDgoGcmVnaW9uGAMgASgJEhYKDnNlcnZlcl90aW1lX21zGAQgASgDEigKBmxpbWl0cxgFIAEoCzIYLmxvb2tvdXQuYWdlbnQudjEuTGltaXRzImIKBkxpbWl0cxIdChVtYXhfcmVzdWx0c19wZXJfYmF0Y2gYASABKA0SGgoScmVwb3J0X2ludGVydmFsX21zGAIgASgNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgDIAEoDSJ1ChdXYXRjaEFzc2lnbm1lbnRzUmVxdWVzdBITCgtpbnN0YW5jZV9pZBgDIAEoCRISCgpzZXNzaW9uX2lkGAEgASgJEjEKB3J1bm5pbmcYAiADKAsyIC5sb29rb3V0LmFnZW50LnYxLlJ1bm5pbmdNb25pdG9yIjUKDlJ1bm5pbmdNb25pdG9yEhIKCm1vbml0b3JfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoBCKIAgoYV2F0Y2hBc3NpZ25tZW50c1Jlc3BvbnNlEiYKBHN5bmMYASABKAsyFi5sb29rb3V0LmFnZW50LnYxLlN5bmNIABIuCgZ1cHNlcnQYAiABKAsyHC5sb29rb3V0LmFnZW50LnYxLkFzc2lnbm1lbnRIABIrCgZyZW1vdmUYAyABKAsyGS5sb29rb3V0LmFnZW50LnYxLlJlbW92YWxIABIrCgdydW5fbm93GAQgASgLMhgubG9va291dC5hZ2VudC52MS5SdW5Ob3dIABIxCgprZWVwX2FsaXZlGAUgASgLMhsubG9va291dC5hZ2VudC52MS5LZWVwQWxpdmVIAEIHCgVldmVudCJiCgRTeW5jEi0KB3Vwc2VydHMYASADKAsyHC5sb29rb3V0LmFnZW50LnYxLkFzc2lnbm1lbnQSDwoHcmVtb3ZlcxgCIAMoCRIMCgRmdWxsGAMgASgIEgwKBG1vcmUYBCABKAgiXAoKQXNzaWdubWVudBISCgptb25pdG9yX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAQSKQoEc3BlYxgDIAEoCzIbLmxvb2tvdXQuYWdlbnQudjEuQ2hlY2tTcGVjIh0KB1JlbW92YWwSEgoKbW9uaXRvcl9pZBgBIAEoCSJACgZSdW5Ob3cSEgoKbW9uaXRvcl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSEgoKcmVxdWVzdF9pZBgDIAEoCSIjCglLZWVwQWxpdmUSFgoOc2VydmVyX3RpbWVfbXMYASABKAMi2gQKCUNoZWNrU3BlYxIUCgxtb25pdG9yX3R5cGUYASABKAkSCwoDdXJsGAIgASgJEgwKBHBvcnQYAyABKA0SEwoLaHR0cF9tZXRob2QYBCABKAkSSAoPcmVxdWVzdF9oZWFkZXJzGAUgAygLMi8ubG9va291dC5hZ2VudC52MS5DaGVja1NwZWMuUmVxdWVzdEhlYWRlcnNFbnRyeRIUCgxyZXF1ZXN0X2JvZHkYBiABKAkSLAoFYmFzaWMYByABKAsyGy5sb29rb3V0LmFnZW50LnYxLkJhc2ljQXV0aEgAEhYKDGJlYXJlcl90b2tlbhgIIAEoCUgAEhwKFGV4cGVjdGVkX3N0YXR1c19jb2RlGAkgASgNEhgKEHJlcXVpcmVkX2tleXdvcmQYCiABKAkSGAoQZm9sbG93X3JlZGlyZWN0cxgLIAEoCBISCgp0aW1lb3V0X21zGAwgASgNEhgKEGludGVydmFsX3NlY29uZHMYDSABKA0SGwoTc3NsX2NlcnRfbW9uaXRvcmluZxgOIAEoCBIXCg9kbnNfcmVjb3JkX3R5cGUYDyABKAkSGwoTZG5zX2V4cGVjdGVkX3ZhbHVlcxgQIAMoCRIUCgxkbnNfcmVzb2x2ZXIYESABKAkSGQoRZmFpbHVyZV90aHJlc2hvbGQYEiABKA0SHgoWcmV0cnlfaW50ZXJ2YWxfc2Vjb25kcxgTIAEoDRo1ChNSZXF1ZXN0SGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCBgoEYXV0aCIvCglCYXNpY0F1dGgSEAoIdXNlcm5hbWUYASABKAkSEAoIcGFzc3dvcmQYAiABKAkibwoUUmVwb3J0UmVzdWx0c1JlcXVlc3QSEwoLaW5zdGFuY2VfaWQYAyABKAkSEgoKc2Vzc2lvbl9pZBgBIAEoCRIuCgdyZXN1bHRzGAIgAygLMh0ubG9va291dC5hZ2VudC52MS5DaGVja1Jlc3VsdCJXChtFbmNvZGVkUmVwb3J0UmVzdWx0c1JlcXVlc3QSEwoLaW5zdGFuY2VfaWQYAyABKAkSEgoKc2Vzc2lvbl9pZBgBIAEoCRIPCgdyZXN1bHRzGAIgAygMIpYDCgtDaGVja1Jlc3VsdBIRCglyZXN1bHRfaWQYASABKAkSEgoKbW9uaXRvcl9pZBgCIAEoCRIXCg9tb25pdG9yX3ZlcnNpb24YAyABKAQSFwoPc2NoZWR1bGVkX2F0X21zGAQgASgDEhUKDXN0YXJ0ZWRfYXRfbXMYBSABKAMSCgoCb2sYBiABKAgSEgoKZXJyb3Jfa2luZBgHIAEoCRIVCg1lcnJvcl9tZXNzYWdlGAggASgJEhgKEHJlc3BvbnNlX3RpbWVfbXMYCSABKA0SEwoLc3RhdHVzX2NvZGUYCiABKA0SKgoHdGltaW5ncxgLIAEoCzIZLmxvb2tvdXQuYWdlbnQudjEuVGltaW5ncxImCgN0bHMYDCABKAsyGS5sb29rb3V0LmFnZW50LnYxLlRsc0luZm8SLAoGZG9tYWluGA0gASgLMhwubG9va291dC5hZ2VudC52MS5Eb21haW5JbmZvEhMKC2Ruc19yZWNvcmRzGA4gAygJEhoKEnJ1bl9ub3dfcmVxdWVzdF9pZBgPIAEoCSJmCgdUaW1pbmdzEg4KBmRuc19tcxgBIAEoDRISCgpjb25uZWN0X21zGAIgASgNEg4KBnRsc19tcxgDIAEoDRIVCg1maXJzdF9ieXRlX21zGAQgASgNEhAKCHRvdGFsX21zGAUgASgNIj8KB1Rsc0luZm8SEwoLdmFsaWRfdG9fbXMYASABKAMSDwoHc3ViamVjdBgCIAEoCRIOCgZpc3N1ZXIYAyABKAkiIwoKRG9tYWluSW5mbxIVCg1leHBpcmVzX2F0X21zGAEgASgDIlMKFVJlcG9ydFJlc3VsdHNSZXNwb25zZRIQCghhY2NlcHRlZBgBIAEoDRISCgpkdXBsaWNhdGVzGAIgASgNEhQKDHNsb3dfZG93bl9tcxgDIAEoDSKPAgoQSGVhcnRiZWF0UmVxdWVzdBITCgtpbnN0YW5jZV9pZBgIIAEoCRISCgpzZXNzaW9uX2lkGAEgASgJEhAKCGFzc2lnbmVkGAIgASgNEhEKCWluX2ZsaWdodBgDIAEoDRITCgtxdWV1ZV9kZXB0aBgEIAEoDRIYChBidWZmZXJlZF9yZXN1bHRzGAUgASgNEhcKD2Ryb3BwZWRfcmVzdWx0cxgGIAEoBBIbChNzY2hlZHVsZV9sYWdfcDk5X21zGAcgASgNEiEKGXNob3J0ZXN0X2ludGVydmFsX3NlY29uZHMYCSABKA0SJQodc2hvcnRlc3RfaW50ZXJ2YWxfYWdlX3NlY29uZHMYCiABKA0iKwoRSGVhcnRiZWF0UmVzcG9uc2USFgoOc2VydmVyX3RpbWVfbXMYASABKAMyhgMKDEFnZW50U2VydmljZRJRCghSZWdpc3RlchIhLmxvb2tvdXQuYWdlbnQudjEuUmVnaXN0ZXJSZXF1ZXN0GiIubG9va291dC5hZ2VudC52MS5SZWdpc3RlclJlc3BvbnNlEmsKEFdhdGNoQXNzaWdubWVudHMSKS5sb29rb3V0LmFnZW50LnYxLldhdGNoQXNzaWdubWVudHNSZXF1ZXN0GioubG9va291dC5hZ2VudC52MS5XYXRjaEFzc2lnbm1lbnRzUmVzcG9uc2UwARJgCg1SZXBvcnRSZXN1bHRzEiYubG9va291dC5hZ2VudC52MS5SZXBvcnRSZXN1bHRzUmVxdWVzdBonLmxvb2tvdXQuYWdlbnQudjEuUmVwb3J0UmVzdWx0c1Jlc3BvbnNlElQKCUhlYXJ0YmVhdBIiLmxvb2tvdXQuYWdlbnQudjEuSGVhcnRiZWF0UmVxdWVzdBojLmxvb2tvdXQuYWdlbnQudjEuSGVhcnRiZWF0UmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Chxsb29rb3V0L2FnZW50L3YxL2FnZW50LnByb3RvEhBsb29rb3V0LmFnZW50LnYxInkKD1JlZ2lzdGVyUmVxdWVzdBITCgtpbnN0YW5jZV9pZBgBIAEoCRIVCg1hZ2VudF92ZXJzaW9uGAIgASgJEhAKCGhvc3RuYW1lGAMgASgJEhMKC2NvbmN1cnJlbmN5GAQgASgNEhMKC2NoZWNrX3R5cGVzGAUgAygJIocBChBSZWdpc3RlclJlc3BvbnNlEhIKCnNlc3Npb25faWQYASABKAkSDQoFZXBvY2gYAiABKAQSDgoGcmVnaW9uGAMgASgJEhYKDnNlcnZlcl90aW1lX21zGAQgASgDEigKBmxpbWl0cxgFIAEoCzIYLmxvb2tvdXQuYWdlbnQudjEuTGltaXRzImIKBkxpbWl0cxIdChVtYXhfcmVzdWx0c19wZXJfYmF0Y2gYASABKA0SGgoScmVwb3J0X2ludGVydmFsX21zGAIgASgNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgDIAEoDSJ1ChdXYXRjaEFzc2lnbm1lbnRzUmVxdWVzdBITCgtpbnN0YW5jZV9pZBgDIAEoCRISCgpzZXNzaW9uX2lkGAEgASgJEjEKB3J1bm5pbmcYAiADKAsyIC5sb29rb3V0LmFnZW50LnYxLlJ1bm5pbmdNb25pdG9yIjUKDlJ1bm5pbmdNb25pdG9yEhIKCm1vbml0b3JfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoBCKIAgoYV2F0Y2hBc3NpZ25tZW50c1Jlc3BvbnNlEiYKBHN5bmMYASABKAsyFi5sb29rb3V0LmFnZW50LnYxLlN5bmNIABIuCgZ1cHNlcnQYAiABKAsyHC5sb29rb3V0LmFnZW50LnYxLkFzc2lnbm1lbnRIABIrCgZyZW1vdmUYAyABKAsyGS5sb29rb3V0LmFnZW50LnYxLlJlbW92YWxIABIrCgdydW5fbm93GAQgASgLMhgubG9va291dC5hZ2VudC52MS5SdW5Ob3dIABIxCgprZWVwX2FsaXZlGAUgASgLMhsubG9va291dC5hZ2VudC52MS5LZWVwQWxpdmVIAEIHCgVldmVudCJiCgRTeW5jEi0KB3Vwc2VydHMYASADKAsyHC5sb29rb3V0LmFnZW50LnYxLkFzc2lnbm1lbnQSDwoHcmVtb3ZlcxgCIAMoCRIMCgRmdWxsGAMgASgIEgwKBG1vcmUYBCABKAgiXAoKQXNzaWdubWVudBISCgptb25pdG9yX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAQSKQoEc3BlYxgDIAEoCzIbLmxvb2tvdXQuYWdlbnQudjEuQ2hlY2tTcGVjIh0KB1JlbW92YWwSEgoKbW9uaXRvcl9pZBgBIAEoCSJACgZSdW5Ob3cSEgoKbW9uaXRvcl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSEgoKcmVxdWVzdF9pZBgDIAEoCSIjCglLZWVwQWxpdmUSFgoOc2VydmVyX3RpbWVfbXMYASABKAMiqAgKCUNoZWNrU3BlYxIUCgxtb25pdG9yX3R5cGUYASABKAkSCwoDdXJsGAIgASgJEhIKCnRpbWVvdXRfbXMYDCABKA0SGAoQaW50ZXJ2YWxfc2Vjb25kcxgNIAEoDRIZChFmYWlsdXJlX3RocmVzaG9sZBgSIAEoDRIeChZyZXRyeV9pbnRlcnZhbF9zZWNvbmRzGBMgASgNEi4KBGh0dHAYFCABKAsyHi5sb29rb3V0LmFnZW50LnYxLkh0dHBTZXR0aW5nc0gAEiwKA2RucxgVIAEoCzIdLmxvb2tvdXQuYWdlbnQudjEuRG5zU2V0dGluZ3NIABIsCgN0Y3AYFiABKAsyHS5sb29rb3V0LmFnZW50LnYxLlRjcFNldHRpbmdzSAASMgoGZG9tYWluGBcgASgLMiAubG9va291dC5hZ2VudC52MS5Eb21haW5TZXR0aW5nc0gAEi4KBHBpbmcYGCABKAsyHi5sb29rb3V0LmFnZW50LnYxLlBpbmdTZXR0aW5nc0gAEi4KBGdycGMYGSABKAsyHi5sb29rb3V0LmFnZW50LnYxLkdycGNTZXR0aW5nc0gAEjgKCXdlYnNvY2tldBgaIAEoCzIjLmxvb2tvdXQuYWdlbnQudjEuV2ViU29ja2V0U2V0dGluZ3NIABIuCgRzbXRwGBsgASgLMh4ubG9va291dC5hZ2VudC52MS5TbXRwU2V0dGluZ3NIABI2CghkYXRhYmFzZRgcIAEoCzIiLmxvb2tvdXQuYWdlbnQudjEuRGF0YWJhc2VTZXR0aW5nc0gAEgwKBHBvcnQYAyABKA0SEwoLaHR0cF9tZXRob2QYBCABKAkSSAoPcmVxdWVzdF9oZWFkZXJzGAUgAygLMi8ubG9va291dC5hZ2VudC52MS5DaGVja1NwZWMuUmVxdWVzdEhlYWRlcnNFbnRyeRIUCgxyZXF1ZXN0X2JvZHkYBiABKAkSLAoFYmFzaWMYByABKAsyGy5sb29rb3V0LmFnZW50LnYxLkJhc2ljQXV0aEgBEhYKDGJlYXJlcl90b2tlbhgIIAEoCUgBEhwKFGV4cGVjdGVkX3N0YXR1c19jb2RlGAkgASgNEhgKEHJlcXVpcmVkX2tleXdvcmQYCiABKAkSGAoQZm9sbG93X3JlZGlyZWN0cxgLIAEoCBIbChNzc2xfY2VydF9tb25pdG9yaW5nGA4gASgIEhcKD2Ruc19yZWNvcmRfdHlwZRgPIAEoCRIbChNkbnNfZXhwZWN0ZWRfdmFsdWVzGBAgAygJEhQKDGRuc19yZXNvbHZlchgRIAEoCRo1ChNSZXF1ZXN0SGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCCgoIc2V0dGluZ3NCBgoEYXV0aCJRCglBc3NlcnRpb24SDgoGc291cmNlGAEgASgJEhAKCHByb3BlcnR5GAIgASgJEhIKCmNvbXBhcmlzb24YAyABKAkSDgoGdGFyZ2V0GAQgASgJIqsDCgxIdHRwU2V0dGluZ3MSEwoLaHR0cF9tZXRob2QYASABKAkSSwoPcmVxdWVzdF9oZWFkZXJzGAIgAygLMjIubG9va291dC5hZ2VudC52MS5IdHRwU2V0dGluZ3MuUmVxdWVzdEhlYWRlcnNFbnRyeRIUCgxyZXF1ZXN0X2JvZHkYAyABKAkSLAoFYmFzaWMYBCABKAsyGy5sb29rb3V0LmFnZW50LnYxLkJhc2ljQXV0aEgAEhYKDGJlYXJlcl90b2tlbhgFIAEoCUgAEhwKFGV4cGVjdGVkX3N0YXR1c19jb2RlGAYgASgNEhgKEHJlcXVpcmVkX2tleXdvcmQYByABKAkSGAoQZm9sbG93X3JlZGlyZWN0cxgIIAEoCBIbChNzc2xfY2VydF9tb25pdG9yaW5nGAkgASgIEi8KCmFzc2VydGlvbnMYCiADKAsyGy5sb29rb3V0LmFnZW50LnYxLkFzc2VydGlvbho1ChNSZXF1ZXN0SGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCBgoEYXV0aCJZCgtEbnNTZXR0aW5ncxIXCg9kbnNfcmVjb3JkX3R5cGUYASABKAkSGwoTZG5zX2V4cGVjdGVkX3ZhbHVlcxgCIAMoCRIUCgxkbnNfcmVzb2x2ZXIYAyABKAkiGwoLVGNwU2V0dGluZ3MSDAoEcG9ydBgBIAEoDSIQCg5Eb21haW5TZXR0aW5ncyJVCgxQaW5nU2V0dGluZ3MSFAoMcGFja2V0X2NvdW50GAEgASgNEi8KCmFzc2VydGlvbnMYAiADKAsyGy5sb29rb3V0LmFnZW50LnYxLkFzc2VydGlvbiJnCgxHcnBjU2V0dGluZ3MSFAoMZ3JwY19zZXJ2aWNlGAEgASgJEhAKCGdycGNfdGxzGAIgASgIEi8KCmFzc2VydGlvbnMYAyADKAsyGy5sb29rb3V0LmFnZW50LnYxLkFzc2VydGlvbiJYChFXZWJTb2NrZXRTZXR0aW5ncxISCgp3c19tZXNzYWdlGAEgASgJEi8KCmFzc2VydGlvbnMYAiADKAsyGy5sb29rb3V0LmFnZW50LnYxLkFzc2VydGlvbiKBAQoMU210cFNldHRpbmdzEgwKBHBvcnQYASABKA0SFQoNc210cF9zZWN1cml0eRgCIAEoCRIbChNzc2xfY2VydF9tb25pdG9yaW5nGAMgASgIEi8KCmFzc2VydGlvbnMYBCADKAsyGy5sb29rb3V0LmFnZW50LnYxLkFzc2VydGlvbiJSChBEYXRhYmFzZVNldHRpbmdzEg0KBXF1ZXJ5GAEgASgJEi8KCmFzc2VydGlvbnMYAiADKAsyGy5sb29rb3V0LmFnZW50LnYxLkFzc2VydGlvbiIvCglCYXNpY0F1dGgSEAoIdXNlcm5hbWUYASABKAkSEAoIcGFzc3dvcmQYAiABKAkibwoUUmVwb3J0UmVzdWx0c1JlcXVlc3QSEwoLaW5zdGFuY2VfaWQYAyABKAkSEgoKc2Vzc2lvbl9pZBgBIAEoCRIuCgdyZXN1bHRzGAIgAygLMh0ubG9va291dC5hZ2VudC52MS5DaGVja1Jlc3VsdCJXChtFbmNvZGVkUmVwb3J0UmVzdWx0c1JlcXVlc3QSEwoLaW5zdGFuY2VfaWQYAyABKAkSEgoKc2Vzc2lvbl9pZBgBIAEoCRIPCgdyZXN1bHRzGAIgAygMIpYDCgtDaGVja1Jlc3VsdBIRCglyZXN1bHRfaWQYASABKAkSEgoKbW9uaXRvcl9pZBgCIAEoCRIXCg9tb25pdG9yX3ZlcnNpb24YAyABKAQSFwoPc2NoZWR1bGVkX2F0X21zGAQgASgDEhUKDXN0YXJ0ZWRfYXRfbXMYBSABKAMSCgoCb2sYBiABKAgSEgoKZXJyb3Jfa2luZBgHIAEoCRIVCg1lcnJvcl9tZXNzYWdlGAggASgJEhgKEHJlc3BvbnNlX3RpbWVfbXMYCSABKA0SEwoLc3RhdHVzX2NvZGUYCiABKA0SKgoHdGltaW5ncxgLIAEoCzIZLmxvb2tvdXQuYWdlbnQudjEuVGltaW5ncxImCgN0bHMYDCABKAsyGS5sb29rb3V0LmFnZW50LnYxLlRsc0luZm8SLAoGZG9tYWluGA0gASgLMhwubG9va291dC5hZ2VudC52MS5Eb21haW5JbmZvEhMKC2Ruc19yZWNvcmRzGA4gAygJEhoKEnJ1bl9ub3dfcmVxdWVzdF9pZBgPIAEoCSJmCgdUaW1pbmdzEg4KBmRuc19tcxgBIAEoDRISCgpjb25uZWN0X21zGAIgASgNEg4KBnRsc19tcxgDIAEoDRIVCg1maXJzdF9ieXRlX21zGAQgASgNEhAKCHRvdGFsX21zGAUgASgNIj8KB1Rsc0luZm8SEwoLdmFsaWRfdG9fbXMYASABKAMSDwoHc3ViamVjdBgCIAEoCRIOCgZpc3N1ZXIYAyABKAkiIwoKRG9tYWluSW5mbxIVCg1leHBpcmVzX2F0X21zGAEgASgDIlMKFVJlcG9ydFJlc3VsdHNSZXNwb25zZRIQCghhY2NlcHRlZBgBIAEoDRISCgpkdXBsaWNhdGVzGAIgASgNEhQKDHNsb3dfZG93bl9tcxgDIAEoDSKPAgoQSGVhcnRiZWF0UmVxdWVzdBITCgtpbnN0YW5jZV9pZBgIIAEoCRISCgpzZXNzaW9uX2lkGAEgASgJEhAKCGFzc2lnbmVkGAIgASgNEhEKCWluX2ZsaWdodBgDIAEoDRITCgtxdWV1ZV9kZXB0aBgEIAEoDRIYChBidWZmZXJlZF9yZXN1bHRzGAUgASgNEhcKD2Ryb3BwZWRfcmVzdWx0cxgGIAEoBBIbChNzY2hlZHVsZV9sYWdfcDk5X21zGAcgASgNEiEKGXNob3J0ZXN0X2ludGVydmFsX3NlY29uZHMYCSABKA0SJQodc2hvcnRlc3RfaW50ZXJ2YWxfYWdlX3NlY29uZHMYCiABKA0iKwoRSGVhcnRiZWF0UmVzcG9uc2USFgoOc2VydmVyX3RpbWVfbXMYASABKAMyhgMKDEFnZW50U2VydmljZRJRCghSZWdpc3RlchIhLmxvb2tvdXQuYWdlbnQudjEuUmVnaXN0ZXJSZXF1ZXN0GiIubG9va291dC5hZ2VudC52MS5SZWdpc3RlclJlc3BvbnNlEmsKEFdhdGNoQXNzaWdubWVudHMSKS5sb29rb3V0LmFnZW50LnYxLldhdGNoQXNzaWdubWVudHNSZXF1ZXN0GioubG9va291dC5hZ2VudC52MS5XYXRjaEFzc2lnbm1lbnRzUmVzcG9uc2UwARJgCg1SZXBvcnRSZXN1bHRzEiYubG9va291dC5hZ2VudC52MS5SZXBvcnRSZXN1bHRzUmVxdWVzdBonLmxvb2tvdXQuYWdlbnQudjEuUmVwb3J0UmVzdWx0c1Jlc3BvbnNlElQKCUhlYXJ0YmVhdBIiLmxvb2tvdXQuYWdlbnQudjEuSGVhcnRiZWF0UmVxdWVzdBojLmxvb2tvdXQuYWdlbnQudjEuSGVhcnRiZWF0UmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * @generated from message lookout.agent.v1.RegisterRequest
@@ -37,6 +37,16 @@ export type RegisterRequest = Message<"lookout.agent.v1.RegisterRequest"> & {
    * @generated from field: uint32 concurrency = 4;
    */
   concurrency: number;
+
+  /**
+   * The check types (CheckSpec.monitor_type values) this agent can run now: a type whose prober needs
+   * something of its host (ping: an ICMP program and the right to use it; browser checks: Chromium) is
+   * named only when the host has it. The control plane places a monitor only on agents that name its
+   * type. Empty (an agent older than this field): http, api, dns, tcp and domain.
+   *
+   * @generated from field: repeated string check_types = 5;
+   */
+  checkTypes: string[];
 };
 
 /**
@@ -347,19 +357,113 @@ export const KeepAliveSchema: GenMessage<KeepAlive> = /*@__PURE__*/
  */
 export type CheckSpec = Message<"lookout.agent.v1.CheckSpec"> & {
   /**
-   * One of MONITOR_TYPES (shared/src/monitor-types.ts): http, api, dns, tcp, domain. A string, not an
-   * enum, so an older agent can name a type it does not know: it reports that monitor's runs as failed.
+   * One of MONITOR_TYPES (shared/src/monitor-types.ts). A string, not an enum, so an older agent can name
+   * a type it does not know: it reports that monitor's runs as failed (and is never given one: placement
+   * goes by RegisterRequest.check_types).
    *
    * @generated from field: string monitor_type = 1;
    */
   monitorType: string;
 
   /**
+   * The target: a URL (http, api, websocket), a host (dns, tcp, domain, ping, smtp), host:port (grpc) or
+   * a connection URL (postgres, mysql, redis).
+   *
    * @generated from field: string url = 2;
    */
   url: string;
 
   /**
+   * @generated from field: uint32 timeout_ms = 12;
+   */
+  timeoutMs: number;
+
+  /**
+   * @generated from field: uint32 interval_seconds = 13;
+   */
+  intervalSeconds: number;
+
+  /**
+   * After a failed run, the next comes after retry_interval_seconds instead of at the next slot, until
+   * failure_threshold runs in a row have failed (or one succeeds); then the wall-clock phase again.
+   * 0 (an older control plane): no retries.
+   *
+   * @generated from field: uint32 failure_threshold = 18;
+   */
+  failureThreshold: number;
+
+  /**
+   * @generated from field: uint32 retry_interval_seconds = 19;
+   */
+  retryIntervalSeconds: number;
+
+  /**
+   * What the type checks: one message per type, with its defaults already applied by the control plane.
+   * An agent reads only this (and the fields above). Unset from an older control plane: the agent reads
+   * the flat fields below.
+   *
+   * @generated from oneof lookout.agent.v1.CheckSpec.settings
+   */
+  settings: {
+    /**
+     * @generated from field: lookout.agent.v1.HttpSettings http = 20;
+     */
+    value: HttpSettings;
+    case: "http";
+  } | {
+    /**
+     * @generated from field: lookout.agent.v1.DnsSettings dns = 21;
+     */
+    value: DnsSettings;
+    case: "dns";
+  } | {
+    /**
+     * @generated from field: lookout.agent.v1.TcpSettings tcp = 22;
+     */
+    value: TcpSettings;
+    case: "tcp";
+  } | {
+    /**
+     * @generated from field: lookout.agent.v1.DomainSettings domain = 23;
+     */
+    value: DomainSettings;
+    case: "domain";
+  } | {
+    /**
+     * @generated from field: lookout.agent.v1.PingSettings ping = 24;
+     */
+    value: PingSettings;
+    case: "ping";
+  } | {
+    /**
+     * @generated from field: lookout.agent.v1.GrpcSettings grpc = 25;
+     */
+    value: GrpcSettings;
+    case: "grpc";
+  } | {
+    /**
+     * @generated from field: lookout.agent.v1.WebSocketSettings websocket = 26;
+     */
+    value: WebSocketSettings;
+    case: "websocket";
+  } | {
+    /**
+     * @generated from field: lookout.agent.v1.SmtpSettings smtp = 27;
+     */
+    value: SmtpSettings;
+    case: "smtp";
+  } | {
+    /**
+     * @generated from field: lookout.agent.v1.DatabaseSettings database = 28;
+     */
+    value: DatabaseSettings;
+    case: "database";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * The flat fields of the first protocol, for agents older than `settings`: the control plane fills
+   * them for http, api, dns, tcp and domain monitors as well, until no such agent is left to serve.
+   *
    * @generated from field: uint32 port = 3;
    */
   port: number;
@@ -412,16 +516,6 @@ export type CheckSpec = Message<"lookout.agent.v1.CheckSpec"> & {
   followRedirects: boolean;
 
   /**
-   * @generated from field: uint32 timeout_ms = 12;
-   */
-  timeoutMs: number;
-
-  /**
-   * @generated from field: uint32 interval_seconds = 13;
-   */
-  intervalSeconds: number;
-
-  /**
    * @generated from field: bool ssl_cert_monitoring = 14;
    */
   sslCertMonitoring: boolean;
@@ -440,20 +534,6 @@ export type CheckSpec = Message<"lookout.agent.v1.CheckSpec"> & {
    * @generated from field: string dns_resolver = 17;
    */
   dnsResolver: string;
-
-  /**
-   * After a failed run, the next comes after retry_interval_seconds instead of at the next slot, until
-   * failure_threshold runs in a row have failed (or one succeeds); then the wall-clock phase again.
-   * 0 (an older control plane): no retries.
-   *
-   * @generated from field: uint32 failure_threshold = 18;
-   */
-  failureThreshold: number;
-
-  /**
-   * @generated from field: uint32 retry_interval_seconds = 19;
-   */
-  retryIntervalSeconds: number;
 };
 
 /**
@@ -462,6 +542,314 @@ export type CheckSpec = Message<"lookout.agent.v1.CheckSpec"> & {
  */
 export const CheckSpecSchema: GenMessage<CheckSpec> = /*@__PURE__*/
   messageDesc(file_lookout_agent_v1_agent, 11);
+
+/**
+ * One condition on what a check read (docs/check-types.md, "Assertions"). `source` is one of status_code,
+ * text_body, json_body, headers, response_time, packet_loss; `comparison` one of equals, not_equals,
+ * contains, not_contains, matches, less_than, greater_than, is_empty, not_empty. `property` is a JSONPath
+ * (json_body) or a header name (headers); `target` the value compared with, as text.
+ *
+ * @generated from message lookout.agent.v1.Assertion
+ */
+export type Assertion = Message<"lookout.agent.v1.Assertion"> & {
+  /**
+   * @generated from field: string source = 1;
+   */
+  source: string;
+
+  /**
+   * @generated from field: string property = 2;
+   */
+  property: string;
+
+  /**
+   * @generated from field: string comparison = 3;
+   */
+  comparison: string;
+
+  /**
+   * @generated from field: string target = 4;
+   */
+  target: string;
+};
+
+/**
+ * Describes the message lookout.agent.v1.Assertion.
+ * Use `create(AssertionSchema)` to create a new message.
+ */
+export const AssertionSchema: GenMessage<Assertion> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 12);
+
+/**
+ * http and api monitors.
+ *
+ * @generated from message lookout.agent.v1.HttpSettings
+ */
+export type HttpSettings = Message<"lookout.agent.v1.HttpSettings"> & {
+  /**
+   * @generated from field: string http_method = 1;
+   */
+  httpMethod: string;
+
+  /**
+   * @generated from field: map<string, string> request_headers = 2;
+   */
+  requestHeaders: { [key: string]: string };
+
+  /**
+   * @generated from field: string request_body = 3;
+   */
+  requestBody: string;
+
+  /**
+   * @generated from oneof lookout.agent.v1.HttpSettings.auth
+   */
+  auth: {
+    /**
+     * @generated from field: lookout.agent.v1.BasicAuth basic = 4;
+     */
+    value: BasicAuth;
+    case: "basic";
+  } | {
+    /**
+     * @generated from field: string bearer_token = 5;
+     */
+    value: string;
+    case: "bearerToken";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * @generated from field: uint32 expected_status_code = 6;
+   */
+  expectedStatusCode: number;
+
+  /**
+   * @generated from field: string required_keyword = 7;
+   */
+  requiredKeyword: string;
+
+  /**
+   * @generated from field: bool follow_redirects = 8;
+   */
+  followRedirects: boolean;
+
+  /**
+   * @generated from field: bool ssl_cert_monitoring = 9;
+   */
+  sslCertMonitoring: boolean;
+
+  /**
+   * @generated from field: repeated lookout.agent.v1.Assertion assertions = 10;
+   */
+  assertions: Assertion[];
+};
+
+/**
+ * Describes the message lookout.agent.v1.HttpSettings.
+ * Use `create(HttpSettingsSchema)` to create a new message.
+ */
+export const HttpSettingsSchema: GenMessage<HttpSettings> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 13);
+
+/**
+ * @generated from message lookout.agent.v1.DnsSettings
+ */
+export type DnsSettings = Message<"lookout.agent.v1.DnsSettings"> & {
+  /**
+   * @generated from field: string dns_record_type = 1;
+   */
+  dnsRecordType: string;
+
+  /**
+   * @generated from field: repeated string dns_expected_values = 2;
+   */
+  dnsExpectedValues: string[];
+
+  /**
+   * @generated from field: string dns_resolver = 3;
+   */
+  dnsResolver: string;
+};
+
+/**
+ * Describes the message lookout.agent.v1.DnsSettings.
+ * Use `create(DnsSettingsSchema)` to create a new message.
+ */
+export const DnsSettingsSchema: GenMessage<DnsSettings> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 14);
+
+/**
+ * @generated from message lookout.agent.v1.TcpSettings
+ */
+export type TcpSettings = Message<"lookout.agent.v1.TcpSettings"> & {
+  /**
+   * @generated from field: uint32 port = 1;
+   */
+  port: number;
+};
+
+/**
+ * Describes the message lookout.agent.v1.TcpSettings.
+ * Use `create(TcpSettingsSchema)` to create a new message.
+ */
+export const TcpSettingsSchema: GenMessage<TcpSettings> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 15);
+
+/**
+ * domain monitors: the target is all they need.
+ *
+ * @generated from message lookout.agent.v1.DomainSettings
+ */
+export type DomainSettings = Message<"lookout.agent.v1.DomainSettings"> & {
+};
+
+/**
+ * Describes the message lookout.agent.v1.DomainSettings.
+ * Use `create(DomainSettingsSchema)` to create a new message.
+ */
+export const DomainSettingsSchema: GenMessage<DomainSettings> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 16);
+
+/**
+ * ICMP echo: packet_count echoes; assertions on response_time (the mean round trip) and packet_loss (%).
+ *
+ * @generated from message lookout.agent.v1.PingSettings
+ */
+export type PingSettings = Message<"lookout.agent.v1.PingSettings"> & {
+  /**
+   * @generated from field: uint32 packet_count = 1;
+   */
+  packetCount: number;
+
+  /**
+   * @generated from field: repeated lookout.agent.v1.Assertion assertions = 2;
+   */
+  assertions: Assertion[];
+};
+
+/**
+ * Describes the message lookout.agent.v1.PingSettings.
+ * Use `create(PingSettingsSchema)` to create a new message.
+ */
+export const PingSettingsSchema: GenMessage<PingSettings> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 17);
+
+/**
+ * grpc.health.v1.Health/Check on host:port.
+ *
+ * @generated from message lookout.agent.v1.GrpcSettings
+ */
+export type GrpcSettings = Message<"lookout.agent.v1.GrpcSettings"> & {
+  /**
+   * The service asked about; empty: the server as a whole.
+   *
+   * @generated from field: string grpc_service = 1;
+   */
+  grpcService: string;
+
+  /**
+   * @generated from field: bool grpc_tls = 2;
+   */
+  grpcTls: boolean;
+
+  /**
+   * @generated from field: repeated lookout.agent.v1.Assertion assertions = 3;
+   */
+  assertions: Assertion[];
+};
+
+/**
+ * Describes the message lookout.agent.v1.GrpcSettings.
+ * Use `create(GrpcSettingsSchema)` to create a new message.
+ */
+export const GrpcSettingsSchema: GenMessage<GrpcSettings> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 18);
+
+/**
+ * @generated from message lookout.agent.v1.WebSocketSettings
+ */
+export type WebSocketSettings = Message<"lookout.agent.v1.WebSocketSettings"> & {
+  /**
+   * Sent once the connection is open; empty: nothing is sent.
+   *
+   * @generated from field: string ws_message = 1;
+   */
+  wsMessage: string;
+
+  /**
+   * On the first message received (text_body, json_body) and the time to it (response_time).
+   *
+   * @generated from field: repeated lookout.agent.v1.Assertion assertions = 2;
+   */
+  assertions: Assertion[];
+};
+
+/**
+ * Describes the message lookout.agent.v1.WebSocketSettings.
+ * Use `create(WebSocketSettingsSchema)` to create a new message.
+ */
+export const WebSocketSettingsSchema: GenMessage<WebSocketSettings> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 19);
+
+/**
+ * @generated from message lookout.agent.v1.SmtpSettings
+ */
+export type SmtpSettings = Message<"lookout.agent.v1.SmtpSettings"> & {
+  /**
+   * @generated from field: uint32 port = 1;
+   */
+  port: number;
+
+  /**
+   * none, starttls or tls (implicit TLS).
+   *
+   * @generated from field: string smtp_security = 2;
+   */
+  smtpSecurity: string;
+
+  /**
+   * @generated from field: bool ssl_cert_monitoring = 3;
+   */
+  sslCertMonitoring: boolean;
+
+  /**
+   * @generated from field: repeated lookout.agent.v1.Assertion assertions = 4;
+   */
+  assertions: Assertion[];
+};
+
+/**
+ * Describes the message lookout.agent.v1.SmtpSettings.
+ * Use `create(SmtpSettingsSchema)` to create a new message.
+ */
+export const SmtpSettingsSchema: GenMessage<SmtpSettings> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 20);
+
+/**
+ * postgres, mysql and redis monitors: the connection URL is the spec's url.
+ *
+ * @generated from message lookout.agent.v1.DatabaseSettings
+ */
+export type DatabaseSettings = Message<"lookout.agent.v1.DatabaseSettings"> & {
+  /**
+   * Run once connected (SELECT 1 or PING when empty); assertions read the first value it returns.
+   *
+   * @generated from field: string query = 1;
+   */
+  query: string;
+
+  /**
+   * @generated from field: repeated lookout.agent.v1.Assertion assertions = 2;
+   */
+  assertions: Assertion[];
+};
+
+/**
+ * Describes the message lookout.agent.v1.DatabaseSettings.
+ * Use `create(DatabaseSettingsSchema)` to create a new message.
+ */
+export const DatabaseSettingsSchema: GenMessage<DatabaseSettings> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 21);
 
 /**
  * @generated from message lookout.agent.v1.BasicAuth
@@ -483,7 +871,7 @@ export type BasicAuth = Message<"lookout.agent.v1.BasicAuth"> & {
  * Use `create(BasicAuthSchema)` to create a new message.
  */
 export const BasicAuthSchema: GenMessage<BasicAuth> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 12);
+  messageDesc(file_lookout_agent_v1_agent, 22);
 
 /**
  * @generated from message lookout.agent.v1.ReportResultsRequest
@@ -510,7 +898,7 @@ export type ReportResultsRequest = Message<"lookout.agent.v1.ReportResultsReques
  * Use `create(ReportResultsRequestSchema)` to create a new message.
  */
 export const ReportResultsRequestSchema: GenMessage<ReportResultsRequest> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 13);
+  messageDesc(file_lookout_agent_v1_agent, 23);
 
 /**
  * ReportResultsRequest as an agent sends it: the same fields under the same numbers, each result
@@ -545,7 +933,7 @@ export type EncodedReportResultsRequest = Message<"lookout.agent.v1.EncodedRepor
  * Use `create(EncodedReportResultsRequestSchema)` to create a new message.
  */
 export const EncodedReportResultsRequestSchema: GenMessage<EncodedReportResultsRequest> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 14);
+  messageDesc(file_lookout_agent_v1_agent, 24);
 
 /**
  * @generated from message lookout.agent.v1.CheckResult
@@ -637,7 +1025,7 @@ export type CheckResult = Message<"lookout.agent.v1.CheckResult"> & {
  * Use `create(CheckResultSchema)` to create a new message.
  */
 export const CheckResultSchema: GenMessage<CheckResult> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 15);
+  messageDesc(file_lookout_agent_v1_agent, 25);
 
 /**
  * @generated from message lookout.agent.v1.Timings
@@ -674,7 +1062,7 @@ export type Timings = Message<"lookout.agent.v1.Timings"> & {
  * Use `create(TimingsSchema)` to create a new message.
  */
 export const TimingsSchema: GenMessage<Timings> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 16);
+  messageDesc(file_lookout_agent_v1_agent, 26);
 
 /**
  * @generated from message lookout.agent.v1.TlsInfo
@@ -701,7 +1089,7 @@ export type TlsInfo = Message<"lookout.agent.v1.TlsInfo"> & {
  * Use `create(TlsInfoSchema)` to create a new message.
  */
 export const TlsInfoSchema: GenMessage<TlsInfo> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 17);
+  messageDesc(file_lookout_agent_v1_agent, 27);
 
 /**
  * @generated from message lookout.agent.v1.DomainInfo
@@ -718,7 +1106,7 @@ export type DomainInfo = Message<"lookout.agent.v1.DomainInfo"> & {
  * Use `create(DomainInfoSchema)` to create a new message.
  */
 export const DomainInfoSchema: GenMessage<DomainInfo> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 18);
+  messageDesc(file_lookout_agent_v1_agent, 28);
 
 /**
  * @generated from message lookout.agent.v1.ReportResultsResponse
@@ -749,7 +1137,7 @@ export type ReportResultsResponse = Message<"lookout.agent.v1.ReportResultsRespo
  * Use `create(ReportResultsResponseSchema)` to create a new message.
  */
 export const ReportResultsResponseSchema: GenMessage<ReportResultsResponse> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 19);
+  messageDesc(file_lookout_agent_v1_agent, 29);
 
 /**
  * @generated from message lookout.agent.v1.HeartbeatRequest
@@ -815,7 +1203,7 @@ export type HeartbeatRequest = Message<"lookout.agent.v1.HeartbeatRequest"> & {
  * Use `create(HeartbeatRequestSchema)` to create a new message.
  */
 export const HeartbeatRequestSchema: GenMessage<HeartbeatRequest> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 20);
+  messageDesc(file_lookout_agent_v1_agent, 30);
 
 /**
  * @generated from message lookout.agent.v1.HeartbeatResponse
@@ -832,7 +1220,7 @@ export type HeartbeatResponse = Message<"lookout.agent.v1.HeartbeatResponse"> & 
  * Use `create(HeartbeatResponseSchema)` to create a new message.
  */
 export const HeartbeatResponseSchema: GenMessage<HeartbeatResponse> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 21);
+  messageDesc(file_lookout_agent_v1_agent, 31);
 
 /**
  * The service region agents talk to. Every call carries `Authorization: Bearer <agent token>`; the token
