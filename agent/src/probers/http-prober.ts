@@ -117,6 +117,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
         head: method === 'HEAD',
         wantCert: isHttps && spec.ssl_cert_monitoring,
         keepBody: spec.required_keyword !== null ? MAX_BODY : 0,
+        keepHeaders: false,
       },
     };
   };
