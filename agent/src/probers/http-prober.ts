@@ -1,11 +1,11 @@
 import { isIP } from 'node:net';
 import { createSecureContext, type PeerCertificate, type SecureContext } from 'node:tls';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
+import { applyAssertions, BODY_CAP, needsBody, needsHeaders } from '../assertions/index.js';
 import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 import { type ExchangeRequest, exchange, requestBytes } from './http-exchange.js';
 
-const MAX_BODY = 1 << 20;
 const MAX_REDIRECTS = 5;
 const DAY_MS = 86_400_000;
 /** The headers of a spec without its own headers, auth or body (the same object for all of them). */
@@ -20,6 +20,10 @@ interface Prepared {
   body: Buffer | null;
   /** null: the spec's URL does not parse. */
   url: URL | null;
+  /** How much of the body to keep: BODY_CAP when the keyword or an assertion reads it, else none. */
+  keepBody: number;
+  /** Whether an assertion reads a header. */
+  keepHeaders: boolean;
 }
 interface Hop {
   /** The hop's URL (what a redirect's location is relative to); parsed again only for a redirect. */
@@ -45,8 +49,9 @@ export interface HttpProberOptions {
 
 /**
  * http and api checks, one exchange per hop on a fresh connection (http-exchange.ts) and one shared
- * TLS context. Measures DNS, connect, TLS, first byte and total; follows redirects; reads the
- * body only as far as the keyword needs (1 MiB at most).
+ * TLS context. Measures DNS, connect, TLS, first byte and total; follows redirects; keeps the body
+ * only when the keyword or an assertion reads it (BODY_CAP, 1 MiB, at most), the headers only when
+ * an assertion does; then the status, the keyword and the assertions, in that order.
  */
 export const createHttpProber = (opts: HttpProberOptions = {}) => {
   const now = opts.now ?? (() => new Date());
@@ -57,19 +62,23 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
    * objects, ~0.5 µs against ~300 µs for the check. Kept per spec instead, they cost ~300 bytes a
    * monitor for as long as it is assigned (100,000 monitors: 30 MB of heap every GC walks).
    */
-  const prepare = (spec: ProbeSpec): Prepared => {
+  const prepare = (spec: ProbeSpec<'http' | 'api'>): Prepared => {
     const plain =
-      !spec.auth &&
-      Object.keys(spec.request_headers).length === 0 &&
-      !(spec.monitor_type === 'api' && spec.request_body);
+      !spec.settings.auth &&
+      Object.keys(spec.settings.request_headers).length === 0 &&
+      !(spec.monitor_type === 'api' && spec.settings.request_body);
     // Most specs send the default headers: one object for all of them (never changed).
     const headers: Record<string, string> = plain
       ? DEFAULT_HEADERS
-      : { 'user-agent': 'Lookout/1 (+monitoring)', ...spec.request_headers };
-    if (spec.auth?.type === 'basic') {
-      headers.authorization = `Basic ${Buffer.from(`${spec.auth.username}:${spec.auth.password}`).toString('base64')}`;
-    } else if (spec.auth?.type === 'bearer') headers.authorization = `Bearer ${spec.auth.token}`;
-    const body = spec.monitor_type === 'api' && spec.request_body ? Buffer.from(spec.request_body) : null;
+      : { 'user-agent': 'Lookout/1 (+monitoring)', ...spec.settings.request_headers };
+    if (spec.settings.auth?.type === 'basic') {
+      headers.authorization = `Basic ${Buffer.from(`${spec.settings.auth.username}:${spec.settings.auth.password}`).toString('base64')}`;
+    } else if (spec.settings.auth?.type === 'bearer')
+      headers.authorization = `Bearer ${spec.settings.auth.token}`;
+    const body =
+      spec.monitor_type === 'api' && spec.settings.request_body
+        ? Buffer.from(spec.settings.request_body)
+        : null;
     if (body) headers['content-length'] = String(body.length);
     if (!plain) headers.connection = 'close';
     let url: URL | null = null;
@@ -78,13 +87,15 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
     } catch {
       // not a URL: every run says so
     }
-    return { headers, body, url };
+    const assertions = spec.settings.assertions;
+    const keepBody = spec.settings.required_keyword !== null || needsBody(assertions) ? BODY_CAP : 0;
+    return { headers, body, url, keepBody, keepHeaders: needsHeaders(assertions) };
   };
   /**
    * A hop's exchange, from the URL's own strings: a fresh connection (http-exchange.ts), no TLS
    * session reuse (every https check does a full handshake, as a first visitor would).
    */
-  const hopOf = (url: URL, spec: ProbeSpec, p: Prepared): Hop => {
+  const hopOf = (url: URL, spec: ProbeSpec<'http' | 'api'>, p: Prepared): Hop => {
     const isHttps = url.protocol === 'https:';
     if (!isHttps && url.protocol !== 'http:') {
       throw Object.assign(new TypeError(`Protocol "${url.protocol}" not supported. Expected "http:"`), {
@@ -99,7 +110,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
       const auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
       headers = { ...headers, authorization: `Basic ${Buffer.from(auth).toString('base64')}` };
     }
-    const method = spec.http_method ?? 'GET';
+    const method = spec.settings.http_method;
     const named = isIP(hostname) === 0;
     return {
       href: url.href === spec.url ? spec.url : url.href,
@@ -115,9 +126,9 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
         named,
         bytes: requestBytes(method, url.pathname + url.search, url.host, headers, p.body),
         head: method === 'HEAD',
-        wantCert: isHttps && spec.ssl_cert_monitoring,
-        keepBody: spec.required_keyword !== null ? MAX_BODY : 0,
-        keepHeaders: false,
+        wantCert: isHttps && spec.settings.ssl_cert_monitoring,
+        keepBody: p.keepBody,
+        keepHeaders: p.keepHeaders,
       },
     };
   };
@@ -135,7 +146,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
   };
 
   return {
-    async run(spec: ProbeSpec, deadline: Deadline): Promise<ProbeOutcome> {
+    async run(spec: ProbeSpec<'http' | 'api'>, deadline: Deadline): Promise<ProbeOutcome> {
       const started = performance.now();
       const p = prepare(spec);
       if (!p.url) {
@@ -161,7 +172,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
           const r = await exchange(hop.request, (end) => (abort.current = end));
           const status = r.status;
           const location = r.location;
-          if (spec.follow_redirects && status >= 300 && status < 400 && location) {
+          if (spec.settings.follow_redirects && status >= 300 && status < 400 && location) {
             if (n >= MAX_REDIRECTS) {
               return {
                 ok: false,
@@ -190,18 +201,27 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
           };
           const tls = tlsOf(r.cert);
           if (tls) outcome.tls = tls;
-          if (status !== spec.expected_status_code) {
+          if (status !== spec.settings.expected_status_code) {
             outcome.ok = false;
             outcome.error = {
               kind: 'status_mismatch',
-              message: `expected ${spec.expected_status_code}, got ${status}`,
+              message: `expected ${spec.settings.expected_status_code}, got ${status}`,
             };
-          } else if (spec.required_keyword !== null && !r.body.includes(spec.required_keyword)) {
+          } else if (
+            spec.settings.required_keyword !== null &&
+            !r.body.includes(spec.settings.required_keyword)
+          ) {
             outcome.ok = false;
             outcome.error = {
               kind: 'keyword_missing',
-              message: `the response does not contain "${spec.required_keyword}"`,
+              message: `the response does not contain "${spec.settings.required_keyword}"`,
             };
+          } else if (spec.settings.assertions.length > 0) {
+            applyAssertions(outcome, spec.settings.assertions, {
+              body: r.body,
+              body_truncated: r.bodyTruncated,
+              headers: r.headers,
+            });
           }
           return outcome;
         }
