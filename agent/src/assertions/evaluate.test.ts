@@ -6,6 +6,7 @@ import {
   evaluateAssertions,
   JSON_CAP,
   MATCH_TEXT_CAP,
+  MAX_JSON_DEPTH,
   needsBody,
   needsHeaders,
   type ResponseView,
@@ -146,14 +147,26 @@ describe('evaluateAssertions', () => {
     ).toMatch(/larger than/);
   });
 
-  it('walks a body nested far past the call stack without overflowing it', () => {
-    const depth = 100_000;
-    const deep = `${'['.repeat(depth)}"needle"${']'.repeat(depth)}`;
-    const v = { ...view, body: deep };
+  it('fails a body nested deeper than the cap before parsing it, and walks one at the cap', () => {
+    const deep = `${'['.repeat(MAX_JSON_DEPTH + 1)}"needle"${']'.repeat(MAX_JSON_DEPTH + 1)}`;
+    expect(evaluateAssertions({ ...view, body: deep }, [a('json_body', 'not_empty', '', '$')])?.message).toBe(
+      `$: the body is nested more than ${MAX_JSON_DEPTH} levels deep`,
+    );
+    // Brackets inside strings do not count.
+    const inString = JSON.stringify({ s: '['.repeat(1000) });
+    expect(
+      evaluateAssertions({ ...view, body: inString }, [a('json_body', 'not_empty', '', '$.s')]),
+    ).toBeNull();
+    const atCap = `${'['.repeat(MAX_JSON_DEPTH)}"needle"${']'.repeat(MAX_JSON_DEPTH)}`;
+    const v = { ...view, body: atCap };
     expect(evaluateAssertions(v, [a('json_body', 'contains', 'needle', '$..*')])).toBeNull();
-    // Showing the value (JSON.stringify) overflows; the message says so instead of throwing.
-    expect(evaluateAssertions(v, [a('json_body', 'is_empty', '', '$[0]')])?.message).toBe(
-      '$[0] was [nested too deeply to show], expected is_empty',
+    expect(evaluateAssertions(v, [a('json_body', 'contains', 'needle', '$..*..*')])).toBeNull();
+    // Each `..` selects the nested values again: many of them over a nested body stop at the bound.
+    expect(
+      evaluateAssertions(v, [a('json_body', 'contains', 'needle', `$${'..*'.repeat(30)}`)])?.message,
+    ).toBe(`$${'..*'.repeat(30)}: the path visits more than 300000 values of the body`);
+    expect(evaluateAssertions(v, [a('json_body', 'is_empty', '', '$[0][0]')])?.message).toMatch(
+      /^\$\[0\]\[0\] was \[{80}…, expected is_empty$/,
     );
   });
 

@@ -1,5 +1,6 @@
 import { type Assertion, parseJsonPath } from '@lookout/shared';
-import { selectAll } from './json-path.js';
+import { MAX_VISITED, selectAll } from './json-path.js';
+import { jsonPrefix } from './json-text.js';
 import { MATCH_TEXT_CAP, regexFinds } from './regex.js';
 
 /**
@@ -10,12 +11,15 @@ import { MATCH_TEXT_CAP, regexFinds } from './regex.js';
  * Caps (a target may be hostile; README.md, "Assertions"):
  * - a prober reads at most BODY_CAP of a body (text_body sees that much);
  * - json_body parses at most JSON_CAP: a larger or malformed body is a failed check (JSON.parse of
- *   1 MiB holds the event loop ~15 ms; 256 KiB, ~3 ms);
+ *   1 MiB holds the event loop ~15 ms; 256 KiB, ~3 ms), and one nested deeper than MAX_JSON_DEPTH too
+ *   (120 KB of brackets took V8 ~100 ms to parse, and kept every later walk and JSON.stringify deep);
  * - `matches` reads a value of at most 64 KiB (regex.ts): a longer one is a failed check;
  * - the actual value in a message is cut at SHOWN_CAP characters.
  */
 export const BODY_CAP = 1 << 20;
 export const JSON_CAP = 256 * 1024;
+/** Deeper nesting fails json_body before JSON.parse: V8 parses a deep body far slower than a flat one. */
+export const MAX_JSON_DEPTH = 128;
 export const SHOWN_CAP = 80;
 
 /** What a check read, for its assertions. Sources a type does not read are left out (absent). */
@@ -51,29 +55,29 @@ const numberOf = (v: Actual): number | null => {
   return null;
 };
 
-/** A value as text: a string as it is, anything else as its JSON. */
-const textOf = (v: Actual): string => {
-  if (typeof v === 'string') return v;
-  try {
-    return JSON.stringify(v) ?? '';
-  } catch {
-    return '[nested too deeply to show]';
-  }
-};
+/**
+ * A value as text: a string as it is, anything else as its JSON, at most `limit` characters (a single
+ * value of a body under JSON_CAP is shorter; only a selection of many values may be cut).
+ */
+const textOf = (v: Actual, limit = 2 * JSON_CAP): string =>
+  typeof v === 'string' ? v : jsonPrefix(v, limit).text;
 
 const equalsTarget = (v: Actual, target: string): boolean => {
   if (v === ABSENT) return false;
   if (typeof v === 'string') return v === target;
   if (typeof v === 'number') return numberOf(target) === v;
   if (v === null || typeof v === 'boolean') return String(v) === target.trim();
-  // An array or object equals a target that is the same JSON.
+  // An array or object equals a target that is the same JSON (compared no further than its length).
   const first = target.trimStart()[0];
   if (first !== '[' && first !== '{') return false;
+  let canonical: string;
   try {
-    return textOf(JSON.parse(target)) === textOf(v);
+    canonical = JSON.stringify(JSON.parse(target));
   } catch {
     return false;
   }
+  const text = jsonPrefix(v, canonical.length);
+  return !text.cut && text.text === canonical;
 };
 
 const isEmpty = (v: Actual): boolean =>
@@ -131,7 +135,7 @@ const shown = (v: Actual): string => {
   if (v === ABSENT) return 'absent';
   if (typeof v === 'number') return showNumber(v);
   if (typeof v === 'string') return JSON.stringify(cut(v));
-  return cut(textOf(v));
+  return cut(textOf(v, SHOWN_CAP + 1));
 };
 
 const labelOf = (a: Assertion): string =>
@@ -147,12 +151,35 @@ const expectation = (a: Assertion): string => {
 
 const failed = (message: string): AssertionFailure => ({ kind: 'assertion_failed', message });
 
+/**
+ * Whether JSON text nests arrays and objects deeper than `max`: one pass with a counter (brackets
+ * inside strings do not count), as the control plane checks the bodies it is sent.
+ */
+const nestedDeeperThan = (text: string, max: number): boolean => {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+};
+
 /** The body as JSON, parsed once per evaluation (several json_body assertions share it). */
 type Parsed = { value: unknown; error: null } | { value: null; error: string };
 const parseBody = (view: ResponseView): Parsed => {
   const body = view.body ?? '';
   if (view.body_truncated || body.length > JSON_CAP) {
     return { value: null, error: `the body is larger than ${JSON_CAP / 1024} KiB, the cap for json_body` };
+  }
+  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
+    return { value: null, error: `the body is nested more than ${MAX_JSON_DEPTH} levels deep` };
   }
   try {
     return { value: JSON.parse(body), error: null };
@@ -194,11 +221,13 @@ export const evaluateAssertions = (
         const path = parseJsonPath(a.property).path;
         if (!path) return failed(`${labelOf(a)}: not a JSONPath this agent reads`);
         const found = selectAll(json.value, path);
+        if (!found)
+          return failed(`${labelOf(a)}: the path visits more than ${MAX_VISITED} values of the body`);
         v = path.singular ? found[0] : found;
         break;
       }
     }
-    if (a.comparison === 'matches' && v !== ABSENT && textOf(v).length > MATCH_TEXT_CAP) {
+    if (a.comparison === 'matches' && v !== ABSENT && textOf(v, MATCH_TEXT_CAP + 1).length > MATCH_TEXT_CAP) {
       return failed(
         `${labelOf(a)}: the value is longer than ${MATCH_TEXT_CAP / 1024} KiB, the cap for matches`,
       );

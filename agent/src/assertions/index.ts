@@ -7,6 +7,7 @@ export {
   BODY_CAP,
   evaluateAssertions,
   JSON_CAP,
+  MAX_JSON_DEPTH,
   type ResponseView,
   SHOWN_CAP,
 } from './evaluate.js';
