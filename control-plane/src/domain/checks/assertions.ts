@@ -82,14 +82,12 @@ const problemsOf = (a: Read): [field: 'property' | 'target', message: string][] 
   return out;
 };
 
-const targetText = (v: unknown): string | null =>
-  v === undefined
-    ? ''
-    : typeof v === 'string'
-      ? v
-      : typeof v === 'number' && Number.isFinite(v)
-        ? String(v)
-        : null;
+const targetText = (v: unknown): string | null => {
+  if (v === undefined) return '';
+  if (typeof v === 'string') return v;
+  if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') return String(v);
+  return null;
+};
 
 const assertionOf = (sources: readonly AssertionSource[]) =>
   z
@@ -98,7 +96,9 @@ const assertionOf = (sources: readonly AssertionSource[]) =>
       property: z.string().max(JSON_PATH_MAX_LENGTH).optional(),
       comparison: z.enum(ASSERTION_COMPARISONS),
       target: z
-        .union([z.string().max(ASSERTION_TARGET_MAX), z.number()], { error: 'must be a string or a number' })
+        .union([z.string().max(ASSERTION_TARGET_MAX), z.number(), z.boolean()], {
+          error: 'must be a string, a number or a boolean',
+        })
         .optional(),
     })
     // Runs when a field is already wrong too (`when`), so one answer names every bad field.
@@ -121,27 +121,28 @@ const assertionOf = (sources: readonly AssertionSource[]) =>
           ctx.addIssue({ code: 'custom', path: [field], message });
       },
       { when: () => true },
-    )
-    .transform(
-      (a): Assertion => ({
-        source: a.source,
-        property: a.property ?? '',
-        comparison: a.comparison,
-        target: a.target === undefined ? '' : String(a.target),
-      }),
     );
 
 /** The field for a type that reads these sources (a source it does not read is refused by name). */
 export const assertionsFor = (sources: readonly AssertionSource[]) =>
   z.array(assertionOf(sources)).max(MAX_ASSERTIONS);
 
-/** The sources an http or api check reads. */
-export const HTTP_ASSERTION_SOURCES: readonly AssertionSource[] = ASSERTION_SOURCES.filter(
-  (s) => s !== 'packet_loss',
-);
+/** A monitor's `assertions` field: one schema for every type that has it (registry.test.ts). */
+export const assertionsField = assertionsFor(ASSERTION_SOURCES);
+/** The same, by the name the issue gives it. */
+export const assertions = assertionsField;
 
-/** `assertions` for http and api monitors. */
-export const assertions = assertionsFor(HTTP_ASSERTION_SOURCES);
+/** An assertion as the API takes and stores it (a numeric target stays a number). */
+export type StoredAssertion = z.output<typeof assertionsField>[number];
+
+/** Assertions as the agent protocol carries them: every value text, '' when absent. */
+export const wireAssertions = (list: readonly StoredAssertion[] | undefined): Assertion[] =>
+  (list ?? []).map((a) => ({
+    source: a.source,
+    property: a.property ?? '',
+    comparison: a.comparison,
+    target: a.target === undefined ? '' : String(a.target),
+  }));
 
 /**
  * What a monitor checks, as assertions: for http and api, `expected_status_code` as `status_code
@@ -153,23 +154,13 @@ export const shownAssertions = (monitor: {
   monitor_type: MonitorType;
   expected_status_code?: number | null;
   required_keyword?: string | null;
-  assertions?: readonly Assertion[] | null;
-}): Assertion[] => {
-  const shown: Assertion[] = [];
+  assertions?: readonly StoredAssertion[] | null;
+}): StoredAssertion[] => {
+  const shown: StoredAssertion[] = [];
   if (monitor.monitor_type === 'http' || monitor.monitor_type === 'api') {
-    shown.push({
-      source: 'status_code',
-      property: '',
-      comparison: 'equals',
-      target: String(monitor.expected_status_code ?? 200),
-    });
+    shown.push({ source: 'status_code', comparison: 'equals', target: monitor.expected_status_code ?? 200 });
     if (monitor.required_keyword) {
-      shown.push({
-        source: 'text_body',
-        property: '',
-        comparison: 'contains',
-        target: monitor.required_keyword,
-      });
+      shown.push({ source: 'text_body', comparison: 'contains', target: monitor.required_keyword });
     }
   }
   return [...shown, ...(monitor.assertions ?? [])];
