@@ -5,7 +5,9 @@ import type { Assertion, MonitorType } from '@lookout/shared';
  * know nothing of the transport; wire.ts translates to and from the agent protocol. Each type has its
  * own settings (the control plane applied the defaults); a prober sees only its own.
  */
-export type HttpAuth = { type: 'basic'; username: string; password: string } | { type: 'bearer'; token: string };
+export type HttpAuth =
+  | { type: 'basic'; username: string; password: string }
+  | { type: 'bearer'; token: string };
 
 /** http and api monitors. */
 export interface HttpSettings {
@@ -95,6 +97,8 @@ export interface ProbeOutcome {
   ok: boolean;
   error: { kind: string; message: string } | null;
   response_time_ms: number;
+  /** ping: the share of echoes not answered, in % (one decimal). */
+  packet_loss?: number | undefined;
   status_code?: number | undefined;
   timings?:
     | { dns_ms: number; connect_ms: number; tls_ms: number; first_byte_ms: number; total_ms: number }

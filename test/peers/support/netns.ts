@@ -1,0 +1,53 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * A network namespace made by the test (root only), joined to this one by a veth pair: the address
+ * inside it is reachable, never an outside one. 198.18.0.0/15 is the benchmarking range (RFC 2544):
+ * no real network uses it.
+ */
+export interface TestNetns {
+  name: string;
+  /** The address of the namespace's end of the pair. */
+  inside: string;
+  /** Runs a command inside the namespace. */
+  exec(args: string[]): string;
+  remove(): void;
+}
+
+export const rootSkipReason = (): string | null =>
+  process.getuid?.() === 0 ? null : 'needs root: the test makes a network namespace (ip netns)';
+
+const ip = (args: string[]) => execFileSync('ip', args, { encoding: 'utf8' });
+
+export const createTestNetns = (): TestNetns => {
+  const tag = randomBytes(3).toString('hex');
+  const name = `lookout-${tag}`;
+  const host = `lkh${tag}`;
+  const peer = `lkn${tag}`;
+  const net = `198.18.${randomBytes(1)[0]! & 0xfc}`;
+  const inside = `${net}.2`;
+  ip(['netns', 'add', name]);
+  const exec = (args: string[]) => execFileSync('ip', ['netns', 'exec', name, ...args], { encoding: 'utf8' });
+  const remove = () => {
+    try {
+      ip(['link', 'del', host]);
+    } catch {
+      // gone with the namespace
+    }
+    ip(['netns', 'del', name]);
+  };
+  try {
+    ip(['link', 'add', host, 'type', 'veth', 'peer', 'name', peer]);
+    ip(['link', 'set', peer, 'netns', name]);
+    ip(['addr', 'add', `${net}.1/30`, 'dev', host]);
+    ip(['link', 'set', host, 'up']);
+    exec(['ip', 'addr', 'add', `${inside}/30`, 'dev', peer]);
+    exec(['ip', 'link', 'set', peer, 'up']);
+    exec(['ip', 'link', 'set', 'lo', 'up']);
+  } catch (e) {
+    remove();
+    throw e;
+  }
+  return { name, inside, exec, remove };
+};
