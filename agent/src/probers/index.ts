@@ -5,6 +5,7 @@ import { createDomainProber } from './domain-prober.js';
 import { createHttpProber, type HttpProberOptions } from './http-prober.js';
 import { createPingProber } from './ping-prober.js';
 import type { BootstrapSource } from './rdap-bootstrap.js';
+import { createSmtpProber } from './smtp-prober.js';
 import { createTcpProber } from './tcp-prober.js';
 
 export interface ProbersOptions extends HttpProberOptions {
@@ -43,7 +44,11 @@ const proberTable = (opts: ProbersOptions): ProberTable => {
     ping: opts.fping ? createPingProber({ fping: opts.fping, blockPrivate }) : null,
     grpc: missing('grpc'),
     websocket: missing('websocket'),
-    smtp: missing('smtp'),
+    smtp: createSmtpProber({
+      blockPrivate,
+      ...(opts.ca ? { ca: opts.ca } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+    }),
     postgres: missing('postgres'),
     mysql: missing('mysql'),
     redis: missing('redis'),
