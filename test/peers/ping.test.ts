@@ -10,7 +10,7 @@ import { createProbers } from '../../agent/src/probers/index.js';
 import { createPingProber } from '../../agent/src/probers/ping-prober.js';
 import { realTimers } from '../../agent/src/scheduler.js';
 import { findBinary } from './support/binaries.js';
-import { createTestNetns, rootSkipReason, type TestNetns } from './support/netns.js';
+import { createTestNetns, netnsSkipReason, type TestNetns } from './support/netns.js';
 
 /**
  * ping checks through Debian's fping (`apt-get install fping`), against 127.0.0.1 and ::1 and, as
@@ -115,8 +115,9 @@ describe('this host declares ping only when fping runs', () => {
   });
 });
 
-describe.skipIf(rootSkipReason() !== null)(
-  `in a network namespace the test makes (${rootSkipReason() ?? 'root'})`,
+const NETNS_SKIP = netnsSkipReason();
+describe.skipIf(NETNS_SKIP !== null)(
+  `in a network namespace the test makes${NETNS_SKIP ? ` (skipped: ${NETNS_SKIP})` : ''}`,
   () => {
     let ns: TestNetns;
     let dir: string;

@@ -15,8 +15,18 @@ export interface TestNetns {
   remove(): void;
 }
 
-export const rootSkipReason = (): string | null =>
-  process.getuid?.() === 0 ? null : 'needs root: the test makes a network namespace (ip netns)';
+/** Why this host cannot make one (not root, no `ip`, no namespaces in a container), or null. */
+export const netnsSkipReason = (): string | null => {
+  if (process.getuid?.() !== 0) return 'needs root: the test makes a network namespace (ip netns)';
+  const probe = `lookout-probe-${process.pid}`;
+  try {
+    ip(['netns', 'add', probe]);
+    ip(['netns', 'del', probe]);
+    return null;
+  } catch (e) {
+    return `cannot make a network namespace here: ${(e as Error).message.split('\n')[0]}`;
+  }
+};
 
 const ip = (args: string[]) => execFileSync('ip', args, { encoding: 'utf8' });
 
