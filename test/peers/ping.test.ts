@@ -9,6 +9,7 @@ import { findFping } from '../../agent/src/probers/fping.js';
 import { createProbers } from '../../agent/src/probers/index.js';
 import { createPingProber } from '../../agent/src/probers/ping-prober.js';
 import { realTimers } from '../../agent/src/scheduler.js';
+import { AGENT, exited, startProcess } from '../support/processes.js';
 import { findBinary } from './support/binaries.js';
 import { createTestNetns, netnsSkipReason, type TestNetns } from './support/netns.js';
 
@@ -112,6 +113,37 @@ describe('this host declares ping only when fping runs', () => {
       aborted: false,
     } as never);
     expect(none).toMatchObject({ ok: false, error: { kind: 'unsupported' } });
+  });
+});
+
+describe('the agent process (agent/dist/main.js)', () => {
+  it('says at start whether it offers ping checks: with fping it does, without or with off it does not', async () => {
+    const cases: [string, RegExp][] = [
+      [FPING, /"fping":"[^"]*fping".*"msg":"ping checks: fping runs"/],
+      [
+        '/nonexistent/fping',
+        /"why":"fping could not run: spawn \/nonexistent\/fping ENOENT".*"msg":"no ping checks on this agent: fping does not run"/,
+      ],
+      ['off', /"why":"LOOKOUT_AGENT_FPING=off".*"msg":"no ping checks on this agent/],
+    ];
+    for (const [fping, said] of cases) {
+      const agent = await startProcess(
+        AGENT,
+        {
+          LOOKOUT_AGENT_TOKEN: 'lat.not-checked-by-anyone-here',
+          LOOKOUT_AGENT_CONTROL_PLANE_URL: 'http://127.0.0.1:9',
+          LOOKOUT_AGENT_FPING: fping,
+          LOOKOUT_AGENT_RDAP_BOOTSTRAP_URL: 'off',
+        },
+        /ping checks/,
+      );
+      try {
+        expect(agent.output(), fping).toMatch(said);
+      } finally {
+        agent.child.kill('SIGKILL');
+        await exited(agent.child);
+      }
+    }
   });
 });
 
