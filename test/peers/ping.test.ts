@@ -178,6 +178,17 @@ describe.skipIf(NETNS_SKIP !== null)(
       }
     });
 
+    it('an address of the namespace no one holds: down, naming the ICMP error the network sent', async () => {
+      // The neighbour lookup gives up after about 3 s: four echoes a second apart outlast it.
+      const o = await run(spec(ns.unheld, { packet_count: 4, timeout_ms: 6000 }));
+      const gateway = ns.inside.replace(/\.2$/, '.1');
+      expect(o).toMatchObject({
+        ok: false,
+        packet_loss: 100,
+        error: { kind: 'unreachable', message: `ICMP Host Unreachable from ${gateway} (100% packet loss)` },
+      });
+    });
+
     it("unprivileged, fping runs with the systemd unit's one capability (CAP_NET_RAW, ambient) and not without it", async () => {
       // A copy of fping has no file capability. It runs as nobody with no new privileges, in the
       // namespace where net.ipv4.ping_group_range admits no group: first with no capability, then

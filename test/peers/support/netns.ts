@@ -10,6 +10,8 @@ export interface TestNetns {
   name: string;
   /** The address of the namespace's end of the pair. */
   inside: string;
+  /** An address of the namespace's network that no one holds: asking for it ends in Host Unreachable. */
+  unheld: string;
   /** Runs a command inside the namespace. */
   exec(args: string[]): string;
   remove(): void;
@@ -35,7 +37,7 @@ export const createTestNetns = (): TestNetns => {
   const name = `lookout-${tag}`;
   const host = `lkh${tag}`;
   const peer = `lkn${tag}`;
-  const net = `198.18.${randomBytes(1)[0]! & 0xfc}`;
+  const net = `198.18.${randomBytes(1)[0]!}`;
   const inside = `${net}.2`;
   ip(['netns', 'add', name]);
   const exec = (args: string[]) => execFileSync('ip', ['netns', 'exec', name, ...args], { encoding: 'utf8' });
@@ -50,14 +52,14 @@ export const createTestNetns = (): TestNetns => {
   try {
     ip(['link', 'add', host, 'type', 'veth', 'peer', 'name', peer]);
     ip(['link', 'set', peer, 'netns', name]);
-    ip(['addr', 'add', `${net}.1/30`, 'dev', host]);
+    ip(['addr', 'add', `${net}.1/29`, 'dev', host]);
     ip(['link', 'set', host, 'up']);
-    exec(['ip', 'addr', 'add', `${inside}/30`, 'dev', peer]);
+    exec(['ip', 'addr', 'add', `${inside}/29`, 'dev', peer]);
     exec(['ip', 'link', 'set', peer, 'up']);
     exec(['ip', 'link', 'set', 'lo', 'up']);
   } catch (e) {
     remove();
     throw e;
   }
-  return { name, inside, exec, remove };
+  return { name, inside, unheld: `${net}.3`, exec, remove };
 };
