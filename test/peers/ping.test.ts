@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Assertion } from '@lookout/shared';
@@ -44,10 +44,28 @@ describe('ping prober on loopback', () => {
     }
   });
 
-  it('checks due together share one fping and each gets its own answer', async () => {
-    const hosts = ['127.0.0.1', '127.0.0.2', '127.0.0.3', '::1', '127.0.0.1'];
-    const outcomes = await Promise.all(hosts.map((h) => run(spec(h, { packet_count: 2 }))));
-    for (const o of outcomes) expect(o).toMatchObject({ ok: true, packet_loss: 0 });
+  it('checks due together share one fping (each address once) and each gets its own answer', async () => {
+    // fping behind a script that notes each start and its arguments.
+    const dir = mkdtempSync(join(tmpdir(), 'lookout-fping-log-'));
+    try {
+      const log = join(dir, 'starts');
+      const logged = join(dir, 'fping');
+      writeFileSync(logged, `#!/bin/sh\necho "$*" >> ${log}\nexec ${FPING} "$@"\n`);
+      chmodSync(logged, 0o755);
+      const starts = () => readFileSync(log, 'utf8').trim().split('\n');
+      const hosts = ['127.0.0.1', '127.0.0.2', '127.0.0.3', '::1', '127.0.0.1'];
+      const shared = createPingProber({ fping: logged });
+      const outcomes = await Promise.all(hosts.map((h) => run(spec(h, { packet_count: 2 }), shared)));
+      for (const o of outcomes) expect(o).toMatchObject({ ok: true, packet_loss: 0 });
+      expect(starts()).toHaveLength(1);
+      expect(starts()[0]).toMatch(/ -- 127\.0\.0\.1 127\.0\.0\.2 127\.0\.0\.3 ::1$/);
+      // At most two addresses a process: a full group starts at once, the rest after (three more).
+      const small = createPingProber({ fping: logged, maxAddresses: 2 });
+      await Promise.all(hosts.map((h) => run(spec(h, { packet_count: 2 }), small)));
+      expect(starts()).toHaveLength(4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('assertions on packet_loss and response_time: a failing one is named with the actual value', async () => {

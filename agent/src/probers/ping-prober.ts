@@ -45,6 +45,8 @@ export const createPingProber = (opts: PingProberOptions) => {
     count: number;
     periodMs: number;
     waiters: Waiter[];
+    /** The distinct addresses of its waiters (fping pings each once for all of them). */
+    addresses: Set<string>;
     timer: NodeJS.Timeout | null;
     run: RunningFping | null;
   }
@@ -56,8 +58,8 @@ export const createPingProber = (opts: PingProberOptions) => {
     gathering.delete(key);
     const live = g.waiters.filter((w) => !w.given_up);
     if (live.length === 0) return;
-    const addresses = [...new Set(live.map((w) => w.address))];
     g.waiters = live;
+    const addresses = [...new Set(live.map((w) => w.address))];
     g.run = runFping(opts.fping, { count: g.count, periodMs: g.periodMs, addresses });
     void g.run.done.then((r) => {
       for (const w of live) w.settle(r);
@@ -68,7 +70,7 @@ export const createPingProber = (opts: PingProberOptions) => {
     const key = `${count}/${periodMs}`;
     let g = gathering.get(key);
     if (!g) {
-      g = { count, periodMs, waiters: [], timer: null, run: null };
+      g = { count, periodMs, waiters: [], addresses: new Set(), timer: null, run: null };
       const group = g;
       g.timer = setTimeout(() => start(key, group), gatherMs);
       gathering.set(key, g);
@@ -79,7 +81,8 @@ export const createPingProber = (opts: PingProberOptions) => {
     });
     const w = { address, settle, given_up: false, group: g, result };
     g.waiters.push(w);
-    if (new Set(g.waiters.map((x) => x.address)).size >= maxAddresses) start(key, g);
+    g.addresses.add(address);
+    if (g.addresses.size >= maxAddresses) start(key, g);
     return w;
   };
 
@@ -142,8 +145,11 @@ export const createPingProber = (opts: PingProberOptions) => {
       }
       if (deadline.aborted) return timedOut(started);
       const count = countOf(spec);
-      const left = spec.timeout_ms - (performance.now() - started) - gatherMs;
-      const periodMs = Math.max(MIN_PERIOD_MS, Math.min(MAX_PERIOD_MS, Math.floor(left / (count + 1))));
+      // From the spec alone, so that checks of one kind due together land in one group.
+      const periodMs = Math.max(
+        MIN_PERIOD_MS,
+        Math.min(MAX_PERIOD_MS, Math.floor((spec.timeout_ms - gatherMs) / (count + 1))),
+      );
       const w = join(address, count, periodMs);
       return new Promise<ProbeOutcome>((resolve) => {
         deadline.onAbort(() => {
