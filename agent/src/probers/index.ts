@@ -2,6 +2,7 @@ import type { MonitorType } from '@lookout/shared';
 import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
 import { createDnsProber } from './dns-prober.js';
 import { createDomainProber } from './domain-prober.js';
+import { createGrpcProber } from './grpc-prober.js';
 import { createHttpProber, type HttpProberOptions } from './http-prober.js';
 import type { BootstrapSource } from './rdap-bootstrap.js';
 import { createTcpProber } from './tcp-prober.js';
@@ -38,7 +39,7 @@ const proberTable = (opts: ProbersOptions): ProberTable => {
       ...(opts.rdapBootstrap ? { bootstrap: opts.rdapBootstrap } : {}),
     }),
     ping: missing('ping'),
-    grpc: missing('grpc'),
+    grpc: createGrpcProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
     websocket: missing('websocket'),
     smtp: missing('smtp'),
     postgres: missing('postgres'),
