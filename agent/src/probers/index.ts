@@ -6,6 +6,7 @@ import { createGrpcProber } from './grpc-prober.js';
 import { createHttpProber, type HttpProberOptions } from './http-prober.js';
 import type { BootstrapSource } from './rdap-bootstrap.js';
 import { createTcpProber } from './tcp-prober.js';
+import { createWebSocketProber } from './websocket-prober.js';
 
 export interface ProbersOptions extends HttpProberOptions {
   rdapBaseUrl?: string;
@@ -40,7 +41,7 @@ const proberTable = (opts: ProbersOptions): ProberTable => {
     }),
     ping: missing('ping'),
     grpc: createGrpcProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
-    websocket: missing('websocket'),
+    websocket: createWebSocketProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
     smtp: missing('smtp'),
     postgres: missing('postgres'),
     mysql: missing('mysql'),
