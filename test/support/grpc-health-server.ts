@@ -15,19 +15,25 @@ const health = (grpc.loadPackageDefinition(definition) as unknown as Loaded).grp
 
 /**
  * A real gRPC server (@grpc/grpc-js) with the standard health service on loopback, port 0; plain or
- * TLS with `cert`. `statuses` can be changed while it runs.
+ * TLS with `cert`. `statuses` can be changed while it runs; `health: false` leaves the service out.
  */
-export const startGrpcHealthServer = async (opts: { cert?: Pem; statuses?: Statuses } = {}) => {
+export const startGrpcHealthServer = async (
+  opts: { cert?: Pem; statuses?: Statuses; health?: false } = {},
+) => {
   const statuses: Statuses = opts.statuses ?? new Map([['', 'SERVING']]);
   const server = new grpc.Server();
-  server.addService(health, {
-    Check(call: grpc.ServerUnaryCall<{ service: string }, unknown>, callback: grpc.sendUnaryData<unknown>) {
-      const status = statuses.get(call.request.service);
-      if (!status)
-        return callback({ code: grpc.status.NOT_FOUND, details: `unknown service ${call.request.service}` });
-      callback(null, { status });
-    },
-  });
+  if (opts.health !== false)
+    server.addService(health, {
+      Check(call: grpc.ServerUnaryCall<{ service: string }, unknown>, callback: grpc.sendUnaryData<unknown>) {
+        const status = statuses.get(call.request.service);
+        if (!status)
+          return callback({
+            code: grpc.status.NOT_FOUND,
+            details: `unknown service ${call.request.service}`,
+          });
+        callback(null, { status });
+      },
+    });
   const credentials = opts.cert
     ? grpc.ServerCredentials.createSsl(null, [
         { cert_chain: Buffer.from(opts.cert.cert), private_key: Buffer.from(opts.cert.key) },

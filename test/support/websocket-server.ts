@@ -8,13 +8,20 @@ import type { Pem } from './certs.js';
  * A real WebSocket server (`ws`) on loopback, port 0, plain or TLS with `cert`. What it does depends on
  * the path: `/echo` echoes each message; `/hello` sends `greeting` as soon as a client connects;
  * `/silent` sends nothing; `/close-<code>` closes at once with that code and the reason "bye";
- * `/big` sends a 2 MiB message; `/forbidden` refuses the upgrade with HTTP 403.
+ * `/big` sends a 2 MiB message; `/forbidden` refuses the upgrade with HTTP 403; `/redirect` answers
+ * it with a redirect to the cloud metadata address.
  */
 export const startWebSocketServer = async (opts: { cert?: Pem } = {}) => {
   const state = { greeting: '{"status":"ok","version":3}' };
   const http: Server = opts.cert ? createHttps({ cert: opts.cert.cert, key: opts.cert.key }) : createHttp();
   const wss = new WebSocketServer({ noServer: true });
   http.on('upgrade', (req, socket, head) => {
+    if (req.url === '/redirect') {
+      socket.end(
+        'HTTP/1.1 302 Found\r\nLocation: ws://169.254.169.254/\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+      );
+      return;
+    }
     if (req.url === '/forbidden') {
       socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       return;

@@ -9,7 +9,7 @@ export const HEALTH_CHECK_PATH = '/grpc.health.v1.Health/Check';
 /** HealthCheckResponse.ServingStatus, by number. */
 export const SERVING_STATUS = ['UNKNOWN', 'SERVING', 'NOT_SERVING', 'SERVICE_UNKNOWN'] as const;
 
-/** gRPC status codes, by number (grpc/grpc doc/statuscodes.md). */
+/** gRPC status codes, by number (as the gRPC project's status code document lists them). */
 export const GRPC_CODES = [
   'OK',
   'CANCELLED',

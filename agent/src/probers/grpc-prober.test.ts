@@ -1,5 +1,6 @@
 import { createServer as createHttp1 } from 'node:http';
 import { createServer as createH2 } from 'node:http2';
+import { createServer as createHttps } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createServer as createTcp, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +89,18 @@ describe('grpc prober against a @grpc/grpc-js health service on loopback', () =>
         message: 'the health check answered NOT_FOUND (5): unknown service no.Such',
       },
     });
+  });
+
+  it('fails with UNIMPLEMENTED against a gRPC server without the health service', async () => {
+    const bare = await startGrpcHealthServer({ health: false });
+    expect(await check(`127.0.0.1:${bare.port}`)).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'grpc_error',
+        message: expect.stringMatching(/^the health check answered UNIMPLEMENTED \(12\)/),
+      },
+    });
+    await bare.close();
   });
 
   it('fails when nothing listens, when the server never answers, and on a target that is not host:port', async () => {
@@ -188,6 +201,58 @@ describe('grpc prober with TLS', () => {
   });
 });
 
+describe('grpc prober against hostile or odd servers', () => {
+  it('fails against a TLS server that speaks only HTTP/1.1, naming it', async () => {
+    // One that names its protocols (the handshake fails), and one that names none.
+    for (const alpn of [{ ALPNProtocols: ['http/1.1'] }, {}]) {
+      const h1 = createHttps({ ...leaf, ...alpn }, (_req, res) => res.end('hello'));
+      await new Promise<void>((r) => h1.listen(0, '127.0.0.1', () => r()));
+      const port = (h1.address() as AddressInfo).port;
+      const r = await createGrpcProber({ ca: ca.pem.cert }).run(
+        spec(`localhost:${port}`, { grpc_tls: true }),
+        new CheckDeadline(),
+      );
+      expect(r).toMatchObject({
+        ok: false,
+        error: {
+          kind: 'grpc_error',
+          message: expect.stringMatching(/^the server does not speak HTTP\/2 over TLS/),
+        },
+      });
+      h1.close();
+    }
+  });
+
+  it('ends at the deadline when the server answers headers and then never ends the call', async () => {
+    const h2 = createH2((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/grpc' });
+      res.write(Buffer.from([0, 0, 0, 0, 2]));
+    });
+    await new Promise<void>((r) => h2.listen(0, '127.0.0.1', () => r()));
+    const port = (h2.address() as AddressInfo).port;
+    const deadline = new CheckDeadline();
+    const pending = createGrpcProber().run(spec(`127.0.0.1:${port}`), deadline);
+    setTimeout(() => deadline.abort(timeout()), 50);
+    expect(await pending).toMatchObject({ ok: false, error: { kind: 'timeout' } });
+    h2.close();
+  });
+
+  it('fails on a status message that is not a health response', async () => {
+    const h2 = createH2((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/grpc' });
+      res.addTrailers({ 'grpc-status': '0' });
+      res.end(Buffer.from([1, 0, 0, 0, 2, 0x08, 1]));
+    });
+    await new Promise<void>((r) => h2.listen(0, '127.0.0.1', () => r()));
+    const port = (h2.address() as AddressInfo).port;
+    expect(await createGrpcProber().run(spec(`127.0.0.1:${port}`), new CheckDeadline())).toMatchObject({
+      ok: false,
+      error: { kind: 'grpc_error', message: 'a compressed health response (none was offered)' },
+    });
+    h2.close();
+  });
+});
+
 describe('the SSRF guard on grpc checks', () => {
   it('refuses a private address or a name that resolves to one', async () => {
     const guarded = createGrpcProber({ blockPrivate: true });
@@ -195,6 +260,8 @@ describe('the SSRF guard on grpc checks', () => {
       `127.0.0.1:${plain.port}`,
       `localhost:${plain.port}`,
       `[::ffff:127.0.0.1]:${plain.port}`,
+      `[fe80::1%lo]:${plain.port}`,
+      `169.254.169.254:${plain.port}`,
     ])
       expect(await guarded.run(spec(url), new CheckDeadline())).toMatchObject({
         ok: false,

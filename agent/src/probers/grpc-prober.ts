@@ -1,6 +1,6 @@
 import { type ClientHttp2Session, type ClientHttp2Stream, connect as h2Connect } from 'node:http2';
 import { isIP, type LookupFunction, connect as netConnect, type Socket } from 'node:net';
-import { createSecureContext, type SecureContext, connect as tlsConnect } from 'node:tls';
+import { createSecureContext, type SecureContext, type TLSSocket, connect as tlsConnect } from 'node:tls';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
 import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
@@ -118,6 +118,12 @@ export const createGrpcProber = (opts: GrpcProberOptions = {}) => {
         });
         socket.once('secureConnect', () => {
           ex.tlsMs = performance.now() - started;
+          const alpn = (socket as TLSSocket).alpnProtocol;
+          if (alpn !== 'h2') {
+            const offered = alpn ? `"${alpn}"` : 'no protocol';
+            const why = `the server does not speak HTTP/2 over TLS (ALPN: ${offered}, not "h2")`;
+            finish(Object.assign(new Error(why), { code: 'ENOH2' }));
+          }
         });
       } else socket = netConnect({ host, port, ...(lookup ? { lookup } : {}) });
       socket.once('connect', () => {
@@ -125,10 +131,17 @@ export const createGrpcProber = (opts: GrpcProberOptions = {}) => {
       });
       socket.once('error', finish);
       const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-      session = h2Connect(`${tls ? 'https' : 'http'}://${authority}`, { createConnection: () => socket });
+      session = h2Connect(`${tls ? 'https' : 'http'}://${authority}`, {
+        createConnection: () => socket,
+        // A check accepts no server push, and holds little: a hostile server cannot make it buffer.
+        settings: { enablePush: false },
+        maxSessionMemory: 1,
+      });
       session.once('error', finish);
       // A server that ends the connection before answering.
-      session.once('close', () => finish(new Error('the server closed the connection before answering')));
+      session.once('close', () => {
+        if (!settled) finish(new Error('the server closed the connection before answering'));
+      });
       stream = session.request({
         ':method': 'POST',
         ':path': HEALTH_CHECK_PATH,
@@ -175,6 +188,9 @@ export const createGrpcProber = (opts: GrpcProberOptions = {}) => {
     const { kind, message } = classifyError(e);
     if (tls && code === 'ERR_SSL_WRONG_VERSION_NUMBER')
       return { kind: 'tls_failed', message: `the server does not speak TLS (grpc_tls is on): ${message}` };
+    if (code === 'ENOH2') return { kind: 'grpc_error', message: (e as Error).message };
+    if (code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL')
+      return { kind: 'grpc_error', message: `the server does not speak HTTP/2 over TLS: ${message}` };
     if (code.startsWith('ERR_HTTP2_'))
       return { kind: 'grpc_error', message: `the server does not speak HTTP/2 gRPC: ${message}` };
     return { kind, message };

@@ -71,11 +71,20 @@ describe('websocket prober against a `ws` server on loopback', () => {
     );
   });
 
-  it('fails with the HTTP status of a refused upgrade, and on a plain HTTP answer', async () => {
+  it('fails with the HTTP status of a refused or redirected upgrade', async () => {
     expect((await probe(plain.url('/forbidden'))).outcome).toMatchObject({
       ok: false,
       status_code: 403,
       error: { kind: 'ws_handshake', message: 'the server answered the upgrade with HTTP 403' },
+    });
+    // A redirect is not followed: it could lead anywhere, the SSRF guard's addresses among them.
+    expect((await probe(plain.url('/redirect'))).outcome).toMatchObject({
+      ok: false,
+      status_code: 302,
+      error: {
+        kind: 'ws_handshake',
+        message: 'the server answered the upgrade with HTTP 302 to ws://169.254.169.254/',
+      },
     });
   });
 
