@@ -10,6 +10,7 @@ import { CheckDeadline } from '../deadline.js';
 import type { GrpcSettings, ProbeSpec } from '../probe-port.js';
 import { healthCheckRequest, MalformedResponse, servingStatusOf } from './grpc-health.js';
 import { createGrpcProber, grpcTarget } from './grpc-prober.js';
+import { createProbers } from './index.js';
 
 const spec = (url: string, settings: Partial<GrpcSettings> = {}): ProbeSpec<'grpc'> => ({
   monitor_id: 'm',
@@ -163,6 +164,16 @@ describe('grpc prober against a @grpc/grpc-js health service on loopback', () =>
       error: { message: expect.stringContaining('a health response over 16384 bytes') },
     });
     h2.close();
+  });
+});
+
+describe('the agent runs grpc checks', () => {
+  it('declares the type and sends its specs to the grpc prober', async () => {
+    const probers = createProbers();
+    expect(probers.types).toContain('grpc');
+    expect(await probers.run(spec(`127.0.0.1:${plain.port}`), new CheckDeadline())).toMatchObject({
+      ok: true,
+    });
   });
 });
 

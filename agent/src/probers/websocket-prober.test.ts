@@ -6,6 +6,7 @@ import { makeCa } from '../../../test/support/certs.js';
 import { startWebSocketServer } from '../../../test/support/websocket-server.js';
 import { CheckDeadline } from '../deadline.js';
 import type { ProbeSpec, WebSocketSettings } from '../probe-port.js';
+import { createProbers } from './index.js';
 import { createWebSocketProber } from './websocket-prober.js';
 
 const spec = (url: string, settings: Partial<WebSocketSettings> = {}): ProbeSpec<'websocket'> => ({
@@ -126,6 +127,18 @@ describe('websocket prober against a `ws` server on loopback', () => {
   it('refuses what is not a ws:// or wss:// URL, a local socket among them', async () => {
     for (const bad of ['http://127.0.0.1/', 'ws+unix:/tmp/x.sock', 'not a url', 'ws://127.0.0.1/#frag'])
       expect((await probe(bad)).outcome).toMatchObject({ ok: false, error: { kind: 'bad_url' } });
+  });
+});
+
+describe('the agent runs websocket checks', () => {
+  it('declares the type and sends its specs to the websocket prober', async () => {
+    const probers = createProbers();
+    expect(probers.types).toContain('websocket');
+    expect(
+      await probers.run(spec(plain.url('/echo'), { ws_message: 'x' }), new CheckDeadline()),
+    ).toMatchObject({
+      ok: true,
+    });
   });
 });
 
