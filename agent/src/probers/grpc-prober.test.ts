@@ -248,6 +248,21 @@ describe('grpc prober against hostile or odd servers', () => {
     h2.close();
   });
 
+  it('shows the grpc-message of a server decoded, cut and without control characters', async () => {
+    const h2 = createH2((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/grpc' });
+      res.addTrailers({ 'grpc-status': '14', 'grpc-message': `down%0D%0ASubject: hi%20${'x'.repeat(500)}` });
+      res.end();
+    });
+    await new Promise<void>((r) => h2.listen(0, '127.0.0.1', () => r()));
+    const port = (h2.address() as AddressInfo).port;
+    const r = await createGrpcProber().run(spec(`127.0.0.1:${port}`), new CheckDeadline());
+    expect(r.error?.message).toBe(
+      `the health check answered UNAVAILABLE (14): down  Subject: hi ${'x'.repeat(182)}`,
+    );
+    h2.close();
+  });
+
   it('fails on a status message that is not a health response', async () => {
     const h2 = createH2((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/grpc' });

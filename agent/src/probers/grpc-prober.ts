@@ -50,14 +50,19 @@ interface Exchange {
   firstByteMs: number;
 }
 
-/** grpc-message is percent-encoded (gRPC over HTTP/2, "Responses"); a bad escape leaves it as sent. */
+/**
+ * grpc-message is percent-encoded (gRPC over HTTP/2, "Responses"); a bad escape leaves it as sent. It
+ * reaches alerts and their messages: control characters become spaces, and it is cut at 200 characters.
+ */
 const decodeMessage = (raw: unknown): string => {
   const text = typeof raw === 'string' ? raw : '';
+  let decoded = text;
   try {
-    return decodeURIComponent(text).slice(0, 200);
+    decoded = decodeURIComponent(text);
   } catch {
-    return text.slice(0, 200);
+    // kept as sent
   }
+  return decoded.slice(0, 200).replace(/\p{Cc}/gu, ' ');
 };
 
 /**

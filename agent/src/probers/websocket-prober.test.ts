@@ -7,7 +7,7 @@ import { startWebSocketServer } from '../../../test/support/websocket-server.js'
 import { CheckDeadline } from '../deadline.js';
 import type { ProbeSpec, WebSocketSettings } from '../probe-port.js';
 import { createProbers } from './index.js';
-import { createWebSocketProber } from './websocket-prober.js';
+import { closeCodeText, createWebSocketProber } from './websocket-prober.js';
 
 const spec = (url: string, settings: Partial<WebSocketSettings> = {}): ProbeSpec<'websocket'> => ({
   monitor_id: 'm',
@@ -70,6 +70,11 @@ describe('websocket prober against a `ws` server on loopback', () => {
     expect((await probe(plain.url('/close-4001'), { ws_message: 'hi' })).outcome.error?.message).toBe(
       'the server closed the connection before a first message with 4001: bye',
     );
+  });
+
+  it('names a close code and shows its reason cut, without control characters', () => {
+    expect(closeCodeText(1011, '')).toBe('1011 (internal error)');
+    expect(closeCodeText(4000, `a\r\nb${'x'.repeat(200)}`)).toBe(`4000: a  b${'x'.repeat(116)}`);
   });
 
   it('fails with the HTTP status of a refused or redirected upgrade', async () => {

@@ -42,10 +42,10 @@ const CLOSE_NAMES: Record<number, string> = {
   1015: 'TLS handshake failure',
 };
 
-/** "1008 (policy violation): reason", the reason cut to 120 characters. */
+/** "1008 (policy violation): reason", the reason (the server's words) cut to 120 characters, control characters as spaces. */
 export const closeCodeText = (code: number, reason: string): string => {
   const name = CLOSE_NAMES[code];
-  const said = reason ? `: ${reason.slice(0, 120)}` : '';
+  const said = reason ? `: ${reason.slice(0, 120).replace(/\p{Cc}/gu, ' ')}` : '';
   return `${code}${name ? ` (${name})` : ''}${said}`;
 };
 
