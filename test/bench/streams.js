@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { machine, writeSection } from './report.js';
 import { linux, spawnPinned, waitLine } from './support.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+/** Target ports per protocol: each side opens ~1,000 connections a second, closed ones wait in TIME_WAIT. */
+const PORTS = Number(process.env.BENCH_PORTS ?? 64);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 32);
 const dryRun = process.argv.includes('--dry-run');
 
@@ -35,7 +37,9 @@ const perSecond = (runs) => sum(runs, 'checks') / sum(runs, 'seconds');
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 
 export const run = async () => {
-  const servers = spawnPinned(1, [process.execPath, join(import.meta.dirname, 'stream-servers.js')]);
+  const servers = spawnPinned(1, [process.execPath, join(import.meta.dirname, 'stream-servers.js')], {
+    BENCH_PORTS: String(PORTS),
+  });
   const [, grpcPorts, wsPorts] = await waitLine(servers, /READY grpc=([\d,]+) ws=([\d,]+)/);
   const ports = { grpc: grpcPorts.split(',').map(Number), ws: wsPorts.split(',').map(Number) };
   const runs = { grpc: { bare: [], lookout: [] }, ws: { bare: [], lookout: [] } };
@@ -77,7 +81,7 @@ export const run = async () => {
     );
   }
   const body = `### gRPC and WebSocket checks (\`npm run bench -- streams\`)
-Run ${new Date().toISOString().slice(0, 10)} on ${machine()}, load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)} (\`test/bench/streams.js\`): the targets (@grpc/grpc-js with the health service, a \`ws\` echo server, 16 ports each) pinned to core 1; each side a fresh process pinned to core 0, ${IN_FLIGHT} checks in flight, a fresh connection each, 2 s of warm-up then ${SECONDS} s counted, prober and bare loop back to back in ${ROUNDS} rounds, the order flipped each round; per core = successful checks per CPU-second of the side's process. The bare loops do the same exchange with the least code (\`node:http2\`, one request; the \`ws\` client). ${parts.join(' ')}`;
+Run ${new Date().toISOString().slice(0, 10)} on ${machine()}, load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)} (\`test/bench/streams.js\`): the targets (@grpc/grpc-js with the health service, a \`ws\` echo server, ${PORTS} ports each) pinned to core 1; each side a fresh process pinned to core 0, ${IN_FLIGHT} checks in flight, a fresh connection each, 2 s of warm-up then ${SECONDS} s counted, prober and bare loop back to back in ${ROUNDS} rounds, the order flipped each round; per core = successful checks per CPU-second of the side's process. The bare loops do the same exchange with the least code (\`node:http2\`, one request; the \`ws\` client). ${parts.join(' ')}`;
   if (dryRun) process.stdout.write(`${body}\n`);
   else writeSection('streams', body);
 };
