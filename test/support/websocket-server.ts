@@ -9,10 +9,14 @@ import type { Pem } from './certs.js';
  * the path: `/echo` echoes each message; `/hello` sends `greeting` as soon as a client connects;
  * `/silent` sends nothing; `/close-<code>` closes at once with that code and the reason "bye";
  * `/big` sends a 2 MiB message; `/forbidden` refuses the upgrade with HTTP 403; `/redirect` answers
- * it with a redirect to the cloud metadata address.
+ * it with a redirect to the cloud metadata address. While `state.closeWith` is set, every connection
+ * is closed at once with that code.
  */
 export const startWebSocketServer = async (opts: { cert?: Pem } = {}) => {
-  const state = { greeting: '{"status":"ok","version":3}' };
+  const state: { greeting: string; closeWith: number | null } = {
+    greeting: '{"status":"ok","version":3}',
+    closeWith: null,
+  };
   const http: Server = opts.cert ? createHttps({ cert: opts.cert.cert, key: opts.cert.key }) : createHttp();
   const wss = new WebSocketServer({ noServer: true });
   http.on('upgrade', (req, socket, head) => {
@@ -28,7 +32,8 @@ export const startWebSocketServer = async (opts: { cert?: Pem } = {}) => {
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const path = req.url ?? '/';
-      if (path === '/echo') ws.on('message', (data, binary) => ws.send(data, { binary }));
+      if (state.closeWith !== null) ws.close(state.closeWith, 'bye');
+      else if (path === '/echo') ws.on('message', (data, binary) => ws.send(data, { binary }));
       else if (path === '/hello') ws.send(state.greeting);
       else if (path === '/big') ws.send(Buffer.alloc(2 << 20, 0x61));
       else if (path.startsWith('/close-')) ws.close(Number(path.slice(7)), 'bye');
