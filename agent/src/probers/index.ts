@@ -2,11 +2,13 @@ import type { MonitorType } from '@lookout/shared';
 import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
 import { createDnsProber } from './dns-prober.js';
 import { createDomainProber } from './domain-prober.js';
+import { createGrpcProber } from './grpc-prober.js';
 import { createHttpProber, type HttpProberOptions } from './http-prober.js';
 import { createPingProber } from './ping-prober.js';
 import type { BootstrapSource } from './rdap-bootstrap.js';
 import { createSmtpProber } from './smtp-prober.js';
 import { createTcpProber } from './tcp-prober.js';
+import { createWebSocketProber } from './websocket-prober.js';
 
 export interface ProbersOptions extends HttpProberOptions {
   rdapBaseUrl?: string;
@@ -42,8 +44,8 @@ const proberTable = (opts: ProbersOptions): ProberTable => {
       ...(opts.rdapBootstrap ? { bootstrap: opts.rdapBootstrap } : {}),
     }),
     ping: opts.fping ? createPingProber({ fping: opts.fping, blockPrivate }) : null,
-    grpc: missing('grpc'),
-    websocket: missing('websocket'),
+    grpc: createGrpcProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
+    websocket: createWebSocketProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
     smtp: createSmtpProber({
       blockPrivate,
       ...(opts.ca ? { ca: opts.ca } : {}),
