@@ -3,7 +3,10 @@ import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js
 import { createDnsProber } from './dns-prober.js';
 import { createDomainProber } from './domain-prober.js';
 import { createHttpProber, type HttpProberOptions } from './http-prober.js';
+import { createMysqlProber } from './mysql-prober.js';
+import { createPostgresProber } from './postgres-prober.js';
 import type { BootstrapSource } from './rdap-bootstrap.js';
+import { createRedisProber } from './redis-prober.js';
 import { createTcpProber } from './tcp-prober.js';
 
 export interface ProbersOptions extends HttpProberOptions {
@@ -41,9 +44,9 @@ const proberTable = (opts: ProbersOptions): ProberTable => {
     grpc: missing('grpc'),
     websocket: missing('websocket'),
     smtp: missing('smtp'),
-    postgres: missing('postgres'),
-    mysql: missing('mysql'),
-    redis: missing('redis'),
+    postgres: createPostgresProber({ blockPrivate }),
+    mysql: createMysqlProber({ blockPrivate }),
+    redis: createRedisProber({ blockPrivate }),
   };
 };
 

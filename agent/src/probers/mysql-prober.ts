@@ -1,0 +1,93 @@
+import mysql from 'mysql2';
+import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
+import {
+  type AssertResponse,
+  type DatabaseDriver,
+  parseDatabaseUrl,
+  runDatabaseCheck,
+  serverName,
+  type TlsMode,
+} from './database-check.js';
+
+/** MySQL's ssl-mode: DISABLED/PREFERRED (or none) in the clear, REQUIRED encrypts, VERIFY_* verify. */
+const tlsOf = (_scheme: string, params: URLSearchParams): TlsMode => {
+  const mode = (params.get('ssl-mode') ?? '').toUpperCase();
+  if (mode === 'REQUIRED') return 'unverified';
+  if (mode === 'VERIFY_CA' || mode === 'VERIFY_IDENTITY') return 'verified';
+  return 'none';
+};
+
+/** Access denied (1044, 1045, 1698), unknown database (1049); any other server error is the query's. */
+const AUTH = new Set([1044, 1045, 1049, 1698]);
+const kindOf = (e: unknown): string | undefined => {
+  const err = e as { errno?: unknown; sqlState?: unknown };
+  if (typeof err?.errno !== 'number' || typeof err.sqlState !== 'string') return undefined;
+  return AUTH.has(err.errno) ? 'auth_failed' : 'query_failed';
+};
+
+/** Connections whose result was cut off after its first row. */
+const cut = new WeakSet<mysql.Connection>();
+
+type Socketed = mysql.Connection & { stream?: { destroy(): void } };
+
+export const mysqlDriver: DatabaseDriver<mysql.Connection> = {
+  parse: (url) => parseDatabaseUrl(url, ['mysql', 'mariadb'], 3306, tlsOf),
+  open(t, address) {
+    const name = serverName(t.host);
+    const conn = mysql.createConnection({
+      host: address,
+      port: t.port,
+      user: t.user,
+      password: t.password,
+      ...(t.database ? { database: t.database } : {}),
+      // The check's deadline is the only timer; values stay the text the server sent.
+      connectTimeout: 0,
+      typeCast: false,
+      ...(t.tls === 'none'
+        ? {}
+        : { ssl: { rejectUnauthorized: t.tls === 'verified', ...(name ? { servername: name } : {}) } }),
+    });
+    conn.on('error', () => {});
+    return conn;
+  },
+  connect: (conn) =>
+    new Promise((resolve, reject) => conn.connect((err: unknown) => (err ? reject(err) : resolve()))),
+  query: (conn, sql) =>
+    new Promise((resolve, reject) => {
+      // Rows are streamed, not kept: the first value is held, and a second row ends the read.
+      const q = conn.query({ sql, rowsAsArray: true });
+      let rows = 0;
+      let first: unknown = null;
+      q.on('result', (row: unknown) => {
+        if (!Array.isArray(row)) return; // a statement without rows (its OK packet)
+        if (++rows === 1) first = row[0];
+        else {
+          cut.add(conn);
+          resolve(first);
+        }
+      });
+      q.on('end', () => resolve(first));
+      q.on('error', reject);
+    }),
+  close(conn, graceful) {
+    // end() sends COM_QUIT once the query is read to its end; a cut-off read or a timeout destroys
+    // the socket (the server stops at its next write).
+    if (graceful && !cut.has(conn)) conn.end(() => {});
+    else {
+      conn.destroy();
+      (conn as Socketed).stream?.destroy();
+    }
+  },
+  kindOf,
+};
+
+/** mysql (and MariaDB) checks: connect with the URL, run `query`, read the first value; closed every run. */
+export const createMysqlProber = (
+  opts: { blockPrivate?: boolean; assert?: AssertResponse } = {},
+): Prober<'mysql'> => ({
+  run: (spec: ProbeSpec<'mysql'>, deadline: Deadline): Promise<ProbeOutcome> =>
+    runDatabaseCheck(mysqlDriver, spec, deadline, {
+      blockPrivate: opts.blockPrivate ?? false,
+      assert: opts.assert,
+    }),
+});
