@@ -15,6 +15,7 @@ const benches = {
   'flush-order': () => import('./flush-order.js'),
   dependencies: () => import('./dependencies.js'),
   storm: () => import('./storm.js'),
+  databases: () => import('./databases.js'),
 };
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);
