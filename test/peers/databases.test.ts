@@ -6,9 +6,16 @@ import type { AssertResponse } from '../../agent/src/probers/database-check.js';
 import { createMysqlProber } from '../../agent/src/probers/mysql-prober.js';
 import { createPostgresProber } from '../../agent/src/probers/postgres-prober.js';
 import { createRedisProber } from '../../agent/src/probers/redis-prober.js';
+import { makeCa } from '../support/certs.js';
 import { freePort } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
-import { type DatabaseServer, startMariadb, startPostgres, startRedis } from './support/databases.js';
+import {
+  type DatabaseServer,
+  type Pem,
+  startMariadb,
+  startPostgres,
+  startRedis,
+} from './support/databases.js';
 
 /**
  * The postgres, mysql and redis probers against Debian's postgresql, mariadb-server and redis-server,
@@ -20,8 +27,8 @@ type DbType = 'postgres' | 'mysql' | 'redis';
 
 interface Case {
   type: DbType;
-  start: () => Promise<DatabaseServer>;
-  prober: (assert: AssertResponse) => Prober<DbType>;
+  start: (opts: { tls: Pem }) => Promise<DatabaseServer>;
+  prober: (assert: AssertResponse, ca?: string) => Prober<DbType>;
   defaultQuery: string;
   defaultText: string;
   /** Many rows: the first value is read and the rest never is. */
@@ -39,7 +46,7 @@ const cases: Case[] = [
   {
     type: 'postgres',
     start: startPostgres,
-    prober: (assert) => createPostgresProber({ assert }) as Prober<DbType>,
+    prober: (assert, ca) => createPostgresProber({ assert, ...(ca ? { ca } : {}) }) as Prober<DbType>,
     defaultQuery: 'SELECT 1',
     defaultText: '1',
     manyRows: { query: 'SELECT generate_series(7, 5000000)', first: '7' },
@@ -55,7 +62,7 @@ const cases: Case[] = [
   {
     type: 'mysql',
     start: startMariadb,
-    prober: (assert) => createMysqlProber({ assert }) as Prober<DbType>,
+    prober: (assert, ca) => createMysqlProber({ assert, ...(ca ? { ca } : {}) }) as Prober<DbType>,
     defaultQuery: 'SELECT 1',
     defaultText: '1',
     manyRows: { query: 'SELECT seq FROM seq_7_to_5000000', first: '7' },
@@ -71,7 +78,7 @@ const cases: Case[] = [
   {
     type: 'redis',
     start: startRedis,
-    prober: (assert) => createRedisProber({ assert }) as Prober<DbType>,
+    prober: (assert, ca) => createRedisProber({ assert, ...(ca ? { ca } : {}) }) as Prober<DbType>,
     defaultQuery: 'PING',
     defaultText: 'PONG',
     manyRows: { query: 'CONFIG GET maxmemory-policy', first: 'maxmemory-policy' },
@@ -116,6 +123,10 @@ afterAll(() => {
   silent.close();
 });
 
+/** The servers' certificate, for localhost, signed by a CA made here (trusted only when given). */
+const ca = makeCa();
+const serverPem = ca.leaf(['localhost', '127.0.0.1']);
+
 describe.each(cases)('$type prober against the real server', (c) => {
   let server: DatabaseServer;
   let last = '';
@@ -135,7 +146,7 @@ describe.each(cases)('$type prober against the real server', (c) => {
   const withPort = (port: number) => server.url.replace(`:${server.port}/`, `:${port}/`);
 
   beforeAll(async () => {
-    server = await c.start();
+    server = await c.start({ tls: serverPem });
   });
   afterAll(async () => {
     await server?.stop();
@@ -197,6 +208,20 @@ describe.each(cases)('$type prober against the real server', (c) => {
       { timeoutMs: 15_000, everyMs: 200, what: `no other ${c.type} connection open` },
     );
     expect(open).toBe(0);
+  });
+
+  it('TLS: verified against a trusted CA; the same server fails as tls_invalid when its CA is not trusted', async () => {
+    const trusting = c.prober((o) => o, ca.pem.cert);
+    expect(
+      await trusting.run(spec(c.type, server.tlsUrl!, c.defaultQuery), deadlineIn(10_000)),
+    ).toMatchObject({
+      ok: true,
+    });
+    const untrusted = await run(c.defaultQuery, server.tlsUrl!);
+    expect(untrusted, JSON.stringify(untrusted.error)).toMatchObject({
+      ok: false,
+      error: { kind: 'tls_invalid' },
+    });
   });
 
   it('a URL of another kind, or none, fails as invalid_target without quoting it', async () => {

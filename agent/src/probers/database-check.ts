@@ -15,6 +15,9 @@ import { classifyError } from './classify-error.js';
  */
 export const RESPONSE_TEXT_CAP = 64 * 1024;
 
+/** Extra CAs to trust besides the system's (tests). */
+export type TrustedCa = string | Buffer | (string | Buffer)[];
+
 /** TLS as the URL asks: none, encrypted without verifying the server (`require`), or verified. */
 export type TlsMode = 'none' | 'unverified' | 'verified';
 

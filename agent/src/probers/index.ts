@@ -44,9 +44,9 @@ const proberTable = (opts: ProbersOptions): ProberTable => {
     grpc: missing('grpc'),
     websocket: missing('websocket'),
     smtp: missing('smtp'),
-    postgres: createPostgresProber({ blockPrivate }),
-    mysql: createMysqlProber({ blockPrivate }),
-    redis: createRedisProber({ blockPrivate }),
+    postgres: createPostgresProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
+    mysql: createMysqlProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
+    redis: createRedisProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
   };
 };
 

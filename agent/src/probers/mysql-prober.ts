@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import mysql from 'mysql2';
 import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
 import {
@@ -5,8 +6,8 @@ import {
   type DatabaseDriver,
   parseDatabaseUrl,
   runDatabaseCheck,
-  serverName,
   type TlsMode,
+  type TrustedCa,
 } from './database-check.js';
 
 /** MySQL's ssl-mode: DISABLED/PREFERRED (or none) in the clear, REQUIRED encrypts, VERIFY_* verify. */
@@ -20,7 +21,10 @@ const tlsOf = (_scheme: string, params: URLSearchParams): TlsMode => {
 /** Access denied (1044, 1045, 1698), unknown database (1049); any other server error is the query's. */
 const AUTH = new Set([1044, 1045, 1049, 1698]);
 const kindOf = (e: unknown): string | undefined => {
-  const err = e as { errno?: unknown; sqlState?: unknown };
+  const err = e as { errno?: unknown; sqlState?: unknown; code?: unknown; message?: unknown };
+  // mysql2 writes its own code over a TLS error's; the message is node's.
+  if (err?.code === 'HANDSHAKE_SSL_ERROR' || err?.code === 'HANDSHAKE_NO_SSL_SUPPORT')
+    return /altnames/.test(String(err.message)) ? 'tls_hostname_mismatch' : 'tls_invalid';
   if (typeof err?.errno !== 'number' || typeof err.sqlState !== 'string') return undefined;
   return AUTH.has(err.errno) ? 'auth_failed' : 'query_failed';
 };
@@ -30,13 +34,15 @@ const cut = new WeakSet<mysql.Connection>();
 
 type Socketed = mysql.Connection & { stream?: { destroy(): void } };
 
-export const mysqlDriver: DatabaseDriver<mysql.Connection> = {
+/** `ca`: extra trusted CAs (tests); the system store otherwise. */
+export const mysqlDriver = (ca?: TrustedCa): DatabaseDriver<mysql.Connection> => ({
   parse: (url) => parseDatabaseUrl(url, ['mysql', 'mariadb'], 3306, tlsOf),
   open(t, address) {
-    const name = serverName(t.host);
     const conn = mysql.createConnection({
-      host: address,
+      // The socket goes to the checked address; `host` stays the name, which TLS verifies.
+      host: t.host,
       port: t.port,
+      stream: () => connect({ host: address, port: t.port }),
       user: t.user,
       password: t.password,
       ...(t.database ? { database: t.database } : {}),
@@ -45,7 +51,14 @@ export const mysqlDriver: DatabaseDriver<mysql.Connection> = {
       typeCast: false,
       ...(t.tls === 'none'
         ? {}
-        : { ssl: { rejectUnauthorized: t.tls === 'verified', ...(name ? { servername: name } : {}) } }),
+        : {
+            ssl: {
+              rejectUnauthorized: t.tls === 'verified',
+              verifyIdentity: t.tls === 'verified',
+              // mysql2 types a list as all strings or all buffers; node takes either.
+              ...(ca ? { ca: ca as string } : {}),
+            },
+          }),
     });
     conn.on('error', () => {});
     return conn;
@@ -79,15 +92,18 @@ export const mysqlDriver: DatabaseDriver<mysql.Connection> = {
     }
   },
   kindOf,
-};
+});
 
 /** mysql (and MariaDB) checks: connect with the URL, run `query`, read the first value; closed every run. */
 export const createMysqlProber = (
-  opts: { blockPrivate?: boolean; assert?: AssertResponse } = {},
-): Prober<'mysql'> => ({
-  run: (spec: ProbeSpec<'mysql'>, deadline: Deadline): Promise<ProbeOutcome> =>
-    runDatabaseCheck(mysqlDriver, spec, deadline, {
-      blockPrivate: opts.blockPrivate ?? false,
-      assert: opts.assert,
-    }),
-});
+  opts: { blockPrivate?: boolean; ca?: TrustedCa; assert?: AssertResponse } = {},
+): Prober<'mysql'> => {
+  const driver = mysqlDriver(opts.ca);
+  return {
+    run: (spec: ProbeSpec<'mysql'>, deadline: Deadline): Promise<ProbeOutcome> =>
+      runDatabaseCheck(driver, spec, deadline, {
+        blockPrivate: opts.blockPrivate ?? false,
+        assert: opts.assert,
+      }),
+  };
+};

@@ -7,6 +7,7 @@ import {
   runDatabaseCheck,
   serverName,
   type TlsMode,
+  type TrustedCa,
 } from './database-check.js';
 
 /** Every value as the text the server sent (no parsing into numbers or dates). */
@@ -28,7 +29,8 @@ const kindOf = (e: unknown): string | undefined => {
   return 'query_failed';
 };
 
-export const postgresDriver: DatabaseDriver<pg.Client> = {
+/** `ca`: extra trusted CAs (tests); the system store otherwise. */
+export const postgresDriver = (ca?: TrustedCa): DatabaseDriver<pg.Client> => ({
   parse: (url) => parseDatabaseUrl(url, ['postgres', 'postgresql'], 5432, tlsOf),
   open(t, address) {
     const name = serverName(t.host);
@@ -43,7 +45,11 @@ export const postgresDriver: DatabaseDriver<pg.Client> = {
       ssl:
         t.tls === 'none'
           ? false
-          : { rejectUnauthorized: t.tls === 'verified', ...(name ? { servername: name } : {}) },
+          : {
+              rejectUnauthorized: t.tls === 'verified',
+              ...(name ? { servername: name } : {}),
+              ...(ca ? { ca } : {}),
+            },
     });
     client.on('error', () => {});
     return client;
@@ -71,15 +77,18 @@ export const postgresDriver: DatabaseDriver<pg.Client> = {
     else (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
   },
   kindOf,
-};
+});
 
 /** postgres checks: connect with the URL, run `query`, read the first value; closed every run. */
 export const createPostgresProber = (
-  opts: { blockPrivate?: boolean; assert?: AssertResponse } = {},
-): Prober<'postgres'> => ({
-  run: (spec: ProbeSpec<'postgres'>, deadline: Deadline): Promise<ProbeOutcome> =>
-    runDatabaseCheck(postgresDriver, spec, deadline, {
-      blockPrivate: opts.blockPrivate ?? false,
-      assert: opts.assert,
-    }),
-});
+  opts: { blockPrivate?: boolean; ca?: TrustedCa; assert?: AssertResponse } = {},
+): Prober<'postgres'> => {
+  const driver = postgresDriver(opts.ca);
+  return {
+    run: (spec: ProbeSpec<'postgres'>, deadline: Deadline): Promise<ProbeOutcome> =>
+      runDatabaseCheck(driver, spec, deadline, {
+        blockPrivate: opts.blockPrivate ?? false,
+        assert: opts.assert,
+      }),
+  };
+};

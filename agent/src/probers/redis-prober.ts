@@ -7,6 +7,7 @@ import {
   runDatabaseCheck,
   serverName,
   TargetError,
+  type TrustedCa,
 } from './database-check.js';
 
 /**
@@ -40,7 +41,8 @@ const kindOf = (e: unknown): string | undefined => {
 
 const failures = new WeakMap<Redis, unknown>();
 
-export const redisDriver: DatabaseDriver<Redis> = {
+/** `ca`: extra trusted CAs (tests); the system store otherwise. */
+export const redisDriver = (ca?: TrustedCa): DatabaseDriver<Redis> => ({
   parse: (url) =>
     parseDatabaseUrl(url, ['redis', 'rediss'], 6379, (scheme) => (scheme === 'rediss' ? 'verified' : 'none')),
   open(t, address) {
@@ -54,7 +56,7 @@ export const redisDriver: DatabaseDriver<Redis> = {
       ...(t.user ? { username: t.user } : {}),
       ...(t.password ? { password: t.password } : {}),
       db,
-      ...(t.tls === 'none' ? {} : { tls: name ? { servername: name } : {} }),
+      ...(t.tls === 'none' ? {} : { tls: { ...(name ? { servername: name } : {}), ...(ca ? { ca } : {}) } }),
       // One connection, one command, no retries, no handshake beyond AUTH/SELECT (RESP2, any Redis),
       // no timers of its own: the check's deadline decides.
       lazyConnect: true,
@@ -85,15 +87,18 @@ export const redisDriver: DatabaseDriver<Redis> = {
   },
   close: (client) => client.disconnect(),
   kindOf,
-};
+});
 
 /** redis checks: connect with the URL, run `query` (a command line), read the reply; closed every run. */
 export const createRedisProber = (
-  opts: { blockPrivate?: boolean; assert?: AssertResponse } = {},
-): Prober<'redis'> => ({
-  run: (spec: ProbeSpec<'redis'>, deadline: Deadline): Promise<ProbeOutcome> =>
-    runDatabaseCheck(redisDriver, spec, deadline, {
-      blockPrivate: opts.blockPrivate ?? false,
-      assert: opts.assert,
-    }),
-});
+  opts: { blockPrivate?: boolean; ca?: TrustedCa; assert?: AssertResponse } = {},
+): Prober<'redis'> => {
+  const driver = redisDriver(opts.ca);
+  return {
+    run: (spec: ProbeSpec<'redis'>, deadline: Deadline): Promise<ProbeOutcome> =>
+      runDatabaseCheck(driver, spec, deadline, {
+        blockPrivate: opts.blockPrivate ?? false,
+        assert: opts.assert,
+      }),
+  };
+};

@@ -26,11 +26,28 @@ export interface DatabaseServer {
   port: number;
   user: string;
   password: string;
+  /** With `tls` given: a URL that asks for verified TLS (redis: on a port of its own). */
+  tlsUrl?: string;
   output(): string;
   stop(): Promise<void>;
 }
 
 const PASSWORD = 'lookout-S3cret!';
+
+/** A certificate and key, PEM. */
+export interface Pem {
+  cert: string;
+  key: string;
+}
+
+/** Writes the server's certificate and key into `dir`, readable by `user` only. */
+const writePem = (dir: string, pem: Pem, user: { uid: number; gid: number } | undefined) => {
+  const files = { cert: join(dir, 'server.crt'), key: join(dir, 'server.key') };
+  writeFileSync(files.cert, pem.cert);
+  writeFileSync(files.key, pem.key, { mode: 0o600 });
+  if (user) for (const f of Object.values(files)) chownSync(f, user.uid, user.gid);
+  return files;
+};
 
 /** The uid/gid to run as: the package's user when we are root, ourselves otherwise. */
 const runAs = (name: string): { uid: number; gid: number } | undefined => {
@@ -106,7 +123,7 @@ const postgresBin = (name: string) => {
   );
 };
 
-export const startPostgres = async (): Promise<DatabaseServer> => {
+export const startPostgres = async (opts: { tls?: Pem } = {}): Promise<DatabaseServer> => {
   const initdb = postgresBin('initdb');
   const postgres = postgresBin('postgres');
   const user = runAs('postgres');
@@ -120,32 +137,31 @@ export const startPostgres = async (): Promise<DatabaseServer> => {
     { cwd: dir, stdio: 'pipe', ...(user ?? {}) },
   );
   const port = await freePort();
+  const pem = opts.tls && writePem(dir, opts.tls, user);
+  const ssl = pem ? ['-c', 'ssl=on', '-c', `ssl_cert_file=${pem.cert}`, '-c', `ssl_key_file=${pem.key}`] : [];
   const running = await start(
     postgres,
     [
-      '-D',
-      join(dir, 'data'),
-      '-p',
-      String(port),
-      '-k',
-      dir,
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'fsync=off',
+      ...['-D', join(dir, 'data'), '-p', String(port), '-k', dir],
+      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', ...ssl],
     ],
     { user, dir, ready: () => portOpen(port) },
   );
   return {
     ...running,
     url: `postgres://lookout:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/postgres`,
+    ...(pem
+      ? {
+          tlsUrl: `postgres://lookout:${encodeURIComponent(PASSWORD)}@localhost:${port}/postgres?sslmode=verify-full`,
+        }
+      : {}),
     port,
     user: 'lookout',
     password: PASSWORD,
   };
 };
 
-export const startMariadb = async (): Promise<DatabaseServer> => {
+export const startMariadb = async (opts: { tls?: Pem } = {}): Promise<DatabaseServer> => {
   const install = findBinary(['mariadb-install-db', 'mysql_install_db'], 'apt-get install -y mariadb-server');
   const mariadbd = findBinary(
     ['mariadbd', '/usr/sbin/mariadbd', 'mysqld', '/usr/sbin/mysqld'],
@@ -174,6 +190,7 @@ export const startMariadb = async (): Promise<DatabaseServer> => {
   );
   if (user) chownSync(init, user.uid, user.gid);
   const port = await freePort();
+  const pem = opts.tls && writePem(dir, opts.tls, user);
   const running = await start(
     mariadbd,
     [
@@ -186,6 +203,7 @@ export const startMariadb = async (): Promise<DatabaseServer> => {
       `--init-file=${init}`,
       '--skip-name-resolve',
       '--innodb-buffer-pool-size=16M',
+      ...(pem ? [`--ssl-cert=${pem.cert}`, `--ssl-key=${pem.key}`] : []),
       ...(user ? ['--user=mysql'] : []),
     ],
     { user: undefined, dir, ready: () => portOpen(port) },
@@ -193,17 +211,36 @@ export const startMariadb = async (): Promise<DatabaseServer> => {
   return {
     ...running,
     url: `mysql://lookout:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/lookout`,
+    ...(pem
+      ? {
+          tlsUrl: `mysql://lookout:${encodeURIComponent(PASSWORD)}@localhost:${port}/lookout?ssl-mode=VERIFY_IDENTITY`,
+        }
+      : {}),
     port,
     user: 'lookout',
     password: PASSWORD,
   };
 };
 
-export const startRedis = async (): Promise<DatabaseServer> => {
+export const startRedis = async (opts: { tls?: Pem } = {}): Promise<DatabaseServer> => {
   const redis = findBinary(['redis-server'], 'apt-get install -y redis-server');
   const user = runAs('redis');
   const dir = ownedDir('lookout-redis-', user);
   const port = await freePort();
+  const pem = opts.tls && writePem(dir, opts.tls, user);
+  const tlsPort = pem ? await freePort() : 0;
+  const tls = pem
+    ? [
+        '--tls-port',
+        String(tlsPort),
+        '--tls-cert-file',
+        pem.cert,
+        '--tls-key-file',
+        pem.key,
+        '--tls-auth-clients',
+        'no',
+      ]
+    : [];
   const running = await start(
     redis,
     [
@@ -219,12 +256,14 @@ export const startRedis = async (): Promise<DatabaseServer> => {
       'no',
       '--requirepass',
       PASSWORD,
+      ...tls,
     ],
     { user, dir, ready: () => portOpen(port) },
   );
   return {
     ...running,
     url: `redis://:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/0`,
+    ...(pem ? { tlsUrl: `rediss://:${encodeURIComponent(PASSWORD)}@localhost:${tlsPort}/0` } : {}),
     port,
     user: '',
     password: PASSWORD,
