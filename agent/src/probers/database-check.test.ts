@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CheckDeadline } from '../deadline.js';
 import type { ProbeSpec } from '../probe-port.js';
-import { parseDatabaseUrl, RESPONSE_TEXT_CAP, redact, valueText } from './database-check.js';
+import { parseDatabaseUrl, READ_CAP, RESPONSE_TEXT_CAP, redact, valueText } from './database-check.js';
 import { createMysqlProber } from './mysql-prober.js';
 import { createPostgresProber } from './postgres-prober.js';
 import { commandWords, createRedisProber } from './redis-prober.js';
@@ -93,4 +94,65 @@ describe('the SSRF guard on database checks', () => {
       }
     },
   );
+});
+
+describe('a hostile server cannot make the agent hold a giant message', () => {
+  const servers: Server[] = [];
+  afterAll(() => {
+    for (const s of servers) s.close();
+  });
+  /** Answers (at once, or after the client's first bytes) with `head` and then twice READ_CAP of junk. */
+  const hostile = async (head: Buffer, first: 'server' | 'client') => {
+    const junk = Buffer.alloc(64 * 1024, 'x');
+    const flood = (s: Socket) => {
+      s.on('error', () => {});
+      s.write(head);
+      for (let sent = 0; sent < 2 * READ_CAP && !s.destroyed; sent += junk.length) s.write(junk);
+    };
+    const server = createServer((s) => (first === 'server' ? flood(s) : s.once('data', () => flood(s))));
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    return (server.address() as { port: number }).port;
+  };
+  const u32 = (n: number) => {
+    const b = Buffer.alloc(4);
+    b.writeUInt32BE(n);
+    return b;
+  };
+
+  it.each([
+    [
+      'postgres',
+      () => createPostgresProber(),
+      'postgres://u:pw@127.0.0.1:PORT/db',
+      'SELECT 1',
+      () => hostile(Buffer.concat([Buffer.from('E'), u32(100_000_000)]), 'client'),
+    ],
+    [
+      'mysql',
+      () => createMysqlProber(),
+      'mysql://u:pw@127.0.0.1:PORT/db',
+      'SELECT 1',
+      () => hostile(Buffer.from([0xff, 0xff, 0xff, 0]), 'server'),
+    ],
+    [
+      'redis',
+      () => createRedisProber(),
+      'redis://:pw@127.0.0.1:PORT/0',
+      'PING',
+      () => hostile(Buffer.from('$100000000\r\n'), 'client'),
+    ],
+  ] as const)('%s fails as response_too_large', async (type, make, url, query, serve) => {
+    const port = await serve();
+    const spec = {
+      monitor_id: 'm',
+      monitor_type: type,
+      url: url.replace('PORT', String(port)),
+      timeout_ms: 10_000,
+      settings: { query, assertions: [] },
+    } as ProbeSpec<typeof type>;
+    const p = make() as { run(s: typeof spec, d: CheckDeadline): Promise<{ ok: boolean }> };
+    const o = await p.run(spec, new CheckDeadline());
+    expect(o).toMatchObject({ ok: false, error: { kind: 'response_too_large' } });
+  });
 });

@@ -15,6 +15,34 @@ import { classifyError } from './classify-error.js';
  */
 export const RESPONSE_TEXT_CAP = 64 * 1024;
 
+/**
+ * What one run may read from the server in all, handshake included: a hostile server cannot make the
+ * agent hold a giant value (the client libraries buffer a whole message before handing it over).
+ */
+export const READ_CAP = 1 << 20;
+
+/** The server sent more than READ_CAP. */
+export class ReadCapError extends Error {
+  readonly code = 'ETOOLARGE';
+  constructor() {
+    super(`the server sent more than ${READ_CAP / 1024} KiB`);
+  }
+}
+
+/** Counts what `socket` reads and destroys it past READ_CAP. Returns the socket. */
+export const capReads = <
+  S extends { on(e: 'data', fn: (chunk: Buffer) => void): unknown; destroy(e?: Error): unknown },
+>(
+  socket: S,
+): S => {
+  let read = 0;
+  socket.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > READ_CAP) socket.destroy(new ReadCapError());
+  });
+  return socket;
+};
+
 /** Extra CAs to trust besides the system's (tests). */
 export type TrustedCa = string | Buffer | (string | Buffer)[];
 
@@ -180,7 +208,7 @@ export const runDatabaseCheck = async <C>(
     return (opts.assert ?? passThrough)(outcome, { text: valueText(value), response_time_ms: total }, spec);
   } catch (e) {
     if (conn !== undefined) driver.close(conn, false);
-    const named = driver.kindOf(e);
+    const named = e instanceof ReadCapError ? 'response_too_large' : driver.kindOf(e);
     const base = e instanceof TargetError ? { kind: 'invalid_target', message: e.message } : classifyError(e);
     return {
       ok: false,

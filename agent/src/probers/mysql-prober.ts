@@ -3,6 +3,7 @@ import mysql from 'mysql2';
 import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
 import {
   type AssertResponse,
+  capReads,
   type DatabaseDriver,
   parseDatabaseUrl,
   runDatabaseCheck,
@@ -42,7 +43,7 @@ export const mysqlDriver = (ca?: TrustedCa): DatabaseDriver<mysql.Connection> =>
       // The socket goes to the checked address; `host` stays the name, which TLS verifies.
       host: t.host,
       port: t.port,
-      stream: () => connect({ host: address, port: t.port }),
+      stream: () => capReads(connect({ host: address, port: t.port })),
       user: t.user,
       password: t.password,
       ...(t.database ? { database: t.database } : {}),

@@ -1,7 +1,9 @@
+import { Socket } from 'node:net';
 import pg from 'pg';
 import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
 import {
   type AssertResponse,
+  capReads,
   type DatabaseDriver,
   parseDatabaseUrl,
   runDatabaseCheck,
@@ -35,6 +37,8 @@ export const postgresDriver = (ca?: TrustedCa): DatabaseDriver<pg.Client> => ({
   open(t, address) {
     const name = serverName(t.host);
     const client = new pg.Client({
+      // A socket of ours, so what it reads is capped (pg connects it; TLS, when asked, wraps it).
+      stream: () => capReads(new Socket()),
       host: address,
       port: t.port,
       user: t.user,

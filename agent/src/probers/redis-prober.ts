@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
 import {
   type AssertResponse,
+  capReads,
   type DatabaseDriver,
   parseDatabaseUrl,
   runDatabaseCheck,
@@ -73,6 +74,8 @@ export const redisDriver = (ca?: TrustedCa): DatabaseDriver<Redis> => ({
       keepAlive: 0,
     });
     client.on('error', (e) => failures.set(client, e));
+    // ioredis makes its socket as it connects: capped from then on (before AUTH's reply).
+    client.once('connect', () => capReads(client.stream));
     return client;
   },
   // A failed connect rejects with "Connection is closed."; the cause (refused, WRONGPASS…) came as an event.
@@ -83,7 +86,9 @@ export const redisDriver = (ca?: TrustedCa): DatabaseDriver<Redis> => ({
   query: async (client, line) => {
     const [command, ...args] = commandWords(line);
     if (!command) throw new QueryError('the command is empty');
-    return client.call(command, ...args);
+    return client.call(command, ...args).catch((e: unknown) => {
+      throw failures.get(client) ?? e;
+    });
   },
   close: (client) => client.disconnect(),
   kindOf,
