@@ -3,12 +3,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CheckDeadline } from '../deadline.js';
 import type { ProbeSpec } from '../probe-port.js';
 import { parseDatabaseUrl, READ_CAP, RESPONSE_TEXT_CAP, redact, valueText } from './database-check.js';
+import { createProbers } from './index.js';
 import { createMysqlProber } from './mysql-prober.js';
 import { createPostgresProber } from './postgres-prober.js';
 import { commandWords, createRedisProber } from './redis-prober.js';
 
 /** The parts of the database probers that need no server (the servers are in test/peers/databases.test.ts). */
 const none = () => 'none' as const;
+
+it('the agent declares postgres, mysql and redis (pure JavaScript clients: every host can run them)', () => {
+  expect(createProbers().types).toEqual(expect.arrayContaining(['postgres', 'mysql', 'redis']));
+});
 
 describe('connection URLs', () => {
   it('reads host, port, user, password, database and TLS; decodes escapes; strips IPv6 brackets', () => {

@@ -77,11 +77,14 @@ const portOpen = (port: number) =>
     s.once('error', () => resolve(false));
   });
 
-/** Spawns, then waits until `ready()` (or fails with the program's output). */
+/**
+ * Spawns, then waits until the program says `ready` and `port` answers (or fails with its output): the
+ * line makes sure the answer is ours, not another process's that took the free port first.
+ */
 const start = async (
   file: string,
   args: string[],
-  opts: { user: { uid: number; gid: number } | undefined; dir: string; ready: () => Promise<boolean> },
+  opts: { user: { uid: number; gid: number } | undefined; dir: string; ready: RegExp; port: number },
 ): Promise<{ child: ChildProcess; output(): string; stop(): Promise<void> }> => {
   const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: opts.dir, ...(opts.user ?? {}) });
   let out = '';
@@ -98,7 +101,7 @@ const start = async (
     rmSync(opts.dir, { recursive: true, force: true });
   };
   const until = Date.now() + 60_000;
-  while (!(await opts.ready())) {
+  while (!(opts.ready.test(out) && (await portOpen(opts.port)))) {
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > until) {
       await stop();
       throw new Error(`${file} did not start:\n${out}`);
@@ -145,7 +148,7 @@ export const startPostgres = async (opts: { tls?: Pem } = {}): Promise<DatabaseS
       ...['-D', join(dir, 'data'), '-p', String(port), '-k', dir],
       ...['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', ...ssl],
     ],
-    { user, dir, ready: () => portOpen(port) },
+    { user, dir, ready: /ready to accept connections/, port },
   );
   return {
     ...running,
@@ -206,7 +209,7 @@ export const startMariadb = async (opts: { tls?: Pem } = {}): Promise<DatabaseSe
       ...(pem ? [`--ssl-cert=${pem.cert}`, `--ssl-key=${pem.key}`] : []),
       ...(user ? ['--user=mysql'] : []),
     ],
-    { user: undefined, dir, ready: () => portOpen(port) },
+    { user: undefined, dir, ready: /ready for connections/, port },
   );
   return {
     ...running,
@@ -258,7 +261,7 @@ export const startRedis = async (opts: { tls?: Pem } = {}): Promise<DatabaseServ
       PASSWORD,
       ...tls,
     ],
-    { user, dir, ready: () => portOpen(port) },
+    { user, dir, ready: /Ready to accept connections/, port },
   );
   return {
     ...running,
