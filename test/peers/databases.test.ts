@@ -34,6 +34,8 @@ interface Case {
   /** Many rows: the first value is read and the rest never is. */
   manyRows: { query: string; first: string };
   badQuery: string;
+  /** Writes, and a try at undoing read-only first: both refused. */
+  writes: string[];
   /** A query whose server error quotes the password given to it. */
   echoes: (password: string) => string;
   /** Takes `seconds` to answer. */
@@ -51,6 +53,7 @@ const cases: Case[] = [
     defaultText: '1',
     manyRows: { query: 'SELECT generate_series(7, 5000000)', first: '7' },
     badQuery: 'SELEC 1',
+    writes: ['CREATE TABLE t (x int)', 'SET default_transaction_read_only = off; CREATE TABLE t (x int)'],
     echoes: (pw) => `SELECT '${pw}'::int`,
     slow: (s) => `SELECT pg_sleep(${s})`,
     others: {
@@ -67,6 +70,7 @@ const cases: Case[] = [
     defaultText: '1',
     manyRows: { query: 'SELECT seq FROM seq_7_to_5000000', first: '7' },
     badQuery: 'SELEC 1',
+    writes: ['CREATE TABLE t (x int)', 'SET SESSION TRANSACTION READ WRITE; CREATE TABLE t (x int)'],
     echoes: (pw) => `SELECT * FROM \`${pw}\``,
     slow: (s) => `SELECT SLEEP(${s})`,
     others: {
@@ -81,10 +85,11 @@ const cases: Case[] = [
     prober: (assert, ca) => createRedisProber({ assert, ...(ca ? { ca } : {}) }) as Prober<DbType>,
     defaultQuery: 'PING',
     defaultText: 'PONG',
-    manyRows: { query: 'CONFIG GET maxmemory-policy', first: 'maxmemory-policy' },
-    badQuery: 'NOSUCHCOMMAND x',
-    echoes: (pw) => `AUTH "${pw}x" "${pw}"`,
-    slow: (s) => `BLPOP nothing-here ${s}`,
+    manyRows: { query: 'ROLE', first: 'master' },
+    badQuery: 'GET',
+    writes: ['SET k v', 'CONFIG SET requirepass ""', 'FLUSHALL'],
+    echoes: (pw) => `"${pw}" x`,
+    slow: (s) => `XREAD BLOCK ${s * 1000} STREAMS nothing-here $`,
     others: {
       query: 'INFO clients',
       count: (text) => Number(/connected_clients:(\d+)/.exec(text)?.[1]) - 1,
@@ -176,6 +181,14 @@ describe.each(cases)('$type prober against the real server', (c) => {
     const echoed = await run(c.echoes(server.password));
     expect(echoed.ok).toBe(false);
     expect(echoed.error!.message).not.toContain(server.password);
+  });
+
+  it('runs read-only: a write, or a try at turning read-only off first, fails as query_failed', async () => {
+    for (const q of c.writes) {
+      const o = await run(q);
+      expect(o, q).toMatchObject({ ok: false, error: { kind: 'query_failed' } });
+    }
+    expect(await run(c.defaultQuery)).toMatchObject({ ok: true });
   });
 
   it('a closed port is refused; a silent server and a slow query time out at the deadline', async () => {

@@ -68,6 +68,8 @@ export const mysqlDriver = (ca?: TrustedCa): DatabaseDriver<mysql.Connection> =>
     new Promise((resolve, reject) => conn.connect((err: unknown) => (err ? reject(err) : resolve()))),
   query: (conn, sql) =>
     new Promise((resolve, reject) => {
+      // Read-only: every statement of the session (one statement a query: multipleStatements is off).
+      conn.query('SET SESSION TRANSACTION READ ONLY').on('error', reject);
       // Rows are streamed, not kept: the first value is held, and a second row ends the read.
       const q = conn.query({ sql, rowsAsArray: true });
       let rows = 0;

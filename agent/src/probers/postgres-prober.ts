@@ -46,6 +46,8 @@ export const postgresDriver = (ca?: TrustedCa): DatabaseDriver<pg.Client> => ({
       database: t.database || t.user,
       types: asText,
       application_name: 'lookout',
+      // Read-only: every transaction of the session, and the query one statement (extended protocol).
+      options: '-c default_transaction_read_only=on',
       ssl:
         t.tls === 'none'
           ? false
@@ -64,7 +66,7 @@ export const postgresDriver = (ca?: TrustedCa): DatabaseDriver<pg.Client> => ({
   query: (client, text) =>
     new Promise((resolve, reject) => {
       // Rows are streamed, not kept: the first value is held, and a second row ends the read.
-      const q = new pg.Query({ text, rowMode: 'array' } as pg.QueryConfig);
+      const q = new pg.Query({ text, rowMode: 'array', queryMode: 'extended' } as pg.QueryConfig);
       let rows = 0;
       let first: unknown = null;
       q.on('row', (row: unknown[]) => {

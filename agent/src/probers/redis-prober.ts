@@ -28,6 +28,19 @@ export const commandWords = (line: string): string[] => {
   return words;
 };
 
+/**
+ * The commands a check may run: reads of data and of the server's state. Nothing that writes, blocks
+ * for long (KEYS, SCAN over everything), or administers: a check must not be a way to change someone's
+ * Redis from the agent's address.
+ */
+export const READ_COMMANDS = new Set(
+  (
+    'PING ECHO GET MGET EXISTS TYPE TTL PTTL STRLEN GETRANGE GETBIT BITCOUNT LLEN LRANGE LINDEX HGET HMGET ' +
+    'HGETALL HLEN HEXISTS HKEYS HVALS HSTRLEN SCARD SISMEMBER SMISMEMBER SMEMBERS ZCARD ZSCORE ZMSCORE ZRANK ' +
+    'ZREVRANK ZRANGE ZCOUNT XLEN XRANGE XREVRANGE XREAD INFO DBSIZE TIME ROLE LASTSAVE'
+  ).split(' '),
+);
+
 class QueryError extends Error {
   readonly code = 'EQUERY';
 }
@@ -86,6 +99,8 @@ export const redisDriver = (ca?: TrustedCa): DatabaseDriver<Redis> => ({
   query: async (client, line) => {
     const [command, ...args] = commandWords(line);
     if (!command) throw new QueryError('the command is empty');
+    if (!READ_COMMANDS.has(command.toUpperCase()))
+      throw new QueryError(`${command} is not a command a check may run (reads only: PING, GET, INFO, …)`);
     return client.call(command, ...args).catch((e: unknown) => {
       throw failures.get(client) ?? e;
     });
