@@ -2353,6 +2353,14 @@ export type components = {
             status: "active" | "invited";
         };
         Monitor: {
+            assertions?: {
+                /** @enum {string} */
+                comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                property?: string;
+                /** @enum {string} */
+                source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                target?: string | number | boolean;
+            }[];
             auth: ({
                 /** @constant */
                 type: "basic";
@@ -2377,14 +2385,18 @@ export type components = {
             failure_threshold: number;
             follow_redirects: boolean;
             group_id: string | null;
+            grpc_service?: string;
+            grpc_tls?: boolean;
             http_method: string | null;
             id: string;
             last_checked_at: string | null;
             last_response_time_ms: number | null;
             /** @enum {string} */
-            monitor_type: "http" | "api" | "dns" | "tcp" | "domain";
+            monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+            packet_count?: number;
             paused: boolean;
             port: number | null;
+            query?: string;
             recent_checks: {
                 /** Format: date-time */
                 at: string;
@@ -2401,6 +2413,8 @@ export type components = {
             retry_interval_seconds: number;
             /** @enum {string} */
             severity: "critical" | "warning";
+            /** @enum {string} */
+            smtp_security?: "none" | "starttls" | "tls";
             ssl_cert_expiry_alert_days: number;
             ssl_cert_monitoring: boolean;
             /** @enum {string} */
@@ -2414,6 +2428,7 @@ export type components = {
             uptime_30d: number | null;
             url: string;
             version: number;
+            ws_message?: string | null;
         };
         PingKey: {
             /** Format: date-time */
@@ -8509,7 +8524,7 @@ export interface operations {
                 cursor?: string;
                 group_id?: "none" | string;
                 limit?: number;
-                monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
+                monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
                 paused?: "true" | "false";
                 q?: string;
                 region?: string;
@@ -8727,6 +8742,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    assertions?: {
+                        /** @enum {string} */
+                        comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                        property?: string;
+                        /** @enum {string} */
+                        source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                        target?: string | number | boolean;
+                    }[];
                     auth?: ({
                         password: string;
                         /** @constant */
@@ -8753,12 +8776,16 @@ export interface operations {
                     follow_redirects?: boolean;
                     /** @description The group this belongs to (GET /groups), or null. */
                     group_id?: string | null;
+                    grpc_service?: string;
+                    grpc_tls?: boolean;
                     /** @enum {string} */
                     http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                     /** @enum {string} */
-                    monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
+                    monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                    packet_count?: number;
                     paused?: boolean;
                     port?: number;
+                    query?: string;
                     request_body?: string | null;
                     request_headers?: {
                         [key: string]: string;
@@ -8771,12 +8798,15 @@ export interface operations {
                      * @enum {string}
                      */
                     severity?: "critical" | "warning";
+                    /** @enum {string} */
+                    smtp_security?: "none" | "starttls" | "tls";
                     ssl_cert_expiry_alert_days?: number;
                     ssl_cert_monitoring?: boolean;
                     /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
                     tags?: string[];
                     timeout_seconds?: number;
                     url?: string;
+                    ws_message?: string | null;
                 };
             };
         };
@@ -8788,6 +8818,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        assertions?: {
+                            /** @enum {string} */
+                            comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                            property?: string;
+                            /** @enum {string} */
+                            source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                            target?: string | number | boolean;
+                        }[];
                         auth: ({
                             /** @constant */
                             type: "basic";
@@ -8812,14 +8850,18 @@ export interface operations {
                         failure_threshold: number;
                         follow_redirects: boolean;
                         group_id: string | null;
+                        grpc_service?: string;
+                        grpc_tls?: boolean;
                         http_method: string | null;
                         id: string;
                         last_checked_at: string | null;
                         last_response_time_ms: number | null;
                         /** @enum {string} */
-                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain";
+                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                        packet_count?: number;
                         paused: boolean;
                         port: number | null;
+                        query?: string;
                         recent_checks: {
                             /** Format: date-time */
                             at: string;
@@ -8836,6 +8878,8 @@ export interface operations {
                         retry_interval_seconds: number;
                         /** @enum {string} */
                         severity: "critical" | "warning";
+                        /** @enum {string} */
+                        smtp_security?: "none" | "starttls" | "tls";
                         ssl_cert_expiry_alert_days: number;
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
@@ -8853,6 +8897,7 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        ws_message?: string | null;
                     };
                 };
             };
@@ -9483,6 +9528,14 @@ export interface operations {
             content: {
                 "application/json": {
                     monitors: {
+                        assertions?: {
+                            /** @enum {string} */
+                            comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                            property?: string;
+                            /** @enum {string} */
+                            source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                            target?: string | number | boolean;
+                        }[];
                         auth?: ({
                             password: string;
                             /** @constant */
@@ -9509,12 +9562,16 @@ export interface operations {
                         follow_redirects?: boolean;
                         /** @description The group this belongs to (GET /groups), or null. */
                         group_id?: string | null;
+                        grpc_service?: string;
+                        grpc_tls?: boolean;
                         /** @enum {string} */
                         http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                         /** @enum {string} */
-                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain";
+                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                        packet_count?: number;
                         paused?: boolean;
                         port?: number;
+                        query?: string;
                         request_body?: string | null;
                         request_headers?: {
                             [key: string]: string;
@@ -9527,12 +9584,15 @@ export interface operations {
                          * @enum {string}
                          */
                         severity?: "critical" | "warning";
+                        /** @enum {string} */
+                        smtp_security?: "none" | "starttls" | "tls";
                         ssl_cert_expiry_alert_days?: number;
                         ssl_cert_monitoring?: boolean;
                         /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
                         tags?: string[];
                         timeout_seconds?: number;
                         url: string;
+                        ws_message?: string | null;
                     }[];
                 };
             };
@@ -9639,6 +9699,14 @@ export interface operations {
                 "application/json": {
                     in_other_batches?: number;
                     monitors: {
+                        assertions?: {
+                            /** @enum {string} */
+                            comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                            property?: string;
+                            /** @enum {string} */
+                            source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                            target?: string | number | boolean;
+                        }[];
                         auth?: ({
                             password: string;
                             /** @constant */
@@ -9665,12 +9733,16 @@ export interface operations {
                         follow_redirects?: boolean;
                         /** @description The group this belongs to (GET /groups), or null. */
                         group_id?: string | null;
+                        grpc_service?: string;
+                        grpc_tls?: boolean;
                         /** @enum {string} */
                         http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                         /** @enum {string} */
-                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain";
+                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                        packet_count?: number;
                         paused?: boolean;
                         port?: number;
+                        query?: string;
                         request_body?: string | null;
                         request_headers?: {
                             [key: string]: string;
@@ -9683,12 +9755,15 @@ export interface operations {
                          * @enum {string}
                          */
                         severity?: "critical" | "warning";
+                        /** @enum {string} */
+                        smtp_security?: "none" | "starttls" | "tls";
                         ssl_cert_expiry_alert_days?: number;
                         ssl_cert_monitoring?: boolean;
                         /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
                         tags?: string[];
                         timeout_seconds?: number;
                         url: string;
+                        ws_message?: string | null;
                     }[];
                 };
             };
@@ -9800,7 +9875,7 @@ export interface operations {
                         /** @description Only those of this group; `none`: only those in no group. */
                         group_id?: "none" | string;
                         /** @enum {string} */
-                        monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
+                        monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
                         /** @enum {string} */
                         paused?: "true" | "false";
                         /** @description A case-insensitive part of the name or the target. */
@@ -9912,7 +9987,7 @@ export interface operations {
         parameters: {
             query?: {
                 group_id?: "none" | string;
-                monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
+                monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
                 paused?: "true" | "false";
                 q?: string;
                 region?: string;
@@ -9999,6 +10074,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    assertions?: {
+                        /** @enum {string} */
+                        comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                        property?: string;
+                        /** @enum {string} */
+                        source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                        target?: string | number | boolean;
+                    }[];
                     auth?: ({
                         password: string;
                         /** @constant */
@@ -10025,12 +10108,16 @@ export interface operations {
                     follow_redirects?: boolean;
                     /** @description The group this belongs to (GET /groups), or null. */
                     group_id?: string | null;
+                    grpc_service?: string;
+                    grpc_tls?: boolean;
                     /** @enum {string} */
                     http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                     /** @enum {string} */
-                    monitor_type: "http" | "api" | "dns" | "tcp" | "domain";
+                    monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                    packet_count?: number;
                     paused?: boolean;
                     port?: number;
+                    query?: string;
                     request_body?: string | null;
                     request_headers?: {
                         [key: string]: string;
@@ -10043,12 +10130,15 @@ export interface operations {
                      * @enum {string}
                      */
                     severity?: "critical" | "warning";
+                    /** @enum {string} */
+                    smtp_security?: "none" | "starttls" | "tls";
                     ssl_cert_expiry_alert_days?: number;
                     ssl_cert_monitoring?: boolean;
                     /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
                     tags?: string[];
                     timeout_seconds?: number;
                     url: string;
+                    ws_message?: string | null;
                 };
             };
         };
@@ -10060,6 +10150,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        assertions?: {
+                            /** @enum {string} */
+                            comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                            property?: string;
+                            /** @enum {string} */
+                            source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                            target?: string | number | boolean;
+                        }[];
                         auth: ({
                             /** @constant */
                             type: "basic";
@@ -10084,14 +10182,18 @@ export interface operations {
                         failure_threshold: number;
                         follow_redirects: boolean;
                         group_id: string | null;
+                        grpc_service?: string;
+                        grpc_tls?: boolean;
                         http_method: string | null;
                         id: string;
                         last_checked_at: string | null;
                         last_response_time_ms: number | null;
                         /** @enum {string} */
-                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain";
+                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                        packet_count?: number;
                         paused: boolean;
                         port: number | null;
+                        query?: string;
                         recent_checks: {
                             /** Format: date-time */
                             at: string;
@@ -10108,6 +10210,8 @@ export interface operations {
                         retry_interval_seconds: number;
                         /** @enum {string} */
                         severity: "critical" | "warning";
+                        /** @enum {string} */
+                        smtp_security?: "none" | "starttls" | "tls";
                         ssl_cert_expiry_alert_days: number;
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
@@ -10125,6 +10229,7 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        ws_message?: string | null;
                     };
                 };
             };
