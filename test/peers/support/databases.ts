@@ -21,6 +21,8 @@ import { findBinary, freePort } from './binaries.js';
  * (`postgres`, `mysql`). A missing program fails, saying how to install it.
  */
 export interface DatabaseServer {
+  /** The server's process (a test stops it with SIGSTOP to make it stop answering). */
+  child: ChildProcess;
   /** A connection URL with the test user's password. */
   url: string;
   port: number;
