@@ -117,7 +117,6 @@ export const run = async () => {
     const w3 = median(withThree.map((r) => r.us));
     const fmt = (x) => x.toFixed(1);
     const section = `### Assertions on a check (\`npm run bench -- assertions\`)
-
 Run ${new Date().toISOString().slice(0, 10)} on ${machine()}, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}. Method: \`test/bench/assertions.js\` (its header); a ${body.length}-byte JSON body, three json_body assertions (\`$.status\` equals, \`$.data[0].status\` not_equals, \`$.data[*].status\` not_contains), medians of ${ROUNDS} rounds; the whole checks alternate without and with, ${SECONDS} s each, in one run.
 
 | what | µs a check |

@@ -128,7 +128,9 @@ export const assertionsFor = (sources: readonly AssertionSource[]) =>
   z.array(assertionOf(sources)).max(MAX_ASSERTIONS);
 
 /** A monitor's `assertions` field: one schema for every type that has it (registry.test.ts). */
-export const assertionsField = assertionsFor(ASSERTION_SOURCES);
+export const assertionsField = assertionsFor(ASSERTION_SOURCES).describe(
+  'Conditions the response must meet, e.g. [{"source": "json_body", "property": "$.status", "comparison": "equals", "target": "ok"}].',
+);
 /** The same, by the name the issue gives it. */
 export const assertions = assertionsField;
 
