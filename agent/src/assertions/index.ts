@@ -13,8 +13,11 @@ export {
 } from './evaluate.js';
 export { MATCH_TEXT_CAP } from './regex.js';
 
-/** What a prober read besides the outcome's own status code and response time. */
-export type Read = Omit<ResponseView, 'status_code' | 'response_time'>;
+/**
+ * What a prober read besides the outcome's own response time; `status_code` when the outcome's is not
+ * what assertions read (a gRPC status).
+ */
+export type Read = Omit<ResponseView, 'response_time'>;
 
 /** Whether any assertion reads the body (text or JSON): the prober keeps it only then. */
 export const needsBody = (assertions: readonly Assertion[]): boolean =>
@@ -26,8 +29,8 @@ export const needsHeaders = (assertions: readonly Assertion[]): boolean =>
 
 /**
  * A prober's last step: an outcome that is ok so far fails, with kind `assertion_failed` and a message
- * naming the assertion and the value it saw, when one of `assertions` does not hold. `status_code`
- * and `response_time` are the outcome's own; what else the check read is in `read`. An outcome that
+ * naming the assertion and the value it saw, when one of `assertions` does not hold. `response_time`
+ * is the outcome's own, `status_code` too unless `read` has one; what else the check read is in `read`. An outcome that
  * already failed is left as it is (its cause says more). Returns the same outcome.
  */
 export const applyAssertions = (
@@ -38,7 +41,7 @@ export const applyAssertions = (
   if (!outcome.ok || assertions.length === 0) return outcome;
   const failure = evaluateAssertions(
     {
-      status_code: outcome.status_code,
+      status_code: read.status_code ?? outcome.status_code,
       response_time: outcome.response_time_ms,
       headers: read.headers,
       body: read.body,
