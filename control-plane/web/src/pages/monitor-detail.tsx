@@ -31,6 +31,21 @@ const phases = (r: CheckResult) =>
         .join(' · ')
     : '';
 
+type ShownAssertion = NonNullable<MonitorDetail['shown_assertions']>[number];
+
+/** An assertion as one line: `$.status equals "ok"`, `status_code equals 200`, `header x-id not_empty`. */
+const assertionText = (a: ShownAssertion) => {
+  const what =
+    a.source === 'json_body' ? a.property : a.source === 'headers' ? `header ${a.property}` : a.source;
+  const target =
+    a.target === undefined
+      ? ''
+      : typeof a.target === 'string'
+        ? ` ${JSON.stringify(a.target)}`
+        : ` ${a.target}`;
+  return `${what} ${a.comparison}${target}`;
+};
+
 /** Days left until a date, said plainly. */
 const until = (iso: string) => {
   const days = Math.floor((Date.parse(iso) - Date.now()) / 86_400_000);
@@ -215,6 +230,19 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
         dependencies={m.dependencies ?? []}
         suppressedBy={m.suppressed_by ?? null}
       />
+
+      {m.shown_assertions && m.shown_assertions.length > 0 && (
+        <section class="panel" aria-labelledby="checks-title">
+          <h2 id="checks-title">What each check verifies</h2>
+          <ul class="assertion-list">
+            {m.shown_assertions.map((a, i) => (
+              <li key={i}>
+                <code>{assertionText(a)}</code>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
 
       <section class="panel" aria-labelledby="chart-title">
         <h2 id="chart-title">Response time by region</h2>
