@@ -209,8 +209,13 @@ describe('evaluateAssertions', () => {
 
   it('says so when a pattern does not compile (the control plane refuses it first)', () => {
     expect(check(a('text_body', 'matches', '(unclosed'))).toBe(
-      'text_body: the pattern "(unclosed" does not compile',
+      'text_body: the pattern "(unclosed" does not compile or is too large',
     );
+    // A large counted repetition: linear, but steps × text (3 s on 10 KB at 5,000 steps).
+    expect(check(a('text_body', 'matches', '\\p{L}{1000}[0-9]'))).toBe(
+      'text_body: the pattern "\\\\p{L}{1000}[0-9]" does not compile or is too large',
+    );
+    expect(check(a('text_body', 'matches', '\\p{L}{200}[0-9]'))).toMatch(/^text_body was /);
   });
 });
 

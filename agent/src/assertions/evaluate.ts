@@ -233,8 +233,11 @@ export const evaluateAssertions = (
       );
     }
     const ok = holds(a, v);
-    if (ok === null)
-      return failed(`${labelOf(a)}: the pattern ${JSON.stringify(cut(a.target))} does not compile`);
+    if (ok === null) {
+      return failed(
+        `${labelOf(a)}: the pattern ${JSON.stringify(cut(a.target))} does not compile or is too large`,
+      );
+    }
     if (!ok) return failed(`${labelOf(a)} was ${shown(v)}, expected ${expectation(a)}`);
   }
   return null;

@@ -48,6 +48,7 @@ describe('assertions field', () => {
         { source: 'response_time', comparison: 'not_equals', target: 'fast' },
         { source: 'text_body', comparison: 'matches', target: '(a' },
         { source: 'text_body', comparison: 'matches', target: '(?<=a)b' },
+        { source: 'text_body', comparison: 'matches', target: '(\\p{L}{20}){20}' },
         { source: 'ping_time', comparison: 'sorta', target: 'x', extra: 1 },
         { source: 'text_body', comparison: 'contains', target: { a: 1 } },
         'equals',
@@ -82,14 +83,30 @@ describe('assertions field', () => {
         message: expect.stringMatching(/^is not a regular expression this service runs \(RE2 syntax\)/),
       },
       {
-        field: 'assertions[13].source',
+        field: 'assertions[13].target',
+        message: 'is too large a pattern: it compiles to 442 steps, at most 250',
+      },
+      {
+        field: 'assertions[14].source',
         message: 'must be one of: status_code, text_body, json_body, headers, response_time, packet_loss',
       },
-      { field: 'assertions[13].comparison', message: expect.stringMatching(/^must be one of: equals, /) },
-      { field: 'assertions[13].extra', message: 'is not a known field' },
-      { field: 'assertions[14].target', message: 'must be a string, a number or a boolean' },
-      { field: 'assertions[15]', message: 'must be an object' },
+      { field: 'assertions[14].comparison', message: expect.stringMatching(/^must be one of: equals, /) },
+      { field: 'assertions[14].extra', message: 'is not a known field' },
+      { field: 'assertions[15].target', message: 'must be a string, a number or a boolean' },
+      { field: 'assertions[16]', message: 'must be an object' },
     ]);
+  });
+
+  it('refuses a pattern whose counted repetitions are too many before compiling it', () => {
+    expect(
+      problems([{ source: 'text_body', comparison: 'matches', target: 'a{1000}b{1000}c{1000}' }]),
+    ).toEqual([
+      {
+        field: 'assertions[0].target',
+        message: 'is too large a pattern: its counted repetitions add up to 3000, at most 250',
+      },
+    ]);
+    expect(problems([{ source: 'text_body', comparison: 'matches', target: '\\d{3}-\\d{2,4}' }])).toEqual([]);
   });
 
   it('says a too-long field once', () => {

@@ -28,6 +28,21 @@ const NUMERIC_SOURCES: readonly AssertionSource[] = ['status_code', 'response_ti
 const NUMERIC_COMPARISONS: readonly AssertionComparison[] = ['less_than', 'greater_than'];
 /** The numbers the agent reads (agent/src/assertions/evaluate.ts). */
 const NUMBER = /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
+/**
+ * The largest compiled pattern the agent runs (agent/src/assertions/regex.ts, the same bound): its
+ * time is steps × text, and a large counted repetition makes the steps many.
+ */
+export const MAX_PATTERN_STEPS = 250;
+/** re2js's compiled program size (its own field: no public accessor). */
+const stepsOf = (re: RE2JS): number =>
+  (re as unknown as { re2Input: { prog: { inst: unknown[] } } }).re2Input.prog.inst.length;
+/** The counts of a pattern's `{n}` and `{n,m}` repetitions added up (the larger bound of each). */
+const countedRepeats = (pattern: string): number => {
+  let sum = 0;
+  for (const m of pattern.matchAll(/\{(\d{1,7})(?:,(\d{0,7}))?\}/g))
+    sum += Math.max(Number(m[1]), Number(m[2] || 0));
+  return sum;
+};
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 
 /**
@@ -69,8 +84,23 @@ const problemsOf = (a: Read): [field: 'property' | 'target', message: string][] 
   } else if (a.source !== null && NUMERIC_SOURCES.includes(a.source) && c !== 'matches' && !NUMBER.test(t)) {
     out.push(['target', `must be a number for ${a.source} assertions`]);
   } else if (c === 'matches') {
+    const counted = countedRepeats(t);
+    if (counted > MAX_PATTERN_STEPS) {
+      // Refused before compiling: a{1000}b{1000}c{1000} takes ~25 ms to compile.
+      out.push([
+        'target',
+        `is too large a pattern: its counted repetitions add up to ${counted}, at most ${MAX_PATTERN_STEPS}`,
+      ]);
+      return out;
+    }
     try {
-      RE2JS.compile(t);
+      const steps = stepsOf(RE2JS.compile(t));
+      if (steps > MAX_PATTERN_STEPS) {
+        out.push([
+          'target',
+          `is too large a pattern: it compiles to ${steps} steps, at most ${MAX_PATTERN_STEPS}`,
+        ]);
+      }
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       out.push([
