@@ -5,7 +5,9 @@ import type { Assertion, MonitorType } from '@lookout/shared';
  * know nothing of the transport; wire.ts translates to and from the agent protocol. Each type has its
  * own settings (the control plane applied the defaults); a prober sees only its own.
  */
-export type HttpAuth = { type: 'basic'; username: string; password: string } | { type: 'bearer'; token: string };
+export type HttpAuth =
+  | { type: 'basic'; username: string; password: string }
+  | { type: 'bearer'; token: string };
 
 /** http and api monitors. */
 export interface HttpSettings {

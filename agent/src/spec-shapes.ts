@@ -44,8 +44,9 @@ export const createSpecShapes = () => {
  * id and URL come first: on Node 20 a spread followed by keys it lacks gives every object a hidden
  * class of its own, one per check here (docs/decisions.md, "Objects on hot paths").
  */
-export const specFor = (s: SharedShape, monitorId: string, url: string): ProbeSpec => ({
-  monitor_id: monitorId,
-  url,
-  ...s.shape,
-});
+export const specFor = (s: SharedShape, monitorId: string, url: string): ProbeSpec =>
+  ({
+    monitor_id: monitorId,
+    url,
+    ...s.shape,
+  }) as ProbeSpec;

@@ -1,23 +1,122 @@
 import { create, toBinary } from '@bufbuild/protobuf';
-import { AssignmentSchema, CheckResultSchema, CheckSpecSchema } from '@lookout/proto';
-import { MONITOR_TYPES } from '@lookout/shared';
+import {
+  AssignmentSchema,
+  CheckResultSchema,
+  type CheckSpec,
+  CheckSpecSchema,
+  DatabaseSettingsSchema,
+  DnsSettingsSchema,
+  DomainSettingsSchema,
+  GrpcSettingsSchema,
+  HttpSettingsSchema,
+  PingSettingsSchema,
+  SmtpSettingsSchema,
+  TcpSettingsSchema,
+  WebSocketSettingsSchema,
+} from '@lookout/proto';
+import { MONITOR_TYPES, type MonitorType } from '@lookout/shared';
 import { describe, expect, it } from 'vitest';
 import type { ProbeOutcome } from './probe-port.js';
 import { resultOf, specOf } from './wire.js';
 
-const assignment = (monitorType: string) =>
+const assignment = (monitorType: string, settings?: CheckSpec['settings'], flat = {}) =>
   create(AssignmentSchema, {
     monitorId: 'm1',
     version: 1n,
-    spec: create(CheckSpecSchema, { monitorType, url: 'example.com', intervalSeconds: 60 }),
+    spec: create(CheckSpecSchema, {
+      monitorType,
+      url: 'example.com',
+      intervalSeconds: 60,
+      ...(settings ? { settings } : {}),
+      ...flat,
+    }),
   });
 
+/** Each type's settings message, as the control plane sends it. */
+const settingsFor: Record<MonitorType, CheckSpec['settings']> = {
+  http: { case: 'http', value: create(HttpSettingsSchema, { httpMethod: 'GET', expectedStatusCode: 200 }) },
+  api: { case: 'http', value: create(HttpSettingsSchema, { httpMethod: 'POST', expectedStatusCode: 201 }) },
+  dns: { case: 'dns', value: create(DnsSettingsSchema, { dnsRecordType: 'MX' }) },
+  tcp: { case: 'tcp', value: create(TcpSettingsSchema, { port: 5432 }) },
+  domain: { case: 'domain', value: create(DomainSettingsSchema, {}) },
+  ping: { case: 'ping', value: create(PingSettingsSchema, { packetCount: 3 }) },
+  grpc: { case: 'grpc', value: create(GrpcSettingsSchema, { grpcService: 'orders', grpcTls: true }) },
+  websocket: { case: 'websocket', value: create(WebSocketSettingsSchema, { wsMessage: 'hi' }) },
+  smtp: { case: 'smtp', value: create(SmtpSettingsSchema, { port: 25, smtpSecurity: 'starttls' }) },
+  postgres: { case: 'database', value: create(DatabaseSettingsSchema, { query: 'SELECT 1' }) },
+  mysql: { case: 'database', value: create(DatabaseSettingsSchema, { query: 'SELECT 1' }) },
+  redis: { case: 'database', value: create(DatabaseSettingsSchema, { query: 'PING' }) },
+};
+
 describe('specOf', () => {
-  it('accepts every monitor type of the one shared list, and refuses any other', () => {
+  it('accepts every monitor type of the one shared list with its settings, and refuses any other', () => {
     expect(MONITOR_TYPES.length).toBeGreaterThan(0);
-    for (const type of MONITOR_TYPES) expect(specOf(assignment(type)).monitor_type).toBe(type);
+    for (const type of MONITOR_TYPES)
+      expect(specOf(assignment(type, settingsFor[type])).monitor_type).toBe(type);
     expect(() => specOf(assignment('gopher'))).toThrow('unsupported monitor type "gopher"');
     expect(() => specOf(assignment(''))).toThrow('unsupported monitor type ""');
+  });
+
+  it("hands each prober its own type's settings", () => {
+    expect(specOf(assignment('grpc', settingsFor.grpc))).toEqual({
+      monitor_id: 'm1',
+      monitor_type: 'grpc',
+      url: 'example.com',
+      timeout_ms: 30_000,
+      settings: { grpc_service: 'orders', grpc_tls: true, assertions: [] },
+    });
+    expect(specOf(assignment('smtp', settingsFor.smtp)).settings).toEqual({
+      port: 25,
+      smtp_security: 'starttls',
+      ssl_cert_monitoring: false,
+      assertions: [],
+    });
+    const withAssertions = assignment('api', {
+      case: 'http',
+      value: create(HttpSettingsSchema, {
+        httpMethod: 'GET',
+        expectedStatusCode: 200,
+        assertions: [{ source: 'json_body', property: '$.status', comparison: 'equals', target: 'ok' }],
+      }),
+    });
+    expect(specOf(withAssertions).settings).toMatchObject({
+      assertions: [{ source: 'json_body', property: '$.status', comparison: 'equals', target: 'ok' }],
+    });
+  });
+
+  it('refuses settings of another type, a new type without settings, and assertions it does not know', () => {
+    expect(() => specOf(assignment('ping', settingsFor.http))).toThrow(
+      'ping monitor sent with http settings',
+    );
+    expect(() => specOf(assignment('ping'))).toThrow('no settings for monitor type "ping"');
+    const unknown = assignment('ping', {
+      case: 'ping',
+      value: create(PingSettingsSchema, {
+        packetCount: 3,
+        assertions: [{ source: 'jitter', comparison: 'less_than', target: '5' }],
+      }),
+    });
+    expect(() => specOf(unknown)).toThrow('unsupported assertion jitter less_than');
+  });
+
+  it("reads an older control plane's flat fields, with that protocol's defaults", () => {
+    expect(specOf(assignment('http')).settings).toEqual({
+      http_method: 'GET',
+      request_headers: {},
+      request_body: null,
+      auth: null,
+      expected_status_code: 200,
+      required_keyword: null,
+      follow_redirects: false,
+      ssl_cert_monitoring: false,
+      assertions: [],
+    });
+    expect(specOf(assignment('tcp', undefined, { port: 22 })).settings).toEqual({ port: 22 });
+    expect(specOf(assignment('dns')).settings).toEqual({
+      dns_record_type: 'A',
+      dns_expected_values: [],
+      dns_resolver: null,
+    });
   });
 });
 

@@ -1,48 +1,173 @@
-import type { Assignment, CheckResult } from '@lookout/proto';
-import { isMonitorType, MONITOR_TYPES } from '@lookout/shared';
-import type { ProbeOutcome, ProbeSpec } from './probe-port.js';
+import type {
+  Assignment,
+  CheckResult,
+  CheckSpec,
+  HttpSettings as HttpSettingsMessage,
+  Assertion as WireAssertion,
+} from '@lookout/proto';
+import {
+  ASSERTION_COMPARISONS,
+  ASSERTION_SOURCES,
+  type Assertion,
+  isMonitorType,
+  MONITOR_TYPES,
+  type MonitorType,
+} from '@lookout/shared';
+import type { HttpAuth, ProbeOutcome, ProbeSpec, SettingsByType } from './probe-port.js';
 
-/** What most specs have: no headers, no expected DNS values (one frozen object each, not one per spec). */
+/** What most specs have: no headers, no expected DNS values, no assertions (one frozen object each). */
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const NO_VALUES: string[] = Object.freeze([]) as unknown as string[];
+const NO_ASSERTIONS: readonly Assertion[] = Object.freeze([]);
+const NO_SETTINGS = Object.freeze({}) as Record<string, never>;
 /** The type and method strings every spec shares (a decoded message has its own copy of each). */
 const interned = new Map<string, string>(
   [...MONITOR_TYPES, 'GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((v) => [v, v]),
 );
 const intern = <T extends string>(v: T): T => (interned.get(v) as T | undefined) ?? v;
 
+const sources: ReadonlySet<string> = new Set(ASSERTION_SOURCES);
+const comparisons: ReadonlySet<string> = new Set(ASSERTION_COMPARISONS);
+
+/** The wire's assertions; one this agent does not know (a newer control plane's) is refused. */
+const assertionsOf = (list: readonly WireAssertion[]): readonly Assertion[] => {
+  if (list.length === 0) return NO_ASSERTIONS;
+  return list.map((a) => {
+    if (!sources.has(a.source) || !comparisons.has(a.comparison))
+      throw new Error(`unsupported assertion ${a.source} ${a.comparison}`);
+    return {
+      source: a.source as Assertion['source'],
+      property: a.property,
+      comparison: a.comparison as Assertion['comparison'],
+      target: a.target,
+    };
+  });
+};
+
+type WireAuth = CheckSpec['auth'] | HttpSettingsMessage['auth'];
+const authOf = (auth: WireAuth): HttpAuth | null =>
+  auth.case === 'basic'
+    ? { type: 'basic', username: auth.value.username, password: auth.value.password }
+    : auth.case === 'bearerToken'
+      ? { type: 'bearer', token: auth.value }
+      : null;
+
+const headersOf = (h: Record<string, string>) => (Object.keys(h).length === 0 ? NO_HEADERS : { ...h });
+
 /**
- * An assignment from the control plane → what the prober runs. Unknown types are refused. The agent
- * keeps one per monitor for as long as it is assigned (100,000 of them), so what specs have in common
- * is shared.
+ * The type's settings from the spec's `settings` message. A control plane older than that message
+ * sends the first protocol's flat fields only: they are read instead (http, api, dns, tcp, domain).
+ */
+const settingsOf = (type: MonitorType, s: CheckSpec): SettingsByType[MonitorType] => {
+  const w = s.settings;
+  switch (w.case) {
+    case 'http':
+      return {
+        http_method: intern(w.value.httpMethod || 'GET'),
+        request_headers: headersOf(w.value.requestHeaders),
+        request_body: w.value.requestBody || null,
+        auth: authOf(w.value.auth),
+        expected_status_code: w.value.expectedStatusCode,
+        required_keyword: w.value.requiredKeyword || null,
+        follow_redirects: w.value.followRedirects,
+        ssl_cert_monitoring: w.value.sslCertMonitoring,
+        assertions: assertionsOf(w.value.assertions),
+      };
+    case 'dns':
+      return {
+        dns_record_type: intern(w.value.dnsRecordType),
+        dns_expected_values:
+          w.value.dnsExpectedValues.length === 0 ? NO_VALUES : [...w.value.dnsExpectedValues],
+        dns_resolver: w.value.dnsResolver || null,
+      };
+    case 'tcp':
+      return { port: w.value.port };
+    case 'domain':
+      return NO_SETTINGS;
+    case 'ping':
+      return { packet_count: w.value.packetCount, assertions: assertionsOf(w.value.assertions) };
+    case 'grpc':
+      return {
+        grpc_service: w.value.grpcService,
+        grpc_tls: w.value.grpcTls,
+        assertions: assertionsOf(w.value.assertions),
+      };
+    case 'websocket':
+      return { ws_message: w.value.wsMessage || null, assertions: assertionsOf(w.value.assertions) };
+    case 'smtp': {
+      const security = w.value.smtpSecurity;
+      if (security !== 'none' && security !== 'starttls' && security !== 'tls')
+        throw new Error(`unsupported smtp_security "${security}"`);
+      return {
+        port: w.value.port,
+        smtp_security: security,
+        ssl_cert_monitoring: w.value.sslCertMonitoring,
+        assertions: assertionsOf(w.value.assertions),
+      };
+    }
+    case 'database':
+      return { query: w.value.query, assertions: assertionsOf(w.value.assertions) };
+    case undefined:
+      break;
+  }
+  // The first protocol's flat fields, with its defaults (a control plane before `settings`).
+  if (type === 'http' || type === 'api')
+    return {
+      http_method: intern(s.httpMethod || 'GET'),
+      request_headers: headersOf(s.requestHeaders),
+      request_body: s.requestBody || null,
+      auth: authOf(s.auth),
+      expected_status_code: s.expectedStatusCode || 200,
+      required_keyword: s.requiredKeyword || null,
+      follow_redirects: s.followRedirects,
+      ssl_cert_monitoring: s.sslCertMonitoring,
+      assertions: NO_ASSERTIONS,
+    };
+  if (type === 'dns')
+    return {
+      dns_record_type: intern(s.dnsRecordType || 'A'),
+      dns_expected_values: s.dnsExpectedValues.length === 0 ? NO_VALUES : [...s.dnsExpectedValues],
+      dns_resolver: s.dnsResolver || null,
+    };
+  if (type === 'tcp') return { port: s.port };
+  if (type === 'domain') return NO_SETTINGS;
+  throw new Error(`no settings for monitor type "${type}"`);
+};
+
+/** Which settings message each type takes. */
+const SETTINGS_CASE: { [T in MonitorType]: NonNullable<CheckSpec['settings']['case']> } = {
+  http: 'http',
+  api: 'http',
+  dns: 'dns',
+  tcp: 'tcp',
+  domain: 'domain',
+  ping: 'ping',
+  grpc: 'grpc',
+  websocket: 'websocket',
+  smtp: 'smtp',
+  postgres: 'database',
+  mysql: 'database',
+  redis: 'database',
+};
+
+/**
+ * An assignment from the control plane → what the prober runs. Unknown types, and settings of
+ * another type's message, are refused. The agent keeps one per monitor for as long as it is assigned
+ * (100,000 of them), so what specs have in common is shared.
  */
 export const specOf = (a: Assignment): ProbeSpec => {
   const s = a.spec;
   const type = s?.monitorType ?? '';
   if (!s || !isMonitorType(type)) throw new Error(`unsupported monitor type "${s?.monitorType}"`);
+  if (s.settings.case !== undefined && s.settings.case !== SETTINGS_CASE[type])
+    throw new Error(`${type} monitor sent with ${s.settings.case} settings`);
   return {
     monitor_id: a.monitorId,
     monitor_type: intern(type),
     url: s.url,
-    port: s.port || null,
-    http_method: s.httpMethod ? intern(s.httpMethod) : null,
-    request_headers: Object.keys(s.requestHeaders).length === 0 ? NO_HEADERS : { ...s.requestHeaders },
-    request_body: s.requestBody || null,
-    auth:
-      s.auth.case === 'basic'
-        ? { type: 'basic', username: s.auth.value.username, password: s.auth.value.password }
-        : s.auth.case === 'bearerToken'
-          ? { type: 'bearer', token: s.auth.value }
-          : null,
-    expected_status_code: s.expectedStatusCode || 200,
-    required_keyword: s.requiredKeyword || null,
-    follow_redirects: s.followRedirects,
     timeout_ms: s.timeoutMs || 30_000,
-    ssl_cert_monitoring: s.sslCertMonitoring,
-    dns_record_type: s.dnsRecordType || null,
-    dns_expected_values: s.dnsExpectedValues.length === 0 ? NO_VALUES : [...s.dnsExpectedValues],
-    dns_resolver: s.dnsResolver || null,
-  };
+    settings: settingsOf(type, s),
+  } as ProbeSpec;
 };
 
 /** Epoch ms of an ISO time (0 when absent), for the wire's int64 fields. */

@@ -1,5 +1,5 @@
-export * from './assertions.js';
 export * from './address-guard.js';
+export * from './assertions.js';
 export * from './clock.js';
 export * from './errors.js';
 export * from './logger.js';

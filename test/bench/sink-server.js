@@ -26,6 +26,8 @@ const assignment = (i, interval) =>
       expectedStatusCode: 200,
       timeoutMs: 5000,
       intervalSeconds: interval,
+      // As the control plane sends it: the type's settings, and the first protocol's flat fields.
+      settings: { case: 'http', value: { httpMethod: 'GET', expectedStatusCode: 200 } },
     }),
   });
 

@@ -10,18 +10,18 @@ const resolverHost = (s: string) =>
 
 /** dns checks through c-ares (a Resolver, never dns.lookup), optionally against a given resolver. */
 export const createDnsProber = (opts: { blockPrivate?: boolean } = {}) => ({
-  async run(spec: ProbeSpec, deadline: Deadline): Promise<ProbeOutcome> {
+  async run(spec: ProbeSpec<'dns'>, deadline: Deadline): Promise<ProbeOutcome> {
     const started = performance.now();
     const resolver = new Resolver({ timeout: spec.timeout_ms, tries: 1 });
     const onAbort = () => resolver.cancel();
     deadline.onAbort(onAbort);
     try {
-      if (spec.dns_resolver) {
+      if (spec.settings.dns_resolver) {
         // The resolver is an address the check sends packets to: the SSRF guard applies to it.
-        if (opts.blockPrivate) assertPublicLiteral(resolverHost(spec.dns_resolver));
-        resolver.setServers([spec.dns_resolver]);
+        if (opts.blockPrivate) assertPublicLiteral(resolverHost(spec.settings.dns_resolver));
+        resolver.setServers([spec.settings.dns_resolver]);
       }
-      const type = spec.dns_record_type ?? 'A';
+      const type = spec.settings.dns_record_type;
       let records: string[];
       if (type === 'A') records = await resolver.resolve4(spec.url);
       else if (type === 'AAAA') records = await resolver.resolve6(spec.url);
@@ -39,7 +39,7 @@ export const createDnsProber = (opts: { blockPrivate?: boolean } = {}) => ({
         };
       const ms = performance.now() - started;
       const have = new Set(records.map(norm));
-      const missing = spec.dns_expected_values.filter((v) => !have.has(norm(v)));
+      const missing = spec.settings.dns_expected_values.filter((v) => !have.has(norm(v)));
       if (missing.length > 0) {
         return {
           ok: false,

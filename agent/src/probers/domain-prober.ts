@@ -72,7 +72,7 @@ export const createDomainProber = (
 ) => {
   const now = opts.now ?? (() => new Date());
   return {
-    async run(spec: ProbeSpec, deadline: Deadline): Promise<ProbeOutcome> {
+    async run(spec: ProbeSpec<'domain'>, deadline: Deadline): Promise<ProbeOutcome> {
       const { signal } = deadline; // fetch takes an AbortSignal
       // Bootstrap data is fetched (or read from the agent's cache) only here, when a domain check
       // needs it; the check's deadline bounds the wait.

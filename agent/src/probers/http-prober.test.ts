@@ -13,7 +13,7 @@ import { CheckDeadline, probeWithDeadline } from '../deadline.js';
 import type { ProbeSpec } from '../probe-port.js';
 import { realTimers } from '../scheduler.js';
 import { createHttpProber } from './http-prober.js';
-import { probeSpec } from './spec-fixture.js';
+import { type FlatSpec, probeSpec } from './spec-fixture.js';
 
 const NOW = new Date();
 const ca = makeCa(NOW);
@@ -69,7 +69,7 @@ afterAll(() => {
   for (const s of servers) s.close();
 });
 
-const spec = (url: string, over: Partial<ProbeSpec> = {}): ProbeSpec => probeSpec({ url, ...over });
+const spec = (url: string, over: FlatSpec = {}) => probeSpec({ url, ...over });
 
 const prober = createHttpProber({ ca: ca.pem.cert, now: () => NOW });
 /** As the agent runs a check: under its one deadline (the prober arms no timer of its own). */

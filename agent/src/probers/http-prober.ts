@@ -57,19 +57,23 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
    * objects, ~0.5 µs against ~300 µs for the check. Kept per spec instead, they cost ~300 bytes a
    * monitor for as long as it is assigned (100,000 monitors: 30 MB of heap every GC walks).
    */
-  const prepare = (spec: ProbeSpec): Prepared => {
+  const prepare = (spec: ProbeSpec<'http' | 'api'>): Prepared => {
     const plain =
-      !spec.auth &&
-      Object.keys(spec.request_headers).length === 0 &&
-      !(spec.monitor_type === 'api' && spec.request_body);
+      !spec.settings.auth &&
+      Object.keys(spec.settings.request_headers).length === 0 &&
+      !(spec.monitor_type === 'api' && spec.settings.request_body);
     // Most specs send the default headers: one object for all of them (never changed).
     const headers: Record<string, string> = plain
       ? DEFAULT_HEADERS
-      : { 'user-agent': 'Lookout/1 (+monitoring)', ...spec.request_headers };
-    if (spec.auth?.type === 'basic') {
-      headers.authorization = `Basic ${Buffer.from(`${spec.auth.username}:${spec.auth.password}`).toString('base64')}`;
-    } else if (spec.auth?.type === 'bearer') headers.authorization = `Bearer ${spec.auth.token}`;
-    const body = spec.monitor_type === 'api' && spec.request_body ? Buffer.from(spec.request_body) : null;
+      : { 'user-agent': 'Lookout/1 (+monitoring)', ...spec.settings.request_headers };
+    if (spec.settings.auth?.type === 'basic') {
+      headers.authorization = `Basic ${Buffer.from(`${spec.settings.auth.username}:${spec.settings.auth.password}`).toString('base64')}`;
+    } else if (spec.settings.auth?.type === 'bearer')
+      headers.authorization = `Bearer ${spec.settings.auth.token}`;
+    const body =
+      spec.monitor_type === 'api' && spec.settings.request_body
+        ? Buffer.from(spec.settings.request_body)
+        : null;
     if (body) headers['content-length'] = String(body.length);
     if (!plain) headers.connection = 'close';
     let url: URL | null = null;
@@ -84,7 +88,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
    * A hop's exchange, from the URL's own strings: a fresh connection (http-exchange.ts), no TLS
    * session reuse (every https check does a full handshake, as a first visitor would).
    */
-  const hopOf = (url: URL, spec: ProbeSpec, p: Prepared): Hop => {
+  const hopOf = (url: URL, spec: ProbeSpec<'http' | 'api'>, p: Prepared): Hop => {
     const isHttps = url.protocol === 'https:';
     if (!isHttps && url.protocol !== 'http:') {
       throw Object.assign(new TypeError(`Protocol "${url.protocol}" not supported. Expected "http:"`), {
@@ -99,7 +103,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
       const auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
       headers = { ...headers, authorization: `Basic ${Buffer.from(auth).toString('base64')}` };
     }
-    const method = spec.http_method ?? 'GET';
+    const method = spec.settings.http_method;
     const named = isIP(hostname) === 0;
     return {
       href: url.href === spec.url ? spec.url : url.href,
@@ -115,8 +119,8 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
         named,
         bytes: requestBytes(method, url.pathname + url.search, url.host, headers, p.body),
         head: method === 'HEAD',
-        wantCert: isHttps && spec.ssl_cert_monitoring,
-        keepBody: spec.required_keyword !== null ? MAX_BODY : 0,
+        wantCert: isHttps && spec.settings.ssl_cert_monitoring,
+        keepBody: spec.settings.required_keyword !== null ? MAX_BODY : 0,
       },
     };
   };
@@ -134,7 +138,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
   };
 
   return {
-    async run(spec: ProbeSpec, deadline: Deadline): Promise<ProbeOutcome> {
+    async run(spec: ProbeSpec<'http' | 'api'>, deadline: Deadline): Promise<ProbeOutcome> {
       const started = performance.now();
       const p = prepare(spec);
       if (!p.url) {
@@ -160,7 +164,7 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
           const r = await exchange(hop.request, (end) => (abort.current = end));
           const status = r.status;
           const location = r.location;
-          if (spec.follow_redirects && status >= 300 && status < 400 && location) {
+          if (spec.settings.follow_redirects && status >= 300 && status < 400 && location) {
             if (n >= MAX_REDIRECTS) {
               return {
                 ok: false,
@@ -189,17 +193,20 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
           };
           const tls = tlsOf(r.cert);
           if (tls) outcome.tls = tls;
-          if (status !== spec.expected_status_code) {
+          if (status !== spec.settings.expected_status_code) {
             outcome.ok = false;
             outcome.error = {
               kind: 'status_mismatch',
-              message: `expected ${spec.expected_status_code}, got ${status}`,
+              message: `expected ${spec.settings.expected_status_code}, got ${status}`,
             };
-          } else if (spec.required_keyword !== null && !r.body.includes(spec.required_keyword)) {
+          } else if (
+            spec.settings.required_keyword !== null &&
+            !r.body.includes(spec.settings.required_keyword)
+          ) {
             outcome.ok = false;
             outcome.error = {
               kind: 'keyword_missing',
-              message: `the response does not contain "${spec.required_keyword}"`,
+              message: `the response does not contain "${spec.settings.required_keyword}"`,
             };
           }
           return outcome;

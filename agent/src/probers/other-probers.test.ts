@@ -4,16 +4,14 @@ import { createServer as createTcp } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer } from '../../../test/support/dns-server.js';
 import { CheckDeadline } from '../deadline.js';
-import type { ProbeSpec } from '../probe-port.js';
 import { createDnsProber } from './dns-prober.js';
 import { createDomainProber, rdapBaseFor } from './domain-prober.js';
 import { createRdapBootstrap } from './rdap-refresh.js';
-import { probeSpec } from './spec-fixture.js';
+import { type FlatSpec, probeSpec } from './spec-fixture.js';
 import { createTcpProber } from './tcp-prober.js';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
-const spec = (over: Partial<ProbeSpec>): ProbeSpec =>
-  probeSpec({ monitor_type: 'tcp', http_method: null, ...over });
+const spec = (over: FlatSpec) => probeSpec({ monitor_type: 'tcp', ...over });
 const deadline = () => new CheckDeadline();
 
 let dns: Awaited<ReturnType<typeof startDnsServer>>;
@@ -107,7 +105,7 @@ describe('the SSRF guard on tcp and dns checks', () => {
 
 describe('dns prober against a real DNS server on loopback', () => {
   const p = createDnsProber();
-  const q = (over: Partial<ProbeSpec>) =>
+  const q = (over: FlatSpec) =>
     p.run(spec({ monitor_type: 'dns', url: 'example.test', dns_resolver: dns.address, ...over }), deadline());
 
   it('resolves A, AAAA, CNAME, MX, TXT and NS records', async () => {

@@ -5,7 +5,7 @@ import { classifyError } from './classify-error.js';
 
 /** tcp checks: connect to host:port before the check's deadline, then close. */
 export const createTcpProber = (opts: { blockPrivate?: boolean } = {}) => ({
-  run(spec: ProbeSpec, deadline: Deadline): Promise<ProbeOutcome> {
+  run(spec: ProbeSpec<'tcp'>, deadline: Deadline): Promise<ProbeOutcome> {
     const started = performance.now();
     if (opts.blockPrivate) {
       try {
@@ -17,7 +17,7 @@ export const createTcpProber = (opts: { blockPrivate?: boolean } = {}) => ({
     return new Promise((resolve) => {
       const socket = connect({
         host: spec.url,
-        port: spec.port ?? 0,
+        port: spec.settings.port,
         ...(opts.blockPrivate ? { lookup: publicOnlyLookup } : {}),
       });
       const done = (o: ProbeOutcome) => {
