@@ -2382,7 +2382,7 @@ export type components = {
             last_checked_at: string | null;
             last_response_time_ms: number | null;
             /** @enum {string} */
-            monitor_type: "http" | "api" | "dns" | "tcp" | "domain";
+            monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
             paused: boolean;
             port: number | null;
             recent_checks: {
@@ -2433,8 +2433,16 @@ export type components = {
             title: string;
         };
         RegionHealth: {
+            agents: {
+                check_types: string[];
+                healthy: boolean;
+            }[];
             healthy: boolean;
             monitors: number;
+            no_capable_agent: {
+                monitor_type: string;
+                monitors: number;
+            }[];
             region: string;
             /** @enum {string} */
             status: "healthy" | "unhealthy";
@@ -8509,7 +8517,7 @@ export interface operations {
                 cursor?: string;
                 group_id?: "none" | string;
                 limit?: number;
-                monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
+                monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
                 paused?: "true" | "false";
                 q?: string;
                 region?: string;
@@ -8756,7 +8764,7 @@ export interface operations {
                     /** @enum {string} */
                     http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                     /** @enum {string} */
-                    monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
+                    monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
                     paused?: boolean;
                     port?: number;
                     request_body?: string | null;
@@ -8817,7 +8825,7 @@ export interface operations {
                         last_checked_at: string | null;
                         last_response_time_ms: number | null;
                         /** @enum {string} */
-                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain";
+                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
                         paused: boolean;
                         port: number | null;
                         recent_checks: {
@@ -9512,7 +9520,7 @@ export interface operations {
                         /** @enum {string} */
                         http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                         /** @enum {string} */
-                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain";
+                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
                         paused?: boolean;
                         port?: number;
                         request_body?: string | null;
@@ -9668,7 +9676,7 @@ export interface operations {
                         /** @enum {string} */
                         http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                         /** @enum {string} */
-                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain";
+                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
                         paused?: boolean;
                         port?: number;
                         request_body?: string | null;
@@ -9800,7 +9808,7 @@ export interface operations {
                         /** @description Only those of this group; `none`: only those in no group. */
                         group_id?: "none" | string;
                         /** @enum {string} */
-                        monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
+                        monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
                         /** @enum {string} */
                         paused?: "true" | "false";
                         /** @description A case-insensitive part of the name or the target. */
@@ -9912,7 +9920,7 @@ export interface operations {
         parameters: {
             query?: {
                 group_id?: "none" | string;
-                monitor_type?: "http" | "api" | "dns" | "tcp" | "domain";
+                monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
                 paused?: "true" | "false";
                 q?: string;
                 region?: string;
@@ -10028,7 +10036,7 @@ export interface operations {
                     /** @enum {string} */
                     http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                     /** @enum {string} */
-                    monitor_type: "http" | "api" | "dns" | "tcp" | "domain";
+                    monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
                     paused?: boolean;
                     port?: number;
                     request_body?: string | null;
@@ -10089,7 +10097,7 @@ export interface operations {
                         last_checked_at: string | null;
                         last_response_time_ms: number | null;
                         /** @enum {string} */
-                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain";
+                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
                         paused: boolean;
                         port: number | null;
                         recent_checks: {

@@ -35,6 +35,7 @@ import groupsAndTags from './migrations/0033-groups-and-tags.js';
 import dependencies from './migrations/0034-dependencies.js';
 import groupedNotificationsAndSupportHours from './migrations/0035-grouped-notifications-and-support-hours.js';
 import monitorListOrder from './migrations/0036-monitor-list-order.js';
+import agentCheckTypes from './migrations/0038-agent-check-types.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -83,6 +84,7 @@ export const migrations: string[][] = [
   dependencies,
   groupedNotificationsAndSupportHours,
   monitorListOrder,
+  agentCheckTypes,
 ];
 
 /**
