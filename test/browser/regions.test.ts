@@ -87,7 +87,7 @@ describe('the Regions page', () => {
       const us = page.getByRole('row', { name: /us-east/ });
       expect(await us.textContent()).toMatch(/runs httpNone runs tcp \(1 monitor not checked here\)$/);
       // Nothing wider than the window (a phone scrolls down, never sideways).
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
       await page.screenshot({ path: `/tmp/caps-regions-${width}.png`, fullPage: true });
       await context.close();
     });

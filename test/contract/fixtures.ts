@@ -96,6 +96,7 @@ export const fixtures = {
       group_id: null,
       tags: ['env:prod', 'team-web'],
       severity: 'warning',
+      settings: {},
       created_at: T0,
       updated_at: T0,
       version: 1,

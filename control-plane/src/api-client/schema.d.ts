@@ -2353,6 +2353,14 @@ export type components = {
             status: "active" | "invited";
         };
         Monitor: {
+            assertions?: {
+                /** @enum {string} */
+                comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                property?: string;
+                /** @enum {string} */
+                source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                target?: string | number | boolean;
+            }[];
             auth: ({
                 /** @constant */
                 type: "basic";
@@ -2377,14 +2385,18 @@ export type components = {
             failure_threshold: number;
             follow_redirects: boolean;
             group_id: string | null;
+            grpc_service?: string;
+            grpc_tls?: boolean;
             http_method: string | null;
             id: string;
             last_checked_at: string | null;
             last_response_time_ms: number | null;
             /** @enum {string} */
             monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+            packet_count?: number;
             paused: boolean;
             port: number | null;
+            query?: string;
             recent_checks: {
                 /** Format: date-time */
                 at: string;
@@ -2401,6 +2413,8 @@ export type components = {
             retry_interval_seconds: number;
             /** @enum {string} */
             severity: "critical" | "warning";
+            /** @enum {string} */
+            smtp_security?: "none" | "starttls" | "tls";
             ssl_cert_expiry_alert_days: number;
             ssl_cert_monitoring: boolean;
             /** @enum {string} */
@@ -2414,6 +2428,7 @@ export type components = {
             uptime_30d: number | null;
             url: string;
             version: number;
+            ws_message?: string | null;
         };
         PingKey: {
             /** Format: date-time */
@@ -8735,6 +8750,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    assertions?: {
+                        /** @enum {string} */
+                        comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                        property?: string;
+                        /** @enum {string} */
+                        source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                        target?: string | number | boolean;
+                    }[];
                     auth?: ({
                         password: string;
                         /** @constant */
@@ -8761,12 +8784,16 @@ export interface operations {
                     follow_redirects?: boolean;
                     /** @description The group this belongs to (GET /groups), or null. */
                     group_id?: string | null;
+                    grpc_service?: string;
+                    grpc_tls?: boolean;
                     /** @enum {string} */
                     http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                     /** @enum {string} */
                     monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                    packet_count?: number;
                     paused?: boolean;
                     port?: number;
+                    query?: string;
                     request_body?: string | null;
                     request_headers?: {
                         [key: string]: string;
@@ -8779,12 +8806,15 @@ export interface operations {
                      * @enum {string}
                      */
                     severity?: "critical" | "warning";
+                    /** @enum {string} */
+                    smtp_security?: "none" | "starttls" | "tls";
                     ssl_cert_expiry_alert_days?: number;
                     ssl_cert_monitoring?: boolean;
                     /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
                     tags?: string[];
                     timeout_seconds?: number;
                     url?: string;
+                    ws_message?: string | null;
                 };
             };
         };
@@ -8796,6 +8826,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        assertions?: {
+                            /** @enum {string} */
+                            comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                            property?: string;
+                            /** @enum {string} */
+                            source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                            target?: string | number | boolean;
+                        }[];
                         auth: ({
                             /** @constant */
                             type: "basic";
@@ -8820,14 +8858,18 @@ export interface operations {
                         failure_threshold: number;
                         follow_redirects: boolean;
                         group_id: string | null;
+                        grpc_service?: string;
+                        grpc_tls?: boolean;
                         http_method: string | null;
                         id: string;
                         last_checked_at: string | null;
                         last_response_time_ms: number | null;
                         /** @enum {string} */
                         monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                        packet_count?: number;
                         paused: boolean;
                         port: number | null;
+                        query?: string;
                         recent_checks: {
                             /** Format: date-time */
                             at: string;
@@ -8844,6 +8886,8 @@ export interface operations {
                         retry_interval_seconds: number;
                         /** @enum {string} */
                         severity: "critical" | "warning";
+                        /** @enum {string} */
+                        smtp_security?: "none" | "starttls" | "tls";
                         ssl_cert_expiry_alert_days: number;
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
@@ -8861,6 +8905,7 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        ws_message?: string | null;
                     };
                 };
             };
@@ -9491,6 +9536,14 @@ export interface operations {
             content: {
                 "application/json": {
                     monitors: {
+                        assertions?: {
+                            /** @enum {string} */
+                            comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                            property?: string;
+                            /** @enum {string} */
+                            source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                            target?: string | number | boolean;
+                        }[];
                         auth?: ({
                             password: string;
                             /** @constant */
@@ -9517,12 +9570,16 @@ export interface operations {
                         follow_redirects?: boolean;
                         /** @description The group this belongs to (GET /groups), or null. */
                         group_id?: string | null;
+                        grpc_service?: string;
+                        grpc_tls?: boolean;
                         /** @enum {string} */
                         http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                         /** @enum {string} */
                         monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                        packet_count?: number;
                         paused?: boolean;
                         port?: number;
+                        query?: string;
                         request_body?: string | null;
                         request_headers?: {
                             [key: string]: string;
@@ -9535,12 +9592,15 @@ export interface operations {
                          * @enum {string}
                          */
                         severity?: "critical" | "warning";
+                        /** @enum {string} */
+                        smtp_security?: "none" | "starttls" | "tls";
                         ssl_cert_expiry_alert_days?: number;
                         ssl_cert_monitoring?: boolean;
                         /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
                         tags?: string[];
                         timeout_seconds?: number;
                         url: string;
+                        ws_message?: string | null;
                     }[];
                 };
             };
@@ -9647,6 +9707,14 @@ export interface operations {
                 "application/json": {
                     in_other_batches?: number;
                     monitors: {
+                        assertions?: {
+                            /** @enum {string} */
+                            comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                            property?: string;
+                            /** @enum {string} */
+                            source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                            target?: string | number | boolean;
+                        }[];
                         auth?: ({
                             password: string;
                             /** @constant */
@@ -9673,12 +9741,16 @@ export interface operations {
                         follow_redirects?: boolean;
                         /** @description The group this belongs to (GET /groups), or null. */
                         group_id?: string | null;
+                        grpc_service?: string;
+                        grpc_tls?: boolean;
                         /** @enum {string} */
                         http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                         /** @enum {string} */
                         monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                        packet_count?: number;
                         paused?: boolean;
                         port?: number;
+                        query?: string;
                         request_body?: string | null;
                         request_headers?: {
                             [key: string]: string;
@@ -9691,12 +9763,15 @@ export interface operations {
                          * @enum {string}
                          */
                         severity?: "critical" | "warning";
+                        /** @enum {string} */
+                        smtp_security?: "none" | "starttls" | "tls";
                         ssl_cert_expiry_alert_days?: number;
                         ssl_cert_monitoring?: boolean;
                         /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
                         tags?: string[];
                         timeout_seconds?: number;
                         url: string;
+                        ws_message?: string | null;
                     }[];
                 };
             };
@@ -10007,6 +10082,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    assertions?: {
+                        /** @enum {string} */
+                        comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                        property?: string;
+                        /** @enum {string} */
+                        source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                        target?: string | number | boolean;
+                    }[];
                     auth?: ({
                         password: string;
                         /** @constant */
@@ -10033,12 +10116,16 @@ export interface operations {
                     follow_redirects?: boolean;
                     /** @description The group this belongs to (GET /groups), or null. */
                     group_id?: string | null;
+                    grpc_service?: string;
+                    grpc_tls?: boolean;
                     /** @enum {string} */
                     http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
                     /** @enum {string} */
                     monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                    packet_count?: number;
                     paused?: boolean;
                     port?: number;
+                    query?: string;
                     request_body?: string | null;
                     request_headers?: {
                         [key: string]: string;
@@ -10051,12 +10138,15 @@ export interface operations {
                      * @enum {string}
                      */
                     severity?: "critical" | "warning";
+                    /** @enum {string} */
+                    smtp_security?: "none" | "starttls" | "tls";
                     ssl_cert_expiry_alert_days?: number;
                     ssl_cert_monitoring?: boolean;
                     /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
                     tags?: string[];
                     timeout_seconds?: number;
                     url: string;
+                    ws_message?: string | null;
                 };
             };
         };
@@ -10068,6 +10158,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        assertions?: {
+                            /** @enum {string} */
+                            comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                            property?: string;
+                            /** @enum {string} */
+                            source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                            target?: string | number | boolean;
+                        }[];
                         auth: ({
                             /** @constant */
                             type: "basic";
@@ -10092,14 +10190,18 @@ export interface operations {
                         failure_threshold: number;
                         follow_redirects: boolean;
                         group_id: string | null;
+                        grpc_service?: string;
+                        grpc_tls?: boolean;
                         http_method: string | null;
                         id: string;
                         last_checked_at: string | null;
                         last_response_time_ms: number | null;
                         /** @enum {string} */
                         monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                        packet_count?: number;
                         paused: boolean;
                         port: number | null;
+                        query?: string;
                         recent_checks: {
                             /** Format: date-time */
                             at: string;
@@ -10116,6 +10218,8 @@ export interface operations {
                         retry_interval_seconds: number;
                         /** @enum {string} */
                         severity: "critical" | "warning";
+                        /** @enum {string} */
+                        smtp_security?: "none" | "starttls" | "tls";
                         ssl_cert_expiry_alert_days: number;
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
@@ -10133,6 +10237,7 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        ws_message?: string | null;
                     };
                 };
             };

@@ -42,12 +42,10 @@ export interface ApiKey {
   last_used_from: string | null;
 }
 
-// Declared once in shared/ (the agent uses the same list); re-exported for the domain's readers.
-export { MONITOR_TYPES, type MonitorType } from '@lookout/shared';
+export { MONITOR_TYPES, type MonitorType } from '@lookout/shared'; // declared once, for the agent too
 
-export type MonitorAuth =
-  | { type: 'basic'; username: string; password: string }
-  | { type: 'bearer'; token: string };
+type BasicAuth = { type: 'basic'; username: string; password: string };
+export type MonitorAuth = BasicAuth | { type: 'bearer'; token: string };
 
 export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'] as const;
 export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
@@ -110,6 +108,8 @@ export interface Monitor {
   /** `key` or `key:value` labels (domain/monitors/labels.ts), at most 20, no repeats. */
   tags: string[];
   severity: Severity;
+  /** The type's fields that are not first-protocol columns (domain/checks/), and a sealed `sealed_url`. */
+  settings: Readonly<Record<string, unknown>>;
   created_at: Date;
   updated_at: Date;
   /** Bumped on every change; updates are compare-and-set on it. Agents compare it too. */

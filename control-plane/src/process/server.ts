@@ -127,6 +127,7 @@ export const startControlPlane = async (deps: {
   );
   const rpc = await startRpcServer({
     store,
+    box: services.box,
     clock,
     config,
     logger,

@@ -16,7 +16,7 @@ import {
   EncodedReportResultsRequestSchema,
   type WatchAssignmentsResponse,
 } from '@lookout/proto';
-import { ManualClock, silentLogger } from '@lookout/shared';
+import { createSecretBox, ManualClock, silentLogger } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createAgentToken } from '../domain/agents/agent-tokens.js';
@@ -28,6 +28,8 @@ import type { Workspace } from '../domain/types.js';
 import type { Store } from '../store/port.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { RPC_READ_MAX_BYTES, type RpcServer, startRpcServer } from './rpc-server.js';
+
+const box = createSecretBox(undefined);
 
 const dir = mkdtempSync(join(tmpdir(), 'lookout-rpc-'));
 const clock = new ManualClock('2026-06-01T00:00:00Z');
@@ -47,6 +49,7 @@ beforeAll(async () => {
   catalog.start(config.assignment_poll_ms, () => {});
   rpc = await startRpcServer({
     store,
+    box,
     clock,
     config,
     logger: silentLogger(),
@@ -71,6 +74,7 @@ beforeAll(async () => {
         planName: 'business',
         regions: config.regions,
         store,
+        box,
         now: clock.now(),
       },
       {

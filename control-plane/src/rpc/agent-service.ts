@@ -2,6 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from '@connectrpc/connect';
 import {
   type AgentService,
+  type Assignment,
   type EncodedReportResultsRequest,
   HeartbeatResponseSchema,
   RegisterResponseSchema,
@@ -10,7 +11,7 @@ import {
   type WatchAssignmentsResponse,
   WatchAssignmentsResponseSchema,
 } from '@lookout/proto';
-import { AppError, type Clock, type Logger, newId } from '@lookout/shared';
+import { AppError, type Clock, type Logger, newId, type SecretBox } from '@lookout/shared';
 import type { Config } from '../config.js';
 import type { AgentStore } from '../domain/agents/agent-store.js';
 import { authenticateAgent } from '../domain/agents/agent-tokens.js';
@@ -25,7 +26,7 @@ import type { Metrics } from '../process/metrics.js';
 import { toConnectError } from './errors.js';
 import { decodeResult } from './result-decoder.js';
 import type { RunNowHub, RunNowRequest } from './run-now-hub.js';
-import { assignmentOf, resultFromWire } from './wire.js';
+import { assignmentEncoder, resultFromWire } from './wire.js';
 
 /** The store ports the agent service uses: agents' sessions, and what ingesting results writes and reads. */
 export type AgentServiceStore = AgentStore & Parameters<typeof ingestResults>[0]['store'];
@@ -45,6 +46,8 @@ export interface AgentServiceDeps {
   weight?: Weight;
   /** Aborted when the server drains: streams end cleanly so agents reconnect elsewhere. */
   shutdown?: AbortSignal;
+  /** Opens secret targets (database checks' connection URLs) for the agents that run them. */
+  box: SecretBox;
 }
 
 const MAX_RESULTS_PER_BATCH = 1000;
@@ -71,7 +74,10 @@ interface Pass {
  * (37 MB for 35,000 upserts), and a suspended stream kept the last pass's array until its next pass.
  * In parts of SYNC_PART upserts: neither side ever holds one huge message.
  */
-function* passMessages(p: Pass): Generator<WatchAssignmentsResponse> {
+function* passMessages(
+  p: Pass,
+  assignmentOf: (m: CatalogMonitor) => Assignment,
+): Generator<WatchAssignmentsResponse> {
   if (p.sync) {
     const { upserts, removes, full } = p.sync;
     const parts = Math.max(1, Math.ceil(upserts.length / SYNC_PART));
@@ -126,6 +132,7 @@ const decodeBatch = (results: readonly Uint8Array[]) =>
 export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => {
   const { store, clock, config, logger, runNow, catalog } = deps;
   const random = deps.random ?? Math.random;
+  const assignmentOf = assignmentEncoder(deps.box);
   const weight = deps.weight ?? sha256Weight;
   const log = logger.child({ component: 'agent-service' });
   /** Well inside the liveness window, so a live agent is never judged gone between two writes. */
@@ -311,7 +318,7 @@ export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => 
           const some = pass.sync !== null || pass.upserts.length + pass.removes.length + pass.runs.length > 0;
           if (!some && now - lastSent >= KEEPALIVE_MS) pass.keepAliveAt = now;
           if (some || pass.keepAliveAt !== null) lastSent = now;
-          yield* passMessages(pass);
+          yield* passMessages(pass, assignmentOf);
           if (!woken) {
             await new Promise<void>((resolve) => {
               const t = setTimeout(resolve, config.assignment_poll_ms);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type Client, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { AgentService, type WatchAssignmentsResponse } from '@lookout/proto';
-import { ManualClock, silentLogger } from '@lookout/shared';
+import { createSecretBox, ManualClock, silentLogger } from '@lookout/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createAgentToken } from '../domain/agents/agent-tokens.js';
@@ -15,6 +15,8 @@ import type { Monitor, Workspace } from '../domain/types.js';
 import type { Store } from '../store/port.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { type RpcServer, startRpcServer } from './rpc-server.js';
+
+const box = createSecretBox(undefined);
 
 // Regions of their own, so that the live agents of one test never take a share of another's.
 const dir = mkdtempSync(join(tmpdir(), 'lookout-streams-'));
@@ -33,6 +35,7 @@ beforeAll(async () => {
   await store.init();
   rpc = await startRpcServer({
     store,
+    box,
     clock,
     config,
     logger: silentLogger(),
@@ -71,6 +74,7 @@ const addMonitor = async (region: string): Promise<Monitor> =>
         planName: 'business',
         regions: config.regions,
         store,
+        box,
         now: clock.now(),
       },
       {

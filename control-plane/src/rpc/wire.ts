@@ -1,39 +1,61 @@
 import { create } from '@bufbuild/protobuf';
-import { type Assignment, AssignmentSchema, type CheckResult, CheckSpecSchema } from '@lookout/proto';
+import {
+  type Assignment,
+  AssignmentSchema,
+  type CheckResult,
+  type CheckSpec,
+  CheckSpecSchema,
+} from '@lookout/proto';
+import { FIRST_MONITOR_TYPES, type SecretBox } from '@lookout/shared';
+import { CHECK_TYPES } from '../domain/checks/registry.js';
 import { effectiveIntervalSeconds, effectiveRetrySeconds } from '../domain/monitors/monitor-runs.js';
+import { targetOf } from '../domain/monitors/monitors.js';
 import type { IncomingResult } from '../domain/results/check-results.js';
 import type { CatalogMonitor } from '../domain/types.js';
 
-/** Monitor → what an agent needs to run it. */
-export const assignmentOf = (m: CatalogMonitor): Assignment =>
-  create(AssignmentSchema, {
-    monitorId: m.id,
-    version: BigInt(m.version),
-    spec: create(CheckSpecSchema, {
-      monitorType: m.monitor_type,
-      url: m.url,
-      port: m.port ?? 0,
-      httpMethod: m.http_method ?? '',
-      requestHeaders: m.request_headers,
-      requestBody: m.request_body ?? '',
-      auth: m.auth
-        ? m.auth.type === 'basic'
-          ? { case: 'basic', value: { username: m.auth.username, password: m.auth.password } }
-          : { case: 'bearerToken', value: m.auth.token }
-        : { case: undefined },
-      expectedStatusCode: m.expected_status_code,
-      requiredKeyword: m.required_keyword ?? '',
-      followRedirects: m.follow_redirects,
-      timeoutMs: m.timeout_seconds * 1000,
-      intervalSeconds: effectiveIntervalSeconds(m),
-      sslCertMonitoring: m.ssl_cert_monitoring,
-      dnsRecordType: m.dns_record_type ?? '',
-      dnsExpectedValues: m.dns_expected_values,
-      dnsResolver: m.dns_resolver ?? '',
-      failureThreshold: m.failure_threshold,
-      retryIntervalSeconds: effectiveRetrySeconds(m),
-    }),
-  });
+/**
+ * Monitor → what an agent needs to run it: its target (a secret one opened), its schedule, and its
+ * type's settings message (domain/checks/). The first protocol's flat fields are filled as well for
+ * http, api, dns, tcp and domain monitors, for agents older than `settings`.
+ */
+export const assignmentEncoder =
+  (box: SecretBox) =>
+  (m: CatalogMonitor): Assignment => {
+    const settings = CHECK_TYPES[m.monitor_type].wire(m);
+    return create(AssignmentSchema, {
+      monitorId: m.id,
+      version: BigInt(m.version),
+      spec: create(CheckSpecSchema, {
+        monitorType: m.monitor_type,
+        url: targetOf(box, m),
+        timeoutMs: m.timeout_seconds * 1000,
+        intervalSeconds: effectiveIntervalSeconds(m),
+        failureThreshold: m.failure_threshold,
+        retryIntervalSeconds: effectiveRetrySeconds(m),
+        settings: settings as CheckSpec['settings'],
+        ...(FIRST_MONITOR_TYPES.includes(m.monitor_type) ? firstProtocolFields(m) : {}),
+      }),
+    });
+  };
+
+const firstProtocolFields = (m: CatalogMonitor) => ({
+  port: m.port ?? 0,
+  httpMethod: m.http_method ?? '',
+  requestHeaders: m.request_headers,
+  requestBody: m.request_body ?? '',
+  auth: m.auth
+    ? m.auth.type === 'basic'
+      ? { case: 'basic' as const, value: { username: m.auth.username, password: m.auth.password } }
+      : { case: 'bearerToken' as const, value: m.auth.token }
+    : { case: undefined },
+  expectedStatusCode: m.expected_status_code,
+  requiredKeyword: m.required_keyword ?? '',
+  followRedirects: m.follow_redirects,
+  sslCertMonitoring: m.ssl_cert_monitoring,
+  dnsRecordType: m.dns_record_type ?? '',
+  dnsExpectedValues: m.dns_expected_values,
+  dnsResolver: m.dns_resolver ?? '',
+});
 
 const date = (ms: bigint) => (ms > 0n ? new Date(Number(ms)) : null);
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { type Body, ok } from '../../api-client/client.js';
+import { CHECK_TYPES, TYPES_OF_FIELD } from '../../domain/checks/registry.js';
 import { SECRET_MASK } from '../../domain/monitors/monitor-masking.js';
-import { createMonitorBody, MAX_MONITOR_BATCH, onlyFor } from '../../domain/monitors/monitors.js';
+import { createMonitorBody, MAX_MONITOR_BATCH } from '../../domain/monitors/monitors.js';
 import { dependsOnItem, dependsOnRef } from '../depends-on.js';
 import {
   allPages,
@@ -53,8 +54,10 @@ export const monitors: ResourceKind = {
     const type = live.monitor_type as string;
     const out = pick(live, fields);
     // Only the fields of its type: the API refuses the others on create.
-    for (const [field, types] of Object.entries(onlyFor))
+    for (const [field, types] of Object.entries(TYPES_OF_FIELD))
       if (!types.includes(type as never)) delete out[field];
+    // A connection URL is never returned (the API shows its hint): a secret of the file.
+    if (CHECK_TYPES[type as keyof typeof CHECK_TYPES]?.target.secret) out.url = new Hidden();
     if (type !== 'http' && type !== 'api') delete out.expected_status_code;
     // The endpoint's password or token is never returned: a secret of the file.
     const auth = live.auth as { type: string; username?: string } | null;

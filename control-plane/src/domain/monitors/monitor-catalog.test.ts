@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSecretBox } from '@lookout/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import type { Store } from '../../store/port.js';
@@ -11,6 +12,8 @@ import { createMonitorCatalog } from './monitor-catalog.js';
 import { createMonitorSlots } from './monitor-slots.js';
 import { createMonitor } from './monitors.js';
 
+const box = createSecretBox(undefined);
+
 const T = new Date('2026-06-01T00:00:00Z');
 let dir: string;
 let store: Store;
@@ -19,7 +22,15 @@ const config = loadConfig({}, { data_dir: tmpdir() });
 
 const add = (locations: string[], type: 'tcp' | 'domain' = 'tcp') =>
   createMonitor(
-    { workspace, plan: config.plans.business!, planName: 'business', regions: config.regions, store, now: T },
+    {
+      workspace,
+      plan: config.plans.business!,
+      planName: 'business',
+      regions: config.regions,
+      store,
+      box,
+      now: T,
+    },
     {
       display_name: 'm',
       monitor_type: type,

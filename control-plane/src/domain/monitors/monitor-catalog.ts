@@ -114,6 +114,8 @@ const createInterner = (slots: MonitorSlots) => {
     // Monitors share few tag lists (a team tags by a handful of keys): one frozen copy of each.
     tags: frozen(m.tags),
     severity: str(m.severity),
+    // Most monitors' settings are the same few objects (no assertions, the defaults): one frozen copy each.
+    settings: frozen(m.settings),
     version: m.version,
   });
 };

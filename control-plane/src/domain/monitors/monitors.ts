@@ -1,9 +1,11 @@
-import { isIP } from 'node:net';
-import { AppError, type FieldProblem, newId } from '@lookout/shared';
+import { AppError, type FieldProblem, newId, type SecretBox } from '@lookout/shared';
 import { z } from 'zod';
+import { isHttpType } from '../checks/http.js';
+import { CHECK_TYPES, TYPE_FIELDS, TYPES_OF_FIELD } from '../checks/registry.js';
+import { connectionHint } from '../checks/targets.js';
 import type { PolicyLookup } from '../lookups.js';
 import type { Plan } from '../tenancy/plans.js';
-import { DNS_RECORD_TYPES, MONITOR_TYPES, type Monitor, type MonitorType, type Workspace } from '../types.js';
+import { MONITOR_TYPES, type Monitor, type Workspace } from '../types.js';
 import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
 import {
   type DependencyGraphLookup,
@@ -16,18 +18,7 @@ import { groupProblems, labelFields } from './labels.js';
 import { changesTheCheck, FIRST_RUNS_PER_BATCH, requestFirstRuns } from './monitor-runs.js';
 import type { MonitorStore } from './monitor-store.js';
 
-export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-
-const auth = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('basic'),
-    username: z.string().min(1).max(256),
-    password: z.string().max(1024),
-  }),
-  z.strictObject({ type: z.literal('bearer'), token: z.string().min(1).max(4096) }),
-]);
-
-const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be a valid header name');
+export { HTTP_METHODS } from '../checks/http.js';
 
 /**
  * After a failure at a location, the re-checks there come this often until `failure_threshold`
@@ -39,38 +30,47 @@ const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must
 export const DEFAULT_RETRY_INTERVAL_SECONDS = 15;
 export const MIN_RETRY_INTERVAL_SECONDS = 5;
 
-/** The fields a client may set. Used for create (some required) and update (all optional). */
+/**
+ * The fields a client may set: the ones every monitor has, then each check type's own (domain/checks/;
+ * a field sent for a type that lacks it is refused, naming the field). Used for create (some required)
+ * and update (all optional).
+ */
 const fields = {
   display_name: nameText(200),
   monitor_type: z.enum(MONITOR_TYPES),
   url: z.string().trim().min(1).max(2048),
-  http_method: z.enum(HTTP_METHODS),
   check_interval_seconds: z.int().min(1).max(86400),
   timeout_seconds: z.int().min(1).max(60),
-  expected_status_code: z.int().min(100).max(599),
-  required_keyword: z.string().min(1).max(1024).nullable(),
-  auth: auth.nullable(),
-  port: z.int().min(1).max(65535),
-  request_headers: z
-    .record(headerName, z.string().max(4096))
-    .refine((h) => Object.keys(h).length <= 50, 'must have at most 50 headers'),
-  request_body: z.string().max(65536).nullable(),
-  follow_redirects: z.boolean(),
-  ssl_cert_monitoring: z.boolean(),
-  ssl_cert_expiry_alert_days: z.int().min(1).max(365),
-  domain_expiry_alert_days: z.int().min(1).max(365),
-  response_time_threshold_ms: z.int().min(0).max(60000).nullable(),
   failure_threshold: z.int().min(1).max(100),
-  retry_interval_seconds: z.int().min(MIN_RETRY_INTERVAL_SECONDS).max(86400),
   escalation_policy_id: uuid(),
   check_locations: z.array(z.string().min(1).max(64)).min(1).max(50),
-  dns_record_type: z.enum(DNS_RECORD_TYPES),
-  dns_expected_values: z.array(z.string().min(1).max(1024)).max(20),
-  dns_resolver: z.string().min(1).max(255).nullable(),
   depends_on: dependsOnField,
   paused: z.boolean(),
   ...labelFields,
+  ...(Object.fromEntries(Object.entries(TYPE_FIELDS).map(([k, f]) => [k, f.schema])) as Record<
+    TypeField,
+    z.ZodType
+  >),
 };
+
+/** The type-specific fields of the first protocol's record (the later types' fields live in `settings`). */
+type TypeField =
+  | 'http_method'
+  | 'expected_status_code'
+  | 'required_keyword'
+  | 'auth'
+  | 'port'
+  | 'request_headers'
+  | 'request_body'
+  | 'follow_redirects'
+  | 'ssl_cert_monitoring'
+  | 'ssl_cert_expiry_alert_days'
+  | 'domain_expiry_alert_days'
+  | 'response_time_threshold_ms'
+  | 'retry_interval_seconds'
+  | 'dns_record_type'
+  | 'dns_expected_values'
+  | 'dns_resolver';
 
 export const createMonitorBody = z.strictObject({
   ...Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, s.optional()])),
@@ -83,54 +83,9 @@ export const updateMonitorBody = z.strictObject(
   Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, s.optional()])),
 ) as z.ZodType<Partial<MonitorInput>>;
 
-type Fields = { [K in keyof typeof fields]: z.output<(typeof fields)[K]> };
-export type MonitorInput = Partial<Fields> & Pick<Fields, 'display_name' | 'monitor_type' | 'url'>;
-
-/** Which optional fields make sense for which types. Anything else is refused, naming the field. */
-export const onlyFor: Partial<Record<keyof Fields, readonly MonitorType[]>> = {
-  http_method: ['http', 'api'],
-  required_keyword: ['http', 'api'],
-  auth: ['http', 'api'],
-  request_headers: ['http', 'api'],
-  request_body: ['api'],
-  follow_redirects: ['http', 'api'],
-  port: ['tcp'],
-  ssl_cert_monitoring: ['http'],
-  ssl_cert_expiry_alert_days: ['http'],
-  domain_expiry_alert_days: ['domain'],
-  response_time_threshold_ms: ['http', 'api', 'tcp', 'dns'],
-  // Domain checks do not retry (effectiveRetrySeconds).
-  retry_interval_seconds: ['http', 'api', 'tcp', 'dns'],
-  dns_record_type: ['dns'],
-  dns_expected_values: ['dns'],
-  dns_resolver: ['dns'],
-};
-
-const HOSTNAME =
-  /^(?=.{1,253}$)(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*\.?$/i;
-
-const checkTarget = (type: MonitorType, url: string): string | null => {
-  if (type === 'http' || type === 'api') {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      return 'must be a full URL such as https://example.com/health';
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'must be an http:// or https:// URL';
-    if (u.username || u.password) return 'must not carry credentials; use the auth field';
-    return null;
-  }
-  if (url.includes('/') || (url.includes(':') && isIP(url) === 0))
-    return `must be a host name for ${type} monitors, not a URL`;
-  if (type === 'domain')
-    return HOSTNAME.test(url) && url.includes('.') && isIP(url) === 0
-      ? null
-      : 'must be a domain name such as example.com';
-  if (type === 'tcp')
-    return HOSTNAME.test(url) || isIP(url) !== 0 ? null : 'must be a host name or an IP address';
-  return HOSTNAME.test(url) ? null : 'must be a host name such as example.com';
-};
+type Fields = { [K in keyof typeof fields]: z.output<(typeof fields)[K]> } & Pick<Monitor, TypeField>;
+export type MonitorInput = Partial<Fields> &
+  Pick<Fields, 'display_name' | 'monitor_type' | 'url'> & { [setting: string]: unknown };
 
 export interface MonitorContext {
   workspace: Workspace;
@@ -138,6 +93,8 @@ export interface MonitorContext {
   planName: string;
   regions: readonly string[];
   store: MonitorStore & PolicyLookup & Pick<GroupStore, 'getGroupsByIds'> & DependencyGraphLookup;
+  /** Seals a secret target (a database check's connection URL). */
+  box: SecretBox;
   now: Date;
 }
 
@@ -158,21 +115,19 @@ const ruleProblems = (
 ): FieldProblem[] => {
   const problems: FieldProblem[] = [];
   const type = m.monitor_type;
-  const target = checkTarget(type, m.url);
+  const checkType = CHECK_TYPES[type];
+  // A secret target is checked when given (the record holds its hint).
+  const target = checkType.target.secret && !given.has('url') ? null : checkType.target.problem(m.url);
   if (target) problems.push({ field: 'url', message: target });
-  for (const [field, types] of Object.entries(onlyFor)) {
-    if (given.has(field) && !types.includes(type)) {
-      problems.push({ field, message: `applies only to ${types.join(' and ')} monitors, not ${type}` });
-    }
+  for (const field of given) {
+    const types = TYPES_OF_FIELD[field];
+    if (types && !types.includes(type))
+      problems.push({ field, message: `applies only to ${listed(types)} monitors, not ${type}` });
   }
-  if ((type === 'http' || type === 'api') && !m.http_method)
-    problems.push({ field: 'http_method', message: `is required for ${type} monitors` });
-  if ((type === 'http' || type === 'api') && isNew && !given.has('expected_status_code'))
-    problems.push({ field: 'expected_status_code', message: `is required for ${type} monitors` });
-  if (type === 'tcp' && m.port === null)
-    problems.push({ field: 'port', message: 'is required for tcp monitors' });
-  if (type === 'http' && m.ssl_cert_monitoring && !m.url.toLowerCase().startsWith('https://'))
-    problems.push({ field: 'ssl_cert_monitoring', message: 'needs an https:// URL' });
+  for (const [field, f] of Object.entries(checkType.fields))
+    if (f.required && isNew && !given.has(field))
+      problems.push({ field, message: `is required for ${type} monitors` });
+  problems.push(...(checkType.rules?.(m, given, isNew) ?? []));
   if (m.timeout_seconds > m.check_interval_seconds)
     problems.push({ field: 'timeout_seconds', message: 'must not be longer than check_interval_seconds' });
   if (m.retry_interval_seconds > m.check_interval_seconds)
@@ -190,10 +145,12 @@ const ruleProblems = (
     });
   if (new Set(m.check_locations).size !== m.check_locations.length)
     problems.push({ field: 'check_locations', message: 'must not repeat a region' });
-  if (m.dns_resolver !== null && isIP(m.dns_resolver) === 0)
-    problems.push({ field: 'dns_resolver', message: 'must be an IP address' });
   return problems;
 };
+
+/** "http, api and smtp". */
+const listed = (items: readonly string[]) =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 
 const monitorNode = (m: Monitor) => ({ id: m.id, name: m.display_name });
 
@@ -215,9 +172,53 @@ const policyProblem = async (ctx: MonitorContext, id: string | undefined): Promi
     : [{ field: 'escalation_policy_id', message: 'no escalation policy with this id in the workspace' }];
 };
 
+/** The type's `settings` fields: the client's values over `current`'s, else the type's defaults. */
+const settingsOf = (
+  type: Monitor['monitor_type'],
+  input: Record<string, unknown>,
+  current: Monitor['settings'],
+): Monitor['settings'] => {
+  const out: Record<string, unknown> = {};
+  for (const [name, f] of Object.entries(CHECK_TYPES[type].fields)) {
+    if (f.stored !== 'settings') continue;
+    out[name] = input[name] !== undefined ? input[name] : name in current ? current[name] : f.default;
+  }
+  if (current.sealed_url !== undefined) out.sealed_url = current.sealed_url;
+  return out;
+};
+
+/** The record's own fields of a patch: the type's `settings` fields go into `settings`, not beside it. */
+const recordFields = (patch: Record<string, unknown>): Partial<Monitor> =>
+  Object.fromEntries(Object.entries(patch).filter(([k]) => TYPE_FIELDS[k]?.stored !== 'settings'));
+
+const urlContext = (workspaceId: string) => `monitor-url:${workspaceId}`;
+
+/**
+ * A secret target (a database check's connection URL) is sealed once checked: the record keeps the
+ * sealed value in `settings.sealed_url` and a hint in `url` (the API shows the hint; agents get the URL).
+ */
+const sealTarget = (ctx: MonitorContext, m: Monitor, urlGiven: boolean): Monitor => {
+  if (!CHECK_TYPES[m.monitor_type].target.secret || !urlGiven) return m;
+  return {
+    ...m,
+    url: connectionHint(m.url),
+    settings: { ...m.settings, sealed_url: ctx.box.seal(m.url, urlContext(m.workspace_id)) },
+  };
+};
+
+/** A secret target's plain value, for the agent (the monitor's own URL for any other type). */
+export const targetOf = (box: SecretBox, m: Pick<Monitor, 'url' | 'settings' | 'workspace_id'>): string =>
+  typeof m.settings.sealed_url === 'string'
+    ? box.open(m.settings.sealed_url, urlContext(m.workspace_id))
+    : m.url;
+
 /** A new monitor from a valid create body, with the defaults filled in (not yet checked or stored). */
 const newMonitor = (ctx: MonitorContext, input: MonitorInput, defaultPolicyId: string): Monitor => {
   const type = input.monitor_type;
+  const own = CHECK_TYPES[type].fields;
+  /** The client's value, else the type's default for it. */
+  const given = <K extends TypeField>(field: K): Monitor[K] | undefined =>
+    (input[field] as Monitor[K] | undefined) ?? (own[field]?.default as Monitor[K] | undefined);
   const interval = Math.max(
     input.check_interval_seconds ?? Math.max(60, ctx.plan.min_interval_seconds),
     ctx.plan.min_interval_seconds,
@@ -231,10 +232,10 @@ const newMonitor = (ctx: MonitorContext, input: MonitorInput, defaultPolicyId: s
     http_method: input.http_method ?? null,
     check_interval_seconds: interval,
     timeout_seconds: input.timeout_seconds ?? Math.min(30, interval),
-    expected_status_code: type === 'http' || type === 'api' ? (input.expected_status_code ?? 200) : 200,
+    expected_status_code: isHttpType(type) ? (input.expected_status_code ?? 200) : 200,
     required_keyword: input.required_keyword ?? null,
     auth: input.auth ?? null,
-    port: input.port ?? null,
+    port: given('port') ?? null,
     request_headers: input.request_headers ?? {},
     request_body: input.request_body ?? null,
     follow_redirects: input.follow_redirects ?? true,
@@ -247,7 +248,7 @@ const newMonitor = (ctx: MonitorContext, input: MonitorInput, defaultPolicyId: s
       input.retry_interval_seconds ?? Math.min(DEFAULT_RETRY_INTERVAL_SECONDS, interval),
     escalation_policy_id: input.escalation_policy_id ?? defaultPolicyId,
     check_locations: input.check_locations ?? [...ctx.regions],
-    dns_record_type: type === 'dns' ? (input.dns_record_type ?? 'A') : null,
+    dns_record_type: type === 'dns' ? (given('dns_record_type') ?? 'A') : null,
     dns_expected_values: input.dns_expected_values ?? [],
     dns_resolver: input.dns_resolver ?? null,
     depends_on: normalDependsOn(input.depends_on ?? []),
@@ -255,6 +256,7 @@ const newMonitor = (ctx: MonitorContext, input: MonitorInput, defaultPolicyId: s
     group_id: input.group_id ?? null,
     tags: input.tags ?? [],
     severity: input.severity ?? 'critical',
+    settings: settingsOf(type, input, {}),
     created_at: ctx.now,
     updated_at: ctx.now,
     version: 1,
@@ -284,10 +286,11 @@ export const createMonitor = async (
     ...(await groupProblems(ctx.store, ctx.workspace.id, [{ field: 'group_id', id: input.group_id }])),
     ...(await dependsOnProblems(ctx.store, ctx.workspace.id, monitorNode(monitor), monitor.depends_on)),
   ]);
-  const outcome = await ctx.store.insertMonitor(monitor, { maxMonitors: ctx.plan.max_monitors });
+  const stored = sealTarget(ctx, monitor, true);
+  const outcome = await ctx.store.insertMonitor(stored, { maxMonitors: ctx.plan.max_monitors });
   if (outcome === 'limit_reached') throw planLimitError(ctx);
-  await requestFirstRuns(ctx.store, [monitor], ctx.now);
-  return { monitor, notices: clampInterval(monitor, input.check_interval_seconds, ctx) };
+  await requestFirstRuns(ctx.store, [stored], ctx.now);
+  return { monitor: stored, notices: clampInterval(stored, input.check_interval_seconds, ctx) };
 };
 
 /** The most monitors one batch request may create (a bounded body, one bounded transaction). */
@@ -349,7 +352,7 @@ const prepareBatch = async (
     )),
   );
   throwIfProblems(problems);
-  return { monitors, notices };
+  return { monitors: monitors.map((m) => sealTarget(ctx, m, true)), notices };
 };
 
 /** `POST /monitors/batch`: all of them or none (one store transaction, insertMonitors). */
@@ -399,7 +402,8 @@ export const updateMonitor = async (
   const requested = patch.check_interval_seconds;
   const next: Monitor = {
     ...existing,
-    ...(patch as Partial<Monitor>),
+    ...recordFields(patch),
+    settings: settingsOf(existing.monitor_type, patch, existing.settings),
     depends_on: normalDependsOn(patch.depends_on ?? existing.depends_on ?? []),
     response_time_threshold_ms:
       patch.response_time_threshold_ms === undefined
@@ -412,10 +416,7 @@ export const updateMonitor = async (
     updated_at: ctx.now,
     version: existing.version + 1,
   };
-  if (
-    (next.monitor_type === 'http' || next.monitor_type === 'api') &&
-    patch.expected_status_code === undefined
-  ) {
+  if (isHttpType(next.monitor_type) && patch.expected_status_code === undefined) {
     next.expected_status_code = existing.expected_status_code;
   }
   // An interval shortened below the retry interval takes the retry interval down with it.
@@ -436,15 +437,16 @@ export const updateMonitor = async (
           existing.depends_on,
         )),
   ]);
-  const outcome = await ctx.store.updateMonitor(next, existing.version);
+  const stored = sealTarget(ctx, next, given.has('url'));
+  const outcome = await ctx.store.updateMonitor(stored, existing.version);
   if (outcome === 'not_found') throw new AppError('not_found', 'Monitor not found.');
   if (outcome === 'conflict')
     throw new AppError(
       'conflict',
       'The monitor was changed by someone else meanwhile; fetch it and try again.',
     );
-  if (changesTheCheck(existing, next)) await requestFirstRuns(ctx.store, [next], ctx.now);
-  return { monitor: next, notices: clampInterval(next, requested, ctx) };
+  if (changesTheCheck(existing, stored)) await requestFirstRuns(ctx.store, [stored], ctx.now);
+  return { monitor: stored, notices: clampInterval(stored, requested, ctx) };
 };
 
 export const setPaused = async (

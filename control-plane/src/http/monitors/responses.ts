@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHECK_TYPES, TYPE_FIELDS, TYPES_OF_FIELD } from '../../domain/checks/registry.js';
 import type { DependencyNode } from '../../domain/monitors/depends-on.js';
 import { monitorAsSeenBy } from '../../domain/monitors/monitor-masking.js';
 import type { MonitorStatusInfo } from '../../domain/monitors/monitor-status.js';
@@ -10,6 +11,15 @@ import { labelResponse } from '../groups/responses.js';
 import { iso, responseSchemas, time, uuidString } from '../responses.js';
 
 const headers = z.record(z.string(), z.string());
+
+/** The later types' fields (kept in the record's `settings`), each shown for the types that have it. */
+const SETTINGS_FIELDS = Object.entries(TYPE_FIELDS).filter(([, f]) => f.stored === 'settings');
+const settingsResponse = Object.fromEntries(
+  SETTINGS_FIELDS.map(([name, f]) => [
+    name,
+    f.schema.optional().describe(`Only for ${TYPES_OF_FIELD[name]!.join(', ')} monitors.`),
+  ]),
+);
 
 export const monitorResponse = z
   .strictObject({
@@ -68,6 +78,7 @@ export const monitorResponse = z
       .nullable(),
     created_at: time,
     updated_at: time,
+    ...settingsResponse,
   })
   .register(responseSchemas, { id: 'Monitor' });
 
@@ -85,6 +96,7 @@ export const monitorJson = (
 ): z.output<typeof monitorResponse> => {
   const m = monitorAsSeenBy(monitor, role);
   const auth = m.auth;
+  const own = typeSettings(m);
   // One literal naming every field, in the schema's order: a rest pattern (`{ a, ...rest }`) copied
   // the record key by key through a runtime call, ~10 µs a monitor of the dashboard's list at
   // 100,000 monitors, and would pass on any field a store added to its record.
@@ -140,5 +152,17 @@ export const monitorJson = (
       : null,
     created_at: iso(m.created_at),
     updated_at: iso(m.updated_at),
+    ...own,
   };
+};
+
+/** The monitor's own settings fields with their defaults (a record stored before one existed has none). */
+const typeSettings = (m: Monitor): Record<string, unknown> => {
+  const out: Record<string, unknown> = {};
+  const own = CHECK_TYPES[m.monitor_type].fields;
+  for (const [name] of SETTINGS_FIELDS) {
+    const f = own[name];
+    if (f) out[name] = name in m.settings ? m.settings[name] : f.default;
+  }
+  return out;
 };

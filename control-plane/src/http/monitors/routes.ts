@@ -101,6 +101,7 @@ export const monitorRoutes = ({
   store,
   clock,
   config,
+  box,
 }: RouteDeps<
   MonitorStore &
     MonitorStatusStore &
@@ -117,6 +118,7 @@ export const monitorRoutes = ({
     planName: auth.workspace.plan,
     regions: config.regions,
     store,
+    box,
     now: clock.now(),
   });
   const load = async (auth: Authed, id: string): Promise<Monitor> => {

@@ -13,6 +13,7 @@ import { memberIndexes, mongoMembers } from './members.js';
 import { backfillListOrder } from './monitor-list.js';
 import { mongoMonitorStatus } from './monitor-status.js';
 import {
+  backfillCheckSettings,
   backfillLabels,
   backfillRetryIntervals,
   mongoMonitors,
@@ -85,6 +86,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
       await backfillRetryIntervals(ctx.col);
       await backfillDependsOn(ctx.col);
       await backfillLabels(ctx.col);
+      await backfillCheckSettings(ctx.col);
     },
     async ping() {
       await client.db('admin').command({ ping: 1 });

@@ -109,6 +109,13 @@ export const backfillLabels = (col: Collections) =>
   );
 
 /**
+ * Monitors stored before check types had settings get none, once (as SQLite's migration 37 gives
+ * them): their types' modules read an absent field as its default. Idempotent: only where missing.
+ */
+export const backfillCheckSettings = (col: Collections) =>
+  col.monitors.updateMany({ settings: { $exists: false } }, { $set: { settings: {} } });
+
+/**
  * Workspaces stored before the plan cap kept a counter get theirs from the monitors they hold, once:
  * only where the field is missing, so a counter that a create has seeded or moved meanwhile is left
  * as it is (a create that finds none seeds it in its own transaction).

@@ -35,6 +35,7 @@ import groupsAndTags from './migrations/0033-groups-and-tags.js';
 import dependencies from './migrations/0034-dependencies.js';
 import groupedNotificationsAndSupportHours from './migrations/0035-grouped-notifications-and-support-hours.js';
 import monitorListOrder from './migrations/0036-monitor-list-order.js';
+import checkTypeSettings from './migrations/0037-check-type-settings.js';
 import agentCheckTypes from './migrations/0038-agent-check-types.js';
 
 /**
@@ -84,6 +85,7 @@ export const migrations: string[][] = [
   dependencies,
   groupedNotificationsAndSupportHours,
   monitorListOrder,
+  checkTypeSettings,
   agentCheckTypes,
 ];
 

@@ -104,6 +104,7 @@ export const monitors = table('monitors', {
   group_id: 'text',
   tags: 'json',
   severity: 'text',
+  settings: 'json',
   created_at: 'date',
   updated_at: 'date',
   version: 'int',
