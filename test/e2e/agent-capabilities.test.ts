@@ -47,7 +47,7 @@ const watch = (agent: HarnessAgent, instanceId: string) => {
 };
 
 type Workspace = Awaited<ReturnType<Harness['workspace']>>;
-const create = async (w: Workspace, monitor_type: 'http' | 'tcp', region: string, n: number) => {
+const create = async (w: Workspace, monitor_type: 'http' | 'tcp' | 'ping', region: string, n: number) => {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const r = await w.api('POST', '/monitors/create', {
@@ -61,13 +61,20 @@ const create = async (w: Workspace, monitor_type: 'http' | 'tcp', region: string
               expected_status_code: 200,
               check_locations: [region],
             }
-          : {
-              display_name: `db ${region} ${i}`,
-              monitor_type,
-              url: `db-${i}.example.com`,
-              port: 5432,
-              check_locations: [region],
-            },
+          : monitor_type === 'tcp'
+            ? {
+                display_name: `db ${region} ${i}`,
+                monitor_type,
+                url: `db-${i}.example.com`,
+                port: 5432,
+                check_locations: [region],
+              }
+            : {
+                display_name: `router ${region} ${i}`,
+                monitor_type,
+                url: `10.0.0.${i + 1}`,
+                check_locations: [region],
+              },
     });
     expect(r.status, r.text).toBe(201);
     ids.push(r.body.id);
@@ -126,10 +133,10 @@ describe('placement by the check types agents declare', () => {
 describe('a region where no agent can run a type', () => {
   it('one state in the region view and one alert per type (not per monitor), resolved when a capable agent registers', async () => {
     // The agent first: a region with monitors and no agent at all has its own alert (no healthy agent).
-    await registerAgent(h, 'us-east', 'caps-us-http', ['http']);
+    await registerAgent(h, 'us-east', 'caps-us-http', ['http', 'api', 'dns', 'tcp', 'domain']);
     const w = await h.workspace('caps-none');
     await create(w, 'http', 'us-east', 1);
-    await create(w, 'tcp', 'us-east', 3);
+    await create(w, 'ping', 'us-east', 3);
     const viewer = await w.userWithKey('viewer');
 
     type AlertJson = { title: string; status: string; source_type: string; source_id: string; cause: string };
@@ -141,7 +148,7 @@ describe('a region where no agent can run a type', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(await alerts()).toEqual([open[0]]);
     expect(open[0]).toMatchObject({
-      title: 'No agent in us-east can run tcp checks',
+      title: 'No agent in us-east can run ping checks',
       source_type: 'region',
       source_id: 'us-east',
       cause: 'no_capable_agent',
@@ -156,18 +163,18 @@ describe('a region where no agent can run a type', () => {
       healthy: true,
       status: 'healthy',
       monitors: 4,
-      agents: [{ healthy: true, check_types: ['http'] }],
-      no_capable_agent: [{ monitor_type: 'tcp', monitors: 3 }],
+      agents: [{ healthy: true, check_types: ['http', 'api', 'dns', 'tcp', 'domain'] }],
+      no_capable_agent: [{ monitor_type: 'ping', monitors: 3 }],
     });
 
-    await registerAgent(h, 'us-east', 'caps-us-tcp', ['tcp']);
+    await registerAgent(h, 'us-east', 'caps-us-ping', ['http', 'ping']);
     await waitFor(alerts, (as) => as.every((a) => a.status === 'resolved'), {
       what: 'the alert resolved',
     });
     expect(await region()).toMatchObject({
       agents: [
-        { healthy: true, check_types: ['http'] },
-        { healthy: true, check_types: ['tcp'] },
+        { healthy: true, check_types: ['http', 'api', 'dns', 'tcp', 'domain'] },
+        { healthy: true, check_types: ['http', 'ping'] },
       ],
       no_capable_agent: [],
     });
