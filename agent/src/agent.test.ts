@@ -38,6 +38,7 @@ const testConfig = (url: string, instance: string): AgentConfig => ({
   metrics_host: '127.0.0.1',
   block_private_targets: false,
   data_dir: undefined,
+  check_types: undefined,
   rdap_bootstrap_url: 'off',
   rdap_refresh_hours: 0,
   auth_retry_seconds: 300,
