@@ -27,7 +27,14 @@ export const offered = (probers: Probers, only: readonly string[] | undefined, l
  * check needs it, cached in `data_dir`), the probers, the agent and its metrics. main.ts runs them;
  * tests drive them on their own timers.
  */
-export const assembleAgent = (config: AgentConfig, deps: { logger: Logger; timers?: Timers }) => {
+export const assembleAgent = (
+  config: AgentConfig,
+  deps: {
+    logger: Logger;
+    timers?: Timers /** The fping findFping found here (null: no ping checks). */;
+    fping?: string | null;
+  },
+) => {
   const { logger } = deps;
   const timers = deps.timers ?? realTimers;
   const rdapLog = logger.child({ component: 'rdap-bootstrap' });
@@ -57,7 +64,11 @@ export const assembleAgent = (config: AgentConfig, deps: { logger: Logger; timer
     logger,
     timers,
     prober: offered(
-      createProbers({ rdapBootstrap: rdap, blockPrivate: config.block_private_targets }),
+      createProbers({
+        rdapBootstrap: rdap,
+        blockPrivate: config.block_private_targets,
+        fping: deps.fping ?? null,
+      }),
       config.check_types,
       logger,
     ),

@@ -51,6 +51,7 @@ beforeAll(async () => {
     check_types: undefined,
     rdap_bootstrap_url: 'off',
     rdap_refresh_hours: 0,
+    fping: 'off',
     auth_retry_seconds: 300,
   };
   agent = createAgent({ config, logger: silentLogger(), prober: createProbers(), timers: t.timers });
