@@ -6,6 +6,7 @@
 //    process, pinned to core 1) answering the same 10 KB document: CPU µs a check of this process
 //    (pinned to core 0) without assertions and with the three, run in turn (A B A B …) in one run.
 //    The difference is what the assertions add to a check: reading the body, parsing, evaluating.
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { evaluateAssertions } from '../../agent/dist/assertions/index.js';
 import { probeWithDeadline } from '../../agent/dist/deadline.js';
@@ -116,15 +117,12 @@ export const run = async () => {
     const w0 = median(without.map((r) => r.us));
     const w3 = median(withThree.map((r) => r.us));
     const fmt = (x) => x.toFixed(1);
+    const list = (rs) => rs.map((r) => fmt(r.us)).join(', ');
     const section = `### Assertions on a check (\`npm run bench -- assertions\`)
-Run ${new Date().toISOString().slice(0, 10)} on ${machine()}, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}. Method: \`test/bench/assertions.js\` (its header); a ${body.length}-byte JSON body, three json_body assertions (\`$.status\` equals, \`$.data[0].status\` not_equals, \`$.data[*].status\` not_contains), medians of ${ROUNDS} rounds; the whole checks alternate without and with, ${SECONDS} s each, in one run.
 
-| what | µs a check |
-|---|---:|
-| the three assertions alone (JSON.parse included; JSON.parse alone ${fmt(median(parse))}) | ${fmt(median(alone))} |
-| http check without assertions, CPU (${without.map((r) => fmt(r.us)).join(', ')}) | ${fmt(w0)} |
-| http check with the three, CPU (${withThree.map((r) => fmt(r.us)).join(', ')}) | ${fmt(w3)} |
-| what they add to a check | ${fmt(w3 - w0)} (${((w3 / w0 - 1) * 100).toFixed(0)} %) |`;
+Run ${new Date().toISOString().slice(0, 10)} on ${machine()}, load average ${loadavg()[0].toFixed(1)}. Method: \`test/bench/assertions.js\` (its header); a ${body.length}-byte JSON body, three json_body assertions (\`$.status\` equals, \`$.data[0].status\` not_equals, \`$.data[*].status\` not_contains), medians of ${ROUNDS} rounds; the whole checks alternate without and with, ${SECONDS} s each, in one run.
+
+**The three assertions alone: ${fmt(median(alone))} µs a check** (JSON.parse alone ${fmt(median(parse))}). Whole http checks, CPU: without assertions ${fmt(w0)} µs (${list(without)}), with the three ${fmt(w3)} µs (${list(withThree)}): they add ${fmt(w3 - w0)} µs (${((w3 / w0 - 1) * 100).toFixed(0)} %).`;
     process.stdout.write(`${section}\n`);
     writeSection('assertions', section);
   } finally {
