@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProbeOutcome } from '../probe-port.js';
 import {
   applyAssertions,
+  DEPTH_SCAN_FROM,
   evaluateAssertions,
   JSON_CAP,
   MATCH_TEXT_CAP,
@@ -147,13 +148,14 @@ describe('evaluateAssertions', () => {
     ).toMatch(/larger than/);
   });
 
-  it('fails a body nested deeper than the cap before parsing it, and walks one at the cap', () => {
-    const deep = `${'['.repeat(MAX_JSON_DEPTH + 1)}"needle"${']'.repeat(MAX_JSON_DEPTH + 1)}`;
+  it('fails a large body nested deeper than the cap before parsing it, and walks one at the cap', () => {
+    const pad = ' '.repeat(DEPTH_SCAN_FROM);
+    const deep = `${'['.repeat(MAX_JSON_DEPTH + 1)}"needle"${']'.repeat(MAX_JSON_DEPTH + 1)}${pad}`;
     expect(evaluateAssertions({ ...view, body: deep }, [a('json_body', 'not_empty', '', '$')])?.message).toBe(
       `$: the body is nested more than ${MAX_JSON_DEPTH} levels deep`,
     );
     // Brackets inside strings do not count.
-    const inString = JSON.stringify({ s: '['.repeat(1000) });
+    const inString = JSON.stringify({ s: '['.repeat(DEPTH_SCAN_FROM) });
     expect(
       evaluateAssertions({ ...view, body: inString }, [a('json_body', 'not_empty', '', '$.s')]),
     ).toBeNull();
@@ -167,6 +169,16 @@ describe('evaluateAssertions', () => {
     ).toBe(`$${'..*'.repeat(30)}: the path visits more than 300000 values of the body`);
     expect(evaluateAssertions(v, [a('json_body', 'is_empty', '', '$[0][0]')])?.message).toMatch(
       /^\$\[0\]\[0\] was \[{80}…, expected is_empty$/,
+    );
+  });
+
+  it('walks a small body nested past the stack, and shows it as such', () => {
+    const depth = 8000;
+    const deep = `${'['.repeat(depth)}"needle"${']'.repeat(depth)}`;
+    const v = { ...view, body: deep };
+    expect(evaluateAssertions(v, [a('json_body', 'contains', 'needle', '$..*')])).toBeNull();
+    expect(evaluateAssertions(v, [a('json_body', 'is_empty', '', '$[0]')])?.message).toMatch(
+      /^\$\[0\] was (\[{80}…|\[nested too deeply to show\]), expected is_empty$/,
     );
   });
 

@@ -5,6 +5,7 @@ import { evaluateAssertions, type ResponseView } from './evaluate.js';
 export {
   type AssertionFailure,
   BODY_CAP,
+  DEPTH_SCAN_FROM,
   evaluateAssertions,
   JSON_CAP,
   MAX_JSON_DEPTH,

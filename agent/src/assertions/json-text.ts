@@ -1,8 +1,9 @@
 /**
  * A value as JSON text, at most `limit` characters of it: the work stops where the text would, so
  * showing or comparing a value a path selected costs what the answer needs, never the whole of a
- * large selection (`$..*` on a body can select the same nested values many times over). Values come
- * from JSON.parse of a body at most MAX_JSON_DEPTH deep, so the recursion is that shallow.
+ * large selection (`$..*` on a body can select the same nested values many times over). A value
+ * nested deeper than the stack allows (only a small body is parsed unchecked for depth: evaluate.ts)
+ * is shown as such, and is cut.
  */
 export interface JsonPrefix {
   text: string;
@@ -47,6 +48,7 @@ export const jsonPrefix = (v: unknown, limit: number): JsonPrefix => {
   try {
     walk(v);
   } catch (e) {
+    if (e instanceof RangeError) return { text: '[nested too deeply to show]', cut: true };
     if (!(e instanceof Full)) throw e;
     return { text: parts.join('').slice(0, limit), cut: true };
   }
