@@ -182,6 +182,13 @@ describe('evaluateAssertions', () => {
     );
   });
 
+  it('shows a path with line breaks or bidirectional marks escaped, on one line', () => {
+    const body = JSON.stringify({ 'a\nb\u202e': 1 });
+    expect(
+      evaluateAssertions({ ...view, body }, [a('json_body', 'equals', '2', "$['a\nb\u202e']")])?.message,
+    ).toBe('$[\'a\\u000ab\\u202e\'] was 1, expected equals "2"');
+  });
+
   it('cuts the value it shows, never inside a character', () => {
     const long = `${'é'.repeat(79)}😀tail`;
     const msg = evaluateAssertions({ ...view, body: JSON.stringify({ s: long }) }, [

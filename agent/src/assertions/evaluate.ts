@@ -143,8 +143,17 @@ const shown = (v: Actual): string => {
   return cut(textOf(v, SHOWN_CAP + 1));
 };
 
+/** Control, line-breaking and bidirectional characters, escaped where a message shows a path (one line, read as written). */
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const showable = (s: string) =>
+  s.replace(UNSHOWABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 const labelOf = (a: Assertion): string =>
-  a.source === 'json_body' ? a.property : a.source === 'headers' ? `header ${a.property}` : a.source;
+  a.source === 'json_body'
+    ? showable(a.property)
+    : a.source === 'headers'
+      ? `header ${a.property}`
+      : a.source;
 
 const expectation = (a: Assertion): string => {
   if (a.comparison === 'is_empty' || a.comparison === 'not_empty') return a.comparison;
