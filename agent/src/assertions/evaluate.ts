@@ -144,7 +144,9 @@ const shown = (v: Actual): string => {
 };
 
 /** Control, line-breaking and bidirectional characters, escaped where a message shows a path (one line, read as written). */
-const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSHOWN_CHARS =
+  '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+const UNSHOWABLE = new RegExp(`[${UNSHOWN_CHARS}]`, 'g');
 const showable = (s: string) =>
   s.replace(UNSHOWABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
