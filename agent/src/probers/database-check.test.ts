@@ -2,7 +2,14 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CheckDeadline } from '../deadline.js';
 import type { ProbeSpec } from '../probe-port.js';
-import { parseDatabaseUrl, READ_CAP, RESPONSE_TEXT_CAP, redact, valueText } from './database-check.js';
+import {
+  parseDatabaseUrl,
+  READ_CAP,
+  RESPONSE_TEXT_CAP,
+  redact,
+  responseText,
+  valueText,
+} from './database-check.js';
 import { createProbers } from './index.js';
 import { createMysqlProber } from './mysql-prober.js';
 import { createPostgresProber } from './postgres-prober.js';
@@ -64,6 +71,9 @@ describe('what a failure says and what assertions read', () => {
     expect(valueText(['a', 'b'])).toBe('a');
     expect(valueText(42)).toBe('42');
     expect(valueText('x'.repeat(RESPONSE_TEXT_CAP + 10))).toHaveLength(RESPONSE_TEXT_CAP);
+    expect(responseText('x'.repeat(RESPONSE_TEXT_CAP + 1)).truncated).toBe(true);
+    expect(responseText(Buffer.alloc(RESPONSE_TEXT_CAP * 5, 'y'))).toMatchObject({ truncated: true });
+    expect(responseText('x'.repeat(RESPONSE_TEXT_CAP))).toMatchObject({ truncated: false });
   });
 
   it('reads a redis command line as redis-cli does', () => {

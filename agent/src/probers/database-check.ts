@@ -124,16 +124,26 @@ export const redact = (message: string, url: string, password: string): string =
   return out;
 };
 
-/** A value as text: strings as they are, buffers as UTF-8, nothing as ''; cut at the cap. */
-export const valueText = (v: unknown): string => {
+/** A value as text: strings as they are, buffers as UTF-8, nothing as ''; cut at the cap (`truncated`). */
+export const responseText = (v: unknown): { text: string; truncated: boolean } => {
+  if (Array.isArray(v)) return responseText(v[0]);
   let s: string;
   if (v === null || v === undefined) s = '';
   else if (typeof v === 'string') s = v;
-  else if (Buffer.isBuffer(v)) s = v.toString('utf8', 0, Math.min(v.length, RESPONSE_TEXT_CAP * 4));
-  else if (Array.isArray(v)) s = valueText(v[0]);
-  else s = String(v);
-  return s.length > RESPONSE_TEXT_CAP ? s.slice(0, RESPONSE_TEXT_CAP) : s;
+  else if (Buffer.isBuffer(v)) {
+    if (v.length > RESPONSE_TEXT_CAP * 4)
+      return {
+        text: v.toString('utf8', 0, RESPONSE_TEXT_CAP * 4).slice(0, RESPONSE_TEXT_CAP),
+        truncated: true,
+      };
+    s = v.toString('utf8');
+  } else s = String(v);
+  return s.length > RESPONSE_TEXT_CAP
+    ? { text: s.slice(0, RESPONSE_TEXT_CAP), truncated: true }
+    : { text: s, truncated: false };
 };
+
+export const valueText = (v: unknown): string => responseText(v).text;
 
 /** One client library as a prober needs it. `C` is a connection, made before it connects. */
 export interface DatabaseDriver<C> {
@@ -152,6 +162,8 @@ export interface DatabaseDriver<C> {
 /** What the prober read: the response text, given to assertions. */
 export interface DatabaseResponse {
   text: string;
+  /** The value went on past RESPONSE_TEXT_CAP (json_body refuses a cut text). */
+  truncated: boolean;
   response_time_ms: number;
 }
 
@@ -205,7 +217,7 @@ export const runDatabaseCheck = async <C>(
     };
     driver.close(conn as C, true);
     conn = undefined;
-    return (opts.assert ?? passThrough)(outcome, { text: valueText(value), response_time_ms: total }, spec);
+    return (opts.assert ?? passThrough)(outcome, { ...responseText(value), response_time_ms: total }, spec);
   } catch (e) {
     if (conn !== undefined) driver.close(conn, false);
     const named = e instanceof ReadCapError ? 'response_too_large' : driver.kindOf(e);
