@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
+import { applyAssertions } from '../assertions/index.js';
 import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 
@@ -170,10 +171,15 @@ export interface DatabaseResponse {
 export type AssertResponse = (
   outcome: ProbeOutcome,
   response: DatabaseResponse,
-  spec: ProbeSpec,
+  spec: ProbeSpec<'postgres' | 'mysql' | 'redis'>,
 ) => ProbeOutcome;
 
-const passThrough: AssertResponse = (outcome) => outcome;
+/** The check's assertions: `text_body` and `json_body` read the first value, `response_time` the run. */
+export const assertResponse: AssertResponse = (outcome, response, spec) =>
+  applyAssertions(outcome, spec.settings.assertions, {
+    body: response.text,
+    body_truncated: response.truncated,
+  });
 
 /** One check: parse, guard, connect, query, close; every failure a ProbeOutcome, never a throw. */
 export const runDatabaseCheck = async <C>(
@@ -217,7 +223,11 @@ export const runDatabaseCheck = async <C>(
     };
     driver.close(conn as C, true);
     conn = undefined;
-    return (opts.assert ?? passThrough)(outcome, { ...responseText(value), response_time_ms: total }, spec);
+    return (opts.assert ?? assertResponse)(
+      outcome,
+      { ...responseText(value), response_time_ms: total },
+      spec,
+    );
   } catch (e) {
     if (conn !== undefined) driver.close(conn, false);
     const named = e instanceof ReadCapError ? 'response_too_large' : driver.kindOf(e);
