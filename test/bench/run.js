@@ -15,6 +15,7 @@ const benches = {
   'flush-order': () => import('./flush-order.js'),
   dependencies: () => import('./dependencies.js'),
   storm: () => import('./storm.js'),
+  'icmp-smtp': () => import('./icmp-smtp.js'),
   streams: () => import('./streams.js'),
 };
 if (!benches[name]) {

@@ -4,7 +4,9 @@ import { createDnsProber } from './dns-prober.js';
 import { createDomainProber } from './domain-prober.js';
 import { createGrpcProber } from './grpc-prober.js';
 import { createHttpProber, type HttpProberOptions } from './http-prober.js';
+import { createPingProber } from './ping-prober.js';
 import type { BootstrapSource } from './rdap-bootstrap.js';
+import { createSmtpProber } from './smtp-prober.js';
 import { createTcpProber } from './tcp-prober.js';
 import { createWebSocketProber } from './websocket-prober.js';
 
@@ -12,6 +14,8 @@ export interface ProbersOptions extends HttpProberOptions {
   rdapBaseUrl?: string;
   /** The RDAP bootstrap data, fetched and cached when domain checks need it (rdap-refresh.ts); the shipped subset when not given. */
   rdapBootstrap?: BootstrapSource;
+  /** fping for ping checks, when findFping (fping.ts) found one that runs here; without it, no ping checks. */
+  fping?: string | null;
 }
 
 /** A type this build has no prober for yet: every run fails, saying so (and the agent does not declare it). */
@@ -39,10 +43,14 @@ const proberTable = (opts: ProbersOptions): ProberTable => {
       ...(opts.rdapBaseUrl ? { rdapBaseUrl: opts.rdapBaseUrl } : {}),
       ...(opts.rdapBootstrap ? { bootstrap: opts.rdapBootstrap } : {}),
     }),
-    ping: missing('ping'),
+    ping: opts.fping ? createPingProber({ fping: opts.fping, blockPrivate }) : null,
     grpc: createGrpcProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
     websocket: createWebSocketProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
-    smtp: missing('smtp'),
+    smtp: createSmtpProber({
+      blockPrivate,
+      ...(opts.ca ? { ca: opts.ca } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+    }),
     postgres: missing('postgres'),
     mysql: missing('mysql'),
     redis: missing('redis'),
