@@ -17,6 +17,7 @@ const benches = {
   storm: () => import('./storm.js'),
   'icmp-smtp': () => import('./icmp-smtp.js'),
   streams: () => import('./streams.js'),
+  databases: () => import('./databases.js'),
 };
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);
