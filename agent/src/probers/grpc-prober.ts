@@ -12,6 +12,7 @@ import {
   SERVING_STATUS,
   servingStatusOf,
 } from './grpc-health.js';
+import { applyReadingAssertions } from './reading-assertions.js';
 
 /** A health response is a few bytes; anything past this is not one. */
 const MAX_RESPONSE = 16 * 1024;
@@ -288,7 +289,12 @@ export const createGrpcProber = (opts: GrpcProberOptions = {}) => {
           reading,
         );
       }
-      return answer({ ok: true, error: null, response_time_ms: total }, reading);
+      // Assertions read the response time and, as text_body, the serving status's name.
+      const outcome: ProbeOutcome = { ok: true, error: null, response_time_ms: total };
+      return answer(
+        applyReadingAssertions(outcome, spec.settings.assertions, reading.serving_status),
+        reading,
+      );
     },
     async run(spec: ProbeSpec<'grpc'>, deadline: Deadline): Promise<ProbeOutcome> {
       return (await this.probe(spec, deadline)).outcome;

@@ -3,6 +3,7 @@ import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
 import WebSocket from 'ws';
 import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
+import { applyReadingAssertions } from './reading-assertions.js';
 
 /** The most of a first message the agent reads (as the http prober's body); a longer one fails the check. */
 export const MAX_MESSAGE = 1 << 20;
@@ -125,14 +126,19 @@ export const createWebSocketProber = (opts: WebSocketProberOptions = {}) => {
           else ws.terminate();
           resolve({ outcome, reading });
         };
-        const succeed = (first: string | null) =>
-          done(
-            { ok: true, error: null, response_time_ms: performance.now() - started, status_code: 101 },
-            {
-              status_code: 101,
-              first_message: first,
-            },
-          );
+        // Assertions read the first message (text_body), the time to it and the upgrade's status.
+        const succeed = (first: string | null) => {
+          const outcome: ProbeOutcome = {
+            ok: true,
+            error: null,
+            response_time_ms: performance.now() - started,
+            status_code: 101,
+          };
+          done(applyReadingAssertions(outcome, spec.settings.assertions, first), {
+            status_code: 101,
+            first_message: first,
+          });
+        };
         deadline.onAbort(() => {
           const what = !opened ? 'timed out' : `timed out waiting for a first message`;
           done(failed('timeout', what, started, opened ? 101 : undefined), null);
