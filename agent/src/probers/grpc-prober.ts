@@ -2,6 +2,7 @@ import { type ClientHttp2Session, type ClientHttp2Stream, connect as h2Connect }
 import { isIP, type LookupFunction, connect as netConnect, type Socket } from 'node:net';
 import { createSecureContext, type SecureContext, type TLSSocket, connect as tlsConnect } from 'node:tls';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
+import { applyAssertions } from '../assertions/index.js';
 import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 import {
@@ -12,7 +13,6 @@ import {
   SERVING_STATUS,
   servingStatusOf,
 } from './grpc-health.js';
-import { applyReadingAssertions } from './reading-assertions.js';
 
 /** A health response is a few bytes; anything past this is not one. */
 const MAX_RESPONSE = 16 * 1024;
@@ -292,7 +292,7 @@ export const createGrpcProber = (opts: GrpcProberOptions = {}) => {
       // Assertions read the response time and, as text_body, the serving status's name.
       const outcome: ProbeOutcome = { ok: true, error: null, response_time_ms: total };
       return answer(
-        applyReadingAssertions(outcome, spec.settings.assertions, reading.serving_status),
+        applyAssertions(outcome, spec.settings.assertions, { body: reading.serving_status }),
         reading,
       );
     },

@@ -82,6 +82,38 @@ describe('websocket prober against a `ws` server on loopback', () => {
       ok: false,
       error: { kind: 'assertion_failed', message: 'text_body was "pong", expected equals "ping"' },
     });
+    // JSON in the first message, read by JSONPath; patterns in RE2's linear time.
+    const json = (property: string, comparison: Assertion['comparison'], target: string): Assertion => ({
+      source: 'json_body',
+      property,
+      comparison,
+      target,
+    });
+    expect(
+      (
+        await probe(plain.url('/hello'), {
+          assertions: [
+            json('$.status', 'equals', 'ok'),
+            json('$.version', 'greater_than', '2'),
+            on('text_body', 'matches', '^\\{"status"'),
+          ],
+        })
+      ).outcome,
+    ).toMatchObject({ ok: true });
+    expect(
+      (await probe(plain.url('/hello'), { assertions: [json('$.status', 'equals', 'degraded')] })).outcome,
+    ).toMatchObject({
+      ok: false,
+      error: { kind: 'assertion_failed', message: '$.status was "ok", expected equals "degraded"' },
+    });
+    expect(
+      (
+        await probe(plain.url('/echo'), {
+          ws_message: 'not json',
+          assertions: [json('$.a', 'not_empty', '')],
+        })
+      ).outcome,
+    ).toMatchObject({ ok: false, error: { kind: 'assertion_failed' } });
   });
 
   it('fails naming the close code when the server closes first', async () => {

@@ -1,12 +1,12 @@
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
 import WebSocket from 'ws';
+import { applyAssertions, BODY_CAP, needsBody } from '../assertions/index.js';
 import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
-import { applyReadingAssertions } from './reading-assertions.js';
 
-/** The most of a first message the agent reads (as the http prober's body); a longer one fails the check. */
-export const MAX_MESSAGE = 1 << 20;
+/** The most of a first message the agent reads (an http body's cap); a longer one fails the check. */
+export const MAX_MESSAGE = BODY_CAP;
 /** How long the closing handshake may take once the check is done before the socket is cut. */
 const CLOSE_TIMEOUT_MS = 1000;
 const USER_AGENT = 'Lookout/1 (+monitoring)';
@@ -52,8 +52,7 @@ export const closeCodeText = (code: number, reason: string): string => {
 
 /** Whether the check waits for a first message: it sends one, or its assertions read one. */
 const awaitsMessage = (spec: ProbeSpec<'websocket'>): boolean =>
-  spec.settings.ws_message !== null ||
-  spec.settings.assertions.some((a) => a.source === 'text_body' || a.source === 'json_body');
+  spec.settings.ws_message !== null || needsBody(spec.settings.assertions);
 
 /**
  * websocket checks (the `ws` client): open the connection (ws:// or wss://, a fresh connection, no
@@ -126,7 +125,7 @@ export const createWebSocketProber = (opts: WebSocketProberOptions = {}) => {
           else ws.terminate();
           resolve({ outcome, reading });
         };
-        // Assertions read the first message (text_body), the time to it and the upgrade's status.
+        // Assertions read the first message (text_body, json_body), the time to it and the upgrade's status.
         const succeed = (first: string | null) => {
           const outcome: ProbeOutcome = {
             ok: true,
@@ -134,7 +133,7 @@ export const createWebSocketProber = (opts: WebSocketProberOptions = {}) => {
             response_time_ms: performance.now() - started,
             status_code: 101,
           };
-          done(applyReadingAssertions(outcome, spec.settings.assertions, first), {
+          done(applyAssertions(outcome, spec.settings.assertions, first === null ? {} : { body: first }), {
             status_code: 101,
             first_message: first,
           });
