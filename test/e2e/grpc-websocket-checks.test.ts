@@ -17,6 +17,8 @@ let h: Harness;
 let grpc: Awaited<ReturnType<typeof startGrpcHealthServer>>;
 let ws: Awaited<ReturnType<typeof startWebSocketServer>>;
 let agent: ChildProcess | undefined;
+/** us-east's agent runs as a hosted one: the SSRF guard on. */
+let guarded: ChildProcess | undefined;
 
 beforeAll(async () => {
   h = await startHarness(
@@ -28,10 +30,21 @@ beforeAll(async () => {
   const token = (await createAgentToken(h.store, h.config.regions, { region: 'eu-west' }, new Date())).value;
   agent = (await startAgentProcess({ rpcUrl: h.cp.rpcUrl, token, region: 'eu-west', instance: 'eu-1' }))
     .child;
+  const usToken = (await createAgentToken(h.store, h.config.regions, { region: 'us-east' }, new Date()))
+    .value;
+  guarded = (
+    await startAgentProcess({
+      rpcUrl: h.cp.rpcUrl,
+      token: usToken,
+      region: 'us-east',
+      instance: 'us-1',
+      env: { LOOKOUT_AGENT_BLOCK_PRIVATE_TARGETS: 'true' },
+    })
+  ).child;
 });
 afterAll(async () => {
-  agent?.kill('SIGTERM');
-  if (agent) await exited(agent);
+  for (const a of [agent, guarded]) a?.kill('SIGTERM');
+  for (const a of [agent, guarded]) if (a) await exited(a);
   await grpc?.close();
   await ws?.close();
   await h?.close();
@@ -80,6 +93,34 @@ const downAndUp = async (
 };
 
 describe('grpc and websocket monitors checked by a real agent', () => {
+  it('an agent with the SSRF guard on refuses both at a loopback address, saying only that it is not allowed', async () => {
+    const w = await h.workspace('ssrf-e2e', 'e2e');
+    for (const json of [
+      { display_name: 'inner grpc', monitor_type: 'grpc', url: `localhost:${grpc.port}` },
+      { display_name: 'inner ws', monitor_type: 'websocket', url: ws.url('/echo', 'localhost') },
+    ]) {
+      const created = await w.api('POST', '/monitors/create', {
+        json: { check_interval_seconds: 1, timeout_seconds: 1, check_locations: ['us-east'], ...json },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const [result] = await waitFor(
+        () =>
+          w
+            .api('GET', `/monitors/${created.body.id}/results?limit=10`)
+            .then(
+              (r) =>
+                r.body.data as { ok: boolean; error_kind: string | null; error_message: string | null }[],
+            ),
+        (rs) => rs.length > 0,
+        { what: `a ${json.monitor_type} result` },
+      );
+      expect(result).toMatchObject({ ok: false, error_kind: 'blocked_target' });
+      // The address the name resolved to is internal knowledge: the message never shows it.
+      expect(result!.error_message).toContain('localhost is not an allowed destination');
+      expect(result!.error_message).not.toContain('127.0.0.1');
+    }
+  });
+
   it('a grpc service that stops SERVING raises an alert naming its status, and recovers', async () => {
     const w = await h.workspace('grpc-e2e', 'e2e');
     await downAndUp(
