@@ -100,7 +100,7 @@ export const createWebSocketProber = (opts: WebSocketProberOptions = {}) => {
         });
       }
       if (deadline.aborted) {
-        return Promise.resolve({ outcome: { ...failed('timeout', 'timed out', started) }, reading: null });
+        return Promise.resolve({ outcome: failed('timeout', 'timed out', started), reading: null });
       }
       const waits = awaitsMessage(spec);
       return new Promise((resolve) => {
@@ -145,7 +145,9 @@ export const createWebSocketProber = (opts: WebSocketProberOptions = {}) => {
         ws.once('unexpected-response', (_req, res) => {
           const status = res.statusCode ?? 0;
           const where =
-            status >= 300 && status < 400 && res.headers.location ? ` to ${res.headers.location}` : '';
+            status >= 300 && status < 400 && res.headers.location
+              ? ` to ${res.headers.location.slice(0, 200)}`
+              : '';
           done(
             failed(
               'ws_handshake',
@@ -162,7 +164,11 @@ export const createWebSocketProber = (opts: WebSocketProberOptions = {}) => {
           if (!waits) succeed(null);
         });
         ws.once('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
-          const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
+          const bytes = Array.isArray(data)
+            ? Buffer.concat(data)
+            : Buffer.isBuffer(data)
+              ? data
+              : Buffer.from(data);
           succeed(bytes.toString('utf8'));
         });
         ws.once('close', (code: number, reason: Buffer) => {
