@@ -135,6 +135,10 @@ describe('smtp prober against smtp-server', () => {
       ok: false,
       error: { kind: 'smtp_error', message: 'the banner answered 554 5.3.2 No service here' },
     });
+    const noisy = await startRaw((s) => s.end(`421-\u001b[31mbusy\u0007\r\n421 ${'x'.repeat(500)}\r\n`));
+    const n = await run(spec(noisy));
+    expect(n.error!.message).toMatch(/^the banner answered 421 \s\[31mbusy\s x+$/);
+    expect(n.error!.message.length).toBeLessThan(240);
     const closed = await startRaw(() => {});
     const port = closed;
     await new Promise<void>((r) => (servers.pop() as Server).close(() => r()));

@@ -93,7 +93,13 @@ const replyReader = () => {
 
 const expect = (step: string, r: Reply, code: number) => {
   if (r.code !== code)
-    throw new SmtpError(`${step} answered ${r.code} ${r.lines.join(' ').slice(0, 200)}`.trim());
+    // The server's words reach alerts and pages: control characters become spaces, 200 at most.
+    throw new SmtpError(
+      `${step} answered ${r.code} ${r.lines
+        .join(' ')
+        .replace(/\p{Cc}/gu, ' ')
+        .slice(0, 200)}`.trim(),
+    );
 };
 
 /**
