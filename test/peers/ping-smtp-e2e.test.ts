@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentToken } from '../../control-plane/src/domain/agents/agent-tokens.js';
 import { makeCa } from '../support/certs.js';
 import { type Harness, startHarness } from '../support/harness.js';
-import { exited, startAgentProcess } from '../support/processes.js';
+import { exited, runCli, startAgentProcess } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 import { findBinary } from './support/binaries.js';
 import { createTestNetns, netnsSkipReason, type TestNetns } from './support/netns.js';
@@ -115,8 +115,15 @@ const downAndBack = async (
 };
 
 describe('ping and smtp monitors, end to end', () => {
-  it('the agent process found fping and offers ping checks', () => {
+  it('the agent process found fping and offers ping checks: the agent list says so', async () => {
     expect(agentLog()).toMatch(/"msg":"ping checks: fping runs"/);
+    const env = { LOOKOUT_DATA_DIR: h.dir, LOOKOUT_LOG_LEVEL: 'silent' };
+    const listed = JSON.parse((await runCli(['agent', 'list', '--json'], env)).stdout).data as {
+      instance_id: string;
+      check_types: string[];
+    }[];
+    expect(listed).toHaveLength(1);
+    expect(listed[0]!.check_types).toEqual(expect.arrayContaining(['ping', 'smtp']));
   });
 
   it('smtp: STARTTLS server up, stopped (connection refused), started again', async () => {
