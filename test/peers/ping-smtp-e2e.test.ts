@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { systemClock } from '@lookout/shared';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentToken } from '../../control-plane/src/domain/agents/agent-tokens.js';
@@ -31,10 +32,14 @@ const leaf = ca.leaf(['localhost', '127.0.0.1'], 30);
 const caDir = mkdtempSync(join(tmpdir(), 'lookout-ca-'));
 
 beforeAll(async () => {
-  h = await startHarness({
-    plans: { e2e: { max_monitors: 10, min_interval_seconds: 1 } },
-    assignment_poll_ms: 100,
-  });
+  h = await startHarness(
+    {
+      plans: { e2e: { max_monitors: 10, min_interval_seconds: 1 } },
+      assignment_poll_ms: 100,
+    },
+    // The agent reads certificates at the real time: so does the control plane here.
+    { clock: systemClock },
+  );
   w = await h.workspace('checks', 'e2e');
   const token = (await createAgentToken(h.store, h.config.regions, { region: 'eu-west' }, new Date())).value;
   // The agent trusts the test's CA as a host trusts its own (NODE_EXTRA_CA_CERTS).
@@ -156,6 +161,43 @@ describe('ping and smtp monitors, end to end', () => {
       await downAndBack(id, stop, async () => void (await start(port)), /ECONNREFUSED/);
     } finally {
       await stop();
+    }
+  });
+
+  it('smtp with implicit TLS: a certificate near its end raises the expiry alert, as for https', async () => {
+    const soon = ca.leaf(['localhost', '127.0.0.1'], 5);
+    const server = new SMTPServer({
+      authOptional: true,
+      logger: false,
+      closeTimeout: 100,
+      secure: true,
+      ...soon,
+    });
+    server.on('error', () => {});
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const port = (
+        (server as unknown as { server: { address(): AddressInfo } }).server.address() as AddressInfo
+      ).port;
+      const id = await create({
+        display_name: 'Submission',
+        monitor_type: 'smtp',
+        url: 'localhost',
+        port,
+        smtp_security: 'tls',
+        ssl_cert_monitoring: true,
+        ssl_cert_expiry_alert_days: 14,
+      });
+      const alert = await waitFor(
+        () => openAlert(id),
+        (a) => a !== undefined,
+        { what: 'the certificate expiry alert', timeoutMs: 30_000 },
+      );
+      expect(alert).toMatchObject({ cause: 'tls_expiry' });
+      expect(String(alert!.title)).toMatch(/^TLS certificate of Submission expires in [45] days$/);
+      expect(await statusOf(id)).toBe('up');
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
     }
   });
 
