@@ -18,6 +18,8 @@ export interface HttpSettings {
   expected_status_code: number;
   required_keyword: string | null;
   follow_redirects: boolean;
+  /** With follow_redirects: the most redirects followed before the check fails. */
+  max_redirects: number;
   ssl_cert_monitoring: boolean;
   assertions: readonly Assertion[];
 }

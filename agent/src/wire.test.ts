@@ -108,6 +108,7 @@ describe('specOf', () => {
       expected_status_code: 200,
       required_keyword: null,
       follow_redirects: false,
+      max_redirects: 5,
       ssl_cert_monitoring: false,
       assertions: [],
     });

@@ -70,6 +70,7 @@ const settingsOf = (type: MonitorType, s: CheckSpec): SettingsByType[MonitorType
         expected_status_code: w.value.expectedStatusCode,
         required_keyword: w.value.requiredKeyword || null,
         follow_redirects: w.value.followRedirects,
+        max_redirects: w.value.maxRedirects,
         ssl_cert_monitoring: w.value.sslCertMonitoring,
         assertions: assertionsOf(w.value.assertions),
       };
@@ -120,6 +121,7 @@ const settingsOf = (type: MonitorType, s: CheckSpec): SettingsByType[MonitorType
       expected_status_code: s.expectedStatusCode || 200,
       required_keyword: s.requiredKeyword || null,
       follow_redirects: s.followRedirects,
+      max_redirects: 5,
       ssl_cert_monitoring: s.sslCertMonitoring,
       assertions: NO_ASSERTIONS,
     };

@@ -3,6 +3,7 @@
 // the default query, close), in one process, in the same run, rounds alternating.
 // The servers are Debian's postgresql, mariadb-server and redis-server, started as test:peers starts them.
 import { connect } from 'node:net';
+import { loadavg } from 'node:os';
 import mysql from 'mysql2';
 import pg from 'pg';
 import { tsImport } from 'tsx/esm/api';
@@ -148,7 +149,7 @@ export const run = async (args) => {
   // Heading and one paragraph: docs/benchmarks.md stays under its line budget.
   const text = [
     '### Database checks (`npm run bench -- databases`)',
-    `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine()}. Debian's postgresql, mariadb-server and redis-server (as test:peers starts them: loopback, a password; postgres signs in with SCRAM-SHA-256), each checked by the agent's prober and by a bare loop doing the same work (a fresh connection, sign in, the default query, close: \`pg\` and \`mysql2\` used plainly, RESP written by hand over \`node:net\` for redis), ${concurrency} at a time, ${rounds} rounds of ${seconds} s each alternating in one process. Checks per second of the bench process's CPU (the median round), prober against bare loop: ${figures}.`,
+    `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine()}, load ${loadavg()[0].toFixed(1)} at the end (shared). Debian's postgresql, mariadb-server and redis-server (as test:peers starts them: loopback, a password; postgres signs in with SCRAM-SHA-256), each checked by the agent's prober and by a bare loop doing the same work (a fresh connection, sign in, the default query, close: \`pg\` and \`mysql2\` used plainly, RESP written by hand over \`node:net\` for redis), ${concurrency} at a time, ${rounds} rounds of ${seconds} s each alternating in one process. Checks per second of the bench process's CPU (the median round), prober against bare loop: ${figures}. The prober's mysql check runs one statement more (its session set read-only); redis's gap is the ioredis client's own cost (its object, queue and parser per connection) against one hand-written exchange.`,
   ].join('\n');
   if (args.includes('--dry-run')) process.stdout.write(`${text}\n`);
   else writeSection('databases', text);

@@ -32,7 +32,8 @@ const agentOf = async (region: string, instanceId: string, checkTypes: string[])
 };
 
 beforeAll(async () => {
-  lookout = await startLookout();
+  // The region job every 200 ms, so its alert is there by the time a test looks.
+  lookout = await startLookout({ LOOKOUT_REGION_CHECK_MS: '200' });
   browser = await launchBrowser();
   await agentOf('eu-west', 'regions-eu-web', ['http', 'api']);
   await agentOf('eu-west', 'regions-eu-all', []);
@@ -113,6 +114,21 @@ describe('the Regions page', () => {
     ).toBe('eu-west');
     await form.getByLabel('Type').selectOption('http');
     await expect.poll(() => us.evaluate((b) => b.parentElement?.textContent?.trim())).toBe('us-east');
+    await context.close();
+  });
+
+  it('the alert for a type no agent of a region runs says so and leads to the Regions page', async () => {
+    const { context, page } = await signedInAt(
+      browser,
+      lookout,
+      { email: lookout.adminEmail, password: lookout.password },
+      '/alerts',
+    );
+    const row = page.getByRole('row', { name: /No agent in us-east can run tcp checks/ });
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
+    await row.getByRole('link', { name: 'Region us-east' }).click();
+    await page.waitForURL(lookout.url('demo', '/regions'));
+    await page.getByRole('heading', { name: 'Regions', level: 1 }).waitFor();
     await context.close();
   });
 });

@@ -45,7 +45,7 @@ describe('the new check types through the API', () => {
       http_method: 'GET',
       expected_status_code: 200,
     });
-    expect(http.body).toMatchObject({ assertions: [] });
+    expect(http.body).toMatchObject({ assertions: [], max_redirects: 5 });
     const tcp = await create(w, { monitor_type: 'tcp', url: 'db.example.com', port: 5432 });
     expect(tcp.body).not.toHaveProperty('assertions');
   });
@@ -98,6 +98,17 @@ describe('the new check types through the API', () => {
         ['packet_count', 'url'],
       ],
       [{ monitor_type: 'redis', url: 'cache.example.com' }, ['url']],
+      [{ monitor_type: 'tcp', url: 'db.example.com', port: 5432, max_redirects: 3 }, ['max_redirects']],
+      [
+        {
+          monitor_type: 'api',
+          url: 'https://example.com/',
+          http_method: 'GET',
+          expected_status_code: 200,
+          max_redirects: 0,
+        },
+        ['max_redirects'],
+      ],
       [
         {
           monitor_type: 'http',

@@ -1,7 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { systemClock } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentToken } from '../../control-plane/src/domain/agents/agent-tokens.js';
+import { makeCa } from '../support/certs.js';
 import { startGrpcHealthServer } from '../support/grpc-health-server.js';
 import { type Harness, startHarness } from '../support/harness.js';
 import { exited, startAgentProcess } from '../support/processes.js';
@@ -11,12 +15,17 @@ import { startWebSocketServer } from '../support/websocket-server.js';
 /**
  * grpc and websocket monitors end to end: created through the API, checked by a real agent process
  * against real servers on loopback (@grpc/grpc-js with the health service, `ws`), down with an alert
- * naming the cause, and recovered.
+ * naming the cause, and recovered; over TLS; and refused by an agent with the SSRF guard on.
  */
 let h: Harness;
 let grpc: Awaited<ReturnType<typeof startGrpcHealthServer>>;
 let ws: Awaited<ReturnType<typeof startWebSocketServer>>;
+/** The same servers over TLS, with a certificate of a CA only eu-west's agent trusts (NODE_EXTRA_CA_CERTS). */
+let grpcTls: Awaited<ReturnType<typeof startGrpcHealthServer>>;
+let wss: Awaited<ReturnType<typeof startWebSocketServer>>;
 let agent: ChildProcess | undefined;
+/** us-east's agent runs as a hosted one: the SSRF guard on. */
+let guarded: ChildProcess | undefined;
 
 beforeAll(async () => {
   h = await startHarness(
@@ -25,15 +34,40 @@ beforeAll(async () => {
   );
   grpc = await startGrpcHealthServer({ statuses: new Map([['shop.Cart', 'SERVING']]) });
   ws = await startWebSocketServer();
+  const ca = makeCa();
+  const caFile = join(mkdtempSync(join(tmpdir(), 'lookout-ca-')), 'ca.pem');
+  writeFileSync(caFile, ca.pem.cert);
+  grpcTls = await startGrpcHealthServer({ cert: ca.leaf(['localhost']) });
+  wss = await startWebSocketServer({ cert: ca.leaf(['localhost']) });
   const token = (await createAgentToken(h.store, h.config.regions, { region: 'eu-west' }, new Date())).value;
-  agent = (await startAgentProcess({ rpcUrl: h.cp.rpcUrl, token, region: 'eu-west', instance: 'eu-1' }))
-    .child;
+  agent = (
+    await startAgentProcess({
+      rpcUrl: h.cp.rpcUrl,
+      token,
+      region: 'eu-west',
+      instance: 'eu-1',
+      env: { NODE_EXTRA_CA_CERTS: caFile },
+    })
+  ).child;
+  const usToken = (await createAgentToken(h.store, h.config.regions, { region: 'us-east' }, new Date()))
+    .value;
+  guarded = (
+    await startAgentProcess({
+      rpcUrl: h.cp.rpcUrl,
+      token: usToken,
+      region: 'us-east',
+      instance: 'us-1',
+      env: { LOOKOUT_AGENT_BLOCK_PRIVATE_TARGETS: 'true' },
+    })
+  ).child;
 });
 afterAll(async () => {
-  agent?.kill('SIGTERM');
-  if (agent) await exited(agent);
+  for (const a of [agent, guarded]) a?.kill('SIGTERM');
+  for (const a of [agent, guarded]) if (a) await exited(a);
   await grpc?.close();
   await ws?.close();
+  await grpcTls?.close();
+  await wss?.close();
   await h?.close();
 });
 
@@ -80,6 +114,61 @@ const downAndUp = async (
 };
 
 describe('grpc and websocket monitors checked by a real agent', () => {
+  it('over TLS: grpc_tls and wss:// pass against servers whose certificate the agent trusts', async () => {
+    const w = await h.workspace('tls-e2e', 'e2e');
+    for (const json of [
+      { display_name: 'grpc tls', monitor_type: 'grpc', url: `localhost:${grpcTls.port}`, grpc_tls: true },
+      {
+        display_name: 'wss',
+        monitor_type: 'websocket',
+        url: wss.url('/echo', 'localhost'),
+        ws_message: 'hi',
+      },
+    ]) {
+      const created = await w.api('POST', '/monitors/create', {
+        json: { check_interval_seconds: 1, timeout_seconds: 1, check_locations: ['eu-west'], ...json },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const results = await waitFor(
+        () =>
+          w
+            .api('GET', `/monitors/${created.body.id}/results?limit=10`)
+            .then((r) => r.body.data as { ok: boolean; error_message: string | null }[]),
+        (rs) => rs.length > 0,
+        { what: `a ${json.monitor_type} result over TLS` },
+      );
+      expect(results[0], JSON.stringify(results[0])).toMatchObject({ ok: true });
+    }
+  });
+
+  it('an agent with the SSRF guard on refuses both at a loopback address, saying only that it is not allowed', async () => {
+    const w = await h.workspace('ssrf-e2e', 'e2e');
+    for (const json of [
+      { display_name: 'inner grpc', monitor_type: 'grpc', url: `localhost:${grpc.port}` },
+      { display_name: 'inner ws', monitor_type: 'websocket', url: ws.url('/echo', 'localhost') },
+    ]) {
+      const created = await w.api('POST', '/monitors/create', {
+        json: { check_interval_seconds: 1, timeout_seconds: 1, check_locations: ['us-east'], ...json },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const [result] = await waitFor(
+        () =>
+          w
+            .api('GET', `/monitors/${created.body.id}/results?limit=10`)
+            .then(
+              (r) =>
+                r.body.data as { ok: boolean; error_kind: string | null; error_message: string | null }[],
+            ),
+        (rs) => rs.length > 0,
+        { what: `a ${json.monitor_type} result` },
+      );
+      expect(result).toMatchObject({ ok: false, error_kind: 'blocked_target' });
+      // The address the name resolved to is internal knowledge: the message never shows it.
+      expect(result!.error_message).toContain('localhost is not an allowed destination');
+      expect(result!.error_message).not.toContain('127.0.0.1');
+    }
+  });
+
   it('a grpc service that stops SERVING raises an alert naming its status, and recovers', async () => {
     const w = await h.workspace('grpc-e2e', 'e2e');
     await downAndUp(

@@ -52,11 +52,11 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** A query the server refuses, and what its refusal says. */
+/** A query the server refuses, and what its refusal says; a query answering a JSON document. */
 const failing = {
-  postgres: { query: 'SELECT 1/0', says: 'division by zero' },
-  mysql: { query: 'SELECT * FROM nowhere', says: "doesn't exist" },
-  redis: { query: 'GET', says: 'wrong number of arguments' },
+  postgres: { query: 'SELECT 1/0', says: 'division by zero', json: `SELECT '{"status":"degraded"}'` },
+  mysql: { query: 'SELECT * FROM nowhere', says: "doesn't exist", json: `SELECT '{"status":"degraded"}'` },
+  redis: { query: 'GET', says: 'wrong number of arguments', json: `ECHO '{"status":"degraded"}'` },
 };
 
 describe.each(['postgres', 'mysql', 'redis'] as const)('%s monitor checked by a real agent', (type) => {
@@ -111,5 +111,42 @@ describe.each(['postgres', 'mysql', 'redis'] as const)('%s monitor checked by a 
     expect(again.find((a) => a.status === 'open')!.description).toContain(failing[type].says);
     expect((await results()).find((r) => !r.ok)).toMatchObject({ error_kind: 'query_failed' });
     for (const r of await results()) expect(JSON.stringify(r)).not.toContain(server.password);
+  });
+
+  it('a failed assertion on the first value raises an alert saying which and what was there; fixed, it resolves', async () => {
+    const server = servers[type]!;
+    const w = await h.workspace(`db-assert-${type}`, 'e2e');
+    const status = (target: string) => [
+      { source: 'json_body', property: '$.status', comparison: 'equals', target },
+    ];
+    const created = await w.api('POST', '/monitors/create', {
+      json: {
+        display_name: `${type} status`,
+        monitor_type: type,
+        url: server.url,
+        query: failing[type].json,
+        assertions: status('ok'),
+        check_interval_seconds: 1,
+        timeout_seconds: 1,
+        failure_threshold: 2,
+        check_locations: ['eu-west'],
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const alerts = () =>
+      w.api('GET', `/alerts?source_id=${created.body.id}`).then((r) => r.body.data as AlertJson[]);
+    const [raised] = await waitFor(alerts, (as) => as.some((a) => a.status === 'open'), {
+      timeoutMs: 30_000,
+      what: `an alert for the ${type} assertion`,
+    });
+    expect(raised!.description).toContain('$.status was "degraded", expected equals "ok"');
+    const fixed = await w.api('PATCH', `/monitors/${created.body.id}`, {
+      json: { assertions: status('degraded') },
+    });
+    expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
+    await waitFor(alerts, (as) => as.every((a) => a.status === 'resolved'), {
+      timeoutMs: 30_000,
+      what: `the ${type} assertion alert resolved`,
+    });
   });
 });

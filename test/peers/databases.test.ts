@@ -1,4 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
+import type { Assertion } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckDeadline } from '../../agent/src/deadline.js';
 import type { ProbeOutcome, Prober, ProbeSpec } from '../../agent/src/probe-port.js';
@@ -28,7 +29,10 @@ type DbType = 'postgres' | 'mysql' | 'redis';
 interface Case {
   type: DbType;
   start: (opts: { tls: Pem }) => Promise<DatabaseServer>;
-  prober: (assert: AssertResponse, ca?: string) => Prober<DbType>;
+  /** `assert` replaces the check's assertions (to see what they would read); absent, they run. */
+  prober: (assert?: AssertResponse, ca?: string) => Prober<DbType>;
+  /** Answers `text` as its first value. */
+  answer: (text: string) => string;
   defaultQuery: string;
   defaultText: string;
   /** Many rows: the first value is read and the rest never is. */
@@ -48,7 +52,9 @@ const cases: Case[] = [
   {
     type: 'postgres',
     start: startPostgres,
-    prober: (assert, ca) => createPostgresProber({ assert, ...(ca ? { ca } : {}) }) as Prober<DbType>,
+    prober: (assert, ca) =>
+      createPostgresProber({ ...(assert ? { assert } : {}), ...(ca ? { ca } : {}) }) as Prober<DbType>,
+    answer: (text) => `SELECT '${text}'`,
     defaultQuery: 'SELECT 1',
     defaultText: '1',
     manyRows: { query: 'SELECT generate_series(7, 5000000)', first: '7' },
@@ -65,7 +71,9 @@ const cases: Case[] = [
   {
     type: 'mysql',
     start: startMariadb,
-    prober: (assert, ca) => createMysqlProber({ assert, ...(ca ? { ca } : {}) }) as Prober<DbType>,
+    prober: (assert, ca) =>
+      createMysqlProber({ ...(assert ? { assert } : {}), ...(ca ? { ca } : {}) }) as Prober<DbType>,
+    answer: (text) => `SELECT '${text}'`,
     defaultQuery: 'SELECT 1',
     defaultText: '1',
     manyRows: { query: 'SELECT seq FROM seq_7_to_5000000', first: '7' },
@@ -82,7 +90,9 @@ const cases: Case[] = [
   {
     type: 'redis',
     start: startRedis,
-    prober: (assert, ca) => createRedisProber({ assert, ...(ca ? { ca } : {}) }) as Prober<DbType>,
+    prober: (assert, ca) =>
+      createRedisProber({ ...(assert ? { assert } : {}), ...(ca ? { ca } : {}) }) as Prober<DbType>,
+    answer: (text) => `ECHO '${text}'`,
     defaultQuery: 'PING',
     defaultText: 'PONG',
     manyRows: { query: 'ROLE', first: 'master' },
@@ -221,6 +231,54 @@ describe.each(cases)('$type prober against the real server', (c) => {
       { timeoutMs: 15_000, everyMs: 200, what: `no other ${c.type} connection open` },
     );
     expect(open).toBe(0);
+  });
+
+  it('assertions read the first value: text_body, json_body and response_time; a failure says which and what was there', async () => {
+    const checked = c.prober();
+    const check = (query: string, assertions: Assertion[]) =>
+      checked.run(
+        { ...spec(c.type, server.url, query), settings: { query, assertions } },
+        deadlineIn(10_000),
+      );
+    const a = (
+      source: Assertion['source'],
+      comparison: Assertion['comparison'],
+      target: string,
+      property = '',
+    ) => ({
+      source,
+      property,
+      comparison,
+      target,
+    });
+    expect(await check(c.defaultQuery, [a('text_body', 'equals', c.defaultText)])).toMatchObject({
+      ok: true,
+    });
+    const doc = '{"status":"degraded","replicas":[{"lag":3}]}';
+    expect(
+      await check(c.answer(doc), [
+        a('json_body', 'less_than', '5', '$.replicas[0].lag'),
+        a('text_body', 'contains', 'degraded'),
+      ]),
+    ).toMatchObject({ ok: true });
+    expect(await check(c.answer(doc), [a('json_body', 'equals', 'ok', '$.status')])).toMatchObject({
+      ok: false,
+      error: { kind: 'assertion_failed', message: '$.status was "degraded", expected equals "ok"' },
+    });
+    expect(await check(c.defaultQuery, [a('response_time', 'less_than', '0')])).toMatchObject({
+      ok: false,
+      error: { kind: 'assertion_failed' },
+    });
+    // A failed connection says why, not which assertion would have failed.
+    expect(
+      await checked.run(
+        {
+          ...spec(c.type, withPort(await freePort()), c.defaultQuery),
+          settings: { query: c.defaultQuery, assertions: [a('text_body', 'equals', 'x')] },
+        },
+        deadlineIn(10_000),
+      ),
+    ).toMatchObject({ ok: false, error: { kind: 'connection_refused' } });
   });
 
   it('TLS: verified against a trusted CA; the same server fails as tls_invalid when its CA is not trusted', async () => {

@@ -1,8 +1,17 @@
 import { createServer, type Server, type Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import { afterAll, describe, expect, it } from 'vitest';
+import { makeCa } from '../../../test/support/certs.js';
 import { CheckDeadline } from '../deadline.js';
 import type { ProbeSpec } from '../probe-port.js';
-import { parseDatabaseUrl, READ_CAP, RESPONSE_TEXT_CAP, redact, valueText } from './database-check.js';
+import {
+  parseDatabaseUrl,
+  READ_CAP,
+  RESPONSE_TEXT_CAP,
+  redact,
+  responseText,
+  valueText,
+} from './database-check.js';
 import { createProbers } from './index.js';
 import { createMysqlProber } from './mysql-prober.js';
 import { createPostgresProber } from './postgres-prober.js';
@@ -64,6 +73,9 @@ describe('what a failure says and what assertions read', () => {
     expect(valueText(['a', 'b'])).toBe('a');
     expect(valueText(42)).toBe('42');
     expect(valueText('x'.repeat(RESPONSE_TEXT_CAP + 10))).toHaveLength(RESPONSE_TEXT_CAP);
+    expect(responseText('x'.repeat(RESPONSE_TEXT_CAP + 1)).truncated).toBe(true);
+    expect(responseText(Buffer.alloc(RESPONSE_TEXT_CAP * 5, 'y'))).toMatchObject({ truncated: true });
+    expect(responseText('x'.repeat(RESPONSE_TEXT_CAP))).toMatchObject({ truncated: false });
   });
 
   it('reads a redis command line as redis-cli does', () => {
@@ -158,6 +170,38 @@ describe('a hostile server cannot make the agent hold a giant message', () => {
     } as ProbeSpec<typeof type>;
     const p = make() as { run(s: typeof spec, d: CheckDeadline): Promise<{ ok: boolean }> };
     const o = await p.run(spec, new CheckDeadline());
+    expect(o).toMatchObject({ ok: false, error: { kind: 'response_too_large' } });
+  });
+
+  it('postgres over TLS too: the cap follows the connection onto its TLS socket', async () => {
+    const pem = makeCa().leaf(['localhost', '127.0.0.1']);
+    const junk = Buffer.alloc(64 * 1024, 'x');
+    // Answers the SSLRequest with 'S', then, inside TLS, the startup message with a giant message.
+    const server = createServer((raw) => {
+      raw.on('error', () => {});
+      raw.once('data', () => {
+        raw.write('S');
+        const tls = new TLSSocket(raw, { isServer: true, cert: pem.cert, key: pem.key });
+        tls.on('error', () => {});
+        tls.once('data', () => {
+          tls.write(Buffer.concat([Buffer.from('E'), u32(100_000_000)]));
+          for (let sent = 0; sent < 2 * READ_CAP && !tls.destroyed; sent += junk.length) tls.write(junk);
+        });
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as { port: number }).port;
+    const o = await createPostgresProber().run(
+      {
+        monitor_id: 'm',
+        monitor_type: 'postgres',
+        url: `postgres://u:pw@127.0.0.1:${port}/db?sslmode=require`,
+        timeout_ms: 10_000,
+        settings: { query: 'SELECT 1', assertions: [] },
+      },
+      new CheckDeadline(),
+    );
     expect(o).toMatchObject({ ok: false, error: { kind: 'response_too_large' } });
   });
 });

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
+import { applyAssertions } from '../assertions/index.js';
 import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 
@@ -124,16 +125,26 @@ export const redact = (message: string, url: string, password: string): string =
   return out;
 };
 
-/** A value as text: strings as they are, buffers as UTF-8, nothing as ''; cut at the cap. */
-export const valueText = (v: unknown): string => {
+/** A value as text: strings as they are, buffers as UTF-8, nothing as ''; cut at the cap (`truncated`). */
+export const responseText = (v: unknown): { text: string; truncated: boolean } => {
+  if (Array.isArray(v)) return responseText(v[0]);
   let s: string;
   if (v === null || v === undefined) s = '';
   else if (typeof v === 'string') s = v;
-  else if (Buffer.isBuffer(v)) s = v.toString('utf8', 0, Math.min(v.length, RESPONSE_TEXT_CAP * 4));
-  else if (Array.isArray(v)) s = valueText(v[0]);
-  else s = String(v);
-  return s.length > RESPONSE_TEXT_CAP ? s.slice(0, RESPONSE_TEXT_CAP) : s;
+  else if (Buffer.isBuffer(v)) {
+    if (v.length > RESPONSE_TEXT_CAP * 4)
+      return {
+        text: v.toString('utf8', 0, RESPONSE_TEXT_CAP * 4).slice(0, RESPONSE_TEXT_CAP),
+        truncated: true,
+      };
+    s = v.toString('utf8');
+  } else s = String(v);
+  return s.length > RESPONSE_TEXT_CAP
+    ? { text: s.slice(0, RESPONSE_TEXT_CAP), truncated: true }
+    : { text: s, truncated: false };
 };
+
+export const valueText = (v: unknown): string => responseText(v).text;
 
 /** One client library as a prober needs it. `C` is a connection, made before it connects. */
 export interface DatabaseDriver<C> {
@@ -152,16 +163,23 @@ export interface DatabaseDriver<C> {
 /** What the prober read: the response text, given to assertions. */
 export interface DatabaseResponse {
   text: string;
+  /** The value went on past RESPONSE_TEXT_CAP (json_body refuses a cut text). */
+  truncated: boolean;
   response_time_ms: number;
 }
 
 export type AssertResponse = (
   outcome: ProbeOutcome,
   response: DatabaseResponse,
-  spec: ProbeSpec,
+  spec: ProbeSpec<'postgres' | 'mysql' | 'redis'>,
 ) => ProbeOutcome;
 
-const passThrough: AssertResponse = (outcome) => outcome;
+/** The check's assertions: `text_body` and `json_body` read the first value, `response_time` the run. */
+export const assertResponse: AssertResponse = (outcome, response, spec) =>
+  applyAssertions(outcome, spec.settings.assertions, {
+    body: response.text,
+    body_truncated: response.truncated,
+  });
 
 /** One check: parse, guard, connect, query, close; every failure a ProbeOutcome, never a throw. */
 export const runDatabaseCheck = async <C>(
@@ -205,7 +223,11 @@ export const runDatabaseCheck = async <C>(
     };
     driver.close(conn as C, true);
     conn = undefined;
-    return (opts.assert ?? passThrough)(outcome, { text: valueText(value), response_time_ms: total }, spec);
+    return (opts.assert ?? assertResponse)(
+      outcome,
+      { ...responseText(value), response_time_ms: total },
+      spec,
+    );
   } catch (e) {
     if (conn !== undefined) driver.close(conn, false);
     const named = e instanceof ReadCapError ? 'response_too_large' : driver.kindOf(e);

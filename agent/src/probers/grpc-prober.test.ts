@@ -61,6 +61,32 @@ describe('grpc prober against a @grpc/grpc-js health service on loopback', () =>
     expect(await check(`localhost:${plain.port}`, { grpc_service: 'shop.Cart' })).toMatchObject({ ok: true });
   });
 
+  it('runs assertions on the response time and the serving status', async () => {
+    const url = `127.0.0.1:${plain.port}`;
+    const on = (
+      source: 'text_body' | 'response_time',
+      comparison: 'equals' | 'less_than',
+      target: string,
+    ) => ({
+      source,
+      property: '',
+      comparison,
+      target,
+    });
+    expect(
+      await check(url, {
+        assertions: [on('text_body', 'equals', 'SERVING'), on('response_time', 'less_than', '60000')],
+      }),
+    ).toMatchObject({ ok: true });
+    expect(await check(url, { assertions: [on('response_time', 'less_than', '0')] })).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'assertion_failed',
+        message: expect.stringMatching(/^response_time was [\d.]+, expected less_than 0$/),
+      },
+    });
+  });
+
   it('fails naming the status when a service is NOT_SERVING or UNKNOWN, and recovers', async () => {
     expect(await check(`127.0.0.1:${plain.port}`, { grpc_service: 'shop.Orders' })).toMatchObject({
       ok: false,

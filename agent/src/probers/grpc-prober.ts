@@ -2,6 +2,7 @@ import { type ClientHttp2Session, type ClientHttp2Stream, connect as h2Connect }
 import { isIP, type LookupFunction, connect as netConnect, type Socket } from 'node:net';
 import { createSecureContext, type SecureContext, type TLSSocket, connect as tlsConnect } from 'node:tls';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
+import { applyAssertions } from '../assertions/index.js';
 import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 import {
@@ -288,7 +289,12 @@ export const createGrpcProber = (opts: GrpcProberOptions = {}) => {
           reading,
         );
       }
-      return answer({ ok: true, error: null, response_time_ms: total }, reading);
+      // Assertions read the response time and, as text_body, the serving status's name.
+      const outcome: ProbeOutcome = { ok: true, error: null, response_time_ms: total };
+      return answer(
+        applyAssertions(outcome, spec.settings.assertions, { body: reading.serving_status }),
+        reading,
+      );
     },
     async run(spec: ProbeSpec<'grpc'>, deadline: Deadline): Promise<ProbeOutcome> {
       return (await this.probe(spec, deadline)).outcome;

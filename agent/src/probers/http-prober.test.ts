@@ -35,6 +35,10 @@ const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (path === '/500') return res.writeHead(500).end('boom');
     if (path === '/rel') return res.writeHead(302, { location: '/ok' }).end();
     if (path === '/loop') return res.writeHead(302, { location: '/loop' }).end();
+    const hops = /^\/hops\/(\d+)$/.exec(path ?? '');
+    if (hops && hops[1] !== '0')
+      return res.writeHead(302, { location: `/hops/${Number(hops[1]) - 1}` }).end();
+    if (hops) return res.writeHead(200).end('arrived');
     if (path === '/hang') return; // never answers
     if (path === '/stall') return res.writeHead(200).write('part of a body'); // never ends it
     if (path === '/auth') return res.writeHead(req.headers.authorization === 'Basic dTpw' ? 200 : 401).end();
@@ -109,6 +113,15 @@ describe('http prober against real HTTP and HTTPS servers', () => {
         spec(`http://127.0.0.1:${plain}/rel`, { follow_redirects: false, expected_status_code: 302 }),
       ),
     ).toMatchObject({ ok: true, status_code: 302 });
+  });
+
+  it('follows at most max_redirects redirects', async () => {
+    const three = `http://127.0.0.1:${plain}/hops/3`;
+    expect(await run(spec(three, { max_redirects: 3 }))).toMatchObject({ ok: true, status_code: 200 });
+    expect(await run(spec(three, { max_redirects: 2 }))).toMatchObject({
+      ok: false,
+      error: { kind: 'too_many_redirects', message: 'more than 2 redirects' },
+    });
   });
 
   it('sends basic and bearer auth, and api bodies and headers', async () => {

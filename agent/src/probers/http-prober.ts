@@ -6,7 +6,6 @@ import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 import { type ExchangeRequest, exchange, requestBytes } from './http-exchange.js';
 
-const MAX_REDIRECTS = 5;
 const DAY_MS = 86_400_000;
 /** The headers of a spec without its own headers, auth or body (the same object for all of them). */
 const DEFAULT_HEADERS: Record<string, string> = {
@@ -173,10 +172,13 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
           const status = r.status;
           const location = r.location;
           if (spec.settings.follow_redirects && status >= 300 && status < 400 && location) {
-            if (n >= MAX_REDIRECTS) {
+            if (n >= spec.settings.max_redirects) {
               return {
                 ok: false,
-                error: { kind: 'too_many_redirects', message: `more than ${MAX_REDIRECTS} redirects` },
+                error: {
+                  kind: 'too_many_redirects',
+                  message: `more than ${spec.settings.max_redirects} redirects`,
+                },
                 response_time_ms: performance.now() - started,
                 status_code: status,
               };

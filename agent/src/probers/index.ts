@@ -1,7 +1,5 @@
 import type { MonitorType } from '@lookout/shared';
-import { applyAssertions, type Read } from '../assertions/index.js';
 import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
-import type { AssertResponse } from './database-check.js';
 import { createDnsProber } from './dns-prober.js';
 import { createDomainProber } from './domain-prober.js';
 import { createGrpcProber } from './grpc-prober.js';
@@ -26,25 +24,6 @@ export interface ProbersOptions extends HttpProberOptions {
 type ProberTable = { [T in MonitorType]: Prober<T> | null };
 
 /**
- * A prober that tells what it read beside its outcome, run with the spec's assertions on that
- * reading (assertions/index.ts): the outcome fails `assertion_failed` when one does not hold.
- */
-const asserting = <T extends 'grpc' | 'websocket', R>(
-  p: { probe(spec: ProbeSpec<T>, deadline: Deadline): Promise<{ outcome: ProbeOutcome; reading: R | null }> },
-  readOf: (reading: R) => Read,
-): Prober<T> => ({
-  async run(spec, deadline) {
-    const { outcome, reading } = await p.probe(spec, deadline);
-    const assertions = spec.settings.assertions;
-    return reading && assertions.length > 0 ? applyAssertions(outcome, assertions, readOf(reading)) : outcome;
-  },
-});
-
-/** Database checks: the query's first value is the response text assertions read. */
-const databaseAssertions: AssertResponse = (outcome, response, spec) =>
-  applyAssertions(outcome, (spec as ProbeSpec<'postgres'>).settings.assertions, { body: response.text });
-
-/**
  * One prober per check type, or null where this host cannot run the type (the agent then leaves it
  * out of the check types it declares at Register). A new type is its prober and one line here.
  */
@@ -62,39 +41,16 @@ const proberTable = (opts: ProbersOptions): ProberTable => {
       ...(opts.rdapBootstrap ? { bootstrap: opts.rdapBootstrap } : {}),
     }),
     ping: opts.fping ? createPingProber({ fping: opts.fping, blockPrivate }) : null,
-    // What a grpc check read: the gRPC status code and the serving status's name (SERVING, …).
-    grpc: asserting(createGrpcProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }), (r) => ({
-      status_code: r.grpc_status,
-      body: r.serving_status,
-    })),
-    // The handshake's status and the first message.
-    websocket: asserting(
-      createWebSocketProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
-      (r) => ({
-        status_code: r.status_code,
-        ...(r.first_message !== null ? { body: r.first_message } : {}),
-      }),
-    ),
+    grpc: createGrpcProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
+    websocket: createWebSocketProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
     smtp: createSmtpProber({
       blockPrivate,
       ...(opts.ca ? { ca: opts.ca } : {}),
       ...(opts.now ? { now: opts.now } : {}),
     }),
-    postgres: createPostgresProber({
-      blockPrivate,
-      assert: databaseAssertions,
-      ...(opts.ca ? { ca: opts.ca } : {}),
-    }),
-    mysql: createMysqlProber({
-      blockPrivate,
-      assert: databaseAssertions,
-      ...(opts.ca ? { ca: opts.ca } : {}),
-    }),
-    redis: createRedisProber({
-      blockPrivate,
-      assert: databaseAssertions,
-      ...(opts.ca ? { ca: opts.ca } : {}),
-    }),
+    postgres: createPostgresProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
+    mysql: createMysqlProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
+    redis: createRedisProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
   };
 };
 

@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import mysql from 'mysql2';
 import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
 import {
@@ -62,6 +62,14 @@ export const mysqlDriver = (ca?: TrustedCa): DatabaseDriver<mysql.Connection> =>
           }),
     });
     conn.on('error', () => {});
+    // mysql2 swaps its stream for a TLS socket in startTLS (no event): that socket is capped too, as
+    // the raw one stops reading under TLS.
+    const tlsConn = conn as unknown as { startTLS(done: unknown): void; stream: Socket };
+    const startTLS = tlsConn.startTLS.bind(conn);
+    tlsConn.startTLS = (done) => {
+      startTLS(done);
+      capReads(tlsConn.stream);
+    };
     return conn;
   },
   connect: (conn) =>

@@ -1,10 +1,10 @@
 import { lookup } from 'node:dns';
 import { isIP } from 'node:net';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
+import { applyAssertions } from '../assertions/index.js';
 import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 import { type EchoReplies, type FpingRun, type RunningFping, runFping } from './fping.js';
-import { numericAssertionFailure } from './numeric-assertions.js';
 
 export interface PingProberOptions {
   /** The fping to run (findFping in fping.ts said it works here). */
@@ -122,16 +122,11 @@ export const createPingProber = (opts: PingProberOptions) => {
       };
     }
     const rtt = e.rtts.reduce((a, b) => a + b, 0) / e.rtts.length;
-    const failed = numericAssertionFailure(spec.settings.assertions, {
-      response_time: rtt,
-      packet_loss: packetLoss,
-    });
-    return {
-      ok: failed === null,
-      error: failed === null ? null : { kind: 'assertion_failed', message: failed },
-      response_time_ms: rtt,
-      packet_loss: packetLoss,
-    };
+    return applyAssertions(
+      { ok: true, error: null, response_time_ms: rtt, packet_loss: packetLoss },
+      spec.settings.assertions,
+      { packet_loss: packetLoss },
+    );
   };
 
   return {

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { Socket } from 'node:net';
 import pg from 'pg';
 import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
@@ -58,6 +59,9 @@ export const postgresDriver = (ca?: TrustedCa): DatabaseDriver<pg.Client> => ({
             },
     });
     client.on('error', () => {});
+    // Under TLS the raw socket no longer reads (TLS reads its handle): the TLS socket is capped too.
+    const conn = (client as unknown as { connection: EventEmitter & { stream: Socket } }).connection;
+    conn.once('sslconnect', () => capReads(conn.stream));
     return client;
   },
   connect: async (client) => {

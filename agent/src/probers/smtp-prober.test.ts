@@ -135,6 +135,10 @@ describe('smtp prober against smtp-server', () => {
       ok: false,
       error: { kind: 'smtp_error', message: 'the banner answered 554 5.3.2 No service here' },
     });
+    const noisy = await startRaw((s) => s.end(`421-\u001b[31mbusy\u0007\r\n421 ${'x'.repeat(500)}\r\n`));
+    const n = await run(spec(noisy));
+    expect(n.error!.message).toMatch(/^the banner answered 421 \s\[31mbusy\s x+$/);
+    expect(n.error!.message.length).toBeLessThan(240);
     const closed = await startRaw(() => {});
     const port = closed;
     await new Promise<void>((r) => (servers.pop() as Server).close(() => r()));
@@ -179,6 +183,23 @@ describe('smtp prober against smtp-server', () => {
     const o = await run(spec(http));
     expect(o).toMatchObject({ ok: false, error: { kind: 'smtp_error' } });
     expect(o.error!.message).toMatch(/^not an SMTP reply: "HTTP\/1.1 400/);
+  });
+
+  it("assertions on the banner (text_body): the server's own words", async () => {
+    const banner = (comparison: Assertion['comparison'], target: string): Assertion[] => [
+      { source: 'text_body', property: '', comparison, target },
+    ];
+    expect(await run(spec(plainPort, { assertions: banner('contains', 'ESMTP') }))).toMatchObject({
+      ok: true,
+    });
+    expect(
+      await run(spec(plainPort, { assertions: banner('matches', '^\\S+ ESMTP Lookout test$') })),
+    ).toMatchObject({
+      ok: true,
+    });
+    const o = await run(spec(plainPort, { assertions: banner('contains', 'Postfix') }));
+    expect(o).toMatchObject({ ok: false, error: { kind: 'assertion_failed' } });
+    expect(o.error!.message).toMatch(/^text_body was "[^"]*ESMTP[^"]*", expected contains "Postfix"$/);
   });
 
   it('assertions on response_time: a failing one names the actual value', async () => {

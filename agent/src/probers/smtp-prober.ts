@@ -1,9 +1,9 @@
 import { connect, isIP, type Socket } from 'node:net';
 import { createSecureContext, type SecureContext, type TLSSocket, connect as tlsConnect } from 'node:tls';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
+import { applyAssertions } from '../assertions/index.js';
 import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
-import { numericAssertionFailure } from './numeric-assertions.js';
 
 export interface SmtpProberOptions {
   blockPrivate?: boolean;
@@ -93,7 +93,13 @@ const replyReader = () => {
 
 const expect = (step: string, r: Reply, code: number) => {
   if (r.code !== code)
-    throw new SmtpError(`${step} answered ${r.code} ${r.lines.join(' ').slice(0, 200)}`.trim());
+    // The server's words reach alerts and pages: control characters become spaces, 200 at most.
+    throw new SmtpError(
+      `${step} answered ${r.code} ${r.lines
+        .join(' ')
+        .replace(/\p{Cc}/gu, ' ')
+        .slice(0, 200)}`.trim(),
+    );
 };
 
 /**
@@ -205,14 +211,12 @@ export const createSmtpProber = (opts: SmtpProberOptions = {}) => {
         socket!.write('QUIT\r\n');
         await reader.next().catch(() => undefined);
         timings.total_ms = performance.now() - started;
-        const failed = numericAssertionFailure(s.assertions, { response_time: timings.total_ms });
-        return {
-          ok: failed === null,
-          error: failed === null ? null : { kind: 'assertion_failed', message: failed },
-          response_time_ms: timings.total_ms,
-          timings,
-          ...(tls ? { tls } : {}),
-        };
+        // text_body is the banner's text (after its 220), e.g. `mail.example.com ESMTP Postfix`.
+        return applyAssertions(
+          { ok: true, error: null, response_time_ms: timings.total_ms, timings, ...(tls ? { tls } : {}) },
+          s.assertions,
+          { body: banner.lines.join('\n') },
+        );
       } catch (e) {
         const error =
           e instanceof SmtpError

@@ -13,6 +13,7 @@ const HTTP: HttpSettings = {
   expected_status_code: 200,
   required_keyword: null,
   follow_redirects: true,
+  max_redirects: 5,
   ssl_cert_monitoring: false,
   assertions: [],
 };

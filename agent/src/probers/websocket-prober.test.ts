@@ -59,6 +59,63 @@ describe('websocket prober against a `ws` server on loopback', () => {
     expect(r.reading?.first_message).toBe('{"status":"ok","version":3}');
   });
 
+  it('runs assertions on the first message and the time to it, naming the one that fails', async () => {
+    const on = (
+      source: Assertion['source'],
+      comparison: Assertion['comparison'],
+      target: string,
+    ): Assertion => ({
+      source,
+      property: '',
+      comparison,
+      target,
+    });
+    const passing = await probe(plain.url('/hello'), {
+      assertions: [on('text_body', 'contains', '"status":"ok"'), on('response_time', 'less_than', '60000')],
+    });
+    expect(passing.outcome).toMatchObject({ ok: true, error: null });
+    const failing = await probe(plain.url('/echo'), {
+      ws_message: 'pong',
+      assertions: [on('status_code', 'equals', '101'), on('text_body', 'equals', 'ping')],
+    });
+    expect(failing.outcome).toMatchObject({
+      ok: false,
+      error: { kind: 'assertion_failed', message: 'text_body was "pong", expected equals "ping"' },
+    });
+    // JSON in the first message, read by JSONPath; patterns in RE2's linear time.
+    const json = (property: string, comparison: Assertion['comparison'], target: string): Assertion => ({
+      source: 'json_body',
+      property,
+      comparison,
+      target,
+    });
+    expect(
+      (
+        await probe(plain.url('/hello'), {
+          assertions: [
+            json('$.status', 'equals', 'ok'),
+            json('$.version', 'greater_than', '2'),
+            on('text_body', 'matches', '^\\{"status"'),
+          ],
+        })
+      ).outcome,
+    ).toMatchObject({ ok: true });
+    expect(
+      (await probe(plain.url('/hello'), { assertions: [json('$.status', 'equals', 'degraded')] })).outcome,
+    ).toMatchObject({
+      ok: false,
+      error: { kind: 'assertion_failed', message: '$.status was "ok", expected equals "degraded"' },
+    });
+    expect(
+      (
+        await probe(plain.url('/echo'), {
+          ws_message: 'not json',
+          assertions: [json('$.a', 'not_empty', '')],
+        })
+      ).outcome,
+    ).toMatchObject({ ok: false, error: { kind: 'assertion_failed' } });
+  });
+
   it('fails naming the close code when the server closes first', async () => {
     expect((await probe(plain.url('/close-1008'), { ws_message: 'hi' })).outcome).toMatchObject({
       ok: false,

@@ -1,11 +1,12 @@
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
 import WebSocket from 'ws';
+import { applyAssertions, BODY_CAP, needsBody } from '../assertions/index.js';
 import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 
-/** The most of a first message the agent reads (as the http prober's body); a longer one fails the check. */
-export const MAX_MESSAGE = 1 << 20;
+/** The most of a first message the agent reads (an http body's cap); a longer one fails the check. */
+export const MAX_MESSAGE = BODY_CAP;
 /** How long the closing handshake may take once the check is done before the socket is cut. */
 const CLOSE_TIMEOUT_MS = 1000;
 const USER_AGENT = 'Lookout/1 (+monitoring)';
@@ -51,8 +52,7 @@ export const closeCodeText = (code: number, reason: string): string => {
 
 /** Whether the check waits for a first message: it sends one, or its assertions read one. */
 const awaitsMessage = (spec: ProbeSpec<'websocket'>): boolean =>
-  spec.settings.ws_message !== null ||
-  spec.settings.assertions.some((a) => a.source === 'text_body' || a.source === 'json_body');
+  spec.settings.ws_message !== null || needsBody(spec.settings.assertions);
 
 /**
  * websocket checks (the `ws` client): open the connection (ws:// or wss://, a fresh connection, no
@@ -100,7 +100,7 @@ export const createWebSocketProber = (opts: WebSocketProberOptions = {}) => {
         });
       }
       if (deadline.aborted) {
-        return Promise.resolve({ outcome: { ...failed('timeout', 'timed out', started) }, reading: null });
+        return Promise.resolve({ outcome: failed('timeout', 'timed out', started), reading: null });
       }
       const waits = awaitsMessage(spec);
       return new Promise((resolve) => {
@@ -125,14 +125,19 @@ export const createWebSocketProber = (opts: WebSocketProberOptions = {}) => {
           else ws.terminate();
           resolve({ outcome, reading });
         };
-        const succeed = (first: string | null) =>
-          done(
-            { ok: true, error: null, response_time_ms: performance.now() - started, status_code: 101 },
-            {
-              status_code: 101,
-              first_message: first,
-            },
-          );
+        // Assertions read the first message (text_body, json_body), the time to it and the upgrade's status.
+        const succeed = (first: string | null) => {
+          const outcome: ProbeOutcome = {
+            ok: true,
+            error: null,
+            response_time_ms: performance.now() - started,
+            status_code: 101,
+          };
+          done(applyAssertions(outcome, spec.settings.assertions, first === null ? {} : { body: first }), {
+            status_code: 101,
+            first_message: first,
+          });
+        };
         deadline.onAbort(() => {
           const what = !opened ? 'timed out' : `timed out waiting for a first message`;
           done(failed('timeout', what, started, opened ? 101 : undefined), null);
@@ -140,7 +145,9 @@ export const createWebSocketProber = (opts: WebSocketProberOptions = {}) => {
         ws.once('unexpected-response', (_req, res) => {
           const status = res.statusCode ?? 0;
           const where =
-            status >= 300 && status < 400 && res.headers.location ? ` to ${res.headers.location}` : '';
+            status >= 300 && status < 400 && res.headers.location
+              ? ` to ${res.headers.location.slice(0, 200)}`
+              : '';
           done(
             failed(
               'ws_handshake',
@@ -157,7 +164,11 @@ export const createWebSocketProber = (opts: WebSocketProberOptions = {}) => {
           if (!waits) succeed(null);
         });
         ws.once('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
-          const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
+          const bytes = Array.isArray(data)
+            ? Buffer.concat(data)
+            : Buffer.isBuffer(data)
+              ? data
+              : Buffer.from(data);
           succeed(bytes.toString('utf8'));
         });
         ws.once('close', (code: number, reason: Buffer) => {

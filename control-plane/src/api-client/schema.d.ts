@@ -2391,6 +2391,7 @@ export type components = {
             id: string;
             last_checked_at: string | null;
             last_response_time_ms: number | null;
+            max_redirects?: number;
             /** @enum {string} */
             monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
             packet_count?: number;
@@ -8805,6 +8806,8 @@ export interface operations {
                     grpc_tls?: boolean;
                     /** @enum {string} */
                     http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+                    /** @description With follow_redirects: fail past this many redirects (default 5). */
+                    max_redirects?: number;
                     /**
                      * @description What is checked (GET /check-types lists each type and its fields).
                      * @enum {string}
@@ -8897,6 +8900,7 @@ export interface operations {
                         id: string;
                         last_checked_at: string | null;
                         last_response_time_ms: number | null;
+                        max_redirects?: number;
                         /** @enum {string} */
                         monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
                         packet_count?: number;
@@ -9624,6 +9628,8 @@ export interface operations {
                         grpc_tls?: boolean;
                         /** @enum {string} */
                         http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+                        /** @description With follow_redirects: fail past this many redirects (default 5). */
+                        max_redirects?: number;
                         /**
                          * @description What is checked (GET /check-types lists each type and its fields).
                          * @enum {string}
@@ -9820,6 +9826,8 @@ export interface operations {
                         grpc_tls?: boolean;
                         /** @enum {string} */
                         http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+                        /** @description With follow_redirects: fail past this many redirects (default 5). */
+                        max_redirects?: number;
                         /**
                          * @description What is checked (GET /check-types lists each type and its fields).
                          * @enum {string}
@@ -10220,6 +10228,8 @@ export interface operations {
                     grpc_tls?: boolean;
                     /** @enum {string} */
                     http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+                    /** @description With follow_redirects: fail past this many redirects (default 5). */
+                    max_redirects?: number;
                     /**
                      * @description What is checked (GET /check-types lists each type and its fields).
                      * @enum {string}
@@ -10312,6 +10322,7 @@ export interface operations {
                         id: string;
                         last_checked_at: string | null;
                         last_response_time_ms: number | null;
+                        max_redirects?: number;
                         /** @enum {string} */
                         monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
                         packet_count?: number;

@@ -80,7 +80,7 @@ export const checkCapabilities = async (
         {
           ...keyOf(workspaceId, type),
           title: `No agent in ${region} can run ${type} checks`,
-          description: `${n} ${type} monitor(s) run from ${region}, but no agent there can run ${type} checks, so they are not checked there until one that can registers (\`npx lookout agent list\` shows what each agent runs).`,
+          description: `${n} ${type} monitor(s) run from ${region}, but no agent there can run ${type} checks, so they are not checked there until one that can registers (the Regions page shows what each agent runs).`,
         },
         now,
       );

@@ -38,6 +38,15 @@ const requestFields = {
       .refine((h) => Object.keys(h).length <= 50, 'must have at most 50 headers'),
   ),
   follow_redirects: column(z.boolean()),
+  max_redirects: {
+    schema: z
+      .int()
+      .min(1)
+      .max(20)
+      .describe('With follow_redirects: fail past this many redirects (default 5).'),
+    stored: 'settings',
+    default: 5,
+  } satisfies CheckField,
   assertions: ASSERTIONS,
   ...TIMED,
 };
@@ -59,6 +68,7 @@ const wire = (m: CatalogMonitor) => ({
     expectedStatusCode: m.expected_status_code,
     requiredKeyword: m.required_keyword ?? '',
     followRedirects: m.follow_redirects,
+    maxRedirects: setting(m, 'max_redirects', 5),
     sslCertMonitoring: m.monitor_type === 'http' && m.ssl_cert_monitoring,
     assertions: wireAssertions(setting(m, 'assertions', [])),
   },

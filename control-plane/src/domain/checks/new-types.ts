@@ -56,7 +56,7 @@ export const websocket: CheckType = {
   target: urlTarget(['ws:', 'wss:'], 'wss://example.com/socket'),
   fields: {
     ws_message: {
-      schema: z.string().min(1).max(65536).nullable().describe('Sent once the socket is open.'),
+      schema: z.string().min(1).max(16384).nullable().describe('Sent once the socket is open.'),
       stored: 'settings',
       default: null,
     },

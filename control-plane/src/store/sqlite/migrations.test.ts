@@ -170,6 +170,20 @@ describe('SQLite migrations', () => {
     db.close();
   });
 
+  it('an agent session from before agents declared check types runs the first protocol’s types', () => {
+    const { db, ctx } = open();
+    const step = migrations.findIndex((sqls) => sqls.some((sql) => sql.includes('ADD COLUMN check_types')));
+    expect(step).toBeGreaterThan(0);
+    migrate(ctx, migrations.slice(0, step));
+    db.prepare(
+      "INSERT INTO agent_sessions (instance_id, region, session_id, epoch) VALUES ('a', 'eu-west', 's', 1)",
+    ).run();
+    migrate(ctx);
+    const row = ctx.one<{ check_types: string[] }>(tables.agentSessions, 'SELECT * FROM agent_sessions');
+    expect(row?.check_types).toEqual(['http', 'api', 'dns', 'tcp', 'domain']);
+    db.close();
+  });
+
   it('the migrated schema has every column of the table layouts the adapter reads and writes', () => {
     const { db, ctx } = open();
     migrate(ctx);

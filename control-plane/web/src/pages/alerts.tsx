@@ -48,7 +48,12 @@ export const Source = (props: { a: Alert }) => {
         Heartbeat
       </a>
     );
-  if (t === 'region') return <span>Region {id}</span>;
+  if (t === 'region')
+    return (
+      <a href="/regions" onClick={followLink}>
+        Region {id}
+      </a>
+    );
   return <span>Integration · {props.a.cause}</span>;
 };
 
