@@ -31,6 +31,17 @@ const phases = (r: CheckResult) =>
         .join(' · ')
     : '';
 
+/**
+ * What a failed check says: its kind in words, then the agent's message — "Assertion failed: $.status
+ * was "degraded", expected equals "ok"".
+ */
+const failureText = (r: CheckResult) => {
+  const kind = r.error_kind
+    ? `${r.error_kind[0]!.toUpperCase()}${r.error_kind.slice(1).replaceAll('_', ' ')}`
+    : '';
+  return [kind, r.error_message].filter(Boolean).join(': ');
+};
+
 /** Days left until a date, said plainly. */
 const until = (iso: string) => {
   const days = Math.floor((Date.parse(iso) - Date.now()) / 86_400_000);
@@ -287,9 +298,7 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
                           <span class="badge status-down">
                             Failed{r.status_code ? ` ${r.status_code}` : ''}
                           </span>
-                          <span class="block small result-error">
-                            {[r.error_kind, r.error_message].filter(Boolean).join(': ')}
-                          </span>
+                          <span class="block small result-error">{failureText(r)}</span>
                         </>
                       )}
                     </td>
