@@ -15,6 +15,16 @@ const WITH_PROPERTY: Record<string, { label: string; placeholder: string }> = {
   json_body: { label: 'JSONPath', placeholder: '$.status' },
   headers: { label: 'Header', placeholder: 'Content-Type' },
 };
+/** A new row's source: what the type reads first (its first listed source is for http). */
+const FIRST_SOURCE: Record<string, string> = {
+  ping: 'packet_loss',
+  grpc: 'response_time',
+  smtp: 'response_time',
+  websocket: 'text_body',
+  postgres: 'text_body',
+  mysql: 'text_body',
+  redis: 'text_body',
+};
 const NUMERIC_SOURCES = ['status_code', 'response_time', 'packet_loss'];
 const NUMERIC_COMPARISONS = ['less_than', 'greater_than'];
 const targetless = (comparison: string) => (TARGETLESS as readonly string[]).includes(comparison);
@@ -57,6 +67,7 @@ export const assertionsOf = (rows: readonly AssertionRow[]) =>
   });
 
 export const AssertionsEditor = (props: {
+  type: string;
   field: CheckTypeField;
   rows: AssertionRow[];
   problems: Record<string, string | undefined>;
@@ -170,7 +181,7 @@ export const AssertionsEditor = (props: {
           props.onChange([
             ...props.rows,
             {
-              source: sources[0] ?? 'status_code',
+              source: sources.find((x) => x === FIRST_SOURCE[props.type]) ?? sources[0] ?? 'status_code',
               property: '',
               comparison: comparisons[0] ?? 'equals',
               target: '',

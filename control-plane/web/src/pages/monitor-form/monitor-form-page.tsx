@@ -31,7 +31,7 @@ import {
   TYPES,
   typedIn,
 } from './monitor-draft.js';
-import { checkTypes, generatedFields, hasField } from './type-fields.js';
+import { checkTypes, hasField, shownFields } from './type-fields.js';
 
 /** `/monitors/new` and `/monitors/{id}/edit`: every type's fields, the API's problems beside each. */
 export const MonitorFormPage = (props: { me: Me; id?: string }) => {
@@ -247,7 +247,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
               text('dns_resolver', 'Resolver', { hint: 'Optional IP address; empty: the agent’s resolver.' })}
             {t === 'domain' &&
               text('domain_expiry_alert_days', 'Warn days before the domain expires', { type: 'number' })}
-            {generatedFields(ct).map((f) => (
+            {shownFields(ct, (f) => typedIn(d, f, existing)).map((f) => (
               <GeneratedField
                 key={`${t}-${f.name}`}
                 field={f}
@@ -324,6 +324,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
 
         {ct && hasField(ct, 'assertions') && (
           <AssertionsEditor
+            type={t}
             field={ct.fields.find((f) => f.name === 'assertions')!}
             rows={rowsIn(d, existing)}
             problems={problems}

@@ -67,8 +67,15 @@ const WORDS: Record<string, string> = {
   dns: 'DNS',
 };
 
+/** Fields several types share, in the words the first types' inputs use. */
+const LABELS: Record<string, string> = {
+  ssl_cert_monitoring: 'Watch the TLS certificate’s expiry',
+  ssl_cert_expiry_alert_days: 'Warn days before the certificate expires',
+};
+
 /** `grpc_service` → "gRPC service", `smtp_security` → "SMTP security", `packet_count` → "Packet count". */
 export const fieldLabel = (name: string) => {
+  if (LABELS[name]) return LABELS[name];
   const words = name.split('_').map((w) => WORDS[w] ?? w);
   const first = words[0]!;
   words[0] = first === first.toLowerCase() ? first[0]!.toUpperCase() + first.slice(1) : first;
@@ -86,6 +93,9 @@ export const fieldHint = (f: CheckTypeField, shape: FieldShape): string | undefi
       ? `Empty: ${String(f.default)}.`
       : null,
     shape.nullable && f.default === null ? 'Optional.' : null,
+    !shape.nullable && f.default === null && !f.required && shape.control === 'number'
+      ? 'Empty: the default.'
+      : null,
   ];
   return parts.filter(Boolean).join(' ') || undefined;
 };
@@ -116,6 +126,16 @@ export const generatedFields = (ct: CheckTypeInfo | undefined): CheckTypeField[]
   (ct?.fields ?? []).filter(
     (f) => !OWN_PLACE.has(f.name) && !(HAND_MADE_TYPES.includes(ct!.type) && HAND_MADE.has(f.name)),
   );
+
+/**
+ * The generated fields shown now: a field that only matters when a box is ticked (the certificate's
+ * warning days) waits for the box.
+ */
+export const shownFields = (ct: CheckTypeInfo | undefined, typed: (f: CheckTypeField) => Typed) => {
+  const all = generatedFields(ct);
+  const watch = all.find((f) => f.name === 'ssl_cert_monitoring');
+  return all.filter((f) => f.name !== 'ssl_cert_expiry_alert_days' || !watch || typed(watch) === true);
+};
 
 export const hasField = (ct: CheckTypeInfo | undefined, name: string) =>
   ct?.fields.some((f) => f.name === name) ?? false;
