@@ -39,6 +39,7 @@ const testConfig = (url: string, instance: string): AgentConfig => ({
   data_dir: undefined,
   rdap_bootstrap_url: 'off',
   rdap_refresh_hours: 0,
+  fping: 'off',
   auth_retry_seconds: 300,
 });
 

@@ -147,6 +147,7 @@ const config = (url: string, dataDir: string): AgentConfig => ({
   data_dir: dataDir,
   rdap_bootstrap_url: `http://127.0.0.1:${webPort}/rdap/dns.json`,
   rdap_refresh_hours: REFRESH_MS / HOUR,
+  fping: 'off',
   auth_retry_seconds: 300,
 });
 

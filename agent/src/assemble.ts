@@ -12,7 +12,14 @@ import { realTimers, type Timers } from './scheduler.js';
  * check needs it, cached in `data_dir`), the probers, the agent and its metrics. main.ts runs them;
  * tests drive them on their own timers.
  */
-export const assembleAgent = (config: AgentConfig, deps: { logger: Logger; timers?: Timers }) => {
+export const assembleAgent = (
+  config: AgentConfig,
+  deps: {
+    logger: Logger;
+    timers?: Timers /** The fping findFping found here (null: no ping checks). */;
+    fping?: string | null;
+  },
+) => {
   const { logger } = deps;
   const timers = deps.timers ?? realTimers;
   const rdapLog = logger.child({ component: 'rdap-bootstrap' });
@@ -41,7 +48,11 @@ export const assembleAgent = (config: AgentConfig, deps: { logger: Logger; timer
     config,
     logger,
     timers,
-    prober: createProbers({ rdapBootstrap: rdap, blockPrivate: config.block_private_targets }),
+    prober: createProbers({
+      rdapBootstrap: rdap,
+      blockPrivate: config.block_private_targets,
+      fping: deps.fping ?? null,
+    }),
     onCheck: metrics.onCheck,
     onLag: metrics.onLag,
     onRpcError: metrics.onRpcError,

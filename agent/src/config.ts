@@ -79,6 +79,11 @@ export const agentConfigKeys = {
     default: undefined,
     doc: 'Directory for what the agent caches across restarts (the RDAP bootstrap data, `rdap-dns.json`); unset: kept in memory only. `npm start` gives its agents `<LOOKOUT_DATA_DIR>/agent`.',
   },
+  fping: {
+    schema: z.string().min(1),
+    default: 'fping',
+    doc: 'The fping program ping checks run (a name on PATH or a path); `off`: no ping checks. The agent offers ping checks only when, at start, fping gets an echo reply from 127.0.0.1 (it needs CAP_NET_RAW: see deploy/systemd).',
+  },
   rdap_bootstrap_url: {
     schema: z.union([z.literal('off'), z.url({ protocol: /^https?$/ })]),
     default: 'https://data.iana.org/rdap/dns.json',

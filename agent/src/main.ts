@@ -5,6 +5,7 @@ import { assembleAgent } from './assemble.js';
 import { type AgentConfig, AgentConfigError, loadAgentConfig } from './config.js';
 import { startMetricsServer } from './metrics.js';
 import { lowerPriority } from './priority.js';
+import { findFping } from './probers/fping.js';
 
 /** The agent process: `node agent/dist/main.js` with LOOKOUT_AGENT_* set. */
 const main = async () => {
@@ -27,7 +28,15 @@ const main = async () => {
       { nice: config.nice, failed: priority.failed },
       'could not lower the priority of every thread',
     );
-  const { agent, metrics } = assembleAgent(config, { logger });
+  // Ping checks only when fping gets an echo reply here (the agent then declares ping at Register).
+  const fping =
+    config.fping === 'off'
+      ? { program: null, why: 'LOOKOUT_AGENT_FPING=off' }
+      : await findFping(config.fping);
+  if (fping.program === null)
+    logger.warn({ why: fping.why }, 'no ping checks on this agent: fping does not run');
+  else logger.info({ fping: fping.program }, 'ping checks: fping runs');
+  const { agent, metrics } = assembleAgent(config, { logger, fping: fping.program });
   const listener = await startMetricsServer({
     host: config.metrics_host,
     port: config.metrics_port,

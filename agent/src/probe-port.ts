@@ -97,6 +97,8 @@ export interface ProbeOutcome {
   ok: boolean;
   error: { kind: string; message: string } | null;
   response_time_ms: number;
+  /** ping: the share of echoes not answered, in % (one decimal). */
+  packet_loss?: number | undefined;
   status_code?: number | undefined;
   timings?:
     | { dns_ms: number; connect_ms: number; tls_ms: number; first_byte_ms: number; total_ms: number }

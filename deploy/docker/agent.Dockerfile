@@ -44,6 +44,11 @@ ENV NODE_ENV=production \
     LOOKOUT_AGENT_METRICS_PORT=9464 \
     LOOKOUT_AGENT_DATA_DIR=/var/lib/lookout-agent
 WORKDIR /app
+# Ping checks run fping (docs/decisions.md, "ICMP through fping"); with libcap2-bin its package gives it
+# cap_net_raw as a file capability (not setuid), which Docker's default capabilities allow.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends fping libcap2-bin \
+  && rm -rf /var/lib/apt/lists/*
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/proto/package.json ./proto/package.json

@@ -15,6 +15,9 @@ const benches = {
   'flush-order': () => import('./flush-order.js'),
   dependencies: () => import('./dependencies.js'),
   storm: () => import('./storm.js'),
+  'icmp-smtp': () => import('./icmp-smtp.js'),
+  streams: () => import('./streams.js'),
+  databases: () => import('./databases.js'),
 };
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);

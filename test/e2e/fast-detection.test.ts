@@ -50,6 +50,7 @@ beforeAll(async () => {
     data_dir: undefined,
     rdap_bootstrap_url: 'off',
     rdap_refresh_hours: 0,
+    fping: 'off',
     auth_retry_seconds: 300,
   };
   agent = createAgent({ config, logger: silentLogger(), prober: createProbers(), timers: t.timers });

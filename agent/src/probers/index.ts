@@ -2,21 +2,24 @@ import type { MonitorType } from '@lookout/shared';
 import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
 import { createDnsProber } from './dns-prober.js';
 import { createDomainProber } from './domain-prober.js';
+import { createGrpcProber } from './grpc-prober.js';
 import { createHttpProber, type HttpProberOptions } from './http-prober.js';
+import { createMysqlProber } from './mysql-prober.js';
+import { createPingProber } from './ping-prober.js';
+import { createPostgresProber } from './postgres-prober.js';
 import type { BootstrapSource } from './rdap-bootstrap.js';
+import { createRedisProber } from './redis-prober.js';
+import { createSmtpProber } from './smtp-prober.js';
 import { createTcpProber } from './tcp-prober.js';
+import { createWebSocketProber } from './websocket-prober.js';
 
 export interface ProbersOptions extends HttpProberOptions {
   rdapBaseUrl?: string;
   /** The RDAP bootstrap data, fetched and cached when domain checks need it (rdap-refresh.ts); the shipped subset when not given. */
   rdapBootstrap?: BootstrapSource;
+  /** fping for ping checks, when findFping (fping.ts) found one that runs here; without it, no ping checks. */
+  fping?: string | null;
 }
-
-/** A type this build has no prober for yet: every run fails, saying so (and the agent does not declare it). */
-const missing = <T extends MonitorType>(type: T): Prober<T> | null => {
-  void type;
-  return null;
-};
 
 type ProberTable = { [T in MonitorType]: Prober<T> | null };
 
@@ -37,13 +40,17 @@ const proberTable = (opts: ProbersOptions): ProberTable => {
       ...(opts.rdapBaseUrl ? { rdapBaseUrl: opts.rdapBaseUrl } : {}),
       ...(opts.rdapBootstrap ? { bootstrap: opts.rdapBootstrap } : {}),
     }),
-    ping: missing('ping'),
-    grpc: missing('grpc'),
-    websocket: missing('websocket'),
-    smtp: missing('smtp'),
-    postgres: missing('postgres'),
-    mysql: missing('mysql'),
-    redis: missing('redis'),
+    ping: opts.fping ? createPingProber({ fping: opts.fping, blockPrivate }) : null,
+    grpc: createGrpcProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
+    websocket: createWebSocketProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
+    smtp: createSmtpProber({
+      blockPrivate,
+      ...(opts.ca ? { ca: opts.ca } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+    }),
+    postgres: createPostgresProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
+    mysql: createMysqlProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
+    redis: createRedisProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
   };
 };
 

@@ -8835,6 +8835,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Conditions the response must meet, e.g. [{"source": "json_body", "property": "$.status", "comparison": "equals", "target": "ok"}]. */
                     assertions?: {
                         /** @enum {string} */
                         comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
@@ -8853,52 +8854,76 @@ export interface operations {
                         /** @constant */
                         type: "bearer";
                     }) | null;
+                    /** @description Seconds between checks. */
                     check_interval_seconds?: number;
+                    /** @description Region names to check from. */
                     check_locations?: string[];
                     /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
                     depends_on?: string[];
+                    /** @description Human-readable name. */
                     display_name?: string;
                     dns_expected_values?: string[];
                     /** @enum {string} */
                     dns_record_type?: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS";
                     dns_resolver?: string | null;
+                    /** @description Days before expiry to alert. */
                     domain_expiry_alert_days?: number;
                     escalation_policy_id?: string;
+                    /** @description e.g. 200. */
                     expected_status_code?: number;
+                    /** @description Consecutive failures before alerting (default 3). */
                     failure_threshold?: number;
                     follow_redirects?: boolean;
                     /** @description The group this belongs to (GET /groups), or null. */
                     group_id?: string | null;
+                    /** @description The service asked about; empty: the server as a whole. */
                     grpc_service?: string;
+                    /** @description Connect with TLS. */
                     grpc_tls?: boolean;
                     /** @enum {string} */
                     http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
-                    /** @enum {string} */
+                    /**
+                     * @description What is checked (GET /check-types lists each type and its fields).
+                     * @enum {string}
+                     */
                     monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                    /** @description ICMP echoes per check (default 3). */
                     packet_count?: number;
+                    /** @description Paused: not checked. */
                     paused?: boolean;
                     port?: number;
+                    /** @description Run once connected (default SELECT 1). */
                     query?: string;
                     request_body?: string | null;
                     request_headers?: {
                         [key: string]: string;
                     };
+                    /** @description Alert unless the body contains this text. */
                     required_keyword?: string | null;
+                    /** @description Alert when successful checks are slower than this (0 = off). */
                     response_time_threshold_ms?: number | null;
+                    /** @description After a failure, re-check this often until failure_threshold decides (default 15, at least 5, at most the interval). */
                     retry_interval_seconds?: number;
                     /**
                      * @description `critical` (the default) or `warning`: how loud an alert it raises is.
                      * @enum {string}
                      */
                     severity?: "critical" | "warning";
-                    /** @enum {string} */
+                    /**
+                     * @description none, starttls (STARTTLS after EHLO) or tls (implicit TLS).
+                     * @enum {string}
+                     */
                     smtp_security?: "none" | "starttls" | "tls";
                     ssl_cert_expiry_alert_days?: number;
+                    /** @description Watch the certificate’s expiry (an https URL, or smtp with TLS). */
                     ssl_cert_monitoring?: boolean;
                     /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
                     tags?: string[];
+                    /** @description Seconds, at most 60 and at most the interval. */
                     timeout_seconds?: number;
+                    /** @description The target: a full URL (http, api, websocket), a host (dns, tcp, domain, ping, smtp), host:port (grpc) or a connection URL (postgres, mysql, redis: a secret, shown as a hint). */
                     url?: string;
+                    /** @description Sent once the socket is open. */
                     ws_message?: string | null;
                 };
             };
@@ -9621,6 +9646,7 @@ export interface operations {
             content: {
                 "application/json": {
                     monitors: {
+                        /** @description Conditions the response must meet, e.g. [{"source": "json_body", "property": "$.status", "comparison": "equals", "target": "ok"}]. */
                         assertions?: {
                             /** @enum {string} */
                             comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
@@ -9639,52 +9665,76 @@ export interface operations {
                             /** @constant */
                             type: "bearer";
                         }) | null;
+                        /** @description Seconds between checks. */
                         check_interval_seconds?: number;
+                        /** @description Region names to check from. */
                         check_locations?: string[];
                         /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
                         depends_on?: string[];
+                        /** @description Human-readable name. */
                         display_name: string;
                         dns_expected_values?: string[];
                         /** @enum {string} */
                         dns_record_type?: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS";
                         dns_resolver?: string | null;
+                        /** @description Days before expiry to alert. */
                         domain_expiry_alert_days?: number;
                         escalation_policy_id?: string;
+                        /** @description e.g. 200. */
                         expected_status_code?: number;
+                        /** @description Consecutive failures before alerting (default 3). */
                         failure_threshold?: number;
                         follow_redirects?: boolean;
                         /** @description The group this belongs to (GET /groups), or null. */
                         group_id?: string | null;
+                        /** @description The service asked about; empty: the server as a whole. */
                         grpc_service?: string;
+                        /** @description Connect with TLS. */
                         grpc_tls?: boolean;
                         /** @enum {string} */
                         http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
-                        /** @enum {string} */
+                        /**
+                         * @description What is checked (GET /check-types lists each type and its fields).
+                         * @enum {string}
+                         */
                         monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                        /** @description ICMP echoes per check (default 3). */
                         packet_count?: number;
+                        /** @description Paused: not checked. */
                         paused?: boolean;
                         port?: number;
+                        /** @description Run once connected (default SELECT 1). */
                         query?: string;
                         request_body?: string | null;
                         request_headers?: {
                             [key: string]: string;
                         };
+                        /** @description Alert unless the body contains this text. */
                         required_keyword?: string | null;
+                        /** @description Alert when successful checks are slower than this (0 = off). */
                         response_time_threshold_ms?: number | null;
+                        /** @description After a failure, re-check this often until failure_threshold decides (default 15, at least 5, at most the interval). */
                         retry_interval_seconds?: number;
                         /**
                          * @description `critical` (the default) or `warning`: how loud an alert it raises is.
                          * @enum {string}
                          */
                         severity?: "critical" | "warning";
-                        /** @enum {string} */
+                        /**
+                         * @description none, starttls (STARTTLS after EHLO) or tls (implicit TLS).
+                         * @enum {string}
+                         */
                         smtp_security?: "none" | "starttls" | "tls";
                         ssl_cert_expiry_alert_days?: number;
+                        /** @description Watch the certificate’s expiry (an https URL, or smtp with TLS). */
                         ssl_cert_monitoring?: boolean;
                         /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
                         tags?: string[];
+                        /** @description Seconds, at most 60 and at most the interval. */
                         timeout_seconds?: number;
+                        /** @description The target: a full URL (http, api, websocket), a host (dns, tcp, domain, ping, smtp), host:port (grpc) or a connection URL (postgres, mysql, redis: a secret, shown as a hint). */
                         url: string;
+                        /** @description Sent once the socket is open. */
                         ws_message?: string | null;
                     }[];
                 };
@@ -9792,6 +9842,7 @@ export interface operations {
                 "application/json": {
                     in_other_batches?: number;
                     monitors: {
+                        /** @description Conditions the response must meet, e.g. [{"source": "json_body", "property": "$.status", "comparison": "equals", "target": "ok"}]. */
                         assertions?: {
                             /** @enum {string} */
                             comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
@@ -9810,52 +9861,76 @@ export interface operations {
                             /** @constant */
                             type: "bearer";
                         }) | null;
+                        /** @description Seconds between checks. */
                         check_interval_seconds?: number;
+                        /** @description Region names to check from. */
                         check_locations?: string[];
                         /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
                         depends_on?: string[];
+                        /** @description Human-readable name. */
                         display_name: string;
                         dns_expected_values?: string[];
                         /** @enum {string} */
                         dns_record_type?: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS";
                         dns_resolver?: string | null;
+                        /** @description Days before expiry to alert. */
                         domain_expiry_alert_days?: number;
                         escalation_policy_id?: string;
+                        /** @description e.g. 200. */
                         expected_status_code?: number;
+                        /** @description Consecutive failures before alerting (default 3). */
                         failure_threshold?: number;
                         follow_redirects?: boolean;
                         /** @description The group this belongs to (GET /groups), or null. */
                         group_id?: string | null;
+                        /** @description The service asked about; empty: the server as a whole. */
                         grpc_service?: string;
+                        /** @description Connect with TLS. */
                         grpc_tls?: boolean;
                         /** @enum {string} */
                         http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
-                        /** @enum {string} */
+                        /**
+                         * @description What is checked (GET /check-types lists each type and its fields).
+                         * @enum {string}
+                         */
                         monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                        /** @description ICMP echoes per check (default 3). */
                         packet_count?: number;
+                        /** @description Paused: not checked. */
                         paused?: boolean;
                         port?: number;
+                        /** @description Run once connected (default SELECT 1). */
                         query?: string;
                         request_body?: string | null;
                         request_headers?: {
                             [key: string]: string;
                         };
+                        /** @description Alert unless the body contains this text. */
                         required_keyword?: string | null;
+                        /** @description Alert when successful checks are slower than this (0 = off). */
                         response_time_threshold_ms?: number | null;
+                        /** @description After a failure, re-check this often until failure_threshold decides (default 15, at least 5, at most the interval). */
                         retry_interval_seconds?: number;
                         /**
                          * @description `critical` (the default) or `warning`: how loud an alert it raises is.
                          * @enum {string}
                          */
                         severity?: "critical" | "warning";
-                        /** @enum {string} */
+                        /**
+                         * @description none, starttls (STARTTLS after EHLO) or tls (implicit TLS).
+                         * @enum {string}
+                         */
                         smtp_security?: "none" | "starttls" | "tls";
                         ssl_cert_expiry_alert_days?: number;
+                        /** @description Watch the certificate’s expiry (an https URL, or smtp with TLS). */
                         ssl_cert_monitoring?: boolean;
                         /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
                         tags?: string[];
+                        /** @description Seconds, at most 60 and at most the interval. */
                         timeout_seconds?: number;
+                        /** @description The target: a full URL (http, api, websocket), a host (dns, tcp, domain, ping, smtp), host:port (grpc) or a connection URL (postgres, mysql, redis: a secret, shown as a hint). */
                         url: string;
+                        /** @description Sent once the socket is open. */
                         ws_message?: string | null;
                     }[];
                 };
@@ -10167,6 +10242,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Conditions the response must meet, e.g. [{"source": "json_body", "property": "$.status", "comparison": "equals", "target": "ok"}]. */
                     assertions?: {
                         /** @enum {string} */
                         comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
@@ -10185,52 +10261,76 @@ export interface operations {
                         /** @constant */
                         type: "bearer";
                     }) | null;
+                    /** @description Seconds between checks. */
                     check_interval_seconds?: number;
+                    /** @description Region names to check from. */
                     check_locations?: string[];
                     /** @description Ids of monitors, heartbeats or groups of the workspace this depends on (at most 20); while one is down, this one's failures raise no alert. */
                     depends_on?: string[];
+                    /** @description Human-readable name. */
                     display_name: string;
                     dns_expected_values?: string[];
                     /** @enum {string} */
                     dns_record_type?: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS";
                     dns_resolver?: string | null;
+                    /** @description Days before expiry to alert. */
                     domain_expiry_alert_days?: number;
                     escalation_policy_id?: string;
+                    /** @description e.g. 200. */
                     expected_status_code?: number;
+                    /** @description Consecutive failures before alerting (default 3). */
                     failure_threshold?: number;
                     follow_redirects?: boolean;
                     /** @description The group this belongs to (GET /groups), or null. */
                     group_id?: string | null;
+                    /** @description The service asked about; empty: the server as a whole. */
                     grpc_service?: string;
+                    /** @description Connect with TLS. */
                     grpc_tls?: boolean;
                     /** @enum {string} */
                     http_method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
-                    /** @enum {string} */
+                    /**
+                     * @description What is checked (GET /check-types lists each type and its fields).
+                     * @enum {string}
+                     */
                     monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                    /** @description ICMP echoes per check (default 3). */
                     packet_count?: number;
+                    /** @description Paused: not checked. */
                     paused?: boolean;
                     port?: number;
+                    /** @description Run once connected (default SELECT 1). */
                     query?: string;
                     request_body?: string | null;
                     request_headers?: {
                         [key: string]: string;
                     };
+                    /** @description Alert unless the body contains this text. */
                     required_keyword?: string | null;
+                    /** @description Alert when successful checks are slower than this (0 = off). */
                     response_time_threshold_ms?: number | null;
+                    /** @description After a failure, re-check this often until failure_threshold decides (default 15, at least 5, at most the interval). */
                     retry_interval_seconds?: number;
                     /**
                      * @description `critical` (the default) or `warning`: how loud an alert it raises is.
                      * @enum {string}
                      */
                     severity?: "critical" | "warning";
-                    /** @enum {string} */
+                    /**
+                     * @description none, starttls (STARTTLS after EHLO) or tls (implicit TLS).
+                     * @enum {string}
+                     */
                     smtp_security?: "none" | "starttls" | "tls";
                     ssl_cert_expiry_alert_days?: number;
+                    /** @description Watch the certificate’s expiry (an https URL, or smtp with TLS). */
                     ssl_cert_monitoring?: boolean;
                     /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
                     tags?: string[];
+                    /** @description Seconds, at most 60 and at most the interval. */
                     timeout_seconds?: number;
+                    /** @description The target: a full URL (http, api, websocket), a host (dns, tcp, domain, ping, smtp), host:port (grpc) or a connection URL (postgres, mysql, redis: a secret, shown as a hint). */
                     url: string;
+                    /** @description Sent once the socket is open. */
                     ws_message?: string | null;
                 };
             };

@@ -1,9 +1,9 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { type Body, ok } from '../api-client/client.js';
+import { CHECK_TYPES, TYPES_OF_FIELD } from '../domain/checks/registry.js';
 import { MONITOR_SORTS } from '../domain/monitors/monitor-status.js';
-import { HTTP_METHODS } from '../domain/monitors/monitors.js';
-import { MONITOR_TYPES } from '../domain/types.js';
+import { MONITOR_FIELDS } from '../domain/monitors/monitors.js';
 import type { McpApi } from './api.js';
 import { labelFilters, monitorFilters, statuses, words } from './list-filters.js';
 
@@ -52,6 +52,72 @@ const alertIds = z
   .min(1)
   .max(100)
   .describe('Alert UUIDs (1-100), as listed by list_alerts.');
+
+/** Which types require a field ("Required for http and api."). */
+const requiredFor = (field: string) =>
+  Object.entries(CHECK_TYPES)
+    .filter(([, t]) => t.fields[field]?.required)
+    .map(([type]) => type);
+
+interface Json {
+  type?: string | string[];
+  enum?: unknown[];
+  anyOf?: Json[];
+  minimum?: number;
+  maximum?: number;
+}
+
+/**
+ * A field's JSON shape without its limits (the API checks those and names every bad field; a limit
+ * here would refuse the call before the API could say why), its choices and bounds in words.
+ */
+const shapeOf = (schema: z.ZodType): { shape: z.ZodType; words: string } => {
+  const j = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as Json;
+  const nullable = j.anyOf?.some((a) => a.type === 'null') ?? false;
+  const base = j.anyOf?.find((a) => a.type !== 'null') ?? j;
+  const words = [
+    base.enum && `One of: ${base.enum.join(', ')}.`,
+    base.minimum !== undefined && base.maximum !== undefined && `From ${base.minimum} to ${base.maximum}.`,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const t = Array.isArray(base.type) ? base.type[0] : base.type;
+  const shape =
+    t === 'integer' || t === 'number'
+      ? z.number()
+      : t === 'boolean'
+        ? z.boolean()
+        : t === 'array'
+          ? z.array(z.unknown())
+          : t === 'object'
+            ? z.record(z.string(), z.unknown())
+            : t === 'string'
+              ? z.string()
+              : z.unknown();
+  return { shape: nullable ? shape.nullable() : shape, words };
+};
+
+/**
+ * create_monitor's input: the API's own fields (domain/monitors/monitors.ts and each check type's
+ * module), every one optional here so that what the assistant leaves out is named by the API's 422,
+ * each described with its bounds and the types that have or require it.
+ */
+const monitorInput = z.looseObject(
+  Object.fromEntries(
+    Object.entries(MONITOR_FIELDS).map(([name, schema]) => {
+      const { shape, words } = shapeOf(schema);
+      const types = TYPES_OF_FIELD[name];
+      const required = requiredFor(name);
+      const notes = [
+        schema.description,
+        words,
+        types && `Only for ${types.join(', ')} monitors.`,
+        required.length > 0 && `Required for ${required.join(', ')}.`,
+      ].filter(Boolean);
+      return [name, shape.optional().describe(notes.join(' '))];
+    }),
+  ),
+);
 
 export const tools: ToolDef[] = [
   tool({
@@ -150,62 +216,8 @@ export const tools: ToolDef[] = [
     name: 'create_monitor',
     title: 'Create a monitor',
     description:
-      'Create an uptime monitor. Required: display_name, monitor_type, url; http and api monitors also need http_method and expected_status_code, tcp monitors a port. An interval below the plan minimum is raised to it and the response says so in "warnings". Invalid input is refused with every bad field named; fix those fields and try again.',
-    input: z.looseObject({
-      display_name: z.string().optional().describe('Human-readable name.'),
-      monitor_type: z
-        .enum(MONITOR_TYPES)
-        .optional()
-        .describe('http/api check a URL, dns a record, tcp a port, domain the registration expiry.'),
-      url: z.string().optional().describe('Full URL for http and api; a host name for dns, tcp and domain.'),
-      http_method: z.enum(HTTP_METHODS).optional().describe('Required for http and api.'),
-      expected_status_code: z.number().int().optional().describe('Required for http and api, e.g. 200.'),
-      port: z.number().int().optional().describe('Required for tcp.'),
-      check_interval_seconds: z.number().int().optional().describe('Seconds between checks.'),
-      timeout_seconds: z.number().int().optional().describe('Seconds, at most 60 and at most the interval.'),
-      required_keyword: z.string().optional().describe('http/api: alert unless the body contains this text.'),
-      check_locations: z.array(z.string()).optional().describe('Region names to check from.'),
-      failure_threshold: z
-        .number()
-        .int()
-        .optional()
-        .describe('Consecutive failures before alerting (default 3).'),
-      retry_interval_seconds: z
-        .number()
-        .int()
-        .optional()
-        .describe(
-          'Not for domain: after a failure, re-check this often until failure_threshold decides (default 15, at least 5, at most the interval).',
-        ),
-      response_time_threshold_ms: z
-        .number()
-        .int()
-        .optional()
-        .describe('Alert when successful checks are slower than this (0 = off).'),
-      ssl_cert_monitoring: z
-        .boolean()
-        .optional()
-        .describe('http with an https URL: watch certificate expiry.'),
-      domain_expiry_alert_days: z.number().int().optional().describe('domain: days before expiry to alert.'),
-      depends_on: z
-        .array(z.string())
-        .optional()
-        .describe(
-          'Ids of monitors, heartbeats or groups it depends on (at most 20): while one is down, its failure raises no alert.',
-        ),
-      paused: z.boolean().optional().describe('Create it paused.'),
-      group_id: z.string().optional().describe('The group it belongs to (an id from list_groups).'),
-      tags: z
-        .array(z.string())
-        .optional()
-        .describe(
-          'Up to 20 tags, each key or key:value of lower-case letters, digits, - and _, e.g. ["env:prod", "db"].',
-        ),
-      severity: z
-        .enum(['critical', 'warning'])
-        .optional()
-        .describe('critical (the default) or warning: how loud its alerts are.'),
-    }),
+      'Create an uptime monitor. Required: display_name, monitor_type, url, and the fields its type requires (each field says which types have it). Types: http/api check a URL (status, keyword, assertions), dns a record, tcp a port, domain the registration expiry, ping a host (ICMP), grpc a health service, websocket a socket, smtp a mail server, postgres/mysql/redis a database (the URL is a secret). An interval below the plan minimum is raised to it and the response says so in "warnings". Invalid input is refused with every bad field named; fix those fields and try again.',
+    input: monitorInput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     // The API is the validator: what the assistant leaves out is named in its 422, not refused here.
     run: (api, a) => ok(api.client.POST('/monitors/create', { body: a as Body<'/monitors/create', 'post'> })),

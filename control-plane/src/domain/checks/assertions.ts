@@ -25,7 +25,12 @@ const assertion = z
 export type StoredAssertion = z.output<typeof assertion>;
 
 /** A monitor's `assertions` field. */
-export const assertionsField = z.array(assertion).max(MAX_ASSERTIONS);
+export const assertionsField = z
+  .array(assertion)
+  .max(MAX_ASSERTIONS)
+  .describe(
+    'Conditions the response must meet, e.g. [{"source": "json_body", "property": "$.status", "comparison": "equals", "target": "ok"}].',
+  );
 
 /** Assertions as the agent protocol carries them: every value text, '' when absent. */
 export const wireAssertions = (list: readonly StoredAssertion[] | undefined) =>

@@ -44,6 +44,11 @@ export const tcp: CheckType = {
 export const domain: CheckType = {
   label: 'Domain expiry',
   target: domainTarget,
-  fields: { domain_expiry_alert_days: { schema: z.int().min(1).max(365), stored: 'column' } },
+  fields: {
+    domain_expiry_alert_days: {
+      schema: z.int().min(1).max(365).describe('Days before expiry to alert.'),
+      stored: 'column',
+    },
+  },
   wire: () => ({ case: 'domain', value: {} }),
 };

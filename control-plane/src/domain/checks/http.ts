@@ -27,8 +27,10 @@ const column = (schema: z.ZodType, more: Partial<CheckField> = {}): CheckField =
 
 const requestFields = {
   http_method: column(z.enum(HTTP_METHODS), { required: true }),
-  expected_status_code: column(z.int().min(100).max(599), { required: true }),
-  required_keyword: column(z.string().min(1).max(1024).nullable()),
+  expected_status_code: column(z.int().min(100).max(599).describe('e.g. 200.'), { required: true }),
+  required_keyword: column(
+    z.string().min(1).max(1024).nullable().describe('Alert unless the body contains this text.'),
+  ),
   auth: column(auth.nullable()),
   request_headers: column(
     z

@@ -12,7 +12,11 @@ export const ping: CheckType = {
   label: 'Ping (ICMP)',
   target: hostTarget('ping', { addresses: true }),
   fields: {
-    packet_count: { schema: z.int().min(1).max(20), stored: 'settings', default: 3 },
+    packet_count: {
+      schema: z.int().min(1).max(20).describe('ICMP echoes per check (default 3).'),
+      stored: 'settings',
+      default: 3,
+    },
     assertions: ASSERTIONS,
     ...TIMED,
   },
@@ -27,8 +31,12 @@ export const grpc: CheckType = {
   label: 'gRPC health',
   target: hostPortTarget,
   fields: {
-    grpc_service: { schema: z.string().max(200), stored: 'settings', default: '' },
-    grpc_tls: { schema: z.boolean(), stored: 'settings', default: false },
+    grpc_service: {
+      schema: z.string().max(200).describe('The service asked about; empty: the server as a whole.'),
+      stored: 'settings',
+      default: '',
+    },
+    grpc_tls: { schema: z.boolean().describe('Connect with TLS.'), stored: 'settings', default: false },
     assertions: ASSERTIONS,
     ...TIMED,
   },
@@ -47,7 +55,11 @@ export const websocket: CheckType = {
   label: 'WebSocket',
   target: urlTarget(['ws:', 'wss:'], 'wss://example.com/socket'),
   fields: {
-    ws_message: { schema: z.string().min(1).max(65536).nullable(), stored: 'settings', default: null },
+    ws_message: {
+      schema: z.string().min(1).max(65536).nullable().describe('Sent once the socket is open.'),
+      stored: 'settings',
+      default: null,
+    },
     assertions: ASSERTIONS,
     ...TIMED,
   },
@@ -65,7 +77,11 @@ export const smtp: CheckType = {
   target: hostTarget('smtp', { addresses: true }),
   fields: {
     port: { schema: PORT, stored: 'column', default: 25 },
-    smtp_security: { schema: z.enum(SMTP_SECURITY), stored: 'settings', default: 'none' },
+    smtp_security: {
+      schema: z.enum(SMTP_SECURITY).describe('none, starttls (STARTTLS after EHLO) or tls (implicit TLS).'),
+      stored: 'settings',
+      default: 'none',
+    },
     ssl_cert_monitoring: SSL_CERT_MONITORING,
     ssl_cert_expiry_alert_days: SSL_CERT_EXPIRY_ALERT_DAYS,
     assertions: ASSERTIONS,
@@ -91,7 +107,11 @@ const database = (label: string, protocols: string[], example: string, query: st
   label,
   target: connectionTarget(protocols, example),
   fields: {
-    query: { schema: z.string().min(1).max(10000), stored: 'settings', default: query },
+    query: {
+      schema: z.string().min(1).max(10000).describe(`Run once connected (default ${query}).`),
+      stored: 'settings',
+      default: query,
+    },
     assertions: ASSERTIONS,
     ...TIMED,
   },

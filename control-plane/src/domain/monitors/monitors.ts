@@ -36,16 +36,25 @@ export const MIN_RETRY_INTERVAL_SECONDS = 5;
  * and update (all optional).
  */
 const fields = {
-  display_name: nameText(200),
-  monitor_type: z.enum(MONITOR_TYPES),
-  url: z.string().trim().min(1).max(2048),
-  check_interval_seconds: z.int().min(1).max(86400),
-  timeout_seconds: z.int().min(1).max(60),
-  failure_threshold: z.int().min(1).max(100),
+  display_name: nameText(200).describe('Human-readable name.'),
+  monitor_type: z
+    .enum(MONITOR_TYPES)
+    .describe('What is checked (GET /check-types lists each type and its fields).'),
+  url: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2048)
+    .describe(
+      'The target: a full URL (http, api, websocket), a host (dns, tcp, domain, ping, smtp), host:port (grpc) or a connection URL (postgres, mysql, redis: a secret, shown as a hint).',
+    ),
+  check_interval_seconds: z.int().min(1).max(86400).describe('Seconds between checks.'),
+  timeout_seconds: z.int().min(1).max(60).describe('Seconds, at most 60 and at most the interval.'),
+  failure_threshold: z.int().min(1).max(100).describe('Consecutive failures before alerting (default 3).'),
   escalation_policy_id: uuid(),
-  check_locations: z.array(z.string().min(1).max(64)).min(1).max(50),
+  check_locations: z.array(z.string().min(1).max(64)).min(1).max(50).describe('Region names to check from.'),
   depends_on: dependsOnField,
-  paused: z.boolean(),
+  paused: z.boolean().describe('Paused: not checked.'),
   ...labelFields,
   ...(Object.fromEntries(Object.entries(TYPE_FIELDS).map(([k, f]) => [k, f.schema])) as Record<
     TypeField,
@@ -71,6 +80,9 @@ type TypeField =
   | 'dns_record_type'
   | 'dns_expected_values'
   | 'dns_resolver';
+
+/** Every field a client may send, by name (the MCP tool and the configuration file derive theirs). */
+export const MONITOR_FIELDS: Readonly<Record<string, z.ZodType>> = fields;
 
 export const createMonitorBody = z.strictObject({
   ...Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, s.optional()])),
