@@ -61,12 +61,14 @@ describe('check types', () => {
       'response_time_threshold_ms',
       'retry_interval_seconds',
     ]);
-    expect(field('ping', 'packet_count')).toEqual({
+    expect(field('ping', 'packet_count')).toMatchObject({
       name: 'packet_count',
       required: false,
       default: 3,
       schema: { type: 'integer', minimum: 1, maximum: 20 },
     });
+    // What the field means, from its schema: a form shows it as the field's hint.
+    expect(field('ping', 'packet_count')!.schema.description).toEqual(expect.any(String));
 
     expect(by.grpc!.target).toEqual({
       label: 'Host and port',

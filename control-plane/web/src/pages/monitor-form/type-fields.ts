@@ -89,7 +89,11 @@ export const fieldHint = (f: CheckTypeField, shape: FieldShape): string | undefi
     s.description,
     s.minimum !== undefined && s.maximum !== undefined ? `From ${s.minimum} to ${s.maximum}.` : null,
     shape.control === 'list' ? 'Separate them with commas.' : null,
-    f.default !== null && f.default !== '' && shape.control !== 'checkbox' && shape.control !== 'select'
+    f.default !== null &&
+    f.default !== '' &&
+    shape.control !== 'checkbox' &&
+    shape.control !== 'select' &&
+    !s.description?.includes('default')
       ? `Empty: ${String(f.default)}.`
       : null,
     shape.nullable && f.default === null ? 'Optional.' : null,
