@@ -5,6 +5,7 @@ const name = process.argv[2];
 const benches = {
   ping: () => import('./ping.js'),
   agent: () => import('./agent.js'),
+  assertions: () => import('./assertions.js'),
   ingest: () => import('./ingest.js'),
   system: () => import('./system.js'),
   dashboard: () => import('./dashboard.js'),

@@ -17,5 +17,6 @@ export const loopbackExchange = (
   head: false,
   wantCert: false,
   keepBody: 1 << 20,
+  keepHeaders: false,
   ...over,
 });

@@ -130,6 +130,26 @@ describe('exchange: one request and response on a fresh connection', () => {
     expect((await exchange(request('/chunked', { keepBody: 7 }), noAbort)).body).toBe('all sys');
   });
 
+  it('says when the body went on past what it kept', async () => {
+    expect(await exchange(request('/chunked', { keepBody: 7 }), noAbort)).toMatchObject({
+      body: 'all sys',
+      bodyTruncated: true,
+    });
+    expect(await exchange(request('/chunked', { keepBody: 23 }), noAbort)).toMatchObject({
+      body: 'all systems operational',
+      bodyTruncated: false,
+    });
+    expect((await exchange(request('/chunked', { keepBody: 0 }), noAbort)).bodyTruncated).toBe(false);
+  });
+
+  it('keeps the final response’s headers only when asked, names in lower case, repeats joined', async () => {
+    expect((await exchange(request('/redirect'), noAbort)).headers).toBeUndefined();
+    const r = await exchange(request('/redirect', { keepHeaders: true }), noAbort);
+    expect({ ...r.headers }).toEqual({ location: '/elsewhere, /second', 'content-length': '0' });
+    const hints = await exchange(request('/early-hints', { keepHeaders: true }), noAbort);
+    expect({ ...hints.headers }).toEqual({});
+  });
+
   it('skips an interim 103 for the final response, and reads no body after HEAD or 304', async () => {
     expect(await exchange(request('/early-hints'), noAbort)).toMatchObject({ status: 204, body: '' });
     expect(await exchange(request('/head', { head: true }), noAbort)).toMatchObject({

@@ -35,8 +35,10 @@ export interface ExchangeRequest {
   head: boolean;
   /** Read the server's certificate (https). */
   wantCert: boolean;
-  /** Keep this much of the body (the keyword's search); the rest is read and dropped. */
+  /** Keep this much of the body (the keyword's search, assertions); the rest is read and dropped. */
   keepBody: number;
+  /** Keep the final response's headers (assertions on them). */
+  keepHeaders: boolean;
 }
 
 export interface ExchangeResponse {
@@ -45,6 +47,10 @@ export interface ExchangeResponse {
   location: string | undefined;
   /** The body kept (at most `keepBody` bytes), as UTF-8. */
   body: string;
+  /** The body went on past `keepBody` (what was kept is its start). */
+  bodyTruncated: boolean;
+  /** The final response's headers when asked for (`keepHeaders`): names in lower case, repeats joined by ", ". */
+  headers: Record<string, string> | undefined;
   /** ms from the start: a phase not gone through stays 0. */
   dns: number;
   connect: number;
@@ -174,6 +180,17 @@ const firstHeader = (headers: string[], lower: string): string | undefined => {
   return undefined;
 };
 
+/** Headers as a record: names in lower case, a repeated header's values joined by ", " (RFC 9110, 5.3). */
+const headerRecord = (headers: string[]): Record<string, string> => {
+  const out: Record<string, string> = Object.create(null);
+  for (let i = 0; i < headers.length; i += 2) {
+    const name = headers[i]!.toLowerCase();
+    const prev = out[name];
+    out[name] = prev === undefined ? headers[i + 1]! : `${prev}, ${headers[i + 1]!}`;
+  }
+  return out;
+};
+
 /**
  * Runs one exchange. `setAbort` receives the function that ends it (the check's deadline calls it):
  * the socket is destroyed and the promise rejects with that reason.
@@ -188,6 +205,8 @@ export const exchange = (
       status: 0,
       location: undefined,
       body: '',
+      bodyTruncated: false,
+      headers: undefined,
       dns: 0,
       connect: 0,
       tls: 0,
@@ -233,11 +252,15 @@ export const exchange = (
       out.firstByte = performance.now() - t0;
       out.status = status;
       out.location = firstHeader(info.headers, 'location');
+      if (req.keepHeaders) out.headers = headerRecord(info.headers);
       // No body after HEAD, nor in a 1xx, 204 or 304, whatever the headers say (RFC 9110, 6.4.1).
       return req.head || status === 101 || status === 204 || status === 304 ? 1 : 0;
     };
     parser[HTTPParser.kOnBody] = (chunk, offset, length) => {
-      if (kept >= req.keepBody) return;
+      if (kept >= req.keepBody) {
+        if (req.keepBody > 0 && length > 0) out.bodyTruncated = true;
+        return;
+      }
       chunks.push(chunk.subarray(offset, offset + length));
       kept += length;
     };
@@ -246,9 +269,10 @@ export const exchange = (
       settled = true;
       setAbort(null);
       out.total = performance.now() - t0;
-      if (chunks.length > 0) {
-        out.body = Buffer.concat(chunks).subarray(0, req.keepBody).toString('utf8');
-      }
+      if (kept > req.keepBody) out.bodyTruncated = true;
+      // One chunk (most bodies an assertion reads): decoded where it is, without a copy.
+      if (chunks.length === 1) out.body = chunks[0]!.toString('utf8', 0, Math.min(kept, req.keepBody));
+      else if (chunks.length > 1) out.body = Buffer.concat(chunks).subarray(0, req.keepBody).toString('utf8');
       resolve(out);
       socket.destroy();
     };

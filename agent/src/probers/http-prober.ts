@@ -1,11 +1,11 @@
 import { isIP } from 'node:net';
 import { createSecureContext, type PeerCertificate, type SecureContext } from 'node:tls';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
+import { applyAssertions, BODY_CAP, needsBody, needsHeaders } from '../assertions/index.js';
 import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 import { type ExchangeRequest, exchange, requestBytes } from './http-exchange.js';
 
-const MAX_BODY = 1 << 20;
 const MAX_REDIRECTS = 5;
 const DAY_MS = 86_400_000;
 /** The headers of a spec without its own headers, auth or body (the same object for all of them). */
@@ -20,6 +20,10 @@ interface Prepared {
   body: Buffer | null;
   /** null: the spec's URL does not parse. */
   url: URL | null;
+  /** How much of the body to keep: BODY_CAP when the keyword or an assertion reads it, else none. */
+  keepBody: number;
+  /** Whether an assertion reads a header. */
+  keepHeaders: boolean;
 }
 interface Hop {
   /** The hop's URL (what a redirect's location is relative to); parsed again only for a redirect. */
@@ -45,8 +49,9 @@ export interface HttpProberOptions {
 
 /**
  * http and api checks, one exchange per hop on a fresh connection (http-exchange.ts) and one shared
- * TLS context. Measures DNS, connect, TLS, first byte and total; follows redirects; reads the
- * body only as far as the keyword needs (1 MiB at most).
+ * TLS context. Measures DNS, connect, TLS, first byte and total; follows redirects; keeps the body
+ * only when the keyword or an assertion reads it (BODY_CAP, 1 MiB, at most), the headers only when
+ * an assertion does; then the status, the keyword and the assertions, in that order.
  */
 export const createHttpProber = (opts: HttpProberOptions = {}) => {
   const now = opts.now ?? (() => new Date());
@@ -82,7 +87,9 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
     } catch {
       // not a URL: every run says so
     }
-    return { headers, body, url };
+    const assertions = spec.settings.assertions;
+    const keepBody = spec.settings.required_keyword !== null || needsBody(assertions) ? BODY_CAP : 0;
+    return { headers, body, url, keepBody, keepHeaders: needsHeaders(assertions) };
   };
   /**
    * A hop's exchange, from the URL's own strings: a fresh connection (http-exchange.ts), no TLS
@@ -120,7 +127,8 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
         bytes: requestBytes(method, url.pathname + url.search, url.host, headers, p.body),
         head: method === 'HEAD',
         wantCert: isHttps && spec.settings.ssl_cert_monitoring,
-        keepBody: spec.settings.required_keyword !== null ? MAX_BODY : 0,
+        keepBody: p.keepBody,
+        keepHeaders: p.keepHeaders,
       },
     };
   };
@@ -208,6 +216,12 @@ export const createHttpProber = (opts: HttpProberOptions = {}) => {
               kind: 'keyword_missing',
               message: `the response does not contain "${spec.settings.required_keyword}"`,
             };
+          } else if (spec.settings.assertions.length > 0) {
+            applyAssertions(outcome, spec.settings.assertions, {
+              body: r.body,
+              body_truncated: r.bodyTruncated,
+              headers: r.headers,
+            });
           }
           return outcome;
         }

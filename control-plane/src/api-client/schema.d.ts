@@ -2448,6 +2448,14 @@ export type components = {
             retry_interval_seconds: number;
             /** @enum {string} */
             severity: "critical" | "warning";
+            shown_assertions?: {
+                /** @enum {string} */
+                comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                property?: string;
+                /** @enum {string} */
+                source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                target?: string | number | boolean;
+            }[];
             /** @enum {string} */
             smtp_security?: "none" | "starttls" | "tls";
             ssl_cert_expiry_alert_days: number;
@@ -8996,6 +9004,14 @@ export interface operations {
                         retry_interval_seconds: number;
                         /** @enum {string} */
                         severity: "critical" | "warning";
+                        shown_assertions?: {
+                            /** @enum {string} */
+                            comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                            property?: string;
+                            /** @enum {string} */
+                            source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                            target?: string | number | boolean;
+                        }[];
                         /** @enum {string} */
                         smtp_security?: "none" | "starttls" | "tls";
                         ssl_cert_expiry_alert_days: number;
@@ -10403,6 +10419,14 @@ export interface operations {
                         retry_interval_seconds: number;
                         /** @enum {string} */
                         severity: "critical" | "warning";
+                        shown_assertions?: {
+                            /** @enum {string} */
+                            comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                            property?: string;
+                            /** @enum {string} */
+                            source: "status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss";
+                            target?: string | number | boolean;
+                        }[];
                         /** @enum {string} */
                         smtp_security?: "none" | "starttls" | "tls";
                         ssl_cert_expiry_alert_days: number;

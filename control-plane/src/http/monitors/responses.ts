@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertionsField, shownAssertions } from '../../domain/checks/assertions.js';
 import { CHECK_TYPES, TYPE_FIELDS, TYPES_OF_FIELD } from '../../domain/checks/registry.js';
 import type { DependencyNode } from '../../domain/monitors/depends-on.js';
 import { monitorAsSeenBy } from '../../domain/monitors/monitor-masking.js';
@@ -79,6 +80,11 @@ export const monitorResponse = z
     created_at: time,
     updated_at: time,
     ...settingsResponse,
+    shown_assertions: assertionsField
+      .optional()
+      .describe(
+        'Read-only: what the check verifies, as assertions: `expected_status_code` and `required_keyword` as the assertions they are, then `assertions`. Only for the types that take assertions; to change it, send those fields.',
+      ),
   })
   .register(responseSchemas, { id: 'Monitor' });
 
@@ -100,7 +106,7 @@ export const monitorJson = (
   // One literal naming every field, in the schema's order: a rest pattern (`{ a, ...rest }`) copied
   // the record key by key through a runtime call, ~10 µs a monitor of the dashboard's list at
   // 100,000 monitors, and would pass on any field a store added to its record.
-  return {
+  const json: z.output<typeof monitorResponse> = {
     id: m.id,
     display_name: m.display_name,
     monitor_type: m.monitor_type,
@@ -154,6 +160,15 @@ export const monitorJson = (
     updated_at: iso(m.updated_at),
     ...own,
   };
+  if ('assertions' in own) {
+    json.shown_assertions = shownAssertions({
+      monitor_type: m.monitor_type,
+      expected_status_code: m.expected_status_code,
+      required_keyword: m.required_keyword,
+      assertions: own.assertions as z.output<typeof assertionsField>,
+    });
+  }
+  return json;
 };
 
 /** The monitor's own settings fields with their defaults (a record stored before one existed has none). */
