@@ -192,6 +192,9 @@ describe('monitor form per check type', () => {
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByRole('heading', { name: 'Health JSON', level: 1 }).waitFor();
         await page.getByText(`Assertion failed: ${message}`).waitFor();
+        // What the check verifies: the expected status code as the assertion it is, then the monitor's own.
+        await page.getByText('Passes when status code equals 200 · $.status equals "ok"').waitFor();
+        await page.screenshot({ path: `/tmp/form-detail-head-${width}-${colorScheme}.png` });
         const results = page.getByRole('region', { name: 'Recent results' });
         await results.screenshot({ path: `/tmp/form-detail-${width}-${colorScheme}.png` });
         for (const type of ['Ping (ICMP)', 'gRPC health', 'SMTP', 'PostgreSQL']) {

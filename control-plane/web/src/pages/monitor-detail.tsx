@@ -11,6 +11,7 @@ import { followLink, navigate } from '../router.js';
 import { Address } from '../routing-ui.js';
 import { AlertStatusBadge } from './alerts.js';
 import { DependenciesPanel } from './dependencies-panel.js';
+import { assertionText } from './monitor-form/assertions-editor.js';
 import { CheckBar, LastResponse, ms, percent, StatusBadge, target } from './monitors.js';
 
 /** uPlot and the chart: fetched when a detail page first shows, never on the first page load. */
@@ -154,6 +155,11 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
             {m.monitor_type.toUpperCase()} · <Address value={target(m)} /> · every{' '}
             {duration(m.check_interval_seconds)} from {m.check_locations.join(', ')}
           </p>
+          {m.shown_assertions && m.shown_assertions.length > 0 && (
+            <p class="muted small checks-line">
+              Passes when {m.shown_assertions.map(assertionText).join(' · ')}
+            </p>
+          )}
           <LabelsLine group_id={m.group_id} tags={m.tags} severity={m.severity} />
         </div>
       </div>

@@ -37,6 +37,25 @@ const words = (w: string) =>
     .replace('response time', 'response time (ms)')
     .replace('packet loss', 'packet loss (%)');
 
+/** One assertion in a line: `$.status equals "ok"`, `status code equals 200`, `header Server contains "nginx"`. */
+export const assertionText = (a: {
+  source: string;
+  property?: string;
+  comparison: string;
+  target?: unknown;
+}) => {
+  const what =
+    a.source === 'json_body'
+      ? (a.property ?? '$')
+      : a.source === 'headers'
+        ? `header ${a.property ?? ''}`
+        : a.source === 'text_body'
+          ? 'body'
+          : words(a.source);
+  const target = a.target === undefined || targetless(a.comparison) ? '' : ` ${JSON.stringify(a.target)}`;
+  return `${what} ${words(a.comparison)}${target}`;
+};
+
 export const rowsOf = (m: MonitorDetail | null): AssertionRow[] =>
   (
     (
