@@ -10,6 +10,7 @@ import { createAgent } from './agent.js';
 import type { AgentConfig } from './config.js';
 import { manualTimers } from './manual-timers.js';
 import { createAgentMetrics } from './metrics.js';
+import { createProbers } from './probers/index.js';
 
 const T0 = 1_800_000_000_000;
 let server: Http2Server | null = null;
@@ -37,6 +38,7 @@ const testConfig = (url: string, instance: string): AgentConfig => ({
   metrics_host: '127.0.0.1',
   block_private_targets: false,
   data_dir: undefined,
+  check_types: undefined,
   rdap_bootstrap_url: 'off',
   rdap_refresh_hours: 0,
   fping: 'off',
@@ -63,6 +65,8 @@ const startControlPlane = async (
   const results: CheckResult[] = [];
   const at: number[] = [];
   const registers: number[] = [];
+  /** The check types each Register declared. */
+  const declared: string[][] = [];
   const check = () => {
     if (refuse.error) throw refuse.error;
   };
@@ -70,8 +74,9 @@ const startControlPlane = async (
     connectNodeAdapter({
       routes: (router) =>
         router.service(AgentService, {
-          register: async () => {
+          register: async (req) => {
             registers.push(now());
+            declared.push(req.checkTypes);
             check();
             return { sessionId: 's1', epoch: 1n, region: 'eu-west' };
           },
@@ -113,6 +118,7 @@ const startControlPlane = async (
     at,
     results,
     registers,
+    declared,
   };
 };
 
@@ -159,6 +165,23 @@ describe('agent reporting', () => {
     await agent.stop(100);
     expect(cp.reports).toHaveLength(3);
     expect(agent.health().bufferedResults).toBe(0);
+  });
+
+  it('declares the check types its probers run at Register', async () => {
+    const t = manualTimers(T0);
+    const cp = await startControlPlane(0, () => t.timers.now());
+    const probers = createProbers();
+    const agent = createAgent({
+      config: testConfig(cp.url, 'a-types'),
+      logger: silentLogger(),
+      prober: probers,
+      timers: t.timers,
+    });
+    void agent.start();
+    await until('registered', () => cp.declared.length === 1);
+    await agent.stop(100);
+    expect(cp.declared[0]).toEqual([...probers.types]);
+    expect(cp.declared[0]).toEqual(expect.arrayContaining(['http', 'api', 'dns', 'tcp', 'domain']));
   });
 
   it('a monitor of a type it does not know is reported as failing, and the others run on', async () => {

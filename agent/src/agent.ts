@@ -15,7 +15,8 @@ import { createStreamSession } from './stream-session.js';
 export interface AgentDeps {
   config: AgentConfig;
   logger: Logger;
-  prober: Prober;
+  /** The probers; `types`: the check types declared at Register (none: the first protocol's types). */
+  prober: Prober & { readonly types?: readonly string[] };
   timers?: Timers;
   random?: () => number;
   agentVersion?: string;
@@ -85,6 +86,7 @@ export const createAgent = (deps: AgentDeps) => {
     random: deps.random ?? Math.random,
     instanceId: config.instance_id,
     agentVersion: deps.agentVersion ?? 'dev',
+    checkTypes: deps.prober.types ?? [],
     concurrency: config.concurrency,
     expectedRegion: config.region,
     authRetryMs: config.auth_retry_seconds * 1000,

@@ -145,6 +145,7 @@ const config = (url: string, dataDir: string): AgentConfig => ({
   metrics_host: '127.0.0.1',
   block_private_targets: false,
   data_dir: dataDir,
+  check_types: undefined,
   rdap_bootstrap_url: `http://127.0.0.1:${webPort}/rdap/dns.json`,
   rdap_refresh_hours: REFRESH_MS / HOUR,
   fping: 'off',

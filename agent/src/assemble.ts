@@ -3,9 +3,24 @@ import type { Logger } from '@lookout/shared';
 import { createAgent } from './agent.js';
 import type { AgentConfig } from './config.js';
 import { createAgentMetrics } from './metrics.js';
-import { createProbers } from './probers/index.js';
+import { createProbers, type Probers } from './probers/index.js';
 import { createRdapBootstrap, RDAP_CACHE_FILE } from './probers/rdap-refresh.js';
 import { realTimers, type Timers } from './scheduler.js';
+
+/**
+ * The probers with the types the agent declares at Register cut to those the operator offers
+ * (`LOOKOUT_AGENT_CHECK_TYPES`); a type offered that this host cannot run is logged once and left out.
+ */
+export const offered = (probers: Probers, only: readonly string[] | undefined, logger: Logger): Probers => {
+  if (!only) return probers;
+  const cannot = only.filter((t) => !probers.types.includes(t as Probers['types'][number]));
+  if (cannot.length > 0)
+    logger.warn({ check_types: cannot }, 'offered check types this host cannot run are not declared');
+  return {
+    run: (spec, deadline) => probers.run(spec, deadline),
+    types: probers.types.filter((t) => only.includes(t)),
+  };
+};
 
 /**
  * An agent process's parts, from its configuration: the RDAP bootstrap data (fetched only when a domain
@@ -48,11 +63,15 @@ export const assembleAgent = (
     config,
     logger,
     timers,
-    prober: createProbers({
-      rdapBootstrap: rdap,
-      blockPrivate: config.block_private_targets,
-      fping: deps.fping ?? null,
-    }),
+    prober: offered(
+      createProbers({
+        rdapBootstrap: rdap,
+        blockPrivate: config.block_private_targets,
+        fping: deps.fping ?? null,
+      }),
+      config.check_types,
+      logger,
+    ),
     onCheck: metrics.onCheck,
     onLag: metrics.onLag,
     onRpcError: metrics.onRpcError,

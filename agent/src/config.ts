@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { MONITOR_TYPES } from '@lookout/shared';
 import { z } from 'zod';
 
 /** The agent's one config loader: LOOKOUT_AGENT_* variables, validated at boot, every problem at once. */
@@ -25,6 +26,17 @@ export const agentConfigKeys = {
     schema: z.string().regex(/^[\w.:-]{1,200}$/),
     default: hostname(),
     doc: 'Stable name of this agent instance (unique per region); defaults to the host name.',
+  },
+  check_types: {
+    schema: z
+      .string()
+      .transform((v) => v.split(',').map((t) => t.trim()))
+      .pipe(
+        z.array(z.enum(MONITOR_TYPES, { error: `each must be one of ${MONITOR_TYPES.join(', ')}` })).min(1),
+      )
+      .optional(),
+    default: undefined,
+    doc: 'The check types this agent offers, comma-separated (say `ping` for an agent kept for ICMP); it declares those of them its host can run. Unset: every type its host can run.',
   },
   concurrency: {
     schema: z.coerce.number().int().min(1).max(10_000),

@@ -21,6 +21,8 @@ export interface StreamSessionDeps {
   random: () => number;
   instanceId: string;
   agentVersion: string;
+  /** The check types this agent can run, declared at Register: the control plane places only those on it. */
+  checkTypes: readonly string[];
   concurrency: number;
   /** `LOOKOUT_AGENT_REGION`: a token of another region stops the agent. */
   expectedRegion: string | undefined;
@@ -82,6 +84,7 @@ export const createStreamSession = (deps: StreamSessionDeps) => {
         hostname: deps.instanceId,
         agentVersion: deps.agentVersion,
         concurrency: deps.concurrency,
+        checkTypes: [...deps.checkTypes],
       },
       { timeoutMs: deps.callTimeoutMs },
     );

@@ -324,6 +324,11 @@ export const configKeys = {
     default: [] as string[],
     doc: 'DNS servers that status pages’ custom domains are verified against (their TXT or CNAME record), comma-separated IP[:port]; empty: the system’s resolvers.',
   },
+  region_check_ms: {
+    schema: z.coerce.number().int().min(10).max(600_000),
+    default: 15_000,
+    doc: 'How often each replica looks for regions whose monitors no agent checks: no healthy agent, or none that can run a type of check.',
+  },
   custom_domain_check_ms: {
     schema: z.coerce.number().int().min(10).max(3_600_000),
     default: 60_000,

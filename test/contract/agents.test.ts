@@ -38,6 +38,7 @@ contract('AgentStore', (c) => {
       agent_version: '1',
       started_at: T0,
       last_seen_at: T0,
+      check_types: ['http', 'api', 'dns', 'tcp', 'domain'],
     };
     const s1 = await store.registerAgent({ ...base, session_id: 's1' });
     const s2 = await store.registerAgent({
@@ -72,5 +73,33 @@ contract('AgentStore', (c) => {
     expect((await store.listAgentSessions('us-east')).map((a) => a.instance_id)).not.toContain(
       base.instance_id,
     );
+  });
+
+  it('keeps the check types each session declared: a new Register replaces them, touches keep them', async () => {
+    const base = {
+      instance_id: `i-${randomUUID()}`,
+      region: 'eu-west',
+      hostname: 'h',
+      agent_version: '2',
+      started_at: T0,
+      last_seen_at: T0,
+    };
+    await store.registerAgent({ ...base, session_id: 's1', check_types: ['http', 'ping'] });
+    expect((await store.getAgentSession(base.instance_id))?.check_types).toEqual(['http', 'ping']);
+    await store.registerAgent({ ...base, session_id: 's2', check_types: ['tcp'] });
+    const health = {
+      assigned: 0,
+      in_flight: 0,
+      queue_depth: 0,
+      buffered_results: 0,
+      dropped_results: 0,
+      schedule_lag_p99_ms: 0,
+    };
+    expect(await store.touchAgentSession(base.instance_id, 's2', at(1), { health, resultsAt: at(1) })).toBe(
+      true,
+    );
+    expect((await store.getAgentSession(base.instance_id))?.check_types).toEqual(['tcp']);
+    const listed = (await store.listAgentSessions('eu-west')).find((a) => a.instance_id === base.instance_id);
+    expect(listed?.check_types).toEqual(['tcp']);
   });
 });

@@ -392,6 +392,35 @@ export const mongoScenarios = (
         expect([await retry(often.id), await retry(usual.id), await retry(set.id)]).toEqual([10, 15, 30]);
       });
 
+      it('reads an agent session stored before agents declared check types as running the first types', async () => {
+        const base = {
+          region: 'eu-west',
+          hostname: 'h',
+          agent_version: '1',
+          started_at: T0,
+          last_seen_at: T0,
+        };
+        await store.registerAgent({
+          ...base,
+          instance_id: 'old-agent',
+          session_id: 's',
+          check_types: ['http'],
+        });
+        // As an older version stored it (SQLite's counterpart: the column's default, migration 0038).
+        await col().agentSessions!.updateOne({ _id: 'old-agent' } as Document, {
+          $unset: { check_types: '' },
+        });
+        expect((await store.getAgentSession('old-agent'))?.check_types).toEqual([
+          'http',
+          'api',
+          'dns',
+          'tcp',
+          'domain',
+        ]);
+        const listed = (await store.listAgentSessions('eu-west')).find((a) => a.instance_id === 'old-agent');
+        expect(listed?.check_types).toEqual(['http', 'api', 'dns', 'tcp', 'domain']);
+      });
+
       it('replaces the indexes of older versions at init, also when two replicas start at once', async () => {
         const c = col();
         const replaced: [string, string, Document, Document][] = [

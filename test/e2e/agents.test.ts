@@ -175,6 +175,9 @@ describe('monitors run by agents in two regions', () => {
       ['us-1', 'us-east', true],
     ]);
     expect(agents[0]).toHaveProperty('hostname');
+    // Each says what it runs: what its probers can on this host (at least the first protocol's types).
+    for (const a of agents as unknown as { check_types: string[] }[])
+      expect(a.check_types).toEqual(expect.arrayContaining(['http', 'api', 'dns', 'tcp', 'domain']));
     // Each heartbeat (every 15 s) carries the agent's cadence: results are owed once a second here
     // (the monitor above checks every second), counted from when it was handed that monitor.
     type Listed = {
@@ -189,6 +192,7 @@ describe('monitors run by agents in two regions', () => {
     for (const a of listed) expect(Date.parse(a.health.results_due_since!)).toBeLessThan(Date.now());
     const text = await runCli(['agent', 'list'], env);
     expect(text.stdout).toMatch(/eu-1\s+eu-west\s+healthy/);
+    expect(text.stdout).toMatch(/eu-1 .* runs http,api,dns,tcp,domain/);
 
     const w = await h.workspace('agents-regions', 'e2e');
     const viewer = await w.userWithKey('viewer');
@@ -217,7 +221,15 @@ describe('monitors run by agents in two regions', () => {
     expect(regions.status).toBe(200);
     expect(regions.body).toEqual({
       data: [
-        { region: 'eu-west', healthy: true, status: 'healthy', monitors: 1 },
+        {
+          region: 'eu-west',
+          healthy: true,
+          status: 'healthy',
+          monitors: 1,
+          // The region's agents, unnamed, each with what it runs.
+          agents: [{ healthy: true, check_types: expect.arrayContaining(['http', 'tcp']) }],
+          no_capable_agent: [],
+        },
         expect.objectContaining({ region: 'us-east', monitors: 0 }),
       ],
       next_cursor: null,

@@ -102,7 +102,10 @@ describe('assertions through the API', () => {
     expect(m.status, m.text).toBe(201);
     expect(m.body.assertions).toEqual(list);
     // What the check verifies, the status code as the assertion it is first.
-    expect(m.body.shown_assertions).toEqual([{ source: 'status_code', comparison: 'equals', target: 200 }, ...list]);
+    expect(m.body.shown_assertions).toEqual([
+      { source: 'status_code', comparison: 'equals', target: 200 },
+      ...list,
+    ]);
     const tcp = await w.api('POST', '/monitors/create', {
       json: { display_name: 'Port', monitor_type: 'tcp', url: '127.0.0.1', port: 22, paused: true },
     });

@@ -255,6 +255,62 @@ describe('lookout export, plan, apply', () => {
     expect(plan.code).toBe(0);
   });
 
+  it('the later check types by their own fields; a database URL is a secret of the file, compared by its hint', async () => {
+    const w = await h.workspace('cac-types');
+    const text = `monitors:
+  - display_name: Gateway ping
+    monitor_type: ping
+    url: gw.example.com
+    packet_count: 5
+    assertions:
+      - { source: packet_loss, comparison: less_than, target: 20 }
+  - display_name: Cart health
+    monitor_type: grpc
+    url: cart.example.com:443
+    grpc_service: shop.Cart
+    grpc_tls: true
+  - display_name: Live feed
+    monitor_type: websocket
+    url: wss://feed.example.com/socket
+    ws_message: ping
+  - display_name: Mail relay
+    monitor_type: smtp
+    url: mail.example.com
+    port: 587
+    smtp_security: starttls
+    ssl_cert_monitoring: true
+  - display_name: Orders DB
+    monitor_type: postgres
+    url: \${ORDERS_DB_URL}
+    query: SELECT count(*) FROM orders
+`;
+    const path = file('types.yaml', text);
+    const env = { ORDERS_DB_URL: 'postgres://monitor:pg-s3cret@db.example.com:5432/orders' };
+    const applied = await cli(w, w.adminKey, ['apply', '-f', path], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('created 5 monitors (5 of 5)');
+    const live = (await w.api('GET', '/monitors?sort=name')).body.data;
+    expect(live.find((m: { monitor_type: string }) => m.monitor_type === 'ping')).toMatchObject({
+      packet_count: 5,
+      assertions: [{ source: 'packet_loss', comparison: 'less_than', target: 20 }],
+    });
+    expect(live.find((m: { monitor_type: string }) => m.monitor_type === 'postgres')).toMatchObject({
+      url: 'postgres://db.example.com:5432/…ders',
+      query: 'SELECT count(*) FROM orders',
+    });
+    const plan = await cli(w, w.adminKey, ['plan', '-f', path], env);
+    expect(plan.code, plan.stdout).toBe(0);
+    // Another database behind the same name: the hint differs, so the plan changes it.
+    const moved = await cli(w, w.adminKey, ['plan', '-f', path], {
+      ORDERS_DB_URL: 'postgres://monitor:pg-s3cret@db2.example.com:5432/orders',
+    });
+    expect(moved.code).toBe(2);
+    const exported = await cli(w, w.adminKey, ['export']);
+    expect(exported.stdout).toContain(`url: ${ref('MONITOR_ORDERS_DB_URL')}`);
+    expect(exported.stdout).toContain('grpc_service: shop.Cart');
+    expect(exported.stdout).not.toContain('pg-s3cret');
+  });
+
   it('a plan of an edited file names exactly what changed and exits 2; apply changes records in place', async () => {
     const w = await h.workspace('cac-edit');
     await fill(w);

@@ -48,6 +48,7 @@ beforeAll(async () => {
     metrics_host: '127.0.0.1',
     block_private_targets: false,
     data_dir: undefined,
+    check_types: undefined,
     rdap_bootstrap_url: 'off',
     rdap_refresh_hours: 0,
     fping: 'off',

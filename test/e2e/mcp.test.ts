@@ -545,6 +545,41 @@ describe('npx lookout mcp: tools', () => {
 });
 
 describe('npx lookout mcp: errors', () => {
+  it("create_monitor takes every check type's own fields, described from the API's own schema", async () => {
+    const { tools } = await mcp.listTools();
+    const input = tools.find((t) => t.name === 'create_monitor')!.inputSchema.properties as Record<
+      string,
+      { description?: string }
+    >;
+    expect(input.packet_count?.description).toContain('Only for ping monitors.');
+    expect(input.grpc_service?.description).toContain('Only for grpc monitors.');
+    expect(input.smtp_security?.description).toContain('One of: none, starttls, tls.');
+    expect(input.assertions?.description).toContain('json_body');
+    const grpc = await ok('create_monitor', {
+      display_name: 'Cart health (MCP)',
+      monitor_type: 'grpc',
+      url: 'grpc.example.com:443',
+      grpc_service: 'shop.Cart',
+      grpc_tls: true,
+      assertions: [{ source: 'response_time', comparison: 'less_than', target: 800 }],
+    });
+    expect((await w.api('GET', `/monitors/${grpc.id}`)).body).toMatchObject({
+      monitor_type: 'grpc',
+      grpc_service: 'shop.Cart',
+      grpc_tls: true,
+      assertions: [{ source: 'response_time', comparison: 'less_than', target: 800 }],
+    });
+    const text = await fails('create_monitor', {
+      display_name: 'Bad ping',
+      monitor_type: 'ping',
+      url: 'db.example.com',
+      packet_count: 99,
+      assertions: [{ source: 'packet_loss', comparison: 'less_than', target: 'some' }],
+    });
+    expect(text).toContain('- packet_count:');
+    expect(text).toContain('- assertions[0].target:');
+  });
+
   it('create_monitor passes the API’s validation errors on, field by field', async () => {
     const shapes = {
       display_name: 'Broken',

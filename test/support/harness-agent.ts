@@ -17,6 +17,8 @@ export const registerAgent = async (
   h: Harness,
   region: string,
   instanceId: string,
+  /** The check types it declares (none: an agent older than the field, which runs the first types). */
+  checkTypes: string[] = [],
 ): Promise<HarnessAgent> => {
   const token = (await createAgentToken(h.store, h.config.regions, { region }, h.clock.now())).value;
   const client = createClient(
@@ -31,6 +33,6 @@ export const registerAgent = async (
       ],
     }),
   );
-  const { sessionId } = await client.register({ instanceId });
+  const { sessionId } = await client.register({ instanceId, checkTypes });
   return { client, sessionId };
 };

@@ -2491,8 +2491,16 @@ export type components = {
             title: string;
         };
         RegionHealth: {
+            agents: {
+                check_types: string[];
+                healthy: boolean;
+            }[];
             healthy: boolean;
             monitors: number;
+            no_capable_agent: {
+                monitor_type: string;
+                monitors: number;
+            }[];
             region: string;
             /** @enum {string} */
             status: "healthy" | "unhealthy";

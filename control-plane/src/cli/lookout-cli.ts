@@ -34,7 +34,7 @@ const USAGE = `Usage: npx lookout <command> [options] [--json]
   agent-token create --region R [--name N]          token for the agents of a region (shown once)
   agent-token list
   agent-token revoke --id ID
-  agent list         [--region R]                   the agents of the deployment, with their health
+  agent list         [--region R]                   the agents of the deployment, with their health and the check types each runs
   mcp                [--config FILE]               MCP server on stdio for AI assistants (see README)
 
   export             [-o FILE]                      the workspace's configuration as YAML (stdout)
@@ -243,7 +243,7 @@ const commands: Record<string, (store: Store, flags: Flags, config: Config) => P
         ? rows
             .map(
               (a) =>
-                `${a.instance_id}  ${a.region}  ${a.healthy ? 'healthy' : 'unhealthy'}  ${a.hostname}  v${a.agent_version}  last seen ${a.last_seen_at}  last result ${a.last_result_at ?? 'never'}`,
+                `${a.instance_id}  ${a.region}  ${a.healthy ? 'healthy' : 'unhealthy'}  ${a.hostname}  v${a.agent_version}  runs ${a.check_types.join(',') || 'nothing'}  last seen ${a.last_seen_at}  last result ${a.last_result_at ?? 'never'}`,
             )
             .join('\n')
         : 'No agents.',

@@ -420,37 +420,6 @@ export interface AgentToken {
   revoked_at: Date | null;
 }
 
-export interface AgentHealth {
-  assigned: number;
-  in_flight: number;
-  queue_depth: number;
-  buffered_results: number;
-  dropped_results: number;
-  schedule_lag_p99_ms: number;
-  /**
-   * The shortest check interval among the agent's monitors (0: none or not reported, by an older
-   * agent), and when the agent first had a monitor that often (the control plane's clock; null when
-   * not reported). Results are owed at least once per that interval from then on.
-   */
-  shortest_interval_seconds?: number;
-  results_due_since?: string | null;
-}
-
-/** One agent instance's current session. The newest Register of an instance wins (epoch grows). */
-export interface AgentSession {
-  instance_id: string;
-  region: string;
-  session_id: string;
-  epoch: number;
-  hostname: string;
-  agent_version: string;
-  started_at: Date;
-  last_seen_at: Date;
-  /** When the agent last reported results: "healthy" means results flow, not merely connected. */
-  last_result_at: Date | null;
-  health: AgentHealth | null;
-}
-
 /** One run of one monitor in one location. `id` is deterministic, so replays are stored once. */
 export interface CheckResultRecord {
   id: string;

@@ -18,6 +18,7 @@ export const PAGES = {
   heartbeats: '/heartbeats',
   heartbeat: '/heartbeats/:id',
   groups: '/groups',
+  regions: '/regions',
   statusPages: '/status-pages',
   newStatusPage: '/status-pages/new',
   statusPage: '/status-pages/:id',

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
+import { createCapabilityWatch } from '../domain/agents/capability-alerts.js';
 import { checkRegions } from '../domain/agents/region-health.js';
 import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
 import type { AlertHoldStore } from '../domain/alerts/alert-hold-store.js';
@@ -207,9 +208,11 @@ export const startJobs = (
     if (r.dropped > 0) log.warn(r, 'custom domains dropped: their DNS proof is gone');
   });
 
-  // A region whose monitors nobody checks raises one alert per workspace, not one per monitor.
+  // A region whose monitors nobody checks raises one alert per workspace, not one per monitor; one
+  // per workspace and type when no agent there can run a type (the watch remembers those pairs).
   const { catalog } = deps;
-  every(15_000, 'region-health', (now) =>
+  const capabilityWatch = createCapabilityWatch();
+  every(config.region_check_ms, 'region-health', (now) =>
     checkRegions(
       store,
       config.regions,
@@ -221,6 +224,7 @@ export const startJobs = (
             return catalog.region(region).values();
           }
         : undefined,
+      capabilityWatch,
     ),
   );
 

@@ -15,8 +15,9 @@ import { AppError, type Clock, type Logger, newId, type SecretBox } from '@looko
 import type { Config } from '../config.js';
 import type { AgentStore } from '../domain/agents/agent-store.js';
 import { authenticateAgent } from '../domain/agents/agent-tokens.js';
+import { createPlacement, declaredCheckTypes, placementBasis } from '../domain/agents/capabilities.js';
 import { createHeldVersions } from '../domain/agents/held-versions.js';
-import { ownerOf, sha256Weight, shareChanges, type Weight } from '../domain/agents/rendezvous.js';
+import { sha256Weight, shareChanges, type Weight } from '../domain/agents/rendezvous.js';
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import { ingestResults } from '../domain/results/check-results.js';
 import { createResultWriter, slowDownMs } from '../domain/results/result-writer.js';
@@ -161,9 +162,7 @@ export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => 
   };
   const liveAgents = async (region: string) => {
     const cutoff = clock.now().getTime() - config.agent_live_seconds * 1000;
-    return (await store.listAgentSessions(region))
-      .filter((a) => a.last_seen_at.getTime() >= cutoff)
-      .map((a) => a.instance_id);
+    return (await store.listAgentSessions(region)).filter((a) => a.last_seen_at.getTime() >= cutoff);
   };
 
   return {
@@ -179,8 +178,17 @@ export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => 
         agent_version: req.agentVersion.slice(0, 50),
         started_at: now,
         last_seen_at: now,
+        check_types: declaredCheckTypes(req.checkTypes),
       });
-      log.info({ agent: req.instanceId, region: token.region, epoch: session.epoch }, 'agent registered');
+      log.info(
+        {
+          agent: req.instanceId,
+          region: token.region,
+          epoch: session.epoch,
+          check_types: session.check_types,
+        },
+        'agent registered',
+      );
       return create(RegisterResponseSchema, {
         sessionId: session.session_id,
         epoch: BigInt(session.epoch),
@@ -249,8 +257,9 @@ export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => 
       const stopAt = clock.now().getTime() + config.stream_max_seconds * 1000 * (0.9 + 0.2 * random());
       let lastSent = 0;
       let lastTouched = Number.NEGATIVE_INFINITY;
-      /** The live agents the share was computed among. */
+      /** The live agents (and the types each runs) the share was computed among. */
       let basis = '';
+      let placement = createPlacement([], weight);
       const onAbort = () => wake();
       ctx.signal.addEventListener('abort', onAbort);
       deps.shutdown?.addEventListener('abort', onAbort);
@@ -267,10 +276,11 @@ export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => 
             await store.touchAgentSession(me, req.sessionId, clock.now());
           }
           const agents = await liveAgents(region);
-          if (!agents.includes(me)) agents.push(me);
-          const nextBasis = agents.sort().join(',');
+          if (!agents.some((a) => a.instance_id === me)) agents.push(session);
+          const nextBasis = placementBasis(agents);
           if (nextBasis !== basis) {
             basis = nextBasis;
+            placement = createPlacement(agents, weight);
             dirty = 'all';
           }
           const pass: Pass = { sync: null, upserts: [], removes: [], runs: [], keepAliveAt: null };
@@ -284,7 +294,7 @@ export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => 
               catalog.region(region),
               changed,
               sent,
-              (id) => ownerOf(id, agents, weight) === me,
+              (id, m) => placement.ownerOf(id, m.monitor_type) === me,
             );
             for (const m of upserts) sent.set(m.id, m.version);
             for (const id of removes) sent.delete(id);

@@ -17,6 +17,7 @@ const MAIN_NAV: NavItem[] = [
   { href: '/groups', label: 'Groups', prefix: true },
   { href: '/alerts', label: 'Alerts', prefix: true },
   { href: '/status-pages', label: 'Status pages', prefix: true },
+  { href: '/regions', label: 'Regions' },
 ];
 
 /** Routing (escalation, channels, integrations, maintenance): admins only. */

@@ -23,6 +23,7 @@ import { MonitorFormPage } from './pages/monitor-form/monitor-form-page.js';
 import { MonitorsPage } from './pages/monitors.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { NotificationSettingsPage } from './pages/notification-settings.js';
+import { RegionsPage } from './pages/regions.js';
 import { SignInPage } from './pages/sign-in.js';
 import { StatusPageEditor } from './pages/status-pages/status-page-editor.js';
 import { StatusPageScreen } from './pages/status-pages/status-page-screen.js';
@@ -61,6 +62,7 @@ const VIEWS: Record<Exclude<PageName, Outside>, View> = {
   heartbeats: (me) => ({ title: 'Heartbeats', page: <HeartbeatsPage me={me} /> }),
   heartbeat: (me, id) => ({ title: 'Heartbeat', page: <HeartbeatPage key={id} me={me} id={id} /> }),
   groups: (me) => ({ title: 'Groups', page: <GroupsPage me={me} /> }),
+  regions: () => ({ title: 'Regions', page: <RegionsPage /> }),
   statusPages: (me) => ({ title: 'Status pages', page: <StatusPagesPage me={me} /> }),
   newStatusPage: (me) => ({ title: 'New status page', page: <StatusPageEditor me={me} /> }),
   statusPage: (me, id, path) => ({

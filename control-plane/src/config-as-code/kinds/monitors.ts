@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type Body, ok } from '../../api-client/client.js';
 import { CHECK_TYPES, TYPES_OF_FIELD } from '../../domain/checks/registry.js';
+import { connectionHint } from '../../domain/checks/targets.js';
 import { SECRET_MASK } from '../../domain/monitors/monitor-masking.js';
 import { createMonitorBody, MAX_MONITOR_BATCH } from '../../domain/monitors/monitors.js';
 import { dependsOnItem, dependsOnRef } from '../depends-on.js';
@@ -56,8 +57,10 @@ export const monitors: ResourceKind = {
     // Only the fields of its type: the API refuses the others on create.
     for (const [field, types] of Object.entries(TYPES_OF_FIELD))
       if (!types.includes(type as never)) delete out[field];
-    // A connection URL is never returned (the API shows its hint): a secret of the file.
-    if (CHECK_TYPES[type as keyof typeof CHECK_TYPES]?.target.secret) out.url = new Hidden();
+    // A connection URL is never returned (the API shows its hint): a secret of the file, compared by
+    // the hint it would have.
+    if (CHECK_TYPES[type as keyof typeof CHECK_TYPES]?.target.secret)
+      out.url = new Hidden((v) => typeof v === 'string' && connectionHint(v) === live.url);
     if (type !== 'http' && type !== 'api') delete out.expected_status_code;
     // The endpoint's password or token is never returned: a secret of the file.
     const auth = live.auth as { type: string; username?: string } | null;

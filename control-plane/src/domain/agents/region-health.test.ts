@@ -19,6 +19,7 @@ const agentA = (t: Date) => ({
   agent_version: '1',
   started_at: t,
   last_seen_at: t,
+  check_types: ['http', 'api', 'dns', 'tcp', 'domain'],
 });
 
 describe('region health', () => {

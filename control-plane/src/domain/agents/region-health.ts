@@ -3,8 +3,14 @@ import type { AlertStore } from '../alerts/alert-store.js';
 import { raiseAlert } from '../alerts/alerts.js';
 import type { MaintenanceLookup, PolicyLookup } from '../lookups.js';
 import type { MonitorStore } from '../monitors/monitor-store.js';
-import type { AgentSession, CatalogMonitor } from '../types.js';
-import type { AgentStore } from './agent-store.js';
+import type { CatalogMonitor } from '../types.js';
+import type { AgentSession, AgentStore } from './agent-store.js';
+import {
+  type CapabilityWatch,
+  checkCapabilities,
+  createCapabilityWatch,
+  runnableTypes,
+} from './capability-alerts.js';
 
 /**
  * Healthy: heard from within `liveMs` and, when it has monitors, reporting results (not merely
@@ -29,6 +35,13 @@ export interface RegionHealth {
   healthy: boolean;
   /** The workspace's monitors (not paused) checked from the region. */
   monitors: number;
+  /** The region's live agents (unnamed: agents belong to the operator), each with the check types it runs. */
+  agents: { healthy: boolean; check_types: string[] }[];
+  /**
+   * The types of the workspace's monitors there that no live agent of the region can run: those
+   * monitors are not checked there. Empty when the region has no live agent at all (`healthy` says so).
+   */
+  no_capable_agent: { monitor_type: string; monitors: number }[];
 }
 
 /**
@@ -45,18 +58,40 @@ export const workspaceRegionHealth = async (
   liveMs: number,
 ): Promise<RegionHealth[]> => {
   const counts = new Map<string, number>(regions.map((r) => [r, 0]));
+  /** region → type → monitors (not paused). */
+  const types = new Map<string, Map<string, number>>();
   let cursor: string | undefined;
   do {
     const page = await store.listMonitors(workspaceId, { limit: 100, cursor });
     for (const m of page.data)
-      for (const region of m.check_locations)
+      for (const region of m.check_locations) {
         counts.set(region, (counts.get(region) ?? 0) + (m.paused ? 0 : 1));
+        if (m.paused) continue;
+        const byType = types.get(region) ?? new Map<string, number>();
+        byType.set(m.monitor_type, (byType.get(m.monitor_type) ?? 0) + 1);
+        types.set(region, byType);
+      }
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
   const out: RegionHealth[] = [];
+  const nowMs = now.getTime();
   for (const [region, monitors] of [...counts].sort(([a], [b]) => a.localeCompare(b))) {
-    const healthy = (await store.listAgentSessions(region)).some((s) => isHealthy(s, now.getTime(), liveMs));
-    out.push({ region, healthy, monitors });
+    const sessions = await store.listAgentSessions(region);
+    const live = sessions.filter((s) => nowMs - s.last_seen_at.getTime() <= liveMs);
+    const runnable = runnableTypes(live, nowMs, liveMs);
+    out.push({
+      region,
+      healthy: sessions.some((s) => isHealthy(s, nowMs, liveMs)),
+      monitors,
+      agents: live.map((s) => ({ healthy: isHealthy(s, nowMs, liveMs), check_types: [...s.check_types] })),
+      no_capable_agent:
+        live.length === 0
+          ? []
+          : [...(types.get(region) ?? [])]
+              .filter(([type]) => !runnable.has(type))
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([monitor_type, n]) => ({ monitor_type, monitors: n })),
+    });
   }
   return out;
 };
@@ -67,7 +102,8 @@ export const REGION_SLICE = 2000;
 /**
  * One alert per workspace and region while a region that has monitors has no healthy agent — never
  * one per monitor; resolved by the system when an agent is healthy again. Safe on every replica:
- * raising is deduplicated by the store, resolving is compare-and-set.
+ * raising is deduplicated by the store, resolving is compare-and-set. In a region with a healthy
+ * agent, one alert per workspace and type that no live agent there can run (capability-alerts.ts).
  */
 export const checkRegions = async (
   store: AgentStore & AlertStore & MonitorStore & PolicyLookup & MaintenanceLookup,
@@ -76,17 +112,30 @@ export const checkRegions = async (
   liveMs: number,
   /** The monitors that run in a region: the replica's catalog, or the store. */
   monitorsIn: (region: string) => Promise<Iterable<CatalogMonitor>> = (r) => store.listRegionMonitors(r),
+  /** What this replica remembers of the type alerts between passes (the jobs keep one). */
+  watch: CapabilityWatch = createCapabilityWatch(),
 ) => {
   for (const region of regions) {
     const workspaces = new Map<string, number>();
+    /** workspace → type → monitors. */
+    const types = new Map<string, Map<string, number>>();
     let seen = 0;
     for (const m of await monitorsIn(region)) {
       // Back to the event loop now and then: a region of 100,000 monitors is ~10 ms of this.
       if (++seen % REGION_SLICE === 0) await nextTurn();
       workspaces.set(m.workspace_id, (workspaces.get(m.workspace_id) ?? 0) + 1);
+      const byType = types.get(m.workspace_id) ?? new Map<string, number>();
+      types.set(m.workspace_id, byType);
+      byType.set(m.monitor_type, (byType.get(m.monitor_type) ?? 0) + 1);
+    }
+    if (workspaces.size === 0 && watch.pairs(region).size === 0) continue;
+    const sessions = await store.listAgentSessions(region);
+    const healthy = sessions.some((s) => isHealthy(s, now.getTime(), liveMs));
+    if (healthy) {
+      const runnable = runnableTypes(sessions, now.getTime(), liveMs);
+      await checkCapabilities(store, region, types, runnable, now, watch);
     }
     if (workspaces.size === 0) continue;
-    const healthy = (await store.listAgentSessions(region)).some((s) => isHealthy(s, now.getTime(), liveMs));
     const keyOf = (workspaceId: string) => ({
       workspace_id: workspaceId,
       source_type: 'region' as const,

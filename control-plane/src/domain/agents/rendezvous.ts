@@ -58,7 +58,8 @@ export const shareChanges = async <T extends { version: number }>(
   values: { get(key: string): T | undefined; keys(): Iterable<string> },
   dirty: Iterable<string> | 'all',
   held: { get(key: string): number | undefined; has(key: string): boolean; keys(): Iterable<string> },
-  owns: (key: string) => boolean,
+  /** Whether the node owns a key (given with its value, which placement by type reads). */
+  owns: (key: string, value: T) => boolean,
   pause: () => Promise<void> = nextTurn,
 ): Promise<{ upserts: T[]; removes: string[] }> => {
   const upserts: T[] = [];
@@ -68,7 +69,7 @@ export const shareChanges = async <T extends { version: number }>(
   for (const key of dirty === 'all' ? values.keys() : dirty) {
     if (++seen % SHARE_SLICE === 0) await pause();
     const v = values.get(key);
-    if (v && owns(key)) {
+    if (v && owns(key, v)) {
       if (dirty === 'all') mine.add(key);
       if (held.get(key) !== v.version) upserts.push(v);
     } else if (dirty !== 'all' && held.has(key)) removes.push(key);

@@ -1,6 +1,7 @@
+import { FIRST_MONITOR_TYPES } from '@lookout/shared';
 import type { Document, Filter } from 'mongodb';
-import type { AgentStore } from '../../domain/agents/agent-store.js';
-import type { AgentSession, AgentToken } from '../../domain/types.js';
+import type { AgentSession, AgentStore } from '../../domain/agents/agent-store.js';
+import type { AgentToken } from '../../domain/types.js';
 import { type Doc, fromDoc, fromDocs, type IndexDecl, type MongoContext, toDoc } from './db.js';
 
 export const agentIndexes: IndexDecl[] = [
@@ -8,10 +9,13 @@ export const agentIndexes: IndexDecl[] = [
   { on: 'agentSessions', key: { region: 1 } },
 ];
 
-/** A session document is keyed by its instance id. */
+/**
+ * A session document is keyed by its instance id. One written before agents declared check types has
+ * none: it runs the first protocol's types (its agent's next Register writes what it declares).
+ */
 const sessionOf = (d: Document): AgentSession => {
   const { _id, ...rest } = d;
-  return { instance_id: _id, ...rest } as AgentSession;
+  return { check_types: [...FIRST_MONITOR_TYPES], instance_id: _id, ...rest } as AgentSession;
 };
 
 /** Agent tokens and sessions: single-document writes, the session's epoch grown by $inc. */

@@ -1,5 +1,5 @@
-import type { AgentStore } from '../../domain/agents/agent-store.js';
-import type { AgentSession, AgentToken } from '../../domain/types.js';
+import type { AgentSession, AgentStore } from '../../domain/agents/agent-store.js';
+import type { AgentToken } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
 import { agentSessions, agentTokens, insertSql, toRow } from './tables.js';
 

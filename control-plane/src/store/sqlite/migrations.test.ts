@@ -93,7 +93,8 @@ describe('SQLite migrations', () => {
       }
       db.close();
     }
-  });
+    // Every step migrates a database of its own: seconds on a loaded 2-core box.
+  }, 30_000);
 
   it('a database from before the monitor counter gets each workspace’s count from its monitors', () => {
     const { db, ctx } = open();
@@ -203,7 +204,8 @@ describe('SQLite migrations', () => {
       ).toHaveLength(1);
       db.close();
     }
-  });
+    // Every step migrates a database of its own: seconds on a loaded 2-core box.
+  }, 30_000);
 
   it('the 31 migrations shipped before they were split into files keep their SQL byte for byte', () => {
     // SHA-256 of JSON.stringify of the list as the single migrations.ts held it (commit fff7035).

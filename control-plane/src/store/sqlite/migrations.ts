@@ -36,6 +36,7 @@ import dependencies from './migrations/0034-dependencies.js';
 import groupedNotificationsAndSupportHours from './migrations/0035-grouped-notifications-and-support-hours.js';
 import monitorListOrder from './migrations/0036-monitor-list-order.js';
 import checkTypeSettings from './migrations/0037-check-type-settings.js';
+import agentCheckTypes from './migrations/0038-agent-check-types.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -85,6 +86,7 @@ export const migrations: string[][] = [
   groupedNotificationsAndSupportHours,
   monitorListOrder,
   checkTypeSettings,
+  agentCheckTypes,
 ];
 
 /**

@@ -292,6 +292,7 @@ export const agentSessions = table('agent_sessions', {
   last_seen_at: 'date',
   last_result_at: 'date',
   health: 'json',
+  check_types: 'json',
 });
 
 export const results = table('check_results', {

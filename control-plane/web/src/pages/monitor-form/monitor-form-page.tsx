@@ -380,6 +380,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
           </div>
           <Locations
             regions={regions}
+            monitorType={t}
             chosen={d.check_locations}
             problem={problems.check_locations}
             onChange={(v) => set('check_locations', v)}
