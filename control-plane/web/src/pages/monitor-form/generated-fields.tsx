@@ -7,13 +7,14 @@ export const GeneratedField = (props: {
   field: CheckTypeField;
   value: Typed;
   problem: string | undefined;
+  editing: boolean;
   onChange: (v: Typed) => void;
 }) => {
   const f = props.field;
   const shape = shapeOf(f.schema);
   const id = `mf-${f.name}`;
   const label = fieldLabel(f.name);
-  const hint = fieldHint(f, shape);
+  const hint = fieldHint(f, shape, props.editing);
   if (shape.control === 'checkbox')
     return (
       <div class="field check wide">

@@ -253,6 +253,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
                 field={f}
                 value={typedIn(d, f, existing)}
                 problem={problems[f.name]}
+                editing={editing}
                 onChange={(v) => setD((x) => ({ ...x, fields: { ...x.fields, [f.name]: v } }))}
               />
             ))}

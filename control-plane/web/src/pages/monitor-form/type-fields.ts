@@ -83,8 +83,19 @@ export const fieldLabel = (name: string) => {
 };
 
 /** What the API says of a field, in a hint: its description, its range, its default. */
-export const fieldHint = (f: CheckTypeField, shape: FieldShape): string | undefined => {
+export const fieldHint = (f: CheckTypeField, shape: FieldShape, editing: boolean): string | undefined => {
   const s = shape.schema;
+  // Left empty, a value the API needs is left out: the type's default on create, unchanged on an edit.
+  const leftOut = !shape.nullable && (shape.control === 'number' || (s.minLength ?? 0) > 0);
+  if (editing && leftOut)
+    return (
+      [
+        s.description,
+        s.minimum !== undefined && s.maximum !== undefined ? `From ${s.minimum} to ${s.maximum}.` : null,
+      ]
+        .filter(Boolean)
+        .join(' ') || undefined
+    );
   const parts = [
     s.description,
     s.minimum !== undefined && s.maximum !== undefined ? `From ${s.minimum} to ${s.maximum}.` : null,
