@@ -134,9 +134,13 @@ describe('check types', () => {
     expect(by.domain!.fields.every((f) => !('$schema' in f.schema))).toBe(true);
   });
 
-  it('needs a sign-in', async () => {
+  it('needs a sign-in and takes no query', async () => {
     const w = await h.workspace('check-types-anon');
     const r = await h.request('GET', '/api/v1/check-types', { host: w.host });
     expect(r.status).toBe(401);
+    // It takes no query: a parameter is refused by name rather than ignored.
+    const q = await w.api('GET', '/check-types?type=ping');
+    expect(q.status).toBe(422);
+    expect(q.body.error.details.map((d: { field: string }) => d.field)).toEqual(['type']);
   });
 });
