@@ -59,10 +59,10 @@ describe('assertions in the web app', () => {
     await expect
       .poll(() => checks.getByRole('listitem').allTextContents())
       .toEqual([
-        'status_code equals 200',
+        'status code equals 200',
         '$.status equals "ok"',
         'header content-type contains "json"',
-        'response_time less_than 800',
+        'response time less than 800',
       ]);
     const results = page.getByRole('region', { name: 'Recent results' });
     await results.getByText('$.status was "degraded", expected equals "ok"').waitFor();

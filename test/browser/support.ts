@@ -100,6 +100,8 @@ export interface TestResult {
   responseTimeMs?: number;
   statusCode?: number;
   error?: string;
+  /** The error's kind on a failure; http_status unless said. */
+  errorKind?: string;
 }
 
 /**
@@ -136,7 +138,7 @@ export const testAgent = async (lookout: Lookout, region: string) => {
             ok: r.ok,
             responseTimeMs: r.responseTimeMs ?? 0,
             statusCode: r.statusCode ?? 0,
-            errorKind: r.ok ? '' : 'http_status',
+            errorKind: r.ok ? '' : (r.errorKind ?? 'http_status'),
             errorMessage: r.error ?? '',
           }),
         );

@@ -212,6 +212,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/check-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The check types a monitor can be (`monitor_type`), in the order forms list them: for each, its label, what its `url` is (label, example, and whether it is a write-only secret such as a database's connection URL) and the type's own flat fields with whether they are required, their default and their JSON Schema (the same rules POST /monitors checks). Fields every monitor has (display_name, check_interval_seconds, timeout_seconds, …) are not repeated here. */
+        get: operations["getCheckTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/connected-apps": {
         parameters: {
             query?: never;
@@ -2046,6 +2063,24 @@ export type components = {
                 total_ms: number;
             } | null;
             tls_valid_to: string | null;
+        };
+        CheckType: {
+            fields: {
+                default: unknown;
+                name: string;
+                required: boolean;
+                schema: {
+                    [key: string]: unknown;
+                };
+            }[];
+            label: string;
+            target: {
+                example: string;
+                label: string;
+                secret: boolean;
+            };
+            /** @enum {string} */
+            type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
         };
         ConnectedApp: {
             client_id: string;
@@ -4063,6 +4098,64 @@ export interface operations {
             };
             /** @description Invalid fields (body or query parameters), each listed in details */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CheckType"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

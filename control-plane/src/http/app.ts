@@ -12,6 +12,7 @@ import { apiKeyRoutes } from './api-keys/routes.js';
 import { createAuthorizer, serviceKeyOf } from './authorize.js';
 import { readJson } from './body.js';
 import { channelRoutes } from './channels/routes.js';
+import { checkTypeRoutes } from './checks/routes.js';
 import { connectedAppRoutes } from './connected-apps/routes.js';
 import { contactMethodRoutes } from './contact-methods/routes.js';
 import { escalationPolicyRoutes } from './escalation-policies/routes.js';
@@ -57,6 +58,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...userRoutes(deps),
   ...contactMethodRoutes(deps),
   ...monitorRoutes(deps),
+  ...checkTypeRoutes(deps),
   ...groupRoutes(deps),
   ...resultRoutes(deps),
   ...regionRoutes(deps),

@@ -62,6 +62,9 @@ export type AlertSourceType = Alert['source_type'];
 export type Actor = Schemas['Actor'];
 export type TimelineEntry = Schemas['AlertDetail']['timeline'][number];
 export type Region = Schemas['RegionHealth'];
+/** A check type as GET /check-types gives it: its label, its target and its own fields' JSON Schemas. */
+export type CheckTypeInfo = Schemas['CheckType'];
+export type CheckTypeField = CheckTypeInfo['fields'][number];
 export type MonitorBody = Body<'/monitors/create', 'post'>;
 /** One action on many monitors (`POST /monitors/bulk`). */
 export type MonitorBulkBody = Body<'/monitors/bulk', 'post'>;
@@ -167,6 +170,7 @@ export const api = {
   listResults: (id: string, limit = LIMIT) =>
     ok(client.GET('/monitors/{id}/results', { params: { path: { id }, query: { limit } } })),
   listRegions: () => ok(client.GET('/regions')),
+  listCheckTypes: () => ok(client.GET('/check-types')),
   listAlerts: (
     filter: { status?: string; source_type?: AlertSourceType | ''; source_id?: string },
     cursor?: string,

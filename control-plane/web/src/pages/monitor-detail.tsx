@@ -11,6 +11,7 @@ import { followLink, navigate } from '../router.js';
 import { Address } from '../routing-ui.js';
 import { AlertStatusBadge } from './alerts.js';
 import { DependenciesPanel } from './dependencies-panel.js';
+import { assertionText } from './monitor-form/assertions-editor.js';
 import { CheckBar, LastResponse, ms, percent, StatusBadge, target } from './monitors.js';
 
 /** uPlot and the chart: fetched when a detail page first shows, never on the first page load. */
@@ -31,19 +32,15 @@ const phases = (r: CheckResult) =>
         .join(' · ')
     : '';
 
-type ShownAssertion = NonNullable<MonitorDetail['shown_assertions']>[number];
-
-/** An assertion as one line: `$.status equals "ok"`, `status_code equals 200`, `header x-id not_empty`. */
-const assertionText = (a: ShownAssertion) => {
-  const what =
-    a.source === 'json_body' ? a.property : a.source === 'headers' ? `header ${a.property}` : a.source;
-  const target =
-    a.target === undefined
-      ? ''
-      : typeof a.target === 'string'
-        ? ` ${JSON.stringify(a.target)}`
-        : ` ${a.target}`;
-  return `${what} ${a.comparison}${target}`;
+/**
+ * What a failed check says: its kind in words, then the agent's message — "Assertion failed: $.status
+ * was "degraded", expected equals "ok"".
+ */
+const failureText = (r: CheckResult) => {
+  const kind = r.error_kind
+    ? `${r.error_kind[0]!.toUpperCase()}${r.error_kind.slice(1).replaceAll('_', ' ')}`
+    : '';
+  return [kind, r.error_message].filter(Boolean).join(': ');
 };
 
 /** Days left until a date, said plainly. */
@@ -315,9 +312,7 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
                           <span class="badge status-down">
                             Failed{r.status_code ? ` ${r.status_code}` : ''}
                           </span>
-                          <span class="block small result-error">
-                            {[r.error_kind, r.error_message].filter(Boolean).join(': ')}
-                          </span>
+                          <span class="block small result-error">{failureText(r)}</span>
                         </>
                       )}
                     </td>

@@ -16,6 +16,7 @@ import { followLink } from '../router.js';
 import { Address } from '../routing-ui.js';
 import { BulkBar, SelectCell, SelectHeader, type SelectionState, useSelection } from './monitor-bulk.js';
 import { TYPES } from './monitor-form/monitor-draft.js';
+import { checkTypes } from './monitor-form/type-fields.js';
 import { CountsBar } from './monitors-list/counts-bar.js';
 import { GroupSections, useGroups } from './monitors-list/group-sections.js';
 import { SORTS, useListState } from './monitors-list/list-state.js';
@@ -151,10 +152,16 @@ export const MonitorsPage = (props: { me: Me }) => {
   const [typed, setTyped] = useState(view.search);
   const [regions, setRegions] = useState<string[]>([]);
   const [counts, setCounts] = useState<MonitorCounts | null>(null);
+  // Every check type the server knows (GET /check-types); the first types' names until it answers.
+  const [types, setTypes] = useState<{ value: string; label: string }[]>(TYPES);
   useEffect(() => {
     api.listRegions().then(
       (r) => setRegions(r.data.map((x) => x.region)),
       () => setRegions([]),
+    );
+    checkTypes().then(
+      (all) => setTypes(all.map((t) => ({ value: t.type, label: t.label }))),
+      () => {},
     );
   }, []);
   // The search asks the server once typing pauses.
@@ -254,7 +261,7 @@ export const MonitorsPage = (props: { me: Me }) => {
                 onChange={(e) => change({ monitor_type: e.currentTarget.value })}
               >
                 <option value="">All types</option>
-                {TYPES.map((t) => (
+                {types.map((t) => (
                   <option key={t.value} value={t.value}>
                     {t.label}
                   </option>

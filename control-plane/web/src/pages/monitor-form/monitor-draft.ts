@@ -1,8 +1,16 @@
 /** The monitor form's state as typed, to and from the API's monitor record. */
-import { ApiError, type MonitorBody, type MonitorDetail, type MonitorType } from '../../api.js';
+import {
+  ApiError,
+  type CheckTypeInfo,
+  type MonitorBody,
+  type MonitorDetail,
+  type MonitorType,
+} from '../../api.js';
 import { type Severity, tagsOf, tagsText } from '../../api-groups.js';
 import type { Dependency } from '../../kit/depends-on-field.js';
 import { tagsProblem } from '../../kit/label-fields.js';
+import { type AssertionRow, assertionsOf, rowsOf } from './assertions-editor.js';
+import { generatedFields, hasField, sentValue, type Typed, typedOf } from './type-fields.js';
 
 export const TYPES: { value: MonitorType; label: string; what: string }[] = [
   {
@@ -63,6 +71,10 @@ export interface Draft {
   severity: Severity;
   /** What it depends on, with kinds and names (kit/depends-on-field.tsx). */
   depends_on: Dependency[];
+  /** The generated fields' values as typed, by field name (only those touched: see `typedIn`). */
+  fields: Record<string, Typed>;
+  /** The assertion rows; null: untouched (the monitor's own). */
+  assertions: AssertionRow[] | null;
 }
 
 /** The API's defaults (domain/monitors/monitors.ts), so the form starts where the server would. */
@@ -99,6 +111,8 @@ export const blank: Draft = {
   tags: '',
   severity: 'critical',
   depends_on: [],
+  fields: {},
+  assertions: null,
 };
 
 export const fromMonitor = (m: MonitorDetail): Draft => ({
@@ -135,7 +149,14 @@ export const fromMonitor = (m: MonitorDetail): Draft => ({
   tags: tagsText(m.tags),
   severity: m.severity,
   depends_on: m.dependencies ?? [],
+  fields: {},
+  assertions: null,
 });
+
+/** A generated field's value as its control holds it: as typed, else the monitor's, else the default. */
+export const typedIn = (d: Draft, f: CheckTypeInfo['fields'][number], existing: MonitorDetail | null) =>
+  d.fields[f.name] ?? typedOf(f, existing);
+export const rowsIn = (d: Draft, existing: MonitorDetail | null) => d.assertions ?? rowsOf(existing);
 
 /** A number as typed: a number when it is one; otherwise the text, so the API names the field. */
 const num = (s: string) => (s.trim() === '' ? undefined : Number.isFinite(Number(s)) ? Number(s) : s);
@@ -146,22 +167,23 @@ const list = (s: string) =>
     .filter(Boolean);
 
 /** The request body: only the fields that apply to the type (the API refuses the others, by name). */
-export const bodyOf = (d: Draft, existing: MonitorDetail | null): MonitorBody => {
+export const bodyOf = (d: Draft, existing: MonitorDetail | null, ct?: CheckTypeInfo): MonitorBody => {
   const t = d.monitor_type;
   const web = t === 'http' || t === 'api';
+  // Until the types are read: the first types' own rule (domain checks have no retries).
+  const timed = ct ? hasField(ct, 'retry_interval_seconds') : t !== 'domain';
+  // A secret target (a connection URL) left empty on an edit keeps its stored value.
+  const keepSecret = ct?.target.secret === true && existing !== null && d.url.trim() === '';
   const b: Record<string, unknown> = {
     monitor_type: t,
     display_name: d.display_name,
-    url: d.url.trim(),
+    ...(keepSecret ? {} : { url: d.url.trim() }),
     check_interval_seconds: num(d.check_interval_seconds),
     timeout_seconds: num(d.timeout_seconds),
     failure_threshold: num(d.failure_threshold),
   };
   // Sent when typed (a new monitor) or changed (an edit): left alone, a shorter interval takes it down.
-  if (
-    t !== 'domain' &&
-    d.retry_interval_seconds !== (existing ? String(existing.retry_interval_seconds) : '')
-  )
+  if (timed && d.retry_interval_seconds !== (existing ? String(existing.retry_interval_seconds) : ''))
     b.retry_interval_seconds = num(d.retry_interval_seconds);
   if (d.check_locations !== null) b.check_locations = d.check_locations;
   if (d.escalation_policy_id !== (existing?.escalation_policy_id ?? ''))
@@ -171,7 +193,7 @@ export const bodyOf = (d: Draft, existing: MonitorDetail | null): MonitorBody =>
   b.severity = d.severity;
   const dependsOn = d.depends_on.map((x) => x.id);
   if (dependsOn.join() !== (existing?.depends_on ?? []).join()) b.depends_on = dependsOn;
-  if (t !== 'domain') {
+  if (timed) {
     const slow = num(d.response_time_threshold_ms);
     if (slow !== undefined || existing) b.response_time_threshold_ms = slow ?? null;
   }
@@ -217,6 +239,11 @@ export const bodyOf = (d: Draft, existing: MonitorDetail | null): MonitorBody =>
     b.dns_resolver = d.dns_resolver.trim() === '' ? null : d.dns_resolver.trim();
   }
   if (t === 'domain') b.domain_expiry_alert_days = num(d.domain_expiry_alert_days);
+  for (const f of generatedFields(ct)) b[f.name] = sentValue(f, typedIn(d, f, existing));
+  if (hasField(ct, 'assertions')) {
+    const rows = rowsIn(d, existing);
+    if (rows.length > 0 || d.assertions !== null) b.assertions = assertionsOf(rows);
+  }
   for (const k of Object.keys(b)) if (b[k] === undefined) delete b[k];
   // Typed as the API's body, but built from what was typed: a number field that is not a number goes
   // as the text itself, so that the API's 422 names that field in its own words.
@@ -233,16 +260,22 @@ const inputOf = (field: string) => field.split(/[.[]/)[0] ?? field;
 export const problemsOfSave = (
   err: unknown,
   typedTags: readonly string[] = [],
+  ct?: CheckTypeInfo,
 ): { problems: Record<string, string>; form: string } => {
   if (!(err instanceof ApiError && err.details.length > 0))
     return { problems: {}, form: err instanceof Error ? err.message : 'The monitor was not saved.' };
   const p: Record<string, string> = {};
-  const known = new Set([...Object.keys(blank), 'auth']);
+  const known = new Set([...Object.keys(blank), 'auth', ...(ct?.fields.map((f) => f.name) ?? [])]);
   const other: string[] = [];
   const tags = tagsProblem(err.details, typedTags);
   if (tags) p.tags = tags;
   for (const x of err.details) {
     if (x.field === 'tags' || x.field.startsWith('tags[')) continue;
+    // An assertion's problem stands beside its row's control (`assertions[2].target`).
+    if (/^assertions\[\d+\]\.\w+$/.test(x.field) && known.has('assertions')) {
+      p[x.field] = `${x.message.charAt(0).toUpperCase()}${x.message.slice(1)}.`;
+      continue;
+    }
     const k = inputOf(x.field);
     const key = k === 'auth' ? (x.field.endsWith('username') ? 'auth_username' : 'auth_secret') : k;
     if (known.has(key))

@@ -1,5 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Me, type MonitorDetail, type MonitorType, type Region } from '../../api.js';
+import {
+  api,
+  type CheckTypeInfo,
+  type Me,
+  type MonitorDetail,
+  type MonitorType,
+  type Region,
+} from '../../api.js';
 import { tagsOf } from '../../api-groups.js';
 import { DependsOnField } from '../../kit/depends-on-field.js';
 import { Loading } from '../../kit/error-box.js';
@@ -9,6 +16,8 @@ import { LabelFields } from '../../kit/label-fields.js';
 import { setFlash } from '../../poll.js';
 import { followLink, navigate } from '../../router.js';
 import { PolicyOptions, usePolicies } from '../../routing-ui.js';
+import { AssertionsEditor } from './assertions-editor.js';
+import { GeneratedField } from './generated-fields.js';
 import { Locations } from './locations.js';
 import {
   blank,
@@ -18,8 +27,11 @@ import {
   METHODS,
   problemsOfSave,
   RECORD_TYPES,
+  rowsIn,
   TYPES,
+  typedIn,
 } from './monitor-draft.js';
+import { checkTypes, hasField, shownFields } from './type-fields.js';
 
 /** `/monitors/new` and `/monitors/{id}/edit`: every type's fields, the API's problems beside each. */
 export const MonitorFormPage = (props: { me: Me; id?: string }) => {
@@ -30,6 +42,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [regions, setRegions] = useState<Region[] | null>(null);
+  const [types, setTypes] = useState<CheckTypeInfo[] | null>(null);
   const policies = usePolicies();
 
   // The choices: the regions monitors may run from (the policies come from usePolicies).
@@ -38,14 +51,17 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
       (r) => setRegions(r.data),
       () => setRegions([]),
     );
+    checkTypes().then(setTypes, (e: Error) => setFormError(e.message));
   }, []);
 
   useEffect(() => {
     if (!props.id) return;
-    api.getMonitor(props.id).then(
-      (m) => {
+    Promise.all([api.getMonitor(props.id), checkTypes().catch(() => [])]).then(
+      ([m, all]) => {
         setExisting(m);
-        setD(fromMonitor(m));
+        // A secret target (a connection URL) is never read back: its input starts empty (kept unless typed).
+        const secret = all.find((x) => x.type === m.monitor_type)?.target.secret;
+        setD({ ...fromMonitor(m), url: secret ? '' : m.url });
       },
       (e: Error) => setFormError(e.message),
     );
@@ -69,6 +85,9 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
   const set = <K extends keyof Draft>(k: K, v: Draft[K]) => setD((x) => ({ ...x, [k]: v }));
   const t = d.monitor_type;
   const web = t === 'http' || t === 'api';
+  const ct = types?.find((x) => x.type === t);
+  const timed = ct ? hasField(ct, 'retry_interval_seconds') : t !== 'domain';
+  const secret = ct?.target.secret === true;
 
   const text = (
     name: keyof Draft,
@@ -82,6 +101,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
       hint={extra.hint}
       class={extra.wide ? 'wide' : undefined}
       type={extra.type ?? 'text'}
+      autoComplete={extra.type === 'password' ? 'new-password' : undefined}
       inputMode={extra.type === 'number' ? 'numeric' : undefined}
       placeholder={extra.placeholder}
       value={d[name] as string}
@@ -108,7 +128,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
     setBusy(true);
     setFormError(null);
     try {
-      const body = bodyOf(d, existing);
+      const body = bodyOf(d, existing, ct);
       const saved = existing ? await api.updateMonitor(existing.id, body) : await api.createMonitor(body);
       setFlash(
         [
@@ -118,7 +138,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
       );
       navigate(`/monitors/${saved.id}`);
     } catch (err) {
-      const { problems, form } = problemsOfSave(err, tagsOf(d.tags));
+      const { problems, form } = problemsOfSave(err, tagsOf(d.tags), ct);
       setProblems(problems);
       setFormError(form);
     } finally {
@@ -158,7 +178,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
                   disabled={editing}
                   onChange={(e) => set('monitor_type', e.currentTarget.value as MonitorType)}
                 >
-                  {TYPES.map((x) => (
+                  {(types?.map((x) => ({ value: x.type, label: x.label })) ?? TYPES).map((x) => (
                     <option key={x.value} value={x.value}>
                       {x.label}
                     </option>
@@ -166,13 +186,20 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
                 </select>
               )}
             </Field>
-            {text('url', web ? 'URL' : t === 'domain' ? 'Domain' : 'Host', {
-              placeholder: web
-                ? 'https://example.com/health'
-                : t === 'tcp'
+            {text('url', ct?.target.label ?? (web ? 'URL' : t === 'domain' ? 'Domain' : 'Host'), {
+              placeholder:
+                t === 'tcp'
                   ? 'db.example.com or 10.0.0.5'
-                  : 'example.com',
+                  : (ct?.target.example ?? 'https://example.com/health'),
               wide: true,
+              ...(secret
+                ? {
+                    type: 'password',
+                    hint: existing
+                      ? `Now ${existing.url}; leave empty to keep it.`
+                      : 'A secret: it holds the password. Stored sealed; shown afterwards as its host and last four characters.',
+                  }
+                : {}),
             })}
             {t === 'tcp' && text('port', 'Port', { type: 'number', placeholder: '5432' })}
             {web && (
@@ -220,6 +247,16 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
               text('dns_resolver', 'Resolver', { hint: 'Optional IP address; empty: the agent’s resolver.' })}
             {t === 'domain' &&
               text('domain_expiry_alert_days', 'Warn days before the domain expires', { type: 'number' })}
+            {shownFields(ct, (f) => typedIn(d, f, existing)).map((f) => (
+              <GeneratedField
+                key={`${t}-${f.name}`}
+                field={f}
+                value={typedIn(d, f, existing)}
+                problem={problems[f.name]}
+                editing={editing}
+                onChange={(v) => setD((x) => ({ ...x, fields: { ...x.fields, [f.name]: v } }))}
+              />
+            ))}
           </div>
           {t === 'http' && check('ssl_cert_monitoring', 'Watch the TLS certificate’s expiry')}
           {t === 'http' &&
@@ -286,6 +323,16 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
           </fieldset>
         )}
 
+        {ct && hasField(ct, 'assertions') && (
+          <AssertionsEditor
+            type={t}
+            field={ct.fields.find((f) => f.name === 'assertions')!}
+            rows={rowsIn(d, existing)}
+            problems={problems}
+            onChange={(rows) => set('assertions', rows)}
+          />
+        )}
+
         <fieldset>
           <legend>How often and when to alert</legend>
           <div class="grid">
@@ -299,13 +346,13 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
               hint: 'Empty: 30 s, or the interval if shorter.',
             })}
             {text('failure_threshold', 'Failures before alerting', { type: 'number' })}
-            {t !== 'domain' &&
+            {timed &&
               text('retry_interval_seconds', 'Retry interval (seconds)', {
                 type: 'number',
                 placeholder: '15',
                 hint: 'After a failure, check again this often until it alerts or recovers. Empty: 15 s, or the interval if shorter.',
               })}
-            {t !== 'domain' &&
+            {timed &&
               text('response_time_threshold_ms', 'Slow above (ms)', {
                 type: 'number',
                 hint: 'Optional: alert on slow successful checks.',
