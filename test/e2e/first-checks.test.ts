@@ -128,7 +128,8 @@ describe('retry_interval_seconds', () => {
     expect(domain.body.error.details).toEqual([
       {
         field: 'retry_interval_seconds',
-        message: 'applies only to http and api and tcp and dns monitors, not domain',
+        message:
+          'applies only to http, api, dns, tcp, ping, grpc, websocket, smtp, postgres, mysql and redis monitors, not domain',
       },
     ]);
     const m = await create(w.api, tcp(2, { retry_interval_seconds: 30 }));

@@ -1,3 +1,4 @@
+import { MONITOR_TYPES } from '@lookout/shared';
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../support/harness.js';
@@ -40,7 +41,7 @@ describe('GET /api/v1/openapi.json', () => {
     const create = doc.paths['/monitors/create'].post.requestBody.content['application/json'].schema;
     expect(create.required.sort()).toEqual(['display_name', 'monitor_type', 'url']);
     expect(create.additionalProperties).toBe(false);
-    expect(create.properties.monitor_type.enum).toEqual(['http', 'api', 'dns', 'tcp', 'domain']);
+    expect(create.properties.monitor_type.enum).toEqual([...MONITOR_TYPES]);
     expect(create.properties.display_name.maxLength).toBe(200);
     const resolve = doc.paths['/alerts/resolve'].post.requestBody.content['application/json'].schema;
     expect(resolve.required).toEqual(['UUIDs']);
