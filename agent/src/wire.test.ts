@@ -27,6 +27,7 @@ const assignment = (monitorType: string, settings?: CheckSpec['settings'], flat 
       monitorType,
       url: 'example.com',
       intervalSeconds: 60,
+      timeoutMs: 10_000,
       ...(settings ? { settings } : {}),
       ...flat,
     }),
@@ -62,7 +63,7 @@ describe('specOf', () => {
       monitor_id: 'm1',
       monitor_type: 'grpc',
       url: 'example.com',
-      timeout_ms: 30_000,
+      timeout_ms: 10_000,
       settings: { grpc_service: 'orders', grpc_tls: true, assertions: [] },
     });
     expect(specOf(assignment('smtp', settingsFor.smtp)).settings).toEqual({

@@ -167,7 +167,7 @@ export const specOf = (a: Assignment): ProbeSpec => {
     monitor_id: a.monitorId,
     monitor_type: intern(type),
     url: s.url,
-    timeout_ms: s.timeoutMs || 30_000,
+    timeout_ms: s.timeoutMs,
     settings: settingsOf(type, s),
   } as ProbeSpec;
 };

@@ -392,6 +392,24 @@ export const mongoScenarios = (
         expect([await retry(often.id), await retry(usual.id), await retry(set.id)]).toEqual([10, 15, 30]);
       });
 
+      it('gives monitors stored before check types had settings an empty settings record at init, once', async () => {
+        const old = fixtures.monitor(wsId, ws.defaultPolicy.id);
+        const ping = fixtures.monitor(wsId, ws.defaultPolicy.id, {
+          monitor_type: 'ping',
+          settings: { packet_count: 5, assertions: [] },
+        });
+        for (const m of [old, ping]) await store.insertMonitor(m, { maxMonitors: 10 });
+        // As an older version stored it (SQLite's counterpart: migration 0037).
+        await col().monitors!.updateOne({ _id: old.id } as Document, { $unset: { settings: '' } });
+        await store.init();
+        await store.init();
+        expect((await store.getMonitor(wsId, old.id))?.settings).toEqual({});
+        expect((await store.getMonitor(wsId, ping.id))?.settings).toEqual({
+          packet_count: 5,
+          assertions: [],
+        });
+      });
+
       it('reads an agent session stored before agents declared check types as running the first types', async () => {
         const base = {
           region: 'eu-west',
