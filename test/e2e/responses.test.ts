@@ -230,6 +230,7 @@ describe('every route answers with the body it declares', () => {
     const channelId = channel.body.id as string;
     await list('/channels');
     await call('get', '/channel-kinds');
+    await call('get', '/check-types');
     await call('get', '/channels/{id}', { params: { id: channelId } });
     await call('patch', '/channels/{id}', { params: { id: channelId }, json: { name: 'Ops 2' } });
     await call('post', '/channels/{id}/test', { params: { id: channelId } });

@@ -103,7 +103,7 @@ export const RegionsPage = () => {
                     </span>
                   </td>
                   <td data-label="Your monitors">{r.monitors}</td>
-                  <td data-label="Agents">
+                  <td data-label="Agents" class="prose">
                     <Agents region={r} />
                   </td>
                 </tr>
