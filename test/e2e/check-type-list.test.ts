@@ -24,6 +24,7 @@ interface CheckTypeJson {
   type: string;
   label: string;
   target: { label: string; example: string; secret: boolean };
+  assertion_sources: string[];
   fields: Field[];
 }
 
@@ -54,7 +55,20 @@ describe('check types', () => {
     const field = (type: string, name: string) => by[type]!.fields.find((f) => f.name === name);
     const names = (type: string) => by[type]!.fields.map((f) => f.name);
 
-    expect(by.ping).toMatchObject({ label: 'Ping (ICMP)', target: { label: 'Host', secret: false } });
+    expect(by.ping).toMatchObject({
+      label: 'Ping (ICMP)',
+      target: { label: 'Host', secret: false },
+      assertion_sources: ['packet_loss', 'response_time'],
+    });
+    // What each type's checks read for assertions; none for a type without them.
+    expect(by.http!.assertion_sources).toEqual([
+      'status_code',
+      'text_body',
+      'json_body',
+      'headers',
+      'response_time',
+    ]);
+    expect(by.tcp!.assertion_sources).toEqual([]);
     expect(names('ping')).toEqual([
       'packet_count',
       'assertions',

@@ -98,6 +98,17 @@ describe('the new check types through the API', () => {
         ['packet_count', 'url'],
       ],
       [{ monitor_type: 'redis', url: 'cache.example.com' }, ['url']],
+      [
+        {
+          monitor_type: 'ping',
+          url: 'gw.example.com',
+          assertions: [
+            { source: 'packet_loss', comparison: 'less_than', target: 10 },
+            { source: 'json_body', property: '$.x', comparison: 'equals', target: 1 },
+          ],
+        },
+        ['assertions[1].source'],
+      ],
       [{ monitor_type: 'tcp', url: 'db.example.com', port: 5432, max_redirects: 3 }, ['max_redirects']],
       [
         {
@@ -125,6 +136,17 @@ describe('the new check types through the API', () => {
       expect(r.status, JSON.stringify(body)).toBe(422);
       expect(badFields(r), JSON.stringify(body)).toEqual(fields);
     }
+    const unread = await create(w, {
+      monitor_type: 'smtp',
+      url: 'mail.example.com',
+      assertions: [{ source: 'status_code', comparison: 'equals', target: 250 }],
+    });
+    expect(unread.body.error.details).toEqual([
+      {
+        field: 'assertions[0].source',
+        message: 'smtp checks do not read status_code; they read response_time, text_body',
+      },
+    ]);
     const wrongType = await create(w, { monitor_type: 'tcp', url: 'db.example.com', port: 1, query: 'x' });
     expect(wrongType.body.error.details).toContainEqual({
       field: 'query',

@@ -2065,6 +2065,7 @@ export type components = {
             tls_valid_to: string | null;
         };
         CheckType: {
+            assertion_sources: ("status_code" | "text_body" | "json_body" | "headers" | "response_time" | "packet_loss")[];
             fields: {
                 default: unknown;
                 name: string;

@@ -1,4 +1,4 @@
-import type { FieldProblem } from '@lookout/shared';
+import type { AssertionSource, FieldProblem } from '@lookout/shared';
 import type { z } from 'zod';
 import type { CatalogMonitor, Monitor } from '../types.js';
 
@@ -44,11 +44,30 @@ export interface CheckType {
   target: CheckTarget;
   /** The type's own fields, flat on the monitor (beside the common ones of monitors.ts). */
   fields: Readonly<Record<string, CheckField>>;
+  /** What its prober reads for assertions (the types with an `assertions` field); a new row starts with the first. */
+  assertionSources?: readonly AssertionSource[];
   /** Rules across fields, on the whole monitor (new, or existing + patch); `given`: what the client sent. */
   rules?(m: Monitor, given: ReadonlySet<string>, isNew: boolean): FieldProblem[];
   /** The type's settings for its prober. `url` is the target opened (a secret's plain value). */
   wire(m: CatalogMonitor): WireSettings;
 }
+
+/** Assertions on a source the type's prober never reads: refused, naming each and what the type reads. */
+export const sourceProblems = (type: string, t: CheckType, m: Pick<Monitor, 'settings'>): FieldProblem[] => {
+  const sources = t.assertionSources;
+  if (!sources) return [];
+  const list = setting<{ source: AssertionSource }[]>(m, 'assertions', []);
+  return list.flatMap((a, i) =>
+    sources.includes(a.source)
+      ? []
+      : [
+          {
+            field: `assertions[${i}].source`,
+            message: `${type} checks do not read ${a.source}; they read ${sources.join(', ')}`,
+          },
+        ],
+  );
+};
 
 /** A settings field of the monitor, as stored (the module's default when an older record lacks it). */
 export const setting = <T>(m: Pick<Monitor, 'settings'>, name: string, fallback: T): T =>

@@ -77,9 +77,12 @@ const wire = (m: CatalogMonitor) => ({
 const target = urlTarget(['http:', 'https:'], 'https://example.com/health');
 
 /** A web page: status, keyword, assertions, and its certificate's expiry. */
+const HTTP_SOURCES = ['status_code', 'text_body', 'json_body', 'headers', 'response_time'] as const;
+
 export const http: CheckType = {
   label: 'HTTP(S)',
   target,
+  assertionSources: HTTP_SOURCES,
   fields: {
     ...requestFields,
     ssl_cert_monitoring: SSL_CERT_MONITORING,
@@ -96,6 +99,7 @@ export const http: CheckType = {
 export const api: CheckType = {
   label: 'API',
   target,
+  assertionSources: HTTP_SOURCES,
   fields: { ...requestFields, request_body: column(z.string().max(65536).nullable()) },
   wire,
 };

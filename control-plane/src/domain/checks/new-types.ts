@@ -10,6 +10,7 @@ const assertionsOf = (m: Parameters<CheckType['wire']>[0]) => wireAssertions(set
 /** ICMP echo: packet loss and the mean round trip. */
 export const ping: CheckType = {
   label: 'Ping (ICMP)',
+  assertionSources: ['packet_loss', 'response_time'],
   target: hostTarget('ping', { addresses: true }),
   fields: {
     packet_count: {
@@ -29,6 +30,7 @@ export const ping: CheckType = {
 /** The gRPC health protocol (grpc.health.v1.Health/Check): SERVING expected. */
 export const grpc: CheckType = {
   label: 'gRPC health',
+  assertionSources: ['response_time', 'text_body', 'status_code'],
   target: hostPortTarget,
   fields: {
     grpc_service: {
@@ -53,6 +55,7 @@ export const grpc: CheckType = {
 /** A WebSocket that opens, optionally answers a message, and closes cleanly. */
 export const websocket: CheckType = {
   label: 'WebSocket',
+  assertionSources: ['text_body', 'json_body', 'response_time', 'status_code'],
   target: urlTarget(['ws:', 'wss:'], 'wss://example.com/socket'),
   fields: {
     ws_message: {
@@ -74,6 +77,7 @@ export const SMTP_SECURITY = ['none', 'starttls', 'tls'] as const;
 /** A mail server: its banner, EHLO, STARTTLS or implicit TLS, and its certificate's expiry. */
 export const smtp: CheckType = {
   label: 'SMTP',
+  assertionSources: ['response_time', 'text_body'],
   target: hostTarget('smtp', { addresses: true }),
   fields: {
     port: { schema: PORT, stored: 'column', default: 25 },
@@ -105,6 +109,7 @@ export const smtp: CheckType = {
 /** A database that accepts a connection and answers a query; the connection URL is a secret. */
 const database = (label: string, protocols: string[], example: string, query: string): CheckType => ({
   label,
+  assertionSources: ['text_body', 'json_body', 'response_time'],
   target: connectionTarget(protocols, example),
   fields: {
     query: {

@@ -1,5 +1,6 @@
 import { AppError, type FieldProblem, newId, type SecretBox } from '@lookout/shared';
 import { z } from 'zod';
+import { sourceProblems } from '../checks/check-type.js';
 import { isHttpType } from '../checks/http.js';
 import { CHECK_TYPES, TYPE_FIELDS, TYPES_OF_FIELD } from '../checks/registry.js';
 import { connectionHint } from '../checks/targets.js';
@@ -139,7 +140,7 @@ const ruleProblems = (
   for (const [field, f] of Object.entries(checkType.fields))
     if (f.required && isNew && !given.has(field))
       problems.push({ field, message: `is required for ${type} monitors` });
-  problems.push(...(checkType.rules?.(m, given, isNew) ?? []));
+  problems.push(...(checkType.rules?.(m, given, isNew) ?? []), ...sourceProblems(type, checkType, m));
   if (m.timeout_seconds > m.check_interval_seconds)
     problems.push({ field: 'timeout_seconds', message: 'must not be longer than check_interval_seconds' });
   if (m.retry_interval_seconds > m.check_interval_seconds)

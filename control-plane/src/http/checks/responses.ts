@@ -1,3 +1,4 @@
+import { ASSERTION_SOURCES } from '@lookout/shared';
 import { z } from 'zod';
 import { CHECK_TYPES } from '../../domain/checks/registry.js';
 import { MONITOR_TYPES } from '../../domain/types.js';
@@ -20,6 +21,9 @@ export const checkTypeResponse = z
           ),
       })
       .describe("What the monitor's `url` is for this type."),
+    assertion_sources: z
+      .array(z.enum(ASSERTION_SOURCES))
+      .describe("What the type's checks read for `assertions` (empty: it takes none)."),
     fields: z.array(
       z.strictObject({
         name: z.string().describe('The flat field of the monitor body.'),
@@ -53,6 +57,7 @@ export const checkTypesJson = (): CheckTypeJson[] => {
     type: type as CheckTypeJson['type'],
     label: t.label,
     target: { label: t.target.label, example: t.target.example, secret: t.target.secret === true },
+    assertion_sources: [...(t.assertionSources ?? [])],
     fields: Object.entries(t.fields).map(([name, f]) => ({
       name,
       required: f.required === true,

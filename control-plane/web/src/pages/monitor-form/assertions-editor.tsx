@@ -15,16 +15,6 @@ const WITH_PROPERTY: Record<string, { label: string; placeholder: string }> = {
   json_body: { label: 'JSONPath', placeholder: '$.status' },
   headers: { label: 'Header', placeholder: 'Content-Type' },
 };
-/** A new row's source: what the type reads first (its first listed source is for http). */
-const FIRST_SOURCE: Record<string, string> = {
-  ping: 'packet_loss',
-  grpc: 'response_time',
-  smtp: 'response_time',
-  websocket: 'text_body',
-  postgres: 'text_body',
-  mysql: 'text_body',
-  redis: 'text_body',
-};
 const NUMERIC_SOURCES = ['status_code', 'response_time', 'packet_loss'];
 const NUMERIC_COMPARISONS = ['less_than', 'greater_than'];
 const targetless = (comparison: string) => (TARGETLESS as readonly string[]).includes(comparison);
@@ -86,14 +76,15 @@ export const assertionsOf = (rows: readonly AssertionRow[]) =>
   });
 
 export const AssertionsEditor = (props: {
-  type: string;
+  /** What the type's checks read, the first for a new row (GET /check-types). */
+  sources: readonly string[];
   field: CheckTypeField;
   rows: AssertionRow[];
   problems: Record<string, string | undefined>;
   onChange: (rows: AssertionRow[]) => void;
 }) => {
   const item = (props.field.schema as Schema).items;
-  const sources = (item?.properties?.source?.enum ?? []).map(String);
+  const sources = props.sources;
   const comparisons = (item?.properties?.comparison?.enum ?? []).map(String);
   const max = (props.field.schema as Schema & { maxItems?: number }).maxItems ?? 20;
   const put = (i: number, r: Partial<AssertionRow>) =>
@@ -200,7 +191,7 @@ export const AssertionsEditor = (props: {
           props.onChange([
             ...props.rows,
             {
-              source: sources.find((x) => x === FIRST_SOURCE[props.type]) ?? sources[0] ?? 'status_code',
+              source: sources[0] ?? 'status_code',
               property: '',
               comparison: comparisons[0] ?? 'equals',
               target: '',

@@ -325,7 +325,7 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
 
         {ct && hasField(ct, 'assertions') && (
           <AssertionsEditor
-            type={t}
+            sources={ct.assertion_sources}
             field={ct.fields.find((f) => f.name === 'assertions')!}
             rows={rowsIn(d, existing)}
             problems={problems}
