@@ -62,7 +62,7 @@ describe('assertions in the web app', () => {
         'status code equals 200',
         '$.status equals "ok"',
         'header content-type contains "json"',
-        'response time less than 800',
+        'response time (ms) less than 800',
       ]);
     const results = page.getByRole('region', { name: 'Recent results' });
     await results.getByText('$.status was "degraded", expected equals "ok"').waitFor();
