@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
 import { applyAssertions } from '../assertions/index.js';
-import type { Deadline, ProbeOutcome, ProbeSpec } from '../probe-port.js';
+import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
 import { classifyError } from './classify-error.js';
 
 /**
@@ -240,4 +240,20 @@ export const runDatabaseCheck = async <C>(
   } finally {
     deadline.onAbort(null);
   }
+};
+
+export interface DatabaseProberOptions {
+  blockPrivate?: boolean;
+  ca?: TrustedCa;
+  assert?: AssertResponse;
+}
+
+/** A database type's prober: its driver (made once, with the trusted CAs) run by `runDatabaseCheck`. */
+export const databaseProber = <C>(
+  makeDriver: (ca: TrustedCa | undefined) => DatabaseDriver<C>,
+  opts: DatabaseProberOptions,
+): Prober<'postgres' | 'mysql' | 'redis'> => {
+  const driver = makeDriver(opts.ca);
+  const run = { blockPrivate: opts.blockPrivate ?? false, assert: opts.assert };
+  return { run: (spec, deadline) => runDatabaseCheck(driver, spec, deadline, run) };
 };

@@ -1,12 +1,12 @@
 import { connect, type Socket } from 'node:net';
 import mysql from 'mysql2';
-import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
+import type { Prober } from '../probe-port.js';
 import {
-  type AssertResponse,
   capReads,
   type DatabaseDriver,
+  type DatabaseProberOptions,
+  databaseProber,
   parseDatabaseUrl,
-  runDatabaseCheck,
   type TlsMode,
   type TrustedCa,
 } from './database-check.js';
@@ -106,15 +106,5 @@ export const mysqlDriver = (ca?: TrustedCa): DatabaseDriver<mysql.Connection> =>
 });
 
 /** mysql (and MariaDB) checks: connect with the URL, run `query`, read the first value; closed every run. */
-export const createMysqlProber = (
-  opts: { blockPrivate?: boolean; ca?: TrustedCa; assert?: AssertResponse } = {},
-): Prober<'mysql'> => {
-  const driver = mysqlDriver(opts.ca);
-  return {
-    run: (spec: ProbeSpec<'mysql'>, deadline: Deadline): Promise<ProbeOutcome> =>
-      runDatabaseCheck(driver, spec, deadline, {
-        blockPrivate: opts.blockPrivate ?? false,
-        assert: opts.assert,
-      }),
-  };
-};
+export const createMysqlProber = (opts: DatabaseProberOptions = {}): Prober<'mysql'> =>
+  databaseProber(mysqlDriver, opts);

@@ -1,13 +1,13 @@
 import type { EventEmitter } from 'node:events';
 import { Socket } from 'node:net';
 import pg from 'pg';
-import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
+import type { Prober } from '../probe-port.js';
 import {
-  type AssertResponse,
   capReads,
   type DatabaseDriver,
+  type DatabaseProberOptions,
+  databaseProber,
   parseDatabaseUrl,
-  runDatabaseCheck,
   serverName,
   type TlsMode,
   type TrustedCa,
@@ -90,15 +90,5 @@ export const postgresDriver = (ca?: TrustedCa): DatabaseDriver<pg.Client> => ({
 });
 
 /** postgres checks: connect with the URL, run `query`, read the first value; closed every run. */
-export const createPostgresProber = (
-  opts: { blockPrivate?: boolean; ca?: TrustedCa; assert?: AssertResponse } = {},
-): Prober<'postgres'> => {
-  const driver = postgresDriver(opts.ca);
-  return {
-    run: (spec: ProbeSpec<'postgres'>, deadline: Deadline): Promise<ProbeOutcome> =>
-      runDatabaseCheck(driver, spec, deadline, {
-        blockPrivate: opts.blockPrivate ?? false,
-        assert: opts.assert,
-      }),
-  };
-};
+export const createPostgresProber = (opts: DatabaseProberOptions = {}): Prober<'postgres'> =>
+  databaseProber(postgresDriver, opts);

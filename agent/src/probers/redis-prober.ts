@@ -1,11 +1,11 @@
 import { Redis } from 'ioredis';
-import type { Deadline, ProbeOutcome, Prober, ProbeSpec } from '../probe-port.js';
+import type { Prober } from '../probe-port.js';
 import {
-  type AssertResponse,
   capReads,
   type DatabaseDriver,
+  type DatabaseProberOptions,
+  databaseProber,
   parseDatabaseUrl,
-  runDatabaseCheck,
   serverName,
   TargetError,
   type TrustedCa,
@@ -110,15 +110,5 @@ export const redisDriver = (ca?: TrustedCa): DatabaseDriver<Redis> => ({
 });
 
 /** redis checks: connect with the URL, run `query` (a command line), read the reply; closed every run. */
-export const createRedisProber = (
-  opts: { blockPrivate?: boolean; ca?: TrustedCa; assert?: AssertResponse } = {},
-): Prober<'redis'> => {
-  const driver = redisDriver(opts.ca);
-  return {
-    run: (spec: ProbeSpec<'redis'>, deadline: Deadline): Promise<ProbeOutcome> =>
-      runDatabaseCheck(driver, spec, deadline, {
-        blockPrivate: opts.blockPrivate ?? false,
-        assert: opts.assert,
-      }),
-  };
-};
+export const createRedisProber = (opts: DatabaseProberOptions = {}): Prober<'redis'> =>
+  databaseProber(redisDriver, opts);

@@ -56,7 +56,7 @@ export interface CheckType {
 export const sourceProblems = (type: string, t: CheckType, m: Pick<Monitor, 'settings'>): FieldProblem[] => {
   const sources = t.assertionSources;
   if (!sources) return [];
-  const list = setting<{ source: AssertionSource }[]>(m, 'assertions', []);
+  const list = setting<{ source: AssertionSource }[]>(m, t.fields, 'assertions');
   return list.flatMap((a, i) =>
     sources.includes(a.source)
       ? []
@@ -69,6 +69,6 @@ export const sourceProblems = (type: string, t: CheckType, m: Pick<Monitor, 'set
   );
 };
 
-/** A settings field of the monitor, as stored (the module's default when an older record lacks it). */
-export const setting = <T>(m: Pick<Monitor, 'settings'>, name: string, fallback: T): T =>
-  (m.settings[name] as T | undefined) ?? fallback;
+/** A settings field of the monitor, as stored, or its default in `fields` (a record stored before it existed). */
+export const setting = <T>(m: Pick<Monitor, 'settings'>, fields: CheckType['fields'], name: string): T =>
+  (m.settings[name] ?? fields[name]?.default) as T;

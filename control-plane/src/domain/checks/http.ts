@@ -68,9 +68,9 @@ const wire = (m: CatalogMonitor) => ({
     expectedStatusCode: m.expected_status_code,
     requiredKeyword: m.required_keyword ?? '',
     followRedirects: m.follow_redirects,
-    maxRedirects: setting(m, 'max_redirects', 5),
+    maxRedirects: setting(m, requestFields, 'max_redirects'),
     sslCertMonitoring: m.monitor_type === 'http' && m.ssl_cert_monitoring,
-    assertions: wireAssertions(setting(m, 'assertions', [])),
+    assertions: wireAssertions(setting(m, requestFields, 'assertions')),
   },
 });
 

@@ -5,7 +5,9 @@ import { ASSERTIONS, SSL_CERT_EXPIRY_ALERT_DAYS, SSL_CERT_MONITORING, TIMED } fr
 import { PORT } from './first-types.js';
 import { connectionTarget, hostPortTarget, hostTarget, urlTarget } from './targets.js';
 
-const assertionsOf = (m: Parameters<CheckType['wire']>[0]) => wireAssertions(setting(m, 'assertions', []));
+/** Every later type's `assertions` field is the one ASSERTIONS field, with its default. */
+const assertionsOf = (m: Parameters<CheckType['wire']>[0]) =>
+  wireAssertions(setting(m, { assertions: ASSERTIONS }, 'assertions'));
 
 /** ICMP echo: packet loss and the mean round trip. */
 export const ping: CheckType = {
@@ -23,7 +25,7 @@ export const ping: CheckType = {
   },
   wire: (m) => ({
     case: 'ping',
-    value: { packetCount: setting(m, 'packet_count', 3), assertions: assertionsOf(m) },
+    value: { packetCount: setting(m, ping.fields, 'packet_count'), assertions: assertionsOf(m) },
   }),
 };
 
@@ -45,8 +47,8 @@ export const grpc: CheckType = {
   wire: (m) => ({
     case: 'grpc',
     value: {
-      grpcService: setting(m, 'grpc_service', ''),
-      grpcTls: setting(m, 'grpc_tls', false),
+      grpcService: setting(m, grpc.fields, 'grpc_service'),
+      grpcTls: setting(m, grpc.fields, 'grpc_tls'),
       assertions: assertionsOf(m),
     },
   }),
@@ -68,7 +70,10 @@ export const websocket: CheckType = {
   },
   wire: (m) => ({
     case: 'websocket',
-    value: { wsMessage: setting<string | null>(m, 'ws_message', null) ?? '', assertions: assertionsOf(m) },
+    value: {
+      wsMessage: setting<string | null>(m, websocket.fields, 'ws_message') ?? '',
+      assertions: assertionsOf(m),
+    },
   }),
 };
 
@@ -92,14 +97,14 @@ export const smtp: CheckType = {
     ...TIMED,
   },
   rules: (m) =>
-    m.ssl_cert_monitoring && setting(m, 'smtp_security', 'none') === 'none'
+    m.ssl_cert_monitoring && setting(m, smtp.fields, 'smtp_security') === 'none'
       ? [{ field: 'ssl_cert_monitoring', message: 'needs smtp_security starttls or tls' }]
       : [],
   wire: (m) => ({
     case: 'smtp',
     value: {
       port: m.port ?? 25,
-      smtpSecurity: setting(m, 'smtp_security', 'none'),
+      smtpSecurity: setting(m, smtp.fields, 'smtp_security'),
       sslCertMonitoring: m.ssl_cert_monitoring,
       assertions: assertionsOf(m),
     },
@@ -107,24 +112,27 @@ export const smtp: CheckType = {
 };
 
 /** A database that accepts a connection and answers a query; the connection URL is a secret. */
-const database = (label: string, protocols: string[], example: string, query: string): CheckType => ({
-  label,
-  assertionSources: ['text_body', 'json_body', 'response_time'],
-  target: connectionTarget(protocols, example),
-  fields: {
-    query: {
-      schema: z.string().min(1).max(10000).describe(`Run once connected (default ${query}).`),
-      stored: 'settings',
-      default: query,
+const database = (label: string, protocols: string[], example: string, query: string): CheckType => {
+  const type: CheckType = {
+    label,
+    assertionSources: ['text_body', 'json_body', 'response_time'],
+    target: connectionTarget(protocols, example),
+    fields: {
+      query: {
+        schema: z.string().min(1).max(10000).describe(`Run once connected (default ${query}).`),
+        stored: 'settings',
+        default: query,
+      },
+      assertions: ASSERTIONS,
+      ...TIMED,
     },
-    assertions: ASSERTIONS,
-    ...TIMED,
-  },
-  wire: (m) => ({
-    case: 'database',
-    value: { query: setting(m, 'query', query), assertions: assertionsOf(m) },
-  }),
-});
+    wire: (m) => ({
+      case: 'database',
+      value: { query: setting(m, type.fields, 'query'), assertions: assertionsOf(m) },
+    }),
+  };
+  return type;
+};
 
 export const postgres = database(
   'PostgreSQL',

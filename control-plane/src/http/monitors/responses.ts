@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { assertionsField, shownAssertions } from '../../domain/checks/assertions.js';
+import { setting } from '../../domain/checks/check-type.js';
 import { CHECK_TYPES, TYPE_FIELDS, TYPES_OF_FIELD } from '../../domain/checks/registry.js';
 import type { DependencyNode } from '../../domain/monitors/depends-on.js';
 import { monitorAsSeenBy } from '../../domain/monitors/monitor-masking.js';
@@ -175,9 +176,6 @@ export const monitorJson = (
 const typeSettings = (m: Monitor): Record<string, unknown> => {
   const out: Record<string, unknown> = {};
   const own = CHECK_TYPES[m.monitor_type].fields;
-  for (const [name] of SETTINGS_FIELDS) {
-    const f = own[name];
-    if (f) out[name] = name in m.settings ? m.settings[name] : f.default;
-  }
+  for (const [name] of SETTINGS_FIELDS) if (own[name]) out[name] = setting(m, own, name);
   return out;
 };
