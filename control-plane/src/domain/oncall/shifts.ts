@@ -101,6 +101,8 @@ class Walker {
 
   /** Moves to `b` (after the walker's instant), updating only the layers whose answer may change there. */
   advance(b: number): void {
+    // Every layer and override edge lies after the instant it was asked at; a walk that stands still is a bug.
+    if (!(b > this.t)) throw new Error(`on-call walk stuck at ${new Date(this.t).toISOString()}`);
     this.t = b;
     for (let i = 0; i < this.states.length; i++) {
       if (this.states[i]!.next <= b) this.states[i] = this.rotations[i]!.at(b);
