@@ -1,6 +1,7 @@
 /** Records as the domain sees them. Times are Dates; ids are UUIDs. No transport or storage types here. */
 
 import type { MonitorType } from '@lookout/shared';
+import type { OnCallNoteJson } from './on-call-note.js';
 
 export type Role = 'admin' | 'member' | 'viewer';
 export const ROLES: readonly Role[] = ['admin', 'member', 'viewer'];
@@ -288,48 +289,16 @@ export interface EscalationProgress {
    * domain/escalation/support-hours.ts). Null or absent otherwise.
    */
   deferred_until?: string | null;
-  /**
-   * What each step that named a schedule found (the newest MAX_ON_CALL_NOTES, oldest first), for the
-   * timeline. Stored as JSON (times as ISO strings); absent on older records.
-   */
+  /** What steps found in the schedules they name, for the timeline (on-call-note.ts). */
   on_call?: OnCallNoteJson[];
 }
-
-/** An OnCallNote as stored (inside the escalation's JSON): `at` an ISO string. */
-export type OnCallNoteJson = Omit<OnCallNote, 'at'> & { at: string };
 
 export interface EscalationStep {
   wait_minutes: number;
   notify_user_ids: string[];
   notify_channel_ids: string[];
-  /**
-   * On-call schedules (domain/oncall/): whoever is on call in each when the step fires is notified as
-   * a step's user is. Absent on steps stored before schedules existed: read as [] (`stepSchedules`).
-   */
+  /** Schedules whose on-call user is notified; absent on older steps (read as []: `stepSchedules`). */
   notify_schedule_ids?: string[];
-}
-
-/**
- * What a step found in one schedule it names, when it fired: who was on call and why (their layer or
- * the override), or nobody. Kept on the alert's escalation for its timeline.
- */
-export interface OnCallNote {
-  at: Date;
-  step: number;
-  round: number;
-  /** Null on the note that the last step of the last round reached nobody. */
-  schedule_id: string | null;
-  /** The schedule's name then; null when it was deleted (or no schedule). */
-  schedule_name: string | null;
-  /** Null: nobody was on call. */
-  user_id: string | null;
-  /** Their email then. */
-  user_email: string | null;
-  source: Shift['source'] | null;
-  /** The override's author's email, when an override placed them. */
-  override_by: string | null;
-  /** In words: "on call in Primary (layer 2, Weekdays)", "nobody on call in Primary". */
-  text: string;
 }
 
 export interface EscalationPolicy {

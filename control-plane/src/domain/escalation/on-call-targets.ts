@@ -1,6 +1,7 @@
 import type { ContactServices } from '../contacts/contact-methods.js';
+import type { OnCallNote, OnCallNoteJson } from '../on-call-note.js';
 import { onCallAt } from '../oncall/shifts.js';
-import type { EscalationStep, OnCallNote, OnCallNoteJson, Schedule, ScheduleOverride } from '../types.js';
+import type { EscalationStep, Schedule, ScheduleOverride } from '../types.js';
 import { type Recipient, type RecipientStore, stepRecipients, userRecipients } from './recipients.js';
 
 /** The schedule reads a step needs (the ScheduleStore port in domain/oncall/schedule-store.ts). */

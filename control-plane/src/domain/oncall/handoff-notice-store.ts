@@ -44,7 +44,12 @@ export interface HandoffNoticeStore {
   /** The cursors due at `now` or before, soonest first. */
   listDueHandoffCursors(now: Date, limit: number): Promise<HandoffCursor[]>;
   /** Compare-and-set: moves the cursor from `dueAt` to `leaseUntil`; false when another replica moved it first. */
-  claimHandoffCursor(workspaceId: string, scheduleId: string, dueAt: Date, leaseUntil: Date): Promise<boolean>;
+  claimHandoffCursor(
+    workspaceId: string,
+    scheduleId: string,
+    dueAt: Date,
+    leaseUntil: Date,
+  ): Promise<boolean>;
   deleteHandoffCursor(workspaceId: string, scheduleId: string): Promise<void>;
   /** Records the notice unless its key is already recorded: true when this call recorded it (send it). */
   claimHandoffNotice(notice: HandoffNotice): Promise<boolean>;

@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import type { ContactMethodStore } from '../contacts/contact-method-store.js';
 import { type ContactServices, contactTarget } from '../contacts/contact-methods.js';
-import { type Dispatcher, emailTarget, type OutgoingMessage, type Target } from '../notifications/messages.js';
+import {
+  type Dispatcher,
+  emailTarget,
+  type OutgoingMessage,
+  type Target,
+} from '../notifications/messages.js';
 import type { TenancyStore } from '../tenancy/tenancy-store.js';
-import type { Schedule, ScheduleOverride, Shift, User } from '../types.js';
+import type { Schedule, Shift, User } from '../types.js';
 import { parseOrThrow } from '../validation.js';
 import type { HandoffNoticeStore, HandoffSettings } from './handoff-notice-store.js';
+import type { ScheduleStore } from './schedule-store.js';
 import { finalShifts } from './shifts.js';
 
 /**
@@ -71,10 +77,8 @@ export const putHandoffSettings = async (
 
 export type HandoffJobStore = HandoffNoticeStore &
   Pick<TenancyStore, 'getUser' | 'getWorkspace'> &
-  Pick<ContactMethodStore, 'listContactMethods'> & {
-    getSchedule(workspaceId: string, id: string): Promise<Schedule | null>;
-    listOverrides(workspaceId: string, scheduleId: string, from: Date, to: Date): Promise<ScheduleOverride[]>;
-  };
+  Pick<ContactMethodStore, 'listContactMethods'> &
+  Pick<ScheduleStore, 'getSchedule' | 'listOverrides'>;
 
 export const noticeKey = (scheduleId: string, userId: string, startsAt: Date, kind: 'before' | 'start') =>
   `${scheduleId}:${userId}:${startsAt.getTime()}:${kind}`;
@@ -231,43 +235,38 @@ export const runHandoffNotices = async (
   return sent;
 };
 
-/** The schedule writes that change who is on call: each moves the schedule's cursor to now. */
-type ScheduleWrites = {
-  insertSchedule(s: Schedule, ...rest: never[]): Promise<unknown>;
-  updateSchedule(s: Schedule, ...rest: never[]): Promise<unknown>;
-  insertOverride(o: ScheduleOverride, ...rest: never[]): Promise<unknown>;
-  deleteOverride(workspaceId: string, scheduleId: string, ...rest: never[]): Promise<unknown>;
-  closeOffer(input: { workspaceId: string; scheduleId: string }): Promise<unknown>;
-};
-
 /**
- * The store as the app writes through it: every write that changes who is on call in a schedule also
- * moves that schedule's handoff cursor to now, so its notices are worked out again at once.
+ * The store as the process writes through it (process/wiring.ts): every write that changes who is on
+ * call in a schedule (the schedule, an override, a trade) also moves that schedule's handoff cursor to
+ * now, so its notices are worked out again on the next pass.
  */
-export const touchingHandoffCursors = <S extends ScheduleWrites & Pick<HandoffNoticeStore, 'setHandoffCursor'>>(
+export const touchingHandoffCursors = <
+  S extends ScheduleStore & Pick<HandoffNoticeStore, 'setHandoffCursor'>,
+>(
   store: S,
   now: () => Date,
 ): S => {
   const touch = (workspace_id: string, schedule_id: string) =>
     store.setHandoffCursor({ workspace_id, schedule_id, due_at: now() });
-  const wrapped: ScheduleWrites = {
-    async insertSchedule(s, ...rest) {
-      const r = await store.insertSchedule(s, ...rest);
+  return {
+    ...store,
+    async insertSchedule(s, entry, limit) {
+      const r = await store.insertSchedule(s, entry, limit);
       if (r === 'inserted') await touch(s.workspace_id, s.id);
       return r;
     },
-    async updateSchedule(s, ...rest) {
-      const r = await store.updateSchedule(s, ...rest);
+    async updateSchedule(s, entry) {
+      const r = await store.updateSchedule(s, entry);
       if (r === 'updated') await touch(s.workspace_id, s.id);
       return r;
     },
-    async insertOverride(o, ...rest) {
-      const r = await store.insertOverride(o, ...rest);
+    async insertOverride(o, entry) {
+      const r = await store.insertOverride(o, entry);
       if (r) await touch(o.workspace_id, o.schedule_id);
       return r;
     },
-    async deleteOverride(workspaceId, scheduleId, ...rest) {
-      const r = await store.deleteOverride(workspaceId, scheduleId, ...rest);
+    async deleteOverride(workspaceId, scheduleId, id, entry) {
+      const r = await store.deleteOverride(workspaceId, scheduleId, id, entry);
       if (r) await touch(workspaceId, scheduleId);
       return r;
     },
@@ -277,5 +276,4 @@ export const touchingHandoffCursors = <S extends ScheduleWrites & Pick<HandoffNo
       return r;
     },
   };
-  return Object.assign(Object.create(null), store, wrapped) as S;
 };

@@ -46,12 +46,9 @@ export const sqliteHandoffNotices = ({ st, one, many }: SqliteContext): HandoffN
   },
   async claimHandoffCursor(workspaceId, scheduleId, dueAt, leaseUntil) {
     return (
-      st('UPDATE handoff_cursors SET due_at = ? WHERE workspace_id = ? AND schedule_id = ? AND due_at = ?').run(
-        leaseUntil.getTime(),
-        workspaceId,
-        scheduleId,
-        dueAt.getTime(),
-      ).changes === 1
+      st(
+        'UPDATE handoff_cursors SET due_at = ? WHERE workspace_id = ? AND schedule_id = ? AND due_at = ?',
+      ).run(leaseUntil.getTime(), workspaceId, scheduleId, dueAt.getTime()).changes === 1
     );
   },
   async deleteHandoffCursor(workspaceId, scheduleId) {

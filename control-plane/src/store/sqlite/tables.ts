@@ -6,6 +6,7 @@
  */
 import type { RunResult, Statement } from 'better-sqlite3';
 
+export * from './handoff-tables.js';
 // The on-call schedules' layouts.
 export * from './oncall-tables.js';
 // The status pages' layouts (listed with these: migrations.test.ts reads every export).
@@ -452,30 +453,3 @@ export const updateSql = (t: Table, where: string, extra: string[] = []): string
   const cols = [...Object.keys(t.columns).filter((c) => c !== 'id'), ...extra];
   return `UPDATE ${t.name} SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE ${where}`;
 };
-
-/** Handoff notices (migrations/0040-handoff-notices.ts): each user's settings. */
-export const handoffSettings = table('handoff_settings', {
-  workspace_id: 'text',
-  user_id: 'text',
-  enabled: 'bool',
-  lead_minutes: 'int',
-  updated_at: 'date',
-});
-
-/** Each schedule's next handoff notice due. */
-export const handoffCursors = table('handoff_cursors', {
-  workspace_id: 'text',
-  schedule_id: 'text',
-  due_at: 'date',
-});
-
-/** Handoff notices sent, unique by key. */
-export const handoffNotices = table('handoff_notices', {
-  key: 'text',
-  workspace_id: 'text',
-  schedule_id: 'text',
-  user_id: 'text',
-  shift_starts_at: 'date',
-  kind: 'text',
-  sent_at: 'date',
-});
