@@ -16,14 +16,14 @@ import { coverNow, ENDED_WINDOW_DAYS } from '../domain/maintenance/cover.js';
 import type { MaintenanceWindowStore } from '../domain/maintenance/maintenance-store.js';
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
-import { scheduleRetentionCuts } from '../domain/oncall/schedule-history.js';
-import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
 import type { HandoffNoticeStore } from '../domain/oncall/handoff-notice-store.js';
 import {
   HANDOFF_NOTICE_RETENTION_DAYS,
   type HandoffJobStore,
   runHandoffNotices,
 } from '../domain/oncall/handoff-notices.js';
+import { scheduleRetentionCuts } from '../domain/oncall/schedule-history.js';
+import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
 import { dailyRollupRetentionDays, rollupRetentionDays } from '../domain/results/uptime.js';
 import { openAutoDrafts } from '../domain/status-pages/auto-drafts.js';
