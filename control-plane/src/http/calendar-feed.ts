@@ -15,7 +15,9 @@ const PATH = /^\/calendars\/([^/]*)$/;
 export const CALENDAR_PATH_PREFIX = '/calendars/';
 
 export const calendarFeed = (
-  deps: Pick<RouteDeps<CalendarFeedPorts>, 'store' | 'clock' | 'workspaceUrl'> & { credentials: CredentialGuard },
+  deps: Pick<RouteDeps<CalendarFeedPorts>, 'store' | 'clock' | 'workspaceUrl'> & {
+    credentials: CredentialGuard;
+  },
 ): Middleware<ApiState> => {
   const { store, clock, workspaceUrl, credentials } = deps;
   return async (ctx, next) => {

@@ -1,9 +1,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AppError, digestsEqual, hashSecret, newId, randomToken } from '@lookout/shared';
 import type { TenancyStore } from '../tenancy/tenancy-store.js';
-import type { Schedule, ScheduleOverride, Shift, User } from '../types.js';
+import type { Schedule, Shift, User } from '../types.js';
 import type { CalendarFeed, CalendarFeedKind, CalendarFeedStore } from './calendar-feed-store.js';
 import { type FeedEvent, renderCalendar } from './calendar-ics.js';
+import type { ScheduleStore } from './schedule-store.js';
 import { finalShifts, MAX_WINDOW_DAYS } from './shifts.js';
 
 /**
@@ -27,12 +28,8 @@ const TOKEN_PREFIX = 'lcal.';
 const TOKEN_SHAPE = /^lcal\.[A-Za-z0-9_-]{43}$/;
 const DAY_MS = 86_400_000;
 
-/** The schedule reads a feed needs (domain/oncall/schedule-store.ts has them). */
-export interface ScheduleReads {
-  getSchedule(workspaceId: string, id: string): Promise<Schedule | null>;
-  listWorkspaceSchedules(workspaceId: string): Promise<Schedule[]>;
-  listOverrides(workspaceId: string, scheduleId: string, from: Date, to: Date): Promise<ScheduleOverride[]>;
-}
+/** The schedule reads a feed needs. */
+export type ScheduleReads = Pick<ScheduleStore, 'getSchedule' | 'listWorkspaceSchedules' | 'listOverrides'>;
 
 export type CalendarFeedPorts = CalendarFeedStore & ScheduleReads & Pick<TenancyStore, 'getUser'>;
 
@@ -45,7 +42,13 @@ export const calendarFeedPath = (token: string) => `/calendars/${token}.ics`;
  */
 export const createCalendarFeed = async (
   store: CalendarFeedStore & Pick<ScheduleReads, 'getSchedule'>,
-  input: { workspaceId: string; kind: CalendarFeedKind; subjectId: string; createdBy: string | null; now: Date },
+  input: {
+    workspaceId: string;
+    kind: CalendarFeedKind;
+    subjectId: string;
+    createdBy: string | null;
+    now: Date;
+  },
 ): Promise<string> => {
   if (input.kind === 'schedule' && !(await store.getSchedule(input.workspaceId, input.subjectId)))
     throw new AppError('not_found', 'No schedule with this id in the workspace.');
@@ -115,7 +118,10 @@ export const readCalendarFeed = async (
   const users = new Map<string, Promise<User | null>>();
   const userOf = (id: string) => {
     let u = users.get(id);
-    if (!u) users.set(id, (u = store.getUser(workspaceId, id)));
+    if (!u) {
+      u = store.getUser(workspaceId, id);
+      users.set(id, u);
+    }
     return u;
   };
   const email = async (id: string | null) => (id ? ((await userOf(id))?.email ?? null) : null);
@@ -144,7 +150,8 @@ export const readCalendarFeed = async (
         starts_at: s.starts_at,
         ends_at: s.ends_at,
         timezone: schedule.timezone,
-        summary: feed.kind === 'schedule' ? `${who} on call — ${schedule.name}` : `On call — ${schedule.name}`,
+        summary:
+          feed.kind === 'schedule' ? `${who} on call — ${schedule.name}` : `On call — ${schedule.name}`,
         description: `${who} is on call in ${schedule.name}. ${await sourceText(s, email)}.`,
       });
     }

@@ -94,6 +94,11 @@ export const collectionsOf = (db: Db) => {
     sourceEvents: c('source_events'),
     /** Calendar feeds' secret URLs, by token hash (domain/oncall/calendar-feed-store.ts). */
     calendarFeeds: c('calendar_feeds'),
+    /** On-call schedules (domain/oncall/schedule-store.ts); `name_key` unique per workspace. */
+    schedules: c('schedules'),
+    scheduleOverrides: c('schedule_overrides'),
+    shiftOffers: c('shift_offers'),
+    scheduleHistory: c('schedule_history'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

@@ -27,6 +27,7 @@ import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
+import { mongoSchedules, scheduleIndexes } from './schedules.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
 import { mongoStatusPages, statusPageIndexes } from './status-pages.js';
@@ -79,6 +80,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...groupIndexes,
         ...notificationGroupIndexes,
         ...calendarFeedIndexes,
+        ...scheduleIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -119,5 +121,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoStatusSubscribers(ctx),
     ...mongoNotificationGroups(ctx),
     ...mongoCalendarFeeds(ctx),
+    ...mongoSchedules(ctx),
   };
 };

@@ -37,6 +37,7 @@ import groupedNotificationsAndSupportHours from './migrations/0035-grouped-notif
 import monitorListOrder from './migrations/0036-monitor-list-order.js';
 import checkTypeSettings from './migrations/0037-check-type-settings.js';
 import agentCheckTypes from './migrations/0038-agent-check-types.js';
+import schedules from './migrations/0039-schedules.js';
 import calendarFeeds from './migrations/0041-calendar-feeds.js';
 
 /**
@@ -88,6 +89,7 @@ export const migrations: string[][] = [
   monitorListOrder,
   checkTypeSettings,
   agentCheckTypes,
+  schedules,
   calendarFeeds,
 ];
 

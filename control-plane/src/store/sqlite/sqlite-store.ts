@@ -26,6 +26,7 @@ import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
 import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
 import { sqliteRouting } from './routing.js';
+import { sqliteSchedules } from './schedules.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignIns } from './sign-ins.js';
 import { type StateSnapshotOptions, sqliteStateBook } from './state-book.js';
@@ -203,5 +204,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteStatusSubscribers(ctx),
     ...sqliteNotificationGroups(ctx),
     ...sqliteCalendarFeeds(ctx),
+    ...sqliteSchedules(ctx),
   };
 };
