@@ -100,5 +100,23 @@ contract('CalendarFeedStore', (ctx) => {
       expect((await store.findCalendarFeed(a.token_hash))?.last_used_at).toEqual(at(300));
       expect(await store.touchCalendarFeed(randomUUID(), at(400), at(400))).toBe(false);
     });
+
+    it('pruning deletes only feeds last used, or never used and made, before the time given, `limit` at a time', async () => {
+      const { store, ws } = ctx();
+      const old = [
+        feed(ws.workspace.id, { created_at: at(0), last_used_at: at(10) }),
+        feed(ws.workspace.id, { created_at: at(20), last_used_at: null }),
+      ];
+      const live = [
+        feed(ws.workspace.id, { created_at: at(0), last_used_at: at(30) }),
+        feed(ws.workspace.id, { created_at: at(30), last_used_at: null }),
+      ];
+      for (const f of [...old, ...live]) await store.replaceCalendarFeed(f);
+      expect(await store.pruneCalendarFeeds(at(30), 1)).toBe(1);
+      expect(await store.pruneCalendarFeeds(at(30), 10)).toBe(1);
+      expect(await store.pruneCalendarFeeds(at(30), 10)).toBe(0);
+      for (const f of old) expect(await store.findCalendarFeed(f.token_hash)).toBeNull();
+      for (const f of live) expect(await store.findCalendarFeed(f.token_hash)).toEqual(f);
+    });
   });
 });

@@ -42,4 +42,9 @@ export interface CalendarFeedStore {
    * reading one feed together write it once); true when it wrote.
    */
   touchCalendarFeed(id: string, at: Date, staleBefore: Date): Promise<boolean>;
+  /**
+   * Retention: deletes up to `limit` feeds last read (or, never read, made) before `unusedBefore`,
+   * which also frees those of deleted schedules and departed users; returns how many.
+   */
+  pruneCalendarFeeds(unusedBefore: Date, limit: number): Promise<number>;
 }

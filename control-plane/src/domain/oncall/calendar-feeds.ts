@@ -14,11 +14,13 @@ import { finalShifts, MAX_WINDOW_DAYS } from './shifts.js';
  * compared in constant time; it is shown once. Making a new one replaces (revokes) the old one of the
  * same subject in one store step. A feed stops working when its schedule is deleted or when the user
  * who made it (the subscriber, for a user feed) leaves the workspace: it is deleted then, on its next
- * read. Unknown tokens are answered 404 through the failed-credential limit (the caller's).
+ * read, or by the job once unread for FEED_UNUSED_DAYS. Unknown tokens are answered 404 through the failed-credential limit (the caller's).
  */
 
 /** The feed's days: FEED_PAST_DAYS back, MAX_WINDOW_DAYS in all (the engine's bound). */
 export const FEED_PAST_DAYS = 7;
+/** A feed no calendar has read for this long (or, never read, made this long ago) is deleted. */
+export const FEED_UNUSED_DAYS = 90;
 /** `last_used_at` is written at most once per this long per feed. */
 export const FEED_USE_RESOLUTION_MS = 3600_000;
 /** At most this many events in one feed (the earliest kept): a user in 200 busy schedules stays bounded. */
@@ -29,7 +31,10 @@ const TOKEN_SHAPE = /^lcal\.[A-Za-z0-9_-]{43}$/;
 const DAY_MS = 86_400_000;
 
 /** The schedule reads a feed needs. */
-export type ScheduleReads = Pick<ScheduleStore, 'getSchedule' | 'listWorkspaceSchedules' | 'listOverrides'>;
+export type ScheduleReads = Pick<
+  ScheduleStore,
+  'getSchedule' | 'listWorkspaceSchedules' | 'listOverrides' | 'listUserOverrides'
+>;
 
 export type CalendarFeedPorts = CalendarFeedStore & ScheduleReads & Pick<TenancyStore, 'getUser'>;
 
@@ -99,6 +104,22 @@ const findFeed = async (store: CalendarFeedPorts, workspaceId: string, token: st
   return feed;
 };
 
+/** The schedules a user can be on call in over [from, to): a layer names them, or an override does. */
+const userSchedules = async (
+  store: ScheduleReads,
+  workspaceId: string,
+  userId: string,
+  from: Date,
+  to: Date,
+) => {
+  const overridden = new Set(
+    (await store.listUserOverrides(workspaceId, userId, from, to)).map((o) => o.schedule_id),
+  );
+  return (await store.listWorkspaceSchedules(workspaceId)).filter(
+    (s) => overridden.has(s.id) || s.layers.some((l) => l.users.includes(userId)),
+  );
+};
+
 const sourceText = (s: Shift, email: (id: string | null) => Promise<string | null>) =>
   s.source.kind === 'layer'
     ? Promise.resolve(`Layer ${s.source.layer}: ${s.source.layer_name}`)
@@ -132,13 +153,13 @@ export const readCalendarFeed = async (
   // Whoever made it has left: their URL dies with their membership (a user feed's subject is its maker).
   if (feed.created_by && !(await userOf(feed.created_by))) return gone();
   if (feed.kind === 'user' && !(await userOf(feed.subject_id))) return gone();
+  const { from, to } = feedWindow(now);
   const schedules =
     feed.kind === 'schedule'
       ? [await store.getSchedule(workspaceId, feed.subject_id)].filter((s): s is Schedule => s !== null)
-      : await store.listWorkspaceSchedules(workspaceId);
+      : await userSchedules(store, workspaceId, feed.subject_id, from, to);
   if (feed.kind === 'schedule' && schedules.length === 0) return gone();
 
-  const { from, to } = feedWindow(now);
   const events: FeedEvent[] = [];
   for (const schedule of schedules) {
     const overrides = await store.listOverrides(workspaceId, schedule.id, from, to);

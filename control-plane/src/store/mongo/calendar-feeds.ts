@@ -1,5 +1,5 @@
 import type { CalendarFeed, CalendarFeedStore } from '../../domain/oncall/calendar-feed-store.js';
-import { fromDoc, type IndexDecl, type MongoContext, toDoc } from './db.js';
+import { deleteSome, fromDoc, type IndexDecl, type MongoContext, toDoc } from './db.js';
 
 /**
  * Calendar feeds in MongoDB (`calendar_feeds`): found by the token's hash (unique index); one per
@@ -8,6 +8,7 @@ import { fromDoc, type IndexDecl, type MongoContext, toDoc } from './db.js';
 export const calendarFeedIndexes: IndexDecl[] = [
   { on: 'calendarFeeds', key: { token_hash: 1 }, options: { unique: true } },
   { on: 'calendarFeeds', key: { workspace_id: 1, kind: 1, subject_id: 1 }, options: { unique: true } },
+  { on: 'calendarFeeds', key: { last_used_at: 1, created_at: 1 } },
 ];
 
 export const mongoCalendarFeeds = ({ col, inTransaction }: MongoContext): CalendarFeedStore => ({
@@ -38,5 +39,17 @@ export const mongoCalendarFeeds = ({ col, inTransaction }: MongoContext): Calend
       { $set: { last_used_at: at } },
     );
     return r.modifiedCount === 1;
+  },
+  async pruneCalendarFeeds(unusedBefore, limit) {
+    return deleteSome(
+      col.calendarFeeds,
+      {
+        $or: [
+          { last_used_at: { $lt: unusedBefore } },
+          { last_used_at: null, created_at: { $lt: unusedBefore } },
+        ],
+      },
+      limit,
+    );
   },
 });

@@ -4,7 +4,8 @@ import { calendarFeeds, insertSql, toRow } from './tables.js';
 
 /**
  * Calendar feeds in SQLite: found by the token's hash (unique index); one per subject (unique index),
- * replaced by a delete and an insert in one IMMEDIATE transaction.
+ * replaced by a delete and an insert in one IMMEDIATE transaction; pruned through an index on the
+ * last use (or, never used, the making).
  */
 export const sqliteCalendarFeeds = ({ st, one, immediate }: SqliteContext): CalendarFeedStore => ({
   async replaceCalendarFeed(feed) {
@@ -44,5 +45,11 @@ export const sqliteCalendarFeeds = ({ st, one, immediate }: SqliteContext): Cale
         'UPDATE calendar_feeds SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
       ).run(at.getTime(), id, staleBefore.getTime()).changes === 1
     );
+  },
+  async pruneCalendarFeeds(unusedBefore, limit) {
+    return st(
+      `DELETE FROM calendar_feeds WHERE id IN (SELECT id FROM calendar_feeds
+         WHERE coalesce(last_used_at, created_at) < ? LIMIT ?)`,
+    ).run(unusedBefore.getTime(), limit).changes;
   },
 });

@@ -9,4 +9,5 @@ export default [
        last_used_at INTEGER) STRICT`,
   'CREATE UNIQUE INDEX calendar_feeds_token ON calendar_feeds (token_hash)',
   'CREATE UNIQUE INDEX calendar_feeds_subject ON calendar_feeds (workspace_id, kind, subject_id)',
+  'CREATE INDEX calendar_feeds_used ON calendar_feeds (coalesce(last_used_at, created_at))',
 ];
