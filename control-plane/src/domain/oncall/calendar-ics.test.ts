@@ -35,6 +35,11 @@ describe('renderCalendar', () => {
     const text = renderCalendar({ name: 'Primary, on call; ours', description: 'd', now, events });
     const cal = parseFeed(text);
     expect(cal.props['X-WR-CALNAME']).toBe('Primary, on call; ours');
+    // Calendar properties come before the components (RFC 5545: icalbody = calprops component).
+    expect(text.indexOf('X-WR-CALNAME')).toBeLessThan(text.indexOf('BEGIN:VTIMEZONE'));
+    expect(text.lastIndexOf('END:VEVENT\r\nEND:VCALENDAR')).toBe(
+      text.length - 'END:VEVENT\r\nEND:VCALENDAR'.length,
+    );
     expect(cal.props['REFRESH-INTERVAL']).toBe('PT1H');
     expect(cal.props['X-PUBLISHED-TTL']).toBe('PT1H');
     expect(cal.props.METHOD).toBe('PUBLISH');

@@ -1,4 +1,4 @@
-import ical, { ICalCalendarMethod } from 'ical-generator';
+import ical, { ICalCalendarMethod, escape as icalText } from 'ical-generator';
 import { Temporal } from 'temporal-polyfill';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
 
@@ -65,8 +65,10 @@ export const renderCalendar = (opts: {
     // No calendar-wide zone (its DTSTAMP would then be written as local time, not UTC); the generator
     // adds one VTIMEZONE per zone the events name.
     timezone: { name: null, generator: (tzid) => zones.get(tzid) ?? null },
-    // X-WR-CALNAME and X-WR-CALDESC through x(): escaped as TEXT (the library writes its `name` raw).
-    x: { 'X-WR-CALNAME': opts.name, 'X-WR-CALDESC': opts.description },
+    // NAME, X-WR-CALNAME and X-WR-CALDESC: the library writes these as given, so its own TEXT escaping
+    // first (its x() properties would be escaped, but written after the events, against RFC 5545's order).
+    name: icalText(opts.name, false),
+    description: icalText(opts.description, false),
   });
   for (const e of opts.events) {
     cal.createEvent({
