@@ -24,7 +24,7 @@ export const FEED_UNUSED_DAYS = 90;
 /** `last_used_at` is written at most once per this long per feed. */
 export const FEED_USE_RESOLUTION_MS = 3600_000;
 /** At most this many events in one feed (the earliest kept): a user in 200 busy schedules stays bounded. */
-export const MAX_FEED_EVENTS = 10_000;
+export const MAX_FEED_EVENTS = 5_000;
 const TOKEN_PREFIX = 'lcal.';
 /** A token as randomToken makes it: the prefix and 32 bytes of base64url. Anything else is not looked up. */
 const TOKEN_SHAPE = /^lcal\.[A-Za-z0-9_-]{43}$/;
@@ -182,7 +182,7 @@ export const readCalendarFeed = async (
   events.sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime());
   const subject =
     feed.kind === 'schedule' ? schedules[0]!.name : ((await email(feed.subject_id)) ?? 'a member');
-  const text = renderCalendar({
+  const text = await renderCalendar({
     name: feed.kind === 'schedule' ? `${subject} on call` : `My on-call shifts (${subject})`,
     description:
       feed.kind === 'schedule'
@@ -190,6 +190,7 @@ export const readCalendarFeed = async (
         : `The on-call shifts of ${subject} in every schedule, from Lookout.`,
     now,
     events: events.slice(0, MAX_FEED_EVENTS),
+    zones: schedules.map((s) => s.timezone),
   });
   if (!feed.last_used_at || now.getTime() - feed.last_used_at.getTime() >= FEED_USE_RESOLUTION_MS)
     await store.touchCalendarFeed(feed.id, now, new Date(now.getTime() - FEED_USE_RESOLUTION_MS + 1));
