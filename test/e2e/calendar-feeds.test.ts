@@ -326,6 +326,17 @@ describe('calendar feeds', () => {
     expect((await call('POST', new URL(url).pathname, { host: a.host })).status).toBe(405);
   });
 
+  it('a user who leaves the workspace takes their URLs with them', async () => {
+    const mine = issued(await a.api(bob.key, 'POST', '/me/ical-url'));
+    const made = issued(await a.api(bob.key, 'POST', `/schedules/${newYork.id}/ical-url`));
+    expect((await fetchFeed(mine)).status).toBe(200);
+    expect((await fetchFeed(made)).status).toBe(200);
+    const removed = await a.api(a.admin.key, 'DELETE', `/users/${bob.user.id}`);
+    expect(removed.status, removed.text).toBeLessThan(300);
+    expect((await fetchFeed(mine)).status).toBe(404);
+    expect((await fetchFeed(made)).status).toBe(404);
+  });
+
   it('guessing tokens is limited like keys: 404s, then 429, while a real URL still works', async () => {
     const url = issued(await a.api(ana.key, 'POST', '/me/ical-url'));
     let limited: Reply | undefined;
