@@ -264,9 +264,18 @@ describe('calendar feeds', () => {
 
   it('UIDs are unique and the same on every fetch; the feed changes with the schedule', async () => {
     const url = issued(await a.api(a.admin.key, 'POST', `/schedules/${newYork.id}/ical-url`));
+    const lastUse = async () =>
+      (await store.getCalendarFeed(a.workspace.id, 'schedule', newYork.id))?.last_used_at?.getTime();
+    expect(await lastUse()).toBeUndefined();
     const first = parseFeed((await fetchFeed(url)).text);
+    expect(await lastUse()).toBe(T0);
     await cp.setClock(T0 + 2 * 3600_000);
     const second = parseFeed((await fetchFeed(url)).text);
+    expect(await lastUse()).toBe(T0 + 2 * 3600_000);
+    // Written at most once an hour: a read 30 minutes later leaves it.
+    await cp.setClock(T0 + 2.5 * 3600_000);
+    expect((await fetchFeed(url)).status).toBe(200);
+    expect(await lastUse()).toBe(T0 + 2 * 3600_000);
     await cp.setClock(T0);
     const uids = first.events.map((e) => e.uid);
     expect(new Set(uids).size).toBe(uids.length);
