@@ -11,12 +11,15 @@ import { alertRoutes } from './alerts/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
 import { createAuthorizer, serviceKeyOf } from './authorize.js';
 import { readJson } from './body.js';
+import { calendarFeed } from './calendar-feed.js';
+import { calendarRoutes } from './calendars/routes.js';
 import { channelRoutes } from './channels/routes.js';
 import { checkTypeRoutes } from './checks/routes.js';
 import { connectedAppRoutes } from './connected-apps/routes.js';
 import { contactMethodRoutes } from './contact-methods/routes.js';
 import { escalationPolicyRoutes } from './escalation-policies/routes.js';
 import { groupRoutes } from './groups/routes.js';
+import { handoffNoticeRoutes } from './handoff-notices/routes.js';
 import { heartbeatRoutes } from './heartbeats/routes.js';
 import { integrationRoutes } from './integrations/routes.js';
 import { loadedOnFirstUse } from './loaded-on-first-use.js';
@@ -58,6 +61,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...connectedAppRoutes(deps),
   ...userRoutes(deps),
   ...contactMethodRoutes(deps),
+  ...handoffNoticeRoutes(deps),
   ...monitorRoutes(deps),
   ...checkTypeRoutes(deps),
   ...groupRoutes(deps),
@@ -73,6 +77,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...statusPageRoutes(deps),
   ...integrationRoutes(deps),
   ...scheduleRoutes(deps),
+  ...calendarRoutes(deps),
   ...pingRoutes(),
 ];
 
@@ -102,7 +107,7 @@ export const createApp = (deps: AppDeps) => {
     workspaceOf: resolveWorkspace,
   });
   const routes = allRoutes({ ...deps, statusCache });
-  const { authorize, authorizeService } = createAuthorizer(deps);
+  const { authorize, authorizeService, credentials } = createAuthorizer(deps);
 
   // Request id, access log, and the one place errors become responses.
   app.use(requestLog(deps));
@@ -134,6 +139,9 @@ export const createApp = (deps: AppDeps) => {
 
   // One-click acknowledge (/ack/{alert id}): a server-rendered page and its button, no sign-in.
   app.use(ackPage(deps));
+
+  // Calendar feeds (/calendars/{token}.ics): the token is the credential, counted by the same limit.
+  app.use(calendarFeed({ ...deps, credentials }));
 
   // The web app (control-plane/web): its pages and hashed assets, before the API's router.
   app.use(

@@ -16,6 +16,14 @@ import { coverNow, ENDED_WINDOW_DAYS } from '../domain/maintenance/cover.js';
 import type { MaintenanceWindowStore } from '../domain/maintenance/maintenance-store.js';
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
+import type { CalendarFeedStore } from '../domain/oncall/calendar-feed-store.js';
+import { FEED_UNUSED_DAYS } from '../domain/oncall/calendar-feeds.js';
+import type { HandoffNoticeStore } from '../domain/oncall/handoff-notice-store.js';
+import {
+  HANDOFF_NOTICE_RETENTION_DAYS,
+  type HandoffJobStore,
+  runHandoffNotices,
+} from '../domain/oncall/handoff-notices.js';
 import { scheduleRetentionCuts } from '../domain/oncall/schedule-history.js';
 import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
@@ -44,6 +52,7 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Pick<SignInStore, 'pruneSignInDevices'> &
   Pick<OAuthStore, 'pruneOAuthRecords'> &
   Pick<AckLinkStore, 'pruneAckLinks'> &
+  Pick<CalendarFeedStore, 'pruneCalendarFeeds'> &
   Pick<MaintenanceWindowStore, 'pruneMaintenanceWindows'> &
   Pick<AlertHoldStore, 'pruneSourceEvents'> &
   Parameters<typeof decideDueHolds>[0] &
@@ -55,7 +64,9 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Parameters<typeof openAutoDrafts>[0] &
   Parameters<typeof recheckDomains>[0] &
   Parameters<typeof checkRegions>[0] &
-  Parameters<typeof createEscalationRunner>[0]['store'];
+  Parameters<typeof createEscalationRunner>[0]['store'] &
+  HandoffJobStore &
+  Pick<HandoffNoticeStore, 'pruneHandoffNotices'>;
 
 /**
  * Background work of a control-plane replica. Each job is safe to run on every replica at once
@@ -240,6 +251,12 @@ export const startJobs = (
   // Acknowledge links past their expiry (refused already; this frees the rows).
   every(60_000, 'prune-ack-links', (now) => store.pruneAckLinks(now, 10_000));
 
+  // Calendar feeds no calendar has read for FEED_UNUSED_DAYS (and so those of deleted schedules and
+  // departed users).
+  every(3_600_000, 'prune-calendar-feeds', (now) =>
+    store.pruneCalendarFeeds(new Date(now.getTime() - FEED_UNUSED_DAYS * 86_400_000), 10_000),
+  );
+
   // One-off maintenance windows ended long ago (history the list shows for a year and a bit).
   every(3_600_000, 'prune-maintenance-windows', (now) =>
     store.pruneMaintenanceWindows(new Date(now.getTime() - ENDED_WINDOW_DAYS * 86_400_000), 10_000),
@@ -267,6 +284,17 @@ export const startJobs = (
   // Groups idle for a day: their window has long ended, so nothing they hold is needed.
   every(60_000, 'prune-notification-groups', (now) =>
     store.pruneNotificationGroups(new Date(now.getTime() - 86_400_000), 10_000),
+  );
+
+  // Handoff notices: only schedules whose cursor has come (an index), each claimed by compare-and-set,
+  // each notice claimed by its unique key (domain/oncall/handoff-notices.ts).
+  every(config.escalation_poll_ms, 'handoff-notices', (now) =>
+    runHandoffNotices({ store, dispatcher: deps.dispatcher, services: deps.contactServices }, now, {
+      leaseMs: config.escalation_lease_seconds * 1000,
+    }),
+  );
+  every(3_600_000, 'prune-handoff-notices', (now) =>
+    store.pruneHandoffNotices(new Date(now.getTime() - HANDOFF_NOTICE_RETENTION_DAYS * 86_400_000), 10_000),
   );
 
   return {

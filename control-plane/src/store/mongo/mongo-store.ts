@@ -2,10 +2,12 @@ import { type Store, StoreMissingError } from '../port.js';
 import { ackLinkIndexes, mongoAckLinks } from './ack-links.js';
 import { agentIndexes, mongoAgents } from './agents.js';
 import { alertIndexes, mongoAlerts } from './alerts.js';
+import { calendarFeedIndexes, mongoCalendarFeeds } from './calendar-feeds.js';
 import { contactMethodIndexes, mongoContactMethods } from './contact-methods.js';
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
 import { backfillDependsOn, dependencyIndexes, mongoDependencies } from './dependencies.js';
 import { groupIndexes, mongoGroups } from './groups.js';
+import { handoffNoticeIndexes, mongoHandoffNotices } from './handoff-notices.js';
 import { backfillHeartbeats, heartbeatIndexes, mongoHeartbeats } from './heartbeats.js';
 import { integrationIndexes, mongoIntegrations } from './integrations.js';
 import { mongoMailSettings } from './mail-settings.js';
@@ -78,7 +80,9 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...statusSubscriberIndexes,
         ...groupIndexes,
         ...notificationGroupIndexes,
+        ...calendarFeedIndexes,
         ...scheduleIndexes,
+        ...handoffNoticeIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -118,6 +122,8 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoPingKeys(ctx),
     ...mongoStatusSubscribers(ctx),
     ...mongoNotificationGroups(ctx),
+    ...mongoCalendarFeeds(ctx),
     ...mongoSchedules(ctx),
+    ...mongoHandoffNotices(ctx),
   };
 };

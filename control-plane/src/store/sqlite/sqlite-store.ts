@@ -6,11 +6,13 @@ import { type Store, StoreMissingError } from '../port.js';
 import { sqliteAckLinks } from './ack-links.js';
 import { sqliteAgents } from './agents.js';
 import { sqliteAlerts } from './alerts.js';
+import { sqliteCalendarFeeds } from './calendar-feeds.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { sqliteContactMethods } from './contact-methods.js';
 import { sqliteContext } from './db.js';
 import { sqliteDependencies } from './dependencies.js';
 import { sqliteGroups } from './groups.js';
+import { sqliteHandoffNotices } from './handoff-notices.js';
 import { sqliteHeartbeats } from './heartbeats.js';
 import { sqliteIntegrations } from './integrations.js';
 import { sqliteMailSettings } from './mail-settings.js';
@@ -202,6 +204,8 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqlitePingKeys(ctx),
     ...sqliteStatusSubscribers(ctx),
     ...sqliteNotificationGroups(ctx),
+    ...sqliteCalendarFeeds(ctx),
     ...sqliteSchedules(ctx),
+    ...sqliteHandoffNotices(ctx),
   };
 };

@@ -6,6 +6,7 @@
  */
 import type { RunResult, Statement } from 'better-sqlite3';
 
+export * from './handoff-tables.js';
 // The on-call schedules' layouts.
 export * from './oncall-tables.js';
 // The status pages' layouts (listed with these: migrations.test.ts reads every export).
@@ -350,6 +351,18 @@ export const groups = table('groups', {
   name: 'text',
   created_at: 'date',
   updated_at: 'date',
+});
+
+/** Calendar feeds' secret URLs (domain/oncall/calendar-feed-store.ts): the token's hash only. */
+export const calendarFeeds = table('calendar_feeds', {
+  id: 'text',
+  workspace_id: 'text',
+  kind: 'text',
+  subject_id: 'text',
+  token_hash: 'text',
+  created_by: 'text',
+  created_at: 'date',
+  last_used_at: 'date',
 });
 
 /** Hourly uptime buckets (domain/results/uptime.ts); written by recordResults, read by sumRollups and the monitor list (monitor-status.ts). */
