@@ -20,6 +20,12 @@ import type { CalendarFeedStore } from '../domain/oncall/calendar-feed-store.js'
 import { FEED_UNUSED_DAYS } from '../domain/oncall/calendar-feeds.js';
 import { scheduleRetentionCuts } from '../domain/oncall/schedule-history.js';
 import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
+import type { HandoffNoticeStore } from '../domain/oncall/handoff-notice-store.js';
+import {
+  HANDOFF_NOTICE_RETENTION_DAYS,
+  type HandoffJobStore,
+  runHandoffNotices,
+} from '../domain/oncall/handoff-notices.js';
 import type { ResultStore } from '../domain/results/result-store.js';
 import { dailyRollupRetentionDays, rollupRetentionDays } from '../domain/results/uptime.js';
 import { openAutoDrafts } from '../domain/status-pages/auto-drafts.js';
@@ -58,7 +64,9 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Parameters<typeof openAutoDrafts>[0] &
   Parameters<typeof recheckDomains>[0] &
   Parameters<typeof checkRegions>[0] &
-  Parameters<typeof createEscalationRunner>[0]['store'];
+  Parameters<typeof createEscalationRunner>[0]['store'] &
+  HandoffJobStore &
+  Pick<HandoffNoticeStore, 'pruneHandoffNotices'>;
 
 /**
  * Background work of a control-plane replica. Each job is safe to run on every replica at once
@@ -276,6 +284,17 @@ export const startJobs = (
   // Groups idle for a day: their window has long ended, so nothing they hold is needed.
   every(60_000, 'prune-notification-groups', (now) =>
     store.pruneNotificationGroups(new Date(now.getTime() - 86_400_000), 10_000),
+  );
+
+  // Handoff notices: only schedules whose cursor has come (an index), each claimed by compare-and-set,
+  // each notice claimed by its unique key (domain/oncall/handoff-notices.ts).
+  every(config.escalation_poll_ms, 'handoff-notices', (now) =>
+    runHandoffNotices({ store, dispatcher: deps.dispatcher, services: deps.contactServices }, now, {
+      leaseMs: config.escalation_lease_seconds * 1000,
+    }),
+  );
+  every(3_600_000, 'prune-handoff-notices', (now) =>
+    store.pruneHandoffNotices(new Date(now.getTime() - HANDOFF_NOTICE_RETENTION_DAYS * 86_400_000), 10_000),
   );
 
   return {

@@ -7,6 +7,7 @@ import { contactMethodIndexes, mongoContactMethods } from './contact-methods.js'
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
 import { backfillDependsOn, dependencyIndexes, mongoDependencies } from './dependencies.js';
 import { groupIndexes, mongoGroups } from './groups.js';
+import { handoffNoticeIndexes, mongoHandoffNotices } from './handoff-notices.js';
 import { backfillHeartbeats, heartbeatIndexes, mongoHeartbeats } from './heartbeats.js';
 import { integrationIndexes, mongoIntegrations } from './integrations.js';
 import { mongoMailSettings } from './mail-settings.js';
@@ -81,6 +82,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...notificationGroupIndexes,
         ...calendarFeedIndexes,
         ...scheduleIndexes,
+        ...handoffNoticeIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -122,5 +124,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoNotificationGroups(ctx),
     ...mongoCalendarFeeds(ctx),
     ...mongoSchedules(ctx),
+    ...mongoHandoffNotices(ctx),
   };
 };

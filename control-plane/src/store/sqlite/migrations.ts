@@ -38,6 +38,7 @@ import monitorListOrder from './migrations/0036-monitor-list-order.js';
 import checkTypeSettings from './migrations/0037-check-type-settings.js';
 import agentCheckTypes from './migrations/0038-agent-check-types.js';
 import schedules from './migrations/0039-schedules.js';
+import handoffNotices from './migrations/0040-handoff-notices.js';
 import calendarFeeds from './migrations/0041-calendar-feeds.js';
 
 /**
@@ -90,6 +91,7 @@ export const migrations: string[][] = [
   checkTypeSettings,
   agentCheckTypes,
   schedules,
+  handoffNotices,
   calendarFeeds,
 ];
 
