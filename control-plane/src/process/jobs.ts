@@ -18,14 +18,14 @@ import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
 import type { CalendarFeedStore } from '../domain/oncall/calendar-feed-store.js';
 import { FEED_UNUSED_DAYS } from '../domain/oncall/calendar-feeds.js';
-import { scheduleRetentionCuts } from '../domain/oncall/schedule-history.js';
-import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
 import type { HandoffNoticeStore } from '../domain/oncall/handoff-notice-store.js';
 import {
   HANDOFF_NOTICE_RETENTION_DAYS,
   type HandoffJobStore,
   runHandoffNotices,
 } from '../domain/oncall/handoff-notices.js';
+import { scheduleRetentionCuts } from '../domain/oncall/schedule-history.js';
+import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
 import { dailyRollupRetentionDays, rollupRetentionDays } from '../domain/results/uptime.js';
 import { openAutoDrafts } from '../domain/status-pages/auto-drafts.js';
