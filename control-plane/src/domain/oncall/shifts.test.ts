@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Schedule, ScheduleLayer, ScheduleOverride } from '../types.js';
-import { finalShifts, MAX_WINDOW_DAYS, onCallAt, onCallShiftAt, scheduleGaps } from './shifts.js';
+import { finalShifts, onCallAt, onCallShiftAt } from './shifts.js';
 
 // Every expected instant below is written out by hand from the zone's rules (Europe/Berlin changes at
 // 01:00Z on 2026-03-29 and 2026-10-25; America/New_York at 07:00Z on 2026-03-08 and 06:00Z on
@@ -379,26 +379,5 @@ describe('overrides', () => {
       ['b', '2026-03-03T06:00:00.000Z', '2026-03-04T08:00:00.000Z'],
     ]);
     expect(shifts[0]!.source).toEqual({ kind: 'override', override_id: 'o3', created_by: 'admin' });
-  });
-});
-
-describe('windows', () => {
-  const s = schedule('Europe/Berlin', [
-    layer({ restrictions: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '17:00' }] }),
-  ]);
-
-  it('gaps are the complement of the shifts within the window', () => {
-    expect(scheduleGaps(s, [], at('2026-03-06T00:00:00Z'), at('2026-03-10T00:00:00Z'))).toEqual([
-      { starts_at: at('2026-03-06T00:00:00Z'), ends_at: at('2026-03-06T08:00:00Z') },
-      { starts_at: at('2026-03-06T16:00:00Z'), ends_at: at('2026-03-09T08:00:00Z') },
-      { starts_at: at('2026-03-09T16:00:00Z'), ends_at: at('2026-03-10T00:00:00Z') },
-    ]);
-  });
-
-  it(`answers windows of up to ${MAX_WINDOW_DAYS} days and refuses longer ones`, () => {
-    const from = at('2026-03-02T00:00:00Z');
-    expect(finalShifts(s, [], from, at('2026-06-03T00:00:00Z'))).toHaveLength(67);
-    expect(() => finalShifts(s, [], from, at('2026-06-03T00:00:01Z'))).toThrow(/93 days/);
-    expect(finalShifts(s, [], from, from)).toEqual([]);
   });
 });
