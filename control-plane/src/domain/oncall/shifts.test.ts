@@ -244,7 +244,7 @@ describe('weekly and custom rotations', () => {
     ]);
   });
 
-  it('custom 12-hour shifts count elapsed time from the first local 08:00: 09:00 and 21:00 CEST after the change', () => {
+  it('custom 12-hour shifts count elapsed time from the first local 08:00: 09:00 CEST after the spring change, 07:00 CET after the autumn one', () => {
     const s = schedule('Europe/Berlin', [
       layer({
         rotation: 'custom',
@@ -258,6 +258,21 @@ describe('weekly and custom rotations', () => {
       ['b', '2026-03-28T07:00:00.000Z', '2026-03-28T19:00:00.000Z'],
       ['c', '2026-03-28T19:00:00.000Z', '2026-03-29T07:00:00.000Z'],
       ['a', '2026-03-29T07:00:00.000Z', '2026-03-29T19:00:00.000Z'],
+    ]);
+    // Autumn: from the first 08:00 CEST, twelve hours on: 07:00 and 19:00 CET after the change.
+    const autumn = schedule('Europe/Berlin', [
+      layer({
+        rotation: 'custom',
+        shift_seconds: 43_200,
+        handoff: '08:00',
+        starts_at: at('2026-10-24T00:00:00Z'),
+      }),
+    ]);
+    expect(rows(autumn, '2026-10-24T00:00:00Z', '2026-10-25T18:00:00Z')).toEqual([
+      ['a', '2026-10-24T00:00:00.000Z', '2026-10-24T06:00:00.000Z'],
+      ['b', '2026-10-24T06:00:00.000Z', '2026-10-24T18:00:00.000Z'],
+      ['c', '2026-10-24T18:00:00.000Z', '2026-10-25T06:00:00.000Z'],
+      ['a', '2026-10-25T06:00:00.000Z', '2026-10-25T18:00:00.000Z'],
     ]);
     // Thirty-one days (62 shifts) after H1: shift 63, users[0].
     expect(answer(s, '2026-04-28T08:00:00Z')).toEqual({
