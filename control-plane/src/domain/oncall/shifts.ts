@@ -9,7 +9,7 @@ import { DAY_MS, zoneClock } from './zone-clock.js';
  * covers the time) and the overrides over the window (an override beats every layer; of overlapping
  * overrides the most recently created wins). Each layer answers in O(1) which shift covers an instant
  * and when its answer next changes (layer-rotation.ts); `until`, `next` and the shifts of a window walk
- * those changes in time order, O(layers + overrides) per change.
+ * those changes in time order, skipping the layers hidden under the one that answers.
  */
 
 /** The longest window `finalShifts` answers (the shifts endpoint and the calendar feeds stay inside it). */
