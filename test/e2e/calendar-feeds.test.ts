@@ -229,6 +229,14 @@ describe('calendar feeds', () => {
     expect(r.headers['content-type']).toBe('text/calendar; charset=utf-8');
     expect(r.headers['cache-control']).toBe('private, max-age=300');
     expect(r.headers['set-cookie']).toBeUndefined();
+    const head = await call('HEAD', new URL(url).pathname, { host: new URL(url).host });
+    expect([head.status, head.headers['content-type'], head.text]).toEqual([
+      200,
+      'text/calendar; charset=utf-8',
+      '',
+    ]);
+    // The token without `.ics` is no URL of a feed.
+    expect((await call('GET', new URL(url).pathname.slice(0, -4), { host: a.host })).status).toBe(404);
     const cal = parseFeed(r.text);
     expect(cal.props['X-WR-CALNAME']).toBe('Primary on call');
     expect(cal.props['REFRESH-INTERVAL']).toBeTruthy();
