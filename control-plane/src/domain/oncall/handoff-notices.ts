@@ -12,7 +12,7 @@ import type { Schedule, Shift, User } from '../types.js';
 import { parseOrThrow } from '../validation.js';
 import type { HandoffNoticeStore, HandoffSettings } from './handoff-notice-store.js';
 import type { ScheduleStore } from './schedule-store.js';
-import { finalShifts } from './shifts.js';
+import { finalShiftsInSlices } from './shifts-in-slices.js';
 
 /**
  * Handoff notices: each on-call user hears `lead_minutes` before each of their shifts starts, and again
@@ -163,7 +163,7 @@ export const noticeSchedule = async (
   const from = new Date(t - HANDOFF_GRACE_MS);
   const to = new Date(t + MAX_LEAD_MINUTES * 60_000 + DAY);
   const overrides = await store.listOverrides(workspaceId, scheduleId, from, to);
-  const shifts = finalShifts(schedule, overrides, from, to);
+  const shifts = await finalShiftsInSlices(schedule, overrides, from, to);
   const settings = new Map<string, Pick<HandoffSettings, 'enabled' | 'lead_minutes'>>();
   let next = t + HANDOFF_RESYNC_MS;
   const sends: Promise<unknown>[] = [];

@@ -11,7 +11,7 @@ import {
 } from './schedule-body.js';
 import { historyEntry } from './schedule-history.js';
 import { MAX_SCHEDULES, type ScheduleStore } from './schedule-store.js';
-import { finalShifts, scheduleGaps } from './shifts.js';
+import { finalShiftsInSlices, gapsBetween } from './shifts-in-slices.js';
 
 /**
  * Schedules (docs/decisions.md, "On-call schedules"): create, edit and delete, each with its history
@@ -121,8 +121,10 @@ export const deleteSchedule = async (
 };
 
 /** The spans of the next PREVIEW_DAYS where nobody is on call (at most MAX_GAPS). */
-export const upcomingGaps = (schedule: Schedule, overrides: ScheduleOverride[], now: Date) =>
-  scheduleGaps(schedule, overrides, now, new Date(now.getTime() + PREVIEW_DAYS * DAY_MS)).slice(0, MAX_GAPS);
+export const upcomingGaps = async (schedule: Schedule, overrides: ScheduleOverride[], now: Date) => {
+  const to = new Date(now.getTime() + PREVIEW_DAYS * DAY_MS);
+  return gapsBetween(await finalShiftsInSlices(schedule, overrides, now, to), now, to).slice(0, MAX_GAPS);
+};
 
 /** The schedule's overrides over the next PREVIEW_DAYS. */
 export const upcomingOverrides = (store: Pick<ScheduleStore, 'listOverrides'>, s: Schedule, now: Date) =>
@@ -154,8 +156,6 @@ export const previewSchedule = async (
     throwIfProblems([{ field: 'schedule_id', message: 'no schedule with this id in the workspace' }]);
   const overrides = v.schedule_id ? await upcomingOverrides(store, schedule, now) : [];
   const to = new Date(now.getTime() + PREVIEW_DAYS * DAY_MS);
-  return {
-    shifts: finalShifts(schedule, overrides, now, to),
-    gaps: scheduleGaps(schedule, overrides, now, to).slice(0, MAX_GAPS),
-  };
+  const shifts = await finalShiftsInSlices(schedule, overrides, now, to);
+  return { shifts, gaps: gapsBetween(shifts, now, to).slice(0, MAX_GAPS) };
 };

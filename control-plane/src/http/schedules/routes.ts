@@ -64,7 +64,7 @@ export const scheduleRoutes = (deps: RouteDeps<ScheduleStore>) => {
   const { store, clock } = deps;
   const detail = async (s: Awaited<ReturnType<typeof loadSchedule>>) => {
     const now = clock.now();
-    return scheduleDetailJson(s, upcomingGaps(s, await upcomingOverrides(store, s, now), now));
+    return scheduleDetailJson(s, await upcomingGaps(s, await upcomingOverrides(store, s, now), now));
   };
   return [
     route({
