@@ -110,10 +110,9 @@ export const myShiftsText = (
   shifts: MyShiftJson[],
   zones: Map<string, string>,
 ): string => {
-  if (shifts.length === 0) return `${email} has no on-call shifts in the next ${days} days.`;
-  const lines = [
-    `${email} has ${shifts.length} on-call shift${shifts.length === 1 ? '' : 's'} in the next ${days} days:`,
-  ];
+  const span = days === 1 ? 'the next day' : `the next ${days} days`;
+  if (shifts.length === 0) return `${email} has no on-call shifts in ${span}.`;
+  const lines = [`${email} has ${shifts.length} on-call shift${shifts.length === 1 ? '' : 's'} in ${span}:`];
   for (const s of shifts) {
     const z = zones.get(s.schedule.id) ?? 'UTC';
     lines.push(
