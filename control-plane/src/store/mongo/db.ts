@@ -92,6 +92,11 @@ export const collectionsOf = (db: Db) => {
     alertHolds: c('alert_holds'),
     /** Each source's dependency timeline, kept 30 days. */
     sourceEvents: c('source_events'),
+    /** On-call schedules (domain/oncall/schedule-store.ts); `name_key` unique per workspace. */
+    schedules: c('schedules'),
+    scheduleOverrides: c('schedule_overrides'),
+    shiftOffers: c('shift_offers'),
+    scheduleHistory: c('schedule_history'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

@@ -26,6 +26,7 @@ import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
+import { mongoSchedules, scheduleIndexes } from './schedules.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
 import { mongoStatusPages, statusPageIndexes } from './status-pages.js';
@@ -77,6 +78,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...statusSubscriberIndexes,
         ...groupIndexes,
         ...notificationGroupIndexes,
+        ...scheduleIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -116,5 +118,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoPingKeys(ctx),
     ...mongoStatusSubscribers(ctx),
     ...mongoNotificationGroups(ctx),
+    ...mongoSchedules(ctx),
   };
 };

@@ -25,6 +25,7 @@ import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
 import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
 import { sqliteRouting } from './routing.js';
+import { sqliteSchedules } from './schedules.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignIns } from './sign-ins.js';
 import { type StateSnapshotOptions, sqliteStateBook } from './state-book.js';
@@ -201,5 +202,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqlitePingKeys(ctx),
     ...sqliteStatusSubscribers(ctx),
     ...sqliteNotificationGroups(ctx),
+    ...sqliteSchedules(ctx),
   };
 };

@@ -6,6 +6,8 @@
  */
 import type { RunResult, Statement } from 'better-sqlite3';
 
+// The on-call schedules' layouts.
+export * from './oncall-tables.js';
 // The status pages' layouts (listed with these: migrations.test.ts reads every export).
 export * from './status-tables.js';
 
