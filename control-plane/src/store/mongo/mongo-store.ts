@@ -6,6 +6,7 @@ import { contactMethodIndexes, mongoContactMethods } from './contact-methods.js'
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
 import { backfillDependsOn, dependencyIndexes, mongoDependencies } from './dependencies.js';
 import { groupIndexes, mongoGroups } from './groups.js';
+import { handoffNoticeIndexes, mongoHandoffNotices } from './handoff-notices.js';
 import { backfillHeartbeats, heartbeatIndexes, mongoHeartbeats } from './heartbeats.js';
 import { integrationIndexes, mongoIntegrations } from './integrations.js';
 import { mongoMailSettings } from './mail-settings.js';
@@ -79,6 +80,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...groupIndexes,
         ...notificationGroupIndexes,
         ...scheduleIndexes,
+        ...handoffNoticeIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -119,5 +121,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoStatusSubscribers(ctx),
     ...mongoNotificationGroups(ctx),
     ...mongoSchedules(ctx),
+    ...mongoHandoffNotices(ctx),
   };
 };

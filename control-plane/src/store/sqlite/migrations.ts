@@ -38,6 +38,7 @@ import monitorListOrder from './migrations/0036-monitor-list-order.js';
 import checkTypeSettings from './migrations/0037-check-type-settings.js';
 import agentCheckTypes from './migrations/0038-agent-check-types.js';
 import schedules from './migrations/0039-schedules.js';
+import handoffNotices from './migrations/0040-handoff-notices.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -89,6 +90,7 @@ export const migrations: string[][] = [
   checkTypeSettings,
   agentCheckTypes,
   schedules,
+  handoffNotices,
 ];
 
 /**

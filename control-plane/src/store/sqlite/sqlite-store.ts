@@ -11,6 +11,7 @@ import { sqliteContactMethods } from './contact-methods.js';
 import { sqliteContext } from './db.js';
 import { sqliteDependencies } from './dependencies.js';
 import { sqliteGroups } from './groups.js';
+import { sqliteHandoffNotices } from './handoff-notices.js';
 import { sqliteHeartbeats } from './heartbeats.js';
 import { sqliteIntegrations } from './integrations.js';
 import { sqliteMailSettings } from './mail-settings.js';
@@ -203,5 +204,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteStatusSubscribers(ctx),
     ...sqliteNotificationGroups(ctx),
     ...sqliteSchedules(ctx),
+    ...sqliteHandoffNotices(ctx),
   };
 };

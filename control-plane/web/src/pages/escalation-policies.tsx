@@ -16,7 +16,12 @@ import { AdminsOnly } from '../routing-ui.js';
 import { type SupportHours, SupportHoursFields, supportHoursText } from './support-hours-fields.js';
 
 const MAX_STEPS = 10;
-const blankStep = (): EscalationStep => ({ wait_minutes: 0, notify_user_ids: [], notify_channel_ids: [] });
+const blankStep = (): EscalationStep => ({
+  wait_minutes: 0,
+  notify_user_ids: [],
+  notify_channel_ids: [],
+  notify_schedule_ids: [],
+});
 
 const toggle = (list: string[], id: string, on: boolean) =>
   on ? [...list.filter((x) => x !== id), id] : list.filter((x) => x !== id);
