@@ -205,7 +205,11 @@ export const memberContract = (name: string, open: () => Promise<Store>) => {
       await store.insertApiKey(k, { maxActive: 25, now: T0 });
       const keep = session(admin);
       await store.insertSession(keep);
-      expect(await store.removeUser(ws, u.id, at(5))).toEqual({ outcome: 'removed', policies: [], schedules: [] });
+      expect(await store.removeUser(ws, u.id, at(5))).toEqual({
+        outcome: 'removed',
+        policies: [],
+        schedules: [],
+      });
       expect(await store.getUser(ws, u.id)).toBeNull();
       expect(await store.findSessionByHash(s.token_hash)).toBeNull();
       expect(await store.getApiKey(ws, k.id)).toEqual({ ...k, revoked_at: at(5) });
@@ -215,7 +219,11 @@ export const memberContract = (name: string, open: () => Promise<Store>) => {
       const pending = user(ws, 'viewer', { password_hash: null });
       const inv = invitation(pending);
       await store.inviteUser(pending, inv);
-      expect(await store.removeUser(ws, pending.id, at(7))).toEqual({ outcome: 'removed', policies: [], schedules: [] });
+      expect(await store.removeUser(ws, pending.id, at(7))).toEqual({
+        outcome: 'removed',
+        policies: [],
+        schedules: [],
+      });
       expect(await store.findInvitationByHash(inv.token_hash)).toBeNull();
     });
 

@@ -4,7 +4,7 @@ import { hasRole } from '../tenancy/roles.js';
 import type { Role, ScheduleOverride } from '../types.js';
 import { problemsIn, throwIfProblems, uuid } from '../validation.js';
 import { emailsOf, historyEntry, spanWords } from './schedule-history.js';
-import { MAX_OVERRIDE_DAYS, type ScheduleStore } from './schedule-store.js';
+import { MAX_OVERRIDE_DAYS, MAX_UPCOMING_OVERRIDES, type ScheduleStore } from './schedule-store.js';
 import { loadSchedule } from './schedules.js';
 
 /**
@@ -84,10 +84,19 @@ export const createOverride = async (
   };
   const emails = await emailsOf(store, workspaceId, [override.user_id]);
   const detail = `Override: ${emails.get(override.user_id)} on call ${spanWords(override.starts_at, override.ends_at)}.`;
-  if (
-    !(await store.insertOverride(override, historyEntry(schedule, caller.id, 'override_added', detail, now)))
-  )
-    throw new AppError('not_found', 'Schedule not found.');
+  const r = await store.insertOverride(
+    override,
+    historyEntry(schedule, caller.id, 'override_added', detail, now),
+    {
+      maxUpcoming: MAX_UPCOMING_OVERRIDES,
+    },
+  );
+  if (r === 'not_found') throw new AppError('not_found', 'Schedule not found.');
+  if (r === 'limit_reached')
+    throw new AppError(
+      'conflict',
+      `A schedule holds at most ${MAX_UPCOMING_OVERRIDES} overrides not yet ended; remove some first.`,
+    );
   return override;
 };
 
