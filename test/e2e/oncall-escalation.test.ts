@@ -338,7 +338,10 @@ describe('handoff notices', () => {
     expect(notices()).toEqual([]);
     await passAt('2026-06-03T06:00:00Z');
     expect(notices().sort()).toEqual([anaBefore(`ana-phone@${sub}.test`), anaBefore(ana.user.email)].sort());
+    // ana changes her lead: the schedule is worked out again, and what was sent is not sent again.
+    expect((await ana.me('PUT', '/me/handoff-notices', { json: { lead_minutes: 90 } })).status).toBe(200);
     await passAt('2026-06-03T06:30:00Z');
+    expect(notices()).toHaveLength(2);
     await passAt('2026-06-03T07:00:00Z');
     await passAt('2026-06-03T07:05:00Z');
     expect(notices().sort()).toEqual(

@@ -20,6 +20,7 @@ import type { MonitorStore } from '../domain/monitors/monitor-store.js';
 import type { ChannelStore } from '../domain/notifications/channel-store.js';
 import type { MailSettingsStore } from '../domain/notifications/mail-settings-store.js';
 import type { HandoffNoticeStore } from '../domain/oncall/handoff-notice-store.js';
+import type { SchedulePolicyLookup } from '../domain/oncall/schedule-policy-lookup.js';
 import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
 import type { StatusPageStore } from '../domain/status-pages/status-page-store.js';
@@ -83,4 +84,5 @@ export type Store = StoreLifecycle &
   StatusSubscriberStore &
   NotificationGroupStore &
   ScheduleStore &
-  HandoffNoticeStore;
+  HandoffNoticeStore &
+  SchedulePolicyLookup;

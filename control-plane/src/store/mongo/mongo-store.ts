@@ -27,6 +27,7 @@ import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
+import { mongoSchedulePolicies } from './schedule-policies.js';
 import { mongoSchedules, scheduleIndexes } from './schedules.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
@@ -122,5 +123,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoNotificationGroups(ctx),
     ...mongoSchedules(ctx),
     ...mongoHandoffNotices(ctx),
+    ...mongoSchedulePolicies(ctx),
   };
 };
