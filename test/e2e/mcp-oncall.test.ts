@@ -141,8 +141,9 @@ describe('on-call tools over MCP', () => {
     expect(during).toContain('Next: alice@oncall-mcp.test from Tue 2 Jun 2026, 18:00 CEST');
   });
 
-  it('without a schedule: one line per schedule of the workspace', async () => {
-    const text = await answer(await connect(bob.key), 'who_is_on_call');
+  it('without a schedule: one line per schedule of the workspace, for a viewer too', async () => {
+    const viewer = await w.userWithKey('viewer');
+    const text = await answer(await connect(viewer.key), 'who_is_on_call');
     const lines = text.split('\n');
     expect(lines[0]).toBe('Who is on call now, in 2 schedule(s):');
     expect(lines.slice(1)).toEqual([
@@ -165,6 +166,11 @@ describe('on-call tools over MCP', () => {
     expect(theirs.isError).toBe(true);
     expect(theirs.text).toContain(`No schedule is named "${foreign.id}"`);
     expect(theirs.text).not.toContain('Theirs');
+    const long = await call(mcp, 'who_is_on_call', { schedule: 'x'.repeat(300) });
+    expect(long.isError).toBe(true);
+    expect(long.text).toMatch(
+      /^No schedule is named "x+"\. The schedules of this workspace: Database, Primary\.$/,
+    );
     const bad = await call(mcp, 'who_is_on_call', { schedule: 'Primary', at: 'tomorrow' });
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/HTTP 422[\s\S]*- at: /);

@@ -57,8 +57,11 @@ export const findSchedule = async (api: McpApi, ref: string): Promise<ScheduleJs
       if (!(e instanceof ApiError) || e.status !== 404) throw e;
     }
   }
-  const found = (await ok(api.client.GET('/schedules', { params: { query: { limit: 100, search: ref } } })))
-    .data;
+  // A schedule's name is at most 100 characters: a longer one names none (and the list's search refuses it).
+  const found =
+    ref.length > 100
+      ? []
+      : (await ok(api.client.GET('/schedules', { params: { query: { limit: 100, search: ref } } }))).data;
   const exact = found.filter((s) => s.name.toLowerCase() === ref.trim().toLowerCase());
   const pick = exact.length ? exact : found;
   if (pick.length === 1) return pick[0]!;
