@@ -181,5 +181,16 @@ describe('schedules in configuration as code', () => {
     const pruned = await cli(w, ['plan', '--prune', '-f', file('prune.yaml', noSchedule)]);
     expect(pruned.code).toBe(1);
     expect(pruned.stderr).toContain('names schedule "Primary", which --prune would delete');
+
+    // Only admins list users: a member's key cannot check the emails, and says so by path.
+    const member = await w.userWithKey('member');
+    const asMember = await runCli(['plan', '-f', file('edit.yaml', FILE)], {
+      LOOKOUT_API_URL: `http://${w.host}:${h.cp.port}`,
+      LOOKOUT_API_KEY: member.key,
+    });
+    expect(asMember.code).toBe(1);
+    expect(asMember.stderr).toMatch(
+      /schedules\[0\]\.layers\[0\]\.users\[0\] cannot be checked: the API refuses to list users to this key/,
+    );
   });
 });
