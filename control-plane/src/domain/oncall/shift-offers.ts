@@ -4,6 +4,7 @@ import { hasRole } from '../tenancy/roles.js';
 import type { ScheduleOverride } from '../types.js';
 import { freeText, problemsIn, throwIfProblems, uuid } from '../validation.js';
 import { type Caller, spanProblems } from './overrides.js';
+import { isoInstant } from './schedule-body.js';
 import { emailsOf, historyEntry, spanWords } from './schedule-history.js';
 import { MAX_OPEN_OFFERS, type ScheduleStore, type ShiftOffer } from './schedule-store.js';
 import { loadSchedule } from './schedules.js';
@@ -15,12 +16,7 @@ import { finalShifts } from './shifts.js';
  * entry are one store step: two takers never both win). The offerer or an admin withdraws it.
  */
 
-const isoTime = z.iso
-  .datetime({
-    offset: true,
-    error: 'must be an ISO 8601 date-time with a zone, e.g. 2026-03-02T09:00:00+01:00',
-  })
-  .transform((s) => new Date(s));
+const isoTime = isoInstant();
 
 export const offerBody = z.strictObject({
   starts_at: isoTime,
