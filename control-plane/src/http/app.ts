@@ -32,6 +32,7 @@ import { requestLog } from './request-log.js';
 import { checkResponse } from './response-check.js';
 import { resultRoutes } from './results/routes.js';
 import type { AnyRoute, ApiContext, ApiState, AppDeps, Authed } from './route.js';
+import { scheduleRoutes } from './schedules/routes.js';
 import { API_PREFIX, serviceEndpoints } from './service-endpoints.js';
 import { sessionRoutes } from './session/routes.js';
 import { sessionCookieName } from './session-cookie.js';
@@ -73,6 +74,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...maintenanceWindowRoutes(deps),
   ...statusPageRoutes(deps),
   ...integrationRoutes(deps),
+  ...scheduleRoutes(deps),
   ...pingRoutes(),
 ];
 
