@@ -98,6 +98,7 @@ afterAll(async () => {
 describe('on-call tools over MCP', () => {
   it('both tools are listed, read-only, with their inputs described', async () => {
     const mcp = await connect(alice.key);
+    expect(mcp.getInstructions()).toContain('who_is_on_call says who is on call');
     const { tools } = await mcp.listTools();
     const who = tools.find((t) => t.name === 'who_is_on_call')!;
     const mine = tools.find((t) => t.name === 'list_my_shifts')!;

@@ -28,6 +28,7 @@ const instructions = (
   who: string,
 ) => `Lookout monitors services (uptime monitors checked from several regions, heartbeats pinged by jobs) and raises alerts.
 Start on-call work with list_alerts (status ["open", "acknowledged"]) or the triage_open_alerts prompt.
+who_is_on_call says who is on call in a schedule (or every schedule) and until when; list_my_shifts gives the user's next shifts.
 Every tool acts as ${who}, with that user's role. Ask before acknowledging, resolving or pausing anything.`;
 
 /**
