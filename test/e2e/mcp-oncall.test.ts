@@ -146,7 +146,7 @@ describe('on-call tools over MCP', () => {
     const viewer = await w.userWithKey('viewer');
     const text = await answer(await connect(viewer.key), 'who_is_on_call');
     const lines = text.split('\n');
-    expect(lines[0]).toBe('Who is on call now, in 2 schedule(s):');
+    expect(lines[0]).toBe('Who is on call now, in 2 schedules:');
     expect(lines.slice(1)).toEqual([
       expect.stringMatching(/^- Database \(Europe\/Berlin, .*\): bob@oncall-mcp\.test, layer 1 "DBA"$/),
       expect.stringMatching(

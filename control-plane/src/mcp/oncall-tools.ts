@@ -115,7 +115,9 @@ export const whoIsOnCall = {
     const schedules = await allSchedules(api);
     if (schedules.length === 0)
       return 'This workspace has no on-call schedules yet (create one in the web app under Schedules, or with POST /api/v1/schedules).';
-    const lines = [`Who is on call ${at ? `at ${at}` : 'now'}, in ${schedules.length} schedule(s):`];
+    const lines = [
+      `Who is on call ${at ? `at ${at}` : 'now'}, in ${schedules.length === 1 ? 'the one schedule' : `${schedules.length} schedules`}:`,
+    ];
     // Ten questions at a time: a workspace has at most 200 schedules.
     for (let i = 0; i < schedules.length; i += 10) {
       const chunk = schedules.slice(i, i + 10);
