@@ -54,7 +54,7 @@ describe('on-call answers in words', () => {
     );
     expect(nobody).toContain('Primary (Europe/Berlin, schedule id s1), now:');
     expect(nobody).toContain('Nobody is on call until Tue 8 Dec 2026, 09:00 CET');
-    expect(nobody).toContain('notifies no one now and moves on');
+    expect(nobody).toContain('an escalation step naming this schedule reaches no one through it now');
     expect(nobody).toContain('Next: alice@example.com from Tue 8 Dec 2026, 09:00 CET');
     expect(onCallText(primary, { user: null, until: null, next: null, source: null }, undefined)).toContain(
       'nobody within the next 90 days',

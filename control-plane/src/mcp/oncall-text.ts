@@ -85,7 +85,7 @@ export const onCallText = (schedule: ScheduleJson, answer: OnCallJson, at: strin
     if (answer.source) lines.push(`Why: ${sourceText(answer.source)}.`);
   } else
     lines.push(
-      `Nobody is on call${answer.until ? ` until ${localTime(answer.until, z)}` : ' (and nobody within the next 90 days)'}: an escalation step naming this schedule notifies no one now and moves on.`,
+      `Nobody is on call${answer.until ? ` until ${localTime(answer.until, z)}` : ' (and nobody within the next 90 days)'}: an escalation step naming this schedule reaches no one through it now.`,
     );
   if (answer.next) lines.push(`Next: ${answer.next.user.email} from ${localTime(answer.next.starts_at, z)}.`);
   return lines.join('\n');

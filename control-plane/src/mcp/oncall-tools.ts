@@ -93,7 +93,7 @@ export const whoIsOnCall = {
   name: 'who_is_on_call',
   title: 'Who is on call',
   description:
-    'Who is on call in an on-call schedule, at an instant (default now): their email, until when (in the schedule’s time zone, then as ISO), why (the layer, or an override and who made it) and who is next. Without a schedule, one line for every schedule of the workspace. When nobody is on call, an escalation step naming the schedule notifies no one and moves on.',
+    'Who is on call in an on-call schedule, at an instant (default now): their email, until when (in the schedule’s time zone, then as ISO), why (the layer, or an override and who made it) and who is next. Without a schedule, one line for every schedule of the workspace. When nobody is on call, an escalation step naming the schedule reaches no one through it (a step that reaches no one at all hands over to the next at once).',
   input: z.object({
     schedule: z
       .string()
