@@ -214,7 +214,7 @@ export const scheduleRoutes = (deps: RouteDeps<ScheduleStore>) => {
       path: '/me/shifts',
       tag: TAG,
       response: myShiftsResponse,
-      summary: `My shifts over the next \`days\` (default ${MY_SHIFTS_DAYS}, at most ${MAX_MY_SHIFTS_DAYS}) across the workspace's schedules, in time order.`,
+      summary: `My shifts over the next \`days\` (default ${MY_SHIFTS_DAYS}, at most ${MAX_MY_SHIFTS_DAYS}) across the workspace's schedules, in time order (the first 1,000).`,
       query: z.strictObject({
         days: z.coerce.number().int().min(1).max(MAX_MY_SHIFTS_DAYS).default(MY_SHIFTS_DAYS),
       }),
