@@ -182,6 +182,18 @@ describe('schedules in configuration as code', () => {
     expect(pruned.code).toBe(1);
     expect(pruned.stderr).toContain('names schedule "Primary", which --prune would delete');
 
+    // A file of schedules alone may not prune one a policy of the workspace pages: the API's 409 names it.
+    const onlySchedules = await cli(w, [
+      'apply',
+      '--prune',
+      '-f',
+      file('only.yaml', 'version: 1\nschedules: []\n'),
+    ]);
+    expect(onlySchedules.code).toBe(1);
+    expect(onlySchedules.stderr).toContain('stopped at delete schedule "Primary" after 0 changes');
+    expect(onlySchedules.stderr).toContain('Page on call');
+    expect((await w.api('GET', '/schedules')).body.data).toHaveLength(1);
+
     // Only admins list users: a member's key cannot check the emails, and says so by path.
     const member = await w.userWithKey('member');
     const asMember = await runCli(['plan', '-f', file('edit.yaml', FILE)], {
