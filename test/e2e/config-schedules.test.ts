@@ -193,6 +193,20 @@ describe('schedules in configuration as code', () => {
     expect(onlySchedules.stderr).toContain('stopped at delete schedule "Primary" after 0 changes');
     expect(onlySchedules.stderr).toContain('Page on call');
     expect((await w.api('GET', '/schedules')).body.data).toHaveLength(1);
+    // Once no policy pages it, the same prune deletes it.
+    const paging = (await w.api('GET', '/escalation-policies')).body.data.find(
+      (p: { name: string }) => p.name === 'Page on call',
+    );
+    expect((await w.api('DELETE', `/escalation-policies/${paging.id}`)).status).toBe(204);
+    const prunedNow = await cli(w, [
+      'apply',
+      '--prune',
+      '-f',
+      file('only.yaml', 'version: 1\nschedules: []\n'),
+    ]);
+    expect(prunedNow.code, prunedNow.stderr).toBe(0);
+    expect(prunedNow.stdout).toContain('deleted schedule "Primary"');
+    expect((await w.api('GET', '/schedules')).body.data).toEqual([]);
 
     // Only admins list users: a member's key cannot check the emails, and says so by path.
     const member = await w.userWithKey('member');
