@@ -13,6 +13,15 @@ describe('on-call answers in words', () => {
     expect(localTime('2026-07-06T07:00:00.000Z', 'Europe/Berlin')).toBe(
       'Mon 6 Jul 2026, 09:00 CEST (2026-07-06T07:00:00.000Z)',
     );
+    expect(localTime('2026-03-08T06:59:00.000Z', 'America/New_York')).toBe(
+      'Sun 8 Mar 2026, 01:59 EST (2026-03-08T06:59:00.000Z)',
+    );
+    expect(localTime('2026-03-08T07:00:00.000Z', 'America/New_York')).toBe(
+      'Sun 8 Mar 2026, 03:00 EDT (2026-03-08T07:00:00.000Z)',
+    );
+    expect(localTime('2026-10-04T15:30:00.000Z', 'Australia/Lord_Howe')).toBe(
+      'Mon 5 Oct 2026, 02:30 GMT+11 (2026-10-04T15:30:00.000Z)',
+    );
     expect(localTime('2026-12-07T03:30:00.000Z', 'Asia/Kolkata')).toBe(
       'Mon 7 Dec 2026, 09:00 GMT+5:30 (2026-12-07T03:30:00.000Z)',
     );

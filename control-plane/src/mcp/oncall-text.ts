@@ -32,36 +32,44 @@ export interface MyShiftJson {
   source: ShiftSource;
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-/** One formatter per zone, kept (a workspace has at most 200 schedules; zones are far fewer). */
+const formats = new Map<string, { time: Intl.DateTimeFormat; us: Intl.DateTimeFormat }>();
+/** Two formatters per zone, kept (a workspace has at most 200 schedules; zones are far fewer). */
 const formatIn = (timeZone: string) => {
   let f = formats.get(timeZone);
   if (!f) {
     if (formats.size >= 500) formats.clear();
-    f = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      weekday: 'short',
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-      timeZoneName: 'short',
-    });
+    f = {
+      time: new Intl.DateTimeFormat('en-GB', {
+        timeZone,
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+        timeZoneName: 'short',
+      }),
+      // British English names European zones (CET, BST), American English American ones (EST, PDT).
+      us: new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }),
+    };
     formats.set(timeZone, f);
   }
   return f;
 };
 
-/** `Mon 7 Dec 2026, 09:00 CET (2026-12-07T08:00:00.000Z)`: the local time in `zone`, then the instant. */
+const zoneName = (f: { us: Intl.DateTimeFormat }, at: Date, gb: string) =>
+  /^GMT[+-]/.test(gb) ? (f.us.formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? gb) : gb;
+
+/**
+ * `Mon 7 Dec 2026, 09:00 CET (2026-12-07T08:00:00.000Z)`: the local time in `zone` with the zone's
+ * abbreviation where English has one (else its offset, `GMT+5:30`), then the instant.
+ */
 export const localTime = (iso: string, zone: string): string => {
-  const parts = Object.fromEntries(
-    formatIn(zone)
-      .formatToParts(new Date(iso))
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year}, ${parts.hour}:${parts.minute} ${parts.timeZoneName} (${iso})`;
+  const f = formatIn(zone);
+  const at = new Date(iso);
+  const parts = Object.fromEntries(f.time.formatToParts(at).map((p) => [p.type, p.value]));
+  return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year}, ${parts.hour}:${parts.minute} ${zoneName(f, at, parts.timeZoneName!)} (${iso})`;
 };
 
 /** Why someone is on call: `layer 2 "Weekdays"`, or `an override by bob@example.com`. */
