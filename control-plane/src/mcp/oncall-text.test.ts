@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { localTime, myShiftsText, onCallLine, onCallText, sourceText } from './oncall-text.js';
+import {
+  localTime,
+  MAX_SHIFT_LINES,
+  myShiftsText,
+  onCallLine,
+  onCallText,
+  sourceText,
+} from './oncall-text.js';
 
 const alice = { id: 'u1', email: 'alice@example.com' };
 const bob = { id: 'u2', email: 'bob@example.com' };
@@ -100,6 +107,16 @@ describe('on-call answers in words', () => {
       ],
       new Map([['s2', 'Asia/Kolkata']]),
     );
+    const many = Array.from({ length: 130 }, (_, i) => ({
+      schedule: { id: 's2', name: 'Follow the sun' },
+      starts_at: new Date(Date.UTC(2026, 11, 7, i)).toISOString(),
+      ends_at: new Date(Date.UTC(2026, 11, 7, i, 30)).toISOString(),
+      source: { kind: 'layer' as const, layer: 1, layer_name: 'India' },
+    }));
+    const long = myShiftsText('alice@example.com', 90, many, new Map()).split('\n');
+    expect(long[0]).toBe('alice@example.com has 130 on-call shifts in the next 90 days:');
+    expect(long).toHaveLength(1 + MAX_SHIFT_LINES + 1);
+    expect(long.at(-1)).toBe('… and 30 more (ask for fewer days to see them).');
     expect(text.split('\n')).toEqual([
       'alice@example.com has 1 on-call shift in the next 7 days:',
       '- Follow the sun (schedule id s2): from Mon 7 Dec 2026, 09:00 GMT+5:30 (2026-12-07T03:30:00.000Z) to Mon 7 Dec 2026, 17:00 GMT+5:30 (2026-12-07T11:30:00.000Z), layer 1 "India"',

@@ -111,6 +111,9 @@ export const onCallLine = (schedule: ScheduleJson, answer: OnCallJson): string =
   return `- ${heading(schedule)}: ${who}${next}`;
 };
 
+/** The most shifts listed one by one: an answer a person reads (the API gives up to 1,000). */
+export const MAX_SHIFT_LINES = 100;
+
 /** The caller's shifts, soonest first, each in its schedule's zone (UTC when the schedule is unknown). */
 export const myShiftsText = (
   email: string,
@@ -121,11 +124,13 @@ export const myShiftsText = (
   const span = days === 1 ? 'the next day' : `the next ${days} days`;
   if (shifts.length === 0) return `${email} has no on-call shifts in ${span}.`;
   const lines = [`${email} has ${shifts.length} on-call shift${shifts.length === 1 ? '' : 's'} in ${span}:`];
-  for (const s of shifts) {
+  for (const s of shifts.slice(0, MAX_SHIFT_LINES)) {
     const z = zones.get(s.schedule.id) ?? 'UTC';
     lines.push(
       `- ${s.schedule.name} (schedule id ${s.schedule.id}): from ${localTime(s.starts_at, z)} to ${localTime(s.ends_at, z)}, ${sourceText(s.source)}`,
     );
   }
+  if (shifts.length > MAX_SHIFT_LINES)
+    lines.push(`… and ${shifts.length - MAX_SHIFT_LINES} more (ask for fewer days to see them).`);
   return lines.join('\n');
 };
