@@ -1100,7 +1100,7 @@ export type paths = {
         get: operations["getSchedulesById"];
         put?: never;
         post?: never;
-        /** Delete a schedule with its overrides, shift offers and history. */
+        /** Delete a schedule with its overrides, shift offers and history. Refused while an escalation policy pages it. */
         delete: operations["deleteSchedulesById"];
         options?: never;
         head?: never;
@@ -11691,6 +11691,15 @@ export interface operations {
             };
             /** @description No such schedule in this workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Escalation policies page this schedule (named); remove it from their steps first */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

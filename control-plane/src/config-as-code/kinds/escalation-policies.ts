@@ -8,10 +8,12 @@ import { allPages, type Item, type Live, type Names, type Reference, type Resour
  * `notify_channels` for the API's `notify_user_ids`, `notify_channel_ids`).
  */
 const apiStep = (createPolicyBody.shape.steps as unknown as z.ZodArray<z.ZodObject>).element;
-const step = apiStep.omit({ notify_user_ids: true, notify_channel_ids: true }).extend({
-  notify_users: z.array(z.string().min(1).max(320)).max(20).default([]),
-  notify_channels: z.array(z.string().min(1).max(200)).max(20).default([]),
-});
+const step = apiStep
+  .omit({ notify_user_ids: true, notify_channel_ids: true, notify_schedule_ids: true })
+  .extend({
+    notify_users: z.array(z.string().min(1).max(320)).max(20).default([]),
+    notify_channels: z.array(z.string().min(1).max(200)).max(20).default([]),
+  });
 
 interface FileStep {
   wait_minutes: number;
