@@ -35,7 +35,7 @@ const codeMailedTo = async (to: string) => {
 
 const setup = async (sub: string) => {
   const w = await h.workspace(sub);
-  /** A member with a verified email contact method `<name>-phone@…` beside their account email. */
+  /** A member with a verified email contact method `<name>-phone@…` beside their account email, and an unverified one. */
   const person = async (name: string) => {
     const u = await w.userWithKey('member', `${name}@${sub}.test`);
     const me = w.as(u.key);
@@ -44,6 +44,8 @@ const setup = async (sub: string) => {
     await me('POST', `${CM}/${id}/send-code`);
     const code = await codeMailedTo(phone);
     expect((await me('POST', `${CM}/${id}/verify`, { json: { code } })).body.verified).toBe(true);
+    // A method never verified is never used.
+    await me('POST', CM, { json: { type: 'email', address: `${name}-unverified@${sub}.test` } });
     return { ...u, me, phone };
   };
   const schedule = async (name: string, layers: Record<string, unknown>[]) => {
