@@ -35,7 +35,7 @@ const codeMailedTo = async (to: string) => {
 
 const setup = async (sub: string) => {
   const w = await h.workspace(sub);
-  /** A member with a verified email contact method `<name>-phone@…` beside their account email. */
+  /** A member with a verified email contact method `<name>-phone@…` beside their account email, and an unverified one. */
   const person = async (name: string) => {
     const u = await w.userWithKey('member', `${name}@${sub}.test`);
     const me = w.as(u.key);
@@ -44,6 +44,8 @@ const setup = async (sub: string) => {
     await me('POST', `${CM}/${id}/send-code`);
     const code = await codeMailedTo(phone);
     expect((await me('POST', `${CM}/${id}/verify`, { json: { code } })).body.verified).toBe(true);
+    // A method never verified is never used.
+    await me('POST', CM, { json: { type: 'email', address: `${name}-unverified@${sub}.test` } });
     return { ...u, me, phone };
   };
   const schedule = async (name: string, layers: Record<string, unknown>[]) => {
@@ -382,5 +384,37 @@ describe('handoff notices', () => {
     );
     // ana's shift ending gives her nothing new.
     expect(notices().filter(([to]) => to?.startsWith('ana')).length).toBe(4);
+  });
+});
+
+describe('handoff notice settings', () => {
+  it('are each user’s own (a viewer too, through their key); bad values name every bad field, nothing written', async () => {
+    const { w } = await setup('oncall-settings');
+    const viewer = await w.userWithKey('viewer');
+    const member = await w.userWithKey('member');
+    const mine = w.as(viewer.key);
+    expect((await mine('GET', '/me/handoff-notices')).body).toEqual({ enabled: true, lead_minutes: 60 });
+    const off = await mine('PUT', '/me/handoff-notices', { json: { enabled: false } });
+    expect(off.status).toBe(200);
+    expect(off.body).toEqual({ enabled: false, lead_minutes: 60 });
+    // Someone else's are untouched.
+    expect((await w.as(member.key)('GET', '/me/handoff-notices')).body).toEqual({
+      enabled: true,
+      lead_minutes: 60,
+    });
+    const bad = await mine('PUT', '/me/handoff-notices', {
+      json: { enabled: 'yes', lead_minutes: 4, user_id: member.user.id },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(
+      ['enabled', 'lead_minutes', 'user_id'].sort(),
+    );
+    const tooLong = await mine('PUT', '/me/handoff-notices', { json: { lead_minutes: 10_081 } });
+    expect(tooLong.body.error.details).toEqual([
+      { field: 'lead_minutes', message: expect.stringContaining('10080') },
+    ]);
+    expect((await mine('PUT', '/me/handoff-notices', { json: { lead_minutes: 1.5 } })).status).toBe(422);
+    expect((await mine('GET', '/me/handoff-notices')).body).toEqual({ enabled: false, lead_minutes: 60 });
+    expect((await h.request('GET', '/api/v1/me/handoff-notices', { host: w.host })).status).toBe(401);
   });
 });
