@@ -22,6 +22,8 @@ import {
   isDuplicateOn,
   type MongoContext,
   page,
+  type Query,
+  runQuery,
   toDoc,
 } from './db.js';
 
@@ -42,6 +44,26 @@ export const scheduleIndexes: IndexDecl[] = [
 const NAME_KEY = ['workspace_id', 'name_key'];
 const SPAN_MS = MAX_OVERRIDE_DAYS * 86_400_000;
 
+/**
+ * The overrides of a schedule overlapping [from, to): one range on (schedule_id, starts_at), since no
+ * override spans more than MAX_OVERRIDE_DAYS (mongo-scenarios.ts explains it).
+ */
+export const overlappingOverridesQuery = (
+  workspaceId: string,
+  scheduleId: string,
+  from: Date,
+  to: Date,
+): Query => ({
+  filter: {
+    schedule_id: scheduleId,
+    starts_at: { $gte: new Date(from.getTime() - SPAN_MS), $lt: to },
+    ends_at: { $gt: from },
+    workspace_id: workspaceId,
+  },
+  sort: { starts_at: 1, _id: 1 },
+  limit: MAX_LISTED_OVERRIDES,
+});
+
 const revive = (s: Schedule | null): Schedule | null => (s ? { ...s, layers: reviveLayers(s.layers) } : null);
 
 /**
@@ -57,9 +79,10 @@ export const mongoSchedules = (ctx: MongoContext): ScheduleStore => {
   const nameTaken = (e: unknown) => isDuplicateOn(e, NAME_KEY);
   const appendEntry = (e: ScheduleHistoryEntry, session: ClientSession) =>
     scheduleHistory.insertOne(toDoc(e), { session });
-  const scheduleExists = async (workspaceId: string, id: string, session: ClientSession) =>
-    (await schedules.findOne({ _id: id, workspace_id: workspaceId }, { session, projection: { _id: 1 } })) !==
-    null;
+  /** Bumps the schedule's guard (write skew: two counting inserts conflict); false when there is none. */
+  const touchSchedule = async (workspaceId: string, id: string, session: ClientSession) =>
+    (await schedules.updateOne({ _id: id, workspace_id: workspaceId }, { $inc: { guard: 1 } }, { session }))
+      .matchedCount === 1;
   const offerOutcome = async (workspaceId: string, scheduleId: string, id: string) =>
     (await shiftOffers.findOne(
       { _id: id, workspace_id: workspaceId, schedule_id: scheduleId },
@@ -148,17 +171,9 @@ export const mongoSchedules = (ctx: MongoContext): ScheduleStore => {
       return docs.map((d) => ({ id: d._id, email: d.email as string }));
     },
     async listOverrides(workspaceId, scheduleId, from, to) {
-      const docs = await scheduleOverrides
-        .find({
-          schedule_id: scheduleId,
-          starts_at: { $gte: new Date(from.getTime() - SPAN_MS), $lt: to },
-          ends_at: { $gt: from },
-          workspace_id: workspaceId,
-        })
-        .sort({ starts_at: 1, _id: 1 })
-        .limit(MAX_LISTED_OVERRIDES)
-        .toArray();
-      return fromDocs<ScheduleOverride>(docs);
+      return fromDocs<ScheduleOverride>(
+        await runQuery(scheduleOverrides, overlappingOverridesQuery(workspaceId, scheduleId, from, to)),
+      );
     },
     async listUserOverrides(workspaceId, userId, from, to) {
       const docs = await scheduleOverrides
@@ -178,12 +193,21 @@ export const mongoSchedules = (ctx: MongoContext): ScheduleStore => {
         await scheduleOverrides.findOne({ _id: id, workspace_id: workspaceId, schedule_id: scheduleId }),
       );
     },
-    async insertOverride(override, entry) {
+    async insertOverride(override, entry, limit) {
       return inTransaction(async (session) => {
-        if (!(await scheduleExists(override.workspace_id, override.schedule_id, session))) return false;
+        // The schedule's document is the guard: two inserts counting at once conflict on it.
+        if (!(await touchSchedule(override.workspace_id, override.schedule_id, session)))
+          return 'not_found' as const;
+        if (limit) {
+          const n = await scheduleOverrides.countDocuments(
+            { schedule_id: override.schedule_id, ends_at: { $gt: entry.at } },
+            { session, limit: limit.maxUpcoming },
+          );
+          if (n >= limit.maxUpcoming) return 'limit_reached' as const;
+        }
         await scheduleOverrides.insertOne(toDoc(override), { session });
         await appendEntry(entry, session);
-        return true;
+        return 'inserted' as const;
       });
     },
     async deleteOverride(workspaceId, scheduleId, id, entry) {
@@ -208,12 +232,20 @@ export const mongoSchedules = (ctx: MongoContext): ScheduleStore => {
         'at',
       );
     },
-    async insertOffer(offer, entry) {
+    async insertOffer(offer, entry, limit) {
       return inTransaction(async (session) => {
-        if (!(await scheduleExists(offer.workspace_id, offer.schedule_id, session))) return false;
+        if (!(await touchSchedule(offer.workspace_id, offer.schedule_id, session)))
+          return 'not_found' as const;
+        if (limit) {
+          const n = await shiftOffers.countDocuments(
+            { schedule_id: offer.schedule_id, status: 'open' },
+            { session, limit: limit.maxOpen },
+          );
+          if (n >= limit.maxOpen) return 'limit_reached' as const;
+        }
         await shiftOffers.insertOne(toDoc(offer), { session });
         await appendEntry(entry, session);
-        return true;
+        return 'inserted' as const;
       });
     },
     async getOffer(workspaceId, scheduleId, id) {
