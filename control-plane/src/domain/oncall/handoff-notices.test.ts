@@ -126,4 +126,20 @@ describe('handoff notices', () => {
     expect(await store.listDueHandoffCursors(new Date(T0 + 1000 * HOUR), 10)).toEqual([]);
     expect(HANDOFF_RESYNC_MS).toBe(6 * HOUR);
   });
+
+  it('removing a user from the workspace makes the schedules that named them due again', async () => {
+    const s = await schedule([layer({ handoff: '06:00', users: [ana.id, bob.id] })], T0);
+    await pass(T0);
+    const later = T0 + HOUR;
+    expect(await store.listDueHandoffCursors(new Date(later), 10)).toEqual([]);
+    const r = await touchingHandoffCursors(store, () => new Date(later)).removeUser(
+      workspace.id,
+      bob.id,
+      new Date(later),
+    );
+    expect(r.outcome).toBe('removed');
+    expect(await store.listDueHandoffCursors(new Date(later), 10)).toEqual([
+      { workspace_id: workspace.id, schedule_id: s.id, due_at: new Date(later) },
+    ]);
+  });
 });
