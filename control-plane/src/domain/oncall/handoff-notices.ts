@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { MemberStore } from '../access/member-store.js';
 import type { ContactMethodStore } from '../contacts/contact-method-store.js';
 import { type ContactServices, contactTarget } from '../contacts/contact-methods.js';
 import {
@@ -237,11 +238,11 @@ export const runHandoffNotices = async (
 
 /**
  * The store as the process writes through it (process/wiring.ts): every write that changes who is on
- * call in a schedule (the schedule, an override, a trade) also moves that schedule's handoff cursor to
+ * call in a schedule (the schedule, an override, a trade, a user's removal) also moves that schedule's handoff cursor to
  * now, so its notices are worked out again on the next pass.
  */
 export const touchingHandoffCursors = <
-  S extends ScheduleStore & Pick<HandoffNoticeStore, 'setHandoffCursor'>,
+  S extends ScheduleStore & Pick<HandoffNoticeStore, 'setHandoffCursor'> & Pick<MemberStore, 'removeUser'>,
 >(
   store: S,
   now: () => Date,
@@ -268,6 +269,12 @@ export const touchingHandoffCursors = <
     async deleteOverride(workspaceId, scheduleId, id, entry) {
       const r = await store.deleteOverride(workspaceId, scheduleId, id, entry);
       if (r) await touch(workspaceId, scheduleId);
+      return r;
+    },
+    // A removed user leaves the schedules that named them (in the removal's own step).
+    async removeUser(workspaceId, id, at) {
+      const r = await store.removeUser(workspaceId, id, at);
+      if (r.outcome === 'removed') for (const sc of r.schedules) await touch(workspaceId, sc.id);
       return r;
     },
     async closeOffer(input) {

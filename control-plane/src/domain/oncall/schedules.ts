@@ -10,6 +10,7 @@ import {
   updateScheduleBody,
 } from './schedule-body.js';
 import { historyEntry } from './schedule-history.js';
+import type { SchedulePolicyLookup } from './schedule-policy-lookup.js';
 import { MAX_SCHEDULES, type ScheduleStore } from './schedule-store.js';
 import { finalShiftsInSlices, gapsBetween } from './shifts-in-slices.js';
 
@@ -112,11 +113,25 @@ export const updateSchedule = async (
   return next;
 };
 
+/**
+ * Refused (409, naming them) while escalation policies page this schedule, as a channel a policy
+ * notifies is; a policy saved in the instant between the check and the delete finds nobody on call
+ * there and moves on (domain/escalation/on-call-targets.ts).
+ */
 export const deleteSchedule = async (
-  store: Pick<ScheduleStore, 'deleteSchedule'>,
+  store: Pick<ScheduleStore, 'deleteSchedule' | 'getSchedule'> & SchedulePolicyLookup,
   workspaceId: string,
   id: string,
 ) => {
+  if (!(await store.getSchedule(workspaceId, id))) throw notFound();
+  const policies = await store.policiesNamingSchedule(workspaceId, id, 5);
+  if (policies.length > 0)
+    throw new AppError(
+      'conflict',
+      `Escalation policies page whoever is on call in this schedule (${policies
+        .map((p) => `“${p.name}”`)
+        .join(', ')}); remove it from their steps first.`,
+    );
   if (!(await store.deleteSchedule(workspaceId, id))) throw notFound();
 };
 
