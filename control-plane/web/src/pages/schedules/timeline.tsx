@@ -1,0 +1,137 @@
+/**
+ * A schedule's next days as a timeline: one row per layer, a row of overrides, and the final row
+ * (who is actually paged). Each shift is a coloured bar labelled with its user (one colour per user
+ * across rows); a span with nobody on call is a hatched gap in the final row with a warning under the
+ * timeline; today's column is marked and a line stands at now. On a phone the rows scroll sideways
+ * inside the timeline, their names staying in view.
+ */
+import type { Gap, Shift } from '../../api-schedules.js';
+import { dayLabel, midnights, spanIn } from './zone.js';
+
+export interface TimelineRow {
+  label: string;
+  shifts: Shift[];
+  /** The final row shows gaps (spans with nobody on call). */
+  final?: boolean;
+}
+
+/** One hue per user, the same in every row and on every page. */
+export const hueOf = (userId: string) => {
+  let h = 0;
+  for (const c of userId) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return (h % 12) * 30;
+};
+
+/** "alice" for alice@example.com: what fits on a bar (the whole address is its name). */
+export const shortName = (email: string) => email.split('@')[0] ?? email;
+
+export const Timeline = (props: {
+  tz: string;
+  rows: TimelineRow[];
+  gaps: Gap[];
+  days?: number;
+  now?: Date;
+  /** Names the timeline (a page may show more than one). */
+  label?: string;
+  busy?: boolean;
+}) => {
+  const days = props.days ?? 14;
+  const now = props.now ?? new Date();
+  const marks = midnights(now, props.tz, days);
+  const start = marks[0]!.getTime();
+  const end = marks[days]!.getTime();
+  const span = end - start;
+  const place = (from: string, to: string) => {
+    const a = Math.max(start, new Date(from).getTime());
+    const b = Math.min(end, new Date(to).getTime());
+    return b <= a ? null : { left: `${((a - start) / span) * 100}%`, width: `${((b - a) / span) * 100}%` };
+  };
+  const nowAt = `${((now.getTime() - start) / span) * 100}%`;
+  const label = props.label ?? `Next ${days} days`;
+  return (
+    <figure class="timeline" aria-label={label} aria-busy={props.busy ? true : undefined}>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must take the keyboard */}
+      <section class="tl-scroll" tabIndex={0} aria-label={`${label}, scrolls sideways`}>
+        <div class="tl-grid" style={{ '--days': days }}>
+          <div class="tl-row tl-head" aria-hidden="true">
+            <span class="tl-label" />
+            <div class="tl-track">
+              {marks.slice(0, days).map((m, i) => (
+                <span
+                  key={m.getTime()}
+                  class={i === 0 ? 'tl-day today' : 'tl-day'}
+                  style={{
+                    left: `${((m.getTime() - start) / span) * 100}%`,
+                    width: `${(86_400_000 / span) * 100}%`,
+                  }}
+                >
+                  {i === 0 ? `Today ${dayLabel(m, props.tz)}` : dayLabel(m, props.tz)}
+                </span>
+              ))}
+            </div>
+          </div>
+          {props.rows.map((row) => (
+            <div key={row.label} class={row.final ? 'tl-row final' : 'tl-row'}>
+              <span class="tl-label" title={row.label}>
+                {row.label}
+              </span>
+              <ul class="tl-track" aria-label={row.label}>
+                <li class="tl-today" aria-hidden="true" style={{ width: `${(86_400_000 / span) * 100}%` }} />
+                {row.shifts.map((s) => {
+                  const at = place(s.starts_at, s.ends_at);
+                  if (!at) return null;
+                  const text = `${s.user.email}, ${spanIn(s.starts_at, s.ends_at, props.tz)}${s.source.kind === 'override' ? ' (override)' : ''}`;
+                  return (
+                    <li
+                      key={`${s.starts_at}-${s.user.id}`}
+                      class={s.source.kind === 'override' ? 'tl-bar override' : 'tl-bar'}
+                      style={{ ...at, '--hue': hueOf(s.user.id) }}
+                      title={text}
+                      aria-label={text}
+                    >
+                      <span aria-hidden="true">{shortName(s.user.email)}</span>
+                    </li>
+                  );
+                })}
+                {row.final &&
+                  props.gaps.map((g) => {
+                    const at = place(g.starts_at, g.ends_at);
+                    if (!at) return null;
+                    const text = `Nobody on call, ${spanIn(g.starts_at, g.ends_at, props.tz)}`;
+                    return (
+                      <li key={`gap-${g.starts_at}`} class="tl-gap" style={at} title={text} aria-label={text}>
+                        <span aria-hidden="true">!</span>
+                      </li>
+                    );
+                  })}
+                <li class="tl-now" aria-hidden="true" style={{ left: nowAt }} />
+              </ul>
+            </div>
+          ))}
+        </div>
+      </section>
+      <GapWarning gaps={props.gaps} tz={props.tz} />
+      <figcaption class="hint tight">
+        Times in {props.tz}. Later layers win; overrides beat every layer.
+      </figcaption>
+    </figure>
+  );
+};
+
+/** Nobody on call at some times: said in words, each span listed (the first few). */
+export const GapWarning = (props: { gaps: Gap[]; tz: string }) =>
+  props.gaps.length === 0 ? null : (
+    <div class="warn-box tl-warning" role="note">
+      <strong>
+        Nobody is on call {props.gaps.length === 1 ? 'for 1 span' : `for ${props.gaps.length} spans`} in the
+        next 14 days.
+      </strong>{' '}
+      An escalation step to this schedule finds nobody then and moves on.
+      <ul>
+        {props.gaps.slice(0, 5).map((g) => (
+          <li key={g.starts_at}>{spanIn(g.starts_at, g.ends_at, props.tz)}</li>
+        ))}
+        {props.gaps.length > 5 && <li>and {props.gaps.length - 5} more</li>}
+      </ul>
+    </div>
+  );
