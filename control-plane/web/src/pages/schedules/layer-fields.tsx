@@ -163,6 +163,9 @@ export const LayerFields = (props: {
         <ol class="rotation-users" aria-labelledby={`${id}-users-title`}>
           {d.users.map((uid, j) => (
             <li key={uid}>
+              <span class="muted" aria-hidden="true">
+                {j + 1}.
+              </span>
               <span class="email">{emailOf(uid)}</span>
               <button
                 type="button"

@@ -180,7 +180,7 @@ const Editor = (props: { me: Me; initial?: Schedule }) => {
           </button>
         </div>
       </form>
-      <section class="panel" aria-labelledby="preview-title">
+      <section class="panel schedule-preview" aria-labelledby="preview-title">
         <h2 id="preview-title">Preview: the next 14 days</h2>
         <p class="hint tight" role="status">
           {previewBusy

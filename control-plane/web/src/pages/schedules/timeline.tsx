@@ -49,34 +49,34 @@ export const Timeline = (props: {
   const nowAt = `${((now.getTime() - start) / span) * 100}%`;
   const label = props.label ?? `Next ${days} days`;
   return (
-    <figure class="timeline" aria-label={label} aria-busy={props.busy ? true : undefined}>
+    <figure class="oncall-timeline" aria-label={label} aria-busy={props.busy ? true : undefined}>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must take the keyboard */}
-      <section class="tl-scroll" tabIndex={0} aria-label={`${label}, scrolls sideways`}>
-        <div class="tl-grid" style={{ '--days': days }}>
-          <div class="tl-row tl-head" aria-hidden="true">
-            <span class="tl-label" />
-            <div class="tl-track">
+      <section class="oc-scroll" tabIndex={0} aria-label={`${label}, scrolls sideways`}>
+        <div class="oc-grid" style={{ '--days': days }}>
+          <div class="oc-row oc-head" aria-hidden="true">
+            <span class="oc-label" />
+            <div class="oc-track">
               {marks.slice(0, days).map((m, i) => (
                 <span
                   key={m.getTime()}
-                  class={i === 0 ? 'tl-day today' : 'tl-day'}
+                  class={i === 0 ? 'oc-day today' : 'oc-day'}
                   style={{
                     left: `${((m.getTime() - start) / span) * 100}%`,
                     width: `${(86_400_000 / span) * 100}%`,
                   }}
                 >
-                  {i === 0 ? `Today ${dayLabel(m, props.tz)}` : dayLabel(m, props.tz)}
+                  {i === 0 ? 'Today' : dayLabel(m, props.tz)}
                 </span>
               ))}
             </div>
           </div>
           {props.rows.map((row) => (
-            <div key={row.label} class={row.final ? 'tl-row final' : 'tl-row'}>
-              <span class="tl-label" title={row.label}>
+            <div key={row.label} class={row.final ? 'oc-row final' : 'oc-row'}>
+              <span class="oc-label" title={row.label}>
                 {row.label}
               </span>
-              <ul class="tl-track" aria-label={row.label}>
-                <li class="tl-today" aria-hidden="true" style={{ width: `${(86_400_000 / span) * 100}%` }} />
+              <ul class="oc-track" aria-label={row.label}>
+                <li class="oc-today" aria-hidden="true" style={{ width: `${(86_400_000 / span) * 100}%` }} />
                 {row.shifts.map((s) => {
                   const at = place(s.starts_at, s.ends_at);
                   if (!at) return null;
@@ -84,7 +84,7 @@ export const Timeline = (props: {
                   return (
                     <li
                       key={`${s.starts_at}-${s.user.id}`}
-                      class={s.source.kind === 'override' ? 'tl-bar override' : 'tl-bar'}
+                      class={s.source.kind === 'override' ? 'oc-bar override' : 'oc-bar'}
                       style={{ ...at, '--hue': hueOf(s.user.id) }}
                       title={text}
                       aria-label={text}
@@ -99,12 +99,12 @@ export const Timeline = (props: {
                     if (!at) return null;
                     const text = `Nobody on call, ${spanIn(g.starts_at, g.ends_at, props.tz)}`;
                     return (
-                      <li key={`gap-${g.starts_at}`} class="tl-gap" style={at} title={text} aria-label={text}>
+                      <li key={`gap-${g.starts_at}`} class="oc-gap" style={at} title={text} aria-label={text}>
                         <span aria-hidden="true">!</span>
                       </li>
                     );
                   })}
-                <li class="tl-now" aria-hidden="true" style={{ left: nowAt }} />
+                <li class="oc-now" aria-hidden="true" style={{ left: nowAt }} />
               </ul>
             </div>
           ))}
@@ -121,7 +121,7 @@ export const Timeline = (props: {
 /** Nobody on call at some times: said in words, each span listed (the first few). */
 export const GapWarning = (props: { gaps: Gap[]; tz: string }) =>
   props.gaps.length === 0 ? null : (
-    <div class="warn-box tl-warning" role="note">
+    <div class="warn-box oc-warning" role="note">
       <strong>
         Nobody is on call {props.gaps.length === 1 ? 'for 1 span' : `for ${props.gaps.length} spans`} in the
         next 14 days.
