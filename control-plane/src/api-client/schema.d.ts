@@ -290,7 +290,7 @@ export type paths = {
         /** List the workspace’s escalation policies, newest first (one is the default). */
         get: operations["getEscalationPolicies"];
         put?: never;
-        /** Create a policy: ordered steps (wait N minutes after the previous step, then notify users by email and/or channels), repeated `repeat` more times until acknowledged. `is_default: true` makes it the workspace default. */
+        /** Create a policy: ordered steps (wait N minutes after the previous step, then notify users by email and their verified contact methods, channels, and whoever is on call in the named schedules), repeated `repeat` more times until acknowledged. `is_default: true` makes it the workspace default. */
         post: operations["postEscalationPolicies"];
         delete?: never;
         options?: never;
@@ -756,6 +756,24 @@ export type paths = {
         put?: never;
         /** End an active one-off window now: its end becomes the present, and it stays listed. 409 for one that has ended or not started, and for a recurring window (delete those instead). */
         post: operations["postMaintenanceWindowsByIdEnd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/handoff-notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your handoff notices: whether you get a notice `lead_minutes` before each of your on-call shifts starts and another when it starts, through your verified contact methods and account email (defaults: enabled, 60 minutes). */
+        get: operations["getMeHandoffNotices"];
+        /** Change your handoff notices: `{"enabled", "lead_minutes"}` (5…10080); a field left out keeps its value. */
+        put: operations["putMeHandoffNotices"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1568,6 +1586,18 @@ export type components = {
             } | {
                 /** Format: date-time */
                 at: string;
+                name: string | null;
+                round: number;
+                schedule_id: string | null;
+                schedule_name: string | null;
+                step: number;
+                text: string;
+                /** @constant */
+                type: "on_call";
+                user_id: string | null;
+            } | {
+                /** Format: date-time */
+                at: string;
                 by: components["schemas"]["Actor"] | null;
                 /** @constant */
                 type: "acknowledged";
@@ -2234,6 +2264,7 @@ export type components = {
             repeat: number;
             steps: {
                 notify_channel_ids: string[];
+                notify_schedule_ids: string[];
                 notify_user_ids: string[];
                 wait_minutes: number;
             }[];
@@ -2253,6 +2284,10 @@ export type components = {
             name: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        HandoffNoticeSettings: {
+            enabled: boolean;
+            lead_minutes: number;
         };
         Heartbeat: {
             alert_id: string | null;
@@ -4485,6 +4520,8 @@ export interface operations {
                         /** @default [] */
                         notify_channel_ids?: string[];
                         /** @default [] */
+                        notify_schedule_ids?: string[];
+                        /** @default [] */
                         notify_user_ids?: string[];
                         wait_minutes: number;
                     }[];
@@ -4732,6 +4769,8 @@ export interface operations {
                     steps?: {
                         /** @default [] */
                         notify_channel_ids?: string[];
+                        /** @default [] */
+                        notify_schedule_ids?: string[];
                         /** @default [] */
                         notify_user_ids?: string[];
                         wait_minutes: number;
@@ -8601,6 +8640,152 @@ export interface operations {
                 };
             };
             /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeHandoffNotices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffNoticeSettings"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putMeHandoffNotices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled?: boolean;
+                    lead_minutes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffNoticeSettings"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields */
             422: {
                 headers: {
                     [name: string]: unknown;

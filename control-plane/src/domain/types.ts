@@ -1,6 +1,7 @@
 /** Records as the domain sees them. Times are Dates; ids are UUIDs. No transport or storage types here. */
 
 import type { MonitorType } from '@lookout/shared';
+import type { OnCallNoteJson } from './on-call-note.js';
 
 export type Role = 'admin' | 'member' | 'viewer';
 export const ROLES: readonly Role[] = ['admin', 'member', 'viewer'];
@@ -288,12 +289,16 @@ export interface EscalationProgress {
    * domain/escalation/support-hours.ts). Null or absent otherwise.
    */
   deferred_until?: string | null;
+  /** What steps found in the schedules they name, for the timeline (on-call-note.ts). */
+  on_call?: OnCallNoteJson[];
 }
 
 export interface EscalationStep {
   wait_minutes: number;
   notify_user_ids: string[];
   notify_channel_ids: string[];
+  /** Schedules whose on-call user is notified; absent on older steps (read as []: `stepSchedules`). */
+  notify_schedule_ids?: string[];
 }
 
 export interface EscalationPolicy {

@@ -17,6 +17,7 @@ import { connectedAppRoutes } from './connected-apps/routes.js';
 import { contactMethodRoutes } from './contact-methods/routes.js';
 import { escalationPolicyRoutes } from './escalation-policies/routes.js';
 import { groupRoutes } from './groups/routes.js';
+import { handoffNoticeRoutes } from './handoff-notices/routes.js';
 import { heartbeatRoutes } from './heartbeats/routes.js';
 import { integrationRoutes } from './integrations/routes.js';
 import { loadedOnFirstUse } from './loaded-on-first-use.js';
@@ -57,6 +58,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...connectedAppRoutes(deps),
   ...userRoutes(deps),
   ...contactMethodRoutes(deps),
+  ...handoffNoticeRoutes(deps),
   ...monitorRoutes(deps),
   ...checkTypeRoutes(deps),
   ...groupRoutes(deps),

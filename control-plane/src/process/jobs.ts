@@ -16,6 +16,12 @@ import { coverNow, ENDED_WINDOW_DAYS } from '../domain/maintenance/cover.js';
 import type { MaintenanceWindowStore } from '../domain/maintenance/maintenance-store.js';
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
+import type { HandoffNoticeStore } from '../domain/oncall/handoff-notice-store.js';
+import {
+  HANDOFF_NOTICE_RETENTION_DAYS,
+  type HandoffJobStore,
+  runHandoffNotices,
+} from '../domain/oncall/handoff-notices.js';
 import type { ResultStore } from '../domain/results/result-store.js';
 import { dailyRollupRetentionDays, rollupRetentionDays } from '../domain/results/uptime.js';
 import { openAutoDrafts } from '../domain/status-pages/auto-drafts.js';
@@ -52,7 +58,9 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Parameters<typeof openAutoDrafts>[0] &
   Parameters<typeof recheckDomains>[0] &
   Parameters<typeof checkRegions>[0] &
-  Parameters<typeof createEscalationRunner>[0]['store'];
+  Parameters<typeof createEscalationRunner>[0]['store'] &
+  HandoffJobStore &
+  Pick<HandoffNoticeStore, 'pruneHandoffNotices'>;
 
 /**
  * Background work of a control-plane replica. Each job is safe to run on every replica at once
@@ -258,6 +266,17 @@ export const startJobs = (
   // Groups idle for a day: their window has long ended, so nothing they hold is needed.
   every(60_000, 'prune-notification-groups', (now) =>
     store.pruneNotificationGroups(new Date(now.getTime() - 86_400_000), 10_000),
+  );
+
+  // Handoff notices: only schedules whose cursor has come (an index), each claimed by compare-and-set,
+  // each notice claimed by its unique key (domain/oncall/handoff-notices.ts).
+  every(config.escalation_poll_ms, 'handoff-notices', (now) =>
+    runHandoffNotices({ store, dispatcher: deps.dispatcher, services: deps.contactServices }, now, {
+      leaseMs: config.escalation_lease_seconds * 1000,
+    }),
+  );
+  every(3_600_000, 'prune-handoff-notices', (now) =>
+    store.pruneHandoffNotices(new Date(now.getTime() - HANDOFF_NOTICE_RETENTION_DAYS * 86_400_000), 10_000),
   );
 
   return {

@@ -6,6 +6,7 @@ import { createMonitorCatalog, type MonitorCatalog } from '../domain/monitors/mo
 import type { MonitorSlots } from '../domain/monitors/monitor-slots.js';
 import type { MailSettingsStore } from '../domain/notifications/mail-settings-store.js';
 import type { Dispatcher } from '../domain/notifications/messages.js';
+import { touchingHandoffCursors } from '../domain/oncall/handoff-notices.js';
 import type { DomainLookup } from '../domain/status-pages/custom-domain-proof.js';
 import { contactServicesFromConfig } from '../notify/contact-services.js';
 import { dispatcherFromConfig, mailRouterFromConfig } from '../notify/from-config.js';
@@ -60,7 +61,8 @@ export const wire = (deps: {
   monitorSlots?: MonitorSlots | undefined;
 }): Wiring => {
   const metrics = createMetrics();
-  const store = instrumentStore(deps.store, metrics);
+  // Schedule writes also move the schedule's handoff-notice cursor (domain/oncall/handoff-notices.ts).
+  const store = touchingHandoffCursors(instrumentStore(deps.store, metrics), () => deps.clock.now());
   return {
     store,
     metrics,

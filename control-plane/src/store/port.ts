@@ -19,6 +19,8 @@ import type { MonitorStatusStore } from '../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
 import type { ChannelStore } from '../domain/notifications/channel-store.js';
 import type { MailSettingsStore } from '../domain/notifications/mail-settings-store.js';
+import type { HandoffNoticeStore } from '../domain/oncall/handoff-notice-store.js';
+import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
 import type { StatusPageStore } from '../domain/status-pages/status-page-store.js';
 import type { StatusSubscriberStore } from '../domain/status-pages/subscriber-store.js';
@@ -79,4 +81,6 @@ export type Store = StoreLifecycle &
   ContactMethodStore &
   PingKeyStore &
   StatusSubscriberStore &
-  NotificationGroupStore;
+  NotificationGroupStore &
+  ScheduleStore &
+  HandoffNoticeStore;

@@ -175,6 +175,19 @@ export type TimelineEntry =
       status_code: number | null;
       error: string | null;
     }
+  | {
+      at: Date;
+      /** What a step found in a schedule it names (domain/escalation/on-call-targets.ts). */
+      type: 'on_call';
+      step: number;
+      round: number;
+      schedule_id: string | null;
+      schedule_name: string | null;
+      /** Whom it reached; null: nobody was on call. */
+      user_id: string | null;
+      name: string | null;
+      text: string;
+    }
   | { at: Date; type: 'acknowledged'; by: Actor | null }
   | { at: Date; type: 'resolved'; by: Actor | null };
 
@@ -226,6 +239,19 @@ export const alertTimeline = (
     status_code: d.status_code,
     error: d.error,
   });
+  // What each step found in its schedules comes before what it sent at the same instant.
+  for (const n of alert.escalation?.on_call ?? [])
+    entries.push({
+      at: new Date(n.at),
+      type: 'on_call',
+      step: n.step,
+      round: n.round,
+      schedule_id: n.schedule_id,
+      schedule_name: n.schedule_name,
+      user_id: n.user_id,
+      name: n.user_email,
+      text: n.text,
+    });
   for (const d of deliveries) if (d.step !== null) entries.push(note(d));
   if (alert.acknowledged_at)
     entries.push({ at: alert.acknowledged_at, type: 'acknowledged', by: alert.acknowledged_by });

@@ -6,12 +6,15 @@ import type { TenancyStore } from '../tenancy/tenancy-store.js';
 import type { EscalationPolicy } from '../types.js';
 import { nameText, parseOrThrow, throwIfProblems, uuid } from '../validation.js';
 import type { EscalationPolicyStore } from './escalation-policy-store.js';
+import { type ScheduleReads, stepSchedules } from './on-call-targets.js';
 import { checkSupportHours, supportHoursBody } from './support-hours.js';
 
 const step = z.strictObject({
   wait_minutes: z.int().min(0).max(1440),
   notify_user_ids: z.array(uuid()).max(20).default([]),
   notify_channel_ids: z.array(uuid()).max(20).default([]),
+  /** Whoever is on call in each when the step fires (on-call-targets.ts). */
+  notify_schedule_ids: z.array(uuid()).max(10).default([]),
 });
 
 const fields = {
@@ -39,15 +42,18 @@ export const updatePolicyBody = z.strictObject({
   support_hours: fields.support_hours.optional(),
 });
 
-/** Every id must name a user or channel of this workspace; a step must notify someone. */
-const policyProblems = async (
-  store: EscalationPolicyStore & Pick<ChannelStore, 'getChannel'> & TenancyStore,
-  p: EscalationPolicy,
-): Promise<FieldProblem[]> => {
+/** What validating a policy reads: its users, channels and schedules. */
+export type PolicyStore = EscalationPolicyStore &
+  Pick<ChannelStore, 'getChannel'> &
+  TenancyStore &
+  Pick<ScheduleReads, 'getSchedule'>;
+
+/** Every id must name a user, channel or schedule of this workspace; a step must notify someone. */
+const policyProblems = async (store: PolicyStore, p: EscalationPolicy): Promise<FieldProblem[]> => {
   const problems: FieldProblem[] = [];
   for (const [i, s] of p.steps.entries()) {
-    if (s.notify_user_ids.length + s.notify_channel_ids.length === 0)
-      problems.push({ field: `steps[${i}]`, message: 'must notify at least one user or channel' });
+    if (s.notify_user_ids.length + s.notify_channel_ids.length + stepSchedules(s).length === 0)
+      problems.push({ field: `steps[${i}]`, message: 'must notify at least one user, channel or schedule' });
     for (const [j, id] of s.notify_user_ids.entries())
       if (!(await store.getUser(p.workspace_id, id.toLowerCase())))
         problems.push({
@@ -59,6 +65,12 @@ const policyProblems = async (
         problems.push({
           field: `steps[${i}].notify_channel_ids[${j}]`,
           message: 'no notification channel with this id in the workspace',
+        });
+    for (const [j, id] of stepSchedules(s).entries())
+      if (!(await store.getSchedule(p.workspace_id, id.toLowerCase())))
+        problems.push({
+          field: `steps[${i}].notify_schedule_ids[${j}]`,
+          message: 'no schedule with this id in the workspace',
         });
   }
   if (p.support_hours) problems.push(...checkSupportHours(p.support_hours).problems);
@@ -75,10 +87,11 @@ const normalise = (steps: EscalationPolicy['steps']) =>
     wait_minutes: s.wait_minutes,
     notify_user_ids: [...new Set(s.notify_user_ids.map((x) => x.toLowerCase()))],
     notify_channel_ids: [...new Set(s.notify_channel_ids.map((x) => x.toLowerCase()))],
+    notify_schedule_ids: [...new Set(stepSchedules(s).map((x) => x.toLowerCase()))],
   }));
 
 export const createPolicy = async (
-  store: EscalationPolicyStore & Pick<ChannelStore, 'getChannel'> & TenancyStore,
+  store: PolicyStore,
   workspaceId: string,
   body: unknown,
   now: Date,
@@ -102,7 +115,7 @@ export const createPolicy = async (
 
 /** Validates the body before looking the policy up, so a bad body is a 422 whatever the id. */
 export const updatePolicy = async (
-  store: EscalationPolicyStore & Pick<ChannelStore, 'getChannel'> & TenancyStore,
+  store: PolicyStore,
   workspaceId: string,
   id: string,
   body: unknown,
@@ -136,11 +149,7 @@ export const updatePolicy = async (
   return next;
 };
 
-export const deletePolicy = async (
-  store: EscalationPolicyStore & Pick<ChannelStore, 'getChannel'> & TenancyStore,
-  workspaceId: string,
-  id: string,
-) => {
+export const deletePolicy = async (store: PolicyStore, workspaceId: string, id: string) => {
   const r = await store.deleteEscalationPolicy(workspaceId, id);
   if (r === 'not_found') throw new AppError('not_found', 'Escalation policy not found.');
   if (r === 'is_default')
@@ -177,7 +186,8 @@ export const withoutUser = (
     const alone = p.steps.flatMap((s, i) =>
       s.notify_user_ids.includes(userId) &&
       s.notify_user_ids.every((u) => u === userId) &&
-      s.notify_channel_ids.length === 0
+      s.notify_channel_ids.length === 0 &&
+      stepSchedules(s).length === 0
         ? [i + 1]
         : [],
     );

@@ -25,7 +25,8 @@ import { createGroupFlush } from './group-flush.js';
 import type { GroupTiming } from './group-window.js';
 import { messageContext } from './message-context.js';
 import { type GroupedItem, groupId, type NotificationGroupStore } from './notification-group-store.js';
-import { type Recipient, recipientByKey, stepRecipients } from './recipients.js';
+import { endedNote, resolveStep, type ScheduleReads, withNotes } from './on-call-targets.js';
+import { type Recipient, recipientByKey } from './recipients.js';
 import { nextSupportStart } from './support-hours.js';
 
 export interface EscalationRunnerDeps {
@@ -38,7 +39,8 @@ export interface EscalationRunnerDeps {
     NotificationGroupStore &
     Pick<MonitorStore, 'getMonitor'> &
     Pick<HeartbeatStore, 'getHeartbeat'> &
-    Pick<IntegrationStore, 'getIntegration'>;
+    Pick<IntegrationStore, 'getIntegration'> &
+    ScheduleReads;
   clock: Clock;
   dispatcher: Dispatcher;
   /**
@@ -279,16 +281,23 @@ export const createEscalationRunner = (deps: EscalationRunnerDeps) => {
       }
     }
     const step = policy.steps[progress.step];
-    if (step) {
-      const targets = await stepRecipients(store, services, alert.workspace_id, step);
-      await Promise.all(targets.map((r) => notify(alert, progress, policy, claim, r)));
-    }
-    await store.advanceEscalation(
-      alert.workspace_id,
-      alert.id,
-      claim,
-      afterStep(policy, { ...progress, deferred_until: null }, clock.now()),
-    );
+    const at = { step: progress.step, round: progress.round, now: clock.now() };
+    const found = step
+      ? await resolveStep(store, services, alert.workspace_id, step, at)
+      : { recipients: [], notes: [] };
+    await Promise.all(found.recipients.map((r) => notify(alert, progress, policy, claim, r)));
+    const next = afterStep(policy, { ...progress, deferred_until: null }, clock.now());
+    // A step that reached nobody (its schedules had nobody on call) never waits out the next step's
+    // wait in silence: the next step is due at once; the last step of the last round says it ended.
+    const silent = step !== undefined && found.recipients.length === 0 && found.notes.length > 0;
+    const notes = silent && next.escalation?.finished ? [...found.notes, endedNote(at)] : found.notes;
+    await store.advanceEscalation(alert.workspace_id, alert.id, claim, {
+      escalation: next.escalation && {
+        ...next.escalation,
+        ...(notes.length > 0 ? { on_call: withNotes(progress.on_call, notes) } : {}),
+      },
+      escalation_due_at: silent && next.escalation_due_at ? clock.now() : next.escalation_due_at,
+    });
   };
 
   return {

@@ -46,6 +46,21 @@ const ofMethod = (u: User, m: ContactMethod, services: ContactServices): Recipie
   return target ? { ...ofUser(u), key: `user:${u.id}:${m.id}`, target } : null;
 };
 
+/** A user as a step reaches them: their account email and each verified method. */
+export const userRecipients = async (
+  store: Pick<ContactMethodStore, 'listContactMethods'>,
+  services: ContactServices,
+  workspaceId: string,
+  user: User,
+): Promise<Recipient[]> => {
+  const out = [ofUser(user)];
+  for (const m of await store.listContactMethods(workspaceId, user.id)) {
+    const r = ofMethod(user, m, services);
+    if (r) out.push(r);
+  }
+  return out;
+};
+
 /** Everyone a step names, as they are now: each user's account email and verified methods, each channel. */
 export const stepRecipients = async (
   store: RecipientStore,
@@ -56,12 +71,7 @@ export const stepRecipients = async (
   const out: Recipient[] = [];
   for (const userId of step.notify_user_ids) {
     const user = await store.getUser(workspaceId, userId);
-    if (!user) continue;
-    out.push(ofUser(user));
-    for (const m of await store.listContactMethods(workspaceId, user.id)) {
-      const r = ofMethod(user, m, services);
-      if (r) out.push(r);
-    }
+    if (user) out.push(...(await userRecipients(store, services, workspaceId, user)));
   }
   for (const channelId of step.notify_channel_ids) {
     const channel = await store.getChannel(workspaceId, channelId);

@@ -1,10 +1,15 @@
 import type { FieldProblem } from '@lookout/shared';
 import type { Schedule, ScheduleLayer, ScheduleOverride, ScheduleRestriction, Shift } from '../types.js';
+import { LayerRotation, type LayerState } from './layer-rotation.js';
+import { restrictionProblems as problemsOfRestrictions } from './restrictions.js';
+import { DAY_MS, zoneClock } from './zone-clock.js';
 
 /**
  * Who is on call, pure and computed (never stored): from a schedule's layers (later wins where it
- * covers the time) and the overrides over the window (an override beats every layer). CONTRACT STUB:
- * the signatures are the contract; the bodies are filled in by the engine's own commit.
+ * covers the time) and the overrides over the window (an override beats every layer; of overlapping
+ * overrides the most recently created wins). Each layer answers in O(1) which shift covers an instant
+ * and when its answer next changes (layer-rotation.ts); `until`, `next` and the shifts of a window walk
+ * those changes in time order, O(layers + overrides) per change.
  */
 
 /** The longest window `finalShifts` answers (the shifts endpoint and the calendar feeds stay inside it). */
@@ -21,9 +26,133 @@ export interface OnCallAnswer {
   next: { user_id: string; starts_at: Date } | null;
 }
 
+/** The schedule's answer at one instant as numbers: who, from where, over which span. */
+interface Placed {
+  user: string;
+  from: number;
+  to: number;
+  source: Shift['source'];
+}
+
+/** The schedule walked forward through time: each layer's state and the overrides in force. */
+class Walker {
+  private readonly rotations: LayerRotation[];
+  private readonly states: LayerState[];
+  private readonly overrides: ScheduleOverride[];
+  /** Every override edge, ascending, and the index of the first one after `t`. */
+  private readonly edges: number[];
+  private edge = 0;
+
+  constructor(
+    private readonly schedule: Schedule,
+    overrides: ScheduleOverride[],
+    private t: number,
+  ) {
+    const clock = zoneClock(schedule.timezone);
+    this.rotations = schedule.layers.map((layer) => new LayerRotation(layer, clock));
+    this.states = this.rotations.map((r) => r.at(t));
+    this.overrides = overrides.filter((o) => o.ends_at.getTime() > o.starts_at.getTime());
+    this.edges = [
+      ...new Set(this.overrides.flatMap((o) => [o.starts_at.getTime(), o.ends_at.getTime()])),
+    ].sort((a, b) => a - b);
+    this.skipEdges();
+  }
+
+  private skipEdges() {
+    while (this.edge < this.edges.length && this.edges[this.edge]! <= this.t) this.edge++;
+  }
+
+  /** Who is on call at the walker's instant, null for nobody. */
+  answer(): Placed | null {
+    const t = this.t;
+    let best: ScheduleOverride | null = null;
+    for (const o of this.overrides) {
+      if (o.starts_at.getTime() > t || o.ends_at.getTime() <= t) continue;
+      if (!best || newer(o, best)) best = o;
+    }
+    if (best) {
+      return {
+        user: best.user_id,
+        from: best.starts_at.getTime(),
+        to: best.ends_at.getTime(),
+        source: { kind: 'override', override_id: best.id, created_by: best.created_by },
+      };
+    }
+    for (let i = this.states.length - 1; i >= 0; i--) {
+      const s = this.states[i]!;
+      if (s.user === null) continue;
+      const layer = this.schedule.layers[i]!;
+      return {
+        user: s.user,
+        from: s.from,
+        to: s.to,
+        source: { kind: 'layer', layer: i + 1, layer_name: layer.name },
+      };
+    }
+    return null;
+  }
+
+  /** The next instant after the walker's where any layer or override may change the answer. */
+  nextChange(): number {
+    let b = this.edge < this.edges.length ? this.edges[this.edge]! : Number.POSITIVE_INFINITY;
+    for (const s of this.states) if (s.next < b) b = s.next;
+    return b;
+  }
+
+  /** Moves to `b` (after the walker's instant), updating only the layers whose answer may change there. */
+  advance(b: number): void {
+    this.t = b;
+    for (let i = 0; i < this.states.length; i++) {
+      if (this.states[i]!.next <= b) this.states[i] = this.rotations[i]!.at(b);
+    }
+    this.skipEdges();
+  }
+}
+
+/** Of two overlapping overrides, whether `a` was created after `b` (the later one wins; ties by id). */
+const newer = (a: ScheduleOverride, b: ScheduleOverride) =>
+  a.created_at.getTime() !== b.created_at.getTime()
+    ? a.created_at.getTime() > b.created_at.getTime()
+    : a.id > b.id;
+
+const toShift = (p: Placed): Shift => ({
+  user_id: p.user,
+  starts_at: new Date(p.from),
+  ends_at: new Date(p.to),
+  source: p.source,
+});
+
+/** Who is on call at `at`, without `until` and `next`: O(layers + overrides). */
+export const onCallShiftAt = (schedule: Schedule, overrides: ScheduleOverride[], at: Date): Shift | null => {
+  const placed = new Walker(schedule, overrides, at.getTime()).answer();
+  return placed ? toShift(placed) : null;
+};
+
 /** Who is on call at `at`: O(layers + overrides) for `shift`; `until`/`next` walk the boundaries after it. */
-export const onCallAt = (_schedule: Schedule, _overrides: ScheduleOverride[], _at: Date): OnCallAnswer => {
-  throw new Error('not implemented');
+export const onCallAt = (schedule: Schedule, overrides: ScheduleOverride[], at: Date): OnCallAnswer => {
+  const t = at.getTime();
+  const horizon = t + LOOK_AHEAD_DAYS * DAY_MS;
+  const walker = new Walker(schedule, overrides, t);
+  const now = walker.answer();
+  const shift = now ? toShift(now) : null;
+  const who = now?.user ?? null;
+  let until: Date | null = null;
+  for (;;) {
+    const b = walker.nextChange();
+    if (b > horizon) return { shift, until, next: null };
+    walker.advance(b);
+    const then = walker.answer();
+    if (until === null && (then?.user ?? null) !== who) until = new Date(b);
+    if (until !== null && then) return { shift, until, next: { user_id: then.user, starts_at: new Date(b) } };
+  }
+};
+
+/** Checks a window's length (callers validate it first; this guards the computation's bound). */
+const windowOf = (from: Date, to: Date): [number, number] => {
+  const f = from.getTime();
+  const e = to.getTime();
+  if (e - f > MAX_WINDOW_DAYS * DAY_MS) throw new Error(`a window of at most ${MAX_WINDOW_DAYS} days`);
+  return [f, e];
 };
 
 /**
@@ -31,39 +160,87 @@ export const onCallAt = (_schedule: Schedule, _overrides: ScheduleOverride[], _a
  * adjacent shifts of the same user merged (the merged shift keeps the first one's source), in time order.
  */
 export const finalShifts = (
-  _schedule: Schedule,
-  _overrides: ScheduleOverride[],
-  _from: Date,
-  _to: Date,
+  schedule: Schedule,
+  overrides: ScheduleOverride[],
+  from: Date,
+  to: Date,
 ): Shift[] => {
-  throw new Error('not implemented');
+  const [f, e] = windowOf(from, to);
+  const shifts: Shift[] = [];
+  if (e <= f) return shifts;
+  const walker = new Walker(schedule, overrides, f);
+  let t = f;
+  while (t < e) {
+    const b = Math.min(walker.nextChange(), e);
+    const placed = walker.answer();
+    if (placed) {
+      const last = shifts[shifts.length - 1];
+      if (last && last.user_id === placed.user && last.ends_at.getTime() === t) last.ends_at = new Date(b);
+      else
+        shifts.push({
+          user_id: placed.user,
+          starts_at: new Date(t),
+          ends_at: new Date(b),
+          source: placed.source,
+        });
+    }
+    if (b >= e) break;
+    walker.advance(b);
+    t = b;
+  }
+  return shifts;
 };
 
 /** The spans of [from, to) where nobody is on call, in time order. */
 export const scheduleGaps = (
-  _schedule: Schedule,
-  _overrides: ScheduleOverride[],
-  _from: Date,
-  _to: Date,
+  schedule: Schedule,
+  overrides: ScheduleOverride[],
+  from: Date,
+  to: Date,
 ): { starts_at: Date; ends_at: Date }[] => {
-  throw new Error('not implemented');
+  const [f, e] = windowOf(from, to);
+  const gaps: { starts_at: Date; ends_at: Date }[] = [];
+  let t = f;
+  for (const s of finalShifts(schedule, overrides, from, to)) {
+    if (s.starts_at.getTime() > t) gaps.push({ starts_at: new Date(t), ends_at: s.starts_at });
+    t = s.ends_at.getTime();
+  }
+  if (t < e) gaps.push({ starts_at: new Date(t), ends_at: new Date(e) });
+  return gaps;
 };
 
 /** What zod cannot see in one layer's restrictions (overlaps, empty intervals), fields under `prefix`. */
-export const restrictionProblems = (
-  _restrictions: ScheduleRestriction[],
-  _prefix: string,
-): FieldProblem[] => {
-  throw new Error('not implemented');
-};
+export const restrictionProblems = (restrictions: ScheduleRestriction[], prefix: string): FieldProblem[] =>
+  problemsOfRestrictions(restrictions, prefix);
 
 /**
  * The schedule once user `userId` has left the workspace at `now`: they drop out of every layer from
  * then on, the person on call in each layer at `now` stays on call (if it was them, the next in turn
  * takes over at once) and the turn order continues. Null when no layer names them.
+ *
+ * The remaining users are rotated so that the shift covering `now` keeps its number and falls to the
+ * person who stays (or takes over); a layer that has not started yet just loses them, and one left
+ * with nobody keeps `users: []` (it covers nobody; the schedule's gaps warn).
  */
-export const withoutUserInSchedule = (_schedule: Schedule, _userId: string, _now: Date): Schedule | null => {
-  throw new Error('not implemented');
+export const withoutUserInSchedule = (schedule: Schedule, userId: string, now: Date): Schedule | null => {
+  if (!schedule.layers.some((l) => l.users.includes(userId))) return null;
+  const clock = zoneClock(schedule.timezone);
+  const t = now.getTime();
+  const layers = schedule.layers.map((layer): ScheduleLayer => {
+    if (!layer.users.includes(userId)) return layer;
+    const remaining = layer.users.filter((u) => u !== userId);
+    if (remaining.length === 0 || t < layer.starts_at.getTime()) return { ...layer, users: remaining };
+    const n = layer.users.length;
+    const k = new LayerRotation(layer, clock).shiftAt(t);
+    // The position (in the old order) of whoever is on call now, or takes over: the next who stays.
+    let pos = k % n;
+    while (layer.users[pos] === userId) pos = (pos + 1) % n;
+    const p = layer.users.slice(0, pos).filter((u) => u !== userId).length;
+    const m = remaining.length;
+    const users = remaining.map((_, i) => remaining[(((i - k + p) % m) + m) % m]!);
+    return { ...layer, users };
+  });
+  return { ...schedule, layers };
 };
 
 export type { ScheduleLayer };

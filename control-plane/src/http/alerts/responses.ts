@@ -106,6 +106,26 @@ const timelineEntry = z.discriminatedUnion('type', [
     status_code: z.number().int().nullable(),
     error: z.string().nullable(),
   }),
+  z
+    .strictObject({
+      at: time,
+      type: z.literal('on_call'),
+      step: z.number().int(),
+      round: z.number().int(),
+      schedule_id: z.string().nullable(),
+      schedule_name: z.string().nullable().describe('Null when the schedule was deleted.'),
+      user_id: z
+        .string()
+        .nullable()
+        .describe('Whom the step reached through the schedule; null: nobody on call.'),
+      name: z.string().nullable().describe('Their email.'),
+      text: z
+        .string()
+        .describe(
+          'In words: "reached ana@example.com — on call in Primary (layer 2, Weekdays)", "nobody on call in Primary".',
+        ),
+    })
+    .describe('What a step found in a schedule it names when it fired.'),
   z.strictObject({ at: time, type: z.literal('acknowledged'), by: actorResponse.nullable() }),
   z.strictObject({ at: time, type: z.literal('resolved'), by: actorResponse.nullable() }),
 ]);

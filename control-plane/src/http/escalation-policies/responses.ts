@@ -12,6 +12,9 @@ export const policyResponse = z
         wait_minutes: z.number(),
         notify_user_ids: z.array(z.string()),
         notify_channel_ids: z.array(z.string()),
+        notify_schedule_ids: z
+          .array(z.string())
+          .describe('On-call schedules: whoever is on call in each when the step fires is notified.'),
       }),
     ),
     repeat: z.number().int(),
@@ -32,6 +35,7 @@ export const policyJson = (p: EscalationPolicy): z.output<typeof policyResponse>
   const { workspace_id: _w, ...rest } = p;
   return {
     ...rest,
+    steps: p.steps.map((s) => ({ ...s, notify_schedule_ids: s.notify_schedule_ids ?? [] })),
     // A policy stored before support hours existed has none.
     support_hours: p.support_hours ?? null,
     created_at: iso(p.created_at),

@@ -4,12 +4,10 @@ import {
   createPolicy,
   createPolicyBody,
   deletePolicy,
+  type PolicyStore,
   updatePolicy,
   updatePolicyBody,
 } from '../../domain/escalation/escalation-policies.js';
-import type { EscalationPolicyStore } from '../../domain/escalation/escalation-policy-store.js';
-import type { ChannelStore } from '../../domain/notifications/channel-store.js';
-import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import { idOf, pageQuery } from '../query.js';
 import { page } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
@@ -17,10 +15,7 @@ import { policyJson, policyResponse } from './responses.js';
 
 /** A path id that is not a UUID cannot name anything: 404 without a lookup. */
 
-export const escalationPolicyRoutes = ({
-  store,
-  clock,
-}: RouteDeps<EscalationPolicyStore & Pick<ChannelStore, 'getChannel'> & TenancyStore>) => [
+export const escalationPolicyRoutes = ({ store, clock }: RouteDeps<PolicyStore>) => [
   route({
     method: 'get',
     path: '/escalation-policies',
@@ -39,7 +34,7 @@ export const escalationPolicyRoutes = ({
     tag: 'Escalation policies',
     response: policyResponse,
     summary:
-      'Create a policy: ordered steps (wait N minutes after the previous step, then notify users by email and/or channels), repeated `repeat` more times until acknowledged. `is_default: true` makes it the workspace default.',
+      'Create a policy: ordered steps (wait N minutes after the previous step, then notify users by email and their verified contact methods, channels, and whoever is on call in the named schedules), repeated `repeat` more times until acknowledged. `is_default: true` makes it the workspace default.',
     role: 'admin',
     body: createPolicyBody,
     status: 201,

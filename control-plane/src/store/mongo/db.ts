@@ -92,6 +92,17 @@ export const collectionsOf = (db: Db) => {
     alertHolds: c('alert_holds'),
     /** Each source's dependency timeline, kept 30 days. */
     sourceEvents: c('source_events'),
+    /** On-call schedules (domain/oncall/schedule-store.ts); `name_key` unique per workspace. */
+    schedules: c('schedules'),
+    scheduleOverrides: c('schedule_overrides'),
+    shiftOffers: c('shift_offers'),
+    scheduleHistory: c('schedule_history'),
+    /** Handoff notices (domain/oncall/handoff-notice-store.ts): settings, `_id` workspace:user. */
+    handoffSettings: c('handoff_settings'),
+    /** Each schedule's next notice due; `_id` workspace:schedule. */
+    handoffCursors: c('handoff_cursors'),
+    /** Notices sent; `_id` is the notice's key (unique: claimed once). */
+    handoffNotices: c('handoff_notices'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

@@ -6,6 +6,7 @@ import { contactMethodIndexes, mongoContactMethods } from './contact-methods.js'
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
 import { backfillDependsOn, dependencyIndexes, mongoDependencies } from './dependencies.js';
 import { groupIndexes, mongoGroups } from './groups.js';
+import { handoffNoticeIndexes, mongoHandoffNotices } from './handoff-notices.js';
 import { backfillHeartbeats, heartbeatIndexes, mongoHeartbeats } from './heartbeats.js';
 import { integrationIndexes, mongoIntegrations } from './integrations.js';
 import { mongoMailSettings } from './mail-settings.js';
@@ -26,6 +27,7 @@ import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
+import { mongoSchedules, scheduleIndexes } from './schedules.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
 import { mongoStatusPages, statusPageIndexes } from './status-pages.js';
@@ -77,6 +79,8 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...statusSubscriberIndexes,
         ...groupIndexes,
         ...notificationGroupIndexes,
+        ...scheduleIndexes,
+        ...handoffNoticeIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -116,5 +120,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoPingKeys(ctx),
     ...mongoStatusSubscribers(ctx),
     ...mongoNotificationGroups(ctx),
+    ...mongoSchedules(ctx),
+    ...mongoHandoffNotices(ctx),
   };
 };

@@ -37,6 +37,8 @@ import groupedNotificationsAndSupportHours from './migrations/0035-grouped-notif
 import monitorListOrder from './migrations/0036-monitor-list-order.js';
 import checkTypeSettings from './migrations/0037-check-type-settings.js';
 import agentCheckTypes from './migrations/0038-agent-check-types.js';
+import schedules from './migrations/0039-schedules.js';
+import handoffNotices from './migrations/0040-handoff-notices.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -87,6 +89,8 @@ export const migrations: string[][] = [
   monitorListOrder,
   checkTypeSettings,
   agentCheckTypes,
+  schedules,
+  handoffNotices,
 ];
 
 /**

@@ -11,6 +11,7 @@ import { sqliteContactMethods } from './contact-methods.js';
 import { sqliteContext } from './db.js';
 import { sqliteDependencies } from './dependencies.js';
 import { sqliteGroups } from './groups.js';
+import { sqliteHandoffNotices } from './handoff-notices.js';
 import { sqliteHeartbeats } from './heartbeats.js';
 import { sqliteIntegrations } from './integrations.js';
 import { sqliteMailSettings } from './mail-settings.js';
@@ -25,6 +26,7 @@ import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
 import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
 import { sqliteRouting } from './routing.js';
+import { sqliteSchedules } from './schedules.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignIns } from './sign-ins.js';
 import { type StateSnapshotOptions, sqliteStateBook } from './state-book.js';
@@ -201,5 +203,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqlitePingKeys(ctx),
     ...sqliteStatusSubscribers(ctx),
     ...sqliteNotificationGroups(ctx),
+    ...sqliteSchedules(ctx),
+    ...sqliteHandoffNotices(ctx),
   };
 };

@@ -6,6 +6,9 @@
  */
 import type { RunResult, Statement } from 'better-sqlite3';
 
+export * from './handoff-tables.js';
+// The on-call schedules' layouts.
+export * from './oncall-tables.js';
 // The status pages' layouts (listed with these: migrations.test.ts reads every export).
 export * from './status-tables.js';
 

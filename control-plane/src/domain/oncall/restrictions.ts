@@ -1,0 +1,142 @@
+import type { FieldProblem } from '@lookout/shared';
+import type { ScheduleRestriction, Weekday } from '../types.js';
+import { minutesOf, weekdayOf, type ZoneClock } from './zone-clock.js';
+
+/**
+ * A layer's restrictions: the parts of the week it covers, the union of its intervals. Each interval
+ * starts on each of its `days` at local `start` and ends at local `end` the same day, or the next day
+ * when `start` is after `end` (22:00–06:00); `end` may be `24:00`. Both edges are wall-clock times,
+ * resolved as handoffs are (a gap forwards to its end, a fold takes the first occurrence).
+ */
+
+const DAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+const WEEK_MINUTES = 7 * 1440;
+
+interface Interval {
+  /** Weekday indexes (Monday 0) the interval starts on. */
+  days: Set<number>;
+  start: number;
+  end: number;
+}
+
+/** Whether the mask covers an instant, the covered span around it, and its next edge. */
+export interface MaskAnswer {
+  covered: boolean;
+  from: number;
+  to: number;
+  /** The next instant the mask may change (an edge, or where the computed stretch ends). */
+  next: number;
+}
+
+export interface RestrictionMask {
+  at(t: number): MaskAnswer;
+}
+
+/** The restrictions as a mask over time in `clock`'s zone; empty intervals cover nothing. */
+export const restrictionMask = (restrictions: ScheduleRestriction[], clock: ZoneClock): RestrictionMask => {
+  const intervals: Interval[] = [];
+  for (const r of restrictions) {
+    const start = minutesOf(r.start);
+    const end = minutesOf(r.end);
+    if (start === null || end === null || start >= 1440 || start === end) continue;
+    intervals.push({ days: new Set(r.days.map((d) => DAYS.indexOf(d))), start, end });
+  }
+  // The merged instants of the intervals starting on local days 7b − 1 … 7b + 14, for block b.
+  let block = Number.NaN;
+  let spans: [number, number][] = [];
+  const spansOf = (b: number): [number, number][] => {
+    const raw: [number, number][] = [];
+    for (let day = 7 * b - 1; day <= 7 * b + 14; day++) {
+      for (const iv of intervals) {
+        if (!iv.days.has(weekdayOf(day))) continue;
+        const s = clock.instant(day, iv.start);
+        const e = iv.end > iv.start ? clock.instant(day, iv.end) : clock.instant(day + 1, iv.end);
+        if (e > s) raw.push([s, e]);
+      }
+    }
+    raw.sort((x, y) => x[0] - y[0]);
+    const merged: [number, number][] = [];
+    for (const [s, e] of raw) {
+      const last = merged[merged.length - 1];
+      if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+      else merged.push([s, e]);
+    }
+    return merged;
+  };
+  return {
+    at(t: number): MaskAnswer {
+      const day = clock.local(t).day;
+      const b = Math.floor(day / 7);
+      if (b !== block) {
+        block = b;
+        spans = spansOf(b);
+      }
+      for (const [s, e] of spans) {
+        if (t < s) return { covered: false, from: t, to: t, next: s };
+        if (t < e) return { covered: true, from: s, to: e, next: e };
+      }
+      // No interval starts in the stretch after `t`: look again where the stretch ends.
+      return { covered: false, from: t, to: t, next: clock.instant(7 * b + 15, 0) };
+    },
+  };
+};
+
+const label = (day: number, start: number, end: number) => {
+  const hhmm = (m: number) =>
+    `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+  return `${DAYS[day]} ${hhmm(start)}–${hhmm(end)}`;
+};
+
+/**
+ * What zod cannot see in one layer's restrictions, fields under `prefix`: an empty interval (start
+ * equal to end), `24:00` as a start, and two intervals that overlap (past midnight and across Sunday
+ * into Monday too), named on the later one.
+ */
+export const restrictionProblems = (restrictions: ScheduleRestriction[], prefix: string): FieldProblem[] => {
+  const problems: FieldProblem[] = [];
+  // Each interval as week minutes [from, from + length), Monday 00:00 being 0, wrapping at the week's end.
+  const ranges: { day: number; start: number; end: number; from: number; length: number }[][] = [];
+  restrictions.forEach((r, i) => {
+    ranges.push([]);
+    const start = minutesOf(r.start);
+    const end = minutesOf(r.end);
+    if (start === 1440) {
+      problems.push({
+        field: `${prefix}[${i}].start`,
+        message: 'must be 00:00 to 23:59 (24:00 is only an end)',
+      });
+      return;
+    }
+    if (start === null || end === null) return;
+    if (start === end) {
+      problems.push({
+        field: `${prefix}[${i}].end`,
+        message: 'must differ from start (an interval past midnight, e.g. 22:00 to 06:00, is allowed)',
+      });
+      return;
+    }
+    const length = end > start ? end - start : 1440 - start + end;
+    for (const d of new Set(r.days)) {
+      const day = DAYS.indexOf(d);
+      if (day >= 0) ranges[i]!.push({ day, start, end, from: day * 1440 + start, length });
+    }
+  });
+  const overlap = (a: { from: number; length: number }, b: { from: number; length: number }) =>
+    (b.from - a.from + WEEK_MINUTES) % WEEK_MINUTES < a.length ||
+    (a.from - b.from + WEEK_MINUTES) % WEEK_MINUTES < b.length;
+  for (let j = 1; j < ranges.length; j++) {
+    found: for (let i = 0; i < j; i++) {
+      for (const a of ranges[i]!) {
+        for (const b of ranges[j]!) {
+          if (!overlap(a, b)) continue;
+          problems.push({
+            field: `${prefix}[${j}]`,
+            message: `overlaps restrictions[${i}] (${label(b.day, b.start, b.end)} and ${label(a.day, a.start, a.end)})`,
+          });
+          break found;
+        }
+      }
+    }
+  }
+  return problems;
+};
