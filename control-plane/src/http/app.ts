@@ -11,6 +11,8 @@ import { alertRoutes } from './alerts/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
 import { createAuthorizer, serviceKeyOf } from './authorize.js';
 import { readJson } from './body.js';
+import { calendarFeed } from './calendar-feed.js';
+import { calendarRoutes } from './calendars/routes.js';
 import { channelRoutes } from './channels/routes.js';
 import { checkTypeRoutes } from './checks/routes.js';
 import { connectedAppRoutes } from './connected-apps/routes.js';
@@ -73,6 +75,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...maintenanceWindowRoutes(deps),
   ...statusPageRoutes(deps),
   ...integrationRoutes(deps),
+  ...calendarRoutes(deps),
   ...pingRoutes(),
 ];
 
@@ -102,7 +105,7 @@ export const createApp = (deps: AppDeps) => {
     workspaceOf: resolveWorkspace,
   });
   const routes = allRoutes({ ...deps, statusCache });
-  const { authorize, authorizeService } = createAuthorizer(deps);
+  const { authorize, authorizeService, credentials } = createAuthorizer(deps);
 
   // Request id, access log, and the one place errors become responses.
   app.use(requestLog(deps));
@@ -134,6 +137,9 @@ export const createApp = (deps: AppDeps) => {
 
   // One-click acknowledge (/ack/{alert id}): a server-rendered page and its button, no sign-in.
   app.use(ackPage(deps));
+
+  // Calendar feeds (/calendars/{token}.ics): the token is the credential, counted by the same limit.
+  app.use(calendarFeed({ ...deps, credentials }));
 
   // The web app (control-plane/web): its pages and hashed assets, before the API's router.
   app.use(

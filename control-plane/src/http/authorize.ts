@@ -123,5 +123,5 @@ export const createAuthorizer = ({
     credentials.check(ctx.ip, clock.now().getTime(), () =>
       authenticateServiceKey(store, value, r.serviceKey!.kind, ctx.state.workspace),
     );
-  return { authorize, authorizeService };
+  return { authorize, authorizeService, credentials };
 };

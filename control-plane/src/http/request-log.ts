@@ -7,6 +7,9 @@ import type { ApiState } from './route.js';
 
 const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
+/** The path as logged: a calendar feed's path is its secret token (http/calendar-feed.ts), never written. */
+const loggedPath = (path: string) => (path.startsWith('/calendars/') ? '/calendars/[token].ics' : path);
+
 /**
  * The outermost middleware: a request id (the caller's `X-Request-Id` if it is sane), a per-request
  * child logger, the one place errors become responses (an `AppError` as its status and JSON body, any
@@ -49,7 +52,7 @@ export const requestLog =
       ctx.state.log[level](
         {
           method: ctx.method,
-          path: ctx.path,
+          path: loggedPath(ctx.path),
           status: ctx.status,
           ms: Number(process.hrtime.bigint() - started) / 1e6,
           workspace: ctx.state.workspace?.subdomain,

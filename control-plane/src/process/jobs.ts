@@ -16,6 +16,8 @@ import { coverNow, ENDED_WINDOW_DAYS } from '../domain/maintenance/cover.js';
 import type { MaintenanceWindowStore } from '../domain/maintenance/maintenance-store.js';
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
+import type { CalendarFeedStore } from '../domain/oncall/calendar-feed-store.js';
+import { FEED_UNUSED_DAYS } from '../domain/oncall/calendar-feeds.js';
 import type { HandoffNoticeStore } from '../domain/oncall/handoff-notice-store.js';
 import {
   HANDOFF_NOTICE_RETENTION_DAYS,
@@ -48,6 +50,7 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Pick<SignInStore, 'pruneSignInDevices'> &
   Pick<OAuthStore, 'pruneOAuthRecords'> &
   Pick<AckLinkStore, 'pruneAckLinks'> &
+  Pick<CalendarFeedStore, 'pruneCalendarFeeds'> &
   Pick<MaintenanceWindowStore, 'pruneMaintenanceWindows'> &
   Pick<AlertHoldStore, 'pruneSourceEvents'> &
   Parameters<typeof decideDueHolds>[0] &
@@ -238,6 +241,12 @@ export const startJobs = (
 
   // Acknowledge links past their expiry (refused already; this frees the rows).
   every(60_000, 'prune-ack-links', (now) => store.pruneAckLinks(now, 10_000));
+
+  // Calendar feeds no calendar has read for FEED_UNUSED_DAYS (and so those of deleted schedules and
+  // departed users).
+  every(3_600_000, 'prune-calendar-feeds', (now) =>
+    store.pruneCalendarFeeds(new Date(now.getTime() - FEED_UNUSED_DAYS * 86_400_000), 10_000),
+  );
 
   // One-off maintenance windows ended long ago (history the list shows for a year and a bit).
   every(3_600_000, 'prune-maintenance-windows', (now) =>

@@ -19,6 +19,7 @@ import type { MonitorStatusStore } from '../domain/monitors/monitor-status.js';
 import type { MonitorStore } from '../domain/monitors/monitor-store.js';
 import type { ChannelStore } from '../domain/notifications/channel-store.js';
 import type { MailSettingsStore } from '../domain/notifications/mail-settings-store.js';
+import type { CalendarFeedStore } from '../domain/oncall/calendar-feed-store.js';
 import type { HandoffNoticeStore } from '../domain/oncall/handoff-notice-store.js';
 import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
@@ -82,5 +83,6 @@ export type Store = StoreLifecycle &
   PingKeyStore &
   StatusSubscriberStore &
   NotificationGroupStore &
+  CalendarFeedStore &
   ScheduleStore &
   HandoffNoticeStore;

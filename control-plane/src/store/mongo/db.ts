@@ -92,6 +92,8 @@ export const collectionsOf = (db: Db) => {
     alertHolds: c('alert_holds'),
     /** Each source's dependency timeline, kept 30 days. */
     sourceEvents: c('source_events'),
+    /** Calendar feeds' secret URLs, by token hash (domain/oncall/calendar-feed-store.ts). */
+    calendarFeeds: c('calendar_feeds'),
     /** On-call schedules (domain/oncall/schedule-store.ts); `name_key` unique per workspace. */
     schedules: c('schedules'),
     scheduleOverrides: c('schedule_overrides'),

@@ -2,6 +2,7 @@ import { type Store, StoreMissingError } from '../port.js';
 import { ackLinkIndexes, mongoAckLinks } from './ack-links.js';
 import { agentIndexes, mongoAgents } from './agents.js';
 import { alertIndexes, mongoAlerts } from './alerts.js';
+import { calendarFeedIndexes, mongoCalendarFeeds } from './calendar-feeds.js';
 import { contactMethodIndexes, mongoContactMethods } from './contact-methods.js';
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
 import { backfillDependsOn, dependencyIndexes, mongoDependencies } from './dependencies.js';
@@ -79,6 +80,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...statusSubscriberIndexes,
         ...groupIndexes,
         ...notificationGroupIndexes,
+        ...calendarFeedIndexes,
         ...scheduleIndexes,
         ...handoffNoticeIndexes,
       ]);
@@ -120,6 +122,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoPingKeys(ctx),
     ...mongoStatusSubscribers(ctx),
     ...mongoNotificationGroups(ctx),
+    ...mongoCalendarFeeds(ctx),
     ...mongoSchedules(ctx),
     ...mongoHandoffNotices(ctx),
   };

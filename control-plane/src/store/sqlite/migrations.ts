@@ -39,6 +39,7 @@ import checkTypeSettings from './migrations/0037-check-type-settings.js';
 import agentCheckTypes from './migrations/0038-agent-check-types.js';
 import schedules from './migrations/0039-schedules.js';
 import handoffNotices from './migrations/0040-handoff-notices.js';
+import calendarFeeds from './migrations/0041-calendar-feeds.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -91,6 +92,7 @@ export const migrations: string[][] = [
   agentCheckTypes,
   schedules,
   handoffNotices,
+  calendarFeeds,
 ];
 
 /**

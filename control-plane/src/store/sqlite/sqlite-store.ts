@@ -6,6 +6,7 @@ import { type Store, StoreMissingError } from '../port.js';
 import { sqliteAckLinks } from './ack-links.js';
 import { sqliteAgents } from './agents.js';
 import { sqliteAlerts } from './alerts.js';
+import { sqliteCalendarFeeds } from './calendar-feeds.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { sqliteContactMethods } from './contact-methods.js';
 import { sqliteContext } from './db.js';
@@ -203,6 +204,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqlitePingKeys(ctx),
     ...sqliteStatusSubscribers(ctx),
     ...sqliteNotificationGroups(ctx),
+    ...sqliteCalendarFeeds(ctx),
     ...sqliteSchedules(ctx),
     ...sqliteHandoffNotices(ctx),
   };

@@ -353,6 +353,18 @@ export const groups = table('groups', {
   updated_at: 'date',
 });
 
+/** Calendar feeds' secret URLs (domain/oncall/calendar-feed-store.ts): the token's hash only. */
+export const calendarFeeds = table('calendar_feeds', {
+  id: 'text',
+  workspace_id: 'text',
+  kind: 'text',
+  subject_id: 'text',
+  token_hash: 'text',
+  created_by: 'text',
+  created_at: 'date',
+  last_used_at: 'date',
+});
+
 /** Hourly uptime buckets (domain/results/uptime.ts); written by recordResults, read by sumRollups and the monitor list (monitor-status.ts). */
 export const uptimeRollups = table('uptime_rollups', {
   monitor_id: 'text',
