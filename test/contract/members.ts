@@ -205,7 +205,11 @@ export const memberContract = (name: string, open: () => Promise<Store>) => {
       await store.insertApiKey(k, { maxActive: 25, now: T0 });
       const keep = session(admin);
       await store.insertSession(keep);
-      expect(await store.removeUser(ws, u.id, at(5))).toEqual({ outcome: 'removed', policies: [] });
+      expect(await store.removeUser(ws, u.id, at(5))).toEqual({
+        outcome: 'removed',
+        policies: [],
+        schedules: [],
+      });
       expect(await store.getUser(ws, u.id)).toBeNull();
       expect(await store.findSessionByHash(s.token_hash)).toBeNull();
       expect(await store.getApiKey(ws, k.id)).toEqual({ ...k, revoked_at: at(5) });
@@ -215,7 +219,11 @@ export const memberContract = (name: string, open: () => Promise<Store>) => {
       const pending = user(ws, 'viewer', { password_hash: null });
       const inv = invitation(pending);
       await store.inviteUser(pending, inv);
-      expect(await store.removeUser(ws, pending.id, at(7))).toEqual({ outcome: 'removed', policies: [] });
+      expect(await store.removeUser(ws, pending.id, at(7))).toEqual({
+        outcome: 'removed',
+        policies: [],
+        schedules: [],
+      });
       expect(await store.findInvitationByHash(inv.token_hash)).toBeNull();
     });
 
@@ -234,7 +242,7 @@ export const memberContract = (name: string, open: () => Promise<Store>) => {
         ),
       );
       expect(outcomes).toEqual(
-        members.map((_, i) => (i % 2 ? 'changed' : { outcome: 'removed', policies: [] })),
+        members.map((_, i) => (i % 2 ? 'changed' : { outcome: 'removed', policies: [], schedules: [] })),
       );
       for (const [i, u] of members.entries())
         expect((await store.getUser(ws, u.id))?.role ?? null).toBe(i % 2 ? 'viewer' : null);
@@ -282,6 +290,7 @@ export const memberContract = (name: string, open: () => Promise<Store>) => {
       expect(await store.removeUser(ws, admin.id, at(2))).toEqual({
         outcome: 'removed',
         policies: [{ id: policy.id, name: 'Default' }],
+        schedules: [],
       });
       expect(await store.removeUser(ws, other.id, at(3))).toEqual({ outcome: 'last_admin' });
     });
@@ -334,6 +343,7 @@ export const memberContract = (name: string, open: () => Promise<Store>) => {
           { id: alpha.id, name: 'Alpha' },
           { id: beta.id, name: 'Beta' },
         ],
+        schedules: [],
       });
       expect(await store.getUser(ws, u.id)).toBeNull();
       expect(await store.findSessionByHash(s.token_hash)).toBeNull();

@@ -178,6 +178,7 @@ export const signInScenarios = (ctx: () => Ctx) => {
       expect(await store.removeUser(ws.workspace.id, gone.id, at(3))).toEqual({
         outcome: 'removed',
         policies: [],
+        schedules: [],
       });
       expect(await store.findSignInDevice(d.token_hash)).toBeNull();
       expect(await store.listSignInActivity(ws.workspace.id, [gone.id])).toEqual([]);

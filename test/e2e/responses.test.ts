@@ -19,8 +19,27 @@ type Op = { method: string; path: string };
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document as JSON
 type Doc = any;
 
+const SCHEDULES = 'schedules.test.ts (each schedule route to success, at an injected clock)';
 /** Operations driven to success in another e2e file, which runs with the same check on. */
 const DRIVEN_ELSEWHERE: Record<string, string> = {
+  'get /schedules': SCHEDULES,
+  'post /schedules': SCHEDULES,
+  'post /schedules/preview': SCHEDULES,
+  'get /schedules/{id}': SCHEDULES,
+  'patch /schedules/{id}': SCHEDULES,
+  'delete /schedules/{id}': SCHEDULES,
+  'get /schedules/{id}/on-call': SCHEDULES,
+  'get /schedules/{id}/shifts': SCHEDULES,
+  'get /me/shifts': SCHEDULES,
+  'get /schedules/{id}/overrides': SCHEDULES,
+  'post /schedules/{id}/overrides': SCHEDULES,
+  'delete /schedules/{id}/overrides/{override_id}': SCHEDULES,
+  'get /schedules/{id}/offers': SCHEDULES,
+  'post /schedules/{id}/offers': SCHEDULES,
+  'post /schedules/{id}/offers/{offer_id}/take': SCHEDULES,
+  'post /schedules/{id}/offers/{offer_id}/assign': SCHEDULES,
+  'delete /schedules/{id}/offers/{offer_id}': SCHEDULES,
+  'get /schedules/{id}/history': SCHEDULES,
   'post /connected-apps/{id}/revoke': 'mcp-oauth.test.ts (needs an OAuth grant)',
   'post /workspace/connected-apps/{id}/revoke': 'mcp-oauth.test.ts (needs an OAuth grant)',
   'post /users/me/contact-methods/{id}/verify': 'contact-methods.test.ts (needs the code from a real mail)',

@@ -34,6 +34,7 @@ import { requestLog } from './request-log.js';
 import { checkResponse } from './response-check.js';
 import { resultRoutes } from './results/routes.js';
 import type { AnyRoute, ApiContext, ApiState, AppDeps, Authed } from './route.js';
+import { scheduleRoutes } from './schedules/routes.js';
 import { API_PREFIX, serviceEndpoints } from './service-endpoints.js';
 import { sessionRoutes } from './session/routes.js';
 import { sessionCookieName } from './session-cookie.js';
@@ -76,6 +77,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...statusPageRoutes(deps),
   ...integrationRoutes(deps),
   ...calendarRoutes(deps),
+  ...scheduleRoutes(deps),
   ...pingRoutes(),
 ];
 

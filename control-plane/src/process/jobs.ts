@@ -24,6 +24,8 @@ import {
   type HandoffJobStore,
   runHandoffNotices,
 } from '../domain/oncall/handoff-notices.js';
+import { scheduleRetentionCuts } from '../domain/oncall/schedule-history.js';
+import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
 import { dailyRollupRetentionDays, rollupRetentionDays } from '../domain/results/uptime.js';
 import { openAutoDrafts } from '../domain/status-pages/auto-drafts.js';
@@ -55,6 +57,7 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Pick<AlertHoldStore, 'pruneSourceEvents'> &
   Parameters<typeof decideDueHolds>[0] &
   Pick<NotificationGroupStore, 'pruneNotificationGroups'> &
+  Pick<ScheduleStore, 'pruneSchedules'> &
   Pick<TenancyStore, 'getWorkspace'> &
   Parameters<typeof sendSubscriberMails>[0]['store'] &
   Parameters<typeof checkHeartbeatDeadlines>[0] &
@@ -128,6 +131,12 @@ export const startJobs = (
     );
     for (let i = 0; i < 100; i++)
       if ((await store.pruneRollups(rollupsBefore, 1000, dailyBefore)) < 1000) break;
+  });
+
+  // On-call schedules: overrides ended and offers closed 90 days ago, history older than 400 days.
+  every(3_600_000, 'prune-schedules', async (now) => {
+    const cuts = scheduleRetentionCuts(now);
+    for (let i = 0; i < 100; i++) if ((await store.pruneSchedules(cuts, 1000)) < 1000) break;
   });
 
   // Status page incidents resolved longer ago than the page's history keeps (domain/status-pages).

@@ -56,7 +56,9 @@ export interface MemberStore {
   /**
    * In one step: deletes the user, their sessions and invitations, revokes their API keys at `now`
    * (so both stop working at once) and takes them out of the escalation steps that name them
-   * (`withoutUser` in escalation-policies.ts: `updated_at` = now; `policies` lists those policies).
+   * (`withoutUser` in escalation-policies.ts: `updated_at` = now; `policies` lists those policies), and
+   * out of the on-call schedules (`schedulesWithoutUser` in domain/oncall/schedule-removal.ts: layers
+   * rewritten, their future overrides and open offers gone, a `user_removed` history entry each).
    * Refused when the user is the workspace's last active admin, or when some step notifies only them
    * (`only_target`, naming those policies; nothing changes).
    */
@@ -64,7 +66,15 @@ export interface MemberStore {
 }
 
 export type RemoveUserOutcome =
-  | { outcome: 'removed'; policies: { id: string; name: string }[] }
+  | {
+      outcome: 'removed';
+      policies: { id: string; name: string }[];
+      /**
+       * The on-call schedules that named them, rewritten in the same step (domain/oncall/
+       * schedule-removal.ts), with the 1-based numbers of the layers now left with no users.
+       */
+      schedules: { id: string; name: string; empty_layers: number[] }[];
+    }
   | { outcome: 'not_found' }
   | { outcome: 'last_admin' }
   | { outcome: 'only_target'; policies: PolicyNeedingUser[] };

@@ -140,7 +140,8 @@ export const changeUserRole = async (store: UserDeps, workspaceId: string, id: s
  * Removes a user (see MemberStore.removeUser): refused while they are the last active admin, or the
  * only one some escalation step notifies (409 naming those policies: a step left notifying no one
  * would be skipped without a word). From steps that notify others too they are taken out, in the same
- * step. Returns the policies changed that way.
+ * step, and out of the on-call schedules that name them. Returns the policies and schedules changed
+ * that way (each schedule with the layers it left with no users: a gap to fill, never a silent one).
  */
 export const removeUser = async (
   store: MemberStore & ContactMethodStore,
@@ -162,5 +163,5 @@ export const removeUser = async (
     );
   // Their own ways to be reached go with them (nothing would send to them any more).
   await store.deleteUserContactMethods(workspaceId, id);
-  return r.policies;
+  return { policies: r.policies, schedules: r.schedules };
 };

@@ -86,6 +86,9 @@ export interface ScheduleStore {
   /** Deletes the schedule with its overrides, offers and history. False when there was none. */
   deleteSchedule(workspaceId: string, id: string): Promise<boolean>;
 
+  /** The users of the workspace among `ids` (their id and email; others and unknown ids left out). At most 1,000 ids. */
+  getScheduleUsers(workspaceId: string, ids: string[]): Promise<{ id: string; email: string }[]>;
+
   /** The overrides overlapping [from, to), by starts_at, at most MAX_LISTED_OVERRIDES. */
   listOverrides(workspaceId: string, scheduleId: string, from: Date, to: Date): Promise<ScheduleOverride[]>;
   /** The user's overrides in any schedule of the workspace overlapping [from, to), by starts_at (bounded). */

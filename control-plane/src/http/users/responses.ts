@@ -65,3 +65,23 @@ export const memberResponse = userResponse
   .extend({ status: z.enum(['active', 'invited']), invitation_expires_at: time.nullable() })
   .extend(signInActivityResponse.shape)
   .register(responseSchemas, { id: 'Member' });
+
+/** DELETE /users/{id}: what the removal changed elsewhere, in the same step. */
+export const removedUserResponse = z
+  .strictObject({
+    policies: z
+      .array(z.strictObject({ id: uuidString, name: z.string() }))
+      .describe('Escalation policies the user was taken out of.'),
+    schedules: z
+      .array(
+        z.strictObject({
+          id: uuidString,
+          name: z.string(),
+          empty_layers: z
+            .array(z.number().int())
+            .describe('1-based numbers of the layers now left with no users (they cover nobody).'),
+        }),
+      )
+      .describe('On-call schedules the user was taken out of (the rotation continues without them).'),
+  })
+  .register(responseSchemas, { id: 'RemovedUser' });

@@ -19,7 +19,7 @@ import { page } from '../responses.js';
 import { type ApiContext, type RouteDeps, route } from '../route.js';
 import { sessionResponse, workspaceJson } from '../session/responses.js';
 import { sessionLifetimes, setSessionCookie } from '../session-cookie.js';
-import { memberJson, memberResponse } from './responses.js';
+import { memberJson, memberResponse, removedUserResponse } from './responses.js';
 
 /**
  * The link an invitee opens. The token rides in the fragment, which browsers never send to a server:
@@ -119,18 +119,16 @@ export const userRoutes = ({
     method: 'delete',
     path: '/users/{id}',
     tag: 'Users',
-    response: null,
+    response: removedUserResponse,
     summary:
-      'Remove a user (admins): in one step their sessions end, their API keys are revoked, any invitation is void and they leave the escalation steps that notify others too (those policies’ updated_at changes). Refused (409) for the last admin of the workspace, and for a user who is the only one some escalation step notifies: the error names those policies and steps (`details`: one per policy, with its id), to change first.',
+      'Remove a user (admins): in one step their sessions end, their API keys are revoked, any invitation is void and they leave the escalation steps that notify others too (those policies’ updated_at changes). Refused (409) for the last admin of the workspace, and for a user who is the only one some escalation step notifies: the error names those policies and steps (`details`: one per policy, with its id), to change first. The answer names the policies and the on-call schedules they were taken out of; a schedule with `empty_layers` now has layers that cover nobody (its `gaps` show when): fill them.',
     role: 'admin',
-    status: 204,
     responses: {
       404: 'No such user in this workspace',
       409: 'The last admin of the workspace, or the only one notified by a step of the escalation policies named',
     },
     async handler({ auth, params }) {
-      await removeUser(store, auth.workspace.id, params.id!, clock.now());
-      return undefined;
+      return removeUser(store, auth.workspace.id, params.id!, clock.now());
     },
   }),
   route({

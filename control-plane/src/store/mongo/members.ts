@@ -12,6 +12,7 @@ import {
   retryOnDuplicate,
   toDoc,
 } from './db.js';
+import { removeFromSchedules } from './schedules.js';
 
 /** Indexes for invitations, created at start with the others. */
 export const memberIndexes: IndexDecl[] = [
@@ -158,8 +159,13 @@ export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore 
           { $set: { revoked_at: now } },
           { session },
         );
+        const left = await removeFromSchedules(col, workspaceId, user, now, session);
         await users.deleteOne({ _id: id }, { session });
-        return { outcome: 'removed', policies: updated.map((p) => ({ id: p.id, name: p.name })) };
+        return {
+          outcome: 'removed',
+          policies: updated.map((p) => ({ id: p.id, name: p.name })),
+          schedules: left,
+        };
       });
     },
   };

@@ -1,4 +1,5 @@
 import type { ClientSession } from 'mongodb';
+import { schedulesWithoutUser } from '../../domain/oncall/schedule-removal.js';
 import {
   MAX_LISTED_OFFERS,
   MAX_LISTED_OVERRIDES,
@@ -9,9 +10,10 @@ import {
   type ShiftOffer,
   scheduleNameKey,
 } from '../../domain/oncall/schedule-store.js';
-import type { Schedule, ScheduleOverride } from '../../domain/types.js';
+import type { Schedule, ScheduleOverride, User } from '../../domain/types.js';
 import {
   bumpGuard,
+  type Collections,
   deleteSome,
   escapeRegex,
   fromDoc,
@@ -135,6 +137,16 @@ export const mongoSchedules = (ctx: MongoContext): ScheduleStore => {
         return true;
       });
     },
+    async getScheduleUsers(workspaceId, ids) {
+      if (ids.length === 0) return [];
+      const docs = await col.users
+        .find(
+          { workspace_id: workspaceId, _id: { $in: ids.slice(0, 1000) } },
+          { projection: { _id: 1, email: 1 } },
+        )
+        .toArray();
+      return docs.map((d) => ({ id: d._id, email: d.email as string }));
+    },
     async listOverrides(workspaceId, scheduleId, from, to) {
       const docs = await scheduleOverrides
         .find({
@@ -252,4 +264,49 @@ export const mongoSchedules = (ctx: MongoContext): ScheduleStore => {
       return a + b + stale + c;
     },
   };
+};
+
+/** Inside the member removal's transaction: the user leaves the schedules (domain/oncall/schedule-removal.ts). */
+export const removeFromSchedules = async (
+  col: Collections,
+  workspaceId: string,
+  user: User,
+  now: Date,
+  session: ClientSession,
+) => {
+  const naming = fromDocs<Schedule>(
+    await col.schedules
+      .find({ workspace_id: workspaceId, 'layers.users': user.id }, { session })
+      .sort({ name_key: 1, _id: 1 })
+      .toArray(),
+  ).map((s) => revive(s)!);
+  const overrides = fromDocs<ScheduleOverride>(
+    await col.scheduleOverrides
+      .find({ workspace_id: workspaceId, user_id: user.id, ends_at: { $gt: now } }, { session })
+      .toArray(),
+  );
+  const offers = fromDocs<ShiftOffer>(
+    await col.shiftOffers
+      .find({ workspace_id: workspaceId, user_id: user.id, status: 'open' }, { session })
+      .toArray(),
+  );
+  const r = schedulesWithoutUser({ user, naming, overrides, offers, now });
+  for (const s of r.updated)
+    await col.schedules.updateOne(
+      { _id: s.id, workspace_id: workspaceId },
+      { $set: { layers: s.layers, updated_at: now } },
+      { session },
+    );
+  if (r.deleteOverrideIds.length > 0)
+    await col.scheduleOverrides.deleteMany({ _id: { $in: r.deleteOverrideIds } }, { session });
+  if (r.endOverrideIds.length > 0)
+    await col.scheduleOverrides.updateMany(
+      { _id: { $in: r.endOverrideIds } },
+      { $set: { ends_at: now } },
+      { session },
+    );
+  if (r.deleteOfferIds.length > 0)
+    await col.shiftOffers.deleteMany({ _id: { $in: r.deleteOfferIds } }, { session });
+  if (r.entries.length > 0) await col.scheduleHistory.insertMany(r.entries.map(toDoc), { session });
+  return r.left;
 };

@@ -1,8 +1,22 @@
 import type { Invitation, MemberStore, RemoveUserOutcome } from '../../domain/access/member-store.js';
 import { withoutUser } from '../../domain/escalation/escalation-policies.js';
-import type { EscalationPolicy, User } from '../../domain/types.js';
+import { schedulesWithoutUser } from '../../domain/oncall/schedule-removal.js';
+import { reviveLayers, type ShiftOffer } from '../../domain/oncall/schedule-store.js';
+import type { EscalationPolicy, Schedule, ScheduleOverride, User } from '../../domain/types.js';
 import type { SqliteContext } from './db.js';
-import { insertSql, policies, sessions, type Table, toRow, updateSql, users } from './tables.js';
+import {
+  insertSql,
+  policies,
+  scheduleHistory,
+  scheduleOverrides,
+  schedules,
+  sessions,
+  shiftOffers,
+  type Table,
+  toRow,
+  updateSql,
+  users,
+} from './tables.js';
 
 /** Layout of the invitations table (created by migrations/0009-invitations.ts, frozen SQL). */
 export const invitations: Table = {
@@ -35,6 +49,40 @@ export const sqliteMembers = ({ st, one, many, immediate }: SqliteContext): Memb
     user.role === 'admin' &&
     user.password_hash !== null &&
     (st(OTHER_ACTIVE_ADMINS).get(user.workspace_id, user.id) as { n: number }).n === 0;
+  /** Inside removeUser's transaction: the user leaves the schedules (domain/oncall/schedule-removal.ts). */
+  const removeFromSchedules = (workspaceId: string, user: User, now: Date) => {
+    const naming = many<Schedule>(
+      schedules,
+      `SELECT * FROM schedules s WHERE workspace_id = ? AND EXISTS (
+         SELECT 1 FROM json_each(s.layers) l, json_each(l.value, '$.users') u WHERE u.value = ?)
+       ORDER BY name_key, id`,
+      workspaceId,
+      user.id,
+    ).map((s) => ({ ...s, layers: reviveLayers(s.layers) }));
+    const overrides = many<ScheduleOverride>(
+      scheduleOverrides,
+      'SELECT * FROM schedule_overrides WHERE workspace_id = ? AND user_id = ? AND ends_at > ?',
+      workspaceId,
+      user.id,
+      now.getTime(),
+    );
+    const offers = many<ShiftOffer>(
+      shiftOffers,
+      "SELECT * FROM shift_offers WHERE workspace_id = ? AND user_id = ? AND status = 'open'",
+      workspaceId,
+      user.id,
+    );
+    const r = schedulesWithoutUser({ user, naming, overrides, offers, now });
+    const update = st('UPDATE schedules SET layers = ?, updated_at = ? WHERE id = ? AND workspace_id = ?');
+    for (const s of r.updated) update.run(JSON.stringify(s.layers), now.getTime(), s.id, workspaceId);
+    for (const o of r.deleteOverrideIds) st('DELETE FROM schedule_overrides WHERE id = ?').run(o);
+    for (const o of r.endOverrideIds)
+      st('UPDATE schedule_overrides SET ends_at = ? WHERE id = ?').run(now.getTime(), o);
+    for (const o of r.deleteOfferIds) st('DELETE FROM shift_offers WHERE id = ?').run(o);
+    const append = st(insertSql(scheduleHistory));
+    for (const e of r.entries) append.run(toRow(scheduleHistory, e));
+    return r.left;
+  };
 
   return {
     async inviteUser(user, invitation) {
@@ -124,8 +172,13 @@ export const sqliteMembers = ({ st, one, many, immediate }: SqliteContext): Memb
         st(
           'UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND user_id = ? AND revoked_at IS NULL',
         ).run(now.getTime(), workspaceId, id);
+        const left = removeFromSchedules(workspaceId, user, now);
         st('DELETE FROM users WHERE id = ?').run(id);
-        return { outcome: 'removed', policies: updated.map((p) => ({ id: p.id, name: p.name })) };
+        return {
+          outcome: 'removed',
+          policies: updated.map((p) => ({ id: p.id, name: p.name })),
+          schedules: left,
+        };
       });
     },
   };

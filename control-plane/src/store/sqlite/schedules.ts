@@ -114,6 +114,12 @@ export const sqliteSchedules = (ctx: SqliteContext): ScheduleStore => {
         return true;
       });
     },
+    async getScheduleUsers(workspaceId, ids) {
+      if (ids.length === 0) return [];
+      return st(
+        'SELECT id, email FROM users WHERE workspace_id = ? AND id IN (SELECT value FROM json_each(?))',
+      ).all(workspaceId, JSON.stringify(ids.slice(0, 1000))) as { id: string; email: string }[];
+    },
     async listOverrides(workspaceId, scheduleId, from, to) {
       return many<ScheduleOverride>(
         scheduleOverrides,
