@@ -16,7 +16,7 @@ import { spanIn } from './zone.js';
 
 export const sourceText = (s: ShiftSource) =>
   s.kind === 'override'
-    ? `override${s.created_by ? ` by ${s.created_by.email}` : ''}`
+    ? `override${s.created_by ? ` by ${s.created_by.email ?? 'a removed user'}` : ''}`
     : `layer ${s.layer}${s.layer_name ? ` (${s.layer_name})` : ''}`;
 
 const HandoffNoticesForm = () => {

@@ -12,6 +12,7 @@ import {
   type ScheduleInput,
   type Shift,
   schedulesApi,
+  type Weekday,
 } from '../../api-schedules.js';
 import { ErrorBox, Loading } from '../../kit/error-box.js';
 import { ErrorSummary } from '../../kit/error-summary.js';
@@ -51,9 +52,9 @@ const draftsOf = (s: Schedule): LayerDraft[] =>
     rotation: l.rotation,
     shift_hours: l.shift_seconds ? String(l.shift_seconds / 3600) : '12',
     handoff: l.handoff,
-    handoff_day: l.handoff_day ?? 'mon',
+    handoff_day: (l.handoff_day ?? 'mon') as Weekday,
     starts_at: toLocalInput(l.starts_at, s.timezone),
-    restrictions: l.restrictions.map((r) => ({ ...r, days: [...r.days] })),
+    restrictions: l.restrictions.map((r) => ({ ...r, days: [...r.days] as Weekday[] })),
   }));
 
 interface Preview {
@@ -61,6 +62,15 @@ interface Preview {
   gaps: Gap[];
   final: Shift[];
 }
+
+/**
+ * A save's problems once the preview has judged the same layers again: only what the preview does not
+ * judge (the name, sent to it as a placeholder when empty) stays; the preview's own problems show instead.
+ */
+const judgedByName = (p: Problems): Problems =>
+  Object.keys(p).every((k) => k === 'name' || k === 'form')
+    ? p
+    : Object.fromEntries(Object.entries(p).filter(([k]) => k === 'name' || k === 'form'));
 
 const Editor = (props: { me: Me; initial?: Schedule }) => {
   const s = props.initial;
@@ -91,9 +101,11 @@ const Editor = (props: { me: Me; initial?: Schedule }) => {
           setPreview(p);
           setPreviewProblems({});
           setPreviewBusy(false);
+          setProblems(judgedByName);
         },
         (e) => {
           if (mine !== gen.current) return;
+          setProblems(judgedByName);
           setPreviewProblems(
             e instanceof ApiError && e.details.length ? problemsOf(e) : { form: problemsOf(e).form },
           );

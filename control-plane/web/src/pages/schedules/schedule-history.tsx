@@ -21,6 +21,7 @@ const ACTIONS: Record<string, string> = {
 
 /** A few words from an entry's detail (its user and span when it names them). */
 const detailText = (d: unknown) => {
+  if (typeof d === 'string') return d;
   if (!d || typeof d !== 'object') return '';
   const o = d as Record<string, unknown>;
   const user =

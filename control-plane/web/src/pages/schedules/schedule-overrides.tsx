@@ -128,7 +128,7 @@ export const OverridesPanel = (props: {
                 <button
                   type="button"
                   class="button small danger-outline"
-                  aria-label={`Remove the override of ${o.user.email} from ${spanIn(o.starts_at, o.ends_at, tz)}`}
+                  aria-label={`Remove the override of ${o.user.email ?? 'a removed user'} from ${spanIn(o.starts_at, o.ends_at, tz)}`}
                   onClick={() => remove(o)}
                 >
                   Remove

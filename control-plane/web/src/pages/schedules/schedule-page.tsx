@@ -11,6 +11,7 @@ import {
   type ScheduleInput,
   type Shift,
   schedulesApi,
+  type Weekday,
 } from '../../api-schedules.js';
 import { Confirm } from '../../kit/confirm.js';
 import { ErrorBox, Loading } from '../../kit/error-box.js';
@@ -166,8 +167,8 @@ export const scheduleBody = (s: ScheduleDetail): ScheduleInput => ({
     rotation: l.rotation,
     ...(l.shift_seconds ? { shift_seconds: l.shift_seconds } : {}),
     handoff: l.handoff,
-    ...(l.handoff_day ? { handoff_day: l.handoff_day } : {}),
+    ...(l.handoff_day ? { handoff_day: l.handoff_day as Weekday } : {}),
     starts_at: l.starts_at,
-    restrictions: l.restrictions,
+    restrictions: l.restrictions.map((r) => ({ ...r, days: r.days as Weekday[] })),
   })),
 });

@@ -32,7 +32,10 @@ export const OnCallText = (props: { onCall: OnCall | null | undefined; tz: strin
   if (!o.user)
     return (
       <span class="warn-text">
-        Nobody{o.next ? `; ${o.next.user.email} from ${whenIn(o.next.starts_at, props.tz)}` : ''}
+        Nobody
+        {o.next
+          ? `; ${o.next.user.email ?? 'a removed user'} from ${whenIn(o.next.starts_at, props.tz)}`
+          : ''}
       </span>
     );
   return (

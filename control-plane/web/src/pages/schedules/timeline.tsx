@@ -80,7 +80,8 @@ export const Timeline = (props: {
                 {row.shifts.map((s) => {
                   const at = place(s.starts_at, s.ends_at);
                   if (!at) return null;
-                  const text = `${s.user.email}, ${spanIn(s.starts_at, s.ends_at, props.tz)}${s.source.kind === 'override' ? ' (override)' : ''}`;
+                  const email = s.user.email ?? 'a removed user';
+                  const text = `${email}, ${spanIn(s.starts_at, s.ends_at, props.tz)}${s.source.kind === 'override' ? ' (override)' : ''}`;
                   return (
                     <li
                       key={`${s.starts_at}-${s.user.id}`}
@@ -89,7 +90,7 @@ export const Timeline = (props: {
                       title={text}
                       aria-label={text}
                     >
-                      <span aria-hidden="true">{shortName(s.user.email)}</span>
+                      <span aria-hidden="true">{shortName(email)}</span>
                     </li>
                   );
                 })}
