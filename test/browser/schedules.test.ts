@@ -124,7 +124,7 @@ describe('on-call schedules in the web app', () => {
     await page.screenshot({ path: '/tmp/web-editor-preview-1280.png', fullPage: true });
 
     await form.getByRole('button', { name: 'Create schedule' }).click();
-    await page.waitForURL(/\/schedules\/[\w-]+$/);
+    await page.waitForURL(/\/schedules\/(?!new$)[\w-]+$/);
     scheduleId = page.url().split('/').pop()!;
     const saved = (await api('GET', `/schedules/${scheduleId}`)) as unknown as {
       timezone: string;
@@ -228,6 +228,20 @@ describe('on-call schedules in the web app', () => {
     await context.close();
   });
 
+  it('a viewer reads the timeline (each layer where it wins) and who is on call, and is offered no edits', async () => {
+    const v = await w.userWithKey('viewer', 'vic@demo.test');
+    const { context, page } = await signIn(
+      { email: v.user.email, password: v.password },
+      `/schedules/${scheduleId}`,
+    );
+    await expect.poll(() => bars(page, 'On call')).toContainEqual(expect.stringMatching(/^mia@/));
+    await expect.poll(() => bars(page, /^2\. Office hours/)).toContainEqual(expect.stringMatching(/^mia@/));
+    expect(await page.getByRole('link', { name: 'Edit schedule' }).count()).toBe(0);
+    expect(await page.getByRole('form', { name: 'New override' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Subscribe to calendar' }).count()).toBe(0);
+    await context.close();
+  });
+
   it('at 390 px: the page does not widen; the timeline scrolls inside itself; the editor fits', async () => {
     const { context, page } = await signIn(bob, `/schedules/${scheduleId}`, 390);
     await expect.poll(() => bars(page, 'On call')).toContainEqual(expect.stringMatching(/^mia@/));
@@ -237,6 +251,15 @@ describe('on-call schedules in the web app', () => {
     })()`)) as { page: number; inner: number; box: number };
     expect(widths.page).toBeLessThanOrEqual(390);
     expect(widths.inner).toBeGreaterThan(widths.box);
+    // Who is on call, on the schedules list and the dashboard, names the person at this width too.
+    await page.goto(`${origin()}/schedules`);
+    await expect
+      .poll(() => page.getByRole('row', { name: /Primary/ }).textContent())
+      .toMatch(/mia@demo\.test until/);
+    await page.goto(`${origin()}/monitors`);
+    const who = page.getByRole('region', { name: 'Who is on call' });
+    await expect.poll(() => who.textContent()).toMatch(/Primary.*mia@demo\.test.*until/);
+    await page.goto(`${origin()}/schedules/${scheduleId}`);
     await page.getByRole('link', { name: 'Edit schedule' }).click();
     await expect.poll(() => bars(page, 'On call')).toContainEqual(expect.stringMatching(/^mia@/));
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);

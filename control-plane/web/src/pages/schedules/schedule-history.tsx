@@ -6,6 +6,7 @@ import { ErrorBox } from '../../kit/error-box.js';
 import { problemsOf } from '../../kit/field.js';
 import { ShowMore, useList } from '../../kit/paging.js';
 import { CopyValue } from '../../routing-ui.js';
+import { whenIn } from './zone.js';
 
 const ACTIONS: Record<string, string> = {
   created: 'created the schedule',
@@ -20,8 +21,9 @@ const ACTIONS: Record<string, string> = {
 };
 
 /** A few words from an entry's detail (its user and span when it names them). */
-const detailText = (d: unknown) => {
-  if (typeof d === 'string') return d;
+const detailText = (d: unknown, tz: string) => {
+  if (typeof d === 'string')
+    return d.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:[\d.]+Z/g, (iso) => whenIn(iso, tz));
   if (!d || typeof d !== 'object') return '';
   const o = d as Record<string, unknown>;
   const user =
@@ -48,7 +50,7 @@ export const HistoryPanel = (props: { scheduleId: string; tz: string; version: n
       {items && items.length > 0 && (
         <ul class="shift-list" aria-label="History">
           {items.map((h) => {
-            const detail = detailText(h.detail);
+            const detail = detailText(h.detail, props.tz);
             return (
               <li key={h.id}>
                 <span class="grow">

@@ -41,7 +41,7 @@ export const OnCallText = (props: { onCall: OnCall | null | undefined; tz: strin
   return (
     <span>
       <span class="user-dot" style={{ '--hue': hueOf(o.user.id) }} aria-hidden="true" />
-      <span class="who">{o.user.email}</span>
+      <span class="oc-who">{o.user.email}</span>
       {o.until && <span class="muted"> until {whenIn(o.until, props.tz)}</span>}
     </span>
   );

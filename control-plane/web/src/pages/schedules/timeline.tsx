@@ -111,6 +111,7 @@ export const Timeline = (props: {
           ))}
         </div>
       </section>
+      <Legend rows={props.rows} />
       <GapWarning gaps={props.gaps} tz={props.tz} />
       <figcaption class="hint tight">
         Times in {props.tz}. Later layers win; overrides beat every layer.
@@ -136,3 +137,20 @@ export const GapWarning = (props: { gaps: Gap[]; tz: string }) =>
       </ul>
     </div>
   );
+
+/** Whose colour is whose: the bars too short for a name are told apart by it. */
+const Legend = (props: { rows: TimelineRow[] }) => {
+  const seen = new Map<string, string>();
+  for (const r of props.rows) for (const s of r.shifts) seen.set(s.user.id, s.user.email ?? 'a removed user');
+  if (seen.size === 0) return null;
+  return (
+    <ul class="oc-legend" aria-label="Who is who">
+      {[...seen].map(([id, email]) => (
+        <li key={id}>
+          <span class="user-dot" style={{ '--hue': hueOf(id) }} aria-hidden="true" />
+          {email}
+        </li>
+      ))}
+    </ul>
+  );
+};
