@@ -19,6 +19,7 @@ const benches = {
   'icmp-smtp': () => import('./icmp-smtp.js'),
   streams: () => import('./streams.js'),
   databases: () => import('./databases.js'),
+  oncall: () => import('./oncall.js'),
 };
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);

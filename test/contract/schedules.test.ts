@@ -10,6 +10,7 @@ import type {
   ScheduleHistoryEntry,
   ShiftOffer,
 } from '../../control-plane/src/domain/oncall/schedule-store.js';
+import { finalShifts, onCallAt } from '../../control-plane/src/domain/oncall/shifts.js';
 import type { Schedule, ScheduleOverride } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { at, fixtures, T0 } from './fixtures.js';
@@ -335,5 +336,239 @@ contract('ScheduleStore', (c) => {
     expect((await store.listOffers(wsId, s.id)).map((o) => o.id)).toEqual([open.id]);
     expect((await store.listHistory(wsId, s.id, { limit: 20 })).data).toHaveLength(5);
     expect(await store.pruneSchedules(cut, 100)).toBe(0);
+  });
+});
+
+/**
+ * The rotation and DST cases through each store: schedules in four time zones are stored, read back
+ * and asked who is on call; the expected instants are written by hand. A store that mangles a date,
+ * a time zone or the order of layers gives other answers.
+ */
+contract('ScheduleStore rotations', (c) => {
+  const [A, B, C] = [randomUUID(), randomUUID(), randomUUID()];
+  const who = (id: string) => (id === A ? 'A' : id === B ? 'B' : id === C ? 'C' : id);
+  const z = (s: string) => new Date(s);
+  const storedAndRead = async (s: Schedule, overrides: ScheduleOverride[] = []) => {
+    const { store } = c();
+    expect(await store.insertSchedule(s, entryFor(s, 'created'), cap)).toBe('inserted');
+    for (const o of overrides)
+      expect(await store.insertOverride(o, entryFor(s, 'override_added'))).toBe(true);
+    const read = (await store.getSchedule(s.workspace_id, s.id))!;
+    return {
+      shifts: async (from: string, to: string) =>
+        finalShifts(
+          read,
+          await store.listOverrides(s.workspace_id, s.id, z(from), z(to)),
+          z(from),
+          z(to),
+        ).map((x) => [who(x.user_id), x.starts_at.toISOString(), x.ends_at.toISOString(), x.source.kind]),
+      onCall: async (at: string) => {
+        const a = onCallAt(
+          read,
+          await store.listOverrides(s.workspace_id, s.id, z(at), new Date(z(at).getTime() + 93 * DAY * 1000)),
+          z(at),
+        );
+        return {
+          user: a.shift ? who(a.shift.user_id) : null,
+          source: a.shift?.source.kind ?? null,
+          until: a.until?.toISOString() ?? null,
+          next: a.next ? [who(a.next.user_id), a.next.starts_at.toISOString()] : null,
+        };
+      },
+    };
+  };
+  const layer = (over: Partial<Schedule['layers'][number]>): Schedule['layers'][number] => ({
+    name: 'L',
+    users: [A, B],
+    rotation: 'daily',
+    shift_seconds: null,
+    handoff: '09:00',
+    handoff_day: null,
+    starts_at: z('2026-03-27T08:00:00Z'),
+    restrictions: [],
+    ...over,
+  });
+
+  it('Europe/Berlin: daily 09:00 handoffs make a 23-hour shift in March and a 25-hour one in October', async () => {
+    const s = scheduleFixture(c().ws.workspace.id, {
+      timezone: 'Europe/Berlin',
+      layers: [layer({ starts_at: z('2026-03-27T09:00:00+01:00') })],
+    });
+    const q = await storedAndRead(s);
+    expect(await q.shifts('2026-03-27T08:00:00Z', '2026-03-30T07:00:00Z')).toEqual([
+      ['A', '2026-03-27T08:00:00.000Z', '2026-03-28T08:00:00.000Z', 'layer'],
+      ['B', '2026-03-28T08:00:00.000Z', '2026-03-29T07:00:00.000Z', 'layer'],
+      ['A', '2026-03-29T07:00:00.000Z', '2026-03-30T07:00:00.000Z', 'layer'],
+    ]);
+    expect(await q.shifts('2026-10-24T07:00:00Z', '2026-10-26T08:00:00Z')).toEqual([
+      ['B', '2026-10-24T07:00:00.000Z', '2026-10-25T08:00:00.000Z', 'layer'],
+      ['A', '2026-10-25T08:00:00.000Z', '2026-10-26T08:00:00.000Z', 'layer'],
+    ]);
+    expect(await q.onCall('2026-10-25T01:30:00Z')).toEqual({
+      user: 'B',
+      source: 'layer',
+      until: '2026-10-25T08:00:00.000Z',
+      next: ['A', '2026-10-25T08:00:00.000Z'],
+    });
+  });
+
+  it('America/New_York: weekly Monday handoffs across both DST changes, and a later layer restricted across a handoff', async () => {
+    const weekly = layer({
+      name: 'Weekly',
+      users: [A, B, C],
+      rotation: 'weekly',
+      handoff_day: 'mon',
+      starts_at: z('2026-03-02T09:00:00-05:00'),
+    });
+    const mornings = layer({
+      name: 'Monday mornings',
+      users: [C],
+      handoff: '00:00',
+      starts_at: z('2026-03-01T00:00:00-05:00'),
+      restrictions: [{ days: ['mon'], start: '08:00', end: '10:00' }],
+    });
+    const q = await storedAndRead(
+      scheduleFixture(c().ws.workspace.id, { timezone: 'America/New_York', layers: [weekly, mornings] }),
+    );
+    // Monday 2 March 09:00 EST: the first handoff falls inside the mornings (08:00 to 10:00), so C first.
+    expect(await q.shifts('2026-03-02T14:00:00Z', '2026-03-16T13:00:00Z')).toEqual([
+      ['C', '2026-03-02T14:00:00.000Z', '2026-03-02T15:00:00.000Z', 'layer'],
+      ['A', '2026-03-02T15:00:00.000Z', '2026-03-09T12:00:00.000Z', 'layer'],
+      ['C', '2026-03-09T12:00:00.000Z', '2026-03-09T14:00:00.000Z', 'layer'],
+      ['B', '2026-03-09T14:00:00.000Z', '2026-03-16T12:00:00.000Z', 'layer'],
+      ['C', '2026-03-16T12:00:00.000Z', '2026-03-16T13:00:00.000Z', 'layer'],
+    ]);
+    // November: the mornings are 08:00 to 10:00 EST (13:00Z to 15:00Z), C's weekly turn from Monday 2
+    // November 09:00 EST (14:00Z) runs into them and on to A's turn, which the next mornings hide to 15:00Z.
+    expect(await q.shifts('2026-10-26T14:00:00Z', '2026-11-09T16:00:00Z')).toEqual([
+      ['B', '2026-10-26T14:00:00.000Z', '2026-11-02T13:00:00.000Z', 'layer'],
+      ['C', '2026-11-02T13:00:00.000Z', '2026-11-09T15:00:00.000Z', 'layer'],
+      ['A', '2026-11-09T15:00:00.000Z', '2026-11-09T16:00:00.000Z', 'layer'],
+    ]);
+    expect(await q.onCall('2026-10-27T12:00:00Z')).toEqual({
+      user: 'B',
+      source: 'layer',
+      until: '2026-11-02T13:00:00.000Z',
+      next: ['C', '2026-11-02T13:00:00.000Z'],
+    });
+    // Without the mornings, the weekly handoffs alone: 09:00 EDT (13:00Z) then 09:00 EST (14:00Z), a 169-hour week.
+    const plain = await storedAndRead(
+      scheduleFixture(c().ws.workspace.id, { timezone: 'America/New_York', layers: [weekly] }),
+    );
+    expect(await plain.shifts('2026-10-26T12:00:00Z', '2026-11-02T15:00:00Z')).toEqual([
+      ['A', '2026-10-26T12:00:00.000Z', '2026-10-26T13:00:00.000Z', 'layer'],
+      ['B', '2026-10-26T13:00:00.000Z', '2026-11-02T14:00:00.000Z', 'layer'],
+      ['C', '2026-11-02T14:00:00.000Z', '2026-11-02T15:00:00.000Z', 'layer'],
+    ]);
+  });
+
+  it('Australia/Lord_Howe: a 24.5-hour shift over the half-hour change, and a custom layer that starts in the future', async () => {
+    const daily = layer({ starts_at: z('2026-04-03T09:00:00+11:00') });
+    const future = layer({
+      name: 'Custom',
+      users: [C, A],
+      rotation: 'custom',
+      shift_seconds: 43_200,
+      starts_at: z('2026-04-06T00:00:00+10:30'),
+    });
+    const q = await storedAndRead(
+      scheduleFixture(c().ws.workspace.id, { timezone: 'Australia/Lord_Howe', layers: [daily, future] }),
+    );
+    expect(await q.shifts('2026-04-02T22:00:00Z', '2026-04-06T22:30:00Z')).toEqual([
+      ['A', '2026-04-02T22:00:00.000Z', '2026-04-03T22:00:00.000Z', 'layer'],
+      ['B', '2026-04-03T22:00:00.000Z', '2026-04-04T22:30:00.000Z', 'layer'],
+      ['A', '2026-04-04T22:30:00.000Z', '2026-04-05T13:30:00.000Z', 'layer'],
+      ['C', '2026-04-05T13:30:00.000Z', '2026-04-05T22:30:00.000Z', 'layer'],
+      ['A', '2026-04-05T22:30:00.000Z', '2026-04-06T10:30:00.000Z', 'layer'],
+      ['C', '2026-04-06T10:30:00.000Z', '2026-04-06T22:30:00.000Z', 'layer'],
+    ]);
+    expect(await q.onCall('2026-04-05T12:00:00Z')).toEqual({
+      user: 'A',
+      source: 'layer',
+      until: '2026-04-05T13:30:00.000Z',
+      next: ['C', '2026-04-05T13:30:00.000Z'],
+    });
+  });
+
+  it('Asia/Kolkata: an override across a handoff beats the layer on both sides of it', async () => {
+    const s = scheduleFixture(c().ws.workspace.id, {
+      timezone: 'Asia/Kolkata',
+      layers: [layer({ starts_at: z('2026-03-02T09:00:00+05:30') })],
+    });
+    const o = overrideFixture(s, z('2026-03-03T00:00:00Z'), z('2026-03-03T06:00:00Z'), { user_id: C });
+    const q = await storedAndRead(s, [o]);
+    expect(await q.shifts('2026-03-02T03:30:00Z', '2026-03-04T03:30:00Z')).toEqual([
+      ['A', '2026-03-02T03:30:00.000Z', '2026-03-03T00:00:00.000Z', 'layer'],
+      ['C', '2026-03-03T00:00:00.000Z', '2026-03-03T06:00:00.000Z', 'override'],
+      ['B', '2026-03-03T06:00:00.000Z', '2026-03-04T03:30:00.000Z', 'layer'],
+    ]);
+    expect(await q.onCall('2026-03-03T03:00:00Z')).toEqual({
+      user: 'C',
+      source: 'override',
+      until: '2026-03-03T06:00:00.000Z',
+      next: ['B', '2026-03-03T06:00:00.000Z'],
+    });
+  });
+
+  it('a user removed from the workspace leaves its schedules in the removal’s own step: rotation rewritten, future overrides and open offers gone, history written', async () => {
+    const { store, ws } = c();
+    const wsId = ws.workspace.id;
+    const leaver = {
+      ...fixtures.workspace().admin,
+      id: randomUUID(),
+      workspace_id: wsId,
+      email: `leaver@${ws.workspace.subdomain}.test`,
+      role: 'member' as const,
+    };
+    await store.createUser(leaver);
+    const s = scheduleFixture(wsId, {
+      name: 'Leavers',
+      timezone: 'Asia/Kolkata',
+      layers: [
+        layer({ users: [A, leaver.id, B], starts_at: z('2026-03-02T09:00:00+05:30') }),
+        layer({ users: [leaver.id] }),
+      ],
+    });
+    expect(await store.insertSchedule(s, entryFor(s, 'created'), cap)).toBe('inserted');
+    const now = z('2026-03-03T12:00:00Z'); // shift 1 of layer 1: the leaver's turn
+    const past = overrideFixture(s, z('2026-03-01T00:00:00Z'), z('2026-03-01T06:00:00Z'), {
+      user_id: leaver.id,
+    });
+    const running = overrideFixture(s, z('2026-03-03T10:00:00Z'), z('2026-03-03T14:00:00Z'), {
+      user_id: leaver.id,
+    });
+    const future = overrideFixture(s, z('2026-03-05T00:00:00Z'), z('2026-03-05T06:00:00Z'), {
+      user_id: leaver.id,
+    });
+    for (const o of [past, running, future]) await store.insertOverride(o, entryFor(s, 'override_added'));
+    const offer = offerFixture(s, { user_id: leaver.id });
+    await store.insertOffer(offer, entryFor(s, 'shift_offered'));
+    const r = await store.removeUser(wsId, leaver.id, now);
+    expect(r).toMatchObject({
+      outcome: 'removed',
+      schedules: [{ id: s.id, name: 'Leavers', empty_layers: [2] }],
+    });
+    const after = (await store.getSchedule(wsId, s.id))!;
+    expect(after.layers.map((l) => l.users.map(who))).toEqual([['A', 'B'], []]);
+    expect(after.updated_at).toEqual(now);
+    // B, next in turn, takes over at once; A's turn follows at the next handoff.
+    expect(
+      finalShifts(after, [], now, z('2026-03-05T03:30:00Z')).map((x) => [
+        who(x.user_id),
+        x.starts_at.toISOString(),
+      ]),
+    ).toEqual([
+      ['B', '2026-03-03T12:00:00.000Z'],
+      ['A', '2026-03-04T03:30:00.000Z'],
+    ]);
+    expect(await store.getOverride(wsId, s.id, future.id)).toBeNull();
+    expect((await store.getOverride(wsId, s.id, running.id))?.ends_at).toEqual(now);
+    expect(await store.getOverride(wsId, s.id, past.id)).toEqual(past);
+    expect(await store.getOffer(wsId, s.id, offer.id)).toBeNull();
+    const [entry] = (await store.listHistory(wsId, s.id, { limit: 1 })).data;
+    expect(entry).toMatchObject({ action: 'user_removed', actor_id: null, at: now });
+    expect(entry!.detail).toMatch(
+      /^leaver@.* left the workspace: taken out of layers 1, 2 \(layer 2 now covers nobody\)/,
+    );
   });
 });

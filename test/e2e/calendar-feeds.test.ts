@@ -229,6 +229,14 @@ describe('calendar feeds', () => {
     expect(r.headers['content-type']).toBe('text/calendar; charset=utf-8');
     expect(r.headers['cache-control']).toBe('private, max-age=300');
     expect(r.headers['set-cookie']).toBeUndefined();
+    const head = await call('HEAD', new URL(url).pathname, { host: new URL(url).host });
+    expect([head.status, head.headers['content-type'], head.text]).toEqual([
+      200,
+      'text/calendar; charset=utf-8',
+      '',
+    ]);
+    // The token without `.ics` is no URL of a feed.
+    expect((await call('GET', new URL(url).pathname.slice(0, -4), { host: a.host })).status).toBe(404);
     const cal = parseFeed(r.text);
     expect(cal.props['X-WR-CALNAME']).toBe('Primary on call');
     expect(cal.props['REFRESH-INTERVAL']).toBeTruthy();
@@ -264,9 +272,18 @@ describe('calendar feeds', () => {
 
   it('UIDs are unique and the same on every fetch; the feed changes with the schedule', async () => {
     const url = issued(await a.api(a.admin.key, 'POST', `/schedules/${newYork.id}/ical-url`));
+    const lastUse = async () =>
+      (await store.getCalendarFeed(a.workspace.id, 'schedule', newYork.id))?.last_used_at?.getTime();
+    expect(await lastUse()).toBeUndefined();
     const first = parseFeed((await fetchFeed(url)).text);
+    expect(await lastUse()).toBe(T0);
     await cp.setClock(T0 + 2 * 3600_000);
     const second = parseFeed((await fetchFeed(url)).text);
+    expect(await lastUse()).toBe(T0 + 2 * 3600_000);
+    // Written at most once an hour: a read 30 minutes later leaves it.
+    await cp.setClock(T0 + 2.5 * 3600_000);
+    expect((await fetchFeed(url)).status).toBe(200);
+    expect(await lastUse()).toBe(T0 + 2 * 3600_000);
     await cp.setClock(T0);
     const uids = first.events.map((e) => e.uid);
     expect(new Set(uids).size).toBe(uids.length);
@@ -324,6 +341,17 @@ describe('calendar feeds', () => {
     // The URL still works (nothing above touched it), and other methods are refused.
     expect((await fetchFeed(url)).status).toBe(200);
     expect((await call('POST', new URL(url).pathname, { host: a.host })).status).toBe(405);
+  });
+
+  it('a user who leaves the workspace takes their URLs with them', async () => {
+    const mine = issued(await a.api(bob.key, 'POST', '/me/ical-url'));
+    const made = issued(await a.api(bob.key, 'POST', `/schedules/${newYork.id}/ical-url`));
+    expect((await fetchFeed(mine)).status).toBe(200);
+    expect((await fetchFeed(made)).status).toBe(200);
+    const removed = await a.api(a.admin.key, 'DELETE', `/users/${bob.user.id}`);
+    expect(removed.status, removed.text).toBeLessThan(300);
+    expect((await fetchFeed(mine)).status).toBe(404);
+    expect((await fetchFeed(made)).status).toBe(404);
   });
 
   it('guessing tokens is limited like keys: 404s, then 429, while a real URL still works', async () => {

@@ -76,8 +76,8 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...maintenanceWindowRoutes(deps),
   ...statusPageRoutes(deps),
   ...integrationRoutes(deps),
-  ...calendarRoutes(deps),
   ...scheduleRoutes(deps),
+  ...calendarRoutes(deps),
   ...pingRoutes(),
 ];
 

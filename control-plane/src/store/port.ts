@@ -83,6 +83,6 @@ export type Store = StoreLifecycle &
   PingKeyStore &
   StatusSubscriberStore &
   NotificationGroupStore &
-  CalendarFeedStore &
   ScheduleStore &
-  HandoffNoticeStore;
+  HandoffNoticeStore &
+  CalendarFeedStore;

@@ -13,8 +13,8 @@ import { finalShifts, MAX_WINDOW_DAYS } from './shifts.js';
  * The token is 256 random bits, stored only as its SHA-256, looked up through a unique index and
  * compared in constant time; it is shown once. Making a new one replaces (revokes) the old one of the
  * same subject in one store step. A feed stops working when its schedule is deleted or when the user
- * who made it (the subscriber, for a user feed) leaves the workspace: it is deleted then, on its next
- * read, or by the job once unread for FEED_UNUSED_DAYS. Unknown tokens are answered 404 through the failed-credential limit (the caller's).
+ * who made it (the subscriber, for a user feed) leaves the workspace, and the job deletes it once unread
+ * for FEED_UNUSED_DAYS. Unknown tokens are answered 404 through the failed-credential limit (the caller's).
  */
 
 /** The feed's days: FEED_PAST_DAYS back, MAX_WINDOW_DAYS in all (the engine's bound). */
@@ -24,7 +24,7 @@ export const FEED_UNUSED_DAYS = 90;
 /** `last_used_at` is written at most once per this long per feed. */
 export const FEED_USE_RESOLUTION_MS = 3600_000;
 /** At most this many events in one feed (the earliest kept): a user in 200 busy schedules stays bounded. */
-export const MAX_FEED_EVENTS = 10_000;
+export const MAX_FEED_EVENTS = 5_000;
 const TOKEN_PREFIX = 'lcal.';
 /** A token as randomToken makes it: the prefix and 32 bytes of base64url. Anything else is not looked up. */
 const TOKEN_SHAPE = /^lcal\.[A-Za-z0-9_-]{43}$/;
@@ -146,19 +146,17 @@ export const readCalendarFeed = async (
     return u;
   };
   const email = async (id: string | null) => (id ? ((await userOf(id))?.email ?? null) : null);
-  const gone = async () => {
-    await store.deleteCalendarFeed(workspaceId, feed.kind, feed.subject_id);
-    return null;
-  };
   // Whoever made it has left: their URL dies with their membership (a user feed's subject is its maker).
-  if (feed.created_by && !(await userOf(feed.created_by))) return gone();
-  if (feed.kind === 'user' && !(await userOf(feed.subject_id))) return gone();
+  // Not deleted here (a delete by subject could take a newer feed made meanwhile): unread, the job
+  // prunes it.
+  if (feed.created_by && !(await userOf(feed.created_by))) return null;
+  if (feed.kind === 'user' && !(await userOf(feed.subject_id))) return null;
   const { from, to } = feedWindow(now);
   const schedules =
     feed.kind === 'schedule'
       ? [await store.getSchedule(workspaceId, feed.subject_id)].filter((s): s is Schedule => s !== null)
       : await userSchedules(store, workspaceId, feed.subject_id, from, to);
-  if (feed.kind === 'schedule' && schedules.length === 0) return gone();
+  if (feed.kind === 'schedule' && schedules.length === 0) return null;
 
   const events: FeedEvent[] = [];
   for (const schedule of schedules) {
@@ -176,13 +174,13 @@ export const readCalendarFeed = async (
         description: `${who} is on call in ${schedule.name}. ${await sourceText(s, email)}.`,
       });
     }
-    // A user's feed computes every schedule of the workspace: one at a time, never holding the loop.
+    // A user's feed computes each of their schedules: one at a time, never holding the loop.
     if (schedules.length > 1) await nextTurn();
   }
   events.sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime());
   const subject =
     feed.kind === 'schedule' ? schedules[0]!.name : ((await email(feed.subject_id)) ?? 'a member');
-  const text = renderCalendar({
+  const text = await renderCalendar({
     name: feed.kind === 'schedule' ? `${subject} on call` : `My on-call shifts (${subject})`,
     description:
       feed.kind === 'schedule'
@@ -190,6 +188,7 @@ export const readCalendarFeed = async (
         : `The on-call shifts of ${subject} in every schedule, from Lookout.`,
     now,
     events: events.slice(0, MAX_FEED_EVENTS),
+    zones: schedules.map((s) => s.timezone),
   });
   if (!feed.last_used_at || now.getTime() - feed.last_used_at.getTime() >= FEED_USE_RESOLUTION_MS)
     await store.touchCalendarFeed(feed.id, now, new Date(now.getTime() - FEED_USE_RESOLUTION_MS + 1));

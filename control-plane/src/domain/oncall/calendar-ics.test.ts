@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseFeed } from '../../../../test/support/icalendar.js';
-import { type FeedEvent, renderCalendar, vtimezoneOf } from './calendar-ics.js';
+import { EVENT_SLICE, type FeedEvent, renderCalendar, vtimezoneOf } from './calendar-ics.js';
 
 const ev = (over: Partial<FeedEvent> & Pick<FeedEvent, 'starts_at' | 'ends_at' | 'timezone'>): FeedEvent => ({
   uid: `u-${over.starts_at.getTime()}@acme.example.test`,
@@ -11,7 +11,7 @@ const ev = (over: Partial<FeedEvent> & Pick<FeedEvent, 'starts_at' | 'ends_at' |
 const now = new Date('2026-10-20T12:00:00Z');
 
 describe('renderCalendar', () => {
-  it('writes each shift in its schedule’s zone with a matching VTIMEZONE, across DST changes', () => {
+  it('writes each shift in its schedule’s zone with a matching VTIMEZONE, across DST changes', async () => {
     const events = [
       // Berlin, the night DST ends (25 h): 00:00 CEST → 00:00 CET.
       ev({
@@ -32,7 +32,7 @@ describe('renderCalendar', () => {
         timezone: 'UTC',
       }),
     ];
-    const text = renderCalendar({ name: 'Primary, on call; ours', description: 'd', now, events });
+    const text = await renderCalendar({ name: 'Primary, on call; ours', description: 'd', now, events });
     const cal = parseFeed(text);
     expect(cal.props['X-WR-CALNAME']).toBe('Primary, on call; ours');
     // Calendar properties come before the components (RFC 5545: icalbody = calprops component).
@@ -52,9 +52,9 @@ describe('renderCalendar', () => {
     expect(cal.events.every((e) => e.dtstamp.startsWith('2026-10-20T12:00:00'))).toBe(true);
   });
 
-  it('escapes and folds text as RFC 5545 says, whatever a name holds', () => {
+  it('escapes and folds text as RFC 5545 says, whatever a name holds', async () => {
     const summary = `${'x'.repeat(80)}, ; \\ — ☎ ${'é'.repeat(40)}`;
-    const text = renderCalendar({
+    const text = await renderCalendar({
       name: 'N',
       description: 'd',
       now,
@@ -71,9 +71,9 @@ describe('renderCalendar', () => {
     expect(parseFeed(text).events[0]!.summary).toBe(summary);
   });
 
-  it('a zone without VTIMEZONE data is written in UTC, never as a TZID it does not define', () => {
+  it('a zone without VTIMEZONE data is written in UTC, never as a TZID it does not define', async () => {
     expect(vtimezoneOf('Mars/Olympus_Mons')).toBeNull();
-    const text = renderCalendar({
+    const text = await renderCalendar({
       name: 'N',
       description: 'd',
       now,
@@ -84,5 +84,37 @@ describe('renderCalendar', () => {
     const [e] = parseFeed(text).events;
     expect(e!.tzid).toBeNull();
     expect(e!.start).toEqual(now);
+  });
+
+  it('a feed of several slices is one calendar: every event once, in order, each zone defined once', async () => {
+    const n = EVENT_SLICE * 2 + 7;
+    const events = Array.from({ length: n }, (_, i) =>
+      ev({
+        starts_at: new Date(now.getTime() + i * 1800_000),
+        ends_at: new Date(now.getTime() + (i + 1) * 1800_000),
+        timezone: i % 2 ? 'Australia/Lord_Howe' : 'Asia/Kolkata',
+      }),
+    );
+    const text = await renderCalendar({ name: 'N', description: 'd', now, events });
+    const cal = parseFeed(text);
+    expect(cal.tzids.sort()).toEqual(['Asia/Kolkata', 'Australia/Lord_Howe']);
+    expect(cal.events.map((e) => [e.uid, e.start, e.end])).toEqual(
+      events.map((e) => [e.uid, e.starts_at, e.ends_at]),
+    );
+    expect(text.match(/BEGIN:VCALENDAR/g)).toHaveLength(1);
+    expect(text.match(/END:VCALENDAR/g)).toHaveLength(1);
+  });
+
+  it('with no events it still defines the zones asked for, so the calendar has a component', async () => {
+    const text = await renderCalendar({
+      name: 'N',
+      description: 'd',
+      now,
+      events: [],
+      zones: ['Europe/Berlin'],
+    });
+    const cal = parseFeed(text);
+    expect(cal.tzids).toEqual(['Europe/Berlin']);
+    expect(cal.events).toEqual([]);
   });
 });

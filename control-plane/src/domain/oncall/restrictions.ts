@@ -41,42 +41,56 @@ export const restrictionMask = (restrictions: ScheduleRestriction[], clock: Zone
     if (start === null || end === null || start >= 1440 || start === end) continue;
     intervals.push({ days: new Set(r.days.map((d) => DAYS.indexOf(d))), start, end });
   }
-  // The merged instants of the intervals starting on local days 7b − 1 … 7b + 14, for block b.
-  let block = Number.NaN;
-  let spans: [number, number][] = [];
-  const spansOf = (b: number): [number, number][] => {
-    const raw: [number, number][] = [];
-    for (let day = 7 * b - 1; day <= 7 * b + 14; day++) {
+  // The instants of the intervals starting on one local day, kept for the days a walk passes (bounded).
+  const byDay = new Map<number, [number, number][]>();
+  const spansOn = (day: number): [number, number][] => {
+    let spans = byDay.get(day);
+    if (!spans) {
+      spans = [];
       for (const iv of intervals) {
         if (!iv.days.has(weekdayOf(day))) continue;
         const s = clock.instant(day, iv.start);
         const e = iv.end > iv.start ? clock.instant(day, iv.end) : clock.instant(day + 1, iv.end);
-        if (e > s) raw.push([s, e]);
+        if (e > s) spans.push([s, e]);
       }
+      if (byDay.size >= 64) byDay.clear();
+      byDay.set(day, spans);
     }
-    raw.sort((x, y) => x[0] - y[0]);
-    const merged: [number, number][] = [];
-    for (const [s, e] of raw) {
-      const last = merged[merged.length - 1];
-      if (last && s <= last[1]) last[1] = Math.max(last[1], e);
-      else merged.push([s, e]);
-    }
-    return merged;
+    return spans;
+  };
+  /** Intervals starting on the local day of `t` or the day before: the only ones that can hold `t`. */
+  const near = (t: number): [number, number][] => {
+    const day = clock.local(t).day;
+    return [...spansOn(day - 1), ...spansOn(day)];
   };
   return {
     at(t: number): MaskAnswer {
+      let from = Number.POSITIVE_INFINITY;
+      let to = Number.NEGATIVE_INFINITY;
+      for (const [s, e] of near(t)) {
+        if (s <= t && t < e) {
+          from = Math.min(from, s);
+          to = Math.max(to, e);
+        }
+      }
+      if (to > t) {
+        // The union: intervals that touch or overlap the one holding `t` (a few at most).
+        for (let grown = true, n = 0; grown && n < 16; n++) {
+          grown = false;
+          for (const [s, e] of [...near(to), ...near(from - 1)]) {
+            if (s <= to && e > to) [to, grown] = [e, true];
+            if (s < from && e >= from) [from, grown] = [s, true];
+          }
+        }
+        return { covered: true, from, to, next: to };
+      }
+      // Not covered: the next interval to start (days later start later; a week holds every weekday).
       const day = clock.local(t).day;
-      const b = Math.floor(day / 7);
-      if (b !== block) {
-        block = b;
-        spans = spansOf(b);
+      let next = Number.POSITIVE_INFINITY;
+      for (let d = day - 1; d <= day + 8 && next === Number.POSITIVE_INFINITY; d++) {
+        for (const [s] of spansOn(d)) if (s > t && s < next) next = s;
       }
-      for (const [s, e] of spans) {
-        if (t < s) return { covered: false, from: t, to: t, next: s };
-        if (t < e) return { covered: true, from: s, to: e, next: e };
-      }
-      // No interval starts in the stretch after `t`: look again where the stretch ends.
-      return { covered: false, from: t, to: t, next: clock.instant(7 * b + 15, 0) };
+      return { covered: false, from: t, to: t, next: Math.min(next, clock.instant(day + 9, 0)) };
     },
   };
 };

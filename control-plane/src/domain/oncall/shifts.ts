@@ -39,9 +39,6 @@ class Walker {
   private readonly rotations: LayerRotation[];
   private readonly states: LayerState[];
   private readonly overrides: ScheduleOverride[];
-  /** Every override edge, ascending, and the index of the first one after `t`. */
-  private readonly edges: number[];
-  private edge = 0;
 
   constructor(
     private readonly schedule: Schedule,
@@ -52,14 +49,18 @@ class Walker {
     this.rotations = schedule.layers.map((layer) => new LayerRotation(layer, clock));
     this.states = this.rotations.map((r) => r.at(t));
     this.overrides = overrides.filter((o) => o.ends_at.getTime() > o.starts_at.getTime());
-    this.edges = [
-      ...new Set(this.overrides.flatMap((o) => [o.starts_at.getTime(), o.ends_at.getTime()])),
-    ].sort((a, b) => a - b);
-    this.skipEdges();
   }
 
-  private skipEdges() {
-    while (this.edge < this.edges.length && this.edges[this.edge]! <= this.t) this.edge++;
+  /** The first override edge after the walker's instant, Infinity when none: O(overrides). */
+  private nextEdge(): number {
+    let b = Number.POSITIVE_INFINITY;
+    for (const o of this.overrides) {
+      const s = o.starts_at.getTime();
+      const e = o.ends_at.getTime();
+      if (s > this.t && s < b) b = s;
+      if (e > this.t && e < b) b = e;
+    }
+    return b;
   }
 
   /** Who is on call at the walker's instant, null for nobody. */
@@ -94,18 +95,19 @@ class Walker {
 
   /** The next instant after the walker's where any layer or override may change the answer. */
   nextChange(): number {
-    let b = this.edge < this.edges.length ? this.edges[this.edge]! : Number.POSITIVE_INFINITY;
+    let b = this.nextEdge();
     for (const s of this.states) if (s.next < b) b = s.next;
     return b;
   }
 
   /** Moves to `b` (after the walker's instant), updating only the layers whose answer may change there. */
   advance(b: number): void {
+    // Every layer and override edge lies after the instant it was asked at; a walk that stands still is a bug.
+    if (!(b > this.t)) throw new Error(`on-call walk stuck at ${new Date(this.t).toISOString()}`);
     this.t = b;
     for (let i = 0; i < this.states.length; i++) {
       if (this.states[i]!.next <= b) this.states[i] = this.rotations[i]!.at(b);
     }
-    this.skipEdges();
   }
 }
 
