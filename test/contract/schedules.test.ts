@@ -171,7 +171,7 @@ contract('ScheduleStore', (c) => {
     const o4 = overrideFixture(s, at(5 * DAY), at(6 * DAY)); // after the window
     const o5 = overrideFixture(t, at(0), at(DAY)); // another schedule
     for (const o of [o1, o2, o3, o4, o5])
-      expect(await store.insertOverride(o, entryFor(s, 'override_added'))).toBe(true);
+      expect(await store.insertOverride(o, entryFor(s, 'override_added'))).toBe('inserted');
     const got = await store.listOverrides(wsId, s.id, at(-DAY), at(2 * DAY));
     expect(got.map((o) => o.id)).toEqual([o3.id, o2.id, o1.id]);
     expect(got[2]).toEqual(o1);
@@ -195,7 +195,33 @@ contract('ScheduleStore', (c) => {
     const gone = scheduleFixture(wsId);
     expect(
       await store.insertOverride(overrideFixture(gone, at(0), at(1)), entryFor(gone, 'override_added')),
-    ).toBe(false);
+    ).toBe('not_found');
+  });
+
+  it('caps the overrides not yet ended and the open offers of a schedule', async () => {
+    const s = await add();
+    const ended = overrideFixture(s, at(-DAY), at(-1));
+    expect(await store.insertOverride(ended, entryFor(s, 'override_added'))).toBe('inserted');
+    const upcoming = (n: number) => overrideFixture(s, at(n * 60), at(n * 60 + 30));
+    const limit = { maxUpcoming: 2 };
+    expect(await store.insertOverride(upcoming(1), entryFor(s, 'override_added'), limit)).toBe('inserted');
+    expect(await store.insertOverride(upcoming(2), entryFor(s, 'override_added'), limit)).toBe('inserted');
+    const refused = upcoming(3);
+    expect(await store.insertOverride(refused, entryFor(s, 'override_added'), limit)).toBe('limit_reached');
+    expect(await store.getOverride(wsId, s.id, refused.id)).toBeNull();
+    const offers = [offerFixture(s), offerFixture(s)];
+    expect(await store.insertOffer(offers[0]!, entryFor(s, 'shift_offered'), { maxOpen: 1 })).toBe(
+      'inserted',
+    );
+    expect(await store.insertOffer(offers[1]!, entryFor(s, 'shift_offered'), { maxOpen: 1 })).toBe(
+      'limit_reached',
+    );
+    await store.withdrawOffer(wsId, s.id, offers[0]!.id, entryFor(s, 'offer_withdrawn'));
+    expect(await store.insertOffer(offers[1]!, entryFor(s, 'shift_offered'), { maxOpen: 1 })).toBe(
+      'inserted',
+    );
+    // 1 created, 1 ended + 2 upcoming overrides, 2 offers and a withdrawal: nothing refused was written.
+    expect((await store.listHistory(wsId, s.id, { limit: 100 })).data).toHaveLength(7);
   });
 
   it('writes each change’s history entry with it, pages it newest first', async () => {
@@ -218,7 +244,7 @@ contract('ScheduleStore', (c) => {
   it('takes an offer once: the compare-and-set, its override and its entry are one step', async () => {
     const s = await add();
     const offer = offerFixture(s);
-    expect(await store.insertOffer(offer, entryFor(s, 'shift_offered'))).toBe(true);
+    expect(await store.insertOffer(offer, entryFor(s, 'shift_offered'))).toBe('inserted');
     expect(await store.getOffer(wsId, s.id, offer.id)).toEqual(offer);
     const taker = randomUUID();
     const override = (user: string) =>
@@ -352,7 +378,7 @@ contract('ScheduleStore rotations', (c) => {
     const { store } = c();
     expect(await store.insertSchedule(s, entryFor(s, 'created'), cap)).toBe('inserted');
     for (const o of overrides)
-      expect(await store.insertOverride(o, entryFor(s, 'override_added'))).toBe(true);
+      expect(await store.insertOverride(o, entryFor(s, 'override_added'))).toBe('inserted');
     const read = (await store.getSchedule(s.workspace_id, s.id))!;
     return {
       shifts: async (from: string, to: string) =>

@@ -132,6 +132,7 @@ beforeAll(async () => {
   });
   const statusPage = await created('/status-pages', { name: 'sp', slug: 'sp' });
   const group = await created('/groups', { name: 'g' });
+  const schedule = await created('/schedules', { name: 's', timezone: 'UTC', layers: [] });
   serviceKeys = {};
   let integration = '';
   for (const kind of ['webhook', 'alertmanager', 'grafana', 'pagerduty']) {
@@ -147,6 +148,7 @@ beforeAll(async () => {
     'maintenance-windows': window.id,
     'status-pages': statusPage.id,
     groups: group.id,
+    schedules: schedule.id,
     integrations: integration,
   };
   const signedIn = await h.request('POST', '/api/v1/session', {

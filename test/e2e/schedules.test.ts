@@ -184,6 +184,20 @@ describe('schedules', () => {
       json: { user_id: stranger.user.id, starts_at: '2026-06-02T00:00:00Z', ends_at: '2026-06-03T00:00:00Z' },
     });
     expect(fields(elsewhere)).toEqual(['user_id']);
+    // Instants far from now are refused (a zone's rules are computed per year), never computed slowly.
+    const ancient = await w.api('POST', '/schedules', {
+      json: { ...daily('Ancient'), layers: [{ ...daily('x').layers[0], starts_at: '0001-01-01T00:00:00Z' }] },
+    });
+    expect(fields(ancient)).toEqual(['layers[0].starts_at']);
+    for (const [q, field] of [
+      ['on-call?at=9999-12-31T23:00:00Z', 'at'],
+      ['on-call?at=0001-01-02T00:00:00Z', 'at'],
+      ['shifts?from=1970-01-01T00:00:00Z&to=1970-04-01T00:00:00Z', 'from'],
+    ]) {
+      const r = await w.api('GET', `/schedules/${s.id}/${q}`);
+      expect(fields(r), q).toContain(field);
+    }
+    expect((await w.api('GET', `/schedules/${s.id}/on-call?at=2099-12-31T00:00:00Z`)).status).toBe(200);
     await w.api('DELETE', `/schedules/${s.id}`);
   });
 

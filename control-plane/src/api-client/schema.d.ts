@@ -805,7 +805,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** My shifts over the next `days` (default 30, at most 90) across the workspace's schedules, in time order. */
+        /** My shifts over the next `days` (default 30, at most 90) across the workspace's schedules, in time order (the first 1,000). */
         get: operations["getMeShifts"];
         put?: never;
         post?: never;

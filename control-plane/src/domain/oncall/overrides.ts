@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { hasRole } from '../tenancy/roles.js';
 import type { Role, ScheduleOverride } from '../types.js';
 import { problemsIn, throwIfProblems, uuid } from '../validation.js';
+import { isoInstant } from './schedule-body.js';
 import { emailsOf, historyEntry, spanWords } from './schedule-history.js';
-import { MAX_OVERRIDE_DAYS, type ScheduleStore } from './schedule-store.js';
+import { MAX_OVERRIDE_DAYS, MAX_UPCOMING_OVERRIDES, type ScheduleStore } from './schedule-store.js';
 import { loadSchedule } from './schedules.js';
 
 /**
@@ -18,12 +19,7 @@ import { loadSchedule } from './schedules.js';
 export const MAX_AHEAD_DAYS = 366;
 const DAY_MS = 86_400_000;
 
-const isoTime = z.iso
-  .datetime({
-    offset: true,
-    error: 'must be an ISO 8601 date-time with a zone, e.g. 2026-03-02T09:00:00+01:00',
-  })
-  .transform((s) => new Date(s));
+const isoTime = isoInstant();
 
 export const overrideBody = z.strictObject({
   user_id: uuid().describe('Who is on call over the span.'),
@@ -84,10 +80,19 @@ export const createOverride = async (
   };
   const emails = await emailsOf(store, workspaceId, [override.user_id]);
   const detail = `Override: ${emails.get(override.user_id)} on call ${spanWords(override.starts_at, override.ends_at)}.`;
-  if (
-    !(await store.insertOverride(override, historyEntry(schedule, caller.id, 'override_added', detail, now)))
-  )
-    throw new AppError('not_found', 'Schedule not found.');
+  const r = await store.insertOverride(
+    override,
+    historyEntry(schedule, caller.id, 'override_added', detail, now),
+    {
+      maxUpcoming: MAX_UPCOMING_OVERRIDES,
+    },
+  );
+  if (r === 'not_found') throw new AppError('not_found', 'Schedule not found.');
+  if (r === 'limit_reached')
+    throw new AppError(
+      'conflict',
+      `A schedule holds at most ${MAX_UPCOMING_OVERRIDES} overrides not yet ended; remove some first.`,
+    );
   return override;
 };
 

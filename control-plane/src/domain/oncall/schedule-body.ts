@@ -31,12 +31,22 @@ const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM
 const hhmmOrMidnight = z
   .string()
   .regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, 'must be a time HH:MM (00:00 to 24:00)');
-const isoTime = z.iso
-  .datetime({
-    offset: true,
-    error: 'must be an ISO 8601 date-time with a zone, e.g. 2026-03-02T09:00:00+01:00',
-  })
-  .transform((s) => new Date(s));
+/** The instants schedules take and are asked about: 2000 to 2100 (a zone's rules are computed per year). */
+export const EARLIEST = new Date('2000-01-01T00:00:00Z');
+export const LATEST = new Date('2100-01-01T00:00:00Z');
+/** An ISO 8601 date-time with a zone, from 2000 to 2100, as a Date. */
+export const isoInstant = () =>
+  z.iso
+    .datetime({
+      offset: true,
+      error: 'must be an ISO 8601 date-time with a zone, e.g. 2026-03-02T09:00:00+01:00',
+    })
+    .transform((s) => new Date(s))
+    .refine(
+      (d) => d.getTime() >= EARLIEST.getTime() && d.getTime() < LATEST.getTime(),
+      'must be from 2000-01-01 to 2100-01-01',
+    );
+const isoTime = isoInstant();
 
 const restriction = z.strictObject({
   days: z.array(z.enum(WEEKDAYS)).min(1).max(7),

@@ -59,6 +59,9 @@ export interface ScheduleLeftByUser {
 export const MAX_LISTED_OVERRIDES = 1000;
 /** The most offers `listOffers` answers. */
 export const MAX_LISTED_OFFERS = 200;
+/** The most overrides of a schedule not yet ended (so `listOverrides` never drops one), and open offers. */
+export const MAX_UPCOMING_OVERRIDES = 500;
+export const MAX_OPEN_OFFERS = 100;
 
 /**
  * On-call schedules with their overrides, shift offers and history. Every write carries the history
@@ -94,8 +97,15 @@ export interface ScheduleStore {
   /** The user's overrides in any schedule of the workspace overlapping [from, to), by starts_at (bounded). */
   listUserOverrides(workspaceId: string, userId: string, from: Date, to: Date): Promise<ScheduleOverride[]>;
   getOverride(workspaceId: string, scheduleId: string, id: string): Promise<ScheduleOverride | null>;
-  /** False (nothing stored) when the schedule is gone. */
-  insertOverride(override: ScheduleOverride, entry: ScheduleHistoryEntry): Promise<boolean>;
+  /**
+   * Stores the override unless the schedule is gone ('not_found') or already has `maxUpcoming`
+   * overrides not ended at `entry.at` ('limit_reached'; counted in the step that inserts).
+   */
+  insertOverride(
+    override: ScheduleOverride,
+    entry: ScheduleHistoryEntry,
+    limit?: { maxUpcoming: number },
+  ): Promise<'inserted' | 'not_found' | 'limit_reached'>;
   /** False when there was no such override. */
   deleteOverride(
     workspaceId: string,
@@ -108,8 +118,12 @@ export interface ScheduleStore {
   /** Newest first (by `at`). */
   listHistory(workspaceId: string, scheduleId: string, query: PageQuery): Promise<Page<ScheduleHistoryEntry>>;
 
-  /** False (nothing stored) when the schedule is gone. */
-  insertOffer(offer: ShiftOffer, entry: ScheduleHistoryEntry): Promise<boolean>;
+  /** As insertOverride, `maxOpen` counting the schedule's open offers. */
+  insertOffer(
+    offer: ShiftOffer,
+    entry: ScheduleHistoryEntry,
+    limit?: { maxOpen: number },
+  ): Promise<'inserted' | 'not_found' | 'limit_reached'>;
   getOffer(workspaceId: string, scheduleId: string, id: string): Promise<ShiftOffer | null>;
   /** Newest first, at most MAX_LISTED_OFFERS; all statuses unless `status`. */
   listOffers(workspaceId: string, scheduleId: string, status?: ShiftOffer['status']): Promise<ShiftOffer[]>;

@@ -4,8 +4,9 @@ import { hasRole } from '../tenancy/roles.js';
 import type { ScheduleOverride } from '../types.js';
 import { freeText, problemsIn, throwIfProblems, uuid } from '../validation.js';
 import { type Caller, spanProblems } from './overrides.js';
+import { isoInstant } from './schedule-body.js';
 import { emailsOf, historyEntry, spanWords } from './schedule-history.js';
-import type { ScheduleStore, ShiftOffer } from './schedule-store.js';
+import { MAX_OPEN_OFFERS, type ScheduleStore, type ShiftOffer } from './schedule-store.js';
 import { loadSchedule } from './schedules.js';
 import { finalShifts } from './shifts.js';
 
@@ -15,12 +16,7 @@ import { finalShifts } from './shifts.js';
  * entry are one store step: two takers never both win). The offerer or an admin withdraws it.
  */
 
-const isoTime = z.iso
-  .datetime({
-    offset: true,
-    error: 'must be an ISO 8601 date-time with a zone, e.g. 2026-03-02T09:00:00+01:00',
-  })
-  .transform((s) => new Date(s));
+const isoTime = isoInstant();
 
 export const offerBody = z.strictObject({
   starts_at: isoTime,
@@ -82,8 +78,15 @@ export const offerShift = async (
   };
   const emails = await emailsOf(store, workspaceId, [caller.id]);
   const detail = `${emails.get(caller.id)} offered their shift ${spanWords(offer.starts_at, offer.ends_at)}.`;
-  if (!(await store.insertOffer(offer, historyEntry(schedule, caller.id, 'shift_offered', detail, now))))
-    throw new AppError('not_found', 'Schedule not found.');
+  const r = await store.insertOffer(offer, historyEntry(schedule, caller.id, 'shift_offered', detail, now), {
+    maxOpen: MAX_OPEN_OFFERS,
+  });
+  if (r === 'not_found') throw new AppError('not_found', 'Schedule not found.');
+  if (r === 'limit_reached')
+    throw new AppError(
+      'conflict',
+      `A schedule holds at most ${MAX_OPEN_OFFERS} open offers; withdraw some first.`,
+    );
   return offer;
 };
 

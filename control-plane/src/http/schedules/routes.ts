@@ -8,7 +8,12 @@ import {
   onCallIn,
   shiftsIn,
 } from '../../domain/oncall/on-call-questions.js';
-import { createScheduleBody, previewBody, updateScheduleBody } from '../../domain/oncall/schedule-body.js';
+import {
+  createScheduleBody,
+  isoInstant,
+  previewBody,
+  updateScheduleBody,
+} from '../../domain/oncall/schedule-body.js';
 import { MAX_SCHEDULES, type ScheduleStore } from '../../domain/oncall/schedule-store.js';
 import {
   createSchedule,
@@ -20,7 +25,7 @@ import {
   updateSchedule,
 } from '../../domain/oncall/schedules.js';
 import { MAX_WINDOW_DAYS } from '../../domain/oncall/shifts.js';
-import { idOf, isoTime, pageQuery } from '../query.js';
+import { idOf, pageQuery } from '../query.js';
 import { page } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
 import {
@@ -160,7 +165,7 @@ export const scheduleRoutes = (deps: RouteDeps<ScheduleStore>) => {
       summary:
         'Who is on call at `at` (default now), until when, and who is next (looking up to 90 days ahead), and why (`source`: the layer or the override).',
       query: z.strictObject({
-        at: isoTime.optional().describe('An ISO 8601 instant with a zone; default now.'),
+        at: isoInstant().optional().describe('An ISO 8601 instant with a zone; default now.'),
       }),
       responses: { 404: 'No such schedule in this workspace' },
       async handler({ auth, params, query }) {
@@ -185,8 +190,10 @@ export const scheduleRoutes = (deps: RouteDeps<ScheduleStore>) => {
       response: shiftsResponse,
       summary: `The final shifts over [\`from\`, \`to\`) (default now to 14 days on; at most ${MAX_WINDOW_DAYS} days, else 422 naming \`to\`): overrides applied, adjacent shifts of one user merged, clipped to the window.`,
       query: z.strictObject({
-        from: isoTime.optional().describe('ISO 8601 with a zone; default now.'),
-        to: isoTime.optional().describe(`ISO 8601 with a zone; default from + ${DEFAULT_SHIFT_DAYS} days.`),
+        from: isoInstant().optional().describe('ISO 8601 with a zone; default now.'),
+        to: isoInstant()
+          .optional()
+          .describe(`ISO 8601 with a zone; default from + ${DEFAULT_SHIFT_DAYS} days.`),
       }),
       responses: { 404: 'No such schedule in this workspace' },
       async handler({ auth, params, query }) {
@@ -207,7 +214,7 @@ export const scheduleRoutes = (deps: RouteDeps<ScheduleStore>) => {
       path: '/me/shifts',
       tag: TAG,
       response: myShiftsResponse,
-      summary: `My shifts over the next \`days\` (default ${MY_SHIFTS_DAYS}, at most ${MAX_MY_SHIFTS_DAYS}) across the workspace's schedules, in time order.`,
+      summary: `My shifts over the next \`days\` (default ${MY_SHIFTS_DAYS}, at most ${MAX_MY_SHIFTS_DAYS}) across the workspace's schedules, in time order (the first 1,000).`,
       query: z.strictObject({
         days: z.coerce.number().int().min(1).max(MAX_MY_SHIFTS_DAYS).default(MY_SHIFTS_DAYS),
       }),

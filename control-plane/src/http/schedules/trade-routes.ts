@@ -6,6 +6,7 @@ import {
   MAX_AHEAD_DAYS,
   overrideBody,
 } from '../../domain/oncall/overrides.js';
+import { isoInstant } from '../../domain/oncall/schedule-body.js';
 import type { ScheduleStore } from '../../domain/oncall/schedule-store.js';
 import { loadSchedule } from '../../domain/oncall/schedules.js';
 import {
@@ -16,7 +17,7 @@ import {
   takeOffer,
   withdrawOffer,
 } from '../../domain/oncall/shift-offers.js';
-import { idOf, isoTime, pageQuery } from '../query.js';
+import { idOf, pageQuery } from '../query.js';
 import { page } from '../responses.js';
 import type { Authed } from '../route.js';
 import { type RouteDeps, route } from '../route.js';
@@ -48,7 +49,7 @@ export const scheduleTradeRoutes = ({ store, clock }: RouteDeps<ScheduleStore>) 
       response: z.strictObject({ data: z.array(overrideResponse) }),
       summary:
         'The overrides overlapping [`from`, `to`) (both ISO 8601 with a zone; at most 93 days), by start; without them, those not yet ended. At most 1,000.',
-      query: z.strictObject({ from: isoTime.optional(), to: isoTime.optional() }),
+      query: z.strictObject({ from: isoInstant().optional(), to: isoInstant().optional() }),
       responses: { 404: 'No such schedule in this workspace' },
       async handler({ auth, params, query }) {
         const s = await loadSchedule(store, auth.workspace.id, idOf(params.id));

@@ -57,9 +57,10 @@ export const mongoSchedules = (ctx: MongoContext): ScheduleStore => {
   const nameTaken = (e: unknown) => isDuplicateOn(e, NAME_KEY);
   const appendEntry = (e: ScheduleHistoryEntry, session: ClientSession) =>
     scheduleHistory.insertOne(toDoc(e), { session });
-  const scheduleExists = async (workspaceId: string, id: string, session: ClientSession) =>
-    (await schedules.findOne({ _id: id, workspace_id: workspaceId }, { session, projection: { _id: 1 } })) !==
-    null;
+  /** Bumps the schedule's guard (write skew: two counting inserts conflict); false when there is none. */
+  const touchSchedule = async (workspaceId: string, id: string, session: ClientSession) =>
+    (await schedules.updateOne({ _id: id, workspace_id: workspaceId }, { $inc: { guard: 1 } }, { session }))
+      .matchedCount === 1;
   const offerOutcome = async (workspaceId: string, scheduleId: string, id: string) =>
     (await shiftOffers.findOne(
       { _id: id, workspace_id: workspaceId, schedule_id: scheduleId },
@@ -178,12 +179,21 @@ export const mongoSchedules = (ctx: MongoContext): ScheduleStore => {
         await scheduleOverrides.findOne({ _id: id, workspace_id: workspaceId, schedule_id: scheduleId }),
       );
     },
-    async insertOverride(override, entry) {
+    async insertOverride(override, entry, limit) {
       return inTransaction(async (session) => {
-        if (!(await scheduleExists(override.workspace_id, override.schedule_id, session))) return false;
+        // The schedule's document is the guard: two inserts counting at once conflict on it.
+        if (!(await touchSchedule(override.workspace_id, override.schedule_id, session)))
+          return 'not_found' as const;
+        if (limit) {
+          const n = await scheduleOverrides.countDocuments(
+            { schedule_id: override.schedule_id, ends_at: { $gt: entry.at } },
+            { session, limit: limit.maxUpcoming },
+          );
+          if (n >= limit.maxUpcoming) return 'limit_reached' as const;
+        }
         await scheduleOverrides.insertOne(toDoc(override), { session });
         await appendEntry(entry, session);
-        return true;
+        return 'inserted' as const;
       });
     },
     async deleteOverride(workspaceId, scheduleId, id, entry) {
@@ -208,12 +218,20 @@ export const mongoSchedules = (ctx: MongoContext): ScheduleStore => {
         'at',
       );
     },
-    async insertOffer(offer, entry) {
+    async insertOffer(offer, entry, limit) {
       return inTransaction(async (session) => {
-        if (!(await scheduleExists(offer.workspace_id, offer.schedule_id, session))) return false;
+        if (!(await touchSchedule(offer.workspace_id, offer.schedule_id, session)))
+          return 'not_found' as const;
+        if (limit) {
+          const n = await shiftOffers.countDocuments(
+            { schedule_id: offer.schedule_id, status: 'open' },
+            { session, limit: limit.maxOpen },
+          );
+          if (n >= limit.maxOpen) return 'limit_reached' as const;
+        }
         await shiftOffers.insertOne(toDoc(offer), { session });
         await appendEntry(entry, session);
-        return true;
+        return 'inserted' as const;
       });
     },
     async getOffer(workspaceId, scheduleId, id) {

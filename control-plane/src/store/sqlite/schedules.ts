@@ -155,12 +155,18 @@ export const sqliteSchedules = (ctx: SqliteContext): ScheduleStore => {
         scheduleId,
       );
     },
-    async insertOverride(override, entry) {
+    async insertOverride(override, entry, limit) {
       return immediate(() => {
-        if (!scheduleExists(override.workspace_id, override.schedule_id)) return false;
+        if (!scheduleExists(override.workspace_id, override.schedule_id)) return 'not_found' as const;
+        if (limit) {
+          const { n } = st(
+            'SELECT count(*) n FROM schedule_overrides WHERE schedule_id = ? AND ends_at > ?',
+          ).get(override.schedule_id, entry.at.getTime()) as { n: number };
+          if (n >= limit.maxUpcoming) return 'limit_reached' as const;
+        }
         insertOverrideRow(override);
         appendEntry(entry);
-        return true;
+        return 'inserted' as const;
       });
     },
     async deleteOverride(workspaceId, scheduleId, id, entry) {
@@ -185,12 +191,18 @@ export const sqliteSchedules = (ctx: SqliteContext): ScheduleStore => {
         'at',
       );
     },
-    async insertOffer(offer, entry) {
+    async insertOffer(offer, entry, limit) {
       return immediate(() => {
-        if (!scheduleExists(offer.workspace_id, offer.schedule_id)) return false;
+        if (!scheduleExists(offer.workspace_id, offer.schedule_id)) return 'not_found' as const;
+        if (limit) {
+          const { n } = st(
+            "SELECT count(*) n FROM shift_offers WHERE schedule_id = ? AND status = 'open'",
+          ).get(offer.schedule_id) as { n: number };
+          if (n >= limit.maxOpen) return 'limit_reached' as const;
+        }
         st(insertSql(shiftOffers)).run(toRow(shiftOffers, offer));
         appendEntry(entry);
-        return true;
+        return 'inserted' as const;
       });
     },
     async getOffer(workspaceId, scheduleId, id) {
