@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Schedule, ScheduleLayer, ScheduleOverride, ScheduleRestriction, Weekday } from '../types.js';
-import { finalShifts, onCallAt, onCallShiftAt } from './shifts.js';
+import { finalShifts, onCallAt, onCallShiftAt, scheduleGaps } from './shifts.js';
 
 /**
  * Two ways to the same answer: `onCallAt(t)` starts at t and walks forward; `finalShifts` starts at the
@@ -19,6 +19,10 @@ const ZONES: [string, string][] = [
   ['Australia/Lord_Howe', '2026-04-04T15:00:00Z'],
   ['Australia/Lord_Howe', '2026-10-03T15:30:00Z'],
   ['Asia/Kolkata', '2026-06-01T00:00:00Z'],
+  // Two-hour changes (+00 to +02) and Casablanca's Ramadan change, for good measure.
+  ['Antarctica/Troll', '2026-03-29T01:00:00Z'],
+  ['Antarctica/Troll', '2026-10-25T01:00:00Z'],
+  ['Africa/Casablanca', '2026-02-15T02:00:00Z'],
 ];
 const TIMES = [
   '00:00',
@@ -140,5 +144,48 @@ describe('onCallAt agrees with finalShifts', () => {
     }
     // The generator reaches the interesting cases: most instants had a change to check inside the window.
     expect(changes).toBeGreaterThan(200);
+  });
+
+  it('a window started later is the same shifts, cut at its start; the gaps are the rest', () => {
+    const g = generator(2413);
+    const spans = (xs: { starts_at: Date; ends_at: Date }[]) =>
+      xs.map((x) => `${x.starts_at.toISOString()} ${x.ends_at.toISOString()}`);
+    for (let n = 0; n < 40; n++) {
+      const [timezone, change] = g.pick(ZONES);
+      const from = Date.parse(change) - g.int(7 * 24) * HOUR;
+      const to = from + 14 * DAY;
+      const schedule = randomSchedule(g, timezone, from);
+      const overrides = randomOverrides(g, from);
+      const whole = finalShifts(schedule, overrides, new Date(from), new Date(to));
+      const later = from + g.int(14 * 24 * 60) * 60_000;
+      const cut = whole
+        .filter((s) => s.ends_at.getTime() > later)
+        .map((s) => [
+          s.user_id,
+          new Date(Math.max(later, s.starts_at.getTime())).toISOString(),
+          s.ends_at.toISOString(),
+        ]);
+      const label = `${timezone} ${JSON.stringify(schedule.layers)} ${JSON.stringify(overrides)} from ${new Date(later).toISOString()}`;
+      expect(
+        finalShifts(schedule, overrides, new Date(later), new Date(to)).map((s) => [
+          s.user_id,
+          s.starts_at.toISOString(),
+          s.ends_at.toISOString(),
+        ]),
+        label,
+      ).toEqual(cut);
+      // Shifts and gaps tile the window exactly.
+      const tiles = [
+        ...spans(whole),
+        ...spans(scheduleGaps(schedule, overrides, new Date(from), new Date(to))),
+      ].sort();
+      let t = from;
+      for (const tile of tiles) {
+        const [a, b] = tile.split(' ') as [string, string];
+        expect(Date.parse(a), label).toBe(t);
+        t = Date.parse(b);
+      }
+      expect(t).toBe(to);
+    }
   });
 });

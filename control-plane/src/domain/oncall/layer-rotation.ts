@@ -25,6 +25,9 @@ export interface LayerState {
   next: number;
 }
 
+/** H1's local day and instant by zone, start and handoff. */
+const FIRST_HANDOFFS = new Map<string, [number, number]>();
+
 export class LayerRotation {
   readonly start: number;
   readonly users: readonly string[];
@@ -32,8 +35,8 @@ export class LayerRotation {
   private readonly stepDays: number;
   private readonly shiftMs: number;
   /** H1, and its local day (daily and weekly layers count handoffs in local days from it). */
-  private readonly h1: number;
-  private readonly h1Day: number;
+  private readonly h1: number = 0;
+  private readonly h1Day: number = 0;
   readonly mask: RestrictionMask | null;
 
   constructor(
@@ -46,15 +49,23 @@ export class LayerRotation {
     this.stepDays = layer.rotation === 'weekly' ? 7 : 1;
     this.shiftMs =
       layer.rotation === 'custom' ? Math.max(60, Math.floor(layer.shift_seconds ?? DAY_MS / 1000)) * 1000 : 0;
-    const { day } = clock.local(this.start);
-    let d = day;
-    if (layer.rotation === 'weekly') {
-      const want = WEEKDAY_INDEX[layer.handoff_day ?? 'mon'];
-      d += (want - weekdayOf(day) + 7) % 7;
+    // H1 depends on the zone, the start and the handoff only: remembered (bounded), so a question about
+    // a layer that started long ago does not read the zone's offsets around its start every time.
+    const key = `${clock.timezone}|${this.start}|${layer.rotation}|${layer.handoff}|${layer.handoff_day}`;
+    let first = FIRST_HANDOFFS.get(key);
+    if (!first) {
+      const { day } = clock.local(this.start);
+      let d = day;
+      if (layer.rotation === 'weekly') {
+        const want = WEEKDAY_INDEX[layer.handoff_day ?? 'mon'];
+        d += (want - weekdayOf(day) + 7) % 7;
+      }
+      while (clock.instant(d, this.handoffMinute) <= this.start) d += this.stepDays;
+      first = [d, clock.instant(d, this.handoffMinute)];
+      if (FIRST_HANDOFFS.size >= 10_000) FIRST_HANDOFFS.clear();
+      FIRST_HANDOFFS.set(key, first);
     }
-    while (clock.instant(d, this.handoffMinute) <= this.start) d += this.stepDays;
-    this.h1Day = d;
-    this.h1 = clock.instant(d, this.handoffMinute);
+    [this.h1Day, this.h1] = first;
     this.mask = layer.restrictions.length > 0 ? restrictionMask(layer.restrictions, clock) : null;
   }
 
@@ -80,7 +91,19 @@ export class LayerRotation {
     return k === 0 ? this.start : this.handoff(k);
   }
 
-  /** The layer at `t`: who it covers, and the next instant that may change it. */
+  /** When the user changes after shift k: the first later handoff giving the turn to someone else. */
+  private userChange(k: number): number {
+    const n = this.users.length;
+    const user = this.users[k % n];
+    for (let j = k + 1; j <= k + n; j++) if (this.users[j % n] !== user) return this.handoff(j);
+    return Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * The layer at `t`: who it covers (and the span it places them in), and the next instant its user
+   * may change (a handoff to someone else, a restriction edge, its start), so a walk skips handoffs
+   * between turns of the same person.
+   */
   at(t: number): LayerState {
     const n = this.users.length;
     if (n === 0) return { user: null, shift: -1, from: t, to: t, next: Number.POSITIVE_INFINITY };
@@ -89,10 +112,11 @@ export class LayerRotation {
     const from = this.shiftStart(k);
     const to = this.handoff(k + 1);
     const user = this.users[k % n]!;
-    if (!this.mask) return { user, shift: k, from, to, next: to };
+    if (!this.mask) return { user, shift: k, from, to, next: this.userChange(k) };
     const inside = this.mask.at(t);
-    const next = Math.min(to, inside.next);
-    if (!inside.covered) return { user: null, shift: k, from: t, to: t, next };
+    // Outside the restrictions only their next start matters; inside, their end or the next turn.
+    if (!inside.covered) return { user: null, shift: k, from: t, to: t, next: inside.next };
+    const next = Math.min(inside.next, this.userChange(k));
     return { user, shift: k, from: Math.max(from, inside.from), to: Math.min(to, inside.to), next };
   }
 }

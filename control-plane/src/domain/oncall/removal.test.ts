@@ -82,3 +82,26 @@ describe('withoutUserInSchedule', () => {
     expect(withoutUserInSchedule(schedule([layer()]), 'z', NOW)).toBeNull();
   });
 });
+
+describe('withoutUserInSchedule keeps the turn order', () => {
+  it('for every position of the removed user and every moment: the old order without them, from now on', () => {
+    const users = ['a', 'b', 'c', 'd', 'e'];
+    const turns = (s: Schedule, from: Date) =>
+      finalShifts(s, [], from, new Date(from.getTime() + 12 * 86_400_000))
+        .map((x) => x.user_id)
+        .filter((u, i, xs) => i === 0 || xs[i - 1] !== u);
+    for (const removed of users) {
+      for (let hour = 0; hour < 10 * 24; hour += 7) {
+        const now = new Date(Date.parse('2026-03-02T08:00:00Z') + hour * 3_600_000);
+        const before = schedule([layer({ users })]);
+        const expected = turns(before, now)
+          .filter((u) => u !== removed)
+          .filter((u, i, xs) => i === 0 || xs[i - 1] !== u);
+        const after = withoutUserInSchedule(before, removed, now)!;
+        expect(turns(after, now).slice(0, 8), `${removed} at ${now.toISOString()}`).toEqual(
+          expected.slice(0, 8),
+        );
+      }
+    }
+  });
+});

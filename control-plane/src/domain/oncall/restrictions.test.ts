@@ -104,6 +104,23 @@ describe('restrictions mask a layer; its rotation keeps counting through them', 
     ]);
   });
 
+  it('intervals that cover the whole week mask nothing: shifts end at handoffs, not at midnight', () => {
+    const s = schedule('Europe/Berlin', {
+      users: ['a', 'b'],
+      restrictions: [
+        { days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start: '00:00', end: '12:00' },
+        { days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start: '12:00', end: '24:00' },
+      ],
+    });
+    // Daily at 08:00 CET from Monday 2026-03-02 08:00: a until Tuesday 08:00, b until Wednesday 08:00.
+    expect(rows(s, '2026-03-03T00:00:00Z', '2026-03-04T12:00:00Z')).toEqual([
+      ['a', '2026-03-03T00:00:00.000Z', '2026-03-03T07:00:00.000Z'],
+      ['b', '2026-03-03T07:00:00.000Z', '2026-03-04T07:00:00.000Z'],
+      ['a', '2026-03-04T07:00:00.000Z', '2026-03-04T12:00:00.000Z'],
+    ]);
+    expect(onCallAt(s, [], at('2026-03-03T12:00:00Z')).until?.toISOString()).toBe('2026-03-04T07:00:00.000Z');
+  });
+
   it('an interval starting in the spring-forward gap begins when the gap ends', () => {
     const s = schedule('Europe/Berlin', {
       users: ['a'],

@@ -32,8 +32,30 @@ export interface RestrictionMask {
   at(t: number): MaskAnswer;
 }
 
-/** The restrictions as a mask over time in `clock`'s zone; empty intervals cover nothing. */
-export const restrictionMask = (restrictions: ScheduleRestriction[], clock: ZoneClock): RestrictionMask => {
+/** Whether the intervals cover the whole week (then they mask nothing). */
+const wholeWeek = (intervals: Interval[]): boolean => {
+  const spans: [number, number][] = [];
+  for (const iv of intervals) {
+    const length = iv.end > iv.start ? iv.end - iv.start : 1440 - iv.start + iv.end;
+    for (const day of iv.days) {
+      const from = day * 1440 + iv.start;
+      spans.push([from, from + length], [from - WEEK_MINUTES, from + length - WEEK_MINUTES]);
+    }
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  let reach = 0;
+  for (const [from, to] of spans) if (from <= reach) reach = Math.max(reach, to);
+  return reach >= WEEK_MINUTES;
+};
+
+/**
+ * The restrictions as a mask over time in `clock`'s zone (null when they cover the whole week); empty
+ * intervals cover nothing.
+ */
+export const restrictionMask = (
+  restrictions: ScheduleRestriction[],
+  clock: ZoneClock,
+): RestrictionMask | null => {
   const intervals: Interval[] = [];
   for (const r of restrictions) {
     const start = minutesOf(r.start);
@@ -41,6 +63,7 @@ export const restrictionMask = (restrictions: ScheduleRestriction[], clock: Zone
     if (start === null || end === null || start >= 1440 || start === end) continue;
     intervals.push({ days: new Set(r.days.map((d) => DAYS.indexOf(d))), start, end });
   }
+  if (intervals.length > 0 && wholeWeek(intervals)) return null;
   // The instants of the intervals starting on one local day, kept for the days a walk passes (bounded).
   const byDay = new Map<number, [number, number][]>();
   const spansOn = (day: number): [number, number][] => {

@@ -128,6 +128,21 @@ describe('daily handoffs are wall-clock times', () => {
   });
 });
 
+describe('layers that started long ago or start far ahead', () => {
+  it('Kolkata from 2000-01-01: 9,557 days to 2026-03-02, shift 9,558; a layer starting in 9999 covers nobody yet', () => {
+    const s = schedule('Asia/Kolkata', [
+      layer({ starts_at: at('2000-01-01T00:00:00Z') }),
+      layer({ name: 'Later', users: ['x'], starts_at: at('9999-01-01T00:00:00Z') }),
+    ]);
+    expect(answer(s, '2026-03-02T12:00:00Z')).toEqual({
+      user: 'a',
+      shift: ['2026-03-02T03:30:00.000Z', '2026-03-03T03:30:00.000Z'],
+      until: '2026-03-03T03:30:00.000Z',
+      next: ['b', '2026-03-03T03:30:00.000Z'],
+    });
+  });
+});
+
 describe('a handoff time inside the gap or the fold', () => {
   it('02:30 in Berlin: on the spring night at 03:00 CEST (first instant after the gap), on the autumn night at the first 02:30', () => {
     const spring = schedule('Europe/Berlin', [

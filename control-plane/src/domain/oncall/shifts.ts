@@ -93,10 +93,20 @@ class Walker {
     return null;
   }
 
-  /** The next instant after the walker's where any layer or override may change the answer. */
+  /**
+   * The next instant after the walker's where the answer may change: an override edge; while no override
+   * is in force, also the next change of each layer from the top down to the one that answers (the
+   * layers below it are hidden, so their handoffs are skipped).
+   */
   nextChange(): number {
     let b = this.nextEdge();
-    for (const s of this.states) if (s.next < b) b = s.next;
+    const t = this.t;
+    if (this.overrides.some((o) => o.starts_at.getTime() <= t && t < o.ends_at.getTime())) return b;
+    for (let i = this.states.length - 1; i >= 0; i--) {
+      const s = this.states[i]!;
+      if (s.next < b) b = s.next;
+      if (s.user !== null) break;
+    }
     return b;
   }
 

@@ -3,8 +3,11 @@ import { Temporal } from 'temporal-polyfill';
 /**
  * Wall-clock arithmetic in one IANA time zone, in plain numbers: a local day is a count of days since
  * 1970-01-01 (in wall time), a local time a minute of that day. The zone's offset changes are read
- * from Temporal once and kept (a sorted list per zone, extended as questions reach further), so
- * turning a local day and minute into an instant is a binary search, not a Temporal call.
+ * from Temporal once and kept (sorted lists over a few stretches of time per zone, each grown as
+ * questions reach a little further), so turning a local day and minute into an instant is a binary
+ * search, not a Temporal call. A question far from every known stretch starts a new one (the least
+ * recently used goes), so a layer that started in 1990 or one asked about in 2090 costs the offset
+ * changes around it, never a scan of the years between.
  *
  * A wall-clock time that does not exist (a spring-forward gap) happens at the first instant after the
  * gap; one that happens twice (an autumn fold) at its FIRST occurrence (docs/decisions.md, "On-call").
@@ -12,12 +15,18 @@ import { Temporal } from 'temporal-polyfill';
 
 export const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
-/** How far past a question the known offset changes reach, so nearby questions find them known. */
-const MARGIN_MS = 400 * DAY_MS;
-/** Offset changes kept per zone before the list starts over (a zone has about two a year). */
-const MAX_TRANSITIONS = 2_000;
+/** How far past a question a new stretch reaches, so nearby questions find it known. */
+const MARGIN_MS = 60 * DAY_MS;
+/** A question within this distance of a stretch grows it; farther, it starts a new one. */
+const NEAR_MS = 800 * DAY_MS;
+/** Stretches kept per zone, and offset changes per stretch before it starts over. */
+const MAX_STRETCHES = 8;
+const MAX_TRANSITIONS = 1_000;
+/** Temporal's range of instants, less a margin. */
+const LIMIT = 8.64e15 - 10 * DAY_MS;
 
 export interface ZoneClock {
+  readonly timezone: string;
   /** The local day (days since 1970-01-01 in wall time) and minute of the day of `ms`. */
   local(ms: number): { day: number; minute: number };
   /** The instant of local `minute` (0…1440) on local `day`: gaps forward to their end, folds the first. */
@@ -27,68 +36,63 @@ export interface ZoneClock {
 /** Monday 0 … Sunday 6 of a local day (1970-01-01 was a Thursday). */
 export const weekdayOf = (day: number): number => (((day + 3) % 7) + 7) % 7;
 
-class Zone implements ZoneClock {
-  /** Offset changes in time order: at `at[i]` the offset becomes `after[i]`; before `at[0]`, `first`. */
-  private at: number[] = [];
-  private after: number[] = [];
-  private first = 0;
-  /** Every offset change inside [lo, hi] is in the list. */
-  private lo = Number.POSITIVE_INFINITY;
-  private hi = Number.NEGATIVE_INFINITY;
+/** The offset changes of a zone over [lo, hi]: at `at[i]` the offset becomes `after[i]`; before `at[0]`, `first`. */
+class Stretch {
+  at: number[] = [];
+  after: number[] = [];
+  first: number;
+  lo: number;
+  hi: number;
 
-  constructor(private readonly timezone: string) {}
-
-  private zdt(ms: number) {
-    return Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(this.timezone);
+  constructor(
+    private readonly zone: Zone,
+    start: number,
+  ) {
+    this.first = zone.zdt(start).offsetNanoseconds / 1e6;
+    this.lo = start;
+    this.hi = start;
   }
 
-  /** Makes [lo, hi] reach [from, to]: reads the offset changes it lacks from Temporal. */
-  private cover(from: number, to: number): void {
-    if (from >= this.lo && to <= this.hi) return;
-    if (this.at.length > MAX_TRANSITIONS || !(this.lo <= this.hi)) {
-      const start = Math.max(-8.64e15 + DAY_MS, from - MARGIN_MS);
-      this.at = [];
-      this.after = [];
-      this.first = this.zdt(start).offsetNanoseconds / 1e6;
-      this.lo = start;
-      this.hi = start;
-    }
-    if (to > this.hi) {
-      const target = Math.min(8.64e15 - DAY_MS, to + MARGIN_MS);
-      let z = this.zdt(this.hi);
-      while (true) {
-        const next = z.getTimeZoneTransition('next');
-        const ms = next ? next.epochMilliseconds : Number.POSITIVE_INFINITY;
-        if (!next || ms > target) break;
-        this.at.push(ms);
-        this.after.push(next.offsetNanoseconds / 1e6);
-        z = next;
+  /** Grows [lo, hi] to reach [from, to], reading the offset changes it lacks. */
+  grow(from: number, to: number): void {
+    const zone = this.zone;
+    let z = this.hi < to ? zone.zdt(this.hi) : null;
+    while (z && this.hi < to) {
+      const next = this.hi >= zone.noneAfter ? null : z.getTimeZoneTransition('next');
+      if (!next) {
+        zone.noneAfter = Math.min(zone.noneAfter, this.hi);
+        this.hi = Number.POSITIVE_INFINITY;
+        break;
       }
-      this.hi = target;
+      this.at.push(next.epochMilliseconds);
+      this.after.push(next.offsetNanoseconds / 1e6);
+      this.hi = next.epochMilliseconds;
+      z = next;
     }
-    if (from < this.lo) {
-      const target = Math.max(-8.64e15 + DAY_MS, from - MARGIN_MS);
-      const at: number[] = [];
-      const after: number[] = [];
-      let z = this.zdt(this.lo);
-      let first = this.first;
-      while (true) {
-        const prev = z.getTimeZoneTransition('previous');
-        if (!prev || prev.epochMilliseconds < target) break;
-        at.unshift(prev.epochMilliseconds);
-        after.unshift(first);
-        first = prev.subtract({ nanoseconds: 1 }).offsetNanoseconds / 1e6;
-        z = prev;
+    z = this.lo > from ? zone.zdt(this.lo) : null;
+    const at: number[] = [];
+    const after: number[] = [];
+    while (z && this.lo > from) {
+      const prev = this.lo <= zone.noneBefore ? null : z.getTimeZoneTransition('previous');
+      if (!prev) {
+        zone.noneBefore = Math.max(zone.noneBefore, this.lo);
+        this.lo = Number.NEGATIVE_INFINITY;
+        break;
       }
-      this.at = [...at, ...this.at];
-      this.after = [...after, ...this.after];
-      this.first = first;
-      this.lo = target;
+      at.push(prev.epochMilliseconds);
+      after.push(this.first);
+      this.first = prev.subtract({ nanoseconds: 1 }).offsetNanoseconds / 1e6;
+      this.lo = prev.epochMilliseconds;
+      z = prev;
+    }
+    if (at.length > 0) {
+      this.at = [...at.reverse(), ...this.at];
+      this.after = [...after.reverse(), ...this.after];
     }
   }
 
   /** The index of the last offset change at or before `ms`, -1 when none. */
-  private changeIndex(ms: number): number {
+  changeIndex(ms: number): number {
     let a = 0;
     let b = this.at.length;
     while (a < b) {
@@ -99,14 +103,50 @@ class Zone implements ZoneClock {
     return a - 1;
   }
 
-  private offset(ms: number): number {
+  offset(ms: number): number {
     const i = this.changeIndex(ms);
     return i < 0 ? this.first : this.after[i]!;
   }
+}
+
+class Zone implements ZoneClock {
+  /** Most recently used first. */
+  private stretches: Stretch[] = [];
+  /** No offset change after `noneAfter` nor before `noneBefore` (learnt when Temporal finds none). */
+  noneAfter = Number.POSITIVE_INFINITY;
+  noneBefore = Number.NEGATIVE_INFINITY;
+
+  constructor(readonly timezone: string) {}
+
+  zdt(ms: number) {
+    return Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(this.timezone);
+  }
+
+  /** A stretch knowing every offset change in [from, to]. */
+  private stretch(from: number, to: number): Stretch {
+    const f = Math.max(-LIMIT, Math.min(LIMIT, from));
+    const t = Math.max(-LIMIT, Math.min(LIMIT, to));
+    const list = this.stretches;
+    const last = list[0];
+    if (last && last.lo <= f && t <= last.hi) return last;
+    let i = list.findIndex((s) => s.lo <= f && t <= s.hi);
+    if (i < 0)
+      i = list.findIndex((s) => s.lo - NEAR_MS <= f && t <= s.hi + NEAR_MS && s.at.length < MAX_TRANSITIONS);
+    let s: Stretch;
+    if (i < 0) {
+      s = new Stretch(this, Math.max(-LIMIT, f - MARGIN_MS));
+      if (list.length >= MAX_STRETCHES) list.pop();
+    } else {
+      s = list[i]!;
+      list.splice(i, 1);
+    }
+    list.unshift(s);
+    if (f < s.lo || t > s.hi) s.grow(Math.max(-LIMIT, f - MARGIN_MS), Math.min(LIMIT, t + MARGIN_MS));
+    return s;
+  }
 
   local(ms: number): { day: number; minute: number } {
-    this.cover(ms, ms);
-    const wall = ms + this.offset(ms);
+    const wall = ms + this.stretch(ms, ms).offset(ms);
     const day = Math.floor(wall / DAY_MS);
     return { day, minute: Math.floor((wall - day * DAY_MS) / MINUTE_MS) };
   }
@@ -114,26 +154,26 @@ class Zone implements ZoneClock {
   instant(day: number, minute: number): number {
     const wall = day * DAY_MS + minute * MINUTE_MS;
     // Offsets stay within ±1 day, so the instant lies within a day of the wall time read as UTC.
-    this.cover(wall - 2 * DAY_MS, wall + 2 * DAY_MS);
+    const s = this.stretch(wall - 2 * DAY_MS, wall + 2 * DAY_MS);
     let best = Number.POSITIVE_INFINITY;
-    const lo = this.changeIndex(wall - 2 * DAY_MS);
-    const hi = this.changeIndex(wall + 2 * DAY_MS);
-    // Each constant-offset stretch near the wall time: the wall time lies in it, or not.
+    const lo = s.changeIndex(wall - 2 * DAY_MS);
+    const hi = s.changeIndex(wall + 2 * DAY_MS);
+    // Each constant-offset span near the wall time: the wall time lies in it, or not.
     for (let i = lo; i <= hi; i++) {
-      const offset = i < 0 ? this.first : this.after[i]!;
+      const offset = i < 0 ? s.first : s.after[i]!;
       const candidate = wall - offset;
-      const from = i < 0 ? Number.NEGATIVE_INFINITY : this.at[i]!;
-      const to = i + 1 < this.at.length ? this.at[i + 1]! : Number.POSITIVE_INFINITY;
+      const from = i < 0 ? Number.NEGATIVE_INFINITY : s.at[i]!;
+      const to = i + 1 < s.at.length ? s.at[i + 1]! : Number.POSITIVE_INFINITY;
       if (candidate >= from && candidate < to && candidate < best) best = candidate;
     }
     if (best !== Number.POSITIVE_INFINITY) return best;
     // A gap: the first instant after it is the offset change that jumped over the wall time.
     for (let i = Math.max(0, lo); i <= hi; i++) {
-      const at = this.at[i]!;
-      const before = i === 0 ? this.first : this.after[i - 1]!;
-      if (at + before <= wall && wall < at + this.after[i]!) return at;
+      const at = s.at[i]!;
+      const before = i === 0 ? s.first : s.after[i - 1]!;
+      if (at + before <= wall && wall < at + s.after[i]!) return at;
     }
-    return wall - this.offset(wall);
+    return wall - s.offset(wall);
   }
 }
 
