@@ -177,9 +177,8 @@ describe('on-call schedules in the web app', () => {
       .poll(() => step.getByLabel('Schedule').locator('option').allTextContents())
       .toContain('Primary');
     await step.getByLabel('Schedule').selectOption({ label: 'Primary' });
-    await expect
-      .poll(() => step.getByRole('button', { name: 'Remove the schedule from step 1' }).count())
-      .toBe(1);
+    await expect.poll(() => step.getByRole('button', { name: 'Remove Primary from step 1' }).count()).toBe(1);
+    await page.screenshot({ path: '/tmp/web-policy-step-1280.png', fullPage: true });
     await form.getByRole('button', { name: 'Create policy' }).click();
     await expect
       .poll(() => page.getByRole('row', { name: /On call first/ }).textContent())

@@ -2,10 +2,28 @@
  * An escalation step's schedules: whoever is on call in each when the step fires is notified. The
  * chosen ones listed (each removable), and a picker searching the workspace's schedules to add one.
  */
-import { RecordName, RecordPicker } from '../kit/record-picker.js';
+import { RecordName, RecordPicker, useRecordName } from '../kit/record-picker.js';
 
 /** How many schedules one step may notify (the API's limit). */
 const MAX_SCHEDULES = 10;
+
+/** One chosen schedule, by name, with its Remove button (named for it). */
+const Chosen = (props: { id: string; step: number; onRemove: () => void }) => {
+  const name = useRecordName('schedule', props.id) || 'a removed schedule';
+  return (
+    <li>
+      {name}
+      <button
+        type="button"
+        class="button small danger-outline"
+        aria-label={`Remove ${name} from step ${props.step}`}
+        onClick={props.onRemove}
+      >
+        Remove
+      </button>
+    </li>
+  );
+};
 
 export const StepSchedules = (props: {
   id: string;
@@ -18,17 +36,12 @@ export const StepSchedules = (props: {
     {props.value.length === 0 && <span class="muted small">No schedules.</span>}
     <ul class="step-schedules">
       {props.value.map((sid) => (
-        <li key={sid}>
-          <RecordName kind="schedule" id={sid} missing="a removed schedule" />{' '}
-          <button
-            type="button"
-            class="button small danger-outline"
-            aria-label={`Remove the schedule from step ${props.step}`}
-            onClick={() => props.onValue(props.value.filter((x) => x !== sid))}
-          >
-            Remove
-          </button>
-        </li>
+        <Chosen
+          key={sid}
+          id={sid}
+          step={props.step}
+          onRemove={() => props.onValue(props.value.filter((x) => x !== sid))}
+        />
       ))}
     </ul>
     {props.value.length < MAX_SCHEDULES && (
