@@ -290,4 +290,62 @@ describe('on-call schedules in the web app', () => {
         await context.close();
       }
   }, 120_000);
+  // Last: a trade changes who is on call now, which the tests above read.
+  it('shift trades: a member offers her shift, another takes it; an admin assigns one; an offer is withdrawn', async () => {
+    const offer = async (who: { email: string; password: string }) => {
+      const { context, page } = await signIn(who, `/schedules/${scheduleId}`);
+      const mine = page.getByRole('list', { name: 'My next shifts here' });
+      await mine
+        .getByRole('button', { name: /^Offer my shift/ })
+        .first()
+        .click();
+      await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Your shift is offered.');
+      await context.close();
+    };
+    await offer(mia);
+    const bobs = await signIn(bob, `/schedules/${scheduleId}`);
+    const open = bobs.page.getByRole('list', { name: 'Open offers' });
+    await expect.poll(() => open.textContent()).toMatch(/mia@demo\.test offers/);
+    await open.getByRole('button', { name: /^Take the shift/ }).click();
+    await expect.poll(() => bobs.page.getByRole('status').first().textContent()).toBe('The shift is yours.');
+    await expect
+      .poll(() => bobs.page.getByRole('list', { name: 'History' }).textContent())
+      .toMatch(/took an offered shift/);
+    await bobs.context.close();
+    const overrides = (await api('GET', `/schedules/${scheduleId}/overrides`)).data as {
+      user: { email: string };
+      offer_id: string | null;
+    }[];
+    expect(overrides.some((o) => o.user.email === bob.email && o.offer_id)).toBe(true);
+
+    await offer(mia);
+    const admins = await signIn(admin, `/schedules/${scheduleId}`);
+    const list = admins.page.getByRole('list', { name: 'Open offers' });
+    await list
+      .getByRole('combobox', { name: /^Assign .* to$/ })
+      .first()
+      .selectOption({ label: bob.email });
+    await list
+      .getByRole('button', { name: /^Assign the shift/ })
+      .first()
+      .click();
+    await expect
+      .poll(() => admins.page.getByRole('status').first().textContent())
+      .toBe('The shift is assigned.');
+    await admins.context.close();
+
+    await offer(mia);
+    const mias = await signIn(mia, `/schedules/${scheduleId}`);
+    await mias.page
+      .getByRole('list', { name: 'Open offers' })
+      .getByRole('button', { name: /^Withdraw/ })
+      .click();
+    await expect
+      .poll(() => mias.page.getByRole('status').first().textContent())
+      .toBe('The offer is withdrawn.');
+    await expect.poll(() => mias.page.getByText('No open offers.').count()).toBe(1);
+    await mias.context.close();
+    const offers = (await api('GET', `/schedules/${scheduleId}/offers`)).data as { status: string }[];
+    expect(offers.map((o) => o.status).sort()).toEqual(['assigned', 'taken', 'withdrawn']);
+  });
 });

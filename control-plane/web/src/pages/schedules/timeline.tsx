@@ -16,10 +16,11 @@ export interface TimelineRow {
 }
 
 /** One hue per user, the same in every row and on every page. */
+const HUES = [210, 30, 140, 330, 265, 60, 180, 0, 100, 295];
 export const hueOf = (userId: string) => {
-  let h = 0;
-  for (const c of userId) h = (h * 31 + c.charCodeAt(0)) >>> 0;
-  return (h % 12) * 30;
+  let h = 0x811c9dc5;
+  for (const c of userId) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
+  return HUES[h % HUES.length]!;
 };
 
 /** "alice" for alice@example.com: what fits on a bar (the whole address is its name). */
