@@ -132,6 +132,15 @@ contract('ScheduleStore', (c) => {
     expect(await store.insertSchedule(mine, entryFor(mine, 'created'), cap)).toBe('inserted');
   });
 
+  it('reads the users a schedule names, of this workspace only, in one read', async () => {
+    const other = fixtures.workspace();
+    await store.createWorkspace(other);
+    expect(await store.getScheduleUsers(wsId, [ws.admin.id, other.admin.id, randomUUID()])).toEqual([
+      { id: ws.admin.id, email: ws.admin.email },
+    ]);
+    expect(await store.getScheduleUsers(wsId, [])).toEqual([]);
+  });
+
   it('caps the schedules of a workspace', async () => {
     await add({ name: 'a' });
     await add({ name: 'b' });

@@ -94,7 +94,7 @@ const setup = async (sub: string) => {
       action: 'override_added' as const,
       detail: 'override',
     };
-    expect(await writes.insertOverride(o, entry)).toBe(true);
+    expect(await writes.insertOverride(o, entry)).toBe('inserted');
   };
   return { w, person, schedule, override };
 };

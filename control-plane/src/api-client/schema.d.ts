@@ -1118,7 +1118,7 @@ export type paths = {
         get: operations["getSchedulesById"];
         put?: never;
         post?: never;
-        /** Delete a schedule with its overrides, shift offers and history. */
+        /** Delete a schedule with its overrides, shift offers and history. An escalation step still naming it reaches nobody through it, and says so on the alert’s timeline. */
         delete: operations["deleteSchedulesById"];
         options?: never;
         head?: never;

@@ -260,9 +260,9 @@ export const touchingHandoffCursors = <
       if (r === 'updated') await touch(s.workspace_id, s.id);
       return r;
     },
-    async insertOverride(o, entry) {
-      const r = await store.insertOverride(o, entry);
-      if (r) await touch(o.workspace_id, o.schedule_id);
+    async insertOverride(o, entry, limit) {
+      const r = await store.insertOverride(o, entry, limit);
+      if (r === 'inserted') await touch(o.workspace_id, o.schedule_id);
       return r;
     },
     async deleteOverride(workspaceId, scheduleId, id, entry) {

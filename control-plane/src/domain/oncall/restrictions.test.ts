@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Schedule, ScheduleLayer, ScheduleRestriction } from '../types.js';
-import { finalShifts, onCallAt, restrictionProblems } from './shifts.js';
+import { finalShifts, MAX_WINDOW_DAYS, onCallAt, restrictionProblems, scheduleGaps } from './shifts.js';
 
 // Expected instants written out by hand: Europe/Berlin is +01:00 until 2026-03-29 01:00Z, +02:00
 // after; Asia/Kolkata +05:30. 2026-03-02 and 2026-03-23 are Mondays.
@@ -129,6 +129,26 @@ describe('restrictions mask a layer; its rotation keeps counting through them', 
     expect(rows(s, '2026-03-28T00:00:00Z', '2026-03-30T00:00:00Z')).toEqual([
       ['a', '2026-03-29T01:00:00.000Z', '2026-03-29T02:00:00.000Z'],
     ]);
+  });
+});
+
+describe('windows', () => {
+  // Weekdays 09:00–17:00 CET (08:00Z to 16:00Z), one shift a weekday.
+  const s = schedule('Europe/Berlin', { starts_at: at('2026-03-02T08:00:00Z'), handoff: '09:00' });
+
+  it('gaps are the complement of the shifts within the window', () => {
+    expect(scheduleGaps(s, [], at('2026-03-06T00:00:00Z'), at('2026-03-10T00:00:00Z'))).toEqual([
+      { starts_at: at('2026-03-06T00:00:00Z'), ends_at: at('2026-03-06T08:00:00Z') },
+      { starts_at: at('2026-03-06T16:00:00Z'), ends_at: at('2026-03-09T08:00:00Z') },
+      { starts_at: at('2026-03-09T16:00:00Z'), ends_at: at('2026-03-10T00:00:00Z') },
+    ]);
+  });
+
+  it(`answers windows of up to ${MAX_WINDOW_DAYS} days (67 weekdays from 2026-03-02) and refuses longer ones`, () => {
+    const from = at('2026-03-02T00:00:00Z');
+    expect(finalShifts(s, [], from, at('2026-06-03T00:00:00Z'))).toHaveLength(67);
+    expect(() => finalShifts(s, [], from, at('2026-06-03T00:00:01Z'))).toThrow(/93 days/);
+    expect(finalShifts(s, [], from, from)).toEqual([]);
   });
 });
 

@@ -34,6 +34,10 @@ export interface RestrictionMask {
 
 /** Whether the intervals cover the whole week (then they mask nothing). */
 const wholeWeek = (intervals: Interval[]): boolean => {
+  let total = 0;
+  for (const iv of intervals)
+    total += (iv.end > iv.start ? iv.end - iv.start : 1440 - iv.start + iv.end) * iv.days.size;
+  if (total < WEEK_MINUTES) return false;
   const spans: [number, number][] = [];
   for (const iv of intervals) {
     const length = iv.end > iv.start ? iv.end - iv.start : 1440 - iv.start + iv.end;
@@ -81,30 +85,30 @@ export const restrictionMask = (
     }
     return spans;
   };
-  /** Intervals starting on the local day of `t` or the day before: the only ones that can hold `t`. */
-  const near = (t: number): [number, number][] => {
+  /** The union's span holding `t` among the intervals starting on the local day of `t` or the day before. */
+  const holding = (t: number, span: [number, number]): boolean => {
     const day = clock.local(t).day;
-    return [...spansOn(day - 1), ...spansOn(day)];
-  };
-  return {
-    at(t: number): MaskAnswer {
-      let from = Number.POSITIVE_INFINITY;
-      let to = Number.NEGATIVE_INFINITY;
-      for (const [s, e] of near(t)) {
+    let found = false;
+    for (const spans of [spansOn(day - 1), spansOn(day)]) {
+      for (const [s, e] of spans) {
         if (s <= t && t < e) {
-          from = Math.min(from, s);
-          to = Math.max(to, e);
+          if (!found || s < span[0]) span[0] = s;
+          if (!found || e > span[1]) span[1] = e;
+          found = true;
         }
       }
-      if (to > t) {
-        // The union: intervals that touch or overlap the one holding `t` (a few at most).
-        for (let grown = true, n = 0; grown && n < 16; n++) {
-          grown = false;
-          for (const [s, e] of [...near(to), ...near(from - 1)]) {
-            if (s <= to && e > to) [to, grown] = [e, true];
-            if (s < from && e >= from) [from, grown] = [s, true];
-          }
-        }
+    }
+    return found;
+  };
+  const span: [number, number] = [0, 0];
+  const more: [number, number] = [0, 0];
+  return {
+    at(t: number): MaskAnswer {
+      if (holding(t, span)) {
+        let [from, to] = span;
+        // The union: intervals that meet the one holding `t` on either side (a few at most).
+        for (let n = 0; n < 16 && holding(to, more); n++) to = more[1];
+        for (let n = 0; n < 16 && holding(from - 1, more); n++) from = more[0];
         return { covered: true, from, to, next: to };
       }
       // Not covered: the next interval to start (days later start later; a week holds every weekday).

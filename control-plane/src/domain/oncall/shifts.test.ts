@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Schedule, ScheduleLayer, ScheduleOverride } from '../types.js';
-import { finalShifts, MAX_WINDOW_DAYS, onCallAt, onCallShiftAt, scheduleGaps } from './shifts.js';
+import { finalShifts, onCallAt, onCallShiftAt } from './shifts.js';
 
 // Every expected instant below is written out by hand from the zone's rules (Europe/Berlin changes at
 // 01:00Z on 2026-03-29 and 2026-10-25; America/New_York at 07:00Z on 2026-03-08 and 06:00Z on
@@ -244,7 +244,7 @@ describe('weekly and custom rotations', () => {
     ]);
   });
 
-  it('custom 12-hour shifts count elapsed time from the first local 08:00: 09:00 and 21:00 CEST after the change', () => {
+  it('custom 12-hour shifts count elapsed time from the first local 08:00: 09:00 CEST after the spring change, 07:00 CET after the autumn one', () => {
     const s = schedule('Europe/Berlin', [
       layer({
         rotation: 'custom',
@@ -258,6 +258,21 @@ describe('weekly and custom rotations', () => {
       ['b', '2026-03-28T07:00:00.000Z', '2026-03-28T19:00:00.000Z'],
       ['c', '2026-03-28T19:00:00.000Z', '2026-03-29T07:00:00.000Z'],
       ['a', '2026-03-29T07:00:00.000Z', '2026-03-29T19:00:00.000Z'],
+    ]);
+    // Autumn: from the first 08:00 CEST, twelve hours on: 07:00 and 19:00 CET after the change.
+    const autumn = schedule('Europe/Berlin', [
+      layer({
+        rotation: 'custom',
+        shift_seconds: 43_200,
+        handoff: '08:00',
+        starts_at: at('2026-10-24T00:00:00Z'),
+      }),
+    ]);
+    expect(rows(autumn, '2026-10-24T00:00:00Z', '2026-10-25T18:00:00Z')).toEqual([
+      ['a', '2026-10-24T00:00:00.000Z', '2026-10-24T06:00:00.000Z'],
+      ['b', '2026-10-24T06:00:00.000Z', '2026-10-24T18:00:00.000Z'],
+      ['c', '2026-10-24T18:00:00.000Z', '2026-10-25T06:00:00.000Z'],
+      ['a', '2026-10-25T06:00:00.000Z', '2026-10-25T18:00:00.000Z'],
     ]);
     // Thirty-one days (62 shifts) after H1: shift 63, users[0].
     expect(answer(s, '2026-04-28T08:00:00Z')).toEqual({
@@ -379,26 +394,5 @@ describe('overrides', () => {
       ['b', '2026-03-03T06:00:00.000Z', '2026-03-04T08:00:00.000Z'],
     ]);
     expect(shifts[0]!.source).toEqual({ kind: 'override', override_id: 'o3', created_by: 'admin' });
-  });
-});
-
-describe('windows', () => {
-  const s = schedule('Europe/Berlin', [
-    layer({ restrictions: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '17:00' }] }),
-  ]);
-
-  it('gaps are the complement of the shifts within the window', () => {
-    expect(scheduleGaps(s, [], at('2026-03-06T00:00:00Z'), at('2026-03-10T00:00:00Z'))).toEqual([
-      { starts_at: at('2026-03-06T00:00:00Z'), ends_at: at('2026-03-06T08:00:00Z') },
-      { starts_at: at('2026-03-06T16:00:00Z'), ends_at: at('2026-03-09T08:00:00Z') },
-      { starts_at: at('2026-03-09T16:00:00Z'), ends_at: at('2026-03-10T00:00:00Z') },
-    ]);
-  });
-
-  it(`answers windows of up to ${MAX_WINDOW_DAYS} days and refuses longer ones`, () => {
-    const from = at('2026-03-02T00:00:00Z');
-    expect(finalShifts(s, [], from, at('2026-06-03T00:00:00Z'))).toHaveLength(67);
-    expect(() => finalShifts(s, [], from, at('2026-06-03T00:00:01Z'))).toThrow(/93 days/);
-    expect(finalShifts(s, [], from, from)).toEqual([]);
   });
 });

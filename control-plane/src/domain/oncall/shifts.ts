@@ -9,7 +9,7 @@ import { DAY_MS, zoneClock } from './zone-clock.js';
  * covers the time) and the overrides over the window (an override beats every layer; of overlapping
  * overrides the most recently created wins). Each layer answers in O(1) which shift covers an instant
  * and when its answer next changes (layer-rotation.ts); `until`, `next` and the shifts of a window walk
- * those changes in time order, O(layers + overrides) per change.
+ * those changes in time order, skipping the layers hidden under the one that answers.
  */
 
 /** The longest window `finalShifts` answers (the shifts endpoint and the calendar feeds stay inside it). */
@@ -34,11 +34,22 @@ interface Placed {
   source: Shift['source'];
 }
 
-/** The schedule walked forward through time: each layer's state and the overrides in force. */
+/**
+ * The schedule walked forward through time: each layer's state and the overrides in force. A walk
+ * keeps the overrides' edges sorted and those in force in a list, so a step costs O(layers + overrides
+ * in force), not a scan of them all.
+ */
 class Walker {
   private readonly rotations: LayerRotation[];
   private readonly states: LayerState[];
   private readonly overrides: ScheduleOverride[];
+  /** The overrides in force at `t`. */
+  private active: ScheduleOverride[];
+  /** For a walk (made at its first step): overrides yet to start by start, every edge ascending. */
+  private upcoming: ScheduleOverride[] = [];
+  private nextUp = 0;
+  private edges: Float64Array | null = null;
+  private edge = 0;
 
   constructor(
     private readonly schedule: Schedule,
@@ -47,30 +58,39 @@ class Walker {
   ) {
     const clock = zoneClock(schedule.timezone);
     this.rotations = schedule.layers.map((layer) => new LayerRotation(layer, clock));
-    this.states = this.rotations.map((r) => r.at(t));
+    // Asked when first read (a layer hidden under the one answering is never asked).
+    this.states = this.rotations.map(() => UNKNOWN);
     this.overrides = overrides.filter((o) => o.ends_at.getTime() > o.starts_at.getTime());
+    this.active = this.overrides.filter((o) => o.starts_at.getTime() <= t && t < o.ends_at.getTime());
   }
 
-  /** The first override edge after the walker's instant, Infinity when none: O(overrides). */
-  private nextEdge(): number {
-    let b = Number.POSITIVE_INFINITY;
-    for (const o of this.overrides) {
-      const s = o.starts_at.getTime();
-      const e = o.ends_at.getTime();
-      if (s > this.t && s < b) b = s;
-      if (e > this.t && e < b) b = e;
+  private prepareWalk(): Float64Array {
+    if (!this.edges) {
+      const t = this.t;
+      this.upcoming = this.overrides
+        .filter((o) => o.starts_at.getTime() > t)
+        .sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime());
+      const edges = new Float64Array(2 * this.overrides.length);
+      this.overrides.forEach((o, i) => {
+        edges[2 * i] = o.starts_at.getTime();
+        edges[2 * i + 1] = o.ends_at.getTime();
+      });
+      this.edges = edges.sort();
     }
-    return b;
+    return this.edges;
+  }
+
+  /** The first override edge after the walker's instant, Infinity when none. */
+  private nextEdge(): number {
+    const edges = this.prepareWalk();
+    while (this.edge < edges.length && edges[this.edge]! <= this.t) this.edge++;
+    return this.edge < edges.length ? edges[this.edge]! : Number.POSITIVE_INFINITY;
   }
 
   /** Who is on call at the walker's instant, null for nobody. */
   answer(): Placed | null {
-    const t = this.t;
     let best: ScheduleOverride | null = null;
-    for (const o of this.overrides) {
-      if (o.starts_at.getTime() > t || o.ends_at.getTime() <= t) continue;
-      if (!best || newer(o, best)) best = o;
-    }
+    for (const o of this.active) if (!best || newer(o, best)) best = o;
     if (best) {
       return {
         user: best.user_id,
@@ -80,7 +100,7 @@ class Walker {
       };
     }
     for (let i = this.states.length - 1; i >= 0; i--) {
-      const s = this.states[i]!;
+      const s = this.state(i);
       if (s.user === null) continue;
       const layer = this.schedule.layers[i]!;
       return {
@@ -100,26 +120,45 @@ class Walker {
    */
   nextChange(): number {
     let b = this.nextEdge();
-    const t = this.t;
-    if (this.overrides.some((o) => o.starts_at.getTime() <= t && t < o.ends_at.getTime())) return b;
+    if (this.active.length > 0) return b;
     for (let i = this.states.length - 1; i >= 0; i--) {
-      const s = this.states[i]!;
+      const s = this.state(i);
       if (s.next < b) b = s.next;
       if (s.user !== null) break;
     }
     return b;
   }
 
-  /** Moves to `b` (after the walker's instant), updating only the layers whose answer may change there. */
+  /** Layer i at the walker's instant: its state, asked again only once the instant passed its next change. */
+  private state(i: number): LayerState {
+    let s = this.states[i]!;
+    if (s.next <= this.t) {
+      s = this.rotations[i]!.at(this.t);
+      this.states[i] = s;
+    }
+    return s;
+  }
+
+  /**
+   * Moves to `b` (after the walker's instant). Layers are brought up to date when read: those hidden
+   * under an override or a higher layer are not asked at all while hidden.
+   */
   advance(b: number): void {
     // Every layer and override edge lies after the instant it was asked at; a walk that stands still is a bug.
     if (!(b > this.t)) throw new Error(`on-call walk stuck at ${new Date(this.t).toISOString()}`);
+    this.prepareWalk();
     this.t = b;
-    for (let i = 0; i < this.states.length; i++) {
-      if (this.states[i]!.next <= b) this.states[i] = this.rotations[i]!.at(b);
+    this.active = this.active.filter((o) => o.ends_at.getTime() > b);
+    for (; this.nextUp < this.upcoming.length; this.nextUp++) {
+      const o = this.upcoming[this.nextUp]!;
+      if (o.starts_at.getTime() > b) break;
+      if (o.ends_at.getTime() > b) this.active.push(o);
     }
   }
 }
+
+/** A layer's state not yet asked: its next change has passed whenever it is read. */
+const UNKNOWN: LayerState = { user: null, shift: -1, from: 0, to: 0, next: Number.NEGATIVE_INFINITY };
 
 /** Of two overlapping overrides, whether `a` was created after `b` (the later one wins; ties by id). */
 const newer = (a: ScheduleOverride, b: ScheduleOverride) =>

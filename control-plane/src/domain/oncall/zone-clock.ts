@@ -192,10 +192,13 @@ export const zoneClock = (timezone: string): ZoneClock => {
 
 /** Minutes of the day of `HH:MM` (`24:00` is 1440), or null when it is not one. */
 export const minutesOf = (hhmm: string): number | null => {
-  const m = /^(\d\d):(\d\d)$/.exec(hhmm);
-  if (!m) return null;
-  const h = Number(m[1]);
-  const min = Number(m[2]);
+  if (hhmm.length !== 5 || hhmm.charCodeAt(2) !== 58) return null;
+  const digit = (i: number) => {
+    const c = hhmm.charCodeAt(i) - 48;
+    return c >= 0 && c <= 9 ? c : Number.NaN;
+  };
+  const h = digit(0) * 10 + digit(1);
+  const min = digit(3) * 10 + digit(4);
   if (h === 24 && min === 0) return 1440;
   return h < 24 && min < 60 ? h * 60 + min : null;
 };

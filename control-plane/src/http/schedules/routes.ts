@@ -148,7 +148,8 @@ export const scheduleRoutes = (deps: RouteDeps<ScheduleStore>) => {
       path: '/schedules/{id}',
       tag: TAG,
       response: null,
-      summary: 'Delete a schedule with its overrides, shift offers and history.',
+      summary:
+        'Delete a schedule with its overrides, shift offers and history. An escalation step still naming it reaches nobody through it, and says so on the alert’s timeline.',
       role: 'member',
       status: 204,
       responses: { 404: 'No such schedule in this workspace' },

@@ -22,6 +22,8 @@ import {
   isDuplicateOn,
   type MongoContext,
   page,
+  type Query,
+  runQuery,
   toDoc,
 } from './db.js';
 
@@ -41,6 +43,26 @@ export const scheduleIndexes: IndexDecl[] = [
 
 const NAME_KEY = ['workspace_id', 'name_key'];
 const SPAN_MS = MAX_OVERRIDE_DAYS * 86_400_000;
+
+/**
+ * The overrides of a schedule overlapping [from, to): one range on (schedule_id, starts_at), since no
+ * override spans more than MAX_OVERRIDE_DAYS (mongo-scenarios.ts explains it).
+ */
+export const overlappingOverridesQuery = (
+  workspaceId: string,
+  scheduleId: string,
+  from: Date,
+  to: Date,
+): Query => ({
+  filter: {
+    schedule_id: scheduleId,
+    starts_at: { $gte: new Date(from.getTime() - SPAN_MS), $lt: to },
+    ends_at: { $gt: from },
+    workspace_id: workspaceId,
+  },
+  sort: { starts_at: 1, _id: 1 },
+  limit: MAX_LISTED_OVERRIDES,
+});
 
 const revive = (s: Schedule | null): Schedule | null => (s ? { ...s, layers: reviveLayers(s.layers) } : null);
 
@@ -149,17 +171,9 @@ export const mongoSchedules = (ctx: MongoContext): ScheduleStore => {
       return docs.map((d) => ({ id: d._id, email: d.email as string }));
     },
     async listOverrides(workspaceId, scheduleId, from, to) {
-      const docs = await scheduleOverrides
-        .find({
-          schedule_id: scheduleId,
-          starts_at: { $gte: new Date(from.getTime() - SPAN_MS), $lt: to },
-          ends_at: { $gt: from },
-          workspace_id: workspaceId,
-        })
-        .sort({ starts_at: 1, _id: 1 })
-        .limit(MAX_LISTED_OVERRIDES)
-        .toArray();
-      return fromDocs<ScheduleOverride>(docs);
+      return fromDocs<ScheduleOverride>(
+        await runQuery(scheduleOverrides, overlappingOverridesQuery(workspaceId, scheduleId, from, to)),
+      );
     },
     async listUserOverrides(workspaceId, userId, from, to) {
       const docs = await scheduleOverrides
