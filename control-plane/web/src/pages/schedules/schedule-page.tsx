@@ -21,7 +21,7 @@ import { previewRows, rowsFromFinal, useWorkspaceUsers, withNamed } from './peop
 import { CalendarPanel, HistoryPanel } from './schedule-history.js';
 import { OffersPanel } from './schedule-offers.js';
 import { OverridesPanel } from './schedule-overrides.js';
-import { hueOf, Timeline, type TimelineRow } from './timeline.js';
+import { Timeline, type TimelineRow } from './timeline.js';
 import { whenIn } from './zone.js';
 
 /** The on-call card: now (until when), next (from when). */
@@ -32,16 +32,7 @@ export const OnCallNow = (props: { onCall: OnCall | null; tz: string }) => {
     <dl class="on-call-now" aria-label="Who is on call">
       <div>
         <dt>On call now</dt>
-        <dd>
-          {o.user ? (
-            <>
-              <span class="user-dot" style={{ '--hue': hueOf(o.user.id) }} aria-hidden="true" />
-              {o.user.email}
-            </>
-          ) : (
-            <span class="warn-text">Nobody</span>
-          )}
-        </dd>
+        <dd>{o.user ? <>{o.user.email}</> : <span class="warn-text">Nobody</span>}</dd>
         {o.until && <dd class="muted small">until {whenIn(o.until, props.tz)}</dd>}
       </div>
       <div>

@@ -4,7 +4,6 @@ import { type OnCall, type Schedule, schedulesApi } from '../../api-schedules.js
 import { ErrorBox } from '../../kit/error-box.js';
 import { ListBody, ShowMore, useList } from '../../kit/paging.js';
 import { followLink } from '../../router.js';
-import { hueOf } from './timeline.js';
 import { whenIn } from './zone.js';
 
 /** Who is on call now in each of `schedules`, by schedule id (null: not known yet or failed). */
@@ -40,7 +39,6 @@ export const OnCallText = (props: { onCall: OnCall | null | undefined; tz: strin
     );
   return (
     <span>
-      <span class="user-dot" style={{ '--hue': hueOf(o.user.id) }} aria-hidden="true" />
       <span class="oc-who">{o.user.email}</span>
       {o.until && <span class="muted"> until {whenIn(o.until, props.tz)}</span>}
     </span>

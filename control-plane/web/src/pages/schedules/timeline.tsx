@@ -15,12 +15,13 @@ export interface TimelineRow {
   final?: boolean;
 }
 
-/** One hue per user, the same in every row and on every page. */
+/** Hues far apart, given to a timeline's users in the order they first appear (the same in every row). */
 const HUES = [210, 30, 140, 330, 265, 60, 180, 0, 100, 295];
-export const hueOf = (userId: string) => {
-  let h = 0x811c9dc5;
-  for (const c of userId) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
-  return HUES[h % HUES.length]!;
+const huesOf = (rows: TimelineRow[]) => {
+  const hues = new Map<string, number>();
+  for (const r of rows)
+    for (const s of r.shifts) if (!hues.has(s.user.id)) hues.set(s.user.id, HUES[hues.size % HUES.length]!);
+  return hues;
 };
 
 /** "alice" for alice@example.com: what fits on a bar (the whole address is its name). */
@@ -49,6 +50,7 @@ export const Timeline = (props: {
   };
   const nowAt = `${((now.getTime() - start) / span) * 100}%`;
   const label = props.label ?? `Next ${days} days`;
+  const hues = huesOf(props.rows);
   return (
     <figure class="oncall-timeline" aria-label={label} aria-busy={props.busy ? true : undefined}>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must take the keyboard */}
@@ -87,7 +89,7 @@ export const Timeline = (props: {
                     <li
                       key={`${s.starts_at}-${s.user.id}`}
                       class={s.source.kind === 'override' ? 'oc-bar override' : 'oc-bar'}
-                      style={{ ...at, '--hue': hueOf(s.user.id) }}
+                      style={{ ...at, '--hue': hues.get(s.user.id) ?? 0 }}
                       title={text}
                       aria-label={text}
                     >
@@ -112,7 +114,7 @@ export const Timeline = (props: {
           ))}
         </div>
       </section>
-      <Legend rows={props.rows} />
+      <Legend rows={props.rows} hues={hues} />
       <GapWarning gaps={props.gaps} tz={props.tz} />
       <figcaption class="hint tight">
         Times in {props.tz}. Later layers win; overrides beat every layer.
@@ -140,7 +142,7 @@ export const GapWarning = (props: { gaps: Gap[]; tz: string }) =>
   );
 
 /** Whose colour is whose: the bars too short for a name are told apart by it. */
-const Legend = (props: { rows: TimelineRow[] }) => {
+const Legend = (props: { rows: TimelineRow[]; hues: Map<string, number> }) => {
   const seen = new Map<string, string>();
   for (const r of props.rows) for (const s of r.shifts) seen.set(s.user.id, s.user.email ?? 'a removed user');
   if (seen.size === 0) return null;
@@ -148,7 +150,7 @@ const Legend = (props: { rows: TimelineRow[] }) => {
     <ul class="oc-legend" aria-label="Who is who">
       {[...seen].map(([id, email]) => (
         <li key={id}>
-          <span class="user-dot" style={{ '--hue': hueOf(id) }} aria-hidden="true" />
+          <span class="user-dot" style={{ '--hue': props.hues.get(id) ?? 0 }} aria-hidden="true" />
           {email}
         </li>
       ))}
