@@ -88,6 +88,10 @@ describe('on-call schedules in the web app', () => {
     await page.getByRole('link', { name: 'New schedule' }).click();
     const form = page.getByRole('form', { name: 'New schedule' });
     await form.getByLabel('Name', { exact: true }).first().fill('Primary');
+    // An unknown zone: the preview's 422 names it beside the field before anything is saved.
+    await form.getByLabel('Time zone').fill('Mars/Olympus_Mons');
+    await expect.poll(() => form.getByLabel('Time zone').getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => form.locator('#schedule-tz-problem').textContent()).toBeTruthy();
     await form.getByLabel('Time zone').fill('Europe/Berlin');
 
     const layer1 = form.getByRole('group', { name: 'Layer 1' });

@@ -32,7 +32,7 @@ export const OnCallNow = (props: { onCall: OnCall | null; tz: string }) => {
     <dl class="on-call-now" aria-label="Who is on call">
       <div>
         <dt>On call now</dt>
-        <dd>{o.user ? <>{o.user.email}</> : <span class="warn-text">Nobody</span>}</dd>
+        <dd>{o.user ? o.user.email : <span class="warn-text">Nobody</span>}</dd>
         {o.until && <dd class="muted small">until {whenIn(o.until, props.tz)}</dd>}
       </div>
       <div>
