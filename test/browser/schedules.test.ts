@@ -18,6 +18,7 @@ let admin: { email: string; password: string };
 let bob: { id: string; email: string; password: string };
 let mia: { id: string; email: string; password: string; key: string };
 let scheduleId = '';
+let gapsId = '';
 
 /** The Monday after today (real time, so the session cookie's expiry lies ahead), 09:00 UTC. */
 const nextMonday = () => {
@@ -231,6 +232,28 @@ describe('on-call schedules in the web app', () => {
     await context.close();
   });
 
+  it('a schedule with nobody on call at times: the gaps in the final row and a warning naming them', async () => {
+    const created = await api('POST', '/schedules', {
+      name: 'Office only',
+      timezone: 'Europe/Berlin',
+      layers: [
+        {
+          users: [mia.id],
+          rotation: 'daily',
+          handoff: '09:00',
+          starts_at: NOW.toISOString(),
+          restrictions: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '17:00' }],
+        },
+      ],
+    });
+    gapsId = created.id as string;
+    const { context, page } = await signIn(admin, `/schedules/${gapsId}`, 390);
+    await expect.poll(() => bars(page, 'On call')).toContainEqual(expect.stringMatching(/^Nobody on call, /));
+    await expect.poll(() => page.getByRole('note').textContent()).toMatch(/Nobody is on call for \d+ spans/);
+    await page.screenshot({ path: '/tmp/web-schedule-gaps-390.png', fullPage: true });
+    await context.close();
+  });
+
   it('a viewer reads the timeline (each layer where it wins) and who is on call, and is offered no edits', async () => {
     const v = await w.userWithKey('viewer', 'vic@demo.test');
     const { context, page } = await signIn(
@@ -276,6 +299,7 @@ describe('on-call schedules in the web app', () => {
       ['editor', `/schedules/${scheduleId}/edit`],
       ['schedule', `/schedules/${scheduleId}`],
       ['dashboard', '/monitors'],
+      ['gaps', `/schedules/${gapsId}`],
       ['my-shifts', '/settings/my-shifts'],
     ];
     for (const dark of [false, true])
