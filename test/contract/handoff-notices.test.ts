@@ -83,3 +83,34 @@ contract('HandoffNoticeStore', (c) => {
     expect(await store.claimHandoffNotice(notice(k2, 60))).toBe(false);
   });
 });
+
+contract('SchedulePolicyLookup', (c) => {
+  it('names the policies whose steps name a schedule, by name, in the workspace only', async () => {
+    const { store, ws } = c();
+    const wsId = ws.workspace.id;
+    const [primary, other] = [randomUUID(), randomUUID()];
+    const policy = (name: string, steps: { notify_schedule_ids?: string[] }[]) => ({
+      id: randomUUID(),
+      workspace_id: wsId,
+      name,
+      is_default: false,
+      steps: steps.map((s) => ({ wait_minutes: 0, notify_user_ids: [], notify_channel_ids: [], ...s })),
+      repeat: 0,
+      support_hours: null,
+      created_at: at(1),
+      updated_at: at(1),
+    });
+    const b = policy('B', [{ notify_schedule_ids: [other] }, { notify_schedule_ids: [primary, other] }]);
+    const a = policy('A', [{ notify_schedule_ids: [primary] }]);
+    // A step stored before schedules existed has no notify_schedule_ids at all.
+    const old = policy('C', [{}]);
+    for (const p of [b, a, old]) await store.insertEscalationPolicy(p);
+    expect(await store.policiesNamingSchedule(wsId, primary, 10)).toEqual([
+      { id: a.id, name: 'A' },
+      { id: b.id, name: 'B' },
+    ]);
+    expect(await store.policiesNamingSchedule(wsId, primary, 1)).toEqual([{ id: a.id, name: 'A' }]);
+    expect(await store.policiesNamingSchedule(wsId, randomUUID(), 10)).toEqual([]);
+    expect(await store.policiesNamingSchedule(randomUUID(), primary, 10)).toEqual([]);
+  });
+});

@@ -60,7 +60,9 @@ describe('escalation policies', () => {
     expect(list.body.data).toHaveLength(1);
     const def = list.body.data[0];
     expect(def).toMatchObject({ is_default: true, repeat: 0 });
-    expect(def.steps).toEqual([{ wait_minutes: 0, notify_user_ids: [w.admin.id], notify_channel_ids: [] }]);
+    expect(def.steps).toEqual([
+      { wait_minutes: 0, notify_user_ids: [w.admin.id], notify_channel_ids: [], notify_schedule_ids: [] },
+    ]);
 
     const body = {
       name: 'On call',
@@ -78,6 +80,7 @@ describe('escalation policies', () => {
       wait_minutes: 0,
       notify_user_ids: [member.user.id],
       notify_channel_ids: [],
+      notify_schedule_ids: [],
     });
     expect((await other.api('GET', `/escalation-policies/${created.body.id}`)).status).toBe(404);
     expect((await other.api('DELETE', `/escalation-policies/${created.body.id}`)).status).toBe(404);

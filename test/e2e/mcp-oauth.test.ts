@@ -495,6 +495,42 @@ describe('the token acts as its user, as that user is now', () => {
     expect(again.isError, (again.content as { text: string }[])[0]!.text).toBeFalsy();
   });
 
+  it('the on-call tools answer for the signed-in user: their shifts, and who is on call by schedule name', async () => {
+    const sam = await acme.userWithKey('member', 'sam@acme.test');
+    const created = await acme.api('POST', '/schedules', {
+      json: {
+        name: 'Hosted on call',
+        timezone: 'Asia/Kolkata',
+        layers: [
+          {
+            name: 'Everyone',
+            users: [sam.user.id],
+            rotation: 'daily',
+            handoff: '09:00',
+            starts_at: new Date(clock.now().getTime() - 86_400_000).toISOString(),
+          },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const a = await authorizeStepByStep('acme', { email: sam.user.email, password: sam.password });
+    const client = await withToken('acme', a.tokens.access_token);
+    const text = async (name: string, args: Record<string, unknown>) => {
+      const r = await client.callTool({ name, arguments: args });
+      const t = (r.content as { text: string }[])[0]!.text;
+      expect(r.isError, t).toBeFalsy();
+      return t;
+    };
+    const who = await text('who_is_on_call', { schedule: 'hosted on call' });
+    expect(who).toContain(`Hosted on call (Asia/Kolkata, schedule id ${created.body.id})`);
+    expect(who).toContain('On call: sam@acme.test');
+    expect(who).toContain('Why: layer 1 "Everyone".');
+    const mine = await text('list_my_shifts', { days: 3 });
+    expect(mine).toMatch(
+      /^sam@acme\.test has 1 on-call shift in the next 3 days:\n- Hosted on call .*GMT\+5:30/,
+    );
+  });
+
   it('a removed user’s tokens stop at once, and cannot be refreshed', async () => {
     const gone = await acme.userWithKey('member', 'gone@acme.test');
     const a = await authorizeStepByStep('acme', { email: gone.user.email, password: gone.password });

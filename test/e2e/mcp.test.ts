@@ -125,6 +125,8 @@ describe('npx lookout mcp: tools', () => {
         'resolve_alerts',
         'resume_monitor',
         'set_dependencies',
+        'who_is_on_call',
+        'list_my_shifts',
       ].sort(),
     );
     for (const t of tools) {
@@ -150,6 +152,8 @@ describe('npx lookout mcp: tools', () => {
         'list_maintenance_windows',
         'list_monitors',
         'list_status_pages',
+        'who_is_on_call',
+        'list_my_shifts',
       ].sort(),
     );
     const destructive = tools.filter((t) => t.annotations?.destructiveHint).map((t) => t.name);

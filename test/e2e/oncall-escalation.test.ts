@@ -1,7 +1,4 @@
-import { newId } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { touchingHandoffCursors } from '../../control-plane/src/domain/oncall/handoff-notices.js';
-import type { Schedule, ScheduleLayer } from '../../control-plane/src/domain/types.js';
 import type { Harness } from '../support/harness.js';
 import { jobPassed } from '../support/job-passes.js';
 import { startRoutingRig } from '../support/routing-rig.js';
@@ -25,7 +22,6 @@ beforeAll(async () => {
 afterAll(() => rig.close());
 
 const CM = '/users/me/contact-methods';
-const at = (iso: string) => new Date(iso);
 
 /** The code in the newest mail to `to`. */
 const codeMailedTo = async (to: string) => {
@@ -39,7 +35,7 @@ const codeMailedTo = async (to: string) => {
 
 const setup = async (sub: string) => {
   const w = await h.workspace(sub);
-  /** A member with a verified email contact method `<name>-phone@…` beside their account email. */
+  /** A member with a verified email contact method `<name>-phone@…` beside their account email, and an unverified one. */
   const person = async (name: string) => {
     const u = await w.userWithKey('member', `${name}@${sub}.test`);
     const me = w.as(u.key);
@@ -48,53 +44,21 @@ const setup = async (sub: string) => {
     await me('POST', `${CM}/${id}/send-code`);
     const code = await codeMailedTo(phone);
     expect((await me('POST', `${CM}/${id}/verify`, { json: { code } })).body.verified).toBe(true);
+    // A method never verified is never used.
+    await me('POST', CM, { json: { type: 'email', address: `${name}-unverified@${sub}.test` } });
     return { ...u, me, phone };
   };
-  const writes = touchingHandoffCursors(h.store, () => h.clock.now());
-  const schedule = async (name: string, layers: Omit<ScheduleLayer, 'shift_seconds' | 'handoff_day'>[]) => {
-    const s: Schedule = {
-      id: newId(),
-      workspace_id: w.workspace.id,
-      name,
-      timezone: 'Europe/Berlin',
-      layers: layers.map((l) => ({ shift_seconds: null, handoff_day: null, ...l })),
-      created_at: h.clock.now(),
-      updated_at: h.clock.now(),
-    };
-    const entry = {
-      id: newId(),
-      workspace_id: w.workspace.id,
-      schedule_id: s.id,
-      at: h.clock.now(),
-      actor_id: null,
-      action: 'created' as const,
-      detail: `created ${name}`,
-    };
-    expect(await writes.insertSchedule(s, entry, { maxSchedules: 200 })).toBe('inserted');
-    return s;
+  const schedule = async (name: string, layers: Record<string, unknown>[]) => {
+    const r = await w.api('POST', '/schedules', { json: { name, timezone: 'Europe/Berlin', layers } });
+    expect(r.status).toBe(201);
+    return r.body as { id: string };
   };
-  const override = async (s: Schedule, userId: string, by: string, from: string, to: string) => {
-    const o = {
-      id: newId(),
-      workspace_id: w.workspace.id,
-      schedule_id: s.id,
-      user_id: userId,
-      starts_at: at(from),
-      ends_at: at(to),
-      created_by: by,
-      offer_id: null,
-      created_at: h.clock.now(),
-    };
-    const entry = {
-      id: newId(),
-      workspace_id: w.workspace.id,
-      schedule_id: s.id,
-      at: h.clock.now(),
-      actor_id: by,
-      action: 'override_added' as const,
-      detail: 'override',
-    };
-    expect(await writes.insertOverride(o, entry)).toBe('inserted');
+  /** An override made by the admin for `userId`. */
+  const override = async (s: { id: string }, userId: string, from: string, to: string) => {
+    const r = await w.api('POST', `/schedules/${s.id}/overrides`, {
+      json: { user_id: userId, starts_at: from, ends_at: to },
+    });
+    expect(r.status).toBe(201);
   };
   return { w, person, schedule, override };
 };
@@ -130,7 +94,7 @@ describe('escalation to an on-call schedule', () => {
         users: [ana.user.id, bob.user.id],
         rotation: 'daily',
         handoff: '09:00',
-        starts_at: at('2026-06-01T07:00:00Z'),
+        starts_at: '2026-06-01T07:00:00Z',
         restrictions: [],
       },
     ]);
@@ -141,12 +105,12 @@ describe('escalation to an on-call schedule', () => {
         users: [cat.user.id],
         rotation: 'daily',
         handoff: '00:00',
-        starts_at: at('2026-06-01T00:00:00Z'),
+        starts_at: '2026-06-01T00:00:00Z',
         restrictions: [{ days: ['sat'], start: '00:00', end: '01:00' }],
       },
     ]);
     // cat takes Tuesday 12:00–14:00 Berlin, set by the admin.
-    await override(primary, cat.user.id, w.admin.id, '2026-06-02T10:00:00Z', '2026-06-02T12:00:00Z');
+    await override(primary, cat.user.id, '2026-06-02T10:00:00Z', '2026-06-02T12:00:00Z');
 
     const policy = await w.api('POST', '/escalation-policies', {
       json: {
@@ -164,6 +128,56 @@ describe('escalation to an on-call schedule', () => {
       notify_channel_ids: [],
       notify_schedule_ids: [primary.id],
     });
+    // Another workspace's schedule is invisible; a step must page someone; at most 10 schedules.
+    const other = await h.workspace('oncall-esc-other');
+    const theirs = (
+      await other.api('POST', '/schedules', {
+        json: {
+          name: 'Theirs',
+          timezone: 'UTC',
+          layers: [
+            {
+              users: [other.admin.id],
+              rotation: 'daily',
+              handoff: '09:00',
+              starts_at: '2026-06-01T00:00:00Z',
+            },
+          ],
+        },
+      })
+    ).body;
+    const bad = await w.api('POST', '/escalation-policies', {
+      json: {
+        name: 'bad',
+        steps: [
+          { wait_minutes: 0, notify_schedule_ids: [theirs.id] },
+          { wait_minutes: 0, notify_schedule_ids: [] },
+          { wait_minutes: 0, notify_schedule_ids: Array.from({ length: 11 }, () => primary.id) },
+        ],
+      },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details).toEqual([
+      { field: 'steps[2].notify_schedule_ids', message: expect.stringContaining('10') },
+    ]);
+    const bad2 = await w.api('POST', '/escalation-policies', {
+      json: {
+        name: 'bad',
+        steps: [
+          { wait_minutes: 0, notify_schedule_ids: [theirs.id] },
+          { wait_minutes: 0, notify_schedule_ids: [] },
+        ],
+      },
+    });
+    expect(bad2.body.error.details).toEqual([
+      { field: 'steps[0].notify_schedule_ids[0]', message: 'no schedule with this id in the workspace' },
+      { field: 'steps[1]', message: 'must notify at least one user, channel or schedule' },
+    ]);
+    // A schedule a policy pages is not deleted (as a channel a policy notifies is not).
+    const del = await w.api('DELETE', `/schedules/${primary.id}`);
+    expect(del.status).toBe(409);
+    expect(del.body.error.message).toContain('“on call”');
+
     const hb = (
       await w.api('POST', '/heartbeats', {
         json: {
@@ -253,7 +267,7 @@ describe('escalation to an on-call schedule', () => {
         users: [cat.user.id],
         rotation: 'daily',
         handoff: '00:00',
-        starts_at: at('2026-06-01T00:00:00Z'),
+        starts_at: '2026-06-01T00:00:00Z',
         restrictions: [{ days: ['sat'], start: '00:00', end: '01:00' }],
       },
     ]);
@@ -305,7 +319,7 @@ describe('handoff notices', () => {
         users: [ana.user.id, bob.user.id],
         rotation: 'daily',
         handoff: '09:00',
-        starts_at: at('2026-06-01T07:00:00Z'),
+        starts_at: '2026-06-01T07:00:00Z',
         restrictions: [],
       },
     ]);
@@ -338,7 +352,10 @@ describe('handoff notices', () => {
     expect(notices()).toEqual([]);
     await passAt('2026-06-03T06:00:00Z');
     expect(notices().sort()).toEqual([anaBefore(`ana-phone@${sub}.test`), anaBefore(ana.user.email)].sort());
+    // ana changes her lead: the schedule is worked out again, and what was sent is not sent again.
+    expect((await ana.me('PUT', '/me/handoff-notices', { json: { lead_minutes: 90 } })).status).toBe(200);
     await passAt('2026-06-03T06:30:00Z');
+    expect(notices()).toHaveLength(2);
     await passAt('2026-06-03T07:00:00Z');
     await passAt('2026-06-03T07:05:00Z');
     expect(notices().sort()).toEqual(
@@ -367,5 +384,37 @@ describe('handoff notices', () => {
     );
     // ana's shift ending gives her nothing new.
     expect(notices().filter(([to]) => to?.startsWith('ana')).length).toBe(4);
+  });
+});
+
+describe('handoff notice settings', () => {
+  it('are each user’s own (a viewer too, through their key); bad values name every bad field, nothing written', async () => {
+    const { w } = await setup('oncall-settings');
+    const viewer = await w.userWithKey('viewer');
+    const member = await w.userWithKey('member');
+    const mine = w.as(viewer.key);
+    expect((await mine('GET', '/me/handoff-notices')).body).toEqual({ enabled: true, lead_minutes: 60 });
+    const off = await mine('PUT', '/me/handoff-notices', { json: { enabled: false } });
+    expect(off.status).toBe(200);
+    expect(off.body).toEqual({ enabled: false, lead_minutes: 60 });
+    // Someone else's are untouched.
+    expect((await w.as(member.key)('GET', '/me/handoff-notices')).body).toEqual({
+      enabled: true,
+      lead_minutes: 60,
+    });
+    const bad = await mine('PUT', '/me/handoff-notices', {
+      json: { enabled: 'yes', lead_minutes: 4, user_id: member.user.id },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(
+      ['enabled', 'lead_minutes', 'user_id'].sort(),
+    );
+    const tooLong = await mine('PUT', '/me/handoff-notices', { json: { lead_minutes: 10_081 } });
+    expect(tooLong.body.error.details).toEqual([
+      { field: 'lead_minutes', message: expect.stringContaining('10080') },
+    ]);
+    expect((await mine('PUT', '/me/handoff-notices', { json: { lead_minutes: 1.5 } })).status).toBe(422);
+    expect((await mine('GET', '/me/handoff-notices')).body).toEqual({ enabled: false, lead_minutes: 60 });
+    expect((await h.request('GET', '/api/v1/me/handoff-notices', { host: w.host })).status).toBe(401);
   });
 });

@@ -1118,7 +1118,7 @@ export type paths = {
         get: operations["getSchedulesById"];
         put?: never;
         post?: never;
-        /** Delete a schedule with its overrides, shift offers and history. An escalation step still naming it reaches nobody through it, and says so on the alert’s timeline. */
+        /** Delete a schedule with its overrides, shift offers and history. Refused while an escalation policy pages it. */
         delete: operations["deleteSchedulesById"];
         options?: never;
         head?: never;
@@ -11875,6 +11875,15 @@ export interface operations {
             };
             /** @description No such schedule in this workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Escalation policies page this schedule (named); remove it from their steps first */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

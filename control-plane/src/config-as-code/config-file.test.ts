@@ -33,4 +33,37 @@ describe('the configuration file schema', () => {
       'monitors.0.monitor_type',
     ]);
   });
+
+  it('takes schedules whose layers name users by email, and policy steps naming schedules by name', () => {
+    const layer = {
+      name: 'Weekly',
+      users: ['alice@example.com', 'bob@example.com'],
+      rotation: 'weekly',
+      handoff: '09:00',
+      handoff_day: 'mon',
+      starts_at: '2026-01-05T08:00:00Z',
+      restrictions: [{ days: ['mon', 'tue'], start: '09:00', end: '17:00' }],
+    };
+    const ok = configFileSchema.safeParse({
+      schedules: [{ name: 'Primary', timezone: 'Europe/Berlin', layers: [layer] }],
+      escalation_policies: [{ name: 'Page', steps: [{ wait_minutes: 0, notify_schedules: ['Primary'] }] }],
+    });
+    expect(ok.success, JSON.stringify(ok.error?.issues)).toBe(true);
+    const bad = configFileSchema.safeParse({
+      schedules: [
+        {
+          name: 'Primary',
+          timezone: 'Europe/Berlin',
+          layers: [{ ...layer, users: [], rotation: 'hourly' }],
+        },
+      ],
+      escalation_policies: [{ name: 'Page', steps: [{ wait_minutes: 0, notify_schedule_ids: ['x'] }] }],
+    });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues.map((i) => i.path.join('.')).sort()).toEqual([
+      'escalation_policies.0.steps.0',
+      'schedules.0.layers.0.rotation',
+      'schedules.0.layers.0.users',
+    ]);
+  });
 });

@@ -5,6 +5,7 @@ import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/
 import { ApiError, ApiUnreachableError, createLookoutClient } from '../api-client/client.js';
 import { nodeFetch } from '../api-client/node-fetch.js';
 import type { McpApi } from './api.js';
+import { ToolRefusal } from './oncall-tools.js';
 import { triageMessages, triagePrompt } from './prompts.js';
 import type { McpSettings } from './settings.js';
 import { tools } from './tools.js';
@@ -27,6 +28,7 @@ const instructions = (
   who: string,
 ) => `Lookout monitors services (uptime monitors checked from several regions, heartbeats pinged by jobs) and raises alerts.
 Start on-call work with list_alerts (status ["open", "acknowledged"]) or the triage_open_alerts prompt.
+who_is_on_call says who is on call in a schedule (or every schedule) and until when; list_my_shifts gives the user's next shifts.
 Every tool acts as ${who}, with that user's role. Ask before acknowledging, resolving or pausing anything.`;
 
 /**
@@ -63,6 +65,7 @@ export const createLookoutMcpServer = (api: McpApi, identity: McpIdentity) => {
   const failure = (e: unknown): string => {
     if (e instanceof ApiUnreachableError) return `Lookout API unreachable: ${e.message}`;
     if (e instanceof ApiError) return describeApiError(e, identity);
+    if (e instanceof ToolRefusal) return e.message;
     return `Lookout MCP server error: ${(e as Error).message}`;
   };
 
@@ -73,7 +76,9 @@ export const createLookoutMcpServer = (api: McpApi, identity: McpIdentity) => {
       async (args: unknown): Promise<CallToolResult> => {
         try {
           const result = await t.run(api, args as Record<string, unknown>);
-          return { content: [{ type: 'text', text: JSON.stringify(result) }] };
+          // JSON of the API, or an answer already in words (the on-call tools).
+          const text = typeof result === 'string' ? result : JSON.stringify(result);
+          return { content: [{ type: 'text', text }] };
         } catch (e) {
           return toolError(failure(e));
         }

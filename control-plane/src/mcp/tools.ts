@@ -6,11 +6,13 @@ import { MONITOR_SORTS } from '../domain/monitors/monitor-status.js';
 import { MONITOR_FIELDS } from '../domain/monitors/monitors.js';
 import type { McpApi } from './api.js';
 import { labelFilters, monitorFilters, statuses, words } from './list-filters.js';
+import { listMyShifts, whoIsOnCall } from './oncall-tools.js';
 
 /**
  * The tools an on-call assistant gets. Each one is a single call of the public API; the API stays the
  * one validator (fields are described here for the assistant, and anything it sends is passed on, so
- * the API's field-by-field messages reach it). Results are the API's JSON, unchanged.
+ * the API's field-by-field messages reach it). Results are the API's JSON, unchanged, except the
+ * on-call tools' (oncall-tools.ts), which answer in sentences.
  */
 export interface ToolDef {
   name: string;
@@ -488,4 +490,6 @@ export const tools: ToolDef[] = [
     annotations: READ,
     run: (api) => ok(api.client.GET('/regions')),
   }),
+  tool(whoIsOnCall),
+  tool(listMyShifts),
 ];

@@ -21,6 +21,7 @@ import type { ChannelStore } from '../domain/notifications/channel-store.js';
 import type { MailSettingsStore } from '../domain/notifications/mail-settings-store.js';
 import type { CalendarFeedStore } from '../domain/oncall/calendar-feed-store.js';
 import type { HandoffNoticeStore } from '../domain/oncall/handoff-notice-store.js';
+import type { SchedulePolicyLookup } from '../domain/oncall/schedule-policy-lookup.js';
 import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
 import type { StatusPageStore } from '../domain/status-pages/status-page-store.js';
@@ -85,4 +86,5 @@ export type Store = StoreLifecycle &
   NotificationGroupStore &
   ScheduleStore &
   HandoffNoticeStore &
+  SchedulePolicyLookup &
   CalendarFeedStore;

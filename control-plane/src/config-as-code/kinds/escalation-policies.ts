@@ -4,24 +4,30 @@ import { createPolicyBody } from '../../domain/escalation/escalation-policies.js
 import { allPages, type Item, type Live, type Names, type Reference, type ResourceKind } from '../kind.js';
 
 /**
- * Policies name users by email and channels by name in their steps (`notify_users`,
- * `notify_channels` for the API's `notify_user_ids`, `notify_channel_ids`).
+ * Policies name users by email, channels and on-call schedules by name in their steps (`notify_users`,
+ * `notify_channels`, `notify_schedules` for the API's `notify_user_ids`, `notify_channel_ids`,
+ * `notify_schedule_ids`).
  */
 const apiStep = (createPolicyBody.shape.steps as unknown as z.ZodArray<z.ZodObject>).element;
-const step = apiStep.omit({ notify_user_ids: true, notify_channel_ids: true }).extend({
-  notify_users: z.array(z.string().min(1).max(320)).max(20).default([]),
-  notify_channels: z.array(z.string().min(1).max(200)).max(20).default([]),
-});
+const step = apiStep
+  .omit({ notify_user_ids: true, notify_channel_ids: true, notify_schedule_ids: true })
+  .extend({
+    notify_users: z.array(z.string().min(1).max(320)).max(20).default([]),
+    notify_channels: z.array(z.string().min(1).max(200)).max(20).default([]),
+    notify_schedules: z.array(z.string().min(1).max(200)).max(10).default([]),
+  });
 
 interface FileStep {
   wait_minutes: number;
   notify_users?: string[];
   notify_channels?: string[];
+  notify_schedules?: string[];
 }
 interface ApiStep {
   wait_minutes: number;
   notify_user_ids: string[];
   notify_channel_ids: string[];
+  notify_schedule_ids?: string[];
 }
 
 export const escalationPolicies: ResourceKind = {
@@ -44,6 +50,7 @@ export const escalationPolicies: ResourceKind = {
         wait_minutes: s.wait_minutes,
         notify_users: s.notify_user_ids.map((id) => names.nameOf('users', id) ?? id),
         notify_channels: s.notify_channel_ids.map((id) => names.nameOf('channels', id) ?? id),
+        notify_schedules: (s.notify_schedule_ids ?? []).map((id) => names.nameOf('schedules', id) ?? id),
       })),
     };
   },
@@ -54,6 +61,8 @@ export const escalationPolicies: ResourceKind = {
         refs.push({ path: ['steps', i, 'notify_users', j], kind: 'users', name });
       for (const [j, name] of (s.notify_channels ?? []).entries())
         refs.push({ path: ['steps', i, 'notify_channels', j], kind: 'channels', name });
+      for (const [j, name] of (s.notify_schedules ?? []).entries())
+        refs.push({ path: ['steps', i, 'notify_schedules', j], kind: 'schedules', name });
     }
     return refs;
   },
@@ -67,6 +76,7 @@ export const escalationPolicies: ResourceKind = {
               wait_minutes: s.wait_minutes,
               notify_user_ids: (s.notify_users ?? []).map((n) => names.idOf('users', n) ?? n),
               notify_channel_ids: (s.notify_channels ?? []).map((n) => names.idOf('channels', n) ?? n),
+              notify_schedule_ids: (s.notify_schedules ?? []).map((n) => names.idOf('schedules', n) ?? n),
             })),
           }
         : {}),

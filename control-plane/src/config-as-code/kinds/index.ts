@@ -7,6 +7,7 @@ import { heartbeats } from './heartbeats.js';
 import { integrations } from './integrations.js';
 import { maintenanceWindows } from './maintenance-windows.js';
 import { monitors } from './monitors.js';
+import { schedules } from './schedules.js';
 import { statusPages } from './status-pages.js';
 
 /**
@@ -16,6 +17,7 @@ import { statusPages } from './status-pages.js';
  */
 export const KINDS: readonly ResourceKind[] = [
   channels,
+  schedules,
   escalationPolicies,
   groups,
   monitors,

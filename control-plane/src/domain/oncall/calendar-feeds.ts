@@ -5,7 +5,8 @@ import type { Schedule, Shift, User } from '../types.js';
 import type { CalendarFeed, CalendarFeedKind, CalendarFeedStore } from './calendar-feed-store.js';
 import { type FeedEvent, renderCalendar } from './calendar-ics.js';
 import type { ScheduleStore } from './schedule-store.js';
-import { finalShifts, MAX_WINDOW_DAYS } from './shifts.js';
+import { MAX_WINDOW_DAYS } from './shifts.js';
+import { finalShiftsInSlices } from './shifts-in-slices.js';
 
 /**
  * Calendar feeds: a secret URL per schedule (every final shift) and per user (their shifts in every
@@ -161,7 +162,7 @@ export const readCalendarFeed = async (
   const events: FeedEvent[] = [];
   for (const schedule of schedules) {
     const overrides = await store.listOverrides(workspaceId, schedule.id, from, to);
-    for (const s of finalShifts(schedule, overrides, from, to)) {
+    for (const s of await finalShiftsInSlices(schedule, overrides, from, to)) {
       if (feed.kind === 'user' && s.user_id !== feed.subject_id) continue;
       const who = (await email(s.user_id)) ?? 'a former member';
       events.push({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Schedule, ScheduleLayer, ScheduleOverride, ScheduleRestriction, Weekday } from '../types.js';
 import { finalShifts, onCallAt, onCallShiftAt, scheduleGaps } from './shifts.js';
+import { finalShiftsInSlices, gapsBetween } from './shifts-in-slices.js';
 
 /**
  * Two ways to the same answer: `onCallAt(t)` starts at t and walks forward; `finalShifts` starts at the
@@ -186,6 +187,23 @@ describe('onCallAt agrees with finalShifts', () => {
         t = Date.parse(b);
       }
       expect(t).toBe(to);
+    }
+  });
+});
+
+describe('a window computed in slices', () => {
+  it('gives the shifts and gaps of one call over the whole window, over 30 random schedules', async () => {
+    const g = generator(93);
+    for (let n = 0; n < 30; n++) {
+      const [timezone, change] = g.pick(ZONES);
+      const from = new Date(Date.parse(change) - g.int(10 * 24) * HOUR - g.int(60) * 60_000);
+      const to = new Date(from.getTime() + (8 + g.int(30)) * DAY + g.int(24) * HOUR);
+      const schedule = randomSchedule(g, timezone, from.getTime());
+      const overrides = randomOverrides(g, from.getTime() + g.int(7) * DAY);
+      const whole = finalShifts(schedule, overrides, from, to);
+      const sliced = await finalShiftsInSlices(schedule, overrides, from, to);
+      expect(sliced).toEqual(whole);
+      expect(gapsBetween(sliced, from, to)).toEqual(scheduleGaps(schedule, overrides, from, to));
     }
   });
 });

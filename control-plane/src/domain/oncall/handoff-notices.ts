@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { MemberStore } from '../access/member-store.js';
 import type { ContactMethodStore } from '../contacts/contact-method-store.js';
 import { type ContactServices, contactTarget } from '../contacts/contact-methods.js';
 import {
@@ -12,7 +13,7 @@ import type { Schedule, Shift, User } from '../types.js';
 import { parseOrThrow } from '../validation.js';
 import type { HandoffNoticeStore, HandoffSettings } from './handoff-notice-store.js';
 import type { ScheduleStore } from './schedule-store.js';
-import { finalShifts } from './shifts.js';
+import { finalShiftsInSlices } from './shifts-in-slices.js';
 
 /**
  * Handoff notices: each on-call user hears `lead_minutes` before each of their shifts starts, and again
@@ -163,7 +164,7 @@ export const noticeSchedule = async (
   const from = new Date(t - HANDOFF_GRACE_MS);
   const to = new Date(t + MAX_LEAD_MINUTES * 60_000 + DAY);
   const overrides = await store.listOverrides(workspaceId, scheduleId, from, to);
-  const shifts = finalShifts(schedule, overrides, from, to);
+  const shifts = await finalShiftsInSlices(schedule, overrides, from, to);
   const settings = new Map<string, Pick<HandoffSettings, 'enabled' | 'lead_minutes'>>();
   let next = t + HANDOFF_RESYNC_MS;
   const sends: Promise<unknown>[] = [];
@@ -237,11 +238,11 @@ export const runHandoffNotices = async (
 
 /**
  * The store as the process writes through it (process/wiring.ts): every write that changes who is on
- * call in a schedule (the schedule, an override, a trade) also moves that schedule's handoff cursor to
+ * call in a schedule (the schedule, an override, a trade, a user's removal) also moves that schedule's handoff cursor to
  * now, so its notices are worked out again on the next pass.
  */
 export const touchingHandoffCursors = <
-  S extends ScheduleStore & Pick<HandoffNoticeStore, 'setHandoffCursor'>,
+  S extends ScheduleStore & Pick<HandoffNoticeStore, 'setHandoffCursor'> & Pick<MemberStore, 'removeUser'>,
 >(
   store: S,
   now: () => Date,
@@ -268,6 +269,12 @@ export const touchingHandoffCursors = <
     async deleteOverride(workspaceId, scheduleId, id, entry) {
       const r = await store.deleteOverride(workspaceId, scheduleId, id, entry);
       if (r) await touch(workspaceId, scheduleId);
+      return r;
+    },
+    // A removed user leaves the schedules that named them (in the removal's own step).
+    async removeUser(workspaceId, id, at) {
+      const r = await store.removeUser(workspaceId, id, at);
+      if (r.outcome === 'removed') for (const sc of r.schedules) await touch(workspaceId, sc.id);
       return r;
     },
     async closeOffer(input) {

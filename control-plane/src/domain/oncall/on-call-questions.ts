@@ -2,7 +2,8 @@ import { validationError } from '@lookout/shared';
 import type { Schedule, Shift } from '../types.js';
 import type { ScheduleStore } from './schedule-store.js';
 import { loadSchedule } from './schedules.js';
-import { finalShifts, MAX_WINDOW_DAYS, type OnCallAnswer, onCallAt } from './shifts.js';
+import { MAX_WINDOW_DAYS, type OnCallAnswer, onCallAt } from './shifts.js';
+import { finalShiftsInSlices } from './shifts-in-slices.js';
 
 /**
  * The questions asked of schedules: who is on call at an instant, the final shifts of a window (at most
@@ -52,7 +53,12 @@ export const shiftsIn = async (
 ): Promise<Shift[]> => {
   checkWindow(from, to);
   const schedule = await loadSchedule(store, workspaceId, scheduleId);
-  return finalShifts(schedule, await store.listOverrides(workspaceId, scheduleId, from, to), from, to);
+  return finalShiftsInSlices(
+    schedule,
+    await store.listOverrides(workspaceId, scheduleId, from, to),
+    from,
+    to,
+  );
 };
 
 /**
@@ -75,9 +81,8 @@ export const myShifts = async (
   for (const schedule of await store.listWorkspaceSchedules(workspaceId)) {
     if (!mine.has(schedule.id) && !schedule.layers.some((l) => l.users.includes(userId))) continue;
     const overrides = await store.listOverrides(workspaceId, schedule.id, now, to);
-    for (const shift of finalShifts(schedule, overrides, now, to))
+    for (const shift of await finalShiftsInSlices(schedule, overrides, now, to))
       if (shift.user_id === userId) out.push({ schedule, shift });
-    await new Promise((resolve) => setImmediate(resolve));
   }
   return out
     .sort((a, b) => a.shift.starts_at.getTime() - b.shift.starts_at.getTime())

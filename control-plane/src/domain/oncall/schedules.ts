@@ -10,8 +10,9 @@ import {
   updateScheduleBody,
 } from './schedule-body.js';
 import { historyEntry } from './schedule-history.js';
+import type { SchedulePolicyLookup } from './schedule-policy-lookup.js';
 import { MAX_SCHEDULES, type ScheduleStore } from './schedule-store.js';
-import { finalShifts, scheduleGaps } from './shifts.js';
+import { finalShiftsInSlices, gapsBetween } from './shifts-in-slices.js';
 
 /**
  * Schedules (docs/decisions.md, "On-call schedules"): create, edit and delete, each with its history
@@ -112,17 +113,33 @@ export const updateSchedule = async (
   return next;
 };
 
+/**
+ * Refused (409, naming them) while escalation policies page this schedule, as a channel a policy
+ * notifies is; a policy saved in the instant between the check and the delete finds nobody on call
+ * there and moves on (domain/escalation/on-call-targets.ts).
+ */
 export const deleteSchedule = async (
-  store: Pick<ScheduleStore, 'deleteSchedule'>,
+  store: Pick<ScheduleStore, 'deleteSchedule' | 'getSchedule'> & SchedulePolicyLookup,
   workspaceId: string,
   id: string,
 ) => {
+  if (!(await store.getSchedule(workspaceId, id))) throw notFound();
+  const policies = await store.policiesNamingSchedule(workspaceId, id, 5);
+  if (policies.length > 0)
+    throw new AppError(
+      'conflict',
+      `Escalation policies page whoever is on call in this schedule (${policies
+        .map((p) => `“${p.name}”`)
+        .join(', ')}); remove it from their steps first.`,
+    );
   if (!(await store.deleteSchedule(workspaceId, id))) throw notFound();
 };
 
 /** The spans of the next PREVIEW_DAYS where nobody is on call (at most MAX_GAPS). */
-export const upcomingGaps = (schedule: Schedule, overrides: ScheduleOverride[], now: Date) =>
-  scheduleGaps(schedule, overrides, now, new Date(now.getTime() + PREVIEW_DAYS * DAY_MS)).slice(0, MAX_GAPS);
+export const upcomingGaps = async (schedule: Schedule, overrides: ScheduleOverride[], now: Date) => {
+  const to = new Date(now.getTime() + PREVIEW_DAYS * DAY_MS);
+  return gapsBetween(await finalShiftsInSlices(schedule, overrides, now, to), now, to).slice(0, MAX_GAPS);
+};
 
 /** The schedule's overrides over the next PREVIEW_DAYS. */
 export const upcomingOverrides = (store: Pick<ScheduleStore, 'listOverrides'>, s: Schedule, now: Date) =>
@@ -154,8 +171,6 @@ export const previewSchedule = async (
     throwIfProblems([{ field: 'schedule_id', message: 'no schedule with this id in the workspace' }]);
   const overrides = v.schedule_id ? await upcomingOverrides(store, schedule, now) : [];
   const to = new Date(now.getTime() + PREVIEW_DAYS * DAY_MS);
-  return {
-    shifts: finalShifts(schedule, overrides, now, to),
-    gaps: scheduleGaps(schedule, overrides, now, to).slice(0, MAX_GAPS),
-  };
+  const shifts = await finalShiftsInSlices(schedule, overrides, now, to);
+  return { shifts, gaps: gapsBetween(shifts, now, to).slice(0, MAX_GAPS) };
 };

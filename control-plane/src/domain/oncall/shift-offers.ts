@@ -8,7 +8,7 @@ import { isoInstant } from './schedule-body.js';
 import { emailsOf, historyEntry, spanWords } from './schedule-history.js';
 import { MAX_OPEN_OFFERS, type ScheduleStore, type ShiftOffer } from './schedule-store.js';
 import { loadSchedule } from './schedules.js';
-import { finalShifts } from './shifts.js';
+import { finalShiftsInSlices } from './shifts-in-slices.js';
 
 /**
  * Shift trades: a user on call for a whole span offers it; another user takes it, or an admin assigns
@@ -37,7 +37,7 @@ const onCallThroughout = async (
   const schedule = await loadSchedule(store, workspaceId, scheduleId);
   const overrides = await store.listOverrides(workspaceId, scheduleId, from, to);
   let t = from.getTime();
-  for (const s of finalShifts(schedule, overrides, from, to)) {
+  for (const s of await finalShiftsInSlices(schedule, overrides, from, to)) {
     if (s.starts_at.getTime() > t || s.user_id !== userId) return false;
     t = s.ends_at.getTime();
   }

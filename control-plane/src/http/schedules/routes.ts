@@ -14,6 +14,7 @@ import {
   previewBody,
   updateScheduleBody,
 } from '../../domain/oncall/schedule-body.js';
+import type { SchedulePolicyLookup } from '../../domain/oncall/schedule-policy-lookup.js';
 import { MAX_SCHEDULES, type ScheduleStore } from '../../domain/oncall/schedule-store.js';
 import {
   createSchedule,
@@ -60,11 +61,11 @@ const usersOf = async (
 const sourceUsers = (s: { source: { kind: string; created_by?: string | null } }) =>
   s.source.kind === 'override' ? (s.source.created_by ?? null) : null;
 
-export const scheduleRoutes = (deps: RouteDeps<ScheduleStore>) => {
+export const scheduleRoutes = (deps: RouteDeps<ScheduleStore & SchedulePolicyLookup>) => {
   const { store, clock } = deps;
   const detail = async (s: Awaited<ReturnType<typeof loadSchedule>>) => {
     const now = clock.now();
-    return scheduleDetailJson(s, upcomingGaps(s, await upcomingOverrides(store, s, now), now));
+    return scheduleDetailJson(s, await upcomingGaps(s, await upcomingOverrides(store, s, now), now));
   };
   return [
     route({
@@ -149,10 +150,13 @@ export const scheduleRoutes = (deps: RouteDeps<ScheduleStore>) => {
       tag: TAG,
       response: null,
       summary:
-        'Delete a schedule with its overrides, shift offers and history. An escalation step still naming it reaches nobody through it, and says so on the alert’s timeline.',
+        'Delete a schedule with its overrides, shift offers and history. Refused while an escalation policy pages it.',
       role: 'member',
       status: 204,
-      responses: { 404: 'No such schedule in this workspace' },
+      responses: {
+        404: 'No such schedule in this workspace',
+        409: 'Escalation policies page this schedule (named); remove it from their steps first',
+      },
       async handler({ auth, params }) {
         await deleteSchedule(store, auth.workspace.id, idOf(params.id));
         return undefined;

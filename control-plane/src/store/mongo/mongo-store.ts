@@ -28,6 +28,7 @@ import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
+import { mongoSchedulePolicies } from './schedule-policies.js';
 import { mongoSchedules, scheduleIndexes } from './schedules.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
@@ -125,5 +126,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoCalendarFeeds(ctx),
     ...mongoSchedules(ctx),
     ...mongoHandoffNotices(ctx),
+    ...mongoSchedulePolicies(ctx),
   };
 };

@@ -27,6 +27,7 @@ import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
 import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
 import { sqliteRouting } from './routing.js';
+import { sqliteSchedulePolicies } from './schedule-policies.js';
 import { sqliteSchedules } from './schedules.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignIns } from './sign-ins.js';
@@ -207,5 +208,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteCalendarFeeds(ctx),
     ...sqliteSchedules(ctx),
     ...sqliteHandoffNotices(ctx),
+    ...sqliteSchedulePolicies(ctx),
   };
 };

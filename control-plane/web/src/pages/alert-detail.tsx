@@ -14,6 +14,9 @@ const describe = (e: TimelineEntry, me: Me) => {
       return `Not escalated: maintenance window “${e.window_name}”`;
     case 'notification':
       return `${e.event === 'raised' ? 'Notified' : `Told it was ${e.event}:`} ${e.name ?? e.to} by ${e.via}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}: ${e.outcome}${e.status_code ? ` (${e.status_code})` : ''}${e.error ? ` — ${e.error}` : ''}`;
+    case 'on_call':
+      // "Reached ana@… — on call in Primary (layer 2, Weekdays)", "Nobody on call in Primary".
+      return `${e.text.charAt(0).toUpperCase()}${e.text.slice(1)}`;
     case 'acknowledged':
       return `Acknowledged by ${actorName(e.by, me)}`;
     case 'resolved':
