@@ -19,6 +19,10 @@ export const PAGES = {
   heartbeat: '/heartbeats/:id',
   groups: '/groups',
   regions: '/regions',
+  schedules: '/schedules',
+  newSchedule: '/schedules/new',
+  schedule: '/schedules/:id',
+  editSchedule: '/schedules/:id/edit',
   statusPages: '/status-pages',
   newStatusPage: '/status-pages/new',
   statusPage: '/status-pages/:id',
@@ -34,6 +38,7 @@ export const PAGES = {
   mailSettings: '/settings/mail',
   notificationSettings: '/settings/notifications',
   connectedApps: '/settings/connected-apps',
+  myShifts: '/settings/my-shifts',
 } as const;
 
 export type PageName = keyof typeof PAGES;

@@ -16,6 +16,7 @@ const MAIN_NAV: NavItem[] = [
   { href: '/heartbeats', label: 'Heartbeats', prefix: true },
   { href: '/groups', label: 'Groups', prefix: true },
   { href: '/alerts', label: 'Alerts', prefix: true },
+  { href: '/schedules', label: 'Schedules', prefix: true },
   { href: '/status-pages', label: 'Status pages', prefix: true },
   { href: '/regions', label: 'Regions' },
 ];
@@ -29,6 +30,7 @@ const ROUTING_NAV: NavItem[] = [
 ];
 
 const SETTINGS_NAV: NavItem[] = [
+  { href: '/settings/my-shifts', label: 'My shifts' },
   { href: '/settings/notifications', label: 'Notification settings' },
   { href: '/settings/api-keys', label: 'API keys' },
   { href: '/settings/users', label: 'Users', admin: true },

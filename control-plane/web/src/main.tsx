@@ -24,6 +24,10 @@ import { MonitorsPage } from './pages/monitors.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { NotificationSettingsPage } from './pages/notification-settings.js';
 import { RegionsPage } from './pages/regions.js';
+import { MyShiftsPage } from './pages/schedules/my-shifts.js';
+import { ScheduleEditorPage } from './pages/schedules/schedule-editor.js';
+import { SchedulePage } from './pages/schedules/schedule-page.js';
+import { SchedulesPage } from './pages/schedules/schedules-page.js';
 import { SignInPage } from './pages/sign-in.js';
 import { StatusPageEditor } from './pages/status-pages/status-page-editor.js';
 import { StatusPageScreen } from './pages/status-pages/status-page-screen.js';
@@ -63,6 +67,13 @@ const VIEWS: Record<Exclude<PageName, Outside>, View> = {
   heartbeat: (me, id) => ({ title: 'Heartbeat', page: <HeartbeatPage key={id} me={me} id={id} /> }),
   groups: (me) => ({ title: 'Groups', page: <GroupsPage me={me} /> }),
   regions: () => ({ title: 'Regions', page: <RegionsPage /> }),
+  schedules: (me) => ({ title: 'Schedules', page: <SchedulesPage me={me} /> }),
+  newSchedule: (me) => ({ title: 'New schedule', page: <ScheduleEditorPage me={me} /> }),
+  schedule: (me, id, path) => ({ title: 'Schedule', page: <SchedulePage key={path} me={me} id={id} /> }),
+  editSchedule: (me, id, path) => ({
+    title: 'Edit schedule',
+    page: <ScheduleEditorPage key={path} me={me} id={id} />,
+  }),
   statusPages: (me) => ({ title: 'Status pages', page: <StatusPagesPage me={me} /> }),
   newStatusPage: (me) => ({ title: 'New status page', page: <StatusPageEditor me={me} /> }),
   statusPage: (me, id, path) => ({
@@ -86,6 +97,7 @@ const VIEWS: Record<Exclude<PageName, Outside>, View> = {
     page: <NotificationSettingsPage me={me} />,
   }),
   connectedApps: (me) => ({ title: 'Connected apps', page: <ConnectedAppsPage me={me} /> }),
+  myShifts: (me) => ({ title: 'My shifts', page: <MyShiftsPage me={me} /> }),
 };
 
 /** Which page a path shows, once signed in, and its title. */

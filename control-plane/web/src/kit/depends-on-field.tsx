@@ -24,7 +24,7 @@ export const DependsOnField = (props: {
   problem?: string | undefined;
   onChange: (v: Dependency[]) => void;
 }) => {
-  const [kind, setKind] = useState<RecordKind>('monitor');
+  const [kind, setKind] = useState<Dependency['kind']>('monitor');
   const [chosen, setChosen] = useState('');
   const name = useRecordName(kind, chosen);
   const taken = new Set(props.value.map((d) => d.id));
@@ -75,7 +75,7 @@ export const DependsOnField = (props: {
               id={`${props.id}-kind`}
               value={kind}
               onChange={(e) => {
-                setKind(e.currentTarget.value as RecordKind);
+                setKind(e.currentTarget.value as Dependency['kind']);
                 setChosen('');
               }}
             >

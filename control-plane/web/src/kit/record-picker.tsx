@@ -1,15 +1,16 @@
 /**
- * Choosing one monitor, heartbeat or group out of however many the workspace has: a search box that asks the
+ * Choosing one monitor, heartbeat, group or schedule out of however many the workspace has: a search box that asks the
  * server (`q`, once typing pauses) and a list of what it found, a page at a time ("Show more"). The one
  * picker of monitors and heartbeats in the app; `RecordName` shows a chosen one's name anywhere.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { routingApi } from '../api-routing.js';
+import { schedulesApi } from '../api-schedules.js';
 import { FieldNotes } from './field.js';
 import { useList } from './paging.js';
 
-export type RecordKind = 'monitor' | 'heartbeat' | 'group';
+export type RecordKind = 'monitor' | 'heartbeat' | 'group' | 'schedule';
 
 interface Item {
   id: string;
@@ -49,6 +50,17 @@ const SOURCES: Record<
     get: async (id) => {
       const g = await routingApi.getGroup(id);
       return { id: g.id, display_name: g.name };
+    },
+    searchBy: 'Name',
+  },
+  schedule: {
+    find: async (q, cursor) => {
+      const p = await schedulesApi.listSchedules(cursor, q);
+      return { ...p, data: p.data.map((s) => ({ id: s.id, display_name: s.name })) };
+    },
+    get: async (id) => {
+      const s = await schedulesApi.getSchedule(id);
+      return { id: s.id, display_name: s.name };
     },
     searchBy: 'Name',
   },

@@ -13,10 +13,13 @@ import { ErrorSummary } from '../kit/error-summary.js';
 import { type Problems, problemsOf, TextField } from '../kit/field.js';
 import { useList } from '../kit/paging.js';
 import { AdminsOnly } from '../routing-ui.js';
+import { ScheduleNames, StepSchedules } from './step-schedules.js';
 import { type SupportHours, SupportHoursFields, supportHoursText } from './support-hours-fields.js';
 
 const MAX_STEPS = 10;
-const blankStep = (): EscalationStep => ({
+/** A step as the form holds it: also the schedules it notifies (whoever is on call in each). */
+type Step = EscalationStep & { notify_schedule_ids?: string[] };
+const blankStep = (): Step => ({
   wait_minutes: 0,
   notify_user_ids: [],
   notify_channel_ids: [],
@@ -45,14 +48,12 @@ const PolicyForm = (props: {
 }) => {
   const [name, setName] = useState(props.initial?.name ?? '');
   const [repeat, setRepeat] = useState(String(props.initial?.repeat ?? 0));
-  const [steps, setSteps] = useState<EscalationStep[]>(
-    props.initial?.steps.map((s) => ({ ...s })) ?? [blankStep()],
-  );
+  const [steps, setSteps] = useState<Step[]>(props.initial?.steps.map((s) => ({ ...s })) ?? [blankStep()]);
   const [support, setSupport] = useState<SupportHours | null>(props.initial?.support_hours ?? null);
   const [makeDefault, setMakeDefault] = useState(false);
   const [problems, setProblems] = useState<Problems>({});
   const [busy, setBusy] = useState(false);
-  const edit = (i: number, change: Partial<EscalationStep>) =>
+  const edit = (i: number, change: Partial<Step>) =>
     setSteps((s) => s.map((x, j) => (j === i ? { ...x, ...change } : x)));
   const move = (i: number, by: -1 | 1) =>
     setSteps((s) => {
@@ -147,6 +148,12 @@ const PolicyForm = (props: {
                         </label>
                       ))}
                     </div>
+                    <StepSchedules
+                      id={id}
+                      step={i + 1}
+                      value={s.notify_schedule_ids ?? []}
+                      onValue={(ids) => edit(i, { notify_schedule_ids: ids })}
+                    />
                     <div class="targets">
                       <p class="targets-title">Notify channels</p>
                       {props.channels.length === 0 && <span class="muted small">No channels yet.</span>}
@@ -294,8 +301,9 @@ export const EscalationPoliciesPage = (props: { me: Me }) => {
         )}
       </div>
       <p class="lead">
-        Who is told about an alert, and when: each step waits, then notifies users by email and channels,
-        until someone acknowledges. New monitors and heartbeats use the default policy.
+        Who is told about an alert, and when: each step waits, then notifies users by email, whoever is on
+        call in schedules, and channels, until someone acknowledges. New monitors and heartbeats use the
+        default policy.
       </p>
       {notice && (
         <p class="ok-box" role="status">
@@ -354,6 +362,8 @@ export const EscalationPoliciesPage = (props: { me: Me }) => {
                           <li key={i}>
                             {s.wait_minutes ? `after ${s.wait_minutes} min: ` : 'at once: '}
                             {who(s)}
+                            {who(s) && (s as Step).notify_schedule_ids?.length ? ', ' : ''}
+                            <ScheduleNames ids={(s as Step).notify_schedule_ids} />
                           </li>
                         ))}
                       </ol>

@@ -20,6 +20,7 @@ import { checkTypes } from './monitor-form/type-fields.js';
 import { CountsBar } from './monitors-list/counts-bar.js';
 import { GroupSections, useGroups } from './monitors-list/group-sections.js';
 import { SORTS, useListState } from './monitors-list/list-state.js';
+import { WhoIsOnCall } from './schedules/who-is-on-call.js';
 
 const STATUSES: { value: MonitorStatus; label: string }[] = [
   { value: 'down', label: 'Down' },
@@ -209,6 +210,7 @@ export const MonitorsPage = (props: { me: Me }) => {
         )}
       </div>
       <CountsBar counts={counts} status={status} onStatus={(s) => change({ status: s })} />
+      <WhoIsOnCall />
 
       <section class="panel flush" aria-labelledby="monitors-title" aria-busy={monitors === null}>
         <div class="panel-head">
