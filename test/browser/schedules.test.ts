@@ -229,6 +229,11 @@ describe('on-call schedules in the web app', () => {
     await page.goto(`${origin()}/schedules/${scheduleId}`);
     const user = page.getByRole('form', { name: 'New override' }).getByLabel('User');
     await expect.poll(() => user.locator('option').allTextContents()).toEqual([mia.email]);
+
+    // Members edit schedules: the editor offers everyone in the workspace, not only herself.
+    await page.goto(`${origin()}/schedules/new`);
+    const add = page.getByLabel('Add user').first();
+    await expect.poll(() => add.locator('option').allTextContents()).toContain('bob@demo.test');
     await context.close();
   });
 

@@ -178,6 +178,7 @@ describe('every route answers with the body it declares', () => {
     await call('get', '/users/me');
     const invited = await call('post', '/users', { json: { email: 'new@contract.test', role: 'viewer' } });
     await list('/users');
+    await list('/people');
     await call('patch', '/users/{id}', { params: { id: invited.body.id }, json: { role: 'member' } });
     const token = new URL(invited.body.invitation_url).hash.replace('#token=', '');
     await call('post', '/invitations/accept', {

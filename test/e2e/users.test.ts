@@ -137,6 +137,27 @@ describe('users', () => {
     expect((await h.store.getUser(w.workspace.id, member.user.id))?.role).toBe('member');
   });
 
+  it('any role reads the people of its own workspace as id and email only (whom a schedule may name)', async () => {
+    const w = await h.workspace('users-people');
+    const other = await h.workspace('users-people-other');
+    const viewer = await w.userWithKey('viewer');
+    const seen = await w.as(viewer.key)('GET', '/people?limit=1');
+    expect(seen.status).toBe(200);
+    expect(seen.body.data).toHaveLength(1);
+    const rest = await w.as(viewer.key)(
+      'GET',
+      `/people?limit=100&cursor=${encodeURIComponent(seen.body.next_cursor)}`,
+    );
+    const people = [...seen.body.data, ...rest.body.data];
+    expect(people.map((p: { email: string }) => p.email).sort()).toEqual(
+      [w.admin.email, viewer.user.email].sort(),
+    );
+    for (const p of people) expect(Object.keys(p).sort()).toEqual(['email', 'id']);
+    const theirs = await other.api('GET', '/people?limit=100');
+    expect(theirs.body.data.map((p: { id: string }) => p.id)).not.toContain(viewer.user.id);
+    expect((await h.request('GET', '/api/v1/people', { host: w.host })).status).toBe(401);
+  });
+
   it('changes a role; the last admin can be neither demoted nor removed', async () => {
     const w = await h.workspace('users-roles');
     const last = await w.api('PATCH', `/users/${w.admin.id}`, { json: { role: 'member' } });

@@ -140,6 +140,8 @@ export const api = {
     ok(client.POST('/workspace/connected-apps/{id}/revoke', path(id))),
   regenerateLegacyKey: () => ok(client.POST('/api-keys/legacy/regenerate')),
   listUsers: (cursor?: string) => ok(client.GET('/users', { params: { query: { limit: LIMIT, cursor } } })),
+  /** Ids and emails of everyone in the workspace (any role): whom a schedule or a policy step may name. */
+  listPeople: (cursor?: string) => ok(client.GET('/people', { params: { query: { limit: LIMIT, cursor } } })),
   inviteUser: (email: string, role: Role) => ok(client.POST('/users', { body: { email, role } })),
   changeRole: (id: string, role: Role) => ok(client.PATCH('/users/{id}', { ...path(id), body: { role } })),
   removeUser: (id: string) => ok(client.DELETE('/users/{id}', path(id))),

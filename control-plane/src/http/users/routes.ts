@@ -51,6 +51,20 @@ export const userRoutes = ({
   }),
   route({
     method: 'get',
+    path: '/people',
+    tag: 'Users',
+    response: page(z.strictObject({ id: z.string(), email: z.string() })),
+    summary:
+      'The people of this workspace as id and email only, newest first and paged (any role): whom a schedule layer, an override or a policy step may name. Roles, sign-in activity and invitations stay on `GET /users` (admins).',
+    role: 'viewer',
+    query: z.strictObject(pageQuery),
+    async handler({ auth, query }) {
+      const page = await store.listUsers(auth.workspace.id, query);
+      return { data: page.data.map((u) => ({ id: u.id, email: u.email })), next_cursor: page.next_cursor };
+    },
+  }),
+  route({
+    method: 'get',
     path: '/users',
     tag: 'Users',
     response: page(memberResponse),

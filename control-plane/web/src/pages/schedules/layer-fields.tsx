@@ -136,7 +136,8 @@ export const LayerFields = (props: {
   const path = `layers[${i}]`;
   const id = `layer-${d.key}`;
   const set = (change: Partial<LayerDraft>) => props.onValue({ ...d, ...change });
-  const emailOf = (uid: string) => props.users.find((u) => u.id === uid)?.email ?? 'a user you cannot list';
+  const emailOf = (uid: string) =>
+    props.users.find((u) => u.id === uid)?.email ?? 'a user no longer in the workspace';
   const usersProblem = problemsUnder(props.problems, `${path}.users`);
   const restrictionsProblem = props.problems[`${path}.restrictions`];
   const others = props.users.filter((u) => !d.users.includes(u.id));
@@ -202,7 +203,7 @@ export const LayerFields = (props: {
                 e.currentTarget.value = '';
               }}
             >
-              <option value="">{others.length ? 'Choose a user…' : 'Everyone you can list is in'}</option>
+              <option value="">{others.length ? 'Choose a user…' : 'Everyone is in this layer'}</option>
               {others.map((u) => (
                 <option key={u.id} value={u.id}>
                   {u.email}

@@ -1,7 +1,4 @@
-/**
- * Who a schedule page may name: admins read the workspace's users (GET /users); a member or viewer
- * cannot, so they know themself and whoever the schedule's shifts and overrides name.
- */
+/** Who a schedule page may name: everyone in the workspace (GET /people, any role). */
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Me } from '../../api.js';
 import { type Gap, type ScheduleInput, type Shift, schedulesApi, type UserRef } from '../../api-schedules.js';
@@ -11,11 +8,7 @@ import type { TimelineRow } from './timeline.js';
 export const useWorkspaceUsers = (me: Me) => {
   const [users, setUsers] = useState<UserRef[]>([{ id: me.user.id, email: me.user.email }]);
   useEffect(() => {
-    if (me.user.role !== 'admin') return;
-    readAll((c) => api.listUsers(c)).then(
-      (all) => setUsers(all.filter((u) => u.status === 'active').map((u) => ({ id: u.id, email: u.email }))),
-      () => {},
-    );
+    readAll((c) => api.listPeople(c)).then(setUsers, () => {});
   }, [me.user.id]);
   return users;
 };
