@@ -79,4 +79,36 @@ describe('Users page: removal and escalation steps', () => {
     expect(after.steps[0].notify_user_ids).toEqual([admin.id]);
     await context.close();
   });
+
+  it('names the schedule layers a removal leaves with nobody', async () => {
+    const ned = await lookout.cli([
+      ...['user', 'create', '--workspace', 'demo', '--email', 'ned@demo.localhost', '--role', 'member'],
+    ]);
+    const key = { 'x-api-key': lookout.apiKey };
+    const created = await lookout.api('demo', '/schedules', key, {
+      method: 'POST',
+      json: {
+        name: 'Nights',
+        timezone: 'Europe/Berlin',
+        layers: [
+          { users: [ned.user.id], rotation: 'daily', handoff: '18:00', starts_at: '2026-01-05T17:00:00Z' },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    const { context, page } = await signedInAt(
+      browser,
+      lookout,
+      { email: lookout.adminEmail, password: lookout.password },
+      '/settings/users',
+    );
+    await page.getByRole('button', { name: 'Remove ned@demo.localhost' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Remove ned@demo.localhost?' });
+    expect(await dialog.textContent()).toMatch(/They also leave every on-call rotation/);
+    await dialog.getByRole('button', { name: 'Remove' }).click();
+    const warning = page.getByRole('alert').filter({ hasText: 'ned@demo.localhost was removed.' });
+    await warning.waitFor();
+    expect(await warning.textContent()).toMatch(/Nobody is left in Nights \(layer 1\)/);
+    await context.close();
+  });
 });

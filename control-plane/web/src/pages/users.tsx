@@ -284,12 +284,22 @@ export const UsersPage = (props: { me: Me }) => {
       {removing && (
         <Confirm
           title={`Remove ${removing.email}?`}
-          body="They are signed out everywhere and their API keys are revoked at once, and they leave the escalation steps they share with others. If a step notifies only them, the removal is refused: change that escalation policy first. This cannot be undone: to let them back in, invite them again."
+          body="They are signed out everywhere and their API keys are revoked at once, and they leave the escalation steps they share with others. If a step notifies only them, the removal is refused: change that escalation policy first. They also leave every on-call rotation (the others keep their turns). This cannot be undone: to let them back in, invite them again."
           action="Remove"
           onClose={() => setRemoving(null)}
           onConfirm={async () => {
-            await api.removeUser(removing.id);
-            setNotice({ ok: true, text: `${removing.email} was removed.` });
+            const removed = await api.removeUser(removing.id);
+            const empty = removed.schedules.filter((s) => s.empty_layers.length > 0);
+            setNotice({
+              ok: empty.length === 0,
+              text:
+                `${removing.email} was removed.` +
+                (empty.length > 0
+                  ? ` Nobody is left in ${empty
+                      .map((s) => `${s.name} (layer ${s.empty_layers.join(', ')})`)
+                      .join('; ')}: add someone there, or nobody is on call when those layers cover.`
+                  : ''),
+            });
             await load();
           }}
         />
