@@ -4,6 +4,7 @@ import type { TenancyStore } from '../tenancy/tenancy-store.js';
 import type { Schedule, Shift, User } from '../types.js';
 import type { CalendarFeed, CalendarFeedKind, CalendarFeedStore } from './calendar-feed-store.js';
 import { type FeedEvent, renderCalendar } from './calendar-ics.js';
+import { schedulesOfUser } from './on-call-questions.js';
 import type { ScheduleStore } from './schedule-store.js';
 import { MAX_WINDOW_DAYS } from './shifts.js';
 import { finalShiftsInSlices } from './shifts-in-slices.js';
@@ -105,22 +106,6 @@ const findFeed = async (store: CalendarFeedPorts, workspaceId: string, token: st
   return feed;
 };
 
-/** The schedules a user can be on call in over [from, to): a layer names them, or an override does. */
-const userSchedules = async (
-  store: ScheduleReads,
-  workspaceId: string,
-  userId: string,
-  from: Date,
-  to: Date,
-) => {
-  const overridden = new Set(
-    (await store.listUserOverrides(workspaceId, userId, from, to)).map((o) => o.schedule_id),
-  );
-  return (await store.listWorkspaceSchedules(workspaceId)).filter(
-    (s) => overridden.has(s.id) || s.layers.some((l) => l.users.includes(userId)),
-  );
-};
-
 const sourceText = (s: Shift, email: (id: string | null) => Promise<string | null>) =>
   s.source.kind === 'layer'
     ? Promise.resolve(`Layer ${s.source.layer}: ${s.source.layer_name}`)
@@ -156,7 +141,7 @@ export const readCalendarFeed = async (
   const schedules =
     feed.kind === 'schedule'
       ? [await store.getSchedule(workspaceId, feed.subject_id)].filter((s): s is Schedule => s !== null)
-      : await userSchedules(store, workspaceId, feed.subject_id, from, to);
+      : await schedulesOfUser(store, workspaceId, feed.subject_id, from, to);
   if (feed.kind === 'schedule' && schedules.length === 0) return null;
 
   const events: FeedEvent[] = [];

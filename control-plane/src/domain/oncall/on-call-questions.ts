@@ -61,10 +61,26 @@ export const shiftsIn = async (
   );
 };
 
+/** The schedules a user can be on call in over [from, to): a layer names them, or an override does. */
+export const schedulesOfUser = async (
+  store: Pick<ScheduleStore, 'listWorkspaceSchedules' | 'listUserOverrides'>,
+  workspaceId: string,
+  userId: string,
+  from: Date,
+  to: Date,
+): Promise<Schedule[]> => {
+  const overridden = new Set(
+    (await store.listUserOverrides(workspaceId, userId, from, to)).map((o) => o.schedule_id),
+  );
+  return (await store.listWorkspaceSchedules(workspaceId)).filter(
+    (s) => overridden.has(s.id) || s.layers.some((l) => l.users.includes(userId)),
+  );
+};
+
 /**
  * My shifts over the next `days` across the workspace's schedules, in time order, the first
- * MAX_MY_SHIFTS. One schedule's shifts are computed at a time, the event loop let go between them (a
- * pathological schedule of ten 30-minute layers costs ~40 ms over 90 days).
+ * MAX_MY_SHIFTS. Each schedule's window is computed in slices (`finalShiftsInSlices`), the event loop
+ * let go between them.
  */
 export const myShifts = async (
   store: Pick<ScheduleStore, 'listWorkspaceSchedules' | 'listOverrides' | 'listUserOverrides'>,
@@ -74,12 +90,8 @@ export const myShifts = async (
   days: number,
 ): Promise<{ schedule: Schedule; shift: Shift }[]> => {
   const to = new Date(now.getTime() + Math.min(days, MAX_MY_SHIFTS_DAYS) * DAY_MS);
-  const mine = new Set(
-    (await store.listUserOverrides(workspaceId, userId, now, to)).map((o) => o.schedule_id),
-  );
   const out: { schedule: Schedule; shift: Shift }[] = [];
-  for (const schedule of await store.listWorkspaceSchedules(workspaceId)) {
-    if (!mine.has(schedule.id) && !schedule.layers.some((l) => l.users.includes(userId))) continue;
+  for (const schedule of await schedulesOfUser(store, workspaceId, userId, now, to)) {
     const overrides = await store.listOverrides(workspaceId, schedule.id, now, to);
     for (const shift of await finalShiftsInSlices(schedule, overrides, now, to))
       if (shift.user_id === userId) out.push({ schedule, shift });
