@@ -38,7 +38,7 @@ const OverrideForm = (props: { me: Me; schedule: ScheduleDetail; users: UserRef[
     }
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="New override" class="create-form wrap">
+    <form onSubmit={submit} noValidate aria-label="New override" class="create-form wrap override-form">
       <ErrorSummary problems={problems} />
       <Field id="override-user" label="User" problem={problems.user_id}>
         {(a) => (
