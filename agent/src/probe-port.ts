@@ -68,6 +68,40 @@ export interface DatabaseSettings {
   assertions: readonly Assertion[];
 }
 
+/** A variable taken from a step's response (`regex`: one capture group, applied to the value found). */
+export interface StepExtract {
+  name: string;
+  source: 'json_body' | 'headers' | 'text_body';
+  property: string | null;
+  regex: string | null;
+}
+
+/** One request of a multi-step check; url, headers and body may hold {{name}} and {{secrets.NAME}}. */
+export interface Step {
+  name: string;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string | null;
+  /** null: what is left of the check's timeout. */
+  timeout_ms: number | null;
+  extract: readonly StepExtract[];
+  assertions: readonly Assertion[];
+}
+
+export interface MultistepSettings {
+  steps: readonly Step[];
+  /** The workspace secrets the steps name, opened: substituted, never reported. */
+  secrets: Record<string, string>;
+}
+
+/** A browser check: JavaScript using Playwright's `page`, run in the sandbox (agent/src/browser/). */
+export interface BrowserSettings {
+  script: string;
+  /** The workspace secrets the script names (secrets.NAME), opened: never reported. */
+  secrets: Record<string, string>;
+}
+
 export interface SettingsByType {
   http: HttpSettings;
   api: HttpSettings;
@@ -81,6 +115,8 @@ export interface SettingsByType {
   postgres: DatabaseSettings;
   mysql: DatabaseSettings;
   redis: DatabaseSettings;
+  multistep: MultistepSettings;
+  browser: BrowserSettings;
 }
 
 /** One check to run: its target, its deadline and its type's settings (a union on monitor_type). */
@@ -108,6 +144,34 @@ export interface ProbeOutcome {
   tls?: { valid_to: string; days_remaining: number; subject: string; issuer: string } | undefined;
   domain?: { expires_at: string; days_remaining: number } | undefined;
   dns?: { records: string[] } | undefined;
+  /** multistep and browser checks: each step, and what the page showed. */
+  script?: ScriptReport | undefined;
+}
+
+export interface StepReport {
+  name: string;
+  ok: boolean;
+  duration_ms: number;
+  /** Why it failed (null when ok); never holds a secret's value. */
+  error: string | null;
+  /** multistep: the response's status. */
+  status_code: number | null;
+}
+
+/** What a scripted run reports beyond pass or fail (CheckResult.script on the wire). */
+export interface ScriptReport {
+  steps: StepReport[];
+  /** 1-based index of the failed step; null: none (or the run failed outside a step). */
+  failed_step: number | null;
+  /** browser: the script's line the error was thrown at. */
+  error_line: number | null;
+  /** browser: the first navigation's Web Vitals (null: the script opened no page). */
+  web_vitals: { ttfb_ms: number; lcp_ms: number | null; cls: number | null } | null;
+  /** browser: at most 20 of each, one line each. */
+  console_errors: string[];
+  failed_requests: string[];
+  /** browser, failed runs: at most 256 KiB. */
+  screenshot: { type: 'image/jpeg' | 'image/png'; data: Uint8Array } | null;
 }
 
 /**

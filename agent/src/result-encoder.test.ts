@@ -37,7 +37,7 @@ describe('encodeRecord', () => {
     // Built by reflection: a field added to CheckResult (or its messages) fails here until encoded.
     const all = filledMessage(CheckResultSchema) as unknown as CheckResult;
     expect(records([all])).toEqual(asList([all]));
-    expect(fromBinary(ReportResultsRequestSchema, records([all])).results).toEqual([all]);
+    expect(fromBinary(ReportResultsRequestSchema, new Uint8Array(records([all]))).results).toEqual([all]);
   });
 
   it('writes the results the agent makes, and the edges of each type, as protobuf-es does', () => {

@@ -1,4 +1,5 @@
-import type { CheckResult } from '@lookout/proto';
+import { toBinary } from '@bufbuild/protobuf';
+import { type CheckResult, ScriptReportSchema } from '@lookout/proto';
 
 /**
  * CheckResult's wire bytes, written directly: the same bytes protobuf-es's `toBinary` writes (field
@@ -133,6 +134,15 @@ const writeResult = (r: CheckResult) => {
   // A repeated string is one field per value, empty values included.
   for (const d of r.dnsRecords) stringValue(14, d);
   string(15, r.runNowRequestId);
+  // Scripted checks only (a few per second at most): protobuf-es writes the nested message.
+  if (r.script) {
+    const b = toBinary(ScriptReportSchema, r.script);
+    tag(16, LEN);
+    varint(b.length);
+    room(b.length);
+    scratch.set(b, pos);
+    pos += b.length;
+  }
 };
 
 /** Room kept before a record's message for its tag and length (two varints of at most 5 bytes). */

@@ -1,6 +1,7 @@
 import { create, toBinary } from '@bufbuild/protobuf';
 import {
   AssignmentSchema,
+  BrowserSettingsSchema,
   CheckResultSchema,
   type CheckSpec,
   CheckSpecSchema,
@@ -9,6 +10,7 @@ import {
   DomainSettingsSchema,
   GrpcSettingsSchema,
   HttpSettingsSchema,
+  MultistepSettingsSchema,
   PingSettingsSchema,
   SmtpSettingsSchema,
   TcpSettingsSchema,
@@ -47,6 +49,11 @@ const settingsFor: Record<MonitorType, CheckSpec['settings']> = {
   postgres: { case: 'database', value: create(DatabaseSettingsSchema, { query: 'SELECT 1' }) },
   mysql: { case: 'database', value: create(DatabaseSettingsSchema, { query: 'SELECT 1' }) },
   redis: { case: 'database', value: create(DatabaseSettingsSchema, { query: 'PING' }) },
+  multistep: {
+    case: 'multistep',
+    value: create(MultistepSettingsSchema, { steps: [{ name: 'Home', method: 'GET', url: '{{url}}' }] }),
+  },
+  browser: { case: 'browser', value: create(BrowserSettingsSchema, { script: 'await page.goto(url);' }) },
 };
 
 describe('specOf', () => {

@@ -108,6 +108,27 @@ const settingsOf = (type: MonitorType, s: CheckSpec): SettingsByType[MonitorType
     }
     case 'database':
       return { query: w.value.query, assertions: assertionsOf(w.value.assertions) };
+    case 'multistep':
+      return {
+        steps: w.value.steps.map((st) => ({
+          name: st.name,
+          method: st.method,
+          url: st.url,
+          headers: { ...st.headers },
+          body: st.body || null,
+          timeout_ms: st.timeoutMs || null,
+          extract: st.extract.map((e) => ({
+            name: e.name,
+            source: e.source as 'json_body' | 'headers' | 'text_body',
+            property: e.property || null,
+            regex: e.regex || null,
+          })),
+          assertions: assertionsOf(st.assertions),
+        })),
+        secrets: { ...w.value.secrets },
+      };
+    case 'browser':
+      return { script: w.value.script, secrets: { ...w.value.secrets } };
     case undefined:
       break;
   }
@@ -150,6 +171,8 @@ const SETTINGS_CASE: { [T in MonitorType]: NonNullable<CheckSpec['settings']['ca
   postgres: 'database',
   mysql: 'database',
   redis: 'database',
+  multistep: 'multistep',
+  browser: 'browser',
 };
 
 /**

@@ -17,6 +17,8 @@ export const MONITOR_TYPES = [
   'postgres',
   'mysql',
   'redis',
+  'multistep',
+  'browser',
 ] as const;
 export type MonitorType = (typeof MONITOR_TYPES)[number];
 

@@ -57,6 +57,8 @@ describe('monitor form per check type', () => {
       'PostgreSQL',
       'MySQL / MariaDB',
       'Redis',
+      'Multi-step API',
+      'Browser',
     ]);
 
     // ping: its packet count from the schema (default 3), and two assertions, one removed again.

@@ -41,10 +41,12 @@ const TYPES = [
   'postgres',
   'mysql',
   'redis',
+  'multistep',
+  'browser',
 ];
 
 describe('check types', () => {
-  it('lists all 12 types with their targets and fields, each with its JSON Schema; a viewer may read it', async () => {
+  it('lists all 14 types with their targets and fields, each with its JSON Schema; a viewer may read it', async () => {
     const w = await h.workspace('check-types');
     const viewer = await w.userWithKey('viewer');
     const r = await w.as(viewer.key)('GET', '/check-types');

@@ -518,7 +518,7 @@ describe('lookout export, plan, apply', () => {
     const bad = join(dir, 'bad.yaml');
     expect(lines).toEqual([
       `${bad}:24: heartbeats[0].grace_seconds takes no ${ref('NOT_SET_ANYWHERE')}: only secret fields (passwords, tokens, credential headers) are read from the environment; write $\${ for a literal \${`,
-      `${bad}:9: monitors[1].monitor_type must be one of: http, api, dns, tcp, domain, ping, grpc, websocket, smtp, postgres, mysql, redis`,
+      `${bad}:9: monitors[1].monitor_type must be one of: http, api, dns, tcp, domain, ping, grpc, websocket, smtp, postgres, mysql, redis, multistep, browser`,
       `${bad}:11: monitors[1].colour is not a known field`,
       `${bad}:23: heartbeats[0].period_seconds must be at least 60`,
       `${bad}: 4 problems; nothing was changed`,

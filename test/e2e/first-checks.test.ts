@@ -129,7 +129,7 @@ describe('retry_interval_seconds', () => {
       {
         field: 'retry_interval_seconds',
         message:
-          'applies only to http, api, dns, tcp, ping, grpc, websocket, smtp, postgres, mysql and redis monitors, not domain',
+          'applies only to http, api, dns, tcp, ping, grpc, websocket, smtp, postgres, mysql, redis, multistep and browser monitors, not domain',
       },
     ]);
     const m = await create(w.api, tcp(2, { retry_interval_seconds: 30 }));

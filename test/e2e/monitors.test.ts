@@ -137,7 +137,7 @@ describe('POST /monitors/create (spec 2.2, 4.1)', () => {
     expect(byField).toEqual({
       display_name: 'must be at most 200 characters',
       monitor_type:
-        'must be one of: http, api, dns, tcp, domain, ping, grpc, websocket, smtp, postgres, mysql, redis',
+        'must be one of: http, api, dns, tcp, domain, ping, grpc, websocket, smtp, postgres, mysql, redis, multistep, browser',
       url: 'must be a string',
       check_interval_seconds: 'must be an integer',
       colour: 'is not a known field',

@@ -9,6 +9,10 @@ const scalar = (type: ScalarType, seed: number): unknown => {
       return true;
     case ScalarType.UINT32:
       return seed * 1000 + 7;
+    case ScalarType.DOUBLE:
+      return seed + 0.25;
+    case ScalarType.BYTES:
+      return new Uint8Array([seed & 255, 0, 255]);
     case ScalarType.INT64:
     case ScalarType.UINT64:
       return BigInt(seed) * 10n ** 12n + 3n;
@@ -30,6 +34,8 @@ export const filledMessage = (schema: DescMessage, seed = 1): Record<string, unk
     else if (f.fieldKind === 'message') m[f.localName] = filledMessage(f.message, s);
     else if (f.fieldKind === 'list' && f.listKind === 'scalar') {
       m[f.localName] = [scalar(f.scalar, s), scalar(f.scalar, s + 1)];
+    } else if (f.fieldKind === 'list' && f.listKind === 'message') {
+      m[f.localName] = [filledMessage(f.message, s), filledMessage(f.message, s + 1)];
     } else throw new Error(`no field like ${f.name} is written or read by hand yet: handle it`);
   }
   return m;

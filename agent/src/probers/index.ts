@@ -51,6 +51,9 @@ const proberTable = (opts: ProbersOptions): ProberTable => {
     postgres: createPostgresProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
     mysql: createMysqlProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
     redis: createRedisProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
+    // Scripted checks (issue 56): the multi-step prober and the browser sandbox come next.
+    multistep: null,
+    browser: null,
   };
 };
 

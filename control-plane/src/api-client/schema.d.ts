@@ -2390,7 +2390,7 @@ export type components = {
                 secret: boolean;
             };
             /** @enum {string} */
-            type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+            type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis" | "multistep" | "browser";
         };
         ConnectedApp: {
             client_id: string;
@@ -2743,7 +2743,7 @@ export type components = {
             last_response_time_ms: number | null;
             max_redirects?: number;
             /** @enum {string} */
-            monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+            monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis" | "multistep" | "browser";
             packet_count?: number;
             paused: boolean;
             port: number | null;
@@ -2762,6 +2762,7 @@ export type components = {
             required_keyword: string | null;
             response_time_threshold_ms: number | null;
             retry_interval_seconds: number;
+            script?: string;
             /** @enum {string} */
             severity: "critical" | "warning";
             shown_assertions?: {
@@ -2778,6 +2779,32 @@ export type components = {
             ssl_cert_monitoring: boolean;
             /** @enum {string} */
             status: "up" | "down" | "paused" | "pending" | "maintenance";
+            steps?: {
+                assertions?: {
+                    /** @enum {string} */
+                    comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                    property?: string;
+                    /** @enum {string} */
+                    source: "status_code" | "text_body" | "json_body" | "headers" | "response_time";
+                    target?: string | number | boolean;
+                }[];
+                body?: string;
+                extract?: {
+                    name: string;
+                    property?: string;
+                    regex?: string;
+                    /** @enum {string} */
+                    source: "json_body" | "headers" | "text_body";
+                }[];
+                headers?: {
+                    [key: string]: string;
+                };
+                /** @enum {string} */
+                method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+                name: string;
+                timeout_seconds?: number;
+                url: string;
+            }[];
             suppressed_by: string | null;
             tags: string[];
             timeout_seconds: number;
@@ -9483,7 +9510,7 @@ export interface operations {
                 cursor?: string;
                 group_id?: "none" | string;
                 limit?: number;
-                monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis" | "multistep" | "browser";
                 paused?: "true" | "false";
                 q?: string;
                 region?: string;
@@ -9754,7 +9781,7 @@ export interface operations {
                      * @description What is checked (GET /check-types lists each type and its fields).
                      * @enum {string}
                      */
-                    monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                    monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis" | "multistep" | "browser";
                     /** @description ICMP echoes per check (default 3). */
                     packet_count?: number;
                     /** @description Paused: not checked. */
@@ -9772,6 +9799,8 @@ export interface operations {
                     response_time_threshold_ms?: number | null;
                     /** @description After a failure, re-check this often until failure_threshold decides (default 15, at least 5, at most the interval). */
                     retry_interval_seconds?: number;
+                    /** @description JavaScript run with Playwright's `page`, e.g. await page.goto(url); await page.getByRole('button', { name: 'Sign in' }).click(); */
+                    script?: string;
                     /**
                      * @description `critical` (the default) or `warning`: how loud an alert it raises is.
                      * @enum {string}
@@ -9785,6 +9814,33 @@ export interface operations {
                     ssl_cert_expiry_alert_days?: number;
                     /** @description Watch the certificate’s expiry (an https URL, or smtp with TLS). */
                     ssl_cert_monitoring?: boolean;
+                    /** @description Requests run in order, e.g. [{"name": "Sign in", "method": "POST", "url": "{{url}}/login", "body": "{\"password\": \"{{secrets.SHOP_PASSWORD}}\"}", "extract": [{"name": "token", "source": "json_body", "property": "$.token"}], "assertions": [{"source": "status_code", "comparison": "equals", "target": 200}]}]. */
+                    steps?: {
+                        assertions?: {
+                            /** @enum {string} */
+                            comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                            property?: string;
+                            /** @enum {string} */
+                            source: "status_code" | "text_body" | "json_body" | "headers" | "response_time";
+                            target?: string | number | boolean;
+                        }[];
+                        body?: string;
+                        extract?: {
+                            name: string;
+                            property?: string;
+                            regex?: string;
+                            /** @enum {string} */
+                            source: "json_body" | "headers" | "text_body";
+                        }[];
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /** @enum {string} */
+                        method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+                        name: string;
+                        timeout_seconds?: number;
+                        url: string;
+                    }[];
                     /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
                     tags?: string[];
                     /** @description Seconds, at most 60 and at most the interval. */
@@ -9844,7 +9900,7 @@ export interface operations {
                         last_response_time_ms: number | null;
                         max_redirects?: number;
                         /** @enum {string} */
-                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis" | "multistep" | "browser";
                         packet_count?: number;
                         paused: boolean;
                         port: number | null;
@@ -9863,6 +9919,7 @@ export interface operations {
                         required_keyword: string | null;
                         response_time_threshold_ms: number | null;
                         retry_interval_seconds: number;
+                        script?: string;
                         /** @enum {string} */
                         severity: "critical" | "warning";
                         shown_assertions?: {
@@ -9879,6 +9936,32 @@ export interface operations {
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
                         status: "up" | "down" | "paused" | "pending" | "maintenance";
+                        steps?: {
+                            assertions?: {
+                                /** @enum {string} */
+                                comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                                property?: string;
+                                /** @enum {string} */
+                                source: "status_code" | "text_body" | "json_body" | "headers" | "response_time";
+                                target?: string | number | boolean;
+                            }[];
+                            body?: string;
+                            extract?: {
+                                name: string;
+                                property?: string;
+                                regex?: string;
+                                /** @enum {string} */
+                                source: "json_body" | "headers" | "text_body";
+                            }[];
+                            headers?: {
+                                [key: string]: string;
+                            };
+                            /** @enum {string} */
+                            method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+                            name: string;
+                            timeout_seconds?: number;
+                            url: string;
+                        }[];
                         suppressed_by: string | null;
                         tags: string[];
                         timeout_seconds: number;
@@ -10576,7 +10659,7 @@ export interface operations {
                          * @description What is checked (GET /check-types lists each type and its fields).
                          * @enum {string}
                          */
-                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis" | "multistep" | "browser";
                         /** @description ICMP echoes per check (default 3). */
                         packet_count?: number;
                         /** @description Paused: not checked. */
@@ -10594,6 +10677,8 @@ export interface operations {
                         response_time_threshold_ms?: number | null;
                         /** @description After a failure, re-check this often until failure_threshold decides (default 15, at least 5, at most the interval). */
                         retry_interval_seconds?: number;
+                        /** @description JavaScript run with Playwright's `page`, e.g. await page.goto(url); await page.getByRole('button', { name: 'Sign in' }).click(); */
+                        script?: string;
                         /**
                          * @description `critical` (the default) or `warning`: how loud an alert it raises is.
                          * @enum {string}
@@ -10607,6 +10692,33 @@ export interface operations {
                         ssl_cert_expiry_alert_days?: number;
                         /** @description Watch the certificate’s expiry (an https URL, or smtp with TLS). */
                         ssl_cert_monitoring?: boolean;
+                        /** @description Requests run in order, e.g. [{"name": "Sign in", "method": "POST", "url": "{{url}}/login", "body": "{\"password\": \"{{secrets.SHOP_PASSWORD}}\"}", "extract": [{"name": "token", "source": "json_body", "property": "$.token"}], "assertions": [{"source": "status_code", "comparison": "equals", "target": 200}]}]. */
+                        steps?: {
+                            assertions?: {
+                                /** @enum {string} */
+                                comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                                property?: string;
+                                /** @enum {string} */
+                                source: "status_code" | "text_body" | "json_body" | "headers" | "response_time";
+                                target?: string | number | boolean;
+                            }[];
+                            body?: string;
+                            extract?: {
+                                name: string;
+                                property?: string;
+                                regex?: string;
+                                /** @enum {string} */
+                                source: "json_body" | "headers" | "text_body";
+                            }[];
+                            headers?: {
+                                [key: string]: string;
+                            };
+                            /** @enum {string} */
+                            method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+                            name: string;
+                            timeout_seconds?: number;
+                            url: string;
+                        }[];
                         /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
                         tags?: string[];
                         /** @description Seconds, at most 60 and at most the interval. */
@@ -10774,7 +10886,7 @@ export interface operations {
                          * @description What is checked (GET /check-types lists each type and its fields).
                          * @enum {string}
                          */
-                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis" | "multistep" | "browser";
                         /** @description ICMP echoes per check (default 3). */
                         packet_count?: number;
                         /** @description Paused: not checked. */
@@ -10792,6 +10904,8 @@ export interface operations {
                         response_time_threshold_ms?: number | null;
                         /** @description After a failure, re-check this often until failure_threshold decides (default 15, at least 5, at most the interval). */
                         retry_interval_seconds?: number;
+                        /** @description JavaScript run with Playwright's `page`, e.g. await page.goto(url); await page.getByRole('button', { name: 'Sign in' }).click(); */
+                        script?: string;
                         /**
                          * @description `critical` (the default) or `warning`: how loud an alert it raises is.
                          * @enum {string}
@@ -10805,6 +10919,33 @@ export interface operations {
                         ssl_cert_expiry_alert_days?: number;
                         /** @description Watch the certificate’s expiry (an https URL, or smtp with TLS). */
                         ssl_cert_monitoring?: boolean;
+                        /** @description Requests run in order, e.g. [{"name": "Sign in", "method": "POST", "url": "{{url}}/login", "body": "{\"password\": \"{{secrets.SHOP_PASSWORD}}\"}", "extract": [{"name": "token", "source": "json_body", "property": "$.token"}], "assertions": [{"source": "status_code", "comparison": "equals", "target": 200}]}]. */
+                        steps?: {
+                            assertions?: {
+                                /** @enum {string} */
+                                comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                                property?: string;
+                                /** @enum {string} */
+                                source: "status_code" | "text_body" | "json_body" | "headers" | "response_time";
+                                target?: string | number | boolean;
+                            }[];
+                            body?: string;
+                            extract?: {
+                                name: string;
+                                property?: string;
+                                regex?: string;
+                                /** @enum {string} */
+                                source: "json_body" | "headers" | "text_body";
+                            }[];
+                            headers?: {
+                                [key: string]: string;
+                            };
+                            /** @enum {string} */
+                            method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+                            name: string;
+                            timeout_seconds?: number;
+                            url: string;
+                        }[];
                         /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
                         tags?: string[];
                         /** @description Seconds, at most 60 and at most the interval. */
@@ -10924,7 +11065,7 @@ export interface operations {
                         /** @description Only those of this group; `none`: only those in no group. */
                         group_id?: "none" | string;
                         /** @enum {string} */
-                        monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                        monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis" | "multistep" | "browser";
                         /** @enum {string} */
                         paused?: "true" | "false";
                         /** @description A case-insensitive part of the name or the target. */
@@ -11036,7 +11177,7 @@ export interface operations {
         parameters: {
             query?: {
                 group_id?: "none" | string;
-                monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                monitor_type?: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis" | "multistep" | "browser";
                 paused?: "true" | "false";
                 q?: string;
                 region?: string;
@@ -11176,7 +11317,7 @@ export interface operations {
                      * @description What is checked (GET /check-types lists each type and its fields).
                      * @enum {string}
                      */
-                    monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                    monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis" | "multistep" | "browser";
                     /** @description ICMP echoes per check (default 3). */
                     packet_count?: number;
                     /** @description Paused: not checked. */
@@ -11194,6 +11335,8 @@ export interface operations {
                     response_time_threshold_ms?: number | null;
                     /** @description After a failure, re-check this often until failure_threshold decides (default 15, at least 5, at most the interval). */
                     retry_interval_seconds?: number;
+                    /** @description JavaScript run with Playwright's `page`, e.g. await page.goto(url); await page.getByRole('button', { name: 'Sign in' }).click(); */
+                    script?: string;
                     /**
                      * @description `critical` (the default) or `warning`: how loud an alert it raises is.
                      * @enum {string}
@@ -11207,6 +11350,33 @@ export interface operations {
                     ssl_cert_expiry_alert_days?: number;
                     /** @description Watch the certificate’s expiry (an https URL, or smtp with TLS). */
                     ssl_cert_monitoring?: boolean;
+                    /** @description Requests run in order, e.g. [{"name": "Sign in", "method": "POST", "url": "{{url}}/login", "body": "{\"password\": \"{{secrets.SHOP_PASSWORD}}\"}", "extract": [{"name": "token", "source": "json_body", "property": "$.token"}], "assertions": [{"source": "status_code", "comparison": "equals", "target": 200}]}]. */
+                    steps?: {
+                        assertions?: {
+                            /** @enum {string} */
+                            comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                            property?: string;
+                            /** @enum {string} */
+                            source: "status_code" | "text_body" | "json_body" | "headers" | "response_time";
+                            target?: string | number | boolean;
+                        }[];
+                        body?: string;
+                        extract?: {
+                            name: string;
+                            property?: string;
+                            regex?: string;
+                            /** @enum {string} */
+                            source: "json_body" | "headers" | "text_body";
+                        }[];
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /** @enum {string} */
+                        method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+                        name: string;
+                        timeout_seconds?: number;
+                        url: string;
+                    }[];
                     /** @description Up to 20 tags, each `key` or `key:value`; repeats are dropped. */
                     tags?: string[];
                     /** @description Seconds, at most 60 and at most the interval. */
@@ -11266,7 +11436,7 @@ export interface operations {
                         last_response_time_ms: number | null;
                         max_redirects?: number;
                         /** @enum {string} */
-                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis";
+                        monitor_type: "http" | "api" | "dns" | "tcp" | "domain" | "ping" | "grpc" | "websocket" | "smtp" | "postgres" | "mysql" | "redis" | "multistep" | "browser";
                         packet_count?: number;
                         paused: boolean;
                         port: number | null;
@@ -11285,6 +11455,7 @@ export interface operations {
                         required_keyword: string | null;
                         response_time_threshold_ms: number | null;
                         retry_interval_seconds: number;
+                        script?: string;
                         /** @enum {string} */
                         severity: "critical" | "warning";
                         shown_assertions?: {
@@ -11301,6 +11472,32 @@ export interface operations {
                         ssl_cert_monitoring: boolean;
                         /** @enum {string} */
                         status: "up" | "down" | "paused" | "pending" | "maintenance";
+                        steps?: {
+                            assertions?: {
+                                /** @enum {string} */
+                                comparison: "equals" | "not_equals" | "contains" | "not_contains" | "matches" | "less_than" | "greater_than" | "is_empty" | "not_empty";
+                                property?: string;
+                                /** @enum {string} */
+                                source: "status_code" | "text_body" | "json_body" | "headers" | "response_time";
+                                target?: string | number | boolean;
+                            }[];
+                            body?: string;
+                            extract?: {
+                                name: string;
+                                property?: string;
+                                regex?: string;
+                                /** @enum {string} */
+                                source: "json_body" | "headers" | "text_body";
+                            }[];
+                            headers?: {
+                                [key: string]: string;
+                            };
+                            /** @enum {string} */
+                            method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+                            name: string;
+                            timeout_seconds?: number;
+                            url: string;
+                        }[];
                         suppressed_by: string | null;
                         tags: string[];
                         timeout_seconds: number;

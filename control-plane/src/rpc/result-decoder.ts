@@ -1,5 +1,12 @@
+import { fromBinary } from '@bufbuild/protobuf';
 import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
-import type { CheckResult, DomainInfo, Timings, TlsInfo } from '@lookout/proto';
+import {
+  type CheckResult,
+  type DomainInfo,
+  ScriptReportSchema,
+  type Timings,
+  type TlsInfo,
+} from '@lookout/proto';
 
 /**
  * One CheckResult from its wire bytes, read directly: the message protobuf-es's `fromBinary` returns
@@ -98,6 +105,7 @@ export const decodeResult = (bytes: Uint8Array): CheckResult => {
     domain: undefined,
     dnsRecords: [],
     runNowRequestId: '',
+    script: undefined,
   };
   while (r.pos < r.len) {
     const [no, wt] = r.tag();
@@ -147,6 +155,14 @@ export const decodeResult = (bytes: Uint8Array): CheckResult => {
       case 15:
         m.runNowRequestId = ofType(r, no, wt, WireType.LengthDelimited).string();
         break;
+      case 16: {
+        // Scripted checks only: protobuf-es reads the nested message (a repeated field 16 is not
+        // merged as protobuf would; an agent writes it once).
+        const end = endOf(r, no, wt);
+        m.script = fromBinary(ScriptReportSchema, bytes.subarray(r.pos, end));
+        r.pos = end;
+        break;
+      }
       default:
         r.skip(wt, no);
     }

@@ -20,7 +20,8 @@ describe('assignmentEncoder', () => {
       const spec = encode(monitor({ monitor_type: type, settings: {} })).spec!;
       expect(spec.monitorType).toBe(type);
       expect(spec.settings.case).toBe(
-        CHECK_TYPES[type].wire(monitor({ monitor_type: type, settings: {} })).case,
+        CHECK_TYPES[type].wire(monitor({ monitor_type: type, settings: {} }), createSecretBox(undefined))
+          .case,
       );
     }
     const ping = encode(monitor({ monitor_type: 'ping', settings: {} })).spec!;

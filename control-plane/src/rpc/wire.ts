@@ -21,7 +21,7 @@ import type { CatalogMonitor } from '../domain/types.js';
 export const assignmentEncoder =
   (box: SecretBox) =>
   (m: CatalogMonitor): Assignment => {
-    const settings = CHECK_TYPES[m.monitor_type].wire(m);
+    const settings = CHECK_TYPES[m.monitor_type].wire(m, box);
     return create(AssignmentSchema, {
       monitorId: m.id,
       version: BigInt(m.version),

@@ -7,9 +7,9 @@ const ids = Array.from({ length: 500 }, (_, i) => `monitor-${i}`);
 describe('declared check types', () => {
   it('none declared is the first protocol’s types; unknown names are dropped; each kept once in a fixed order', () => {
     expect(declaredCheckTypes([])).toEqual(['http', 'api', 'dns', 'tcp', 'domain']);
-    expect(declaredCheckTypes(['ping', 'http', 'browser', 'ping', ''])).toEqual(['http', 'ping']);
+    expect(declaredCheckTypes(['ping', 'http', 'gopher', 'ping', ''])).toEqual(['http', 'ping']);
     // Only unknown names: the agent runs nothing this control plane knows (not the first types).
-    expect(declaredCheckTypes(['browser'])).toEqual([]);
+    expect(declaredCheckTypes(['gopher'])).toEqual([]);
     expect(declaredCheckTypes(Array.from({ length: 10_000 }, () => 'x'.repeat(1000)))).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { AssertionSource, FieldProblem } from '@lookout/shared';
+import type { AssertionSource, FieldProblem, SecretBox } from '@lookout/shared';
 import type { z } from 'zod';
 import type { CatalogMonitor, Monitor } from '../types.js';
 
@@ -48,8 +48,11 @@ export interface CheckType {
   assertionSources?: readonly AssertionSource[];
   /** Rules across fields, on the whole monitor (new, or existing + patch); `given`: what the client sent. */
   rules?(m: Monitor, given: ReadonlySet<string>, isNew: boolean): FieldProblem[];
-  /** The type's settings for its prober. `url` is the target opened (a secret's plain value). */
-  wire(m: CatalogMonitor): WireSettings;
+  /**
+   * The type's settings for its prober. `url` is the target opened (a secret's plain value); `box`
+   * opens what else the monitor keeps sealed (scripted checks' workspace secrets).
+   */
+  wire(m: CatalogMonitor, box: SecretBox): WireSettings;
 }
 
 /** Assertions on a source the type's prober never reads: refused, naming each and what the type reads. */

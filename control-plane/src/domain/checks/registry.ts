@@ -1,7 +1,9 @@
 import type { MonitorType } from '../types.js';
+import { browser } from './browser.js';
 import type { CheckField, CheckType } from './check-type.js';
 import { dns, domain, tcp } from './first-types.js';
 import { api, http } from './http.js';
+import { multistep } from './multistep.js';
 import { grpc, mysql, ping, postgres, redis, smtp, websocket } from './new-types.js';
 
 /**
@@ -22,6 +24,8 @@ export const CHECK_TYPES: { readonly [T in MonitorType]: CheckType } = {
   postgres,
   mysql,
   redis,
+  multistep,
+  browser,
 };
 
 const entries = Object.entries(CHECK_TYPES) as [MonitorType, CheckType][];

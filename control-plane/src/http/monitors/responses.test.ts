@@ -35,7 +35,16 @@ describe('monitorJson', () => {
     const record = Object.assign(monitor(3), { _id: 'store-internal', status: 'down' });
     const json = monitorJson(record, 'admin', info);
     // The later types' fields are optional: an http monitor shows its assertions, no packet_count.
-    const onlyOthers = ['packet_count', 'grpc_service', 'grpc_tls', 'ws_message', 'smtp_security', 'query'];
+    const onlyOthers = [
+      'packet_count',
+      'grpc_service',
+      'grpc_tls',
+      'ws_message',
+      'smtp_security',
+      'query',
+      'steps',
+      'script',
+    ];
     expect(Object.keys(json)).toEqual(
       Object.keys(monitorResponse.shape).filter((k) => !onlyOthers.includes(k)),
     );

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file lookout/agent/v1/agent.proto.
  */
 export const file_lookout_agent_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("Chxsb29rb3V0L2FnZW50L3YxL2FnZW50LnByb3RvEhBsb29rb3V0LmFnZW50LnYxInkKD1JlZ2lzdGVyUmVxdWVzdBITCgtpbnN0YW5jZV9pZBgBIAEoCRIVCg1hZ2VudF92ZXJzaW9uGAIgASgJEhAKCGhvc3RuYW1lGAMgASgJEhMKC2NvbmN1cnJlbmN5GAQgASgNEhMKC2NoZWNrX3R5cGVzGAUgAygJIocBChBSZWdpc3RlclJlc3BvbnNlEhIKCnNlc3Npb25faWQYASABKAkSDQoFZXBvY2gYAiABKAQSDgoGcmVnaW9uGAMgASgJEhYKDnNlcnZlcl90aW1lX21zGAQgASgDEigKBmxpbWl0cxgFIAEoCzIYLmxvb2tvdXQuYWdlbnQudjEuTGltaXRzImIKBkxpbWl0cxIdChVtYXhfcmVzdWx0c19wZXJfYmF0Y2gYASABKA0SGgoScmVwb3J0X2ludGVydmFsX21zGAIgASgNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgDIAEoDSJ1ChdXYXRjaEFzc2lnbm1lbnRzUmVxdWVzdBITCgtpbnN0YW5jZV9pZBgDIAEoCRISCgpzZXNzaW9uX2lkGAEgASgJEjEKB3J1bm5pbmcYAiADKAsyIC5sb29rb3V0LmFnZW50LnYxLlJ1bm5pbmdNb25pdG9yIjUKDlJ1bm5pbmdNb25pdG9yEhIKCm1vbml0b3JfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoBCKIAgoYV2F0Y2hBc3NpZ25tZW50c1Jlc3BvbnNlEiYKBHN5bmMYASABKAsyFi5sb29rb3V0LmFnZW50LnYxLlN5bmNIABIuCgZ1cHNlcnQYAiABKAsyHC5sb29rb3V0LmFnZW50LnYxLkFzc2lnbm1lbnRIABIrCgZyZW1vdmUYAyABKAsyGS5sb29rb3V0LmFnZW50LnYxLlJlbW92YWxIABIrCgdydW5fbm93GAQgASgLMhgubG9va291dC5hZ2VudC52MS5SdW5Ob3dIABIxCgprZWVwX2FsaXZlGAUgASgLMhsubG9va291dC5hZ2VudC52MS5LZWVwQWxpdmVIAEIHCgVldmVudCJiCgRTeW5jEi0KB3Vwc2VydHMYASADKAsyHC5sb29rb3V0LmFnZW50LnYxLkFzc2lnbm1lbnQSDwoHcmVtb3ZlcxgCIAMoCRIMCgRmdWxsGAMgASgIEgwKBG1vcmUYBCABKAgiXAoKQXNzaWdubWVudBISCgptb25pdG9yX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAQSKQoEc3BlYxgDIAEoCzIbLmxvb2tvdXQuYWdlbnQudjEuQ2hlY2tTcGVjIh0KB1JlbW92YWwSEgoKbW9uaXRvcl9pZBgBIAEoCSJACgZSdW5Ob3cSEgoKbW9uaXRvcl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSEgoKcmVxdWVzdF9pZBgDIAEoCSIjCglLZWVwQWxpdmUSFgoOc2VydmVyX3RpbWVfbXMYASABKAMiqAgKCUNoZWNrU3BlYxIUCgxtb25pdG9yX3R5cGUYASABKAkSCwoDdXJsGAIgASgJEhIKCnRpbWVvdXRfbXMYDCABKA0SGAoQaW50ZXJ2YWxfc2Vjb25kcxgNIAEoDRIZChFmYWlsdXJlX3RocmVzaG9sZBgSIAEoDRIeChZyZXRyeV9pbnRlcnZhbF9zZWNvbmRzGBMgASgNEi4KBGh0dHAYFCABKAsyHi5sb29rb3V0LmFnZW50LnYxLkh0dHBTZXR0aW5nc0gAEiwKA2RucxgVIAEoCzIdLmxvb2tvdXQuYWdlbnQudjEuRG5zU2V0dGluZ3NIABIsCgN0Y3AYFiABKAsyHS5sb29rb3V0LmFnZW50LnYxLlRjcFNldHRpbmdzSAASMgoGZG9tYWluGBcgASgLMiAubG9va291dC5hZ2VudC52MS5Eb21haW5TZXR0aW5nc0gAEi4KBHBpbmcYGCABKAsyHi5sb29rb3V0LmFnZW50LnYxLlBpbmdTZXR0aW5nc0gAEi4KBGdycGMYGSABKAsyHi5sb29rb3V0LmFnZW50LnYxLkdycGNTZXR0aW5nc0gAEjgKCXdlYnNvY2tldBgaIAEoCzIjLmxvb2tvdXQuYWdlbnQudjEuV2ViU29ja2V0U2V0dGluZ3NIABIuCgRzbXRwGBsgASgLMh4ubG9va291dC5hZ2VudC52MS5TbXRwU2V0dGluZ3NIABI2CghkYXRhYmFzZRgcIAEoCzIiLmxvb2tvdXQuYWdlbnQudjEuRGF0YWJhc2VTZXR0aW5nc0gAEgwKBHBvcnQYAyABKA0SEwoLaHR0cF9tZXRob2QYBCABKAkSSAoPcmVxdWVzdF9oZWFkZXJzGAUgAygLMi8ubG9va291dC5hZ2VudC52MS5DaGVja1NwZWMuUmVxdWVzdEhlYWRlcnNFbnRyeRIUCgxyZXF1ZXN0X2JvZHkYBiABKAkSLAoFYmFzaWMYByABKAsyGy5sb29rb3V0LmFnZW50LnYxLkJhc2ljQXV0aEgBEhYKDGJlYXJlcl90b2tlbhgIIAEoCUgBEhwKFGV4cGVjdGVkX3N0YXR1c19jb2RlGAkgASgNEhgKEHJlcXVpcmVkX2tleXdvcmQYCiABKAkSGAoQZm9sbG93X3JlZGlyZWN0cxgLIAEoCBIbChNzc2xfY2VydF9tb25pdG9yaW5nGA4gASgIEhcKD2Ruc19yZWNvcmRfdHlwZRgPIAEoCRIbChNkbnNfZXhwZWN0ZWRfdmFsdWVzGBAgAygJEhQKDGRuc19yZXNvbHZlchgRIAEoCRo1ChNSZXF1ZXN0SGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCCgoIc2V0dGluZ3NCBgoEYXV0aCJRCglBc3NlcnRpb24SDgoGc291cmNlGAEgASgJEhAKCHByb3BlcnR5GAIgASgJEhIKCmNvbXBhcmlzb24YAyABKAkSDgoGdGFyZ2V0GAQgASgJIsIDCgxIdHRwU2V0dGluZ3MSEwoLaHR0cF9tZXRob2QYASABKAkSSwoPcmVxdWVzdF9oZWFkZXJzGAIgAygLMjIubG9va291dC5hZ2VudC52MS5IdHRwU2V0dGluZ3MuUmVxdWVzdEhlYWRlcnNFbnRyeRIUCgxyZXF1ZXN0X2JvZHkYAyABKAkSLAoFYmFzaWMYBCABKAsyGy5sb29rb3V0LmFnZW50LnYxLkJhc2ljQXV0aEgAEhYKDGJlYXJlcl90b2tlbhgFIAEoCUgAEhwKFGV4cGVjdGVkX3N0YXR1c19jb2RlGAYgASgNEhgKEHJlcXVpcmVkX2tleXdvcmQYByABKAkSGAoQZm9sbG93X3JlZGlyZWN0cxgIIAEoCBIbChNzc2xfY2VydF9tb25pdG9yaW5nGAkgASgIEi8KCmFzc2VydGlvbnMYCiADKAsyGy5sb29rb3V0LmFnZW50LnYxLkFzc2VydGlvbhIVCg1tYXhfcmVkaXJlY3RzGAsgASgNGjUKE1JlcXVlc3RIZWFkZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIGCgRhdXRoIlkKC0Ruc1NldHRpbmdzEhcKD2Ruc19yZWNvcmRfdHlwZRgBIAEoCRIbChNkbnNfZXhwZWN0ZWRfdmFsdWVzGAIgAygJEhQKDGRuc19yZXNvbHZlchgDIAEoCSIbCgtUY3BTZXR0aW5ncxIMCgRwb3J0GAEgASgNIhAKDkRvbWFpblNldHRpbmdzIlUKDFBpbmdTZXR0aW5ncxIUCgxwYWNrZXRfY291bnQYASABKA0SLwoKYXNzZXJ0aW9ucxgCIAMoCzIbLmxvb2tvdXQuYWdlbnQudjEuQXNzZXJ0aW9uImcKDEdycGNTZXR0aW5ncxIUCgxncnBjX3NlcnZpY2UYASABKAkSEAoIZ3JwY190bHMYAiABKAgSLwoKYXNzZXJ0aW9ucxgDIAMoCzIbLmxvb2tvdXQuYWdlbnQudjEuQXNzZXJ0aW9uIlgKEVdlYlNvY2tldFNldHRpbmdzEhIKCndzX21lc3NhZ2UYASABKAkSLwoKYXNzZXJ0aW9ucxgCIAMoCzIbLmxvb2tvdXQuYWdlbnQudjEuQXNzZXJ0aW9uIoEBCgxTbXRwU2V0dGluZ3MSDAoEcG9ydBgBIAEoDRIVCg1zbXRwX3NlY3VyaXR5GAIgASgJEhsKE3NzbF9jZXJ0X21vbml0b3JpbmcYAyABKAgSLwoKYXNzZXJ0aW9ucxgEIAMoCzIbLmxvb2tvdXQuYWdlbnQudjEuQXNzZXJ0aW9uIlIKEERhdGFiYXNlU2V0dGluZ3MSDQoFcXVlcnkYASABKAkSLwoKYXNzZXJ0aW9ucxgCIAMoCzIbLmxvb2tvdXQuYWdlbnQudjEuQXNzZXJ0aW9uIi8KCUJhc2ljQXV0aBIQCgh1c2VybmFtZRgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSJvChRSZXBvcnRSZXN1bHRzUmVxdWVzdBITCgtpbnN0YW5jZV9pZBgDIAEoCRISCgpzZXNzaW9uX2lkGAEgASgJEi4KB3Jlc3VsdHMYAiADKAsyHS5sb29rb3V0LmFnZW50LnYxLkNoZWNrUmVzdWx0IlcKG0VuY29kZWRSZXBvcnRSZXN1bHRzUmVxdWVzdBITCgtpbnN0YW5jZV9pZBgDIAEoCRISCgpzZXNzaW9uX2lkGAEgASgJEg8KB3Jlc3VsdHMYAiADKAwilgMKC0NoZWNrUmVzdWx0EhEKCXJlc3VsdF9pZBgBIAEoCRISCgptb25pdG9yX2lkGAIgASgJEhcKD21vbml0b3JfdmVyc2lvbhgDIAEoBBIXCg9zY2hlZHVsZWRfYXRfbXMYBCABKAMSFQoNc3RhcnRlZF9hdF9tcxgFIAEoAxIKCgJvaxgGIAEoCBISCgplcnJvcl9raW5kGAcgASgJEhUKDWVycm9yX21lc3NhZ2UYCCABKAkSGAoQcmVzcG9uc2VfdGltZV9tcxgJIAEoDRITCgtzdGF0dXNfY29kZRgKIAEoDRIqCgd0aW1pbmdzGAsgASgLMhkubG9va291dC5hZ2VudC52MS5UaW1pbmdzEiYKA3RscxgMIAEoCzIZLmxvb2tvdXQuYWdlbnQudjEuVGxzSW5mbxIsCgZkb21haW4YDSABKAsyHC5sb29rb3V0LmFnZW50LnYxLkRvbWFpbkluZm8SEwoLZG5zX3JlY29yZHMYDiADKAkSGgoScnVuX25vd19yZXF1ZXN0X2lkGA8gASgJImYKB1RpbWluZ3MSDgoGZG5zX21zGAEgASgNEhIKCmNvbm5lY3RfbXMYAiABKA0SDgoGdGxzX21zGAMgASgNEhUKDWZpcnN0X2J5dGVfbXMYBCABKA0SEAoIdG90YWxfbXMYBSABKA0iPwoHVGxzSW5mbxITCgt2YWxpZF90b19tcxgBIAEoAxIPCgdzdWJqZWN0GAIgASgJEg4KBmlzc3VlchgDIAEoCSIjCgpEb21haW5JbmZvEhUKDWV4cGlyZXNfYXRfbXMYASABKAMiUwoVUmVwb3J0UmVzdWx0c1Jlc3BvbnNlEhAKCGFjY2VwdGVkGAEgASgNEhIKCmR1cGxpY2F0ZXMYAiABKA0SFAoMc2xvd19kb3duX21zGAMgASgNIo8CChBIZWFydGJlYXRSZXF1ZXN0EhMKC2luc3RhbmNlX2lkGAggASgJEhIKCnNlc3Npb25faWQYASABKAkSEAoIYXNzaWduZWQYAiABKA0SEQoJaW5fZmxpZ2h0GAMgASgNEhMKC3F1ZXVlX2RlcHRoGAQgASgNEhgKEGJ1ZmZlcmVkX3Jlc3VsdHMYBSABKA0SFwoPZHJvcHBlZF9yZXN1bHRzGAYgASgEEhsKE3NjaGVkdWxlX2xhZ19wOTlfbXMYByABKA0SIQoZc2hvcnRlc3RfaW50ZXJ2YWxfc2Vjb25kcxgJIAEoDRIlCh1zaG9ydGVzdF9pbnRlcnZhbF9hZ2Vfc2Vjb25kcxgKIAEoDSIrChFIZWFydGJlYXRSZXNwb25zZRIWCg5zZXJ2ZXJfdGltZV9tcxgBIAEoAzKGAwoMQWdlbnRTZXJ2aWNlElEKCFJlZ2lzdGVyEiEubG9va291dC5hZ2VudC52MS5SZWdpc3RlclJlcXVlc3QaIi5sb29rb3V0LmFnZW50LnYxLlJlZ2lzdGVyUmVzcG9uc2USawoQV2F0Y2hBc3NpZ25tZW50cxIpLmxvb2tvdXQuYWdlbnQudjEuV2F0Y2hBc3NpZ25tZW50c1JlcXVlc3QaKi5sb29rb3V0LmFnZW50LnYxLldhdGNoQXNzaWdubWVudHNSZXNwb25zZTABEmAKDVJlcG9ydFJlc3VsdHMSJi5sb29rb3V0LmFnZW50LnYxLlJlcG9ydFJlc3VsdHNSZXF1ZXN0GicubG9va291dC5hZ2VudC52MS5SZXBvcnRSZXN1bHRzUmVzcG9uc2USVAoJSGVhcnRiZWF0EiIubG9va291dC5hZ2VudC52MS5IZWFydGJlYXRSZXF1ZXN0GiMubG9va291dC5hZ2VudC52MS5IZWFydGJlYXRSZXNwb25zZWIGcHJvdG8z");
+  fileDesc("Chxsb29rb3V0L2FnZW50L3YxL2FnZW50LnByb3RvEhBsb29rb3V0LmFnZW50LnYxInkKD1JlZ2lzdGVyUmVxdWVzdBITCgtpbnN0YW5jZV9pZBgBIAEoCRIVCg1hZ2VudF92ZXJzaW9uGAIgASgJEhAKCGhvc3RuYW1lGAMgASgJEhMKC2NvbmN1cnJlbmN5GAQgASgNEhMKC2NoZWNrX3R5cGVzGAUgAygJIocBChBSZWdpc3RlclJlc3BvbnNlEhIKCnNlc3Npb25faWQYASABKAkSDQoFZXBvY2gYAiABKAQSDgoGcmVnaW9uGAMgASgJEhYKDnNlcnZlcl90aW1lX21zGAQgASgDEigKBmxpbWl0cxgFIAEoCzIYLmxvb2tvdXQuYWdlbnQudjEuTGltaXRzImIKBkxpbWl0cxIdChVtYXhfcmVzdWx0c19wZXJfYmF0Y2gYASABKA0SGgoScmVwb3J0X2ludGVydmFsX21zGAIgASgNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgDIAEoDSJ1ChdXYXRjaEFzc2lnbm1lbnRzUmVxdWVzdBITCgtpbnN0YW5jZV9pZBgDIAEoCRISCgpzZXNzaW9uX2lkGAEgASgJEjEKB3J1bm5pbmcYAiADKAsyIC5sb29rb3V0LmFnZW50LnYxLlJ1bm5pbmdNb25pdG9yIjUKDlJ1bm5pbmdNb25pdG9yEhIKCm1vbml0b3JfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoBCKIAgoYV2F0Y2hBc3NpZ25tZW50c1Jlc3BvbnNlEiYKBHN5bmMYASABKAsyFi5sb29rb3V0LmFnZW50LnYxLlN5bmNIABIuCgZ1cHNlcnQYAiABKAsyHC5sb29rb3V0LmFnZW50LnYxLkFzc2lnbm1lbnRIABIrCgZyZW1vdmUYAyABKAsyGS5sb29rb3V0LmFnZW50LnYxLlJlbW92YWxIABIrCgdydW5fbm93GAQgASgLMhgubG9va291dC5hZ2VudC52MS5SdW5Ob3dIABIxCgprZWVwX2FsaXZlGAUgASgLMhsubG9va291dC5hZ2VudC52MS5LZWVwQWxpdmVIAEIHCgVldmVudCJiCgRTeW5jEi0KB3Vwc2VydHMYASADKAsyHC5sb29rb3V0LmFnZW50LnYxLkFzc2lnbm1lbnQSDwoHcmVtb3ZlcxgCIAMoCRIMCgRmdWxsGAMgASgIEgwKBG1vcmUYBCABKAgiXAoKQXNzaWdubWVudBISCgptb25pdG9yX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAQSKQoEc3BlYxgDIAEoCzIbLmxvb2tvdXQuYWdlbnQudjEuQ2hlY2tTcGVjIh0KB1JlbW92YWwSEgoKbW9uaXRvcl9pZBgBIAEoCSJACgZSdW5Ob3cSEgoKbW9uaXRvcl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSEgoKcmVxdWVzdF9pZBgDIAEoCSIjCglLZWVwQWxpdmUSFgoOc2VydmVyX3RpbWVfbXMYASABKAMimAkKCUNoZWNrU3BlYxIUCgxtb25pdG9yX3R5cGUYASABKAkSCwoDdXJsGAIgASgJEhIKCnRpbWVvdXRfbXMYDCABKA0SGAoQaW50ZXJ2YWxfc2Vjb25kcxgNIAEoDRIZChFmYWlsdXJlX3RocmVzaG9sZBgSIAEoDRIeChZyZXRyeV9pbnRlcnZhbF9zZWNvbmRzGBMgASgNEi4KBGh0dHAYFCABKAsyHi5sb29rb3V0LmFnZW50LnYxLkh0dHBTZXR0aW5nc0gAEiwKA2RucxgVIAEoCzIdLmxvb2tvdXQuYWdlbnQudjEuRG5zU2V0dGluZ3NIABIsCgN0Y3AYFiABKAsyHS5sb29rb3V0LmFnZW50LnYxLlRjcFNldHRpbmdzSAASMgoGZG9tYWluGBcgASgLMiAubG9va291dC5hZ2VudC52MS5Eb21haW5TZXR0aW5nc0gAEi4KBHBpbmcYGCABKAsyHi5sb29rb3V0LmFnZW50LnYxLlBpbmdTZXR0aW5nc0gAEi4KBGdycGMYGSABKAsyHi5sb29rb3V0LmFnZW50LnYxLkdycGNTZXR0aW5nc0gAEjgKCXdlYnNvY2tldBgaIAEoCzIjLmxvb2tvdXQuYWdlbnQudjEuV2ViU29ja2V0U2V0dGluZ3NIABIuCgRzbXRwGBsgASgLMh4ubG9va291dC5hZ2VudC52MS5TbXRwU2V0dGluZ3NIABI2CghkYXRhYmFzZRgcIAEoCzIiLmxvb2tvdXQuYWdlbnQudjEuRGF0YWJhc2VTZXR0aW5nc0gAEjgKCW11bHRpc3RlcBgdIAEoCzIjLmxvb2tvdXQuYWdlbnQudjEuTXVsdGlzdGVwU2V0dGluZ3NIABI0Cgdicm93c2VyGB4gASgLMiEubG9va291dC5hZ2VudC52MS5Ccm93c2VyU2V0dGluZ3NIABIMCgRwb3J0GAMgASgNEhMKC2h0dHBfbWV0aG9kGAQgASgJEkgKD3JlcXVlc3RfaGVhZGVycxgFIAMoCzIvLmxvb2tvdXQuYWdlbnQudjEuQ2hlY2tTcGVjLlJlcXVlc3RIZWFkZXJzRW50cnkSFAoMcmVxdWVzdF9ib2R5GAYgASgJEiwKBWJhc2ljGAcgASgLMhsubG9va291dC5hZ2VudC52MS5CYXNpY0F1dGhIARIWCgxiZWFyZXJfdG9rZW4YCCABKAlIARIcChRleHBlY3RlZF9zdGF0dXNfY29kZRgJIAEoDRIYChByZXF1aXJlZF9rZXl3b3JkGAogASgJEhgKEGZvbGxvd19yZWRpcmVjdHMYCyABKAgSGwoTc3NsX2NlcnRfbW9uaXRvcmluZxgOIAEoCBIXCg9kbnNfcmVjb3JkX3R5cGUYDyABKAkSGwoTZG5zX2V4cGVjdGVkX3ZhbHVlcxgQIAMoCRIUCgxkbnNfcmVzb2x2ZXIYESABKAkaNQoTUmVxdWVzdEhlYWRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQgoKCHNldHRpbmdzQgYKBGF1dGgiUQoJQXNzZXJ0aW9uEg4KBnNvdXJjZRgBIAEoCRIQCghwcm9wZXJ0eRgCIAEoCRISCgpjb21wYXJpc29uGAMgASgJEg4KBnRhcmdldBgEIAEoCSLCAwoMSHR0cFNldHRpbmdzEhMKC2h0dHBfbWV0aG9kGAEgASgJEksKD3JlcXVlc3RfaGVhZGVycxgCIAMoCzIyLmxvb2tvdXQuYWdlbnQudjEuSHR0cFNldHRpbmdzLlJlcXVlc3RIZWFkZXJzRW50cnkSFAoMcmVxdWVzdF9ib2R5GAMgASgJEiwKBWJhc2ljGAQgASgLMhsubG9va291dC5hZ2VudC52MS5CYXNpY0F1dGhIABIWCgxiZWFyZXJfdG9rZW4YBSABKAlIABIcChRleHBlY3RlZF9zdGF0dXNfY29kZRgGIAEoDRIYChByZXF1aXJlZF9rZXl3b3JkGAcgASgJEhgKEGZvbGxvd19yZWRpcmVjdHMYCCABKAgSGwoTc3NsX2NlcnRfbW9uaXRvcmluZxgJIAEoCBIvCgphc3NlcnRpb25zGAogAygLMhsubG9va291dC5hZ2VudC52MS5Bc3NlcnRpb24SFQoNbWF4X3JlZGlyZWN0cxgLIAEoDRo1ChNSZXF1ZXN0SGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCBgoEYXV0aCJZCgtEbnNTZXR0aW5ncxIXCg9kbnNfcmVjb3JkX3R5cGUYASABKAkSGwoTZG5zX2V4cGVjdGVkX3ZhbHVlcxgCIAMoCRIUCgxkbnNfcmVzb2x2ZXIYAyABKAkiGwoLVGNwU2V0dGluZ3MSDAoEcG9ydBgBIAEoDSIQCg5Eb21haW5TZXR0aW5ncyJVCgxQaW5nU2V0dGluZ3MSFAoMcGFja2V0X2NvdW50GAEgASgNEi8KCmFzc2VydGlvbnMYAiADKAsyGy5sb29rb3V0LmFnZW50LnYxLkFzc2VydGlvbiJnCgxHcnBjU2V0dGluZ3MSFAoMZ3JwY19zZXJ2aWNlGAEgASgJEhAKCGdycGNfdGxzGAIgASgIEi8KCmFzc2VydGlvbnMYAyADKAsyGy5sb29rb3V0LmFnZW50LnYxLkFzc2VydGlvbiJYChFXZWJTb2NrZXRTZXR0aW5ncxISCgp3c19tZXNzYWdlGAEgASgJEi8KCmFzc2VydGlvbnMYAiADKAsyGy5sb29rb3V0LmFnZW50LnYxLkFzc2VydGlvbiKBAQoMU210cFNldHRpbmdzEgwKBHBvcnQYASABKA0SFQoNc210cF9zZWN1cml0eRgCIAEoCRIbChNzc2xfY2VydF9tb25pdG9yaW5nGAMgASgIEi8KCmFzc2VydGlvbnMYBCADKAsyGy5sb29rb3V0LmFnZW50LnYxLkFzc2VydGlvbiJSChBEYXRhYmFzZVNldHRpbmdzEg0KBXF1ZXJ5GAEgASgJEi8KCmFzc2VydGlvbnMYAiADKAsyGy5sb29rb3V0LmFnZW50LnYxLkFzc2VydGlvbiKtAQoRTXVsdGlzdGVwU2V0dGluZ3MSJQoFc3RlcHMYASADKAsyFi5sb29rb3V0LmFnZW50LnYxLlN0ZXASQQoHc2VjcmV0cxgCIAMoCzIwLmxvb2tvdXQuYWdlbnQudjEuTXVsdGlzdGVwU2V0dGluZ3MuU2VjcmV0c0VudHJ5Gi4KDFNlY3JldHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIpYCCgRTdGVwEgwKBG5hbWUYASABKAkSDgoGbWV0aG9kGAIgASgJEgsKA3VybBgDIAEoCRI0CgdoZWFkZXJzGAQgAygLMiMubG9va291dC5hZ2VudC52MS5TdGVwLkhlYWRlcnNFbnRyeRIMCgRib2R5GAUgASgJEhIKCnRpbWVvdXRfbXMYBiABKA0SKgoHZXh0cmFjdBgHIAMoCzIZLmxvb2tvdXQuYWdlbnQudjEuRXh0cmFjdBIvCgphc3NlcnRpb25zGAggAygLMhsubG9va291dC5hZ2VudC52MS5Bc3NlcnRpb24aLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSAoHRXh0cmFjdBIMCgRuYW1lGAEgASgJEg4KBnNvdXJjZRgCIAEoCRIQCghwcm9wZXJ0eRgDIAEoCRINCgVyZWdleBgEIAEoCSKSAQoPQnJvd3NlclNldHRpbmdzEg4KBnNjcmlwdBgBIAEoCRI/CgdzZWNyZXRzGAIgAygLMi4ubG9va291dC5hZ2VudC52MS5Ccm93c2VyU2V0dGluZ3MuU2VjcmV0c0VudHJ5Gi4KDFNlY3JldHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIi8KCUJhc2ljQXV0aBIQCgh1c2VybmFtZRgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSJvChRSZXBvcnRSZXN1bHRzUmVxdWVzdBITCgtpbnN0YW5jZV9pZBgDIAEoCRISCgpzZXNzaW9uX2lkGAEgASgJEi4KB3Jlc3VsdHMYAiADKAsyHS5sb29rb3V0LmFnZW50LnYxLkNoZWNrUmVzdWx0IlcKG0VuY29kZWRSZXBvcnRSZXN1bHRzUmVxdWVzdBITCgtpbnN0YW5jZV9pZBgDIAEoCRISCgpzZXNzaW9uX2lkGAEgASgJEg8KB3Jlc3VsdHMYAiADKAwixgMKC0NoZWNrUmVzdWx0EhEKCXJlc3VsdF9pZBgBIAEoCRISCgptb25pdG9yX2lkGAIgASgJEhcKD21vbml0b3JfdmVyc2lvbhgDIAEoBBIXCg9zY2hlZHVsZWRfYXRfbXMYBCABKAMSFQoNc3RhcnRlZF9hdF9tcxgFIAEoAxIKCgJvaxgGIAEoCBISCgplcnJvcl9raW5kGAcgASgJEhUKDWVycm9yX21lc3NhZ2UYCCABKAkSGAoQcmVzcG9uc2VfdGltZV9tcxgJIAEoDRITCgtzdGF0dXNfY29kZRgKIAEoDRIqCgd0aW1pbmdzGAsgASgLMhkubG9va291dC5hZ2VudC52MS5UaW1pbmdzEiYKA3RscxgMIAEoCzIZLmxvb2tvdXQuYWdlbnQudjEuVGxzSW5mbxIsCgZkb21haW4YDSABKAsyHC5sb29rb3V0LmFnZW50LnYxLkRvbWFpbkluZm8SEwoLZG5zX3JlY29yZHMYDiADKAkSGgoScnVuX25vd19yZXF1ZXN0X2lkGA8gASgJEi4KBnNjcmlwdBgQIAEoCzIeLmxvb2tvdXQuYWdlbnQudjEuU2NyaXB0UmVwb3J0IvMBCgxTY3JpcHRSZXBvcnQSKwoFc3RlcHMYASADKAsyHC5sb29rb3V0LmFnZW50LnYxLlN0ZXBSZXBvcnQSEwoLZmFpbGVkX3N0ZXAYAiABKA0SEgoKZXJyb3JfbGluZRgDIAEoDRIvCgp3ZWJfdml0YWxzGAQgASgLMhsubG9va291dC5hZ2VudC52MS5XZWJWaXRhbHMSFgoOY29uc29sZV9lcnJvcnMYBSADKAkSFwoPZmFpbGVkX3JlcXVlc3RzGAYgAygJEhIKCnNjcmVlbnNob3QYByABKAwSFwoPc2NyZWVuc2hvdF90eXBlGAggASgJIl8KClN0ZXBSZXBvcnQSDAoEbmFtZRgBIAEoCRIKCgJvaxgCIAEoCBITCgtkdXJhdGlvbl9tcxgDIAEoDRINCgVlcnJvchgEIAEoCRITCgtzdGF0dXNfY29kZRgFIAEoDSJLCglXZWJWaXRhbHMSEAoIbWVhc3VyZWQYASABKAgSDwoHdHRmYl9tcxgCIAEoDRIOCgZsY3BfbXMYAyABKA0SCwoDY2xzGAQgASgBImYKB1RpbWluZ3MSDgoGZG5zX21zGAEgASgNEhIKCmNvbm5lY3RfbXMYAiABKA0SDgoGdGxzX21zGAMgASgNEhUKDWZpcnN0X2J5dGVfbXMYBCABKA0SEAoIdG90YWxfbXMYBSABKA0iPwoHVGxzSW5mbxITCgt2YWxpZF90b19tcxgBIAEoAxIPCgdzdWJqZWN0GAIgASgJEg4KBmlzc3VlchgDIAEoCSIjCgpEb21haW5JbmZvEhUKDWV4cGlyZXNfYXRfbXMYASABKAMiUwoVUmVwb3J0UmVzdWx0c1Jlc3BvbnNlEhAKCGFjY2VwdGVkGAEgASgNEhIKCmR1cGxpY2F0ZXMYAiABKA0SFAoMc2xvd19kb3duX21zGAMgASgNIo8CChBIZWFydGJlYXRSZXF1ZXN0EhMKC2luc3RhbmNlX2lkGAggASgJEhIKCnNlc3Npb25faWQYASABKAkSEAoIYXNzaWduZWQYAiABKA0SEQoJaW5fZmxpZ2h0GAMgASgNEhMKC3F1ZXVlX2RlcHRoGAQgASgNEhgKEGJ1ZmZlcmVkX3Jlc3VsdHMYBSABKA0SFwoPZHJvcHBlZF9yZXN1bHRzGAYgASgEEhsKE3NjaGVkdWxlX2xhZ19wOTlfbXMYByABKA0SIQoZc2hvcnRlc3RfaW50ZXJ2YWxfc2Vjb25kcxgJIAEoDRIlCh1zaG9ydGVzdF9pbnRlcnZhbF9hZ2Vfc2Vjb25kcxgKIAEoDSIrChFIZWFydGJlYXRSZXNwb25zZRIWCg5zZXJ2ZXJfdGltZV9tcxgBIAEoAzKGAwoMQWdlbnRTZXJ2aWNlElEKCFJlZ2lzdGVyEiEubG9va291dC5hZ2VudC52MS5SZWdpc3RlclJlcXVlc3QaIi5sb29rb3V0LmFnZW50LnYxLlJlZ2lzdGVyUmVzcG9uc2USawoQV2F0Y2hBc3NpZ25tZW50cxIpLmxvb2tvdXQuYWdlbnQudjEuV2F0Y2hBc3NpZ25tZW50c1JlcXVlc3QaKi5sb29rb3V0LmFnZW50LnYxLldhdGNoQXNzaWdubWVudHNSZXNwb25zZTABEmAKDVJlcG9ydFJlc3VsdHMSJi5sb29rb3V0LmFnZW50LnYxLlJlcG9ydFJlc3VsdHNSZXF1ZXN0GicubG9va291dC5hZ2VudC52MS5SZXBvcnRSZXN1bHRzUmVzcG9uc2USVAoJSGVhcnRiZWF0EiIubG9va291dC5hZ2VudC52MS5IZWFydGJlYXRSZXF1ZXN0GiMubG9va291dC5hZ2VudC52MS5IZWFydGJlYXRSZXNwb25zZWIGcHJvdG8z");
 
 /**
  * @generated from message lookout.agent.v1.RegisterRequest
@@ -458,6 +458,18 @@ export type CheckSpec = Message<"lookout.agent.v1.CheckSpec"> & {
      */
     value: DatabaseSettings;
     case: "database";
+  } | {
+    /**
+     * @generated from field: lookout.agent.v1.MultistepSettings multistep = 29;
+     */
+    value: MultistepSettings;
+    case: "multistep";
+  } | {
+    /**
+     * @generated from field: lookout.agent.v1.BrowserSettings browser = 30;
+     */
+    value: BrowserSettings;
+    case: "browser";
   } | { case: undefined; value?: undefined };
 
   /**
@@ -859,6 +871,151 @@ export const DatabaseSettingsSchema: GenMessage<DatabaseSettings> = /*@__PURE__*
   messageDesc(file_lookout_agent_v1_agent, 21);
 
 /**
+ * multistep monitors: requests in order, each able to use what earlier ones extracted.
+ *
+ * @generated from message lookout.agent.v1.MultistepSettings
+ */
+export type MultistepSettings = Message<"lookout.agent.v1.MultistepSettings"> & {
+  /**
+   * @generated from field: repeated lookout.agent.v1.Step steps = 1;
+   */
+  steps: Step[];
+
+  /**
+   * The workspace secrets the steps name ({{secrets.NAME}}), opened: the agent substitutes them and
+   * never reports them (an error or extracted value that contains one shows it as ••••).
+   *
+   * @generated from field: map<string, string> secrets = 2;
+   */
+  secrets: { [key: string]: string };
+};
+
+/**
+ * Describes the message lookout.agent.v1.MultistepSettings.
+ * Use `create(MultistepSettingsSchema)` to create a new message.
+ */
+export const MultistepSettingsSchema: GenMessage<MultistepSettings> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 22);
+
+/**
+ * One request of a multi-step check. url, headers and body may hold {{name}} (a variable an earlier
+ * step extracted, or `url`: the monitor's own URL) and {{secrets.NAME}}.
+ *
+ * @generated from message lookout.agent.v1.Step
+ */
+export type Step = Message<"lookout.agent.v1.Step"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string method = 2;
+   */
+  method: string;
+
+  /**
+   * @generated from field: string url = 3;
+   */
+  url: string;
+
+  /**
+   * @generated from field: map<string, string> headers = 4;
+   */
+  headers: { [key: string]: string };
+
+  /**
+   * @generated from field: string body = 5;
+   */
+  body: string;
+
+  /**
+   * 0: what is left of the check's timeout.
+   *
+   * @generated from field: uint32 timeout_ms = 6;
+   */
+  timeoutMs: number;
+
+  /**
+   * @generated from field: repeated lookout.agent.v1.Extract extract = 7;
+   */
+  extract: Extract[];
+
+  /**
+   * @generated from field: repeated lookout.agent.v1.Assertion assertions = 8;
+   */
+  assertions: Assertion[];
+};
+
+/**
+ * Describes the message lookout.agent.v1.Step.
+ * Use `create(StepSchema)` to create a new message.
+ */
+export const StepSchema: GenMessage<Step> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 23);
+
+/**
+ * A variable taken from a step's response: `source` json_body (property: a JSONPath), headers
+ * (property: a header name) or text_body; `regex` (one capture group), when set, applies to the value.
+ *
+ * @generated from message lookout.agent.v1.Extract
+ */
+export type Extract = Message<"lookout.agent.v1.Extract"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string source = 2;
+   */
+  source: string;
+
+  /**
+   * @generated from field: string property = 3;
+   */
+  property: string;
+
+  /**
+   * @generated from field: string regex = 4;
+   */
+  regex: string;
+};
+
+/**
+ * Describes the message lookout.agent.v1.Extract.
+ * Use `create(ExtractSchema)` to create a new message.
+ */
+export const ExtractSchema: GenMessage<Extract> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 24);
+
+/**
+ * browser monitors: JavaScript using Playwright's `page`, run in the agent's sandbox (docs/scripted-checks.md).
+ *
+ * @generated from message lookout.agent.v1.BrowserSettings
+ */
+export type BrowserSettings = Message<"lookout.agent.v1.BrowserSettings"> & {
+  /**
+   * @generated from field: string script = 1;
+   */
+  script: string;
+
+  /**
+   * The workspace secrets the script names (secrets.NAME), opened; never reported.
+   *
+   * @generated from field: map<string, string> secrets = 2;
+   */
+  secrets: { [key: string]: string };
+};
+
+/**
+ * Describes the message lookout.agent.v1.BrowserSettings.
+ * Use `create(BrowserSettingsSchema)` to create a new message.
+ */
+export const BrowserSettingsSchema: GenMessage<BrowserSettings> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 25);
+
+/**
  * @generated from message lookout.agent.v1.BasicAuth
  */
 export type BasicAuth = Message<"lookout.agent.v1.BasicAuth"> & {
@@ -878,7 +1035,7 @@ export type BasicAuth = Message<"lookout.agent.v1.BasicAuth"> & {
  * Use `create(BasicAuthSchema)` to create a new message.
  */
 export const BasicAuthSchema: GenMessage<BasicAuth> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 22);
+  messageDesc(file_lookout_agent_v1_agent, 26);
 
 /**
  * @generated from message lookout.agent.v1.ReportResultsRequest
@@ -905,7 +1062,7 @@ export type ReportResultsRequest = Message<"lookout.agent.v1.ReportResultsReques
  * Use `create(ReportResultsRequestSchema)` to create a new message.
  */
 export const ReportResultsRequestSchema: GenMessage<ReportResultsRequest> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 23);
+  messageDesc(file_lookout_agent_v1_agent, 27);
 
 /**
  * ReportResultsRequest as an agent sends it: the same fields under the same numbers, each result
@@ -940,7 +1097,7 @@ export type EncodedReportResultsRequest = Message<"lookout.agent.v1.EncodedRepor
  * Use `create(EncodedReportResultsRequestSchema)` to create a new message.
  */
 export const EncodedReportResultsRequestSchema: GenMessage<EncodedReportResultsRequest> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 24);
+  messageDesc(file_lookout_agent_v1_agent, 28);
 
 /**
  * @generated from message lookout.agent.v1.CheckResult
@@ -1025,6 +1182,13 @@ export type CheckResult = Message<"lookout.agent.v1.CheckResult"> & {
    * @generated from field: string run_now_request_id = 15;
    */
   runNowRequestId: string;
+
+  /**
+   * multistep and browser checks: what each step did, and (browser) what the page showed.
+   *
+   * @generated from field: lookout.agent.v1.ScriptReport script = 16;
+   */
+  script?: ScriptReport;
 };
 
 /**
@@ -1032,7 +1196,145 @@ export type CheckResult = Message<"lookout.agent.v1.CheckResult"> & {
  * Use `create(CheckResultSchema)` to create a new message.
  */
 export const CheckResultSchema: GenMessage<CheckResult> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 25);
+  messageDesc(file_lookout_agent_v1_agent, 29);
+
+/**
+ * @generated from message lookout.agent.v1.ScriptReport
+ */
+export type ScriptReport = Message<"lookout.agent.v1.ScriptReport"> & {
+  /**
+   * @generated from field: repeated lookout.agent.v1.StepReport steps = 1;
+   */
+  steps: StepReport[];
+
+  /**
+   * 1-based index of the step that failed; 0: none did (or the run failed outside any step).
+   *
+   * @generated from field: uint32 failed_step = 2;
+   */
+  failedStep: number;
+
+  /**
+   * browser: the script's line where the error was thrown (0: unknown).
+   *
+   * @generated from field: uint32 error_line = 3;
+   */
+  errorLine: number;
+
+  /**
+   * browser: the first navigation's Web Vitals.
+   *
+   * @generated from field: lookout.agent.v1.WebVitals web_vitals = 4;
+   */
+  webVitals?: WebVitals;
+
+  /**
+   * browser: console errors and failed requests, each one line, at most 20 of each.
+   *
+   * @generated from field: repeated string console_errors = 5;
+   */
+  consoleErrors: string[];
+
+  /**
+   * @generated from field: repeated string failed_requests = 6;
+   */
+  failedRequests: string[];
+
+  /**
+   * browser, failed runs: a screenshot of the page (image/jpeg or image/png), at most 256 KiB.
+   *
+   * @generated from field: bytes screenshot = 7;
+   */
+  screenshot: Uint8Array;
+
+  /**
+   * @generated from field: string screenshot_type = 8;
+   */
+  screenshotType: string;
+};
+
+/**
+ * Describes the message lookout.agent.v1.ScriptReport.
+ * Use `create(ScriptReportSchema)` to create a new message.
+ */
+export const ScriptReportSchema: GenMessage<ScriptReport> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 30);
+
+/**
+ * @generated from message lookout.agent.v1.StepReport
+ */
+export type StepReport = Message<"lookout.agent.v1.StepReport"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: bool ok = 2;
+   */
+  ok: boolean;
+
+  /**
+   * @generated from field: uint32 duration_ms = 3;
+   */
+  durationMs: number;
+
+  /**
+   * Why the step failed ('' when ok).
+   *
+   * @generated from field: string error = 4;
+   */
+  error: string;
+
+  /**
+   * multistep: the response's status (0: none).
+   *
+   * @generated from field: uint32 status_code = 5;
+   */
+  statusCode: number;
+};
+
+/**
+ * Describes the message lookout.agent.v1.StepReport.
+ * Use `create(StepReportSchema)` to create a new message.
+ */
+export const StepReportSchema: GenMessage<StepReport> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 31);
+
+/**
+ * @generated from message lookout.agent.v1.WebVitals
+ */
+export type WebVitals = Message<"lookout.agent.v1.WebVitals"> & {
+  /**
+   * Time to first byte, Largest Contentful Paint (ms) and Cumulative Layout Shift of the first page
+   * the script opened; `measured` false when it opened none.
+   *
+   * @generated from field: bool measured = 1;
+   */
+  measured: boolean;
+
+  /**
+   * @generated from field: uint32 ttfb_ms = 2;
+   */
+  ttfbMs: number;
+
+  /**
+   * @generated from field: uint32 lcp_ms = 3;
+   */
+  lcpMs: number;
+
+  /**
+   * @generated from field: double cls = 4;
+   */
+  cls: number;
+};
+
+/**
+ * Describes the message lookout.agent.v1.WebVitals.
+ * Use `create(WebVitalsSchema)` to create a new message.
+ */
+export const WebVitalsSchema: GenMessage<WebVitals> = /*@__PURE__*/
+  messageDesc(file_lookout_agent_v1_agent, 32);
 
 /**
  * @generated from message lookout.agent.v1.Timings
@@ -1069,7 +1371,7 @@ export type Timings = Message<"lookout.agent.v1.Timings"> & {
  * Use `create(TimingsSchema)` to create a new message.
  */
 export const TimingsSchema: GenMessage<Timings> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 26);
+  messageDesc(file_lookout_agent_v1_agent, 33);
 
 /**
  * @generated from message lookout.agent.v1.TlsInfo
@@ -1096,7 +1398,7 @@ export type TlsInfo = Message<"lookout.agent.v1.TlsInfo"> & {
  * Use `create(TlsInfoSchema)` to create a new message.
  */
 export const TlsInfoSchema: GenMessage<TlsInfo> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 27);
+  messageDesc(file_lookout_agent_v1_agent, 34);
 
 /**
  * @generated from message lookout.agent.v1.DomainInfo
@@ -1113,7 +1415,7 @@ export type DomainInfo = Message<"lookout.agent.v1.DomainInfo"> & {
  * Use `create(DomainInfoSchema)` to create a new message.
  */
 export const DomainInfoSchema: GenMessage<DomainInfo> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 28);
+  messageDesc(file_lookout_agent_v1_agent, 35);
 
 /**
  * @generated from message lookout.agent.v1.ReportResultsResponse
@@ -1144,7 +1446,7 @@ export type ReportResultsResponse = Message<"lookout.agent.v1.ReportResultsRespo
  * Use `create(ReportResultsResponseSchema)` to create a new message.
  */
 export const ReportResultsResponseSchema: GenMessage<ReportResultsResponse> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 29);
+  messageDesc(file_lookout_agent_v1_agent, 36);
 
 /**
  * @generated from message lookout.agent.v1.HeartbeatRequest
@@ -1210,7 +1512,7 @@ export type HeartbeatRequest = Message<"lookout.agent.v1.HeartbeatRequest"> & {
  * Use `create(HeartbeatRequestSchema)` to create a new message.
  */
 export const HeartbeatRequestSchema: GenMessage<HeartbeatRequest> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 30);
+  messageDesc(file_lookout_agent_v1_agent, 37);
 
 /**
  * @generated from message lookout.agent.v1.HeartbeatResponse
@@ -1227,7 +1529,7 @@ export type HeartbeatResponse = Message<"lookout.agent.v1.HeartbeatResponse"> & 
  * Use `create(HeartbeatResponseSchema)` to create a new message.
  */
 export const HeartbeatResponseSchema: GenMessage<HeartbeatResponse> = /*@__PURE__*/
-  messageDesc(file_lookout_agent_v1_agent, 31);
+  messageDesc(file_lookout_agent_v1_agent, 38);
 
 /**
  * The service region agents talk to. Every call carries `Authorization: Bearer <agent token>`; the token
