@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { systemClock } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentToken } from '../../control-plane/src/domain/agents/agent-tokens.js';
@@ -178,5 +179,18 @@ describe('multi-step checks run by a real agent', () => {
         message: "uses {{token}}, which no earlier step extracts ('Sign in' extracts it later)",
       },
     ]);
+  });
+
+  it("creates the README's example as pasted", async () => {
+    const w = await h.workspace('multistep-readme', 'e2e');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const start = readme.indexOf('## Multi-step API checks');
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+    const [secret, monitor] = [...section.matchAll(/-d '([^']*)'/g)].map((m) => JSON.parse(m[1]!));
+    // The secret first, where this build has secrets (the route lands with them).
+    await w.api('PUT', '/secrets/SHOP_PASSWORD', { json: secret });
+    const r = await w.api('POST', '/monitors/create', { json: monitor });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.steps).toHaveLength(3);
   });
 });
