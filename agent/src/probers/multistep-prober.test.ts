@@ -212,6 +212,15 @@ describe('multi-step prober against a local shop', () => {
       new CheckDeadline(),
     );
     expect(exactly.ok).toBe(true);
+    // A body without end stops being read at the cap: the step fails on its size, not at its timeout.
+    const endless = await createMultistepProber().run(
+      spec([step({ name: 'Endless', url: '{{url}}/endless', timeout_ms: 30_000 })], { timeout_ms: 30_000 }),
+      new CheckDeadline(),
+    );
+    expect(endless.error).toEqual({
+      kind: 'response_too_large',
+      message: "step 1 'Endless' failed: response larger than 1 MiB",
+    });
     const many = Array.from({ length: 6 }, (_, i) =>
       step({ name: `Big ${i + 1}`, url: `{{url}}/big?bytes=${1 << 20}` }),
     );
