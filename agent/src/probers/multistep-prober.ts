@@ -73,10 +73,13 @@ const statusFailure = (step: Step, status: number): Failure | null => {
   return null;
 };
 
-const readsBody = (step: Step) =>
-  needsBody(step.assertions) || step.extract.some((e) => e.source !== 'headers');
-const readsHeaders = (step: Step) =>
-  needsHeaders(step.assertions) || step.extract.some((e) => e.source === 'headers');
+/** Whether an extract reads headers (`true`) or the body (`false`): loops, no closure a step. */
+const extractsFrom = (step: Step, headers: boolean): boolean => {
+  for (const e of step.extract) if ((e.source === 'headers') === headers) return true;
+  return false;
+};
+const readsBody = (step: Step) => extractsFrom(step, false) || needsBody(step.assertions);
+const readsHeaders = (step: Step) => extractsFrom(step, true) || needsHeaders(step.assertions);
 
 export const createMultistepProber = (opts: HttpProberOptions = {}) => {
   const secureContext: SecureContext = createSecureContext(opts.ca ? { ca: opts.ca } : {});
