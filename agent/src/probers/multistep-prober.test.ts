@@ -277,6 +277,8 @@ describe('multi-step prober against a local shop', () => {
       message: "step 2 'Slow' failed: timed out (the check's timeout)",
     });
     expect(check.script?.steps[0]?.ok).toBe(true);
+    // The failed step got no answer: the run has no status, not the step before's.
+    expect(check.status_code).toBeUndefined();
   });
 
   it('a URL that is not http(s) once filled in, or a secret not given, fails its step', async () => {

@@ -185,7 +185,8 @@ export const createMultistepProber = (opts: HttpProberOptions = {}) => {
           } finally {
             if (timer) clearTimeout(timer);
           }
-          if (stepStatus !== null) status = stepStatus;
+          // The failed step's (none when it got no answer), else the last one's.
+          status = stepStatus;
           if (failure !== null) failedAt = i;
           reports.push({
             name: step.name,
