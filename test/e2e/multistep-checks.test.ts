@@ -182,6 +182,20 @@ describe('multi-step checks run by a real agent', () => {
       { field: 'steps[2].name', message: "'Order' is the name of step 2 too: each step needs its own name" },
       { field: 'steps[2].url', message: 'must be an http:// or https:// URL' },
     ]);
+    // A field the schema refuses and one the rules refuse: both in the one answer.
+    const both = await w.api('POST', '/monitors/create', {
+      json: {
+        display_name: 'Bad steps',
+        monitor_type: 'multistep',
+        url: 'https://shop.example.com',
+        steps: [{ name: 'A', method: 'FETCH', url: '{{url}}/{{token}}' }],
+      },
+    });
+    expect(both.status).toBe(422);
+    expect(both.body.error.details.map((d: { field: string }) => d.field)).toEqual([
+      'steps[0].method',
+      'steps[0].url',
+    ]);
     const list = await w.api('GET', '/monitors');
     expect(list.body.data).toEqual([]);
 
