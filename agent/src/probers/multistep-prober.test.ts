@@ -78,7 +78,8 @@ describe('multi-step prober against a local shop', () => {
     const steps = journey();
     // Assertion targets are not templates: this one compares with the text as written.
     steps[2]!.assertions = steps[2]!.assertions.slice(0, 1);
-    const out = await createMultistepProber().run(spec(steps), new CheckDeadline());
+    // {{url}} drops the monitor URL's trailing /, so {{url}}/login stays /login.
+    const out = await createMultistepProber().run(spec(steps, { url: `${shop.url}/` }), new CheckDeadline());
     expect(out.error).toBeNull();
     expect(out.ok).toBe(true);
     expect(out.status_code).toBe(200);

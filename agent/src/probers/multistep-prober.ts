@@ -126,7 +126,8 @@ export const createMultistepProber = (opts: HttpProberOptions = {}) => {
       const endsAt = started + spec.timeout_ms;
       const steps = spec.settings.steps;
       const vars: Record<string, string> = Object.create(null);
-      vars.url = spec.url;
+      // Without its trailing /: `{{url}}/login` is the same for https://shop.example and https://shop.example/.
+      vars.url = spec.url.endsWith('/') ? spec.url.replace(/\/+$/, '') : spec.url;
       const values: TemplateValues = { vars, secrets: spec.settings.secrets };
       const reports: StepReport[] = [];
       const run = new Run();
