@@ -129,6 +129,18 @@ describe('multi-step checks run by a real agent', () => {
       status_code: 502,
     });
 
+    // The failed run's steps, where this build stores script runs (the route lands with them).
+    const run = await w.api('GET', `/monitors/${id}/script-runs/latest`);
+    if (run.status === 200 && run.body.ok === false)
+      expect(run.body).toMatchObject({
+        failed_step: 4,
+        steps: [
+          { name: 'Sign in', ok: true, status_code: 200, error: null },
+          { name: 'Create order', ok: true, status_code: 201 },
+          { name: 'Read order', ok: true, status_code: 200 },
+          { name: 'Pay', ok: false, status_code: 502, error: 'expected status 200, got 502' },
+        ],
+      });
     shop.failing = false;
     await waitFor(alerts, (as) => as.every((a) => a.status === 'resolved'), { what: 'the alert resolved' });
     if (secret) {
