@@ -3,6 +3,7 @@ import { ackLinkIndexes, mongoAckLinks } from './ack-links.js';
 import { agentIndexes, mongoAgents } from './agents.js';
 import { alertIndexes, mongoAlerts } from './alerts.js';
 import { calendarFeedIndexes, mongoCalendarFeeds } from './calendar-feeds.js';
+import { mongoSecrets, secretIndexes } from './secrets.js';
 import { contactMethodIndexes, mongoContactMethods } from './contact-methods.js';
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
 import { backfillDependsOn, dependencyIndexes, mongoDependencies } from './dependencies.js';
@@ -84,6 +85,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...calendarFeedIndexes,
         ...scheduleIndexes,
         ...handoffNoticeIndexes,
+        ...secretIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -127,5 +129,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoSchedules(ctx),
     ...mongoHandoffNotices(ctx),
     ...mongoSchedulePolicies(ctx),
+    ...mongoSecrets(ctx),
   };
 };

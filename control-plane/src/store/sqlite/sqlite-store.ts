@@ -7,6 +7,7 @@ import { sqliteAckLinks } from './ack-links.js';
 import { sqliteAgents } from './agents.js';
 import { sqliteAlerts } from './alerts.js';
 import { sqliteCalendarFeeds } from './calendar-feeds.js';
+import { sqliteSecrets } from './secrets.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { sqliteContactMethods } from './contact-methods.js';
 import { sqliteContext } from './db.js';
@@ -209,5 +210,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteSchedules(ctx),
     ...sqliteHandoffNotices(ctx),
     ...sqliteSchedulePolicies(ctx),
+    ...sqliteSecrets(ctx),
   };
 };
