@@ -27,7 +27,9 @@ contract('SecretStore', (c) => {
 
   it('creates, then replaces in place keeping when it was made', async () => {
     expect(await store.putSecret(secret('PAY_TOKEN', { hint: 'abcd' }))).toBe(true);
-    expect(await store.getSecret(ws.workspace.id, 'PAY_TOKEN')).toEqual(secret('PAY_TOKEN', { hint: 'abcd' }));
+    expect(await store.getSecret(ws.workspace.id, 'PAY_TOKEN')).toEqual(
+      secret('PAY_TOKEN', { hint: 'abcd' }),
+    );
     const replaced = secret('PAY_TOKEN', {
       sealed_value: 'sealed:new',
       hint: '',

@@ -6,7 +6,7 @@ describe('secret references', () => {
     ['Bearer {{secrets.PAY_TOKEN}}', ['PAY_TOKEN']],
     ['{{ secrets.A }}:{{secrets.B_2}}/{{secrets.A}}', ['A', 'B_2']],
     ['{{token}} {{secrets.lower}} {{secrets.}} {secrets.X} {{ secret.X }}', []],
-    ['{{secrets.TOO_LONG_' + 'X'.repeat(60) + '}}', []],
+    [`{{secrets.TOO_LONG_${'X'.repeat(60)}}}`, []],
   ])('finds {{secrets.NAME}} in %j', (text, names) => {
     expect(templateSecrets(text)).toEqual(names);
   });
