@@ -6,7 +6,7 @@ import {
   MAX_SECRET_VALUE,
   MAX_SECRETS,
   secretHint,
-  secretValueOf,
+  secretPut,
 } from './secrets.js';
 
 const problems = (f: () => unknown) => {
@@ -35,11 +35,15 @@ describe('workspace secrets', () => {
   });
 
   it('takes a value of 1 to 8192 characters and nothing else in the body', () => {
-    expect(secretValueOf({ value: 'x' })).toBe('x');
-    expect(secretValueOf({ value: 'x'.repeat(MAX_SECRET_VALUE) })).toHaveLength(MAX_SECRET_VALUE);
+    expect(secretPut('A', { value: 'x' })).toEqual({ name: 'A', value: 'x' });
+    expect(secretPut('A', { value: 'x'.repeat(MAX_SECRET_VALUE) }).value).toHaveLength(MAX_SECRET_VALUE);
     for (const body of [{ value: '' }, { value: 'x'.repeat(MAX_SECRET_VALUE + 1) }, {}, { value: 5 }])
-      expect(problems(() => secretValueOf(body))?.details.map((d) => d.field)).toEqual(['value']);
-    expect(problems(() => secretValueOf({ value: 'x', name: 'A' }))?.code).toBe('validation_failed');
+      expect(problems(() => secretPut('A', body))?.details.map((d) => d.field)).toEqual(['value']);
+    expect(
+      problems(() => secretPut('a', { value: '', more: 1 }))
+        ?.details.map((d) => d.field)
+        .sort(),
+    ).toEqual(['more', 'name', 'value']);
   });
 
   it(`holds at most ${MAX_SECRETS} per workspace, a replaced value always fits`, () => {

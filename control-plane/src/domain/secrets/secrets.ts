@@ -1,6 +1,6 @@
-import { AppError } from '@lookout/shared';
+import { AppError, type FieldProblem } from '@lookout/shared';
 import { z } from 'zod';
-import { parseOrThrow, throwIfProblems } from '../validation.js';
+import { problemsIn, throwIfProblems } from '../validation.js';
 import { SECRET_NAME } from './sealed-secrets.js';
 import type { WorkspaceSecret } from './secret-store.js';
 
@@ -20,16 +20,20 @@ export const secretBody = z.strictObject({
     .describe(`The value (1 to ${MAX_SECRET_VALUE} characters): write-only, never returned or logged.`),
 });
 
+const nameProblems = (name: string): FieldProblem[] =>
+  SECRET_NAME.test(name)
+    ? []
+    : [
+        {
+          field: 'name',
+          message:
+            'must be upper-case letters, digits and _, starting with a letter, at most 64 characters (e.g. PAY_TOKEN)',
+        },
+      ];
+
 /** A name as a client gives it in a path: refused with the same words everywhere. */
 export const checkSecretName = (name: string): string => {
-  if (!SECRET_NAME.test(name))
-    throwIfProblems([
-      {
-        field: 'name',
-        message:
-          'must be upper-case letters, digits and _, starting with a letter, at most 64 characters (e.g. PAY_TOKEN)',
-      },
-    ]);
+  throwIfProblems(nameProblems(name));
   return name;
 };
 
@@ -39,8 +43,12 @@ export const secretHint = (value: string): string => {
   return chars.length >= HINT_MIN_LENGTH ? chars.slice(-4).join('') : '';
 };
 
-/** The value of a valid PUT body (422 naming `value` otherwise). */
-export const secretValueOf = (body: unknown): string => parseOrThrow(secretBody, body).value;
+/** The name and value of a PUT: one 422 naming the name, the value or any other field that is wrong. */
+export const secretPut = (name: string, body: unknown): { name: string; value: string } => {
+  const parsed = problemsIn(secretBody, body);
+  throwIfProblems([...nameProblems(name), ...parsed.problems]);
+  return { name, value: parsed.data!.value };
+};
 
 /** A secret not set in the workspace (the routes' 404). */
 export const secretNotFound = (name: string) =>
