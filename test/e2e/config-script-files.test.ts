@@ -121,7 +121,7 @@ describe('script_file and secrets in the configuration file', () => {
         browser('Gone', 'script_file: scripts/none.js'),
         browser('Big', 'script_file: scripts/big.js'),
         browser('Sneaky', 'script_file: scripts/../../outside.js'),
-        '  - display_name: Not browser\n    monitor_type: http\n    url: https://a.example.com\n    script_file: scripts/checkout.js\n',
+        '  - display_name: Not browser\n    monitor_type: http\n    script_file: scripts/checkout.js\n    url: https://a.example.com\n',
       ].join(''),
     );
     const r = await cli(['plan', '-f', path]);
@@ -137,7 +137,7 @@ describe('script_file and secrets in the configuration file', () => {
     at(3, 18, /does not exist/);
     at(4, 22, /at most 65536 bytes/);
     at(5, 26, /stay inside/);
-    at(6, 30, /only to browser monitors/);
+    at(6, 29, /only to browser monitors/);
     expect(r.stderr).not.toContain('outside the folder');
     expect(
       (await w.api('GET', '/monitors')).body.data.map((m: { display_name: string }) => m.display_name).sort(),
