@@ -35,6 +35,7 @@ import { checkResponse } from './response-check.js';
 import { resultRoutes } from './results/routes.js';
 import type { AnyRoute, ApiContext, ApiState, AppDeps, Authed } from './route.js';
 import { scheduleRoutes } from './schedules/routes.js';
+import { secretRoutes } from './secrets/routes.js';
 import { API_PREFIX, serviceEndpoints } from './service-endpoints.js';
 import { sessionRoutes } from './session/routes.js';
 import { sessionCookieName } from './session-cookie.js';
@@ -65,6 +66,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...monitorRoutes(deps),
   ...checkTypeRoutes(deps),
   ...groupRoutes(deps),
+  ...secretRoutes(deps),
   ...resultRoutes(deps),
   ...regionRoutes(deps),
   ...heartbeatRoutes(deps),
@@ -190,7 +192,7 @@ export const createApp = (deps: AppDeps) => {
         integration: integration as Integration,
       });
       if (config.validate_responses) checkResponse(r, result);
-      ctx.status = r.status ?? 200;
+      ctx.status = c.state.status ?? r.status ?? 200;
       if (result !== undefined) ctx.body = result;
     });
   }

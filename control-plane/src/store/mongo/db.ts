@@ -105,6 +105,8 @@ export const collectionsOf = (db: Db) => {
     handoffCursors: c('handoff_cursors'),
     /** Notices sent; `_id` is the notice's key (unique: claimed once). */
     handoffNotices: c('handoff_notices'),
+    /** Workspace secrets (domain/secrets/secret-store.ts); `_id` is workspace:name. */
+    secrets: c('secrets'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;
