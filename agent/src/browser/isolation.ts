@@ -57,33 +57,25 @@ export async function candidatePlans(): Promise<SandboxPlan[]> {
     ['unshare', 'setpriv', 'prlimit', 'sh'].map((p) => findProgram(p)),
   );
   const permission_flag = permissionFlag();
-  const base = { prlimit, sh };
-  const plans: SandboxPlan[] = [];
+  const plan = (user: SandboxIsolation['user'], network_namespace: boolean, wrap: string[]): SandboxPlan => ({
+    prlimit,
+    sh,
+    isolation: { permission_flag, user, network_namespace },
+    wrap,
+  });
   const asNobody = setpriv
     ? [setpriv, `--reuid=${NOBODY.uid}`, `--regid=${NOBODY.gid}`, '--clear-groups', '--no-new-privs']
     : null;
+  const plans: SandboxPlan[] = [];
   if (process.getuid?.() === 0) {
-    if (unshare && asNobody) {
-      plans.push({
-        ...base,
-        isolation: { permission_flag, user: NOBODY, network_namespace: true },
-        wrap: [unshare, '-n', ...asNobody],
-      });
-    }
-    if (asNobody)
-      plans.push({
-        ...base,
-        isolation: { permission_flag, user: NOBODY, network_namespace: false },
-        wrap: asNobody,
-      });
+    // The namespace is made as root, then the user dropped: unshare -n needs CAP_SYS_ADMIN.
+    if (unshare && asNobody) plans.push(plan(NOBODY, true, [unshare, '-n', ...asNobody]));
+    if (asNobody) plans.push(plan(NOBODY, false, asNobody));
+    if (unshare) plans.push(plan(null, true, [unshare, '-n']));
   } else if (unshare) {
-    plans.push({
-      ...base,
-      isolation: { permission_flag, user: null, network_namespace: true },
-      wrap: [unshare, '-rn'],
-    });
+    plans.push(plan(null, true, [unshare, '-rn']));
   }
-  plans.push({ ...base, isolation: { permission_flag, user: null, network_namespace: false }, wrap: [] });
+  plans.push(plan(null, false, []));
   return plans;
 }
 

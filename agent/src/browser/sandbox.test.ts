@@ -141,6 +141,32 @@ describe('a browser script in the sandbox', () => {
     expect(syntax.error).toMatch(/^SyntaxError/);
   });
 
+  it('shows the secrets as •••• in what the script reports', { timeout: SLOW }, async () => {
+    const outcome = await run(
+      "await test.step('As ' + secrets.USER, async () => {\n  throw new Error('wrong password ' + secrets.PASSWORD);\n});",
+      memoryPage(),
+      LIMITS,
+      { USER: 'alice@shop.test', PASSWORD: 'hunter2-hunter2' },
+    );
+    expect(outcome).toMatchObject({ kind: 'script_error', error: 'wrong password ••••', line: 2 });
+    expect(outcome.steps).toMatchObject([{ name: 'As ••••', ok: false, error: 'wrong password ••••' }]);
+  });
+
+  it('drops a reply that comes after the run ended', { timeout: SLOW }, async () => {
+    let answered: Promise<HostReply> | null = null;
+    const slow: PageHost = {
+      call: () => {
+        answered = new Promise((r) =>
+          setTimeout(() => r({ ok: true, value: 'late', url: 'https://shop.test/' }), 300),
+        );
+        return answered;
+      },
+    };
+    const outcome = await run('page.title();\nreturn;', slow);
+    expect(outcome).toMatchObject({ ok: true, kind: 'ok' });
+    expect(await answered).toMatchObject({ value: 'late' });
+  });
+
   it('refuses what is not on the allow-list and arguments too large to send', { timeout: SLOW }, async () => {
     const page = memoryPage();
     const notThere = await run('await page.screenshot({ path: "/etc/x" });', page);
