@@ -1,16 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CHAIN_METHODS,
-  EXPECT_MATCHERS,
-  type HostCall,
-  type HostReply,
-  type Json,
-  LOCATOR_METHODS,
-  PAGE_METHODS,
-  type PageHost,
-} from './protocol.js';
+import type { HostCall, HostReply, Json, PageHost } from './protocol.js';
 import { runSandboxed } from './run-sandboxed.js';
-import { SANDBOX_METHODS } from './sandbox-child.js';
 
 /**
  * The sandbox end to end with real child processes (`npx tsc -b` first: the child runs from dist/)
@@ -60,15 +50,6 @@ afterAll(() => {
 });
 
 describe('a browser script in the sandbox', () => {
-  it('keeps the method lists of protocol.ts (the child may read no other file)', () => {
-    expect(SANDBOX_METHODS.chain).toEqual([...CHAIN_METHODS]);
-    expect(SANDBOX_METHODS.matchers).toEqual([...EXPECT_MATCHERS]);
-    expect([...SANDBOX_METHODS.element, ...SANDBOX_METHODS.page].sort()).toEqual([...PAGE_METHODS].sort());
-    expect([...SANDBOX_METHODS.element, ...SANDBOX_METHODS.locator].sort()).toEqual(
-      [...LOCATOR_METHODS].sort(),
-    );
-  });
-
   it('passes with two steps, a navigation outside them and expects on plain values', {
     timeout: SLOW,
   }, async () => {
