@@ -36,6 +36,8 @@ type Bridge = (text: unknown) => string;
  * (a host reply, as JSON text) and `start` (the compiled script's function).
  */
 export function bootstrap(bridge: Bridge, initText: string) {
+  // biome-ignore lint/suspicious/noRedundantUseStrict: compiled from its source text, where the module's strictness is lost
+  'use strict';
   const G = globalThis as Record<string, unknown>;
   const apply = Reflect.apply;
   const parse = JSON.parse;
