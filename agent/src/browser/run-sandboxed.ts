@@ -140,7 +140,15 @@ export function runWithPlan(
 ): Promise<SandboxOutcome> {
   const { file, args } = childCommand(plan, limits);
   return new Promise((resolve) => {
-    const child = spawn(file, args, { env: {}, cwd: '/', stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(file, args, { env: {}, cwd: '/', stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+      resolve(
+        capOutcome('crashed', `the sandbox could not start: ${e instanceof Error ? e.message : String(e)}`),
+      );
+      return;
+    }
     const channel = child.stdio[3] as Socket;
     let outcome: SandboxOutcome | null = null;
     let wallPassed = false;

@@ -73,6 +73,8 @@ export function bootstrap(bridge: Bridge, initText: string) {
   };
   const isRegExp = (v: unknown): v is RegExp => regexSource(v) !== null;
   const MAX_TEXT = 64 * 1024;
+  /** Steps reported: the first 100 (a loop of steps would make the report too large to send). */
+  const MAX_STEPS = 100;
   const LINE = /script\.js:(\d+)/;
 
   const init = parse(initText) as {
@@ -193,12 +195,12 @@ export function bootstrap(bridge: Bridge, initText: string) {
       error: null as string | null,
       status_code: null,
     };
-    apply(push, steps, [s]);
+    if (steps.length < MAX_STEPS) apply(push, steps, [s]);
     try {
       return await fn();
     } catch (e) {
       s.ok = false;
-      s.error = describe(e).error;
+      s.error = text(describe(e).error, 500);
       throw e;
     } finally {
       s.duration_ms = now() - started;
@@ -318,10 +320,15 @@ export function bootstrap(bridge: Bridge, initText: string) {
     if (finished) return;
     finished = true;
     const d = ok ? { error: null, line: null } : describe(e);
-    try {
-      bridge(stringify({ t: 'done', ok, error: d.error, line: d.line, steps }));
-    } catch {
-      // The outside ends the run on its own caps.
+    for (const report of [
+      { ok, error: d.error, line: d.line, steps },
+      { ok: false, error: 'the report was too large', line: null, steps: [] },
+    ]) {
+      try {
+        if (bridge(stringify({ t: 'done', ...report })) === '') return;
+      } catch {
+        // The outside ends the run on its own caps.
+      }
     }
   }
   function deliver(id: number, replyText: string): void {

@@ -133,6 +133,15 @@ describe('a browser script in the sandbox', () => {
     expect(outcome.steps).toMatchObject([{ name: 'As ••••', ok: false, error: 'wrong password ••••' }]);
   });
 
+  it('reports the first 100 steps of a script that makes many', { timeout: SLOW }, async () => {
+    const outcome = await run(
+      "for (let i = 1; i <= 1000; i++) await test.step('Step ' + i, async () => {});",
+    );
+    expect(outcome).toMatchObject({ ok: true, kind: 'ok' });
+    expect(outcome.steps).toHaveLength(100);
+    expect(outcome.steps[99]?.name).toBe('Step 100');
+  });
+
   it('drops a reply that comes after the run ended', { timeout: SLOW }, async () => {
     let answered: Promise<HostReply> | null = null;
     const slow: PageHost = {
