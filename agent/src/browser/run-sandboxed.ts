@@ -15,6 +15,8 @@ import {
   type SandboxLimits,
   type SandboxOutcome,
 } from './protocol.js';
+import { bootstrap } from './sandbox-bootstrap.js';
+import type { SandboxRunMessage } from './sandbox-child.js';
 
 /**
  * Runs a browser script in the sandbox child (sandbox-child.ts) and answers its page calls from
@@ -34,6 +36,15 @@ const MAX_STDERR = 8 * 1024;
 const MAX_UNREAD = 16 * 1024 * 1024;
 const MAX_STEPS = 200;
 const MAX_ERROR = 2000;
+
+/** The bootstrap's source, compiled by the child in the script's context, and the lists it builds from. */
+const BOOTSTRAP = bootstrap.toString();
+const METHODS = {
+  chain: CHAIN_METHODS,
+  page: PAGE_METHODS,
+  locator: LOCATOR_METHODS,
+  matchers: EXPECT_MATCHERS,
+};
 
 let planned: Promise<SandboxPlan> | null = null;
 
@@ -263,8 +274,7 @@ export function runWithPlan(
       );
     });
 
-    channel.write(
-      `${JSON.stringify({ t: 'run', script: input.script, url: input.url, secrets: input.secrets })}\n`,
-    );
+    const first: SandboxRunMessage = { t: 'run', ...input, bootstrap: BOOTSTRAP, methods: METHODS };
+    channel.write(`${JSON.stringify(first)}\n`);
   });
 }
