@@ -63,8 +63,12 @@ async function probePlans(): Promise<SandboxPlan> {
   const probe = { script: 'expect(url).toBe("about:blank")', url: 'about:blank', secrets: {} };
   const limits = { wall_ms: 15_000, cpu_seconds: 5, memory_mb: 64 };
   for (const plan of plans.slice(0, -1)) {
-    const outcome = await runWithPlan(plan, probe, NO_PAGE, limits);
-    if (outcome.ok) return plan;
+    // Twice: a host too busy to start it in time must not cost the agent a wall for good.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const outcome = await runWithPlan(plan, probe, NO_PAGE, limits);
+      if (outcome.ok) return plan;
+      if (outcome.kind !== 'timeout') break;
+    }
   }
   return plans[plans.length - 1] as SandboxPlan;
 }
