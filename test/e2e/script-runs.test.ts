@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { create } from '@bufbuild/protobuf';
-import { CheckResultSchema, type ReportResultsResponse } from '@lookout/proto';
 import { createGrpcTransport } from '@connectrpc/connect-node';
+import { CheckResultSchema, type ReportResultsResponse } from '@lookout/proto';
 import { silentLogger } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualTimers } from '../../agent/src/manual-timers.js';
