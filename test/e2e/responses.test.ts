@@ -21,6 +21,8 @@ type Doc = any;
 
 const SCHEDULES = 'schedules.test.ts (each schedule route to success, at an injected clock)';
 /** Operations driven to success in another e2e file, which runs with the same check on. */
+/** Driven with responses checked (validate_responses) beside the monitors that name them. */
+const SECRETS = 'secrets.test.ts (with monitors naming them)';
 const DRIVEN_ELSEWHERE: Record<string, string> = {
   'get /schedules': SCHEDULES,
   'post /schedules': SCHEDULES,
@@ -53,6 +55,10 @@ const DRIVEN_ELSEWHERE: Record<string, string> = {
   'get /monitors/{id}/results/{result_id}/screenshot':
     'script-runs.test.ts (runs sent over the agent protocol)',
   'get /monitors/{id}/script-runs/latest': 'script-runs.test.ts (runs sent over the agent protocol)',
+  'get /secrets': SECRETS,
+  'get /secrets/{name}': SECRETS,
+  'put /secrets/{name}': SECRETS,
+  'delete /secrets/{name}': SECRETS,
 };
 
 let h: Harness;
