@@ -30,6 +30,7 @@ import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
 import { mongoSchedulePolicies } from './schedule-policies.js';
 import { mongoSchedules, scheduleIndexes } from './schedules.js';
+import { mongoScriptRuns, scriptRunIndexes } from './script-runs.js';
 import { mongoSecrets, secretIndexes } from './secrets.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
@@ -85,6 +86,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...calendarFeedIndexes,
         ...scheduleIndexes,
         ...handoffNoticeIndexes,
+        ...scriptRunIndexes,
         ...secretIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
@@ -129,6 +131,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoSchedules(ctx),
     ...mongoHandoffNotices(ctx),
     ...mongoSchedulePolicies(ctx),
+    ...mongoScriptRuns(ctx),
     ...mongoSecrets(ctx),
   };
 };

@@ -41,6 +41,7 @@ import schedules from './migrations/0039-schedules.js';
 import handoffNotices from './migrations/0040-handoff-notices.js';
 import calendarFeeds from './migrations/0041-calendar-feeds.js';
 import secrets from './migrations/0042-secrets.js';
+import scriptRuns from './migrations/0043-script-runs.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -95,6 +96,7 @@ export const migrations: string[][] = [
   handoffNotices,
   calendarFeeds,
   secrets,
+  scriptRuns,
 ];
 
 /**

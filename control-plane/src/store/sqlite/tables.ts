@@ -9,10 +9,12 @@ import type { RunResult, Statement } from 'better-sqlite3';
 export * from './handoff-tables.js';
 // The on-call schedules' layouts.
 export * from './oncall-tables.js';
+// Scripted checks' runs and screenshots.
+export * from './script-run-tables.js';
 // The status pages' layouts (listed with these: migrations.test.ts reads every export).
 export * from './status-tables.js';
 
-export type ColumnKind = 'text' | 'int' | 'bool' | 'json' | 'date';
+export type ColumnKind = 'text' | 'int' | 'bool' | 'json' | 'date' | 'blob';
 
 export interface Table {
   name: string;
@@ -423,6 +425,8 @@ const codecOf = (t: Table): Codec => {
     json: (v) => `${v} == null ? null : JSON.stringify(${v})`,
     text: (v) => `${v} ?? null`,
     int: (v) => `${v} ?? null`,
+    // better-sqlite3 binds a Buffer as a BLOB (not any Uint8Array): a view of the same bytes, no copy.
+    blob: (v) => `${v} == null ? null : Buffer.from(${v}.buffer, ${v}.byteOffset, ${v}.byteLength)`,
   };
   const from: Record<ColumnKind, (v: string) => string> = {
     date: (v) => `${v} == null ? null : new Date(${v})`,
@@ -430,6 +434,8 @@ const codecOf = (t: Table): Codec => {
     json: (v) => `${v} == null ? null : JSON.parse(${v})`,
     text: (v) => `${v} ?? null`,
     int: (v) => `${v} ?? null`,
+    // A BLOB reads back as a Buffer: handed on as a plain Uint8Array of its bytes.
+    blob: (v) => `${v} == null ? null : new Uint8Array(${v})`,
   };
   const body = (conv: Record<ColumnKind, (v: string) => string>) =>
     `return (s) => ({ ${cols.map(([col, kind]) => `${col}: ${conv[kind](`s[${col}]`)}`).join(', ')} });`;
