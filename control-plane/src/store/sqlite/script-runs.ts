@@ -1,5 +1,5 @@
 import type { ScriptRun, ScriptRunStore, ScriptScreenshot } from '../../domain/results/script-run-store.js';
-import type { SqliteContext } from './db.js';
+import { type SqliteContext, withoutFsync } from './db.js';
 import { insertSql, runWith, scriptRuns, scriptScreenshots } from './tables.js';
 
 /**
@@ -8,7 +8,8 @@ import { insertSql, runWith, scriptRuns, scriptScreenshots } from './tables.js';
  * once. A run reads its screenshot's presence from the screenshots table, so a screenshot pruned
  * before its run shows as none.
  */
-export const sqliteScriptRuns = ({ st, one, immediate }: SqliteContext): ScriptRunStore => {
+export const sqliteScriptRuns = (ctx: SqliteContext): ScriptRunStore => {
+  const { st, one, immediate } = ctx;
   const withShot = (run: ScriptRun | null): ScriptRun | null => {
     if (!run?.screenshot) return run;
     const kept = st('SELECT 1 FROM script_screenshots WHERE result_id = ?').get(run.result_id);
@@ -21,7 +22,9 @@ export const sqliteScriptRuns = ({ st, one, immediate }: SqliteContext): ScriptR
       const addShot = st(
         insertSql(scriptScreenshots, [], 'positional').replace('INSERT', 'INSERT OR IGNORE'),
       );
-      immediate(() => {
+      // Without an fsync of its own: the batch's results are committed next with one (FULL), and WAL
+      // commits reach the disk in order, so a run is durable by the time its result is acknowledged.
+      withoutFsync(ctx, () => {
         for (const r of runs) runWith(scriptRuns, addRun, r);
         for (const s of screenshots) runWith(scriptScreenshots, addShot, s);
       });
