@@ -46,6 +46,43 @@ describe('monitor secrets by role', () => {
     for (const r of [one, list]) for (const s of SECRETS) expect(r.text).not.toContain(s);
   });
 
+  it("a multi-step check's steps: viewers see each step's header names, masked values, masked body and query values", async () => {
+    const w = await h.workspace('sec-steps');
+    const viewer = await w.userWithKey('viewer');
+    const steps = [
+      {
+        name: 'Sign in',
+        method: 'POST',
+        url: 'https://shop.example.com/login?key=qs-s3cret',
+        headers: { 'X-Api-Key': 'hdr-s3cret' },
+        body: '{"password":"body-s3cret"}',
+        extract: [{ name: 'token', source: 'json_body', property: '$.token' }],
+      },
+      {
+        name: 'Orders',
+        method: 'GET',
+        url: 'https://shop.example.com/orders',
+        headers: { Authorization: 'Bearer {{token}}' },
+      },
+    ];
+    const created = await w.api('POST', '/monitors/create', {
+      json: { display_name: 'Shop', monitor_type: 'multistep', url: 'https://shop.example.com', steps },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.steps).toEqual(steps);
+    const one = await w.as(viewer.key)('GET', `/monitors/${created.body.id}`);
+    expect(one.body.steps).toEqual([
+      {
+        ...steps[0],
+        url: `https://shop.example.com/login?key=${MASK}`,
+        headers: { 'X-Api-Key': MASK },
+        body: MASK,
+      },
+      { ...steps[1], headers: { Authorization: MASK } },
+    ]);
+    for (const s of ['qs-s3cret', 'hdr-s3cret', 'body-s3cret']) expect(one.text).not.toContain(s);
+  });
+
   it('members and admins see them (they edit monitors); auth secrets never come back', async () => {
     const w = await h.workspace('sec-member');
     const member = await w.userWithKey('member');

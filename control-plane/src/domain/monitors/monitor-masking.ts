@@ -34,10 +34,29 @@ const maskQueryValues = (url: string): string => {
  */
 export const monitorAsSeenBy = (m: Monitor, role: Role): Monitor => {
   if (hasRole(role, 'member')) return m;
+  const steps = m.settings.steps;
   return {
     ...m,
     url: maskQueryValues(m.url),
-    request_headers: Object.fromEntries(Object.keys(m.request_headers).map((k) => [k, SECRET_MASK])),
-    request_body: m.request_body === null || m.request_body === '' ? m.request_body : SECRET_MASK,
+    request_headers: maskValues(m.request_headers),
+    request_body: maskBody(m.request_body),
+    // A multi-step check's requests, masked the same way step by step (a browser script is shown:
+    // its secrets are `secrets.NAME`, never written into it).
+    ...(Array.isArray(steps)
+      ? { settings: { ...m.settings, steps: steps.map((st: Record<string, unknown>) => maskStep(st)) } }
+      : {}),
   };
 };
+
+const maskValues = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.keys(headers).map((k) => [k, SECRET_MASK]));
+
+const maskBody = <T extends string | null | undefined>(body: T): T | string =>
+  body === null || body === undefined || body === '' ? body : SECRET_MASK;
+
+const maskStep = (st: Record<string, unknown>) => ({
+  ...st,
+  url: typeof st.url === 'string' ? maskQueryValues(st.url) : st.url,
+  ...(st.headers ? { headers: maskValues(st.headers as Record<string, string>) } : {}),
+  ...(st.body !== undefined ? { body: maskBody(st.body as string) } : {}),
+});
