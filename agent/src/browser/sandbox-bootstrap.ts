@@ -289,7 +289,39 @@ export function bootstrap(bridge: Bridge, initText: string) {
     positive.not = freeze(make(true));
     return freeze(positive);
   }
-  const test = freeze({ step });
+  // Playwright Test's form as well, so a script written for it runs as pasted: `test(title, fn)`
+  // registers a test, run after the script's own code, in order, each as a step given `{ page }`;
+  // `require('@playwright/test')` gives `{ test, expect }` (nothing else can be required).
+  const registered: { title: unknown; fn: (fixtures: object) => unknown }[] = [];
+  function test(title: unknown, fn: unknown): void {
+    if (typeof fn !== 'function') throw new OError('test(title, fn): fn must be a function');
+    apply(push, registered, [{ title, fn }]);
+  }
+  defineProperty(test, 'step', { value: step, writable: false, configurable: false, enumerable: true });
+  freeze(test);
+  const frozenExpect = freeze(expect);
+  const playwrightTest = freeze({ test, expect: frozenExpect });
+  function require(name: unknown): object {
+    if (name === '@playwright/test' || name === 'playwright/test') return playwrightTest;
+    throw new OError(
+      `require('${text(name, 100)}') is not available in a browser check: a script has page, expect, test, url and secrets`,
+    );
+  }
+  function runTests(i: number): void {
+    if (i >= registered.length) {
+      finish(true, null);
+      return;
+    }
+    const t = registered[i]!;
+    let p: unknown;
+    try {
+      p = step(t.title, () => t.fn(freeze({ page })));
+    } catch (e) {
+      finish(false, e);
+      return;
+    }
+    apply(then, OPromise.resolve(p), [() => runTests(i + 1), (e: unknown) => finish(false, e)]);
+  }
   const noop = () => {};
   const consoleObject = freeze({ log: noop, info: noop, warn: noop, error: noop, debug: noop });
   const secrets: Record<string, string> = {};
@@ -297,8 +329,9 @@ export function bootstrap(bridge: Bridge, initText: string) {
 
   for (const [name, value] of [
     ['page', page],
-    ['expect', freeze(expect)],
+    ['expect', frozenExpect],
     ['test', test],
+    ['require', freeze(require)],
     ['url', String(init.url)],
     ['secrets', freeze(secrets)],
     ['console', consoleObject],
@@ -346,7 +379,7 @@ export function bootstrap(bridge: Bridge, initText: string) {
       finish(false, e);
       return;
     }
-    apply(then, OPromise.resolve(p), [() => finish(true, null), (e: unknown) => finish(false, e)]);
+    apply(then, OPromise.resolve(p), [() => runTests(0), (e: unknown) => finish(false, e)]);
   }
   return { deliver, start };
 }

@@ -94,6 +94,37 @@ describe('a browser script in the sandbox', () => {
     expect(page.calls.find((c) => c.method === 'expect:toHaveTitle' && c.not)?.args).toEqual(['Other']);
   });
 
+  it("runs a script written for Playwright Test as pasted: require('@playwright/test'), test(title, fn) with { page }", {
+    timeout: SLOW,
+  }, async () => {
+    const page = memoryPage();
+    const outcome = await run(
+      [
+        "const { test, expect } = require('@playwright/test');",
+        "test('Home', async ({ page }) => {",
+        '  await page.goto(url);',
+        '  await expect(page).toHaveTitle("Shop");',
+        '});',
+        "test('Pay', async ({ page }) => {",
+        "  await test.step('Find the button', async () => {",
+        "    await page.getByRole('button', { name: 'Pay' }).click();",
+        '  });',
+        "  throw new Error('declined');",
+        '});',
+        "test('Never', async () => {});",
+      ].join('\n'),
+      page,
+      LIMITS,
+    );
+    expect(outcome).toMatchObject({ ok: false, kind: 'script_error', line: 10 });
+    expect(outcome.error).toContain('declined');
+    expect(outcome.steps.map((s) => [s.name, s.ok])).toEqual([
+      ['Home', true],
+      ['Pay', false],
+    ]);
+    expect(page.calls.map((c) => c.method)).toEqual(['goto', 'expect:toHaveTitle', 'click']);
+  });
+
   it('reports the line of a throw and of a failed page call, and the failed step', {
     timeout: SLOW,
   }, async () => {
