@@ -5,6 +5,7 @@ import { assertionsFor, wireAssertions } from './assertions.js';
 import { type CheckType, setting } from './check-type.js';
 import { TIMED } from './common-fields.js';
 import { HTTP_METHODS } from './http.js';
+import { multistepRules } from './multistep-rules.js';
 import { urlTarget } from './targets.js';
 
 /** Caps of one run (the agent enforces the time and bytes; the API the counts). */
@@ -62,6 +63,7 @@ export const multistep: CheckType = {
     },
     ...TIMED,
   },
+  rules: (m) => multistepRules(m),
   wire: (m, box) => ({
     case: 'multistep',
     value: {
