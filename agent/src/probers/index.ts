@@ -19,6 +19,8 @@ export interface ProbersOptions extends HttpProberOptions {
   rdapBootstrap?: BootstrapSource;
   /** fping for ping checks, when findFping (fping.ts) found one that runs here; without it, no ping checks. */
   fping?: string | null;
+  /** Browser checks, when this agent has Chromium (browser/browser-checks.ts); without, no browser checks. */
+  browser?: Prober<'browser'> | null;
 }
 
 type ProberTable = { [T in MonitorType]: Prober<T> | null };
@@ -51,9 +53,9 @@ const proberTable = (opts: ProbersOptions): ProberTable => {
     postgres: createPostgresProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
     mysql: createMysqlProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
     redis: createRedisProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
-    // Scripted checks (issue 56): the multi-step prober and the browser sandbox come next.
+    // Scripted checks (issue 56): the multi-step prober comes next.
     multistep: null,
-    browser: null,
+    browser: opts.browser ?? null,
   };
 };
 
