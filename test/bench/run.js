@@ -20,6 +20,7 @@ const benches = {
   streams: () => import('./streams.js'),
   databases: () => import('./databases.js'),
   oncall: () => import('./oncall.js'),
+  browser: () => import('./browser.js'),
 };
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);

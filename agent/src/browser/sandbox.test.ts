@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CHAIN_METHODS,
+  EXPECT_MATCHERS,
+  type HostCall,
+  type HostReply,
+  type Json,
+  LOCATOR_METHODS,
+  PAGE_METHODS,
+  type PageHost,
+} from './protocol.js';
+import { runSandboxed } from './run-sandboxed.js';
+import { SANDBOX_METHODS } from './sandbox-child.js';
+
+/**
+ * The sandbox end to end with real child processes (`npx tsc -b` first: the child runs from dist/)
+ * and a page held in memory (the real page is page-host.ts, in Chromium).
+ */
+const TOKEN = 'agent-token-6f1c2a9e';
+const LIMITS = { wall_ms: 30_000, cpu_seconds: 5, memory_mb: 64 };
+const SLOW = 60_000;
+
+/** `goto` moves the URL, `title` answers, a click on `#missing` fails, `expect:toHaveTitle` compares. */
+function memoryPage(title = 'Shop'): PageHost & { calls: HostCall[] } {
+  let url = 'about:blank';
+  const calls: HostCall[] = [];
+  const ok = (value: Json): HostReply => ({ ok: true, value, url });
+  const fail = (error: string): HostReply => ({ ok: false, error, url });
+  return {
+    calls,
+    async call(c) {
+      calls.push(c);
+      if (c.method === 'goto') url = String(c.args[0]);
+      if (c.method === 'title') return ok(title);
+      if (c.method === 'evaluate') return ok({ nested: { list: [1, 2] } });
+      if (c.method === 'click' && c.args[0] === '#missing')
+        return fail('Timeout 5000ms exceeded waiting for #missing');
+      if (c.method === 'expect:toHaveTitle') {
+        return (c.args[0] === title) !== (c.not === true)
+          ? ok(null)
+          : fail(`expected title "${c.args[0]}", got "${title}"`);
+      }
+      return ok(null);
+    },
+  };
+}
+
+const run = (
+  script: string,
+  host: PageHost = memoryPage(),
+  limits = LIMITS,
+  secrets: Record<string, string> = {},
+) => runSandboxed({ script, url: 'https://shop.test/', secrets }, host, limits);
+
+beforeAll(() => {
+  process.env.LOOKOUT_AGENT_TOKEN = TOKEN;
+});
+afterAll(() => {
+  delete process.env.LOOKOUT_AGENT_TOKEN;
+});
+
+describe('a browser script in the sandbox', () => {
+  it('keeps the method lists of protocol.ts (the child may read no other file)', () => {
+    expect(SANDBOX_METHODS.chain).toEqual([...CHAIN_METHODS]);
+    expect(SANDBOX_METHODS.matchers).toEqual([...EXPECT_MATCHERS]);
+    expect([...SANDBOX_METHODS.element, ...SANDBOX_METHODS.page].sort()).toEqual([...PAGE_METHODS].sort());
+    expect([...SANDBOX_METHODS.element, ...SANDBOX_METHODS.locator].sort()).toEqual(
+      [...LOCATOR_METHODS].sort(),
+    );
+  });
+
+  it('passes with two steps, a navigation outside them and expects on plain values', {
+    timeout: SLOW,
+  }, async () => {
+    const page = memoryPage();
+    const outcome = await run(
+      [
+        'await page.goto(url);',
+        "await test.step('Open the shop', async () => {",
+        '  expect(await page.title()).toBe("Shop");',
+        '  expect(page.url()).toBe("https://shop.test/");',
+        '  await expect(page).toHaveTitle("Shop");',
+        '  await expect(page).not.toHaveTitle("Other");',
+        '});',
+        "await test.step('Pay', async () => {",
+        "  await page.getByRole('button', { name: /pay/i }).click();",
+        '  const v = await page.evaluate(() => document.title);',
+        '  expect(v).toEqual({ nested: { list: [1, 2] } });',
+        '  expect(secrets.CARD).toMatch(/^4242/);',
+        '  expect([1, 2]).toContain(2); expect(3).toBeGreaterThan(2); expect(0).toBeFalsy(); expect(1).not.toBe(2);',
+        '});',
+      ].join('\n'),
+      page,
+      LIMITS,
+      { CARD: '4242424242424242' },
+    );
+    expect(outcome).toMatchObject({ ok: true, kind: 'ok', error: null, line: null });
+    expect(outcome.steps.map((s) => [s.name, s.ok])).toEqual([
+      ['goto https://shop.test/', true],
+      ['Open the shop', true],
+      ['Pay', true],
+    ]);
+    const click = page.calls.find((c) => c.method === 'click');
+    expect(click?.chain).toEqual([
+      { method: 'getByRole', args: ['button', { name: { $regex: 'pay', flags: 'i' } }] },
+    ]);
+    expect(page.calls.find((c) => c.method === 'expect:toHaveTitle' && c.not)?.args).toEqual(['Other']);
+  });
+
+  it('reports the line of a throw and of a failed page call, and the failed step', {
+    timeout: SLOW,
+  }, async () => {
+    const thrown = await run(
+      "await test.step('One', async () => {});\n\n\nthrow new TypeError('no basket');",
+    );
+    expect(thrown).toMatchObject({ ok: false, kind: 'script_error', error: 'TypeError: no basket', line: 4 });
+
+    const failed = await run(
+      "await test.step('Open', async () => {});\nawait test.step('Sign in', async () => {\n  await page.fill('#user', 'a');\n  await page.click('#missing');\n});",
+    );
+    expect(failed).toMatchObject({
+      kind: 'script_error',
+      error: 'Timeout 5000ms exceeded waiting for #missing',
+      line: 4,
+    });
+    expect(failed.steps.map((s) => [s.name, s.ok, s.error])).toEqual([
+      ['Open', true, null],
+      ['Sign in', false, 'Timeout 5000ms exceeded waiting for #missing'],
+    ]);
+
+    const assertion = await run('\nexpect(2 + 2).toBe(5);');
+    expect(assertion).toMatchObject({ kind: 'script_error', error: 'expect(4).toBe(5)', line: 2 });
+    const hostAssertion = await run('await page.goto(url);\nawait expect(page).toHaveTitle("Cart");');
+    expect(hostAssertion).toMatchObject({
+      kind: 'script_error',
+      error: 'expected title "Cart", got "Shop"',
+      line: 2,
+    });
+    const syntax = await run('const a = 1;\nconst = 2;');
+    expect(syntax).toMatchObject({ kind: 'script_error', line: 2 });
+    expect(syntax.error).toMatch(/^SyntaxError/);
+  });
+
+  it('refuses what is not on the allow-list and arguments too large to send', { timeout: SLOW }, async () => {
+    const page = memoryPage();
+    const notThere = await run('await page.screenshot({ path: "/etc/x" });', page);
+    expect(notThere).toMatchObject({
+      kind: 'script_error',
+      error: 'TypeError: page.screenshot is not a function',
+    });
+    const huge = await run('await page.fill("#a", "x".repeat(300000));', page);
+    expect(huge).toMatchObject({ kind: 'script_error', error: 'fill: arguments too large', line: 1 });
+    expect(page.calls).toEqual([]);
+  });
+});
