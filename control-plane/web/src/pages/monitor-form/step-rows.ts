@@ -1,6 +1,6 @@
 /**
  * A multi-step monitor's steps as the form holds them (every input as typed), to and from the API's
- * `steps` (DESIGN.md "Scripted checks"). A browser monitor's example script for a new monitor.
+ * `steps` (docs/scripted-checks.md). A browser monitor's example script for a new monitor.
  */
 import type { CheckTypeInfo, MonitorDetail } from '../../api.js';
 import { type AssertionRow, assertionsOf } from './assertions-editor.js';
