@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { systemClock } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentToken } from '../../control-plane/src/domain/agents/agent-tokens.js';
@@ -16,6 +17,8 @@ import { waitFor } from '../support/wait.js';
 let h: Harness;
 let shop: ShopApp;
 let agent: ChildProcess | undefined;
+/** us-east's agent runs as a hosted one: the SSRF guard on. */
+let guarded: ChildProcess | undefined;
 
 beforeAll(async () => {
   h = await startHarness(
@@ -26,10 +29,21 @@ beforeAll(async () => {
   const token = (await createAgentToken(h.store, h.config.regions, { region: 'eu-west' }, new Date())).value;
   agent = (await startAgentProcess({ rpcUrl: h.cp.rpcUrl, token, region: 'eu-west', instance: 'eu-1' }))
     .child;
+  const usToken = (await createAgentToken(h.store, h.config.regions, { region: 'us-east' }, new Date()))
+    .value;
+  guarded = (
+    await startAgentProcess({
+      rpcUrl: h.cp.rpcUrl,
+      token: usToken,
+      region: 'us-east',
+      instance: 'us-1',
+      env: { LOOKOUT_AGENT_BLOCK_PRIVATE_TARGETS: 'true' },
+    })
+  ).child;
 });
 afterAll(async () => {
-  agent?.kill('SIGTERM');
-  if (agent) await exited(agent);
+  for (const a of [agent, guarded]) a?.kill('SIGTERM');
+  for (const a of [agent, guarded]) if (a) await exited(a);
   await shop?.close();
   await h?.close();
 });
@@ -178,5 +192,47 @@ describe('multi-step checks run by a real agent', () => {
         message: "uses {{token}}, which no earlier step extracts ('Sign in' extracts it later)",
       },
     ]);
+  });
+
+  it("creates the README's example as pasted", async () => {
+    const w = await h.workspace('multistep-readme', 'e2e');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const start = readme.indexOf('## Multi-step API checks');
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+    const [secret, monitor] = [...section.matchAll(/-d '([^']*)'/g)].map((m) => JSON.parse(m[1]!));
+    // The secret first, where this build has secrets (the route lands with them).
+    await w.api('PUT', '/secrets/SHOP_PASSWORD', { json: secret });
+    const r = await w.api('POST', '/monitors/create', { json: monitor });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.steps).toHaveLength(3);
+  });
+
+  it('an agent with the SSRF guard on refuses a step to a loopback address, naming the step and the guard', async () => {
+    const w = await h.workspace('multistep-ssrf', 'e2e');
+    const created = await w.api('POST', '/monitors/create', {
+      json: {
+        display_name: 'Inner shop',
+        monitor_type: 'multistep',
+        url: `http://localhost:${shop.port}`,
+        steps: STEPS,
+        check_interval_seconds: 1,
+        timeout_seconds: 1,
+        check_locations: ['us-east'],
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const [result] = await waitFor(
+      () =>
+        w
+          .api('GET', `/monitors/${created.body.id}/results?limit=10`)
+          .then((r) => r.body.data as (ResultJson & { error_kind: string | null })[]),
+      (rs) => rs.length > 0,
+      { what: 'a multistep result from the guarded agent' },
+    );
+    expect(result).toMatchObject({
+      ok: false,
+      error_kind: 'blocked_target',
+      error_message: "step 1 'Sign in' failed: EBLOCKED: localhost is not an allowed destination",
+    });
   });
 });

@@ -285,4 +285,31 @@ describe('multi-step prober against a local shop', () => {
     );
     expect(missing.error?.message).toBe("step 1 'A' failed: the secret OTHER is not available to this check");
   });
+
+  it('an extracted value cannot inject a header line: the step fails on it, showing no value', async () => {
+    const before = shop.hits.get('POST /orders') ?? 0;
+    const out = await createMultistepProber().run(
+      spec([
+        step({
+          name: 'Echo',
+          method: 'POST',
+          url: '{{url}}/echo',
+          body: 'token=abcd\r\nX-Admin: yes',
+          extract: [{ name: 'token', source: 'text_body', property: null, regex: 'token=([\\s\\S]+)' }],
+        }),
+        step({
+          name: 'Order',
+          method: 'POST',
+          url: '{{url}}/orders',
+          headers: { Authorization: 'Bearer {{token}}' },
+        }),
+      ]),
+      new CheckDeadline(),
+    );
+    expect(out.error?.kind).toBe('error');
+    expect(out.error?.message).toMatch(
+      /^step 2 'Order' failed: ERR_INVALID_CHAR: Invalid character in header content \["authorization"\]$/,
+    );
+    expect(shop.hits.get('POST /orders') ?? 0).toBe(before);
+  });
 });

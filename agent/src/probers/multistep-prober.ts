@@ -91,10 +91,13 @@ export const createMultistepProber = (opts: HttpProberOptions = {}) => {
     const host = url.hostname;
     if (blockPrivate) assertPublicLiteral(host);
     const hostname = host.startsWith('[') ? host.slice(1, -1) : host;
+    // Names in lower case (HTTP/1.1 reads them so): a step's own User-Agent replaces ours, and its
+    // Content-Length or Connection never goes out beside the ones the exchange needs.
     const headers: Record<string, string> = { 'user-agent': USER_AGENT };
-    for (const name in step.headers) headers[name] = fillTemplates(step.headers[name]!, values);
+    for (const name in step.headers) headers[name.toLowerCase()] = fillTemplates(step.headers[name]!, values);
     const body = step.body === null ? null : Buffer.from(fillTemplates(step.body, values));
     if (body) headers['content-length'] = String(body.length);
+    else delete headers['content-length'];
     headers.connection = 'close';
     const named = isIP(hostname) === 0;
     return {

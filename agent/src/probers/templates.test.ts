@@ -33,7 +33,8 @@ const ex = (e: Partial<StepExtract>): StepExtract => ({
   ...e,
 });
 const view = { body: '{"token":"t-1","n":42,"list":[{"id":7}]}', headers: { location: '/orders/19' } };
-const one = (e: Partial<StepExtract>, v: ExtractView = view) => extractOne(ex(e), v, { parsed: null } as JsonCache);
+const one = (e: Partial<StepExtract>, v: ExtractView = view) =>
+  extractOne(ex(e), v, { parsed: null } as JsonCache);
 
 describe('extractOne', () => {
   it('takes a JSONPath value (a number as text), a header, the body, and a regex group of any', () => {
