@@ -127,6 +127,7 @@ describe('npx lookout mcp: tools', () => {
         'set_dependencies',
         'who_is_on_call',
         'list_my_shifts',
+        'list_secrets',
       ].sort(),
     );
     for (const t of tools) {
@@ -154,6 +155,7 @@ describe('npx lookout mcp: tools', () => {
         'list_status_pages',
         'who_is_on_call',
         'list_my_shifts',
+        'list_secrets',
       ].sort(),
     );
     const destructive = tools.filter((t) => t.annotations?.destructiveHint).map((t) => t.name);

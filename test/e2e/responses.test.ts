@@ -21,6 +21,8 @@ type Doc = any;
 
 const SCHEDULES = 'schedules.test.ts (each schedule route to success, at an injected clock)';
 /** Operations driven to success in another e2e file, which runs with the same check on. */
+/** Driven with responses checked (validate_responses) beside the monitors that name them. */
+const SECRETS = 'secrets.test.ts (with monitors naming them)';
 const DRIVEN_ELSEWHERE: Record<string, string> = {
   'get /schedules': SCHEDULES,
   'post /schedules': SCHEDULES,
@@ -49,6 +51,10 @@ const DRIVEN_ELSEWHERE: Record<string, string> = {
   'post /connected-apps/{id}/revoke': 'mcp-oauth.test.ts (needs an OAuth grant)',
   'post /workspace/connected-apps/{id}/revoke': 'mcp-oauth.test.ts (needs an OAuth grant)',
   'post /users/me/contact-methods/{id}/verify': 'contact-methods.test.ts (needs the code from a real mail)',
+  'get /secrets': SECRETS,
+  'get /secrets/{name}': SECRETS,
+  'put /secrets/{name}': SECRETS,
+  'delete /secrets/{name}': SECRETS,
 };
 
 let h: Harness;
