@@ -71,7 +71,7 @@ describe('scripted checks in the monitor form', () => {
     // Made in the wrong order, then moved: "Read it back" goes last.
     const s2 = steps.getByRole('group', { name: 'Step 2' });
     await s2.getByRole('textbox', { name: 'Step 2 Name' }).fill('Read it back');
-    await s2.getByRole('textbox', { name: 'Step 2 URL' }).fill('{{url}}/orders/{{order_id}}');
+    await s2.getByRole('textbox', { name: 'Step 2 URL' }).fill('{{url}}/orders/latest');
     const s3 = steps.getByRole('group', { name: 'Step 3' });
     await s3.getByRole('textbox', { name: 'Step 3 Name' }).fill('Create an order');
     await s3.getByRole('combobox', { name: 'Step 3 Method' }).selectOption('POST');
@@ -97,21 +97,44 @@ describe('scripted checks in the monitor form', () => {
     );
     await shoot(page, 'steps-editor', [step1, s2]);
 
-    // A URL the API refuses: its problem stands beside step 2's URL, and the summary links to it.
+    // A URL the API refuses, then a secret not set in the workspace: each problem stands beside its
+    // step's input, and the summary links to it.
     await steps.getByRole('textbox', { name: 'Step 2 URL' }).fill('x'.repeat(4097));
     await page.getByRole('button', { name: 'Create monitor' }).click();
     const summary = page.getByRole('alert', { name: 'There is a problem' });
+    const noteOf = (field: Locator) =>
+      field.evaluate(
+        (el) =>
+          el.ownerDocument.getElementById(el.getAttribute('aria-describedby')!.split(' ')[0]!)!.textContent,
+      );
     await summary.getByRole('link', { name: 'Step 2 URL' }).click();
     const url2 = steps.getByRole('textbox', { name: 'Step 2 URL' });
     expect(await url2.getAttribute('aria-invalid')).toBe('true');
     expect(await url2.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
-    const note = await url2.evaluate(
-      (el) =>
-        el.ownerDocument.getElementById(el.getAttribute('aria-describedby')!.split(' ')[0]!)!.textContent,
-    );
-    expect(note).toMatch(/4096/);
-    await shoot(page, 'steps-editor-422', [summary, steps.getByRole('group', { name: 'Step 2' })]);
+    expect(await noteOf(url2)).toMatch(/4096/);
+    // The secret is checked once the steps are well formed.
+    await url2.fill('{{url}}/orders');
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await summary.getByRole('link', { name: 'Step 1 Body' }).click();
+    const body1 = steps.getByRole('textbox', { name: 'Step 1 Body' });
+    expect(await body1.getAttribute('aria-invalid')).toBe('true');
+    expect(await noteOf(body1)).toMatch(/^Names secret SHOP_PASSWORD, which is not set in this workspace/);
+    await shoot(page, 'steps-editor-422', [summary, steps.getByRole('group', { name: 'Step 1' })]);
 
+    const set = await lookout.api(
+      'demo',
+      '/secrets/SHOP_PASSWORD',
+      { 'x-api-key': lookout.apiKey },
+      { method: 'PUT', json: { value: 'correct horse' } },
+    );
+    expect(set.status, set.body).toBe(201);
+    // A variable no earlier step extracts: named on step 3's URL.
+    const url3 = steps.getByRole('textbox', { name: 'Step 3 URL' });
+    await url3.fill('{{url}}/orders/{{order_id}}');
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await summary.getByRole('link', { name: 'Step 3 URL' }).click();
+    expect(await noteOf(url3)).toMatch(/order_id/);
+    await url3.fill('{{url}}/orders/latest');
     await url2.fill('{{url}}/orders');
     await page.getByRole('button', { name: 'Create monitor' }).click();
     await page.getByRole('heading', { name: 'Checkout journey', level: 1 }).waitFor();
@@ -132,7 +155,7 @@ describe('scripted checks in the monitor form', () => {
         timeout_seconds: 5,
         assertions: [{ source: 'status_code', comparison: 'equals', target: 201 }],
       },
-      { name: 'Read it back', method: 'GET', url: '{{url}}/orders/{{order_id}}' },
+      { name: 'Read it back', method: 'GET', url: '{{url}}/orders/latest' },
     ]);
 
     // The edit form reads them back as they were saved.
