@@ -902,6 +902,40 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/monitors/{id}/results/{result_id}/screenshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The screenshot a failed browser run took (PNG or JPEG, at most 256 KiB). Kept 7 days, at most the newest 20 per monitor; 404 once gone. */
+        get: operations["getMonitorsByIdResultsByResultIdScreenshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/results/{result_id}/script": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a multistep or browser check’s run reported with this result: each step’s timing and error, the failed step, the script’s error line, Web Vitals, console errors and failed requests, and the screenshot of a failure (its URL). 404 when the result has none. */
+        get: operations["getMonitorsByIdResultsByResultIdScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/monitors/{id}/resume": {
         parameters: {
             query?: never;
@@ -913,6 +947,23 @@ export type paths = {
         put?: never;
         /** Run checks again. */
         post: operations["postMonitorsByIdResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/script-runs/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest run of a multistep or browser check (as `…/results/{result_id}/script`); 404 when none. */
+        get: operations["getMonitorsByIdScriptRunsLatest"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2956,6 +3007,36 @@ export type components = {
             /** Format: date-time */
             starts_at: string;
             user: components["schemas"]["UserRef"];
+        };
+        ScriptRun: {
+            console_errors: string[];
+            error_line: number | null;
+            failed_requests: string[];
+            failed_step: number | null;
+            location: string;
+            monitor_id: string;
+            ok: boolean;
+            result_id: string;
+            screenshot: {
+                /** @enum {string} */
+                content_type: "image/jpeg" | "image/png";
+                size: number;
+                url: string;
+            } | null;
+            /** Format: date-time */
+            started_at: string;
+            steps: {
+                duration_ms: number;
+                error: string | null;
+                name: string;
+                ok: boolean;
+                status_code: number | null;
+            }[];
+            web_vitals: {
+                cls: number | null;
+                lcp_ms: number | null;
+                ttfb_ms: number;
+            } | null;
         };
         Session: {
             csrf_token: string;
@@ -10346,6 +10427,143 @@ export interface operations {
             };
         };
     };
+    getMonitorsByIdResultsByResultIdScreenshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                result_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The screenshot’s bytes, as its content type says */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMonitorsByIdResultsByResultIdScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                result_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScriptRun"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postMonitorsByIdResume: {
         parameters: {
             query?: never;
@@ -10413,6 +10631,73 @@ export interface operations {
             };
             /** @description Invalid fields (body or query parameters), each listed in details */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMonitorsByIdScriptRunsLatest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScriptRun"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this workspace */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -35,6 +35,7 @@ import { checkResponse } from './response-check.js';
 import { resultRoutes } from './results/routes.js';
 import type { AnyRoute, ApiContext, ApiState, AppDeps, Authed } from './route.js';
 import { scheduleRoutes } from './schedules/routes.js';
+import { scriptRunRoutes } from './script-runs/routes.js';
 import { API_PREFIX, serviceEndpoints } from './service-endpoints.js';
 import { sessionRoutes } from './session/routes.js';
 import { sessionCookieName } from './session-cookie.js';
@@ -66,6 +67,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...checkTypeRoutes(deps),
   ...groupRoutes(deps),
   ...resultRoutes(deps),
+  ...scriptRunRoutes(deps),
   ...regionRoutes(deps),
   ...heartbeatRoutes(deps),
   ...pingKeyRoutes(deps),
@@ -189,8 +191,14 @@ export const createApp = (deps: AppDeps) => {
         auth: auth as Authed,
         integration: integration as Integration,
       });
-      if (config.validate_responses) checkResponse(r, result);
       ctx.status = r.status ?? 200;
+      if (r.binary) {
+        // Bytes as they are (Koa sends a Buffer as is; any other object as JSON).
+        const bytes = result as Uint8Array;
+        ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        return;
+      }
+      if (config.validate_responses) checkResponse(r, result);
       if (result !== undefined) ctx.body = result;
     });
   }

@@ -59,7 +59,13 @@ export const buildOpenApi = (routes: AnyRoute[], server: OpenApiServer) => {
         description: r.responses?.[ok] ?? 'Success',
         ...(r.response
           ? { content: { 'application/json': { schema: responseSchemaOf(r.response, named) } } }
-          : {}),
+          : r.binary
+            ? {
+                content: Object.fromEntries(
+                  r.binary.map((t) => [t, { schema: { type: 'string', format: 'binary' } }]),
+                ),
+              }
+            : {}),
       },
     };
     const error = (description: string) => ({

@@ -115,6 +115,11 @@ export interface RouteDef<Q = Record<string, never>> {
    * `validate_responses` (on in tests), checked against every response the route gives.
    */
   response: z.ZodType | null;
+  /**
+   * The success body is bytes of one of these content types, not JSON (`response: null`): the handler
+   * sets `ctx.type` and returns the bytes (a Uint8Array).
+   */
+  binary?: readonly string[];
   responses?: Record<number, string>;
   /** Served outside Koa (see ping-endpoint.ts); declared for the API document only. */
   raw?: boolean;

@@ -40,7 +40,7 @@ export interface ScriptScreenshot {
   data: Uint8Array;
 }
 
-/** Script runs and screenshots. Adapters: `script-runs` in store/sqlite/ and store/mongo/. */
+/** Script runs and screenshots. Adapters: store/sqlite/script-runs.ts, store/mongo/script-runs.ts. */
 export interface ScriptRunStore {
   /**
    * Stores runs and screenshots of one batch of results (a batched write), each once: a run or

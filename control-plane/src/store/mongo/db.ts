@@ -105,6 +105,10 @@ export const collectionsOf = (db: Db) => {
     handoffCursors: c('handoff_cursors'),
     /** Notices sent; `_id` is the notice's key (unique: claimed once). */
     handoffNotices: c('handoff_notices'),
+    /** Scripted checks' runs (domain/results/script-run-store.ts); `_id` is the result's id. */
+    scriptRuns: c('script_runs'),
+    /** Failed browser runs' screenshots, the image as BSON Binary; `_id` is the result's id. */
+    scriptScreenshots: c('script_screenshots'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

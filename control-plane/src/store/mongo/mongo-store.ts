@@ -30,6 +30,7 @@ import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
 import { mongoSchedulePolicies } from './schedule-policies.js';
 import { mongoSchedules, scheduleIndexes } from './schedules.js';
+import { mongoScriptRuns, scriptRunIndexes } from './script-runs.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
 import { mongoStatusPages, statusPageIndexes } from './status-pages.js';
@@ -84,6 +85,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...calendarFeedIndexes,
         ...scheduleIndexes,
         ...handoffNoticeIndexes,
+        ...scriptRunIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -127,5 +129,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoSchedules(ctx),
     ...mongoHandoffNotices(ctx),
     ...mongoSchedulePolicies(ctx),
+    ...mongoScriptRuns(ctx),
   };
 };

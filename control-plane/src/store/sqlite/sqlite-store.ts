@@ -29,6 +29,7 @@ import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
 import { sqliteRouting } from './routing.js';
 import { sqliteSchedulePolicies } from './schedule-policies.js';
 import { sqliteSchedules } from './schedules.js';
+import { sqliteScriptRuns } from './script-runs.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignIns } from './sign-ins.js';
 import { type StateSnapshotOptions, sqliteStateBook } from './state-book.js';
@@ -209,5 +210,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteSchedules(ctx),
     ...sqliteHandoffNotices(ctx),
     ...sqliteSchedulePolicies(ctx),
+    ...sqliteScriptRuns(ctx),
   };
 };

@@ -12,7 +12,7 @@ export * from './oncall-tables.js';
 // The status pages' layouts (listed with these: migrations.test.ts reads every export).
 export * from './status-tables.js';
 
-export type ColumnKind = 'text' | 'int' | 'bool' | 'json' | 'date';
+export type ColumnKind = 'text' | 'int' | 'bool' | 'json' | 'date' | 'blob';
 
 export interface Table {
   name: string;
@@ -365,6 +365,33 @@ export const calendarFeeds = table('calendar_feeds', {
   last_used_at: 'date',
 });
 
+/** Scripted checks' runs (domain/results/script-run-store.ts), keyed by their result's id. */
+export const scriptRuns = table('script_runs', {
+  result_id: 'text',
+  workspace_id: 'text',
+  monitor_id: 'text',
+  location: 'text',
+  started_at: 'date',
+  ok: 'bool',
+  steps: 'json',
+  failed_step: 'int',
+  error_line: 'int',
+  web_vitals: 'json',
+  console_errors: 'json',
+  failed_requests: 'json',
+  screenshot: 'json',
+});
+
+/** A failed browser run's screenshot (the image's bytes), keyed by its result's id. */
+export const scriptScreenshots = table('script_screenshots', {
+  result_id: 'text',
+  workspace_id: 'text',
+  monitor_id: 'text',
+  taken_at: 'date',
+  content_type: 'text',
+  data: 'blob',
+});
+
 /** Hourly uptime buckets (domain/results/uptime.ts); written by recordResults, read by sumRollups and the monitor list (monitor-status.ts). */
 export const uptimeRollups = table('uptime_rollups', {
   monitor_id: 'text',
@@ -412,6 +439,8 @@ const codecOf = (t: Table): Codec => {
     json: (v) => `${v} == null ? null : JSON.stringify(${v})`,
     text: (v) => `${v} ?? null`,
     int: (v) => `${v} ?? null`,
+    // better-sqlite3 binds a Buffer as a BLOB (not any Uint8Array): a view of the same bytes, no copy.
+    blob: (v) => `${v} == null ? null : Buffer.from(${v}.buffer, ${v}.byteOffset, ${v}.byteLength)`,
   };
   const from: Record<ColumnKind, (v: string) => string> = {
     date: (v) => `${v} == null ? null : new Date(${v})`,
@@ -419,6 +448,8 @@ const codecOf = (t: Table): Codec => {
     json: (v) => `${v} == null ? null : JSON.parse(${v})`,
     text: (v) => `${v} ?? null`,
     int: (v) => `${v} ?? null`,
+    // A BLOB reads back as a Buffer: handed on as a plain Uint8Array of its bytes.
+    blob: (v) => `${v} == null ? null : new Uint8Array(${v})`,
   };
   const body = (conv: Record<ColumnKind, (v: string) => string>) =>
     `return (s) => ({ ${cols.map(([col, kind]) => `${col}: ${conv[kind](`s[${col}]`)}`).join(', ')} });`;
