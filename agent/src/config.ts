@@ -165,7 +165,7 @@ export const agentConfigKeys = {
 } satisfies Record<string, { schema: z.ZodType; default: unknown; doc: string }>;
 
 type Keys = typeof agentConfigKeys;
-export type AgentConfig = { [K in keyof Keys]: z.output<Keys[K]['schema']> } & {
+export type AgentConfig = Omit<{ [K in keyof Keys]: z.output<Keys[K]['schema']> }, 'chromium_path'> & {
   token: string;
   chromium_path: string | undefined;
 };

@@ -17,7 +17,8 @@ import { CheckDeadline } from '../../agent/dist/deadline.js';
 import { machine, writeSection } from './report.js';
 
 const TICK = 100; // USER_HZ on Linux
-const page = (title, body) => `<!doctype html><html lang="en"><head><title>${title}</title></head><body>${body}</body></html>`;
+const page = (title, body) =>
+  `<!doctype html><html lang="en"><head><title>${title}</title></head><body>${body}</body></html>`;
 const SCRIPT = `await page.goto(url);
 await page.getByRole('link', { name: 'Next' }).click();
 await expect(page).toHaveTitle('Two');`;
@@ -30,7 +31,10 @@ const processes = () => {
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(Number(d), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) });
+      out.set(Number(d), {
+        ppid: Number(f[1]),
+        ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]),
+      });
     } catch {}
   }
   return out;
@@ -72,14 +76,24 @@ export const run = async (argv) => {
   const concurrency = Number(process.env.LOOKOUT_AGENT_BROWSER_CONCURRENCY ?? 2);
   const site = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(req.url === '/two' ? page('Two', '<h1>Two</h1><p>Arrived.</p>') : page('One', '<h1>One</h1><a href="/two">Next</a>'));
+    res.end(
+      req.url === '/two'
+        ? page('Two', '<h1>Two</h1><p>Arrived.</p>')
+        : page('One', '<h1>One</h1><a href="/two">Next</a>'),
+    );
   });
   await new Promise((r) => site.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${site.address().port}/`;
   const guard = await startGuardProxy({ blockPrivate: false });
   const pool = createBrowserPool({ executablePath: '/usr/bin/chromium', proxyUrl: guard.url, concurrency });
   const prober = createBrowserProber({ pool, guard, runSandboxed, cpuSeconds: 30, memoryMb: 128 });
-  const spec = { monitor_id: 'bench', monitor_type: 'browser', url, timeout_ms: 30_000, settings: { script: SCRIPT, secrets: {} } };
+  const spec = {
+    monitor_id: 'bench',
+    monitor_type: 'browser',
+    url,
+    timeout_ms: 30_000,
+    settings: { script: SCRIPT, secrets: {} },
+  };
   const once = async () => {
     const r = await prober.run(spec, new CheckDeadline());
     if (!r.ok) throw new Error(`a check failed: ${r.error?.message}`);

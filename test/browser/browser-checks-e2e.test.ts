@@ -23,7 +23,14 @@ const agents: ChildProcess[] = [];
 
 const startAgent = async (region: string, instance: string, env: Record<string, string> = {}) => {
   const token = (await createAgentToken(h.store, h.config.regions, { region }, new Date())).value;
-  const p = await startAgentProcess({ rpcUrl: h.cp.rpcUrl, token, region, instance, env, ready: /assignments synced/ });
+  const p = await startAgentProcess({
+    rpcUrl: h.cp.rpcUrl,
+    token,
+    region,
+    instance,
+    env,
+    ready: /assignments synced/,
+  });
   agents.push(p.child);
   return p;
 };
@@ -57,7 +64,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** The journey: sign in (step 1), then pay (step 2, which fails while the site is broken: line 9). */
+/** The journey: sign in (step 1), then pay (step 3 after the first navigation, which fails while the site is broken: line 12). */
 const JOURNEY = `await page.goto(url);
 await test.step('Sign in', async () => {
   await page.getByRole('link', { name: 'Sign in' }).click();
@@ -73,7 +80,13 @@ await test.step('Pay', async () => {
 });
 `;
 
-type Result = { ok: boolean; error_message: string | null; error_kind: string | null; scheduled_at: string; location: string };
+type Result = {
+  ok: boolean;
+  error_message: string | null;
+  error_kind: string | null;
+  scheduled_at: string;
+  location: string;
+};
 
 describe('browser checks on real agents', () => {
   it('a journey passes, fails naming its step (an alert quotes it), and recovers', async () => {
@@ -84,8 +97,8 @@ describe('browser checks on real agents', () => {
         monitor_type: 'browser',
         url: site.url,
         script: JOURNEY,
-        check_interval_seconds: 5,
-        timeout_seconds: 15,
+        check_interval_seconds: 10,
+        timeout_seconds: 10,
         failure_threshold: 1,
         check_locations: ['eu-west'],
       },
@@ -93,22 +106,31 @@ describe('browser checks on real agents', () => {
     expect(created.status, created.text).toBe(201);
     const id = created.body.id as string;
     await ensureBrowserAgent();
-    const results = () => w.api('GET', `/monitors/${id}/results?limit=50`).then((r) => r.body.data as Result[]);
+    const results = () =>
+      w.api('GET', `/monitors/${id}/results?limit=50`).then((r) => r.body.data as Result[]);
     await waitFor(results, (rs) => rs.some((r) => r.ok), { what: 'a passing journey', timeoutMs: 60_000 });
 
     site.broken = true;
     const alerts = () =>
-      w.api('GET', `/alerts?source_id=${id}`).then((r) => r.body.data as { status: string; title: string; description: string | null }[]);
-    const raised = await waitFor(alerts, (as) => as.some((a) => a.status === 'open'), { what: 'an alert', timeoutMs: 60_000 });
+      w
+        .api('GET', `/alerts?source_id=${id}`)
+        .then((r) => r.body.data as { status: string; title: string; description: string | null }[]);
+    const raised = await waitFor(alerts, (as) => as.some((a) => a.status === 'open'), {
+      what: 'an alert',
+      timeoutMs: 60_000,
+    });
     const failed = (await results()).find((r) => !r.ok)!;
     expect(failed.error_message).toMatch(
-      /^step 2 'Pay' failed: expect\(locator\)\.toHaveText: expected "Order placed", received "" \(after 1500 ms\) \(line 12\)$/,
+      /^step 3 'Pay' failed: expect\(locator\)\.toHaveText: expected "Order placed", received "" \(after 1500 ms\) \(line 12\)$/,
     );
     expect(failed.error_kind).toBe('script_error');
-    expect(JSON.stringify(raised)).toContain("step 2 'Pay' failed");
+    expect(JSON.stringify(raised)).toContain("step 3 'Pay' failed");
 
     site.broken = false;
-    await waitFor(alerts, (as) => as.every((a) => a.status === 'resolved'), { what: 'recovery', timeoutMs: 60_000 });
+    await waitFor(alerts, (as) => as.every((a) => a.status === 'resolved'), {
+      what: 'recovery',
+      timeoutMs: 60_000,
+    });
   });
 
   it('hostile scripts fail cleanly while an http monitor on the same agent gets a result for every slot', async () => {
@@ -127,11 +149,11 @@ describe('browser checks on real agents', () => {
       check_interval_seconds: 1,
       timeout_seconds: 1,
     });
-    const escape = "const p = this.constructor.constructor('return process')();";
+    const reach = "const p = this.constructor.constructor('return process')();";
     const hostile: Record<string, string> = {
-      token: `${escape} await page.goto(url + '?t=' + p.env.LOOKOUT_AGENT_TOKEN);`,
+      token: `${reach} await page.goto(url + '?t=' + p.env.LOOKOUT_AGENT_TOKEN);`,
       passwd: "await page.goto('file:///etc/passwd'); throw new Error(await page.content());",
-      spawn: `${escape} p.mainModule.require('child_process').execSync('id');`,
+      spawn: `${reach} p.mainModule.require('child_process').execSync('id');`,
       socket: "const net = require('node:net'); net.connect(9464, '127.0.0.1');",
       allocate: 'const a = []; while (true) a.push(new Array(1e6).fill(7));',
       loop: 'while (true) {}',
@@ -144,26 +166,42 @@ describe('browser checks on real agents', () => {
         url: site.url,
         script,
         check_interval_seconds: 10,
-        timeout_seconds: 8,
+        timeout_seconds: 5,
       });
     await ensureBrowserAgent();
     const results = (id: string, limit = 10) =>
       w.api('GET', `/monitors/${id}/results?limit=${limit}`).then((r) => r.body.data as Result[]);
-    for (const [name, id] of Object.entries(ids)) {
-      const rs = await waitFor(() => results(id), (x) => x.length > 0, { what: `a result of ${name}`, timeoutMs: 90_000 });
-      expect(rs[0]!.ok, name).toBe(false);
-      expect(rs[0]!.error_message, name).toBeTruthy();
-      expect(rs[0]!.error_message, name).not.toMatch(/lat\.|root:x:0|uid=0/);
+    // A run that found both browser slots taken until its timeout fails as browser_busy (the cap at
+    // work); each monitor's first run that got a browser is the one looked at.
+    const ran = async (name: string) =>
+      (
+        await waitFor(
+          () => results(ids[name]!, 20),
+          (x) => x.some((r) => r.error_kind !== 'browser_busy'),
+          { what: `a run of ${name}`, timeoutMs: 120_000 },
+        )
+      ).find((r) => r.error_kind !== 'browser_busy')!;
+    for (const name of Object.keys(ids)) {
+      const r = await ran(name);
+      expect(r.ok, name).toBe(false);
+      expect(r.error_message, name).toBeTruthy();
+      expect(r.error_message, name).not.toMatch(/lat\.|root:x:0|uid=0/);
     }
-    const byName = async (name: string) => (await results(ids[name]!))[0]!;
-    expect((await byName('passwd')).error_message).toMatch(/only http and https URLs may be opened, not file:/);
-    expect((await byName('loop')).error_kind).toMatch(/timeout|cpu_limit/);
-    expect((await byName('allocate')).error_kind).toMatch(/memory_limit|timeout|cpu_limit/);
+    for (const id of Object.values(ids))
+      for (const r of await results(id, 20)) expect(r.error_message).not.toMatch(/lat\.|root:x:0|uid=0/);
+    expect((await ran('passwd')).error_message).toMatch(/only http and https URLs may be opened, not file:/);
+    expect((await ran('token')).error_kind).toBe('script_error');
+    expect((await ran('spawn')).error_kind).toBe('script_error');
+    expect((await ran('socket')).error_kind).toBe('script_error');
+    expect((await ran('loop')).error_kind).toMatch(/^(timeout|cpu_limit)$/);
+    expect((await ran('allocate')).error_kind).toMatch(/^(memory_limit|timeout|cpu_limit)$/);
     // Every 1-second slot of the http monitor while the hostile checks ran has its result.
     const steady = (await results(http, 100)).map((r) => Date.parse(r.scheduled_at)).sort((a, b) => a - b);
     expect(steady.length).toBeGreaterThan(10);
-    const slots = (steady.at(-1)! - steady[0]!) / 1000 + 1;
-    expect(steady.length).toBe(slots);
+    // The slots between the first and the last result (phase moves a little as monitors are added).
+    const slots = Math.floor((steady.at(-1)! - steady[0]!) / 1000) + 1;
+    expect(steady.length).toBeGreaterThanOrEqual(slots);
+    expect(new Set(steady).size).toBe(steady.length);
   });
 
   it('an agent without Chromium does not declare browser, never gets the browser monitor, and the region says so', async () => {
@@ -190,8 +228,12 @@ describe('browser checks on real agents', () => {
       check_interval_seconds: 5,
       timeout_seconds: 5,
     });
-    const p = await startAgent('us-east', 'no-chromium-1', { LOOKOUT_AGENT_CHROMIUM_PATH: '/nowhere/chromium' });
-    expect(p.output()).toMatch(/no browser checks on this agent: LOOKOUT_AGENT_CHROMIUM_PATH is not an executable file/);
+    const p = await startAgent('us-east', 'no-chromium-1', {
+      LOOKOUT_AGENT_CHROMIUM_PATH: '/nowhere/chromium',
+    });
+    expect(p.output()).toMatch(
+      /no browser checks on this agent: LOOKOUT_AGENT_CHROMIUM_PATH is not an executable file/,
+    );
     const env = { LOOKOUT_DATA_DIR: h.dir, LOOKOUT_LOG_LEVEL: 'silent' };
     const listed = JSON.parse((await runCli(['agent', 'list', '--json'], env)).stdout).data as {
       instance_id: string;
@@ -200,16 +242,34 @@ describe('browser checks on real agents', () => {
     const mine = listed.find((a) => a.instance_id === 'no-chromium-1')!;
     expect(mine.check_types).toContain('http');
     expect(mine.check_types).not.toContain('browser');
-    const results = (id: string) => w.api('GET', `/monitors/${id}/results?limit=10`).then((r) => r.body.data as Result[]);
-    await waitFor(() => results(web), (rs) => rs.filter((r) => r.ok).length >= 3, { what: 'http checked' });
+    const results = (id: string) =>
+      w.api('GET', `/monitors/${id}/results?limit=10`).then((r) => r.body.data as Result[]);
+    await waitFor(
+      () => results(web),
+      (rs) => rs.filter((r) => r.ok).length >= 3,
+      { what: 'http checked' },
+    );
     const region = await waitFor(
-      () => w.api('GET', '/regions').then((r) => (r.body.data as { region: string; no_capable_agent: unknown[] }[]).find((x) => x.region === 'us-east')!),
+      () =>
+        w
+          .api('GET', '/regions')
+          .then(
+            (r) =>
+              (r.body.data as { region: string; no_capable_agent: unknown[] }[]).find(
+                (x) => x.region === 'us-east',
+              )!,
+          ),
       (r) => r.no_capable_agent.length > 0,
       { what: 'the region saying so' },
     );
     expect(region.no_capable_agent).toEqual([{ monitor_type: 'browser', monitors: 1 }]);
     const alerts = await waitFor(
-      () => w.api('GET', '/alerts?limit=20').then((r) => (r.body.data as { title: string; cause: string }[]).filter((a) => a.cause === 'no_capable_agent')),
+      () =>
+        w
+          .api('GET', '/alerts?limit=20')
+          .then((r) =>
+            (r.body.data as { title: string; cause: string }[]).filter((a) => a.cause === 'no_capable_agent'),
+          ),
       (as) => as.length > 0,
       { what: 'the capability alert' },
     );

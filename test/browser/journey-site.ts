@@ -45,6 +45,9 @@ export const startJourneySite = async (): Promise<JourneySite> => {
       return;
     }
     switch (url.pathname) {
+      case '/favicon.ico':
+        res.writeHead(204).end();
+        return;
       case '/':
         return html(
           200,

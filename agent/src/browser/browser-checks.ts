@@ -40,7 +40,10 @@ export const startBrowserChecks = async (
     return null;
   }
   const isolation = await sandboxIsolation();
-  log.info({ chromium: path, concurrency: config.browser_concurrency, isolation }, 'browser checks: sandbox isolation');
+  log.info(
+    { chromium: path, concurrency: config.browser_concurrency, isolation },
+    'browser checks: sandbox isolation',
+  );
   const guard = await startGuardProxy({
     blockPrivate: config.block_private_targets,
     ...(extra.allow ? { allow: extra.allow } : {}),

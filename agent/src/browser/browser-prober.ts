@@ -26,6 +26,9 @@ export interface BrowserProberOptions {
 /** The run's time kept back from the script for the report, the screenshot and closing the context. */
 export const reserveMs = (timeoutMs: number) => Math.min(5_000, Math.max(1_000, Math.round(timeoutMs * 0.2)));
 
+/** The least time a script is started with. */
+const MIN_SCRIPT_MS = 1_000;
+
 const KIND: Record<SandboxOutcome['kind'], string> = {
   ok: 'ok',
   script_error: 'script_error',
@@ -70,7 +73,8 @@ export const createBrowserProber = (opts: BrowserProberOptions): Prober<'browser
     };
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      return await opts.pool.withPage(scriptEnd, async (page, context) => {
+      // A run that gets its browser with less than MIN_SCRIPT_MS left fails as busy instead of starting.
+      return await opts.pool.withPage(scriptEnd - MIN_SCRIPT_MS, async (page, context) => {
         const watch = await watchRun(context, page, { secrets, explain });
         const host = createPageHost(page, secrets, { deadlineAt: scriptEnd, baseUrl: spec.url, explain });
         const out = await opts.runSandboxed({ script, url: spec.url, secrets }, host, {
@@ -81,7 +85,10 @@ export const createBrowserProber = (opts: BrowserProberOptions): Prober<'browser
         const seen = await watch.finish(!out.ok);
         const failed = out.ok ? null : runError(out);
         const report: ScriptReport = {
-          steps: out.steps.map((s) => ({ ...s, error: s.error === null ? null : redactSecrets(s.error, secrets) })),
+          steps: out.steps.map((s) => ({
+            ...s,
+            error: s.error === null ? null : redactSecrets(s.error, secrets),
+          })),
           failed_step: failed?.failedStep ?? null,
           error_line: out.ok ? null : out.line,
           ...seen,
@@ -100,7 +107,10 @@ export const createBrowserProber = (opts: BrowserProberOptions): Prober<'browser
         ok: false,
         error: {
           kind: busy ? 'browser_busy' : 'browser_unavailable',
-          message: redactSecrets(busy ? e.message : `the browser did not run: ${(e as Error).message}`, secrets),
+          message: redactSecrets(
+            busy ? e.message : `the browser did not run: ${(e as Error).message}`,
+            secrets,
+          ),
         },
         response_time_ms: elapsed(),
       };

@@ -27,11 +27,14 @@ const proxy = async (opts: Parameters<typeof startGuardProxy>[0]) => {
 /** A plain-HTTP request through the proxy: the answer, or the error when the proxy hangs up. */
 const viaProxy = (p: GuardProxy, url: string) =>
   new Promise<string>((resolve) => {
-    const req = request({ host: '127.0.0.1', port: p.port, path: url, headers: { host: new URL(url).host } }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve(`${res.statusCode} ${body}`));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: p.port, path: url, headers: { host: new URL(url).host } },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve(`${res.statusCode} ${body}`));
+      },
+    );
     req.on('error', (e) => resolve(`error ${(e as NodeJS.ErrnoException).code}`));
     req.end();
   });
@@ -39,7 +42,9 @@ const viaProxy = (p: GuardProxy, url: string) =>
 /** A CONNECT through the proxy: its status line. */
 const tunnel = (p: GuardProxy, target: string) =>
   new Promise<string>((resolve) => {
-    const s = connect(p.port, '127.0.0.1', () => s.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`));
+    const s = connect(p.port, '127.0.0.1', () =>
+      s.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`),
+    );
     s.once('data', (d) => {
       resolve(d.toString().split('\r\n')[0]!);
       s.destroy();
@@ -50,7 +55,9 @@ const tunnel = (p: GuardProxy, target: string) =>
 describe('the guard proxy', () => {
   it('forwards plain HTTP and tunnels CONNECT when private targets are allowed', async () => {
     const p = await proxy({ blockPrivate: false });
-    expect(await viaProxy(p, `http://127.0.0.1:${sitePort}/a?b=1`)).toBe(`200 hello 127.0.0.1:${sitePort} /a?b=1`);
+    expect(await viaProxy(p, `http://127.0.0.1:${sitePort}/a?b=1`)).toBe(
+      `200 hello 127.0.0.1:${sitePort} /a?b=1`,
+    );
     expect(await tunnel(p, `127.0.0.1:${sitePort}`)).toBe('HTTP/1.1 200 Connection Established');
     expect(p.refused).toBe(0);
   });
@@ -70,9 +77,14 @@ describe('the guard proxy', () => {
   });
 
   it('lets through what `allow` names (a test site), and never itself', async () => {
-    const p = await proxy({ blockPrivate: true, allow: (address, port) => address === '127.0.0.1' && port === sitePort });
+    const p = await proxy({
+      blockPrivate: true,
+      allow: (address, port) => address === '127.0.0.1' && port === sitePort,
+    });
     expect(await viaProxy(p, `http://127.0.0.1:${sitePort}/x`)).toBe(`200 hello 127.0.0.1:${sitePort} /x`);
-    expect(await tunnel(p, `127.0.0.1:${sitePort + 1 === 65536 ? 1 : sitePort + 1}`)).toBe('HTTP/1.1 403 Forbidden');
+    expect(await tunnel(p, `127.0.0.1:${sitePort + 1 === 65536 ? 1 : sitePort + 1}`)).toBe(
+      'HTTP/1.1 403 Forbidden',
+    );
     const open = await proxy({ blockPrivate: false });
     expect(await tunnel(open, `127.0.0.1:${open.port}`)).toBe('HTTP/1.1 403 Forbidden');
     expect(open.failure('127.0.0.1', open.port)).toBe('the agent’s own proxy is not a destination');
@@ -84,7 +96,9 @@ describe('the guard proxy', () => {
     await Promise.all(held.map((s) => new Promise((r) => s.once('connect', r))));
     await new Promise((r) => setTimeout(r, 50));
     const third = await new Promise<string>((resolve) => {
-      const s = connect(p.port, '127.0.0.1', () => s.write(`GET http://127.0.0.1:${sitePort}/ HTTP/1.1\r\nHost: x\r\n\r\n`));
+      const s = connect(p.port, '127.0.0.1', () =>
+        s.write(`GET http://127.0.0.1:${sitePort}/ HTTP/1.1\r\nHost: x\r\n\r\n`),
+      );
       s.once('data', () => resolve('answered'));
       s.once('close', () => resolve('closed'));
       s.on('error', () => {});
