@@ -157,7 +157,7 @@ const RunBody = (props: { run: ScriptRun; browser: boolean }) => {
           {r.steps.map((s, i) => {
             const isFailed = r.failed_step === i + 1;
             return (
-              <li key={i} class={isFailed ? 'failed' : s.ok ? '' : 'not-ok'}>
+              <li key={i} class={isFailed ? 'run-failed' : s.ok ? '' : 'run-not-ok'}>
                 <div class="run-step-line">
                   <span class="run-step-name">
                     {i + 1}. {s.name}
