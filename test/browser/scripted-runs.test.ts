@@ -58,6 +58,8 @@ afterAll(async () => {
 });
 
 const shoot = async (page: Page, what: string) => {
+  // The page's own poll has caught up with the run too.
+  await page.getByRole('region', { name: 'Recent results' }).getByRole('row').nth(1).waitFor();
   const panel = page.getByRole('region', { name: /Last run|The run you asked for/ });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.emulateMedia({ colorScheme: 'light' });
