@@ -174,7 +174,7 @@ describe('scripted checks in the monitor form', () => {
   it('creates a browser monitor from the script editor', async () => {
     const { context, page } = await signedInAt(browser, lookout, admin(), '/monitors/new');
     await newMonitor(page, 'Browser', 'Shop sign-in', 'https://shop.example.com');
-    const editor = page.getByRole('textbox', { name: 'Script' });
+    const editor = page.getByRole('textbox', { name: 'Script', exact: true });
     // Prefilled with a working example.
     expect(await editor.inputValue()).toContain('await page.goto(url);');
     expect(await editor.getAttribute('spellcheck')).toBe('false');
@@ -189,7 +189,7 @@ describe('scripted checks in the monitor form', () => {
     expect(await editor.inputValue()).toContain('\n  await page.goto(url);\n');
     expect(await editor.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await page.getByText('4 lines', { exact: false }).waitFor();
-    await shoot(page, 'script-editor', [page.getByRole('group', { name: 'Script' })]);
+    await shoot(page, 'script-editor', [page.getByRole('group', { name: 'Browser script' })]);
 
     // An empty script: the API's problem lands on the editor.
     await editor.fill('');
@@ -198,6 +198,11 @@ describe('scripted checks in the monitor form', () => {
       .getByRole('alert', { name: 'There is a problem' })
       .getByRole('link', { name: 'Script' })
       .waitFor();
+    expect(await editor.getAttribute('aria-invalid')).toBe('true');
+    // A secret not set in the workspace: named on the editor too.
+    await editor.fill("await page.goto(url);\nawait page.getByLabel('Token').fill(secrets.SHOP_TOKEN);\n");
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await page.getByText(/^Names secret SHOP_TOKEN, which is not set in this workspace/).waitFor();
     expect(await editor.getAttribute('aria-invalid')).toBe('true');
 
     const script =

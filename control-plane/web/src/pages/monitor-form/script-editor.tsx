@@ -42,7 +42,7 @@ export const ScriptEditor = (props: {
   const hint = `${lines} ${lines === 1 ? 'line' : 'lines'}. Tab indents; press Escape, then Tab, to move on.`;
   return (
     <fieldset class="script">
-      <legend>Script</legend>
+      <legend>Browser script</legend>
       <p class="hint tight" id="mf-script-about">
         JavaScript run by an agent with Chromium, in a sandbox. It can use <code>page</code> (Playwright’s
         page: <code>goto</code>, <code>getByRole</code>, <code>click</code>, <code>fill</code>…),{' '}
