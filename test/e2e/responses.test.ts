@@ -55,6 +55,10 @@ const DRIVEN_ELSEWHERE: Record<string, string> = {
   'get /secrets/{name}': SECRETS,
   'put /secrets/{name}': SECRETS,
   'delete /secrets/{name}': SECRETS,
+  'get /monitors/{id}/results/{result_id}/script': 'script-runs.test.ts (runs sent over the agent protocol)',
+  'get /monitors/{id}/results/{result_id}/screenshot':
+    'script-runs.test.ts (runs sent over the agent protocol)',
+  'get /monitors/{id}/script-runs/latest': 'script-runs.test.ts (runs sent over the agent protocol)',
 };
 
 let h: Harness;
@@ -87,7 +91,11 @@ describe('the OpenAPI document', () => {
       const success = Object.keys(responses).filter((c) => c.startsWith('2'));
       if (success.length !== 1) missing.push(`${name}: ${success.length} success statuses`);
       for (const code of success) {
-        const schema = responses[code].content?.['application/json']?.schema;
+        // JSON, or bytes (a screenshot): each content type with a binary string schema.
+        const content = (responses[code].content ?? {}) as Record<string, Doc>;
+        const bytes = Object.values(content).every((c) => c.schema?.format === 'binary');
+        const schema =
+          content['application/json']?.schema ?? (bytes ? Object.values(content)[0]?.schema : undefined);
         if (code === '204' ? schema !== undefined : schema === undefined)
           missing.push(`${name}: ${code} ${code === '204' ? 'has' : 'has no'} body schema`);
       }

@@ -28,7 +28,7 @@ import { scheduleRetentionCuts } from '../domain/oncall/schedule-history.js';
 import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
 import type { ScriptRunStore } from '../domain/results/script-run-store.js';
-import { SCREENSHOTS_PER_MONITOR, scriptRunCuts } from '../domain/results/script-runs.js';
+import { pruneScriptRunsAt } from '../domain/results/script-runs.js';
 import { dailyRollupRetentionDays, rollupRetentionDays } from '../domain/results/uptime.js';
 import { openAutoDrafts } from '../domain/status-pages/auto-drafts.js';
 import { domainVerified, recheckDomains } from '../domain/status-pages/custom-domain-proof.js';
@@ -136,8 +136,7 @@ export const startJobs = (
       if ((await store.pruneRollups(rollupsBefore, 1000, dailyBefore)) < 1000) break;
     // Scripted runs go with their results; screenshots sooner, and beyond each monitor's newest 20
     // (domain/results/script-runs.ts).
-    const cuts = scriptRunCuts(now, config.result_retention_days);
-    const runs = await store.pruneScriptRuns(cuts.before, cuts.screenshotsBefore, SCREENSHOTS_PER_MONITOR);
+    const runs = await pruneScriptRunsAt(store, now, config.result_retention_days);
     if (runs > 0) log.info({ pruned: runs }, 'old script runs and screenshots pruned');
   });
 

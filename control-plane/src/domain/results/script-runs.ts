@@ -154,3 +154,17 @@ export const scriptRunCuts = (now: Date, resultRetentionDays: number) => ({
   before: new Date(now.getTime() - resultRetentionDays * 86_400_000),
   screenshotsBefore: new Date(now.getTime() - SCREENSHOT_RETENTION_DAYS * 86_400_000),
 });
+
+/**
+ * Retention at `now` (the jobs' prune-results pass): runs as the results, screenshots older than
+ * SCREENSHOT_RETENTION_DAYS or beyond each monitor's newest SCREENSHOTS_PER_MONITOR. Returns how many
+ * rows went.
+ */
+export const pruneScriptRunsAt = (
+  store: Pick<ScriptRunStore, 'pruneScriptRuns'>,
+  now: Date,
+  resultRetentionDays: number,
+) => {
+  const cuts = scriptRunCuts(now, resultRetentionDays);
+  return store.pruneScriptRuns(cuts.before, cuts.screenshotsBefore, SCREENSHOTS_PER_MONITOR);
+};
