@@ -86,13 +86,22 @@ interface ResultJson {
 describe('multi-step checks run by a real agent', () => {
   it('signs in, creates an order and reads it back; a failing step raises an alert naming it, and it resolves', async () => {
     const w = await h.workspace('multistep-e2e', 'e2e');
-    shop.password = 'correct horse';
+    const password = 'correct horse battery';
+    shop.password = password;
+    // The password as a workspace secret where this build has them (the route lands with them; the
+    // prober's own test covers the secret without it): then it never shows in a result or an alert.
+    const put = await w.api('PUT', '/secrets/SHOP_PASSWORD', { json: { value: password } });
+    const secret = put.status === 201 || put.status === 200;
+    const signIn = {
+      ...STEPS[0],
+      body: `{"user": "ann", "password": "${secret ? '{{secrets.SHOP_PASSWORD}}' : password}"}`,
+    };
     const created = await w.api('POST', '/monitors/create', {
       json: {
         display_name: 'Checkout',
         monitor_type: 'multistep',
         url: shop.url,
-        steps: STEPS,
+        steps: [signIn, ...STEPS.slice(1)],
         check_interval_seconds: 1,
         timeout_seconds: 1,
         failure_threshold: 1,
@@ -122,6 +131,14 @@ describe('multi-step checks run by a real agent', () => {
 
     shop.failing = false;
     await waitFor(alerts, (as) => as.every((a) => a.status === 'resolved'), { what: 'the alert resolved' });
+    if (secret) {
+      const seen = JSON.stringify([
+        await results(),
+        await alerts(),
+        (await w.api('GET', `/monitors/${id}`)).body,
+      ]);
+      expect(seen).not.toContain(password);
+    }
   });
 
   it('refuses steps with unknown variables, malformed templates, bad extracts, repeated names and non-http URLs, naming every field', async () => {
@@ -164,6 +181,20 @@ describe('multi-step checks run by a real agent', () => {
       { field: 'steps[1].headers.X-A', message: 'has an empty {{}}: name a variable inside' },
       { field: 'steps[2].name', message: "'Order' is the name of step 2 too: each step needs its own name" },
       { field: 'steps[2].url', message: 'must be an http:// or https:// URL' },
+    ]);
+    // A field the schema refuses and one the rules refuse: both in the one answer.
+    const both = await w.api('POST', '/monitors/create', {
+      json: {
+        display_name: 'Bad steps',
+        monitor_type: 'multistep',
+        url: 'https://shop.example.com',
+        steps: [{ name: 'A', method: 'FETCH', url: '{{url}}/{{token}}' }],
+      },
+    });
+    expect(both.status).toBe(422);
+    expect(both.body.error.details.map((d: { field: string }) => d.field)).toEqual([
+      'steps[0].method',
+      'steps[0].url',
     ]);
     const list = await w.api('GET', '/monitors');
     expect(list.body.data).toEqual([]);

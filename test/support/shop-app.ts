@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
  * `{"token"}` (401 when `password` is set and another is sent), `POST /orders` with `Authorization:
  * Bearer <token>` → 201 `{"id"}` and `Location: /orders/<id>`, `GET /orders/:id` (the same header) →
  * `{"id","status"}`, `POST /pay` → `{"paid":true}`, or 502 while `failing`; `POST /echo` answers
- * what it was sent; `GET /big?bytes=N` N bytes; `GET /slow` never answers.
+ * what it was sent; `GET /big?bytes=N` N bytes; `GET /endless` a body without end; `GET /slow` never answers.
  */
 export interface ShopApp {
   url: string;
@@ -76,6 +76,17 @@ export const startShopApp = async (): Promise<ShopApp> => {
     if (key === 'GET /big') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       return res.end(Buffer.alloc(Number(url.searchParams.get('bytes') ?? 0), 'a'));
+    }
+    if (key === 'GET /endless') {
+      // A body without end, as fast as the client reads it.
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(64 * 1024, 'b');
+      const more = () => {
+        while (!res.destroyed && res.write(chunk));
+      };
+      res.on('drain', more);
+      slow.add(res);
+      return more();
     }
     if (key === 'GET /slow') {
       slow.add(res);

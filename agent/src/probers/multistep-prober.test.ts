@@ -78,7 +78,8 @@ describe('multi-step prober against a local shop', () => {
     const steps = journey();
     // Assertion targets are not templates: this one compares with the text as written.
     steps[2]!.assertions = steps[2]!.assertions.slice(0, 1);
-    const out = await createMultistepProber().run(spec(steps), new CheckDeadline());
+    // {{url}} drops the monitor URL's trailing /, so {{url}}/login stays /login.
+    const out = await createMultistepProber().run(spec(steps, { url: `${shop.url}/` }), new CheckDeadline());
     expect(out.error).toBeNull();
     expect(out.ok).toBe(true);
     expect(out.status_code).toBe(200);
@@ -212,6 +213,15 @@ describe('multi-step prober against a local shop', () => {
       new CheckDeadline(),
     );
     expect(exactly.ok).toBe(true);
+    // A body without end stops being read at the cap: the step fails on its size, not at its timeout.
+    const endless = await createMultistepProber().run(
+      spec([step({ name: 'Endless', url: '{{url}}/endless', timeout_ms: 30_000 })], { timeout_ms: 30_000 }),
+      new CheckDeadline(),
+    );
+    expect(endless.error).toEqual({
+      kind: 'response_too_large',
+      message: "step 1 'Endless' failed: response larger than 1 MiB",
+    });
     const many = Array.from({ length: 6 }, (_, i) =>
       step({ name: `Big ${i + 1}`, url: `{{url}}/big?bytes=${1 << 20}` }),
     );
@@ -268,6 +278,8 @@ describe('multi-step prober against a local shop', () => {
       message: "step 2 'Slow' failed: timed out (the check's timeout)",
     });
     expect(check.script?.steps[0]?.ok).toBe(true);
+    // The failed step got no answer: the run has no status, not the step before's.
+    expect(check.status_code).toBeUndefined();
   });
 
   it('a URL that is not http(s) once filled in, or a secret not given, fails its step', async () => {

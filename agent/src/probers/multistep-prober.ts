@@ -73,10 +73,13 @@ const statusFailure = (step: Step, status: number): Failure | null => {
   return null;
 };
 
-const readsBody = (step: Step) =>
-  needsBody(step.assertions) || step.extract.some((e) => e.source !== 'headers');
-const readsHeaders = (step: Step) =>
-  needsHeaders(step.assertions) || step.extract.some((e) => e.source === 'headers');
+/** Whether an extract reads headers (`true`) or the body (`false`): loops, no closure a step. */
+const extractsFrom = (step: Step, headers: boolean): boolean => {
+  for (const e of step.extract) if ((e.source === 'headers') === headers) return true;
+  return false;
+};
+const readsBody = (step: Step) => extractsFrom(step, false) || needsBody(step.assertions);
+const readsHeaders = (step: Step) => extractsFrom(step, true) || needsHeaders(step.assertions);
 
 export const createMultistepProber = (opts: HttpProberOptions = {}) => {
   const secureContext: SecureContext = createSecureContext(opts.ca ? { ca: opts.ca } : {});
@@ -123,7 +126,8 @@ export const createMultistepProber = (opts: HttpProberOptions = {}) => {
       const endsAt = started + spec.timeout_ms;
       const steps = spec.settings.steps;
       const vars: Record<string, string> = Object.create(null);
-      vars.url = spec.url;
+      // Without its trailing /: `{{url}}/login` is the same for https://shop.example and https://shop.example/.
+      vars.url = spec.url.endsWith('/') ? spec.url.replace(/\/+$/, '') : spec.url;
       const values: TemplateValues = { vars, secrets: spec.settings.secrets };
       const reports: StepReport[] = [];
       const run = new Run();
@@ -182,7 +186,8 @@ export const createMultistepProber = (opts: HttpProberOptions = {}) => {
           } finally {
             if (timer) clearTimeout(timer);
           }
-          if (stepStatus !== null) status = stepStatus;
+          // The failed step's (none when it got no answer), else the last one's.
+          status = stepStatus;
           if (failure !== null) failedAt = i;
           reports.push({
             name: step.name,

@@ -13,6 +13,11 @@ describe('fillTemplates', () => {
     expect(fillTemplates(plain, values)).toBe(plain);
   });
 
+  it('fills once: a value that holds a template is sent as it is, never filled in turn', () => {
+    const hostile = { vars: { url: 'u', token: '{{secrets.PW}}' }, secrets: { PW: 's3cret' } };
+    expect(fillTemplates('Bearer {{token}}', hostile)).toBe('Bearer {{secrets.PW}}');
+  });
+
   it('says what it cannot fill, never inheriting from Object.prototype', () => {
     expect(() => fillTemplates('{{other}}', values)).toThrow('no earlier step extracted {{other}}');
     expect(() => fillTemplates('{{constructor}}', values)).toThrow(

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { multistepRules, templateNames } from './multistep-rules.js';
+import { z } from 'zod';
+import { problemsIn } from '../validation.js';
+import { multistep } from './multistep.js';
+import { templateNames } from './multistep-rules.js';
 
-const rules = (steps: unknown[]) => multistepRules({ settings: { steps } });
+/** The problems of `steps` as the API finds them: the field's schema, its rules run by it. */
+const body = z.strictObject({ steps: multistep.fields.steps!.schema });
+const rules = (steps: unknown[]) => problemsIn(body, { steps }).problems;
 
 const signIn = {
   name: 'Sign in',
@@ -119,6 +124,37 @@ describe('multi-step rules', () => {
     ).toEqual([
       { field: 'steps[1].name', message: "'Pay' is the name of step 1 too: each step needs its own name" },
     ]);
+  });
+
+  it("names the rules' problems together with the schema's, in one answer", () => {
+    expect(
+      rules([
+        { name: 'A', method: 'FETCH', url: '{{url}}/{{nope}}', headers: { 'bad header': 'x', Ok: '{{' } },
+        {
+          name: 'A',
+          method: 'GET',
+          url: 'ftp://x.example/',
+          timeout_seconds: 0,
+          extract: [{ name: 'v', source: 'xml' }],
+        },
+      ]).map((p) => p.field),
+    ).toEqual(
+      expect.arrayContaining([
+        'steps[0].method',
+        'steps[0].headers.bad header',
+        'steps[0].url',
+        'steps[0].headers.Ok',
+        'steps[1].name',
+        'steps[1].url',
+        'steps[1].timeout_seconds',
+        'steps[1].extract[0].source',
+      ]),
+    );
+    // Not an array, or elements of the wrong shape: the schema says so, the rules skip them.
+    expect(problemsIn(body, { steps: 'x' }).problems).toEqual([
+      { field: 'steps', message: expect.any(String) },
+    ]);
+    expect(rules([null, { name: 7, url: 3, extract: [5, { name: 1, regex: 2 }] }]).length).toBeGreaterThan(0);
   });
 
   it('a URL whose scheme and host are written out must be http(s)', () => {

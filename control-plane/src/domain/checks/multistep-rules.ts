@@ -1,7 +1,6 @@
-import { type FieldProblem, parseJsonPath } from '@lookout/shared';
+import { parseJsonPath } from '@lookout/shared';
 import { RE2JS } from 're2js';
 import { SECRET_NAME } from '../secrets/sealed-secrets.js';
-import type { Monitor } from '../types.js';
 
 /**
  * The rules of a multi-step check across its steps (docs/scripted-checks.md, "Multi-step checks"), as
@@ -16,14 +15,24 @@ import type { Monitor } from '../types.js';
  * Every problem is named with its path (`steps[1].url`), all in one answer.
  */
 
-/** A step as stored (the schema of multistep.ts checked its shape already). */
-interface StepShape {
-  name: string;
-  url: string;
-  headers?: Record<string, string>;
-  body?: string;
-  extract?: { name: string; source: string; property?: string; regex?: string }[];
+/** One problem, its path from the steps array (`[1, 'url']`). */
+export interface StepProblem {
+  path: (string | number)[];
+  message: string;
 }
+
+/** An extract as far as it could be read (a field of the wrong type: null; zod names it already). */
+interface ExtractRead {
+  name: string | null;
+  source: string | null;
+  property: string | null | undefined;
+  regex: string | null | undefined;
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const optionalText = (v: unknown): string | null | undefined => (v === undefined ? undefined : text(v));
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
@@ -75,88 +84,108 @@ const urlProblem = (url: string): string | null => {
 };
 
 /** What is wrong with one extract, by field. */
-const extractProblems = (e: NonNullable<StepShape['extract']>[number], at: string, out: FieldProblem[]) => {
-  if (e.name === 'url')
-    out.push({ field: `${at}.name`, message: 'is the monitor’s URL ({{url}}); choose another name' });
+const extractProblems = (e: ExtractRead, at: (string | number)[], out: StepProblem[]) => {
+  const add = (field: string, message: string) => out.push({ path: [...at, field], message });
+  if (e.name === 'url') add('name', 'is the monitor’s URL ({{url}}); choose another name');
+  if (e.property === null) return;
   if (e.source === 'json_body' || e.source === 'headers') {
-    if (e.property === undefined)
-      out.push({ field: `${at}.property`, message: `is required for ${e.source}` });
+    if (e.property === undefined) add('property', `is required for ${e.source}`);
     else if (e.source === 'headers' && !HEADER_NAME.test(e.property))
-      out.push({ field: `${at}.property`, message: 'must be a header name' });
+      add('property', 'must be a header name');
     else if (e.source === 'json_body') {
       const { error } = parseJsonPath(e.property);
-      if (error)
-        out.push({ field: `${at}.property`, message: `is not a JSONPath this service reads: it ${error}` });
+      if (error) add('property', `is not a JSONPath this service reads: it ${error}`);
     }
-  } else if (e.property !== undefined)
-    out.push({
-      field: `${at}.property`,
-      message: 'is only for json_body and headers; text_body reads the body',
-    });
-  if (e.regex !== undefined) {
+  } else if (e.source === 'text_body' && e.property !== undefined)
+    add('property', 'is only for json_body and headers; text_body reads the body');
+  if (typeof e.regex === 'string') {
     try {
       const groups = RE2JS.compile(e.regex).groupCount();
       if (groups !== 1)
-        out.push({
-          field: `${at}.regex`,
-          message: `must have exactly one capture group (the value taken), it has ${groups}`,
-        });
+        add('regex', `must have exactly one capture group (the value taken), it has ${groups}`);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      out.push({
-        field: `${at}.regex`,
-        message: `is not a regular expression this service runs (RE2 syntax): ${why.slice(0, 200)}`,
-      });
+      add('regex', `is not a regular expression this service runs (RE2 syntax): ${why.slice(0, 200)}`);
     }
   }
 };
 
-export const multistepRules = (m: Pick<Monitor, 'settings'>): FieldProblem[] => {
-  const steps = m.settings.steps as StepShape[] | undefined;
-  if (!Array.isArray(steps)) return [];
-  const out: FieldProblem[] = [];
-  /** Variables extracted by the steps so far; and the first step extracting each, for the message. */
+/**
+ * Every problem of `steps` as the client sent them: run by the steps field's schema (multistep.ts)
+ * even when zod found something else wrong, so one answer names every bad field. Reads defensively:
+ * what is not of its type is skipped (zod names it).
+ */
+export const stepProblems = (steps: unknown, maxSteps: number): StepProblem[] => {
+  if (!Array.isArray(steps) || steps.length > maxSteps) return [];
+  const out: StepProblem[] = [];
+  const read = steps.map((raw) => {
+    const s = isRecord(raw) ? raw : {};
+    const extract = Array.isArray(s.extract) ? s.extract : [];
+    return {
+      name: text(s.name),
+      url: text(s.url),
+      headers: isRecord(s.headers) ? s.headers : {},
+      body: text(s.body),
+      extract: extract.map(
+        (e): ExtractRead =>
+          isRecord(e)
+            ? {
+                name: text(e.name),
+                source: text(e.source),
+                property: optionalText(e.property),
+                regex: optionalText(e.regex),
+              }
+            : { name: null, source: null, property: null, regex: null },
+      ),
+    };
+  });
+  /** The first step extracting each name, for the message. */
+  const firstBy = new Map<string, string>();
+  for (const s of read)
+    for (const e of s.extract) if (e.name !== null && !firstBy.has(e.name)) firstBy.set(e.name, s.name ?? '');
+  /** Variables extracted by the steps so far. */
   const known = new Set<string>();
-  const laterBy = new Map<string, string>();
-  for (const s of steps)
-    for (const e of s.extract ?? []) if (!laterBy.has(e.name)) laterBy.set(e.name, s.name);
   const firstOfName = new Map<string, number>();
-  steps.forEach((s, i) => {
-    const at = `steps[${i}]`;
-    const seen = firstOfName.get(s.name);
-    if (seen === undefined) firstOfName.set(s.name, i);
-    else
-      out.push({
-        field: `${at}.name`,
-        message: `'${s.name}' is the name of step ${seen + 1} too: each step needs its own name`,
-      });
-    const urlWrong = urlProblem(s.url);
-    const texts: [string, string][] = [[`${at}.url`, s.url]];
-    for (const [name, value] of Object.entries(s.headers ?? {})) texts.push([`${at}.headers.${name}`, value]);
-    if (s.body !== undefined) texts.push([`${at}.body`, s.body]);
-    for (const [field, text] of texts) {
-      const { names, error } = templateNames(text);
+  read.forEach((s, i) => {
+    if (s.name !== null) {
+      const seen = firstOfName.get(s.name);
+      if (seen === undefined) firstOfName.set(s.name, i);
+      else
+        out.push({
+          path: [i, 'name'],
+          message: `'${s.name}' is the name of step ${seen + 1} too: each step needs its own name`,
+        });
+    }
+    const texts: [(string | number)[], string][] = [];
+    if (s.url !== null) texts.push([[i, 'url'], s.url]);
+    for (const [name, value] of Object.entries(s.headers))
+      if (typeof value === 'string') texts.push([[i, 'headers', name], value]);
+    if (s.body !== null) texts.push([[i, 'body'], s.body]);
+    for (const [path, t] of texts) {
+      const { names, error } = templateNames(t);
       if (error) {
-        out.push({ field, message: error });
+        out.push({ path, message: error });
         continue;
       }
       const unknown = names.find((n) => n !== 'url' && !n.startsWith('secrets.') && !known.has(n));
       if (unknown !== undefined) {
-        const later = laterBy.get(unknown);
+        const later = firstBy.get(unknown);
         out.push({
-          field,
+          path,
           message:
             later === undefined
               ? `uses {{${unknown}}}, which no earlier step extracts`
               : later === s.name
-                ? `uses {{${unknown}}}, which no earlier step extracts ('${s.name}' extracts it from its own response)`
+                ? `uses {{${unknown}}}, which no earlier step extracts ('${later}' extracts it from its own response)`
                 : `uses {{${unknown}}}, which no earlier step extracts ('${later}' extracts it later)`,
         });
-      } else if (field === `${at}.url` && urlWrong) out.push({ field, message: urlWrong });
+      } else if (path[1] === 'url') {
+        const wrong = urlProblem(t);
+        if (wrong) out.push({ path, message: wrong });
+      }
     }
-    const extract = s.extract ?? [];
-    for (let j = 0; j < extract.length; j++) extractProblems(extract[j]!, `${at}.extract[${j}]`, out);
-    for (const e of extract) known.add(e.name);
+    for (let j = 0; j < s.extract.length; j++) extractProblems(s.extract[j]!, [i, 'extract', j], out);
+    for (const e of s.extract) if (e.name !== null) known.add(e.name);
   });
   return out;
 };
