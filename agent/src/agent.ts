@@ -143,6 +143,9 @@ export const createAgent = (deps: AgentDeps) => {
     get droppedResults() {
       return reporter.dropped;
     },
+    get droppedScreenshots() {
+      return reporter.droppedScreenshots;
+    },
     get bufferedBytes() {
       return reporter.bufferedBytes;
     },

@@ -15,6 +15,7 @@ describe('agent metrics listener', () => {
       connected: true,
       skippedRuns: 2,
       droppedResults: 1,
+      droppedScreenshots: 4,
       bufferedBytes: 5800,
       slowDowns: 0,
       health: () => ({ assigned: 40, inFlight: 3, queueDepth, bufferedResults: 12 }),
@@ -56,6 +57,7 @@ describe('agent metrics listener', () => {
     expect(text).toContain(`lookout_agent_buffered_results{${labels}} 12`);
     expect(text).toContain(`lookout_agent_buffered_bytes{${labels}} 5800`);
     expect(text).toContain(`lookout_agent_skipped_runs{${labels}} 2`);
+    expect(text).toContain(`lookout_agent_dropped_screenshots{${labels}} 4`);
     expect(text).toContain(`lookout_agent_connected{${labels}} 1`);
     expect(text).toContain('nodejs_eventloop_lag_seconds');
     queueDepth = 0;

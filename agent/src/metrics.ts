@@ -8,6 +8,8 @@ export interface AgentState {
   readonly connected: boolean;
   readonly skippedRuns: number;
   readonly droppedResults: number;
+  /** Screenshots left out of results while the buffer held its most (waiting-results.ts). */
+  readonly droppedScreenshots: number;
   /** The estimated memory the unacknowledged results take. */
   readonly bufferedBytes: number;
   readonly slowDowns: number;
@@ -140,6 +142,11 @@ export const createAgentMetrics = (labels: { agent: string; region?: string }) =
     'lookout_agent_dropped_results',
     'Results dropped from a full or too old buffer since start.',
     (a) => a.droppedResults,
+  );
+  gauge(
+    'lookout_agent_dropped_screenshots',
+    'Screenshots of failed browser runs left out of their results (the results kept) because 16 waiting results already had one, since start.',
+    (a) => a.droppedScreenshots,
   );
   gauge(
     'lookout_agent_skipped_runs',

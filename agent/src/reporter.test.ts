@@ -1,15 +1,22 @@
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { create } from '@bufbuild/protobuf';
+import { create, fromBinary } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { connectNodeAdapter, createGrpcTransport } from '@connectrpc/connect-node';
-import { AgentService, type CheckResult, CheckResultSchema } from '@lookout/proto';
+import {
+  AgentService,
+  type CheckResult,
+  CheckResultSchema,
+  ReportResultsRequestSchema,
+  ReportResultsResponseSchema,
+  StepReportSchema,
+} from '@lookout/proto';
 import { silentLogger } from '@lookout/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { every } from './every.js';
 import { manualTimers } from './manual-timers.js';
 import { reportEncodedResults } from './report-rpc.js';
-import { batchSize, createReporter, REPORT_BATCH } from './reporter.js';
+import { batchSize, createReporter, REPORT_BATCH, REPORT_MAX_BYTES } from './reporter.js';
 import { encodeRecord } from './result-encoder.js';
 import { PER_RESULT_BYTES } from './waiting-results.js';
 
@@ -272,5 +279,53 @@ describe('reporter', () => {
     }
     expect(cp.received).toEqual(sent);
     expect(reporter.bufferedBytes).toBe(0);
+  });
+});
+
+describe('reporter and screenshots', () => {
+  it('sends results with screenshots in batches under REPORT_MAX_BYTES, each result once', async () => {
+    const t = manualTimers(T0);
+    const sizes: number[] = [];
+    let got = 0;
+    const reporter = createReporter({
+      reportEncoded: async (req) => {
+        sizes.push(req.records.length);
+        got += fromBinary(ReportResultsRequestSchema, req.records).results.length;
+        return create(ReportResultsResponseSchema, { accepted: 0 });
+      },
+      instanceId: 'a1',
+      timers: t.timers,
+      log: silentLogger(),
+      callTimeoutMs: 10_000,
+      buffer: { maxItems: 100_000, maxBytes: 64 * 2 ** 20, maxAgeMs: 3_600_000 },
+      session: () => ({ id: 's1', maxBatch: 1000 }),
+      failed: () => 'transient',
+      stopping: () => false,
+    });
+    // 600 results, every tenth a failed browser run with a 250 KiB screenshot (16 keep theirs), and
+    // long scripted reports (50 steps of 2,000-character errors) on the others.
+    const steps = Array.from({ length: 50 }, (_, i) =>
+      create(StepReportSchema, { name: `step ${i}`, error: 'x'.repeat(2000) }),
+    );
+    for (let i = 0; i < 600; i++) {
+      const shot = new Uint8Array(250 * 1024);
+      shot.set([0xff, 0xd8, 0xff]);
+      reporter.push(
+        T0,
+        create(CheckResultSchema, {
+          resultId: `r${i}`,
+          script:
+            i % 10 === 0
+              ? { screenshot: shot, screenshotType: 'image/jpeg' }
+              : { steps: i % 3 === 0 ? steps : [] },
+        }),
+      );
+    }
+    await reporter.report();
+    expect(got).toBe(600);
+    expect(reporter.buffered).toBe(0);
+    expect(reporter.droppedScreenshots).toBe(600 / 10 - 16);
+    expect(sizes.length).toBeGreaterThan(1);
+    for (const s of sizes) expect(s).toBeLessThanOrEqual(REPORT_MAX_BYTES);
   });
 });

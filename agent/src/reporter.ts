@@ -23,6 +23,13 @@ export const batchSize = (waiting: number, max: number) => {
   if (max <= REPORT_BATCH) return max;
   return Math.min(max, Math.max(REPORT_BATCH, waiting - (waiting % REPORT_BATCH)));
 };
+/**
+ * The most bytes of results one call carries: half the control plane's read limit for a message
+ * (control-plane rpc/rpc-server.ts, RPC_READ_MAX_BYTES, 16 MiB). Normal results are ~100 bytes, so
+ * only results with screenshots (at most 16 waiting, 256 KiB each: waiting-results.ts) or long
+ * scripted reports make a batch stop short of its count.
+ */
+export const REPORT_MAX_BYTES = 8 * 1024 * 1024;
 /** The longest pause a control plane's slow-down request can impose between two batches. */
 export const MAX_SLOW_DOWN_MS = 10_000;
 /** What a round sends: full batches only (a push filled one), or everything buffered. */
@@ -87,9 +94,10 @@ export const createReporter = (deps: ReporterDeps) => {
   const round = async (min: number): Promise<boolean> => {
     for (let session = deps.session(); session && buffer.size >= min; session = deps.session()) {
       const size = batchSize(buffer.size, session.maxBatch ?? 0);
-      const batch = buffer.peek(size, timers.now());
-      // A full batch is the control plane's limit when that is smaller than ours.
-      if (!batch || batch.count < Math.min(min, size)) return true;
+      const batch = buffer.peek(size, timers.now(), REPORT_MAX_BYTES);
+      // A full batch is the control plane's limit when that is smaller than ours, or as many as fit
+      // in REPORT_MAX_BYTES.
+      if (!batch || (batch.count < Math.min(min, size) && !batch.cut)) return true;
       try {
         const reply = await deps.reportEncoded(
           { instanceId: deps.instanceId, sessionId: session.id, records: batch.records },
@@ -156,6 +164,9 @@ export const createReporter = (deps: ReporterDeps) => {
     },
     get dropped() {
       return buffer.dropped;
+    },
+    get droppedScreenshots() {
+      return buffer.droppedScreenshots;
     },
     get slowDowns() {
       return slowDowns;

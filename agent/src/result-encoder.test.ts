@@ -82,6 +82,87 @@ describe('encodeRecord', () => {
     expect(back[4]!.resultId).toBe('m1:eu-west:1800000000000');
   });
 
+  it('writes a scripted run’s report (field 16) as protobuf-es does; absent, no field at all', () => {
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    const failed = result({
+      ok: false,
+      error: { kind: 'script_failed', message: "step 2 'Sign in' failed: timeout (line 7)" },
+      response_time_ms: 2300,
+      script: {
+        steps: [
+          { name: 'Open', ok: true, duration_ms: 410.6, error: null, status_code: null },
+          { name: 'Sign in', ok: false, duration_ms: 1890, error: 'timeout', status_code: 502 },
+        ],
+        failed_step: 2,
+        error_line: 7,
+        web_vitals: { ttfb_ms: 35, lcp_ms: null, cls: 0.12 },
+        console_errors: ['TypeError: ü is undefined'],
+        failed_requests: ['GET http://shop.test/api 502'],
+        screenshot: { type: 'image/png', data: png },
+      },
+    });
+    const passed = result({
+      ok: true,
+      error: null,
+      response_time_ms: 40,
+      script: {
+        steps: [{ name: 'Pay', ok: true, duration_ms: 40, error: null, status_code: 200 }],
+        failed_step: null,
+        error_line: null,
+        web_vitals: null,
+        console_errors: [],
+        failed_requests: [],
+        screenshot: null,
+      },
+    });
+    const plain = result({ ok: true, error: null, response_time_ms: 4 });
+    expect(plain.script).toBeUndefined();
+    expect(records([failed, passed, plain])).toEqual(asList([failed, passed, plain]));
+    const back = fromBinary(ReportResultsRequestSchema, records([failed, passed, plain])).results;
+    expect(back[0]!.script).toMatchObject({
+      failedStep: 2,
+      errorLine: 7,
+      screenshotType: 'image/png',
+      webVitals: { measured: true, ttfbMs: 35, lcpMs: 0, cls: 0.12 },
+      consoleErrors: ['TypeError: ü is undefined'],
+    });
+    expect(back[0]!.script!.steps.map((st) => [st.name, st.durationMs, st.error, st.statusCode])).toEqual([
+      ['Open', 411, '', 0],
+      ['Sign in', 1890, 'timeout', 502],
+    ]);
+    expect(Buffer.from(back[0]!.script!.screenshot).equals(png)).toBe(true);
+    expect(back[1]!.script!.webVitals).toBeUndefined();
+    expect(back[1]!.script!.screenshot.length).toBe(0);
+    expect(back[2]!.script).toBeUndefined();
+  });
+
+  it('cuts a report to the bounds the control plane keeps: steps, strings, lines, screenshot size', () => {
+    const r = result({
+      ok: false,
+      error: { kind: 'script_failed', message: 'x' },
+      response_time_ms: 1,
+      script: {
+        steps: Array.from({ length: 80 }, (_, i) => ({
+          name: `n${i}`.padEnd(300, 'n'),
+          ok: false,
+          duration_ms: 1,
+          error: 'e'.repeat(5000),
+          status_code: null,
+        })),
+        failed_step: 80,
+        error_line: null,
+        web_vitals: null,
+        console_errors: Array.from({ length: 40 }, () => 'c'.repeat(900)),
+        failed_requests: [],
+        screenshot: { type: 'image/jpeg', data: new Uint8Array(256 * 1024 + 1) },
+      },
+    });
+    const s = r.script!;
+    expect([s.steps.length, s.steps[0]!.name.length, s.steps[0]!.error.length]).toEqual([50, 100, 2000]);
+    expect([s.consoleErrors.length, s.consoleErrors[0]!.length]).toEqual([20, 500]);
+    expect([s.screenshot.length, s.screenshotType]).toEqual([0, '']);
+  });
+
   it('writes a record longer than its first scratch buffer, and one whose length takes three bytes', () => {
     const long = result({
       ok: false,

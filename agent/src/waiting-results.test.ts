@@ -176,3 +176,58 @@ describe('waiting results', () => {
     expect(w.reserved).toBe(initial);
   });
 });
+
+/** A failed browser run's result with a screenshot of `kb` KiB (a PNG's first bytes). */
+const shotResult = (i: number, kb = 200): CheckResult => {
+  const data = new Uint8Array(kb * 1024).fill(i % 251);
+  data.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return create(CheckResultSchema, {
+    monitorId: `b-${i}`,
+    scheduledAtMs: BigInt(T + i),
+    ok: false,
+    script: { failedStep: 1, screenshot: data, screenshotType: 'image/png', consoleErrors: [`e${i}`] },
+  });
+};
+
+describe('waiting results with screenshots', () => {
+  it('at most 16 waiting results keep their screenshot; the others keep the rest of their report, counted', () => {
+    const w = createWaitingResults({ maxItems: 1000, maxAgeMs: 60_000, field: 2 });
+    for (let i = 0; i < 20; i++) w.push(T + i, shotResult(i), T + i);
+    const all = fromBinary(ReportResultsRequestSchema, w.peek(100, T + 20)!.records).results;
+    expect(all.map((r) => r.script!.screenshot.length > 0)).toEqual(range(0, 20).map((i) => i < 16));
+    expect(all[19]!.script!.consoleErrors).toEqual(['e19']);
+    expect(all[19]!.script!.screenshotType).toBe('');
+    expect(Buffer.from(all[3]!.script!.screenshot).equals(shotResult(3).script!.screenshot)).toBe(true);
+    expect(w.droppedScreenshots).toBe(4);
+    // Counted whole: the bytes held include the screenshots.
+    expect(w.bytes).toBeGreaterThan(16 * 200 * 1024);
+    // Once some are acknowledged, new ones keep theirs again.
+    w.ack({ first: 0, count: 10 });
+    w.push(T + 20, shotResult(20), T + 20);
+    const last = fromBinary(ReportResultsRequestSchema, w.peek(100, T + 21)!.records).results.at(-1)!;
+    expect(last.script!.screenshot.length).toBe(200 * 1024);
+    expect(w.droppedScreenshots).toBe(4);
+  });
+
+  it('the byte bound counts screenshots: the oldest go when they do not fit', () => {
+    const w = createWaitingResults({ maxItems: 1000, maxAgeMs: 60_000, maxBytes: 1024 * 1024, field: 2 });
+    for (let i = 0; i < 8; i++) w.push(T + i, shotResult(i), T + i);
+    // Five of ~200 KiB fit in 1 MiB.
+    expect(slots(w.peek(100, T + 8))).toEqual([3, 4, 5, 6, 7]);
+    expect(w.dropped).toBe(3);
+  });
+
+  it('a batch stops short of its count to stay within maxBytes (the first result whatever its size)', () => {
+    const w = createWaitingResults({ maxItems: 1000, maxAgeMs: 60_000, field: 2 });
+    for (let i = 0; i < 3; i++) w.push(T + i, result(i), T + i);
+    for (let i = 3; i < 9; i++) w.push(T + i, shotResult(i), T + i);
+    const batch = w.peek(500, T + 9, 500 * 1024)!;
+    expect([slots(batch), batch.cut]).toEqual([[0, 1, 2, 3, 4], true]);
+    expect(batch.records.length).toBeLessThanOrEqual(500 * 1024);
+    w.ack(batch);
+    const big = w.peek(500, T + 9, 1024)!;
+    expect([slots(big), big.cut]).toEqual([[5], true]);
+    const rest = w.peek(500, T + 9)!;
+    expect([slots(rest), rest.cut]).toEqual([[5, 6, 7, 8], false]);
+  });
+});

@@ -27,6 +27,12 @@ export interface WaitingResultsOptions {
   maxBytes?: number;
   /** The ReportResults request's field number for its results (each record's tag). */
   field: number;
+  /**
+   * How many waiting results may keep a screenshot (a failed browser run's, up to 256 KiB each;
+   * default MAX_SCREENSHOTS): a result pushed beyond that is kept without it, counted in
+   * `droppedScreenshots`.
+   */
+  maxScreenshots?: number;
 }
 
 /** What a batch carries: the sequence number of its first result, how many, and their records. */
@@ -35,7 +41,19 @@ export interface WaitingBatch {
   count: number;
   /** The records, back to back (a copy: the store may move its own bytes meanwhile). */
   records: Buffer;
+  /** True when the batch stopped short of `max` results to stay within `maxBytes`. */
+  cut: boolean;
 }
+
+/** Waiting results that keep their screenshot, at most: 16 × 256 KiB = 4 MiB. */
+export const MAX_SCREENSHOTS = 16;
+
+const hasScreenshot = (r: CheckResult) => (r.script?.screenshot.length ?? 0) > 0;
+/** The same result without its screenshot (the run's other findings kept). */
+const withoutScreenshot = (r: CheckResult): CheckResult => ({
+  ...r,
+  script: { ...r.script!, screenshot: new Uint8Array(0), screenshotType: '' },
+});
 
 /** A result's two column entries (its end offset and its time, 8 bytes each). */
 export const PER_RESULT_BYTES = 16;
@@ -61,6 +79,10 @@ export const createWaitingResults = (opts: WaitingResultsOptions) => {
   let head = 0;
   let tail = 0;
   let dropped = 0;
+  const maxScreenshots = opts.maxScreenshots ?? MAX_SCREENSHOTS;
+  /** Sequence numbers of the waiting results that carry a screenshot, oldest first. */
+  const shots: number[] = [];
+  let droppedScreenshots = 0;
 
   const size = () => tail - head;
   /** The bytes results `from`..`tail - 1` take. */
@@ -117,6 +139,9 @@ export const createWaitingResults = (opts: WaitingResultsOptions) => {
     if (to <= head) return;
     head = Math.min(to, tail);
     start = head === tail ? end : ends[(head - 1) & mask]!;
+    let gone = 0;
+    while (gone < shots.length && shots[gone]! < head) gone++;
+    if (gone > 0) shots.splice(0, gone);
   };
   const expire = (nowMs: number) => {
     let s = head;
@@ -131,7 +156,15 @@ export const createWaitingResults = (opts: WaitingResultsOptions) => {
     /** A finished run's result, encoded now; the oldest go if the bounds say so. */
     push(at: number, result: CheckResult, nowMs: number) {
       expire(nowMs);
-      const record = encodeRecord(opts.field, result);
+      let r = result;
+      if (hasScreenshot(r)) {
+        if (shots.length < maxScreenshots) shots.push(tail);
+        else {
+          r = withoutScreenshot(r);
+          droppedScreenshots++;
+        }
+      }
+      const record = encodeRecord(opts.field, r);
       room(record.length);
       record.copy(buf, end);
       end += record.length;
@@ -148,13 +181,28 @@ export const createWaitingResults = (opts: WaitingResultsOptions) => {
         forget(s);
       }
     },
-    /** The oldest `max` results' records, left in place until `ack`; null when none wait. */
-    peek(max: number, nowMs: number): WaitingBatch | null {
+    /**
+     * The oldest `max` results' records, left in place until `ack`; null when none wait. At most
+     * `maxBytes` of records (the first result whatever its size): fewer results then, `cut`.
+     */
+    peek(max: number, nowMs: number, maxBytes = Number.POSITIVE_INFINITY): WaitingBatch | null {
       expire(nowMs);
-      const count = Math.min(max, size());
+      let count = Math.min(max, size());
       if (count === 0) return null;
+      const full = count;
+      // The records' ends grow with the sequence: the most that fit, by bisection.
+      if (ends[(head + count - 1) & mask]! - start > maxBytes) {
+        let lo = 1;
+        let hi = count - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (ends[(head + mid - 1) & mask]! - start <= maxBytes) lo = mid;
+          else hi = mid - 1;
+        }
+        count = lo;
+      }
       const last = ends[(head + count - 1) & mask]!;
-      return { first: head, count, records: Buffer.from(buf.subarray(start, last)) };
+      return { first: head, count, records: Buffer.from(buf.subarray(start, last)), cut: count < full };
     },
     /** A batch the control plane acknowledged (results already dropped meanwhile are skipped). */
     ack(batch: Pick<WaitingBatch, 'first' | 'count'>) {
@@ -170,6 +218,10 @@ export const createWaitingResults = (opts: WaitingResultsOptions) => {
     },
     get dropped() {
       return dropped;
+    },
+    /** Screenshots left out of results pushed while MAX_SCREENSHOTS waiting results had one. */
+    get droppedScreenshots() {
+      return droppedScreenshots;
     },
     /** The memory the store holds, used or not: its buffer and its columns. */
     get reserved() {

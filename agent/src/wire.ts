@@ -3,6 +3,7 @@ import type {
   CheckResult,
   CheckSpec,
   HttpSettings as HttpSettingsMessage,
+  ScriptReport as ScriptReportMessage,
   Assertion as WireAssertion,
 } from '@lookout/proto';
 import {
@@ -13,7 +14,7 @@ import {
   MONITOR_TYPES,
   type MonitorType,
 } from '@lookout/shared';
-import type { HttpAuth, ProbeOutcome, ProbeSpec, SettingsByType } from './probe-port.js';
+import type { HttpAuth, ProbeOutcome, ProbeSpec, ScriptReport, SettingsByType } from './probe-port.js';
 
 /** What most specs have: no headers, no expected DNS values, no assertions (one frozen object each). */
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
@@ -249,5 +250,55 @@ export const resultOf = (input: {
     domain: o.domain
       ? { $typeName: 'lookout.agent.v1.DomainInfo', expiresAtMs: msOf(o.domain.expires_at) }
       : undefined,
+    script: o.script ? scriptOf(o.script) : undefined,
+  };
+};
+
+/**
+ * What a scripted run's report may hold on the wire, as the control plane keeps it
+ * (control-plane domain/results/script-runs.ts): the agent cuts to the same bounds, so one result's
+ * record stays well under a megabyte and a batch under the transport's limit (reporter.ts).
+ */
+export const SCRIPT_LIMITS = {
+  steps: 50,
+  name: 100,
+  error: 2000,
+  lines: 20,
+  line: 500,
+  screenshotBytes: 256 * 1024,
+} as const;
+
+const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max) : s);
+const uint = (n: number | null) => (n !== null && Number.isFinite(n) && n > 0 ? Math.round(n) : 0);
+
+/** A scripted run's report as CheckResult.script: numbers whole, null as 0 or '', within SCRIPT_LIMITS. */
+export const scriptOf = (r: ScriptReport): ScriptReportMessage => {
+  const shot =
+    r.screenshot && r.screenshot.data.length <= SCRIPT_LIMITS.screenshotBytes ? r.screenshot : null;
+  return {
+    $typeName: 'lookout.agent.v1.ScriptReport',
+    steps: r.steps.slice(0, SCRIPT_LIMITS.steps).map((s) => ({
+      $typeName: 'lookout.agent.v1.StepReport',
+      name: clip(s.name, SCRIPT_LIMITS.name),
+      ok: s.ok,
+      durationMs: uint(s.duration_ms),
+      error: clip(s.error ?? '', SCRIPT_LIMITS.error),
+      statusCode: uint(s.status_code),
+    })),
+    failedStep: uint(r.failed_step),
+    errorLine: uint(r.error_line),
+    webVitals: r.web_vitals
+      ? {
+          $typeName: 'lookout.agent.v1.WebVitals',
+          measured: true,
+          ttfbMs: uint(r.web_vitals.ttfb_ms),
+          lcpMs: uint(r.web_vitals.lcp_ms),
+          cls: r.web_vitals.cls !== null && Number.isFinite(r.web_vitals.cls) ? r.web_vitals.cls : 0,
+        }
+      : undefined,
+    consoleErrors: r.console_errors.slice(0, SCRIPT_LIMITS.lines).map((l) => clip(l, SCRIPT_LIMITS.line)),
+    failedRequests: r.failed_requests.slice(0, SCRIPT_LIMITS.lines).map((l) => clip(l, SCRIPT_LIMITS.line)),
+    screenshot: shot ? shot.data : new Uint8Array(0),
+    screenshotType: shot ? shot.type : '',
   };
 };

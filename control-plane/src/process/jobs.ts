@@ -27,6 +27,8 @@ import {
 import { scheduleRetentionCuts } from '../domain/oncall/schedule-history.js';
 import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
+import type { ScriptRunStore } from '../domain/results/script-run-store.js';
+import { pruneScriptRunsAt } from '../domain/results/script-runs.js';
 import { dailyRollupRetentionDays, rollupRetentionDays } from '../domain/results/uptime.js';
 import { openAutoDrafts } from '../domain/status-pages/auto-drafts.js';
 import { domainVerified, recheckDomains } from '../domain/status-pages/custom-domain-proof.js';
@@ -45,6 +47,7 @@ import type { SharedServices } from './wiring.js';
 
 /** The store ports the jobs use: what each prunes, and what the domain functions they run read and write. */
 export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
+  Pick<ScriptRunStore, 'pruneScriptRuns'> &
   Pick<StatusPageStore, 'pruneIncidents'> &
   Pick<StatusSubscriberStore, 'prunePendingSubscribers' | 'pruneRecipientBudgets'> &
   Pick<MonitorStore, 'pruneMonitorChanges'> &
@@ -131,6 +134,10 @@ export const startJobs = (
     );
     for (let i = 0; i < 100; i++)
       if ((await store.pruneRollups(rollupsBefore, 1000, dailyBefore)) < 1000) break;
+    // Scripted runs go with their results; screenshots sooner, and beyond each monitor's newest 20
+    // (domain/results/script-runs.ts).
+    const runs = await pruneScriptRunsAt(store, now, config.result_retention_days);
+    if (runs > 0) log.info({ pruned: runs }, 'old script runs and screenshots pruned');
   });
 
   // On-call schedules: overrides ended and offers closed 90 days ago, history older than 400 days.

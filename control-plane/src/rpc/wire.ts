@@ -11,6 +11,7 @@ import { CHECK_TYPES } from '../domain/checks/registry.js';
 import { effectiveIntervalSeconds, effectiveRetrySeconds } from '../domain/monitors/monitor-runs.js';
 import { targetOf } from '../domain/monitors/monitors.js';
 import type { IncomingResult } from '../domain/results/check-results.js';
+import { boundScript } from '../domain/results/script-runs.js';
 import type { CatalogMonitor } from '../domain/types.js';
 
 /**
@@ -83,4 +84,6 @@ export const resultFromWire = (r: CheckResult): IncomingResult => ({
   domain_expires_at: r.domain ? date(r.domain.expiresAtMs) : null,
   dns_records: r.dnsRecords.slice(0, 50),
   run_now_request_id: r.runNowRequestId || null,
+  // A scripted check's report, bounded (kept only for multistep and browser monitors: ingestResults).
+  script: r.script ? boundScript(r.script) : null,
 });

@@ -20,6 +20,8 @@ import {
 } from './evaluation.js';
 import type { ResultStore } from './result-store.js';
 import type { RecordResults } from './result-writer.js';
+import type { ScriptRunStore } from './script-run-store.js';
+import { type IncomingScript, SCRIPTED_TYPES, storeScriptRuns } from './script-runs.js';
 
 /** Pseudo-location of the monitor-level status row: flips of it decide alerts, by compare-and-set. */
 const MONITOR_ROW = '*';
@@ -28,7 +30,10 @@ const MONITOR_ROW = '*';
 export type IncomingResult = Omit<
   CheckResultRecord,
   'id' | 'workspace_id' | 'location' | 'instance_id' | 'received_at'
->;
+> & {
+  /** A multistep or browser check's report (script-runs.ts), bounded; null or absent: none. */
+  script?: IncomingScript | null;
+};
 
 export interface IngestOutcome {
   /** Stored now, or stored before (a replay): the agent may forget all of these. */
@@ -47,7 +52,13 @@ export interface IngestOutcome {
  */
 export const ingestResults = async (
   deps: {
-    store: AlertStore & AlertHoldStore & MonitorStore & ResultStore & PolicyLookup & MaintenanceLookup;
+    store: AlertStore &
+      AlertHoldStore &
+      MonitorStore &
+      ResultStore &
+      Pick<ScriptRunStore, 'addScriptRuns'> &
+      PolicyLookup &
+      MaintenanceLookup;
     catalog: Pick<MonitorCatalog, 'resolve'>;
     /** `store.recordResults`, or a group-committing writer over it (`result-writer.ts`). */
     record?: RecordResults;
@@ -59,6 +70,7 @@ export const ingestResults = async (
   const record = deps.record ?? ((rs, step) => store.recordResults(rs, step));
   const monitors = await catalog.resolve(input.results.map((r) => r.monitor_id));
   const records: CheckResultRecord[] = [];
+  const scripts: { result: CheckResultRecord; script: IncomingScript }[] = [];
   for (const r of input.results) {
     const m = monitors.get(r.monitor_id);
     if (m) {
@@ -86,8 +98,13 @@ export const ingestResults = async (
         dns_records: r.dns_records,
         run_now_request_id: r.run_now_request_id,
       });
+      if (r.script && SCRIPTED_TYPES.has(m.monitor_type))
+        scripts.push({ result: records[records.length - 1]!, script: r.script });
     }
   }
+  // Scripted runs' reports first, in one write: a result the agent sees accepted never lacks its run
+  // (a batch that fails after this is replayed, and its runs are kept once).
+  await storeScriptRuns(store, scripts);
   records.sort((a, b) => a.scheduled_at.getTime() - b.scheduled_at.getTime());
 
   // Store and move every location's counters in one step (one transaction on SQLite), in time order.
