@@ -1,6 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { request as httpRequest, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { systemClock } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentToken } from '../../control-plane/src/domain/agents/agent-tokens.js';
@@ -34,6 +37,23 @@ const startAgent = async (region: string, instance: string, env: Record<string, 
   agents.push(p.child);
   return p;
 };
+
+/** An API response's bytes (a screenshot). */
+const getBytes = (host: string, key: string, path: string) =>
+  new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+    (resolve, reject) => {
+      const req = httpRequest(
+        { host: '127.0.0.1', port: h.cp.port, method: 'GET', path: `/api/v1${path}`, headers: { host, 'x-api-key': key } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    },
+  );
 
 /** The eu-west agent with Chromium, started by whichever test needs it first. */
 let browserAgent: Promise<unknown> | null = null;
@@ -125,6 +145,25 @@ describe('browser checks on real agents', () => {
     );
     expect(failed.error_kind).toBe('script_error');
     expect(JSON.stringify(raised)).toContain("step 3 'Pay' failed");
+    // The run's report, through the API: its steps, what the page showed, and the screenshot's bytes.
+    const failedId = (failed as Result & { id: string }).id;
+    const run = await w.api('GET', `/monitors/${id}/results/${encodeURIComponent(failedId)}/script`);
+    expect(run.status, run.text).toBe(200);
+    expect(run.body).toMatchObject({
+      ok: false,
+      failed_step: 3,
+      error_line: 12,
+      console_errors: ['payment failed: 503'],
+      failed_requests: [`POST ${site.url}api/pay 503`],
+      screenshot: { content_type: 'image/jpeg', size: expect.any(Number) },
+    });
+    expect((run.body.steps as { name: string }[]).map((s) => s.name).slice(1)).toEqual(['Sign in', 'Pay']);
+    const shot = await getBytes(w.host, w.adminKey, run.body.screenshot.url.slice('/api/v1'.length));
+    expect(shot.status).toBe(200);
+    expect(shot.headers['content-type']).toBe('image/jpeg');
+    expect(shot.body.length).toBe(run.body.screenshot.size);
+    expect([...shot.body.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    writeFileSync(join(tmpdir(), 'pagehost-e2e-screenshot.jpg'), shot.body);
 
     site.broken = false;
     await waitFor(alerts, (as) => as.every((a) => a.status === 'resolved'), {

@@ -1,7 +1,14 @@
 import { access, constants } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SandboxIsolation, SandboxLimits } from './protocol.js';
+import {
+  CHAIN_METHODS,
+  EXPECT_MATCHERS,
+  LOCATOR_METHODS,
+  PAGE_METHODS,
+  type SandboxIsolation,
+  type SandboxLimits,
+} from './protocol.js';
 
 /**
  * How the sandbox child is started on this host (docs/scripted-checks.md, "The browser sandbox"):
@@ -25,6 +32,14 @@ export const CHILD_FILE = here.endsWith('.ts')
 
 /** The child's data segment beyond its heap cap: Node itself, V8's young generation and code, buffers. */
 export const DATA_SLACK_MB = 256;
+
+/** The child's second argument: the method lists it builds `page`, locators and `expect` from. */
+const METHODS_ARG = JSON.stringify({
+  chain: CHAIN_METHODS,
+  page: PAGE_METHODS,
+  locator: LOCATOR_METHODS,
+  matchers: EXPECT_MATCHERS,
+});
 
 export const NOBODY = { uid: 65534, gid: 65534 };
 
@@ -57,33 +72,25 @@ export async function candidatePlans(): Promise<SandboxPlan[]> {
     ['unshare', 'setpriv', 'prlimit', 'sh'].map((p) => findProgram(p)),
   );
   const permission_flag = permissionFlag();
-  const base = { prlimit, sh };
-  const plans: SandboxPlan[] = [];
+  const plan = (user: SandboxIsolation['user'], network_namespace: boolean, wrap: string[]): SandboxPlan => ({
+    prlimit,
+    sh,
+    isolation: { permission_flag, user, network_namespace },
+    wrap,
+  });
   const asNobody = setpriv
     ? [setpriv, `--reuid=${NOBODY.uid}`, `--regid=${NOBODY.gid}`, '--clear-groups', '--no-new-privs']
     : null;
+  const plans: SandboxPlan[] = [];
   if (process.getuid?.() === 0) {
-    if (unshare && asNobody) {
-      plans.push({
-        ...base,
-        isolation: { permission_flag, user: NOBODY, network_namespace: true },
-        wrap: [unshare, '-n', ...asNobody],
-      });
-    }
-    if (asNobody)
-      plans.push({
-        ...base,
-        isolation: { permission_flag, user: NOBODY, network_namespace: false },
-        wrap: asNobody,
-      });
+    // The namespace is made as root, then the user dropped: unshare -n needs CAP_SYS_ADMIN.
+    if (unshare && asNobody) plans.push(plan(NOBODY, true, [unshare, '-n', ...asNobody]));
+    if (asNobody) plans.push(plan(NOBODY, false, asNobody));
+    if (unshare) plans.push(plan(null, true, [unshare, '-n']));
   } else if (unshare) {
-    plans.push({
-      ...base,
-      isolation: { permission_flag, user: null, network_namespace: true },
-      wrap: [unshare, '-rn'],
-    });
+    plans.push(plan(null, true, [unshare, '-rn']));
   }
-  plans.push({ ...base, isolation: { permission_flag, user: null, network_namespace: false }, wrap: [] });
+  plans.push(plan(null, false, []));
   return plans;
 }
 
@@ -92,7 +99,7 @@ export function childCommand(
   plan: SandboxPlan,
   limits: SandboxLimits,
   file = CHILD_FILE,
-  fileArgs = ['--sandbox-child'],
+  fileArgs = ['--sandbox-child', METHODS_ARG],
 ): { file: string; args: string[] } {
   const cpu = Math.max(1, Math.ceil(limits.cpu_seconds));
   const node = [

@@ -12,6 +12,8 @@ import type { StepReport } from '../probe-port.js';
  *   context per run, and answers each call from an allow-list of Playwright methods.
  *
  * A RegExp argument (getByRole's `name`, toHaveTitle's expected value) crosses as `{ $regex, flags }`.
+ * A function argument (evaluate's) crosses as `{ $function: source }`, a locator argument (filter's
+ * `has`) as `{ $locator: chain }`.
  */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { StepReport } from '../probe-port.js';
+import { redactSecrets } from '../redact.js';
 import { candidatePlans, childCommand, type SandboxPlan } from './isolation.js';
 import {
   CHAIN_METHODS,
@@ -59,12 +60,23 @@ async function probePlans(): Promise<SandboxPlan> {
 
 const NO_PAGE: PageHost = { call: async () => ({ ok: false, error: 'no page', url: 'about:blank' }) };
 
+/** Runs `input.script` in the sandbox; what it reports of itself has the secrets' values shown as ••••. */
 export async function runSandboxed(
   input: { script: string; url: string; secrets: Record<string, string> },
   host: PageHost,
   limits: SandboxLimits,
 ): Promise<SandboxOutcome> {
-  return runWithPlan(await sandboxPlan(), input, host, limits);
+  const outcome = await runWithPlan(await sandboxPlan(), input, host, limits);
+  const redact = (t: string) => redactSecrets(t, input.secrets);
+  return {
+    ...outcome,
+    error: outcome.error === null ? null : redact(outcome.error),
+    steps: outcome.steps.map((s) => ({
+      ...s,
+      name: redact(s.name),
+      error: s.error === null ? null : redact(s.error),
+    })),
+  };
 }
 
 /** Why a call is refused before it reaches the host (the host keeps its own allow-list too), or null. */

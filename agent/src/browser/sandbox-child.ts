@@ -17,84 +17,13 @@ import type { ChildMessage, HostCall, ParentMessage, RunMessage } from './protoc
  * Messages with the agent: one JSON line each way on fd 3 (ParentMessage in, ChildMessage out).
  */
 
-/** The method lists of protocol.ts, copied (this file may read no other); a unit test keeps them equal. */
-export const SANDBOX_METHODS = {
-  chain: [
-    'locator',
-    'getByRole',
-    'getByText',
-    'getByLabel',
-    'getByPlaceholder',
-    'getByAltText',
-    'getByTitle',
-    'getByTestId',
-    'first',
-    'last',
-    'nth',
-    'filter',
-  ],
-  element: [
-    'click',
-    'dblclick',
-    'fill',
-    'press',
-    'check',
-    'uncheck',
-    'selectOption',
-    'hover',
-    'focus',
-    'textContent',
-    'innerText',
-    'inputValue',
-    'isVisible',
-    'isHidden',
-    'isEnabled',
-    'isDisabled',
-    'isChecked',
-    'getAttribute',
-  ],
-  page: [
-    'goto',
-    'reload',
-    'goBack',
-    'goForward',
-    'waitForURL',
-    'waitForLoadState',
-    'waitForTimeout',
-    'waitForSelector',
-    'title',
-    'content',
-    'evaluate',
-    'setViewportSize',
-    'keyboard.press',
-    'keyboard.type',
-  ],
-  locator: [
-    'clear',
-    'pressSequentially',
-    'setChecked',
-    'blur',
-    'count',
-    'waitFor',
-    'allTextContents',
-    'allInnerTexts',
-    'scrollIntoViewIfNeeded',
-  ],
-  matchers: [
-    'toHaveTitle',
-    'toHaveURL',
-    'toBeVisible',
-    'toBeHidden',
-    'toBeEnabled',
-    'toBeDisabled',
-    'toBeChecked',
-    'toHaveText',
-    'toContainText',
-    'toHaveValue',
-    'toHaveCount',
-    'toHaveAttribute',
-  ],
-};
+/** The method lists of protocol.ts, given by the agent on the command line (this file may read no other). */
+export interface SandboxMethods {
+  chain: string[];
+  page: string[];
+  locator: string[];
+  matchers: string[];
+}
 
 /** The longest text the bridge takes from the script (one call's arguments, or the report). */
 const MAX_BRIDGE_TEXT = 256 * 1024;
@@ -147,7 +76,7 @@ export function bootstrap(bridge: Bridge, initText: string) {
   const init = parse(initText) as {
     url: string;
     secrets: Record<string, string>;
-    methods: { chain: string[]; element: string[]; page: string[]; locator: string[]; matchers: string[] };
+    methods: SandboxMethods;
   };
   const M = init.methods;
   let lastUrl = 'about:blank';
@@ -279,7 +208,7 @@ export function bootstrap(bridge: Bridge, initText: string) {
     const loc: Record<string, unknown> = {};
     for (const m of M.chain)
       loc[m] = (...args: unknown[]) => locator([...chain, { method: m, args: toJson(args, 0) as unknown[] }]);
-    for (const m of [...M.element, ...M.locator]) loc[m] = (...args: unknown[]) => call(chain, m, args);
+    for (const m of M.locator) loc[m] = (...args: unknown[]) => call(chain, m, args);
     freeze(loc);
     apply(weakSet, chains, [loc, chain]);
     return loc;
@@ -289,7 +218,7 @@ export function bootstrap(bridge: Bridge, initText: string) {
     if (m === 'first' || m === 'last' || m === 'nth' || m === 'filter') continue;
     page[m] = (...args: unknown[]) => locator([{ method: m, args: toJson(args, 0) as unknown[] }]);
   }
-  for (const m of [...M.element, ...M.page]) {
+  for (const m of M.page) {
     if (m.startsWith('keyboard.')) continue;
     page[m] =
       m === 'goto' || m === 'reload'
@@ -426,6 +355,7 @@ export function bootstrap(bridge: Bridge, initText: string) {
 /** Runs a RunMessage's script; messages go out through `send`. Returns the function taking host replies. */
 export function runScript(
   run: RunMessage,
+  methods: SandboxMethods,
   send: (m: ChildMessage) => void,
 ): (id: number, reply: unknown) => void {
   let nextId = 1;
@@ -483,7 +413,7 @@ export function runScript(
   });
   const api = (boot.runInContext(context) as typeof bootstrap)(
     bridge,
-    JSON.stringify({ url: run.url, secrets: run.secrets, methods: SANDBOX_METHODS }),
+    JSON.stringify({ url: run.url, secrets: run.secrets, methods }),
   );
   makeError = vm.runInContext('(m) => new Error(m)', context) as (message: string) => unknown;
   const { deliver, start } = api;
@@ -517,7 +447,7 @@ export function runScript(
   };
 }
 
-function main(): void {
+function main(methods: SandboxMethods): void {
   const channel = new net.Socket({ fd: 3, readable: true, writable: true });
   const send = (m: ChildMessage) => {
     channel.write(`${JSON.stringify(m)}\n`);
@@ -536,7 +466,7 @@ function main(): void {
       const line = buffered.slice(0, nl);
       buffered = buffered.slice(nl + 1);
       const m = JSON.parse(line) as ParentMessage;
-      if (m.t === 'run' && !reply) reply = runScript(m, send);
+      if (m.t === 'run' && !reply) reply = runScript(m, methods, send);
       else if (m.t === 'reply' && reply) reply(m.id, m.reply);
       nl = buffered.indexOf('\n');
     }
@@ -545,4 +475,4 @@ function main(): void {
   channel.on('error', () => process.exit(0));
 }
 
-if (process.argv[2] === '--sandbox-child') main();
+if (process.argv[2] === '--sandbox-child') main(JSON.parse(process.argv[3] ?? '{}') as SandboxMethods);
