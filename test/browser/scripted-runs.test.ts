@@ -108,11 +108,13 @@ describe('scripted runs on the monitor page', () => {
           assertions: [status(201)],
         },
         {
-          name: 'Read it back',
+          // Markup in a name is shown as text, never run.
+          name: 'Read it back <img src=x onerror="window.__ran=1">',
           method: 'GET',
           url: '{{url}}/orders/{{order}}',
           headers: { Authorization: 'Bearer {{token}}' },
         },
+        { name: 'Pay', method: 'POST', url: '{{url}}/pay', assertions: [status(200)] },
       ],
     });
     await page.goto(lookout.url('demo', `/monitors/${id}`));
@@ -129,10 +131,21 @@ describe('scripted runs on the monitor page', () => {
 
     const panel = await checkNow(page);
     const steps = panel.getByRole('list', { name: 'Steps' }).getByRole('listitem');
-    await expect.poll(() => steps.count()).toBe(3);
+    await expect.poll(() => steps.count()).toBe(4);
     expect(await steps.nth(1).textContent()).toMatch(/2\. Create order.*OK.*HTTP 201.*ms/);
     expect(await panel.getByText('Passed').count()).toBe(1);
+    expect(await steps.nth(2).textContent()).toContain('<img src=x onerror="window.__ran=1">');
+    expect(await page.evaluate('window.__ran')).toBeUndefined();
     await shoot(page, 'run-passing');
+
+    // Made to fail: Check now again shows the new run, its failed step marked with the reason.
+    shop.failing = true;
+    const again = await checkNow(page);
+    await again.getByText('Failed', { exact: true }).first().waitFor();
+    expect(
+      await again.getByRole('list', { name: 'Steps' }).getByRole('listitem').nth(3).textContent(),
+    ).toMatch(/^4\. Pay.*Failed.*HTTP 502.*expected status 200, got 502/);
+    shop.failing = false;
     await context.close();
   }, 150_000);
 

@@ -56,8 +56,10 @@ export const useScriptRun = (m: MonitorDetail | null, results: CheckResult[] | n
     const tick = async () => {
       if (!live) return;
       try {
-        const page = await api.listResults(id, 20);
-        const mine = page.data.find((r) => r.run_now_request_id && !before.current?.has(r.id));
+        // Until `ask` has noted the results already there, nothing is taken for the new run.
+        const seen = before.current;
+        const page = seen ? await api.listResults(id, 20) : { data: [] };
+        const mine = page.data.find((r) => r.run_now_request_id && !seen?.has(r.id));
         const run = mine ? await api.scriptRun(id, mine.id) : null;
         if (!live) return;
         if (run) return setShown({ kind: 'asked', run });
@@ -79,8 +81,9 @@ export const useScriptRun = (m: MonitorDetail | null, results: CheckResult[] | n
     /** Before "Check now" asks: remembers the run-now results already there. */
     ask: async () => {
       if (!on || !id) return;
-      before.current = asked((await api.listResults(id, 100)).data);
+      before.current = null;
       setShown({ kind: 'waiting' });
+      before.current = asked((await api.listResults(id, 100)).data);
     },
     /** Back to the newest run (a failed "Check now"). */
     reset: () => setShown({ kind: 'latest', run: undefined }),
