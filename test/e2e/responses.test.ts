@@ -51,14 +51,14 @@ const DRIVEN_ELSEWHERE: Record<string, string> = {
   'post /connected-apps/{id}/revoke': 'mcp-oauth.test.ts (needs an OAuth grant)',
   'post /workspace/connected-apps/{id}/revoke': 'mcp-oauth.test.ts (needs an OAuth grant)',
   'post /users/me/contact-methods/{id}/verify': 'contact-methods.test.ts (needs the code from a real mail)',
-  'get /secrets': SECRETS,
-  'get /secrets/{name}': SECRETS,
-  'put /secrets/{name}': SECRETS,
-  'delete /secrets/{name}': SECRETS,
   'get /monitors/{id}/results/{result_id}/script': 'script-runs.test.ts (runs sent over the agent protocol)',
   'get /monitors/{id}/results/{result_id}/screenshot':
     'script-runs.test.ts (runs sent over the agent protocol)',
   'get /monitors/{id}/script-runs/latest': 'script-runs.test.ts (runs sent over the agent protocol)',
+  'get /secrets': SECRETS,
+  'get /secrets/{name}': SECRETS,
+  'put /secrets/{name}': SECRETS,
+  'delete /secrets/{name}': SECRETS,
 };
 
 let h: Harness;

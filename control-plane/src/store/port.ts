@@ -24,8 +24,8 @@ import type { HandoffNoticeStore } from '../domain/oncall/handoff-notice-store.j
 import type { SchedulePolicyLookup } from '../domain/oncall/schedule-policy-lookup.js';
 import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
-import type { SecretStore } from '../domain/secrets/secret-store.js';
 import type { ScriptRunStore } from '../domain/results/script-run-store.js';
+import type { SecretStore } from '../domain/secrets/secret-store.js';
 import type { StatusPageStore } from '../domain/status-pages/status-page-store.js';
 import type { StatusSubscriberStore } from '../domain/status-pages/subscriber-store.js';
 import type { TenancyStore } from '../domain/tenancy/tenancy-store.js';
