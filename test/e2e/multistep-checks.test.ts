@@ -88,14 +88,10 @@ describe('multi-step checks run by a real agent', () => {
     const w = await h.workspace('multistep-e2e', 'e2e');
     const password = 'correct horse battery';
     shop.password = password;
-    // The password as a workspace secret where this build has them (the route lands with them; the
-    // prober's own test covers the secret without it): then it never shows in a result or an alert.
+    // The password as a workspace secret: substituted by the agent, never in a result or an alert.
     const put = await w.api('PUT', '/secrets/SHOP_PASSWORD', { json: { value: password } });
-    const secret = put.status === 201 || put.status === 200;
-    const signIn = {
-      ...STEPS[0],
-      body: `{"user": "ann", "password": "${secret ? '{{secrets.SHOP_PASSWORD}}' : password}"}`,
-    };
+    expect(put.status, JSON.stringify(put.body)).toBe(201);
+    const signIn = { ...STEPS[0], body: '{"user": "ann", "password": "{{secrets.SHOP_PASSWORD}}"}' };
     const created = await w.api('POST', '/monitors/create', {
       json: {
         display_name: 'Checkout',
@@ -129,16 +125,26 @@ describe('multi-step checks run by a real agent', () => {
       status_code: 502,
     });
 
+    // The failed run's steps, where this build stores script runs (the route lands with them).
+    const run = await w.api('GET', `/monitors/${id}/script-runs/latest`);
+    if (run.status === 200 && run.body.ok === false)
+      expect(run.body).toMatchObject({
+        failed_step: 4,
+        steps: [
+          { name: 'Sign in', ok: true, status_code: 200, error: null },
+          { name: 'Create order', ok: true, status_code: 201 },
+          { name: 'Read order', ok: true, status_code: 200 },
+          { name: 'Pay', ok: false, status_code: 502, error: 'expected status 200, got 502' },
+        ],
+      });
     shop.failing = false;
     await waitFor(alerts, (as) => as.every((a) => a.status === 'resolved'), { what: 'the alert resolved' });
-    if (secret) {
-      const seen = JSON.stringify([
-        await results(),
-        await alerts(),
-        (await w.api('GET', `/monitors/${id}`)).body,
-      ]);
-      expect(seen).not.toContain(password);
-    }
+    const seen = JSON.stringify([
+      await results(),
+      await alerts(),
+      (await w.api('GET', `/monitors/${id}`)).body,
+    ]);
+    expect(seen).not.toContain(password);
   });
 
   it('refuses steps with unknown variables, malformed templates, bad extracts, repeated names and non-http URLs, naming every field', async () => {
@@ -231,8 +237,8 @@ describe('multi-step checks run by a real agent', () => {
     const start = readme.indexOf('## Multi-step API checks');
     const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
     const [secret, monitor] = [...section.matchAll(/-d '([^']*)'/g)].map((m) => JSON.parse(m[1]!));
-    // The secret first, where this build has secrets (the route lands with them).
-    await w.api('PUT', '/secrets/SHOP_PASSWORD', { json: secret });
+    // The secret first, as the README does (a monitor naming a secret not set is refused).
+    expect((await w.api('PUT', '/secrets/SHOP_PASSWORD', { json: secret })).status).toBe(201);
     const r = await w.api('POST', '/monitors/create', { json: monitor });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body.steps).toHaveLength(3);
