@@ -144,7 +144,11 @@ export const run = async (argv) => {
   // concurrency, no sandbox, proxy or report.
   const bareBrowser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--disable-gpu', '--disable-background-networking', ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])],
+    args: [
+      '--disable-gpu',
+      '--disable-background-networking',
+      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+    ],
   });
   const bareOnce = async () => {
     const context = await bareBrowser.newContext({ viewport: { width: 1280, height: 720 } });

@@ -140,3 +140,40 @@ describe('the page host', () => {
     expect(guard.refused).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('what a page can make the agent read', () => {
+  it('text, HTML and evaluate values are cut in the page, before they cross to the agent', async () => {
+    const replies = await pool.withPage(Date.now() + 30_000, async (page) => {
+      const host = createPageHost(page, {}, { baseUrl: site.url });
+      await host.call(call('goto', ['/']));
+      // 20 MB of text in the page.
+      await host.call(
+        call('evaluate', ["() => { document.querySelector('h1').textContent = 'x'.repeat(2e7); }"]),
+      );
+      const h1 = [{ method: 'locator', args: ['h1'] }];
+      return Promise.all([
+        host.call(call('textContent', [], h1)),
+        host.call(call('innerText', [], h1)),
+        host.call(call('allTextContents', [], [{ method: 'locator', args: ['h1, p'] }])),
+        host.call(call('textContent', ['h1'])),
+        host.call(call('content', [])),
+        host.call(call('evaluate', ["() => document.querySelector('h1').textContent"])),
+        host.call(call('evaluate', ['() => document.title'])),
+      ]);
+    });
+    const [text, inner, all, pageText, content, big, small] = replies;
+    expect(text).toMatchObject({ ok: true, value: `${'x'.repeat(10_000)}…` });
+    expect(inner).toMatchObject({ ok: true, value: `${'x'.repeat(10_000)}…` });
+    expect(all).toMatchObject({
+      ok: true,
+      value: [`${'x'.repeat(10_000)}…`, 'Everything you need, delivered.'],
+    });
+    expect(pageText).toMatchObject({ ok: true, value: `${'x'.repeat(10_000)}…` });
+    expect(content.ok && (content.value as string).length).toBe(10_001);
+    expect(big).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('the value is larger than 256 KiB'),
+    });
+    expect(small).toMatchObject({ ok: true, value: 'Shop' });
+  });
+});

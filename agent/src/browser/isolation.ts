@@ -1,14 +1,7 @@
 import { access, constants } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  CHAIN_METHODS,
-  EXPECT_MATCHERS,
-  LOCATOR_METHODS,
-  PAGE_METHODS,
-  type SandboxIsolation,
-  type SandboxLimits,
-} from './protocol.js';
+import type { SandboxIsolation, SandboxLimits } from './protocol.js';
 
 /**
  * How the sandbox child is started on this host (docs/scripted-checks.md, "The browser sandbox"):
@@ -32,14 +25,6 @@ export const CHILD_FILE = here.endsWith('.ts')
 
 /** The child's data segment beyond its heap cap: Node itself, V8's young generation and code, buffers. */
 export const DATA_SLACK_MB = 256;
-
-/** The child's second argument: the method lists it builds `page`, locators and `expect` from. */
-const METHODS_ARG = JSON.stringify({
-  chain: CHAIN_METHODS,
-  page: PAGE_METHODS,
-  locator: LOCATOR_METHODS,
-  matchers: EXPECT_MATCHERS,
-});
 
 export const NOBODY = { uid: 65534, gid: 65534 };
 
@@ -99,7 +84,7 @@ export function childCommand(
   plan: SandboxPlan,
   limits: SandboxLimits,
   file = CHILD_FILE,
-  fileArgs = ['--sandbox-child', METHODS_ARG],
+  fileArgs = ['--sandbox-child'],
 ): { file: string; args: string[] } {
   const cpu = Math.max(1, Math.ceil(limits.cpu_seconds));
   const node = [

@@ -10,6 +10,7 @@ import {
   LOCATOR_METHODS,
   PAGE_METHODS,
 } from './protocol.js';
+import { cappedRead, evaluateCapped, isCappedRead, pageContent, pageTitle } from './reads.js';
 
 /**
  * The agent's half of a browser check (protocol.ts): the real Playwright page, answering the sandboxed
@@ -112,6 +113,15 @@ export const createPageHost = (page: Page, secrets: Record<string, string>, opts
     return out;
   };
 
+  /** The `timeout` of a call's options, within the run; what is left of the run without one. */
+  const timeoutOf = (args: unknown[]): number => {
+    const o = args.find(
+      (a) => a !== null && typeof a === 'object' && !Array.isArray(a) && !(a instanceof RegExp),
+    ) as { timeout?: unknown } | undefined;
+    const t = typeof o?.timeout === 'number' && o.timeout > 0 ? o.timeout : remaining();
+    return Math.min(t, remaining());
+  };
+
   const checkUrl = (raw: unknown) => {
     if (typeof raw !== 'string') throw new HostCallError('page.goto needs a URL string');
     let u: URL;
@@ -166,6 +176,7 @@ export const createPageHost = (page: Page, secrets: Record<string, string>, opts
     if (locator) {
       if (!ON_LOCATOR.has(c.method))
         throw new HostCallError(`locator.${c.method} is not a method a script may use`);
+      if (isCappedRead(c.method)) return within(cappedRead(locator, c.method, args, timeoutOf(args)));
       const fn = (locator as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[c.method]!;
       locator.page().setDefaultTimeout(remaining());
       return within(fn.apply(locator, bounded(c.method, args)));
@@ -179,7 +190,14 @@ export const createPageHost = (page: Page, secrets: Record<string, string>, opts
       if (typeof args[0] !== 'string' || args[0].length > 65_536)
         throw new HostCallError('page.evaluate takes a function’s source text');
       // An expression, run by the DevTools protocol (a page's Content-Security-Policy does not stop it).
-      return within(page.evaluate(`(${args[0]})(${JSON.stringify(args[1] ?? null)})`));
+      return within(evaluateCapped(page, args[0], args[1]));
+    }
+    if (c.method === 'content') return within(pageContent(page));
+    if (c.method === 'title') return within(pageTitle(page));
+    if (isCappedRead(c.method)) {
+      if (typeof args[0] !== 'string') throw new HostCallError(`page.${c.method} needs a selector`);
+      const first = page.locator(args[0]).first();
+      return within(cappedRead(first, c.method, args.slice(1), timeoutOf(args)));
     }
     if (c.method === 'keyboard.press' || c.method === 'keyboard.type') {
       const k = page.keyboard;

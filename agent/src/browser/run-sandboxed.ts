@@ -15,6 +15,8 @@ import {
   type SandboxLimits,
   type SandboxOutcome,
 } from './protocol.js';
+import { bootstrap } from './sandbox-bootstrap.js';
+import type { SandboxRunMessage } from './sandbox-child.js';
 
 /**
  * Runs a browser script in the sandbox child (sandbox-child.ts) and answers its page calls from
@@ -35,6 +37,15 @@ const MAX_UNREAD = 16 * 1024 * 1024;
 const MAX_STEPS = 200;
 const MAX_ERROR = 2000;
 
+/** The bootstrap's source, compiled by the child in the script's context, and the lists it builds from. */
+const BOOTSTRAP = bootstrap.toString();
+const METHODS = {
+  chain: CHAIN_METHODS,
+  page: PAGE_METHODS,
+  locator: LOCATOR_METHODS,
+  matchers: EXPECT_MATCHERS,
+};
+
 let planned: Promise<SandboxPlan> | null = null;
 
 /** The sandbox's isolation on this host: probed once (the most isolated plan that runs), then cached. */
@@ -52,8 +63,12 @@ async function probePlans(): Promise<SandboxPlan> {
   const probe = { script: 'expect(url).toBe("about:blank")', url: 'about:blank', secrets: {} };
   const limits = { wall_ms: 15_000, cpu_seconds: 5, memory_mb: 64 };
   for (const plan of plans.slice(0, -1)) {
-    const outcome = await runWithPlan(plan, probe, NO_PAGE, limits);
-    if (outcome.ok) return plan;
+    // Twice: a host too busy to start it in time must not cost the agent a wall for good.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const outcome = await runWithPlan(plan, probe, NO_PAGE, limits);
+      if (outcome.ok) return plan;
+      if (outcome.kind !== 'timeout') break;
+    }
   }
   return plans[plans.length - 1] as SandboxPlan;
 }
@@ -140,7 +155,15 @@ export function runWithPlan(
 ): Promise<SandboxOutcome> {
   const { file, args } = childCommand(plan, limits);
   return new Promise((resolve) => {
-    const child = spawn(file, args, { env: {}, cwd: '/', stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(file, args, { env: {}, cwd: '/', stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+      resolve(
+        capOutcome('crashed', `the sandbox could not start: ${e instanceof Error ? e.message : String(e)}`),
+      );
+      return;
+    }
     const channel = child.stdio[3] as Socket;
     let outcome: SandboxOutcome | null = null;
     let wallPassed = false;
@@ -255,8 +278,7 @@ export function runWithPlan(
       );
     });
 
-    channel.write(
-      `${JSON.stringify({ t: 'run', script: input.script, url: input.url, secrets: input.secrets })}\n`,
-    );
+    const first: SandboxRunMessage = { t: 'run', ...input, bootstrap: BOOTSTRAP, methods: METHODS };
+    channel.write(`${JSON.stringify(first)}\n`);
   });
 }

@@ -76,11 +76,19 @@ await thrown('Function', () => Function('return process')());
 await thrown('constructor chain', () => page.constructor.constructor('return process')());
 await thrown('import', () => import('node:fs'));
 await thrown('stack overflow', () => { const f = () => f() + page.title(); f(); });
+// Stack frames: only the script's own may give their function or receiver (strict code gives neither).
 Error.prepareStackTrace = (e, frames) => frames;
-try { await page.click('#x'); } catch (e) {
-  const frames = e.stack;
-  if (Array.isArray(frames)) for (const f of frames) { check('frame this', f.getThis()); check('frame fn', f.getFunction()); }
+const frames = [];
+try { await page.click('#x'); } catch (e) { frames.push(e.stack); }
+await test.step('frames', () => { frames.push(new Error().stack); });
+for (const list of frames) {
+  check('frames', list);
+  for (const f of list) {
+    check('frame', f);
+    if (f.getFileName() !== 'script.js' && (f.getFunction() !== undefined || f.getThis() !== undefined)) outer.push('frame of ' + f.getFileName());
+  }
 }
+Error.prepareStackTrace = undefined;
 expect(outer).toEqual([]);
 for (const name of ['process', 'require', 'module', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'fetch', 'XMLHttpRequest', 'WebSocket', 'Buffer', 'global'])
   expect(typeof globalThis[name] + ' ' + name).toBe('undefined ' + name);

@@ -1,4 +1,10 @@
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHILD_FILE, findProgram } from './isolation.js';
 import type { HostCall, HostReply, Json, PageHost } from './protocol.js';
 import { runSandboxed } from './run-sandboxed.js';
 
@@ -133,6 +139,15 @@ describe('a browser script in the sandbox', () => {
     expect(outcome.steps).toMatchObject([{ name: 'As ••••', ok: false, error: 'wrong password ••••' }]);
   });
 
+  it('reports the first 100 steps of a script that makes many', { timeout: SLOW }, async () => {
+    const outcome = await run(
+      "for (let i = 1; i <= 1000; i++) await test.step('Step ' + i, async () => {});",
+    );
+    expect(outcome).toMatchObject({ ok: true, kind: 'ok' });
+    expect(outcome.steps).toHaveLength(100);
+    expect(outcome.steps[99]?.name).toBe('Step 100');
+  });
+
   it('drops a reply that comes after the run ended', { timeout: SLOW }, async () => {
     let answered: Promise<HostReply> | null = null;
     const slow: PageHost = {
@@ -159,4 +174,46 @@ describe('a browser script in the sandbox', () => {
     expect(huge).toMatchObject({ kind: 'script_error', error: 'fill: arguments too large', line: 1 });
     expect(page.calls).toEqual([]);
   });
+});
+
+describe('an agent not running as root', () => {
+  const root = process.getuid?.() === 0;
+
+  it.runIf(root)(
+    'gets a user and network namespace where the kernel allows one',
+    { timeout: SLOW },
+    async () => {
+      const run = promisify(execFile);
+      const [setpriv, unshare] = await Promise.all([findProgram('setpriv'), findProgram('unshare')]);
+      if (!setpriv || !unshare) return;
+      const asNobody = [setpriv, '--reuid=65534', '--regid=65534', '--clear-groups'];
+      const userns = await run(asNobody[0] as string, [...asNobody.slice(1), unshare, '-rn', 'true']).then(
+        () => true,
+        () => false,
+      );
+      const dir = await mkdtemp(join(tmpdir(), 'sandbox-nonroot-'));
+      try {
+        await chmod(dir, 0o755);
+        const file = join(dir, 'agent.mjs');
+        const sandbox = new URL('run-sandboxed.js', `file://${CHILD_FILE}`).href;
+        await writeFile(
+          file,
+          `import { runSandboxed, sandboxIsolation } from ${JSON.stringify(sandbox)};
+const host = { call: async () => ({ ok: true, value: 'Shop', url: 'about:blank' }) };
+const outcome = await runSandboxed({ script: "expect(await page.title()).toBe('Shop');", url: 'x', secrets: {} }, host, ${JSON.stringify(LIMITS)});
+console.log(JSON.stringify({ isolation: await sandboxIsolation(), outcome }));`,
+          { mode: 0o644 },
+        );
+        const { stdout } = await run(asNobody[0] as string, [...asNobody.slice(1), process.execPath, file], {
+          cwd: '/',
+          env: { PATH: '/usr/bin:/bin' },
+        });
+        const { isolation, outcome } = JSON.parse(stdout);
+        expect(outcome).toMatchObject({ ok: true, kind: 'ok' });
+        expect(isolation).toMatchObject({ user: null, network_namespace: userns });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
