@@ -43,6 +43,10 @@ const testConfig = (url: string, instance: string): AgentConfig => ({
   rdap_refresh_hours: 0,
   fping: 'off',
   auth_retry_seconds: 300,
+  chromium_path: undefined,
+  browser_concurrency: 2,
+  browser_memory_mb: 128,
+  browser_cpu_seconds: 30,
 });
 
 /** Polls a condition that a real network call makes true (the agent's time is manual, the network is not). */

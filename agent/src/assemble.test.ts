@@ -150,6 +150,10 @@ const config = (url: string, dataDir: string): AgentConfig => ({
   rdap_refresh_hours: REFRESH_MS / HOUR,
   fping: 'off',
   auth_retry_seconds: 300,
+  chromium_path: undefined,
+  browser_concurrency: 2,
+  browser_memory_mb: 128,
+  browser_cpu_seconds: 30,
 });
 
 /** Polls a condition that real network calls make true (the agent's time is manual, the network is not). */

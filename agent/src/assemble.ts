@@ -3,6 +3,7 @@ import type { Logger } from '@lookout/shared';
 import { createAgent } from './agent.js';
 import type { AgentConfig } from './config.js';
 import { createAgentMetrics } from './metrics.js';
+import type { Prober } from './probe-port.js';
 import { createProbers, type Probers } from './probers/index.js';
 import { createRdapBootstrap, RDAP_CACHE_FILE } from './probers/rdap-refresh.js';
 import { realTimers, type Timers } from './scheduler.js';
@@ -33,6 +34,8 @@ export const assembleAgent = (
     logger: Logger;
     timers?: Timers /** The fping findFping found here (null: no ping checks). */;
     fping?: string | null;
+    /** Browser checks (browser/browser-checks.ts), when this agent has Chromium. */
+    browser?: Prober<'browser'> | null;
   },
 ) => {
   const { logger } = deps;
@@ -68,6 +71,7 @@ export const assembleAgent = (
         rdapBootstrap: rdap,
         blockPrivate: config.block_private_targets,
         fping: deps.fping ?? null,
+        browser: deps.browser ?? null,
       }),
       config.check_types,
       logger,

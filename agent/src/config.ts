@@ -1,6 +1,20 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { MONITOR_TYPES } from '@lookout/shared';
 import { z } from 'zod';
+
+/** A program that exists and this process may run. */
+export const isExecutable = (path: string): boolean => {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/** Debian's chromium, when installed: browser checks run only with it (never a downloaded browser). */
+const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
 /** The agent's one config loader: LOOKOUT_AGENT_* variables, validated at boot, every problem at once. */
 export const agentConfigKeys = {
@@ -123,6 +137,26 @@ export const agentConfigKeys = {
     default: 0,
     doc: 'CPU priority of the agent’s threads as Unix niceness (0–19; 0: left as started). On a box the agent shares with the control plane, a higher value lets the control plane’s requests and result commits go first when the CPU is busy. `npm start` gives its local agents 10.',
   },
+  chromium_path: {
+    schema: z.string().min(1),
+    default: isExecutable(DEBIAN_CHROMIUM) ? DEBIAN_CHROMIUM : undefined,
+    doc: 'The Chromium browser checks run (Debian’s `chromium` package; never a downloaded browser). Default: `/usr/bin/chromium` when it exists and is executable. Unset, or not an executable file: the agent does not declare `browser` (logged at start).',
+  },
+  browser_concurrency: {
+    schema: z.coerce.number().int().min(1).max(64),
+    default: 2,
+    doc: 'Browser checks running at once (each a browser context and a sandbox process); more wait, in a bounded queue, within their timeout.',
+  },
+  browser_memory_mb: {
+    schema: z.coerce.number().int().min(16).max(4096),
+    default: 128,
+    doc: 'The V8 heap of a browser check’s sandbox process (its script), in MiB; past it the check fails (`memory`).',
+  },
+  browser_cpu_seconds: {
+    schema: z.coerce.number().int().min(1).max(3600),
+    default: 30,
+    doc: 'CPU seconds a browser check’s sandbox process may use; past it the check fails (`cpu`).',
+  },
   shutdown_grace_ms: {
     schema: z.coerce.number().int().min(0),
     default: 10_000,
@@ -131,7 +165,10 @@ export const agentConfigKeys = {
 } satisfies Record<string, { schema: z.ZodType; default: unknown; doc: string }>;
 
 type Keys = typeof agentConfigKeys;
-export type AgentConfig = { [K in keyof Keys]: z.output<Keys[K]['schema']> } & { token: string };
+export type AgentConfig = Omit<{ [K in keyof Keys]: z.output<Keys[K]['schema']> }, 'chromium_path'> & {
+  token: string;
+  chromium_path: string | undefined;
+};
 
 export const agentEnvName = (key: string) => `LOOKOUT_AGENT_${key.toUpperCase()}`;
 

@@ -2,6 +2,7 @@
 import './v8-flags.js';
 import { createLogger } from '@lookout/shared';
 import { assembleAgent } from './assemble.js';
+import { startBrowserChecks } from './browser/browser-checks.js';
 import { type AgentConfig, AgentConfigError, loadAgentConfig } from './config.js';
 import { startMetricsServer } from './metrics.js';
 import { lowerPriority } from './priority.js';
@@ -36,7 +37,13 @@ const main = async () => {
   if (fping.program === null)
     logger.warn({ why: fping.why }, 'no ping checks on this agent: fping does not run');
   else logger.info({ fping: fping.program }, 'ping checks: fping runs');
-  const { agent, metrics } = assembleAgent(config, { logger, fping: fping.program });
+  // Browser checks only with a Chromium here (the agent then declares browser at Register).
+  const browser = await startBrowserChecks(config, logger.child({ component: 'browser' }));
+  const { agent, metrics } = assembleAgent(config, {
+    logger,
+    fping: fping.program,
+    browser: browser?.prober ?? null,
+  });
   const listener = await startMetricsServer({
     host: config.metrics_host,
     port: config.metrics_port,
@@ -62,6 +69,7 @@ const main = async () => {
     stopping = true;
     logger.info({ signal }, 'draining: finishing running checks and flushing results');
     await agent.stop();
+    await browser?.close();
     await listener.close();
     logger.info({ buffered: agent.health().bufferedResults }, 'stopped');
     process.exit(0);

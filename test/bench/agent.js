@@ -105,6 +105,10 @@ export const run = async () => {
     log_level: 'silent',
     shutdown_grace_ms: 2000,
     auth_retry_seconds: 300,
+    chromium_path: undefined,
+    browser_concurrency: 2,
+    browser_memory_mb: 128,
+    browser_cpu_seconds: 30,
   };
   /** Every run's schedule lag, so a stage's p99 is over all of its runs. */
   let lags = [];

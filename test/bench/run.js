@@ -20,6 +20,7 @@ const benches = {
   streams: () => import('./streams.js'),
   databases: () => import('./databases.js'),
   oncall: () => import('./oncall.js'),
+  browser: () => import('./browser.js'),
   multistep: () => import('./multistep.js'),
 };
 if (!benches[name]) {

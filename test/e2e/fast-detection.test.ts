@@ -53,6 +53,10 @@ beforeAll(async () => {
     rdap_refresh_hours: 0,
     fping: 'off',
     auth_retry_seconds: 300,
+    chromium_path: undefined,
+    browser_concurrency: 2,
+    browser_memory_mb: 128,
+    browser_cpu_seconds: 30,
   };
   agent = createAgent({ config, logger: silentLogger(), prober: createProbers(), timers: t.timers });
   void agent.start();

@@ -20,6 +20,8 @@ export interface ProbersOptions extends HttpProberOptions {
   rdapBootstrap?: BootstrapSource;
   /** fping for ping checks, when findFping (fping.ts) found one that runs here; without it, no ping checks. */
   fping?: string | null;
+  /** Browser checks, when this agent has Chromium (browser/browser-checks.ts); without, no browser checks. */
+  browser?: Prober<'browser'> | null;
 }
 
 type ProberTable = { [T in MonitorType]: Prober<T> | null };
@@ -53,8 +55,7 @@ const proberTable = (opts: ProbersOptions): ProberTable => {
     mysql: createMysqlProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
     redis: createRedisProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
     multistep: createMultistepProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
-    // Scripted checks (issue 56): the browser sandbox comes next.
-    browser: null,
+    browser: opts.browser ?? null,
   };
 };
 

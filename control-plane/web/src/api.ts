@@ -56,6 +56,8 @@ export type MonitorType = Monitor['monitor_type'];
 /** One of a monitor's newest checks, oldest first in `recent_checks`. */
 export type RecentCheck = NonNullable<Monitor['recent_checks']>[number];
 export type CheckResult = Schemas['CheckResult'];
+/** What a multistep or browser check's run reported: its steps, and the page's vitals and screenshot. */
+export type ScriptRun = Schemas['ScriptRun'];
 export type Alert = Schemas['Alert'];
 export type AlertStatus = Alert['status'];
 export type AlertSourceType = Alert['source_type'];
@@ -114,6 +116,12 @@ const remember = (me: Me) => {
 };
 
 const path = (id: string) => ({ params: { path: { id } } });
+/** A 404 as null: a record that does not exist yet. */
+const orNull = <T>(p: Promise<T>): Promise<T | null> =>
+  p.catch((e) => {
+    if (e instanceof ApiError && e.status === 404) return null;
+    throw e;
+  });
 const LIMIT = 100;
 
 export const api = {
@@ -171,6 +179,13 @@ export const api = {
   bulkMonitors: (body: MonitorBulkBody) => ok(client.POST('/monitors/bulk', { body })),
   listResults: (id: string, limit = LIMIT) =>
     ok(client.GET('/monitors/{id}/results', { params: { path: { id }, query: { limit } } })),
+  /** A scripted check's newest run (steps, vitals, screenshot); null before the first. */
+  latestScriptRun: (id: string) => orNull(ok(client.GET('/monitors/{id}/script-runs/latest', path(id)))),
+  /** What one result's scripted run reported; null when it has none (yet). */
+  scriptRun: (id: string, result_id: string) =>
+    orNull(
+      ok(client.GET('/monitors/{id}/results/{result_id}/script', { params: { path: { id, result_id } } })),
+    ),
   listRegions: () => ok(client.GET('/regions')),
   listCheckTypes: () => ok(client.GET('/check-types')),
   listAlerts: (

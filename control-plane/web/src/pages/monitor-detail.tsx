@@ -13,6 +13,7 @@ import { AlertStatusBadge } from './alerts.js';
 import { DependenciesPanel } from './dependencies-panel.js';
 import { assertionText } from './monitor-form/assertions-editor.js';
 import { CheckBar, LastResponse, ms, percent, StatusBadge, target } from './monitors.js';
+import { ScriptRunPanel, useScriptRun } from './script-run-panel.js';
 
 /** uPlot and the chart: fetched when a detail page first shows, never on the first page load. */
 const ResponseChart = lazy(() => import('./response-chart.js'));
@@ -64,6 +65,7 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
   });
   const [deleting, setDeleting] = useState(false);
   const [busy, setBusy] = useState(false);
+  const scripted = useScriptRun(m, results);
 
   usePoll(async () => {
     try {
@@ -102,9 +104,13 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
   const checkNow = () =>
     act(async () => {
       try {
+        await scripted.ask();
         const r = await api.checkNow(m.id);
-        return `Checking now from ${r.requested.join(', ')}. Results appear here in a few seconds.`;
+        return scripted.shown
+          ? `Checking now from ${r.requested.join(', ')}. The run shows below when it comes back.`
+          : `Checking now from ${r.requested.join(', ')}. Results appear here in a few seconds.`;
       } catch (e) {
+        scripted.reset();
         if (e instanceof ApiError && e.status === 404)
           throw new Error(
             'This server does not offer “Check now” yet; the next scheduled check runs as usual.',
@@ -227,6 +233,14 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
         dependencies={m.dependencies ?? []}
         suppressedBy={m.suppressed_by ?? null}
       />
+
+      {scripted.shown && (
+        <ScriptRunPanel
+          shown={scripted.shown}
+          browser={m.monitor_type === 'browser'}
+          onNewest={scripted.reset}
+        />
+      )}
 
       {m.shown_assertions && m.shown_assertions.length > 0 && (
         <section class="panel" aria-labelledby="checks-title">

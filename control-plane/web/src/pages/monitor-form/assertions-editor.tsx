@@ -82,7 +82,14 @@ export const AssertionsEditor = (props: {
   rows: AssertionRow[];
   problems: Record<string, string | undefined>;
   onChange: (rows: AssertionRow[]) => void;
+  /** Where the rows are in the body, for their problems' keys and ids: `steps[1].assertions` (a step's). */
+  path?: string;
+  /** Said before each control's name: "Step 2 " makes "Step 2 assertion 1 source". */
+  named?: string;
 }) => {
+  const path = props.path ?? 'assertions';
+  const base = `mf-${path.replace(/[[\].]+/g, '-').replace(/-$/, '')}`;
+  const named = props.named ? `${props.named}assertion` : 'Assertion';
   const item = (props.field.schema as Schema).items;
   const sources = props.sources;
   const comparisons = (item?.properties?.comparison?.enum ?? []).map(String);
@@ -90,17 +97,19 @@ export const AssertionsEditor = (props: {
   const put = (i: number, r: Partial<AssertionRow>) =>
     props.onChange(props.rows.map((x, j) => (j === i ? { ...x, ...r } : x)));
   const control = (i: number, part: keyof AssertionRow) => {
-    const id = `mf-assertions-${i}-${part}`;
-    const problem = props.problems[`assertions[${i}].${part}`];
+    const id = `${base}-${i}-${part}`;
+    const problem = props.problems[`${path}[${i}].${part}`];
     return { id, problem, a: { id, ...describedBy(id, problem, undefined) } };
   };
   return (
-    <fieldset class="assertions" aria-describedby="mf-assertions-hint">
+    <fieldset class="assertions" aria-describedby={`${base}-hint`}>
       <legend>Assertions</legend>
-      <p class="hint tight" id="mf-assertions-hint">
-        The check fails unless every assertion holds; a failed one is named in the result with the value seen.
+      <p class="hint tight" id={`${base}-hint`}>
+        {props.path
+          ? 'The step fails unless every assertion holds.'
+          : 'The check fails unless every assertion holds; a failed one is named in the result with the value seen.'}
       </p>
-      <FieldNotes id="mf-assertions" problem={props.problems.assertions} />
+      <FieldNotes id={base} problem={props.problems[path]} />
       {props.rows.length > 0 && (
         <ol class="assertion-rows">
           {props.rows.map((r, i) => {
@@ -115,7 +124,7 @@ export const AssertionsEditor = (props: {
                   <label for={s!.id}>Source</label>
                   <select
                     {...s!.a}
-                    aria-label={`Assertion ${n} source`}
+                    aria-label={`${named} ${n} source`}
                     value={r.source}
                     onChange={(e) => put(i, { source: e.currentTarget.value })}
                   >
@@ -133,7 +142,7 @@ export const AssertionsEditor = (props: {
                     <input
                       {...p!.a}
                       type="text"
-                      aria-label={`Assertion ${n} ${prop.label}`}
+                      aria-label={`${named} ${n} ${prop.label}`}
                       placeholder={prop.placeholder}
                       value={r.property}
                       onInput={(e) => put(i, { property: e.currentTarget.value })}
@@ -145,7 +154,7 @@ export const AssertionsEditor = (props: {
                   <label for={c!.id}>Comparison</label>
                   <select
                     {...c!.a}
-                    aria-label={`Assertion ${n} comparison`}
+                    aria-label={`${named} ${n} comparison`}
                     value={r.comparison}
                     onChange={(e) => put(i, { comparison: e.currentTarget.value })}
                   >
@@ -163,7 +172,7 @@ export const AssertionsEditor = (props: {
                     <input
                       {...t!.a}
                       type="text"
-                      aria-label={`Assertion ${n} target`}
+                      aria-label={`${named} ${n} target`}
                       value={r.target}
                       onInput={(e) => put(i, { target: e.currentTarget.value })}
                     />
@@ -173,7 +182,7 @@ export const AssertionsEditor = (props: {
                 <button
                   type="button"
                   class="button small"
-                  aria-label={`Remove assertion ${n}`}
+                  aria-label={`Remove ${named.toLowerCase()} ${n}`}
                   onClick={() => props.onChange(props.rows.filter((_, j) => j !== i))}
                 >
                   Remove
@@ -199,7 +208,7 @@ export const AssertionsEditor = (props: {
           ])
         }
       >
-        Add assertion
+        {props.named ? `Add assertion to ${props.named.trim().toLowerCase()}` : 'Add assertion'}
       </button>
     </fieldset>
   );

@@ -10,6 +10,7 @@ import { type Severity, tagsOf, tagsText } from '../../api-groups.js';
 import type { Dependency } from '../../kit/depends-on-field.js';
 import { tagsProblem } from '../../kit/label-fields.js';
 import { type AssertionRow, assertionsOf, rowsOf } from './assertions-editor.js';
+import { EXAMPLE_SCRIPT, type StepRow, stepRowsOf, stepsOf } from './step-rows.js';
 import { generatedFields, hasField, sentValue, type Typed, typedOf } from './type-fields.js';
 
 export const TYPES: { value: MonitorType; label: string; what: string }[] = [
@@ -75,6 +76,10 @@ export interface Draft {
   fields: Record<string, Typed>;
   /** The assertion rows; null: untouched (the monitor's own). */
   assertions: AssertionRow[] | null;
+  /** A multi-step monitor's steps (step-rows.ts). */
+  steps: StepRow[];
+  /** A browser monitor's script. */
+  script: string;
 }
 
 /** The API's defaults (domain/monitors/monitors.ts), so the form starts where the server would. */
@@ -113,6 +118,8 @@ export const blank: Draft = {
   depends_on: [],
   fields: {},
   assertions: null,
+  steps: stepRowsOf(null),
+  script: EXAMPLE_SCRIPT,
 };
 
 export const fromMonitor = (m: MonitorDetail): Draft => ({
@@ -151,6 +158,8 @@ export const fromMonitor = (m: MonitorDetail): Draft => ({
   depends_on: m.dependencies ?? [],
   fields: {},
   assertions: null,
+  steps: stepRowsOf(m),
+  script: (m as { script?: string | null }).script ?? EXAMPLE_SCRIPT,
 });
 
 /** A generated field's value as its control holds it: as typed, else the monitor's, else the default. */
@@ -244,6 +253,8 @@ export const bodyOf = (d: Draft, existing: MonitorDetail | null, ct?: CheckTypeI
     const rows = rowsIn(d, existing);
     if (rows.length > 0 || d.assertions !== null) b.assertions = assertionsOf(rows);
   }
+  if (hasField(ct, 'steps')) b.steps = stepsOf(d.steps);
+  if (hasField(ct, 'script')) b.script = d.script;
   for (const k of Object.keys(b)) if (b[k] === undefined) delete b[k];
   // Typed as the API's body, but built from what was typed: a number field that is not a number goes
   // as the text itself, so that the API's 422 names that field in its own words.
@@ -274,6 +285,12 @@ export const problemsOfSave = (
     // An assertion's problem stands beside its row's control (`assertions[2].target`).
     if (/^assertions\[\d+\]\.\w+$/.test(x.field) && known.has('assertions')) {
       p[x.field] = `${x.message.charAt(0).toUpperCase()}${x.message.slice(1)}.`;
+      continue;
+    }
+    // A step's problem stands beside its step's control (`steps[2].url`, `steps[0].headers.Authorization`).
+    if (/^steps\[\d+\]/.test(x.field) && known.has('steps')) {
+      const said = `${x.message.charAt(0).toUpperCase()}${x.message.slice(1)}.`;
+      p[x.field] = p[x.field] ? `${p[x.field]} ${said}` : said;
       continue;
     }
     const k = inputOf(x.field);

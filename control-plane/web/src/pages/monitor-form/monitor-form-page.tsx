@@ -31,6 +31,8 @@ import {
   TYPES,
   typedIn,
 } from './monitor-draft.js';
+import { ScriptEditor } from './script-editor.js';
+import { StepsEditor } from './steps-editor.js';
 import { checkTypes, hasField, shownFields } from './type-fields.js';
 
 /** `/monitors/new` and `/monitors/{id}/edit`: every type's fields, the API's problems beside each. */
@@ -192,6 +194,11 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
                   ? 'db.example.com or 10.0.0.5'
                   : (ct?.target.example ?? 'https://example.com/health'),
               wide: true,
+              ...(hasField(ct, 'steps') || hasField(ct, 'script')
+                ? {
+                    hint: `The site this check is about: monitor lists show it, and ${hasField(ct, 'steps') ? 'steps use it as {{url}}' : 'the script reads it as url'}.`,
+                  }
+                : {}),
               ...(secret
                 ? {
                     type: 'password',
@@ -321,6 +328,13 @@ export const MonitorFormPage = (props: { me: Me; id?: string }) => {
                 })}
             </div>
           </fieldset>
+        )}
+
+        {hasField(ct, 'steps') && (
+          <StepsEditor ct={ct} steps={d.steps} problems={problems} onChange={(v) => set('steps', v)} />
+        )}
+        {hasField(ct, 'script') && (
+          <ScriptEditor value={d.script} problem={problems.script} onChange={(v) => set('script', v)} />
         )}
 
         {ct && hasField(ct, 'assertions') && (

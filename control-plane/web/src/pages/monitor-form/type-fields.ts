@@ -133,8 +133,14 @@ const HAND_MADE = new Set([
   'domain_expiry_alert_days',
 ]);
 const HAND_MADE_TYPES: readonly MonitorType[] = ['http', 'api', 'dns', 'tcp', 'domain'];
-/** Every type's: the timing section's and the assertion editor's. */
-const OWN_PLACE = new Set(['response_time_threshold_ms', 'retry_interval_seconds', 'assertions']);
+/** Every type's: the timing section's, the assertion, steps and script editors'. */
+const OWN_PLACE = new Set([
+  'response_time_threshold_ms',
+  'retry_interval_seconds',
+  'assertions',
+  'steps',
+  'script',
+]);
 
 /** The fields of a type that the form generates from their JSON Schemas. */
 export const generatedFields = (ct: CheckTypeInfo | undefined): CheckTypeField[] =>
