@@ -21,6 +21,7 @@ const benches = {
   databases: () => import('./databases.js'),
   oncall: () => import('./oncall.js'),
   browser: () => import('./browser.js'),
+  multistep: () => import('./multistep.js'),
 };
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);

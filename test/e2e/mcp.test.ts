@@ -112,6 +112,7 @@ describe('npx lookout mcp: tools', () => {
         'get_monitor_results',
         'get_monitor_uptime',
         'get_region_health',
+        'get_script_run',
         'list_alerts',
         'list_groups',
         'list_heartbeats',
@@ -127,6 +128,7 @@ describe('npx lookout mcp: tools', () => {
         'set_dependencies',
         'who_is_on_call',
         'list_my_shifts',
+        'list_secrets',
       ].sort(),
     );
     for (const t of tools) {
@@ -146,6 +148,7 @@ describe('npx lookout mcp: tools', () => {
         'get_monitor_results',
         'get_monitor_uptime',
         'get_region_health',
+        'get_script_run',
         'list_alerts',
         'list_groups',
         'list_heartbeats',
@@ -154,6 +157,7 @@ describe('npx lookout mcp: tools', () => {
         'list_status_pages',
         'who_is_on_call',
         'list_my_shifts',
+        'list_secrets',
       ].sort(),
     );
     const destructive = tools.filter((t) => t.annotations?.destructiveHint).map((t) => t.name);
@@ -415,6 +419,86 @@ describe('npx lookout mcp: tools', () => {
     const since = new Date(now - 90_000).toISOString();
     const window = await ok('get_monitor_uptime', { monitor_id: m.id, since });
     expect(window).toMatchObject({ total_checks: 2, successful_checks: 1, uptime_percentage: 50 });
+  });
+
+  it('get_script_run gives a scripted run’s steps, failed step and findings, with the screenshot’s API path', async () => {
+    const m = (
+      await w.api('POST', '/monitors/create', {
+        json: {
+          display_name: 'Checkout',
+          monitor_type: 'browser',
+          url: 'https://shop.example.com',
+          script: "await page.goto(url);\nawait page.getByRole('button', { name: 'Pay' }).click();",
+          check_locations: ['eu-west'],
+        },
+      })
+    ).body;
+    const now = h.clock.now().getTime();
+    const run = (i: number, failed: boolean) => ({
+      result_id: `${m.id}:eu-west:${now - i * 60_000}`,
+      workspace_id: w.workspace.id,
+      monitor_id: m.id,
+      location: 'eu-west',
+      started_at: new Date(now - i * 60_000),
+      ok: !failed,
+      steps: [
+        { name: 'Open', ok: true, duration_ms: 300, error: null, status_code: null },
+        {
+          name: 'Pay',
+          ok: !failed,
+          duration_ms: 900,
+          error: failed ? 'button not found' : null,
+          status_code: null,
+        },
+      ],
+      failed_step: failed ? 2 : null,
+      error_line: failed ? 2 : null,
+      web_vitals: { ttfb_ms: 40, lcp_ms: 700, cls: 0 },
+      console_errors: failed ? ['TypeError: pay is not a function'] : [],
+      failed_requests: [],
+      screenshot: failed ? { content_type: 'image/png' as const, size: 9 } : null,
+    });
+    const failed = run(2, true);
+    await h.store.addScriptRuns(
+      [failed, run(1, false)],
+      [
+        {
+          result_id: failed.result_id,
+          workspace_id: w.workspace.id,
+          monitor_id: m.id,
+          taken_at: failed.started_at,
+          content_type: 'image/png',
+          data: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]),
+        },
+      ],
+    );
+    const one = await ok('get_script_run', { monitor_id: m.id, result_id: failed.result_id });
+    expect(one).toEqual(
+      (await w.api('GET', `/monitors/${m.id}/results/${encodeURIComponent(failed.result_id)}/script`)).body,
+    );
+    expect(one).toMatchObject({
+      failed_step: 2,
+      error_line: 2,
+      steps: [{ name: 'Open' }, { name: 'Pay', error: 'button not found' }],
+      console_errors: ['TypeError: pay is not a function'],
+      screenshot: {
+        content_type: 'image/png',
+        url: `/api/v1/monitors/${m.id}/results/${encodeURIComponent(failed.result_id)}/screenshot`,
+      },
+    });
+    // Without a result: the newest run (it passed).
+    expect(await ok('get_script_run', { monitor_id: m.id })).toMatchObject({ ok: true, failed_step: null });
+    // Another workspace's monitor, or a result without a run: the API's 404, said as it is.
+    expect(await fails('get_script_run', { monitor_id: m.id, result_id: 'nope' })).toMatch(/404|not found/i);
+    const theirs = await fails(
+      'get_script_run',
+      { monitor_id: m.id },
+      await connect({
+        SERVICE_API_KEY: other.adminKey,
+        SERVICE_API_URL: `http://globex.localhost:${h.cp.port}`,
+      }),
+    );
+    expect(theirs).toMatch(/404|not found/i);
   });
 
   it('create_maintenance_window plans a recurring window; list_maintenance_windows shows its next occurrence', async () => {

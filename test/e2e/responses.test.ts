@@ -21,6 +21,8 @@ type Doc = any;
 
 const SCHEDULES = 'schedules.test.ts (each schedule route to success, at an injected clock)';
 /** Operations driven to success in another e2e file, which runs with the same check on. */
+/** Driven with responses checked (validate_responses) beside the monitors that name them. */
+const SECRETS = 'secrets.test.ts (with monitors naming them)';
 const DRIVEN_ELSEWHERE: Record<string, string> = {
   'get /schedules': SCHEDULES,
   'post /schedules': SCHEDULES,
@@ -49,6 +51,14 @@ const DRIVEN_ELSEWHERE: Record<string, string> = {
   'post /connected-apps/{id}/revoke': 'mcp-oauth.test.ts (needs an OAuth grant)',
   'post /workspace/connected-apps/{id}/revoke': 'mcp-oauth.test.ts (needs an OAuth grant)',
   'post /users/me/contact-methods/{id}/verify': 'contact-methods.test.ts (needs the code from a real mail)',
+  'get /monitors/{id}/results/{result_id}/script': 'script-runs.test.ts (runs sent over the agent protocol)',
+  'get /monitors/{id}/results/{result_id}/screenshot':
+    'script-runs.test.ts (runs sent over the agent protocol)',
+  'get /monitors/{id}/script-runs/latest': 'script-runs.test.ts (runs sent over the agent protocol)',
+  'get /secrets': SECRETS,
+  'get /secrets/{name}': SECRETS,
+  'put /secrets/{name}': SECRETS,
+  'delete /secrets/{name}': SECRETS,
 };
 
 let h: Harness;
@@ -81,7 +91,11 @@ describe('the OpenAPI document', () => {
       const success = Object.keys(responses).filter((c) => c.startsWith('2'));
       if (success.length !== 1) missing.push(`${name}: ${success.length} success statuses`);
       for (const code of success) {
-        const schema = responses[code].content?.['application/json']?.schema;
+        // JSON, or bytes (a screenshot): each content type with a binary string schema.
+        const content = (responses[code].content ?? {}) as Record<string, Doc>;
+        const bytes = Object.values(content).every((c) => c.schema?.format === 'binary');
+        const schema =
+          content['application/json']?.schema ?? (bytes ? Object.values(content)[0]?.schema : undefined);
         if (code === '204' ? schema !== undefined : schema === undefined)
           missing.push(`${name}: ${code} ${code === '204' ? 'has' : 'has no'} body schema`);
       }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Clock, ManualClock, silentLogger } from '@lookout/shared';
+import { type Clock, type Logger, ManualClock, silentLogger } from '@lookout/shared';
 import { type Config, loadConfig } from '../../control-plane/src/config.js';
 import { createNamedKey } from '../../control-plane/src/domain/access/api-keys.js';
 import { createUser, createWorkspace } from '../../control-plane/src/domain/tenancy/workspaces.js';
@@ -33,6 +33,8 @@ export const startHarness = async (
   opts: {
     clock?: Clock /** What the control plane is given instead of the store (a counting proxy). */;
     wrapStore?: (s: Store) => Store;
+    /** The control plane's logger (default: silent), e.g. one writing into a test's buffer. */
+    logger?: Logger;
   } = {},
 ) => {
   const dir = mkdtempSync(join(tmpdir(), 'lookout-e2e-'));
@@ -65,7 +67,7 @@ export const startHarness = async (
   const cp = await startControlPlane({
     config,
     store: opts.wrapStore ? opts.wrapStore(store) : store,
-    logger: silentLogger(),
+    logger: opts.logger ?? silentLogger(),
     clock: opts.clock ?? clock,
   });
 

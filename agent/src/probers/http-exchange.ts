@@ -39,6 +39,11 @@ export interface ExchangeRequest {
   keepBody: number;
   /** Keep the final response's headers (assertions on them). */
   keepHeaders: boolean;
+  /**
+   * Fail (code EBODYLIMIT) once the body passes this many bytes, kept or not (multi-step checks' cap of
+   * a step); undefined: read it to its end.
+   */
+  bodyLimit?: number | undefined;
 }
 
 export interface ExchangeResponse {
@@ -49,6 +54,8 @@ export interface ExchangeResponse {
   body: string;
   /** The body went on past `keepBody` (what was kept is its start). */
   bodyTruncated: boolean;
+  /** The body's length as read (kept or not). */
+  bodyBytes: number;
   /** The final response's headers when asked for (`keepHeaders`): names in lower case, repeats joined by ", ". */
   headers: Record<string, string> | undefined;
   /** ms from the start: a phase not gone through stays 0. */
@@ -63,6 +70,10 @@ export interface ExchangeResponse {
 
 /** The connection closed before the response ended: node:http's error for it. */
 const hangUp = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+
+/** The body passed `bodyLimit`: the exchange ends there (the rest is never read). */
+export const bodyLimitError = (limit: number) =>
+  Object.assign(new Error(`response larger than ${limit} bytes`), { code: 'EBODYLIMIT', limit });
 
 /** `name` is the header `lower` (given in lower case), in any case. */
 const isHeader = (name: string, lower: string) =>
@@ -206,6 +217,7 @@ export const exchange = (
       location: undefined,
       body: '',
       bodyTruncated: false,
+      bodyBytes: 0,
       headers: undefined,
       dns: 0,
       connect: 0,
@@ -257,6 +269,8 @@ export const exchange = (
       return req.head || status === 101 || status === 204 || status === 304 ? 1 : 0;
     };
     parser[HTTPParser.kOnBody] = (chunk, offset, length) => {
+      out.bodyBytes += length;
+      if (req.bodyLimit !== undefined && out.bodyBytes > req.bodyLimit) throw bodyLimitError(req.bodyLimit);
       if (kept >= req.keepBody) {
         if (req.keepBody > 0 && length > 0) out.bodyTruncated = true;
         return;

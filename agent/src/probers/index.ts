@@ -4,6 +4,7 @@ import { createDnsProber } from './dns-prober.js';
 import { createDomainProber } from './domain-prober.js';
 import { createGrpcProber } from './grpc-prober.js';
 import { createHttpProber, type HttpProberOptions } from './http-prober.js';
+import { createMultistepProber } from './multistep-prober.js';
 import { createMysqlProber } from './mysql-prober.js';
 import { createPingProber } from './ping-prober.js';
 import { createPostgresProber } from './postgres-prober.js';
@@ -53,8 +54,7 @@ const proberTable = (opts: ProbersOptions): ProberTable => {
     postgres: createPostgresProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
     mysql: createMysqlProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
     redis: createRedisProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
-    // Scripted checks (issue 56): the multi-step prober comes next.
-    multistep: null,
+    multistep: createMultistepProber({ blockPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }),
     browser: opts.browser ?? null,
   };
 };

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { ApiError, createLookoutClient } from '../api-client/client.js';
 import { nodeFetch } from '../api-client/node-fetch.js';
 import { apiBase } from '../mcp/settings.js';
@@ -7,6 +8,7 @@ import { exportConfig } from './export.js';
 import { isSecretField } from './kinds/index.js';
 import { makePlan, RoleRefusal } from './plan.js';
 import { renderPlan } from './render-plan.js';
+import { resolveScriptFiles } from './script-files.js';
 import { FileProblems, readConfigSource } from './yaml-source.js';
 
 /**
@@ -57,7 +59,9 @@ const readSource = (file: string, env: ConfigCommandIo['env']) => {
   } catch (e) {
     throw new ConfigCommandError(`cannot read ${file}: ${(e as Error).message}`);
   }
-  return readConfigSource(file, text, env, isSecretField);
+  const source = readConfigSource(file, text, env, isSecretField);
+  resolveScriptFiles(source, dirname(file));
+  return source;
 };
 
 /** One line per problem, `FILE:LINE: path message`, as compilers print them. */

@@ -49,8 +49,9 @@ const withSecretsAsEnv = (kind: ResourceKind, item: Item, secrets: string[]): It
     if (Array.isArray(v)) return v.map((x, i) => walk(x, [...path, i]));
     if (v && typeof v === 'object')
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, [...path, k])]));
-    // A literal `${` in a value would read as a reference: written as `$${`.
-    if (typeof v === 'string') return v.replaceAll('${', '$${');
+    // A literal `${` in a value would read as a reference: written as `$${` (a function: in a
+    // replacement string `$$` would be one `$`).
+    if (typeof v === 'string') return v.replaceAll('${', () => '$${');
     return v;
   };
   return walk(item, []) as Item;

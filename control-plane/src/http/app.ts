@@ -36,6 +36,7 @@ import { resultRoutes } from './results/routes.js';
 import type { AnyRoute, ApiContext, ApiState, AppDeps, Authed } from './route.js';
 import { scheduleRoutes } from './schedules/routes.js';
 import { scriptRunRoutes } from './script-runs/routes.js';
+import { secretRoutes } from './secrets/routes.js';
 import { API_PREFIX, serviceEndpoints } from './service-endpoints.js';
 import { sessionRoutes } from './session/routes.js';
 import { sessionCookieName } from './session-cookie.js';
@@ -66,6 +67,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...monitorRoutes(deps),
   ...checkTypeRoutes(deps),
   ...groupRoutes(deps),
+  ...secretRoutes(deps),
   ...resultRoutes(deps),
   ...scriptRunRoutes(deps),
   ...regionRoutes(deps),
@@ -191,7 +193,7 @@ export const createApp = (deps: AppDeps) => {
         auth: auth as Authed,
         integration: integration as Integration,
       });
-      ctx.status = r.status ?? 200;
+      ctx.status = c.state.status ?? r.status ?? 200;
       if (r.binary) {
         // Bytes as they are (Koa sends a Buffer as is; any other object as JSON).
         const bytes = result as Uint8Array;

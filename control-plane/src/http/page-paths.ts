@@ -39,6 +39,7 @@ export const PAGES = {
   notificationSettings: '/settings/notifications',
   connectedApps: '/settings/connected-apps',
   myShifts: '/settings/my-shifts',
+  secrets: '/settings/secrets',
 } as const;
 
 export type PageName = keyof typeof PAGES;

@@ -51,6 +51,8 @@ export interface ApiState {
   log: Logger;
   workspace: Workspace | null;
   auth?: { user: User; key?: ApiKey | undefined; session?: Session | undefined };
+  /** A handler's success status when it depends on the outcome (a PUT: 201 created, 200 replaced). */
+  status?: number;
 }
 
 export type ApiContext = ParameterizedContext<ApiState>;

@@ -7,6 +7,8 @@ import { MONITOR_FIELDS } from '../domain/monitors/monitors.js';
 import type { McpApi } from './api.js';
 import { labelFilters, monitorFilters, statuses, words } from './list-filters.js';
 import { listMyShifts, whoIsOnCall } from './oncall-tools.js';
+import { getScriptRun } from './script-run-tools.js';
+import { listSecrets } from './secret-tools.js';
 
 /**
  * The tools an on-call assistant gets. Each one is a single call of the public API; the API stays the
@@ -492,4 +494,6 @@ export const tools: ToolDef[] = [
   }),
   tool(whoIsOnCall),
   tool(listMyShifts),
+  tool(getScriptRun),
+  tool(listSecrets),
 ];

@@ -33,6 +33,7 @@ const SETTINGS_NAV: NavItem[] = [
   { href: '/settings/my-shifts', label: 'My shifts' },
   { href: '/settings/notifications', label: 'Notification settings' },
   { href: '/settings/api-keys', label: 'API keys' },
+  { href: '/settings/secrets', label: 'Secrets' },
   { href: '/settings/users', label: 'Users', admin: true },
   { href: '/settings/mail', label: 'Mail', admin: true },
   { href: '/settings/connected-apps', label: 'Connected apps' },

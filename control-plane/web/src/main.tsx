@@ -28,6 +28,7 @@ import { MyShiftsPage } from './pages/schedules/my-shifts.js';
 import { ScheduleEditorPage } from './pages/schedules/schedule-editor.js';
 import { SchedulePage } from './pages/schedules/schedule-page.js';
 import { SchedulesPage } from './pages/schedules/schedules-page.js';
+import { SecretsPage } from './pages/secrets.js';
 import { SignInPage } from './pages/sign-in.js';
 import { StatusPageEditor } from './pages/status-pages/status-page-editor.js';
 import { StatusPageScreen } from './pages/status-pages/status-page-screen.js';
@@ -98,6 +99,7 @@ const VIEWS: Record<Exclude<PageName, Outside>, View> = {
   }),
   connectedApps: (me) => ({ title: 'Connected apps', page: <ConnectedAppsPage me={me} /> }),
   myShifts: (me) => ({ title: 'My shifts', page: <MyShiftsPage me={me} /> }),
+  secrets: (me) => ({ title: 'Secrets', page: <SecretsPage me={me} /> }),
 };
 
 /** Which page a path shows, once signed in, and its title. */

@@ -47,6 +47,14 @@ export const monitors: ResourceKind = {
       .nullable()
       .optional()
       .describe('The name of its group (`groups`); null: none.'),
+    script_file: z
+      .string()
+      .min(1)
+      .max(1024)
+      .optional()
+      .describe(
+        'Browser monitors: the script from a file instead of `script`, its path relative to this file’s folder (inside it), at most 64 KiB; read by plan and apply.',
+      ),
   }),
   writeRole: 'member',
   list: (a) => allPages((cursor) => ok(a.GET('/monitors', { params: { query: { limit: 100, cursor } } }))),

@@ -5,6 +5,7 @@ import { assertionsFor, wireAssertions } from './assertions.js';
 import { type CheckType, setting } from './check-type.js';
 import { TIMED } from './common-fields.js';
 import { HTTP_METHODS } from './http.js';
+import { stepProblems } from './multistep-rules.js';
 import { urlTarget } from './targets.js';
 
 /** Caps of one run (the agent enforces the time and bytes; the API the counts). */
@@ -54,6 +55,15 @@ export const multistep: CheckType = {
         .array(stepSchema)
         .min(1)
         .max(MAX_STEPS)
+        // The rules across steps (multistep-rules.ts), run when a field is already wrong too (`when`),
+        // so one answer names every bad field.
+        .superRefine(
+          (steps, ctx) => {
+            for (const p of stepProblems(steps, MAX_STEPS))
+              ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+          },
+          { when: () => true },
+        )
         .describe(
           'Requests run in order, e.g. [{"name": "Sign in", "method": "POST", "url": "{{url}}/login", "body": "{\\"password\\": \\"{{secrets.SHOP_PASSWORD}}\\"}", "extract": [{"name": "token", "source": "json_body", "property": "$.token"}], "assertions": [{"source": "status_code", "comparison": "equals", "target": 200}]}].',
         ),

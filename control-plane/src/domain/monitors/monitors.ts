@@ -17,6 +17,7 @@ import {
 import type { GroupStore } from './group-store.js';
 import { groupProblems, labelFields } from './labels.js';
 import { changesTheCheck, FIRST_RUNS_PER_BATCH, requestFirstRuns } from './monitor-runs.js';
+import { type MonitorSecretLookup, secretsOnSave } from './monitor-secrets.js';
 import type { MonitorStore } from './monitor-store.js';
 
 export { HTTP_METHODS } from '../checks/http.js';
@@ -105,7 +106,11 @@ export interface MonitorContext {
   plan: Plan;
   planName: string;
   regions: readonly string[];
-  store: MonitorStore & PolicyLookup & Pick<GroupStore, 'getGroupsByIds'> & DependencyGraphLookup;
+  store: MonitorStore &
+    PolicyLookup &
+    Pick<GroupStore, 'getGroupsByIds'> &
+    DependencyGraphLookup &
+    MonitorSecretLookup;
   /** Seals a secret target (a database check's connection URL). */
   box: SecretBox;
   now: Date;
@@ -292,9 +297,12 @@ export const createMonitor = async (
   const defaultPolicy = input.escalation_policy_id
     ? null
     : await ctx.store.getDefaultEscalationPolicy(ctx.workspace.id);
-  const monitor = newMonitor(ctx, input, defaultPolicy?.id ?? '');
+  const built = newMonitor(ctx, input, defaultPolicy?.id ?? '');
+  const secrets = await secretsOnSave(ctx.store, ctx.workspace.id, [built]);
+  const monitor = secrets.monitors[0]!;
   throwIfProblems([
     ...ruleProblems(monitor, new Set(Object.keys(input)), ctx.regions, true),
+    ...secrets.problems[0]!,
     ...(await policyProblem(ctx, input.escalation_policy_id)),
     ...(await groupProblems(ctx.store, ctx.workspace.id, [{ field: 'group_id', id: input.group_id }])),
     ...(await dependsOnProblems(ctx.store, ctx.workspace.id, monitorNode(monitor), monitor.depends_on)),
@@ -364,8 +372,12 @@ const prepareBatch = async (
       inputs.map((input, i) => ({ field: `monitors[${i}].group_id`, id: input.group_id })),
     )),
   );
+  const secrets = await secretsOnSave(ctx.store, ctx.workspace.id, monitors);
+  secrets.problems.forEach((ps, i) => {
+    problems.push(...ps.map((p) => ({ ...p, field: `monitors[${i}].${p.field}` })));
+  });
   throwIfProblems(problems);
-  return { monitors: monitors.map((m) => sealTarget(ctx, m, true)), notices };
+  return { monitors: secrets.monitors.map((m) => sealTarget(ctx, m, true)), notices };
 };
 
 /** `POST /monitors/batch`: all of them or none (one store transaction, insertMonitors). */
@@ -413,7 +425,7 @@ export const updateMonitor = async (
     throwIfProblems([{ field: 'monitor_type', message: 'cannot be changed; create a new monitor instead' }]);
   }
   const requested = patch.check_interval_seconds;
-  const next: Monitor = {
+  const merged: Monitor = {
     ...existing,
     ...recordFields(patch),
     settings: settingsOf(existing.monitor_type, patch, existing.settings),
@@ -429,6 +441,8 @@ export const updateMonitor = async (
     updated_at: ctx.now,
     version: existing.version + 1,
   };
+  const secrets = await secretsOnSave(ctx.store, ctx.workspace.id, [merged]);
+  const next = secrets.monitors[0]!;
   if (isHttpType(next.monitor_type) && patch.expected_status_code === undefined) {
     next.expected_status_code = existing.expected_status_code;
   }
@@ -437,6 +451,7 @@ export const updateMonitor = async (
     next.retry_interval_seconds = Math.min(existing.retry_interval_seconds, next.check_interval_seconds);
   throwIfProblems([
     ...ruleProblems(next, given, ctx.regions, false),
+    ...secrets.problems[0]!,
     ...(await policyProblem(ctx, patch.escalation_policy_id)),
     ...(await groupProblems(ctx.store, ctx.workspace.id, [{ field: 'group_id', id: patch.group_id }])),
     ...(patch.depends_on === undefined

@@ -16,7 +16,7 @@ export interface WorkspaceSecret {
   updated_by: string | null;
 }
 
-/** Workspace secrets. Adapters: `secrets` in store/sqlite/ and store/mongo/. */
+/** Workspace secrets. Adapters: store/sqlite/secrets.ts, store/mongo/secrets.ts. */
 export interface SecretStore {
   /** Creates or replaces the value of `name`; true when it was created. */
   putSecret(secret: WorkspaceSecret): Promise<boolean>;

@@ -8,6 +8,7 @@ import type { DependencyGraphLookup } from '../../domain/monitors/depends-on.js'
 import type { GroupStore } from '../../domain/monitors/group-store.js';
 import { labelFilters } from '../../domain/monitors/labels.js';
 import { checkNow } from '../../domain/monitors/monitor-runs.js';
+import type { MonitorSecretLookup } from '../../domain/monitors/monitor-secrets.js';
 import type { MonitorStatusStore } from '../../domain/monitors/monitor-status.js';
 import {
   MONITOR_SORTS,
@@ -110,7 +111,8 @@ export const monitorRoutes = ({
     GroupStore &
     Pick<MaintenanceWindowStore, 'listLiveMaintenanceWindows'> &
     DependencyGraphLookup &
-    AlertHoldStore
+    AlertHoldStore &
+    MonitorSecretLookup
 >) => {
   const context = (auth: Authed) => ({
     workspace: auth.workspace,

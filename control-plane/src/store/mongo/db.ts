@@ -109,6 +109,8 @@ export const collectionsOf = (db: Db) => {
     scriptRuns: c('script_runs'),
     /** Failed browser runs' screenshots, the image as BSON Binary; `_id` is the result's id. */
     scriptScreenshots: c('script_screenshots'),
+    /** Workspace secrets (domain/secrets/secret-store.ts); `_id` is workspace:name. */
+    secrets: c('secrets'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

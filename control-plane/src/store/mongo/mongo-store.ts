@@ -31,6 +31,7 @@ import { mongoRouting, routingIndexes } from './routing.js';
 import { mongoSchedulePolicies } from './schedule-policies.js';
 import { mongoSchedules, scheduleIndexes } from './schedules.js';
 import { mongoScriptRuns, scriptRunIndexes } from './script-runs.js';
+import { mongoSecrets, secretIndexes } from './secrets.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
 import { mongoStatusPages, statusPageIndexes } from './status-pages.js';
@@ -86,6 +87,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...scheduleIndexes,
         ...handoffNoticeIndexes,
         ...scriptRunIndexes,
+        ...secretIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -130,5 +132,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoHandoffNotices(ctx),
     ...mongoSchedulePolicies(ctx),
     ...mongoScriptRuns(ctx),
+    ...mongoSecrets(ctx),
   };
 };

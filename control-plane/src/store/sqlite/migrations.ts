@@ -40,6 +40,7 @@ import agentCheckTypes from './migrations/0038-agent-check-types.js';
 import schedules from './migrations/0039-schedules.js';
 import handoffNotices from './migrations/0040-handoff-notices.js';
 import calendarFeeds from './migrations/0041-calendar-feeds.js';
+import secrets from './migrations/0042-secrets.js';
 import scriptRuns from './migrations/0043-script-runs.js';
 
 /**
@@ -94,6 +95,7 @@ export const migrations: string[][] = [
   schedules,
   handoffNotices,
   calendarFeeds,
+  secrets,
   scriptRuns,
 ];
 

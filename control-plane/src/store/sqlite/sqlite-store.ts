@@ -30,6 +30,7 @@ import { sqliteRouting } from './routing.js';
 import { sqliteSchedulePolicies } from './schedule-policies.js';
 import { sqliteSchedules } from './schedules.js';
 import { sqliteScriptRuns } from './script-runs.js';
+import { sqliteSecrets } from './secrets.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignIns } from './sign-ins.js';
 import { type StateSnapshotOptions, sqliteStateBook } from './state-book.js';
@@ -211,5 +212,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteHandoffNotices(ctx),
     ...sqliteSchedulePolicies(ctx),
     ...sqliteScriptRuns(ctx),
+    ...sqliteSecrets(ctx),
   };
 };

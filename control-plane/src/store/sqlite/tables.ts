@@ -392,6 +392,17 @@ export const scriptScreenshots = table('script_screenshots', {
   data: 'blob',
 });
 
+/** Workspace secrets (domain/secrets/secret-store.ts): the value sealed, unique per (workspace_id, name). */
+export const secrets = table('secrets', {
+  workspace_id: 'text',
+  name: 'text',
+  sealed_value: 'text',
+  hint: 'text',
+  created_at: 'date',
+  updated_at: 'date',
+  updated_by: 'text',
+});
+
 /** Hourly uptime buckets (domain/results/uptime.ts); written by recordResults, read by sumRollups and the monitor list (monitor-status.ts). */
 export const uptimeRollups = table('uptime_rollups', {
   monitor_id: 'text',
