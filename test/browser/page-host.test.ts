@@ -176,4 +176,19 @@ describe('what a page can make the agent read', () => {
     });
     expect(small).toMatchObject({ ok: true, value: 'Shop' });
   });
+
+  it('a pattern that backtracks without end in V8 is matched in linear time on the agent', async () => {
+    const reply = await pool.withPage(Date.now() + 30_000, async (page) => {
+      const host = createPageHost(page, {}, { baseUrl: site.url });
+      await host.call(call('goto', ['/']));
+      await host.call(call('evaluate', ["() => { document.title = 'a'.repeat(40) + '!'; }"]));
+      return host.call(call('expect:toHaveTitle', [{ $regex: '^(a+)+$', flags: '' }, { timeout: 300 }]));
+    });
+    expect(reply).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(
+        /^expect\(page\)\.toHaveTitle: expected \/\^\(a\+\)\+\$\/, received "a{40}!" \(after 300 ms\)$/,
+      ),
+    });
+  });
 });
