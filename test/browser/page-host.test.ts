@@ -72,6 +72,7 @@ describe('the page host', () => {
         host.call(call('goto', ['file:///etc/passwd'])),
         host.call(call('goto', ['chrome://version'])),
         host.call(call('context', [])),
+        host.call(call('setViewportSize', [{ width: 100_000, height: 100_000 }])),
         host.call(call('evaluate', ['() => { throw new Error("bad sekrit-token-value") }'])),
       ]);
     });
@@ -83,8 +84,9 @@ describe('the page host', () => {
     expect(errors[4]).toBe('page.goto: only http and https URLs may be opened, not file:');
     expect(errors[5]).toBe('page.goto: only http and https URLs may be opened, not chrome:');
     expect(errors[6]).toBe('page.context is not a method a script may use');
-    expect(errors[7]).toContain('bad ••••');
-    expect(errors[7]).not.toContain('sekrit');
+    expect(errors[7]).toBe('page.setViewportSize takes { width, height } of 1 to 4096 pixels');
+    expect(errors[8]).toContain('bad ••••');
+    expect(errors[8]).not.toContain('sekrit');
   });
 
   it('fails an expect that does not hold within its timeout, saying what it received', async () => {
