@@ -84,15 +84,17 @@ export function runScript(
   ) => { deliver: (id: number, replyText: string) => void; start: (fn: unknown) => void };
   const api = bootstrap(bridge, JSON.stringify({ url: run.url, secrets: run.secrets, methods: run.methods }));
   makeError = vm.runInContext('(m) => new Error(m)', context) as (message: string) => unknown;
+  /** A function of the context that throws `e`: what a script that throws while being defined is given. */
+  const rethrow = vm.runInContext('(e) => () => { throw e; }', context) as (e: unknown) => unknown;
   const { deliver, start } = api;
-  let fn: unknown;
+  let script: vm.Script;
   try {
-    const script = new vm.Script(`(async function () {${run.script}\n})`, {
+    script = new vm.Script(`(async function () {${run.script}\n})`, {
       filename: 'script.js',
       importModuleDynamically,
     });
-    fn = script.runInContext(context);
   } catch (e) {
+    // A syntax error: made by the compiler in this realm, never by the script.
     const err = e as { name?: string; message?: string; stack?: string };
     const line = /script\.js:(\d+)/.exec(String(err.stack ?? ''));
     finish({
@@ -103,6 +105,14 @@ export function runScript(
       steps: [],
     });
     return () => {};
+  }
+  let fn: unknown;
+  try {
+    // Runs code only when the script closes the function around it: what it throws is its own,
+    // read inside the context, never here.
+    fn = script.runInContext(context);
+  } catch (e) {
+    fn = rethrow(e);
   }
   start(fn);
   return (id, reply) => {

@@ -123,6 +123,10 @@ describe('a browser script in the sandbox', () => {
       error: 'expected title "Cart", got "Shop"',
       line: 2,
     });
+    const escaped = await run(
+      '});\nthrow { name: "Trap", message: "outside the wrapper" };\n(async function () {',
+    );
+    expect(escaped).toMatchObject({ kind: 'script_error', error: 'Trap: outside the wrapper' });
     const syntax = await run('const a = 1;\nconst = 2;');
     expect(syntax).toMatchObject({ kind: 'script_error', line: 2 });
     expect(syntax.error).toMatch(/^SyntaxError/);
