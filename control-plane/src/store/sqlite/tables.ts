@@ -9,6 +9,8 @@ import type { RunResult, Statement } from 'better-sqlite3';
 export * from './handoff-tables.js';
 // The on-call schedules' layouts.
 export * from './oncall-tables.js';
+// Scripted checks' runs and screenshots.
+export * from './script-run-tables.js';
 // The status pages' layouts (listed with these: migrations.test.ts reads every export).
 export * from './status-tables.js';
 
@@ -363,33 +365,6 @@ export const calendarFeeds = table('calendar_feeds', {
   created_by: 'text',
   created_at: 'date',
   last_used_at: 'date',
-});
-
-/** Scripted checks' runs (domain/results/script-run-store.ts), keyed by their result's id. */
-export const scriptRuns = table('script_runs', {
-  result_id: 'text',
-  workspace_id: 'text',
-  monitor_id: 'text',
-  location: 'text',
-  started_at: 'date',
-  ok: 'bool',
-  steps: 'json',
-  failed_step: 'int',
-  error_line: 'int',
-  web_vitals: 'json',
-  console_errors: 'json',
-  failed_requests: 'json',
-  screenshot: 'json',
-});
-
-/** A failed browser run's screenshot (the image's bytes), keyed by its result's id. */
-export const scriptScreenshots = table('script_screenshots', {
-  result_id: 'text',
-  workspace_id: 'text',
-  monitor_id: 'text',
-  taken_at: 'date',
-  content_type: 'text',
-  data: 'blob',
 });
 
 /** Workspace secrets (domain/secrets/secret-store.ts): the value sealed, unique per (workspace_id, name). */
