@@ -72,6 +72,7 @@ describe('the page host', () => {
         host.call(call('goto', ['file:///etc/passwd'])),
         host.call(call('goto', ['chrome://version'])),
         host.call(call('context', [])),
+        host.call(call('setViewportSize', [{ width: 100_000, height: 100_000 }])),
         host.call(call('evaluate', ['() => { throw new Error("bad sekrit-token-value") }'])),
       ]);
     });
@@ -83,8 +84,9 @@ describe('the page host', () => {
     expect(errors[4]).toBe('page.goto: only http and https URLs may be opened, not file:');
     expect(errors[5]).toBe('page.goto: only http and https URLs may be opened, not chrome:');
     expect(errors[6]).toBe('page.context is not a method a script may use');
-    expect(errors[7]).toContain('bad ••••');
-    expect(errors[7]).not.toContain('sekrit');
+    expect(errors[7]).toBe('page.setViewportSize takes { width, height } of 1 to 4096 pixels');
+    expect(errors[8]).toContain('bad ••••');
+    expect(errors[8]).not.toContain('sekrit');
   });
 
   it('fails an expect that does not hold within its timeout, saying what it received', async () => {
@@ -175,5 +177,20 @@ describe('what a page can make the agent read', () => {
       error: expect.stringContaining('the value is larger than 256 KiB'),
     });
     expect(small).toMatchObject({ ok: true, value: 'Shop' });
+  });
+
+  it('a pattern that backtracks without end in V8 is matched in linear time on the agent', async () => {
+    const reply = await pool.withPage(Date.now() + 30_000, async (page) => {
+      const host = createPageHost(page, {}, { baseUrl: site.url });
+      await host.call(call('goto', ['/']));
+      await host.call(call('evaluate', ["() => { document.title = 'a'.repeat(40) + '!'; }"]));
+      return host.call(call('expect:toHaveTitle', [{ $regex: '^(a+)+$', flags: '' }, { timeout: 300 }]));
+    });
+    expect(reply).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(
+        /^expect\(page\)\.toHaveTitle: expected \/\^\(a\+\)\+\$\/, received "a{40}!" \(after 300 ms\)$/,
+      ),
+    });
   });
 });

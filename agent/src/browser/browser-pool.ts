@@ -37,7 +37,8 @@ export const CHROMIUM_ARGS = [
 
 /**
  * Chromium's own sandbox (namespaces, seccomp) stays on unless it cannot run: as root Chromium
- * refuses to start with it, so an agent running as root passes --no-sandbox (the script's page is
+ * refuses to start with it, so an agent running as root passes --no-sandbox; elsewhere a launch that
+ * fails for want of a sandbox (no user namespaces) is tried once more without, and logged (the page is
  * then kept apart by the context and the guard only: docs/scripted-checks.md).
  */
 export const needsNoSandbox = (uid = process.getuid?.() ?? -1) => uid === 0;
@@ -64,9 +65,10 @@ export const createBrowserPool = (opts: BrowserPoolOptions): BrowserPool => {
   let busy = 0;
   const waiters: Array<{ go: () => void; at: number }> = [];
 
-  const launch = async (): Promise<Browser> => {
-    const noSandbox = needsNoSandbox();
-    const b = await chromium.launch({
+  /** Set once a launch with Chromium's sandbox failed for want of one (no user namespaces here). */
+  let sandboxUnavailable = false;
+  const launchWith = (noSandbox: boolean) =>
+    chromium.launch({
       executablePath: opts.executablePath,
       headless: true,
       proxy: { server: opts.proxyUrl, bypass: '' },
@@ -76,6 +78,23 @@ export const createBrowserPool = (opts: BrowserPoolOptions): BrowserPool => {
       handleSIGHUP: false,
       timeout: 30_000,
     });
+
+  const launch = async (): Promise<Browser> => {
+    let noSandbox = needsNoSandbox() || sandboxUnavailable;
+    let b: Browser;
+    try {
+      b = await launchWith(noSandbox);
+    } catch (e) {
+      // A container without user namespaces (Docker's default seccomp profile) has no sandbox to give.
+      if (noSandbox || !/sandbox/i.test((e as Error).message)) throw e;
+      opts.log?.warn(
+        { err: (e as Error).message.split('\n')[0] },
+        'Chromium’s own sandbox cannot run here (no user namespaces); browser checks run it with --no-sandbox',
+      );
+      sandboxUnavailable = true;
+      noSandbox = true;
+      b = await launchWith(true);
+    }
     opts.log?.info({ no_sandbox: noSandbox }, 'Chromium started for browser checks');
     b.on('disconnected', () => {
       if (browser === b) browser = null;

@@ -41,6 +41,7 @@ const STRING_CAP = 10_000;
 const ERROR_CAP = 1_000;
 const ARRAY_CAP = 1_000;
 const REGEX_CAP = 1_000;
+const MAX_VIEWPORT = 4_096;
 
 export class HostCallError extends Error {}
 
@@ -191,6 +192,15 @@ export const createPageHost = (page: Page, secrets: Record<string, string>, opts
         throw new HostCallError('page.evaluate takes a function’s source text');
       // An expression, run by the DevTools protocol (a page's Content-Security-Policy does not stop it).
       return within(evaluateCapped(page, args[0], args[1]));
+    }
+    if (c.method === 'setViewportSize') {
+      const v = args[0] as { width?: unknown; height?: unknown } | null;
+      const ok = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= MAX_VIEWPORT;
+      // A huge viewport would make the failure screenshot (and Chromium's memory) huge.
+      if (!v || !ok(v.width) || !ok(v.height))
+        throw new HostCallError(
+          `page.setViewportSize takes { width, height } of 1 to ${MAX_VIEWPORT} pixels`,
+        );
     }
     if (c.method === 'content') return within(pageContent(page));
     if (c.method === 'title') return within(pageTitle(page));
