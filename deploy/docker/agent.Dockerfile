@@ -46,8 +46,12 @@ ENV NODE_ENV=production \
 WORKDIR /app
 # Ping checks run fping (docs/decisions.md, "ICMP through fping"); with libcap2-bin its package gives it
 # cap_net_raw as a file capability (not setuid), which Docker's default capabilities allow.
+# Browser checks need Debian's chromium (and util-linux's prlimit/unshare/setpriv, in the base image):
+# `--build-arg BROWSER=true` adds it (~300 MB); without it the agent does not offer browser checks.
+ARG BROWSER=false
 RUN apt-get update \
   && apt-get install -y --no-install-recommends fping libcap2-bin \
+  && if [ "$BROWSER" = true ]; then apt-get install -y --no-install-recommends chromium fonts-liberation; fi \
   && rm -rf /var/lib/apt/lists/*
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json ./package.json
