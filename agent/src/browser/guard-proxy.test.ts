@@ -59,6 +59,10 @@ describe('the guard proxy', () => {
       `200 hello 127.0.0.1:${sitePort} /a?b=1`,
     );
     expect(await tunnel(p, `127.0.0.1:${sitePort}`)).toBe('HTTP/1.1 200 Connection Established');
+    // *.localhost is loopback, as Chromium resolves it without a proxy (the system resolver may not know it).
+    expect(await viaProxy(p, `http://demo.localhost:${sitePort}/`)).toBe(
+      `200 hello demo.localhost:${sitePort} /`,
+    );
     expect(p.refused).toBe(0);
   });
 
@@ -71,9 +75,10 @@ describe('the guard proxy', () => {
     // A name is resolved here, and every address it has is checked.
     expect(await tunnel(p, `localhost:${sitePort}`)).toBe('HTTP/1.1 403 Forbidden');
     expect(p.failure('localhost', sitePort)).toMatch(/refused by the agent’s address guard: localhost/);
+    expect(await tunnel(p, `app.localhost:${sitePort}`)).toBe('HTTP/1.1 403 Forbidden');
     expect(await tunnel(p, '[::ffff:169.254.169.254]:80')).toBe('HTTP/1.1 403 Forbidden');
     expect(await tunnel(p, '[::1]:443')).toBe('HTTP/1.1 403 Forbidden');
-    expect(p.refused).toBe(4);
+    expect(p.refused).toBe(5);
   });
 
   it('lets through what `allow` names (a test site), and never itself', async () => {

@@ -62,10 +62,18 @@ export const startGuardProxy = async (opts: GuardProxyOptions): Promise<GuardPro
   };
 
   /** The one address to connect to, after the guard; throws GuardRefusal with the guard's reason. */
+  /** Names RFC 6761 keeps for loopback. */
+  const LOCALHOST = /^(?:[a-z0-9-]+\.)*localhost\.?$/i;
   const resolveChecked = async (host: string, port: number): Promise<string> => {
     const name = bare(host);
     if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new GuardRefusal(`bad port ${port}`);
-    const addresses = isIP(name) ? [name] : (await lookup(name, { all: true })).map((a) => a.address);
+    // `localhost` and `*.localhost` are the loopback address, as Chromium itself resolves them (RFC 6761):
+    // a page of `http://app.localhost:3000` opens through the proxy as it would without one.
+    const addresses = isIP(name)
+      ? [name]
+      : LOCALHOST.test(name)
+        ? ['127.0.0.1']
+        : (await lookup(name, { all: true })).map((a) => a.address);
     if (addresses.length === 0) throw new Error(`${name} has no address`);
     for (const address of addresses) {
       const loopbackSelf = addressRange(address) === 'loopback' || address === '::1';
