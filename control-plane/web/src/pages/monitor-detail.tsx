@@ -12,6 +12,7 @@ import { Address } from '../routing-ui.js';
 import { AlertStatusBadge } from './alerts.js';
 import { DependenciesPanel } from './dependencies-panel.js';
 import { assertionText } from './monitor-form/assertions-editor.js';
+import { useTypeLabel } from './monitor-form/type-fields.js';
 import { CheckBar, LastResponse, ms, percent, StatusBadge, target } from './monitors.js';
 import { ScriptRunPanel, useScriptRun } from './script-run-panel.js';
 
@@ -66,6 +67,7 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
   const [deleting, setDeleting] = useState(false);
   const [busy, setBusy] = useState(false);
   const scripted = useScriptRun(m, results);
+  const typeLabel = useTypeLabel(m?.monitor_type);
 
   usePoll(async () => {
     try {
@@ -158,8 +160,8 @@ export const MonitorDetailPage = (props: { me: Me; id: string }) => {
             <StatusBadge status={m.status} />
           </div>
           <p class="muted subtitle">
-            {m.monitor_type.toUpperCase()} · <Address value={target(m)} /> · every{' '}
-            {duration(m.check_interval_seconds)} from {m.check_locations.join(', ')}
+            {typeLabel} · <Address value={target(m)} /> · every {duration(m.check_interval_seconds)} from{' '}
+            {m.check_locations.join(', ')}
           </p>
           <LabelsLine group_id={m.group_id} tags={m.tags} severity={m.severity} />
         </div>

@@ -3,6 +3,7 @@
  * takes, its label, and its value as typed ⇄ as the API takes it. The first five types' fields keep the
  * form's richer hand-made inputs; every other field is generated from here.
  */
+import { useEffect, useState } from 'preact/hooks';
 import {
   api,
   type CheckTypeField,
@@ -200,6 +201,18 @@ export const sentValue = (f: CheckTypeField, typed: Typed): unknown => {
 let loaded: Promise<CheckTypeInfo[]> | undefined;
 
 /** The check types, fetched once per page load (they change only with the server). */
+/** A type's label from GET /check-types (`Multi-step API`), its name in capitals until that answers. */
+export const useTypeLabel = (type: string | undefined): string => {
+  const [labels, setLabels] = useState<Record<string, string> | null>(null);
+  useEffect(() => {
+    checkTypes().then(
+      (all) => setLabels(Object.fromEntries(all.map((t) => [t.type, t.label]))),
+      () => {},
+    );
+  }, []);
+  return type ? (labels?.[type] ?? type.toUpperCase()) : '';
+};
+
 export const checkTypes = (): Promise<CheckTypeInfo[]> => {
   loaded ??= api.listCheckTypes().then(
     (r) => r.data,
