@@ -56,13 +56,19 @@ export const MailSettingsPage = (props: { me: Me }) => {
   const [testing, setTesting] = useState(false);
   const [removing, setRemoving] = useState(false);
 
-  const show = (m: MailSettings) => {
+  /** `keepTyped`: the first load leaves what someone typed before it arrived (the form shows at once). */
+  const show = (m: MailSettings, keepTyped = false) => {
     setMail(m);
-    setForm(formOf(m));
+    const empty = JSON.stringify(formOf(null));
+    setForm((f) => (keepTyped && JSON.stringify(f) !== empty ? f : formOf(m)));
     setSaved(formOf(m));
   };
   useEffect(() => {
-    if (admin) mailApi.get().then(show, (e) => setProblems(problemsOf(e)));
+    if (admin)
+      mailApi.get().then(
+        (m) => show(m, true),
+        (e) => setProblems(problemsOf(e)),
+      );
   }, []);
 
   if (!admin)
