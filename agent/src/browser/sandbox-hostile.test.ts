@@ -226,8 +226,8 @@ attempt('write', () => fs.writeFileSync('/tmp/sandbox-probe-wrote', 'x'));
 attempt('spawn', () => cp.execFileSync('/bin/true'));
 attempt('worker', () => new Worker('1', { eval: true }));
 const s = net.connect({ host: '127.0.0.1', port: Number(process.argv[2]) });
-s.on('connect', () => { r.connect = 'connected'; s.destroy(); console.log(JSON.stringify(r)); });
-s.on('error', (e) => { r.connect = e.code; console.log(JSON.stringify(r)); });
+s.on('connect', () => { r.connect = 'connected'; s.destroy(); process.stdout.write(JSON.stringify(r) + '\\n'); });
+s.on('error', (e) => { r.connect = e.code; process.stdout.write(JSON.stringify(r) + '\\n'); });
 `;
 
 describe('the walls behind the vm context, on their own', () => {

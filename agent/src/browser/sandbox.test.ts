@@ -236,7 +236,7 @@ describe('an agent not running as root', () => {
           `import { runSandboxed, sandboxIsolation } from ${JSON.stringify(sandbox)};
 const host = { call: async () => ({ ok: true, value: 'Shop', url: 'about:blank' }) };
 const outcome = await runSandboxed({ script: "expect(await page.title()).toBe('Shop');", url: 'x', secrets: {} }, host, ${JSON.stringify(LIMITS)});
-console.log(JSON.stringify({ isolation: await sandboxIsolation(), outcome }));`,
+process.stdout.write(JSON.stringify({ isolation: await sandboxIsolation(), outcome }) + "\\n");`,
           { mode: 0o644 },
         );
         const { stdout } = await run(asNobody[0] as string, [...asNobody.slice(1), process.execPath, file], {
