@@ -1,11 +1,11 @@
 /** Parts of the steps editor: a step's labelled control and its rows of extracted variables. */
 import type { ComponentChildren } from 'preact';
-import { describedBy, FieldNotes } from '../../kit/field.js';
+import { Field, FieldNotes, TextField } from '../../kit/field.js';
 import { EXTRACT_SOURCES, type ExtractRow } from './step-rows.js';
 
 type Problems = Record<string, string | undefined>;
 
-/** One labelled control of a step: its visible label, its full name for assistive technology. */
+/** One labelled control of a step: a Field (kit/field.tsx) whose control also carries its full name for assistive technology. */
 export const Control = (props: {
   id: string;
   label: string;
@@ -15,15 +15,15 @@ export const Control = (props: {
   class?: string;
   children: (a: Record<string, unknown>) => ComponentChildren;
 }) => (
-  <div class={props.class ? `field ${props.class}` : 'field'}>
-    <label for={props.id}>{props.label}</label>
-    {props.children({
-      id: props.id,
-      'aria-label': props.name,
-      ...describedBy(props.id, props.problem, props.hint),
-    })}
-    <FieldNotes id={props.id} problem={props.problem} hint={props.hint} />
-  </div>
+  <Field
+    id={props.id}
+    label={props.label}
+    problem={props.problem}
+    hint={props.hint}
+    {...(props.class ? { class: props.class } : {})}
+  >
+    {(a) => props.children({ ...a, 'aria-label': props.name })}
+  </Field>
 );
 
 export const move = <T,>(xs: readonly T[], i: number, by: number) => {
@@ -55,23 +55,16 @@ export const ExtractRows = (props: {
         const name = `Step ${props.n} variable ${j + 1}`;
         return (
           <div class="pair-row" key={j}>
-            <Control
+            <TextField
               id={`mf-steps-${props.n - 1}-extract-${j}-name`}
               label="Variable"
-              name={`${name} name`}
+              aria-label={`${name} name`}
               problem={p('name')}
-            >
-              {(a) => (
-                <input
-                  {...a}
-                  type="text"
-                  spellcheck={false}
-                  placeholder="token"
-                  value={e.name}
-                  onInput={(ev) => putExtract(j, { name: ev.currentTarget.value })}
-                />
-              )}
-            </Control>
+              spellcheck={false}
+              placeholder="token"
+              value={e.name}
+              onValue={(v) => putExtract(j, { name: v })}
+            />
             <Control
               id={`mf-steps-${props.n - 1}-extract-${j}-source`}
               label="From"
@@ -93,42 +86,28 @@ export const ExtractRows = (props: {
               )}
             </Control>
             {src.property && (
-              <Control
+              <TextField
                 id={`mf-steps-${props.n - 1}-extract-${j}-property`}
                 label={src.property}
-                name={`${name} ${src.property}`}
+                aria-label={`${name} ${src.property}`}
                 problem={p('property')}
-              >
-                {(a) => (
-                  <input
-                    {...a}
-                    type="text"
-                    spellcheck={false}
-                    placeholder={src.placeholder}
-                    value={e.property}
-                    onInput={(ev) => putExtract(j, { property: ev.currentTarget.value })}
-                  />
-                )}
-              </Control>
+                spellcheck={false}
+                placeholder={src.placeholder}
+                value={e.property}
+                onValue={(v) => putExtract(j, { property: v })}
+              />
             )}
-            <Control
+            <TextField
               id={`mf-steps-${props.n - 1}-extract-${j}-regex`}
               label="Regex (optional)"
-              name={`${name} regex`}
+              aria-label={`${name} regex`}
               problem={p('regex')}
               class="grow"
-            >
-              {(a) => (
-                <input
-                  {...a}
-                  type="text"
-                  spellcheck={false}
-                  placeholder={e.source === 'text_body' ? 'order-(\\d+)' : 'one group: (\\w+)'}
-                  value={e.regex}
-                  onInput={(ev) => putExtract(j, { regex: ev.currentTarget.value })}
-                />
-              )}
-            </Control>
+              spellcheck={false}
+              placeholder={e.source === 'text_body' ? 'order-(\\d+)' : 'one group: (\\w+)'}
+              value={e.regex}
+              onValue={(v) => putExtract(j, { regex: v })}
+            />
             <button
               type="button"
               class="button small"

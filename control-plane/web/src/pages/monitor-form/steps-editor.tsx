@@ -4,7 +4,7 @@
  * screen reader and the error summary say which; the API's problems (`steps[1].url`) stand beside it.
  */
 import type { CheckTypeInfo } from '../../api.js';
-import { FieldNotes } from '../../kit/field.js';
+import { FieldNotes, TextField } from '../../kit/field.js';
 import { followLink } from '../../router.js';
 import { AssertionsEditor } from './assertions-editor.js';
 import { METHODS } from './monitor-draft.js';
@@ -67,24 +67,17 @@ export const StepsEditor = (props: {
             label: string,
             extra: { placeholder?: string; cls?: string } = {},
           ) => (
-            <Control
+            <TextField
               id={id(k)}
               label={label}
-              name={`Step ${n} ${label}`}
+              aria-label={`Step ${n} ${label}`}
               problem={props.problems[key(k)]}
-              class={extra.cls}
-            >
-              {(a) => (
-                <input
-                  {...a}
-                  type="text"
-                  spellcheck={false}
-                  placeholder={extra.placeholder}
-                  value={s[k]}
-                  onInput={(e) => put(i, { [k]: e.currentTarget.value })}
-                />
-              )}
-            </Control>
+              {...(extra.cls ? { class: extra.cls } : {})}
+              spellcheck={false}
+              placeholder={extra.placeholder}
+              value={s[k]}
+              onValue={(v) => put(i, { [k]: v })}
+            />
           );
           const putHeader = (j: number, h: Partial<HeaderRow>) =>
             put(i, { headers: s.headers.map((x, k) => (k === j ? { ...x, ...h } : x)) });
@@ -172,41 +165,27 @@ export const StepsEditor = (props: {
                     const problem = props.problems[key(`headers.${h.name.trim()}`)];
                     return (
                       <div class="pair-row" key={j}>
-                        <Control
+                        <TextField
                           id={id(`headers-${j}-name`)}
                           label="Name"
-                          name={`Step ${n} header ${j + 1} name`}
+                          aria-label={`Step ${n} header ${j + 1} name`}
                           problem={problem}
-                        >
-                          {(a) => (
-                            <input
-                              {...a}
-                              type="text"
-                              spellcheck={false}
-                              placeholder="Authorization"
-                              value={h.name}
-                              onInput={(e) => putHeader(j, { name: e.currentTarget.value })}
-                            />
-                          )}
-                        </Control>
-                        <Control
+                          spellcheck={false}
+                          placeholder="Authorization"
+                          value={h.name}
+                          onValue={(v) => putHeader(j, { name: v })}
+                        />
+                        <TextField
                           id={id(`headers-${j}-value`)}
                           label="Value"
-                          name={`Step ${n} header ${j + 1} value`}
+                          aria-label={`Step ${n} header ${j + 1} value`}
                           problem={undefined}
                           class="grow"
-                        >
-                          {(a) => (
-                            <input
-                              {...a}
-                              type="text"
-                              spellcheck={false}
-                              placeholder="Bearer {{token}}"
-                              value={h.value}
-                              onInput={(e) => putHeader(j, { value: e.currentTarget.value })}
-                            />
-                          )}
-                        </Control>
+                          spellcheck={false}
+                          placeholder="Bearer {{token}}"
+                          value={h.value}
+                          onValue={(v) => putHeader(j, { value: v })}
+                        />
                         <button
                           type="button"
                           class="button small"
