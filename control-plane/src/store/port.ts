@@ -26,6 +26,7 @@ import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
 import type { ScriptRunStore } from '../domain/results/script-run-store.js';
 import type { SecretStore } from '../domain/secrets/secret-store.js';
+import type { SsoStore } from '../domain/access/sso.js';
 import type { StatusPageStore } from '../domain/status-pages/status-page-store.js';
 import type { StatusSubscriberStore } from '../domain/status-pages/subscriber-store.js';
 import type { TenancyStore } from '../domain/tenancy/tenancy-store.js';
@@ -91,4 +92,5 @@ export type Store = StoreLifecycle &
   HandoffNoticeStore &
   SchedulePolicyLookup &
   CalendarFeedStore &
-  SecretStore;
+  SecretStore &
+  SsoStore;

@@ -32,6 +32,7 @@ import { mongoSchedulePolicies } from './schedule-policies.js';
 import { mongoSchedules, scheduleIndexes } from './schedules.js';
 import { mongoScriptRuns, scriptRunIndexes } from './script-runs.js';
 import { mongoSecrets, secretIndexes } from './secrets.js';
+import { mongoSso } from './sso.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
 import { mongoStatusPages, statusPageIndexes } from './status-pages.js';
@@ -132,6 +133,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoHandoffNotices(ctx),
     ...mongoSchedulePolicies(ctx),
     ...mongoScriptRuns(ctx),
+    ...mongoSso(ctx),
     ...mongoSecrets(ctx),
   };
 };

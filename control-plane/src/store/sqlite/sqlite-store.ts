@@ -31,6 +31,7 @@ import { sqliteSchedulePolicies } from './schedule-policies.js';
 import { sqliteSchedules } from './schedules.js';
 import { sqliteScriptRuns } from './script-runs.js';
 import { sqliteSecrets } from './secrets.js';
+import { sqliteSso } from './sso.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignIns } from './sign-ins.js';
 import { type StateSnapshotOptions, sqliteStateBook } from './state-book.js';
@@ -212,6 +213,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteHandoffNotices(ctx),
     ...sqliteSchedulePolicies(ctx),
     ...sqliteScriptRuns(ctx),
+    ...sqliteSso(ctx),
     ...sqliteSecrets(ctx),
   };
 };
