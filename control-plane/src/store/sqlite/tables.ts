@@ -482,3 +482,11 @@ export const updateSql = (t: Table, where: string, extra: string[] = []): string
   const cols = [...Object.keys(t.columns).filter((c) => c !== 'id'), ...extra];
   return `UPDATE ${t.name} SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE ${where}`;
 };
+
+/** SAML assertions already accepted (domain/access/saml-replay-store.ts); the primary key is the replay check. */
+export const samlAssertions = table('saml_assertions', {
+  workspace_id: 'text',
+  issuer: 'text',
+  assertion_id: 'text',
+  expires_at: 'date',
+});
