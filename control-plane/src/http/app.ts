@@ -40,6 +40,7 @@ import { secretRoutes } from './secrets/routes.js';
 import { API_PREFIX, serviceEndpoints } from './service-endpoints.js';
 import { sessionRoutes } from './session/routes.js';
 import { sessionCookieName } from './session-cookie.js';
+import { samlEndpoints } from './sso/saml-endpoints.js';
 import { statusPageRoutes } from './status-pages/routes.js';
 import { createCustomDomains } from './status-public/custom-domains.js';
 import { createPublicStatus } from './status-public/serve.js';
@@ -143,6 +144,9 @@ export const createApp = (deps: AppDeps) => {
 
   // One-click acknowledge (/ack/{alert id}): a server-rendered page and its button, no sign-in.
   app.use(ackPage(deps));
+
+  // SAML sign-in (/auth/saml/metadata, /start, /acs): browser redirects and the IdP's form POST.
+  app.use(samlEndpoints(deps));
 
   // Calendar feeds (/calendars/{token}.ics): the token is the credential, counted by the same limit.
   app.use(calendarFeed({ ...deps, credentials }));
