@@ -83,7 +83,7 @@ export interface SsoIdentity {
 
 /**
  * Why an SSO sign-in was refused: the code goes to `/sign-in?error=<code>` and the page shows
- * the message (web/src/pages/sign-in-errors.ts holds the same words).
+ * the message (the web app's sign-in page holds the same words).
  */
 export const SSO_ERRORS = {
   sso_not_configured: 'Single sign-on is not set up for this workspace.',
