@@ -62,20 +62,17 @@ beforeAll(async () => {
   h.clock.set(Date.now());
   idp = await startSamlIdp({ now: () => h.clock.now().getTime() });
   w = await h.workspace('saml');
-  await h.store.putSsoSettings({
-    workspace_id: w.workspace.id,
-    oidc: null,
-    saml: {
-      idp_metadata_url: null,
-      idp_metadata_xml: idp.metadata,
-      default_role: 'viewer',
-      group_roles: [{ group: 'oncall-admins', role: 'admin' }],
+  const put = await w.api('PUT', '/sso', {
+    json: {
+      saml: {
+        idp_metadata_xml: idp.metadata,
+        default_role: 'viewer',
+        group_roles: [{ group: 'oncall-admins', role: 'admin' }],
+      },
     },
-    enforced: false,
-    break_glass_user_ids: [],
-    updated_at: h.clock.now(),
-    updated_by: w.admin.id,
   });
+  expect(put.status, put.text).toBe(200);
+  expect(put.body.saml.group_roles).toEqual([{ group: 'oncall-admins', role: 'admin' }]);
 });
 
 afterAll(async () => {
@@ -188,6 +185,54 @@ describe('SAML sign-in', () => {
       'saml_unsolicited',
       'csrf@example.com',
     );
+  });
+
+  it('the sign-in page offers SSO through SAML when only SAML is set up', async () => {
+    const r = await h.request('GET', '/api/v1/session/options', { host: w.host });
+    expect(r.body.sso).toEqual({ label: 'Sign in with SSO', start_url: '/auth/saml/start' });
+  });
+
+  it('PUT /sso refuses SAML metadata that does not parse or lacks a signing certificate or an SSO URL: one 422', async () => {
+    const bad = async (saml: Record<string, unknown>, more: Record<string, unknown> = {}) => {
+      const r = await w.api('PUT', '/sso', { json: { saml: { default_role: 'viewer', ...saml }, ...more } });
+      expect(r.status).toBe(422);
+      return r.body.error.details as { field: string; message: string }[];
+    };
+    expect(await bad({ idp_metadata_xml: '<not xml' })).toEqual([
+      { field: 'saml.idp_metadata_xml', message: expect.stringMatching(/well-formed/) },
+    ]);
+    const noCert = idp.metadata.replace(/<(md:)?KeyDescriptor[\s\S]*?<\/(md:)?KeyDescriptor>/g, '');
+    expect(await bad({ idp_metadata_xml: noCert })).toEqual([
+      { field: 'saml.idp_metadata_xml', message: expect.stringMatching(/signing certificate/) },
+    ]);
+    const noSso = idp.metadata.replace(
+      /<(md:)?SingleSignOnService[^>]*>(<\/(md:)?SingleSignOnService>)?/g,
+      '',
+    );
+    expect(await bad({ idp_metadata_xml: noSso })).toEqual([
+      { field: 'saml.idp_metadata_xml', message: expect.stringMatching(/SingleSignOnService/) },
+    ]);
+    const entities = `<!DOCTYPE x [<!ENTITY a "aaaa">]>${idp.metadata}`;
+    expect(await bad({ idp_metadata_xml: entities })).toEqual([
+      { field: 'saml.idp_metadata_xml', message: expect.stringMatching(/DOCTYPE/) },
+    ]);
+    // A URL at a private or loopback address is refused (SSRF), as every user-given URL is.
+    expect(await bad({ idp_metadata_url: 'https://127.0.0.1:9/metadata' })).toEqual([
+      { field: 'saml.idp_metadata_url', message: expect.stringMatching(/not (an )?allowed/) },
+    ]);
+    expect(await bad({ idp_metadata_url: 'https://10.1.2.3/metadata' })).toEqual([
+      { field: 'saml.idp_metadata_url', message: expect.stringMatching(/not (an )?allowed/) },
+    ]);
+    // A name that resolves to loopback: refused at the address DNS gave.
+    expect(await bad({ idp_metadata_url: 'https://localhost:9/metadata' })).toEqual([
+      { field: 'saml.idp_metadata_url', message: expect.stringMatching(/not (an )?allowed/) },
+    ]);
+    expect((await bad({ idp_metadata_url: `${idp.base}/metadata` }))[0]!.field).toBe('saml.idp_metadata_url');
+    // Every bad field in the one answer, nothing written.
+    const both = await bad({ idp_metadata_xml: '<not xml' }, { break_glass_user_ids: ['nobody'] });
+    expect(both.map((d) => d.field).sort()).toEqual(['break_glass_user_ids[0]', 'saml.idp_metadata_xml']);
+    const now = await w.api('GET', '/sso');
+    expect(now.body.saml.idp_metadata_xml).toBe(idp.metadata);
   });
 
   it('without SAML settings, start and ACS land on the sign-in page with sso_not_configured', async () => {

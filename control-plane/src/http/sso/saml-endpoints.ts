@@ -11,6 +11,7 @@ import {
   createMetadataCache,
   type IdpMetadata,
   type MetadataCache,
+  parseIdpMetadata,
 } from '../../domain/access/saml-metadata.js';
 import type { SamlReplayStore } from '../../domain/access/saml-replay-store.js';
 import {
@@ -50,6 +51,22 @@ const sourceOf = (saml: SamlSettings) =>
   saml.idp_metadata_xml
     ? { idp_metadata_xml: saml.idp_metadata_xml }
     : { idp_metadata_url: saml.idp_metadata_url ?? '' };
+
+/** For PUT /sso: what is wrong with a SAML metadata source, or null (no cache: the admin's save sees the IdP now). */
+export const samlMetadataProblem =
+  (config: Pick<RouteDeps<unknown>['config'], 'sso_allow_private'>) =>
+  async (source: { idp_metadata_url: string } | { idp_metadata_xml: string }) => {
+    let xml: string;
+    if ('idp_metadata_xml' in source) xml = source.idp_metadata_xml;
+    else
+      try {
+        xml = await fetchMetadataXml(source.idp_metadata_url, { allowPrivate: config.sso_allow_private });
+      } catch (e) {
+        return `could not be fetched (${(e as Error).message})`;
+      }
+    const m = parseIdpMetadata(xml);
+    return 'error' in m ? m.error : null;
+  };
 
 export const samlEndpoints = (deps: Deps): Middleware<ApiState> => {
   const { store, clock, config } = deps;
