@@ -126,6 +126,19 @@ describe('OIDC sign-in', () => {
     expect(cookieOf(captured.headers['set-cookie'], 'lookout_session')).toBeUndefined();
   });
 
+  it('writes each sign-in the IdP vouched for to the audit log, made or refused', async () => {
+    const log = async (action: string) =>
+      (await ws.api('GET', `/audit-log?action=${action}`)).body.data as {
+        actor: { name: string };
+        changes: unknown;
+      }[];
+    const made = await log('session.sign_in');
+    expect(made.map((e) => e.actor.name)).toContain('ann@acme.test');
+    expect(made.find((e) => e.actor.name === 'ann@acme.test')?.changes).toEqual({ via: [null, 'oidc'] });
+    const refused = (await log('session.sign_in_failed')).map((e) => e.actor.name);
+    expect(refused).toEqual(expect.arrayContaining(['eve@elsewhere.test', 'unv@acme.test']));
+  });
+
   it('the sign-in page’s options show the SSO button', async () => {
     const r = await h.request('GET', '/api/v1/session/options', { host: ws.host });
     expect(r.body).toEqual({

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import * as client from 'openid-client';
 import { completeSsoSignIn, type SsoErrorCode, SsoSignInError } from '../../domain/access/sso.js';
+import { recordSignIn } from '../../domain/audit/sign-ins.js';
 import type { Store } from '../../store/port.js';
 import type { ApiContext, ApiState, RouteDeps } from '../route.js';
 import { sessionLifetimes, setSessionCookie } from '../session-cookie.js';
@@ -35,6 +36,7 @@ type Ports = Pick<
   | 'deleteSession'
   | 'changePassword'
   | 'pruneSessions'
+  | 'appendAuditEntry'
 >;
 
 const flowContext = (workspaceId: string) => `oidc-flow:${workspaceId}`;
@@ -167,6 +169,18 @@ export const oidcFlow = (
       if (e.error === 'access_denied' || e.error === 'login_required') return fail(ctx, 'sso_denied');
       return fail(ctx, 'sso_failed');
     }
+    /** The audit entry of a sign-in the IdP vouched for (made or refused here). */
+    const audit = async (user: { id: string; email: string } | null, ok: boolean) =>
+      recordSignIn(store, {
+        workspace: ws,
+        user,
+        email,
+        via: 'oidc',
+        ok,
+        ip: ctx.ip,
+        user_agent: ctx.get('user-agent') || null,
+        at: clock.now(),
+      });
     try {
       const r = await completeSsoSignIn(
         store,
@@ -175,6 +189,7 @@ export const oidcFlow = (
         clock.now(),
         life,
       );
+      await audit(r.user, true);
       setSessionCookie(ctx, config, r.token, r.session.expires_at);
       ctx.state.auth = { user: r.user, session: r.session };
       ctx.set('Cache-Control', 'no-store');
@@ -183,6 +198,8 @@ export const oidcFlow = (
     } catch (err) {
       if (err instanceof SsoSignInError) {
         ctx.state.log.info({ code: err.code, err: err.message }, 'SSO sign-in refused');
+        const known = email ? await store.getUserByEmail(ws.id, email.trim().toLowerCase()) : null;
+        await audit(known, false);
         return fail(ctx, err.code);
       }
       throw err;
