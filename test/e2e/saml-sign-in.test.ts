@@ -187,6 +187,40 @@ describe('SAML sign-in', () => {
     );
   });
 
+  it('sign-ins are in the audit log (via saml), made and refused by the workspace’s rules', async () => {
+    const ok = await signIn('audited@example.com');
+    expect(ok.reply.headers.location).toBe('/');
+    const settings = {
+      idp_metadata_xml: idp.metadata,
+      default_role: 'viewer',
+      group_roles: [{ group: 'oncall-admins', role: 'admin' }],
+    };
+    expect(
+      (await w.api('PUT', '/sso', { json: { saml: { ...settings, allowed_domains: ['example.org'] } } }))
+        .status,
+    ).toBe(200);
+    try {
+      const { reply } = await signIn('outsider@example.com');
+      await refusedWith(reply, 'sso_domain_not_allowed', 'outsider@example.com');
+    } finally {
+      expect((await w.api('PUT', '/sso', { json: { saml: settings } })).status).toBe(200);
+    }
+    const made = await w.api('GET', '/audit-log?action=session.sign_in');
+    expect(made.body.data).toContainEqual(
+      expect.objectContaining({
+        actor: expect.objectContaining({ name: 'audited@example.com' }),
+        changes: { via: [null, 'saml'] },
+      }),
+    );
+    const refused = await w.api('GET', '/audit-log?action=session.sign_in_failed');
+    expect(refused.body.data).toContainEqual(
+      expect.objectContaining({
+        actor: expect.objectContaining({ name: 'outsider@example.com' }),
+        changes: { via: [null, 'saml'] },
+      }),
+    );
+  });
+
   it('the sign-in page offers SSO through SAML when only SAML is set up', async () => {
     const r = await h.request('GET', '/api/v1/session/options', { host: w.host });
     expect(r.body.sso).toEqual({ label: 'Sign in with SSO', start_url: '/auth/saml/start' });

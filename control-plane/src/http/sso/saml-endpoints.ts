@@ -20,6 +20,8 @@ import {
   type SsoSignInDeps,
   SsoSignInError,
 } from '../../domain/access/sso.js';
+import type { AuditStore } from '../../domain/audit/audit-store.js';
+import { recordSignIn } from '../../domain/audit/sign-ins.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import { readRaw } from '../body.js';
 import type { ApiContext, ApiState, RouteDeps } from '../route.js';
@@ -40,7 +42,10 @@ import { fetchMetadataXml } from './saml-metadata-fetch.js';
 const PENDING_COOKIE = 'lookout_saml_pending';
 const FORM_MAX_BYTES = 512 * 1024;
 
-export type SamlPorts = SamlReplayStore & SsoSignInDeps & Pick<TenancyStore, 'getWorkspace'>;
+export type SamlPorts = SamlReplayStore &
+  SsoSignInDeps &
+  Pick<TenancyStore, 'getWorkspace'> &
+  Pick<AuditStore, 'appendAuditEntry'>;
 
 type Deps = Pick<RouteDeps<SamlPorts>, 'store' | 'clock' | 'config' | 'workspaceUrl' | 'logger'> & {
   metadata?: MetadataCache;
@@ -163,6 +168,19 @@ export const samlEndpoints = (deps: Deps): Middleware<ApiState> => {
       !(Number(startedAt) + PENDING_MS > now.getTime())
     )
       return fail(c, 'saml_no_pending_sign_in');
+    /** The audit entry of a sign-in the IdP vouched for (signed, for this browser, not replayed). */
+    const audit = (email: string, user: { id: string; email: string } | null, ok: boolean) =>
+      recordSignIn(store, {
+        workspace: ws,
+        user,
+        email,
+        via: 'saml',
+        ok,
+        ip: ctx.ip,
+        user_agent: ctx.get('user-agent') || null,
+        at: now,
+      });
+    let email: string | null = null;
     try {
       const identity = await finishSamlSignIn(store, {
         workspaceId: ws.id,
@@ -172,12 +190,16 @@ export const samlEndpoints = (deps: Deps): Middleware<ApiState> => {
         requestId: requestId ?? '',
         now,
       });
+      email = identity.email;
       const r = await completeSsoSignIn(store, ws, identity, now, life);
+      await audit(identity.email, r.user, true);
       setSessionCookie(c, config, r.token, r.session.expires_at);
       ctx.set('Cache-Control', 'no-store');
       ctx.status = 303;
       ctx.redirect('/');
     } catch (e) {
+      if (e instanceof SsoSignInError && email !== null)
+        await audit(email, await store.getUserByEmail(ws.id, email), false);
       if (e instanceof SamlError || e instanceof SsoSignInError) {
         log.info({ code: e.code, workspace: ws.id }, 'SAML sign-in refused');
         return fail(c, e.code);
