@@ -51,6 +51,7 @@ export const sessionRoutes = ({
     route({
       method: 'post',
       path: '/session',
+      audit: { signIn: 'password' },
       tag: 'Session',
       response: sessionResponse,
       auth: 'none',
@@ -105,6 +106,7 @@ export const sessionRoutes = ({
     route({
       method: 'delete',
       path: '/session',
+      audit: { action: 'session.sign_out', self: true },
       tag: 'Session',
       response: null,
       auth: 'session',
@@ -119,6 +121,7 @@ export const sessionRoutes = ({
     route({
       method: 'post',
       path: '/session/password',
+      audit: { action: 'user.password_change', resource_type: 'user', self: true },
       tag: 'Session',
       response: sessionResponse,
       auth: 'session',
