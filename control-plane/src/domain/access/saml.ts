@@ -37,24 +37,38 @@ export const serviceProviderFor = (workspaceUrl: string): ServiceProvider => ({
   acs_url: `${workspaceUrl}/auth/saml/acs`,
 });
 
-/** Why a SAML sign-in was refused: the code in `/sign-in?error=…`. */
-export type SamlFailure =
-  | 'saml_invalid_response'
-  | 'saml_bad_signature'
-  | 'saml_wrong_audience'
-  | 'saml_expired'
-  | 'saml_not_yet_valid'
-  | 'saml_unsolicited'
-  | 'saml_replayed'
-  | 'saml_no_email'
-  | 'saml_idp_error';
+/**
+ * Why a SAML sign-in was refused: the code in `/sign-in?error=…` and the words the page shows
+ * (web/src/pages/saml-errors.ts holds the same words).
+ */
+export const SAML_ERRORS = {
+  saml_invalid_response:
+    'The identity provider’s answer could not be read. Try again, or ask an admin of the workspace.',
+  saml_bad_signature:
+    'The identity provider’s answer is not signed by the identity provider set up for this workspace.',
+  saml_wrong_audience: 'The identity provider’s answer is meant for another service.',
+  saml_expired: 'The identity provider’s answer has expired. Sign in again.',
+  saml_not_yet_valid:
+    'The identity provider’s answer is not valid yet: a clock is wrong. Try again in a minute.',
+  saml_unsolicited:
+    'This answer does not belong to the sign-in started in this browser. Start again with “Sign in with SSO”.',
+  saml_no_pending_sign_in:
+    'No sign-in was started in this browser, or it took too long. Start again with “Sign in with SSO”.',
+  saml_replayed: 'This answer was used already. Start again with “Sign in with SSO”.',
+  saml_no_email: 'The identity provider did not give an email address for your account.',
+  saml_idp_error: 'The identity provider did not sign you in.',
+  saml_metadata_unavailable:
+    'The identity provider’s metadata could not be read. Ask an admin of the workspace.',
+} as const;
+
+export type SamlFailure = keyof typeof SAML_ERRORS;
 
 export class SamlError extends Error {
   constructor(
     readonly code: SamlFailure,
-    message: string,
+    detail?: string,
   ) {
-    super(message);
+    super(detail ? `${SAML_ERRORS[code]} (${detail})` : SAML_ERRORS[code]);
   }
 }
 
@@ -107,13 +121,10 @@ const time = (v: string | undefined, what: string) => {
 const classify = (e: Error): SamlError => {
   if (e instanceof SamlError) return e;
   const m = e.message;
-  if (/audience/i.test(m))
-    return new SamlError('saml_wrong_audience', 'The assertion is meant for another service.');
-  if (/signature|issuer/i.test(m))
-    return new SamlError('saml_bad_signature', 'The response is not signed by your identity provider.');
-  if (/status/i.test(m) || e.name === 'SamlStatusError')
-    return new SamlError('saml_idp_error', 'Your identity provider did not sign you in.');
-  return new SamlError('saml_invalid_response', 'The identity provider’s response could not be read.');
+  if (/audience/i.test(m)) return new SamlError('saml_wrong_audience', m);
+  if (/signature|issuer/i.test(m)) return new SamlError('saml_bad_signature', m);
+  if (/status/i.test(m) || e.name === 'SamlStatusError') return new SamlError('saml_idp_error', m);
+  return new SamlError('saml_invalid_response', m);
 };
 
 const attribute = (attrs: Record<string, unknown>, names: string[]): string[] => {

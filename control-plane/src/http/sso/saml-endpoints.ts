@@ -201,7 +201,7 @@ export const samlEndpoints = (deps: Deps): Middleware<ApiState> => {
       if (e instanceof SsoSignInError && email !== null)
         await audit(email, await store.getUserByEmail(ws.id, email), false);
       if (e instanceof SamlError || e instanceof SsoSignInError) {
-        log.info({ code: e.code, workspace: ws.id }, 'SAML sign-in refused');
+        log.info({ code: e.code, err: e.message, workspace: ws.id }, 'SAML sign-in refused');
         return fail(c, e.code);
       }
       throw e;
