@@ -167,7 +167,9 @@ export const startSamlIdp = async (opts: { now: () => number }) => {
       }
       if (url.pathname === '/') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        return res.end('<!doctype html><html><head><title>Test IdP</title></head><body><p>Test IdP</p></body></html>');
+        return res.end(
+          '<!doctype html><html><head><title>Test IdP</title></head><body><p>Test IdP</p></body></html>',
+        );
       }
       if (url.pathname === '/sso') {
         const r = await respond(url.toString(), user);
