@@ -111,6 +111,12 @@ export const collectionsOf = (db: Db) => {
     scriptScreenshots: c('script_screenshots'),
     /** Workspace secrets (domain/secrets/secret-store.ts); `_id` is workspace:name. */
     secrets: c('secrets'),
+    /** Users' TOTP factors (domain/access/second-factor-store.ts); `_id` is workspace:user. */
+    totpFactors: c('totp_factors'),
+    recoveryCodes: c('recovery_codes'),
+    signInChallenges: c('sign_in_challenges'),
+    /** The workspace's require_2fa; `_id` is the workspace id. */
+    workspaceSecurity: c('workspace_security'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

@@ -32,6 +32,7 @@ export const memberIndexes: IndexDecl[] = [
  */
 export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore => {
   const { workspaces, users, sessions, apiKeys, invitations, policies, signInDevices, signInActivity } = col;
+  const { totpFactors, recoveryCodes, signInChallenges } = col;
 
   const serialize = (workspaceId: string, session: ClientSession) =>
     bumpGuard(workspaces, workspaceId, session);
@@ -154,6 +155,8 @@ export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore 
         await invitations.deleteMany({ user_id: id }, { session });
         await signInDevices.deleteMany({ workspace_id: workspaceId, user_id: id }, { session });
         await signInActivity.deleteOne({ _id: id, workspace_id: workspaceId }, { session });
+        for (const c of [totpFactors, recoveryCodes, signInChallenges])
+          await c.deleteMany({ workspace_id: workspaceId, user_id: id }, { session });
         await apiKeys.updateMany(
           { workspace_id: workspaceId, user_id: id, revoked_at: null },
           { $set: { revoked_at: now } },
