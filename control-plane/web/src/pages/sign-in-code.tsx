@@ -80,7 +80,7 @@ export const SecondFactorStep = (props: {
           <p>
             <button
               type="button"
-              class="link"
+              class="link-button"
               onClick={() => {
                 setMethod(totp ? 'recovery_code' : 'totp');
                 setCode('');
