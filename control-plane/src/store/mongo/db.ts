@@ -111,6 +111,10 @@ export const collectionsOf = (db: Db) => {
     scriptScreenshots: c('script_screenshots'),
     /** Workspace secrets (domain/secrets/secret-store.ts); `_id` is workspace:name. */
     secrets: c('secrets'),
+    /** Users' passkeys (domain/access/passkey-store.ts); `credential_id` unique per workspace. */
+    passkeys: c('passkeys'),
+    /** Passkey challenges not yet taken; `_id` is the challenge's SHA-256. */
+    passkeyChallenges: c('passkey_challenges'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;
