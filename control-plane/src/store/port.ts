@@ -1,5 +1,6 @@
 import type { MemberStore } from '../domain/access/member-store.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
+import type { PasskeyStore } from '../domain/access/passkey-store.js';
 import type { SecondFactorStore } from '../domain/access/second-factor-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
@@ -76,6 +77,7 @@ export type Store = StoreLifecycle &
   AgentStore &
   SessionStore &
   SignInStore &
+  PasskeyStore &
   OAuthStore &
   MemberStore &
   MonitorStatusStore &

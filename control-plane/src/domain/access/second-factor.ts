@@ -1,8 +1,9 @@
 import { AppError, digestsEqual, hashSecret, type SecretBox } from '@lookout/shared';
 import { z } from 'zod';
-import type { Workspace } from '../types.js';
+import type { User, Workspace } from '../types.js';
 import { parseOrThrow } from '../validation.js';
-import { verifyPasskeyAssertion } from './passkeys.js';
+import type { PasskeyStore } from './passkey-store.js';
+import { type RelyingParty, verifyPasskeyAssertion } from './passkeys.js';
 import type { SecondFactorStore } from './second-factor-store.js';
 import { finishSignIn, type SessionDeps, type SessionLifetimes, type SignInClient } from './sessions.js';
 import { CHALLENGE_TRIES } from './sign-in-challenge.js';
@@ -31,7 +32,28 @@ export const secondFactorInput = z
       ctx.addIssue({ code: 'custom', path: ['credential'], message: 'is required for method passkey' });
   });
 
-export type SecondFactorDeps = SessionDeps & SignInStore & SecondFactorStore;
+/**
+ * Whether the passkey assertion is one of the user's, for the passkey challenge it signed
+ * (domain/access/passkeys.ts); its refusals (401) count here as a wrong second factor.
+ */
+const passkeyAccepted = async (
+  store: SecondFactorDeps,
+  workspace: Workspace,
+  user: User,
+  credential: unknown,
+  rp: RelyingParty,
+  now: Date,
+) => {
+  try {
+    await verifyPasskeyAssertion(store, workspace, user, null, credential, rp, now);
+    return true;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'unauthorized') return false;
+    throw err;
+  }
+};
+
+export type SecondFactorDeps = SessionDeps & SignInStore & SecondFactorStore & PasskeyStore;
 
 /**
  * Finishes a password sign-in with its second factor: the challenge POST /session gave, and a TOTP
@@ -50,6 +72,7 @@ export const completeSecondFactor = async (
   input: unknown,
   now: Date,
   life: SessionLifetimes,
+  rp: RelyingParty,
   client: SignInClient,
 ) => {
   const body = parseOrThrow(secondFactorInput, input);
@@ -82,14 +105,7 @@ export const completeSecondFactor = async (
       ? await checkTotp(store, box, user, body.code!, now)
       : body.method === 'recovery_code'
         ? await useRecoveryCode(store, user, body.code!)
-        : await verifyPasskeyAssertion({
-            store,
-            workspace,
-            user,
-            credential: body.credential!,
-            challenge: body.challenge,
-            now,
-          });
+        : await passkeyAccepted(store, workspace, user, body.credential, rp, now);
   if (!ok) {
     store.recordFailedSignIn(workspace.id, user.id, now, client.address).catch(client.onError);
     const field = body.method === 'passkey' ? 'credential' : 'code';

@@ -1,5 +1,7 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
+import type { PasskeyStore } from '../../domain/access/passkey-store.js';
+import { passkeyRelyingParty } from '../../domain/access/passkeys.js';
 import { completeSecondFactor, secondFactorInput } from '../../domain/access/second-factor.js';
 import type { SecondFactorStore } from '../../domain/access/second-factor-store.js';
 import type { Session, SessionStore } from '../../domain/access/sessions.js';
@@ -19,10 +21,10 @@ import { type ApiContext, type RouteDeps, route } from '../route.js';
 import { deviceCookieName, sessionLifetimes, setDeviceCookie, setSessionCookie } from '../session-cookie.js';
 import { secondFactorRequiredResponse, sessionResponse, userJson, workspaceJson } from './responses.js';
 
-type Ports = SessionStore & SignInStore & TenancyStore & SecondFactorStore;
+type Ports = SessionStore & SignInStore & TenancyStore & SecondFactorStore & PasskeyStore;
 
 /** The web app's session: sign in, who am I (with the CSRF token), sign out, change password. */
-export const sessionRoutes = ({ store, clock, config, box }: RouteDeps<Ports>) => {
+export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: RouteDeps<Ports>) => {
   const life = sessionLifetimes(config);
   // Failed sign-ins: per browser known to the account, or per address, (account, address) and account.
   const guard = createSignInGuard({
@@ -108,15 +110,10 @@ export const sessionRoutes = ({ store, clock, config, box }: RouteDeps<Ports>) =
       async handler({ ctx, body }) {
         const ws = ctx.state.workspace;
         if (!ws) throw new AppError('not_found', 'No workspace at this address.');
-        const r = await completeSecondFactor(
-          store,
-          box,
-          ws,
-          body,
-          clock.now(),
-          life,
-          clientOf(ctx, secondFactorGuard),
-        );
+        // The relying party of passkeys: this workspace's own origin (domain/access/passkeys.ts).
+        const rp = passkeyRelyingParty(workspaceUrl(ws.subdomain), ws.name);
+        const client = clientOf(ctx, secondFactorGuard);
+        const r = await completeSecondFactor(store, box, ws, body, clock.now(), life, rp, client);
         setSessionCookie(ctx, config, r.token, r.session.expires_at);
         setDeviceCookie(ctx, config, r.device.token, r.device.device.expires_at);
         ctx.state.auth = { user: r.user, session: r.session };

@@ -117,6 +117,10 @@ export const collectionsOf = (db: Db) => {
     signInChallenges: c('sign_in_challenges'),
     /** The workspace's require_2fa; `_id` is the workspace id. */
     workspaceSecurity: c('workspace_security'),
+    /** Users' passkeys (domain/access/passkey-store.ts); `credential_id` unique per workspace. */
+    passkeys: c('passkeys'),
+    /** Passkey challenges not yet taken; `_id` is the challenge's SHA-256. */
+    passkeyChallenges: c('passkey_challenges'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

@@ -25,6 +25,7 @@ import {
 } from './monitors.js';
 import { mongoNotificationGroups, notificationGroupIndexes } from './notification-groups.js';
 import { mongoOAuth, oauthIndexes } from './oauth.js';
+import { mongoPasskeys, passkeyIndexes } from './passkeys.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
@@ -76,6 +77,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...oauthIndexes,
         ...memberIndexes,
         ...signInIndexes,
+        ...passkeyIndexes,
         ...statusPageIndexes,
         ...ackLinkIndexes,
         ...dependencyIndexes,
@@ -121,6 +123,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoAgents(ctx),
     ...mongoSessions(ctx),
     ...mongoSignIns(ctx),
+    ...mongoPasskeys(ctx),
     ...mongoOAuth(ctx),
     ...mongoMembers(ctx),
     ...mongoMonitorStatus(ctx),

@@ -43,6 +43,7 @@ import calendarFeeds from './migrations/0041-calendar-feeds.js';
 import secrets from './migrations/0042-secrets.js';
 import scriptRuns from './migrations/0043-script-runs.js';
 import secondFactors from './migrations/0046-second-factors.js';
+import passkeys from './migrations/0047-passkeys.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -99,6 +100,7 @@ export const migrations: string[][] = [
   secrets,
   scriptRuns,
   secondFactors,
+  passkeys,
 ];
 
 /**

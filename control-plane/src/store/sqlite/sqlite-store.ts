@@ -23,6 +23,7 @@ import { sqliteMonitorStatus } from './monitor-status.js';
 import { sqliteMonitors } from './monitors.js';
 import { sqliteNotificationGroups } from './notification-groups.js';
 import { sqliteOAuth } from './oauth.js';
+import { sqlitePasskeys } from './passkeys.js';
 import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
 import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
@@ -197,6 +198,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteAgents(ctx),
     ...sqliteSessions(ctx),
     ...sqliteSignIns(ctx),
+    ...sqlitePasskeys(ctx),
     ...sqliteOAuth(ctx),
     ...sqliteMembers(ctx),
     ...sqliteMonitorStatus(ctx, book),

@@ -200,6 +200,29 @@ export const signInDevices = table('sign_in_devices', {
   expires_at: 'date',
 });
 
+/** Users' passkeys (domain/access/passkey-store.ts); `credential_id` unique per workspace. */
+export const passkeys = table('passkeys', {
+  id: 'text',
+  workspace_id: 'text',
+  user_id: 'text',
+  credential_id: 'text',
+  public_key: 'text',
+  counter: 'int',
+  transports: 'json',
+  name: 'text',
+  created_at: 'date',
+  last_used_at: 'date',
+});
+
+/** Passkey challenges handed out and not yet taken; `id` is the challenge's SHA-256. */
+export const passkeyChallenges = table('passkey_challenges', {
+  id: 'text',
+  workspace_id: 'text',
+  user_id: 'text',
+  purpose: 'text',
+  expires_at: 'date',
+});
+
 /** One row per user who has signed in or failed to: what the owner and admins see. */
 export const signInActivity = table('sign_in_activity', {
   workspace_id: 'text',
