@@ -11,7 +11,6 @@ export * from './handoff-tables.js';
 export * from './oncall-tables.js';
 // Scripted checks' runs and screenshots.
 export * from './script-run-tables.js';
-// Second factors and sign-in challenges.
 export * from './second-factor-tables.js';
 // The status pages' layouts (listed with these: migrations.test.ts reads every export).
 export * from './status-tables.js';
