@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'sso_required'
+  | 'two_factor_setup_required'
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
@@ -32,6 +33,7 @@ export const errorStatus: Record<ErrorCode, { http: number; connect: string }> =
   unauthorized: { http: 401, connect: 'unauthenticated' },
   forbidden: { http: 403, connect: 'permission_denied' },
   sso_required: { http: 403, connect: 'permission_denied' },
+  two_factor_setup_required: { http: 403, connect: 'permission_denied' },
   not_found: { http: 404, connect: 'not_found' },
   method_not_allowed: { http: 405, connect: 'unimplemented' },
   conflict: { http: 409, connect: 'already_exists' },

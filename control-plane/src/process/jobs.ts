@@ -2,6 +2,8 @@ import type { Clock, Logger } from '@lookout/shared';
 import type { Config } from '../config.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
 import type { SamlReplayStore } from '../domain/access/saml-replay-store.js';
+import type { PasskeyStore } from '../domain/access/passkey-store.js';
+import type { SecondFactorStore } from '../domain/access/second-factor-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
 import { createCapabilityWatch } from '../domain/agents/capability-alerts.js';
@@ -55,6 +57,8 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Pick<MonitorStore, 'pruneMonitorChanges'> &
   Pick<SessionStore, 'pruneSessions'> &
   Pick<SignInStore, 'pruneSignInDevices'> &
+  Pick<SecondFactorStore, 'pruneChallenges'> &
+  Pick<PasskeyStore, 'prunePasskeyChallenges'> &
   Pick<OAuthStore, 'pruneOAuthRecords'> &
   Pick<AckLinkStore, 'pruneAckLinks'> &
   Pick<CalendarFeedStore, 'pruneCalendarFeeds'> &
@@ -198,6 +202,12 @@ export const startJobs = (
 
   // Browsers' sign-in devices past their expiry (refused already; this frees the rows).
   every(60_000, 'prune-sign-in-devices', () => store.pruneSignInDevices(clock.now(), 10_000));
+
+  // Sign-in challenges (a password accepted, a second factor owed) past their 5 minutes.
+  every(60_000, 'prune-sign-in-challenges', (now) => store.pruneChallenges(now, 10_000));
+
+  // Passkey challenges never answered, past their expiry (refused already; this frees the rows).
+  every(60_000, 'prune-passkey-challenges', (now) => store.prunePasskeyChallenges(now, 10_000));
 
   // The hosted connector's OAuth records past their expiry (oidc-provider refuses them already).
   every(60_000, 'prune-oauth', (now) => store.pruneOAuthRecords(now, 10_000));

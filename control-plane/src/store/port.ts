@@ -1,6 +1,8 @@
 import type { MemberStore } from '../domain/access/member-store.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
+import type { PasskeyStore } from '../domain/access/passkey-store.js';
 import type { SamlReplayStore } from '../domain/access/saml-replay-store.js';
+import type { SecondFactorStore } from '../domain/access/second-factor-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
 import type { SsoStore } from '../domain/access/sso.js';
@@ -78,6 +80,7 @@ export type Store = StoreLifecycle &
   AgentStore &
   SessionStore &
   SignInStore &
+  PasskeyStore &
   OAuthStore &
   MemberStore &
   MonitorStatusStore &
@@ -97,4 +100,5 @@ export type Store = StoreLifecycle &
   SamlReplayStore &
   SecretStore &
   SsoStore &
-  AuditStore;
+  AuditStore &
+  SecondFactorStore;

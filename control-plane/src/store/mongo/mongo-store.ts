@@ -26,6 +26,7 @@ import {
 } from './monitors.js';
 import { mongoNotificationGroups, notificationGroupIndexes } from './notification-groups.js';
 import { mongoOAuth, oauthIndexes } from './oauth.js';
+import { mongoPasskeys, passkeyIndexes } from './passkeys.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
@@ -33,6 +34,7 @@ import { mongoSamlReplay, samlReplayIndexes } from './saml-replay.js';
 import { mongoSchedulePolicies } from './schedule-policies.js';
 import { mongoSchedules, scheduleIndexes } from './schedules.js';
 import { mongoScriptRuns, scriptRunIndexes } from './script-runs.js';
+import { mongoSecondFactors, secondFactorIndexes } from './second-factors.js';
 import { mongoSecrets, secretIndexes } from './secrets.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
@@ -78,6 +80,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...oauthIndexes,
         ...memberIndexes,
         ...signInIndexes,
+        ...passkeyIndexes,
         ...statusPageIndexes,
         ...ackLinkIndexes,
         ...dependencyIndexes,
@@ -93,6 +96,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...scriptRunIndexes,
         ...secretIndexes,
         ...auditIndexes,
+        ...secondFactorIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -124,6 +128,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoAgents(ctx),
     ...mongoSessions(ctx),
     ...mongoSignIns(ctx),
+    ...mongoPasskeys(ctx),
     ...mongoOAuth(ctx),
     ...mongoMembers(ctx),
     ...mongoMonitorStatus(ctx),
@@ -141,5 +146,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoSso(ctx),
     ...mongoSecrets(ctx),
     ...mongoAudit(ctx),
+    ...mongoSecondFactors(ctx),
   };
 };

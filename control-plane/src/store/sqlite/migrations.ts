@@ -44,6 +44,8 @@ import secrets from './migrations/0042-secrets.js';
 import scriptRuns from './migrations/0043-script-runs.js';
 import auditLog from './migrations/0044-audit-log.js';
 import ssoSettings from './migrations/0045-sso-settings.js';
+import secondFactors from './migrations/0046-second-factors.js';
+import passkeys from './migrations/0047-passkeys.js';
 import samlAssertions from './migrations/0049-saml-assertions.js';
 
 /**
@@ -102,6 +104,8 @@ export const migrations: string[][] = [
   scriptRuns,
   auditLog,
   ssoSettings,
+  secondFactors,
+  passkeys,
   samlAssertions,
 ];
 

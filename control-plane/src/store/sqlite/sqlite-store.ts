@@ -24,6 +24,7 @@ import { sqliteMonitorStatus } from './monitor-status.js';
 import { sqliteMonitors } from './monitors.js';
 import { sqliteNotificationGroups } from './notification-groups.js';
 import { sqliteOAuth } from './oauth.js';
+import { sqlitePasskeys } from './passkeys.js';
 import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
 import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
@@ -32,6 +33,7 @@ import { sqliteSamlReplay } from './saml-replay.js';
 import { sqliteSchedulePolicies } from './schedule-policies.js';
 import { sqliteSchedules } from './schedules.js';
 import { sqliteScriptRuns } from './script-runs.js';
+import { sqliteSecondFactors } from './second-factors.js';
 import { sqliteSecrets } from './secrets.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignIns } from './sign-ins.js';
@@ -199,6 +201,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteAgents(ctx),
     ...sqliteSessions(ctx),
     ...sqliteSignIns(ctx),
+    ...sqlitePasskeys(ctx),
     ...sqliteOAuth(ctx),
     ...sqliteMembers(ctx),
     ...sqliteMonitorStatus(ctx, book),
@@ -219,5 +222,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteSso(ctx),
     ...sqliteSecrets(ctx),
     ...sqliteAudit(ctx),
+    ...sqliteSecondFactors(ctx),
   };
 };

@@ -13,6 +13,7 @@ export * from './handoff-tables.js';
 export * from './oncall-tables.js';
 // Scripted checks' runs and screenshots.
 export * from './script-run-tables.js';
+export * from './second-factor-tables.js';
 // The status pages' layouts (listed with these: migrations.test.ts reads every export).
 export * from './status-tables.js';
 
@@ -187,6 +188,7 @@ export const sessions = table('sessions', {
   created_at: 'date',
   last_seen_at: 'date',
   expires_at: 'date',
+  two_factor_setup: 'bool',
 });
 
 /** Browsers that have signed in to an account (domain/access/sign-in-store.ts): looked up by the token's hash. */
@@ -196,6 +198,29 @@ export const signInDevices = table('sign_in_devices', {
   user_id: 'text',
   token_hash: 'text',
   created_at: 'date',
+  expires_at: 'date',
+});
+
+/** Users' passkeys (domain/access/passkey-store.ts); `credential_id` unique per workspace. */
+export const passkeys = table('passkeys', {
+  id: 'text',
+  workspace_id: 'text',
+  user_id: 'text',
+  credential_id: 'text',
+  public_key: 'text',
+  counter: 'int',
+  transports: 'json',
+  name: 'text',
+  created_at: 'date',
+  last_used_at: 'date',
+});
+
+/** Passkey challenges handed out and not yet taken; `id` is the challenge's SHA-256. */
+export const passkeyChallenges = table('passkey_challenges', {
+  id: 'text',
+  workspace_id: 'text',
+  user_id: 'text',
+  purpose: 'text',
   expires_at: 'date',
 });
 

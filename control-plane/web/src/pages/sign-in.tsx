@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, type Me } from '../api.js';
+import { ApiError, api, type Me, type SecondFactorRequired } from '../api.js';
 import { type SessionOptions, ssoApi } from '../api-sso.js';
 import { ErrorSummary } from '../kit/error-summary.js';
 import { Logo } from '../layout.js';
 import { SAML_ERRORS } from './saml-errors.js';
+import { SecondFactorStep } from './sign-in-code.js';
 
 /** Why single sign-on sent the browser back here (`?error=`; domain/access/sso.ts has the same words). */
 export const SSO_ERRORS: Record<string, string> = {
@@ -37,6 +38,8 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
     ssoApi.options().then(setOptions, () => setOptions(null));
   }, []);
   const passwordShown = !options || options.password || withPassword;
+  // A correct password of a user with a second factor: the code step (sign-in-code.tsx) takes over.
+  const [challenge, setChallenge] = useState<SecondFactorRequired | null>(null);
   const workspace = location.hostname.split('.')[0] ?? '';
 
   const submit = async (e: Event) => {
@@ -44,7 +47,11 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
     setBusy(true);
     setError(null);
     try {
-      props.onSignedIn(await api.signIn(email, password));
+      const r = await api.signIn(email, password);
+      if ('second_factor_required' in r) {
+        setChallenge(r);
+        setBusy(false);
+      } else props.onSignedIn(r);
     } catch (err) {
       setError(
         err instanceof ApiError && err.status === 422
@@ -56,6 +63,19 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
       setBusy(false);
     }
   };
+
+  if (challenge)
+    return (
+      <SecondFactorStep
+        challenge={challenge}
+        onSignedIn={props.onSignedIn}
+        onRestart={(message) => {
+          setChallenge(null);
+          setPassword('');
+          setError(message);
+        }}
+      />
+    );
 
   return (
     <main class="auth">
