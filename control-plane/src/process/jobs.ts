@@ -1,8 +1,8 @@
 import type { Clock, Logger } from '@lookout/shared';
 import type { Config } from '../config.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
-import type { SamlReplayStore } from '../domain/access/saml-replay-store.js';
 import type { PasskeyStore } from '../domain/access/passkey-store.js';
+import type { SamlReplayStore } from '../domain/access/saml-replay-store.js';
 import type { SecondFactorStore } from '../domain/access/second-factor-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
