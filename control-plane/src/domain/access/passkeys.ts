@@ -8,8 +8,10 @@ import {
 import { z } from 'zod';
 import type { TenancyStore } from '../tenancy/tenancy-store.js';
 import type { User, Workspace } from '../types.js';
-import { parseOrThrow } from '../validation.js';
+import { nameText, parseOrThrow } from '../validation.js';
 import type { Passkey, PasskeyStore } from './passkey-store.js';
+import { csrfToken, mintSession, type SessionLifetimes, type SignInDeps } from './sessions.js';
+import { DEVICES_KEPT, knownDevice, mintDevice } from './sign-in-guard.js';
 
 /** At most this many passkeys per user. */
 export const PASSKEYS_PER_USER = 10;
@@ -62,7 +64,7 @@ const credentialShape = z.object({
 });
 
 export const addPasskeyInput = z.strictObject({
-  name: z.string().trim().min(1).max(100),
+  name: nameText(100),
   credential: credentialShape,
 });
 
@@ -281,3 +283,34 @@ export const passkeyJson = (p: Passkey) => ({
   created_at: p.created_at.toISOString(),
   last_used_at: p.last_used_at?.toISOString() ?? null,
 });
+
+/**
+ * A passwordless sign-in: the assertion (user verification required) → a new session and device, as a
+ * password sign-in ends (the passkey is both factors: something held, unlocked by the user). The client
+ * address's failures are limited by the caller (http/passkeys/routes.ts).
+ */
+export const signInWithPasskey = async (
+  store: SignInDeps & PasskeyStore & Pick<TenancyStore, 'getUser'>,
+  workspace: Workspace,
+  input: unknown,
+  rp: RelyingParty,
+  now: Date,
+  life: SessionLifetimes,
+  deviceToken: string | undefined,
+) => {
+  const { challenge, credential } = parseOrThrow(passkeySignInInput, input);
+  const user = await verifyPasskeyAssertion(store, workspace, null, challenge, credential, rp, now);
+  const device = await knownDevice(store, deviceToken, workspace, user, now);
+  const minted = mintSession(workspace.id, user.id, now, life);
+  await store.insertSession(minted.session);
+  const next = mintDevice(workspace.id, user.id, now);
+  await store.recordSignIn({
+    workspace_id: workspace.id,
+    user_id: user.id,
+    at: now,
+    device: next.device,
+    replaces: device?.id ?? null,
+    keep: DEVICES_KEPT,
+  });
+  return { ...minted, user, csrfToken: csrfToken(minted.session), device: next };
+};
