@@ -175,6 +175,54 @@ describe('passkeys', () => {
     expect(await tryAs(w.admin)).toMatchObject({ id: w.admin.id });
   });
 
+  it('after a password: the passkey is the second factor, through POST /session/second-factor', async () => {
+    const w = await h.workspace('pk-2fa');
+    const member = await w.userWithKey('member');
+    const { credential } = await addPasskey(w, await signedIn(w));
+    const other = await addPasskey(w, await signedIn(w, member.user.email, member.password));
+    const password = await h.request('POST', '/api/v1/session', {
+      host: w.host,
+      json: { email: w.admin.email, password: w.password },
+    });
+    expect(password.status).toBe(200);
+    expect(password.body).toMatchObject({ second_factor_required: true, methods: ['passkey'] });
+    expect(password.headers['set-cookie'] ?? []).not.toContainEqual(
+      expect.stringContaining('lookout_session='),
+    );
+    const finish = async (cred: typeof credential) => {
+      const o = await h.request('POST', '/api/v1/session/passkey/options', { host: w.host });
+      return h.request('POST', '/api/v1/session/second-factor', {
+        host: w.host,
+        json: {
+          challenge: password.body.challenge,
+          method: 'passkey',
+          credential: assert(cred, o.body.challenge, originOf(w)),
+        },
+      });
+    };
+    // Another user's passkey does not finish the admin's sign-in.
+    const wrong = await finish(other.credential);
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.error.details).toEqual([{ field: 'credential', message: expect.any(String) }]);
+    const ok = await finish(credential);
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({
+      user: { id: w.admin.id, two_factor: { passkeys: 1 } },
+      two_factor_setup_required: false,
+    });
+  });
+
+  it('with require_2fa, a passkey is the second factor the user was asked to set up', async () => {
+    const w = await h.workspace('pk-require');
+    expect((await w.api('PUT', '/security', { json: { require_2fa: true } })).status).toBe(200);
+    const call = await signedIn(w);
+    expect((await call('GET', '/monitors')).status).toBe(403);
+    expect((await call('GET', '/session')).body.two_factor_setup_required).toBe(true);
+    expect((await addPasskey(w, call)).r.status).toBe(201);
+    expect((await call('GET', '/session')).body.two_factor_setup_required).toBe(false);
+    expect((await call('GET', '/monitors')).status).toBe(200);
+  });
+
   it('bad input: one 422 naming every bad field; at most 10 passkeys; remove only your own', async () => {
     const w = await h.workspace('pk-limits');
     const call = await signedIn(w);

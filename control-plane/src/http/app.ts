@@ -38,6 +38,7 @@ import type { AnyRoute, ApiContext, ApiState, AppDeps, Authed } from './route.js
 import { scheduleRoutes } from './schedules/routes.js';
 import { scriptRunRoutes } from './script-runs/routes.js';
 import { secretRoutes } from './secrets/routes.js';
+import { securityRoutes } from './security/routes.js';
 import { API_PREFIX, serviceEndpoints } from './service-endpoints.js';
 import { sessionRoutes } from './session/routes.js';
 import { sessionCookieName } from './session-cookie.js';
@@ -70,6 +71,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...checkTypeRoutes(deps),
   ...groupRoutes(deps),
   ...secretRoutes(deps),
+  ...securityRoutes(deps),
   ...resultRoutes(deps),
   ...scriptRunRoutes(deps),
   ...regionRoutes(deps),
@@ -180,7 +182,8 @@ export const createApp = (deps: AppDeps) => {
       if (r.serviceKey && !r.serviceKey.inBody) integration = await authorizeService(c, r, serviceKeyOf(c));
       const query = parseOrThrow(r.query ?? noQuery, { ...ctx.query }, 'query');
       const body =
-        ctx.method === 'GET' || ctx.method === 'DELETE' || ctx.method === 'HEAD'
+        // A DELETE is read only when its route declares a body (DELETE /me/totp needs a current code).
+        ctx.method === 'GET' || ctx.method === 'HEAD' || (ctx.method === 'DELETE' && !r.body)
           ? undefined
           : await readJson(ctx.req, r.maxBodyBytes ?? config.max_body_bytes);
       // One in the body (PagerDuty's routing_key) right after parsing, before validation or rendering.

@@ -3,7 +3,9 @@ import { AppError } from '@lookout/shared';
 import type { Config } from '../config.js';
 import { AUTH_MESSAGES, authenticateKey, shouldRecordUse } from '../domain/access/api-keys.js';
 import { createCredentialGuard } from '../domain/access/rate-limiter.js';
+import type { SecondFactorStore } from '../domain/access/second-factor-store.js';
 import { authenticateSession, checkCsrf } from '../domain/access/sessions.js';
+import { hasSecondFactor } from '../domain/access/sign-in-challenge.js';
 import { authenticateServiceKey } from '../domain/integrations/integrations.js';
 import { hasRole } from '../domain/tenancy/roles.js';
 import type { TenancyStore } from '../domain/tenancy/tenancy-store.js';
@@ -19,7 +21,16 @@ const KEYS_CANNOT =
 export type AuthorizerStore = Parameters<typeof authenticateKey>[0] &
   Parameters<typeof authenticateSession>[0] &
   Parameters<typeof authenticateServiceKey>[0] &
-  Pick<TenancyStore, 'getUser' | 'recordApiKeyUse'>;
+  Pick<TenancyStore, 'getUser' | 'recordApiKeyUse'> &
+  Pick<SecondFactorStore, 'getSecondFactors'>;
+
+/**
+ * What a session marked for two-factor setup (a workspace requiring it, a user without one) may still
+ * reach: the session itself and setting up a factor. Everything else answers 403 two_factor_setup_required.
+ */
+const SETUP_PATHS = /^\/(session|me\/totp|me\/passkeys|me\/recovery-codes)(\/|$)/;
+export const TWO_FACTOR_SETUP_MESSAGE =
+  'This workspace requires two-factor sign-in: set up an authenticator app or a passkey first (Settings → Security).';
 
 /**
  * The service key of an inbound request: `X-Lookout-Service-Key: <key>`, `Authorization: Bearer
@@ -92,6 +103,13 @@ export const createAuthorizer = ({
       );
       if (!SAFE_METHODS.has(ctx.method)) checkCsrf(session, ctx.get('x-csrf-token') || undefined);
       ctx.state.auth = { user, session };
+      // Only a marked session pays this read; once a factor exists the mark no longer holds it back.
+      if (
+        session.two_factor_setup === true &&
+        !SETUP_PATHS.test(r.path) &&
+        !hasSecondFactor(await store.getSecondFactors(user.workspace_id, user.id))
+      )
+        throw new AppError('two_factor_setup_required', TWO_FACTOR_SETUP_MESSAGE);
       if (!hasRole(user.role, needed))
         throw new AppError('forbidden', `This needs the ${needed} role; you are a ${user.role}.`);
       return { workspace: ws!, user, session };

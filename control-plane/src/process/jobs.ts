@@ -2,6 +2,7 @@ import type { Clock, Logger } from '@lookout/shared';
 import type { Config } from '../config.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
 import type { PasskeyStore } from '../domain/access/passkey-store.js';
+import type { SecondFactorStore } from '../domain/access/second-factor-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
 import { createCapabilityWatch } from '../domain/agents/capability-alerts.js';
@@ -55,6 +56,7 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Pick<SessionStore, 'pruneSessions'> &
   Pick<SignInStore, 'pruneSignInDevices'> &
   Pick<PasskeyStore, 'prunePasskeyChallenges'> &
+  Pick<SecondFactorStore, 'pruneChallenges'> &
   Pick<OAuthStore, 'pruneOAuthRecords'> &
   Pick<AckLinkStore, 'pruneAckLinks'> &
   Pick<CalendarFeedStore, 'pruneCalendarFeeds'> &
@@ -193,6 +195,8 @@ export const startJobs = (
 
   // Passkey challenges never answered, past their expiry (refused already; this frees the rows).
   every(60_000, 'prune-passkey-challenges', (now) => store.prunePasskeyChallenges(now, 10_000));
+  // Sign-in challenges (a password accepted, a second factor owed) past their 5 minutes.
+  every(60_000, 'prune-sign-in-challenges', (now) => store.pruneChallenges(now, 10_000));
 
   // The hosted connector's OAuth records past their expiry (oidc-provider refuses them already).
   every(60_000, 'prune-oauth', (now) => store.pruneOAuthRecords(now, 10_000));

@@ -1,6 +1,7 @@
 import type { MemberStore } from '../domain/access/member-store.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
 import type { PasskeyStore } from '../domain/access/passkey-store.js';
+import type { SecondFactorStore } from '../domain/access/second-factor-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
 import type { AgentStore } from '../domain/agents/agent-store.js';
@@ -93,4 +94,5 @@ export type Store = StoreLifecycle &
   HandoffNoticeStore &
   SchedulePolicyLookup &
   CalendarFeedStore &
-  SecretStore;
+  SecretStore &
+  SecondFactorStore;

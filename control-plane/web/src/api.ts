@@ -17,6 +17,9 @@ import {
 export { ApiError };
 
 export type Me = Schemas['Session'];
+/** A correct password of a user with a second factor: finish with api.secondFactor. */
+export type SecondFactorRequired = Schemas['SecondFactorRequired'];
+export type SecondFactorMethod = SecondFactorRequired['methods'][number];
 export type ApiKey = Schemas['ApiKey'];
 export type Member = Schemas['Member'];
 export type Role = Member['role'];
@@ -87,7 +90,7 @@ export const onUnauthorized = (fn: () => void) => {
 };
 
 /** Where a 401 is the answer to a credential typed in, not a session that ended. */
-const SIGN_IN_PATHS = new Set(['/api/v1/session', '/api/v1/invitations/accept']);
+const SIGN_IN_PATHS = new Set(['/api/v1/session', '/api/v1/session/second-factor', '/api/v1/invitations/accept']);
 
 export const client = createLookoutClient({
   baseUrl: '/api/v1',
@@ -126,8 +129,20 @@ const LIMIT = 100;
 
 export const api = {
   session: () => ok(client.GET('/session')).then(remember),
+  /** A session, or (a user with a second factor) the challenge to finish with api.secondFactor. */
   signIn: (email: string, password: string) =>
-    ok(client.POST('/session', { body: { email, password } })).then(remember),
+    ok(client.POST('/session', { body: { email, password } })).then((r) =>
+      'second_factor_required' in r ? r : remember(r),
+    ),
+  secondFactor: (challenge: string, method: SecondFactorMethod, code: string) =>
+    ok(client.POST('/session/second-factor', { body: { challenge, method, code } })).then(remember),
+  /** Your two-factor sign-in (Settings → Security). */
+  startTotp: () => ok(client.POST('/me/totp')),
+  confirmTotp: (code: string) => ok(client.POST('/me/totp/confirm', { body: { code } })),
+  disableTotp: (code: string) => ok(client.DELETE('/me/totp', { body: { code } })),
+  regenerateRecoveryCodes: (code: string) => ok(client.POST('/me/recovery-codes', { body: { code } })),
+  workspaceSecurity: () => ok(client.GET('/security')),
+  setWorkspaceSecurity: (require_2fa: boolean) => ok(client.PUT('/security', { body: { require_2fa } })),
   signOut: async () => {
     await ok(client.DELETE('/session'));
     csrf = null;

@@ -10,8 +10,9 @@ import type { TenancyStore } from '../tenancy/tenancy-store.js';
 import type { User, Workspace } from '../types.js';
 import { nameText, parseOrThrow } from '../validation.js';
 import type { Passkey, PasskeyStore } from './passkey-store.js';
-import { csrfToken, mintSession, type SessionLifetimes, type SignInDeps } from './sessions.js';
-import { DEVICES_KEPT, knownDevice, mintDevice } from './sign-in-guard.js';
+import { finishSignIn, type SessionDeps, type SessionLifetimes } from './sessions.js';
+import { knownDevice } from './sign-in-guard.js';
+import type { SignInStore } from './sign-in-store.js';
 
 /** At most this many passkeys per user. */
 export const PASSKEYS_PER_USER = 10;
@@ -33,6 +34,10 @@ export const passkeyRelyingParty = (workspaceUrl: string, name: string): Relying
   const url = new URL(workspaceUrl);
   return { id: url.hostname, origin: url.origin, name };
 };
+
+/** The relying party of a workspace: `workspaceUrl` is AppDeps.workspaceUrl (public-url.ts). */
+export const workspaceRelyingParty = (workspaceUrl: (subdomain: string) => string, ws: Workspace) =>
+  passkeyRelyingParty(workspaceUrl(ws.subdomain), `Lookout · ${ws.name}`);
 
 export const PASSKEY_MESSAGES = {
   refused: 'The passkey was not accepted; try again.',
@@ -290,7 +295,7 @@ export const passkeyJson = (p: Passkey) => ({
  * address's failures are limited by the caller (http/passkeys/routes.ts).
  */
 export const signInWithPasskey = async (
-  store: SignInDeps & PasskeyStore & Pick<TenancyStore, 'getUser'>,
+  store: SessionDeps & SignInStore & PasskeyStore,
   workspace: Workspace,
   input: unknown,
   rp: RelyingParty,
@@ -301,16 +306,5 @@ export const signInWithPasskey = async (
   const { challenge, credential } = parseOrThrow(passkeySignInInput, input);
   const user = await verifyPasskeyAssertion(store, workspace, null, challenge, credential, rp, now);
   const device = await knownDevice(store, deviceToken, workspace, user, now);
-  const minted = mintSession(workspace.id, user.id, now, life);
-  await store.insertSession(minted.session);
-  const next = mintDevice(workspace.id, user.id, now);
-  await store.recordSignIn({
-    workspace_id: workspace.id,
-    user_id: user.id,
-    at: now,
-    device: next.device,
-    replaces: device?.id ?? null,
-    keep: DEVICES_KEPT,
-  });
-  return { ...minted, user, csrfToken: csrfToken(minted.session), device: next };
+  return finishSignIn(store, user, device, now, life);
 };

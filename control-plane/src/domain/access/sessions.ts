@@ -4,8 +4,10 @@ import { z } from 'zod';
 import { hashPassword, verifyPassword } from '../tenancy/passwords.js';
 import type { User, Workspace } from '../types.js';
 import { parseOrThrow } from '../validation.js';
+import type { SecondFactorStore } from './second-factor-store.js';
+import { hasSecondFactor, openChallenge, secondFactorMethods } from './sign-in-challenge.js';
 import { DEVICES_KEPT, knownDevice, mintDevice, type SignInGuard } from './sign-in-guard.js';
-import type { SignInStore } from './sign-in-store.js';
+import type { SignInDevice, SignInStore } from './sign-in-store.js';
 
 /**
  * A signed-in browser. The token itself lives only in the browser's cookie; the store keeps its
@@ -23,6 +25,11 @@ export interface Session {
   last_seen_at: Date;
   /** The absolute expiry: no activity keeps a session past it. */
   expires_at: Date;
+  /**
+   * Set when a password sign-in in a workspace that requires two-factor found the user without one:
+   * until they set one up, the session reaches only the setup routes (http/authorize.ts).
+   */
+  two_factor_setup?: boolean | null;
 }
 
 /** Where sessions are kept. Adapters: store/sqlite/sessions.ts, store/mongo/sessions.ts. */
@@ -84,7 +91,13 @@ export const changePasswordInput = z.strictObject({
 });
 
 /** A fresh session and its token (256 random bits, `ls.` prefix); only the token's hash is stored. */
-export const mintSession = (workspaceId: string, userId: string, now: Date, life: SessionLifetimes) => {
+export const mintSession = (
+  workspaceId: string,
+  userId: string,
+  now: Date,
+  life: SessionLifetimes,
+  twoFactorSetup = false,
+) => {
   const token = randomToken('ls.');
   const session: Session = {
     id: newId(),
@@ -95,6 +108,7 @@ export const mintSession = (workspaceId: string, userId: string, now: Date, life
     created_at: now,
     last_seen_at: now,
     expires_at: new Date(now.getTime() + life.absoluteMs),
+    two_factor_setup: twoFactorSetup,
   };
   return { session, token };
 };
@@ -106,8 +120,10 @@ const dummy = () => {
   return dummyHash;
 };
 
-/** What a sign-in needs from the store: sessions and users, and devices and sign-in activity. */
-export type SignInDeps = SessionDeps & SignInStore;
+/** What a sign-in needs from the store: sessions and users, devices and sign-in activity, second factors. */
+export type SignInDeps = SessionDeps &
+  SignInStore &
+  Pick<SecondFactorStore, 'getSecondFactors' | 'insertChallenge' | 'getWorkspaceSecurity'>;
 
 /** Who is signing in, and the limits they are held to (domain/access/sign-in-guard.ts). */
 export interface SignInClient {
@@ -121,10 +137,11 @@ export interface SignInClient {
 }
 
 /**
- * Email and password → a new session, and a new device token for the browser. Unknown email, no
- * password set and a wrong password all get the same 401 after the same scrypt work (no account
- * enumeration); the failure of a known account is recorded for its owner without waiting for the
- * write, so the answer takes no longer for it. The guard is asked first and may refuse with 429.
+ * Email and password → a new session and a new device token for the browser, or, for a user with a
+ * second factor, a challenge to finish with it (domain/access/second-factor.ts; no session yet). Unknown
+ * email, no password set and a wrong password all get the same 401 after the same scrypt work (no
+ * account enumeration); the failure of a known account is recorded for its owner without waiting for
+ * the write, so the answer takes no longer for it. The guard is asked first and may refuse with 429.
  */
 export const signIn = async (
   store: SignInDeps,
@@ -150,11 +167,36 @@ export const signIn = async (
     throw new AppError('unauthorized', SESSION_MESSAGES.badCredentials);
   }
   client.guard.succeeded(attempt, now.getTime());
-  const minted = mintSession(workspace.id, user.id, now, life);
+  const factors = await store.getSecondFactors(workspace.id, user.id);
+  const methods = secondFactorMethods(factors);
+  if (methods.length > 0)
+    return {
+      kind: 'second_factor' as const,
+      methods,
+      challenge: await openChallenge(store, workspace.id, user.id, now),
+    };
+  const setup = !hasSecondFactor(factors) && (await store.getWorkspaceSecurity(workspace.id)).require_2fa;
+  return { kind: 'session' as const, ...(await finishSignIn(store, user, device, now, life, setup)) };
+};
+
+/**
+ * The end of every sign-in with Lookout's own credentials: a new session (marked when the user must
+ * still set up a second factor), the user's sign-in recorded, and a new device token for the browser
+ * replacing the one it presented.
+ */
+export const finishSignIn = async (
+  store: Pick<SessionStore, 'insertSession'> & Pick<SignInStore, 'recordSignIn'>,
+  user: User,
+  device: SignInDevice | null,
+  now: Date,
+  life: SessionLifetimes,
+  twoFactorSetup = false,
+) => {
+  const minted = mintSession(user.workspace_id, user.id, now, life, twoFactorSetup);
   await store.insertSession(minted.session);
-  const next = mintDevice(workspace.id, user.id, now);
+  const next = mintDevice(user.workspace_id, user.id, now);
   await store.recordSignIn({
-    workspace_id: workspace.id,
+    workspace_id: user.workspace_id,
     user_id: user.id,
     at: now,
     device: next.device,
@@ -209,13 +251,14 @@ export const changePassword = async (
   input: unknown,
   now: Date,
   life: SessionLifetimes,
+  twoFactorSetup = false,
 ) => {
   const { current_password, new_password } = parseOrThrow(changePasswordInput, input);
   if (!user.password_hash || !(await verifyPassword(current_password, user.password_hash)))
     throw new AppError('validation_failed', 'The request has invalid fields.', [
       { field: 'current_password', message: SESSION_MESSAGES.wrongPassword },
     ]);
-  const minted = mintSession(user.workspace_id, user.id, now, life);
+  const minted = mintSession(user.workspace_id, user.id, now, life, twoFactorSetup);
   const changed = await store.changePassword({
     workspace_id: user.workspace_id,
     user_id: user.id,

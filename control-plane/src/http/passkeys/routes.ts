@@ -6,13 +6,15 @@ import {
   PASSKEYS_PER_USER,
   passkeyJson,
   passkeyRegistrationOptions,
-  passkeyRelyingParty,
   passkeySignInInput,
   passkeySignInOptions,
   signInWithPasskey,
+  workspaceRelyingParty,
 } from '../../domain/access/passkeys.js';
 import { createRateLimiter } from '../../domain/access/rate-limiter.js';
+import type { SecondFactorStore } from '../../domain/access/second-factor-store.js';
 import type { SessionStore } from '../../domain/access/sessions.js';
+import { twoFactorSummary } from '../../domain/access/sign-in-challenge.js';
 import type { SignInStore } from '../../domain/access/sign-in-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Workspace } from '../../domain/types.js';
@@ -46,9 +48,9 @@ export const passkeyRoutes = ({
   clock,
   config,
   workspaceUrl,
-}: RouteDeps<PasskeyStore & SessionStore & SignInStore & TenancyStore>) => {
+}: RouteDeps<PasskeyStore & SessionStore & SignInStore & TenancyStore & SecondFactorStore>) => {
   const life = sessionLifetimes(config);
-  const rpOf = (ws: Workspace) => passkeyRelyingParty(workspaceUrl(ws.subdomain), `Lookout · ${ws.name}`);
+  const rpOf = (ws: Workspace) => workspaceRelyingParty(workspaceUrl, ws);
   // Per client address, in this replica's memory (bounded): challenges asked for without signing in,
   // and failed passwordless sign-ins (the same allowance as failed passwords). A valid passkey from an
   // address with failures left always works; nobody elsewhere can use up another address's allowance.
@@ -170,11 +172,13 @@ export const passkeyRoutes = ({
         setSessionCookie(ctx, config, r.token, r.session.expires_at);
         setDeviceCookie(ctx, config, r.device.token, r.device.device.expires_at);
         ctx.state.auth = { user: r.user, session: r.session };
+        const factors = await store.getSecondFactors(ws.id, r.user.id);
         return {
-          user: userJson(r.user),
+          user: { ...userJson(r.user), two_factor: twoFactorSummary(factors) },
           workspace: workspaceJson(ws),
           csrf_token: r.csrfToken,
           expires_at: r.session.expires_at.toISOString(),
+          two_factor_setup_required: false,
         };
       },
     }),

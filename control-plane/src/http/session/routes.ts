@@ -1,5 +1,10 @@
 import { AppError } from '@lookout/shared';
-import type { SessionStore } from '../../domain/access/sessions.js';
+import { z } from 'zod';
+import type { PasskeyStore } from '../../domain/access/passkey-store.js';
+import { workspaceRelyingParty } from '../../domain/access/passkeys.js';
+import { completeSecondFactor, secondFactorInput } from '../../domain/access/second-factor.js';
+import type { SecondFactorStore } from '../../domain/access/second-factor-store.js';
+import type { Session, SessionStore } from '../../domain/access/sessions.js';
 import {
   changePassword,
   changePasswordInput,
@@ -7,19 +12,19 @@ import {
   signIn,
   signInInput,
 } from '../../domain/access/sessions.js';
+import { hasSecondFactor, twoFactorSummary } from '../../domain/access/sign-in-challenge.js';
 import { createSignInGuard } from '../../domain/access/sign-in-guard.js';
 import type { SignInStore } from '../../domain/access/sign-in-store.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
-import { type RouteDeps, route } from '../route.js';
+import type { User, Workspace } from '../../domain/types.js';
+import { type ApiContext, type RouteDeps, route } from '../route.js';
 import { deviceCookieName, sessionLifetimes, setDeviceCookie, setSessionCookie } from '../session-cookie.js';
-import { sessionResponse, userJson, workspaceJson } from './responses.js';
+import { secondFactorRequiredResponse, sessionResponse, userJson, workspaceJson } from './responses.js';
+
+type Ports = SessionStore & SignInStore & TenancyStore & SecondFactorStore & PasskeyStore;
 
 /** The web app's session: sign in, who am I (with the CSRF token), sign out, change password. */
-export const sessionRoutes = ({
-  store,
-  clock,
-  config,
-}: RouteDeps<SessionStore & SignInStore & TenancyStore>) => {
+export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: RouteDeps<Ports>) => {
   const life = sessionLifetimes(config);
   // Failed sign-ins: per browser known to the account, or per address, (account, address) and account.
   const guard = createSignInGuard({
@@ -28,19 +33,44 @@ export const sessionRoutes = ({
     perDevicePerHour: config.sign_in_failures_per_device_per_hour,
     backoffAfter: config.sign_in_backoff_after_failures,
   });
+  // Wrong second-factor codes, per user (account `<workspace>:2fa:<user>`), with the same device rule.
+  const secondFactorGuard = createSignInGuard({
+    perAddressPerMinute: config.sign_in_failures_per_minute,
+    perAccountPerHour: config.sign_in_failures_per_account_per_hour,
+    perDevicePerHour: config.sign_in_failures_per_device_per_hour,
+    backoffAfter: config.sign_in_backoff_after_failures,
+  });
+  const clientOf = (ctx: ApiContext, g: typeof guard) => ({
+    address: ctx.ip,
+    deviceToken: ctx.cookies.get(deviceCookieName(config)),
+    guard: g,
+    onError: (err: unknown) => ctx.state.log.warn({ err }, 'could not record a failed sign-in'),
+  });
+  /** The session response: with the user's second factors and whether one must still be set up. */
+  const sessionBody = async (ws: Workspace, user: User, session: Session, csrf: string) => {
+    const factors = await store.getSecondFactors(ws.id, user.id);
+    return {
+      user: { ...userJson(user), two_factor: twoFactorSummary(factors) },
+      workspace: workspaceJson(ws),
+      csrf_token: csrf,
+      expires_at: session.expires_at.toISOString(),
+      two_factor_setup_required: session.two_factor_setup === true && !hasSecondFactor(factors),
+    };
+  };
 
   return [
     route({
       method: 'post',
       path: '/session',
       tag: 'Session',
-      response: sessionResponse,
+      response: z.union([sessionResponse, secondFactorRequiredResponse]),
       auth: 'none',
       summary:
-        'Sign in to the web app with email and password: sets the HttpOnly session cookie and returns the user and the CSRF token every write with the session must send in X-CSRF-Token. Also sets the device cookie: a browser that has signed in to an account before is held only to its own failed sign-ins for it, never locked out by guesses from elsewhere.',
+        'Sign in to the web app with email and password: sets the HttpOnly session cookie and returns the user and the CSRF token every write with the session must send in X-CSRF-Token. Also sets the device cookie: a browser that has signed in to an account before is held only to its own failed sign-ins for it, never locked out by guesses from elsewhere. A user with a second factor gets 200 `{second_factor_required, methods, challenge}` and no session: finish with POST /session/second-factor within 5 minutes.',
       body: signInInput,
       status: 201,
       responses: {
+        200: 'Password correct; a second factor is required (no session yet)',
         201: 'Signed in',
         401: 'Email or password is incorrect',
         404: 'No workspace at this address',
@@ -49,21 +79,51 @@ export const sessionRoutes = ({
       async handler({ ctx, body }) {
         const ws = ctx.state.workspace;
         if (!ws) throw new AppError('not_found', 'No workspace at this address.');
-        const r = await signIn(store, ws, body, clock.now(), life, {
-          address: ctx.ip,
-          deviceToken: ctx.cookies.get(deviceCookieName(config)),
-          guard,
-          onError: (err) => ctx.state.log.warn({ err }, 'could not record a failed sign-in'),
-        });
+        const r = await signIn(store, ws, body, clock.now(), life, clientOf(ctx, guard));
+        if (r.kind === 'second_factor') {
+          ctx.state.status = 200;
+          return { second_factor_required: true, methods: r.methods, challenge: r.challenge };
+        }
         setSessionCookie(ctx, config, r.token, r.session.expires_at);
         setDeviceCookie(ctx, config, r.device.token, r.device.device.expires_at);
         ctx.state.auth = { user: r.user, session: r.session };
-        return {
-          user: userJson(r.user),
-          workspace: workspaceJson(ws),
-          csrf_token: r.csrfToken,
-          expires_at: r.session.expires_at.toISOString(),
-        };
+        return sessionBody(ws, r.user, r.session, r.csrfToken);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/session/second-factor',
+      tag: 'Session',
+      response: sessionResponse,
+      auth: 'none',
+      summary:
+        'Finish a password sign-in with its second factor: the `challenge` POST /session returned and a TOTP `code`, a recovery `code` (each works once) or a passkey `credential`. A challenge allows 5 tries and 5 minutes; wrong codes are also limited per user (a browser that signed in to the account before only by its own failures). Sets the session and device cookies like POST /session.',
+      body: secondFactorInput,
+      status: 201,
+      responses: {
+        201: 'Signed in',
+        401: 'The challenge is unknown, expired, used, or out of tries: sign in again with the password',
+        404: 'No workspace at this address',
+        422: 'The code (or passkey) is not correct; the challenge stays usable until its tries run out',
+        429: 'Too many wrong second-factor codes for this user from this browser or address',
+      },
+      async handler({ ctx, body }) {
+        const ws = ctx.state.workspace;
+        if (!ws) throw new AppError('not_found', 'No workspace at this address.');
+        const r = await completeSecondFactor(
+          store,
+          box,
+          ws,
+          body,
+          clock.now(),
+          life,
+          clientOf(ctx, secondFactorGuard),
+          workspaceRelyingParty(workspaceUrl, ws),
+        );
+        setSessionCookie(ctx, config, r.token, r.session.expires_at);
+        setDeviceCookie(ctx, config, r.device.token, r.device.device.expires_at);
+        ctx.state.auth = { user: r.user, session: r.session };
+        return sessionBody(ws, r.user, r.session, r.csrfToken);
       },
     }),
     route({
@@ -74,12 +134,7 @@ export const sessionRoutes = ({
       auth: 'session',
       summary: 'The signed-in user and workspace, and a CSRF token for the session.',
       async handler({ auth }) {
-        return {
-          user: userJson(auth.user),
-          workspace: workspaceJson(auth.workspace),
-          csrf_token: csrfToken(auth.session!),
-          expires_at: auth.session!.expires_at.toISOString(),
-        };
+        return sessionBody(auth.workspace, auth.user, auth.session!, csrfToken(auth.session!));
       },
     }),
     route({
@@ -107,14 +162,10 @@ export const sessionRoutes = ({
       body: changePasswordInput,
       responses: { 200: 'Changed; a new session', 422: 'Wrong current password, or a new one too short' },
       async handler({ ctx, auth, body }) {
-        const r = await changePassword(store, auth.user, body, clock.now(), life);
+        const setup = auth.session!.two_factor_setup === true;
+        const r = await changePassword(store, auth.user, body, clock.now(), life, setup);
         setSessionCookie(ctx, config, r.token, r.session.expires_at);
-        return {
-          user: userJson(auth.user),
-          workspace: workspaceJson(auth.workspace),
-          csrf_token: r.csrfToken,
-          expires_at: r.session.expires_at.toISOString(),
-        };
+        return sessionBody(auth.workspace, auth.user, r.session, r.csrfToken);
       },
     }),
   ];

@@ -115,6 +115,12 @@ export const collectionsOf = (db: Db) => {
     passkeys: c('passkeys'),
     /** Passkey challenges not yet taken; `_id` is the challenge's SHA-256. */
     passkeyChallenges: c('passkey_challenges'),
+    /** Users' TOTP factors (domain/access/second-factor-store.ts); `_id` is workspace:user. */
+    totpFactors: c('totp_factors'),
+    recoveryCodes: c('recovery_codes'),
+    signInChallenges: c('sign_in_challenges'),
+    /** The workspace's require_2fa; `_id` is the workspace id. */
+    workspaceSecurity: c('workspace_security'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

@@ -31,17 +31,9 @@ export const memberIndexes: IndexDecl[] = [
  * duplicate key, which withTransaction does not retry.
  */
 export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore => {
-  const {
-    workspaces,
-    users,
-    sessions,
-    apiKeys,
-    invitations,
-    policies,
-    signInDevices,
-    signInActivity,
-    passkeys,
-  } = col;
+  const { workspaces, users, sessions, apiKeys, invitations, policies, signInDevices, signInActivity } = col;
+  const { totpFactors, recoveryCodes, signInChallenges } = col;
+  const { passkeys } = col;
 
   const serialize = (workspaceId: string, session: ClientSession) =>
     bumpGuard(workspaces, workspaceId, session);
@@ -165,6 +157,8 @@ export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore 
         await signInDevices.deleteMany({ workspace_id: workspaceId, user_id: id }, { session });
         await passkeys.deleteMany({ workspace_id: workspaceId, user_id: id }, { session });
         await signInActivity.deleteOne({ _id: id, workspace_id: workspaceId }, { session });
+        for (const c of [totpFactors, recoveryCodes, signInChallenges])
+          await c.deleteMany({ workspace_id: workspaceId, user_id: id }, { session });
         await apiKeys.updateMany(
           { workspace_id: workspaceId, user_id: id, revoked_at: null },
           { $set: { revoked_at: now } },

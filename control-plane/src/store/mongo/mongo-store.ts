@@ -32,6 +32,7 @@ import { mongoRouting, routingIndexes } from './routing.js';
 import { mongoSchedulePolicies } from './schedule-policies.js';
 import { mongoSchedules, scheduleIndexes } from './schedules.js';
 import { mongoScriptRuns, scriptRunIndexes } from './script-runs.js';
+import { mongoSecondFactors, secondFactorIndexes } from './second-factors.js';
 import { mongoSecrets, secretIndexes } from './secrets.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
@@ -90,6 +91,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...handoffNoticeIndexes,
         ...scriptRunIndexes,
         ...secretIndexes,
+        ...secondFactorIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -136,5 +138,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoSchedulePolicies(ctx),
     ...mongoScriptRuns(ctx),
     ...mongoSecrets(ctx),
+    ...mongoSecondFactors(ctx),
   };
 };

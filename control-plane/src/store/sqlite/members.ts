@@ -170,6 +170,8 @@ export const sqliteMembers = ({ st, one, many, immediate }: SqliteContext): Memb
         st('DELETE FROM sign_in_devices WHERE workspace_id = ? AND user_id = ?').run(workspaceId, id);
         st('DELETE FROM passkeys WHERE workspace_id = ? AND user_id = ?').run(workspaceId, id);
         st('DELETE FROM sign_in_activity WHERE workspace_id = ? AND user_id = ?').run(workspaceId, id);
+        for (const t of ['totp_factors', 'recovery_codes', 'sign_in_challenges'])
+          st(`DELETE FROM ${t} WHERE workspace_id = ? AND user_id = ?`).run(workspaceId, id);
         st(
           'UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND user_id = ? AND revoked_at IS NULL',
         ).run(now.getTime(), workspaceId, id);

@@ -31,6 +31,7 @@ import { sqliteRouting } from './routing.js';
 import { sqliteSchedulePolicies } from './schedule-policies.js';
 import { sqliteSchedules } from './schedules.js';
 import { sqliteScriptRuns } from './script-runs.js';
+import { sqliteSecondFactors } from './second-factors.js';
 import { sqliteSecrets } from './secrets.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignIns } from './sign-ins.js';
@@ -215,5 +216,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteSchedulePolicies(ctx),
     ...sqliteScriptRuns(ctx),
     ...sqliteSecrets(ctx),
+    ...sqliteSecondFactors(ctx),
   };
 };

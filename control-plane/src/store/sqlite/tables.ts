@@ -11,6 +11,8 @@ export * from './handoff-tables.js';
 export * from './oncall-tables.js';
 // Scripted checks' runs and screenshots.
 export * from './script-run-tables.js';
+// Second factors and sign-in challenges.
+export * from './second-factor-tables.js';
 // The status pages' layouts (listed with these: migrations.test.ts reads every export).
 export * from './status-tables.js';
 
@@ -185,6 +187,7 @@ export const sessions = table('sessions', {
   created_at: 'date',
   last_seen_at: 'date',
   expires_at: 'date',
+  two_factor_setup: 'bool',
 });
 
 /** Browsers that have signed in to an account (domain/access/sign-in-store.ts): looked up by the token's hash. */

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
-import { ApiError, api, type Me } from '../api.js';
+import { ApiError, api, type Me, type SecondFactorRequired } from '../api.js';
 import { ErrorSummary } from '../kit/error-summary.js';
 import { Logo } from '../layout.js';
+import { SecondFactorStep } from './sign-in-code.js';
 
 /** `/sign-in`: Email, Password, Sign in. */
 export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
@@ -9,6 +10,8 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A correct password of a user with a second factor: the code step (sign-in-code.tsx) takes over.
+  const [challenge, setChallenge] = useState<SecondFactorRequired | null>(null);
   const workspace = location.hostname.split('.')[0] ?? '';
 
   const submit = async (e: Event) => {
@@ -16,7 +19,11 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
     setBusy(true);
     setError(null);
     try {
-      props.onSignedIn(await api.signIn(email, password));
+      const r = await api.signIn(email, password);
+      if ('second_factor_required' in r) {
+        setChallenge(r);
+        setBusy(false);
+      } else props.onSignedIn(r);
     } catch (err) {
       setError(
         err instanceof ApiError && err.status === 422
@@ -28,6 +35,19 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
       setBusy(false);
     }
   };
+
+  if (challenge)
+    return (
+      <SecondFactorStep
+        challenge={challenge}
+        onSignedIn={props.onSignedIn}
+        onRestart={(message) => {
+          setChallenge(null);
+          setPassword('');
+          setError(message);
+        }}
+      />
+    );
 
   return (
     <main class="auth">
