@@ -40,6 +40,7 @@ export const PAGES = {
   connectedApps: '/settings/connected-apps',
   myShifts: '/settings/my-shifts',
   secrets: '/settings/secrets',
+  security: '/settings/security',
 } as const;
 
 export type PageName = keyof typeof PAGES;

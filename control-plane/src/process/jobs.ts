@@ -55,8 +55,8 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Pick<MonitorStore, 'pruneMonitorChanges'> &
   Pick<SessionStore, 'pruneSessions'> &
   Pick<SignInStore, 'pruneSignInDevices'> &
-  Pick<PasskeyStore, 'prunePasskeyChallenges'> &
   Pick<SecondFactorStore, 'pruneChallenges'> &
+  Pick<PasskeyStore, 'prunePasskeyChallenges'> &
   Pick<OAuthStore, 'pruneOAuthRecords'> &
   Pick<AckLinkStore, 'pruneAckLinks'> &
   Pick<CalendarFeedStore, 'pruneCalendarFeeds'> &
@@ -193,10 +193,11 @@ export const startJobs = (
   // Browsers' sign-in devices past their expiry (refused already; this frees the rows).
   every(60_000, 'prune-sign-in-devices', () => store.pruneSignInDevices(clock.now(), 10_000));
 
-  // Passkey challenges never answered, past their expiry (refused already; this frees the rows).
-  every(60_000, 'prune-passkey-challenges', (now) => store.prunePasskeyChallenges(now, 10_000));
   // Sign-in challenges (a password accepted, a second factor owed) past their 5 minutes.
   every(60_000, 'prune-sign-in-challenges', (now) => store.pruneChallenges(now, 10_000));
+
+  // Passkey challenges never answered, past their expiry (refused already; this frees the rows).
+  every(60_000, 'prune-passkey-challenges', (now) => store.prunePasskeyChallenges(now, 10_000));
 
   // The hosted connector's OAuth records past their expiry (oidc-provider refuses them already).
   every(60_000, 'prune-oauth', (now) => store.pruneOAuthRecords(now, 10_000));

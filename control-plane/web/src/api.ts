@@ -90,7 +90,11 @@ export const onUnauthorized = (fn: () => void) => {
 };
 
 /** Where a 401 is the answer to a credential typed in, not a session that ended. */
-const SIGN_IN_PATHS = new Set(['/api/v1/session', '/api/v1/session/second-factor', '/api/v1/invitations/accept']);
+const SIGN_IN_PATHS = new Set([
+  '/api/v1/session',
+  '/api/v1/session/second-factor',
+  '/api/v1/invitations/accept',
+]);
 
 export const client = createLookoutClient({
   baseUrl: '/api/v1',

@@ -38,6 +38,7 @@ const SETTINGS_NAV: NavItem[] = [
   { href: '/settings/mail', label: 'Mail', admin: true },
   { href: '/settings/connected-apps', label: 'Connected apps' },
   { href: '/settings/password', label: 'Password' },
+  { href: '/settings/security', label: 'Security' },
 ];
 
 /** One list of the navigation: the items this role may open, the current page marked. */

@@ -29,6 +29,7 @@ import { ScheduleEditorPage } from './pages/schedules/schedule-editor.js';
 import { SchedulePage } from './pages/schedules/schedule-page.js';
 import { SchedulesPage } from './pages/schedules/schedules-page.js';
 import { SecretsPage } from './pages/secrets.js';
+import { SecurityPage } from './pages/security/security-page.js';
 import { SignInPage } from './pages/sign-in.js';
 import { StatusPageEditor } from './pages/status-pages/status-page-editor.js';
 import { StatusPageScreen } from './pages/status-pages/status-page-screen.js';
@@ -100,7 +101,11 @@ const VIEWS: Record<Exclude<PageName, Outside>, View> = {
   connectedApps: (me) => ({ title: 'Connected apps', page: <ConnectedAppsPage me={me} /> }),
   myShifts: (me) => ({ title: 'My shifts', page: <MyShiftsPage me={me} /> }),
   secrets: (me) => ({ title: 'Secrets', page: <SecretsPage me={me} /> }),
+  security: (me) => ({ title: 'Security', page: <SecurityPage me={me} onChanged={() => refreshMe()} /> }),
 };
+
+/** Asks the server again who is signed in (after a change to their second factors); set by App. */
+let refreshMe = () => {};
 
 /** Which page a path shows, once signed in, and its title. */
 const pageFor = (path: string, me: Me) => {
@@ -123,12 +128,19 @@ const App = () => {
     return onUnauthorized(() => setMe(null));
   }, []);
 
+  refreshMe = () => {
+    api.session().then(setMe, () => setMe(null));
+  };
+
   const name = matchPage(path)?.name;
   useEffect(() => {
     if (name === 'acceptInvite') return;
     if (me === null && name !== 'signIn') {
       if (name !== 'home') setAfter(path);
       navigate(PAGES.signIn, { replace: true });
+    } else if (me?.two_factor_setup_required && name !== 'security') {
+      // The workspace requires two-factor and this user has none: only the security page until done.
+      navigate(PAGES.security, { replace: true });
     } else if (me && (name === 'signIn' || name === 'home' || name === 'settings')) {
       const next = name === 'signIn' ? serverNext() : null;
       if (next) location.replace(next);

@@ -1,6 +1,6 @@
-import { AppError, digestsEqual, hashSecret, isAppError, type SecretBox } from '@lookout/shared';
+import { AppError, digestsEqual, hashSecret, type SecretBox } from '@lookout/shared';
 import { z } from 'zod';
-import type { Workspace } from '../types.js';
+import type { User, Workspace } from '../types.js';
 import { parseOrThrow } from '../validation.js';
 import type { PasskeyStore } from './passkey-store.js';
 import { type RelyingParty, verifyPasskeyAssertion } from './passkeys.js';
@@ -32,12 +32,32 @@ export const secondFactorInput = z
       ctx.addIssue({ code: 'custom', path: ['credential'], message: 'is required for method passkey' });
   });
 
+/**
+ * Whether the passkey assertion is one of the user's, for the passkey challenge it signed
+ * (domain/access/passkeys.ts); its refusals (401) count here as a wrong second factor.
+ */
+const passkeyAccepted = async (
+  store: SecondFactorDeps,
+  workspace: Workspace,
+  user: User,
+  credential: unknown,
+  rp: RelyingParty,
+  now: Date,
+) => {
+  try {
+    await verifyPasskeyAssertion(store, workspace, user, null, credential, rp, now);
+    return true;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'unauthorized') return false;
+    throw err;
+  }
+};
+
 export type SecondFactorDeps = SessionDeps & SignInStore & SecondFactorStore & PasskeyStore;
 
 /**
  * Finishes a password sign-in with its second factor: the challenge POST /session gave, and a TOTP
- * code, a recovery code or a passkey assertion (the user's own passkey, verified against `rp`, the
- * workspace's relying party; its WebAuthn challenge is the one POST /session/passkey/options gave). Throttled twice without letting a stranger lock the
+ * code, a recovery code or a passkey assertion. Throttled twice without letting a stranger lock the
  * user out (a stranger never gets here without the password):
  * - per challenge: CHALLENGE_TRIES codes, then the challenge is deleted (401, back to the password);
  * - per user, by `guard` with the account `<workspace>:2fa:<user>` and the sign-in guard's device-cookie
@@ -52,8 +72,8 @@ export const completeSecondFactor = async (
   input: unknown,
   now: Date,
   life: SessionLifetimes,
-  client: SignInClient,
   rp: RelyingParty,
+  client: SignInClient,
 ) => {
   const body = parseOrThrow(secondFactorInput, input);
   const hash = hashSecret(body.challenge);
@@ -85,13 +105,7 @@ export const completeSecondFactor = async (
       ? await checkTotp(store, box, user, body.code!, now)
       : body.method === 'recovery_code'
         ? await useRecoveryCode(store, user, body.code!)
-        : await verifyPasskeyAssertion(store, workspace, user, null, body.credential!, rp, now).then(
-            () => true,
-            (e: unknown) => {
-              if (isAppError(e) && e.code === 'unauthorized') return false;
-              throw e;
-            },
-          );
+        : await passkeyAccepted(store, workspace, user, body.credential, rp, now);
   if (!ok) {
     store.recordFailedSignIn(workspace.id, user.id, now, client.address).catch(client.onError);
     const field = body.method === 'passkey' ? 'credential' : 'code';

@@ -27,9 +27,10 @@ export interface Session {
   expires_at: Date;
   /**
    * Set when a password sign-in in a workspace that requires two-factor found the user without one:
-   * until they set one up, the session reaches only the setup routes (http/authorize.ts).
+   * until they set one up, the session reaches only the setup routes (http/authorize.ts). (A session
+   * stored before migration 0046 reads false in SQLite, and lacks it in MongoDB: never true.)
    */
-  two_factor_setup?: boolean | null;
+  two_factor_setup: boolean;
 }
 
 /** Where sessions are kept. Adapters: store/sqlite/sessions.ts, store/mongo/sessions.ts. */

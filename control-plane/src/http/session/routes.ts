@@ -1,7 +1,7 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import type { PasskeyStore } from '../../domain/access/passkey-store.js';
-import { workspaceRelyingParty } from '../../domain/access/passkeys.js';
+import { passkeyRelyingParty } from '../../domain/access/passkeys.js';
 import { completeSecondFactor, secondFactorInput } from '../../domain/access/second-factor.js';
 import type { SecondFactorStore } from '../../domain/access/second-factor-store.js';
 import type { Session, SessionStore } from '../../domain/access/sessions.js';
@@ -110,16 +110,10 @@ export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: Route
       async handler({ ctx, body }) {
         const ws = ctx.state.workspace;
         if (!ws) throw new AppError('not_found', 'No workspace at this address.');
-        const r = await completeSecondFactor(
-          store,
-          box,
-          ws,
-          body,
-          clock.now(),
-          life,
-          clientOf(ctx, secondFactorGuard),
-          workspaceRelyingParty(workspaceUrl, ws),
-        );
+        // The relying party of passkeys: this workspace's own origin (domain/access/passkeys.ts).
+        const rp = passkeyRelyingParty(workspaceUrl(ws.subdomain), ws.name);
+        const client = clientOf(ctx, secondFactorGuard);
+        const r = await completeSecondFactor(store, box, ws, body, clock.now(), life, rp, client);
         setSessionCookie(ctx, config, r.token, r.session.expires_at);
         setDeviceCookie(ctx, config, r.device.token, r.device.device.expires_at);
         ctx.state.auth = { user: r.user, session: r.session };

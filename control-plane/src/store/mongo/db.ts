@@ -111,16 +111,16 @@ export const collectionsOf = (db: Db) => {
     scriptScreenshots: c('script_screenshots'),
     /** Workspace secrets (domain/secrets/secret-store.ts); `_id` is workspace:name. */
     secrets: c('secrets'),
-    /** Users' passkeys (domain/access/passkey-store.ts); `credential_id` unique per workspace. */
-    passkeys: c('passkeys'),
-    /** Passkey challenges not yet taken; `_id` is the challenge's SHA-256. */
-    passkeyChallenges: c('passkey_challenges'),
     /** Users' TOTP factors (domain/access/second-factor-store.ts); `_id` is workspace:user. */
     totpFactors: c('totp_factors'),
     recoveryCodes: c('recovery_codes'),
     signInChallenges: c('sign_in_challenges'),
     /** The workspace's require_2fa; `_id` is the workspace id. */
     workspaceSecurity: c('workspace_security'),
+    /** Users' passkeys (domain/access/passkey-store.ts); `credential_id` unique per workspace. */
+    passkeys: c('passkeys'),
+    /** Passkey challenges not yet taken; `_id` is the challenge's SHA-256. */
+    passkeyChallenges: c('passkey_challenges'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

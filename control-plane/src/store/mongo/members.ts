@@ -31,9 +31,18 @@ export const memberIndexes: IndexDecl[] = [
  * duplicate key, which withTransaction does not retry.
  */
 export const mongoMembers = ({ col, inTransaction }: MongoContext): MemberStore => {
-  const { workspaces, users, sessions, apiKeys, invitations, policies, signInDevices, signInActivity } = col;
+  const {
+    workspaces,
+    users,
+    sessions,
+    apiKeys,
+    invitations,
+    policies,
+    signInDevices,
+    signInActivity,
+    passkeys,
+  } = col;
   const { totpFactors, recoveryCodes, signInChallenges } = col;
-  const { passkeys } = col;
 
   const serialize = (workspaceId: string, session: ClientSession) =>
     bumpGuard(workspaces, workspaceId, session);

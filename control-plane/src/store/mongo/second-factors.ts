@@ -25,7 +25,7 @@ const totpId = (workspaceId: string, userId: string) => `${workspaceId}:${userId
  * transaction.
  */
 export const mongoSecondFactors = ({ col, inTransaction }: MongoContext): SecondFactorStore => {
-  const { totpFactors, recoveryCodes, signInChallenges, workspaceSecurity } = col;
+  const { totpFactors, recoveryCodes, signInChallenges, workspaceSecurity, passkeys } = col;
   const totpOf = (doc: Record<string, unknown> | null): TotpFactor | null => {
     if (!doc) return null;
     const { _id, ...rest } = doc;
@@ -33,12 +33,12 @@ export const mongoSecondFactors = ({ col, inTransaction }: MongoContext): Second
   };
   return {
     async getSecondFactors(workspaceId, userId) {
-      const [totp, left, passkeys] = await Promise.all([
+      const [totp, left, keys] = await Promise.all([
         totpFactors.findOne({ _id: totpId(workspaceId, userId) }),
         recoveryCodes.countDocuments({ workspace_id: workspaceId, user_id: userId }),
-        col.passkeys.countDocuments({ workspace_id: workspaceId, user_id: userId }),
+        passkeys.countDocuments({ workspace_id: workspaceId, user_id: userId }),
       ]);
-      return { totp: totpOf(totp), recovery_codes_left: left, passkeys };
+      return { totp: totpOf(totp), recovery_codes_left: left, passkeys: keys };
     },
     async putPendingTotp(factor) {
       const _id = totpId(factor.workspace_id, factor.user_id);

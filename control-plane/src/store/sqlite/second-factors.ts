@@ -25,19 +25,11 @@ export const sqliteSecondFactors = ({ st, one, many, immediate }: SqliteContext)
         workspaceId,
         userId,
       );
-      const { n } = st('SELECT count(*) n FROM recovery_codes WHERE workspace_id = ? AND user_id = ?').get(
-        workspaceId,
-        userId,
-      ) as { n: number };
-      const passkeys = (
-        st('SELECT count(*) n FROM passkeys WHERE workspace_id = ? AND user_id = ?').get(
-          workspaceId,
-          userId,
-        ) as {
-          n: number;
-        }
-      ).n;
-      return { totp, recovery_codes_left: n, passkeys };
+      const { codes, keys } = st(
+        `SELECT (SELECT count(*) FROM recovery_codes WHERE workspace_id = @w AND user_id = @u) codes,
+                (SELECT count(*) FROM passkeys WHERE workspace_id = @w AND user_id = @u) keys`,
+      ).get({ w: workspaceId, u: userId }) as { codes: number; keys: number };
+      return { totp, recovery_codes_left: codes, passkeys: keys };
     },
     async putPendingTotp(factor) {
       const r = st(

@@ -65,7 +65,6 @@ export const SecondFactorStep = (props: {
               name="code"
               autocomplete="one-time-code"
               inputMode={totp ? 'numeric' : 'text'}
-              autoFocus
               required
               maxLength={64}
               value={code}
