@@ -3,6 +3,7 @@ import { ApiError, api, type Me, type SecondFactorRequired } from '../api.js';
 import { ErrorSummary } from '../kit/error-summary.js';
 import { Logo } from '../layout.js';
 import { SecondFactorStep } from './sign-in-code.js';
+import { PasskeySignIn } from './sign-in-passkey.js';
 
 /** `/sign-in`: Email, Password, Sign in. */
 export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
@@ -90,6 +91,10 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
             {busy ? 'Signing in…' : 'Sign in'}
           </button>
         </form>
+        <p class="auth-or" aria-hidden="true">
+          or
+        </p>
+        <PasskeySignIn onSignedIn={props.onSignedIn} />
       </div>
       <p class="auth-foot muted">Scripts and CI jobs use API keys instead: send one in X-API-Key.</p>
     </main>
