@@ -17,7 +17,9 @@ export const RecoveryCodes = (props: { codes: string[]; onDone: () => void }) =>
   };
   return (
     <section aria-labelledby="recovery-codes-title">
-      <h3 id="recovery-codes-title">Your recovery codes</h3>
+      <h3 id="recovery-codes-title" class="recovery-codes-title">
+        Your recovery codes
+      </h3>
       <p class="ok-box" role="status">
         Save these codes somewhere safe now: they are shown only this once. If you lose your phone, each code
         signs you in once in place of an authenticator code.
