@@ -23,7 +23,9 @@ const browserStep = async <T>(step: () => Promise<T>): Promise<T> => {
     return await step();
   } catch (e) {
     if (e instanceof WebAuthnError || (e instanceof Error && e.name === 'NotAllowedError'))
-      throw new PasskeyCancelled('No passkey was used: the request was cancelled or timed out.');
+      throw new PasskeyCancelled(
+        'No passkey was used: it was cancelled or timed out, or this device has no passkey for this workspace.',
+      );
     throw e;
   }
 };
