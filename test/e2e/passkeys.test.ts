@@ -106,7 +106,12 @@ describe('passkeys', () => {
     const { credential, body: registration } = await addPasskey(w, call);
     expect((await call('POST', '/me/passkeys', registration)).status).toBe(422);
     const from = nextAddress();
-    const { r, body } = await passwordless(w, (c) => assert(credential, c, originOf(w)), from);
+    // An authenticator that keeps no counter (0 every time): only the challenge, taken once, stops a replay.
+    const { r, body } = await passwordless(
+      w,
+      (c) => assert(credential, c, originOf(w), { counter: 0 }),
+      from,
+    );
     expect(r.status).toBe(201);
     const again = await h.request('POST', '/api/v1/session/passkey', {
       host: w.host,
@@ -163,7 +168,7 @@ describe('passkeys', () => {
           w.workspace,
           user,
           null,
-          assert(credential, await options(), originOf(w)),
+          assert(credential, await options(), originOf(w), { userHandle: false }),
           rp,
           h.clock.now(),
         );
@@ -196,7 +201,7 @@ describe('passkeys', () => {
         json: {
           challenge: password.body.challenge,
           method: 'passkey',
-          credential: assert(cred, o.body.challenge, originOf(w)),
+          credential: assert(cred, o.body.challenge, originOf(w), { userHandle: false }),
         },
       });
     };

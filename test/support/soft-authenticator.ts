@@ -1,11 +1,4 @@
-import {
-  createHash,
-  createPrivateKey,
-  generateKeyPairSync,
-  type KeyObject,
-  randomBytes,
-  sign,
-} from 'node:crypto';
+import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
 
 /**
@@ -101,14 +94,14 @@ export const createCredential = (
 
 /**
  * navigator.credentials.get for `challenge` with `credential`; the counter moves by one unless
- * `counter` says what to report. `rpId`/`origin` default to the credential's (a phishing page would
+ * `counter` says what to report (0 always: an authenticator that keeps no counter). `rpId`/`origin` default to the credential's (a phishing page would
  * give its own).
  */
 export const assert = (
   credential: SoftCredential,
   challenge: string,
   origin: string,
-  opts: { counter?: number; userVerified?: boolean; rpId?: string } = {},
+  opts: { counter?: number; userVerified?: boolean; rpId?: string; userHandle?: boolean } = {},
 ) => {
   credential.counter = opts.counter ?? credential.counter + 1;
   const clientDataJSON = Buffer.from(
@@ -129,7 +122,8 @@ export const assert = (
       clientDataJSON: b64u(clientDataJSON),
       authenticatorData: b64u(authData),
       signature: b64u(signature),
-      userHandle: credential.userHandle,
+      // A non-discoverable credential's assertion carries no user handle.
+      ...(opts.userHandle === false ? {} : { userHandle: credential.userHandle }),
     },
   };
 };
