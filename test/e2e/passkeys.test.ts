@@ -223,9 +223,14 @@ describe('passkeys', () => {
     const call = await signedIn(w);
     expect((await call('GET', '/monitors')).status).toBe(403);
     expect((await call('GET', '/session')).body.two_factor_setup_required).toBe(true);
-    expect((await addPasskey(w, call)).r.status).toBe(201);
+    const { r } = await addPasskey(w, call);
+    expect(r.status).toBe(201);
     expect((await call('GET', '/session')).body.two_factor_setup_required).toBe(false);
     expect((await call('GET', '/monitors')).status).toBe(200);
+    // The only factor stays while the workspace requires one; with a second passkey, one may go.
+    expect((await call('DELETE', `/me/passkeys/${r.body.id}`)).status).toBe(409);
+    expect((await addPasskey(w, call, 'Spare key')).r.status).toBe(201);
+    expect((await call('DELETE', `/me/passkeys/${r.body.id}`)).status).toBe(204);
   });
 
   it('bad input: one 422 naming every bad field; at most 10 passkeys; remove only your own', async () => {

@@ -826,7 +826,7 @@ export type paths = {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove one of your passkeys: it no longer signs you in. */
+        /** Remove one of your passkeys: it no longer signs you in. Refused while the workspace requires two-factor and it is your only factor (no authenticator app, no other passkey). */
         delete: operations["deleteMePasskeysById"];
         options?: never;
         head?: never;
@@ -9974,6 +9974,15 @@ export interface operations {
             };
             /** @description You have no passkey with this id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The workspace requires two-factor and this is your only factor */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

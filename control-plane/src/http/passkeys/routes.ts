@@ -108,10 +108,27 @@ export const passkeyRoutes = ({
       auth: 'session',
       response: null,
       status: 204,
-      summary: 'Remove one of your passkeys: it no longer signs you in.',
-      responses: { 404: 'You have no passkey with this id' },
+      summary:
+        'Remove one of your passkeys: it no longer signs you in. Refused while the workspace requires two-factor and it is your only factor (no authenticator app, no other passkey).',
+      responses: {
+        404: 'You have no passkey with this id',
+        409: 'The workspace requires two-factor and this is your only factor',
+      },
       async handler({ auth, params }) {
-        if (!(await store.deletePasskey(auth.workspace.id, auth.user.id, idOf(params.id))))
+        const { workspace, user } = auth;
+        const id = idOf(params.id);
+        const mine = await store.listPasskeys(workspace.id, user.id);
+        if (!mine.some((p) => p.id === id))
+          throw new AppError('not_found', 'No passkey of yours with this id.');
+        if (mine.length === 1) {
+          const factors = await store.getSecondFactors(workspace.id, user.id);
+          if (!factors.totp?.confirmed_at && (await store.getWorkspaceSecurity(workspace.id)).require_2fa)
+            throw new AppError(
+              'conflict',
+              'The workspace requires two-factor and this passkey is your only second factor: add another passkey or an authenticator app first.',
+            );
+        }
+        if (!(await store.deletePasskey(workspace.id, user.id, id)))
           throw new AppError('not_found', 'No passkey of yours with this id.');
         return undefined;
       },
