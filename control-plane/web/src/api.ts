@@ -93,6 +93,7 @@ export const onUnauthorized = (fn: () => void) => {
 const SIGN_IN_PATHS = new Set([
   '/api/v1/session',
   '/api/v1/session/second-factor',
+  '/api/v1/session/passkey',
   '/api/v1/invitations/accept',
 ]);
 
@@ -117,7 +118,8 @@ client.use({
   },
 });
 
-const remember = (me: Me) => {
+/** Keeps the CSRF token of a session just made or read (every sign-in answer passes through it). */
+export const remember = (me: Me) => {
   csrf = me.csrf_token;
   return me;
 };

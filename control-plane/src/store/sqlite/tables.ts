@@ -11,6 +11,8 @@ export * from './audit-tables.js';
 export * from './handoff-tables.js';
 // The on-call schedules' layouts.
 export * from './oncall-tables.js';
+// Passkeys and their challenges.
+export * from './passkey-tables.js';
 // Scripted checks' runs and screenshots.
 export * from './script-run-tables.js';
 export * from './second-factor-tables.js';
@@ -198,29 +200,6 @@ export const signInDevices = table('sign_in_devices', {
   user_id: 'text',
   token_hash: 'text',
   created_at: 'date',
-  expires_at: 'date',
-});
-
-/** Users' passkeys (domain/access/passkey-store.ts); `credential_id` unique per workspace. */
-export const passkeys = table('passkeys', {
-  id: 'text',
-  workspace_id: 'text',
-  user_id: 'text',
-  credential_id: 'text',
-  public_key: 'text',
-  counter: 'int',
-  transports: 'json',
-  name: 'text',
-  created_at: 'date',
-  last_used_at: 'date',
-});
-
-/** Passkey challenges handed out and not yet taken; `id` is the challenge's SHA-256. */
-export const passkeyChallenges = table('passkey_challenges', {
-  id: 'text',
-  workspace_id: 'text',
-  user_id: 'text',
-  purpose: 'text',
   expires_at: 'date',
 });
 

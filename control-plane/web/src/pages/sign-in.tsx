@@ -5,6 +5,7 @@ import { ErrorSummary } from '../kit/error-summary.js';
 import { Logo } from '../layout.js';
 import { SAML_ERRORS } from './saml-errors.js';
 import { SecondFactorStep } from './sign-in-code.js';
+import { PasskeySignIn } from './sign-in-passkey.js';
 
 /** Why single sign-on sent the browser back here (`?error=`; domain/access/sso.ts has the same words). */
 export const SSO_ERRORS: Record<string, string> = {
@@ -133,6 +134,10 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
             {busy ? 'Signing in…' : 'Sign in'}
           </button>
         </form>
+        <p class="auth-or" aria-hidden="true">
+          or
+        </p>
+        <PasskeySignIn onSignedIn={props.onSignedIn} />
       </div>
       <p class="auth-foot muted">Scripts and CI jobs use API keys instead: send one in X-API-Key.</p>
     </main>
