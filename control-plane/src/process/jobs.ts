@@ -1,6 +1,7 @@
 import type { Clock, Logger } from '@lookout/shared';
 import type { Config } from '../config.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
+import type { PasswordResetStore } from '../domain/access/password-reset.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
 import { createCapabilityWatch } from '../domain/agents/capability-alerts.js';
@@ -52,6 +53,7 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Pick<StatusSubscriberStore, 'prunePendingSubscribers' | 'pruneRecipientBudgets'> &
   Pick<MonitorStore, 'pruneMonitorChanges'> &
   Pick<SessionStore, 'pruneSessions'> &
+  Pick<PasswordResetStore, 'prunePasswordResets'> &
   Pick<SignInStore, 'pruneSignInDevices'> &
   Pick<OAuthStore, 'pruneOAuthRecords'> &
   Pick<AckLinkStore, 'pruneAckLinks'> &
@@ -185,6 +187,9 @@ export const startJobs = (
   every(60_000, 'prune-sessions', (now) => {
     return store.pruneSessions(now, new Date(now.getTime() - config.session_idle_minutes * 60_000), 10_000);
   });
+
+  // Password reset links past their expiry (refused already; this frees the rows), used or not.
+  every(60_000, 'prune-password-resets', (now) => store.prunePasswordResets(now, 10_000));
 
   // Browsers' sign-in devices past their expiry (refused already; this frees the rows).
   every(60_000, 'prune-sign-in-devices', () => store.pruneSignInDevices(clock.now(), 10_000));

@@ -1,5 +1,6 @@
 import type { MemberStore } from '../domain/access/member-store.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
+import type { PasswordResetStore } from '../domain/access/password-reset.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
 import type { AgentStore } from '../domain/agents/agent-store.js';
@@ -74,6 +75,7 @@ export type Store = StoreLifecycle &
   IntegrationStore &
   AgentStore &
   SessionStore &
+  PasswordResetStore &
   SignInStore &
   OAuthStore &
   MemberStore &

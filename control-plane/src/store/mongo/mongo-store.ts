@@ -25,6 +25,7 @@ import {
 } from './monitors.js';
 import { mongoNotificationGroups, notificationGroupIndexes } from './notification-groups.js';
 import { mongoOAuth, oauthIndexes } from './oauth.js';
+import { mongoPasswordResets, passwordResetIndexes } from './password-resets.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
@@ -72,6 +73,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...integrationIndexes,
         ...agentIndexes,
         ...sessionIndexes,
+        ...passwordResetIndexes,
         ...oauthIndexes,
         ...memberIndexes,
         ...signInIndexes,
@@ -118,6 +120,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoIntegrations(ctx),
     ...mongoAgents(ctx),
     ...mongoSessions(ctx),
+    ...mongoPasswordResets(ctx),
     ...mongoSignIns(ctx),
     ...mongoOAuth(ctx),
     ...mongoMembers(ctx),

@@ -23,6 +23,7 @@ import { sqliteMonitorStatus } from './monitor-status.js';
 import { sqliteMonitors } from './monitors.js';
 import { sqliteNotificationGroups } from './notification-groups.js';
 import { sqliteOAuth } from './oauth.js';
+import { sqlitePasswordResets } from './password-resets.js';
 import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
 import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
@@ -195,6 +196,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteIntegrations(ctx),
     ...sqliteAgents(ctx),
     ...sqliteSessions(ctx),
+    ...sqlitePasswordResets(ctx),
     ...sqliteSignIns(ctx),
     ...sqliteOAuth(ctx),
     ...sqliteMembers(ctx),

@@ -197,6 +197,17 @@ export const signInDevices = table('sign_in_devices', {
   expires_at: 'date',
 });
 
+/** Password reset links (domain/access/password-reset.ts): looked up by the token's hash. */
+export const passwordResets = table('password_resets', {
+  id: 'text',
+  workspace_id: 'text',
+  user_id: 'text',
+  token_hash: 'text',
+  created_at: 'date',
+  expires_at: 'date',
+  used_at: 'date',
+});
+
 /** One row per user who has signed in or failed to: what the owner and admins see. */
 export const signInActivity = table('sign_in_activity', {
   workspace_id: 'text',
