@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type Me } from '../api.js';
 import { ErrorSummary } from '../kit/error-summary.js';
+import { PAGES } from '../../../src/http/page-paths.js';
 import { Logo } from '../layout.js';
+import { followLink } from '../router.js';
 
 /** `/sign-in`: Email, Password, Sign in. */
 export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
@@ -10,6 +12,8 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const workspace = location.hostname.split('.')[0] ?? '';
+  // Back from a password reset (pages/reset-password.tsx).
+  const [wasReset] = useState(() => new URLSearchParams(location.search).get('reset') === 'done');
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -40,6 +44,11 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
         <p class="muted">
           to the <strong>{workspace}</strong> workspace
         </p>
+        {wasReset && (
+          <p class="ok-box" role="status">
+            Your password has been changed and every session signed out. Sign in with the new one.
+          </p>
+        )}
         <form onSubmit={submit} noValidate>
           <ErrorSummary problems={null} form={error} />
           <div class="field">
@@ -65,6 +74,9 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
               value={password}
               onInput={(e) => setPassword(e.currentTarget.value)}
             />
+            <a class="field-aside" href={PAGES.forgotPassword} onClick={followLink}>
+              Forgot password?
+            </a>
           </div>
           <button type="submit" class="button primary wide" disabled={busy}>
             {busy ? 'Signing in…' : 'Sign in'}
