@@ -3,6 +3,7 @@ import type { OAuthStore } from '../domain/access/oauth-store.js';
 import type { PasswordResetStore } from '../domain/access/password-reset.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
+import type { SsoStore } from '../domain/access/sso.js';
 import type { AgentStore } from '../domain/agents/agent-store.js';
 import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
 import type { AlertHoldStore } from '../domain/alerts/alert-hold-store.js';
@@ -93,4 +94,5 @@ export type Store = StoreLifecycle &
   HandoffNoticeStore &
   SchedulePolicyLookup &
   CalendarFeedStore &
-  SecretStore;
+  SecretStore &
+  SsoStore;

@@ -113,6 +113,8 @@ export const collectionsOf = (db: Db) => {
     scriptScreenshots: c('script_screenshots'),
     /** Workspace secrets (domain/secrets/secret-store.ts); `_id` is workspace:name. */
     secrets: c('secrets'),
+    /** Workspace SSO settings (domain/access/sso.ts); `_id` is the workspace id. */
+    ssoSettings: c('sso_settings'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

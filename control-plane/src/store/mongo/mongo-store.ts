@@ -35,6 +35,7 @@ import { mongoScriptRuns, scriptRunIndexes } from './script-runs.js';
 import { mongoSecrets, secretIndexes } from './secrets.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
+import { mongoSso } from './sso.js';
 import { mongoStatusPages, statusPageIndexes } from './status-pages.js';
 import { mongoStatusSubscribers, statusSubscriberIndexes } from './status-subscribers.js';
 import { mongoTenancy, tenancyIndexes } from './tenancy.js';
@@ -135,6 +136,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoHandoffNotices(ctx),
     ...mongoSchedulePolicies(ctx),
     ...mongoScriptRuns(ctx),
+    ...mongoSso(ctx),
     ...mongoSecrets(ctx),
   };
 };

@@ -34,6 +34,7 @@ import { sqliteScriptRuns } from './script-runs.js';
 import { sqliteSecrets } from './secrets.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignIns } from './sign-ins.js';
+import { sqliteSso } from './sso.js';
 import { type StateSnapshotOptions, sqliteStateBook } from './state-book.js';
 import { sqliteStatusPages } from './status-pages.js';
 import { sqliteStatusSubscribers } from './status-subscribers.js';
@@ -214,6 +215,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteHandoffNotices(ctx),
     ...sqliteSchedulePolicies(ctx),
     ...sqliteScriptRuns(ctx),
+    ...sqliteSso(ctx),
     ...sqliteSecrets(ctx),
   };
 };
