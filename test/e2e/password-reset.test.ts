@@ -191,4 +191,51 @@ describe('password reset by email', () => {
     expect(over.status).toBe(429);
     expect(over.body.error.code).toBe('rate_limited');
   });
+
+  it('enforced SSO turns reset off (202, no mail), but for the break-glass users it names', async () => {
+    const w = await h.workspace('reset-sso');
+    const plain = await w.userWithKey('member');
+    const glass = await w.userWithKey('admin');
+    await h.store.putSsoSettings({
+      workspace_id: w.workspace.id,
+      oidc: null,
+      saml: null,
+      enforced: true,
+      break_glass_user_ids: [glass.user.id],
+      updated_at: h.clock.now(),
+      updated_by: w.admin.id,
+    });
+    const refused = await ask(h, w.host, plain.user.email);
+    const allowed = await ask(h, w.host, glass.user.email);
+    expect(refused.status).toBe(202);
+    expect(refused.text).toBe(allowed.text);
+    await linkIn(glass.user.email);
+    expect(mailsTo(plain.user.email)).toHaveLength(0);
+  });
+
+  it("goes through the workspace's own SMTP server when it has one", async () => {
+    const own = await startSmtp();
+    try {
+      const w = await h.workspace('reset-own-mail');
+      const set = await w.api('PUT', '/settings/mail', {
+        json: {
+          host: '127.0.0.1',
+          port: own.port,
+          tls: 'none',
+          from_address: 'Ops <ops@reset-own-mail.test>',
+        },
+      });
+      expect(set.status, set.text).toBeLessThan(300);
+      const who = await w.userWithKey('member');
+      await ask(h, w.host, who.user.email);
+      const mails = await waitFor(
+        async () => own.mails.filter((m) => m.rcpt.includes(who.user.email)),
+        (m) => m.length === 1,
+      );
+      expect(mails[0]!.from?.text).toContain('ops@reset-own-mail.test');
+      expect(mailsTo(who.user.email)).toHaveLength(0);
+    } finally {
+      await own.close();
+    }
+  });
 });

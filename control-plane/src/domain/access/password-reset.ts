@@ -4,6 +4,7 @@ import { hashPassword } from '../tenancy/passwords.js';
 import type { User, Workspace } from '../types.js';
 import { parseOrThrow, problemsIn, throwIfProblems } from '../validation.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from './sessions.js';
+import { passwordRefused, type SsoStore } from './sso.js';
 
 /**
  * Password reset by email. A request mints a link `<workspace URL>/reset-password?token=…`, valid
@@ -40,13 +41,8 @@ export interface PasswordResetStore {
   prunePasswordResets(before: Date, limit: number): Promise<number>;
 }
 
-/**
- * What a reset reads of the workspace's SSO settings: `SsoStore.getSsoSettings` (the SSO settings port)
- * fits it as is. Enforced SSO turns reset off, except for the break-glass users it names.
- */
-export interface SsoEnforcementLookup {
-  getSsoSettings(workspaceId: string): Promise<{ enforced: boolean; break_glass_user_ids: string[] } | null>;
-}
+/** What a reset reads of the workspace's SSO settings: enforced SSO turns reset off, but for break-glass users. */
+export type SsoEnforcementLookup = Pick<SsoStore, 'getSsoSettings'>;
 
 /** The mail a reset sends, through the workspace's SMTP server or else the deployment's. */
 export interface AccountMail {
@@ -105,10 +101,9 @@ export const resetMail = (to: string, workspace: Workspace, link: string): Accou
 };
 
 /** Whether this user may reset their password: they have one, and SSO does not forbid it. */
-const mayReset = async (sso: SsoEnforcementLookup | undefined, user: User | null): Promise<boolean> => {
+const mayReset = async (sso: SsoEnforcementLookup, user: User | null): Promise<boolean> => {
   if (!user?.password_hash) return false;
-  const settings = sso ? await sso.getSsoSettings(user.workspace_id) : null;
-  return !settings?.enforced || settings.break_glass_user_ids.includes(user.id);
+  return !passwordRefused(await sso.getSsoSettings(user.workspace_id), user.id);
 };
 
 /**
@@ -119,7 +114,7 @@ const mayReset = async (sso: SsoEnforcementLookup | undefined, user: User | null
 export const sendPasswordReset = async (
   deps: {
     store: PasswordResetStore & { getUserByEmail(workspaceId: string, email: string): Promise<User | null> };
-    sso?: SsoEnforcementLookup | undefined;
+    sso: SsoEnforcementLookup;
     send: AccountMailer;
     /** The workspace's base URL (no trailing slash). */
     baseUrl: string;

@@ -18,10 +18,7 @@ import { accountMailer } from '../../notify/account-mailer.js';
 import { type RouteDeps, route } from '../route.js';
 import { createBackgroundQueue } from './background-queue.js';
 
-type ResetPorts = PasswordResetStore &
-  Pick<TenancyStore, 'getUserByEmail'> &
-  // The SSO settings (SsoStore): enforced SSO turns reset off. Optional until that port is in the store.
-  Partial<SsoEnforcementLookup>;
+type ResetPorts = PasswordResetStore & Pick<TenancyStore, 'getUserByEmail'> & SsoEnforcementLookup;
 
 /** An hourly limit of `perHour` (burst of the same size), or none for 0. */
 const hourly = (perHour: number) =>
@@ -39,7 +36,6 @@ export const passwordResetRoutes = ({
   const send: AccountMailer = accountMailer(mail);
   const perAddress = hourly(config.password_reset_per_address_per_hour);
   const perClient = hourly(config.password_reset_per_client_per_hour);
-  const sso = store.getSsoSettings ? (store as SsoEnforcementLookup) : undefined;
   const log = logger.child({ component: 'password-reset' });
   // The lookup, the link and the mail happen after the answer, so it takes as long for any address.
   const queue = createBackgroundQueue({
@@ -85,7 +81,7 @@ export const passwordResetRoutes = ({
         limit(perAddress, `${ws.id}:${email}`, nowMs, 'for this email address');
         queue.push(async () => {
           const r = await sendPasswordReset(
-            { store, sso, send, baseUrl: workspaceUrl(ws.subdomain) },
+            { store, sso: store, send, baseUrl: workspaceUrl(ws.subdomain) },
             ws,
             email,
             clock.now(),
