@@ -2,6 +2,7 @@ import { hashSecret } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESET_MESSAGES } from '../../control-plane/src/domain/access/password-reset.js';
 import { type Harness, type Reply, startHarness } from '../support/harness.js';
+import { runCli } from '../support/processes.js';
 import { startSmtp } from '../support/receivers.js';
 import { waitFor } from '../support/wait.js';
 
@@ -237,5 +238,20 @@ describe('password reset by email', () => {
     } finally {
       await own.close();
     }
+  });
+
+  it('the admin CLI prints a reset link for a lost password, without mail', async () => {
+    const w = await h.workspace('reset-cli');
+    const r = await runCli(
+      ['user', 'reset-link', '--workspace', 'reset-cli', '--email', w.admin.email, '--json'],
+      { LOOKOUT_DATA_DIR: h.dir, LOOKOUT_LOG_LEVEL: 'silent' },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.valid_minutes).toBe(30);
+    const token = new URL(out.reset_url).searchParams.get('token')!;
+    expect((await confirm(w.host, token, 'the admin is back in')).status).toBe(204);
+    expect((await signIn(w.host, w.admin.email, 'the admin is back in')).status).toBe(201);
+    expect(mailsTo(w.admin.email)).toHaveLength(0);
   });
 });

@@ -106,6 +106,31 @@ const mayReset = async (sso: SsoEnforcementLookup, user: User | null): Promise<b
   return !passwordRefused(await sso.getSsoSettings(user.workspace_id), user.id);
 };
 
+/** The page a reset link opens, on the workspace's base URL (no trailing slash). */
+export const resetLink = (baseUrl: string, token: string) =>
+  `${baseUrl}/reset-password?token=${encodeURIComponent(token)}`;
+
+/**
+ * A new reset for `user`, valid RESET_MINUTES from `now`; their older ones beyond RESETS_KEPT go. The
+ * token is returned once (the store keeps its hash). The admin CLI's `user reset-link` calls it too.
+ */
+export const mintPasswordReset = async (store: PasswordResetStore, user: User, now: Date) => {
+  const token = randomToken('lr.');
+  await store.insertPasswordReset(
+    {
+      id: newId(),
+      workspace_id: user.workspace_id,
+      user_id: user.id,
+      token_hash: hashSecret(token),
+      created_at: now,
+      expires_at: new Date(now.getTime() + RESET_MINUTES * 60_000),
+      used_at: null,
+    },
+    RESETS_KEPT,
+  );
+  return token;
+};
+
 /**
  * The work behind a reset request, run after the 202 has been answered (the caller does not wait, so
  * the answer takes as long whatever the address). Sends a link only to a user who has a password and
@@ -125,20 +150,8 @@ export const sendPasswordReset = async (
 ): Promise<'sent' | 'skipped' | { failed: string }> => {
   const user = await deps.store.getUserByEmail(workspace.id, email);
   if (!user || !(await mayReset(deps.sso, user))) return 'skipped';
-  const token = randomToken('lr.');
-  await deps.store.insertPasswordReset(
-    {
-      id: newId(),
-      workspace_id: workspace.id,
-      user_id: user.id,
-      token_hash: hashSecret(token),
-      created_at: now,
-      expires_at: new Date(now.getTime() + RESET_MINUTES * 60_000),
-      used_at: null,
-    },
-    RESETS_KEPT,
-  );
-  const link = `${deps.baseUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  const token = await mintPasswordReset(deps.store, user, now);
+  const link = resetLink(deps.baseUrl, token);
   const r = await deps.send(workspace.id, resetMail(user.email, workspace, link));
   return r.ok ? 'sent' : { failed: r.error ?? 'not sent' };
 };
