@@ -183,9 +183,13 @@ export const confirmPasswordReset = async (
     throw new Error('unreachable');
   }
   const { token, new_password } = parsed.data;
+  const tokenHash = hashSecret(token);
+  // A cheap look first: a made-up token costs no scrypt work. The take below still decides, atomically.
+  if (!usable(await store.findPasswordResetByHash(tokenHash), workspace, now))
+    throwIfProblems([tokenProblem]);
   const done = await store.completePasswordReset({
     workspace_id: workspace.id,
-    token_hash: hashSecret(token),
+    token_hash: tokenHash,
     password_hash: await hashPassword(new_password),
     now,
   });
