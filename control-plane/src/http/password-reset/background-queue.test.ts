@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import { createBackgroundQueue } from './background-queue.js';
 
@@ -34,5 +35,19 @@ describe('createBackgroundQueue', () => {
     await tick();
     await tick();
     expect(q.size).toBe(0);
+  });
+
+  it("runs a job outside the async context of whoever pushed it (a request's scope ends with it)", async () => {
+    const als = new AsyncLocalStorage<string>();
+    const q = createBackgroundQueue({
+      concurrency: 1,
+      maxPending: 10,
+      onError: () => {},
+      onDropped: () => {},
+    });
+    const seen = await new Promise<string | undefined>((resolve) =>
+      als.run('request 1', () => q.push(async () => resolve(als.getStore()))),
+    );
+    expect(seen).toBeUndefined();
   });
 });

@@ -1,7 +1,11 @@
+import { AsyncResource } from 'node:async_hooks';
+
 /**
  * Work done after the answer, in this replica's memory: at most `concurrency` jobs at once and
  * `maxPending` waiting; a job pushed onto a full queue is dropped (`onDropped`). Jobs are not durable:
- * one lost in a restart is asked for again by its user.
+ * one lost in a restart is asked for again by its user. Jobs run in the async context the queue was
+ * made in, not the request's that pushed them: what a request scopes (its AsyncLocalStorage stores,
+ * such as its audit draft) ends with its answer.
  */
 export const createBackgroundQueue = (opts: {
   concurrency: number;
@@ -10,12 +14,13 @@ export const createBackgroundQueue = (opts: {
   onDropped(): void;
 }) => {
   const pending: (() => Promise<void>)[] = [];
+  const outside = AsyncResource.bind((job: () => Promise<void>) => job());
   let running = 0;
   const next = () => {
     while (running < opts.concurrency && pending.length > 0) {
       const job = pending.shift()!;
       running++;
-      job()
+      outside(job)
         .catch(opts.onError)
         .finally(() => {
           running--;
@@ -31,7 +36,7 @@ export const createBackgroundQueue = (opts: {
       }
       pending.push(job);
       // Not in the caller's turn: the answer goes out first.
-      setImmediate(next);
+      setImmediate(outside, async () => next());
     },
     get size() {
       return pending.length + running;
