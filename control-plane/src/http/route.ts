@@ -13,6 +13,7 @@ import type { ApiKey, Integration, IntegrationKind, Role, User, Workspace } from
 import type { MailRouter } from '../notify/mail-route.js';
 import type { Metrics } from '../process/metrics.js';
 import type { Store } from '../store/port.js';
+import type { RouteAudit } from './audit-plan.js';
 
 export interface AppDeps {
   store: Store;
@@ -128,6 +129,11 @@ export interface RouteDef<Q = Record<string, never>> {
   responses?: Record<number, string>;
   /** Served outside Koa (see ping-endpoint.ts); declared for the API document only. */
   raw?: boolean;
+  /**
+   * The route's audit entry where the derivation from its method and path (http/audit-plan.ts) is not
+   * right: another action or resource type, an action that changes no record, a sign-in, or none.
+   */
+  audit?: RouteAudit;
   handler?(input: RouteInput<Q>): Promise<unknown>;
 }
 

@@ -42,6 +42,7 @@ import handoffNotices from './migrations/0040-handoff-notices.js';
 import calendarFeeds from './migrations/0041-calendar-feeds.js';
 import secrets from './migrations/0042-secrets.js';
 import scriptRuns from './migrations/0043-script-runs.js';
+import auditLog from './migrations/0044-audit-log.js';
 import ssoSettings from './migrations/0045-sso-settings.js';
 import passwordResets from './migrations/0048-password-resets.js';
 
@@ -99,6 +100,7 @@ export const migrations: string[][] = [
   calendarFeeds,
   secrets,
   scriptRuns,
+  auditLog,
   ssoSettings,
   passwordResets,
 ];

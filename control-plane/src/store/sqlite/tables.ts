@@ -6,9 +6,13 @@
  */
 import type { RunResult, Statement } from 'better-sqlite3';
 
+// The audit log's layout.
+export * from './audit-tables.js';
 export * from './handoff-tables.js';
 // The on-call schedules' layouts.
 export * from './oncall-tables.js';
+// Password reset links.
+export * from './password-reset-tables.js';
 // Scripted checks' runs and screenshots.
 export * from './script-run-tables.js';
 // The status pages' layouts (listed with these: migrations.test.ts reads every export).
@@ -195,17 +199,6 @@ export const signInDevices = table('sign_in_devices', {
   token_hash: 'text',
   created_at: 'date',
   expires_at: 'date',
-});
-
-/** Password reset links (domain/access/password-reset.ts): looked up by the token's hash. */
-export const passwordResets = table('password_resets', {
-  id: 'text',
-  workspace_id: 'text',
-  user_id: 'text',
-  token_hash: 'text',
-  created_at: 'date',
-  expires_at: 'date',
-  used_at: 'date',
 });
 
 /** One row per user who has signed in or failed to: what the owner and admins see. */
