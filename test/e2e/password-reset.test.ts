@@ -92,6 +92,17 @@ describe('password reset by email', () => {
     expect(await h.store.findPasswordResetByHash(hashSecret(token))).not.toBeNull();
 
     expect((await confirm(w.host, token, 'a brand new passphrase')).status).toBe(204);
+    // One audit entry: the user, as actor and resource; no token or password in it.
+    const [entry] = (await h.store.listAuditEntries(w.workspace.id, {}, { limit: 10 })).data.filter(
+      (e) => e.action === 'user.password_reset',
+    );
+    expect(entry).toMatchObject({
+      actor: { type: 'user', id: who.user.id, name: who.user.email },
+      resource_type: 'user',
+      resource_id: who.user.id,
+    });
+    expect(JSON.stringify(entry)).not.toContain(token);
+    expect(JSON.stringify(entry)).not.toContain('a brand new passphrase');
     for (const s of before) {
       const me = await h.request('GET', '/api/v1/session', { host: w.host, headers: { cookie: s.cookie } });
       expect(me.status).toBe(401);

@@ -169,6 +169,8 @@ export const confirmPasswordReset = async (
   workspace: Workspace,
   input: unknown,
   now: Date,
+  /** Told whose reset it is once the token is found usable, before the store step (the audit entry's user). */
+  onUser?: (userId: string) => Promise<void>,
 ): Promise<{ user_id: string }> => {
   const parsed = problemsIn(confirmResetInput, input);
   const tokenProblem: FieldProblem = { field: 'token', message: RESET_MESSAGES.badToken };
@@ -185,8 +187,9 @@ export const confirmPasswordReset = async (
   const { token, new_password } = parsed.data;
   const tokenHash = hashSecret(token);
   // A cheap look first: a made-up token costs no scrypt work. The take below still decides, atomically.
-  if (!usable(await store.findPasswordResetByHash(tokenHash), workspace, now))
-    throwIfProblems([tokenProblem]);
+  const found = await store.findPasswordResetByHash(tokenHash);
+  if (!found || !usable(found, workspace, now)) throwIfProblems([tokenProblem]);
+  await onUser?.(found!.user_id);
   const done = await store.completePasswordReset({
     workspace_id: workspace.id,
     token_hash: tokenHash,

@@ -13,12 +13,15 @@ import {
   sendPasswordReset,
 } from '../../domain/access/password-reset.js';
 import { createRateLimiter } from '../../domain/access/rate-limiter.js';
+import { currentAuditDraft } from '../../domain/audit/audit-scope.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import { accountMailer } from '../../notify/account-mailer.js';
 import { type RouteDeps, route } from '../route.js';
 import { createBackgroundQueue } from './background-queue.js';
 
-type ResetPorts = PasswordResetStore & Pick<TenancyStore, 'getUserByEmail'> & SsoEnforcementLookup;
+type ResetPorts = PasswordResetStore &
+  Pick<TenancyStore, 'getUser' | 'getUserByEmail'> &
+  SsoEnforcementLookup;
 
 /** An hourly limit of `perHour` (burst of the same size), or none for 0. */
 const hourly = (perHour: number) =>
@@ -66,6 +69,9 @@ export const passwordResetRoutes = ({
       summary: `Ask for a password reset link by email. Always 202 with the same body, whether an account has this address or not; when one has (and has a password, and the workspace does not enforce SSO unless it names the user as break-glass), a link valid ${RESET_MINUTES} minutes, for one use, is mailed through the workspace's mail settings or the deployment's SMTP server. Limited per address and per client (429 with Retry-After).`,
       body: passwordResetInput,
       status: 202,
+      audit: {
+        none: 'Asking for a link changes nothing; the reset is recorded when its link is used (POST /password-reset/confirm)',
+      },
       response: z.strictObject({ message: z.string() }),
       responses: {
         202: 'Accepted (the same whether the address is known or not)',
@@ -100,6 +106,8 @@ export const passwordResetRoutes = ({
       summary: `Set a new password with the token of a reset link (at least 12 characters). Ends every session of the user, on every browser; the link is spent in the same step. An unknown, used, expired or incomplete token is one 422 on \`token\`.`,
       body: confirmResetInput,
       status: 204,
+      // The entry names the user whose password was set, as its actor and its resource.
+      audit: { action: 'user.password_reset', resource_type: 'user' },
       response: null,
       responses: {
         204: 'Password set; every session of the user ended',
@@ -109,7 +117,13 @@ export const passwordResetRoutes = ({
       async handler({ ctx, body }) {
         const ws = ctx.state.workspace;
         if (!ws) throw new AppError('not_found', 'No workspace at this address.');
-        await confirmPasswordReset(store, ws, body, clock.now());
+        await confirmPasswordReset(store, ws, body, clock.now(), async (userId) => {
+          const draft = currentAuditDraft();
+          if (!draft) return;
+          const user = await store.getUser(ws.id, userId);
+          draft.resource_id = userId;
+          draft.actor = { type: 'user', id: userId, name: user?.email ?? userId };
+        });
         return undefined;
       },
     }),
