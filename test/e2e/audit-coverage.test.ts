@@ -1,5 +1,6 @@
 import { silentLogger } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintPasswordReset } from '../../control-plane/src/domain/access/password-reset.js';
 import { createPingBatcher } from '../../control-plane/src/domain/heartbeats/ping-batcher.js';
 import { allRoutes } from '../../control-plane/src/http/app.js';
 import { auditPlan } from '../../control-plane/src/http/audit-plan.js';
@@ -351,6 +352,13 @@ describe('the audit log covers every mutating route', () => {
     await call('delete', '/session', {
       key: '',
       headers: { cookie: cookieOf(changed), 'x-csrf-token': csrf },
+    });
+    // A password reset link, used (the link itself comes by mail: password-reset.test.ts).
+    const resetting = await w.userWithKey('viewer');
+    const resetToken = await mintPasswordReset(h.store, resetting.user, h.clock.now());
+    await call('post', '/password-reset/confirm', {
+      key: '',
+      json: { token: resetToken, new_password: 'a reset password' },
     });
 
     expect(problems).toEqual([]);

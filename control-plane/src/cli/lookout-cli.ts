@@ -4,6 +4,7 @@ import { AppError, isAppError, newId, systemClock } from '@lookout/shared';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { createNamedKey, keyStatus, regenerateLegacyKey } from '../domain/access/api-keys.js';
 import { changeUserRole } from '../domain/access/members.js';
+import { mintPasswordReset, RESET_MINUTES, resetLink } from '../domain/access/password-reset.js';
 import { createAgentToken } from '../domain/agents/agent-tokens.js';
 import { raiseAlert } from '../domain/alerts/alerts.js';
 import { createUser, createWorkspace } from '../domain/tenancy/workspaces.js';
@@ -26,6 +27,7 @@ const USAGE = `Usage: npx lookout <command> [options] [--json]
   workspace create   --subdomain S --admin-email E [--plan P]
   user create        --workspace S --email E --role admin|member|viewer
   user set-role      --workspace S --email E --role admin|member|viewer
+  user reset-link    --workspace S --email E       a password reset link for the user, valid 30 minutes, once
   api-key create     --workspace S --email E --name N --expiry none|1d|7d|30d|90d|<YYYY-MM-DD or ISO date-time>
   api-key list       --workspace S [--email E]
   api-key revoke     --workspace S --id ID
@@ -123,6 +125,17 @@ const commands: Record<string, (store: Store, flags: Flags, config: Config) => P
     return {
       json: { user: { id: changed.id, email: changed.email, role: changed.role } },
       text: `${changed.email} is now ${changed.role} in "${sub}"; their keys act with this role from their next request.`,
+    };
+  },
+  async 'user reset-link'(store, flags, config) {
+    const [sub, email] = need(flags, 'workspace', 'email');
+    const ws = await workspaceOf(store, sub!);
+    const user = await userOf(store, ws, email!);
+    const token = await mintPasswordReset(store, user, systemClock.now());
+    const link = resetLink(workspaceBaseUrl(config, ws.subdomain, config.http_port), token);
+    return {
+      json: { user: { id: user.id, email: user.email }, reset_url: link, valid_minutes: RESET_MINUTES },
+      text: `Open this link to choose a new password for ${user.email} (valid ${RESET_MINUTES} minutes, once; it signs them out everywhere):\n${link}`,
     };
   },
   async 'api-key create'(store, flags) {

@@ -31,6 +31,7 @@ import { maintenanceWindowRoutes } from './maintenance-windows/routes.js';
 import { monitorRoutes } from './monitors/routes.js';
 import { isHostedMcpPath } from './oauth/hosted-paths.js';
 import { passkeyRoutes } from './passkeys/routes.js';
+import { passwordResetRoutes } from './password-reset/routes.js';
 import { pingKeyRoutes } from './ping-key/routes.js';
 import { pingRoutes } from './pings/routes.js';
 import { regionRoutes } from './regions/routes.js';
@@ -68,6 +69,7 @@ const noBody = z.strictObject({}, { error: 'this endpoint takes no body' });
 export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...sessionRoutes(deps),
   ...passkeyRoutes(deps),
+  ...passwordResetRoutes(deps),
   ...apiKeyRoutes(deps),
   ...connectedAppRoutes(deps),
   ...userRoutes(deps),

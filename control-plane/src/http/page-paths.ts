@@ -9,6 +9,8 @@ export const PAGES = {
   home: '/',
   signIn: '/sign-in',
   acceptInvite: '/accept-invite',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
   monitors: '/monitors',
   newMonitor: '/monitors/new',
   monitor: '/monitors/:id',

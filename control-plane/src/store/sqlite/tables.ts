@@ -13,6 +13,8 @@ export * from './handoff-tables.js';
 export * from './oncall-tables.js';
 // Passkeys and their challenges.
 export * from './passkey-tables.js';
+// Password reset links.
+export * from './password-reset-tables.js';
 // Scripted checks' runs and screenshots.
 export * from './script-run-tables.js';
 export * from './second-factor-tables.js';
