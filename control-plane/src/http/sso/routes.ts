@@ -70,7 +70,13 @@ export const sessionOptions = (s: SsoSettings | null) => ({
  * Settings → Single sign-on (admins): OpenID Connect and SAML, enforcement and break-glass admins;
  * and the sign-in page's options (no sign-in needed).
  */
-export const ssoRoutes = ({ store, clock, box, workspaceUrl }: RouteDeps<SsoStore & TenancyStore>) => {
+export const ssoRoutes = ({
+  store,
+  clock,
+  box,
+  config,
+  workspaceUrl,
+}: RouteDeps<SsoStore & TenancyStore>) => {
   const view = (workspace: { id: string; subdomain: string }, s: SsoSettings | null) => {
     const base = workspaceUrl(workspace.subdomain);
     return {
@@ -127,7 +133,11 @@ export const ssoRoutes = ({ store, clock, box, workspaceUrl }: RouteDeps<SsoStor
       responses: { 200: 'Saved', 422: 'Invalid fields, every one named' },
       async handler({ auth, body }) {
         const saved = await saveSsoSettings(
-          { store, box, check: (s) => checkOidc(box, auth.workspace.id, s.oidc) },
+          {
+            store,
+            box,
+            check: (s) => checkOidc(box, auth.workspace.id, s.oidc, !config.notify_allow_private),
+          },
           auth.workspace.id,
           auth.user.id,
           body,
