@@ -45,6 +45,7 @@ import { sessionRoutes } from './session/routes.js';
 import { sessionCookieName } from './session-cookie.js';
 import { oidcFlow } from './sso/oidc-flow.js';
 import { ssoRoutes } from './sso/routes.js';
+import { samlEndpoints } from './sso/saml-endpoints.js';
 import { statusPageRoutes } from './status-pages/routes.js';
 import { createCustomDomains } from './status-public/custom-domains.js';
 import { createPublicStatus } from './status-public/serve.js';
@@ -155,6 +156,9 @@ export const createApp = (deps: AppDeps) => {
 
   // OpenID Connect sign-in (/auth/oidc/start, /auth/oidc/callback): browser redirects to and from the IdP.
   app.use(oidcFlow(deps));
+
+  // SAML sign-in (/auth/saml/metadata, /start, /acs): browser redirects and the IdP's form POST.
+  app.use(samlEndpoints(deps));
 
   // Calendar feeds (/calendars/{token}.ics): the token is the credential, counted by the same limit.
   app.use(calendarFeed({ ...deps, credentials }));

@@ -1,5 +1,6 @@
 import type { MemberStore } from '../domain/access/member-store.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
+import type { SamlReplayStore } from '../domain/access/saml-replay-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
 import type { SsoStore } from '../domain/access/sso.js';
@@ -93,6 +94,7 @@ export type Store = StoreLifecycle &
   HandoffNoticeStore &
   SchedulePolicyLookup &
   CalendarFeedStore &
+  SamlReplayStore &
   SecretStore &
   SsoStore &
   AuditStore;

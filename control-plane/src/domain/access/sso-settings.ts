@@ -98,6 +98,10 @@ export const samlBody = z.strictObject({
     .optional(),
   idp_metadata_xml: z.string().min(1).max(200_000).nullable().optional(),
   default_role: z.enum(ROLES),
+  allowed_domains: oidcBody.shape.allowed_domains,
+  group_roles: oidcBody.shape.group_roles.describe(
+    'IdP group (the assertion’s `groups` attribute) → role; the highest wins, applied at every sign-in.',
+  ),
 });
 
 export const ssoSettingsBody = z.strictObject({
@@ -168,6 +172,9 @@ const wholeProblems = (b: SsoSettingsBody): FieldProblem[] => {
     });
   if (new Set(b.break_glass_user_ids).size !== b.break_glass_user_ids.length)
     problems.push({ field: 'break_glass_user_ids', message: 'must not name a user twice' });
+  const samlGroups = b.saml?.group_roles.map((g) => g.group) ?? [];
+  if (new Set(samlGroups).size !== samlGroups.length)
+    problems.push({ field: 'saml.group_roles', message: 'must not map a group twice' });
   const groups = b.oidc?.group_roles.map((g) => g.group) ?? [];
   if (new Set(groups).size !== groups.length)
     problems.push({ field: 'oidc.group_roles', message: 'must not map a group twice' });
@@ -184,7 +191,13 @@ const wholeProblems = (b: SsoSettingsBody): FieldProblem[] => {
  * settings about to be enforced: it proves the IdP answers (OIDC discovery) and returns problems.
  */
 export const saveSsoSettings = async (
-  deps: SaveDeps & { check?: (s: SsoSettings) => Promise<FieldProblem[]> },
+  deps: SaveDeps & {
+    check?: (s: SsoSettings) => Promise<FieldProblem[]>;
+    /** Reads SAML IdP metadata (XML, or fetched from its URL): null when usable, else what is wrong. */
+    samlMetadata?: (
+      source: { idp_metadata_url: string } | { idp_metadata_xml: string },
+    ) => Promise<string | null>;
+  },
   workspaceId: string,
   by: string,
   input: unknown,
@@ -199,6 +212,28 @@ export const saveSsoSettings = async (
   if (named.has('oidc.issuer') || named.has('oidc.client_id')) named.add('oidc.client_secret');
   for (const p of await storedProblems(deps, workspaceId, raw, old))
     if (!named.has(p.field)) problems.push(p);
+  // SAML metadata must parse and name a signing certificate and an SSO URL (fetched when by URL),
+  // told in the same 422 as every other bad field, once the saml part is well-formed itself.
+  const saml = raw.saml as Record<string, unknown> | null | undefined;
+  if (
+    saml &&
+    typeof saml === 'object' &&
+    deps.samlMetadata &&
+    ![...named].some((f) => f.startsWith('saml'))
+  ) {
+    const xml = typeof saml.idp_metadata_xml === 'string' ? saml.idp_metadata_xml : null;
+    const url = typeof saml.idp_metadata_url === 'string' ? saml.idp_metadata_url : null;
+    const problem = xml
+      ? await deps.samlMetadata({ idp_metadata_xml: xml })
+      : url
+        ? await deps.samlMetadata({ idp_metadata_url: url })
+        : null;
+    if (problem)
+      problems.push({
+        field: xml ? 'saml.idp_metadata_xml' : 'saml.idp_metadata_url',
+        message: `the IdP metadata ${problem}`,
+      });
+  }
   throwIfProblems(problems);
   const b = parsed.data!;
   const o = b.oidc;
@@ -222,6 +257,8 @@ export const saveSsoSettings = async (
       idp_metadata_url: b.saml.idp_metadata_url ?? null,
       idp_metadata_xml: b.saml.idp_metadata_xml ?? null,
       default_role: b.saml.default_role,
+      allowed_domains: [...new Set(b.saml.allowed_domains)],
+      group_roles: b.saml.group_roles,
     },
     enforced: b.enforced,
     break_glass_user_ids: b.break_glass_user_ids,

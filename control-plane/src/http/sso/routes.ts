@@ -8,6 +8,7 @@ import { responseSchemas, time } from '../responses.js';
 import { type RouteDeps, route } from '../route.js';
 import { checkOidc } from './oidc-client.js';
 import { OIDC_CALLBACK, OIDC_START } from './oidc-flow.js';
+import { samlMetadataProblem } from './saml-endpoints.js';
 
 const TAG = 'Single sign-on';
 const SAML_START = '/auth/saml/start';
@@ -33,6 +34,8 @@ const ssoSettingsResponse = z
         idp_metadata_url: z.string().nullable(),
         idp_metadata_xml: z.string().nullable(),
         default_role: role,
+        allowed_domains: z.array(z.string()),
+        group_roles: z.array(z.strictObject({ group: z.string(), role })),
       })
       .nullable(),
     enforced: z.boolean(),
@@ -96,6 +99,8 @@ export const ssoRoutes = ({
             idp_metadata_url: s.saml.idp_metadata_url,
             idp_metadata_xml: s.saml.idp_metadata_xml,
             default_role: s.saml.default_role,
+            allowed_domains: s.saml.allowed_domains ?? [],
+            group_roles: s.saml.group_roles ?? [],
           }
         : null,
       enforced: s?.enforced ?? false,
@@ -129,7 +134,7 @@ export const ssoRoutes = ({
       role: 'admin',
       body: ssoSettingsBody,
       summary:
-        'Set the workspace’s single sign-on, whole. `oidc`: `issuer` (https; http only on localhost), `client_id`, `client_secret` (write-only: omitted keeps the stored one for the same issuer and client id, null removes it), `allowed_domains`, `default_role` of users created at their first sign-in, `group_claim` and `group_roles` (group → role, the highest wins, applied at every sign-in). `saml`: `idp_metadata_url` or `idp_metadata_xml`, `default_role`. `enforced`: passwords refused (403 `sso_required`) except for `break_glass_user_ids` (admins of the workspace); needs a configuration whose IdP answers.',
+        'Set the workspace’s single sign-on, whole. `oidc`: `issuer` (https; http only on localhost), `client_id`, `client_secret` (write-only: omitted keeps the stored one for the same issuer and client id, null removes it), `allowed_domains`, `default_role` of users created at their first sign-in, `group_claim` and `group_roles` (group → role, the highest wins, applied at every sign-in). `saml`: `idp_metadata_url` (https, a public address) or `idp_metadata_xml` (it must parse and name a signing certificate and an HTTP-Redirect SSO URL), `default_role`, `allowed_domains`, `group_roles` (from the assertion’s `groups` attribute). `enforced`: passwords refused (403 `sso_required`) except for `break_glass_user_ids` (admins of the workspace); needs a configuration whose IdP answers.',
       responses: { 200: 'Saved', 422: 'Invalid fields, every one named' },
       async handler({ auth, body }) {
         const saved = await saveSsoSettings(
@@ -137,6 +142,7 @@ export const ssoRoutes = ({
             store,
             box,
             check: (s) => checkOidc(box, auth.workspace.id, s.oidc, !config.notify_allow_private),
+            samlMetadata: samlMetadataProblem(config),
           },
           auth.workspace.id,
           auth.user.id,

@@ -29,6 +29,7 @@ import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
+import { mongoSamlReplay, samlReplayIndexes } from './saml-replay.js';
 import { mongoSchedulePolicies } from './schedule-policies.js';
 import { mongoSchedules, scheduleIndexes } from './schedules.js';
 import { mongoScriptRuns, scriptRunIndexes } from './script-runs.js';
@@ -86,6 +87,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...groupIndexes,
         ...notificationGroupIndexes,
         ...calendarFeedIndexes,
+        ...samlReplayIndexes,
         ...scheduleIndexes,
         ...handoffNoticeIndexes,
         ...scriptRunIndexes,
@@ -131,6 +133,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoStatusSubscribers(ctx),
     ...mongoNotificationGroups(ctx),
     ...mongoCalendarFeeds(ctx),
+    ...mongoSamlReplay(ctx),
     ...mongoSchedules(ctx),
     ...mongoHandoffNotices(ctx),
     ...mongoSchedulePolicies(ctx),

@@ -44,6 +44,7 @@ import secrets from './migrations/0042-secrets.js';
 import scriptRuns from './migrations/0043-script-runs.js';
 import auditLog from './migrations/0044-audit-log.js';
 import ssoSettings from './migrations/0045-sso-settings.js';
+import samlAssertions from './migrations/0049-saml-assertions.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -101,6 +102,7 @@ export const migrations: string[][] = [
   scriptRuns,
   auditLog,
   ssoSettings,
+  samlAssertions,
 ];
 
 /**

@@ -28,6 +28,7 @@ import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
 import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
 import { sqliteRouting } from './routing.js';
+import { sqliteSamlReplay } from './saml-replay.js';
 import { sqliteSchedulePolicies } from './schedule-policies.js';
 import { sqliteSchedules } from './schedules.js';
 import { sqliteScriptRuns } from './script-runs.js';
@@ -210,6 +211,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteStatusSubscribers(ctx),
     ...sqliteNotificationGroups(ctx),
     ...sqliteCalendarFeeds(ctx),
+    ...sqliteSamlReplay(ctx),
     ...sqliteSchedules(ctx),
     ...sqliteHandoffNotices(ctx),
     ...sqliteSchedulePolicies(ctx),

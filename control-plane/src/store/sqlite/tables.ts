@@ -495,3 +495,11 @@ export const ssoSettings = table('sso_settings', {
   updated_at: 'date',
   updated_by: 'text',
 });
+
+/** SAML assertions already accepted (domain/access/saml-replay-store.ts); the primary key is the replay check. */
+export const samlAssertions = table('saml_assertions', {
+  workspace_id: 'text',
+  issuer: 'text',
+  assertion_id: 'text',
+  expires_at: 'date',
+});

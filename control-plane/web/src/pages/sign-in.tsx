@@ -3,6 +3,7 @@ import { ApiError, api, type Me } from '../api.js';
 import { type SessionOptions, ssoApi } from '../api-sso.js';
 import { ErrorSummary } from '../kit/error-summary.js';
 import { Logo } from '../layout.js';
+import { SAML_ERRORS } from './saml-errors.js';
 
 /** Why single sign-on sent the browser back here (`?error=`; domain/access/sso.ts has the same words). */
 export const SSO_ERRORS: Record<string, string> = {
@@ -15,6 +16,7 @@ export const SSO_ERRORS: Record<string, string> = {
   sso_email_unverified:
     'The identity provider has not verified your email address. Verify it there, then try again.',
   sso_domain_not_allowed: 'Your email domain is not allowed to sign in to this workspace.',
+  ...SAML_ERRORS,
 };
 
 const ssoError = () => {
