@@ -19,6 +19,7 @@ export * from './password-reset-tables.js';
 export * from './script-run-tables.js';
 export * from './second-factor-tables.js';
 // The status pages' layouts (listed with these: migrations.test.ts reads every export).
+export * from './sso-tables.js';
 export * from './status-tables.js';
 
 export type ColumnKind = 'text' | 'int' | 'bool' | 'json' | 'date' | 'blob';
@@ -490,17 +491,6 @@ export const updateSql = (t: Table, where: string, extra: string[] = []): string
   const cols = [...Object.keys(t.columns).filter((c) => c !== 'id'), ...extra];
   return `UPDATE ${t.name} SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE ${where}`;
 };
-
-/** Layout of the sso_settings table (created by migrations/0045-sso-settings.ts, frozen SQL). */
-export const ssoSettings = table('sso_settings', {
-  workspace_id: 'text',
-  oidc: 'json',
-  saml: 'json',
-  enforced: 'bool',
-  break_glass_user_ids: 'json',
-  updated_at: 'date',
-  updated_by: 'text',
-});
 
 /** SAML assertions already accepted (domain/access/saml-replay-store.ts); the primary key is the replay check. */
 export const samlAssertions = table('saml_assertions', {
