@@ -57,7 +57,8 @@ const sessionOf = async (reply: Reply) => {
 };
 
 beforeAll(async () => {
-  h = await startHarness();
+  // The SSRF guard as deployed: user-given URLs may not reach private or loopback addresses.
+  h = await startHarness({ notify_allow_private: false });
   // The IdP and the service share the injected clock: their times agree unless a test moves one.
   h.clock.set(Date.now());
   idp = await startSamlIdp({ now: () => h.clock.now().getTime() });

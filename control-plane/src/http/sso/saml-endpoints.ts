@@ -59,13 +59,13 @@ const sourceOf = (saml: SamlSettings) =>
 
 /** For PUT /sso: what is wrong with a SAML metadata source, or null (no cache: the admin's save sees the IdP now). */
 export const samlMetadataProblem =
-  (config: Pick<RouteDeps<unknown>['config'], 'sso_allow_private'>) =>
+  (config: Pick<RouteDeps<unknown>['config'], 'notify_allow_private'>) =>
   async (source: { idp_metadata_url: string } | { idp_metadata_xml: string }) => {
     let xml: string;
     if ('idp_metadata_xml' in source) xml = source.idp_metadata_xml;
     else
       try {
-        xml = await fetchMetadataXml(source.idp_metadata_url, { allowPrivate: config.sso_allow_private });
+        xml = await fetchMetadataXml(source.idp_metadata_url, { allowPrivate: config.notify_allow_private });
       } catch (e) {
         return `could not be fetched (${(e as Error).message})`;
       }
@@ -78,7 +78,7 @@ export const samlEndpoints = (deps: Deps): Middleware<ApiState> => {
   const metadata =
     deps.metadata ??
     createMetadataCache({
-      fetchXml: (url) => fetchMetadataXml(url, { allowPrivate: config.sso_allow_private }),
+      fetchXml: (url) => fetchMetadataXml(url, { allowPrivate: config.notify_allow_private }),
       now: () => clock.now().getTime(),
     });
   const life = sessionLifetimes(config);

@@ -11,6 +11,8 @@ export * from './audit-tables.js';
 export * from './handoff-tables.js';
 // The on-call schedules' layouts.
 export * from './oncall-tables.js';
+// The SAML replay store's layout.
+export * from './saml-tables.js';
 // Scripted checks' runs and screenshots.
 export * from './script-run-tables.js';
 // The status pages' layouts (listed with these: migrations.test.ts reads every export).
@@ -494,12 +496,4 @@ export const ssoSettings = table('sso_settings', {
   break_glass_user_ids: 'json',
   updated_at: 'date',
   updated_by: 'text',
-});
-
-/** SAML assertions already accepted (domain/access/saml-replay-store.ts); the primary key is the replay check. */
-export const samlAssertions = table('saml_assertions', {
-  workspace_id: 'text',
-  issuer: 'text',
-  assertion_id: 'text',
-  expires_at: 'date',
 });
