@@ -103,4 +103,41 @@ describe('single sign-on in chromium', () => {
     await shoot(page, 'sign-in-refused');
     await context.close();
   });
+
+  it('while SSO is enforced the password form is one click away, and only break-glass admins get through it', async () => {
+    const asAdmin = { 'x-api-key': lookout.apiKey };
+    const current = JSON.parse((await lookout.api('demo', '/sso', asAdmin)).body);
+    const { client_secret_set: _, ...oidc } = current.oidc;
+    const put = await lookout.api('demo', '/sso', asAdmin, {
+      method: 'PUT',
+      json: { oidc, enforced: true, break_glass_user_ids: current.break_glass_user_ids },
+    });
+    expect(put.status, put.body).toBe(200);
+    const member = await lookout.cli([
+      'user',
+      'create',
+      '--workspace',
+      'demo',
+      '--email',
+      'mo@demo.localhost',
+      '--role',
+      'member',
+    ]);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(lookout.url('demo', '/sign-in'));
+    await page.getByRole('link', { name: 'Sign in with SSO' }).waitFor();
+    expect(await page.getByLabel('Email').isVisible()).toBe(false);
+    await shoot(page, 'sign-in-enforced');
+    await page.getByRole('button', { name: 'Sign in with a password (break-glass admins)' }).click();
+    await page.getByLabel('Email').fill(member.user.email);
+    await page.getByLabel('Password').fill(member.user.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByText('This workspace requires single sign-on').waitFor();
+    await page.getByLabel('Email').fill(lookout.adminEmail);
+    await page.getByLabel('Password').fill(lookout.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByText(lookout.adminEmail).waitFor();
+    await context.close();
+  });
 });

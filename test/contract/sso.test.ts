@@ -83,6 +83,8 @@ contract('SsoStore', (ctx) => {
       expect(first.user).toMatchObject({ email: 'ann@example.com', role: 'member', password_hash: null });
       expect(await store.getUserByEmail(ws.workspace.id, 'ann@example.com')).toEqual(first.user);
       expect(await store.findSessionByHash(first.session.token_hash)).toEqual(first.session);
+      const [activity] = await store.listSignInActivity(ws.workspace.id, [first.user.id]);
+      expect(activity?.last_sign_in_at).toEqual(at(1));
       const again = await completeSsoSignIn(
         store,
         ws.workspace,

@@ -164,6 +164,10 @@ describe('SSO settings', () => {
     });
     expect(moved.status).toBe(422);
     expect(moved.body.error.details.map((d: { field: string }) => d.field)).toEqual(['oidc.client_secret']);
+    // Saving is audited, the secret redacted.
+    const log = await ws.api('GET', '/audit-log?resource_type=sso');
+    expect(log.body.data.length).toBeGreaterThan(0);
+    expect(log.text).not.toContain(idp.clientSecret);
   });
 
   it('one 422 names every bad field, and nothing is saved', async () => {

@@ -3,6 +3,8 @@ import { hasRole } from '../tenancy/roles.js';
 import type { Role, User, Workspace } from '../types.js';
 import type { MemberStore } from './member-store.js';
 import { csrfToken, mintSession, type SessionDeps, type SessionLifetimes } from './sessions.js';
+import { DEVICES_KEPT, mintDevice } from './sign-in-guard.js';
+import type { SignInStore } from './sign-in-store.js';
 
 /**
  * Single sign-on (Settings → Single sign-on, admins): a workspace's OpenID Connect and SAML
@@ -142,7 +144,8 @@ const domainOf = (email: string) => {
 };
 
 export type SsoSignInDeps = SessionDeps &
-  Pick<MemberStore, 'changeUserRole'> & {
+  Pick<MemberStore, 'changeUserRole'> &
+  Pick<SignInStore, 'recordSignIn'> & {
     getSsoSettings(workspaceId: string): Promise<SsoSettings | null>;
     createUser(user: User): Promise<void>;
   };
@@ -201,7 +204,17 @@ export const completeSsoSignIn = async (
   }
   const minted = mintSession(workspace.id, user.id, now, life);
   await store.insertSession(minted.session);
-  return { ...minted, user, csrfToken: csrfToken(minted.session) };
+  // As a password sign-in: the user's last sign-in moves, and this browser is a known device.
+  const device = mintDevice(workspace.id, user.id, now);
+  await store.recordSignIn({
+    workspace_id: workspace.id,
+    user_id: user.id,
+    at: now,
+    device: device.device,
+    replaces: null,
+    keep: DEVICES_KEPT,
+  });
+  return { ...minted, user, csrfToken: csrfToken(minted.session), device };
 };
 
 /** True when the password sign-in of `userId` is refused because the workspace enforces SSO. */

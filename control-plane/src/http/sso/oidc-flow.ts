@@ -4,7 +4,7 @@ import { completeSsoSignIn, type SsoErrorCode, SsoSignInError } from '../../doma
 import { recordSignIn } from '../../domain/audit/sign-ins.js';
 import type { Store } from '../../store/port.js';
 import type { ApiContext, ApiState, RouteDeps } from '../route.js';
-import { sessionLifetimes, setSessionCookie } from '../session-cookie.js';
+import { sessionLifetimes, setDeviceCookie, setSessionCookie } from '../session-cookie.js';
 import { createOidcClients, type OidcClients } from './oidc-client.js';
 
 /**
@@ -37,6 +37,7 @@ type Ports = Pick<
   | 'changePassword'
   | 'pruneSessions'
   | 'appendAuditEntry'
+  | 'recordSignIn'
 >;
 
 const flowContext = (workspaceId: string) => `oidc-flow:${workspaceId}`;
@@ -191,6 +192,7 @@ export const oidcFlow = (
       );
       await audit(r.user, true);
       setSessionCookie(ctx, config, r.token, r.session.expires_at);
+      setDeviceCookie(ctx, config, r.device.token, r.device.device.expires_at);
       ctx.state.auth = { user: r.user, session: r.session };
       ctx.set('Cache-Control', 'no-store');
       ctx.status = 303;

@@ -6,7 +6,7 @@ import type { MongoContext } from './db.js';
  * workspace id (`_id`, so no other index), replaced whole by an upsert (the last write wins). Group
  * names are values in an array, never field names (a dot or a `$` in one is fine).
  */
-export const mongoSso = ({ col }: MongoContext): SsoStore => {
+export const mongoSso = ({ col, inTransaction }: MongoContext): SsoStore => {
   const { ssoSettings } = col;
   return {
     async getSsoSettings(workspaceId) {
@@ -17,7 +17,10 @@ export const mongoSso = ({ col }: MongoContext): SsoStore => {
     },
     async putSsoSettings(settings) {
       const { workspace_id, ...rest } = settings;
-      await ssoSettings.replaceOne({ _id: workspace_id }, rest, { upsert: true });
+      // In a transaction: the request's audit entry is written with it (db.ts `inTransaction`).
+      await inTransaction((session) =>
+        ssoSettings.replaceOne({ _id: workspace_id }, rest, { upsert: true, session }),
+      );
     },
   };
 };
