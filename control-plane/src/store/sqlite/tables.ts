@@ -15,11 +15,15 @@ export * from './oncall-tables.js';
 export * from './passkey-tables.js';
 // Password reset links.
 export * from './password-reset-tables.js';
+// The SAML replay store's layout.
+export * from './saml-tables.js';
 // Scripted checks' runs and screenshots.
 export * from './script-run-tables.js';
+// Second factors: TOTP, recovery codes, sign-in challenges.
 export * from './second-factor-tables.js';
-// The status pages' layouts (listed with these: migrations.test.ts reads every export).
+// Single sign-on settings.
 export * from './sso-tables.js';
+// The status pages' layouts (listed with these: migrations.test.ts reads every export).
 export * from './status-tables.js';
 
 export type ColumnKind = 'text' | 'int' | 'bool' | 'json' | 'date' | 'blob';
@@ -491,11 +495,3 @@ export const updateSql = (t: Table, where: string, extra: string[] = []): string
   const cols = [...Object.keys(t.columns).filter((c) => c !== 'id'), ...extra];
   return `UPDATE ${t.name} SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE ${where}`;
 };
-
-/** SAML assertions already accepted (domain/access/saml-replay-store.ts); the primary key is the replay check. */
-export const samlAssertions = table('saml_assertions', {
-  workspace_id: 'text',
-  issuer: 'text',
-  assertion_id: 'text',
-  expires_at: 'date',
-});
