@@ -77,6 +77,14 @@ describe('the audit log covers every mutating route', () => {
       const actions = made.map((e) => e.action);
       if (made.length !== 1 || made[0]!.action !== plan.action)
         problems.push(`${name}: wrote [${actions.join(', ')}], expected one ${plan.action}`);
+      // A create names what it made: the id its response shows.
+      else if (
+        plan.kind === 'create' &&
+        !plan.idParam &&
+        typeof r.body?.id === 'string' &&
+        made[0]!.resource_id !== r.body.id
+      )
+        problems.push(`${name}: resource_id ${made[0]!.resource_id}, the response's id ${r.body.id}`);
       else audited.set(name, made[0]!.action);
       return r;
     };

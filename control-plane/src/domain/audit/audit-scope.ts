@@ -72,7 +72,7 @@ export const entryOf = (d: AuditDraft): AuditEntry => ({
 /**
  * A create's id is unknown before its handler runs: the store's insert is the first place the new
  * record's id is seen. The route layer's store wrapper calls this with the arguments of each
- * `insert*`/`create*`/`put*` call: a record of the draft's workspace with a string `id` names the
+ * `insert*`/`create*`/`put*`/`replace*`/`invite*` call: a record of the draft's workspace with a string `id` names the
  * resource, once.
  */
 export const claimResourceId = (args: unknown[]) => {
@@ -90,22 +90,22 @@ export const claimResourceId = (args: unknown[]) => {
 
 /** A store whose inserts name the resource of the current draft (a create's id: claimResourceId). */
 export const claimingStore = <S extends object>(store: S): S => {
+  // One function per method, made on first use (no allocation per call).
   const wrapped = new Map<PropertyKey, unknown>();
   return new Proxy(store, {
-    get(target, prop, receiver) {
-      const v = Reflect.get(target, prop, receiver);
-      if (
-        typeof v !== 'function' ||
-        typeof prop !== 'string' ||
-        !/^(insert|create|put|upsert|add)/.test(prop)
-      )
-        return typeof v === 'function' ? v.bind(target) : v;
+    get(target, prop) {
+      const v = Reflect.get(target, prop);
+      if (typeof v !== 'function') return v;
       let w = wrapped.get(prop);
       if (!w) {
-        w = (...args: unknown[]) => {
-          claimResourceId(args);
-          return (v as (...a: unknown[]) => unknown).apply(target, args);
-        };
+        const f = v as (...a: unknown[]) => unknown;
+        w =
+          typeof prop === 'string' && /^(insert|create|put|upsert|add|replace|invite)/.test(prop)
+            ? (...args: unknown[]) => {
+                claimResourceId(args);
+                return f.apply(target, args);
+              }
+            : f.bind(target);
         wrapped.set(prop, w);
       }
       return w;
