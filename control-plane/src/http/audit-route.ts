@@ -143,7 +143,14 @@ export const createRouteAudit = (
       resource_id: resourceId,
       changes: auditChanges(plan.kind, plan.resource_type, was, call.body),
     });
-    const result = await withAuditDraft(draft, run);
+    let result: unknown;
+    try {
+      result = await withAuditDraft(draft, run);
+    } catch (e) {
+      // Closed: work this request left behind (a timer born in its scope) can never write it later.
+      draft.claimed = true;
+      throw e;
+    }
     if (!draft.written) {
       if (config.audit_strict && !plan.noRecord)
         throw new Error(

@@ -138,7 +138,13 @@ export const runAudited = async <T>(
   draft: AuditDraft,
   fn: () => Promise<T>,
 ): Promise<T> => {
-  const result = await withAuditDraft(draft, fn);
+  let result: T;
+  try {
+    result = await withAuditDraft(draft, fn);
+  } catch (e) {
+    draft.claimed = true; // closed: nothing left behind in its scope writes it later
+    throw e;
+  }
   if (!draft.written) {
     await store.appendAuditEntry(entryOf(draft));
     draft.written = true;
