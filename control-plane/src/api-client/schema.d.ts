@@ -1552,7 +1552,7 @@ export type paths = {
         };
         /** The workspace’s single sign-on: OpenID Connect (`oidc`) and SAML (`saml`) settings, whether SSO is `enforced`, the break-glass admins, and the addresses to register at the IdP (`service_provider`). The client secret is never returned: `client_secret_set` says whether one is stored. */
         get: operations["getSso"];
-        /** Set the workspace’s single sign-on, whole. `oidc`: `issuer` (https; http only on localhost), `client_id`, `client_secret` (write-only: omitted keeps the stored one for the same issuer and client id, null removes it), `allowed_domains`, `default_role` of users created at their first sign-in, `group_claim` and `group_roles` (group → role, the highest wins, applied at every sign-in). `saml`: `idp_metadata_url` or `idp_metadata_xml`, `default_role`. `enforced`: passwords refused (403 `sso_required`) except for `break_glass_user_ids` (admins of the workspace); needs a configuration whose IdP answers. */
+        /** Set the workspace’s single sign-on, whole. `oidc`: `issuer` (https; http only on localhost), `client_id`, `client_secret` (write-only: omitted keeps the stored one for the same issuer and client id, null removes it), `allowed_domains`, `default_role` of users created at their first sign-in, `group_claim` and `group_roles` (group → role, the highest wins, applied at every sign-in). `saml`: `idp_metadata_url` (https, a public address) or `idp_metadata_xml` (it must parse and name a signing certificate and an HTTP-Redirect SSO URL), `default_role`, `allowed_domains`, `group_roles` (from the assertion’s `groups` attribute). `enforced`: passwords refused (403 `sso_required`) except for `break_glass_user_ids` (admins of the workspace); needs a configuration whose IdP answers. */
         put: operations["putSso"];
         post?: never;
         delete?: never;
@@ -3254,8 +3254,14 @@ export type components = {
                 issuer: string;
             } | null;
             saml: {
+                allowed_domains: string[];
                 /** @enum {string} */
                 default_role: "admin" | "member" | "viewer";
+                group_roles: {
+                    group: string;
+                    /** @enum {string} */
+                    role: "admin" | "member" | "viewer";
+                }[];
                 idp_metadata_url: string | null;
                 idp_metadata_xml: string | null;
             } | null;
@@ -15259,8 +15265,22 @@ export interface operations {
                     } | null;
                     /** @default null */
                     saml?: {
+                        /**
+                         * @description Email domains allowed to sign in; empty: any the IdP signs in.
+                         * @default []
+                         */
+                        allowed_domains?: string[];
                         /** @enum {string} */
                         default_role: "admin" | "member" | "viewer";
+                        /**
+                         * @description IdP group (the assertion’s `groups` attribute) → role; the highest wins, applied at every sign-in.
+                         * @default []
+                         */
+                        group_roles?: {
+                            group: string;
+                            /** @enum {string} */
+                            role: "admin" | "member" | "viewer";
+                        }[];
                         idp_metadata_url?: string | null;
                         idp_metadata_xml?: string | null;
                     } | null;
