@@ -40,6 +40,7 @@ export const PAGES = {
   connectedApps: '/settings/connected-apps',
   myShifts: '/settings/my-shifts',
   secrets: '/settings/secrets',
+  auditLog: '/settings/audit-log',
 } as const;
 
 export type PageName = keyof typeof PAGES;

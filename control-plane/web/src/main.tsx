@@ -8,6 +8,7 @@ import { AcceptInvitePage } from './pages/accept-invite.js';
 import { AlertDetailPage } from './pages/alert-detail.js';
 import { AlertsPage } from './pages/alerts.js';
 import { ApiKeysPage } from './pages/api-keys.js';
+import { AuditLogPage } from './pages/audit-log/audit-log-page.js';
 import { ChangePasswordPage } from './pages/change-password.js';
 import { ChannelsPage } from './pages/channels/channels-page.js';
 import { ConnectedAppsPage } from './pages/connected-apps.js';
@@ -100,6 +101,7 @@ const VIEWS: Record<Exclude<PageName, Outside>, View> = {
   connectedApps: (me) => ({ title: 'Connected apps', page: <ConnectedAppsPage me={me} /> }),
   myShifts: (me) => ({ title: 'My shifts', page: <MyShiftsPage me={me} /> }),
   secrets: (me) => ({ title: 'Secrets', page: <SecretsPage me={me} /> }),
+  auditLog: (me) => ({ title: 'Audit log', page: <AuditLogPage me={me} /> }),
 };
 
 /** Which page a path shows, once signed in, and its title. */
