@@ -11,6 +11,8 @@ import { defaultPlans, type Plan } from './domain/tenancy/plans.js';
  */
 
 const port = z.coerce.number().int().min(0).max(65535);
+/** A retention, in days (at most ten years). */
+const days = z.coerce.number().int().min(1).max(3650);
 const bool = z.union([
   z.boolean(),
   z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
@@ -118,11 +120,8 @@ export const configKeys = {
     default: 1800,
     doc: 'Assignment streams are closed after about this long (±10% jitter) so agents spread over replicas.',
   },
-  result_retention_days: {
-    schema: z.coerce.number().int().min(1).max(3650),
-    default: 30,
-    doc: 'Check results older than this are pruned.',
-  },
+  result_retention_days: { schema: days, default: 30, doc: 'Check results older than this are pruned.' },
+  audit_retention_days: { schema: days, default: 365, doc: 'Audit log entries older than this are pruned.' },
   service_domain: {
     schema: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a host name such as lookout.example.com'),
     default: 'localhost',

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Router } from '@koa/router';
 import { AppError } from '@lookout/shared';
 import Koa from 'koa';
@@ -9,6 +10,7 @@ import { parseOrThrow } from '../domain/validation.js';
 import { ackPage } from './ack-page.js';
 import { alertRoutes } from './alerts/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
+import { auditLogRoutes } from './audit-log/routes.js';
 import { createAuthorizer, serviceKeyOf } from './authorize.js';
 import { readJson } from './body.js';
 import { calendarFeed } from './calendar-feed.js';
@@ -82,6 +84,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...integrationRoutes(deps),
   ...scheduleRoutes(deps),
   ...calendarRoutes(deps),
+  ...auditLogRoutes(deps),
   ...pingRoutes(),
 ];
 
@@ -195,7 +198,12 @@ export const createApp = (deps: AppDeps) => {
       });
       ctx.status = c.state.status ?? r.status ?? 200;
       if (r.binary) {
-        // Bytes as they are (Koa sends a Buffer as is; any other object as JSON).
+        // A stream (an export) as it comes; bytes as they are (Koa sends a Buffer as is; any other
+        // object as JSON).
+        if (result instanceof Readable) {
+          ctx.body = result;
+          return;
+        }
         const bytes = result as Uint8Array;
         ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
         return;

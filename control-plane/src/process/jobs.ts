@@ -8,6 +8,7 @@ import { checkRegions } from '../domain/agents/region-health.js';
 import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
 import type { AlertHoldStore } from '../domain/alerts/alert-hold-store.js';
 import { SOURCE_EVENT_RETENTION_DAYS } from '../domain/alerts/alert-hold-store.js';
+import type { AuditStore } from '../domain/audit/audit-store.js';
 import { decideDueHolds } from '../domain/dependencies/dependency-holds.js';
 import { createEscalationRunner } from '../domain/escalation/escalation-runner.js';
 import type { NotificationGroupStore } from '../domain/escalation/notification-group-store.js';
@@ -69,7 +70,8 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Parameters<typeof checkRegions>[0] &
   Parameters<typeof createEscalationRunner>[0]['store'] &
   HandoffJobStore &
-  Pick<HandoffNoticeStore, 'pruneHandoffNotices'>;
+  Pick<HandoffNoticeStore, 'pruneHandoffNotices'> &
+  Pick<AuditStore, 'pruneAuditEntries'>;
 
 /**
  * Background work of a control-plane replica. Each job is safe to run on every replica at once
@@ -138,6 +140,12 @@ export const startJobs = (
     // (domain/results/script-runs.ts).
     const runs = await pruneScriptRunsAt(store, now, config.result_retention_days);
     if (runs > 0) log.info({ pruned: runs }, 'old script runs and screenshots pruned');
+  });
+
+  // The audit log: entries older than the retention, in slices like the results.
+  every(3_600_000, 'prune-audit-log', async (now) => {
+    const before = new Date(now.getTime() - config.audit_retention_days * 86_400_000);
+    for (let i = 0; i < 100; i++) if ((await store.pruneAuditEntries(before, 1000)) < 1000) break;
   });
 
   // On-call schedules: overrides ended and offers closed 90 days ago, history older than 400 days.

@@ -6,6 +6,7 @@ import type { AgentStore } from '../domain/agents/agent-store.js';
 import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
 import type { AlertHoldStore } from '../domain/alerts/alert-hold-store.js';
 import type { AlertStore } from '../domain/alerts/alert-store.js';
+import type { AuditStore } from '../domain/audit/audit-store.js';
 import type { ContactMethodStore } from '../domain/contacts/contact-method-store.js';
 import type { EscalationPolicyStore } from '../domain/escalation/escalation-policy-store.js';
 import type { NotificationGroupStore } from '../domain/escalation/notification-group-store.js';
@@ -91,4 +92,5 @@ export type Store = StoreLifecycle &
   HandoffNoticeStore &
   SchedulePolicyLookup &
   CalendarFeedStore &
-  SecretStore;
+  SecretStore &
+  AuditStore;

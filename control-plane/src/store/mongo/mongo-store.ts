@@ -2,6 +2,7 @@ import { type Store, StoreMissingError } from '../port.js';
 import { ackLinkIndexes, mongoAckLinks } from './ack-links.js';
 import { agentIndexes, mongoAgents } from './agents.js';
 import { alertIndexes, mongoAlerts } from './alerts.js';
+import { auditIndexes, mongoAudit } from './audit.js';
 import { calendarFeedIndexes, mongoCalendarFeeds } from './calendar-feeds.js';
 import { contactMethodIndexes, mongoContactMethods } from './contact-methods.js';
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
@@ -88,6 +89,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...handoffNoticeIndexes,
         ...scriptRunIndexes,
         ...secretIndexes,
+        ...auditIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -133,5 +135,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoSchedulePolicies(ctx),
     ...mongoScriptRuns(ctx),
     ...mongoSecrets(ctx),
+    ...mongoAudit(ctx),
   };
 };

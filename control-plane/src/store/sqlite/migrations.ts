@@ -42,6 +42,7 @@ import handoffNotices from './migrations/0040-handoff-notices.js';
 import calendarFeeds from './migrations/0041-calendar-feeds.js';
 import secrets from './migrations/0042-secrets.js';
 import scriptRuns from './migrations/0043-script-runs.js';
+import auditLog from './migrations/0044-audit-log.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -97,6 +98,7 @@ export const migrations: string[][] = [
   calendarFeeds,
   secrets,
   scriptRuns,
+  auditLog,
 ];
 
 /**

@@ -6,6 +6,7 @@ import { type Store, StoreMissingError } from '../port.js';
 import { sqliteAckLinks } from './ack-links.js';
 import { sqliteAgents } from './agents.js';
 import { sqliteAlerts } from './alerts.js';
+import { sqliteAudit } from './audit.js';
 import { sqliteCalendarFeeds } from './calendar-feeds.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { sqliteContactMethods } from './contact-methods.js';
@@ -213,5 +214,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteSchedulePolicies(ctx),
     ...sqliteScriptRuns(ctx),
     ...sqliteSecrets(ctx),
+    ...sqliteAudit(ctx),
   };
 };

@@ -6,6 +6,8 @@
  */
 import type { RunResult, Statement } from 'better-sqlite3';
 
+// The audit log's layout.
+export * from './audit-tables.js';
 export * from './handoff-tables.js';
 // The on-call schedules' layouts.
 export * from './oncall-tables.js';
