@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import type { Me } from '../../api.js';
+import { ApiError, type Me } from '../../api.js';
 import { type AuditFilter, auditApi, exportUrl, NO_FILTER } from '../../api-audit.js';
 import { ErrorBox } from '../../kit/error-box.js';
-import { TextField } from '../../kit/field.js';
+import { type Problems, problemsOf, TextField } from '../../kit/field.js';
 import { ListBody, ShowMore, useList } from '../../kit/paging.js';
 import { EntryRows, resourceLabel, useExisting } from './audit-entry.js';
 
@@ -25,7 +25,8 @@ const RESOURCE_TYPES = [
 ];
 
 /** The filters: typed here, applied to the list and the export when submitted. */
-const Filters = (props: { applied: AuditFilter; onApply: (f: AuditFilter) => void }) => {
+const Filters = (props: { applied: AuditFilter; problems: Problems; onApply: (f: AuditFilter) => void }) => {
+  const p = props.problems;
   const [f, setF] = useState<AuditFilter>(props.applied);
   const set = (k: keyof AuditFilter) => (v: string) => setF((old) => ({ ...old, [k]: v }));
   const changed = JSON.stringify(f) !== JSON.stringify(NO_FILTER);
@@ -41,8 +42,9 @@ const Filters = (props: { applied: AuditFilter; onApply: (f: AuditFilter) => voi
     >
       <TextField
         id="audit-actor"
+        problem={p.actor}
         label="Actor"
-        hint="An email, an API key's name, or an id"
+        hint="An email, an API key's name, or a user's or key's id"
         maxLength={200}
         autocomplete="off"
         spellcheck={false}
@@ -51,6 +53,7 @@ const Filters = (props: { applied: AuditFilter; onApply: (f: AuditFilter) => voi
       />
       <TextField
         id="audit-resource-type"
+        problem={p.resource_type}
         label="Resource type"
         hint="e.g. monitor, api_key, session"
         maxLength={100}
@@ -69,6 +72,7 @@ const Filters = (props: { applied: AuditFilter; onApply: (f: AuditFilter) => voi
       </datalist>
       <TextField
         id="audit-action"
+        problem={p.action}
         label="Action"
         hint="e.g. monitor.update, session.sign_in_failed"
         maxLength={100}
@@ -77,8 +81,22 @@ const Filters = (props: { applied: AuditFilter; onApply: (f: AuditFilter) => voi
         value={f.action}
         onValue={set('action')}
       />
-      <TextField id="audit-from" label="From" type="datetime-local" value={f.from} onValue={set('from')} />
-      <TextField id="audit-to" label="To" type="datetime-local" value={f.to} onValue={set('to')} />
+      <TextField
+        id="audit-from"
+        problem={p.from}
+        label="From"
+        type="datetime-local"
+        value={f.from}
+        onValue={set('from')}
+      />
+      <TextField
+        id="audit-to"
+        problem={p.to}
+        label="To"
+        type="datetime-local"
+        value={f.to}
+        onValue={set('to')}
+      />
       <div class="audit-filter-actions">
         <button type="submit" class="button primary">
           Apply filters
@@ -111,7 +129,22 @@ export const AuditLogPage = (props: { me: Me }) => {
   const admin = props.me.user.role === 'admin';
   const [filter, setFilter] = useState<AuditFilter>(NO_FILTER);
   const [open, setOpen] = useState<Set<string>>(new Set());
-  const { items, next, error, busy, more } = useList((cursor) => auditApi.listAuditLog(filter, cursor), {
+  const [problems, setProblems] = useState<Problems>({});
+  /** A page of entries; a filter the API refuses is named beside its field (and not as the list's error). */
+  const read = async (cursor?: string) => {
+    try {
+      const page = await auditApi.listAuditLog(filter, cursor);
+      setProblems({});
+      return page;
+    } catch (e) {
+      if (e instanceof ApiError && e.details.length) {
+        setProblems(problemsOf(e));
+        return { data: [], next_cursor: null };
+      }
+      throw e;
+    }
+  };
+  const { items, next, error, busy, more } = useList(read, {
     deps: [JSON.stringify(filter)],
     enabled: admin,
   });
@@ -144,7 +177,7 @@ export const AuditLogPage = (props: { me: Me }) => {
       </p>
       <section class="panel" aria-labelledby="audit-filters-title">
         <h2 id="audit-filters-title">Filters</h2>
-        <Filters applied={filter} onApply={setFilter} />
+        <Filters applied={filter} problems={problems} onApply={setFilter} />
       </section>
       <section class="panel flush" aria-labelledby="audit-title" aria-busy={items === null && !error}>
         <div class="panel-head">
@@ -155,9 +188,11 @@ export const AuditLogPage = (props: { me: Me }) => {
         <ListBody
           items={items}
           empty={
-            filtered(filter)
-              ? 'No entry matches these filters.'
-              : 'Nothing recorded yet. Changes to monitors, keys, users and settings, and sign-ins, appear here.'
+            Object.keys(problems).length
+              ? 'Correct the filters above to see entries.'
+              : filtered(filter)
+                ? 'No entry matches these filters.'
+                : 'Nothing recorded yet. Changes to monitors, keys, users and settings, and sign-ins, appear here.'
           }
         >
           {(list) => (
