@@ -122,6 +122,7 @@ export const configKeys = {
   },
   result_retention_days: { schema: days, default: 30, doc: 'Check results older than this are pruned.' },
   audit_retention_days: { schema: days, default: 365, doc: 'Audit log entries older than this are pruned.' },
+  audit_strict: { schema: bool, default: false, doc: 'For tests: fail a write no transaction audited.' },
   service_domain: {
     schema: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a host name such as lookout.example.com'),
     default: 'localhost',

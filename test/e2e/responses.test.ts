@@ -484,6 +484,9 @@ describe('every route answers with the body it declares', () => {
     await call('delete', '/monitors/{id}', { params: { id } });
     await call('delete', '/escalation-policies/{id}', { params: { id: policyId } });
     await call('delete', '/channels/{id}', { params: { id: channelId } });
+    // The audit log the calls above wrote, and its export.
+    await list('/audit-log');
+    await call('get', '/audit-log/export');
     const changed = await call('post', '/session/password', {
       ...session(),
       json: { current_password: w.password, new_password: 'another long password' },

@@ -11,6 +11,7 @@ import { ackPage } from './ack-page.js';
 import { alertRoutes } from './alerts/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
 import { auditLogRoutes } from './audit-log/routes.js';
+import { claimingStore, createRouteAudit } from './audit-route.js';
 import { createAuthorizer, serviceKeyOf } from './authorize.js';
 import { readJson } from './body.js';
 import { calendarFeed } from './calendar-feed.js';
@@ -113,7 +114,9 @@ export const createApp = (deps: AppDeps) => {
     publicStatus,
     workspaceOf: resolveWorkspace,
   });
-  const routes = allRoutes({ ...deps, statusCache });
+  // Inserts name the resource of the request's audit draft (a create's id; audit-route.ts).
+  const routes = allRoutes({ ...deps, store: claimingStore(store), statusCache });
+  const audited = createRouteAudit(deps, routes);
   const { authorize, authorizeService, credentials } = createAuthorizer(deps);
 
   // Request id, access log, and the one place errors become responses.
@@ -188,14 +191,16 @@ export const createApp = (deps: AppDeps) => {
       if (r.serviceKey?.inBody) integration = await authorizeService(c, r, r.serviceKey.inBody(body));
       if (!r.body && body !== undefined) parseOrThrow(noBody, body, 'body');
       const params = (ctx as unknown as { params: Record<string, string> }).params;
-      const result = await handler({
-        ctx: c,
-        params,
-        query,
-        body,
-        auth: auth as Authed,
-        integration: integration as Integration,
-      });
+      const result = await audited(r, { ctx: c, params, body, auth }, () =>
+        handler({
+          ctx: c,
+          params,
+          query,
+          body,
+          auth: auth as Authed,
+          integration: integration as Integration,
+        }),
+      );
       ctx.status = c.state.status ?? r.status ?? 200;
       if (r.binary) {
         // A stream (an export) as it comes; bytes as they are (Koa sends a Buffer as is; any other

@@ -33,6 +33,7 @@ export const sessionRoutes = ({
     route({
       method: 'post',
       path: '/session',
+      audit: { signIn: 'password' },
       tag: 'Session',
       response: sessionResponse,
       auth: 'none',
@@ -85,6 +86,7 @@ export const sessionRoutes = ({
     route({
       method: 'delete',
       path: '/session',
+      audit: { action: 'session.sign_out', self: true },
       tag: 'Session',
       response: null,
       auth: 'session',
@@ -99,6 +101,7 @@ export const sessionRoutes = ({
     route({
       method: 'post',
       path: '/session/password',
+      audit: { action: 'user.password_change', resource_type: 'user', self: true },
       tag: 'Session',
       response: sessionResponse,
       auth: 'session',
