@@ -93,7 +93,12 @@ export const claimResourceId = (args: unknown[]) => {
  * thrown: `false`, `null`, 'not_found', 'name_taken', 'limit_reached'…). MongoDB cannot tell whether a
  * transaction wrote, so its adapter skips the draft on such a result; SQLite counts the rows changed.
  */
-export const refusedResult = (r: unknown): boolean =>
-  r === false ||
-  r === null ||
-  (typeof r === 'string' && /not_found|taken|limit|conflict|exists|missing|stale|invalid|refused/.test(r));
+export const refusedResult = (r: unknown): boolean => {
+  if (r === false || r === null) return true;
+  const word = typeof r === 'string' ? r : (r as { outcome?: unknown } | undefined)?.outcome;
+  return typeof word === 'string' && REFUSALS.test(word);
+};
+
+/** The refusals the adapters return (see each port): nothing was written. */
+const REFUSALS =
+  /^(not_\w+|\w+_taken|already_\w+|limit_reached|conflict|last_admin|only_target|is_default|in_use|used|unknown|expired|invalid|stale)$/;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { refusedResult } from './audit-scope.js';
 import { auditChanges, isSecretKey, REDACTED, redact } from './changes.js';
 
 describe('isSecretKey', () => {
@@ -76,5 +77,31 @@ describe('auditChanges', () => {
     ).toEqual({ display_name: ['A', 'B'], api_key: [REDACTED, REDACTED] });
     expect(auditChanges('update', 'monitor', { display_name: 'A' }, { display_name: 'A' })).toBeNull();
     expect(auditChanges('update', 'monitor', null, 'not an object')).toBeNull();
+  });
+});
+
+describe('refusedResult', () => {
+  it('knows the refusals adapters return, and nothing else', () => {
+    for (const r of [
+      false,
+      null,
+      'not_found',
+      'name_taken',
+      'limit_reached',
+      'last_admin',
+      { outcome: 'already_resolved' },
+    ])
+      expect(refusedResult(r), JSON.stringify(r)).toBe(true);
+    for (const r of [
+      true,
+      undefined,
+      'inserted',
+      'updated',
+      'deleted',
+      { outcome: 'acknowledged' },
+      { id: 'x' },
+      0,
+    ])
+      expect(refusedResult(r), JSON.stringify(r)).toBe(false);
   });
 });
