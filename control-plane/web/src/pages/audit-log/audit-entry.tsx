@@ -94,19 +94,50 @@ export const useExisting = (entries: readonly AuditEntry[] | null) => {
   };
 };
 
-/** A value of a change as a reader takes it in: none, [redacted], a word, a number, or compact JSON. */
+const REDACTED = '[redacted]';
+
+/** A value of a change as a reader takes it in: none, [redacted], a word, a list of words, or compact JSON. */
 const Value = (props: { v: unknown }) => {
   const { v } = props;
   if (v === null || v === undefined) return <span class="muted">none</span>;
-  if (v === '[redacted]') return <span class="redacted">[redacted]</span>;
-  if (typeof v === 'string') return <span class="audit-text">{v === '' ? '""' : v}</span>;
+  if (v === REDACTED) return <span class="redacted">[redacted]</span>;
+  if (typeof v === 'string') return <span>{v === '' ? '""' : v}</span>;
+  if (Array.isArray(v) && v.every((i) => typeof i === 'string'))
+    return v.length ? <span>{v.join(', ')}</span> : <span class="muted">none</span>;
   return <code>{JSON.stringify(v)}</code>;
+};
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The rows of the before/after table: a field whose values are objects (a monitor's `auth`) opens into
+ * its changed parts (`auth.password`), two levels deep at most. Parts equal on both sides are left
+ * out, except secrets: "[redacted]" on both sides may hide a change, so it is shown.
+ */
+export const diffRows = (changes: Record<string, unknown[]> | null) => {
+  const rows: { field: string; before: unknown; after: unknown }[] = [];
+  const walk = (field: string, before: unknown, after: unknown, depth: number) => {
+    if (depth < 2 && (isRecord(before) || isRecord(after)) && !same(before, after)) {
+      const b = isRecord(before) ? before : {};
+      const a = isRecord(after) ? after : {};
+      const found = rows.length;
+      for (const k of new Set([...Object.keys(b), ...Object.keys(a)]))
+        if (!same(b[k], a[k]) || (b[k] === REDACTED && a[k] === REDACTED))
+          walk(`${field}.${k}`, b[k], a[k], depth + 1);
+      if (rows.length > found) return;
+    }
+    rows.push({ field, before, after });
+  };
+  for (const [field, pair] of Object.entries(changes ?? {})) walk(field, pair[0], pair[1], 0);
+  return rows;
 };
 
 /** The before/after of each changed field, one row each. */
 export const ChangesTable = (props: { entry: AuditEntry }) => {
-  const changes = Object.entries(props.entry.changes ?? {});
-  if (changes.length === 0)
+  const rows = diffRows(props.entry.changes);
+  if (rows.length === 0)
     return (
       <p class="muted small audit-nochange">No field changed: this action records no before and after.</p>
     );
@@ -120,16 +151,16 @@ export const ChangesTable = (props: { entry: AuditEntry }) => {
         </tr>
       </thead>
       <tbody>
-        {changes.map(([field, [before, after]]) => (
-          <tr key={field}>
+        {rows.map((r) => (
+          <tr key={r.field}>
             <th scope="row">
-              <code>{field}</code>
+              <code>{r.field}</code>
             </th>
             <td data-label="Before">
-              <Value v={before} />
+              <Value v={r.before} />
             </td>
             <td data-label="After">
-              <Value v={after} />
+              <Value v={r.after} />
             </td>
           </tr>
         ))}
