@@ -1,17 +1,10 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import {
-  type AuditDraft,
-  claimResourceId,
-  entryOf,
-  newDraft,
-  withAuditDraft,
-} from '../domain/audit/audit-scope.js';
+import { type AuditDraft, entryOf, newDraft, withAuditDraft } from '../domain/audit/audit-scope.js';
 import type { AuditActor } from '../domain/audit/audit-store.js';
 import { auditChanges } from '../domain/audit/changes.js';
 import { recordSignIn } from '../domain/audit/sign-ins.js';
 import { parseOrThrow } from '../domain/validation.js';
-import type { Store } from '../store/port.js';
 import { type AuditPlan, auditPlan } from './audit-plan.js';
 import { internalPrincipalOf } from './internal-principal.js';
 import type { AnyRoute, ApiContext, AppDeps, Authed } from './route.js';
@@ -38,31 +31,6 @@ const SIGN_IN_FAILURES = new Set(['unauthorized', 'rate_limited', 'forbidden']);
 const typedEmail = (body: unknown) => {
   const e = (body as { email?: unknown } | undefined)?.email;
   return typeof e === 'string' ? e.trim().slice(0, 254) : '';
-};
-
-/** A store whose inserts name the resource of the current draft (a create's id: claimResourceId). */
-export const claimingStore = (store: Store): Store => {
-  const wrapped = new Map<PropertyKey, unknown>();
-  return new Proxy(store, {
-    get(target, prop, receiver) {
-      const v = Reflect.get(target, prop, receiver);
-      if (
-        typeof v !== 'function' ||
-        typeof prop !== 'string' ||
-        !/^(insert|create|put|upsert|add)/.test(prop)
-      )
-        return typeof v === 'function' ? v.bind(target) : v;
-      let w = wrapped.get(prop);
-      if (!w) {
-        w = (...args: unknown[]) => {
-          claimResourceId(args);
-          return (v as (...a: unknown[]) => unknown).apply(target, args);
-        };
-        wrapped.set(prop, w);
-      }
-      return w;
-    },
-  });
 };
 
 export interface AuditedCall {

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { AuditActor, AuditEntry } from './audit-store.js';
+import type { AuditActor, AuditEntry, AuditStore } from './audit-store.js';
 
 /**
  * The audit entry a request (or a CLI command) is about to cause, held for the duration of its
@@ -88,6 +88,31 @@ export const claimResourceId = (args: unknown[]) => {
   }
 };
 
+/** A store whose inserts name the resource of the current draft (a create's id: claimResourceId). */
+export const claimingStore = <S extends object>(store: S): S => {
+  const wrapped = new Map<PropertyKey, unknown>();
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      if (
+        typeof v !== 'function' ||
+        typeof prop !== 'string' ||
+        !/^(insert|create|put|upsert|add)/.test(prop)
+      )
+        return typeof v === 'function' ? v.bind(target) : v;
+      let w = wrapped.get(prop);
+      if (!w) {
+        w = (...args: unknown[]) => {
+          claimResourceId(args);
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+        wrapped.set(prop, w);
+      }
+      return w;
+    },
+  });
+};
+
 /**
  * Whether a store method's result says that it changed nothing (a refusal returned rather than
  * thrown: `false`, `null`, 'not_found', 'name_taken', 'limit_reached'…). MongoDB cannot tell whether a
@@ -102,3 +127,21 @@ export const refusedResult = (r: unknown): boolean => {
 /** The refusals the adapters return (see each port): nothing was written. */
 const REFUSALS =
   /^(not_\w+|\w+_taken|already_\w+|limit_reached|conflict|last_admin|only_target|is_default|in_use|used|unknown|expired|invalid|stale)$/;
+
+/**
+ * Runs `fn` with `draft` as the entry its store steps write; when none wrote it (an action that
+ * changes no record, or a step outside a transaction), appends it after `fn` succeeds. For callers
+ * outside the route table (the CLI): the route layer does the same with its strict check.
+ */
+export const runAudited = async <T>(
+  store: Pick<AuditStore, 'appendAuditEntry'>,
+  draft: AuditDraft,
+  fn: () => Promise<T>,
+): Promise<T> => {
+  const result = await withAuditDraft(draft, fn);
+  if (!draft.written) {
+    await store.appendAuditEntry(entryOf(draft));
+    draft.written = true;
+  }
+  return result;
+};
