@@ -186,6 +186,15 @@ describe('Settings → Audit log', () => {
     await context.close();
   });
 
+  it("the CLI's changes show under the CLI badge: the member and the key made before the tests", async () => {
+    const { context, page } = await signedInAt(browser, lookout, admin(), '/settings/audit-log');
+    await applyFilters(page, { Actor: 'cli' });
+    const cli = entries(page).filter({ hasText: /CLI\s*cli/ });
+    await expect.poll(() => cli.filter({ hasText: 'api_key.create' }).count()).toBe(1);
+    expect(await cli.filter({ hasText: 'user.create' }).count()).toBe(1);
+    await context.close();
+  });
+
   it('a member sees no link, gets the refusal, and the API answers 403', async () => {
     const { context, page } = await signedInAt(browser, lookout, member, '/monitors');
     await page.setViewportSize({ width: 390, height: 900 });
