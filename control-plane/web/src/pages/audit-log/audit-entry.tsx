@@ -192,7 +192,9 @@ export const EntryRows = (props: {
     <>
       <tr class={props.open ? 'audit-entry open' : 'audit-entry'}>
         <td data-label="When">
-          <span title={formatDateTimeSeconds(e.at)}>{formatDateTimeSeconds(e.at)}</span>
+          <time dateTime={e.at} title={e.at}>
+            {formatDateTimeSeconds(e.at)}
+          </time>
           <span class="muted block small">{fromNow(e.at)}</span>
         </td>
         <td data-label="Who" class="prose">
