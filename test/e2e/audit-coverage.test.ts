@@ -1,4 +1,5 @@
-import { silentLogger } from '@lookout/shared';
+import { randomUUID } from 'node:crypto';
+import { hashSecret, silentLogger } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPingBatcher } from '../../control-plane/src/domain/heartbeats/ping-batcher.js';
 import { allRoutes } from '../../control-plane/src/http/app.js';
@@ -269,6 +270,21 @@ describe('the audit log covers every mutating route', () => {
       json: { type: 'ntfy', topic: 'audit', server_url: 'http://127.0.0.1:9', access_token: 'tk_audit' },
     });
     await call('post', '/users/me/contact-methods/{id}/send-code', { params: { id: method.body.id } });
+    // The code went to a server that refused it; the fixture stores one this test knows (as its hash).
+    const stored = (await h.store.getContactMethod(w.workspace.id, w.admin.id, method.body.id))!;
+    await h.store.updateContactMethod({
+      ...stored,
+      verification: {
+        code_hash: hashSecret(`contact-method:${stored.id}:123456`),
+        sent_at: h.clock.now(),
+        expires_at: new Date(h.clock.now().getTime() + 600_000),
+        failed_attempts: 0,
+      },
+    });
+    await call('post', '/users/me/contact-methods/{id}/verify', {
+      params: { id: method.body.id },
+      json: { code: '123456' },
+    });
     await call('delete', '/users/me/contact-methods/{id}', { params: { id: method.body.id } });
 
     // On call: schedules, overrides, trades, calendar feeds, handoff notices.
@@ -333,6 +349,40 @@ describe('the audit log covers every mutating route', () => {
     await call('post', '/me/ical-url');
     await call('delete', '/me/ical-url');
     await call('put', '/me/handoff-notices', { json: { lead_minutes: 90 } });
+
+    // Connected apps: grants an OAuth client holds (as the consent flow stores them; mcp-oauth.test.ts
+    // makes them through it), revoked by their user and by an admin.
+    const grant = async (clientId: string) => {
+      const grantId = randomUUID();
+      const base = {
+        workspace_id: w.workspace.id,
+        grant_id: grantId,
+        account_id: w.admin.id,
+        client_id: clientId,
+        uid: null,
+        created_at: h.clock.now(),
+        expires_at: new Date(h.clock.now().getTime() + 86_400_000),
+        consumed_at: null,
+      };
+      await h.store.upsertOAuthRecord({
+        ...base,
+        model: 'Grant',
+        key_hash: hashSecret(grantId),
+        payload: {},
+      });
+      await h.store.upsertOAuthRecord({
+        ...base,
+        model: 'AccessToken',
+        key_hash: hashSecret(randomUUID()),
+        payload: {},
+      });
+      return grantId;
+    };
+    await call('post', '/connected-apps/{id}/revoke', { ...session(), params: { id: await grant('app-1') } });
+    await call('post', '/workspace/connected-apps/{id}/revoke', {
+      ...session(),
+      params: { id: await grant('app-2') },
+    });
 
     // Deletions last.
     await call('delete', '/schedules/{id}', { params: { id: sid } });

@@ -123,4 +123,24 @@ describe('audit entries', () => {
       resource_id: w.admin.id,
     });
   });
+
+  it('a client throttled on sign-in cannot fill the log: its refusals are entries ten a minute at most', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++)
+      statuses.push(
+        (
+          await h.request('POST', '/api/v1/session', {
+            host: w.host,
+            json: { email: `spray-${i}@audit-entries.test`, password: 'guess' },
+            headers: { 'x-forwarded-for': '192.0.2.99' },
+          })
+        ).status,
+      );
+    const refused = statuses.filter((s) => s === 429).length;
+    expect(refused).toBeGreaterThan(20);
+    const logged = (
+      await h.store.listAuditEntries(w.workspace.id, { action: 'session.sign_in_failed' }, { limit: 100 })
+    ).data.filter((e) => e.ip === '192.0.2.99');
+    expect(logged.length).toBe(60 - refused + 10);
+  });
 });

@@ -269,6 +269,16 @@ describe('the whole flow with the SDK client and its OAuth provider', () => {
       display_name: 'Made by the assistant',
       url: 'https://example.com/health',
     });
+    // The audit log names the OAuth client and the user it acts for.
+    const [entry] = (await acme.api('GET', '/audit-log?action=monitor.create&limit=1')).body.data;
+    expect(entry).toMatchObject({
+      actor: { type: 'oauth_client', id: provider.info!.client_id, name: 'Test Assistant' },
+      resource_id: created.id,
+    });
+    const [stored] = (
+      await h.store.listAuditEntries(acme.workspace.id, { action: 'monitor.create' }, { limit: 1 })
+    ).data;
+    expect(stored!.actor.user_id).toBe(member.user.id);
   });
 });
 

@@ -1,5 +1,6 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
+import { createRateLimiter } from '../domain/access/rate-limiter.js';
 import { type AuditDraft, entryOf, newDraft, withAuditDraft } from '../domain/audit/audit-scope.js';
 import type { AuditActor } from '../domain/audit/audit-store.js';
 import { auditChanges } from '../domain/audit/changes.js';
@@ -53,6 +54,7 @@ export const createRouteAudit = (
   { store, config, clock }: Pick<AppDeps, 'store' | 'config' | 'clock'>,
   routes: AnyRoute[],
 ) => {
+  const refusalsLogged = createRateLimiter({ capacity: 10, perSecond: 10 / 60, maxKeys: 10_000 });
   const plans = new Map<AnyRoute, AuditPlan | null>(routes.map((r) => [r, auditPlan(r)]));
   const reads = new Map<string, AnyRoute>(
     routes.filter((r) => r.method === 'get' && r.handler).map((r) => [r.path, r]),
@@ -92,7 +94,13 @@ export const createRouteAudit = (
     try {
       result = await run();
     } catch (e) {
-      if (e instanceof AppError && SIGN_IN_FAILURES.has(e.code)) {
+      // A throttled client goes on being refused (429) without filling the log: at most ten of its
+      // refusals a minute per address are entries (the 401s before them are bounded by the guard).
+      const quiet =
+        e instanceof AppError &&
+        e.code === 'rate_limited' &&
+        !refusalsLogged.take(call.ctx.ip || '-', clock.now().getTime()).ok;
+      if (e instanceof AppError && SIGN_IN_FAILURES.has(e.code) && !quiet) {
         const email = typedEmail(call.body);
         const user = email ? await store.getUserByEmail(ws.id, email.toLowerCase()) : null;
         await recordSignIn(store, { ...base, user, email, ok: false, at: clock.now() });
