@@ -1013,7 +1013,7 @@ describe('the audit log through the hosted connector', () => {
     );
     const log = JSON.parse(await text('list_audit_log', { action: 'monitor.create' }));
     expect(log.data.find((e: { resource_id: string }) => e.resource_id === made.id)).toMatchObject({
-      actor: { type: 'oauth_client' },
+      actor: { type: 'oauth_client', name: 'Test Assistant' },
       resource_type: 'monitor',
       changes: { display_name: [null, 'Audited from an assistant'] },
     });
