@@ -244,6 +244,11 @@ export const configKeys = {
     default: false,
     doc: 'Let notifications of every kind (channels, users’ contact methods, workspace SMTP servers) reach private, loopback and link-local addresses. Off (the default), such a destination is refused when it is connected to (after DNS; redirects are never followed): any user can name a destination, so by default none may reach an internal service. Checks have their own setting (LOOKOUT_AGENT_BLOCK_PRIVATE_TARGETS, agents), which allows private targets by default. The operator’s own addresses (LOOKOUT_SMTP_HOST, LOOKOUT_TWILIO_API_URL, LOOKOUT_TELEGRAM_API_URL, LOOKOUT_PUSHOVER_API_URL) are never refused.',
   },
+  sso_allow_private: {
+    schema: bool,
+    default: false,
+    doc: 'Let the SAML IdP metadata URL an admin gives be plain http or reach private, loopback and link-local addresses (tests and labs only). Off (the default), it must be https and is refused when it is or resolves to such an address, like every other URL a user gives.',
+  },
   auth_failures_per_minute: {
     schema: z.coerce.number().min(0).max(100_000),
     default: 30,

@@ -175,6 +175,7 @@ describe('the audit log covers every mutating route', () => {
     });
     await call('post', '/settings/mail/test', { json: {} });
     await call('delete', '/settings/mail');
+    await call('put', '/sso', { json: { enforced: false } });
 
     // Groups and secrets.
     const group = await call('post', '/groups', { json: { name: 'Edge' } });

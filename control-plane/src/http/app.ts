@@ -44,6 +44,9 @@ import { secretRoutes } from './secrets/routes.js';
 import { API_PREFIX, serviceEndpoints } from './service-endpoints.js';
 import { sessionRoutes } from './session/routes.js';
 import { sessionCookieName } from './session-cookie.js';
+import { oidcFlow } from './sso/oidc-flow.js';
+import { ssoRoutes } from './sso/routes.js';
+import { samlEndpoints } from './sso/saml-endpoints.js';
 import { statusPageRoutes } from './status-pages/routes.js';
 import { createCustomDomains } from './status-public/custom-domains.js';
 import { createPublicStatus } from './status-public/serve.js';
@@ -81,6 +84,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...escalationPolicyRoutes(deps),
   ...channelRoutes(deps),
   ...mailSettingsRoutes(deps),
+  ...ssoRoutes(deps),
   ...maintenanceWindowRoutes(deps),
   ...statusPageRoutes(deps),
   ...integrationRoutes(deps),
@@ -150,6 +154,12 @@ export const createApp = (deps: AppDeps) => {
 
   // One-click acknowledge (/ack/{alert id}): a server-rendered page and its button, no sign-in.
   app.use(ackPage(deps));
+
+  // OpenID Connect sign-in (/auth/oidc/start, /auth/oidc/callback): browser redirects to and from the IdP.
+  app.use(oidcFlow(deps));
+
+  // SAML sign-in (/auth/saml/metadata, /start, /acs): browser redirects and the IdP's form POST.
+  app.use(samlEndpoints(deps));
 
   // Calendar feeds (/calendars/{token}.ics): the token is the credential, counted by the same limit.
   app.use(calendarFeed({ ...deps, credentials }));

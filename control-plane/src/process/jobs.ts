@@ -1,6 +1,7 @@
 import type { Clock, Logger } from '@lookout/shared';
 import type { Config } from '../config.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
+import type { SamlReplayStore } from '../domain/access/saml-replay-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
 import { createCapabilityWatch } from '../domain/agents/capability-alerts.js';
@@ -57,6 +58,7 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Pick<OAuthStore, 'pruneOAuthRecords'> &
   Pick<AckLinkStore, 'pruneAckLinks'> &
   Pick<CalendarFeedStore, 'pruneCalendarFeeds'> &
+  Pick<SamlReplayStore, 'pruneSamlAssertions'> &
   Pick<MaintenanceWindowStore, 'pruneMaintenanceWindows'> &
   Pick<AlertHoldStore, 'pruneSourceEvents'> &
   Parameters<typeof decideDueHolds>[0] &
@@ -271,6 +273,9 @@ export const startJobs = (
   every(3_600_000, 'prune-calendar-feeds', (now) =>
     store.pruneCalendarFeeds(new Date(now.getTime() - FEED_UNUSED_DAYS * 86_400_000), 10_000),
   );
+
+  // SAML assertions past their expiry: a replay of one is refused by its timing already.
+  every(60_000, 'prune-saml-assertions', (now) => store.pruneSamlAssertions(now, 10_000));
 
   // One-off maintenance windows ended long ago (history the list shows for a year and a bit).
   every(3_600_000, 'prune-maintenance-windows', (now) =>

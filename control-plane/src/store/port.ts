@@ -1,7 +1,9 @@
 import type { MemberStore } from '../domain/access/member-store.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
+import type { SamlReplayStore } from '../domain/access/saml-replay-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
+import type { SsoStore } from '../domain/access/sso.js';
 import type { AgentStore } from '../domain/agents/agent-store.js';
 import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
 import type { AlertHoldStore } from '../domain/alerts/alert-hold-store.js';
@@ -92,5 +94,7 @@ export type Store = StoreLifecycle &
   HandoffNoticeStore &
   SchedulePolicyLookup &
   CalendarFeedStore &
+  SamlReplayStore &
   SecretStore &
+  SsoStore &
   AuditStore;

@@ -96,6 +96,8 @@ export const collectionsOf = (db: Db) => {
     sourceEvents: c('source_events'),
     /** Calendar feeds' secret URLs, by token hash (domain/oncall/calendar-feed-store.ts). */
     calendarFeeds: c('calendar_feeds'),
+    /** SAML assertions already accepted (domain/access/saml-replay-store.ts); `_id` workspace|issuer|id. */
+    samlAssertions: c('saml_assertions'),
     /** On-call schedules (domain/oncall/schedule-store.ts); `name_key` unique per workspace. */
     schedules: c('schedules'),
     scheduleOverrides: c('schedule_overrides'),
@@ -113,6 +115,8 @@ export const collectionsOf = (db: Db) => {
     scriptScreenshots: c('script_screenshots'),
     /** Workspace secrets (domain/secrets/secret-store.ts); `_id` is workspace:name. */
     secrets: c('secrets'),
+    /** Workspace SSO settings (domain/access/sso.ts); `_id` is the workspace id. */
+    ssoSettings: c('sso_settings'),
     /** The audit log (domain/audit/audit-store.ts); `changes` as JSON text. */
     auditLog: c('audit_log'),
   };

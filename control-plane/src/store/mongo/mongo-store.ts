@@ -29,12 +29,14 @@ import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
+import { mongoSamlReplay, samlReplayIndexes } from './saml-replay.js';
 import { mongoSchedulePolicies } from './schedule-policies.js';
 import { mongoSchedules, scheduleIndexes } from './schedules.js';
 import { mongoScriptRuns, scriptRunIndexes } from './script-runs.js';
 import { mongoSecrets, secretIndexes } from './secrets.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
+import { mongoSso } from './sso.js';
 import { mongoStatusPages, statusPageIndexes } from './status-pages.js';
 import { mongoStatusSubscribers, statusSubscriberIndexes } from './status-subscribers.js';
 import { mongoTenancy, tenancyIndexes } from './tenancy.js';
@@ -85,6 +87,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...groupIndexes,
         ...notificationGroupIndexes,
         ...calendarFeedIndexes,
+        ...samlReplayIndexes,
         ...scheduleIndexes,
         ...handoffNoticeIndexes,
         ...scriptRunIndexes,
@@ -130,10 +133,12 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoStatusSubscribers(ctx),
     ...mongoNotificationGroups(ctx),
     ...mongoCalendarFeeds(ctx),
+    ...mongoSamlReplay(ctx),
     ...mongoSchedules(ctx),
     ...mongoHandoffNotices(ctx),
     ...mongoSchedulePolicies(ctx),
     ...mongoScriptRuns(ctx),
+    ...mongoSso(ctx),
     ...mongoSecrets(ctx),
     ...mongoAudit(ctx),
   };

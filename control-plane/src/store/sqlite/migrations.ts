@@ -43,6 +43,8 @@ import calendarFeeds from './migrations/0041-calendar-feeds.js';
 import secrets from './migrations/0042-secrets.js';
 import scriptRuns from './migrations/0043-script-runs.js';
 import auditLog from './migrations/0044-audit-log.js';
+import ssoSettings from './migrations/0045-sso-settings.js';
+import samlAssertions from './migrations/0049-saml-assertions.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -99,6 +101,8 @@ export const migrations: string[][] = [
   secrets,
   scriptRuns,
   auditLog,
+  ssoSettings,
+  samlAssertions,
 ];
 
 /**

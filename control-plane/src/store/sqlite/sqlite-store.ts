@@ -28,12 +28,14 @@ import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
 import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
 import { sqliteRouting } from './routing.js';
+import { sqliteSamlReplay } from './saml-replay.js';
 import { sqliteSchedulePolicies } from './schedule-policies.js';
 import { sqliteSchedules } from './schedules.js';
 import { sqliteScriptRuns } from './script-runs.js';
 import { sqliteSecrets } from './secrets.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignIns } from './sign-ins.js';
+import { sqliteSso } from './sso.js';
 import { type StateSnapshotOptions, sqliteStateBook } from './state-book.js';
 import { sqliteStatusPages } from './status-pages.js';
 import { sqliteStatusSubscribers } from './status-subscribers.js';
@@ -209,10 +211,12 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteStatusSubscribers(ctx),
     ...sqliteNotificationGroups(ctx),
     ...sqliteCalendarFeeds(ctx),
+    ...sqliteSamlReplay(ctx),
     ...sqliteSchedules(ctx),
     ...sqliteHandoffNotices(ctx),
     ...sqliteSchedulePolicies(ctx),
     ...sqliteScriptRuns(ctx),
+    ...sqliteSso(ctx),
     ...sqliteSecrets(ctx),
     ...sqliteAudit(ctx),
   };
