@@ -44,6 +44,7 @@ export const PAGES = {
   myShifts: '/settings/my-shifts',
   secrets: '/settings/secrets',
   security: '/settings/security',
+  auditLog: '/settings/audit-log',
 } as const;
 
 export type PageName = keyof typeof PAGES;

@@ -8,6 +8,7 @@ import { AcceptInvitePage } from './pages/accept-invite.js';
 import { AlertDetailPage } from './pages/alert-detail.js';
 import { AlertsPage } from './pages/alerts.js';
 import { ApiKeysPage } from './pages/api-keys.js';
+import { AuditLogPage } from './pages/audit-log/audit-log-page.js';
 import { ChangePasswordPage } from './pages/change-password.js';
 import { ChannelsPage } from './pages/channels/channels-page.js';
 import { ConnectedAppsPage } from './pages/connected-apps.js';
@@ -108,6 +109,7 @@ const VIEWS: Record<Exclude<PageName, Outside>, View> = {
   myShifts: (me) => ({ title: 'My shifts', page: <MyShiftsPage me={me} /> }),
   secrets: (me) => ({ title: 'Secrets', page: <SecretsPage me={me} /> }),
   security: (me) => ({ title: 'Security', page: <SecurityPage me={me} onChanged={() => refreshMe()} /> }),
+  auditLog: (me) => ({ title: 'Audit log', page: <AuditLogPage me={me} /> }),
 };
 
 /** Asks the server again who is signed in (after a change to their second factors); set by App. */
