@@ -66,6 +66,8 @@ describe('two-factor sign-in in the web app', () => {
       .waitFor();
     await page.getByLabel('Code from the app').fill(await nextCode(secret));
     await page.getByRole('button', { name: 'Confirm' }).click();
+    // allTextContents does not wait: wait for the list to be shown first.
+    await page.getByRole('list', { name: 'Recovery codes' }).waitFor();
     const codes = await page
       .getByRole('list', { name: 'Recovery codes' })
       .getByRole('listitem')

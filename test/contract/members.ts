@@ -41,7 +41,6 @@ const session = (u: User): Session => ({
   user_id: u.id,
   token_hash: hash(),
   csrf_secret: randomUUID(),
-  two_factor_setup: false,
   created_at: T0,
   last_seen_at: T0,
   expires_at: at(3600),

@@ -131,6 +131,25 @@ contract('SecondFactorStore', (c) => {
     expect(await store.findChallenge(live.token_hash)).not.toBeNull();
   });
 
+  it('keeps a session’s two-factor setup mark, present only when set', async () => {
+    const base = {
+      workspace_id: ws.workspace.id,
+      user_id: user().id,
+      csrf_secret: 'c',
+      created_at: at(0),
+      last_seen_at: at(0),
+      expires_at: at(3600),
+    };
+    const marked = { ...base, id: randomUUID(), token_hash: randomUUID(), two_factor_setup: true as const };
+    const plain = { ...base, id: randomUUID(), token_hash: randomUUID() };
+    await store.insertSession(marked);
+    await store.insertSession(plain);
+    expect(await store.findSessionByHash(marked.token_hash)).toEqual(marked);
+    const read = await store.findSessionByHash(plain.token_hash);
+    expect(read).toEqual(plain);
+    expect(read && 'two_factor_setup' in read).toBe(false);
+  });
+
   it('keeps require_2fa per workspace (off by default)', async () => {
     const w = ws.workspace.id;
     expect(await store.getWorkspaceSecurity(w)).toEqual({ workspace_id: w, require_2fa: false });

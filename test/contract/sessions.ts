@@ -21,7 +21,6 @@ const session = (workspaceId: string, userId: string, over: Partial<Session> = {
   user_id: userId,
   token_hash: randomUUID().replaceAll('-', ''),
   csrf_secret: randomUUID(),
-  two_factor_setup: false,
   created_at: T0,
   last_seen_at: T0,
   expires_at: at(3600),

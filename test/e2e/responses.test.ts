@@ -23,6 +23,8 @@ const SCHEDULES = 'schedules.test.ts (each schedule route to success, at an inje
 /** Operations driven to success in another e2e file, which runs with the same check on. */
 /** Driven with responses checked (validate_responses) beside the monitors that name them. */
 const SECRETS = 'secrets.test.ts (with monitors naming them)';
+/** TOTP codes from the secret a setup returns, at the harness's clock. */
+const TWO_FACTOR = 'two-factor.test.ts (codes computed from the secret, at an injected clock)';
 const DRIVEN_ELSEWHERE: Record<string, string> = {
   'get /schedules': SCHEDULES,
   'post /schedules': SCHEDULES,
@@ -59,6 +61,13 @@ const DRIVEN_ELSEWHERE: Record<string, string> = {
   'get /secrets/{name}': SECRETS,
   'put /secrets/{name}': SECRETS,
   'delete /secrets/{name}': SECRETS,
+  'post /session/second-factor': TWO_FACTOR,
+  'post /me/totp': TWO_FACTOR,
+  'delete /me/totp': TWO_FACTOR,
+  'post /me/totp/confirm': TWO_FACTOR,
+  'post /me/recovery-codes': TWO_FACTOR,
+  'get /security': TWO_FACTOR,
+  'put /security': TWO_FACTOR,
 };
 
 let h: Harness;

@@ -113,6 +113,21 @@ describe('two-factor sign-in', () => {
     expect(done.body.user.email).toBe(w.admin.email);
     expect((await b.send('GET', '/monitors')).status).toBe(200);
 
+    // A challenge is bound to its workspace: on another workspace's host it is unknown.
+    const other = await h.workspace('tf-flow-other');
+    const pending = await browser(w.host).send('POST', '/session', {
+      email: w.admin.email,
+      password: w.password,
+    });
+    const elsewhere = await browser(other.host).send('POST', '/session/second-factor', {
+      challenge: pending.body.challenge,
+      method: 'totp',
+      code: codeAt(secret, h.clock.now().getTime() + 30_000),
+    });
+    expect(elsewhere.status).toBe(401);
+    // Your factors are for your web session only: an API key cannot set up or turn off TOTP.
+    expect((await w.api('POST', '/me/totp')).status).toBe(403);
+    expect((await w.api('DELETE', '/me/totp', { json: { code } })).status).toBe(403);
     // The challenge is spent: replaying it is refused.
     const again = await b.send('POST', '/session/second-factor', {
       challenge: pw.body.challenge,

@@ -27,10 +27,10 @@ export interface Session {
   expires_at: Date;
   /**
    * Set when a password sign-in in a workspace that requires two-factor found the user without one:
-   * until they set one up, the session reaches only the setup routes (http/authorize.ts). (A session
-   * stored before migration 0046 reads false in SQLite, and lacks it in MongoDB: never true.)
+   * until they set one up, the session reaches only the setup routes (http/authorize.ts). Present only
+   * when true (stores leave it out otherwise, as on sessions stored before it existed).
    */
-  two_factor_setup: boolean;
+  two_factor_setup?: true;
 }
 
 /** Where sessions are kept. Adapters: store/sqlite/sessions.ts, store/mongo/sessions.ts. */
@@ -109,7 +109,7 @@ export const mintSession = (
     created_at: now,
     last_seen_at: now,
     expires_at: new Date(now.getTime() + life.absoluteMs),
-    two_factor_setup: twoFactorSetup,
+    ...(twoFactorSetup ? { two_factor_setup: true as const } : {}),
   };
   return { session, token };
 };

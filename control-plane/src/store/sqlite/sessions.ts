@@ -8,7 +8,10 @@ export const sqliteSessions = ({ st, one, immediate }: SqliteContext): SessionSt
     st(insertSql(sessions)).run(toRow(sessions, session));
   },
   async findSessionByHash(tokenHash) {
-    return one<Session>(sessions, 'SELECT * FROM sessions WHERE token_hash = ?', tokenHash);
+    const s = one<Session>(sessions, 'SELECT * FROM sessions WHERE token_hash = ?', tokenHash);
+    // two_factor_setup is in the record only when true (domain/access/sessions.ts).
+    if (s && s.two_factor_setup !== true) delete s.two_factor_setup;
+    return s;
   },
   async touchSession(id, at) {
     st('UPDATE sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?').run(

@@ -13,7 +13,6 @@ export * from './oncall-tables.js';
 export * from './passkey-tables.js';
 // Scripted checks' runs and screenshots.
 export * from './script-run-tables.js';
-// Second factors and sign-in challenges.
 export * from './second-factor-tables.js';
 // The status pages' layouts (listed with these: migrations.test.ts reads every export).
 export * from './status-tables.js';

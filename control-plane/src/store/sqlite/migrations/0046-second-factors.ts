@@ -17,5 +17,5 @@ export default [
   'CREATE UNIQUE INDEX sign_in_challenges_token ON sign_in_challenges (token_hash)',
   'CREATE INDEX sign_in_challenges_expires ON sign_in_challenges (expires_at)',
   'CREATE TABLE workspace_security (workspace_id TEXT PRIMARY KEY, require_2fa INTEGER NOT NULL) STRICT',
-  'ALTER TABLE sessions ADD COLUMN two_factor_setup INTEGER NOT NULL DEFAULT 0',
+  'ALTER TABLE sessions ADD COLUMN two_factor_setup INTEGER',
 ];
