@@ -58,7 +58,7 @@ await test.step('Sign in', async () => {
   await page.getByRole('link', { name: 'Sign in' }).click();
   await page.getByLabel('Email').fill('me@example.com');
   await page.getByLabel('Password').fill(secrets.PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
 });
 await test.step('Pay', async () => {

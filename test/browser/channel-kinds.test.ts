@@ -38,7 +38,7 @@ describe('channels of every kind in the web app', () => {
     await page.goto(lookout.url('demo', '/routing/channels'));
     await page.getByLabel('Email').fill(lookout.adminEmail);
     await page.getByLabel('Password').fill(lookout.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Channels', level: 1 }).waitFor();
 
     const add = async (name: string, type: string, fields: Record<string, string>) => {

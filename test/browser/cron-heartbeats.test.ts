@@ -31,7 +31,7 @@ const signedIn = async (path: string, viewport = { width: 1280, height: 900 }) =
   await page.goto(lookout.url('demo', path));
   await page.getByLabel('Email').fill(lookout.adminEmail);
   await page.getByLabel('Password').fill(lookout.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   return { context, page };
 };
 

@@ -154,7 +154,7 @@ describe('form errors in chromium', () => {
     await signIn.goto(lookout.url('demo', '/sign-in'));
     await signIn.getByLabel('Email').fill(lookout.adminEmail);
     await signIn.getByLabel('Password').fill('wrong password');
-    await signIn.getByRole('button', { name: 'Sign in' }).click();
+    await signIn.getByRole('button', { name: 'Sign in', exact: true }).click();
     const summary = signIn.getByRole('alert', { name: 'There is a problem' });
     await summary.waitFor();
     await expect.poll(() => summary.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);

@@ -40,7 +40,7 @@ const signedIn = async (who: { email: string; password: string }, path: string, 
   await page.goto(lookout.url('demo', path));
   await page.getByLabel('Email').fill(who.email);
   await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL(lookout.url('demo', path));
   return { context, page };
 };

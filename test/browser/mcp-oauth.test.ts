@@ -60,7 +60,7 @@ describe('hosted MCP connector in chromium', () => {
     await page.waitForURL(/\/sign-in\?next=/);
     await page.getByLabel('Email').fill(lookout.adminEmail);
     await page.getByLabel('Password').fill(lookout.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(/\/oauth\/interaction\/[\w-]+$/);
     const heading = page.getByRole('heading', { level: 1 });
     await heading.waitFor();
@@ -152,7 +152,7 @@ describe('hosted MCP connector in chromium', () => {
     await herPage.waitForURL(/\/sign-in\?next=/);
     await herPage.getByLabel('Email').fill('mia@demo.localhost');
     await herPage.getByLabel('Password').fill(mia.password);
-    await herPage.getByRole('button', { name: 'Sign in' }).click();
+    await herPage.getByRole('button', { name: 'Sign in', exact: true }).click();
     await herPage.getByRole('button', { name: 'Allow' }).click();
     await herPage.waitForURL((u) => u.href.startsWith(redirect));
     await transport.finishAuth(codes.find((c) => c.has('code'))!.get('code')!);
@@ -164,7 +164,7 @@ describe('hosted MCP connector in chromium', () => {
     await page.goto(lookout.url('demo', '/sign-in'));
     await page.getByLabel('Email').fill(lookout.adminEmail);
     await page.getByLabel('Password').fill(lookout.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     await page.goto(lookout.url('demo', '/settings/connected-apps'));
     const everyone = page.getByRole('region', { name: 'Connected apps in this workspace' });

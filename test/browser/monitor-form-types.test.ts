@@ -190,7 +190,7 @@ describe('monitor form per check type', () => {
         await page.goto(lookout.url('demo', `/monitors/${id}`));
         await page.getByLabel('Email').fill(lookout.adminEmail);
         await page.getByLabel('Password').fill(lookout.password);
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
         await page.getByRole('heading', { name: 'Health JSON', level: 1 }).waitFor();
         await page.getByText(`Assertion failed: ${message}`).waitFor();
         // What the check verifies: the expected status code as the assertion it is, then the monitor's own.

@@ -59,7 +59,7 @@ const signedIn = async (
   await page.goto(lookout.url('demo', '/monitors'));
   await page.getByLabel('Email').fill(lookout.adminEmail);
   await page.getByLabel('Password').fill(lookout.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('heading', { name: 'Monitors', level: 1 }).waitFor();
   return { context, page };
 };

@@ -26,7 +26,7 @@ const signedIn = async (path: string, viewport: { width: number; height: number 
   await page.goto(lookout.url('demo', path));
   await page.getByLabel('Email').fill(lookout.adminEmail);
   await page.getByLabel('Password').fill(lookout.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   return { context, page };
 };
 

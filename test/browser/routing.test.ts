@@ -52,7 +52,7 @@ const signedIn = async (email: string, password: string, path: string) => {
   await page.goto(lookout.url('demo', path));
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   return { context, page };
 };
 

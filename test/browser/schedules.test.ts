@@ -45,7 +45,7 @@ const signIn = async (who: { email: string; password: string }, path: string, wi
   await page.goto(`${origin()}${path}`);
   await page.getByLabel('Email').fill(who.email);
   await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL(`${origin()}${path}`);
   return { context, page };
 };

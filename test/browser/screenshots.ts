@@ -261,11 +261,11 @@ try {
         fullPage,
       });
     await page.goto(lookout.url('demo', '/sign-in'));
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await shot('sign-in');
     await page.getByLabel('Email').fill(lookout.adminEmail);
     await page.getByLabel('Password').fill(lookout.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Monitors', level: 1 }).waitFor();
     await page.getByRole('row', { name: /Billing service/ }).waitFor();
     await shot('monitors');

@@ -45,7 +45,7 @@ describe('failed sign-ins in the web app', () => {
     const signIn = async (who: { email: string; password: string }) => {
       await page.getByLabel('Email').fill(who.email);
       await page.getByLabel('Password').fill(who.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     };
     await page.goto(lookout.url('demo', '/settings/password'));
     await signIn(mia);
@@ -86,7 +86,7 @@ describe('failed sign-ins in the web app', () => {
     await other.goto(lookout.url('demo', '/sign-in'));
     await other.getByLabel('Email').fill(mia.email);
     await other.getByLabel('Password').fill(mia.password);
-    await other.getByRole('button', { name: 'Sign in' }).click();
+    await other.getByRole('button', { name: 'Sign in', exact: true }).click();
     await other
       .getByRole('alert')
       .filter({ hasText: /Too many failed sign-ins for this account.*signed in with before/ })
@@ -98,7 +98,7 @@ describe('failed sign-ins in the web app', () => {
     await adminPage.goto(lookout.url('demo', '/settings/users'));
     await adminPage.getByLabel('Email').fill(lookout.adminEmail);
     await adminPage.getByLabel('Password').fill(lookout.password);
-    await adminPage.getByRole('button', { name: 'Sign in' }).click();
+    await adminPage.getByRole('button', { name: 'Sign in', exact: true }).click();
     const row = adminPage.getByRole('row', { name: /mia@demo\.localhost/ });
     await row.getByText('3 failed sign-ins').waitFor();
     expect(await row.getByRole('cell').filter({ hasText: '3 failed sign-ins' }).textContent()).toMatch(

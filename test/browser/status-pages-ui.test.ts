@@ -381,7 +381,7 @@ describe('Status pages in the web app', () => {
     await page.goto(lookout.url('demo', '/status-pages'));
     await page.getByLabel('Email').fill(lookout.adminEmail);
     await page.getByLabel('Password').fill(lookout.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('row', { name: /Acme Cloud/ }).waitFor();
     await fits(page, PHONE.width);
     if (process.env.SCREENSHOTS) await shot(page, 'status-pages-list-phone');

@@ -175,7 +175,7 @@ export const signedInAt = async (
   await page.goto(lookout.url(subdomain, path));
   await page.getByLabel('Email').fill(who.email);
   await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL(lookout.url(subdomain, path));
   return { context, page };
 };

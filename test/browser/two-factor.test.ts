@@ -46,7 +46,7 @@ const nextCode = async (secret: string) => {
 const signInWithPassword = async (page: Page, email: string, password: string) => {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 };
 
 describe('two-factor sign-in in the web app', () => {

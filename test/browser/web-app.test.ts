@@ -63,7 +63,7 @@ const contextFor = async (subdomain = 'demo') => {
 const signIn = async (page: Page, email: string, password: string) => {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 };
 
 const sessionCookie = async (context: BrowserContext) =>
@@ -111,9 +111,9 @@ describe('web app in chromium', () => {
     });
     await page.goto(lookout.url('demo', '/'));
     await page.waitForURL(/\/sign-in$/);
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await page.reload();
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     expect(logged).toEqual([]);
     // Signed in, a new page load knows the session; signed out again, the sign-in page is quiet again.
     await signIn(page, lookout.adminEmail, lookout.password);
@@ -123,7 +123,7 @@ describe('web app in chromium', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in$/);
     await page.reload();
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     expect(logged).toEqual([]);
     await context.close();
   });
@@ -276,7 +276,7 @@ describe('web app in chromium', () => {
     // The browser never sends demo's cookie to acme (host-only) …
     await page.goto(lookout.url('acme', '/settings/api-keys'));
     await page.waitForURL(/acme\.localhost:\d+\/sign-in$/);
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     // … and the server refuses it there even when it is sent.
     const cookie = (await sessionCookie(context))!;
     const r = await lookout.api('acme', '/api-keys', { cookie: `lookout_session=${cookie.value}` });
@@ -404,7 +404,7 @@ describe('web app in chromium', () => {
 
     await leo.page.getByRole('link', { name: 'Monitors' }).click();
     await leo.page.waitForURL(/\/sign-in$/);
-    await leo.page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await leo.page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await leo.context.close();
     await admin.context.close();
   });

@@ -36,7 +36,7 @@ describe('webhook secrets in the web app', () => {
     await page.goto(lookout.url('demo', '/routing/channels'));
     await page.getByLabel('Email').fill(lookout.adminEmail);
     await page.getByLabel('Password').fill(lookout.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Channels', level: 1 }).waitFor();
 
     const form = page.getByRole('form', { name: 'New channel' });

@@ -25,6 +25,8 @@ const SCHEDULES = 'schedules.test.ts (each schedule route to success, at an inje
 const SECRETS = 'secrets.test.ts (with monitors naming them)';
 /** TOTP codes from the secret a setup returns, at the harness's clock. */
 const TWO_FACTOR = 'two-factor.test.ts (codes computed from the secret, at an injected clock)';
+/** Credentials made and used by a software authenticator (test/support/soft-authenticator.ts). */
+const PASSKEYS = 'passkeys.test.ts (a software authenticator answers the options)';
 const DRIVEN_ELSEWHERE: Record<string, string> = {
   'get /schedules': SCHEDULES,
   'post /schedules': SCHEDULES,
@@ -68,6 +70,12 @@ const DRIVEN_ELSEWHERE: Record<string, string> = {
   'post /me/recovery-codes': TWO_FACTOR,
   'get /security': TWO_FACTOR,
   'put /security': TWO_FACTOR,
+  'post /me/passkeys/options': PASSKEYS,
+  'post /me/passkeys': PASSKEYS,
+  'get /me/passkeys': PASSKEYS,
+  'delete /me/passkeys/{id}': PASSKEYS,
+  'post /session/passkey/options': PASSKEYS,
+  'post /session/passkey': PASSKEYS,
 };
 
 let h: Harness;
@@ -528,6 +536,8 @@ describe('every route answers with the body it declares', () => {
     for (const { method, path } of operations(doc)) {
       // How to sign in is asked before anyone is signed in, and has no id.
       if (`${method} ${path}` === 'get /session/options') continue;
+      // A passkey sign-in's challenge is asked before anyone is signed in, and has no body or id.
+      if (`${method} ${path}` === 'post /session/passkey/options') continue;
       const url = path.replace(/\{(\w+)\}/g, (_m, p: string) => (p === 'exit_status' ? '0' : randomUUID()));
       const r = await h.request(method.toUpperCase(), `/api/v1${url}`, {
         host: w.host,

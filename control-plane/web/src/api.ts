@@ -93,6 +93,7 @@ export const onUnauthorized = (fn: () => void) => {
 const SIGN_IN_PATHS = new Set([
   '/api/v1/session',
   '/api/v1/session/second-factor',
+  '/api/v1/session/passkey',
   '/api/v1/invitations/accept',
 ]);
 
@@ -117,7 +118,8 @@ client.use({
   },
 });
 
-const remember = (me: Me) => {
+/** Keeps the CSRF token of a session just made or read (every sign-in answer passes through it). */
+export const remember = (me: Me) => {
   csrf = me.csrf_token;
   return me;
 };
@@ -172,6 +174,10 @@ export const api = {
   inviteUser: (email: string, role: Role) => ok(client.POST('/users', { body: { email, role } })),
   changeRole: (id: string, role: Role) => ok(client.PATCH('/users/{id}', { ...path(id), body: { role } })),
   removeUser: (id: string) => ok(client.DELETE('/users/{id}', path(id))),
+  /** Always the same answer, whether an account has the address or not. */
+  requestPasswordReset: (email: string) => ok(client.POST('/password-reset', { body: { email } })),
+  confirmPasswordReset: (token: string, new_password: string) =>
+    ok(client.POST('/password-reset/confirm', { body: { token, new_password } })),
   acceptInvitation: (token: string, password: string) =>
     ok(client.POST('/invitations/accept', { body: { token, password } })).then(remember),
   // Monitors and alerts

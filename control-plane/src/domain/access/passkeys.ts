@@ -8,8 +8,11 @@ import {
 import { z } from 'zod';
 import type { TenancyStore } from '../tenancy/tenancy-store.js';
 import type { User, Workspace } from '../types.js';
-import { parseOrThrow } from '../validation.js';
+import { nameText, parseOrThrow } from '../validation.js';
 import type { Passkey, PasskeyStore } from './passkey-store.js';
+import { finishSignIn, type SessionDeps, type SessionLifetimes } from './sessions.js';
+import { knownDevice } from './sign-in-guard.js';
+import type { SignInStore } from './sign-in-store.js';
 
 /** At most this many passkeys per user. */
 export const PASSKEYS_PER_USER = 10;
@@ -31,6 +34,10 @@ export const passkeyRelyingParty = (workspaceUrl: string, name: string): Relying
   const url = new URL(workspaceUrl);
   return { id: url.hostname, origin: url.origin, name };
 };
+
+/** The relying party of a workspace: `workspaceUrl` is AppDeps.workspaceUrl (public-url.ts). */
+export const workspaceRelyingParty = (workspaceUrl: (subdomain: string) => string, ws: Workspace) =>
+  passkeyRelyingParty(workspaceUrl(ws.subdomain), `Lookout · ${ws.name}`);
 
 export const PASSKEY_MESSAGES = {
   refused: 'The passkey was not accepted; try again.',
@@ -62,7 +69,7 @@ const credentialShape = z.object({
 });
 
 export const addPasskeyInput = z.strictObject({
-  name: z.string().trim().min(1).max(100),
+  name: nameText(100),
   credential: credentialShape,
 });
 
@@ -281,3 +288,23 @@ export const passkeyJson = (p: Passkey) => ({
   created_at: p.created_at.toISOString(),
   last_used_at: p.last_used_at?.toISOString() ?? null,
 });
+
+/**
+ * A passwordless sign-in: the assertion (user verification required) → a new session and device, as a
+ * password sign-in ends (the passkey is both factors: something held, unlocked by the user). The client
+ * address's failures are limited by the caller (http/passkeys/routes.ts).
+ */
+export const signInWithPasskey = async (
+  store: SessionDeps & SignInStore & PasskeyStore,
+  workspace: Workspace,
+  input: unknown,
+  rp: RelyingParty,
+  now: Date,
+  life: SessionLifetimes,
+  deviceToken: string | undefined,
+) => {
+  const { challenge, credential } = parseOrThrow(passkeySignInInput, input);
+  const user = await verifyPasskeyAssertion(store, workspace, null, challenge, credential, rp, now);
+  const device = await knownDevice(store, deviceToken, workspace, user, now);
+  return finishSignIn(store, user, device, now, life);
+};

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, api, type Me, type SecondFactorRequired } from '../api.js';
 import { ErrorSummary } from '../kit/error-summary.js';
 import { Logo } from '../layout.js';
+import { PasskeySignIn } from './sign-in-passkey.js';
 
 /**
  * The sign-in page's second step, after a correct password: the authenticator app's code, or a
@@ -21,6 +22,9 @@ export const SecondFactorStep = (props: {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const totp = method === 'totp';
+  // A passkey, when the user has one, comes first; codes (the app's, or recovery codes) below it.
+  const passkey = methods.includes('passkey');
+  const codes = methods.includes('totp') || methods.includes('recovery_code');
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -51,30 +55,46 @@ export const SecondFactorStep = (props: {
           <span>Lookout</span>
         </div>
         <h1>Two-factor sign-in</h1>
-        <p class="muted">
-          {totp
-            ? 'Enter the 6-digit code from your authenticator app.'
-            : 'Enter one of the recovery codes you saved when you set up two-factor sign-in. Each works once.'}
-        </p>
-        <form onSubmit={submit} noValidate>
-          <ErrorSummary problems={null} form={error} />
-          <div class="field">
-            <label for="code">{totp ? 'Authentication code' : 'Recovery code'}</label>
-            <input
-              id="code"
-              name="code"
-              autocomplete="one-time-code"
-              inputMode={totp ? 'numeric' : 'text'}
-              required
-              maxLength={64}
-              value={code}
-              onInput={(e) => setCode(e.currentTarget.value)}
+        {passkey && (
+          <>
+            <p class="muted">Use your passkey: your device asks for your fingerprint, face or PIN.</p>
+            <PasskeySignIn
+              challenge={props.challenge.challenge}
+              primary
+              onSignedIn={props.onSignedIn}
+              onRestart={props.onRestart}
             />
-          </div>
-          <button type="submit" class="button primary wide" disabled={busy || code.trim() === ''}>
-            {busy ? 'Verifying…' : 'Verify'}
-          </button>
-        </form>
+          </>
+        )}
+        {passkey && codes && <p class="auth-or">or enter a code</p>}
+        {codes && (
+          <p class="muted">
+            {totp
+              ? 'Enter the 6-digit code from your authenticator app.'
+              : 'Enter one of the recovery codes you saved when you set up two-factor sign-in. Each works once.'}
+          </p>
+        )}
+        {codes && (
+          <form onSubmit={submit} noValidate>
+            <ErrorSummary problems={null} form={error} />
+            <div class="field">
+              <label for="code">{totp ? 'Authentication code' : 'Recovery code'}</label>
+              <input
+                id="code"
+                name="code"
+                autocomplete="one-time-code"
+                inputMode={totp ? 'numeric' : 'text'}
+                required
+                maxLength={64}
+                value={code}
+                onInput={(e) => setCode(e.currentTarget.value)}
+              />
+            </div>
+            <button type="submit" class="button primary wide" disabled={busy || code.trim() === ''}>
+              {busy ? 'Verifying…' : 'Verify'}
+            </button>
+          </form>
+        )}
         {methods.includes('totp') && methods.includes('recovery_code') && (
           <p>
             <button
