@@ -11,6 +11,8 @@ import { defaultPlans, type Plan } from './domain/tenancy/plans.js';
  */
 
 const port = z.coerce.number().int().min(0).max(65535);
+/** A retention, in days (at most ten years). */
+const days = z.coerce.number().int().min(1).max(3650);
 const bool = z.union([
   z.boolean(),
   z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
@@ -118,11 +120,9 @@ export const configKeys = {
     default: 1800,
     doc: 'Assignment streams are closed after about this long (±10% jitter) so agents spread over replicas.',
   },
-  result_retention_days: {
-    schema: z.coerce.number().int().min(1).max(3650),
-    default: 30,
-    doc: 'Check results older than this are pruned.',
-  },
+  result_retention_days: { schema: days, default: 30, doc: 'Check results older than this are pruned.' },
+  audit_retention_days: { schema: days, default: 365, doc: 'Audit log entries older than this are pruned.' },
+  audit_strict: { schema: bool, default: false, doc: 'For tests: fail a write no transaction audited.' },
   service_domain: {
     schema: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a host name such as lookout.example.com'),
     default: 'localhost',
@@ -243,6 +243,11 @@ export const configKeys = {
     schema: bool,
     default: false,
     doc: 'Let notifications of every kind (channels, users’ contact methods, workspace SMTP servers) reach private, loopback and link-local addresses. Off (the default), such a destination is refused when it is connected to (after DNS; redirects are never followed): any user can name a destination, so by default none may reach an internal service. Checks have their own setting (LOOKOUT_AGENT_BLOCK_PRIVATE_TARGETS, agents), which allows private targets by default. The operator’s own addresses (LOOKOUT_SMTP_HOST, LOOKOUT_TWILIO_API_URL, LOOKOUT_TELEGRAM_API_URL, LOOKOUT_PUSHOVER_API_URL) are never refused.',
+  },
+  sso_allow_private: {
+    schema: bool,
+    default: false,
+    doc: 'Let the SAML IdP metadata URL an admin gives be plain http or reach private, loopback and link-local addresses (tests and labs only). Off (the default), it must be https and is refused when it is or resolves to such an address, like every other URL a user gives.',
   },
   auth_failures_per_minute: {
     schema: z.coerce.number().min(0).max(100_000),

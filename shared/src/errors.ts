@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'request_timeout'
   | 'unauthorized'
   | 'forbidden'
+  | 'sso_required'
   | 'two_factor_setup_required'
   | 'not_found'
   | 'method_not_allowed'
@@ -31,6 +32,7 @@ export const errorStatus: Record<ErrorCode, { http: number; connect: string }> =
   request_timeout: { http: 408, connect: 'deadline_exceeded' },
   unauthorized: { http: 401, connect: 'unauthenticated' },
   forbidden: { http: 403, connect: 'permission_denied' },
+  sso_required: { http: 403, connect: 'permission_denied' },
   two_factor_setup_required: { http: 403, connect: 'permission_denied' },
   not_found: { http: 404, connect: 'not_found' },
   method_not_allowed: { http: 405, connect: 'unimplemented' },

@@ -124,6 +124,40 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Entries of the audit log, newest first: who changed what (configuration and access) and every sign-in, successful or failed. Filters: `actor` (a user id, an API key id, or a name), `resource_type`, `action`, `from` and `to` (ISO 8601, at most 366 days apart). Entries are kept for config `audit_retention_days` (default 365). */
+        get: operations["getAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-log/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every entry matching the filters (as for `GET /audit-log`), newest first, as NDJSON: one entry a line, in the shape `GET /audit-log` gives. Streamed, read from the store a page at a time. */
+        get: operations["getAuditLogExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/channel-kinds": {
         parameters: {
             query?: never;
@@ -1561,6 +1595,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/session/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How to sign in to this workspace: `sso` (the button’s label and where it starts) when single sign-on is set up, and whether passwords and passkeys are offered (not while SSO is enforced; break-glass admins still use their password). */
+        get: operations["getSessionOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/session/passkey": {
         parameters: {
             query?: never;
@@ -1659,6 +1710,24 @@ export type paths = {
         put?: never;
         /** Send one test email now, through the server the workspace’s alert email uses, to `to` or else the calling admin, and answer with the outcome: `ok`, `outcome` (sent or failed), `transport`, `to`, `status_code` (the SMTP reply code, if any), `error` and `would_retry` (whether an alert email would try again after this failure). Never retried. */
         post: operations["postSettingsMailTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace’s single sign-on: OpenID Connect (`oidc`) and SAML (`saml`) settings, whether SSO is `enforced`, the break-glass admins, and the addresses to register at the IdP (`service_provider`). The client secret is never returned: `client_secret_set` says whether one is stored. */
+        get: operations["getSso"];
+        /** Set the workspace’s single sign-on, whole. `oidc`: `issuer` (https; http only on localhost), `client_id`, `client_secret` (write-only: omitted keeps the stored one for the same issuer and client id, null removes it), `allowed_domains`, `default_role` of users created at their first sign-in, `group_claim` and `group_roles` (group → role, the highest wins, applied at every sign-in). `saml`: `idp_metadata_url` (https, a public address) or `idp_metadata_xml` (it must parse and name a signing certificate and an HTTP-Redirect SSO URL), `default_role`, `allowed_domains`, `group_roles` (from the assertion’s `groups` attribute). `enforced`: passwords refused (403 `sso_required`) except for `break_glass_user_ids` (admins of the workspace); needs a configuration whose IdP answers. */
+        put: operations["putSso"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2167,6 +2236,28 @@ export type components = {
             status: "active" | "expired" | "revoked";
             user_email: string | null;
             user_id: string;
+        };
+        AuditEntry: {
+            action: string;
+            actor: {
+                id: string | null;
+                name: string;
+                /** @enum {string} */
+                type: "user" | "api_key" | "oauth_client" | "cli" | "system";
+            };
+            /** Format: date-time */
+            at: string;
+            changes: {
+                [key: string]: [
+                    unknown,
+                    unknown
+                ];
+            } | null;
+            id: string;
+            ip: string | null;
+            resource_id: string | null;
+            resource_type: string;
+            user_agent: string | null;
         };
         Channel: {
             config: {
@@ -2786,7 +2877,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "bad_request" | "unsupported_media_type" | "payload_too_large" | "request_timeout" | "unauthorized" | "forbidden" | "two_factor_setup_required" | "not_found" | "method_not_allowed" | "conflict" | "limit_reached" | "validation_failed" | "plan_limit_reached" | "rate_limited" | "unavailable" | "internal";
+                code: "bad_request" | "unsupported_media_type" | "payload_too_large" | "request_timeout" | "unauthorized" | "forbidden" | "sso_required" | "two_factor_setup_required" | "not_found" | "method_not_allowed" | "conflict" | "limit_reached" | "validation_failed" | "plan_limit_reached" | "rate_limited" | "unavailable" | "internal";
                 details: {
                     field: string;
                     message: string;
@@ -3322,6 +3413,14 @@ export type components = {
                 subdomain: string;
             };
         };
+        SessionOptions: {
+            passkey: boolean;
+            password: boolean;
+            sso: {
+                label: string;
+                start_url: string;
+            } | null;
+        };
         Shift: {
             /** Format: date-time */
             ends_at: string;
@@ -3355,6 +3454,42 @@ export type components = {
             status: "open" | "taken" | "assigned" | "withdrawn";
             taken_by: components["schemas"]["UserRef"] | null;
             user: components["schemas"]["UserRef"];
+        };
+        SsoSettings: {
+            break_glass_user_ids: string[];
+            enforced: boolean;
+            oidc: {
+                allowed_domains: string[];
+                client_id: string;
+                client_secret_set: boolean;
+                /** @enum {string} */
+                default_role: "admin" | "member" | "viewer";
+                group_claim: string | null;
+                group_roles: {
+                    group: string;
+                    /** @enum {string} */
+                    role: "admin" | "member" | "viewer";
+                }[];
+                issuer: string;
+            } | null;
+            saml: {
+                allowed_domains: string[];
+                /** @enum {string} */
+                default_role: "admin" | "member" | "viewer";
+                group_roles: {
+                    group: string;
+                    /** @enum {string} */
+                    role: "admin" | "member" | "viewer";
+                }[];
+                idp_metadata_url: string | null;
+                idp_metadata_xml: string | null;
+            } | null;
+            service_provider: {
+                oidc_redirect_uri: string;
+                saml_acs_url: string;
+                saml_metadata_url: string;
+            };
+            updated_at: string | null;
         };
         StatusPage: {
             accent_color: string | null;
@@ -4113,6 +4248,153 @@ export interface operations {
             };
             /** @description The body is larger than this endpoint accepts */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuditLog: {
+        parameters: {
+            query?: {
+                action?: string;
+                actor?: string;
+                cursor?: string;
+                from?: string;
+                limit?: number;
+                resource_type?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditEntry"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuditLogExport: {
+        parameters: {
+            query?: {
+                action?: string;
+                actor?: string;
+                from?: string;
+                resource_type?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15394,6 +15676,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The workspace requires single sign-on (code sso_required): only its break-glass admins may use a password */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No workspace at this address */
             404: {
                 headers: {
@@ -15477,6 +15768,44 @@ export interface operations {
             };
             /** @description Too many failed credentials from this address; retry after Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSessionOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionOptions"];
+                };
+            };
+            /** @description No workspace at this address */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16145,6 +16474,202 @@ export interface operations {
                 };
             };
             /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSettings"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Admins who may still sign in with a password while SSO is enforced.
+                     * @default []
+                     */
+                    break_glass_user_ids?: string[];
+                    /** @default false */
+                    enforced?: boolean;
+                    /** @default null */
+                    oidc?: {
+                        /**
+                         * @description Email domains allowed to sign in; empty: any the IdP signs in.
+                         * @default []
+                         */
+                        allowed_domains?: string[];
+                        client_id: string;
+                        /** @description Write-only. Omitted: the stored one is kept (same issuer and client id only); null: none (a public client). */
+                        client_secret?: string | null;
+                        /** @enum {string} */
+                        default_role: "admin" | "member" | "viewer";
+                        group_claim?: string | null;
+                        /**
+                         * @description IdP group → role; the highest of a user’s groups wins, applied at every sign-in.
+                         * @default []
+                         */
+                        group_roles?: {
+                            group: string;
+                            /** @enum {string} */
+                            role: "admin" | "member" | "viewer";
+                        }[];
+                        issuer: string;
+                    } | null;
+                    /** @default null */
+                    saml?: {
+                        /**
+                         * @description Email domains allowed to sign in; empty: any the IdP signs in.
+                         * @default []
+                         */
+                        allowed_domains?: string[];
+                        /** @enum {string} */
+                        default_role: "admin" | "member" | "viewer";
+                        /**
+                         * @description IdP group (the assertion’s `groups` attribute) → role; the highest wins, applied at every sign-in.
+                         * @default []
+                         */
+                        group_roles?: {
+                            group: string;
+                            /** @enum {string} */
+                            role: "admin" | "member" | "viewer";
+                        }[];
+                        idp_metadata_url?: string | null;
+                        idp_metadata_xml?: string | null;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSettings"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields, every one named */
             422: {
                 headers: {
                     [name: string]: unknown;

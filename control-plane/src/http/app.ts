@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Router } from '@koa/router';
 import { AppError } from '@lookout/shared';
 import Koa from 'koa';
@@ -9,6 +10,8 @@ import { parseOrThrow } from '../domain/validation.js';
 import { ackPage } from './ack-page.js';
 import { alertRoutes } from './alerts/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
+import { auditLogRoutes } from './audit-log/routes.js';
+import { claimingStore, createRouteAudit } from './audit-route.js';
 import { createAuthorizer, serviceKeyOf } from './authorize.js';
 import { readJson } from './body.js';
 import { calendarFeed } from './calendar-feed.js';
@@ -42,6 +45,9 @@ import { securityRoutes } from './security/routes.js';
 import { API_PREFIX, serviceEndpoints } from './service-endpoints.js';
 import { sessionRoutes } from './session/routes.js';
 import { sessionCookieName } from './session-cookie.js';
+import { oidcFlow } from './sso/oidc-flow.js';
+import { ssoRoutes } from './sso/routes.js';
+import { samlEndpoints } from './sso/saml-endpoints.js';
 import { statusPageRoutes } from './status-pages/routes.js';
 import { createCustomDomains } from './status-public/custom-domains.js';
 import { createPublicStatus } from './status-public/serve.js';
@@ -81,11 +87,13 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...escalationPolicyRoutes(deps),
   ...channelRoutes(deps),
   ...mailSettingsRoutes(deps),
+  ...ssoRoutes(deps),
   ...maintenanceWindowRoutes(deps),
   ...statusPageRoutes(deps),
   ...integrationRoutes(deps),
   ...scheduleRoutes(deps),
   ...calendarRoutes(deps),
+  ...auditLogRoutes(deps),
   ...pingRoutes(),
 ];
 
@@ -114,7 +122,9 @@ export const createApp = (deps: AppDeps) => {
     publicStatus,
     workspaceOf: resolveWorkspace,
   });
-  const routes = allRoutes({ ...deps, statusCache });
+  // Inserts name the resource of the request's audit draft (a create's id; audit-route.ts).
+  const routes = allRoutes({ ...deps, store: claimingStore(store), statusCache });
+  const audited = createRouteAudit(deps, routes);
   const { authorize, authorizeService, credentials } = createAuthorizer(deps);
 
   // Request id, access log, and the one place errors become responses.
@@ -147,6 +157,12 @@ export const createApp = (deps: AppDeps) => {
 
   // One-click acknowledge (/ack/{alert id}): a server-rendered page and its button, no sign-in.
   app.use(ackPage(deps));
+
+  // OpenID Connect sign-in (/auth/oidc/start, /auth/oidc/callback): browser redirects to and from the IdP.
+  app.use(oidcFlow(deps));
+
+  // SAML sign-in (/auth/saml/metadata, /start, /acs): browser redirects and the IdP's form POST.
+  app.use(samlEndpoints(deps));
 
   // Calendar feeds (/calendars/{token}.ics): the token is the credential, counted by the same limit.
   app.use(calendarFeed({ ...deps, credentials }));
@@ -190,17 +206,24 @@ export const createApp = (deps: AppDeps) => {
       if (r.serviceKey?.inBody) integration = await authorizeService(c, r, r.serviceKey.inBody(body));
       if (!r.body && body !== undefined) parseOrThrow(noBody, body, 'body');
       const params = (ctx as unknown as { params: Record<string, string> }).params;
-      const result = await handler({
-        ctx: c,
-        params,
-        query,
-        body,
-        auth: auth as Authed,
-        integration: integration as Integration,
-      });
+      const result = await audited(r, { ctx: c, params, body, auth }, () =>
+        handler({
+          ctx: c,
+          params,
+          query,
+          body,
+          auth: auth as Authed,
+          integration: integration as Integration,
+        }),
+      );
       ctx.status = c.state.status ?? r.status ?? 200;
       if (r.binary) {
-        // Bytes as they are (Koa sends a Buffer as is; any other object as JSON).
+        // A stream (an export) as it comes; bytes as they are (Koa sends a Buffer as is; any other
+        // object as JSON).
+        if (result instanceof Readable) {
+          ctx.body = result;
+          return;
+        }
         const bytes = result as Uint8Array;
         ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
         return;

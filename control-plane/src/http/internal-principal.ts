@@ -13,7 +13,7 @@ export interface InternalPrincipal {
   workspace_id: string;
   user_id: string;
   /** What the user authorized: the OAuth client, for logs. */
-  via: { kind: 'oauth'; client_id: string };
+  via: { kind: 'oauth'; client_id: string; client_name?: string | undefined };
 }
 
 export const internalPrincipalOf = (req: IncomingMessage): InternalPrincipal | undefined =>

@@ -36,6 +36,7 @@ export const PAGES = {
   users: '/settings/users',
   password: '/settings/password',
   mailSettings: '/settings/mail',
+  ssoSettings: '/settings/sso',
   notificationSettings: '/settings/notifications',
   connectedApps: '/settings/connected-apps',
   myShifts: '/settings/my-shifts',

@@ -12,6 +12,7 @@ import type { ViewCache } from '../domain/status-pages/view-cache.js';
 import type { ApiKey, Integration, IntegrationKind, Role, User, Workspace } from '../domain/types.js';
 import type { Metrics } from '../process/metrics.js';
 import type { Store } from '../store/port.js';
+import type { RouteAudit } from './audit-plan.js';
 
 export interface AppDeps {
   store: Store;
@@ -125,6 +126,11 @@ export interface RouteDef<Q = Record<string, never>> {
   responses?: Record<number, string>;
   /** Served outside Koa (see ping-endpoint.ts); declared for the API document only. */
   raw?: boolean;
+  /**
+   * The route's audit entry where the derivation from its method and path (http/audit-plan.ts) is not
+   * right: another action or resource type, an action that changes no record, a sign-in, or none.
+   */
+  audit?: RouteAudit;
   handler?(input: RouteInput<Q>): Promise<unknown>;
 }
 

@@ -2,6 +2,7 @@ import type { Clock, Logger } from '@lookout/shared';
 import type { Config } from '../config.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
 import type { PasskeyStore } from '../domain/access/passkey-store.js';
+import type { SamlReplayStore } from '../domain/access/saml-replay-store.js';
 import type { SecondFactorStore } from '../domain/access/second-factor-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
@@ -10,6 +11,7 @@ import { checkRegions } from '../domain/agents/region-health.js';
 import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
 import type { AlertHoldStore } from '../domain/alerts/alert-hold-store.js';
 import { SOURCE_EVENT_RETENTION_DAYS } from '../domain/alerts/alert-hold-store.js';
+import type { AuditStore } from '../domain/audit/audit-store.js';
 import { decideDueHolds } from '../domain/dependencies/dependency-holds.js';
 import { createEscalationRunner } from '../domain/escalation/escalation-runner.js';
 import type { NotificationGroupStore } from '../domain/escalation/notification-group-store.js';
@@ -60,6 +62,7 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Pick<OAuthStore, 'pruneOAuthRecords'> &
   Pick<AckLinkStore, 'pruneAckLinks'> &
   Pick<CalendarFeedStore, 'pruneCalendarFeeds'> &
+  Pick<SamlReplayStore, 'pruneSamlAssertions'> &
   Pick<MaintenanceWindowStore, 'pruneMaintenanceWindows'> &
   Pick<AlertHoldStore, 'pruneSourceEvents'> &
   Parameters<typeof decideDueHolds>[0] &
@@ -73,7 +76,8 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Parameters<typeof checkRegions>[0] &
   Parameters<typeof createEscalationRunner>[0]['store'] &
   HandoffJobStore &
-  Pick<HandoffNoticeStore, 'pruneHandoffNotices'>;
+  Pick<HandoffNoticeStore, 'pruneHandoffNotices'> &
+  Pick<AuditStore, 'pruneAuditEntries'>;
 
 /**
  * Background work of a control-plane replica. Each job is safe to run on every replica at once
@@ -142,6 +146,12 @@ export const startJobs = (
     // (domain/results/script-runs.ts).
     const runs = await pruneScriptRunsAt(store, now, config.result_retention_days);
     if (runs > 0) log.info({ pruned: runs }, 'old script runs and screenshots pruned');
+  });
+
+  // The audit log: entries older than the retention, in slices like the results.
+  every(3_600_000, 'prune-audit-log', async (now) => {
+    const before = new Date(now.getTime() - config.audit_retention_days * 86_400_000);
+    for (let i = 0; i < 100; i++) if ((await store.pruneAuditEntries(before, 1000)) < 1000) break;
   });
 
   // On-call schedules: overrides ended and offers closed 90 days ago, history older than 400 days.
@@ -273,6 +283,9 @@ export const startJobs = (
   every(3_600_000, 'prune-calendar-feeds', (now) =>
     store.pruneCalendarFeeds(new Date(now.getTime() - FEED_UNUSED_DAYS * 86_400_000), 10_000),
   );
+
+  // SAML assertions past their expiry: a replay of one is refused by its timing already.
+  every(60_000, 'prune-saml-assertions', (now) => store.pruneSamlAssertions(now, 10_000));
 
   // One-off maintenance windows ended long ago (history the list shows for a year and a bit).
   every(3_600_000, 'prune-maintenance-windows', (now) =>

@@ -1,13 +1,16 @@
 import type { MemberStore } from '../domain/access/member-store.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
 import type { PasskeyStore } from '../domain/access/passkey-store.js';
+import type { SamlReplayStore } from '../domain/access/saml-replay-store.js';
 import type { SecondFactorStore } from '../domain/access/second-factor-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
 import type { SignInStore } from '../domain/access/sign-in-store.js';
+import type { SsoStore } from '../domain/access/sso.js';
 import type { AgentStore } from '../domain/agents/agent-store.js';
 import type { AckLinkStore } from '../domain/alerts/ack-link-store.js';
 import type { AlertHoldStore } from '../domain/alerts/alert-hold-store.js';
 import type { AlertStore } from '../domain/alerts/alert-store.js';
+import type { AuditStore } from '../domain/audit/audit-store.js';
 import type { ContactMethodStore } from '../domain/contacts/contact-method-store.js';
 import type { EscalationPolicyStore } from '../domain/escalation/escalation-policy-store.js';
 import type { NotificationGroupStore } from '../domain/escalation/notification-group-store.js';
@@ -94,5 +97,8 @@ export type Store = StoreLifecycle &
   HandoffNoticeStore &
   SchedulePolicyLookup &
   CalendarFeedStore &
+  SamlReplayStore &
   SecretStore &
+  SsoStore &
+  AuditStore &
   SecondFactorStore;

@@ -31,6 +31,7 @@ import { SchedulesPage } from './pages/schedules/schedules-page.js';
 import { SecretsPage } from './pages/secrets.js';
 import { SecurityPage } from './pages/security/security-page.js';
 import { SignInPage } from './pages/sign-in.js';
+import { SsoSettingsPage } from './pages/sso-settings.js';
 import { StatusPageEditor } from './pages/status-pages/status-page-editor.js';
 import { StatusPageScreen } from './pages/status-pages/status-page-screen.js';
 import { StatusPagesPage } from './pages/status-pages/status-pages-page.js';
@@ -94,6 +95,7 @@ const VIEWS: Record<Exclude<PageName, Outside>, View> = {
   users: (me) => ({ title: 'Users', page: <UsersPage me={me} /> }),
   password: () => ({ title: 'Password', page: <ChangePasswordPage /> }),
   mailSettings: (me) => ({ title: 'Mail settings', page: <MailSettingsPage me={me} /> }),
+  ssoSettings: (me) => ({ title: 'Single sign-on', page: <SsoSettingsPage me={me} /> }),
   notificationSettings: (me) => ({
     title: 'Notification settings',
     page: <NotificationSettingsPage me={me} />,

@@ -67,6 +67,7 @@ export const apiKeyRoutes = ({ store, clock }: RouteDeps<TenancyStore>) => [
   route({
     method: 'post',
     path: '/api-keys/legacy/regenerate',
+    audit: { action: 'api_key.regenerate', resource_type: 'api_key' },
     tag: 'API keys',
     response: apiKeyWithValue,
     auth: 'session',

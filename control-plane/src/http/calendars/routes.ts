@@ -29,6 +29,7 @@ export const calendarRoutes = ({
     route({
       method: 'post',
       path: '/schedules/{id}/ical-url',
+      audit: { action: 'calendar_feed.create', resource_type: 'calendar_feed' },
       tag: 'Schedules',
       response: urlResponse,
       summary: `Make the schedule's calendar feed URL (iCalendar: every final shift, 7 days back and 86 ahead), replacing (revoking) the one it had. ${SUBSCRIBE}`,
@@ -49,6 +50,7 @@ export const calendarRoutes = ({
     route({
       method: 'delete',
       path: '/schedules/{id}/ical-url',
+      audit: { action: 'calendar_feed.delete', resource_type: 'calendar_feed' },
       tag: 'Schedules',
       response: null,
       summary: 'Revoke the schedule’s calendar feed URL: calendars subscribed to it get 404 from now on.',
@@ -63,6 +65,7 @@ export const calendarRoutes = ({
     route({
       method: 'post',
       path: '/me/ical-url',
+      audit: { action: 'calendar_feed.create', resource_type: 'calendar_feed', self: true },
       tag: 'Schedules',
       response: urlResponse,
       summary: `Make my calendar feed URL (iCalendar: my shifts in every schedule of the workspace, 7 days back and 86 ahead), replacing (revoking) the one I had. ${SUBSCRIBE}`,
@@ -81,6 +84,7 @@ export const calendarRoutes = ({
     route({
       method: 'delete',
       path: '/me/ical-url',
+      audit: { action: 'calendar_feed.delete', resource_type: 'calendar_feed', self: true },
       tag: 'Schedules',
       response: null,
       summary: 'Revoke my calendar feed URL: calendars subscribed to it get 404 from now on.',

@@ -129,6 +129,7 @@ export const channelRoutes = ({
     route({
       method: 'post',
       path: '/channels/{id}/test',
+      audit: { noRecord: true },
       tag: 'Notification channels',
       response: z.strictObject({
         ok: z.boolean(),

@@ -31,6 +31,9 @@ import { page } from '../responses.js';
 import { type Authed, type RouteDeps, route } from '../route.js';
 import { integrationJson, integrationResponse, integrationWithKey } from './responses.js';
 
+/** Not audited: alerts other tools send in are events, not changes to configuration or access. */
+const INBOUND_EVENTS = 'inbound events from another tool, not a change to configuration or access';
+
 export const integrationRoutes = ({
   store,
   clock,
@@ -54,6 +57,7 @@ export const integrationRoutes = ({
     route({
       method: 'post',
       path: `/integrations/${kind}/events`,
+      audit: { none: INBOUND_EVENTS },
       tag: 'Integrations',
       response: z.strictObject({
         status: z.literal('ok'),
@@ -191,6 +195,7 @@ export const integrationRoutes = ({
     route({
       method: 'post',
       path: '/integrations/pagerduty/v2/enqueue',
+      audit: { none: INBOUND_EVENTS },
       aliases: ['/v2/enqueue'],
       tag: 'Integrations',
       response: z.strictObject({ status: z.literal('success'), message: z.string(), dedup_key: z.string() }),

@@ -79,6 +79,7 @@ export const mailSettingsRoutes = ({
     route({
       method: 'put',
       path: '/settings/mail',
+      audit: { action: 'mail_settings.update', resource_type: 'mail_settings' },
       tag: TAG,
       response: mailSettingsResponse,
       summary:
@@ -94,6 +95,7 @@ export const mailSettingsRoutes = ({
     route({
       method: 'delete',
       path: '/settings/mail',
+      audit: { action: 'mail_settings.delete', resource_type: 'mail_settings' },
       tag: TAG,
       response: null,
       summary:
@@ -108,6 +110,7 @@ export const mailSettingsRoutes = ({
     route({
       method: 'post',
       path: '/settings/mail/test',
+      audit: { action: 'mail_settings.test', resource_type: 'mail_settings', noRecord: true },
       tag: TAG,
       response: z.strictObject({
         ok: z.boolean(),

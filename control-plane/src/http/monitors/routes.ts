@@ -208,6 +208,7 @@ export const monitorRoutes = ({
     route({
       method: 'post',
       path: '/monitors/batch/check',
+      audit: { action: 'monitor.batch_check', resource_type: 'monitor', noRecord: true },
       tag: 'Monitors',
       response: z.strictObject({ count: z.number().int(), warnings }),
       summary:

@@ -177,6 +177,7 @@ export const pingRoutes = (): ReturnType<typeof route>[] =>
           tag: 'Heartbeats',
           auth: 'none',
           raw: true,
+          audit: { none: 'heartbeat pings: telemetry, served outside the route layer (ping-endpoint.ts)' },
           response: pingResponse,
           summary: `${what} ${BODY_NOTE} Also served at ${base}${suffix}.`,
           query,

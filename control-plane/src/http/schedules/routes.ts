@@ -100,6 +100,7 @@ export const scheduleRoutes = (deps: RouteDeps<ScheduleStore & SchedulePolicyLoo
     route({
       method: 'post',
       path: '/schedules/preview',
+      audit: { noRecord: true },
       tag: TAG,
       response: previewResponse,
       summary:

@@ -68,6 +68,7 @@ export const scheduleTradeRoutes = ({ store, clock }: RouteDeps<ScheduleStore>) 
     route({
       method: 'post',
       path: '/schedules/{id}/overrides',
+      audit: { resource_type: 'schedule_override' },
       tag: TAG,
       response: overrideResponse,
       summary:
@@ -91,6 +92,7 @@ export const scheduleTradeRoutes = ({ store, clock }: RouteDeps<ScheduleStore>) 
     route({
       method: 'delete',
       path: '/schedules/{id}/overrides/{override_id}',
+      audit: { resource_type: 'schedule_override' },
       tag: TAG,
       response: null,
       summary: 'Remove an override (an admin, whoever made it, or its user).',
@@ -133,6 +135,7 @@ export const scheduleTradeRoutes = ({ store, clock }: RouteDeps<ScheduleStore>) 
     route({
       method: 'post',
       path: '/schedules/{id}/offers',
+      audit: { resource_type: 'shift_offer' },
       tag: TAG,
       response: offerResponse,
       summary:
@@ -156,6 +159,7 @@ export const scheduleTradeRoutes = ({ store, clock }: RouteDeps<ScheduleStore>) 
     route({
       method: 'post',
       path: '/schedules/{id}/offers/{offer_id}/take',
+      audit: { resource_type: 'shift_offer', action: 'shift_offer.take' },
       tag: TAG,
       response: offerResponse,
       summary:
@@ -178,6 +182,7 @@ export const scheduleTradeRoutes = ({ store, clock }: RouteDeps<ScheduleStore>) 
     route({
       method: 'post',
       path: '/schedules/{id}/offers/{offer_id}/assign',
+      audit: { resource_type: 'shift_offer', action: 'shift_offer.assign' },
       tag: TAG,
       response: offerResponse,
       summary: 'Assign an open offer to `user_id` (admins): it becomes an override for them, in one step.',
@@ -200,6 +205,7 @@ export const scheduleTradeRoutes = ({ store, clock }: RouteDeps<ScheduleStore>) 
     route({
       method: 'delete',
       path: '/schedules/{id}/offers/{offer_id}',
+      audit: { resource_type: 'shift_offer' },
       tag: TAG,
       response: offerResponse,
       summary: 'Withdraw an open offer (the user who offered it, or an admin). Answers the withdrawn offer.',

@@ -15,16 +15,27 @@ import {
 import { hasSecondFactor, twoFactorSummary } from '../../domain/access/sign-in-challenge.js';
 import { createSignInGuard } from '../../domain/access/sign-in-guard.js';
 import type { SignInStore } from '../../domain/access/sign-in-store.js';
+import { passwordRefused, type SsoStore } from '../../domain/access/sso.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { User, Workspace } from '../../domain/types.js';
+import { parseOrThrow } from '../../domain/validation.js';
 import { type ApiContext, type RouteDeps, route } from '../route.js';
 import { deviceCookieName, sessionLifetimes, setDeviceCookie, setSessionCookie } from '../session-cookie.js';
 import { secondFactorRequiredResponse, sessionResponse, userJson, workspaceJson } from './responses.js';
 
 type Ports = SessionStore & SignInStore & TenancyStore & SecondFactorStore & PasskeyStore;
 
+const SSO_REQUIRED_MESSAGE =
+  'This workspace requires single sign-on: use “Sign in with SSO”. Only its break-glass admins may sign in with a password.';
+
 /** The web app's session: sign in, who am I (with the CSRF token), sign out, change password. */
-export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: RouteDeps<Ports>) => {
+const VIAS = ['totp', 'recovery_code', 'passkey'] as const;
+const secondFactorVia = (body: unknown) => {
+  const method = (body as { method?: unknown } | null)?.method;
+  return VIAS.find((v) => v === method) ?? 'totp';
+};
+
+export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: RouteDeps<Ports & SsoStore>) => {
   const life = sessionLifetimes(config);
   // Failed sign-ins: per browser known to the account, or per address, (account, address) and account.
   const guard = createSignInGuard({
@@ -58,10 +69,24 @@ export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: Route
     };
   };
 
+  /**
+   * While the workspace enforces SSO a password works only for its break-glass admins: anyone else
+   * (an unknown email too) gets 403 sso_required before the password is even checked, so the answer
+   * never tells a right password from a wrong one.
+   */
+  const refuseWhenSsoEnforced = async (workspaceId: string, body: unknown) => {
+    const sso = await store.getSsoSettings(workspaceId);
+    if (!sso?.enforced) return;
+    const { email } = parseOrThrow(signInInput, body);
+    const user = await store.getUserByEmail(workspaceId, email.toLowerCase());
+    if (!user || passwordRefused(sso, user.id)) throw new AppError('sso_required', SSO_REQUIRED_MESSAGE);
+  };
+
   return [
     route({
       method: 'post',
       path: '/session',
+      audit: { signIn: 'password' },
       tag: 'Session',
       response: z.union([sessionResponse, secondFactorRequiredResponse]),
       auth: 'none',
@@ -73,12 +98,14 @@ export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: Route
         200: 'Password correct; a second factor is required (no session yet)',
         201: 'Signed in',
         401: 'Email or password is incorrect',
+        403: 'The workspace requires single sign-on (code sso_required): only its break-glass admins may use a password',
         404: 'No workspace at this address',
         429: 'Too many failed sign-ins: from this browser (one that signed in to the account before), or, for other browsers, from this address, to this account from this address, or to this account',
       },
       async handler({ ctx, body }) {
         const ws = ctx.state.workspace;
         if (!ws) throw new AppError('not_found', 'No workspace at this address.');
+        await refuseWhenSsoEnforced(ws.id, body);
         const r = await signIn(store, ws, body, clock.now(), life, clientOf(ctx, guard));
         if (r.kind === 'second_factor') {
           ctx.state.status = 200;
@@ -93,6 +120,8 @@ export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: Route
     route({
       method: 'post',
       path: '/session/second-factor',
+      // The sign-in is recorded by the factor that finished it.
+      audit: { signIn: (body) => secondFactorVia(body) },
       tag: 'Session',
       response: sessionResponse,
       auth: 'none',
@@ -134,6 +163,7 @@ export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: Route
     route({
       method: 'delete',
       path: '/session',
+      audit: { action: 'session.sign_out', self: true },
       tag: 'Session',
       response: null,
       auth: 'session',
@@ -148,6 +178,7 @@ export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: Route
     route({
       method: 'post',
       path: '/session/password',
+      audit: { action: 'user.password_change', resource_type: 'user', self: true },
       tag: 'Session',
       response: sessionResponse,
       auth: 'session',

@@ -184,6 +184,7 @@ export const statusPageRoutes = ({
     route({
       method: 'post',
       path: '/status-pages/{id}/custom-domain/verify',
+      audit: { action: 'status_page.verify_domain', resource_type: 'status_page' },
       tag: TAG,
       response: statusPageResponse,
       summary:
@@ -285,6 +286,7 @@ export const statusPageRoutes = ({
     route({
       method: 'post',
       path: '/status-pages/{id}/incidents/{incident_id}/updates',
+      audit: { resource_type: 'incident_update' },
       tag: TAG,
       response: incidentResponse,
       summary:
@@ -351,6 +353,7 @@ export const statusPageRoutes = ({
     route({
       method: 'delete',
       path: '/status-pages/{id}/subscribers/{subscriber_id}',
+      audit: { resource_type: 'status_subscriber' },
       tag: TAG,
       response: null,
       summary: 'Delete a subscriber (and any mail still queued for it).',

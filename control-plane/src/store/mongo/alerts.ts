@@ -211,20 +211,23 @@ export const mongoAlerts = ({ col, inTransaction }: MongoContext): AlertStore =>
       return alert ? { outcome: 'already_resolved', alert } : { outcome: 'not_found', alert: null };
     },
     async acknowledgeAlert(workspaceId, id, by, at) {
-      const updated = await alerts.findOneAndUpdate(
-        { workspace_id: workspaceId, _id: id, status: 'open' },
-        [
-          {
-            $set: {
-              status: 'acknowledged',
-              acknowledged_at: at,
-              acknowledged_by: { $literal: by },
-              updated_at: at,
-              escalation_due_at: followDue(at),
+      // In a transaction: the request's audit entry is written with it (db.ts `inTransaction`).
+      const updated = await inTransaction((session) =>
+        alerts.findOneAndUpdate(
+          { workspace_id: workspaceId, _id: id, status: 'open' },
+          [
+            {
+              $set: {
+                status: 'acknowledged',
+                acknowledged_at: at,
+                acknowledged_by: { $literal: by },
+                updated_at: at,
+                escalation_due_at: followDue(at),
+              },
             },
-          },
-        ],
-        { returnDocument: 'after' },
+          ],
+          { returnDocument: 'after', session },
+        ),
       );
       if (updated) return { outcome: 'acknowledged', alert: fromDoc<Alert>(updated) };
       const alert = await getAlert(workspaceId, id);

@@ -30,8 +30,15 @@ export const mongoCalendarFeeds = ({ col, inTransaction }: MongoContext): Calend
     );
   },
   async deleteCalendarFeed(workspaceId, kind, subjectId) {
-    const r = await col.calendarFeeds.deleteOne({ workspace_id: workspaceId, kind, subject_id: subjectId });
-    return r.deletedCount === 1;
+    return inTransaction(
+      async (session) =>
+        (
+          await col.calendarFeeds.deleteOne(
+            { workspace_id: workspaceId, kind, subject_id: subjectId },
+            { session },
+          )
+        ).deletedCount === 1,
+    );
   },
   async touchCalendarFeed(id, at, staleBefore) {
     const r = await col.calendarFeeds.updateOne(

@@ -16,7 +16,7 @@ export const contactMethodIndexes: IndexDecl[] = [
   { on: 'codeSendCounters', key: { expires_at: 1 }, options: { expireAfterSeconds: 0 } },
 ];
 
-export const mongoContactMethods = ({ col }: MongoContext): ContactMethodStore => {
+export const mongoContactMethods = ({ col, inTransaction }: MongoContext): ContactMethodStore => {
   const c = col.contactMethods;
   return {
     async listContactMethods(workspaceId, userId) {
@@ -31,7 +31,8 @@ export const mongoContactMethods = ({ col }: MongoContext): ContactMethodStore =
       return fromDoc<ContactMethod>(await c.findOne({ _id: id, workspace_id: workspaceId, user_id: userId }));
     },
     async insertContactMethod(method) {
-      await c.insertOne(toDoc(method));
+      // In a transaction: the request's audit entry is written with it (db.ts `inTransaction`).
+      await inTransaction((session) => c.insertOne(toDoc(method), { session }));
     },
     async updateContactMethod(method) {
       const next: ContactMethod = { ...method, version: method.version + 1 };
@@ -47,7 +48,11 @@ export const mongoContactMethods = ({ col }: MongoContext): ContactMethodStore =
       return r.matchedCount === 1;
     },
     async deleteContactMethod(workspaceId, userId, id) {
-      return (await c.deleteOne({ _id: id, workspace_id: workspaceId, user_id: userId })).deletedCount === 1;
+      return inTransaction(
+        async (session) =>
+          (await c.deleteOne({ _id: id, workspace_id: workspaceId, user_id: userId }, { session }))
+            .deletedCount === 1,
+      );
     },
     async deleteUserContactMethods(workspaceId, userId) {
       return (await c.deleteMany({ workspace_id: workspaceId, user_id: userId })).deletedCount;

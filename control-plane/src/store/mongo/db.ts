@@ -10,8 +10,10 @@ import {
   MongoServerError,
   type Sort,
 } from 'mongodb';
+import { entryOf, pendingAuditDraft, refusedResult } from '../../domain/audit/audit-scope.js';
 import type { Page, PageQuery } from '../../domain/types.js';
 import { decodeCursor, toPage } from '../cursor.js';
+import { insertAuditDoc } from './audit.js';
 
 /**
  * What every MongoDB port module shares: the client, the collections, transactions, the record ↔
@@ -94,6 +96,8 @@ export const collectionsOf = (db: Db) => {
     sourceEvents: c('source_events'),
     /** Calendar feeds' secret URLs, by token hash (domain/oncall/calendar-feed-store.ts). */
     calendarFeeds: c('calendar_feeds'),
+    /** SAML assertions already accepted (domain/access/saml-replay-store.ts); `_id` workspace|issuer|id. */
+    samlAssertions: c('saml_assertions'),
     /** On-call schedules (domain/oncall/schedule-store.ts); `name_key` unique per workspace. */
     schedules: c('schedules'),
     scheduleOverrides: c('schedule_overrides'),
@@ -111,6 +115,10 @@ export const collectionsOf = (db: Db) => {
     scriptScreenshots: c('script_screenshots'),
     /** Workspace secrets (domain/secrets/secret-store.ts); `_id` is workspace:name. */
     secrets: c('secrets'),
+    /** Workspace SSO settings (domain/access/sso.ts); `_id` is the workspace id. */
+    ssoSettings: c('sso_settings'),
+    /** The audit log (domain/audit/audit-store.ts); `changes` as JSON text. */
+    auditLog: c('audit_log'),
     /** Users' TOTP factors (domain/access/second-factor-store.ts); `_id` is workspace:user. */
     totpFactors: c('totp_factors'),
     recoveryCodes: c('recovery_codes'),
@@ -128,7 +136,11 @@ export type Collections = ReturnType<typeof collectionsOf>;
 /** What a port module receives: the collections and a way to run a transaction. */
 export interface MongoContext {
   col: Collections;
-  /** Runs `fn` in one transaction, retried whole on a transient error (a write conflict). */
+  /**
+   * Runs `fn` in one transaction, retried whole on a transient error (a write conflict). The request's
+   * pending audit draft (domain/audit/audit-scope.ts) is inserted with the same session unless `fn`'s
+   * result says it changed nothing (`refusedResult`), so the entry commits, or aborts, with the change.
+   */
   inTransaction<T>(fn: (session: ClientSession) => Promise<T>): Promise<T>;
 }
 
@@ -142,7 +154,30 @@ export const connect = (opts: MongoOptions) => {
   const db = client.db(opts.dbName ?? 'lookout');
   const ctx: MongoContext = {
     col: collectionsOf(db),
-    inTransaction: (fn) => client.withSession((session) => session.withTransaction(() => fn(session))),
+    inTransaction: async (fn) => {
+      const draft = pendingAuditDraft();
+      if (!draft) return client.withSession((session) => session.withTransaction(() => fn(session)));
+      // Claimed at once: a second transaction of the same request started meanwhile leaves it alone.
+      draft.claimed = true;
+      let wrote = false;
+      try {
+        const result = await client.withSession((session) =>
+          session.withTransaction(async () => {
+            wrote = false;
+            const r = await fn(session);
+            if (!refusedResult(r)) {
+              await insertAuditDoc(ctx.col, entryOf(draft), session);
+              wrote = true;
+            }
+            return r;
+          }),
+        );
+        if (wrote) draft.written = true;
+        return result;
+      } finally {
+        draft.claimed = false;
+      }
+    },
   };
   return { client, db, ctx };
 };

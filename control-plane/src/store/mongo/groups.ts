@@ -62,9 +62,13 @@ export const mongoGroups = (ctx: MongoContext): GroupStore => {
     },
     async updateGroup(next) {
       try {
-        const r = await groups.updateOne(
-          { _id: next.id, workspace_id: next.workspace_id },
-          { $set: { name: next.name, name_key: groupNameKey(next.name), updated_at: next.updated_at } },
+        // In a transaction: the request's audit entry is written with it (db.ts `inTransaction`).
+        const r = await inTransaction((session) =>
+          groups.updateOne(
+            { _id: next.id, workspace_id: next.workspace_id },
+            { $set: { name: next.name, name_key: groupNameKey(next.name), updated_at: next.updated_at } },
+            { session },
+          ),
         );
         return r.matchedCount === 1 ? 'updated' : 'not_found';
       } catch (e) {

@@ -18,7 +18,7 @@ const pair = (a: string, b: string) => `${a}:${b}`;
  * (upserts by `_id`); a cursor is claimed by updateOne matching its due_at (the compare-and-set); a
  * notice is claimed by inserting its key as `_id` (a duplicate key: another replica has it).
  */
-export const mongoHandoffNotices = ({ col }: MongoContext): HandoffNoticeStore => ({
+export const mongoHandoffNotices = ({ col, inTransaction }: MongoContext): HandoffNoticeStore => ({
   async getHandoffSettings(workspaceId, userId) {
     const d = await col.handoffSettings.findOne({ _id: pair(workspaceId, userId) });
     if (!d) return null;
@@ -26,10 +26,13 @@ export const mongoHandoffNotices = ({ col }: MongoContext): HandoffNoticeStore =
     return rest as unknown as HandoffSettings;
   },
   async putHandoffSettings(s) {
-    await col.handoffSettings.replaceOne(
-      { _id: pair(s.workspace_id, s.user_id) },
-      { ...s },
-      { upsert: true },
+    // In a transaction: the request's audit entry is written with it (db.ts `inTransaction`).
+    await inTransaction((session) =>
+      col.handoffSettings.replaceOne(
+        { _id: pair(s.workspace_id, s.user_id) },
+        { ...s },
+        { upsert: true, session },
+      ),
     );
   },
   async setHandoffCursor(c) {

@@ -56,7 +56,11 @@ export const mongoIntegrations = ({ col, inTransaction }: MongoContext): Integra
       });
     },
     async deleteIntegration(workspaceId, id) {
-      return (await integrations.deleteOne({ workspace_id: workspaceId, _id: id })).deletedCount === 1;
+      return inTransaction(
+        async (session) =>
+          (await integrations.deleteOne({ workspace_id: workspaceId, _id: id }, { session })).deletedCount ===
+          1,
+      );
     },
   };
 };

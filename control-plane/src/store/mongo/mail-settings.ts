@@ -8,7 +8,7 @@ import type { MongoContext } from './db.js';
  * Workspace mail settings in MongoDB: one document per workspace in `mail_settings`, keyed by the
  * workspace id (`_id`, so no other index), replaced whole by an upsert (the last write wins).
  */
-export const mongoMailSettings = ({ col }: MongoContext): MailSettingsStore => {
+export const mongoMailSettings = ({ col, inTransaction }: MongoContext): MailSettingsStore => {
   const { mailSettings } = col;
   return {
     async getMailSettings(workspaceId) {
@@ -19,10 +19,16 @@ export const mongoMailSettings = ({ col }: MongoContext): MailSettingsStore => {
     },
     async putMailSettings(settings) {
       const { workspace_id, ...rest } = settings;
-      await mailSettings.replaceOne({ _id: workspace_id }, rest, { upsert: true });
+      // In a transaction: the request's audit entry is written with it (db.ts `inTransaction`).
+      await inTransaction((session) =>
+        mailSettings.replaceOne({ _id: workspace_id }, rest, { upsert: true, session }),
+      );
     },
     async deleteMailSettings(workspaceId) {
-      return (await mailSettings.deleteOne({ _id: workspaceId })).deletedCount === 1;
+      return inTransaction(
+        async (session) =>
+          (await mailSettings.deleteOne({ _id: workspaceId }, { session })).deletedCount === 1,
+      );
     },
   };
 };

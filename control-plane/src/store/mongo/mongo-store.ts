@@ -2,6 +2,7 @@ import { type Store, StoreMissingError } from '../port.js';
 import { ackLinkIndexes, mongoAckLinks } from './ack-links.js';
 import { agentIndexes, mongoAgents } from './agents.js';
 import { alertIndexes, mongoAlerts } from './alerts.js';
+import { auditIndexes, mongoAudit } from './audit.js';
 import { calendarFeedIndexes, mongoCalendarFeeds } from './calendar-feeds.js';
 import { contactMethodIndexes, mongoContactMethods } from './contact-methods.js';
 import { connect, ensureIndexes, type MongoOptions, requireReplicaSet } from './db.js';
@@ -29,6 +30,7 @@ import { mongoPasskeys, passkeyIndexes } from './passkeys.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
+import { mongoSamlReplay, samlReplayIndexes } from './saml-replay.js';
 import { mongoSchedulePolicies } from './schedule-policies.js';
 import { mongoSchedules, scheduleIndexes } from './schedules.js';
 import { mongoScriptRuns, scriptRunIndexes } from './script-runs.js';
@@ -36,6 +38,7 @@ import { mongoSecondFactors, secondFactorIndexes } from './second-factors.js';
 import { mongoSecrets, secretIndexes } from './secrets.js';
 import { mongoSessions, sessionIndexes } from './sessions.js';
 import { mongoSignIns, signInIndexes } from './sign-ins.js';
+import { mongoSso } from './sso.js';
 import { mongoStatusPages, statusPageIndexes } from './status-pages.js';
 import { mongoStatusSubscribers, statusSubscriberIndexes } from './status-subscribers.js';
 import { mongoTenancy, tenancyIndexes } from './tenancy.js';
@@ -87,10 +90,12 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...groupIndexes,
         ...notificationGroupIndexes,
         ...calendarFeedIndexes,
+        ...samlReplayIndexes,
         ...scheduleIndexes,
         ...handoffNoticeIndexes,
         ...scriptRunIndexes,
         ...secretIndexes,
+        ...auditIndexes,
         ...secondFactorIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
@@ -133,11 +138,14 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoStatusSubscribers(ctx),
     ...mongoNotificationGroups(ctx),
     ...mongoCalendarFeeds(ctx),
+    ...mongoSamlReplay(ctx),
     ...mongoSchedules(ctx),
     ...mongoHandoffNotices(ctx),
     ...mongoSchedulePolicies(ctx),
     ...mongoScriptRuns(ctx),
+    ...mongoSso(ctx),
     ...mongoSecrets(ctx),
+    ...mongoAudit(ctx),
     ...mongoSecondFactors(ctx),
   };
 };

@@ -13,7 +13,7 @@ const fromKeyDoc = (d: Doc | null): PingKeyRecord | null => {
 };
 
 /** Ping keys in MongoDB: one document per workspace in `ping_keys`, keyed by the workspace id. */
-export const mongoPingKeys = ({ col }: MongoContext): PingKeyStore => {
+export const mongoPingKeys = ({ col, inTransaction }: MongoContext): PingKeyStore => {
   const { pingKeys } = col;
   const get = async (workspaceId: string) => fromKeyDoc(await pingKeys.findOne({ _id: workspaceId }));
   return {
@@ -29,7 +29,10 @@ export const mongoPingKeys = ({ col }: MongoContext): PingKeyStore => {
     },
     async replacePingKey(key) {
       const { workspace_id, ...rest } = key;
-      await pingKeys.replaceOne({ _id: workspace_id }, rest, { upsert: true });
+      // In a transaction: the request's audit entry is written with it (db.ts `inTransaction`).
+      await inTransaction((session) =>
+        pingKeys.replaceOne({ _id: workspace_id }, rest, { upsert: true, session }),
+      );
     },
     async findPingKey(keyHash) {
       return fromKeyDoc(await pingKeys.findOne({ key_hash: keyHash }));

@@ -119,7 +119,8 @@ export const mongoRouting = ({
     },
 
     async insertChannel(c) {
-      await channels.insertOne(toDoc(c));
+      // In a transaction: the request's audit entry is written with it (db.ts `inTransaction`).
+      await inTransaction((session) => channels.insertOne(toDoc(c), { session }));
     },
     async getChannel(workspaceId, id) {
       return fromDoc<NotificationChannel>(await channels.findOne({ workspace_id: workspaceId, _id: id }));
@@ -128,8 +129,10 @@ export const mongoRouting = ({
       return page<NotificationChannel>(channels, { workspace_id: workspaceId }, q);
     },
     async updateChannel(c) {
-      return (
-        (await channels.replaceOne({ _id: c.id, workspace_id: c.workspace_id }, toDoc(c))).matchedCount === 1
+      return inTransaction(
+        async (session) =>
+          (await channels.replaceOne({ _id: c.id, workspace_id: c.workspace_id }, toDoc(c), { session }))
+            .matchedCount === 1,
       );
     },
     async deleteChannel(workspaceId, id) {
@@ -150,7 +153,7 @@ export const mongoRouting = ({
     },
 
     async insertMaintenanceWindow(w) {
-      await windows.insertOne(toDoc(w));
+      await inTransaction((session) => windows.insertOne(toDoc(w), { session }));
     },
     async getMaintenanceWindow(workspaceId, id) {
       const doc = await windows.findOne({ workspace_id: workspaceId, _id: id });
@@ -161,23 +164,31 @@ export const mongoRouting = ({
       return { ...p, data: p.data.map(windowOf) };
     },
     async updateMaintenanceWindow(w) {
-      const r = await windows.updateOne(
-        { workspace_id: w.workspace_id, _id: w.id },
-        {
-          $set: {
-            name: w.name,
-            starts_at: w.starts_at,
-            ends_at: w.ends_at,
-            schedule: w.schedule,
-            timezone: w.timezone,
-            duration_seconds: w.duration_seconds,
-          },
-        },
+      return inTransaction(
+        async (session) =>
+          (
+            await windows.updateOne(
+              { workspace_id: w.workspace_id, _id: w.id },
+              {
+                $set: {
+                  name: w.name,
+                  starts_at: w.starts_at,
+                  ends_at: w.ends_at,
+                  schedule: w.schedule,
+                  timezone: w.timezone,
+                  duration_seconds: w.duration_seconds,
+                },
+              },
+              { session },
+            )
+          ).matchedCount === 1,
       );
-      return r.matchedCount === 1;
     },
     async deleteMaintenanceWindow(workspaceId, id) {
-      return (await windows.deleteOne({ workspace_id: workspaceId, _id: id })).deletedCount === 1;
+      return inTransaction(
+        async (session) =>
+          (await windows.deleteOne({ workspace_id: workspaceId, _id: id }, { session })).deletedCount === 1,
+      );
     },
     async listLiveMaintenanceWindows(workspaceId, at, limit) {
       return liveWindows(workspaceId, at, limit);

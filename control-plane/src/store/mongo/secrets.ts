@@ -21,13 +21,16 @@ const fromDoc = (doc: Document | null): WorkspaceSecret | null => {
   return rest as WorkspaceSecret;
 };
 
-export const mongoSecrets = ({ col }: MongoContext): SecretStore => ({
+export const mongoSecrets = ({ col, inTransaction }: MongoContext): SecretStore => ({
   async putSecret(secret) {
     const { created_at, ...rest } = secret;
-    const r = await col.secrets.updateOne(
-      { _id: keyOf(secret.workspace_id, secret.name) },
-      { $set: rest, $setOnInsert: { created_at } },
-      { upsert: true },
+    // In a transaction: the request's audit entry is written with it (db.ts `inTransaction`).
+    const r = await inTransaction((session) =>
+      col.secrets.updateOne(
+        { _id: keyOf(secret.workspace_id, secret.name) },
+        { $set: rest, $setOnInsert: { created_at } },
+        { upsert: true, session },
+      ),
     );
     return r.upsertedCount === 1;
   },
@@ -47,6 +50,9 @@ export const mongoSecrets = ({ col }: MongoContext): SecretStore => ({
     return docs.map((d) => fromDoc(d)!);
   },
   async deleteSecret(workspaceId, name) {
-    return (await col.secrets.deleteOne({ _id: keyOf(workspaceId, name) })).deletedCount === 1;
+    return inTransaction(
+      async (session) =>
+        (await col.secrets.deleteOne({ _id: keyOf(workspaceId, name) }, { session })).deletedCount === 1,
+    );
   },
 });

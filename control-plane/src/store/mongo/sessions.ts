@@ -27,7 +27,8 @@ export const mongoSessions = ({ col, inTransaction }: MongoContext): SessionStor
       await sessions.updateOne({ _id: id, last_seen_at: { $lt: at } }, { $set: { last_seen_at: at } });
     },
     async deleteSession(id) {
-      await sessions.deleteOne({ _id: id });
+      // In a transaction: the request's audit entry is written with it (db.ts `inTransaction`).
+      await inTransaction((session) => sessions.deleteOne({ _id: id }, { session }));
     },
     async changePassword({ workspace_id, user_id, password_hash, next }) {
       return inTransaction(async (session) => {

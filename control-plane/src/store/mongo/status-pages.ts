@@ -83,7 +83,8 @@ export const mongoStatusPages = ({ col, inTransaction }: MongoContext): StatusPa
   return {
     async insertStatusPage(p) {
       try {
-        await statusPages.insertOne(toDoc(p));
+        // In a transaction: the request's audit entry is written with it (db.ts `inTransaction`).
+        await inTransaction((session) => statusPages.insertOne(toDoc(p), { session }));
       } catch (e) {
         throw conflictOf(e) ?? e;
       }
@@ -105,16 +106,21 @@ export const mongoStatusPages = ({ col, inTransaction }: MongoContext): StatusPa
     },
     async recordDomainCheck(workspaceId, id, expected, next) {
       try {
-        const r = await statusPages.updateOne(
-          {
-            _id: id,
-            workspace_id: workspaceId,
-            custom_domain: expected.custom_domain,
-            custom_domain_token: expected.custom_domain_token,
-          },
-          { $set: next },
+        return await inTransaction(
+          async (session) =>
+            (
+              await statusPages.updateOne(
+                {
+                  _id: id,
+                  workspace_id: workspaceId,
+                  custom_domain: expected.custom_domain,
+                  custom_domain_token: expected.custom_domain_token,
+                },
+                { $set: next },
+                { session },
+              )
+            ).matchedCount === 1,
         );
-        return r.matchedCount === 1;
       } catch (e) {
         throw conflictOf(e) ?? e;
       }
@@ -143,9 +149,10 @@ export const mongoStatusPages = ({ col, inTransaction }: MongoContext): StatusPa
     },
     async updateStatusPage(p) {
       try {
-        return (
-          (await statusPages.replaceOne({ _id: p.id, workspace_id: p.workspace_id }, toDoc(p)))
-            .matchedCount === 1
+        return await inTransaction(
+          async (session) =>
+            (await statusPages.replaceOne({ _id: p.id, workspace_id: p.workspace_id }, toDoc(p), { session }))
+              .matchedCount === 1,
         );
       } catch (e) {
         throw conflictOf(e) ?? e;
@@ -228,9 +235,10 @@ export const mongoStatusPages = ({ col, inTransaction }: MongoContext): StatusPa
       }
     },
     async deleteIncident(workspaceId, pageId, id) {
-      return (
-        (await incidents.deleteOne({ workspace_id: workspaceId, page_id: pageId, _id: id })).deletedCount ===
-        1
+      return inTransaction(
+        async (session) =>
+          (await incidents.deleteOne({ workspace_id: workspaceId, page_id: pageId, _id: id }, { session }))
+            .deletedCount === 1,
       );
     },
     async pruneIncidents(before, limit) {

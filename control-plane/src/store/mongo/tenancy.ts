@@ -112,9 +112,16 @@ export const mongoTenancy = ({ col, inTransaction }: MongoContext): TenancyStore
       return page<ApiKey>(apiKeys, f, q);
     },
     async revokeApiKey(workspaceId, id, now) {
-      await apiKeys.updateOne(
-        { workspace_id: workspaceId, _id: id, revoked_at: null },
-        { $set: { revoked_at: now } },
+      // In a transaction: the request's audit entry is written with it (db.ts `inTransaction`).
+      await inTransaction(
+        async (session) =>
+          (
+            await apiKeys.updateOne(
+              { workspace_id: workspaceId, _id: id, revoked_at: null },
+              { $set: { revoked_at: now } },
+              { session },
+            )
+          ).matchedCount === 1,
       );
       return getApiKey(workspaceId, id);
     },

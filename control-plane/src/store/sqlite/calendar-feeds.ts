@@ -31,13 +31,16 @@ export const sqliteCalendarFeeds = ({ st, one, immediate }: SqliteContext): Cale
     );
   },
   async deleteCalendarFeed(workspaceId, kind, subjectId) {
-    return (
-      st('DELETE FROM calendar_feeds WHERE workspace_id = ? AND kind = ? AND subject_id = ?').run(
-        workspaceId,
-        kind,
-        subjectId,
-      ).changes === 1
-    );
+    // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+    return immediate(() => {
+      return (
+        st('DELETE FROM calendar_feeds WHERE workspace_id = ? AND kind = ? AND subject_id = ?').run(
+          workspaceId,
+          kind,
+          subjectId,
+        ).changes === 1
+      );
+    });
   },
   async touchCalendarFeed(id, at, staleBefore) {
     return (

@@ -85,7 +85,10 @@ export const sqliteContactMethods = ({ st, one, many, immediate }: SqliteContext
     return row ? record(row) : null;
   },
   async insertContactMethod(method) {
-    st(insertSql(contactMethods)).run(toRow(contactMethods, flat(method)));
+    // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+    return immediate(() => {
+      st(insertSql(contactMethods)).run(toRow(contactMethods, flat(method)));
+    });
   },
   async updateContactMethod(method) {
     const row = toRow(contactMethods, flat(method));
@@ -99,13 +102,16 @@ export const sqliteContactMethods = ({ st, one, many, immediate }: SqliteContext
     );
   },
   async deleteContactMethod(workspaceId, userId, id) {
-    return (
-      st('DELETE FROM contact_methods WHERE id = ? AND workspace_id = ? AND user_id = ?').run(
-        id,
-        workspaceId,
-        userId,
-      ).changes === 1
-    );
+    // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+    return immediate(() => {
+      return (
+        st('DELETE FROM contact_methods WHERE id = ? AND workspace_id = ? AND user_id = ?').run(
+          id,
+          workspaceId,
+          userId,
+        ).changes === 1
+      );
+    });
   },
   async deleteUserContactMethods(workspaceId, userId) {
     return st('DELETE FROM contact_methods WHERE workspace_id = ? AND user_id = ?').run(workspaceId, userId)

@@ -1,7 +1,9 @@
 import { AppError } from '@lookout/shared';
 import type Database from 'better-sqlite3';
+import { entryOf, pendingAuditDraft } from '../../domain/audit/audit-scope.js';
 import type { Page, PageQuery } from '../../domain/types.js';
 import { decodeCursor, type PageOrder, toPage } from '../cursor.js';
+import { insertAuditEntry } from './audit.js';
 import { fromRow, type Table } from './tables.js';
 
 type Row = Record<string, unknown>;
@@ -19,7 +21,9 @@ export interface SqliteContext {
   many<T>(t: Table, sql: string, ...params: unknown[]): T[];
   /**
    * Runs `fn` in an IMMEDIATE transaction: the file's write lock is taken first, so every read-then-
-   * write of two processes on one file serializes instead of racing.
+   * write of two processes on one file serializes instead of racing. The outermost one also writes the
+   * request's pending audit draft (domain/audit/audit-scope.ts) when `fn` changed any row, so the
+   * entry commits, or rolls back, with the change.
    */
   immediate<T>(fn: () => T): T;
   /** Runs `fn`'s reads in one snapshot (a deferred transaction: one WAL read snapshot). */
@@ -59,7 +63,26 @@ export const sqliteContext = (db: Database.Database): SqliteContext => {
       const row = st(sql).get(...params) as Row | undefined;
       return row ? fromRow<T>(t, row) : null;
     },
-    immediate: <T>(fn: () => T): T => db.transaction(fn).immediate(),
+    immediate: <T>(fn: () => T): T => {
+      const draft = db.inTransaction ? undefined : pendingAuditDraft();
+      if (!draft) return db.transaction(fn).immediate();
+      const changes = st('SELECT total_changes() n');
+      let wrote = false;
+      const result = db
+        .transaction(() => {
+          const before = (changes.get() as { n: number }).n;
+          const r = fn();
+          if ((changes.get() as { n: number }).n > before) {
+            insertAuditEntry(st, entryOf(draft));
+            wrote = true;
+          }
+          return r;
+        })
+        .immediate();
+      // Marked only once committed: a rolled-back step leaves the draft for the step that succeeds.
+      if (wrote) draft.written = true;
+      return result;
+    },
     read: <T>(fn: () => T): T => db.transaction(fn).deferred(),
     page<T extends { id: string }>(
       t: Table,

@@ -56,15 +56,18 @@ export const sqliteGroups = ({ st, one, many, immediate, read, page }: SqliteCon
     return page<Group>(groups, where, params, q);
   },
   async updateGroup(next) {
-    try {
-      const r = st(
-        'UPDATE groups SET name = ?, name_key = ?, updated_at = ? WHERE workspace_id = ? AND id = ?',
-      ).run(next.name, groupNameKey(next.name), next.updated_at.getTime(), next.workspace_id, next.id);
-      return r.changes === 1 ? 'updated' : 'not_found';
-    } catch (e) {
-      if (isUniqueViolation(e)) return 'name_taken';
-      throw e;
-    }
+    // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+    return immediate(() => {
+      try {
+        const r = st(
+          'UPDATE groups SET name = ?, name_key = ?, updated_at = ? WHERE workspace_id = ? AND id = ?',
+        ).run(next.name, groupNameKey(next.name), next.updated_at.getTime(), next.workspace_id, next.id);
+        return r.changes === 1 ? 'updated' : 'not_found';
+      } catch (e) {
+        if (isUniqueViolation(e)) return 'name_taken';
+        throw e;
+      }
+    });
   },
   async deleteGroup(workspaceId, id, at) {
     return immediate(() => {

@@ -11,7 +11,7 @@ import { handoffCursors, handoffNotices, handoffSettings, insertSql, toRow } fro
  * index on due_at; a notice is claimed by inserting its key (the primary key: a second insert is
  * ignored, so only one replica sends it).
  */
-export const sqliteHandoffNotices = ({ st, one, many }: SqliteContext): HandoffNoticeStore => ({
+export const sqliteHandoffNotices = ({ st, one, many, immediate }: SqliteContext): HandoffNoticeStore => ({
   async getHandoffSettings(workspaceId, userId) {
     return one<HandoffSettings>(
       handoffSettings,
@@ -21,7 +21,10 @@ export const sqliteHandoffNotices = ({ st, one, many }: SqliteContext): HandoffN
     );
   },
   async putHandoffSettings(s) {
-    st(insertSql(handoffSettings).replace(/^INSERT/, 'INSERT OR REPLACE')).run(toRow(handoffSettings, s));
+    // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+    return immediate(() => {
+      st(insertSql(handoffSettings).replace(/^INSERT/, 'INSERT OR REPLACE')).run(toRow(handoffSettings, s));
+    });
   },
   async setHandoffCursor(c) {
     st(

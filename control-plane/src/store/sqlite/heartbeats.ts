@@ -91,9 +91,12 @@ export const sqliteHeartbeats = (
 
   const port: HeartbeatStore = {
     async insertHeartbeat(heartbeat) {
-      return slugSafe(() => {
-        st(insertSql(heartbeats)).run(toRow(heartbeats, heartbeat));
-        return 'inserted' as const;
+      // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+      return immediate(() => {
+        return slugSafe(() => {
+          st(insertSql(heartbeats)).run(toRow(heartbeats, heartbeat));
+          return 'inserted' as const;
+        });
       });
     },
     async getHeartbeat(workspaceId, id) {
@@ -137,22 +140,25 @@ export const sqliteHeartbeats = (
       return page<Heartbeat>(heartbeats, where, params, q);
     },
     async updateHeartbeat(next, expectedVersion) {
-      // State, last ping, deadline, run and alert belong to pings and the deadline job, not to edits;
-      // an edit makes the heartbeat due now, so the job re-evaluates it (afterEdit in heartbeat-rules.ts).
-      const row = toRow(heartbeats, next);
-      const r = slugSafe(() =>
-        st(
-          `UPDATE heartbeats SET ${editable.map((c) => `${c} = @${c}`).join(', ')},
-           due_at = @updated_at, state_version = state_version + 1
-         WHERE id = @id AND workspace_id = @workspace_id AND version = @expected`,
-        ).run({
-          ...Object.fromEntries(['id', 'workspace_id', ...editable].map((c) => [c, row[c]])),
-          expected: expectedVersion,
-        }),
-      );
-      if (r === 'slug_taken') return r;
-      if (r.changes === 1) return 'updated';
-      return getHeartbeat(next.workspace_id, next.id) ? 'conflict' : 'not_found';
+      // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+      return immediate(() => {
+        // State, last ping, deadline, run and alert belong to pings and the deadline job, not to edits;
+        // an edit makes the heartbeat due now, so the job re-evaluates it (afterEdit in heartbeat-rules.ts).
+        const row = toRow(heartbeats, next);
+        const r = slugSafe(() =>
+          st(
+            `UPDATE heartbeats SET ${editable.map((c) => `${c} = @${c}`).join(', ')},
+             due_at = @updated_at, state_version = state_version + 1
+           WHERE id = @id AND workspace_id = @workspace_id AND version = @expected`,
+          ).run({
+            ...Object.fromEntries(['id', 'workspace_id', ...editable].map((c) => [c, row[c]])),
+            expected: expectedVersion,
+          }),
+        );
+        if (r === 'slug_taken') return r;
+        if (r.changes === 1) return 'updated';
+        return getHeartbeat(next.workspace_id, next.id) ? 'conflict' : 'not_found';
+      });
     },
     async deleteHeartbeat(workspaceId, id) {
       return immediate(() => {

@@ -22,7 +22,7 @@ export const mailSettings: Table = {
 };
 
 /** Workspace mail settings in SQLite: one row per workspace, replaced whole. */
-export const sqliteMailSettings = ({ st, one }: SqliteContext): MailSettingsStore => ({
+export const sqliteMailSettings = ({ st, one, immediate }: SqliteContext): MailSettingsStore => ({
   async getMailSettings(workspaceId) {
     return one<WorkspaceMailSettings>(
       mailSettings,
@@ -31,9 +31,17 @@ export const sqliteMailSettings = ({ st, one }: SqliteContext): MailSettingsStor
     );
   },
   async putMailSettings(settings) {
-    st(insertSql(mailSettings).replace(/^INSERT /, 'INSERT OR REPLACE ')).run(toRow(mailSettings, settings));
+    // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+    return immediate(() => {
+      st(insertSql(mailSettings).replace(/^INSERT /, 'INSERT OR REPLACE ')).run(
+        toRow(mailSettings, settings),
+      );
+    });
   },
   async deleteMailSettings(workspaceId) {
-    return st('DELETE FROM mail_settings WHERE workspace_id = ?').run(workspaceId).changes === 1;
+    // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+    return immediate(() => {
+      return st('DELETE FROM mail_settings WHERE workspace_id = ?').run(workspaceId).changes === 1;
+    });
   },
 });

@@ -42,8 +42,11 @@ import handoffNotices from './migrations/0040-handoff-notices.js';
 import calendarFeeds from './migrations/0041-calendar-feeds.js';
 import secrets from './migrations/0042-secrets.js';
 import scriptRuns from './migrations/0043-script-runs.js';
+import auditLog from './migrations/0044-audit-log.js';
+import ssoSettings from './migrations/0045-sso-settings.js';
 import secondFactors from './migrations/0046-second-factors.js';
 import passkeys from './migrations/0047-passkeys.js';
+import samlAssertions from './migrations/0049-saml-assertions.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -99,8 +102,11 @@ export const migrations: string[][] = [
   calendarFeeds,
   secrets,
   scriptRuns,
+  auditLog,
+  ssoSettings,
   secondFactors,
   passkeys,
+  samlAssertions,
 ];
 
 /**

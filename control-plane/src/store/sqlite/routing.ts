@@ -94,7 +94,10 @@ export const sqliteRouting = ({
     },
 
     async insertChannel(c) {
-      st(insertSql(channels)).run(toRow(channels, c));
+      // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+      return immediate(() => {
+        st(insertSql(channels)).run(toRow(channels, c));
+      });
     },
     async getChannel(workspaceId, id) {
       return one<NotificationChannel>(
@@ -108,10 +111,13 @@ export const sqliteRouting = ({
       return page<NotificationChannel>(channels, ['workspace_id = ?'], [workspaceId], q);
     },
     async updateChannel(c) {
-      return (
-        st(updateSql(channels, 'id = @id AND workspace_id = @workspace_id')).run(toRow(channels, c))
-          .changes === 1
-      );
+      // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+      return immediate(() => {
+        return (
+          st(updateSql(channels, 'id = @id AND workspace_id = @workspace_id')).run(toRow(channels, c))
+            .changes === 1
+        );
+      });
     },
     async deleteChannel(workspaceId, id) {
       return immediate(() => {
@@ -132,7 +138,10 @@ export const sqliteRouting = ({
     },
 
     async insertMaintenanceWindow(w) {
-      st(insertSql(maintenanceWindows)).run(toRow(maintenanceWindows, w));
+      // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+      return immediate(() => {
+        st(insertSql(maintenanceWindows)).run(toRow(maintenanceWindows, w));
+      });
     },
     async getMaintenanceWindow(workspaceId, id) {
       return one<MaintenanceWindow>(
@@ -146,19 +155,25 @@ export const sqliteRouting = ({
       return page<MaintenanceWindow>(maintenanceWindows, ['workspace_id = ?'], [workspaceId], q, 'starts_at');
     },
     async updateMaintenanceWindow(w) {
-      return (
-        st(
-          `UPDATE maintenance_windows SET name = @name, starts_at = @starts_at, ends_at = @ends_at,
-             schedule = @schedule, timezone = @timezone, duration_seconds = @duration_seconds
-           WHERE workspace_id = @workspace_id AND id = @id`,
-        ).run(toRow(maintenanceWindows, w)).changes === 1
-      );
+      // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+      return immediate(() => {
+        return (
+          st(
+            `UPDATE maintenance_windows SET name = @name, starts_at = @starts_at, ends_at = @ends_at,
+               schedule = @schedule, timezone = @timezone, duration_seconds = @duration_seconds
+             WHERE workspace_id = @workspace_id AND id = @id`,
+          ).run(toRow(maintenanceWindows, w)).changes === 1
+        );
+      });
     },
     async deleteMaintenanceWindow(workspaceId, id) {
-      return (
-        st('DELETE FROM maintenance_windows WHERE workspace_id = ? AND id = ?').run(workspaceId, id)
-          .changes === 1
-      );
+      // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+      return immediate(() => {
+        return (
+          st('DELETE FROM maintenance_windows WHERE workspace_id = ? AND id = ?').run(workspaceId, id)
+            .changes === 1
+        );
+      });
     },
     async listLiveMaintenanceWindows(workspaceId, at, limit) {
       return liveWindows(workspaceId, at, limit);

@@ -55,6 +55,11 @@ export const sqliteSecrets = ({ st, one, many, immediate }: SqliteContext): Secr
     );
   },
   async deleteSecret(workspaceId, name) {
-    return st('DELETE FROM secrets WHERE workspace_id = ? AND name = ?').run(workspaceId, name).changes === 1;
+    // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+    return immediate(() => {
+      return (
+        st('DELETE FROM secrets WHERE workspace_id = ? AND name = ?').run(workspaceId, name).changes === 1
+      );
+    });
   },
 });

@@ -21,7 +21,10 @@ export const sqliteSessions = ({ st, one, immediate }: SqliteContext): SessionSt
     );
   },
   async deleteSession(id) {
-    st('DELETE FROM sessions WHERE id = ?').run(id);
+    // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+    return immediate(() => {
+      st('DELETE FROM sessions WHERE id = ?').run(id);
+    });
   },
   async changePassword({ workspace_id, user_id, password_hash, next }) {
     return immediate(() => {

@@ -6,6 +6,7 @@ import { type Store, StoreMissingError } from '../port.js';
 import { sqliteAckLinks } from './ack-links.js';
 import { sqliteAgents } from './agents.js';
 import { sqliteAlerts } from './alerts.js';
+import { sqliteAudit } from './audit.js';
 import { sqliteCalendarFeeds } from './calendar-feeds.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { sqliteContactMethods } from './contact-methods.js';
@@ -28,6 +29,7 @@ import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
 import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
 import { sqliteRouting } from './routing.js';
+import { sqliteSamlReplay } from './saml-replay.js';
 import { sqliteSchedulePolicies } from './schedule-policies.js';
 import { sqliteSchedules } from './schedules.js';
 import { sqliteScriptRuns } from './script-runs.js';
@@ -35,6 +37,7 @@ import { sqliteSecondFactors } from './second-factors.js';
 import { sqliteSecrets } from './secrets.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignIns } from './sign-ins.js';
+import { sqliteSso } from './sso.js';
 import { type StateSnapshotOptions, sqliteStateBook } from './state-book.js';
 import { sqliteStatusPages } from './status-pages.js';
 import { sqliteStatusSubscribers } from './status-subscribers.js';
@@ -211,11 +214,14 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteStatusSubscribers(ctx),
     ...sqliteNotificationGroups(ctx),
     ...sqliteCalendarFeeds(ctx),
+    ...sqliteSamlReplay(ctx),
     ...sqliteSchedules(ctx),
     ...sqliteHandoffNotices(ctx),
     ...sqliteSchedulePolicies(ctx),
     ...sqliteScriptRuns(ctx),
+    ...sqliteSso(ctx),
     ...sqliteSecrets(ctx),
+    ...sqliteAudit(ctx),
     ...sqliteSecondFactors(ctx),
   };
 };

@@ -37,7 +37,10 @@ export const sqliteStatusPages = (
   book: SqliteStateBook,
 ): StatusPageStore => ({
   async insertStatusPage(p) {
-    uniquely(() => st(insertSql(statusPages)).run(toRow(statusPages, p)));
+    // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+    return immediate(() => {
+      uniquely(() => st(insertSql(statusPages)).run(toRow(statusPages, p)));
+    });
   },
   async getStatusPage(workspaceId, id) {
     return one<StatusPage>(
@@ -63,23 +66,26 @@ export const sqliteStatusPages = (
     );
   },
   async recordDomainCheck(workspaceId, id, expected, next) {
-    return uniquely(
-      () =>
-        st(
-          `UPDATE status_pages SET custom_domain_token = @custom_domain_token,
-           custom_domain_status = @custom_domain_status, custom_domain_checked_at = @custom_domain_checked_at,
-           custom_domain_failures = @custom_domain_failures, custom_domain_error = @custom_domain_error
-         WHERE workspace_id = @ws AND id = @id AND custom_domain = @domain
-           AND custom_domain_token IS @token`,
-        ).run({
-          ...next,
-          custom_domain_checked_at: next.custom_domain_checked_at?.getTime() ?? null,
-          ws: workspaceId,
-          id,
-          domain: expected.custom_domain,
-          token: expected.custom_domain_token,
-        }).changes === 1,
-    );
+    // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+    return immediate(() => {
+      return uniquely(
+        () =>
+          st(
+            `UPDATE status_pages SET custom_domain_token = @custom_domain_token,
+             custom_domain_status = @custom_domain_status, custom_domain_checked_at = @custom_domain_checked_at,
+             custom_domain_failures = @custom_domain_failures, custom_domain_error = @custom_domain_error
+           WHERE workspace_id = @ws AND id = @id AND custom_domain = @domain
+             AND custom_domain_token IS @token`,
+          ).run({
+            ...next,
+            custom_domain_checked_at: next.custom_domain_checked_at?.getTime() ?? null,
+            ws: workspaceId,
+            id,
+            domain: expected.custom_domain,
+            token: expected.custom_domain_token,
+          }).changes === 1,
+      );
+    });
   },
   async listDomainsDue(checkedBefore, limit) {
     return many<StatusPage>(
@@ -100,11 +106,14 @@ export const sqliteStatusPages = (
     return many<StatusPage>(statusPages, 'SELECT * FROM status_pages WHERE auto_draft_incidents = 1');
   },
   async updateStatusPage(p) {
-    return uniquely(
-      () =>
-        st(updateSql(statusPages, 'workspace_id = @workspace_id AND id = @id')).run(toRow(statusPages, p))
-          .changes === 1,
-    );
+    // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+    return immediate(() => {
+      return uniquely(
+        () =>
+          st(updateSql(statusPages, 'workspace_id = @workspace_id AND id = @id')).run(toRow(statusPages, p))
+            .changes === 1,
+      );
+    });
   },
   async deleteStatusPage(workspaceId, id) {
     return immediate(() => {
@@ -183,13 +192,16 @@ export const sqliteStatusPages = (
     }
   },
   async deleteIncident(workspaceId, pageId, id) {
-    return (
-      st('DELETE FROM status_incidents WHERE workspace_id = ? AND page_id = ? AND id = ?').run(
-        workspaceId,
-        pageId,
-        id,
-      ).changes === 1
-    );
+    // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+    return immediate(() => {
+      return (
+        st('DELETE FROM status_incidents WHERE workspace_id = ? AND page_id = ? AND id = ?').run(
+          workspaceId,
+          pageId,
+          id,
+        ).changes === 1
+      );
+    });
   },
   async pruneIncidents(before, limit) {
     return st(

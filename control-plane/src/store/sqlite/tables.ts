@@ -6,6 +6,8 @@
  */
 import type { RunResult, Statement } from 'better-sqlite3';
 
+// The audit log's layout.
+export * from './audit-tables.js';
 export * from './handoff-tables.js';
 // The on-call schedules' layouts.
 export * from './oncall-tables.js';
@@ -486,3 +488,22 @@ export const updateSql = (t: Table, where: string, extra: string[] = []): string
   const cols = [...Object.keys(t.columns).filter((c) => c !== 'id'), ...extra];
   return `UPDATE ${t.name} SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE ${where}`;
 };
+
+/** Layout of the sso_settings table (created by migrations/0045-sso-settings.ts, frozen SQL). */
+export const ssoSettings = table('sso_settings', {
+  workspace_id: 'text',
+  oidc: 'json',
+  saml: 'json',
+  enforced: 'bool',
+  break_glass_user_ids: 'json',
+  updated_at: 'date',
+  updated_by: 'text',
+});
+
+/** SAML assertions already accepted (domain/access/saml-replay-store.ts); the primary key is the replay check. */
+export const samlAssertions = table('saml_assertions', {
+  workspace_id: 'text',
+  issuer: 'text',
+  assertion_id: 'text',
+  expires_at: 'date',
+});

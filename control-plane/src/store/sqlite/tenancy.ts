@@ -82,12 +82,15 @@ export const sqliteTenancy = ({ st, one, immediate, page, unique }: SqliteContex
       return page<ApiKey>(apiKeys, where, params, q);
     },
     async revokeApiKey(workspaceId, id, now) {
-      st('UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND id = ? AND revoked_at IS NULL').run(
-        now.getTime(),
-        workspaceId,
-        id,
-      );
-      return getApiKey(workspaceId, id);
+      // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+      return immediate(() => {
+        st('UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND id = ? AND revoked_at IS NULL').run(
+          now.getTime(),
+          workspaceId,
+          id,
+        );
+        return getApiKey(workspaceId, id);
+      });
     },
     async recordApiKeyUse(id, at, from) {
       st(

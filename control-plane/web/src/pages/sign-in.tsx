@@ -1,16 +1,44 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Me, type SecondFactorRequired } from '../api.js';
+import { type SessionOptions, ssoApi } from '../api-sso.js';
 import { ErrorSummary } from '../kit/error-summary.js';
 import { Logo } from '../layout.js';
+import { SAML_ERRORS } from './saml-errors.js';
 import { SecondFactorStep } from './sign-in-code.js';
 import { PasskeySignIn } from './sign-in-passkey.js';
 
-/** `/sign-in`: Email, Password, Sign in. */
+/** Why single sign-on sent the browser back here (`?error=`; domain/access/sso.ts has the same words). */
+export const SSO_ERRORS: Record<string, string> = {
+  sso_not_configured: 'Single sign-on is not set up for this workspace.',
+  sso_failed: 'Single sign-on did not complete. Try again, or ask an admin of the workspace.',
+  sso_state_mismatch:
+    'This sign-in link was already used or has expired. Start again with “Sign in with SSO”.',
+  sso_denied: 'The identity provider did not sign you in.',
+  sso_email_missing: 'The identity provider did not give an email address for your account.',
+  sso_email_unverified:
+    'The identity provider has not verified your email address. Verify it there, then try again.',
+  sso_domain_not_allowed: 'Your email domain is not allowed to sign in to this workspace.',
+  ...SAML_ERRORS,
+};
+
+const ssoError = () => {
+  const code = new URLSearchParams(location.search).get('error');
+  return code ? (SSO_ERRORS[code] ?? 'Single sign-on did not complete. Try again.') : null;
+};
+
+/** `/sign-in`: Sign in with SSO (when set up); Email, Password, Sign in. */
 export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(ssoError);
   const [busy, setBusy] = useState(false);
+  const [options, setOptions] = useState<SessionOptions | null>(null);
+  /** While SSO is enforced the password form is one click away, for break-glass admins. */
+  const [withPassword, setWithPassword] = useState(false);
+  useEffect(() => {
+    ssoApi.options().then(setOptions, () => setOptions(null));
+  }, []);
+  const passwordShown = !options || options.password || withPassword;
   // A correct password of a user with a second factor: the code step (sign-in-code.tsx) takes over.
   const [challenge, setChallenge] = useState<SecondFactorRequired | null>(null);
   const workspace = location.hostname.split('.')[0] ?? '';
@@ -61,8 +89,23 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
         <p class="muted">
           to the <strong>{workspace}</strong> workspace
         </p>
-        <form onSubmit={submit} noValidate>
-          <ErrorSummary problems={null} form={error} />
+        {options?.sso && (
+          <div class="sso">
+            <ErrorSummary problems={null} form={error} />
+            <a class="button primary wide" href={options.sso.start_url}>
+              {options.sso.label}
+            </a>
+            {passwordShown ? (
+              <p class="or muted">or with your password</p>
+            ) : (
+              <button type="button" class="link-button" onClick={() => setWithPassword(true)}>
+                Sign in with a password (break-glass admins)
+              </button>
+            )}
+          </div>
+        )}
+        <form onSubmit={submit} noValidate hidden={!passwordShown}>
+          {!options?.sso && <ErrorSummary problems={null} form={error} />}
           <div class="field">
             <label for="email">Email</label>
             <input
