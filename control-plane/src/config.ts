@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { signInConfigKeys } from './config-sign-in.js';
 import { defaultPlans, type Plan } from './domain/tenancy/plans.js';
 
 /**
@@ -242,38 +243,14 @@ export const configKeys = {
   notify_allow_private: {
     schema: bool,
     default: false,
-    doc: 'Let notifications of every kind (channels, users’ contact methods, workspace SMTP servers) reach private, loopback and link-local addresses. Off (the default), such a destination is refused when it is connected to (after DNS; redirects are never followed): any user can name a destination, so by default none may reach an internal service. Checks have their own setting (LOOKOUT_AGENT_BLOCK_PRIVATE_TARGETS, agents), which allows private targets by default. The operator’s own addresses (LOOKOUT_SMTP_HOST, LOOKOUT_TWILIO_API_URL, LOOKOUT_TELEGRAM_API_URL, LOOKOUT_PUSHOVER_API_URL) are never refused.',
-  },
-  sso_allow_private: {
-    schema: bool,
-    default: false,
-    doc: 'Let the SAML IdP metadata URL an admin gives be plain http or reach private, loopback and link-local addresses (tests and labs only). Off (the default), it must be https and is refused when it is or resolves to such an address, like every other URL a user gives.',
+    doc: 'Let notifications of every kind (channels, users’ contact methods, workspace SMTP servers) and SAML IdP metadata URLs (which may then also be plain http) reach private, loopback and link-local addresses. Off (the default), such a destination is refused when it is connected to (after DNS; redirects are never followed): any user can name a destination, so by default none may reach an internal service. Checks have their own setting (LOOKOUT_AGENT_BLOCK_PRIVATE_TARGETS, agents), which allows private targets by default. The operator’s own addresses (LOOKOUT_SMTP_HOST, LOOKOUT_TWILIO_API_URL, LOOKOUT_TELEGRAM_API_URL, LOOKOUT_PUSHOVER_API_URL) are never refused.',
   },
   auth_failures_per_minute: {
     schema: z.coerce.number().min(0).max(100_000),
     default: 30,
     doc: 'Failed key attempts (API keys and integration service keys) allowed per client address per minute (burst of the same size); beyond, failed attempts get 429 with Retry-After, while a valid key always works. 0: no limit.',
   },
-  sign_in_failures_per_minute: {
-    schema: z.coerce.number().min(0).max(100_000),
-    default: 10,
-    doc: 'Failed web sign-ins allowed per client address per minute (burst of the same size), for any account, from browsers not known to the account (see sign_in_failures_per_device_per_hour); beyond, 429 with Retry-After. 0: no limit.',
-  },
-  sign_in_failures_per_account_per_hour: {
-    schema: z.coerce.number().min(0).max(100_000),
-    default: 20,
-    doc: 'Failed web sign-ins allowed per account (workspace and email) per hour from browsers not known to the account, from any address; beyond, such browsers get 429 with Retry-After. A browser that has signed in to the account before is never held back by it. 0: no limit.',
-  },
-  sign_in_backoff_after_failures: {
-    schema: z.coerce.number().int().min(0).max(1000),
-    default: 3,
-    doc: 'After this many failed web sign-ins in a row to one account from one address (browsers not known to the account), each further one doubles the wait before the next attempt: 1 s, 2 s, 4 s … at most 15 min, with 429 and Retry-After meanwhile. A successful sign-in, or an hour without failures, starts afresh. 0: no backoff.',
-  },
-  sign_in_failures_per_device_per_hour: {
-    schema: z.coerce.number().min(0).max(100_000),
-    default: 10,
-    doc: 'Failed web sign-ins allowed per hour (burst of the same size) to an account from a browser that has signed in to it before (its device cookie); only its own failures count, so nobody else’s guesses can lock it out. Beyond, that browser gets 429 with Retry-After. 0: no limit.',
-  },
+  ...signInConfigKeys,
   oauth_registrations_per_hour: {
     schema: z.coerce.number().min(0).max(100_000),
     default: 20,

@@ -60,9 +60,30 @@ describe('SAML sign-in in chromium', () => {
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await page.getByText(lookout.url('demo', '/auth/saml/metadata')).first().waitFor();
     await shoot(page, 'settings');
+    // Groups to roles, set through the API, survive a save from the page (which has no fields for them).
+    const put = await lookout.api(
+      'demo',
+      '/sso',
+      { 'x-api-key': lookout.apiKey },
+      {
+        method: 'PUT',
+        json: {
+          saml: {
+            idp_metadata_xml: idp.metadata,
+            default_role: 'viewer',
+            group_roles: [{ group: 'sre', role: 'member' }],
+          },
+        },
+      },
+    );
+    expect(put.status, put.body).toBe(200);
+    await page.reload();
+    await page.getByLabel('Metadata XML').waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await context.close();
 
-    idp.signInAs({ email: 'sam@example.com', groups: [] });
+    idp.signInAs({ email: 'sam@example.com', groups: ['sre'] });
     const fresh = await browser.newContext();
     const visitor = await fresh.newPage();
     await visitor.goto(lookout.url('demo', '/sign-in'));
@@ -77,7 +98,7 @@ describe('SAML sign-in in chromium', () => {
     expect(acs.headers().origin).toBe(idp.base);
     await visitor.getByText('sam@example.com').waitFor();
     expect(new URL(visitor.url()).origin).toBe(new URL(lookout.url('demo')).origin);
-    expect(await visitor.locator('.role').first().textContent()).toBe('viewer');
+    expect(await visitor.locator('.role').first().textContent()).toBe('member');
     await shoot(visitor, 'signed-in');
 
     // The same response posted again from another browser (a captured answer) is refused, with its reason.

@@ -1,5 +1,7 @@
-import { silentLogger } from '@lookout/shared';
+import { randomUUID } from 'node:crypto';
+import { hashSecret, silentLogger } from '@lookout/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintPasswordReset } from '../../control-plane/src/domain/access/password-reset.js';
 import { createPingBatcher } from '../../control-plane/src/domain/heartbeats/ping-batcher.js';
 import { allRoutes } from '../../control-plane/src/http/app.js';
 import { auditPlan } from '../../control-plane/src/http/audit-plan.js';
@@ -83,6 +85,14 @@ describe('the audit log covers every mutating route', () => {
       const actions = made.map((e) => e.action);
       if (made.length !== 1 || made[0]!.action !== plan.action)
         problems.push(`${name}: wrote [${actions.join(', ')}], expected one ${plan.action}`);
+      // A create names what it made: the id its response shows.
+      else if (
+        plan.kind === 'create' &&
+        !plan.idParam &&
+        typeof r.body?.id === 'string' &&
+        made[0]!.resource_id !== r.body.id
+      )
+        problems.push(`${name}: resource_id ${made[0]!.resource_id}, the response's id ${r.body.id}`);
       else audited.set(name, made[0]!.action);
       return r;
     };
@@ -277,6 +287,21 @@ describe('the audit log covers every mutating route', () => {
       json: { type: 'ntfy', topic: 'audit', server_url: 'http://127.0.0.1:9', access_token: 'tk_audit' },
     });
     await call('post', '/users/me/contact-methods/{id}/send-code', { params: { id: method.body.id } });
+    // The code went to a server that refused it; the fixture stores one this test knows (as its hash).
+    const stored = (await h.store.getContactMethod(w.workspace.id, w.admin.id, method.body.id))!;
+    await h.store.updateContactMethod({
+      ...stored,
+      verification: {
+        code_hash: hashSecret(`contact-method:${stored.id}:123456`),
+        sent_at: h.clock.now(),
+        expires_at: new Date(h.clock.now().getTime() + 600_000),
+        failed_attempts: 0,
+      },
+    });
+    await call('post', '/users/me/contact-methods/{id}/verify', {
+      params: { id: method.body.id },
+      json: { code: '123456' },
+    });
     await call('delete', '/users/me/contact-methods/{id}', { params: { id: method.body.id } });
 
     // On call: schedules, overrides, trades, calendar feeds, handoff notices.
@@ -342,6 +367,40 @@ describe('the audit log covers every mutating route', () => {
     await call('delete', '/me/ical-url');
     await call('put', '/me/handoff-notices', { json: { lead_minutes: 90 } });
 
+    // Connected apps: grants an OAuth client holds (as the consent flow stores them; mcp-oauth.test.ts
+    // makes them through it), revoked by their user and by an admin.
+    const grant = async (clientId: string) => {
+      const grantId = randomUUID();
+      const base = {
+        workspace_id: w.workspace.id,
+        grant_id: grantId,
+        account_id: w.admin.id,
+        client_id: clientId,
+        uid: null,
+        created_at: h.clock.now(),
+        expires_at: new Date(h.clock.now().getTime() + 86_400_000),
+        consumed_at: null,
+      };
+      await h.store.upsertOAuthRecord({
+        ...base,
+        model: 'Grant',
+        key_hash: hashSecret(grantId),
+        payload: {},
+      });
+      await h.store.upsertOAuthRecord({
+        ...base,
+        model: 'AccessToken',
+        key_hash: hashSecret(randomUUID()),
+        payload: {},
+      });
+      return grantId;
+    };
+    await call('post', '/connected-apps/{id}/revoke', { ...session(), params: { id: await grant('app-1') } });
+    await call('post', '/workspace/connected-apps/{id}/revoke', {
+      ...session(),
+      params: { id: await grant('app-2') },
+    });
+
     // Deletions last.
     await call('delete', '/schedules/{id}', { params: { id: sid } });
     await call('delete', '/users/{id}', { params: { id: invited.body.id } });
@@ -358,6 +417,13 @@ describe('the audit log covers every mutating route', () => {
     await call('delete', '/session', {
       key: '',
       headers: { cookie: cookieOf(changed), 'x-csrf-token': csrf },
+    });
+    // A password reset link, used (the link itself comes by mail: password-reset.test.ts).
+    const resetting = await w.userWithKey('viewer');
+    const resetToken = await mintPasswordReset(h.store, resetting.user, h.clock.now());
+    await call('post', '/password-reset/confirm', {
+      key: '',
+      json: { token: resetToken, new_password: 'a reset password' },
     });
 
     expect(problems).toEqual([]);

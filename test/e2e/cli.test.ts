@@ -78,6 +78,18 @@ describe('npx lookout', () => {
     expect(
       (await h.request('GET', '/api/v1/monitors', { host: 'acme.localhost', key: key.key })).status,
     ).toBe(401);
+
+    // Each change is in the audit log, by the actor `cli`, its secrets never there.
+    const acme = (await h.store.getWorkspaceBySubdomain('acme'))!;
+    const log = (await h.store.listAuditEntries(acme.id, {}, { limit: 10 })).data;
+    expect(log.map((e) => [e.actor.type, e.action, e.resource_id])).toEqual([
+      ['cli', 'api_key.revoke', key.id],
+      ['cli', 'api_key.create', key.id],
+      ['cli', 'user.create', user.user.id],
+      ['cli', 'workspace.create', acme.id],
+    ]);
+    expect(JSON.stringify(log)).not.toContain(key.key);
+    expect(JSON.stringify(log)).not.toContain(ws.admin.password);
   });
 
   it('a key acts with its user’s current role: demoting the user limits the key at once', async () => {

@@ -269,6 +269,16 @@ describe('the whole flow with the SDK client and its OAuth provider', () => {
       display_name: 'Made by the assistant',
       url: 'https://example.com/health',
     });
+    // The audit log names the OAuth client and the user it acts for.
+    const [entry] = (await acme.api('GET', '/audit-log?action=monitor.create&limit=1')).body.data;
+    expect(entry).toMatchObject({
+      actor: { type: 'oauth_client', id: provider.info!.client_id, name: 'Test Assistant' },
+      resource_id: created.id,
+    });
+    const [stored] = (
+      await h.store.listAuditEntries(acme.workspace.id, { action: 'monitor.create' }, { limit: 1 })
+    ).data;
+    expect(stored!.actor.user_id).toBe(member.user.id);
   });
 });
 
@@ -978,5 +988,42 @@ describe('clients that are never used expire', () => {
     } finally {
       clock.set(new Date());
     }
+  });
+});
+
+describe('the audit log through the hosted connector', () => {
+  it('list_audit_log: an admin sees a change made through the connector under the OAuth client; a member is refused', async () => {
+    const a = await authorizeStepByStep('acme', { email: acme.admin.email, password: acme.password });
+    const client = await withToken('acme', a.tokens.access_token);
+    const text = async (name: string, args: Record<string, unknown>) => {
+      const r = await client.callTool({ name, arguments: args });
+      const t = (r.content as { text: string }[])[0]!.text;
+      expect(r.isError, t).toBeFalsy();
+      return t;
+    };
+    const made = JSON.parse(
+      await text('create_monitor', {
+        display_name: 'Audited from an assistant',
+        monitor_type: 'http',
+        url: 'https://example.com',
+        http_method: 'GET',
+        expected_status_code: 200,
+        check_interval_seconds: 300,
+      }),
+    );
+    const log = JSON.parse(await text('list_audit_log', { action: 'monitor.create' }));
+    expect(log.data.find((e: { resource_id: string }) => e.resource_id === made.id)).toMatchObject({
+      actor: { type: 'oauth_client', name: 'Test Assistant' },
+      resource_type: 'monitor',
+      changes: { display_name: [null, 'Audited from an assistant'] },
+    });
+
+    const m = await authorizeStepByStep('acme', { email: member.user.email, password: member.password });
+    const refused = await (await withToken('acme', m.tokens.access_token)).callTool({
+      name: 'list_audit_log',
+      arguments: {},
+    });
+    expect(refused.isError).toBe(true);
+    expect((refused.content as { text: string }[])[0]!.text).toContain('HTTP 403');
   });
 });

@@ -129,6 +129,7 @@ describe('npx lookout mcp: tools', () => {
         'who_is_on_call',
         'list_my_shifts',
         'list_secrets',
+        'list_audit_log',
       ].sort(),
     );
     for (const t of tools) {
@@ -158,6 +159,7 @@ describe('npx lookout mcp: tools', () => {
         'who_is_on_call',
         'list_my_shifts',
         'list_secrets',
+        'list_audit_log',
       ].sort(),
     );
     const destructive = tools.filter((t) => t.annotations?.destructiveHint).map((t) => t.name);

@@ -57,7 +57,8 @@ const sessionOf = async (reply: Reply) => {
 };
 
 beforeAll(async () => {
-  h = await startHarness();
+  // The SSRF guard as deployed: user-given URLs may not reach private or loopback addresses.
+  h = await startHarness({ notify_allow_private: false });
   // The IdP and the service share the injected clock: their times agree unless a test moves one.
   h.clock.set(Date.now());
   idp = await startSamlIdp({ now: () => h.clock.now().getTime() });
@@ -113,6 +114,8 @@ describe('SAML sign-in', () => {
     expect(reply.headers.location).toBe('/');
     const me = await sessionOf(reply);
     expect(me.status).toBe(200);
+    // As a password sign-in: this browser becomes a known device of the account.
+    expect(named(reply, 'lookout_device')).toBeDefined();
     const user = await h.store.getUserByEmail(w.workspace.id, 'grace@example.com');
     expect(user).toMatchObject({ email: 'grace@example.com', role: 'admin', password_hash: null });
     // No group mapped: the default role.

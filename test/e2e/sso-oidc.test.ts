@@ -237,3 +237,21 @@ describe('enforced SSO', () => {
     await ws.api('PUT', '/sso', { json: settings() });
   });
 });
+
+describe('the IdP behind the SSRF guard', () => {
+  it('an issuer on a private address is refused unless the operator allows private destinations', async () => {
+    const guarded = await startHarness({ notify_allow_private: false });
+    try {
+      const w = await guarded.workspace('guarded');
+      const enforce = await w.api('PUT', '/sso', { json: settings({ enforced: true }) });
+      expect(enforce.status).toBe(422);
+      expect(enforce.body.error.details[0]).toMatchObject({ field: 'oidc.issuer' });
+      expect(enforce.body.error.details[0].message).toMatch(/discovery failed/);
+      expect((await w.api('PUT', '/sso', { json: settings() })).status).toBe(200);
+      const r = await guarded.request('GET', '/auth/oidc/start', { host: w.host });
+      expect(r.headers.location).toBe('/sign-in?error=sso_failed');
+    } finally {
+      await guarded.close();
+    }
+  });
+});

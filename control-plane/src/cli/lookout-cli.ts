@@ -4,8 +4,10 @@ import { AppError, isAppError, newId, systemClock } from '@lookout/shared';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { createNamedKey, keyStatus, regenerateLegacyKey } from '../domain/access/api-keys.js';
 import { changeUserRole } from '../domain/access/members.js';
+import { mintPasswordReset, RESET_MINUTES, resetLink } from '../domain/access/password-reset.js';
 import { createAgentToken } from '../domain/agents/agent-tokens.js';
 import { raiseAlert } from '../domain/alerts/alerts.js';
+import { entryOf } from '../domain/audit/audit-scope.js';
 import { createUser, createWorkspace } from '../domain/tenancy/workspaces.js';
 import type { User, Workspace } from '../domain/types.js';
 import { alertJson } from '../http/alerts/responses.js';
@@ -16,6 +18,7 @@ import { workspaceBaseUrl } from '../public-url.js';
 import { allPages } from '../store/cursor.js';
 import { openStore } from '../store/open-store.js';
 import { type Store, StoreMissingError } from '../store/port.js';
+import { asCli, cliDraft } from './cli-audit.js';
 
 /**
  * `npx lookout …`: the admin CLI. Same config as the server, so the same store. Human output by
@@ -26,6 +29,7 @@ const USAGE = `Usage: npx lookout <command> [options] [--json]
   workspace create   --subdomain S --admin-email E [--plan P]
   user create        --workspace S --email E --role admin|member|viewer
   user set-role      --workspace S --email E --role admin|member|viewer
+  user reset-link    --workspace S --email E       a password reset link for the user, valid 30 minutes, once
   api-key create     --workspace S --email E --name N --expiry none|1d|7d|30d|90d|<YYYY-MM-DD or ISO date-time>
   api-key list       --workspace S [--email E]
   api-key revoke     --workspace S --id ID
@@ -96,6 +100,17 @@ const commands: Record<string, (store: Store, flags: Flags, config: Config) => P
       { subdomain, admin_email: email, plan },
       systemClock.now(),
     );
+    // The workspace exists only once made: its first entry follows it.
+    await store.appendAuditEntry(
+      entryOf(
+        cliDraft(r.workspace.id, {
+          action: 'workspace.create',
+          resource_type: 'workspace',
+          resource_id: r.workspace.id,
+          changes: { subdomain: [null, subdomain], plan: [null, plan], admin_email: [null, r.admin.email] },
+        }),
+      ),
+    );
     const apiUrl = `${workspaceBaseUrl(config, r.workspace.subdomain, config.http_port)}/api/v1`;
     return {
       json: {
@@ -108,7 +123,12 @@ const commands: Record<string, (store: Store, flags: Flags, config: Config) => P
   async 'user create'(store, flags) {
     const [sub, email, role] = need(flags, 'workspace', 'email', 'role');
     const ws = await workspaceOf(store, sub!);
-    const r = await createUser(store, ws, { email: email!, role: role as User['role'] }, systemClock.now());
+    const r = await asCli(
+      store,
+      ws.id,
+      { action: 'user.create', resource_type: 'user', changes: { email: [null, email], role: [null, role] } },
+      (s) => createUser(s, ws, { email: email!, role: role as User['role'] }, systemClock.now()),
+    );
     return {
       json: { user: { id: r.user.id, email: r.user.email, role: r.user.role, password: r.password } },
       text: `Created ${r.user.role} ${r.user.email} in "${sub}". Password (shown once): ${r.password}`,
@@ -119,10 +139,31 @@ const commands: Record<string, (store: Store, flags: Flags, config: Config) => P
     const ws = await workspaceOf(store, sub!);
     const user = await userOf(store, ws, email!);
     // The API's rule too: the workspace keeps at least one active admin.
-    const changed = await changeUserRole(store, ws.id, user.id, { role });
+    const changed = await asCli(
+      store,
+      ws.id,
+      {
+        action: 'user.update',
+        resource_type: 'user',
+        resource_id: user.id,
+        changes: { role: [user.role, role] },
+      },
+      (s) => changeUserRole(s, ws.id, user.id, { role }),
+    );
     return {
       json: { user: { id: changed.id, email: changed.email, role: changed.role } },
       text: `${changed.email} is now ${changed.role} in "${sub}"; their keys act with this role from their next request.`,
+    };
+  },
+  async 'user reset-link'(store, flags, config) {
+    const [sub, email] = need(flags, 'workspace', 'email');
+    const ws = await workspaceOf(store, sub!);
+    const user = await userOf(store, ws, email!);
+    const token = await mintPasswordReset(store, user, systemClock.now());
+    const link = resetLink(workspaceBaseUrl(config, ws.subdomain, config.http_port), token);
+    return {
+      json: { user: { id: user.id, email: user.email }, reset_url: link, valid_minutes: RESET_MINUTES },
+      text: `Open this link to choose a new password for ${user.email} (valid ${RESET_MINUTES} minutes, once; it signs them out everywhere):\n${link}`,
     };
   },
   async 'api-key create'(store, flags) {
@@ -130,7 +171,16 @@ const commands: Record<string, (store: Store, flags: Flags, config: Config) => P
     const ws = await workspaceOf(store, sub!);
     const user = await userOf(store, ws, email!);
     const now = systemClock.now();
-    const { record, value } = await createNamedKey(store, ws, user, { name, expiry }, now);
+    const { record, value } = await asCli(
+      store,
+      ws.id,
+      {
+        action: 'api_key.create',
+        resource_type: 'api_key',
+        changes: { name: [null, name], expiry: [null, expiry] },
+      },
+      (s) => createNamedKey(s, ws, user, { name, expiry }, now),
+    );
     return {
       json: { ...apiKeyJson(record, now, user), key: value },
       text: `Created API key "${record.name}" for ${user.email}${record.expires_at ? `, expires ${record.expires_at.toISOString()}` : ', no expiry'}.\nKey (shown once, store it now): ${value}`,
@@ -160,7 +210,12 @@ const commands: Record<string, (store: Store, flags: Flags, config: Config) => P
     const [sub, id] = need(flags, 'workspace', 'id');
     const ws = await workspaceOf(store, sub!);
     const now = systemClock.now();
-    const k = await store.revokeApiKey(ws.id, id!, now);
+    const k = await asCli(
+      store,
+      ws.id,
+      { action: 'api_key.revoke', resource_type: 'api_key', resource_id: id! },
+      (s) => s.revokeApiKey(ws.id, id!, now),
+    );
     if (!k) throw new AppError('not_found', `no API key ${id} in workspace "${sub}"`);
     return {
       json: apiKeyJson(k, now),
@@ -172,17 +227,19 @@ const commands: Record<string, (store: Store, flags: Flags, config: Config) => P
     const ws = await workspaceOf(store, sub!);
     const now = systemClock.now();
     const title = typeof flags.name === 'string' ? flags.name : 'Test alert from the Lookout CLI';
-    const { alert } = await raiseAlert(
-      store,
-      {
-        workspace_id: ws.id,
-        source_type: 'integration',
-        source_id: 'cli',
-        cause: 'test',
-        dedup_key: newId(),
-        title,
-      },
-      now,
+    const { alert } = await asCli(store, ws.id, { action: 'alert.test', resource_type: 'alert' }, (s) =>
+      raiseAlert(
+        s,
+        {
+          workspace_id: ws.id,
+          source_type: 'integration',
+          source_id: 'cli',
+          cause: 'test',
+          dedup_key: newId(),
+          title,
+        },
+        now,
+      ),
     );
     return { json: alertJson(alert), text: `Raised test alert ${alert.id}: ${title}` };
   },
@@ -254,7 +311,12 @@ const commands: Record<string, (store: Store, flags: Flags, config: Config) => P
     const ws = await workspaceOf(store, sub!);
     const user = await userOf(store, ws, email!);
     const now = systemClock.now();
-    const { record, value } = await regenerateLegacyKey(store, ws, user, now);
+    const { record, value } = await asCli(
+      store,
+      ws.id,
+      { action: 'api_key.regenerate', resource_type: 'api_key' },
+      (s) => regenerateLegacyKey(s, ws, user, now),
+    );
     return {
       json: { ...apiKeyJson(record, now, user), key: value },
       text: `New legacy key for ${user.email}; the previous one no longer works.\nKey (shown once): ${value}`,

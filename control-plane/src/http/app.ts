@@ -3,6 +3,7 @@ import { Router } from '@koa/router';
 import { AppError } from '@lookout/shared';
 import Koa from 'koa';
 import { z } from 'zod';
+import { claimingStore } from '../domain/audit/audit-scope.js';
 import { loadStatusView } from '../domain/status-pages/public-view.js';
 import { createViewCache } from '../domain/status-pages/view-cache.js';
 import type { Integration } from '../domain/types.js';
@@ -11,7 +12,7 @@ import { ackPage } from './ack-page.js';
 import { alertRoutes } from './alerts/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
 import { auditLogRoutes } from './audit-log/routes.js';
-import { claimingStore, createRouteAudit } from './audit-route.js';
+import { createRouteAudit } from './audit-route.js';
 import { createAuthorizer, serviceKeyOf } from './authorize.js';
 import { readJson } from './body.js';
 import { calendarFeed } from './calendar-feed.js';
@@ -31,6 +32,7 @@ import { maintenanceWindowRoutes } from './maintenance-windows/routes.js';
 import { monitorRoutes } from './monitors/routes.js';
 import { isHostedMcpPath } from './oauth/hosted-paths.js';
 import { passkeyRoutes } from './passkeys/routes.js';
+import { passwordResetRoutes } from './password-reset/routes.js';
 import { pingKeyRoutes } from './ping-key/routes.js';
 import { pingRoutes } from './pings/routes.js';
 import { regionRoutes } from './regions/routes.js';
@@ -68,6 +70,7 @@ const noBody = z.strictObject({}, { error: 'this endpoint takes no body' });
 export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...sessionRoutes(deps),
   ...passkeyRoutes(deps),
+  ...passwordResetRoutes(deps),
   ...apiKeyRoutes(deps),
   ...connectedAppRoutes(deps),
   ...userRoutes(deps),

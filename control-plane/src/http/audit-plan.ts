@@ -19,6 +19,8 @@ export interface RouteAudit {
   none?: string;
   /** The resource is the caller: its id is the signed-in user's. */
   self?: true;
+  /** The path parameter naming the resource, where it is not the last one or the action is a create. */
+  idParam?: string;
 }
 
 export interface AuditPlan {
@@ -95,7 +97,7 @@ export const auditPlan = (r: {
     resource_type,
     kind,
     // A create's id is the new record's (see claimResourceId), not a parent's in the path.
-    idParam: kind === 'create' ? null : idParam,
+    idParam: r.audit?.idParam ?? (kind === 'create' ? null : idParam),
     noRecord: r.audit?.noRecord === true,
     signIn: r.audit?.signIn ?? null,
     self: r.audit?.self === true || (idParam === null && segments.includes('me')),

@@ -1,17 +1,11 @@
 import { AppError } from '@lookout/shared';
 import { z } from 'zod';
-import {
-  type AuditDraft,
-  claimResourceId,
-  entryOf,
-  newDraft,
-  withAuditDraft,
-} from '../domain/audit/audit-scope.js';
+import { createRateLimiter } from '../domain/access/rate-limiter.js';
+import { type AuditDraft, entryOf, newDraft, withAuditDraft } from '../domain/audit/audit-scope.js';
 import type { AuditActor } from '../domain/audit/audit-store.js';
 import { auditChanges } from '../domain/audit/changes.js';
 import { recordSignIn } from '../domain/audit/sign-ins.js';
 import { parseOrThrow } from '../domain/validation.js';
-import type { Store } from '../store/port.js';
 import { type AuditPlan, auditPlan } from './audit-plan.js';
 import { internalPrincipalOf } from './internal-principal.js';
 import type { AnyRoute, ApiContext, AppDeps, Authed } from './route.js';
@@ -40,31 +34,6 @@ const typedEmail = (body: unknown) => {
   return typeof e === 'string' ? e.trim().slice(0, 254) : '';
 };
 
-/** A store whose inserts name the resource of the current draft (a create's id: claimResourceId). */
-export const claimingStore = (store: Store): Store => {
-  const wrapped = new Map<PropertyKey, unknown>();
-  return new Proxy(store, {
-    get(target, prop, receiver) {
-      const v = Reflect.get(target, prop, receiver);
-      if (
-        typeof v !== 'function' ||
-        typeof prop !== 'string' ||
-        !/^(insert|create|put|upsert|add)/.test(prop)
-      )
-        return typeof v === 'function' ? v.bind(target) : v;
-      let w = wrapped.get(prop);
-      if (!w) {
-        w = (...args: unknown[]) => {
-          claimResourceId(args);
-          return (v as (...a: unknown[]) => unknown).apply(target, args);
-        };
-        wrapped.set(prop, w);
-      }
-      return w;
-    },
-  });
-};
-
 export interface AuditedCall {
   ctx: ApiContext;
   params: Record<string, string>;
@@ -85,6 +54,7 @@ export const createRouteAudit = (
   { store, config, clock }: Pick<AppDeps, 'store' | 'config' | 'clock'>,
   routes: AnyRoute[],
 ) => {
+  const refusalsLogged = createRateLimiter({ capacity: 10, perSecond: 10 / 60, maxKeys: 10_000 });
   const plans = new Map<AnyRoute, AuditPlan | null>(routes.map((r) => [r, auditPlan(r)]));
   const reads = new Map<string, AnyRoute>(
     routes.filter((r) => r.method === 'get' && r.handler).map((r) => [r.path, r]),
@@ -124,7 +94,13 @@ export const createRouteAudit = (
     try {
       result = await run();
     } catch (e) {
-      if (e instanceof AppError && SIGN_IN_FAILURES.has(e.code)) {
+      // A throttled client goes on being refused (429) without filling the log: at most ten of its
+      // refusals a minute per address are entries (the 401s before them are bounded by the guard).
+      const quiet =
+        e instanceof AppError &&
+        e.code === 'rate_limited' &&
+        !refusalsLogged.take(call.ctx.ip || '-', clock.now().getTime()).ok;
+      if (e instanceof AppError && SIGN_IN_FAILURES.has(e.code) && !quiet) {
         const email = typedEmail(call.body);
         const user = email ? await store.getUserByEmail(ws.id, email.toLowerCase()) : null;
         await recordSignIn(store, { ...base, user, email, ok: false, at: clock.now() });
@@ -167,7 +143,14 @@ export const createRouteAudit = (
       resource_id: resourceId,
       changes: auditChanges(plan.kind, plan.resource_type, was, call.body),
     });
-    const result = await withAuditDraft(draft, run);
+    let result: unknown;
+    try {
+      result = await withAuditDraft(draft, run);
+    } catch (e) {
+      // Closed: work this request left behind (a timer born in its scope) can never write it later.
+      draft.claimed = true;
+      throw e;
+    }
     if (!draft.written) {
       if (config.audit_strict && !plan.noRecord)
         throw new Error(

@@ -9,6 +9,8 @@ export const PAGES = {
   home: '/',
   signIn: '/sign-in',
   acceptInvite: '/accept-invite',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
   monitors: '/monitors',
   newMonitor: '/monitors/new',
   monitor: '/monitors/:id',
@@ -42,6 +44,7 @@ export const PAGES = {
   myShifts: '/settings/my-shifts',
   secrets: '/settings/secrets',
   security: '/settings/security',
+  auditLog: '/settings/audit-log',
 } as const;
 
 export type PageName = keyof typeof PAGES;

@@ -10,6 +10,7 @@ import type { Dispatcher } from '../domain/notifications/messages.js';
 import type { DomainLookup } from '../domain/status-pages/custom-domain-proof.js';
 import type { ViewCache } from '../domain/status-pages/view-cache.js';
 import type { ApiKey, Integration, IntegrationKind, Role, User, Workspace } from '../domain/types.js';
+import type { MailRouter } from '../notify/mail-route.js';
 import type { Metrics } from '../process/metrics.js';
 import type { Store } from '../store/port.js';
 import type { RouteAudit } from './audit-plan.js';
@@ -23,6 +24,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** The shared services, built once by the process (process/wiring.ts): secrets sealed and opened. */
   box: SecretBox;
+  /** Which SMTP server an email of a workspace goes through (account mail: password reset links). */
+  mail: MailRouter;
   /** Test sends of channels, contact methods and mail settings. */
   dispatcher: Dispatcher;
   /** The deployment's accounts behind contact methods (Telegram, Twilio, Pushover). */

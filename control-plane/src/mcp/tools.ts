@@ -5,8 +5,10 @@ import { CHECK_TYPES, TYPES_OF_FIELD } from '../domain/checks/registry.js';
 import { MONITOR_SORTS } from '../domain/monitors/monitor-status.js';
 import { MONITOR_FIELDS } from '../domain/monitors/monitors.js';
 import type { McpApi } from './api.js';
+import { listAuditLog } from './audit-tools.js';
 import { labelFilters, monitorFilters, statuses, words } from './list-filters.js';
 import { listMyShifts, whoIsOnCall } from './oncall-tools.js';
+import { getRegionHealth } from './region-tools.js';
 import { getScriptRun } from './script-run-tools.js';
 import { listSecrets } from './secret-tools.js';
 
@@ -483,17 +485,10 @@ export const tools: ToolDef[] = [
         }),
       ),
   }),
-  tool({
-    name: 'get_region_health',
-    title: 'Health of the regions',
-    description:
-      'For each region monitors may run from (the names check_locations takes): healthy (an agent there is reporting results) or unhealthy (no check runs there until an agent is back), and how many of the workspace’s monitors it checks (0 where none run). Also its live agents (unnamed) with the check types each can run, and no_capable_agent: the types of the workspace’s monitors there that no agent can run (those are not checked there). Use it when failures or a no_healthy_agent or no_capable_agent alert come from one region: an unhealthy region means the probes are down, not the monitored services.',
-    input: z.object({}),
-    annotations: READ,
-    run: (api) => ok(api.client.GET('/regions')),
-  }),
+  tool(getRegionHealth),
   tool(whoIsOnCall),
   tool(listMyShifts),
   tool(getScriptRun),
   tool(listSecrets),
+  tool(listAuditLog),
 ];

@@ -29,6 +29,8 @@ export interface EmailMessage {
   to: string[];
   subject: string;
   text: string;
+  /** An HTML alternative to `text` (account mail: a password reset link). */
+  html?: string;
   /** Sent as a header so a mail loop or a re-run can be told apart. */
   deliveryId: string | null;
   /** More headers (a subscriber mail's List-Unsubscribe). */
@@ -90,6 +92,7 @@ export const sendEmail = async (s: SmtpSettings, m: EmailMessage): Promise<Attem
       to: m.to,
       subject: m.subject,
       text: m.text,
+      ...(m.html ? { html: m.html } : {}),
       headers: { ...(m.headers ?? {}), ...(m.deliveryId ? { 'X-Lookout-Delivery': m.deliveryId } : {}) },
     });
     return { ok: true, permanent: false, status_code: null, error: null };

@@ -2,6 +2,7 @@ import type { Clock, Logger } from '@lookout/shared';
 import type { Config } from '../config.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
 import type { PasskeyStore } from '../domain/access/passkey-store.js';
+import type { PasswordResetStore } from '../domain/access/password-reset.js';
 import type { SamlReplayStore } from '../domain/access/saml-replay-store.js';
 import type { SecondFactorStore } from '../domain/access/second-factor-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
@@ -56,6 +57,7 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Pick<StatusSubscriberStore, 'prunePendingSubscribers' | 'pruneRecipientBudgets'> &
   Pick<MonitorStore, 'pruneMonitorChanges'> &
   Pick<SessionStore, 'pruneSessions'> &
+  Pick<PasswordResetStore, 'prunePasswordResets'> &
   Pick<SignInStore, 'pruneSignInDevices'> &
   Pick<SecondFactorStore, 'pruneChallenges'> &
   Pick<PasskeyStore, 'prunePasskeyChallenges'> &
@@ -199,6 +201,9 @@ export const startJobs = (
   every(60_000, 'prune-sessions', (now) => {
     return store.pruneSessions(now, new Date(now.getTime() - config.session_idle_minutes * 60_000), 10_000);
   });
+
+  // Password reset links past their expiry (refused already; this frees the rows), used or not.
+  every(60_000, 'prune-password-resets', (now) => store.prunePasswordResets(now, 10_000));
 
   // Browsers' sign-in devices past their expiry (refused already; this frees the rows).
   every(60_000, 'prune-sign-in-devices', () => store.pruneSignInDevices(clock.now(), 10_000));

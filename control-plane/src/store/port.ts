@@ -1,6 +1,7 @@
 import type { MemberStore } from '../domain/access/member-store.js';
 import type { OAuthStore } from '../domain/access/oauth-store.js';
 import type { PasskeyStore } from '../domain/access/passkey-store.js';
+import type { PasswordResetStore } from '../domain/access/password-reset.js';
 import type { SamlReplayStore } from '../domain/access/saml-replay-store.js';
 import type { SecondFactorStore } from '../domain/access/second-factor-store.js';
 import type { SessionStore } from '../domain/access/sessions.js';
@@ -79,6 +80,7 @@ export type Store = StoreLifecycle &
   IntegrationStore &
   AgentStore &
   SessionStore &
+  PasswordResetStore &
   SignInStore &
   PasskeyStore &
   OAuthStore &

@@ -174,6 +174,10 @@ export const api = {
   inviteUser: (email: string, role: Role) => ok(client.POST('/users', { body: { email, role } })),
   changeRole: (id: string, role: Role) => ok(client.PATCH('/users/{id}', { ...path(id), body: { role } })),
   removeUser: (id: string) => ok(client.DELETE('/users/{id}', path(id))),
+  /** Always the same answer, whether an account has the address or not. */
+  requestPasswordReset: (email: string) => ok(client.POST('/password-reset', { body: { email } })),
+  confirmPasswordReset: (token: string, new_password: string) =>
+    ok(client.POST('/password-reset/confirm', { body: { token, new_password } })),
   acceptInvitation: (token: string, password: string) =>
     ok(client.POST('/invitations/accept', { body: { token, password } })).then(remember),
   // Monitors and alerts

@@ -37,6 +37,7 @@ const SETTINGS_NAV: NavItem[] = [
   { href: '/settings/users', label: 'Users', admin: true },
   { href: '/settings/mail', label: 'Mail', admin: true },
   { href: '/settings/sso', label: 'Single sign-on', admin: true },
+  { href: '/settings/audit-log', label: 'Audit log', admin: true },
   { href: '/settings/connected-apps', label: 'Connected apps' },
   { href: '/settings/password', label: 'Password' },
   { href: '/settings/security', label: 'Security' },

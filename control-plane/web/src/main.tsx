@@ -8,10 +8,12 @@ import { AcceptInvitePage } from './pages/accept-invite.js';
 import { AlertDetailPage } from './pages/alert-detail.js';
 import { AlertsPage } from './pages/alerts.js';
 import { ApiKeysPage } from './pages/api-keys.js';
+import { AuditLogPage } from './pages/audit-log/audit-log-page.js';
 import { ChangePasswordPage } from './pages/change-password.js';
 import { ChannelsPage } from './pages/channels/channels-page.js';
 import { ConnectedAppsPage } from './pages/connected-apps.js';
 import { EscalationPoliciesPage } from './pages/escalation-policies.js';
+import { ForgotPasswordPage } from './pages/forgot-password.js';
 import { GroupsPage } from './pages/groups.js';
 import { HeartbeatPage } from './pages/heartbeats/heartbeat-page.js';
 import { HeartbeatsPage } from './pages/heartbeats/heartbeats-page.js';
@@ -24,6 +26,7 @@ import { MonitorsPage } from './pages/monitors.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { NotificationSettingsPage } from './pages/notification-settings.js';
 import { RegionsPage } from './pages/regions.js';
+import { ResetPasswordPage } from './pages/reset-password.js';
 import { MyShiftsPage } from './pages/schedules/my-shifts.js';
 import { ScheduleEditorPage } from './pages/schedules/schedule-editor.js';
 import { SchedulePage } from './pages/schedules/schedule-page.js';
@@ -52,7 +55,9 @@ const serverNext = () => {
 };
 
 /** Pages the app shows before or instead of the signed-in shell (see App). */
-type Outside = 'home' | 'signIn' | 'acceptInvite' | 'settings';
+type Outside = 'home' | 'signIn' | 'acceptInvite' | 'forgotPassword' | 'resetPassword' | 'settings';
+/** Pages shown whether or not someone is signed in: no redirect either way. */
+const OPEN: (PageName | undefined)[] = ['acceptInvite', 'forgotPassword', 'resetPassword'];
 type View = (me: Me, id: string, path: string) => { title: string; page: JSX.Element };
 
 /** What each signed-in page (page-paths.ts) shows, and its title. */
@@ -104,6 +109,7 @@ const VIEWS: Record<Exclude<PageName, Outside>, View> = {
   myShifts: (me) => ({ title: 'My shifts', page: <MyShiftsPage me={me} /> }),
   secrets: (me) => ({ title: 'Secrets', page: <SecretsPage me={me} /> }),
   security: (me) => ({ title: 'Security', page: <SecurityPage me={me} onChanged={() => refreshMe()} /> }),
+  auditLog: (me) => ({ title: 'Audit log', page: <AuditLogPage me={me} /> }),
 };
 
 /** Asks the server again who is signed in (after a change to their second factors); set by App. */
@@ -136,7 +142,7 @@ const App = () => {
 
   const name = matchPage(path)?.name;
   useEffect(() => {
-    if (name === 'acceptInvite') return;
+    if (OPEN.includes(name)) return;
     if (me === null && name !== 'signIn') {
       if (name !== 'home') setAfter(path);
       navigate(PAGES.signIn, { replace: true });
@@ -153,7 +159,17 @@ const App = () => {
   useEffect(() => {
     // Until the session is known (me undefined) the page has no name of its own yet: just "Lookout".
     const title =
-      name === 'acceptInvite' ? 'Join' : me ? pageFor(path, me).title : me === null ? 'Sign in' : null;
+      name === 'acceptInvite'
+        ? 'Join'
+        : name === 'forgotPassword'
+          ? 'Forgot password'
+          : name === 'resetPassword'
+            ? 'Reset password'
+            : me
+              ? pageFor(path, me).title
+              : me === null
+                ? 'Sign in'
+                : null;
     document.title = title ? `${title} · Lookout` : 'Lookout';
   }, [me, path]);
 
@@ -163,6 +179,17 @@ const App = () => {
         onJoined={(m) => {
           setMe(m);
           navigate(HOME, { replace: true });
+        }}
+      />
+    );
+  if (name === 'forgotPassword') return <ForgotPasswordPage />;
+  if (name === 'resetPassword')
+    return (
+      <ResetPasswordPage
+        onReset={() => {
+          // Every session of the user has ended, this browser's too.
+          setMe(null);
+          navigate(`${PAGES.signIn}?reset=done`, { replace: true });
         }}
       />
     );

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { AuditActor, AuditEntry } from './audit-store.js';
+import type { AuditActor, AuditEntry, AuditStore } from './audit-store.js';
 
 /**
  * The audit entry a request (or a CLI command) is about to cause, held for the duration of its
@@ -72,7 +72,7 @@ export const entryOf = (d: AuditDraft): AuditEntry => ({
 /**
  * A create's id is unknown before its handler runs: the store's insert is the first place the new
  * record's id is seen. The route layer's store wrapper calls this with the arguments of each
- * `insert*`/`create*`/`put*` call: a record of the draft's workspace with a string `id` names the
+ * `insert*`/`create*`/`put*`/`replace*`/`invite*` call: a record of the draft's workspace with a string `id` names the
  * resource, once.
  */
 export const claimResourceId = (args: unknown[]) => {
@@ -86,6 +86,31 @@ export const claimResourceId = (args: unknown[]) => {
       return;
     }
   }
+};
+
+/** A store whose inserts name the resource of the current draft (a create's id: claimResourceId). */
+export const claimingStore = <S extends object>(store: S): S => {
+  // One function per method, made on first use (no allocation per call).
+  const wrapped = new Map<PropertyKey, unknown>();
+  return new Proxy(store, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop);
+      if (typeof v !== 'function') return v;
+      let w = wrapped.get(prop);
+      if (!w) {
+        const f = v as (...a: unknown[]) => unknown;
+        w =
+          typeof prop === 'string' && /^(insert|create|put|upsert|add|replace|invite)/.test(prop)
+            ? (...args: unknown[]) => {
+                claimResourceId(args);
+                return f.apply(target, args);
+              }
+            : f.bind(target);
+        wrapped.set(prop, w);
+      }
+      return w;
+    },
+  });
 };
 
 /**
@@ -102,3 +127,27 @@ export const refusedResult = (r: unknown): boolean => {
 /** The refusals the adapters return (see each port): nothing was written. */
 const REFUSALS =
   /^(not_\w+|\w+_taken|already_\w+|limit_reached|conflict|last_admin|only_target|is_default|in_use|used|unknown|expired|invalid|stale)$/;
+
+/**
+ * Runs `fn` with `draft` as the entry its store steps write; when none wrote it (an action that
+ * changes no record, or a step outside a transaction), appends it after `fn` succeeds. For callers
+ * outside the route table (the CLI): the route layer does the same with its strict check.
+ */
+export const runAudited = async <T>(
+  store: Pick<AuditStore, 'appendAuditEntry'>,
+  draft: AuditDraft,
+  fn: () => Promise<T>,
+): Promise<T> => {
+  let result: T;
+  try {
+    result = await withAuditDraft(draft, fn);
+  } catch (e) {
+    draft.claimed = true; // closed: nothing left behind in its scope writes it later
+    throw e;
+  }
+  if (!draft.written) {
+    await store.appendAuditEntry(entryOf(draft));
+    draft.written = true;
+  }
+  return result;
+};

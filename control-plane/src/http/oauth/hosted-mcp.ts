@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, isAppError } from '@lookout/shared';
+import { AppError, hashSecret, isAppError } from '@lookout/shared';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
@@ -284,10 +284,18 @@ export const hostedMcp = (
         },
       });
     }
+    // The client's registered name: what the audit log shows for the changes its tools make.
+    const clientId = token.clientId ?? '';
+    const client = await store.findOAuthRecord(ws.id, 'Client', hashSecret(clientId));
+    const clientName = client?.payload.client_name;
     const principal: InternalPrincipal = {
       workspace_id: ws.id,
       user_id: user.id,
-      via: { kind: 'oauth', client_id: token.clientId ?? '' },
+      via: {
+        kind: 'oauth',
+        client_id: clientId,
+        client_name: typeof clientName === 'string' ? clientName.slice(0, 200) : undefined,
+      },
     };
     const baseUrl = `${issuer}/api/v1`;
     const api = {

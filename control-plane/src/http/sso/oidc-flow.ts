@@ -66,7 +66,13 @@ export const oidcFlow = (
 ): Middleware<ApiState> => {
   const { store, config, clock, box } = deps;
   const https = config.public_url_scheme === 'https';
-  const clients = deps.clients ?? createOidcClients({ box, now: () => clock.now().getTime() });
+  const clients =
+    deps.clients ??
+    createOidcClients({
+      box,
+      now: () => clock.now().getTime(),
+      blockPrivate: !config.notify_allow_private,
+    });
   const life = sessionLifetimes(config);
   const cookieAttrs = (expires: Date) => ({
     httpOnly: true,

@@ -141,7 +141,7 @@ export const ssoRoutes = ({
           {
             store,
             box,
-            check: (s) => checkOidc(box, auth.workspace.id, s.oidc),
+            check: (s) => checkOidc(box, auth.workspace.id, s.oidc, !config.notify_allow_private),
             samlMetadata: samlMetadataProblem(config),
           },
           auth.workspace.id,

@@ -25,7 +25,7 @@ import { recordSignIn } from '../../domain/audit/sign-ins.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import { readRaw } from '../body.js';
 import type { ApiContext, ApiState, RouteDeps } from '../route.js';
-import { sessionLifetimes, setSessionCookie } from '../session-cookie.js';
+import { sessionLifetimes, setDeviceCookie, setSessionCookie } from '../session-cookie.js';
 import { fetchMetadataXml } from './saml-metadata-fetch.js';
 
 /**
@@ -59,13 +59,13 @@ const sourceOf = (saml: SamlSettings) =>
 
 /** For PUT /sso: what is wrong with a SAML metadata source, or null (no cache: the admin's save sees the IdP now). */
 export const samlMetadataProblem =
-  (config: Pick<RouteDeps<unknown>['config'], 'sso_allow_private'>) =>
+  (config: Pick<RouteDeps<unknown>['config'], 'notify_allow_private'>) =>
   async (source: { idp_metadata_url: string } | { idp_metadata_xml: string }) => {
     let xml: string;
     if ('idp_metadata_xml' in source) xml = source.idp_metadata_xml;
     else
       try {
-        xml = await fetchMetadataXml(source.idp_metadata_url, { allowPrivate: config.sso_allow_private });
+        xml = await fetchMetadataXml(source.idp_metadata_url, { allowPrivate: config.notify_allow_private });
       } catch (e) {
         return `could not be fetched (${(e as Error).message})`;
       }
@@ -78,7 +78,7 @@ export const samlEndpoints = (deps: Deps): Middleware<ApiState> => {
   const metadata =
     deps.metadata ??
     createMetadataCache({
-      fetchXml: (url) => fetchMetadataXml(url, { allowPrivate: config.sso_allow_private }),
+      fetchXml: (url) => fetchMetadataXml(url, { allowPrivate: config.notify_allow_private }),
       now: () => clock.now().getTime(),
     });
   const life = sessionLifetimes(config);
@@ -194,6 +194,7 @@ export const samlEndpoints = (deps: Deps): Middleware<ApiState> => {
       const r = await completeSsoSignIn(store, ws, identity, now, life);
       await audit(identity.email, r.user, true);
       setSessionCookie(c, config, r.token, r.session.expires_at);
+      setDeviceCookie(c, config, r.device.token, r.device.device.expires_at);
       ctx.set('Cache-Control', 'no-store');
       ctx.status = 303;
       ctx.redirect('/');

@@ -4,7 +4,7 @@ import { assertPublicLiteral, publicOnlyLookup } from '@lookout/shared';
 import { METADATA_MAX_BYTES } from '../../domain/access/saml-metadata.js';
 
 export interface MetadataFetchOptions {
-  /** Allow private and loopback addresses, and plain http (tests and labs only; config `sso_allow_private`). */
+  /** Allow private and loopback addresses, and plain http (tests and labs only; config `notify_allow_private`). */
   allowPrivate: boolean;
   timeoutMs?: number;
 }

@@ -286,7 +286,7 @@ export const statusPageRoutes = ({
     route({
       method: 'post',
       path: '/status-pages/{id}/incidents/{incident_id}/updates',
-      audit: { resource_type: 'incident_update' },
+      audit: { action: 'incident.add_update', resource_type: 'incident', idParam: 'incident_id' },
       tag: TAG,
       response: incidentResponse,
       summary:

@@ -36,16 +36,22 @@ export const mongoContactMethods = ({ col, inTransaction }: MongoContext): Conta
     },
     async updateContactMethod(method) {
       const next: ContactMethod = { ...method, version: method.version + 1 };
-      const r = await c.replaceOne(
-        {
-          _id: method.id,
-          workspace_id: method.workspace_id,
-          user_id: method.user_id,
-          version: method.version,
-        },
-        toDoc(next),
+      // In a transaction: the request's audit entry is written with it (db.ts `inTransaction`).
+      return inTransaction(
+        async (session) =>
+          (
+            await c.replaceOne(
+              {
+                _id: method.id,
+                workspace_id: method.workspace_id,
+                user_id: method.user_id,
+                version: method.version,
+              },
+              toDoc(next),
+              { session },
+            )
+          ).matchedCount === 1,
       );
-      return r.matchedCount === 1;
     },
     async deleteContactMethod(workspaceId, userId, id) {
       return inTransaction(

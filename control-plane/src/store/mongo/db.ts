@@ -63,6 +63,8 @@ export const collectionsOf = (db: Db) => {
     agentTokens: c('agent_tokens'),
     agentSessions: c('agent_sessions'),
     sessions: c('sessions'),
+    /** Password reset links (domain/access/password-reset.ts), by token hash. */
+    passwordResets: c('password_resets'),
     oauthRecords: c('oauth_records'),
     invitations: c('invitations'),
     signInDevices: c('sign_in_devices'),

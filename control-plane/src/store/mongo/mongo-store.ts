@@ -27,6 +27,7 @@ import {
 import { mongoNotificationGroups, notificationGroupIndexes } from './notification-groups.js';
 import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoPasskeys, passkeyIndexes } from './passkeys.js';
+import { mongoPasswordResets, passwordResetIndexes } from './password-resets.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
@@ -77,6 +78,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...integrationIndexes,
         ...agentIndexes,
         ...sessionIndexes,
+        ...passwordResetIndexes,
         ...oauthIndexes,
         ...memberIndexes,
         ...signInIndexes,
@@ -127,6 +129,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoIntegrations(ctx),
     ...mongoAgents(ctx),
     ...mongoSessions(ctx),
+    ...mongoPasswordResets(ctx),
     ...mongoSignIns(ctx),
     ...mongoPasskeys(ctx),
     ...mongoOAuth(ctx),

@@ -30,7 +30,7 @@ export const oauthIndexes: IndexDecl[] = [
 ];
 
 /** The hosted connector's OAuth records in MongoDB: one document per record, single-document writes. */
-export const mongoOAuth = ({ col }: MongoContext): OAuthStore => {
+export const mongoOAuth = ({ col, inTransaction }: MongoContext): OAuthStore => {
   const records = col.oauthRecords;
   return {
     async upsertOAuthRecord(r) {
@@ -60,7 +60,15 @@ export const mongoOAuth = ({ col }: MongoContext): OAuthStore => {
       await records.deleteOne({ _id: idOf(workspaceId, model, keyHash) });
     },
     async revokeOAuthGrant(workspaceId, grantId) {
-      return (await records.deleteMany({ workspace_id: workspaceId, grant_id: grantId })).deletedCount;
+      // In a transaction: the request's audit entry is written with it (db.ts `inTransaction`); the
+      // step reports whether it deleted anything, so an unknown grant writes none.
+      let n = 0;
+      await inTransaction(async (session) => {
+        n = (await records.deleteMany({ workspace_id: workspaceId, grant_id: grantId }, { session }))
+          .deletedCount;
+        return n > 0;
+      });
+      return n;
     },
     async listOAuthGrants(workspaceId, { accountId, clientId, inUse }, now) {
       const unexpired = { $or: [{ expires_at: null }, { expires_at: { $gt: now } }] };

@@ -92,13 +92,15 @@ export const sqliteContactMethods = ({ st, one, many, immediate }: SqliteContext
   },
   async updateContactMethod(method) {
     const row = toRow(contactMethods, flat(method));
-    return (
-      st(
-        `UPDATE contact_methods SET address = @address, verified_at = @verified_at, code_hash = @code_hash,
+    // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+    return immediate(
+      () =>
+        st(
+          `UPDATE contact_methods SET address = @address, verified_at = @verified_at, code_hash = @code_hash,
            code_sent_at = @code_sent_at, code_expires_at = @code_expires_at,
            code_failed_attempts = @code_failed_attempts, version = version + 1
          WHERE id = @id AND workspace_id = @workspace_id AND user_id = @user_id AND version = @version`,
-      ).run(row).changes === 1
+        ).run(row).changes === 1,
     );
   },
   async deleteContactMethod(workspaceId, userId, id) {

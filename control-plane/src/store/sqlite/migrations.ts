@@ -46,6 +46,7 @@ import auditLog from './migrations/0044-audit-log.js';
 import ssoSettings from './migrations/0045-sso-settings.js';
 import secondFactors from './migrations/0046-second-factors.js';
 import passkeys from './migrations/0047-passkeys.js';
+import passwordResets from './migrations/0048-password-resets.js';
 import samlAssertions from './migrations/0049-saml-assertions.js';
 
 /**
@@ -106,6 +107,7 @@ export const migrations: string[][] = [
   ssoSettings,
   secondFactors,
   passkeys,
+  passwordResets,
   samlAssertions,
 ];
 

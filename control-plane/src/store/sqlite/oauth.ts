@@ -1,5 +1,5 @@
-import type Database from 'better-sqlite3';
 import type { OAuthRecord, OAuthStore } from '../../domain/access/oauth-store.js';
+import type { SqliteContext } from './db.js';
 
 interface Row {
   workspace_id: string;
@@ -29,7 +29,7 @@ const fromRow = (r: Row | undefined): OAuthRecord | null =>
 const KEY = 'workspace_id = ? AND model = ? AND key_hash = ?';
 
 /** The hosted connector's OAuth records in SQLite (table oauth_records, created by migrations/0008-oauth-records.ts). */
-export const sqliteOAuth = ({ st }: { st(sql: string): Database.Statement }): OAuthStore => ({
+export const sqliteOAuth = ({ st, immediate }: Pick<SqliteContext, 'st' | 'immediate'>): OAuthStore => ({
   async upsertOAuthRecord(r) {
     st(
       `INSERT INTO oauth_records (workspace_id, model, key_hash, payload, grant_id, account_id, client_id, uid,
@@ -73,8 +73,12 @@ export const sqliteOAuth = ({ st }: { st(sql: string): Database.Statement }): OA
     st(`DELETE FROM oauth_records WHERE ${KEY}`).run(workspaceId, model, keyHash);
   },
   async revokeOAuthGrant(workspaceId, grantId) {
-    return st('DELETE FROM oauth_records WHERE workspace_id = ? AND grant_id = ?').run(workspaceId, grantId)
-      .changes;
+    // In a transaction: the request's audit entry is written with it (db.ts `immediate`).
+    return immediate(
+      () =>
+        st('DELETE FROM oauth_records WHERE workspace_id = ? AND grant_id = ?').run(workspaceId, grantId)
+          .changes,
+    );
   },
   async listOAuthGrants(workspaceId, { accountId, clientId, inUse }, now) {
     const at = now.getTime();

@@ -25,6 +25,7 @@ import { sqliteMonitors } from './monitors.js';
 import { sqliteNotificationGroups } from './notification-groups.js';
 import { sqliteOAuth } from './oauth.js';
 import { sqlitePasskeys } from './passkeys.js';
+import { sqlitePasswordResets } from './password-resets.js';
 import { sqlitePingKeys } from './ping-keys.js';
 import { sqliteResults } from './results.js';
 import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
@@ -200,6 +201,7 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteIntegrations(ctx),
     ...sqliteAgents(ctx),
     ...sqliteSessions(ctx),
+    ...sqlitePasswordResets(ctx),
     ...sqliteSignIns(ctx),
     ...sqlitePasskeys(ctx),
     ...sqliteOAuth(ctx),

@@ -13,9 +13,16 @@ export * from './handoff-tables.js';
 export * from './oncall-tables.js';
 // Passkeys and their challenges.
 export * from './passkey-tables.js';
+// Password reset links.
+export * from './password-reset-tables.js';
+// The SAML replay store's layout.
+export * from './saml-tables.js';
 // Scripted checks' runs and screenshots.
 export * from './script-run-tables.js';
+// Second factors: TOTP, recovery codes, sign-in challenges.
 export * from './second-factor-tables.js';
+// Single sign-on settings.
+export * from './sso-tables.js';
 // The status pages' layouts (listed with these: migrations.test.ts reads every export).
 export * from './status-tables.js';
 
@@ -488,22 +495,3 @@ export const updateSql = (t: Table, where: string, extra: string[] = []): string
   const cols = [...Object.keys(t.columns).filter((c) => c !== 'id'), ...extra];
   return `UPDATE ${t.name} SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE ${where}`;
 };
-
-/** Layout of the sso_settings table (created by migrations/0045-sso-settings.ts, frozen SQL). */
-export const ssoSettings = table('sso_settings', {
-  workspace_id: 'text',
-  oidc: 'json',
-  saml: 'json',
-  enforced: 'bool',
-  break_glass_user_ids: 'json',
-  updated_at: 'date',
-  updated_by: 'text',
-});
-
-/** SAML assertions already accepted (domain/access/saml-replay-store.ts); the primary key is the replay check. */
-export const samlAssertions = table('saml_assertions', {
-  workspace_id: 'text',
-  issuer: 'text',
-  assertion_id: 'text',
-  expires_at: 'date',
-});

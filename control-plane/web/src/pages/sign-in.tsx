@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
+import { PAGES } from '../../../src/http/page-paths.js';
 import { ApiError, api, type Me, type SecondFactorRequired } from '../api.js';
 import { type SessionOptions, ssoApi } from '../api-sso.js';
 import { ErrorSummary } from '../kit/error-summary.js';
 import { Logo } from '../layout.js';
+import { followLink } from '../router.js';
 import { SAML_ERRORS } from './saml-errors.js';
 import { SecondFactorStep } from './sign-in-code.js';
 import { PasskeySignIn } from './sign-in-passkey.js';
@@ -42,6 +44,8 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
   // A correct password of a user with a second factor: the code step (sign-in-code.tsx) takes over.
   const [challenge, setChallenge] = useState<SecondFactorRequired | null>(null);
   const workspace = location.hostname.split('.')[0] ?? '';
+  // Back from a password reset (pages/reset-password.tsx).
+  const [wasReset] = useState(() => new URLSearchParams(location.search).get('reset') === 'done');
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -89,6 +93,11 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
         <p class="muted">
           to the <strong>{workspace}</strong> workspace
         </p>
+        {wasReset && (
+          <p class="ok-box" role="status">
+            Your password has been changed and every session signed out. Sign in with the new one.
+          </p>
+        )}
         {options?.sso && (
           <div class="sso">
             <ErrorSummary problems={null} form={error} />
@@ -129,6 +138,9 @@ export const SignInPage = (props: { onSignedIn: (me: Me) => void }) => {
               value={password}
               onInput={(e) => setPassword(e.currentTarget.value)}
             />
+            <a class="field-aside" href={PAGES.forgotPassword} onClick={followLink}>
+              Forgot password?
+            </a>
           </div>
           <button type="submit" class="button primary wide" disabled={busy}>
             {busy ? 'Signing in…' : 'Sign in'}

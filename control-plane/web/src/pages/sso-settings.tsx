@@ -112,6 +112,9 @@ export const SsoSettingsPage = (props: { me: Me }) => {
                 ? { idp_metadata_url: form.saml_url.trim() }
                 : { idp_metadata_xml: form.saml_xml }),
               default_role: form.saml_role,
+              // Set through the API (no fields here yet): kept as they are.
+              allowed_domains: sso?.saml?.allowed_domains ?? [],
+              group_roles: sso?.saml?.group_roles ?? [],
             }
           : null,
         enforced: form.enforced,
