@@ -98,6 +98,9 @@ describe('passkeys', () => {
     });
     expect(me.status).toBe(200);
     expect((await call('GET', '/me/passkeys')).body.data[0].last_used_at).toBe(h.clock.now().toISOString());
+    // The audit log says how they signed in.
+    const log = await w.api('GET', '/audit-log?action=session.sign_in');
+    expect(log.body.data[0]).toMatchObject({ actor: { id: w.admin.id }, changes: { via: [null, 'passkey'] } });
   });
 
   it('refuses a replayed assertion, and a replayed registration', async () => {
