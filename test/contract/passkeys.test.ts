@@ -1,11 +1,12 @@
 /**
  * PasskeyStore contract: credentials unique per workspace and capped per user, the counter moved by
  * compare-and-set, challenges taken once (and only unexpired, only in their workspace), pruning, and a
- * removed user's passkeys gone with them.
+ * removed user's passkeys gone with them. A removal writes the request's audit entry in its own step.
  */
 import { randomUUID } from 'node:crypto';
 import { beforeEach, expect, it } from 'vitest';
 import type { Passkey, PasskeyChallenge } from '../../control-plane/src/domain/access/passkey-store.js';
+import { newDraft, withAuditDraft } from '../../control-plane/src/domain/audit/audit-scope.js';
 import type { Store } from '../../control-plane/src/store/port.js';
 import { at, fixtures } from './fixtures.js';
 import { contract } from './stores.js';
@@ -57,6 +58,34 @@ contract('PasskeyStore', (c) => {
     expect(await store.deletePasskey(ws.workspace.id, randomUUID(), p.id)).toBe(false);
     expect(await store.deletePasskey(ws.workspace.id, ws.admin.id, p.id)).toBe(true);
     expect(await store.listPasskeys(ws.workspace.id, ws.admin.id)).toEqual([]);
+  });
+
+  it("writes the request's audit entry in the step that removes a passkey, and none when nothing went", async () => {
+    const p = passkey();
+    await store.insertPasskey(p, cap);
+    const draft = () =>
+      newDraft({
+        workspace_id: ws.workspace.id,
+        at: at(5),
+        actor: { type: 'user', id: ws.admin.id, name: ws.admin.email },
+        ip: null,
+        user_agent: null,
+        action: 'passkey.delete',
+        resource_type: 'passkey',
+        resource_id: p.id,
+        changes: { name: ['Laptop', null] },
+      });
+    const entries = async () => (await store.listAuditEntries(ws.workspace.id, {}, { limit: 10 })).data;
+    const missed = draft();
+    expect(await withAuditDraft(missed, () => store.deletePasskey(ws.workspace.id, randomUUID(), p.id))).toBe(
+      false,
+    );
+    expect(missed.written).toBe(false);
+    expect(await entries()).toEqual([]);
+    const d = draft();
+    expect(await withAuditDraft(d, () => store.deletePasskey(ws.workspace.id, ws.admin.id, p.id))).toBe(true);
+    expect(d.written).toBe(true);
+    expect(await entries()).toMatchObject([{ id: d.id, action: 'passkey.delete', resource_id: p.id }]);
   });
 
   it('caps the passkeys of a user, not of the workspace', async () => {

@@ -6,6 +6,8 @@ import { pingResponse } from '../../control-plane/src/http/pings/responses.js';
 import { errorResponse } from '../../control-plane/src/http/responses.js';
 import { startDnsServer } from '../support/dns-server.js';
 import { type Harness, type Reply, type RequestOptions, startHarness } from '../support/harness.js';
+import { startSmtp } from '../support/receivers.js';
+import { waitFor } from '../support/wait.js';
 
 /*
  * The API contract is honest: every operation of the OpenAPI document declares its success body and
@@ -81,15 +83,24 @@ const DRIVEN_ELSEWHERE: Record<string, string> = {
 let h: Harness;
 let doc: Doc;
 let dns: Awaited<ReturnType<typeof startDnsServer>>;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
 beforeAll(async () => {
-  // Custom domains are checked against a DNS server of our own (it knows no names).
+  // Custom domains are checked against a DNS server of our own (it knows no names); the deployment's
+  // mail (a password reset's link) goes to an SMTP server of our own.
   dns = await startDnsServer({});
-  h = await startHarness({ custom_domain_dns_servers: [dns.address] });
+  smtp = await startSmtp();
+  h = await startHarness({
+    custom_domain_dns_servers: [dns.address],
+    smtp_host: '127.0.0.1',
+    smtp_port: smtp.port,
+    smtp_from: 'Lookout <lookout@deploy.test>',
+  });
   doc = (await h.request('GET', '/api/v1/openapi.json', { host: 'demo.localhost' })).body;
 });
 afterAll(async () => {
   await h.close();
   await dns.close();
+  await smtp.close();
 });
 
 const operations = (d: Doc): Op[] =>
@@ -508,6 +519,19 @@ describe('every route answers with the body it declares', () => {
     // The audit log the calls above wrote, and its export.
     await list('/audit-log');
     await call('get', '/audit-log/export');
+    // A password reset: its link arrives by mail, and is used once.
+    const resetting = await w.userWithKey('viewer');
+    await call('post', '/password-reset', { key: '', json: { email: resetting.user.email } });
+    const mails = await waitFor(
+      async () => smtp.mails.filter((m) => m.rcpt.includes(resetting.user.email)),
+      (m) => m.length > 0,
+      { what: 'the password reset mail' },
+    );
+    const resetToken = /reset-password\?token=([\w.-]+)/.exec(mails[0]!.text ?? '')![1]!;
+    await call('post', '/password-reset/confirm', {
+      key: '',
+      json: { token: resetToken, new_password: 'a reset password' },
+    });
     const changed = await call('post', '/session/password', {
       ...session(),
       json: { current_password: w.password, new_password: 'another long password' },

@@ -59,14 +59,16 @@ export const createRouteAudit = (
   const reads = new Map<string, AnyRoute>(
     routes.filter((r) => r.method === 'get' && r.handler).map((r) => [r.path, r]),
   );
-  const readerOf = (r: AnyRoute) => reads.get(r.path) ?? reads.get(r.path.replace(/\/[^/{}]+$/, '')) ?? null;
+  // The route's own GET, else the GET of what precedes its last segment (a verb's resource, or the
+  // list a record without its own GET is read from: `before` picks the record out of it).
+  const readerOf = (r: AnyRoute) => reads.get(r.path) ?? reads.get(r.path.replace(/\/[^/]+$/, '')) ?? null;
 
-  const before = async (r: AnyRoute, call: AuditedCall): Promise<unknown> => {
+  const before = async (r: AnyRoute, plan: AuditPlan, call: AuditedCall): Promise<unknown> => {
     const get = readerOf(r);
     if (!get?.handler || !call.auth) return null;
     const status = call.ctx.state.status;
     try {
-      return await get.handler({
+      const read = await get.handler({
         ctx: call.ctx,
         params: call.params,
         query: parseOrThrow(get.query ?? z.object({}), {}, 'query'),
@@ -74,6 +76,12 @@ export const createRouteAudit = (
         auth: call.auth,
         integration: undefined as never,
       });
+      // Read from the list (no GET of the one record): the one the path names, not the whole list.
+      const id = plan.idParam ? call.params[plan.idParam] : undefined;
+      const data = (read as { data?: unknown } | null)?.data;
+      if (get.path !== r.path && id !== undefined && Array.isArray(data))
+        return data.find((x) => (x as { id?: unknown } | null)?.id === id) ?? null;
+      return read;
     } catch {
       return null; // not there (the handler answers 404 itself), or not readable by this caller
     } finally {
@@ -126,7 +134,7 @@ export const createRouteAudit = (
     const ws = call.ctx.state.workspace;
     if (!plan || !ws) return run();
     if (plan.signIn) return signIn(plan, call, run);
-    const was = plan.kind === 'create' ? null : await before(r, call);
+    const was = plan.kind === 'create' ? null : await before(r, plan, call);
     const resourceId = plan.idParam
       ? (call.params[plan.idParam] ?? null)
       : plan.self && plan.kind !== 'create'

@@ -105,3 +105,36 @@ describe('refusedResult', () => {
       expect(refusedResult(r), JSON.stringify(r)).toBe(false);
   });
 });
+
+describe('the secrets of a second factor', () => {
+  it('never shows a TOTP secret, its otpauth URL or QR code, one-time or recovery codes', () => {
+    expect(
+      redact({
+        secret: 'JBSWY3DPEHPK3PXP',
+        otpauth_url: 'otpauth://totp/Lookout:ada?secret=JBSWY3DPEHPK3PXP',
+        qr_svg: '<svg>…</svg>',
+        recovery_codes: ['abcd-efgh', 'ijkl-mnop'],
+      }),
+    ).toEqual({ secret: REDACTED, otpauth_url: REDACTED, qr_svg: REDACTED, recovery_codes: REDACTED });
+    expect(auditChanges('action', 'user', { email: 'ada@x.test' }, { code: '123456' })).toEqual({
+      code: [null, REDACTED],
+    });
+  });
+
+  it("never shows a passkey's credential or public key, only its name", () => {
+    const credential = {
+      id: 'cred-id',
+      rawId: 'cred-id',
+      type: 'public-key',
+      response: { attestationObject: 'o2NmbXRk', clientDataJSON: 'eyJ0eXBl', publicKey: 'MFkwEwYH' },
+    };
+    expect(auditChanges('create', 'passkey', null, { name: 'Laptop', credential })).toEqual({
+      name: [null, 'Laptop'],
+      credential: [null, REDACTED],
+    });
+    const stored = { id: 'p1', name: 'Laptop', public_key: 'pQECAyYg', credential_id: 'cred-id', counter: 3 };
+    expect(JSON.stringify(auditChanges('delete', 'passkey', stored, undefined))).not.toMatch(
+      /pQECAyYg|cred-id/,
+    );
+  });
+});

@@ -26,6 +26,9 @@ const SECRET_PARTS = new Set([
   'credentials',
   'sealed',
   'private',
+  // An authenticator app's otpauth:// URL, and a QR code of it, carry its TOTP secret.
+  'otpauth',
+  'qr',
 ]);
 /** Whole keys that hold one: one-time codes, recovery codes. */
 const SECRET_KEYS = new Set(['code', 'codes', 'recovery_codes', 'otp', 'challenge']);

@@ -67,6 +67,9 @@ export const passkeyRoutes = ({
     route({
       method: 'post',
       path: '/me/passkeys/options',
+      audit: {
+        none: 'Only mints a single-use challenge: no configuration or access changes; adding the passkey (POST /me/passkeys) is the entry',
+      },
       tag: 'Session',
       auth: 'session',
       response: creationOptionsResponse,
@@ -136,6 +139,9 @@ export const passkeyRoutes = ({
     route({
       method: 'post',
       path: '/session/passkey/options',
+      audit: {
+        none: 'Only mints a single-use challenge, for anyone: no configuration or access changes; the sign-in it serves is the entry',
+      },
       tag: 'Session',
       auth: 'none',
       response: requestOptionsResponse,

@@ -18,6 +18,7 @@ export const securityRoutes = ({ store, clock, box }: RouteDeps<SecondFactorStor
   route({
     method: 'post',
     path: '/me/totp',
+    audit: { action: 'user.totp_setup', resource_type: 'user', self: true },
     tag: 'Security',
     auth: 'session',
     response: totpSetupResponse,
@@ -31,6 +32,7 @@ export const securityRoutes = ({ store, clock, box }: RouteDeps<SecondFactorStor
   route({
     method: 'post',
     path: '/me/totp/confirm',
+    audit: { action: 'user.totp_enable', resource_type: 'user', self: true },
     tag: 'Security',
     auth: 'session',
     body: codeInput,
@@ -45,6 +47,7 @@ export const securityRoutes = ({ store, clock, box }: RouteDeps<SecondFactorStor
   route({
     method: 'delete',
     path: '/me/totp',
+    audit: { action: 'user.totp_disable', resource_type: 'user', self: true },
     tag: 'Security',
     auth: 'session',
     body: codeInput,
@@ -70,6 +73,7 @@ export const securityRoutes = ({ store, clock, box }: RouteDeps<SecondFactorStor
   route({
     method: 'post',
     path: '/me/recovery-codes',
+    audit: { action: 'user.recovery_codes_regenerate', resource_type: 'user', self: true },
     tag: 'Security',
     auth: 'session',
     body: codeInput,

@@ -59,8 +59,11 @@ export const mongoPasskeys = ({ col, inTransaction }: MongoContext): PasskeyStor
       );
     },
     async deletePasskey(workspaceId, userId, id) {
-      return (
-        (await passkeys.deleteOne({ _id: id, workspace_id: workspaceId, user_id: userId })).deletedCount > 0
+      // In a transaction, so the request's audit entry commits with the removal.
+      return inTransaction(
+        async (session) =>
+          (await passkeys.deleteOne({ _id: id, workspace_id: workspaceId, user_id: userId }, { session }))
+            .deletedCount > 0,
       );
     },
     async usePasskey(workspaceId, id, { expected, counter, at }) {

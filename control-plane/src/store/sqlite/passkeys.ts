@@ -44,12 +44,14 @@ export const sqlitePasskeys = ({ st, one, many, immediate }: SqliteContext): Pas
     );
   },
   async deletePasskey(workspaceId, userId, id) {
-    return (
-      st('DELETE FROM passkeys WHERE id = ? AND workspace_id = ? AND user_id = ?').run(
-        id,
-        workspaceId,
-        userId,
-      ).changes > 0
+    // In a transaction, so the request's audit entry commits with the removal.
+    return immediate(
+      () =>
+        st('DELETE FROM passkeys WHERE id = ? AND workspace_id = ? AND user_id = ?').run(
+          id,
+          workspaceId,
+          userId,
+        ).changes > 0,
     );
   },
   async usePasskey(workspaceId, id, { expected, counter, at }) {
