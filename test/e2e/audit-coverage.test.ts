@@ -19,12 +19,19 @@ import { type Harness, type Reply, type RequestOptions, startHarness } from '../
  */
 
 /** Mutating routes not driven here, each with why. */
+const PASSKEY =
+  'needs a credential an authenticator signed (passkeys.test.ts drives it with a software authenticator)';
 const NOT_DRIVEN: Record<string, string> = {
   'post /connected-apps/{id}/revoke':
     'needs an OAuth grant made through the consent flow (mcp-oauth.test.ts)',
   'post /workspace/connected-apps/{id}/revoke':
     'needs an OAuth grant made through the consent flow (mcp-oauth.test.ts)',
   'post /users/me/contact-methods/{id}/verify': 'needs the code from a real mail (contact-methods.test.ts)',
+  'post /me/passkeys/options': PASSKEY,
+  'post /me/passkeys': PASSKEY,
+  'delete /me/passkeys/{id}': PASSKEY,
+  'post /session/passkey/options': PASSKEY,
+  'post /session/passkey': PASSKEY,
 };
 
 let h: Harness;

@@ -98,6 +98,15 @@ describe('passkeys', () => {
     });
     expect(me.status).toBe(200);
     expect((await call('GET', '/me/passkeys')).body.data[0].last_used_at).toBe(h.clock.now().toISOString());
+    // The audit log says how they signed in.
+    const log = await w.api('GET', '/audit-log?action=session.sign_in');
+    // (The password sign-in before it is at the same instant of the harness's clock: either may be first.)
+    expect(log.body.data).toContainEqual(
+      expect.objectContaining({
+        actor: expect.objectContaining({ id: w.admin.id }),
+        changes: { via: [null, 'passkey'] },
+      }),
+    );
   });
 
   it('refuses a replayed assertion, and a replayed registration', async () => {

@@ -153,6 +153,7 @@ export const passkeyRoutes = ({
     route({
       method: 'post',
       path: '/session/passkey',
+      audit: { signIn: 'passkey' },
       tag: 'Session',
       auth: 'none',
       response: sessionResponse,

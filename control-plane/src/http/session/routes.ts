@@ -29,6 +29,12 @@ const SSO_REQUIRED_MESSAGE =
   'This workspace requires single sign-on: use “Sign in with SSO”. Only its break-glass admins may sign in with a password.';
 
 /** The web app's session: sign in, who am I (with the CSRF token), sign out, change password. */
+const VIAS = ['totp', 'recovery_code', 'passkey'] as const;
+const secondFactorVia = (body: unknown) => {
+  const method = (body as { method?: unknown } | null)?.method;
+  return VIAS.find((v) => v === method) ?? 'totp';
+};
+
 export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: RouteDeps<Ports & SsoStore>) => {
   const life = sessionLifetimes(config);
   // Failed sign-ins: per browser known to the account, or per address, (account, address) and account.
@@ -114,6 +120,8 @@ export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: Route
     route({
       method: 'post',
       path: '/session/second-factor',
+      // The sign-in is recorded by the factor that finished it.
+      audit: { signIn: (body) => secondFactorVia(body) },
       tag: 'Session',
       response: sessionResponse,
       auth: 'none',
