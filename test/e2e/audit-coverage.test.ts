@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hashSecret, silentLogger } from '@lookout/shared';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintPasswordReset } from '../../control-plane/src/domain/access/password-reset.js';
 import { createPingBatcher } from '../../control-plane/src/domain/heartbeats/ping-batcher.js';
@@ -366,6 +367,33 @@ describe('the audit log covers every mutating route', () => {
     await call('post', '/me/ical-url');
     await call('delete', '/me/ical-url');
     await call('put', '/me/handoff-notices', { json: { lead_minutes: 90 } });
+
+    // Two-factor: set up with codes computed from the secret at the harness's clock, a sign-in finished
+    // with a recovery code, new codes, then turned off with one of them.
+    await call('put', '/security', { json: { require_2fa: false } });
+    const setup = await call('post', '/me/totp', session());
+    const totpAt = (ms: number) =>
+      TOTP.generate({ secret: Secret.fromBase32(setup.body.secret), timestamp: ms });
+    const t = h.clock.now().getTime();
+    const confirmed = await call('post', '/me/totp/confirm', { ...session(), json: { code: totpAt(t) } });
+    // The password step of a user with a factor makes no session (the sign-in is the step after it).
+    const pending = await h.request('POST', '/api/v1/session', {
+      host: w.host,
+      json: { email: w.admin.email, password: w.password },
+    });
+    await call('post', '/session/second-factor', {
+      key: '',
+      json: {
+        challenge: pending.body.challenge,
+        method: 'recovery_code',
+        code: confirmed.body.recovery_codes[0],
+      },
+    });
+    const renewed = await call('post', '/me/recovery-codes', {
+      ...session(),
+      json: { code: totpAt(t + 30_000) },
+    });
+    await call('delete', '/me/totp', { ...session(), json: { code: renewed.body.recovery_codes[0] } });
 
     // Connected apps: grants an OAuth client holds (as the consent flow stores them; mcp-oauth.test.ts
     // makes them through it), revoked by their user and by an admin.

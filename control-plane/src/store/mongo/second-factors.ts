@@ -43,10 +43,13 @@ export const mongoSecondFactors = ({ col, inTransaction }: MongoContext): Second
     async putPendingTotp(factor) {
       const _id = totpId(factor.workspace_id, factor.user_id);
       try {
-        const r = await totpFactors.updateOne(
-          { _id, confirmed_at: null },
-          { $set: { ...factor, confirmed_at: null, last_step: null } },
-          { upsert: true },
+        // In a transaction (as every write a route makes on its own), so the request's audit entry rides it.
+        const r = await inTransaction((session) =>
+          totpFactors.updateOne(
+            { _id, confirmed_at: null },
+            { $set: { ...factor, confirmed_at: null, last_step: null } },
+            { upsert: true, session },
+          ),
         );
         return r.matchedCount + r.upsertedCount === 1;
       } catch (e) {
@@ -106,7 +109,7 @@ export const mongoSecondFactors = ({ col, inTransaction }: MongoContext): Second
       return r.deletedCount === 1;
     },
     async insertChallenge(challenge) {
-      await signInChallenges.insertOne(toDoc(challenge));
+      await inTransaction((session) => signInChallenges.insertOne(toDoc(challenge), { session }));
     },
     async findChallenge(tokenHash) {
       return fromDoc<SignInChallenge>(await signInChallenges.findOne({ token_hash: tokenHash }));
@@ -138,7 +141,13 @@ export const mongoSecondFactors = ({ col, inTransaction }: MongoContext): Second
       return { workspace_id: workspaceId, require_2fa: doc?.require_2fa === true };
     },
     async putWorkspaceSecurity({ workspace_id, require_2fa }) {
-      await workspaceSecurity.updateOne({ _id: workspace_id }, { $set: { require_2fa } }, { upsert: true });
+      await inTransaction((session) =>
+        workspaceSecurity.updateOne(
+          { _id: workspace_id },
+          { $set: { require_2fa } },
+          { upsert: true, session },
+        ),
+      );
     },
   };
 };

@@ -32,12 +32,15 @@ export const sqliteSecondFactors = ({ st, one, many, immediate }: SqliteContext)
       return { totp, recovery_codes_left: codes, passkeys: keys };
     },
     async putPendingTotp(factor) {
-      const r = st(
-        `INSERT INTO totp_factors (workspace_id, user_id, secret_sealed, created_at, confirmed_at, last_step)
+      // In a transaction (as every write a route makes on its own), so the request's audit entry rides it.
+      const r = immediate(() =>
+        st(
+          `INSERT INTO totp_factors (workspace_id, user_id, secret_sealed, created_at, confirmed_at, last_step)
            VALUES (@workspace_id, @user_id, @secret_sealed, @created_at, NULL, NULL)
          ON CONFLICT (workspace_id, user_id) DO UPDATE SET secret_sealed = excluded.secret_sealed,
            created_at = excluded.created_at WHERE confirmed_at IS NULL`,
-      ).run(toRow(totpFactors, factor));
+        ).run(toRow(totpFactors, factor)),
+      );
       return r.changes === 1;
     },
     async confirmTotp({ workspace_id, user_id, at, step, codes }) {
@@ -87,7 +90,7 @@ export const sqliteSecondFactors = ({ st, one, many, immediate }: SqliteContext)
       );
     },
     async insertChallenge(challenge) {
-      st(insertSql(signInChallenges)).run(toRow(signInChallenges, challenge));
+      immediate(() => st(insertSql(signInChallenges)).run(toRow(signInChallenges, challenge)));
     },
     async findChallenge(tokenHash) {
       return one<SignInChallenge>(
@@ -117,10 +120,12 @@ export const sqliteSecondFactors = ({ st, one, many, immediate }: SqliteContext)
       return { workspace_id: workspaceId, require_2fa: row?.require_2fa === 1 };
     },
     async putWorkspaceSecurity({ workspace_id, require_2fa }) {
-      st(
-        `INSERT INTO workspace_security (workspace_id, require_2fa) VALUES (?, ?)
+      immediate(() =>
+        st(
+          `INSERT INTO workspace_security (workspace_id, require_2fa) VALUES (?, ?)
            ON CONFLICT (workspace_id) DO UPDATE SET require_2fa = excluded.require_2fa`,
-      ).run(workspace_id, require_2fa ? 1 : 0);
+        ).run(workspace_id, require_2fa ? 1 : 0),
+      );
     },
   };
 };
