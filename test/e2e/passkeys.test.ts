@@ -100,7 +100,7 @@ describe('passkeys', () => {
     expect((await call('GET', '/me/passkeys')).body.data[0].last_used_at).toBe(h.clock.now().toISOString());
     // The audit log says how they signed in.
     const log = await w.api('GET', '/audit-log?action=session.sign_in');
-    // (The password sign-in above is at the same instant of the test's clock: either may list first.)
+    // (The password sign-in before it is at the same instant of the harness's clock: either may be first.)
     expect(log.body.data).toContainEqual(
       expect.objectContaining({
         actor: expect.objectContaining({ id: w.admin.id }),

@@ -232,6 +232,15 @@ describe('enforced SSO', () => {
     expect((await signInWith(ws.admin.email, ws.password)).status).toBe(201);
     const options = await h.request('GET', '/api/v1/session/options', { host: ws.host });
     expect(options.body).toMatchObject({ password: false, sso: { start_url: '/auth/oidc/start' } });
+    // A passkey is a Lookout credential too: passwordless sign-in is off while SSO is enforced.
+    for (const path of ['/api/v1/session/passkey/options', '/api/v1/session/passkey']) {
+      const passkey = await h.request('POST', path, {
+        host: ws.host,
+        json: path.endsWith('options') ? {} : { challenge: 'x', credential: {} },
+      });
+      expect(passkey.status, path).toBe(403);
+      expect(passkey.body.error.code, path).toBe('sso_required');
+    }
     // SSO itself still signs people in.
     expect((await signIn('ann')).answer.headers.location).toBe('/');
     await ws.api('PUT', '/sso', { json: settings() });

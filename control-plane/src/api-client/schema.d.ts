@@ -16071,6 +16071,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The workspace requires single sign-on (code sso_required): passkey sign-in is off */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No workspace at this address */
             404: {
                 headers: {
@@ -16138,6 +16147,15 @@ export interface operations {
             };
             /** @description Malformed JSON, or a body that is not application/json */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The workspace requires single sign-on (code sso_required): passkey sign-in is off */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

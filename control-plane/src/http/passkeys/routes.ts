@@ -16,6 +16,7 @@ import type { SecondFactorStore } from '../../domain/access/second-factor-store.
 import type { SessionStore } from '../../domain/access/sessions.js';
 import { twoFactorSummary } from '../../domain/access/sign-in-challenge.js';
 import type { SignInStore } from '../../domain/access/sign-in-store.js';
+import type { SsoStore } from '../../domain/access/sso.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Workspace } from '../../domain/types.js';
 import { idOf } from '../query.js';
@@ -48,7 +49,7 @@ export const passkeyRoutes = ({
   clock,
   config,
   workspaceUrl,
-}: RouteDeps<PasskeyStore & SessionStore & SignInStore & TenancyStore & SecondFactorStore>) => {
+}: RouteDeps<PasskeyStore & SessionStore & SignInStore & TenancyStore & SecondFactorStore & SsoStore>) => {
   const life = sessionLifetimes(config);
   const rpOf = (ws: Workspace) => workspaceRelyingParty(workspaceUrl, ws);
   // Per client address, in this replica's memory (bounded): challenges asked for without signing in,
@@ -61,6 +62,18 @@ export const passkeyRoutes = ({
   const workspaceOf = (ws: Workspace | null) => {
     if (!ws) throw new AppError('not_found', 'No workspace at this address.');
     return ws;
+  };
+
+  /**
+   * A passkey is a Lookout credential like a password: while the workspace enforces SSO, passwordless
+   * sign-in is off for everyone (break-glass admins sign in with their password).
+   */
+  const refuseWhenSsoEnforced = async (ws: Workspace) => {
+    if ((await store.getSsoSettings(ws.id))?.enforced)
+      throw new AppError(
+        'sso_required',
+        'This workspace requires single sign-on: use “Sign in with SSO”. Only its break-glass admins may sign in with a password.',
+      );
   };
 
   return [
@@ -147,12 +160,17 @@ export const passkeyRoutes = ({
       response: requestOptionsResponse,
       summary:
         'WebAuthn request options for signing in with a passkey (navigator.credentials.get, or @simplewebauthn/browser startAuthentication): passwordless with `POST /session/passkey`, or as the second factor with `POST /session/second-factor`. `challenge` is good for 5 minutes, once.',
-      responses: { 404: 'No workspace at this address', 429: 'Too many requests from this address' },
+      responses: {
+        403: 'The workspace requires single sign-on (code sso_required): passkey sign-in is off',
+        404: 'No workspace at this address',
+        429: 'Too many requests from this address',
+      },
       async handler({ ctx }) {
         const ws = workspaceOf(ctx.state.workspace);
         const now = clock.now();
         const taken = asks.take(ctx.ip, now.getTime());
         if (!taken.ok) throw tooMany(taken.retryAfterSeconds);
+        await refuseWhenSsoEnforced(ws);
         return passkeySignInOptions(store, ws, rpOf(ws), now);
       },
     }),
@@ -171,6 +189,7 @@ export const passkeyRoutes = ({
         201: 'Signed in',
         401: 'The passkey was not accepted (unknown, another workspace, replayed, or not verified)',
         404: 'No workspace at this address',
+        403: 'The workspace requires single sign-on (code sso_required): passkey sign-in is off',
         429: 'Too many failed passkey sign-ins from this address',
       },
       async handler({ ctx, body }) {
@@ -178,6 +197,7 @@ export const passkeyRoutes = ({
         const now = clock.now();
         const wait = failures?.retryAfter(ctx.ip, now.getTime()) ?? 0;
         if (wait > 0) throw tooMany(wait);
+        await refuseWhenSsoEnforced(ws);
         let r: Awaited<ReturnType<typeof signInWithPasskey>>;
         try {
           r = await signInWithPasskey(
