@@ -2,13 +2,14 @@ import { AppError } from '@lookout/shared';
 import { z } from 'zod';
 import { createRateLimiter } from '../domain/access/rate-limiter.js';
 import { type AuditDraft, entryOf, newDraft, withAuditDraft } from '../domain/audit/audit-scope.js';
-import type { AuditActor } from '../domain/audit/audit-store.js';
+import type { AuditActor, AuditStore } from '../domain/audit/audit-store.js';
 import { auditChanges } from '../domain/audit/changes.js';
 import { recordSignIn } from '../domain/audit/sign-ins.js';
+import type { TenancyStore } from '../domain/tenancy/tenancy-store.js';
 import { parseOrThrow } from '../domain/validation.js';
 import { type AuditPlan, auditPlan } from './audit-plan.js';
 import { internalPrincipalOf } from './internal-principal.js';
-import type { AnyRoute, ApiContext, AppDeps, Authed } from './route.js';
+import type { AnyRoute, ApiContext, Authed, RouteDeps } from './route.js';
 
 /** Who the request acts as: an OAuth client (the hosted MCP), an API key, a session's user. */
 export const actorOf = (ctx: ApiContext, auth: Authed | undefined): AuditActor => {
@@ -51,7 +52,14 @@ export interface AuditedCall {
  * a 500 naming the route, so that a store write left outside a transaction is found.
  */
 export const createRouteAudit = (
-  { store, config, clock }: Pick<AppDeps, 'store' | 'config' | 'clock'>,
+  {
+    store,
+    config,
+    clock,
+  }: Pick<
+    RouteDeps<Pick<TenancyStore, 'getUserByEmail'> & Pick<AuditStore, 'appendAuditEntry'>>,
+    'store' | 'config' | 'clock'
+  >,
   routes: AnyRoute[],
 ) => {
   const refusalsLogged = createRateLimiter({ capacity: 10, perSecond: 10 / 60, maxKeys: 10_000 });

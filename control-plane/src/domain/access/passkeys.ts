@@ -35,7 +35,7 @@ export const passkeyRelyingParty = (workspaceUrl: string, name: string): Relying
   return { id: url.hostname, origin: url.origin, name };
 };
 
-/** The relying party of a workspace: `workspaceUrl` is AppDeps.workspaceUrl (public-url.ts). */
+/** The relying party of a workspace: `workspaceUrl` is the app's workspaceUrl (public-url.ts). */
 export const workspaceRelyingParty = (workspaceUrl: (subdomain: string) => string, ws: Workspace) =>
   passkeyRelyingParty(workspaceUrl(ws.subdomain), `Lookout · ${ws.name}`);
 

@@ -1,8 +1,9 @@
 import type { Middleware } from 'koa';
 import * as client from 'openid-client';
+import type { SsoSignInDeps } from '../../domain/access/sso.js';
 import { completeSsoSignIn, type SsoErrorCode, SsoSignInError } from '../../domain/access/sso.js';
+import type { AuditStore } from '../../domain/audit/audit-store.js';
 import { recordSignIn } from '../../domain/audit/sign-ins.js';
-import type { Store } from '../../store/port.js';
 import type { ApiContext, ApiState, RouteDeps } from '../route.js';
 import { sessionLifetimes, setDeviceCookie, setSessionCookie } from '../session-cookie.js';
 import { createOidcClients, type OidcClients } from './oidc-client.js';
@@ -23,22 +24,7 @@ export const OIDC_CALLBACK = '/auth/oidc/callback';
 const FLOW_MINUTES = 10;
 
 type Flow = { w: string; v: string; s: string; n: string; exp: number };
-type Ports = Pick<
-  Store,
-  | 'getSsoSettings'
-  | 'getUser'
-  | 'getUserByEmail'
-  | 'createUser'
-  | 'changeUserRole'
-  | 'insertSession'
-  | 'findSessionByHash'
-  | 'touchSession'
-  | 'deleteSession'
-  | 'changePassword'
-  | 'pruneSessions'
-  | 'appendAuditEntry'
-  | 'recordSignIn'
->;
+type Ports = SsoSignInDeps & Pick<AuditStore, 'appendAuditEntry'>;
 
 const flowContext = (workspaceId: string) => `oidc-flow:${workspaceId}`;
 
