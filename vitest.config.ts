@@ -30,8 +30,11 @@ export default defineConfig({
         },
       },
       {
+        // Control planes on loopback: two files at a time (their tests mostly wait on sockets and
+        // injected clocks, so a second file fills the idle core).
         test: {
           name: 'e2e',
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 60_000,
