@@ -95,7 +95,7 @@ describe('password reset in chromium', () => {
 
     await page.getByLabel('Email').fill(member.email);
     await page.getByLabel('Password', { exact: true }).fill('a long new passphrase');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(lookout.url('demo', '/monitors'));
 
     // The link again: refused, with a way to ask for a new one.

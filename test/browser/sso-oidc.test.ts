@@ -83,7 +83,7 @@ describe('single sign-on in chromium', () => {
     expect(new URL(visitor.url()).origin).toBe(idp.issuer);
     await visitor.getByLabel('Username').fill('kim');
     await visitor.getByLabel('Password').fill('anything');
-    await visitor.getByRole('button', { name: 'Sign in' }).click();
+    await visitor.getByRole('button', { name: 'Sign in', exact: true }).click();
     await visitor.getByText('kim@example.com').waitFor();
     expect(new URL(visitor.url()).origin).toBe(new URL(lookout.url('demo')).origin);
     expect(await visitor.locator('.role').first().textContent()).toBe('admin');
@@ -96,7 +96,7 @@ describe('single sign-on in chromium', () => {
     await page.goto(lookout.url('demo', '/sign-in'));
     await page.getByRole('link', { name: 'Sign in with SSO' }).click();
     await page.getByLabel('Username').fill('rex');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(lookout.url('demo', '/sign-in?error=sso_domain_not_allowed'));
     await page.getByText('Your email domain is not allowed to sign in to this workspace.').waitFor();
     expect(await page.getByLabel('Email').isVisible()).toBe(true);
