@@ -89,6 +89,12 @@ describe('audit log', () => {
     expect(fields(backwards)).toEqual(['to']);
     expect(fields(await w.api('GET', '/audit-log?cursor=nope'))).toEqual(['cursor']);
     expect(fields(await w.api('GET', '/audit-log/export?limit=5'))).toEqual(['limit']);
+    // A bad time beside a good one is a 422 on that field, never a crash of the window's rule.
+    for (const path of ['/audit-log', '/audit-log/export']) {
+      const half = await w.api('GET', `${path}?from=yesterday&to=2026-01-01T00:00:00Z`);
+      expect(half.status, path).toBe(422);
+      expect(fields(half), path).toEqual(['from']);
+    }
   });
 
   it('is for admins only, and append-only: no route edits or deletes an entry', async () => {

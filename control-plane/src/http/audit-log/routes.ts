@@ -30,11 +30,15 @@ const filters = {
   to: isoTime.optional().describe('Entries before this time (ISO 8601 with a zone).'),
 };
 
-/** from < to, at most MAX_AUDIT_WINDOW_DAYS apart (each bad field named by the 422). */
-const windowRule = (q: { from?: Date | undefined; to?: Date | undefined }, ctx: z.RefinementCtx) => {
-  if (q.from && q.to && q.from.getTime() >= q.to.getTime())
+/**
+ * from < to, at most MAX_AUDIT_WINDOW_DAYS apart (each bad field named by the 422). Zod runs this even
+ * when a field failed, with that field's raw text: only two parsed times are compared.
+ */
+const windowRule = (q: { from?: unknown; to?: unknown }, ctx: z.RefinementCtx) => {
+  if (!(q.from instanceof Date) || !(q.to instanceof Date)) return;
+  if (q.from.getTime() >= q.to.getTime())
     ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
-  else if (q.from && q.to && q.to.getTime() - q.from.getTime() > MAX_AUDIT_WINDOW_DAYS * 86_400_000)
+  else if (q.to.getTime() - q.from.getTime() > MAX_AUDIT_WINDOW_DAYS * 86_400_000)
     ctx.addIssue({
       code: 'custom',
       path: ['to'],
