@@ -103,8 +103,13 @@ describe('audit entries', () => {
     expect(success).toMatchObject({
       action: 'session.sign_in',
       actor: { type: 'user', id: w.admin.id, name: w.admin.email },
+      resource_type: 'session',
       changes: { via: [null, 'password'] },
     });
+    // A sign-in names the session it made; a failed one names none.
+    expect(success!.resource_id).toEqual(expect.any(String));
+    expect(success!.resource_id).not.toBe(w.admin.id);
+    expect(known!.resource_id).toBeNull();
     const log = JSON.stringify(await newest(3));
     expect(log).not.toContain('wrong password');
     expect(log).not.toContain(w.password);
@@ -120,8 +125,10 @@ describe('audit entries', () => {
     expect(signOut).toMatchObject({
       action: 'session.sign_out',
       actor: { type: 'user', id: w.admin.id, name: w.admin.email },
-      resource_id: w.admin.id,
+      resource_type: 'session',
     });
+    // Signing out ends the very session the sign-in made.
+    expect(signOut!.resource_id).toBe(success!.resource_id);
   });
 
   it('a client throttled on sign-in cannot fill the log: its refusals are entries ten a minute at most', async () => {

@@ -131,6 +131,7 @@ export const createRouteAudit = (
         user,
         email: user?.email ?? typedEmail(call.body),
         ok: true,
+        session_id: call.ctx.state.auth?.session?.id ?? null,
         at: clock.now(),
       });
     }
@@ -146,7 +147,10 @@ export const createRouteAudit = (
     const resourceId = plan.idParam
       ? (call.params[plan.idParam] ?? null)
       : plan.self && plan.kind !== 'create'
-        ? (call.auth?.user.id ?? null)
+        ? // The caller's own session (signing out), else the caller themselves.
+          plan.resource_type === 'session'
+          ? (call.auth?.session?.id ?? null)
+          : (call.auth?.user.id ?? null)
         : null;
     const draft: AuditDraft = newDraft({
       workspace_id: ws.id,

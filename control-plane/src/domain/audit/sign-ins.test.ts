@@ -13,6 +13,7 @@ describe('recordSignIn', () => {
       email: 'ADA@example.test',
       via: 'oidc',
       ok: true,
+      session_id: 's',
       user_agent: 'x'.repeat(600),
     });
     await recordSignIn(store, {
@@ -27,6 +28,7 @@ describe('recordSignIn', () => {
       action: 'session.sign_in',
       actor: { type: 'user', id: 'u', name: 'ada@example.test' },
       resource_type: 'session',
+      resource_id: 's',
       changes: { via: [null, 'oidc'] },
     });
     expect(got[0]!.user_agent).toHaveLength(512);

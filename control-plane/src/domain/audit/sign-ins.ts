@@ -13,6 +13,8 @@ export interface SignInRecord {
   email: string;
   via: SignInVia;
   ok: boolean;
+  /** The session a successful sign-in made (the entry's resource); none for a failed one. */
+  session_id?: string | null;
   ip: string | null;
   user_agent: string | null;
   at: Date;
@@ -37,7 +39,7 @@ export const recordSignIn = async (store: Pick<AuditStore, 'appendAuditEntry'>, 
     user_agent: r.user_agent === null ? null : r.user_agent.slice(0, USER_AGENT_MAX),
     action: r.ok ? 'session.sign_in' : 'session.sign_in_failed',
     resource_type: 'session',
-    resource_id: r.user?.id ?? null,
+    resource_id: r.ok ? (r.session_id ?? null) : null,
     changes: { via: [null, r.via] },
   });
 };

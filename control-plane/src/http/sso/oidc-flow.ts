@@ -163,13 +163,14 @@ export const oidcFlow = (
       return fail(ctx, 'sso_failed');
     }
     /** The audit entry of a sign-in the IdP vouched for (made or refused here). */
-    const audit = async (user: { id: string; email: string } | null, ok: boolean) =>
+    const audit = async (user: { id: string; email: string } | null, ok: boolean, session_id?: string) =>
       recordSignIn(store, {
         workspace: ws,
         user,
         email,
         via: 'oidc',
         ok,
+        session_id: session_id ?? null,
         ip: ctx.ip,
         user_agent: ctx.get('user-agent') || null,
         at: clock.now(),
@@ -182,7 +183,7 @@ export const oidcFlow = (
         clock.now(),
         life,
       );
-      await audit(r.user, true);
+      await audit(r.user, true, r.session.id);
       setSessionCookie(ctx, config, r.token, r.session.expires_at);
       setDeviceCookie(ctx, config, r.device.token, r.device.device.expires_at);
       ctx.state.auth = { user: r.user, session: r.session };

@@ -169,13 +169,19 @@ export const samlEndpoints = (deps: Deps): Middleware<ApiState> => {
     )
       return fail(c, 'saml_no_pending_sign_in');
     /** The audit entry of a sign-in the IdP vouched for (signed, for this browser, not replayed). */
-    const audit = (email: string, user: { id: string; email: string } | null, ok: boolean) =>
+    const audit = (
+      email: string,
+      user: { id: string; email: string } | null,
+      ok: boolean,
+      session_id?: string,
+    ) =>
       recordSignIn(store, {
         workspace: ws,
         user,
         email,
         via: 'saml',
         ok,
+        session_id: session_id ?? null,
         ip: ctx.ip,
         user_agent: ctx.get('user-agent') || null,
         at: now,
@@ -192,7 +198,7 @@ export const samlEndpoints = (deps: Deps): Middleware<ApiState> => {
       });
       email = identity.email;
       const r = await completeSsoSignIn(store, ws, identity, now, life);
-      await audit(identity.email, r.user, true);
+      await audit(identity.email, r.user, true, r.session.id);
       setSessionCookie(c, config, r.token, r.session.expires_at);
       setDeviceCookie(c, config, r.device.token, r.device.device.expires_at);
       ctx.set('Cache-Control', 'no-store');
