@@ -374,6 +374,13 @@ try {
     await page.getByRole('link', { name: 'Mail' }).click();
     await page.getByRole('button', { name: 'Send test' }).waitFor();
     await shot('mail-settings');
+    await page.getByRole('link', { name: 'Security', exact: true }).click();
+    await page.getByRole('button', { name: 'Set up authenticator app' }).waitFor();
+    await shot('security');
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
+    await page.getByRole('rowheader', { name: 'session.sign_in', exact: true }).first().waitFor();
+    await shot('audit-log');
     await context.close();
   }
   receiver.close();
