@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
-import type { SessionLifetimes } from '../domain/access/sessions.js';
+import type { Session, SessionLifetimes } from '../domain/access/sessions.js';
+import type { User } from '../domain/types.js';
 import type { ApiContext } from './route.js';
 
 /**
@@ -56,4 +57,18 @@ export const setDeviceCookie = (
 ) => {
   if (config.public_url_scheme === 'https') ctx.cookies.secure = true;
   ctx.cookies.set(deviceCookieName(config), token, attributes(config, expires));
+};
+
+/**
+ * Hands the browser a sign-in, however it was made (password, second factor, passkey, OIDC, SAML): its
+ * session cookie, its new device cookie, and the request's signed-in user (for the audit entry).
+ */
+export const startBrowserSession = (
+  ctx: ApiContext,
+  config: Pick<Config, 'public_url_scheme'>,
+  r: { token: string; session: Session; user: User; device: { token: string; device: { expires_at: Date } } },
+) => {
+  setSessionCookie(ctx, config, r.token, r.session.expires_at);
+  setDeviceCookie(ctx, config, r.device.token, r.device.device.expires_at);
+  ctx.state.auth = { user: r.user, session: r.session };
 };

@@ -14,15 +14,14 @@ import {
 import { createRateLimiter } from '../../domain/access/rate-limiter.js';
 import type { SecondFactorStore } from '../../domain/access/second-factor-store.js';
 import type { SessionStore } from '../../domain/access/sessions.js';
-import { twoFactorSummary } from '../../domain/access/sign-in-challenge.js';
 import type { SignInStore } from '../../domain/access/sign-in-store.js';
 import type { SsoStore } from '../../domain/access/sso.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import type { Workspace } from '../../domain/types.js';
 import { idOf } from '../query.js';
 import { type RouteDeps, route } from '../route.js';
-import { sessionResponse, userJson, workspaceJson } from '../session/responses.js';
-import { deviceCookieName, sessionLifetimes, setDeviceCookie, setSessionCookie } from '../session-cookie.js';
+import { sessionBody, sessionResponse } from '../session/responses.js';
+import { deviceCookieName, sessionLifetimes, startBrowserSession } from '../session-cookie.js';
 import {
   creationOptionsResponse,
   passkeyListResponse,
@@ -213,17 +212,8 @@ export const passkeyRoutes = ({
           if (e instanceof AppError && e.code === 'unauthorized') failures?.take(ctx.ip, now.getTime());
           throw e;
         }
-        setSessionCookie(ctx, config, r.token, r.session.expires_at);
-        setDeviceCookie(ctx, config, r.device.token, r.device.device.expires_at);
-        ctx.state.auth = { user: r.user, session: r.session };
-        const factors = await store.getSecondFactors(ws.id, r.user.id);
-        return {
-          user: { ...userJson(r.user), two_factor: twoFactorSummary(factors) },
-          workspace: workspaceJson(ws),
-          csrf_token: r.csrfToken,
-          expires_at: r.session.expires_at.toISOString(),
-          two_factor_setup_required: false,
-        };
+        startBrowserSession(ctx, config, r);
+        return sessionBody(store, ws, r.user, r.session, r.csrfToken);
       },
     }),
   ];

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import type { SecondFactorStore } from '../../domain/access/second-factor-store.js';
+import type { Session } from '../../domain/access/sessions.js';
+import { hasSecondFactor, twoFactorSummary } from '../../domain/access/sign-in-challenge.js';
 import type { User, Workspace } from '../../domain/types.js';
 import { responseSchemas, time } from '../responses.js';
 
@@ -9,6 +12,27 @@ export const workspaceJson = (w: Workspace) => ({
   name: w.name,
   plan: w.plan,
 });
+
+/**
+ * The session response of every sign-in and of GET /session: with the user's second factors and whether
+ * one must still be set up (the workspace requires two-factor and this session was marked for it).
+ */
+export const sessionBody = async (
+  store: Pick<SecondFactorStore, 'getSecondFactors'>,
+  ws: Workspace,
+  user: User,
+  session: Session,
+  csrf: string,
+) => {
+  const factors = await store.getSecondFactors(ws.id, user.id);
+  return {
+    user: { ...userJson(user), two_factor: twoFactorSummary(factors) },
+    workspace: workspaceJson(ws),
+    csrf_token: csrf,
+    expires_at: session.expires_at.toISOString(),
+    two_factor_setup_required: session.two_factor_setup === true && !hasSecondFactor(factors),
+  };
+};
 
 /** The user's second factors as GET /session shows them (domain/access/sign-in-challenge.ts). */
 export const twoFactorJson = z.strictObject({

@@ -4,7 +4,7 @@ import type { PasskeyStore } from '../../domain/access/passkey-store.js';
 import { passkeyRelyingParty } from '../../domain/access/passkeys.js';
 import { completeSecondFactor, secondFactorInput } from '../../domain/access/second-factor.js';
 import type { SecondFactorStore } from '../../domain/access/second-factor-store.js';
-import type { Session, SessionStore } from '../../domain/access/sessions.js';
+import type { SessionStore } from '../../domain/access/sessions.js';
 import {
   changePassword,
   changePasswordInput,
@@ -12,16 +12,19 @@ import {
   signIn,
   signInInput,
 } from '../../domain/access/sessions.js';
-import { hasSecondFactor, twoFactorSummary } from '../../domain/access/sign-in-challenge.js';
 import { createSignInGuard } from '../../domain/access/sign-in-guard.js';
 import type { SignInStore } from '../../domain/access/sign-in-store.js';
 import { passwordRefused, type SsoStore } from '../../domain/access/sso.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
-import type { User, Workspace } from '../../domain/types.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { type ApiContext, type RouteDeps, route } from '../route.js';
-import { deviceCookieName, sessionLifetimes, setDeviceCookie, setSessionCookie } from '../session-cookie.js';
-import { secondFactorRequiredResponse, sessionResponse, userJson, workspaceJson } from './responses.js';
+import {
+  deviceCookieName,
+  sessionLifetimes,
+  setSessionCookie,
+  startBrowserSession,
+} from '../session-cookie.js';
+import { secondFactorRequiredResponse, sessionBody, sessionResponse } from './responses.js';
 
 type Ports = SessionStore & SignInStore & TenancyStore & SecondFactorStore & PasskeyStore;
 
@@ -57,17 +60,6 @@ export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: Route
     guard: g,
     onError: (err: unknown) => ctx.state.log.warn({ err }, 'could not record a failed sign-in'),
   });
-  /** The session response: with the user's second factors and whether one must still be set up. */
-  const sessionBody = async (ws: Workspace, user: User, session: Session, csrf: string) => {
-    const factors = await store.getSecondFactors(ws.id, user.id);
-    return {
-      user: { ...userJson(user), two_factor: twoFactorSummary(factors) },
-      workspace: workspaceJson(ws),
-      csrf_token: csrf,
-      expires_at: session.expires_at.toISOString(),
-      two_factor_setup_required: session.two_factor_setup === true && !hasSecondFactor(factors),
-    };
-  };
 
   /**
    * While the workspace enforces SSO a password works only for its break-glass admins: anyone else
@@ -111,10 +103,8 @@ export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: Route
           ctx.state.status = 200;
           return { second_factor_required: true, methods: r.methods, challenge: r.challenge };
         }
-        setSessionCookie(ctx, config, r.token, r.session.expires_at);
-        setDeviceCookie(ctx, config, r.device.token, r.device.device.expires_at);
-        ctx.state.auth = { user: r.user, session: r.session };
-        return sessionBody(ws, r.user, r.session, r.csrfToken);
+        startBrowserSession(ctx, config, r);
+        return sessionBody(store, ws, r.user, r.session, r.csrfToken);
       },
     }),
     route({
@@ -143,10 +133,8 @@ export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: Route
         const rp = passkeyRelyingParty(workspaceUrl(ws.subdomain), ws.name);
         const client = clientOf(ctx, secondFactorGuard);
         const r = await completeSecondFactor(store, box, ws, body, clock.now(), life, rp, client);
-        setSessionCookie(ctx, config, r.token, r.session.expires_at);
-        setDeviceCookie(ctx, config, r.device.token, r.device.device.expires_at);
-        ctx.state.auth = { user: r.user, session: r.session };
-        return sessionBody(ws, r.user, r.session, r.csrfToken);
+        startBrowserSession(ctx, config, r);
+        return sessionBody(store, ws, r.user, r.session, r.csrfToken);
       },
     }),
     route({
@@ -157,7 +145,7 @@ export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: Route
       auth: 'session',
       summary: 'The signed-in user and workspace, and a CSRF token for the session.',
       async handler({ auth }) {
-        return sessionBody(auth.workspace, auth.user, auth.session!, csrfToken(auth.session!));
+        return sessionBody(store, auth.workspace, auth.user, auth.session!, csrfToken(auth.session!));
       },
     }),
     route({
@@ -190,7 +178,7 @@ export const sessionRoutes = ({ store, clock, config, box, workspaceUrl }: Route
         const setup = auth.session!.two_factor_setup === true;
         const r = await changePassword(store, auth.user, body, clock.now(), life, setup);
         setSessionCookie(ctx, config, r.token, r.session.expires_at);
-        return sessionBody(auth.workspace, auth.user, r.session, r.csrfToken);
+        return sessionBody(store, auth.workspace, auth.user, r.session, r.csrfToken);
       },
     }),
   ];

@@ -5,7 +5,7 @@ import { completeSsoSignIn, type SsoErrorCode, SsoSignInError } from '../../doma
 import type { AuditStore } from '../../domain/audit/audit-store.js';
 import { recordSignIn } from '../../domain/audit/sign-ins.js';
 import type { ApiContext, ApiState, RouteDeps } from '../route.js';
-import { sessionLifetimes, setDeviceCookie, setSessionCookie } from '../session-cookie.js';
+import { sessionLifetimes, startBrowserSession } from '../session-cookie.js';
 import { createOidcClients, type OidcClients } from './oidc-client.js';
 
 /**
@@ -184,9 +184,7 @@ export const oidcFlow = (
         life,
       );
       await audit(r.user, true, r.session.id);
-      setSessionCookie(ctx, config, r.token, r.session.expires_at);
-      setDeviceCookie(ctx, config, r.device.token, r.device.device.expires_at);
-      ctx.state.auth = { user: r.user, session: r.session };
+      startBrowserSession(ctx, config, r);
       ctx.set('Cache-Control', 'no-store');
       ctx.status = 303;
       ctx.redirect('/');

@@ -25,7 +25,7 @@ import { recordSignIn } from '../../domain/audit/sign-ins.js';
 import type { TenancyStore } from '../../domain/tenancy/tenancy-store.js';
 import { readRaw } from '../body.js';
 import type { ApiContext, ApiState, RouteDeps } from '../route.js';
-import { sessionLifetimes, setDeviceCookie, setSessionCookie } from '../session-cookie.js';
+import { sessionLifetimes, startBrowserSession } from '../session-cookie.js';
 import { fetchMetadataXml } from './saml-metadata-fetch.js';
 
 /**
@@ -199,8 +199,7 @@ export const samlEndpoints = (deps: Deps): Middleware<ApiState> => {
       email = identity.email;
       const r = await completeSsoSignIn(store, ws, identity, now, life);
       await audit(identity.email, r.user, true, r.session.id);
-      setSessionCookie(c, config, r.token, r.session.expires_at);
-      setDeviceCookie(c, config, r.device.token, r.device.device.expires_at);
+      startBrowserSession(c, config, r);
       ctx.set('Cache-Control', 'no-store');
       ctx.status = 303;
       ctx.redirect('/');
