@@ -1,4 +1,4 @@
-import type { CoverOfWorkspace } from '../results/check-results.js';
+import type { CoverOfWorkspace } from '../results/result-maintenance.js';
 import type { MaintenanceWindow } from '../types.js';
 import { MAX_WINDOWS, windowOver } from './cover.js';
 import type { MaintenanceWindowStore } from './maintenance-store.js';
