@@ -2752,6 +2752,7 @@ export type components = {
             error_kind: string | null;
             error_message: string | null;
             id: string;
+            in_maintenance: boolean;
             instance_id: string;
             location: string;
             monitor_id: string;
