@@ -36,6 +36,7 @@ export const MonitorsTable = (props: { report: Report }) => {
             <th scope="col">Monitor</th>
             <th
               scope="col"
+              class="sortable"
               aria-sort={
                 order === 'uptime_asc' ? 'ascending' : order === 'uptime_desc' ? 'descending' : undefined
               }
@@ -64,18 +65,19 @@ export const MonitorsTable = (props: { report: Report }) => {
                 </a>
               </th>
               <td
+                data-label="Uptime"
                 class={
                   m.uptime_percent !== null && m.uptime_percent < props.report.slo_percent ? 'under' : ''
                 }
               >
                 {pct(m.uptime_percent)}
               </td>
-              <td>{pct(m.uptime_percent_with_maintenance)}</td>
-              <td>{span(m.downtime_seconds)}</td>
-              <td>{m.incident_count}</td>
-              <td>{span(m.mttr_seconds)}</td>
-              <td>{ms(m.response_time_ms.p95)}</td>
-              <td class={m.error_budget_seconds_left < 0 ? 'under' : ''}>
+              <td data-label="Incl. maintenance">{pct(m.uptime_percent_with_maintenance)}</td>
+              <td data-label="Downtime">{span(m.downtime_seconds)}</td>
+              <td data-label="Incidents">{m.incident_count}</td>
+              <td data-label="MTTR">{span(m.mttr_seconds)}</td>
+              <td data-label="p95">{ms(m.response_time_ms.p95)}</td>
+              <td data-label="Budget left" class={m.error_budget_seconds_left < 0 ? 'under' : ''}>
                 {span(m.error_budget_seconds_left)}
               </td>
             </tr>
@@ -112,11 +114,11 @@ export const IncidentsTable = (props: { report: Report }) => {
                   {i.title}
                 </a>
               </th>
-              <td>{i.monitor_name}</td>
-              <td>{formatDateTime(i.started_at)}</td>
-              <td>{i.acknowledged_at ? formatDateTime(i.acknowledged_at) : '—'}</td>
-              <td>{i.resolved_at ? formatDateTime(i.resolved_at) : 'Open'}</td>
-              <td>{span(i.downtime_seconds)}</td>
+              <td data-label="Monitor">{i.monitor_name}</td>
+              <td data-label="Started">{formatDateTime(i.started_at)}</td>
+              <td data-label="Acknowledged">{i.acknowledged_at ? formatDateTime(i.acknowledged_at) : '—'}</td>
+              <td data-label="Resolved">{i.resolved_at ? formatDateTime(i.resolved_at) : 'Open'}</td>
+              <td data-label="Downtime">{span(i.downtime_seconds)}</td>
             </tr>
           ))}
         </tbody>
