@@ -6,6 +6,9 @@ import { ms, pct, span } from './report-format.js';
 
 type Order = 'name' | 'uptime_asc' | 'uptime_desc';
 
+/** Rows drawn at most (a workspace may have thousands of monitors: the CSV has them all). */
+const MAX_ROWS = 1000;
+
 /** Monitors by name (the API's order), or by uptime: worst first, then best first (no checks last either way). */
 const sorted = (list: ReportMonitor[], order: Order) => {
   if (order === 'name') return list;
@@ -24,7 +27,8 @@ const sorted = (list: ReportMonitor[], order: Order) => {
 /** Each monitor of the scope with its own figures; the Uptime heading sorts (worst first, then best first). */
 export const MonitorsTable = (props: { report: Report }) => {
   const [order, setOrder] = useState<Order>('name');
-  const list = sorted(props.report.monitors, order);
+  const all = sorted(props.report.monitors, order);
+  const list = all.length > MAX_ROWS ? all.slice(0, MAX_ROWS) : all;
   const next: Record<Order, Order> = { name: 'uptime_asc', uptime_asc: 'uptime_desc', uptime_desc: 'name' };
   if (!list.length) return <p class="empty">No monitors in this scope.</p>;
   return (
@@ -84,6 +88,12 @@ export const MonitorsTable = (props: { report: Report }) => {
           ))}
         </tbody>
       </table>
+      {all.length > list.length && (
+        <p class="muted table-note">
+          The first {list.length.toLocaleString('en')} of {all.length.toLocaleString('en')} monitors; Download
+          CSV has them all.
+        </p>
+      )}
     </div>
   );
 };

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Me } from '../../api.js';
 import { csvUrl, type Report, reportsApi } from '../../api-reports.js';
 import { formatDateTime } from '../../format.js';
@@ -24,13 +24,17 @@ import { ScopeFields } from './scope-fields.js';
 /** The view in the URL, and a setter that writes it (replacing the history entry; Back leaves the page). */
 const useView = (): [ReportView, (change: Partial<ReportView>) => void] => {
   const [view, setView] = useState(() => viewOf(location.search));
+  // Two changes in one event (a field's change, then Enter) both land: each builds on the last.
+  const latest = useRef(view);
+  latest.current = view;
   useEffect(() => {
     const update = () => setView(viewOf(location.search));
     addEventListener('popstate', update);
     return () => removeEventListener('popstate', update);
   }, []);
   const change = (c: Partial<ReportView>) => {
-    const next = { ...view, ...c };
+    const next = { ...latest.current, ...c };
+    latest.current = next;
     setView(next);
     navigate(`${location.pathname}${searchOf(next)}`, { replace: true });
   };
@@ -61,6 +65,13 @@ const Controls = (props: {
       onSubmit={(e) => {
         e.preventDefault();
         props.onChange({ slo, from, to });
+      }}
+      onKeyDown={(e) => {
+        // Enter applies what is typed (the form has no submit button to do it).
+        if (e.key === 'Enter' && e.target instanceof HTMLInputElement && e.target.type !== 'search') {
+          e.preventDefault();
+          props.onChange({ slo, from, to });
+        }
       }}
     >
       <ScopeFields
@@ -203,6 +214,11 @@ export const ReportsPage = (props: { me: Me }) => {
       </section>
       <ErrorBox message={error} />
       {!query && <p class="notice">Choose what to report on.</p>}
+      {query && !report && !error && busy && (
+        <p class="muted" aria-busy="true">
+          Making the report…
+        </p>
+      )}
       {report && (
         <div aria-busy={busy}>
           <FigureCards report={report} />

@@ -74,6 +74,9 @@ export const ScopeFields = (props: {
             value={tag}
             onInput={(e) => setTag(e.currentTarget.value)}
             onChange={(e) => props.onChange('tag', e.currentTarget.value.trim())}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') props.onChange('tag', e.currentTarget.value.trim());
+            }}
             {...describedBy(pid, props.problem, 'Monitors carrying this tag')}
           />
           <FieldNotes id={pid} problem={props.problem} hint="Monitors carrying this tag" />
