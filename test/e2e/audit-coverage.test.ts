@@ -27,6 +27,7 @@ const NOT_DRIVEN: Record<string, string> = {
   'post /workspace/connected-apps/{id}/revoke':
     'needs an OAuth grant made through the consent flow (mcp-oauth.test.ts)',
   'post /users/me/contact-methods/{id}/verify': 'needs the code from a real mail (contact-methods.test.ts)',
+  'post /reports/schedule/send-now': 'needs the SLA computation, not in this tree yet (report-schedule.test.ts)',
 };
 
 let h: Harness;
@@ -191,6 +192,10 @@ describe('the audit log covers every mutating route', () => {
     });
     await call('post', '/settings/mail/test', { json: {} });
     await call('delete', '/settings/mail');
+    // The monthly report by mail (its mail through a real SMTP server: report-schedule.test.ts).
+    await call('put', '/reports/schedule', {
+      json: { enabled: true, recipient_user_ids: [w.admin.id], scope: { type: 'workspace', id: null } },
+    });
     await call('put', '/sso', { json: { enforced: false } });
 
     // Groups and secrets.

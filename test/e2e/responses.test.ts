@@ -61,6 +61,7 @@ const DRIVEN_ELSEWHERE: Record<string, string> = {
   'get /monitors/{id}/results/{result_id}/screenshot':
     'script-runs.test.ts (runs sent over the agent protocol)',
   'get /monitors/{id}/script-runs/latest': 'script-runs.test.ts (runs sent over the agent protocol)',
+  'post /reports/schedule/send-now': 'report-schedule.test.ts (a real SMTP server, at an injected clock)',
   'get /secrets': SECRETS,
   'get /secrets/{name}': SECRETS,
   'put /secrets/{name}': SECRETS,
@@ -405,6 +406,10 @@ describe('every route answers with the body it declares', () => {
     await call('get', '/settings/mail');
     await call('post', '/settings/mail/test', { json: {} });
     await call('delete', '/settings/mail');
+    await call('put', '/reports/schedule', {
+      json: { enabled: true, recipient_user_ids: [w.admin.id], slo: 99.5 },
+    });
+    await call('get', '/reports/schedule');
     // Single sign-on (its sign-ins against a real IdP: sso-oidc.test.ts).
     await call('put', '/sso', { json: { enforced: false } });
     await call('get', '/sso');

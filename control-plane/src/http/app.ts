@@ -36,6 +36,7 @@ import { passwordResetRoutes } from './password-reset/routes.js';
 import { pingKeyRoutes } from './ping-key/routes.js';
 import { pingRoutes } from './pings/routes.js';
 import { regionRoutes } from './regions/routes.js';
+import { reportScheduleRoutes } from './report-schedule/routes.js';
 import { requestLog } from './request-log.js';
 import { checkResponse } from './response-check.js';
 import { resultRoutes } from './results/routes.js';
@@ -97,6 +98,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...scheduleRoutes(deps),
   ...calendarRoutes(deps),
   ...auditLogRoutes(deps),
+  ...reportScheduleRoutes(deps),
   ...pingRoutes(),
 ];
 
