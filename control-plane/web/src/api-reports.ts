@@ -3,7 +3,7 @@
  * of the same report as CSV (a file download; the session's cookie rides along), and the monthly mail's
  * settings (admins: `GET/PUT /reports/schedule`, `POST /reports/schedule/send-now`).
  */
-import { ok } from '../../src/api-client/client.js';
+import { type Body, ok, type Schemas } from '../../src/api-client/client.js';
 import type { SlaReport } from '../../src/domain/reports/sla-report.js';
 import { client } from './api.js';
 
@@ -22,20 +22,15 @@ export type ReportMonitor = Report['monitors'][number];
 export type ReportIncident = Report['incidents'][number];
 export type ReportDay = Report['days'][number];
 
-export interface ReportSchedule {
-  enabled: boolean;
-  recipient_user_ids: string[];
-  scope: { type: 'workspace' | 'group' | 'tag' | 'status_page' | 'monitor'; id: string | null };
-  slo: number;
-}
+/** The monthly mail's settings as `GET /reports/schedule` gives them (with the month it mails next). */
+export type ReportSchedule = Schemas['ReportSchedule'];
+/** What `PUT /reports/schedule` takes: the settings alone. */
+export type ReportScheduleBody = Body<'/reports/schedule', 'put'>;
+export type SendOutcome = Schemas['ReportSendOutcome'];
 
 type Answer = Promise<{ data?: unknown; error?: unknown; response: Response }>;
 /** The typed client, for the routes its generated types may not name yet. */
-const loose = client as unknown as {
-  GET(path: string, init: unknown): Answer;
-  PUT(path: string, init: unknown): Answer;
-  POST(path: string, init?: unknown): Answer;
-};
+const loose = client as unknown as { GET(path: string, init: unknown): Answer };
 
 /** Where Download CSV points: the same report as CSV. */
 export const csvUrl = (query: Record<string, string>) =>
@@ -44,8 +39,7 @@ export const csvUrl = (query: Record<string, string>) =>
 export const reportsApi = {
   report: (query: Record<string, string>) =>
     ok(loose.GET('/reports/sla', { params: { query } })) as Promise<Report>,
-  schedule: () => ok(loose.GET('/reports/schedule', {})) as Promise<ReportSchedule>,
-  saveSchedule: (body: ReportSchedule) =>
-    ok(loose.PUT('/reports/schedule', { body })) as Promise<ReportSchedule>,
-  sendNow: () => ok(loose.POST('/reports/schedule/send-now', {})),
+  schedule: () => ok(client.GET('/reports/schedule')),
+  saveSchedule: (body: ReportScheduleBody) => ok(client.PUT('/reports/schedule', { body })),
+  sendNow: () => ok(client.POST('/reports/schedule/send-now')),
 };

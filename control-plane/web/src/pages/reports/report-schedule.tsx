@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Member } from '../../api.js';
-import { type ReportSchedule, reportsApi } from '../../api-reports.js';
+import { type ReportSchedule, reportsApi, type SendOutcome } from '../../api-reports.js';
+import { formatDateTime } from '../../format.js';
 import { ErrorBox } from '../../kit/error-box.js';
 import { type Problems, problemsOf, TextField } from '../../kit/field.js';
 import { ScopeFields } from './scope-fields.js';
@@ -23,6 +24,22 @@ const useMembers = () => {
   }, []);
   return members;
 };
+
+/** What Send now did: the month, who got it, who did not and why. */
+const sentText = (o: SendOutcome) => {
+  const sent = o.recipients.filter((r) => r.ok).map((r) => r.email);
+  const failed = o.recipients.filter((r) => !r.ok).map((r) => `${r.email} (${r.error ?? 'not sent'})`);
+  return [
+    sent.length ? `The report for ${monthText(o.month)} was sent to ${sent.join(', ')}.` : '',
+    failed.length ? `Not sent to ${failed.join(', ')}.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+};
+
+const monthFmt = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+/** `2026-11` as "November 2026". */
+const monthText = (m: string) => monthFmt.format(new Date(`${m}-01T00:00:00Z`));
 
 /**
  * "Monthly report by mail" (admins): whether last month's report is mailed on the 1st, to whom (users
@@ -52,6 +69,7 @@ export const ScheduleSection = () => {
   if (loadError) return <ErrorBox message={loadError} />;
   if (!draft || !members) return <p class="muted">Loading…</p>;
   const chosen = new Set(draft.recipient_user_ids);
+  const recipientsProblem = Object.entries(problems).find(([k]) => k.startsWith('recipient_user_ids'))?.[1];
   const shown = members.filter(
     (m) => chosen.has(m.id) || !filter.trim() || m.email.toLowerCase().includes(filter.trim().toLowerCase()),
   );
@@ -70,7 +88,8 @@ export const ScheduleSection = () => {
       // A number as typed is sent as one; anything else as typed, for the API to name.
       const n = Number(slo);
       const typed = slo.trim() !== '' && Number.isFinite(n) ? n : (slo as unknown as number);
-      const saved = await reportsApi.saveSchedule({ ...draft, slo: typed });
+      const { enabled, recipient_user_ids, scope } = draft;
+      const saved = await reportsApi.saveSchedule({ enabled, recipient_user_ids, scope, slo: typed });
       setDraft(saved);
       setSlo(String(saved.slo));
       setProblems({});
@@ -85,9 +104,8 @@ export const ScheduleSection = () => {
     setBusy(true);
     setSaid('');
     try {
-      await reportsApi.sendNow();
       setProblems({});
-      setSaid('Last month’s report is on its way to the saved recipients.');
+      setSaid(sentText(await reportsApi.sendNow()));
     } catch (err) {
       setProblems(problemsOf(err));
     } finally {
@@ -102,12 +120,9 @@ export const ScheduleSection = () => {
           checked={draft.enabled}
           onChange={(e) => setDraft({ ...draft, enabled: e.currentTarget.checked })}
         />
-        Mail last month’s report on the 1st of each month
+        Mail last month’s report at the start of each month
       </label>
-      <fieldset
-        class="recipients"
-        aria-describedby={problems.recipient_user_ids ? 'recipients-problem' : undefined}
-      >
+      <fieldset class="recipients" aria-describedby={recipientsProblem ? 'recipients-problem' : undefined}>
         <legend>Recipients</legend>
         <input
           type="search"
@@ -132,9 +147,9 @@ export const ScheduleSection = () => {
           ))}
         </ul>
         <span class="hint tight">{chosen.size} chosen</span>
-        {problems.recipient_user_ids && (
+        {recipientsProblem && (
           <span class="field-problem" id="recipients-problem">
-            {problems.recipient_user_ids}
+            {recipientsProblem}
           </span>
         )}
       </fieldset>
@@ -158,6 +173,12 @@ export const ScheduleSection = () => {
         />
       </div>
       <ErrorBox message={problems.form ?? null} />
+      {draft.next_report_month && draft.next_report_at && (
+        <p class="muted next-report">
+          Next: the report for {monthText(draft.next_report_month)}, mailed from{' '}
+          {formatDateTime(draft.next_report_at)}.
+        </p>
+      )}
       <div class="form-actions">
         <button type="submit" class="button primary" disabled={busy}>
           Save
