@@ -121,7 +121,7 @@ export const UptimeChart = (props: { days: ReportDay[] }) => {
   );
 };
 
-/** p50, p95 and p99 as bars on one scale (p99 the longest), each with its value. */
+/** p50, p95 and p99 as bars on one scale (the longest the largest), each with its value in words. */
 export const ResponseFigure = (props: { times: Report['response_time_ms'] }) => {
   const t = props.times;
   const rows = [
@@ -130,31 +130,19 @@ export const ResponseFigure = (props: { times: Report['response_time_ms'] }) => 
     ['p99', t.p99],
   ] as const;
   const top = Math.max(1, ...rows.map(([, v]) => v ?? 0));
-  const label =
-    t.p50 === null
-      ? 'Response time: nothing measured'
-      : `Response time: ${rows.map(([n, v]) => `${n} ${ms(v)}`).join(', ')}`;
+  if (t.p50 === null && t.p95 === null && t.p99 === null)
+    return <p class="muted">Nothing measured in this period.</p>;
   return (
-    <figure class="response-figure">
-      <svg role="img" aria-label={label} viewBox="0 0 300 78">
-        {rows.map(([name, v], i) => (
-          <g key={name} transform={`translate(0 ${i * 26})`}>
-            <text x="0" y="15" class="rt-name">
-              {name}
-            </text>
-            <rect
-              x="36"
-              y="3"
-              width={v === null ? 0 : Math.max(2, (v / top) * 180)}
-              height="16"
-              class="rt-bar"
-            />
-            <text x={40 + (v === null ? 0 : Math.max(2, (v / top) * 180))} y="15" class="rt-value">
-              {ms(v)}
-            </text>
-          </g>
-        ))}
-      </svg>
-    </figure>
+    <dl class="rt-bars" aria-label="Response time percentiles">
+      {rows.map(([name, v]) => (
+        <div key={name}>
+          <dt>{name}</dt>
+          <dd>
+            <span class="rt-bar" style={{ width: `${v === null ? 0 : Math.max(1, (v / top) * 66)}%` }} />
+            <span class="rt-value">{ms(v)}</span>
+          </dd>
+        </div>
+      ))}
+    </dl>
   );
 };

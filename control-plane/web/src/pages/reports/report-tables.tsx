@@ -47,7 +47,7 @@ export const MonitorsTable = (props: { report: Report }) => {
             >
               <button type="button" class="sort-button" onClick={() => setOrder(next[order])}>
                 Uptime
-                <span aria-hidden="true">
+                <span aria-hidden="true" class={order === 'name' ? 'sort-idle' : undefined}>
                   {order === 'uptime_asc' ? ' ↑' : order === 'uptime_desc' ? ' ↓' : ' ↕'}
                 </span>
               </button>
