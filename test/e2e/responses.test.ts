@@ -524,6 +524,8 @@ describe('every route answers with the body it declares', () => {
     // The audit log the calls above wrote, and its export.
     await list('/audit-log');
     await call('get', '/audit-log/export');
+    // The SLA report of the workspace this month so far (its figures: sla-report-month.test.ts).
+    await call('get', '/reports/sla');
     // A password reset: its link arrives by mail, and is used once.
     const resetting = await w.userWithKey('viewer');
     await call('post', '/password-reset', { key: '', json: { email: resetting.user.email } });

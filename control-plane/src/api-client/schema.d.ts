@@ -1364,6 +1364,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/reports/sla": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The SLA report of one monitor (`monitor_id`), a group (`group_id`), a tag (`tag`), a status page's monitors (`status_page_id`) or, with none of them, the whole workspace, over whole UTC days `from`..`to` (YYYY-MM-DD, both included, at most 366 days; default the current month so far): uptime with maintenance left out and with it counted (what the status page shows), downtime (the time `down` alerts were open, maintenance left out; several monitors' downtime counted once), incidents, MTTA and MTTR, response time p50/p95/p99, and the error budget left for `slo` (percent, default 99.9), for the scope, each day and each monitor. From the daily rollups and the alerts, never from raw results. `Accept: text/csv` or `format=csv`: one row per monitor then a row `TOTAL`. A scope of more than 5000 monitors is a 422. */
+        get: operations["getReportsSla"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/schedules": {
         parameters: {
             query?: never;
@@ -2770,6 +2787,7 @@ export type components = {
             error_kind: string | null;
             error_message: string | null;
             id: string;
+            in_maintenance: boolean;
             instance_id: string;
             location: string;
             monitor_id: string;
@@ -3545,6 +3563,82 @@ export type components = {
             status: "open" | "taken" | "assigned" | "withdrawn";
             taken_by: components["schemas"]["UserRef"] | null;
             user: components["schemas"]["UserRef"];
+        };
+        SlaReport: {
+            allowed_downtime_seconds: number;
+            checks: {
+                in_maintenance: number;
+                ok: number;
+                ok_in_maintenance: number;
+                total: number;
+            };
+            days: {
+                day: string;
+                downtime_seconds: number;
+                uptime_percent: number | null;
+                uptime_percent_with_maintenance: number | null;
+            }[];
+            downtime_seconds: number;
+            error_budget_seconds_left: number;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            generated_at: string;
+            incident_count: number;
+            incidents: {
+                acknowledged_at: string | null;
+                alert_id: string;
+                downtime_seconds: number;
+                monitor_id: string;
+                monitor_name: string;
+                resolved_at: string | null;
+                /** Format: date-time */
+                started_at: string;
+                title: string;
+            }[];
+            incidents_truncated: boolean;
+            maintenance_seconds: number;
+            monitors: {
+                checks: {
+                    in_maintenance: number;
+                    ok: number;
+                    ok_in_maintenance: number;
+                    total: number;
+                };
+                downtime_seconds: number;
+                error_budget_seconds_left: number;
+                id: string;
+                incident_count: number;
+                mtta_seconds: number | null;
+                mttr_seconds: number | null;
+                name: string;
+                response_time_ms: {
+                    p50: number | null;
+                    p95: number | null;
+                    p99: number | null;
+                };
+                uptime_percent: number | null;
+                uptime_percent_with_maintenance: number | null;
+            }[];
+            mtta_seconds: number | null;
+            mttr_seconds: number | null;
+            period_seconds: number;
+            response_time_ms: {
+                p50: number | null;
+                p95: number | null;
+                p99: number | null;
+            };
+            scope: {
+                id: string | null;
+                name: string;
+                /** @enum {string} */
+                type: "monitor" | "group" | "tag" | "status_page" | "workspace";
+            };
+            slo_percent: number;
+            /** Format: date-time */
+            to: string;
+            uptime_percent: number | null;
+            uptime_percent_with_maintenance: number | null;
         };
         SsoSettings: {
             break_glass_user_ids: string[];
@@ -13865,6 +13959,90 @@ export interface operations {
                 };
             };
             /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReportsSla: {
+        parameters: {
+            query?: {
+                format?: "json" | "csv";
+                from?: string;
+                group_id?: string;
+                monitor_id?: string;
+                slo?: number;
+                status_page_id?: string;
+                tag?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaReport"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No monitor, group or status page with this id in the workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bad date, period, SLO, or more than one scope selector (each named) */
             422: {
                 headers: {
                     [name: string]: unknown;

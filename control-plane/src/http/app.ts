@@ -37,6 +37,7 @@ import { pingKeyRoutes } from './ping-key/routes.js';
 import { pingRoutes } from './pings/routes.js';
 import { regionRoutes } from './regions/routes.js';
 import { reportScheduleRoutes } from './report-schedule/routes.js';
+import { reportRoutes } from './reports/routes.js';
 import { requestLog } from './request-log.js';
 import { checkResponse } from './response-check.js';
 import { resultRoutes } from './results/routes.js';
@@ -99,6 +100,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...calendarRoutes(deps),
   ...auditLogRoutes(deps),
   ...reportScheduleRoutes(deps),
+  ...reportRoutes(deps),
   ...pingRoutes(),
 ];
 
@@ -222,7 +224,8 @@ export const createApp = (deps: AppDeps) => {
         }),
       );
       ctx.status = c.state.status ?? r.status ?? 200;
-      if (r.binary) {
+      // A route that answers JSON or, when asked, bytes of another type (a report's CSV).
+      if (r.binary && (!r.response || result instanceof Uint8Array || result instanceof Readable)) {
         // A stream (an export) as it comes; bytes as they are (Koa sends a Buffer as is; any other
         // object as JSON).
         if (result instanceof Readable) {

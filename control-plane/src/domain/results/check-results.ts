@@ -29,10 +29,52 @@ const MONITOR_ROW = '*';
 /** A result as an agent reports it: no id (derived here, `resultId`) and no place (the caller's). */
 export type IncomingResult = Omit<
   CheckResultRecord,
-  'id' | 'workspace_id' | 'location' | 'instance_id' | 'received_at'
+  'id' | 'workspace_id' | 'location' | 'instance_id' | 'received_at' | 'in_maintenance'
 > & {
   /** A multistep or browser check's report (script-runs.ts), bounded; null or absent: none. */
   script?: IncomingScript | null;
+};
+
+/**
+ * Whether a monitor was in maintenance at a time, as its workspace's windows stood when asked; null:
+ * no window of the workspace can cover anything (then nothing is asked per result).
+ */
+export type MonitorCovered =
+  | ((monitor: Pick<CatalogMonitor, 'id' | 'group_id' | 'tags'>, at: Date) => boolean)
+  | null;
+/** The maintenance test of a workspace's results at `now` (domain/maintenance/result-cover.ts). */
+export type CoverOfWorkspace = (workspaceId: string, now: Date) => MonitorCovered | Promise<MonitorCovered>;
+
+/**
+ * Marks the results covered by maintenance at their scheduled time (`in_maintenance`), asking `cover`
+ * once per workspace of the batch (all at once).
+ */
+const markMaintenance = async (
+  cover: CoverOfWorkspace,
+  records: CheckResultRecord[],
+  monitors: Map<string, CatalogMonitor>,
+  now: Date,
+) => {
+  const of = new Map<string, MonitorCovered>();
+  const waiting: Promise<void>[] = [];
+  for (const r of records) {
+    if (of.has(r.workspace_id)) continue;
+    const c = cover(r.workspace_id, now);
+    if (c instanceof Promise) {
+      of.set(r.workspace_id, null);
+      const ws = r.workspace_id;
+      waiting.push(
+        c.then((v) => {
+          of.set(ws, v);
+        }),
+      );
+    } else of.set(r.workspace_id, c);
+  }
+  if (waiting.length > 0) await Promise.all(waiting);
+  for (const r of records) {
+    const covered = of.get(r.workspace_id);
+    if (covered?.(monitors.get(r.monitor_id)!, r.scheduled_at)) r.in_maintenance = true;
+  }
 };
 
 export interface IngestOutcome {
@@ -62,6 +104,11 @@ export const ingestResults = async (
     catalog: Pick<MonitorCatalog, 'resolve'>;
     /** `store.recordResults`, or a group-committing writer over it (`result-writer.ts`). */
     record?: RecordResults;
+    /**
+     * Whether a result came in under maintenance (`in_maintenance`; built in process/wiring.ts from
+     * domain/maintenance/result-cover.ts). Absent: none is.
+     */
+    maintenance?: CoverOfWorkspace;
   },
   input: { region: string; instanceId: string; results: IncomingResult[] },
   now: Date,
@@ -97,11 +144,14 @@ export const ingestResults = async (
         domain_expires_at: r.domain_expires_at,
         dns_records: r.dns_records,
         run_now_request_id: r.run_now_request_id,
+        in_maintenance: false,
       });
       if (r.script && SCRIPTED_TYPES.has(m.monitor_type))
         scripts.push({ result: records[records.length - 1]!, script: r.script });
     }
   }
+  // Decided now, as the windows stand (docs/decisions.md): a window made later rewrites nothing.
+  if (deps.maintenance && records.length > 0) await markMaintenance(deps.maintenance, records, monitors, now);
   // Scripted runs' reports first, in one write: a result the agent sees accepted never lacks its run
   // (a batch that fails after this is replayed, and its runs are kept once).
   await storeScriptRuns(store, scripts);

@@ -1,6 +1,12 @@
 import { AppError } from '@lookout/shared';
 import type { ClientSession, Collection } from 'mongodb';
-import type { AlertKey, AlertQuery, AlertStore } from '../../domain/alerts/alert-store.js';
+import {
+  type AlertKey,
+  type AlertQuery,
+  type AlertStore,
+  newestAlertFirst,
+  sourceSlices,
+} from '../../domain/alerts/alert-store.js';
 import type { Actor, Alert, Delivery } from '../../domain/types.js';
 import { openKey } from '../open-key.js';
 import {
@@ -20,6 +26,8 @@ import { stateId } from './monitors.js';
 export const alertIndexes: IndexDecl[] = [
   { on: 'alerts', key: { workspace_id: 1, created_at: -1, _id: -1 } },
   { on: 'alerts', key: { workspace_id: 1, status: 1, created_at: -1 } },
+  // A report's alerts of some sources over a period (listAlertsBetween).
+  { on: 'alerts', key: { workspace_id: 1, source_type: 1, source_id: 1, created_at: -1, _id: -1 } },
   // At most one unresolved alert per key; resolving unsets the key. `$exists: true` (not `$type`)
   // so that an equality or `$in` on open_key is a subset of the filter and the planner uses it.
   {
@@ -161,6 +169,27 @@ export const mongoAlerts = ({ col, inTransaction }: MongoContext): AlertStore =>
       if (q.since || q.until)
         f.created_at = { ...(q.since ? { $gte: q.since } : {}), ...(q.until ? { $lt: q.until } : {}) };
       return page<Alert>(alerts, f, q);
+    },
+    async listAlertsBetween(workspaceId, sources, from, to, limit) {
+      if (limit <= 0) return [];
+      const found: Alert[] = [];
+      for (const { type, ids } of sourceSlices(sources))
+        found.push(
+          ...fromDocs<Alert>(
+            await runQuery(alerts, {
+              filter: {
+                workspace_id: workspaceId,
+                source_type: type,
+                source_id: { $in: ids },
+                created_at: { $lt: to },
+                $or: [{ resolved_at: null }, { resolved_at: { $gte: from } }],
+              },
+              sort: { created_at: -1, _id: -1 },
+              limit,
+            }),
+          ),
+        );
+      return found.sort(newestAlertFirst).slice(0, limit);
     },
     async resolveAlert(workspaceId, id, by, at) {
       // One transaction: the resolve and the re-arming of its source (see the port) commit together.
