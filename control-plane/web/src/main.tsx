@@ -146,7 +146,8 @@ const App = () => {
   useEffect(() => {
     if (OPEN.includes(name)) return;
     if (me === null && name !== 'signIn') {
-      if (name !== 'home') setAfter(path);
+      // With its query: a linked report or list opens as linked once signed in.
+      if (name !== 'home') setAfter(path + location.search);
       navigate(PAGES.signIn, { replace: true });
     } else if (me?.two_factor_setup_required && name !== 'security') {
       // The workspace requires two-factor and this user has none: only the security page until done.
