@@ -49,7 +49,7 @@ contract('ReportScheduleStore', (ctx) => {
       expect((await store.getReportSchedule(id))?.last_sent_month).toBe('2027-01');
     });
 
-    it('lists enabled schedules whose month is before the one asked, by workspace, at most the limit', async () => {
+    it('lists enabled schedules whose month is before the one asked, furthest behind first, at most the limit', async () => {
       const { store, ws } = ctx();
       const ids = [ws.workspace.id];
       for (let i = 0; i < 4; i++) {
@@ -63,10 +63,11 @@ contract('ReportScheduleStore', (ctx) => {
       await store.putReportSchedule(schedule(c, { last_sent_month: '2026-09', enabled: false }));
       await store.putReportSchedule(schedule(d, { last_sent_month: '2025-12' }));
       await store.putReportSchedule(schedule(e, { last_sent_month: '2026-10' }));
+      // The furthest behind first, then by workspace id.
       const due = (await store.listDueReportSchedules('2026-11', 10)).map((s) => s.workspace_id);
-      expect(due).toEqual([a, d, e].sort());
+      expect(due).toEqual([d, ...[a, e].sort()]);
       expect((await store.listDueReportSchedules('2026-11', 2)).map((s) => s.workspace_id)).toEqual(
-        [a, d, e].sort().slice(0, 2),
+        due.slice(0, 2),
       );
       expect(await store.listDueReportSchedules('2025-12', 10)).toEqual([]);
       const one = await store.listDueReportSchedules('2026-11', 10);

@@ -61,7 +61,6 @@ const DRIVEN_ELSEWHERE: Record<string, string> = {
   'get /monitors/{id}/results/{result_id}/screenshot':
     'script-runs.test.ts (runs sent over the agent protocol)',
   'get /monitors/{id}/script-runs/latest': 'script-runs.test.ts (runs sent over the agent protocol)',
-  'post /reports/schedule/send-now': 'report-schedule.test.ts (a real SMTP server, at an injected clock)',
   'get /secrets': SECRETS,
   'get /secrets/{name}': SECRETS,
   'put /secrets/{name}': SECRETS,
@@ -410,6 +409,7 @@ describe('every route answers with the body it declares', () => {
       json: { enabled: true, recipient_user_ids: [w.admin.id], slo: 99.5 },
     });
     await call('get', '/reports/schedule');
+    await call('post', '/reports/schedule/send-now');
     // Single sign-on (its sign-ins against a real IdP: sso-oidc.test.ts).
     await call('put', '/sso', { json: { enforced: false } });
     await call('get', '/sso');

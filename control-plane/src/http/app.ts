@@ -99,8 +99,8 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...scheduleRoutes(deps),
   ...calendarRoutes(deps),
   ...auditLogRoutes(deps),
-  ...reportScheduleRoutes(deps),
   ...reportRoutes(deps),
+  ...reportScheduleRoutes(deps),
   ...pingRoutes(),
 ];
 

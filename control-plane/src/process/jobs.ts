@@ -33,6 +33,7 @@ import { scheduleRetentionCuts } from '../domain/oncall/schedule-history.js';
 import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
 import { type MonthlyReportStore, runMonthlyReports } from '../domain/reports/monthly-report.js';
 import { slaReportBuilder } from '../domain/reports/report-builder.js';
+import type { ReportStore } from '../domain/reports/sla.js';
 import type { ResultStore } from '../domain/results/result-store.js';
 import type { ScriptRunStore } from '../domain/results/script-run-store.js';
 import { pruneScriptRunsAt } from '../domain/results/script-runs.js';
@@ -83,7 +84,8 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   HandoffJobStore &
   Pick<HandoffNoticeStore, 'pruneHandoffNotices'> &
   Pick<AuditStore, 'pruneAuditEntries'> &
-  MonthlyReportStore;
+  MonthlyReportStore &
+  ReportStore;
 
 /**
  * Background work of a control-plane replica. Each job is safe to run on every replica at once

@@ -1,12 +1,19 @@
-import { AppError } from '@lookout/shared';
+import { DAY_MS } from '../results/uptime.js';
 import type { ReportBuilder } from './monthly-report.js';
+import { buildSlaReport, type ReportStore } from './sla.js';
 
-/**
- * The monthly mail's report, built as `GET /reports/sla` builds it (the same function, the same
- * figures). Until the SLA computation is in this tree the builder refuses with 503.
- */
+/** The monthly mail's report, built by the function `GET /reports/sla` uses: the same figures. */
 export const slaReportBuilder =
-  (_store: unknown): ReportBuilder =>
-  async () => {
-    throw new AppError('unavailable', 'SLA reports cannot be built yet');
-  };
+  (store: ReportStore): ReportBuilder =>
+  (workspace, request, now) =>
+    buildSlaReport(
+      store,
+      {
+        workspace,
+        scope: request.scope,
+        from: new Date(`${request.from}T00:00:00Z`),
+        to: new Date(Date.parse(`${request.to}T00:00:00Z`) + DAY_MS),
+        slo: request.slo,
+      },
+      now,
+    );

@@ -35,8 +35,8 @@ export interface ReportScheduleStore {
    */
   putReportSchedule(schedule: ReportSchedule): Promise<void>;
   /**
-   * Up to `limit` enabled schedules whose `last_sent_month` is before `month`, by workspace id (an index
-   * on enabled and month: one bounded read whatever the number of workspaces).
+   * Up to `limit` enabled schedules whose `last_sent_month` is before `month`, the furthest behind first,
+   * then by workspace id (an index on enabled, month and id: one bounded read in index order).
    */
   listDueReportSchedules(month: string, limit: number): Promise<ReportSchedule[]>;
   /**

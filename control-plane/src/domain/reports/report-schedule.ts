@@ -56,7 +56,8 @@ const scopeProblems = async (
   workspaceId: string,
   scope: ReportScheduleInput['scope'],
 ): Promise<FieldProblem[]> => {
-  const { type, id } = scope;
+  const { type } = scope;
+  const id = type === 'tag' ? scope.id : (scope.id?.toLowerCase() ?? null);
   if (type === 'workspace')
     return id === null ? [] : [{ field: 'scope.id', message: 'must be null for the whole workspace' }];
   if (id === null) return [{ field: 'scope.id', message: `is required for a ${type.replace('_', ' ')}` }];
@@ -116,7 +117,10 @@ export const parseReportSchedule = async (
   if (scope && !seen.has('scope.id') && !seen.has('scope.type'))
     problems.push(...(await scopeProblems(store, workspaceId, scope)));
   throwIfProblems(problems);
-  return { ...parsed.data!, recipient_user_ids: [...new Set(ids)] };
+  const data = parsed.data!;
+  // Ids are stored as the records have them (lower case); a tag is its own.
+  const scopeId = data.scope.type === 'tag' ? data.scope.id : (data.scope.id?.toLowerCase() ?? null);
+  return { ...data, recipient_user_ids: [...new Set(ids)], scope: { ...data.scope, id: scopeId } };
 };
 
 /**

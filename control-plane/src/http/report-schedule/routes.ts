@@ -10,8 +10,8 @@ import {
   saveReportSchedule,
 } from '../../domain/reports/report-schedule.js';
 import type { ReportScheduleStore } from '../../domain/reports/report-schedule-store.js';
+import type { ReportStore } from '../../domain/reports/sla.js';
 import { accountMailer } from '../../notify/account-mailer.js';
-import type { Store } from '../../store/port.js';
 import { type RouteDeps, route } from '../route.js';
 import { reportScheduleJson, reportScheduleResponse, sendNowResponse } from './responses.js';
 
@@ -25,11 +25,11 @@ const SEND_NOW_BURST = 3;
  */
 export const reportScheduleRoutes = (
   deps: RouteDeps<
-    Pick<ReportScheduleStore, 'getReportSchedule' | 'putReportSchedule'> & ReportScheduleLookups
+    Pick<ReportScheduleStore, 'getReportSchedule' | 'putReportSchedule'> & ReportScheduleLookups & ReportStore
   >,
 ) => {
   const { store, clock, mail, workspaceUrl } = deps;
-  const build = slaReportBuilder(store as unknown as Store);
+  const build = slaReportBuilder(store);
   const send = accountMailer(mail);
   const sends = createRateLimiter({ capacity: SEND_NOW_BURST, perSecond: 1 / 600, maxKeys: 10_000 });
   return [

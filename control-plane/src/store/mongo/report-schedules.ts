@@ -37,7 +37,7 @@ export const mongoReportSchedules = ({ col, inTransaction }: MongoContext): Repo
     async listDueReportSchedules(month, limit) {
       const docs = await reportSchedules
         .find({ enabled: true, last_sent_month: { $lt: month } })
-        .sort({ _id: 1 })
+        .sort({ last_sent_month: 1, _id: 1 })
         .limit(limit)
         .toArray();
       return docs.map((d) => fromScheduleDoc(d)!);

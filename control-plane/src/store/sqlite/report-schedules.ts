@@ -34,7 +34,7 @@ export const sqliteReportSchedules = ({ st, one, many, immediate }: SqliteContex
     return many<ReportSchedule>(
       reportSchedules,
       `SELECT * FROM report_schedules WHERE enabled = 1 AND last_sent_month < ?
-       ORDER BY workspace_id LIMIT ?`,
+       ORDER BY last_sent_month, workspace_id LIMIT ?`,
       month,
       limit,
     );
