@@ -156,7 +156,12 @@ contract('Export pages', (c) => {
       made.push((await store.raiseAlert(a)).alert);
     }
     await store.raiseAlert(fixtures.alert(other.workspace.id, { created_at: at(120) }));
-    await store.resolveAlert(ws.workspace.id, made[4]!.id, { type: 'user', user_id: 'u', api_key_id: null }, at(1000));
+    await store.resolveAlert(
+      ws.workspace.id,
+      made[4]!.id,
+      { type: 'user', user_id: 'u', api_key_id: null },
+      at(1000),
+    );
     const all = async (f: AlertExportFilter, limit: number, workspaceId = ws.workspace.id) => {
       const out: Alert[] = [];
       let cursor: ExportPosition | null = null;
