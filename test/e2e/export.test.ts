@@ -366,3 +366,32 @@ describe('streaming', () => {
     expect(pageReads - before - gone).toBe(81);
   }, 120_000);
 });
+
+describe('rate limits', () => {
+  it('an export counts as any read: failed keys share the per-address allowance, then 429 with Retry-After', async () => {
+    const limited = await startHarness({ auth_failures_per_minute: 3, trust_proxy: true });
+    try {
+      const lw = await limited.workspace('export-limits');
+      const from = (path: string, key: string) =>
+        limited.request('GET', `/api/v1${path}`, {
+          host: lw.host,
+          key,
+          headers: { 'x-forwarded-for': '203.0.113.9' },
+        });
+      const exportPath = `/export/results?${window}`;
+      expect((await from('/monitors', 'ak.wrong-1')).status).toBe(401);
+      expect((await from(exportPath, 'ak.wrong-2')).status).toBe(401);
+      expect((await from(`/export/alerts?${window}`, 'ak.wrong-3')).status).toBe(401);
+      for (const path of [exportPath, '/monitors']) {
+        const refused = await from(path, 'ak.wrong-again');
+        expect(refused.status).toBe(429);
+        expect(refused.body.error.code).toBe('rate_limited');
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      // A valid key is never limited by others' failures, for an export as for any read.
+      expect((await from(exportPath, lw.adminKey)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
