@@ -21,6 +21,7 @@ import {
   runQuery,
   toDoc,
 } from './db.js';
+import { mongoAlertExport } from './exports.js';
 import { stateId } from './monitors.js';
 
 export const alertIndexes: IndexDecl[] = [
@@ -155,11 +156,13 @@ export const resolveUpdate = (by: Actor, at: Date) => [
  * Alerts, their escalation position and the delivery log. Acknowledge, claim and advance are
  * single-document compare-and-set updates; resolving re-arms the source in the same transaction.
  */
-export const mongoAlerts = ({ col, inTransaction }: MongoContext): AlertStore => {
+export const mongoAlerts = (ctx: MongoContext): AlertStore => {
+  const { col, inTransaction } = ctx;
   const { alerts, deliveries, counters, monitorStates, heartbeats } = col;
   const getAlert = async (workspaceId: string, id: string) =>
     fromDoc<Alert>(await alerts.findOne({ workspace_id: workspaceId, _id: id }));
   return {
+    ...mongoAlertExport(ctx),
     async raiseAlert(alert) {
       for (let attempt = 0; attempt < 3; attempt++) {
         // Local read concern: after a duplicate key the winner is in the primary's data, but maybe not
