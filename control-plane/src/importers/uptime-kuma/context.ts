@@ -1,0 +1,58 @@
+import type { SecretReference, Unmapped } from '../import-outcome.js';
+
+/**
+ * What the mappers of one import share: the unmapped list, the `${ENV}` references written in place of
+ * secrets, and unique names per kind (Kuma allows two monitors of one name; Lookout names its items).
+ */
+export interface MapContext {
+  unmapped: Unmapped[];
+  secrets: SecretReference[];
+  lose(source: string, setting: string, reason: string): void;
+  /** `${LOOKOUT_IMPORT_<KIND>_<NAME>_<FIELD>}`, recorded with where it stands. */
+  secret(kind: string, name: string, field: string, where: string): string;
+  /** `name`, or `name (2)`… when the kind has it already (at most `max` characters). */
+  uniqueName(kind: string, name: string, max: number): string;
+}
+
+/** Upper snake: `LOOKOUT_IMPORT_CHANNEL_OPS_SLACK_URL`. */
+export const envName = (...parts: string[]) =>
+  ['LOOKOUT_IMPORT', ...parts]
+    .join('_')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+
+export const createMapContext = (): MapContext => {
+  const unmapped: Unmapped[] = [];
+  const secrets: SecretReference[] = [];
+  const names = new Map<string, Set<string>>();
+  const envs = new Set<string>();
+  return {
+    unmapped,
+    secrets,
+    lose: (source, setting, reason) => unmapped.push({ source, setting, reason }),
+    secret(kind, name, field, where) {
+      const base = envName(kind, name, field);
+      let env = base;
+      for (let n = 2; envs.has(env); n++) env = `${base}_${n}`;
+      envs.add(env);
+      secrets.push({ env, where });
+      return `\${${env}}`;
+    },
+    uniqueName(kind, name, max) {
+      const taken = names.get(kind) ?? new Set<string>();
+      names.set(kind, taken);
+      const base = name.trim().slice(0, max) || kind;
+      let out = base;
+      for (let n = 2; taken.has(out.toLowerCase()); n++) {
+        const suffix = ` (${n})`;
+        out = `${base.slice(0, max - suffix.length)}${suffix}`;
+      }
+      taken.add(out.toLowerCase());
+      return out;
+    },
+  };
+};
+
+/** `monitor "API health" (id 12)`: a source object as its owner would recognise it. */
+export const sourceName = (what: string, name: string, id: number) => `${what} "${name}" (id ${id})`;
