@@ -1,4 +1,5 @@
 import type { SecretReference, Unmapped } from '../import-outcome.js';
+import { envRef, importEnvName } from '../import-source.js';
 
 /**
  * What the mappers of one import share: the unmapped list, the `${ENV}` references written in place of
@@ -12,15 +13,9 @@ export interface MapContext {
   secret(kind: string, name: string, field: string, where: string): string;
   /** `name`, or `name (2)`… when the kind has it already (at most `max` characters). */
   uniqueName(kind: string, name: string, max: number): string;
+  /** Ties the unmapped entries from `from` on to the file's item `kind[index]` (its `# not imported` comment). */
+  attach(from: number, kind: string, index: number): void;
 }
-
-/** Upper snake: `LOOKOUT_IMPORT_CHANNEL_OPS_SLACK_URL`. */
-export const envName = (...parts: string[]) =>
-  ['LOOKOUT_IMPORT', ...parts]
-    .join('_')
-    .toUpperCase()
-    .replace(/[^A-Z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
 
 export const createMapContext = (): MapContext => {
   const unmapped: Unmapped[] = [];
@@ -32,12 +27,15 @@ export const createMapContext = (): MapContext => {
     secrets,
     lose: (source, setting, reason) => unmapped.push({ source, setting, reason }),
     secret(kind, name, field, where) {
-      const base = envName(kind, name, field);
+      const base = importEnvName(kind, name, field);
       let env = base;
       for (let n = 2; envs.has(env); n++) env = `${base}_${n}`;
       envs.add(env);
       secrets.push({ env, where });
-      return `\${${env}}`;
+      return envRef(env);
+    },
+    attach(from, kind, index) {
+      for (const u of unmapped.slice(from)) u.item ??= { kind, index };
     },
     uniqueName(kind, name, max) {
       const taken = names.get(kind) ?? new Set<string>();

@@ -134,6 +134,7 @@ export const mapMaintenance = (
   const pageMonitors = new Map(pages.map((p) => [p.id, p.groups.flatMap((g) => g.monitorIds)]));
   for (const w of list) {
     const source = sourceName('maintenance', w.title, w.id);
+    const unmappedBefore = ctx.unmapped.length;
     const lose = (setting: string, reason: string) => ctx.lose(source, setting, reason);
     if (!w.active) {
       lose(
@@ -164,6 +165,7 @@ export const mapMaintenance = (
       lose('', 'it covers no monitor that was imported');
       continue;
     }
+    ctx.attach(unmappedBefore, 'maintenance_windows', windows.length);
     for (const t of targets) {
       const name = ctx.uniqueName(
         'maintenance_windows',

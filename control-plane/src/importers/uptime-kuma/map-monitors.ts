@@ -168,7 +168,9 @@ export const mapMonitors = (
       lose('', `not imported: ${problems.join('; ')}`);
       continue;
     }
-    (push ? out.heartbeats : out.monitors).push(item);
+    const list = push ? out.heartbeats : out.monitors;
+    list.push(item);
+    ctx.attach(unmappedBefore, push ? 'heartbeats' : 'monitors', list.length - 1);
     out.byId.set(m.id, { kind: push ? 'heartbeat' : 'monitor', name });
   }
   return out;

@@ -209,6 +209,7 @@ export const mapNotifications = (list: KumaNotification[], ctx: MapContext): Map
     }
     const name = ctx.uniqueName('channels', n.name, 200);
     const secretsBefore = ctx.secrets.length;
+    const unmappedBefore = ctx.unmapped.length;
     const config: Config = {};
     for (const f of m.fields) {
       const value = n.config[f.from];
@@ -249,6 +250,7 @@ export const mapNotifications = (list: KumaNotification[], ctx: MapContext): Map
       ctx.lose(source, 'active: false', 'Lookout channels have no off switch; imported as an active channel');
     nameOf.set(n.id, name);
     channels.push({ name, type: m.type, config });
+    ctx.attach(unmappedBefore, 'channels', channels.length - 1);
   }
   return { channels, nameOf };
 };

@@ -24,6 +24,7 @@ export const mapStatusPages = (pages: KumaStatusPage[], mapped: MappedMonitors, 
   const out: Item[] = [];
   for (const p of pages) {
     const source = sourceName('status page', p.title, p.id);
+    const unmappedBefore = ctx.unmapped.length;
     const lose = (setting: string, reason: string) => ctx.lose(source, setting, reason);
     const slug = ctx.uniqueName('status_pages', slugOf(p.slug), 64);
     if (!SLUG_PATTERN.test(slug)) {
@@ -67,6 +68,7 @@ export const mapStatusPages = (pages: KumaStatusPage[], mapped: MappedMonitors, 
     }
     page.components = components;
     out.push(page);
+    ctx.attach(unmappedBefore, 'status_pages', out.length - 1);
   }
   return out;
 };
