@@ -1,3 +1,4 @@
+import { NAME_PATTERN } from '../../domain/validation.js';
 import type { SecretReference, Unmapped } from '../import-outcome.js';
 import { envRef, importEnvName } from '../import-source.js';
 
@@ -40,7 +41,7 @@ export const createMapContext = (): MapContext => {
     uniqueName(kind, name, max) {
       const taken = names.get(kind) ?? new Set<string>();
       names.set(kind, taken);
-      const base = name.trim().slice(0, max) || kind;
+      const base = cleanName(name).slice(0, max).trim() || kind;
       let out = base;
       for (let n = 2; taken.has(out.toLowerCase()); n++) {
         const suffix = ` (${n})`;
@@ -51,6 +52,12 @@ export const createMapContext = (): MapContext => {
     },
   };
 };
+
+/** What Lookout names may not hold (domain/validation.ts, NAME_PATTERN `^[^…]*$`): control and bidi characters. */
+const NOT_IN_NAMES = new RegExp(`[${NAME_PATTERN.source.slice(3, -3)}]+`, 'g');
+
+/** A source's name as a Lookout name: one line, without control or bidirectional formatting characters. */
+export const cleanName = (name: string) => name.replace(NOT_IN_NAMES, ' ').replace(/\s+/g, ' ').trim();
 
 /** `monitor "API health" (id 12)`: a source object as its owner would recognise it. */
 export const sourceName = (what: string, name: string, id: number) => `${what} "${name}" (id ${id})`;

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { CONFIG_VERSION } from '../../config-as-code/config-file.js';
 import type { ImportOutcome } from '../import-outcome.js';
 import { createMapContext } from './context.js';
@@ -16,7 +16,8 @@ import { readKumaDb, SQLITE_MAGIC } from './read-kuma-db.js';
 export const importUptimeKuma = (data: KumaData, now: Date): ImportOutcome => {
   const ctx = createMapContext();
   const channels = mapNotifications(data.notifications, ctx);
-  const mapped = mapMonitors(data.monitors, channels.nameOf, ctx);
+  const names = new Map(data.notifications.map((n) => [n.id, n.name]));
+  const mapped = mapMonitors(data.monitors, channels.nameOf, ctx, names);
   const windows = mapMaintenance(data.maintenances, data.statusPages, mapped, ctx, now);
   const pages = mapStatusPages(data.statusPages, mapped, ctx);
   const file: Record<string, unknown> = { version: CONFIG_VERSION };
@@ -46,8 +47,16 @@ export const importUptimeKuma = (data: KumaData, now: Date): ImportOutcome => {
 
 /** The file: Kuma's SQLite database (by its first bytes) or its JSON backup. */
 export const readUptimeKuma = async (file: string): Promise<KumaData> => {
+  // The first bytes tell a database (read in place: it may be large with its heartbeats) from a backup.
+  const head = Buffer.alloc(16);
+  const fd = await open(file, 'r');
+  try {
+    await fd.read(head, 0, 16, 0);
+  } finally {
+    await fd.close();
+  }
+  if (head.toString('latin1') === SQLITE_MAGIC) return readKumaDb(file);
   const bytes = await readFile(file);
-  if (bytes.subarray(0, 16).toString('latin1') === SQLITE_MAGIC) return readKumaDb(file);
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString('utf8'));

@@ -2,7 +2,7 @@
  * Uptime Kuma's configuration as the importer reads it, whatever it came from: the JSON backup of
  * 1.x (Settings → Backup: `{version, notificationList, monitorList}`, each monitor as its
  * `Monitor.toJSON()` writes it, camelCase) or the database `kuma.db` (1.23 and 2.x, snake_case columns:
- * `read-kuma-db.ts`). Field meanings follow Kuma's `server/model/monitor.js`; the backup carries no
+ * `read-kuma-db.ts`). Field meanings follow Kuma's monitor model (`monitor.js` in its server/model); the backup carries no
  * maintenance and no status pages (Kuma never exported them).
  */
 export interface KumaTag {
@@ -205,16 +205,20 @@ export const fromBackup = (raw: unknown): KumaData => {
   const b = raw as { version?: unknown; notificationList?: unknown; monitorList?: unknown };
   if (!b || typeof b !== 'object' || !Array.isArray(b.monitorList))
     throw new Error('not an Uptime Kuma backup: no monitorList (Settings → Backup → Export writes one)');
-  const notifications = Array.isArray(b.notificationList) ? (b.notificationList as Row[]) : [];
+  const objects = (list: unknown): Row[] =>
+    Array.isArray(list)
+      ? list.filter((x): x is Row => !!x && typeof x === 'object' && !Array.isArray(x))
+      : [];
+  const notifications = objects(b.notificationList);
   return {
     version: str(b.version) ?? 'unknown',
     from: 'backup',
     notifications: notifications.map(notificationOf),
-    monitors: (b.monitorList as Row[]).map((m) => {
+    monitors: objects(b.monitorList).map((m) => {
       const ids = Object.entries((m.notificationIDList as Record<string, unknown>) ?? {})
         .filter(([, on]) => on === true || on === 1)
         .map(([id]) => Number(id));
-      const tags = ((m.tags as Row[]) ?? []).map((t) => ({
+      const tags = objects(m.tags).map((t) => ({
         name: str(t.name) ?? '',
         value: str(t.value) ?? '',
       }));

@@ -56,17 +56,20 @@ const headersOf = (a: CheckArgs): Record<string, string> | null => {
     a.lose('headers', 'not a JSON object of headers');
     return null;
   }
-  const out: Record<string, string> = {};
+  const out = new Map<string, string>();
   for (const [k, v] of Object.entries(parsed as Record<string, unknown>).slice(0, 50)) {
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/.test(k) || String(v).length > 4096) {
       a.lose(`headers.${k}`, 'not a header name and value Lookout sends');
       continue;
     }
-    out[k] = SECRET_HEADER.test(k)
-      ? a.ctx.secret('monitor', a.name, `header ${k}`, `monitors "${a.name}" request_headers.${k}`)
-      : String(v);
+    out.set(
+      k,
+      SECRET_HEADER.test(k)
+        ? a.ctx.secret('monitor', a.name, `header ${k}`, `monitors "${a.name}" request_headers.${k}`)
+        : String(v),
+    );
   }
-  return Object.keys(out).length ? out : null;
+  return out.size ? Object.fromEntries(out) : null;
 };
 
 const authOf = (a: CheckArgs): Item | null => {
@@ -115,19 +118,25 @@ const jsonQuery = (a: CheckArgs): Item | null => {
 
 const http: CheckMapper = (a) => {
   const { m } = a;
-  const url = m.url?.trim() ?? '';
-  if (!/^https?:\/\/./i.test(url)) return `its URL "${url}" is not an http(s) address`;
+  const given = m.url?.trim() ?? '';
+  if (!/^https?:\/\/./i.test(given)) return 'its URL is not an http(s) address';
+  const url = secretUrl(a, given);
   const method = (m.method ?? 'GET').toUpperCase();
   if (!(HTTP_METHODS as readonly string[]).includes(method))
     return `Lookout sends no ${method} requests (it sends ${HTTP_METHODS.join(', ')})`;
   const body = m.body?.trim() ? m.body : null;
+  // Kuma counts the body as sensitive (toJSON); one that names a credential is written as a variable.
+  const bodyValue =
+    body && CREDENTIAL.test(body)
+      ? a.ctx.secret('monitor', a.name, 'request_body', `monitors "${a.name}" request_body`)
+      : body;
   const out: Item = {
     monitor_type: body ? 'api' : 'http',
     url,
     http_method: method,
     expected_status_code: expectedStatus(a),
   };
-  if (body) out.request_body = body;
+  if (bodyValue) out.request_body = bodyValue;
   if (body && m.httpBodyEncoding && m.httpBodyEncoding !== 'json')
     a.lose(
       `httpBodyEncoding: ${m.httpBodyEncoding}`,
@@ -161,6 +170,24 @@ const http: CheckMapper = (a) => {
   if (m.ignoreTls) a.lose('ignoreTls', 'Lookout always verifies TLS certificates');
   if (m.tlsCert) a.lose('tlsCert', 'Lookout sends no client certificate (mTLS)');
   return out;
+};
+
+/** Words that mark a credential in a body or a URL's query. */
+const CREDENTIAL = /passw|secret|token|api[-_]?key|authorization|credential/i;
+
+/** A URL carrying a credential (user:password@, ?token=…) is written whole as a variable. */
+const secretUrl = (a: CheckArgs, url: string): string => {
+  let credential = false;
+  try {
+    const u = new URL(url);
+    credential =
+      u.username !== '' || u.password !== '' || [...u.searchParams.keys()].some((k) => CREDENTIAL.test(k));
+  } catch {
+    return url;
+  }
+  return credential
+    ? a.ctx.secret('monitor', a.name, 'url', `monitors "${a.name}" url (it carries a credential)`)
+    : url;
 };
 
 const host = (m: KumaMonitor) => m.hostname?.trim() ?? '';
@@ -206,8 +233,8 @@ const database =
 
 const websocket: CheckMapper = (a) => {
   const url = a.m.url?.trim() ?? '';
-  if (!/^wss?:\/\/./i.test(url)) return `its URL "${url}" is not a ws(s) address`;
-  return { monitor_type: 'websocket', url };
+  if (!/^wss?:\/\/./i.test(url)) return 'its URL is not a ws(s) address';
+  return { monitor_type: 'websocket', url: secretUrl(a, url) };
 };
 
 const SMTP_SECURITY: Record<string, string> = { secure: 'tls', starttls: 'starttls', nostarttls: 'none' };

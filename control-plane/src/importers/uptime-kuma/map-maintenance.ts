@@ -6,7 +6,7 @@ import type { Item } from './map-checks.js';
 import type { MappedMonitors } from './map-monitors.js';
 
 /**
- * Kuma maintenance (`server/model/maintenance.js`) → Lookout maintenance windows. Kuma keeps, for every
+ * Kuma maintenance (its maintenance model, `maintenance.js` in server/model) → Lookout maintenance windows. Kuma keeps, for every
  * recurring strategy, the cron it runs and the duration in seconds (`generateCron`): those become the
  * window's schedule, time zone and duration. A single window becomes a one-off window; a manual one
  * (switched on and off by hand) has no Lookout form. One Kuma maintenance covers many monitors and the

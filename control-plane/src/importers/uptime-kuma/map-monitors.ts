@@ -49,6 +49,7 @@ export const mapMonitors = (
   list: KumaMonitor[],
   channelOf: Map<number, string>,
   ctx: MapContext,
+  notificationNames: Map<number, string> = new Map(),
 ): MappedMonitors => {
   const out: MappedMonitors = { monitors: [], heartbeats: [], groups: [], policies: [], byId: new Map() };
   const kuma = new Map(list.map((m) => [m.id, m]));
@@ -108,7 +109,11 @@ export const mapMonitors = (
     if (parent?.kind === 'group') common.group = parent.name;
     const channels = m.notificationIds.flatMap((id) => {
       const c = channelOf.get(id);
-      if (!c) lose(`notification ${id}`, 'its notification was not imported (see that notification)');
+      if (!c)
+        lose(
+          `notification "${notificationNames.get(id) ?? id}"`,
+          'the notification was not imported (see it above): the others still notify',
+        );
       return c ? [c] : [];
     });
     const policyName = policyFor([...new Set(channels)]);

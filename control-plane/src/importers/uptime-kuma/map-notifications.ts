@@ -62,10 +62,14 @@ const MAPPINGS: Record<string, Mapping> = {
       } catch {
         ctx.lose(source, 'webhookAdditionalHeaders', 'not a JSON object of headers');
       }
-      const out: Record<string, string> = {};
-      for (const key of Object.keys(headers ?? {}).slice(0, 20))
-        out[key] = ctx.secret('channel', name, `header ${key}`, `channels "${name}" config.headers.${key}`);
-      return Object.keys(out).length ? { headers: out } : null;
+      const keys = Object.keys(headers ?? {})
+        .filter((k) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/.test(k) && k !== '__proto__')
+        .slice(0, 20);
+      const out = keys.map((k) => [
+        k,
+        ctx.secret('channel', name, `header ${k}`, `channels "${name}" config.headers.${k}`),
+      ]);
+      return out.length ? { headers: Object.fromEntries(out) } : null;
     },
   },
   telegram: {

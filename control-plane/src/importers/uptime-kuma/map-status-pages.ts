@@ -1,5 +1,5 @@
 import { MAX_COMPONENTS, SLUG_PATTERN } from '../../domain/status-pages/status-pages.js';
-import { type MapContext, sourceName } from './context.js';
+import { cleanName, type MapContext, sourceName } from './context.js';
 import type { KumaStatusPage } from './kuma-data.js';
 import type { Item } from './map-checks.js';
 import type { MappedMonitors } from './map-monitors.js';
@@ -33,7 +33,7 @@ export const mapStatusPages = (pages: KumaStatusPage[], mapped: MappedMonitors, 
     }
     if (slug !== p.slug)
       lose(`slug: ${p.slug}`, `written as ${slug} (lower-case letters, digits and dashes)`);
-    const page: Item = { name: p.title.trim().slice(0, 200) || slug, slug };
+    const page: Item = { name: cleanName(p.title).slice(0, 200).trim() || slug, slug };
     if (!p.published) {
       page.visibility = 'password';
       page.password = ctx.secret('status_page', slug, 'password', `status_pages "${slug}" password`);
@@ -63,7 +63,7 @@ export const mapStatusPages = (pages: KumaStatusPage[], mapped: MappedMonitors, 
         for (let n = 2; names.has(name.toLowerCase()); n++) name = `${t.name.slice(0, 190)} (${n})`;
         names.add(name.toLowerCase());
         const follows = t.kind === 'group' ? 'monitor_group' : t.kind;
-        components.push({ name, group: g.name.trim().slice(0, 100) || null, [follows]: t.name });
+        components.push({ name, group: cleanName(g.name).slice(0, 100).trim() || null, [follows]: t.name });
       }
     }
     page.components = components;
