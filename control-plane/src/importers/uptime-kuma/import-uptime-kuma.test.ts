@@ -368,6 +368,47 @@ describe('notifications', () => {
       { name: 'N', type: 'ntfy', config: { server_url: 'https://n.example', topic: 't' } },
     ]);
   });
+  it('maps every provider Lookout has a kind for, and notes a default or switched-off one', () => {
+    const o = importUptimeKuma(
+      data({
+        notifications: [
+          notificationOf({
+            id: 1,
+            name: 'D',
+            is_default: 1,
+            active: 0,
+            config: '{"type":"smtp","smtpTo":"a@example.com","smtpCC":"b@example.com"}',
+          }),
+          notificationOf({
+            id: 2,
+            name: 'O',
+            config: '{"type":"Opsgenie","opsgenieApiKey":"k","opsgenieRegion":"eu"}',
+          }),
+          notificationOf({
+            id: 3,
+            name: 'T',
+            config:
+              '{"type":"twilio","twilioAccountSID":"AC1","twilioAuthToken":"t","twilioFromNumber":"+15550001111","twilioToNumber":"+15550002222, +15550003333"}',
+          }),
+        ],
+      }),
+      NOW,
+    );
+    expect(lists(o).channels).toEqual([
+      { name: 'D', type: 'email', config: { addresses: ['a@example.com', 'b@example.com'] } },
+      {
+        name: 'O',
+        type: 'opsgenie',
+        config: { api_key: ref('LOOKOUT_IMPORT_CHANNEL_O_API_KEY'), api_url: 'https://api.eu.opsgenie.com' },
+      },
+    ]);
+    expect(reasons(o)).toEqual([
+      'isDefault: true → Lookout notifies new monitors through the default escalation policy: make it notify this channel there',
+      'active: false → Lookout channels have no off switch; imported as an active channel',
+      ' → not imported: account_sid must be an account SID (AC…)',
+    ]);
+    expect(o.unmapped[0]?.item).toEqual({ kind: 'channels', index: 0 });
+  });
 });
 
 describe('maintenance', () => {

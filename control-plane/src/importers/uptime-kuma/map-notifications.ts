@@ -250,6 +250,12 @@ export const mapNotifications = (list: KumaNotification[], ctx: MapContext): Map
       );
       continue;
     }
+    if (n.isDefault)
+      ctx.lose(
+        source,
+        'isDefault: true',
+        'Lookout notifies new monitors through the default escalation policy: make it notify this channel there',
+      );
     if (!n.active)
       ctx.lose(source, 'active: false', 'Lookout channels have no off switch; imported as an active channel');
     nameOf.set(n.id, name);
