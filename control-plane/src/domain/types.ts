@@ -461,6 +461,11 @@ export interface CheckResultRecord {
   domain_expires_at: Date | null;
   dns_records: string[];
   run_now_request_id: string | null;
+  /**
+   * A maintenance window covered the monitor at `scheduled_at` when the result came in (decided at
+   * ingestion, never rewritten: docs/decisions.md); absent = false.
+   */
+  in_maintenance?: boolean;
 }
 
 /** Per monitor and location: consecutive counters, changed only by compare-and-set on `version`. */

@@ -29,7 +29,7 @@ const MONITOR_ROW = '*';
 /** A result as an agent reports it: no id (derived here, `resultId`) and no place (the caller's). */
 export type IncomingResult = Omit<
   CheckResultRecord,
-  'id' | 'workspace_id' | 'location' | 'instance_id' | 'received_at'
+  'id' | 'workspace_id' | 'location' | 'instance_id' | 'received_at' | 'in_maintenance'
 > & {
   /** A multistep or browser check's report (script-runs.ts), bounded; null or absent: none. */
   script?: IncomingScript | null;

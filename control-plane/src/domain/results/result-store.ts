@@ -1,4 +1,5 @@
 import type { CheckResultRecord, MonitorLocationState, Page, PageQuery } from '../types.js';
+import type { LatencyCounts } from './latency-histogram.js';
 
 export interface ResultQuery extends PageQuery {
   location?: string | undefined;
@@ -12,6 +13,27 @@ export interface ResultQuery extends PageQuery {
  * (`recordResults`).
  * Adapters: store/sqlite/results.ts, store/mongo/results.ts.
  */
+/**
+ * One monitor's day (UTC) from the daily rollups, every location summed: what SLA reports read.
+ * `maint_*` count the results stored with `in_maintenance` (decided at ingestion); `latency` is the
+ * response-time histogram (latency-histogram.ts) of the results stored since it existed (results
+ * from before it count in `total` and `response_ms_sum` only).
+ */
+export interface DailyRollup {
+  monitor_id: string;
+  /** The day's first ms (UTC). */
+  day: number;
+  total: number;
+  ok: number;
+  maint_total: number;
+  maint_ok: number;
+  response_ms_sum: number;
+  latency: LatencyCounts;
+}
+
+/** Monitor ids per query of `dailyRollups` (a longer list is read in slices of this many). */
+export const DAILY_ROLLUP_IDS = 1000;
+
 export interface ResultStore {
   listResults(workspaceId: string, monitorId: string, query: ResultQuery): Promise<Page<CheckResultRecord>>;
   /** Count of results and of successful ones in [since, until). */
@@ -38,6 +60,17 @@ export interface ResultStore {
    * wholly before `dailyBefore` (default `before`); returns how many in all.
    */
   pruneRollups(before: Date, limit: number, dailyBefore?: Date): Promise<number>;
+  /**
+   * The daily rollups of these monitors of the workspace for the days in [fromDay, toDay) (UTC day
+   * starts, ms), every location summed, results not yet in the buckets included: one row per
+   * (monitor, day) with results, by monitor id then day. One bounded query per DAILY_ROLLUP_IDS ids.
+   */
+  dailyRollups(
+    workspaceId: string,
+    monitorIds: string[],
+    fromDay: number,
+    toDay: number,
+  ): Promise<DailyRollup[]>;
 
   /**
    * Ingestion in one step: stores the results whose id is new and, for each one stored, in order, runs

@@ -4,8 +4,9 @@ import {
   type ResultQuery,
   type ResultStore,
 } from '../../domain/results/result-store.js';
-import { DAY_MS, dailyDeltas, type RollupDelta, rollupDeltas } from '../../domain/results/uptime.js';
+import { DAY_MS, type RollupDelta, rollupDeltas } from '../../domain/results/uptime.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
+import { addToDaily, dailyRollupsOf } from './daily-rollups.js';
 import {
   type Collections,
   type Doc,
@@ -34,23 +35,6 @@ export const resultIndexes: IndexDecl[] = [
   { on: 'daily', key: { monitor_id: 1, day: -1 } },
   { on: 'daily', key: { day: 1 } },
 ];
-
-/** Adds a daily bucket increment (plain counters: $inc, upserted). */
-const addToDaily = (d: RollupDelta) => ({
-  updateOne: {
-    filter: { _id: `${d.monitor_id}|${d.location}|${d.hour}` },
-    update: {
-      $setOnInsert: {
-        workspace_id: d.workspace_id,
-        monitor_id: d.monitor_id,
-        location: d.location,
-        day: new Date(d.hour),
-      },
-      $inc: { total: d.total, ok: d.ok, response_ms_sum: d.response_ms_sum },
-    },
-    upsert: true,
-  },
-});
 
 /**
  * Adds a bucket increment in one upsert: an update pipeline, so the newest successful check's
@@ -157,6 +141,9 @@ export const mongoResults = ({ col, inTransaction }: MongoContext): ResultStore 
       );
       return hourly + days;
     },
+    async dailyRollups(workspaceId, monitorIds, fromDay, toDay) {
+      return dailyRollupsOf(daily, workspaceId, monitorIds, fromDay, toDay);
+    },
 
     async recordResults(batch, step) {
       if (batch.length === 0) return { stored: [], states: [] };
@@ -210,7 +197,7 @@ export const mongoResults = ({ col, inTransaction }: MongoContext): ResultStore 
           const deltas = rollupDeltas(storedNow);
           if (deltas.length > 0) {
             await rollups.bulkWrite(deltas.map(addToRollup), { ordered: false, session });
-            await daily.bulkWrite(dailyDeltas(deltas).map(addToDaily), { ordered: false, session });
+            await daily.bulkWrite(addToDaily(storedNow), { ordered: false, session });
           }
           const after = [...states.values()].sort(byMonitorThenLocation);
           return { stored, states: after };

@@ -48,6 +48,7 @@ import secondFactors from './migrations/0046-second-factors.js';
 import passkeys from './migrations/0047-passkeys.js';
 import passwordResets from './migrations/0048-password-resets.js';
 import samlAssertions from './migrations/0049-saml-assertions.js';
+import maintenanceAndLatencyRollups from './migrations/0050-maintenance-and-latency-rollups.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -109,6 +110,7 @@ export const migrations: string[][] = [
   passkeys,
   passwordResets,
   samlAssertions,
+  maintenanceAndLatencyRollups,
 ];
 
 /**

@@ -10,6 +10,7 @@ type Row = Record<string, unknown>;
 
 /** One record field as its column stores it (as toRow converts a whole record). */
 const columnValue = (kind: ColumnKind, v: unknown) => {
+  if (kind === 'flag') return v ? 1 : 0;
   if (v == null) return null;
   if (kind === 'date') return (v as Date).getTime();
   if (kind === 'bool') return v ? 1 : 0;

@@ -1,4 +1,10 @@
-import { byMonitorThenLocation, type ResultStore } from '../../domain/results/result-store.js';
+import { decodeCounts } from '../../domain/results/latency-histogram.js';
+import {
+  byMonitorThenLocation,
+  DAILY_ROLLUP_IDS,
+  type DailyRollup,
+  type ResultStore,
+} from '../../domain/results/result-store.js';
 import { DAY_MS } from '../../domain/results/uptime.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
 import { decodeCursor, toPage } from '../cursor.js';
@@ -135,6 +141,22 @@ export const sqliteResults = (
       ).run(dailyBefore.getTime() - DAY_MS, limit).changes;
       return hourly + daily;
     },
+    async dailyRollups(workspaceId, monitorIds, fromDay, toDay) {
+      const out: DailyRollup[] = [];
+      const ids = [...new Set(monitorIds)].sort();
+      for (let i = 0; i < ids.length; i += DAILY_ROLLUP_IDS) {
+        const slice = ids.slice(i, i + DAILY_ROLLUP_IDS);
+        const rows = st(DAILY_ROLLUPS).all({
+          ids: JSON.stringify(slice),
+          rids: book.recentRowIds(slice),
+          from: fromDay,
+          to: toDay,
+          ws: workspaceId,
+        }) as (Omit<DailyRollup, 'latency'> & { latency: Uint8Array | null })[];
+        for (const r of rows) out.push({ ...r, latency: decodeCounts(r.latency) });
+      }
+      return out;
+    },
 
     async recordResults(batch, step) {
       if (batch.length === 0) return { stored: [], states: [] };
@@ -212,6 +234,24 @@ export const sqliteResults = (
     },
   };
 };
+
+/**
+ * The daily buckets of `@ids` in [@from, @to) and the results still waiting for them (rollups.ts), in
+ * one snapshot, summed per (monitor, day); the histograms merged by `latency_counts` (latency-sql.ts).
+ */
+const DAILY_ROLLUPS = `WITH ${WAITING_CTE}, ids(id) AS (SELECT value FROM json_each(@ids))
+  SELECT monitor_id, day, sum(total) AS total, sum(ok) AS ok, sum(maint_total) AS maint_total,
+    sum(maint_ok) AS maint_ok, sum(response_ms_sum) AS response_ms_sum, latency_counts(latency, ms) AS latency
+  FROM (
+    SELECT monitor_id, day, total, ok, maint_total, maint_ok, response_ms_sum, latency, NULL AS ms FROM uptime_daily
+      WHERE monitor_id IN (SELECT id FROM ids) AND day >= @from AND day < @to AND workspace_id = @ws
+    UNION ALL
+    SELECT r.monitor_id, r.scheduled_at - r.scheduled_at % ${DAY_MS}, 1, r.ok != 0, r.in_maintenance != 0,
+        r.in_maintenance != 0 AND r.ok != 0, r.response_time_ms, NULL, r.response_time_ms
+      FROM check_results_recent r
+      WHERE r.rid IN (SELECT value FROM json_each(@rids)) AND r.scheduled_at >= @from AND r.scheduled_at < @to
+        AND ${waitingAfter('r')} AND r.workspace_id = @ws)
+  GROUP BY monitor_id, day ORDER BY monitor_id, day`;
 
 const INSERT_RECENT = `${insertSql(recentResults, [], 'positional')} ON CONFLICT DO NOTHING`;
 

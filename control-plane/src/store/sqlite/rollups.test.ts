@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { result } from '../../../../test/contract/fixtures.js';
+import { addLatency, encodeCounts, type LatencyCounts } from '../../domain/results/latency-histogram.js';
 import type { CheckResultRecord } from '../../domain/types.js';
 import { createSqliteStore, type SqliteOptions } from './sqlite-store.js';
 
@@ -28,8 +29,9 @@ const batch = (tag: string, t: number, count: number, over: Partial<CheckResultR
       scheduled_at: new Date(t + i),
       received_at: new Date(t),
       ok: i % 3 !== 0,
-      response_time_ms: 10 + i,
+      response_time_ms: 10 + i * 37,
       location: i % 2 ? 'us-east' : 'eu-west',
+      in_maintenance: i % 5 === 0,
       ...over,
     }),
   );
@@ -75,11 +77,18 @@ const expectedBuckets = (db: Database.Database) => {
   >();
   const daily = new Map<
     string,
-    Record<string, unknown> & { total: number; ok: number; response_ms_sum: number }
+    Record<string, unknown> & {
+      total: number;
+      ok: number;
+      response_ms_sum: number;
+      maint_total: number;
+      maint_ok: number;
+      latency: LatencyCounts;
+    }
   >();
   const rows = db
     .prepare(
-      'SELECT workspace_id, monitor_id, location, scheduled_at, ok, response_time_ms FROM check_results',
+      'SELECT workspace_id, monitor_id, location, scheduled_at, ok, response_time_ms, in_maintenance FROM check_results',
     )
     .all() as {
     workspace_id: string;
@@ -88,6 +97,7 @@ const expectedBuckets = (db: Database.Database) => {
     scheduled_at: number;
     ok: number;
     response_time_ms: number;
+    in_maintenance: number;
   }[];
   for (const r of rows) {
     const hour = r.scheduled_at - (r.scheduled_at % H);
@@ -109,8 +119,14 @@ const expectedBuckets = (db: Database.Database) => {
       total: 0,
       ok: 0,
       response_ms_sum: 0,
+      maint_total: 0,
+      maint_ok: 0,
+      latency: new Map(),
     };
     daily.set(`${r.monitor_id}|${day}|${r.location}`, d);
+    d.maint_total += r.in_maintenance;
+    d.maint_ok += r.in_maintenance & r.ok;
+    addLatency(d.latency, r.response_time_ms);
     for (const b of [h, d]) {
       b.total++;
       b.ok += r.ok;
@@ -128,7 +144,8 @@ const expectedBuckets = (db: Database.Database) => {
         (a[key] as number) - (b[key] as number) ||
         String(a.location).localeCompare(String(b.location)),
     );
-  return { hourly: ordered(hourly, 'hour'), daily: ordered(daily, 'day') };
+  const days = [...daily.values()].map((d) => ({ ...d, latency: Buffer.from(encodeCounts(d.latency)) }));
+  return { hourly: ordered(hourly, 'hour'), daily: ordered(new Map(days.map((d, i) => [`${i}`, d])), 'day') };
 };
 const bucketsOf = (db: Database.Database) => ({
   hourly: db.prepare('SELECT * FROM uptime_rollups ORDER BY monitor_id, hour, location').all(),

@@ -28,13 +28,21 @@ const ADD_TO_HOURLY = `INSERT INTO uptime_rollups (monitor_id, hour, location, w
     response_ms_sum = response_ms_sum + excluded.response_ms_sum,
     last_ok_ms = CASE WHEN excluded.last_ok_at >= coalesce(last_ok_at, 0) THEN excluded.last_ok_ms ELSE last_ok_ms END,
     last_ok_at = coalesce(max(last_ok_at, excluded.last_ok_at), last_ok_at, excluded.last_ok_at)`;
-const ADD_TO_DAILY = `INSERT INTO uptime_daily (monitor_id, day, location, workspace_id, total, ok, response_ms_sum)
+/**
+ * The same per day, with the results in maintenance counted apart and the response times' histogram
+ * (latency-sql.ts: built by one aggregate over the chunk's rows, merged into the bucket's by one call).
+ */
+const ADD_TO_DAILY = `INSERT INTO uptime_daily (monitor_id, day, location, workspace_id, total, ok, response_ms_sum,
+    maint_total, maint_ok, latency)
   SELECT monitor_id, scheduled_at - scheduled_at % ${DAY_MS}, location, min(workspace_id), count(*), sum(ok != 0),
-    sum(response_time_ms)
+    sum(response_time_ms), sum(in_maintenance != 0), sum(in_maintenance != 0 AND ok != 0),
+    latency_counts(NULL, response_time_ms)
   FROM temp.flush_chunk GROUP BY 1, 2, 3
   ON CONFLICT (monitor_id, day, location) DO UPDATE SET
     total = total + excluded.total, ok = ok + excluded.ok,
-    response_ms_sum = response_ms_sum + excluded.response_ms_sum`;
+    response_ms_sum = response_ms_sum + excluded.response_ms_sum,
+    maint_total = maint_total + excluded.maint_total, maint_ok = maint_ok + excluded.maint_ok,
+    latency = latency_merge(latency, excluded.latency)`;
 const COLUMNS = Object.keys(results.columns).join(', ');
 /**
  * Folds a chunk's rows into check_results: each monitor's new index entries go in together, beside its

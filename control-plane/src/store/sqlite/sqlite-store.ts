@@ -16,6 +16,7 @@ import { sqliteGroups } from './groups.js';
 import { sqliteHandoffNotices } from './handoff-notices.js';
 import { sqliteHeartbeats } from './heartbeats.js';
 import { sqliteIntegrations } from './integrations.js';
+import { registerLatencyFunctions } from './latency-sql.js';
 import { sqliteMailSettings } from './mail-settings.js';
 import { sqliteMembers } from './members.js';
 import { migrate } from './migrations.js';
@@ -120,6 +121,8 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
   db.function('fold_case', { deterministic: true }, (s: unknown) =>
     typeof s === 'string' ? s.toLowerCase() : s,
   );
+  // The response-time histograms of the daily buckets, built and merged in SQL (rollups.ts).
+  registerLatencyFunctions(db);
 
   const ctx = sqliteContext(db);
   const heartbeats = sqliteHeartbeats(ctx, { path: opts.path, busyTimeoutMs });

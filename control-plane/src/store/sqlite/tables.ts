@@ -15,6 +15,8 @@ export * from './oncall-tables.js';
 export * from './passkey-tables.js';
 // Password reset links.
 export * from './password-reset-tables.js';
+// The uptime buckets' layouts.
+export * from './rollup-tables.js';
 // The SAML replay store's layout.
 export * from './saml-tables.js';
 // Scripted checks' runs and screenshots.
@@ -26,7 +28,8 @@ export * from './sso-tables.js';
 // The status pages' layouts (listed with these: migrations.test.ts reads every export).
 export * from './status-tables.js';
 
-export type ColumnKind = 'text' | 'int' | 'bool' | 'json' | 'date' | 'blob';
+/** `flag`: a boolean whose absence is false (stored 0/1, never NULL; false reads back as undefined). */
+export type ColumnKind = 'text' | 'int' | 'bool' | 'flag' | 'json' | 'date' | 'blob';
 
 export interface Table {
   name: string;
@@ -333,6 +336,7 @@ export const results = table('check_results', {
   domain_expires_at: 'date',
   dns_records: 'json',
   run_now_request_id: 'text',
+  in_maintenance: 'flag',
 });
 
 /**
@@ -391,30 +395,6 @@ export const secrets = table('secrets', {
   updated_by: 'text',
 });
 
-/** Hourly uptime buckets (domain/results/uptime.ts); written by recordResults, read by sumRollups and the monitor list (monitor-status.ts). */
-export const uptimeRollups = table('uptime_rollups', {
-  monitor_id: 'text',
-  hour: 'int',
-  location: 'text',
-  workspace_id: 'text',
-  total: 'int',
-  ok: 'int',
-  response_ms_sum: 'int',
-  last_ok_at: 'int',
-  last_ok_ms: 'int',
-});
-
-/** Daily uptime buckets (UTC days): the dashboard's 30-day figure reads these for whole days. */
-export const uptimeDaily = table('uptime_daily', {
-  monitor_id: 'text',
-  day: 'int',
-  location: 'text',
-  workspace_id: 'text',
-  total: 'int',
-  ok: 'int',
-  response_ms_sum: 'int',
-});
-
 type Row = Record<string, unknown>;
 
 /**
@@ -435,6 +415,7 @@ const codecOf = (t: Table): Codec => {
   const to: Record<ColumnKind, (v: string) => string> = {
     date: (v) => `${v} == null ? null : ${v}.getTime()`,
     bool: (v) => `${v} == null ? null : ${v} ? 1 : 0`,
+    flag: (v) => `${v} ? 1 : 0`,
     json: (v) => `${v} == null ? null : JSON.stringify(${v})`,
     text: (v) => `${v} ?? null`,
     int: (v) => `${v} ?? null`,
@@ -444,6 +425,8 @@ const codecOf = (t: Table): Codec => {
   const from: Record<ColumnKind, (v: string) => string> = {
     date: (v) => `${v} == null ? null : new Date(${v})`,
     bool: (v) => `${v} == null ? null : ${v} === 1`,
+    // Read back as the record writes it: true, or absent (undefined) for false.
+    flag: (v) => `${v} === 1 ? true : undefined`,
     json: (v) => `${v} == null ? null : JSON.parse(${v})`,
     text: (v) => `${v} ?? null`,
     int: (v) => `${v} ?? null`,
