@@ -99,8 +99,9 @@ describe('hostile input', () => {
       request_body: `\${LOOKOUT_IMPORT_MONITOR_M_REQUEST_BODY}`,
       request_headers: { constructor: 'c-secret-ish', 'X-Ok': '1' },
     });
-    expect(Object.keys(lists(o).channels?.[0]?.config as object)).toEqual(['url', 'headers']);
-    expect(Object.keys((lists(o).channels?.[0]?.config as { headers: object }).headers)).toEqual(['X-Token']);
+    const config = lists(o).channels?.[0]?.config as { headers: object };
+    expect(Object.keys(config)).toEqual(['url', 'headers']);
+    expect(Object.keys(config.headers)).toEqual(['X-Token']);
     expect(renderImport(o, { source: 'Uptime Kuma', now: NOW }).problems).toEqual([]);
   });
 
