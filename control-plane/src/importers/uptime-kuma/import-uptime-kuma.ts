@@ -19,7 +19,12 @@ export const importUptimeKuma = (data: KumaData, now: Date): ImportOutcome => {
   const names = new Map(data.notifications.map((n) => [n.id, n.name]));
   const mapped = mapMonitors(data.monitors, channels.nameOf, ctx, names);
   const windows = mapMaintenance(data.maintenances, data.statusPages, mapped, ctx, now);
-  const pages = mapStatusPages(data.statusPages, mapped, ctx);
+  const pages = mapStatusPages(
+    data.statusPages,
+    mapped,
+    ctx,
+    new Map(data.monitors.map((m) => [m.id, m.name])),
+  );
   const file: Record<string, unknown> = { version: CONFIG_VERSION };
   const put = (key: string, items: unknown[]) => {
     if (items.length) file[key] = items;

@@ -155,6 +155,7 @@ export const mapMonitors = (
         display_name: name,
         ...check,
         check_interval_seconds: interval,
+        // Kuma marks a monitor down after `maxretries` failed retries: the first failure and those.
         failure_threshold: Math.min(100, m.maxretries + 1),
       };
       if (m.timeout && m.timeout > 0) {

@@ -20,7 +20,12 @@ const slugOf = (slug: string) =>
 
 const DOMAIN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i;
 
-export const mapStatusPages = (pages: KumaStatusPage[], mapped: MappedMonitors, ctx: MapContext): Item[] => {
+export const mapStatusPages = (
+  pages: KumaStatusPage[],
+  mapped: MappedMonitors,
+  ctx: MapContext,
+  kumaNames: Map<number, string> = new Map(),
+): Item[] => {
   const out: Item[] = [];
   for (const p of pages) {
     const source = sourceName('status page', p.title, p.id);
@@ -52,7 +57,10 @@ export const mapStatusPages = (pages: KumaStatusPage[], mapped: MappedMonitors, 
       for (const id of g.monitorIds) {
         const t = mapped.byId.get(id);
         if (!t) {
-          lose(`group "${g.name}" monitor ${id}`, 'its monitor was not imported');
+          lose(
+            `group "${g.name}" monitor "${kumaNames.get(id) ?? id}"`,
+            'the monitor was not imported (see it above)',
+          );
           continue;
         }
         if (components.length >= MAX_COMPONENTS) {
