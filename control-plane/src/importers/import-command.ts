@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { apiBase } from '../mcp/settings.js';
-import { ImportInputError } from './import-source.js';
+import { countOf, ImportInputError } from './import-source.js';
 import { renderImport } from './render-import.js';
 import { IMPORT_SOURCES, importSourceNamed } from './sources.js';
 
@@ -75,7 +75,7 @@ export const runImportCommand = async (
       return 1;
     }
   } else io.out(rendered.text);
-  const counts = Object.entries(outcome.counts).map(([what, n]) => `${n} ${what}`);
+  const counts = Object.entries(outcome.counts).map(([what, n]) => countOf(n, what));
   const lines = [
     `lookout: imported from ${source.label}: ${counts.join(', ') || 'nothing'}${flags.output ? ` into ${flags.output}` : ''}.`,
   ];

@@ -4,6 +4,7 @@ import { CONFIG_VERSION, SCHEMA_FILE_NAME } from '../config-as-code/config-file.
 import { isSecretField, KINDS } from '../config-as-code/kinds/index.js';
 import { type FileProblem, FileProblems, readConfigSource } from '../config-as-code/yaml-source.js';
 import type { ConfigFileData, ImportOutcome, Unmapped } from './import-outcome.js';
+import { countOf } from './import-source.js';
 
 /**
  * An importer's outcome as the text of a configuration file, in the form `lookout export` writes:
@@ -69,10 +70,8 @@ const escapeLiterals = (value: unknown, secrets: Set<string>): unknown => {
   return value;
 };
 
-const plural = (n: number, word: string) => `${n} ${word}`;
-
 const topComment = (outcome: ImportOutcome, opts: RenderOptions, notes: string[]) => {
-  const counts = Object.entries(outcome.counts).map(([what, n]) => plural(n, what));
+  const counts = Object.entries(outcome.counts).map(([what, n]) => countOf(n, what));
   const lines = [
     `Imported from ${opts.source} on ${opts.now.toISOString().slice(0, 10)}: ${counts.join(', ') || 'nothing'}.`,
     'Review it with `npx lookout plan -f FILE`, then `npx lookout apply -f FILE`.',

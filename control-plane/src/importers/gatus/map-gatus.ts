@@ -160,7 +160,7 @@ export const mapGatus = (config: Record<string, unknown>): ImportOutcome => {
       lost.push({
         setting: 'token',
         reason:
-          'a Lookout heartbeat is pinged at its own URL (apply prints it; /fail reports a failure): point the pushing job there; the token is not written',
+          'a Lookout heartbeat is pinged at its own URL, which apply prints, and at that URL with /fail for a failure: point the pushing job there; the token is not written',
       });
     groupOf(e, h, source);
     lost.push(...alertsOf(e, alerting, channels, policies, c, h, true));
