@@ -577,6 +577,15 @@ describe('the three inputs', () => {
     );
     expect(types).toContain('smtp');
     expect(types).toContain('websocket');
+    // Its SAME_AS_SERVER window is read in the server's zone setting.
+    const daily = lists(importUptimeKuma(kuma, NOW)).maintenance_windows?.find(
+      (w) => w.name === 'Daily restart',
+    );
+    expect(daily).toMatchObject({
+      schedule: '0 4 */1 * *',
+      timezone: 'Europe/Amsterdam',
+      duration_seconds: 900,
+    });
   });
 
   it('refuses a file that is neither', async () => {

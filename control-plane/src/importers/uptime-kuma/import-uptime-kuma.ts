@@ -18,7 +18,14 @@ export const importUptimeKuma = (data: KumaData, now: Date): ImportOutcome => {
   const channels = mapNotifications(data.notifications, ctx);
   const names = new Map(data.notifications.map((n) => [n.id, n.name]));
   const mapped = mapMonitors(data.monitors, channels.nameOf, ctx, names);
-  const windows = mapMaintenance(data.maintenances, data.statusPages, mapped, ctx, now);
+  const windows = mapMaintenance(
+    data.maintenances,
+    data.statusPages,
+    mapped,
+    ctx,
+    now,
+    data.serverTimezone ?? null,
+  );
   const pages = mapStatusPages(
     data.statusPages,
     mapped,

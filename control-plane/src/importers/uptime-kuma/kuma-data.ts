@@ -119,6 +119,8 @@ export interface KumaData {
   notifications: KumaNotification[];
   maintenances: KumaMaintenance[];
   statusPages: KumaStatusPage[];
+  /** The `serverTimezone` setting: the zone of maintenance set to SAME_AS_SERVER (database only). */
+  serverTimezone?: string | null;
 }
 
 type Row = Record<string, unknown>;

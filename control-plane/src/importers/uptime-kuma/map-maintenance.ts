@@ -129,6 +129,7 @@ export const mapMaintenance = (
   mapped: MappedMonitors,
   ctx: MapContext,
   now: Date,
+  serverTimezone: string | null = null,
 ): Item[] => {
   const windows: Item[] = [];
   const pageMonitors = new Map(pages.map((p) => [p.id, p.groups.flatMap((g) => g.monitorIds)]));
@@ -144,7 +145,14 @@ export const mapMaintenance = (
       continue;
     }
     let zone = w.timezone && w.timezone !== 'SAME_AS_SERVER' ? canonicalTimezone(w.timezone) : null;
-    if (!zone) {
+    const server = serverTimezone ? canonicalTimezone(serverTimezone) : null;
+    if (!zone && server) {
+      zone = server;
+      lose(
+        `timezone: ${w.timezone ?? '(none)'}`,
+        `read in ${server}, the Kuma server’s zone setting (a TZ of its process would override it)`,
+      );
+    } else if (!zone) {
       lose(
         `timezone: ${w.timezone ?? '(none)'}`,
         'read as UTC: the Kuma server’s own zone is not in its data',

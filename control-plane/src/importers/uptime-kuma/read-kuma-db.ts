@@ -99,8 +99,20 @@ export const readKumaDb = (file: string): KumaData => {
       customCss: typeof p.custom_css === 'string' ? p.custom_css : null,
       groups: pageGroups.get(Number(p.id)) ?? [],
     }));
+    // Kuma keeps each setting JSON-encoded (its Settings.set).
+    const zoneRow = tables.has('setting')
+      ? (db.prepare('SELECT value FROM setting WHERE "key" = \'serverTimezone\'').get() as Row | undefined)
+      : undefined;
+    let serverTimezone: string | null = null;
+    try {
+      const v = typeof zoneRow?.value === 'string' ? JSON.parse(zoneRow.value) : null;
+      serverTimezone = typeof v === 'string' ? v : null;
+    } catch {
+      serverTimezone = typeof zoneRow?.value === 'string' ? zoneRow.value : null;
+    }
     return {
       version: tables.has('knex_migrations') ? '2.x' : '1.23',
+      serverTimezone,
       from: 'database',
       monitors: all('monitor').map((m) =>
         monitorOf(m, monitorNotifications.get(Number(m.id)) ?? [], monitorTags.get(Number(m.id)) ?? []),
