@@ -1,7 +1,7 @@
-import { envNameFor } from '../config-as-code/kind.js';
 import { MAX_TAG_LENGTH, MAX_TAGS, TAG } from '../domain/monitors/labels.js';
 import { oneLine } from '../domain/validation.js';
 import type { SecretReference } from './import-outcome.js';
+import { envRef, importEnvName } from './import-source.js';
 
 /**
  * What the API importers (Healthchecks, UptimeRobot) share: names made unique in a kind of the file,
@@ -22,18 +22,17 @@ export const nameBook = (max = 200) => {
   };
 };
 
-/** `${LOOKOUT_IMPORT_CHANNEL_OPS_SLACK_URL}` for field `url` of channel "Ops Slack". */
+/** `${LOOKOUT_IMPORT_CHANNEL_OPS_SLACK_CONFIG_URL}` for field `config.url` of channel "Ops Slack". */
 export const secretRef = (
   secrets: SecretReference[],
   noun: string,
   name: string,
   field: (string | number)[],
 ): string => {
-  // A channel's `config.url` is named by its field alone: LOOKOUT_IMPORT_CHANNEL_OPS_SLACK_URL.
-  const env = `LOOKOUT_IMPORT_${envNameFor(noun, name, field[0] === 'config' ? field.slice(1) : field)}`;
+  const env = importEnvName(noun, name, field.join('.'));
   const where = `${noun}s "${name}" ${field.join('.')}`;
   if (!secrets.some((s) => s.env === env)) secrets.push({ env, where });
-  return `\${${env}}`;
+  return envRef(env);
 };
 
 /**

@@ -4,13 +4,7 @@
  * key never in a message: every error text has it blanked out, whatever the server echoed.
  */
 
-/** Input the importer cannot read (a bad address, a refused key, an answer it does not understand): exit 1. */
-export class ImportInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ImportInputError';
-  }
-}
+import { ImportInputError } from './import-source.js';
 
 export const SOURCE_TIMEOUT_MS = 30_000;
 export const SOURCE_MAX_BYTES = 32 * 1024 * 1024;

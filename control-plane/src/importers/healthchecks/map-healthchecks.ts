@@ -115,9 +115,9 @@ export const mapHealthchecks = (input: HcInput): ImportOutcome => {
     const mapped = mapChannel(ch, channelNames, secrets);
     if ('reason' in mapped) unmapped.push(mapped);
     else {
+      if (mapped.note) unmapped.push({ ...mapped.note, item: { kind: 'channels', index: channels.length } });
       channels.push(mapped.item);
       channelById.set(ch.id, mapped.item.name as string);
-      if (mapped.note) unmapped.push(mapped.note);
     }
   }
   const { policyFor, policies } = policyBook();
@@ -127,17 +127,22 @@ export const mapHealthchecks = (input: HcInput): ImportOutcome => {
   let readOnly = false;
   for (const c of input.checks) {
     const source = checkLabel(c);
-    const timing = period(c, unmapped, source);
-    if (!timing) continue;
+    // What this check loses, marked with its heartbeat's place in the file once it has one.
+    const lost: Unmapped[] = [];
+    const timing = period(c, lost, source);
+    if (!timing) {
+      unmapped.push(...lost);
+      continue;
+    }
     const hb: Item = { display_name: names(c.name ?? '', c.slug || 'Unnamed check'), ...timing };
     const grace = Math.round(Math.min(Math.max(c.grace ?? 3600, 0), MOST_SECONDS));
     hb.grace_seconds = grace;
     if (c.slug) {
       const slug = c.slug.toLowerCase().replace(/_/g, '-');
       if (!SLUG.test(slug))
-        unmapped.push({ source, setting: `slug: ${c.slug}`, reason: 'not a Lookout slug (a-z, 0-9 and -)' });
+        lost.push({ source, setting: `slug: ${c.slug}`, reason: 'not a Lookout slug (a-z, 0-9 and -)' });
       else if (slugs.has(slug))
-        unmapped.push({
+        lost.push({
           source,
           setting: `slug: ${c.slug}`,
           reason: 'another check has this slug; slugs are unique in a Lookout workspace',
@@ -146,12 +151,12 @@ export const mapHealthchecks = (input: HcInput): ImportOutcome => {
         slugs.add(slug);
         hb.slug = slug;
         if (slug !== c.slug)
-          unmapped.push({ source, setting: `slug: ${c.slug}`, reason: `Lookout slugs have no _: ${slug}` });
+          lost.push({ source, setting: `slug: ${c.slug}`, reason: `Lookout slugs have no _: ${slug}` });
       }
     }
     const tags = (c.tags ?? '').split(/\s+/).filter(Boolean);
     if (tags.length) {
-      const t = lookoutTagsFor(tags, source, unmapped);
+      const t = lookoutTagsFor(tags, source, lost);
       if (t.length) hb.tags = t;
     }
     if (c.status === 'paused') hb.paused = true;
@@ -165,8 +170,10 @@ export const mapHealthchecks = (input: HcInput): ImportOutcome => {
       const policy = policyFor(mapped);
       if (policy) hb.escalation_policy = policy;
     }
-    for (const [setting, reason] of lostSettings(c)) unmapped.push({ source, setting, reason });
+    for (const [setting, reason] of lostSettings(c)) lost.push({ source, setting, reason });
+    const index = heartbeats.length;
     heartbeats.push(hb);
+    unmapped.push(...lost.map((u) => ({ ...u, item: { kind: 'heartbeats', index } })));
   }
   if (readOnly)
     unmapped.push({

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ImportOutcome } from '../import-outcome.js';
-import { ImportInputError, requestJson, sourceBase, sourceError } from '../source-http.js';
+import { ImportInputError } from '../import-source.js';
+import { requestJson, sourceBase, sourceError } from '../source-http.js';
 import type { HcChannel } from './map-channels.js';
 import { type HcCheck, type HcInput, mapHealthchecks } from './map-healthchecks.js';
 

@@ -45,6 +45,8 @@ const httpFields = (m: UrMonitor, name: string, item: Item, lost: Unmapped[], se
   const source = monitorLabel(m);
   const method = METHODS[num(m.http_method) ?? 2] ?? 'GET';
   item.http_method = method;
+  // UptimeRobot counts any 2xx or 3xx as up (listed once); Lookout follows redirects to a 200.
+  item.expected_status_code = 200;
   const body = m.post_value;
   if (
     body !== undefined &&

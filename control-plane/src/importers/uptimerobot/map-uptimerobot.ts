@@ -21,9 +21,9 @@ export const mapUptimeRobot = (input: UrInput, now: Date): ImportOutcome => {
     const mapped = mapContact(c, channelNames, secrets);
     if ('reason' in mapped) unmapped.push(mapped);
     else {
+      if (mapped.note) unmapped.push({ ...mapped.note, item: { kind: 'channels', index: channels.length } });
       channels.push(mapped.item);
       channelById.set(String(c.id), mapped.item.name as string);
-      if (mapped.note) unmapped.push(mapped.note);
     }
   }
   const { policyFor, policies } = policyBook();
@@ -36,30 +36,35 @@ export const mapUptimeRobot = (input: UrInput, now: Date): ImportOutcome => {
   for (const m of input.monitors) {
     const names = m.type === 5 ? heartbeatNames : monitorNames;
     const name = names(m.friendly_name, `Monitor ${m.id}`);
-    const r = mapMonitor(m, name, unmapped, secrets);
-    if (r.kind === 'none') continue;
-    if (r.kind === 'monitors') {
-      monitors.push(r.item);
-      if (r.item.monitor_type === 'http' || r.item.monitor_type === 'api') http = true;
-    } else {
-      heartbeats.push(r.item);
-      unmapped.push({
+    // What this monitor loses, marked with its item's place in the file.
+    const lost: Unmapped[] = [];
+    const r = mapMonitor(m, name, lost, secrets);
+    if (r.kind === 'none') {
+      unmapped.push(...lost);
+      continue;
+    }
+    const list = r.kind === 'monitors' ? monitors : heartbeats;
+    const item = { kind: r.kind, index: list.length };
+    list.push(r.item);
+    if (r.item.monitor_type === 'http' || r.item.monitor_type === 'api') http = true;
+    if (r.kind === 'heartbeats')
+      lost.push({
         source: monitorLabel(m),
         setting: 'url',
         reason: 'a heartbeat in Lookout has its own ping URL: point the job at it (apply prints it)',
       });
-    }
     const contacts = m.alert_contacts ?? [];
     const mapped = contacts.map((c) => channelById.get(String(c.id))).filter((n): n is string => !!n);
     const policy = policyFor(mapped);
     if (policy) r.item.escalation_policy = policy;
     if (contacts.some((c) => Number(c.threshold ?? 0) > 0 || Number(c.recurrence ?? 0) > 0))
-      unmapped.push({
+      lost.push({
         source: monitorLabel(m),
         setting: 'alert_contacts threshold, recurrence',
         reason:
           'Lookout notifies a policy’s channels at once; delays and repeats are the policy’s steps and repeat',
       });
+    unmapped.push(...lost.map((u) => ({ ...u, item })));
     for (const w of m.mwindows ?? []) {
       const list = coveredBy.get(String(w.id)) ?? [];
       list.push({ kind: r.kind, name });

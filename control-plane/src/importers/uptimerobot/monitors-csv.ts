@@ -1,4 +1,4 @@
-import { ImportInputError } from '../source-http.js';
+import { ImportInputError } from '../import-source.js';
 import type { UrMonitor } from './uptimerobot-shapes.js';
 
 /**

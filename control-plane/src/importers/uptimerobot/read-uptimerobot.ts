@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ImportOutcome } from '../import-outcome.js';
-import { ImportInputError, requestJson, sourceBase, sourceError } from '../source-http.js';
+import { ImportInputError } from '../import-source.js';
+import { requestJson, sourceBase, sourceError } from '../source-http.js';
 import { mapUptimeRobot } from './map-uptimerobot.js';
 import { readMonitorsCsv } from './monitors-csv.js';
 import type { UrContact, UrInput, UrMonitor, UrMWindow } from './uptimerobot-shapes.js';
