@@ -72,7 +72,10 @@ const timing = (w: UrMWindow, now: Date): Item | string => {
   } else if (w.type === 3) {
     const d = days(w.value, 1, 7);
     if (!d) return `value "${w.value}" is not days of the week (1 Monday … 7 Sunday)`;
-    schedule = `${at.min} ${at.h} * * ${d.map((x) => x % 7).join(',')}`;
+    schedule = `${at.min} ${at.h} * * ${d
+      .map((x) => x % 7)
+      .sort((a, b) => a - b)
+      .join(',')}`;
     gapDays = shortestGapDays(d, 7);
   } else if (w.type === 4) {
     const d = days(w.value, 1, 31);
