@@ -183,7 +183,12 @@ export const mapHealthchecks = (input: HcInput): ImportOutcome => {
         'read with a read-only API key, which does not show which integrations a check notifies: the heartbeats notify through the workspace default policy; import with a read-write key to keep them',
     });
   else if (input.channels === null)
-    unmapped.push({ source: 'every check', setting: 'channels', reason: 'the integrations were not listed' });
+    unmapped.push({
+      source: 'every check',
+      setting: 'channels',
+      reason:
+        'the file has no "channels" list (GET /api/v3/channels/) beside "checks": the integrations are not imported',
+    });
   if (input.checks.length)
     unmapped.push(
       {
