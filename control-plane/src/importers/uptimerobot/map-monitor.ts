@@ -99,7 +99,7 @@ const httpFields = (m: UrMonitor, name: string, item: Item, lost: Unmapped[], se
       }
       out[k] = SECRET_HEADER.test(k)
         ? secretRef(secrets, 'monitor', name, ['request_headers', k])
-        : String(v).replaceAll('${', '$${');
+        : String(v);
     }
     if (headers.length > 50)
       lost.push({ source, setting: 'custom_http_headers', reason: 'Lookout sends at most 50 headers' });

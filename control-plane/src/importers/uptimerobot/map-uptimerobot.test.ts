@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { isSecretField } from '../../config-as-code/kinds/index.js';
+import { readConfigSource } from '../../config-as-code/yaml-source.js';
 import { envRef } from '../import-source.js';
+import { renderImport } from '../render-import.js';
 import { mapUptimeRobot } from './map-uptimerobot.js';
 import { parseCsv, readMonitorsCsv } from './monitors-csv.js';
 import type { UrContact, UrMonitor, UrMWindow } from './uptimerobot-shapes.js';
@@ -248,5 +251,31 @@ describe('the CSV export', () => {
       ['DB', 4, 1, 60, 2, '5432'],
     ]);
     expect(() => readMonitorsCsv('name,address\nx,y\n', 'm.csv')).toThrow(/Friendly Name, URL and Type/);
+  });
+});
+
+const KEY_REF = envRef('LOOKOUT_API_KEY');
+describe('hostile values', () => {
+  it('a $NAME reference in a name, URL or header of the source stays text: plan never fills it from the environment', () => {
+    const o = map([
+      mon({
+        friendly_name: `Shop ${KEY_REF}`,
+        url: `https://shop.example.com/?k=${KEY_REF}`,
+        custom_http_headers: { 'X-Trace': KEY_REF },
+      }),
+    ]);
+    const rendered = renderImport(o, { source: 'UptimeRobot', now: NOW });
+    expect(rendered.problems).toEqual([]);
+    const read = readConfigSource(
+      'f.yaml',
+      rendered.text,
+      { LOOKOUT_API_KEY: 'the-real-key' },
+      isSecretField,
+    );
+    expect(read.problems).toEqual([]);
+    expect(JSON.stringify(read.data)).not.toContain('the-real-key');
+    const [m] = (read.data as { monitors: Record<string, unknown>[] }).monitors;
+    expect(m?.url).toBe(`https://shop.example.com/?k=${KEY_REF}`);
+    expect(m?.request_headers).toEqual({ 'X-Trace': KEY_REF });
   });
 });
