@@ -86,6 +86,11 @@ describe('import healthchecks', () => {
     expect(file.channels).toBeUndefined();
     // A read-only key is not offered the integrations list (it would be refused).
     expect(api.requests.filter((q) => q.key === RO).map((q) => q.path)).toEqual(['/api/v3/checks/']);
+    const r = await importRoundTrip(h, await source.read({ apiUrl: api.url, apiKey: RO, env: {} }), {
+      source: 'Healthchecks',
+      subdomain: 'import-hc-ro',
+    });
+    expect(r.differences, r.log).toEqual([]);
   });
 
   it('a wrong key, a missing one, a non-http address and an unreadable file exit 1 without printing the key', async () => {
