@@ -73,9 +73,11 @@ export const mapUptimeRobot = (input: UrInput, now: Date): ImportOutcome => {
   }
   const windowNames = nameBook();
   const win = mapWindows(input.mwindows ?? [], coveredBy, windowNames, now, unmapped);
+  const byName = new Map(
+    [...monitors, ...heartbeats].map((i) => [`${i.monitor_type ? 'm' : 'h'}:${i.display_name}`, i]),
+  );
   for (const [covered, tags] of win.tags) {
-    const list = covered.kind === 'monitors' ? monitors : heartbeats;
-    const item = list.find((i) => i.display_name === covered.name);
+    const item = byName.get(`${covered.kind === 'monitors' ? 'm' : 'h'}:${covered.name}`);
     if (item) item.tags = [...((item.tags as string[] | undefined) ?? []), ...tags].slice(0, 20);
   }
   if (http)
