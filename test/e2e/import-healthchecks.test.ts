@@ -72,8 +72,9 @@ describe('import healthchecks', () => {
 
   it('through the CLI: a read-only key imports the checks without channels and says so; the key is never printed', async () => {
     const out = join(dir, 'ro.yaml');
+    // An address copied from the API documentation, with its /api/v3/, works too.
     const run = await runCli(
-      ['import', 'healthchecks', '--api-url', api.url, '--api-key', RO, '-o', out],
+      ['import', 'healthchecks', '--api-url', `${api.url}/api/v3/`, '--api-key', RO, '-o', out],
       {},
     );
     expect(run.code, run.stderr).toBe(0);

@@ -84,8 +84,9 @@ describe('import uptimerobot', () => {
 
   it('through the CLI: the file, stdout and stderr hold no secret and no key', async () => {
     const out = join(dir, 'ur.yaml');
+    // An address copied from the documentation, with its /v2, works too.
     const run = await runCli(
-      ['import', 'uptimerobot', '--api-key', KEY, '--api-url', api.url, '-o', out],
+      ['import', 'uptimerobot', '--api-key', KEY, '--api-url', `${api.url}/v2`, '-o', out],
       {},
     );
     expect(run.code, run.stderr).toBe(0);

@@ -79,6 +79,8 @@ const refusal = (status: number, json: unknown, key: string) => {
 export const readHealthchecksApi = async (apiUrl: string, key: string): Promise<ImportOutcome> => {
   if (!key.trim()) throw new ImportInputError('--api-key is empty');
   const base = sourceBase(apiUrl, 'the Healthchecks site, e.g. https://healthchecks.io');
+  // An address copied from the API documentation (…/api/v3/) works as well as the site's.
+  base.pathname = base.pathname.replace(/api\/v[0-9]+\/$/, '');
   const checks = await apiGet(base, 'api/v3/checks/', key);
   if (checks.status !== 200) throw refusal(checks.status, checks.json, key);
   const input = parseHealthchecks(checks.json, {});

@@ -70,6 +70,8 @@ const allPages = async <T>(
 export const readUptimeRobotApi = async (apiUrl: string, key: string, now: Date): Promise<ImportOutcome> => {
   if (!key.trim()) throw new ImportInputError('--api-key is empty');
   const base = sourceBase(apiUrl, 'the UptimeRobot API, e.g. https://api.uptimerobot.com');
+  // The documentation's URLs end in /v2/<method>: an address copied with /v2 works as well.
+  base.pathname = base.pathname.replace(/v2\/$/, '');
   const monitors = await allPages<UrMonitor>(base, 'getMonitors', 'monitors', key, {
     alert_contacts: '1',
     mwindows: '1',
