@@ -41,7 +41,14 @@ const fillEveryTable = (db: Database.Database, step: number) => {
     if (db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() !== 0) continue;
     const row: Row = {};
     for (const c of columnsOf(db, table))
-      row[c.name] = c.type === 'INTEGER' ? (c.name === 'id' ? 1 : 1000 + step) : `${table}-${c.name}-${step}`;
+      row[c.name] =
+        c.type === 'INTEGER'
+          ? c.name === 'id'
+            ? 1
+            : 1000 + step
+          : c.type === 'BLOB'
+            ? Buffer.from(`${table}-${c.name}-${step}`)
+            : `${table}-${c.name}-${step}`;
     const cols = Object.keys(row);
     db.prepare(
       `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`,
