@@ -204,9 +204,9 @@ describe('results export', () => {
     const x = item as Record<string, unknown>;
     expect(r.text).toBe(
       'id,monitor_id,monitor_version,location,instance_id,scheduled_at,started_at,received_at,ok,error_kind,' +
-        'error_message,response_time_ms,status_code,timings,tls_valid_to,domain_expires_at,dns_records,run_now_request_id\r\n' +
+        'error_message,response_time_ms,status_code,timings,tls_valid_to,domain_expires_at,dns_records,run_now_request_id,in_maintenance\r\n' +
         `${x.id},${a},1,us-east,agent-1,${iso(60)},${iso(60)},2026-06-01T11:00:00.000Z,false,http_status,` +
-        `"'=HYPERLINK(""x"")",120,500,"{""dns_ms"":1,""connect_ms"":2,""tls_ms"":3,""first_byte_ms"":50,""total_ms"":120}",,,[],\r\n`,
+        `"'=HYPERLINK(""x"")",120,500,"{""dns_ms"":1,""connect_ms"":2,""tls_ms"":3,""first_byte_ms"":50,""total_ms"":120}",,,[],,false\r\n`,
     );
     const all = await w.api('GET', `/export/results?${window}&format=csv`);
     expect(all.text.split('\r\n')).toHaveLength(1 + 6 + 1);
