@@ -51,7 +51,12 @@ mongoScenarios('sqlite', async () => {
       const db = new Database(old);
       const ctx = sqliteContext(db);
       migrate(ctx, migrations.slice(0, ROLLUPS));
-      for (const r of rs) ctx.st(insertSql(results)).run(toRow(results, r));
+      // check_results as it was then: without the columns later migrations added (0050: in_maintenance).
+      const then = {
+        ...results,
+        columns: Object.fromEntries(Object.entries(results.columns).filter(([c]) => c !== 'in_maintenance')),
+      };
+      for (const r of rs) ctx.st(insertSql(then)).run(toRow(then, r));
       const dying = migrations.map((m, i) => (i === ROLLUPS ? [...m, 'SELECT * FROM no_such_table'] : m));
       expect(() => migrate(ctx, dying)).toThrow(/no_such_table/);
       db.close();
