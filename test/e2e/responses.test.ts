@@ -405,6 +405,11 @@ describe('every route answers with the body it declares', () => {
     await call('get', '/settings/mail');
     await call('post', '/settings/mail/test', { json: {} });
     await call('delete', '/settings/mail');
+    await call('put', '/reports/schedule', {
+      json: { enabled: true, recipient_user_ids: [w.admin.id], slo: 99.5 },
+    });
+    await call('get', '/reports/schedule');
+    await call('post', '/reports/schedule/send-now');
     // Single sign-on (its sign-ins against a real IdP: sso-oidc.test.ts).
     await call('put', '/sso', { json: { enforced: false } });
     await call('get', '/sso');

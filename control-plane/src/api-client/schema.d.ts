@@ -1329,6 +1329,41 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/reports/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The monthly SLA report by mail: whether it is on, who gets it (`recipient_user_ids`), what it covers (`scope`), the SLO, and which month it mails next and from when. */
+        get: operations["getReportsSchedule"];
+        /** Set the monthly SLA report by mail, whole: `enabled`, `recipient_user_ids` (users of this workspace, at most 50), `scope` (`{"type": "workspace"|"group"|"tag"|"status_page"|"monitor", "id"}`, default the workspace) and `slo` (default 99.9). On the 1st of each month (UTC) after 06:00 the previous month’s report is mailed once, through the workspace’s mail settings or the deployment’s SMTP server. Turned on in a month, its first mail is that month’s report. */
+        put: operations["putReportsSchedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/schedule/send-now": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail the previous month’s report now to the schedule’s recipients (on or off), to try it: answers with each recipient’s outcome. Changes nothing: the 1st’s mail still goes. At most 3 in a row per workspace, then one every 10 minutes (429). */
+        post: operations["postReportsScheduleSendNow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reports/sla": {
         parameters: {
             query?: never;
@@ -3314,6 +3349,28 @@ export type components = {
                 empty_layers: number[];
                 id: string;
                 name: string;
+            }[];
+        };
+        ReportSchedule: {
+            enabled: boolean;
+            next_report_at: string | null;
+            next_report_month: string | null;
+            recipient_user_ids: string[];
+            scope: {
+                id: string | null;
+                /** @enum {string} */
+                type: "workspace" | "group" | "tag" | "status_page" | "monitor";
+            };
+            slo: number;
+            updated_at: string | null;
+        };
+        ReportSendOutcome: {
+            month: string;
+            recipients: {
+                email: string;
+                error: string | null;
+                ok: boolean;
+                user_id: string;
             }[];
         };
         Schedule: {
@@ -13645,6 +13702,264 @@ export interface operations {
             };
             /** @description Your role does not allow this, or a session write without the CSRF token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReportsSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportSchedule"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putReportsSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whether the report is mailed on the 1st of each month (UTC) after 06:00. */
+                    enabled: boolean;
+                    /** @description Users of this workspace the report goes to (at most 50); repeats are dropped. */
+                    recipient_user_ids: string[];
+                    /**
+                     * @description What the report covers: the whole workspace, a group, a tag, a status page or a monitor.
+                     * @default {
+                     *       "type": "workspace",
+                     *       "id": null
+                     *     }
+                     */
+                    scope?: {
+                        /** @description Null for `workspace`; a tag for `tag`; else the id. */
+                        id: string | null;
+                        /** @enum {string} */
+                        type: "workspace" | "group" | "tag" | "status_page" | "monitor";
+                    };
+                    /**
+                     * @description The SLO target in percent, 0 < slo < 100 (default 99.9).
+                     * @default 99.9
+                     */
+                    slo?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportSchedule"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postReportsScheduleSendNow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportSendOutcome"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No schedule saved yet, or it has no recipients */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

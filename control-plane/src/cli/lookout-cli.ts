@@ -46,10 +46,16 @@ const USAGE = `Usage: npx lookout <command> [options] [--json]
   apply              -f FILE [--prune]              make the workspace match FILE (--prune also deletes
                                                     what the file does not name, in the kinds it lists)
 
+  import uptime-kuma FILE [-o OUT]                           a configuration file made from another
+  import healthchecks (--api-url URL --api-key KEY | FILE)   tool's settings (stdout, or -o OUT) to
+  import uptimerobot (--api-key KEY [--api-url URL] | FILE)  review with plan and apply; what cannot be
+  import gatus FILE [-o OUT]                                 mapped is listed on stderr and in the file
+
 Configuration comes from LOOKOUT_* environment variables, as for the server. \`mcp\` instead talks to
 the API: SERVICE_API_KEY and SERVICE_API_URL, or "api_key" and "api_url" in FILE
 (default ~/.config/lookout/mcp.json). \`export\`, \`plan\` and \`apply\` talk to the API too, with
-LOOKOUT_API_URL and LOOKOUT_API_KEY (or SERVICE_API_URL and SERVICE_API_KEY).`;
+LOOKOUT_API_URL and LOOKOUT_API_KEY (or SERVICE_API_URL and SERVICE_API_KEY). \`import\` reads only
+its input (--api-url and --api-key are the other tool's API) and writes the file.`;
 
 const options = {
   json: { type: 'boolean' },
@@ -68,6 +74,8 @@ const options = {
   file: { type: 'string', short: 'f' },
   output: { type: 'string', short: 'o' },
   prune: { type: 'boolean' },
+  'api-url': { type: 'string' },
+  'api-key': { type: 'string' },
 } as const;
 
 type Flags = Partial<Record<keyof typeof options, string | boolean>>;
@@ -356,6 +364,25 @@ const run = async (argv: string[]): Promise<number> => {
         ...(typeof flags.file === 'string' ? { file: flags.file } : {}),
         ...(typeof flags.output === 'string' ? { output: flags.output } : {}),
         prune: flags.prune === true,
+      },
+      {
+        env: process.env,
+        out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
+        err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+        now: () => systemClock.now(),
+      },
+    );
+  }
+  if (positionals[0] === 'import' && positionals.length <= 3) {
+    // Reads another tool's settings and writes a file: no server config, no store.
+    const { runImportCommand } = await import('../importers/import-command.js');
+    return runImportCommand(
+      positionals[1],
+      {
+        ...(positionals[2] !== undefined ? { file: positionals[2] } : {}),
+        ...(typeof flags.output === 'string' ? { output: flags.output } : {}),
+        ...(typeof flags['api-url'] === 'string' ? { apiUrl: flags['api-url'] } : {}),
+        ...(typeof flags['api-key'] === 'string' ? { apiKey: flags['api-key'] } : {}),
       },
       {
         env: process.env,

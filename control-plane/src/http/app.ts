@@ -36,6 +36,7 @@ import { passwordResetRoutes } from './password-reset/routes.js';
 import { pingKeyRoutes } from './ping-key/routes.js';
 import { pingRoutes } from './pings/routes.js';
 import { regionRoutes } from './regions/routes.js';
+import { reportScheduleRoutes } from './report-schedule/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { requestLog } from './request-log.js';
 import { checkResponse } from './response-check.js';
@@ -99,6 +100,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...calendarRoutes(deps),
   ...auditLogRoutes(deps),
   ...reportRoutes(deps),
+  ...reportScheduleRoutes(deps),
   ...pingRoutes(),
 ];
 

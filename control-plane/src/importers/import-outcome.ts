@@ -1,6 +1,3 @@
-import type { z } from 'zod';
-import type { configFileSchema } from '../config-as-code/config-file.js';
-
 /**
  * What an importer (`npx lookout import <source> …`) makes of another product's configuration: a
  * Lookout configuration file (the format of `lookout export`, reviewed with `plan`, applied with
@@ -9,8 +6,22 @@ import type { configFileSchema } from '../config-as-code/config-file.js';
  * input (a file, a database, an API) and writing the file are the command's (`import-command.ts`).
  */
 
-/** The configuration file's data: what `configFileSchema` takes (version 1, one list per kind). */
-export type ConfigFileData = z.input<typeof configFileSchema>;
+/**
+ * The configuration file's data: what `configFileSchema` takes (version 1, one list per kind; each
+ * item the kind's create body with references by name). Items are loosely typed here: the rendered
+ * file is checked against the schema before it is written (`render-import.ts`).
+ */
+export type ConfigKindKey =
+  | 'channels'
+  | 'schedules'
+  | 'escalation_policies'
+  | 'groups'
+  | 'monitors'
+  | 'heartbeats'
+  | 'integrations'
+  | 'maintenance_windows'
+  | 'status_pages';
+export type ConfigFileData = { version?: 1 } & Partial<Record<ConfigKindKey, Record<string, unknown>[]>>;
 
 /** One setting of the source left out, or mapped only in part. */
 export interface Unmapped {
@@ -20,6 +31,11 @@ export interface Unmapped {
   setting: string;
   /** Why, in plain words: `Lookout has no Steam game-server check`. */
   reason: string;
+  /**
+   * The file's item that lost the setting, if one was written: its kind (the file's key, `monitors`)
+   * and its place in that list (`file.monitors[index]`). `# not imported: …` is written above it.
+   */
+  item?: { kind: string; index: number };
 }
 
 /** A secret written as `${NAME}`: the variable the user sets before `plan` and `apply`. */
