@@ -97,6 +97,10 @@ describe('the report agrees with the status page', () => {
       const row = pageReport.body.monitors.find((m: { id: string }) => m.id === id);
       expect(row.uptime_percent_with_maintenance).toBe(c.uptime!.uptime);
     }
+    // Checkout's 48 checks in the window count in the figure with maintenance only (as on the page).
+    const checkout = pageReport.body.monitors.find((m: { id: string }) => m.id === a);
+    expect(checkout.checks.in_maintenance).toBe(48);
+    expect(checkout.uptime_percent).not.toBe(checkout.uptime_percent_with_maintenance);
   });
 });
 
