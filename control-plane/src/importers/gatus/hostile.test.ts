@@ -78,6 +78,35 @@ describe('Gatus importer on hostile input', () => {
   });
 });
 
+describe('Gatus providers Lookout would refuse', () => {
+  it('a provider whose plain values a channel refuses is left out with the reason, its secrets unlisted', () => {
+    const o = mapGatus({
+      alerting: {
+        telegram: { token: '1:abc', id: 'not a chat' },
+        email: { to: 'not-an-address' },
+        ntfy: { topic: 'has spaces in it', token: 'tk' },
+      },
+      endpoints: [
+        {
+          name: 'a',
+          url: 'https://a.example.com',
+          conditions: ['[STATUS] == 200'],
+          alerts: [{ type: 'telegram' }],
+        },
+      ],
+    });
+    expect(o.file.channels).toBeUndefined();
+    expect(o.secrets).toEqual([]);
+    expect(o.unmapped.map((u) => `${u.source}: ${u.reason.split(':')[0]}`)).toEqual([
+      'alerting.telegram: Lookout’s Telegram channel would refuse it',
+      'alerting.email: Lookout’s Email channel would refuse it',
+      'alerting.ntfy: Lookout’s ntfy channel would refuse it',
+      'endpoint "a": alerting.telegram is not imported (see the list at the top)',
+    ]);
+    expect(renderImport(o, { source: 'Gatus', now: new Date() }).problems).toEqual([]);
+  });
+});
+
 describe('Gatus configuration folders', () => {
   it('merges every YAML file below the folder as Gatus does, and refuses a value set twice', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gatus-dir-'));
