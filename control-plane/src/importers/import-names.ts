@@ -70,10 +70,10 @@ export const lookoutTags = (tags: string[]) => {
 
 /**
  * One escalation policy per distinct set of channels (names in the file): `policyFor(["Ops Slack",
- * "PagerDuty"])` names it ("Notify Ops Slack, PagerDuty"), the same set the same policy. At most 20
- * channels a step (the API's limit): the rest go to a second step at once.
+ * "PagerDuty"])` names it after the source ("Healthchecks: Ops Slack, PagerDuty"), the same set the
+ * same policy. At most 20 channels a step (the API's limit): the rest go to a second step at once.
  */
-export const policyBook = () => {
+export const policyBook = (source: string) => {
   const names = nameBook();
   const bySet = new Map<string, string>();
   const policies: { name: string; steps: { wait_minutes: number; notify_channels: string[] }[] }[] = [];
@@ -83,8 +83,8 @@ export const policyBook = () => {
     const key = set.join('\u0000');
     const known = bySet.get(key);
     if (known) return known;
-    const label = `Notify ${set.join(', ')}`;
-    const name = names(label.length <= 120 ? label : `Notify ${set.length} channels`, 'Notify');
+    const label = `${source}: ${set.join(', ')}`;
+    const name = names(label.length <= 120 ? label : `${source}: ${set.length} channels`, source);
     const steps = [];
     for (let i = 0; i < set.length; i += 20)
       steps.push({ wait_minutes: 0, notify_channels: set.slice(i, i + 20) });

@@ -134,7 +134,7 @@ export const mapHealthchecks = (input: HcInput): ImportOutcome => {
       channelById.set(ch.id, mapped.item.name as string);
     }
   }
-  const { policyFor, policies } = policyBook();
+  const { policyFor, policies } = policyBook('Healthchecks');
   const names = nameBook();
   const slugs = new Set<string>();
   const heartbeats: Item[] = [];

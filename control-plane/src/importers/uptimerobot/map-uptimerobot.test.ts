@@ -138,7 +138,7 @@ describe('UptimeRobot alert contacts', () => {
     expect(why(o, 'type: 1')).toMatch(/twilio_sms/);
     expect(why(o, 'type: 99')).toMatch(/cannot tell/);
     expect(why(o, 'app_token')).toMatch(/Pushover application/);
-    expect(monitors(o)[0]?.escalation_policy).toBe('Notify Slack, ops@example.com');
+    expect(monitors(o)[0]?.escalation_policy).toBe('UptimeRobot: Slack, ops@example.com');
     expect(why(o, 'alert_contacts threshold')).toMatch(/policy’s steps/);
   });
 });

@@ -26,7 +26,7 @@ export const mapUptimeRobot = (input: UrInput, now: Date): ImportOutcome => {
       channelById.set(String(c.id), mapped.item.name as string);
     }
   }
-  const { policyFor, policies } = policyBook();
+  const { policyFor, policies } = policyBook('UptimeRobot');
   const monitorNames = nameBook();
   const heartbeatNames = nameBook();
   const monitors: Item[] = [];
