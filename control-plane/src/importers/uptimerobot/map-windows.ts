@@ -1,5 +1,5 @@
 import type { Item } from '../../config-as-code/kind.js';
-import { lookoutTag } from '../import-names.js';
+import { admit, lookoutTag } from '../import-names.js';
 import type { Unmapped } from '../import-outcome.js';
 import type { UrMWindow } from './uptimerobot-shapes.js';
 
@@ -123,11 +123,14 @@ export const mapWindows = (
       let tag = lookoutTag(`maintenance:${w.friendly_name}`) ?? `maintenance:window-${w.id}`;
       if (usedTags.has(tag)) tag = `${tag.slice(0, 50)}-${w.id}`.slice(0, 63);
       usedTags.add(tag);
-      for (const c of covered) tags.set(c, [...(tags.get(c) ?? []), tag]);
       scope = { scope_type: 'tag', scope: tag };
     }
+    const admitted = admit('maintenance_windows', { name, ...scope, ...t }, source, unmapped);
+    if (!admitted) continue;
+    if (scope.scope_type === 'tag')
+      for (const c of covered) tags.set(c, [...(tags.get(c) ?? []), scope.scope as string]);
     if ('schedule' in t) recurring = true;
-    out.push({ name, ...scope, ...t });
+    out.push(admitted);
   }
   if (recurring)
     unmapped.push({
