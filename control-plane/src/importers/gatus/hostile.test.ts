@@ -1,6 +1,11 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: Gatus's ${VAR} references are the subject
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ImportInputError } from '../import-source.js';
 import { renderImport } from '../render-import.js';
+import { source } from './index.js';
 import { mapGatus } from './map-gatus.js';
 
 /**
@@ -70,5 +75,37 @@ describe('Gatus importer on hostile input', () => {
     expect(r.text).toContain('#   - endpoint "evil  name second line" (group  grp ): conditions');
     // Slugs unique.
     expect(outcome.file.heartbeats!.map((h) => h.slug)).toEqual(['heartbeat', 'heartbeat-2']);
+  });
+});
+
+describe('Gatus configuration folders', () => {
+  it('merges every YAML file below the folder as Gatus does, and refuses a value set twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatus-dir-'));
+    try {
+      mkdirSync(join(dir, 'teams'));
+      writeFileSync(
+        join(dir, 'alerting.yaml'),
+        'alerting:\n  slack:\n    webhook-url: "https://hooks.slack.com/services/a"\n',
+      );
+      writeFileSync(
+        join(dir, 'teams', 'a.yml'),
+        'endpoints:\n  - name: a\n    url: "https://a.example.com"\n',
+      );
+      writeFileSync(join(dir, 'teams', 'b.yaml'), 'endpoints:\n  - name: b\n    url: "tcp://b:1"\n');
+      writeFileSync(join(dir, 'notes.txt'), 'not read');
+      const o = await source.read({ file: dir, env: {} });
+      expect(o.file.monitors!.map((m) => m.display_name)).toEqual(['a', 'b']);
+      expect(o.file.channels!.map((c) => c.name)).toEqual(['Slack']);
+      writeFileSync(
+        join(dir, 'teams', 'c.yaml'),
+        'alerting:\n  slack:\n    webhook-url: "https://hooks.slack.com/services/b"\n',
+      );
+      await expect(source.read({ file: dir, env: {} })).rejects.toThrow(
+        'alerting.slack.webhook-url is set in two files',
+      );
+      await expect(source.read({ file: join(dir, 'absent'), env: {} })).rejects.toThrow(ImportInputError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
