@@ -1,4 +1,5 @@
 import type { Item } from '../../config-as-code/kind.js';
+import { recurrenceProblems } from '../../domain/maintenance/maintenance.js';
 import { admit, lookoutTag } from '../import-names.js';
 import type { Unmapped } from '../import-outcome.js';
 import type { UrMWindow } from './uptimerobot-shapes.js';
@@ -84,6 +85,9 @@ const timing = (w: UrMWindow, now: Date): Item | string => {
     gapDays = shortestGapDays(d, 28);
   } else return `type ${w.type} is not once, daily, weekly or monthly`;
   if (seconds > gapDays * 86_400) return 'it lasts longer than the time between its occurrences';
+  // The API's own rules on a recurring window, so that apply never refuses one midway.
+  const refused = recurrenceProblems({ schedule, timezone: 'UTC', duration_seconds: seconds }, now).problems;
+  if (refused.length) return refused.map((p) => `${p.field} ${p.message}`).join('; ');
   return { schedule, timezone: 'UTC', duration_seconds: seconds };
 };
 
