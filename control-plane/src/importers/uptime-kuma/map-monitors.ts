@@ -1,6 +1,8 @@
 import { heartbeats as heartbeatKind } from '../../config-as-code/kinds/heartbeats.js';
 import { monitors as monitorKind } from '../../config-as-code/kinds/monitors.js';
+import { CHECK_TYPES } from '../../domain/checks/registry.js';
 import { MAX_TAG_LENGTH, MAX_TAGS, TAG } from '../../domain/monitors/labels.js';
+import type { MonitorType } from '../../domain/types.js';
 import { type MapContext, sourceName } from './context.js';
 import type { KumaMonitor, KumaTag } from './kuma-data.js';
 import { CHECKS, type Item, NO_CHECK } from './map-checks.js';
@@ -148,6 +150,16 @@ export const mapMonitors = (
         ctx.secrets.splice(secretsBefore);
         ctx.unmapped.splice(unmappedBefore);
         lose('', check);
+        continue;
+      }
+      // The API's own target rule (a host name, a URL): one bad target would stop the whole plan.
+      const type = CHECK_TYPES[check.monitor_type as MonitorType];
+      const url = String(check.url);
+      const target = type && !url.startsWith('${') ? type.target.problem(url) : null;
+      if (target) {
+        ctx.secrets.splice(secretsBefore);
+        ctx.unmapped.splice(unmappedBefore);
+        lose('', `its target ${target}`);
         continue;
       }
       const interval = Math.max(1, Math.min(86400, Math.round(m.interval)));
