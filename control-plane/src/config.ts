@@ -321,6 +321,11 @@ export const configKeys = {
     default: 2000,
     doc: 'How often each replica sends the mail status page subscribers are due (confirmations, incident updates).',
   },
+  report_mail_poll_ms: {
+    schema: z.coerce.number().int().min(10).max(3600000),
+    default: 60000,
+    doc: 'How often each replica looks for monthly SLA reports due by mail (from 06:00 UTC on the 1st).',
+  },
   escalation_lease_seconds: {
     schema: z.coerce.number().int().min(5).max(3600),
     default: 120,

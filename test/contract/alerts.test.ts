@@ -11,6 +11,7 @@ import type {
   MonitorLocationState,
 } from '../../control-plane/src/domain/types.js';
 import type { Store } from '../../control-plane/src/store/port.js';
+import { alertsBetweenCases } from './alerts-between.js';
 import { at, fixtures, T0 } from './fixtures.js';
 import { contract, locationStates, putState, seedLocationState } from './stores.js';
 
@@ -446,4 +447,5 @@ contract('AlertStore', (c) => {
     expect(last).toEqual({ data: [ds[0]], next_cursor: null });
     expect((await store.listChannelDeliveries(randomUUID(), channelId, { limit: 10 })).data).toEqual([]);
   });
+  alertsBetweenCases(c);
 });

@@ -191,6 +191,11 @@ describe('the audit log covers every mutating route', () => {
     });
     await call('post', '/settings/mail/test', { json: {} });
     await call('delete', '/settings/mail');
+    // The monthly report by mail (its mail through a real SMTP server: report-schedule.test.ts).
+    await call('put', '/reports/schedule', {
+      json: { enabled: true, recipient_user_ids: [w.admin.id], scope: { type: 'workspace', id: null } },
+    });
+    await call('post', '/reports/schedule/send-now');
     await call('put', '/sso', { json: { enforced: false } });
 
     // Groups and secrets.

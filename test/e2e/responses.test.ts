@@ -405,6 +405,11 @@ describe('every route answers with the body it declares', () => {
     await call('get', '/settings/mail');
     await call('post', '/settings/mail/test', { json: {} });
     await call('delete', '/settings/mail');
+    await call('put', '/reports/schedule', {
+      json: { enabled: true, recipient_user_ids: [w.admin.id], slo: 99.5 },
+    });
+    await call('get', '/reports/schedule');
+    await call('post', '/reports/schedule/send-now');
     // Single sign-on (its sign-ins against a real IdP: sso-oidc.test.ts).
     await call('put', '/sso', { json: { enforced: false } });
     await call('get', '/sso');
@@ -519,6 +524,15 @@ describe('every route answers with the body it declares', () => {
     // The audit log the calls above wrote, and its export.
     await list('/audit-log');
     await call('get', '/audit-log/export');
+    // The SLA report of the workspace this month so far (its figures: sla-report-month.test.ts).
+    await call('get', '/reports/sla');
+    // The exports, a download each.
+    await call('get', '/export/results', {
+      query: { from: '2026-05-01T00:00:00Z', to: '2026-06-02T00:00:00Z' },
+    });
+    await call('get', '/export/alerts', {
+      query: { from: '2026-05-01T00:00:00Z', to: '2026-06-02T00:00:00Z', format: 'csv' },
+    });
     // A password reset: its link arrives by mail, and is used once.
     const resetting = await w.userWithKey('viewer');
     await call('post', '/password-reset', { key: '', json: { email: resetting.user.email } });

@@ -351,6 +351,40 @@ export type paths = {
         patch: operations["patchEscalationPoliciesById"];
         trace?: never;
     };
+    "/export/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Alerts created in [`from`, `to`) (at most 366 days), oldest first: NDJSON (default), one `Alert` a line as `GET /alerts` gives it, or CSV (`format=csv`) with those fields as columns (nested ones as JSON text). Filters as for `GET /alerts`: `status`, `source_type`, `source_id`. Streamed as a download, read from the store a page at a time. */
+        get: operations["getExportAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/export/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check results with `scheduled_at` in [`from`, `to`) (at most 366 days; results are kept config `result_retention_days`), monitor by monitor in monitor id order, then by scheduled time: NDJSON (default), one `CheckResult` a line as `GET /monitors/{id}/results` gives it, or CSV (`format=csv`) with those fields as columns (nested ones as JSON text). Filters: `monitor_id` (repeatable), `location`, `ok`. Streamed as a download, read from the store a page at a time. */
+        get: operations["getExportResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups": {
         parameters: {
             query?: never;
@@ -1321,6 +1355,58 @@ export type paths = {
         };
         /** The regions monitors may run from (the names `check_locations` takes), each with its health: `healthy` when an agent there is reporting results, and how many of your monitors (not paused) it checks (0 for a region you do not use). The list is short (the regions configured), so it is one page. */
         get: operations["getRegions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The monthly SLA report by mail: whether it is on, who gets it (`recipient_user_ids`), what it covers (`scope`), the SLO, and which month it mails next and from when. */
+        get: operations["getReportsSchedule"];
+        /** Set the monthly SLA report by mail, whole: `enabled`, `recipient_user_ids` (users of this workspace, at most 50), `scope` (`{"type": "workspace"|"group"|"tag"|"status_page"|"monitor", "id"}`, default the workspace) and `slo` (default 99.9). On the 1st of each month (UTC) after 06:00 the previous month’s report is mailed once, through the workspace’s mail settings or the deployment’s SMTP server. Turned on in a month, its first mail is that month’s report. */
+        put: operations["putReportsSchedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/schedule/send-now": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail the previous month’s report now to the schedule’s recipients (on or off), to try it: answers with each recipient’s outcome. Changes nothing: the 1st’s mail still goes. At most 3 in a row per workspace, then one every 10 minutes (429). */
+        post: operations["postReportsScheduleSendNow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/sla": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The SLA report of one monitor (`monitor_id`), a group (`group_id`), a tag (`tag`), a status page's monitors (`status_page_id`) or, with none of them, the whole workspace, over whole UTC days `from`..`to` (YYYY-MM-DD, both included, at most 366 days; default the current month so far): uptime with maintenance left out and with it counted (what the status page shows), downtime (the time `down` alerts were open, maintenance left out; several monitors' downtime counted once), incidents, MTTA and MTTR, response time p50/p95/p99, and the error budget left for `slo` (percent, default 99.9), for the scope, each day and each monitor. From the daily rollups and the alerts, never from raw results. `Accept: text/csv` or `format=csv`: one row per monitor then a row `TOTAL`. A scope of more than 5000 monitors is a 422. */
+        get: operations["getReportsSla"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2735,6 +2821,7 @@ export type components = {
             error_kind: string | null;
             error_message: string | null;
             id: string;
+            in_maintenance: boolean;
             instance_id: string;
             location: string;
             monitor_id: string;
@@ -3298,6 +3385,28 @@ export type components = {
                 name: string;
             }[];
         };
+        ReportSchedule: {
+            enabled: boolean;
+            next_report_at: string | null;
+            next_report_month: string | null;
+            recipient_user_ids: string[];
+            scope: {
+                id: string | null;
+                /** @enum {string} */
+                type: "workspace" | "group" | "tag" | "status_page" | "monitor";
+            };
+            slo: number;
+            updated_at: string | null;
+        };
+        ReportSendOutcome: {
+            month: string;
+            recipients: {
+                email: string;
+                error: string | null;
+                ok: boolean;
+                user_id: string;
+            }[];
+        };
         Schedule: {
             /** Format: date-time */
             created_at: string;
@@ -3488,6 +3597,82 @@ export type components = {
             status: "open" | "taken" | "assigned" | "withdrawn";
             taken_by: components["schemas"]["UserRef"] | null;
             user: components["schemas"]["UserRef"];
+        };
+        SlaReport: {
+            allowed_downtime_seconds: number;
+            checks: {
+                in_maintenance: number;
+                ok: number;
+                ok_in_maintenance: number;
+                total: number;
+            };
+            days: {
+                day: string;
+                downtime_seconds: number;
+                uptime_percent: number | null;
+                uptime_percent_with_maintenance: number | null;
+            }[];
+            downtime_seconds: number;
+            error_budget_seconds_left: number;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            generated_at: string;
+            incident_count: number;
+            incidents: {
+                acknowledged_at: string | null;
+                alert_id: string;
+                downtime_seconds: number;
+                monitor_id: string;
+                monitor_name: string;
+                resolved_at: string | null;
+                /** Format: date-time */
+                started_at: string;
+                title: string;
+            }[];
+            incidents_truncated: boolean;
+            maintenance_seconds: number;
+            monitors: {
+                checks: {
+                    in_maintenance: number;
+                    ok: number;
+                    ok_in_maintenance: number;
+                    total: number;
+                };
+                downtime_seconds: number;
+                error_budget_seconds_left: number;
+                id: string;
+                incident_count: number;
+                mtta_seconds: number | null;
+                mttr_seconds: number | null;
+                name: string;
+                response_time_ms: {
+                    p50: number | null;
+                    p95: number | null;
+                    p99: number | null;
+                };
+                uptime_percent: number | null;
+                uptime_percent_with_maintenance: number | null;
+            }[];
+            mtta_seconds: number | null;
+            mttr_seconds: number | null;
+            period_seconds: number;
+            response_time_ms: {
+                p50: number | null;
+                p95: number | null;
+                p99: number | null;
+            };
+            scope: {
+                id: string | null;
+                name: string;
+                /** @enum {string} */
+                type: "monitor" | "group" | "tag" | "status_page" | "workspace";
+            };
+            slo_percent: number;
+            /** Format: date-time */
+            to: string;
+            uptime_percent: number | null;
+            uptime_percent_with_maintenance: number | null;
         };
         SsoSettings: {
             break_glass_user_ids: string[];
@@ -5957,6 +6142,161 @@ export interface operations {
             };
             /** @description The body is larger than this endpoint accepts */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExportAlerts: {
+        parameters: {
+            query: {
+                format?: "ndjson" | "csv";
+                from: string;
+                source_id?: string;
+                source_type?: "monitor" | "heartbeat" | "integration" | "region";
+                status?: string;
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExportResults: {
+        parameters: {
+            query: {
+                format?: "ndjson" | "csv";
+                from: string;
+                location?: string;
+                monitor_id?: string[];
+                ok?: "true" | "false";
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A monitor_id names no monitor of this workspace */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13551,6 +13891,348 @@ export interface operations {
             };
             /** @description Your role does not allow this, or a session write without the CSRF token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReportsSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportSchedule"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putReportsSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whether the report is mailed on the 1st of each month (UTC) after 06:00. */
+                    enabled: boolean;
+                    /** @description Users of this workspace the report goes to (at most 50); repeats are dropped. */
+                    recipient_user_ids: string[];
+                    /**
+                     * @description What the report covers: the whole workspace, a group, a tag, a status page or a monitor.
+                     * @default {
+                     *       "type": "workspace",
+                     *       "id": null
+                     *     }
+                     */
+                    scope?: {
+                        /** @description Null for `workspace`; a tag for `tag`; else the id. */
+                        id: string | null;
+                        /** @enum {string} */
+                        type: "workspace" | "group" | "tag" | "status_page" | "monitor";
+                    };
+                    /**
+                     * @description The SLO target in percent, 0 < slo < 100 (default 99.9).
+                     * @default 99.9
+                     */
+                    slo?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportSchedule"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postReportsScheduleSendNow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportSendOutcome"];
+                };
+            };
+            /** @description Malformed JSON, or a body that is not application/json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No schedule saved yet, or it has no recipients */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid fields (body or query parameters), each listed in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed credentials from this address; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side (logged; the message never leaks internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReportsSla: {
+        parameters: {
+            query?: {
+                format?: "json" | "csv";
+                from?: string;
+                group_id?: string;
+                monitor_id?: string;
+                slo?: number;
+                status_page_id?: string;
+                tag?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaReport"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing, invalid, revoked or expired key or session, or one of another workspace */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not allow this, or a session write without the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No monitor, group or status page with this id in the workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bad date, period, SLO, or more than one scope selector (each named) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

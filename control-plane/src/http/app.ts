@@ -22,6 +22,7 @@ import { checkTypeRoutes } from './checks/routes.js';
 import { connectedAppRoutes } from './connected-apps/routes.js';
 import { contactMethodRoutes } from './contact-methods/routes.js';
 import { escalationPolicyRoutes } from './escalation-policies/routes.js';
+import { exportRoutes } from './export/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { handoffNoticeRoutes } from './handoff-notices/routes.js';
 import { heartbeatRoutes } from './heartbeats/routes.js';
@@ -36,6 +37,8 @@ import { passwordResetRoutes } from './password-reset/routes.js';
 import { pingKeyRoutes } from './ping-key/routes.js';
 import { pingRoutes } from './pings/routes.js';
 import { regionRoutes } from './regions/routes.js';
+import { reportScheduleRoutes } from './report-schedule/routes.js';
+import { reportRoutes } from './reports/routes.js';
 import { requestLog } from './request-log.js';
 import { checkResponse } from './response-check.js';
 import { resultRoutes } from './results/routes.js';
@@ -97,6 +100,9 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...scheduleRoutes(deps),
   ...calendarRoutes(deps),
   ...auditLogRoutes(deps),
+  ...reportRoutes(deps),
+  ...reportScheduleRoutes(deps),
+  ...exportRoutes(deps),
   ...pingRoutes(),
 ];
 
@@ -220,7 +226,8 @@ export const createApp = (deps: AppDeps) => {
         }),
       );
       ctx.status = c.state.status ?? r.status ?? 200;
-      if (r.binary) {
+      // A route that answers JSON or, when asked, bytes of another type (a report's CSV).
+      if (r.binary && (!r.response || result instanceof Uint8Array || result instanceof Readable)) {
         // A stream (an export) as it comes; bytes as they are (Koa sends a Buffer as is; any other
         // object as JSON).
         if (result instanceof Readable) {

@@ -58,7 +58,14 @@ export const buildOpenApi = (routes: AnyRoute[], server: OpenApiServer) => {
       [String(ok)]: {
         description: r.responses?.[ok] ?? 'Success',
         ...(r.response
-          ? { content: { 'application/json': { schema: responseSchemaOf(r.response, named) } } }
+          ? {
+              content: {
+                'application/json': { schema: responseSchemaOf(r.response, named) },
+                ...Object.fromEntries(
+                  (r.binary ?? []).map((t) => [t, { schema: { type: 'string', format: 'binary' } }]),
+                ),
+              },
+            }
           : r.binary
             ? {
                 content: Object.fromEntries(

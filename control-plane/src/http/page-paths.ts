@@ -17,6 +17,7 @@ export const PAGES = {
   editMonitor: '/monitors/:id/edit',
   alerts: '/alerts',
   alert: '/alerts/:id',
+  reports: '/reports',
   heartbeats: '/heartbeats',
   heartbeat: '/heartbeats/:id',
   groups: '/groups',

@@ -123,7 +123,8 @@ export interface RouteDef<Q = Record<string, never>> {
   response: z.ZodType | null;
   /**
    * The success body is bytes of one of these content types, not JSON (`response: null`): the handler
-   * sets `ctx.type` and returns the bytes (a Uint8Array).
+   * sets `ctx.type` and returns the bytes (a Uint8Array) or a stream. With a `response` as well, the
+   * route answers JSON unless the handler returns bytes (a report's CSV, when asked for).
    */
   binary?: readonly string[];
   responses?: Record<number, string>;

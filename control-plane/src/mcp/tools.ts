@@ -9,6 +9,7 @@ import { listAuditLog } from './audit-tools.js';
 import { labelFilters, monitorFilters, statuses, words } from './list-filters.js';
 import { listMyShifts, whoIsOnCall } from './oncall-tools.js';
 import { getRegionHealth } from './region-tools.js';
+import { getSlaReport } from './report-tools.js';
 import { getScriptRun } from './script-run-tools.js';
 import { listSecrets } from './secret-tools.js';
 
@@ -491,4 +492,5 @@ export const tools: ToolDef[] = [
   tool(getScriptRun),
   tool(listSecrets),
   tool(listAuditLog),
+  tool(getSlaReport),
 ];

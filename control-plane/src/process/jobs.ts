@@ -31,6 +31,9 @@ import {
 } from '../domain/oncall/handoff-notices.js';
 import { scheduleRetentionCuts } from '../domain/oncall/schedule-history.js';
 import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
+import { type MonthlyReportStore, runMonthlyReports } from '../domain/reports/monthly-report.js';
+import { slaReportBuilder } from '../domain/reports/report-builder.js';
+import type { ReportStore } from '../domain/reports/sla.js';
 import type { ResultStore } from '../domain/results/result-store.js';
 import type { ScriptRunStore } from '../domain/results/script-run-store.js';
 import { pruneScriptRunsAt } from '../domain/results/script-runs.js';
@@ -46,6 +49,7 @@ import {
   sendSubscriberMails,
 } from '../domain/status-pages/subscribers.js';
 import type { TenancyStore } from '../domain/tenancy/tenancy-store.js';
+import { accountMailer } from '../notify/account-mailer.js';
 import { subscriberMailer } from '../notify/subscriber-mailer.js';
 import type { Metrics } from './metrics.js';
 import type { SharedServices } from './wiring.js';
@@ -79,7 +83,9 @@ export type JobsStore = Pick<ResultStore, 'pruneResults' | 'pruneRollups'> &
   Parameters<typeof createEscalationRunner>[0]['store'] &
   HandoffJobStore &
   Pick<HandoffNoticeStore, 'pruneHandoffNotices'> &
-  Pick<AuditStore, 'pruneAuditEntries'>;
+  Pick<AuditStore, 'pruneAuditEntries'> &
+  MonthlyReportStore &
+  ReportStore;
 
 /**
  * Background work of a control-plane replica. Each job is safe to run on every replica at once
@@ -331,6 +337,24 @@ export const startJobs = (
   every(3_600_000, 'prune-handoff-notices', (now) =>
     store.pruneHandoffNotices(new Date(now.getTime() - HANDOFF_NOTICE_RETENTION_DAYS * 86_400_000), 10_000),
   );
+
+  // The monthly SLA report by mail: from 06:00 UTC on the 1st, each due workspace's month claimed by
+  // compare-and-set and mailed once, a few workspaces a pass (domain/reports/monthly-report.ts).
+  const reportBuilder = slaReportBuilder(store);
+  const reportMailer = accountMailer(deps.mail);
+  every(config.report_mail_poll_ms, 'monthly-reports', async (now) => {
+    const r = await runMonthlyReports(
+      {
+        store,
+        build: reportBuilder,
+        send: reportMailer,
+        workspaceUrl: deps.workspaceUrl ?? (() => ''),
+        onError: (err, at) => log.error({ err, ...at }, 'monthly report mail failed'),
+      },
+      now,
+    );
+    if (r.claimed > 0) log.info(r, 'monthly reports mailed');
+  });
 
   return {
     stop() {

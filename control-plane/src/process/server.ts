@@ -50,7 +50,7 @@ export const startControlPlane = async (deps: {
       'No mail transport configured (LOOKOUT_SMTP_HOST is not set): alert email fails at once for every workspace without its own SMTP server. Set LOOKOUT_SMTP_HOST, or have each workspace admin set one under Settings → Mail.',
     );
   // The shared services, built once: every route, job and RPC service below is handed what it uses.
-  const { store, metrics, catalog, ...services } = wire({
+  const { store, metrics, catalog, resultCover, ...services } = wire({
     config,
     store: deps.store,
     clock,
@@ -133,6 +133,7 @@ export const startControlPlane = async (deps: {
     logger,
     metrics,
     catalog,
+    maintenance: resultCover,
     host: config.http_host,
     port: config.rpc_port,
   });

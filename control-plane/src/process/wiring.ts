@@ -2,11 +2,13 @@ import type { Clock, SecretBox } from '@lookout/shared';
 import { createSecretBox } from '@lookout/shared';
 import type { Config } from '../config.js';
 import type { ContactServices } from '../domain/contacts/contact-methods.js';
+import { createResultCover } from '../domain/maintenance/result-cover.js';
 import { createMonitorCatalog, type MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import type { MonitorSlots } from '../domain/monitors/monitor-slots.js';
 import type { MailSettingsStore } from '../domain/notifications/mail-settings-store.js';
 import type { Dispatcher } from '../domain/notifications/messages.js';
 import { touchingHandoffCursors } from '../domain/oncall/handoff-notices.js';
+import type { CoverOfWorkspace } from '../domain/results/result-maintenance.js';
 import type { DomainLookup } from '../domain/status-pages/custom-domain-proof.js';
 import { contactServicesFromConfig } from '../notify/contact-services.js';
 import { dispatcherFromConfig, mailRouterFromConfig } from '../notify/from-config.js';
@@ -47,6 +49,8 @@ export interface Wiring extends SharedServices {
   metrics: Metrics;
   /** This replica's monitors in memory, for the agent streams, ingestion and region health. */
   catalog: MonitorCatalog;
+  /** Ingestion's maintenance test (a result's `in_maintenance`): the windows cached per workspace. */
+  resultCover: CoverOfWorkspace;
 }
 
 /**
@@ -67,6 +71,7 @@ export const wire = (deps: {
     store,
     metrics,
     catalog: createMonitorCatalog(store, deps.monitorSlots),
+    resultCover: createResultCover(store),
     ...sharedServices(deps.config, deps.clock, store),
   };
 };

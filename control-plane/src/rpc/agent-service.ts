@@ -18,8 +18,11 @@ import { authenticateAgent } from '../domain/agents/agent-tokens.js';
 import { createPlacement, declaredCheckTypes, placementBasis } from '../domain/agents/capabilities.js';
 import { createHeldVersions } from '../domain/agents/held-versions.js';
 import { sha256Weight, shareChanges, type Weight } from '../domain/agents/rendezvous.js';
+import type { MaintenanceWindowStore } from '../domain/maintenance/maintenance-store.js';
+import { createResultCover } from '../domain/maintenance/result-cover.js';
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
 import { ingestResults } from '../domain/results/check-results.js';
+import type { CoverOfWorkspace } from '../domain/results/result-maintenance.js';
 import { createResultWriter, slowDownMs } from '../domain/results/result-writer.js';
 import type { AgentToken, CatalogMonitor } from '../domain/types.js';
 import type { Metrics } from '../process/metrics.js';
@@ -29,7 +32,9 @@ import type { RunNowHub, RunNowRequest } from './run-now-hub.js';
 import { assignmentEncoder, resultFromWire } from './wire.js';
 
 /** The store ports the agent service uses: agents' sessions, and what ingesting results writes and reads. */
-export type AgentServiceStore = AgentStore & Parameters<typeof ingestResults>[0]['store'];
+export type AgentServiceStore = AgentStore &
+  Parameters<typeof ingestResults>[0]['store'] &
+  Pick<MaintenanceWindowStore, 'listLiveMaintenanceWindows'>;
 
 export interface AgentServiceDeps {
   store: AgentServiceStore;
@@ -48,6 +53,8 @@ export interface AgentServiceDeps {
   shutdown?: AbortSignal;
   /** Opens secret targets (database checks' connection URLs) for the agents that run them. */
   box: SecretBox;
+  /** Ingestion's maintenance test (process/wiring.ts); absent: one of its own over the store. */
+  maintenance?: CoverOfWorkspace;
 }
 
 const MAX_RESULTS_PER_BATCH = 1000;
@@ -131,6 +138,7 @@ const decodeBatch = (results: readonly Uint8Array[]) =>
 /** The agent API: thin translation between the wire and the domain; all rules live in domain/. */
 export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => {
   const { store, clock, config, logger, runNow, catalog } = deps;
+  const maintenance = deps.maintenance ?? createResultCover(store);
   const random = deps.random ?? Math.random;
   const assignmentOf = assignmentEncoder(deps.box);
   const weight = deps.weight ?? sha256Weight;
@@ -349,7 +357,7 @@ export const createAgentService = (deps: AgentServiceDeps): AgentServiceImpl => 
       const now = clock.now();
       try {
         const outcome = await ingestResults(
-          { store, catalog, record: writer.write },
+          { store, catalog, record: writer.write, maintenance },
           { region: token.region, instanceId: req.instanceId, results: decodeBatch(req.results) },
           now,
         );

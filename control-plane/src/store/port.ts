@@ -29,6 +29,7 @@ import type { CalendarFeedStore } from '../domain/oncall/calendar-feed-store.js'
 import type { HandoffNoticeStore } from '../domain/oncall/handoff-notice-store.js';
 import type { SchedulePolicyLookup } from '../domain/oncall/schedule-policy-lookup.js';
 import type { ScheduleStore } from '../domain/oncall/schedule-store.js';
+import type { ReportScheduleStore } from '../domain/reports/report-schedule-store.js';
 import type { ResultStore } from '../domain/results/result-store.js';
 import type { ScriptRunStore } from '../domain/results/script-run-store.js';
 import type { SecretStore } from '../domain/secrets/secret-store.js';
@@ -103,4 +104,5 @@ export type Store = StoreLifecycle &
   SecretStore &
   SsoStore &
   AuditStore &
-  SecondFactorStore;
+  SecondFactorStore &
+  ReportScheduleStore;

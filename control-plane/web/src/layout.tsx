@@ -16,6 +16,7 @@ const MAIN_NAV: NavItem[] = [
   { href: '/heartbeats', label: 'Heartbeats', prefix: true },
   { href: '/groups', label: 'Groups', prefix: true },
   { href: '/alerts', label: 'Alerts', prefix: true },
+  { href: '/reports', label: 'Reports' },
   { href: '/schedules', label: 'Schedules', prefix: true },
   { href: '/status-pages', label: 'Status pages', prefix: true },
   { href: '/regions', label: 'Regions' },

@@ -26,6 +26,7 @@ import { MonitorsPage } from './pages/monitors.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { NotificationSettingsPage } from './pages/notification-settings.js';
 import { RegionsPage } from './pages/regions.js';
+import { ReportsPage } from './pages/reports/reports-page.js';
 import { ResetPasswordPage } from './pages/reset-password.js';
 import { MyShiftsPage } from './pages/schedules/my-shifts.js';
 import { ScheduleEditorPage } from './pages/schedules/schedule-editor.js';
@@ -71,6 +72,7 @@ const VIEWS: Record<Exclude<PageName, Outside>, View> = {
   }),
   alerts: (me) => ({ title: 'Alerts', page: <AlertsPage me={me} /> }),
   alert: (me, id, path) => ({ title: 'Alert', page: <AlertDetailPage key={path} me={me} id={id} /> }),
+  reports: (me) => ({ title: 'SLA report', page: <ReportsPage me={me} /> }),
   heartbeats: (me) => ({ title: 'Heartbeats', page: <HeartbeatsPage me={me} /> }),
   heartbeat: (me, id) => ({ title: 'Heartbeat', page: <HeartbeatPage key={id} me={me} id={id} /> }),
   groups: (me) => ({ title: 'Groups', page: <GroupsPage me={me} /> }),
@@ -144,7 +146,8 @@ const App = () => {
   useEffect(() => {
     if (OPEN.includes(name)) return;
     if (me === null && name !== 'signIn') {
-      if (name !== 'home') setAfter(path);
+      // With its query: a linked report or list opens as linked once signed in.
+      if (name !== 'home') setAfter(path + location.search);
       navigate(PAGES.signIn, { replace: true });
     } else if (me?.two_factor_setup_required && name !== 'security') {
       // The workspace requires two-factor and this user has none: only the security page until done.

@@ -1,7 +1,36 @@
 import type { Actor, Alert, AlertSourceType, AlertStatus, Delivery, Page, PageQuery } from '../types.js';
+import type { AlertExportFilter, ExportPage, ExportPosition } from './alert-export.js';
 
 /** What makes alerts the same: at most one is unresolved per key. */
 export type AlertKey = Pick<Alert, 'workspace_id' | 'source_type' | 'source_id' | 'cause' | 'dedup_key'>;
+
+/** One source of alerts (a monitor, a heartbeat, an integration ...). */
+export interface AlertSource {
+  type: AlertSourceType;
+  id: string;
+}
+
+/** The most sources one read of `listAlertsBetween` names; more are read in slices of this size. */
+export const SOURCES_PER_READ = 1_000;
+
+/** Newest first: created_at, then id, descending (the order of `listAlertsBetween`). */
+export const newestAlertFirst = (a: Alert, b: Alert) =>
+  b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** Sources grouped by type, in slices of at most SOURCES_PER_READ ids (one read each). */
+export const sourceSlices = (sources: AlertSource[]): { type: AlertSourceType; ids: string[] }[] => {
+  const byType = new Map<AlertSourceType, Set<string>>();
+  for (const s of sources) {
+    const ids = byType.get(s.type) ?? new Set<string>();
+    ids.add(s.id);
+    byType.set(s.type, ids);
+  }
+  const out: { type: AlertSourceType; ids: string[] }[] = [];
+  for (const [type, set] of byType)
+    for (let i = 0, ids = [...set]; i < ids.length; i += SOURCES_PER_READ)
+      out.push({ type, ids: ids.slice(i, i + SOURCES_PER_READ) });
+  return out;
+};
 
 export interface AlertQuery extends PageQuery {
   status?: AlertStatus[] | undefined;
@@ -33,6 +62,30 @@ export interface AlertStore {
   /** The unresolved alerts for any of these keys, in one read. */
   findOpenAlerts(keys: AlertKey[]): Promise<Alert[]>;
   listAlerts(workspaceId: string, query: AlertQuery): Promise<Page<Alert>>;
+  /**
+   * The alerts of these sources open at any moment of [from, to): created before `to` and not resolved
+   * before `from`; newest first (created_at, then id, descending), at most `limit`. What a report
+   * reads for a period (domain/reports/). Read by the workspace's created_at index (SQLite) or the
+   * source index (MongoDB), in slices of at most 1,000 sources.
+   */
+  listAlertsBetween(
+    workspaceId: string,
+    sources: AlertSource[],
+    from: Date,
+    to: Date,
+    limit: number,
+  ): Promise<Alert[]>;
+  /**
+   * The export's next page (alert-export.ts): alerts created in [from, to), oldest first (created_at,
+   * then id), after `after` (null: the start); reads at most `limit` alerts of the workspace's
+   * created_at index, of which those passing the filters are returned.
+   */
+  exportAlertsPage(
+    workspaceId: string,
+    filter: AlertExportFilter,
+    after: ExportPosition | null,
+    limit: number,
+  ): Promise<ExportPage<Alert, ExportPosition>>;
   /**
    * Compare-and-set: resolves the alert only if it is not resolved yet, and in the same transaction
    * re-arms its source, so that the source's next failure verdict raises a new alert (spec 3.2):

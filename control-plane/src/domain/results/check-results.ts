@@ -18,6 +18,7 @@ import {
   verdict,
   wantsConfirmation,
 } from './evaluation.js';
+import { type CoverOfWorkspace, markMaintenance } from './result-maintenance.js';
 import type { ResultStore } from './result-store.js';
 import type { RecordResults } from './result-writer.js';
 import type { ScriptRunStore } from './script-run-store.js';
@@ -62,6 +63,11 @@ export const ingestResults = async (
     catalog: Pick<MonitorCatalog, 'resolve'>;
     /** `store.recordResults`, or a group-committing writer over it (`result-writer.ts`). */
     record?: RecordResults;
+    /**
+     * Whether a result came in under maintenance (`in_maintenance`; built in process/wiring.ts from
+     * domain/maintenance/result-cover.ts). Absent: none is.
+     */
+    maintenance?: CoverOfWorkspace;
   },
   input: { region: string; instanceId: string; results: IncomingResult[] },
   now: Date,
@@ -97,6 +103,7 @@ export const ingestResults = async (
         domain_expires_at: r.domain_expires_at,
         dns_records: r.dns_records,
         run_now_request_id: r.run_now_request_id,
+        in_maintenance: false,
       });
       if (r.script && SCRIPTED_TYPES.has(m.monitor_type))
         scripts.push({ result: records[records.length - 1]!, script: r.script });
@@ -106,6 +113,9 @@ export const ingestResults = async (
   // (a batch that fails after this is replayed, and its runs are kept once).
   await storeScriptRuns(store, scripts);
   records.sort((a, b) => a.scheduled_at.getTime() - b.scheduled_at.getTime());
+  // Decided now, as the windows stand (docs/decisions.md): a window made later rewrites nothing. In
+  // time order, so a recurring window's occurrence is found once (cover.ts memo), not per result.
+  if (deps.maintenance && records.length > 0) await markMaintenance(deps.maintenance, records, monitors, now);
 
   // Store and move every location's counters in one step (one transaction on SQLite), in time order.
   const firstFailures = new Map<string, CheckResultRecord>();

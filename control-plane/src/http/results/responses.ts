@@ -30,6 +30,9 @@ export const resultResponse = z
     domain_expires_at: time.nullable(),
     dns_records: z.array(z.string()),
     run_now_request_id: z.string().nullable(),
+    in_maintenance: z
+      .boolean()
+      .describe('A maintenance window covered the monitor at scheduled_at when the result came in.'),
   })
   .register(responseSchemas, { id: 'CheckResult' });
 
@@ -42,5 +45,6 @@ export const resultJson = (r: CheckResultRecord): z.output<typeof resultResponse
     received_at: r.received_at.toISOString(),
     tls_valid_to: iso(r.tls_valid_to),
     domain_expires_at: iso(r.domain_expires_at),
+    in_maintenance: r.in_maintenance === true,
   };
 };

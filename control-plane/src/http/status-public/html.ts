@@ -9,6 +9,7 @@ import {
   type UptimeOver,
 } from '../../domain/status-pages/public-view.js';
 import type { Incident, IncidentStatus } from '../../domain/status-pages/status-page-store.js';
+import { uptimeBand } from './uptime-band.js';
 
 /*
  * The public status page as one server-rendered HTML document: no script, no framework, no request
@@ -60,8 +61,7 @@ const uptimeText = (u: UptimeOver | null, window: number) =>
           : `${u.days_with_data} ${u.days_with_data === 1 ? 'day' : 'days'} with data`
       }`;
 
-const barClass = (b: DayBar) =>
-  b.uptime === null ? 'n' : b.uptime >= 99.9 ? 'g' : b.uptime >= 99 ? 'y' : b.uptime >= 95 ? 'o' : 'r';
+const barClass = (b: DayBar) => uptimeBand(b.uptime);
 
 const bars = (c: ComponentView) => {
   if (c.days.length === 0) return '';

@@ -196,7 +196,8 @@ export const mapCondition = (condition: string, t: ConditionTarget): ConditionRe
   }
   if (left === '[BODY]') {
     if (t.type === 'dns') {
-      if (op === '==' && !right.includes('(')) {
+      const have = (t.fields.dns_expected_values as string[] | undefined)?.length ?? 0;
+      if (op === '==' && !right.includes('(') && right.length <= 1024 && have < 20) {
         t.fields.dns_expected_values = [...((t.fields.dns_expected_values as string[]) ?? []), right];
         return yes();
       }

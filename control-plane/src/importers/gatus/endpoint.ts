@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { SECRET_HEADER } from '../../config-as-code/kind.js';
+import { assertionsField } from '../../domain/checks/assertions.js';
 import { DNS_RECORD_TYPES } from '../../domain/types.js';
 import { type ConditionTarget, mapCondition } from './conditions.js';
 import { type Collector, durationSeconds, obj, str, variablesIn } from './values.js';
@@ -62,6 +63,8 @@ const CLIENT_DEFAULTS: Record<string, unknown> = {
   'ignore-redirect': false,
 };
 
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+
 /** `host:port` of a `scheme://host:port` URL. */
 const hostPort = (url: string, scheme: string) => {
   const rest = url.slice(scheme.length + 3).replace(/\/.*$/, '');
@@ -86,6 +89,7 @@ export const mapEndpoint = (
   const lost: MappedEndpoint['lost'] = [];
   const lose = (setting: string, reason: string) => lost.push({ setting, reason });
   const m: Record<string, unknown> = { display_name: name };
+  if (url.length > 2048) return { skipped: 'its url is longer than the 2048 characters Lookout takes' };
   const scheme = /^([a-z]+):\/\//.exec(url)?.[1] ?? '';
   const dns = e.dns === undefined ? null : obj(e.dns);
   const t: ConditionTarget = {
@@ -96,7 +100,14 @@ export const mapEndpoint = (
     https: scheme === 'https',
   };
   const body = str(e.body) ?? '';
-  const headers = Object.entries(obj(e.headers));
+  const headers: [string, unknown][] = [];
+  for (const [k, v] of Object.entries(obj(e.headers))) {
+    if (!HEADER_NAME.test(k)) lose(`headers.${k}`, 'not a header name Lookout sends');
+    else if ((str(v) ?? '').length > 4096)
+      lose(`headers.${k}`, 'longer than the 4096 characters Lookout sends');
+    else if (headers.length >= 50) lose(`headers.${k}`, 'Lookout sends at most 50 headers');
+    else headers.push([k, v]);
+  }
   if (dns) {
     const queryType = (str(dns['query-type']) ?? '').toUpperCase();
     const queryName = (str(dns['query-name']) ?? '').replace(/\.$/, '');
@@ -153,6 +164,7 @@ export const mapEndpoint = (
           'its placeholders [LOCAL_ADDRESS], [RANDOM_STRING_N] and [CONTEXT] are written as text: Lookout sends the body as it is',
         );
       const sent = graphql ? JSON.stringify({ query: text }) : text;
+      if (sent.length > 65_536) return { skipped: 'its body is longer than the 64 KiB Lookout sends' };
       m.request_body = variablesIn(sent).length
         ? c.secret(sent, { kind: 'monitor', name, field: 'request_body' }, `monitors "${name}" request_body`)
         : sent;
@@ -205,7 +217,8 @@ export const mapEndpoint = (
     m.url = variablesIn(url).length
       ? c.secret(url, { kind: 'monitor', name, field: 'url' }, `monitors "${name}" url`)
       : url;
-    if (body) m.ws_message = c.plain(withPlaceholders(body, e), source, 'body');
+    if (body.length > 16_384) lose('body', 'longer than the 16 KiB Lookout’s WebSocket check sends');
+    else if (body) m.ws_message = c.plain(withPlaceholders(body, e), source, 'body');
     if (headers.length) lose('headers', 'Lookout’s WebSocket check sends no headers of its own');
   } else {
     const kinds: Record<string, string> = { udp: 'UDP', sctp: 'SCTP', ssh: 'SSH' };
@@ -242,8 +255,18 @@ export const mapEndpoint = (
   // Conditions.
   const conditions = Array.isArray(e.conditions) ? e.conditions.map((x) => String(x)) : [];
   for (const condition of conditions) {
+    const before = t.assertions.length;
     const r = mapCondition(condition, t);
-    if (!r.mapped) lose(`conditions: ${condition}`, r.reason);
+    // An assertion the API would refuse (a pattern too large to run, a target too long) is left out.
+    const added = t.assertions.slice(before);
+    const check = added.length ? assertionsField.safeParse(added) : null;
+    if (check && !check.success) {
+      t.assertions.length = before;
+      lose(
+        `conditions: ${condition}`,
+        `Lookout would refuse it: ${check.error.issues[0]?.message ?? 'not a valid assertion'}`,
+      );
+    } else if (!r.mapped) lose(`conditions: ${condition}`, r.reason);
     else if (r.partly) lose(`conditions: ${condition}`, `mapped in part: ${r.partly}`);
   }
   if ((t.type === 'http' || t.type === 'api') && t.fields.expected_status_code === undefined) {

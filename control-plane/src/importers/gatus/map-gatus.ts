@@ -1,7 +1,7 @@
 import type { ImportOutcome } from '../import-outcome.js';
 import { type ChannelNames, mapAlerting } from './alerting.js';
 import { mapEndpoint } from './endpoint.js';
-import { Collector, durationSeconds, obj, str } from './values.js';
+import { Collector, durationSeconds, nameOf, obj, str, withoutPassword } from './values.js';
 
 /**
  * Gatus's `config.yaml` (its README is the reference: "Configuration", "Endpoints", "External
@@ -82,15 +82,15 @@ export const mapGatus = (config: Record<string, unknown>): ImportOutcome => {
   const seen = new Map<string, number>();
   for (const e of [...endpoints, ...externals])
     seen.set(str(e.name) ?? '', (seen.get(str(e.name) ?? '') ?? 0) + 1);
-  const nameOf = (e: Record<string, unknown>) => {
-    const name = (str(e.name) ?? '').trim() || 'unnamed';
+  const itemName = (e: Record<string, unknown>) => {
+    const name = str(e.name) ?? '';
     const group = str(e.group)?.trim();
-    return group && (seen.get(str(e.name) ?? '') ?? 0) > 1 ? `${name} (${group})` : name;
+    return nameOf(group && (seen.get(name) ?? 0) > 1 ? `${name} (${group})` : name, 200, 'unnamed');
   };
   const groupOf = (e: Record<string, unknown>, item: Record<string, unknown>, source: string) => {
     const group = str(e.group)?.trim();
     if (!group) return;
-    const name = c.plain(group, source, 'group').slice(0, 100);
+    const name = nameOf(c.plain(group, source, 'group'), 100, 'unnamed group');
     if (!groups.has(name)) {
       groups.add(name);
       c.add('groups', { name });
@@ -100,11 +100,11 @@ export const mapGatus = (config: Record<string, unknown>): ImportOutcome => {
 
   for (const e of endpoints) {
     c.count('endpoints');
-    const name = nameOf(e);
+    const name = itemName(e);
     const source = `endpoint "${str(e.name) ?? ''}"${e.group ? ` (group ${str(e.group)})` : ''}`;
-    const r = mapEndpoint(e, c.plain(name, source, 'name').slice(0, 200), c, source);
+    const r = mapEndpoint(e, c.plain(name, source, 'name'), c, source);
     if ('skipped' in r) {
-      c.note(source, `url: ${str(e.url) ?? ''}`, `${r.skipped}; not imported`);
+      c.note(source, `url: ${withoutPassword(str(e.url) ?? '')}`, `${r.skipped}; not imported`);
       continue;
     }
     const m = r.monitor;
@@ -124,7 +124,7 @@ export const mapGatus = (config: Record<string, unknown>): ImportOutcome => {
       if (typeof win === 'string') c.note(source, `maintenance-windows[${i}]`, `${win}; not imported`, item);
       else
         c.add('maintenance_windows', {
-          name: `Maintenance of ${String(m.display_name)}${windows.length > 1 ? ` #${i + 1}` : ''}`,
+          name: `Maintenance of ${String(m.display_name).slice(0, 170)}${windows.length > 1 ? ` #${i + 1}` : ''}`,
           scope_type: 'monitor',
           scope: m.display_name,
           ...win,
@@ -134,9 +134,9 @@ export const mapGatus = (config: Record<string, unknown>): ImportOutcome => {
 
   for (const e of externals) {
     c.count('external endpoints');
-    const name = nameOf(e);
+    const name = itemName(e);
     const source = `external endpoint "${str(e.name) ?? ''}"${e.group ? ` (group ${str(e.group)})` : ''}`;
-    const h: Record<string, unknown> = { display_name: c.plain(name, source, 'name').slice(0, 200) };
+    const h: Record<string, unknown> = { display_name: c.plain(name, source, 'name') };
     const lost: { setting: string; reason: string }[] = [];
     const interval = durationSeconds(obj(e.heartbeat).interval);
     if (!interval) {

@@ -1,3 +1,4 @@
+import { hasVisible, NAME_PATTERN } from '../../domain/validation.js';
 import type { ImportOutcome, Unmapped } from '../import-outcome.js';
 import { envRef, importEnvName } from '../import-source.js';
 
@@ -96,3 +97,21 @@ export const obj = (v: unknown): Record<string, unknown> =>
 
 export const str = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+
+/**
+ * A name Lookout accepts (one line, no control or bidirectional formatting characters, something
+ * visible, at most `max` characters): the others become spaces; `fallback` when nothing is left.
+ */
+export const nameOf = (value: string, max: number, fallback: string) => {
+  const clean = [...value]
+    .map((ch) => (NAME_PATTERN.test(ch) ? ch : ' '))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, max)
+    .trim();
+  return clean && hasVisible(clean) ? clean : fallback;
+};
+
+/** A URL as a note may show it: without the password it carries. */
+export const withoutPassword = (url: string) => url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, '$1…@');

@@ -131,6 +131,8 @@ export const collectionsOf = (db: Db) => {
     passkeys: c('passkeys'),
     /** Passkey challenges not yet taken; `_id` is the challenge's SHA-256. */
     passkeyChallenges: c('passkey_challenges'),
+    /** Monthly SLA reports by mail (domain/reports/report-schedule-store.ts); `_id` is the workspace id. */
+    reportSchedules: c('report_schedules'),
   };
 };
 export type Collections = ReturnType<typeof collectionsOf>;

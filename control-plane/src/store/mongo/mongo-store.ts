@@ -29,6 +29,7 @@ import { mongoOAuth, oauthIndexes } from './oauth.js';
 import { mongoPasskeys, passkeyIndexes } from './passkeys.js';
 import { mongoPasswordResets, passwordResetIndexes } from './password-resets.js';
 import { mongoPingKeys, pingKeyIndexes } from './ping-keys.js';
+import { mongoReportSchedules, reportScheduleIndexes } from './report-schedules.js';
 import { backfillRollups, mongoResults, resultIndexes } from './results.js';
 import { mongoRouting, routingIndexes } from './routing.js';
 import { mongoSamlReplay, samlReplayIndexes } from './saml-replay.js';
@@ -99,6 +100,7 @@ export const createMongoStore = (opts: MongoOptions): Store => {
         ...secretIndexes,
         ...auditIndexes,
         ...secondFactorIndexes,
+        ...reportScheduleIndexes,
       ]);
       await backfillHeartbeats(ctx.col);
       await backfillRollups(ctx.col);
@@ -150,5 +152,6 @@ export const createMongoStore = (opts: MongoOptions): Store => {
     ...mongoSecrets(ctx),
     ...mongoAudit(ctx),
     ...mongoSecondFactors(ctx),
+    ...mongoReportSchedules(ctx),
   };
 };

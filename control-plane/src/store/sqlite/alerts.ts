@@ -1,7 +1,8 @@
-import type { AlertStore } from '../../domain/alerts/alert-store.js';
+import { type AlertStore, newestAlertFirst, sourceSlices } from '../../domain/alerts/alert-store.js';
 import type { Actor, Alert, Delivery } from '../../domain/types.js';
 import { openKey } from '../open-key.js';
 import type { SqliteContext } from './db.js';
+import { sqliteAlertExport } from './exports.js';
 import { alerts, deliveries, insertSql, toRow } from './tables.js';
 
 type Ctx = Pick<SqliteContext, 'st' | 'one'>;
@@ -56,6 +57,7 @@ export const resolveInTransaction = (
 export const sqliteAlerts = (ctx: SqliteContext): AlertStore => {
   const { st, one, many, immediate, page } = ctx;
   return {
+    ...sqliteAlertExport(ctx),
     async raiseAlert(alert) {
       return immediate(() => raiseInTransaction(ctx, alert));
     },
@@ -97,6 +99,27 @@ export const sqliteAlerts = (ctx: SqliteContext): AlertStore => {
         params.push(q.until.getTime());
       }
       return page<Alert>(alerts, where, params, q);
+    },
+    async listAlertsBetween(workspaceId, sources, from, to, limit) {
+      if (limit <= 0) return [];
+      // The workspace's created_at index (alerts_ws), walked newest first from `to` (so the limit stops
+      // it); the sources and the resolve time are filtered on the way (docs/decisions.md, "Reports").
+      const found = sourceSlices(sources).flatMap(({ type, ids }) =>
+        many<Alert>(
+          alerts,
+          `SELECT * FROM alerts WHERE workspace_id = ? AND created_at < ?
+             AND (resolved_at IS NULL OR resolved_at >= ?)
+             AND source_type = ? AND source_id IN (SELECT value FROM json_each(?))
+           ORDER BY created_at DESC, id DESC LIMIT ?`,
+          workspaceId,
+          to.getTime(),
+          from.getTime(),
+          type,
+          JSON.stringify(ids),
+          limit,
+        ),
+      );
+      return found.sort(newestAlertFirst).slice(0, limit);
     },
     async resolveAlert(workspaceId, id, by, at) {
       // One transaction: the resolve and the re-arming of its source (see AlertStore) commit together.

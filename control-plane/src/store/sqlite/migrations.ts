@@ -49,6 +49,7 @@ import passkeys from './migrations/0047-passkeys.js';
 import passwordResets from './migrations/0048-password-resets.js';
 import samlAssertions from './migrations/0049-saml-assertions.js';
 import maintenanceAndLatencyRollups from './migrations/0050-maintenance-and-latency-rollups.js';
+import reportSchedules from './migrations/0051-report-schedules.js';
 
 /**
  * Ordered, append-only, self-contained: every migration is frozen SQL, never derived from the table
@@ -111,6 +112,7 @@ export const migrations: string[][] = [
   passwordResets,
   samlAssertions,
   maintenanceAndLatencyRollups,
+  reportSchedules,
 ];
 
 /**

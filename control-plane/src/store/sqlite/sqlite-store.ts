@@ -28,6 +28,7 @@ import { sqliteOAuth } from './oauth.js';
 import { sqlitePasskeys } from './passkeys.js';
 import { sqlitePasswordResets } from './password-resets.js';
 import { sqlitePingKeys } from './ping-keys.js';
+import { sqliteReportSchedules } from './report-schedules.js';
 import { sqliteResults } from './results.js';
 import { type RollupFlushOptions, sqliteRollups } from './rollups.js';
 import { sqliteRouting } from './routing.js';
@@ -228,5 +229,6 @@ export const createSqliteStore = (opts: SqliteOptions): SqliteStore => {
     ...sqliteSecrets(ctx),
     ...sqliteAudit(ctx),
     ...sqliteSecondFactors(ctx),
+    ...sqliteReportSchedules(ctx),
   };
 };

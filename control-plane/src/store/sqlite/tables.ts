@@ -15,6 +15,8 @@ export * from './oncall-tables.js';
 export * from './passkey-tables.js';
 // Password reset links.
 export * from './password-reset-tables.js';
+// Monthly SLA reports by mail.
+export * from './report-schedule-tables.js';
 // The uptime buckets' layouts.
 export * from './rollup-tables.js';
 // The SAML replay store's layout.
