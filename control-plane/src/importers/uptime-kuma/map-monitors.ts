@@ -57,6 +57,15 @@ export const mapMonitors = (
   const kuma = new Map(list.map((m) => [m.id, m]));
   for (const g of list.filter((m) => m.type === 'group')) {
     const name = ctx.uniqueName('groups', g.name, 100);
+    const before = ctx.unmapped.length;
+    if (g.notificationIds.length)
+      ctx.lose(
+        sourceName('group', g.name, g.id),
+        'notifications',
+        'Lookout groups do not alert on their own: their monitors do',
+      );
+    if (g.tags.length)
+      ctx.lose(sourceName('group', g.name, g.id), 'tags', 'Lookout groups carry no tags: their monitors do');
     out.groups.push({ name });
     out.byId.set(g.id, { kind: 'group', name });
     if (g.parent !== null && kuma.get(g.parent)?.type === 'group')
@@ -65,6 +74,7 @@ export const mapMonitors = (
         `parent: ${kuma.get(g.parent)?.name}`,
         'Lookout groups do not nest; it is a group of its own',
       );
+    ctx.attach(before, 'groups', out.groups.length - 1);
   }
   const policyOf = new Map<string, string>();
   const policyFor = (channels: string[]): string | undefined => {
