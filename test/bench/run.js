@@ -23,6 +23,7 @@ const benches = {
   browser: () => import('./browser.js'),
   multistep: () => import('./multistep.js'),
   'sla-report': () => import('./sla-report.js'),
+  export: () => import('./export.js'),
 };
 if (!benches[name]) {
   process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);

@@ -125,6 +125,7 @@ export const benchMonitor = (id, ws, policyId, i, intervalSeconds, targetPort, l
   group_id: null,
   tags: [],
   severity: 'critical',
+  settings: {},
   paused: false,
   created_at: now,
   updated_at: now,

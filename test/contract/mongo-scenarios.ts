@@ -17,6 +17,7 @@ import type {
   Ping,
 } from '../../control-plane/src/domain/types.js';
 import {
+  alertsBetweenQuery,
   deliveriesQuery,
   dueEscalationsQuery,
   dueFollowUpsQuery,
@@ -356,6 +357,12 @@ export const mongoScenarios = (
         await expectIndexed(c.pings!, pingsPageQuery(wsId, hb.id, { limit: 2 }));
         await expectIndexed(c.deliveries!, deliveriesQuery(wsId, { alert_id: open[1]!.id, limit: 10 }));
         await expectIndexed(c.deliveries!, sentDeliveryQuery('k'), 'idempotency_key_set');
+        // A report's alerts of some monitors over a period (listAlertsBetween): merged in index order.
+        await expectIndexed(
+          c.alerts!,
+          alertsBetweenQuery(wsId, 'monitor', ['m-x', 'm-y'], at(0), at(3600), 100),
+          'workspace_id_1_source_type_1_source_id_1_created_at_-1__id_-1',
+        );
         // A later page (keyset cursor) is read in index order too: an index scan, no in-memory sort.
         const results = 'monitor_id_1_scheduled_at_-1__id_-1';
         const cursor = (await store.listResults(wsId, 'm-x', { limit: 1 })).next_cursor!;

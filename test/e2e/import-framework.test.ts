@@ -68,6 +68,32 @@ describe('import framework', () => {
     ]);
   });
 
+  it('round trip: a value the workspace does not keep as imported is reported', async () => {
+    // The team plan checks at most every 30 s: the API keeps 30, and the comparison says so.
+    const fast: ImportOutcome = {
+      file: {
+        monitors: [
+          {
+            display_name: 'Fast',
+            monitor_type: 'tcp',
+            url: 'db.example.com',
+            port: 5432,
+            check_interval_seconds: 10,
+            timeout_seconds: 5,
+          },
+        ],
+      },
+      unmapped: [],
+      secrets: [],
+      counts: { things: 1 },
+    };
+    const r = await importRoundTrip(h, fast, { source: 'Test', subdomain: 'import-fw-fast', plan: 'team' });
+    expect(r.differences).toEqual([
+      'plan exited 2, not 0',
+      'monitors "Fast".check_interval_seconds: imported 10, exported 30',
+    ]);
+  });
+
   it('the CLI refuses an unknown source, and a missing input, with exit 1', async () => {
     const none = await runCli(['import', 'statping', 'x.yaml'], {});
     expect(none.code).toBe(1);

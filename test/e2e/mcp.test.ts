@@ -130,6 +130,7 @@ describe('npx lookout mcp: tools', () => {
         'list_my_shifts',
         'list_secrets',
         'list_audit_log',
+        'get_sla_report',
       ].sort(),
     );
     for (const t of tools) {
@@ -160,6 +161,7 @@ describe('npx lookout mcp: tools', () => {
         'list_my_shifts',
         'list_secrets',
         'list_audit_log',
+        'get_sla_report',
       ].sort(),
     );
     const destructive = tools.filter((t) => t.annotations?.destructiveHint).map((t) => t.name);

@@ -111,6 +111,13 @@ describe('the monthly SLA report by mail', () => {
     const ana = await on.user('ana@report-on.test', 'member');
     const bob = await on.user('bob@report-on.test', 'viewer');
     const olga = await off.user('olga@report-off.test', 'member');
+    // More workspaces due at once, so that the two replicas' passes overlap and race for the same months.
+    const crowd: { w: Awaited<ReturnType<typeof made>>; email: string; id: string }[] = [];
+    for (let i = 0; i < 12; i++) {
+      const w = await made(`report-crowd-${i}`);
+      const email = `reader@report-crowd-${i}.test`;
+      crowd.push({ w, email, id: (await w.user(email, 'viewer')).id });
+    }
     await seed.close();
 
     const env = {
@@ -185,6 +192,13 @@ describe('the monthly SLA report by mail', () => {
       recipient_user_ids: [olga.id],
     });
     expect(offSet.status, offSet.text).toBe(200);
+    for (const c of crowd) {
+      const r = await api(c.w, 'PUT', '/reports/schedule', { enabled: true, recipient_user_ids: [c.id] });
+      expect(r.status, r.text).toBe(200);
+    }
+    const isCrowd = (m: { rcpt: string[] }) => m.rcpt.some((x) => x.includes('@report-crowd-'));
+    const crowdMails = () => smtp.mails.filter(isCrowd);
+    const onMails = () => smtp.mails.filter((m) => !isCrowd(m));
 
     const passAt = async (ms: number) => {
       await Promise.all(both.map((r) => r.setClock(ms)));
@@ -194,10 +208,17 @@ describe('the monthly SLA report by mail', () => {
     await passAt(DEC1_0559);
     expect(smtp.mails).toHaveLength(0);
     await passAt(DEC1_0601);
-    expect(smtp.mails.map((m) => m.rcpt.join(',')).sort()).toEqual([
-      'ana@report-on.test',
-      'bob@report-on.test',
-    ]);
+    expect(
+      onMails()
+        .map((m) => m.rcpt.join(','))
+        .sort(),
+    ).toEqual(['ana@report-on.test', 'bob@report-on.test']);
+    // Each workspace's month went out once, whichever replica claimed it.
+    expect(
+      crowdMails()
+        .map((m) => m.rcpt.join(','))
+        .sort(),
+    ).toEqual(crowd.map((c) => c.email).sort());
 
     // The mail's figures are those of GET /reports/sla for November.
     const sla = await api(on, 'GET', '/reports/sla?from=2026-11-01&to=2026-11-30');
@@ -205,7 +226,7 @@ describe('the monthly SLA report by mail', () => {
     const r = sla.body;
     expect(r.uptime_percent).toBeLessThan(100);
     expect(r.incident_count).toBe(1);
-    for (const m of smtp.mails) {
+    for (const m of onMails()) {
       expect(m.subject).toContain('SLA report for November 2026');
       const text = m.text ?? '';
       for (const line of [
@@ -232,7 +253,8 @@ describe('the monthly SLA report by mail', () => {
     // Later passes, on either replica, send nothing more; the schedule names December next.
     await passAt(DEC1_0601 + HOUR);
     await passAt(DEC1_0601 + 5 * 24 * HOUR);
-    expect(smtp.mails).toHaveLength(2);
+    expect(onMails()).toHaveLength(2);
+    expect(crowdMails()).toHaveLength(crowd.length);
     expect((await api(on, 'GET', '/reports/schedule')).body.next_report_month).toBe('2026-12');
 
     // Send now: the previous month's report, at once, to each recipient; the schedule's month unmoved.
@@ -243,7 +265,7 @@ describe('the monthly SLA report by mail', () => {
       ['ana@report-on.test', true],
       ['bob@report-on.test', true],
     ]);
-    expect(smtp.mails).toHaveLength(4);
+    expect(onMails()).toHaveLength(4);
     expect(smtp.mails.some((m) => m.rcpt.includes('olga@report-off.test'))).toBe(false);
 
     // A workspace with its own SMTP server (Settings → Mail) mails through it, as invitations do; send
@@ -260,7 +282,7 @@ describe('the monthly SLA report by mail', () => {
     expect(offNow.status, offNow.text).toBe(200);
     expect(own.mails.map((m) => m.rcpt.join(','))).toEqual(['olga@report-off.test']);
     expect(own.mails[0]!.from?.text).toContain('reports@report-off.test');
-    expect(smtp.mails).toHaveLength(4);
+    expect(onMails()).toHaveLength(4);
     await own.close();
     await smtp.close();
   });

@@ -526,6 +526,13 @@ describe('every route answers with the body it declares', () => {
     await call('get', '/audit-log/export');
     // The SLA report of the workspace this month so far (its figures: sla-report-month.test.ts).
     await call('get', '/reports/sla');
+    // The exports, a download each.
+    await call('get', '/export/results', {
+      query: { from: '2026-05-01T00:00:00Z', to: '2026-06-02T00:00:00Z' },
+    });
+    await call('get', '/export/alerts', {
+      query: { from: '2026-05-01T00:00:00Z', to: '2026-06-02T00:00:00Z', format: 'csv' },
+    });
     // A password reset: its link arrives by mail, and is used once.
     const resetting = await w.userWithKey('viewer');
     await call('post', '/password-reset', { key: '', json: { email: resetting.user.email } });

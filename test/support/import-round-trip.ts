@@ -29,10 +29,12 @@ export interface RoundTrip {
 const ENV_ONLY = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
 
 /** A value a secret variable could hold, shaped for its field (a URL where a URL is asked for). */
-export const defaultSecretValue = (env: string) =>
-  /URL|WEBHOOK|HOOK/.test(env)
-    ? `https://hooks.example.com/${env.toLowerCase()}`
-    : `secret-${env.toLowerCase()}`;
+export const defaultSecretValue = (env: string) => {
+  if (/ROUTING_KEY$/.test(env)) return 'R'.repeat(32); // PagerDuty: 32 letters and digits
+  if (/PUSHOVER_CONFIG_(USER_KEY|APP_TOKEN)$/.test(env)) return 'P'.repeat(30); // Pushover: 30
+  if (/URL|WEBHOOK|HOOK/.test(env)) return `https://hooks.example.com/${env.toLowerCase()}`;
+  return `secret-${env.toLowerCase()}`;
+};
 
 /**
  * Whether `exported` holds every value of `imported` (deep; extra fields the API fills in with
@@ -92,11 +94,11 @@ export const compareFiles = (
 export const importRoundTrip = async (
   h: Harness,
   outcome: ImportOutcome,
-  opts: { source: string; subdomain: string; secretValue?: (env: string) => string },
+  opts: { source: string; subdomain: string; plan?: string; secretValue?: (env: string) => string },
 ): Promise<RoundTrip> => {
   const dir = mkdtempSync(join(tmpdir(), 'lookout-import-'));
   try {
-    const w = await h.workspace(opts.subdomain);
+    const w = await h.workspace(opts.subdomain, opts.plan);
     const rendered = renderImport(outcome, { source: opts.source, now: h.clock.now() });
     if (rendered.problems.length)
       throw new Error(`the rendered file would not pass plan: ${JSON.stringify(rendered.problems)}`);

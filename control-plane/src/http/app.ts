@@ -22,6 +22,7 @@ import { checkTypeRoutes } from './checks/routes.js';
 import { connectedAppRoutes } from './connected-apps/routes.js';
 import { contactMethodRoutes } from './contact-methods/routes.js';
 import { escalationPolicyRoutes } from './escalation-policies/routes.js';
+import { exportRoutes } from './export/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { handoffNoticeRoutes } from './handoff-notices/routes.js';
 import { heartbeatRoutes } from './heartbeats/routes.js';
@@ -101,6 +102,7 @@ export const allRoutes = (deps: AppDeps): AnyRoute[] => [
   ...auditLogRoutes(deps),
   ...reportRoutes(deps),
   ...reportScheduleRoutes(deps),
+  ...exportRoutes(deps),
   ...pingRoutes(),
 ];
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { apiBase } from '../mcp/settings.js';
-import { ImportInputError } from './import-source.js';
-import { renderImport } from './render-import.js';
+import { countOf, ImportInputError } from './import-source.js';
+import { renderImport, shown, unmappedLine } from './render-import.js';
 import { IMPORT_SOURCES, importSourceNamed } from './sources.js';
 
 /**
@@ -75,16 +75,15 @@ export const runImportCommand = async (
       return 1;
     }
   } else io.out(rendered.text);
-  const counts = Object.entries(outcome.counts).map(([what, n]) => `${n} ${what}`);
+  const counts = Object.entries(outcome.counts).map(([what, n]) => countOf(n, what));
   const lines = [
     `lookout: imported from ${source.label}: ${counts.join(', ') || 'nothing'}${flags.output ? ` into ${flags.output}` : ''}.`,
   ];
   if (outcome.unmapped.length) {
     lines.push(`Not imported (${outcome.unmapped.length}):`);
-    for (const u of outcome.unmapped)
-      lines.push(`  - ${u.source}: ${u.setting || '(the whole object)'} — ${u.reason}`);
+    for (const u of outcome.unmapped) lines.push(`  - ${unmappedLine(u)}`);
   }
-  for (const n of rendered.notes) lines.push(`Note: ${n}`);
+  for (const n of rendered.notes) lines.push(`Note: ${shown(n)}`);
   const envs = [...new Set(outcome.secrets.map((s) => s.env))];
   if (envs.length) lines.push(`Set these before plan and apply: ${envs.join(', ')}`);
   lines.push('Next: npx lookout plan -f FILE, then npx lookout apply -f FILE.');

@@ -44,3 +44,6 @@ export const importEnvName = (kind: string, name: string, field: string) =>
 
 /** `${NAME}`: how the file writes a secret read from the environment. */
 export const envRef = (name: string) => `\${${name}}`;
+
+/** `2 endpoints`, `1 endpoint`: a count in the source's words (given in the plural). */
+export const countOf = (n: number, plural: string) => `${n} ${n === 1 ? plural.replace(/s$/, '') : plural}`;

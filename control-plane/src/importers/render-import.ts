@@ -3,7 +3,9 @@ import { checkFile } from '../config-as-code/check-file.js';
 import { CONFIG_VERSION, SCHEMA_FILE_NAME } from '../config-as-code/config-file.js';
 import { isSecretField, KINDS } from '../config-as-code/kinds/index.js';
 import { type FileProblem, FileProblems, readConfigSource } from '../config-as-code/yaml-source.js';
+import { NAME_PATTERN } from '../domain/validation.js';
 import type { ConfigFileData, ImportOutcome, Unmapped } from './import-outcome.js';
+import { countOf } from './import-source.js';
 
 /**
  * An importer's outcome as the text of a configuration file, in the form `lookout export` writes:
@@ -69,30 +71,37 @@ const escapeLiterals = (value: unknown, secrets: Set<string>): unknown => {
   return value;
 };
 
-const plural = (n: number, word: string) => `${n} ${word}`;
+/**
+ * Text from the source, as a comment or a terminal line may show it: control and bidirectional
+ * formatting characters (a line break, an escape sequence, U+202E) become spaces.
+ */
+export const shown = (text: string) => [...text].map((ch) => (NAME_PATTERN.test(ch) ? ch : ' ')).join('');
+
+/** One unmapped setting as a line of the listing. */
+export const unmappedLine = (u: Unmapped) =>
+  shown(`${u.source}: ${u.setting || '(the whole object)'} — ${u.reason}`);
 
 const topComment = (outcome: ImportOutcome, opts: RenderOptions, notes: string[]) => {
-  const counts = Object.entries(outcome.counts).map(([what, n]) => plural(n, what));
+  const counts = Object.entries(outcome.counts).map(([what, n]) => countOf(n, what));
   const lines = [
     `Imported from ${opts.source} on ${opts.now.toISOString().slice(0, 10)}: ${counts.join(', ') || 'nothing'}.`,
     'Review it with `npx lookout plan -f FILE`, then `npx lookout apply -f FILE`.',
   ];
   lines.push('', `Not imported (${outcome.unmapped.length}):`);
   if (!outcome.unmapped.length) lines.push('  (nothing: every setting read has its place in Lookout)');
-  for (const u of outcome.unmapped)
-    lines.push(`  - ${u.source}: ${u.setting || '(the whole object)'} — ${u.reason}`);
+  for (const u of outcome.unmapped) lines.push(`  - ${unmappedLine(u)}`);
   if (notes.length) {
     lines.push('', `Notes (${notes.length}):`);
-    for (const n of notes) lines.push(`  - ${n}`);
+    for (const n of notes) lines.push(`  - ${shown(n)}`);
   }
   const envs = [...new Map(outcome.secrets.map((s) => [s.env, s])).values()];
   lines.push('', envs.length ? 'Set these before plan and apply:' : 'No secrets to set.');
-  for (const s of envs) lines.push(`  ${s.env}  (${s.where})`);
+  for (const s of envs) lines.push(`  ${s.env}  (${shown(s.where)})`);
   return lines.map((l) => (l ? ` ${l}` : '')).join('\n');
 };
 
 const itemComment = (lost: Unmapped[]) =>
-  lost.map((u) => ` not imported: ${u.setting || 'the whole object'} (${u.reason})`).join('\n');
+  lost.map((u) => ` not imported: ${shown(`${u.setting || 'the whole object'} (${u.reason})`)}`).join('\n');
 
 export const renderImport = (outcome: ImportOutcome, opts: RenderOptions): RenderedImport => {
   const notes: string[] = [];

@@ -8,7 +8,7 @@ import type { MonitorSlots } from '../domain/monitors/monitor-slots.js';
 import type { MailSettingsStore } from '../domain/notifications/mail-settings-store.js';
 import type { Dispatcher } from '../domain/notifications/messages.js';
 import { touchingHandoffCursors } from '../domain/oncall/handoff-notices.js';
-import type { CoverOfWorkspace } from '../domain/results/check-results.js';
+import type { CoverOfWorkspace } from '../domain/results/result-maintenance.js';
 import type { DomainLookup } from '../domain/status-pages/custom-domain-proof.js';
 import { contactServicesFromConfig } from '../notify/contact-services.js';
 import { dispatcherFromConfig, mailRouterFromConfig } from '../notify/from-config.js';

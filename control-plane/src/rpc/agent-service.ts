@@ -21,7 +21,8 @@ import { sha256Weight, shareChanges, type Weight } from '../domain/agents/rendez
 import type { MaintenanceWindowStore } from '../domain/maintenance/maintenance-store.js';
 import { createResultCover } from '../domain/maintenance/result-cover.js';
 import type { MonitorCatalog } from '../domain/monitors/monitor-catalog.js';
-import { type CoverOfWorkspace, ingestResults } from '../domain/results/check-results.js';
+import { ingestResults } from '../domain/results/check-results.js';
+import type { CoverOfWorkspace } from '../domain/results/result-maintenance.js';
 import { createResultWriter, slowDownMs } from '../domain/results/result-writer.js';
 import type { AgentToken, CatalogMonitor } from '../domain/types.js';
 import type { Metrics } from '../process/metrics.js';

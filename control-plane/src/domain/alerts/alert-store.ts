@@ -1,4 +1,5 @@
 import type { Actor, Alert, AlertSourceType, AlertStatus, Delivery, Page, PageQuery } from '../types.js';
+import type { AlertExportFilter, ExportPage, ExportPosition } from './alert-export.js';
 
 /** What makes alerts the same: at most one is unresolved per key. */
 export type AlertKey = Pick<Alert, 'workspace_id' | 'source_type' | 'source_id' | 'cause' | 'dedup_key'>;
@@ -74,6 +75,17 @@ export interface AlertStore {
     to: Date,
     limit: number,
   ): Promise<Alert[]>;
+  /**
+   * The export's next page (alert-export.ts): alerts created in [from, to), oldest first (created_at,
+   * then id), after `after` (null: the start); reads at most `limit` alerts of the workspace's
+   * created_at index, of which those passing the filters are returned.
+   */
+  exportAlertsPage(
+    workspaceId: string,
+    filter: AlertExportFilter,
+    after: ExportPosition | null,
+    limit: number,
+  ): Promise<ExportPage<Alert, ExportPosition>>;
   /**
    * Compare-and-set: resolves the alert only if it is not resolved yet, and in the same transaction
    * re-arms its source, so that the source's next failure verdict raises a new alert (spec 3.2):

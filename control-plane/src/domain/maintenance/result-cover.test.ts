@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MonitorCovered } from '../results/check-results.js';
+import type { MonitorCovered } from '../results/result-maintenance.js';
 import type { MaintenanceWindow } from '../types.js';
 import { createResultCover } from './result-cover.js';
 

@@ -1,12 +1,12 @@
-import type { CoverOfWorkspace } from '../results/check-results.js';
+import type { CoverOfWorkspace } from '../results/result-maintenance.js';
 import type { MaintenanceWindow } from '../types.js';
-import { coverAt, isCovered, MAX_WINDOWS } from './cover.js';
+import { MAX_WINDOWS, windowOver } from './cover.js';
 import type { MaintenanceWindowStore } from './maintenance-store.js';
 
 /**
  * Whether a result came in under maintenance (ingestion's `in_maintenance`, domain/results/check-results.ts):
  * the windows of its workspace as this process last read them, asked at the result's `scheduled_at`
- * (`coverAt`, `isCovered`: every scope and recurring windows as everywhere else).
+ * (`windowOver`, maintenance/cover.ts: every scope and recurring windows as everywhere else).
  *
  * A workspace's windows are read at most once per `ttlMs` (default 5 s) of the ingestion's clock,
  * concurrent asks sharing the read; a window made or changed shows within that time on every
@@ -40,13 +40,14 @@ export const createResultCover = (
   const answer = (e: Entry) => {
     const windows = e.windows;
     if (!windows || windows.length === 0) return null;
+    // The scope first (a few string compares), the time only for a window whose scope takes it in:
+    // `windowOver`, as MaintenanceLookup answers (no cover built per result).
     return (monitor: { id: string; group_id: string | null; tags: readonly string[] }, at: Date) =>
-      isCovered(coverAt(windows, at), {
-        type: 'monitor',
-        id: monitor.id,
-        group_id: monitor.group_id,
-        tags: monitor.tags,
-      });
+      windowOver(
+        windows,
+        { type: 'monitor', id: monitor.id, group_id: monitor.group_id, tags: monitor.tags },
+        at,
+      ) !== null;
   };
 
   const read = (workspaceId: string, e: Entry, now: Date) => {

@@ -18,6 +18,7 @@ import {
   verdict,
   wantsConfirmation,
 } from './evaluation.js';
+import { type CoverOfWorkspace, markMaintenance } from './result-maintenance.js';
 import type { ResultStore } from './result-store.js';
 import type { RecordResults } from './result-writer.js';
 import type { ScriptRunStore } from './script-run-store.js';
@@ -33,48 +34,6 @@ export type IncomingResult = Omit<
 > & {
   /** A multistep or browser check's report (script-runs.ts), bounded; null or absent: none. */
   script?: IncomingScript | null;
-};
-
-/**
- * Whether a monitor was in maintenance at a time, as its workspace's windows stood when asked; null:
- * no window of the workspace can cover anything (then nothing is asked per result).
- */
-export type MonitorCovered =
-  | ((monitor: Pick<CatalogMonitor, 'id' | 'group_id' | 'tags'>, at: Date) => boolean)
-  | null;
-/** The maintenance test of a workspace's results at `now` (domain/maintenance/result-cover.ts). */
-export type CoverOfWorkspace = (workspaceId: string, now: Date) => MonitorCovered | Promise<MonitorCovered>;
-
-/**
- * Marks the results covered by maintenance at their scheduled time (`in_maintenance`), asking `cover`
- * once per workspace of the batch (all at once).
- */
-const markMaintenance = async (
-  cover: CoverOfWorkspace,
-  records: CheckResultRecord[],
-  monitors: Map<string, CatalogMonitor>,
-  now: Date,
-) => {
-  const of = new Map<string, MonitorCovered>();
-  const waiting: Promise<void>[] = [];
-  for (const r of records) {
-    if (of.has(r.workspace_id)) continue;
-    const c = cover(r.workspace_id, now);
-    if (c instanceof Promise) {
-      of.set(r.workspace_id, null);
-      const ws = r.workspace_id;
-      waiting.push(
-        c.then((v) => {
-          of.set(ws, v);
-        }),
-      );
-    } else of.set(r.workspace_id, c);
-  }
-  if (waiting.length > 0) await Promise.all(waiting);
-  for (const r of records) {
-    const covered = of.get(r.workspace_id);
-    if (covered?.(monitors.get(r.monitor_id)!, r.scheduled_at)) r.in_maintenance = true;
-  }
 };
 
 export interface IngestOutcome {
@@ -150,12 +109,13 @@ export const ingestResults = async (
         scripts.push({ result: records[records.length - 1]!, script: r.script });
     }
   }
-  // Decided now, as the windows stand (docs/decisions.md): a window made later rewrites nothing.
-  if (deps.maintenance && records.length > 0) await markMaintenance(deps.maintenance, records, monitors, now);
   // Scripted runs' reports first, in one write: a result the agent sees accepted never lacks its run
   // (a batch that fails after this is replayed, and its runs are kept once).
   await storeScriptRuns(store, scripts);
   records.sort((a, b) => a.scheduled_at.getTime() - b.scheduled_at.getTime());
+  // Decided now, as the windows stand (docs/decisions.md): a window made later rewrites nothing. In
+  // time order, so a recurring window's occurrence is found once (cover.ts memo), not per result.
+  if (deps.maintenance && records.length > 0) await markMaintenance(deps.maintenance, records, monitors, now);
 
   // Store and move every location's counters in one step (one transaction on SQLite), in time order.
   const firstFailures = new Map<string, CheckResultRecord>();

@@ -1,5 +1,7 @@
+import type { ExportPage } from '../alerts/alert-export.js';
 import type { CheckResultRecord, MonitorLocationState, Page, PageQuery } from '../types.js';
 import type { LatencyCounts } from './latency-histogram.js';
+import type { ResultExportCursor, ResultExportFilter } from './result-export.js';
 
 export interface ResultQuery extends PageQuery {
   location?: string | undefined;
@@ -36,6 +38,18 @@ export const DAILY_ROLLUP_IDS = 1000;
 
 export interface ResultStore {
   listResults(workspaceId: string, monitorId: string, query: ResultQuery): Promise<Page<CheckResultRecord>>;
+  /**
+   * The export's next page (domain/alerts/alert-export.ts): results monitor by monitor in id order, then
+   * by (scheduled_at, id) ascending, from after `after` (null: the start); reads at most `limit` stored
+   * results of each source (the folded and the waiting ones on SQLite, each once) and goes past at
+   * most EXPORT_MONITORS_PER_PAGE monitors. Another workspace's results never.
+   */
+  exportResultsPage(
+    workspaceId: string,
+    filter: ResultExportFilter,
+    after: ResultExportCursor | null,
+    limit: number,
+  ): Promise<ExportPage<CheckResultRecord, ResultExportCursor>>;
   /** Count of results and of successful ones in [since, until). */
   countResults(
     workspaceId: string,

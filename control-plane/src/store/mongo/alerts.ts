@@ -7,7 +7,7 @@ import {
   newestAlertFirst,
   sourceSlices,
 } from '../../domain/alerts/alert-store.js';
-import type { Actor, Alert, Delivery } from '../../domain/types.js';
+import type { Actor, Alert, AlertSourceType, Delivery } from '../../domain/types.js';
 import { openKey } from '../open-key.js';
 import {
   type Doc,
@@ -21,6 +21,7 @@ import {
   runQuery,
   toDoc,
 } from './db.js';
+import { mongoAlertExport } from './exports.js';
 import { stateId } from './monitors.js';
 
 export const alertIndexes: IndexDecl[] = [
@@ -100,6 +101,30 @@ export const sentDeliveryQuery = (idempotencyKey: string): Query => ({
   limit: 1,
 });
 
+/**
+ * The alerts of these sources (one type) open at any moment of [from, to), newest first: the source
+ * index's equality and `$in` prefix, merged in created_at order (no in-memory sort); the resolve time
+ * is a filter on the way.
+ */
+export const alertsBetweenQuery = (
+  workspaceId: string,
+  type: AlertSourceType,
+  ids: string[],
+  from: Date,
+  to: Date,
+  limit: number,
+): Query => ({
+  filter: {
+    workspace_id: workspaceId,
+    source_type: type,
+    source_id: { $in: ids },
+    created_at: { $lt: to },
+    $or: [{ resolved_at: null }, { resolved_at: { $gte: from } }],
+  },
+  sort: { created_at: -1, _id: -1 },
+  limit,
+});
+
 /** Inserts an alert holding its open key (unless it is born resolved): duplicate key if one is open. */
 export const insertAlert = (alerts: Collection<Doc>, alert: Alert, session?: ClientSession) =>
   alerts.insertOne(
@@ -131,11 +156,13 @@ export const resolveUpdate = (by: Actor, at: Date) => [
  * Alerts, their escalation position and the delivery log. Acknowledge, claim and advance are
  * single-document compare-and-set updates; resolving re-arms the source in the same transaction.
  */
-export const mongoAlerts = ({ col, inTransaction }: MongoContext): AlertStore => {
+export const mongoAlerts = (ctx: MongoContext): AlertStore => {
+  const { col, inTransaction } = ctx;
   const { alerts, deliveries, counters, monitorStates, heartbeats } = col;
   const getAlert = async (workspaceId: string, id: string) =>
     fromDoc<Alert>(await alerts.findOne({ workspace_id: workspaceId, _id: id }));
   return {
+    ...mongoAlertExport(ctx),
     async raiseAlert(alert) {
       for (let attempt = 0; attempt < 3; attempt++) {
         // Local read concern: after a duplicate key the winner is in the primary's data, but maybe not
@@ -176,17 +203,7 @@ export const mongoAlerts = ({ col, inTransaction }: MongoContext): AlertStore =>
       for (const { type, ids } of sourceSlices(sources))
         found.push(
           ...fromDocs<Alert>(
-            await runQuery(alerts, {
-              filter: {
-                workspace_id: workspaceId,
-                source_type: type,
-                source_id: { $in: ids },
-                created_at: { $lt: to },
-                $or: [{ resolved_at: null }, { resolved_at: { $gte: from } }],
-              },
-              sort: { created_at: -1, _id: -1 },
-              limit,
-            }),
+            await runQuery(alerts, alertsBetweenQuery(workspaceId, type, ids, from, to, limit)),
           ),
         );
       return found.sort(newestAlertFirst).slice(0, limit);

@@ -19,6 +19,7 @@ import {
   retryOnDuplicate,
   toDoc,
 } from './db.js';
+import { mongoResultExport } from './exports.js';
 import { stateId, stateOf } from './monitors.js';
 
 export const resultIndexes: IndexDecl[] = [
@@ -92,9 +93,11 @@ export class LostStateStep extends Error {
  * the driver runs the whole callback again (so `step` may run again); a crash or a throwing `step`
  * leaves nothing, so the agent's resend replays the whole batch.
  */
-export const mongoResults = ({ col, inTransaction }: MongoContext): ResultStore => {
+export const mongoResults = (ctx: MongoContext): ResultStore => {
+  const { col, inTransaction } = ctx;
   const { results, monitorStates, rollups, daily } = col;
   return {
+    ...mongoResultExport(ctx),
     async listResults(workspaceId, monitorId, q) {
       return page<CheckResultRecord>(results, resultFilter(workspaceId, monitorId, q), q, 'scheduled_at');
     },

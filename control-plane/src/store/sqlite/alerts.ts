@@ -2,6 +2,7 @@ import { type AlertStore, newestAlertFirst, sourceSlices } from '../../domain/al
 import type { Actor, Alert, Delivery } from '../../domain/types.js';
 import { openKey } from '../open-key.js';
 import type { SqliteContext } from './db.js';
+import { sqliteAlertExport } from './exports.js';
 import { alerts, deliveries, insertSql, toRow } from './tables.js';
 
 type Ctx = Pick<SqliteContext, 'st' | 'one'>;
@@ -56,6 +57,7 @@ export const resolveInTransaction = (
 export const sqliteAlerts = (ctx: SqliteContext): AlertStore => {
   const { st, one, many, immediate, page } = ctx;
   return {
+    ...sqliteAlertExport(ctx),
     async raiseAlert(alert) {
       return immediate(() => raiseInTransaction(ctx, alert));
     },

@@ -9,6 +9,7 @@ import { DAY_MS } from '../../domain/results/uptime.js';
 import type { CheckResultRecord, MonitorLocationState } from '../../domain/types.js';
 import { decodeCursor, toPage } from '../cursor.js';
 import type { SqliteContext } from './db.js';
+import { sqliteResultExport } from './exports.js';
 import type { MonitorLevels } from './monitor-levels.js';
 import { type SqliteRollups, WAITING_CTE, waitingAfter } from './rollups.js';
 import type { SqliteStateBook } from './state-book.js';
@@ -32,12 +33,14 @@ import { insertSql, recentResults, results, runWith } from './tables.js';
  * and its index range in check_results, in one read transaction.
  */
 export const sqliteResults = (
-  { st, immediate, many, read }: SqliteContext,
+  ctx: SqliteContext,
   rollups: SqliteRollups,
   book: SqliteStateBook,
   levels: MonitorLevels,
 ): ResultStore => {
+  const { st, immediate, many, read } = ctx;
   return {
+    ...sqliteResultExport(ctx, book),
     async listResults(workspaceId, monitorId, q) {
       const where = ['workspace_id = @ws'];
       if (q.location) where.push('location = @location');
