@@ -1,6 +1,6 @@
 /**
  * `npm run screenshots`: the sign-in, Monitors (list, detail, new), Alerts (list, detail), API keys, Users,
- * Heartbeats and Routing pages at desktop and phone widths,
+ * Heartbeats, Routing, Security, Audit log and SLA report pages at desktop and phone widths,
  * into docs/ (shown in the README). Runs the real control plane on a fresh data dir, like the browser
  * tests, with its two local agents, so the monitors (TCP checks of the control plane's own port, and
  * of a closed one) show real statuses.
@@ -381,6 +381,10 @@ try {
     await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
     await page.getByRole('rowheader', { name: 'session.sign_in', exact: true }).first().waitFor();
     await shot('audit-log');
+    await page.getByRole('link', { name: 'Reports' }).click();
+    await page.getByRole('heading', { name: 'SLA report', level: 1 }).waitFor();
+    await page.getByRole('img', { name: /^Uptime by day/ }).waitFor();
+    await shot('reports');
     await context.close();
   }
   receiver.close();

@@ -13,7 +13,7 @@ import type { Store } from '../../control-plane/src/store/port.js';
 import { sqliteContext } from '../../control-plane/src/store/sqlite/db.js';
 import { migrate, migrations } from '../../control-plane/src/store/sqlite/migrations.js';
 import { createSqliteStore } from '../../control-plane/src/store/sqlite/sqlite-store.js';
-import { insertSql, results, toRow } from '../../control-plane/src/store/sqlite/tables.js';
+import { results, toRow } from '../../control-plane/src/store/sqlite/tables.js';
 import { mongoScenarios } from './mongo-scenarios.js';
 import { mongoSkip, mongoUri, onAdapter } from './stores.js';
 
@@ -51,12 +51,18 @@ mongoScenarios('sqlite', async () => {
       const db = new Database(old);
       const ctx = sqliteContext(db);
       migrate(ctx, migrations.slice(0, ROLLUPS));
-      // check_results as it was then: without the columns later migrations added (0050: in_maintenance).
-      const then = {
-        ...results,
-        columns: Object.fromEntries(Object.entries(results.columns).filter(([c]) => c !== 'in_maintenance')),
-      };
-      for (const r of rs) ctx.st(insertSql(then)).run(toRow(then, r));
+      // The columns check_results had then (later migrations added some: in_maintenance, 0050).
+      const then = new Set(
+        (db.prepare('PRAGMA table_info(check_results)').all() as { name: string }[]).map((c) => c.name),
+      );
+      const cols = Object.keys(results.columns).filter((c) => then.has(c));
+      const insert = ctx.st(
+        `INSERT INTO check_results (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`,
+      );
+      for (const r of rs) {
+        const row = toRow(results, r) as Record<string, unknown>;
+        insert.run(Object.fromEntries(cols.map((c) => [c, row[c]])));
+      }
       const dying = migrations.map((m, i) => (i === ROLLUPS ? [...m, 'SELECT * FROM no_such_table'] : m));
       expect(() => migrate(ctx, dying)).toThrow(/no_such_table/);
       db.close();

@@ -24,7 +24,9 @@ const snapshot = async () =>
   JSON.stringify([
     await h.store.listMonitors(w.workspace.id, { limit: 100 }),
     await h.store.listHeartbeats(w.workspace.id, { limit: 100 }),
-    await h.store.listAlerts(w.workspace.id, { limit: 100 }),
+    // Not the region job's alerts: it raises one for a region with no agent 15 s after start, which a
+    // busy box reaches during this file.
+    (await h.store.listAlerts(w.workspace.id, { limit: 100 })).data.filter((a) => a.source_type !== 'region'),
     await h.store.listPings(w.workspace.id, ids.uuid!, { limit: 100 }),
     await h.store.listEscalationPolicies(w.workspace.id, { limit: 100 }),
     await h.store.listChannels(w.workspace.id, { limit: 100 }),

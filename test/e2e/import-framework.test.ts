@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,6 +106,13 @@ describe('import framework', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^lookout: import gatus: /);
     expect(() => readFileSync(join(dir, 'out.yaml'))).toThrow();
+    // -o naming the input would overwrite the other tool's configuration: refused.
+    const input = join(dir, 'config.yaml');
+    writeFileSync(input, 'endpoints: []\n');
+    const same = await runCli(['import', 'gatus', input, '-o', input], {});
+    expect(same.code).toBe(1);
+    expect(same.stderr).toContain('is the input itself');
+    expect(readFileSync(input, 'utf8')).toBe('endpoints: []\n');
     const help = await runCli(['--help'], {});
     expect(help.stdout).toContain('import healthchecks (--api-url URL --api-key KEY | FILE)');
   });

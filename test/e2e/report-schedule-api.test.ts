@@ -64,6 +64,21 @@ describe('the monthly report schedule', () => {
       expect((await as('POST', '/reports/schedule/send-now')).status).toBe(403);
     }
     expect((await w.api('GET', '/reports/schedule')).body).toEqual(expected);
+
+    // Send now without any mail server: each recipient's outcome says why.
+    const tried = await w.api('POST', '/reports/schedule/send-now');
+    expect(tried.status, tried.text).toBe(200);
+    expect(tried.body.month).toBe('2026-05');
+    expect(tried.body.recipients).toHaveLength(2);
+    for (const x of tried.body.recipients) {
+      expect(x.ok).toBe(false);
+      expect(x.error).toMatch(/No mail transport configured/);
+    }
+    // The group it reports on deleted since: a 404 naming it, nothing sent.
+    expect((await w.api('DELETE', `/groups/${group.id}`)).status).toBe(204);
+    const gone = await w.api('POST', '/reports/schedule/send-now');
+    expect(gone.status, gone.text).toBe(404);
+    expect(gone.body.error.message).toMatch(/No group with this id/);
   });
 
   it('refuses a bad body in one 422 naming every field, storing nothing', async () => {

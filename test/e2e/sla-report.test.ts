@@ -124,6 +124,14 @@ describe('scopes, roles and bad input', () => {
     ids.otherMonitor = await createMonitor(other.api, 'Theirs');
     const og = await other.api('POST', '/groups', { json: { name: 'Theirs' } });
     ids.otherGroup = og.body.id;
+    const osp = await other.api('POST', '/status-pages', {
+      json: {
+        name: 'Their status',
+        slug: 'theirs',
+        components: [{ name: 'T', monitor_id: ids.otherMonitor }],
+      },
+    });
+    ids.otherPage = osp.body.id;
     const sp = await w.api('POST', '/status-pages', {
       json: {
         name: 'Pay status',
@@ -235,6 +243,7 @@ describe('scopes, roles and bad input', () => {
     for (const query of [
       `monitor_id=${ids.otherMonitor}`,
       `group_id=${ids.otherGroup}`,
+      `status_page_id=${ids.otherPage}`,
       'monitor_id=00000000-0000-4000-8000-000000000000',
       'status_page_id=not-an-id',
     ]) {

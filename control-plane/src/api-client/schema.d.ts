@@ -14129,6 +14129,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The schedule’s scope names a monitor, group or status page no longer in the workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No schedule saved yet, or it has no recipients */
             409: {
                 headers: {
@@ -14147,7 +14156,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid fields (body or query parameters), each listed in details */
+            /** @description The scope takes in more monitors than a report may */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { apiBase } from '../mcp/settings.js';
 import { countOf, ImportInputError } from './import-source.js';
 import { renderImport, shown, unmappedLine } from './render-import.js';
@@ -37,6 +38,12 @@ export const runImportCommand = async (
   if (!source) {
     io.err(
       `lookout: ${sourceName ? `no importer "${sourceName}"` : 'import needs a source'}; one of:\n${importUsage()}\n  [-o OUT] writes the file (stdout without it)`,
+    );
+    return 1;
+  }
+  if (flags.output && flags.file && resolve(flags.output) === resolve(flags.file)) {
+    io.err(
+      `lookout: import ${source.name}: -o ${flags.output} is the input itself; write the file elsewhere`,
     );
     return 1;
   }

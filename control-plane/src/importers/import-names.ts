@@ -1,6 +1,9 @@
+import type { Item } from '../config-as-code/kind.js';
+import { kindByKey } from '../config-as-code/kinds/index.js';
+import { UNSET_STAND_IN } from '../config-as-code/yaml-source.js';
 import { MAX_TAG_LENGTH, MAX_TAGS, TAG } from '../domain/monitors/labels.js';
 import { oneLine } from '../domain/validation.js';
-import type { SecretReference } from './import-outcome.js';
+import type { SecretReference, Unmapped } from './import-outcome.js';
 import { envRef, importEnvName } from './import-source.js';
 
 /**
@@ -70,10 +73,10 @@ export const lookoutTags = (tags: string[]) => {
 
 /**
  * One escalation policy per distinct set of channels (names in the file): `policyFor(["Ops Slack",
- * "PagerDuty"])` names it ("Notify Ops Slack, PagerDuty"), the same set the same policy. At most 20
- * channels a step (the API's limit): the rest go to a second step at once.
+ * "PagerDuty"])` names it after the source ("Healthchecks: Ops Slack, PagerDuty"), the same set the
+ * same policy. At most 20 channels a step (the API's limit): the rest go to a second step at once.
  */
-export const policyBook = () => {
+export const policyBook = (source: string) => {
   const names = nameBook();
   const bySet = new Map<string, string>();
   const policies: { name: string; steps: { wait_minutes: number; notify_channels: string[] }[] }[] = [];
@@ -83,8 +86,8 @@ export const policyBook = () => {
     const key = set.join('\u0000');
     const known = bySet.get(key);
     if (known) return known;
-    const label = `Notify ${set.join(', ')}`;
-    const name = names(label.length <= 120 ? label : `Notify ${set.length} channels`, 'Notify');
+    const label = `${source}: ${set.join(', ')}`;
+    const name = names(label.length <= 120 ? label : `${source}: ${set.length} channels`, source);
     const steps = [];
     for (let i = 0; i < set.length; i += 20)
       steps.push({ wait_minutes: 0, notify_channels: set.slice(i, i + 20) });
@@ -93,4 +96,62 @@ export const policyBook = () => {
     return name;
   };
   return { policyFor, policies };
+};
+
+const ENV_ONLY = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+
+/** Fields without which an item is not the item: a problem there leaves the whole item out. */
+const CORE = new Set(['display_name', 'name', 'monitor_type', 'url', 'type', 'scope_type', 'scope']);
+
+/**
+ * An item as the file's schema for its kind takes it (`${NAME}` references read as the stand-in a
+ * secret reads as until set): an optional field the schema refuses (a header value too long, an
+ * address it does not take) is dropped and listed; a refused core field (the name, the type, the
+ * target) leaves the item out, listed. Null when it is left out.
+ */
+export const admit = (
+  key: 'channels' | 'monitors' | 'heartbeats' | 'maintenance_windows',
+  item: Item,
+  source: string,
+  lost: Unmapped[],
+): Item | null => {
+  const schema = kindByKey(key)?.item;
+  if (!schema) return item;
+  const standIn = (v: unknown): unknown =>
+    typeof v === 'string' && ENV_ONLY.test(v)
+      ? UNSET_STAND_IN
+      : Array.isArray(v)
+        ? v.map(standIn)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, standIn(x)]))
+          : v;
+  const out = { ...item };
+  /** A `${NAME}` stands for what the user sets: its field's own shape (a 32-character key) is theirs to meet. */
+  const isRef = (path: PropertyKey[]) => {
+    let v: unknown = out;
+    for (const k of path) v = v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+    return typeof v === 'string' && ENV_ONLY.test(v);
+  };
+  for (let round = 0; round < 5; round++) {
+    const r = schema.safeParse(standIn(out));
+    const issues = r.success ? [] : r.error.issues.filter((i) => !isRef(i.path));
+    if (!issues.length) return out;
+    const fields = [...new Set(issues.map((i) => String(i.path[0] ?? '')))];
+    const core = fields.filter((f) => CORE.has(f) || f === '' || f === 'config');
+    const issue = (f: string) => issues.find((i) => String(i.path[0] ?? '') === f);
+    if (core.length) {
+      for (const f of core)
+        lost.push({
+          source,
+          setting: f || '(the whole object)',
+          reason: `not imported: ${issue(f)?.message}`,
+        });
+      return null;
+    }
+    for (const f of fields) {
+      lost.push({ source, setting: f, reason: `left out: Lookout refuses it (${issue(f)?.message})` });
+      delete out[f];
+    }
+  }
+  return null;
 };

@@ -74,7 +74,7 @@ interface Recurrence {
 }
 
 /** The rules on a recurring window's schedule, zone and duration; the zone as stored. */
-const recurrenceProblems = (r: Recurrence, now: Date) => {
+export const recurrenceProblems = (r: Recurrence, now: Date) => {
   const problems: FieldProblem[] = [];
   const schedule = r.schedule?.trim() ?? '';
   const scheduleBad = !r.schedule ? 'is required for a recurring window' : scheduleProblem(schedule);

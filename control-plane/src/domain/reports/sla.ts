@@ -56,6 +56,21 @@ export interface ReportRequest {
   slo: number;
 }
 
+/**
+ * The scope's daily rollups, READ_SLICE monitors a read with a turn of the event loop between reads:
+ * one read of a whole workspace's 90 days holds the SQLite adapter (synchronous) for seconds on a busy
+ * box (docs/benchmarks.md, "SLA report").
+ */
+const READ_SLICE = 100;
+const rollupsOf = async (store: ReportStore, ws: string, ids: string[], from: number, to: number) => {
+  const rows: DailyRollup[] = [];
+  for (let i = 0; i < ids.length; i += READ_SLICE) {
+    if (i > 0) await pause();
+    rows.push(...(await store.dailyRollups(ws, ids.slice(i, i + READ_SLICE), from, to)));
+  }
+  return rows;
+};
+
 const dayText = (day: number) => new Date(day).toISOString().slice(0, 10);
 
 const responseTimes = (counts: LatencyCounts): ResponseTimes => ({
@@ -84,7 +99,7 @@ export const buildSlaReport = async (
   const { name, monitors } = await resolveScope(store, req.workspace, req.scope);
   const ids = monitors.map((m) => m.id);
   const [rows, alerts, windows] = await Promise.all([
-    ids.length ? store.dailyRollups(ws, ids, from, to) : Promise.resolve([] as DailyRollup[]),
+    rollupsOf(store, ws, ids, from, to),
     ids.length
       ? store.listAlertsBetween(
           ws,

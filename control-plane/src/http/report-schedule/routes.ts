@@ -71,7 +71,11 @@ export const reportScheduleRoutes = (
       response: sendNowResponse,
       summary:
         'Mail the previous month’s report now to the schedule’s recipients (on or off), to try it: answers with each recipient’s outcome. Changes nothing: the 1st’s mail still goes. At most 3 in a row per workspace, then one every 10 minutes (429).',
-      responses: { 409: 'No schedule saved yet, or it has no recipients' },
+      responses: {
+        404: 'The schedule’s scope names a monitor, group or status page no longer in the workspace',
+        409: 'No schedule saved yet, or it has no recipients',
+        422: 'The scope takes in more monitors than a report may',
+      },
       async handler({ auth }) {
         const schedule = await store.getReportSchedule(auth.workspace.id);
         if (!schedule || schedule.recipient_user_ids.length === 0)

@@ -1,4 +1,5 @@
 import { SECRET_HEADER } from '../../config-as-code/kind.js';
+import { CHANNEL_KINDS } from '../../notify/kinds/index.js';
 import { type Collector, obj, str, variablesIn } from './values.js';
 
 /**
@@ -241,6 +242,21 @@ export const mapAlerting = (alerting: Record<string, unknown>, c: Collector): Ch
         'required by Gatus and missing: Gatus ignores this provider too',
       );
       // Undo secrets listed for a channel not written.
+      c.outcome.secrets = c.outcome.secrets.filter((s) => !s.where.startsWith(`channels "${name}" `));
+      continue;
+    }
+    // Each plain (not secret) value as the channel's kind takes it: one it refuses drops the channel.
+    const kind = CHANNEL_KINDS[map.type]!;
+    const refused = Object.entries(config).flatMap(([key, value]) => {
+      const field = kind.config.shape[key] as
+        | { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }
+        | undefined;
+      if (value === undefined || kind.secrets.includes(key) || !field) return [];
+      const r = field.safeParse(value);
+      return r.success ? [] : [`${key} ${r.error?.issues[0]?.message ?? 'is refused'}`];
+    });
+    if (refused.length) {
+      c.note(source, '', `Lookout’s ${map.label} channel would refuse it: ${refused.join('; ')}`);
       c.outcome.secrets = c.outcome.secrets.filter((s) => !s.where.startsWith(`channels "${name}" `));
       continue;
     }

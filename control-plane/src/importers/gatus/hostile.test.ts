@@ -1,6 +1,11 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: Gatus's ${VAR} references are the subject
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ImportInputError } from '../import-source.js';
 import { renderImport } from '../render-import.js';
+import { source } from './index.js';
 import { mapGatus } from './map-gatus.js';
 
 /**
@@ -70,5 +75,66 @@ describe('Gatus importer on hostile input', () => {
     expect(r.text).toContain('#   - endpoint "evil  name second line" (group  grp ): conditions');
     // Slugs unique.
     expect(outcome.file.heartbeats!.map((h) => h.slug)).toEqual(['heartbeat', 'heartbeat-2']);
+  });
+});
+
+describe('Gatus providers Lookout would refuse', () => {
+  it('a provider whose plain values a channel refuses is left out with the reason, its secrets unlisted', () => {
+    const o = mapGatus({
+      alerting: {
+        telegram: { token: '1:abc', id: 'not a chat' },
+        email: { to: 'not-an-address' },
+        ntfy: { topic: 'has spaces in it', token: 'tk' },
+      },
+      endpoints: [
+        {
+          name: 'a',
+          url: 'https://a.example.com',
+          conditions: ['[STATUS] == 200'],
+          alerts: [{ type: 'telegram' }],
+        },
+      ],
+    });
+    expect(o.file.channels).toBeUndefined();
+    expect(o.secrets).toEqual([]);
+    expect(o.unmapped.map((u) => `${u.source}: ${u.reason.split(':')[0]}`)).toEqual([
+      'alerting.telegram: Lookout’s Telegram channel would refuse it',
+      'alerting.email: Lookout’s Email channel would refuse it',
+      'alerting.ntfy: Lookout’s ntfy channel would refuse it',
+      'endpoint "a": alerting.telegram is not imported (see the list at the top)',
+    ]);
+    expect(renderImport(o, { source: 'Gatus', now: new Date() }).problems).toEqual([]);
+  });
+});
+
+describe('Gatus configuration folders', () => {
+  it('merges every YAML file below the folder as Gatus does, and refuses a value set twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatus-dir-'));
+    try {
+      mkdirSync(join(dir, 'teams'));
+      writeFileSync(
+        join(dir, 'alerting.yaml'),
+        'alerting:\n  slack:\n    webhook-url: "https://hooks.slack.com/services/a"\n',
+      );
+      writeFileSync(
+        join(dir, 'teams', 'a.yml'),
+        'endpoints:\n  - name: a\n    url: "https://a.example.com"\n',
+      );
+      writeFileSync(join(dir, 'teams', 'b.yaml'), 'endpoints:\n  - name: b\n    url: "tcp://b:1"\n');
+      writeFileSync(join(dir, 'notes.txt'), 'not read');
+      const o = await source.read({ file: dir, env: {} });
+      expect(o.file.monitors!.map((m) => m.display_name)).toEqual(['a', 'b']);
+      expect(o.file.channels!.map((c) => c.name)).toEqual(['Slack']);
+      writeFileSync(
+        join(dir, 'teams', 'c.yaml'),
+        'alerting:\n  slack:\n    webhook-url: "https://hooks.slack.com/services/b"\n',
+      );
+      await expect(source.read({ file: dir, env: {} })).rejects.toThrow(
+        'alerting.slack.webhook-url is set in two files',
+      );
+      await expect(source.read({ file: join(dir, 'absent'), env: {} })).rejects.toThrow(ImportInputError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

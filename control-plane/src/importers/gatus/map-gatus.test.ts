@@ -306,6 +306,23 @@ describe('Gatus alerting, alerts, external endpoints, maintenance', () => {
     );
   });
 
+  it('a window Lookout would refuse is left out with its reason', () => {
+    const o = mapGatus({
+      endpoints: [],
+      maintenance: { start: '23:00', duration: '25h', timezone: 'Mars/Olympus' },
+    });
+    expect(o.file.maintenance_windows).toBeUndefined();
+    expect(o.unmapped).toEqual([
+      {
+        source: 'maintenance',
+        setting: '',
+        reason: expect.stringContaining('timezone is not a known IANA time zone'),
+      },
+    ]);
+    const long = mapGatus({ endpoints: [], maintenance: { start: '23:00', duration: '25h' } });
+    expect(long.unmapped[0]!.reason).toContain('duration_seconds must be at most 86400');
+  });
+
   it('refuses what is not a Gatus configuration', () => {
     expect(() => parseGatus('a: [')).toThrow(ImportInputError);
     expect(() => parseGatus('monitors: []')).toThrow(/no endpoints or external-endpoints/);

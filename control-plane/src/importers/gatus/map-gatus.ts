@@ -1,3 +1,4 @@
+import { recurrenceProblems } from '../../domain/maintenance/maintenance.js';
 import type { ImportOutcome } from '../import-outcome.js';
 import { type ChannelNames, mapAlerting } from './alerting.js';
 import { mapEndpoint } from './endpoint.js';
@@ -42,7 +43,7 @@ const DAYS: Record<string, number> = {
 };
 
 /** Gatus's maintenance (`start: hh:mm`, `duration`, `timezone`, `every: [Monday, …]`) as a cron window. */
-const windowOf = (w: Record<string, unknown>): Record<string, unknown> | string => {
+const windowOf = (w: Record<string, unknown>, now: Date): Record<string, unknown> | string => {
   const start = /^(\d{1,2}):(\d{2})$/.exec(str(w.start) ?? '');
   const duration = durationSeconds(w.duration);
   if (!start || Number(start[1]) > 23 || Number(start[2]) > 59) return 'start is not hh:mm';
@@ -51,11 +52,14 @@ const windowOf = (w: Record<string, unknown>): Record<string, unknown> | string 
   const days = every.map((d) => DAYS[d]);
   if (days.some((d) => d === undefined)) return `every names a day Gatus does not know (${every.join(', ')})`;
   const dow = days.length ? [...new Set(days)].sort().join(',') : '*';
-  return {
+  const window = {
     schedule: `${Number(start[2])} ${Number(start[1])} * * ${dow}`,
     timezone: str(w.timezone) || 'UTC',
     duration_seconds: Math.round(duration),
   };
+  // Lookout's own rules (a known zone, at most 7 days, not longer than the gap between occurrences).
+  const problems = recurrenceProblems(window, now).problems;
+  return problems.length ? problems.map((p) => `${p.field} ${p.message}`).join('; ') : window;
 };
 
 /** Gatus's key for an external endpoint (`<group>_<name>`, some characters as `-`), as a slug. */
@@ -67,7 +71,7 @@ const slugOf = (group: string, name: string) =>
     .slice(0, 100)
     .replace(/-+$/, '') || 'heartbeat';
 
-export const mapGatus = (config: Record<string, unknown>): ImportOutcome => {
+export const mapGatus = (config: Record<string, unknown>, now = new Date()): ImportOutcome => {
   const c = new Collector();
   const alerting = obj(config.alerting);
   const channels = mapAlerting(alerting, c);
@@ -120,7 +124,7 @@ export const mapGatus = (config: Record<string, unknown>): ImportOutcome => {
     }
     const windows = Array.isArray(e['maintenance-windows']) ? e['maintenance-windows'] : [];
     windows.forEach((w, i) => {
-      const win = windowOf(obj(w));
+      const win = windowOf(obj(w), now);
       if (typeof win === 'string') c.note(source, `maintenance-windows[${i}]`, `${win}; not imported`, item);
       else
         c.add('maintenance_windows', {
@@ -183,7 +187,7 @@ export const mapGatus = (config: Record<string, unknown>): ImportOutcome => {
     const w = obj(config.maintenance);
     if (w.enabled === false) c.note('maintenance', 'enabled', 'false: a disabled window is not imported');
     else {
-      const win = windowOf(w);
+      const win = windowOf(w, now);
       if (typeof win === 'string') c.note('maintenance', '', `${win}; not imported`);
       else c.add('maintenance_windows', { name: 'Maintenance', scope_type: 'workspace', ...win });
     }

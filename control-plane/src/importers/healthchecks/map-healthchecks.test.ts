@@ -153,13 +153,13 @@ describe('Healthchecks integrations → channels and policies', () => {
     );
     expect(o.file.escalation_policies).toEqual([
       {
-        name: 'Notify Ops Slack, PagerDuty c2',
+        name: 'Healthchecks: Ops Slack, PagerDuty c2',
         steps: [{ wait_minutes: 0, notify_channels: ['Ops Slack', 'PagerDuty c2'] }],
       },
     ]);
     expect(heartbeats(o).map((h) => h.escalation_policy ?? null)).toEqual([
-      'Notify Ops Slack, PagerDuty c2',
-      'Notify Ops Slack, PagerDuty c2',
+      'Healthchecks: Ops Slack, PagerDuty c2',
+      'Healthchecks: Ops Slack, PagerDuty c2',
       null,
     ]);
   });

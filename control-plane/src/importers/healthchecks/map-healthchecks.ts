@@ -1,7 +1,7 @@
 import type { Item } from '../../config-as-code/kind.js';
 import { SLUG } from '../../domain/heartbeats/heartbeats.js';
 import { canonicalTimezone, scheduleProblem } from '../../domain/heartbeats/schedule.js';
-import { lookoutTags as lookoutTagsOf, nameBook, policyBook } from '../import-names.js';
+import { admit, lookoutTags as lookoutTagsOf, nameBook, policyBook } from '../import-names.js';
 import type { ImportOutcome, SecretReference, Unmapped } from '../import-outcome.js';
 import { type HcChannel, mapChannel } from './map-channels.js';
 
@@ -128,13 +128,13 @@ export const mapHealthchecks = (input: HcInput): ImportOutcome => {
   for (const ch of input.channels ?? []) {
     const mapped = mapChannel(ch, channelNames, secrets);
     if ('reason' in mapped) unmapped.push(mapped);
-    else {
+    else if (admit('channels', mapped.item, `integration "${ch.name || ch.kind}" (${ch.id})`, unmapped)) {
       if (mapped.note) unmapped.push({ ...mapped.note, item: { kind: 'channels', index: channels.length } });
       channels.push(mapped.item);
       channelById.set(ch.id, mapped.item.name as string);
     }
   }
-  const { policyFor, policies } = policyBook();
+  const { policyFor, policies } = policyBook('Healthchecks');
   const names = nameBook();
   const slugs = new Set<string>();
   const heartbeats: Item[] = [];
@@ -186,8 +186,13 @@ export const mapHealthchecks = (input: HcInput): ImportOutcome => {
       if (policy) hb.escalation_policy = policy;
     }
     for (const [setting, reason] of lostSettings(c)) lost.push({ source, setting, reason });
+    const admitted = admit('heartbeats', hb, source, lost);
+    if (!admitted) {
+      unmapped.push(...lost);
+      continue;
+    }
     const index = heartbeats.length;
-    heartbeats.push(hb);
+    heartbeats.push(admitted);
     unmapped.push(...lost.map((u) => ({ ...u, item: { kind: 'heartbeats', index } })));
   }
   if (readOnly)

@@ -131,4 +131,41 @@ describe('hostile input', () => {
     writeFileSync(empty, '');
     await expect(readUptimeKuma(empty)).rejects.toThrow(/neither/);
   });
+  it('a user and password in a URL become basic auth; a target the API would refuse is left out, not the whole file', () => {
+    const o = importUptimeKuma(
+      {
+        ...base,
+        monitors: [
+          monitorOf({ id: 1, name: 'U', type: 'http', url: 'https://bob:pw-secret@a.example/x' }, [], []),
+          monitorOf({ id: 2, name: 'H', type: 'port', hostname: 'not a host', port: 1 }, [], []),
+          monitorOf(
+            { id: 3, name: 'D', type: 'dns', hostname: 'a.example', dns_resolve_server: 'dns.example' },
+            [],
+            [],
+          ),
+          monitorOf(
+            { id: 4, name: 'W', type: 'websocket-upgrade', url: 'wss://u:ws-secret@w.example/s' },
+            [],
+            [],
+          ),
+        ],
+      },
+      NOW,
+    );
+    expect(JSON.stringify(o)).not.toMatch(/pw-secret|ws-secret/);
+    expect(lists(o).monitors?.map((m) => [m.display_name, m.url, m.auth])).toEqual([
+      [
+        'U',
+        'https://a.example/x',
+        { type: 'basic', username: 'bob', password: `\${LOOKOUT_IMPORT_MONITOR_U_PASSWORD}` },
+      ],
+      ['D', 'a.example', undefined],
+      ['W', 'wss://w.example/s', undefined],
+    ]);
+    expect(o.unmapped.map((u) => `${u.source}: ${u.setting} — ${u.reason}`)).toEqual([
+      'monitor "H" (id 2):  — its target must be a host name or an IP address',
+      'monitor "D" (id 3): dns_resolve_server: dns.example — Lookout asks a resolver by its IP address',
+      'monitor "W" (id 4): url credentials — Lookout websocket checks send no user and password: they are dropped',
+    ]);
+  });
 });

@@ -272,7 +272,7 @@ describe('monitors', () => {
           }),
         ],
         monitors: [
-          monitorOf({ id: 1, name: 'Jobs', type: 'group' }, [], []),
+          monitorOf({ id: 1, name: 'Jobs', type: 'group' }, [7], [{ name: 'team', value: 'ops' }]),
           monitorOf(
             {
               id: 2,
@@ -317,6 +317,8 @@ describe('monitors', () => {
       },
     ]);
     expect(reasons(o)).toEqual([
+      'notifications → Lookout groups do not alert on their own: their monitors do',
+      'tags → Lookout groups carry no tags: their monitors do',
       'pushToken → the heartbeat gets a new ping URL (apply prints it): point your jobs at it',
     ]);
   });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { parseJsonPath } from '@lookout/shared';
 import { SECRET_HEADER } from '../../config-as-code/kind.js';
 import { HTTP_METHODS } from '../../domain/checks/http.js';
@@ -120,7 +121,7 @@ const http: CheckMapper = (a) => {
   const { m } = a;
   const given = m.url?.trim() ?? '';
   if (!/^https?:\/\/./i.test(given)) return 'its URL is not an http(s) address';
-  const url = secretUrl(a, given);
+  const { url, auth: urlAuth } = secretUrl(a, given);
   const method = (m.method ?? 'GET').toUpperCase();
   if (!(HTTP_METHODS as readonly string[]).includes(method))
     return `Lookout sends no ${method} requests (it sends ${HTTP_METHODS.join(', ')})`;
@@ -154,7 +155,9 @@ const http: CheckMapper = (a) => {
   }
   if (assertions.length) out.assertions = assertions;
   const auth = authOf(a);
-  if (auth) out.auth = auth;
+  if (auth && urlAuth)
+    a.lose('url credentials', 'the user and password in its URL are dropped: its own auth is kept');
+  if (auth ?? urlAuth) out.auth = auth ?? urlAuth;
   const headers = headersOf(a);
   if (headers) out.request_headers = headers;
   out.follow_redirects = m.maxredirects > 0;
@@ -175,19 +178,44 @@ const http: CheckMapper = (a) => {
 /** Words that mark a credential in a body or a URL's query. */
 const CREDENTIAL = /passw|secret|token|api[-_]?key|authorization|credential/i;
 
-/** A URL carrying a credential (user:password@, ?token=…) is written whole as a variable. */
-const secretUrl = (a: CheckArgs, url: string): string => {
-  let credential = false;
+/**
+ * A URL's credentials never reach the file: a user and password in it (which Lookout's URL rule refuses)
+ * become basic auth with the password a variable; a credential in its query makes the whole URL one.
+ */
+const secretUrl = (a: CheckArgs, url: string): { url: string; auth?: Item } => {
+  let u: URL;
   try {
-    const u = new URL(url);
-    credential =
-      u.username !== '' || u.password !== '' || [...u.searchParams.keys()].some((k) => CREDENTIAL.test(k));
+    u = new URL(url);
   } catch {
-    return url;
+    return { url };
   }
-  return credential
-    ? a.ctx.secret('monitor', a.name, 'url', `monitors "${a.name}" url (it carries a credential)`)
-    : url;
+  let auth: Item | undefined;
+  if (u.username || u.password) {
+    auth = {
+      type: 'basic',
+      username: decodeURIComponent(u.username) || 'user',
+      password: a.ctx.secret(
+        'monitor',
+        a.name,
+        'password',
+        `monitors "${a.name}" auth.password (from its URL)`,
+      ),
+    };
+    u.username = '';
+    u.password = '';
+  }
+  const plain = auth ? u.toString() : url;
+  return [...u.searchParams.keys()].some((k) => CREDENTIAL.test(k))
+    ? {
+        url: a.ctx.secret(
+          'monitor',
+          a.name,
+          'url',
+          `monitors "${a.name}" url (its query carries a credential)`,
+        ),
+        auth,
+      }
+    : { url: plain, auth };
 };
 
 const host = (m: KumaMonitor) => m.hostname?.trim() ?? '';
@@ -214,7 +242,8 @@ const dns: CheckMapper = (a) => {
     return `Lookout checks ${DNS_RECORD_TYPES.join(', ')} records, not ${type}`;
   const out: Item = { monitor_type: 'dns', url: host(m), dns_record_type: type };
   const resolver = (m.dnsResolveServer ?? '').split(',')[0]?.trim();
-  if (resolver && /^[0-9a-f:.]+$/i.test(resolver)) out.dns_resolver = resolver;
+  if (resolver && isIP(resolver) !== 0) out.dns_resolver = resolver;
+  else if (resolver) a.lose(`dns_resolve_server: ${resolver}`, 'Lookout asks a resolver by its IP address');
   if (m.port && m.port !== 53) a.lose(`port: ${m.port}`, 'Lookout asks resolvers on port 53');
   return out;
 };
@@ -232,9 +261,21 @@ const database =
   };
 
 const websocket: CheckMapper = (a) => {
-  const url = a.m.url?.trim() ?? '';
-  if (!/^wss?:\/\/./i.test(url)) return 'its URL is not a ws(s) address';
-  return { monitor_type: 'websocket', url: secretUrl(a, url) };
+  const given = a.m.url?.trim() ?? '';
+  if (!/^wss?:\/\/./i.test(given)) return 'its URL is not a ws(s) address';
+  let url = given;
+  try {
+    const u = new URL(given);
+    if (u.username || u.password) {
+      a.lose('url credentials', 'Lookout websocket checks send no user and password: they are dropped');
+      u.username = '';
+      u.password = '';
+      url = u.toString();
+    }
+  } catch {
+    return 'its URL is not a ws(s) address';
+  }
+  return { monitor_type: 'websocket', url: secretUrl(a, url).url };
 };
 
 const SMTP_SECURITY: Record<string, string> = { secure: 'tls', starttls: 'starttls', nostarttls: 'none' };

@@ -1,6 +1,8 @@
 import { heartbeats as heartbeatKind } from '../../config-as-code/kinds/heartbeats.js';
 import { monitors as monitorKind } from '../../config-as-code/kinds/monitors.js';
+import { CHECK_TYPES } from '../../domain/checks/registry.js';
 import { MAX_TAG_LENGTH, MAX_TAGS, TAG } from '../../domain/monitors/labels.js';
+import type { MonitorType } from '../../domain/types.js';
 import { type MapContext, sourceName } from './context.js';
 import type { KumaMonitor, KumaTag } from './kuma-data.js';
 import { CHECKS, type Item, NO_CHECK } from './map-checks.js';
@@ -55,6 +57,15 @@ export const mapMonitors = (
   const kuma = new Map(list.map((m) => [m.id, m]));
   for (const g of list.filter((m) => m.type === 'group')) {
     const name = ctx.uniqueName('groups', g.name, 100);
+    const before = ctx.unmapped.length;
+    if (g.notificationIds.length)
+      ctx.lose(
+        sourceName('group', g.name, g.id),
+        'notifications',
+        'Lookout groups do not alert on their own: their monitors do',
+      );
+    if (g.tags.length)
+      ctx.lose(sourceName('group', g.name, g.id), 'tags', 'Lookout groups carry no tags: their monitors do');
     out.groups.push({ name });
     out.byId.set(g.id, { kind: 'group', name });
     if (g.parent !== null && kuma.get(g.parent)?.type === 'group')
@@ -63,6 +74,7 @@ export const mapMonitors = (
         `parent: ${kuma.get(g.parent)?.name}`,
         'Lookout groups do not nest; it is a group of its own',
       );
+    ctx.attach(before, 'groups', out.groups.length - 1);
   }
   const policyOf = new Map<string, string>();
   const policyFor = (channels: string[]): string | undefined => {
@@ -148,6 +160,16 @@ export const mapMonitors = (
         ctx.secrets.splice(secretsBefore);
         ctx.unmapped.splice(unmappedBefore);
         lose('', check);
+        continue;
+      }
+      // The API's own target rule (a host name, a URL): one bad target would stop the whole plan.
+      const type = CHECK_TYPES[check.monitor_type as MonitorType];
+      const url = String(check.url);
+      const target = type && !url.startsWith('${') ? type.target.problem(url) : null;
+      if (target) {
+        ctx.secrets.splice(secretsBefore);
+        ctx.unmapped.splice(unmappedBefore);
+        lose('', `its target ${target}`);
         continue;
       }
       const interval = Math.max(1, Math.min(86400, Math.round(m.interval)));

@@ -138,7 +138,7 @@ describe('UptimeRobot alert contacts', () => {
     expect(why(o, 'type: 1')).toMatch(/twilio_sms/);
     expect(why(o, 'type: 99')).toMatch(/cannot tell/);
     expect(why(o, 'app_token')).toMatch(/Pushover application/);
-    expect(monitors(o)[0]?.escalation_policy).toBe('Notify Slack, ops@example.com');
+    expect(monitors(o)[0]?.escalation_policy).toBe('UptimeRobot: Slack, ops@example.com');
     expect(why(o, 'alert_contacts threshold')).toMatch(/policy’s steps/);
   });
 });
@@ -277,5 +277,26 @@ describe('hostile values', () => {
     const [m] = (read.data as { monitors: Record<string, unknown>[] }).monitors;
     expect(m?.url).toBe(`https://shop.example.com/?k=${KEY_REF}`);
     expect(m?.request_headers).toEqual({ 'X-Trace': KEY_REF });
+  });
+});
+
+describe('values Lookout refuses', () => {
+  it('an optional field it refuses is left out and listed; a refused address leaves the channel out', () => {
+    const o = map(
+      [
+        mon({
+          custom_http_headers: { 'X-Big': 'x'.repeat(5000) },
+          url: `https://shop.example.com/${'p'.repeat(2100)}`,
+        }),
+        mon({ friendly_name: 'Ok', custom_http_headers: { 'X-Big': 'x'.repeat(5000) } }),
+      ],
+      [{ id: '1', friendly_name: 'Odd mail', type: 2, value: 'a@b' }],
+    );
+    expect(monitors(o).map((m) => m.display_name)).toEqual(['Ok']);
+    expect(monitors(o)[0]).not.toHaveProperty('request_headers');
+    expect(why(o, 'request_headers')).toMatch(/^left out: Lookout refuses it/);
+    expect(why(o, 'url')).toMatch(/^not imported: /);
+    expect(o.file.channels).toBeUndefined();
+    expect(why(o, 'config')).toMatch(/^not imported: /);
   });
 });

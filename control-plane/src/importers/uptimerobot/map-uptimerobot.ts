@@ -1,5 +1,5 @@
 import type { Item } from '../../config-as-code/kind.js';
-import { nameBook, policyBook } from '../import-names.js';
+import { admit, nameBook, policyBook } from '../import-names.js';
 import type { ImportOutcome, SecretReference, Unmapped } from '../import-outcome.js';
 import { mapContact } from './map-contacts.js';
 import { mapMonitor, monitorLabel } from './map-monitor.js';
@@ -20,13 +20,13 @@ export const mapUptimeRobot = (input: UrInput, now: Date): ImportOutcome => {
   for (const c of input.contacts ?? []) {
     const mapped = mapContact(c, channelNames, secrets);
     if ('reason' in mapped) unmapped.push(mapped);
-    else {
+    else if (admit('channels', mapped.item, `alert contact "${c.friendly_name}" (id ${c.id})`, unmapped)) {
       if (mapped.note) unmapped.push({ ...mapped.note, item: { kind: 'channels', index: channels.length } });
       channels.push(mapped.item);
       channelById.set(String(c.id), mapped.item.name as string);
     }
   }
-  const { policyFor, policies } = policyBook();
+  const { policyFor, policies } = policyBook('UptimeRobot');
   const monitorNames = nameBook();
   const heartbeatNames = nameBook();
   const monitors: Item[] = [];
@@ -39,10 +39,12 @@ export const mapUptimeRobot = (input: UrInput, now: Date): ImportOutcome => {
     // What this monitor loses, marked with its item's place in the file.
     const lost: Unmapped[] = [];
     const r = mapMonitor(m, name, lost, secrets);
-    if (r.kind === 'none') {
+    const admitted = r.kind === 'none' ? null : admit(r.kind, r.item, monitorLabel(m), lost);
+    if (r.kind === 'none' || !admitted) {
       unmapped.push(...lost);
       continue;
     }
+    r.item = admitted;
     const list = r.kind === 'monitors' ? monitors : heartbeats;
     const item = { kind: r.kind, index: list.length };
     list.push(r.item);

@@ -1,5 +1,6 @@
 import type { Item } from '../../config-as-code/kind.js';
-import { lookoutTag } from '../import-names.js';
+import { recurrenceProblems } from '../../domain/maintenance/maintenance.js';
+import { admit, lookoutTag } from '../import-names.js';
 import type { Unmapped } from '../import-outcome.js';
 import type { UrMWindow } from './uptimerobot-shapes.js';
 
@@ -84,6 +85,9 @@ const timing = (w: UrMWindow, now: Date): Item | string => {
     gapDays = shortestGapDays(d, 28);
   } else return `type ${w.type} is not once, daily, weekly or monthly`;
   if (seconds > gapDays * 86_400) return 'it lasts longer than the time between its occurrences';
+  // The API's own rules on a recurring window, so that apply never refuses one midway.
+  const refused = recurrenceProblems({ schedule, timezone: 'UTC', duration_seconds: seconds }, now).problems;
+  if (refused.length) return refused.map((p) => `${p.field} ${p.message}`).join('; ');
   return { schedule, timezone: 'UTC', duration_seconds: seconds };
 };
 
@@ -123,11 +127,14 @@ export const mapWindows = (
       let tag = lookoutTag(`maintenance:${w.friendly_name}`) ?? `maintenance:window-${w.id}`;
       if (usedTags.has(tag)) tag = `${tag.slice(0, 50)}-${w.id}`.slice(0, 63);
       usedTags.add(tag);
-      for (const c of covered) tags.set(c, [...(tags.get(c) ?? []), tag]);
       scope = { scope_type: 'tag', scope: tag };
     }
+    const admitted = admit('maintenance_windows', { name, ...scope, ...t }, source, unmapped);
+    if (!admitted) continue;
+    if (scope.scope_type === 'tag')
+      for (const c of covered) tags.set(c, [...(tags.get(c) ?? []), scope.scope as string]);
     if ('schedule' in t) recurring = true;
-    out.push({ name, ...scope, ...t });
+    out.push(admitted);
   }
   if (recurring)
     unmapped.push({

@@ -1,4 +1,4 @@
-import { decodeCounts } from '../../domain/results/latency-histogram.js';
+import { addLatency, decodeCounts } from '../../domain/results/latency-histogram.js';
 import {
   byMonitorThenLocation,
   DAILY_ROLLUP_IDS,
@@ -147,16 +147,48 @@ export const sqliteResults = (
     async dailyRollups(workspaceId, monitorIds, fromDay, toDay) {
       const out: DailyRollup[] = [];
       const ids = [...new Set(monitorIds)].sort();
+      const read = st(DAILY_ROLLUP_ROWS);
       for (let i = 0; i < ids.length; i += DAILY_ROLLUP_IDS) {
         const slice = ids.slice(i, i + DAILY_ROLLUP_IDS);
-        const rows = st(DAILY_ROLLUPS).all({
+        // Summed here, not by GROUP BY: each bucket's histogram is decoded once, straight into its day's
+        // (an SQL aggregate decoded, re-encoded and the caller decoded again: 2 × the bare read).
+        const rows = read.raw(true).all({
           ids: JSON.stringify(slice),
           rids: book.recentRowIds(slice),
           from: fromDay,
           to: toDay,
           ws: workspaceId,
-        }) as (Omit<DailyRollup, 'latency'> & { latency: Uint8Array | null })[];
-        for (const r of rows) out.push({ ...r, latency: decodeCounts(r.latency) });
+        }) as [string, number, number, number, number, number, number, Uint8Array | null, number | null][];
+        const days = new Map<string, DailyRollup>();
+        for (const [monitor_id, day, total, ok, maint_total, maint_ok, ms_sum, latency, ms] of rows) {
+          const key = `${monitor_id}\u0000${day}`;
+          let d = days.get(key);
+          if (!d) {
+            d = {
+              monitor_id,
+              day,
+              total: 0,
+              ok: 0,
+              maint_total: 0,
+              maint_ok: 0,
+              response_ms_sum: 0,
+              latency: new Map(),
+            };
+            days.set(key, d);
+          }
+          d.total += total;
+          d.ok += ok;
+          d.maint_total += maint_total;
+          d.maint_ok += maint_ok;
+          d.response_ms_sum += ms_sum;
+          if (latency) decodeCounts(latency, d.latency);
+          else if (ms !== null) addLatency(d.latency, ms);
+        }
+        out.push(
+          ...[...days.values()].sort((a, b) =>
+            a.monitor_id < b.monitor_id ? -1 : a.monitor_id > b.monitor_id ? 1 : a.day - b.day,
+          ),
+        );
       }
       return out;
     },
@@ -239,22 +271,19 @@ export const sqliteResults = (
 };
 
 /**
- * The daily buckets of `@ids` in [@from, @to) and the results still waiting for them (rollups.ts), in
- * one snapshot, summed per (monitor, day); the histograms merged by `latency_counts` (latency-sql.ts).
+ * The daily buckets of `@ids` in [@from, @to) (a row per location) and the results still waiting for
+ * them (rollups.ts, a row each: `ms` its response time, `latency` NULL), in one snapshot; summed per
+ * (monitor, day) by `dailyRollups`.
  */
-const DAILY_ROLLUPS = `WITH ${WAITING_CTE}, ids(id) AS (SELECT value FROM json_each(@ids))
-  SELECT monitor_id, day, sum(total) AS total, sum(ok) AS ok, sum(maint_total) AS maint_total,
-    sum(maint_ok) AS maint_ok, sum(response_ms_sum) AS response_ms_sum, latency_counts(latency, ms) AS latency
-  FROM (
-    SELECT monitor_id, day, total, ok, maint_total, maint_ok, response_ms_sum, latency, NULL AS ms FROM uptime_daily
-      WHERE monitor_id IN (SELECT id FROM ids) AND day >= @from AND day < @to AND workspace_id = @ws
-    UNION ALL
-    SELECT r.monitor_id, r.scheduled_at - r.scheduled_at % ${DAY_MS}, 1, r.ok != 0, r.in_maintenance != 0,
-        r.in_maintenance != 0 AND r.ok != 0, r.response_time_ms, NULL, r.response_time_ms
-      FROM check_results_recent r
-      WHERE r.rid IN (SELECT value FROM json_each(@rids)) AND r.scheduled_at >= @from AND r.scheduled_at < @to
-        AND ${waitingAfter('r')} AND r.workspace_id = @ws)
-  GROUP BY monitor_id, day ORDER BY monitor_id, day`;
+const DAILY_ROLLUP_ROWS = `WITH ${WAITING_CTE}, ids(id) AS (SELECT value FROM json_each(@ids))
+  SELECT monitor_id, day, total, ok, maint_total, maint_ok, response_ms_sum, latency, NULL AS ms FROM uptime_daily
+    WHERE monitor_id IN (SELECT id FROM ids) AND day >= @from AND day < @to AND workspace_id = @ws
+  UNION ALL
+  SELECT r.monitor_id, r.scheduled_at - r.scheduled_at % ${DAY_MS}, 1, r.ok != 0, r.in_maintenance != 0,
+      r.in_maintenance != 0 AND r.ok != 0, r.response_time_ms, NULL, r.response_time_ms
+    FROM check_results_recent r
+    WHERE r.rid IN (SELECT value FROM json_each(@rids)) AND r.scheduled_at >= @from AND r.scheduled_at < @to
+      AND ${waitingAfter('r')} AND r.workspace_id = @ws`;
 
 const INSERT_RECENT = `${insertSql(recentResults, [], 'positional')} ON CONFLICT DO NOTHING`;
 

@@ -1,7 +1,8 @@
 /**
  * The report page's view lives in its URL, so a report can be linked and reloaded:
  * `/reports?monitor_id=m1&period=last_month&slo=99.5` (the API's own selector names; at most one),
- * `period=custom&from=2026-01-01&to=2026-01-31` for any days. Defaults are left out (`/reports` is the
+ * `period=custom&from=2026-01-01&to=2026-01-31` for any days (`from` and `to` alone, as the monthly
+ * mail links, say the same). Defaults are left out (`/reports` is the
  * whole workspace, this month so far, the default SLO). Periods are whole UTC days, as the API counts them.
  */
 export type ScopeType = 'workspace' | 'monitor' | 'group' | 'tag' | 'status_page';
@@ -39,7 +40,10 @@ export const PERIODS: { value: Period; label: string }[] = [
 export const viewOf = (search: string): ReportView => {
   const p = new URLSearchParams(search);
   const scope = SCOPES.find((s) => s.param && p.get(s.param));
-  const period = PERIODS.find((x) => x.value === p.get('period'))?.value ?? 'this_month';
+  // Days without a period (the monthly mail's link) are a custom period.
+  const period =
+    PERIODS.find((x) => x.value === p.get('period'))?.value ??
+    (p.get('from') || p.get('to') ? 'custom' : 'this_month');
   return {
     scope: scope?.value ?? 'workspace',
     id: scope?.param ? (p.get(scope.param) ?? '') : '',
