@@ -264,7 +264,7 @@ describe('scopes, roles and bad input', () => {
   it('writes CSV cells a spreadsheet would run as formulas as text', async () => {
     const r = await w.api('GET', `/reports/sla?monitor_id=${ids.c}${q}&format=csv`);
     const rows = r.text.trim().split('\r\n');
-    expect(rows[1]!.startsWith(`${ids.c},'=1+2,`)).toBe(true);
-    expect(rows[2]!.startsWith("TOTAL,'=1+2,")).toBe(true);
+    expect(rows[1]!.startsWith(`${ids.c},"'=1+2",`)).toBe(true);
+    expect(rows[2]!.startsWith(`TOTAL,"'=1+2",`)).toBe(true);
   });
 });

@@ -6,11 +6,11 @@ import type { MonitorStore } from '../../domain/monitors/monitor-store.js';
 import type { ResultExportCursor } from '../../domain/results/result-export.js';
 import type { ResultStore } from '../../domain/results/result-store.js';
 import { alertJson, alertResponse } from '../alerts/responses.js';
+import { csvHeader, csvLine } from '../csv.js';
 import { boolParam, isoTime } from '../query.js';
 import { resultJson, resultResponse } from '../results/responses.js';
 import { type ApiContext, type RouteDeps, route } from '../route.js';
 import { pagedBody } from './body.js';
-import { csvHeader, csvLine } from './csv.js';
 
 /** The widest window one export may ask for (results are kept far less: config result_retention_days). */
 export const MAX_EXPORT_WINDOW_DAYS = 366;

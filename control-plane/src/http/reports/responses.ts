@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SlaFigures, SlaReport } from '../../domain/reports/sla-report.js';
+import { csvCell } from '../csv.js';
 import { iso, responseSchemas, time, uuidString } from '../responses.js';
 
 /**
@@ -129,18 +130,6 @@ export const CSV_COLUMNS = [
   'p99_ms',
   'error_budget_seconds_left',
 ] as const;
-
-/**
- * One CSV cell: a cell a spreadsheet would read as a formula (starting with = + - @, or a tab or
- * carriage return) gets a leading `'`; a cell with a comma, quote or line break is quoted (RFC 4180).
- * Numbers are written as they are (a negative budget stays a number).
- */
-export const csvCell = (v: string | number | null): string => {
-  if (v === null) return '';
-  if (typeof v === 'number') return String(v);
-  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-};
 
 const csvRow = (id: string, name: string, f: SlaFigures, budgetLeft: number) =>
   [

@@ -1,5 +1,5 @@
 /**
- * CSV (RFC 4180, CRLF line ends) for the exports. A cell that a spreadsheet would run as a formula
+ * CSV (RFC 4180, CRLF line ends) for every CSV the API writes (exports, the SLA report). A cell that a spreadsheet would run as a formula
  * (text starting with = + - @, a tab or a carriage return) gets a leading ' and is quoted: the
  * value reads the same, and opening the file runs nothing. Nested values (objects, arrays) are their
  * JSON text; null is an empty cell.
