@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { freeText, hasVisible, nameText, problemsIn } from './validation.js';
 
 describe('hasVisible', () => {
@@ -57,5 +58,17 @@ describe('nameText and freeText', () => {
         `must not contain control or bidirectional formatting characters (found U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`,
       ]);
     expect(messages(many, 'x'.repeat(101))).toEqual(['must be at most 100 characters']);
+  });
+});
+
+describe('bounds', () => {
+  it('says "less than" and "more than" for bounds that are not allowed themselves', () => {
+    const open = z.number().gt(0).lt(100);
+    const closed = z.number().min(0).max(100);
+    const say = (schema: z.ZodType, v: number) => problemsIn(schema, v).problems.map((p) => p.message);
+    expect(say(open, 100)).toEqual(['must be less than 100']);
+    expect(say(open, 0)).toEqual(['must be more than 0']);
+    expect(say(closed, 101)).toEqual(['must be at most 100']);
+    expect(say(closed, -1)).toEqual(['must be at least 0']);
   });
 });

@@ -19,13 +19,13 @@ const messageFor = (iss: z.core.$ZodRawIssue): string | undefined => {
     case 'too_big':
       if (iss.origin === 'string') return `must be at most ${iss.maximum} characters`;
       if (iss.origin === 'array') return `must have at most ${iss.maximum} items`;
-      return `must be at most ${iss.maximum}`;
+      return iss.inclusive === false ? `must be less than ${iss.maximum}` : `must be at most ${iss.maximum}`;
     case 'too_small':
       if (iss.origin === 'string')
         return Number(iss.minimum) === 1 ? 'must not be empty' : `must be at least ${iss.minimum} characters`;
       if (iss.origin === 'array')
         return `must have at least ${iss.minimum} item${Number(iss.minimum) === 1 ? '' : 's'}`;
-      return `must be at least ${iss.minimum}`;
+      return iss.inclusive === false ? `must be more than ${iss.minimum}` : `must be at least ${iss.minimum}`;
     case 'invalid_value':
       return `must be one of: ${iss.values.map((v) => String(v)).join(', ')}`;
     case 'invalid_union':
