@@ -4,23 +4,16 @@ import { type ReportSchedule, reportsApi, type SendOutcome } from '../../api-rep
 import { formatDateTime } from '../../format.js';
 import { ErrorBox } from '../../kit/error-box.js';
 import { type Problems, problemsOf, TextField } from '../../kit/field.js';
+import { readAll } from '../../kit/paging.js';
 import { ScopeFields } from './scope-fields.js';
 
-/** The workspace's users (the first pages; a recipient list holds at most 50 anyway). */
+/** The workspace's users, every page (as the Users page reads them). */
 const useMembers = () => {
   const [members, setMembers] = useState<Member[] | null>(null);
   useEffect(() => {
-    (async () => {
-      const all: Member[] = [];
-      let cursor: string | undefined;
-      for (let i = 0; i < 5; i++) {
-        const page = await api.listUsers(cursor);
-        all.push(...page.data);
-        if (!page.next_cursor) break;
-        cursor = page.next_cursor;
-      }
-      setMembers(all);
-    })().catch(() => setMembers([]));
+    readAll((cursor) => api.listUsers(cursor))
+      .then(setMembers)
+      .catch(() => setMembers([]));
   }, []);
   return members;
 };
