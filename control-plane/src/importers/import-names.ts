@@ -7,7 +7,7 @@ import type { SecretReference, Unmapped } from './import-outcome.js';
 import { envRef, importEnvName } from './import-source.js';
 
 /**
- * What the API importers (Healthchecks, UptimeRobot) share: names made unique in a kind of the file,
+ * What the importers share: names made unique in a kind of the file,
  * tags made into Lookout's, `${ENV}` references named `LOOKOUT_IMPORT_<KIND>_<NAME>_<FIELD>`, and one
  * escalation policy per distinct set of channels (a heartbeat or monitor names one policy, where the
  * source lists its channels one by one).
@@ -75,11 +75,16 @@ export const lookoutTags = (tags: string[]) => {
  * One escalation policy per distinct set of channels (names in the file): `policyFor(["Ops Slack",
  * "PagerDuty"])` names it after the source ("Healthchecks: Ops Slack, PagerDuty"), the same set the
  * same policy. At most 20 channels a step (the API's limit): the rest go to a second step at once.
+ * Every importer routes through it; `repeat` is written on each policy when given.
  */
-export const policyBook = (source: string) => {
+export const policyBook = (source: string, opts: { repeat?: number } = {}) => {
   const names = nameBook();
   const bySet = new Map<string, string>();
-  const policies: { name: string; steps: { wait_minutes: number; notify_channels: string[] }[] }[] = [];
+  const policies: {
+    name: string;
+    repeat?: number;
+    steps: { wait_minutes: number; notify_channels: string[] }[];
+  }[] = [];
   const policyFor = (channels: string[]): string | undefined => {
     const set = [...new Set(channels)].sort();
     if (!set.length) return undefined;
@@ -91,7 +96,7 @@ export const policyBook = (source: string) => {
     const steps = [];
     for (let i = 0; i < set.length; i += 20)
       steps.push({ wait_minutes: 0, notify_channels: set.slice(i, i + 20) });
-    policies.push({ name, steps });
+    policies.push(opts.repeat === undefined ? { name, steps } : { name, repeat: opts.repeat, steps });
     bySet.set(key, name);
     return name;
   };

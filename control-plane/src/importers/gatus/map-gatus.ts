@@ -1,4 +1,5 @@
 import { recurrenceProblems } from '../../domain/maintenance/maintenance.js';
+import { policyBook } from '../import-names.js';
 import type { ImportOutcome } from '../import-outcome.js';
 import { type ChannelNames, mapAlerting } from './alerting.js';
 import { mapEndpoint } from './endpoint.js';
@@ -75,7 +76,7 @@ export const mapGatus = (config: Record<string, unknown>, now = new Date()): Imp
   const c = new Collector();
   const alerting = obj(config.alerting);
   const channels = mapAlerting(alerting, c);
-  const policies = new Map<string, string>();
+  const policies = policyBook('Gatus alerts', { repeat: 0 });
   const groups = new Set<string>();
 
   const endpoints = (Array.isArray(config.endpoints) ? config.endpoints : []).map(obj);
@@ -113,7 +114,7 @@ export const mapGatus = (config: Record<string, unknown>, now = new Date()): Imp
     }
     const m = r.monitor;
     groupOf(e, m, source);
-    const lostAlerts = alertsOf(e, alerting, channels, policies, c, m);
+    const lostAlerts = alertsOf(e, alerting, channels, policies, m);
     const index = c.add('monitors', m);
     const item = { kind: 'monitors', index };
     for (const l of [...r.lost, ...lostAlerts]) c.note(source, l.setting, l.reason, item);
@@ -167,7 +168,7 @@ export const mapGatus = (config: Record<string, unknown>, now = new Date()): Imp
           'a Lookout heartbeat is pinged at its own URL, which apply prints, and at that URL with /fail for a failure: point the pushing job there; the token is not written',
       });
     groupOf(e, h, source);
-    lost.push(...alertsOf(e, alerting, channels, policies, c, h, true));
+    lost.push(...alertsOf(e, alerting, channels, policies, h, true));
     for (const key of Object.keys(e))
       if (!['name', 'group', 'token', 'alerts', 'heartbeat', 'enabled'].includes(key))
         lost.push({ setting: key, reason: 'Lookout has no such heartbeat setting' });
@@ -196,6 +197,7 @@ export const mapGatus = (config: Record<string, unknown>, now = new Date()): Imp
     if (KNOWN.has(key)) continue;
     c.note(key, '', SERVER_KEYS[key] ?? 'not a setting Lookout has');
   }
+  for (const p of policies.policies) c.add('escalation_policies', p);
   return c.outcome;
 };
 
@@ -207,8 +209,7 @@ const alertsOf = (
   e: Record<string, unknown>,
   alerting: Record<string, unknown>,
   channels: ChannelNames,
-  policies: Map<string, string>,
-  c: Collector,
+  policies: ReturnType<typeof policyBook>,
   item: Record<string, unknown>,
   heartbeat = false,
 ): { setting: string; reason: string }[] => {
@@ -269,18 +270,7 @@ const alertsOf = (
       });
   }
   if (!targets.size) return lost;
-  const names = [...targets].sort();
-  const key = names.join('\n');
-  let policy = policies.get(key);
-  if (!policy) {
-    policy = `Gatus alerts: ${names.join(', ')}`.slice(0, 200);
-    policies.set(key, policy);
-    c.add('escalation_policies', {
-      name: policy,
-      repeat: 0,
-      steps: [{ wait_minutes: 0, notify_channels: names }],
-    });
-  }
+  const policy = policies.policyFor([...targets]);
   item.escalation_policy = policy;
   return lost;
 };

@@ -3,6 +3,7 @@ import { monitors as monitorKind } from '../../config-as-code/kinds/monitors.js'
 import { CHECK_TYPES } from '../../domain/checks/registry.js';
 import { MAX_TAG_LENGTH, MAX_TAGS, TAG } from '../../domain/monitors/labels.js';
 import type { MonitorType } from '../../domain/types.js';
+import { policyBook } from '../import-names.js';
 import { type MapContext, sourceName } from './context.js';
 import type { KumaMonitor, KumaTag } from './kuma-data.js';
 import { CHECKS, type Item, NO_CHECK } from './map-checks.js';
@@ -53,7 +54,15 @@ export const mapMonitors = (
   ctx: MapContext,
   notificationNames: Map<number, string> = new Map(),
 ): MappedMonitors => {
-  const out: MappedMonitors = { monitors: [], heartbeats: [], groups: [], policies: [], byId: new Map() };
+  const policies = policyBook('Uptime Kuma', { repeat: 0 });
+  const { policyFor } = policies;
+  const out: MappedMonitors = {
+    monitors: [],
+    heartbeats: [],
+    groups: [],
+    policies: policies.policies,
+    byId: new Map(),
+  };
   const kuma = new Map(list.map((m) => [m.id, m]));
   for (const g of list.filter((m) => m.type === 'group')) {
     const name = ctx.uniqueName('groups', g.name, 100);
@@ -76,22 +85,6 @@ export const mapMonitors = (
       );
     ctx.attach(before, 'groups', out.groups.length - 1);
   }
-  const policyOf = new Map<string, string>();
-  const policyFor = (channels: string[]): string | undefined => {
-    if (!channels.length) return undefined;
-    const key = [...channels].sort().join('\n');
-    let name = policyOf.get(key);
-    if (!name) {
-      name = ctx.uniqueName('escalation_policies', `Uptime Kuma: ${channels.join(', ')}`, 200);
-      policyOf.set(key, name);
-      out.policies.push({
-        name,
-        repeat: 0,
-        steps: [{ wait_minutes: 0, notify_channels: channels.slice(0, 20) }],
-      });
-    }
-    return name;
-  };
   for (const m of list) {
     if (m.type === 'group') continue;
     const source = sourceName('monitor', m.name, m.id);
